@@ -1,0 +1,152 @@
+"""The command-line interface: ``python3 scripts/memory.py <command> ...``.
+
+``main(argv) -> int`` builds one argparse parser from the command modules
+listed in ``COMMAND_MODULES`` (each has ``register(subparsers, common)``), runs
+the chosen command, and maps every outcome to an exit code in one place:
+
+0 success, 1 a known error with a readable message (``CliError``, invalid
+input, nothing found), 2 a usage error, 3 anything unexpected.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from typing import Sequence
+
+from . import __version__
+from .config import load_config
+from .model import MEMORY_REL
+from .store import find_memory_root
+
+COMMAND_MODULES = ("cmd_store", "demo")
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
+
+PROG = "memory.py"
+DESCRIPTION = """\
+team-memory: the team's memories as JSON files in the repository, recalled for
+Claude Code before every prompt.
+
+examples:
+  python3 scripts/memory.py demo                      # try it on a built-in demo store
+  python3 scripts/memory.py search "fix pydantic import error" --explain
+  python3 scripts/memory.py list --category decision
+  python3 scripts/memory.py <command> --help          # every command has examples
+"""
+
+
+class CliError(Exception):
+    """A known problem, reported as one readable message with exit code 1 (or ``code``)."""
+
+    def __init__(self, message: str, code: int = EXIT_ERROR):
+        super().__init__(message)
+        self.code = code
+
+
+class UsageError(CliError):
+    def __init__(self, message: str):
+        super().__init__(message, EXIT_USAGE)
+
+
+class Context:
+    """What a command needs: the parsed args, the store (found lazily) and output helpers."""
+
+    def __init__(self, args):
+        self.args = args
+        self._root = None
+        self._config = None
+
+    @property
+    def memory_root(self) -> str:
+        if self._root is None:
+            self._root = resolve_root(getattr(self.args, "root", None))
+        return self._root
+
+    @property
+    def config(self) -> dict:
+        if self._config is None:
+            self._config = load_config(self.memory_root)
+        return self._config
+
+    def print_json(self, data) -> None:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+
+    def color(self, text: str, code: str) -> str:
+        """``text`` in an ANSI colour, only on a terminal and never with ``NO_COLOR``."""
+        if not sys.stdout.isatty() or os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
+            return text
+        return f"\033[{code}m{text}\033[0m"
+
+
+def resolve_root(root: str | None) -> str:
+    """The memory root from ``--root`` (a project folder or the memory folder itself), else found upward."""
+    if root:
+        root = os.path.abspath(root)
+        nested = os.path.join(root, *MEMORY_REL)
+        if os.path.isdir(nested):
+            return nested
+        if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
+            return root
+        raise CliError(f"no memory store at {root}: expected {nested} (create it with the 'install' command)")
+    start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    found = find_memory_root(os.getcwd()) or find_memory_root(start)
+    if found is None:
+        raise CliError(f"no .claude/memory folder found at or above {os.getcwd()}; "
+                       "run inside your project or pass --root PATH")
+    return found
+
+
+def common_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", metavar="PATH",
+                        help="the project folder or its .claude/memory folder (default: found from the current folder)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="<command>")
+    common = common_parser()
+    for name in COMMAND_MODULES:
+        importlib.import_module(f".{name}", __package__).register(subparsers, common)
+    return parser
+
+
+def add_command(subparsers, common, name: str, func, help_text: str, examples: str, **kwargs):
+    """Add one subcommand with its help line, description and examples."""
+    p = subparsers.add_parser(name, parents=[common], help=help_text,
+                              description=f"{help_text}\n\nexamples:\n{examples}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    p.set_defaults(func=func)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.func(Context(args)) or 0)
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the one place unexpected errors become exit 3
+        print(f"unexpected error: {exc.__class__.__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("TEAM_MEMORY_DEBUG"):
+            raise
+        return EXIT_UNEXPECTED

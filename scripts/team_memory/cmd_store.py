@@ -1,0 +1,161 @@
+"""Read-side commands: ``rebuild``, ``list``, ``search``, ``show``."""
+from __future__ import annotations
+
+import os
+
+from .cli import CliError, add_command
+from .index import index_path, rebuild_index
+from .model import CATEGORIES, STATUSES
+from .retrieve import format_block, rank
+from .scoring import STRATEGIES, get_strategy
+from .store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "rebuild", cmd_rebuild,
+                    "rewrite index.md from the JSON files (atomically, under the store lock)",
+                    "  python3 scripts/memory.py rebuild\n  python3 scripts/memory.py rebuild --root ~/src/app")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    p = add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
+                    "  python3 scripts/memory.py list\n"
+                    "  python3 scripts/memory.py list --category decision --tag redis\n"
+                    "  python3 scripts/memory.py list --status retired --json")
+    p.add_argument("--category", choices=CATEGORIES, help="only this category")
+    p.add_argument("--tag", action="append", default=[], help="only memories with this tag (repeatable: all must match)")
+    p.add_argument("--status", choices=STATUSES + ("all",), default="active", help="record status (default: active)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(subparsers, common, "search", cmd_search,
+                    "rank memories for a prompt exactly as the UserPromptSubmit hook does",
+                    '  python3 scripts/memory.py search "fix pydantic import error in tests"\n'
+                    '  python3 scripts/memory.py search "redis cache" --explain\n'
+                    '  python3 scripts/memory.py search "auth policy" --json --limit 10')
+    p.add_argument("prompt", help="the prompt text to match")
+    p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), help="override retrieval.match_strategy")
+    p.add_argument("--explain", action="store_true", help="show how each score was made")
+    p.add_argument("--block", action="store_true", help="print the exact <memory-context> block the hook would inject")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(subparsers, common, "show", cmd_show, "show one memory",
+                    "  python3 scripts/memory.py show use-pydantic-v2\n  python3 scripts/memory.py show use-pydantic-v2 --json")
+    p.add_argument("id", help="the memory id (its file name without .json)")
+    p.add_argument("--json", action="store_true", help="print the stored JSON as is")
+
+
+def cmd_rebuild(ctx) -> int:
+    count = rebuild_index(ctx.memory_root, ctx.config)
+    if ctx.args.json:
+        ctx.print_json({"index": index_path(ctx.memory_root), "entries": count})
+    else:
+        print(f"rebuilt {index_path(ctx.memory_root)}: {count} active memories")
+    return 0
+
+
+def _summary(category: str, path: str, record: dict) -> dict:
+    tags = record.get("tags") if isinstance(record.get("tags"), list) else []
+    return {
+        "id": os.path.basename(path)[:-5],
+        "category": category,
+        "title": record.get("title"),
+        "tags": [t for t in tags if isinstance(t, str)],
+        "status": record_status(record),
+        "updated_at": record.get("updated_at") if isinstance(record.get("updated_at"), str) else "",
+        "path": path,
+    }
+
+
+def cmd_list(ctx) -> int:
+    args = ctx.args
+    rows = []
+    for category, path, record in iter_records(ctx.memory_root, ctx.config):
+        row = _summary(category, path, record)
+        if args.category and category != args.category:
+            continue
+        if args.status != "all" and row["status"] != args.status:
+            continue
+        if any(t.lower() not in row["tags"] for t in args.tag):
+            continue
+        rows.append(row)
+    rows.sort(key=lambda r: (r["updated_at"], r["id"]), reverse=True)
+    if args.json:
+        ctx.print_json(rows)
+        return 0
+    if not rows:
+        print("no memories match")
+        return 0
+    width = max(len(r["id"]) for r in rows)
+    for r in rows:
+        status = "" if r["status"] == "active" else f" ({r['status']})"
+        print(f"{r['updated_at'][:10]:10}  {r['category']:15}  {ctx.color(r['id'].ljust(width), '1')}  {r['title']}{status}")
+    return 0
+
+
+def cmd_search(ctx) -> int:
+    from .config import max_inject
+    args = ctx.args
+    limit = args.limit if args.limit is not None else max_inject(ctx.config)
+    if limit < 1:
+        raise CliError("--limit must be at least 1")
+    strategy = get_strategy(ctx.config, args.strategy)
+    hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
+    if args.block:
+        print(format_block(hits, ctx.config), end="")
+        return 0
+    if args.json:
+        ctx.print_json([{"id": os.path.basename(h.entry["path"])[:-5], "score": h.score,
+                         "category": h.entry["category"].lower(), "title": h.entry["title"],
+                         "path": h.entry["path"], "tags": sorted(h.entry["tags"]), "parts": h.parts} for h in hits])
+        return 0
+    if not hits:
+        print("no memory matches")
+        return 0
+    for h in hits:
+        score = f"{h.score:g}"
+        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {h.entry['title']} -> {h.entry['path']}")
+        if args.explain:
+            print("      " + ", ".join(f"{k}: {v}" for k, v in h.parts.items() if v not in ([], 0, None, "")))
+    return 0
+
+
+def cmd_show(ctx) -> int:
+    found = find_memory(ctx.memory_root, ctx.config, ctx.args.id)
+    if found is None:
+        raise CliError(f"no memory with id {ctx.args.id!r} (try: python3 scripts/memory.py list)")
+    category, path = found
+    if ctx.args.json:
+        with open(path, encoding="utf-8") as f:
+            print(f.read(), end="")
+        return 0
+    try:
+        record = load_memory(path)
+    except NotARecord as exc:
+        raise CliError(f"{path}: {exc}") from None
+    print(ctx.color(record["title"], "1"))
+    print(f"  {category} · {record_status(record)} · updated {record.get('updated_at', '?')} · {path}")
+    if record.get("tags"):
+        print(f"  tags: {', '.join(map(str, record['tags']))}")
+    content = record.get("content")
+    if isinstance(content, dict):
+        for key, value in content.items():
+            _print_field(key, value)
+    else:
+        print(dump_memory(record), end="")
+    return 0
+
+
+def _print_field(key: str, value, indent: str = "  ") -> None:
+    if isinstance(value, list):
+        print(f"{indent}{key}:")
+        for item in value:
+            if isinstance(item, dict):
+                print(f"{indent}  - " + "; ".join(f"{k}: {v}" for k, v in item.items()))
+            else:
+                print(f"{indent}  - {item}")
+    elif isinstance(value, dict):
+        print(f"{indent}{key}:")
+        for k, v in value.items():
+            _print_field(k, v, indent + "  ")
+    else:
+        print(f"{indent}{key}: {value}")

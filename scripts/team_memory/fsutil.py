@@ -1,0 +1,91 @@
+"""Atomic files and kernel-released advisory locks.
+
+Writers replace files atomically (same-folder temp file, fsync, ``os.replace``),
+so a reader sees the old file or the new one, never half of either. Read-modify-
+write runs under ``store_lock``, an advisory lock on ``<root>/.lock`` that the
+kernel drops when the holder dies: no stale lock can outlive a crash, and
+nobody proceeds without the lock after a time-out. Hooks use ``blocking=False``
+and fall back to what is on disk when the lock is busy.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+
+try:  # POSIX
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+    import msvcrt
+
+LOCK_NAME = ".lock"
+TEMP_SUFFIX = ".tmp"
+
+
+class LockBusy(Exception):
+    """The store lock is held by another process and the caller chose not to wait."""
+
+
+def fsync_dir(path: str) -> None:
+    """Make a rename inside ``path`` durable (best effort; not every platform allows it)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write_text(path: str, text: str, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``text`` (UTF-8, ``\\n`` line ends) atomically."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=TEMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)  # mkstemp makes 0600; os.replace keeps the temp file's mode
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(folder)
+
+
+def is_temp_file(name: str) -> bool:
+    """True for the temp files ``atomic_write_text`` makes (left behind only by a killed writer)."""
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+@contextlib.contextmanager
+def store_lock(memory_root: str, blocking: bool = True):
+    """Hold the store's advisory lock for the ``with`` body.
+
+    ``blocking=False`` raises ``LockBusy`` at once if another process holds it.
+    """
+    os.makedirs(memory_root, exist_ok=True)
+    fd = os.open(os.path.join(memory_root, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+            else:  # pragma: no cover - Windows
+                while True:
+                    try:
+                        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                        break
+                    except OSError:
+                        if not blocking:
+                            raise
+                        import time
+                        time.sleep(0.01)
+        except (BlockingIOError, PermissionError, OSError) as exc:
+            if not blocking:
+                raise LockBusy(str(exc)) from None
+            raise
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

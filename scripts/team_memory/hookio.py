@@ -1,0 +1,63 @@
+"""The one fail-open boundary every hook runs through.
+
+``run_hook(event, handler)`` reads stdin loosely (empty, binary, non-JSON or
+non-object input becomes ``{}``), calls ``handler(payload)``, prints its
+result once (a string as is, a dict as JSON), and returns 0 whatever happens:
+any problem is one line on stderr, never a traceback on stdout.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+MAX_STDIN_BYTES = 64 * 1024 * 1024
+
+
+def read_payload(stream=None) -> dict:
+    """The hook's stdin as a dict; ``{}`` for anything that is not a JSON object."""
+    stream = stream if stream is not None else sys.stdin
+    try:
+        raw = stream.buffer.read(MAX_STDIN_BYTES) if hasattr(stream, "buffer") else stream.read()
+    except (OSError, ValueError):
+        return {}
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", errors="replace")
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def emit(result) -> None:
+    """Write a handler's result to stdout as UTF-8, whatever the locale."""
+    if result is None or result == "":
+        return
+    text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+    out = getattr(sys.stdout, "buffer", None)
+    data = text.encode("utf-8", errors="replace")
+    if out is not None:
+        out.write(data)
+        out.flush()
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def run_hook(event: str, handler) -> int:
+    """Run ``handler`` on the payload; always 0."""
+    try:
+        payload = read_payload()
+        result = handler(payload)
+        emit(result)
+    except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
+        if isinstance(exc, KeyboardInterrupt):
+            return 0
+        try:
+            print(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500].replace("\n", " "),
+                  file=sys.stderr)
+        except Exception:  # noqa: BLE001
+            pass
+    return 0

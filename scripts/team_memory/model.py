@@ -1,0 +1,39 @@
+"""The fixed vocabulary of a store: categories, folders, display names, statuses.
+
+Categories are listed in priority order (used to break score ties): a
+decision outranks a constraint, ..., a session summary comes last.
+"""
+from __future__ import annotations
+
+SCHEMA_VERSION = "1.0"
+
+CATEGORIES = ("decision", "constraint", "preference", "runbook", "tech_debt", "session_summary")
+
+DEFAULT_FOLDERS = {
+    "session_summary": "sessions",
+    "decision": "decisions",
+    "runbook": "runbooks",
+    "constraint": "constraints",
+    "tech_debt": "tech-debt",
+    "preference": "preferences",
+}
+
+# DISPLAY name (as written in index.md) -> tie-break priority, lower first.
+PRIORITY = {cat.upper(): rank for rank, cat in enumerate(CATEGORIES, start=1)}
+
+STATUSES = ("active", "retired", "archived")
+
+INDEX_NAME = "index.md"
+CONFIG_NAME = "memory-config.json"
+MEMORY_REL = (".claude", "memory")  # the memory root, relative to the project root
+
+
+def display_name(category: str) -> str:
+    """``tech_debt`` -> ``TECH_DEBT`` (the index.md spelling)."""
+    return category.upper()
+
+
+def category_from_display(display: str) -> str | None:
+    """``TECH_DEBT`` -> ``tech_debt``; None for anything unknown."""
+    cat = display.lower()
+    return cat if cat in DEFAULT_FOLDERS else None

@@ -1,0 +1,175 @@
+"""Retrieval: rank the store's memories for a prompt and print the ``<memory-context>`` block.
+
+Pipeline (the prior plugin's, with its gaps closed):
+
+1. text pass: every index entry scored by the configured strategy; only > 0 kept;
+   sorted by score, then category priority;
+2. deep check of the top 20: the JSON file is read, a retired, archived,
+   missing or unreadable memory is dropped, one updated within
+   ``retrieval.recency_days`` (30) gets +1; re-sorted;
+3. every entry that is about to be printed has been read and found active,
+   whatever its rank (the prior plugin printed unchecked entries past the top 20);
+   an index path outside its category folder is never followed or printed.
+"""
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+
+from .config import category_descriptions, int_setting, load_config, max_inject, retrieval_enabled
+from .index import current_entries, resolve_entry_path
+from .model import PRIORITY
+from .sanitize import escape_xml, sanitize_title
+from .scoring import get_strategy
+from .store import find_memory_root, record_status
+
+DEEP_CHECK_LIMIT = 20
+MIN_PROMPT_CHARS = 10
+MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
+DEFAULT_BUDGET = 4000
+
+
+class Hit:
+    """One ranked memory: its final score, the index entry, and how the score was made."""
+
+    __slots__ = ("score", "priority", "entry", "parts", "record", "checked")
+
+    def __init__(self, score, priority, entry, parts):
+        self.score, self.priority, self.entry, self.parts = score, priority, entry, parts
+        self.record = None
+        self.checked = False
+
+    def sort_key(self):
+        return (-self.score, self.priority)
+
+
+def parse_time(value) -> datetime | None:
+    """An ISO 8601 time (``Z`` allowed, naive taken as UTC); None if it is not one."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
+    """Read the memory behind ``hit``; False if it must not be shown."""
+    hit.checked = True
+    path = resolve_entry_path(memory_root, config, hit.entry)
+    if path is None:
+        return False
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        return False
+    if not isinstance(record, dict) or record_status(record) != "active":
+        return False
+    hit.record = record
+    return True
+
+
+def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
+         now: datetime | None = None, strategy=None) -> list:
+    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects."""
+    strategy = strategy or get_strategy(config)
+    query = strategy.query(prompt[:MAX_PROMPT_CHARS])
+    if not query or limit <= 0:
+        return []
+    if entries is None:
+        entries = current_entries(memory_root, config)
+    hits = []
+    for entry in entries:
+        points, parts = strategy.score(query, entry)
+        if points > 0:
+            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts))
+    hits.sort(key=Hit.sort_key)
+
+    now = now or datetime.now(timezone.utc)
+    days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
+    checked = []
+    for hit in hits[:DEEP_CHECK_LIMIT]:
+        if not _deep_check(hit, memory_root, config):
+            continue
+        updated = parse_time(hit.record.get("updated_at"))
+        recent = updated is not None and (now - updated).days <= days
+        hit.parts["recency"] = 1 if recent else 0
+        hit.score += hit.parts["recency"]
+        checked.append(hit)
+    ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)
+
+    top = []
+    for hit in ordered:
+        if len(top) >= limit:
+            break
+        if hit.checked or _deep_check(hit, memory_root, config):
+            hit.parts.setdefault("recency", 0)
+            top.append(hit)
+    return top
+
+
+def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET) -> str:
+    """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out."""
+    descs = sorted(category_descriptions(config).items())
+    attr = ""
+    if descs:
+        attr = ' descriptions="' + "; ".join(f"{cat}={sanitize_title(d, 500)}" for cat, d in descs) + '"'
+    head = f'<memory-context source=".claude/memory/"{attr}>'
+    tail = "</memory-context>"
+    lines = []
+    used = len(head) + len(tail) + 2
+    for hit in hits:
+        e = hit.entry
+        tags = sorted({escape_xml(t) for t in e["tags"]})
+        line = f"- [{e['category']}] {sanitize_title(e['title'])} -> {escape_xml(e['path'])}"
+        if tags:
+            line += f" #tags:{','.join(tags)}"
+        if used + len(line) + 1 > budget:
+            continue
+        used += len(line) + 1
+        lines.append(line)
+    if not lines:
+        return ""
+    return "\n".join([head, *lines, tail]) + "\n"
+
+
+def prompt_of(payload: dict) -> str:
+    """The prompt text of a UserPromptSubmit payload (``prompt``, else ``user_prompt``)."""
+    for key in ("prompt", "user_prompt"):
+        value = payload.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def project_dir_of(payload: dict) -> str:
+    """Where to look for the store: the payload's ``cwd``, else ``$CLAUDE_PROJECT_DIR``, else here."""
+    for candidate in (payload.get("cwd"), os.environ.get("CLAUDE_PROJECT_DIR")):
+        if isinstance(candidate, str) and candidate and "\x00" not in candidate and os.path.isdir(candidate):
+            return candidate
+    return os.getcwd()
+
+
+def context_for_prompt(payload: dict) -> str | None:
+    """UserPromptSubmit handler: the block to inject, or None for nothing."""
+    prompt = prompt_of(payload)
+    if len(prompt.strip()) < MIN_PROMPT_CHARS:
+        return None
+    memory_root = find_memory_root(project_dir_of(payload))
+    if memory_root is None:
+        return None
+    config = load_config(memory_root)
+    if not retrieval_enabled(config):
+        return None
+    limit = max_inject(config)
+    if limit == 0:
+        return None
+    entries = current_entries(memory_root, config)
+    if not entries:
+        return None
+    hits = rank(memory_root, config, prompt, limit, entries=entries)
+    budget = int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
+    return format_block(hits, config, budget) or None

@@ -1,0 +1,69 @@
+"""Text hygiene shared by the write side, the index writer and the retrieval output.
+
+``clean_line`` makes one safe line of text: NFKC-normalised, with control,
+zero-width, bidi-override and Unicode tag characters removed, index-format
+markers (`` -> `` and ``#tags:``) neutralised and whitespace collapsed.
+``sanitize_title`` adds the 120-character cut and XML escaping used inside the
+``<memory-context>`` block.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+TITLE_MAX = 120
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# zero-width, bidi marks and overrides, line/paragraph separators, word joiners,
+# BOM, and the Unicode tag block used for invisible "ASCII smuggling".
+_INVISIBLE = re.compile("[\u200b-\u200f\u2028-\u202f\u2060-\u2069\ufeff\U000e0000-\U000e007f]")
+_SPACES = re.compile(r"\s+")
+_TAG_CHARS = re.compile(r"[^\w.+-]")
+
+
+def normalize(text: str) -> str:
+    """NFKC, so look-alike forms (full-width arrows, ligatures) are caught by the rules below."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def neutralize_markers(text: str) -> str:
+    """Remove what could forge an index line: `` -> `` and ``#tags:``, until none is left."""
+    while True:
+        new = text.replace(" -> ", " - ").replace("#tags:", "")
+        if new == text:
+            return text
+        text = new
+
+
+def clean_line(text: str) -> str:
+    """One line of plain, safe text (no escaping, no length cut)."""
+    text = normalize(text)
+    text = _CONTROL.sub(" ", text)
+    text = _INVISIBLE.sub("", text)
+    text = _SPACES.sub(" ", text).strip()
+    return neutralize_markers(text).strip()
+
+
+def escape_xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def cut(text: str, limit: int) -> str:
+    """At most ``limit`` characters, with an ellipsis when something was cut."""
+    if len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)].rstrip() + "\u2026"
+
+
+def sanitize_title(title: str, limit: int = TITLE_MAX) -> str:
+    """A title as printed inside ``<memory-context>``: clean, cut to ``limit``, XML-escaped.
+
+    The cut happens before escaping so an entity such as ``&amp;`` is never split.
+    """
+    return escape_xml(clean_line(title)[:limit].strip())
+
+
+def clean_tag(tag: str) -> str:
+    """A tag as stored and indexed: one lowercase word (letters of any script, digits, ``.+-_``)."""
+    tag = clean_line(tag).lower().replace(" ", "-")
+    return _TAG_CHARS.sub("", tag).strip(".-")

@@ -1,0 +1,86 @@
+"""Match strategies: how a prompt scores against one index entry.
+
+``title_tags`` is the prior plugin's scoring, kept exactly (its worked
+examples are tests):
+
+=========================  ======  ==========================================
+match                      points  condition
+=========================  ======  ==========================================
+title word, exact          +2      per prompt token found in the title
+tag, exact                 +3      per prompt token equal to a tag
+prefix (title or tag)      +1      per unmatched prompt token of 4+ chars that
+                                   starts a title token or tag
+category description       0-2     +1 exact, +0.5 prefix, ``min(2, int(sum))``
+=========================  ======  ==========================================
+
+A strategy object has ``query(prompt) -> q`` (falsy: nothing to match) and
+``score(q, entry) -> (points, parts)`` where ``parts`` explains the points.
+"""
+from __future__ import annotations
+
+from .config import category_descriptions, section, warn
+from .model import display_name
+from .tokens import tokenize
+
+
+def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:
+    """Title/tag/prefix points of one entry (the seed's ``score_entry``)."""
+    title_tokens = tokenize(entry["title"])
+    entry_tags = set(entry["tags"])
+    exact_title = prompt_words & title_tokens
+    exact_tags = prompt_words & entry_tags
+    score = len(exact_title) * 2 + len(exact_tags) * 3
+    targets = title_tokens | entry_tags
+    prefixed = []
+    for pw in prompt_words - (exact_title | exact_tags):
+        if len(pw) >= 4 and any(t.startswith(pw) for t in targets):
+            prefixed.append(pw)
+    score += len(prefixed)
+    if parts is not None:
+        parts.update(title=sorted(exact_title), tags=sorted(exact_tags), prefix=sorted(prefixed))
+    return score
+
+
+def score_description(prompt_words: set, description_tokens: set) -> int:
+    """Category-description points: +1 exact, +0.5 prefix, truncated, capped at 2."""
+    if not description_tokens or not prompt_words:
+        return 0
+    exact = prompt_words & description_tokens
+    score = float(len(exact))
+    for pw in prompt_words - exact:
+        if len(pw) >= 4 and any(dt.startswith(pw) for dt in description_tokens):
+            score += 0.5
+    return min(2, int(score))
+
+
+class TitleTags:
+    """The seed's exact scoring: title +2, tag +3, prefix +1, description up to +2."""
+
+    name = "title_tags"
+
+    def __init__(self, config: dict):
+        self.desc_tokens = {display_name(cat): tokenize(desc) for cat, desc in category_descriptions(config).items()}
+
+    def query(self, prompt: str):
+        return tokenize(prompt)
+
+    def score(self, prompt_words, entry: dict):
+        parts: dict = {}
+        points = score_entry(prompt_words, entry, parts)
+        desc = score_description(prompt_words, self.desc_tokens.get(entry["category"], set()))
+        parts["description"] = desc
+        return points + desc, parts
+
+
+STRATEGIES = {"title_tags": TitleTags}
+DEFAULT_STRATEGY = "title_tags"
+
+
+def get_strategy(config: dict, name: str | None = None):
+    """The strategy named in ``retrieval.match_strategy`` (or ``name``), ready to score."""
+    name = name or section(config, "retrieval").get("match_strategy", DEFAULT_STRATEGY)
+    cls = STRATEGIES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        warn(f"unknown retrieval.match_strategy {name!r}; using {DEFAULT_STRATEGY!r}")
+        cls = STRATEGIES[DEFAULT_STRATEGY]
+    return cls(config)

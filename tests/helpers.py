@@ -1,0 +1,69 @@
+"""Small builders shared by the tests: valid records and hook runs."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FOLDERS = {"session_summary": "sessions", "decision": "decisions", "runbook": "runbooks",
+           "constraint": "constraints", "tech_debt": "tech-debt", "preference": "preferences"}
+
+CONTENT = {
+    "decision": {"status": "accepted", "context": "c", "decision": "d", "rationale": ["r"]},
+    "runbook": {"trigger": "t", "steps": ["s"], "verification": "v"},
+    "constraint": {"kind": "limitation", "rule": "r", "impact": ["i"], "severity": "high", "active": True},
+    "preference": {"topic": "t", "value": "v", "reason": "r", "strength": "default"},
+    "tech_debt": {"status": "open", "priority": "low", "description": "d", "reason_deferred": "r"},
+    "session_summary": {"goal": "g", "outcome": "success", "completed": ["c"], "next_actions": ["n"]},
+}
+
+
+def iso(days_ago: float = 100) -> str:
+    return (datetime.now(timezone.utc) - timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def record(category: str, memory_id: str, title: str, tags=(), days_ago: float = 100, **extra) -> dict:
+    rec = {"schema_version": "1.0", "category": category, "id": memory_id, "title": title,
+           "created_at": iso(days_ago + 1), "updated_at": iso(days_ago), "tags": list(tags),
+           "record_status": "active", "content": dict(CONTENT[category])}
+    rec.update(extra)
+    return rec
+
+
+def write(memory_root, rec: dict, raw: str | None = None) -> Path:
+    folder = Path(memory_root) / FOLDERS[rec["category"]]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{rec['id']}.json"
+    path.write_text(raw if raw is not None else json.dumps(rec, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def hook_command(event_file: str) -> str:
+    """The command hooks.json gives for the hook whose launcher is ``event_file``."""
+    config = json.loads((REPO / "hooks.json").read_text())
+    for groups in config["hooks"].values():
+        for group in groups:
+            for hook in group["hooks"]:
+                if event_file in hook["command"]:
+                    return hook["command"]
+    raise KeyError(event_file)
+
+
+def run_hook(event_file: str, stdin, cwd=None, env=None, timeout: float = 30):
+    """Run a hook exactly as hooks.json says, with CLAUDE_PLUGIN_ROOT set to the checkout."""
+    data = stdin if isinstance(stdin, bytes) else (json.dumps(stdin) if not isinstance(stdin, str) else stdin).encode()
+    full_env = dict(os.environ, CLAUDE_PLUGIN_ROOT=str(REPO))
+    full_env.update(env or {})
+    return subprocess.run(["/bin/sh", "-c", hook_command(event_file)], input=data, capture_output=True,
+                          cwd=cwd, env=full_env, timeout=timeout)
+
+
+def run_cli(*args, cwd=None, input=None, env=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "memory.py"), *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd, input=input, env=full_env, timeout=60)

@@ -1,0 +1,118 @@
+"""index.md: format, parsing, atomic rebuild, staleness, path safety."""
+from __future__ import annotations
+
+import os
+import time
+
+from helpers import record, write
+from team_memory.config import load_config
+from team_memory.index import (build_entries, current_entries, index_is_stale, index_path, parse_index_line,
+                               rebuild_index, resolve_entry_path)
+
+
+def test_rebuild_writes_seed_format_sorted(memory_root):
+    write(memory_root, record("runbook", "fix-pydantic-import", "Fix pydantic ImportError", ["pydantic", "import", "error"]))
+    write(memory_root, record("decision", "use-pydantic-v2", "Use pydantic v2", ["pydantic", "validation"]))
+    write(memory_root, record("decision", "b-first", "a decision sorted first", []))
+    write(memory_root, record("decision", "gone", "Retired one", [], record_status="retired"))
+    config = load_config(str(memory_root))
+    assert rebuild_index(str(memory_root), config) == 3
+    text = open(index_path(str(memory_root)), encoding="utf-8").read()
+    assert text.startswith("# Memory Index\n")
+    lines = [l for l in text.splitlines() if l.startswith("- ")]
+    assert lines == [
+        "- [DECISION] a decision sorted first -> .claude/memory/decisions/b-first.json",
+        "- [DECISION] Use pydantic v2 -> .claude/memory/decisions/use-pydantic-v2.json #tags:pydantic,validation",
+        "- [RUNBOOK] Fix pydantic ImportError -> .claude/memory/runbooks/fix-pydantic-import.json #tags:pydantic,import,error",
+    ]
+    assert not [n for n in os.listdir(memory_root) if n.endswith(".tmp")]
+
+
+def test_titles_and_tags_sanitized_in_index(memory_root):
+    write(memory_root, record("decision", "evil", "ok -> ../../etc/passwd #tags:x\u202e\nmore", ["A,B", "  "]))
+    rebuild_index(str(memory_root), load_config(str(memory_root)))
+    (line,) = [l for l in open(index_path(str(memory_root))).read().splitlines() if l.startswith("- ")]
+    parsed = parse_index_line(line)
+    assert parsed["path"] == ".claude/memory/decisions/evil.json"
+    assert parsed["tags"] == ["ab"]
+    assert parsed["title"] == "ok - ../../etc/passwd x more"
+
+
+def test_rebuild_on_empty_store_replaces_stale_index(memory_root):
+    (memory_root / "index.md").write_text("# Memory Index\n\n- [DECISION] old -> .claude/memory/decisions/old.json\n")
+    assert rebuild_index(str(memory_root), load_config(str(memory_root))) == 0
+    assert "- [" not in (memory_root / "index.md").read_text()
+
+
+def test_invalid_files_are_skipped_not_fatal(memory_root, capsys):
+    write(memory_root, record("decision", "good", "Good one", []))
+    write(memory_root, record("decision", "bad", "x", []), raw="{not json")
+    write(memory_root, record("decision", "list", "x", []), raw="[1, 2]")
+    entries = build_entries(str(memory_root), load_config(str(memory_root)))
+    assert [e["title"] for e in entries] == ["Good one"]
+    err = capsys.readouterr().err
+    assert "bad.json" in err and "list.json" in err
+
+
+def test_parse_index_line_rejects_junk():
+    assert parse_index_line("- [NOPE] t -> p.json") is None
+    assert parse_index_line("random text") is None
+    assert parse_index_line("- [DECISION] t -> a.json #tags:X, y ,") == {
+        "category": "DECISION", "title": "t", "path": "a.json", "tags": ["x", "y"]}
+
+
+def test_staleness_detects_new_edited_and_removed_files(memory_root):
+    config = load_config(str(memory_root))
+    p = write(memory_root, record("decision", "a", "A", []))
+    assert index_is_stale(str(memory_root), config)
+    rebuild_index(str(memory_root), config)
+    assert not index_is_stale(str(memory_root), config)
+    future = time.time() + 5
+    os.utime(p, (future, future))  # an in-place edit
+    assert index_is_stale(str(memory_root), config)
+    rebuild_index(str(memory_root), config)
+    os.unlink(p)
+    os.utime(p.parent, (future + 5, future + 5))
+    assert index_is_stale(str(memory_root), config)
+
+
+def test_current_entries_rebuilds_stale_index(memory_root):
+    config = load_config(str(memory_root))
+    write(memory_root, record("decision", "a", "Alpha", []))
+    assert [e["title"] for e in current_entries(str(memory_root), config)] == ["Alpha"]
+    assert (memory_root / "index.md").exists()
+
+
+def test_current_entries_does_not_wait_for_a_held_lock(memory_root):
+    import fcntl
+    config = load_config(str(memory_root))
+    write(memory_root, record("decision", "a", "Alpha", []))
+    fd = os.open(memory_root / ".lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        import subprocess, sys, json
+        code = ("import sys,json;sys.path.insert(0,%r);from team_memory.index import current_entries;"
+                "from team_memory.config import load_config;r=%r;"
+                "print(json.dumps([e['title'] for e in current_entries(r, load_config(r))]))") % (
+            str(__import__('helpers').REPO / 'scripts'), str(memory_root))
+        t = time.time()
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+        assert time.time() - t < 5
+        assert json.loads(out.stdout) == ["Alpha"]  # built in memory, not written
+        assert not (memory_root / "index.md").exists()
+    finally:
+        os.close(fd)
+
+
+def test_resolve_entry_path_rejects_escapes(project, memory_root, tmp_path):
+    config = load_config(str(memory_root))
+    write(memory_root, record("decision", "ok", "ok", []))
+    outside = tmp_path / "secret.json"
+    outside.write_text("{}")
+    (memory_root / "decisions" / "link.json").symlink_to(outside)
+    ok = {"category": "DECISION", "path": ".claude/memory/decisions/ok.json"}
+    assert resolve_entry_path(str(memory_root), config, ok) == os.path.realpath(memory_root / "decisions" / "ok.json")
+    for bad in ["/etc/passwd", ".claude/memory/decisions/../../../secret.json", "../secret.json",
+                ".claude/memory/decisions/link.json", ".claude/memory/memory-config.json",
+                ".claude/memory/runbooks/ok.json"]:
+        assert resolve_entry_path(str(memory_root), config, {"category": "DECISION", "path": bad}) is None, bad

@@ -1,0 +1,47 @@
+"""Runtime code (hooks, the core package, the CLI) imports only the standard library
+(rapidfuzz excepted, and only behind a guarded import)."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RUNTIME = [REPO / "hooks", REPO / "scripts"]
+ALLOWED_OPTIONAL = {"rapidfuzz"}
+
+
+def _imports(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name.split(".")[0], node
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module.split(".")[0], node
+
+
+def test_runtime_is_stdlib_only():
+    stdlib = set(sys.stdlib_module_names) | {"team_memory", "__future__"}
+    bad = []
+    for base in RUNTIME:
+        for path in base.rglob("*.py"):
+            for name, node in _imports(path):
+                if name not in stdlib and name not in ALLOWED_OPTIONAL:
+                    bad.append(f"{path.relative_to(REPO)}:{node.lineno} imports {name}")
+    assert not bad, bad
+
+
+def test_optional_imports_are_guarded():
+    for base in RUNTIME:
+        for path in base.rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            guarded = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Try):
+                    for inner in ast.walk(node):
+                        if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                            guarded.add(id(inner))
+            for name, node in _imports(path):
+                if name in ALLOWED_OPTIONAL:
+                    assert id(node) in guarded, f"{path}:{node.lineno} imports {name} without a guard"

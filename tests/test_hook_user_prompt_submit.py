@@ -108,8 +108,8 @@ def test_broken_install_fails_open(tmp_path):
     from helpers import REPO
     fake = tmp_path / "plugin"
     (fake / "hooks").mkdir(parents=True)
-    shutil.copy(REPO / "hooks" / HOOK, fake / "hooks" / HOOK)  # no scripts/ beside it
-    proc = subprocess.run(["python3", str(fake / "hooks" / HOOK)], input=b'{"prompt": "fix pydantic import error"}',
+    shutil.copy(REPO / "hooks" / HOOK, fake / "hooks" / HOOK)  # no scripts/ beside it; -S: no installed copy
+    proc = subprocess.run(["python3", "-S", str(fake / "hooks" / HOOK)], input=b'{"prompt": "fix pydantic import error"}',
                           capture_output=True, timeout=30)
     assert proc.returncode == 0 and proc.stdout == b""
     assert b"retrieval disabled" in proc.stderr

@@ -1,0 +1,74 @@
+"""Per-session runtime state, kept outside the repository.
+
+Hooks remember small facts between runs (how far a transcript was triaged,
+which memories a session was already shown). That state is machine-local and
+never committed: it lives under ``$TEAM_MEMORY_STATE_DIR``, else
+``$XDG_STATE_HOME/team-memory``, else ``~/.local/state/team-memory``, in a
+folder per store (a hash of the memory root's real path) and a JSON file per
+``(kind, session_id)``. Reads are loose (anything unreadable is ``{}``),
+writes are atomic; old files are pruned after ``MAX_AGE_DAYS``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+
+from .fsutil import atomic_write_text
+
+MAX_AGE_DAYS = 14
+
+
+def state_home() -> str:
+    explicit = os.environ.get("TEAM_MEMORY_STATE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "team-memory")
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def state_dir(memory_root: str) -> str:
+    """The state folder of one store (created on demand by ``save_state``)."""
+    return os.path.join(state_home(), _key(os.path.realpath(memory_root)))
+
+
+def state_path(memory_root: str, kind: str, session_id: str) -> str:
+    return os.path.join(state_dir(memory_root), f"{kind}-{_key(str(session_id))}.json")
+
+
+def load_state(memory_root: str, kind: str, session_id: str) -> dict:
+    """The saved state, or ``{}`` when there is none or it cannot be read."""
+    try:
+        with open(state_path(memory_root, kind, session_id), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None:
+    """Replace the state atomically; prune stale state files now and then."""
+    folder = state_dir(memory_root)
+    os.makedirs(folder, exist_ok=True)
+    atomic_write_text(state_path(memory_root, kind, session_id), json.dumps(data, ensure_ascii=False))
+    if int(time.time()) % 50 == 0:
+        prune(folder)
+
+
+def prune(folder: str, max_age_days: float = MAX_AGE_DAYS) -> None:
+    cutoff = time.time() - max_age_days * 86400
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                try:
+                    if entry.is_file() and entry.stat().st_mtime < cutoff:
+                        os.unlink(entry.path)
+                except OSError:
+                    continue
+    except OSError:
+        return

@@ -1,0 +1,317 @@
+"""Writing memories: create, update, retire/restore/archive/unarchive.
+
+Every write follows the same path:
+
+1. private sections are stripped and secrets redacted from every text field
+   (``privacy.scrub_record``); an unclosed private tag stops the write;
+2. titles and tags are cleaned with the retrieval side's rules;
+3. under ``fsutil.store_lock`` the record is completed (id, times, history),
+   validated strictly (``validate.validate_record``) and written atomically,
+   and ``index.md`` is rewritten in the same locked step, so a saved memory is
+   retrievable on the next prompt.
+
+Nothing is written when any step fails. Results carry counts of what was
+stripped and redacted, never the text itself.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from .config import category_enabled, category_settings
+from .fsutil import atomic_write_text, store_lock
+from .ids import slugify, unique_id
+from .index import write_index_locked
+from .model import CATEGORIES, SCHEMA_VERSION
+from .privacy import scrub_record
+from .sanitize import clean_line, clean_tag
+from .store import NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, record_status
+from .validate import MAX_CHANGES, Problem, ValidationError, id_problem, parse_iso, validate_record
+
+RESURRECTION_WINDOW = timedelta(hours=24)
+UPDATABLE = ("title", "tags", "content", "related_files", "confidence")
+SESSION_RETAINED_DEFAULT = 5
+_DEAD_TEMP = re.compile(r"^\..+\.json\.[A-Za-z0-9_]{8}\.tmp$")
+
+# verb -> (statuses it applies to, target status, reason required)
+TRANSITIONS = {
+    "retire": (("active", "archived"), "retired", True),
+    "archive": (("active",), "archived", True),
+    "restore": (("retired",), "active", False),
+    "unarchive": (("archived",), "active", False),
+}
+
+
+class WriteError(ValueError):
+    """A write that cannot be done as asked (missing memory, conflict, wrong state...)."""
+
+
+@dataclass
+class WriteResult:
+    id: str
+    path: str
+    category: str
+    action: str
+    status: str = "active"
+    hash: str = ""
+    private_sections: int = 0
+    secrets_redacted: int = 0
+    retired: list = field(default_factory=list)  # ids retired automatically (session retention)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def content_hash(path: str) -> str:
+    """The SHA-256 of the file's bytes (what ``sha256sum`` prints), for ``--expect-hash``."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _tidy(record: dict) -> dict:
+    """Titles and tags cleaned as the index cleans them (other types are left to validation)."""
+    if isinstance(record.get("title"), str):
+        record["title"] = clean_line(record["title"])
+    if isinstance(record.get("tags"), list):
+        tags = []
+        for tag in record["tags"]:
+            tag = clean_tag(tag).replace(",", "") if isinstance(tag, str) else tag
+            if tag != "" and tag not in tags:
+                tags.append(tag)
+        record["tags"] = tags
+    return record
+
+
+def _write_record(path: str, record: dict) -> None:
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    _remove_dead_temp_files(folder)
+    atomic_write_text(path, dump_memory(record))
+
+
+def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
+    """Temp files of writers killed mid-write (we hold the lock, so no live writer owns them)."""
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if _DEAD_TEMP.match(entry.name) and time.time() - entry.stat().st_mtime > min_age:
+                    os.unlink(entry.path)
+    except OSError:
+        pass
+
+
+def _add_change(record: dict, summary: str, now: str) -> None:
+    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
+    changes = changes + [{"date": now, "summary": summary}]
+    record["changes"] = changes[-MAX_CHANGES:]
+
+
+def _check(record: dict, category: str, memory_id: str, where: str) -> None:
+    problems = validate_record(record, folder_category=category, file_id=memory_id)
+    if problems:
+        raise ValidationError(problems, where)
+
+
+def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datetime):
+    """``(path, record)`` if ``memory_id`` names a memory retired within the last 24 hours."""
+    found = find_memory(memory_root, config, memory_id)
+    if found is None:
+        return None
+    try:
+        record = load_memory(found[1])
+    except (NotARecord, OSError):
+        return None
+    retired_at = parse_iso(record.get("retired_at"))
+    if record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW:
+        return found[1], record
+    return None
+
+
+def create_memory(memory_root: str, config: dict, record: dict, *, force: bool = False) -> WriteResult:
+    """Save a new memory; its id is a slug of the title (or the record's own ``id``), made unique."""
+    if not isinstance(record, dict):
+        raise ValidationError([Problem("(record)", "must be a JSON object", "write {...}")])
+    record, private, secrets = scrub_record(record, config)
+    record = _tidy(record)
+    now_dt = datetime.now(timezone.utc).replace(microsecond=0)
+    now = now_dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    record.setdefault("schema_version", SCHEMA_VERSION)
+    record.setdefault("created_at", now)
+    record.setdefault("updated_at", record["created_at"])
+    record.setdefault("record_status", "active")
+    category = record.get("category")
+    base = record.get("id") if "id" in record else slugify(record.get("title") if isinstance(record.get("title"), str) else "")
+    record["id"] = base
+    problems = validate_record(record, folder_category=category if category in CATEGORIES else None)
+    if record.get("record_status") != "active":
+        problems.append(Problem("record_status", "a new memory must be active", 'leave it out or use "active"'))
+    if problems:
+        raise ValidationError(problems, "new memory")
+    if not category_enabled(config, category):
+        raise WriteError(f"category {category!r} is disabled in memory-config.json (categories.{category}.enabled)")
+
+    with store_lock(memory_root):
+        if not force:
+            hit = _recently_retired(memory_root, config, base, now_dt)
+            if hit:
+                raise WriteError(f"memory {base!r} was retired at {hit[1].get('retired_at')} (less than 24 hours ago); "
+                                 f"bring it back with 'restore {base}', or pass --force to create a new memory anyway")
+        memory_id = unique_id(memory_root, config, base)
+        record["id"] = memory_id
+        path = memory_path(memory_root, config, category, memory_id)
+        _check(record, category, memory_id, "new memory")
+        _write_record(path, record)
+        retired = _apply_session_retention(memory_root, config, now) if category == "session_summary" else []
+        write_index_locked(memory_root, config)
+        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets, retired)
+
+
+def session_max_retained(config: dict) -> int:
+    raw = category_settings(config, "session_summary").get("max_retained", SESSION_RETAINED_DEFAULT)
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        return SESSION_RETAINED_DEFAULT
+    return raw
+
+
+def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
+    """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
+    keep = session_max_retained(config)
+    active = [(rec.get("created_at") if isinstance(rec.get("created_at"), str) else "", path, rec)
+              for cat, path, rec in iter_records(memory_root, config)
+              if cat == "session_summary" and record_status(rec) == "active"]
+    active.sort(key=lambda t: (t[0], os.path.basename(t[1])), reverse=True)
+    retired = []
+    for _, path, rec in active[keep:]:
+        rec = dict(rec)
+        reason = (f"automatic: only the {keep} newest session summaries stay active "
+                  "(categories.session_summary.max_retained)")
+        rec.update(record_status="retired", retired_at=now, retired_reason=reason, updated_at=now)
+        _add_change(rec, "retired automatically by session-summary retention", now)
+        if validate_record(rec, folder_category="session_summary", file_id=os.path.basename(path)[:-5]):
+            continue  # a hand-broken summary is left alone for 'validate' to report
+        _write_record(path, rec)
+        retired.append(rec["id"])
+    return retired
+
+
+def _load_for_change(memory_root: str, config: dict, memory_id: str):
+    found = find_memory(memory_root, config, memory_id)
+    if found is None:
+        raise WriteError(f"no memory with id {memory_id!r} (try: list --status all)")
+    category, path = found
+    try:
+        return category, path, load_memory(path)
+    except (NotARecord, OSError) as exc:
+        raise WriteError(f"{path} cannot be read ({exc}); fix it by hand (see: validate {path})") from None
+
+
+def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict, *,
+                  expect_hash: str | None = None, summary: str | None = None) -> WriteResult:
+    """Change an active memory's title, tags, content keys, related files or confidence.
+
+    Content keys given replace the stored ones (``None`` removes an optional key). Keeps
+    ``id``, ``category`` and ``created_at``; bumps ``times_updated``; appends to ``changes``.
+    With ``expect_hash`` the update is refused if the file changed since that hash was taken.
+    """
+    if not isinstance(changes, dict) or not changes:
+        raise WriteError("nothing to update: give at least one of --title, --tag, --content-json")
+    problems = [Problem(k, "cannot be changed by update",
+                        "use retire/restore/archive/unarchive for the status" if k == "record_status"
+                        else f"change only: {', '.join(UPDATABLE)}") for k in changes if k not in UPDATABLE]
+    if "content" in changes and not isinstance(changes["content"], dict):
+        problems.append(Problem("content", "must be an object of the keys to change", 'write {"key": value}'))
+    if problems:
+        raise ValidationError(problems, f"update of {memory_id}")
+    scrubbed, private, secrets = scrub_record(dict(changes, _summary=summary or ""), config)
+    note = clean_line(scrubbed.pop("_summary"))
+    scrubbed = _tidy(scrubbed)
+
+    with store_lock(memory_root):
+        category, path, record = _load_for_change(memory_root, config, memory_id)
+        if expect_hash is not None:
+            actual = content_hash(path)
+            wanted = expect_hash.strip().lower()
+            if len(wanted) < 12 or not actual.startswith(wanted):
+                raise WriteError(f"{memory_id} changed since it was read (hash {actual[:12]}, expected "
+                                 f"{wanted[:12]}); read it again and retry")
+        if record_status(record) != "active":
+            verb = "restore" if record_status(record) == "retired" else "unarchive"
+            raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
+        new = dict(record)
+        for key, value in scrubbed.items():
+            if key == "content":
+                content = dict(record.get("content") if isinstance(record.get("content"), dict) else {})
+                for ckey, cvalue in value.items():
+                    if cvalue is None:
+                        content.pop(ckey, None)
+                    else:
+                        content[ckey] = cvalue
+                new["content"] = content
+            else:
+                new[key] = value
+        now = now_iso()
+        new["updated_at"] = now
+        times = record.get("times_updated")
+        new["times_updated"] = (times if isinstance(times, int) and not isinstance(times, bool) else 0) + 1
+        what = [k for k in scrubbed if k != "content"]
+        what += [f"content.{k}" for k in scrubbed.get("content", {})]
+        _add_change(new, note or "updated " + ", ".join(what), now)
+        _check(new, category, memory_id, f"update of {memory_id}")
+        _write_record(path, new)
+        write_index_locked(memory_root, config)
+        return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
+
+
+def set_status(memory_root: str, config: dict, memory_id: str, status: str, reason: str | None = None) -> WriteResult:
+    """Retire, archive, restore or unarchive a memory.
+
+    ``status`` is a verb (``retire``, ``archive``, ``restore``, ``unarchive``) or a target
+    status (``retired``, ``archived``, ``active``: restores or unarchives as fits).
+    """
+    reason_text, private, secrets = "", 0, 0
+    if reason is not None:
+        scrubbed, private, secrets = scrub_record({"reason": reason}, config)
+        reason_text = clean_line(scrubbed["reason"])
+    with store_lock(memory_root):
+        category, path, record = _load_for_change(memory_root, config, memory_id)
+        current = record_status(record)
+        verb = {"retired": "retire", "archived": "archive"}.get(status, status)
+        if verb == "active":
+            verb = "unarchive" if current == "archived" else "restore"
+        if verb not in TRANSITIONS:
+            raise WriteError(f"unknown status change {status!r}; use one of {', '.join(TRANSITIONS)}")
+        allowed, target, needs_reason = TRANSITIONS[verb]
+        if current not in allowed:
+            raise WriteError(f"cannot {verb} {memory_id}: it is {current}")
+        if needs_reason and not reason_text:
+            raise WriteError(f"{verb} needs --reason: say why, so the team knows later")
+        now = now_iso()
+        new = dict(record, record_status=target, updated_at=now)
+        if verb in ("retire", "archive"):
+            new[f"{target}_at"] = now
+            new[f"{target}_reason"] = reason_text
+            _add_change(new, f"{target}: {reason_text}", now)
+        else:
+            was = "retired" if verb == "restore" else "archived"
+            new.pop(f"{was}_at", None)
+            new.pop(f"{was}_reason", None)
+            _add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
+        _check(new, category, memory_id, f"{verb} of {memory_id}")
+        _write_record(path, new)
+        write_index_locked(memory_root, config)
+        return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
+
+
+def check_id(memory_id: str) -> None:
+    """Raise ``WriteError`` when ``memory_id`` cannot name a memory."""
+    reason = id_problem(memory_id)
+    if reason:
+        raise WriteError(f"id {memory_id!r} {reason}")

@@ -13,15 +13,15 @@ import sys
 import textwrap
 
 from .cli import CliError, add_command
-from .config import category_folders, load_config
+from .config import load_config
 from .index import build_entries
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
-from .privacy import PrivateTagError, leaks
+from .privacy import PrivateTagError
 from .sanitize import clean_tag
 from .scoring import score_entry
-from .store import NotARecord, find_memory_root, iter_memory_files, load_memory
+from .store import iter_memory_files
 from .tokens import tokenize
-from .validate import Problem, ValidationError, format_problems, validate_record
+from .validate import ValidationError, check_file, format_problems
 from .write import WriteError, create_memory, set_status, update_memory
 
 SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
@@ -224,37 +224,6 @@ def cmd_update(ctx) -> int:
 def cmd_status(ctx) -> int:
     args = ctx.args
     return _report(ctx, _run(ctx, set_status, ctx.memory_root, ctx.config, args.id, args.verb, args.reason))
-
-
-def check_file(path: str, config: dict | None = None, memory_root: str | None = None) -> list:
-    """Every problem of one memory file: JSON syntax, schema, its place, leftover private text or secrets."""
-    path = os.path.abspath(path)
-    if memory_root is None:
-        memory_root = find_memory_root(os.path.dirname(path))
-    if config is None:
-        config = load_config(memory_root)
-    folder_category = None
-    if memory_root:
-        for category, folder in category_folders(config).items():
-            if os.path.dirname(path) == os.path.join(os.path.abspath(memory_root), folder):
-                folder_category = category
-    try:
-        record = load_memory(path)
-    except NotARecord as exc:
-        try:  # a parsed object with no title: let the schema say everything that is wrong
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
-        except (OSError, ValueError):
-            return [Problem("(file)", str(exc), "fix the JSON syntax (or restore the file from git)")]
-    except OSError as exc:
-        return [Problem("(file)", f"cannot be read: {exc}", "check the path and permissions")]
-    name = os.path.basename(path)
-    problems = validate_record(record, folder_category=folder_category,
-                               file_id=name[:-5] if name.endswith(".json") else name)
-    if isinstance(record, dict):
-        problems += [Problem(f, m, "remove it, or rewrite the memory with the update command (it strips and "
-                                   "redacts)") for f, m in leaks(record, config)]
-    return problems
 
 
 def _files_to_check(ctx) -> list:

@@ -1,19 +1,28 @@
-"""Strict validation of memory records (standard library only).
+"""Strict validation of memory records and memory files (standard library only).
 
 ``validate_record(record, folder_category=None, file_id=None) -> [Problem]``
 checks one record against the schema of its category and returns every
 problem found (an empty list means valid). Each ``Problem`` names the field
 (``content.steps[2]``), says what is wrong and how to fix it. Unknown fields
 are rejected everywhere except ``$schema`` at the top level.
+
+``check_file(path)`` checks a file on disk: JSON syntax, the schema, that its
+id and category match its name and folder, and that no private section or
+secret is left in it (shared by ``validate`` and the PostToolUse guard).
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections import namedtuple
 from datetime import date, datetime
 
+from .config import category_folders, load_config
 from .model import CATEGORIES, SCHEMA_VERSION, STATUSES
+from .privacy import leaks
 from .sanitize import TITLE_MAX, clean_line, clean_tag
+from .store import NotARecord, find_memory_root, load_memory
 
 Problem = namedtuple("Problem", "field message hint")
 
@@ -274,7 +283,7 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     if "category" in record and category not in CATEGORIES:
         out.append(Problem("category", f"must be one of {', '.join(CATEGORIES)}, not {category!r}",
                            f"pick one of: {', '.join(CATEGORIES)}"))
-    elif folder_category and category != folder_category:
+    elif "category" in record and folder_category and category != folder_category:
         out.append(Problem("category", f"is {category!r} but the file is in the {folder_category!r} folder",
                            f"set it to {folder_category!r} or move the file"))
     if "id" in record:
@@ -334,3 +343,34 @@ def format_problems(problems, where: str = "") -> str:
     """One line per problem: ``where: field: message (fix: hint)``."""
     prefix = f"{where}: " if where else ""
     return "\n".join(f"{prefix}{p.field}: {p.message} (fix: {p.hint})" for p in problems)
+
+
+def check_file(path: str, config: dict | None = None, memory_root: str | None = None) -> list:
+    """Every problem of one memory file: JSON syntax, schema, its place, leftover private text or secrets."""
+    path = os.path.abspath(path)
+    if memory_root is None:
+        memory_root = find_memory_root(os.path.dirname(path))
+    if config is None:
+        config = load_config(memory_root)
+    folder_category = None
+    if memory_root:
+        for category, folder in category_folders(config).items():
+            if os.path.dirname(path) == os.path.join(os.path.abspath(memory_root), folder):
+                folder_category = category
+    try:
+        record = load_memory(path)
+    except NotARecord as exc:
+        try:  # a parsed object with no title: let the schema say everything that is wrong
+            with open(path, encoding="utf-8") as f:
+                record = json.load(f)
+        except (OSError, ValueError):
+            return [Problem("(file)", str(exc), "fix the JSON syntax (or restore the file from git)")]
+    except OSError as exc:
+        return [Problem("(file)", f"cannot be read: {exc}", "check the path and permissions")]
+    name = os.path.basename(path)
+    problems = validate_record(record, folder_category=folder_category,
+                               file_id=name[:-5] if name.endswith(".json") else name)
+    if isinstance(record, dict):
+        problems += [Problem(f, m, "remove it, or rewrite the memory with the update command (it strips and "
+                                   "redacts)") for f, m in leaks(record, config)]
+    return problems

@@ -1,0 +1,82 @@
+"""Secret redaction: value-shaped secrets go, prose stays; redaction is idempotent."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from team_memory.redact import REDACTED, redact_secrets
+
+GHP = "ghp_" + "A1b2C3d4" * 5
+PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7\nabc\n-----END RSA PRIVATE KEY-----"
+
+SECRETS = [  # (text, the secret that must disappear, what must stay)
+    ("export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123", "sk-proj-abcdefghijklmnopqrstuvwxyz0123", "export"),
+    ("key sk-ant-abcdefghijklmnopqrstuvwx01 here", "sk-ant-abcdefghijklmnopqrstuvwx01", "here"),
+    (f"clone with {GHP}", GHP, "clone with"),
+    ("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "github_pat_11ABCDEFG0123456789", ""),
+    ("slack xoxb-123456789012-abcdefABCDEF", "xoxb-123456789012-abcdefABCDEF", "slack"),
+    ("aws AKIAIOSFODNN7EXAMPLE id", "AKIAIOSFODNN7EXAMPLE", "aws"),
+    ("stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "stripe"),
+    ("gitlab glpat-abcdefghij0123456789", "glpat-abcdefghij0123456789", "gitlab"),
+    ("curl -H 'Authorization: Bearer abc123.def456-ghi'", "abc123.def456-ghi", "Authorization: Bearer"),
+    (f"key:\n{PEM}\nafter", "MIIEpAIBAAKCAQEA7", "after"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut off)", "b3BlbnNzaC1rZXktdjEAAAAA", ""),
+    ("DATABASE_URL=postgres://app:s3cretPw@db.internal:5432/app", "s3cretPw", "postgres://app:"),
+    ("password=hunter2", "hunter2", "password="),
+    ("DB_PASSWORD: 'correct horse'", "correct", "DB_PASSWORD"),
+    ('{"api_key": "abcd1234"}', "abcd1234", "api_key"),
+    ("client_secret = Zm9vYmFy", "Zm9vYmFy", "client_secret"),
+    ("secret: s3cr3t!", "s3cr3t!", "secret:"),
+    ("token=abcdef", "abcdef", "token="),
+    ("mysql --password Pa55word -u root", "Pa55word", "-u root"),
+    ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+     "eyJhbGciOiJIUzI1NiJ9", "jwt"),
+]
+
+PROSE = [
+    "the password policy requires 12 characters",
+    "Secret: rotate it every month",
+    "we pass the token through a header",
+    "Bearer authentication is used for the API",
+    "max_tokens=4096 and token_limit: 8000",
+    "token=$GITHUB_TOKEN comes from the environment",
+    "password: <your password here>",
+    "risk-management-and-compliance-checklist-for-2026",
+    "tokenize=true",
+    "ask-the-team-before-changing-the-deploy-pipeline",
+    "https://example.com/path:with@colon",
+]
+
+
+@pytest.mark.parametrize("text, secret, kept", SECRETS)
+def test_secrets_are_redacted(text, secret, kept):
+    out, n = redact_secrets(text)
+    assert n >= 1 and secret not in out and REDACTED in out
+    assert kept in out
+
+
+@pytest.mark.parametrize("text", PROSE)
+def test_prose_is_left_alone(text):
+    assert redact_secrets(text) == (text, 0)
+
+
+def test_counts_every_secret():
+    text = f"password=abc123 and {GHP} and AKIAIOSFODNN7EXAMPLE"
+    assert redact_secrets(text)[1] == 3
+
+
+FRAGMENTS = [s for s, _, _ in SECRETS] + PROSE + [" ", "\n", "=", ":", "'", '"', "x", "token", "password", "@", "//"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=12))
+def test_redaction_is_idempotent(parts):
+    once, _ = redact_secrets("".join(parts))
+    assert redact_secrets(once) == (once, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_never_fails_on_any_text(text):
+    out, n = redact_secrets(text)
+    assert isinstance(out, str) and n >= 0

@@ -1,0 +1,179 @@
+"""The write guards, run as real hooks exactly as hooks.json says: deny, allow, quarantine, fail open."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from helpers import REPO, record, run_hook, write
+from team_memory.guards import protected
+from team_memory.shellscan import write_targets
+
+PRE, POST = "pre_tool_use.py", "post_tool_use.py"
+CLI = f'python3 "{REPO / "scripts" / "memory.py"}"'
+
+
+def bash(command, project, **extra):
+    return dict({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project),
+                 "session_id": "s1", "hook_event_name": "PreToolUse"}, **extra)
+
+
+def decision(proc):
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+DENIED = [
+    "echo '{}' > .claude/memory/decisions/x.json",
+    "echo x >> .claude/memory/index.md",
+    "printf x 1> .claude/memory/runbooks/a.json",
+    "cat draft.json | tee .claude/memory/decisions/x.json",
+    "cp /tmp/draft.json .claude/memory/decisions/",
+    "cp -t .claude/memory/decisions draft.json",
+    "mv draft.json .claude/memory/decisions/x.json",
+    "mv .claude/memory/decisions/x.json /tmp/",
+    "rm .claude/memory/decisions/x.json",
+    "rm -rf .claude",
+    "rm -r .cl*",
+    "sed -i 's/a/b/' .claude/memory/decisions/x.json",
+    "perl -pi -e 's/a/b/' .claude/memory/decisions/x.json",
+    "cd .claude/memory && rm decisions/x.json",
+    "cd .claude; echo x > memory/decisions/x.json",
+    "bash -c 'echo x > .claude/memory/x.json'",
+    "find .claude/memory -name '*.json' -delete",
+    "ls .claude/memory/decisions | xargs rm",
+    "git checkout -- .claude/memory/decisions/x.json",
+    "touch .claude/memory/decisions/new.json",
+    "dd if=/dev/zero of=.claude/memory/decisions/x.json",
+    "python3 -c \"open('.claude/memory/decisions/x.json', 'w').write('{}')\"",
+    "cat <<'EOF' > .claude/memory/decisions/x.json\n{\"title\": \"x\"}\nEOF",
+    "echo 'unbalanced quote > .claude/memory/x.json",
+]
+
+ALLOWED = [
+    "cat .claude/memory/index.md",
+    "grep -rn redis .claude/memory",
+    "ls -la .claude/memory/decisions",
+    "cp .claude/memory/decisions/x.json /tmp/backup.json",
+    "sed -n 1,5p .claude/memory/decisions/x.json",
+    "python3 -c \"import json; print(json.load(open('.claude/memory/decisions/x.json')))\"",
+    "git add .claude/memory && git diff --cached",
+    "python3 scripts/memory.py save --input - --root . < record.json",
+    "echo hello > notes.txt && rm -rf build",
+    "make test 2>&1 | tail",
+    "echo x > .claude/memory/memory-config.json",
+]
+
+
+@pytest.mark.parametrize("command", DENIED)
+def test_pre_tool_use_denies_bash_writes_into_the_store(project, memory_root, command):
+    out = decision(run_hook(PRE, bash(command, project)))
+    assert out is not None, command
+    spec = out["hookSpecificOutput"]
+    assert set(spec) == {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+    assert spec["hookEventName"] == "PreToolUse" and spec["permissionDecision"] == "deny"
+    assert f"{CLI} save --input -" in spec["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_pre_tool_use_allows_reads_and_everything_else(project, memory_root, command):
+    assert decision(run_hook(PRE, bash(command, project))) is None
+
+
+@pytest.mark.parametrize("tool, key", [("Write", "file_path"), ("Edit", "file_path"), ("MultiEdit", "file_path")])
+def test_pre_tool_use_denies_file_tools_inside_the_store(project, memory_root, tool, key):
+    target = memory_root / "decisions" / "x.json"
+    payload = {"tool_name": tool, "tool_input": {key: str(target), "content": "{}", "edits": []}, "cwd": str(project)}
+    out = decision(run_hook(PRE, payload))
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert f"{tool} of: .claude/memory/decisions/x.json" in out["hookSpecificOutput"]["permissionDecisionReason"]
+    for allowed in (project / "src" / "app.py", memory_root / "memory-config.json"):
+        payload["tool_input"][key] = str(allowed)
+        assert decision(run_hook(PRE, payload)) is None
+
+
+def test_pre_tool_use_follows_symlinks_into_the_store(project, memory_root):
+    os.symlink(memory_root, project / "mem")
+    out = decision(run_hook(PRE, {"tool_name": "Write", "tool_input": {"file_path": str(project / "mem" / "x.json")},
+                                  "cwd": str(project)}))
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+@pytest.mark.parametrize("stdin", [b"", b"not json", b"\xff\xfe", b"[]", b'{"tool_name": 5, "tool_input": "x"}',
+                                   json.dumps({"tool_name": "Bash", "tool_input": {"command": ["rm"]}}).encode()])
+@pytest.mark.parametrize("hook", [PRE, POST])
+def test_hooks_fail_open_on_hostile_stdin(project, stdin, hook):
+    proc = run_hook(hook, stdin, cwd=project)
+    assert proc.returncode == 0 and proc.stdout == b""
+
+
+def test_post_tool_use_quarantines_an_invalid_file_written_directly(project, memory_root):
+    target = write(memory_root, record("decision", "x", "X", ["x"]), raw='{"title": "X", "tags": "oops"}')
+    proc = run_hook(POST, {"tool_name": "Write", "tool_input": {"file_path": str(target)}, "cwd": str(project),
+                           "tool_response": {"success": True}, "hook_event_name": "PostToolUse"})
+    out = decision(proc)
+    assert list(out) == ["hookSpecificOutput"] and set(out["hookSpecificOutput"]) == {"hookEventName", "additionalContext"}
+    assert out["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    text = out["hookSpecificOutput"]["additionalContext"]
+    assert "moved to .claude/memory/.quarantine/decisions/x.json" in text and "tags: must be a list" in text
+    assert f"{CLI} save --input -" in text
+    assert not target.exists()
+    assert (memory_root / ".quarantine" / "decisions" / "x.json").read_text() == '{"title": "X", "tags": "oops"}'
+    # A second bad write with the same name is quarantined beside the first, never over it.
+    write(memory_root, record("decision", "x", "X", ["x"]), raw="{broken")
+    decision(run_hook(POST, {"tool_name": "Edit", "tool_input": {"file_path": str(target)}, "cwd": str(project)}))
+    assert len(list((memory_root / ".quarantine" / "decisions").iterdir())) == 2
+
+
+def test_post_tool_use_keeps_a_valid_file_and_rebuilds_the_index(project, memory_root):
+    target = write(memory_root, record("runbook", "ok", "Restart the worker", ["worker"]))
+    out = decision(run_hook(POST, {"tool_name": "Write", "tool_input": {"file_path": str(target)}, "cwd": str(project)}))
+    assert out is None and target.exists()
+    assert "Restart the worker" in (memory_root / "index.md").read_text()
+
+
+def test_post_tool_use_catches_bash_changes_through_the_snapshot(project, memory_root):
+    keep = write(memory_root, record("decision", "keep", "Keep me", ["k"]))
+    gone = write(memory_root, record("decision", "gone", "Gone", ["g"]))
+    payload = bash("python3 tools/regenerate.py", project, tool_use_id="toolu_1")
+    assert decision(run_hook(PRE, payload)) is None  # not recognisably a memory write: allowed, snapshot taken
+    (memory_root / "runbooks").mkdir()
+    (memory_root / "runbooks" / "sneaky.json").write_text('{"category": "runbook", "secret": "password=hunter22"}')
+    gone.unlink()
+    out = decision(run_hook(POST, dict(payload, hook_event_name="PostToolUse")))
+    text = out["hookSpecificOutput"]["additionalContext"]
+    assert ".claude/memory/runbooks/sneaky.json was written directly" in text
+    assert ".claude/memory/decisions/gone.json was removed outside the CLI" in text
+    assert "keep.json" not in text and keep.exists()
+    assert (memory_root / ".quarantine" / "runbooks" / "sneaky.json").exists()
+    assert decision(run_hook(POST, dict(payload, hook_event_name="PostToolUse"))) is None  # snapshot used once
+
+
+def test_post_tool_use_quarantines_valid_json_that_still_holds_a_secret(project, memory_root):
+    rec = record("preference", "p", "Deploy key", ["deploy"])
+    rec["content"]["value"] = "use ghp_" + "a1B2" * 9
+    target = write(memory_root, rec)
+    out = decision(run_hook(POST, {"tool_name": "Write", "tool_input": {"file_path": str(target)}, "cwd": str(project)}))
+    assert "content.value: holds 1 secret(s)" in out["hookSpecificOutput"]["additionalContext"]
+    assert "a1B2" * 9 not in out["hookSpecificOutput"]["additionalContext"]
+    assert not target.exists()
+
+
+def test_hooks_json_wires_both_guards():
+    config = json.loads((REPO / "hooks.json").read_text())["hooks"]
+    for event, launcher in (("PreToolUse", PRE), ("PostToolUse", POST)):
+        (group,) = config[event]
+        assert group["matcher"] == "Write|Edit|MultiEdit|Bash"
+        assert group["hooks"][0]["command"] == f'python3 "${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}"'
+
+
+def test_protected_and_write_targets_units(tmp_path):
+    store = str(tmp_path / "p" / ".claude" / "memory")
+    assert protected(store + "/decisions/a.json", [store])
+    assert not protected(store + "/memory-config.json", [store])
+    assert protected(str(tmp_path / "p" / ".claude"), [store], removes=True)
+    assert not protected(str(tmp_path / "p" / ".claude"), [store], removes=False)
+    assert protected("/elsewhere/.Claude/Memory/x.json", [])
+    targets = [(t.what, t.path) for t in write_targets("cd /a && echo x 2>&1 > out.txt | tee -a /b/log", "/w")]
+    assert targets == [("output redirection >", "/a/out.txt"), ("tee", "/b/log")]

@@ -28,12 +28,12 @@ from .sanitize import clean_line, cut
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
                       "preference": 0.4, "session_summary": 0.6}
-ACTIVITY_DEFAULTS = {"tool_uses": 12, "distinct_tools": 4, "exchanges": 4}
+ACTIVITY_DEFAULTS = {"tool_uses": 20, "distinct_tools": 6, "exchanges": 5}
 
 PRIMARY_WEIGHT, BOOSTED_WEIGHT = 0.3, 0.5
 MAX_PRIMARY, MAX_BOOSTED = 3, 2
 DENOMINATOR = PRIMARY_WEIGHT * MAX_PRIMARY + BOOSTED_WEIGHT * MAX_BOOSTED  # 1.9
-WINDOW_BEFORE, WINDOW_AFTER = 1, 2  # a 4-line window: one line before, the line, two after
+WINDOW_BEFORE, WINDOW_AFTER = 2, 1  # a 4-line window: two lines before, the line, one after
 
 MAX_LINE_CHARS = 1000  # a pattern never runs over a pasted megabyte
 MAX_LINES = 4000
@@ -73,17 +73,21 @@ def clean_text(text: str) -> str:
 
 
 def split_lines(text: str) -> list:
-    """Cleaned text as scoring lines: one per line or sentence, list markers dropped, empties left out."""
+    """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
     lines = []
     for raw in text.splitlines():
         raw = _LIST_MARK.sub("", raw).strip()
-        if not raw:
-            continue
-        for sentence in _SENTENCE_END.split(raw):
-            sentence = sentence.strip()
-            if sentence:
-                lines.append(sentence[:MAX_LINE_CHARS])
+        if raw:
+            lines.append(raw[:MAX_LINE_CHARS])
     return lines
+
+
+def sentence_with(line: str, regexes) -> str:
+    """The sentence of ``line`` where a cue matched: the evidence to show."""
+    for sentence in _SENTENCE_END.split(line):
+        if _matches(regexes, sentence):
+            return sentence
+    return line
 
 
 def _compile(patterns, where: str) -> list:
@@ -118,23 +122,38 @@ def _matches(regexes, line: str) -> bool:
     return any(r.search(line) for r in regexes)
 
 
+def cue_hits(regexes, line: str) -> int:
+    """How many distinct cue phrases ``line`` holds (overlapping matches of several cues count once)."""
+    spans = sorted(m.span() for r in regexes for m in r.finditer(line) if m.end() > m.start())
+    hits, end = 0, -1
+    for start, stop in spans:
+        if start >= end:
+            hits += 1
+        end = max(end, stop)
+    return hits
+
+
 def score_lines(lines: list, primary: list, boosters: list):
-    """``(score 0..1, evidence lines best first)`` of one category over ``lines``."""
+    """``(score 0..1, evidence lines best first)`` of one category over ``lines``.
+
+    Each distinct primary cue phrase is a hit; a hit is boosted when a booster
+    matches anywhere in its line's 4-line window.
+    """
     n_primary = n_boosted = 0
     boosted_lines, primary_lines = [], []
     booster_hit = None
     for i, line in enumerate(lines):
-        if not _matches(primary, line):
+        hits = cue_hits(primary, line)
+        if not hits:
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-        window = booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]
-        if any(window):
-            n_boosted += 1
-            boosted_lines.append(line)
+        if any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]):
+            n_boosted += hits
+            boosted_lines.append(sentence_with(line, primary))
         else:
-            n_primary += 1
-            primary_lines.append(line)
+            n_primary += hits
+            primary_lines.append(sentence_with(line, primary))
     score = (PRIMARY_WEIGHT * min(n_primary, MAX_PRIMARY) + BOOSTED_WEIGHT * min(n_boosted, MAX_BOOSTED)) / DENOMINATOR
     return min(1.0, score), boosted_lines + primary_lines
 

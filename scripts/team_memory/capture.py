@@ -107,12 +107,13 @@ def build_reason(findings: list, project_root: str, session_summary_id: str) -> 
         f"2. if none, save a new record (JSON on stdin): {cli} save {root} --input - <<'EOF'",
         f'{{"category": "{example}", "title": "<short title>", "tags": ["<tag>"], "content": {{...}}}}',
         "EOF",
-        f"   if one exists, update it: {cli} update ID {root} --content-json '<JSON>' --expect-hash H",
+        f"   if one exists, update it (ID and hash H as similar shows them): "
+        f"{cli} update ID {root} --content-json '<JSON>' --expect-hash H",
         "content fields: " + "; ".join(f"{f.category}: {CONTENT_FIELDS[f.category]}" for f in findings),
     ]
     if any(f.category == "session_summary" for f in findings):
-        lines.append(f"Session summary: keep one per session with the id \"{session_summary_id}\": "
-                     "update it if it exists, else save it with that \"id\" in the record.")
+        lines.append(f"Session summary: keep one per session, id \"{session_summary_id}\": if "
+                     f"`{cli} show {session_summary_id} {root}` finds it, update it; else save it with that \"id\".")
     lines.append("Never save secrets, credentials or personal data.")
     return cut("\n".join(lines), MAX_REASON_CHARS)
 

@@ -156,3 +156,16 @@ def test_transcript_that_is_a_folder_or_binary(project, tmp_path):
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(b"\x00\xff" * 10000)
     assert stop(project, junk) is None
+
+
+def test_activity_adds_up_over_stretches_until_a_summary_is_asked(project):
+    path = project / "t.jsonl"
+    path.write_text("")
+    asked = []
+    for i in range(6):
+        with open(path, "a") as f:
+            f.write(transcript_line("user", f"step {i}"))
+            f.write(transcript_line("assistant", "ok", tools=["Read", "Edit", "Bash", "Grep", "Write", "Glob"]))
+        out = stop(project, path)
+        asked.append(bool(out and "- session_summary" in out["reason"]))
+    assert asked[0] is False and any(asked)  # no single stretch is busy enough; together they are

@@ -18,6 +18,7 @@ memories, their config, ``.gitignore`` and every other setting.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -286,6 +287,9 @@ def remove_markdown(project: str) -> list:
     if os.path.isdir(skill) and not os.path.islink(skill) and is_ours(os.path.join(skill, "SKILL.md")):
         shutil.rmtree(skill)
         removed.append(os.path.join(".claude", "skills", SKILL_NAME))
+    for folder in (commands, os.path.dirname(skill)):  # leave no empty folders behind
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
     return removed
 
 

@@ -39,7 +39,7 @@ def _report_timings(request):
 
 
 @pytest.fixture(params=["plugin", "drop-in"])
-def setup(request, tmp_path, claude_bin):
+def installed(request, tmp_path, claude_bin):
     """(project with one saved memory, plugin dir or None) for each way team-memory is installed."""
     if request.param == "plugin":
         project, plugin = e2e.plugin_project(tmp_path), e2e.REPO
@@ -49,25 +49,25 @@ def setup(request, tmp_path, claude_bin):
     return request.param, project, plugin
 
 
-def test_saved_memory_reaches_the_model_for_a_matching_prompt(setup):
-    mode, project, plugin = setup
+def test_saved_memory_reaches_the_model_for_a_matching_prompt(installed):
+    mode, project, plugin = installed
     result = e2e.ask(project, MATCHING, plugin, label=f"{mode} matching")
     assert result.seen("<memory-context"), result.describe()
     assert result.seen("[DECISION] Use Redis for session storage"), result.describe()
     assert result.seen(".claude/memory/decisions/use-redis-for-sessions.json"), result.describe()
 
 
-def test_saved_memory_stays_out_for_an_unrelated_prompt(setup):
-    mode, project, plugin = setup
+def test_saved_memory_stays_out_for_an_unrelated_prompt(installed):
+    mode, project, plugin = installed
     result = e2e.ask(project, UNRELATED, plugin, label=f"{mode} unrelated")
     assert not result.seen("<memory-context"), result.describe()
     assert not result.seen("Use Redis for session storage"), result.describe()
     assert result.seen("haiku about autumn leaves"), "the prompt itself did not reach the model"
 
 
-def test_memory_command_lists_the_store(setup):
+def test_memory_command_lists_the_store(installed):
     """/memory (plugin: /team-memory:memory) runs the CLI from the plugin root or the drop-in runtime."""
-    mode, project, plugin = setup
+    mode, project, plugin = installed
     command = "/team-memory:memory" if plugin else "/memory"
     result = e2e.run_claude(project, command, plugin, label=f"{mode} {command}")
     assert result.returncode == 0, result.describe()

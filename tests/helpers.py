@@ -67,3 +67,12 @@ def run_cli(*args, cwd=None, input=None, env=None):
     full_env.update(env or {})
     return subprocess.run([sys.executable, str(REPO / "scripts" / "memory.py"), *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, input=input, env=full_env, timeout=60)
+
+
+def transcript_line(role: str, text: str = "", tools=(), **extra) -> str:
+    """One line of a Claude Code transcript (JSONL): a user or assistant message with text and tool uses."""
+    content = [{"type": "text", "text": text}] if text else []
+    content += [{"type": "tool_use", "id": f"t{i}", "name": name, "input": {}} for i, name in enumerate(tools)]
+    line = {"type": role, "message": {"role": role, "content": content}, "sessionId": "s"}
+    line.update(extra)
+    return json.dumps(line) + "\n"

@@ -141,6 +141,7 @@ def test_similar_finds_the_memory_to_update(project, memory_root, capsys):
                           "--title", "Store sessions in Redis", "--tag", "redis")
     assert code == 0 and best["id"] == "use-redis"
     assert best["score"] == 2 * 2 + 3 * 2  # title words redis, sessions; tags redis, sessions
+    assert best["hash"] == hashlib.sha256((memory_root / "decisions" / "use-redis.json").read_bytes()).hexdigest()
     assert main(["similar", "--root", str(project), "--category", "decision", "--title", "Store sessions in Redis"]) == 0
     out = capsys.readouterr().out
     assert re.match(r"\s*\d+\s+use-redis\s+Use Redis for sessions", out) and "update use-redis" in out

@@ -19,10 +19,10 @@ from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
 from .privacy import PrivateTagError
 from .sanitize import clean_tag
 from .scoring import score_entry
-from .store import iter_memory_files
+from .store import iter_memory_files, project_root_of
 from .tokens import tokenize
 from .validate import ValidationError, check_file, format_problems
-from .write import WriteError, create_memory, set_status, update_memory
+from .write import WriteError, content_hash, create_memory, set_status, update_memory
 
 SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
 CLI = "python3 scripts/memory.py"
@@ -269,6 +269,8 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
         if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
             best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
                     "title": entry["title"], "path": entry["path"], "tags": entry["tags"]}
+    if best:  # the hash lets the caller update it with --expect-hash
+        best["hash"] = content_hash(os.path.join(project_root_of(memory_root), best["path"]))
     return best
 
 
@@ -279,6 +281,6 @@ def cmd_similar(ctx) -> int:
         ctx.print_json(best)
     elif best:
         print(f"{best['score']:>3}  {best['id']}  {best['title']}  -> {best['path']}")
-        print(f"     update it instead of adding a duplicate: {CLI} update {best['id']} ...")
+        print(f"     update it instead of adding a duplicate: {CLI} update {best['id']} ... --expect-hash {best['hash']}")
     return 0
 

@@ -1,0 +1,182 @@
+"""The Stop hook: notice what is worth saving and ask Claude, once, to save it.
+
+``on_stop(payload)`` reads only the part of the transcript added since the
+last triage of this session (the offset is runtime state, see ``state.py``),
+scores it (``triage.py``) and, when categories fire, returns
+``{"decision": "block", "reason": ...}``: the categories, one or two evidence
+lines each, and the exact commands to save. Rules that keep it from nagging:
+
+- never block while ``stop_hook_active`` is true (Claude is already answering
+  a reminder); what it writes then is the saving itself, so the offset moves
+  past it unscored;
+- each stretch is triaged once: the offset is saved *before* the reminder is
+  returned, and if it cannot be saved there is no reminder;
+- a missing or unreadable transcript falls back to ``last_assistant_message``
+  (remembered by hash, so the same message never asks twice).
+
+The reason stays under ``MAX_REASON_CHARS``; session summaries get a stable
+id per session (``session-<date>-<short session id>``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+from datetime import datetime, timezone
+
+from .config import int_setting, load_config
+from .retrieve import project_dir_of
+from .sanitize import cut
+from .state import load_state, save_state
+from .store import find_memory_root, project_root_of
+from .transcript import MAX_READ_BYTES, Turn, read_transcript
+from .triage import activity, triage, triage_enabled
+
+STATE_KIND = "triage"
+MAX_REASON_CHARS = 1900
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLI = os.path.join(CHECKOUT, "scripts", "memory.py")
+
+# What the ``content`` object of each category holds (the write path validates it; see ``save --help``).
+CONTENT_FIELDS = {
+    "decision": "status, context, decision, rationale[]",
+    "runbook": "trigger, steps[], verification",
+    "constraint": "kind, rule, impact[], severity, active",
+    "preference": "topic, value, reason, strength",
+    "tech_debt": "status, priority, description, reason_deferred",
+    "session_summary": "goal, outcome, completed[], next_actions[]",
+}
+
+
+def _session_id(payload: dict) -> str:
+    value = payload.get("session_id")
+    return value if isinstance(value, str) and value else "no-session"
+
+
+def summary_id(session_id: str, when: datetime | None = None) -> str:
+    """A stable memory id for this session's summary: ``session-<YYYY-MM-DD>-<8 chars>``."""
+    when = when or datetime.now(timezone.utc)
+    short = re.sub(r"[^a-z0-9]", "", session_id.lower())[:8]
+    if not short:
+        short = hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:8]
+    return f"session-{when.strftime('%Y-%m-%d')}-{short}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def _add_activity(total: dict, new: dict) -> dict:
+    return {"tool_uses": int(total.get("tool_uses", 0) or 0) + new["tool_uses"],
+            "tools": sorted(set(total.get("tools", []) if isinstance(total.get("tools"), list) else []) | set(new["tools"])),
+            "exchanges": int(total.get("exchanges", 0) or 0) + new["exchanges"]}
+
+
+def _with_last_message(turns: list, message) -> list:
+    """``turns`` plus ``last_assistant_message`` when the transcript does not have it yet."""
+    if not isinstance(message, str) or not message.strip():
+        return turns
+    said = "\n".join(t.text for t in turns if t.role == "assistant")
+    if message.strip()[-200:] in said:
+        return turns
+    return turns + [Turn("assistant", message)]
+
+
+def _quote(path: str) -> str:
+    return shlex.quote(path)
+
+
+def build_reason(findings: list, project_root: str, session_summary_id: str) -> str:
+    """The reminder Claude reads: what fired, the evidence, and the exact commands (under the size cap)."""
+    cli = f"python3 {_quote(CLI)}"
+    root = f"--root {_quote(project_root)}"
+    head = ("team-memory: this part of the conversation may hold something the team should remember. "
+            "Save what a teammate would need later; if nothing is worth keeping, just stop "
+            "(you will not be asked about this part again).")
+    lines = [head]
+    for f in findings:
+        quoted = "; ".join(json.dumps(e, ensure_ascii=False) for e in f.evidence if e)
+        lines.append(f"- {f.category}: {quoted}" if quoted else f"- {f.category}")
+    cats = [f.category for f in findings if f.category != "session_summary"]
+    example = cats[0] if cats else "session_summary"
+    lines += [
+        "To save each item:",
+        f"1. look for an existing one: {cli} similar {root} --category {example} --title \"<short title>\"",
+        f"2. if none, save a new record (JSON on stdin): {cli} save {root} --input - <<'EOF'",
+        f'{{"category": "{example}", "title": "<short title>", "tags": ["<tag>"], "content": {{...}}}}',
+        "EOF",
+        f"   if one exists, update it (ID and hash H as similar shows them): "
+        f"{cli} update ID {root} --content-json '<JSON>' --expect-hash H",
+        "content fields: " + "; ".join(f"{f.category}: {CONTENT_FIELDS[f.category]}" for f in findings),
+    ]
+    if any(f.category == "session_summary" for f in findings):
+        lines.append(f"Session summary: keep one per session, id \"{session_summary_id}\": if "
+                     f"`{cli} show {session_summary_id} {root}` finds it, update it; else save it with that \"id\".")
+    lines.append("Never save secrets, credentials or personal data.")
+    return cut("\n".join(lines), MAX_REASON_CHARS)
+
+
+def _read(payload: dict, state: dict, config: dict):
+    """``(turns, new offset or None, fallback digest or None)``; None when there is nothing to judge."""
+    path = payload.get("transcript_path")
+    message = payload.get("last_assistant_message")
+    if isinstance(path, str) and path and "\x00" not in path:
+        offset = state.get("offset", 0) if state.get("path") == path else 0
+        max_bytes = int_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
+        try:
+            stretch = read_transcript(path, offset, max_bytes)
+        except (OSError, ValueError):
+            pass
+        else:
+            return _with_last_message(stretch.turns, message), stretch.end, None
+    if not isinstance(message, str) or not message.strip():
+        return None
+    digest = _digest(message)
+    if state.get("last_message") == digest:
+        return None
+    return [Turn("assistant", message)], None, digest
+
+
+def on_stop(payload: dict) -> dict | None:
+    """Stop handler: a block decision with the reminder, or None to let Claude stop."""
+    memory_root = find_memory_root(project_dir_of(payload))
+    if memory_root is None:
+        return None
+    config = load_config(memory_root)
+    if not triage_enabled(config):
+        return None
+    session = _session_id(payload)
+    state = load_state(memory_root, STATE_KIND, session)
+    path = payload.get("transcript_path")
+    if payload.get("stop_hook_active") is True:
+        if isinstance(path, str) and path and "\x00" not in path:
+            try:
+                state.update(path=path, offset=os.path.getsize(path))
+                save_state(memory_root, STATE_KIND, session, state)
+            except (OSError, ValueError):
+                pass
+        return None
+    read = _read(payload, state, config)
+    if read is None:
+        return None
+    turns, new_offset, digest = read
+    total = _add_activity(state.get("activity") if isinstance(state.get("activity"), dict) else {}, activity(turns))
+    findings = triage(turns, config, act=total)
+    fired_summary = any(f.category == "session_summary" for f in findings)
+    if new_offset is not None:
+        state.update(path=path, offset=new_offset)
+    if digest is not None:
+        state["last_message"] = digest
+    state["activity"] = {"tool_uses": 0, "tools": [], "exchanges": 0} if fired_summary else total
+    if fired_summary and not isinstance(state.get("summary_id"), str):
+        state["summary_id"] = summary_id(session)
+    try:
+        save_state(memory_root, STATE_KIND, session, state)
+    except (OSError, ValueError):
+        return None  # without a record of this stretch we could ask again and again: stay quiet
+    if not findings:
+        return None
+    sid = state.get("summary_id") or summary_id(session)
+    return {"decision": "block", "reason": build_reason(findings, project_root_of(memory_root), sid)}

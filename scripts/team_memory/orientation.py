@@ -1,0 +1,93 @@
+"""The SessionStart hook: a short orientation to the team's memory.
+
+On ``startup``, ``resume``, ``clear`` and ``compact`` (or no ``source`` at all)
+``on_session_start`` rebuilds a stale index, then prints, inside a
+``<memory-context kind="orientation">`` block, how many active memories each
+category holds, the titles of the most recent active decisions and
+constraints (sanitized: recalled text is data), and one line on how to search
+and save. It prints nothing when the store is empty or retrieval is disabled,
+and never more than ``MAX_CHARS``.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+
+from .capture import CLI
+from .config import load_config, retrieval_enabled
+from .index import current_entries, resolve_entry_path
+from .model import CATEGORIES, category_from_display
+from .retrieve import parse_time, project_dir_of
+from .sanitize import sanitize_title
+from .store import find_memory_root, record_status
+
+SOURCES = ("startup", "resume", "clear", "compact")
+MAX_CHARS = 1500
+RECENT = 3           # titles shown per category
+MAX_RECORDS_READ = 200  # records opened to find the most recent ones
+TITLE_CHARS = 100
+
+
+def _recent_titles(memory_root: str, config: dict, entries: list, category: str) -> list:
+    """Titles of the newest active memories of ``category`` (by ``updated_at``), newest first."""
+    dated = []
+    for entry in [e for e in entries if category_from_display(e["category"]) == category][:MAX_RECORDS_READ]:
+        path = resolve_entry_path(memory_root, config, entry)
+        if path is None:
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                record = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if not isinstance(record, dict) or record_status(record) != "active":
+            continue
+        when = parse_time(record.get("updated_at")) or parse_time(record.get("created_at"))
+        dated.append((when.timestamp() if when else 0.0, entry["title"]))
+    dated.sort(key=lambda d: -d[0])
+    return [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
+
+
+def build_orientation(memory_root: str, config: dict, entries: list) -> str:
+    counts = {}
+    for e in entries:
+        cat = category_from_display(e["category"])
+        if cat:
+            counts[cat] = counts.get(cat, 0) + 1
+    summary = ", ".join(f"{cat} {counts[cat]}" for cat in CATEGORIES if counts.get(cat))
+    head = '<memory-context source=".claude/memory/" kind="orientation">'
+    tail = "</memory-context>"
+    cli = f"python3 {shlex.quote(CLI)}"
+    lines = [f"team-memory: {len(entries)} active memories ({summary})."]
+    for category, label in (("decision", "Recent decisions"), ("constraint", "Recent constraints")):
+        titles = _recent_titles(memory_root, config, entries, category)
+        if titles:
+            lines.append(f"{label}:")
+            lines += [f"- {t}" for t in titles]
+    usage = (f"Search: {cli} search \"<words>\"; save: {cli} similar --category C --title \"...\" "
+             f"then {cli} save --input -")
+    while True:
+        text = "\n".join([head, *lines, usage, tail]) + "\n"
+        if len(text) <= MAX_CHARS or len(lines) <= 1:
+            return text if len(text) <= MAX_CHARS else "\n".join([head, lines[0], tail]) + "\n"
+        lines.pop()
+        if lines[-1].endswith(":"):
+            lines.pop()
+
+
+def on_session_start(payload: dict) -> str | None:
+    """SessionStart handler: the orientation text, or None."""
+    source = payload.get("source")
+    if source is not None and source not in SOURCES:
+        return None
+    memory_root = find_memory_root(project_dir_of(payload))
+    if memory_root is None:
+        return None
+    config = load_config(memory_root)
+    if not retrieval_enabled(config):
+        return None
+    entries = current_entries(memory_root, config)
+    if not entries:
+        return None
+    return build_orientation(memory_root, config, entries)
+

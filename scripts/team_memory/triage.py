@@ -1,0 +1,237 @@
+"""Triage: does this stretch of conversation hold something worth saving, and what?
+
+Text first loses what must never be scored or re-saved: fenced code,
+``<private>`` sections, ``<memory-context>`` blocks we injected, and the
+harness's own ``<system-reminder>``-style blocks (``clean_text``). It is then
+cut into lines (newlines and sentence ends).
+
+Each memory category is scored as the prior plugin did (seed report 9.1):
+
+- a line matching one of the category's *primary* cues counts as a primary hit;
+- if one of its *booster* cues matches within the 4-line window around it
+  (the line before, the line itself and the two after), it is a boosted hit instead;
+- score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9, so 0..1.
+
+A category fires when its score reaches ``triage.thresholds[category]``.
+Cues are regular expressions (case-insensitive) in ``triage.cues``; a team
+adds its own in ``triage.extra_cues`` without repeating the defaults. The
+``session_summary`` score measures activity instead: tool uses, distinct
+tools and exchanges, each against a target in ``triage.activity``.
+"""
+from __future__ import annotations
+
+import re
+
+from .config import category_enabled, section, warn
+from .sanitize import clean_line, cut
+
+CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
+THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
+                      "preference": 0.4, "session_summary": 0.6}
+ACTIVITY_DEFAULTS = {"tool_uses": 20, "distinct_tools": 6, "exchanges": 5}
+
+PRIMARY_WEIGHT, BOOSTED_WEIGHT = 0.3, 0.5
+MAX_PRIMARY, MAX_BOOSTED = 3, 2
+DENOMINATOR = PRIMARY_WEIGHT * MAX_PRIMARY + BOOSTED_WEIGHT * MAX_BOOSTED  # 1.9
+WINDOW_BEFORE, WINDOW_AFTER = 2, 1  # a 4-line window: two lines before, the line, one after
+
+MAX_LINE_CHARS = 1000  # a pattern never runs over a pasted megabyte
+MAX_LINES = 4000
+EVIDENCE_CHARS = 140
+
+_FENCE = re.compile(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
+_PRIVATE = re.compile(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)")
+_RECALLED = re.compile(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)")
+_HARNESS = re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|command-message|"
+                      r"command-name|command-args|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1\s*>|\Z)")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
+
+
+class Finding:
+    """A category that fired: its score and one or two evidence lines."""
+
+    __slots__ = ("category", "score", "evidence")
+
+    def __init__(self, category: str, score: float, evidence: list):
+        self.category, self.score, self.evidence = category, score, evidence
+
+    def __repr__(self) -> str:
+        return f"Finding({self.category!r}, {self.score:.2f}, {self.evidence!r})"
+
+
+def clean_text(text: str) -> str:
+    """``text`` without fenced code, private sections, recalled memories and harness blocks."""
+    if not isinstance(text, str):
+        return ""
+    text = _PRIVATE.sub(" ", text)
+    text = _RECALLED.sub(" ", text)
+    text = _HARNESS.sub(" ", text)
+    text = _FENCE.sub("\n", text)
+    return _INLINE_CODE.sub(" ", text)
+
+
+def split_lines(text: str) -> list:
+    """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
+    lines = []
+    for raw in text.splitlines():
+        raw = _LIST_MARK.sub("", raw).strip()
+        if raw:
+            lines.append(raw[:MAX_LINE_CHARS])
+    return lines
+
+
+def sentence_with(line: str, regexes) -> str:
+    """The sentence of ``line`` where a cue matched: the evidence to show."""
+    for sentence in _SENTENCE_END.split(line):
+        if _matches(regexes, sentence):
+            return sentence
+    return line
+
+
+def _compile(patterns, where: str) -> list:
+    out = []
+    for pattern in patterns if isinstance(patterns, list) else []:
+        if not isinstance(pattern, str) or not pattern:
+            continue
+        try:
+            out.append(re.compile(pattern, re.IGNORECASE))
+        except re.error as exc:
+            warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
+    return out
+
+
+def compile_cues(config: dict) -> dict:
+    """category -> (primary regexes, booster regexes), from ``triage.cues`` plus ``triage.extra_cues``."""
+    triage = section(config, "triage")
+    out = {}
+    for category in CUE_CATEGORIES:
+        primary, boosters = [], []
+        for key in ("cues", "extra_cues"):
+            group = triage.get(key, {})
+            cues = group.get(category, {}) if isinstance(group, dict) else {}
+            if isinstance(cues, dict):
+                primary += _compile(cues.get("primary"), f"triage.{key}.{category}.primary")
+                boosters += _compile(cues.get("boosters"), f"triage.{key}.{category}.boosters")
+        out[category] = (primary, boosters)
+    return out
+
+
+def _matches(regexes, line: str) -> bool:
+    return any(r.search(line) for r in regexes)
+
+
+def cue_hits(regexes, line: str) -> int:
+    """How many distinct cue phrases ``line`` holds (overlapping matches of several cues count once)."""
+    spans = sorted(m.span() for r in regexes for m in r.finditer(line) if m.end() > m.start())
+    hits, end = 0, -1
+    for start, stop in spans:
+        if start >= end:
+            hits += 1
+        end = max(end, stop)
+    return hits
+
+
+def score_lines(lines: list, primary: list, boosters: list):
+    """``(score 0..1, evidence lines best first)`` of one category over ``lines``.
+
+    Each distinct primary cue phrase is a hit; a hit is boosted when a booster
+    matches anywhere in its line's 4-line window.
+    """
+    n_primary = n_boosted = 0
+    boosted_lines, primary_lines = [], []
+    booster_hit = None
+    for i, line in enumerate(lines):
+        hits = cue_hits(primary, line)
+        if not hits:
+            continue
+        if booster_hit is None:
+            booster_hit = [_matches(boosters, ln) for ln in lines]
+        if any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]):
+            n_boosted += hits
+            boosted_lines.append(sentence_with(line, primary))
+        else:
+            n_primary += hits
+            primary_lines.append(sentence_with(line, primary))
+    score = (PRIMARY_WEIGHT * min(n_primary, MAX_PRIMARY) + BOOSTED_WEIGHT * min(n_boosted, MAX_BOOSTED)) / DENOMINATOR
+    return min(1.0, score), boosted_lines + primary_lines
+
+
+def activity(turns: list) -> dict:
+    """Tool uses, distinct tools and exchanges (user prompts answered by the assistant) in ``turns``."""
+    tools = [name for t in turns if t.role == "assistant" for name in t.tools]
+    exchanges, waiting = 0, False
+    for t in turns:
+        if t.role == "user" and t.text.strip():
+            waiting = True
+        elif t.role == "assistant" and waiting:
+            exchanges, waiting = exchanges + 1, False
+    return {"tool_uses": len(tools), "tools": sorted(set(tools)), "exchanges": exchanges}
+
+
+def activity_score(act: dict, config: dict) -> float:
+    """0..1: the mean of tool uses, distinct tools and exchanges, each against its target (capped at 1)."""
+    targets = dict(ACTIVITY_DEFAULTS)
+    raw = section(config, "triage").get("activity", {})
+    for key, value in (raw.items() if isinstance(raw, dict) else ()):
+        if key in targets and isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            targets[key] = value
+    parts = (act.get("tool_uses", 0) / targets["tool_uses"],
+             len(act.get("tools", ())) / targets["distinct_tools"],
+             act.get("exchanges", 0) / targets["exchanges"])
+    return sum(min(1.0, p) for p in parts) / 3
+
+
+def threshold(config: dict, category: str) -> float:
+    raw = section(config, "triage").get("thresholds", {})
+    value = raw.get(category) if isinstance(raw, dict) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    return THRESHOLD_DEFAULTS[category]
+
+
+def triage_enabled(config: dict) -> bool:
+    return section(config, "triage").get("enabled", True) is not False
+
+
+def conversation_lines(turns: list) -> list:
+    """The scoring lines of the user and assistant text in ``turns`` (tool output is not conversation)."""
+    lines = []
+    for t in turns:
+        if t.role in ("user", "assistant") and t.text:
+            lines.extend(split_lines(clean_text(t.text)))
+            if len(lines) >= MAX_LINES:
+                return lines[-MAX_LINES:]
+    return lines
+
+
+def evidence(line: str) -> str:
+    return cut(clean_line(line), EVIDENCE_CHARS)
+
+
+def score_categories(turns: list, config: dict, cues: dict | None = None) -> dict:
+    """category -> (score, evidence lines) for every cue category."""
+    cues = cues if cues is not None else compile_cues(config)
+    lines = conversation_lines(turns)
+    return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}
+
+
+def triage(turns: list, config: dict, act: dict | None = None) -> list:
+    """The categories that fire for ``turns``, in a fixed order, as ``Finding`` objects.
+
+    ``act`` is the activity to judge a session summary on (default: that of ``turns``),
+    so a caller can add up activity over several stretches.
+    """
+    findings = []
+    for cat, (score, lines) in score_categories(turns, config).items():
+        if category_enabled(config, cat) and score >= threshold(config, cat):
+            findings.append(Finding(cat, score, [evidence(ln) for ln in lines[:2]]))
+    if category_enabled(config, "session_summary"):
+        act = act if act is not None else activity(turns)
+        score = activity_score(act, config)
+        if score >= threshold(config, "session_summary"):
+            line = f"{act.get('tool_uses', 0)} tool uses ({', '.join(act.get('tools', [])[:6])}), " \
+                   f"{act.get('exchanges', 0)} exchanges"
+            findings.append(Finding("session_summary", score, [cut(clean_line(line), EVIDENCE_CHARS)]))
+    return findings

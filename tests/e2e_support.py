@@ -1,0 +1,252 @@
+"""Running the real Claude Code CLI offline against the fake model API (``../shared/tools/cc-e2e``).
+
+``ensure_claude()`` installs the CLI into ``.cache/claude-code`` from the npm registry when it is
+missing and fails loudly when it cannot: these tests never skip. ``run_claude(...)`` runs one
+``claude -p`` through ``run_e2e.sh`` and returns an ``E2EResult`` with every model request and
+stream event, so a test asserts on what the model actually received.
+
+Projects for both ways team-memory is used: ``plugin_project`` (a plain repository; run with
+``plugin=REPO``) and ``dropin_project`` (made by ``memory.py install``; run with ``plugin=None``).
+
+The scenarios at the end (``scenario_*``) are ready for the hooks of the write path and capture
+issues; enabling one in ``test_e2e.py`` is a three-line test.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import helpers
+
+REPO = helpers.REPO
+RUN_E2E = REPO.parent / "shared" / "tools" / "cc-e2e" / "run_e2e.sh"
+CLAUDE_PREFIX = REPO / ".cache" / "claude-code"
+CLAUDE_BIN = CLAUDE_PREFIX / "node_modules" / ".bin" / "claude"
+CLAUDE_PACKAGE = "@anthropic-ai/claude-code"
+E2E_TIMEOUT = int(os.environ.get("E2E_TIMEOUT", "60"))  # seconds per claude run (run_e2e.sh's own default is 120)
+
+TIMINGS: list = []  # (label, seconds) of every run, printed at the end of the session by test_e2e
+
+
+class E2ESetupError(AssertionError):
+    """The CLI or the e2e tool is not usable: the e2e tests must fail, never skip."""
+
+
+def ensure_claude() -> Path:
+    """The Claude Code CLI in ``.cache/claude-code``, installed with npm when missing."""
+    if not RUN_E2E.is_file():
+        raise E2ESetupError(f"the e2e tool is missing: {RUN_E2E} (expected ../shared beside the checkout)")
+    if not CLAUDE_BIN.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise E2ESetupError("npm is not on PATH: cannot install the Claude Code CLI for the e2e tests "
+                                f"(npm install --prefix {CLAUDE_PREFIX} {CLAUDE_PACKAGE})")
+        proc = subprocess.run([npm, "install", "--prefix", str(CLAUDE_PREFIX), CLAUDE_PACKAGE],
+                              capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0 or not CLAUDE_BIN.exists():
+            raise E2ESetupError(f"npm install of {CLAUDE_PACKAGE} failed (exit {proc.returncode}):\n"
+                                f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    proc = subprocess.run([str(CLAUDE_BIN), "--version"], capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise E2ESetupError(f"{CLAUDE_BIN} --version failed: {proc.stderr.strip()[:1000]}")
+    return CLAUDE_BIN
+
+
+# ---------------------------------------------------------------- projects
+
+def plugin_project(base: Path) -> Path:
+    """An empty repository with an empty store, for runs with ``--plugin-dir`` = the checkout."""
+    project = Path(base) / "plugin-project"
+    (project / ".git").mkdir(parents=True)
+    (project / ".claude" / "memory").mkdir(parents=True)
+    return project
+
+
+def dropin_project(base: Path) -> Path:
+    """A repository with team-memory installed by ``memory.py install`` (hooks in its settings.json)."""
+    project = Path(base) / "dropin-project"
+    (project / ".git").mkdir(parents=True)
+    proc = helpers.run_cli("install", project)
+    assert proc.returncode == 0, proc.stderr
+    return project
+
+
+def memory_root(project: Path) -> Path:
+    return Path(project) / ".claude" / "memory"
+
+
+# ---------------------------------------------------------------- one run
+
+@dataclass
+class E2EResult:
+    returncode: int
+    output: str                      # run_e2e.sh's own report (stdout + stderr)
+    seconds: float
+    requests: list = field(default_factory=list)   # bodies of POST /v1/messages
+    events: list = field(default_factory=list)     # claude's stream-json events
+
+    def texts(self, request=None):
+        """Every text the model saw (message text and tool results), in one request or in all."""
+        bodies = self.requests if request is None else [request]
+        out = []
+        for body in bodies:
+            system = body.get("system")
+            for block in ([{"type": "text", "text": system}] if isinstance(system, str) else system or []):
+                if isinstance(block, dict) and block.get("type") == "text":
+                    out.append(block.get("text", ""))
+            for message in body.get("messages", []):
+                content = message.get("content")
+                for block in ([{"type": "text", "text": content}] if isinstance(content, str) else content or []):
+                    if block.get("type") == "text":
+                        out.append(block.get("text", ""))
+                    elif block.get("type") == "tool_result":
+                        inner = block.get("content")
+                        for ib in ([{"type": "text", "text": inner}] if isinstance(inner, str) else inner or []):
+                            if ib.get("type") == "text":
+                                out.append(ib.get("text", ""))
+        return out
+
+    def seen(self, text: str) -> bool:
+        """True when ``text`` reached the model in any request."""
+        return any(text in t for t in self.texts())
+
+    def requests_with(self, text: str) -> int:
+        return sum(1 for body in self.requests if any(text in t for t in self.texts(body)))
+
+    def hook_responses(self, event: str) -> list:
+        return [e for e in self.events if e.get("type") == "system" and e.get("subtype") == "hook_response"
+                and (e.get("hook_event") or e.get("hook_name")) == event]
+
+    def tool_results(self) -> list:
+        """``(is_error, text)`` of every tool result sent back to the model."""
+        out = []
+        for body in self.requests[-1:]:
+            for message in body.get("messages", []):
+                for block in message.get("content") if isinstance(message.get("content"), list) else []:
+                    if block.get("type") == "tool_result":
+                        inner = block.get("content")
+                        text = inner if isinstance(inner, str) else " ".join(
+                            ib.get("text", "") for ib in inner or [] if isinstance(ib, dict))
+                        out.append((bool(block.get("is_error")), text))
+        return out
+
+    def describe(self) -> str:
+        return f"exit {self.returncode} after {self.seconds:.1f}s\n{self.output}"
+
+
+def _jsonl(path: Path) -> list:
+    out = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass
+    return out
+
+
+def run_claude(project: Path, prompt: str, plugin: Path | None = None, *, label: str = "",
+               tool_use: dict | None = None, reply: str | None = None, timeout: int = E2E_TIMEOUT,
+               claude_args: tuple = ()) -> E2EResult:
+    """One ``claude -p PROMPT`` in ``project`` (with ``plugin`` as ``--plugin-dir``, or the drop-in hooks)."""
+    env = dict(os.environ, CLAUDE_BIN=str(ensure_claude()), E2E_TIMEOUT=str(timeout), E2E_KEEP="1")
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    for key, value in (("E2E_TOOL_USE", json.dumps(tool_use) if tool_use else None), ("E2E_REPLY", reply)):
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    env.pop("E2E_EXPECT", None)
+    start = time.monotonic()
+    proc = subprocess.run(["bash", str(RUN_E2E), str(plugin) if plugin else "-", str(project), prompt, *claude_args],
+                          capture_output=True, text=True, env=env, timeout=timeout + 60)
+    seconds = time.monotonic() - start
+    TIMINGS.append((label or prompt[:40], seconds))
+    output = proc.stdout + proc.stderr
+    kept = re.search(r"^work folder kept: (.+)$", proc.stdout, re.M)
+    if not kept:
+        raise E2ESetupError(f"run_e2e.sh did not report its work folder (exit {proc.returncode}):\n{output}")
+    work = Path(kept.group(1).strip())
+    try:
+        requests = [r["body"] for r in _jsonl(work / "requests.jsonl")
+                    if r.get("method") == "POST" and r.get("path", "").split("?")[0].endswith("/v1/messages")
+                    and isinstance(r.get("body"), dict)]
+        events = _jsonl(work / "stream.jsonl")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return E2EResult(proc.returncode, output, seconds, requests, events)
+
+
+def ask(project: Path, prompt: str, plugin: Path | None = None, label: str = "") -> E2EResult:
+    """A run that must succeed and reach the model, with the UserPromptSubmit hook having run cleanly."""
+    result = run_claude(project, prompt, plugin, label=label)
+    assert result.returncode == 0, result.describe()
+    assert result.requests, "no model request was made\n" + result.describe()
+    hooks = result.hook_responses("UserPromptSubmit")
+    assert hooks and all(h.get("exit_code") == 0 for h in hooks), "UserPromptSubmit did not run cleanly\n" + result.describe()
+    return result
+
+
+# ---------------------------------------------------------------- scenarios for the write path and capture hooks
+
+def scenario_direct_write_denied(project: Path, plugin: Path | None = None) -> E2EResult:
+    """The model tries to Write a memory file directly: the PreToolUse guard denies it, nothing lands."""
+    target = memory_root(project) / "decisions" / "written-directly.json"
+    record = helpers.record("decision", "written-directly", "Written directly by the model")
+    # acceptEdits: no permission prompt stands in the way. (Claude Code 2.1 also refuses edits under .claude/
+    # on its own in -p mode, "a sensitive file"; the assertions below require our guard's denial and reason.)
+    result = run_claude(project, "remember that we use redis for sessions", plugin, label="direct write",
+                        claude_args=("--permission-mode", "acceptEdits"), tool_use={"name": "Write", "input": {"file_path": str(target),
+                                                            "content": json.dumps(record, indent=2)}})
+    assert result.returncode == 0, result.describe()
+    assert not target.exists(), "a direct Write into .claude/memory/ was not denied\n" + result.describe()
+    denials = [h for h in result.hook_responses("PreToolUse") if "deny" in (h.get("stdout") or "")]
+    assert denials, "no PreToolUse hook denied the Write\n" + result.describe()
+    results = result.tool_results()
+    assert results and results[-1][0], f"the model was not told the Write failed: {results}"
+    assert "memory.py" in results[-1][1], f"the denial does not name the CLI to use: {results[-1][1]}"
+    return result
+
+
+DECISION_PROMPT = ("Should we keep sessions in Postgres or move them to Redis? "
+                   "We decided: use Redis for session storage, because it expires keys natively.")
+DECISION_REPLY = ("Agreed. Decision: we will use Redis for session storage instead of Postgres, because Redis "
+                  "expires keys natively and keeps login latency low. We rejected Postgres because it needs "
+                  "a cleanup job. Going forward, new session code must use the Redis client.")
+
+
+def scenario_stop_saves_once(project: Path, plugin: Path | None = None, instruction: str = "similar") -> E2EResult:
+    """A decision-laden exchange: the Stop hook blocks exactly once and the model gets save instructions."""
+    result = run_claude(project, DECISION_PROMPT, plugin, label="stop triage", reply=DECISION_REPLY)
+    assert result.returncode == 0, result.describe()
+    stops = result.hook_responses("Stop")
+    blocks = [h for h in stops if '"block"' in (h.get("stdout") or "")]
+    assert len(blocks) == 1, f"expected exactly one blocking Stop, got {len(blocks)} of {len(stops)}\n" + result.describe()
+    assert len(stops) >= 2, "the Stop after the save turn did not run\n" + result.describe()
+    reason = json.loads(blocks[0]["stdout"]).get("reason", "")
+    assert instruction in reason, f"the block reason gives no save instructions: {reason!r}"
+    assert result.seen(reason.strip()[:200]), "the save instructions did not reach the model\n" + result.describe()
+    return result
+
+
+def run_module_scenarios_directly() -> None:  # pragma: no cover - a manual check: python3 tests/e2e_support.py
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, fn in (("direct write", scenario_direct_write_denied), ("stop", scenario_stop_saves_once)):
+            for mode, make, plugin in (("plugin", plugin_project, REPO), ("drop-in", dropin_project, None)):
+                project = make(Path(tmp) / f"{name}-{mode}".replace(" ", "-"))
+                try:
+                    fn(project, plugin)
+                    print(f"PASS {name} ({mode})")
+                except AssertionError as exc:
+                    print(f"FAIL {name} ({mode}): {str(exc).splitlines()[0]}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run_module_scenarios_directly()

@@ -1,0 +1,171 @@
+"""The real Stop hook, run in a subprocess exactly as hooks.json says."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from helpers import REPO, run_hook, transcript_line
+from team_memory import state
+
+HOOK = "stop.py"
+DECISION = ("We compared Redis and Memcached for the session store.\n"
+            "We decided to use Redis because it persists sessions across restarts.\n"
+            "Memcached would have been simpler, but we chose Redis over it.")
+RUNBOOK = ("The deploy failed with a timeout error again.\n"
+           "Root cause: the migration held a lock; the fix was to run it before the rollout.\n"
+           "Verified: the deploy now passes.")
+
+
+@pytest.fixture
+def transcript(project):
+    path = project / "session.jsonl"
+    path.write_text(transcript_line("user", "Which store should hold sessions?") + transcript_line("assistant", DECISION))
+    return path
+
+
+def stop(project, transcript, **extra):
+    payload = {"session_id": "abcd1234-ef56", "transcript_path": str(transcript), "cwd": str(project),
+               "hook_event_name": "Stop", "stop_hook_active": False}
+    payload.update(extra)
+    proc = run_hook(HOOK, payload, cwd=str(project))
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    return json.loads(proc.stdout) if proc.stdout else None
+
+
+def test_blocks_once_with_reason_and_exact_commands(project, transcript):
+    out = stop(project, transcript)
+    assert out["decision"] == "block"
+    reason = out["reason"]
+    assert len(reason) < 2000
+    assert "- decision: " in reason and "decided to use Redis" in reason
+    cli = str(REPO / "scripts" / "memory.py")
+    assert f"python3 {cli} similar --root {project} --category decision --title" in reason
+    assert f"python3 {cli} save --root {project} --input -" in reason
+    assert f"python3 {cli} update ID --root {project}" in reason
+    # the same stretch never asks twice
+    assert stop(project, transcript) is None
+
+
+def test_new_text_after_a_reminder_is_judged_again(project, transcript):
+    assert stop(project, transcript)["decision"] == "block"
+    with open(transcript, "a") as f:
+        f.write(transcript_line("user", "thanks, that is all") + transcript_line("assistant", "You're welcome."))
+    assert stop(project, transcript) is None
+    with open(transcript, "a") as f:
+        f.write(transcript_line("user", "the deploy broke") + transcript_line("assistant", RUNBOOK))
+    out = stop(project, transcript)
+    assert "- runbook: " in out["reason"] and "- decision" not in out["reason"]
+
+
+def test_stop_hook_active_never_blocks_and_skips_the_saving_turn(project, transcript):
+    assert stop(project, transcript, stop_hook_active=True) is None
+    # what Claude wrote while saving (or anything before it) is not judged later
+    assert stop(project, transcript) is None
+    with open(transcript, "a") as f:
+        f.write(transcript_line("assistant", RUNBOOK))
+    assert "- runbook: " in stop(project, transcript)["reason"]
+
+
+def test_state_lives_outside_the_repository(project, transcript, memory_root):
+    stop(project, transcript)
+    saved = state.load_state(str(memory_root), "triage", "abcd1234-ef56")
+    assert saved["offset"] == transcript.stat().st_size and saved["path"] == str(transcript)
+    assert str(project) not in state.state_path(str(memory_root), "triage", "abcd1234-ef56")
+
+
+def test_disabled_triage_and_no_store_print_nothing(project, transcript, memory_root, tmp_path):
+    (memory_root / "memory-config.json").write_text(json.dumps({"triage": {"enabled": False}}))
+    assert stop(project, transcript) is None
+    elsewhere = tmp_path / "other"
+    (elsewhere / ".git").mkdir(parents=True)
+    assert stop(elsewhere, transcript) is None
+
+
+def test_missing_transcript_falls_back_to_last_message_once(project, tmp_path):
+    missing = tmp_path / "gone.jsonl"
+    out = stop(project, missing, last_assistant_message=DECISION)
+    assert "- decision: " in out["reason"]
+    assert stop(project, missing, last_assistant_message=DECISION) is None
+    assert stop(project, missing) is None
+
+
+def test_last_message_not_yet_in_transcript_is_judged(project):
+    path = project / "t.jsonl"
+    path.write_text(transcript_line("user", "Which store should hold sessions?"))
+    assert "- decision: " in stop(project, path, last_assistant_message=DECISION)["reason"]
+
+
+def test_private_and_recalled_text_never_fire(project):
+    path = project / "t.jsonl"
+    recalled = f'<memory-context source=".claude/memory/">\n{DECISION}\n</memory-context>\nrename foo to bar'
+    path.write_text(transcript_line("user", recalled) + transcript_line("assistant", f"<private>{DECISION}</private> Done.")
+                    + transcript_line("assistant", f"```\n{RUNBOOK}\n```"))
+    assert stop(project, path) is None
+
+
+def test_session_summary_gets_a_stable_id(project):
+    path = project / "t.jsonl"
+    with open(path, "w") as f:
+        for i in range(6):
+            f.write(transcript_line("user", f"next step {i}"))
+            f.write(transcript_line("assistant", "working", tools=["Read", "Edit", "Bash", "Grep", "Write", "Glob"]))
+    out = stop(project, path)
+    reason = out["reason"]
+    assert '- session_summary: "36 tool uses' in reason
+    sid = re.search(r'id "(session-\d{4}-\d\d-\d\d-abcd1234)"', reason).group(1)
+    assert f"memory.py show {sid} --root {project}` finds it, update it" in reason
+    with open(path, "a") as f:  # later in the same session: the same id
+        for i in range(6):
+            f.write(transcript_line("user", f"more {i}"))
+            f.write(transcript_line("assistant", "working", tools=["Read", "Edit", "Bash", "Grep", "Write", "Glob"]))
+    assert f'id "{sid}"' in stop(project, path)["reason"]
+
+
+def test_reason_stays_short_when_everything_fires(project):
+    path = project / "t.jsonl"
+    big = "\n".join([DECISION, RUNBOOK, "We can't exceed the API rate limit of 100 requests per second in production.",
+                     "Please always use type hints; never use Any in new code.",
+                     "This is a temporary hack for now; TODO: refactor it properly (HAR-12)."] * 3)
+    with open(path, "w") as f:
+        for i in range(6):
+            f.write(transcript_line("user", big + " " + "x" * 3000))
+            f.write(transcript_line("assistant", big, tools=["Read", "Edit", "Bash", "Grep", "Write", "Glob"]))
+    reason = stop(project, path)["reason"]
+    assert len(reason) < 2000
+    for cat in ("decision", "runbook", "constraint", "preference", "tech_debt", "session_summary"):
+        assert f"- {cat}" in reason
+
+
+@pytest.mark.parametrize("stdin", [
+    b"", b"not json", b"\xff\xfe\x00binary", b"[1]", b"null", b"[" * 100000,
+    b'{"transcript_path": 5, "session_id": ["x"], "stop_hook_active": "yes"}',
+    b'{"transcript_path": "/dev/null", "last_assistant_message": 7}',
+    b'{"transcript_path": "\\u0000bad", "cwd": "\\u0000"}',
+])
+def test_hostile_stdin_exits_zero_with_clean_stdout(project, stdin):
+    proc = run_hook(HOOK, stdin, cwd=str(project))
+    assert proc.returncode == 0
+    assert proc.stdout == b""
+    assert b"Traceback" not in proc.stderr
+
+
+def test_transcript_that_is_a_folder_or_binary(project, tmp_path):
+    assert stop(project, tmp_path) is None
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b"\x00\xff" * 10000)
+    assert stop(project, junk) is None
+
+
+def test_activity_adds_up_over_stretches_until_a_summary_is_asked(project):
+    path = project / "t.jsonl"
+    path.write_text("")
+    asked = []
+    for i in range(6):
+        with open(path, "a") as f:
+            f.write(transcript_line("user", f"step {i}"))
+            f.write(transcript_line("assistant", "ok", tools=["Read", "Edit", "Bash", "Grep", "Write", "Glob"]))
+        out = stop(project, path)
+        asked.append(bool(out and "- session_summary" in out["reason"]))
+    assert asked[0] is False and any(asked)  # no single stretch is busy enough; together they are

@@ -1,0 +1,118 @@
+"""Triage scoring: text cleaning, the seed's formula, cues from config, activity."""
+from __future__ import annotations
+
+import pytest
+
+from team_memory.config import deep_merge, load_config
+from team_memory.transcript import Turn
+from team_memory.triage import (DENOMINATOR, activity, activity_score, clean_text, compile_cues, cue_hits,
+                                score_lines, split_lines, triage)
+import re
+
+DECISION = ("We compared Redis and Memcached for the session store.\n"
+            "We decided to use Redis because it persists sessions across restarts.\n"
+            "Memcached would have been simpler, but we chose Redis over it.")
+
+
+def cats(text, config=None, role="user"):
+    return {f.category for f in triage([Turn(role, text)], config or load_config(None))}
+
+
+def test_clean_text_removes_code_private_and_recalled_blocks():
+    text = ("keep this\n```python\ndecided = True  # we decided\n```\nand this\n"
+            "<private>we decided to fire Bob</private> tail <PRIVATE note='x'>secret\nmore</PRIVATE>\n"
+            '<memory-context source=".claude/memory/">\n- [DECISION] Use Redis -> x.json\n</memory-context>\n'
+            "<system-reminder>always use X</system-reminder>\n~~~\nunclosed fence decided")
+    out = clean_text(text)
+    for gone in ("decided", "Bob", "secret", "Use Redis", "always use", "fence"):
+        assert gone not in out
+    assert "keep this" in out and "and this" in out and "tail" in out
+
+
+def test_unclosed_private_hides_everything_after_it():
+    assert "decided" not in clean_text("start <private> we decided to use Redis because it is fast")
+
+
+def test_stripped_text_never_fires():
+    fenced = "```\n" + DECISION + "\n```"
+    assert cats(DECISION) == {"decision"}
+    assert cats(fenced) == set()
+    assert cats(f"<private>{DECISION}</private>") == set()
+    assert cats(f'<memory-context source=".claude/memory/">\n{DECISION}\n</memory-context>') == set()
+
+
+def test_score_follows_the_seed_formula():
+    primary = [re.compile(r"\bdecided\b")]
+    boosters = [re.compile(r"\bbecause\b")]
+    # three unboosted primary lines: 3 * 0.3 / 1.9
+    lines = ["we decided a", "x", "x", "x", "we decided b", "x", "x", "x", "we decided c", "we decided d"]
+    assert score_lines(lines, primary, boosters)[0] == pytest.approx(0.9 / DENOMINATOR)
+    # a booster in the 4-line window (two before, one after) boosts; further away it does not
+    assert score_lines(["because", "x", "decided"], primary, boosters)[0] == pytest.approx(0.5 / 1.9)
+    assert score_lines(["decided", "because"], primary, boosters)[0] == pytest.approx(0.5 / 1.9)
+    assert score_lines(["because", "x", "x", "decided"], primary, boosters)[0] == pytest.approx(0.3 / 1.9)
+    assert score_lines(["decided", "x", "because"], primary, boosters)[0] == pytest.approx(0.3 / 1.9)
+    # caps: 3 primary and 2 boosted give exactly 1.0, more stays at 1.0
+    many = ["decided"] * 5 + ["x"] * 4 + ["decided because", "decided because", "decided because"]
+    assert score_lines(many, primary, boosters)[0] == pytest.approx(1.0)
+
+
+def test_overlapping_cues_count_once_distinct_phrases_count_each():
+    regexes = [re.compile(r"go with"), re.compile(r"let's go with"), re.compile(r"decided")]
+    assert cue_hits(regexes, "let's go with redis") == 1
+    assert cue_hits(regexes, "we decided: let's go with redis") == 2
+
+
+def test_evidence_is_the_matching_sentence():
+    findings = triage([Turn("user", DECISION)], load_config(None))
+    assert findings[0].category == "decision"
+    assert 1 <= len(findings[0].evidence) <= 2 and all(len(e) <= 140 for e in findings[0].evidence)
+    assert any("decided to use Redis" in e for e in findings[0].evidence)
+
+
+def test_korean_and_japanese_cues_ship():
+    assert "decision" in cats("세션 저장소는 Memcached 대신 Redis로 결정했습니다. 재시작해도 세션이 유지되기 때문입니다.\n"
+                              "비교해 보니 Redis가 운영도 단순해서 Redis로 가죠.")
+    assert "constraint" in cats("契約上、EU外への複製は一切禁止で、例外は認められないそうです。\n法務に確認しました。")
+
+
+def test_tool_output_is_not_scored():
+    assert {f.category for f in triage([Turn("tool_result", DECISION)], load_config(None))} == set()
+
+
+def test_config_thresholds_extra_cues_and_disabled_categories():
+    base = load_config(None)
+    assert cats(DECISION, deep_merge(base, {"triage": {"thresholds": {"decision": 0.99}}})) == set()
+    assert cats(DECISION, deep_merge(base, {"categories": {"decision": {"enabled": False}}})) == set()
+    text = "ADR-7 accepted.\nADR-8 accepted.\nADR-9 accepted."
+    assert cats(text) == set()
+    extended = deep_merge(base, {"triage": {"extra_cues": {"decision": {"primary": [r"\bADR-\d+ accepted\b"]}}}})
+    assert cats(text, extended) == {"decision"}
+    assert len(compile_cues(extended)["decision"][0]) == len(compile_cues(base)["decision"][0]) + 1
+
+
+def test_bad_cue_patterns_are_ignored_with_a_warning(capsys):
+    config = deep_merge(load_config(None), {"triage": {"extra_cues": {"decision": {"primary": ["(unclosed", 5, ""]},
+                                                                        "runbook": "not an object"}}})
+    assert cats(DECISION, config) == {"decision"}
+    assert "ignored triage cue '(unclosed'" in capsys.readouterr().err
+
+
+def test_activity_and_session_summary():
+    turns = []
+    for i in range(5):
+        turns += [Turn("user", f"step {i}"), Turn("assistant", "ok", ("Read", "Edit", "Bash", "Grep")),
+                  Turn("tool_result", "r"), Turn("assistant", "done", ("Write",))]
+    act = activity(turns)
+    assert act == {"tool_uses": 25, "tools": ["Bash", "Edit", "Grep", "Read", "Write"], "exchanges": 5}
+    config = load_config(None)
+    assert activity_score(act, config) == pytest.approx((1 + 5 / 6 + 1) / 3)
+    summary = [f for f in triage(turns, config) if f.category == "session_summary"]
+    assert summary and "25 tool uses" in summary[0].evidence[0]
+    assert not [f for f in triage(turns[:4], config) if f.category == "session_summary"]
+    config = deep_merge(config, {"triage": {"activity": {"tool_uses": 1000, "distinct_tools": 1000, "exchanges": 1000}}})
+    assert activity_score(act, config) < 0.1
+
+
+def test_split_lines_drops_markers_and_bounds_length():
+    assert split_lines("- one\n\n  2. two\n" + "x" * 5000) == ["one", "two", "x" * 1000]

@@ -67,3 +67,9 @@ def run_cli(*args, cwd=None, input=None, env=None):
     full_env.update(env or {})
     return subprocess.run([sys.executable, str(REPO / "scripts" / "memory.py"), *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, input=input, env=full_env, timeout=60)
+
+
+def pin_seed_strategy(memory_root, **retrieval) -> None:
+    """Write a store config that pins the seed's ``title_tags`` scoring (for tests of the seed's exact outputs)."""
+    settings = {"match_strategy": "title_tags", **retrieval}
+    (Path(memory_root) / "memory-config.json").write_text(json.dumps({"retrieval": settings}), encoding="utf-8")

@@ -72,9 +72,24 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     return True
 
 
+def score_entries(strategy, query, entries: list) -> list:
+    """``[(points, entry, parts)]`` for the entries that score above zero."""
+    if hasattr(strategy, "score_all"):
+        return strategy.score_all(query, entries)
+    out = []
+    for entry in entries:
+        points, parts = strategy.score(query, entry)
+        if points > 0:
+            out.append((points, entry, parts))
+    return out
+
+
 def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
-         now: datetime | None = None, strategy=None) -> list:
-    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects."""
+         now: datetime | None = None, strategy=None, exclude=None) -> list:
+    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
+
+    ``exclude``: index paths never to return (memories this session has just been shown).
+    """
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
@@ -82,21 +97,24 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
     if entries is None:
         entries = current_entries(memory_root, config)
     hits = []
-    for entry in entries:
-        points, parts = strategy.score(query, entry)
-        if points > 0:
-            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts))
+    if hasattr(strategy, "prepare"):
+        strategy.prepare(memory_root, entries)
+    for points, entry, parts in score_entries(strategy, query, entries):
+        if exclude and entry["path"] in exclude:
+            continue
+        hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts))
     hits.sort(key=Hit.sort_key)
 
     now = now or datetime.now(timezone.utc)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
+    bonus = getattr(strategy, "recency_bonus", 1)
     checked = []
     for hit in hits[:DEEP_CHECK_LIMIT]:
         if not _deep_check(hit, memory_root, config):
             continue
         updated = parse_time(hit.record.get("updated_at"))
         recent = updated is not None and (now - updated).days <= days
-        hit.parts["recency"] = 1 if recent else 0
+        hit.parts["recency"] = bonus if recent else 0
         hit.score += hit.parts["recency"]
         checked.append(hit)
     ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)

@@ -21,7 +21,7 @@ under ``MIN_WEIGHT``). A memory's score is the sum over prompt tokens.
 The fuzzy step runs only when exact and prefix matching leave every memory
 below the floor and rapidfuzz is importable: prompt tokens of 5+ characters
 that matched nothing are compared with the title and tag tokens
-(``retrieval.fuzzy_cutoff``, 85). Memories scoring under
+(``retrieval.fuzzy_cutoff``, 85; ``retrieval.fuzzy: false`` turns it off). Memories scoring under
 ``retrieval.min_score`` are dropped, so a prompt about something else
 injects nothing.
 
@@ -76,12 +76,13 @@ class Smart:
 
     name = "smart"
     recency_bonus = 0.5
+    excerpts = True  # a clear winner's key content goes into the block
 
     def __init__(self, config: dict):
         self.stop_words = stop_words_for(config)
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
-        self.use_fuzzy = fuzzy_available()
+        self.use_fuzzy = fuzzy_available() and section(config, "retrieval").get("fuzzy", True) is not False
         self._entries = None
 
     # -- the store side, built once per entry list -------------------------------------------

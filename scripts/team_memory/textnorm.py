@@ -162,7 +162,7 @@ def fold(word: str) -> str:
         w = w[:-3] + "y"
     elif w.endswith("sses"):
         w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 4:
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
         w = w[:-1]
     # one derivational or inflectional ending
     stripped = False

@@ -19,7 +19,7 @@ def entry(cat, title, tags=(), path=None):
 
 
 def smart(min_score=0.0, **retrieval):
-    return Smart({"retrieval": {"min_score": min_score, **retrieval}})
+    return Smart({"retrieval": {"min_score": min_score, "min_relative": 0, **retrieval}})
 
 
 def scores(strategy, prompt, entries, bodies=None):
@@ -88,6 +88,12 @@ def test_floor_abstains():
     assert scores(smart(2.0), "kafka partitions", es)
     assert scores(smart(1000.0), "kafka partitions", es) == {}
     assert scores(smart(2.0), "write a haiku about autumn", es) == {}
+
+
+def test_relative_floor_drops_weak_runners_up():
+    es = [entry("DECISION", "kafka partitions rebalancing", ["kafka"]), entry("DECISION", "partitions of disks")] + filler()
+    assert len(scores(smart(0.5), "kafka partitions rebalancing", es)) == 2
+    assert list(scores(smart(0.5, min_relative=0.5), "kafka partitions rebalancing", es)) == ["kafka partitions rebalancing"]
 
 
 def test_min_score_bad_value_warns_and_falls_back(capsys):

@@ -7,8 +7,8 @@ match                  points
 =====================  =====================================================
 tag, exact             ``TAG`` (3) x weight(token)
 title, exact           ``TITLE`` (2) x weight(token)
-body, exact            ``BODY`` (0.75) x weight(token)
-prefix                 ``PREFIX`` (0.6) x the field's points, either direction:
+body, exact            ``BODY`` (1) x weight(token)
+prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
                        the shorter token has 4+ characters and starts the other
                        (``auth`` meets ``authenticat`` and back)
 fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
@@ -16,14 +16,17 @@ fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
 
 ``weight(token)`` is an IDF within the store: ``idf(df) / idf(1)``, so a token
 found in one memory weighs 1 and one found in half the store far less (never
-under ``MIN_WEIGHT``). A memory's score is the sum over prompt tokens.
+under ``MIN_WEIGHT``). A memory's score is the sum over prompt words; the
+tokens of one word (an identifier's parts, a CJK run's bigrams) count 1, 1/2,
+1/4... in order of their points.
 
 The fuzzy step runs only when exact and prefix matching leave every memory
 below the floor and rapidfuzz is importable: prompt tokens of 5+ characters
 that matched nothing are compared with the title and tag tokens
 (``retrieval.fuzzy_cutoff``, 85; ``retrieval.fuzzy: false`` turns it off). Memories scoring under
-``retrieval.min_score`` are dropped, so a prompt about something else
-injects nothing.
+``retrieval.min_score`` (2.5), or under ``retrieval.min_relative`` (0.5) times
+the best score, are dropped, so a prompt about something else injects nothing
+and a weak runner-up does not ride along.
 
 Body tokens come from the derived cache (``bodycache``); without it the
 strategy matches titles and tags alone.
@@ -35,20 +38,22 @@ import math
 
 from .bodycache import load_cache
 from .config import section, warn
-from .textnorm import stop_words_for, tokenize
+from .textnorm import stop_words_for, token_groups, tokenize
 
 try:  # optional: typo tolerance
     from rapidfuzz import fuzz as _fuzz, process as _process
 except Exception:  # noqa: BLE001 - any import problem just means no fuzzy step
     _fuzz = _process = None
 
-TAG, TITLE, BODY = 3.0, 2.0, 0.75
-PREFIX, FUZZY = 0.6, 0.7
+TAG, TITLE, BODY = 3.0, 2.0, 1.0
+PREFIX, FUZZY = 0.4, 0.7
+GROUP_DECAY = 0.5
 PREFIX_MIN = 4
 FUZZY_MIN = 5
 MIN_WEIGHT = 0.1
 DEFAULT_MIN_SCORE = 2.5
 DEFAULT_FUZZY_CUTOFF = 85
+DEFAULT_MIN_RELATIVE = 0.5
 FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
 
 
@@ -81,6 +86,7 @@ class Smart:
     def __init__(self, config: dict):
         self.stop_words = stop_words_for(config)
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
+        self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
         self.use_fuzzy = fuzzy_available() and section(config, "retrieval").get("fuzzy", True) is not False
         self._entries = None
@@ -119,7 +125,8 @@ class Smart:
 
     # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
-        return tokenize(prompt, self.stop_words)
+        """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
+        return tuple(tuple(g) for g in token_groups(prompt, self.stop_words))
 
     def _prefix_targets(self, q: str) -> list:
         """Index tokens that start with ``q`` or that ``q`` starts with (the shorter one 4+ characters)."""
@@ -161,29 +168,35 @@ class Smart:
         return best
 
     def score_all(self, query, entries: list) -> list:
-        """``[(points, entry, parts)]`` for every memory at or above the floor."""
+        """``[(points, entry, parts)]`` for every memory at or above the floor.
+
+        Tokens from one prompt word (an identifier's whole and parts, a CJK run's
+        bigrams) share: per memory, the group's best match counts in full, the
+        next half, the next a quarter..., so one word cannot outweigh several.
+        """
         self.prepare(None, entries)
-        totals: dict = {}
-        found: dict = {}
+        found: dict = {}  # entry index -> [(group number, token, match)]
         unmatched = []
-        for q in sorted(query):
-            best = self._match(q)
-            if not best:
-                unmatched.append(q)
-            for i, match in best.items():
-                totals[i] = totals.get(i, 0.0) + match[0]
-                found.setdefault(i, []).append((q, match))
+        for g, group in enumerate(query):
+            for q in group:
+                best = self._match(q)
+                if not best:
+                    unmatched.append((g, q))
+                for i, match in best.items():
+                    found.setdefault(i, []).append((g, q, match))
+        totals = {i: _total(m) for i, m in found.items()}
         if self.use_fuzzy and unmatched and max(totals.values(), default=0.0) < self.min_score:
-            for q in unmatched:
+            for g, q in unmatched:
                 if len(q) < FUZZY_MIN:
                     continue
                 for i, match in self._fuzzy(q).items():
-                    totals[i] = totals.get(i, 0.0) + match[0]
-                    found.setdefault(i, []).append((q, match))
+                    found.setdefault(i, []).append((g, q, match))
+            totals = {i: _total(m) for i, m in found.items()}
         out = []
+        bar = max(self.min_score, self.min_relative * max(totals.values(), default=0.0))
         for i, total in totals.items():
             total = round(total, 2)
-            if total > 0 and total >= self.min_score:
+            if total > 0 and total >= bar:
                 out.append((total, entries[i], _parts(found[i])))
         return out
 
@@ -199,10 +212,22 @@ def _idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
+def _total(matches: list) -> float:
+    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..."""
+    by_group: dict = {}
+    for g, _, match in matches:
+        by_group.setdefault(g, []).append(match[0])
+    total = 0.0
+    for points in by_group.values():
+        points.sort(reverse=True)
+        total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
+    return total
+
+
 def _parts(matches: list) -> dict:
     """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...]}``."""
     parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
-    for q, (points, field, kind, target) in matches:
+    for _, q, (points, field, kind, target) in matches:
         if kind == "exact":
             parts[field].append(q)
         else:

@@ -40,7 +40,14 @@ STOP_WORDS = SEED_STOP_WORDS | frozenset({
     "don", "doesn", "isn", "didn", "wasn", "aren", "won", "couldn", "shouldn", "wouldn", "ll", "ve", "re",
     "tell", "show", "give",
     "look", "try", "again", "quick", "quickly", "question", "anyone", "why", "whats", "lets", "im",
-    "dont", "doesnt", "isnt", "cant", "did", "done", "said", "say", "says", "again", "way",
+    "dont", "doesnt", "isnt", "cant", "did", "done", "said", "say", "says", "way",
+    "between", "without", "within", "across", "against", "along", "among", "around", "behind", "below",
+    "beside", "beyond", "down", "off", "onto", "per", "since", "through", "toward", "towards", "upon",
+    "whether", "though", "although", "unless", "whereas", "whose", "whatever", "whenever", "wherever",
+    "usually", "often", "sometimes", "ever", "even", "every", "everyone", "nothing", "already", "yet",
+    "enough", "able", "possible", "kind", "sort", "lot", "lots", "bit", "new", "keep", "keeps", "happen",
+    "happens", "happened", "happening", "explain", "difference", "good", "best", "better", "right", "well",
+    "should", "shouldn", "anymore", "somehow", "somewhere", "everywhere", "next", "last", "first",
     "하는", "해줘", "해주세요", "어떻게", "무엇", "뭐야", "있어", "있나요", "알려줘", "알려주세요",
     "する", "して", "です", "ます", "ですか", "ますか", "どう", "何", "について", "ください", "教えて",
     "怎么", "什么", "如何", "的", "了", "吗", "是", "在", "我们", "一下", "请",
@@ -208,20 +215,31 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
-def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
-    """The set of match tokens of ``text`` (see the module docstring)."""
+def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
+    """The match tokens of ``text`` grouped by the run they came from, in text order.
+
+    A group is a list: the whole identifier or CJK run first (when kept), then its
+    parts or bigrams. A token appears in the first group that yields it only.
+    """
     text = unicodedata.normalize("NFKC", text)
-    out = set()
+    seen: set = set()
+    groups = []
     for cls, run in runs(text):
-        if cls == _WORD:
-            forms = identifier_forms(run)
-        else:
-            forms = cjk_forms(run, cls)
+        forms = identifier_forms(run) if cls == _WORD else cjk_forms(run, cls)
+        group = []
         for form in forms:
             form = form.casefold()
             if form in stop_words or (len(form) < 2 and char_class(form[:1] or " ") != _HAN):
                 continue
             folded = fold(form)
-            if folded and folded not in stop_words:
-                out.add(folded)
-    return out
+            if folded and folded not in stop_words and folded not in seen:
+                seen.add(folded)
+                group.append(folded)
+        if group:
+            groups.append(group)
+    return groups
+
+
+def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
+    """The set of match tokens of ``text`` (see the module docstring)."""
+    return {t for group in token_groups(text, stop_words) for t in group}

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import json
 
-from helpers import record, run_cli, write
+from helpers import pin_seed_strategy, record, run_cli, write
 from team_memory.cli import main
 
 
 def _store(memory_root):
+    pin_seed_strategy(memory_root)  # the exact seed scores below
     write(memory_root, record("runbook", "fix-pydantic-import", "Fix pydantic ImportError",
                               ["pydantic", "import", "error"], days_ago=4))
     write(memory_root, record("decision", "use-redis", "Use Redis for sessions", ["redis"], days_ago=50))

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from helpers import record, run_hook, write
+from helpers import pin_seed_strategy, record, run_hook, write
 
 HOOK = "user_prompt_submit.py"
 DESCRIPTIONS = (
@@ -20,6 +20,7 @@ DESCRIPTIONS = (
 
 @pytest.fixture
 def seed_store(project, memory_root):
+    pin_seed_strategy(memory_root)  # the seed's exact output
     write(memory_root, record("runbook", "fix-pydantic-import", "Fix pydantic ImportError",
                               ["pydantic", "import", "error"], days_ago=4))
     write(memory_root, record("decision", "use-pydantic-v2", "Use pydantic v2 for schema validation",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import time
 
-from helpers import record, write
+from helpers import pin_seed_strategy, record, write
 from team_memory.config import load_config, max_inject
 from team_memory.index import rebuild_index
 from team_memory.retrieve import context_for_prompt, format_block, rank
@@ -18,6 +18,7 @@ def _freeze_index(memory_root):
 def test_retired_and_archived_never_shown_at_any_rank(memory_root):
     for i in range(25):
         write(memory_root, record("decision", f"m{i:02d}", f"kafka topic {i:02d}", ["kafka"]))
+    pin_seed_strategy(memory_root)
     config = load_config(str(memory_root))
     rebuild_index(str(memory_root), config)
     # Retire ranks 1-10 and 21-25 behind the index's back (a stale index lists them as active).
@@ -33,6 +34,7 @@ def test_retired_and_archived_never_shown_at_any_rank(memory_root):
 def test_missing_or_broken_files_behind_index_are_not_printed(memory_root):
     write(memory_root, record("decision", "real", "kafka partitions", ["kafka"]))
     p = write(memory_root, record("decision", "broken", "kafka brokers", ["kafka"]))
+    pin_seed_strategy(memory_root)
     config = load_config(str(memory_root))
     rebuild_index(str(memory_root), config)
     p.write_text("{oops")
@@ -48,6 +50,7 @@ def test_missing_or_broken_files_behind_index_are_not_printed(memory_root):
 def test_block_is_bounded_in_lines_and_characters(memory_root):
     for i in range(30):
         write(memory_root, record("runbook", f"r{i:02d}", f"kafka {'x' * 100} {i}", ["kafka"] + [f"t{j}" * 8 for j in range(11)]))
+    pin_seed_strategy(memory_root)
     config = load_config(str(memory_root))
     config["retrieval"]["max_inject"] = 20
     hits = rank(str(memory_root), config, "kafka consumer lag", max_inject(config))

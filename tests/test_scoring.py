@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from helpers import record, write
+from helpers import pin_seed_strategy, record, write
 from team_memory.config import load_config
 from team_memory.retrieve import rank
 from team_memory.scoring import TitleTags, score_description, score_entry
@@ -72,6 +72,7 @@ def test_worked_examples_through_the_full_ranking(memory_root):
     write(memory_root, record("preference", "python-type-hints", "Always use type hints in Python",
                               ["python", "typing"], days_ago=200))
     write(memory_root, record("constraint", "api-auth", "API auth rate limit", ["api", "auth", "rate"], days_ago=200))
+    pin_seed_strategy(memory_root)
     config = load_config(str(memory_root))
     config["categories"]["runbook"]["description"] = RUNBOOK_DESC
     config["categories"]["preference"]["description"] = PREFERENCE_DESC
@@ -89,6 +90,7 @@ def test_category_priority_breaks_ties(memory_root):
     for cat, mid in [("session_summary", "s"), ("tech_debt", "t"), ("runbook", "r"), ("preference", "p"),
                      ("constraint", "c"), ("decision", "d")]:
         write(memory_root, record(cat, mid, "zebra crossing", []))
+    pin_seed_strategy(memory_root)
     config = load_config(str(memory_root))
     for cat in config["categories"]:
         config["categories"][cat]["description"] = ""

@@ -17,7 +17,7 @@ from .cli import add_command
 from .config import TEMPLATES_DIR, load_config
 from .index import rebuild_index
 from .model import MEMORY_REL
-from .store import dump_memory, load_memory
+from .store import dump_memory, iter_memory_files, load_memory
 
 PLUGIN_ROOT = os.path.dirname(TEMPLATES_DIR)
 DEMO_DIR = os.path.join(TEMPLATES_DIR, "demo")
@@ -77,7 +77,7 @@ def cmd_demo(ctx) -> int:
         project = os.path.join(cleanup, "project")
     try:
         memory_root = build_demo_project(project)
-        count = sum(1 for _, _, files in os.walk(memory_root) for f in files if f.endswith(".json") and f != "memory-config.json")
+        count = sum(1 for _ in iter_memory_files(memory_root, load_config(memory_root)))
         print(ctx.color(f"Demo store: {count} memories in {memory_root}", "1"))
         print("Each prompt below goes through the real UserPromptSubmit hook; its output is what Claude sees.\n")
         for prompt in prompts:

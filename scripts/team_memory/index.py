@@ -14,11 +14,13 @@ from __future__ import annotations
 import os
 import re
 
+from .bodycache import cache_exists, derive_body_tokens, write_cache
 from .config import category_enabled, category_folders
 from .fsutil import LockBusy, atomic_write_text, store_lock
 from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from .sanitize import TITLE_MAX, clean_line, clean_tag
 from .store import iter_records, project_root_of, record_status
+from .textnorm import stop_words_for
 
 HEADER = (
     "# Memory Index\n\n"
@@ -58,15 +60,21 @@ def format_index_line(entry: dict) -> str:
     return line
 
 
-def build_entries(memory_root: str, config: dict) -> list:
-    """Index entries for every active memory of an enabled category, in index order."""
+def build_entries(memory_root: str, config: dict, bodies: dict | None = None) -> list:
+    """Index entries for every active memory of an enabled category, in index order.
+
+    With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``bodycache``).
+    """
     entries = []
+    stop_words = stop_words_for(config) if bodies is not None else frozenset()
     for category, path, record in iter_records(memory_root, config):
         if record_status(record) != "active" or not category_enabled(config, category):
             continue
         entry = entry_from_record(memory_root, category, path, record)
         if entry["title"]:
             entries.append(entry)
+            if bodies is not None:
+                bodies[entry["path"]] = derive_body_tokens(record, stop_words)
     entries.sort(key=lambda e: (e["category"], e["title"].lower(), e["path"]))
     return entries
 
@@ -85,8 +93,13 @@ def rebuild_index(memory_root: str, config: dict, blocking: bool = True) -> int:
 
 
 def write_index_locked(memory_root: str, config: dict) -> int:
-    """Rewrite ``index.md``; the caller holds the store lock."""
-    entries = build_entries(memory_root, config)
+    """Rewrite ``index.md`` and the body-token cache beside it; the caller holds the store lock.
+
+    The cache is written first, so a fresh index always has a cache at least as fresh.
+    """
+    bodies: dict = {}
+    entries = build_entries(memory_root, config, bodies)
+    write_cache(memory_root, bodies)
     atomic_write_text(index_path(memory_root), render_index(entries))
     return len(entries)
 
@@ -141,7 +154,9 @@ def newest_source_mtime(memory_root: str, config: dict) -> float:
 
 
 def index_is_stale(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` is missing or older than anything it is derived from."""
+    """True when ``index.md`` or the body-token cache is missing, or older than anything it is derived from."""
+    if not cache_exists(memory_root):
+        return True
     try:
         built = os.stat(index_path(memory_root)).st_mtime
     except OSError:

@@ -17,9 +17,11 @@ import json
 import os
 from datetime import datetime, timezone
 
-from .config import category_descriptions, int_setting, load_config, max_inject, retrieval_enabled
+from .config import category_descriptions, int_setting, load_config, max_inject, retrieval_enabled, warn
+from .dedupe import Recall, session_of, window as dedupe_window
+from .excerpt import clear_winner, excerpt_line
 from .index import current_entries, resolve_entry_path
-from .model import PRIORITY
+from .model import PRIORITY, category_from_display
 from .sanitize import escape_xml, sanitize_title
 from .scoring import get_strategy
 from .store import find_memory_root, record_status
@@ -28,6 +30,7 @@ DEEP_CHECK_LIMIT = 20
 MIN_PROMPT_CHARS = 10
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
 DEFAULT_BUDGET = 4000
+DEFAULT_EXCERPT = 240
 
 
 class Hit:
@@ -72,9 +75,24 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     return True
 
 
+def score_entries(strategy, query, entries: list) -> list:
+    """``[(points, entry, parts)]`` for the entries that score above zero."""
+    if hasattr(strategy, "score_all"):
+        return strategy.score_all(query, entries)
+    out = []
+    for entry in entries:
+        points, parts = strategy.score(query, entry)
+        if points > 0:
+            out.append((points, entry, parts))
+    return out
+
+
 def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
-         now: datetime | None = None, strategy=None) -> list:
-    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects."""
+         now: datetime | None = None, strategy=None, exclude=None) -> list:
+    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
+
+    ``exclude``: index paths never to return (memories this session has just been shown).
+    """
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
@@ -82,21 +100,24 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
     if entries is None:
         entries = current_entries(memory_root, config)
     hits = []
-    for entry in entries:
-        points, parts = strategy.score(query, entry)
-        if points > 0:
-            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts))
+    if hasattr(strategy, "prepare"):
+        strategy.prepare(memory_root, entries)
+    for points, entry, parts in score_entries(strategy, query, entries):
+        if exclude and entry["path"] in exclude:
+            continue
+        hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts))
     hits.sort(key=Hit.sort_key)
 
     now = now or datetime.now(timezone.utc)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
+    bonus = getattr(strategy, "recency_bonus", 1)
     checked = []
     for hit in hits[:DEEP_CHECK_LIMIT]:
         if not _deep_check(hit, memory_root, config):
             continue
         updated = parse_time(hit.record.get("updated_at"))
         recent = updated is not None and (now - updated).days <= days
-        hit.parts["recency"] = 1 if recent else 0
+        hit.parts["recency"] = bonus if recent else 0
         hit.score += hit.parts["recency"]
         checked.append(hit)
     ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)
@@ -111,8 +132,12 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
     return top
 
 
-def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET) -> str:
-    """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out."""
+def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0) -> str:
+    """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
+
+    With ``excerpt_chars`` > 0 and a clear winner, the winner's key content follows
+    its line, indented (``excerpt``).
+    """
     descs = sorted(category_descriptions(config).items())
     attr = ""
     if descs:
@@ -121,6 +146,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET) -> str:
     tail = "</memory-context>"
     lines = []
     used = len(head) + len(tail) + 2
+    winner = hits[0] if excerpt_chars > 0 and clear_winner(hits) and hits[0].record is not None else None
     for hit in hits:
         e = hit.entry
         tags = sorted({escape_xml(t) for t in e["tags"]})
@@ -131,6 +157,11 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET) -> str:
             continue
         used += len(line) + 1
         lines.append(line)
+        if hit is winner:
+            extra = excerpt_line(category_from_display(e["category"]) or "", hit.record, excerpt_chars)
+            if extra and used + len(extra) + 1 <= budget:
+                used += len(extra) + 1
+                lines.append(extra)
     if not lines:
         return ""
     return "\n".join([head, *lines, tail]) + "\n"
@@ -170,6 +201,26 @@ def context_for_prompt(payload: dict) -> str | None:
     entries = current_entries(memory_root, config)
     if not entries:
         return None
-    hits = rank(memory_root, config, prompt, limit, entries=entries)
-    budget = int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
-    return format_block(hits, config, budget) or None
+    session, n = session_of(payload), dedupe_window(config)
+    recall = Recall(memory_root, session, n) if session and n > 0 else None
+    strategy = get_strategy(config)
+    hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
+                exclude=recall.held_back() if recall else None)
+    block = format_block(hits, config, output_budget(config), excerpt_chars(config, strategy)) or None
+    if recall is not None:
+        try:
+            recall.save([h.entry["path"] for h in hits] if block else [])
+        except OSError as exc:  # state is a nicety: never lose the block over it
+            warn(f"could not save recall state: {exc}")
+    return block
+
+
+def output_budget(config: dict) -> int:
+    return int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
+
+
+def excerpt_chars(config: dict, strategy) -> int:
+    """How long the winner's excerpt may be; 0 for strategies that keep the seed's block (``title_tags``)."""
+    if not getattr(strategy, "excerpts", False):
+        return 0
+    return int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000)

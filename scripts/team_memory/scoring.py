@@ -15,10 +15,15 @@ category description       0-2     +1 exact, +0.5 prefix, ``min(2, int(sum))``
 
 A strategy object has ``query(prompt) -> q`` (falsy: nothing to match) and
 ``score(q, entry) -> (points, parts)`` where ``parts`` explains the points.
+It may also have ``prepare(memory_root, entries)`` (store-wide statistics),
+``score_all(q, entries) -> [(points, entry, parts)]`` (ranking in one pass)
+and ``recency_bonus`` (1 unless set). ``smart`` (``matching.Smart``) is the
+default; ``title_tags`` stays exactly the seed.
 """
 from __future__ import annotations
 
 from .config import category_descriptions, section, warn
+from .matching import Smart
 from .model import display_name
 from .tokens import tokenize
 
@@ -72,8 +77,8 @@ class TitleTags:
         return points + desc, parts
 
 
-STRATEGIES = {"title_tags": TitleTags}
-DEFAULT_STRATEGY = "title_tags"
+STRATEGIES = {"title_tags": TitleTags, "smart": Smart}
+DEFAULT_STRATEGY = "smart"
 
 
 def get_strategy(config: dict, name: str | None = None):

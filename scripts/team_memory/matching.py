@@ -1,0 +1,235 @@
+"""The ``smart`` match strategy: weighted token matching over title, tags and body.
+
+For each prompt token (``textnorm.tokenize``) and each memory, the best of:
+
+=====================  =====================================================
+match                  points
+=====================  =====================================================
+tag, exact             ``TAG`` (3) x weight(token)
+title, exact           ``TITLE`` (2) x weight(token)
+body, exact            ``BODY`` (1) x weight(token)
+prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
+                       the shorter token has 4+ characters and starts the other
+                       (``auth`` meets ``authenticat`` and back)
+fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
+=====================  =====================================================
+
+``weight(token)`` is an IDF within the store: ``idf(df) / idf(1)``, so a token
+found in one memory weighs 1 and one found in half the store far less (never
+under ``MIN_WEIGHT``). A memory's score is the sum over prompt words; the
+tokens of one word (an identifier's parts, a CJK run's bigrams) count 1, 1/2,
+1/4... in order of their points.
+
+The fuzzy step runs only when exact and prefix matching leave every memory
+below the floor and rapidfuzz is importable: prompt tokens of 5+ characters
+that matched nothing are compared with the title and tag tokens
+(``retrieval.fuzzy_cutoff``, 85; ``retrieval.fuzzy: false`` turns it off). Memories scoring under
+``retrieval.min_score`` (2.5), or under ``retrieval.min_relative`` (0.5) times
+the best score, are dropped, so a prompt about something else injects nothing
+and a weak runner-up does not ride along.
+
+Body tokens come from the derived cache (``bodycache``); without it the
+strategy matches titles and tags alone.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+
+from .bodycache import load_cache
+from .config import section, warn
+from .textnorm import stop_words_for, token_groups, tokenize
+
+try:  # optional: typo tolerance
+    from rapidfuzz import fuzz as _fuzz, process as _process
+except Exception:  # noqa: BLE001 - any import problem just means no fuzzy step
+    _fuzz = _process = None
+
+TAG, TITLE, BODY = 3.0, 2.0, 1.0
+PREFIX, FUZZY = 0.4, 0.7
+GROUP_DECAY = 0.5
+PREFIX_MIN = 4
+FUZZY_MIN = 5
+MIN_WEIGHT = 0.1
+DEFAULT_MIN_SCORE = 2.5
+DEFAULT_FUZZY_CUTOFF = 85
+DEFAULT_MIN_RELATIVE = 0.5
+FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
+
+
+def float_setting(config: dict, key: str, default: float, low: float, high: float) -> float:
+    """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
+    raw = section(config, "retrieval").get(key, default)
+    try:
+        if isinstance(raw, bool):
+            raise TypeError("boolean")
+        value = float(raw)
+        if math.isnan(value):
+            raise ValueError("NaN")
+    except (TypeError, ValueError, OverflowError):
+        warn(f"invalid retrieval.{key} {raw!r}; using default {default}")
+        return default
+    return max(low, min(high, value))
+
+
+def fuzzy_available() -> bool:
+    return _process is not None
+
+
+class Smart:
+    """Any-language tokens, two-way prefixes, IDF weights, body at a lower weight, fuzzy fallback, a floor."""
+
+    name = "smart"
+    recency_bonus = 0.5
+    excerpts = True  # a clear winner's key content goes into the block
+
+    def __init__(self, config: dict):
+        self.stop_words = stop_words_for(config)
+        self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
+        self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
+        self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
+        self.use_fuzzy = fuzzy_available() and section(config, "retrieval").get("fuzzy", True) is not False
+        self._entries = None
+
+    # -- the store side, built once per entry list -------------------------------------------
+    def prepare(self, memory_root: str | None, entries: list, bodies: dict | None = None) -> None:
+        """Build the inverted index of ``entries``; body tokens from ``bodies`` or the derived cache."""
+        if self._entries is entries:
+            return
+        if bodies is None and memory_root is not None:
+            bodies = load_cache(memory_root)
+        bodies = bodies or {}
+        postings: dict = {}  # token -> {entry index: field points}
+        surface: dict = {}   # token -> {entry index: field name} for title/tag tokens (the fuzzy vocabulary)
+        for i, entry in enumerate(entries):
+            fields = (
+                (TAG, "tags", set().union(*(tokenize(t, self.stop_words) for t in entry["tags"])) if entry["tags"] else set()),
+                (TITLE, "title", tokenize(entry["title"], self.stop_words)),
+                (BODY, "body", set(bodies.get(entry["path"], ()))),
+            )
+            for points, field, tokens in fields:
+                for token in tokens:
+                    slot = postings.setdefault(token, {})
+                    if points > slot.get(i, (0, ""))[0]:
+                        slot[i] = (points, field)
+                    if field != "body":
+                        surface.setdefault(token, set()).add(i)
+        n = len(entries)
+        top = _idf(1, n)
+        self.weights = {t: max(MIN_WEIGHT, _idf(len(p), n) / top) for t, p in postings.items()}
+        self.postings = postings
+        self.vocab = sorted(postings)
+        self.surface = sorted(surface)
+        self.index_of = {id(e): i for i, e in enumerate(entries)}
+        self._entries = entries
+
+    # -- the prompt side ------------------------------------------------------------------------
+    def query(self, prompt: str):
+        """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
+        return tuple(tuple(g) for g in token_groups(prompt, self.stop_words))
+
+    def _prefix_targets(self, q: str) -> list:
+        """Index tokens that start with ``q`` or that ``q`` starts with (the shorter one 4+ characters)."""
+        out = []
+        if len(q) >= PREFIX_MIN:
+            lo = bisect.bisect_right(self.vocab, q)
+            while lo < len(self.vocab) and self.vocab[lo].startswith(q):
+                out.append(self.vocab[lo])
+                lo += 1
+        for k in range(PREFIX_MIN, len(q)):
+            if q[:k] in self.postings:
+                out.append(q[:k])
+        return out
+
+    def _match(self, q: str) -> dict:
+        """entry index -> (points, field, kind, target) for the best match of one prompt token."""
+        best: dict = {}
+        for i, (points, field) in self.postings.get(q, {}).items():
+            best[i] = (points * self.weights[q], field, "exact", q)
+        for t in self._prefix_targets(q):
+            w = self.weights[t]
+            for i, (points, field) in self.postings[t].items():
+                p = PREFIX * points * w
+                if p > best.get(i, (0,))[0]:
+                    best[i] = (p, field, "prefix", t)
+        return best
+
+    def _fuzzy(self, q: str) -> dict:
+        best: dict = {}
+        for t, similarity, _ in _process.extract(q, self.surface, scorer=_fuzz.ratio,
+                                                  score_cutoff=self.fuzzy_cutoff, limit=3):
+            w = self.weights[t]
+            for i, (points, field) in self.postings[t].items():
+                if field == "body":
+                    continue
+                p = FUZZY * points * w * similarity / 100.0
+                if p > best.get(i, (0,))[0]:
+                    best[i] = (p, field, "fuzzy", t)
+        return best
+
+    def score_all(self, query, entries: list) -> list:
+        """``[(points, entry, parts)]`` for every memory at or above the floor.
+
+        Tokens from one prompt word (an identifier's whole and parts, a CJK run's
+        bigrams) share: per memory, the group's best match counts in full, the
+        next half, the next a quarter..., so one word cannot outweigh several.
+        """
+        self.prepare(None, entries)
+        found: dict = {}  # entry index -> [(group number, token, match)]
+        unmatched = []
+        for g, group in enumerate(query):
+            for q in group:
+                best = self._match(q)
+                if not best:
+                    unmatched.append((g, q))
+                for i, match in best.items():
+                    found.setdefault(i, []).append((g, q, match))
+        totals = {i: _total(m) for i, m in found.items()}
+        if self.use_fuzzy and unmatched and max(totals.values(), default=0.0) < self.min_score:
+            for g, q in unmatched:
+                if len(q) < FUZZY_MIN:
+                    continue
+                for i, match in self._fuzzy(q).items():
+                    found.setdefault(i, []).append((g, q, match))
+            totals = {i: _total(m) for i, m in found.items()}
+        out = []
+        bar = max(self.min_score, self.min_relative * max(totals.values(), default=0.0))
+        for i, total in totals.items():
+            total = round(total, 2)
+            if total > 0 and total >= bar:
+                out.append((total, entries[i], _parts(found[i])))
+        return out
+
+    def score(self, query, entry: dict):
+        """One entry's points and parts (for callers that score entries one by one)."""
+        for points, e, parts in self.score_all(query, [entry] if self._entries is None else self._entries):
+            if e is entry:
+                return points, parts
+        return 0, {}
+
+
+def _idf(df: int, n: int) -> float:
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def _total(matches: list) -> float:
+    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..."""
+    by_group: dict = {}
+    for g, _, match in matches:
+        by_group.setdefault(g, []).append(match[0])
+    total = 0.0
+    for points in by_group.values():
+        points.sort(reverse=True)
+        total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
+    return total
+
+
+def _parts(matches: list) -> dict:
+    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...]}``."""
+    parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
+    for _, q, (points, field, kind, target) in matches:
+        if kind == "exact":
+            parts[field].append(q)
+        else:
+            parts[kind].append(f"{q}~{target} ({field})")
+    return {k: sorted(v) for k, v in parts.items()}

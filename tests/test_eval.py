@@ -1,0 +1,115 @@
+"""The ``eval`` command and the evaluation itself: metrics on a tiny folder, and the gains on tests/eval."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, record, run_cli, write
+from team_memory.cli import main
+from team_memory.evaluate import evaluate, in_split, metrics
+
+EVAL = REPO / "tests" / "eval"
+
+
+def test_metrics_by_hand():
+    results = [
+        {"id": "a", "kind": "k", "expected": ["x"], "got": ["x", "y"]},         # hit, rr 1
+        {"id": "b", "kind": "k", "expected": ["x", "z"], "got": ["y", "z"]},    # recall 1/2, rr 1/2
+        {"id": "c", "kind": "k", "expected": ["x"], "got": []},                 # miss
+        {"id": "d", "kind": "s", "expected": [], "got": []},                    # silent kept
+        {"id": "e", "kind": "s", "expected": [], "got": ["q"]},                 # silent broken
+    ]
+    m = metrics(results)
+    assert m["hit@1"] == pytest.approx(1 / 3)
+    assert m["recall@3"] == pytest.approx((1 + 0.5 + 0) / 3)
+    assert m["mrr"] == pytest.approx((1 + 0.5 + 0) / 3)
+    assert m["precision"] == pytest.approx(2 / 5)  # x and z relevant out of x, y, y, z, q
+    assert m["silent"] == pytest.approx(0.5)
+    assert metrics(results[3:4])["hit@1"] is None and metrics(results[:1])["silent"] is None
+
+
+def _folder(tmp_path) -> Path:
+    folder = tmp_path / "evalset"
+    root = folder / "store" / ".claude" / "memory"
+    write(root, record("decision", "use-redis-sessions", "Use Redis for sessions", ["redis", "sessions"]))
+    write(root, record("runbook", "fix-pydantic-import", "Fix pydantic ImportError", ["pydantic", "import"]))
+    for i in range(6):
+        write(root, record("preference", f"style-{i}", f"Code style rule {i} for module layout", ["style"]))
+    prompts = [
+        {"id": "p1", "prompt": "where do we keep user sessions, redis?", "expected": ["use-redis-sessions"], "kind": "exact"},
+        {"id": "p2", "prompt": "fixing an import_error from pydantic", "expected": ["fix-pydantic-import"], "kind": "word_form"},
+        {"id": "p3", "prompt": "write a haiku about autumn leaves", "expected": [], "kind": "silent"},
+    ]
+    (folder / "prompts.jsonl").write_text("".join(json.dumps(p) + "\n" for p in prompts))
+    (folder / "meta.json").write_text(json.dumps({"now": "2030-01-01T00:00:00Z"}))
+    return folder
+
+
+def test_eval_command_text_and_json(tmp_path, capsys):
+    folder = _folder(tmp_path)
+    assert main(["eval", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "smart" in out and "title_tags" in out and "recall@3" in out and "silent stays silent" in out
+    assert "word_form" in out
+    assert main(["eval", str(folder), "--json", "--results"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["now"] == "2030-01-01T00:00:00Z" and report["prompts"] == 3 and report["memories"] == 8
+    smart = report["strategies"]["smart"]
+    assert smart["overall"]["hit@1"] == 1.0 and smart["overall"]["silent"] == 1.0
+    assert smart["by_kind"]["silent"]["silent"] == 1.0
+    assert [r["got"][:1] for r in smart["results"]] == [["use-redis-sessions"], ["fix-pydantic-import"], []]
+    assert not (folder / "store" / ".claude" / "memory" / "index.md").exists()  # eval never writes to the folder
+
+
+def test_eval_uses_meta_now_for_recency(tmp_path, capsys):
+    folder = tmp_path / "evalset"
+    root = folder / "store" / ".claude" / "memory"
+    write(root, record("decision", "alpha", "Kafka topic alpha", ["kafka"], days_ago=400))
+    write(root, record("decision", "beta", "Kafka topic beta", ["kafka"], days_ago=100))
+    (folder / "prompts.jsonl").write_text(json.dumps({"prompt": "kafka topic question", "expected": ["beta"]}) + "\n")
+
+    def top(now):
+        (folder / "meta.json").write_text(json.dumps({"now": now}))
+        assert main(["eval", str(folder), "--json", "--results", "--strategy", "title_tags"]) == 0
+        return json.loads(capsys.readouterr().out)["strategies"]["title_tags"]["results"][0]["got"][0]
+
+    assert top("2099-01-01T00:00:00Z") == "alpha"  # neither is recent: index order
+    five_days_after_beta = record("decision", "x", "x", days_ago=95)["updated_at"]
+    assert top(five_days_after_beta) == "beta"  # beta is recent at that "now": +1
+
+
+def test_eval_errors(tmp_path):
+    proc = run_cli("eval", tmp_path / "nowhere")
+    assert proc.returncode == 1 and "no store" in proc.stderr
+    folder = _folder(tmp_path)
+    (folder / "prompts.jsonl").write_text("{not json\n")
+    proc = run_cli("eval", folder)
+    assert proc.returncode == 1 and "prompts.jsonl:1" in proc.stderr
+
+
+def test_splits_partition_the_prompts():
+    ids = [f"p{i:03d}" for i in range(200)]
+    dev = {i for i in ids if in_split(i, "dev")}
+    hold = {i for i in ids if in_split(i, "holdout")}
+    assert dev and hold and not dev & hold and dev | hold == set(ids)
+
+
+def test_default_strategy_beats_the_seed_on_the_eval_set(tmp_path):
+    folder = tmp_path / "eval"
+    shutil.copytree(EVAL, folder)  # the checkout stays untouched
+    for split in ("all", "holdout"):
+        report = evaluate(str(folder), split=split)
+        smart, seed = report["strategies"]["smart"]["overall"], report["strategies"]["title_tags"]["overall"]
+        assert smart["recall@3"] - seed["recall@3"] >= 0.15, (split, smart, seed)
+        assert smart["precision"] >= seed["precision"], (split, smart, seed)
+        assert smart["silent"] >= 0.9, (split, smart)
+    assert report["prompts"] >= 40
+
+
+def test_eval_set_is_complete():
+    prompts = [json.loads(line) for line in (EVAL / "prompts.jsonl").read_text().splitlines() if line.strip()]
+    assert len(prompts) >= 80 and sum(1 for p in prompts if not p["expected"]) >= 20
+    assert len(list((EVAL / "store" / ".claude" / "memory").rglob("*.json"))) >= 300

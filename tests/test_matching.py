@@ -1,0 +1,197 @@
+"""The smart strategy: one test per matching rule, the floor, the fuzzy fallback, the body-token cache."""
+from __future__ import annotations
+
+import difflib
+import json
+
+from helpers import record, write
+from team_memory import matching
+from team_memory.bodycache import body_text, cache_path, derive_body_tokens, load_cache
+from team_memory.config import deep_merge, load_config
+from team_memory.index import current_entries, index_is_stale, rebuild_index
+from team_memory.matching import Smart
+from team_memory.retrieve import rank
+from team_memory.textnorm import STOP_WORDS
+
+
+def entry(cat, title, tags=(), path=None):
+    return {"category": cat, "title": title, "path": path or f".claude/memory/x/{title}.json", "tags": list(tags)}
+
+
+def smart(min_score=0.0, **retrieval):
+    return Smart({"retrieval": {"min_score": min_score, "min_relative": 0, **retrieval}})
+
+
+def scores(strategy, prompt, entries, bodies=None):
+    strategy.prepare(None, entries, bodies)
+    return {e["title"]: (points, parts) for points, e, parts in strategy.score_all(strategy.query(prompt), entries)}
+
+
+def filler(n=8):
+    return [entry("DECISION", f"unrelated topic {i} zeppelin", ["misc"]) for i in range(n)]
+
+
+def test_exact_tag_beats_title_beats_body():
+    es = [entry("DECISION", "kafka consumer setup", path="t"), entry("DECISION", "broker setup", ["kafka"], path="g"),
+          entry("DECISION", "broker config", path="b")] + filler()
+    got = scores(smart(), "kafka question", es, bodies={"b": ["kafka"]})
+    assert got["broker setup"][0] > got["kafka consumer setup"][0] > got["broker config"][0] > 0
+    assert got["broker setup"][1]["tags"] == ["kafka"]
+    assert got["kafka consumer setup"][1]["title"] == ["kafka"]
+    assert got["broker config"][1]["body"] == ["kafka"]
+
+
+def test_prefix_both_directions():
+    es = [entry("CONSTRAINT", "API auth rate limit", ["api", "auth"]), entry("DECISION", "Authentication provider")] + filler()
+    got = scores(smart(), "authentication policy", es)  # the seed's example B, now found
+    assert "API auth rate limit" in got and got["API auth rate limit"][1]["prefix"]
+    got = scores(smart(), "auth flow", es)
+    assert "Authentication provider" in got and got["Authentication provider"][1]["prefix"] == [
+        "auth~authenticat (title)"]
+
+
+def test_prefix_needs_four_characters():
+    es = [entry("DECISION", "fixture layout"), entry("DECISION", "apiary notes")] + filler()
+    assert scores(smart(), "fix api", es) == {}
+
+
+def test_prefix_counts_less_than_exact():
+    es = [entry("DECISION", "postgres tuning", path="a"), entry("DECISION", "postgresql tuning", path="b")] + filler()
+    got = scores(smart(), "postgres", es)
+    assert got["postgres tuning"][0] > got["postgresql tuning"][0] > 0
+
+
+def test_rare_tokens_weigh_more_than_common_ones():
+    es = [entry("DECISION", f"service {i} deploy", ["service"]) for i in range(10)]
+    es.append(entry("DECISION", "terraform state", ["terraform"]))
+    got = scores(smart(), "service terraform", es)
+    assert got["terraform state"][0] > max(p for t, (p, _) in got.items() if t != "terraform state")
+
+
+def test_word_forms_and_identifiers_match():
+    es = [entry("RUNBOOK", "Fix pydantic ImportError", ["pydantic"]), entry("DECISION", "Retry policy for webhooks")] + filler()
+    got = scores(smart(), "fixing an import_error", es)
+    assert set(got["Fix pydantic ImportError"][1]["title"]) >= {"fix", "importerror", "import", "error"}
+    assert "Retry policy for webhooks" in scores(smart(), "webhook retries policies", es)
+
+
+def test_cjk_prompts_match_cjk_titles():
+    es = [entry("RUNBOOK", "배포 롤백 절차", ["배포"]), entry("DECISION", "数据库迁移工具"),
+          entry("PREFERENCE", "コードレビューの手順")] + filler()
+    assert list(scores(smart(2.0), "배포를 롤백하는 방법", es)) == ["배포 롤백 절차"]
+    assert list(scores(smart(2.0), "数据库迁移失败怎么办", es)) == ["数据库迁移工具"]
+    assert list(scores(smart(2.0), "コードレビューはどうする", es)) == ["コードレビューの手順"]
+
+
+def test_floor_abstains():
+    es = [entry("DECISION", "kafka partitions", ["kafka"])] + filler()
+    assert scores(smart(2.0), "kafka partitions", es)
+    assert scores(smart(1000.0), "kafka partitions", es) == {}
+    assert scores(smart(2.0), "write a haiku about autumn", es) == {}
+
+
+def test_relative_floor_drops_weak_runners_up():
+    es = [entry("DECISION", "kafka partitions rebalancing", ["kafka"]), entry("DECISION", "partitions of disks")] + filler()
+    assert len(scores(smart(0.5), "kafka partitions rebalancing", es)) == 2
+    assert list(scores(smart(0.5, min_relative=0.5), "kafka partitions rebalancing", es)) == ["kafka partitions rebalancing"]
+
+
+def test_min_score_bad_value_warns_and_falls_back(capsys):
+    assert smart(min_score="lots").min_score == matching.DEFAULT_MIN_SCORE
+    assert "min_score" in capsys.readouterr().err
+
+
+class FakeFuzz:
+    ratio = None
+
+
+class FakeProcess:
+    """A stand-in for rapidfuzz.process with the same call shape (difflib ratio, 0-100)."""
+
+    @staticmethod
+    def extract(q, choices, scorer=None, score_cutoff=0, limit=3):
+        out = [(c, 100 * difflib.SequenceMatcher(None, q, c).ratio(), i) for i, c in enumerate(choices)]
+        return sorted([o for o in out if o[1] >= score_cutoff], key=lambda o: -o[1])[:limit]
+
+
+def test_fuzzy_fallback_only_when_nothing_clears_the_floor(monkeypatch):
+    monkeypatch.setattr(matching, "_process", FakeProcess)
+    monkeypatch.setattr(matching, "_fuzz", FakeFuzz)
+    es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"]), entry("DECISION", "other stuff")] + filler()
+    got = scores(smart(2.0), "kubrenetes ingres", es)  # "ingres" prefixes "ingress" but scores under the floor
+    assert got["kubernetes ingress timeout"][1]["fuzzy"] == ["kubrenet~kubernet (tags)"]
+    assert got["kubernetes ingress timeout"][1]["prefix"] == ["ingr~ingress (title)"]
+    strict = scores(smart(2.0, fuzzy_cutoff=99), "kubrenetes ingres", es)
+    assert strict == {}
+    off = scores(smart(2.0, fuzzy=False), "kubrenetes ingres", es)
+    assert off == {}
+    # an exact match above the floor: no fuzzy step at all
+    got = scores(smart(2.0), "kubernetes kubrenetes", es)
+    assert got["kubernetes ingress timeout"][1]["fuzzy"] == []
+
+
+def test_short_tokens_never_fuzzy(monkeypatch):
+    monkeypatch.setattr(matching, "_process", FakeProcess)
+    monkeypatch.setattr(matching, "_fuzz", FakeFuzz)
+    es = [entry("DECISION", "redis cache")] + filler()
+    assert scores(smart(0.5), "rdis", es) == {}
+
+
+def test_without_rapidfuzz_the_step_is_skipped_silently(monkeypatch, capsys):
+    monkeypatch.setattr(matching, "_process", None)
+    s = smart(2.0)
+    assert not s.use_fuzzy
+    es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"])] + filler()
+    assert scores(s, "kubrenetes ingres", es) == {}
+    assert capsys.readouterr().err == ""
+
+
+# -- body tokens: derived at rebuild time, cached beside index.md -------------------------------
+
+def test_body_text_covers_content_files_and_id():
+    rec = record("runbook", "fix-celery", "Fix celery", related_files=["app/tasks.py"],
+                 content={"trigger": "worker stuck", "steps": ["restart beat"], "verification": "ok"})
+    text = body_text(rec)
+    assert "worker stuck" in text and "restart beat" in text and "app/tasks.py" in text and "fix-celery" in text
+    assert {"worker", "stuck", "restart", "beat", "app/tasks.py", "task"} <= set(derive_body_tokens(rec, STOP_WORDS))
+
+
+def test_rebuild_writes_body_cache_in_the_same_step(memory_root):
+    write(memory_root, record("decision", "queue", "Message queue choice",
+                              content={"status": "accepted", "context": "c", "decision": "Use RabbitMQ quorum queues",
+                                       "rationale": ["r"]}))
+    config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 1}})
+    rebuild_index(str(memory_root), config)
+    cache = load_cache(str(memory_root))
+    assert cache == {".claude/memory/decisions/queue.json": set(derive_body_tokens(
+        json.loads((memory_root / "decisions" / "queue.json").read_text()), STOP_WORDS))}
+    assert "rabbitmq" in cache[".claude/memory/decisions/queue.json"]
+    hits = rank(str(memory_root), config, "rabbitmq quorum setup", 5)
+    assert [h.entry["title"] for h in hits] == ["Message queue choice"] and hits[0].parts["body"]
+
+
+def test_missing_cache_makes_the_index_stale(memory_root):
+    write(memory_root, record("decision", "a", "Alpha"))
+    config = load_config(str(memory_root))
+    rebuild_index(str(memory_root), config)
+    assert not index_is_stale(str(memory_root), config)
+    (memory_root / ".cache").joinpath(cache_path(str(memory_root)).rsplit("/", 1)[1]).unlink()
+    assert index_is_stale(str(memory_root), config)
+    current_entries(str(memory_root), config)
+    assert load_cache(str(memory_root)) is not None
+
+
+def test_corrupt_or_missing_cache_falls_back_to_title_and_tags(memory_root):
+    write(memory_root, record("decision", "queue", "Message queue choice", ["rabbitmq"],
+                              content={"status": "accepted", "context": "c", "decision": "quorum queues",
+                                       "rationale": ["r"]}))
+    config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 0.5}})
+    rebuild_index(str(memory_root), config)
+    assert rank(str(memory_root), config, "quorum setup here", 5)  # body match
+    for broken in ("{not json", '{"version": 999, "entries": {}}', '["a list"]'):
+        with open(cache_path(str(memory_root)), "w") as f:
+            f.write(broken)
+        assert load_cache(str(memory_root)) is None
+        assert rank(str(memory_root), config, "quorum setup here", 5) == []  # body gone, no error
+        hits = rank(str(memory_root), config, "rabbitmq setup here", 5)
+        assert [h.entry["title"] for h in hits] == ["Message queue choice"]  # title/tags still work

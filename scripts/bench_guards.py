@@ -5,8 +5,24 @@ import json, os, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
-import helpers  # noqa: E402
+sys.path.insert(0, str(REPO / "scripts"))
+from team_memory.model import DEFAULT_FOLDERS  # noqa: E402
+
+CONTENT = {"decision": {"status": "accepted", "context": "c", "decision": "d", "rationale": ["r"]},
+           "runbook": {"trigger": "t", "steps": ["s"], "verification": "v"},
+           "constraint": {"kind": "limitation", "rule": "r", "impact": ["i"], "severity": "high", "active": True},
+           "preference": {"topic": "t", "value": "v", "reason": "r", "strength": "default"},
+           "tech_debt": {"status": "open", "priority": "low", "description": "d", "reason_deferred": "r"},
+           "session_summary": {"goal": "g", "outcome": "success", "completed": ["c"], "next_actions": ["n"]}}
+
+
+def write_memory(root, category, memory_id):
+    folder = root / DEFAULT_FOLDERS[category]
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {"schema_version": "1.0", "category": category, "id": memory_id, "title": f"Memory {memory_id}",
+              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "tags": ["t"],
+              "content": CONTENT[category]}
+    (folder / f"{memory_id}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
 
 
 def run(hook, payload, env):
@@ -22,7 +38,7 @@ def main(n=int(sys.argv[1]) if len(sys.argv) > 1 else 500, rounds=20):
         (project / ".git").mkdir(parents=True)
         root = project / ".claude" / "memory"
         for i in range(n):
-            helpers.write(root, helpers.record(list(helpers.FOLDERS)[i % 6], f"m{i}", f"Memory {i}", ["t"]))
+            write_memory(root, list(CONTENT)[i % 6], f"m{i}")
         env = dict(os.environ, TEAM_MEMORY_STATE_DIR=str(Path(tmp) / "state"))
         pre, post = [], []
         for r in range(rounds):

@@ -6,7 +6,8 @@ stretch (``transcript.read_transcript`` from offset 0) and judged by the real
 scorer with the default configuration (``triage.triage``); the categories that
 fire are compared with ``labels.json`` ({name: {"categories": [...]}}).
 
-Cues were tuned on the *tuning* half only (sorted file names, even positions);
+Cues were tuned on the *tuning* half only (sorted file names, even positions,
+``heldout-*`` files excluded: they always belong to the held-out half);
 figures are printed for the tuning half, the held-out half and all files.
 
     python3 scripts/triage_eval.py                 # the table
@@ -43,9 +44,16 @@ def load_fixtures(folder: str) -> list:
     return out
 
 
+HELD_OUT_PREFIX = "heldout-"
+
+
 def split(fixtures: list) -> dict:
-    """The fixed halves: even positions of the sorted names tune, odd ones are held out."""
-    return {"tuning": fixtures[0::2], "held-out": fixtures[1::2], "all": fixtures}
+    """The fixed halves: files named ``heldout-*`` are always held out (they were added after the first
+    tuning round and never tuned on); of the rest, even positions of the sorted names tune and odd
+    positions are held out."""
+    base = [f for f in fixtures if not f[0].startswith(HELD_OUT_PREFIX)]
+    extra = [f for f in fixtures if f[0].startswith(HELD_OUT_PREFIX)]
+    return {"tuning": base[0::2], "held-out": base[1::2] + extra, "all": fixtures}
 
 
 def predict(path: str, config: dict) -> set:

@@ -3,14 +3,30 @@
 Text first loses what must never be scored or re-saved: fenced code,
 ``<private>`` sections, ``<memory-context>`` blocks we injected, and the
 harness's own ``<system-reminder>``-style blocks (``clean_text``). It is then
-cut into lines (newlines and sentence ends).
+cut into lines; each line remembers its message and paragraph.
 
 Each memory category is scored as the prior plugin did (seed report 9.1):
 
-- a line matching one of the category's *primary* cues counts as a primary hit;
-- if one of its *booster* cues matches within the 4-line window around it
-  (the line before, the line itself and the two after), it is a boosted hit instead;
+- each distinct *primary* cue phrase in a line is a primary hit;
+- it is a boosted hit instead when a *booster* cue matches in the 4-line window
+  around it (the two lines before, the line itself and the one after) or, an
+  extension, anywhere in the same paragraph;
 - score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9, so 0..1.
+
+Four optional cue lists refine this (``decision`` ships them):
+
+- *dampers*: a sentence matching one (a question, "maybe", "not sure if",
+  "someday", "not decided yet") contributes no hits: talk about a choice is
+  not a choice;
+- *proposals*: a message that offers options or a recommendation, or asks for
+  one. A hit in a message that replies to such an exchange is boosted (the
+  comparison is often several lines away), and when the user replies to an
+  assistant proposal with a hit, the accepted proposal counts as one more hit;
+- *confirmations* ("ok, do that", "그렇게 해 주세요", "それでお願いします"): count
+  as hits only in a user reply to a proposal;
+- *alternatives* ("instead of", "대신", "ではなく"): one more hit in a sentence
+  that already holds a primary hit (a choice that names what it rejects);
+  alone they are only boosters.
 
 A category fires when its score reaches ``triage.thresholds[category]``.
 Cues are regular expressions (case-insensitive) in ``triage.cues``; a team
@@ -45,7 +61,9 @@ _RECALLED = re.compile(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|
 _HARNESS = re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|command-message|"
                       r"command-name|command-args|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1\s*>|\Z)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)")  # also 。！？
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "alternatives")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
 
 
@@ -72,6 +90,16 @@ def clean_text(text: str) -> str:
     return _INLINE_CODE.sub(" ", text)
 
 
+class Line(str):
+    """A scoring line that knows its message (``msg``: consecutive turns of one speaker are one message),
+    the speaker (``role``) and its paragraph (``para``)."""
+
+    def __new__(cls, text: str, msg: int, role: str, para: int):
+        line = super().__new__(cls, text)
+        line.msg, line.role, line.para = msg, role, para
+        return line
+
+
 def split_lines(text: str) -> list:
     """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
     lines = []
@@ -82,9 +110,20 @@ def split_lines(text: str) -> list:
     return lines
 
 
+def message_lines(text: str, msg: int, role: str, turn: int = 0) -> list:
+    """``split_lines`` of one turn's text as ``Line`` objects; paragraphs (blank-line separated) are
+    numbered ``(turn, n)``."""
+    return [Line(line, msg, role, (turn, para))
+            for para, block in enumerate(_PARAGRAPH.split(text)) for line in split_lines(block)]
+
+
+def sentences(line: str) -> list:
+    return [s for s in _SENTENCE_END.split(line) if s.strip()]
+
+
 def sentence_with(line: str, regexes) -> str:
     """The sentence of ``line`` where a cue matched: the evidence to show."""
-    for sentence in _SENTENCE_END.split(line):
+    for sentence in sentences(line):
         if _matches(regexes, sentence):
             return sentence
     return line
@@ -103,18 +142,19 @@ def _compile(patterns, where: str) -> list:
 
 
 def compile_cues(config: dict) -> dict:
-    """category -> (primary regexes, booster regexes), from ``triage.cues`` plus ``triage.extra_cues``."""
+    """category -> (primary, boosters, dampers, confirmations, proposals) regex lists,
+    from ``triage.cues`` plus ``triage.extra_cues``."""
     triage = section(config, "triage")
     out = {}
     for category in CUE_CATEGORIES:
-        primary, boosters = [], []
+        kinds = {kind: [] for kind in CUE_KINDS}
         for key in ("cues", "extra_cues"):
             group = triage.get(key, {})
             cues = group.get(category, {}) if isinstance(group, dict) else {}
             if isinstance(cues, dict):
-                primary += _compile(cues.get("primary"), f"triage.{key}.{category}.primary")
-                boosters += _compile(cues.get("boosters"), f"triage.{key}.{category}.boosters")
-        out[category] = (primary, boosters)
+                for kind in CUE_KINDS:
+                    kinds[kind] += _compile(cues.get(kind), f"triage.{key}.{category}.{kind}")
+        out[category] = tuple(kinds[kind] for kind in CUE_KINDS)
     return out
 
 
@@ -133,29 +173,95 @@ def cue_hits(regexes, line: str) -> int:
     return hits
 
 
-def score_lines(lines: list, primary: list, boosters: list):
+def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
+    """Cue phrases in ``line``, leaving out the sentences a damper matches; a sentence with a hit
+    that also names an alternative counts one more."""
+    if not dampers and not alternatives:
+        return cue_hits(regexes, line)
+    hits = 0
+    for sentence in sentences(line):
+        if not _matches(dampers, sentence):
+            found = cue_hits(regexes, sentence)
+            hits += found + (1 if found and _matches(alternatives, sentence) else 0)
+    return hits
+
+
+class _Exchange:
+    """Per message: does it hold a booster or a proposal, and which message does it reply to."""
+
+    def __init__(self, lines: list, boosters: list, proposals: list):
+        self.booster, self.proposal, self.role, self.replies_to, self.asked = set(), set(), {}, {}, {}
+        self.booster_paras = set()
+        for line in lines:
+            msg = getattr(line, "msg", None)
+            if msg is None:
+                continue
+            self.role.setdefault(msg, line.role)
+            if _matches(boosters, line):
+                self.booster.add(msg)
+                self.booster_paras.add((msg, line.para))
+            if proposals and _matches(proposals, line):
+                self.proposal.add(msg)
+        for msg in self.role:  # the message replied to, and the one before it (the question it answered)
+            if msg - 1 in self.role:
+                self.replies_to[msg], self.asked[msg] = msg - 1, (msg - 2 if msg - 2 in self.role else None)
+
+    def paragraph_boosted(self, line) -> bool:
+        return getattr(line, "msg", None) is not None and (line.msg, line.para) in self.booster_paras
+
+    def reply_boosted(self, msg) -> bool:
+        """A booster or a proposal in the exchange this message replies to."""
+        context = (self.replies_to.get(msg), self.asked.get(msg))
+        return any(m is not None and (m in self.booster or m in self.proposal) for m in context)
+
+    def answers_proposal(self, msg) -> int | None:
+        """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
+        prev = self.replies_to.get(msg)
+        if prev is None or self.role.get(msg) != "user" or self.role.get(prev) != "assistant":
+            return None
+        return prev if prev in self.proposal or self.asked.get(msg) in self.proposal else None
+
+
+def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
+                alternatives=()):
     """``(score 0..1, evidence lines best first)`` of one category over ``lines``.
 
     Each distinct primary cue phrase is a hit; a hit is boosted when a booster
-    matches anywhere in its line's 4-line window.
+    matches in its line's 4-line window or its paragraph. ``Line`` objects
+    (``conversation_lines``) also carry the message rules: dampers, replies to
+    proposals, confirmations (see the module docstring); plain strings get the
+    window rule only.
     """
     n_primary = n_boosted = 0
-    boosted_lines, primary_lines = [], []
-    booster_hit = None
+    boosted_lines, primary_lines, accepted_lines = [], [], []
+    booster_hit = exchange = None
+    accepted = set()
     for i, line in enumerate(lines):
-        hits = cue_hits(primary, line)
+        msg = getattr(line, "msg", None)
+        hits = _undamped_hits(line, primary, dampers, alternatives)
+        if exchange is None and (hits or confirmations):
+            exchange = _Exchange(lines, boosters, proposals)
+        answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
+        if answered is not None and confirmations:
+            hits = _undamped_hits(line, primary + confirmations, dampers, alternatives)
         if not hits:
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-        if any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]):
+        if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
+                or (proposals and msg is not None and exchange.reply_boosted(msg))):
             n_boosted += hits
-            boosted_lines.append(sentence_with(line, primary))
+            boosted_lines.append(sentence_with(line, primary + list(confirmations)))
         else:
             n_primary += hits
-            primary_lines.append(sentence_with(line, primary))
+            primary_lines.append(sentence_with(line, primary + list(confirmations)))
+        if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
+            accepted.add(answered)
+            n_primary += 1
+            offered = [ln for ln in lines if getattr(ln, "msg", None) == answered]
+            accepted_lines += ([ln for ln in offered if _matches(proposals, ln)] or offered)[:1]
     score = (PRIMARY_WEIGHT * min(n_primary, MAX_PRIMARY) + BOOSTED_WEIGHT * min(n_boosted, MAX_BOOSTED)) / DENOMINATOR
-    return min(1.0, score), boosted_lines + primary_lines
+    return min(1.0, score), boosted_lines + primary_lines + accepted_lines
 
 
 def activity(turns: list) -> dict:
@@ -197,10 +303,14 @@ def triage_enabled(config: dict) -> bool:
 
 def conversation_lines(turns: list) -> list:
     """The scoring lines of the user and assistant text in ``turns`` (tool output is not conversation)."""
-    lines = []
-    for t in turns:
+    lines, msg, speaker = [], -1, None
+    for turn, t in enumerate(turns):
         if t.role in ("user", "assistant") and t.text:
-            lines.extend(split_lines(clean_text(t.text)))
+            found = message_lines(clean_text(t.text), msg, t.role, turn)
+            if found and t.role != speaker:  # a new message starts when the speaker changes
+                msg, speaker = msg + 1, t.role
+                found = message_lines(clean_text(t.text), msg, t.role, turn)
+            lines.extend(found)
             if len(lines) >= MAX_LINES:
                 return lines[-MAX_LINES:]
     return lines

@@ -3,7 +3,7 @@
 Text first loses what must never be scored or re-saved: fenced code,
 ``<private>`` sections, ``<memory-context>`` blocks we injected, and the
 harness's own ``<system-reminder>``-style blocks (``clean_text``). It is then
-cut into lines; each line remembers its message and paragraph.
+cut into lines; each line remembers its message and paragraph (``triage_text.py``).
 
 Each memory category is scored as the prior plugin did (seed report 9.1):
 
@@ -40,6 +40,7 @@ import re
 
 from .config import category_enabled, section, warn
 from .sanitize import clean_line, cut
+from .triage_text import clean_text, conversation_lines, sentences, split_lines  # noqa: F401 (re-exported)
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
@@ -51,20 +52,9 @@ MAX_PRIMARY, MAX_BOOSTED = 3, 2
 DENOMINATOR = PRIMARY_WEIGHT * MAX_PRIMARY + BOOSTED_WEIGHT * MAX_BOOSTED  # 1.9
 WINDOW_BEFORE, WINDOW_AFTER = 2, 1  # a 4-line window: two lines before, the line, one after
 
-MAX_LINE_CHARS = 1000  # a pattern never runs over a pasted megabyte
-MAX_LINES = 4000
 EVIDENCE_CHARS = 140
 
-_FENCE = re.compile(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
-_PRIVATE = re.compile(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)")
-_RECALLED = re.compile(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)")
-_HARNESS = re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|command-message|"
-                      r"command-name|command-args|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1\s*>|\Z)")
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)")  # also 。！？
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
 CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "alternatives")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
 
 
 class Finding:
@@ -77,48 +67,6 @@ class Finding:
 
     def __repr__(self) -> str:
         return f"Finding({self.category!r}, {self.score:.2f}, {self.evidence!r})"
-
-
-def clean_text(text: str) -> str:
-    """``text`` without fenced code, private sections, recalled memories and harness blocks."""
-    if not isinstance(text, str):
-        return ""
-    text = _PRIVATE.sub(" ", text)
-    text = _RECALLED.sub(" ", text)
-    text = _HARNESS.sub(" ", text)
-    text = _FENCE.sub("\n", text)
-    return _INLINE_CODE.sub(" ", text)
-
-
-class Line(str):
-    """A scoring line that knows its message (``msg``: consecutive turns of one speaker are one message),
-    the speaker (``role``) and its paragraph (``para``)."""
-
-    def __new__(cls, text: str, msg: int, role: str, para: int):
-        line = super().__new__(cls, text)
-        line.msg, line.role, line.para = msg, role, para
-        return line
-
-
-def split_lines(text: str) -> list:
-    """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
-    lines = []
-    for raw in text.splitlines():
-        raw = _LIST_MARK.sub("", raw).strip()
-        if raw:
-            lines.append(raw[:MAX_LINE_CHARS])
-    return lines
-
-
-def message_lines(text: str, msg: int, role: str, turn: int = 0) -> list:
-    """``split_lines`` of one turn's text as ``Line`` objects; paragraphs (blank-line separated) are
-    numbered ``(turn, n)``."""
-    return [Line(line, msg, role, (turn, para))
-            for para, block in enumerate(_PARAGRAPH.split(text)) for line in split_lines(block)]
-
-
-def sentences(line: str) -> list:
-    return [s for s in _SENTENCE_END.split(line) if s.strip()]
 
 
 def sentence_with(line: str, regexes) -> str:
@@ -299,21 +247,6 @@ def threshold(config: dict, category: str) -> float:
 
 def triage_enabled(config: dict) -> bool:
     return section(config, "triage").get("enabled", True) is not False
-
-
-def conversation_lines(turns: list) -> list:
-    """The scoring lines of the user and assistant text in ``turns`` (tool output is not conversation)."""
-    lines, msg, speaker = [], -1, None
-    for turn, t in enumerate(turns):
-        if t.role in ("user", "assistant") and t.text:
-            found = message_lines(clean_text(t.text), msg, t.role, turn)
-            if found and t.role != speaker:  # a new message starts when the speaker changes
-                msg, speaker = msg + 1, t.role
-                found = message_lines(clean_text(t.text), msg, t.role, turn)
-            lines.extend(found)
-            if len(lines) >= MAX_LINES:
-                return lines[-MAX_LINES:]
-    return lines
 
 
 def evidence(line: str) -> str:

@@ -174,3 +174,9 @@ def test_fixed_expressions_are_not_choices():
     assert decision_score(("user", "I don't know what it is.")) == 0
     assert decision_score(("user", "ありがとうございます、参考にします。")) == 0
     assert decision_score(("assistant", "설정을 수정했습니다.")) == 0
+
+
+def test_a_team_can_give_any_category_proposals_without_confirmations():
+    config = deep_merge(load_config(None), {"triage": {"extra_cues": {"runbook": {"proposals": [r"\btwo ways\b"]}}}})
+    turns = [Turn("assistant", "Two ways out: restart the worker or clear the queue."), Turn("user", "hello")]
+    assert {f.category for f in triage(turns, config)} == set()

@@ -182,13 +182,12 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
     """
     n_primary = n_boosted = 0
     boosted_lines, primary_lines, accepted_lines = [], [], []
-    booster_hit = exchange = None
+    booster_hit = None
+    exchange = _Exchange(lines, boosters, proposals)
     accepted = set()
     for i, line in enumerate(lines):
         msg = getattr(line, "msg", None)
         hits = _undamped_hits(line, primary, dampers, alternatives)
-        if exchange is None and (hits or confirmations):
-            exchange = _Exchange(lines, boosters, proposals)
         answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
         if answered is not None and confirmations:
             hits = _undamped_hits(line, primary + confirmations, dampers, alternatives)

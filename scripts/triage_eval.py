@@ -6,12 +6,14 @@ stretch (``transcript.read_transcript`` from offset 0) and judged by the real
 scorer with the default configuration (``triage.triage``); the categories that
 fire are compared with ``labels.json`` ({name: {"categories": [...]}}).
 
-Cues were tuned on the *tuning* half only (sorted file names, even positions);
+Cues were tuned on the *tuning* half only (sorted file names, even positions,
+``heldout-*`` files excluded: they always belong to the held-out half);
 figures are printed for the tuning half, the held-out half and all files.
 
     python3 scripts/triage_eval.py                 # the table
     python3 scripts/triage_eval.py --json          # the same figures as JSON
     python3 scripts/triage_eval.py --show-errors   # which files were misjudged
+    python3 scripts/triage_eval.py --by-origin     # held-out split into the first files and heldout-*
 """
 from __future__ import annotations
 
@@ -43,9 +45,20 @@ def load_fixtures(folder: str) -> list:
     return out
 
 
-def split(fixtures: list) -> dict:
-    """The fixed halves: even positions of the sorted names tune, odd ones are held out."""
-    return {"tuning": fixtures[0::2], "held-out": fixtures[1::2], "all": fixtures}
+HELD_OUT_PREFIX = "heldout-"
+
+
+def split(fixtures: list, by_origin: bool = False) -> dict:
+    """The fixed halves: files named ``heldout-*`` are always held out (they were added after the first
+    tuning round and never tuned on); of the rest, even positions of the sorted names tune and odd
+    positions are held out."""
+    base = [f for f in fixtures if not f[0].startswith(HELD_OUT_PREFIX)]
+    extra = [f for f in fixtures if f[0].startswith(HELD_OUT_PREFIX)]
+    parts = {"tuning": base[0::2], "held-out": base[1::2] + extra, "all": fixtures}
+    if by_origin:  # the held-out half of the first 49 files, and the files added later, apart
+        parts = {"tuning": parts["tuning"], "held-out (first)": base[1::2], "held-out (added)": extra,
+                 "held-out": parts["held-out"], "all": fixtures}
+    return parts
 
 
 def predict(path: str, config: dict) -> set:
@@ -65,13 +78,13 @@ def figures(results: list) -> dict:
     return out
 
 
-def evaluate(folder: str = DEFAULT_FIXTURES, config: dict | None = None) -> dict:
+def evaluate(folder: str = DEFAULT_FIXTURES, config: dict | None = None, by_origin: bool = False) -> dict:
     """``{"tuning"|"held-out"|"all": {"files": n, "categories": figures, "errors": [...]}}``."""
     config = config if config is not None else load_config(None)
     fixtures = load_fixtures(folder)
     predicted = {name: predict(path, config) for name, path, _ in fixtures}
     report = {}
-    for part, items in split(fixtures).items():
+    for part, items in split(fixtures, by_origin).items():
         results = [(name, truth, predicted[name]) for name, _, truth in items]
         errors = [{"file": n, "missed": sorted(t - p), "extra": sorted(p - t)} for n, t, p in results if t != p]
         report[part] = {"files": len(items), "categories": figures(results), "errors": errors}
@@ -97,8 +110,10 @@ def main(argv=None) -> int:
     parser.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="the folder of *.jsonl files and labels.json")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--show-errors", action="store_true", help="list the misjudged files")
+    parser.add_argument("--by-origin", action="store_true",
+                        help="also split the held-out half into the first files and the heldout-* files added later")
     args = parser.parse_args(argv)
-    report = evaluate(args.fixtures)
+    report = evaluate(args.fixtures, by_origin=args.by_origin)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

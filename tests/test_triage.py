@@ -5,8 +5,8 @@ import pytest
 
 from team_memory.config import deep_merge, load_config
 from team_memory.transcript import Turn
-from team_memory.triage import (DENOMINATOR, activity, activity_score, clean_text, compile_cues, cue_hits,
-                                score_lines, split_lines, triage)
+from team_memory.triage import (DENOMINATOR, activity, activity_score, clean_text, compile_cues,
+                                conversation_lines, cue_hits, score_categories, score_lines, split_lines, triage)
 import re
 
 DECISION = ("We compared Redis and Memcached for the session store.\n"
@@ -116,3 +116,67 @@ def test_activity_and_session_summary():
 
 def test_split_lines_drops_markers_and_bounds_length():
     assert split_lines("- one\n\n  2. two\n" + "x" * 5000) == ["one", "two", "x" * 1000]
+
+
+def decision_score(*messages):
+    """The decision score of a conversation given as (role, text) pairs."""
+    config = load_config(None)
+    score, _ = score_categories([Turn(role, text) for role, text in messages], config)["decision"]
+    return score
+
+
+def test_dampers_silence_questions_hypotheticals_and_undecided_choices():
+    for text in ("Should we maybe go with Kafka someday? Not sure if it's worth it.",
+                 "We haven't decided yet whether to go with Redis or Memcached.",
+                 "We could go with Redis, I guess.",
+                 "나중에 Redis로 갈지 고민 중이에요. 아직 결정 안 했어요.",
+                 "まだ決めていませんが、Lokiにするかもしれません。"):
+        assert decision_score(("user", text)) == 0, text
+    assert decision_score(("user", "We decided to use Redis because it persists sessions.")) > 0
+
+
+def test_a_choice_naming_its_alternative_fires_on_its_own():
+    assert cats("We'll use server-sent events instead of websockets for the tracking page.") == {"decision"}
+    assert cats("세션 저장소는 Memcached 대신 Redis로 하기로 했어요.") == {"decision"}
+    assert cats("ログ基盤はDatadogではなくLokiにします。") == {"decision"}
+    # an alternative without a choice is only a comparison
+    assert cats("It streams pages into one writer rather than loading every label into memory.") == set()
+
+
+def test_accepting_a_proposal_is_a_decision_routine_yes_is_not():
+    proposal = ("assistant", "Two options:\n1. Redis, heavier but persistent.\n2. Memcached, simpler.\n"
+                             "I'd recommend Redis.")
+    assert decision_score(proposal, ("user", "ok, do that")) >= 0.4
+    assert decision_score(("user", "Redis or Memcached?"),
+                          ("assistant", "Redis persists across restarts; Memcached is simpler."),
+                          ("user", "Redis it is.")) >= 0.4
+    assert decision_score(("user", "Redis와 Memcached 중에 뭐가 나을까요?"),
+                          ("assistant", "Redis는 재시작해도 유지되고, Memcached는 더 단순해요."),
+                          ("user", "그럼 Redis로 가자.")) >= 0.4
+    # a confirmation counts only as a reply to a proposal
+    assert decision_score(("assistant", "Added the column. Want me to also expose it in the API?"),
+                          ("user", "yes please, go ahead")) == 0
+    assert decision_score(("user", "ok, do that")) == 0
+    # the assistant accepting its own proposal is not an accepted proposal
+    assert decision_score(proposal, ("assistant", "ok, do that")) == 0
+
+
+def test_paragraph_booster_reaches_past_the_window():
+    primary, boosters = [re.compile(r"\bdecided\b")], [re.compile(r"\bbecause\b")]
+    text = "because a\nx\ny\nz\nwe decided b"
+    lines = conversation_lines([Turn("user", text)])
+    assert score_lines(lines, primary, boosters)[0] == pytest.approx(0.5 / DENOMINATOR)
+    lines = conversation_lines([Turn("user", text.replace("z\n", "z\n\n"))])
+    assert score_lines(lines, primary, boosters)[0] == pytest.approx(0.3 / DENOMINATOR)
+
+
+def test_fixed_expressions_are_not_choices():
+    assert decision_score(("user", "I don't know what it is.")) == 0
+    assert decision_score(("user", "ありがとうございます、参考にします。")) == 0
+    assert decision_score(("assistant", "설정을 수정했습니다.")) == 0
+
+
+def test_a_team_can_give_any_category_proposals_without_confirmations():
+    config = deep_merge(load_config(None), {"triage": {"extra_cues": {"runbook": {"proposals": [r"\btwo ways\b"]}}}})
+    turns = [Turn("assistant", "Two ways out: restart the worker or clear the queue."), Turn("user", "hello")]
+    assert {f.category for f in triage(turns, config)} == set()

@@ -3,14 +3,30 @@
 Text first loses what must never be scored or re-saved: fenced code,
 ``<private>`` sections, ``<memory-context>`` blocks we injected, and the
 harness's own ``<system-reminder>``-style blocks (``clean_text``). It is then
-cut into lines (newlines and sentence ends).
+cut into lines; each line remembers its message and paragraph (``triage_text.py``).
 
 Each memory category is scored as the prior plugin did (seed report 9.1):
 
-- a line matching one of the category's *primary* cues counts as a primary hit;
-- if one of its *booster* cues matches within the 4-line window around it
-  (the line before, the line itself and the two after), it is a boosted hit instead;
+- each distinct *primary* cue phrase in a line is a primary hit;
+- it is a boosted hit instead when a *booster* cue matches in the 4-line window
+  around it (the two lines before, the line itself and the one after) or, an
+  extension, anywhere in the same paragraph;
 - score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9, so 0..1.
+
+Four optional cue lists refine this (``decision`` ships them):
+
+- *dampers*: a sentence matching one (a question, "maybe", "not sure if",
+  "someday", "not decided yet") contributes no hits: talk about a choice is
+  not a choice;
+- *proposals*: a message that offers options or a recommendation, or asks for
+  one. A hit in a message that replies to such an exchange is boosted (the
+  comparison is often several lines away), and when the user replies to an
+  assistant proposal with a hit, the accepted proposal counts as one more hit;
+- *confirmations* ("ok, do that", "그렇게 해 주세요", "それでお願いします"): count
+  as hits only in a user reply to a proposal;
+- *alternatives* ("instead of", "대신", "ではなく"): one more hit in a sentence
+  that already holds a primary hit (a choice that names what it rejects);
+  alone they are only boosters.
 
 A category fires when its score reaches ``triage.thresholds[category]``.
 Cues are regular expressions (case-insensitive) in ``triage.cues``; a team
@@ -24,6 +40,7 @@ import re
 
 from .config import category_enabled, section, warn
 from .sanitize import clean_line, cut
+from .triage_text import clean_text, conversation_lines, sentences, split_lines  # noqa: F401 (re-exported)
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
@@ -35,18 +52,9 @@ MAX_PRIMARY, MAX_BOOSTED = 3, 2
 DENOMINATOR = PRIMARY_WEIGHT * MAX_PRIMARY + BOOSTED_WEIGHT * MAX_BOOSTED  # 1.9
 WINDOW_BEFORE, WINDOW_AFTER = 2, 1  # a 4-line window: two lines before, the line, one after
 
-MAX_LINE_CHARS = 1000  # a pattern never runs over a pasted megabyte
-MAX_LINES = 4000
 EVIDENCE_CHARS = 140
 
-_FENCE = re.compile(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
-_PRIVATE = re.compile(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)")
-_RECALLED = re.compile(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)")
-_HARNESS = re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|command-message|"
-                      r"command-name|command-args|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1\s*>|\Z)")
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
+CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "alternatives")
 
 
 class Finding:
@@ -61,30 +69,9 @@ class Finding:
         return f"Finding({self.category!r}, {self.score:.2f}, {self.evidence!r})"
 
 
-def clean_text(text: str) -> str:
-    """``text`` without fenced code, private sections, recalled memories and harness blocks."""
-    if not isinstance(text, str):
-        return ""
-    text = _PRIVATE.sub(" ", text)
-    text = _RECALLED.sub(" ", text)
-    text = _HARNESS.sub(" ", text)
-    text = _FENCE.sub("\n", text)
-    return _INLINE_CODE.sub(" ", text)
-
-
-def split_lines(text: str) -> list:
-    """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
-    lines = []
-    for raw in text.splitlines():
-        raw = _LIST_MARK.sub("", raw).strip()
-        if raw:
-            lines.append(raw[:MAX_LINE_CHARS])
-    return lines
-
-
 def sentence_with(line: str, regexes) -> str:
     """The sentence of ``line`` where a cue matched: the evidence to show."""
-    for sentence in _SENTENCE_END.split(line):
+    for sentence in sentences(line):
         if _matches(regexes, sentence):
             return sentence
     return line
@@ -103,18 +90,19 @@ def _compile(patterns, where: str) -> list:
 
 
 def compile_cues(config: dict) -> dict:
-    """category -> (primary regexes, booster regexes), from ``triage.cues`` plus ``triage.extra_cues``."""
+    """category -> (primary, boosters, dampers, confirmations, proposals) regex lists,
+    from ``triage.cues`` plus ``triage.extra_cues``."""
     triage = section(config, "triage")
     out = {}
     for category in CUE_CATEGORIES:
-        primary, boosters = [], []
+        kinds = {kind: [] for kind in CUE_KINDS}
         for key in ("cues", "extra_cues"):
             group = triage.get(key, {})
             cues = group.get(category, {}) if isinstance(group, dict) else {}
             if isinstance(cues, dict):
-                primary += _compile(cues.get("primary"), f"triage.{key}.{category}.primary")
-                boosters += _compile(cues.get("boosters"), f"triage.{key}.{category}.boosters")
-        out[category] = (primary, boosters)
+                for kind in CUE_KINDS:
+                    kinds[kind] += _compile(cues.get(kind), f"triage.{key}.{category}.{kind}")
+        out[category] = tuple(kinds[kind] for kind in CUE_KINDS)
     return out
 
 
@@ -133,29 +121,94 @@ def cue_hits(regexes, line: str) -> int:
     return hits
 
 
-def score_lines(lines: list, primary: list, boosters: list):
+def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
+    """Cue phrases in ``line``, leaving out the sentences a damper matches; a sentence with a hit
+    that also names an alternative counts one more."""
+    if not dampers and not alternatives:
+        return cue_hits(regexes, line)
+    hits = 0
+    for sentence in sentences(line):
+        if not _matches(dampers, sentence):
+            found = cue_hits(regexes, sentence)
+            hits += found + (1 if found and _matches(alternatives, sentence) else 0)
+    return hits
+
+
+class _Exchange:
+    """Per message: does it hold a booster or a proposal, and which message does it reply to."""
+
+    def __init__(self, lines: list, boosters: list, proposals: list):
+        self.booster, self.proposal, self.role, self.replies_to, self.asked = set(), set(), {}, {}, {}
+        self.booster_paras = set()
+        for line in lines:
+            msg = getattr(line, "msg", None)
+            if msg is None:
+                continue
+            self.role.setdefault(msg, line.role)
+            if _matches(boosters, line):
+                self.booster.add(msg)
+                self.booster_paras.add((msg, line.para))
+            if proposals and _matches(proposals, line):
+                self.proposal.add(msg)
+        for msg in self.role:  # the message replied to, and the one before it (the question it answered)
+            if msg - 1 in self.role:
+                self.replies_to[msg], self.asked[msg] = msg - 1, (msg - 2 if msg - 2 in self.role else None)
+
+    def paragraph_boosted(self, line) -> bool:
+        return getattr(line, "msg", None) is not None and (line.msg, line.para) in self.booster_paras
+
+    def reply_boosted(self, msg) -> bool:
+        """A booster or a proposal in the exchange this message replies to."""
+        context = (self.replies_to.get(msg), self.asked.get(msg))
+        return any(m is not None and (m in self.booster or m in self.proposal) for m in context)
+
+    def answers_proposal(self, msg) -> int | None:
+        """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
+        prev = self.replies_to.get(msg)
+        if prev is None or self.role.get(msg) != "user" or self.role.get(prev) != "assistant":
+            return None
+        return prev if prev in self.proposal or self.asked.get(msg) in self.proposal else None
+
+
+def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
+                alternatives=()):
     """``(score 0..1, evidence lines best first)`` of one category over ``lines``.
 
     Each distinct primary cue phrase is a hit; a hit is boosted when a booster
-    matches anywhere in its line's 4-line window.
+    matches in its line's 4-line window or its paragraph. ``Line`` objects
+    (``conversation_lines``) also carry the message rules: dampers, replies to
+    proposals, confirmations (see the module docstring); plain strings get the
+    window rule only.
     """
     n_primary = n_boosted = 0
-    boosted_lines, primary_lines = [], []
+    boosted_lines, primary_lines, accepted_lines = [], [], []
     booster_hit = None
+    exchange = _Exchange(lines, boosters, proposals)
+    accepted = set()
     for i, line in enumerate(lines):
-        hits = cue_hits(primary, line)
+        msg = getattr(line, "msg", None)
+        hits = _undamped_hits(line, primary, dampers, alternatives)
+        answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
+        if answered is not None and confirmations:
+            hits = _undamped_hits(line, primary + confirmations, dampers, alternatives)
         if not hits:
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-        if any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]):
+        if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
+                or (proposals and msg is not None and exchange.reply_boosted(msg))):
             n_boosted += hits
-            boosted_lines.append(sentence_with(line, primary))
+            boosted_lines.append(sentence_with(line, primary + list(confirmations)))
         else:
             n_primary += hits
-            primary_lines.append(sentence_with(line, primary))
+            primary_lines.append(sentence_with(line, primary + list(confirmations)))
+        if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
+            accepted.add(answered)
+            n_primary += 1
+            offered = [ln for ln in lines if getattr(ln, "msg", None) == answered]
+            accepted_lines += ([ln for ln in offered if _matches(proposals, ln)] or offered)[:1]
     score = (PRIMARY_WEIGHT * min(n_primary, MAX_PRIMARY) + BOOSTED_WEIGHT * min(n_boosted, MAX_BOOSTED)) / DENOMINATOR
-    return min(1.0, score), boosted_lines + primary_lines
+    return min(1.0, score), boosted_lines + primary_lines + accepted_lines
 
 
 def activity(turns: list) -> dict:
@@ -193,17 +246,6 @@ def threshold(config: dict, category: str) -> float:
 
 def triage_enabled(config: dict) -> bool:
     return section(config, "triage").get("enabled", True) is not False
-
-
-def conversation_lines(turns: list) -> list:
-    """The scoring lines of the user and assistant text in ``turns`` (tool output is not conversation)."""
-    lines = []
-    for t in turns:
-        if t.role in ("user", "assistant") and t.text:
-            lines.extend(split_lines(clean_text(t.text)))
-            if len(lines) >= MAX_LINES:
-                return lines[-MAX_LINES:]
-    return lines
 
 
 def evidence(line: str) -> str:

@@ -1,5 +1,6 @@
 """The real Claude Code CLI, offline against the fake model API: recall works as a plugin and as a
-drop-in install. Needs npm the first time (the CLI is installed into .cache/claude-code); when the
+drop-in install, and a Stop after a decision asks once for a save (the write guards are in
+test_e2e_guards.py). Needs npm the first time (the CLI is installed into .cache/claude-code); when the
 CLI cannot be installed these tests fail, they never skip. Marked ``e2e`` (``-m "not e2e"`` to leave
 them out locally); they run by default and in CI."""
 from __future__ import annotations
@@ -73,6 +74,13 @@ def test_memory_command_lists_the_store(installed):
     result = e2e.run_claude(project, command, plugin, label=f"{mode} {command}")
     assert result.returncode == 0, result.describe()
     assert result.seen("use-redis-for-sessions  Use Redis for session storage"), result.describe()
+
+
+def test_stop_after_a_decision_gives_the_save_instructions_once(installed):
+    """A Stop after a decision-laden exchange blocks once; the model gets the save instructions."""
+    mode, project, plugin = installed
+    result = e2e.scenario_stop_saves_once(project, plugin)
+    assert result.seen("similar"), result.describe()
 
 
 def test_a_missing_cli_that_cannot_be_installed_fails_loudly(monkeypatch, tmp_path):

@@ -1,0 +1,193 @@
+"""Store health checks for ``doctor``: what is wrong, and what can be fixed safely.
+
+``examine(memory_root, config) -> [Finding]`` looks for a stale or conflicted index,
+invalid and quarantined files, ids used in two folders, near-duplicate titles,
+private sections or secrets left in stored files, temp files of killed writers, git
+merge-conflict markers and a broken config. ``repair(memory_root, config, findings)``
+fixes the safe ones under the store lock: it rebuilds the index, deletes leftover temp
+files and redacts stored secrets through the write path's filters. Everything else is
+reported with the command or edit that fixes it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import asdict, dataclass
+from difflib import SequenceMatcher
+
+from .config import category_folders
+from .model import CONFIG_NAME
+from .fsutil import is_temp_file, store_lock
+from .index import index_is_stale, index_path, write_index_locked
+from .privacy import PrivateTagError, leaks, scrub_record
+from .store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
+from .validate import check_file, validate_record
+
+QUARANTINE = ".quarantine"
+TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
+NEAR_DUPLICATE = 0.9  # title similarity (0-1) above which two memories look like one
+_CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
+
+
+@dataclass
+class Finding:
+    kind: str      # stale-index, invalid, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict, config
+    path: str      # relative to the project
+    message: str
+    fix: str       # what to do (or what --fix does)
+    fixable: bool = False
+    warning: bool = False  # advisory: does not make doctor fail
+    fixed: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _rel(memory_root: str, path: str) -> str:
+    return os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
+
+
+def _store_files(memory_root: str):
+    """Every file below the store except the lock, with hidden folders (cache, quarantine) included."""
+    for folder, dirs, names in os.walk(memory_root):
+        dirs.sort()
+        for name in sorted(names):
+            yield os.path.join(folder, name)
+
+
+def _norm_title(title: str) -> str:
+    return " ".join(re.findall(r"\w+", title.lower()))
+
+
+def examine(memory_root: str, config: dict, now: float | None = None) -> list:
+    now = time.time() if now is None else now
+    rel = lambda p: _rel(memory_root, p)  # noqa: E731
+    found: list = []
+    config_path = os.path.join(memory_root, CONFIG_NAME)
+    if os.path.exists(config_path):
+        try:
+            with open(config_path, encoding="utf-8") as f:
+                if not isinstance(json.load(f), dict):
+                    raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            found.append(Finding("config", rel(config_path), f"is unreadable ({exc}); defaults are used",
+                                 "fix the JSON by hand (or restore it from git)"))
+
+    conflicted_index = False
+    for path in _store_files(memory_root):
+        name = os.path.basename(path)
+        inside = os.path.relpath(path, memory_root).split(os.sep)
+        if is_temp_file(name):
+            try:
+                old = now - os.stat(path).st_mtime > TEMP_MIN_AGE
+            except OSError:
+                continue
+            if old:
+                found.append(Finding("temp-file", rel(path), "is a temp file left by a writer that was killed",
+                                     "delete it (--fix does)", fixable=True))
+            continue
+        if inside[0] == QUARANTINE and name.endswith(".json"):
+            found.append(Finding("quarantined", rel(path), "was written outside the CLI, was invalid and was moved aside",
+                                 "read it, save what is useful with 'save' or 'add', then delete it"))
+            continue
+        if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
+            continue
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            continue
+        if _CONFLICT.search(text):
+            is_index = path == index_path(memory_root)
+            conflicted_index |= is_index
+            found.append(Finding("conflict", rel(path), "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
+                                 "rebuild it (--fix does)" if is_index else
+                                 "resolve the conflict by hand, then run: validate " + rel(path), fixable=is_index))
+
+    seen_ids: dict = {}
+    titles = []
+    for category, path in iter_memory_files(memory_root, config):
+        memory_id = os.path.basename(path)[:-5]
+        seen_ids.setdefault(memory_id, []).append(path)
+        problems = check_file(path, config, memory_root)
+        try:
+            record = load_memory(path)
+        except (NotARecord, OSError):
+            record = None
+        leak_pairs = set(leaks(record, config)) if record is not None else set()
+        schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
+        leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
+        if schema:
+            found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
+                                 f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"))
+        if leaked:
+            unclosed = any("unclosed" in p.message for p in leaked)
+            found.append(Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
+                                 "close the private tag by hand" if unclosed else
+                                 "redact it (--fix does); then rotate the secret: it is still in git history",
+                                 fixable=not unclosed and not schema))
+        if record is not None and record_status(record) == "active":
+            titles.append((category, _norm_title(record["title"]), path))
+
+    for memory_id, paths in seen_ids.items():
+        if len(paths) > 1:
+            found.append(Finding("duplicate-id", ", ".join(rel(p) for p in paths),
+                                 f"the id {memory_id!r} is used in {len(paths)} folders; show/update pick only the first",
+                                 "retire or rename one of them (keep the id equal to the file name)"))
+
+    for i, (cat_a, title_a, path_a) in enumerate(titles):
+        for cat_b, title_b, path_b in titles[i + 1:]:
+            if cat_a == cat_b and title_a and SequenceMatcher(None, title_a, title_b).ratio() >= NEAR_DUPLICATE:
+                found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
+                                     "have nearly the same title", "merge them: update one, retire the other",
+                                     warning=True))
+
+    if not conflicted_index and index_is_stale(memory_root, config):
+        found.append(Finding("stale-index", rel(index_path(memory_root)),
+                             "is missing or older than the memories (hooks rebuild it on the next prompt)",
+                             "rebuild it (--fix does)", fixable=True))
+    return found
+
+
+def _redact(memory_root: str, config: dict, path: str) -> bool:
+    """Rewrite one stored record with its private sections and secrets removed (caller holds the lock)."""
+    from .write import _add_change, _write_record, now_iso
+    try:
+        record = load_memory(path)
+        clean, private, secrets = scrub_record(record, config)
+    except (NotARecord, OSError, PrivateTagError):
+        return False
+    if not (private or secrets) or leaks(clean, config):
+        return False
+    _add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
+    category = next((c for c, f in category_folders(config).items() if os.path.dirname(path) == os.path.join(memory_root, f)), None)
+    if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
+        return False
+    _write_record(path, clean)
+    return True
+
+
+def repair(memory_root: str, config: dict, findings: list) -> list:
+    """Fix the fixable findings under the store lock; mark them ``fixed``; return them."""
+    project = project_root_of(memory_root)
+    with store_lock(memory_root):
+        for f in (f for f in findings if f.fixable):
+            path = os.path.join(project, f.path)
+            if f.kind == "temp-file":
+                try:
+                    os.unlink(path)
+                    f.fixed = True
+                except FileNotFoundError:
+                    f.fixed = True
+                except OSError:
+                    pass
+            elif f.kind == "leak":
+                f.fixed = _redact(memory_root, config, path)
+        index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
+        if index_fixes or any(f.fixed and f.kind == "leak" for f in findings):
+            write_index_locked(memory_root, config)
+            for f in index_fixes:
+                f.fixed = True
+    return findings

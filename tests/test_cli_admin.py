@@ -1,0 +1,133 @@
+"""doctor, gc and stats on real stores."""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from helpers import record, write
+from team_memory.cli import main
+
+
+def run_json(capsys, *argv):
+    code = main([*map(str, argv), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def kinds(result) -> dict:
+    out = {}
+    for f in result["findings"]:
+        out.setdefault(f["kind"], []).append(f)
+    return out
+
+
+def test_doctor_on_a_healthy_store_exits_0(project, memory_root, capsys):
+    write(memory_root, record("decision", "use-redis", "Use Redis", tags=["redis"]))
+    assert main(["rebuild", "--root", str(project)]) == 0
+    capsys.readouterr()
+    code, result = run_json(capsys, "doctor", "--root", project)
+    assert code == 0 and result == {"ok": True, "findings": []}
+
+
+def test_doctor_finds_every_kind_of_problem_and_fixes_the_safe_ones(project, memory_root, capsys):
+    write(memory_root, record("decision", "use-redis", "Use Redis for sessions", tags=["redis"]))
+    write(memory_root, record("decision", "use-redis-2", "Use Redis for session", tags=["redis"]))
+    write(memory_root, record("runbook", "use-redis", "Same id, other folder", tags=["x"]))
+    write(memory_root, record("preference", "broken", "Broken", tags=["x"]), raw='{"title": "Broken", "tags": 3}')
+    leaky = record("constraint", "leaky", "Leaky", tags=["x"])
+    leaky["content"]["rule"] = "call with password=hunter2hunter2 please"
+    write(memory_root, leaky)
+    write(memory_root, record("tech_debt", "conflicted", "Conflicted", tags=["x"]),
+          raw='<<<<<<< HEAD\n{"title": "a"}\n=======\n{"title": "b"}\n>>>>>>> branch\n')
+    (memory_root / ".quarantine" / "decisions").mkdir(parents=True)
+    (memory_root / ".quarantine" / "decisions" / "y.json").write_text('{"title": "y"}')
+    temp = memory_root / "decisions" / ".use-redis.json.abcd1234.tmp"
+    temp.write_text("half")
+    os.utime(temp, (time.time() - 3600, time.time() - 3600))
+    fresh_temp = memory_root / "decisions" / ".use-redis.json.efgh5678.tmp"
+    fresh_temp.write_text("a live writer")
+
+    code, result = run_json(capsys, "doctor", "--root", project)
+    found = kinds(result)
+    assert code == 1 and result["ok"] is False
+    assert set(found) == {"stale-index", "invalid", "quarantined", "duplicate-id", "near-duplicate", "leak",
+                          "temp-file", "conflict"}
+    assert {f["path"] for f in found["invalid"]} == {".claude/memory/preferences/broken.json",
+                                                     ".claude/memory/tech-debt/conflicted.json"}
+    assert found["duplicate-id"][0]["path"] == ".claude/memory/decisions/use-redis.json, .claude/memory/runbooks/use-redis.json"
+    assert found["near-duplicate"][0]["warning"] is True
+    assert found["leak"][0]["path"].endswith("constraints/leaky.json") and "hunter2" not in json.dumps(result)
+    assert [f["path"] for f in found["temp-file"]] == [".claude/memory/decisions/.use-redis.json.abcd1234.tmp"]
+
+    code, result = run_json(capsys, "doctor", "--root", project, "--fix")
+    fixed = {f["kind"] for f in result["findings"] if f["fixed"]}
+    assert code == 1 and fixed == {"stale-index", "temp-file", "leak"}
+    assert not temp.exists() and fresh_temp.exists()
+    stored = json.loads((memory_root / "constraints" / "leaky.json").read_text())
+    assert "hunter2" not in json.dumps(stored) and "[REDACTED]" in stored["content"]["rule"]
+    assert stored["changes"][-1]["summary"].startswith("doctor: ")
+    assert (memory_root / "index.md").exists()
+
+    code, result = run_json(capsys, "doctor", "--root", project)
+    assert set(kinds(result)) == {"invalid", "quarantined", "duplicate-id", "near-duplicate", "conflict"}
+
+
+def test_doctor_rebuilds_a_conflicted_index_and_warnings_do_not_fail(project, memory_root, capsys):
+    write(memory_root, record("decision", "a", "Use Redis for sessions", tags=["redis"]))
+    write(memory_root, record("decision", "b", "Use Redis for session", tags=["redis"]))
+    assert main(["rebuild", "--root", str(project)]) == 0
+    index = memory_root / "index.md"
+    index.write_text(index.read_text() + "<<<<<<< HEAD\n=======\n>>>>>>> other\n")
+    capsys.readouterr()
+    assert main(["doctor", "--root", str(project)]) == 1
+    out = capsys.readouterr().out
+    assert "conflict" in out and "warning  near-duplicate" in out
+    assert main(["doctor", "--root", str(project), "--fix"]) == 0
+    assert "<<<<<<<" not in index.read_text()
+    capsys.readouterr()
+    assert main(["doctor", "--root", str(project)]) == 0
+    assert main(["doctor", "--root", str(project), "--strict"]) == 1
+
+
+def test_gc_deletes_only_memories_retired_past_the_grace_period(project, memory_root, capsys):
+    old = write(memory_root, record("decision", "old", "Old", tags=["x"], record_status="retired",
+                                    retired_at="2020-01-01T00:00:00Z", retired_reason="gone"))
+    recent = write(memory_root, record("decision", "recent", "Recent", tags=["x"]))
+    assert main(["retire", "recent", "--root", str(project), "--reason", "just now"]) == 0
+    no_date = write(memory_root, record("decision", "nodate", "No date", tags=["x"], record_status="retired"))
+    active = write(memory_root, record("decision", "active", "Active", tags=["x"], days_ago=4000))
+    capsys.readouterr()
+    code, result = run_json(capsys, "gc", "--root", project, "--dry-run")
+    assert code == 0 and [i["id"] for i in result["deleted"]] == ["old"] and result["grace_period_days"] == 30
+    assert old.exists()
+    code, result = run_json(capsys, "gc", "--root", project)
+    assert code == 0 and [i["id"] for i in result["deleted"]] == ["old"]
+    assert not old.exists() and recent.exists() and no_date.exists() and active.exists()
+    assert main(["gc", "--root", str(project), "--older-than", "0"]) == 0
+    assert "deleted recent" in capsys.readouterr().out and not recent.exists()
+    assert main(["gc", "--root", str(project), "--older-than", "-1"]) == 2
+
+
+def test_gc_reads_the_grace_period_from_the_config(project, memory_root, capsys):
+    (memory_root / "memory-config.json").write_text(json.dumps({"delete": {"grace_period_days": 5000}}))
+    write(memory_root, record("decision", "old", "Old", tags=["x"], record_status="retired",
+                              retired_at="2020-01-01T00:00:00Z", retired_reason="gone"))
+    code, result = run_json(capsys, "gc", "--root", project)
+    assert result["deleted"] == [] and result["grace_period_days"] == 5000
+
+
+def test_stats_counts_categories_statuses_tags_and_ages(project, memory_root, capsys):
+    write(memory_root, record("decision", "a", "A", tags=["redis", "cache"], days_ago=10))
+    write(memory_root, record("decision", "b", "B", tags=["redis"], days_ago=5, record_status="archived",
+                              archived_at="2026-01-01T00:00:00Z", archived_reason="done"))
+    write(memory_root, record("runbook", "c", "C", tags=["redis"], days_ago=1))
+    code, stats = run_json(capsys, "stats", "--root", project)
+    assert code == 0 and stats["total"] == 3
+    assert stats["by_status"] == {"active": 2, "retired": 0, "archived": 1}
+    assert stats["by_category"]["decision"] == {"active": 1, "retired": 0, "archived": 1}
+    assert stats["top_tags"] == [{"tag": "redis", "count": 2}, {"tag": "cache", "count": 1}]
+    assert stats["oldest"]["id"] == "a" and stats["newest"]["id"] == "c"
+    assert stats["memory_files"] == 3 and stats["store_bytes"] > 0
+    assert main(["stats", "--root", str(project)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 memories in .claude/memory (2 active, 0 retired, 1 archived)") and "redis (2)" in out

@@ -21,7 +21,7 @@ from .config import load_config
 from .model import MEMORY_REL
 from .store import find_memory_root
 
-COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_admin", "cmd_transfer")
+COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_admin", "cmd_transfer", "cmd_edit")
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
 

@@ -12,11 +12,12 @@ import os
 import sys
 import textwrap
 
-from .cli import CliError, add_command
+from .cli import CliError, UsageError, add_command
 from .config import load_config
 from .index import build_entries
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
 from .privacy import PrivateTagError
+from .prompts import PromptAborted, ask_record
 from .sanitize import clean_tag
 from .scoring import score_entry
 from .store import iter_memory_files, project_root_of
@@ -29,13 +30,15 @@ CLI = "python3 scripts/memory.py"
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "add", cmd_add, "create a memory from options (content as JSON)",
+    p = add_command(subparsers, common, "add", cmd_add,
+                    "create a memory from options (content as JSON); on a terminal, asks for what is missing",
+                    f"  {CLI} add                   # on a terminal: asks for the category, title, tags and fields\n"
                     f"  {CLI} add --category decision --title 'Use Redis for sessions' --tag redis --tag sessions \\\n"
                     """      --content-json '{"status": "accepted", "context": "...", "decision": "...", "rationale": ["..."]}'\n"""
                     f"  {CLI} add --category runbook --title 'Fix flaky login test' --tag tests --content-file steps.json\n"
                     f"  echo '{{...}}' | {CLI} add --category preference --title 'Tabs in Makefiles' --tag make -")
-    p.add_argument("--category", required=True, choices=CATEGORIES, help="the memory's category")
-    p.add_argument("--title", required=True, help="a short title (1-120 characters)")
+    p.add_argument("--category", choices=CATEGORIES, help="the memory's category (asked on a terminal)")
+    p.add_argument("--title", help="a short title, 1-120 characters (asked on a terminal)")
     p.add_argument("--tag", action="append", default=[], help="a lowercase tag (repeat: 1 to 12)")
     _content_args(p)
     p.add_argument("--related-file", action="append", default=None, help="a file this memory is about (repeatable)")
@@ -189,6 +192,14 @@ def cmd_add(ctx) -> int:
     record = {"category": args.category, "title": args.title, "tags": list(args.tag)}
     content = _content_of(args)
     record["content"] = content if content is not None else {}
+    missing = not (args.category and args.title)
+    if sys.stdin.isatty() and (missing or content is None):
+        try:
+            record = ask_record({k: v for k, v in record.items() if v})
+        except PromptAborted as exc:
+            raise CliError(str(exc)) from None
+    elif missing:  # without content, validation names every missing field
+        raise UsageError("add needs --category and --title (run it on a terminal to be asked for each field)")
     if args.related_file:
         record["related_files"] = list(args.related_file)
     if args.confidence is not None:

@@ -1,0 +1,175 @@
+"""``edit ID``: a memory's JSON in ``$EDITOR``, saved through the write path.
+
+The editor (``$EDITOR``, then ``$VISUAL``, then ``vi``) opens a temporary copy.
+On save the text is parsed and turned into an update (``write.update_memory``:
+``id``, ``category`` and ``created_at`` are kept, ``times_updated`` goes up, the
+change is logged, private sections and secrets are filtered, all under the store
+lock and only if the file did not change meanwhile). If it fails, the problems are
+printed and the person chooses to edit again or stop. Nothing typed is lost: when
+the edit does not land, the text is kept in a recovery file whose path is printed
+(``edit ID --from PATH`` continues from it).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from datetime import datetime, timezone
+
+from .fsutil import atomic_write_text
+from .privacy import PrivateTagError
+from .state import state_home
+from .store import NotARecord, load_memory
+from .validate import Problem, ValidationError, validate_record
+from .write import UPDATABLE, WriteError, content_hash, update_memory
+
+# Fields the write path keeps itself; an edit that changes them is refused with a hint.
+HINTS = {
+    "record_status": "use retire/restore/archive/unarchive",
+    "id": "ids are file names: import it with --on-conflict suffix or save a new memory",
+    "category": "save a new memory in the other category and retire this one",
+}
+
+
+class EditAborted(Exception):
+    """The edit did not land; ``recovery`` is where the text was kept (None if nothing changed)."""
+
+    def __init__(self, message: str, recovery: str | None = None):
+        super().__init__(message)
+        self.recovery = recovery
+
+
+def editor_command() -> list:
+    for name in ("EDITOR", "VISUAL"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return shlex.split(value)
+    return ["vi"]
+
+
+def run_editor(path: str) -> int:
+    command = editor_command()
+    if shutil.which(command[0]) is None and not os.path.isfile(command[0]):
+        raise EditAborted(f"the editor {command[0]!r} was not found; set $EDITOR (e.g. EDITOR=nano)")
+    return subprocess.call(command + [path])
+
+
+def recovery_path(memory_id: str) -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    return os.path.join(state_home(), "recovery", f"{memory_id}.{stamp}.json")
+
+
+def keep(memory_id: str, text: str) -> str:
+    """Save ``text`` where the person can find it again; return the path."""
+    path = recovery_path(memory_id)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    atomic_write_text(path, text, mode=0o600)
+    return path
+
+
+def changes_from(original: dict, edited) -> tuple:
+    """``(changes for update_memory, [Problem])`` from the stored and the edited record."""
+    if not isinstance(edited, dict):
+        return {}, [Problem("(record)", "must be a JSON object", "keep the outer {...}")]
+    problems, changes = [], {}
+    for key in sorted(set(original) | set(edited), key=str):
+        old, new = original.get(key), edited.get(key)
+        if key in UPDATABLE:
+            if key not in edited and key in original and key != "content":
+                problems.append(Problem(key, "cannot be removed by edit", "keep it (related_files may be [])"))
+            elif key == "content" and isinstance(new, dict) and isinstance(old, dict):
+                diff = {k: v for k, v in new.items() if old.get(k) != v or k not in old}
+                diff.update({k: None for k in old if k not in new})
+                if diff:
+                    changes["content"] = diff
+            elif new != old:
+                changes[key] = new
+        elif new != old:
+            what = "added" if key not in original else "removed" if key not in edited else "changed"
+            problems.append(Problem(str(key), f"is kept by team-memory and cannot be {what} here",
+                                    HINTS.get(key, f"put it back as it was: {json.dumps(old, ensure_ascii=False)}"
+                                              if key in original else "remove it")))
+    return changes, problems
+
+
+def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
+    """Save the edited ``text``; return the ``WriteResult``, or None when nothing changed.
+
+    Raises ``ValidationError`` for anything the person can fix in the editor, ``WriteError``
+    when the edit cannot land (the memory changed or went away meanwhile).
+    """
+    try:
+        edited = json.loads(text)
+    except ValueError as exc:
+        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
+                              memory_id) from None
+    changes, problems = changes_from(original, edited)
+    if problems:  # name the schema problems too, so one more round fixes everything
+        named = {p.field for p in problems}
+        problems += [p for p in validate_record(edited, folder_category=original.get("category"), file_id=memory_id)
+                     if p.field not in named]
+        raise ValidationError(problems, memory_id)
+    if not changes:
+        return None
+    if "content" in changes and not isinstance(edited.get("content"), dict):
+        raise ValidationError([Problem("content", "must be an object", "write {...}")], memory_id)
+    try:
+        return update_memory(memory_root, config, memory_id, changes, expect_hash=original_hash,
+                             summary="edited by hand")
+    except PrivateTagError as exc:
+        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+
+
+def load_for_edit(path: str) -> tuple:
+    """``(text, record, hash)`` of the stored file; ``WriteError`` if it is not a readable record."""
+    try:
+        record = load_memory(path)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (NotARecord, OSError) as exc:
+        raise WriteError(f"{path} is not a readable memory ({exc}); fix its JSON by hand first "
+                         f"(see: validate {path})") from None
+    return text, record, content_hash(path)
+
+
+def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
+                 again, report_problems):
+    """Run the edit loop; ``again()`` says whether to reopen after ``report_problems(problems)``.
+
+    Returns the ``WriteResult`` or None (no change); raises ``EditAborted`` otherwise.
+    """
+    text, original, original_hash = load_for_edit(path)
+    if start_text is not None:
+        text = start_text
+    stored_text = text if start_text is None else None
+    work_dir = tempfile.mkdtemp(prefix="team-memory-edit-")
+    work = os.path.join(work_dir, f"{memory_id}.json")
+    try:
+        while True:
+            with open(work, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            try:
+                status = run_editor(work)
+            finally:
+                with open(work, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            if status != 0:
+                raise EditAborted(f"the editor exited with status {status}; nothing was saved",
+                                  None if text == stored_text else keep(memory_id, text))
+            if text == stored_text:
+                return None
+            try:
+                return try_save(memory_root, config, memory_id, original, original_hash, text)
+            except ValidationError as exc:
+                report_problems(exc.problems)
+                if not again():
+                    raise EditAborted("nothing was saved", keep(memory_id, text)) from None
+            except WriteError as exc:
+                raise EditAborted(f"{exc}; nothing was saved", keep(memory_id, text)) from None
+    except KeyboardInterrupt:
+        raise EditAborted("interrupted; nothing was saved", None if text == stored_text else keep(memory_id, text))
+    finally:
+        shutil.rmtree(work_dir, ignore_errors=True)

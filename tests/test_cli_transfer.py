@@ -143,3 +143,14 @@ def test_export_import_in_a_subprocess(project, memory_root, tmp_path):
     proc = run_cli("import", "-", "--root", target, input=proc.stdout)
     assert proc.returncode == 0, proc.stderr
     assert "imported 1 of 1" in proc.stdout
+
+
+def test_yaml_without_pyyaml_is_a_clear_error_and_jsonl_still_works(project, memory_root, tmp_path, capsys,
+                                                                     monkeypatch):
+    import team_memory.transfer as transfer
+    monkeypatch.setattr(transfer, "_yaml", None)
+    write(memory_root, record("decision", "a", "A", tags=["x"]))
+    assert main(["export", "--root", str(project), "--output", str(tmp_path / "m.yaml")]) == 1
+    assert "YAML needs pyyaml" in capsys.readouterr().err and not (tmp_path / "m.yaml").exists()
+    assert main(["export", "--root", str(project), "--format", "jsonl"]) == 0
+    assert json.loads(capsys.readouterr().out)["id"] == "a"

@@ -1,5 +1,5 @@
 """Runtime code (hooks, the core package, the CLI) imports only the standard library
-(rapidfuzz excepted, and only behind a guarded import)."""
+(rapidfuzz and pyyaml excepted, and only behind a guarded import)."""
 from __future__ import annotations
 
 import ast
@@ -8,7 +8,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIME = [REPO / "hooks", REPO / "scripts"]
-ALLOWED_OPTIONAL = {"rapidfuzz"}
+ALLOWED_OPTIONAL = {"rapidfuzz", "yaml"}  # yaml: export/import in YAML only
 
 
 def _imports(path: Path):

@@ -23,7 +23,7 @@ import os
 from datetime import datetime, timezone
 
 from .config import category_folders, load_config
-from .fsutil import LockBusy
+from .fsutil import LockBusy, category_dir
 from .index import rebuild_index
 from .model import CONFIG_NAME, MEMORY_REL
 from .retrieve import project_dir_of
@@ -144,8 +144,11 @@ def _memory_files(store: str, config: dict) -> dict:
     """``{relative path: [mtime_ns, size]}`` of every ``*.json`` in the category folders."""
     files = {}
     for folder in category_folders(config).values():
+        path = category_dir(store, folder)
+        if path is None:
+            continue
         try:
-            with os.scandir(os.path.join(store, folder)) as it:
+            with os.scandir(path) as it:
                 for entry in it:
                     if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
                         st = entry.stat()

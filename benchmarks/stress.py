@@ -57,7 +57,7 @@ WORDS = ("redis", "pydantic", "deploy", "sessions", "cache", "postgres", "auth",
 FULL = dict(writers=8, per_writer=250, crash_trials=240, payloads=10000, exec_payloads=1000, wrong_values=10)
 SIZES = {
     "full": FULL,
-    "quick": dict(writers=4, per_writer=12, crash_trials=40, payloads=200, exec_payloads=20, wrong_values=3),
+    "quick": dict(writers=4, per_writer=12, crash_trials=40, payloads=150, exec_payloads=10, wrong_values=2),
 }
 SECRET_RES = [re.compile(p) for p in (
     r"sk-(?:live-|proj-)?[A-Za-z0-9_\-]{20,}", r"gh[pousr]_[A-Za-z0-9]{30,}", r"(?:AKIA|ASIA)[0-9A-Z]{16}",
@@ -687,7 +687,7 @@ def section_crashes(lab: Lab, size: dict, seed: int, canaries: list) -> bool:
         before = snapshot_files(memory_root)
         proc = subprocess.Popen([sys.executable, str(CLI), *args, "--root", str(project)], env=lab.env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(rng.uniform(0, 1.1 * durations[op]))
+        time.sleep(rng.uniform(0.3, 1.1) * durations[op])  # the first 30% is the interpreter starting
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -967,7 +967,7 @@ def fixed_corpus(event: str, project: str, size: dict, prompt: str) -> list:
             "tool_input": {"file_path": f"{project}/.claude/memory/decisions/evil-title.json", "content": "{}",
                            "command": "echo hi"}, "tool_response": {"success": True}}
     out = [("empty", b""), ("binary", bytes(range(256)) * 16), ("invalid utf-8", b'{"prompt": "\xff\xfe\xfd redis"}'),
-           ("20 MB prompt", json.dumps(dict(base, prompt="redis deploy helm " + "lorem ipsum " * 1_750_000)).encode()),
+           ("20 MB prompt", None),  # built when it runs (twenty of them at once would not fit in memory)
            ("deeply nested list", b"[" * 200000), ("deeply nested object", b'{"a":' * 100000),
            ("nested inside a field", json.dumps(base)[:-1].encode() + b', "x": ' + b"[" * 100000 + b"]" * 100000 + b"}"),
            ("NUL bytes", json.dumps(dict(base, prompt="redis\x00deploy\x00" * 10, cwd=project + "\x00")).encode()),
@@ -1114,6 +1114,10 @@ def section_hostile(lab: Lab, size: dict, seed: int, canaries: list, jobs: int) 
     # the fixed corpus, in threads, while the workers run
     def fixed(job):
         ev, k, project, label, stdin = job
+        if stdin is None:
+            stdin = json.dumps({"prompt": "redis deploy helm " + "lorem ipsum " * 1_750_000, "cwd": project,
+                                "session_id": "big", "source": "startup", "transcript_path": "/nonexistent.jsonl",
+                                "tool_name": "Bash", "tool_input": {"command": "lorem " * 3_500_000}}).encode()
         memory_root = Path(project) / ".claude" / "memory"
         run = lab.run_hook(ev, stdin, project, allowed=lab.allowed([memory_root], payload_reads(stdin, project)))
         return ev, k, label, run
@@ -1122,8 +1126,9 @@ def section_hostile(lab: Lab, size: dict, seed: int, canaries: list, jobs: int) 
     for ev in HOOK_FILES:
         for k, project in zip(kinds, projects[ev]):
             items = fixed_corpus(ev, project, size, "how do we roll back a stuck deploy with helm")
-            if k != "derived":
-                items = [i for i in items if not i[0].startswith("wrong type") and (size is FULL or "20 MB" not in i[0])]
+            if k != "derived":  # the other stores: the whole corpus at full size, the prompts that recall at CI size
+                items = [i for i in items if not i[0].startswith("wrong type")
+                         and (size is FULL or i[0] in ("legit", "hostile prompt", "NUL bytes"))]
             corpus += [(ev, k, project, label, stdin) for label, stdin in items]
         # Stop with a real transcript (private sections, secrets, hostile text); SessionStart per source
         for tp in transcripts:
@@ -1134,7 +1139,7 @@ def section_hostile(lab: Lab, size: dict, seed: int, canaries: list, jobs: int) 
         futures = [pool.submit(fixed, job) for job in corpus]
         while pending or running:
             running = [p for p in running if p.poll() is None]
-            while pending and len(running) < 1:
+            while pending and len(running) < (1 if not all(f.done() for f in futures) else jobs):
                 ev, lo, hi, out = pending.pop(0)
                 running.append(subprocess.Popen(
                     [sys.executable, __file__, "--worker", "payloads", "--ctx", str(ctx_file), "--event", ev,

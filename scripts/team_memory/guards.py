@@ -37,6 +37,7 @@ QUARANTINE = ".quarantine"
 SNAPSHOT_KIND = "tool-snapshot"
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "memory.py")
 MAX_CONTEXT_CHARS = 4000
+MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
 
 def cli() -> str:
@@ -118,6 +119,12 @@ def guard_tool_use(payload: dict):
         return None
     command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
     if not isinstance(command, str) or not command.strip():
+        return None
+    if len(command) > MAX_COMMAND_CHARS:
+        if _mentions_store(command, stores):
+            return _deny("a command line too long to check", None)
+        if stores:
+            _save_snapshot(payload, stores[0])
         return None
     for target in write_targets(command, project_dir_of(payload)):
         if target.path is not None and protected(target.path, stores, target.removes):

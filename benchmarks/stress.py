@@ -197,7 +197,7 @@ class Lab:
         if allowed is not None:
             audit_out = self.base / "audit-out" / f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
             env.update(PYTHONPATH=str(self.base / "audit"), TM_STRESS_AUDIT_OUT=str(audit_out),
-                       TM_STRESS_ALLOWED=os.pathsep.join(allowed))
+                       TM_STRESS_ALLOWED=json.dumps(allowed))  # paths may hold ':'
         t0 = time.monotonic()
         try:
             proc = subprocess.run(["/bin/sh", "-c", self.commands[event]], input=stdin, capture_output=True,
@@ -260,8 +260,8 @@ def install(allowed, out):
 
 if os.environ.get("TM_STRESS_AUDIT_OUT") and __name__ == "sitecustomize":
     import atexit
-    atexit.register(install(os.environ.get("TM_STRESS_ALLOWED", "").split(os.pathsep),
-                            os.environ["TM_STRESS_AUDIT_OUT"]))
+    import json
+    atexit.register(install(json.loads(os.environ.get("TM_STRESS_ALLOWED", "[]")), os.environ["TM_STRESS_AUDIT_OUT"]))
 '''
 
 
@@ -581,6 +581,14 @@ def section_concurrency(lab: Lab, size: dict, seed: int, canaries: list) -> bool
         t.add("final index entries", len(entries))
     if temp_files(memory_root):
         t.problem("temp file left after clean exits", str(temp_files(memory_root)[0]))
+    scanned = 0
+    for p in memory_root.rglob("*"):  # every byte the writers left: no private text, no secret
+        if p.is_file():
+            data = p.read_bytes()
+            scanned += len(data)
+            if leaks_in(data):
+                t.problem("private text or secret stored", p.name)
+    t.add("bytes scanned for planted values", scanned)
 
     # every reader's view: parsed; nothing created before it missing; nothing retired before it shown
     by_name = {rel.rsplit("/", 1)[1]: m for rel, m in mem.items()}

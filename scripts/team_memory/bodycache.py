@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 
-from .fsutil import atomic_write_text
+from .fsutil import atomic_write_text, within
 from .textnorm import TOKENIZER_VERSION, tokenize
 
 CACHE_DIR = ".cache"
@@ -63,10 +63,12 @@ def write_cache(memory_root: str, bodies: dict) -> None:
 
 def load_cache(memory_root: str) -> dict | None:
     """``{index path: set of tokens}``, or None when the cache is missing, corrupt or of another version."""
+    if not within(memory_root, cache_path(memory_root)):
+        return None
     try:
         with open(cache_path(memory_root), encoding="utf-8") as f:
             data = json.load(f)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("version") != TOKENIZER_VERSION or not isinstance(data.get("entries"), dict):
         return None

@@ -6,7 +6,7 @@ import os
 from .cli import CliError, add_command
 from .index import index_path, rebuild_index
 from .model import CATEGORIES, STATUSES
-from .retrieve import excerpt_chars, format_block, output_budget, rank
+from .retrieve import data_note, excerpt_chars, format_block, output_budget, rank
 from .scoring import STRATEGIES, get_strategy
 from .store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
 
@@ -101,7 +101,8 @@ def cmd_search(ctx) -> int:
     strategy = get_strategy(ctx.config, args.strategy)
     hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
     if args.block:
-        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config, strategy)), end="")
+        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config, strategy),
+                           data_note(strategy)), end="")
         return 0
     if args.json:
         ctx.print_json([{"id": os.path.basename(h.entry["path"])[:-5], "score": h.score,

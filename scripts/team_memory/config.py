@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from .fsutil import within
 from .model import CATEGORIES, CONFIG_NAME, DEFAULT_FOLDERS
 
 TEMPLATES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "templates")
@@ -31,7 +32,7 @@ def _read_json_object(path: str, what: str) -> dict:
             data = json.load(f)
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         warn(f"{what} {path} is unreadable ({exc.__class__.__name__}: {exc}); using defaults")
         return {}
     if not isinstance(data, dict):
@@ -55,7 +56,11 @@ def load_config(memory_root: str | None) -> dict:
     """The effective configuration for the store at ``memory_root`` (may be None)."""
     config = _read_json_object(DEFAULT_CONFIG_PATH, "default config")
     if memory_root:
-        config = deep_merge(config, _read_json_object(os.path.join(memory_root, CONFIG_NAME), "config"))
+        path = os.path.join(memory_root, CONFIG_NAME)
+        if os.path.islink(path) and not within(memory_root, path):
+            warn(f"config {path} links out of the memory folder; using defaults")
+        else:
+            config = deep_merge(config, _read_json_object(path, "config"))
     return config
 
 

@@ -55,6 +55,21 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644) -> None:
     fsync_dir(folder)
 
 
+def within(root: str, path: str) -> bool:
+    """True when ``path``, symlinks resolved, lies inside ``root`` (so reading it never leaves the store)."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def category_dir(memory_root: str, folder: str) -> str | None:
+    """``<root>/<folder>`` if it is a real folder inside the store; None for a missing one or a link out of it."""
+    path = os.path.join(memory_root, folder)
+    if os.path.islink(path) or not os.path.isdir(path):
+        return None
+    return path
+
+
 def is_temp_file(name: str) -> bool:
     """True for the temp files ``atomic_write_text`` makes (left behind only by a killed writer)."""
     return name.startswith(".") and name.endswith(TEMP_SUFFIX)

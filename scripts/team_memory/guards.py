@@ -23,7 +23,7 @@ import os
 from datetime import datetime, timezone
 
 from .config import category_folders, load_config
-from .fsutil import LockBusy
+from .fsutil import LockBusy, category_dir
 from .index import rebuild_index
 from .model import CONFIG_NAME, MEMORY_REL
 from .retrieve import project_dir_of
@@ -37,6 +37,7 @@ QUARANTINE = ".quarantine"
 SNAPSHOT_KIND = "tool-snapshot"
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "memory.py")
 MAX_CONTEXT_CHARS = 4000
+MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
 
 def cli() -> str:
@@ -119,6 +120,12 @@ def guard_tool_use(payload: dict):
     command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
+    if len(command) > MAX_COMMAND_CHARS:
+        if _mentions_store(command, stores):
+            return _deny("a command line too long to check", None)
+        if stores:
+            _save_snapshot(payload, stores[0])
+        return None
     for target in write_targets(command, project_dir_of(payload)):
         if target.path is not None and protected(target.path, stores, target.removes):
             return _deny(target.what, os.path.relpath(target.path, project_dir_of(payload)))
@@ -144,8 +151,11 @@ def _memory_files(store: str, config: dict) -> dict:
     """``{relative path: [mtime_ns, size]}`` of every ``*.json`` in the category folders."""
     files = {}
     for folder in category_folders(config).values():
+        path = category_dir(store, folder)
+        if path is None:
+            continue
         try:
-            with os.scandir(os.path.join(store, folder)) as it:
+            with os.scandir(path) as it:
                 for entry in it:
                     if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
                         st = entry.stat()

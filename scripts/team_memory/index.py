@@ -16,7 +16,7 @@ import re
 
 from .bodycache import cache_exists, derive_body_tokens, write_cache
 from .config import category_enabled, category_folders
-from .fsutil import LockBusy, atomic_write_text, store_lock
+from .fsutil import LockBusy, atomic_write_text, category_dir, store_lock, within
 from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from .sanitize import TITLE_MAX, clean_line, clean_tag
 from .store import iter_records, project_root_of, record_status
@@ -120,8 +120,11 @@ def parse_index_text(text: str) -> list:
 
 def read_index(memory_root: str) -> list | None:
     """The parsed entries of ``index.md``; None if it cannot be read."""
+    path = index_path(memory_root)
+    if not within(memory_root, path):  # a hand-made link out of the store: never followed
+        return None
     try:
-        with open(index_path(memory_root), encoding="utf-8", errors="replace") as f:
+        with open(path, encoding="utf-8", errors="replace") as f:
             return parse_index_text(f.read())
     except OSError:
         return None
@@ -140,8 +143,11 @@ def newest_source_mtime(memory_root: str, config: dict) -> float:
         except OSError:
             continue
     for folder in category_folders(config).values():
+        path = category_dir(memory_root, folder)
+        if path is None:
+            continue
         try:
-            with os.scandir(os.path.join(memory_root, folder)) as it:
+            with os.scandir(path) as it:
                 for entry in it:
                     if entry.name.endswith(".json"):
                         try:
@@ -185,14 +191,14 @@ def current_entries(memory_root: str, config: dict) -> list:
 def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | None:
     """The real file behind an index entry, or None if it lies outside its category folder.
 
-    Rejects absolute paths, ``..`` escapes and symlinks that point out of the store.
+    Rejects absolute paths, ``..`` escapes, and symlinks (files or folders) that point out of the store.
     """
     category = category_from_display(entry["category"])
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
         return None
     real = os.path.realpath(os.path.join(project_root_of(memory_root), rel))
-    folder = os.path.realpath(os.path.join(memory_root, category_folders(config)[category]))
-    if os.path.dirname(real) != folder:
+    folder = os.path.join(os.path.realpath(memory_root), category_folders(config)[category])
+    if os.path.dirname(real) != folder:  # also rejects a category folder linked out of the store
         return None
     return real

@@ -17,7 +17,7 @@ from .capture import CLI
 from .config import load_config, retrieval_enabled
 from .index import current_entries, resolve_entry_path
 from .model import CATEGORIES, category_from_display
-from .retrieve import parse_time, project_dir_of
+from .retrieve import DATA_NOTE, parse_time, project_dir_of
 from .sanitize import sanitize_title
 from .store import find_memory_root, record_status
 
@@ -38,7 +38,7 @@ def _recent_titles(memory_root: str, config: dict, entries: list, category: str)
         try:
             with open(path, encoding="utf-8") as f:
                 record = json.load(f)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             continue
         if not isinstance(record, dict) or record_status(record) != "active":
             continue
@@ -58,7 +58,7 @@ def build_orientation(memory_root: str, config: dict, entries: list) -> str:
     head = '<memory-context source=".claude/memory/" kind="orientation">'
     tail = "</memory-context>"
     cli = f"python3 {shlex.quote(CLI)}"
-    lines = [f"team-memory: {len(entries)} active memories ({summary})."]
+    lines = [DATA_NOTE, f"team-memory: {len(entries)} active memories ({summary})."]
     for category, label in (("decision", "Recent decisions"), ("constraint", "Recent constraints")):
         titles = _recent_titles(memory_root, config, entries, category)
         if titles:
@@ -68,8 +68,8 @@ def build_orientation(memory_root: str, config: dict, entries: list) -> str:
              f"then {cli} save --input -")
     while True:
         text = "\n".join([head, *lines, usage, tail]) + "\n"
-        if len(text) <= MAX_CHARS or len(lines) <= 1:
-            return text if len(text) <= MAX_CHARS else "\n".join([head, lines[0], tail]) + "\n"
+        if len(text) <= MAX_CHARS or len(lines) <= 2:
+            return text if len(text) <= MAX_CHARS else "\n".join([head, *lines[:2], tail]) + "\n"
         lines.pop()
         if lines[-1].endswith(":"):
             lines.pop()

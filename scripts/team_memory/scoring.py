@@ -62,6 +62,7 @@ class TitleTags:
     """The seed's exact scoring: title +2, tag +3, prefix +1, description up to +2."""
 
     name = "title_tags"
+    seed_block = True  # the recall block keeps the seed's exact bytes (no data note, no excerpt)
 
     def __init__(self, config: dict):
         self.desc_tokens = {display_name(cat): tokenize(desc) for cat, desc in category_descriptions(config).items()}

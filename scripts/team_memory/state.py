@@ -46,7 +46,7 @@ def load_state(memory_root: str, kind: str, session_id: str) -> dict:
     try:
         with open(state_path(memory_root, kind, session_id), encoding="utf-8") as f:
             data = json.load(f)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -14,7 +14,7 @@ import json
 import os
 
 from .config import category_folders, warn
-from .fsutil import is_temp_file
+from .fsutil import category_dir, is_temp_file
 from .model import MEMORY_REL
 
 # The order keys are written in; unknown keys follow, sorted.
@@ -62,6 +62,8 @@ def load_memory(path: str) -> dict:
         raise NotARecord(f"not UTF-8 text ({exc.reason})") from None
     except ValueError as exc:
         raise NotARecord(f"not valid JSON ({exc})") from None
+    except RecursionError:  # a teammate's "[[[[..." must not take recall down for everyone
+        raise NotARecord("not valid JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise NotARecord("not a JSON object")
     title = data.get("title")
@@ -92,7 +94,9 @@ def record_status(record: dict) -> str:
 def iter_memory_files(memory_root: str, config: dict):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders, sorted."""
     for category, folder in category_folders(config).items():
-        folder_path = os.path.join(memory_root, folder)
+        folder_path = category_dir(memory_root, folder)  # a folder linked out of the store is never read
+        if folder_path is None:
+            continue
         try:
             names = sorted(os.listdir(folder_path))
         except OSError:

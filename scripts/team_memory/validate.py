@@ -363,7 +363,7 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
         try:  # a parsed object with no title: let the schema say everything that is wrong
             with open(path, encoding="utf-8") as f:
                 record = json.load(f)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return [Problem("(file)", str(exc), "fix the JSON syntax (or restore the file from git)")]
     except OSError as exc:
         return [Problem("(file)", f"cannot be read: {exc}", "check the path and permissions")]

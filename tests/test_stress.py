@@ -1,0 +1,16 @@
+"""The CI-size stress run (benchmarks/stress.py --quick): concurrency, kill -9, hostile input, privacy."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from helpers import REPO
+
+
+def test_stress_quick_passes():
+    proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "stress.py"), "--quick"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    for section in ("concurrency", "crashes", "hostile", "privacy"):
+        assert f"{section}: PASS" in proc.stdout
+    assert "VIOLATION" not in proc.stdout and "stress: PASS" in proc.stdout

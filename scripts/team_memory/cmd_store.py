@@ -98,7 +98,8 @@ def cmd_search(ctx) -> int:
     limit = args.limit if args.limit is not None else max_inject(ctx.config)
     if limit < 1:
         raise CliError("--limit must be at least 1")
-    strategy = get_strategy(ctx.config, args.strategy)
+    # the configured strategy ranks from the machine cache; an explicit one scores the index directly
+    strategy = get_strategy(ctx.config, args.strategy) if args.strategy else None
     hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
     if args.block:
         print(format_block(hits, ctx.config), end="")

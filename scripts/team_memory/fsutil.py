@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 
 try:  # POSIX
     import fcntl
@@ -39,6 +38,7 @@ def fsync_dir(path: str) -> None:
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644) -> None:
     """Replace ``path`` with ``text`` (UTF-8, ``\\n`` line ends) atomically."""
+    import tempfile
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=TEMP_SUFFIX)
     try:

@@ -12,13 +12,11 @@ the lock, uses what is on disk without waiting.
 from __future__ import annotations
 
 import os
-import re
 
 from .config import category_enabled, category_folders
-from .fsutil import LockBusy, atomic_write_text, store_lock
+from .fsutil import LockBusy, store_lock
 from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
-from .sanitize import TITLE_MAX, clean_line, clean_tag
-from .store import iter_records, project_root_of, record_status
+from .store import project_root_of, record_status
 
 HEADER = (
     "# Memory Index\n\n"
@@ -26,7 +24,8 @@ HEADER = (
     "Rebuild with: python3 scripts/memory.py rebuild -->\n\n"
 )
 
-_INDEX_RE = re.compile(r"^-\s+\[([A-Z_]+)\]\s+(.+?)\s+->\s+(\S+)(?:\s+#tags:(.+))?$")
+_INDEX_PATTERN = r"^-\s+\[([A-Z_]+)\]\s+(.+?)\s+->\s+(\S+)(?:\s+#tags:(.+))?$"
+_index_re = None
 
 
 def index_path(memory_root: str) -> str:
@@ -35,6 +34,7 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
+    from .sanitize import TITLE_MAX, clean_line, clean_tag
     tags = []
     raw_tags = record.get("tags")
     for tag in raw_tags if isinstance(raw_tags, list) else []:
@@ -60,6 +60,7 @@ def format_index_line(entry: dict) -> str:
 
 def build_entries(memory_root: str, config: dict) -> list:
     """Index entries for every active memory of an enabled category, in index order."""
+    from .store import iter_records
     entries = []
     for category, path, record in iter_records(memory_root, config):
         if record_status(record) != "active" or not category_enabled(config, category):
@@ -85,15 +86,30 @@ def rebuild_index(memory_root: str, config: dict, blocking: bool = True) -> int:
 
 
 def write_index_locked(memory_root: str, config: dict) -> int:
-    """Rewrite ``index.md``; the caller holds the store lock."""
-    entries = build_entries(memory_root, config)
-    atomic_write_text(index_path(memory_root), render_index(entries))
-    return len(entries)
+    """Rewrite ``index.md`` (and the machine cache) from every JSON file; the caller holds the store lock."""
+    from .upkeep import rebuild_locked
+    return rebuild_locked(memory_root, config)
+
+
+def apply_changes(memory_root: str, config: dict, changed_paths) -> int:
+    """Bring ``index.md`` and the machine cache up to date after a writer changed ``changed_paths``.
+
+    For writers: call it under the store lock they already hold, after the JSON files were
+    written, replaced or removed. It re-lists only the folders of those paths and reads
+    only new or changed files (a full rebuild if the cache cannot be patched). Returns the
+    number of index lines.
+    """
+    from .upkeep import apply_changes_locked
+    return apply_changes_locked(memory_root, config, changed_paths)
 
 
 def parse_index_line(line: str) -> dict | None:
     """One index line -> ``{category, title, path, tags}``; None for anything else."""
-    m = _INDEX_RE.match(line.rstrip("\r\n"))
+    global _index_re
+    if _index_re is None:
+        import re
+        _index_re = re.compile(_INDEX_PATTERN)
+    m = _index_re.match(line.rstrip("\r\n"))
     if not m or category_from_display(m.group(1)) is None:
         return None
     tags_str = m.group(4)

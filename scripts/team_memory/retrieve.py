@@ -13,14 +13,13 @@ Pipeline (the prior plugin's, with its gaps closed):
 """
 from __future__ import annotations
 
-import json
 import os
 from datetime import datetime, timezone
 
+from . import fastjson
 from .config import category_descriptions, int_setting, load_config, max_inject, retrieval_enabled
 from .index import current_entries, resolve_entry_path
-from .model import PRIORITY
-from .sanitize import escape_xml, sanitize_title
+from .model import CATEGORIES, PRIORITY, display_name
 from .scoring import get_strategy
 from .store import find_memory_root, record_status
 
@@ -31,17 +30,25 @@ DEFAULT_BUDGET = 4000
 
 
 class Hit:
-    """One ranked memory: its final score, the index entry, and how the score was made."""
+    """One ranked memory: its final score, the index entry, and how the score was made.
 
-    __slots__ = ("score", "priority", "entry", "parts", "record", "checked")
+    ``pos`` is the entry's place in the index (ties keep index order); ``line`` is its
+    ready-made ``<memory-context>`` line when it came from the cache.
+    """
 
-    def __init__(self, score, priority, entry, parts):
+    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos", "line")
+
+    def __init__(self, score, priority, entry, parts, pos=0, line=None):
         self.score, self.priority, self.entry, self.parts = score, priority, entry, parts
+        self.pos, self.line = pos, line
         self.record = None
         self.checked = False
 
     def sort_key(self):
         return (-self.score, self.priority)
+
+    def full_key(self):
+        return (-self.score, self.priority, self.pos)
 
 
 def parse_time(value) -> datetime | None:
@@ -62,8 +69,8 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     if path is None:
         return False
     try:
-        with open(path, encoding="utf-8") as f:
-            record = json.load(f)
+        with open(path, "rb") as f:
+            record = fastjson.loads(f.read())
     except (OSError, ValueError):
         return False
     if not isinstance(record, dict) or record_status(record) != "active":
@@ -72,26 +79,115 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     return True
 
 
+def plain_hits(strategy, query, entries: list):
+    """Every entry scored by ``strategy.score``, hits only, best first (index order on ties)."""
+    hits = []
+    for pos, entry in enumerate(entries):
+        points, parts = strategy.score(query, entry)
+        if points > 0:
+            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, pos))
+    hits.sort(key=Hit.sort_key)
+    return iter(hits)
+
+
+def cached_hits(strategy, query, cache):
+    """The same hits, in the same order, from the cache's prepared features.
+
+    With ``strategy.shortlist`` only the entries filed under a matching key are scored;
+    every other entry of a category scores the category's baseline (the same for all of
+    them), so those come lazily, in index order, from the category's run.
+    """
+    from .cache import DEAD
+    pos_of = cache.pos
+    if not hasattr(strategy, "shortlist"):
+        hits = []
+        for pos, ident in enumerate(cache.order):
+            item = cache.item(ident)
+            if item[1] is not None:
+                points, parts = strategy.score_prepared(query, item[1])
+                if points > 0:
+                    hits.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
+        hits.sort(key=Hit.sort_key)
+        return iter(hits)
+    exact, prefixes = strategy.shortlist(query)
+    candidates = set()
+    for key in exact:
+        candidates.update(cache.exact(key))
+    for prefix in prefixes:
+        candidates.update(cache.prefixed(prefix))
+    scored = []
+    for ident in candidates:
+        pos = pos_of[ident]
+        if pos == DEAD:
+            continue
+        item = cache.item(ident)
+        if item[1] is None:
+            continue
+        points, parts = strategy.score_prepared(query, item[1])
+        if points > 0:
+            scored.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
+    scored.sort(key=Hit.full_key)
+    streams = [scored]
+    for code, category in enumerate(CATEGORIES):
+        name = display_name(category)
+        points, parts = strategy.baseline(query, name)
+        if parts is not None and points > 0:
+            streams.append(_baseline_run(cache, code, name, points, parts, candidates))
+    if len(streams) == 1:
+        return iter(scored)
+    import heapq
+    return heapq.merge(*streams, key=Hit.full_key)
+
+
+def _baseline_run(cache, code: int, name: str, points, parts: dict, skip: set):
+    priority = PRIORITY.get(name, 10)
+    for pos, ident in cache.ids_of_category(code):
+        if ident in skip:
+            continue
+        item = cache.item(ident)
+        if item[0] is not None:
+            yield Hit(points, priority, item[0], dict(parts), pos, item[3])
+
+
+def uses_cache(strategy) -> bool:
+    return hasattr(strategy, "prepare_entry") and hasattr(strategy, "score_prepared")
+
+
 def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
-         now: datetime | None = None, strategy=None) -> list:
-    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects."""
+         now: datetime | None = None, strategy=None, cache=None) -> list:
+    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
+
+    Scores ``entries`` when given, else the store's machine cache (``cache``, or the
+    store's own when the configured strategy can use one), else the index on disk.
+    Every path gives the same hits in the same order.
+    """
+    own = strategy is None
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
         return []
-    if entries is None:
-        entries = current_entries(memory_root, config)
-    hits = []
-    for entry in entries:
-        points, parts = strategy.score(query, entry)
-        if points > 0:
-            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts))
-    hits.sort(key=Hit.sort_key)
+    opened = None
+    if entries is None and cache is None and own and uses_cache(strategy):
+        from .upkeep import fresh_cache
+        cache = opened = fresh_cache(memory_root, config, strategy)
+    try:
+        if entries is None and cache is None:
+            entries = current_entries(memory_root, config)
+        stream = plain_hits(strategy, query, entries) if entries is not None else cached_hits(strategy, query, cache)
+        return _finish(stream, memory_root, config, limit, now)
+    finally:
+        if opened is not None:
+            opened.close()
 
+
+def _finish(stream, memory_root: str, config: dict, limit: int, now) -> list:
+    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones."""
+    import heapq
+    from itertools import islice
     now = now or datetime.now(timezone.utc)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
     checked = []
-    for hit in hits[:DEEP_CHECK_LIMIT]:
+    for hit in islice(stream, DEEP_CHECK_LIMIT):
         if not _deep_check(hit, memory_root, config):
             continue
         updated = parse_time(hit.record.get("updated_at"))
@@ -99,7 +195,9 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
         hit.parts["recency"] = 1 if recent else 0
         hit.score += hit.parts["recency"]
         checked.append(hit)
-    ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)
+    checked.sort(key=Hit.sort_key)
+    # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)
+    ordered = heapq.merge(checked, stream, key=Hit.sort_key)
 
     top = []
     for hit in ordered:
@@ -111,22 +209,28 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
     return top
 
 
-def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET) -> str:
-    """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out."""
+def descriptions_attr(config: dict) -> str:
+    """The ``descriptions`` attribute of the ``<memory-context>`` tag ("" without descriptions)."""
+    from .sanitize import sanitize_title
     descs = sorted(category_descriptions(config).items())
-    attr = ""
-    if descs:
-        attr = ' descriptions="' + "; ".join(f"{cat}={sanitize_title(d, 500)}" for cat, d in descs) + '"'
+    if not descs:
+        return ""
+    return ' descriptions="' + "; ".join(f"{cat}={sanitize_title(d, 500)}" for cat, d in descs) + '"'
+
+
+def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, attr: str | None = None) -> str:
+    """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out."""
+    if attr is None:
+        attr = descriptions_attr(config)
     head = f'<memory-context source=".claude/memory/"{attr}>'
     tail = "</memory-context>"
     lines = []
     used = len(head) + len(tail) + 2
     for hit in hits:
-        e = hit.entry
-        tags = sorted({escape_xml(t) for t in e["tags"]})
-        line = f"- [{e['category']}] {sanitize_title(e['title'])} -> {escape_xml(e['path'])}"
-        if tags:
-            line += f" #tags:{','.join(tags)}"
+        if hit.line is None:
+            from .sanitize import block_line
+            hit.line = block_line(hit.entry)
+        line = hit.line
         if used + len(line) + 1 > budget:
             continue
         used += len(line) + 1
@@ -167,9 +271,22 @@ def context_for_prompt(payload: dict) -> str | None:
     limit = max_inject(config)
     if limit == 0:
         return None
-    entries = current_entries(memory_root, config)
-    if not entries:
-        return None
-    hits = rank(memory_root, config, prompt, limit, entries=entries)
-    budget = int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
-    return format_block(hits, config, budget) or None
+    strategy = get_strategy(config)
+    cache = entries = None
+    if uses_cache(strategy):
+        from .upkeep import fresh_cache
+        cache = fresh_cache(memory_root, config, strategy)
+    try:
+        if cache is None:
+            entries = current_entries(memory_root, config)
+            if not entries:
+                return None
+        elif not cache.meta.get("count"):
+            return None
+        hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy, cache=cache)
+        budget = int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
+        attr = cache.meta.get("descriptions_attr") if cache is not None else None
+        return format_block(hits, config, budget, attr) or None
+    finally:
+        if cache is not None:
+            cache.close()

@@ -37,6 +37,9 @@ def neutralize_markers(text: str) -> str:
 
 def clean_line(text: str) -> str:
     """One line of plain, safe text (no escaping, no length cut)."""
+    if (text.isascii() and text.isprintable() and "  " not in text and " -> " not in text
+            and "#tags:" not in text and text == text.strip()):
+        return text  # already clean: every rule below would leave it as it is
     text = normalize(text)
     text = _CONTROL.sub(" ", text)
     text = _INVISIBLE.sub("", text)
@@ -67,3 +70,12 @@ def clean_tag(tag: str) -> str:
     """A tag as stored and indexed: one lowercase word (letters of any script, digits, ``.+-_``)."""
     tag = clean_line(tag).lower().replace(" ", "-")
     return _TAG_CHARS.sub("", tag).strip(".-")
+
+
+def block_line(entry: dict) -> str:
+    """One index entry as printed inside ``<memory-context>``: sanitized title, escaped path, sorted tags."""
+    line = f"- [{entry['category']}] {sanitize_title(entry['title'])} -> {escape_xml(entry['path'])}"
+    tags = sorted({escape_xml(t) for t in entry["tags"]})
+    if tags:
+        line += f" #tags:{','.join(tags)}"
+    return line

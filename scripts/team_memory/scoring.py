@@ -15,6 +15,19 @@ category description       0-2     +1 exact, +0.5 prefix, ``min(2, int(sum))``
 
 A strategy object has ``query(prompt) -> q`` (falsy: nothing to match) and
 ``score(q, entry) -> (points, parts)`` where ``parts`` explains the points.
+
+The machine cache (``cache.py``) speeds a strategy up when it also offers:
+
+- ``prepare_entry(entry) -> features``: JSON-serialisable, computed once when the
+  cache is built; ``score_prepared(q, features)`` must return exactly what
+  ``score(q, entry)`` returns. ``cache_version`` names the features' shape
+  (bump it when ``prepare_entry`` changes, and old caches are rebuilt).
+- ``index_keys(features)`` and ``shortlist(q) -> (exact_keys, prefixes)``: the
+  cache files each entry under its keys; an entry with none of ``exact_keys`` and
+  no key starting with one of ``prefixes`` scores ``baseline(q, category)``,
+  the same for every such entry of a category (``(0, None)`` when it is no hit).
+
+A strategy without these is scored entry by entry on the plain path.
 """
 from __future__ import annotations
 
@@ -64,12 +77,41 @@ class TitleTags:
     def query(self, prompt: str):
         return tokenize(prompt)
 
+    cache_version = 1
+
     def score(self, prompt_words, entry: dict):
         parts: dict = {}
         points = score_entry(prompt_words, entry, parts)
         desc = score_description(prompt_words, self.desc_tokens.get(entry["category"], set()))
         parts["description"] = desc
         return points + desc, parts
+
+    def prepare_entry(self, entry: dict) -> list:
+        """``[category, sorted title tokens, tags]``: everything ``score`` derives from an entry."""
+        return [entry["category"], sorted(tokenize(entry["title"])), list(entry["tags"])]
+
+    def index_keys(self, features: list) -> set:
+        return set(features[1]) | set(features[2])
+
+    def shortlist(self, prompt_words):
+        """Entries with a prompt word as a title token or tag, or a 4+ character one as a prefix, can score."""
+        return prompt_words, [w for w in prompt_words if len(w) >= 4]
+
+    def baseline(self, prompt_words, category: str):
+        """The points of an entry of ``category`` that matches no title token or tag: its description bonus."""
+        desc = score_description(prompt_words, self.desc_tokens.get(category, set()))
+        return desc, ({"title": [], "tags": [], "prefix": [], "description": desc} if desc else None)
+
+    def score_prepared(self, prompt_words, features: list):
+        title_tokens, entry_tags = set(features[1]), set(features[2])
+        exact_title = prompt_words & title_tokens
+        exact_tags = prompt_words & entry_tags
+        targets = title_tokens | entry_tags
+        prefixed = [pw for pw in prompt_words - (exact_title | exact_tags)
+                    if len(pw) >= 4 and any(t.startswith(pw) for t in targets)]
+        desc = score_description(prompt_words, self.desc_tokens.get(features[0], set()))
+        parts = {"title": sorted(exact_title), "tags": sorted(exact_tags), "prefix": sorted(prefixed), "description": desc}
+        return len(exact_title) * 2 + len(exact_tags) * 3 + len(prefixed) + desc, parts
 
 
 STRATEGIES = {"title_tags": TitleTags}

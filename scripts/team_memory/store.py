@@ -10,7 +10,6 @@ stderr line and never stops the caller.
 """
 from __future__ import annotations
 
-import json
 import os
 
 from .config import category_folders, warn
@@ -55,9 +54,31 @@ def project_root_of(memory_root: str) -> str:
 
 def load_memory(path: str) -> dict:
     """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title."""
+    with open(path, "rb") as f:
+        return parse_memory(f.read())
+
+
+def read_bytes(path: str):
+    """``(bytes, stat)`` of a file, read with two system calls and no buffering layer."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        st = os.fstat(fd)
+        data = os.read(fd, st.st_size + 1)
+        if len(data) != st.st_size:  # it changed while we read it: read to the end
+            chunks = [data]
+            while chunks[-1]:
+                chunks.append(os.read(fd, 1 << 20))
+            data = b"".join(chunks)
+        return data, st
+    finally:
+        os.close(fd)
+
+
+def parse_memory(data: bytes) -> dict:
+    """A memory file's bytes -> its record; ``NotARecord`` if it is not a JSON object with a text title."""
+    import json
+    try:
+        data = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise NotARecord(f"not UTF-8 text ({exc.reason})") from None
     except ValueError as exc:
@@ -81,6 +102,7 @@ def ordered(record: dict) -> dict:
 
 def dump_memory(record: dict) -> str:
     """A record as file text: canonical key order, 2-space indent, UTF-8 kept, trailing newline."""
+    import json
     return json.dumps(ordered(record), indent=2, ensure_ascii=False) + "\n"
 
 

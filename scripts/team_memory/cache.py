@@ -1,0 +1,291 @@
+"""The machine cache beside ``index.md``: ``.claude/memory/.cache/retrieval.bin``.
+
+Derived, git-ignored, never the truth: it holds what the hook needs to rank without
+re-reading or re-tokenising anything, and is thrown away and rebuilt whenever it is
+missing, foreign (another format, byte order, strategy or configuration), corrupt, or
+does not match the ``index.md`` it was written with.
+
+Layout: a magic line, the decimal length of a JSON header, the header, then sections at
+the byte offsets the header lists::
+
+    keys   sorted index keys, "\\n"-joined (UTF-8)       -- from strategy.index_keys
+    kpost  array('I'), K+1 offsets into post
+    post   array('I'), entry ids per key (postings)
+    eoff   array('I'), M+1 offsets into ents
+    ents   one JSON text per entry id: [entry | null, features | null, sort key, block line | null]
+    pos    array('I'), the index position of each id (DEAD once removed)
+    order  array('I'), the ids in index order
+    ocat   bytes, the category code of each index position
+    f:<folder>  JSON {name: [inode, mtime_ns, size, id or -1]} for every JSON file seen there
+
+Ids are stable between incremental updates: a changed memory gets a new id, the old one
+is marked DEAD, and the postings of new ids go to the header's small ``xpost`` map, so an
+update rewrites the file by copying the big sections as bytes. The header records the
+stamps of the sources (category folders, ``memory-config.json``) and of ``index.md``;
+checking them costs a handful of ``stat`` calls, whatever the store's size. The file is
+replaced atomically (temp file, ``os.replace``); it is not fsynced: after a crash a
+truncated or foreign file is detected and rebuilt.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from array import array
+
+from . import fastjson
+
+CACHE_DIR = ".cache"
+CACHE_NAME = "retrieval.bin"
+MAGIC = b"team-memory retrieval cache\n"
+FORMAT = 1
+DEAD = 0xFFFFFFFF
+NO_CATEGORY = 255
+# A folder changed less than this long before the cache was written may change again
+# within the same file-system time tick unseen: such a stamp is checked, not trusted.
+RACY_NS = 2_000_000_000
+
+
+class CacheInvalid(Exception):
+    """The cache file is missing, foreign or corrupt."""
+
+
+def cache_path(memory_root: str) -> str:
+    return os.path.join(memory_root, CACHE_DIR, CACHE_NAME)
+
+
+def file_stamp(path: str):
+    """``[mtime_ns, size, inode]`` of a file, or None when it does not exist."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+def folder_mtime(path: str):
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _u32(data: bytes) -> array:
+    a = array("I")
+    a.frombytes(data)
+    return a
+
+
+def _json_dumps(value) -> str:
+    import json
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Cache:
+    """A read-only view of one cache file; sections are read on first use."""
+
+    def __init__(self, path: str):
+        self.path = path
+        try:
+            self.fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            raise CacheInvalid("missing") from None
+        try:
+            self._read_header()
+        except CacheInvalid:
+            os.close(self.fd)
+            raise
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            os.close(self.fd)
+            raise CacheInvalid("unreadable header") from None
+        self._loaded: dict = {}
+        self._ent_cache: dict = {}
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def _read_header(self) -> None:
+        head = os.pread(self.fd, 4096, 0)
+        if not head.startswith(MAGIC):
+            raise CacheInvalid("not a team-memory cache")
+        nl = head.index(b"\n", len(MAGIC))
+        size = int(head[len(MAGIC):nl])
+        start = nl + 1
+        raw = head[start:start + size]
+        if len(raw) < size:
+            raw += os.pread(self.fd, size - len(raw), start + len(raw))
+        meta = fastjson.loads(raw)
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise CacheInvalid("another cache format")
+        if meta.get("byteorder") != sys.byteorder or meta.get("itemsize") != array("I").itemsize:
+            raise CacheInvalid("written on another kind of machine")
+        self.data_start = start + size
+        st = os.fstat(self.fd)
+        if st.st_size != self.data_start + meta["data_size"]:
+            raise CacheInvalid("truncated")
+        self.mtime_ns = st.st_mtime_ns
+        self.meta = meta
+        self.sections = meta["sections"]
+        self.n_ids = meta["n_ids"]
+
+    # --- raw sections -------------------------------------------------------------
+    def raw(self, name: str) -> bytes:
+        off, length = self.sections[name]
+        data = os.pread(self.fd, length, self.data_start + off) if length else b""
+        if len(data) != length:
+            raise CacheInvalid(f"short section {name}")
+        return data
+
+    def _section(self, name: str, kind: str):
+        value = self._loaded.get(name)
+        if value is None:
+            data = self.raw(name)
+            if kind == "u32":
+                value = _u32(data)
+            elif kind == "lines":
+                value = data.decode("utf-8").split("\n") if data else []
+            else:
+                value = data
+            self._loaded[name] = value
+        return value
+
+    @property
+    def keys(self) -> list:
+        return self._section("keys", "lines")
+
+    @property
+    def pos(self) -> array:
+        return self._section("pos", "u32")
+
+    @property
+    def order(self) -> array:
+        return self._section("order", "u32")
+
+    @property
+    def ocat(self) -> bytes:
+        return self._section("ocat", "bytes")
+
+    # --- lookups ------------------------------------------------------------------
+    def _postings_range(self, lo: int, hi: int) -> array:
+        """The ids filed under keys ``lo``..``hi-1`` (one read)."""
+        if lo >= hi:
+            return array("I")
+        kpost = self._section("kpost", "u32")
+        a, b = kpost[lo], kpost[hi]
+        off, _ = self.sections["post"]
+        return _u32(os.pread(self.fd, (b - a) * 4, self.data_start + off + a * 4)) if b > a else array("I")
+
+    def exact(self, key: str):
+        """Ids filed under ``key``."""
+        from bisect import bisect_left
+        keys = self.keys
+        i = bisect_left(keys, key)
+        out = list(self._postings_range(i, i + 1)) if i < len(keys) and keys[i] == key else []
+        out.extend(self.meta["xpost"].get(key, ()))
+        return out
+
+    def prefixed(self, prefix: str):
+        """Ids filed under any key that starts with ``prefix``."""
+        from bisect import bisect_left
+        keys = self.keys
+        lo = bisect_left(keys, prefix)
+        hi = lo
+        while hi < len(keys) and keys[hi].startswith(prefix):
+            hi += 1
+        out = list(self._postings_range(lo, hi))
+        for key, ids in self.meta["xpost"].items():
+            if key.startswith(prefix):
+                out.extend(ids)
+        return out
+
+    def item(self, ident: int) -> list:
+        """``[entry | None, features | None, sort key, block line | None]`` of one id."""
+        got = self._ent_cache.get(ident)
+        if got is None:
+            off, _ = self.sections["eoff"]
+            bounds = _u32(os.pread(self.fd, 8, self.data_start + off + ident * 4))
+            eoff = self.sections["ents"][0]
+            data = os.pread(self.fd, bounds[1] - bounds[0], self.data_start + eoff + bounds[0])
+            got = fastjson.loads(data)
+            self._ent_cache[ident] = got
+        return got
+
+    def ids_of_category(self, code: int):
+        """Ids of one category code, in index order."""
+        ocat, order = self.ocat, self.order
+        needle = bytes((code,))
+        p = ocat.find(needle)
+        while p != -1:
+            yield p, order[p]
+            p = ocat.find(needle, p + 1)
+
+    def folder_files(self, folder: str) -> dict:
+        """name -> ``[ino, mtime_ns, size, id]`` (id -1: not in the index) for one folder."""
+        name = "f:" + folder
+        if name not in self.sections:
+            return {}
+        out = fastjson.loads(self.raw(name))
+        if not isinstance(out, dict):
+            raise CacheInvalid("bad file table")
+        return out
+
+    def live_ids(self) -> list:
+        return list(self.order)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def open_cache(memory_root: str):
+    """The store's cache, or None when it is missing, foreign or corrupt."""
+    try:
+        return Cache(cache_path(memory_root))
+    except CacheInvalid:
+        return None
+
+
+# --- writing ----------------------------------------------------------------------
+def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
+    """Write sections (name -> bytes, in order) and the header atomically."""
+    import tempfile
+    folder = os.path.join(memory_root, CACHE_DIR)
+    os.makedirs(folder, exist_ok=True)
+    ignore = os.path.join(folder, ".gitignore")
+    if not os.path.exists(ignore):
+        with open(ignore, "w", encoding="utf-8") as f:
+            f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
+    table, offset, chunks = {}, 0, []
+    for name, data in sections.items():
+        table[name] = [offset, len(data)]
+        offset += len(data)
+        chunks.append(data)
+    meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=array("I").itemsize,
+                sections=table, data_size=offset)
+    head = _json_dumps(meta).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{CACHE_NAME}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(MAGIC + str(len(head)).encode() + b"\n" + head)
+            for chunk in chunks:
+                f.write(chunk)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, cache_path(memory_root))
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def files_section(table: dict) -> bytes:
+    """``table``: name -> ``[inode, mtime_ns, size, id]``."""
+    return _json_dumps(table).encode("utf-8")
+
+
+def u32_bytes(values) -> bytes:
+    return array("I", values).tobytes()

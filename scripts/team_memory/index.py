@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 
 from .config import category_enabled, category_folders
-from .fsutil import LockBusy, store_lock
 from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from .store import project_root_of, record_status
 
@@ -81,6 +80,7 @@ def rebuild_index(memory_root: str, config: dict, blocking: bool = True) -> int:
 
     With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
     """
+    from .fsutil import store_lock
     with store_lock(memory_root, blocking=blocking):
         return write_index_locked(memory_root, config)
 
@@ -171,6 +171,7 @@ def current_entries(memory_root: str, config: dict) -> list:
     Rebuilds a stale index if the lock is free; if another process holds it,
     uses the index on disk, or builds the entries in memory when there is none.
     """
+    from .fsutil import LockBusy
     if index_is_stale(memory_root, config):
         try:
             rebuild_index(memory_root, config, blocking=False)
@@ -192,8 +193,36 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
         return None
+    folder = _real_folder(memory_root, category_folders(config)[category])
+    # The common case, cheaply: "<the folder, as the index writes it>/<plain name>" naming a
+    # regular file (not a symlink) is that file in that folder; realpath only for the rest.
+    prefix, name = folder[1], rel[len(folder[1]):]
+    if rel.startswith(prefix) and name not in (".json", "..json") and "/" not in name and os.sep not in name:
+        try:
+            st = os.lstat(os.path.join(folder[0], name))
+        except OSError:
+            st = None
+        if st is not None and stat_is_regular(st.st_mode):
+            return os.path.join(folder[0], name)
     real = os.path.realpath(os.path.join(project_root_of(memory_root), rel))
-    folder = os.path.realpath(os.path.join(memory_root, category_folders(config)[category]))
-    if os.path.dirname(real) != folder:
+    if os.path.dirname(real) != folder[0]:
         return None
     return real
+
+
+_folders_seen: dict = {}
+
+
+def _real_folder(memory_root: str, folder: str):
+    """``(real path, project-relative prefix ending in "/")`` of a category folder, memoised."""
+    key = (memory_root, folder)
+    got = _folders_seen.get(key)
+    if got is None:
+        path = os.path.join(memory_root, folder)
+        rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/") + "/"
+        got = _folders_seen[key] = (os.path.realpath(path), rel)
+    return got
+
+
+def stat_is_regular(mode: int) -> bool:
+    return (mode & 0o170000) == 0o100000

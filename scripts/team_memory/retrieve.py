@@ -93,13 +93,12 @@ def plain_hits(strategy, query, entries: list):
 def cached_hits(strategy, query, cache):
     """The same hits, in the same order, from the cache's prepared features.
 
-    With ``strategy.shortlist`` only the entries filed under a matching key are scored;
-    every other entry of a category scores the category's baseline (the same for all of
-    them), so those come lazily, in index order, from the category's run.
+    With ``strategy.match_points`` the points come from the postings alone; every entry
+    without match points scores its category's baseline, so those come lazily, in index
+    order, from the category's run. A hit is read from the cache only when it is used.
     """
     from .cache import DEAD
-    pos_of = cache.pos
-    if not hasattr(strategy, "shortlist"):
+    if not hasattr(strategy, "match_points"):
         hits = []
         for pos, ident in enumerate(cache.order):
             item = cache.item(ident)
@@ -109,44 +108,48 @@ def cached_hits(strategy, query, cache):
                     hits.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
         hits.sort(key=Hit.sort_key)
         return iter(hits)
-    exact, prefixes = strategy.shortlist(query)
-    candidates = set()
-    for key in exact:
-        candidates.update(cache.exact(key))
-    for prefix in prefixes:
-        candidates.update(cache.prefixed(prefix))
-    scored = []
-    for ident in candidates:
-        pos = pos_of[ident]
-        if pos == DEAD:
-            continue
-        item = cache.item(ident)
-        if item[1] is None:
-            continue
-        points, parts = strategy.score_prepared(query, item[1])
-        if points > 0:
-            scored.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
-    scored.sort(key=Hit.full_key)
-    streams = [scored]
+    base, prio, runs = {}, {}, []
     for code, category in enumerate(CATEGORIES):
         name = display_name(category)
         points, parts = strategy.baseline(query, name)
+        base[code], prio[code] = (points if parts is not None else 0), PRIORITY.get(name, 10)
         if parts is not None and points > 0:
-            streams.append(_baseline_run(cache, code, name, points, parts, candidates))
-    if len(streams) == 1:
-        return iter(scored)
-    import heapq
-    return heapq.merge(*streams, key=Hit.full_key)
+            runs.append((code, points, parts))
+    matched = strategy.match_points(query, cache)
+    pos_of, ocat = cache.pos, cache.ocat
+    rows = []
+    for ident, points in matched.items():
+        pos = pos_of[ident]
+        if pos != DEAD:
+            code = ocat[pos]
+            rows.append((-(points + base.get(code, 0)), prio.get(code, 10), pos, ident))
+    rows.sort()
+    stream = iter(rows)
+    if runs:
+        import heapq
+        stream = heapq.merge(rows, *(_baseline_run(cache, code, -points, prio[code], matched)
+                                     for code, points, _ in runs))
+    baseline_parts = {code: parts for code, _, parts in runs}
+    return _hydrate(strategy, query, cache, stream, matched, baseline_parts)
 
 
-def _baseline_run(cache, code: int, name: str, points, parts: dict, skip: set):
-    priority = PRIORITY.get(name, 10)
+def _baseline_run(cache, code: int, neg_points, priority: int, skip):
     for pos, ident in cache.ids_of_category(code):
-        if ident in skip:
+        if ident not in skip:
+            yield (neg_points, priority, pos, ident)
+
+
+def _hydrate(strategy, query, cache, rows, matched, baseline_parts):
+    """Rows ``(-points, priority, pos, id)`` -> ``Hit`` objects, read from the cache one by one."""
+    for neg_points, priority, pos, ident in rows:
+        entry, features, _, line = cache.item(ident)
+        if entry is None:
             continue
-        item = cache.item(ident)
-        if item[0] is not None:
-            yield Hit(points, priority, item[0], dict(parts), pos, item[3])
+        if ident in matched:
+            points, parts = strategy.score_prepared(query, features)
+        else:
+            points, parts = -neg_points, dict(baseline_parts[cache.ocat[pos]])
+        yield Hit(points, priority, entry, parts, pos, line)
 
 
 def uses_cache(strategy) -> bool:

@@ -22,10 +22,13 @@ The machine cache (``cache.py``) speeds a strategy up when it also offers:
   cache is built; ``score_prepared(q, features)`` must return exactly what
   ``score(q, entry)`` returns. ``cache_version`` names the features' shape
   (bump it when ``prepare_entry`` changes, and old caches are rebuilt).
-- ``index_keys(features)`` and ``shortlist(q) -> (exact_keys, prefixes)``: the
-  cache files each entry under its keys; an entry with none of ``exact_keys`` and
-  no key starting with one of ``prefixes`` scores ``baseline(q, category)``,
-  the same for every such entry of a category (``(0, None)`` when it is no hit).
+- ``index_keys(features)`` and ``match_points(q, index) -> {id: points}``: the
+  cache files each entry under its keys (postings); ``match_points`` adds up the
+  entry-specific points from ``index.exact(key)`` / ``index.prefixed(prefix)``
+  alone, and every entry it leaves out scores ``baseline(q, category)``, the same
+  for all such entries of a category (``(0, None)`` when that is no hit). A hit's
+  total is its match points plus its category's baseline; ``score_prepared`` is
+  then called only for the hits that are shown, to explain them.
 
 A strategy without these is scored entry by entry on the plain path.
 """
@@ -91,11 +94,31 @@ class TitleTags:
         return [entry["category"], sorted(tokenize(entry["title"])), list(entry["tags"])]
 
     def index_keys(self, features: list) -> set:
-        return set(features[1]) | set(features[2])
+        """Title tokens as ``t:<token>``, tags as ``g:<tag>`` (tags never hold a colon)."""
+        return {"t:" + t for t in features[1]} | {"g:" + g for g in features[2]}
 
-    def shortlist(self, prompt_words):
-        """Entries with a prompt word as a title token or tag, or a 4+ character one as a prefix, can score."""
-        return prompt_words, [w for w in prompt_words if len(w) >= 4]
+    def match_points(self, prompt_words, index) -> dict:
+        """id -> title/tag/prefix points, for every entry that has any, from the cache's postings.
+
+        The same sums as ``score_entry``: +2 per prompt word among the title tokens, +3 per
+        prompt word among the tags, +1 per other 4+ character prompt word that starts one.
+        """
+        points: dict = {}
+        get = points.get
+        for word in prompt_words:
+            exact = set()
+            for ident in index.exact("t:" + word):
+                points[ident] = get(ident, 0) + 2
+                exact.add(ident)
+            for ident in index.exact("g:" + word):
+                points[ident] = get(ident, 0) + 3
+                exact.add(ident)
+            if len(word) >= 4:
+                prefixed = set(index.prefixed("t:" + word))
+                prefixed.update(index.prefixed("g:" + word))
+                for ident in prefixed - exact:
+                    points[ident] = get(ident, 0) + 1
+        return points
 
     def baseline(self, prompt_words, category: str):
         """The points of an entry of ``category`` that matches no title token or tag: its description bonus."""

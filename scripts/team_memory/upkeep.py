@@ -20,7 +20,6 @@ import time
 from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, RACY_NS, Cache, CacheInvalid, file_stamp, folder_mtime, u32_bytes
 from .config import category_enabled, category_folders, warn
-from .fsutil import LockBusy, atomic_write_text, is_temp_file, store_lock
 from .model import CATEGORIES, INDEX_NAME, display_name
 from .store import NotARecord, parse_memory, project_root_of, read_bytes, record_status
 
@@ -39,6 +38,7 @@ def _rel_folder(memory_root: str, folder: str) -> str:
 
 def _memory_names(folder_path: str) -> dict:
     """name -> lstat result, for the memory files of one folder (what ``iter_memory_files`` accepts)."""
+    from .fsutil import is_temp_file
     out = {}
     try:
         with os.scandir(folder_path) as it:
@@ -136,6 +136,7 @@ def _dumps(value) -> bytes:
 
 def rebuild_locked(memory_root: str, config: dict, strategy=None) -> int:
     """Re-read every memory; write ``index.md`` and the cache. The caller holds the store lock."""
+    from .fsutil import atomic_write_text
     from .index import HEADER, format_index_line
     from .scoring import get_strategy
     strategy = strategy or get_strategy(config)
@@ -252,6 +253,7 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
 
 def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set):
     """Patch index.md and the cache for the folders in ``scan``; None when a full rebuild is needed."""
+    from .fsutil import atomic_write_text
     from .index import HEADER, format_index_line
     text_path = _index_file(memory_root)
     with open(text_path, encoding="utf-8", newline="") as f:
@@ -372,6 +374,7 @@ def fresh_cache(memory_root: str, config: dict, strategy):
                 return cache
             if attempt:
                 return cache if ok else _close(cache)
+        from .fsutil import LockBusy, store_lock
         try:
             with store_lock(memory_root, blocking=False):
                 if cache is not None and ok:

@@ -12,7 +12,9 @@ the byte offsets the header lists::
     kpost  array('I'), K+1 offsets into post
     post   array('I'), entry ids per key (postings)
     eoff   array('I'), M+1 offsets into ents
-    ents   one JSON text per entry id: [entry | null, features | null, sort key, block line | null]
+    ents   one JSON text per entry id: [category, title, path, tags, features, sort key | null,
+           block line | null] (null: the usual one, derived), or [null, null, sort key] for an
+           index line that does not parse
     pos    array('I'), the index position of each id (DEAD once removed)
     order  array('I'), the ids in index order
     ocat   bytes, the category code of each index position
@@ -40,9 +42,19 @@ MAGIC = b"team-memory retrieval cache\n"
 FORMAT = 1
 DEAD = 0xFFFFFFFF
 NO_CATEGORY = 255
-# A folder changed less than this long before the cache was written may change again
-# within the same file-system time tick unseen: such a stamp is checked, not trusted.
+# A folder changed less than this long before its stamp was taken may change again within
+# the same file-system time tick, unseen: such a stamp is re-checked, not trusted. File
+# systems with whole-second times get two seconds; nanosecond ones, a generous 50 ms.
 RACY_NS = 2_000_000_000
+RACY_FINE_NS = 50_000_000
+
+
+def racy(mtime_ns, taken_ns) -> bool:
+    """True when a folder stamp ``mtime_ns`` taken at ``taken_ns`` cannot be trusted yet."""
+    if mtime_ns is None:
+        return False
+    window = RACY_NS if mtime_ns % 1_000_000_000 == 0 else RACY_FINE_NS
+    return taken_ns - mtime_ns < window
 
 
 class CacheInvalid(Exception):
@@ -207,8 +219,7 @@ class Cache:
             bounds = _u32(os.pread(self.fd, 8, self.data_start + off + ident * 4))
             eoff = self.sections["ents"][0]
             data = os.pread(self.fd, bounds[1] - bounds[0], self.data_start + eoff + bounds[0])
-            got = fastjson.loads(data)
-            self._ent_cache[ident] = got
+            got = self._ent_cache[ident] = unpack_item(fastjson.loads(data))
         return got
 
     def ids_of_category(self, code: int):
@@ -280,6 +291,38 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
         except OSError:
             pass
         raise
+
+
+def escape_xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def usual_block_line(entry: dict) -> str:
+    """An entry's ``<memory-context>`` line when its title needs no cleaning (the usual case)."""
+    line = f"- [{entry['category']}] {escape_xml(entry['title'])} -> {escape_xml(entry['path'])}"
+    tags = sorted({escape_xml(t) for t in entry["tags"]})
+    return line + f" #tags:{','.join(tags)}" if tags else line
+
+
+def usual_sort_key(entry: dict) -> list:
+    return [entry["category"], entry["title"].lower(), entry["path"]]
+
+
+def pack_item(item: list) -> list:
+    """The stored form of ``[entry | None, features | None, sort key, block line | None]``."""
+    entry, features, key, block = item
+    if entry is None:
+        return [None, None, key]
+    return [entry["category"], entry["title"], entry["path"], entry["tags"], features,
+            None if key == usual_sort_key(entry) else key,
+            None if block == usual_block_line(entry) else block]
+
+
+def unpack_item(stored: list) -> list:
+    if stored[0] is None:
+        return [None, None, stored[2], None]
+    entry = {"category": stored[0], "title": stored[1], "path": stored[2], "tags": stored[3]}
+    return [entry, stored[4], stored[5] or usual_sort_key(entry), stored[6] or usual_block_line(entry)]
 
 
 def files_section(table: dict) -> bytes:

@@ -13,9 +13,13 @@ from .store import dump_memory, find_memory, iter_records, load_memory, NotAReco
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "rebuild", cmd_rebuild,
-                    "rewrite index.md from the JSON files (atomically, under the store lock)",
-                    "  python3 scripts/memory.py rebuild\n  python3 scripts/memory.py rebuild --root ~/src/app")
+                    "rewrite index.md and the machine cache from the JSON files (atomically, under the store lock)",
+                    "  python3 scripts/memory.py rebuild\n  python3 scripts/memory.py rebuild --full\n"
+                    "  python3 scripts/memory.py rebuild --root ~/src/app")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--full", action="store_true",
+                   help="re-read every memory file (default: every file is checked, and re-read only "
+                        "when its size, time or inode changed since the cache was written)")
 
     p = add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
                     "  python3 scripts/memory.py list\n"
@@ -45,7 +49,7 @@ def register(subparsers, common) -> None:
 
 
 def cmd_rebuild(ctx) -> int:
-    count = rebuild_index(ctx.memory_root, ctx.config)
+    count = rebuild_index(ctx.memory_root, ctx.config, full=ctx.args.full)
     if ctx.args.json:
         ctx.print_json({"index": index_path(ctx.memory_root), "entries": count})
     else:

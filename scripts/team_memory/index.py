@@ -75,14 +75,19 @@ def render_index(entries: list) -> str:
     return HEADER + "".join(format_index_line(e) + "\n" for e in entries)
 
 
-def rebuild_index(memory_root: str, config: dict, blocking: bool = True) -> int:
+def rebuild_index(memory_root: str, config: dict, blocking: bool = True, full: bool = True) -> int:
     """Rewrite ``index.md`` from the JSON files under the store lock; return the entry count.
 
-    With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
+    ``full=False`` checks every file but re-reads only those whose inode, size or modification
+    time differ from what the machine cache recorded (a full rebuild when there is no usable
+    cache). With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
     """
     from .fsutil import store_lock
     with store_lock(memory_root, blocking=blocking):
-        return write_index_locked(memory_root, config)
+        if full:
+            return write_index_locked(memory_root, config)
+        from .upkeep import apply_changes_locked
+        return apply_changes_locked(memory_root, config, check_all=True)
 
 
 def write_index_locked(memory_root: str, config: dict) -> int:

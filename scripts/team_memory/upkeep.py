@@ -18,7 +18,7 @@ import os
 import time
 
 from . import cache as cachemod
-from .cache import DEAD, NO_CATEGORY, RACY_NS, Cache, CacheInvalid, file_stamp, folder_mtime, u32_bytes
+from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, file_stamp, folder_mtime, racy, u32_bytes
 from .config import category_enabled, category_folders, warn
 from .model import CATEGORIES, INDEX_NAME, display_name
 from .store import NotARecord, parse_memory, project_root_of, read_bytes, record_status
@@ -129,9 +129,15 @@ def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) ->
                 descriptions_attr=descriptions_attr(config), xpost={})
 
 
+_encoder = None
+
+
 def _dumps(value) -> bytes:
-    import json
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    global _encoder
+    if _encoder is None:
+        import json
+        _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+    return _encoder.encode(value).encode("utf-8")
 
 
 def rebuild_locked(memory_root: str, config: dict, strategy=None) -> int:
@@ -176,7 +182,7 @@ def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
     for key in keys:
         post.extend(postings[key])
         kpost.append(len(post))
-    blobs = [_dumps(item) for item in items]
+    blobs = [_dumps(cachemod.pack_item(item)) for item in items]
     eoff = [0]
     for blob in blobs:
         eoff.append(eoff[-1] + len(blob))
@@ -213,17 +219,19 @@ def stale_folders(cache: Cache, folders: dict) -> list:
     out = []
     for folder in sorted(set(folders.values())):
         now = folder_mtime(os.path.join(root, folder))
-        if folder not in recorded or recorded[folder] != now or (now is not None and written - now < RACY_NS):
+        if folder not in recorded or recorded[folder] != now or racy(now, written):
             out.append(folder)
     return out
 
 
-def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strategy=None) -> int:
+def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strategy=None, check_all=False) -> int:
     """Bring ``index.md`` and the cache up to date after ``changed_paths`` were written or removed.
 
-    Re-lists the folders those files live in (and any other folder that changed), reads only
-    new or changed files, and patches the index and the cache; falls back to a full rebuild
-    when the cache cannot be patched. The caller holds the store lock. Returns the entry count.
+    Re-lists the folders those files live in (and any other folder that changed; every folder
+    with ``check_all``), reads only new or changed files (a file whose inode, size and
+    nanosecond modification time are those the cache recorded is not read again), and patches
+    the index and the cache; falls back to a full rebuild when the cache cannot be patched.
+    The caller holds the store lock. Returns the number of index lines.
     """
     from .scoring import get_strategy
     strategy = strategy or get_strategy(config)
@@ -235,7 +243,7 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
         if not _compatible(cache, config, strategy):
             return rebuild_locked(memory_root, config, strategy)
         folders = category_folders(config)
-        scan = set(stale_folders(cache, folders))
+        scan = set(folders.values()) if check_all else set(stale_folders(cache, folders))
         force = set()
         for path in changed_paths:
             folder_path, name = os.path.split(os.path.abspath(path))
@@ -285,7 +293,8 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                     dead.add(old[3])
                 del table[name]
                 continue
-            if old is not None and (folder, name) not in force and old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]:
+            if (old is not None and (folder, name) not in force and old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]
+                    and not racy(old[1], cache.meta["written_ns"])):
                 continue
             if old is not None and old[3] >= 0:
                 dead.add(old[3])
@@ -299,8 +308,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     changed = bool(dead or new)
     if not changed:
         old = cache.meta["folders"]
-        if all(old.get(f) == stamps["folders"].get(f) and (old.get(f) is None or stamps["written_ns"] - old[f] < RACY_NS)
-               for f in scan):
+        if all(old.get(f) == stamps["folders"].get(f) and racy(old.get(f), stamps["written_ns"]) for f in scan):
             return len(order)  # nothing new, and nothing the cache could record better yet
     n_ids = cache.n_ids
     if len(new) + (n_ids - len(order)) + len(dead) > COMPACT_MIN + len(order) // 4:
@@ -332,7 +340,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         lines.insert(lo, line)
         ocat.insert(lo, CAT_CODE.get(key[0], NO_CATEGORY))
         stamp[3] = ident
-        blob = _dumps(item)
+        blob = _dumps(cachemod.pack_item(item))
         extra.append(blob)
         eoff.append(eoff[-1] + len(blob))
         if item[1] is not None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 
 from .config import category_folders, warn
-from .fsutil import is_temp_file
 from .model import MEMORY_REL
 
 # The order keys are written in; unknown keys follow, sorted.
@@ -113,6 +112,7 @@ def record_status(record: dict) -> str:
 
 def iter_memory_files(memory_root: str, config: dict):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders, sorted."""
+    from .fsutil import is_temp_file
     for category, folder in category_folders(config).items():
         folder_path = os.path.join(memory_root, folder)
         try:

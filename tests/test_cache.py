@@ -301,3 +301,15 @@ def test_hook_fast_path_imports_little(project, memory_root):
             ) % (str(REPO / "scripts"), str(project))
     proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=30)
     assert proc.stdout.strip() == "True []", proc.stdout + proc.stderr
+
+
+def test_optional_extras_load_site_lazily():
+    """Under ``-S`` an optional extra from site-packages is still found, once it is asked for."""
+    import subprocess
+    import sys
+    from helpers import REPO
+    code = ("import sys; sys.path.insert(0, %r); from team_memory.optional import import_optional;"
+            "print('site' in sys.modules, import_optional('hypothesis') is not None, 'site' in sys.modules,"
+            " import_optional('no_such_module_here') is None)") % str(REPO / "scripts")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == ["False", "True", "True", "True"], proc.stdout + proc.stderr

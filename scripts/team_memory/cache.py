@@ -44,9 +44,10 @@ DEAD = 0xFFFFFFFF
 NO_CATEGORY = 255
 # A folder changed less than this long before its stamp was taken may change again within
 # the same file-system time tick, unseen: such a stamp is re-checked, not trusted. File
-# systems with whole-second times get two seconds; nanosecond ones, a generous 50 ms.
+# systems with whole-second times get two seconds; nanosecond ones 20 ms, two ticks of the
+# coarsest kernel clock that stamps them (Linux at HZ=100).
 RACY_NS = 2_000_000_000
-RACY_FINE_NS = 50_000_000
+RACY_FINE_NS = 20_000_000
 
 
 def racy(mtime_ns, taken_ns) -> bool:

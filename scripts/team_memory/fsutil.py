@@ -36,8 +36,12 @@ def fsync_dir(path: str) -> None:
             os.close(fd)
 
 
-def atomic_write_text(path: str, text: str, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``text`` (UTF-8, ``\\n`` line ends) atomically."""
+def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
+    """Replace ``path`` with ``text`` (UTF-8, ``\\n`` line ends) atomically.
+
+    ``durable=False`` skips the fsyncs: for derived files whose damage after a crash is
+    detected and repaired (``index.md`` is checked against the machine cache's stamp).
+    """
     import tempfile
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=TEMP_SUFFIX)
@@ -45,14 +49,16 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.chmod(tmp, mode)  # mkstemp makes 0600; os.replace keeps the temp file's mode
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    fsync_dir(folder)
+    if durable:
+        fsync_dir(folder)
 
 
 def is_temp_file(name: str) -> bool:

@@ -36,8 +36,9 @@ def _rel_folder(memory_root: str, folder: str) -> str:
     return rel.replace(os.sep, "/") + "/"
 
 
-def _memory_names(folder_path: str) -> dict:
-    """name -> lstat result, for the memory files of one folder (what ``iter_memory_files`` accepts)."""
+def _memory_names(folder_path: str, with_stat: bool = True) -> dict:
+    """name -> lstat result (or just the inode), for the memory files of one folder
+    (what ``iter_memory_files`` accepts)."""
     from .fsutil import is_temp_file
     out = {}
     try:
@@ -47,7 +48,7 @@ def _memory_names(folder_path: str) -> dict:
                 if name.endswith(".json") and not name.startswith(".") and not is_temp_file(name):
                     try:
                         if de.is_file(follow_symlinks=False):
-                            out[name] = de.stat(follow_symlinks=False)
+                            out[name] = de.stat(follow_symlinks=False) if with_stat else de.inode()
                     except OSError:
                         continue
     except OSError:
@@ -162,7 +163,7 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None) -> int:
                 found.append((sort_key(entry), entry, category, name))
     found.sort(key=lambda f: f[0])
     lines = [format_index_line(f[1]) for f in found]
-    atomic_write_text(_index_file(memory_root), HEADER + "".join(line + "\n" for line in lines))
+    atomic_write_text(_index_file(memory_root), HEADER + "".join(line + "\n" for line in lines), durable=False)
     for ident, (_, _, category, name) in enumerate(found):
         tables[category][name][3] = ident
     items = [_item(strategy, line, f[0]) for line, f in zip(lines, found)]
@@ -251,7 +252,7 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
                 if os.path.abspath(os.path.join(memory_root, folder)) == folder_path:
                     scan.add(folder)
                     force.add((folder, name))
-        result = _patch(memory_root, config, strategy, cache, folders, scan, force)
+        result = _patch(memory_root, config, strategy, cache, folders, scan, force, check_all)
     except (CacheInvalid, ValueError, KeyError, IndexError, TypeError, OverflowError):
         result = None
     finally:
@@ -259,8 +260,13 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
     return rebuild_locked(memory_root, config, strategy) if result is None else result
 
 
-def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set):
-    """Patch index.md and the cache for the folders in ``scan``; None when a full rebuild is needed."""
+def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set, check_all=False):
+    """Patch index.md and the cache for the folders in ``scan``; None when a full rebuild is needed.
+
+    A folder is re-listed without a ``stat`` per file: a file counts as changed when it is new,
+    gone, or has another inode (every atomic replace makes a new one) -- or, with ``check_all``
+    (``rebuild``), another size or modification time too, which also catches edits in place.
+    """
     from .fsutil import atomic_write_text
     from .index import HEADER, format_index_line
     text_path = _index_file(memory_root)
@@ -285,7 +291,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         if folder not in scan:
             continue
         table = tables[category] = cache.folder_files(category)
-        current = _memory_names(os.path.join(memory_root, folder))
+        current = _memory_names(os.path.join(memory_root, folder), with_stat=check_all)
         for name in sorted(set(table) | set(current)):
             old, st = table.get(name), current.get(name)
             if st is None:
@@ -293,12 +299,18 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                     dead.add(old[3])
                 del table[name]
                 continue
-            if (old is not None and (folder, name) not in force and old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]
-                    and not racy(old[1], cache.meta["written_ns"])):
-                continue
-            if old is not None and old[3] >= 0:
-                dead.add(old[3])
+            if old is not None and (folder, name) not in force and not racy(old[1], cache.meta["written_ns"]):
+                if (old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]) if check_all else (old[0] == st):
+                    continue
             stamp, entry = reader.read(category, folder, name)
+            if old is not None and old[3] >= 0:
+                if stamp is not None and entry is not None:
+                    kept = cache.item(old[3])
+                    if kept[0] == entry and kept[2] == sort_key(entry):  # re-read, unchanged
+                        stamp[3] = old[3]
+                        table[name] = stamp
+                        continue
+                dead.add(old[3])
             if stamp is None:
                 table.pop(name, None)
                 continue
@@ -348,7 +360,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 xpost.setdefault(k, []).append(ident)
     total = n_ids + len(extra)
     if changed:
-        atomic_write_text(text_path, HEADER + "".join(line + "\n" for line in lines))
+        atomic_write_text(text_path, HEADER + "".join(line + "\n" for line in lines), durable=False)
     newpos = [DEAD] * total
     for p, ident in enumerate(order):
         newpos[ident] = p

@@ -313,3 +313,22 @@ def test_optional_extras_load_site_lazily():
             " import_optional('no_such_module_here') is None)") % str(REPO / "scripts")
     proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["False", "True", "True", "True"], proc.stdout + proc.stderr
+
+
+_LINE_PARTS = st.sampled_from(["a", "B", " ", "-", ">", "#", "tags", ":", ",", "[", "]", ".json", "/", "\t", "é",
+                               "\u00a0", "\u2028", "->", " -> ", "#tags:", "\x85", "İ", "DECISION"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["DECISION", "RUNBOOK", "NOPE"]), st.lists(_LINE_PARTS, max_size=6),
+       st.lists(_LINE_PARTS, max_size=4), st.none() | st.lists(_LINE_PARTS, max_size=4))
+def test_index_line_parser_fast_path_agrees_with_the_regex(category, title, path, tags):
+    from team_memory import index
+    line = f"- [{category}] {''.join(title)} -> {''.join(path)}" + ("" if tags is None else " #tags:" + "".join(tags))
+    m = re.match(index._INDEX_PATTERN, line.rstrip("\r\n"))
+    expected = None
+    if m and index.category_from_display(m.group(1)) is not None:
+        t = m.group(4)
+        expected = {"category": m.group(1), "title": m.group(2).strip(), "path": m.group(3),
+                    "tags": [x.strip().lower() for x in t.split(",") if x.strip()] if t else []}
+    assert index.parse_index_line(line) == expected

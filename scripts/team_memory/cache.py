@@ -89,8 +89,42 @@ def _u32(data: bytes) -> array:
 
 
 def _json_dumps(value) -> str:
-    import json
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, ASCII-only (a lone surrogate read from a memory stays encodable)."""
+    return "".join(_encode(value))
+
+
+def _encode(value):
+    if isinstance(value, str):
+        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+            yield '"' + value + '"'
+        else:
+            import json
+            yield json.dumps(value)
+    elif isinstance(value, list):
+        yield "["
+        for i, item in enumerate(value):
+            if i:
+                yield ","
+            yield from _encode(item)
+        yield "]"
+    elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        yield "{"
+        for i, (key, item) in enumerate(value.items()):
+            if i:
+                yield ","
+            yield from _encode(key)
+            yield ":"
+            yield from _encode(item)
+        yield "}"
+    elif value is None:
+        yield "null"
+    elif value is True or value is False:
+        yield "true" if value else "false"
+    elif isinstance(value, int):
+        yield str(int(value))
+    else:
+        import json
+        yield json.dumps(value, separators=(",", ":"))
 
 
 class Cache:
@@ -263,7 +297,7 @@ def open_cache(memory_root: str):
 # --- writing ----------------------------------------------------------------------
 def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
     """Write sections (name -> bytes, in order) and the header atomically."""
-    import tempfile
+    from .fsutil import create_temp
     folder = os.path.join(memory_root, CACHE_DIR)
     os.makedirs(folder, exist_ok=True)
     ignore = os.path.join(folder, ".gitignore")
@@ -278,7 +312,7 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
     meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=array("I").itemsize,
                 sections=table, data_size=offset)
     head = _json_dumps(meta).encode("utf-8")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{CACHE_NAME}.", suffix=".tmp")
+    fd, tmp = create_temp(cache_path(memory_root))
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(MAGIC + str(len(head)).encode() + b"\n" + head)

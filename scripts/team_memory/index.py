@@ -110,6 +110,9 @@ def apply_changes(memory_root: str, config: dict, changed_paths) -> int:
 
 def parse_index_line(line: str) -> dict | None:
     """One index line -> ``{category, title, path, tags}``; None for anything else."""
+    simple = _parse_simple(line)
+    if simple is not None:
+        return simple
     global _index_re
     if _index_re is None:
         import re
@@ -120,6 +123,35 @@ def parse_index_line(line: str) -> dict | None:
     tags_str = m.group(4)
     tags = [t.strip().lower() for t in tags_str.split(",") if t.strip()] if tags_str else []
     return {"category": m.group(1), "title": m.group(2).strip(), "path": m.group(3), "tags": tags}
+
+
+def _parse_simple(line: str) -> dict | None:
+    """The regex's answer without the regex, for the lines the index writer makes; None when unsure."""
+    if not line.startswith("- [") or "\r" in line or "\n" in line:
+        return None
+    close = line.find("] ", 3)
+    category = line[3:close]
+    if close < 0 or category not in _DISPLAY_NAMES:
+        return None
+    rest = line[close + 2:]
+    title, arrow, tail = rest.partition(" -> ")
+    if not arrow or not title or "->" in title or title != title.strip() or not title.isprintable():
+        return None
+    path, space, tags_str = tail.partition(" ")
+    if not path or not path.isprintable() or " " in path:
+        return None
+    if space:
+        if not tags_str.startswith("#tags:") or not tags_str.isprintable() or any(c.isspace() for c in tags_str):
+            return None
+        tags_str = tags_str[6:]
+        if not tags_str:
+            return None
+    tags = [t.lower() for t in tags_str.split(",") if t] if space else []
+    return {"category": category, "title": title, "path": path, "tags": tags}
+
+
+_DISPLAY_NAMES = frozenset(display_name(c) for c in ("decision", "constraint", "preference", "runbook",
+                                                      "tech_debt", "session_summary"))
 
 
 def parse_index_text(text: str) -> list:

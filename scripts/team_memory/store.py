@@ -75,13 +75,19 @@ def read_bytes(path: str):
 
 def parse_memory(data: bytes) -> dict:
     """A memory file's bytes -> its record; ``NotARecord`` if it is not a JSON object with a text title."""
-    import json
+    from . import fastjson
     try:
-        data = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise NotARecord(f"not UTF-8 text ({exc.reason})") from None
-    except ValueError as exc:
-        raise NotARecord(f"not valid JSON ({exc})") from None
+    try:
+        data = fastjson.loads(text)
+    except ValueError:
+        import json
+        try:  # the same parser: json.loads fails too, and its message names the spot
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise NotARecord(f"not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise NotARecord("not a JSON object")
     title = data.get("title")

@@ -130,15 +130,8 @@ def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) ->
                 descriptions_attr=descriptions_attr(config), xpost={})
 
 
-_encoder = None
-
-
 def _dumps(value) -> bytes:
-    global _encoder
-    if _encoder is None:
-        import json
-        _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-    return _encoder.encode(value).encode("utf-8")
+    return cachemod._json_dumps(value).encode("ascii")
 
 
 def rebuild_locked(memory_root: str, config: dict, strategy=None) -> int:

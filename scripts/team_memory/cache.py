@@ -18,7 +18,8 @@ the byte offsets the header lists::
     pos    array('I'), the index position of each id (DEAD once removed)
     order  array('I'), the ids in index order
     ocat   bytes, the category code of each index position
-    f:<folder>  JSON {name: [inode, mtime_ns, size, id or -1]} for every JSON file seen there
+    f:<cat>  "inode\tmtime_ns\tsize\tid\tname" per JSON file seen in that category's folder
+           (id -1: not in the index; a name with a line break is written as a JSON string)
 
 Ids are stable between incremental updates: a changed memory gets a new id, the old one
 is marked DEAD, and the postings of new ids go to the header's small ``xpost`` map, so an
@@ -88,8 +89,20 @@ def _u32(data: bytes) -> array:
     return a
 
 
+_encoder = None
+
+
 def _json_dumps(value) -> str:
-    """Compact JSON, ASCII-only (a lone surrogate read from a memory stays encodable)."""
+    """Compact JSON, ASCII-only (a lone surrogate read from a memory stays encodable).
+
+    The C encoder when ``json`` is loaded anyway (the CLI); a small one otherwise, so the
+    hook's occasional patch does not pay for importing ``json`` and ``re``.
+    """
+    global _encoder
+    if _encoder is None and "json" in sys.modules:
+        _encoder = sys.modules["json"].JSONEncoder(separators=(",", ":"))
+    if _encoder is not None:
+        return _encoder.encode(value)
     return "".join(_encode(value))
 
 
@@ -100,6 +113,8 @@ def _encode(value):
         else:
             import json
             yield json.dumps(value)
+    elif isinstance(value, list) and all(type(item) is int for item in value):
+        yield "[" + ",".join(map(str, value)) + "]"
     elif isinstance(value, list):
         yield "["
         for i, item in enumerate(value):
@@ -271,9 +286,13 @@ class Cache:
         name = "f:" + folder
         if name not in self.sections:
             return {}
-        out = fastjson.loads(self.raw(name))
-        if not isinstance(out, dict):
-            raise CacheInvalid("bad file table")
+        out = {}
+        data = self.raw(name).decode("utf-8", "surrogateescape")
+        for line in data.split("\n") if data else ():
+            ino, mtime, size, ident, fname = line.split("\t", 4)
+            if fname.startswith('"'):
+                fname = fastjson.loads(fname)
+            out[fname] = [int(ino), int(mtime), int(size), int(ident)]
         return out
 
     def live_ids(self) -> list:
@@ -362,7 +381,12 @@ def unpack_item(stored: list) -> list:
 
 def files_section(table: dict) -> bytes:
     """``table``: name -> ``[inode, mtime_ns, size, id]``."""
-    return _json_dumps(table).encode("utf-8")
+    rows = []
+    for name, (ino, mtime, size, ident) in table.items():
+        if "\n" in name or "\r" in name or name.startswith('"'):
+            name = "".join(_encode(name))
+        rows.append(f"{ino}\t{mtime}\t{size}\t{ident}\t{name}")
+    return "\n".join(rows).encode("utf-8", "surrogateescape")
 
 
 def u32_bytes(values) -> bytes:

@@ -210,9 +210,14 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workdir", help="where to build the stores (default: a temporary folder, removed after)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON too")
+    parser.add_argument("--pyc", action="store_true",
+                        help="let children cache bytecode even if PYTHONDONTWRITEBYTECODE is set here "
+                             "(Python's default; __pycache__ is git-ignored)")
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes, args.rounds = "100,1000,10000", 5
+    if args.pyc:
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
     use_add = has_add_command()
     workdir = args.workdir or tempfile.mkdtemp(prefix="team-memory-bench-")

@@ -141,7 +141,7 @@ def _backdate(memory_root, seconds=60):
             os.utime(folder, (past, past))
 
 
-@pytest.mark.parametrize("change", ["add", "edit", "delete", "retire"])
+@pytest.mark.parametrize("change", ["add", "edit", "delete", "retire", "checkout"])
 def test_hook_sees_changes_made_behind_its_back(project, memory_root, change):
     keep = write(memory_root, record("decision", "keep", "Kafka topic naming", ["kafka"], days_ago=300))
     target = write(memory_root, record("decision", "target", "Kafka retention policy", ["kafka"], days_ago=300))
@@ -165,6 +165,12 @@ def test_hook_sees_changes_made_behind_its_back(project, memory_root, change):
     elif change == "delete":
         target.unlink()
         expect, gone = "Kafka topic naming", "Kafka retention policy"
+    elif change == "checkout":  # as git does: unlink, then create (the inode number often comes back)
+        rec = json.loads(target.read_text())
+        rec["title"] = "Kafka retention limits"
+        target.unlink()
+        target.write_text(json.dumps(rec))
+        expect, gone = "Kafka retention limits", "Kafka retention policy"
     else:
         rec = json.loads(target.read_text())
         rec["record_status"] = "retired"

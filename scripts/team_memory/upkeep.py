@@ -36,9 +36,8 @@ def _rel_folder(memory_root: str, folder: str) -> str:
     return rel.replace(os.sep, "/") + "/"
 
 
-def _memory_names(folder_path: str, with_stat: bool = True) -> dict:
-    """name -> lstat result (or just the inode), for the memory files of one folder
-    (what ``iter_memory_files`` accepts)."""
+def _memory_names(folder_path: str) -> dict:
+    """name -> lstat result, for the memory files of one folder (what ``iter_memory_files`` accepts)."""
     from .fsutil import is_temp_file
     out = {}
     try:
@@ -48,7 +47,7 @@ def _memory_names(folder_path: str, with_stat: bool = True) -> dict:
                 if name.endswith(".json") and not name.startswith(".") and not is_temp_file(name):
                     try:
                         if de.is_file(follow_symlinks=False):
-                            out[name] = de.stat(follow_symlinks=False) if with_stat else de.inode()
+                            out[name] = de.stat(follow_symlinks=False)
                     except OSError:
                         continue
     except OSError:
@@ -256,9 +255,9 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
 def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set, check_all=False):
     """Patch index.md and the cache for the folders in ``scan``; None when a full rebuild is needed.
 
-    A folder is re-listed without a ``stat`` per file: a file counts as changed when it is new,
-    gone, or has another inode (every atomic replace makes a new one) -- or, with ``check_all``
-    (``rebuild``), another size or modification time too, which also catches edits in place.
+    A changed folder is re-listed with one ``lstat`` per file: a file counts as changed when it
+    is new, gone, or has another inode, size or nanosecond modification time (git checkouts unlink
+    and re-create files, and the new file often gets the old inode number back).
     """
     from .fsutil import atomic_write_text
     from .index import HEADER, format_index_line
@@ -284,7 +283,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         if folder not in scan:
             continue
         table = tables[category] = cache.folder_files(category)
-        current = _memory_names(os.path.join(memory_root, folder), with_stat=check_all)
+        current = _memory_names(os.path.join(memory_root, folder))
         for name in sorted(set(table) | set(current)):
             old, st = table.get(name), current.get(name)
             if st is None:
@@ -293,7 +292,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 del table[name]
                 continue
             if old is not None and (folder, name) not in force and not racy(old[1], cache.meta["written_ns"]):
-                if (old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]) if check_all else (old[0] == st):
+                if old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]:
                     continue
             stamp, entry = reader.read(category, folder, name)
             if old is not None and old[3] >= 0:

@@ -383,3 +383,17 @@ def test_index_line_parser_fast_path_agrees_with_the_regex(category, title, path
         expected = {"category": m.group(1), "title": m.group(2).strip(), "path": m.group(3),
                     "tags": [x.strip().lower() for x in t.split(",") if x.strip()] if t else []}
     assert index.parse_index_line(line) == expected
+
+
+def test_fastjson_rejects_bad_json_as_value_error_without_json_loaded():
+    """Started without ``json`` imported, the C scanner cannot build its own error: still a ValueError."""
+    import subprocess
+    import sys
+    from helpers import REPO
+    code = ("import sys; sys.path.insert(0, %r); from team_memory import fastjson\n"
+            "out = []\n"
+            "for bad in ('{broken', '[1,]', '{\"a\" 1}', '\"abc', '[1'):\n"
+            "    try:\n        fastjson.loads(bad)\n    except ValueError:\n        out.append('ok')\n"
+            "print(' '.join(out), 'json' in sys.modules)") % str(REPO / "scripts")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=30)
+    assert proc.stdout.strip() == "ok ok ok ok ok False", proc.stdout + proc.stderr

@@ -89,57 +89,8 @@ def _u32(data: bytes) -> array:
     return a
 
 
-_encoder = None
-
-
-def _json_dumps(value) -> str:
-    """Compact JSON, ASCII-only (a lone surrogate read from a memory stays encodable).
-
-    The C encoder when ``json`` is loaded anyway (the CLI); a small one otherwise, so the
-    hook's occasional patch does not pay for importing ``json`` and ``re``.
-    """
-    global _encoder
-    if _encoder is None and "json" in sys.modules:
-        _encoder = sys.modules["json"].JSONEncoder(separators=(",", ":"))
-    if _encoder is not None:
-        return _encoder.encode(value)
-    return "".join(_encode(value))
-
-
-def _encode(value):
-    if isinstance(value, str):
-        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
-            yield '"' + value + '"'
-        else:
-            import json
-            yield json.dumps(value)
-    elif isinstance(value, list) and all(type(item) is int for item in value):
-        yield "[" + ",".join(map(str, value)) + "]"
-    elif isinstance(value, list):
-        yield "["
-        for i, item in enumerate(value):
-            if i:
-                yield ","
-            yield from _encode(item)
-        yield "]"
-    elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        yield "{"
-        for i, (key, item) in enumerate(value.items()):
-            if i:
-                yield ","
-            yield from _encode(key)
-            yield ":"
-            yield from _encode(item)
-        yield "}"
-    elif value is None:
-        yield "null"
-    elif value is True or value is False:
-        yield "true" if value else "false"
-    elif isinstance(value, int):
-        yield str(int(value))
-    else:
-        import json
-        yield json.dumps(value, separators=(",", ":"))
+_json_dumps = fastjson.dumps
+_encode = fastjson.encode
 
 
 class Cache:

@@ -110,7 +110,22 @@ def percentile(values, q):
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
-def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool):
+def match_prompt(project: str, memory_root: str, rng: random.Random) -> str:
+    """``MATCH`` when the configured strategy finds something for it, else a prompt naming a stored title.
+
+    The default ``smart`` strategy weighs words by rarity and stays silent below a floor; in a
+    generated store every word is common, so the fixed prompt may rightly match nothing.
+    """
+    code, out = run([PY, CLI, "search", MATCH, "--root", project, "--json"])
+    if code == 0 and json.loads(out or b"[]"):
+        return MATCH
+    with open(os.path.join(memory_root, "index.md"), encoding="utf-8") as f:
+        lines = [line for line in f if line.startswith("- [")]
+    title = rng.choice(lines).split("] ", 1)[1].split(" -> ", 1)[0]
+    return f"how do we handle the {title.lower()} question again?"
+
+
+def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool, match: str = MATCH):
     hook = hook_argv()
     payload = lambda prompt: json.dumps({"session_id": "bench", "hook_event_name": "UserPromptSubmit",  # noqa: E731
                                          "cwd": project, "prompt": prompt}).encode()
@@ -137,13 +152,13 @@ def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool)
     return {
         "python3 -c pass": (lambda: [PY, "-c", "pass"], b"", None),
         "python3 -S -c pass": (lambda: [PY, "-S", "-c", "pass"], b"", None),
-        "hook-match": (lambda: hook, payload(MATCH), None),
+        "hook-match": (lambda: hook, payload(match), None),
         "hook-nomatch": (lambda: hook, payload(NOMATCH), None),
         "hook-long": (lambda: hook, payload(LONG), None),
-        "hook-after-add": (lambda: hook, payload(MATCH), stale_setup),
+        "hook-after-add": (lambda: hook, payload(match), stale_setup),
         "rebuild": (lambda: [PY, CLI, "rebuild", "--root", project], b"", None),
         "add": (add_argv, b"", None),
-        "search": (lambda: [PY, CLI, "search", MATCH, "--root", project], b"", None),
+        "search": (lambda: [PY, CLI, "search", match, "--root", project], b"", None),
     }
 
 
@@ -154,7 +169,8 @@ def bench_size(n: int, rounds: int, workdir: str, use_add: bool, seed: int) -> d
     gen = time.perf_counter() - t0
     subprocess.run([PY, CLI, "rebuild", "--root", project], check=True, capture_output=True)
     rng = random.Random(seed)
-    table = scenarios(project, memory_root, rng, use_add)
+    match = match_prompt(project, memory_root, rng)
+    table = scenarios(project, memory_root, rng, use_add, match)
     # sanity: the hook answers a matching prompt and stays silent on a non-matching one
     code, out = run(table["hook-match"][0](), table["hook-match"][1])
     assert code == 0 and out.startswith(b"<memory-context"), out[:200]
@@ -180,7 +196,7 @@ def bench_size(n: int, rounds: int, workdir: str, use_add: bool, seed: int) -> d
         med = percentile(times[name], 0.5)
         rows[name] = {"median_ms": med * 1000, "p95_ms": percentile(times[name], 0.95) * 1000,
                       "ratio": med / base, "peak_mb": peaks[name]}
-    return {"n": n, "generated_s": gen, "rows": rows}
+    return {"n": n, "generated_s": gen, "rows": rows, "match_prompt": match}
 
 
 def report(results: list, args, use_add: bool) -> str:
@@ -190,6 +206,8 @@ def report(results: list, args, use_add: bool) -> str:
     lines.append(f"hook argv (from hooks.json): {' '.join(shlex.quote(a) for a in hook_argv())}")
     lines.append(f"add measured with: {'the add command' if use_add else 'the API (write one JSON file + index.apply_changes under the lock)'}")
     lines.append(f"rounds: {args.rounds}, interleaved in a shuffled order per round")
+    for res in results:
+        lines.append(f"matching prompt at {res['n']:,}: {res['match_prompt'][:100]!r}")
     lines.append("")
     lines.append("| memories | scenario | median ms | p95 ms | x `python3 -c pass` | peak MB | target |")
     lines.append("| ---: | --- | ---: | ---: | ---: | ---: | --- |")

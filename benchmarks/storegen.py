@@ -4,6 +4,9 @@
 six categories in realistic proportions, titles and tags drawn from a software vocabulary
 (with a few German, French, Spanish, Japanese and Chinese titles), dates spread over two
 years, about 5% retired or archived, and category-specific content so files have real sizes.
+Most titles also name a specific thing, as real ones do (``billing_export``, ``InvoiceRetry``,
+``orders-redis``): without such rarer words every word would be common to the whole store,
+and a strategy that weighs words by rarity would rightly match nothing.
 """
 from __future__ import annotations
 
@@ -42,11 +45,24 @@ TEMPLATES = [
 ]
 
 
+def _name(rng: random.Random) -> str:
+    """A module, service or class name: ``invoice_export``, ``InvoiceExport``, ``invoice-redis``."""
+    a, b = rng.choice(NOUNS), rng.choice(NOUNS + TECH)
+    form = rng.random()
+    if form < 0.4:
+        return f"{a}_{b}"
+    if form < 0.7:
+        return a.capitalize() + b.capitalize()
+    return f"{a}-{b}"
+
+
 def _title(rng: random.Random) -> str:
     if rng.random() < 0.02:
         return rng.choice(FOREIGN)
     t = rng.choice(TEMPLATES).format(verb=rng.choice(VERBS), tech=rng.choice(TECH), tech2=rng.choice(TECH),
                                      noun=rng.choice(NOUNS), noun2=rng.choice(NOUNS), adj=rng.choice(ADJ))
+    if rng.random() < 0.6:
+        t += f" ({_name(rng)})"
     return t[0].upper() + t[1:]
 
 

@@ -169,7 +169,7 @@ def test_incremental_changes_match_a_full_rebuild(memory_root, which):
             apply_changes(str(memory_root), config, [str(p) for p in changed])
         patched = _index_text(memory_root)
         assert_same_results(memory_root, config, ["kafka topic redis", "edited title redis cache",
-                                                  f"zookeeper quorum {step} setup"], limits=(20,))
+                                                  f"zookeeper quorum {step} setup", "kafak topik schemma"], limits=(20,))
         assert patched == _full_rebuild_text(memory_root, config), step
 
 

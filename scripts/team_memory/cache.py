@@ -223,6 +223,65 @@ class Cache:
         out.extend(k for k in self.meta["xpost"] if k.startswith(prefix))
         return out
 
+    def exact_set(self, key: str) -> set:
+        """``set(exact(key))``, built without a Python loop."""
+        from bisect import bisect_left
+        keys = self.keys
+        i = bisect_left(keys, key)
+        out = set(self._postings_range(i, i + 1)) if i < len(keys) and keys[i] == key else set()
+        extra = self.meta["xpost"].get(key)
+        if extra:
+            out.update(extra)
+        return out
+
+    def postings_with_prefix(self, prefix: str) -> dict:
+        """key -> set of ids, for every key that starts with ``prefix`` (one read for the main keys)."""
+        from bisect import bisect_left
+        keys = self.keys
+        lo = hi = bisect_left(keys, prefix)
+        while hi < len(keys) and keys[hi].startswith(prefix):
+            hi += 1
+        out = {}
+        if hi > lo:
+            kpost = self._section("kpost", "u32")
+            block = self._postings_range(lo, hi)
+            base = kpost[lo]
+            for k in range(lo, hi):
+                out[keys[k]] = set(block[kpost[k] - base:kpost[k + 1] - base])
+        for key, ids in self.meta["xpost"].items():
+            if key.startswith(prefix):
+                out.setdefault(key, set()).update(ids)
+        return out
+
+    def dead_ids(self) -> set:
+        """Ids replaced or removed by incremental updates (still in the postings)."""
+        if self.n_ids == len(self.order):
+            return set()
+        return set(range(self.n_ids)) - set(self.order)
+
+    def live_keys(self, suffixes: str) -> list:
+        """Keys ending in one of ``suffixes`` that hold at least one live id (the fuzzy step's vocabulary).
+
+        Only a key with no more postings than there are dead ids can be all dead, so only
+        such keys are read.
+        """
+        dead = self.dead_ids()
+        xpost = self.meta["xpost"]
+        out = []
+        if dead:
+            kpost = self._section("kpost", "u32")
+        for i, key in enumerate(self.keys):
+            if key[-1] in suffixes:
+                if dead and kpost[i + 1] - kpost[i] + len(xpost.get(key, ())) <= len(dead):
+                    if not (self.exact_set(key) - dead):
+                        continue
+                out.append(key)
+        main = set(self.keys) if xpost else ()
+        for key in xpost:
+            if key[-1] in suffixes and key not in main and (set(xpost[key]) - dead):
+                out.append(key)
+        return out
+
     def all_keys(self) -> list:
         return self.keys + list(self.meta["xpost"])
 

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 FOLDERS = {"session_summary": "sessions", "decision": "decisions", "runbook": "runbooks",
            "constraint": "constraints", "tech_debt": "tech-debt", "preference": "preferences"}
+SESSIONS_KEPT = 5  # categories.session_summary.max_retained, default
 WEIGHTS = {"decision": 25, "runbook": 20, "session_summary": 20, "tech_debt": 15, "constraint": 10, "preference": 10}
 
 TECH = ("postgres redis kafka celery django flask fastapi pydantic sqlalchemy alembic docker kubernetes helm "
@@ -91,8 +92,9 @@ def _content(rng: random.Random, category: str) -> dict:
             "next_actions": [s(8)], "key_changes": [s(6)]}
 
 
-def make_record(rng: random.Random, i: int, now: datetime) -> dict:
-    category = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
+def make_record(rng: random.Random, i: int, now: datetime, sessions: bool = True) -> dict:
+    kinds = [k for k in WEIGHTS if sessions or k != "session_summary"]
+    category = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
     title = _title(rng)
     updated = now - timedelta(days=rng.uniform(0, 730))
     created = updated - timedelta(days=rng.uniform(0, 60))
@@ -125,6 +127,10 @@ def make_store(project: str, n: int, seed: int = 7) -> str:
     os.makedirs(os.path.join(project, ".git"), exist_ok=True)
     os.makedirs(memory_root, exist_ok=True)
     now = datetime.now(timezone.utc)
+    sessions = 0
     for i in range(n):
-        write_record(memory_root, make_record(rng, i, now))
+        # as team-memory keeps them: a handful of session summaries (max_retained), the rest other kinds
+        rec = make_record(rng, i, now, sessions=sessions < SESSIONS_KEPT)
+        sessions += rec["category"] == "session_summary"
+        write_record(memory_root, rec)
     return memory_root

@@ -116,10 +116,12 @@ def record_status(record: dict) -> str:
     return status if isinstance(status, str) else "active"
 
 
-def iter_memory_files(memory_root: str, config: dict):
-    """Yield ``(category, path)`` for every ``*.json`` file in the category folders, sorted."""
+def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
+    """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
     from .fsutil import is_temp_file
     for category, folder in category_folders(config).items():
+        if only is not None and category != only:
+            continue
         folder_path = os.path.join(memory_root, folder)
         try:
             names = sorted(os.listdir(folder_path))
@@ -132,9 +134,10 @@ def iter_memory_files(memory_root: str, config: dict):
                     yield category, path
 
 
-def iter_records(memory_root: str, config: dict):
-    """Yield ``(category, path, record)`` for every readable record; skip the rest with one stderr line."""
-    for category, path in iter_memory_files(memory_root, config):
+def iter_records(memory_root: str, config: dict, only: str | None = None):
+    """Yield ``(category, path, record)`` for every readable record (of category ``only``, when given);
+    skip the rest with one stderr line."""
+    for category, path in iter_memory_files(memory_root, config, only):
         try:
             record = load_memory(path)
         except (NotARecord, OSError) as exc:

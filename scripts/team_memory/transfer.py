@@ -36,18 +36,28 @@ class TransferError(ValueError):
     """The input cannot be read at all (not a format problem of one record)."""
 
 
-try:  # optional: YAML only when pyyaml is installed
-    import yaml as _yaml
-except ImportError:  # pragma: no cover - depends on the environment
-    _yaml = None
+# optional: YAML only when pyyaml is installed; imported on first use (False: not tried yet),
+# so every other command does not pay for it
+_yaml = False
+
+
+def _yaml_module():
+    global _yaml
+    if _yaml is False:
+        try:
+            import yaml as module
+        except ImportError:  # pragma: no cover - depends on the environment
+            module = None
+        _yaml = module
+    return _yaml
 
 
 def yaml_available() -> bool:
-    return _yaml is not None
+    return _yaml_module() is not None
 
 
 def _need_yaml() -> None:
-    if _yaml is None:
+    if _yaml_module() is None:
         raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it")
 
 

@@ -186,8 +186,8 @@ def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
     """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
     keep = session_max_retained(config)
     active = [(rec.get("created_at") if isinstance(rec.get("created_at"), str) else "", path, rec)
-              for cat, path, rec in iter_records(memory_root, config)
-              if cat == "session_summary" and record_status(rec) == "active"]
+              for cat, path, rec in iter_records(memory_root, config, "session_summary")
+              if record_status(rec) == "active"]
     active.sort(key=lambda t: (t[0], os.path.basename(t[1])), reverse=True)
     retired = []
     for _, path, rec in active[keep:]:

@@ -23,9 +23,10 @@ default; ``title_tags`` stays exactly the seed.
 The machine cache (``cache.py``) speeds a strategy up when it also offers:
 
 - ``prepare_entry(entry, record=None) -> features``: JSON-serialisable, computed once when
-  the cache is built (``record`` is the memory's JSON, for strategies that match its body); ``score_prepared(q, features)`` must return exactly what
-  ``score(q, entry)`` returns. ``cache_version`` names the features' shape
-  (bump it when ``prepare_entry`` changes, and old caches are rebuilt).
+  the cache is built (``record`` is the memory's JSON, for strategies that match its body);
+  ``score_prepared(q, features)`` must return exactly what ``score(q, entry)`` returns.
+  ``cache_version`` names the features' shape (bump it when ``prepare_entry`` changes,
+  and old caches are rebuilt).
 - ``index_keys(features)`` and ``match_points(q, index) -> {id: points}``: the
   cache files each entry under its keys (postings); ``match_points`` adds up the
   entry-specific points from ``index.exact(key)`` / ``index.prefixed(prefix)``
@@ -33,7 +34,6 @@ The machine cache (``cache.py``) speeds a strategy up when it also offers:
   for all such entries of a category (``(0, None)`` when that is no hit). A hit's
   total is its match points plus its category's baseline; ``score_prepared`` is
   then called only for the hits that are shown, to explain them.
-
 - or, for a strategy whose scores depend on the whole store (``smart``: IDF weights,
   relative floors), ``score_index(q, index) -> [(points, id, parts)]``: the hits,
   from the postings alone, exactly as ``score_all`` gives them for the index entries.

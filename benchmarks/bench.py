@@ -121,8 +121,13 @@ def match_prompt(project: str, memory_root: str, rng: random.Random) -> str:
         return MATCH
     with open(os.path.join(memory_root, "index.md"), encoding="utf-8") as f:
         lines = [line for line in f if line.startswith("- [")]
-    title = rng.choice(lines).split("] ", 1)[1].split(" -> ", 1)[0]
-    return f"how do we handle the {title.lower()} question again?"
+    for line in rng.sample(lines, min(len(lines), 50)):
+        title = line.split("] ", 1)[1].split(" -> ", 1)[0]
+        prompt = f"how do we handle the {title.lower()} question again?"
+        code, out = run([PY, CLI, "search", prompt, "--root", project, "--json"])
+        if code == 0 and json.loads(out or b"[]"):
+            return prompt
+    raise SystemExit("no prompt found that the store answers")
 
 
 def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool, match: str = MATCH):

@@ -17,8 +17,9 @@ floors, so exact scores are computed for few of them:
    order of falling bound, until the bound is under ``max(min_score, min_relative x best
    so far)`` less a 0.01 margin for the rounding to two places: no entry left can reach
    the final bar or the best score;
-3. when the fuzzy fallback has to run (nothing reached ``min_score``), every matched entry
-   is scored exactly first, as ``score_all`` does.
+3. when the fuzzy fallback has to run (nothing reached ``min_score``), the entries it
+   touches are scored exactly with their fuzzy matches added; the others stay under
+   ``min_score``, so under the bar, as in ``score_all``.
 """
 from __future__ import annotations
 
@@ -136,11 +137,13 @@ def score_index(strategy, query, index) -> list:
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and best < strategy.min_score
             and any(len(q) >= FUZZY_MIN for _, q in unmatched) and fuzzy_available()):
-        for i in bound:
+        # entries the fuzzy step does not touch keep totals under min_score, hence under the bar
+        touched = _fuzzy(strategy, book, unmatched)
+        for i, extra in touched.items():
             if i not in found:
                 found[i] = exact(i)
-        _fuzzy(strategy, book, unmatched, found)
-        totals = {i: _total(m) for i, m in found.items()}
+            found[i].extend(extra)
+            totals[i] = _total(found[i])
         best = max(totals.values(), default=0.0)
     out = []
     bar = max(strategy.min_score, strategy.min_relative * best)
@@ -151,11 +154,12 @@ def score_index(strategy, query, index) -> list:
     return out
 
 
-def _fuzzy(strategy, book: _Postings, unmatched: list, found: dict) -> None:
+def _fuzzy(strategy, book: _Postings, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
     fuzz, process = _rapidfuzz()
     index = book.index
     surface = sorted({key[:-2] for key in index.live_keys("32")})
+    touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
     for g, q in unmatched:
         if len(q) < FUZZY_MIN:
             continue
@@ -171,4 +175,5 @@ def _fuzzy(strategy, book: _Postings, unmatched: list, found: dict) -> None:
                     if p > best.get(i, (0,))[0]:
                         best[i] = (p, FIELD[points], "fuzzy", t)
         for i, m in best.items():
-            found.setdefault(i, []).append((g, q, m))
+            touched.setdefault(i, []).append((g, q, m))
+    return touched

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""UserPromptSubmit: print the memories relevant to the prompt. Stdlib only; always exits 0."""
-import sys
-from pathlib import Path
+"""UserPromptSubmit: print the memories relevant to the prompt. Stdlib only; always exits 0.
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+hooks.json runs it as ``python3 -S``: without ``site`` the interpreter starts in a fraction
+of the time, and nothing here needs site-packages (an optional extra that does loads
+``site`` itself, when it needs it). ``os.path`` rather than ``pathlib`` for the same reason.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
     from team_memory.hookio import run_hook
     from team_memory.retrieve import context_for_prompt

@@ -6,7 +6,8 @@ import json
 
 from helpers import record, write
 from team_memory import matching
-from team_memory.bodycache import body_text, cache_path, derive_body_tokens, load_cache
+from team_memory.bodycache import body_text, cached_bodies, derive_body_tokens
+from team_memory.cache import cache_path
 from team_memory.config import deep_merge, load_config
 from team_memory.index import current_entries, index_is_stale, rebuild_index
 from team_memory.matching import Smart
@@ -115,8 +116,7 @@ class FakeProcess:
 
 
 def test_fuzzy_fallback_only_when_nothing_clears_the_floor(monkeypatch):
-    monkeypatch.setattr(matching, "_process", FakeProcess)
-    monkeypatch.setattr(matching, "_fuzz", FakeFuzz)
+    monkeypatch.setattr(matching, "_fuzzy_modules", (FakeFuzz, FakeProcess))
     es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"]), entry("DECISION", "other stuff")] + filler()
     got = scores(smart(2.0), "kubrenetes ingres", es)  # "ingres" prefixes "ingress" but scores under the floor
     assert got["kubernetes ingress timeout"][1]["fuzzy"] == ["kubrenet~kubernet (tags)"]
@@ -131,16 +131,15 @@ def test_fuzzy_fallback_only_when_nothing_clears_the_floor(monkeypatch):
 
 
 def test_short_tokens_never_fuzzy(monkeypatch):
-    monkeypatch.setattr(matching, "_process", FakeProcess)
-    monkeypatch.setattr(matching, "_fuzz", FakeFuzz)
+    monkeypatch.setattr(matching, "_fuzzy_modules", (FakeFuzz, FakeProcess))
     es = [entry("DECISION", "redis cache")] + filler()
     assert scores(smart(0.5), "rdis", es) == {}
 
 
 def test_without_rapidfuzz_the_step_is_skipped_silently(monkeypatch, capsys):
-    monkeypatch.setattr(matching, "_process", None)
+    monkeypatch.setattr(matching, "_fuzzy_modules", (None, None))
     s = smart(2.0)
-    assert not s.use_fuzzy
+    assert not matching.fuzzy_available()
     es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"])] + filler()
     assert scores(s, "kubrenetes ingres", es) == {}
     assert capsys.readouterr().err == ""
@@ -162,7 +161,7 @@ def test_rebuild_writes_body_cache_in_the_same_step(memory_root):
                                        "rationale": ["r"]}))
     config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 1}})
     rebuild_index(str(memory_root), config)
-    cache = load_cache(str(memory_root))
+    cache = cached_bodies(str(memory_root), Smart(config))
     assert cache == {".claude/memory/decisions/queue.json": set(derive_body_tokens(
         json.loads((memory_root / "decisions" / "queue.json").read_text()), STOP_WORDS))}
     assert "rabbitmq" in cache[".claude/memory/decisions/queue.json"]
@@ -178,20 +177,25 @@ def test_missing_cache_makes_the_index_stale(memory_root):
     (memory_root / ".cache").joinpath(cache_path(str(memory_root)).rsplit("/", 1)[1]).unlink()
     assert index_is_stale(str(memory_root), config)
     current_entries(str(memory_root), config)
-    assert load_cache(str(memory_root)) is not None
+    assert cached_bodies(str(memory_root), Smart(config)) is not None
 
 
-def test_corrupt_or_missing_cache_falls_back_to_title_and_tags(memory_root):
+def test_a_corrupt_cache_is_replaced_and_the_plain_path_reads_bodies_from_the_files(memory_root):
     write(memory_root, record("decision", "queue", "Message queue choice", ["rabbitmq"],
                               content={"status": "accepted", "context": "c", "decision": "quorum queues",
                                        "rationale": ["r"]}))
     config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 0.5}})
     rebuild_index(str(memory_root), config)
     assert rank(str(memory_root), config, "quorum setup here", 5)  # body match
-    for broken in ("{not json", '{"version": 999, "entries": {}}', '["a list"]'):
-        with open(cache_path(str(memory_root)), "w") as f:
+    entries = current_entries(str(memory_root), config)
+    for broken in (b"{not json", b"team-memory retrieval cache\n5\n{}", b""):
+        with open(cache_path(str(memory_root)), "wb") as f:
             f.write(broken)
-        assert load_cache(str(memory_root)) is None
-        assert rank(str(memory_root), config, "quorum setup here", 5) == []  # body gone, no error
-        hits = rank(str(memory_root), config, "rabbitmq setup here", 5)
-        assert [h.entry["title"] for h in hits] == ["Message queue choice"]  # title/tags still work
+        assert cached_bodies(str(memory_root), Smart(config)) is None
+        # the plain path (index entries given) takes the bodies from the JSON files
+        plain = rank(str(memory_root), config, "quorum setup here", 5, entries=entries, strategy=Smart(config))
+        assert [h.entry["title"] for h in plain] == ["Message queue choice"] and plain[0].parts["body"]
+        # the cached path ignores the broken file and writes a new one
+        hits = rank(str(memory_root), config, "quorum setup here", 5)
+        assert [h.entry["title"] for h in hits] == ["Message queue choice"]
+        assert cached_bodies(str(memory_root), Smart(config)) is not None

@@ -1,31 +1,15 @@
-"""Body tokens: what a memory's content contributes to matching, derived once per index rebuild.
+"""Body tokens: what a memory's content contributes to ``smart`` matching.
 
-Reading every JSON file on every prompt would be slow, so the body tokens of
-each active memory are derived when ``index.md`` is rebuilt, in the same
-locked step, and written atomically beside it to
-``<root>/.cache/body-tokens-v<N>.json`` (git-ignored; ``N`` is the tokenizer's
-version, so a new tokenizer simply finds no cache and rebuilds it). The file
-is ``{"version": N, "entries": {"<index path>": ["token", ...]}}``.
-
-``derive_body_tokens`` is the one place that decides which text counts.
-A missing or unreadable cache is never an error: readers get ``None`` and
-match on titles and tags alone.
+``derive_body_tokens`` is the one place that decides which text counts. The
+tokens are derived when the machine cache is built or patched (``upkeep`` hands
+each record to ``Smart.prepare_entry``) and live in that cache's entries, so
+there is a single derived file beside ``index.md``. ``load_bodies`` gives the
+plain (uncached) path the same tokens: from the cache when it was written by
+``smart`` with the same stop words, else from the JSON files themselves.
 """
 from __future__ import annotations
 
-import json
-import os
-
-from .fsutil import atomic_write_text, within
-from .textnorm import TOKENIZER_VERSION, tokenize
-
-CACHE_DIR = ".cache"
-CACHE_NAME = f"body-tokens-v{TOKENIZER_VERSION}.json"
 MAX_BODY_CHARS = 6000  # a huge record is matched on its first 6,000 characters of text
-
-
-def cache_path(memory_root: str) -> str:
-    return os.path.join(memory_root, CACHE_DIR, CACHE_NAME)
 
 
 def _strings(value, out: list) -> None:
@@ -51,33 +35,46 @@ def body_text(record: dict) -> str:
 
 def derive_body_tokens(record: dict, stop_words: frozenset) -> list:
     """The sorted body tokens of one record (the one derivation function)."""
+    from .textnorm import tokenize
     return sorted(tokenize(body_text(record), stop_words))
 
 
-def write_cache(memory_root: str, bodies: dict) -> None:
-    """Write ``{index path: tokens}`` atomically; the caller holds the store lock."""
-    os.makedirs(os.path.join(memory_root, CACHE_DIR), exist_ok=True)
-    text = json.dumps({"version": TOKENIZER_VERSION, "entries": bodies}, ensure_ascii=False, sort_keys=True)
-    atomic_write_text(cache_path(memory_root), text + "\n")
+def cached_bodies(memory_root: str, strategy) -> dict | None:
+    """``{index path: set of tokens}`` from the machine cache, or None when it holds none for ``strategy``.
 
-
-def load_cache(memory_root: str) -> dict | None:
-    """``{index path: set of tokens}``, or None when the cache is missing, corrupt or of another version."""
-    if not within(memory_root, cache_path(memory_root)):
+    The cache must have been written by the same strategy (name and features version)
+    with the same stop words; it is not checked for staleness here (the callers' index
+    comes from the same upkeep).
+    """
+    from .cache import CacheInvalid, open_cache
+    from .textnorm import stop_words_for
+    cache = open_cache(memory_root)
+    if cache is None:
         return None
     try:
-        with open(cache_path(memory_root), encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError, RecursionError):
+        meta = cache.meta
+        if (meta.get("strategy") != strategy.name
+                or meta.get("strategy_version") != getattr(strategy, "cache_version", None)
+                or not isinstance(meta.get("config"), dict)
+                or stop_words_for(meta["config"]) != strategy.stop_words):
+            return None
+        out = {}
+        for _, (entry, features, _, _) in cache.items():
+            if entry is not None and isinstance(features, list) and len(features) == 3:
+                out[entry["path"]] = set(features[2])
+        return out
+    except (CacheInvalid, OSError, ValueError, TypeError, KeyError, IndexError):
         return None
-    if not isinstance(data, dict) or data.get("version") != TOKENIZER_VERSION or not isinstance(data.get("entries"), dict):
-        return None
-    out = {}
-    for path, tokens in data["entries"].items():
-        if isinstance(path, str) and isinstance(tokens, list):
-            out[path] = {t for t in tokens if isinstance(t, str)}
-    return out
+    finally:
+        cache.close()
 
 
-def cache_exists(memory_root: str) -> bool:
-    return os.path.isfile(cache_path(memory_root))
+def load_bodies(memory_root: str, config: dict, strategy) -> dict:
+    """``{index path: set of tokens}`` for every active memory: from the cache, else from the files."""
+    got = cached_bodies(memory_root, strategy)
+    if got is not None:
+        return got
+    from .index import build_entries
+    bodies: dict = {}
+    build_entries(memory_root, config, bodies)
+    return {path: set(tokens) for path, tokens in bodies.items()}

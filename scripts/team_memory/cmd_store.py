@@ -13,9 +13,13 @@ from .store import dump_memory, find_memory, iter_records, load_memory, NotAReco
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "rebuild", cmd_rebuild,
-                    "rewrite index.md from the JSON files (atomically, under the store lock)",
-                    "  python3 scripts/memory.py rebuild\n  python3 scripts/memory.py rebuild --root ~/src/app")
+                    "rewrite index.md and the machine cache from the JSON files (atomically, under the store lock)",
+                    "  python3 scripts/memory.py rebuild\n  python3 scripts/memory.py rebuild --full\n"
+                    "  python3 scripts/memory.py rebuild --root ~/src/app")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--full", action="store_true",
+                   help="re-read every memory file (default: every file is checked, and re-read only "
+                        "when its size, time or inode changed since the cache was written)")
 
     p = add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
                     "  python3 scripts/memory.py list\n"
@@ -45,7 +49,7 @@ def register(subparsers, common) -> None:
 
 
 def cmd_rebuild(ctx) -> int:
-    count = rebuild_index(ctx.memory_root, ctx.config)
+    count = rebuild_index(ctx.memory_root, ctx.config, full=ctx.args.full)
     if ctx.args.json:
         ctx.print_json({"index": index_path(ctx.memory_root), "entries": count})
     else:
@@ -98,11 +102,13 @@ def cmd_search(ctx) -> int:
     limit = args.limit if args.limit is not None else max_inject(ctx.config)
     if limit < 1:
         raise CliError("--limit must be at least 1")
-    strategy = get_strategy(ctx.config, args.strategy)
+    # the configured strategy ranks from the machine cache; an explicit one scores the index directly
+    strategy = get_strategy(ctx.config, args.strategy) if args.strategy else None
     hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
     if args.block:
-        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config, strategy),
-                           data_note(strategy)), end="")
+        shown = strategy or get_strategy(ctx.config)
+        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config, shown),
+                           note=data_note(shown)), end="")
         return 0
     if args.json:
         ctx.print_json([{"id": os.path.basename(h.entry["path"])[:-5], "score": h.score,

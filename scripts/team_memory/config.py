@@ -7,11 +7,11 @@ default with a warning. Nothing here raises for bad user input.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from .fsutil import within
+from . import fastjson
 from .model import CATEGORIES, CONFIG_NAME, DEFAULT_FOLDERS
 
 TEMPLATES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "templates")
@@ -28,8 +28,8 @@ def warn(message: str) -> None:
 
 def _read_json_object(path: str, what: str) -> dict:
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        with open(path, "rb") as f:
+            data = fastjson.loads(f.read())
     except FileNotFoundError:
         return {}
     except (OSError, ValueError, RecursionError) as exc:

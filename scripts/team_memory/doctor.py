@@ -20,7 +20,7 @@ from difflib import SequenceMatcher
 from .config import category_folders
 from .model import CONFIG_NAME
 from .fsutil import is_temp_file, store_lock
-from .index import index_is_stale, index_path, write_index_locked
+from .index import apply_changes, index_is_stale, index_path, write_index_locked
 from .privacy import PrivateTagError, leaks, scrub_record
 from .store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from .validate import check_file, validate_record
@@ -186,8 +186,12 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             elif f.kind == "leak":
                 f.fixed = _redact(memory_root, config, path)
         index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
-        if index_fixes or any(f.fixed and f.kind == "leak" for f in findings):
+        if index_fixes:  # a stale or damaged index: rebuilt from every file
             write_index_locked(memory_root, config)
             for f in index_fixes:
                 f.fixed = True
+        else:
+            redacted = [os.path.join(project, f.path) for f in findings if f.fixed and f.kind == "leak"]
+            if redacted:
+                apply_changes(memory_root, config, redacted)
     return findings

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 
 try:  # POSIX
     import fcntl
@@ -37,22 +36,44 @@ def fsync_dir(path: str) -> None:
             os.close(fd)
 
 
-def atomic_write_text(path: str, text: str, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``text`` (UTF-8, ``\\n`` line ends) atomically."""
+def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
+    """Replace ``path`` with ``text`` (UTF-8, ``\\n`` line ends) atomically.
+
+    ``durable=False`` skips the fsyncs: for derived files whose damage after a crash is
+    detected and repaired (``index.md`` is checked against the machine cache's stamp).
+    """
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=TEMP_SUFFIX)
+    fd, tmp = create_temp(path)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.chmod(tmp, mode)  # mkstemp makes 0600; os.replace keeps the temp file's mode
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    fsync_dir(folder)
+    if durable:
+        fsync_dir(folder)
+
+
+def create_temp(path: str):
+    """``(fd, temp path)``: a new, exclusively created temp file beside ``path`` (0600 until chmod).
+
+    ``tempfile.mkstemp`` would do, but importing ``tempfile`` costs more than a hook's whole run.
+    """
+    import time
+    folder, name = os.path.split(os.path.abspath(path))
+    for attempt in range(100):
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{time.monotonic_ns()}.{attempt}{TEMP_SUFFIX}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temp name beside {path}")
 
 
 def within(root: str, path: str) -> bool:

@@ -23,8 +23,8 @@ import os
 from datetime import datetime, timezone
 
 from .config import category_folders, load_config
-from .fsutil import LockBusy, category_dir
-from .index import rebuild_index
+from .fsutil import LockBusy, category_dir, store_lock
+from .index import apply_changes
 from .model import CONFIG_NAME, MEMORY_REL
 from .retrieve import project_dir_of
 from .shellscan import write_targets
@@ -237,9 +237,10 @@ def check_tool_result(payload: dict):
                      f"ask the user to restore it from git. To stop recalling a memory, use {cli()} retire ID --reason R.")
     if changed or removed:
         try:
-            rebuild_index(store, config, blocking=False)
+            with store_lock(store, blocking=False):
+                apply_changes(store, config, list(changed) + list(removed))
         except (LockBusy, OSError):
-            pass  # the next prompt rebuilds a stale index
+            pass  # the next prompt patches a stale index
     if not notes:
         return None
     text = ("team-memory: " + " ".join(notes) + f" Write memories with {cli()} save --input - (a whole JSON record), "

@@ -7,8 +7,9 @@ any problem is one line on stderr, never a traceback on stdout.
 """
 from __future__ import annotations
 
-import json
 import sys
+
+from . import fastjson
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
 
@@ -25,7 +26,7 @@ def read_payload(stream=None) -> dict:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
+        data = fastjson.loads(raw)
     except (ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -35,7 +36,11 @@ def emit(result) -> None:
     """Write a handler's result to stdout as UTF-8, whatever the locale."""
     if result is None or result == "":
         return
-    text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+    if isinstance(result, str):
+        text = result
+    else:
+        import json
+        text = json.dumps(result, ensure_ascii=False)
     out = getattr(sys.stdout, "buffer", None)
     data = text.encode("utf-8", errors="replace")
     if out is not None:

@@ -12,15 +12,10 @@ the lock, uses what is on disk without waiting.
 from __future__ import annotations
 
 import os
-import re
 
-from .bodycache import cache_exists, derive_body_tokens, write_cache
 from .config import category_enabled, category_folders
-from .fsutil import LockBusy, atomic_write_text, category_dir, store_lock, within
 from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
-from .sanitize import TITLE_MAX, clean_line, clean_tag
-from .store import iter_records, project_root_of, record_status
-from .textnorm import stop_words_for
+from .store import project_root_of, record_status
 
 HEADER = (
     "# Memory Index\n\n"
@@ -28,7 +23,8 @@ HEADER = (
     "Rebuild with: python3 scripts/memory.py rebuild -->\n\n"
 )
 
-_INDEX_RE = re.compile(r"^-\s+\[([A-Z_]+)\]\s+(.+?)\s+->\s+(\S+)(?:\s+#tags:(.+))?$")
+_INDEX_PATTERN = r"^-\s+\[([A-Z_]+)\]\s+(.+?)\s+->\s+(\S+)(?:\s+#tags:(.+))?$"
+_index_re = None
 
 
 def index_path(memory_root: str) -> str:
@@ -37,6 +33,7 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
+    from .sanitize import TITLE_MAX, clean_line, clean_tag
     tags = []
     raw_tags = record.get("tags")
     for tag in raw_tags if isinstance(raw_tags, list) else []:
@@ -65,8 +62,12 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
 
     With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``bodycache``).
     """
+    from .store import iter_records
+    if bodies is not None:
+        from .bodycache import derive_body_tokens
+        from .textnorm import stop_words_for
+        stop_words = stop_words_for(config)
     entries = []
-    stop_words = stop_words_for(config) if bodies is not None else frozenset()
     for category, path, record in iter_records(memory_root, config):
         if record_status(record) != "active" or not category_enabled(config, category):
             continue
@@ -83,35 +84,83 @@ def render_index(entries: list) -> str:
     return HEADER + "".join(format_index_line(e) + "\n" for e in entries)
 
 
-def rebuild_index(memory_root: str, config: dict, blocking: bool = True) -> int:
+def rebuild_index(memory_root: str, config: dict, blocking: bool = True, full: bool = True) -> int:
     """Rewrite ``index.md`` from the JSON files under the store lock; return the entry count.
 
-    With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
+    ``full=False`` checks every file but re-reads only those whose inode, size or modification
+    time differ from what the machine cache recorded (a full rebuild when there is no usable
+    cache). With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
     """
+    from .fsutil import store_lock
     with store_lock(memory_root, blocking=blocking):
-        return write_index_locked(memory_root, config)
+        if full:
+            return write_index_locked(memory_root, config)
+        from .upkeep import apply_changes_locked
+        return apply_changes_locked(memory_root, config, check_all=True)
 
 
 def write_index_locked(memory_root: str, config: dict) -> int:
-    """Rewrite ``index.md`` and the body-token cache beside it; the caller holds the store lock.
+    """Rewrite ``index.md`` (and the machine cache) from every JSON file; the caller holds the store lock."""
+    from .upkeep import rebuild_locked
+    return rebuild_locked(memory_root, config)
 
-    The cache is written first, so a fresh index always has a cache at least as fresh.
+
+def apply_changes(memory_root: str, config: dict, changed_paths) -> int:
+    """Bring ``index.md`` and the machine cache up to date after a writer changed ``changed_paths``.
+
+    For writers: call it under the store lock they already hold, after the JSON files were
+    written, replaced or removed. It re-lists only the folders of those paths and reads
+    only new or changed files (a full rebuild if the cache cannot be patched). Returns the
+    number of index lines.
     """
-    bodies: dict = {}
-    entries = build_entries(memory_root, config, bodies)
-    write_cache(memory_root, bodies)
-    atomic_write_text(index_path(memory_root), render_index(entries))
-    return len(entries)
+    from .upkeep import apply_changes_locked
+    return apply_changes_locked(memory_root, config, changed_paths)
 
 
 def parse_index_line(line: str) -> dict | None:
     """One index line -> ``{category, title, path, tags}``; None for anything else."""
-    m = _INDEX_RE.match(line.rstrip("\r\n"))
+    simple = _parse_simple(line)
+    if simple is not None:
+        return simple
+    global _index_re
+    if _index_re is None:
+        import re
+        _index_re = re.compile(_INDEX_PATTERN)
+    m = _index_re.match(line.rstrip("\r\n"))
     if not m or category_from_display(m.group(1)) is None:
         return None
     tags_str = m.group(4)
     tags = [t.strip().lower() for t in tags_str.split(",") if t.strip()] if tags_str else []
     return {"category": m.group(1), "title": m.group(2).strip(), "path": m.group(3), "tags": tags}
+
+
+def _parse_simple(line: str) -> dict | None:
+    """The regex's answer without the regex, for the lines the index writer makes; None when unsure."""
+    if not line.startswith("- [") or "\r" in line or "\n" in line:
+        return None
+    close = line.find("] ", 3)
+    category = line[3:close]
+    if close < 0 or category not in _DISPLAY_NAMES:
+        return None
+    rest = line[close + 2:]
+    title, arrow, tail = rest.partition(" -> ")
+    if not arrow or not title or "->" in title or title != title.strip() or not title.isprintable():
+        return None
+    path, space, tags_str = tail.partition(" ")
+    if not path or not path.isprintable() or " " in path:
+        return None
+    if space:
+        if not tags_str.startswith("#tags:") or not tags_str.isprintable() or any(c.isspace() for c in tags_str):
+            return None
+        tags_str = tags_str[6:]
+        if not tags_str:
+            return None
+    tags = [t.lower() for t in tags_str.split(",") if t] if space else []
+    return {"category": category, "title": title, "path": path, "tags": tags}
+
+
+_DISPLAY_NAMES = frozenset(display_name(c) for c in ("decision", "constraint", "preference", "runbook",
+                                                      "tech_debt", "session_summary"))
 
 
 def parse_index_text(text: str) -> list:
@@ -120,6 +169,7 @@ def parse_index_text(text: str) -> list:
 
 def read_index(memory_root: str) -> list | None:
     """The parsed entries of ``index.md``; None if it cannot be read."""
+    from .fsutil import within
     path = index_path(memory_root)
     if not within(memory_root, path):  # a hand-made link out of the store: never followed
         return None
@@ -142,6 +192,7 @@ def newest_source_mtime(memory_root: str, config: dict) -> float:
             newest = max(newest, os.stat(path).st_mtime)
         except OSError:
             continue
+    from .fsutil import category_dir
     for folder in category_folders(config).values():
         path = category_dir(memory_root, folder)
         if path is None:
@@ -160,8 +211,9 @@ def newest_source_mtime(memory_root: str, config: dict) -> float:
 
 
 def index_is_stale(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` or the body-token cache is missing, or older than anything it is derived from."""
-    if not cache_exists(memory_root):
+    """True when ``index.md`` or the machine cache is missing, or older than anything it is derived from."""
+    from .cache import cache_path
+    if not os.path.isfile(cache_path(memory_root)):
         return True
     try:
         built = os.stat(index_path(memory_root)).st_mtime
@@ -176,6 +228,7 @@ def current_entries(memory_root: str, config: dict) -> list:
     Rebuilds a stale index if the lock is free; if another process holds it,
     uses the index on disk, or builds the entries in memory when there is none.
     """
+    from .fsutil import LockBusy
     if index_is_stale(memory_root, config):
         try:
             rebuild_index(memory_root, config, blocking=False)
@@ -197,8 +250,41 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
         return None
+    folder = _real_folder(memory_root, category_folders(config)[category])
+    if folder[0] is None:  # a category folder linked out of the store
+        return None
+    # The common case, cheaply: "<the folder, as the index writes it>/<plain name>" naming a
+    # regular file (not a symlink) is that file in that folder; realpath only for the rest.
+    prefix, name = folder[1], rel[len(folder[1]):]
+    if rel.startswith(prefix) and name not in (".json", "..json") and "/" not in name and os.sep not in name:
+        try:
+            st = os.lstat(os.path.join(folder[0], name))
+        except OSError:
+            st = None
+        if st is not None and stat_is_regular(st.st_mode):
+            return os.path.join(folder[0], name)
     real = os.path.realpath(os.path.join(project_root_of(memory_root), rel))
-    folder = os.path.join(os.path.realpath(memory_root), category_folders(config)[category])
-    if os.path.dirname(real) != folder:  # also rejects a category folder linked out of the store
+    if os.path.dirname(real) != folder[0]:
         return None
     return real
+
+
+_folders_seen: dict = {}
+
+
+def _real_folder(memory_root: str, folder: str):
+    """``(real path, project-relative prefix ending in "/")`` of a category folder, memoised."""
+    key = (memory_root, folder)
+    got = _folders_seen.get(key)
+    if got is None:
+        path = os.path.join(memory_root, folder)
+        rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/") + "/"
+        real = os.path.realpath(path)
+        if os.path.dirname(real) != os.path.realpath(memory_root):
+            real = None  # linked out of the store: nothing in it is ever read
+        got = _folders_seen[key] = (real, rel)
+    return got
+
+
+def stat_is_regular(mode: int) -> bool:
+    return (mode & 0o170000) == 0o100000

@@ -28,22 +28,25 @@ that matched nothing are compared with the title and tag tokens
 the best score, are dropped, so a prompt about something else injects nothing
 and a weak runner-up does not ride along.
 
-Body tokens come from the derived cache (``bodycache``); without it the
-strategy matches titles and tags alone.
+Body tokens are derived when the machine cache is built (``upkeep`` hands each
+record to ``prepare_entry``); the plain path reads them back from that cache
+(``bodycache.load_bodies``), or from the JSON files when there is none.
+
+With the cache, ``score_index`` gives the same hits from its postings alone:
+every entry is filed under ``"<token> <field points>"`` for each of its tokens
+(its best field), document frequencies are the postings' sizes, and prefixes
+are key ranges. rapidfuzz is loaded only when the fuzzy step runs
+(``optional.import_optional``: the hook starts without ``site``).
 """
 from __future__ import annotations
 
 import bisect
 import math
 
-from .bodycache import load_cache
 from .config import section, warn
 from .textnorm import stop_words_for, token_groups, tokenize
 
-try:  # optional: typo tolerance
-    from rapidfuzz import fuzz as _fuzz, process as _process
-except Exception:  # noqa: BLE001 - any import problem just means no fuzzy step
-    _fuzz = _process = None
+_fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
 
 TAG, TITLE, BODY = 3.0, 2.0, 1.0
 PREFIX, FUZZY = 0.4, 0.7
@@ -55,6 +58,7 @@ DEFAULT_MIN_SCORE = 2.5
 DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.5
 FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
+_FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 
 
 def float_setting(config: dict, key: str, default: float, low: float, high: float) -> float:
@@ -72,8 +76,21 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
     return max(low, min(high, value))
 
 
+def _rapidfuzz():
+    """``(fuzz, process)`` from rapidfuzz, imported on first use; ``(None, None)`` without it."""
+    global _fuzzy_modules
+    if _fuzzy_modules is None:
+        from .optional import import_optional
+        try:
+            fuzz, process = import_optional("rapidfuzz.fuzz"), import_optional("rapidfuzz.process")
+        except Exception:  # noqa: BLE001 - any import problem just means no fuzzy step
+            fuzz = process = None
+        _fuzzy_modules = (fuzz, process) if fuzz is not None and process is not None else (None, None)
+    return _fuzzy_modules
+
+
 def fuzzy_available() -> bool:
-    return _process is not None
+    return _rapidfuzz()[1] is not None
 
 
 class Smart:
@@ -83,12 +100,16 @@ class Smart:
     recency_bonus = 0.5
     excerpts = True  # a clear winner's key content goes into the block
 
+    cache_version = 1
+
     def __init__(self, config: dict):
+        self.config = config
         self.stop_words = stop_words_for(config)
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
-        self.use_fuzzy = fuzzy_available() and section(config, "retrieval").get("fuzzy", True) is not False
+        # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
+        self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self._entries = None
 
     # -- the store side, built once per entry list -------------------------------------------
@@ -97,7 +118,8 @@ class Smart:
         if self._entries is entries:
             return
         if bodies is None and memory_root is not None:
-            bodies = load_cache(memory_root)
+            from .bodycache import load_bodies
+            bodies = load_bodies(memory_root, self.config, self)
         bodies = bodies or {}
         postings: dict = {}  # token -> {entry index: field points}
         surface: dict = {}   # token -> {entry index: field name} for title/tag tokens (the fuzzy vocabulary)
@@ -122,6 +144,33 @@ class Smart:
         self.surface = sorted(surface)
         self.index_of = {id(e): i for i, e in enumerate(entries)}
         self._entries = entries
+
+    # -- the machine cache (``cache.py``, ``upkeep.py``) -----------------------------------------
+    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
+        """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
+        from .bodycache import derive_body_tokens
+        tags = set().union(*(tokenize(t, self.stop_words) for t in entry["tags"])) if entry["tags"] else set()
+        body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
+        return [sorted(tags), sorted(tokenize(entry["title"], self.stop_words)), body]
+
+    def index_keys(self, features: list) -> set:
+        """``"<token> <points>"`` per token, under its best field (tag 3, title 2, body 1).
+
+        A space sorts before every character a token can hold, so the keys of one token
+        are adjacent and the keys of all tokens that start with ``q`` form one range.
+        """
+        keys, seen = set(), set()
+        for code, tokens in zip(("3", "2", "1"), features):
+            for token in tokens:
+                if token not in seen:
+                    seen.add(token)
+                    keys.add(token + " " + code)
+        return keys
+
+    def score_index(self, query, index) -> list:
+        """``[(points, id, parts)]``: ``score_all`` over the cache's live entries, from its postings alone."""
+        from .smartindex import score_index
+        return score_index(self, query, index)
 
     # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
@@ -156,8 +205,9 @@ class Smart:
 
     def _fuzzy(self, q: str) -> dict:
         best: dict = {}
-        for t, similarity, _ in _process.extract(q, self.surface, scorer=_fuzz.ratio,
-                                                  score_cutoff=self.fuzzy_cutoff, limit=3):
+        fuzz, process = _rapidfuzz()
+        for t, similarity, _ in process.extract(q, self.surface, scorer=fuzz.ratio,
+                                                score_cutoff=self.fuzzy_cutoff, limit=3):
             w = self.weights[t]
             for i, (points, field) in self.postings[t].items():
                 if field == "body":
@@ -185,7 +235,8 @@ class Smart:
                 for i, match in best.items():
                     found.setdefault(i, []).append((g, q, match))
         totals = {i: _total(m) for i, m in found.items()}
-        if self.use_fuzzy and unmatched and max(totals.values(), default=0.0) < self.min_score:
+        if (self.use_fuzzy and unmatched and max(totals.values(), default=0.0) < self.min_score
+                and any(len(q) >= FUZZY_MIN for _, q in unmatched) and fuzzy_available()):
             for g, q in unmatched:
                 if len(q) < FUZZY_MIN:
                     continue

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 from .config import int_setting
 from .fsutil import store_lock
-from .index import write_index_locked
+from .index import apply_changes
 from .store import iter_records, project_root_of, record_status
 from .validate import parse_iso
 
@@ -44,11 +44,14 @@ def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False, now:
         return due(memory_root, config, now)
     with store_lock(memory_root):
         gone = due(memory_root, config, now)  # read again under the lock: a restore may have won
+        removed = []
         for item in gone:
+            path = os.path.join(project_root_of(memory_root), item["path"])
+            removed.append(path)
             try:
-                os.unlink(os.path.join(project_root_of(memory_root), item["path"]))
+                os.unlink(path)
             except FileNotFoundError:
                 pass
         if gone:
-            write_index_locked(memory_root, config)
+            apply_changes(memory_root, config, removed)
     return gone

@@ -13,16 +13,13 @@ Pipeline (the prior plugin's, with its gaps closed):
 """
 from __future__ import annotations
 
-import json
 import os
 from datetime import datetime, timezone
 
+from . import fastjson
 from .config import category_descriptions, int_setting, load_config, max_inject, retrieval_enabled, warn
-from .dedupe import Recall, session_of, window as dedupe_window
-from .excerpt import clear_winner, excerpt_line
 from .index import current_entries, resolve_entry_path
-from .model import PRIORITY, category_from_display
-from .sanitize import escape_xml, sanitize_title
+from .model import CATEGORIES, PRIORITY, category_from_display, display_name
 from .scoring import get_strategy
 from .store import find_memory_root, record_status
 
@@ -37,17 +34,25 @@ DATA_NOTE = ("Reference data recalled from this repository's team memory (.claud
 
 
 class Hit:
-    """One ranked memory: its final score, the index entry, and how the score was made."""
+    """One ranked memory: its final score, the index entry, and how the score was made.
 
-    __slots__ = ("score", "priority", "entry", "parts", "record", "checked")
+    ``pos`` is the entry's place in the index (ties keep index order); ``line`` is its
+    ready-made ``<memory-context>`` line when it came from the cache.
+    """
 
-    def __init__(self, score, priority, entry, parts):
+    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos", "line")
+
+    def __init__(self, score, priority, entry, parts, pos=0, line=None):
         self.score, self.priority, self.entry, self.parts = score, priority, entry, parts
+        self.pos, self.line = pos, line
         self.record = None
         self.checked = False
 
     def sort_key(self):
         return (-self.score, self.priority)
+
+    def full_key(self):
+        return (-self.score, self.priority, self.pos)
 
 
 def parse_time(value) -> datetime | None:
@@ -68,9 +73,9 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     if path is None:
         return False
     try:
-        with open(path, encoding="utf-8") as f:
-            record = json.load(f)
-    except (OSError, ValueError, RecursionError):
+        with open(path, "rb") as f:
+            record = fastjson.loads(f.read())
+    except (OSError, ValueError):
         return False
     if not isinstance(record, dict) or record_status(record) != "active":
         return False
@@ -79,7 +84,7 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
 
 
 def score_entries(strategy, query, entries: list) -> list:
-    """``[(points, entry, parts)]`` for the entries that score above zero."""
+    """``[(points, entry, parts)]`` for the entries that score above zero, in index order."""
     if hasattr(strategy, "score_all"):
         return strategy.score_all(query, entries)
     out = []
@@ -90,32 +95,144 @@ def score_entries(strategy, query, entries: list) -> list:
     return out
 
 
+def plain_hits(memory_root, strategy, query, entries: list, exclude=None):
+    """Every entry scored from the index entries, hits only, best first (index order on ties)."""
+    if hasattr(strategy, "prepare"):
+        strategy.prepare(memory_root, entries)
+    pos_of = {id(e): pos for pos, e in enumerate(entries)}
+    hits = []
+    for points, entry, parts in score_entries(strategy, query, entries):
+        if exclude and entry["path"] in exclude:
+            continue
+        hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, pos_of[id(entry)]))
+    hits.sort(key=Hit.full_key)
+    return iter(hits)
+
+
+def cached_hits(strategy, query, cache, exclude=None):
+    """The same hits, in the same order, from the cache's prepared features.
+
+    A store-wide strategy (``score_index``, e.g. ``smart``) scores from the postings in one
+    pass. With ``strategy.match_points`` the points come from the postings alone; every entry
+    without match points scores its category's baseline, so those come lazily, in index
+    order, from the category's run. A hit is read from the cache only when it is used.
+    """
+    from .cache import DEAD
+    if hasattr(strategy, "score_index"):
+        pos_of, ocat = cache.pos, cache.ocat
+        rows, explained = [], {}
+        for points, ident, parts in strategy.score_index(query, cache):
+            pos = pos_of[ident]
+            if pos != DEAD:
+                rows.append((-points, PRIORITY.get(display_name(CATEGORIES[ocat[pos]]), 10)
+                             if ocat[pos] < len(CATEGORIES) else 10, pos, ident))
+                explained[ident] = (points, parts)
+        rows.sort()
+        return _hydrate(strategy, query, cache, iter(rows), explained, {}, exclude)
+    if not hasattr(strategy, "match_points"):
+        hits = []
+        for pos, ident in enumerate(cache.order):
+            item = cache.item(ident)
+            if item[1] is not None:
+                points, parts = strategy.score_prepared(query, item[1])
+                if points > 0 and not (exclude and item[0]["path"] in exclude):
+                    hits.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
+        hits.sort(key=Hit.sort_key)
+        return iter(hits)
+    base, prio, runs = {}, {}, []
+    for code, category in enumerate(CATEGORIES):
+        name = display_name(category)
+        points, parts = strategy.baseline(query, name)
+        base[code], prio[code] = (points if parts is not None else 0), PRIORITY.get(name, 10)
+        if parts is not None and points > 0:
+            runs.append((code, points, parts))
+    matched = strategy.match_points(query, cache)
+    pos_of, ocat = cache.pos, cache.ocat
+    rows = []
+    for ident, points in matched.items():
+        pos = pos_of[ident]
+        if pos != DEAD:
+            code = ocat[pos]
+            rows.append((-(points + base.get(code, 0)), prio.get(code, 10), pos, ident))
+    rows.sort()
+    stream = iter(rows)
+    if runs:
+        import heapq
+        stream = heapq.merge(rows, *(_baseline_run(cache, code, -points, prio[code], matched)
+                                     for code, points, _ in runs))
+    baseline_parts = {code: parts for code, _, parts in runs}
+    return _hydrate(strategy, query, cache, stream, matched, baseline_parts, exclude)
+
+
+def _baseline_run(cache, code: int, neg_points, priority: int, skip):
+    for pos, ident in cache.ids_of_category(code):
+        if ident not in skip:
+            yield (neg_points, priority, pos, ident)
+
+
+def _hydrate(strategy, query, cache, rows, matched, baseline_parts, exclude=None):
+    """Rows ``(-points, priority, pos, id)`` -> ``Hit`` objects, read from the cache one by one.
+
+    ``matched``: id -> points (``match_points``) or id -> ``(points, parts)`` (``score_index``).
+    """
+    for neg_points, priority, pos, ident in rows:
+        entry, features, _, line = cache.item(ident)
+        if entry is None or (exclude and entry["path"] in exclude):
+            continue
+        got = matched.get(ident)
+        if isinstance(got, tuple):
+            points, parts = got[0], dict(got[1])
+        elif got is not None:
+            points, parts = strategy.score_prepared(query, features)
+        else:
+            points, parts = -neg_points, dict(baseline_parts[cache.ocat[pos]])
+        yield Hit(points, priority, entry, parts, pos, line)
+
+
+def uses_cache(strategy) -> bool:
+    return hasattr(strategy, "prepare_entry") and (hasattr(strategy, "score_prepared")
+                                                   or hasattr(strategy, "score_index"))
+
+
 def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
-         now: datetime | None = None, strategy=None, exclude=None) -> list:
+         now: datetime | None = None, strategy=None, exclude=None, cache=None) -> list:
     """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
 
-    ``exclude``: index paths never to return (memories this session has just been shown).
+    Scores ``entries`` when given, else the store's machine cache (``cache``, or the
+    store's own when the configured strategy can use one), else the index on disk.
+    Every path gives the same hits in the same order. ``exclude``: index paths never
+    to return (memories this session has just been shown).
     """
+    own = strategy is None
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
         return []
-    if entries is None:
-        entries = current_entries(memory_root, config)
-    hits = []
-    if hasattr(strategy, "prepare"):
-        strategy.prepare(memory_root, entries)
-    for points, entry, parts in score_entries(strategy, query, entries):
-        if exclude and entry["path"] in exclude:
-            continue
-        hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts))
-    hits.sort(key=Hit.sort_key)
+    opened = None
+    if entries is None and cache is None and own and uses_cache(strategy):
+        from .upkeep import fresh_cache
+        cache = opened = fresh_cache(memory_root, config, strategy)
+    try:
+        if entries is None and cache is None:
+            entries = current_entries(memory_root, config)
+        if entries is not None:
+            stream = plain_hits(memory_root, strategy, query, entries, exclude)
+        else:
+            stream = cached_hits(strategy, query, cache, exclude)
+        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1))
+    finally:
+        if opened is not None:
+            opened.close()
 
+
+def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1) -> list:
+    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones."""
+    import heapq
+    from itertools import islice
     now = now or datetime.now(timezone.utc)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
-    bonus = getattr(strategy, "recency_bonus", 1)
     checked = []
-    for hit in hits[:DEEP_CHECK_LIMIT]:
+    for hit in islice(stream, DEEP_CHECK_LIMIT):
         if not _deep_check(hit, memory_root, config):
             continue
         updated = parse_time(hit.record.get("updated_at"))
@@ -123,7 +240,9 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
         hit.parts["recency"] = bonus if recent else 0
         hit.score += hit.parts["recency"]
         checked.append(hit)
-    ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)
+    checked.sort(key=Hit.sort_key)
+    # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)
+    ordered = heapq.merge(checked, stream, key=Hit.sort_key)
 
     top = []
     for hit in ordered:
@@ -140,34 +259,44 @@ def data_note(strategy) -> str:
     return "" if getattr(strategy, "seed_block", False) else DATA_NOTE
 
 
+def descriptions_attr(config: dict) -> str:
+    """The ``descriptions`` attribute of the ``<memory-context>`` tag ("" without descriptions)."""
+    from .sanitize import sanitize_title
+    descs = sorted(category_descriptions(config).items())
+    if not descs:
+        return ""
+    return ' descriptions="' + "; ".join(f"{cat}={sanitize_title(d, 500)}" for cat, d in descs) + '"'
+
+
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
-                 note: str = "") -> str:
+                 attr: str | None = None, note: str = "") -> str:
     """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
 
     With ``excerpt_chars`` > 0 and a clear winner, the winner's key content follows
     its line, indented (``excerpt``). A ``note`` (``data_note``) is the block's first line.
     """
-    descs = sorted(category_descriptions(config).items())
-    attr = ""
-    if descs:
-        attr = ' descriptions="' + "; ".join(f"{cat}={sanitize_title(d, 500)}" for cat, d in descs) + '"'
+    if attr is None:
+        attr = descriptions_attr(config)
     head = f'<memory-context source=".claude/memory/"{attr}>'
     tail = "</memory-context>"
     lines = []
     used = len(head) + len(tail) + 2 + (len(note) + 1 if note else 0)
-    winner = hits[0] if excerpt_chars > 0 and clear_winner(hits) and hits[0].record is not None else None
+    winner = None
+    if excerpt_chars > 0 and hits and hits[0].record is not None:
+        from .excerpt import clear_winner
+        winner = hits[0] if clear_winner(hits) else None
     for hit in hits:
-        e = hit.entry
-        tags = sorted({escape_xml(t) for t in e["tags"]})
-        line = f"- [{e['category']}] {sanitize_title(e['title'])} -> {escape_xml(e['path'])}"
-        if tags:
-            line += f" #tags:{','.join(tags)}"
+        if hit.line is None:
+            from .sanitize import block_line
+            hit.line = block_line(hit.entry)
+        line = hit.line
         if used + len(line) + 1 > budget:
             continue
         used += len(line) + 1
         lines.append(line)
         if hit is winner:
-            extra = excerpt_line(category_from_display(e["category"]) or "", hit.record, excerpt_chars)
+            from .excerpt import excerpt_line
+            extra = excerpt_line(category_from_display(hit.entry["category"]) or "", hit.record, excerpt_chars)
             if extra and used + len(extra) + 1 <= budget:
                 used += len(extra) + 1
                 lines.append(extra)
@@ -207,16 +336,29 @@ def context_for_prompt(payload: dict) -> str | None:
     limit = max_inject(config)
     if limit == 0:
         return None
-    entries = current_entries(memory_root, config)
-    if not entries:
-        return None
-    session, n = session_of(payload), dedupe_window(config)
-    recall = Recall(memory_root, session, n) if session and n > 0 else None
     strategy = get_strategy(config)
-    hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
-                exclude=recall.held_back() if recall else None)
-    block = format_block(hits, config, output_budget(config), excerpt_chars(config, strategy),
-                         data_note(strategy)) or None
+    cache = entries = None
+    if uses_cache(strategy):
+        from .upkeep import fresh_cache
+        cache = fresh_cache(memory_root, config, strategy)
+    try:
+        if cache is None:
+            entries = current_entries(memory_root, config)
+            if not entries:
+                return None
+        elif not cache.meta.get("count"):
+            return None
+        from .dedupe import Recall, session_of, window as dedupe_window
+        session, n = session_of(payload), dedupe_window(config)
+        recall = Recall(memory_root, session, n) if session and n > 0 else None
+        hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
+                    exclude=recall.held_back() if recall else None, cache=cache)
+        attr = cache.meta.get("descriptions_attr") if cache is not None else None
+        block = format_block(hits, config, output_budget(config), excerpt_chars(config, strategy), attr,
+                             data_note(strategy)) or None
+    finally:
+        if cache is not None:
+            cache.close()
     if recall is not None:
         try:
             recall.save([h.entry["path"] for h in hits] if block else [])

@@ -8,21 +8,34 @@ markers (`` -> `` and ``#tags:``) neutralised and whitespace collapsed.
 """
 from __future__ import annotations
 
-import re
-import unicodedata
-
 TITLE_MAX = 120
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-# zero-width, bidi marks and overrides, line/paragraph separators, word joiners,
-# BOM, and the Unicode tag block used for invisible "ASCII smuggling".
-_INVISIBLE = re.compile("[\u200b-\u200f\u2028-\u202f\u2060-\u2069\ufeff\U000e0000-\U000e007f]")
-_SPACES = re.compile(r"\s+")
-_TAG_CHARS = re.compile(r"[^\w.+-]")
+_PATTERNS = {
+    "control": r"[\x00-\x1f\x7f]",
+    # zero-width, bidi marks and overrides, line/paragraph separators, word joiners,
+    # BOM, and the Unicode tag block used for invisible "ASCII smuggling".
+    "invisible": "[\u200b-\u200f\u2028-\u202f\u2060-\u2069\ufeff\U000e0000-\U000e007f]",
+    "spaces": r"\s+",
+    "tag_chars": r"[^\w.+-]",
+}
+_compiled: dict = {}
+# ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-" (what [\w.+-] keeps of ASCII)
+_ASCII_TAG_DROP = {c: None for c in range(128)
+                   if not (chr(c).isalnum() or chr(c) in "_.+-")}
+
+
+def _re(name: str):
+    """The compiled pattern ``name`` (``re`` is imported on first use, off the hook's fast path)."""
+    got = _compiled.get(name)
+    if got is None:
+        import re
+        got = _compiled[name] = re.compile(_PATTERNS[name])
+    return got
 
 
 def normalize(text: str) -> str:
     """NFKC, so look-alike forms (full-width arrows, ligatures) are caught by the rules below."""
+    import unicodedata
     return unicodedata.normalize("NFKC", text)
 
 
@@ -37,10 +50,13 @@ def neutralize_markers(text: str) -> str:
 
 def clean_line(text: str) -> str:
     """One line of plain, safe text (no escaping, no length cut)."""
+    if (text.isascii() and text.isprintable() and "  " not in text and " -> " not in text
+            and "#tags:" not in text and text == text.strip()):
+        return text  # already clean: every rule below would leave it as it is
     text = normalize(text)
-    text = _CONTROL.sub(" ", text)
-    text = _INVISIBLE.sub("", text)
-    text = _SPACES.sub(" ", text).strip()
+    text = _re("control").sub(" ", text)
+    text = _re("invisible").sub("", text)
+    text = _re("spaces").sub(" ", text).strip()
     return neutralize_markers(text).strip()
 
 
@@ -66,4 +82,15 @@ def sanitize_title(title: str, limit: int = TITLE_MAX) -> str:
 def clean_tag(tag: str) -> str:
     """A tag as stored and indexed: one lowercase word (letters of any script, digits, ``.+-_``)."""
     tag = clean_line(tag).lower().replace(" ", "-")
-    return _TAG_CHARS.sub("", tag).strip(".-")
+    if tag.isascii():
+        return tag.translate(_ASCII_TAG_DROP).strip(".-")
+    return _re("tag_chars").sub("", tag).strip(".-")
+
+
+def block_line(entry: dict) -> str:
+    """One index entry as printed inside ``<memory-context>``: sanitized title, escaped path, sorted tags."""
+    line = f"- [{entry['category']}] {sanitize_title(entry['title'])} -> {escape_xml(entry['path'])}"
+    tags = sorted({escape_xml(t) for t in entry["tags"]})
+    if tags:
+        line += f" #tags:{','.join(tags)}"
+    return line

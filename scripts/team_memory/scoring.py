@@ -19,6 +19,26 @@ It may also have ``prepare(memory_root, entries)`` (store-wide statistics),
 ``score_all(q, entries) -> [(points, entry, parts)]`` (ranking in one pass)
 and ``recency_bonus`` (1 unless set). ``smart`` (``matching.Smart``) is the
 default; ``title_tags`` stays exactly the seed.
+
+The machine cache (``cache.py``) speeds a strategy up when it also offers:
+
+- ``prepare_entry(entry, record=None) -> features``: JSON-serialisable, computed once when
+  the cache is built (``record`` is the memory's JSON, for strategies that match its body);
+  ``score_prepared(q, features)`` must return exactly what ``score(q, entry)`` returns.
+  ``cache_version`` names the features' shape (bump it when ``prepare_entry`` changes,
+  and old caches are rebuilt).
+- ``index_keys(features)`` and ``match_points(q, index) -> {id: points}``: the
+  cache files each entry under its keys (postings); ``match_points`` adds up the
+  entry-specific points from ``index.exact(key)`` / ``index.prefixed(prefix)``
+  alone, and every entry it leaves out scores ``baseline(q, category)``, the same
+  for all such entries of a category (``(0, None)`` when that is no hit). A hit's
+  total is its match points plus its category's baseline; ``score_prepared`` is
+  then called only for the hits that are shown, to explain them.
+- or, for a strategy whose scores depend on the whole store (``smart``: IDF weights,
+  relative floors), ``score_index(q, index) -> [(points, id, parts)]``: the hits,
+  from the postings alone, exactly as ``score_all`` gives them for the index entries.
+
+A strategy without these is scored on the plain path.
 """
 from __future__ import annotations
 
@@ -70,12 +90,61 @@ class TitleTags:
     def query(self, prompt: str):
         return tokenize(prompt)
 
+    cache_version = 1
+
     def score(self, prompt_words, entry: dict):
         parts: dict = {}
         points = score_entry(prompt_words, entry, parts)
         desc = score_description(prompt_words, self.desc_tokens.get(entry["category"], set()))
         parts["description"] = desc
         return points + desc, parts
+
+    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
+        """``[category, sorted title tokens, tags]``: everything ``score`` derives from an entry."""
+        return [entry["category"], sorted(tokenize(entry["title"])), list(entry["tags"])]
+
+    def index_keys(self, features: list) -> set:
+        """Title tokens as ``t:<token>``, tags as ``g:<tag>`` (tags never hold a colon)."""
+        return {"t:" + t for t in features[1]} | {"g:" + g for g in features[2]}
+
+    def match_points(self, prompt_words, index) -> dict:
+        """id -> title/tag/prefix points, for every entry that has any, from the cache's postings.
+
+        The same sums as ``score_entry``: +2 per prompt word among the title tokens, +3 per
+        prompt word among the tags, +1 per other 4+ character prompt word that starts one.
+        """
+        points: dict = {}
+        get = points.get
+        for word in prompt_words:
+            exact = set()
+            for ident in index.exact("t:" + word):
+                points[ident] = get(ident, 0) + 2
+                exact.add(ident)
+            for ident in index.exact("g:" + word):
+                points[ident] = get(ident, 0) + 3
+                exact.add(ident)
+            if len(word) >= 4:
+                prefixed = set(index.prefixed("t:" + word))
+                prefixed.update(index.prefixed("g:" + word))
+                for ident in prefixed - exact:
+                    points[ident] = get(ident, 0) + 1
+        return points
+
+    def baseline(self, prompt_words, category: str):
+        """The points of an entry of ``category`` that matches no title token or tag: its description bonus."""
+        desc = score_description(prompt_words, self.desc_tokens.get(category, set()))
+        return desc, ({"title": [], "tags": [], "prefix": [], "description": desc} if desc else None)
+
+    def score_prepared(self, prompt_words, features: list):
+        title_tokens, entry_tags = set(features[1]), set(features[2])
+        exact_title = prompt_words & title_tokens
+        exact_tags = prompt_words & entry_tags
+        targets = title_tokens | entry_tags
+        prefixed = [pw for pw in prompt_words - (exact_title | exact_tags)
+                    if len(pw) >= 4 and any(t.startswith(pw) for t in targets)]
+        desc = score_description(prompt_words, self.desc_tokens.get(features[0], set()))
+        parts = {"title": sorted(exact_title), "tags": sorted(exact_tags), "prefix": sorted(prefixed), "description": desc}
+        return len(exact_title) * 2 + len(exact_tags) * 3 + len(prefixed) + desc, parts
 
 
 STRATEGIES = {"title_tags": TitleTags, "smart": Smart}

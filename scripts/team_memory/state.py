@@ -10,12 +10,16 @@ writes are atomic; old files are pruned after ``MAX_AGE_DAYS``.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
 
+from . import fastjson
 from .fsutil import atomic_write_text
+
+try:  # the C SHA-256 alone: ``hashlib`` loads OpenSSL first, a few ms of every hook run
+    from _sha256 import sha256 as _sha256
+except ImportError:  # pragma: no cover - other Pythons
+    from hashlib import sha256 as _sha256
 
 MAX_AGE_DAYS = 14
 
@@ -29,7 +33,7 @@ def state_home() -> str:
 
 
 def _key(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    return _sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def state_dir(memory_root: str) -> str:
@@ -44,9 +48,9 @@ def state_path(memory_root: str, kind: str, session_id: str) -> str:
 def load_state(memory_root: str, kind: str, session_id: str) -> dict:
     """The saved state, or ``{}`` when there is none or it cannot be read."""
     try:
-        with open(state_path(memory_root, kind, session_id), encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError, RecursionError):
+        with open(state_path(memory_root, kind, session_id), "rb") as f:
+            data = fastjson.loads(f.read())
+    except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -55,7 +59,7 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
     """Replace the state atomically; prune stale state files now and then."""
     folder = state_dir(memory_root)
     os.makedirs(folder, exist_ok=True)
-    atomic_write_text(state_path(memory_root, kind, session_id), json.dumps(data, ensure_ascii=False))
+    atomic_write_text(state_path(memory_root, kind, session_id), fastjson.dumps(data), durable=False)
     if int(time.time()) % 50 == 0:
         prune(folder)
 

@@ -10,7 +10,6 @@ stderr line and never stops the caller.
 """
 from __future__ import annotations
 
-import json
 import os
 
 from .config import category_folders, warn
@@ -55,15 +54,41 @@ def project_root_of(memory_root: str) -> str:
 
 def load_memory(path: str) -> dict:
     """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title."""
+    with open(path, "rb") as f:
+        return parse_memory(f.read())
+
+
+def read_bytes(path: str):
+    """``(bytes, stat)`` of a file, read with two system calls and no buffering layer."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        st = os.fstat(fd)
+        data = os.read(fd, st.st_size + 1)
+        if len(data) != st.st_size:  # it changed while we read it: read to the end
+            chunks = [data]
+            while chunks[-1]:
+                chunks.append(os.read(fd, 1 << 20))
+            data = b"".join(chunks)
+        return data, st
+    finally:
+        os.close(fd)
+
+
+def parse_memory(data: bytes) -> dict:
+    """A memory file's bytes -> its record; ``NotARecord`` if it is not a JSON object with a text title."""
+    from . import fastjson
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise NotARecord(f"not UTF-8 text ({exc.reason})") from None
-    except ValueError as exc:
-        raise NotARecord(f"not valid JSON ({exc})") from None
-    except RecursionError:  # a teammate's "[[[[..." must not take recall down for everyone
-        raise NotARecord("not valid JSON (nested too deeply)") from None
+    try:
+        data = fastjson.loads(text)
+    except ValueError:
+        import json
+        try:  # the same parser: json.loads fails too, and its message names the spot
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise NotARecord(f"not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise NotARecord("not a JSON object")
     title = data.get("title")
@@ -83,6 +108,7 @@ def ordered(record: dict) -> dict:
 
 def dump_memory(record: dict) -> str:
     """A record as file text: canonical key order, 2-space indent, UTF-8 kept, trailing newline."""
+    import json
     return json.dumps(ordered(record), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -91,9 +117,12 @@ def record_status(record: dict) -> str:
     return status if isinstance(status, str) else "active"
 
 
-def iter_memory_files(memory_root: str, config: dict):
-    """Yield ``(category, path)`` for every ``*.json`` file in the category folders, sorted."""
+def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
+    """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
+    from .fsutil import is_temp_file
     for category, folder in category_folders(config).items():
+        if only is not None and category != only:
+            continue
         folder_path = category_dir(memory_root, folder)  # a folder linked out of the store is never read
         if folder_path is None:
             continue
@@ -108,9 +137,10 @@ def iter_memory_files(memory_root: str, config: dict):
                     yield category, path
 
 
-def iter_records(memory_root: str, config: dict):
-    """Yield ``(category, path, record)`` for every readable record; skip the rest with one stderr line."""
-    for category, path in iter_memory_files(memory_root, config):
+def iter_records(memory_root: str, config: dict, only: str | None = None):
+    """Yield ``(category, path, record)`` for every readable record (of category ``only``, when given);
+    skip the rest with one stderr line."""
+    for category, path in iter_memory_files(memory_root, config, only):
         try:
             record = load_memory(path)
         except (NotARecord, OSError) as exc:

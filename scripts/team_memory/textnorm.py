@@ -224,7 +224,11 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
     text = unicodedata.normalize("NFKC", text)
     seen: set = set()
     groups = []
+    done: set = set()  # a run seen before adds nothing new (long prompts repeat words)
     for cls, run in runs(text):
+        if run in done:
+            continue
+        done.add(run)
         forms = identifier_forms(run) if cls == _WORD else cjk_forms(run, cls)
         group = []
         for form in forms:

@@ -3,8 +3,6 @@ that are not stop words.
 """
 from __future__ import annotations
 
-import re
-
 STOP_WORDS = frozenset({
     "a", "an", "the", "is", "was", "are", "were", "be", "been", "being",
     "do", "does", "did", "have", "has", "had", "will", "would", "could",
@@ -18,9 +16,18 @@ STOP_WORDS = frozenset({
     "want", "know", "think", "make", "like", "use", "get", "go", "see",
 })
 
-_TOKEN_RE = re.compile(r"[a-z0-9]+")
+# Every byte that is not ``[a-z0-9]`` becomes a space. Applied after ``lower()`` and an ASCII
+# encoding that turns each other character into ``?``, it splits text exactly as the seed's
+# ``re.findall(r"[a-z0-9]+", text.lower())`` does, without importing ``re`` on the hook's path.
+_KEEP = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
+_TABLE = bytes(c if c in _KEEP else 32 for c in range(256))
+
+
+def words(text: str) -> list:
+    """The ``[a-z0-9]+`` runs of ``text.lower()``, in order."""
+    return text.lower().encode("ascii", "replace").translate(_TABLE).decode("ascii").split()
 
 
 def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
     """The set of meaningful tokens in ``text`` (seed rules)."""
-    return {w for w in _TOKEN_RE.findall(text.lower()) if len(w) > 2 and w not in stop_words}
+    return {w for w in words(text) if len(w) > 2 and w not in stop_words}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from .config import category_enabled, category_folders, load_config
 from .fsutil import store_lock
 from .ids import id_taken, slugify
-from .index import write_index_locked
+from .index import apply_changes
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from .privacy import PrivateTagError, scrub_record
 from .store import iter_records, memory_path, ordered, project_root_of, record_status
@@ -36,18 +36,28 @@ class TransferError(ValueError):
     """The input cannot be read at all (not a format problem of one record)."""
 
 
-try:  # optional: YAML only when pyyaml is installed
-    import yaml as _yaml
-except ImportError:  # pragma: no cover - depends on the environment
-    _yaml = None
+# optional: YAML only when pyyaml is installed; imported on first use (False: not tried yet),
+# so every other command does not pay for it
+_yaml = False
+
+
+def _yaml_module():
+    global _yaml
+    if _yaml is False:
+        try:
+            import yaml as module
+        except ImportError:  # pragma: no cover - depends on the environment
+            module = None
+        _yaml = module
+    return _yaml
 
 
 def yaml_available() -> bool:
-    return _yaml is not None
+    return _yaml_module() is not None
 
 
 def _need_yaml() -> None:
-    if _yaml is None:
+    if _yaml_module() is None:
         raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it")
 
 
@@ -223,6 +233,7 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
     def taken(memory_id: str) -> bool:
         return memory_id in planned or id_taken(memory_root, config, memory_id)
 
+    touched = []  # files written or removed, for the incremental index update
     with store_lock(memory_root):
         for record in records:
             record = dict(record)
@@ -243,12 +254,14 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
                         old = os.path.join(memory_root, folder, f"{wanted}.json")
                         if not dry_run and os.path.isfile(old):
                             os.unlink(old)
+                            touched.append(old)
             path = memory_path(memory_root, config, record["category"], record["id"])
             if not dry_run:
                 _write_record(path, record)
+                touched.append(path)
             planned.add(record["id"])
             results.append({"id": record["id"], "from_id": wanted, "action": action,
                             "path": os.path.relpath(path, project).replace(os.sep, "/")})
         if not dry_run and any(r["action"] != "skipped" for r in results):
-            write_index_locked(memory_root, config)
+            apply_changes(memory_root, config, touched)
     return results

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta, timezone
 from .config import category_enabled, category_settings
 from .fsutil import atomic_write_text, store_lock
 from .ids import slugify, unique_id
-from .index import write_index_locked
+from .index import apply_changes
 from .model import CATEGORIES, SCHEMA_VERSION
 from .privacy import scrub_record
 from .sanitize import clean_line, clean_tag
@@ -170,7 +170,8 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         _check(record, category, memory_id, "new memory")
         _write_record(path, record)
         retired = _apply_session_retention(memory_root, config, now) if category == "session_summary" else []
-        write_index_locked(memory_root, config)
+        apply_changes(memory_root, config, [path] + [memory_path(memory_root, config, "session_summary", r)
+                                                     for r in retired])
         return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets, retired)
 
 
@@ -185,8 +186,8 @@ def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
     """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
     keep = session_max_retained(config)
     active = [(rec.get("created_at") if isinstance(rec.get("created_at"), str) else "", path, rec)
-              for cat, path, rec in iter_records(memory_root, config)
-              if cat == "session_summary" and record_status(rec) == "active"]
+              for cat, path, rec in iter_records(memory_root, config, "session_summary")
+              if record_status(rec) == "active"]
     active.sort(key=lambda t: (t[0], os.path.basename(t[1])), reverse=True)
     retired = []
     for _, path, rec in active[keep:]:
@@ -266,7 +267,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         _add_change(new, note or "updated " + ", ".join(what), now)
         _check(new, category, memory_id, f"update of {memory_id}")
         _write_record(path, new)
-        write_index_locked(memory_root, config)
+        apply_changes(memory_root, config, [path])
         return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
 
 
@@ -306,7 +307,7 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             _add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
         _check(new, category, memory_id, f"{verb} of {memory_id}")
         _write_record(path, new)
-        write_index_locked(memory_root, config)
+        apply_changes(memory_root, config, [path])
         return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
 
 

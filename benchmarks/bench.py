@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""team-memory benchmark: whole processes, timed in one interleaved run (standard library only).
+
+For each store size it generates a realistic store (``storegen.py``), then runs every
+scenario once per round, in a shuffled order each round, and reports the median, the
+95th percentile, the ratio of the median to ``python3 -c pass`` measured in the same
+rounds, and the peak resident memory of the child (``os.wait4`` rusage).
+
+Scenarios: ``python3 -c pass``, ``python3 -S -c pass``; the UserPromptSubmit hook exactly
+as ``hooks.json`` runs it (argv taken from hooks.json, ``${CLAUDE_PLUGIN_ROOT}`` filled in,
+run without the extra shell) with a matching, a non-matching and a long prompt; the hook
+right after a memory file was dropped into the store behind its back (stale cache);
+``rebuild``; ``add`` (the CLI command when it exists, else "write one JSON file under the
+lock + ``index.apply_changes``" through the API); ``search``.
+
+    python3 benchmarks/bench.py                      # 100, 1,000, 10,000 and 100,000 memories
+    python3 benchmarks/bench.py --quick              # under a minute: 100, 1,000, 10,000, 5 rounds
+    python3 benchmarks/bench.py --sizes 10000 --rounds 30
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from storegen import make_record, make_store, write_record  # noqa: E402
+
+PY = sys.executable
+CLI = os.path.join(REPO, "scripts", "memory.py")
+MATCH = "how do we fix the redis cache timeout in the celery workers after the upgrade?"
+NOMATCH = "please summarise yesterday's weather in lisbon for me"
+LONG = ("I am looking at the deploy pipeline and the kubernetes helm chart, the postgres migration "
+        "with alembic fails on the replica, and the sentry alerts show a latency spike in the "
+        "fastapi endpoint that paginates invoices; the celery beat schedule retries webhooks. ") * 24
+TARGETS = {  # (scenario, size) -> max median ratio to python3 -c pass (issue 7)
+    ("hook-match", 100): 1.15, ("hook-nomatch", 100): 1.15, ("hook-long", 100): 1.15,
+    ("hook-match", 10000): 1.3, ("hook-nomatch", 10000): 1.3, ("hook-long", 10000): 1.3,
+    ("hook-match", 100000): 2.0, ("hook-nomatch", 100000): 2.0, ("hook-long", 100000): 2.0,
+    ("hook-after-add", 10000): 1.5, ("rebuild", 10000): 5.0, ("add", 10000): 2.5,
+}
+
+ADD_VIA_API = r"""
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from team_memory.config import load_config
+from team_memory.fsutil import atomic_write_text, store_lock
+from team_memory.index import apply_changes
+from team_memory.store import dump_memory, memory_path
+import json
+root, rec = sys.argv[2], json.loads(sys.argv[3])
+config = load_config(root)
+with store_lock(root):
+    path = memory_path(root, config, rec["category"], rec["id"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    atomic_write_text(path, dump_memory(rec))
+    apply_changes(root, config, [path])
+"""
+
+
+def hook_argv() -> list:
+    with open(os.path.join(REPO, "hooks.json"), encoding="utf-8") as f:
+        command = json.load(f)["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    argv = shlex.split(command.replace("${CLAUDE_PLUGIN_ROOT}", REPO))
+    return [PY if a == "python3" else a for a in argv]
+
+
+def has_add_command() -> bool:
+    out = subprocess.run([PY, CLI, "--help"], capture_output=True, text=True).stdout
+    return any(line.split()[:1] == ["add"] for line in out.splitlines())
+
+
+def run(argv, stdin: bytes = b""):
+    """Exit code and stdout of one child process (the sanity checks)."""
+    proc = subprocess.run(argv, input=stdin, capture_output=True)
+    return proc.returncode, proc.stdout
+
+
+def run_wait4(argv, stdin: bytes = b"", cwd=None):
+    """Like ``run`` but reaps the child with ``os.wait4`` to read its peak memory."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    if stdin:
+        try:
+            proc.stdin.write(stdin)
+        except BrokenPipeError:
+            pass
+    proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss / 1024, proc.returncode
+
+
+def percentile(values, q):
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def match_prompt(project: str, memory_root: str, rng: random.Random) -> str:
+    """``MATCH`` when the configured strategy finds something for it, else a prompt naming a stored title.
+
+    The default ``smart`` strategy weighs words by rarity and stays silent below a floor; in a
+    generated store every word is common, so the fixed prompt may rightly match nothing.
+    """
+    code, out = run([PY, CLI, "search", MATCH, "--root", project, "--json"])
+    if code == 0 and json.loads(out or b"[]"):
+        return MATCH
+    with open(os.path.join(memory_root, "index.md"), encoding="utf-8") as f:
+        lines = [line for line in f if line.startswith("- [")]
+    for line in rng.sample(lines, min(len(lines), 50)):
+        title = line.split("] ", 1)[1].split(" -> ", 1)[0]
+        prompt = f"how do we handle the {title.lower()} question again?"
+        code, out = run([PY, CLI, "search", prompt, "--root", project, "--json"])
+        if code == 0 and json.loads(out or b"[]"):
+            return prompt
+    raise SystemExit("no prompt found that the store answers")
+
+
+def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool, match: str = MATCH):
+    hook = hook_argv()
+    payload = lambda prompt: json.dumps({"session_id": "bench", "hook_event_name": "UserPromptSubmit",  # noqa: E731
+                                         "cwd": project, "prompt": prompt}).encode()
+    counter = [0]
+    now = datetime.now(timezone.utc)
+
+    def fresh_record():
+        counter[0] += 1
+        rec = make_record(rng, 900000 + counter[0], now)
+        rec["record_status"] = "active"
+        rec["id"] = f"bench-{os.getpid()}-{counter[0]}-{rng.randrange(1 << 30)}"
+        return rec
+
+    def stale_setup():
+        write_record(memory_root, fresh_record())  # behind the cache's back, as git pull or an editor would
+
+    def add_argv():
+        rec = fresh_record()
+        if use_add:
+            return [PY, CLI, "add", "--root", project, "--category", rec["category"], "--title", rec["title"],
+                    *sum((["--tag", t] for t in rec["tags"]), []), "--content-json", json.dumps(rec["content"])]
+        return [PY, "-c", ADD_VIA_API, os.path.join(REPO, "scripts"), memory_root, json.dumps(rec)]
+
+    return {
+        "python3 -c pass": (lambda: [PY, "-c", "pass"], b"", None),
+        "python3 -S -c pass": (lambda: [PY, "-S", "-c", "pass"], b"", None),
+        "hook-match": (lambda: hook, payload(match), None),
+        "hook-nomatch": (lambda: hook, payload(NOMATCH), None),
+        "hook-long": (lambda: hook, payload(LONG), None),
+        "hook-after-add": (lambda: hook, payload(match), stale_setup),
+        "rebuild": (lambda: [PY, CLI, "rebuild", "--root", project], b"", None),
+        "add": (add_argv, b"", None),
+        "search": (lambda: [PY, CLI, "search", match, "--root", project], b"", None),
+    }
+
+
+def bench_size(n: int, rounds: int, workdir: str, use_add: bool, seed: int) -> dict:
+    project = os.path.join(workdir, f"store-{n}")
+    t0 = time.perf_counter()
+    memory_root = make_store(project, n, seed)
+    gen = time.perf_counter() - t0
+    subprocess.run([PY, CLI, "rebuild", "--root", project], check=True, capture_output=True)
+    rng = random.Random(seed)
+    match = match_prompt(project, memory_root, rng)
+    table = scenarios(project, memory_root, rng, use_add, match)
+    # sanity: the hook answers a matching prompt and stays silent on a non-matching one
+    code, out = run(table["hook-match"][0](), table["hook-match"][1])
+    assert code == 0 and out.startswith(b"<memory-context"), out[:200]
+    code, out = run(table["hook-nomatch"][0](), table["hook-nomatch"][1])
+    assert code == 0 and out == b"", out[:200]
+    times = {name: [] for name in table}
+    peaks = {name: 0.0 for name in table}
+    order = list(table)
+    for _ in range(rounds):
+        rng.shuffle(order)
+        for name in order:
+            make_argv, stdin, setup = table[name]
+            if setup:
+                setup()
+            elapsed, rss, code = run_wait4(make_argv(), stdin)
+            if code != 0:
+                raise SystemExit(f"{name} at {n} exited {code}")
+            times[name].append(elapsed)
+            peaks[name] = max(peaks[name], rss)
+    base = percentile(times["python3 -c pass"], 0.5)
+    rows = {}
+    for name in table:
+        med = percentile(times[name], 0.5)
+        rows[name] = {"median_ms": med * 1000, "p95_ms": percentile(times[name], 0.95) * 1000,
+                      "ratio": med / base, "peak_mb": peaks[name]}
+    return {"n": n, "generated_s": gen, "rows": rows, "match_prompt": match}
+
+
+def report(results: list, args, use_add: bool) -> str:
+    lines = []
+    lines.append(f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+                 f" ({PY}); PYTHONDONTWRITEBYTECODE={'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}")
+    lines.append(f"hook argv (from hooks.json): {' '.join(shlex.quote(a) for a in hook_argv())}")
+    lines.append(f"add measured with: {'the add command' if use_add else 'the API (write one JSON file + index.apply_changes under the lock)'}")
+    lines.append(f"rounds: {args.rounds}, interleaved in a shuffled order per round")
+    for res in results:
+        lines.append(f"matching prompt at {res['n']:,}: {res['match_prompt'][:100]!r}")
+    lines.append("")
+    lines.append("| memories | scenario | median ms | p95 ms | x `python3 -c pass` | peak MB | target |")
+    lines.append("| ---: | --- | ---: | ---: | ---: | ---: | --- |")
+    for res in results:
+        for name, row in res["rows"].items():
+            target = TARGETS.get((name, res["n"]))
+            verdict = "" if target is None else (f"<= {target} {'met' if row['ratio'] <= target else 'MISSED'}")
+            lines.append(f"| {res['n']:,} | {name} | {row['median_ms']:.1f} | {row['p95_ms']:.1f} | "
+                         f"{row['ratio']:.2f} | {row['peak_mb']:.1f} | {verdict} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="100,1000,10000,100000", help="comma-separated store sizes")
+    parser.add_argument("--rounds", type=int, default=15, help="runs of every scenario per size")
+    parser.add_argument("--quick", action="store_true", help="100, 1,000 and 10,000 memories, 5 rounds (under a minute)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--workdir", help="where to build the stores (default: a temporary folder, removed after)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON too")
+    parser.add_argument("--pyc", action="store_true",
+                        help="let children cache bytecode even if PYTHONDONTWRITEBYTECODE is set here "
+                             "(Python's default; __pycache__ is git-ignored)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.rounds = "100,1000,10000", 5
+    if args.pyc:
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
+    use_add = has_add_command()
+    workdir = args.workdir or tempfile.mkdtemp(prefix="team-memory-bench-")
+    results = []
+    try:
+        for n in sizes:
+            print(f"... {n:,} memories", file=sys.stderr, flush=True)
+            results.append(bench_size(n, args.rounds, workdir, use_add, args.seed))
+    finally:
+        if not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(report(results, args, use_add))
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

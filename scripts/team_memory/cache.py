@@ -1,0 +1,434 @@
+"""The machine cache beside ``index.md``: ``.claude/memory/.cache/retrieval.bin``.
+
+Derived, git-ignored, never the truth: it holds what the hook needs to rank without
+re-reading or re-tokenising anything, and is thrown away and rebuilt whenever it is
+missing, foreign (another format, byte order, strategy or configuration), corrupt, or
+does not match the ``index.md`` it was written with.
+
+Layout: a magic line, the decimal length of a JSON header, the header, then sections at
+the byte offsets the header lists::
+
+    keys   sorted index keys, "\\n"-joined (UTF-8)       -- from strategy.index_keys
+    kpost  array('I'), K+1 offsets into post
+    post   array('I'), entry ids per key (postings)
+    eoff   array('I'), M+1 offsets into ents
+    ents   one JSON text per entry id: [category, title, path, tags, features, sort key | null,
+           block line | null] (null: the usual one, derived), or [null, null, sort key] for an
+           index line that does not parse
+    pos    array('I'), the index position of each id (DEAD once removed)
+    order  array('I'), the ids in index order
+    ocat   bytes, the category code of each index position
+    f:<cat>  "inode\tmtime_ns\tsize\tid\tname" per JSON file seen in that category's folder
+           (id -1: not in the index; a name with a line break is written as a JSON string)
+
+Ids are stable between incremental updates: a changed memory gets a new id, the old one
+is marked DEAD, and the postings of new ids go to the header's small ``xpost`` map, so an
+update rewrites the file by copying the big sections as bytes. The header records the
+stamps of the sources (category folders, ``memory-config.json``) and of ``index.md``;
+checking them costs a handful of ``stat`` calls, whatever the store's size. The file is
+replaced atomically (temp file, ``os.replace``); it is not fsynced: after a crash a
+truncated or foreign file is detected and rebuilt.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from array import array
+
+from . import fastjson
+
+CACHE_DIR = ".cache"
+CACHE_NAME = "retrieval.bin"
+MAGIC = b"team-memory retrieval cache\n"
+FORMAT = 1
+DEAD = 0xFFFFFFFF
+NO_CATEGORY = 255
+# A folder changed less than this long before its stamp was taken may change again within
+# the same file-system time tick, unseen: such a stamp is re-checked, not trusted. File
+# systems with whole-second times get two seconds; nanosecond ones 20 ms, two ticks of the
+# coarsest kernel clock that stamps them (Linux at HZ=100).
+RACY_NS = 2_000_000_000
+RACY_FINE_NS = 20_000_000
+
+
+def racy(mtime_ns, taken_ns) -> bool:
+    """True when a folder stamp ``mtime_ns`` taken at ``taken_ns`` cannot be trusted yet."""
+    if mtime_ns is None:
+        return False
+    window = RACY_NS if mtime_ns % 1_000_000_000 == 0 else RACY_FINE_NS
+    return taken_ns - mtime_ns < window
+
+
+class CacheInvalid(Exception):
+    """The cache file is missing, foreign or corrupt."""
+
+
+def cache_path(memory_root: str) -> str:
+    return os.path.join(memory_root, CACHE_DIR, CACHE_NAME)
+
+
+def file_stamp(path: str):
+    """``[mtime_ns, size, inode]`` of a file, or None when it does not exist."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+def folder_mtime(path: str):
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _u32(data: bytes) -> array:
+    a = array("I")
+    a.frombytes(data)
+    return a
+
+
+_json_dumps = fastjson.dumps
+_encode = fastjson.encode
+
+
+class Cache:
+    """A read-only view of one cache file; sections are read on first use."""
+
+    def __init__(self, path: str):
+        self.path = path
+        try:
+            self.fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            raise CacheInvalid("missing") from None
+        try:
+            self._read_header()
+        except CacheInvalid:
+            os.close(self.fd)
+            raise
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            os.close(self.fd)
+            raise CacheInvalid("unreadable header") from None
+        self._loaded: dict = {}
+        self._ent_cache: dict = {}
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def _read_header(self) -> None:
+        head = os.pread(self.fd, 4096, 0)
+        if not head.startswith(MAGIC):
+            raise CacheInvalid("not a team-memory cache")
+        nl = head.index(b"\n", len(MAGIC))
+        size = int(head[len(MAGIC):nl])
+        start = nl + 1
+        raw = head[start:start + size]
+        if len(raw) < size:
+            raw += os.pread(self.fd, size - len(raw), start + len(raw))
+        meta = fastjson.loads(raw)
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise CacheInvalid("another cache format")
+        if meta.get("byteorder") != sys.byteorder or meta.get("itemsize") != array("I").itemsize:
+            raise CacheInvalid("written on another kind of machine")
+        self.data_start = start + size
+        st = os.fstat(self.fd)
+        if st.st_size != self.data_start + meta["data_size"]:
+            raise CacheInvalid("truncated")
+        self.mtime_ns = st.st_mtime_ns
+        self.meta = meta
+        self.sections = meta["sections"]
+        self.n_ids = meta["n_ids"]
+
+    # --- raw sections -------------------------------------------------------------
+    def raw(self, name: str) -> bytes:
+        off, length = self.sections[name]
+        data = os.pread(self.fd, length, self.data_start + off) if length else b""
+        if len(data) != length:
+            raise CacheInvalid(f"short section {name}")
+        return data
+
+    def _section(self, name: str, kind: str):
+        value = self._loaded.get(name)
+        if value is None:
+            data = self.raw(name)
+            if kind == "u32":
+                value = _u32(data)
+            elif kind == "lines":
+                value = data.decode("utf-8").split("\n") if data else []
+            else:
+                value = data
+            self._loaded[name] = value
+        return value
+
+    @property
+    def keys(self) -> list:
+        return self._section("keys", "lines")
+
+    @property
+    def pos(self) -> array:
+        return self._section("pos", "u32")
+
+    @property
+    def order(self) -> array:
+        return self._section("order", "u32")
+
+    @property
+    def ocat(self) -> bytes:
+        return self._section("ocat", "bytes")
+
+    # --- lookups ------------------------------------------------------------------
+    def _postings_range(self, lo: int, hi: int) -> array:
+        """The ids filed under keys ``lo``..``hi-1`` (one read)."""
+        if lo >= hi:
+            return array("I")
+        kpost = self._section("kpost", "u32")
+        a, b = kpost[lo], kpost[hi]
+        off, _ = self.sections["post"]
+        return _u32(os.pread(self.fd, (b - a) * 4, self.data_start + off + a * 4)) if b > a else array("I")
+
+    def exact(self, key: str):
+        """Ids filed under ``key``."""
+        from bisect import bisect_left
+        keys = self.keys
+        i = bisect_left(keys, key)
+        out = list(self._postings_range(i, i + 1)) if i < len(keys) and keys[i] == key else []
+        out.extend(self.meta["xpost"].get(key, ()))
+        return out
+
+    def prefixed(self, prefix: str):
+        """Ids filed under any key that starts with ``prefix``."""
+        from bisect import bisect_left
+        keys = self.keys
+        lo = bisect_left(keys, prefix)
+        hi = lo
+        while hi < len(keys) and keys[hi].startswith(prefix):
+            hi += 1
+        out = list(self._postings_range(lo, hi))
+        for key, ids in self.meta["xpost"].items():
+            if key.startswith(prefix):
+                out.extend(ids)
+        return out
+
+    def keys_with_prefix(self, prefix: str) -> list:
+        """Every index key that starts with ``prefix`` (patched-in keys included), unsorted."""
+        from bisect import bisect_left
+        keys = self.keys
+        lo = hi = bisect_left(keys, prefix)
+        while hi < len(keys) and keys[hi].startswith(prefix):
+            hi += 1
+        out = keys[lo:hi]
+        out.extend(k for k in self.meta["xpost"] if k.startswith(prefix))
+        return out
+
+    def exact_set(self, key: str) -> set:
+        """``set(exact(key))``, built without a Python loop."""
+        from bisect import bisect_left
+        keys = self.keys
+        i = bisect_left(keys, key)
+        out = set(self._postings_range(i, i + 1)) if i < len(keys) and keys[i] == key else set()
+        extra = self.meta["xpost"].get(key)
+        if extra:
+            out.update(extra)
+        return out
+
+    def postings_with_prefix(self, prefix: str) -> dict:
+        """key -> set of ids, for every key that starts with ``prefix`` (one read for the main keys)."""
+        from bisect import bisect_left
+        keys = self.keys
+        lo = hi = bisect_left(keys, prefix)
+        while hi < len(keys) and keys[hi].startswith(prefix):
+            hi += 1
+        out = {}
+        if hi > lo:
+            kpost = self._section("kpost", "u32")
+            block = self._postings_range(lo, hi)
+            base = kpost[lo]
+            for k in range(lo, hi):
+                out[keys[k]] = set(block[kpost[k] - base:kpost[k + 1] - base])
+        for key, ids in self.meta["xpost"].items():
+            if key.startswith(prefix):
+                out.setdefault(key, set()).update(ids)
+        return out
+
+    def dead_ids(self) -> set:
+        """Ids replaced or removed by incremental updates (still in the postings)."""
+        if self.n_ids == len(self.order):
+            return set()
+        return set(range(self.n_ids)) - set(self.order)
+
+    def live_keys(self, suffixes: str) -> list:
+        """Keys ending in one of ``suffixes`` that hold at least one live id (the fuzzy step's vocabulary).
+
+        Only a key with no more postings than there are dead ids can be all dead, so only
+        such keys are read.
+        """
+        dead = self.dead_ids()
+        xpost = self.meta["xpost"]
+        out = []
+        if dead:
+            kpost = self._section("kpost", "u32")
+        for i, key in enumerate(self.keys):
+            if key[-1] in suffixes:
+                if dead and kpost[i + 1] - kpost[i] + len(xpost.get(key, ())) <= len(dead):
+                    if not (self.exact_set(key) - dead):
+                        continue
+                out.append(key)
+        main = set(self.keys) if xpost else ()
+        for key in xpost:
+            if key[-1] in suffixes and key not in main and (set(xpost[key]) - dead):
+                out.append(key)
+        return out
+
+    def all_keys(self) -> list:
+        return self.keys + list(self.meta["xpost"])
+
+    def live(self, ident: int) -> bool:
+        """True when ``ident`` is an entry of the current index (not replaced or removed)."""
+        return self.pos[ident] != DEAD
+
+    def items(self):
+        """``(id, item)`` for every live id, in index order (the ``ents`` section read once)."""
+        eoff = self._section("eoff", "u32")
+        ents = self.raw("ents")
+        for ident in self.order:
+            yield ident, unpack_item(fastjson.loads(ents[eoff[ident]:eoff[ident + 1]]))
+
+    def item(self, ident: int) -> list:
+        """``[entry | None, features | None, sort key, block line | None]`` of one id."""
+        got = self._ent_cache.get(ident)
+        if got is None:
+            off, _ = self.sections["eoff"]
+            bounds = _u32(os.pread(self.fd, 8, self.data_start + off + ident * 4))
+            eoff = self.sections["ents"][0]
+            data = os.pread(self.fd, bounds[1] - bounds[0], self.data_start + eoff + bounds[0])
+            got = self._ent_cache[ident] = unpack_item(fastjson.loads(data))
+        return got
+
+    def ids_of_category(self, code: int):
+        """Ids of one category code, in index order."""
+        ocat, order = self.ocat, self.order
+        needle = bytes((code,))
+        p = ocat.find(needle)
+        while p != -1:
+            yield p, order[p]
+            p = ocat.find(needle, p + 1)
+
+    def folder_files(self, folder: str) -> dict:
+        """name -> ``[ino, mtime_ns, size, id]`` (id -1: not in the index) for one folder."""
+        name = "f:" + folder
+        if name not in self.sections:
+            return {}
+        out = {}
+        data = self.raw(name).decode("utf-8", "surrogateescape")
+        for line in data.split("\n") if data else ():
+            ino, mtime, size, ident, fname = line.split("\t", 4)
+            if fname.startswith('"'):
+                fname = fastjson.loads(fname)
+            out[fname] = [int(ino), int(mtime), int(size), int(ident)]
+        return out
+
+    def live_ids(self) -> list:
+        return list(self.order)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def open_cache(memory_root: str):
+    """The store's cache, or None when it is missing, foreign, corrupt or linked out of the store."""
+    from .fsutil import within
+    path = cache_path(memory_root)
+    if (os.path.islink(path) or os.path.islink(os.path.join(memory_root, CACHE_DIR))) and not within(memory_root, path):
+        return None
+    try:
+        return Cache(path)
+    except CacheInvalid:
+        return None
+
+
+# --- writing ----------------------------------------------------------------------
+def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
+    """Write sections (name -> bytes, in order) and the header atomically."""
+    from .fsutil import create_temp
+    folder = os.path.join(memory_root, CACHE_DIR)
+    if os.path.islink(folder):  # a cache folder linked out of the store is never written through
+        raise OSError(f"{folder} is a symbolic link; not writing the cache through it")
+    os.makedirs(folder, exist_ok=True)
+    ignore = os.path.join(folder, ".gitignore")
+    if not os.path.exists(ignore):
+        with open(ignore, "w", encoding="utf-8") as f:
+            f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
+    table, offset, chunks = {}, 0, []
+    for name, data in sections.items():
+        table[name] = [offset, len(data)]
+        offset += len(data)
+        chunks.append(data)
+    meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=array("I").itemsize,
+                sections=table, data_size=offset)
+    head = _json_dumps(meta).encode("utf-8")
+    fd, tmp = create_temp(cache_path(memory_root))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(MAGIC + str(len(head)).encode() + b"\n" + head)
+            for chunk in chunks:
+                f.write(chunk)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, cache_path(memory_root))
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def escape_xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def usual_block_line(entry: dict) -> str:
+    """An entry's ``<memory-context>`` line when its title needs no cleaning (the usual case)."""
+    line = f"- [{entry['category']}] {escape_xml(entry['title'])} -> {escape_xml(entry['path'])}"
+    tags = sorted({escape_xml(t) for t in entry["tags"]})
+    return line + f" #tags:{','.join(tags)}" if tags else line
+
+
+def usual_sort_key(entry: dict) -> list:
+    return [entry["category"], entry["title"].lower(), entry["path"]]
+
+
+def pack_item(item: list) -> list:
+    """The stored form of ``[entry | None, features | None, sort key, block line | None]``."""
+    entry, features, key, block = item
+    if entry is None:
+        return [None, None, key]
+    return [entry["category"], entry["title"], entry["path"], entry["tags"], features,
+            None if key == usual_sort_key(entry) else key,
+            None if block == usual_block_line(entry) else block]
+
+
+def unpack_item(stored: list) -> list:
+    if stored[0] is None:
+        return [None, None, stored[2], None]
+    entry = {"category": stored[0], "title": stored[1], "path": stored[2], "tags": stored[3]}
+    return [entry, stored[4], stored[5] or usual_sort_key(entry), stored[6] or usual_block_line(entry)]
+
+
+def files_section(table: dict) -> bytes:
+    """``table``: name -> ``[inode, mtime_ns, size, id]``."""
+    rows = []
+    for name, (ino, mtime, size, ident) in table.items():
+        if "\n" in name or "\r" in name or name.startswith('"'):
+            name = "".join(_encode(name))
+        rows.append(f"{ino}\t{mtime}\t{size}\t{ident}\t{name}")
+    return "\n".join(rows).encode("utf-8", "surrogateescape")
+
+
+def u32_bytes(values) -> bytes:
+    return array("I", values).tobytes()

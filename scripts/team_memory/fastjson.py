@@ -1,0 +1,125 @@
+"""``loads``/``dumps``: JSON for the hot path, without importing the ``json`` package.
+
+``import json`` pulls in ``re`` and friends, several milliseconds for an interpreter
+started without ``site``. The C scanner behind ``json.loads`` (``_json.make_scanner``)
+needs none of that, so this module drives it directly: same parser, same values, same
+rejection of malformed text (as ``ValueError``). Where ``_json`` is missing (another
+Python implementation) it falls back to ``json.loads``.
+"""
+from __future__ import annotations
+
+import sys
+
+_WS = " \t\n\r"
+
+try:
+    import _json
+
+    class _Context:
+        strict = True
+        object_hook = None
+        object_pairs_hook = None
+        parse_float = float
+        parse_int = int
+        memo: dict = {}
+
+        @staticmethod
+        def parse_constant(name):
+            return {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}[name]
+
+    _scan = _json.make_scanner(_Context())
+except (ImportError, AttributeError, TypeError):  # pragma: no cover - no C accelerator
+    _scan = None
+
+
+def loads(text):
+    """Parse one JSON document from ``str`` (or UTF-8 ``bytes``); ``ValueError`` if it is not one."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8")
+    if _scan is None:  # pragma: no cover
+        import json
+        return json.loads(text)
+    start = len(text) - len(text.lstrip(_WS))
+    try:
+        value, end = _scan(text, start)
+    except StopIteration:
+        raise ValueError("not a JSON document") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError:
+        raise
+    except Exception:  # noqa: BLE001 - without ``json`` loaded, the C scanner cannot build its error
+        raise ValueError("not valid JSON") from None
+    if text[end:].strip(_WS):
+        raise ValueError("extra data after the JSON document")
+    return value
+
+
+_encoder = None
+
+
+def dumps(value) -> str:
+    """Compact JSON, ASCII-only (a lone surrogate read from a memory stays encodable).
+
+    The C encoder when ``json`` is loaded anyway (the CLI); a small one otherwise, so the
+    hook's occasional patch does not pay for importing ``json`` and ``re``.
+    """
+    global _encoder
+    if _encoder is None and "json" in sys.modules:
+        _encoder = sys.modules["json"].JSONEncoder(separators=(",", ":"))
+    if _encoder is not None:
+        return _encoder.encode(value)
+    return "".join(encode(value))
+
+
+def encode(value):
+    if isinstance(value, str):
+        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+            yield '"' + value + '"'
+        else:
+            yield _escaped(value)
+    elif isinstance(value, list) and all(type(item) is int for item in value):
+        yield "[" + ",".join(map(str, value)) + "]"
+    elif isinstance(value, list):
+        yield "["
+        for i, item in enumerate(value):
+            if i:
+                yield ","
+            yield from encode(item)
+        yield "]"
+    elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        yield "{"
+        for i, (key, item) in enumerate(value.items()):
+            if i:
+                yield ","
+            yield from encode(key)
+            yield ":"
+            yield from encode(item)
+        yield "}"
+    elif value is None:
+        yield "null"
+    elif value is True or value is False:
+        yield "true" if value else "false"
+    elif isinstance(value, int):
+        yield str(int(value))
+    else:
+        import json
+        yield json.dumps(value, separators=(",", ":"))
+
+
+def _escaped(text: str) -> str:
+    """A JSON string literal, ASCII only (what ``json.dumps`` gives, up to escape spelling)."""
+    out = ['"']
+    for ch in text:
+        o = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif 0x20 <= o < 0x7f:
+            out.append(ch)
+        elif o > 0xFFFF:
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF)))
+        else:
+            out.append("\\u%04x" % o)
+    out.append('"')
+    return "".join(out)

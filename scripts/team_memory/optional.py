@@ -1,0 +1,53 @@
+"""Optional extras (``rapidfuzz``) for code that may run without ``site``.
+
+The hook runs as ``python3 -S`` so the interpreter starts fast, which also leaves
+site-packages off ``sys.path``. Code that wants an optional extra calls
+``import_optional(name)`` at the moment it needs it: the first miss under ``-S`` adds the
+site-packages folders to ``sys.path`` and tries again, and only then runs ``site.main()``
+(``.pth`` files too, as a normal start would) for one last try. Nothing is paid on the
+common path that never needs the extra.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+
+def import_optional(name: str):
+    """The module ``name``, or None when it is not installed."""
+    import importlib
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        pass
+    if sys.flags.no_site and not _site_done:
+        import site
+        # First the site-packages folders alone: enough for an ordinary install, and much
+        # cheaper than ``site.main()``, which also runs every ``.pth`` file of the environment.
+        candidates = site.getsitepackages()
+        if not sys.flags.no_user_site:
+            candidates.append(site.getusersitepackages())
+        folders = [d for d in candidates if d not in sys.path and os.path.isdir(d)]
+        sys.path.extend(folders)
+        importlib.invalidate_caches()
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            pass
+        for d in folders:
+            sys.path.remove(d)
+        _mark_site_done()
+        site.main()
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            return None
+    return None
+
+
+_site_done = False
+
+
+def _mark_site_done() -> None:
+    global _site_done
+    _site_done = True

@@ -1,0 +1,432 @@
+"""Keeping ``index.md`` and the machine cache in step with the JSON files.
+
+- ``rebuild_locked``: read every memory once, write ``index.md`` and a new cache.
+- ``apply_changes_locked``: after a writer changed some files, re-read only the folders
+  they live in (a directory listing and one ``lstat`` per file there; only new or
+  changed files are read), patch ``index.md`` line by line and append to the cache.
+- ``fresh_cache``: what the hook calls. A handful of ``stat`` calls tell whether the
+  cache still matches ``index.md``, the configuration and every category folder; a
+  changed folder is patched in as above, anything else triggers a full rebuild. It
+  never waits for the store lock: when another process holds it, it works from what
+  is on disk.
+
+Both paths produce byte-identical ``index.md`` files (tests compare them).
+"""
+from __future__ import annotations
+
+import os
+import time
+
+from . import cache as cachemod
+from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, file_stamp, folder_mtime, racy, u32_bytes
+from .config import category_enabled, category_folders, warn
+from .model import CATEGORIES, INDEX_NAME, display_name
+from .store import NotARecord, parse_memory, project_root_of, read_bytes, record_status
+
+CAT_CODE = {display_name(c): i for i, c in enumerate(CATEGORIES)}
+COMPACT_MIN = 1000  # patched-in entries tolerated before a full rebuild compacts the cache
+
+
+def _index_file(memory_root: str) -> str:
+    return os.path.join(memory_root, INDEX_NAME)
+
+
+def _rel_folder(memory_root: str, folder: str) -> str:
+    rel = os.path.relpath(os.path.join(memory_root, folder), project_root_of(memory_root))
+    return rel.replace(os.sep, "/") + "/"
+
+
+def _memory_names(folder_path: str) -> dict:
+    """name -> lstat result, for the memory files of one folder (what ``iter_memory_files`` accepts)."""
+    from .fsutil import is_temp_file
+    out = {}
+    try:
+        with os.scandir(folder_path) as it:
+            for de in it:
+                name = de.name
+                if name.endswith(".json") and not name.startswith(".") and not is_temp_file(name):
+                    try:
+                        if de.is_file(follow_symlinks=False):
+                            out[name] = de.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+    except OSError:
+        pass
+    return out
+
+
+class _Reader:
+    """Turns memory files into index entries, with the tag clean-up memoised."""
+
+    def __init__(self, memory_root: str, config: dict, strategy):
+        from .sanitize import TITLE_MAX, clean_line, clean_tag
+        self.memory_root, self.config, self.strategy = memory_root, config, strategy
+        self.clean_line, self.clean_tag, self.title_max = clean_line, clean_tag, TITLE_MAX
+        self.tags: dict = {}
+        self.prefix: dict = {}
+
+    def read(self, category: str, folder: str, name: str):
+        """``(stamp, (entry, features) | None)`` of one file; stamp None when it cannot be read at all.
+
+        The features come from the strategy with the whole record at hand (``smart`` keeps
+        the body's tokens); the record itself is not kept.
+        """
+        path = os.path.join(self.memory_root, folder, name)
+        try:
+            data, st = read_bytes(path)
+        except OSError as exc:
+            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            return None, None
+        stamp = [st.st_ino, st.st_mtime_ns, st.st_size, -1]
+        try:
+            record = parse_memory(data)
+        except NotARecord as exc:
+            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            return stamp, None
+        if record_status(record) != "active" or not category_enabled(self.config, category):
+            return stamp, None
+        entry = self.entry(category, folder, name, record)
+        if entry is None:
+            return stamp, None
+        return stamp, (entry, self.strategy.prepare_entry(entry, record))
+
+    def entry(self, category: str, folder: str, name: str, record: dict):
+        tags = []
+        raw_tags = record.get("tags")
+        for tag in raw_tags if isinstance(raw_tags, list) else []:
+            if isinstance(tag, str):
+                clean = self.tags.get(tag)
+                if clean is None:
+                    clean = self.tags[tag] = self.clean_tag(tag).replace(",", "")
+                if clean and clean not in tags:
+                    tags.append(clean)
+        prefix = self.prefix.get(folder)
+        if prefix is None:
+            prefix = self.prefix[folder] = _rel_folder(self.memory_root, folder)
+        title = self.clean_line(record["title"])[:self.title_max].strip()
+        if not title:
+            return None
+        return {"category": display_name(category), "title": title, "path": prefix + name, "tags": tags}
+
+
+def sort_key(entry: dict) -> list:
+    return [entry["category"], entry["title"].lower(), entry["path"]]
+
+
+def _item(strategy, line: str, key: list, entry: dict, features, reread) -> list:
+    """The cache item of one index line: ``[parsed entry | None, features | None, sort key, block line | None]``.
+
+    ``features`` were prepared from ``entry``; when the line does not parse back to that
+    entry (it always does for what the index writer makes) they are prepared again from
+    the parsed entry, with the record read again by ``reread()``.
+    """
+    from .index import parse_index_line
+    from .sanitize import block_line
+    parsed = parse_index_line(line)
+    if parsed is None:
+        return [None, None, key, None]
+    if parsed != entry:
+        try:
+            record = reread()
+        except (OSError, NotARecord):
+            record = None
+        features = strategy.prepare_entry(parsed, record)
+    return [parsed, features, key, block_line(parsed)]
+
+
+def _rereader(memory_root: str, folder: str, name: str):
+    return lambda: parse_memory(read_bytes(os.path.join(memory_root, folder, name))[0])
+
+
+def source_stamps(memory_root: str, folders: dict) -> dict:
+    """The folders' modification times and the time now, taken *before* reading them."""
+    return {"folders": {f: folder_mtime(os.path.join(memory_root, f)) for f in sorted(set(folders.values()))},
+            "written_ns": time.time_ns()}
+
+
+def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) -> dict:
+    from .retrieve import descriptions_attr
+    return dict(stamps, strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
+                config=config, index=file_stamp(_index_file(memory_root)), count=count,
+                descriptions_attr=descriptions_attr(config), xpost={})
+
+
+def _dumps(value) -> bytes:
+    return cachemod._json_dumps(value).encode("ascii")
+
+
+def rebuild_locked(memory_root: str, config: dict, strategy=None) -> int:
+    """Re-read every memory; write ``index.md`` and the cache. The caller holds the store lock."""
+    from .fsutil import atomic_write_text
+    from .index import HEADER, format_index_line
+    from .scoring import get_strategy
+    strategy = strategy or get_strategy(config)
+    folders = category_folders(config)
+    stamps = source_stamps(memory_root, folders)
+    reader = _Reader(memory_root, config, strategy)
+    tables, found = {}, []
+    for category in CATEGORIES:
+        folder = folders[category]
+        table = tables[category] = {}
+        for name in sorted(_memory_names(os.path.join(memory_root, folder))):
+            stamp, got = reader.read(category, folder, name)
+            if stamp is None:
+                continue
+            table[name] = stamp
+            if got is not None:
+                found.append((sort_key(got[0]), got[0], category, name, got[1]))
+    found.sort(key=lambda f: f[0])
+    lines = [format_index_line(f[1]) for f in found]
+    atomic_write_text(_index_file(memory_root), HEADER + "".join(line + "\n" for line in lines), durable=False)
+    for ident, (_, _, category, name, _) in enumerate(found):
+        tables[category][name][3] = ident
+    items = [_item(strategy, line, f[0], f[1], f[4], _rereader(memory_root, folders[f[2]], f[3]))
+             for line, f in zip(lines, found)]
+    _write_full(memory_root, config, strategy, stamps, items, tables)
+    return len(lines)
+
+
+def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
+    """A fresh cache whose ids are the index positions."""
+    postings: dict = {}
+    for ident, item in enumerate(items):
+        if item[1] is not None:
+            for key in strategy.index_keys(item[1]):
+                postings.setdefault(key, []).append(ident)
+    keys = sorted(postings)
+    kpost, post = [0], []
+    for key in keys:
+        post.extend(postings[key])
+        kpost.append(len(post))
+    blobs = [_dumps(cachemod.pack_item(item)) for item in items]
+    eoff = [0]
+    for blob in blobs:
+        eoff.append(eoff[-1] + len(blob))
+    n = len(items)
+    sections = {
+        "keys": "\n".join(keys).encode("utf-8"), "kpost": u32_bytes(kpost), "post": u32_bytes(post),
+        "eoff": u32_bytes(eoff), "ents": b"".join(blobs), "pos": u32_bytes(range(n)), "order": u32_bytes(range(n)),
+        "ocat": bytes(CAT_CODE.get(item[2][0], NO_CATEGORY) for item in items),
+    }
+    for category, table in tables.items():
+        sections["f:" + category] = cachemod.files_section(table)
+    meta = _meta(memory_root, config, strategy, stamps, n)
+    meta["n_ids"] = n
+    cachemod.write_cache(memory_root, meta, sections)
+
+
+def _compatible(cache: Cache, config: dict, strategy) -> bool:
+    meta = cache.meta
+    return (meta.get("strategy") == strategy.name
+            and meta.get("strategy_version") == getattr(strategy, "cache_version", 0)
+            and meta.get("config") == config
+            and meta.get("index") == file_stamp(_index_file(cache_root(cache))))
+
+
+def cache_root(cache: Cache) -> str:
+    return os.path.dirname(os.path.dirname(cache.path))
+
+
+def stale_folders(cache: Cache, folders: dict) -> list:
+    """Folders whose modification time differs from the cache's, or was too recent to trust."""
+    root = cache_root(cache)
+    recorded = cache.meta["folders"]
+    written = cache.meta["written_ns"]
+    out = []
+    for folder in sorted(set(folders.values())):
+        now = folder_mtime(os.path.join(root, folder))
+        if folder not in recorded or recorded[folder] != now or racy(now, written):
+            out.append(folder)
+    return out
+
+
+def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strategy=None, check_all=False) -> int:
+    """Bring ``index.md`` and the cache up to date after ``changed_paths`` were written or removed.
+
+    Re-lists the folders those files live in (and any other folder that changed; every folder
+    with ``check_all``), reads only new or changed files (a file whose inode, size and
+    nanosecond modification time are those the cache recorded is not read again), and patches
+    the index and the cache; falls back to a full rebuild when the cache cannot be patched.
+    The caller holds the store lock. Returns the number of index lines.
+    """
+    from .scoring import get_strategy
+    strategy = strategy or get_strategy(config)
+    try:
+        cache = Cache(cachemod.cache_path(memory_root))
+    except CacheInvalid:
+        return rebuild_locked(memory_root, config, strategy)
+    try:
+        if not _compatible(cache, config, strategy):
+            return rebuild_locked(memory_root, config, strategy)
+        folders = category_folders(config)
+        scan = set(folders.values()) if check_all else set(stale_folders(cache, folders))
+        force = set()
+        for path in changed_paths:
+            folder_path, name = os.path.split(os.path.abspath(path))
+            for folder in set(folders.values()):
+                if os.path.abspath(os.path.join(memory_root, folder)) == folder_path:
+                    scan.add(folder)
+                    force.add((folder, name))
+        result = _patch(memory_root, config, strategy, cache, folders, scan, force, check_all)
+    except (CacheInvalid, ValueError, KeyError, IndexError, TypeError, OverflowError):
+        result = None
+    finally:
+        cache.close()
+    return rebuild_locked(memory_root, config, strategy) if result is None else result
+
+
+def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set, check_all=False):
+    """Patch index.md and the cache for the folders in ``scan``; None when a full rebuild is needed.
+
+    A changed folder is re-listed with one ``lstat`` per file: a file counts as changed when it
+    is new, gone, or has another inode, size or nanosecond modification time (git checkouts unlink
+    and re-create files, and the new file often gets the old inode number back).
+    """
+    from .fsutil import atomic_write_text
+    from .index import HEADER, format_index_line
+    text_path = _index_file(memory_root)
+    with open(text_path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    if not text.startswith(HEADER):
+        return None
+    lines = text[len(HEADER):].split("\n")
+    if lines[-1] != "":
+        return None
+    lines.pop()
+    order = list(cache.order)
+    ocat = bytearray(cache.ocat)
+    if len(lines) != len(order) or len(ocat) != len(order):
+        return None
+    pos = cache.pos
+    stamps = source_stamps(memory_root, folders)
+    reader = _Reader(memory_root, config, strategy)
+    dead, new, tables = set(), [], {}
+    for category in CATEGORIES:
+        folder = folders[category]
+        if folder not in scan:
+            continue
+        table = tables[category] = cache.folder_files(category)
+        current = _memory_names(os.path.join(memory_root, folder))
+        for name in sorted(set(table) | set(current)):
+            old, st = table.get(name), current.get(name)
+            if st is None:
+                if old[3] >= 0:
+                    dead.add(old[3])
+                del table[name]
+                continue
+            if old is not None and (folder, name) not in force and not racy(old[1], cache.meta["written_ns"]):
+                if old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]:
+                    continue
+            stamp, got = reader.read(category, folder, name)
+            if old is not None and old[3] >= 0:
+                if stamp is not None and got is not None:
+                    kept = cache.item(old[3])
+                    if kept[0] == got[0] and kept[1] == got[1] and kept[2] == sort_key(got[0]):  # re-read, unchanged
+                        stamp[3] = old[3]
+                        table[name] = stamp
+                        continue
+                dead.add(old[3])
+            if stamp is None:
+                table.pop(name, None)
+                continue
+            table[name] = stamp
+            if got is not None:
+                new.append((sort_key(got[0]), got[0], stamp, got[1], _rereader(memory_root, folder, name)))
+    changed = bool(dead or new)
+    if not changed:
+        old = cache.meta["folders"]
+        if all(old.get(f) == stamps["folders"].get(f) and racy(old.get(f), stamps["written_ns"]) for f in scan):
+            return len(order)  # nothing new, and nothing the cache could record better yet
+    n_ids = cache.n_ids
+    if len(new) + (n_ids - len(order)) + len(dead) > COMPACT_MIN + len(order) // 4:
+        return None
+    # Remove, then insert each new line where a full rebuild would put it.
+    for p in sorted((pos[i] for i in dead), reverse=True):
+        del order[p], lines[p], ocat[p]
+    keys_of_new = {}
+    new.sort(key=lambda n: n[0])
+    sections = {name: cache.raw(name) for name in ("keys", "kpost", "post", "ents")}
+    eoff = cache._section("eoff", "u32")
+    eoff = eoff[:n_ids + 1]
+    xpost = {k: list(v) for k, v in cache.meta["xpost"].items()}
+    extra = []
+    for key, entry, stamp, features, reread in new:
+        ident = n_ids + len(extra)
+        line = format_index_line(entry)
+        item = _item(strategy, line, key, entry, features, reread)
+        keys_of_new[ident] = key
+        lo, hi = 0, len(order)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            other = order[mid]
+            if (keys_of_new[other] if other in keys_of_new else cache.item(other)[2]) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        order.insert(lo, ident)
+        lines.insert(lo, line)
+        ocat.insert(lo, CAT_CODE.get(key[0], NO_CATEGORY))
+        stamp[3] = ident
+        blob = _dumps(cachemod.pack_item(item))
+        extra.append(blob)
+        eoff.append(eoff[-1] + len(blob))
+        if item[1] is not None:
+            for k in strategy.index_keys(item[1]):
+                xpost.setdefault(k, []).append(ident)
+    total = n_ids + len(extra)
+    if changed:
+        atomic_write_text(text_path, HEADER + "".join(line + "\n" for line in lines), durable=False)
+    newpos = [DEAD] * total
+    for p, ident in enumerate(order):
+        newpos[ident] = p
+    sections["ents"] += b"".join(extra)
+    sections.update(eoff=eoff.tobytes(), pos=u32_bytes(newpos), order=u32_bytes(order), ocat=bytes(ocat))
+    for name in cache.sections:
+        if name.startswith("f:"):
+            category = name[2:]
+            sections[name] = cachemod.files_section(tables[category]) if category in tables else cache.raw(name)
+    meta = _meta(memory_root, config, strategy, stamps, len(order))
+    meta.update(n_ids=total, xpost=xpost)
+    cachemod.write_cache(memory_root, meta, sections)
+    return len(order)
+
+
+def fresh_cache(memory_root: str, config: dict, strategy):
+    """An up-to-date cache for the hook, or None to fall back to the plain path. Never waits."""
+    path = cachemod.cache_path(memory_root)
+    for attempt in range(2):
+        try:
+            cache = Cache(path)
+        except CacheInvalid:
+            cache = None
+        if cache is not None:
+            try:
+                ok = _compatible(cache, config, strategy)
+                stale = stale_folders(cache, category_folders(config)) if ok else None
+            except (KeyError, TypeError, ValueError):
+                ok, stale = False, None
+            if ok and not stale:
+                return cache
+            if attempt:
+                return cache if ok else _close(cache)
+        from .fsutil import LockBusy, store_lock
+        try:
+            with store_lock(memory_root, blocking=False):
+                if cache is not None and ok:
+                    cache.close()
+                    apply_changes_locked(memory_root, config, (), strategy)
+                else:
+                    if cache is not None:
+                        cache.close()
+                    rebuild_locked(memory_root, config, strategy)
+        except LockBusy:  # a writer is at work: use what is on disk
+            return cache if cache is not None and ok else _close(cache)
+        except OSError:  # a read-only checkout, say
+            return _close(cache)
+    return None
+
+
+def _close(cache):
+    if cache is not None:
+        cache.close()
+    return None

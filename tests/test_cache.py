@@ -1,0 +1,399 @@
+"""The machine cache: same results as the plain path, kept fresh, replaced when broken."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from helpers import CONTENT, record, write
+from team_memory import cache as cachemod
+from team_memory import fastjson, upkeep
+from team_memory.config import deep_merge, load_config
+from team_memory.fsutil import store_lock
+from team_memory.index import apply_changes, build_entries, index_path, read_index, rebuild_index
+from team_memory.retrieve import context_for_prompt, rank
+from team_memory.scoring import get_strategy
+from team_memory.tokens import words
+
+NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
+VOCAB = ("redis cache celery worker pydantic import error deploy rollback kafka topic schema migration "
+         "postgres timeout retry token auth rate limit pytest fixture typing hints technical choices "
+         "procedures errors session outcome shortcuts cleanup conventions").split()
+ODD = ["Ünïcødé tïtle", "キャッシュ設定", "a -> b #tags:x", "  spaced   out  ", "x" * 130, "<b>&amp;\"q\"</b>",
+       "tab\there", "zero\u200bwidth", "ﬁx ligature", "İstanbul deploy"]
+CATEGORIES = ["decision", "constraint", "preference", "runbook", "tech_debt", "session_summary"]
+
+
+def random_store(memory_root, rng: random.Random, n: int):
+    for i in range(n):
+        cat = rng.choice(CATEGORIES)
+        if rng.random() < 0.1:
+            title = rng.choice(ODD)
+        else:
+            title = " ".join(rng.choice(VOCAB) for _ in range(rng.randint(1, 5)))
+            title = title[0].upper() + title[1:]
+        tags = [rng.choice(VOCAB + ["Mixed Case", "a,b", "ünï"]) for _ in range(rng.randint(0, 4))]
+        status = rng.choice(["active"] * 8 + ["retired", "archived"])
+        rec = record(cat, f"m{i:04d}-{rng.randrange(1000)}", title, tags,
+                     days_ago=rng.choice([2, 10, 45, 400]), record_status=status)
+        if rng.random() < 0.6:  # body words for smart (content values, related files)
+            content = dict(CONTENT[cat])
+            key = next(iter(content))
+            content[key] = " ".join(rng.choice(VOCAB + ["RetryPolicy", "src/app.py", "キャッシュ"])
+                                    for _ in range(rng.randint(1, 12)))
+            rec["content"] = content
+        write(memory_root, rec)
+    if rng.random() < 0.5:  # duplicate titles force ties broken by index order
+        for i in range(3):
+            write(memory_root, record("decision", f"dup{i}", "Redis cache policy", ["redis"], days_ago=100))
+
+
+def random_prompt(rng: random.Random) -> str:
+    parts = [rng.choice(VOCAB + ["redi", "cach", "pyda", "migr", "unrelated", "zzzz", "kafak", "postgress",
+                                 "retry_policy", "RetryPolicies", "キャッシュ設定", "deploying", "caches"])
+             for _ in range(rng.randint(1, 8))]
+    return "please " + " ".join(parts) + " now"
+
+
+def explain(hits):
+    return [(h.score, h.priority, h.entry, h.parts) for h in hits]
+
+
+def assert_same_results(memory_root, config, prompts, limits=(1, 5, 20)):
+    """The cached path ranks exactly as the plain one, which reads bodies from the JSON files themselves."""
+    root = str(memory_root)
+    entries = read_index(root)
+    strategy = get_strategy(config)
+    plain_strategy = get_strategy(config)
+    if hasattr(plain_strategy, "prepare"):
+        bodies: dict = {}
+        build_entries(root, config, bodies)
+        plain_strategy.prepare(root, entries, {p: set(t) for p, t in bodies.items()})
+    for prompt in prompts:
+        for limit in limits:
+            plain = rank(root, config, prompt, limit, entries=entries, now=NOW, strategy=plain_strategy)
+            with cachemod.Cache(cachemod.cache_path(root)) as cache:
+                cached = rank(root, config, prompt, limit, now=NOW, strategy=strategy, cache=cache)
+            assert explain(cached) == explain(plain), (prompt, limit)
+
+
+STRATEGY_CONFIGS = {
+    "title_tags": {"retrieval": {"match_strategy": "title_tags"}},
+    "smart": {},  # the default
+    "smart-low-floor": {"retrieval": {"min_score": 0.3, "min_relative": 0.1}},
+    "smart-no-fuzzy": {"retrieval": {"fuzzy": False, "min_score": 1}},
+}
+
+
+def write_config(memory_root, extra: dict) -> dict:
+    path = memory_root / "memory-config.json"
+    current = json.loads(path.read_text()) if path.exists() else {}
+    path.write_text(json.dumps(deep_merge(current, extra)))
+    return load_config(str(memory_root))
+
+
+@pytest.mark.parametrize("which", sorted(STRATEGY_CONFIGS))
+@pytest.mark.parametrize("seed", range(8))
+def test_cached_and_uncached_rankings_are_identical(memory_root, seed, which):
+    rng = random.Random(seed)
+    random_store(memory_root, rng, rng.choice([5, 40, 150]))
+    if seed % 2:  # short descriptions that prompts hit: every entry of a category scores its baseline
+        (memory_root / "memory-config.json").write_text(json.dumps({"categories": {
+            "decision": {"description": "redis cache choices"}, "runbook": {"description": "errors procedures"}}}))
+    config = write_config(memory_root, STRATEGY_CONFIGS[which])
+    rebuild_index(str(memory_root), config)
+    assert_same_results(memory_root, config, [random_prompt(rng) for _ in range(25)])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), prompt=st.text(min_size=10, max_size=60),
+       which=st.sampled_from(sorted(STRATEGY_CONFIGS)))
+def test_identical_for_arbitrary_prompts(tmp_path_factory, seed, prompt, which):
+    memory_root = tmp_path_factory.mktemp("p") / ".claude" / "memory"
+    memory_root.mkdir(parents=True)
+    random_store(memory_root, random.Random(seed), 30)
+    config = write_config(memory_root, STRATEGY_CONFIGS[which])
+    rebuild_index(str(memory_root), config)
+    assert_same_results(memory_root, config, [prompt, prompt + " redis cache"], limits=(5,))
+
+
+def _index_text(memory_root):
+    return (memory_root / "index.md").read_text(encoding="utf-8")
+
+
+def _full_rebuild_text(memory_root, config):
+    rebuild_index(str(memory_root), config, full=True)
+    return _index_text(memory_root)
+
+
+@pytest.mark.parametrize("which", ["title_tags", "smart-low-floor"])
+def test_incremental_changes_match_a_full_rebuild(memory_root, which):
+    rng = random.Random(3)
+    random_store(memory_root, rng, 60)
+    config = write_config(memory_root, STRATEGY_CONFIGS[which])
+    rebuild_index(str(memory_root), config)
+    folder = memory_root / "decisions"
+    for step in range(15):
+        changed = []
+        action = step % 5
+        files = sorted(folder.glob("*.json"))
+        if action == 0:  # add
+            changed.append(write(memory_root, record("decision", f"new{step}", f"Kafka topic {step}", ["kafka"])))
+        elif action == 1:  # edit (atomic replace, as writers do)
+            rec = json.loads(files[step % len(files)].read_text())
+            rec["title"] = f"Edited title {step} redis"
+            tmp = folder / ".tmp.json.tmp"
+            tmp.write_text(json.dumps(rec))
+            os.replace(tmp, files[step % len(files)])
+            changed.append(files[step % len(files)])
+        elif action == 2:  # delete
+            files[step % len(files)].unlink()
+            changed.append(files[step % len(files)])
+        elif action == 4:  # the body alone changes: smart's features change, the index line does not
+            rec = json.loads(files[step % len(files)].read_text())
+            rec["content"] = dict(rec["content"], context=f"zookeeper quorum {step}")
+            files[step % len(files)].write_text(json.dumps(rec))
+            changed.append(files[step % len(files)])
+        else:  # retire
+            rec = json.loads(files[step % len(files)].read_text())
+            rec["record_status"] = "retired"
+            files[step % len(files)].write_text(json.dumps(rec))
+            changed.append(files[step % len(files)])
+        with store_lock(str(memory_root)):
+            apply_changes(str(memory_root), config, [str(p) for p in changed])
+        patched = _index_text(memory_root)
+        assert_same_results(memory_root, config, ["kafka topic redis", "edited title redis cache",
+                                                  f"zookeeper quorum {step} setup", "kafak topik schemma"], limits=(20,))
+        assert patched == _full_rebuild_text(memory_root, config), step
+
+
+def _backdate(memory_root, seconds=60):
+    past = time.time() - seconds
+    for folder in memory_root.iterdir():
+        if folder.is_dir() and folder.name != ".cache":
+            os.utime(folder, (past, past))
+
+
+@pytest.mark.parametrize("which", ["title_tags", "smart"])
+@pytest.mark.parametrize("change", ["add", "edit", "delete", "retire", "checkout"])
+def test_hook_sees_changes_made_behind_its_back(project, memory_root, change, which):
+    keep = write(memory_root, record("decision", "keep", "Kafka topic naming", ["kafka"], days_ago=300))
+    target = write(memory_root, record("decision", "target", "Kafka retention policy", ["kafka"], days_ago=300))
+    config = write_config(memory_root, STRATEGY_CONFIGS[which])
+    _backdate(memory_root)
+    rebuild_index(str(memory_root), config)
+    with cachemod.Cache(cachemod.cache_path(str(memory_root))) as cache:
+        assert upkeep.stale_folders(cache, {"decision": "decisions"}) == []  # trusted: backdated before the build
+    payload = {"prompt": "kafka retention questions", "cwd": str(project)}
+    assert "Kafka retention policy" in context_for_prompt(payload)
+    if change == "add":
+        write(memory_root, record("decision", "added", "Kafka consumer lag runbook", ["kafka"], days_ago=300))
+        expect, gone = "Kafka consumer lag runbook", None
+        payload["prompt"] = "kafka consumer lag questions"
+    elif change == "edit":
+        rec = json.loads(target.read_text())
+        rec["title"] = "Kafka compaction policy"
+        tmp = target.with_name(".t.json.tmp")
+        tmp.write_text(json.dumps(rec))
+        os.replace(tmp, target)
+        expect, gone = "Kafka compaction policy", "Kafka retention policy"
+        payload["prompt"] = "kafka compaction or retention policy"
+    elif change == "delete":
+        target.unlink()
+        expect, gone = "Kafka topic naming", "Kafka retention policy"
+        payload["prompt"] = "kafka topic naming and retention"
+    elif change == "checkout":  # as git does: unlink, then create (the inode number often comes back)
+        rec = json.loads(target.read_text())
+        rec["title"] = "Kafka retention limits"
+        target.unlink()
+        target.write_text(json.dumps(rec))
+        expect, gone = "Kafka retention limits", "Kafka retention policy"
+        payload["prompt"] = "kafka retention limits or policy"
+    else:
+        rec = json.loads(target.read_text())
+        rec["record_status"] = "retired"
+        tmp = target.with_name(".t.json.tmp")
+        tmp.write_text(json.dumps(rec))
+        os.replace(tmp, target)
+        expect, gone = "Kafka topic naming", "Kafka retention policy"
+        payload["prompt"] = "kafka topic naming and retention"
+    out = context_for_prompt(payload)
+    assert expect in out
+    if gone:
+        assert gone not in out
+    assert keep.exists()
+    index = _index_text(memory_root)
+    assert index == _full_rebuild_text(memory_root, config)
+
+
+def test_in_place_edit_is_caught_by_rebuild(memory_root):
+    path = write(memory_root, record("decision", "a", "Alpha redis", ["redis"]))
+    config = load_config(str(memory_root))
+    rebuild_index(str(memory_root), config)
+    rec = json.loads(path.read_text())
+    rec["title"] = "Beta redis"
+    path.write_text(json.dumps(rec))  # same inode, new size and time
+    rebuild_index(str(memory_root), config, full=False)
+    assert [e["title"] for e in read_index(str(memory_root))] == ["Beta redis"]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "format", "byteorder", "strategy", "index"])
+def test_corrupt_or_foreign_cache_is_ignored_and_replaced(project, memory_root, damage):
+    write(memory_root, record("decision", "a", "Use redis for sessions", ["redis"]))
+    config = load_config(str(memory_root))
+    rebuild_index(str(memory_root), config)
+    path = cachemod.cache_path(str(memory_root))
+    data = open(path, "rb").read()
+    if damage == "garbage":
+        data = os.urandom(len(data))
+    elif damage == "truncated":
+        data = data[: len(data) // 2]
+    elif damage == "empty":
+        data = b""
+    elif damage in ("format", "byteorder", "strategy"):
+        head_len = int(data[len(cachemod.MAGIC):data.index(b"\n", len(cachemod.MAGIC))])
+        start = data.index(b"\n", len(cachemod.MAGIC)) + 1
+        meta = json.loads(data[start:start + head_len])
+        meta.update({"format": {"format": 99}, "byteorder": {"byteorder": "middle"},
+                     "strategy": {"strategy": "other"}}[damage])
+        head = json.dumps(meta).encode()
+        data = cachemod.MAGIC + str(len(head)).encode() + b"\n" + head + data[start + head_len:]
+    else:  # index.md edited by hand: the cache no longer describes it
+        (memory_root / "index.md").write_text("# Memory Index\n\n")
+    if damage != "index":
+        open(path, "wb").write(data)
+    out = context_for_prompt({"prompt": "which redis sessions store", "cwd": str(project)})
+    assert "Use redis for sessions" in out
+    with cachemod.Cache(path) as fresh:  # replaced by a valid one
+        assert fresh.meta["count"] == 1
+    assert "Use redis for sessions" in _index_text(memory_root)
+
+
+def test_cache_is_replaced_atomically(project, memory_root, monkeypatch):
+    write(memory_root, record("decision", "a", "Use redis", ["redis"]))
+    config = load_config(str(memory_root))
+    rebuild_index(str(memory_root), config)
+    path = cachemod.cache_path(str(memory_root))
+    before = open(path, "rb").read()
+    write(memory_root, record("decision", "b", "Use kafka", ["kafka"]))
+
+    def boom(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(cachemod.os, "replace", boom)
+    with pytest.raises(OSError):
+        rebuild_index(str(memory_root), config, full=True)
+    monkeypatch.undo()
+    assert open(path, "rb").read() == before  # the old cache, whole
+    assert not [n for n in os.listdir(os.path.dirname(path)) if n.endswith(".tmp")]
+    with cachemod.Cache(path) as cache:  # still describes the index.md beside it; the new file makes it stale
+        assert upkeep._compatible(cache, config, get_strategy(config))
+        assert upkeep.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
+
+
+def test_cache_folder_ignores_itself(memory_root):
+    write(memory_root, record("decision", "a", "Use redis", ["redis"]))
+    rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert (memory_root / ".cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_tokenizer_splits_like_the_seed_regex(text):
+    assert words(text) == re.findall(r"[a-z0-9]+", text.lower())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda c: st.lists(c) | st.dictionaries(st.text(), c), max_leaves=20))
+def test_fastjson_reads_what_json_writes(value):
+    text = json.dumps(value)
+    assert fastjson.loads(text) == json.loads(text)
+    assert fastjson.loads(" \n" + text + "\t") == value
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "[1", "[1] x", "{'a': 1}", "\ufeff[1]", "[1,]"])
+def test_fastjson_rejects_what_json_rejects(bad):
+    with pytest.raises(ValueError):
+        json.loads(bad)
+    with pytest.raises(ValueError):
+        fastjson.loads(bad)
+
+
+def test_fastjson_turns_deep_nesting_into_a_value_error():
+    with pytest.raises(ValueError):
+        fastjson.loads("[" * 100_000)
+
+
+def test_hook_after_a_failed_write_still_sees_everything(project, memory_root, monkeypatch):
+    test_cache_is_replaced_atomically(project, memory_root, monkeypatch)
+    out = context_for_prompt({"prompt": "which kafka setup do we use", "cwd": str(project)})
+    assert "Use kafka" in out
+
+
+def test_hook_fast_path_imports_little(project, memory_root):
+    """With a fresh cache the hook, started without site, needs neither re, json, pathlib nor tempfile."""
+    import subprocess
+    import sys
+    from helpers import REPO
+    write(memory_root, record("decision", "a", "Use redis for sessions", ["redis"]))
+    rebuild_index(str(memory_root), load_config(str(memory_root)))
+    _backdate(memory_root)
+    rebuild_index(str(memory_root), load_config(str(memory_root)))
+    code = ("import sys; sys.path.insert(0, %r);"
+            "from team_memory.retrieve import context_for_prompt;"
+            "out = context_for_prompt({'prompt': 'which redis sessions store', 'cwd': %r});"
+            "print(out is not None and 'Use redis' in out, sorted(set(sys.modules) & {'re', 'json', 'pathlib', 'tempfile'}))"
+            ) % (str(REPO / "scripts"), str(project))
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=30)
+    assert proc.stdout.strip() == "True []", proc.stdout + proc.stderr
+
+
+def test_optional_extras_load_site_lazily():
+    """Under ``-S`` an optional extra from site-packages is still found, once it is asked for."""
+    import subprocess
+    import sys
+    from helpers import REPO
+    code = ("import sys; sys.path.insert(0, %r); from team_memory.optional import import_optional;"
+            "print('site' in sys.modules, import_optional('hypothesis') is not None, 'site' in sys.modules,"
+            " import_optional('no_such_module_here') is None)") % str(REPO / "scripts")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == ["False", "True", "True", "True"], proc.stdout + proc.stderr
+
+
+_LINE_PARTS = st.sampled_from(["a", "B", " ", "-", ">", "#", "tags", ":", ",", "[", "]", ".json", "/", "\t", "é",
+                               "\u00a0", "\u2028", "->", " -> ", "#tags:", "\x85", "İ", "DECISION"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["DECISION", "RUNBOOK", "NOPE"]), st.lists(_LINE_PARTS, max_size=6),
+       st.lists(_LINE_PARTS, max_size=4), st.none() | st.lists(_LINE_PARTS, max_size=4))
+def test_index_line_parser_fast_path_agrees_with_the_regex(category, title, path, tags):
+    from team_memory import index
+    line = f"- [{category}] {''.join(title)} -> {''.join(path)}" + ("" if tags is None else " #tags:" + "".join(tags))
+    m = re.match(index._INDEX_PATTERN, line.rstrip("\r\n"))
+    expected = None
+    if m and index.category_from_display(m.group(1)) is not None:
+        t = m.group(4)
+        expected = {"category": m.group(1), "title": m.group(2).strip(), "path": m.group(3),
+                    "tags": [x.strip().lower() for x in t.split(",") if x.strip()] if t else []}
+    assert index.parse_index_line(line) == expected
+
+
+def test_fastjson_rejects_bad_json_as_value_error_without_json_loaded():
+    """Started without ``json`` imported, the C scanner cannot build its own error: still a ValueError."""
+    import subprocess
+    import sys
+    from helpers import REPO
+    code = ("import sys; sys.path.insert(0, %r); from team_memory import fastjson\n"
+            "out = []\n"
+            "for bad in ('{broken', '[1,]', '{\"a\" 1}', '\"abc', '[1'):\n"
+            "    try:\n        fastjson.loads(bad)\n    except ValueError:\n        out.append('ok')\n"
+            "print(' '.join(out), 'json' in sys.modules)") % str(REPO / "scripts")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=30)
+    assert proc.stdout.strip() == "ok ok ok ok ok False", proc.stdout + proc.stderr

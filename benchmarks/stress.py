@@ -197,20 +197,41 @@ class Lab:
         if allowed is not None:
             audit_out = self.base / "audit-out" / f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
             env.update(PYTHONPATH=str(self.base / "audit"), TM_STRESS_AUDIT_OUT=str(audit_out),
-                       TM_STRESS_ALLOWED=json.dumps(allowed))  # paths may hold ':'
+                       TM_STRESS_ALLOWED=json.dumps(allowed),  # paths may hold ':'
+                       TM_STRESS_AUDIT_DIR=str(self.base / "audit"), TM_STRESS_BOOT=AUDIT_BOOT)
+        command = self.commands[event]
+        if audit_out is not None:
+            # hooks.json runs "python3 -S <launcher>": -S skips sitecustomize, so the audit is
+            # installed by a bootstrap that then runs the same launcher as __main__.
+            head, _, rest = command.partition(" ")
+            flags = "-S " if rest.startswith("-S ") else ""
+            command = f'{head} {flags}-c "$TM_STRESS_BOOT" {rest[len(flags):]}'
         t0 = time.monotonic()
         try:
-            proc = subprocess.run(["/bin/sh", "-c", self.commands[event]], input=stdin, capture_output=True,
+            proc = subprocess.run(["/bin/sh", "-c", command], input=stdin, capture_output=True,
                                   cwd=str(cwd), env=env, timeout=timeout)
             res = {"rc": proc.returncode, "out": proc.stdout, "err": proc.stderr, "timeout": False}
         except subprocess.TimeoutExpired as exc:
             res = {"rc": None, "out": exc.stdout or b"", "err": exc.stderr or b"", "timeout": True}
         res["secs"] = time.monotonic() - t0
         res["audit"] = []
-        if audit_out is not None and audit_out.exists():
-            res["audit"] = audit_out.read_text(errors="replace").splitlines()
-            audit_out.unlink()
+        if audit_out is not None:
+            lines = audit_out.read_text(errors="replace").splitlines() if audit_out.exists() else []
+            if audit_out.exists():
+                audit_out.unlink()
+            if AUDIT_MARK not in lines:  # the audit never ran: the run proves nothing, so it fails
+                lines.append("audit hook was not installed in the hook process")
+            res["audit"] = [line for line in lines if line != AUDIT_MARK]
         return res
+
+
+AUDIT_MARK = "#audited"
+AUDIT_BOOT = (
+    # sys.path as "python3 <launcher>" has it (the launcher's folder first, not the working folder)
+    "import os, sys; p = sys.argv[1]; sys.path[0] = os.path.dirname(os.path.abspath(p)); "
+    "sys.path.insert(1, os.environ['TM_STRESS_AUDIT_DIR']); import sitecustomize; import runpy; "
+    "sys.argv = [p]; runpy.run_path(p, run_name='__main__')"
+)
 
 
 AUDIT_SOURCE = r'''
@@ -250,9 +271,8 @@ def install(allowed, out):
 
     def flush():
         state["on"] = False
-        if bad:
-            with open(out, "a", encoding="utf-8") as f:
-                f.write("\n".join(bad[:20]) + "\n")
+        with open(out, "a", encoding="utf-8") as f:
+            f.write("\n".join(["#audited", *bad[:20]]) + "\n")
 
     sys.addaudithook(hook)
     return flush
@@ -1062,7 +1082,15 @@ def fork_run(event: str, stdin: bytes, cwd: str, allowed: list, scratch: Path) -
         time.sleep(0.001)
     return {"rc": None if timed_out else os.waitstatus_to_exitcode(status), "out": fout.read_bytes(),
             "err": ferr.read_bytes(), "timeout": timed_out, "secs": time.monotonic() - t0,
-            "audit": faudit.read_text(errors="replace").splitlines() if faudit.exists() else []}
+            "audit": _audit_lines(faudit, expected=not timed_out)}
+
+
+def _audit_lines(path: Path, expected: bool) -> list:
+    """What the audit hook recorded, without its marker; a missing marker is itself a finding."""
+    lines = path.read_text(errors="replace").splitlines() if path.exists() else []
+    if expected and AUDIT_MARK not in lines:
+        lines.append("audit hook was not installed in the hook process")
+    return [line for line in lines if line != AUDIT_MARK]
 
 
 def worker_payloads(a) -> None:

@@ -40,6 +40,8 @@ def _memory_names(folder_path: str) -> dict:
     """name -> lstat result, for the memory files of one folder (what ``iter_memory_files`` accepts)."""
     from .fsutil import is_temp_file
     out = {}
+    if os.path.islink(folder_path):  # a category folder linked out of the store is never read
+        return out
     try:
         with os.scandir(folder_path) as it:
             for de in it:

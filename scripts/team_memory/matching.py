@@ -93,6 +93,40 @@ def fuzzy_available() -> bool:
     return _rapidfuzz()[1] is not None
 
 
+def fuzzy_may_match(prompt_tokens, vocabulary, cutoff: float) -> bool:
+    """False only when no token of ``vocabulary`` can reach ``cutoff`` against any prompt token.
+
+    ``fuzz.ratio`` is ``200 x LCS / (len(q) + len(t))``, with the longest common subsequence
+    at most the shorter length and at most the characters the two share (counted with
+    multiplicity). When neither bound reaches the cutoff for any pair, ``process.extract``
+    would return nothing, so the fuzzy step is skipped without importing rapidfuzz: the
+    outcome is the same. A small margin keeps float rounding on the safe side (run it).
+    """
+    c = (cutoff - 1e-6) / 200.0
+    by_len: dict = {}
+    for t in vocabulary:
+        by_len.setdefault(len(t), []).append(t)
+    for q in prompt_tokens:
+        la = len(q)
+        chars = set(q)
+        drop = {ord(ch): None for ch in chars}
+        counts = [(ch, q.count(ch)) for ch in chars]
+        for lb, group in by_len.items():
+            need = c * (la + lb)  # the common subsequence the cutoff asks for
+            if min(la, lb) < need:
+                continue
+            for t in group:
+                if lb - len(t.translate(drop)) < need:  # t's characters that occur in q at all
+                    continue
+                common = 0
+                for ch, n in counts:
+                    m = t.count(ch)
+                    common += n if n < m else m
+                if common >= need:
+                    return True
+    return False
+
+
 class Smart:
     """Any-language tokens, two-way prefixes, IDF weights, body at a lower weight, fuzzy fallback, a floor."""
 
@@ -236,7 +270,9 @@ class Smart:
                     found.setdefault(i, []).append((g, q, match))
         totals = {i: _total(m) for i, m in found.items()}
         if (self.use_fuzzy and unmatched and max(totals.values(), default=0.0) < self.min_score
-                and any(len(q) >= FUZZY_MIN for _, q in unmatched) and fuzzy_available()):
+                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN], self.surface,
+                                    self.fuzzy_cutoff)
+                and fuzzy_available()):
             for g, q in unmatched:
                 if len(q) < FUZZY_MIN:
                     continue

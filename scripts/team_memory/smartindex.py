@@ -24,7 +24,7 @@ floors, so exact scores are computed for few of them:
 from __future__ import annotations
 
 from .matching import (BODY, FUZZY, FUZZY_MIN, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                       _rapidfuzz, _total, fuzzy_available)
+                       _rapidfuzz, _total, fuzzy_available, fuzzy_may_match)
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 CODES = (("3", TAG), ("2", TITLE), ("1", BODY))
@@ -136,7 +136,10 @@ def score_index(strategy, query, index) -> list:
         totals[i] = _total(found[i])
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and best < strategy.min_score
-            and any(len(q) >= FUZZY_MIN for _, q in unmatched) and fuzzy_available()):
+            and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN],
+                                {key[:-2] for key in index.all_keys() if key[-1] in "32"},  # dead ones too
+                                strategy.fuzzy_cutoff)
+            and fuzzy_available()):
         # entries the fuzzy step does not touch keep totals under min_score, hence under the bar
         touched = _fuzzy(strategy, book, unmatched)
         for i, extra in touched.items():

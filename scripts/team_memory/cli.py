@@ -22,6 +22,16 @@ from .model import MEMORY_REL
 from .store import find_memory_root
 
 COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_admin", "cmd_transfer", "cmd_edit")
+# command -> the module of COMMAND_MODULES that registers it, so a run imports only that one
+# (tests/test_cli_lazy.py keeps it complete; a command missing here still works, by importing all).
+COMMAND_HOME = {
+    "rebuild": "cmd_store", "list": "cmd_store", "search": "cmd_store", "show": "cmd_store",
+    "demo": "demo", "install": "cmd_install", "uninstall": "cmd_install", "eval": "cmd_eval",
+    "add": "cmd_write", "save": "cmd_write", "update": "cmd_write", "retire": "cmd_write",
+    "archive": "cmd_write", "restore": "cmd_write", "unarchive": "cmd_write", "validate": "cmd_write",
+    "similar": "cmd_write", "doctor": "cmd_admin", "gc": "cmd_admin", "stats": "cmd_admin",
+    "export": "cmd_transfer", "import": "cmd_transfer", "edit": "cmd_edit",
+}
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
 
@@ -106,13 +116,19 @@ def common_parser() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv`` naming a known command, only that command's module is imported."""
     parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")
     common = common_parser()
-    for name in COMMAND_MODULES:
+    modules = COMMAND_MODULES
+    if argv:
+        home = COMMAND_HOME.get(argv[0])
+        if home in COMMAND_MODULES:
+            modules = (home,)
+    for name in modules:
         importlib.import_module(f".{name}", __package__).register(subparsers, common)
     return parser
 
@@ -127,7 +143,9 @@ def add_command(subparsers, common, name: str, func, help_text: str, examples: s
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)

@@ -150,6 +150,11 @@ class Cache:
             raise CacheInvalid(f"short section {name}")
         return data
 
+    def span(self, name: str) -> tuple:
+        """``(fd, offset, length)`` of a section, for ``write_cache`` to copy without reading it."""
+        off, length = self.sections[name]
+        return (self.fd, self.data_start + off, length)
+
     def _section(self, name: str, kind: str):
         value = self._loaded.get(name)
         if value is None:
@@ -354,7 +359,11 @@ def open_cache(memory_root: str):
 
 # --- writing ----------------------------------------------------------------------
 def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
-    """Write sections (name -> bytes, in order) and the header atomically."""
+    """Write sections and the header atomically.
+
+    ``sections``: name -> bytes, or ``(fd, offset, length)`` of an open cache (``Cache.span``:
+    copied file to file), or a list of those pieces, in order.
+    """
     from .fsutil import create_temp
     folder = os.path.join(memory_root, CACHE_DIR)
     if os.path.islink(folder):  # a cache folder linked out of the store is never written through
@@ -366,9 +375,11 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
             f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
     table, offset, chunks = {}, 0, []
     for name, data in sections.items():
-        table[name] = [offset, len(data)]
-        offset += len(data)
-        chunks.append(data)
+        pieces = data if isinstance(data, list) else [data]
+        size = sum(p[2] if isinstance(p, tuple) else len(p) for p in pieces)
+        table[name] = [offset, size]
+        offset += size
+        chunks.extend(pieces)
     meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=array("I").itemsize,
                 sections=table, data_size=offset)
     head = _json_dumps(meta).encode("utf-8")
@@ -377,7 +388,11 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(MAGIC + str(len(head)).encode() + b"\n" + head)
             for chunk in chunks:
-                f.write(chunk)
+                if isinstance(chunk, tuple):
+                    f.flush()
+                    _copy_span(chunk, f)
+                else:
+                    f.write(chunk)
         os.chmod(tmp, 0o644)
         os.replace(tmp, cache_path(memory_root))
     except BaseException:
@@ -386,6 +401,30 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
         except OSError:
             pass
         raise
+
+
+def _copy_span(span: tuple, f) -> None:
+    """Append ``(fd, offset, length)`` of another file to ``f`` (flushed): in the kernel when it can."""
+    src, offset, length = span
+    copy = getattr(os, "copy_file_range", None)
+    out = f.fileno()
+    while length > 0 and copy is not None:
+        try:
+            done = copy(src, out, length, offset)
+        except OSError:  # another file system, an old kernel: copy through memory below
+            break
+        if done <= 0:
+            break
+        offset += done
+        length -= done
+    while length > 0:
+        data = os.pread(src, min(length, 1 << 22), offset)
+        if not data:
+            raise CacheInvalid("short section while copying")
+        f.write(data)
+        f.flush()
+        offset += len(data)
+        length -= len(data)
 
 
 def escape_xml(text: str) -> str:

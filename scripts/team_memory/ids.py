@@ -8,7 +8,6 @@ taken from an existing file.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
@@ -38,6 +37,7 @@ def slugify(title: str) -> str:
         slug = slug[:-1]
     slug = slug.strip("-")
     if not slug:
+        import hashlib  # rarely needed; it loads OpenSSL
         slug = "memory-" + hashlib.sha256((title or "").encode("utf-8", "replace")).hexdigest()[:8]
     return slug
 

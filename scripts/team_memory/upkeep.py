@@ -347,7 +347,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         del order[p], lines[p], ocat[p]
     keys_of_new = {}
     new.sort(key=lambda n: n[0])
-    sections = {name: cache.raw(name) for name in ("keys", "kpost", "post", "ents")}
+    sections = {name: cache.span(name) for name in ("keys", "kpost", "post", "ents")}  # copied, not read
     eoff = cache._section("eoff", "u32")
     eoff = eoff[:n_ids + 1]
     xpost = {k: list(v) for k, v in cache.meta["xpost"].items()}
@@ -381,12 +381,12 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     newpos = [DEAD] * total
     for p, ident in enumerate(order):
         newpos[ident] = p
-    sections["ents"] += b"".join(extra)
+    sections["ents"] = [sections["ents"], b"".join(extra)]
     sections.update(eoff=eoff.tobytes(), pos=u32_bytes(newpos), order=u32_bytes(order), ocat=bytes(ocat))
     for name in cache.sections:
         if name.startswith("f:"):
             category = name[2:]
-            sections[name] = cachemod.files_section(tables[category]) if category in tables else cache.raw(name)
+            sections[name] = cachemod.files_section(tables[category]) if category in tables else cache.span(name)
     meta = _meta(memory_root, config, strategy, stamps, len(order))
     meta.update(n_ids=total, xpost=xpost)
     cachemod.write_cache(memory_root, meta, sections)

@@ -15,11 +15,9 @@ stripped and redacted, never the text itself.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import time
-from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from .config import category_enabled, category_settings
@@ -50,20 +48,29 @@ class WriteError(ValueError):
     """A write that cannot be done as asked (missing memory, conflict, wrong state...)."""
 
 
-@dataclass
 class WriteResult:
-    id: str
-    path: str
-    category: str
-    action: str
-    status: str = "active"
-    hash: str = ""
-    private_sections: int = 0
-    secrets_redacted: int = 0
-    retired: list = field(default_factory=list)  # ids retired automatically (session retention)
+    """What a write did (a plain class: ``dataclasses`` costs the CLI a few ms to import)."""
+
+    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted",
+              "retired")
+
+    def __init__(self, id: str, path: str, category: str, action: str, status: str = "active",  # noqa: A002
+                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0,  # noqa: A002
+                 retired: list | None = None):
+        self.id, self.path, self.category, self.action, self.status = id, path, category, action, status
+        self.hash, self.private_sections, self.secrets_redacted = hash, private_sections, secrets_redacted
+        self.retired = [] if retired is None else retired  # ids retired automatically (session retention)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = {name: getattr(self, name) for name in self.FIELDS}
+        out["retired"] = list(self.retired)
+        return out
+
+    def __eq__(self, other) -> bool:
+        return type(other) is WriteResult and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return "WriteResult(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.FIELDS) + ")"
 
 
 def now_iso() -> str:
@@ -72,6 +79,7 @@ def now_iso() -> str:
 
 def content_hash(path: str) -> str:
     """The SHA-256 of the file's bytes (what ``sha256sum`` prints), for ``--expect-hash``."""
+    import hashlib  # here, not at the top: it loads OpenSSL, a few ms of every CLI run
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 

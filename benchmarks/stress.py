@@ -752,7 +752,8 @@ def section_crashes(lab: Lab, size: dict, seed: int, canaries: list) -> bool:
         t.add("leftover temp files found", len(left))
         if left:
             if use_doctor:
-                lab.cli("doctor", "--fix", "--root", project)
+                # every writer of this trial is dead, so even a fresh temp file is a leftover
+                lab.cli("doctor", "--fix", "--temp-age", "0", "--root", project)
             else:
                 for p in left:
                     p.unlink()

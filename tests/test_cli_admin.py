@@ -131,3 +131,17 @@ def test_stats_counts_categories_statuses_tags_and_ages(project, memory_root, ca
     assert main(["stats", "--root", str(project)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("3 memories in .claude/memory (2 active, 0 retired, 1 archived)") and "redis (2)" in out
+
+
+def test_doctor_temp_age_zero_removes_fresh_temp_files(project, memory_root, capsys):
+    """After a crash (no writer alive) a fresh temp file is a leftover too: --temp-age 0 finds and removes it."""
+    write(memory_root, record("decision", "keep", "Keep this", ["x"]))
+    assert main(["rebuild", "--root", str(project)]) == 0
+    fresh = memory_root / "decisions" / ".keep.json.zz99.tmp"
+    fresh.write_text("half written")
+    capsys.readouterr()
+    assert main(["doctor", "--root", str(project), "--fix"]) == 0  # default: a live writer's file is left alone
+    assert fresh.exists()
+    assert main(["doctor", "--root", str(project), "--fix", "--temp-age", "0"]) == 0
+    assert not fresh.exists()
+    assert main(["doctor", "--root", str(project), "--temp-age", "-1"]) == 1

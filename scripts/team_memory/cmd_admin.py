@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from .cli import add_command
+from .cli import CliError, add_command
 from .doctor import examine, repair
 from .model import CATEGORIES, STATUSES
 from .purge import grace_days, purge_retired
@@ -26,6 +26,9 @@ def register(subparsers, common) -> None:
                     f"  {CLI} doctor --json")
     p.add_argument("--fix", action="store_true", help="fix what is safe to fix (under the store lock)")
     p.add_argument("--strict", action="store_true", help="also fail on warnings (near-duplicate titles)")
+    p.add_argument("--temp-age", type=float, default=60.0, metavar="SECONDS",
+                   help="report temp files at least this old (default 60: a younger one may belong to a live "
+                        "writer); 0 when you know no writer is running")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(subparsers, common, "gc", cmd_gc,
@@ -44,7 +47,9 @@ def register(subparsers, common) -> None:
 
 def cmd_doctor(ctx) -> int:
     root, config = ctx.memory_root, ctx.config
-    findings = examine(root, config)
+    if ctx.args.temp_age < 0:
+        raise CliError("--temp-age must be 0 or more")
+    findings = examine(root, config, temp_min_age=ctx.args.temp_age)
     if ctx.args.fix and any(f.fixable for f in findings):
         repair(root, config, findings)
     remaining = [f for f in findings if not f.fixed and (not f.warning or ctx.args.strict)]

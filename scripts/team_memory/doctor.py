@@ -61,7 +61,7 @@ def _norm_title(title: str) -> str:
     return " ".join(re.findall(r"\w+", title.lower()))
 
 
-def examine(memory_root: str, config: dict, now: float | None = None) -> list:
+def examine(memory_root: str, config: dict, now: float | None = None, temp_min_age: float = TEMP_MIN_AGE) -> list:
     now = time.time() if now is None else now
     rel = lambda p: _rel(memory_root, p)  # noqa: E731
     found: list = []
@@ -81,7 +81,7 @@ def examine(memory_root: str, config: dict, now: float | None = None) -> list:
         inside = os.path.relpath(path, memory_root).split(os.sep)
         if is_temp_file(name):
             try:
-                old = now - os.stat(path).st_mtime > TEMP_MIN_AGE
+                old = now - os.stat(path).st_mtime >= temp_min_age
             except OSError:
                 continue
             if old:

@@ -14,12 +14,11 @@ import json
 import shlex
 
 from .capture import CLI
-from .config import load_config, retrieval_enabled
 from .index import current_entries, resolve_entry_path
 from .model import CATEGORIES, category_from_display
-from .retrieve import DATA_NOTE, parse_time, project_dir_of
+from .retrieve import DATA_NOTE, enabled_store, parse_time
 from .sanitize import sanitize_title
-from .store import find_memory_root, record_status
+from .store import record_status
 
 SOURCES = ("startup", "resume", "clear", "compact")
 MAX_CHARS = 1500
@@ -80,12 +79,10 @@ def on_session_start(payload: dict) -> str | None:
     source = payload.get("source")
     if source is not None and source not in SOURCES:
         return None
-    memory_root = find_memory_root(project_dir_of(payload))
-    if memory_root is None:
+    store = enabled_store(payload)
+    if store is None:
         return None
-    config = load_config(memory_root)
-    if not retrieval_enabled(config):
-        return None
+    memory_root, config = store
     entries = current_entries(memory_root, config)
     if not entries:
         return None

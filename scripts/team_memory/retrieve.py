@@ -322,17 +322,24 @@ def project_dir_of(payload: dict) -> str:
     return os.getcwd()
 
 
+def enabled_store(payload: dict):
+    """``(memory_root, config)`` of the store a hook payload belongs to; None without one or with recall off."""
+    memory_root = find_memory_root(project_dir_of(payload))
+    if memory_root is None:
+        return None
+    config = load_config(memory_root)
+    return (memory_root, config) if retrieval_enabled(config) else None
+
+
 def context_for_prompt(payload: dict) -> str | None:
     """UserPromptSubmit handler: the block to inject, or None for nothing."""
     prompt = prompt_of(payload)
     if len(prompt.strip()) < MIN_PROMPT_CHARS:
         return None
-    memory_root = find_memory_root(project_dir_of(payload))
-    if memory_root is None:
+    store = enabled_store(payload)
+    if store is None:
         return None
-    config = load_config(memory_root)
-    if not retrieval_enabled(config):
-        return None
+    memory_root, config = store
     limit = max_inject(config)
     if limit == 0:
         return None

@@ -9,8 +9,17 @@ Layout: a magic line, the decimal length of a JSON header, the header, then sect
 the byte offsets the header lists::
 
     keys   sorted index keys, "\\n"-joined (UTF-8)       -- from strategy.index_keys
+    koff   array('I'), K+1 byte offsets of the keys in ``keys`` (the last one past the end + 1):
+           keys are found by bisecting the bytes, never by splitting them all
     kpost  array('I'), K+1 offsets into post
     post   array('I'), entry ids per key (postings)
+    kbit   array('I'), per key the number of its bitmap in ``bits``, or NO_BITS
+    bits   one bitmap of ``bits_size`` bytes (bit i: id i) per dense key, a key filed under
+           at least ``dense_min(n)`` entries: the hook adds such postings with whole-int
+           bit operations instead of one Python step per id
+    fvoc   the title and tag tokens (keys ending in 3 or 2), unique, sorted by length then
+           text, "\\n"-joined; the header's ``fvoc`` lists ``[length, start, end]`` per length
+           (the fuzzy step's pre-check reads only the lengths it needs)
     eoff   array('I'), M+1 offsets into ents
     ents   one JSON text per entry id: [category, title, path, tags, features, sort key | null,
            block line | null] (null: the usual one, derived), or [null, null, sort key] for an
@@ -22,7 +31,8 @@ the byte offsets the header lists::
            (id -1: not in the index; a name with a line break is written as a JSON string)
 
 Ids are stable between incremental updates: a changed memory gets a new id, the old one
-is marked DEAD, and the postings of new ids go to the header's small ``xpost`` map, so an
+is marked DEAD (and listed in the header's ``dead``), and the postings of new ids go to the
+header's small ``xpost`` map, so an
 update rewrites the file by copying the big sections as bytes. The header records the
 stamps of the sources (category folders, ``memory-config.json``) and of ``index.md``;
 checking them costs a handful of ``stat`` calls, whatever the store's size. The file is
@@ -40,9 +50,14 @@ from . import fastjson
 CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
 MAGIC = b"team-memory retrieval cache\n"
-FORMAT = 1
+FORMAT = 2
 DEAD = 0xFFFFFFFF
+NO_BITS = 0xFFFFFFFF
 NO_CATEGORY = 255
+# A key filed under at least dense_min(n) of n entries also gets a bitmap (n / 8 bytes, at most
+# twice its postings' 4 bytes an id).
+DENSE_FLOOR = 32
+DENSE_RATIO = 64
 # A folder changed less than this long before its stamp was taken may change again within
 # the same file-system time tick, unseen: such a stamp is re-checked, not trusted. File
 # systems with whole-second times get two seconds; nanosecond ones 20 ms, two ticks of the
@@ -65,6 +80,39 @@ class CacheInvalid(Exception):
 
 def cache_path(memory_root: str) -> str:
     return os.path.join(memory_root, CACHE_DIR, CACHE_NAME)
+
+
+def dense_min(n: int) -> int:
+    """Postings at least this long (of ``n`` entries) also get a bitmap."""
+    return max(DENSE_FLOOR, n // DENSE_RATIO)
+
+
+def bits_of(ids, size: int) -> int:
+    """A bitmap (bit i set for each id i) as an int; ``size`` bytes are enough for every id."""
+    buf = bytearray(size)
+    for i in ids:
+        buf[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(buf, "little")
+
+
+def ids_of_bits(bits: int) -> list:
+    """The ids whose bits are set, ascending."""
+    out = []
+    if bits <= 0:
+        return out
+    data = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+    nonzero = data.translate(_NONZERO)
+    p = nonzero.find(1)
+    while p != -1:
+        byte, base = data[p], p << 3
+        for b in range(8):
+            if byte >> b & 1:
+                out.append(base + b)
+        p = nonzero.find(1, p + 1)
+    return out
+
+
+_NONZERO = bytes([0] + [1] * 255)
 
 
 def file_stamp(path: str):
@@ -185,33 +233,113 @@ class Cache:
         return self._section("ocat", "bytes")
 
     # --- lookups ------------------------------------------------------------------
-    def _postings_range(self, lo: int, hi: int) -> array:
-        """The ids filed under keys ``lo``..``hi-1`` (one read)."""
+    def _blob(self):
+        """``(keys as bytes, koff)``: what the bisection reads."""
+        blob = self._loaded.get("keys_blob")
+        if blob is None:
+            blob = self._loaded["keys_blob"] = (self.raw("keys"), self._section("koff", "u32"))
+        return blob
+
+    def n_keys(self) -> int:
+        return len(self._blob()[1]) - 1
+
+    def _bisect(self, target: bytes) -> int:
+        """The first key index whose key is not below ``target`` (UTF-8 bytes sort as the text does)."""
+        blob, koff = self._blob()
+        lo, hi = 0, len(koff) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if blob[koff[mid]:koff[mid + 1] - 1] < target:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def key_index(self, key: str) -> int:
+        """The index of ``key`` among the main keys, or -1."""
+        target = key.encode("utf-8", "surrogatepass")
+        k = self._bisect(target)
+        blob, koff = self._blob()
+        return k if k < len(koff) - 1 and blob[koff[k]:koff[k + 1] - 1] == target else -1
+
+    def key_range(self, prefix: str) -> tuple:
+        """``(lo, hi)``: the main keys that start with ``prefix`` (0xff never occurs in UTF-8)."""
+        target = prefix.encode("utf-8", "surrogatepass")
+        return self._bisect(target), self._bisect(target + b"\xff")
+
+    def keys_between(self, lo: int, hi: int) -> list:
+        if lo >= hi:
+            return []
+        blob, koff = self._blob()
+        return blob[koff[lo]:koff[hi] - 1].decode("utf-8").split("\n")
+
+    def counts_between(self, lo: int, hi: int) -> array:
+        """``kpost[lo:hi + 1]``: postings of key k are ``post[kpost[k]:kpost[k + 1]]``."""
         if lo >= hi:
             return array("I")
-        kpost = self._section("kpost", "u32")
-        a, b = kpost[lo], kpost[hi]
+        off, _ = self.sections["kpost"]
+        return _u32(os.pread(self.fd, (hi - lo + 1) * 4, self.data_start + off + lo * 4))
+
+    def postings_between(self, lo: int, hi: int):
+        """``(ids, bounds)``: the ids filed under keys ``lo``..``hi-1`` in one read, and
+        ``bounds`` (``kpost[lo:hi + 1]`` less ``kpost[lo]``): key ``lo + j`` holds
+        ``ids[bounds[j]:bounds[j + 1]]``."""
+        kp = self.counts_between(lo, hi)
+        if not kp:
+            return array("I"), kp
+        base = kp[0]
         off, _ = self.sections["post"]
-        return _u32(os.pread(self.fd, (b - a) * 4, self.data_start + off + a * 4)) if b > a else array("I")
+        ids = _u32(os.pread(self.fd, (kp[-1] - base) * 4, self.data_start + off + base * 4)) if kp[-1] > base else array("I")
+        if base:
+            kp = array("I", [b - base for b in kp])
+        return ids, kp
+
+    def _postings_range(self, lo: int, hi: int) -> array:
+        return self.postings_between(lo, hi)[0]
+
+    def bitmap_number(self, k: int) -> int:
+        """The number of key ``k``'s bitmap, or NO_BITS for a sparse key."""
+        off, length = self.sections["kbit"]
+        if k * 4 >= length:
+            return NO_BITS
+        return _u32(os.pread(self.fd, 4, self.data_start + off + k * 4))[0]
+
+    def bitmaps_between(self, lo: int, hi: int) -> array:
+        """``kbit[lo:hi]``."""
+        if lo >= hi:
+            return array("I")
+        off, _ = self.sections["kbit"]
+        return _u32(os.pread(self.fd, (hi - lo) * 4, self.data_start + off + lo * 4))
+
+    def bitmap(self, number: int) -> int:
+        """Bitmap ``number`` as an int (bit i: id i)."""
+        size = self.meta["bits_size"]
+        off, _ = self.sections["bits"]
+        return int.from_bytes(os.pread(self.fd, size, self.data_start + off + number * size), "little")
+
+    def fuzzy_vocabulary(self, lengths) -> dict:
+        """length -> the title and tag tokens of that length (patched-in and removed ones too), for ``lengths``."""
+        wanted = set(lengths)
+        out: dict = {}
+        base, _ = self.sections["fvoc"]
+        for length, start, end in self.meta["fvoc"]:
+            if length in wanted and end > start:
+                out[length] = os.pread(self.fd, end - start, self.data_start + base + start).decode("utf-8").split("\n")
+        for key in self.meta["xpost"]:
+            if key[-1] in "32" and len(key) - 2 in wanted:
+                out.setdefault(len(key) - 2, []).append(key[:-2])
+        return out
 
     def exact(self, key: str):
         """Ids filed under ``key``."""
-        from bisect import bisect_left
-        keys = self.keys
-        i = bisect_left(keys, key)
-        out = list(self._postings_range(i, i + 1)) if i < len(keys) and keys[i] == key else []
+        k = self.key_index(key)
+        out = list(self._postings_range(k, k + 1)) if k >= 0 else []
         out.extend(self.meta["xpost"].get(key, ()))
         return out
 
     def prefixed(self, prefix: str):
         """Ids filed under any key that starts with ``prefix``."""
-        from bisect import bisect_left
-        keys = self.keys
-        lo = bisect_left(keys, prefix)
-        hi = lo
-        while hi < len(keys) and keys[hi].startswith(prefix):
-            hi += 1
-        out = list(self._postings_range(lo, hi))
+        out = list(self._postings_range(*self.key_range(prefix)))
         for key, ids in self.meta["xpost"].items():
             if key.startswith(prefix):
                 out.extend(ids)
@@ -219,47 +347,24 @@ class Cache:
 
     def keys_with_prefix(self, prefix: str) -> list:
         """Every index key that starts with ``prefix`` (patched-in keys included), unsorted."""
-        from bisect import bisect_left
-        keys = self.keys
-        lo = hi = bisect_left(keys, prefix)
-        while hi < len(keys) and keys[hi].startswith(prefix):
-            hi += 1
-        out = keys[lo:hi]
+        out = self.keys_between(*self.key_range(prefix))
         out.extend(k for k in self.meta["xpost"] if k.startswith(prefix))
         return out
 
     def exact_set(self, key: str) -> set:
         """``set(exact(key))``, built without a Python loop."""
-        from bisect import bisect_left
-        keys = self.keys
-        i = bisect_left(keys, key)
-        out = set(self._postings_range(i, i + 1)) if i < len(keys) and keys[i] == key else set()
+        k = self.key_index(key)
+        out = set(self._postings_range(k, k + 1)) if k >= 0 else set()
         extra = self.meta["xpost"].get(key)
         if extra:
             out.update(extra)
         return out
 
-    def postings_with_prefix(self, prefix: str) -> dict:
-        """key -> set of ids, for every key that starts with ``prefix`` (one read for the main keys)."""
-        from bisect import bisect_left
-        keys = self.keys
-        lo = hi = bisect_left(keys, prefix)
-        while hi < len(keys) and keys[hi].startswith(prefix):
-            hi += 1
-        out = {}
-        if hi > lo:
-            kpost = self._section("kpost", "u32")
-            block = self._postings_range(lo, hi)
-            base = kpost[lo]
-            for k in range(lo, hi):
-                out[keys[k]] = set(block[kpost[k] - base:kpost[k + 1] - base])
-        for key, ids in self.meta["xpost"].items():
-            if key.startswith(prefix):
-                out.setdefault(key, set()).update(ids)
-        return out
-
     def dead_ids(self) -> set:
         """Ids replaced or removed by incremental updates (still in the postings)."""
+        dead = self.meta.get("dead")
+        if dead is not None:
+            return set(dead)
         if self.n_ids == len(self.order):
             return set()
         return set(range(self.n_ids)) - set(self.order)

@@ -102,21 +102,35 @@ def fuzzy_may_match(prompt_tokens, vocabulary, cutoff: float) -> bool:
     would return nothing, so the fuzzy step is skipped without importing rapidfuzz: the
     outcome is the same. A small margin keeps float rounding on the safe side (run it).
     """
-    c = (cutoff - 1e-6) / 200.0
     by_len: dict = {}
     for t in vocabulary:
         by_len.setdefault(len(t), []).append(t)
+    return fuzzy_may_match_groups(prompt_tokens, by_len, cutoff)
+
+
+def fuzzy_may_match_groups(prompt_tokens, by_len: dict, cutoff: float) -> bool:
+    """``fuzzy_may_match`` with the vocabulary given as length -> tokens of that length.
+
+    Per prompt token and length, the tokens are joined and the prompt token's characters
+    deleted from all of them at once: what is left of each is the part it cannot share, so
+    only a token whose leftover is short enough is counted character by character.
+    """
+    c = (cutoff - 1e-6) / 200.0
     for q in prompt_tokens:
         la = len(q)
         chars = set(q)
         drop = {ord(ch): None for ch in chars}
+        drop[10] = "\n"
         counts = [(ch, q.count(ch)) for ch in chars]
         for lb, group in by_len.items():
             need = c * (la + lb)  # the common subsequence the cutoff asks for
-            if min(la, lb) < need:
+            if min(la, lb) < need or not group:
                 continue
-            for t in group:
-                if lb - len(t.translate(drop)) < need:  # t's characters that occur in q at all
+            leftovers = "\n".join(group).translate(drop).split("\n")
+            if lb - min(map(len, leftovers)) < need:  # no token has enough characters that occur in q
+                continue
+            for t, rest in zip(group, leftovers):
+                if lb - len(rest) < need:
                     continue
                 common = 0
                 for ch, n in counts:

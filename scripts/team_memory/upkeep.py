@@ -196,25 +196,57 @@ def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
             for key in strategy.index_keys(item[1]):
                 postings.setdefault(key, []).append(ident)
     keys = sorted(postings)
-    kpost, post = [0], []
+    n = len(items)
+    dense = cachemod.dense_min(n)
+    size = (n + 7) // 8
+    kpost, post, kbit, bitmaps = [0], [], [], []
+    koff, blob = [0], []
     for key in keys:
-        post.extend(postings[key])
+        ids = postings[key]
+        post.extend(ids)
         kpost.append(len(post))
+        encoded = key.encode("utf-8")
+        blob.append(encoded)
+        koff.append(koff[-1] + len(encoded) + 1)
+        if len(ids) >= dense:
+            kbit.append(len(bitmaps))
+            bitmaps.append(cachemod.bits_of(ids, size).to_bytes(size, "little"))
+        else:
+            kbit.append(cachemod.NO_BITS)
     blobs = [_dumps(cachemod.pack_item(item)) for item in items]
     eoff = [0]
-    for blob in blobs:
-        eoff.append(eoff[-1] + len(blob))
-    n = len(items)
+    for item_blob in blobs:
+        eoff.append(eoff[-1] + len(item_blob))
+    fvoc, fvoc_table = _fuzzy_vocabulary(keys)
     sections = {
-        "keys": "\n".join(keys).encode("utf-8"), "kpost": u32_bytes(kpost), "post": u32_bytes(post),
+        "keys": b"\n".join(blob), "koff": u32_bytes(koff), "kpost": u32_bytes(kpost), "post": u32_bytes(post),
+        "kbit": u32_bytes(kbit), "bits": b"".join(bitmaps), "fvoc": fvoc,
         "eoff": u32_bytes(eoff), "ents": b"".join(blobs), "pos": u32_bytes(range(n)), "order": u32_bytes(range(n)),
         "ocat": bytes(CAT_CODE.get(item[2][0], NO_CATEGORY) for item in items),
     }
     for category, table in tables.items():
         sections["f:" + category] = cachemod.files_section(table)
     meta = _meta(memory_root, config, strategy, stamps, n)
-    meta["n_ids"] = n
+    meta.update(n_ids=n, bits_size=size, fvoc=fvoc_table, dead=[])
     cachemod.write_cache(memory_root, meta, sections)
+
+
+def _fuzzy_vocabulary(keys: list):
+    """The ``fvoc`` section and its ``[length, start, end]`` table: title and tag tokens by length."""
+    tokens = sorted({key[:-2] for key in keys if key[-1] in "32"}, key=lambda t: (len(t), t))
+    chunks, table, offset = [], [], 0
+    i = 0
+    while i < len(tokens):
+        length = len(tokens[i])
+        j = i
+        while j < len(tokens) and len(tokens[j]) == length:
+            j += 1
+        data = "\n".join(tokens[i:j]).encode("utf-8")
+        table.append([length, offset, offset + len(data)])
+        chunks.append(data)
+        offset += len(data)
+        i = j
+    return b"".join(chunks), table
 
 
 def _compatible(cache: Cache, config: dict, strategy) -> bool:
@@ -347,7 +379,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         del order[p], lines[p], ocat[p]
     keys_of_new = {}
     new.sort(key=lambda n: n[0])
-    sections = {name: cache.span(name) for name in ("keys", "kpost", "post", "ents")}  # copied, not read
+    sections = {name: cache.span(name) for name in ("keys", "koff", "kpost", "post", "kbit", "bits", "fvoc", "ents")}  # copied, not read
     eoff = cache._section("eoff", "u32")
     eoff = eoff[:n_ids + 1]
     xpost = {k: list(v) for k, v in cache.meta["xpost"].items()}
@@ -388,7 +420,8 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             category = name[2:]
             sections[name] = cachemod.files_section(tables[category]) if category in tables else cache.span(name)
     meta = _meta(memory_root, config, strategy, stamps, len(order))
-    meta.update(n_ids=total, xpost=xpost)
+    meta.update(n_ids=total, xpost=xpost, bits_size=cache.meta["bits_size"], fvoc=cache.meta["fvoc"],
+                dead=sorted(set(cache.meta["dead"]) | dead))
     cachemod.write_cache(memory_root, meta, sections)
     return len(order)
 

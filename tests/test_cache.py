@@ -317,6 +317,27 @@ def test_fastjson_reads_what_json_writes(value):
     assert fastjson.loads(" \n" + text + "\t") == value
 
 
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+                            max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_VALUES)
+def test_fastjson_small_encoder_writes_what_json_reads_back(value):
+    """The encoder the hook uses without ``json`` loaded: floats included, never importing ``json`` for them."""
+    text = "".join(fastjson.encode(value))
+    assert text.isascii()
+    assert json.loads(text) == value
+    if isinstance(value, float):
+        assert text == json.dumps(value)
+
+
+def test_fastjson_small_encoder_spells_special_floats_as_json_does():
+    for value in (float("nan"), float("inf"), float("-inf"), -0.0, 1e300, 0.1):
+        assert "".join(fastjson.encode([value])) == json.dumps([value], separators=(",", ":"))
+
+
 @pytest.mark.parametrize("bad", ["", "   ", "[1", "[1] x", "{'a': 1}", "\ufeff[1]", "[1,]"])
 def test_fastjson_rejects_what_json_rejects(bad):
     with pytest.raises(ValueError):

@@ -141,67 +141,131 @@ _json_dumps = fastjson.dumps
 _encode = fastjson.encode
 
 
+def delta_path(path: str) -> str:
+    """The delta file beside a cache file (``retrieval.bin`` -> ``retrieval.delta``)."""
+    return path[:-len(".bin")] + ".delta" if path.endswith(".bin") else path + ".delta"
+
+
+def _read_part(fd: int):
+    """``(meta, data start)`` of one cache file, checked against its own size."""
+    head = os.pread(fd, 4096, 0)
+    if not head.startswith(MAGIC):
+        raise CacheInvalid("not a team-memory cache")
+    nl = head.index(b"\n", len(MAGIC))
+    size = int(head[len(MAGIC):nl])
+    start = nl + 1
+    raw = head[start:start + size]
+    if len(raw) < size:
+        raw += os.pread(fd, size - len(raw), start + len(raw))
+    meta = fastjson.loads(raw)
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CacheInvalid("another cache format")
+    if meta.get("byteorder") != sys.byteorder or meta.get("itemsize") != array("I").itemsize:
+        raise CacheInvalid("written on another kind of machine")
+    data_start = start + size
+    if os.fstat(fd).st_size != data_start + meta["data_size"]:
+        raise CacheInvalid("truncated")
+    return meta, data_start
+
+
+def _open_part(path: str, optional: bool = False):
+    """``(fd, meta, data start)``; None for an optional file that is missing or unusable."""
+    try:  # the optional delta is never read through a link (team-memory never makes one)
+        fd = os.open(path, os.O_RDONLY | (getattr(os, "O_NOFOLLOW", 0) if optional else 0))
+    except OSError:
+        if optional:
+            return None
+        raise CacheInvalid("missing") from None
+    try:
+        meta, start = _read_part(fd)
+    except (CacheInvalid, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        os.close(fd)
+        if optional:
+            return None
+        raise exc if isinstance(exc, CacheInvalid) else CacheInvalid("unreadable header") from None
+    return fd, meta, start
+
+
 class Cache:
-    """A read-only view of one cache file; sections are read on first use."""
+    """A read-only view of the cache: the base file and, when it belongs to it, the delta beside it.
+
+    A full build writes the base (``retrieval.bin``, generation ``gen``) and removes the delta.
+    An incremental update leaves the big base as it is and rewrites only the small delta
+    (``retrieval.delta``: the header, the index order and positions, the entries patched in
+    since the base, the file tables of the folders that changed), marked with the ``gen`` of
+    the base it extends; a delta for another base is ignored. The delta is read before the
+    base, so a base replaced in between is noticed (its ``gen`` is newer than the delta's).
+    Sections are read on first use, from whichever file holds them.
+    """
 
     def __init__(self, path: str):
         self.path = path
+        self.fds: list = []
+        self.fd = None
         try:
-            self.fd = os.open(path, os.O_RDONLY)
-        except OSError:
-            raise CacheInvalid("missing") from None
-        try:
-            self._read_header()
+            self._open()
         except CacheInvalid:
-            os.close(self.fd)
+            self.close()
             raise
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            os.close(self.fd)
+            self.close()
             raise CacheInvalid("unreadable header") from None
         self._loaded: dict = {}
         self._ent_cache: dict = {}
 
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+    def _open(self) -> None:
+        for _ in range(3):
+            delta = _open_part(delta_path(self.path), optional=True)
+            if delta is not None:
+                self.fds.append(delta[0])
+            base_fd, base_meta, base_start = _open_part(self.path)
+            self.fds.append(base_fd)
+            self.fd = base_fd
+            gen = base_meta.get("gen", 0)
+            if delta is not None and delta[1].get("base_gen", -1) > gen:  # the base was replaced meanwhile
+                self.close()
+                continue
+            self.loc = {name: (base_fd, base_start + off, length) for name, (off, length) in base_meta["sections"].items()}
+            self.base_ents = base_meta["sections"]["ents"][1]
+            self.in_delta: set = set()
+            self.meta = base_meta
+            if delta is not None and delta[1].get("base_gen") == gen:
+                fd, meta, start = delta
+                for name, (off, length) in meta["sections"].items():
+                    self.loc[name] = (fd, start + off, length)
+                    self.in_delta.add(name)
+                self.meta = meta
+            self.gen = gen
+            self.n_ids = self.meta["n_ids"]
+            return
+        raise CacheInvalid("base and delta keep changing")
 
-    def _read_header(self) -> None:
-        head = os.pread(self.fd, 4096, 0)
-        if not head.startswith(MAGIC):
-            raise CacheInvalid("not a team-memory cache")
-        nl = head.index(b"\n", len(MAGIC))
-        size = int(head[len(MAGIC):nl])
-        start = nl + 1
-        raw = head[start:start + size]
-        if len(raw) < size:
-            raw += os.pread(self.fd, size - len(raw), start + len(raw))
-        meta = fastjson.loads(raw)
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise CacheInvalid("another cache format")
-        if meta.get("byteorder") != sys.byteorder or meta.get("itemsize") != array("I").itemsize:
-            raise CacheInvalid("written on another kind of machine")
-        self.data_start = start + size
-        st = os.fstat(self.fd)
-        if st.st_size != self.data_start + meta["data_size"]:
-            raise CacheInvalid("truncated")
-        self.mtime_ns = st.st_mtime_ns
-        self.meta = meta
-        self.sections = meta["sections"]
-        self.n_ids = meta["n_ids"]
+    def close(self) -> None:
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds = []
+        self.fd = None
 
     # --- raw sections -------------------------------------------------------------
-    def raw(self, name: str) -> bytes:
-        off, length = self.sections[name]
-        data = os.pread(self.fd, length, self.data_start + off) if length else b""
+    def _read(self, name: str, start: int, length: int) -> bytes:
+        """``length`` bytes of section ``name`` from ``start`` (checked)."""
+        fd, off, size = self.loc[name]
+        if start + length > size:
+            raise CacheInvalid(f"read past section {name}")
+        data = os.pread(fd, length, off + start) if length else b""
         if len(data) != length:
             raise CacheInvalid(f"short section {name}")
         return data
 
+    def raw(self, name: str) -> bytes:
+        return self._read(name, 0, self.loc[name][2])
+
     def span(self, name: str) -> tuple:
         """``(fd, offset, length)`` of a section, for ``write_cache`` to copy without reading it."""
-        off, length = self.sections[name]
-        return (self.fd, self.data_start + off, length)
+        return self.loc[name]
 
     def _section(self, name: str, kind: str):
         value = self._loaded.get(name)
@@ -277,8 +341,7 @@ class Cache:
         """``kpost[lo:hi + 1]``: postings of key k are ``post[kpost[k]:kpost[k + 1]]``."""
         if lo >= hi:
             return array("I")
-        off, _ = self.sections["kpost"]
-        return _u32(os.pread(self.fd, (hi - lo + 1) * 4, self.data_start + off + lo * 4))
+        return _u32(self._read("kpost", lo * 4, (hi - lo + 1) * 4))
 
     def postings_between(self, lo: int, hi: int):
         """``(ids, bounds)``: the ids filed under keys ``lo``..``hi-1`` in one read, and
@@ -288,8 +351,7 @@ class Cache:
         if not kp:
             return array("I"), kp
         base = kp[0]
-        off, _ = self.sections["post"]
-        ids = _u32(os.pread(self.fd, (kp[-1] - base) * 4, self.data_start + off + base * 4)) if kp[-1] > base else array("I")
+        ids = _u32(self._read("post", base * 4, (kp[-1] - base) * 4)) if kp[-1] > base else array("I")
         if base:
             kp = array("I", [b - base for b in kp])
         return ids, kp
@@ -299,32 +361,28 @@ class Cache:
 
     def bitmap_number(self, k: int) -> int:
         """The number of key ``k``'s bitmap, or NO_BITS for a sparse key."""
-        off, length = self.sections["kbit"]
-        if k * 4 >= length:
+        if k * 4 >= self.loc["kbit"][2]:
             return NO_BITS
-        return _u32(os.pread(self.fd, 4, self.data_start + off + k * 4))[0]
+        return _u32(self._read("kbit", k * 4, 4))[0]
 
     def bitmaps_between(self, lo: int, hi: int) -> array:
         """``kbit[lo:hi]``."""
         if lo >= hi:
             return array("I")
-        off, _ = self.sections["kbit"]
-        return _u32(os.pread(self.fd, (hi - lo) * 4, self.data_start + off + lo * 4))
+        return _u32(self._read("kbit", lo * 4, (hi - lo) * 4))
 
     def bitmap(self, number: int) -> int:
         """Bitmap ``number`` as an int (bit i: id i)."""
         size = self.meta["bits_size"]
-        off, _ = self.sections["bits"]
-        return int.from_bytes(os.pread(self.fd, size, self.data_start + off + number * size), "little")
+        return int.from_bytes(self._read("bits", number * size, size), "little")
 
     def fuzzy_vocabulary(self, lengths) -> dict:
         """length -> the title and tag tokens of that length (patched-in and removed ones too), for ``lengths``."""
         wanted = set(lengths)
         out: dict = {}
-        base, _ = self.sections["fvoc"]
         for length, start, end in self.meta["fvoc"]:
             if length in wanted and end > start:
-                out[length] = os.pread(self.fd, end - start, self.data_start + base + start).decode("utf-8").split("\n")
+                out[length] = self._read("fvoc", start, end - start).decode("utf-8").split("\n")
         for key in self.meta["xpost"]:
             if key[-1] in "32" and len(key) - 2 in wanted:
                 out.setdefault(len(key) - 2, []).append(key[:-2])
@@ -402,7 +460,7 @@ class Cache:
     def items(self):
         """``(id, item)`` for every live id, in index order (the ``ents`` section read once)."""
         eoff = self._section("eoff", "u32")
-        ents = self.raw("ents")
+        ents = self.raw("ents") + (self.raw("xents") if "xents" in self.loc else b"")
         for ident in self.order:
             yield ident, unpack_item(fastjson.loads(ents[eoff[ident]:eoff[ident + 1]]))
 
@@ -410,10 +468,11 @@ class Cache:
         """``[entry | None, features | None, sort key, block line | None]`` of one id."""
         got = self._ent_cache.get(ident)
         if got is None:
-            off, _ = self.sections["eoff"]
-            bounds = _u32(os.pread(self.fd, 8, self.data_start + off + ident * 4))
-            eoff = self.sections["ents"][0]
-            data = os.pread(self.fd, bounds[1] - bounds[0], self.data_start + eoff + bounds[0])
+            start, end = _u32(self._read("eoff", ident * 4, 8))
+            if start >= self.base_ents:  # patched in since the base was written
+                data = self._read("xents", start - self.base_ents, end - start)
+            else:
+                data = self._read("ents", start, end - start)
             got = self._ent_cache[ident] = unpack_item(fastjson.loads(data))
         return got
 
@@ -429,7 +488,7 @@ class Cache:
     def folder_files(self, folder: str) -> dict:
         """name -> ``[ino, mtime_ns, size, id]`` (id -1: not in the index) for one folder."""
         name = "f:" + folder
-        if name not in self.sections:
+        if name not in self.loc:
             return {}
         out = {}
         data = self.raw(name).decode("utf-8", "surrogateescape")
@@ -463,13 +522,7 @@ def open_cache(memory_root: str):
 
 
 # --- writing ----------------------------------------------------------------------
-def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
-    """Write sections and the header atomically.
-
-    ``sections``: name -> bytes, or ``(fd, offset, length)`` of an open cache (``Cache.span``:
-    copied file to file), or a list of those pieces, in order.
-    """
-    from .fsutil import create_temp
+def _cache_folder(memory_root: str) -> str:
     folder = os.path.join(memory_root, CACHE_DIR)
     if os.path.islink(folder):  # a cache folder linked out of the store is never written through
         raise OSError(f"{folder} is a symbolic link; not writing the cache through it")
@@ -478,6 +531,47 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
     if not os.path.exists(ignore):
         with open(ignore, "w", encoding="utf-8") as f:
             f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
+    return folder
+
+
+def _last_gen(path: str) -> int:
+    """The highest generation the base or the delta at ``path`` speaks of (0 when none)."""
+    gens = [0]
+    for part, key in ((path, "gen"), (delta_path(path), "base_gen")):
+        got = _open_part(part, optional=True)
+        if got is not None:
+            os.close(got[0])
+            value = got[1].get(key)
+            if isinstance(value, int):
+                gens.append(value)
+    return max(gens)
+
+
+def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
+    """Write a new base (every section) atomically, then drop the delta of the old one.
+
+    ``sections``: name -> bytes, or ``(fd, offset, length)`` of an open cache (``Cache.span``:
+    copied file to file), or a list of those pieces, in order.
+    """
+    import time
+    _cache_folder(memory_root)
+    path = cache_path(memory_root)
+    gen = max(time.time_ns(), _last_gen(path) + 1)
+    _write_file(path, dict(meta, gen=gen), sections)
+    try:
+        os.unlink(delta_path(path))
+    except OSError:
+        pass
+
+
+def write_delta(memory_root: str, base_gen: int, meta: dict, sections: dict) -> None:
+    """Replace the delta of base ``base_gen`` atomically (the base is left as it is)."""
+    _cache_folder(memory_root)
+    _write_file(delta_path(cache_path(memory_root)), dict(meta, base_gen=base_gen), sections)
+
+
+def _write_file(target: str, meta: dict, sections: dict) -> None:
+    from .fsutil import create_temp
     table, offset, chunks = {}, 0, []
     for name, data in sections.items():
         pieces = data if isinstance(data, list) else [data]
@@ -488,7 +582,7 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
     meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=array("I").itemsize,
                 sections=table, data_size=offset)
     head = _json_dumps(meta).encode("utf-8")
-    fd, tmp = create_temp(cache_path(memory_root))
+    fd, tmp = create_temp(target)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(MAGIC + str(len(head)).encode() + b"\n" + head)
@@ -499,7 +593,7 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
                 else:
                     f.write(chunk)
         os.chmod(tmp, 0o644)
-        os.replace(tmp, cache_path(memory_root))
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)

@@ -102,6 +102,13 @@ def encode(value):
         yield "true" if value else "false"
     elif isinstance(value, int):
         yield str(int(value))
+    elif isinstance(value, float):  # json.dumps spells floats as repr does, and the three specials so
+        if value != value:
+            yield "NaN"
+        elif value in (float("inf"), float("-inf")):
+            yield "Infinity" if value > 0 else "-Infinity"
+        else:
+            yield float.__repr__(value)
     else:
         import json
         yield json.dumps(value, separators=(",", ":"))

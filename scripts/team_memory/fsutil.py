@@ -9,7 +9,6 @@ and fall back to what is on disk when the lock is busy.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 
 try:  # POSIX
@@ -28,12 +27,14 @@ class LockBusy(Exception):
 
 def fsync_dir(path: str) -> None:
     """Make a rename inside ``path`` durable (best effort; not every platform allows it)."""
-    with contextlib.suppress(OSError):
+    try:
         fd = os.open(path, os.O_RDONLY)
         try:
             os.fsync(fd)
         finally:
             os.close(fd)
+    except OSError:
+        pass
 
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
@@ -53,8 +54,10 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = T
         os.chmod(tmp, mode)  # mkstemp makes 0600; os.replace keeps the temp file's mode
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
         raise
     if durable:
         fsync_dir(folder)
@@ -96,32 +99,50 @@ def is_temp_file(name: str) -> bool:
     return name.startswith(".") and name.endswith(TEMP_SUFFIX)
 
 
-@contextlib.contextmanager
-def store_lock(memory_root: str, blocking: bool = True):
+class store_lock:
     """Hold the store's advisory lock for the ``with`` body.
 
-    ``blocking=False`` raises ``LockBusy`` at once if another process holds it.
+    ``blocking=False`` raises ``LockBusy`` at once if another process holds it. (A class,
+    not ``contextlib.contextmanager``: the hooks do not import ``contextlib``.)
     """
-    os.makedirs(memory_root, exist_ok=True)
-    fd = os.open(os.path.join(memory_root, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
+
+    def __init__(self, memory_root: str, blocking: bool = True):
+        self.memory_root, self.blocking = memory_root, blocking
+        self.fd = None
+
+    def __enter__(self):
+        os.makedirs(self.memory_root, exist_ok=True)
+        fd = os.open(os.path.join(self.memory_root, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
-            else:  # pragma: no cover - Windows
-                while True:
-                    try:
-                        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-                        break
-                    except OSError:
-                        if not blocking:
-                            raise
-                        import time
-                        time.sleep(0.01)
-        except (BlockingIOError, PermissionError, OSError) as exc:
-            if not blocking:
-                raise LockBusy(str(exc)) from None
+            _lock(fd, self.blocking)
+        except BaseException:
+            os.close(fd)
             raise
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
+        self.fd = fd
+        return None
+
+    def __exit__(self, *exc):
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            os.close(fd)  # closing the descriptor releases the lock
+        return False
+
+
+def _lock(fd: int, blocking: bool) -> None:
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        else:  # pragma: no cover - Windows
+            while True:
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                    break
+                except OSError:
+                    if not blocking:
+                        raise
+                    import time
+                    time.sleep(0.01)
+    except (BlockingIOError, PermissionError, OSError) as exc:
+        if not blocking:
+            raise LockBusy(str(exc)) from None
+        raise

@@ -379,7 +379,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         del order[p], lines[p], ocat[p]
     keys_of_new = {}
     new.sort(key=lambda n: n[0])
-    sections = {name: cache.span(name) for name in ("keys", "koff", "kpost", "post", "kbit", "bits", "fvoc", "ents")}  # copied, not read
+    sections = {}  # the delta's: the base's big sections stay where they are
     eoff = cache._section("eoff", "u32")
     eoff = eoff[:n_ids + 1]
     xpost = {k: list(v) for k, v in cache.meta["xpost"].items()}
@@ -413,16 +413,19 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     newpos = [DEAD] * total
     for p, ident in enumerate(order):
         newpos[ident] = p
-    sections["ents"] = [sections["ents"], b"".join(extra)]
+    sections["xents"] = (cache.raw("xents") if "xents" in cache.loc else b"") + b"".join(extra)
     sections.update(eoff=eoff.tobytes(), pos=u32_bytes(newpos), order=u32_bytes(order), ocat=bytes(ocat))
-    for name in cache.sections:
+    for name in cache.loc:
         if name.startswith("f:"):
             category = name[2:]
-            sections[name] = cachemod.files_section(tables[category]) if category in tables else cache.span(name)
+            if category in tables:
+                sections[name] = cachemod.files_section(tables[category])
+            elif name in cache.in_delta:  # changed by an earlier patch: the base has an older table
+                sections[name] = cache.raw(name)
     meta = _meta(memory_root, config, strategy, stamps, len(order))
     meta.update(n_ids=total, xpost=xpost, bits_size=cache.meta["bits_size"], fvoc=cache.meta["fvoc"],
                 dead=sorted(set(cache.meta["dead"]) | dead))
-    cachemod.write_cache(memory_root, meta, sections)
+    cachemod.write_delta(memory_root, cache.gen, meta, sections)
     return len(order)
 
 

@@ -67,7 +67,7 @@ def test_patched_bitmaps_lose_removed_entries_and_gain_new_ones(memory_root, den
         with store_lock(str(memory_root)):
             apply_changes(str(memory_root), config, [str(changed)])
         with cachemod.Cache(cachemod.cache_path(str(memory_root))) as cache:
-            assert cache.meta["xpost"] and cache.n_ids > len(cache.order) - 1
+            assert cache.xpost and cache.n_ids > len(cache.order) - 1
         assert_same_results(memory_root, config, ["redis cache worker", "celery retry timeout", "redi cach",
                                                   random_prompt(rng)], limits=(20,))
 

@@ -28,3 +28,17 @@ def test_default_location_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("TEAM_MEMORY_STATE_DIR", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert state.state_home() == str(tmp_path / "xdg" / "team-memory")
+
+
+def test_digest_is_hashlib_sha256_without_loading_openssl():
+    import hashlib
+    import subprocess
+    import sys
+    from helpers import REPO
+    from team_memory.digest import sha256_hex
+    for data in (b"", b"abc", "é日本".encode(), bytes(range(256)) * 40):
+        assert sha256_hex(data) == hashlib.sha256(data).hexdigest()
+    code = ("import sys; sys.path.insert(0, %r); from team_memory.digest import sha256_hex;"
+            "sha256_hex(b'x'); print('_hashlib' in sys.modules)") % str(REPO / "scripts")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=30).stdout
+    assert out.strip() == "False"

@@ -27,12 +27,13 @@ the byte offsets the header lists::
     pos    array('I'), the index position of each id (DEAD once removed)
     order  array('I'), the ids in index order
     ocat   bytes, the category code of each index position
-    f:<cat>  "inode\tmtime_ns\tsize\tid\tname" per JSON file seen in that category's folder
-           (id -1: not in the index; a name with a line break is written as a JSON string)
+    f:<cat>  the JSON files seen in that category's folder: their names ("\\n"-joined, a name
+           with a line break written as a JSON string), a zero byte, 8-byte padding, then
+           ``inode, mtime_ns, size, id`` per file as native 64-bit ints (id -1: not in the index)
 
 Ids are stable between incremental updates: a changed memory gets a new id, the old one
 is marked DEAD (and listed in the header's ``dead``), and the postings of new ids go to the
-header's small ``xpost`` map, so an
+delta's ``xkeys`` (keys), ``xoff`` (offsets) and ``xids`` (ids) sections, so an
 update rewrites the file by copying the big sections as bytes. The header records the
 stamps of the sources (category folders, ``memory-config.json``) and of ``index.md``;
 checking them costs a handful of ``stat`` calls, whatever the store's size. The file is
@@ -43,7 +44,6 @@ from __future__ import annotations
 
 import os
 import sys
-from array import array
 
 from . import fastjson
 
@@ -131,10 +131,13 @@ def folder_mtime(path: str):
         return None
 
 
-def _u32(data: bytes) -> array:
-    a = array("I")
-    a.frombytes(data)
-    return a
+def _u32(data: bytes) -> memoryview:
+    """Native unsigned 32-bit ints over ``data`` (no ``array`` import: it pulls in ``collections``)."""
+    return memoryview(data).cast("I")
+
+
+_NONE_U32 = _u32(b"")
+ITEMSIZE = _u32(bytes(4)).itemsize
 
 
 _json_dumps = fastjson.dumps
@@ -160,7 +163,7 @@ def _read_part(fd: int):
     meta = fastjson.loads(raw)
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CacheInvalid("another cache format")
-    if meta.get("byteorder") != sys.byteorder or meta.get("itemsize") != array("I").itemsize:
+    if meta.get("byteorder") != sys.byteorder or meta.get("itemsize") != ITEMSIZE:
         raise CacheInvalid("written on another kind of machine")
     data_start = start + size
     if os.fstat(fd).st_size != data_start + meta["data_size"]:
@@ -340,7 +343,7 @@ class Cache:
     def counts_between(self, lo: int, hi: int) -> array:
         """``kpost[lo:hi + 1]``: postings of key k are ``post[kpost[k]:kpost[k + 1]]``."""
         if lo >= hi:
-            return array("I")
+            return _NONE_U32
         return _u32(self._read("kpost", lo * 4, (hi - lo + 1) * 4))
 
     def postings_between(self, lo: int, hi: int):
@@ -349,11 +352,11 @@ class Cache:
         ``ids[bounds[j]:bounds[j + 1]]``."""
         kp = self.counts_between(lo, hi)
         if not kp:
-            return array("I"), kp
+            return _NONE_U32, kp
         base = kp[0]
-        ids = _u32(self._read("post", base * 4, (kp[-1] - base) * 4)) if kp[-1] > base else array("I")
+        ids = _u32(self._read("post", base * 4, (kp[-1] - base) * 4)) if kp[-1] > base else _NONE_U32
         if base:
-            kp = array("I", [b - base for b in kp])
+            kp = [b - base for b in kp]
         return ids, kp
 
     def _postings_range(self, lo: int, hi: int) -> array:
@@ -368,7 +371,7 @@ class Cache:
     def bitmaps_between(self, lo: int, hi: int) -> array:
         """``kbit[lo:hi]``."""
         if lo >= hi:
-            return array("I")
+            return _NONE_U32
         return _u32(self._read("kbit", lo * 4, (hi - lo) * 4))
 
     def bitmap(self, number: int) -> int:
@@ -383,22 +386,39 @@ class Cache:
         for length, start, end in self.meta["fvoc"]:
             if length in wanted and end > start:
                 out[length] = self._read("fvoc", start, end - start).decode("utf-8").split("\n")
-        for key in self.meta["xpost"]:
+        for key in self.xpost:
             if key[-1] in "32" and len(key) - 2 in wanted:
                 out.setdefault(len(key) - 2, []).append(key[:-2])
         return out
+
+    @property
+    def xpost(self) -> dict:
+        """key -> ids patched in since the base was written (the delta's ``xkeys``/``xoff``/``xids``)."""
+        got = self._loaded.get("xpost")
+        if got is None:
+            got = {}
+            if "xkeys" in self.loc:
+                blob = self.raw("xkeys")
+                keys = blob.decode("utf-8").split("\n") if blob else []
+                xoff = _u32(self.raw("xoff"))
+                ids = _u32(self.raw("xids"))
+                if len(xoff) != len(keys) + 1 or xoff[-1] != len(ids):
+                    raise CacheInvalid("patched-in postings out of step")
+                got = {key: ids[xoff[i]:xoff[i + 1]].tolist() for i, key in enumerate(keys)}
+            self._loaded["xpost"] = got
+        return got
 
     def exact(self, key: str):
         """Ids filed under ``key``."""
         k = self.key_index(key)
         out = list(self._postings_range(k, k + 1)) if k >= 0 else []
-        out.extend(self.meta["xpost"].get(key, ()))
+        out.extend(self.xpost.get(key, ()))
         return out
 
     def prefixed(self, prefix: str):
         """Ids filed under any key that starts with ``prefix``."""
         out = list(self._postings_range(*self.key_range(prefix)))
-        for key, ids in self.meta["xpost"].items():
+        for key, ids in self.xpost.items():
             if key.startswith(prefix):
                 out.extend(ids)
         return out
@@ -406,14 +426,14 @@ class Cache:
     def keys_with_prefix(self, prefix: str) -> list:
         """Every index key that starts with ``prefix`` (patched-in keys included), unsorted."""
         out = self.keys_between(*self.key_range(prefix))
-        out.extend(k for k in self.meta["xpost"] if k.startswith(prefix))
+        out.extend(k for k in self.xpost if k.startswith(prefix))
         return out
 
     def exact_set(self, key: str) -> set:
         """``set(exact(key))``, built without a Python loop."""
         k = self.key_index(key)
         out = set(self._postings_range(k, k + 1)) if k >= 0 else set()
-        extra = self.meta["xpost"].get(key)
+        extra = self.xpost.get(key)
         if extra:
             out.update(extra)
         return out
@@ -434,7 +454,7 @@ class Cache:
         such keys are read.
         """
         dead = self.dead_ids()
-        xpost = self.meta["xpost"]
+        xpost = self.xpost
         out = []
         if dead:
             kpost = self._section("kpost", "u32")
@@ -451,7 +471,7 @@ class Cache:
         return out
 
     def all_keys(self) -> list:
-        return self.keys + list(self.meta["xpost"])
+        return self.keys + list(self.xpost)
 
     def live(self, ident: int) -> bool:
         """True when ``ident`` is an entry of the current index (not replaced or removed)."""
@@ -486,18 +506,11 @@ class Cache:
             p = ocat.find(needle, p + 1)
 
     def folder_files(self, folder: str) -> dict:
-        """name -> ``[ino, mtime_ns, size, id]`` (id -1: not in the index) for one folder."""
+        """name -> ``(ino, mtime_ns, size, id)`` (id -1: not in the index) for one folder."""
         name = "f:" + folder
         if name not in self.loc:
             return {}
-        out = {}
-        data = self.raw(name).decode("utf-8", "surrogateescape")
-        for line in data.split("\n") if data else ():
-            ino, mtime, size, ident, fname = line.split("\t", 4)
-            if fname.startswith('"'):
-                fname = fastjson.loads(fname)
-            out[fname] = [int(ino), int(mtime), int(size), int(ident)]
-        return out
+        return parse_files_section(self.raw(name))
 
     def live_ids(self) -> list:
         return list(self.order)
@@ -579,7 +592,7 @@ def _write_file(target: str, meta: dict, sections: dict) -> None:
         table[name] = [offset, size]
         offset += size
         chunks.extend(pieces)
-    meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=array("I").itemsize,
+    meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=ITEMSIZE,
                 sections=table, data_size=offset)
     head = _json_dumps(meta).encode("utf-8")
     fd, tmp = create_temp(target)
@@ -659,14 +672,36 @@ def unpack_item(stored: list) -> list:
 
 
 def files_section(table: dict) -> bytes:
-    """``table``: name -> ``[inode, mtime_ns, size, id]``."""
-    rows = []
-    for name, (ino, mtime, size, ident) in table.items():
+    """``table``: name -> ``(inode, mtime_ns, size, id)``, as the ``f:<cat>`` section."""
+    import struct
+    names = []
+    for name in table:
         if "\n" in name or "\r" in name or name.startswith('"'):
             name = "".join(_encode(name))
-        rows.append(f"{ino}\t{mtime}\t{size}\t{ident}\t{name}")
-    return "\n".join(rows).encode("utf-8", "surrogateescape")
+        names.append(name)
+    head = "\n".join(names).encode("utf-8", "surrogateescape") + b"\0"
+    head += b"\0" * (-len(head) % 8)
+    values = list(table.values())
+    count = 2 * len(values)
+    return (head + struct.pack("=%dQ" % count, *[x for v in values for x in (v[0], v[2])])
+            + struct.pack("=%dq" % count, *[x for v in values for x in (v[1], v[3])]))
+
+
+def parse_files_section(data: bytes) -> dict:
+    cut = data.index(b"\0")
+    names = data[:cut].decode("utf-8", "surrogateescape").split("\n") if cut else []
+    if any(n.startswith('"') for n in names):
+        names = [fastjson.loads(n) if n.startswith('"') else n for n in names]
+    start = cut + 1 + (-(cut + 1) % 8)
+    count = 2 * len(names)
+    if len(data) - start != 32 * len(names):
+        raise CacheInvalid("file table out of step")
+    unsigned = memoryview(data[start:start + 8 * count]).cast("Q")
+    signed = memoryview(data[start + 8 * count:]).cast("q")
+    return dict(zip(names, zip(unsigned[0::2], signed[0::2], unsigned[1::2], signed[1::2])))
 
 
 def u32_bytes(values) -> bytes:
-    return array("I", values).tobytes()
+    import struct
+    values = values if isinstance(values, (list, tuple)) else list(values)
+    return struct.pack("=%dI" % len(values), *values)

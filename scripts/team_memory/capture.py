@@ -19,7 +19,6 @@ id per session (``session-<date>-<short session id>``).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -27,6 +26,7 @@ import shlex
 from datetime import datetime, timezone
 
 from .config import int_setting, load_config
+from .digest import sha256_hex
 from .retrieve import project_dir_of
 from .redact import redact_secrets
 from .sanitize import cut, escape_xml
@@ -61,12 +61,12 @@ def summary_id(session_id: str, when: datetime | None = None) -> str:
     when = when or datetime.now(timezone.utc)
     short = re.sub(r"[^a-z0-9]", "", session_id.lower())[:8]
     if not short:
-        short = hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:8]
+        short = sha256_hex(session_id.encode("utf-8", "replace"))[:8]
     return f"session-{when.strftime('%Y-%m-%d')}-{short}"
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    return sha256_hex(text.encode("utf-8", "replace"))[:16]
 
 
 def _add_activity(total: dict, new: dict) -> dict:

@@ -72,11 +72,19 @@ def dumps(value) -> str:
     return "".join(encode(value))
 
 
+try:  # the C string escaper ``json`` itself uses (ASCII output)
+    from _json import encode_basestring_ascii as _escape_c
+except ImportError:  # pragma: no cover
+    _escape_c = None
+
+
 def encode(value):
     if isinstance(value, str):
         if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
             yield '"' + value + '"'
-        else:
+        elif _escape_c is not None:
+            yield _escape_c(value)
+        else:  # pragma: no cover
             yield _escaped(value)
     elif isinstance(value, list) and all(type(item) is int for item in value):
         yield "[" + ",".join(map(str, value)) + "]"

@@ -17,12 +17,12 @@ Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 import json
 import os
 from datetime import datetime, timezone
 
 from .config import category_folders, load_config
+from .digest import sha256_hex
 from .fsutil import LockBusy, category_dir, store_lock
 from .index import apply_changes
 from .model import CONFIG_NAME, MEMORY_REL
@@ -144,7 +144,7 @@ def _call_key(payload: dict) -> str:
         return payload["tool_use_id"]
     raw = json.dumps([payload.get("session_id"), payload.get("tool_name"), payload.get("tool_input")],
                      sort_keys=True, default=str)
-    return hashlib.sha256(raw.encode("utf-8", "replace")).hexdigest()[:24]
+    return sha256_hex(raw.encode("utf-8", "replace"))[:24]
 
 
 def _memory_files(store: str, config: dict) -> dict:

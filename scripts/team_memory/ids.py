@@ -37,8 +37,8 @@ def slugify(title: str) -> str:
         slug = slug[:-1]
     slug = slug.strip("-")
     if not slug:
-        import hashlib  # rarely needed; it loads OpenSSL
-        slug = "memory-" + hashlib.sha256((title or "").encode("utf-8", "replace")).hexdigest()[:8]
+        from .digest import sha256_hex
+        slug = "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
     return slug
 
 

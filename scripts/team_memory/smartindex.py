@@ -103,7 +103,7 @@ class _Book:
         self.dead = index.dead_ids()
         self.size = (index.n_ids + 7) // 8  # bytes for a bitmap of every id, patched-in ones too
         self.dead_bits = bits_of(self.dead, self.size) if self.dead else 0
-        self.xpost = index.meta["xpost"]
+        self.xpost = index.xpost
         self.xkeys = sorted(self.xpost)  # patched-in keys, for prefix ranges
         self.memo: dict = {}  # token -> ([(field points, Members)], weight)
 
@@ -365,7 +365,7 @@ def _fuzzy_may_match(index, prompt_tokens: list, cutoff: float) -> bool:
     lengths = set()
     for length, _, _ in index.meta["fvoc"]:
         lengths.add(length)
-    for key in index.meta["xpost"]:
+    for key in index.xpost:
         lengths.add(len(key) - 2)
     wanted = {lb for lb in lengths for q in prompt_tokens if _lengths_may_match(len(q), lb, cutoff)}
     return fuzzy_may_match_groups(prompt_tokens, index.fuzzy_vocabulary(wanted), cutoff)

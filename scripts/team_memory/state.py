@@ -16,10 +16,7 @@ import time
 from . import fastjson
 from .fsutil import atomic_write_text
 
-try:  # the C SHA-256 alone: ``hashlib`` loads OpenSSL first, a few ms of every hook run
-    from _sha256 import sha256 as _sha256
-except ImportError:  # pragma: no cover - other Pythons
-    from hashlib import sha256 as _sha256
+from .digest import sha256 as _sha256  # the C SHA-256 alone, not OpenSSL through hashlib
 
 MAX_AGE_DAYS = 14
 

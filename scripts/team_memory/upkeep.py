@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import time
+from itertools import repeat
 
 from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, file_stamp, folder_mtime, racy, u32_bytes
@@ -37,8 +38,11 @@ def _rel_folder(memory_root: str, folder: str) -> str:
 
 
 def _memory_names(folder_path: str) -> dict:
-    """name -> lstat result, for the memory files of one folder (what ``iter_memory_files`` accepts)."""
-    from .fsutil import is_temp_file
+    """name -> ``(inode, mtime_ns, size)`` (``lstat``) of the memory files of one folder.
+
+    The names ``iter_memory_files`` accepts: ``*.json``, not hidden (so never a writer's
+    ``.<name>.tmp`` temp file), regular files only.
+    """
     out = {}
     if os.path.islink(folder_path):  # a category folder linked out of the store is never read
         return out
@@ -46,10 +50,11 @@ def _memory_names(folder_path: str) -> dict:
         with os.scandir(folder_path) as it:
             for de in it:
                 name = de.name
-                if name.endswith(".json") and not name.startswith(".") and not is_temp_file(name):
+                if name[-5:] == ".json" and name[0] != ".":
                     try:
                         if de.is_file(follow_symlinks=False):
-                            out[name] = de.stat(follow_symlinks=False)
+                            st = de.stat(follow_symlinks=False)
+                            out[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
                     except OSError:
                         continue
     except OSError:
@@ -150,7 +155,7 @@ def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) ->
     from .retrieve import descriptions_attr
     return dict(stamps, strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
                 config=config, index=file_stamp(_index_file(memory_root)), count=count,
-                descriptions_attr=descriptions_attr(config), xpost={})
+                descriptions_attr=descriptions_attr(config))
 
 
 def _dumps(value) -> bytes:
@@ -327,7 +332,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     if lines[-1] != "":
         return None
     lines.pop()
-    order = list(cache.order)
+    order = cache.order.tolist()
     ocat = bytearray(cache.ocat)
     if len(lines) != len(order) or len(ocat) != len(order):
         return None
@@ -335,22 +340,27 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     stamps = source_stamps(memory_root, folders)
     reader = _Reader(memory_root, config, strategy)
     dead, new, tables = set(), [], {}
+    written = cache.meta["written_ns"]
     for category in CATEGORIES:
         folder = folders[category]
         if folder not in scan:
             continue
         table = tables[category] = cache.folder_files(category)
         current = _memory_names(os.path.join(memory_root, folder))
-        for name in sorted(set(table) | set(current)):
-            old, st = table.get(name), current.get(name)
-            if st is None:
-                if old[3] >= 0:
-                    dead.add(old[3])
-                del table[name]
+        get = table.get
+        # new or changed (inode, time, size), gone, forced by the writer, or stamped too soon to trust
+        todo = {name for name, now in current.items() if (get(name) or (None,))[:3] != now}
+        todo.update(table.keys() - current.keys())
+        todo.update(name for f, name in force if f == folder)
+        todo.update(name for name, old in table.items() if old[1] > written - cachemod.RACY_NS and racy(old[1], written))
+        for name in sorted(todo):
+            old, now = table.get(name), current.get(name)
+            if now is None:
+                if old is not None:
+                    if old[3] >= 0:
+                        dead.add(old[3])
+                    del table[name]
                 continue
-            if old is not None and (folder, name) not in force and not racy(old[1], cache.meta["written_ns"]):
-                if old[:3] == [st.st_ino, st.st_mtime_ns, st.st_size]:
-                    continue
             stamp, got = reader.read(category, folder, name)
             if old is not None and old[3] >= 0:
                 if stamp is not None and got is not None:
@@ -380,9 +390,8 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     keys_of_new = {}
     new.sort(key=lambda n: n[0])
     sections = {}  # the delta's: the base's big sections stay where they are
-    eoff = cache._section("eoff", "u32")
-    eoff = eoff[:n_ids + 1]
-    xpost = {k: list(v) for k, v in cache.meta["xpost"].items()}
+    eoff = cache._section("eoff", "u32")[:n_ids + 1].tolist()
+    xpost = {k: list(v) for k, v in cache.xpost.items()}
     extra = []
     for key, entry, stamp, features, reread in new:
         ident = n_ids + len(extra)
@@ -409,12 +418,17 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 xpost.setdefault(k, []).append(ident)
     total = n_ids + len(extra)
     if changed:
-        atomic_write_text(text_path, HEADER + "".join(line + "\n" for line in lines), durable=False)
-    newpos = [DEAD] * total
-    for p, ident in enumerate(order):
-        newpos[ident] = p
+        atomic_write_text(text_path, HEADER + "\n".join(lines) + ("\n" if lines else ""), durable=False)
+    where = dict(zip(order, range(len(order))))
+    newpos = list(map(where.get, range(total), repeat(DEAD, total)))
     sections["xents"] = (cache.raw("xents") if "xents" in cache.loc else b"") + b"".join(extra)
-    sections.update(eoff=eoff.tobytes(), pos=u32_bytes(newpos), order=u32_bytes(order), ocat=bytes(ocat))
+    sections.update(eoff=u32_bytes(eoff), pos=u32_bytes(newpos), order=u32_bytes(order), ocat=bytes(ocat))
+    xkeys = list(xpost)
+    xoff = [0]
+    for key in xkeys:
+        xoff.append(xoff[-1] + len(xpost[key]))
+    sections.update(xkeys="\n".join(xkeys).encode("utf-8"), xoff=u32_bytes(xoff),
+                    xids=u32_bytes([i for key in xkeys for i in xpost[key]]))
     for name in cache.loc:
         if name.startswith("f:"):
             category = name[2:]
@@ -423,7 +437,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             elif name in cache.in_delta:  # changed by an earlier patch: the base has an older table
                 sections[name] = cache.raw(name)
     meta = _meta(memory_root, config, strategy, stamps, len(order))
-    meta.update(n_ids=total, xpost=xpost, bits_size=cache.meta["bits_size"], fvoc=cache.meta["fvoc"],
+    meta.update(n_ids=total, bits_size=cache.meta["bits_size"], fvoc=cache.meta["fvoc"],
                 dead=sorted(set(cache.meta["dead"]) | dead))
     cachemod.write_delta(memory_root, cache.gen, meta, sections)
     return len(order)

@@ -79,9 +79,9 @@ def now_iso() -> str:
 
 def content_hash(path: str) -> str:
     """The SHA-256 of the file's bytes (what ``sha256sum`` prints), for ``--expect-hash``."""
-    import hashlib  # here, not at the top: it loads OpenSSL, a few ms of every CLI run
+    from .digest import sha256_hex  # not hashlib: it loads OpenSSL, a few ms of every CLI run
     with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+        return sha256_hex(f.read())
 
 
 def _tidy(record: dict) -> dict:

@@ -1,0 +1,18 @@
+"""SHA-256 without ``hashlib``: importing ``hashlib`` loads OpenSSL first, a few ms per process.
+
+CPython's own C SHA-256 is ``_sha2`` (3.12+) or ``_sha256`` (up to 3.11); other Pythons
+get ``hashlib``. The digests are the same.
+"""
+from __future__ import annotations
+
+try:
+    from _sha2 import sha256
+except ImportError:
+    try:
+        from _sha256 import sha256
+    except ImportError:  # pragma: no cover - other Pythons
+        from hashlib import sha256
+
+
+def sha256_hex(data: bytes) -> str:
+    return sha256(data).hexdigest()

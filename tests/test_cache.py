@@ -418,3 +418,14 @@ def test_fastjson_rejects_bad_json_as_value_error_without_json_loaded():
             "print(' '.join(out), 'json' in sys.modules)") % str(REPO / "scripts")
     proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=30)
     assert proc.stdout.strip() == "ok ok ok ok ok False", proc.stdout + proc.stderr
+
+
+def test_a_folder_stamp_is_trusted_two_file_clock_ticks_after_the_change():
+    window = cachemod.fine_window()
+    assert 2_000_000 <= window <= cachemod.RACY_FINE_NS
+    changed = 1_700_000_000_123_456_789
+    assert cachemod.racy(changed, changed + window - 1)
+    assert not cachemod.racy(changed, changed + window)
+    whole = 1_700_000_000_000_000_000  # a file system with whole-second times: two seconds
+    assert cachemod.racy(whole, whole + cachemod.RACY_NS - 1) and not cachemod.racy(whole, whole + cachemod.RACY_NS)
+    assert not cachemod.racy(None, changed)

@@ -60,17 +60,35 @@ DENSE_FLOOR = 32
 DENSE_RATIO = 64
 # A folder changed less than this long before its stamp was taken may change again within
 # the same file-system time tick, unseen: such a stamp is re-checked, not trusted. File
-# systems with whole-second times get two seconds; nanosecond ones 20 ms, two ticks of the
-# coarsest kernel clock that stamps them (Linux at HZ=100).
+# systems with whole-second times get two seconds; nanosecond ones two ticks of the clock
+# the kernel stamps files with (Linux: CLOCK_REALTIME_COARSE, 1/HZ: 1-10 ms), 20 ms where
+# that clock cannot be asked.
 RACY_NS = 2_000_000_000
 RACY_FINE_NS = 20_000_000
+_fine_window = None
+
+
+def fine_window() -> int:
+    """Two ticks of the clock file times come from, within 2-20 ms."""
+    global _fine_window
+    if _fine_window is None:
+        window = RACY_FINE_NS
+        if sys.platform.startswith("linux"):
+            import time
+            try:
+                tick = time.clock_getres(getattr(time, "CLOCK_REALTIME_COARSE", 5))
+                window = min(RACY_FINE_NS, max(2_000_000, int(2 * tick * 1e9)))
+            except (OSError, ValueError, OverflowError):
+                pass
+        _fine_window = window
+    return _fine_window
 
 
 def racy(mtime_ns, taken_ns) -> bool:
     """True when a folder stamp ``mtime_ns`` taken at ``taken_ns`` cannot be trusted yet."""
     if mtime_ns is None:
         return False
-    window = RACY_NS if mtime_ns % 1_000_000_000 == 0 else RACY_FINE_NS
+    window = RACY_NS if mtime_ns % 1_000_000_000 == 0 else fine_window()
     return taken_ns - mtime_ns < window
 
 

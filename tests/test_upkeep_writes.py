@@ -1,6 +1,8 @@
 """The write path patches index.md and the machine cache instead of re-reading the store."""
 from __future__ import annotations
 
+import os
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -93,3 +95,52 @@ def test_a_patch_with_a_different_strategy_rebuilds(memory_root, strategy):
     create_memory(str(memory_root), other, rec)
     with cachemod.Cache(cachemod.cache_path(str(memory_root))) as cache:
         assert cache.meta["strategy"] == strategy and cache.meta["count"] == 6
+
+
+def _backdate_folders(memory_root, seconds=60):
+    past = time.time() - seconds
+    for folder in memory_root.iterdir():
+        if folder.is_dir() and folder.name != ".cache":
+            os.utime(folder, (past, past))
+
+
+def _listed_folders(monkeypatch) -> list:
+    listed = []
+    real = upkeep._memory_names
+
+    def spy(folder_path):
+        listed.append(os.path.basename(folder_path))
+        return real(folder_path)
+    monkeypatch.setattr(upkeep, "_memory_names", spy)
+    return listed
+
+
+def test_a_writer_in_a_trusted_folder_looks_only_at_its_own_file(memory_root, monkeypatch):
+    config = _store(memory_root, 30)
+    _backdate_folders(memory_root)
+    rebuild_index(str(memory_root), config)  # the folder stamps are now old enough to trust
+    listed = _listed_folders(monkeypatch)
+    rec = {"category": "decision", "title": "Kafka for the event bus", "tags": ["kafka"],
+           "content": dict(CONTENT["decision"], decision="zookeeper free kraft mode")}
+    create_memory(str(memory_root), config, rec)
+    assert listed == []  # no folder re-listed: the writer's own file was enough
+    with cachemod.Cache(cachemod.cache_path(str(memory_root))) as cache:  # and its new stamp is not trusted yet
+        assert upkeep.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
+    monkeypatch.undo()
+    _assert_like_a_full_rebuild(memory_root, config, ["kafka kraft", "decision redis"])
+
+
+def test_a_writer_after_a_change_behind_the_cache_re_lists_the_folder(memory_root, monkeypatch):
+    config = _store(memory_root, 30)
+    _backdate_folders(memory_root)
+    rebuild_index(str(memory_root), config)
+    write(memory_root, record("decision", "pulled", "Pulled in by git: kafka retention", ["kafka"]))  # behind its back
+    listed = _listed_folders(monkeypatch)
+    rec = {"category": "decision", "title": "Kafka for the event bus", "tags": ["kafka"],
+           "content": dict(CONTENT["decision"])}
+    create_memory(str(memory_root), config, rec)
+    assert "decisions" in listed
+    monkeypatch.undo()
+    titles = [e["title"] for e in read_index(str(memory_root))]
+    assert "Pulled in by git: kafka retention" in titles and "Kafka for the event bus" in titles
+    _assert_like_a_full_rebuild(memory_root, config, ["kafka retention", "kafka event bus"])

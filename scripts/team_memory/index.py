@@ -105,16 +105,17 @@ def write_index_locked(memory_root: str, config: dict) -> int:
     return rebuild_locked(memory_root, config)
 
 
-def apply_changes(memory_root: str, config: dict, changed_paths) -> int:
+def apply_changes(memory_root: str, config: dict, changed_paths, before=None) -> int:
     """Bring ``index.md`` and the machine cache up to date after a writer changed ``changed_paths``.
 
     For writers: call it under the store lock they already hold, after the JSON files were
     written, replaced or removed. It re-lists only the folders of those paths and reads
     only new or changed files (a full rebuild if the cache cannot be patched). Returns the
-    number of index lines.
+    number of index lines. ``before``: ``upkeep.folder_stamps(paths)`` taken right before the
+    writer wrote them, under the same lock (then only those files are looked at).
     """
     from .upkeep import apply_changes_locked
-    return apply_changes_locked(memory_root, config, changed_paths)
+    return apply_changes_locked(memory_root, config, changed_paths, before=before)
 
 
 def parse_index_line(line: str) -> dict | None:

@@ -62,6 +62,23 @@ def _memory_names(folder_path: str) -> dict:
     return out
 
 
+def _stat_names(folder_path: str, names) -> dict:
+    """``_memory_names`` for just ``names`` (those that are memory files and exist)."""
+    out = {}
+    if os.path.islink(folder_path):
+        return out
+    for name in names:
+        if name[-5:] != ".json" or name[0] == ".":
+            continue
+        try:
+            st = os.lstat(os.path.join(folder_path, name))
+        except OSError:
+            continue
+        if st.st_mode & 0o170000 == 0o100000:  # a regular file
+            out[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+    return out
+
+
 class _Reader:
     """Turns memory files into index entries, with the tag clean-up memoised."""
 
@@ -279,7 +296,14 @@ def stale_folders(cache: Cache, folders: dict) -> list:
     return out
 
 
-def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strategy=None, check_all=False) -> int:
+def folder_stamps(paths) -> dict:
+    """``{folder: mtime_ns}`` of the folders ``paths`` live in: what a writer takes, under the
+    store lock, right before it writes them (see ``apply_changes_locked``'s ``before``)."""
+    return {os.path.dirname(os.path.abspath(p)): folder_mtime(os.path.dirname(os.path.abspath(p))) for p in paths}
+
+
+def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strategy=None, check_all=False,
+                         before=None) -> int:
     """Bring ``index.md`` and the cache up to date after ``changed_paths`` were written or removed.
 
     Re-lists the folders those files live in (and any other folder that changed; every folder
@@ -287,6 +311,11 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
     nanosecond modification time are those the cache recorded is not read again), and patches
     the index and the cache; falls back to a full rebuild when the cache cannot be patched.
     The caller holds the store lock. Returns the number of index lines.
+
+    ``before`` (``folder_stamps`` of the changed paths, taken by the writer before it wrote):
+    a folder whose stamp then was the one the cache trusts had no change the cache has not
+    seen, so only the writer's own files are looked at there, not the whole folder. Its new
+    stamp is recorded as too recent to trust, so the next check re-lists it all the same.
     """
     from .scoring import get_strategy
     strategy = strategy or get_strategy(config)
@@ -306,7 +335,14 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
                 if os.path.abspath(os.path.join(memory_root, folder)) == folder_path:
                     scan.add(folder)
                     force.add((folder, name))
-        result = _patch(memory_root, config, strategy, cache, folders, scan, force, check_all)
+        narrow = set()
+        if before and not check_all:
+            recorded, written = cache.meta["folders"], cache.meta["written_ns"]
+            for folder, _ in force:
+                stamp = before.get(os.path.abspath(os.path.join(memory_root, folder)), False)
+                if stamp is not False and folder in recorded and recorded[folder] == stamp and not racy(stamp, written):
+                    narrow.add(folder)
+        result = _patch(memory_root, config, strategy, cache, folders, scan, force, narrow)
     except (CacheInvalid, ValueError, KeyError, IndexError, TypeError, OverflowError):
         result = None
     finally:
@@ -314,7 +350,7 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
     return rebuild_locked(memory_root, config, strategy) if result is None else result
 
 
-def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set, check_all=False):
+def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set, narrow=frozenset()):
     """Patch index.md and the cache for the folders in ``scan``; None when a full rebuild is needed.
 
     A changed folder is re-listed with one ``lstat`` per file: a file counts as changed when it
@@ -346,13 +382,18 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         if folder not in scan:
             continue
         table = tables[category] = cache.folder_files(category)
-        current = _memory_names(os.path.join(memory_root, folder))
         get = table.get
-        # new or changed (inode, time, size), gone, forced by the writer, or stamped too soon to trust
-        todo = {name for name, now in current.items() if (get(name) or (None,))[:3] != now}
-        todo.update(table.keys() - current.keys())
-        todo.update(name for f, name in force if f == folder)
-        todo.update(name for name, old in table.items() if old[1] > written - cachemod.RACY_NS and racy(old[1], written))
+        soon = {name for name, old in table.items() if old[1] > written - cachemod.RACY_NS and racy(old[1], written)}
+        if folder in narrow:  # only the writer's files (and those stamped too soon to trust)
+            todo = soon | {name for f, name in force if f == folder}
+            current = _stat_names(os.path.join(memory_root, folder), todo)
+        else:
+            current = _memory_names(os.path.join(memory_root, folder))
+            # new or changed (inode, time, size), gone, forced by the writer, or stamped too soon to trust
+            todo = {name for name, now in current.items() if (get(name) or (None,))[:3] != now}
+            todo.update(table.keys() - current.keys())
+            todo.update(name for f, name in force if f == folder)
+            todo.update(soon)
         for name in sorted(todo):
             old, now = table.get(name), current.get(name)
             if now is None:

@@ -28,6 +28,7 @@ from .model import CATEGORIES, SCHEMA_VERSION
 from .privacy import scrub_record
 from .sanitize import clean_line, clean_tag
 from .store import NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, record_status
+from .upkeep import folder_stamps
 from .validate import MAX_CHANGES, Problem, ValidationError, id_problem, parse_iso, validate_record
 
 RESURRECTION_WINDOW = timedelta(hours=24)
@@ -110,7 +111,7 @@ def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
     try:
         with os.scandir(folder) as it:
             for entry in it:
-                if _DEAD_TEMP.match(entry.name) and time.time() - entry.stat().st_mtime > min_age:
+                if entry.name[:1] == "." and _DEAD_TEMP.match(entry.name) and time.time() - entry.stat().st_mtime > min_age:
                     os.unlink(entry.path)
     except OSError:
         pass
@@ -176,10 +177,11 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         record["id"] = memory_id
         path = memory_path(memory_root, config, category, memory_id)
         _check(record, category, memory_id, "new memory")
+        before = folder_stamps([path])
         _write_record(path, record)
         retired = _apply_session_retention(memory_root, config, now) if category == "session_summary" else []
         apply_changes(memory_root, config, [path] + [memory_path(memory_root, config, "session_summary", r)
-                                                     for r in retired])
+                                                     for r in retired], before=before)
         return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets, retired)
 
 
@@ -274,8 +276,9 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
         _add_change(new, note or "updated " + ", ".join(what), now)
         _check(new, category, memory_id, f"update of {memory_id}")
+        before = folder_stamps([path])
         _write_record(path, new)
-        apply_changes(memory_root, config, [path])
+        apply_changes(memory_root, config, [path], before=before)
         return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
 
 
@@ -314,8 +317,9 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             new.pop(f"{was}_reason", None)
             _add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
         _check(new, category, memory_id, f"{verb} of {memory_id}")
+        before = folder_stamps([path])
         _write_record(path, new)
-        apply_changes(memory_root, config, [path])
+        apply_changes(memory_root, config, [path], before=before)
         return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
 
 

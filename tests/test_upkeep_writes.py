@@ -144,3 +144,14 @@ def test_a_writer_after_a_change_behind_the_cache_re_lists_the_folder(memory_roo
     titles = [e["title"] for e in read_index(str(memory_root))]
     assert "Pulled in by git: kafka retention" in titles and "Kafka for the event bus" in titles
     _assert_like_a_full_rebuild(memory_root, config, ["kafka retention", "kafka event bus"])
+
+
+def test_background_listing_hands_back_results_and_errors():
+    join = upkeep._in_background(lambda a, b: a + b, 2, 3)
+    assert join() == 5 and join() == 5  # joined twice: the same result, no second wait
+
+    def boom():
+        raise OSError("gone")
+    join = upkeep._in_background(boom)
+    with pytest.raises(OSError):
+        join()

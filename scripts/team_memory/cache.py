@@ -28,8 +28,8 @@ the byte offsets the header lists::
     order  array('I'), the ids in index order
     ocat   bytes, the category code of each index position
     f:<cat>  the JSON files seen in that category's folder: their names ("\\n"-joined, a name
-           with a line break written as a JSON string), a zero byte, 8-byte padding, then
-           ``inode, mtime_ns, size, id`` per file as native 64-bit ints (id -1: not in the index)
+           with a line break written as a JSON string), a zero byte, 8-byte padding, then four
+           columns of native 64-bit ints: inodes, mtime_ns, sizes, ids (id -1: not in the index)
 
 Ids are stable between incremental updates: a changed memory gets a new id, the old one
 is marked DEAD (and listed in the header's ``dead``), and the postings of new ids go to the
@@ -699,10 +699,12 @@ def files_section(table: dict) -> bytes:
         names.append(name)
     head = "\n".join(names).encode("utf-8", "surrogateescape") + b"\0"
     head += b"\0" * (-len(head) % 8)
-    values = list(table.values())
-    count = 2 * len(values)
-    return (head + struct.pack("=%dQ" % count, *[x for v in values for x in (v[0], v[2])])
-            + struct.pack("=%dq" % count, *[x for v in values for x in (v[1], v[3])]))
+    n = len(names)
+    if not n:
+        return head
+    inos, mtimes, sizes, ids = zip(*table.values())
+    return head + b"".join(struct.pack("=%d%s" % (n, code), *column)
+                           for code, column in (("Q", inos), ("q", mtimes), ("Q", sizes), ("q", ids)))
 
 
 def parse_files_section(data: bytes) -> dict:
@@ -711,12 +713,12 @@ def parse_files_section(data: bytes) -> dict:
     if any(n.startswith('"') for n in names):
         names = [fastjson.loads(n) if n.startswith('"') else n for n in names]
     start = cut + 1 + (-(cut + 1) % 8)
-    count = 2 * len(names)
-    if len(data) - start != 32 * len(names):
+    n = len(names)
+    if len(data) - start != 32 * n:
         raise CacheInvalid("file table out of step")
-    unsigned = memoryview(data[start:start + 8 * count]).cast("Q")
-    signed = memoryview(data[start + 8 * count:]).cast("q")
-    return dict(zip(names, zip(unsigned[0::2], signed[0::2], unsigned[1::2], signed[1::2])))
+    view = memoryview(data)
+    columns = [view[start + 8 * n * k:start + 8 * n * (k + 1)].cast(code) for k, code in enumerate("QqQq")]
+    return dict(zip(names, zip(*columns)))
 
 
 def u32_bytes(values) -> bytes:

@@ -62,6 +62,45 @@ def _memory_names(folder_path: str) -> dict:
     return out
 
 
+def _in_background(fn, *args):
+    """Start ``fn(*args)`` in a thread; returns ``join()``, which waits and gives its result (or raises).
+
+    For the folder listings: ``lstat`` releases the GIL, so a listing overlaps the Python
+    work of a patch. ``_thread`` is built in (``threading`` costs an import); where no thread
+    can be started, ``join`` runs ``fn`` itself.
+    """
+    try:
+        import _thread
+        box: list = []
+        done = _thread.allocate_lock()
+        done.acquire()
+
+        def run():
+            try:
+                box.append((True, fn(*args)))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller by join()
+                box.append((False, exc))
+            finally:
+                done.release()
+        _thread.start_new_thread(run, ())
+    except (ImportError, RuntimeError):
+        return lambda: fn(*args)
+
+    def join():
+        if done.locked():
+            done.acquire()  # the thread releases it once, when it is done
+            done.release()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+    return join
+
+
+def _list_folders(paths: dict) -> dict:
+    return {folder: _memory_names(path) for folder, path in paths.items()}
+
+
 def _stat_names(folder_path: str, names) -> dict:
     """``_memory_names`` for just ``names`` (those that are memory files and exist)."""
     out = {}
@@ -359,6 +398,9 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     """
     from .fsutil import atomic_write_text
     from .index import HEADER, format_index_line
+    stamps = source_stamps(memory_root, folders)  # before anything is listed
+    listed = _in_background(_list_folders, {folders[c]: os.path.join(memory_root, folders[c]) for c in CATEGORIES
+                                            if folders[c] in scan and folders[c] not in narrow})
     text_path = _index_file(memory_root)
     with open(text_path, encoding="utf-8", newline="") as f:
         text = f.read()
@@ -373,7 +415,6 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     if len(lines) != len(order) or len(ocat) != len(order):
         return None
     pos = cache.pos
-    stamps = source_stamps(memory_root, folders)
     reader = _Reader(memory_root, config, strategy)
     dead, new, tables = set(), [], {}
     written = cache.meta["written_ns"]
@@ -388,7 +429,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             todo = soon | {name for f, name in force if f == folder}
             current = _stat_names(os.path.join(memory_root, folder), todo)
         else:
-            current = _memory_names(os.path.join(memory_root, folder))
+            current = listed()[folder]
             # new or changed (inode, time, size), gone, forced by the writer, or stamped too soon to trust
             todo = {name for name, now in current.items() if (get(name) or (None,))[:3] != now}
             todo.update(table.keys() - current.keys())

@@ -43,11 +43,16 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = T
     ``durable=False`` skips the fsyncs: for derived files whose damage after a crash is
     detected and repaired (``index.md`` is checked against the machine cache's stamp).
     """
+    atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
+
+
+def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
+    """``atomic_write_text`` for bytes."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = create_temp(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             if durable:
                 os.fsync(f.fileno())

@@ -396,18 +396,19 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     is new, gone, or has another inode, size or nanosecond modification time (git checkouts unlink
     and re-create files, and the new file often gets the old inode number back).
     """
-    from .fsutil import atomic_write_text
+    from .fsutil import atomic_write_bytes
     from .index import HEADER, format_index_line
     stamps = source_stamps(memory_root, folders)  # before anything is listed
     listed = _in_background(_list_folders, {folders[c]: os.path.join(memory_root, folders[c]) for c in CATEGORIES
                                             if folders[c] in scan and folders[c] not in narrow})
     text_path = _index_file(memory_root)
-    with open(text_path, encoding="utf-8", newline="") as f:
+    with open(text_path, "rb") as f:  # bytes: the lines are moved, not read (the cache vouches for them)
         text = f.read()
-    if not text.startswith(HEADER):
+    head = HEADER.encode("utf-8")
+    if not text.startswith(head):
         return None
-    lines = text[len(HEADER):].split("\n")
-    if lines[-1] != "":
+    lines = text[len(head):].split(b"\n")
+    if lines[-1] != b"":
         return None
     lines.pop()
     order = cache.order.tolist()
@@ -489,7 +490,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             else:
                 hi = mid
         order.insert(lo, ident)
-        lines.insert(lo, line)
+        lines.insert(lo, line.encode("utf-8"))
         ocat.insert(lo, CAT_CODE.get(key[0], NO_CATEGORY))
         stamp[3] = ident
         blob = _dumps(cachemod.pack_item(item))
@@ -500,7 +501,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 xpost.setdefault(k, []).append(ident)
     total = n_ids + len(extra)
     if changed:
-        atomic_write_text(text_path, HEADER + "\n".join(lines) + ("\n" if lines else ""), durable=False)
+        atomic_write_bytes(text_path, head + b"\n".join(lines) + (b"\n" if lines else b""), durable=False)
     where = dict(zip(order, range(len(order))))
     newpos = list(map(where.get, range(total), repeat(DEAD, total)))
     sections["xents"] = (cache.raw("xents") if "xents" in cache.loc else b"") + b"".join(extra)

@@ -1,44 +1,47 @@
-"""The machine cache beside ``index.md``: ``.claude/memory/.cache/retrieval.bin``.
+"""The machine cache beside ``index.md``: ``.claude/memory/.cache/retrieval.bin`` and ``retrieval.delta``.
 
 Derived, git-ignored, never the truth: it holds what the hook needs to rank without
 re-reading or re-tokenising anything, and is thrown away and rebuilt whenever it is
 missing, foreign (another format, byte order, strategy or configuration), corrupt, or
 does not match the ``index.md`` it was written with.
 
-Layout: a magic line, the decimal length of a JSON header, the header, then sections at
-the byte offsets the header lists::
+Both files: a magic line, the decimal length of a JSON header, the header, then sections
+at the byte offsets the header lists (u32: native unsigned 32-bit ints). The base, written
+by a full build::
 
     keys   sorted index keys, "\\n"-joined (UTF-8)       -- from strategy.index_keys
-    koff   array('I'), K+1 byte offsets of the keys in ``keys`` (the last one past the end + 1):
+    koff   u32, K+1 byte offsets of the keys in ``keys`` (the last one past the end + 1):
            keys are found by bisecting the bytes, never by splitting them all
-    kpost  array('I'), K+1 offsets into post
-    post   array('I'), entry ids per key (postings)
-    kbit   array('I'), per key the number of its bitmap in ``bits``, or NO_BITS
+    kpost  u32, K+1 offsets into post
+    post   u32, entry ids per key (postings)
+    kbit   u32, per key the number of its bitmap in ``bits``, or NO_BITS
     bits   one bitmap of ``bits_size`` bytes (bit i: id i) per dense key, a key filed under
            at least ``dense_min(n)`` entries: the hook adds such postings with whole-int
            bit operations instead of one Python step per id
     fvoc   the title and tag tokens (keys ending in 3 or 2), unique, sorted by length then
            text, "\\n"-joined; the header's ``fvoc`` lists ``[length, start, end]`` per length
            (the fuzzy step's pre-check reads only the lengths it needs)
-    eoff   array('I'), M+1 offsets into ents
+    eoff   u32, M+1 offsets into ents
     ents   one JSON text per entry id: [category, title, path, tags, features, sort key | null,
            block line | null] (null: the usual one, derived), or [null, null, sort key] for an
            index line that does not parse
-    pos    array('I'), the index position of each id (DEAD once removed)
-    order  array('I'), the ids in index order
+    pos    u32, the index position of each id (DEAD once removed)
+    order  u32, the ids in index order
     ocat   bytes, the category code of each index position
     f:<cat>  the JSON files seen in that category's folder: their names ("\\n"-joined, a name
            with a line break written as a JSON string), a zero byte, 8-byte padding, then four
            columns of native 64-bit ints: inodes, mtime_ns, sizes, ids (id -1: not in the index)
 
 Ids are stable between incremental updates: a changed memory gets a new id, the old one
-is marked DEAD (and listed in the header's ``dead``), and the postings of new ids go to the
-delta's ``xkeys`` (keys), ``xoff`` (offsets) and ``xids`` (ids) sections, so an
-update rewrites the file by copying the big sections as bytes. The header records the
-stamps of the sources (category folders, ``memory-config.json``) and of ``index.md``;
-checking them costs a handful of ``stat`` calls, whatever the store's size. The file is
-replaced atomically (temp file, ``os.replace``); it is not fsynced: after a crash a
-truncated or foreign file is detected and rebuilt.
+is marked DEAD (and listed in the header's ``dead``). An update leaves the base as it is
+and rewrites the small delta (see ``Cache``): ``eoff``, ``pos``, ``order``, ``ocat``, the
+file tables of the folders changed since the base, ``xents`` (the entries added since,
+their ``eoff`` offsets running on past the base's ``ents``) and their postings in ``xkeys``
+(keys), ``xoff`` (offsets) and ``xids`` (ids). The header records the stamps of the
+sources (category folders, ``memory-config.json``) and of ``index.md``; checking them
+costs a handful of ``stat`` calls, whatever the store's size. Each file is replaced
+atomically (temp file, ``os.replace``); neither is fsynced: after a crash a truncated or
+foreign file is detected and rebuilt.
 """
 from __future__ import annotations
 

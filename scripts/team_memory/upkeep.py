@@ -46,19 +46,27 @@ def _memory_names(folder_path: str) -> dict:
     out = {}
     if os.path.islink(folder_path):  # a category folder linked out of the store is never read
         return out
+    relative = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
     try:
-        with os.scandir(folder_path) as it:
-            for de in it:
-                name = de.name
-                if name[-5:] == ".json" and name[0] != ".":
-                    try:
-                        if de.is_file(follow_symlinks=False):
-                            st = de.stat(follow_symlinks=False)
-                            out[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
-                    except OSError:
-                        continue
+        fd = os.open(folder_path, os.O_RDONLY) if relative else None
+    except OSError:
+        return out
+    try:  # names, then one lstat each relative to the open folder (cheaper than DirEntry objects)
+        stat, prefix = os.stat, os.path.join(folder_path, "")
+        for name in os.listdir(fd if relative else folder_path):
+            if name[-5:] == ".json" and name[0] != ".":
+                try:
+                    st = (stat(name, dir_fd=fd, follow_symlinks=False) if relative
+                          else stat(prefix + name, follow_symlinks=False))
+                except OSError:
+                    continue
+                if st.st_mode & 0o170000 == 0o100000:  # a regular file
+                    out[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
     except OSError:
         pass
+    finally:
+        if fd is not None:
+            os.close(fd)
     return out
 
 

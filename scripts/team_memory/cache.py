@@ -287,10 +287,6 @@ class Cache:
     def raw(self, name: str) -> bytes:
         return self._read(name, 0, self.loc[name][2])
 
-    def span(self, name: str) -> tuple:
-        """``(fd, offset, length)`` of a section, for ``write_cache`` to copy without reading it."""
-        return self.loc[name]
-
     def _section(self, name: str, kind: str):
         value = self._loaded.get(name)
         if value is None:
@@ -584,8 +580,7 @@ def _last_gen(path: str) -> int:
 def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
     """Write a new base (every section) atomically, then drop the delta of the old one.
 
-    ``sections``: name -> bytes, or ``(fd, offset, length)`` of an open cache (``Cache.span``:
-    copied file to file), or a list of those pieces, in order.
+    ``sections``: name -> bytes, in order.
     """
     import time
     _cache_folder(memory_root)
@@ -605,59 +600,15 @@ def write_delta(memory_root: str, base_gen: int, meta: dict, sections: dict) -> 
 
 
 def _write_file(target: str, meta: dict, sections: dict) -> None:
-    from .fsutil import create_temp
-    table, offset, chunks = {}, 0, []
+    """One cache file (magic line, header, sections), replaced atomically, not fsynced."""
+    from .fsutil import atomic_write_bytes
+    table, offset = {}, 0
     for name, data in sections.items():
-        pieces = data if isinstance(data, list) else [data]
-        size = sum(p[2] if isinstance(p, tuple) else len(p) for p in pieces)
-        table[name] = [offset, size]
-        offset += size
-        chunks.extend(pieces)
-    meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=ITEMSIZE,
-                sections=table, data_size=offset)
-    head = _json_dumps(meta).encode("utf-8")
-    fd, tmp = create_temp(target)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC + str(len(head)).encode() + b"\n" + head)
-            for chunk in chunks:
-                if isinstance(chunk, tuple):
-                    f.flush()
-                    _copy_span(chunk, f)
-                else:
-                    f.write(chunk)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _copy_span(span: tuple, f) -> None:
-    """Append ``(fd, offset, length)`` of another file to ``f`` (flushed): in the kernel when it can."""
-    src, offset, length = span
-    copy = getattr(os, "copy_file_range", None)
-    out = f.fileno()
-    while length > 0 and copy is not None:
-        try:
-            done = copy(src, out, length, offset)
-        except OSError:  # another file system, an old kernel: copy through memory below
-            break
-        if done <= 0:
-            break
-        offset += done
-        length -= done
-    while length > 0:
-        data = os.pread(src, min(length, 1 << 22), offset)
-        if not data:
-            raise CacheInvalid("short section while copying")
-        f.write(data)
-        f.flush()
+        table[name] = [offset, len(data)]
         offset += len(data)
-        length -= len(data)
+    meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=ITEMSIZE, sections=table, data_size=offset)
+    head = _json_dumps(meta).encode("utf-8")
+    atomic_write_bytes(target, [MAGIC + str(len(head)).encode() + b"\n" + head, *sections.values()], durable=False)
 
 
 def escape_xml(text: str) -> str:

@@ -46,13 +46,14 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = T
     atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
 
 
-def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
-    """``atomic_write_text`` for bytes."""
+def atomic_write_bytes(path: str, data, mode: int = 0o644, durable: bool = True) -> None:
+    """``atomic_write_text`` for bytes, or a list of byte strings written one after another."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = create_temp(path)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            for chunk in data if isinstance(data, list) else [data]:
+                f.write(chunk)
             f.flush()
             if durable:
                 os.fsync(f.fileno())

@@ -33,7 +33,7 @@ def test_bash_redirection_is_denied_and_the_reason_reaches_the_model(installed):
     assert result.returncode == 0, result.describe()
     assert not target.exists(), result.describe()
     assert result.seen("written only through the team-memory CLI"), result.describe()
-    assert result.seen("save --input -"), result.describe()
+    assert result.seen("save --record "), result.describe()
 
 
 def test_a_file_written_behind_the_guard_is_quarantined(installed):

@@ -73,7 +73,7 @@ def test_pre_tool_use_denies_bash_writes_into_the_store(project, memory_root, co
     spec = out["hookSpecificOutput"]
     assert set(spec) == {"hookEventName", "permissionDecision", "permissionDecisionReason"}
     assert spec["hookEventName"] == "PreToolUse" and spec["permissionDecision"] == "deny"
-    assert f"{CLI} save --input -" in spec["permissionDecisionReason"]
+    assert f"{CLI} save --record " in spec["permissionDecisionReason"]
 
 
 @pytest.mark.parametrize("command", ALLOWED)
@@ -117,7 +117,7 @@ def test_post_tool_use_quarantines_an_invalid_file_written_directly(project, mem
     assert out["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
     text = out["hookSpecificOutput"]["additionalContext"]
     assert "moved to .claude/memory/.quarantine/decisions/x.json" in text and "tags: must be a list" in text
-    assert f"{CLI} save --input -" in text
+    assert f"{CLI} save --record " in text
     assert not target.exists()
     assert (memory_root / ".quarantine" / "decisions" / "x.json").read_text() == '{"title": "X", "tags": "oops"}'
     # A second bad write with the same name is quarantined beside the first, never over it.

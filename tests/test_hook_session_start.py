@@ -38,7 +38,7 @@ def test_orientation_counts_titles_and_usage(store, source):
     assert "team-memory: 4 active memories (decision 2, constraint 1, runbook 1)." in out
     assert out.index("- Use Redis for sessions") < out.index("- Use pydantic v2")  # newest first
     assert "- API rate limit is 100 req/s" in out and "Memcached" not in out and "stuck deploy" not in out
-    assert f"python3 {REPO / 'scripts' / 'memory.py'} search" in out and "save --input -" in out
+    assert f'python3 "{REPO / "scripts" / "memory.py"}" search' in out and "save --record '" in out
 
 
 def test_other_sources_print_nothing(store):

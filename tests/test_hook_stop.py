@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import subprocess
 
 import pytest
 
+import helpers
 from helpers import REPO, run_hook, transcript_line
 from team_memory import state
 
@@ -40,10 +44,11 @@ def test_blocks_once_with_reason_and_exact_commands(project, transcript):
     reason = out["reason"]
     assert len(reason) < 2000
     assert "- decision: " in reason and "decided to use Redis" in reason
-    cli = str(REPO / "scripts" / "memory.py")
-    assert f"python3 {cli} similar --root {project} --category decision --title" in reason
-    assert f"python3 {cli} save --root {project} --input -" in reason
-    assert f"python3 {cli} update ID --root {project}" in reason
+    cli = f'python3 "{REPO / "scripts" / "memory.py"}"'  # quoted: the form the permission rules match
+    assert f'{cli} similar --root "{project}" --category decision --title' in reason
+    assert f"""\n{cli} save --root "{project}" --record '{{"category": "decision", """ in reason
+    assert f'{cli} update ID --root "{project}"' in reason
+    assert "<<" not in reason, "a heredoc holding JSON is refused by Claude Code before any hook runs"
     # the same stretch never asks twice
     assert stop(project, transcript) is None
 
@@ -78,9 +83,36 @@ def test_state_lives_outside_the_repository(project, transcript, memory_root):
 def test_disabled_triage_and_no_store_print_nothing(project, transcript, memory_root, tmp_path):
     (memory_root / "memory-config.json").write_text(json.dumps({"triage": {"enabled": False}}))
     assert stop(project, transcript) is None
-    elsewhere = tmp_path / "other"
-    (elsewhere / ".git").mkdir(parents=True)
-    assert stop(elsewhere, transcript) is None
+    outside = tmp_path / "not-a-repository"
+    outside.mkdir()
+    assert stop(outside, transcript) is None
+
+
+def test_plugin_user_without_a_store_is_reminded_and_the_first_save_creates_it(tmp_path, transcript):
+    """Installing the plugin is the opt-in: no .claude/memory/ yet still gets the reminder, at the repository root."""
+    repo = tmp_path / "fresh"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    out = stop(repo / "src", transcript)
+    assert out["decision"] == "block" and f'--root "{repo}"' in out["reason"]
+    assert not (repo / ".claude").exists(), "the hook itself creates nothing"
+    save = re.search(r"^(python3 .*) save (--root .*) --record '.*'$", out["reason"], re.M)
+    record = json.dumps(helpers.record("decision", "use-redis-for-sessions", "Use Redis for session storage", tags=["redis"]))
+    argv = shlex.split(f"{save.group(1)} save {save.group(2)} --record {shlex.quote(record)}")
+    proc = subprocess.run(argv, cwd=repo / "src", capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / ".claude" / "memory" / "decisions" / "use-redis-for-sessions.json").is_file()
+    assert "created the memory store" in proc.stderr
+
+
+def test_drop_in_hooks_without_a_store_stay_quiet(tmp_path, transcript):
+    repo = tmp_path / "fresh"
+    (repo / ".git").mkdir(parents=True)
+    payload = {"session_id": "s", "transcript_path": str(transcript), "cwd": str(repo), "hook_event_name": "Stop"}
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PLUGIN_ROOT"}  # as in a drop-in install
+    proc = subprocess.run(["python3", str(REPO / "hooks" / "stop.py")], input=json.dumps(payload).encode(),
+                          capture_output=True, cwd=repo, env=env)
+    assert proc.returncode == 0 and proc.stdout == b"", proc.stderr
 
 
 def test_missing_transcript_falls_back_to_last_message_once(project, tmp_path):
@@ -115,7 +147,7 @@ def test_session_summary_gets_a_stable_id(project):
     reason = out["reason"]
     assert '- session_summary: "36 tool uses' in reason
     sid = re.search(r'id "(session-\d{4}-\d\d-\d\d-abcd1234)"', reason).group(1)
-    assert f"memory.py show {sid} --root {project}` finds it, update it" in reason
+    assert f"memory.py\" show {sid} --root \"{project}\"` finds it, update it" in reason
     with open(path, "a") as f:  # later in the same session: the same id
         for i in range(6):
             f.write(transcript_line("user", f"more {i}"))

@@ -107,7 +107,7 @@ def test_commands_and_skill_have_frontmatter_and_use_the_plugin_root():
 def test_skill_teaches_the_save_workflow_and_every_content_field():
     (skill,) = markdown_files()[1]
     _, body = frontmatter(skill)
-    similar, update, save = body.index(" similar "), body.index(" update ID"), body.index(" save --input -")
+    similar, update, save = body.index(" similar "), body.index(" update ID"), body.index(" save --record '{")
     assert similar < update < save, "similar must come first, then update or save"
     assert re.search(r"never .*write", body, re.I | re.S) and ".claude/memory/" in body
     for category, fields in CONTENT_FIELDS.items():

@@ -22,23 +22,21 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 from datetime import datetime, timezone
 
+from .cliname import cli_command, quote
 from .config import int_setting, load_config
 from .digest import sha256_hex
 from .retrieve import project_dir_of
 from .redact import redact_secrets
 from .sanitize import cut, escape_xml
 from .state import load_state, save_state
-from .store import find_memory_root, project_root_of
+from .store import find_memory_root, project_root_of, repo_root_of
 from .transcript import MAX_READ_BYTES, Turn, read_transcript
 from .triage import activity, triage, triage_enabled
 
 STATE_KIND = "triage"
 MAX_REASON_CHARS = 1900
-CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CLI = os.path.join(CHECKOUT, "scripts", "memory.py")
 
 # What the ``content`` object of each category holds (the write path validates it; see ``save --help``).
 CONTENT_FIELDS = {
@@ -85,19 +83,20 @@ def _with_last_message(turns: list, message) -> list:
     return turns + [Turn("assistant", message)]
 
 
-def _quote(path: str) -> str:
-    return shlex.quote(path)
-
-
 def quote_evidence(text: str) -> str:
     """An evidence line as shown in the reminder: secrets redacted, markup escaped (it is data)."""
     return escape_xml(redact_secrets(text)[0])
 
 
 def build_reason(findings: list, project_root: str, session_summary_id: str) -> str:
-    """The reminder Claude reads: what fired, the evidence, and the exact commands (under the size cap)."""
-    cli = f"python3 {_quote(CLI)}"
-    root = f"--root {_quote(project_root)}"
+    """The reminder Claude reads: what fired, the evidence, and the exact commands (under the size cap).
+
+    The commands are the one form the plugin approves without asking (``autoallow.py``): the CLI as
+    ``python3 "<path>"``, one line each, the record as single-quoted JSON (no heredoc: Claude Code
+    refuses ``{"`` in one).
+    """
+    cli = cli_command(project_root)
+    root = f"--root {quote(project_root)}"
     head = ("team-memory: this part of the conversation may hold something the team should remember. "
             "Save what a teammate would need later; if nothing is worth keeping, just stop "
             "(you will not be asked about this part again).")
@@ -108,12 +107,13 @@ def build_reason(findings: list, project_root: str, session_summary_id: str) -> 
     cats = [f.category for f in findings if f.category != "session_summary"]
     example = cats[0] if cats else "session_summary"
     lines += [
-        "To save each item:",
+        "To save each item, run these commands with the Bash tool, each on one line as shown:",
         f"1. look for an existing one: {cli} similar {root} --category {example} --title \"<short title>\"",
-        f"2. if none, save a new record (JSON on stdin): {cli} save {root} --input - <<'EOF'",
-        f'{{"category": "{example}", "title": "<short title>", "tags": ["<tag>"], "content": {{...}}}}',
-        "EOF",
-        f"   if one exists, update it (ID and hash H as similar shows them): "
+        "2. if it prints nothing, save a new record, the whole record as one line of JSON in single quotes "
+        "(write an apostrophe inside the JSON as \\u0027):",
+        f"{cli} save {root} --record '{{\"category\": \"{example}\", \"title\": \"<short title>\", "
+        f"\"tags\": [\"<tag>\"], \"content\": {{...}}}}'",
+        f"   if it prints a match, update that one instead (ID and hash H as it shows them): "
         f"{cli} update ID {root} --content-json '<JSON>' --expect-hash H",
         "content fields: " + "; ".join(f"{f.category}: {CONTENT_FIELDS[f.category]}" for f in findings),
     ]
@@ -145,9 +145,22 @@ def _read(payload: dict, state: dict, config: dict):
     return [Turn("assistant", message)], None, digest
 
 
+def first_store(payload: dict) -> str | None:
+    """Where a plugin user's first memory will go: ``<repository root>/.claude/memory`` (not created here).
+
+    Installing the plugin is the opt-in, so a repository without a store still gets the reminder; its
+    ``save`` creates the store. A drop-in install always has its store, and outside a repository (or
+    without the plugin) there is nothing to suggest.
+    """
+    if not os.environ.get("CLAUDE_PLUGIN_ROOT"):
+        return None
+    repo = repo_root_of(project_dir_of(payload))
+    return os.path.join(repo, ".claude", "memory") if repo else None
+
+
 def on_stop(payload: dict) -> dict | None:
     """Stop handler: a block decision with the reminder, or None to let Claude stop."""
-    memory_root = find_memory_root(project_dir_of(payload))
+    memory_root = find_memory_root(project_dir_of(payload)) or first_store(payload)
     if memory_root is None:
         return None
     config = load_config(memory_root)

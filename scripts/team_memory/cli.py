@@ -16,6 +16,7 @@ import os
 import sys
 from typing import Sequence
 
+from .cliname import user_cli
 from . import __version__
 from .config import load_config
 from .model import MEMORY_REL
@@ -36,15 +37,16 @@ COMMAND_HOME = {
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
 
 PROG = "memory.py"
-DESCRIPTION = """\
+CLI = user_cli()
+DESCRIPTION = f"""\
 team-memory: the team's memories as JSON files in the repository, recalled for
 Claude Code before every prompt.
 
 examples:
-  python3 scripts/memory.py demo                      # try it on a built-in demo store
-  python3 scripts/memory.py search "fix pydantic import error" --explain
-  python3 scripts/memory.py list --category decision
-  python3 scripts/memory.py <command> --help          # every command has examples
+  {CLI} demo                      # try it on a built-in demo store
+  {CLI} search "fix pydantic import error" --explain
+  {CLI} list --category decision
+  {CLI} <command> --help          # every command has examples
 """
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+from .cliname import user_cli
 from .cli import CliError, add_command
 from .doctor import examine, repair
 from .model import CATEGORIES, STATUSES
 from .purge import grace_days, purge_retired
 from .store import iter_memory_files, iter_records, project_root_of, record_status
 
-CLI = "python3 scripts/memory.py"
+CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import sys
 
+from .cliname import user_cli
 from .cli import CliError, add_command
 from .editing import EditAborted, edit_session
 from .store import find_memory
 from .validate import format_problems
 
-CLI = "python3 scripts/memory.py"
+CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 
+from .cliname import user_cli
 from .cli import CliError, add_command
 from .index import index_path, rebuild_index
 from .model import CATEGORIES, STATUSES
@@ -10,21 +11,23 @@ from .retrieve import data_note, excerpt_chars, format_block, output_budget, ran
 from .scoring import STRATEGIES, get_strategy
 from .store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
 
+CLI = user_cli()
+
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "rebuild", cmd_rebuild,
                     "rewrite index.md and the machine cache from the JSON files (atomically, under the store lock)",
-                    "  python3 scripts/memory.py rebuild\n  python3 scripts/memory.py rebuild --full\n"
-                    "  python3 scripts/memory.py rebuild --root ~/src/app")
+                    f"  {CLI} rebuild\n  {CLI} rebuild --full\n"
+                    f"  {CLI} rebuild --root ~/src/app")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--full", action="store_true",
                    help="re-read every memory file (default: every file is checked, and re-read only "
                         "when its size, time or inode changed since the cache was written)")
 
     p = add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
-                    "  python3 scripts/memory.py list\n"
-                    "  python3 scripts/memory.py list --category decision --tag redis\n"
-                    "  python3 scripts/memory.py list --status retired --json")
+                    f"  {CLI} list\n"
+                    f"  {CLI} list --category decision --tag redis\n"
+                    f"  {CLI} list --status retired --json")
     p.add_argument("--category", choices=CATEGORIES, help="only this category")
     p.add_argument("--tag", action="append", default=[], help="only memories with this tag (repeatable: all must match)")
     p.add_argument("--status", choices=STATUSES + ("all",), default="active", help="record status (default: active)")
@@ -32,9 +35,9 @@ def register(subparsers, common) -> None:
 
     p = add_command(subparsers, common, "search", cmd_search,
                     "rank memories for a prompt exactly as the UserPromptSubmit hook does",
-                    '  python3 scripts/memory.py search "fix pydantic import error in tests"\n'
-                    '  python3 scripts/memory.py search "redis cache" --explain\n'
-                    '  python3 scripts/memory.py search "auth policy" --json --limit 10')
+                    f'  {CLI} search "fix pydantic import error in tests"\n'
+                    f'  {CLI} search "redis cache" --explain\n'
+                    f'  {CLI} search "auth policy" --json --limit 10')
     p.add_argument("prompt", help="the prompt text to match")
     p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), help="override retrieval.match_strategy")
@@ -43,7 +46,7 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(subparsers, common, "show", cmd_show, "show one memory",
-                    "  python3 scripts/memory.py show use-pydantic-v2\n  python3 scripts/memory.py show use-pydantic-v2 --json")
+                    f"  {CLI} show use-pydantic-v2\n  {CLI} show use-pydantic-v2 --json")
     p.add_argument("id", help="the memory id (its file name without .json)")
     p.add_argument("--json", action="store_true", help="print the stored JSON as is")
 
@@ -129,7 +132,7 @@ def cmd_search(ctx) -> int:
 def cmd_show(ctx) -> int:
     found = find_memory(ctx.memory_root, ctx.config, ctx.args.id)
     if found is None:
-        raise CliError(f"no memory with id {ctx.args.id!r} (try: python3 scripts/memory.py list)")
+        raise CliError(f"no memory with id {ctx.args.id!r} (try: {CLI} list)")
     category, path = found
     if ctx.args.json:
         with open(path, encoding="utf-8") as f:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
+from .cliname import user_cli
 from .cli import CliError, UsageError, add_command
 from .cmd_write import write_root
 from .config import load_config
@@ -18,7 +19,7 @@ from .transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_memory_ent
                        format_for, import_records, loads, prepare)
 from .validate import format_problems
 
-CLI = "python3 scripts/memory.py"
+CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

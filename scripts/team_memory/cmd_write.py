@@ -12,6 +12,7 @@ import os
 import sys
 import textwrap
 
+from .cliname import user_cli
 from .cli import CliError, UsageError, add_command
 from .config import load_config
 from .index import build_entries
@@ -20,13 +21,13 @@ from .privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
 from .sanitize import clean_tag
 from .scoring import score_entry
-from .store import iter_memory_files, project_root_of
+from .store import iter_memory_files, project_root_of, repo_root_of
 from .tokens import tokenize
 from .validate import ValidationError, check_file, format_problems
 from .write import WriteError, content_hash, create_memory, set_status, update_memory
 
 SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
-CLI = "python3 scripts/memory.py"
+CLI = user_cli()
 
 
 def register(subparsers, common) -> None:
@@ -49,7 +50,10 @@ def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
                     f"  {CLI} save --input record.json\n"
                     f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""")
-    p.add_argument("--input", required=True, metavar="FILE|-", help="the record as JSON, from a file or - for stdin")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--record", metavar="JSON", help="the record as one JSON argument (in single quotes; "
+                                                          "write an apostrophe inside it as \\u0027)")
+    source.add_argument("--input", metavar="FILE|-", help="the record as JSON, from a file or - for stdin")
     p.add_argument("--force", action="store_true", help="create even if a memory with this id was retired < 24 h ago")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -143,7 +147,15 @@ def write_root(ctx) -> str:
     try:
         return ctx.memory_root
     except CliError as exc:
-        raise CliError(f"{exc} (add and save create the store when --root names the project folder)") from None
+        repo = repo_root_of(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+        if repo is None:
+            raise CliError(f"{exc} (add and save create the store at the repository root, or where --root "
+                           "names the project folder)") from None
+    nested = os.path.join(repo, *MEMORY_REL)  # the first memory of this repository: the store starts here
+    os.makedirs(nested, exist_ok=True)
+    print(f"created the memory store {nested} (commit it to share the memories with your team)", file=sys.stderr)
+    ctx._root = nested
+    return nested
 
 
 # --- output ------------------------------------------------------------------
@@ -209,7 +221,10 @@ def cmd_add(ctx) -> int:
 
 
 def cmd_save(ctx) -> int:
-    record = _read_source(ctx.args.input, "--input")
+    if ctx.args.record is not None:
+        record = _parse_json(ctx.args.record, "--record")
+    else:
+        record = _read_source(ctx.args.input, "--input")
     root = write_root(ctx)
     return _report(ctx, _run(ctx, create_memory, root, load_config(root), record, force=ctx.args.force))
 
@@ -287,7 +302,12 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
 
 def cmd_similar(ctx) -> int:
     args = ctx.args
-    best = best_similar(ctx.memory_root, ctx.config, args.category, args.title, args.tag)
+    try:
+        memory_root = ctx.memory_root
+    except CliError as exc:
+        print(f"nothing similar: {exc}", file=sys.stderr)
+        memory_root = None  # no store yet: nothing can be similar (save creates it)
+    best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag) if memory_root else None
     if args.json:
         ctx.print_json(best)
     elif best:

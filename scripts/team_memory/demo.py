@@ -13,11 +13,14 @@ import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
 
+from .cliname import user_cli
 from .cli import add_command
 from .config import TEMPLATES_DIR, load_config
 from .index import rebuild_index
 from .model import MEMORY_REL
 from .store import dump_memory, iter_memory_files, load_memory
+
+CLI = user_cli()
 
 PLUGIN_ROOT = os.path.dirname(TEMPLATES_DIR)
 DEMO_DIR = os.path.join(TEMPLATES_DIR, "demo")
@@ -33,9 +36,9 @@ DEMO_PROMPTS = (
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "demo", cmd_demo,
                     "build a demo store in a temporary folder and show what the hook injects for a few prompts",
-                    "  python3 scripts/memory.py demo\n"
-                    '  python3 scripts/memory.py demo --prompt "how do we roll back a deploy?"\n'
-                    "  python3 scripts/memory.py demo --keep /tmp/demo-project")
+                    f"  {CLI} demo\n"
+                    f'  {CLI} demo --prompt "how do we roll back a deploy?"\n'
+                    f"  {CLI} demo --keep /tmp/demo-project")
     p.add_argument("--prompt", action="append", help="a prompt to try (repeatable; default: a built-in set)")
     p.add_argument("--keep", metavar="DIR", help="build the demo project in DIR and keep it (DIR must not exist)")
 
@@ -86,7 +89,7 @@ def cmd_demo(ctx) -> int:
             print(out.rstrip() if out.strip() else "(nothing injected)")
             print()
         if ctx.args.keep:
-            print(f"Kept the demo project in {project}; try: python3 scripts/memory.py search \"redis\" --root {project}")
+            print(f"Kept the demo project in {project}; try: {CLI} search \"redis\" --root {project}")
     finally:
         if cleanup:
             shutil.rmtree(cleanup, ignore_errors=True)

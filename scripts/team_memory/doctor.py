@@ -17,6 +17,7 @@ import time
 from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
 
+from .cliname import user_cli
 from .config import category_folders
 from .model import CONFIG_NAME
 from .fsutil import is_temp_file, store_lock
@@ -24,6 +25,8 @@ from .index import apply_changes, index_is_stale, index_path, write_index_locked
 from .privacy import PrivateTagError, leaks, scrub_record
 from .store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from .validate import check_file, validate_record
+
+CLI = user_cli()
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
@@ -121,7 +124,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
         if schema:
             found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                                 f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"))
+                                 f"edit it ({CLI} edit {memory_id}) or see: validate {rel(path)}"))
         if leaked:
             unclosed = any("unclosed" in p.message for p in leaked)
             found.append(Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),

@@ -21,6 +21,8 @@ import json
 import os
 from datetime import datetime, timezone
 
+from .autoallow import allow_cli_call, allow_decision
+from .cliname import cli_command
 from .config import category_folders, load_config
 from .digest import sha256_hex
 from .fsutil import LockBusy, category_dir, store_lock
@@ -35,14 +37,13 @@ from .validate import check_file
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 QUARANTINE = ".quarantine"
 SNAPSHOT_KIND = "tool-snapshot"
-SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "memory.py")
 MAX_CONTEXT_CHARS = 4000
 MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
 
 def cli() -> str:
-    """How to run this checkout's CLI, from any folder (plugin or drop-in install)."""
-    return f'python3 "{SCRIPT}"'
+    """How to run this CLI, in the form the permission rules match (plugin or drop-in install)."""
+    return cli_command(os.environ.get("CLAUDE_PROJECT_DIR"))
 
 
 def _stores(payload: dict) -> list:
@@ -88,7 +89,7 @@ def _deny(what: str, path: str | None) -> dict:
     where = f" ({what}{': ' + path if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
-              f"Use instead: {cli()} save --input - (a whole JSON record on stdin), "
+              f"Use instead: {cli()} save --record '<the whole record as one line of JSON>', "
               f"or {cli()} add/update ID/retire ID --reason R/archive ID --reason R "
               f"(see {cli()} --help). Reading memory files is allowed.")
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
@@ -133,7 +134,16 @@ def guard_tool_use(payload: dict):
             return _deny(target.what, None)
     if stores:
         _save_snapshot(payload, stores[0])
+    if allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores)):
+        return allow_decision()
     return None
+
+
+def _project_roots(payload: dict, stores: list) -> list:
+    roots = [project_dir_of(payload)] + [project_root_of(s) for s in stores]
+    if os.environ.get("CLAUDE_PROJECT_DIR"):
+        roots.append(os.environ["CLAUDE_PROJECT_DIR"])
+    return roots
 
 
 # --- PostToolUse ---------------------------------------------------------------------------------
@@ -243,7 +253,7 @@ def check_tool_result(payload: dict):
             pass  # the next prompt patches a stale index
     if not notes:
         return None
-    text = ("team-memory: " + " ".join(notes) + f" Write memories with {cli()} save --input - (a whole JSON record), "
+    text = ("team-memory: " + " ".join(notes) + f" Write memories with {cli()} save --record '<JSON>' (a whole record), "
             f"or add/update; run {cli()} validate PATH to check a file.")
     if len(text) > MAX_CONTEXT_CHARS:
         text = text[: MAX_CONTEXT_CHARS - 1] + "\u2026"

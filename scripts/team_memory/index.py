@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from .cliname import stable_cli
 from .config import category_enabled, category_folders
 from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from .store import project_root_of, record_status
@@ -20,7 +21,7 @@ from .store import project_root_of, record_status
 HEADER = (
     "# Memory Index\n\n"
     "<!-- Derived from the JSON files by team-memory; do not edit. "
-    "Rebuild with: python3 scripts/memory.py rebuild -->\n\n"
+    f"Rebuild with: {stable_cli()} rebuild -->\n\n"
 )
 
 _INDEX_PATTERN = r"^-\s+\[([A-Z_]+)\]\s+(.+?)\s+->\s+(\S+)(?:\s+#tags:(.+))?$"

@@ -11,14 +11,15 @@ and never more than ``MAX_CHARS``.
 from __future__ import annotations
 
 import json
-import shlex
+import os
 
-from .capture import CLI
+from .capture import first_store
+from .cliname import cli_command
 from .index import current_entries, resolve_entry_path
 from .model import CATEGORIES, category_from_display
 from .retrieve import DATA_NOTE, enabled_store, parse_time
 from .sanitize import sanitize_title
-from .store import record_status
+from .store import project_root_of, record_status
 
 SOURCES = ("startup", "resume", "clear", "compact")
 MAX_CHARS = 1500
@@ -56,7 +57,7 @@ def build_orientation(memory_root: str, config: dict, entries: list) -> str:
     summary = ", ".join(f"{cat} {counts[cat]}" for cat in CATEGORIES if counts.get(cat))
     head = '<memory-context source=".claude/memory/" kind="orientation">'
     tail = "</memory-context>"
-    cli = f"python3 {shlex.quote(CLI)}"
+    cli = cli_command(project_root_of(memory_root))
     lines = [DATA_NOTE, f"team-memory: {len(entries)} active memories ({summary})."]
     for category, label in (("decision", "Recent decisions"), ("constraint", "Recent constraints")):
         titles = _recent_titles(memory_root, config, entries, category)
@@ -64,7 +65,7 @@ def build_orientation(memory_root: str, config: dict, entries: list) -> str:
             lines.append(f"{label}:")
             lines += [f"- {t}" for t in titles]
     usage = (f"Search: {cli} search \"<words>\"; save: {cli} similar --category C --title \"...\" "
-             f"then {cli} save --input -")
+             f"then {cli} save --record '<the record as one line of JSON>'")
     while True:
         text = "\n".join([head, *lines, usage, tail]) + "\n"
         if len(text) <= MAX_CHARS or len(lines) <= 2:
@@ -74,6 +75,16 @@ def build_orientation(memory_root: str, config: dict, entries: list) -> str:
             lines.pop()
 
 
+def first_use(payload: dict) -> str | None:
+    """One line for a plugin user whose repository has no memories yet: how memory starts."""
+    memory_root = first_store(payload)
+    if memory_root is None or os.path.lexists(memory_root):
+        return None  # not the plugin, not a repository, or a store that is there but switched off
+    project = project_root_of(memory_root)
+    return (f"team-memory: no team memories in this repository yet; the first save creates .claude/memory/ "
+            f"at {project} (commit it to share): {cli_command(project)} save --record '<JSON>'.\n")
+
+
 def on_session_start(payload: dict) -> str | None:
     """SessionStart handler: the orientation text, or None."""
     source = payload.get("source")
@@ -81,7 +92,7 @@ def on_session_start(payload: dict) -> str | None:
         return None
     store = enabled_store(payload)
     if store is None:
-        return None
+        return first_use(payload)
     memory_root, config = store
     entries = current_entries(memory_root, config)
     if not entries:

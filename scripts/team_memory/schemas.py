@@ -128,7 +128,7 @@ def category_schema(category: str) -> dict:
         "$id": f"{BASE_ID}{category}.schema.json",
         "title": f"team-memory {category} memory",
         "description": (f"One {category} memory, stored as .claude/memory/{DEFAULT_FOLDERS[category]}/<id>.json. "
-                        "Check a file fully with: python3 scripts/memory.py validate PATH"),
+                        "Check a file fully with the team-memory CLI: memory.py validate PATH"),
         "type": "object",
         "properties": props,
         "required": list(TOP_REQUIRED),

@@ -47,6 +47,18 @@ def find_memory_root(start: str | None = None) -> str | None:
         here = parent
 
 
+def repo_root_of(start: str) -> str | None:
+    """The nearest folder at or above ``start`` that holds ``.git`` (a repository or worktree root), or None."""
+    here = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
 def project_root_of(memory_root: str) -> str:
     """``<project>/.claude/memory`` -> ``<project>``."""
     return os.path.dirname(os.path.dirname(os.path.abspath(memory_root)))

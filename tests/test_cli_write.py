@@ -146,7 +146,7 @@ def test_similar_finds_the_memory_to_update(project, memory_root, capsys):
     out = capsys.readouterr().out
     assert re.match(r"\s*\d+\s+use-redis\s+Use Redis for sessions", out) and "update use-redis" in out
     assert main(["similar", "--root", str(project), "--category", "preference", "--title", "Redis sessions"]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "no similar memory: save a new one\n"
     assert run_json(capsys, "similar", "--root", project, "--category", "decision", "--title", "Kafka topics") == (0, None)
 
 

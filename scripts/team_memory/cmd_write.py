@@ -12,7 +12,7 @@ import os
 import sys
 import textwrap
 
-from .cliname import user_cli
+from .cliname import cli_command, user_cli
 from .cli import CliError, UsageError, add_command
 from .config import load_config
 from .index import build_entries
@@ -28,6 +28,7 @@ from .write import WriteError, content_hash, create_memory, set_status, update_m
 
 SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
 CLI = user_cli()
+NO_SIMILAR = "no similar memory: save a new one"
 
 
 def register(subparsers, common) -> None:
@@ -304,14 +305,16 @@ def cmd_similar(ctx) -> int:
     args = ctx.args
     try:
         memory_root = ctx.memory_root
-    except CliError as exc:
-        print(f"nothing similar: {exc}", file=sys.stderr)
-        memory_root = None  # no store yet: nothing can be similar (save creates it)
+    except CliError:
+        memory_root = None  # no store yet: nothing can be similar (the first save creates it)
     best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag) if memory_root else None
     if args.json:
         ctx.print_json(best)
     elif best:
         print(f"{best['score']:>3}  {best['id']}  {best['title']}  -> {best['path']}")
-        print(f"     update it instead of adding a duplicate: {CLI} update {best['id']} ... --expect-hash {best['hash']}")
+        print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
+              f"--expect-hash {best['hash']}")
+    else:
+        print(NO_SIMILAR + ("" if memory_root else " (no memory store yet: the first save creates it)"))
     return 0
 

@@ -4,7 +4,7 @@
 reminder, it reads the commands out of the reminder's own text, as a model would: the ``similar``
 line (filling in the title), then, if that prints nothing, the ``save ... --record '...'`` line with
 the template replaced by a whole record of the category the reminder names, encoded as the reminder
-says (one line of JSON in single quotes, apostrophes as ``\\u0027``). Each is one Bash call; the test
+says (one line of JSON in single quotes, an apostrophe as ``'\\''``). Each is one Bash call; the test
 supplies no command, path or permission of its own. ``calls`` lists the tool calls it made.
 """
 from __future__ import annotations
@@ -54,8 +54,8 @@ def commands_of(reminder: str) -> dict:
 
 
 def encode_record(record: dict) -> str:
-    """The record as the reminder asks: one line of JSON for single quotes, apostrophes as \\u0027."""
-    return "'" + json.dumps(record, ensure_ascii=False).replace("'", "\\u0027") + "'"
+    """The record as the reminder asks: one line of JSON in single quotes, an apostrophe as '\\''."""
+    return "'" + json.dumps(record, ensure_ascii=False).replace("'", "'\\''") + "'"
 
 
 class StopFollower:

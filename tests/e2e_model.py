@@ -36,11 +36,17 @@ def text(value: str) -> dict:
 
 
 def last_user_texts(body: dict) -> list:
-    """Texts of the newest user message (text blocks and tool results)."""
+    """Texts (text blocks and tool results) of the messages after the model's last turn.
+
+    Claude Code 2.1.330 sends hook feedback, such as a Stop hook's reason, as a ``system`` role message.
+    """
     messages = body.get("messages") or []
-    if not messages or messages[-1].get("role") != "user":
-        return []
-    return e2e.E2EResult(0, "", 0.0, [{"messages": [messages[-1]]}]).texts()
+    tail = []
+    for message in reversed(messages):
+        if message.get("role") == "assistant":
+            break
+        tail.insert(0, message)
+    return e2e.E2EResult(0, "", 0.0, [{"messages": tail}]).texts()
 
 
 class Script:

@@ -13,8 +13,9 @@ command (``allow_cli_call``), and Claude Code asks as usual for everything else:
 - ``<command>`` is one of ``COMMANDS`` (look-ups and validated writes; never ``retire``, ``archive``,
   ``import``, ``export``, ``gc``, ``install``...);
 - nothing the shell would expand or chain: outside single quotes no ``$``, backquote, backslash,
-  ``; & | < > ( ) { } * ? [ ] ~ #`` or line break; inside double quotes no ``$``, backquote or
-  backslash; single quotes keep everything literal (a JSON record goes there);
+  ``; & | < > ( ) { } * ? [ ] ~ #`` or line break, and a backslash only in ``\\'``; inside double
+  quotes no ``$``, backquote or backslash; single quotes keep everything literal (a JSON record goes
+  there, an apostrophe in it as ``'\\''``);
 - no option that reads or writes a file (``--input`` other than ``-``, ``--content-file``, ``--output``),
   and ``--root`` only when it names this project; argparse's abbreviations count as the full option.
 
@@ -36,10 +37,17 @@ REASON = "team-memory: its own CLI (validated write or look-up), approved by the
 
 
 def shell_literal(command: str) -> bool:
-    """True when bash would run ``command`` as one simple command with no expansion of any kind."""
+    """True when bash would run ``command`` as one simple command with no expansion of any kind.
+
+    Outside quotes, a backslash is accepted only before an apostrophe: ``'\\''`` is how an apostrophe
+    goes inside a single-quoted argument (Claude Code turns a ``\\u0027`` in a command into a bare one).
+    """
     state = None  # None, "'" or '"'
-    for ch in command:
-        if state == "'":
+    escaped = False
+    for i, ch in enumerate(command):
+        if escaped:
+            escaped = False
+        elif state == "'":
             if ch == "'":
                 state = None
         elif state == '"':
@@ -49,6 +57,8 @@ def shell_literal(command: str) -> bool:
                 return False
         elif ch in ("'", '"'):
             state = ch
+        elif ch == "\\" and command[i + 1:i + 2] == "'":
+            escaped = True
         elif ch in UNQUOTED_SPECIAL:
             return False
     return state is None

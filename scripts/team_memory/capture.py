@@ -110,7 +110,7 @@ def build_reason(findings: list, project_root: str, session_summary_id: str) -> 
         "To save each item, run these commands with the Bash tool, each on one line as shown:",
         f"1. look for an existing one: {cli} similar {root} --category {example} --title \"<short title>\"",
         "2. if it prints \"no similar memory\", save a new record, the whole record as one line of JSON in single quotes "
-        "(write an apostrophe inside the JSON as \\u0027):",
+        "(write an apostrophe inside it as '\\''; no heredoc):",
         f"{cli} save {root} --record '{{\"category\": \"{example}\", \"title\": \"<short title>\", "
         f"\"tags\": [\"<tag>\"], \"content\": {{...}}}}'",
         f"   if it prints a match, update that one instead (ID and hash H as it shows them): "

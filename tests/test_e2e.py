@@ -5,8 +5,12 @@ CLI cannot be installed these tests fail, they never skip. Marked ``e2e`` (``-m 
 them out locally); they run by default and in CI."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
+import e2e_follow as follow
+import e2e_model
 import e2e_support as e2e
 import helpers
 
@@ -95,3 +99,67 @@ def test_a_missing_cli_that_cannot_be_installed_fails_loudly(monkeypatch, tmp_pa
     npm.chmod(0o755)
     with pytest.raises(e2e.E2ESetupError, match="E404 registry unreachable"):
         e2e.ensure_claude()
+
+
+# ---------------------------------------------------------------- the save loop, with the plugin's permissions only
+
+SAVE_PROMPT = ("Should we keep Redis for the session store? We decided to switch the session store from Redis "
+               "to Valkey because of the license change.")
+
+
+@pytest.fixture(params=["plugin", "drop-in"])
+def fresh(request, tmp_path, claude_bin):
+    """(mode, project, plugin dir or None): a plugin user's repository has no .claude/memory/ yet."""
+    if request.param == "plugin":
+        project = tmp_path / "fresh-repo"
+        (project / ".git").mkdir(parents=True)
+        return request.param, project, e2e.REPO
+    return request.param, e2e.dropin_project(tmp_path), None
+
+
+def test_the_model_saves_by_following_the_stop_reminder(fresh):
+    """The fake model runs exactly the commands the Stop reminder names; Claude Code's default permission mode,
+    no --allowedTools: the plugin's own approval lets them run, and a valid memory lands."""
+    mode, project, plugin = fresh
+    model = follow.StopFollower(SAVE_PROMPT)
+    result = e2e_model.run_scripted(project, SAVE_PROMPT, plugin, model, label=f"{mode} save loop")
+    assert result.returncode == 0, result.describe()
+    assert model.followed == 1 and len(model.calls) == 2, (model.calls, result.describe())
+    denials = [d for e in result.events if e.get("type") == "result" for d in e.get("permission_denials") or []]
+    assert denials == [], denials
+    tool_errors = [(is_error, text) for is_error, text in result.tool_results() if is_error]
+    assert tool_errors == [], tool_errors
+    path = e2e.memory_root(project) / "decisions" / "use-valkey-instead-of-redis-for-the-session-store.json"
+    assert path.is_file(), result.describe()
+    saved = json.loads(path.read_text())
+    assert saved["content"] == follow.RECORDS["decision"]["content"], "the JSON did not arrive verbatim"
+    check = helpers.run_cli("validate", str(path), "--root", str(project))
+    assert check.returncode == 0, check.stdout + check.stderr
+    blocks = [h for h in result.hook_responses("Stop") if '"block"' in (h.get("stdout") or "")]
+    assert len(blocks) == 1, "the reminder must come once"
+    if mode == "plugin":  # the first-day line, and the store starts at the repository root
+        assert result.seen("team-memory: no team memories in this repository yet"), result.describe()
+
+
+def test_only_the_cli_s_own_look_up_and_save_commands_are_approved(fresh):
+    """The plugin's approval is narrow: chained commands, other CLI commands and look-alike scripts still ask
+    (and so are refused in -p mode)."""
+    mode, project, plugin = fresh
+    helpers.write(e2e.memory_root(project), MEMORY)
+    cli = (f'python3 "{e2e.REPO / "scripts" / "memory.py"}"' if plugin else
+           f'python3 "{project / ".claude" / "team-memory" / "scripts" / "memory.py"}"')
+    fake = project / "scripts" / "memory.py"
+    fake.parent.mkdir(parents=True, exist_ok=True)
+    fake.write_text("print('not team-memory')\n")
+    calls = [("Bash", {"command": f"{cli} list"}),
+             ("Bash", {"command": f"{cli} list; touch {project / 'chained'}"}),
+             ("Bash", {"command": f"{cli} retire use-redis-for-sessions --reason 'not asked for'"}),
+             ("Bash", {"command": f'python3 "{fake}" list'})]
+    result = e2e_model.run_scripted(project, "list the memories", plugin, e2e_model.Script(calls),
+                                    label=f"{mode} narrow approval")
+    assert result.returncode == 0, result.describe()
+    outcomes = [is_error for is_error, _ in result.tool_results()]
+    assert outcomes == [False, True, True, True], result.tool_results()
+    assert not (project / "chained").exists()
+    saved = json.loads((e2e.memory_root(project) / "decisions" / "use-redis-for-sessions.json").read_text())
+    assert saved["record_status"] == "active", "retire ran without the user's approval"

@@ -49,11 +49,12 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
     p = add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
+                    f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "content": {{...}}}}'\n"""
                     f"  {CLI} save --input record.json\n"
                     f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--record", metavar="JSON", help="the record as one JSON argument (in single quotes; "
-                                                          "write an apostrophe inside it as \\u0027)")
+                                                          "an apostrophe inside it as '\\'')")
     source.add_argument("--input", metavar="FILE|-", help="the record as JSON, from a file or - for stdin")
     p.add_argument("--force", action="store_true", help="create even if a memory with this id was retired < 24 h ago")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

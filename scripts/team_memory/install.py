@@ -225,9 +225,20 @@ def assert_our_runtime(dest: str) -> None:
         raise InstallError(f"{dest} exists but is not a team-memory runtime; move it away and run again")
 
 
+PLUGIN_RULE = 'allowed-tools: Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/memory.py":*)'
+# The drop-in's rules: the absolute form the hooks' hints use, and the short form its --help and index.md show.
+DROP_IN_RULE = (f'allowed-tools: Bash(python3 "{MARKDOWN_ROOT}/scripts/memory.py":*), '
+                'Bash(python3 .claude/team-memory/scripts/memory.py:*)')
+SUBFOLDER_NOTE = ("\n(Drop-in install: Claude Code reads this project's hooks only when `claude` starts at the "
+                  "repository root; started in a subfolder, nothing is recalled automatically and these paths "
+                  "do not resolve. Ask the user to start `claude` at the root.)\n\n")
+
+
 def adjust_markdown(text: str) -> str:
     """A plugin command or skill made to work from the drop-in runtime."""
-    return text.replace(PLUGIN_ROOT_VAR, MARKDOWN_ROOT)
+    text = text.replace(PLUGIN_RULE, DROP_IN_RULE).replace(PLUGIN_ROOT_VAR, MARKDOWN_ROOT)
+    end = text.find("\n---\n", 4) if text.startswith("---\n") else -1
+    return text if end < 0 else text[:end + 5] + SUBFOLDER_NOTE + text[end + 5:]
 
 
 def is_ours(path: str) -> bool:

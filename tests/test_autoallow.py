@@ -1,0 +1,100 @@
+"""The PreToolUse hook approves the CLI's own look-up and save commands, in one exact shape, and nothing else."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from helpers import REPO, record, run_cli, run_hook, write
+from team_memory.autoallow import allow_cli_call, shell_literal
+
+CLI = f'python3 "{REPO / "scripts" / "memory.py"}"'
+PRE = "pre_tool_use.py"
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / ".claude" / "memory", record("decision", "use-redis", "Use Redis", ["redis"]))
+    return tmp_path
+
+
+def approved(command, project):
+    return allow_cli_call(command, str(project), [str(project)])
+
+
+@pytest.mark.parametrize("args", [
+    "list", "similar --category decision --title \"Redis sessions\" --tag redis",
+    "search 'redis sessions' --explain", "show use-redis --json", "stats",
+    """save --record '{"category": "decision", "title": "We chose Valkey", "content": {"why": "it'\\''s `$free` {\\"x\\"}"}}'""",
+    "update use-redis --content-json '{\"rationale\": [\"a\"]}' --expect-hash 3f2a9c01",
+    "save --input - --json",
+])
+def test_the_cli_s_store_commands_are_approved(project, args):
+    assert approved(f"{CLI} {args}", project)
+
+
+def test_the_root_only_when_it_is_this_project(project, tmp_path_factory):
+    assert approved(f'{CLI} save --root "{project}" --record \'{{}}\'', project)
+    assert approved(f"{CLI} list --root={project}/.claude/memory", project)
+    other = tmp_path_factory.mktemp("other")
+    assert not approved(f'{CLI} save --root "{other}" --record \'{{}}\'', project)
+    assert not approved(f'{CLI} save --ro "{other}" --record \'{{}}\'', project)  # argparse's abbreviation
+
+
+@pytest.mark.parametrize("command", [
+    f"{CLI} list; rm -rf ~", f"{CLI} list && touch x", f"{CLI} list | sh", f"{CLI} list > out",
+    f"{CLI} search $(cat ~/.ssh/id_rsa)", f'{CLI} search "$HOME"', f"{CLI} search `id`", f"{CLI} list\ntouch x",
+    f"{CLI} search *", f"{CLI} retire use-redis --reason x", f"{CLI} import --from-claude-memory /x",
+    f"{CLI} save --input /etc/passwd", f"{CLI} save --in=/etc/passwd", f"{CLI} update x --content-file /etc/passwd",
+    f"{CLI} export --output /tmp/x", f"python3 -c 'import os' {REPO / 'scripts' / 'memory.py'} list",
+    f"python3 {REPO / 'scripts' / 'memory.py'}x list", "python3 scripts/memory.py list",
+    f"{CLI} save --record '{{\"a\": 1}}", f"env X=1 {CLI} list", f"{CLI}",
+])
+def test_anything_else_is_left_to_claude_code(project, command):
+    assert not approved(command, project)
+
+
+def test_a_look_alike_script_is_not_approved(project):
+    fake = project / "scripts" / "memory.py"
+    fake.parent.mkdir()
+    fake.write_text("print('not team-memory')\n")
+    assert not approved(f'python3 "{fake}" list', project)
+    assert not approved("python3 .claude/team-memory/scripts/memory.py list", project)
+
+
+def test_can_be_turned_off(project, monkeypatch):
+    monkeypatch.setenv("TEAM_MEMORY_AUTO_ALLOW", "0")
+    assert not approved(f"{CLI} list", project)
+
+
+def test_shell_literal():
+    assert shell_literal("a 'b;c$d`e' \"f g\" 'it'\\''s'")
+    assert not shell_literal("a \\; b") and not shell_literal("a 'b") and not shell_literal('a "$x"')
+
+
+def test_the_hook_returns_the_allow_decision(project):
+    payload = {"tool_name": "Bash", "tool_input": {"command": f"{CLI} list"}, "cwd": str(project),
+               "hook_event_name": "PreToolUse", "session_id": "s"}
+    out = json.loads(run_hook(PRE, payload, cwd=str(project)).stdout)
+    assert out["hookSpecificOutput"]["permissionDecision"] == "allow"
+    payload["tool_input"]["command"] = f"{CLI} retire use-redis --reason x"
+    assert run_hook(PRE, payload, cwd=str(project)).stdout == b""
+
+
+def test_the_drop_in_short_form_is_approved_in_its_project(tmp_path):
+    (tmp_path / ".git").mkdir()
+    assert run_cli("install", str(tmp_path)).returncode == 0
+    script = tmp_path / ".claude" / "team-memory" / "scripts" / "memory.py"
+    payload = {"tool_name": "Bash", "tool_input": {"command": "python3 .claude/team-memory/scripts/memory.py list"},
+               "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "session_id": "s"}
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(tmp_path))
+    proc = subprocess.run(["python3", str(tmp_path / ".claude" / "team-memory" / "hooks" / "pre_tool_use.py")],
+                          input=json.dumps(payload).encode(), capture_output=True, cwd=tmp_path, env=env)
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow", proc.stderr
+    payload["tool_input"]["command"] = f'python3 "{script}" save --record \'{{}}\''
+    proc = subprocess.run(["python3", str(tmp_path / ".claude" / "team-memory" / "hooks" / "pre_tool_use.py")],
+                          input=json.dumps(payload).encode(), capture_output=True, cwd=tmp_path, env=env)
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow", proc.stderr

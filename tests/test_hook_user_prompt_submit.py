@@ -114,3 +114,21 @@ def test_broken_install_fails_open(tmp_path):
                           capture_output=True, timeout=30)
     assert proc.returncode == 0 and proc.stdout == b""
     assert b"retrieval disabled" in proc.stderr
+
+
+def test_a_slash_command_is_matched_by_its_arguments_only(project, memory_root):
+    """``/team-memory:memory-search pgbouncer``: the command's own words (team, memory, search) match nothing."""
+    write(memory_root, record("session_summary", "session-memory-work", "Team memory search work session",
+                              ["memory", "team", "search"], days_ago=1))
+    write(memory_root, record("decision", "use-pgbouncer", "Use PgBouncer in transaction mode",
+                              ["pgbouncer", "postgres"], days_ago=200))
+
+    def recalled(prompt):
+        proc = run_hook(HOOK, {"prompt": prompt, "cwd": str(project)}, cwd=str(project))
+        assert proc.returncode == 0
+        return proc.stdout.decode()
+
+    out = recalled("/team-memory:memory-search pgbouncer")
+    assert "Use PgBouncer in transaction mode" in out and "Team memory search work session" not in out
+    assert recalled("/team-memory:memory-search") == ""  # no arguments, nothing to match
+    assert "Use PgBouncer" in recalled("/usr/local/bin/pgbouncer crashes on start")  # a path is not a command

@@ -314,6 +314,24 @@ def prompt_of(payload: dict) -> str:
     return ""
 
 
+def command_arguments(prompt: str) -> str:
+    """``prompt`` without a leading ``/name`` or ``/plugin:name`` (a path such as ``/usr/bin/x`` stays).
+
+    A slash command (``/team-memory:memory-search pgbouncer``) is matched by its arguments only: the
+    command's name would match memories about the command's own words.
+    """
+    text = prompt.lstrip()
+    if not text.startswith("/"):
+        return prompt
+    end = 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    name = text[1:end]
+    if not name or not all(c.isalnum() or c in "-_:." for c in name):
+        return prompt
+    return text[end:].strip()
+
+
 def project_dir_of(payload: dict) -> str:
     """Where to look for the store: the payload's ``cwd``, else ``$CLAUDE_PROJECT_DIR``, else here."""
     for candidate in (payload.get("cwd"), os.environ.get("CLAUDE_PROJECT_DIR")):
@@ -333,8 +351,9 @@ def enabled_store(payload: dict):
 
 def context_for_prompt(payload: dict) -> str | None:
     """UserPromptSubmit handler: the block to inject, or None for nothing."""
-    prompt = prompt_of(payload)
-    if len(prompt.strip()) < MIN_PROMPT_CHARS:
+    raw = prompt_of(payload)
+    prompt = command_arguments(raw)
+    if len(raw.strip()) < MIN_PROMPT_CHARS or not prompt.strip():
         return None
     store = enabled_store(payload)
     if store is None:

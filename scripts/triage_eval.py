@@ -46,15 +46,17 @@ def load_fixtures(folder: str) -> list:
 
 
 HELD_OUT_PREFIX = "heldout-"
+TUNING_PREFIX = "tune-"
 
 
 def split(fixtures: list, by_origin: bool = False) -> dict:
     """The fixed halves: files named ``heldout-*`` are always held out (they were added after the first
-    tuning round and never tuned on); of the rest, even positions of the sorted names tune and odd
-    positions are held out."""
-    base = [f for f in fixtures if not f[0].startswith(HELD_OUT_PREFIX)]
+    tuning round and never tuned on), files named ``tune-*`` always tune (written to tune a later round);
+    of the rest, even positions of the sorted names tune and odd positions are held out."""
+    base = [f for f in fixtures if not f[0].startswith((HELD_OUT_PREFIX, TUNING_PREFIX))]
     extra = [f for f in fixtures if f[0].startswith(HELD_OUT_PREFIX)]
-    parts = {"tuning": base[0::2], "held-out": base[1::2] + extra, "all": fixtures}
+    tune = [f for f in fixtures if f[0].startswith(TUNING_PREFIX)]
+    parts = {"tuning": base[0::2] + tune, "held-out": base[1::2] + extra, "all": fixtures}
     if by_origin:  # the held-out half of the first 49 files, and the files added later, apart
         parts = {"tuning": parts["tuning"], "held-out (first)": base[1::2], "held-out (added)": extra,
                  "held-out": parts["held-out"], "all": fixtures}

@@ -180,3 +180,27 @@ def test_a_team_can_give_any_category_proposals_without_confirmations():
     config = deep_merge(load_config(None), {"triage": {"extra_cues": {"runbook": {"proposals": [r"\btwo ways\b"]}}}})
     turns = [Turn("assistant", "Two ways out: restart the worker or clear the queue."), Turn("user", "hello")]
     assert {f.category for f in triage(turns, config)} == set()
+
+
+@pytest.mark.parametrize("text, category", [
+    ("We decided to switch the session store from Redis to Valkey because of the license change.", "decision"),
+    ("We chose Valkey over Redis because it stays BSD-licensed.", "decision"),
+    ("never call the partner API more than 10 times a minute, it's a hard limit", "constraint"),
+    ("라이선스 변경 때문에 세션 저장소를 Redis에서 Valkey로 바꾸기로 결정했습니다.", "decision"),
+    ("파트너 API는 1분에 10번 넘게 호출하면 안 됩니다. 하드 리밋이에요.", "constraint"),
+    ("ライセンスの変更があったので、RedisではなくValkeyを選びました。", "decision"),
+    ("ライセンス変更のため、セッションストアをRedisからValkeyに切り替えることに決めました。", "decision"),
+    ("パートナーAPIは1分間に10回を超えて呼び出してはいけません。これは厳格な上限です。", "constraint"),
+])
+def test_a_choice_that_names_what_it_replaces_and_a_stated_hard_limit_fire(text, category):
+    assert category in cats(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I decided to look at the CI logs first because the test only fails there.",
+    "テストが遅いので、まずプロファイルを取ることにしました。",
+    "Could we switch from Redis to Valkey at some point? Not sure yet.",
+    "Redis에서 Valkey로 바꾸면 어떨까요? 아직 결정은 안 했어요.",
+])
+def test_a_step_with_a_reason_or_an_open_switch_is_not_a_decision(text):
+    assert "decision" not in cats(text)

@@ -13,9 +13,9 @@ import triage_eval  # noqa: E402
 
 # Measured on all 66 fixtures (docs/triage.md): precision, recall. A regression below these fails.
 FLOORS = {
-    "decision": (1.0, 0.72),
+    "decision": (1.0, 0.75),
     "runbook": (1.0, 1.0),
-    "constraint": (1.0, 0.75),
+    "constraint": (1.0, 0.83),
     "tech_debt": (1.0, 0.75),
     "preference": (1.0, 0.87),
     "session_summary": (1.0, 1.0),
@@ -39,8 +39,10 @@ def test_added_files_are_never_tuned_on():
     added = [name for name, _, _ in parts["held-out (added)"]]
     assert len(added) >= 10 and all(name.startswith("heldout-") for name in added)
     assert not [name for name, _, _ in parts["tuning"] if name.startswith("heldout-")]
-    # the first files keep their original halves
-    assert len(parts["tuning"]) == 25 and len(parts["held-out (first)"]) == 24
+    # the first files keep their original halves; tune-* files (written for a later round) always tune
+    tune = [name for name, _, _ in parts["tuning"] if name.startswith("tune-")]
+    assert len(parts["tuning"]) - len(tune) == 25 and len(parts["held-out (first)"]) == 24
+    assert len(tune) >= 8
 
 
 @pytest.mark.parametrize("category", sorted(FLOORS))

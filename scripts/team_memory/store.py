@@ -28,35 +28,38 @@ class NotARecord(ValueError):
     """The file parsed, but is not a memory record (or did not parse)."""
 
 
+def _upward(here: str):
+    """``here`` and each parent folder up to the filesystem root."""
+    while True:
+        yield here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return
+        here = parent
+
+
 def find_memory_root(start: str | None = None) -> str | None:
     """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root."""
-    here = os.path.abspath(start or os.getcwd())
-    if not os.path.isdir(here):
-        here = os.path.dirname(here)
+    first = os.path.abspath(start or os.getcwd())
+    if not os.path.isdir(first):
+        first = os.path.dirname(first)
     home = os.path.expanduser("~")
-    while True:
+    for here in _upward(first):
         candidate = os.path.join(here, *MEMORY_REL)
         # ~/.claude is Claude Code's own settings folder: only a store when we start there.
         if os.path.isdir(candidate) and (here != home or here == os.path.abspath(start or here)):
             return candidate
         if os.path.exists(os.path.join(here, ".git")):
             return None
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
+    return None
 
 
 def repo_root_of(start: str) -> str | None:
     """The nearest folder at or above ``start`` that holds ``.git`` (a repository or worktree root), or None."""
-    here = os.path.abspath(start)
-    while True:
+    for here in _upward(os.path.abspath(start)):
         if os.path.exists(os.path.join(here, ".git")):
             return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
+    return None
 
 
 def project_root_of(memory_root: str) -> str:

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 
 import pytest
 
-from helpers import REPO, record, run_hook, write
+from helpers import REPO, record, run_cli, run_hook, write
 
 HOOK = "session_start.py"
 
@@ -83,3 +84,29 @@ def test_hostile_stdin_exits_zero_with_clean_stdout(store, stdin):
     proc = run_hook(HOOK, stdin, cwd=str(store))
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr
     assert proc.stdout in (b"",) or proc.stdout.decode().startswith("<memory-context")
+
+
+def test_a_plugin_user_without_a_store_learns_in_one_line_how_memory_starts(tmp_path):
+    repo = tmp_path / "fresh"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    out = start(repo / "src")
+    assert out.count("\n") == 1 and "no team memories in this repository yet" in out
+    assert f"creates .claude/memory/ at {repo} " in out
+    assert f'python3 "{REPO / "scripts" / "memory.py"}" save --record' in out
+    assert not (repo / ".claude").exists()
+
+
+def test_nothing_outside_a_repository(tmp_path):
+    assert start(tmp_path) == ""
+
+
+def test_index_md_names_the_drop_in_cli_as_people_run_it(tmp_path):
+    (tmp_path / ".git").mkdir()
+    assert run_cli("install", str(tmp_path)).returncode == 0
+    cli = tmp_path / ".claude" / "team-memory" / "scripts" / "memory.py"
+    proc = subprocess.run(["python3", str(cli), "rebuild"], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    header = (tmp_path / ".claude" / "memory" / "index.md").read_text().splitlines()[2]
+    assert "Rebuild with: python3 .claude/team-memory/scripts/memory.py rebuild" in header
+    assert "scripts/memory.py rebuild" in header and str(REPO) not in header

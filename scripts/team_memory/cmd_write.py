@@ -14,6 +14,7 @@ import textwrap
 
 from .cliname import cli_command, user_cli
 from .cli import CliError, UsageError, add_command
+from .fsutil import atomic_write_text
 from .config import load_config
 from .index import build_entries
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
@@ -136,15 +137,27 @@ def _content_of(args):
     return None
 
 
+STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
+
+
+def new_store(nested: str) -> None:
+    """Create ``<project>/.claude/memory`` with a ``.gitignore`` for the derived files (``.cache/`` ignores itself)."""
+    os.makedirs(nested, exist_ok=True)
+    ignore = os.path.join(nested, ".gitignore")
+    if not os.path.lexists(ignore):
+        atomic_write_text(ignore, STORE_GITIGNORE)
+    print(f"created the memory store {nested} (commit it to share the memories with your team)", file=sys.stderr)
+
+
 def write_root(ctx) -> str:
-    """The store to write to; created as ``<project>/.claude/memory`` only when ``--root`` names the project."""
+    """The store to write to; a new ``<project>/.claude/memory`` where ``--root`` names the project, else at
+    the repository root when no store is found (the first memory of a repository starts its store)."""
     root = getattr(ctx.args, "root", None)
     if root:
         root = os.path.abspath(root)
         nested = os.path.join(root, *MEMORY_REL)
         if not os.path.isdir(nested) and os.path.isdir(root) and os.path.basename(root) != MEMORY_REL[-1]:
-            os.makedirs(nested, exist_ok=True)
-            print(f"created the memory store {nested}", file=sys.stderr)
+            new_store(nested)
         return ctx.memory_root
     try:
         return ctx.memory_root
@@ -153,9 +166,8 @@ def write_root(ctx) -> str:
         if repo is None:
             raise CliError(f"{exc} (add and save create the store at the repository root, or where --root "
                            "names the project folder)") from None
-    nested = os.path.join(repo, *MEMORY_REL)  # the first memory of this repository: the store starts here
-    os.makedirs(nested, exist_ok=True)
-    print(f"created the memory store {nested} (commit it to share the memories with your team)", file=sys.stderr)
+    nested = os.path.join(repo, *MEMORY_REL)
+    new_store(nested)
     ctx._root = nested
     return nested
 

@@ -98,3 +98,13 @@ def test_the_drop_in_short_form_is_approved_in_its_project(tmp_path):
     proc = subprocess.run(["python3", str(tmp_path / ".claude" / "team-memory" / "hooks" / "pre_tool_use.py")],
                           input=json.dumps(payload).encode(), capture_output=True, cwd=tmp_path, env=env)
     assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow", proc.stderr
+
+
+def test_from_a_subfolder_the_repository_root_is_this_project(tmp_path):
+    """The reminder names --root <repository root>; Claude may have started in a subfolder, before any store exists."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "services" / "api").mkdir(parents=True)
+    payload = {"tool_name": "Bash", "cwd": str(tmp_path / "services" / "api"), "hook_event_name": "PreToolUse",
+               "tool_input": {"command": f'{CLI} similar --root "{tmp_path}" --category decision --title x'}}
+    out = json.loads(run_hook(PRE, payload, cwd=str(tmp_path / "services" / "api")).stdout)
+    assert out["hookSpecificOutput"]["permissionDecision"] == "allow"

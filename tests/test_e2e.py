@@ -163,3 +163,28 @@ def test_only_the_cli_s_own_look_up_and_save_commands_are_approved(fresh):
     assert not (project / "chained").exists()
     saved = json.loads((e2e.memory_root(project) / "decisions" / "use-redis-for-sessions.json").read_text())
     assert saved["record_status"] == "active", "retire ran without the user's approval"
+
+
+def test_from_a_subfolder_the_plugin_saves_at_the_repository_root(tmp_path, claude_bin):
+    project = tmp_path / "fresh-repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "services" / "api").mkdir(parents=True)
+    model = follow.StopFollower(SAVE_PROMPT)
+    result = e2e_model.run_scripted(project, SAVE_PROMPT, e2e.REPO, model, cwd=project / "services" / "api",
+                                    label="plugin save from a subfolder")
+    assert result.returncode == 0 and model.followed == 1, result.describe()
+    assert (e2e.memory_root(project) / "decisions" / "use-valkey-instead-of-redis-for-the-session-store.json").is_file()
+    assert not (project / "services" / "api" / ".claude").exists()
+
+
+def test_from_a_subfolder_the_drop_in_hooks_do_not_run(tmp_path, claude_bin):
+    """A fact of Claude Code 2.1.330 that README and the installed commands state: the project's
+    .claude/settings.json is read only where claude starts. If this fails, Claude Code changed: update them."""
+    project = e2e.dropin_project(tmp_path)
+    helpers.write(e2e.memory_root(project), MEMORY)
+    (project / "src").mkdir()
+    result = e2e_model.run_scripted(project, MATCHING, None, e2e_model.Script(), cwd=project / "src",
+                                    label="drop-in from a subfolder")
+    assert result.returncode == 0, result.describe()
+    assert [e for e in result.events if e.get("subtype") == "hook_response"] == []
+    assert not result.seen("[DECISION] Use Redis for session storage")

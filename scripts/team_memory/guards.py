@@ -31,7 +31,7 @@ from .model import CONFIG_NAME, MEMORY_REL
 from .retrieve import project_dir_of
 from .shellscan import write_targets
 from .state import load_state, save_state, state_path
-from .store import find_memory_root, project_root_of
+from .store import find_memory_root, project_root_of, repo_root_of
 from .validate import check_file
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -140,7 +140,8 @@ def guard_tool_use(payload: dict):
 
 
 def _project_roots(payload: dict, stores: list) -> list:
-    roots = [project_dir_of(payload)] + [project_root_of(s) for s in stores]
+    cwd = project_dir_of(payload)
+    roots = [cwd, repo_root_of(cwd) or cwd] + [project_root_of(s) for s in stores]
     if os.environ.get("CLAUDE_PROJECT_DIR"):
         roots.append(os.environ["CLAUDE_PROJECT_DIR"])
     return roots

@@ -76,6 +76,6 @@ def user_cli() -> str:
     project = drop_in_project()
     if project is not None:
         return f"python3 {DROP_IN_CLI}"
-    if _same_file(os.path.join(os.getcwd(), "scripts", "memory.py"), SCRIPT):
+    if _same_file(os.path.join("scripts", "memory.py"), SCRIPT):  # relative: from this checkout's root
         return "python3 scripts/memory.py"
     return cli_command()

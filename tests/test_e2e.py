@@ -188,3 +188,18 @@ def test_from_a_subfolder_the_drop_in_hooks_do_not_run(tmp_path, claude_bin):
     assert result.returncode == 0, result.describe()
     assert [e for e in result.events if e.get("subtype") == "hook_response"] == []
     assert not result.seen("[DECISION] Use Redis for session storage")
+
+
+def test_a_slash_command_recalls_by_its_arguments(tmp_path, claude_bin):
+    """/team-memory:memory-search pgbouncer: the command's own words (team, memory, search) recall nothing."""
+    project = e2e.plugin_project(tmp_path)
+    helpers.write(e2e.memory_root(project), helpers.record("session_summary", "session-memory-work",
+                                                           "Team memory search work session", tags=["memory", "team", "search"], days_ago=1))
+    helpers.write(e2e.memory_root(project), helpers.record("decision", "use-pgbouncer", "Use PgBouncer in transaction mode",
+                                                           tags=["pgbouncer", "postgres"], days_ago=200))
+    result = e2e_model.run_scripted(project, "/team-memory:memory-search pgbouncer", e2e.REPO, e2e_model.Script(),
+                                    label="plugin /team-memory:memory-search")
+    assert result.returncode == 0, result.describe()
+    (recall,) = [h.get("stdout") or "" for h in result.hook_responses("UserPromptSubmit")]
+    assert "Use PgBouncer in transaction mode" in recall and "Team memory search work session" not in recall, recall
+    assert result.seen(recall.strip()[:120]), "the recall did not reach the model"

@@ -108,3 +108,12 @@ def test_from_a_subfolder_the_repository_root_is_this_project(tmp_path):
                "tool_input": {"command": f'{CLI} similar --root "{tmp_path}" --category decision --title x'}}
     out = json.loads(run_hook(PRE, payload, cwd=str(tmp_path / "services" / "api")).stdout)
     assert out["hookSpecificOutput"]["permissionDecision"] == "allow"
+
+
+def test_a_record_that_talks_about_the_store_is_still_approved(project):
+    """Quoted text naming .claude/memory/ (a memory about team-memory itself) is data, not a write."""
+    record_json = '{"title": "x", "content": {"rule": "never write .claude/memory/ directly > or rm -rf .claude/memory"}}'
+    payload = {"tool_name": "Bash", "tool_input": {"command": f"{CLI} save --record '{record_json}'"},
+               "cwd": str(project), "hook_event_name": "PreToolUse", "session_id": "s"}
+    out = json.loads(run_hook(PRE, payload, cwd=str(project)).stdout)
+    assert out["hookSpecificOutput"]["permissionDecision"] == "allow"

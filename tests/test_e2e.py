@@ -203,3 +203,14 @@ def test_a_slash_command_recalls_by_its_arguments(tmp_path, claude_bin):
     (recall,) = [h.get("stdout") or "" for h in result.hook_responses("UserPromptSubmit")]
     assert "Use PgBouncer in transaction mode" in recall and "Team memory search work session" not in recall, recall
     assert result.seen(recall.strip()[:120]), "the recall did not reach the model"
+
+
+def test_a_user_s_deny_rule_still_wins_over_the_plugin_s_approval(tmp_path, claude_bin):
+    project = e2e.plugin_project(tmp_path)
+    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["Bash(python3:*)"]}}))
+    model = follow.StopFollower(SAVE_PROMPT)
+    result = e2e_model.run_scripted(project, SAVE_PROMPT, e2e.REPO, model, label="plugin save under a deny rule")
+    assert result.returncode == 0 and model.followed == 1, result.describe()
+    results = result.tool_results()
+    assert results and all(is_error and "denied" in text for is_error, text in results), results
+    assert not list((e2e.memory_root(project)).rglob("*.json"))

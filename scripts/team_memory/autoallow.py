@@ -19,6 +19,7 @@ command (``allow_cli_call``), and Claude Code asks as usual for everything else:
 - no option that reads or writes a file (``--input`` other than ``-``, ``--content-file``, ``--output``),
   and ``--root`` only when it names this project; argparse's abbreviations count as the full option.
 
+The user's own ``deny`` and ``ask`` rules still apply after this approval (Claude Code 2.1.330).
 ``TEAM_MEMORY_AUTO_ALLOW=0`` in the environment turns it off (the store's config cannot turn it on or
 off: it arrives by ``git pull``).
 """

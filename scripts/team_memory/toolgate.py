@@ -20,8 +20,8 @@ and on generated payloads.
   only makes the rule stricter), by real path. No glob characters (the guard matches globs).
 - **Bash**: only lines made of commands from a read-only list (``ls``, ``cat``, ``grep``,
   ``git status``...; see ``READ_ONLY``), joined by ``|``, ``;``, ``&&``, ``||`` or ``&``, with
-  no redirection, variable, substitution, backslash, glob, brace, tilde or parenthesis outside
-  single quotes, only ASCII, and no ``claude``, ``memory`` or store path anywhere in the line
+  no redirection, variable, substitution, backslash, glob, brace, leading tilde or parenthesis
+  outside quotes, only ASCII, and no ``claude``, ``memory`` or store path anywhere in the line
   once quotes are removed. Such a line writes no file, so the snapshot the guard takes before
   a Bash call (to find memory files the command changed) is not needed either; anything else
   (an interpreter, ``make``, a variable whose value cannot be known) goes to the full guard.
@@ -170,8 +170,8 @@ def _simple_commands(command: str):
                 if words:
                     commands.append(words)
                 words = []
-        elif c in WORD_CHARS:
-            word.append(c)
+        elif c in WORD_CHARS or (c == "~" and "".join(word)[-1:] not in ("", "=", ":")):
+            word.append(c)  # a ~ expands only at a word's start or after = or : (HEAD~1 is plain)
         else:
             return None
         i += 1

@@ -61,15 +61,23 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
         prune(folder)
 
 
-def prune(folder: str, max_age_days: float = MAX_AGE_DAYS) -> None:
+def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int | None = None) -> int:
+    """Remove files of ``folder`` (named ``prefix...``) older than ``max_age_days``; at most ``limit``. Returns how many."""
     cutoff = time.time() - max_age_days * 86400
+    removed = 0
     try:
         with os.scandir(folder) as it:
             for entry in it:
+                if limit is not None and removed >= limit:
+                    break
+                if not entry.name.startswith(prefix):
+                    continue
                 try:
-                    if entry.is_file() and entry.stat().st_mtime < cutoff:
+                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
                         os.unlink(entry.path)
+                        removed += 1
                 except OSError:
                     continue
     except OSError:
-        return
+        pass
+    return removed

@@ -17,4 +17,4 @@ except Exception as exc:  # a broken install must never break the session
     sys.exit(0)
 
 if __name__ == "__main__":
-    sys.exit(run_tool_hook("PostToolUse", "check_tool_result"))
+    sys.exit(run_tool_hook("PostToolUse"))

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from helpers import record, run_hook, write
 from team_memory import toolgate
-from team_memory.guards import check_tool_result, guard_tool_use
 from team_memory.state import state_dir
 from test_guards import ALLOWED, DENIED
 
@@ -58,8 +57,8 @@ def payload(tool, tool_input, cwd, event="PreToolUse"):
 def assert_agrees(p):
     """The rule under test: fast means the full guard allows and finds nothing afterwards."""
     if toolgate.outside_store(p):
-        assert guard_tool_use(dict(p)) is None, p
-        assert check_tool_result(dict(p, hook_event_name="PostToolUse")) is None, p
+        assert toolgate.handler("PreToolUse")(dict(p)) is None, p
+        assert toolgate.handler("PostToolUse")(dict(p, hook_event_name="PostToolUse")) is None, p
         return True
     return False
 

@@ -28,18 +28,13 @@ from .index import apply_changes
 from .model import CONFIG_NAME, MEMORY_REL
 from .retrieve import project_dir_of
 from .shellscan import write_targets
-from .state import load_state, prune, save_state, state_dir, state_path
+from .state import load_state, save_state, state_path
 from .store import find_memory_root, project_root_of
 from .validate import check_file
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 QUARANTINE = ".quarantine"
 SNAPSHOT_KIND = "tool-snapshot"
-# PostToolUse takes its snapshot back, but Claude Code may refuse a call after PreToolUse allowed
-# it, and then no PostToolUse comes: each new snapshot sweeps a few older than the longest wait
-# for a call (a 10-minute Bash time-out, a user slow to approve), so they never pile up.
-SNAPSHOT_MAX_AGE_S = 3600
-SNAPSHOT_SWEEP = 20
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "memory.py")
 MAX_CONTEXT_CHARS = 4000
 MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
@@ -174,8 +169,7 @@ def _save_snapshot(payload: dict, store: str) -> None:
     try:
         save_state(store, SNAPSHOT_KIND, _call_key(payload), {"files": _memory_files(store, load_config(store))})
     except OSError:
-        return  # no snapshot: PostToolUse still checks the tool's own file
-    prune(state_dir(store), SNAPSHOT_MAX_AGE_S / 86400, prefix=SNAPSHOT_KIND + "-", limit=SNAPSHOT_SWEEP)
+        pass  # no snapshot: PostToolUse still checks the tool's own file
 
 
 def _take_snapshot(payload: dict, store: str):

@@ -19,6 +19,12 @@ from .fsutil import atomic_write_text
 from .digest import sha256 as _sha256  # the C SHA-256 alone, not OpenSSL through hashlib
 
 MAX_AGE_DAYS = 14
+# Kinds a later hook takes back and deletes (PreToolUse's snapshot, read by PostToolUse). Claude
+# Code may refuse a call after PreToolUse allowed it, and then no PostToolUse comes: each save of
+# such a kind removes a few of its files older than the longest wait for a call (a 10-minute Bash
+# time-out, a user slow to approve), so left-overs never pile up.
+TAKEN_BACK = {"tool-snapshot": 3600}
+SWEEP_LIMIT = 20
 
 
 def state_home() -> str:
@@ -57,6 +63,8 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
     folder = state_dir(memory_root)
     os.makedirs(folder, exist_ok=True)
     atomic_write_text(state_path(memory_root, kind, session_id), fastjson.dumps(data), durable=False)
+    if kind in TAKEN_BACK:
+        prune(folder, TAKEN_BACK[kind] / 86400, prefix=kind + "-", limit=SWEEP_LIMIT)
     if int(time.time()) % 50 == 0:
         prune(folder)
 

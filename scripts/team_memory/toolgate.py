@@ -7,9 +7,9 @@ from the parsed payload (JSON escapes such as ``\\u002e`` are decoded before any
 compared) with a few ``stat`` calls, and exits at once when the call certainly cannot write
 into a store.
 
-The rule it must agree with: whenever ``outside_store`` is True, ``guards.guard_tool_use``
-would allow the call (return None) and ``guards.check_tool_result`` would find nothing to
-check (return None). It may only err towards the full guard: whatever it cannot read for
+The rule it must agree with: whenever ``outside_store`` is True, the PreToolUse handler
+(``HANDLERS``: ``guard_tool_use``) would allow the call (return None) and the PostToolUse one
+(``check_tool_result``) would find nothing to check (return None). It may only err towards the full guard: whatever it cannot read for
 certain goes there. ``tests/test_toolgate.py`` compares it with the full decision on a corpus
 and on generated payloads.
 
@@ -33,6 +33,7 @@ import sys
 
 from .hookio import read_payload, run_hook
 
+HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("guards", "check_tool_result")}
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path", "path")
 MAX_COMMAND = 4000
@@ -52,8 +53,15 @@ WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 SEPARATORS = frozenset("|&;\n")
 
 
-def run_tool_hook(event: str, handler_name: str) -> int:
-    """Read the payload; exit at once when ``outside_store``, else run ``guards.<handler_name>``."""
+def handler(event: str):
+    """The full guard's handler for ``event`` (imported only when called)."""
+    import importlib
+    module, name = HANDLERS[event]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+
+
+def run_tool_hook(event: str) -> int:
+    """Read the payload; exit at once when ``outside_store``, else run the full guard (``HANDLERS``)."""
     payload = read_payload()
     try:
         if outside_store(payload):
@@ -61,12 +69,11 @@ def run_tool_hook(event: str, handler_name: str) -> int:
     except Exception:  # noqa: BLE001 - unsure: the full guard decides
         pass
     try:
-        from . import guards
-        handler = getattr(guards, handler_name)
+        full = handler(event)
     except Exception as exc:  # noqa: BLE001 - a broken install must never break the session
         print(f"[team-memory] {event} hook disabled: {exc}", file=sys.stderr)
         return 0
-    return run_hook(event, handler, payload=payload)
+    return run_hook(event, full, payload=payload)
 
 
 def outside_store(payload: dict) -> bool:

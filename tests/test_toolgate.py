@@ -74,7 +74,7 @@ def test_everyday_calls_take_the_fast_path(scene):
 @pytest.mark.parametrize("command", DENIED + ALLOWED + FAST + TRICKY)
 def test_bash_corpus_agrees_with_the_full_guard(scene, command):
     project, other, _ = scene
-    for cwd in (project, project / "src", other):
+    for cwd in (project, project / "src", other, project / ".claude" / "memory" / "decisions", project / "link-to-store"):
         assert_agrees(payload("Bash", {"command": command}, cwd))
     # every line the full guard denies goes to it
     if command in DENIED:
@@ -87,7 +87,7 @@ def test_write_corpus_agrees_with_the_full_guard(scene, tmp_path):
              str(elsewhere / "decisions" / "y.json"), "src/../.claude/memory/x.json", "~/../project/.claude/memory/a.json",
              "src/*.json", ".claude/memory/memory-config.json", "src/app.py", "notes.md", str(tmp_path / "outside.txt")]
     seen_fast = 0
-    for cwd in (project, other):
+    for cwd in (project, other, project / "link-to-store"):
         for path in paths:
             for tool, key in (("Write", "file_path"), ("Edit", "file_path"), ("MultiEdit", "file_path"),
                               ("NotebookEdit", "notebook_path")):
@@ -96,6 +96,13 @@ def test_write_corpus_agrees_with_the_full_guard(scene, tmp_path):
     # a path through a symlink, or to a store whose real path names no .claude, is never fast
     assert not toolgate.outside_store(payload("Write", {"file_path": "link-to-store/decisions/y.json"}, project))
     assert not toolgate.outside_store(payload("Write", {"file_path": str(elsewhere / "decisions" / "y.json")}, other))
+
+
+def test_nothing_is_fast_from_inside_a_store(scene):
+    project, _, _ = scene
+    for cwd in (project / ".claude" / "memory" / "decisions", project / "link-to-store", project / ".claude"):
+        assert not toolgate.outside_store(payload("Bash", {"command": "ls"}, cwd))
+        assert not toolgate.outside_store(payload("Write", {"file_path": "/tmp/x.txt"}, cwd))
 
 
 def test_json_escapes_are_decoded_before_the_rule(scene):

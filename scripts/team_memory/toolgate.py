@@ -9,10 +9,11 @@ into a store.
 
 The rule it must agree with: whenever ``outside_store`` is True, the PreToolUse handler
 (``HANDLERS``: ``guard_tool_use``) would allow the call (return None) and the PostToolUse one
-(``check_tool_result``) would find nothing to check (return None). It may only err towards the full guard: whatever it cannot read for
-certain goes there. ``tests/test_toolgate.py`` compares it with the full decision on a corpus
-and on generated payloads.
+(``check_tool_result``) would find nothing to check (return None). It may only err towards
+the full guard: whatever it cannot read for certain goes there. ``tests/test_toolgate.py``
+compares it with the full decision on a corpus and on generated payloads.
 
+- **Everywhere**: ``cwd`` is a folder outside every store and every ``.claude`` folder.
 - **Write tools**: every text field of ``tool_input`` is free of ``.claude`` (any case), and
   every path field, joined with ``cwd`` as the guard joins it, and its real path (symlinks
   resolved) lie in no store: the stores counted are every ``.claude/memory`` folder at or
@@ -41,8 +42,7 @@ MAX_COMMAND = 4000
 # the arguments (or their prefixes) that would make one write or run another program.
 READ_ONLY = {
     name: () for name in (
-        "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "printf", "which",
-        "file", "stat", "du", "df", "date", "whoami", "uname", "id", "true", "false", "test", "basename",
+        "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "printf", "which", "stat", "du", "df", "date", "whoami", "uname", "id", "true", "false", "test", "basename",
         "dirname", "realpath", "readlink", "nl", "cut", "tr", "cmp", "comm", "diff", "cd")
 }
 READ_ONLY["rg"] = ("--pre",)
@@ -84,6 +84,9 @@ def outside_store(payload: dict) -> bool:
     if not os.path.isdir(cwd):
         return False
     stores = _stores(cwd)
+    real_cwd = os.path.realpath(cwd)
+    if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
+        return False  # working inside a store (or .claude): relative paths land there
     if tool in WRITE_TOOLS:
         return _write_outside(tool_input, cwd, stores)
     if tool == "Bash":

@@ -225,29 +225,42 @@ def bench_hooks(n: int, rounds: int, workdir: str, seed: int) -> dict:
         proc = subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=project)
         if proc.returncode != 0 or proc.stderr:
             raise SystemExit(f"{name}: exit {proc.returncode}: {proc.stderr[:300]!r}")
+    # Each run is paired with a run of the baseline right before or after it (the order drawn at
+    # random), and the ratio is taken pair by pair: on a shared machine whose speed drifts, a
+    # pair sees the same load, so the median of the ratios moves much less than a ratio of medians.
+    baseline = table["python3 -S -c pass"]
     times = {name: [] for name in table}
-    order = list(table)
+    ratios = {name: [] for name in table}
+    order = [name for name in table if name != "python3 -S -c pass"]
     for _ in range(rounds):
         rng.shuffle(order)
         for name in order:
             argv, stdin, setup, env, _ = table[name]
             if setup:
                 setup()
+            first_base = rng.random() < 0.5
+            if first_base:
+                base_s = run_wait4(baseline[0], cwd=project)[0]
             elapsed, _, code = run_wait4(argv, stdin, cwd=project, env=env)
+            if not first_base:
+                base_s = run_wait4(baseline[0], cwd=project)[0]
             if code != 0:
                 raise SystemExit(f"{name} exited {code}")
             times[name].append(elapsed)
-    base = percentile(times["python3 -S -c pass"], 0.5)
+            times["python3 -S -c pass"].append(base_s)
+            ratios[name].append(elapsed / base_s)
     rows = {name: {"median_ms": percentile(t, 0.5) * 1000, "p95_ms": percentile(t, 0.95) * 1000,
-                   "ratio": percentile(t, 0.5) / base, "target": hookbench.target_for(name)}
+                   "ratio": percentile(ratios[name], 0.5) if ratios[name] else 1.0,
+                   "target": hookbench.target_for(name)}
             for name, t in times.items()}
     return {"n": n, "rows": rows}
 
 
 def report_hooks(res: dict, args) -> str:
     lines = [f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()} ({PY})",
-             f"store: {res['n']:,} memories; rounds: {args.rounds}, interleaved in a shuffled order per round", "",
-             "| hook | call | bytecode | median ms | p95 ms | x `python3 -S -c pass` | target |",
+             f"store: {res['n']:,} memories; rounds: {args.rounds}, scenarios in a shuffled order per round, "
+             "each run paired with a run of python3 -S -c pass; the ratio is the median of the pairs' ratios", "",
+             "| hook | call | bytecode | median ms | p95 ms | x `python3 -S -c pass` (paired) | target |",
              "| --- | --- | --- | ---: | ---: | ---: | --- |"]
     for name, row in sorted(res["rows"].items(), key=lambda kv: (kv[0].rsplit("[", 1)[-1], kv[0])):
         if name == "python3 -S -c pass":

@@ -112,3 +112,10 @@ def test_a_cache_folder_inside_the_plugin_is_not_used(plugin, store):
     proc = run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
     assert proc.returncode == 0 and b"Use Redis" in proc.stdout
     assert not cache.exists()
+
+
+def test_a_cache_folder_inside_the_project_repository_is_not_used(plugin, store):
+    cache = store / "build-cache"  # XDG_CACHE_HOME pointed into the repository Claude Code works in
+    proc = run(plugin, store / ".claude", cache, PYTHONDONTWRITEBYTECODE="1")  # run from a subfolder
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert not cache.exists()

@@ -86,6 +86,22 @@ def _path_hook(path: str):
     return FileFinder(path, (CachingLoader, SOURCE_SUFFIXES))
 
 
+def _in_checkout(folder: str) -> bool:
+    """True when ``folder`` lies in the plugin folder or in the repository Claude Code works in."""
+    real = os.path.realpath(folder) + os.sep
+    tops = [os.path.dirname(os.path.dirname(PACKAGE_DIR))]  # the plugin (or drop-in runtime) folder
+    try:
+        here = os.getcwd()  # hooks run in the project: its repository is the nearest .git above
+    except OSError:
+        here = None
+    while here:
+        if os.path.exists(os.path.join(here, ".git")):
+            tops.append(here)
+            break
+        here = os.path.dirname(here) if os.path.dirname(here) != here else None
+    return any(real.startswith(os.path.realpath(top) + os.sep) for top in tops)
+
+
 def install() -> bool:
     """Load the rest of this package through ``CachingLoader`` when Python would not cache it."""
     global _folder
@@ -93,8 +109,7 @@ def install() -> bool:
         return False
     # mirrored like ``sys.pycache_prefix``: one folder per checkout, so two versions never meet
     folder = os.path.join(cache_home(), PACKAGE_DIR.replace(":", "").lstrip("\\/"))
-    root = os.path.dirname(os.path.dirname(PACKAGE_DIR))
-    if os.path.realpath(folder).startswith(os.path.realpath(root) + os.sep):
+    if _in_checkout(folder):
         return False  # a cache folder inside the plugin or the repository: leave Python's default
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)

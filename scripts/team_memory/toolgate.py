@@ -40,11 +40,10 @@ PATH_KEYS = ("file_path", "notebook_path", "path")
 MAX_COMMAND = 4000
 # Programs that read and print, never write a file (given no redirection); the value lists
 # the arguments (or their prefixes) that would make one write or run another program.
-READ_ONLY = {
-    name: () for name in (
-        "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "printf", "which", "stat", "du", "df", "date", "whoami", "uname", "id", "true", "false", "test", "basename",
-        "dirname", "realpath", "readlink", "nl", "cut", "tr", "cmp", "comm", "diff", "cd")
-}
+READ_ONLY = dict.fromkeys((
+    "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "printf", "which", "stat", "du", "df",
+    "date", "whoami", "uname", "id", "true", "false", "test", "basename", "dirname", "realpath", "readlink", "nl",
+    "cut", "tr", "cmp", "comm", "diff", "cd"), ())
 READ_ONLY["rg"] = ("--pre",)
 READ_ONLY["find"] = ("-delete", "-exec", "-ok", "-fprint", "-fls")
 READ_ONLY["git"] = ("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c")
@@ -96,22 +95,16 @@ def outside_store(payload: dict) -> bool:
 
 
 def _stores(cwd: str) -> list:
-    """Real paths (lower case) of every ``.claude/memory`` folder at or above ``cwd`` or of the project."""
-    found, here = [], os.path.abspath(cwd)
-    starts = [here]
+    """Real paths (lower case) of every ``.claude/memory`` folder at or above ``cwd``, and the project's."""
+    candidates, here = [], os.path.abspath(cwd)
+    while True:
+        candidates.append(os.path.join(here, ".claude", "memory"))
+        if os.path.dirname(here) == here:
+            break
+        here = os.path.dirname(here)
     if os.environ.get("CLAUDE_PROJECT_DIR"):
-        starts.append(os.path.abspath(os.environ["CLAUDE_PROJECT_DIR"]))
-    for i, start in enumerate(starts):
-        here = start
-        while True:
-            candidate = os.path.join(here, ".claude", "memory")
-            if os.path.isdir(candidate):
-                found.append(os.path.realpath(candidate).lower())
-            parent = os.path.dirname(here)
-            if parent == here or i > 0:  # the project folder itself only
-                break
-            here = parent
-    return found
+        candidates.append(os.path.join(os.path.abspath(os.environ["CLAUDE_PROJECT_DIR"]), ".claude", "memory"))
+    return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]
 
 
 def _strings(value):

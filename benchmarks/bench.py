@@ -90,7 +90,7 @@ def run(argv, stdin: bytes = b""):
 
 
 def run_wait4(argv, stdin: bytes = b"", cwd=None, env=None):
-    """Like ``run`` but reaps the child with ``os.wait4`` to read its peak memory."""
+    """``(wall seconds, peak MB, exit code, CPU seconds)`` of one child, reaped with ``os.wait4``."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd,
                             env=env)
@@ -103,7 +103,7 @@ def run_wait4(argv, stdin: bytes = b"", cwd=None, env=None):
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss / 1024, proc.returncode
+    return elapsed, usage.ru_maxrss / 1024, proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 def percentile(values, q):
@@ -193,7 +193,7 @@ def bench_size(n: int, rounds: int, workdir: str, use_add: bool, seed: int) -> d
             make_argv, stdin, setup = table[name]
             if setup:
                 setup()
-            elapsed, rss, code = run_wait4(make_argv(), stdin)
+            elapsed, rss, code, _ = run_wait4(make_argv(), stdin)
             if code != 0:
                 raise SystemExit(f"{name} at {n} exited {code}")
             times[name].append(elapsed)
@@ -231,6 +231,7 @@ def bench_hooks(n: int, rounds: int, workdir: str, seed: int) -> dict:
     baseline = table["python3 -S -c pass"]
     times = {name: [] for name in table}
     ratios = {name: [] for name in table}
+    cpu_ratios = {name: [] for name in table}
     order = [name for name in table if name != "python3 -S -c pass"]
     for _ in range(rounds):
         rng.shuffle(order)
@@ -240,17 +241,19 @@ def bench_hooks(n: int, rounds: int, workdir: str, seed: int) -> dict:
                 setup()
             first_base = rng.random() < 0.5
             if first_base:
-                base_s = run_wait4(baseline[0], cwd=project)[0]
-            elapsed, _, code = run_wait4(argv, stdin, cwd=project, env=env)
+                base_s, _, _, base_cpu = run_wait4(baseline[0], cwd=project)
+            elapsed, _, code, cpu = run_wait4(argv, stdin, cwd=project, env=env)
             if not first_base:
-                base_s = run_wait4(baseline[0], cwd=project)[0]
+                base_s, _, _, base_cpu = run_wait4(baseline[0], cwd=project)
             if code != 0:
                 raise SystemExit(f"{name} exited {code}")
             times[name].append(elapsed)
             times["python3 -S -c pass"].append(base_s)
             ratios[name].append(elapsed / base_s)
+            cpu_ratios[name].append(cpu / base_cpu if base_cpu > 0 else float("nan"))
     rows = {name: {"median_ms": percentile(t, 0.5) * 1000, "p95_ms": percentile(t, 0.95) * 1000,
                    "ratio": percentile(ratios[name], 0.5) if ratios[name] else 1.0,
+                   "cpu_ratio": percentile(cpu_ratios[name], 0.5) if cpu_ratios[name] else 1.0,
                    "target": hookbench.target_for(name)}
             for name, t in times.items()}
     return {"n": n, "rows": rows}
@@ -260,8 +263,8 @@ def report_hooks(res: dict, args) -> str:
     lines = [f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()} ({PY})",
              f"store: {res['n']:,} memories; rounds: {args.rounds}, scenarios in a shuffled order per round, "
              "each run paired with a run of python3 -S -c pass; the ratio is the median of the pairs' ratios", "",
-             "| hook | call | bytecode | median ms | p95 ms | x `python3 -S -c pass` (paired) | target |",
-             "| --- | --- | --- | ---: | ---: | ---: | --- |"]
+             "| hook | call | bytecode | median ms | p95 ms | x `python3 -S -c pass` (paired) | x, CPU time | target |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
     for name, row in sorted(res["rows"].items(), key=lambda kv: (kv[0].rsplit("[", 1)[-1], kv[0])):
         if name == "python3 -S -c pass":
             hook, call, mode = name, "", ""
@@ -272,7 +275,7 @@ def report_hooks(res: dict, args) -> str:
         target = row["target"]
         verdict = "" if target is None else f"<= {target} {'met' if row['ratio'] <= target else 'MISSED'}"
         lines.append(f"| {hook} | {call} | {mode} | {row['median_ms']:.1f} | {row['p95_ms']:.1f} | "
-                     f"{row['ratio']:.2f} | {verdict} |")
+                     f"{row['ratio']:.2f} | {row['cpu_ratio']:.2f} | {verdict} |")
     return "\n".join(lines)
 
 

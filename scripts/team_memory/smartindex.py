@@ -38,7 +38,7 @@ from bisect import bisect_left
 
 from .cache import NO_BITS, bits_of, ids_of_bits
 from .matching import (BODY, FUZZY, FUZZY_MIN, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                       _rapidfuzz, _total, fuzzy_available, fuzzy_may_match_groups)
+                       _rapidfuzz, _total, fuzzy_available, fuzzy_may_match_groups, surface_weight)
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 CODES = (("3", TAG), ("2", TITLE), ("1", BODY))
@@ -105,7 +105,7 @@ class _Book:
         self.dead_bits = bits_of(self.dead, self.size) if self.dead else 0
         self.xpost = index.xpost
         self.xkeys = sorted(self.xpost)  # patched-in keys, for prefix ranges
-        self.memo: dict = {}  # token -> ([(field points, Members)], weight)
+        self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
 
     def _members(self, key: str, ids, bitmap_number: int, stored: int):
         """Members of ``key``: main postings ``ids`` (or its bitmap) plus patched-in ids, less the dead."""
@@ -131,15 +131,18 @@ class _Book:
         return Members(None, ids, len(ids)) if ids else None
 
     def _weigh(self, tiers: list):
-        live, df = [], 0
+        live, df, surface = [], 0, 0
         for points, members in tiers:
             if members is not None:
                 live.append((points, members))
                 df += members.count
-        return live, (max(MIN_WEIGHT, _idf(df, self.n) / self.top) if df else 0.0)
+                if points > BODY:
+                    surface += members.count
+        w = max(MIN_WEIGHT, _idf(df, self.n) / self.top) if df else 0.0
+        return live, w, surface_weight(surface, self.n, w)
 
     def tiers(self, token: str):
-        """``([(field points, Members)], weight)``; no tiers when no live entry holds the token."""
+        """``([(field points, Members)], weight, tag/title weight)``; no tiers when no live entry holds it."""
         got = self.memo.get(token)
         if got is None:
             got = self.memo[token] = self._weigh(self._read_range(token + " ", exact_token=token).get(token, []))
@@ -193,13 +196,13 @@ class _Book:
     def options(self, q: str) -> list:
         """``[Option]`` best first; ties keep ``Smart._match``'s order."""
         ranked = []
-        tiers, w = self.tiers(q)
+        tiers, w, ws = self.tiers(q)
         for points, members in tiers:
-            ranked.append((-(points * w), 0, FIELD[points], "exact", q, members))
+            ranked.append((-(points * (ws if points > BODY else w)), 0, FIELD[points], "exact", q, members))
         for order, t in enumerate(self.targets(q), 1):
-            tiers, w = self.tiers(t)
+            tiers, w, ws = self.tiers(t)
             for points, members in tiers:
-                ranked.append((-(PREFIX * points * w), order, FIELD[points], "prefix", t, members))
+                ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
 
@@ -309,13 +312,16 @@ def score_index(strategy, query, index) -> list:
         return []
     book = _Book(index, n)
     per_token, unmatched = [], []
+    reach: dict = {}  # group number -> the most points any entry gets from it (``Smart.score_all``)
     for g, group in enumerate(query):
         for q in group:
             options = book.options(q)
             if options:
                 per_token.append((g, q, options))
+                reach[g] = max(reach.get(g, 0.0), options[0].points)
             else:
                 unmatched.append((g, q))
+    reachable = sum(reach.values())
 
     found, totals = {}, {}
     best = 0.0
@@ -337,10 +343,11 @@ def score_index(strategy, query, index) -> list:
         found[i] = matches
         totals[i] = _total(matches)
         best = max(best, totals[i])
-    if (strategy.use_fuzzy and unmatched and best < strategy.min_score
+    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable)
             and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN], strategy.fuzzy_cutoff)
             and fuzzy_available()):
-        # entries the fuzzy step does not touch keep totals under min_score, hence under the bar
+        # entries never scored have bounds under max(min_score, min_relative x the best so far),
+        # so under the final bar: the fuzzy step only raises the best
         touched = _fuzzy(strategy, book, unmatched)
         chooser = _Chooser(per_token, set(touched))
         for i, extra in touched.items():
@@ -349,8 +356,10 @@ def score_index(strategy, query, index) -> list:
             found[i].extend(extra)
             totals[i] = _total(found[i])
         best = max(totals.values(), default=0.0)
+    if not strategy.confident(best, reachable):
+        return []
     out = []
-    bar = max(strategy.min_score, strategy.min_relative * best)
+    bar = strategy.bar(best)
     for i, total in totals.items():
         total = round(total, 2)
         if total > 0 and total >= bar:
@@ -387,12 +396,12 @@ def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
         best: dict = {}
         for t, similarity, _ in process.extract(q, surface, scorer=fuzz.ratio,
                                                 score_cutoff=strategy.fuzzy_cutoff, limit=3):
-            tiers, w = book.tiers(t)
+            tiers, _, ws = book.tiers(t)
             for points, members in tiers:
                 if points == BODY:
                     continue
                 for i in members.id_list():
-                    p = FUZZY * points * w * similarity / 100.0
+                    p = FUZZY * points * ws * similarity / 100.0
                     if p > best.get(i, (0,))[0]:
                         best[i] = (p, FIELD[points], "fuzzy", t)
         for i, m in best.items():

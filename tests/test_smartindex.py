@@ -26,7 +26,7 @@ def density(request, monkeypatch):
     return request.param
 
 
-@pytest.mark.parametrize("which", ["smart", "smart-low-floor", "smart-no-fuzzy"])
+@pytest.mark.parametrize("which", ["smart", "smart-low-floor", "smart-no-fuzzy", "smart-evidence"])
 @pytest.mark.parametrize("seed", range(4))
 def test_bitmaps_or_postings_give_the_plain_results(memory_root, density, seed, which):
     rng = random.Random(100 + seed)

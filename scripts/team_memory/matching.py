@@ -163,6 +163,7 @@ class Smart:
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
+        self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
         self._entries = None
 
     # -- the store side, built once per entry list -------------------------------------------
@@ -194,7 +195,7 @@ class Smart:
         self.weights = {t: max(MIN_WEIGHT, _idf(len(p), n) / top) for t, p in postings.items()}
         # a tag or title match weighs by how few memories carry the token in their tags or title
         self.surface_weights = {t: surface_weight(sum(1 for v in p.values() if v[0] > BODY), n, self.weights[t])
-                                for t, p in postings.items()}
+                                for t, p in postings.items()} if self.field_idf else self.weights
         self.postings = postings
         self.vocab = sorted(postings)
         self.surface = sorted(surface)
@@ -321,6 +322,10 @@ class Smart:
     def confident(self, best: float, reachable: float) -> bool:
         """Whether the best memory is evidence enough to answer at all (see ``evidence``)."""
         return best >= self.min_score and evidence(best, reachable) >= self.min_evidence - 1e-9
+
+    def floor(self) -> float:
+        """No memory under this is ever shown: a best under it is not ``confident``, a runner-up is under ``bar``."""
+        return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
 
     def bar(self, best: float) -> float:
         """The points a memory needs to be shown beside a best of ``best``."""

@@ -2,7 +2,8 @@
 
 Every entry is filed under ``"<token> <points>"`` for each of its tokens, with the points
 of its best field (tag 3, title 2, body 1), so a token's document frequency is the size
-of its postings and the tokens that start with ``q`` are one range of sorted keys.
+of its postings (its tag/title frequency, for ``field_idf``, the size of the tag and title
+keys) and the tokens that start with ``q`` are one range of sorted keys.
 
 Most entries a prompt touches share only common words with it and end far below the
 floors, so exact scores are computed for few of them:
@@ -20,14 +21,17 @@ floors, so exact scores are computed for few of them:
    40,000 Python steps. Options of one token are taken by falling points, each adding only
    the entries no better option of that token holds, so an entry gets its best option's
    units. Options filed under few entries are merged per rounded value first;
-3. the entries whose bound reaches ``min_score`` (less a margin for the rounding to two
-   places) are read out of the planes with one comparison; only they are scored exactly,
-   with ``Smart``'s own ``_total`` and ``_parts``, in order of falling exact bound, until
-   the bound is under ``max(min_score, min_relative x best so far)`` less the margin: no
-   entry left can reach the final bar or the best score;
-4. when the fuzzy fallback has to run (nothing reached ``min_score``), the entries it
-   touches are scored exactly with their fuzzy matches added; the others stay under
-   ``min_score``, so under the bar, as in ``score_all``.
+3. the entries whose bound reaches ``Smart.floor()`` (under it nothing is shown; less a
+   margin for the rounding to two places) are read out of the planes with one comparison;
+   only they are scored exactly, with ``Smart``'s own ``_total`` and ``_parts``, in order
+   of falling exact bound, until the bound is under ``max(floor, min_relative x best so
+   far)`` less the margin: no entry left can reach the final bar or the best score;
+4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries
+   it touches are scored exactly with their fuzzy matches added; the others stay under
+   the floor or under the bar, which the fuzzy step only raises, as in ``score_all``;
+5. the abstention rule (``Smart.confident``: the best score and the share of the prompt
+   it explains) and the bar (``Smart.bar``) are applied to the exact scores, with the
+   prompt's reachable points taken from each token's best option, as ``score_all`` does.
 
 Rounding up only makes the bound larger, so no entry that ``score_all`` would return is
 missed; every returned score is computed exactly as ``score_all`` computes it.
@@ -98,8 +102,9 @@ class Option:
 class _Book:
     """Live postings and weights of tokens, read from the cache once per token."""
 
-    def __init__(self, index, n: int):
+    def __init__(self, index, n: int, field_idf: bool = True):
         self.index, self.n, self.top = index, n, _idf(1, n)
+        self.field_idf = field_idf
         self.dead = index.dead_ids()
         self.size = (index.n_ids + 7) // 8  # bytes for a bitmap of every id, patched-in ones too
         self.dead_bits = bits_of(self.dead, self.size) if self.dead else 0
@@ -139,7 +144,7 @@ class _Book:
                 if points > BODY:
                     surface += members.count
         w = max(MIN_WEIGHT, _idf(df, self.n) / self.top) if df else 0.0
-        return live, w, surface_weight(surface, self.n, w)
+        return live, w, (surface_weight(surface, self.n, w) if self.field_idf else w)
 
     def tiers(self, token: str):
         """``([(field points, Members)], weight, tag/title weight)``; no tiers when no live entry holds it."""
@@ -310,7 +315,7 @@ def score_index(strategy, query, index) -> list:
     n = index.meta.get("count") or 0
     if not n:
         return []
-    book = _Book(index, n)
+    book = _Book(index, n, strategy.field_idf)
     per_token, unmatched = [], []
     reach: dict = {}  # group number -> the most points any entry gets from it (``Smart.score_all``)
     for g, group in enumerate(query):
@@ -325,7 +330,8 @@ def score_index(strategy, query, index) -> list:
 
     found, totals = {}, {}
     best = 0.0
-    floor = strategy.min_score - MARGIN  # no entry under it is ever scored exactly
+    least = strategy.floor()  # no entry under it is ever shown
+    floor = least - MARGIN  # no entry under it is ever scored exactly
     candidates = _bound(per_token, book.size, floor) if per_token else []
     chooser = _Chooser(per_token, set(candidates))
     ranked = []
@@ -338,7 +344,7 @@ def score_index(strategy, query, index) -> list:
             ranked.append((-ub, i, matches))
     ranked.sort(key=lambda r: r[0])
     for neg_ub, i, matches in ranked:
-        if -neg_ub < max(strategy.min_score, strategy.min_relative * best) - MARGIN:
+        if -neg_ub < max(least, strategy.min_relative * best) - MARGIN:
             break
         found[i] = matches
         totals[i] = _total(matches)

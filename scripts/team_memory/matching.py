@@ -16,17 +16,26 @@ fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
 
 ``weight(token)`` is an IDF within the store: ``idf(df) / idf(1)``, so a token
 found in one memory weighs 1 and one found in half the store far less (never
-under ``MIN_WEIGHT``). A memory's score is the sum over prompt words; the
-tokens of one word (an identifier's parts, a CJK run's bigrams) count 1, 1/2,
-1/4... in order of their points.
+under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
+hold the token in their tags or title (``retrieval.field_idf``, on): a word that
+is one memory's tag stays rare however many bodies mention it. A memory's score
+is the sum over prompt words; the tokens of one word (an identifier's parts, a
+CJK run's bigrams) count 1, 1/2, 1/4... in order of their points.
 
-The fuzzy step runs only when exact and prefix matching leave every memory
-below the floor and rapidfuzz is importable: prompt tokens of 5+ characters
-that matched nothing are compared with the title and tag tokens
-(``retrieval.fuzzy_cutoff``, 85; ``retrieval.fuzzy: false`` turns it off). Memories scoring under
-``retrieval.min_score`` (2.5), or under ``retrieval.min_relative`` (0.5) times
-the best score, are dropped, so a prompt about something else injects nothing
-and a weak runner-up does not ride along.
+Whether to answer at all (``confident``): per prompt word, the most points any
+memory gets from it; their sum is what the store could explain of the prompt.
+The best memory must score ``retrieval.min_score`` (1.3) and its ``evidence``,
+its score x the square root of the share of that sum it explains, must reach
+``retrieval.min_evidence`` (2.0): a rare tag asked about alone answers, a common
+word does not, and a rare word met by chance in a long prompt about something
+else is scaled down. Beside the best, a memory needs ``min_score``,
+``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
+points or ``TIE`` (0.9) x the best when the best has fewer (``bar``).
+
+The fuzzy step runs only when exact and prefix matching leave no confident best
+and rapidfuzz is importable: prompt tokens of 5+ characters that matched
+nothing are compared with the title and tag tokens (``retrieval.fuzzy_cutoff``,
+85; ``retrieval.fuzzy: false`` turns it off).
 
 Body tokens are derived when the machine cache is built (``upkeep`` hands each
 record to ``prepare_entry``); the plain path reads them back from that cache

@@ -237,6 +237,15 @@ class _Planes:
             units >>= 1
             k += 1
 
+    def top(self) -> int:
+        """A bitmap of the entries holding the largest number."""
+        found = None
+        for plane in reversed(self.planes):
+            both = plane if found is None else found & plane
+            if both:
+                found = both
+        return found or 0
+
     def at_least(self, threshold: int) -> int:
         """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
         planes = self.planes
@@ -253,8 +262,8 @@ class _Planes:
         return greater | equal
 
 
-def _bound(per_token: list, size: int, floor: float) -> list:
-    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
+def _bound(per_token: list, size: int) -> _Planes:
+    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``)."""
     planes = _Planes()
     for _, _, options in per_token:
         groups: dict = {}  # units -> [bitmap, sparse ids]
@@ -276,8 +285,12 @@ def _bound(per_token: list, size: int, floor: float) -> list:
             seen |= bits
             if fresh:
                 planes.add(fresh, units)
-    threshold = max(1, int(floor / QUANTUM))
-    return ids_of_bits(planes.at_least(threshold))
+    return planes
+
+
+def _reaching(planes: _Planes, floor: float) -> list:
+    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
+    return ids_of_bits(planes.at_least(max(1, int(floor / QUANTUM))))
 
 
 class _Chooser:
@@ -332,7 +345,16 @@ def score_index(strategy, query, index) -> list:
     best = 0.0
     least = strategy.floor()  # no entry under it is ever shown
     floor = least - MARGIN  # no entry under it is ever scored exactly
-    candidates = _bound(per_token, book.size, floor) if per_token else []
+    candidates = []
+    if per_token:
+        planes = _bound(per_token, book.size)
+        # the entries with the largest bound, scored first: the best of them lifts the floor
+        # to min_relative x that score, under which nothing can be shown (a long prompt puts
+        # most entries over the floor alone)
+        seeds = ids_of_bits(planes.top())
+        seed_chooser = _Chooser(per_token, set(seeds))
+        lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
+        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN))
     chooser = _Chooser(per_token, set(candidates))
     ranked = []
     for i in candidates:

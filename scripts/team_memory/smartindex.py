@@ -42,7 +42,8 @@ from bisect import bisect_left
 
 from .cache import NO_BITS, bits_of, ids_of_bits
 from .matching import (BODY, FUZZY, FUZZY_MIN, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                       _rapidfuzz, _total, fuzzy_available, fuzzy_may_match_groups, surface_weight)
+                       _rapidfuzz, _total, fuzzy_available, surface_weight)
+from .fuzzycheck import fuzzy_may_match_groups
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 CODES = (("3", TAG), ("2", TITLE), ("1", BODY))

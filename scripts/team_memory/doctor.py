@@ -23,7 +23,7 @@ from .fsutil import is_temp_file, store_lock
 from .index import apply_changes, index_is_stale, index_path, write_index_locked
 from .privacy import PrivateTagError, leaks, scrub_record
 from .store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
-from .validate import check_file, validate_record
+from .validate import check_file, id_problem, validate_record
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
@@ -46,7 +46,9 @@ class Finding:
 
 
 def _rel(memory_root: str, path: str) -> str:
-    return os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
+    """A path as reported: project-relative, hostile characters shown as ``?``."""
+    from .sanitize import shown_path
+    return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
 def _store_files(memory_root: str):
@@ -120,8 +122,10 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
         leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
         if schema:
-            found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                                 f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"))
+            fix = (f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"
+                   if id_problem(memory_id) is None else
+                   "rename the file to an ASCII slug (lowercase letters, digits, '-') and set its id to match")
+            found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]), fix))
         if leaked:
             unclosed = any("unclosed" in p.message for p in leaked)
             found.append(Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),

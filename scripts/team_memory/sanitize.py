@@ -99,13 +99,14 @@ def clean_text(text: str) -> str:
 
     For what is shown as it was written (``show`` in a terminal, excerpts before their cut).
     """
-    if text.isascii() and (text.isprintable() or not _has_ascii_controls(text)):
+    # Fast path: ASCII without controls other than tab and newline is kept whole by the table
+    # (``char_class`` keeps 0x20-0x7e); a C-speed translate tells, for large CLI output too.
+    if text.isascii() and (text.isprintable() or len(text.translate(_ASCII_CONTROLS)) == len(text)):
         return text
     return text.replace("\r\n", "\n").translate(_TEXT)
 
 
-def _has_ascii_controls(text: str) -> bool:
-    return any(c < " " and c not in "\t\n" or c == "\x7f" for c in text)
+_ASCII_CONTROLS = {c: None for c in (*range(32), 127) if c not in (9, 10)}
 
 
 def folded(text: str) -> str:
@@ -241,3 +242,12 @@ def safe_name(name: str) -> bool:
     if name.isascii():
         return plain.isalnum()
     return plain.isalnum() and apply_policy(name) == name and normalize(name) == name
+
+
+def shown_path(path: str) -> str:
+    """A file name or path as printed: every character the policy would drop or turn into a space
+    (except " ") becomes ``?``, so a hostile name stays visible, stays on one line, and still
+    matches the real file as a shell pattern."""
+    if path.isascii() and path.isprintable():
+        return path
+    return "".join(c if c == " " or char_class(ord(c)) == KEEP else "?" for c in path)

@@ -169,8 +169,8 @@ def _run(args) -> int:
     try:
         return int(args.func(Context(args)) or 0)
     except CliError as exc:
-        from .exposure import hide
-        print(f"error: {hide(str(exc))}", file=sys.stderr)
+        from .exposure import hide_secrets
+        print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -46,6 +46,19 @@ def hide(text: str) -> str:
     return shown if private or secrets else text
 
 
+def hide_secrets(text: str) -> str:
+    """``text`` with secret-shaped values hidden (in the normalised form), private tags left as they are.
+
+    For the tool's own messages, which may name a private tag but never quote private text.
+    """
+    probe = text if text.isascii() and text.isprintable() else folded(text)
+    if not might_hide(probe):
+        return text
+    from .redact import redact_secrets
+    shown, secrets = redact_secrets(probe)
+    return shown if secrets else text
+
+
 def _cut_at_first_tag(text: str) -> str:
     from .privacy import FORMATS, first_tag
     start = first_tag(text, FORMATS)

@@ -332,6 +332,8 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     if "record_status" in record and record["record_status"] not in STATUSES:
         out.append(Problem("record_status", f"must be one of {', '.join(STATUSES)}, not {shown(record['record_status'])}",
                            "use active, retired or archived"))
+    if "$schema" in record:
+        _check("text", record["$schema"], "$schema", out)
     if "related_files" in record:
         _check(_texts(), record["related_files"], "related_files", out)
     if "confidence" in record:

@@ -261,15 +261,17 @@ def data_note(strategy) -> str:
 
 def descriptions_attr(config: dict) -> str:
     """The ``descriptions`` attribute of the ``<memory-context>`` tag ("" without descriptions)."""
+    from .exposure import hide
     from .sanitize import sanitize_title
     descs = sorted(category_descriptions(config).items())
     if not descs:
         return ""
-    return ' descriptions="' + "; ".join(f"{cat}={sanitize_title(d, 500)}" for cat, d in descs) + '"'
+    return ' descriptions="' + "; ".join(f"{cat}={sanitize_title(hide(d), 500)}" for cat, d in descs) + '"'
 
 
 def described_categories(config: dict, lines: list) -> str:
     """One line describing the categories that appear in ``lines`` ("" when none has a description)."""
+    from .exposure import hide
     from .sanitize import block_text
     descs = category_descriptions(config)
     shown = []
@@ -279,7 +281,7 @@ def described_categories(config: dict, lines: list) -> str:
             shown.append(cat)
     if not shown:
         return ""
-    return "Kinds: " + "; ".join(f"{display_name(cat)} = {_short(block_text(descs[cat], 500))}"
+    return "Kinds: " + "; ".join(f"{display_name(cat)} = {_short(block_text(hide(descs[cat]), 500))}"
                                  for cat in shown)
 
 
@@ -315,9 +317,10 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         from .excerpt import clear_winner
         winner = hits[0] if clear_winner(hits) else None
     for hit in hits:
-        if hit.line is None:
+        if hit.line is None:  # read from index.md, which anyone could have written: hide what it shows
+            from .exposure import hide
             from .sanitize import block_line
-            hit.line = block_line(hit.entry, seed)
+            hit.line = block_line(dict(hit.entry, title=hide(hit.entry["title"])), seed)
         line = hit.line
         if used + len(line) + 1 > budget:
             continue

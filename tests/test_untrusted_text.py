@@ -118,9 +118,22 @@ def test_validate_and_doctor_report_bad_names_on_one_line_each(hostile):
     assert "id: must be an ASCII slug" in proc.stdout and "(AWS access key)" in proc.stdout
     proc = run_cli("doctor", "--root", hostile)
     assert_clean(proc.stdout, names_shown=True)
-    assert "rename the file to an ASCII slug" in proc.stdout
     problems = [line for line in proc.stdout.splitlines() if line.startswith("problem")]
     assert sum("redis-pool?- [CONSTRAINT]" in line for line in problems) == 1
+    assert sum(line.startswith("problem  bad-id") for line in problems) == 2
+    assert "rename it to a slug of its title and set its id to match (--fix does" in proc.stdout
+
+
+def test_doctor_fix_renames_files_whose_names_are_not_ids(hostile, memory_root):
+    proc = run_cli("doctor", "--fix", "--root", hostile)
+    assert_clean(proc.stdout, names_shown=True)
+    names = sorted(p.name for p in (memory_root / "decisions").iterdir())
+    assert names == ["redis-cache-eviction-policy.json", "redis-creds.json", "redis-pool-size-for-sessions.json",
+                     "redis-sessions.json", "redis-ttl.json"]
+    moved = json.loads((memory_root / "decisions" / "redis-pool-size-for-sessions.json").read_text())
+    assert moved["id"] == "redis-pool-size-for-sessions" and moved["changes"][-1]["summary"].startswith("doctor: renamed")
+    out, _ = recall(hostile, "redis pool size and cache eviction policy")
+    assert "decisions/redis-pool-size-for-sessions.json" in out and "decisions/redis-cache-eviction-policy.json" in out
 
 
 def test_save_rejects_hostile_ids_and_never_echoes_a_rejected_value(project):

@@ -135,10 +135,12 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                  if id_problem(memory_id) is None else f"see: validate {rel(path)}"))
         if leaked:
             unclosed = any("unclosed" in p.message for p in leaked)
-            found.append(Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
-                                 "close the private tag by hand" if unclosed else
-                                 "redact it (--fix does); then rotate the secret: it is still in git history",
-                                 fixable=not unclosed and not schema))
+            leak = Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
+                           "close the private tag by hand" if unclosed else
+                           "redact it (--fix does); then rotate the secret: it is still in git history",
+                           fixable=not unclosed and not schema)
+            leak.source = path  # the reported path shows hidden characters as "?"
+            found.append(leak)
         if record is not None and record_status(record) == "active":
             titles.append((category, _norm_title(record["title"]), path))
 
@@ -213,7 +215,7 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
     moved: list = []
     with store_lock(memory_root):
         for f in (f for f in findings if f.fixable):
-            path = os.path.join(project, f.path)
+            path = getattr(f, "source", None) or os.path.join(project, f.path)
             if f.kind == "temp-file":
                 try:
                     os.unlink(path)
@@ -225,17 +227,18 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             elif f.kind == "leak":
                 f.fixed = _redact(memory_root, config, path)
             elif f.kind == "bad-id":
-                new_path = _rename(memory_root, config, getattr(f, "source", path))
+                new_path = _rename(memory_root, config, path)
                 if new_path:
                     f.fixed, f.fix = True, f"renamed to {os.path.basename(new_path)}"
-                    moved += [getattr(f, "source", path), new_path]
+                    moved += [path, new_path]
         index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
         if index_fixes:  # a stale or damaged index: rebuilt from every file
             write_index_locked(memory_root, config)
             for f in index_fixes:
                 f.fixed = True
         else:
-            redacted = [os.path.join(project, f.path) for f in findings if f.fixed and f.kind == "leak"]
+            redacted = [getattr(f, "source", None) or os.path.join(project, f.path)
+                        for f in findings if f.fixed and f.kind == "leak"]
             if redacted or moved:
                 apply_changes(memory_root, config, redacted + moved)
     return findings

@@ -148,8 +148,9 @@ def clean_line(text: str) -> str:
 
 
 # Tag names (lower-cased, without "-", "_", ":" or spaces) that could end or forge the
-# <memory-context> block or the client's wrapper around hook output; only their "<" is escaped.
-BLOCK_TAG_PREFIXES = ("memorycontext", "systemreminder", "system")
+# <memory-context> block or the client's wrapper around hook output (<system-reminder>); only
+# their "<" is escaped. Prefixes, so look-alike spellings (</memory‐context>, </system_x>) count.
+BLOCK_TAG_PREFIXES = ("memory", "system")
 
 
 def neutralize_block(text: str) -> str:

@@ -36,6 +36,10 @@ def _pct(value) -> str:
 
 def cmd_eval(ctx) -> int:
     args = ctx.args
+    if args.path == DEFAULT_FOLDER and not os.path.isdir(DEFAULT_FOLDER):
+        raise CliError("eval measures retrieval on the labelled set in a team-memory checkout's tests/eval/, "
+                       "which is not part of the drop-in install: run it from a checkout, or give a folder "
+                       "with store/.claude/memory, prompts.jsonl and meta.json")
     try:
         report = evaluate(os.path.abspath(args.path), args.strategy, args.split, fuzzy=not args.no_fuzzy)
     except EvalError as exc:

@@ -12,7 +12,7 @@ import os
 import sys
 import textwrap
 
-from .cli import CliError, UsageError, add_command
+from .cli import CliError, UsageError, add_command, read_stdin_text
 from .config import load_config
 from .index import build_entries
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
@@ -112,7 +112,7 @@ def _parse_json(text: str, where: str):
 
 def _read_source(source: str, where: str):
     if source == "-":
-        return _parse_json(sys.stdin.read(), f"{where} (stdin)")
+        return _parse_json(read_stdin_text(where), f"{where} (stdin)")
     try:
         with open(source, encoding="utf-8") as f:
             return _parse_json(f.read(), f"{where} {source}")

@@ -6,7 +6,7 @@ import os
 from .cli import CliError, add_command
 from .index import index_path, rebuild_index
 from .model import CATEGORIES, STATUSES
-from .retrieve import data_note, excerpt_chars, format_block, output_budget, rank
+from .retrieve import MIN_PROMPT_CHARS, data_note, excerpt_chars, format_block, output_budget, rank
 from .scoring import STRATEGIES, get_strategy
 from .store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
 
@@ -31,14 +31,16 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(subparsers, common, "search", cmd_search,
-                    "rank memories for a prompt exactly as the UserPromptSubmit hook does",
+                    "rank memories for a prompt exactly as the UserPromptSubmit hook does (prompts under "
+                    f"{MIN_PROMPT_CHARS} characters inject nothing, in both)",
                     '  python3 scripts/memory.py search "fix pydantic import error in tests"\n'
-                    '  python3 scripts/memory.py search "redis cache" --explain\n'
-                    '  python3 scripts/memory.py search "auth policy" --json --limit 10')
+                    '  python3 scripts/memory.py search "where do we keep sessions" --explain   # also the near misses\n'
+                    '  python3 scripts/memory.py search "api auth policy" --json --limit 10')
     p.add_argument("prompt", help="the prompt text to match")
     p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), help="override retrieval.match_strategy")
-    p.add_argument("--explain", action="store_true", help="show how each score was made")
+    p.add_argument("--explain", action="store_true",
+                   help="show how each score was made, and the near misses: their scores and the floor they missed")
     p.add_argument("--block", action="store_true", help="print the exact <memory-context> block the hook would inject")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -102,6 +104,14 @@ def cmd_search(ctx) -> int:
     limit = args.limit if args.limit is not None else max_inject(ctx.config)
     if limit < 1:
         raise CliError("--limit must be at least 1")
+    length = len(args.prompt.strip())
+    if length < MIN_PROMPT_CHARS:  # the hook's own minimum: short prompts ("ok", "yes") inject nothing
+        if args.json:
+            ctx.print_json([])
+        elif not args.block:
+            print(f"no memory matches: the hook injects nothing for a prompt under {MIN_PROMPT_CHARS} characters "
+                  f"(this one has {length}); try a whole question, or: list --tag WORD")
+        return 0
     # the configured strategy ranks from the machine cache; an explicit one scores the index directly
     strategy = get_strategy(ctx.config, args.strategy) if args.strategy else None
     hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
@@ -117,12 +127,15 @@ def cmd_search(ctx) -> int:
         return 0
     if not hits:
         print("no memory matches")
-        return 0
     for h in hits:
         score = f"{h.score:g}"
         print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {h.entry['title']} -> {h.entry['path']}")
         if args.explain:
             print("      " + ", ".join(f"{k}: {v}" for k, v in h.parts.items() if v not in ([], 0, None, "")))
+    if args.explain:
+        from .explain import near_misses, print_near_misses
+        print_near_misses(ctx, near_misses(ctx.memory_root, ctx.config, args.prompt,
+                                           strategy or get_strategy(ctx.config), hits, limit))
     return 0
 
 

@@ -294,12 +294,16 @@ class Smart:
                     found.setdefault(i, []).append((g, q, match))
             totals = {i: _total(m) for i, m in found.items()}
         out = []
-        bar = max(self.min_score, self.min_relative * max(totals.values(), default=0.0))
+        bar = self.floor(max(totals.values(), default=0.0))
         for i, total in totals.items():
             total = round(total, 2)
             if total > 0 and total >= bar:
                 out.append((total, entries[i], _parts(found[i])))
         return out
+
+    def floor(self, best: float) -> float:
+        """The score a memory needs, given the best one: ``min_score``, or ``min_relative`` of the best."""
+        return max(self.min_score, self.min_relative * best)
 
     def score(self, query, entry: dict):
         """One entry's points and parts (for callers that score entries one by one)."""

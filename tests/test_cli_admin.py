@@ -61,15 +61,16 @@ def test_doctor_finds_every_kind_of_problem_and_fixes_the_safe_ones(project, mem
 
     code, result = run_json(capsys, "doctor", "--root", project, "--fix")
     fixed = {f["kind"] for f in result["findings"] if f["fixed"]}
-    assert code == 1 and fixed == {"stale-index", "temp-file", "leak"}
+    assert code == 1 and fixed == {"stale-index", "temp-file", "leak", "duplicate-id"}
     assert not temp.exists() and fresh_temp.exists()
+    assert (memory_root / "runbooks" / "use-redis-3.json").exists()  # use-redis-2 was taken
     stored = json.loads((memory_root / "constraints" / "leaky.json").read_text())
     assert "hunter2" not in json.dumps(stored) and "[REDACTED]" in stored["content"]["rule"]
     assert stored["changes"][-1]["summary"].startswith("doctor: ")
     assert (memory_root / "index.md").exists()
 
     code, result = run_json(capsys, "doctor", "--root", project)
-    assert set(kinds(result)) == {"invalid", "quarantined", "duplicate-id", "near-duplicate", "conflict"}
+    assert set(kinds(result)) == {"invalid", "quarantined", "near-duplicate", "conflict"}
 
 
 def test_doctor_rebuilds_a_conflicted_index_and_warnings_do_not_fail(project, memory_root, capsys):

@@ -45,8 +45,10 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(subparsers, common, "show", cmd_show, "show one memory",
-                    "  python3 scripts/memory.py show use-pydantic-v2\n  python3 scripts/memory.py show use-pydantic-v2 --json")
-    p.add_argument("id", help="the memory id (its file name without .json)")
+                    "  python3 scripts/memory.py show use-pydantic-v2\n  python3 scripts/memory.py show use-pydantic-v2 --json\n"
+                    "  python3 scripts/memory.py show decision/use-pydantic-v2      # one of two files with the same id")
+    p.add_argument("id", help="the memory id (its file name without .json), or category/id or the file's path "
+                             "when two folders hold the same id")
     p.add_argument("--json", action="store_true", help="print the stored JSON as is")
 
 
@@ -152,16 +154,32 @@ def cmd_show(ctx) -> int:
         record = load_memory(path)
     except NotARecord as exc:
         raise CliError(f"{path}: {exc}") from None
+    from .write import content_hash
+    status = record_status(record)
     print(ctx.color(record["title"], "1"))
-    print(f"  {category} · {record_status(record)} · updated {record.get('updated_at', '?')} · {path}")
+    print(f"  {category} · {status} · updated {record.get('updated_at', '?')} · {path}")
+    print(f"  hash: {content_hash(path)[:12]}  (for: update {os.path.basename(path)[:-5]} --expect-hash ...)")
     if record.get("tags"):
         print(f"  tags: {', '.join(map(str, record['tags']))}")
+    if record.get("confidence") is not None:
+        print(f"  confidence: {record['confidence']}")
+    if isinstance(record.get("related_files"), list) and record["related_files"]:
+        print(f"  related files: {', '.join(map(str, record['related_files']))}")
+    for state in ("retired", "archived"):
+        if record.get(f"{state}_at") or record.get(f"{state}_reason"):
+            print(f"  {state} {record.get(f'{state}_at', '?')}: {record.get(f'{state}_reason') or '(no reason given)'}")
     content = record.get("content")
     if isinstance(content, dict):
         for key, value in content.items():
             _print_field(key, value)
     else:
         print(dump_memory(record), end="")
+    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
+    if changes:
+        print("  history:")
+        for change in changes:
+            if isinstance(change, dict):
+                print(f"    {change.get('date', '?')}  {change.get('summary', '')}")
     return 0
 
 

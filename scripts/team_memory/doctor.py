@@ -14,7 +14,7 @@ import json
 import os
 import re
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from difflib import SequenceMatcher
 
 from .config import category_folders
@@ -40,9 +40,12 @@ class Finding:
     fixable: bool = False
     warning: bool = False  # advisory: does not make doctor fail
     fixed: bool = False
+    changed: list = field(default_factory=list)  # memory files a fix wrote or removed (for the index)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        data.pop("changed")
+        return data
 
 
 def _rel(memory_root: str, path: str) -> str:
@@ -107,6 +110,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                  "resolve the conflict by hand, then run: validate " + rel(path), fixable=is_index))
 
     seen_ids: dict = {}
+    invalid: set = set()
     titles = []
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
@@ -120,8 +124,10 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
         leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
         if schema:
+            invalid.add(path)
+            ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
             found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                                 f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"))
+                                 f"edit it (python3 scripts/memory.py edit {ref}) or see: validate {rel(path)}"))
         if leaked:
             unclosed = any("unclosed" in p.message for p in leaked)
             found.append(Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
@@ -133,9 +139,13 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
 
     for memory_id, paths in seen_ids.items():
         if len(paths) > 1:
+            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
             found.append(Finding("duplicate-id", ", ".join(rel(p) for p in paths),
-                                 f"the id {memory_id!r} is used in {len(paths)} folders; show/update pick only the first",
-                                 "retire or rename one of them (keep the id equal to the file name)"))
+                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
+                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
+                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
+                                 "; fix the invalid one first, then --fix can give it a new id"),
+                                 fixable=not invalid.intersection(paths[1:])))
 
     for i, (cat_a, title_a, path_a) in enumerate(titles):
         for cat_b, title_b, path_b in titles[i + 1:]:
@@ -185,13 +195,32 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
                     pass
             elif f.kind == "leak":
                 f.fixed = _redact(memory_root, config, path)
+            elif f.kind == "duplicate-id":
+                f.fixed = _rename_copies(memory_root, config, f)
         index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
         if index_fixes:  # a stale or damaged index: rebuilt from every file
             write_index_locked(memory_root, config)
             for f in index_fixes:
                 f.fixed = True
         else:
-            redacted = [os.path.join(project, f.path) for f in findings if f.fixed and f.kind == "leak"]
-            if redacted:
-                apply_changes(memory_root, config, redacted)
+            changed = [os.path.join(project, f.path) for f in findings if f.fixed and f.kind == "leak"]
+            changed += [p for f in findings if f.fixed and f.kind == "duplicate-id" for p in f.changed]
+            if changed:
+                apply_changes(memory_root, config, changed)
     return findings
+
+
+def _rename_copies(memory_root: str, config: dict, finding: Finding) -> bool:
+    """Give every file of a duplicate id but the first a new id (``rename.rename_copy``); the caller holds the lock."""
+    from .rename import rename_copy
+    project = project_root_of(memory_root)
+    folders = {folder: category for category, folder in category_folders(config).items()}
+    finding.changed = []
+    for rel in finding.path.split(", ")[1:]:
+        path = os.path.join(project, rel)
+        new_path = rename_copy(memory_root, config, path, folders.get(os.path.basename(os.path.dirname(path))))
+        if new_path is None:
+            return False
+        finding.changed += [path, new_path]
+        finding.message += f"; {rel} is now {_rel(memory_root, new_path)}"
+    return True

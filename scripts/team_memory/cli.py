@@ -174,6 +174,7 @@ def add_command(subparsers, common, name: str, func, help_text: str, examples: s
     p = subparsers.add_parser(name, parents=[common], help=help_text,
                               description=f"{help_text}\n\nexamples:\n{examples}",
                               formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    p.add_argument("--version", action="version", version=f"team-memory {__version__}")
     p.set_defaults(func=func)
     return p
 

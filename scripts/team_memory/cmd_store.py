@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from .cli import CliError, add_command
+from .cli import CliError, UsageError, add_command
 from .index import index_path, rebuild_index
 from .model import CATEGORIES, STATUSES
 from .retrieve import MIN_PROMPT_CHARS, data_note, excerpt_chars, format_block, output_budget, rank
@@ -105,7 +105,7 @@ def cmd_search(ctx) -> int:
     args = ctx.args
     limit = args.limit if args.limit is not None else max_inject(ctx.config)
     if limit < 1:
-        raise CliError("--limit must be at least 1")
+        raise UsageError("--limit must be at least 1")
     length = len(args.prompt.strip())
     if length < MIN_PROMPT_CHARS:  # the hook's own minimum: short prompts ("ok", "yes") inject nothing
         if args.json:

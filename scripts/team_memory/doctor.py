@@ -72,11 +72,17 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
     if os.path.exists(config_path):
         try:
             with open(config_path, encoding="utf-8") as f:
-                if not isinstance(json.load(f), dict):
-                    raise ValueError("not a JSON object")
+                stored = json.load(f)
+            if not isinstance(stored, dict):
+                raise ValueError("not a JSON object")
         except (OSError, ValueError) as exc:
             found.append(Finding("config", rel(config_path), f"is unreadable ({exc}); defaults are used",
                                  "fix the JSON by hand (or restore it from git)"))
+        else:
+            from .configcheck import config_problems
+            for setting, message, advisory in config_problems(stored):
+                found.append(Finding("config", rel(config_path), f"{setting} {message}",
+                                     "fix it in memory-config.json (README: Configuration)", warning=advisory))
 
     conflicted_index = False
     for path in _store_files(memory_root):
@@ -155,10 +161,26 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                      warning=True))
 
     if not conflicted_index and index_is_stale(memory_root, config):
+        only_config = _only_config_is_newer(memory_root, config, config_path)
         found.append(Finding("stale-index", rel(index_path(memory_root)),
+                             "was built before the last change to memory-config.json (hooks rebuild it on the next "
+                             "prompt)" if only_config else
                              "is missing or older than the memories (hooks rebuild it on the next prompt)",
-                             "rebuild it (--fix does)", fixable=True))
+                             "rebuild it (--fix does)", fixable=True, warning=only_config))
     return found
+
+
+def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
+    """True when the index and cache exist and only the config changed since they were built."""
+    from .cache import cache_path
+    from .index import newest_source_mtime
+    try:
+        built = os.stat(index_path(memory_root)).st_mtime
+        os.stat(cache_path(memory_root))
+        config_time = os.stat(config_path).st_mtime
+    except OSError:
+        return False
+    return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
 
 
 def _redact(memory_root: str, config: dict, path: str) -> bool:

@@ -358,14 +358,8 @@ def _project_dir(project: str) -> str:
 
 
 def in_git_repository(path: str) -> bool:
-    here = os.path.abspath(path)
-    while True:
-        if os.path.exists(os.path.join(here, ".git")):
-            return True
-        parent = os.path.dirname(here)
-        if parent == here:
-            return False
-        here = parent
+    from .store import folders_up
+    return any(os.path.exists(os.path.join(folder, ".git")) for folder in folders_up(path))
 
 
 def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:

@@ -34,16 +34,24 @@ def find_memory_root(start: str | None = None) -> str | None:
     if not os.path.isdir(here):
         here = os.path.dirname(here)
     home = os.path.expanduser("~")
-    while True:
-        candidate = os.path.join(here, *MEMORY_REL)
+    for folder in folders_up(here):
+        candidate = os.path.join(folder, *MEMORY_REL)
         # ~/.claude is Claude Code's own settings folder: only a store when we start there.
-        if os.path.isdir(candidate) and (here != home or here == os.path.abspath(start or here)):
+        if os.path.isdir(candidate) and (folder != home or folder == os.path.abspath(start or folder)):
             return candidate
-        if os.path.exists(os.path.join(here, ".git")):
+        if os.path.exists(os.path.join(folder, ".git")):
             return None
+    return None
+
+
+def folders_up(path: str):
+    """``path`` (absolute), its parent, and so on up to the file system root."""
+    here = os.path.abspath(path)
+    while True:
+        yield here
         parent = os.path.dirname(here)
         if parent == here:
-            return None
+            return
         here = parent
 
 

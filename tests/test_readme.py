@@ -62,3 +62,13 @@ def test_every_readme_example_runs_as_printed(tmp_path):
     assert "team-memory installed in" in outputs["install"] and "uninstalled from" in outputs["uninstall"]
     # the checkout itself holds no store and was not written to
     assert not (REPO / ".claude" / "memory").exists()
+
+
+def test_ci_runs_the_readmes_test_command_with_everything_mandatory():
+    command = next(line.split("#")[0].strip() for line in README.splitlines() if "python3 -m pytest -q" in line
+                   and line.startswith("python3 -m pip"))
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in ci  # the exact command, on a line of its own
+    exported = next(line for line in ci if line.startswith("export "))
+    assert "TEAM_MEMORY_SLOW=1" in exported and "TEAM_MEMORY_REQUIRE_E2E=1" in exported
+    assert ci.index(exported) < ci.index(command)

@@ -214,6 +214,7 @@ def test_edit_opens_a_broken_file_as_text_and_saves_the_fix_validate_recommends(
     """doctor/validate send people to 'edit ID' for broken files: edit opens the raw text and accepts the fix."""
     good = record("runbook", "fix-ci", "Fix CI", tags=["ci"])
     path = write(memory_root, good)
+    assert main(["rebuild", "--root", str(project)]) == 0  # the index knew the good file; then it broke
     bad = dict(good)
     if fix == "missing title":
         bad.pop("title")
@@ -235,6 +236,8 @@ def test_edit_opens_a_broken_file_as_text_and_saves_the_fix_validate_recommends(
     assert saved["changes"][-1]["summary"] == "repaired by hand (edit)"
     assert main(["validate", str(path), "--root", str(project)]) == 0
     assert "Fix CI" in (memory_root / "index.md").read_text()
+    capsys.readouterr()
+    assert main(["doctor", "--root", str(project)]) == 0, capsys.readouterr().out  # nothing left to fix
 
 
 def test_a_repair_that_is_still_invalid_is_not_saved(project, memory_root, editor, capsys, monkeypatch):

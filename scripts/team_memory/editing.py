@@ -163,7 +163,7 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
 
 def save_repaired(memory_root: str, config: dict, path: str, original_hash: str, text: str):
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
-    from .index import apply_changes
+    from .index import write_index_locked
     from .fsutil import store_lock
     from .privacy import scrub_record
     from .store import record_status
@@ -195,7 +195,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
         if not os.path.isfile(path) or content_hash(path) != original_hash:
             raise WriteError(f"{path} changed while you were editing")
         _write_record(path, clean)
-        apply_changes(memory_root, config, [path])
+        write_index_locked(memory_root, config)  # the file broke outside the CLI: rebuild from every file
     return WriteResult(memory_id, path, category, "repaired", record_status(clean), content_hash(path), private, secrets)
 
 

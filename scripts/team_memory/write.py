@@ -259,7 +259,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
             actual = content_hash(path)
             if not actual.startswith(wanted):
                 raise WriteError(f"{memory_id} changed since it was read (hash {actual[:12]}, expected "
-                                 f"{wanted[:12]}); read it again and retry")
+                                 f"{wanted[:12]}); read it again (show {memory_id}) and retry with its new hash")
         if record_status(record) != "active":
             verb = "restore" if record_status(record) == "retired" else "unarchive"
             raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")

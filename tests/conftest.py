@@ -36,6 +36,14 @@ def pytest_collection_modifyitems(config, items):
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        config._team_memory_slow_left_out = len(slow)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    left_out = getattr(config, "_team_memory_slow_left_out", 0)
+    if left_out:
+        terminalreporter.write_line(f"{left_out} slow test(s) left out (stress, real client): "
+                                    f"{SLOW_ENV}=1 python3 -m pytest -q runs them too")
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -91,6 +91,7 @@ def test_a_skip_fails_the_run_only_when_required(tmp_path):
     """
     quiet = run_pytest(tmp_path, None, body)
     assert quiet.returncode == 0 and "1 passed, 1 skipped, 1 deselected" in quiet.stdout, quiet.stdout
+    assert "1 slow test(s) left out" in quiet.stdout and "TEAM_MEMORY_SLOW=1" in quiet.stdout
     strict = run_pytest(tmp_path, "1", body)
     assert strict.returncode == 1, strict.stdout
     assert "2 passed, 1 skipped" in strict.stdout and "counts as a failure" in strict.stdout, strict.stdout

@@ -110,7 +110,8 @@ def resolve_root(root: str | None) -> str:
 
 
 # Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
-PATH_ARGS = frozenset({"root", "path", "input", "output", "content_file", "source", "from_claude_memory"})
+PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file", "source", "from_claude_memory",
+                       "from_file", "keep"})
 
 
 def _has_surrogates(text: str) -> bool:
@@ -126,7 +127,7 @@ def check_text_args(args) -> None:
             if isinstance(item, str) and _has_surrogates(item):
                 option = "--" + name.replace("_", "-") if name not in ("id", "prompt") else name.upper()
                 raise CliError(f"{option} is not valid UTF-8 text (is the terminal set to another encoding? "
-                               "try a UTF-8 locale such as LANG=C.UTF-8); nothing was written")
+                               "try a UTF-8 locale such as LANG=C.UTF-8); nothing was done")
 
 
 def read_stdin_text(what: str) -> str:

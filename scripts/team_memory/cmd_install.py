@@ -11,11 +11,11 @@ from .install import InstallError, install_project, uninstall_project
 INSTALL_DESCRIPTION = """\
 install team-memory into a repository, so every teammate who clones it gets memory
 with nothing to install. Into PATH it:
-  - copies the runtime (hooks, scripts, templates) to .claude/team-memory/
+  - copies the runtime (hooks, the CLI, templates; no developer tools) to .claude/team-memory/
   - merges every hook of hooks.json into .claude/settings.json, keeping your settings
     and hooks (the old file is saved as .claude/settings.json.bak)
   - creates .claude/memory/ with memory-config.json
-  - adds the derived files (index.md, .lock, .cache/) to .gitignore
+  - adds the derived and local files (index.md, .lock, .cache/, .quarantine/) to .gitignore
   - adds the slash commands (/memory, /memory-search, /memory-save) and the skill
 Run it again to upgrade in place; `uninstall PATH` reverses it.
 

@@ -37,10 +37,13 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     for hit in scored:
         if hit.entry["path"] in shown:
             continue
-        if hit.score < getattr(strategy, "min_score", 0.0):
-            reason = f"under retrieval.min_score {strategy.min_score:g}"
-        elif hit.score < bar:
-            reason = f"under retrieval.min_relative {strategy.min_relative:g} x best {best:g} = {bar:g}"
+        if hit.score < bar:  # the strategy's own floor decides; the message names the setting behind it
+            if hit.score < getattr(strategy, "min_score", 0.0):
+                reason = f"under retrieval.min_score {strategy.min_score:g}"
+            elif hasattr(strategy, "min_relative"):
+                reason = f"under retrieval.min_relative {strategy.min_relative:g} x best {best:g} = {bar:g}"
+            else:
+                reason = f"under the floor {bar:g}"
         elif len(hits) >= limit:
             reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
         else:

@@ -126,4 +126,13 @@ def test_explain_names_min_relative_when_a_weak_runner_up_is_dropped(project, me
     out = capsys.readouterr().out
     shown, misses = out.split("near misses")
     assert "Use Redis for web session storage" in shown and "Roll back a failed deploy" in misses
-    assert "under retrieval.min_relative 0.99 x best" in misses
+    assert "retrieval.min_relative 0.99 x the best" in misses
+
+
+def test_explain_says_when_the_matcher_abstains_for_lack_of_evidence(project, memory_root, capsys):
+    write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_evidence": 100}}))
+    assert main(["search", "redis web session storage", "--root", str(project), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "no memory matches" in out and "Use Redis for web session storage" in out.split("near misses")[1]
+    assert "under retrieval.min_evidence 100" in out and "nothing is shown" in out

@@ -49,7 +49,8 @@ def register(subparsers, common) -> None:
                     "  python3 scripts/memory.py show decision/use-pydantic-v2      # one of two files with the same id")
     p.add_argument("id", help="the memory id (its file name without .json), or category/id or the file's path "
                              "when two folders hold the same id")
-    p.add_argument("--json", action="store_true", help="print the stored JSON as is")
+    p.add_argument("--json", action="store_true",
+                   help="print the stored record as JSON (secrets and private sections of hand-edited files hidden)")
 
 
 def cmd_rebuild(ctx) -> int:
@@ -62,12 +63,13 @@ def cmd_rebuild(ctx) -> int:
 
 
 def _summary(category: str, path: str, record: dict) -> dict:
+    from .exposure import hide
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
     return {
         "id": os.path.basename(path)[:-5],
         "category": category,
-        "title": record.get("title"),
-        "tags": [t for t in tags if isinstance(t, str)],
+        "title": hide(record.get("title")),
+        "tags": [hide(t) for t in tags if isinstance(t, str)],
         "status": record_status(record),
         "updated_at": record.get("updated_at") if isinstance(record.get("updated_at"), str) else "",
         "path": path,
@@ -93,10 +95,12 @@ def cmd_list(ctx) -> int:
     if not rows:
         print("no memories match")
         return 0
-    width = max(len(r["id"]) for r in rows)
+    from .sanitize import display, shown_path
+    width = max(len(shown_path(r["id"])) for r in rows)
     for r in rows:
         status = "" if r["status"] == "active" else f" ({r['status']})"
-        print(f"{r['updated_at'][:10]:10}  {r['category']:15}  {ctx.color(r['id'].ljust(width), '1')}  {r['title']}{status}")
+        print(f"{display(r['updated_at'])[:10]:10}  {r['category']:15}  {ctx.color(shown_path(r['id']).ljust(width), '1')}"
+              f"  {display(r['title'])}{status}")
     return 0
 
 
@@ -129,9 +133,11 @@ def cmd_search(ctx) -> int:
         return 0
     if not hits:
         print("no memory matches")
+    from .sanitize import display, shown_path
     for h in hits:
         score = f"{h.score:g}"
-        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {h.entry['title']} -> {h.entry['path']}")
+        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {display(h.entry['title'])} "
+              f"-> {shown_path(h.entry['path'])}")
         if args.explain:
             print("      " + ", ".join(f"{k}: {v}" for k, v in h.parts.items() if v not in ([], 0, None, "")))
     if args.explain:
@@ -146,28 +152,29 @@ def cmd_show(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {ctx.args.id!r} (try: python3 scripts/memory.py list)")
     category, path = found
-    if ctx.args.json:
-        with open(path, encoding="utf-8") as f:
-            print(f.read(), end="")
-        return 0
     try:
-        record = load_memory(path)
+        record = hidden(load_memory(path))
     except NotARecord as exc:
         raise CliError(f"{path}: {exc}") from None
+    if ctx.args.json:
+        print(dump_memory(record), end="")
+        return 0
+    from .sanitize import display, shown_path
     from .write import content_hash
-    status = record_status(record)
-    print(ctx.color(record["title"], "1"))
-    print(f"  {category} · {status} · updated {record.get('updated_at', '?')} · {path}")
+    print(ctx.color(display(record["title"]), "1"))
+    print(f"  {category} · {display(record_status(record))} · updated {display(record.get('updated_at', '?'))} "
+          f"· {shown_path(path)}")
     print(f"  hash: {content_hash(path)[:12]}  (for: update {os.path.basename(path)[:-5]} --expect-hash ...)")
     if record.get("tags"):
-        print(f"  tags: {', '.join(map(str, record['tags']))}")
+        print(f"  tags: {', '.join(map(display, record['tags']))}")
     if record.get("confidence") is not None:
-        print(f"  confidence: {record['confidence']}")
+        print(f"  confidence: {display(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
-        print(f"  related files: {', '.join(map(str, record['related_files']))}")
+        print(f"  related files: {', '.join(map(display, record['related_files']))}")
     for state in ("retired", "archived"):
         if record.get(f"{state}_at") or record.get(f"{state}_reason"):
-            print(f"  {state} {record.get(f'{state}_at', '?')}: {record.get(f'{state}_reason') or '(no reason given)'}")
+            print(f"  {state} {display(record.get(f'{state}_at', '?'))}: "
+                  f"{display(record.get(f'{state}_reason') or '(no reason given)')}")
     content = record.get("content")
     if isinstance(content, dict):
         for key, value in content.items():
@@ -179,8 +186,20 @@ def cmd_show(ctx) -> int:
         print("  history:")
         for change in changes:
             if isinstance(change, dict):
-                print(f"    {change.get('date', '?')}  {change.get('summary', '')}")
+                print(f"    {display(change.get('date', '?'))}  {display(change.get('summary', ''))}")
     return 0
+
+
+def hidden(value):
+    """``value`` with ``exposure.hide`` applied to every string in it (the file may be hand-edited)."""
+    from .exposure import hide
+    if isinstance(value, str):
+        return hide(value)
+    if isinstance(value, list):
+        return [hidden(v) for v in value]
+    if isinstance(value, dict):
+        return {k: hidden(v) for k, v in value.items()}
+    return value
 
 
 def _print_field(key: str, value, indent: str = "  ") -> None:

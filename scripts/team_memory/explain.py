@@ -87,10 +87,11 @@ def print_near_misses(ctx, misses: list) -> None:
         print("near misses: none (no other memory shares a word with the prompt)")
         return
     print("near misses (scored, not injected; scores before the recency bonus):")
+    from .sanitize import display, shown_path
     for score, entry, parts, reason in misses:
-        print(f"{score:>4g}  [{entry['category']}] {entry['title']} -> {entry['path']}")
+        print(f"{score:>4g}  [{entry['category']}] {display(entry['title'])} -> {shown_path(entry['path'])}")
         print(f"      {reason}")
-        details = ", ".join(f"{k}: {v}" for k, v in parts.items() if v not in ([], 0, None, ""))
+        details = display(", ".join(f"{k}: {v}" for k, v in parts.items() if v not in ([], 0, None, "")))
         if details:
             print(f"      {details}")
 

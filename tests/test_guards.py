@@ -8,7 +8,7 @@ import pytest
 
 from helpers import REPO, record, run_hook, write
 from team_memory.guards import protected
-from team_memory.shellscan import write_targets
+from team_memory.shelljudge import judge
 
 PRE, POST = "pre_tool_use.py", "post_tool_use.py"
 CLI = f'python3 "{REPO / "scripts" / "memory.py"}"'
@@ -175,5 +175,6 @@ def test_protected_and_write_targets_units(tmp_path):
     assert protected(str(tmp_path / "p" / ".claude"), [store], removes=True)
     assert not protected(str(tmp_path / "p" / ".claude"), [store], removes=False)
     assert protected("/elsewhere/.Claude/Memory/x.json", [])
-    targets = [(t.what, t.path) for t in write_targets("cd /a && echo x 2>&1 > out.txt | tee -a /b/log", "/w")]
-    assert targets == [("output redirection >", "/a/out.txt"), ("tee", "/b/log")]
+    assert judge("cd /a && echo x 2>&1 > out.txt | tee -a /b/log", "/w", [store]) is None
+    assert judge("cd /p && tee -a .claude/memory/d/x.json", "/w", ["/p/.claude/memory"]) == \
+        "tee of .claude/memory/d/x.json"

@@ -27,7 +27,7 @@ from .fsutil import LockBusy, category_dir, store_lock
 from .index import apply_changes
 from .model import CONFIG_NAME, MEMORY_REL
 from .retrieve import project_dir_of
-from .shellscan import write_targets
+from .shelljudge import judge, shown
 from .state import load_state, save_state, state_path
 from .store import find_memory_root, project_root_of
 from .validate import check_file
@@ -85,12 +85,12 @@ def _mentions_store(text: str, stores: list) -> bool:
 
 
 def _deny(what: str, path: str | None) -> dict:
-    where = f" ({what}{': ' + path if path else ''})"
+    where = f" ({what}{': ' + shown(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
               f"Use instead: {cli()} save --input - (a whole JSON record on stdin), "
-              f"or {cli()} add/update ID/retire ID --reason R/archive ID --reason R "
-              f"(see {cli()} --help). Reading memory files is allowed.")
+              f"{cli()} update ID --input - (changed fields), {cli()} retire ID --reason R, "
+              f"or add/archive/restore (see {cli()} --help). Reading memory files is allowed.")
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                    "permissionDecisionReason": reason}}
 
@@ -104,6 +104,16 @@ def _tool_paths(payload: dict) -> list:
         if isinstance(value, str) and value and "\x00" not in value:
             paths.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))))
     return paths
+
+
+def _judged_stores(payload: dict, stores: list) -> list:
+    """The stores a Bash line is judged against: the real ones and where one would be created."""
+    cwd = project_dir_of(payload)
+    found = set(stores) | {os.path.join(cwd, *MEMORY_REL)}
+    for base in (os.environ.get("CLAUDE_PROJECT_DIR"), project_root_of(stores[0]) if stores else None):
+        if base:
+            found.add(os.path.join(base, *MEMORY_REL))
+    return sorted(found)
 
 
 def guard_tool_use(payload: dict):
@@ -123,14 +133,10 @@ def guard_tool_use(payload: dict):
     if len(command) > MAX_COMMAND_CHARS:
         if _mentions_store(command, stores):
             return _deny("a command line too long to check", None)
-        if stores:
-            _save_snapshot(payload, stores[0])
-        return None
-    for target in write_targets(command, project_dir_of(payload)):
-        if target.path is not None and protected(target.path, stores, target.removes):
-            return _deny(target.what, os.path.relpath(target.path, project_dir_of(payload)))
-        if target.path is None and _mentions_store(command, stores):  # paths unknown: judge the whole line
-            return _deny(target.what, None)
+    else:
+        what = judge(command, project_dir_of(payload), _judged_stores(payload, stores))
+        if what is not None:
+            return _deny(what, None)
     if stores:
         _save_snapshot(payload, stores[0])
     return None

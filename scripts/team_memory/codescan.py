@@ -44,8 +44,7 @@ _GENERIC = r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate|
 _OBFUSCATED = re.compile(r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|unhexlify|fromhex|\\x[0-9a-f]{2}|"
                          r"\\[0-7]{3}|\\u[0-9a-f]{4}|\[::-1\]|rot13|codecs|\bpack\s*\(|\bjoin\s*\(|reverse\s*\(",
                          re.I)
-_WALKS = re.compile(r"\bwalk\b|\bglob\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\bfind\b|\*\*|"
-                    r"os\.getcwd|process\.cwd|\bcwd\b", re.I)
+_WALKS = re.compile(r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir", re.I)
 
 
 def writes(lang: str, code: str) -> bool:

@@ -24,7 +24,7 @@ def command(name: str, words: list, raw: list, state, stdin):
         return _cd(name, args, state)
     if name in ("read", "mapfile", "readarray"):
         for w in sj._operands(args, "adnNptu"):
-            state.vars[sj._text(w)] = stdin[1] if stdin and stdin[0] == "paths" else [sj.UNKNOWN]
+            state.vars[sj._text(w)] = _given(stdin)
         return None
     if name in ("memory.py",) or _is_cli(name, args):
         return None
@@ -37,7 +37,7 @@ def command(name: str, words: list, raw: list, state, stdin):
     if base in sj.INTERPRETERS:
         return _interpreter(base, args, state, stdin)
     if name in sj.READERS:
-        return _reader(name, args, state)
+        return _reader(name, args, state, stdin)
     if name in sj.REMOVERS:
         recursive = bool(sj._flags(args) & {"-r", "-R", "--recursive", "-d"} - {"-d"}) or name == "trash"
         for w in sj._operands(args):
@@ -68,7 +68,7 @@ def _any_argument(name: str, args: list, state) -> None:
         sj._check(alts, state, False, f"{name} given")
 
 
-def _reader(name: str, args: list, state):
+def _reader(name: str, args: list, state, stdin):
     flags = sj._flags(args)
     if name == "sed" and (flags & {"-i", "--in-place"} or any(sj._text(a).startswith("-i") for a in args)):
         for w in sj._operands(args, "ef")[1:] if not flags & {"-e", "-f"} else sj._operands(args, "ef"):
@@ -101,9 +101,9 @@ def _reader(name: str, args: list, state):
         return ("paths", [absolute(a, state.cwd) + "/" + STAR for w in sj._operands(args) for a in w] or
                 [state.cwd + "/" + STAR])
     if name in ("echo", "printf"):
-        return ("paths", [a for w in sj._operands(args) for a in w]) if args else None
+        return ("text", " ".join(sj._text(w) for w in sj._operands(args)))
     if name == "cat" and not args:
-        return None
+        return stdin if stdin and stdin[0] == "text" else None
     if name in ("grep", "rg", "ag", "ack", "egrep", "fgrep"):
         roots = sj._operands(args, "efABCmdD")[1:] or [[state.cwd]]
         return ("paths", [absolute(a, state.cwd) + "/" + UNKNOWN for w in roots for a in w] +
@@ -145,8 +145,6 @@ def _copy(name: str, args: list, state):
         elif t.startswith("--target-directory="):
             target = [a.split("=", 1)[1] for a in w]
     ops = [w for w in sj._operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
-    ops = [w for w in ops if not any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in w)] \
-        if name in ("scp", "rsync", "rclone") else ops
     if target is None:
         if len(ops) == 1 and name in ("ln", "link"):
             target, sources = [state.cwd], ops
@@ -156,18 +154,21 @@ def _copy(name: str, args: list, state):
             target, sources = ops[-1], ops[:-1]
     else:
         sources = ops
+    if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
+        return None  # host:path: written on another machine
     if name in ("mv", "gmv") or "--remove-source-files" in flags:
         for w in sources:
             sj._check(w, state, True, f"{name} of")
-    if name in ("ln", "link"):
+    if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):
         for w in sources:
-            sj._check(w, state, False, f"{name} to")  # a second name for a memory file writes it from outside
+            sj._check(w, state, False, f"hard {name} to")  # a second name for a memory file: written from outside
     dest = [absolute(a, state.cwd) for a in target]
     sj._check(dest, state, False, f"{name} into")
     if "-T" in flags or "--no-target-directory" in flags:
         return None
     names = [_last_name(a) for w in sources for a in w]
-    sj._check([d + "/" + n for d in dest for n in names][:sj.MAX_ALTERNATIVES * 2], state, False, f"{name} into")
+    whole = name in ("mv", "gmv", "rclone", "ditto") or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+    sj._check([d + "/" + n for d in dest for n in names][:sj.MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
     return None
 
 
@@ -175,6 +176,14 @@ def _last_name(pattern: str) -> str:
     if pattern.endswith(("/", "/.")) or UNKNOWN in pattern.rsplit("/", 1)[-1]:
         return UNKNOWN  # the folder's content: any names
     return pattern.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _zip(name, args, state, stdin):
+    """zip: only the archive (the first operand) is written; the inputs are read."""
+    ops = sj._operands(args, "bnitxP")
+    if ops:
+        sj._check(ops[0], state, False, f"{name} archive")
+    return None
 
 
 def _dd(name, args, state, stdin):
@@ -342,7 +351,7 @@ def _xargs(name, args, state, stdin):
     inner = args[i:]
     if not inner:
         return None
-    given = stdin[1] if stdin and stdin[0] == "paths" else [UNKNOWN]
+    given = _given(stdin)
     if replace:
         inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
                  for w in inner]
@@ -352,11 +361,21 @@ def _xargs(name, args, state, stdin):
     return None
 
 
+def _given(stdin) -> list:
+    """The paths a pipe hands to ``xargs``/``read``: listed paths, or the words of echoed text."""
+    if stdin and stdin[0] == "paths":
+        return stdin[1] or [UNKNOWN]
+    if stdin and stdin[0] == "text" and "$?" not in stdin[1]:
+        return stdin[1].split()[: sj.MAX_ALTERNATIVES] or [UNKNOWN]
+    return [UNKNOWN]
+
+
 def _shell(args: list, state, stdin):
     ops = sj._operands(args, "oO")
     code = None
     for i, w in enumerate(args):
-        if sj._text(w) == "-c" and i + 1 < len(args):
+        t = sj._text(w)
+        if t.startswith("-") and not t.startswith("--") and "c" in t and i + 1 < len(args):
             code = sj._text(args[i + 1])
             break
     if code is None and (not ops or sj._text(ops[0]) == "-" or "-s" in sj._flags(args)):
@@ -387,9 +406,14 @@ def _interpreter(lang: str, args: list, state, stdin):
                 return None
             _any_argument(module, args[i + 2:], state)
             return None
-        elif not t.startswith("-") and code is None:
-            _any_argument(lang, args[i:], state)  # a script file: what it writes is not known
-            return None
+        elif t == "eval" and lang in ("deno", "bun") and i == 0 and i + 1 < len(args):
+            code = sj._text(args[i + 1])
+            i += 1
+        elif not t.startswith("-"):
+            _any_argument(lang, args[i:], state)  # a script file, or the code's own arguments
+            if code is None:
+                return None
+            break
         i += 1
     if code is None:
         code = stdin[1] if stdin and stdin[0] == "text" else None
@@ -417,4 +441,4 @@ def _eval(name, args, state, stdin):
 
 _HANDLERS = {"dd": _dd, "curl": _download, "wget": _download, "tar": _archive, "bsdtar": _archive,
              "gtar": _archive, "unzip": _archive, "7z": _archive, "patch": _patch, "find": _find,
-             "xargs": _xargs, "parallel": _xargs, "eval": _eval}
+             "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": _zip}

@@ -41,7 +41,10 @@ def find_targets(args: list, state):
         t = sj._text(args[i])
         value = sj._text(args[i + 1]) if i + 1 < len(args) else ""
         if t in ("-o", "-or", ","):
-            has_or = has_or or previous != "-prune"
+            if previous == "-prune" and (pos_paths or pos_names):
+                excluded.append((pos_paths or pos_names).pop())  # A -prune -o B: A's subtree is left out
+            else:
+                has_or = True
         elif t in ("!", "-not"):
             negate = True
             previous = t
@@ -51,9 +54,6 @@ def find_targets(args: list, state):
             entry = (t in _PATHS, value)
             (excluded if negate else (pos_paths if t in _PATHS else pos_names)).append(entry)
             i += 1
-        elif t == "-prune":
-            if pos_paths or pos_names:
-                excluded.append((pos_paths or pos_names).pop())
         elif t == "-maxdepth":
             maxdepth = value
             i += 1

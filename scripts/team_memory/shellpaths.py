@@ -152,8 +152,8 @@ def reach(pattern: str, stores: list, removes: bool) -> bool:
             if len(tokens) in states:
                 return True  # the store itself
             states = _step(states, tokens, "/", False)
-            if states and not _only_config(tokens, states):
-                return True  # something inside it
+            if states and not _only_config(tokens, states) and _can_name_member(pattern, store):
+                return True  # something inside it that matters (a memory, a folder, the index, the cache)
     return False
 
 
@@ -167,6 +167,36 @@ def fullmatch(pattern: str, text: str) -> bool:
         if not states:
             return False
     return len(tokens) in states
+
+
+_FIXED_NAMES = ("index.md", ".lock", ".cache", ".quarantine", ".gitignore", "retrieval.bin", "retrieval.delta",
+                "decisions", "runbooks", "preferences", "patterns", "gotchas", "glossary", "x.json")
+_listing: dict = {}
+
+
+def _members(store: str) -> set:
+    """Names inside a store, two levels deep (bounded), plus the names every store can hold."""
+    if store not in _listing:
+        names = set(_FIXED_NAMES)
+        try:
+            with os.scandir(store) as it:
+                for entry in it:
+                    names.add(entry.name.lower())
+                    if entry.is_dir(follow_symlinks=False) and len(names) < 5000:
+                        with os.scandir(entry.path) as inner:
+                            names.update(e.name.lower() for e, _ in zip(inner, range(5000)))
+        except OSError:
+            pass
+        _listing[store] = names
+    return _listing[store]
+
+
+def _can_name_member(pattern: str, store: str) -> bool:
+    """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)?"""
+    last = pattern.rsplit("/", 1)[-1]
+    if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
+        return True
+    return any(fullmatch(last, name) for name in _members(store))
 
 
 def _only_config(tokens: list, states: set) -> bool:

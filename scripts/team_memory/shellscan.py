@@ -165,7 +165,13 @@ class _Reader:
             else:
                 parts.append(("s", MARKERS.get(c, c)))
                 self.i += 1
-        return parts
+        merged = []
+        for part in parts:  # adjacent literal text as one part: "D=" + "x" reads as an assignment
+            if merged and part[0] == "s" and merged[-1][0] == "s":
+                merged[-1] = ("s", merged[-1][1] + part[1])
+            else:
+                merged.append(part)
+        return merged
 
     def _dquoted(self, parts: list) -> None:
         text, n = self.text, len(self.text)

@@ -101,7 +101,7 @@ def _reader(name: str, args: list, state, stdin):
         return ("paths", [absolute(a, state.cwd) + "/" + STAR for w in sj._operands(args) for a in w] or
                 [state.cwd + "/" + STAR])
     if name in ("echo", "printf"):
-        return ("text", " ".join(sj._text(w) for w in sj._operands(args)))
+        return ("text", " ".join(sj._text(w) for w in sj._operands(args)).replace("\\n", "\n"))
     if name == "cat" and not args:
         return stdin if stdin and stdin[0] == "text" else None
     if name in ("grep", "rg", "ag", "ack", "egrep", "fgrep"):
@@ -376,16 +376,19 @@ def _shell(args: list, state, stdin):
     for i, w in enumerate(args):
         t = sj._text(w)
         if t.startswith("-") and not t.startswith("--") and "c" in t and i + 1 < len(args):
-            code = sj._text(args[i + 1])
+            code = [sj.plain_text(a) for a in args[i + 1]]
             break
     if code is None and (not ops or sj._text(ops[0]) == "-" or "-s" in sj._flags(args)):
-        code = stdin[1] if stdin and stdin[0] == "text" else None
+        code = [stdin[1]] if stdin and stdin[0] == "text" else None
         if code is None:
             return None
     if code is None:
         _any_argument("sh", args, state)
         return None
-    sj._run(parse(code), state.copy(), None)
+    for text in code:  # each spelling the code can have (xargs -I, braces)
+        if "$?" in text and "claude" in state.text.lower():
+            raise sj.Denied("a shell given code that cannot be known, on a line that names .claude")
+        sj._run(parse(text), state.copy(), None)
     return None
 
 
@@ -396,7 +399,7 @@ def _interpreter(lang: str, args: list, state, stdin):
     while i < len(args):
         t = sj._text(args[i])
         if t in ("-c", "-e", "-E", "--eval", "-r", "-p", "--print", "-pe", "-ne", "-le", "-lne", "-lpe", "-pie",
-                 "-i.bak") or (lang in ("perl", "ruby") and t.startswith("-") and t.endswith("e")):
+                 "-i.bak") or (lang in ("perl", "ruby") and t[:1] == "-" and t[1:].isalnum() and t.endswith("e")):
             if i + 1 < len(args):
                 code = (code or "") + "\n" + sj._text(args[i + 1])
                 i += 1
@@ -421,14 +424,22 @@ def _interpreter(lang: str, args: list, state, stdin):
         for w in sj._operands(args)[1:] if code is None else [w for w in sj._operands(args)
                                                               if sj._text(w) not in code]:
             sj._check(w, state, False, f"{lang} -i of")
-    if code and codescan_writes(lang, code) and sj.code_reaches(code, state):
-        raise sj.Denied(f"{lang} code that can write into .claude/memory/")
+    if code:
+        _code(lang, code, state)
     return None
 
 
-def codescan_writes(lang: str, code: str) -> bool:
-    from .codescan import writes
-    return writes(lang, code)
+def _code(lang: str, code: str, state) -> None:
+    """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
+    from .codescan import literal_targets, writes
+    if not writes(lang, code):
+        return
+    targets = literal_targets(lang, code)
+    if targets is not None:
+        for path in targets:
+            sj._check([path], state, False, f"{lang} code writing")
+    elif sj.code_reaches(code, state):
+        raise sj.Denied(f"{lang} code that can write into .claude/memory/")
 
 
 def _eval(name, args, state, stdin):

@@ -36,6 +36,7 @@ def find_targets(args: list, state):
     roots = roots or [["."]]
     pos_names, pos_paths, excluded, execs = [], [], [], []
     has_or = negate = False
+    branches = 1
     maxdepth, previous = None, ""
     while i < len(args):
         t = sj._text(args[i])
@@ -44,7 +45,7 @@ def find_targets(args: list, state):
             if previous == "-prune" and (pos_paths or pos_names):
                 excluded.append((pos_paths or pos_names).pop())  # A -prune -o B: A's subtree is left out
             else:
-                has_or = True
+                has_or, branches = True, branches + 1
         elif t in ("!", "-not"):
             negate = True
             previous = t
@@ -72,6 +73,8 @@ def find_targets(args: list, state):
             i = j
         negate, previous = False, t
         i += 1
+    if has_or and len(pos_names) >= branches and not pos_paths:
+        has_or = False  # -name A -o -name B: the union of the names
     matched = []
     for root in roots:
         for r in root:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from .shellpaths import MAX_ALTERNATIVES, absolute, braces, plain_text, reach
+from .shellpaths import MAX_ALTERNATIVES, absolute, braces, plain_text, reach  # noqa: F401 (plain_text: shellcmds)
 from .shellscan import UNKNOWN, literal, parse
 
 MAX_STEPS = 2000

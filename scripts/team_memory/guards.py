@@ -16,21 +16,18 @@ Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 """
 from __future__ import annotations
 
-import fnmatch
-import json
 import os
 from datetime import datetime, timezone
 
 from .config import category_folders, load_config
 from .digest import sha256_hex
 from .fsutil import LockBusy, category_dir, store_lock
-from .index import apply_changes
 from .model import CONFIG_NAME, MEMORY_REL
-from .retrieve import project_dir_of
+from .hookio import project_dir_of
 from .shelljudge import judge, shown
+from .shellpaths import reach
 from .state import load_state, save_state, state_path
 from .store import find_memory_root, project_root_of
-from .validate import check_file
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 QUARANTINE = ".quarantine"
@@ -65,18 +62,7 @@ def _memory_part(path: str):
 
 def protected(path: str, stores: list, removes: bool = False) -> bool:
     """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
-    rest = _memory_part(path)
-    if rest is not None:
-        return rest != [CONFIG_NAME.lower()]
-    real = os.path.realpath(path)
-    for store in stores:
-        if real == store or real.startswith(store + os.sep):
-            return real != os.path.join(store, CONFIG_NAME)
-        if removes and (store.startswith(real.rstrip(os.sep) + os.sep) or fnmatch.fnmatch(store, path)):
-            return True  # rm -rf .claude, mv .claude elsewhere, rm -r .cl*
-        if any(c in path for c in "*?[") and fnmatch.fnmatch(os.path.join(store, "x", "x.json"), path):
-            return True
-    return False
+    return reach(os.path.normpath(path), stores, removes)
 
 
 def _mentions_store(text: str, stores: list) -> bool:
@@ -89,8 +75,9 @@ def _deny(what: str, path: str | None) -> dict:
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
               f"Use instead: {cli()} save --input - (a whole JSON record on stdin), "
-              f"{cli()} update ID --input - (changed fields), {cli()} retire ID --reason R, "
-              f"or add/archive/restore (see {cli()} --help). Reading memory files is allowed.")
+              f"{cli()} update ID --title T --tag T --content-json JSON (changed fields), "
+              f"{cli()} retire ID --reason R, or add/archive/restore (see {cli()} --help). "
+              f"Reading memory files is allowed.")
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                    "permissionDecisionReason": reason}}
 
@@ -148,6 +135,7 @@ def _call_key(payload: dict) -> str:
     """The same key in PreToolUse and PostToolUse of one tool call."""
     if isinstance(payload.get("tool_use_id"), str) and payload["tool_use_id"]:
         return payload["tool_use_id"]
+    import json  # only for a payload without a tool_use_id
     raw = json.dumps([payload.get("session_id"), payload.get("tool_name"), payload.get("tool_input")],
                      sort_keys=True, default=str)
     return sha256_hex(raw.encode("utf-8", "replace"))[:24]
@@ -225,6 +213,8 @@ def check_tool_result(payload: dict):
     stores = _stores(payload)
     if not stores:
         return None
+    from .index import apply_changes  # PostToolUse only: PreToolUse stays light
+    from .validate import check_file
     store = stores[0]
     config = load_config(store)
     changed, removed = _changed_files(payload, store, config)

@@ -135,9 +135,9 @@ def _step(states: set, tokens: list, ch: str, component_start: bool) -> set:
 
 def reach(pattern: str, stores: list, removes: bool) -> bool:
     """Can ``pattern`` (absolute) name a store, something inside one, or (``removes``) a folder above one?"""
-    pattern = pattern.lower()
     if is_plain(pattern):
         return _plain_reach(pattern, stores, removes)
+    pattern = pattern.lower()
     tokens = _tokens(pattern)
     for store in stores:
         text = store.lower()
@@ -209,13 +209,11 @@ def _only_config(tokens: list, states: set) -> bool:
 
 
 def _plain_reach(path: str, stores: list, removes: bool) -> bool:
-    parts = [p for p in path.split("/") if p]
+    parts = [p for p in path.lower().split("/") if p]
     for i in range(len(parts) - 1):
         if parts[i] == ".claude" and parts[i + 1] == "memory":
             return parts[i + 2:] != [CONFIG_FILE]
-    candidates = {path}
-    real = os.path.realpath(path).lower()
-    candidates.add(real)
+    candidates = {path.lower(), os.path.realpath(path).lower()}  # a link into a store writes the store
     for store in stores:
         s = store.lower()
         for p in candidates:

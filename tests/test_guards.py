@@ -214,3 +214,11 @@ def test_issue_forms_that_slipped_past_the_guard_are_denied(project, memory_root
 ])
 def test_ordinary_commands_that_were_denied_now_pass(project, memory_root, command):
     assert decision(run_hook(PRE, bash(command, project))) is None, command
+
+
+def test_pathological_lines_are_read_whole_or_denied():
+    stores = ["/p/.claude/memory"]
+    assert judge("a;" * 49_000, "/p", stores) is None               # long but harmless: read to the end
+    assert judge("a;" * 40_000 + "rm -rf .cl*", "/p", stores) is not None  # the write at the very end is seen
+    assert judge("echo " + "$(echo " * 12 + "x" + ")" * 12, "/p", stores) == "a command line nested too deeply to check"
+    assert judge("echo 'open quote > .claude/memory/x.json", "/p", stores) is not None

@@ -22,7 +22,7 @@ import os
 from .shellpaths import MAX_ALTERNATIVES, absolute, braces, plain_text, reach  # noqa: F401 (plain_text: shellcmds)
 from .shellscan import UNKNOWN, literal, parse
 
-MAX_STEPS = 2000
+MAX_STEPS = 50_000  # more simple commands than fit in MAX_COMMAND_CHARS: every line under it is read whole
 READERS = {
     "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "ll", "tree", "wc",
     "file", "stat", "du", "df", "diff", "cmp", "comm", "jq", "cut", "tr", "nl", "od", "hexdump", "md5sum", "sha1sum",
@@ -77,6 +77,8 @@ def judge(command: str, cwd: str, stores: list):
         _run(parse(command, 0, flags), state, None)
         if flags.get("unfinished") and "claude" in command.lower():
             raise Denied("a command line with an unfinished quote")
+        if flags.get("too deep"):
+            raise Denied("a command line nested too deeply to check")
     except Denied as exc:
         return str(exc)
     except RecursionError:

@@ -85,6 +85,8 @@ class _Reader:
     def _sub(self, source: str) -> None:
         if self.depth < MAX_DEPTH:
             self.nested.extend(parse(source, self.depth + 1, self.flags))
+        else:
+            self.flags["too deep"] = True  # not read: the caller must not call it safe
 
     def _dollar(self, parts: list, quoted: bool) -> None:
         """Read what follows a ``$`` at ``self.i`` (already past the ``$``)."""
@@ -223,7 +225,11 @@ class _Reader:
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
-    """The commands of a Bash line (see the module docstring); ``flags["unfinished"]`` set on an open quote."""
+    """The commands of a Bash line (see the module docstring).
+
+    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when
+    substitutions nest past ``MAX_DEPTH`` (their inside is then not read).
+    """
     r = _Reader(text, depth, flags if flags is not None else {})
     commands, words, redirects = [], [], []
     pending_heredocs = []

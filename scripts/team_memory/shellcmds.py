@@ -122,6 +122,17 @@ def _option_values(args: list, names: tuple, state, what: str) -> None:
             sj._check([a[2:] for a in w], state, False, what)
 
 
+def _option_word(args: list, short: str, long: str):
+    """The value of ``-X VALUE``, ``--long VALUE`` or ``--long=VALUE`` (a word's alternatives), else None."""
+    for i, w in enumerate(args):
+        t = sj._text(w)
+        if t in (short, long) and i + 1 < len(args):
+            return args[i + 1]
+        if t.startswith(long + "="):
+            return [a.split("=", 1)[1] for a in w]
+    return None
+
+
 def _cd(name: str, args: list, state):
     ops = sj._operands(args)
     if name == "popd" or (ops and sj._text(ops[0]) == "-"):
@@ -137,13 +148,7 @@ def _cd(name: str, args: list, state):
 def _copy(name: str, args: list, state):
     """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
     flags = sj._flags(args)
-    target = None
-    for i, w in enumerate(args):
-        t = sj._text(w)
-        if t in ("-t", "--target-directory") and i + 1 < len(args):
-            target = args[i + 1]
-        elif t.startswith("--target-directory="):
-            target = [a.split("=", 1)[1] for a in w]
+    target = _option_word(args, "-t", "--target-directory")
     ops = [w for w in sj._operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
     if target is None:
         if len(ops) == 1 and name in ("ln", "link"):
@@ -211,14 +216,7 @@ def _archive(name, args, state, stdin):
         if not extract:
             _option_values(args, ("-f", "--file"), state, f"{name} -f")
             return None
-        dest = None
-        for i, w in enumerate(args):
-            t = sj._text(w)
-            if t in ("-C", "--directory") and i + 1 < len(args):
-                dest = args[i + 1]
-            elif t.startswith("--directory="):
-                dest = [a.split("=", 1)[1] for a in w]
-        dest = dest or [state.cwd]
+        dest = _option_word(args, "-C", "--directory") or [state.cwd]
     elif name == "unzip":
         if flags & {"-l", "-t", "-v", "-Z", "-p"}:
             return None

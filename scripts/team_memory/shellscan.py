@@ -155,11 +155,7 @@ class _Reader:
                 self.i += 1
                 self._dollar(parts, False)
             elif c == "`":
-                j = text.find("`", self.i + 1)
-                j = n if j < 0 else j
-                self._sub(text[self.i + 1:j])
-                parts.append(("u", ""))
-                self.i = j + 1
+                self._backquote(parts)
             elif c == "~" and self.i == start:
                 parts.append(("v", "HOME") if text[self.i + 1:self.i + 2] in ("", "/") or
                              text[self.i + 1] in _METACHARS else ("u", ""))
@@ -174,6 +170,13 @@ class _Reader:
             else:
                 merged.append(part)
         return merged
+
+    def _backquote(self, parts: list) -> None:
+        j = self.text.find("`", self.i + 1)
+        j = len(self.text) if j < 0 else j
+        self._sub(self.text[self.i + 1:j])
+        parts.append(("u", ""))
+        self.i = j + 1
 
     def _dquoted(self, parts: list) -> None:
         text, n = self.text, len(self.text)
@@ -190,11 +193,7 @@ class _Reader:
                 self.i += 1
                 self._dollar(parts, True)
             elif c == "`":
-                j = text.find("`", self.i + 1)
-                j = n if j < 0 else j
-                self._sub(text[self.i + 1:j])
-                parts.append(("u", ""))
-                self.i = j + 1
+                self._backquote(parts)
             else:
                 parts.append(("s", c))
                 self.i += 1

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from .config import category_folders, load_config
 from .digest import sha256_hex
 from .fsutil import LockBusy, category_dir, store_lock
-from .model import CONFIG_NAME, MEMORY_REL
+from .model import MEMORY_REL
 from .hookio import project_dir_of
 from .shelljudge import judge, shown
 from .shellpaths import reach

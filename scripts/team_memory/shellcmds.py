@@ -10,12 +10,10 @@ from __future__ import annotations
 import os
 
 from . import shelljudge as sj
-from .shellpaths import absolute, is_plain
+from .shellpaths import absolute
 from .shellscan import STAR, UNKNOWN, parse
-
-MAX_PATCH_BYTES = 4 * 1024 * 1024
-_GIT_READ_ONLY_WITH_PATHS = {"add", "diff", "log", "show", "blame", "grep", "ls-files", "status", "commit",
-                             "check-ignore", "annotate", "difftool", "shortlog", "whatchanged", "ls-tree"}
+from .shelltools import (apply_patch, dd_output, download, extract_archive, git_command, last_name, option_values,
+                         option_word, zip_output)
 
 
 def command(name: str, words: list, raw: list, state, stdin):
@@ -81,20 +79,20 @@ def _reader(name: str, args: list, state, stdin):
         if any(c in program for c in (">", "system", "|")) and sj.code_reaches(program, state):
             raise sj.Denied(f"{name} program that can write")
     elif name == "sort" and flags & {"-o", "--output"}:
-        _option_values(args, ("-o", "--output"), state, "sort -o")
+        option_values(args, ("-o", "--output"), state, "sort -o")
     elif name == "uniq" or (name == "xxd" and "-r" not in flags):
         ops = sj._operands(args, "fsw")
         if len(ops) > 1:
             sj._check(ops[1], state, False, f"{name} output")
     elif name == "base64":
-        _option_values(args, ("-o", "--output"), state, "base64 -o")
+        option_values(args, ("-o", "--output"), state, "base64 -o")
     elif name == "git":
-        return _git(args, state)
+        return git_command(args, state)
     elif name == "mktemp":
         ops = sj._operands(args, "p")
         for w in ops:
             sj._check(w, state, False, "mktemp in")
-        _option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
+        option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
     elif name == "source":
         _any_argument(name, args, state)
     if name == "ls":
@@ -109,28 +107,6 @@ def _reader(name: str, args: list, state, stdin):
         return ("paths", [absolute(a, state.cwd) + "/" + UNKNOWN for w in roots for a in w] +
                 [absolute(a, state.cwd) for w in roots for a in w])
     return ("paths", [UNKNOWN])
-
-
-def _option_values(args: list, names: tuple, state, what: str) -> None:
-    for i, w in enumerate(args):
-        t = sj._text(w)
-        if t in names and i + 1 < len(args):
-            sj._check(args[i + 1], state, False, what)
-        elif any(t.startswith(n + "=") for n in names if n.startswith("--")):
-            sj._check([a.split("=", 1)[1] for a in w], state, False, what)
-        elif len(names[0]) == 2 and t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
-            sj._check([a[2:] for a in w], state, False, what)
-
-
-def _option_word(args: list, short: str, long: str):
-    """The value of ``-X VALUE``, ``--long VALUE`` or ``--long=VALUE`` (a word's alternatives), else None."""
-    for i, w in enumerate(args):
-        t = sj._text(w)
-        if t in (short, long) and i + 1 < len(args):
-            return args[i + 1]
-        if t.startswith(long + "="):
-            return [a.split("=", 1)[1] for a in w]
-    return None
 
 
 def _cd(name: str, args: list, state):
@@ -148,7 +124,7 @@ def _cd(name: str, args: list, state):
 def _copy(name: str, args: list, state):
     """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
     flags = sj._flags(args)
-    target = _option_word(args, "-t", "--target-directory")
+    target = option_word(args, "-t", "--target-directory")
     ops = [w for w in sj._operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
     if target is None:
         if len(ops) == 1 and name in ("ln", "link"):
@@ -171,158 +147,9 @@ def _copy(name: str, args: list, state):
     sj._check(dest, state, False, f"{name} into")
     if "-T" in flags or "--no-target-directory" in flags:
         return None
-    names = [_last_name(a) for w in sources for a in w]
+    names = [last_name(a) for w in sources for a in w]
     whole = name in ("mv", "gmv", "rclone", "ditto") or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
     sj._check([d + "/" + n for d in dest for n in names][:sj.MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
-    return None
-
-
-def _last_name(pattern: str) -> str:
-    if pattern.endswith(("/", "/.")) or UNKNOWN in pattern.rsplit("/", 1)[-1]:
-        return UNKNOWN  # the folder's content: any names
-    return pattern.rstrip("/").rsplit("/", 1)[-1]
-
-
-def _zip(name, args, state, stdin):
-    """zip: only the archive (the first operand) is written; the inputs are read."""
-    ops = sj._operands(args, "bnitxP")
-    if ops:
-        sj._check(ops[0], state, False, f"{name} archive")
-    return None
-
-
-def _dd(name, args, state, stdin):
-    for w in args:
-        if sj._text(w).startswith("of="):
-            sj._check([a[3:] for a in w], state, False, "dd of=")
-    return None
-
-
-def _download(name, args, state, stdin):
-    _option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"), state, f"{name} to")
-    if name == "wget":
-        _option_values(args, ("-P", "--directory-prefix"), state, "wget into")
-    flags = sj._flags(args)
-    if (name == "curl" and flags & {"-O", "--remote-name"}) or (name == "wget" and "-O" not in flags):
-        sj._check([state.cwd + "/" + STAR], state, False, f"{name} into")
-    return None
-
-
-def _archive(name, args, state, stdin):
-    first = sj._text(args[0]) if args else ""
-    flags = sj._flags(args)
-    if name in ("tar", "bsdtar", "gtar"):
-        extract = (not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}
-        if not extract:
-            _option_values(args, ("-f", "--file"), state, f"{name} -f")
-            return None
-        dest = _option_word(args, "-C", "--directory") or [state.cwd]
-    elif name == "unzip":
-        if flags & {"-l", "-t", "-v", "-Z", "-p"}:
-            return None
-        dest = next((args[i + 1] for i, w in enumerate(args) if sj._text(w) == "-d" and i + 1 < len(args)),
-                    [state.cwd])
-    else:  # 7z x -oDIR
-        dest = next(([a[2:] for a in w] for w in args if sj._text(w).startswith("-o")), [state.cwd])
-        if not first.startswith(("x", "e")):
-            return None
-    sj._check([absolute(a, state.cwd) + "/" + UNKNOWN for a in dest], state, False, f"{name} extracting into")
-    return None
-
-
-def _patch(name, args, state, stdin):
-    """patch / git apply: what the patch names (read, bounded) decides; unreadable: where it applies."""
-    files = [w for w in sj._operands(args, "pidDoBrFzVYg" if name == "patch" else "pCS")]
-    if name == "patch":
-        _option_values(args, ("-i", "--input"), state, "patch")
-        patches = [args[i + 1] for i, w in enumerate(args) if sj._text(w) in ("-i", "--input") and i + 1 < len(args)]
-        for w in files:
-            sj._check(w, state, False, "patch of")
-        if stdin and stdin[0] == "file":
-            patches.append(stdin[1])
-    else:
-        patches = files
-    texts = [_read_patch(w, state) for w in patches] or [None]
-    if any(t is None for t in texts):
-        sj._check([state.cwd + "/" + UNKNOWN], state, False, f"{name} (a patch that cannot be read) in")
-    elif any(sj.code_reaches(t, state) for t in texts):
-        raise sj.Denied(f"{name} of a patch that changes .claude/memory/")
-    return None
-
-
-def _read_patch(word: list, state):
-    if len(word) != 1 or not is_plain(word[0]) or sj._text(word) == "-":
-        return None
-    path = absolute(word[0], state.cwd)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        try:
-            import stat
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            return os.read(fd, MAX_PATCH_BYTES).decode("utf-8", "replace")
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
-
-
-def _git(args: list, state):
-    i = 0
-    while i < len(args):
-        t = sj._text(args[i])
-        if t == "-C" and i + 1 < len(args):
-            state = state.copy()
-            state.cwd = absolute(args[i + 1][0], state.cwd)
-            i += 2
-        elif t in ("-c", "--git-dir", "--work-tree", "--namespace"):
-            i += 2
-        elif t.startswith("-"):
-            i += 1
-        else:
-            break
-    if i >= len(args):
-        return ("paths", [UNKNOWN])
-    sub, rest = sj._text(args[i]), args[i + 1:]
-    flags = sj._flags(rest)
-    if sub in _GIT_READ_ONLY_WITH_PATHS:
-        return ("paths", [state.cwd + "/" + UNKNOWN])
-    if sub == "apply" or sub == "am":
-        if not flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} or "--index" in flags:
-            return _patch("git " + sub, rest, state, None)
-        return None
-    if sub == "restore" and ("--staged" in flags or "-S" in flags) and not flags & {"--worktree", "-W"}:
-        return None
-    if sub == "rm" and "--cached" in flags:
-        return None
-    if sub == "clean":
-        if flags & {"-n", "--dry-run"}:
-            return None
-        paths = sj._operands(rest, "e") or [[state.cwd]]
-        for w in paths:
-            sj._check(w, state, True, "git clean of")
-        return None
-    if sub == "stash":
-        ops = sj._operands(rest, "m")
-        if "--" not in [sj._text(w) for w in rest] and not (ops and sj._text(ops[0]) == "push" and ops[1:]):
-            return None  # the whole tree: how teams move work around; PostToolUse reports what it removes
-        paths = [w for w in ops if sj._text(w) not in ("push", "save")]
-        for w in paths:
-            sj._check(w, state, True, "git stash of")
-        return None
-    if sub in ("checkout", "restore", "rm", "mv"):
-        takes = "bBsm" if sub != "mv" else ""
-        ops = sj._operands(rest, takes)
-        if sub == "mv" and len(ops) >= 2:
-            for w in ops[:-1]:
-                sj._check(w, state, True, "git mv of")
-            dest = [absolute(a, state.cwd) for a in ops[-1]]
-            names = [_last_name(a) for w in ops[:-1] for a in w]
-            sj._check(dest + [d + "/" + n for d in dest for n in names], state, False, "git mv into")
-            return None
-        for w in ops:
-            sj._check(w, state, True, f"git {sub} of")
-        return None
     return None
 
 
@@ -448,6 +275,7 @@ def _eval(name, args, state, stdin):
     return None
 
 
-_HANDLERS = {"dd": _dd, "curl": _download, "wget": _download, "tar": _archive, "bsdtar": _archive,
-             "gtar": _archive, "unzip": _archive, "7z": _archive, "patch": _patch, "find": _find,
-             "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": _zip}
+_HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive,
+             "bsdtar": extract_archive, "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive,
+             "patch": apply_patch, "find": _find, "xargs": _xargs, "parallel": _xargs, "eval": _eval,
+             "zip": zip_output}

@@ -127,7 +127,9 @@ def _copy(name: str, args: list, state):
     target = option_word(args, "-t", "--target-directory")
     ops = [w for w in sj._operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
     if target is None:
-        if len(ops) == 1 and name in ("ln", "link"):
+        if len(ops) == 1 and len(ops[0]) > 1:
+            target, sources = ops[0], ops  # mv a/{x,y}.json: braces make the sources and the target
+        elif len(ops) == 1 and name in ("ln", "link"):
             target, sources = [state.cwd], ops
         elif len(ops) < 2:
             return None

@@ -160,6 +160,10 @@ def git_command(args: list, state):
     if sub == "clean":
         if flags & {"-n", "--dry-run"}:
             return None
+        excluded = [sj._text(rest[i + 1]).strip("/") for i, w in enumerate(rest[:-1]) if sj._text(w) == "-e"]
+        excluded += [sj._text(w).split("=", 1)[1].strip("/") for w in rest if sj._text(w).startswith("--exclude=")]
+        if any(e.lower() in (".claude", "memory", ".claude/memory", "/.claude") for e in excluded):
+            return None  # git clean -e .claude: the store is left alone
         paths = sj._operands(rest, "e") or [[state.cwd]]
         for w in paths:
             sj._check(w, state, True, "git clean of")

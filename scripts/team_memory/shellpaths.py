@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from .model import DEFAULT_FOLDERS
 from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK
 
 MAX_ALTERNATIVES = 32
@@ -170,21 +171,17 @@ def fullmatch(pattern: str, text: str) -> bool:
 
 
 _FIXED_NAMES = ("index.md", ".lock", ".cache", ".quarantine", ".gitignore", "retrieval.bin", "retrieval.delta",
-                "decisions", "runbooks", "preferences", "patterns", "gotchas", "glossary", "x.json")
+                "x.json") + tuple(DEFAULT_FOLDERS.values())
 _listing: dict = {}
 
 
 def _members(store: str) -> set:
-    """Names inside a store, two levels deep (bounded), plus the names every store can hold."""
+    """The store's own entries (category folders, the cache, the index...), bounded, plus the fixed names."""
     if store not in _listing:
         names = set(_FIXED_NAMES)
         try:
             with os.scandir(store) as it:
-                for entry in it:
-                    names.add(entry.name.lower())
-                    if entry.is_dir(follow_symlinks=False) and len(names) < 5000:
-                        with os.scandir(entry.path) as inner:
-                            names.update(e.name.lower() for e, _ in zip(inner, range(5000)))
+                names.update(entry.name.lower() for entry, _ in zip(it, range(1000)))
         except OSError:
             pass
         _listing[store] = names
@@ -192,7 +189,11 @@ def _members(store: str) -> set:
 
 
 def _can_name_member(pattern: str, store: str) -> bool:
-    """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)?"""
+    """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)?
+
+    Memory files are any ``*.json``, so the probe ``x.json`` stands for them all; the rest are the
+    store's own entries and the names every store can hold.
+    """
     last = pattern.rsplit("/", 1)[-1]
     if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
         return True

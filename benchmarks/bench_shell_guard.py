@@ -2,7 +2,7 @@
 """Cost of the Bash write guard. Prints the numbers.
 
 1. The decision alone, in process: time per line over the labelled corpus (tests/fixtures/guard_corpus.jsonl).
-2. The real PreToolUse launcher (a new Python process, as Claude Code runs it) for an ordinary Bash line and a
+2. The real PreToolUse launcher (a new ``python3 -S`` process, as hooks.json runs it) for an ordinary Bash line and a
    line that writes into the store, each run in turn with ``python3 -S -c pass`` (A B A B ...): median wall and
    CPU (user + system) time, and the median of the pairwise A/B ratios.
 
@@ -52,7 +52,7 @@ def decision_cost(project: Path) -> None:
 
 def launcher_cost(project: Path, rounds: int) -> None:
     base = [sys.executable, "-S", "-c", "pass"]
-    hook = [sys.executable, str(REPO / "hooks" / "pre_tool_use.py")]
+    hook = [sys.executable, "-S", str(REPO / "hooks" / "pre_tool_use.py")]  # as hooks.json runs it
     for name, command in LINES.items():
         payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project),
                               "session_id": "bench", "tool_use_id": "toolu_bench"}).encode()

@@ -18,9 +18,17 @@ It uses no ``re`` so that reading an ordinary line costs next to nothing.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 
-Command = namedtuple("Command", "words redirects sep nested")
+class Command:
+    """One simple command: ``words``, ``redirects``, ``sep`` (what follows it) and ``nested`` commands."""
+    __slots__ = ("words", "redirects", "sep", "nested")
+
+    def __init__(self, words: list, redirects: list, sep: str, nested: list):
+        self.words, self.redirects, self.sep, self.nested = words, redirects, sep, nested
+
+    def __iter__(self):
+        return iter((self.words, self.redirects, self.sep, self.nested))
+
 
 UNKNOWN = "\x00"  # a value that cannot be known: matches anything, "/" included
 STAR, QUEST, LBRACK, RBRACK, LBRACE, RBRACE, COMMA = "\x01", "\x02", "\x03", "\x04", "\x05", "\x06", "\x07"

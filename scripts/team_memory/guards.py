@@ -51,15 +51,6 @@ def _stores(payload: dict) -> list:
     return sorted({os.path.realpath(s) for s in found if s and os.path.isdir(s)})
 
 
-def _memory_part(path: str):
-    """The path's parts after a ``.claude/memory`` pair (``[]`` for the folder itself); None if not in one."""
-    parts = [p.lower() for p in os.path.normpath(path).split(os.sep)]
-    for i in range(len(parts) - 1):
-        if parts[i] == MEMORY_REL[0] and parts[i + 1] == MEMORY_REL[1]:
-            return parts[i + 2:]
-    return None
-
-
 def protected(path: str, stores: list, removes: bool = False) -> bool:
     """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
     return reach(os.path.normpath(path), stores, removes)

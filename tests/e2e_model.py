@@ -137,7 +137,7 @@ class _Handler(BaseHTTPRequestHandler):
 def run_scripted(project: Path, prompt: str, plugin: Path | None, model, *, label: str = "",
                  cwd: Path | None = None, timeout: int = e2e.E2E_TIMEOUT, claude_args: tuple = ()) -> e2e.E2EResult:
     """One ``claude -p PROMPT`` in ``cwd`` (default ``project``) against ``model``; plugin as ``--plugin-dir``."""
-    claude = e2e.ensure_claude()
+    claude = e2e.ensure_claude(harness=False)  # this driver needs no run_e2e.sh
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     server.model, server.requests, server.errors, server.lock = model, [], [], threading.Lock()

@@ -184,13 +184,13 @@ def read_index(memory_root: str) -> list | None:
         return None
 
 
-def newest_source_mtime(memory_root: str, config: dict) -> float:
+def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
     """The newest modification time among the category folders, their JSON files and the config.
 
     Folder times catch files added, replaced or removed; file times catch in-place edits.
     """
     newest = 0.0
-    with_config = [os.path.join(memory_root, CONFIG_NAME)]
+    with_config = [os.path.join(memory_root, CONFIG_NAME)] if include_config else []
     for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
         try:
             newest = max(newest, os.stat(path).st_mtime)

@@ -8,7 +8,7 @@ from .index import index_path, rebuild_index
 from .model import CATEGORIES, STATUSES
 from .retrieve import data_note, excerpt_chars, format_block, output_budget, rank
 from .scoring import STRATEGIES, get_strategy
-from .store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
+from .store import dump_memory, find_memory, iter_records, load_memory, NotARecord, read_bytes, record_status
 
 
 def register(subparsers, common) -> None:
@@ -131,9 +131,8 @@ def cmd_show(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {ctx.args.id!r} (try: python3 scripts/memory.py list)")
     category, path = found
-    if ctx.args.json:
-        with open(path, encoding="utf-8") as f:
-            print(f.read(), end="")
+    if ctx.args.json:  # the file as it is, but only a regular file in a real folder, never through a link
+        print(read_bytes(path)[0].decode("utf-8", "replace"), end="")
         return 0
     try:
         record = load_memory(path)

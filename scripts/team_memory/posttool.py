@@ -1,0 +1,144 @@
+"""PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved.
+
+A hook cannot know who wrote a file: ``git pull``, ``git checkout``, an editor and a
+stray shell line look the same. So the hook never moves, deletes or rewrites a memory
+file (``git status`` after any tool call is what the tool made it). It reports:
+
+- a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files
+  whose size or time differ from the PreToolUse snapshot) that is not a valid memory:
+  which fields are wrong (names only, escaped, never values) and how to fix it. It stays
+  where it is; recall reads it like any other file, sanitized.
+- a memory file the call removed, or rewrote while its previous version was in no git
+  object (uncommitted): where to get it back, from git or from the copy PreToolUse kept
+  (``snapshot``). A rewrite of a committed version is not reported: git has it.
+
+Valid or not, changed files are patched into the index (without waiting for the lock).
+"""
+from __future__ import annotations
+
+import os
+
+from .config import load_config
+from .fsutil import LockBusy, store_lock
+from .guards import WRITE_TOOLS, _stores, _tool_paths, cli
+from .index import apply_changes
+from .snapshot import copy_path, take_snapshot
+from .store import project_root_of
+from .validate import check_file
+
+MAX_CONTEXT_CHARS = 4000
+MAX_LISTED = 10  # files named per kind of note; the rest are counted
+
+
+def escaped(text: str, limit: int = 120) -> str:
+    """``text`` as printable ASCII: anything else (controls, markup, any non-ASCII) as a ``\\u`` escape."""
+    out = "".join(c if " " <= c <= "~" and c not in "<>&`\\" else f"\\u{ord(c):04x}" for c in str(text)[:limit])
+    return out + ("..." if len(str(text)) > limit else "")
+
+
+def _changed_files(payload: dict, store: str, config: dict):
+    """``(changed paths, removed paths, the snapshot or None)``, paths absolute."""
+    from .config import category_folders
+    folders = {os.path.join(store, f) for f in category_folders(config).values()}
+    changed, removed, before = set(), [], None
+    for path in _tool_paths(payload):
+        path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))  # the file: not resolved
+        if os.path.dirname(path) in folders and path.endswith(".json"):
+            changed.add(path)
+    if payload.get("tool_name") == "Bash":
+        before = take_snapshot(payload, store)
+        if before is not None:
+            from .snapshot import memory_files
+            now = memory_files(store, config)
+            changed |= {os.path.join(store, rel) for rel, sig in now.items()
+                        if not isinstance(before.get(rel), list) or before[rel][:2] != sig}
+            removed = sorted(os.path.join(store, rel) for rel in before if rel not in now)
+    regular = sorted(p for p in changed if os.path.isfile(p) and not os.path.islink(p))
+    return regular, removed, before
+
+
+def _in_git(project: str, blobs: set) -> set:
+    """The blob ids among ``blobs`` that git's object database holds (one ``git cat-file`` call)."""
+    if not blobs:
+        return set()
+    import subprocess
+    try:
+        proc = subprocess.run(["git", "-C", project, "cat-file", "--batch-check"], input="\n".join(sorted(blobs)) + "\n",
+                              capture_output=True, text=True, timeout=5, env=dict(os.environ, GIT_OPTIONAL_LOCKS="0"))
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    return {line.split()[0] for line in proc.stdout.splitlines() if line.split()[1:2] == ["blob"]}
+
+
+def _lost_notes(store: str, project: str, lost: list) -> list:
+    """Notes for ``[(path, blob | None, removed?)]``: how to get each previous version back."""
+    committed = _in_git(project, {blob for _, blob, _ in lost if blob})
+    notes = []
+    for path, blob, removed in lost:
+        rel = escaped(os.path.relpath(path, project))
+        what = "was removed" if removed else "was rewritten"
+        if blob and blob in committed:
+            if not removed:
+                continue  # the previous version is in git: nothing was lost
+            notes.append(f"{rel} {what} by this command; git has it: restore it with "
+                         f"git cat-file blob {blob} | {cli()} save --input - (or ask the user to git restore it).")
+        elif blob:
+            copy = copy_path(store, blob)
+            how = (f"restore it with {cli()} save --input \"{copy}\"" if removed else
+                   f"read it and put back what was lost with {cli()} update")
+            notes.append(f"{rel} {what} by this command and its previous version was not committed; a copy taken just "
+                         f"before the command is kept outside the repository at \"{copy}\": {how}.")
+        else:
+            notes.append(f"{rel} {what} by this command; no copy of its previous version was kept; if it was "
+                         f"committed, git show HEAD:{rel} has it.")
+    return notes
+
+
+def _invalid_note(path: str, problems: list, project: str) -> str:
+    fields = sorted({escaped(p.field, 40) for p in problems})
+    rel = escaped(os.path.relpath(path, project))
+    memory_id = escaped(os.path.basename(path)[:-5], 80)
+    return (f"{rel} changed outside the CLI and is not a valid memory (problems in: {', '.join(fields[:8])}). "
+            f"It was left where it is. See the problems with {cli()} validate \"{rel}\"; fix them with "
+            f"{cli()} update {memory_id} (for example --tag), or ask the user to edit the file.")
+
+
+def check_tool_result(payload: dict):
+    """PostToolUse handler: report invalid or lost memory files the tool changed; never move one."""
+    if payload.get("tool_name") not in WRITE_TOOLS + ("Bash",):
+        return None
+    stores = _stores(payload)
+    if not stores:
+        return None
+    store = stores[0]
+    config = load_config(store)
+    changed, removed, before = _changed_files(payload, store, config)
+    project = project_root_of(store)
+    invalid = []
+    for path in changed:
+        problems = check_file(path, config, store)
+        if problems:
+            invalid.append(_invalid_note(path, problems, project))
+    lost = []
+    for path, removed_now in [(p, True) for p in removed] + [(p, False) for p in changed]:
+        old = (before or {}).get(os.path.relpath(path, store))
+        blob = old[2] if isinstance(old, list) and len(old) > 2 and isinstance(old[2], str) else None
+        if removed_now or blob:  # a rewrite is only a loss when the previous version is known
+            lost.append((path, blob, removed_now))
+    lost_notes = _lost_notes(store, project, lost)
+    notes = invalid[:MAX_LISTED] + lost_notes[:MAX_LISTED]
+    hidden = len(invalid) + len(lost_notes) - len(notes)
+    if changed or removed:
+        try:
+            with store_lock(store, blocking=False):
+                apply_changes(store, config, list(changed) + list(removed))
+        except (LockBusy, OSError):
+            pass  # the next prompt patches a stale index
+    if not notes:
+        return None
+    text = ("team-memory: " + " ".join(notes) + (f" (and {hidden} more)" if hidden > 0 else "") +
+            f" Write memories with {cli()} save --input - (a whole JSON record), or add/update; to stop "
+            f"recalling one, use {cli()} retire ID --reason R.")
+    if len(text) > MAX_CONTEXT_CHARS:
+        text = text[: MAX_CONTEXT_CHARS - 1] + "\u2026"
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}

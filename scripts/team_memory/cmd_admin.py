@@ -20,7 +20,7 @@ CLI = "python3 scripts/memory.py"
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "doctor", cmd_doctor,
-                    "check the store: stale index, invalid or quarantined files, duplicate ids, near-duplicate "
+                    "check the store: links, stale index, invalid or quarantined files, duplicate ids, near-duplicate "
                     "titles, leftover secrets, temp files, merge conflicts",
                     f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
                     f"  {CLI} doctor --json")

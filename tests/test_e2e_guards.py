@@ -1,5 +1,6 @@
 """The write guards inside the real Claude Code CLI (offline, fake model): a direct Write is denied with the
-CLI to use, a Bash redirection is denied, and a file written behind the guard's back is quarantined."""
+CLI to use, a Bash redirection is denied, and a file written behind the guard's back is reported
+and left where it is."""
 from __future__ import annotations
 
 import json
@@ -36,15 +37,16 @@ def test_bash_redirection_is_denied_and_the_reason_reaches_the_model(installed):
     assert result.seen("save --input -"), result.describe()
 
 
-def test_a_file_written_behind_the_guard_is_quarantined(installed):
+def test_a_file_written_behind_the_guard_is_reported_and_left_in_place(installed):
     project, plugin = installed
     (project / "mk.sh").write_text('mkdir -p .claude/memory/decisions\necho \'{"title": "y"}\' > '
                                    ".claude/memory/decisions/y.json\n")
-    result = e2e.run_claude(project, "run the script", plugin, label="bash quarantine",
+    result = e2e.run_claude(project, "run the script", plugin, label="bash report",
                             tool_use={"name": "Bash", "input": {"command": "sh mk.sh"}},
                             claude_args=("--allowedTools", "Bash"))
     assert result.returncode == 0, result.describe()
-    assert result.seen("moved to .claude/memory/.quarantine/decisions/y.json"), result.describe()
+    assert result.seen(".claude/memory/decisions/y.json changed outside the CLI and is not a valid memory"), \
+        result.describe()
     root = e2e.memory_root(project)
-    assert not (root / "decisions" / "y.json").exists()
-    assert json.loads((root / ".quarantine" / "decisions" / "y.json").read_text()) == {"title": "y"}
+    assert json.loads((root / "decisions" / "y.json").read_text()) == {"title": "y"}
+    assert not (root / ".quarantine").exists()

@@ -226,6 +226,8 @@ class Cache:
         self.path = path
         self.fds: list = []
         self.fd = None
+        if os.path.islink(os.path.dirname(path)):  # a .cache folder that is a link is never read through
+            raise CacheInvalid("the cache folder is a symbolic link")
         try:
             self._open()
         except CacheInvalid:
@@ -542,9 +544,7 @@ class Cache:
 def open_cache(memory_root: str):
     """The store's cache, or None when it is missing, foreign, corrupt or linked out of the store."""
     path = cache_path(memory_root)
-    if os.path.islink(os.path.join(memory_root, CACHE_DIR)):  # files are opened with O_NOFOLLOW
-        return None
-    try:
+    try:  # Cache refuses a linked .cache folder; its files are opened with O_NOFOLLOW
         return Cache(path)
     except CacheInvalid:
         return None

@@ -186,6 +186,7 @@ def git(cwd, *args, check=True) -> str:
 
 
 def byte_audit(*folders) -> dict:
+    """Every path below ``folders`` (links never followed): its bytes, its link target, or ``"dir"``."""
     out = {}
     for folder in folders:
         for base, dirs, names in os.walk(folder):
@@ -195,6 +196,8 @@ def byte_audit(*folders) -> dict:
                     out[path] = ("link", os.readlink(path))
                 elif os.path.isfile(path):
                     out[path] = Path(path).read_bytes()
+                else:
+                    out[path] = "dir"
     return out
 
 

@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import time
 
 import pytest
 
 from helpers import REPO, record, run_cli, run_hook, write
 from team_memory.install import ensure_gitignore
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from stress_git import byte_audit as audit  # noqa: E402  (every path below a folder: bytes or link target)
 
 UPS, PRE, POST, STOP = "user_prompt_submit.py", "pre_tool_use.py", "post_tool_use.py", "stop.py"
 CLI = f'python3 "{REPO / "scripts" / "memory.py"}"'
@@ -24,22 +28,6 @@ def git(cwd, *args):
                           capture_output=True, text=True, env=dict(os.environ, **GIT_ENV), timeout=60)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
-
-
-def audit(folder) -> dict:
-    """Every path below ``folder`` (links not followed) with its bytes or link target."""
-    out = {}
-    for base, dirs, names in os.walk(folder):
-        for name in dirs + names:
-            path = os.path.join(base, name)
-            if os.path.islink(path):
-                out[path] = ("link", os.readlink(path))
-            elif os.path.isfile(path):
-                with open(path, "rb") as f:
-                    out[path] = f.read()
-            else:
-                out[path] = "dir"
-    return out
 
 
 @pytest.fixture

@@ -236,3 +236,20 @@ def test_fifos_in_the_store_never_hang_a_hook(team):
     assert proc.returncode == 0 and b"Use Redis for sessions" in proc.stdout
     assert run_cli("show", "pipe", "--json", cwd=me).returncode == 1
     assert time.monotonic() - start < 20
+
+
+@pytest.mark.parametrize("link", [".claude", ".claude/memory"])
+def test_install_never_writes_through_a_linked_claude_folder(tmp_path, link):
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (outside / "memory").mkdir(parents=True)
+    project.mkdir()
+    if link == ".claude":
+        os.symlink(outside, project / ".claude")
+    else:
+        (project / ".claude").mkdir()
+        os.symlink(outside / "memory", project / ".claude" / "memory")
+    before = audit(outside)
+    for command in ("install", "uninstall"):
+        result = run_cli(command, project)
+        assert result.returncode == 1 and "is a symbolic link" in result.stderr, result.stderr
+    assert audit(outside) == before

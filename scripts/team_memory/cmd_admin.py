@@ -111,7 +111,7 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     for folder, dirs, names in os.walk(memory_root):
         for name in names:
             try:
-                size += os.path.getsize(os.path.join(folder, name))
+                size += os.lstat(os.path.join(folder, name)).st_size  # a link's own size, never its target's
                 files += 1
             except OSError:
                 pass

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from .fsutil import atomic_write_text
 from .privacy import PrivateTagError
 from .state import state_home
-from .store import NotARecord, load_memory
+from .store import NotARecord, load_memory, read_bytes
 from .validate import Problem, ValidationError, validate_record
 from .write import UPDATABLE, WriteError, content_hash, update_memory
 
@@ -127,9 +127,8 @@ def load_for_edit(path: str) -> tuple:
     """``(text, record, hash)`` of the stored file; ``WriteError`` if it is not a readable record."""
     try:
         record = load_memory(path)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (NotARecord, OSError) as exc:
+        text = read_bytes(path)[0].decode("utf-8")  # a regular file only, never through a link
+    except (NotARecord, OSError, UnicodeDecodeError) as exc:
         raise WriteError(f"{path} is not a readable memory ({exc}); fix its JSON by hand first "
                          f"(see: validate {path})") from None
     return text, record, content_hash(path)

@@ -330,6 +330,10 @@ def _project_dir(project: str) -> str:
     project = os.path.abspath(project)
     if not os.path.isdir(project):
         raise InstallError(f"{project} is not a folder")
+    from .safefs import store_problem
+    problem = store_problem(os.path.join(project, *MEMORY_REL))  # never install or uninstall through a link
+    if problem:
+        raise InstallError(problem)
     return project
 
 

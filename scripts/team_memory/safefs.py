@@ -79,7 +79,7 @@ def open_regular(path: str):
     try:
         fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: what BSDs say for O_NOFOLLOW on a link
             raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
         raise
     try:

@@ -50,3 +50,47 @@ def test_a_file_written_behind_the_guard_is_reported_and_left_in_place(installed
     root = e2e.memory_root(project)
     assert json.loads((root / "decisions" / "y.json").read_text()) == {"title": "y"}
     assert not (root / ".quarantine").exists()
+
+
+def test_a_pull_claude_runs_brings_a_sloppy_memory_and_a_link_nothing_moves(tmp_path):
+    """The real client runs ``git pull`` (Bash); PostToolUse reports the teammate's slip, moves nothing,
+    and a planted ``.quarantine/decisions`` link outside leads nowhere."""
+    import os
+    import subprocess
+
+    from helpers import record, write
+    e2e.ensure_claude()
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@x")
+
+    def git(cwd, *args):
+        subprocess.run(["git", "-c", "init.defaultBranch=main", *args], cwd=cwd, check=True, capture_output=True,
+                       env=env)
+    origin, alice, outside = tmp_path / "origin.git", tmp_path / "alice", tmp_path / "outside"
+    outside.mkdir()
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(tmp_path, "clone", "-q", str(origin), str(alice))
+    write(alice / ".claude" / "memory", record("decision", "use-redis", "Use Redis for sessions", ["redis"]))
+    git(alice, "add", "-A")
+    git(alice, "commit", "-qm", "start")
+    git(alice, "push", "-q", "origin", "HEAD:main")
+    project = tmp_path / "plugin-project"
+    git(tmp_path, "clone", "-q", str(origin), str(project))
+    (alice / ".claude" / "memory" / ".quarantine").mkdir()
+    os.symlink(os.path.relpath(outside, alice / ".claude" / "memory" / ".quarantine"),
+               alice / ".claude" / "memory" / ".quarantine" / "decisions")
+    write(alice / ".claude" / "memory", record("decision", "cache-ttl", "Cache TTL is 5 minutes", ["Redis"]))
+    git(alice, "add", "-A")
+    git(alice, "commit", "-qm", "sloppy")
+    git(alice, "push", "-q", "origin", "HEAD:main")
+    result = e2e.run_claude(project, "pull the latest changes", e2e.REPO, label="bash git pull",
+                            tool_use={"name": "Bash", "input": {"command": "git pull -q origin main"}},
+                            claude_args=("--allowedTools", "Bash"))
+    assert result.returncode == 0, result.describe()
+    assert result.seen(".claude/memory/decisions/cache-ttl.json changed outside the CLI and is not a valid memory"), \
+        result.describe()
+    assert (project / ".claude" / "memory" / "decisions" / "cache-ttl.json").exists()
+    assert list(outside.iterdir()) == []
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=project,
+                            capture_output=True, text=True).stdout
+    assert status == "", status

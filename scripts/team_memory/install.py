@@ -52,7 +52,7 @@ GITIGNORE_LINES = (
     ".claude/settings.json.bak",
     ".claude/team-memory/**/__pycache__/",
 )
-# Not ignored on purpose: .claude/memory/.quarantine/ holds memory files that failed validation.
+# Not ignored on purpose: .claude/memory/.quarantine/ (made by earlier versions) holds memory files that failed validation.
 # They are someone's edit waiting for a decision, so git status should keep showing them.
 
 MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}

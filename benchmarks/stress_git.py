@@ -18,7 +18,9 @@ The CI size (``--quick``) runs each case once, the cases that can share a store 
 with fewer CLI commands. A case is a function ``plant(store, outside, rng) -> Expect`` in ``CASES``; new kinds of
 teammate content (hostile ids, invisible text, secrets, in-place edits) are added as more
 cases. Cases in ``ADVISORY`` are run and counted but do not fail the phase (checks for
-parts of the product that another change owns; move them to ``CASES`` once it lands).
+parts of the product that another change owns; move them to ``CASES`` once it lands): ids
+with bidi or tag characters, a hand-written secret and private section, and an in-place
+edit (same size, folder untouched) that the next prompt must see.
 """
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ class Expect:
     reported: list = field(default_factory=list)  # memory files PostToolUse must name (relative to the store)
     links: int = 0                                # links planted (doctor must report at least these)
     ids: list = field(default_factory=list)       # ids to ``show --json`` and ``retire``
+    edit: tuple = ()                              # (memory file, old text, new text): rewritten in place later
 
 
 def record(memory_id: str, title: str, tags, **extra) -> dict:
@@ -158,7 +161,12 @@ def advisory_secrets(store, outside, rng):
     return Expect()
 
 
-ADVISORY = {"hostile_ids": advisory_hostile_ids, "secrets": advisory_secrets}
+def advisory_in_place_edit(store, outside, rng):
+    """After the pull and the first prompt, the memory is rewritten in place (same size, folder untouched)."""
+    return Expect(edit=("decisions/use-redis.json", "Use Redis for sessions", "Use Kafka for sessions"))
+
+
+ADVISORY = {"hostile_ids": advisory_hostile_ids, "secrets": advisory_secrets, "in_place_edit": advisory_in_place_edit}
 ALONE = ("store_link", "claude_link", "linked_cache_and_config")  # cases that cannot share a store with others
 
 
@@ -239,7 +247,7 @@ def run_case(lab, tally, name: str, plant, rng, strict: bool, quick: bool = Fals
     alice, me, outside = team(base)
     expect = plant(alice / ".claude" / "memory", outside, rng)
     git(alice, "add", "-Af")  # -f: a hostile commit adds what .gitignore names too
-    git(alice, "commit", "-qm", name)
+    git(alice, "commit", "-qm", name, "--allow-empty")
     git(alice, "push", "-q", "origin", "HEAD:main")
     bad = (lambda kind, example: tally.problem(kind, f"{name}: {example}")) if strict else \
         (lambda kind, example: tally.add(f"advisory {kind}"))
@@ -265,6 +273,20 @@ def run_case(lab, tally, name: str, plant, rng, strict: bool, quick: bool = Fals
     if [line for line in tracked_after.splitlines() if not line.startswith("??")] != \
             [line for line in status.splitlines() if not line.startswith(("??", "!!"))]:
         bad("a hook changed the working tree", tracked_after)
+    if expect.edit:  # an editor's save: truncate and rewrite the same file, same size
+        rel, old, new = expect.edit
+        path = me / ".claude" / "memory" / rel
+        with open(path, "r+b") as f:
+            data = f.read().replace(old.encode(), new.encode())
+            f.seek(0)
+            f.truncate()
+            f.write(data)
+        seen = lab.run_hook("UserPromptSubmit", json.dumps({"cwd": str(me), "session_id": "s2",
+                                                            "prompt": "kafka sessions"}).encode(), me, allowed)
+        runs.append(seen)
+        tally.add("in-place edits")
+        if new.encode() not in seen["out"]:
+            bad("an in-place edit was not seen by the next prompt", rel)
     text = post["out"].decode("utf-8", "replace")
     for rel in expect.reported:
         tally.add("slips pulled")

@@ -253,3 +253,15 @@ def test_install_never_writes_through_a_linked_claude_folder(tmp_path, link):
         result = run_cli(command, project)
         assert result.returncode == 1 and "is a symbolic link" in result.stderr, result.stderr
     assert audit(outside) == before
+
+
+def test_doctor_warns_about_a_hard_linked_memory_and_a_write_breaks_the_link(team):
+    origin, alice, me, outside = team
+    memory = me / ".claude" / "memory" / "decisions" / "use-redis.json"
+    os.link(memory, outside / "shared.json")  # only someone with local access can make one
+    found = json.loads(run_cli("doctor", "--json", cwd=me).stdout)["findings"]
+    (hard,) = [f for f in found if f["kind"] == "hard-link"]
+    assert hard["path"] == ".claude/memory/decisions/use-redis.json" and hard["warning"]
+    before = (outside / "shared.json").read_bytes()
+    assert run_cli("retire", "use-redis", "--reason", "r", cwd=me).returncode == 0
+    assert (outside / "shared.json").read_bytes() == before  # replaced, never written through

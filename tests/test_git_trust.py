@@ -265,3 +265,13 @@ def test_doctor_warns_about_a_hard_linked_memory_and_a_write_breaks_the_link(tea
     before = (outside / "shared.json").read_bytes()
     assert run_cli("retire", "use-redis", "--reason", "r", cwd=me).returncode == 0
     assert (outside / "shared.json").read_bytes() == before  # replaced, never written through
+
+
+def test_a_cli_update_through_bash_is_not_reported_as_a_loss(team):
+    origin, alice, me, outside = team
+    git(me, "pull", "-q")
+    assert run_cli(*add_args("decision", "Queue retries back off", "queue"), cwd=me).returncode == 0
+    text = claude_runs(me, f'{CLI} update queue-retries-back-off --title "Queue retries back off twice"')
+    assert text == ""
+    (me / "touch.py").write_text("import os, sys\nos.utime(sys.argv[1])\n")  # touched, not changed
+    assert claude_runs(me, "python3 touch.py .claude/memory/decisions/queue-retries-back-off.json", call="toolu_2") == ""

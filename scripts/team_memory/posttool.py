@@ -10,7 +10,9 @@ file (``git status`` after any tool call is what the tool made it). It reports:
   where it is; recall reads it like any other file, sanitized.
 - a memory file the call removed, or rewrote while its previous version was in no git
   object (uncommitted): where to get it back, from git or from the copy PreToolUse kept
-  (``snapshot``). A rewrite of a committed version is not reported: git has it.
+  (``snapshot``). Not reported: a rewrite of a committed version (git has it), a file
+  touched but not changed, and a file the CLI itself wrote (``memory.py update`` run
+  through ``Bash``: ``snapshot.note_cli_write``).
 
 Valid or not, changed files are patched into the index (without waiting for the lock).
 """
@@ -22,7 +24,7 @@ from .config import load_config
 from .fsutil import LockBusy, store_lock
 from .guards import WRITE_TOOLS, _stores, _tool_paths, cli
 from .index import apply_changes
-from .snapshot import copy_path, take_snapshot
+from .snapshot import cli_writes, copy_path, current_blob, take_snapshot
 from .store import project_root_of
 from .validate import check_file
 
@@ -119,12 +121,18 @@ def check_tool_result(payload: dict):
         problems = check_file(path, config, store)
         if problems:
             invalid.append(_invalid_note(path, problems, project))
-    lost = []
+    lost, by_cli = [], None
     for path, removed_now in [(p, True) for p in removed] + [(p, False) for p in changed]:
         old = (before or {}).get(os.path.relpath(path, store))
         blob = old[2] if isinstance(old, list) and len(old) > 2 and isinstance(old[2], str) else None
-        if removed_now or blob:  # a rewrite is only a loss when the previous version is known
-            lost.append((path, blob, removed_now))
+        if not removed_now:
+            if blob is None:
+                continue  # a rewrite is only a loss when the previous version is known
+            now_blob = current_blob(path)
+            by_cli = cli_writes(store) if by_cli is None else by_cli
+            if now_blob == blob or now_blob in by_cli:
+                continue  # touched, not changed; or written by the CLI (update, retire...)
+        lost.append((path, blob, removed_now))
     lost_notes = _lost_notes(store, project, lost)
     notes = invalid[:MAX_LISTED] + lost_notes[:MAX_LISTED]
     hidden = len(invalid) + len(lost_notes) - len(notes)

@@ -27,6 +27,8 @@ from .state import MAX_AGE_DAYS, load_state, save_state, state_dir, state_path
 
 SNAPSHOT_KIND = "tool-snapshot"
 COPIES_KIND = "copies"
+CLI_WRITES_KIND = "cli-writes"
+CLI_WRITES_KEPT = 200
 COPY_MAX_BYTES = 256 * 1024
 COPIES_PER_CALL = 200
 
@@ -127,6 +129,31 @@ def prune_copies(store: str, keep: set, max_age_days: float = MAX_AGE_DAYS) -> N
                     continue
     except OSError:
         return
+
+
+def note_cli_write(store: str, data: bytes) -> None:
+    """Remember that the CLI wrote a memory file with these bytes (the last ``CLI_WRITES_KEPT``), so
+    PostToolUse does not report a ``memory.py update`` run through ``Bash`` as a lost version."""
+    try:
+        state = load_state(store, CLI_WRITES_KIND, "store")
+        blobs = [b for b in state.get("blobs", []) if isinstance(b, str)] if isinstance(state.get("blobs"), list) else []
+        blobs = (blobs + [blob_id(data)])[-CLI_WRITES_KEPT:]
+        save_state(store, CLI_WRITES_KIND, "store", {"blobs": blobs})
+    except OSError:
+        pass  # at worst PostToolUse reports a CLI update as a rewrite, with the copy to get it back
+
+
+def cli_writes(store: str) -> set:
+    state = load_state(store, CLI_WRITES_KIND, "store")
+    return set(state["blobs"]) if isinstance(state.get("blobs"), list) else set()
+
+
+def current_blob(path: str):
+    """The blob id of a memory file as it is now; None when it cannot be read."""
+    try:
+        return blob_id(read_regular(path, COPY_MAX_BYTES)[0])
+    except OSError:
+        return None
 
 
 def save_snapshot(payload: dict, store: str, config: dict) -> None:

@@ -105,7 +105,10 @@ def _write_record(path: str, record: dict) -> None:
     check_store(os.path.dirname(folder))
     make_dir(folder)  # a category folder that is a link is never written through
     _remove_dead_temp_files(folder)
-    atomic_write_text(path, dump_memory(record))
+    text = dump_memory(record)
+    atomic_write_text(path, text)
+    from .snapshot import note_cli_write
+    note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
 
 
 def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:

@@ -30,6 +30,7 @@ from .validate import check_file
 
 MAX_CONTEXT_CHARS = 4000
 MAX_LISTED = 10  # files named per kind of note; the rest are counted
+MAX_CHECKED = 500  # changed files validated by one PostToolUse run
 
 
 def escaped(text: str, limit: int = 120) -> str:
@@ -117,10 +118,13 @@ def check_tool_result(payload: dict):
     changed, removed, before = _changed_files(payload, store, config)
     project = project_root_of(store)
     invalid = []
-    for path in changed:
+    for path in changed[:MAX_CHECKED]:
         problems = check_file(path, config, store)
         if problems:
             invalid.append(_invalid_note(path, problems, project))
+    if len(changed) > MAX_CHECKED:  # a big pull: the hook must answer within its time-out
+        invalid.append(f"{len(changed) - MAX_CHECKED} more memory files changed and were not checked here; "
+                       f"run {cli()} validate to check them all.")
     lost, by_cli = [], None
     for path, removed_now in [(p, True) for p in removed] + [(p, False) for p in changed]:
         old = (before or {}).get(os.path.relpath(path, store))

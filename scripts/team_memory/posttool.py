@@ -123,7 +123,7 @@ def check_tool_result(payload: dict):
         if problems:
             invalid.append(_invalid_note(path, problems, project))
     if len(changed) > MAX_CHECKED:  # a big pull: the hook must answer within its time-out
-        invalid.append(f"{len(changed) - MAX_CHECKED} more memory files changed and were not checked here; "
+        invalid.insert(0, f"{len(changed) - MAX_CHECKED} more memory files changed and were not checked here; "
                        f"run {cli()} validate to check them all.")
     lost, by_cli = [], None
     for path, removed_now in [(p, True) for p in removed] + [(p, False) for p in changed]:

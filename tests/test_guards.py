@@ -119,7 +119,7 @@ def test_post_tool_use_reports_an_invalid_file_written_directly_and_leaves_it(pr
     text = out["hookSpecificOutput"]["additionalContext"]
     assert ".claude/memory/decisions/x.json changed outside the CLI and is not a valid memory" in text
     assert "tags" in text and "It was left where it is" in text and f"{CLI} validate" in text
-    assert "<system>" not in text and "\\u003csystem\\u003e" in text  # field names escaped, never raw
+    assert "<system>" not in text and "evil" not in text  # field names escaped, never raw
     assert f"{CLI} save --input -" in text
     assert target.read_text() == raw and not (memory_root / ".quarantine").exists()
 
@@ -165,7 +165,7 @@ def test_hooks_json_wires_both_guards():
     for event, launcher in (("PreToolUse", PRE), ("PostToolUse", POST)):
         (group,) = config[event]
         assert group["matcher"] == "Write|Edit|MultiEdit|Bash"
-        assert group["hooks"][0]["command"] == f'python3 "${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}"'
+        assert group["hooks"][0]["command"] == f'python3 -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}"'
 
 
 def test_protected_and_write_targets_units(tmp_path):

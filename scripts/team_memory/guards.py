@@ -75,13 +75,25 @@ def protected(path: str, stores: list, removes: bool = False) -> bool:
     return False
 
 
+def _shown(text: str) -> str:
+    """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
+    from .exposure import hide_secrets
+    from .sanitize import clean_line, neutralize_block
+    return neutralize_block(clean_line(hide_secrets(text)))
+
+
+def _rel(path: str, project: str) -> str:
+    from .sanitize import shown_path
+    return _shown(shown_path(os.path.relpath(path, project)))
+
+
 def _mentions_store(text: str, stores: list) -> bool:
     lowered = text.lower()
     return "/".join(MEMORY_REL) in lowered or any(s.lower() in lowered for s in stores)
 
 
 def _deny(what: str, path: str | None) -> dict:
-    where = f" ({what}{': ' + path if path else ''})"
+    where = f" ({what}{': ' + _shown(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
               f"Use instead: {cli()} save --input - (a whole JSON record on stdin), "

@@ -51,17 +51,19 @@ def emit(result) -> None:
         sys.stdout.flush()
 
 
-def run_hook(event: str, handler) -> int:
-    """Run ``handler`` on the payload; always 0."""
+def run_hook(event: str, handler, payload: dict | None = None) -> int:
+    """Run ``handler`` on the payload (read from stdin unless given); always 0."""
     try:
-        payload = read_payload()
+        if payload is None:
+            payload = read_payload()
         result = handler(payload)
         emit(result)
     except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
         if isinstance(exc, KeyboardInterrupt):
             return 0
         try:
-            print(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500].replace("\n", " "),
+            from .sanitize import clean_line
+            print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
                   file=sys.stderr)
         except Exception:  # noqa: BLE001
             pass

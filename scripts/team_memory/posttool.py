@@ -6,7 +6,8 @@ file (``git status`` after any tool call is what the tool made it). It reports:
 
 - a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files
   whose size or time differ from the PreToolUse snapshot) that is not a valid memory:
-  which fields are wrong (names only, escaped, never values) and how to fix it. It stays
+  which fields are wrong and why (through the guards' message policy: one line, secrets
+  hidden, markup neutralised) and how to fix it. It stays
   where it is; recall reads it like any other file, sanitized.
 - a memory file the call removed, or rewrote while its previous version was in no git
   object (uncommitted): where to get it back, from git or from the copy PreToolUse kept
@@ -22,7 +23,7 @@ import os
 
 from .config import load_config
 from .fsutil import LockBusy, store_lock
-from .guards import WRITE_TOOLS, _stores, _tool_paths, cli
+from .guards import WRITE_TOOLS, _rel, _shown, _stores, _tool_paths, cli
 from .index import apply_changes
 from .snapshot import cli_writes, copy_path, current_blob, take_snapshot
 from .store import project_root_of
@@ -30,13 +31,8 @@ from .validate import check_file
 
 MAX_CONTEXT_CHARS = 4000
 MAX_LISTED = 10  # files named per kind of note; the rest are counted
+MAX_PROBLEMS = 5  # problems spelled out per file (their text sanitized as every message about a file is)
 MAX_CHECKED = 500  # changed files validated by one PostToolUse run
-
-
-def escaped(text: str, limit: int = 120) -> str:
-    """``text`` as printable ASCII: anything else (controls, markup, any non-ASCII) as a ``\\u`` escape."""
-    out = "".join(c if " " <= c <= "~" and c not in "<>&`\\" else f"\\u{ord(c):04x}" for c in str(text)[:limit])
-    return out + ("..." if len(str(text)) > limit else "")
 
 
 def _changed_files(payload: dict, store: str, config: dict):
@@ -78,7 +74,7 @@ def _lost_notes(store: str, project: str, lost: list) -> list:
     committed = _in_git(project, {blob for _, blob, _ in lost if blob})
     notes = []
     for path, blob, removed in lost:
-        rel = escaped(os.path.relpath(path, project))
+        rel = _rel(path, project)
         what = "was removed" if removed else "was rewritten"
         if blob and blob in committed:
             if not removed:
@@ -98,11 +94,12 @@ def _lost_notes(store: str, project: str, lost: list) -> list:
 
 
 def _invalid_note(path: str, problems: list, project: str) -> str:
-    fields = sorted({escaped(p.field, 40) for p in problems})
-    rel = escaped(os.path.relpath(path, project))
-    memory_id = escaped(os.path.basename(path)[:-5], 80)
-    return (f"{rel} changed outside the CLI and is not a valid memory (problems in: {', '.join(fields[:8])}). "
-            f"It was left where it is. See the problems with {cli()} validate \"{rel}\"; fix them with "
+    fields = sorted({_shown(p.field)[:40] for p in problems})
+    listed = "; ".join(_shown(f"{p.field}: {p.message}")[:160] for p in problems[:MAX_PROBLEMS])
+    rel = _rel(path, project)
+    memory_id = _shown(os.path.basename(rel)[:-5])[:80]
+    return (f"{rel} changed outside the CLI and is not a valid memory (problems in: {', '.join(fields[:8])}: "
+            f"{listed}). It was left where it is. See every problem with {cli()} validate \"{rel}\"; fix them with "
             f"{cli()} update {memory_id} (for example --tag), or ask the user to edit the file.")
 
 

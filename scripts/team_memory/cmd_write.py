@@ -142,6 +142,8 @@ def write_root(ctx) -> str:
         root = os.path.abspath(root)
         nested = os.path.join(root, *MEMORY_REL)
         if not os.path.isdir(nested) and os.path.isdir(root) and os.path.basename(root) != MEMORY_REL[-1]:
+            from .safefs import check_store
+            check_store(nested)  # never created through a linked .claude
             os.makedirs(nested, exist_ok=True)
             print(f"created the memory store {nested}", file=sys.stderr)
         return ctx.memory_root

@@ -194,8 +194,8 @@ def _read_part(fd: int):
 
 def _open_part(path: str, optional: bool = False):
     """``(fd, meta, data start)``; None for an optional file that is missing or unusable."""
-    try:  # the optional delta is never read through a link (team-memory never makes one)
-        fd = os.open(path, os.O_RDONLY | (getattr(os, "O_NOFOLLOW", 0) if optional else 0))
+    try:  # never read through a link (team-memory never makes one), never blocked by a FIFO
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         if optional:
             return None
@@ -226,6 +226,8 @@ class Cache:
         self.path = path
         self.fds: list = []
         self.fd = None
+        if os.path.islink(os.path.dirname(path)):  # a .cache folder that is a link is never read through
+            raise CacheInvalid("the cache folder is a symbolic link")
         try:
             self._open()
         except CacheInvalid:
@@ -541,11 +543,8 @@ class Cache:
 
 def open_cache(memory_root: str):
     """The store's cache, or None when it is missing, foreign, corrupt or linked out of the store."""
-    from .fsutil import within
     path = cache_path(memory_root)
-    if (os.path.islink(path) or os.path.islink(os.path.join(memory_root, CACHE_DIR))) and not within(memory_root, path):
-        return None
-    try:
+    try:  # Cache refuses a linked .cache folder; its files are opened with O_NOFOLLOW
         return Cache(path)
     except CacheInvalid:
         return None
@@ -553,14 +552,15 @@ def open_cache(memory_root: str):
 
 # --- writing ----------------------------------------------------------------------
 def _cache_folder(memory_root: str) -> str:
-    folder = os.path.join(memory_root, CACHE_DIR)
-    if os.path.islink(folder):  # a cache folder linked out of the store is never written through
-        raise OSError(f"{folder} is a symbolic link; not writing the cache through it")
-    os.makedirs(folder, exist_ok=True)
-    ignore = os.path.join(folder, ".gitignore")
-    if not os.path.exists(ignore):
-        with open(ignore, "w", encoding="utf-8") as f:
-            f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
+    """``<store>/.cache``, created if missing; never a link (``safefs.UnsafePath``), never written through one."""
+    from .safefs import make_dir, open_create
+    folder = make_dir(os.path.join(memory_root, CACHE_DIR))
+    try:
+        fd = open_create(os.path.join(folder, ".gitignore"), os.O_WRONLY | os.O_EXCL)
+    except FileExistsError:  # already there (or a link: O_EXCL never follows one)
+        return folder
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
     return folder
 
 

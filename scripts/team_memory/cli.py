@@ -20,6 +20,7 @@ from .cliname import user_cli
 from . import __version__
 from .config import load_config
 from .model import MEMORY_REL
+from .safefs import UnsafePath, check_store
 from .store import find_memory_root
 
 COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_admin", "cmd_transfer", "cmd_edit")
@@ -99,10 +100,10 @@ def resolve_root(root: str | None) -> str:
     if root:
         root = os.path.abspath(root)
         nested = os.path.join(root, *MEMORY_REL)
-        if os.path.isdir(nested):
-            return nested
+        if os.path.lexists(nested):
+            return check_store(nested)
         if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
-            return root
+            return check_store(root)
         raise CliError(f"no memory store at {root}: expected {nested} (create it with the 'install' command)")
     start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
     found = find_memory_root(os.getcwd()) or find_memory_root(start)
@@ -213,6 +214,10 @@ def _run(args) -> int:
         from .exposure import hide_secrets
         print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
+    except UnsafePath as exc:  # a link or a non-regular file where the store needs a real one
+        print(f"error: {exc} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
+              file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_ERROR

@@ -21,7 +21,7 @@ CLI = user_cli()
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "doctor", cmd_doctor,
-                    "check the store: stale index, invalid or quarantined files, duplicate ids, near-duplicate "
+                    "check the store: links, stale index, invalid or quarantined files, duplicate ids, near-duplicate "
                     "titles, leftover secrets, temp files, merge conflicts",
                     f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
                     f"  {CLI} doctor --json")
@@ -111,7 +111,7 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     for folder, dirs, names in os.walk(memory_root):
         for name in names:
             try:
-                size += os.path.getsize(os.path.join(folder, name))
+                size += os.lstat(os.path.join(folder, name)).st_size  # a link's own size, never its target's
                 files += 1
             except OSError:
                 pass

@@ -147,6 +147,8 @@ STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memor
 
 def new_store(nested: str) -> None:
     """Create ``<project>/.claude/memory`` with a ``.gitignore`` for the derived files (``.cache/`` ignores itself)."""
+    from .safefs import check_store
+    check_store(nested)  # never created through a linked .claude
     os.makedirs(nested, exist_ok=True)
     ignore = os.path.join(nested, ".gitignore")
     if not os.path.lexists(ignore):

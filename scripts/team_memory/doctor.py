@@ -1,7 +1,7 @@
 """Store health checks for ``doctor``: what is wrong, and what can be fixed safely.
 
 ``examine(memory_root, config) -> [Finding]`` looks for a stale or conflicted index,
-invalid and quarantined files, ids used in two folders, near-duplicate titles,
+symbolic links anywhere in the store (and hard-linked memories), invalid and quarantined files, ids used in two folders, near-duplicate titles,
 private sections or secrets left in stored files, temp files of killed writers, git
 merge-conflict markers and a broken config. ``repair(memory_root, config, findings)``
 fixes the safe ones under the store lock: it rebuilds the index, deletes leftover temp
@@ -19,11 +19,12 @@ from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
 
 from .cliname import user_cli
-from .config import category_folders
+from .config import MAX_CONFIG_BYTES, category_folders
 from .model import CONFIG_NAME
 from .fsutil import is_temp_file, store_lock
 from .index import apply_changes, index_is_stale, index_path, write_index_locked
 from .privacy import PrivateTagError, leaks, scrub_record
+from .safefs import is_link, read_regular
 from .store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from .validate import check_file, id_problem, validate_record
 
@@ -37,7 +38,8 @@ _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 
 @dataclass
 class Finding:
-    kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict, config
+    kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
+    #                config, link, hard-link
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -63,6 +65,31 @@ def _store_files(memory_root: str):
             yield os.path.join(folder, name)
 
 
+def _links(memory_root: str) -> list:
+    """A finding for every symbolic link in the store (never followed), and a warning per hard-linked memory."""
+    out = []
+    for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
+        dirs.sort()
+        for name in sorted(dirs) + sorted(names):
+            path = os.path.join(folder, name)
+            rel = _rel(memory_root, path)
+            if is_link(path):
+                out.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, "
+                                   "so it is ignored (a memory, folder, cache or lock reached through it is not used)",
+                                   f"replace it with a real file or folder, or remove it: git rm {rel}"))
+            elif name.endswith(".json") and not name.startswith("."):
+                try:
+                    links = os.lstat(path).st_nlink
+                except OSError:
+                    continue
+                if links > 1:
+                    out.append(Finding("hard-link", rel, f"has {links} hard links: another name on this disk shares "
+                                       "its content (git never makes one; writes replace the file and break it)",
+                                       "make it a separate file: cp it aside, then move the copy over it",
+                                       warning=True))
+    return out
+
+
 def _norm_title(title: str) -> str:
     return " ".join(re.findall(r"\w+", title.lower()))
 
@@ -72,10 +99,10 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
     rel = lambda p: _rel(memory_root, p)  # noqa: E731
     found: list = []
     config_path = os.path.join(memory_root, CONFIG_NAME)
-    if os.path.exists(config_path):
+    found += _links(memory_root)
+    if os.path.lexists(config_path) and not is_link(config_path):
         try:
-            with open(config_path, encoding="utf-8") as f:
-                stored = json.load(f)
+            stored = json.loads(read_regular(config_path, MAX_CONFIG_BYTES)[0])
             if not isinstance(stored, dict):
                 raise ValueError("not a JSON object")
         except (OSError, ValueError) as exc:
@@ -90,6 +117,8 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
     conflicted_index = False
     for path in _store_files(memory_root):
         name = os.path.basename(path)
+        if is_link(path):
+            continue  # reported by _links, never opened
         inside = os.path.relpath(path, memory_root).split(os.sep)
         if is_temp_file(name):
             try:
@@ -107,8 +136,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
             continue
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
+            text = read_regular(path)[0].decode("utf-8", "replace")
         except OSError:
             continue
         if _CONFLICT.search(text):

@@ -24,7 +24,7 @@ from .config import category_folders
 from .fsutil import atomic_write_text
 from .privacy import PrivateTagError
 from .state import prune, state_home
-from .store import NotARecord, load_memory
+from .store import NotARecord, load_memory, read_bytes
 from .validate import Problem, ValidationError, validate_record
 from .write import UPDATABLE, WriteError, content_hash, update_memory
 
@@ -145,9 +145,8 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
     """``(text, record, hash)`` of the stored file; ``record`` is None when the file is broken (it does not
     parse, is not UTF-8, or fails validation): then the raw text is edited and saved whole (``save_repaired``)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
+        data = read_bytes(path)[0]  # a regular file only, never through a link, read with a bound
+    except (NotARecord, OSError) as exc:
         raise WriteError(f"{path} cannot be read ({exc})") from None
     text = data.decode("utf-8", errors="replace")  # bytes that are not UTF-8 show as U+FFFD, to be fixed
     from .digest import sha256_hex

@@ -3,38 +3,31 @@
 ``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a
 ``.claude/memory/`` folder, or a ``Bash`` line that would write, move or delete
 there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
-``shellscan``), is denied with the CLI command to use instead. Reading stays
+``shelljudge``), is denied with the CLI command to use instead. Reading stays
 allowed, and so does ``memory-config.json`` (settings, not memories).
 
-``PostToolUse`` (``check_tool_result``): any memory file that changed anyway
-(the tool's own ``file_path``, or for ``Bash`` the files whose size or time
-differ from a snapshot taken just before the command ran) is validated; an
-invalid one is moved to ``.claude/memory/.quarantine/<folder>/`` (never
-deleted) and Claude is told why. Valid changes just get the index rebuilt.
+Before a ``Bash`` line runs, the memory files are snapshot (``snapshot``) for
+``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
+changed anyway and never moves a file.
 
 Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 """
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
 
 from .autoallow import allow_cli_call, allow_decision
 from .cliname import cli_command
-from .config import category_folders, load_config
-from .digest import sha256_hex
-from .fsutil import LockBusy, category_dir, store_lock
+from .config import load_config
 from .model import MEMORY_REL
 from .hookio import project_dir_of
+from .safefs import UnsafePath, is_real_dir, store_problem
 from .shelljudge import judge
 from .shellpaths import reach
-from .state import load_state, save_state, state_path
+from .snapshot import save_snapshot
 from .store import find_memory_root, project_root_of, repo_root_of
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
-QUARANTINE = ".quarantine"
-SNAPSHOT_KIND = "tool-snapshot"
-MAX_CONTEXT_CHARS = 4000
 MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
 
@@ -44,12 +37,18 @@ def cli() -> str:
 
 
 def _stores(payload: dict) -> list:
-    """Real paths of the memory stores this tool call could touch."""
+    """Real paths of the memory stores this tool call could touch: only those the link rule allows
+    (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
     cwd = project_dir_of(payload)
-    found = {find_memory_root(cwd), os.path.join(cwd, *MEMORY_REL)}
+    found = {os.path.join(cwd, *MEMORY_REL)}
+    try:
+        found.add(find_memory_root(cwd))
+    except UnsafePath:
+        pass
     if os.environ.get("CLAUDE_PROJECT_DIR"):
         found.add(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], *MEMORY_REL))
-    return sorted({os.path.realpath(s) for s in found if s and os.path.isdir(s)})
+    return sorted({os.path.realpath(s) for s in found
+                   if s and is_real_dir(s) and store_problem(s) is None})
 
 
 def protected(path: str, stores: list, removes: bool = False) -> bool:
@@ -129,7 +128,7 @@ def guard_tool_use(payload: dict):
         if what is not None:
             return _deny(what, None)
     if stores:
-        _save_snapshot(payload, stores[0])
+        save_snapshot(payload, stores[0], load_config(stores[0]))
     if allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores)):
         return allow_decision()
     return None
@@ -141,121 +140,3 @@ def _project_roots(payload: dict, stores: list) -> list:
     if os.environ.get("CLAUDE_PROJECT_DIR"):
         roots.append(os.environ["CLAUDE_PROJECT_DIR"])
     return roots
-
-
-# --- PostToolUse ---------------------------------------------------------------------------------
-
-def _call_key(payload: dict) -> str:
-    """The same key in PreToolUse and PostToolUse of one tool call."""
-    if isinstance(payload.get("tool_use_id"), str) and payload["tool_use_id"]:
-        return payload["tool_use_id"]
-    import json  # only for a payload without a tool_use_id
-    raw = json.dumps([payload.get("session_id"), payload.get("tool_name"), payload.get("tool_input")],
-                     sort_keys=True, default=str)
-    return sha256_hex(raw.encode("utf-8", "replace"))[:24]
-
-
-def _memory_files(store: str, config: dict) -> dict:
-    """``{relative path: [mtime_ns, size]}`` of every ``*.json`` in the category folders."""
-    files = {}
-    for folder in category_folders(config).values():
-        path = category_dir(store, folder)
-        if path is None:
-            continue
-        try:
-            with os.scandir(path) as it:
-                for entry in it:
-                    if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
-                        st = entry.stat()
-                        files[f"{folder}/{entry.name}"] = [st.st_mtime_ns, st.st_size]
-        except OSError:
-            continue
-    return files
-
-
-def _save_snapshot(payload: dict, store: str) -> None:
-    try:
-        save_state(store, SNAPSHOT_KIND, _call_key(payload), {"files": _memory_files(store, load_config(store))})
-    except OSError:
-        pass  # no snapshot: PostToolUse still checks the tool's own file
-
-
-def _take_snapshot(payload: dict, store: str):
-    key = _call_key(payload)
-    data = load_state(store, SNAPSHOT_KIND, key)
-    try:
-        os.unlink(state_path(store, SNAPSHOT_KIND, key))
-    except OSError:
-        pass
-    files = data.get("files")
-    return files if isinstance(files, dict) else None
-
-
-def _changed_files(payload: dict, store: str, config: dict):
-    """``(changed memory files, removed ones)``, as absolute paths."""
-    folders = {os.path.join(store, f) for f in category_folders(config).values()}
-    changed, removed = set(), []
-    for path in _tool_paths(payload):
-        real = os.path.realpath(path)
-        if os.path.dirname(real) in folders and real.endswith(".json"):
-            changed.add(real)
-    if payload.get("tool_name") == "Bash":
-        before = _take_snapshot(payload, store)
-        if before is not None:
-            now = _memory_files(store, config)
-            changed |= {os.path.join(store, rel) for rel, sig in now.items() if before.get(rel) != sig}
-            removed = sorted(os.path.join(store, rel) for rel in before if rel not in now)
-    return sorted(p for p in changed if os.path.isfile(p)), removed
-
-
-def quarantine(store: str, path: str) -> str:
-    """Move ``path`` to ``<store>/.quarantine/<folder>/`` (never over another file); return the new path."""
-    folder = os.path.join(store, QUARANTINE, os.path.basename(os.path.dirname(path)))
-    os.makedirs(folder, exist_ok=True)
-    target = os.path.join(folder, os.path.basename(path))
-    if os.path.lexists(target):
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-        target = os.path.join(folder, f"{os.path.basename(path)[:-5]}.{stamp}.json")
-    os.replace(path, target)
-    return target
-
-
-def check_tool_result(payload: dict):
-    """PostToolUse handler: quarantine invalid memory files the tool changed; tell Claude why."""
-    if payload.get("tool_name") not in WRITE_TOOLS + ("Bash",):
-        return None
-    stores = _stores(payload)
-    if not stores:
-        return None
-    from .index import apply_changes  # PostToolUse only: PreToolUse stays light
-    from .validate import check_file
-    store = stores[0]
-    config = load_config(store)
-    changed, removed = _changed_files(payload, store, config)
-    notes = []
-    project = project_root_of(store)
-    for path in changed:
-        problems = check_file(path, config, store)
-        if not problems:
-            continue
-        moved = quarantine(store, path)
-        listed = "; ".join(_shown(f"{p.field}: {p.message} (fix: {p.hint})")[:300] for p in problems[:10])
-        notes.append(f"{_rel(path, project)} was written directly and is not a valid memory, so it was "
-                     f"moved to {_rel(moved, project)} (nothing was deleted). Problems: {listed}.")
-    for path in removed:
-        notes.append(f"{_rel(path, project)} was removed outside the CLI; if that was not intended, "
-                     f"ask the user to restore it from git. To stop recalling a memory, use {cli()} retire ID --reason R.")
-    if changed or removed:
-        try:
-            with store_lock(store, blocking=False):
-                apply_changes(store, config, list(changed) + list(removed))
-        except (LockBusy, OSError):
-            pass  # the next prompt patches a stale index
-    if not notes:
-        return None
-    text = ("team-memory: " + " ".join(notes) + f" Write memories with {cli()} save --record '<JSON>' (a whole record), "
-            f"or add/update; run {cli()} validate PATH to check a file.")
-    if len(text) > MAX_CONTEXT_CHARS:
-        text = text[: MAX_CONTEXT_CHARS - 1] + "\u2026"
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}
-

@@ -171,15 +171,14 @@ def parse_index_text(text: str) -> list:
     return [e for e in map(parse_index_line, text.splitlines()) if e is not None]
 
 
+MAX_INDEX_BYTES = 256 * 1024 * 1024  # about two million lines
+
+
 def read_index(memory_root: str) -> list | None:
     """The parsed entries of ``index.md``; None if it cannot be read."""
-    from .fsutil import within
-    path = index_path(memory_root)
-    if not within(memory_root, path):  # a hand-made link out of the store: never followed
-        return None
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return parse_index_text(f.read())
+    from .safefs import read_regular
+    try:  # never through a link, never a FIFO, bounded
+        return parse_index_text(read_regular(index_path(memory_root), MAX_INDEX_BYTES)[0].decode("utf-8", "replace"))
     except OSError:
         return None
 

@@ -64,8 +64,8 @@ GITIGNORE_LINES = (
     ".claude/settings.json.bak",
     ".claude/team-memory/**/__pycache__/",
 )
-# .quarantine/ holds memory files that failed validation, perhaps with a secret in them: never committed
-# (`doctor` lists them until someone decides).
+# .quarantine/ was made by earlier versions (hooks no longer move files) and may hold a memory that failed
+# validation, perhaps with a secret in it: never committed (`doctor` lists what is left there).
 
 MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}
 
@@ -365,6 +365,10 @@ def _project_dir(project: str) -> str:
     project = os.path.abspath(project)
     if not os.path.isdir(project):
         raise InstallError(f"{project} is not a folder")
+    from .safefs import store_problem
+    problem = store_problem(os.path.join(project, *MEMORY_REL))  # never install or uninstall through a link
+    if problem:
+        raise InstallError(problem)
     return project
 
 

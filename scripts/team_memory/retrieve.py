@@ -22,7 +22,7 @@ from .config import category_descriptions, int_setting, load_config, max_inject,
 from .index import current_entries, resolve_entry_path
 from .model import CATEGORIES, PRIORITY, category_from_display, display_name
 from .scoring import get_strategy
-from .store import find_memory_root, record_status
+from .store import find_memory_root, read_bytes, record_status
 
 DEEP_CHECK_LIMIT = 20
 MIN_PROMPT_CHARS = 10
@@ -73,9 +73,8 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     path = resolve_entry_path(memory_root, config, hit.entry)
     if path is None:
         return False
-    try:
-        with open(path, "rb") as f:
-            record = fastjson.loads(f.read())
+    try:  # never through a link, never a FIFO, bounded
+        record = fastjson.loads(read_bytes(path)[0])
     except (OSError, ValueError):
         return False
     if not isinstance(record, dict) or record_status(record) != "active":

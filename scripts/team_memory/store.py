@@ -15,6 +15,7 @@ import os
 from .config import category_folders, warn
 from .fsutil import category_dir, is_temp_file
 from .model import MEMORY_REL
+from .safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, check_store, read_regular
 
 # The order keys are written in; unknown keys follow, sorted.
 KEY_ORDER = (
@@ -29,16 +30,22 @@ class NotARecord(ValueError):
 
 
 def find_memory_root(start: str | None = None) -> str | None:
-    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root."""
-    here = os.path.abspath(start or os.getcwd())
+    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root.
+
+    The walk starts from ``start``'s real path, so a linked folder in the working tree cannot
+    lead it elsewhere; a store reached through a link (``.claude`` or ``.claude/memory``) raises
+    ``safefs.UnsafeStore`` rather than being used (see ``safefs``).
+    """
+    start = os.path.realpath(start or os.getcwd())
+    here = start
     if not os.path.isdir(here):
         here = os.path.dirname(here)
-    home = os.path.expanduser("~")
+    home = os.path.realpath(os.path.expanduser("~"))
     for folder in folders_up(here):
         candidate = os.path.join(folder, *MEMORY_REL)
         # ~/.claude is Claude Code's own settings folder: only a store when we start there.
-        if os.path.isdir(candidate) and (folder != home or folder == os.path.abspath(start or folder)):
-            return candidate
+        if os.path.lexists(candidate) and (folder != home or folder == start):
+            return check_store(candidate)
         if os.path.exists(os.path.join(folder, ".git")):
             return None
     return None
@@ -69,25 +76,17 @@ def project_root_of(memory_root: str) -> str:
 
 
 def load_memory(path: str) -> dict:
-    """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title."""
-    with open(path, "rb") as f:
-        return parse_memory(f.read())
+    """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title.
+
+    Never through a link, never a FIFO or device, never more than ``MAX_MEMORY_BYTES``
+    (``safefs.UnsafePath``, an ``OSError``).
+    """
+    return parse_memory(read_bytes(path)[0])
 
 
 def read_bytes(path: str):
-    """``(bytes, stat)`` of a file, read with two system calls and no buffering layer."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        st = os.fstat(fd)
-        data = os.read(fd, st.st_size + 1)
-        if len(data) != st.st_size:  # it changed while we read it: read to the end
-            chunks = [data]
-            while chunks[-1]:
-                chunks.append(os.read(fd, 1 << 20))
-            data = b"".join(chunks)
-        return data, st
-    finally:
-        os.close(fd)
+    """``(bytes, stat)`` of a memory file: a regular file, not a link, at most ``MAX_MEMORY_BYTES``."""
+    return read_regular(path, MAX_MEMORY_BYTES)
 
 
 def parse_memory(data: bytes) -> dict:
@@ -185,10 +184,23 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
     if not valid_id_shape(memory_id):
         return None
     for category, folder in folders.items():
-        path = os.path.join(memory_root, folder, f"{memory_id}.json")
-        if os.path.isfile(path):
+        path = _regular_in(memory_root, folder, f"{memory_id}.json")
+        if path is not None:
             return category, path
     return None
+
+
+def _regular_in(memory_root: str, folder: str, name: str):
+    """``folder/name`` in the store when the folder is real and the file a regular file, else None:
+    a linked folder or file never shadows a real one."""
+    folder_path = category_dir(memory_root, folder)
+    if folder_path is None:
+        return None
+    path = os.path.join(folder_path, name)
+    try:
+        return path if os.lstat(path).st_mode & S_IFMT == S_IFREG else None
+    except OSError:
+        return None
 
 
 def _find_by_reference(memory_root: str, folders: dict, ref: str):
@@ -214,8 +226,8 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
                 candidates.append(os.path.basename(folder))
                 break
     for folder in candidates:
-        path = os.path.join(memory_root, folder, f"{name}.json")
-        if os.path.isfile(path) and not os.path.islink(path):
+        path = _regular_in(memory_root, folder, f"{name}.json")
+        if path is not None:
             category = next(c for c, f in folders.items() if f == folder)
             return category, path
     return None

@@ -413,8 +413,12 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     listed = _in_background(_list_folders, {folders[c]: os.path.join(memory_root, folders[c]) for c in CATEGORIES
                                             if folders[c] in scan and folders[c] not in narrow})
     text_path = _index_file(memory_root)
-    with open(text_path, "rb") as f:  # bytes: the lines are moved, not read (the cache vouches for them)
-        text = f.read()
+    from .index import MAX_INDEX_BYTES
+    from .safefs import read_regular  # bytes: the lines are moved, not read (the cache vouches for them)
+    try:
+        text = read_regular(text_path, MAX_INDEX_BYTES)[0]
+    except OSError:  # missing, or a link / FIFO: a rebuild replaces it (os.replace swaps the link, not its target)
+        return None
     head = HEADER.encode("utf-8")
     if not text.startswith(head):
         return None

@@ -23,7 +23,7 @@ from .model import CATEGORIES, SCHEMA_VERSION, STATUSES
 from .privacy import leaks
 from .redact import secret_kinds
 from .sanitize import TITLE_MAX, clean_line, clean_tag
-from .store import NotARecord, find_memory_root, load_memory
+from .store import NotARecord, find_memory_root, load_memory, read_bytes
 
 Problem = namedtuple("Problem", "field message hint")
 
@@ -385,8 +385,7 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
         record = load_memory(path)
     except NotARecord as exc:
         try:  # a parsed object with no title: let the schema say everything that is wrong
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
+            record = json.loads(read_bytes(path)[0])
         except (OSError, ValueError, RecursionError):
             return [Problem("(file)", str(exc), "fix the JSON syntax (or restore the file from git)")]
     except OSError as exc:

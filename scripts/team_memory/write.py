@@ -27,7 +27,8 @@ from .index import apply_changes
 from .model import CATEGORIES, SCHEMA_VERSION
 from .privacy import scrub_record
 from .sanitize import clean_line, clean_tag
-from .store import NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, record_status
+from .store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
+                    record_status)
 from .upkeep import folder_stamps
 from .validate import MAX_CHANGES, Problem, ValidationError, id_problem, parse_iso, validate_record
 
@@ -81,8 +82,7 @@ def now_iso() -> str:
 def content_hash(path: str) -> str:
     """The SHA-256 of the file's bytes (what ``sha256sum`` prints), for ``--expect-hash``."""
     from .digest import sha256_hex  # not hashlib: it loads OpenSSL, a few ms of every CLI run
-    with open(path, "rb") as f:
-        return sha256_hex(f.read())
+    return sha256_hex(read_bytes(path)[0])
 
 
 def _tidy(record: dict) -> dict:
@@ -100,10 +100,15 @@ def _tidy(record: dict) -> dict:
 
 
 def _write_record(path: str, record: dict) -> None:
+    from .safefs import check_store, make_dir
     folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
+    check_store(os.path.dirname(folder))
+    make_dir(folder)  # a category folder that is a link is never written through
     _remove_dead_temp_files(folder)
-    atomic_write_text(path, dump_memory(record))
+    text = dump_memory(record)
+    atomic_write_text(path, text)
+    from .snapshot import note_cli_write
+    note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
 
 
 def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:

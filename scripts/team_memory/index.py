@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from .config import category_enabled, category_folders
-from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
+from .model import INDEX_NAME, category_from_display, display_name
 from .store import project_root_of, record_status
 
 HEADER = (
@@ -181,46 +181,17 @@ def read_index(memory_root: str) -> list | None:
         return None
 
 
-def newest_source_mtime(memory_root: str, config: dict) -> float:
-    """The newest modification time among the category folders, their JSON files and the config.
-
-    Folder times catch files added, replaced or removed; file times catch in-place edits.
-    """
-    newest = 0.0
-    with_config = [os.path.join(memory_root, CONFIG_NAME)]
-    for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
-        try:
-            newest = max(newest, os.stat(path).st_mtime)
-        except OSError:
-            continue
-    from .fsutil import category_dir
-    for folder in category_folders(config).values():
-        path = category_dir(memory_root, folder)
-        if path is None:
-            continue
-        try:
-            with os.scandir(path) as it:
-                for entry in it:
-                    if entry.name.endswith(".json"):
-                        try:
-                            newest = max(newest, entry.stat().st_mtime)
-                        except OSError:
-                            continue
-        except OSError:
-            continue
-    return newest
-
-
 def index_is_stale(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` or the machine cache is missing, or older than anything it is derived from."""
-    from .cache import cache_path
-    if not os.path.isfile(cache_path(memory_root)):
+    """True when ``index.md`` or the machine cache is missing, was built for another
+    configuration, or any memory file was added, removed or changed since (per file: inode,
+    size, mtime and ctime, so an in-place rewrite that keeps the size and the times counts too).
+
+    The hooks bring such an index up to date on the next prompt (``upkeep.fresh_cache``).
+    """
+    if not os.path.isfile(index_path(memory_root)):
         return True
-    try:
-        built = os.stat(index_path(memory_root)).st_mtime
-    except OSError:
-        return True
-    return newest_source_mtime(memory_root, config) > built
+    from .upkeep import cache_is_current
+    return not cache_is_current(memory_root, config)
 
 
 def current_entries(memory_root: str, config: dict) -> list:

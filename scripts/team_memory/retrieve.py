@@ -346,8 +346,12 @@ def context_for_prompt(payload: dict) -> str | None:
     strategy = get_strategy(config)
     cache = entries = None
     if uses_cache(strategy):
-        from .upkeep import fresh_cache
-        cache = fresh_cache(memory_root, config, strategy)
+        from .upkeep import Building, fresh_cache, hook_budget
+        try:
+            cache = fresh_cache(memory_root, config, strategy, hook_budget())
+        except Building as exc:  # answer from what is ready: nothing yet
+            warn(f"no memories recalled: {exc}; recall resumes once it is done")
+            return None
     try:
         if cache is None:
             entries = current_entries(memory_root, config)

@@ -680,9 +680,9 @@ def parse_files_section(data: bytes) -> dict:
 FILE_COLUMNS = "QqQqq"  # inode, mtime_ns, size, id, ctime_ns
 
 
-def files_unchanged(data: bytes, names: list, stats: list) -> bool:
+def files_unchanged(data: bytes, names: list, columns) -> bool:
     """True when the ``f:<cat>`` section ``data`` holds exactly ``names`` (in that order) with
-    the inode, mtime, size and ctime of ``stats`` (``os.stat_result``s): compared as bytes."""
+    ``columns``: the lists of their inodes, mtime_ns, sizes and ctime_ns. Compared as bytes."""
     import struct
     n = len(names)
     cut = data.find(b"\0")
@@ -695,8 +695,7 @@ def files_unchanged(data: bytes, names: list, stats: list) -> bool:
     if len(data) - start != 8 * len(FILE_COLUMNS) * n or not n:
         return len(data) - start == 0 and not n
     width = 8 * n
-    for k, values in ((0, [s.st_ino for s in stats]), (1, [s.st_mtime_ns for s in stats]),
-                      (2, [s.st_size for s in stats]), (4, [s.st_ctime_ns for s in stats])):
+    for k, values in zip((0, 1, 2, 4), columns):
         at = start + width * k
         if data[at:at + width] != struct.pack("=%d%s" % (n, FILE_COLUMNS[k]), *values):
             return False

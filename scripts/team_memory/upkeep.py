@@ -20,6 +20,7 @@ from itertools import repeat
 
 from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, file_stamp, folder_mtime, racy, u32_bytes
+from .freshness import _memory_stats, _recorded, _stamp, cache_root, stale_folders  # noqa: F401 - stale_folders: the API
 from .config import category_enabled, category_folders, warn
 from .model import CATEGORIES, INDEX_NAME, display_name
 from .store import NotARecord, parse_memory, project_root_of, record_status
@@ -37,59 +38,10 @@ def _rel_folder(memory_root: str, folder: str) -> str:
     return rel.replace(os.sep, "/") + "/"
 
 
-def _memory_stats(folder_path: str):
-    """``(names, stats)``: the memory files of one folder, in the order the folder lists them,
-    and their ``lstat`` results.
-
-    The names ``iter_memory_files`` accepts: ``*.json``, not hidden (so never a writer's
-    ``.<name>.tmp`` temp file), regular files only. One ``lstat`` per file, relative to the
-    open folder (cheaper than ``DirEntry`` objects, which need the same ``lstat`` anyway).
-    """
-    names, stats = [], []
-    if os.path.islink(folder_path):  # a category folder linked out of the store is never read
-        return names, stats
-    relative = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
-    try:
-        fd = os.open(folder_path, os.O_RDONLY) if relative else None
-    except OSError:
-        return names, stats
-    try:
-        stat, prefix = os.stat, os.path.join(folder_path, "")
-        for name in os.listdir(fd if relative else folder_path):
-            if name[-5:] == ".json" and name[0] != ".":
-                try:
-                    st = (stat(name, dir_fd=fd, follow_symlinks=False) if relative
-                          else stat(prefix + name, follow_symlinks=False))
-                except OSError:
-                    continue
-                if st.st_mode & 0o170000 == 0o100000:  # a regular file
-                    names.append(name)
-                    stats.append(st)
-    except OSError:
-        pass
-    finally:
-        if fd is not None:
-            os.close(fd)
-    return names, stats
-
-
-def _stamp(st) -> tuple:
-    """What tells one version of a memory file from another: inode, mtime, size, ctime.
-
-    An in-place rewrite keeps the inode, can keep the size and have its mtime set back,
-    but always moves the ctime (no tool can set it)."""
-    return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
-
-
 def _memory_names(folder_path: str) -> dict:
     """name -> ``_stamp`` of the memory files of one folder, in listing order."""
     names, stats = _memory_stats(folder_path)
     return dict(zip(names, map(_stamp, stats)))
-
-
-def _recorded(old) -> tuple:
-    """The ``_stamp`` part of a file table row ``(ino, mtime_ns, size, id, ctime_ns)``."""
-    return (old[0], old[1], old[2], old[4]) if old is not None else (None,)
 
 
 def _unsettled_names(table: dict, written: int) -> set:
@@ -423,55 +375,6 @@ def _compatible(cache: Cache, config: dict, strategy) -> bool:
             and meta.get("index") == file_stamp(_index_file(cache_root(cache))))
 
 
-def cache_root(cache: Cache) -> str:
-    return os.path.dirname(os.path.dirname(cache.path))
-
-
-def stale_folders(cache: Cache, folders: dict, files: bool = True, unsure: bool = True) -> list:
-    """Folders where anything changed since the cache was taken, or too recently to trust.
-
-    The folder's own modification time (files added, replaced, removed), then every memory
-    file in it, one ``lstat`` each, against the cache's file table: inode, mtime, size and
-    ctime (an in-place rewrite changes no folder, but always the file's ctime). The usual
-    case, nothing changed, is two byte comparisons per column, whatever the folder's size.
-    ``files=False``: the folders' own times only (a writer's patch; the next hook checks the files).
-    ``unsure=False``: only what differs, not what was stamped too recently to be sure of.
-    """
-    root = cache_root(cache)
-    recorded = cache.meta["folders"]
-    written = cache.meta["written_ns"]
-    by_folder: dict = {}
-    for category in CATEGORIES:
-        if category in folders:
-            by_folder.setdefault(folders[category], []).append(category)
-    out = []
-    for folder in sorted(by_folder):
-        path = os.path.join(root, folder)
-        now = folder_mtime(path)
-        if folder not in recorded or recorded[folder] != now or (unsure and racy(now, written)):
-            out.append(folder)
-        elif files and not all(_files_unchanged(cache, category, path, written if unsure else None)
-                               for category in by_folder[folder]):
-            out.append(folder)
-    return out
-
-
-def _files_unchanged(cache: Cache, category: str, folder_path: str, written: int) -> bool:
-    """True when every memory file of the folder is the one the cache's table recorded, and
-    none was stamped too close to the cache's own time to be sure of it."""
-    names, stats = _memory_stats(folder_path)
-    if stats and written is not None:
-        newest = max(max(st.st_ctime_ns, st.st_mtime_ns) for st in stats)
-        if racy(newest, written) and newest > written - cachemod.RACY_NS:
-            return False
-    section = "f:" + category
-    data = cache.raw(section) if section in cache.loc else cachemod.files_section({})
-    if cachemod.files_unchanged(data, names, stats):
-        return True
-    table = cachemod.parse_files_section(data)  # another order, or names the bytes cannot compare
-    return len(table) == len(names) and all(_recorded(table.get(n)) == _stamp(st) for n, st in zip(names, stats))
-
-
 def folder_stamps(paths) -> dict:
     """``{folder: mtime_ns}`` of the folders ``paths`` live in: what a writer takes, under the
     store lock, right before it writes them (see ``apply_changes_locked``'s ``before``)."""
@@ -684,7 +587,7 @@ def hook_budget() -> float:
         return HOOK_BUDGET_S
 
 
-def _checked(path: str, config: dict, strategy, unsure: bool = True):
+def _checked(path: str, config: dict, strategy, unsure: bool = True, files: bool = True):
     """``(cache | None, compatible, stale folders | None)`` of the cache at ``path``."""
     try:
         cache = Cache(path)
@@ -692,12 +595,12 @@ def _checked(path: str, config: dict, strategy, unsure: bool = True):
         return None, False, None
     try:
         ok = _compatible(cache, config, strategy)
-        return cache, ok, stale_folders(cache, category_folders(config), unsure=unsure) if ok else None
+        return cache, ok, stale_folders(cache, category_folders(config), files, unsure) if ok else None
     except (KeyError, TypeError, ValueError, CacheInvalid):
         return cache, False, None
 
 
-def fresh_cache(memory_root: str, config: dict, strategy, budget=None):
+def fresh_cache(memory_root: str, config: dict, strategy, budget=None, check=None):
     """An up-to-date cache for the hook, or None to fall back to the plain path. Never waits.
 
     Brings the cache up to date under the store lock when the lock is free. With ``budget``
@@ -706,9 +609,21 @@ def fresh_cache(memory_root: str, config: dict, strategy, budget=None):
     was when it is usable (stale), else ``Building``. Without a budget (the CLI) it works
     to the end. When another process holds the lock: the cache on disk if usable, else
     ``Building`` with a budget, None without.
+
+    ``check`` (a ``freshness.EarlyCheck`` started by the caller): the per-file level is left
+    to it; a cache returned while its answer is pending has ``check.verified`` False, and the
+    caller asks ``check.confirms(cache)`` before it trusts what it ranked.
     """
     path = cachemod.cache_path(memory_root)
-    cache, ok, stale = _checked(path, config, strategy)
+    cache, ok, stale = _checked(path, config, strategy, files=check is None)
+    if check is not None:
+        if ok and not stale:
+            return cache  # the files: the child's answer, later
+        more = check.stale(cache) if ok else None
+        stale = stale_folders(cache, category_folders(config)) if ok and more is None else more
+        check.verified = True
+        if ok and not stale:
+            return cache
     if ok and not stale:
         return cache
     _close(cache)

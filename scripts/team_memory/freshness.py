@@ -1,0 +1,223 @@
+"""Is the machine cache still what the memory files say? The hook asks on every prompt.
+
+Three levels, cheapest first: the cache suits the configuration and ``index.md``; each
+category folder's modification time (files added, replaced or removed); then every memory
+file, one ``lstat`` each, against the cache's file table (inode, mtime, size, ctime). The
+last one is what sees an in-place rewrite (truncate and write, as editors save), which
+changes no folder; ctime moves on every write and no tool can set it back. A stamp taken
+within two ticks of the file clock of the cache's own time is not trusted (racy): the file
+may have changed again in the same tick, so it is read again.
+
+The per-file level costs one ``lstat`` per memory (about 2 microseconds each on Linux), so
+the hook runs it in a forked child (``EarlyCheck``) while it ranks with the cache, and uses
+the answer only when the child checked the very cache it ranked with.
+"""
+from __future__ import annotations
+
+import os
+
+from . import cache as cachemod
+from .cache import Cache, folder_mtime, racy
+from .model import CATEGORIES
+
+
+def cache_root(cache: Cache) -> str:
+    return os.path.dirname(os.path.dirname(cache.path))
+
+
+def stale_folders(cache: Cache, folders: dict, files: bool = True, unsure: bool = True) -> list:
+    """Folders where anything changed since the cache was taken, or too recently to trust.
+
+    The folder's own modification time (files added, replaced, removed), then every memory
+    file in it, one ``lstat`` each, against the cache's file table: inode, mtime, size and
+    ctime (an in-place rewrite changes no folder, but always the file's ctime). The usual
+    case, nothing changed, is two byte comparisons per column, whatever the folder's size.
+    ``files=False``: the folders' own times only (a writer's patch; the next hook checks the files).
+    ``unsure=False``: only what differs, not what was stamped too recently to be sure of.
+    """
+    root = cache_root(cache)
+    recorded = cache.meta["folders"]
+    written = cache.meta["written_ns"]
+    by_folder: dict = {}
+    for category in CATEGORIES:
+        if category in folders:
+            by_folder.setdefault(folders[category], []).append(category)
+    out = []
+    for folder in sorted(by_folder):
+        path = os.path.join(root, folder)
+        now = folder_mtime(path)
+        if folder not in recorded or recorded[folder] != now or (unsure and racy(now, written)):
+            out.append(folder)
+        elif files and not all(_files_unchanged(cache, category, path, written if unsure else None)
+                               for category in by_folder[folder]):
+            out.append(folder)
+    return out
+
+
+def _files_unchanged(cache: Cache, category: str, folder_path: str, written) -> bool:
+    """True when every memory file of the folder is the one the cache's table recorded, and
+    (``written``: the cache's time) none was stamped too close to it to be sure of it."""
+    names, stats = _quick_stats(folder_path)
+    columns = ([s.st_ino for s in stats], [s.st_mtime_ns for s in stats],
+               [s.st_size for s in stats], [s.st_ctime_ns for s in stats])
+    if stats and written is not None:
+        newest = max(max(columns[1]), max(columns[3]))
+        if newest > written - cachemod.RACY_NS and racy(newest, written):
+            return False
+    section = "f:" + category
+    data = cache.raw(section) if section in cache.loc else cachemod.files_section({})
+    if cachemod.files_unchanged(data, names, columns):
+        return True
+    table = cachemod.parse_files_section(data)  # another order, or names the bytes cannot compare
+    return len(table) == len(names) and all(_recorded(table.get(n)) == _stamp(st) for n, st in zip(names, stats))
+
+
+def _quick_stats(folder_path: str):
+    """``_memory_stats`` with the loop done by comprehensions (the hook's per-prompt check)."""
+    relative = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
+    if not relative or os.path.islink(folder_path):
+        return _memory_stats(folder_path)
+    try:
+        fd = os.open(folder_path, os.O_RDONLY)
+    except OSError:
+        return [], []
+    try:
+        stat = os.stat
+        names = [n for n in os.listdir(fd) if n[-5:] == ".json" and n[0] != "."]
+        stats = [stat(n, dir_fd=fd, follow_symlinks=False) for n in names]
+    except OSError:  # a file went away meanwhile: the careful loop
+        return _memory_stats(folder_path)
+    finally:
+        os.close(fd)
+    if not all([s.st_mode & 0o170000 == 0o100000 for s in stats]):  # a link, a folder...: skipped
+        kept = [i for i, s in enumerate(stats) if s.st_mode & 0o170000 == 0o100000]
+        names, stats = [names[i] for i in kept], [stats[i] for i in kept]
+    return names, stats
+
+
+def _memory_stats(folder_path: str):
+    """``(names, stats)``: the memory files of one folder, in the order the folder lists them,
+    and their ``lstat`` results.
+
+    The names ``iter_memory_files`` accepts: ``*.json``, not hidden (so never a writer's
+    ``.<name>.tmp`` temp file), regular files only. One ``lstat`` per file, relative to the
+    open folder (cheaper than ``DirEntry`` objects, which need the same ``lstat`` anyway).
+    """
+    names, stats = [], []
+    if os.path.islink(folder_path):  # a category folder linked out of the store is never read
+        return names, stats
+    relative = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
+    try:
+        fd = os.open(folder_path, os.O_RDONLY) if relative else None
+    except OSError:
+        return names, stats
+    try:
+        stat, prefix = os.stat, os.path.join(folder_path, "")
+        for name in os.listdir(fd if relative else folder_path):
+            if name[-5:] == ".json" and name[0] != ".":
+                try:
+                    st = (stat(name, dir_fd=fd, follow_symlinks=False) if relative
+                          else stat(prefix + name, follow_symlinks=False))
+                except OSError:
+                    continue
+                if st.st_mode & 0o170000 == 0o100000:  # a regular file
+                    names.append(name)
+                    stats.append(st)
+    except OSError:
+        pass
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return names, stats
+
+
+def _stamp(st) -> tuple:
+    """What tells one version of a memory file from another: inode, mtime, size, ctime.
+
+    An in-place rewrite keeps the inode, can keep the size and have its mtime set back,
+    but always moves the ctime (no tool can set it)."""
+    return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
+
+
+def _recorded(old) -> tuple:
+    """The ``_stamp`` part of a file table row ``(ino, mtime_ns, size, id, ctime_ns)``."""
+    return (old[0], old[1], old[2], old[4]) if old is not None else (None,)
+
+
+class EarlyCheck:
+    """``stale_folders`` of the store's cache, worked out by a forked child meanwhile.
+
+    ``stale(cache)``: the child's answer when it checked ``cache`` (same generation and
+    time), else None (the caller checks for itself). ``discard()`` when the answer is not
+    needed. Where ``os.fork`` does not exist the answer is always None.
+    """
+
+    def __init__(self, memory_root: str, folders: dict):
+        self.pid = self.fd = None
+        self.folders, self.answer, self.verified = folders, None, False
+        if not hasattr(os, "fork"):
+            return
+        path = cachemod.cache_path(memory_root)
+        try:
+            read, write = os.pipe()
+            pid = os.fork()
+        except OSError:
+            return
+        if pid == 0:  # the child: answer on the pipe, then leave without any clean-up
+            try:
+                os.close(read)
+                cache = Cache(path)
+                answer = "%s %s\n" % (cache.gen, cache.meta["written_ns"]) + "\n".join(stale_folders(cache, folders))
+                os.write(write, answer.encode("utf-8", "surrogateescape"))
+            except BaseException:  # noqa: BLE001 - no answer: the parent checks for itself
+                pass
+            os._exit(0)
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def stale(self, cache: Cache):
+        if self.fd is not None:
+            self.answer = self._read()
+        lines = self.answer
+        if not lines or lines[0] != "%s %s" % (cache.gen, cache.meta.get("written_ns")):
+            return None
+        return [line for line in lines[1:] if line]
+
+    def confirms(self, cache: Cache) -> bool:
+        """True when no memory file changed behind ``cache`` (the child's answer, else a check here)."""
+        if self.verified:
+            return True
+        stale = self.stale(cache)
+        return not (stale_folders(cache, self.folders) if stale is None else stale)
+
+    def _read(self):
+        chunks = []
+        try:
+            while True:
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError:
+            chunks = []
+        self._reap()
+        return b"".join(chunks).decode("utf-8", "surrogateescape").split("\n")
+
+    def discard(self) -> None:
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, 9)
+            except OSError:
+                pass
+        self._reap()
+
+    def _reap(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if self.pid is not None:
+            try:
+                os.waitpid(self.pid, 0)
+            except OSError:
+                pass
+            self.pid = None

@@ -677,29 +677,8 @@ def parse_files_section(data: bytes) -> dict:
     return dict(zip(names, zip(*columns)))
 
 
-FILE_COLUMNS = "QqQqq"  # inode, mtime_ns, size, id, ctime_ns
-
-
-def files_unchanged(data: bytes, names: list, columns) -> bool:
-    """True when the ``f:<cat>`` section ``data`` holds exactly ``names`` (in that order) with
-    ``columns``: the lists of their inodes, mtime_ns, sizes and ctime_ns. Compared as bytes."""
-    import struct
-    n = len(names)
-    cut = data.find(b"\0")
-    try:
-        if data[:cut] != "\n".join(names).encode("utf-8", "surrogateescape"):
-            return False
-    except UnicodeError:
-        return False
-    start = cut + 1 + (-(cut + 1) % 8)
-    if len(data) - start != 8 * len(FILE_COLUMNS) * n or not n:
-        return len(data) - start == 0 and not n
-    width = 8 * n
-    for k, values in zip((0, 1, 2, 4), columns):
-        at = start + width * k
-        if data[at:at + width] != struct.pack("=%d%s" % (n, FILE_COLUMNS[k]), *values):
-            return False
-    return True
+FILE_COLUMNS = "QqQqq"  # inode, mtime_ns, size, id, ctime_ns (8 bytes each)
+CTIME_COLUMN = 4
 
 
 def u32_bytes(values) -> bytes:

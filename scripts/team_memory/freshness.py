@@ -55,44 +55,48 @@ def stale_folders(cache: Cache, folders: dict, files: bool = True, unsure: bool 
 
 
 def _files_unchanged(cache: Cache, category: str, folder_path: str, written) -> bool:
-    """True when every memory file of the folder is the one the cache's table recorded, and
-    (``written``: the cache's time) none was stamped too close to it to be sure of it."""
-    names, stats = _quick_stats(folder_path)
-    columns = ([s.st_ino for s in stats], [s.st_mtime_ns for s in stats],
-               [s.st_size for s in stats], [s.st_ctime_ns for s in stats])
-    if stats and written is not None:
-        newest = max(max(columns[1]), max(columns[3]))
-        if newest > written - cachemod.RACY_NS and racy(newest, written):
-            return False
+    """True when no memory file the cache's table lists for this folder changed since, and
+    (``written``: the cache's time) none was changed too close to it to be sure of it.
+
+    The caller has seen the folder's own time unchanged, so the names are the table's (an
+    added, removed or renamed file changes the folder): one ``lstat`` per name, relative to
+    the open folder, and the ctimes compared with the table's column as bytes. Any write,
+    ``touch`` or ``chmod`` moves a file's ctime, and nothing can set it back.
+    """
+    import struct
     section = "f:" + category
-    data = cache.raw(section) if section in cache.loc else cachemod.files_section({})
-    if cachemod.files_unchanged(data, names, columns):
-        return True
-    table = cachemod.parse_files_section(data)  # another order, or names the bytes cannot compare
-    return len(table) == len(names) and all(_recorded(table.get(n)) == _stamp(st) for n, st in zip(names, stats))
-
-
-def _quick_stats(folder_path: str):
-    """``_memory_stats`` with the loop done by comprehensions (the hook's per-prompt check)."""
-    relative = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
-    if not relative or os.path.islink(folder_path):
-        return _memory_stats(folder_path)
+    if section not in cache.loc:
+        return not _memory_stats(folder_path)[0]
+    data = cache.raw(section)
+    cut = data.find(b"\0")
+    names = data[:cut].split(b"\n") if cut > 0 else []
+    n = len(names)
+    start = cut + 1 + (-(cut + 1) % 8)
+    column = start + 8 * n * cachemod.CTIME_COLUMN
+    if not n or os.path.islink(folder_path) or b'"' in data[:cut]:  # a name stored as JSON: the careful way
+        return _unchanged_slowly(cache, section, folder_path)
     try:
         fd = os.open(folder_path, os.O_RDONLY)
     except OSError:
-        return [], []
+        return False
     try:
         stat = os.stat
-        names = [n for n in os.listdir(fd) if n[-5:] == ".json" and n[0] != "."]
-        stats = [stat(n, dir_fd=fd, follow_symlinks=False) for n in names]
-    except OSError:  # a file went away meanwhile: the careful loop
-        return _memory_stats(folder_path)
+        ctimes = [stat(name, dir_fd=fd, follow_symlinks=False).st_ctime_ns for name in names]
+    except (OSError, NotImplementedError):  # a file went away, or no relative stat here
+        return _unchanged_slowly(cache, section, folder_path)
     finally:
         os.close(fd)
-    if not all([s.st_mode & 0o170000 == 0o100000 for s in stats]):  # a link, a folder...: skipped
-        kept = [i for i, s in enumerate(stats) if s.st_mode & 0o170000 == 0o100000]
-        names, stats = [names[i] for i in kept], [stats[i] for i in kept]
-    return names, stats
+    if written is not None:
+        newest = max(ctimes)
+        if newest > written - cachemod.RACY_NS and racy(newest, written):
+            return False
+    return data[column:column + 8 * n] == struct.pack("=%dq" % n, *ctimes)
+
+
+def _unchanged_slowly(cache: Cache, section: str, folder_path: str) -> bool:
+    table = cachemod.parse_files_section(cache.raw(section))
+    names, stats = _memory_stats(folder_path)
+    return len(table) == len(names) and all(_recorded(table.get(n)) == _stamp(st) for n, st in zip(names, stats))
 
 
 def _memory_stats(folder_path: str):

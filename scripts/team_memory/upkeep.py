@@ -636,9 +636,12 @@ def fresh_cache(memory_root: str, config: dict, strategy, budget=None, check=Non
             else:
                 rebuild_locked(memory_root, config, strategy, deadline)
     except OutOfTime:
-        started = _hand_over(memory_root)
-        return _ready(path, config, strategy, budget, "the index is being built in the background"
-                      if started else "the index could not be built within the hook's time")
+        why = ("the index is being built in the background" if _hand_over(memory_root)
+               else "the index could not be built within the hook's time")
+        cache = _ready(path, config, strategy, budget, why)
+        if cache is not None:
+            warn(f"{why}; recalled from it as it was")
+        return cache
     except LockBusy:  # a writer (or a background build) is at work: use what is on disk
         return _ready(path, config, strategy, budget, "another process is building the index")
     except OSError:  # a read-only checkout, say

@@ -106,3 +106,13 @@ def test_a_fifo_in_a_category_folder_is_never_waited_on(project, memory_root):
     out = run_hook(HOOK, {"prompt": "redis eviction policy please", "cwd": str(project)}, timeout=20)
     assert b"Redis eviction policy" in out.stdout
     assert json.loads(run_cli("search", "redis eviction", "--root", project, "--json").stdout)
+
+
+def test_doctor_sees_an_in_place_rewrite_and_the_next_prompt_settles_it(project, memory_root):
+    target, _ = _store(memory_root)
+    _rewrite_in_place(target, '"Redis eviction policy"', '"Mongo sharding keys!!"')
+    before = run_cli("doctor", "--root", project)
+    assert "stale-index" in before.stdout + before.stderr
+    run_hook(HOOK, {"prompt": "anything about mongo sharding?", "cwd": str(project)})
+    after = run_cli("doctor", "--root", project)
+    assert "stale-index" not in after.stdout + after.stderr

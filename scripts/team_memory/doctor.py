@@ -146,7 +146,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
 
     if not conflicted_index and index_is_stale(memory_root, config):
         found.append(Finding("stale-index", rel(index_path(memory_root)),
-                             "is missing or older than the memories (hooks rebuild it on the next prompt)",
+                             "is missing or behind the memories (the next prompt's hook brings it up to date)",
                              "rebuild it (--fix does)", fixable=True))
     return found
 

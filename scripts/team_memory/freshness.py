@@ -8,9 +8,9 @@ changes no folder; ctime moves on every write and no tool can set it back. A sta
 within two ticks of the file clock of the cache's own time is not trusted (racy): the file
 may have changed again in the same tick, so it is read again.
 
-The per-file level costs one ``lstat`` per memory (about 2 microseconds each on Linux), so
-the hook runs it in a forked child (``EarlyCheck``) while it ranks with the cache, and uses
-the answer only when the child checked the very cache it ranked with.
+The per-file level costs one ``lstat`` per memory (2-5 microseconds each here): the one
+cost of the hook that grows with the store (see docs/benchmarks.md). A forked child doing
+it while the hook ranks was tried and measured slower on a busy 2-core machine.
 """
 from __future__ import annotations
 
@@ -147,81 +147,3 @@ def _recorded(old) -> tuple:
     """The ``_stamp`` part of a file table row ``(ino, mtime_ns, size, id, ctime_ns)``."""
     return (old[0], old[1], old[2], old[4]) if old is not None else (None,)
 
-
-class EarlyCheck:
-    """``stale_folders`` of the store's cache, worked out by a forked child meanwhile.
-
-    ``stale(cache)``: the child's answer when it checked ``cache`` (same generation and
-    time), else None (the caller checks for itself). ``discard()`` when the answer is not
-    needed. Where ``os.fork`` does not exist the answer is always None.
-    """
-
-    def __init__(self, memory_root: str, folders: dict):
-        self.pid = self.fd = None
-        self.folders, self.answer, self.verified = folders, None, False
-        if not hasattr(os, "fork"):
-            return
-        path = cachemod.cache_path(memory_root)
-        try:
-            read, write = os.pipe()
-            pid = os.fork()
-        except OSError:
-            return
-        if pid == 0:  # the child: answer on the pipe, then leave without any clean-up
-            try:
-                os.close(read)
-                cache = Cache(path)
-                answer = "%s %s\n" % (cache.gen, cache.meta["written_ns"]) + "\n".join(stale_folders(cache, folders))
-                os.write(write, answer.encode("utf-8", "surrogateescape"))
-            except BaseException:  # noqa: BLE001 - no answer: the parent checks for itself
-                pass
-            os._exit(0)
-        os.close(write)
-        self.pid, self.fd = pid, read
-
-    def stale(self, cache: Cache):
-        if self.fd is not None:
-            self.answer = self._read()
-        lines = self.answer
-        if not lines or lines[0] != "%s %s" % (cache.gen, cache.meta.get("written_ns")):
-            return None
-        return [line for line in lines[1:] if line]
-
-    def confirms(self, cache: Cache) -> bool:
-        """True when no memory file changed behind ``cache`` (the child's answer, else a check here)."""
-        if self.verified:
-            return True
-        stale = self.stale(cache)
-        return not (stale_folders(cache, self.folders) if stale is None else stale)
-
-    def _read(self):
-        chunks = []
-        try:
-            while True:
-                chunk = os.read(self.fd, 65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        except OSError:
-            chunks = []
-        self._reap()
-        return b"".join(chunks).decode("utf-8", "surrogateescape").split("\n")
-
-    def discard(self) -> None:
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, 9)
-            except OSError:
-                pass
-        self._reap()
-
-    def _reap(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-        if self.pid is not None:
-            try:
-                os.waitpid(self.pid, 0)
-            except OSError:
-                pass
-            self.pid = None

@@ -344,27 +344,17 @@ def context_for_prompt(payload: dict) -> str | None:
     if limit == 0:
         return None
     strategy = get_strategy(config)
-    cache = check = None
-    from .upkeep import Building, fresh_cache, hook_budget
-    if uses_cache(strategy):
-        from .config import category_folders
-        from .freshness import EarlyCheck
-        check = EarlyCheck(memory_root, category_folders(config))  # every memory file, meanwhile
+    cache = None
     try:
-        if check is not None:
-            cache = fresh_cache(memory_root, config, strategy, hook_budget(), check)
+        if uses_cache(strategy):
+            from .upkeep import Building, fresh_cache, hook_budget
+            try:
+                cache = fresh_cache(memory_root, config, strategy, hook_budget())
+            except Building as exc:  # answer from what is ready: nothing yet
+                warn(f"no memories recalled: {exc}; recall resumes once it is done")
+                return None
         hits, block, recall = _recall(payload, prompt, memory_root, config, strategy, limit, cache)
-        if cache is not None and not check.confirms(cache):  # a file changed behind the cache
-            cache.close()
-            cache = None
-            cache = fresh_cache(memory_root, config, strategy, hook_budget())
-            hits, block, recall = _recall(payload, prompt, memory_root, config, strategy, limit, cache)
-    except Building as exc:  # answer from what is ready: nothing yet
-        warn(f"no memories recalled: {exc}; recall resumes once it is done")
-        return None
     finally:
-        if check is not None:
-            check.discard()
         if cache is not None:
             cache.close()
     if recall is not None:

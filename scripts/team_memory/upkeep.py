@@ -587,7 +587,7 @@ def hook_budget() -> float:
         return HOOK_BUDGET_S
 
 
-def _checked(path: str, config: dict, strategy, unsure: bool = True, files: bool = True):
+def _checked(path: str, config: dict, strategy, unsure: bool = True):
     """``(cache | None, compatible, stale folders | None)`` of the cache at ``path``."""
     try:
         cache = Cache(path)
@@ -595,12 +595,12 @@ def _checked(path: str, config: dict, strategy, unsure: bool = True, files: bool
         return None, False, None
     try:
         ok = _compatible(cache, config, strategy)
-        return cache, ok, stale_folders(cache, category_folders(config), files, unsure) if ok else None
+        return cache, ok, stale_folders(cache, category_folders(config), unsure=unsure) if ok else None
     except (KeyError, TypeError, ValueError, CacheInvalid):
         return cache, False, None
 
 
-def fresh_cache(memory_root: str, config: dict, strategy, budget=None, check=None):
+def fresh_cache(memory_root: str, config: dict, strategy, budget=None):
     """An up-to-date cache for the hook, or None to fall back to the plain path. Never waits.
 
     Brings the cache up to date under the store lock when the lock is free. With ``budget``
@@ -609,21 +609,9 @@ def fresh_cache(memory_root: str, config: dict, strategy, budget=None, check=Non
     was when it is usable (stale), else ``Building``. Without a budget (the CLI) it works
     to the end. When another process holds the lock: the cache on disk if usable, else
     ``Building`` with a budget, None without.
-
-    ``check`` (a ``freshness.EarlyCheck`` started by the caller): the per-file level is left
-    to it; a cache returned while its answer is pending has ``check.verified`` False, and the
-    caller asks ``check.confirms(cache)`` before it trusts what it ranked.
     """
     path = cachemod.cache_path(memory_root)
-    cache, ok, stale = _checked(path, config, strategy, files=check is None)
-    if check is not None:
-        if ok and not stale:
-            return cache  # the files: the child's answer, later
-        more = check.stale(cache) if ok else None
-        stale = stale_folders(cache, category_folders(config)) if ok and more is None else more
-        check.verified = True
-        if ok and not stale:
-            return cache
+    cache, ok, stale = _checked(path, config, strategy)
     if ok and not stale:
         return cache
     _close(cache)

@@ -31,8 +31,7 @@ by a full build::
     f:<cat>  the JSON files seen in that category's folder: their names ("\\n"-joined, a name
            with a line break written as a JSON string), a zero byte, 8-byte padding, then five
            columns of native 64-bit ints: inodes, mtime_ns, sizes, ids (id -1: not in the index),
-           ctime_ns; in the order the folder lists them, so the hook's per-file check compares
-           whole columns as bytes
+           ctime_ns (the hook's per-file check compares the ctime column as bytes)
 
 Ids are stable between incremental updates: a changed memory gets a new id, the old one
 is marked DEAD (and listed in the header's ``dead``). An update leaves the base as it is

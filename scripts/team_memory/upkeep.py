@@ -4,11 +4,12 @@
 - ``apply_changes_locked``: after a writer changed some files, re-read only the folders
   they live in (a directory listing and one ``lstat`` per file there; only new or
   changed files are read), patch ``index.md`` line by line and append to the cache.
-- ``fresh_cache``: what the hook calls. A handful of ``stat`` calls tell whether the
-  cache still matches ``index.md``, the configuration and every category folder; a
-  changed folder is patched in as above, anything else triggers a full rebuild. It
-  never waits for the store lock: when another process holds it, it works from what
-  is on disk.
+- ``fresh_cache``: what the hook calls. ``freshness.stale_folders`` tells whether the
+  cache still matches ``index.md``, the configuration, every category folder and every
+  memory file (its ctime); a changed folder is patched in as above, anything else
+  triggers a full rebuild. It never waits for the store lock: when another process holds
+  it, it works from what is on disk. With the hook's time budget, upkeep that takes
+  longer is handed to a detached process (``finish_in_background``) under the lock.
 
 Both paths produce byte-identical ``index.md`` files (tests compare them).
 """
@@ -277,16 +278,14 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
     tables, found = {}, []
     for category in CATEGORIES:
         folder = folders[category]
-        table = {}
-        listing = _memory_names(os.path.join(memory_root, folder))
-        for name in sorted(listing):
+        table = tables[category] = {}
+        for name in sorted(_memory_names(os.path.join(memory_root, folder))):
             stamp, got = reader.read(category, folder, name)
             if stamp is None:
                 continue
             table[name] = stamp
             if got is not None:
                 found.append((sort_key(got[0]), got[0], category, name, got[1]))
-        tables[category] = _in_listing_order(table, listing)
     found.sort(key=lambda f: f[0])
     lines = [format_index_line(f[1]) for f in found]
     atomic_write_text(_index_file(memory_root), HEADER + "".join(line + "\n" for line in lines), durable=False)
@@ -296,14 +295,6 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
              for line, f in zip(lines, found)]
     _write_full(memory_root, config, strategy, stamps, items, tables)
     return len(lines)
-
-
-def _in_listing_order(table: dict, listing) -> dict:
-    """``table`` with the names in the order the folder lists them (the hook compares whole columns)."""
-    out = {name: table[name] for name in listing if name in table}
-    if len(out) != len(table):
-        out.update((name, row) for name, row in table.items() if name not in out)
-    return out
 
 
 def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
@@ -500,8 +491,6 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             table[name] = stamp
             if got is not None:
                 new.append((sort_key(got[0]), got[0], stamp, got[1], _rereader(memory_root, folder, name)))
-        if folder not in narrow:
-            tables[category] = _in_listing_order(table, current)
     changed = bool(dead or new)
     if not changed:
         old, now_ns = cache.meta["folders"], stamps["written_ns"]

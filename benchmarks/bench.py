@@ -17,6 +17,7 @@ lock + ``index.apply_changes``" through the API); ``search``.
     python3 benchmarks/bench.py                      # 100, 1,000, 10,000 and 100,000 memories
     python3 benchmarks/bench.py --quick              # under a minute: 100, 1,000, 10,000, 5 rounds
     python3 benchmarks/bench.py --sizes 10000 --rounds 30
+    python3 benchmarks/bench.py --hooks --rounds 15      # every hook, with and without bytecode caching
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from datetime import datetime, timezone
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import hookbench  # noqa: E402
 from storegen import make_record, make_store, write_record  # noqa: E402
 
 PY = sys.executable
@@ -88,10 +90,11 @@ def run(argv, stdin: bytes = b""):
     return proc.returncode, proc.stdout
 
 
-def run_wait4(argv, stdin: bytes = b"", cwd=None):
-    """Like ``run`` but reaps the child with ``os.wait4`` to read its peak memory."""
+def run_wait4(argv, stdin: bytes = b"", cwd=None, env=None):
+    """``(wall seconds, peak MB, exit code, CPU seconds)`` of one child, reaped with ``os.wait4``."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd,
+                            env=env)
     if stdin:
         try:
             proc.stdin.write(stdin)
@@ -101,7 +104,7 @@ def run_wait4(argv, stdin: bytes = b"", cwd=None):
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss / 1024, proc.returncode
+    return elapsed, usage.ru_maxrss / 1024, proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 def percentile(values, q):
@@ -213,7 +216,7 @@ def bench_size(n: int, rounds: int, workdir: str, use_add: bool, seed: int) -> d
             make_argv, stdin, setup = table[name]
             if setup:
                 setup()
-            elapsed, rss, code = run_wait4(make_argv(), stdin)
+            elapsed, rss, code, _ = run_wait4(make_argv(), stdin)
             if code != 0:
                 raise SystemExit(f"{name} at {n} exited {code}")
             times[name].append(elapsed)
@@ -225,6 +228,78 @@ def bench_size(n: int, rounds: int, workdir: str, use_add: bool, seed: int) -> d
         rows[name] = {"median_ms": med * 1000, "p95_ms": percentile(times[name], 0.95) * 1000,
                       "ratio": med / base, "peak_mb": peaks[name]}
     return {"n": n, "generated_s": gen, "rows": rows, "match_prompt": match}
+
+
+def bench_hooks(n: int, rounds: int, workdir: str, seed: int) -> dict:
+    """Every hook, each call and bytecode mode of ``hookbench``, interleaved with ``python3 -S -c pass``."""
+    project = os.path.join(workdir, f"hooks-{n}")
+    memory_root = make_store(project, n, seed)
+    os.makedirs(os.path.join(project, "src"), exist_ok=True)
+    with open(os.path.join(project, "src", "app.py"), "w", encoding="utf-8") as f:
+        f.write("print('hi')\n")
+    subprocess.run([PY, CLI, "rebuild", "--root", project], check=True, capture_output=True)
+    rng = random.Random(seed)
+    match = match_prompt(project, memory_root, rng)
+    table = {"python3 -S -c pass": ([PY, "-S", "-c", "pass"], b"", None, None, None)}
+    table.update(hookbench.scenarios(REPO, PY, project, workdir, match))
+    for name, (argv, stdin, setup, env, _) in table.items():  # sanity, and warms the user cache
+        if setup:
+            setup()
+        proc = subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=project)
+        if proc.returncode != 0 or proc.stderr:
+            raise SystemExit(f"{name}: exit {proc.returncode}: {proc.stderr[:300]!r}")
+    # Each run is paired with a run of the baseline right before or after it (the order drawn at
+    # random), and the ratio is taken pair by pair: on a shared machine whose speed drifts, a
+    # pair sees the same load, so the median of the ratios moves much less than a ratio of medians.
+    baseline = table["python3 -S -c pass"]
+    times = {name: [] for name in table}
+    ratios = {name: [] for name in table}
+    cpu_ratios = {name: [] for name in table}
+    order = [name for name in table if name != "python3 -S -c pass"]
+    for _ in range(rounds):
+        rng.shuffle(order)
+        for name in order:
+            argv, stdin, setup, env, _ = table[name]
+            if setup:
+                setup()
+            first_base = rng.random() < 0.5
+            if first_base:
+                base_s, _, _, base_cpu = run_wait4(baseline[0], cwd=project)
+            elapsed, _, code, cpu = run_wait4(argv, stdin, cwd=project, env=env)
+            if not first_base:
+                base_s, _, _, base_cpu = run_wait4(baseline[0], cwd=project)
+            if code != 0:
+                raise SystemExit(f"{name} exited {code}")
+            times[name].append(elapsed)
+            times["python3 -S -c pass"].append(base_s)
+            ratios[name].append(elapsed / base_s)
+            cpu_ratios[name].append(cpu / base_cpu if base_cpu > 0 else float("nan"))
+    rows = {name: {"median_ms": percentile(t, 0.5) * 1000, "p95_ms": percentile(t, 0.95) * 1000,
+                   "ratio": percentile(ratios[name], 0.5) if ratios[name] else 1.0,
+                   "cpu_ratio": percentile(cpu_ratios[name], 0.5) if cpu_ratios[name] else 1.0,
+                   "target": hookbench.target_for(name)}
+            for name, t in times.items()}
+    return {"n": n, "rows": rows}
+
+
+def report_hooks(res: dict, args) -> str:
+    lines = [f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()} ({PY})",
+             f"store: {res['n']:,} memories; rounds: {args.rounds}, scenarios in a shuffled order per round, "
+             "each run paired with a run of python3 -S -c pass; the ratio is the median of the pairs' ratios", "",
+             "| hook | call | bytecode | median ms | p95 ms | x `python3 -S -c pass` (paired) | x, CPU time | target |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    for name, row in sorted(res["rows"].items(), key=lambda kv: (kv[0].rsplit("[", 1)[-1], kv[0])):
+        if name == "python3 -S -c pass":
+            hook, call, mode = name, "", ""
+        else:
+            head, mode = name.rsplit(" [", 1)
+            hook, call = head.split(" ", 1)
+            mode = mode.rstrip("]")
+        target = row["target"]
+        verdict = "" if target is None else f"<= {target} {'met' if row['ratio'] <= target else 'MISSED'}"
+        lines.append(f"| {hook} | {call} | {mode} | {row['median_ms']:.1f} | {row['p95_ms']:.1f} | "
+                     f"{row['ratio']:.2f} | {row['cpu_ratio']:.2f} | {verdict} |")
+    return "\n".join(lines)
 
 
 def report(results: list, args, use_add: bool) -> str:
@@ -259,7 +334,22 @@ def main(argv=None) -> int:
     parser.add_argument("--pyc", action="store_true",
                         help="let children cache bytecode even if PYTHONDONTWRITEBYTECODE is set here "
                              "(Python's default; __pycache__ is git-ignored)")
+    parser.add_argument("--hooks", action="store_true",
+                        help="every hook (with and without bytecode caching) against python3 -S -c pass; "
+                             "--sizes gives the store size (default 1000)")
     args = parser.parse_args(argv)
+    if args.hooks:
+        n = int(args.sizes.split(",")[0]) if args.sizes != parser.get_default("sizes") else 1000
+        workdir = args.workdir or tempfile.mkdtemp(prefix="team-memory-bench-")
+        try:
+            res = bench_hooks(n, args.rounds, workdir, args.seed)
+        finally:
+            if not args.workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+        print(report_hooks(res, args))
+        if args.json:
+            print(json.dumps(res, indent=2))
+        return 0
     if args.quick:
         args.sizes, args.rounds = "100,1000,10000", 5
     if args.pyc:

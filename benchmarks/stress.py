@@ -176,6 +176,7 @@ class Lab:
             (base / "audit" / "sitecustomize.py").write_text(AUDIT_SOURCE)
         env = {k: v for k, v in os.environ.items() if k not in ("CLAUDE_PROJECT_DIR", "PYTHONPATH", "PYTHONSTARTUP")}
         env.update(HOME=str(base / "home"), TEAM_MEMORY_STATE_DIR=str(base / "state"), CLAUDE_PLUGIN_ROOT=str(REPO),
+                   XDG_CACHE_HOME=str(base / "cache"),  # the hooks' compiled code when bytecode is not written
                    NO_COLOR="1", PATH=f"{base / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
         self.env = env
         self.commands = hook_commands()
@@ -188,6 +189,7 @@ class Lab:
 
     def allowed(self, memory_roots, extra=()) -> list:
         return [*map(str, memory_roots), str(REPO), str(self.base / "state"), str(self.base / "audit"),
+                str(self.base / "cache" / "team-memory" / "pycache"),
                 *self.python_roots, "/dev/null", "/dev/urandom", *map(str, extra)]
 
     def run_hook(self, event: str, stdin: bytes, cwd, allowed=None, timeout=HOOK_TIMEOUT) -> dict:

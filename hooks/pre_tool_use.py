@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""PreToolUse: deny direct writes into .claude/memory/ (use the CLI). Stdlib only; always exits 0."""
-import sys
-from pathlib import Path
+"""PreToolUse: deny direct writes into .claude/memory/ (use the CLI). Stdlib only; always exits 0.
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+Run as ``python3 -S`` (see user_prompt_submit.py). ``toolgate`` exits at once, before the
+guard is imported, when the call cannot concern a memory store (most calls).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
-    from team_memory.guards import guard_tool_use
-    from team_memory.hookio import run_hook
+    from team_memory import bytecache
+    bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
+    from team_memory.toolgate import run_tool_hook
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] write guard disabled: {exc}", file=sys.stderr)
     sys.exit(0)
 
 if __name__ == "__main__":
-    sys.exit(run_hook("PreToolUse", guard_tool_use))
+    sys.exit(run_tool_hook("PreToolUse"))

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""SessionStart: print a short orientation to the team's memory. Stdlib only; always exits 0."""
-import sys
-from pathlib import Path
+"""SessionStart: print a short orientation to the team's memory. Stdlib only; always exits 0.
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+Run as ``python3 -S`` (see user_prompt_submit.py).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
+    from team_memory import bytecache
+    bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
     from team_memory.hookio import run_hook
     from team_memory.orientation import on_session_start
 except Exception as exc:  # a broken install must never break the session

@@ -19,6 +19,7 @@ def _isolate(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)  # compiled hook code (bytecache) under the test home
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.chdir(tmp_path)

@@ -113,3 +113,34 @@ def test_eval_set_is_complete():
     prompts = [json.loads(line) for line in (EVAL / "prompts.jsonl").read_text().splitlines() if line.strip()]
     assert len(prompts) >= 80 and sum(1 for p in prompts if not p["expected"]) >= 20
     assert len(list((EVAL / "store" / ".claude" / "memory").rglob("*.json"))) >= 300
+
+
+def test_eval_set_overrides_retrieval_settings_and_reports_empty_answers(tmp_path, capsys):
+    folder = _folder(tmp_path)
+    assert main(["eval", str(folder), "--json", "--strategy", "smart", "--set", "min_evidence=1000",
+                 "--set", "field_idf=false"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["settings"] == {"min_evidence": 1000, "field_idf": False}
+    overall = report["strategies"]["smart"]["overall"]
+    assert overall["empty"] == 1.0 and overall["silent"] == 1.0 and overall["hit@1"] == 0.0
+    assert main(["eval", str(folder), "--strategy", "smart"]) == 0
+    assert "empty (answerable)" in capsys.readouterr().out
+    proc = run_cli("eval", folder, "--set", "min_score")
+    assert proc.returncode == 1 and "KEY=VALUE" in proc.stderr
+
+
+def test_wide_set_is_generated_deterministically(tmp_path):
+    import subprocess
+    import sys
+    outs = []
+    for name in ("a", "b"):
+        subprocess.run([sys.executable, str(EVAL / "build_wide.py"), "--out", str(tmp_path / name)], check=True,
+                       capture_output=True)
+        outs.append(sorted((p.relative_to(tmp_path / name).as_posix(), p.read_bytes())
+                           for p in (tmp_path / name).rglob("*") if p.is_file()))
+    assert outs[0] == outs[1]
+    prompts = [json.loads(line) for line in (tmp_path / "a" / "prompts.jsonl").read_text().splitlines()]
+    assert len(prompts) >= 300 and sum(1 for p in prompts if not p["expected"]) >= 90
+    assert len(outs[0]) - 2 >= 400  # memories beside prompts.jsonl and meta.json
+    report = evaluate(str(tmp_path / "a"), ["smart"], split="dev")
+    assert report["strategies"]["smart"]["overall"]["silent"] >= 0.9

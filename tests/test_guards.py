@@ -165,7 +165,7 @@ def test_hooks_json_wires_both_guards():
     for event, launcher in (("PreToolUse", PRE), ("PostToolUse", POST)):
         (group,) = config[event]
         assert group["matcher"] == "Write|Edit|MultiEdit|Bash"
-        assert group["hooks"][0]["command"] == f'python3 "${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}"'
+        assert group["hooks"][0]["command"] == f'python3 -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}"'
 
 
 def test_protected_and_write_targets_units(tmp_path):

@@ -20,7 +20,8 @@ def entry(cat, title, tags=(), path=None):
 
 
 def smart(min_score=0.0, **retrieval):
-    return Smart({"retrieval": {"min_score": min_score, "min_relative": 0, **retrieval}})
+    floors = {"min_score": min_score, "min_relative": 0, "min_evidence": 0, "min_runner_up": 0}
+    return Smart({"retrieval": {**floors, **retrieval}})
 
 
 def scores(strategy, prompt, entries, bodies=None):
@@ -184,7 +185,7 @@ def test_a_corrupt_cache_is_replaced_and_the_plain_path_reads_bodies_from_the_fi
     write(memory_root, record("decision", "queue", "Message queue choice", ["rabbitmq"],
                               content={"status": "accepted", "context": "c", "decision": "quorum queues",
                                        "rationale": ["r"]}))
-    config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 0.5}})
+    config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 0.5, "min_evidence": 0.5}})
     rebuild_index(str(memory_root), config)
     assert rank(str(memory_root), config, "quorum setup here", 5)  # body match
     entries = current_entries(str(memory_root), config)

@@ -12,7 +12,7 @@ from team_memory import cache as cachemod
 from team_memory import smartindex
 from team_memory.fsutil import store_lock
 from team_memory.index import apply_changes, rebuild_index
-from team_memory.matching import fuzzy_may_match, fuzzy_may_match_groups
+from team_memory.fuzzycheck import fuzzy_may_match, fuzzy_may_match_groups
 from test_cache import STRATEGY_CONFIGS, assert_same_results, random_prompt, random_store, write_config
 
 DENSITIES = {"all-dense": (1, 10 ** 9), "mixed": (3, 10 ** 9), "none-dense": (10 ** 9, 1)}
@@ -26,7 +26,7 @@ def density(request, monkeypatch):
     return request.param
 
 
-@pytest.mark.parametrize("which", ["smart", "smart-low-floor", "smart-no-fuzzy"])
+@pytest.mark.parametrize("which", ["smart", "smart-low-floor", "smart-no-fuzzy", "smart-evidence"])
 @pytest.mark.parametrize("seed", range(4))
 def test_bitmaps_or_postings_give_the_plain_results(memory_root, density, seed, which):
     rng = random.Random(100 + seed)

@@ -11,7 +11,8 @@ body tokens built in memory, so the folder is never written to. Metrics:
 
 - ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
 - ``precision``: of all memories injected over all prompts, the share that was expected;
-- ``silent``: of the prompts that expect nothing, the share that injected nothing.
+- ``silent``: of the prompts that expect nothing, the share that injected nothing;
+- ``empty``: of the prompts that expect something, the share that injected nothing.
 
 ``split`` picks a deterministic half of the prompts (by a hash of their id):
 ``dev`` and ``holdout``, so tuning on one half can be checked on the other.
@@ -30,7 +31,7 @@ from .model import MEMORY_REL
 from .retrieve import parse_time, rank
 from .scoring import get_strategy
 
-METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "silent")
+METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "silent", "empty")
 SPLITS = ("all", "dev", "holdout")
 
 
@@ -127,17 +128,23 @@ def metrics(results: list) -> dict:
     relevant = sum(len(set(r["got"]) & set(r["expected"])) for r in results)
     out["precision"] = relevant / injected if injected else None
     out["silent"] = sum(1 for r in silent if not r["got"]) / len(silent) if silent else None
+    out["empty"] = sum(1 for r in answerable if not r["got"]) / len(answerable) if answerable else None
     out["injected_per_prompt"] = injected / len(results) if results else 0.0
     return out
 
 
-def evaluate(folder: str, strategies=None, split: str = "all", fuzzy: bool = True) -> dict:
-    """The report: per strategy, overall and per prompt kind (``fuzzy=False`` skips the fuzzy step)."""
+def evaluate(folder: str, strategies=None, split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
+    """The report: per strategy, overall and per prompt kind.
+
+    ``fuzzy=False`` skips the fuzzy step; ``retrieval`` (a dict) overrides ``retrieval`` settings.
+    """
     memory_root, prompts, now = load_folder(folder)
     prompts = [p for p in prompts if in_split(p["id"], split)]
     if not prompts:
         raise EvalError(f"no prompts in {folder} (split {split})")
     config = load_config(memory_root)
+    if retrieval:
+        config = deep_merge(config, {"retrieval": dict(retrieval)})
     if not fuzzy:
         config = deep_merge(config, {"retrieval": {"fuzzy": False}})
     if not strategies:
@@ -147,6 +154,7 @@ def evaluate(folder: str, strategies=None, split: str = "all", fuzzy: bool = Tru
             strategies.append("title_tags")
     kinds = sorted({p["kind"] for p in prompts})
     report = {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
+              "settings": dict(retrieval or {}),
               "fuzzy": fuzzy and fuzzy_available(),
               "prompts": len(prompts), "memories": None, "strategies": {}}
     for name in strategies:

@@ -51,10 +51,11 @@ def emit(result) -> None:
         sys.stdout.flush()
 
 
-def run_hook(event: str, handler) -> int:
-    """Run ``handler`` on the payload; always 0."""
+def run_hook(event: str, handler, payload: dict | None = None) -> int:
+    """Run ``handler`` on the payload (read from stdin unless given); always 0."""
     try:
-        payload = read_payload()
+        if payload is None:
+            payload = read_payload()
         result = handler(payload)
         emit(result)
     except BaseException as exc:  # noqa: BLE001 - a hook must never break the session

@@ -16,17 +16,26 @@ fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
 
 ``weight(token)`` is an IDF within the store: ``idf(df) / idf(1)``, so a token
 found in one memory weighs 1 and one found in half the store far less (never
-under ``MIN_WEIGHT``). A memory's score is the sum over prompt words; the
-tokens of one word (an identifier's parts, a CJK run's bigrams) count 1, 1/2,
-1/4... in order of their points.
+under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
+hold the token in their tags or title (``retrieval.field_idf``, on): a word that
+is one memory's tag stays rare however many bodies mention it. A memory's score
+is the sum over prompt words; the tokens of one word (an identifier's parts, a
+CJK run's bigrams) count 1, 1/2, 1/4... in order of their points.
 
-The fuzzy step runs only when exact and prefix matching leave every memory
-below the floor and rapidfuzz is importable: prompt tokens of 5+ characters
-that matched nothing are compared with the title and tag tokens
-(``retrieval.fuzzy_cutoff``, 85; ``retrieval.fuzzy: false`` turns it off). Memories scoring under
-``retrieval.min_score`` (2.5), or under ``retrieval.min_relative`` (0.5) times
-the best score, are dropped, so a prompt about something else injects nothing
-and a weak runner-up does not ride along.
+Whether to answer at all (``confident``): per prompt word, the most points any
+memory gets from it; their sum is what the store could explain of the prompt.
+The best memory must score ``retrieval.min_score`` (1.3) and its ``evidence``,
+its score x the square root of the share of that sum it explains, must reach
+``retrieval.min_evidence`` (2.0): a rare tag asked about alone answers, a common
+word does not, and a rare word met by chance in a long prompt about something
+else is scaled down. Beside the best, a memory needs ``min_score``,
+``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
+points or ``TIE`` (0.9) x the best when the best has fewer (``bar``).
+
+The fuzzy step runs only when exact and prefix matching leave no confident best
+and rapidfuzz is importable: prompt tokens of 5+ characters that matched
+nothing are compared with the title and tag tokens (``retrieval.fuzzy_cutoff``,
+85; ``retrieval.fuzzy: false`` turns it off).
 
 Body tokens are derived when the machine cache is built (``upkeep`` hands each
 record to ``prepare_entry``); the plain path reads them back from that cache
@@ -44,6 +53,7 @@ import bisect
 import math
 
 from .config import section, warn
+from .fuzzycheck import fuzzy_may_match
 from .textnorm import stop_words_for, token_groups, tokenize
 
 _fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
@@ -54,9 +64,12 @@ GROUP_DECAY = 0.5
 PREFIX_MIN = 4
 FUZZY_MIN = 5
 MIN_WEIGHT = 0.1
-DEFAULT_MIN_SCORE = 2.5
+DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
-DEFAULT_MIN_RELATIVE = 0.5
+DEFAULT_MIN_RELATIVE = 0.6
+DEFAULT_MIN_EVIDENCE = 2.0
+DEFAULT_MIN_RUNNER_UP = 3.0
+TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
 _FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 
@@ -93,54 +106,6 @@ def fuzzy_available() -> bool:
     return _rapidfuzz()[1] is not None
 
 
-def fuzzy_may_match(prompt_tokens, vocabulary, cutoff: float) -> bool:
-    """False only when no token of ``vocabulary`` can reach ``cutoff`` against any prompt token.
-
-    ``fuzz.ratio`` is ``200 x LCS / (len(q) + len(t))``, with the longest common subsequence
-    at most the shorter length and at most the characters the two share (counted with
-    multiplicity). When neither bound reaches the cutoff for any pair, ``process.extract``
-    would return nothing, so the fuzzy step is skipped without importing rapidfuzz: the
-    outcome is the same. A small margin keeps float rounding on the safe side (run it).
-    """
-    by_len: dict = {}
-    for t in vocabulary:
-        by_len.setdefault(len(t), []).append(t)
-    return fuzzy_may_match_groups(prompt_tokens, by_len, cutoff)
-
-
-def fuzzy_may_match_groups(prompt_tokens, by_len: dict, cutoff: float) -> bool:
-    """``fuzzy_may_match`` with the vocabulary given as length -> tokens of that length.
-
-    Per prompt token and length, the tokens are joined and the prompt token's characters
-    deleted from all of them at once: what is left of each is the part it cannot share, so
-    only a token whose leftover is short enough is counted character by character.
-    """
-    c = (cutoff - 1e-6) / 200.0
-    for q in prompt_tokens:
-        la = len(q)
-        chars = set(q)
-        drop = {ord(ch): None for ch in chars}
-        drop[10] = "\n"
-        counts = [(ch, q.count(ch)) for ch in chars]
-        for lb, group in by_len.items():
-            need = c * (la + lb)  # the common subsequence the cutoff asks for
-            if min(la, lb) < need or not group:
-                continue
-            leftovers = "\n".join(group).translate(drop).split("\n")
-            if lb - min(map(len, leftovers)) < need:  # no token has enough characters that occur in q
-                continue
-            for t, rest in zip(group, leftovers):
-                if lb - len(rest) < need:
-                    continue
-                common = 0
-                for ch, n in counts:
-                    m = t.count(ch)
-                    common += n if n < m else m
-                if common >= need:
-                    return True
-    return False
-
-
 class Smart:
     """Any-language tokens, two-way prefixes, IDF weights, body at a lower weight, fuzzy fallback, a floor."""
 
@@ -155,9 +120,12 @@ class Smart:
         self.stop_words = stop_words_for(config)
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
+        self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
+        self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
+        self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
         self._entries = None
 
     # -- the store side, built once per entry list -------------------------------------------
@@ -187,6 +155,9 @@ class Smart:
         n = len(entries)
         top = _idf(1, n)
         self.weights = {t: max(MIN_WEIGHT, _idf(len(p), n) / top) for t, p in postings.items()}
+        # a tag or title match weighs by how few memories carry the token in their tags or title
+        self.surface_weights = {t: surface_weight(sum(1 for v in p.values() if v[0] > BODY), n, self.weights[t])
+                                for t, p in postings.items()} if self.field_idf else self.weights
         self.postings = postings
         self.vocab = sorted(postings)
         self.surface = sorted(surface)
@@ -242,21 +213,23 @@ class Smart:
         """entry index -> (points, field, kind, target) for the best match of one prompt token."""
         best: dict = {}
         for i, (points, field) in self.postings.get(q, {}).items():
-            best[i] = (points * self.weights[q], field, "exact", q)
+            best[i] = (points * self._weight(q, points), field, "exact", q)
         for t in self._prefix_targets(q):
-            w = self.weights[t]
             for i, (points, field) in self.postings[t].items():
-                p = PREFIX * points * w
+                p = PREFIX * points * self._weight(t, points)
                 if p > best.get(i, (0,))[0]:
                     best[i] = (p, field, "prefix", t)
         return best
+
+    def _weight(self, token: str, points: float) -> float:
+        return self.surface_weights[token] if points > BODY else self.weights[token]
 
     def _fuzzy(self, q: str) -> dict:
         best: dict = {}
         fuzz, process = _rapidfuzz()
         for t, similarity, _ in process.extract(q, self.surface, scorer=fuzz.ratio,
                                                 score_cutoff=self.fuzzy_cutoff, limit=3):
-            w = self.weights[t]
+            w = self.surface_weights[t]
             for i, (points, field) in self.postings[t].items():
                 if field == "body":
                     continue
@@ -275,15 +248,19 @@ class Smart:
         self.prepare(None, entries)
         found: dict = {}  # entry index -> [(group number, token, match)]
         unmatched = []
+        reach: dict = {}  # group number -> the most points any memory gets from it
         for g, group in enumerate(query):
             for q in group:
                 best = self._match(q)
                 if not best:
                     unmatched.append((g, q))
+                    continue
+                reach[g] = max(reach.get(g, 0.0), max(m[0] for m in best.values()))
                 for i, match in best.items():
                     found.setdefault(i, []).append((g, q, match))
+        reachable = sum(reach.values())
         totals = {i: _total(m) for i, m in found.items()}
-        if (self.use_fuzzy and unmatched and max(totals.values(), default=0.0) < self.min_score
+        if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable)
                 and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN], self.surface,
                                     self.fuzzy_cutoff)
                 and fuzzy_available()):
@@ -293,13 +270,28 @@ class Smart:
                 for i, match in self._fuzzy(q).items():
                     found.setdefault(i, []).append((g, q, match))
             totals = {i: _total(m) for i, m in found.items()}
+        best = max(totals.values(), default=0.0)
+        if not self.confident(best, reachable):
+            return []
         out = []
-        bar = max(self.min_score, self.min_relative * max(totals.values(), default=0.0))
+        bar = self.bar(best)
         for i, total in totals.items():
             total = round(total, 2)
             if total > 0 and total >= bar:
                 out.append((total, entries[i], _parts(found[i])))
         return out
+
+    def confident(self, best: float, reachable: float) -> bool:
+        """Whether the best memory is evidence enough to answer at all (see ``evidence``)."""
+        return best >= self.min_score and evidence(best, reachable) >= self.min_evidence - 1e-9
+
+    def floor(self) -> float:
+        """No memory under this is ever shown: a best under it is not ``confident``, a runner-up is under ``bar``."""
+        return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
+
+    def bar(self, best: float) -> float:
+        """The points a memory needs to be shown beside a best of ``best``."""
+        return max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best)
 
     def score(self, query, entry: dict):
         """One entry's points and parts (for callers that score entries one by one)."""
@@ -309,8 +301,28 @@ class Smart:
         return 0, {}
 
 
+def evidence(best: float, reachable: float) -> float:
+    """The best score times the square root of the share of the prompt it explains.
+
+    ``reachable`` adds up, per prompt word, the most points any memory gets from it: what
+    the store could explain of the prompt (words the store has never seen add nothing).
+    A rare tag asked about alone explains all of its prompt and keeps its points; the
+    same tag met by chance in a long prompt about something else explains a small share.
+    """
+    if best <= 0 or reachable <= 0:
+        return 0.0
+    return best * math.sqrt(min(1.0, best / reachable))
+
+
 def _idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def surface_weight(surface_df: int, n: int, weight: float) -> float:
+    """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
+    if not surface_df:
+        return weight
+    return max(weight, MIN_WEIGHT, _idf(surface_df, n) / _idf(1, n))
 
 
 def _total(matches: list) -> float:

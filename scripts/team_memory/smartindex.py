@@ -2,7 +2,8 @@
 
 Every entry is filed under ``"<token> <points>"`` for each of its tokens, with the points
 of its best field (tag 3, title 2, body 1), so a token's document frequency is the size
-of its postings and the tokens that start with ``q`` are one range of sorted keys.
+of its postings (its tag/title frequency, for ``field_idf``, the size of the tag and title
+keys) and the tokens that start with ``q`` are one range of sorted keys.
 
 Most entries a prompt touches share only common words with it and end far below the
 floors, so exact scores are computed for few of them:
@@ -20,14 +21,17 @@ floors, so exact scores are computed for few of them:
    40,000 Python steps. Options of one token are taken by falling points, each adding only
    the entries no better option of that token holds, so an entry gets its best option's
    units. Options filed under few entries are merged per rounded value first;
-3. the entries whose bound reaches ``min_score`` (less a margin for the rounding to two
-   places) are read out of the planes with one comparison; only they are scored exactly,
-   with ``Smart``'s own ``_total`` and ``_parts``, in order of falling exact bound, until
-   the bound is under ``max(min_score, min_relative x best so far)`` less the margin: no
-   entry left can reach the final bar or the best score;
-4. when the fuzzy fallback has to run (nothing reached ``min_score``), the entries it
-   touches are scored exactly with their fuzzy matches added; the others stay under
-   ``min_score``, so under the bar, as in ``score_all``.
+3. the entries whose bound reaches ``Smart.floor()`` (under it nothing is shown; less a
+   margin for the rounding to two places) are read out of the planes with one comparison;
+   only they are scored exactly, with ``Smart``'s own ``_total`` and ``_parts``, in order
+   of falling exact bound, until the bound is under ``max(floor, min_relative x best so
+   far)`` less the margin: no entry left can reach the final bar or the best score;
+4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries
+   it touches are scored exactly with their fuzzy matches added; the others stay under
+   the floor or under the bar, which the fuzzy step only raises, as in ``score_all``;
+5. the abstention rule (``Smart.confident``: the best score and the share of the prompt
+   it explains) and the bar (``Smart.bar``) are applied to the exact scores, with the
+   prompt's reachable points taken from each token's best option, as ``score_all`` does.
 
 Rounding up only makes the bound larger, so no entry that ``score_all`` would return is
 missed; every returned score is computed exactly as ``score_all`` computes it.
@@ -38,7 +42,8 @@ from bisect import bisect_left
 
 from .cache import NO_BITS, bits_of, ids_of_bits
 from .matching import (BODY, FUZZY, FUZZY_MIN, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                       _rapidfuzz, _total, fuzzy_available, fuzzy_may_match_groups)
+                       _rapidfuzz, _total, fuzzy_available, surface_weight)
+from .fuzzycheck import fuzzy_may_match_groups
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 CODES = (("3", TAG), ("2", TITLE), ("1", BODY))
@@ -98,14 +103,15 @@ class Option:
 class _Book:
     """Live postings and weights of tokens, read from the cache once per token."""
 
-    def __init__(self, index, n: int):
+    def __init__(self, index, n: int, field_idf: bool = True):
         self.index, self.n, self.top = index, n, _idf(1, n)
+        self.field_idf = field_idf
         self.dead = index.dead_ids()
         self.size = (index.n_ids + 7) // 8  # bytes for a bitmap of every id, patched-in ones too
         self.dead_bits = bits_of(self.dead, self.size) if self.dead else 0
         self.xpost = index.xpost
         self.xkeys = sorted(self.xpost)  # patched-in keys, for prefix ranges
-        self.memo: dict = {}  # token -> ([(field points, Members)], weight)
+        self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
 
     def _members(self, key: str, ids, bitmap_number: int, stored: int):
         """Members of ``key``: main postings ``ids`` (or its bitmap) plus patched-in ids, less the dead."""
@@ -131,15 +137,18 @@ class _Book:
         return Members(None, ids, len(ids)) if ids else None
 
     def _weigh(self, tiers: list):
-        live, df = [], 0
+        live, df, surface = [], 0, 0
         for points, members in tiers:
             if members is not None:
                 live.append((points, members))
                 df += members.count
-        return live, (max(MIN_WEIGHT, _idf(df, self.n) / self.top) if df else 0.0)
+                if points > BODY:
+                    surface += members.count
+        w = max(MIN_WEIGHT, _idf(df, self.n) / self.top) if df else 0.0
+        return live, w, (surface_weight(surface, self.n, w) if self.field_idf else w)
 
     def tiers(self, token: str):
-        """``([(field points, Members)], weight)``; no tiers when no live entry holds the token."""
+        """``([(field points, Members)], weight, tag/title weight)``; no tiers when no live entry holds it."""
         got = self.memo.get(token)
         if got is None:
             got = self.memo[token] = self._weigh(self._read_range(token + " ", exact_token=token).get(token, []))
@@ -193,13 +202,13 @@ class _Book:
     def options(self, q: str) -> list:
         """``[Option]`` best first; ties keep ``Smart._match``'s order."""
         ranked = []
-        tiers, w = self.tiers(q)
+        tiers, w, ws = self.tiers(q)
         for points, members in tiers:
-            ranked.append((-(points * w), 0, FIELD[points], "exact", q, members))
+            ranked.append((-(points * (ws if points > BODY else w)), 0, FIELD[points], "exact", q, members))
         for order, t in enumerate(self.targets(q), 1):
-            tiers, w = self.tiers(t)
+            tiers, w, ws = self.tiers(t)
             for points, members in tiers:
-                ranked.append((-(PREFIX * points * w), order, FIELD[points], "prefix", t, members))
+                ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
 
@@ -229,6 +238,15 @@ class _Planes:
             units >>= 1
             k += 1
 
+    def top(self) -> int:
+        """A bitmap of the entries holding the largest number."""
+        found = None
+        for plane in reversed(self.planes):
+            both = plane if found is None else found & plane
+            if both:
+                found = both
+        return found or 0
+
     def at_least(self, threshold: int) -> int:
         """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
         planes = self.planes
@@ -245,8 +263,8 @@ class _Planes:
         return greater | equal
 
 
-def _bound(per_token: list, size: int, floor: float) -> list:
-    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
+def _bound(per_token: list, size: int) -> _Planes:
+    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``)."""
     planes = _Planes()
     for _, _, options in per_token:
         groups: dict = {}  # units -> [bitmap, sparse ids]
@@ -268,8 +286,12 @@ def _bound(per_token: list, size: int, floor: float) -> list:
             seen |= bits
             if fresh:
                 planes.add(fresh, units)
-    threshold = max(1, int(floor / QUANTUM))
-    return ids_of_bits(planes.at_least(threshold))
+    return planes
+
+
+def _reaching(planes: _Planes, floor: float) -> list:
+    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
+    return ids_of_bits(planes.at_least(max(1, int(floor / QUANTUM))))
 
 
 class _Chooser:
@@ -307,20 +329,33 @@ def score_index(strategy, query, index) -> list:
     n = index.meta.get("count") or 0
     if not n:
         return []
-    book = _Book(index, n)
+    book = _Book(index, n, strategy.field_idf)
     per_token, unmatched = [], []
+    reach: dict = {}  # group number -> the most points any entry gets from it (``Smart.score_all``)
     for g, group in enumerate(query):
         for q in group:
             options = book.options(q)
             if options:
                 per_token.append((g, q, options))
+                reach[g] = max(reach.get(g, 0.0), options[0].points)
             else:
                 unmatched.append((g, q))
+    reachable = sum(reach.values())
 
     found, totals = {}, {}
     best = 0.0
-    floor = strategy.min_score - MARGIN  # no entry under it is ever scored exactly
-    candidates = _bound(per_token, book.size, floor) if per_token else []
+    least = strategy.floor()  # no entry under it is ever shown
+    floor = least - MARGIN  # no entry under it is ever scored exactly
+    candidates = []
+    if per_token:
+        planes = _bound(per_token, book.size)
+        # the entries with the largest bound, scored first: the best of them lifts the floor
+        # to min_relative x that score, under which nothing can be shown (a long prompt puts
+        # most entries over the floor alone)
+        seeds = ids_of_bits(planes.top())
+        seed_chooser = _Chooser(per_token, set(seeds))
+        lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
+        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN))
     chooser = _Chooser(per_token, set(candidates))
     ranked = []
     for i in candidates:
@@ -332,15 +367,16 @@ def score_index(strategy, query, index) -> list:
             ranked.append((-ub, i, matches))
     ranked.sort(key=lambda r: r[0])
     for neg_ub, i, matches in ranked:
-        if -neg_ub < max(strategy.min_score, strategy.min_relative * best) - MARGIN:
+        if -neg_ub < max(least, strategy.min_relative * best) - MARGIN:
             break
         found[i] = matches
         totals[i] = _total(matches)
         best = max(best, totals[i])
-    if (strategy.use_fuzzy and unmatched and best < strategy.min_score
+    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable)
             and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN], strategy.fuzzy_cutoff)
             and fuzzy_available()):
-        # entries the fuzzy step does not touch keep totals under min_score, hence under the bar
+        # entries never scored have bounds under max(min_score, min_relative x the best so far),
+        # so under the final bar: the fuzzy step only raises the best
         touched = _fuzzy(strategy, book, unmatched)
         chooser = _Chooser(per_token, set(touched))
         for i, extra in touched.items():
@@ -349,8 +385,10 @@ def score_index(strategy, query, index) -> list:
             found[i].extend(extra)
             totals[i] = _total(found[i])
         best = max(totals.values(), default=0.0)
+    if not strategy.confident(best, reachable):
+        return []
     out = []
-    bar = max(strategy.min_score, strategy.min_relative * best)
+    bar = strategy.bar(best)
     for i, total in totals.items():
         total = round(total, 2)
         if total > 0 and total >= bar:
@@ -387,12 +425,12 @@ def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
         best: dict = {}
         for t, similarity, _ in process.extract(q, surface, scorer=fuzz.ratio,
                                                 score_cutoff=strategy.fuzzy_cutoff, limit=3):
-            tiers, w = book.tiers(t)
+            tiers, _, ws = book.tiers(t)
             for points, members in tiers:
                 if points == BODY:
                     continue
                 for i in members.id_list():
-                    p = FUZZY * points * w * similarity / 100.0
+                    p = FUZZY * points * ws * similarity / 100.0
                     if p > best.get(i, (0,))[0]:
                         best[i] = (p, FIELD[points], "fuzzy", t)
         for i, m in best.items():

@@ -19,6 +19,12 @@ from .fsutil import atomic_write_text
 from .digest import sha256 as _sha256  # the C SHA-256 alone, not OpenSSL through hashlib
 
 MAX_AGE_DAYS = 14
+# Kinds a later hook takes back and deletes (PreToolUse's snapshot, read by PostToolUse). Claude
+# Code may refuse a call after PreToolUse allowed it, and then no PostToolUse comes: each save of
+# such a kind removes a few of its files older than the longest wait for a call (a 10-minute Bash
+# time-out, a user slow to approve), so left-overs never pile up.
+TAKEN_BACK = {"tool-snapshot": 3600}
+SWEEP_LIMIT = 20
 
 
 def state_home() -> str:
@@ -57,19 +63,29 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
     folder = state_dir(memory_root)
     os.makedirs(folder, exist_ok=True)
     atomic_write_text(state_path(memory_root, kind, session_id), fastjson.dumps(data), durable=False)
+    if kind in TAKEN_BACK:
+        prune(folder, TAKEN_BACK[kind] / 86400, prefix=kind + "-", limit=SWEEP_LIMIT)
     if int(time.time()) % 50 == 0:
         prune(folder)
 
 
-def prune(folder: str, max_age_days: float = MAX_AGE_DAYS) -> None:
+def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int | None = None) -> int:
+    """Remove files of ``folder`` (named ``prefix...``) older than ``max_age_days``; at most ``limit``. Returns how many."""
     cutoff = time.time() - max_age_days * 86400
+    removed = 0
     try:
         with os.scandir(folder) as it:
             for entry in it:
+                if limit is not None and removed >= limit:
+                    break
+                if not entry.name.startswith(prefix):
+                    continue
                 try:
-                    if entry.is_file() and entry.stat().st_mtime < cutoff:
+                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
                         os.unlink(entry.path)
+                        removed += 1
                 except OSError:
                     continue
     except OSError:
-        return
+        pass
+    return removed

@@ -1,0 +1,83 @@
+"""When ``smart`` answers and when it stays silent: a rare word is enough, a common one is not.
+
+The stores are generated at 50, 500 and 5,000 memories so that the rule is seen to hold
+whatever the store's size (IDF weights, and so scores, move with it).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import record, run_hook, write
+from team_memory.config import load_config
+from team_memory.index import rebuild_index
+from team_memory.matching import Smart, evidence
+from team_memory.retrieve import rank
+
+WORDS = ("billing export invoice retry worker queue cache redis kafka schema migration search index "
+         "upload report dashboard metrics alert timeout config feature flag release mobile android ios "
+         "email webhook payment customer tenant region storage bucket backup restore login session "
+         "token audit log trace docker helm terraform cluster node pool batch cron import csv pdf").split()
+COMMON = "deploy"  # a tag on a quarter of the store
+
+
+def _store(memory_root, size: int) -> None:
+    """``size`` memories over a small vocabulary; ``auth`` is a tag once but mentioned in 4% of the bodies."""
+    rng = random.Random(size)
+    for i in range(size):
+        tags = rng.sample(WORDS, 3) + ([COMMON] if i % 4 == 0 else [])
+        title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} {rng.choice(WORDS)} notes {i}"
+        text = " ".join(rng.sample(WORDS, 8)) + (" behind the auth proxy" if i % 25 == 7 else "")
+        content = {"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}
+        write(memory_root, record("decision", f"m{i}", title, tags, content=content))
+    write(memory_root, record("constraint", "sso-only", "Authentication must go through the corporate SSO",
+                              ["authentication", "sso"]))
+    write(memory_root, record("preference", "auth-style", "Keep service-to-service calls on short-lived tokens",
+                              ["auth", "tokens"]))
+
+
+def _shown(memory_root, prompt: str) -> list:
+    config = load_config(str(memory_root))
+    return [h.entry["path"].rsplit("/", 1)[1][:-5] for h in rank(str(memory_root), config, prompt, 5)]
+
+
+@pytest.mark.parametrize("size", [50, 500, 5000])
+def test_a_rare_tag_answers_and_a_common_word_stays_silent(memory_root, size):
+    _store(memory_root, size)
+    rebuild_index(str(memory_root), load_config(str(memory_root)))
+    for prompt in ("tell me about auth", "what is our auth policy for employees"):
+        shown = _shown(memory_root, prompt)
+        assert shown and shown[0] in ("auth-style", "sso-only"), (size, prompt, shown)
+    assert _shown(memory_root, "tell me about sso")[:1] == ["sso-only"]
+    assert _shown(memory_root, "anything on authentication?")[:1] == ["sso-only"]
+    assert _shown(memory_root, f"tell me about {COMMON}") == [], size
+    assert _shown(memory_root, f"what is our {COMMON} policy for employees") == [], size
+    # the same common word beside words that point nowhere in particular still says too little
+    assert _shown(memory_root, f"how often do we {COMMON} on fridays, and who decides") == [], size
+
+
+def test_the_real_hook_answers_a_one_word_question(project, memory_root):
+    _store(memory_root, 50)
+    proc = run_hook("user_prompt_submit.py", {"prompt": "tell me about auth", "cwd": str(project),
+                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and "<memory-context" in out and "short-lived tokens" in out
+    proc = run_hook("user_prompt_submit.py", {"prompt": f"tell me about {COMMON}", "cwd": str(project),
+                                              "hook_event_name": "UserPromptSubmit", "session_id": "t"})
+    assert proc.returncode == 0 and proc.stdout == b""
+
+
+def test_evidence_is_the_best_score_scaled_by_the_share_explained():
+    assert evidence(3.0, 3.0) == 3.0
+    assert evidence(3.0, 12.0) == pytest.approx(1.5)
+    assert evidence(3.0, 2.0) == 3.0  # never more than the best score
+    assert evidence(0.0, 5.0) == 0.0 and evidence(2.0, 0.0) == 0.0
+
+
+def test_old_floor_keys_still_work_and_new_ones_can_be_switched_off():
+    old = Smart({"retrieval": {"min_score": 2.5, "min_relative": 0.5}})  # a store config from before
+    assert (old.min_score, old.min_relative, old.min_evidence) == (2.5, 0.5, 2.0)
+    off = Smart({"retrieval": {"min_score": 0, "min_relative": 0, "min_evidence": 0, "min_runner_up": 0}})
+    assert off.confident(0.1, 50.0) and off.bar(4.0) == 0
+    assert Smart({"retrieval": {"min_evidence": "lots"}}).min_evidence == 2.0

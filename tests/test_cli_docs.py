@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import re
 
 import pytest
 
 from helpers import REPO
+from team_memory.terminal import SafeStream
 from team_memory.cli import Context, build_parser, main
 
 
@@ -59,7 +61,9 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.setattr("sys.stdout", Tty())
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
-    assert ctx.color("x", "1") == "\033[1mx\033[0m"
+    out = io.StringIO()
+    SafeStream(out).write(ctx.color("x\033[2J", "1"))  # the CLI writes through a SafeStream
+    assert out.getvalue() == "\033[1mx[2J\033[0m"  # its own colour, never an escape from the text
     monkeypatch.setenv("NO_COLOR", "")
     assert ctx.color("x", "1") == "x"
     monkeypatch.delenv("NO_COLOR")

@@ -88,7 +88,8 @@ class Context:
         """``text`` in an ANSI colour, only on a terminal and never with ``NO_COLOR``."""
         if not sys.stdout.isatty() or os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
             return text
-        return f"\033[{code}m{text}\033[0m"
+        from .terminal import colored
+        return colored(text, code)
 
 
 def resolve_root(root: str | None) -> str:
@@ -153,10 +154,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    if args.command in RAW_OUTPUT:
+        return _run(args)
+    from .terminal import safe_output
+    with safe_output():  # nothing read from a file reaches the terminal with escapes or invisible text
+        return _run(args)
+
+
+# Commands whose output is data meant to be read back (JSON Lines), written as is.
+RAW_OUTPUT = frozenset({"export"})
+
+
+def _run(args) -> int:
     try:
         return int(args.func(Context(args)) or 0)
     except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from .exposure import hide_secrets
+        print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -116,7 +116,9 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
             except OSError:
                 pass
     dated.sort()
-    as_item = lambda t: {"id": t[1], "title": t[2], "created_at": t[0]} if t else None  # noqa: E731
+    from .exposure import hide
+    from .sanitize import shown_path
+    as_item = lambda t: {"id": shown_path(t[1]), "title": hide(t[2]), "created_at": t[0]} if t else None  # noqa: E731
     by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
     return {
         "store": memory_root,

@@ -45,7 +45,8 @@ def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "show", cmd_show, "show one memory",
                     "  python3 scripts/memory.py show use-pydantic-v2\n  python3 scripts/memory.py show use-pydantic-v2 --json")
     p.add_argument("id", help="the memory id (its file name without .json)")
-    p.add_argument("--json", action="store_true", help="print the stored JSON as is")
+    p.add_argument("--json", action="store_true",
+                   help="print the stored record as JSON (secrets and private sections of hand-edited files hidden)")
 
 
 def cmd_rebuild(ctx) -> int:
@@ -58,12 +59,13 @@ def cmd_rebuild(ctx) -> int:
 
 
 def _summary(category: str, path: str, record: dict) -> dict:
+    from .exposure import hide
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
     return {
         "id": os.path.basename(path)[:-5],
         "category": category,
-        "title": record.get("title"),
-        "tags": [t for t in tags if isinstance(t, str)],
+        "title": hide(record.get("title")),
+        "tags": [hide(t) for t in tags if isinstance(t, str)],
         "status": record_status(record),
         "updated_at": record.get("updated_at") if isinstance(record.get("updated_at"), str) else "",
         "path": path,
@@ -89,10 +91,12 @@ def cmd_list(ctx) -> int:
     if not rows:
         print("no memories match")
         return 0
-    width = max(len(r["id"]) for r in rows)
+    from .sanitize import display, shown_path
+    width = max(len(shown_path(r["id"])) for r in rows)
     for r in rows:
         status = "" if r["status"] == "active" else f" ({r['status']})"
-        print(f"{r['updated_at'][:10]:10}  {r['category']:15}  {ctx.color(r['id'].ljust(width), '1')}  {r['title']}{status}")
+        print(f"{display(r['updated_at'])[:10]:10}  {r['category']:15}  {ctx.color(shown_path(r['id']).ljust(width), '1')}"
+              f"  {display(r['title'])}{status}")
     return 0
 
 
@@ -118,9 +122,11 @@ def cmd_search(ctx) -> int:
     if not hits:
         print("no memory matches")
         return 0
+    from .sanitize import display, shown_path
     for h in hits:
         score = f"{h.score:g}"
-        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {h.entry['title']} -> {h.entry['path']}")
+        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {display(h.entry['title'])} "
+              f"-> {shown_path(h.entry['path'])}")
         if args.explain:
             print("      " + ", ".join(f"{k}: {v}" for k, v in h.parts.items() if v not in ([], 0, None, "")))
     return 0
@@ -131,18 +137,19 @@ def cmd_show(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {ctx.args.id!r} (try: python3 scripts/memory.py list)")
     category, path = found
-    if ctx.args.json:
-        with open(path, encoding="utf-8") as f:
-            print(f.read(), end="")
-        return 0
     try:
-        record = load_memory(path)
+        record = hidden(load_memory(path))
     except NotARecord as exc:
         raise CliError(f"{path}: {exc}") from None
-    print(ctx.color(record["title"], "1"))
-    print(f"  {category} · {record_status(record)} · updated {record.get('updated_at', '?')} · {path}")
+    if ctx.args.json:
+        print(dump_memory(record), end="")
+        return 0
+    from .sanitize import display, shown_path
+    print(ctx.color(display(record["title"]), "1"))
+    print(f"  {category} · {display(record_status(record))} · updated {display(record.get('updated_at', '?'))} "
+          f"· {shown_path(path)}")
     if record.get("tags"):
-        print(f"  tags: {', '.join(map(str, record['tags']))}")
+        print(f"  tags: {', '.join(map(display, record['tags']))}")
     content = record.get("content")
     if isinstance(content, dict):
         for key, value in content.items():
@@ -150,6 +157,18 @@ def cmd_show(ctx) -> int:
     else:
         print(dump_memory(record), end="")
     return 0
+
+
+def hidden(value):
+    """``value`` with ``exposure.hide`` applied to every string in it (the file may be hand-edited)."""
+    from .exposure import hide
+    if isinstance(value, str):
+        return hide(value)
+    if isinstance(value, list):
+        return [hidden(v) for v in value]
+    if isinstance(value, dict):
+        return {k: hidden(v) for k, v in value.items()}
+    return value
 
 
 def _print_field(key: str, value, indent: str = "  ") -> None:

@@ -18,7 +18,7 @@ from .index import build_entries
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
 from .privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
-from .sanitize import clean_tag
+from .sanitize import clean_tag, shown_path
 from .scoring import score_entry
 from .store import iter_memory_files, project_root_of
 from .tokens import tokenize
@@ -263,7 +263,7 @@ def cmd_validate(ctx) -> int:
         ctx.print_json([{"path": p, "valid": not probs, "problems": _problem_dicts(probs)} for p, probs in results])
     else:
         for path, problems in invalid:
-            print(ctx.color(f"invalid {path}", "31"))
+            print(ctx.color(f"invalid {shown_path(path)}", "31"))
             print(textwrap.indent(format_problems(problems), "  "))
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0

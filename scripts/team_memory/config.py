@@ -22,8 +22,9 @@ MAX_INJECT_LIMIT = 20
 
 
 def warn(message: str) -> None:
-    """One line on stderr, prefixed so people know where it came from."""
-    print(f"[team-memory] {message}", file=sys.stderr)
+    """One line on stderr, prefixed so people know where it came from (file names in it made safe)."""
+    from .sanitize import clean_line
+    print(f"[team-memory] {clean_line(message)}", file=sys.stderr)
 
 
 def _read_json_object(path: str, what: str) -> dict:

@@ -5,7 +5,8 @@ invalid and quarantined files, ids used in two folders, near-duplicate titles,
 private sections or secrets left in stored files, temp files of killed writers, git
 merge-conflict markers and a broken config. ``repair(memory_root, config, findings)``
 fixes the safe ones under the store lock: it rebuilds the index, deletes leftover temp
-files and redacts stored secrets through the write path's filters. Everything else is
+files, redacts stored secrets through the write path's filters and renames a memory whose
+file name is not an id (ASCII slug) to a slug of its title. Everything else is
 reported with the command or edit that fixes it.
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .fsutil import is_temp_file, store_lock
 from .index import apply_changes, index_is_stale, index_path, write_index_locked
 from .privacy import PrivateTagError, leaks, scrub_record
 from .store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
-from .validate import check_file, validate_record
+from .validate import check_file, id_problem, validate_record
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
@@ -33,7 +34,7 @@ _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 
 @dataclass
 class Finding:
-    kind: str      # stale-index, invalid, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict, config
+    kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict, config
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -46,7 +47,9 @@ class Finding:
 
 
 def _rel(memory_root: str, path: str) -> str:
-    return os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
+    """A path as reported: project-relative, hostile characters shown as ``?``."""
+    from .sanitize import shown_path
+    return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
 def _store_files(memory_root: str):
@@ -119,15 +122,25 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         leak_pairs = set(leaks(record, config)) if record is not None else set()
         schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
         leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
+        if id_problem(memory_id) is not None:  # the name itself breaks the id rule: a rename fixes it
+            bad = Finding("bad-id", rel(path), "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
+                          "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
+                          fixable=record is not None and not os.path.islink(path))
+            bad.source = path
+            found.append(bad)
+            schema = [p for p in schema if p.field != "id"]
         if schema:
             found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                                 f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"))
+                                 f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"
+                                 if id_problem(memory_id) is None else f"see: validate {rel(path)}"))
         if leaked:
             unclosed = any("unclosed" in p.message for p in leaked)
-            found.append(Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
-                                 "close the private tag by hand" if unclosed else
-                                 "redact it (--fix does); then rotate the secret: it is still in git history",
-                                 fixable=not unclosed and not schema))
+            leak = Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
+                           "close the private tag by hand" if unclosed else
+                           "redact it (--fix does); then rotate the secret: it is still in git history",
+                           fixable=not unclosed and not schema)
+            leak.source = path  # the reported path shows hidden characters as "?"
+            found.append(leak)
         if record is not None and record_status(record) == "active":
             titles.append((category, _norm_title(record["title"]), path))
 
@@ -169,12 +182,40 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
     return True
 
 
+def _rename(memory_root: str, config: dict, path: str):
+    """Give a memory whose file name breaks the id rule a slug id of its title; its new path, or None.
+
+    The caller holds the lock. The record must be valid apart from its id; the old file goes only
+    after the new one is written.
+    """
+    from .ids import slugify, unique_id
+    from .write import _add_change, _write_record, now_iso
+    if os.path.islink(path):
+        return None
+    try:
+        record = load_memory(path)
+    except (NotARecord, OSError):
+        return None
+    folder = os.path.dirname(path)
+    category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
+    new_id = unique_id(memory_root, config, slugify(record["title"] if isinstance(record.get("title"), str) else ""))
+    renamed = dict(record, id=new_id)
+    _add_change(renamed, "doctor: renamed to an ASCII slug id", now_iso())
+    if category is None or validate_record(renamed, folder_category=category, file_id=new_id):
+        return None
+    new_path = os.path.join(folder, f"{new_id}.json")
+    _write_record(new_path, renamed)
+    os.unlink(path)
+    return new_path
+
+
 def repair(memory_root: str, config: dict, findings: list) -> list:
     """Fix the fixable findings under the store lock; mark them ``fixed``; return them."""
     project = project_root_of(memory_root)
+    moved: list = []
     with store_lock(memory_root):
         for f in (f for f in findings if f.fixable):
-            path = os.path.join(project, f.path)
+            path = getattr(f, "source", None) or os.path.join(project, f.path)
             if f.kind == "temp-file":
                 try:
                     os.unlink(path)
@@ -185,13 +226,19 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
                     pass
             elif f.kind == "leak":
                 f.fixed = _redact(memory_root, config, path)
+            elif f.kind == "bad-id":
+                new_path = _rename(memory_root, config, path)
+                if new_path:
+                    f.fixed, f.fix = True, f"renamed to {os.path.basename(new_path)}"
+                    moved += [path, new_path]
         index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
         if index_fixes:  # a stale or damaged index: rebuilt from every file
             write_index_locked(memory_root, config)
             for f in index_fixes:
                 f.fixed = True
         else:
-            redacted = [os.path.join(project, f.path) for f in findings if f.fixed and f.kind == "leak"]
-            if redacted:
-                apply_changes(memory_root, config, redacted)
+            redacted = [getattr(f, "source", None) or os.path.join(project, f.path)
+                        for f in findings if f.fixed and f.kind == "leak"]
+            if redacted or moved:
+                apply_changes(memory_root, config, redacted + moved)
     return findings

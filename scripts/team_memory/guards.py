@@ -79,13 +79,25 @@ def protected(path: str, stores: list, removes: bool = False) -> bool:
     return False
 
 
+def _shown(text: str) -> str:
+    """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
+    from .exposure import hide_secrets
+    from .sanitize import clean_line, neutralize_block
+    return neutralize_block(clean_line(hide_secrets(text)))
+
+
+def _rel(path: str, project: str) -> str:
+    from .sanitize import shown_path
+    return _shown(shown_path(os.path.relpath(path, project)))
+
+
 def _mentions_store(text: str, stores: list) -> bool:
     lowered = text.lower()
     return "/".join(MEMORY_REL) in lowered or any(s.lower() in lowered for s in stores)
 
 
 def _deny(what: str, path: str | None) -> dict:
-    where = f" ({what}{': ' + path if path else ''})"
+    where = f" ({what}{': ' + _shown(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
               f"Use instead: {cli()} save --input - (a whole JSON record on stdin), "
@@ -229,11 +241,11 @@ def check_tool_result(payload: dict):
         if not problems:
             continue
         moved = quarantine(store, path)
-        listed = "; ".join(f"{p.field}: {p.message} (fix: {p.hint})"[:300] for p in problems[:10])
-        notes.append(f"{os.path.relpath(path, project)} was written directly and is not a valid memory, so it was "
-                     f"moved to {os.path.relpath(moved, project)} (nothing was deleted). Problems: {listed}.")
+        listed = "; ".join(_shown(f"{p.field}: {p.message} (fix: {p.hint})")[:300] for p in problems[:10])
+        notes.append(f"{_rel(path, project)} was written directly and is not a valid memory, so it was "
+                     f"moved to {_rel(moved, project)} (nothing was deleted). Problems: {listed}.")
     for path in removed:
-        notes.append(f"{os.path.relpath(path, project)} was removed outside the CLI; if that was not intended, "
+        notes.append(f"{_rel(path, project)} was removed outside the CLI; if that was not intended, "
                      f"ask the user to restore it from git. To stop recalling a memory, use {cli()} retire ID --reason R.")
     if changed or removed:
         try:

@@ -62,7 +62,8 @@ def run_hook(event: str, handler, payload: dict | None = None) -> int:
         if isinstance(exc, KeyboardInterrupt):
             return 0
         try:
-            print(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500].replace("\n", " "),
+            from .sanitize import clean_line
+            print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
                   file=sys.stderr)
         except Exception:  # noqa: BLE001
             pass

@@ -33,18 +33,19 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
-    from .sanitize import TITLE_MAX, clean_line, clean_tag
+    from .exposure import recall_tag, recall_title
+    from .sanitize import TITLE_MAX, clean_tag
     tags = []
     raw_tags = record.get("tags")
     for tag in raw_tags if isinstance(raw_tags, list) else []:
         if isinstance(tag, str):
-            tag = clean_tag(tag).replace(",", "")
+            tag = recall_tag(clean_tag(tag).replace(",", ""))
             if tag and tag not in tags:
                 tags.append(tag)
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
     return {
         "category": display_name(category),
-        "title": clean_line(record["title"])[:TITLE_MAX].strip(),
+        "title": recall_title(record["title"], TITLE_MAX),
         "path": rel,
         "tags": tags,
     }
@@ -62,6 +63,7 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
 
     With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``bodycache``).
     """
+    from .sanitize import safe_name
     from .store import iter_records
     if bodies is not None:
         from .bodycache import derive_body_tokens
@@ -72,7 +74,7 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
         if record_status(record) != "active" or not category_enabled(config, category):
             continue
         entry = entry_from_record(memory_root, category, path, record)
-        if entry["title"]:
+        if entry["title"] and safe_name(os.path.basename(path)):
             entries.append(entry)
             if bodies is not None:
                 bodies[entry["path"]] = derive_body_tokens(record, stop_words)

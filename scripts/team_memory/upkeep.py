@@ -23,7 +23,7 @@ from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, file_stamp, folder_mtime, racy, u32_bytes
 from .freshness import _memory_stats, _recorded, _stamp, cache_root, stale_folders  # noqa: F401 - stale_folders: the API
 from .config import category_enabled, category_folders, warn
-from .model import CATEGORIES, INDEX_NAME, display_name
+from .model import CATEGORIES, INDEX_NAME, TEXT_POLICY, display_name
 from .store import NotARecord, parse_memory, project_root_of, record_status
 
 CAT_CODE = {display_name(c): i for i, c in enumerate(CATEGORIES)}
@@ -154,9 +154,11 @@ class _Reader:
     """
 
     def __init__(self, memory_root: str, config: dict, strategy, deadline=None):
-        from .sanitize import TITLE_MAX, clean_line, clean_tag
+        from .exposure import recall_tag, recall_title
+        from .sanitize import TITLE_MAX, clean_tag, safe_name
         self.memory_root, self.config, self.strategy, self.deadline = memory_root, config, strategy, deadline
-        self.clean_line, self.clean_tag, self.title_max = clean_line, clean_tag, TITLE_MAX
+        self.recall_title, self.clean_tag, self.title_max = recall_title, clean_tag, TITLE_MAX
+        self.recall_tag, self.safe_name = recall_tag, safe_name
         self.tags: dict = {}
         self.prefix: dict = {}
 
@@ -198,14 +200,14 @@ class _Reader:
             if isinstance(tag, str):
                 clean = self.tags.get(tag)
                 if clean is None:
-                    clean = self.tags[tag] = self.clean_tag(tag).replace(",", "")
+                    clean = self.tags[tag] = self.recall_tag(self.clean_tag(tag).replace(",", ""))
                 if clean and clean not in tags:
                     tags.append(clean)
         prefix = self.prefix.get(folder)
         if prefix is None:
             prefix = self.prefix[folder] = _rel_folder(self.memory_root, folder)
-        title = self.clean_line(record["title"])[:self.title_max].strip()
-        if not title:
+        title = self.recall_title(record["title"], self.title_max)
+        if not title or not self.safe_name(name):  # a hostile file name is never printed (validate reports it)
             return None
         return {"category": display_name(category), "title": title, "path": prefix + name, "tags": tags}
 
@@ -232,7 +234,7 @@ def _item(strategy, line: str, key: list, entry: dict, features, reread) -> list
         except (OSError, NotARecord):
             record = None
         features = strategy.prepare_entry(parsed, record)
-    return [parsed, features, key, block_line(parsed)]
+    return [parsed, features, key, block_line(parsed, getattr(strategy, "seed_block", False))]
 
 
 def _lstat(path: str):
@@ -256,7 +258,7 @@ def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) ->
     from .retrieve import descriptions_attr
     return dict(stamps, strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
                 config=config, index=file_stamp(_index_file(memory_root)), count=count,
-                descriptions_attr=descriptions_attr(config))
+                descriptions_attr=descriptions_attr(config), text_policy=TEXT_POLICY)
 
 
 def _dumps(value) -> bytes:
@@ -362,6 +364,7 @@ def _compatible(cache: Cache, config: dict, strategy) -> bool:
     meta = cache.meta
     return (meta.get("strategy") == strategy.name
             and meta.get("strategy_version") == getattr(strategy, "cache_version", 0)
+            and meta.get("text_policy") == TEXT_POLICY
             and meta.get("config") == config
             and meta.get("index") == file_stamp(_index_file(cache_root(cache))))
 

@@ -76,3 +76,15 @@ def test_exit_codes(project, capsys):
     assert main(["show", "nope", "--root", str(project)]) == 1
     assert main(["stats", "--no-such-flag"]) == 2
     assert main([]) == 2
+
+
+def test_bad_option_values_are_usage_errors_and_every_command_has_version(project, capsys):
+    """Usage errors exit 2 whether argparse or the command finds them; --version works after any command."""
+    for argv in (["search", "a long enough prompt", "--limit", "0"], ["doctor", "--temp-age", "-1"],
+                 ["gc", "--older-than", "-1"], ["stats", "--top", "-1"], ["list", "--category", "nope"]):
+        assert main(argv + ["--root", str(project)]) == 2, argv
+    capsys.readouterr()
+    from team_memory import __version__
+    for argv in (["search", "--version"], ["install", "--version"], ["doctor", "--version"]):
+        assert main(argv) == 0, argv
+        assert capsys.readouterr().out.strip() == f"team-memory {__version__}"

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(params=["plugin", "drop-in"])
 def installed(request, tmp_path):
-    e2e.ensure_claude()
+    e2e.require_claude()
     if request.param == "plugin":
         return e2e.plugin_project(tmp_path), e2e.REPO
     return e2e.dropin_project(tmp_path), None

@@ -1,12 +1,16 @@
-"""The CI-size stress run (benchmarks/stress.py --quick): concurrency, kill -9, hostile input, privacy."""
+"""The CI-size stress run (benchmarks/stress.py --quick): concurrency, kill -9, hostile input, privacy.
+Marked ``slow`` (about 50 s): run by ``.ci/run`` and ``TEAM_MEMORY_SLOW=1 python3 -m pytest -q``."""
 from __future__ import annotations
 
 import subprocess
 import sys
 
+import pytest
+
 from helpers import REPO
 
 
+@pytest.mark.slow
 def test_stress_quick_passes():
     proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "stress.py"), "--quick"],
                           capture_output=True, text=True, timeout=300)

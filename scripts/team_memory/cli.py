@@ -110,6 +110,43 @@ def resolve_root(root: str | None) -> str:
     return found
 
 
+# Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
+PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file", "source", "from_claude_memory",
+                       "from_file", "keep"})
+
+
+def _has_surrogates(text: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in text)
+
+
+def check_text_args(args) -> None:
+    """Refuse text arguments holding bytes that are not UTF-8 (a Latin-1 terminal: surrogate escapes in argv)."""
+    for name, value in sorted(vars(args).items()):
+        if name in PATH_ARGS or name == "func":
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and _has_surrogates(item):
+                option = "--" + name.replace("_", "-") if name not in ("id", "prompt") else name.upper()
+                raise CliError(f"{option} is not valid UTF-8 text (is the terminal set to another encoding? "
+                               "try a UTF-8 locale such as LANG=C.UTF-8); nothing was done")
+
+
+def read_stdin_text(what: str) -> str:
+    """All of stdin as UTF-8 text, or a ``CliError`` naming the first bad byte (nothing is written)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        text = sys.stdin.read()
+        if _has_surrogates(text):
+            raise CliError(f"{what} from stdin is not valid UTF-8; nothing was written")
+        return text
+    data = buffer.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{what} from stdin is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                       "save it as UTF-8 first (for example: iconv -f latin1 -t utf-8); nothing was written") from None
+
+
 def common_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--root", metavar="PATH",
@@ -139,6 +176,7 @@ def add_command(subparsers, common, name: str, func, help_text: str, examples: s
     p = subparsers.add_parser(name, parents=[common], help=help_text,
                               description=f"{help_text}\n\nexamples:\n{examples}",
                               formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    p.add_argument("--version", action="version", version=f"team-memory {__version__}")
     p.set_defaults(func=func)
     return p
 
@@ -167,6 +205,7 @@ RAW_OUTPUT = frozenset({"export"})
 
 def _run(args) -> int:
     try:
+        check_text_args(args)
         return int(args.func(Context(args)) or 0)
     except CliError as exc:
         from .exposure import hide_secrets

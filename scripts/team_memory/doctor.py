@@ -72,11 +72,17 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
     if os.path.exists(config_path):
         try:
             with open(config_path, encoding="utf-8") as f:
-                if not isinstance(json.load(f), dict):
-                    raise ValueError("not a JSON object")
+                stored = json.load(f)
+            if not isinstance(stored, dict):
+                raise ValueError("not a JSON object")
         except (OSError, ValueError) as exc:
             found.append(Finding("config", rel(config_path), f"is unreadable ({exc}); defaults are used",
                                  "fix the JSON by hand (or restore it from git)"))
+        else:
+            from .configcheck import config_problems
+            for setting, message, advisory in config_problems(stored):
+                found.append(Finding("config", rel(config_path), f"{setting} {message}",
+                                     "fix it in memory-config.json (README: Configuration)", warning=advisory))
 
     conflicted_index = False
     for path in _store_files(memory_root):
@@ -110,6 +116,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                  "resolve the conflict by hand, then run: validate " + rel(path), fixable=is_index))
 
     seen_ids: dict = {}
+    invalid: set = set()
     titles = []
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
@@ -130,8 +137,10 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
             found.append(bad)
             schema = [p for p in schema if p.field != "id"]
         if schema:
+            invalid.add(path)
+            ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
             found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                                 f"edit it (python3 scripts/memory.py edit {memory_id}) or see: validate {rel(path)}"
+                                 f"edit it (python3 scripts/memory.py edit {ref}) or see: validate {rel(path)}"
                                  if id_problem(memory_id) is None else f"see: validate {rel(path)}"))
         if leaked:
             unclosed = any("unclosed" in p.message for p in leaked)
@@ -146,9 +155,13 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
 
     for memory_id, paths in seen_ids.items():
         if len(paths) > 1:
+            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
             found.append(Finding("duplicate-id", ", ".join(rel(p) for p in paths),
-                                 f"the id {memory_id!r} is used in {len(paths)} folders; show/update pick only the first",
-                                 "retire or rename one of them (keep the id equal to the file name)"))
+                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
+                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
+                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
+                                 "; fix the invalid one first, then --fix can give it a new id"),
+                                 fixable=not invalid.intersection(paths[1:])))
 
     for i, (cat_a, title_a, path_a) in enumerate(titles):
         for cat_b, title_b, path_b in titles[i + 1:]:
@@ -158,10 +171,26 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                      warning=True))
 
     if not conflicted_index and index_is_stale(memory_root, config):
+        only_config = _only_config_is_newer(memory_root, config, config_path)
         found.append(Finding("stale-index", rel(index_path(memory_root)),
+                             "was built before the last change to memory-config.json (hooks rebuild it on the next "
+                             "prompt)" if only_config else
                              "is missing or behind the memories (the next prompt's hook brings it up to date)",
-                             "rebuild it (--fix does)", fixable=True))
+                             "rebuild it (--fix does)", fixable=True, warning=only_config))
     return found
+
+
+def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
+    """True when the index and cache exist and only the config changed since they were built."""
+    from .cache import cache_path
+    from .index import newest_source_mtime
+    try:
+        built = os.stat(index_path(memory_root)).st_mtime
+        os.stat(cache_path(memory_root))
+        config_time = os.stat(config_path).st_mtime
+    except OSError:
+        return False
+    return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
 
 
 def _redact(memory_root: str, config: dict, path: str) -> bool:
@@ -182,8 +211,10 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
     return True
 
 
-def _rename(memory_root: str, config: dict, path: str):
-    """Give a memory whose file name breaks the id rule a slug id of its title; its new path, or None.
+def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
+            summary: str = "doctor: renamed to an ASCII slug id"):
+    """Give a memory a new id, the first free one from ``base`` (default: a slug of its title); its new
+    path, or None.
 
     The caller holds the lock. The record must be valid apart from its id; the old file goes only
     after the new one is written.
@@ -198,12 +229,12 @@ def _rename(memory_root: str, config: dict, path: str):
         return None
     folder = os.path.dirname(path)
     category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
-    new_id = unique_id(memory_root, config, slugify(record["title"] if isinstance(record.get("title"), str) else ""))
+    new_id = unique_id(memory_root, config, base or slugify(record["title"] if isinstance(record.get("title"), str) else ""))
     renamed = dict(record, id=new_id)
-    _add_change(renamed, "doctor: renamed to an ASCII slug id", now_iso())
-    if category is None or validate_record(renamed, folder_category=category, file_id=new_id):
-        return None
+    _add_change(renamed, summary, now_iso())
     new_path = os.path.join(folder, f"{new_id}.json")
+    if category is None or os.path.lexists(new_path) or validate_record(renamed, folder_category=category, file_id=new_id):
+        return None
     _write_record(new_path, renamed)
     os.unlink(path)
     return new_path
@@ -226,6 +257,8 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
                     pass
             elif f.kind == "leak":
                 f.fixed = _redact(memory_root, config, path)
+            elif f.kind == "duplicate-id":
+                f.fixed = _rename_copies(memory_root, config, f, moved)
             elif f.kind == "bad-id":
                 new_path = _rename(memory_root, config, path)
                 if new_path:
@@ -242,3 +275,18 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             if redacted or moved:
                 apply_changes(memory_root, config, redacted + moved)
     return findings
+
+
+def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list) -> bool:
+    """Give every file of a duplicate id but the first a new id (``<id>-2``...); the caller holds the lock."""
+    project = project_root_of(memory_root)
+    for rel in finding.path.split(", ")[1:]:
+        path = os.path.join(project, rel)
+        old_id = os.path.basename(path)[:-5]
+        new_path = _rename(memory_root, config, path, old_id,
+                           f"doctor: renamed from {old_id} (the id was used in two folders)")
+        if new_path is None:
+            return False
+        moved += [path, new_path]
+        finding.message += f"; {rel} is now {_rel(memory_root, new_path)}"
+    return True

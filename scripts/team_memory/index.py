@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from .config import category_enabled, category_folders
-from .model import INDEX_NAME, category_from_display, display_name
+from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from .store import project_root_of, record_status
 
 HEADER = (
@@ -181,6 +181,36 @@ def read_index(memory_root: str) -> list | None:
             return parse_index_text(f.read())
     except OSError:
         return None
+
+
+def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
+    """The newest modification time among the category folders, their JSON files and the config.
+
+    Folder times catch files added, replaced or removed; file times catch in-place edits.
+    """
+    newest = 0.0
+    with_config = [os.path.join(memory_root, CONFIG_NAME)] if include_config else []
+    for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
+        try:
+            newest = max(newest, os.stat(path).st_mtime)
+        except OSError:
+            continue
+    from .fsutil import category_dir
+    for folder in category_folders(config).values():
+        path = category_dir(memory_root, folder)
+        if path is None:
+            continue
+        try:
+            with os.scandir(path) as it:
+                for entry in it:
+                    if entry.name.endswith(".json"):
+                        try:
+                            newest = max(newest, entry.stat().st_mtime)
+                        except OSError:
+                            continue
+        except OSError:
+            continue
+    return newest
 
 
 def index_is_stale(memory_root: str, config: dict) -> bool:

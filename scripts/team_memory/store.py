@@ -34,16 +34,24 @@ def find_memory_root(start: str | None = None) -> str | None:
     if not os.path.isdir(here):
         here = os.path.dirname(here)
     home = os.path.expanduser("~")
-    while True:
-        candidate = os.path.join(here, *MEMORY_REL)
+    for folder in folders_up(here):
+        candidate = os.path.join(folder, *MEMORY_REL)
         # ~/.claude is Claude Code's own settings folder: only a store when we start there.
-        if os.path.isdir(candidate) and (here != home or here == os.path.abspath(start or here)):
+        if os.path.isdir(candidate) and (folder != home or folder == os.path.abspath(start or folder)):
             return candidate
-        if os.path.exists(os.path.join(here, ".git")):
+        if os.path.exists(os.path.join(folder, ".git")):
             return None
+    return None
+
+
+def folders_up(path: str):
+    """``path`` (absolute), its parent, and so on up to the file system root."""
+    here = os.path.abspath(path)
+    while True:
+        yield here
         parent = os.path.dirname(here)
         if parent == here:
-            return None
+            return
         here = parent
 
 
@@ -154,12 +162,53 @@ def memory_path(memory_root: str, config: dict, category: str, memory_id: str) -
 
 
 def find_memory(memory_root: str, config: dict, memory_id: str):
-    """``(category, path)`` of the memory with this id, or None."""
+    """``(category, path)`` of the memory ``memory_id`` names, or None.
+
+    ``memory_id`` is an id (the first category folder holding it wins), or, to pick one of two files
+    with the same id, ``category/id`` (``decision/use-redis``), ``folder/id`` (``decisions/use-redis``)
+    or the file's path (``.claude/memory/decisions/use-redis.json``, from the current folder or the
+    project). The path returned is always rebuilt as ``<store>/<folder>/<id>.json``.
+    """
+    if not isinstance(memory_id, str) or "\x00" in memory_id:
+        return None
+    folders = category_folders(config)
+    if "/" in memory_id or "\\" in memory_id or memory_id.endswith(".json"):
+        return _find_by_reference(memory_root, folders, memory_id)
     if not valid_id_shape(memory_id):
         return None
-    for category, folder in category_folders(config).items():
+    for category, folder in folders.items():
         path = os.path.join(memory_root, folder, f"{memory_id}.json")
         if os.path.isfile(path):
+            return category, path
+    return None
+
+
+def _find_by_reference(memory_root: str, folders: dict, ref: str):
+    """``category/id``, ``folder/id`` or a path to a memory file directly inside this store's folders."""
+    parts = ref.replace("\\", "/").split("/")
+    name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
+    if len(parts) >= 2 and not valid_id_shape(name):
+        return None
+    candidates = []
+    if len(parts) == 2:
+        by_name = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
+        if by_name:
+            candidates.append(by_name)
+    if not candidates and len(parts) >= 2:  # a path: its folder must be one of this store's category folders
+        project = project_root_of(memory_root)
+        for base in (os.getcwd(), project):
+            folder = os.path.dirname(os.path.join(base, os.path.join(*parts) if parts[0] else os.sep + os.path.join(*parts[1:])))
+            try:
+                inside = os.path.samefile(os.path.dirname(folder), memory_root)
+            except OSError:
+                continue
+            if inside and os.path.basename(folder) in folders.values():
+                candidates.append(os.path.basename(folder))
+                break
+    for folder in candidates:
+        path = os.path.join(memory_root, folder, f"{name}.json")
+        if os.path.isfile(path) and not os.path.islink(path):
+            category = next(c for c, f in folders.items() if f == folder)
             return category, path
     return None
 

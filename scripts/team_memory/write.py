@@ -233,7 +233,8 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
     With ``expect_hash`` the update is refused if the file changed since that hash was taken.
     """
     if not isinstance(changes, dict) or not changes:
-        raise WriteError("nothing to update: give at least one of --title, --tag, --content-json")
+        raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
+                         "- (content from stdin), --related-file or --confidence (see: update --help)")
     problems = [Problem(k, "cannot be changed by update",
                         "use retire/restore/archive/unarchive for the status" if k == "record_status"
                         else f"change only: {', '.join(UPDATABLE)}") for k in changes if k not in UPDATABLE]
@@ -241,18 +242,24 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         problems.append(Problem("content", "must be an object of the keys to change", 'write {"key": value}'))
     if problems:
         raise ValidationError(problems, f"update of {memory_id}")
+    wanted = None
+    if expect_hash is not None:
+        wanted = expect_hash.strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{12,64}", wanted):
+            raise WriteError(f"--expect-hash {expect_hash!r} is not a hash: give at least the first 12 hex digits "
+                             "that 'show ID' prints as 'hash' (or 'save'/'update --json' return)")
     scrubbed, private, secrets = scrub_record(dict(changes, _summary=summary or ""), config)
     note = clean_line(scrubbed.pop("_summary"))
     scrubbed = _tidy(scrubbed)
 
     with store_lock(memory_root):
         category, path, record = _load_for_change(memory_root, config, memory_id)
+        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
         if expect_hash is not None:
             actual = content_hash(path)
-            wanted = expect_hash.strip().lower()
-            if len(wanted) < 12 or not actual.startswith(wanted):
+            if not actual.startswith(wanted):
                 raise WriteError(f"{memory_id} changed since it was read (hash {actual[:12]}, expected "
-                                 f"{wanted[:12]}); read it again and retry")
+                                 f"{wanted[:12]}); read it again (show {memory_id}) and retry with its new hash")
         if record_status(record) != "active":
             verb = "restore" if record_status(record) == "retired" else "unarchive"
             raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
@@ -294,6 +301,7 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         reason_text = clean_line(scrubbed["reason"])
     with store_lock(memory_root):
         category, path, record = _load_for_change(memory_root, config, memory_id)
+        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
         current = record_status(record)
         verb = {"retired": "retire", "archived": "archive"}.get(status, status)
         if verb == "active":
@@ -302,7 +310,9 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             raise WriteError(f"unknown status change {status!r}; use one of {', '.join(TRANSITIONS)}")
         allowed, target, needs_reason = TRANSITIONS[verb]
         if current not in allowed:
-            raise WriteError(f"cannot {verb} {memory_id}: it is {current}")
+            other = {("restore", "archived"): "unarchive", ("unarchive", "retired"): "restore"}.get((verb, current))
+            raise WriteError(f"cannot {verb} {memory_id}: it is {current}"
+                             + (f"; bring it back with: {other} {memory_id}" if other else ""))
         if needs_reason and not reason_text:
             raise WriteError(f"{verb} needs --reason: say why, so the team knows later")
         now = now_iso()

@@ -48,3 +48,19 @@ def test_a_file_written_behind_the_guard_is_quarantined(installed):
     root = e2e.memory_root(project)
     assert not (root / "decisions" / "y.json").exists()
     assert json.loads((root / ".quarantine" / "decisions" / "y.json").read_text()) == {"title": "y"}
+
+
+def test_a_bash_write_spelled_through_a_variable_and_find_is_denied(installed):
+    project, plugin = installed
+    keep = e2e.memory_root(project) / "decisions" / "keep.json"
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    keep.write_text("{}\n")
+    (project / "a.pyc").write_text("")
+    command = 'M=memory; cd .claude && find $M -name "*.json" -exec rm {} +'
+    result = e2e.run_claude(project, "clean up", plugin, label="tricky bash write",
+                            tool_use={"name": "Bash", "input": {"command": command}},
+                            claude_args=("--allowedTools", "Bash"))
+    assert result.returncode == 0, result.describe()
+    assert keep.exists(), result.describe()
+    assert result.seen("written only through the team-memory CLI"), result.describe()
+    assert result.seen("retire ID --reason R"), result.describe()

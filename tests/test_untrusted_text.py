@@ -132,8 +132,11 @@ def test_doctor_fix_renames_files_whose_names_are_not_ids(hostile, memory_root):
                      "redis-sessions.json", "redis-ttl.json"]
     moved = json.loads((memory_root / "decisions" / "redis-pool-size-for-sessions.json").read_text())
     assert moved["id"] == "redis-pool-size-for-sessions" and moved["changes"][-1]["summary"].startswith("doctor: renamed")
-    out, _ = recall(hostile, "redis pool size and cache eviction policy")
-    assert "decisions/redis-pool-size-for-sessions.json" in out and "decisions/redis-cache-eviction-policy.json" in out
+    # One question each: the point is that the renamed files are recalled under their new names.
+    out, _ = recall(hostile, "what redis pool size do we use for sessions?")
+    assert "decisions/redis-pool-size-for-sessions.json" in out
+    out, _ = recall(hostile, "which redis cache eviction policy did we pick?")
+    assert "decisions/redis-cache-eviction-policy.json" in out
 
 
 def test_save_rejects_hostile_ids_and_never_echoes_a_rejected_value(project):

@@ -16,21 +16,18 @@ Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 """
 from __future__ import annotations
 
-import fnmatch
-import json
 import os
 from datetime import datetime, timezone
 
 from .config import category_folders, load_config
 from .digest import sha256_hex
 from .fsutil import LockBusy, category_dir, store_lock
-from .index import apply_changes
-from .model import CONFIG_NAME, MEMORY_REL
-from .retrieve import project_dir_of
-from .shellscan import write_targets
+from .model import MEMORY_REL
+from .hookio import project_dir_of
+from .shelljudge import judge
+from .shellpaths import reach
 from .state import load_state, save_state, state_path
 from .store import find_memory_root, project_root_of
-from .validate import check_file
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 QUARANTINE = ".quarantine"
@@ -54,29 +51,9 @@ def _stores(payload: dict) -> list:
     return sorted({os.path.realpath(s) for s in found if s and os.path.isdir(s)})
 
 
-def _memory_part(path: str):
-    """The path's parts after a ``.claude/memory`` pair (``[]`` for the folder itself); None if not in one."""
-    parts = [p.lower() for p in os.path.normpath(path).split(os.sep)]
-    for i in range(len(parts) - 1):
-        if parts[i] == MEMORY_REL[0] and parts[i + 1] == MEMORY_REL[1]:
-            return parts[i + 2:]
-    return None
-
-
 def protected(path: str, stores: list, removes: bool = False) -> bool:
     """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
-    rest = _memory_part(path)
-    if rest is not None:
-        return rest != [CONFIG_NAME.lower()]
-    real = os.path.realpath(path)
-    for store in stores:
-        if real == store or real.startswith(store + os.sep):
-            return real != os.path.join(store, CONFIG_NAME)
-        if removes and (store.startswith(real.rstrip(os.sep) + os.sep) or fnmatch.fnmatch(store, path)):
-            return True  # rm -rf .claude, mv .claude elsewhere, rm -r .cl*
-        if any(c in path for c in "*?[") and fnmatch.fnmatch(os.path.join(store, "x", "x.json"), path):
-            return True
-    return False
+    return reach(os.path.normpath(path), stores, removes)
 
 
 def _shown(text: str) -> str:
@@ -101,8 +78,9 @@ def _deny(what: str, path: str | None) -> dict:
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
               f"Use instead: {cli()} save --input - (a whole JSON record on stdin), "
-              f"or {cli()} add/update ID/retire ID --reason R/archive ID --reason R "
-              f"(see {cli()} --help). Reading memory files is allowed.")
+              f"{cli()} update ID --title T --tag T --content-json JSON (changed fields), "
+              f"{cli()} retire ID --reason R, or add/archive/restore (see {cli()} --help). "
+              f"Reading memory files is allowed.")
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                    "permissionDecisionReason": reason}}
 
@@ -116,6 +94,16 @@ def _tool_paths(payload: dict) -> list:
         if isinstance(value, str) and value and "\x00" not in value:
             paths.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))))
     return paths
+
+
+def _judged_stores(payload: dict, stores: list) -> list:
+    """The stores a Bash line is judged against: the real ones and where one would be created."""
+    cwd = project_dir_of(payload)
+    found = set(stores) | {os.path.join(cwd, *MEMORY_REL)}
+    for base in (os.environ.get("CLAUDE_PROJECT_DIR"), project_root_of(stores[0]) if stores else None):
+        if base:
+            found.add(os.path.join(base, *MEMORY_REL))
+    return sorted(found)
 
 
 def guard_tool_use(payload: dict):
@@ -135,14 +123,10 @@ def guard_tool_use(payload: dict):
     if len(command) > MAX_COMMAND_CHARS:
         if _mentions_store(command, stores):
             return _deny("a command line too long to check", None)
-        if stores:
-            _save_snapshot(payload, stores[0])
-        return None
-    for target in write_targets(command, project_dir_of(payload)):
-        if target.path is not None and protected(target.path, stores, target.removes):
-            return _deny(target.what, os.path.relpath(target.path, project_dir_of(payload)))
-        if target.path is None and _mentions_store(command, stores):  # paths unknown: judge the whole line
-            return _deny(target.what, None)
+    else:
+        what = judge(command, project_dir_of(payload), _judged_stores(payload, stores))
+        if what is not None:
+            return _deny(what, None)
     if stores:
         _save_snapshot(payload, stores[0])
     return None
@@ -154,6 +138,7 @@ def _call_key(payload: dict) -> str:
     """The same key in PreToolUse and PostToolUse of one tool call."""
     if isinstance(payload.get("tool_use_id"), str) and payload["tool_use_id"]:
         return payload["tool_use_id"]
+    import json  # only for a payload without a tool_use_id
     raw = json.dumps([payload.get("session_id"), payload.get("tool_name"), payload.get("tool_input")],
                      sort_keys=True, default=str)
     return sha256_hex(raw.encode("utf-8", "replace"))[:24]
@@ -231,6 +216,8 @@ def check_tool_result(payload: dict):
     stores = _stores(payload)
     if not stores:
         return None
+    from .index import apply_changes  # PostToolUse only: PreToolUse stays light
+    from .validate import check_file
     store = stores[0]
     config = load_config(store)
     changed, removed = _changed_files(payload, store, config)

@@ -17,6 +17,7 @@ import os
 from datetime import datetime, timezone
 
 from . import fastjson
+from .hookio import project_dir_of  # noqa: F401 (kept here for callers)
 from .config import category_descriptions, int_setting, load_config, max_inject, retrieval_enabled, warn
 from .index import current_entries, resolve_entry_path
 from .model import CATEGORIES, PRIORITY, category_from_display, display_name
@@ -348,14 +349,6 @@ def prompt_of(payload: dict) -> str:
         if isinstance(value, str) and value:
             return value
     return ""
-
-
-def project_dir_of(payload: dict) -> str:
-    """Where to look for the store: the payload's ``cwd``, else ``$CLAUDE_PROJECT_DIR``, else here."""
-    for candidate in (payload.get("cwd"), os.environ.get("CLAUDE_PROJECT_DIR")):
-        if isinstance(candidate, str) and candidate and "\x00" not in candidate and os.path.isdir(candidate):
-            return candidate
-    return os.getcwd()
 
 
 def enabled_store(payload: dict):

@@ -195,7 +195,7 @@ class Lab:
 
     def allowed(self, memory_roots, extra=()) -> list:
         return [*map(str, memory_roots), str(REPO), str(self.base / "state"), str(self.base / "audit"),
-                str(self.base / "cache" / "team-memory" / "pycache"),
+                str(self.base / "cache"),  # the user cache folder: compiled code (bytecache.py)
                 *self.python_roots, "/dev/null", "/dev/urandom", *map(str, extra)]
 
     def run_hook(self, event: str, stdin: bytes, cwd, allowed=None, timeout=HOOK_TIMEOUT) -> dict:

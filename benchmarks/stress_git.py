@@ -17,10 +17,9 @@ then every hook and the CLI commands people and Claude run (``list``, ``search``
 The CI size (``--quick``) runs each case once, the cases that can share a store as one,
 with fewer CLI commands. A case is a function ``plant(store, outside, rng) -> Expect`` in ``CASES``; new kinds of
 teammate content (hostile ids, invisible text, secrets, in-place edits) are added as more
-cases. Cases in ``ADVISORY`` are run and counted but do not fail the phase (checks for
-parts of the product that another change owns; move them to ``CASES`` once it lands): ids
-with bidi or tag characters, a hand-written secret and private section, and an in-place
-edit (same size, folder untouched) that the next prompt must see.
+cases. Among them: ids with bidi or tag characters, a hand-written secret and private
+section (no secret in any hook's or command's output), and an in-place edit (same size,
+folder untouched) that the next prompt must see.
 """
 from __future__ import annotations
 
@@ -146,27 +145,26 @@ def case_valid_and_sloppy_pull(store, outside, rng):
     return Expect(reported=[f"decisions/{r['id']}.json" for r in sloppy], ids=["restart-worker", "tag-case"])
 
 
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def advisory_hostile_ids(store, outside, rng):
+def case_hostile_ids(store, outside, rng):
     put(store / "decisions", record("x\u202eevil", "Bidi id", ["redis"]))
     put(store / "decisions", record("y\U000e0041\U000e0042", "Tag characters in the id", ["redis"]))
     return Expect()
 
 
-def advisory_secrets(store, outside, rng):
+def case_secrets(store, outside, rng):
     put(store / "decisions", record("leaky", "Deploy keys for redis", ["redis"],
                                     content=dict(CONTENT, context="key AKIAIOSFODNN7EXAMPLE <private>x</private>")))
-    return Expect()
+    return Expect(ids=["leaky"])
 
 
-def advisory_in_place_edit(store, outside, rng):
+def case_in_place_edit(store, outside, rng):
     """After the pull and the first prompt, the memory is rewritten in place (same size, folder untouched)."""
     return Expect(edit=("decisions/use-redis.json", "Use Redis for sessions", "Use Kafka for sessions"))
 
 
-ADVISORY = {"hostile_ids": advisory_hostile_ids, "secrets": advisory_secrets, "in_place_edit": advisory_in_place_edit}
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 ALONE = ("store_link", "claude_link", "linked_cache_and_config")  # cases that cannot share a store with others
 
 
@@ -179,6 +177,7 @@ def together(names):
             merged.reported += got.reported
             merged.links += got.links
             merged.ids += got.ids
+            merged.edit = merged.edit or got.edit
         return merged
     return plant
 
@@ -240,7 +239,7 @@ def audited(lab, argv: list, cwd: Path, allowed: list, stdin: bytes = b"") -> di
             "audit": [line for line in lines if line != AUDIT_MARK]}
 
 
-def run_case(lab, tally, name: str, plant, rng, strict: bool, quick: bool = False) -> None:
+def run_case(lab, tally, name: str, plant, rng, quick: bool = False) -> None:
     import shutil
     base = lab.base / "git" / f"{name}-{rng.randrange(10**9)}"
     base.mkdir(parents=True)
@@ -249,8 +248,8 @@ def run_case(lab, tally, name: str, plant, rng, strict: bool, quick: bool = Fals
     git(alice, "add", "-Af")  # -f: a hostile commit adds what .gitignore names too
     git(alice, "commit", "-qm", name, "--allow-empty")
     git(alice, "push", "-q", "origin", "HEAD:main")
-    bad = (lambda kind, example: tally.problem(kind, f"{name}: {example}")) if strict else \
-        (lambda kind, example: tally.add(f"advisory {kind}"))
+    def bad(kind, example):
+        tally.problem(kind, f"{name}: {example}")
     before = byte_audit(outside)
     fifo = base / "transcript.jsonl"  # a transcript that is a FIFO: read it and the Stop hook hangs
     os.mkfifo(fifo)
@@ -323,12 +322,12 @@ def run_case(lab, tally, name: str, plant, rng, strict: bool, quick: bool = Fals
             bad("a hook timed out", name)
         if CANARY.encode() in run["out"] + run["err"]:
             bad("text from outside reached the output", name)
+        said = run["out"].decode("utf-8", "replace")
+        if any(r.search(said) for r in SECRET_RES):  # no hook and no command prints a secret
+            bad("a secret reached an output", name)
         if i < HOOK_RUNS:  # what reaches Claude
-            said = run["out"].decode("utf-8", "replace")
             if INVISIBLE.search(said) or any(0xE0000 <= ord(c) <= 0xE007F for c in said):
                 bad("an invisible character reached Claude", repr(said[:200]))
-            if any(r.search(said) for r in SECRET_RES):
-                bad("a secret reached Claude", name)
     if byte_audit(outside) != before:
         bad("a file outside the repository was created, changed or removed", name)
     tally.add("cases")
@@ -338,14 +337,12 @@ def run_case(lab, tally, name: str, plant, rng, strict: bool, quick: bool = Fals
 def section_git(lab, size: dict, seed: int, tally) -> bool:
     rng = random.Random(seed)
     t0 = time.monotonic()
-    quick = "git_rounds" not in size  # CI size: each case once, fewer CLI commands, no advisory cases
+    quick = "git_rounds" not in size  # CI size: each case once, fewer CLI commands
     cases = dict(CASES)
     if quick:
         cases = {name: CASES[name] for name in ALONE}
         cases["together"] = together([name for name in CASES if name not in ALONE])
     for _ in range(size.get("git_rounds", 1)):
         for name, plant in cases.items():
-            run_case(lab, tally, name, plant, rng, strict=True, quick=quick)
-        for name, plant in ({} if quick else ADVISORY).items():
-            run_case(lab, tally, name, plant, rng, strict=False)
+            run_case(lab, tally, name, plant, rng, quick=quick)
     return tally.report("git", time.monotonic() - t0)

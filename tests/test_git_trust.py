@@ -195,8 +195,10 @@ def test_a_deleted_or_rewritten_memory_can_be_got_back(team):
     store = me / ".claude" / "memory" / "decisions"
     fresh = store / "queue-retries-back-off.json"
     original = fresh.read_bytes()
-    (me / "tidy.py").write_text("import os, sys\nfor p in sys.argv[1:]:\n    os.unlink(p)\n")
-    text = claude_runs(me, f"python3 tidy.py {fresh} {store / 'use-redis.json'}")
+    # Scripts that name no memory on their command line: lines the guard cannot see into.
+    (me / "targets.txt").write_text(f"{fresh}\n{store / 'use-redis.json'}\n")
+    (me / "tidy.py").write_text("import os\nfor p in open('targets.txt').read().split():\n    os.unlink(p)\n")
+    text = claude_runs(me, "python3 tidy.py")
     assert "queue-retries-back-off.json was removed by this command and its previous version was not committed" in text
     copy = text.split('kept outside the repository at "')[1].split('"')[0]
     assert open(copy, "rb").read() == original and not copy.startswith(str(me))
@@ -208,9 +210,11 @@ def test_a_deleted_or_rewritten_memory_can_be_got_back(team):
     assert run_cli("save", "--input", copy, cwd=me).returncode == 0
     assert json.loads(fresh.read_text())["title"] == "Queue retries back off"
     # A rewrite of an uncommitted memory is reported too; one of a committed memory is not (git has it).
-    (me / "scribble.py").write_text("import sys\nopen(sys.argv[1], 'w').write('{}')\n")
-    assert "was rewritten by this command" in claude_runs(me, f"python3 scribble.py {fresh}", call="toolu_2")
-    assert "was rewritten" not in claude_runs(me, "git checkout -q -- .", call="toolu_3")
+    (me / "targets.txt").write_text(f"{fresh}\n")
+    (me / "scribble.py").write_text("open(open('targets.txt').read().strip(), 'w').write('{}')\n")
+    assert "was rewritten by this command" in claude_runs(me, "python3 scribble.py", call="toolu_2")
+    (me / "restore.py").write_text("import subprocess\nsubprocess.run(['git', 'checkout', '-q', '--', '.'])\n")
+    assert "was rewritten" not in claude_runs(me, "python3 restore.py", call="toolu_3")
 
 
 # --- 5. any path a hook opens is a regular file, read with a bound ---------------------------------
@@ -273,5 +277,6 @@ def test_a_cli_update_through_bash_is_not_reported_as_a_loss(team):
     assert run_cli(*add_args("decision", "Queue retries back off", "queue"), cwd=me).returncode == 0
     text = claude_runs(me, f'{CLI} update queue-retries-back-off --title "Queue retries back off twice"')
     assert text == ""
-    (me / "touch.py").write_text("import os, sys\nos.utime(sys.argv[1])\n")  # touched, not changed
-    assert claude_runs(me, "python3 touch.py .claude/memory/decisions/queue-retries-back-off.json", call="toolu_2") == ""
+    (me / "targets.txt").write_text(".claude/memory/decisions/queue-retries-back-off.json\n")
+    (me / "touch.py").write_text("import os\nos.utime(open('targets.txt').read().strip())\n")  # touched, not changed
+    assert claude_runs(me, "python3 touch.py", call="toolu_2") == ""

@@ -206,7 +206,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         found.append(Finding("stale-index", rel(index_path(memory_root)),
                              "was built before the last change to memory-config.json (hooks rebuild it on the next "
                              "prompt)" if only_config else
-                             "is missing or older than the memories (hooks rebuild it on the next prompt)",
+                             "is missing or behind the memories (the next prompt's hook brings it up to date)",
                              "rebuild it (--fix does)", fixable=True, warning=only_config))
     return found
 

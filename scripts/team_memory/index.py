@@ -214,15 +214,16 @@ def newest_source_mtime(memory_root: str, config: dict, include_config: bool = T
 
 
 def index_is_stale(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` or the machine cache is missing, or older than anything it is derived from."""
-    from .cache import cache_path
-    if not os.path.isfile(cache_path(memory_root)):
+    """True when ``index.md`` or the machine cache is missing, was built for another
+    configuration, or any memory file was added, removed or changed since (per file: inode,
+    size, mtime and ctime, so an in-place rewrite that keeps the size and the times counts too).
+
+    The hooks bring such an index up to date on the next prompt (``upkeep.fresh_cache``).
+    """
+    if not os.path.isfile(index_path(memory_root)):
         return True
-    try:
-        built = os.stat(index_path(memory_root)).st_mtime
-    except OSError:
-        return True
-    return newest_source_mtime(memory_root, config) > built
+    from .upkeep import cache_is_current
+    return not cache_is_current(memory_root, config)
 
 
 def current_entries(memory_root: str, config: dict) -> list:

@@ -391,25 +391,16 @@ def context_for_prompt(payload: dict) -> str | None:
     if limit == 0:
         return None
     strategy = get_strategy(config)
-    cache = entries = None
-    if uses_cache(strategy):
-        from .upkeep import fresh_cache
-        cache = fresh_cache(memory_root, config, strategy)
+    cache = None
     try:
-        if cache is None:
-            entries = current_entries(memory_root, config)
-            if not entries:
+        if uses_cache(strategy):
+            from .upkeep import Building, fresh_cache, hook_budget
+            try:
+                cache = fresh_cache(memory_root, config, strategy, hook_budget())
+            except Building as exc:  # answer from what is ready: nothing yet
+                warn(f"no memories recalled: {exc}; recall resumes once it is done")
                 return None
-        elif not cache.meta.get("count"):
-            return None
-        from .dedupe import Recall, session_of, window as dedupe_window
-        session, n = session_of(payload), dedupe_window(config)
-        recall = Recall(memory_root, session, n) if session and n > 0 else None
-        hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
-                    exclude=recall.held_back() if recall else None, cache=cache)
-        attr = cache.meta.get("descriptions_attr") if cache is not None else None
-        block = format_block(hits, config, output_budget(config), excerpt_chars(config, strategy), attr,
-                             data_note(strategy)) or None
+        hits, block, recall = _recall(payload, prompt, memory_root, config, strategy, limit, cache)
     finally:
         if cache is not None:
             cache.close()
@@ -419,6 +410,26 @@ def context_for_prompt(payload: dict) -> str | None:
         except OSError as exc:  # state is a nicety: never lose the block over it
             warn(f"could not save recall state: {exc}")
     return block
+
+
+def _recall(payload: dict, prompt: str, memory_root: str, config: dict, strategy, limit: int, cache):
+    """``(hits, block or None, Recall or None)`` for the prompt, from ``cache`` or (None) the index."""
+    entries = None
+    if cache is None:
+        entries = current_entries(memory_root, config)
+        if not entries:
+            return [], None, None
+    elif not cache.meta.get("count"):
+        return [], None, None
+    from .dedupe import Recall, session_of, window as dedupe_window
+    session, n = session_of(payload), dedupe_window(config)
+    recall = Recall(memory_root, session, n) if session and n > 0 else None
+    hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
+                exclude=recall.held_back() if recall else None, cache=cache)
+    attr = cache.meta.get("descriptions_attr") if cache is not None else None
+    block = format_block(hits, config, output_budget(config), excerpt_chars(config, strategy), attr,
+                         data_note(strategy)) or None
+    return hits, block, recall
 
 
 def output_budget(config: dict) -> int:

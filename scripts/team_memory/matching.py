@@ -6,8 +6,9 @@ For each prompt token (``textnorm.tokenize``) and each memory, the best of:
 match                  points
 =====================  =====================================================
 tag, exact             ``TAG`` (3) x weight(token)
-title, exact           ``TITLE`` (2) x weight(token)
-body, exact            ``BODY`` (1) x weight(token)
+title, exact           ``TITLE`` (2) x weight(token); a part of a compound
+                       tag (``current`` of ``sleep-current``) counts as title
+body, exact            ``BODY`` (1.3) x weight(token)
 prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
                        the shorter token has 4+ characters and starts the other
                        (``auth`` meets ``authenticat`` and back)
@@ -26,7 +27,7 @@ Whether to answer at all (``confident``): per prompt word, the most points any
 memory gets from it; their sum is what the store could explain of the prompt.
 The best memory must score ``retrieval.min_score`` (1.3) and its ``evidence``,
 its score x the square root of the share of that sum it explains, must reach
-``retrieval.min_evidence`` (2.0): a rare tag asked about alone answers, a common
+``retrieval.min_evidence`` (1.9): a rare tag asked about alone answers, a common
 word does not, and a rare word met by chance in a long prompt about something
 else is scaled down. Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
@@ -58,7 +59,7 @@ from .textnorm import stop_words_for, token_groups, tokenize
 
 _fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
 
-TAG, TITLE, BODY = 3.0, 2.0, 1.0
+TAG, TITLE, BODY = 3.0, 2.0, 1.3
 PREFIX, FUZZY = 0.4, 0.7
 GROUP_DECAY = 0.5
 PREFIX_MIN = 4
@@ -67,7 +68,7 @@ MIN_WEIGHT = 0.1
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.6
-DEFAULT_MIN_EVIDENCE = 2.0
+DEFAULT_MIN_EVIDENCE = 1.9
 DEFAULT_MIN_RUNNER_UP = 3.0
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
@@ -113,7 +114,7 @@ class Smart:
     recency_bonus = 0.5
     excerpts = True  # a clear winner's key content goes into the block
 
-    cache_version = 1
+    cache_version = 2  # 2: a part of a compound tag is filed as a title word
 
     def __init__(self, config: dict):
         self.config = config
@@ -126,6 +127,7 @@ class Smart:
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
+        self.compound_parts = section(config, "retrieval").get("compound_parts", True) is not False
         self._entries = None
 
     # -- the store side, built once per entry list -------------------------------------------
@@ -140,11 +142,8 @@ class Smart:
         postings: dict = {}  # token -> {entry index: field points}
         surface: dict = {}   # token -> {entry index: field name} for title/tag tokens (the fuzzy vocabulary)
         for i, entry in enumerate(entries):
-            fields = (
-                (TAG, "tags", set().union(*(tokenize(t, self.stop_words) for t in entry["tags"])) if entry["tags"] else set()),
-                (TITLE, "title", tokenize(entry["title"], self.stop_words)),
-                (BODY, "body", set(bodies.get(entry["path"], ()))),
-            )
+            tags, title = self._surface_tokens(entry)
+            fields = ((TAG, "tags", tags), (TITLE, "title", title), (BODY, "body", set(bodies.get(entry["path"], ()))))
             for points, field, tokens in fields:
                 for token in tokens:
                     slot = postings.setdefault(token, {})
@@ -168,9 +167,25 @@ class Smart:
     def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
         """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
         from .bodycache import derive_body_tokens
-        tags = set().union(*(tokenize(t, self.stop_words) for t in entry["tags"])) if entry["tags"] else set()
+        tags, title = self._surface_tokens(entry)
         body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
-        return [sorted(tags), sorted(tokenize(entry["title"], self.stop_words)), body]
+        return [sorted(tags), sorted(title), body]
+
+    def _surface_tokens(self, entry: dict) -> tuple:
+        """``(tag tokens, title tokens)``; a part of a compound tag counts as a title word.
+
+        ``sleep-current`` is a tag; ``current`` alone is not: asked about on its own
+        (``what's our current position``) it is as much evidence as a title word.
+        """
+        tags, title = set(), set(tokenize(entry["title"], self.stop_words))
+        for tag in entry["tags"] or ():
+            tokens = tokenize(tag, self.stop_words)
+            for token in tokens:
+                if self.compound_parts and any(token != other and token in other for other in tokens):
+                    title.add(token)
+                else:
+                    tags.add(token)
+        return tags, title - tags
 
     def index_keys(self, features: list) -> set:
         """``"<token> <points>"`` per token, under its best field (tag 3, title 2, body 1).

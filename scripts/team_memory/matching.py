@@ -21,7 +21,9 @@ under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
 hold the token in their tags or title (``retrieval.field_idf``, on): a word that
 is one memory's tag stays rare however many bodies mention it. A memory's score
 is the sum over prompt words; the tokens of one word (an identifier's parts, a
-CJK run's bigrams) count 1, 1/2, 1/4... in order of their points.
+CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. Two neighbouring
+prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x the smaller
+of their points (``adjacency``: a phrase of the prompt found in one memory).
 
 Whether to answer at all (``confident``): per prompt word, the most points any
 memory gets from it; their sum is what the store could explain of the prompt.
@@ -62,6 +64,7 @@ _fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuz
 TAG, TITLE, BODY = 3.0, 2.0, 1.3
 PREFIX, FUZZY = 0.4, 0.7
 GROUP_DECAY = 0.5
+ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
 PREFIX_MIN = 4
 FUZZY_MIN = 5
 MIN_WEIGHT = 0.1
@@ -341,7 +344,7 @@ def surface_weight(surface_df: int, n: int, weight: float) -> float:
 
 
 def _total(matches: list) -> float:
-    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..."""
+    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus ``adjacency``."""
     by_group: dict = {}
     for g, _, match in matches:
         by_group.setdefault(g, []).append(match[0])
@@ -349,7 +352,21 @@ def _total(matches: list) -> float:
     for points in by_group.values():
         points.sort(reverse=True)
         total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
-    return total
+    return total + adjacency(matches)
+
+
+def adjacency(matches: list) -> float:
+    """The phrase bonus: ``ADJACENT`` x the smaller points of each two neighbouring prompt words
+    that both meet the memory exactly (``data rate``, ``read replica``).
+
+    Never more than ``ADJACENT`` x the sum of the words' points: each word is the left one
+    of at most one pair (``smartindex`` bounds a score by ``1 + ADJACENT`` x its matches).
+    """
+    exact: dict = {}
+    for g, _, match in matches:
+        if match[2] == "exact" and match[0] > exact.get(g, 0.0):
+            exact[g] = match[0]
+    return ADJACENT * sum(min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact)
 
 
 def _parts(matches: list) -> dict:

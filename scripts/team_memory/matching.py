@@ -57,13 +57,14 @@ import math
 
 from .config import section, warn
 from .fuzzycheck import fuzzy_may_match
-from .textnorm import stop_words_for, token_groups, tokenize
+from .textnorm import joined_pairs, stop_words_for, token_groups, tokenize
 
 _fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
 
 TAG, TITLE, BODY = 3.0, 2.0, 1.3
 PREFIX, FUZZY = 0.4, 0.7
 GROUP_DECAY = 0.5
+JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
 ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
 PREFIX_MIN = 4
 FUZZY_MIN = 5
@@ -131,6 +132,7 @@ class Smart:
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
         self.compound_parts = section(config, "retrieval").get("compound_parts", True) is not False
+        self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
         self._entries = None
 
     # -- the store side, built once per entry list -------------------------------------------
@@ -212,7 +214,11 @@ class Smart:
     # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
         """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
-        return tuple(tuple(g) for g in token_groups(prompt, self.stop_words))
+        groups = token_groups(prompt, self.stop_words)
+        if self.join_pairs:
+            seen = {t for g in groups for t in g}
+            groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
+        return tuple(tuple(g) for g in groups)
 
     def _prefix_targets(self, q: str) -> list:
         """Index tokens that start with ``q`` or that ``q`` starts with (the shorter one 4+ characters)."""
@@ -230,9 +236,12 @@ class Smart:
     def _match(self, q: str) -> dict:
         """entry index -> (points, field, kind, target) for the best match of one prompt token."""
         best: dict = {}
+        joined = q[:1] == JOINED
+        if joined:
+            q = q[1:]
         for i, (points, field) in self.postings.get(q, {}).items():
             best[i] = (points * self._weight(q, points), field, "exact", q)
-        for t in self._prefix_targets(q):
+        for t in () if joined else self._prefix_targets(q):
             for i, (points, field) in self.postings[t].items():
                 p = PREFIX * points * self._weight(t, points)
                 if p > best.get(i, (0,))[0]:
@@ -279,11 +288,11 @@ class Smart:
         reachable = sum(reach.values())
         totals = {i: _total(m) for i, m in found.items()}
         if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable)
-                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN], self.surface,
+                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], self.surface,
                                     self.fuzzy_cutoff)
                 and fuzzy_available()):
             for g, q in unmatched:
-                if len(q) < FUZZY_MIN:
+                if len(q) < FUZZY_MIN or q[:1] == JOINED:
                     continue
                 for i, match in self._fuzzy(q).items():
                     found.setdefault(i, []).append((g, q, match))
@@ -363,8 +372,8 @@ def adjacency(matches: list) -> float:
     of at most one pair (``smartindex`` bounds a score by ``1 + ADJACENT`` x its matches).
     """
     exact: dict = {}
-    for g, _, match in matches:
-        if match[2] == "exact" and match[0] > exact.get(g, 0.0):
+    for g, q, match in matches:
+        if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):
             exact[g] = match[0]
     return ADJACENT * sum(min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact)
 
@@ -374,7 +383,7 @@ def _parts(matches: list) -> dict:
     parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
     for _, q, (points, field, kind, target) in matches:
         if kind == "exact":
-            parts[field].append(q)
+            parts[field].append(target)
         else:
             parts[kind].append(f"{q}~{target} ({field})")
     return {k: sorted(v) for k, v in parts.items()}

@@ -43,7 +43,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from .cache import NO_BITS, bits_of, ids_of_bits
-from .matching import (ADJACENT, BODY, FUZZY, FUZZY_MIN, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
+from .matching import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
                        _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
 from .fuzzycheck import fuzzy_may_match_groups
 
@@ -204,10 +204,13 @@ class _Book:
     def options(self, q: str) -> list:
         """``[Option]`` best first; ties keep ``Smart._match``'s order."""
         ranked = []
+        joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
+        if joined:
+            q = q[1:]
         tiers, w, ws = self.tiers(q)
         for points, members in tiers:
             ranked.append((-(points * (ws if points > BODY else w)), 0, FIELD[points], "exact", q, members))
-        for order, t in enumerate(self.targets(q), 1):
+        for order, t in enumerate(() if joined else self.targets(q), 1):
             tiers, w, ws = self.tiers(t)
             for points, members in tiers:
                 ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
@@ -376,7 +379,7 @@ def score_index(strategy, query, index) -> list:
         totals[i] = _total(matches)
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable)
-            and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN], strategy.fuzzy_cutoff)
+            and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
         # so under the final bar: the fuzzy step only raises the best
@@ -423,7 +426,7 @@ def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
     surface = sorted({key[:-2] for key in index.live_keys("32")})
     touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
     for g, q in unmatched:
-        if len(q) < FUZZY_MIN:
+        if len(q) < FUZZY_MIN or q[:1] == JOINED:
             continue
         best: dict = {}
         for t, similarity, _ in process.extract(q, surface, scorer=fuzz.ratio,

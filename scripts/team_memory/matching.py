@@ -21,9 +21,12 @@ under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
 hold the token in their tags or title (``retrieval.field_idf``, on): a word that
 is one memory's tag stays rare however many bodies mention it. A memory's score
 is the sum over prompt words; the tokens of one word (an identifier's parts, a
-CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. Two neighbouring
-prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x the smaller
-of their points (``adjacency``: a phrase of the prompt found in one memory).
+CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. The best two
+neighbouring prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x
+the smaller of their points (``adjacency``: a phrase of the prompt found in one
+memory). Two neighbouring plain words also count written as one, exact matches only
+(``textnorm.joined_pairs``: ``sleep current`` meets the tag ``sleep-current``;
+``retrieval.join_pairs``).
 
 Whether to answer at all (``confident``): per prompt word, the most points any
 memory gets from it; their sum is what the store could explain of the prompt.
@@ -365,17 +368,17 @@ def _total(matches: list) -> float:
 
 
 def adjacency(matches: list) -> float:
-    """The phrase bonus: ``ADJACENT`` x the smaller points of each two neighbouring prompt words
-    that both meet the memory exactly (``data rate``, ``read replica``).
+    """The phrase bonus: ``ADJACENT`` x the smaller points of the best two neighbouring prompt
+    words that both meet the memory exactly (``data rate``, ``read replica``).
 
-    Never more than ``ADJACENT`` x the sum of the words' points: each word is the left one
-    of at most one pair (``smartindex`` bounds a score by ``1 + ADJACENT`` x its matches).
+    Never more than ``ADJACENT`` / 2 x the sum of the words' points (the smaller of two is at
+    most half their sum): ``smartindex`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
     """
     exact: dict = {}
     for g, q, match in matches:
         if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):
             exact[g] = match[0]
-    return ADJACENT * sum(min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact)
+    return ADJACENT * max((min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact), default=0.0)
 
 
 def _parts(matches: list) -> dict:

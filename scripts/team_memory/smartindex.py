@@ -14,7 +14,7 @@ floors, so exact scores are computed for few of them:
    first one that holds it;
 2. an upper bound of every entry's score (the sum over prompt tokens of the points of
    its best option; the real score decays a word's second and later tokens, and adds at
-   most ``ADJACENT`` x that sum for neighbouring words, ``matching.adjacency``) is added up
+   most ``ADJACENT`` / 2 x that sum for neighbouring words, ``matching.adjacency``) is added up
    with whole-int bit operations: the bound is kept as bit planes (plane k holds bit k of
    every entry's bound, in units of ``QUANTUM``), each option's points are rounded *up*
    to whole units, and an option's entries are added to the planes as one bitmap. A
@@ -22,7 +22,7 @@ floors, so exact scores are computed for few of them:
    40,000 Python steps. Options of one token are taken by falling points, each adding only
    the entries no better option of that token holds, so an entry gets its best option's
    units. Options filed under few entries are merged per rounded value first;
-3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT``) (under it nothing
+3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2) (under it nothing
    is shown; less a margin for the rounding to two places) are read out of the planes with
    one comparison; only they are scored exactly, with ``Smart``'s own ``_total`` and
    ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency),
@@ -360,8 +360,8 @@ def score_index(strategy, query, index) -> list:
         seeds = ids_of_bits(planes.top())
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
-        # a score is at most (1 + ADJACENT) x the sum of its matches (``matching.adjacency``)
-        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT))
+        # a score is at most (1 + ADJACENT / 2) x the sum of its matches (``matching.adjacency``)
+        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2))
     chooser = _Chooser(per_token, set(candidates))
     ranked = []
     for i in candidates:

@@ -9,7 +9,8 @@ rounds, and the peak resident memory of the child (``os.wait4`` rusage).
 Scenarios: ``python3 -c pass``, ``python3 -S -c pass``; the UserPromptSubmit hook exactly
 as ``hooks.json`` runs it (argv taken from hooks.json, ``${CLAUDE_PLUGIN_ROOT}`` filled in,
 run without the extra shell) with a matching, a non-matching and a long prompt; the hook
-right after a memory file was dropped into the store behind its back (stale cache);
+right after a memory file was dropped into the store behind its back (stale cache), and right
+after one was rewritten in place (same size, file and folder mtimes set back: hook-after-edit);
 ``rebuild``; ``add`` (the CLI command when it exists, else "write one JSON file under the
 lock + ``index.apply_changes``" through the API); ``search``.
 
@@ -133,6 +134,21 @@ def match_prompt(project: str, memory_root: str, rng: random.Random) -> str:
     raise SystemExit("no prompt found that the store answers")
 
 
+def edit_in_place(path: str, rng: random.Random) -> None:
+    """Rewrite a memory in place as an editor saves (truncate and write, same size), then set
+    its mtime and its folder's back: only the file's ctime tells."""
+    st, folder_st = os.stat(path), os.stat(os.path.dirname(path))
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        at = data.find(b'"title": "') + 10
+        data[at] = ord(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        f.seek(0)
+        f.truncate()
+        f.write(data)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.utime(os.path.dirname(path), ns=(folder_st.st_atime_ns, folder_st.st_mtime_ns))
+
+
 def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool, match: str = MATCH):
     hook = hook_argv()
     payload = lambda prompt: json.dumps({"session_id": "bench", "hook_event_name": "UserPromptSubmit",  # noqa: E731
@@ -150,6 +166,12 @@ def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool,
     def stale_setup():
         write_record(memory_root, fresh_record())  # behind the cache's back, as git pull or an editor would
 
+    files = sorted(os.path.join(d, f) for d, _, names in os.walk(memory_root) if ".cache" not in d
+                   for f in names if f.endswith(".json"))
+
+    def edit_setup():
+        edit_in_place(rng.choice(files), rng)
+
     def add_argv():
         rec = fresh_record()
         if use_add:
@@ -164,6 +186,7 @@ def scenarios(project: str, memory_root: str, rng: random.Random, use_add: bool,
         "hook-nomatch": (lambda: hook, payload(NOMATCH), None),
         "hook-long": (lambda: hook, payload(LONG), None),
         "hook-after-add": (lambda: hook, payload(match), stale_setup),
+        "hook-after-edit": (lambda: hook, payload(match), edit_setup),
         "rebuild": (lambda: [PY, CLI, "rebuild", "--root", project], b"", None),
         "add": (add_argv, b"", None),
         "search": (lambda: [PY, CLI, "search", match, "--root", project], b"", None),

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""PostToolUse: validate memory files a tool changed anyway; quarantine invalid ones. Stdlib only; always exits 0.
+"""PostToolUse: report memory files a tool changed anyway (invalid, removed, rewritten); never moves one.
+Stdlib only; always exits 0.
 
 Run as ``python3 -S`` (see user_prompt_submit.py). ``toolgate`` exits at once, before the
 guard is imported, when the call cannot concern a memory store (most calls).

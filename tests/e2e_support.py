@@ -1,9 +1,12 @@
 """Running the real Claude Code CLI offline against the fake model API (``../shared/tools/cc-e2e``).
 
-``ensure_claude()`` installs the CLI into ``.cache/claude-code`` from the npm registry when it is
-missing and fails loudly when it cannot: these tests never skip. ``run_claude(...)`` runs one
-``claude -p`` through ``run_e2e.sh`` and returns an ``E2EResult`` with every model request and
-stream event, so a test asserts on what the model actually received.
+``require_claude()`` is the one gate for every test that needs the real client: it returns the CLI
+in ``.cache/claude-code``, or, when the CLI or the harness is missing, skips the test with a one-line
+reason. With ``TEAM_MEMORY_REQUIRE_E2E=1`` (set by ``.ci/run``) the same problem fails the test
+instead, so CI never passes by skipping. ``python3 tests/e2e_support.py --install`` installs the
+pinned CLI (``CLAUDE_VERSION``, the one place the version is named) with npm.
+``run_claude(...)`` runs one ``claude -p`` through ``run_e2e.sh`` and returns an ``E2EResult`` with
+every model request and stream event, so a test asserts on what the model actually received.
 
 Projects for both ways team-memory is used: ``plugin_project`` (a plain repository; run with
 ``plugin=REPO``) and ``dropin_project`` (made by ``memory.py install``; run with ``plugin=None``).
@@ -28,33 +31,66 @@ REPO = helpers.REPO
 RUN_E2E = REPO.parent / "shared" / "tools" / "cc-e2e" / "run_e2e.sh"
 CLAUDE_PREFIX = REPO / ".cache" / "claude-code"
 CLAUDE_BIN = CLAUDE_PREFIX / "node_modules" / ".bin" / "claude"
+CLAUDE_VERSION = "2.1.330"  # the Claude Code release the e2e tests are written against (npm's default tag is older)
 CLAUDE_PACKAGE = "@anthropic-ai/claude-code"
+REQUIRE_ENV = "TEAM_MEMORY_REQUIRE_E2E"
 E2E_TIMEOUT = int(os.environ.get("E2E_TIMEOUT", "60"))  # seconds per claude run (run_e2e.sh's own default is 120)
 
 TIMINGS: list = []  # (label, seconds) of every run, printed at the end of the session by test_e2e
 
 
 class E2ESetupError(AssertionError):
-    """The CLI or the e2e tool is not usable: the e2e tests must fail, never skip."""
+    """The CLI or the e2e tool is not usable (a failure under TEAM_MEMORY_REQUIRE_E2E=1, else a skip)."""
 
 
-def ensure_claude() -> Path:
-    """The Claude Code CLI in ``.cache/claude-code``, installed with npm when missing."""
-    if not RUN_E2E.is_file():
-        raise E2ESetupError(f"the e2e tool is missing: {RUN_E2E} (expected ../shared beside the checkout)")
-    if not CLAUDE_BIN.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            raise E2ESetupError("npm is not on PATH: cannot install the Claude Code CLI for the e2e tests "
-                                f"(npm install --prefix {CLAUDE_PREFIX} {CLAUDE_PACKAGE})")
-        proc = subprocess.run([npm, "install", "--prefix", str(CLAUDE_PREFIX), CLAUDE_PACKAGE],
-                              capture_output=True, text=True, timeout=600)
-        if proc.returncode != 0 or not CLAUDE_BIN.exists():
-            raise E2ESetupError(f"npm install of {CLAUDE_PACKAGE} failed (exit {proc.returncode}):\n"
-                                f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
-    proc = subprocess.run([str(CLAUDE_BIN), "--version"], capture_output=True, text=True, timeout=60)
+def required() -> bool:
+    return os.environ.get(REQUIRE_ENV, "") not in ("", "0")
+
+
+def installed_version(claude_bin: Path) -> str:
+    proc = subprocess.run([str(claude_bin), "--version"], capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
-        raise E2ESetupError(f"{CLAUDE_BIN} --version failed: {proc.stderr.strip()[:1000]}")
+        raise E2ESetupError(f"{claude_bin} --version failed: {proc.stderr.strip()[:1000]}")
+    return proc.stdout.split()[0] if proc.stdout.split() else ""
+
+
+def ensure_claude(harness: bool = True) -> Path:
+    """The pinned Claude Code CLI in ``.cache/claude-code``; ``E2ESetupError`` with a one-line reason if unusable."""
+    how = "python3 tests/e2e_support.py --install (needs npm), or bash .ci/run"
+    if harness and not RUN_E2E.is_file():
+        raise E2ESetupError("the e2e harness ../shared/tools/cc-e2e/run_e2e.sh is not beside the checkout")
+    if not CLAUDE_BIN.exists():
+        raise E2ESetupError(f"the Claude Code CLI is not installed in .cache/claude-code: {how}")
+    version = installed_version(CLAUDE_BIN)
+    if version != CLAUDE_VERSION:
+        raise E2ESetupError(f"Claude Code {version or '?'} in .cache/claude-code, the tests need {CLAUDE_VERSION}: {how}")
+    return CLAUDE_BIN
+
+
+def require_claude(harness: bool = True) -> Path:
+    """``ensure_claude()`` for a test: skip with the reason, or fail when TEAM_MEMORY_REQUIRE_E2E=1."""
+    import pytest
+    try:
+        return ensure_claude(harness)
+    except E2ESetupError as exc:
+        if required():
+            pytest.fail(f"{REQUIRE_ENV}=1 and the real client is not usable: {exc}", pytrace=False)
+        pytest.skip(str(exc))
+
+
+def install_claude() -> Path:
+    """Install ``CLAUDE_PACKAGE@CLAUDE_VERSION`` into ``.cache/claude-code`` unless it is there already."""
+    if CLAUDE_BIN.exists() and installed_version(CLAUDE_BIN) == CLAUDE_VERSION:
+        return CLAUDE_BIN
+    npm = shutil.which("npm")
+    if npm is None:
+        raise E2ESetupError("npm is not on PATH: cannot install the Claude Code CLI for the e2e tests "
+                            f"(npm install --prefix {CLAUDE_PREFIX} {CLAUDE_PACKAGE}@{CLAUDE_VERSION})")
+    proc = subprocess.run([npm, "install", "--prefix", str(CLAUDE_PREFIX), f"{CLAUDE_PACKAGE}@{CLAUDE_VERSION}"],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0 or not CLAUDE_BIN.exists():
+        raise E2ESetupError(f"npm install of {CLAUDE_PACKAGE}@{CLAUDE_VERSION} failed (exit {proc.returncode}):\n"
+                            f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
     return CLAUDE_BIN
 
 
@@ -155,7 +191,7 @@ def run_claude(project: Path, prompt: str, plugin: Path | None = None, *, label:
                tool_use: dict | None = None, reply: str | None = None, timeout: int = E2E_TIMEOUT,
                claude_args: tuple = ()) -> E2EResult:
     """One ``claude -p PROMPT`` in ``project`` (with ``plugin`` as ``--plugin-dir``, or the drop-in hooks)."""
-    env = dict(os.environ, CLAUDE_BIN=str(ensure_claude()), E2E_TIMEOUT=str(timeout), E2E_KEEP="1")
+    env = dict(os.environ, CLAUDE_BIN=str(require_claude()), E2E_TIMEOUT=str(timeout), E2E_KEEP="1")
     env.pop("CLAUDE_PROJECT_DIR", None)
     for key, value in (("E2E_TOOL_USE", json.dumps(tool_use) if tool_use else None), ("E2E_REPLY", reply)):
         if value is None:
@@ -249,4 +285,11 @@ def run_module_scenarios_directly() -> None:  # pragma: no cover - a manual chec
 
 
 if __name__ == "__main__":  # pragma: no cover
-    run_module_scenarios_directly()
+    import sys
+    if sys.argv[1:] == ["--install"]:
+        try:
+            print(f"Claude Code {CLAUDE_VERSION}: {install_claude()}")
+        except E2ESetupError as exc:
+            sys.exit(f"error: {exc}")
+    else:
+        run_module_scenarios_directly()

@@ -61,15 +61,16 @@ def test_doctor_finds_every_kind_of_problem_and_fixes_the_safe_ones(project, mem
 
     code, result = run_json(capsys, "doctor", "--root", project, "--fix")
     fixed = {f["kind"] for f in result["findings"] if f["fixed"]}
-    assert code == 1 and fixed == {"stale-index", "temp-file", "leak"}
+    assert code == 1 and fixed == {"stale-index", "temp-file", "leak", "duplicate-id"}
     assert not temp.exists() and fresh_temp.exists()
+    assert (memory_root / "runbooks" / "use-redis-3.json").exists()  # use-redis-2 was taken
     stored = json.loads((memory_root / "constraints" / "leaky.json").read_text())
     assert "hunter2" not in json.dumps(stored) and "[REDACTED]" in stored["content"]["rule"]
     assert stored["changes"][-1]["summary"].startswith("doctor: ")
     assert (memory_root / "index.md").exists()
 
     code, result = run_json(capsys, "doctor", "--root", project)
-    assert set(kinds(result)) == {"invalid", "quarantined", "duplicate-id", "near-duplicate", "conflict"}
+    assert set(kinds(result)) == {"invalid", "quarantined", "near-duplicate", "conflict"}
 
 
 def test_doctor_rebuilds_a_conflicted_index_and_warnings_do_not_fail(project, memory_root, capsys):
@@ -144,4 +145,29 @@ def test_doctor_temp_age_zero_removes_fresh_temp_files(project, memory_root, cap
     assert fresh.exists()
     assert main(["doctor", "--root", str(project), "--fix", "--temp-age", "0"]) == 0
     assert not fresh.exists()
-    assert main(["doctor", "--root", str(project), "--temp-age", "-1"]) == 1
+    assert main(["doctor", "--root", str(project), "--temp-age", "-1"]) == 2  # a bad option value is a usage error
+
+
+def test_doctor_reports_a_broken_config_value_and_a_config_only_change_is_not_stale_memories(project, memory_root, capsys):
+    write(memory_root, record("decision", "a", "Use Redis for sessions", tags=["redis"]))
+    config = memory_root / "memory-config.json"
+    config.write_text(json.dumps({"retrieval": {"max_inject": 5}}))
+    assert main(["rebuild", "--root", str(project)]) == 0
+    assert main(["doctor", "--root", str(project)]) == 0
+    capsys.readouterr()
+    later = time.time() + 5
+    config.write_text(json.dumps({"retrieval": {"max_inject": "five", "min_scor": 3, "match_strategy": "smrt"}}))
+    os.utime(config, (later, later))
+    code, result = run_json(capsys, "doctor", "--root", project)
+    assert code == 1
+    messages = [f["message"] for f in result["findings"]]
+    assert any("retrieval.max_inject is text" in m for m in messages), messages
+    assert any("'smrt' is not one of" in m for m in messages)
+    typo = next(f for f in result["findings"] if "min_scor" in f["message"])
+    assert typo["warning"] is True
+    stale = next(f for f in result["findings"] if f["kind"] == "stale-index")
+    assert "memory-config.json" in stale["message"] and "older than the memories" not in stale["message"]
+    assert stale["warning"] is True
+    config.write_text(json.dumps({"retrieval": {"max_inject": 3, "fuzzy": False}}))
+    os.utime(config, (later, later))
+    assert main(["doctor", "--root", str(project)]) == 0  # valid values, the config-only change is advisory

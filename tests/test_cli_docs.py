@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import re
 
 import pytest
 
 from helpers import REPO
+from team_memory.terminal import SafeStream
 from team_memory.cli import Context, build_parser, main
 
 
@@ -59,7 +61,9 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.setattr("sys.stdout", Tty())
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
-    assert ctx.color("x", "1") == "\033[1mx\033[0m"
+    out = io.StringIO()
+    SafeStream(out).write(ctx.color("x\033[2J", "1"))  # the CLI writes through a SafeStream
+    assert out.getvalue() == "\033[1mx[2J\033[0m"  # its own colour, never an escape from the text
     monkeypatch.setenv("NO_COLOR", "")
     assert ctx.color("x", "1") == "x"
     monkeypatch.delenv("NO_COLOR")
@@ -72,3 +76,15 @@ def test_exit_codes(project, capsys):
     assert main(["show", "nope", "--root", str(project)]) == 1
     assert main(["stats", "--no-such-flag"]) == 2
     assert main([]) == 2
+
+
+def test_bad_option_values_are_usage_errors_and_every_command_has_version(project, capsys):
+    """Usage errors exit 2 whether argparse or the command finds them; --version works after any command."""
+    for argv in (["search", "a long enough prompt", "--limit", "0"], ["doctor", "--temp-age", "-1"],
+                 ["gc", "--older-than", "-1"], ["stats", "--top", "-1"], ["list", "--category", "nope"]):
+        assert main(argv + ["--root", str(project)]) == 2, argv
+    capsys.readouterr()
+    from team_memory import __version__
+    for argv in (["search", "--version"], ["install", "--version"], ["doctor", "--version"]):
+        assert main(argv) == 0, argv
+        assert capsys.readouterr().out.strip() == f"team-memory {__version__}"

@@ -93,8 +93,8 @@ def test_stopping_after_an_error_keeps_the_text_in_a_recovery_file(project, memo
     stdin(monkeypatch, "q\n")
     assert main(["edit", "fix-ci", "--root", str(project)]) == 1
     err = capsys.readouterr().err
-    assert "is not valid JSON" in err and "your text is kept in " in err
-    recovery = err.split("your text is kept in ")[1].split(" ")[0]
+    assert "is not valid JSON" in err and "is kept for 7 days in " in err
+    recovery = err.split("is kept for 7 days in ")[1].split(" ")[0]
     assert open(recovery).read() == '{"title": "half written", ' and path.read_text() == stored
     # continue from the recovery file
     editor({"raw": json.dumps(dict(json.loads(stored), title="Fix CI fast"))})
@@ -107,12 +107,12 @@ def test_an_editor_failure_or_end_of_input_never_loses_the_edit(project, memory_
     editor({"set": {"title": "Changed"}, "status": 1})
     assert main(["edit", "d", "--root", str(project)]) == 1
     err = capsys.readouterr().err
-    assert "exited with status 1" in err and "kept in" in err
+    assert "exited with status 1" in err and "kept for 7 days in" in err
     editor({"set": {"id": "other"}})
     stdin(monkeypatch, "")  # no terminal answer: stop
     assert main(["edit", "d", "--root", str(project)]) == 1
     err = capsys.readouterr().err
-    assert "id: is kept by team-memory" in err and "kept in" in err
+    assert "id: is kept by team-memory" in err and "kept for 7 days in" in err
 
 
 def test_a_concurrent_change_is_not_overwritten(project, memory_root, editor, capsys, tmp_path):
@@ -200,3 +200,70 @@ def test_add_stops_cleanly_when_the_terminal_input_ends(project, memory_root):
 def test_add_without_a_terminal_needs_its_flags(project, capsys):
     assert main(["add", "--root", str(project), "--title", "x"]) == 2
     assert "add needs --category and --title" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("broken, fix", [
+    (b'{"id": "fix-ci", "title": "Fix CI",', "bad JSON"),
+    (None, "missing title"),
+    (None, "wrong id"),
+    (None, "wrong category"),
+    (None, "not UTF-8"),
+])
+def test_edit_opens_a_broken_file_as_text_and_saves_the_fix_validate_recommends(
+        project, memory_root, editor, capsys, broken, fix):
+    """doctor/validate send people to 'edit ID' for broken files: edit opens the raw text and accepts the fix."""
+    good = record("runbook", "fix-ci", "Fix CI", tags=["ci"])
+    path = write(memory_root, good)
+    assert main(["rebuild", "--root", str(project)]) == 0  # the index knew the good file; then it broke
+    bad = dict(good)
+    if fix == "missing title":
+        bad.pop("title")
+    elif fix == "wrong id":
+        bad["id"] = "fix-the-ci"
+    elif fix == "wrong category":
+        bad["category"] = "decision"
+    data = broken or json.dumps(bad, indent=2).encode()
+    if fix == "not UTF-8":
+        data = json.dumps(dict(good, title="Fix CI caf\u00e9"), ensure_ascii=False).encode("latin-1")
+    path.write_bytes(data)
+    assert main(["validate", str(path), "--root", str(project)]) == 1
+    capsys.readouterr()
+    editor({"raw": json.dumps(good, indent=2)})  # the fix validate asks for: the record as it should be
+    assert main(["edit", "fix-ci", "--root", str(project)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("repaired fix-ci -> ")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["title"] == "Fix CI" and saved["id"] == "fix-ci" and saved["category"] == "runbook"
+    assert saved["changes"][-1]["summary"] == "repaired by hand (edit)"
+    assert main(["validate", str(path), "--root", str(project)]) == 0
+    assert "Fix CI" in (memory_root / "index.md").read_text()
+    capsys.readouterr()
+    assert main(["doctor", "--root", str(project)]) == 0, capsys.readouterr().out  # nothing left to fix
+
+
+def test_a_repair_that_is_still_invalid_is_not_saved(project, memory_root, editor, capsys, monkeypatch):
+    path = write(memory_root, record("runbook", "fix-ci", "Fix CI", tags=["ci"]))
+    path.write_text('{"id": "fix-ci",')
+    editor({"raw": '{"id": "fix-ci", "title": "Fix CI"}'})
+    stdin(monkeypatch, "q\n")
+    assert main(["edit", "fix-ci", "--root", str(project)]) == 1
+    err = capsys.readouterr().err
+    assert "category" in err and "nothing was saved" in err
+    assert path.read_text() == '{"id": "fix-ci",'
+
+
+def test_recovery_files_are_scrubbed_and_pruned(project, memory_root, editor, capsys, monkeypatch, tmp_path):
+    write(memory_root, record("runbook", "fix-ci", "Fix CI", tags=["ci"]))
+    recovery_dir = tmp_path / "home" / ".local" / "state" / "team-memory" / "recovery"
+    recovery_dir.mkdir(parents=True)
+    old = recovery_dir / "fix-ci.20200101T000000000000Z.json"
+    old.write_text("old")
+    os.utime(old, (1, 1))
+    editor({"set": {"title": "Fix CI <private>the root password is hunter2</private>", "color": "red"}})
+    stdin(monkeypatch, "q\n")
+    assert main(["edit", "fix-ci", "--root", str(project)]) == 1
+    err = capsys.readouterr().err
+    recovery = err.split("is kept for 7 days in ")[1].split(" ")[0]
+    assert recovery.startswith(str(recovery_dir))
+    text = open(recovery).read()
+    assert "hunter2" not in text and "Fix CI" in text
+    assert not old.exists()  # older than a week: pruned

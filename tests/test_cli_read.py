@@ -77,3 +77,62 @@ def test_every_command_has_help_with_examples():
     sub = next(a for a in parser._actions if a.dest == "command")
     for name, p in sub.choices.items():
         assert "examples:" in p.format_help(), name
+
+
+def test_search_applies_the_hooks_prompt_minimum(project, memory_root, capsys):
+    """A prompt under the hook's 10-character minimum: the hook injects nothing, and search agrees."""
+    from team_memory.retrieve import MIN_PROMPT_CHARS, context_for_prompt
+    write(memory_root, record("decision", "use-redis", "Use Redis for sessions", ["redis"]))
+    assert len("redis") < MIN_PROMPT_CHARS
+    assert context_for_prompt({"prompt": "redis", "cwd": str(project)}) is None
+    assert main(["search", "redis", "--root", str(project)]) == 0
+    out = capsys.readouterr().out
+    assert "no memory matches" in out and f"under {MIN_PROMPT_CHARS} characters" in out
+    assert main(["search", "redis", "--root", str(project), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    # ten characters and more: both answer
+    assert main(["search", "redis for sessions", "--root", str(project), "--json"]) == 0
+    assert [h["id"] for h in json.loads(capsys.readouterr().out)] == ["use-redis"]
+    assert context_for_prompt({"prompt": "redis for sessions", "cwd": str(project)})
+
+
+def test_explain_shows_near_misses_and_the_floor_they_missed(project, memory_root, capsys):
+    from team_memory.scoring import get_strategy
+    write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
+    write(memory_root, record("runbook", "deploy", "Roll back a failed deploy", ["deploy"]))
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 7}}))
+    floor = get_strategy(json.loads((memory_root / "memory-config.json").read_text())).min_score
+    prompt = "where do we keep sessions"
+    assert main(["search", prompt, "--root", str(project), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []  # the hook injects nothing here
+    assert main(["search", prompt, "--root", str(project), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "no memory matches" in out and "near misses" in out, out
+    line = next(l for l in out.splitlines() if "Use Redis for web session storage" in l)
+    assert 0 < float(line.split()[0]) < floor
+    assert "under retrieval.min_score 7" in out  # read from the configuration, not hard-coded
+    assert "Roll back a failed deploy" not in out  # shares no word with the prompt
+    # a prompt whose hits are cut by --limit: the rest are near misses "beyond the 1 shown"
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 0.1, "min_relative": 0}}))
+    assert main(["search", "redis session and a failed deploy", "--root", str(project), "--explain", "--limit", "1"]) == 0
+    assert "beyond the 1 shown" in capsys.readouterr().out
+
+
+def test_explain_names_min_relative_when_a_weak_runner_up_is_dropped(project, memory_root, capsys):
+    write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
+    write(memory_root, record("runbook", "deploy", "Roll back a failed deploy", ["deploy"]))
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 0.1, "min_relative": 0.99}}))
+    assert main(["search", "redis web session storage and a deploy", "--root", str(project), "--explain"]) == 0
+    out = capsys.readouterr().out
+    shown, misses = out.split("near misses")
+    assert "Use Redis for web session storage" in shown and "Roll back a failed deploy" in misses
+    assert "retrieval.min_relative 0.99 x the best" in misses
+
+
+def test_explain_says_when_the_matcher_abstains_for_lack_of_evidence(project, memory_root, capsys):
+    write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_evidence": 100}}))
+    assert main(["search", "redis web session storage", "--root", str(project), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "no memory matches" in out and "Use Redis for web session storage" in out.split("near misses")[1]
+    assert "under retrieval.min_evidence 100" in out and "nothing is shown" in out

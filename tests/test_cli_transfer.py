@@ -39,7 +39,7 @@ def test_export_then_import_round_trips_every_record(project, memory_root, tmp_p
     code, report = run_json(capsys, "import", dump, "--root", target)
     assert code == 0 and report["created"] == 2 and report["invalid"] == []
     assert stored(target) == stored(project)
-    assert main(["search", "use redis", "--root", str(target), "--json"]) == 0  # the index was rebuilt
+    assert main(["search", "use redis for this", "--root", str(target), "--json"]) == 0  # the index was rebuilt
     assert json.loads(capsys.readouterr().out)[0]["id"] == "use-redis"
 
 

@@ -126,7 +126,7 @@ def test_eval_set_overrides_retrieval_settings_and_reports_empty_answers(tmp_pat
     assert main(["eval", str(folder), "--strategy", "smart"]) == 0
     assert "empty (answerable)" in capsys.readouterr().out
     proc = run_cli("eval", folder, "--set", "min_score")
-    assert proc.returncode == 1 and "KEY=VALUE" in proc.stderr
+    assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr  # a bad option value: a usage error
 
 
 def test_wide_set_is_generated_deterministically(tmp_path):

@@ -98,7 +98,7 @@ def test_hostile_titles_stay_inside_the_block(project, memory_root):
     proc = run_hook(HOOK, {"prompt": "pydantic question here", "cwd": str(project)})
     out = proc.stdout.decode()
     assert out.count("</memory-context>") == 1 and out.rstrip().endswith("</memory-context>")
-    assert "&lt;/memory-context&gt;" in out
+    assert "&lt;/memory-context>" in out
     assert "-> ../../etc/passwd" not in out and "\u202e" not in out
     assert "-> .claude/memory/decisions/evil.json" in out
 

@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -72,9 +73,9 @@ def test_install_into_a_fresh_repository(repo):
     config = json.loads((repo / ".claude" / "memory" / "memory-config.json").read_text())
     assert config["retrieval"]["enabled"] is True
     ignored = (repo / ".gitignore").read_text().splitlines()
-    for line in (".claude/memory/index.md", ".claude/memory/.lock", ".claude/memory/.cache/"):
+    for line in (".claude/memory/index.md", ".claude/memory/.lock", ".claude/memory/.cache/",
+                 ".claude/memory/.quarantine/"):  # a quarantined file may hold a secret: never committed
         assert line in ignored
-    assert not any("quarantine" in line for line in ignored)  # quarantined files stay visible
     for rel in ("commands/memory.md", "commands/memory-search.md", "commands/memory-save.md",
                 "skills/team-memory/SKILL.md"):
         text = (repo / ".claude" / rel).read_text()
@@ -258,3 +259,60 @@ def test_readme_documents_both_installs():
     assert "## Install as a plugin" in readme and "## Drop-in install" in readme
     for command in ("install", "uninstall"):
         assert f"| `{command}` |" in readme
+
+
+def test_install_copies_exactly_the_runtime_list(repo, tmp_path):
+    """Only RUNTIME_FILES lands in the install: no egg-info (after pip install -e), no developer scripts,
+    no caches; and every tracked file under hooks/, scripts/, templates/ is either runtime or DEV_ONLY."""
+    tracked = subprocess.run(["git", "ls-files", "hooks", "scripts", "templates", "hooks.json", "LICENSE"], cwd=REPO,
+                             capture_output=True, text=True, check=True).stdout.split()
+    listed = install.runtime_files(str(REPO))
+    assert sorted(set(tracked) - set(install.DEV_ONLY)) == listed
+    assert set(install.DEV_ONLY) <= set(tracked)  # the list names real files
+    source = tmp_path / "checkout"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".cache", "tests", "benchmarks", "docs"))
+    (source / "scripts" / "team_memory.egg-info").mkdir(exist_ok=True)
+    (source / "scripts" / "team_memory.egg-info" / "PKG-INFO").write_text("x")
+    (source / "scripts" / "team_memory" / "__pycache__").mkdir(exist_ok=True)
+    (source / "scripts" / "team_memory" / "__pycache__" / "cli.cpython-311.pyc").write_text("x")
+    install.install_project(str(repo), str(source))
+    runtime = repo / ".claude" / "team-memory"
+    copied = sorted(str(p.relative_to(runtime)) for p in runtime.rglob("*") if p.is_file())
+    assert copied == listed
+    assert not any("egg-info" in c or "bench_guards" in c or "make_schemas" in c or "triage_eval" in c for c in copied)
+
+
+def test_eval_in_a_drop_in_install_says_why_it_is_not_there(repo):
+    assert run_cli("install", repo).returncode == 0
+    proc = subprocess.run([sys.executable, str(repo / ".claude" / "team-memory" / "scripts" / "memory.py"), "eval"],
+                          capture_output=True, text=True, cwd=repo, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "not part of the drop-in install" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_install_outside_a_git_repository_refuses_unless_asked(tmp_path):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    proc = run_cli("install", plain)
+    assert proc.returncode == 1 and "not in a git repository" in proc.stderr and "--no-git" in proc.stderr
+    assert not (plain / ".claude").exists()  # nothing written
+    assert run_cli("install", plain, "--no-git").returncode == 0
+    assert (plain / ".claude" / "team-memory" / "hooks.json").is_file()
+
+
+def test_reinstall_backs_up_a_customised_command(repo):
+    assert run_cli("install", repo).returncode == 0
+    command = repo / ".claude" / "commands" / "memory.md"
+    customised = command.read_text() + "\nAlso list retired memories.\n"
+    command.write_text(customised)
+    proc = run_cli("install", repo)
+    assert proc.returncode == 0 and "memory.md.bak" in proc.stdout, proc.stdout
+    assert (repo / ".claude" / "commands" / "memory.md.bak").read_text() == customised
+    assert "Also list retired" not in command.read_text()
+
+
+def test_uninstall_twice_says_nothing_was_installed(repo):
+    assert run_cli("install", repo).returncode == 0
+    assert "uninstalled from" in run_cli("uninstall", repo).stdout
+    again = run_cli("uninstall", repo)
+    assert again.returncode == 0 and "not installed" in again.stdout and "uninstalled" not in again.stdout

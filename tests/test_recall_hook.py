@@ -43,12 +43,12 @@ def test_smart_is_the_default_and_abstains_on_unrelated_prompts(project, memory_
     assert "- [RUNBOOK] Fix pydantic ImportError -> .claude/memory/runbooks/fix-pydantic-import.json" in out
 
 
-def test_clear_winner_gets_an_escaped_excerpt_under_its_line(project, memory_root):
+def test_clear_winner_gets_a_verbatim_excerpt_under_its_line(project, memory_root):
     _store(memory_root)
     out = _hook(project, "where do we keep user sessions, redis?")
     lines = out.splitlines()
     i = next(n for n, line in enumerate(lines) if "use-redis-sessions.json" in line)
-    assert lines[i + 1] == "  decision: Store sessions in Redis &lt;db 2&gt; &amp; expire them after 24 h"
+    assert lines[i + 1] == "  decision: Store sessions in Redis <db 2> & expire them after 24 h"
     assert out.count("</memory-context>") == 1 and out.endswith("</memory-context>\n")
     out = _hook(project, "fixing an import_error from pydantic")
     assert "  first steps: 1. pip install pydantic-settings 2. import from pydantic_settings 3. re-run pytest\n" in out
@@ -119,3 +119,17 @@ def test_corrupt_session_state_is_ignored(project, memory_root, tmp_path):
     for path in state.rglob("*.json"):
         path.write_text("{broken")
     assert "use-redis-sessions.json" in _hook(project, prompt, session="s1", state_dir=state)
+
+
+def test_block_framing_is_short_and_describes_only_the_categories_shown(project, memory_root):
+    write(memory_root, record("runbook", "numpy-pin", 'Pin numpy: pip install "numpy>=1.26,<2" && make test',
+                              ["numpy", "pin"]))
+    write(memory_root, record("decision", "generic-list", "Return List<int> from the parser", ["parser"]))
+    out = _hook(project, "how do we pin numpy for the tests?")
+    lines = out.splitlines()
+    memory_lines = [line for line in lines if line.startswith(("- [", "  "))]
+    framing = len(out) - sum(len(line) + 1 for line in memory_lines)
+    assert framing <= 220, out
+    assert '- [RUNBOOK] Pin numpy: pip install "numpy>=1.26,<2" && make test -> ' in out  # verbatim, not escaped
+    assert lines[-2].startswith("Kinds: RUNBOOK = ") and "DECISION" not in lines[-2] and "descriptions=" not in out
+    assert "Return List<int> from the parser" in _hook(project, "what does the parser return, a list?", "s2")

@@ -32,7 +32,7 @@ def validator(category: str):
 
 def valid_records(category: str) -> list:
     minimal = record(category, "a-memory", "A memory", tags=["x"])
-    full = record(category, "full_memory.v2", "Ünïcode title · 日本語 ok", tags=["redis", "日本語", "c++", "a.b"],
+    full = record(category, "full_memory-v2", "Ünïcode title · 日本語 ok", tags=["redis", "日本語", "c++", "a.b"],
                   related_files=["src/app.py"], confidence=0.5, times_updated=3,
                   changes=[{"date": "2026-01-02T03:04:05Z", "summary": "created"}],
                   **{"$schema": "../../schemas/x.json"})
@@ -75,6 +75,10 @@ COMMON_MUTATIONS = {
     "id with space": _set("id", "a b"),
     "id starts with dot": _set("id", ".hidden"),
     "long id": _set("id", "x" * 101),
+    "id with a dot": _set("id", "a.b"),
+    "id in capitals": _set("id", "Use-Redis"),
+    "id in another script": _set("id", "кэш"),
+    "id with tag characters": _set("id", "a\U000e0041"),
     "created_at not a time": _set("created_at", "yesterday"),
     "created_at without zone": _set("created_at", "2026-01-01T00:00:00"),
     "created_at a date only": _set("created_at", "2026-01-01"),

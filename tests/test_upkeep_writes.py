@@ -102,6 +102,7 @@ def _backdate_folders(memory_root, seconds=60):
     for folder in memory_root.iterdir():
         if folder.is_dir() and folder.name != ".cache":
             os.utime(folder, (past, past))
+    time.sleep(0.05)  # file ctimes cannot be set back: let the files age past the racy window
 
 
 def _listed_folders(monkeypatch) -> list:

@@ -29,8 +29,9 @@ by a full build::
     order  u32, the ids in index order
     ocat   bytes, the category code of each index position
     f:<cat>  the JSON files seen in that category's folder: their names ("\\n"-joined, a name
-           with a line break written as a JSON string), a zero byte, 8-byte padding, then four
-           columns of native 64-bit ints: inodes, mtime_ns, sizes, ids (id -1: not in the index)
+           with a line break written as a JSON string), a zero byte, 8-byte padding, then five
+           columns of native 64-bit ints: inodes, mtime_ns, sizes, ids (id -1: not in the index),
+           ctime_ns (the hook's per-file check compares the ctime column as bytes)
 
 Ids are stable between incremental updates: a changed memory gets a new id, the old one
 is marked DEAD (and listed in the header's ``dead``). An update leaves the base as it is
@@ -38,8 +39,9 @@ and rewrites the small delta (see ``Cache``): ``eoff``, ``pos``, ``order``, ``oc
 file tables of the folders changed since the base, ``xents`` (the entries added since,
 their ``eoff`` offsets running on past the base's ``ents``) and their postings in ``xkeys``
 (keys), ``xoff`` (offsets) and ``xids`` (ids). The header records the stamps of the
-sources (category folders, ``memory-config.json``) and of ``index.md``; checking them
-costs a handful of ``stat`` calls, whatever the store's size. Each file is replaced
+category folders and of ``index.md``; the file tables let the hook check every memory
+file (one ``lstat`` each: an in-place rewrite changes no folder, but always the file's
+ctime, which no tool can set back). Each file is replaced
 atomically (temp file, ``os.replace``); neither is fsynced: after a crash a truncated or
 foreign file is detected and rebuilt.
 """
@@ -53,7 +55,7 @@ from . import fastjson
 CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
 MAGIC = b"team-memory retrieval cache\n"
-FORMAT = 2
+FORMAT = 3
 DEAD = 0xFFFFFFFF
 NO_BITS = 0xFFFFFFFF
 NO_CATEGORY = 255
@@ -194,8 +196,8 @@ def _read_part(fd: int):
 
 def _open_part(path: str, optional: bool = False):
     """``(fd, meta, data start)``; None for an optional file that is missing or unusable."""
-    try:  # the optional delta is never read through a link (team-memory never makes one)
-        fd = os.open(path, os.O_RDONLY | (getattr(os, "O_NOFOLLOW", 0) if optional else 0))
+    try:  # never read through a link (team-memory never makes one), never blocked by a FIFO
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         if optional:
             return None
@@ -226,6 +228,8 @@ class Cache:
         self.path = path
         self.fds: list = []
         self.fd = None
+        if os.path.islink(os.path.dirname(path)):  # a .cache folder that is a link is never read through
+            raise CacheInvalid("the cache folder is a symbolic link")
         try:
             self._open()
         except CacheInvalid:
@@ -523,7 +527,7 @@ class Cache:
             p = ocat.find(needle, p + 1)
 
     def folder_files(self, folder: str) -> dict:
-        """name -> ``(ino, mtime_ns, size, id)`` (id -1: not in the index) for one folder."""
+        """name -> ``(ino, mtime_ns, size, id, ctime_ns)`` (id -1: not in the index) for one folder."""
         name = "f:" + folder
         if name not in self.loc:
             return {}
@@ -541,11 +545,8 @@ class Cache:
 
 def open_cache(memory_root: str):
     """The store's cache, or None when it is missing, foreign, corrupt or linked out of the store."""
-    from .fsutil import within
     path = cache_path(memory_root)
-    if (os.path.islink(path) or os.path.islink(os.path.join(memory_root, CACHE_DIR))) and not within(memory_root, path):
-        return None
-    try:
+    try:  # Cache refuses a linked .cache folder; its files are opened with O_NOFOLLOW
         return Cache(path)
     except CacheInvalid:
         return None
@@ -553,14 +554,15 @@ def open_cache(memory_root: str):
 
 # --- writing ----------------------------------------------------------------------
 def _cache_folder(memory_root: str) -> str:
-    folder = os.path.join(memory_root, CACHE_DIR)
-    if os.path.islink(folder):  # a cache folder linked out of the store is never written through
-        raise OSError(f"{folder} is a symbolic link; not writing the cache through it")
-    os.makedirs(folder, exist_ok=True)
-    ignore = os.path.join(folder, ".gitignore")
-    if not os.path.exists(ignore):
-        with open(ignore, "w", encoding="utf-8") as f:
-            f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
+    """``<store>/.cache``, created if missing; never a link (``safefs.UnsafePath``), never written through one."""
+    from .safefs import make_dir, open_create
+    folder = make_dir(os.path.join(memory_root, CACHE_DIR))
+    try:
+        fd = open_create(os.path.join(folder, ".gitignore"), os.O_WRONLY | os.O_EXCL)
+    except FileExistsError:  # already there (or a link: O_EXCL never follows one)
+        return folder
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write("# team-memory machine cache: derived, rebuilt automatically\n*\n")
     return folder
 
 
@@ -644,7 +646,7 @@ def unpack_item(stored: list) -> list:
 
 
 def files_section(table: dict) -> bytes:
-    """``table``: name -> ``(inode, mtime_ns, size, id)``, as the ``f:<cat>`` section."""
+    """``table``: name -> ``(inode, mtime_ns, size, id, ctime_ns)``, as the ``f:<cat>`` section."""
     import struct
     names = []
     for name in table:
@@ -656,9 +658,8 @@ def files_section(table: dict) -> bytes:
     n = len(names)
     if not n:
         return head
-    inos, mtimes, sizes, ids = zip(*table.values())
     return head + b"".join(struct.pack("=%d%s" % (n, code), *column)
-                           for code, column in (("Q", inos), ("q", mtimes), ("Q", sizes), ("q", ids)))
+                           for code, column in zip(FILE_COLUMNS, zip(*table.values())))
 
 
 def parse_files_section(data: bytes) -> dict:
@@ -668,11 +669,15 @@ def parse_files_section(data: bytes) -> dict:
         names = [fastjson.loads(n) if n.startswith('"') else n for n in names]
     start = cut + 1 + (-(cut + 1) % 8)
     n = len(names)
-    if len(data) - start != 32 * n:
+    if len(data) - start != 8 * len(FILE_COLUMNS) * n:
         raise CacheInvalid("file table out of step")
     view = memoryview(data)
-    columns = [view[start + 8 * n * k:start + 8 * n * (k + 1)].cast(code) for k, code in enumerate("QqQq")]
+    columns = [view[start + 8 * n * k:start + 8 * n * (k + 1)].cast(code) for k, code in enumerate(FILE_COLUMNS)]
     return dict(zip(names, zip(*columns)))
+
+
+FILE_COLUMNS = "QqQqq"  # inode, mtime_ns, size, id, ctime_ns (8 bytes each)
+CTIME_COLUMN = 4
 
 
 def u32_bytes(values) -> bytes:

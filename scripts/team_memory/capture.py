@@ -28,7 +28,6 @@ from datetime import datetime, timezone
 from .config import int_setting, load_config
 from .digest import sha256_hex
 from .retrieve import project_dir_of
-from .redact import redact_secrets
 from .sanitize import cut, escape_xml
 from .state import load_state, save_state
 from .store import find_memory_root, project_root_of
@@ -90,8 +89,9 @@ def _quote(path: str) -> str:
 
 
 def quote_evidence(text: str) -> str:
-    """An evidence line as shown in the reminder: secrets redacted, markup escaped (it is data)."""
-    return escape_xml(redact_secrets(text)[0])
+    """An evidence line as shown in the reminder: secrets redacted (normalised first), markup escaped (it is data)."""
+    from .exposure import hide_secrets
+    return escape_xml(hide_secrets(text))
 
 
 def build_reason(findings: list, project_root: str, session_summary_id: str) -> str:

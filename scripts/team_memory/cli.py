@@ -19,6 +19,7 @@ from typing import Sequence
 from . import __version__
 from .config import load_config
 from .model import MEMORY_REL
+from .safefs import UnsafePath, check_store
 from .store import find_memory_root
 
 COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_admin", "cmd_transfer", "cmd_edit")
@@ -88,7 +89,8 @@ class Context:
         """``text`` in an ANSI colour, only on a terminal and never with ``NO_COLOR``."""
         if not sys.stdout.isatty() or os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
             return text
-        return f"\033[{code}m{text}\033[0m"
+        from .terminal import colored
+        return colored(text, code)
 
 
 def resolve_root(root: str | None) -> str:
@@ -96,10 +98,10 @@ def resolve_root(root: str | None) -> str:
     if root:
         root = os.path.abspath(root)
         nested = os.path.join(root, *MEMORY_REL)
-        if os.path.isdir(nested):
-            return nested
+        if os.path.lexists(nested):
+            return check_store(nested)
         if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
-            return root
+            return check_store(root)
         raise CliError(f"no memory store at {root}: expected {nested} (create it with the 'install' command)")
     start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
     found = find_memory_root(os.getcwd()) or find_memory_root(start)
@@ -107,6 +109,43 @@ def resolve_root(root: str | None) -> str:
         raise CliError(f"no .claude/memory folder found at or above {os.getcwd()}; "
                        "run inside your project or pass --root PATH")
     return found
+
+
+# Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
+PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file", "source", "from_claude_memory",
+                       "from_file", "keep"})
+
+
+def _has_surrogates(text: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in text)
+
+
+def check_text_args(args) -> None:
+    """Refuse text arguments holding bytes that are not UTF-8 (a Latin-1 terminal: surrogate escapes in argv)."""
+    for name, value in sorted(vars(args).items()):
+        if name in PATH_ARGS or name == "func":
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and _has_surrogates(item):
+                option = "--" + name.replace("_", "-") if name not in ("id", "prompt") else name.upper()
+                raise CliError(f"{option} is not valid UTF-8 text (is the terminal set to another encoding? "
+                               "try a UTF-8 locale such as LANG=C.UTF-8); nothing was done")
+
+
+def read_stdin_text(what: str) -> str:
+    """All of stdin as UTF-8 text, or a ``CliError`` naming the first bad byte (nothing is written)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        text = sys.stdin.read()
+        if _has_surrogates(text):
+            raise CliError(f"{what} from stdin is not valid UTF-8; nothing was written")
+        return text
+    data = buffer.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{what} from stdin is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                       "save it as UTF-8 first (for example: iconv -f latin1 -t utf-8); nothing was written") from None
 
 
 def common_parser() -> argparse.ArgumentParser:
@@ -138,6 +177,7 @@ def add_command(subparsers, common, name: str, func, help_text: str, examples: s
     p = subparsers.add_parser(name, parents=[common], help=help_text,
                               description=f"{help_text}\n\nexamples:\n{examples}",
                               formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    p.add_argument("--version", action="version", version=f"team-memory {__version__}")
     p.set_defaults(func=func)
     return p
 
@@ -153,11 +193,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    if args.command in RAW_OUTPUT:
+        return _run(args)
+    from .terminal import safe_output
+    with safe_output():  # nothing read from a file reaches the terminal with escapes or invisible text
+        return _run(args)
+
+
+# Commands whose output is data meant to be read back (JSON Lines), written as is.
+RAW_OUTPUT = frozenset({"export"})
+
+
+def _run(args) -> int:
     try:
+        check_text_args(args)
         return int(args.func(Context(args)) or 0)
     except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from .exposure import hide_secrets
+        print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
+    except UnsafePath as exc:  # a link or a non-regular file where the store needs a real one
+        print(f"error: {exc} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
+              file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_ERROR

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from .cli import CliError, add_command
+from .cli import UsageError, add_command
 from .doctor import examine, repair
 from .model import CATEGORIES, STATUSES
 from .purge import grace_days, purge_retired
@@ -20,7 +20,7 @@ CLI = "python3 scripts/memory.py"
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "doctor", cmd_doctor,
-                    "check the store: stale index, invalid or quarantined files, duplicate ids, near-duplicate "
+                    "check the store: links, stale index, invalid or quarantined files, duplicate ids, near-duplicate "
                     "titles, leftover secrets, temp files, merge conflicts",
                     f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
                     f"  {CLI} doctor --json")
@@ -48,7 +48,7 @@ def register(subparsers, common) -> None:
 def cmd_doctor(ctx) -> int:
     root, config = ctx.memory_root, ctx.config
     if ctx.args.temp_age < 0:
-        raise CliError("--temp-age must be 0 or more")
+        raise UsageError("--temp-age must be 0 or more")
     findings = examine(root, config, temp_min_age=ctx.args.temp_age)
     if ctx.args.fix and any(f.fixable for f in findings):
         repair(root, config, findings)
@@ -78,7 +78,6 @@ def cmd_gc(ctx) -> int:
     config = dict(ctx.config)
     if ctx.args.older_than is not None:
         if ctx.args.older_than < 0:
-            from .cli import UsageError
             raise UsageError("--older-than must be 0 or more days")
         config["delete"] = dict(config.get("delete") if isinstance(config.get("delete"), dict) else {},
                                 grace_period_days=ctx.args.older_than)
@@ -111,12 +110,14 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     for folder, dirs, names in os.walk(memory_root):
         for name in names:
             try:
-                size += os.path.getsize(os.path.join(folder, name))
+                size += os.lstat(os.path.join(folder, name)).st_size  # a link's own size, never its target's
                 files += 1
             except OSError:
                 pass
     dated.sort()
-    as_item = lambda t: {"id": t[1], "title": t[2], "created_at": t[0]} if t else None  # noqa: E731
+    from .exposure import hide
+    from .sanitize import shown_path
+    as_item = lambda t: {"id": shown_path(t[1]), "title": hide(t[2]), "created_at": t[0]} if t else None  # noqa: E731
     by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
     return {
         "store": memory_root,
@@ -133,7 +134,9 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
 
 
 def cmd_stats(ctx) -> int:
-    stats = store_stats(ctx.memory_root, ctx.config, max(0, ctx.args.top))
+    if ctx.args.top < 0:
+        raise UsageError("--top must be 0 or more")
+    stats = store_stats(ctx.memory_root, ctx.config, ctx.args.top)
     if ctx.args.json:
         ctx.print_json(stats)
         return 0

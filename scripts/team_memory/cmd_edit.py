@@ -1,10 +1,11 @@
 """``edit ID``: change a memory in your editor; the loop itself lives in ``editing.py``."""
 from __future__ import annotations
 
+import os
 import sys
 
 from .cli import CliError, add_command
-from .editing import EditAborted, edit_session
+from .editing import RECOVERY_DAYS, EditAborted, edit_session
 from .store import find_memory
 from .validate import format_problems
 
@@ -17,7 +18,8 @@ def register(subparsers, common) -> None:
                     f"  {CLI} edit use-redis-for-sessions\n"
                     f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
                     f"  {CLI} edit use-redis-for-sessions --from ~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json")
-    p.add_argument("id", help="the memory id")
+    p.add_argument("id", help="the memory id, or category/id or the file's path (one of two files with one id); "
+                             "a broken file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates")
     p.add_argument("--from", dest="from_file", metavar="FILE",
                    help="start from this text (a recovery file) instead of the stored memory")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -47,12 +49,14 @@ def cmd_edit(ctx) -> int:
                 start = f.read()
         except (OSError, UnicodeDecodeError) as exc:
             raise CliError(f"cannot read {args.from_file}: {exc}") from None
+    memory_id = os.path.basename(found[1])[:-5]
     try:
-        result = edit_session(ctx.memory_root, ctx.config, args.id, found[1], start, _again, _report_problems)
+        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again, _report_problems)
     except EditAborted as exc:
         message = str(exc)
         if exc.recovery:
-            message += f"; your text is kept in {exc.recovery} (continue with: {CLI} edit {args.id} --from {exc.recovery})"
+            message += (f"; your text (private sections and secrets removed) is kept for {RECOVERY_DAYS} days in "
+                        f"{exc.recovery} (continue with: {CLI} edit {args.id} --from {exc.recovery})")
         raise CliError(message) from None
     except ValueError as exc:  # WriteError before the editor opened
         raise CliError(str(exc)) from None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from .cli import CliError, add_command
+from .cli import CliError, UsageError, add_command
 from .config import TEMPLATES_DIR
 from .evaluate import METRICS, SPLITS, EvalError, evaluate
 from .scoring import STRATEGIES
@@ -44,7 +44,7 @@ def parse_settings(items: list) -> dict:
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
-            raise CliError(f"--set needs KEY=VALUE, got {item!r} (for example --set min_score=1)")
+            raise UsageError(f"--set needs KEY=VALUE, got {item!r} (for example --set min_score=1)")
         try:
             out[key.strip()] = json.loads(raw)
         except ValueError:
@@ -54,6 +54,10 @@ def parse_settings(items: list) -> dict:
 
 def cmd_eval(ctx) -> int:
     args = ctx.args
+    if args.path == DEFAULT_FOLDER and not os.path.isdir(DEFAULT_FOLDER):
+        raise CliError("eval measures retrieval on the labelled set in a team-memory checkout's tests/eval/, "
+                       "which is not part of the drop-in install: run it from a checkout, or give a folder "
+                       "with store/.claude/memory, prompts.jsonl and meta.json")
     settings = parse_settings(args.settings)
     try:
         report = evaluate(os.path.abspath(args.path), args.strategy, args.split, fuzzy=not args.no_fuzzy,

@@ -11,11 +11,11 @@ from .install import InstallError, install_project, uninstall_project
 INSTALL_DESCRIPTION = """\
 install team-memory into a repository, so every teammate who clones it gets memory
 with nothing to install. Into PATH it:
-  - copies the runtime (hooks, scripts, templates) to .claude/team-memory/
+  - copies the runtime (hooks, the CLI, templates; no developer tools) to .claude/team-memory/
   - merges every hook of hooks.json into .claude/settings.json, keeping your settings
     and hooks (the old file is saved as .claude/settings.json.bak)
   - creates .claude/memory/ with memory-config.json
-  - adds the derived files (index.md, .lock, .cache/) to .gitignore
+  - adds the derived and local files (index.md, .lock, .cache/, .quarantine/) to .gitignore
   - adds the slash commands (/memory, /memory-search, /memory-save) and the skill
 Run it again to upgrade in place; `uninstall PATH` reverses it.
 
@@ -31,6 +31,7 @@ def register(subparsers, common) -> None:
                     "  cd ~/src/app && git add .claude .gitignore && git commit -m 'Add team-memory'")
     p.description = INSTALL_DESCRIPTION + p.description.split("\n\n", 1)[1]
     p.add_argument("path", metavar="PATH", help="the repository (project folder) to install into")
+    p.add_argument("--no-git", action="store_true", help="install even though PATH is not in a git repository")
     p.add_argument("--json", action="store_true", help="print what was done as JSON")
 
     p = add_command(subparsers, bare, "uninstall", cmd_uninstall,
@@ -47,7 +48,7 @@ def _rel(project: str, path: str) -> str:
 
 def cmd_install(ctx) -> int:
     try:
-        report = install_project(ctx.args.path)
+        report = install_project(ctx.args.path, allow_no_git=ctx.args.no_git)
     except InstallError as exc:
         raise CliError(str(exc)) from None
     if ctx.args.json:
@@ -67,7 +68,10 @@ def cmd_install(ctx) -> int:
     for rel in report["markdown_written"]:
         print(f"  wrote     {rel}")
     for rel in report["markdown_kept"]:
-        print(f"  kept      {rel} (yours, not ours: not overwritten)")
+        if rel.endswith(".bak"):
+            print(f"  backup    {rel} (the previous text, in case you had changed it)")
+        else:
+            print(f"  kept      {rel} (yours, not ours: not overwritten)")
     print("next: commit .claude/ and .gitignore; teammates get memory with git clone. "
           "Try: python3 .claude/team-memory/scripts/memory.py demo")
     return 0
@@ -83,6 +87,10 @@ def cmd_uninstall(ctx) -> int:
         return 0
     project = report["project"]
     settings = report["settings"]
+    if not (settings["changed"] or report["runtime_removed"] or report["markdown_removed"]):
+        print(f"team-memory is not installed in {project}: nothing to remove "
+              f"(memories in {_rel(project, report['memory_root'])}/ are never removed)")
+        return 0
     print(f"team-memory uninstalled from {project}")
     if settings["changed"]:
         what = "removed (nothing else was in it)" if settings["removed"] else "team-memory hooks removed"

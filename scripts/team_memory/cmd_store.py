@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import os
 
-from .cli import CliError, add_command
+from .cli import CliError, UsageError, add_command
 from .index import index_path, rebuild_index
 from .model import CATEGORIES, STATUSES
-from .retrieve import data_note, excerpt_chars, format_block, output_budget, rank
+from .retrieve import MIN_PROMPT_CHARS, data_note, excerpt_chars, format_block, output_budget, rank
 from .scoring import STRATEGIES, get_strategy
 from .store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
 
@@ -31,21 +31,26 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(subparsers, common, "search", cmd_search,
-                    "rank memories for a prompt exactly as the UserPromptSubmit hook does",
+                    "rank memories for a prompt exactly as the UserPromptSubmit hook does (prompts under "
+                    f"{MIN_PROMPT_CHARS} characters inject nothing, in both)",
                     '  python3 scripts/memory.py search "fix pydantic import error in tests"\n'
-                    '  python3 scripts/memory.py search "redis cache" --explain\n'
-                    '  python3 scripts/memory.py search "auth policy" --json --limit 10')
+                    '  python3 scripts/memory.py search "where do we keep sessions" --explain   # also the near misses\n'
+                    '  python3 scripts/memory.py search "api auth policy" --json --limit 10')
     p.add_argument("prompt", help="the prompt text to match")
     p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), help="override retrieval.match_strategy")
-    p.add_argument("--explain", action="store_true", help="show how each score was made")
+    p.add_argument("--explain", action="store_true",
+                   help="show how each score was made, and the near misses: their scores and the floor they missed")
     p.add_argument("--block", action="store_true", help="print the exact <memory-context> block the hook would inject")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(subparsers, common, "show", cmd_show, "show one memory",
-                    "  python3 scripts/memory.py show use-pydantic-v2\n  python3 scripts/memory.py show use-pydantic-v2 --json")
-    p.add_argument("id", help="the memory id (its file name without .json)")
-    p.add_argument("--json", action="store_true", help="print the stored JSON as is")
+                    "  python3 scripts/memory.py show use-pydantic-v2\n  python3 scripts/memory.py show use-pydantic-v2 --json\n"
+                    "  python3 scripts/memory.py show decision/use-pydantic-v2      # one of two files with the same id")
+    p.add_argument("id", help="the memory id (its file name without .json), or category/id or the file's path "
+                             "when two folders hold the same id")
+    p.add_argument("--json", action="store_true",
+                   help="print the stored record as JSON (secrets and private sections of hand-edited files hidden)")
 
 
 def cmd_rebuild(ctx) -> int:
@@ -58,12 +63,13 @@ def cmd_rebuild(ctx) -> int:
 
 
 def _summary(category: str, path: str, record: dict) -> dict:
+    from .exposure import hide
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
     return {
         "id": os.path.basename(path)[:-5],
         "category": category,
-        "title": record.get("title"),
-        "tags": [t for t in tags if isinstance(t, str)],
+        "title": hide(record.get("title")),
+        "tags": [hide(t) for t in tags if isinstance(t, str)],
         "status": record_status(record),
         "updated_at": record.get("updated_at") if isinstance(record.get("updated_at"), str) else "",
         "path": path,
@@ -89,10 +95,12 @@ def cmd_list(ctx) -> int:
     if not rows:
         print("no memories match")
         return 0
-    width = max(len(r["id"]) for r in rows)
+    from .sanitize import display, shown_path
+    width = max(len(shown_path(r["id"])) for r in rows)
     for r in rows:
         status = "" if r["status"] == "active" else f" ({r['status']})"
-        print(f"{r['updated_at'][:10]:10}  {r['category']:15}  {ctx.color(r['id'].ljust(width), '1')}  {r['title']}{status}")
+        print(f"{display(r['updated_at'])[:10]:10}  {r['category']:15}  {ctx.color(shown_path(r['id']).ljust(width), '1')}"
+              f"  {display(r['title'])}{status}")
     return 0
 
 
@@ -101,7 +109,15 @@ def cmd_search(ctx) -> int:
     args = ctx.args
     limit = args.limit if args.limit is not None else max_inject(ctx.config)
     if limit < 1:
-        raise CliError("--limit must be at least 1")
+        raise UsageError("--limit must be at least 1")
+    length = len(args.prompt.strip())
+    if length < MIN_PROMPT_CHARS:  # the hook's own minimum: short prompts ("ok", "yes") inject nothing
+        if args.json:
+            ctx.print_json([])
+        elif not args.block:
+            print(f"no memory matches: the hook injects nothing for a prompt under {MIN_PROMPT_CHARS} characters "
+                  f"(this one has {length}); try a whole question, or: list --tag WORD")
+        return 0
     # the configured strategy ranks from the machine cache; an explicit one scores the index directly
     strategy = get_strategy(ctx.config, args.strategy) if args.strategy else None
     hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
@@ -117,12 +133,17 @@ def cmd_search(ctx) -> int:
         return 0
     if not hits:
         print("no memory matches")
-        return 0
+    from .sanitize import display, shown_path
     for h in hits:
         score = f"{h.score:g}"
-        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {h.entry['title']} -> {h.entry['path']}")
+        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {display(h.entry['title'])} "
+              f"-> {shown_path(h.entry['path'])}")
         if args.explain:
             print("      " + ", ".join(f"{k}: {v}" for k, v in h.parts.items() if v not in ([], 0, None, "")))
+    if args.explain:
+        from .explain import near_misses, print_near_misses
+        print_near_misses(ctx, near_misses(ctx.memory_root, ctx.config, args.prompt,
+                                           strategy or get_strategy(ctx.config), hits, limit))
     return 0
 
 
@@ -131,25 +152,54 @@ def cmd_show(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {ctx.args.id!r} (try: python3 scripts/memory.py list)")
     category, path = found
-    if ctx.args.json:
-        with open(path, encoding="utf-8") as f:
-            print(f.read(), end="")
-        return 0
     try:
-        record = load_memory(path)
+        record = hidden(load_memory(path))
     except NotARecord as exc:
         raise CliError(f"{path}: {exc}") from None
-    print(ctx.color(record["title"], "1"))
-    print(f"  {category} · {record_status(record)} · updated {record.get('updated_at', '?')} · {path}")
+    if ctx.args.json:
+        print(dump_memory(record), end="")
+        return 0
+    from .sanitize import display, shown_path
+    from .write import content_hash
+    print(ctx.color(display(record["title"]), "1"))
+    print(f"  {category} · {display(record_status(record))} · updated {display(record.get('updated_at', '?'))} "
+          f"· {shown_path(path)}")
+    print(f"  hash: {content_hash(path)[:12]}  (for: update {os.path.basename(path)[:-5]} --expect-hash ...)")
     if record.get("tags"):
-        print(f"  tags: {', '.join(map(str, record['tags']))}")
+        print(f"  tags: {', '.join(map(display, record['tags']))}")
+    if record.get("confidence") is not None:
+        print(f"  confidence: {display(record['confidence'])}")
+    if isinstance(record.get("related_files"), list) and record["related_files"]:
+        print(f"  related files: {', '.join(map(display, record['related_files']))}")
+    for state in ("retired", "archived"):
+        if record.get(f"{state}_at") or record.get(f"{state}_reason"):
+            print(f"  {state} {display(record.get(f'{state}_at', '?'))}: "
+                  f"{display(record.get(f'{state}_reason') or '(no reason given)')}")
     content = record.get("content")
     if isinstance(content, dict):
         for key, value in content.items():
             _print_field(key, value)
     else:
         print(dump_memory(record), end="")
+    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
+    if changes:
+        print("  history:")
+        for change in changes:
+            if isinstance(change, dict):
+                print(f"    {display(change.get('date', '?'))}  {display(change.get('summary', ''))}")
     return 0
+
+
+def hidden(value):
+    """``value`` with ``exposure.hide`` applied to every string in it (the file may be hand-edited)."""
+    from .exposure import hide
+    if isinstance(value, str):
+        return hide(value)
+    if isinstance(value, list):
+        return [hidden(v) for v in value]
+    if isinstance(value, dict):
+        return {k: hidden(v) for k, v in value.items()}
+    return value
 
 
 def _print_field(key: str, value, indent: str = "  ") -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
-from .cli import CliError, UsageError, add_command
+from .cli import CliError, UsageError, add_command, read_stdin_text
 from .cmd_write import write_root
 from .config import load_config
 from .fsutil import atomic_write_text
@@ -78,7 +78,7 @@ def _entries(args) -> list:
         raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
     fmt = format_for(args.source, args.format)
     if args.source == "-":
-        text = sys.stdin.read()
+        text = read_stdin_text("the import")
     else:
         try:
             with open(args.source, encoding="utf-8") as f:

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import textwrap
 
-from .cli import CliError, UsageError, add_command
+from .cli import CliError, UsageError, add_command, read_stdin_text
 from .config import load_config
 from .index import build_entries
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
 from .privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
-from .sanitize import clean_tag
+from .sanitize import clean_tag, shown_path
 from .scoring import score_entry
 from .store import iter_memory_files, project_root_of
 from .tokens import tokenize
@@ -57,7 +58,7 @@ def register(subparsers, common) -> None:
                     f"  {CLI} update use-redis-for-sessions --tag redis --tag sessions --tag cache\n"
                     f"""  {CLI} update session-2026-02 --content-json '{{"next_actions": ["ship it"]}}' --summary 'next steps'\n"""
                     f"  {CLI} update use-redis-for-sessions --title 'Use Valkey for sessions' --expect-hash $(sha256sum FILE | cut -c1-64)")
-    p.add_argument("id", help="the memory id")
+    p.add_argument("id", help=ID_HELP)
     p.add_argument("--title", help="the new title")
     p.add_argument("--tag", action="append", default=None, help="the new tags (repeat; replaces all tags)")
     _content_args(p, "content keys to replace (null removes an optional key)")
@@ -73,7 +74,7 @@ def register(subparsers, common) -> None:
                                    ("unarchive", "bring an archived memory back", False)):
         example = f"  {CLI} {verb} use-celery-beat-for-cron" + (" --reason 'moved to the platform scheduler'" if needs else "")
         p = add_command(subparsers, common, verb, cmd_status, help_text, example)
-        p.add_argument("id", help="the memory id")
+        p.add_argument("id", help=ID_HELP)
         p.add_argument("--reason", required=needs, help="why" + ("" if needs else " (optional)"))
         p.add_argument("--json", action="store_true", help="print the result as JSON")
         p.set_defaults(verb=verb)
@@ -94,6 +95,10 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
 
 
+ID_HELP = ("the memory id; when two folders hold the same id, name one as category/id "
+           "(decision/use-redis) or by its path (.claude/memory/decisions/use-redis.json)")
+
+
 def _content_args(p, what: str = "the content object") -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--content-json", metavar="JSON", help=f"{what}, as JSON text")
@@ -112,7 +117,7 @@ def _parse_json(text: str, where: str):
 
 def _read_source(source: str, where: str):
     if source == "-":
-        return _parse_json(sys.stdin.read(), f"{where} (stdin)")
+        return _parse_json(read_stdin_text(where), f"{where} (stdin)")
     try:
         with open(source, encoding="utf-8") as f:
             return _parse_json(f.read(), f"{where} {source}")
@@ -137,6 +142,8 @@ def write_root(ctx) -> str:
         root = os.path.abspath(root)
         nested = os.path.join(root, *MEMORY_REL)
         if not os.path.isdir(nested) and os.path.isdir(root) and os.path.basename(root) != MEMORY_REL[-1]:
+            from .safefs import check_store
+            check_store(nested)  # never created through a linked .claude
             os.makedirs(nested, exist_ok=True)
             print(f"created the memory store {nested}", file=sys.stderr)
         return ctx.memory_root
@@ -172,11 +179,28 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _same_id_note(ctx, result) -> str | None:
+    """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
+    base = re.match(r"^(.+)-\d+$", result.id)
+    if result.action != "created" or not base:
+        return None
+    from .store import find_memory
+    memory_root = os.path.dirname(os.path.dirname(result.path))
+    found = find_memory(memory_root, load_config(memory_root), base.group(1))
+    if found is None:
+        return None
+    return (f"{base.group(1)!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
+            f"{base.group(1)} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
+
+
 def _report(ctx, result) -> int:
+    note = _same_id_note(ctx, result)
     if ctx.args.json:
-        ctx.print_json(dict(result.to_dict(), ok=True))
+        ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
         return 0
     print(f"{result.action} {result.id} -> {result.path}")
+    if note:
+        print(f"  note: {note}")
     if result.private_sections or result.secrets_redacted:
         print(f"  removed {_plural(result.private_sections, 'private section')}, "
               f"redacted {_plural(result.secrets_redacted, 'secret')}")
@@ -263,7 +287,7 @@ def cmd_validate(ctx) -> int:
         ctx.print_json([{"path": p, "valid": not probs, "problems": _problem_dicts(probs)} for p, probs in results])
     else:
         for path, problems in invalid:
-            print(ctx.color(f"invalid {path}", "31"))
+            print(ctx.color(f"invalid {shown_path(path)}", "31"))
             print(textwrap.indent(format_problems(problems), "  "))
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0

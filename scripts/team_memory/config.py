@@ -10,26 +10,27 @@ from __future__ import annotations
 import os
 import sys
 
-from .fsutil import within
 from . import fastjson
 from .model import CATEGORIES, CONFIG_NAME, DEFAULT_FOLDERS
 
 TEMPLATES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "templates")
 DEFAULT_CONFIG_PATH = os.path.join(TEMPLATES_DIR, "memory-config.default.json")
 
+MAX_CONFIG_BYTES = 1024 * 1024
 MAX_INJECT_DEFAULT = 5
 MAX_INJECT_LIMIT = 20
 
 
 def warn(message: str) -> None:
-    """One line on stderr, prefixed so people know where it came from."""
-    print(f"[team-memory] {message}", file=sys.stderr)
+    """One line on stderr, prefixed so people know where it came from (file names in it made safe)."""
+    from .sanitize import clean_line
+    print(f"[team-memory] {clean_line(message)}", file=sys.stderr)
 
 
 def _read_json_object(path: str, what: str) -> dict:
-    try:
-        with open(path, "rb") as f:
-            data = fastjson.loads(f.read())
+    from .safefs import read_regular
+    try:  # never through a link, never a FIFO, never more than the bound
+        data = fastjson.loads(read_regular(path, MAX_CONFIG_BYTES)[0])
     except FileNotFoundError:
         return {}
     except (OSError, ValueError, RecursionError) as exc:
@@ -56,11 +57,7 @@ def load_config(memory_root: str | None) -> dict:
     """The effective configuration for the store at ``memory_root`` (may be None)."""
     config = _read_json_object(DEFAULT_CONFIG_PATH, "default config")
     if memory_root:
-        path = os.path.join(memory_root, CONFIG_NAME)
-        if os.path.islink(path) and not within(memory_root, path):
-            warn(f"config {path} links out of the memory folder; using defaults")
-        else:
-            config = deep_merge(config, _read_json_object(path, "config"))
+        config = deep_merge(config, _read_json_object(os.path.join(memory_root, CONFIG_NAME), "config"))
     return config
 
 

@@ -86,7 +86,8 @@ def cmd_demo(ctx) -> int:
             print(out.rstrip() if out.strip() else "(nothing injected)")
             print()
         if ctx.args.keep:
-            print(f"Kept the demo project in {project}; try: python3 scripts/memory.py search \"redis\" --root {project}")
+            print(f"Kept the demo project in {project}; try: python3 scripts/memory.py search "
+                  f"\"where do we keep sessions\" --explain --root {project}")
     finally:
         if cleanup:
             shutil.rmtree(cleanup, ignore_errors=True)

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import tempfile
 from datetime import datetime, timezone
 
+from .config import category_folders
 from .fsutil import atomic_write_text
 from .privacy import PrivateTagError
-from .state import state_home
-from .store import NotARecord, load_memory
+from .state import prune, state_home
+from .store import NotARecord, load_memory, read_bytes
 from .validate import Problem, ValidationError, validate_record
 from .write import UPDATABLE, WriteError, content_hash, update_memory
 
@@ -62,10 +64,21 @@ def recovery_path(memory_id: str) -> str:
     return os.path.join(state_home(), "recovery", f"{memory_id}.{stamp}.json")
 
 
-def keep(memory_id: str, text: str) -> str:
-    """Save ``text`` where the person can find it again; return the path."""
+RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next one is written
+
+
+def keep(memory_id: str, text: str, config: dict) -> str:
+    """Save ``text`` (private sections and secrets removed, as on every write) where the person can find it
+    again, in ``<state folder>/recovery/``; prune recovery files older than a week; return the path."""
+    from .privacy import private_settings, scrub_text
+    try:
+        text = scrub_text(text, private_settings(config))[0]
+    except PrivateTagError:  # an unclosed tag: everything from the first one on may be private
+        cut = re.search(r"<\s*private|\[private\]|<!--\s*private", text, re.I)
+        text = text[:cut.start()] + "[PRIVATE: unclosed tag, the rest was not kept]" if cut else text
     path = recovery_path(memory_id)
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    prune(os.path.dirname(path), RECOVERY_DAYS)
     atomic_write_text(path, text, mode=0o600)
     return path
 
@@ -123,16 +136,66 @@ def try_save(memory_root: str, config: dict, memory_id: str, original: dict, ori
         raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
 
 
-def load_for_edit(path: str) -> tuple:
-    """``(text, record, hash)`` of the stored file; ``WriteError`` if it is not a readable record."""
+def folder_category(memory_root: str, config: dict, path: str) -> str | None:
+    folder = os.path.basename(os.path.dirname(path))
+    return next((c for c, f in category_folders(config).items() if f == folder), None)
+
+
+def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
+    """``(text, record, hash)`` of the stored file; ``record`` is None when the file is broken (it does not
+    parse, is not UTF-8, or fails validation): then the raw text is edited and saved whole (``save_repaired``)."""
+    try:
+        data = read_bytes(path)[0]  # a regular file only, never through a link, read with a bound
+    except (NotARecord, OSError) as exc:
+        raise WriteError(f"{path} cannot be read ({exc})") from None
+    text = data.decode("utf-8", errors="replace")  # bytes that are not UTF-8 show as U+FFFD, to be fixed
+    from .digest import sha256_hex
     try:
         record = load_memory(path)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (NotARecord, OSError) as exc:
-        raise WriteError(f"{path} is not a readable memory ({exc}); fix its JSON by hand first "
-                         f"(see: validate {path})") from None
-    return text, record, content_hash(path)
+    except (NotARecord, OSError, ValueError):
+        record = None
+    if record is not None and validate_record(record, folder_category=folder_category(memory_root, config, path),
+                                              file_id=os.path.basename(path)[:-5]):
+        record = None
+    return text, record, sha256_hex(data)
+
+
+def save_repaired(memory_root: str, config: dict, path: str, original_hash: str, text: str):
+    """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
+    from .index import write_index_locked
+    from .fsutil import store_lock
+    from .privacy import scrub_record
+    from .store import record_status
+    from .write import WriteResult, _add_change, _write_record, now_iso
+    memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
+    try:
+        edited = json.loads(text)
+    except ValueError as exc:
+        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
+                              memory_id) from None
+    if isinstance(edited, dict) and "\ufffd" in text:
+        raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
+                                       "retype those characters")], memory_id)
+    problems = validate_record(edited, folder_category=category, file_id=memory_id) if isinstance(edited, dict) \
+        else [Problem("(record)", "must be a JSON object", "keep the outer {...}")]
+    if problems:
+        raise ValidationError(problems, memory_id)
+    try:
+        clean, private, secrets = scrub_record(edited, config)
+    except PrivateTagError as exc:
+        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+    now = now_iso()
+    clean["updated_at"] = now
+    _add_change(clean, "repaired by hand (edit)", now)
+    problems = validate_record(clean, folder_category=category, file_id=memory_id)
+    if problems:
+        raise ValidationError(problems, memory_id)
+    with store_lock(memory_root):
+        if not os.path.isfile(path) or content_hash(path) != original_hash:
+            raise WriteError(f"{path} changed while you were editing")
+        _write_record(path, clean)
+        write_index_locked(memory_root, config)  # the file broke outside the CLI: rebuild from every file
+    return WriteResult(memory_id, path, category, "repaired", record_status(clean), content_hash(path), private, secrets)
 
 
 def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
@@ -141,7 +204,7 @@ def edit_session(memory_root: str, config: dict, memory_id: str, path: str, star
 
     Returns the ``WriteResult`` or None (no change); raises ``EditAborted`` otherwise.
     """
-    text, original, original_hash = load_for_edit(path)
+    text, original, original_hash = load_for_edit(memory_root, config, path)
     if start_text is not None:
         text = start_text
     stored_text = text if start_text is None else None
@@ -158,18 +221,20 @@ def edit_session(memory_root: str, config: dict, memory_id: str, path: str, star
                     text = f.read()
             if status != 0:
                 raise EditAborted(f"the editor exited with status {status}; nothing was saved",
-                                  None if text == stored_text else keep(memory_id, text))
+                                  None if text == stored_text else keep(memory_id, text, config))
             if text == stored_text:
                 return None
             try:
+                if original is None:
+                    return save_repaired(memory_root, config, path, original_hash, text)
                 return try_save(memory_root, config, memory_id, original, original_hash, text)
             except ValidationError as exc:
                 report_problems(exc.problems)
                 if not again():
-                    raise EditAborted("nothing was saved", keep(memory_id, text)) from None
+                    raise EditAborted("nothing was saved", keep(memory_id, text, config)) from None
             except WriteError as exc:
-                raise EditAborted(f"{exc}; nothing was saved", keep(memory_id, text)) from None
+                raise EditAborted(f"{exc}; nothing was saved", keep(memory_id, text, config)) from None
     except KeyboardInterrupt:
-        raise EditAborted("interrupted; nothing was saved", None if text == stored_text else keep(memory_id, text))
+        raise EditAborted("interrupted; nothing was saved", None if text == stored_text else keep(memory_id, text, config))
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)

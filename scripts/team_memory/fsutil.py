@@ -117,8 +117,11 @@ class store_lock:
         self.fd = None
 
     def __enter__(self):
-        os.makedirs(self.memory_root, exist_ok=True)
-        fd = os.open(os.path.join(self.memory_root, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+        from .safefs import check_store, open_create
+        check_store(self.memory_root)  # never a lock (or a store) created through a link
+        if not os.path.lexists(self.memory_root):
+            os.makedirs(self.memory_root, exist_ok=True)
+        fd = open_create(os.path.join(self.memory_root, LOCK_NAME))
         try:
             _lock(fd, self.blocking)
         except BaseException:

@@ -7,6 +7,7 @@ any problem is one line on stderr, never a traceback on stdout.
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from . import fastjson
@@ -62,8 +63,17 @@ def run_hook(event: str, handler, payload: dict | None = None) -> int:
         if isinstance(exc, KeyboardInterrupt):
             return 0
         try:
-            print(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500].replace("\n", " "),
+            from .sanitize import clean_line
+            print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
                   file=sys.stderr)
         except Exception:  # noqa: BLE001
             pass
     return 0
+
+
+def project_dir_of(payload: dict) -> str:
+    """Where to look for the store: the payload's ``cwd``, else ``$CLAUDE_PROJECT_DIR``, else here."""
+    for candidate in (payload.get("cwd"), os.environ.get("CLAUDE_PROJECT_DIR")):
+        if isinstance(candidate, str) and candidate and "\x00" not in candidate and os.path.isdir(candidate):
+            return candidate
+    return os.getcwd()

@@ -1,9 +1,10 @@
 """Memory ids: readable slugs from titles, unique in the store, never reused by accident.
 
-``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``; letters of
-any script are kept (``Кэш в Redis`` -> ``кэш-в-redis``); a title with no
-letters or digits falls back to ``memory-`` and a short stable hash of the
-title. ``unique_id`` adds ``-2``, ``-3``... on a collision: an id is never
+``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``. Ids follow
+one rule, an ASCII slug (``validate.id_problem``): accents are taken off
+(``Café`` -> ``cafe``), other scripts are left out (``Кэш в Redis`` -> ``redis``),
+and a title with no ASCII letters or digits falls back to ``memory-`` and a
+short stable hash of the title. ``unique_id`` adds ``-2``, ``-3``... on a collision: an id is never
 taken from an existing file.
 """
 from __future__ import annotations
@@ -20,13 +21,12 @@ SLUG_MAX_BYTES = 150  # file names are limited to 255 bytes; leave room for suff
 
 def slugify(title: str) -> str:
     """A lowercase, hyphenated id from ``title``; never empty."""
-    text = unicodedata.normalize("NFKC", title or "").lower()
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", title or "")).lower()
     chars = []
     for ch in text:
-        kind = unicodedata.category(ch)[0]
-        if kind in "LN" or (kind == "M" and chars and chars[-1] != "-"):
+        if ch.isascii() and ch.isalnum():
             chars.append(ch)
-        else:
+        elif unicodedata.category(ch)[0] != "M":  # accents go, every other character separates words
             chars.append("-")
     slug = re.sub(r"-{2,}", "-", "".join(chars)).strip("-")
     if len(slug) > SLUG_MAX_CHARS:

@@ -33,18 +33,19 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
-    from .sanitize import TITLE_MAX, clean_line, clean_tag
+    from .exposure import recall_tag, recall_title
+    from .sanitize import TITLE_MAX, clean_tag
     tags = []
     raw_tags = record.get("tags")
     for tag in raw_tags if isinstance(raw_tags, list) else []:
         if isinstance(tag, str):
-            tag = clean_tag(tag).replace(",", "")
+            tag = recall_tag(clean_tag(tag).replace(",", ""))
             if tag and tag not in tags:
                 tags.append(tag)
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
     return {
         "category": display_name(category),
-        "title": clean_line(record["title"])[:TITLE_MAX].strip(),
+        "title": recall_title(record["title"], TITLE_MAX),
         "path": rel,
         "tags": tags,
     }
@@ -62,6 +63,7 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
 
     With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``bodycache``).
     """
+    from .sanitize import safe_name
     from .store import iter_records
     if bodies is not None:
         from .bodycache import derive_body_tokens
@@ -72,7 +74,7 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
         if record_status(record) != "active" or not category_enabled(config, category):
             continue
         entry = entry_from_record(memory_root, category, path, record)
-        if entry["title"]:
+        if entry["title"] and safe_name(os.path.basename(path)):
             entries.append(entry)
             if bodies is not None:
                 bodies[entry["path"]] = derive_body_tokens(record, stop_words)
@@ -168,26 +170,25 @@ def parse_index_text(text: str) -> list:
     return [e for e in map(parse_index_line, text.splitlines()) if e is not None]
 
 
+MAX_INDEX_BYTES = 256 * 1024 * 1024  # about two million lines
+
+
 def read_index(memory_root: str) -> list | None:
     """The parsed entries of ``index.md``; None if it cannot be read."""
-    from .fsutil import within
-    path = index_path(memory_root)
-    if not within(memory_root, path):  # a hand-made link out of the store: never followed
-        return None
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return parse_index_text(f.read())
+    from .safefs import read_regular
+    try:  # never through a link, never a FIFO, bounded
+        return parse_index_text(read_regular(index_path(memory_root), MAX_INDEX_BYTES)[0].decode("utf-8", "replace"))
     except OSError:
         return None
 
 
-def newest_source_mtime(memory_root: str, config: dict) -> float:
+def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
     """The newest modification time among the category folders, their JSON files and the config.
 
     Folder times catch files added, replaced or removed; file times catch in-place edits.
     """
     newest = 0.0
-    with_config = [os.path.join(memory_root, CONFIG_NAME)]
+    with_config = [os.path.join(memory_root, CONFIG_NAME)] if include_config else []
     for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
         try:
             newest = max(newest, os.stat(path).st_mtime)
@@ -212,15 +213,16 @@ def newest_source_mtime(memory_root: str, config: dict) -> float:
 
 
 def index_is_stale(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` or the machine cache is missing, or older than anything it is derived from."""
-    from .cache import cache_path
-    if not os.path.isfile(cache_path(memory_root)):
+    """True when ``index.md`` or the machine cache is missing, was built for another
+    configuration, or any memory file was added, removed or changed since (per file: inode,
+    size, mtime and ctime, so an in-place rewrite that keeps the size and the times counts too).
+
+    The hooks bring such an index up to date on the next prompt (``upkeep.fresh_cache``).
+    """
+    if not os.path.isfile(index_path(memory_root)):
         return True
-    try:
-        built = os.stat(index_path(memory_root)).st_mtime
-    except OSError:
-        return True
-    return newest_source_mtime(memory_root, config) > built
+    from .upkeep import cache_is_current
+    return not cache_is_current(memory_root, config)
 
 
 def current_entries(memory_root: str, config: dict) -> list:

@@ -3,7 +3,8 @@
 ``install_project(project)`` puts four things into ``<project>``, each idempotently (re-running it
 upgrades in place):
 
-1. the runtime (``hooks/``, ``scripts/``, ``templates/``, ``hooks.json``, ``LICENSE``) in
+1. the runtime, exactly the files ``RUNTIME_FILES`` names (hooks, the CLI and its package, templates,
+   ``hooks.json``, ``LICENSE``; no build output, no developer scripts, no evaluation set) in
    ``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live;
 2. every hook entry of ``hooks.json`` merged into ``.claude/settings.json``, with
    ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``$CLAUDE_PROJECT_DIR/.claude/team-memory``; existing
@@ -19,6 +20,7 @@ memories, their config, ``.gitignore`` and every other setting.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import re
@@ -32,8 +34,17 @@ from .model import CONFIG_NAME, MEMORY_REL
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 RUNTIME_REL = (".claude", "team-memory")
-RUNTIME_ITEMS = ("hooks", "scripts", "templates", "hooks.json", "LICENSE")
-RUNTIME_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo", ".pytest_cache", ".*.tmp")
+# The runtime, file by file (glob patterns relative to the checkout; ``tests/test_install.py`` checks that every
+# tracked file under hooks/, scripts/ and templates/ is either here or in DEV_ONLY). A pattern matching nothing
+# is fine (LICENSE may be absent); ``*`` never matches a hidden file.
+RUNTIME_FILES = (
+    "hooks.json", "LICENSE",
+    "hooks/*.py",
+    "scripts/memory.py", "scripts/team_memory/*.py",
+    "templates/memory-config.default.json", "templates/schemas/*.schema.json", "templates/demo/*/*.json",
+)
+# Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
+DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_schemas.py", "scripts/triage_eval.py")
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 HOOK_ROOT = "$CLAUDE_PROJECT_DIR/.claude/team-memory"          # expanded by the hook's shell
@@ -49,11 +60,12 @@ GITIGNORE_LINES = (
     ".claude/memory/index.md",
     ".claude/memory/.lock",
     ".claude/memory/.cache/",
+    ".claude/memory/.quarantine/",
     ".claude/settings.json.bak",
     ".claude/team-memory/**/__pycache__/",
 )
-# Not ignored on purpose: .claude/memory/.quarantine/ holds memory files that failed validation.
-# They are someone's edit waiting for a decision, so git status should keep showing them.
+# .quarantine/ was made by earlier versions (hooks no longer move files) and may hold a memory that failed
+# validation, perhaps with a secret in it: never committed (`doctor` lists what is left there).
 
 MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}
 
@@ -187,6 +199,16 @@ def write_settings(path: str, data: dict, original: str | None, delete_if_empty:
 
 # ---------------------------------------------------------------- files
 
+def runtime_files(source: str) -> list:
+    """The relative paths ``RUNTIME_FILES`` names in ``source`` (regular files only), sorted."""
+    found = set()
+    for pattern in RUNTIME_FILES:
+        for path in glob.glob(os.path.join(glob.escape(source), pattern)):
+            if os.path.isfile(path) and not os.path.islink(path):
+                found.add(os.path.relpath(path, source).replace(os.sep, "/"))
+    return sorted(found)
+
+
 def copy_runtime(source: str, dest: str) -> bool:
     """Copy the runtime to ``dest`` through a sibling staging folder; False when source is dest."""
     if os.path.isdir(dest) and os.path.samefile(source, dest):
@@ -195,12 +217,10 @@ def copy_runtime(source: str, dest: str) -> bool:
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(dir=parent, prefix=".team-memory.new.")
     try:
-        for item in RUNTIME_ITEMS:
-            src = os.path.join(source, item)
-            if os.path.isdir(src):
-                shutil.copytree(src, os.path.join(staging, item), ignore=RUNTIME_IGNORE)
-            elif os.path.isfile(src):
-                shutil.copy2(src, os.path.join(staging, item))
+        for rel in runtime_files(source):
+            target = os.path.join(staging, *rel.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy2(os.path.join(source, *rel.split("/")), target)
         os.chmod(staging, 0o755)
         old = None
         if os.path.lexists(dest):
@@ -255,7 +275,8 @@ def markdown_sources(source: str):
 
 
 def install_markdown(source: str, project: str) -> tuple[list, list]:
-    """Copy commands and the skill; returns (files changed, files of the same name kept because they are not ours)."""
+    """Copy commands and the skill; returns (files changed, files kept: ours-by-name-only, and ``.bak`` copies of
+    changed files we had written before, in case they were customised)."""
     written, kept = [], []
     for rel, src in markdown_sources(source):
         dest = os.path.join(project, rel)
@@ -266,8 +287,11 @@ def install_markdown(source: str, project: str) -> tuple[list, list]:
             text = adjust_markdown(f.read())
         if os.path.isfile(dest):
             with open(dest, encoding="utf-8") as f:
-                if f.read() == text:
-                    continue
+                before = f.read()
+            if before == text:
+                continue
+            atomic_write_text(dest + ".bak", before)  # ours, but perhaps customised: keep the old text
+            kept.append(rel + ".bak")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         atomic_write_text(dest, text)
         written.append(rel)
@@ -330,13 +354,25 @@ def _project_dir(project: str) -> str:
     project = os.path.abspath(project)
     if not os.path.isdir(project):
         raise InstallError(f"{project} is not a folder")
+    from .safefs import store_problem
+    problem = store_problem(os.path.join(project, *MEMORY_REL))  # never install or uninstall through a link
+    if problem:
+        raise InstallError(problem)
     return project
 
 
-def install_project(project: str, source: str = SOURCE_ROOT) -> dict:
+def in_git_repository(path: str) -> bool:
+    from .store import folders_up
+    return any(os.path.exists(os.path.join(folder, ".git")) for folder in folders_up(path))
+
+
+def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
     """Install (or upgrade) team-memory into ``project``; returns a report of what changed."""
     project, source = _project_dir(project), os.path.abspath(source)
     check_source(source)
+    if not allow_no_git and not in_git_repository(project):
+        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get "
+                           "team-memory through git, so run 'git init' there first, or pass --no-git to install anyway")
     if os.path.samefile(project, source):
         raise InstallError("that is the team-memory checkout itself; install into another repository "
                            "(it already works here as a plugin: claude --plugin-dir .)")

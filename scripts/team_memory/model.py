@@ -23,6 +23,10 @@ PRIORITY = {cat.upper(): rank for rank, cat in enumerate(CATEGORIES, start=1)}
 
 STATUSES = ("active", "retired", "archived")
 
+# Version of what the index and cache keep of a record for display (sanitize + exposure rules);
+# a cache written under another version is rebuilt.
+TEXT_POLICY = 2
+
 INDEX_NAME = "index.md"
 CONFIG_NAME = "memory-config.json"
 MEMORY_REL = (".claude", "memory")  # the memory root, relative to the project root

@@ -18,7 +18,7 @@ from .index import current_entries, resolve_entry_path
 from .model import CATEGORIES, category_from_display
 from .retrieve import DATA_NOTE, enabled_store, parse_time
 from .sanitize import sanitize_title
-from .store import record_status
+from .store import read_bytes, record_status
 
 SOURCES = ("startup", "resume", "clear", "compact")
 MAX_CHARS = 1500
@@ -34,9 +34,8 @@ def _recent_titles(memory_root: str, config: dict, entries: list, category: str)
         path = resolve_entry_path(memory_root, config, entry)
         if path is None:
             continue
-        try:
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
+        try:  # never through a link, never a FIFO, bounded
+            record = json.loads(read_bytes(path)[0])
         except (OSError, ValueError, RecursionError):
             continue
         if not isinstance(record, dict) or record_status(record) != "active":

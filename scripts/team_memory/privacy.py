@@ -15,15 +15,19 @@ or nothing) and returns how many it removed. Rules:
   nothing, so private text never lands on disk by accident.
 
 ``scrub_record`` applies this and secret redaction (``redact.redact_secrets``)
-to every text field of a record. Error messages name the field and line,
-never the private text itself.
+to every text field of a record, ``$schema`` included (``id`` is checked by
+``validate``, which rejects a secret-shaped one). Invisible characters are removed
+first, and the NFKC form is checked too, so a secret or tag split by a zero-width
+character or written in full-width letters is caught. Error messages name the
+field and line, never the private text itself.
 """
 from __future__ import annotations
 
 import re
 
 from .config import section, warn
-from .redact import redact_secrets
+from .redact import redact_secrets, secret_kinds
+from .sanitize import clean_text, folded
 
 DEFAULT_MARKER = "[PRIVATE]"
 MARKERS = ("[PRIVATE]", "[REDACTED]", "")
@@ -38,7 +42,7 @@ _TAGS = {
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.M)
 
 # Top-level fields that hold structure, not prose: never rewritten.
-STRUCTURAL_FIELDS = frozenset({"$schema", "schema_version", "category", "id", "created_at", "updated_at",
+STRUCTURAL_FIELDS = frozenset({"schema_version", "category", "id", "created_at", "updated_at",
                                "record_status", "retired_at", "archived_at", "times_updated", "confidence"})
 
 
@@ -135,6 +139,17 @@ def strip_private(text: str, config: dict) -> tuple:
     return _strip(text, *private_settings(config))
 
 
+def first_tag(text: str, formats=FORMATS):
+    """Where the first private tag outside fenced code starts; None without one."""
+    events = _tag_events(text, formats)
+    return events[0][0] if events else None
+
+
+def strip_sections(text: str, formats, marker: str) -> tuple:
+    """``(text with private sections replaced by marker, count)``; ``PrivateTagError`` if unbalanced."""
+    return _strip(text, formats, marker)
+
+
 def _strip(text: str, formats, marker: str) -> tuple:
     if not isinstance(text, str) or "private" not in text.lower():
         return text, 0
@@ -153,9 +168,21 @@ def _strip(text: str, formats, marker: str) -> tuple:
 
 
 def scrub_text(text: str, settings: tuple) -> tuple:
-    """``(clean text, private sections removed, secrets redacted)``; ``settings`` from ``private_settings``."""
+    """``(clean text, private sections removed, secrets redacted)``; ``settings`` from ``private_settings``.
+
+    Normalise first, then scrub: invisible characters go, and when the NFKC form reveals a
+    private section or a secret that the text as written hides, the NFKC form is kept.
+    """
+    text = clean_text(text)
     text, private = _strip(text, *settings)
     text, secrets = redact_secrets(text)
+    if not text.isascii():
+        probe = folded(text)
+        if probe != text:
+            probe, more_private = _strip(probe, *settings)
+            probe, more_secrets = redact_secrets(probe)
+            if more_private or more_secrets:
+                return probe, private + more_private, secrets + more_secrets
     return text, private, secrets
 
 
@@ -208,7 +235,8 @@ def leaks(record: dict, config: dict) -> list:
             if private:
                 found.append((path, f"holds {private} private section(s)"))
             if secrets:
-                found.append((path, f"holds {secrets} secret(s)"))
+                kinds = secret_kinds(folded(value))
+                found.append((path, f"holds {secrets} secret(s)" + (f" ({', '.join(kinds)})" if kinds else "")))
         elif isinstance(value, list):
             for i, v in enumerate(value):
                 walk(v, f"{path}[{i}]")

@@ -11,6 +11,7 @@ import os
 from datetime import datetime, timedelta, timezone
 
 from .config import int_setting
+from .exposure import hide
 from .fsutil import store_lock
 from .index import apply_changes
 from .store import iter_records, project_root_of, record_status
@@ -32,7 +33,7 @@ def due(memory_root: str, config: dict, now: datetime | None = None) -> list:
     for category, path, record in iter_records(memory_root, config):
         retired_at = parse_iso(record.get("retired_at"))
         if record_status(record) == "retired" and retired_at is not None and retired_at <= cutoff:
-            out.append({"id": os.path.basename(path)[:-5], "category": category, "title": record["title"],
+            out.append({"id": os.path.basename(path)[:-5], "category": category, "title": hide(record["title"]),
                         "path": os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"),
                         "retired_at": record["retired_at"], "days": (now - retired_at).days})
     return out

@@ -87,20 +87,47 @@ def _flag(m, counter) -> str:
     return m.group("key") + REDACTED
 
 
-def redact_secrets(text: str) -> tuple:
-    """``(text with every secret replaced by [REDACTED], how many were replaced)``."""
+# What a prefixed key is, by its first characters (for messages that name the kind, never the value).
+_PREFIX_KINDS = (("AKIA", "AWS access key"), ("ASIA", "AWS access key"), ("ghp_", "GitHub token"),
+                 ("gho_", "GitHub token"), ("ghu_", "GitHub token"), ("ghs_", "GitHub token"),
+                 ("ghr_", "GitHub token"), ("github_pat_", "GitHub token"), ("glpat-", "GitLab token"),
+                 ("xox", "Slack token"), ("AIza", "Google API key"), ("sk_", "Stripe key"), ("rk_", "Stripe key"),
+                 ("npm_", "npm token"), ("eyJ", "JSON web token"), ("sk-", "API key"))
+
+
+def _prefix_kind(value: str) -> str:
+    return next((kind for prefix, kind in _PREFIX_KINDS if value.startswith(prefix)), "API key")
+
+
+def secret_kinds(text: str) -> list:
+    """The kinds of secret in ``text`` (``["AWS access key"]``), each once, in the order found; never the values."""
+    kinds: list = []
+    redact_secrets(text, kinds)
+    return list(dict.fromkeys(kinds))
+
+
+def redact_secrets(text: str, kinds: list | None = None) -> tuple:
+    """``(text with every secret replaced by [REDACTED], how many were replaced)``.
+
+    ``kinds``: a list that gets the kind of each secret replaced (for messages).
+    """
     if not isinstance(text, str) or not text:
         return text, 0
     counter = [0]
+    kinds = [] if kinds is None else kinds
+    start = len(kinds)
 
     def plain(m):
         counter[0] += 1
+        value = m.group(0)
+        kinds.append("private key" if value.startswith("-----") else _prefix_kind(value))
         return REDACTED
 
     def url(m):
         if m.group(2) == REDACTED:
             return m.group(0)
         counter[0] += 1
+        kinds.append("password in a URL")
         return m.group(1) + REDACTED + m.group(3)
 
     text = _PEM.sub(plain, text)
@@ -109,4 +136,5 @@ def redact_secrets(text: str) -> tuple:
     text = _BEARER.sub(lambda m: _bearer(m, counter), text)
     text = _ASSIGNMENT.sub(lambda m: _assignment(m, counter), text)
     text = _FLAG.sub(lambda m: _flag(m, counter), text)
+    kinds.extend(["password or token"] * (counter[0] - (len(kinds) - start)))  # bearer, assignments, flags
     return text, counter[0]

@@ -1,42 +1,125 @@
-"""Text hygiene shared by the write side, the index writer and the retrieval output.
+"""Text hygiene for every string that reaches Claude, a terminal or the index.
 
-``clean_line`` makes one safe line of text: NFKC-normalised, with control,
-zero-width, bidi-override and Unicode tag characters removed, index-format
-markers (`` -> `` and ``#tags:``) neutralised and whitespace collapsed.
-``sanitize_title`` adds the 120-character cut and XML escaping used inside the
-``<memory-context>`` block.
+One policy decides what a code point is (``char_class``), by Unicode category
+rather than by a hand list:
+
+- **dropped** (invisible or unsafe): categories Cc, Cf, Co, Cs and Cn
+  (unassigned), variation selectors (U+FE00-FE0F, U+E0100-E01EF, the Mongolian
+  ones), the tag block (U+E0000-E007F), and the default-ignorable fillers that
+  Unicode files under letters or marks (U+034F, U+115F, U+1160, U+17B4, U+17B5,
+  U+2800, U+3164, U+FFA0);
+- **space**: whitespace of any kind (Zs, Zl, Zp and the whitespace controls
+  ``\\t \\n \\v \\f \\r``, U+001C-001F, U+0085);
+- **kept**: everything else.
+
+``clean_line`` makes one safe line (NFKC, the policy, whitespace collapsed,
+index markers `` -> ``/``#tags:`` neutralised); ``clean_text`` applies the policy
+to multi-line text and keeps its newlines and tabs. ``neutralize_block`` leaves
+text verbatim except what could end or forge a ``<memory-context>`` block (or
+the client's own wrapper), so commands, code, quotes and ``List<int>`` arrive as
+written. ``sanitize_title`` is the older, XML-escaped form kept for the seed's
+exact block (``title_tags``) and the orientation block.
 """
 from __future__ import annotations
 
 TITLE_MAX = 120
 
-_PATTERNS = {
-    "control": r"[\x00-\x1f\x7f]",
-    # zero-width, bidi marks and overrides, line/paragraph separators, word joiners,
-    # BOM, and the Unicode tag block used for invisible "ASCII smuggling".
-    "invisible": "[\u200b-\u200f\u2028-\u202f\u2060-\u2069\ufeff\U000e0000-\U000e007f]",
-    "spaces": r"\s+",
-    "tag_chars": r"[^\w.+-]",
-}
-_compiled: dict = {}
-# ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-" (what [\w.+-] keeps of ASCII)
+DROP, SPACE, KEEP = 0, 1, 2
+_SPACE_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85")
+_DROPPED_CATEGORIES = frozenset(("Cc", "Cf", "Co", "Cs", "Cn"))
+# Default-ignorable code points that Unicode files under letters (Lo) or marks (Mn), so the
+# category rule alone would keep them: combining grapheme joiner, Hangul fillers, Khmer
+# inherent vowels, Mongolian free variation selectors, the braille blank.
+_FILLERS = frozenset((0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
+                      0x2800, 0x3164, 0xFFA0))
+
+
+def _unicodedata():
+    import unicodedata  # a C module; imported on first non-ASCII text only
+    return unicodedata
+
+
+def char_class(cp: int) -> int:
+    """``DROP``, ``SPACE`` or ``KEEP`` for one code point: the whole policy."""
+    ch = chr(cp)
+    if ch in _SPACE_CONTROLS:
+        return SPACE
+    if (0xFE00 <= cp <= 0xFE0F or 0xE0000 <= cp <= 0xE01EF or cp in _FILLERS):
+        return DROP
+    cat = _unicodedata().category(ch)
+    if cat in _DROPPED_CATEGORIES:
+        return DROP
+    if cat[0] == "Z":
+        return SPACE
+    return KEEP
+
+
+class _Table(dict):
+    """A ``str.translate`` table filled on demand: each code point is classified once per process.
+
+    Building the table for all of Unicode up front would cost ~0.3 s on every hook run;
+    this way a run pays only for the few distinct characters it meets.
+    """
+
+    def __init__(self, space: str, keep_lines: bool):
+        super().__init__()
+        self.space, self.keep_lines = space, keep_lines
+
+    def __missing__(self, cp: int):
+        if self.keep_lines and cp in (9, 10):
+            value = cp
+        else:
+            kind = char_class(cp)
+            value = None if kind == DROP else self.space if kind == SPACE else cp
+            if self.keep_lines and cp in (0x2028, 0x2029):
+                value = "\n"
+        self[cp] = value
+        return value
+
+
+_LINE = _Table(" ", keep_lines=False)
+_TEXT = _Table(" ", keep_lines=True)
+# ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-"
 _ASCII_TAG_DROP = {c: None for c in range(128)
                    if not (chr(c).isalnum() or chr(c) in "_.+-")}
 
 
-def _re(name: str):
-    """The compiled pattern ``name`` (``re`` is imported on first use, off the hook's fast path)."""
-    got = _compiled.get(name)
-    if got is None:
-        import re
-        got = _compiled[name] = re.compile(_PATTERNS[name])
-    return got
-
-
 def normalize(text: str) -> str:
     """NFKC, so look-alike forms (full-width arrows, ligatures) are caught by the rules below."""
-    import unicodedata
-    return unicodedata.normalize("NFKC", text)
+    return _unicodedata().normalize("NFKC", text)
+
+
+def apply_policy(text: str) -> str:
+    """``text`` with dropped code points removed and whitespace made a plain space (no NFKC)."""
+    return text.translate(_LINE)
+
+
+def clean_text(text: str) -> str:
+    """Multi-line text with the policy applied: newlines and tabs kept (``\\r\\n`` -> ``\\n``), no NFKC.
+
+    For what is shown as it was written (``show`` in a terminal, excerpts before their cut).
+    """
+    # Fast path: ASCII without controls other than tab and newline is kept whole by the table
+    # (``char_class`` keeps 0x20-0x7e); a C-speed translate tells, for large CLI output too.
+    if text.isascii() and (text.isprintable() or len(text.translate(_ASCII_CONTROLS)) == len(text)):
+        return text
+    return text.replace("\r\n", "\n").translate(_TEXT)
+
+
+_ASCII_CONTROLS = {c: None for c in (*range(32), 127) if c not in (9, 10)}
+
+
+def folded(text: str) -> str:
+    """NFKC and the policy, repeated until stable: the form secrets and private tags are looked for in.
+
+    Newlines are kept; a second round catches what removing an invisible character lets NFKC compose.
+    """
+    for _ in range(3):
+        new = normalize(clean_text(text)) if not text.isascii() else clean_text(text)
+        if new == text:
+            break
+        text = new
+    return text
 
 
 def neutralize_markers(text: str) -> str:
@@ -50,14 +133,51 @@ def neutralize_markers(text: str) -> str:
 
 def clean_line(text: str) -> str:
     """One line of plain, safe text (no escaping, no length cut)."""
+    # Fast path: printable ASCII holds nothing the policy drops or turns into a space other than
+    # " " itself (``char_class`` keeps 0x20-0x7e), so only the marker and spacing rules could
+    # change it; the check below must stay in step with ``char_class`` for ASCII.
     if (text.isascii() and text.isprintable() and "  " not in text and " -> " not in text
             and "#tags:" not in text and text == text.strip()):
-        return text  # already clean: every rule below would leave it as it is
-    text = normalize(text)
-    text = _re("control").sub(" ", text)
-    text = _re("invisible").sub("", text)
-    text = _re("spaces").sub(" ", text).strip()
-    return neutralize_markers(text).strip()
+        return text
+    if not text.isascii():
+        text = normalize(text)
+    text = text.translate(_LINE)
+    if not text.isascii():  # removing a joiner can let NFKC compose what it separated
+        text = normalize(text).translate(_LINE)
+    return neutralize_markers(" ".join(text.split())).strip()
+
+
+# Tag names (lower-cased, without "-", "_", ":" or spaces) that could end or forge the
+# <memory-context> block or the client's wrapper around hook output (<system-reminder>); only
+# their "<" is escaped. Prefixes, so look-alike spellings (</memory‐context>, </system_x>) count.
+BLOCK_TAG_PREFIXES = ("memory", "system")
+
+
+def neutralize_block(text: str) -> str:
+    """``text`` verbatim, except that a ``<`` opening or closing one of the block's tags becomes ``&lt;``.
+
+    Apply to one-line text that has been through ``clean_line`` (NFKC has already turned
+    full-width ``＜`` into ``<``, and invisible characters between the letters are gone).
+    """
+    if "<" not in text:
+        return text
+    out, pos = [], 0
+    while True:
+        i = text.find("<", pos)
+        if i < 0:
+            out.append(text[pos:])
+            return "".join(out)
+        j = i + 1
+        while j < len(text) and text[j] in " /\\!?":
+            j += 1
+        name = []
+        while j < len(text) and len(name) < 20 and (text[j].isalnum() or text[j] in "-_: "):
+            if text[j] not in "-_: ":
+                name.append(text[j].lower())
+            j += 1
+        forged = "".join(name).startswith(BLOCK_TAG_PREFIXES)
+        out.append(text[pos:i] + ("&lt;" if forged else "<"))
+        pos = i + 1
 
 
 def escape_xml(text: str) -> str:
@@ -72,11 +192,21 @@ def cut(text: str, limit: int) -> str:
 
 
 def sanitize_title(title: str, limit: int = TITLE_MAX) -> str:
-    """A title as printed inside ``<memory-context>``: clean, cut to ``limit``, XML-escaped.
+    """A title in the XML-escaped form (the seed's block, the orientation block): clean, cut, escaped.
 
     The cut happens before escaping so an entity such as ``&amp;`` is never split.
     """
     return escape_xml(clean_line(title)[:limit].strip())
+
+
+def block_text(text: str, limit: int = TITLE_MAX) -> str:
+    """One-line text as printed in the ``<memory-context>`` block: clean, cut, verbatim but for forged tags."""
+    return neutralize_block(cut(clean_line(text), limit))
+
+
+def display(text) -> str:
+    """Any value as one safe terminal line (no escape sequences, no invisible text)."""
+    return clean_line(text if isinstance(text, str) else str(text))
 
 
 def clean_tag(tag: str) -> str:
@@ -84,13 +214,41 @@ def clean_tag(tag: str) -> str:
     tag = clean_line(tag).lower().replace(" ", "-")
     if tag.isascii():
         return tag.translate(_ASCII_TAG_DROP).strip(".-")
-    return _re("tag_chars").sub("", tag).strip(".-")
+    import re
+    return re.sub(r"[^\w.+-]", "", tag).strip(".-")
 
 
-def block_line(entry: dict) -> str:
-    """One index entry as printed inside ``<memory-context>``: sanitized title, escaped path, sorted tags."""
-    line = f"- [{entry['category']}] {sanitize_title(entry['title'])} -> {escape_xml(entry['path'])}"
-    tags = sorted({escape_xml(t) for t in entry["tags"]})
+def block_line(entry: dict, seed: bool = False) -> str:
+    """One index entry as printed inside ``<memory-context>``: title, path, sorted tags.
+
+    ``seed``: the seed's XML-escaped form (``title_tags`` keeps those exact bytes).
+    """
+    if seed:
+        title, path = sanitize_title(entry["title"]), escape_xml(clean_line(entry["path"]))
+        tags = sorted({escape_xml(t) for t in entry["tags"]})
+    else:
+        title, path = block_text(entry["title"]), neutralize_block(clean_line(entry["path"]))
+        tags = sorted({neutralize_block(clean_line(t)) for t in entry["tags"]})
+    line = f"- [{entry['category']}] {title} -> {path}"
     if tags:
         line += f" #tags:{','.join(tags)}"
     return line
+
+
+def safe_name(name: str) -> bool:
+    """A memory file name that can be printed as it is: letters and digits of any script, ``-_.``,
+    nothing the policy drops or changes, NFKC-stable. Files named otherwise are skipped by recall
+    and reported by ``validate`` and ``doctor``."""
+    plain = name.replace("-", "").replace("_", "").replace(".", "")
+    if name.isascii():
+        return plain.isalnum()
+    return plain.isalnum() and apply_policy(name) == name and normalize(name) == name
+
+
+def shown_path(path: str) -> str:
+    """A file name or path as printed: every character the policy would drop or turn into a space
+    (except " ") becomes ``?``, so a hostile name stays visible, stays on one line, and still
+    matches the real file as a shell pattern."""
+    if path.isascii() and path.isprintable():
+        return path
+    return "".join(c if c == " " or char_class(ord(c)) == KEEP else "?" for c in path)

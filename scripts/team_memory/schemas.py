@@ -24,7 +24,7 @@ SCHEMAS_DIR = os.path.join(TEMPLATES_DIR, "schemas")
 _CTRL = "\\x00-\\x1f\\x7f"
 ISO_TIME = r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$"
 ISO_DATE = r"^\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2}))?$"
-ID_PATTERN = f"^[^.\\-\\s/\\\\:*?\"<>|{_CTRL}][^\\s/\\\\:*?\"<>|{_CTRL}]*$"
+ID_PATTERN = "^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$"  # validate's one id rule: an ASCII slug
 TITLE_PATTERN = f"^(?!.*\\s\\s)[^\\s{_CTRL}]([^{_CTRL}]*[^\\s{_CTRL}])?$"
 _TAG_BAD = "\\sA-Z,!\"#$%&'()*/:;<=>?@\\[\\\\\\]^`{|}~" + _CTRL
 TAG_PATTERN = f"^(?![.-])(?!.*[.-]$)[^{_TAG_BAD}]+$"
@@ -33,7 +33,7 @@ FIELD_DOCS = {
     "$schema": "Optional: the schema this file follows (for editors).",
     "schema_version": f"The record format version; always \"{SCHEMA_VERSION}\".",
     "category": "The memory's category; must match its folder.",
-    "id": "The memory id: the file name without .json (letters, digits, '-', '_', '.').",
+    "id": "The memory id: the file name without .json (an ASCII slug: a-z, 0-9, '-', '_').",
     "title": f"A short, one-line title (1-{TITLE_MAX} characters, no double spaces).",
     "created_at": "When the memory was created (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z).",
     "updated_at": "When the memory last changed (ISO 8601 UTC); not before created_at.",

@@ -1,192 +1,306 @@
-"""Which files a Bash command line would write or delete (a conservative static reading).
+"""A small reader of Bash command lines for the write guard: commands, words, redirections.
 
-``write_targets(command, cwd)`` yields a ``Target(what, path, removes, text)`` for every
-path the command would create, change or remove: output redirections
-(``>``, ``>>``, ``&>``), ``tee``, ``cp``/``mv``/``install``/``rsync``
-destinations, ``rm``/``touch``/``truncate``/``ln``..., ``sed -i``/``perl -i``,
-``dd of=``, ``find -delete``/``-exec``, ``tar -x``, ``git checkout/restore/rm/mv``,
-``sh -c``/``eval`` strings (read recursively), and inline interpreter code
-(``python -c``...) that mentions a path and looks like it writes. ``cd`` is
-followed within one command line. Paths are absolute (``~`` and a few known
-variables expanded) but not resolved; unknown ``$VARS`` stay as text.
-``removes`` is true for operations that delete or move away (``rm``, ``mv``).
+``parse(text)`` returns a list of ``Command(words, redirects, sep, nested)``:
 
-It is a guard, not a shell: where the paths cannot be known (an unparsable
-line, ``xargs rm``, inline code) the target has ``path=None`` and ``text`` set
-to the words in question, so the caller can fall back to a plain text check.
+- ``words``: each word a list of parts: ``("s", text)`` (literal text, with unquoted
+  glob and brace characters replaced by the markers below), ``("v", NAME)`` (a
+  variable, expanded later in order, so ``D=x; rm $D`` is followed) or ``("u", "")``
+  (a command substitution or anything else whose value cannot be known);
+- ``redirects``: ``(operator, word)`` pairs; for here-documents the word is
+  ``[("s", body)]`` and the operator ``<<`` (``<<<`` for here-strings);
+- ``sep``: what follows the command (``|``, ``;``, ``&&``, ``||``, ``&``);
+- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``:
+  they run too, so the caller judges them as well.
+
+It is a guard's reader, not a shell: it never runs anything, never fails (odd input
+gives odd words, an unfinished quote runs to the end of the line) and stops at a bound.
+It uses no ``re`` so that reading an ordinary line costs next to nothing.
 """
 from __future__ import annotations
 
-import os
-import re
-import shlex
-from collections import namedtuple
 
-Target = namedtuple("Target", "what path removes text", defaults=(None,))
+class Command:
+    """One simple command: ``words``, ``redirects``, ``sep`` (what follows it) and ``nested`` commands."""
+    __slots__ = ("words", "redirects", "sep", "nested")
 
-_CONTROL = set(";&|()")
-_WRAPPERS = {"sudo", "command", "env", "nice", "nohup", "time", "exec", "builtin", "stdbuf", "timeout", "doas"}
-_ANY_ARG = {"rm": True, "rmdir": True, "unlink": True, "shred": True,
-            "truncate": False, "touch": False, "mkdir": False, "chmod": False, "chown": False, "chgrp": False,
-            "ln": False, "tee": False, "sponge": False, "patch": False, "setfacl": False}
-_COPIES = {"cp", "install", "rsync", "scp"}
-_IN_PLACE = {"sed": re.compile(r"^-[A-Za-z]*i|^--in-place"), "perl": re.compile(r"^-[A-Za-z]*i"),
-             "ruby": re.compile(r"^-[A-Za-z]*i")}
-_INTERPRETERS = re.compile(r"^(python[0-9.]*|node|nodejs|deno|ruby|perl|php|bun)$")
-_CODE_WRITES = re.compile(r"""open\s*\([^)]*['"][wax+]b?['"]|mode\s*=|write|unlink|remove|rename|replace\s*\(|"""
-                          r"rmtree|rmdir|copy|move|dump\s*\(|truncate|mkdir|touch|appendFile|rmSync|>\s*['\"]", re.I)
-_GIT_WRITES = {"checkout", "restore", "rm", "mv", "clean", "apply", "stash", "reset", "switch"}
-_OUTPUT_OPTS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"), "sort": ("-o", "--output")}
-_SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish"}
+    def __init__(self, words: list, redirects: list, sep: str, nested: list):
+        self.words, self.redirects, self.sep, self.nested = words, redirects, sep, nested
+
+    def __iter__(self):
+        return iter((self.words, self.redirects, self.sep, self.nested))
 
 
-def _expand(word: str, cwd: str) -> str:
-    home = os.path.expanduser("~")
-    for name, value in (("HOME", home), ("PWD", cwd), ("CLAUDE_PROJECT_DIR", os.environ.get("CLAUDE_PROJECT_DIR"))):
-        if value:
-            word = word.replace("${" + name + "}", value).replace("$" + name, value)
-    if word.startswith("~"):
-        word = home + word[1:] if word == "~" or word.startswith("~/") else word
-    return os.path.normpath(os.path.join(cwd, word))
+UNKNOWN = "\x00"  # a value that cannot be known: matches anything, "/" included
+STAR, QUEST, LBRACK, RBRACK, LBRACE, RBRACE, COMMA = "\x01", "\x02", "\x03", "\x04", "\x05", "\x06", "\x07"
+MARKERS = {"*": STAR, "?": QUEST, "[": LBRACK, "]": RBRACK, "{": LBRACE, "}": RBRACE, ",": COMMA}
+UNMARK = {v: k for k, v in MARKERS.items()}
+
+_METACHARS = set(" \t\n;&|<>()")
+_OPERATORS = ("&>>", ">>", ">|", "&>", "<<<", "<<-", "<<", "<>", ">&", "<&", "&&", "||", ";;", "|&",
+              ">", "<", "|", "&", ";")
+_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+MAX_DEPTH = 8
 
 
-def _tokens(command: str):
-    lex = shlex.shlex(command.replace("\r", "").replace("\n", " ; "), posix=True, punctuation_chars=";&|()<>")
-    lex.whitespace_split = True
-    return list(lex)
-
-
-def _segments(tokens: list):
-    """Split tokens into simple commands; return ``[(words, [(redirect op, target)])]``."""
-    segments, words, redirects = [], [], []
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if tok and set(tok) <= _CONTROL:
-            segments.append((words, redirects))
-            words, redirects = [], []
-        elif tok and set(tok) <= set("<>&|") and ("<" in tok or ">" in tok):
-            target = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if words and words[-1].isdigit() and ">" in tok:  # 2>file: the fd number is not a word
-                words.pop()
-            redirects.append((tok, target))
-            i += 1
-        else:
-            words.append(tok)
+def _closing(text: str, i: int, open_ch: str, close_ch: str) -> int:
+    """Index just past the ``close_ch`` that balances the ``open_ch`` before ``i`` (quotes skipped)."""
+    depth, n = 1, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            j = text.find("'", i + 1)
+            i = n if j < 0 else j + 1
+            continue
+        if c == '"':
+            i = _dquote_end(text, i + 1)
+            continue
+        if c == open_ch:
+            depth += 1
+        elif c == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
         i += 1
-    segments.append((words, redirects))
-    return [s for s in segments if s[0] or s[1]]
+    return n
 
 
-def _strip_wrappers(words: list) -> list:
-    words = list(words)
-    while words:
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
-            words.pop(0)
-        elif os.path.basename(words[0]) in _WRAPPERS:
-            words.pop(0)
-            while words and words[0].startswith("-"):
-                words.pop(0)
+def _dquote_end(text: str, i: int) -> int:
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+        elif c == '"':
+            return i + 1
+        elif c == "$" and text.startswith("$(", i):
+            i = _closing(text, i + 2, "(", ")")
+        elif c == "`":
+            j = text.find("`", i + 1)
+            i = n if j < 0 else j + 1
         else:
-            break
-    return words
+            i += 1
+    return n
 
 
-def _operands(args: list) -> list:
-    out, after_dashes = [], False
-    for a in args:
-        if a == "--" and not after_dashes:
-            after_dashes = True
-        elif after_dashes or not a.startswith("-") or a == "-":
-            out.append(a)
-    return out
+class _Reader:
+    def __init__(self, text: str, depth: int, flags: dict):
+        self.text, self.i, self.depth, self.flags = text, 0, depth, flags
+        self.nested: list = []
 
+    def _sub(self, source: str) -> None:
+        if self.depth < MAX_DEPTH:
+            self.nested.extend(parse(source, self.depth + 1, self.flags))
+        else:
+            self.flags["too deep"] = True  # not read: the caller must not call it safe
 
-def write_targets(command: str, cwd: str, depth: int = 0):
-    """Yield a ``Target`` for every path the command line would write, move or delete."""
-    try:
-        tokens = _tokens(command)
-    except ValueError:
-        yield Target("a command line that cannot be parsed", None, True, command)
-        return
-    for words, redirects in _segments(tokens):
-        for op, target in redirects:
-            if ">" not in op or not target or (op.endswith("&") and (target.isdigit() or target == "-")):
-                continue  # input redirections and fd duplication (2>&1) write no file
-            yield Target(f"output redirection {op}", _expand(target, cwd), False)
-        words = _strip_wrappers(words)
-        if not words:
-            continue
-        name, args = os.path.basename(words[0]), words[1:]
-        if name in ("cd", "pushd"):
-            ops = _operands(args)
-            if ops and "$" not in ops[0]:
-                cwd = _expand(ops[0], cwd)
-            continue
-        yield from _command_targets(name, args, cwd, depth)
+    def _dollar(self, parts: list, quoted: bool) -> None:
+        """Read what follows a ``$`` at ``self.i`` (already past the ``$``)."""
+        text, i = self.text, self.i
+        if text.startswith("((", i):
+            self.i = _closing(text, i + 2, "(", ")")
+            self.i = self.i + 1 if text.startswith(")", self.i) else self.i
+            parts.append(("u", ""))
+        elif text.startswith("(", i):
+            end = _closing(text, i + 1, "(", ")")
+            self._sub(text[i + 1:end - 1])
+            self.i = end
+            parts.append(("u", ""))
+        elif text.startswith("{", i):
+            end = _closing(text, i + 1, "{", "}")
+            inner = text[i + 1:end - 1]
+            self.i = end
+            plain = inner and all(c in _NAME_CHARS for c in inner) and not inner[0].isdigit()
+            parts.append(("v", inner) if plain else ("u", ""))
+        elif text.startswith("'", i) and not quoted:  # $'...' ANSI-C quoting: a literal
+            j = text.find("'", i + 1)
+            j = len(text) if j < 0 else j
+            parts.append(("s", text[i + 1:j].replace("\\n", "\n").replace("\\t", "\t")))
+            self.i = j + 1
+        else:
+            j = i
+            while j < len(text) and text[j] in _NAME_CHARS:
+                j += 1
+            if j == i:
+                if j < len(text) and text[j] in "@*#?$!-0123456789":
+                    parts.append(("u", ""))
+                    self.i = j + 1
+                else:
+                    parts.append(("s", "$"))
+                return
+            parts.append(("v", text[i:j]) if not text[i].isdigit() else ("u", ""))
+            self.i = j
 
-
-def _command_targets(name: str, args: list, cwd: str, depth: int):
-    ops = _operands(args)
-    if name == "mv":  # sources are moved away; the destination only receives
-        for i, a in enumerate(ops):
-            yield Target(name, _expand(a, cwd), i < len(ops) - 1 or len(ops) == 1)
-    elif name in _ANY_ARG:
-        for a in ops:
-            yield Target(name, _expand(a, cwd), _ANY_ARG[name])
-    elif name in _COPIES:
-        target = next((a.split("=", 1)[1] for a in args if a.startswith("--target-directory=")), None)
-        if target is None and "-t" in args and args.index("-t") + 1 < len(args):
-            target = args[args.index("-t") + 1]
-        if target is None and len(ops) >= 2:
-            target = ops[-1]
-        if target:
-            yield Target(name, _expand(target.split(":", 1)[-1] if name in ("scp", "rsync") else target, cwd), False)
-    elif name in _IN_PLACE and any(_IN_PLACE[name].match(a) for a in args):
-        for a in ops:
-            yield Target(f"{name} -i", _expand(a, cwd), False)
-    elif name == "dd":
-        for a in args:
-            if a.startswith("of="):
-                yield Target("dd of=", _expand(a[3:], cwd), False)
-    elif name == "find" and any(a in ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint") for a in args):
-        for a in args:
-            if a.startswith(("-", "(", "!")):
+    def word(self) -> list:
+        """Read one word at ``self.i``; return its parts."""
+        text, parts, n = self.text, [], len(self.text)
+        start = self.i
+        while self.i < n:
+            c = text[self.i]
+            if c in _METACHARS:
+                if c in "<>" and text.startswith("(", self.i + 1):  # process substitution
+                    end = _closing(text, self.i + 2, "(", ")")
+                    self._sub(text[self.i + 2:end - 1])
+                    self.i = end
+                    parts.append(("u", ""))
+                    continue
                 break
-            yield Target("find -delete/-exec", _expand(a, cwd), True)
-    elif name == "git" and args:
-        sub = _operands(args)
-        if sub and sub[0] in _GIT_WRITES:
-            for a in sub[1:]:
-                yield Target(f"git {sub[0]}", _expand(a, cwd), sub[0] in ("rm", "mv", "clean"))
-    elif name in ("tar", "bsdtar") and any(re.match(r"^-?[A-Za-z]*x", a) or a in ("--extract", "--get") for a in args[:3]):
-        for i, a in enumerate(args):
-            if a in ("-C", "--directory") and i + 1 < len(args):
-                yield Target("tar -x", _expand(args[i + 1], cwd), False)
-            elif a.startswith("--directory="):
-                yield Target("tar -x", _expand(a.split("=", 1)[1], cwd), False)
-    elif name == "unzip" and "-l" not in args:
-        for i, a in enumerate(args):
-            if a == "-d" and i + 1 < len(args):
-                yield Target("unzip -d", _expand(args[i + 1], cwd), False)
-    elif name in _OUTPUT_OPTS:
-        short, long = _OUTPUT_OPTS[name]
-        for i, a in enumerate(args):
-            if a == short and i + 1 < len(args):
-                yield Target(f"{name} {short}", _expand(args[i + 1], cwd), False)
-            elif a.startswith(long + "="):
-                yield Target(f"{name} {long}", _expand(a.split("=", 1)[1], cwd), False)
-    elif name in _SHELLS and "-c" in args and depth < 3:
-        i = args.index("-c")
-        if i + 1 < len(args):
-            yield from write_targets(args[i + 1], cwd, depth + 1)
-    elif name == "eval" and depth < 3:
-        yield from write_targets(" ".join(args), cwd, depth + 1)
-    elif name == "xargs":
-        rest = _strip_wrappers(_operands(args))
-        if rest and (os.path.basename(rest[0]) in _ANY_ARG or os.path.basename(rest[0]) in _COPIES):
-            yield Target("xargs " + os.path.basename(rest[0]), None, True, " ".join(args))  # paths come from stdin
-    elif _INTERPRETERS.match(name):
-        for i, a in enumerate(args):
-            if a in ("-c", "-e", "-E", "--eval", "-r") and i + 1 < len(args) and _CODE_WRITES.search(args[i + 1]):
-                yield Target(f"{name} inline code", None, False, args[i + 1])
+            if c == "\\":
+                if self.i + 1 < n and text[self.i + 1] != "\n":
+                    parts.append(("s", text[self.i + 1]))
+                self.i += 2
+            elif c == "'":
+                j = text.find("'", self.i + 1)
+                if j < 0:
+                    j, self.flags["unfinished"] = n, True
+                parts.append(("s", text[self.i + 1:j]))
+                self.i = j + 1
+            elif c == '"':
+                self._dquoted(parts)
+            elif c == "$":
+                self.i += 1
+                self._dollar(parts, False)
+            elif c == "`":
+                self._backquote(parts)
+            elif c == "~" and self.i == start:
+                parts.append(("v", "HOME") if text[self.i + 1:self.i + 2] in ("", "/") or
+                             text[self.i + 1] in _METACHARS else ("u", ""))
+                self.i += 1
+            else:
+                parts.append(("s", MARKERS.get(c, c)))
+                self.i += 1
+        merged = []
+        for part in parts:  # adjacent literal text as one part: "D=" + "x" reads as an assignment
+            if merged and part[0] == "s" and merged[-1][0] == "s":
+                merged[-1] = ("s", merged[-1][1] + part[1])
+            else:
+                merged.append(part)
+        return merged
+
+    def _backquote(self, parts: list) -> None:
+        j = self.text.find("`", self.i + 1)
+        j = len(self.text) if j < 0 else j
+        self._sub(self.text[self.i + 1:j])
+        parts.append(("u", ""))
+        self.i = j + 1
+
+    def _dquoted(self, parts: list) -> None:
+        text, n = self.text, len(self.text)
+        self.i += 1
+        while self.i < n:
+            c = text[self.i]
+            if c == '"':
+                self.i += 1
+                return
+            if c == "\\" and self.i + 1 < n and text[self.i + 1] in '"\\$`':
+                parts.append(("s", text[self.i + 1]))
+                self.i += 2
+            elif c == "$":
+                self.i += 1
+                self._dollar(parts, True)
+            elif c == "`":
+                self._backquote(parts)
+            else:
+                parts.append(("s", c))
+                self.i += 1
+        self.flags["unfinished"] = True
+
+    def heredoc(self, delimiter: list, strip_tabs: bool) -> list:
+        """The body of a here-document that starts at the next line."""
+        text = self.text
+        word = "".join(p[1] for p in delimiter if p[0] == "s")
+        for k, v in UNMARK.items():
+            word = word.replace(k, v)
+        nl = text.find("\n", self.i)
+        if nl < 0:
+            return [("s", "")]
+        lines, j = [], nl + 1
+        while j < len(text):
+            end = text.find("\n", j)
+            end = len(text) if end < 0 else end
+            line = text[j:end]
+            if (line.lstrip("\t") if strip_tabs else line) == word:
+                j = end + 1
+                break
+            lines.append(line)
+            j = end + 1
+        body = "\n".join(lines)
+        self.text = text[:nl + 1] + text[j:]  # the body is data, not commands
+        return [("s", body)]
+
+
+def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
+    """The commands of a Bash line (see the module docstring).
+
+    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when
+    substitutions nest past ``MAX_DEPTH`` (their inside is then not read).
+    """
+    r = _Reader(text, depth, flags if flags is not None else {})
+    commands, words, redirects = [], [], []
+    pending_heredocs = []
+    while r.i < len(r.text):
+        c = r.text[r.i]
+        if c in " \t":
+            r.i += 1
+            continue
+        if c == "#" and (r.i == 0 or r.text[r.i - 1] in " \t\n;&|("):
+            nl = r.text.find("\n", r.i)
+            r.i = len(r.text) if nl < 0 else nl
+            continue
+        op = next((o for o in _OPERATORS if r.text.startswith(o, r.i)), None)
+        if c == "\n" or c in "()" or (op and op[0] in ";&|" and op not in ("&>", "&>>")):
+            for body_at, strip in pending_heredocs:
+                body_at[1] = r.heredoc(body_at[1], strip)
+            pending_heredocs = []
+            sep = "\n" if c in "\n()" else op
+            if words or redirects:
+                commands.append(Command(words, redirects, sep, []))
+            words, redirects = [], []
+            r.i += 1 if c in "\n()" else len(op)
+            continue
+        if op is not None or (c.isdigit() and _fd_redirect(r.text, r.i)):
+            if op is None:  # 2>file, 2>&1: the descriptor number is not a word
+                while r.text[r.i].isdigit():
+                    r.i += 1
+                op = next(o for o in _OPERATORS if r.text.startswith(o, r.i))
+            r.i += len(op)
+            while r.i < len(r.text) and r.text[r.i] in " \t":
+                r.i += 1
+            target = r.word()
+            entry = [op, target]
+            if op in ("<<", "<<-"):
+                pending_heredocs.append((entry, op == "<<-"))
+            redirects.append(entry)
+            continue
+        words.append(r.word())
+    if words or redirects:
+        commands.append(Command(words, redirects, "", []))
+    for body_at, strip in pending_heredocs:
+        body_at[1] = r.heredoc(body_at[1], strip)
+    if commands:
+        commands[-1].nested.extend(r.nested)
+    elif r.nested:
+        commands.append(Command([], [], "", r.nested))
+    return [Command(w, [tuple(x) for x in rd], s, n) for w, rd, s, n in commands]
+
+
+def _fd_redirect(text: str, i: int) -> bool:
+    if i > 0 and text[i - 1] not in " \t\n;&|(":
+        return False
+    j = i
+    while j < len(text) and text[j].isdigit():
+        j += 1
+    return text.startswith((">", "<"), j)
+
+
+def literal(word: list) -> str:
+    """A word as plain text: markers back to their characters, variables as ``$NAME``."""
+    out = []
+    for kind, value in word:
+        out.append(value if kind == "s" else ("$" + value if kind == "v" else "$(...)"))
+    text = "".join(out)
+    for k, v in UNMARK.items():
+        text = text.replace(k, v)
+    return text

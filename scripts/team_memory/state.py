@@ -19,6 +19,7 @@ from .fsutil import atomic_write_text
 from .digest import sha256 as _sha256  # the C SHA-256 alone, not OpenSSL through hashlib
 
 MAX_AGE_DAYS = 14
+MAX_STATE_BYTES = 64 * 1024 * 1024  # a snapshot of 100,000 memories is about 6 MB
 # Kinds a later hook takes back and deletes (PreToolUse's snapshot, read by PostToolUse). Claude
 # Code may refuse a call after PreToolUse allowed it, and then no PostToolUse comes: each save of
 # such a kind removes a few of its files older than the longest wait for a call (a 10-minute Bash
@@ -50,9 +51,9 @@ def state_path(memory_root: str, kind: str, session_id: str) -> str:
 
 def load_state(memory_root: str, kind: str, session_id: str) -> dict:
     """The saved state, or ``{}`` when there is none or it cannot be read."""
-    try:
-        with open(state_path(memory_root, kind, session_id), "rb") as f:
-            data = fastjson.loads(f.read())
+    from .safefs import read_regular
+    try:  # a regular file only, bounded
+        data = fastjson.loads(read_regular(state_path(memory_root, kind, session_id), MAX_STATE_BYTES)[0])
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

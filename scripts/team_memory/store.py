@@ -15,6 +15,7 @@ import os
 from .config import category_folders, warn
 from .fsutil import category_dir, is_temp_file
 from .model import MEMORY_REL
+from .safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, check_store, read_regular
 
 # The order keys are written in; unknown keys follow, sorted.
 KEY_ORDER = (
@@ -29,21 +30,35 @@ class NotARecord(ValueError):
 
 
 def find_memory_root(start: str | None = None) -> str | None:
-    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root."""
-    here = os.path.abspath(start or os.getcwd())
+    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root.
+
+    The walk starts from ``start``'s real path, so a linked folder in the working tree cannot
+    lead it elsewhere; a store reached through a link (``.claude`` or ``.claude/memory``) raises
+    ``safefs.UnsafeStore`` rather than being used (see ``safefs``).
+    """
+    start = os.path.realpath(start or os.getcwd())
+    here = start
     if not os.path.isdir(here):
         here = os.path.dirname(here)
-    home = os.path.expanduser("~")
-    while True:
-        candidate = os.path.join(here, *MEMORY_REL)
+    home = os.path.realpath(os.path.expanduser("~"))
+    for folder in folders_up(here):
+        candidate = os.path.join(folder, *MEMORY_REL)
         # ~/.claude is Claude Code's own settings folder: only a store when we start there.
-        if os.path.isdir(candidate) and (here != home or here == os.path.abspath(start or here)):
-            return candidate
-        if os.path.exists(os.path.join(here, ".git")):
+        if os.path.lexists(candidate) and (folder != home or folder == start):
+            return check_store(candidate)
+        if os.path.exists(os.path.join(folder, ".git")):
             return None
+    return None
+
+
+def folders_up(path: str):
+    """``path`` (absolute), its parent, and so on up to the file system root."""
+    here = os.path.abspath(path)
+    while True:
+        yield here
         parent = os.path.dirname(here)
         if parent == here:
-            return None
+            return
         here = parent
 
 
@@ -53,25 +68,17 @@ def project_root_of(memory_root: str) -> str:
 
 
 def load_memory(path: str) -> dict:
-    """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title."""
-    with open(path, "rb") as f:
-        return parse_memory(f.read())
+    """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title.
+
+    Never through a link, never a FIFO or device, never more than ``MAX_MEMORY_BYTES``
+    (``safefs.UnsafePath``, an ``OSError``).
+    """
+    return parse_memory(read_bytes(path)[0])
 
 
 def read_bytes(path: str):
-    """``(bytes, stat)`` of a file, read with two system calls and no buffering layer."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        st = os.fstat(fd)
-        data = os.read(fd, st.st_size + 1)
-        if len(data) != st.st_size:  # it changed while we read it: read to the end
-            chunks = [data]
-            while chunks[-1]:
-                chunks.append(os.read(fd, 1 << 20))
-            data = b"".join(chunks)
-        return data, st
-    finally:
-        os.close(fd)
+    """``(bytes, stat)`` of a memory file: a regular file, not a link, at most ``MAX_MEMORY_BYTES``."""
+    return read_regular(path, MAX_MEMORY_BYTES)
 
 
 def parse_memory(data: bytes) -> dict:
@@ -154,12 +161,66 @@ def memory_path(memory_root: str, config: dict, category: str, memory_id: str) -
 
 
 def find_memory(memory_root: str, config: dict, memory_id: str):
-    """``(category, path)`` of the memory with this id, or None."""
+    """``(category, path)`` of the memory ``memory_id`` names, or None.
+
+    ``memory_id`` is an id (the first category folder holding it wins), or, to pick one of two files
+    with the same id, ``category/id`` (``decision/use-redis``), ``folder/id`` (``decisions/use-redis``)
+    or the file's path (``.claude/memory/decisions/use-redis.json``, from the current folder or the
+    project). The path returned is always rebuilt as ``<store>/<folder>/<id>.json``.
+    """
+    if not isinstance(memory_id, str) or "\x00" in memory_id:
+        return None
+    folders = category_folders(config)
+    if "/" in memory_id or "\\" in memory_id or memory_id.endswith(".json"):
+        return _find_by_reference(memory_root, folders, memory_id)
     if not valid_id_shape(memory_id):
         return None
-    for category, folder in category_folders(config).items():
-        path = os.path.join(memory_root, folder, f"{memory_id}.json")
-        if os.path.isfile(path):
+    for category, folder in folders.items():
+        path = _regular_in(memory_root, folder, f"{memory_id}.json")
+        if path is not None:
+            return category, path
+    return None
+
+
+def _regular_in(memory_root: str, folder: str, name: str):
+    """``folder/name`` in the store when the folder is real and the file a regular file, else None:
+    a linked folder or file never shadows a real one."""
+    folder_path = category_dir(memory_root, folder)
+    if folder_path is None:
+        return None
+    path = os.path.join(folder_path, name)
+    try:
+        return path if os.lstat(path).st_mode & S_IFMT == S_IFREG else None
+    except OSError:
+        return None
+
+
+def _find_by_reference(memory_root: str, folders: dict, ref: str):
+    """``category/id``, ``folder/id`` or a path to a memory file directly inside this store's folders."""
+    parts = ref.replace("\\", "/").split("/")
+    name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
+    if len(parts) >= 2 and not valid_id_shape(name):
+        return None
+    candidates = []
+    if len(parts) == 2:
+        by_name = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
+        if by_name:
+            candidates.append(by_name)
+    if not candidates and len(parts) >= 2:  # a path: its folder must be one of this store's category folders
+        project = project_root_of(memory_root)
+        for base in (os.getcwd(), project):
+            folder = os.path.dirname(os.path.join(base, os.path.join(*parts) if parts[0] else os.sep + os.path.join(*parts[1:])))
+            try:
+                inside = os.path.samefile(os.path.dirname(folder), memory_root)
+            except OSError:
+                continue
+            if inside and os.path.basename(folder) in folders.values():
+                candidates.append(os.path.basename(folder))
+                break
+    for folder in candidates:
+        path = _regular_in(memory_root, folder, f"{name}.json")
+        if path is not None:
+            category = next(c for c, f in folders.items() if f == folder)
             return category, path
     return None
 

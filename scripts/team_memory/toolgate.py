@@ -34,7 +34,7 @@ import sys
 
 from .hookio import read_payload, run_hook
 
-HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("guards", "check_tool_result")}
+HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttool", "check_tool_result")}
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path", "path")
 MAX_COMMAND = 4000

@@ -108,9 +108,14 @@ def parse_lines(data: bytes) -> list:
 
 
 def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES) -> Stretch:
-    """The turns appended to ``path`` since ``offset``; raises ``OSError`` if the file cannot be read."""
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
+    """The turns appended to ``path`` since ``offset``; raises ``OSError`` if the file cannot be read.
+
+    Only a regular file is read (a FIFO or device raises ``safefs.UnsafePath`` at once, never blocks).
+    """
+    from .safefs import open_regular
+    fd, st = open_regular(path)
+    with os.fdopen(fd, "rb") as f:
+        size = st.st_size
         if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0 or offset > size:
             offset = 0
         start = max(offset, size - max(1, max_bytes))

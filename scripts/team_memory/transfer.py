@@ -24,7 +24,7 @@ from .ids import id_taken, slugify
 from .index import apply_changes
 from .model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from .privacy import PrivateTagError, scrub_record
-from .store import iter_records, memory_path, ordered, project_root_of, record_status
+from .store import iter_records, memory_path, ordered, project_root_of, read_bytes, record_status
 from .validate import Problem, validate_record
 from .write import _tidy, _write_record, now_iso
 
@@ -164,10 +164,9 @@ def claude_memory_entries(path: str) -> list:
             if not name.endswith(".json") or name.startswith("."):
                 continue
             where = os.path.join(folder, name)
-            try:
-                with open(os.path.join(folder_path, name), encoding="utf-8") as f:
-                    data = json.load(f)
-            except (OSError, UnicodeDecodeError, ValueError) as exc:
+            try:  # a regular file only, never through a link, bounded
+                data = json.loads(read_bytes(os.path.join(folder_path, name))[0].decode("utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
                 out.append((where, ParseFailure(f"cannot be read ({exc})")))
                 continue
             if isinstance(data, dict):

@@ -4,11 +4,12 @@
 - ``apply_changes_locked``: after a writer changed some files, re-read only the folders
   they live in (a directory listing and one ``lstat`` per file there; only new or
   changed files are read), patch ``index.md`` line by line and append to the cache.
-- ``fresh_cache``: what the hook calls. A handful of ``stat`` calls tell whether the
-  cache still matches ``index.md``, the configuration and every category folder; a
-  changed folder is patched in as above, anything else triggers a full rebuild. It
-  never waits for the store lock: when another process holds it, it works from what
-  is on disk.
+- ``fresh_cache``: what the hook calls. ``freshness.stale_folders`` tells whether the
+  cache still matches ``index.md``, the configuration, every category folder and every
+  memory file (its ctime); a changed folder is patched in as above, anything else
+  triggers a full rebuild. It never waits for the store lock: when another process holds
+  it, it works from what is on disk. With the hook's time budget, upkeep that takes
+  longer is handed to a detached process (``finish_in_background``) under the lock.
 
 Both paths produce byte-identical ``index.md`` files (tests compare them).
 """
@@ -20,9 +21,10 @@ from itertools import repeat
 
 from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, file_stamp, folder_mtime, racy, u32_bytes
+from .freshness import _memory_stats, _recorded, _stamp, cache_root, stale_folders  # noqa: F401 - stale_folders: the API
 from .config import category_enabled, category_folders, warn
-from .model import CATEGORIES, INDEX_NAME, display_name
-from .store import NotARecord, parse_memory, project_root_of, read_bytes, record_status
+from .model import CATEGORIES, INDEX_NAME, TEXT_POLICY, display_name
+from .store import NotARecord, parse_memory, project_root_of, record_status
 
 CAT_CODE = {display_name(c): i for i, c in enumerate(CATEGORIES)}
 COMPACT_MIN = 1000  # patched-in entries tolerated before a full rebuild compacts the cache
@@ -38,36 +40,17 @@ def _rel_folder(memory_root: str, folder: str) -> str:
 
 
 def _memory_names(folder_path: str) -> dict:
-    """name -> ``(inode, mtime_ns, size)`` (``lstat``) of the memory files of one folder.
+    """name -> ``_stamp`` of the memory files of one folder, in listing order."""
+    names, stats = _memory_stats(folder_path)
+    return dict(zip(names, map(_stamp, stats)))
 
-    The names ``iter_memory_files`` accepts: ``*.json``, not hidden (so never a writer's
-    ``.<name>.tmp`` temp file), regular files only.
-    """
-    out = {}
-    if os.path.islink(folder_path):  # a category folder linked out of the store is never read
-        return out
-    relative = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
-    try:
-        fd = os.open(folder_path, os.O_RDONLY) if relative else None
-    except OSError:
-        return out
-    try:  # names, then one lstat each relative to the open folder (cheaper than DirEntry objects)
-        stat, prefix = os.stat, os.path.join(folder_path, "")
-        for name in os.listdir(fd if relative else folder_path):
-            if name[-5:] == ".json" and name[0] != ".":
-                try:
-                    st = (stat(name, dir_fd=fd, follow_symlinks=False) if relative
-                          else stat(prefix + name, follow_symlinks=False))
-                except OSError:
-                    continue
-                if st.st_mode & 0o170000 == 0o100000:  # a regular file
-                    out[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
-    except OSError:
-        pass
-    finally:
-        if fd is not None:
-            os.close(fd)
-    return out
+
+def _unsettled_names(table: dict, written: int) -> set:
+    """The files of a table stamped too close to when the cache was taken: they may have
+    changed again within the same clock tick, unseen, so they are read again."""
+    recent = written - cachemod.RACY_NS
+    return {name for name, old in table.items()
+            if max(old[1], old[4]) > recent and (racy(old[1], written) or racy(old[4], written))}
 
 
 def _in_background(fn, *args):
@@ -122,17 +105,60 @@ def _stat_names(folder_path: str, names) -> dict:
         except OSError:
             continue
         if st.st_mode & 0o170000 == 0o100000:  # a regular file
-            out[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+            out[name] = _stamp(st)
     return out
 
 
-class _Reader:
-    """Turns memory files into index entries, with the tag clean-up memoised."""
+MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
 
-    def __init__(self, memory_root: str, config: dict, strategy):
-        from .sanitize import TITLE_MAX, clean_line, clean_tag
-        self.memory_root, self.config, self.strategy = memory_root, config, strategy
-        self.clean_line, self.clean_tag, self.title_max = clean_line, clean_tag, TITLE_MAX
+
+class OutOfTime(Exception):
+    """The caller's deadline passed before every file was read (the hook's time budget)."""
+
+
+class TooLarge(OSError):
+    pass
+
+
+def read_memory_file(path: str):
+    """``(bytes, stat)`` of one memory file, read with a bound and never through a link.
+
+    Raises ``OSError`` for a link, anything but a regular file (a FIFO is never waited on)
+    and ``TooLarge`` for a file over ``MAX_MEMORY_BYTES``.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 != 0o100000:
+            raise OSError("not a regular file")
+        if st.st_size > MAX_MEMORY_BYTES:
+            raise TooLarge(f"larger than {MAX_MEMORY_BYTES >> 20} MiB ({st.st_size} bytes); not read")
+        chunks, total = [], 0
+        while total <= MAX_MEMORY_BYTES:
+            chunk = os.read(fd, MAX_MEMORY_BYTES + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > MAX_MEMORY_BYTES:  # it grew while we read it
+            raise TooLarge(f"larger than {MAX_MEMORY_BYTES >> 20} MiB; not read")
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+class _Reader:
+    """Turns memory files into index entries, with the tag clean-up memoised.
+
+    ``deadline`` (a ``time.monotonic()`` value): ``read`` raises ``OutOfTime`` once it has passed.
+    """
+
+    def __init__(self, memory_root: str, config: dict, strategy, deadline=None):
+        from .exposure import recall_tag, recall_title
+        from .sanitize import TITLE_MAX, clean_tag, safe_name
+        self.memory_root, self.config, self.strategy, self.deadline = memory_root, config, strategy, deadline
+        self.recall_title, self.clean_tag, self.title_max = recall_title, clean_tag, TITLE_MAX
+        self.recall_tag, self.safe_name = recall_tag, safe_name
         self.tags: dict = {}
         self.prefix: dict = {}
 
@@ -142,13 +168,19 @@ class _Reader:
         The features come from the strategy with the whole record at hand (``smart`` keeps
         the body's tokens); the record itself is not kept.
         """
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime()
         path = os.path.join(self.memory_root, folder, name)
         try:
-            data, st = read_bytes(path)
+            data, st = read_memory_file(path)
+        except TooLarge as exc:  # recorded in the file table (not in the index) until it changes
+            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            st = _lstat(path)
+            return (None if st is None else [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]), None
         except OSError as exc:
             warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
             return None, None
-        stamp = [st.st_ino, st.st_mtime_ns, st.st_size, -1]
+        stamp = [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]
         try:
             record = parse_memory(data)
         except NotARecord as exc:
@@ -168,14 +200,14 @@ class _Reader:
             if isinstance(tag, str):
                 clean = self.tags.get(tag)
                 if clean is None:
-                    clean = self.tags[tag] = self.clean_tag(tag).replace(",", "")
+                    clean = self.tags[tag] = self.recall_tag(self.clean_tag(tag).replace(",", ""))
                 if clean and clean not in tags:
                     tags.append(clean)
         prefix = self.prefix.get(folder)
         if prefix is None:
             prefix = self.prefix[folder] = _rel_folder(self.memory_root, folder)
-        title = self.clean_line(record["title"])[:self.title_max].strip()
-        if not title:
+        title = self.recall_title(record["title"], self.title_max)
+        if not title or not self.safe_name(name):  # a hostile file name is never printed (validate reports it)
             return None
         return {"category": display_name(category), "title": title, "path": prefix + name, "tags": tags}
 
@@ -202,11 +234,18 @@ def _item(strategy, line: str, key: list, entry: dict, features, reread) -> list
         except (OSError, NotARecord):
             record = None
         features = strategy.prepare_entry(parsed, record)
-    return [parsed, features, key, block_line(parsed)]
+    return [parsed, features, key, block_line(parsed, getattr(strategy, "seed_block", False))]
+
+
+def _lstat(path: str):
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
 
 
 def _rereader(memory_root: str, folder: str, name: str):
-    return lambda: parse_memory(read_bytes(os.path.join(memory_root, folder, name))[0])
+    return lambda: parse_memory(read_memory_file(os.path.join(memory_root, folder, name))[0])
 
 
 def source_stamps(memory_root: str, folders: dict) -> dict:
@@ -219,22 +258,25 @@ def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) ->
     from .retrieve import descriptions_attr
     return dict(stamps, strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
                 config=config, index=file_stamp(_index_file(memory_root)), count=count,
-                descriptions_attr=descriptions_attr(config))
+                descriptions_attr=descriptions_attr(config), text_policy=TEXT_POLICY)
 
 
 def _dumps(value) -> bytes:
     return cachemod._json_dumps(value).encode("ascii")
 
 
-def rebuild_locked(memory_root: str, config: dict, strategy=None) -> int:
-    """Re-read every memory; write ``index.md`` and the cache. The caller holds the store lock."""
+def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None) -> int:
+    """Re-read every memory; write ``index.md`` and the cache. The caller holds the store lock.
+
+    With ``deadline`` (``time.monotonic()``), raises ``OutOfTime`` (nothing written) once it passes.
+    """
     from .fsutil import atomic_write_text
     from .index import HEADER, format_index_line
     from .scoring import get_strategy
     strategy = strategy or get_strategy(config)
     folders = category_folders(config)
     stamps = source_stamps(memory_root, folders)
-    reader = _Reader(memory_root, config, strategy)
+    reader = _Reader(memory_root, config, strategy, deadline)
     tables, found = {}, []
     for category in CATEGORIES:
         folder = folders[category]
@@ -322,25 +364,9 @@ def _compatible(cache: Cache, config: dict, strategy) -> bool:
     meta = cache.meta
     return (meta.get("strategy") == strategy.name
             and meta.get("strategy_version") == getattr(strategy, "cache_version", 0)
+            and meta.get("text_policy") == TEXT_POLICY
             and meta.get("config") == config
             and meta.get("index") == file_stamp(_index_file(cache_root(cache))))
-
-
-def cache_root(cache: Cache) -> str:
-    return os.path.dirname(os.path.dirname(cache.path))
-
-
-def stale_folders(cache: Cache, folders: dict) -> list:
-    """Folders whose modification time differs from the cache's, or was too recent to trust."""
-    root = cache_root(cache)
-    recorded = cache.meta["folders"]
-    written = cache.meta["written_ns"]
-    out = []
-    for folder in sorted(set(folders.values())):
-        now = folder_mtime(os.path.join(root, folder))
-        if folder not in recorded or recorded[folder] != now or racy(now, written):
-            out.append(folder)
-    return out
 
 
 def folder_stamps(paths) -> dict:
@@ -350,12 +376,12 @@ def folder_stamps(paths) -> dict:
 
 
 def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strategy=None, check_all=False,
-                         before=None) -> int:
+                         before=None, deadline=None, stale=()) -> int:
     """Bring ``index.md`` and the cache up to date after ``changed_paths`` were written or removed.
 
     Re-lists the folders those files live in (and any other folder that changed; every folder
-    with ``check_all``), reads only new or changed files (a file whose inode, size and
-    nanosecond modification time are those the cache recorded is not read again), and patches
+    with ``check_all``), reads only new or changed files (a file whose inode, size, nanosecond modification
+    time and ctime are those the cache recorded is not read again), and patches
     the index and the cache; falls back to a full rebuild when the cache cannot be patched.
     The caller holds the store lock. Returns the number of index lines.
 
@@ -369,12 +395,12 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
     try:
         cache = Cache(cachemod.cache_path(memory_root))
     except CacheInvalid:
-        return rebuild_locked(memory_root, config, strategy)
+        return rebuild_locked(memory_root, config, strategy, deadline)
     try:
         if not _compatible(cache, config, strategy):
-            return rebuild_locked(memory_root, config, strategy)
+            return rebuild_locked(memory_root, config, strategy, deadline)
         folders = category_folders(config)
-        scan = set(folders.values()) if check_all else set(stale_folders(cache, folders))
+        scan = set(folders.values()) if check_all else set(stale_folders(cache, folders, files=False)) | set(stale)
         force = set()
         for path in changed_paths:
             folder_path, name = os.path.split(os.path.abspath(path))
@@ -389,19 +415,20 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
                 stamp = before.get(os.path.abspath(os.path.join(memory_root, folder)), False)
                 if stamp is not False and folder in recorded and recorded[folder] == stamp and not racy(stamp, written):
                     narrow.add(folder)
-        result = _patch(memory_root, config, strategy, cache, folders, scan, force, narrow)
+        result = _patch(memory_root, config, strategy, cache, folders, scan, force, narrow, deadline)
     except (CacheInvalid, ValueError, KeyError, IndexError, TypeError, OverflowError):
         result = None
     finally:
         cache.close()
-    return rebuild_locked(memory_root, config, strategy) if result is None else result
+    return rebuild_locked(memory_root, config, strategy, deadline) if result is None else result
 
 
-def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set, narrow=frozenset()):
+def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set, force: set, narrow=frozenset(),
+           deadline=None):
     """Patch index.md and the cache for the folders in ``scan``; None when a full rebuild is needed.
 
     A changed folder is re-listed with one ``lstat`` per file: a file counts as changed when it
-    is new, gone, or has another inode, size or nanosecond modification time (git checkouts unlink
+    is new, gone, or has another inode, size, nanosecond modification time or ctime (git checkouts unlink
     and re-create files, and the new file often gets the old inode number back).
     """
     from .fsutil import atomic_write_bytes
@@ -410,8 +437,12 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     listed = _in_background(_list_folders, {folders[c]: os.path.join(memory_root, folders[c]) for c in CATEGORIES
                                             if folders[c] in scan and folders[c] not in narrow})
     text_path = _index_file(memory_root)
-    with open(text_path, "rb") as f:  # bytes: the lines are moved, not read (the cache vouches for them)
-        text = f.read()
+    from .index import MAX_INDEX_BYTES
+    from .safefs import read_regular  # bytes: the lines are moved, not read (the cache vouches for them)
+    try:
+        text = read_regular(text_path, MAX_INDEX_BYTES)[0]
+    except OSError:  # missing, or a link / FIFO: a rebuild replaces it (os.replace swaps the link, not its target)
+        return None
     head = HEADER.encode("utf-8")
     if not text.startswith(head):
         return None
@@ -424,7 +455,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     if len(lines) != len(order) or len(ocat) != len(order):
         return None
     pos = cache.pos
-    reader = _Reader(memory_root, config, strategy)
+    reader = _Reader(memory_root, config, strategy, deadline)
     dead, new, tables = set(), [], {}
     written = cache.meta["written_ns"]
     for category in CATEGORIES:
@@ -433,14 +464,14 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             continue
         table = tables[category] = cache.folder_files(category)
         get = table.get
-        soon = {name for name, old in table.items() if old[1] > written - cachemod.RACY_NS and racy(old[1], written)}
+        soon = _unsettled_names(table, written)
         if folder in narrow:  # only the writer's files (and those stamped too soon to trust)
             todo = soon | {name for f, name in force if f == folder}
             current = _stat_names(os.path.join(memory_root, folder), todo)
         else:
             current = listed()[folder]
             # new or changed (inode, time, size), gone, forced by the writer, or stamped too soon to trust
-            todo = {name for name, now in current.items() if (get(name) or (None,))[:3] != now}
+            todo = {name for name, now in current.items() if _recorded(get(name)) != now}
             todo.update(table.keys() - current.keys())
             todo.update(name for f, name in force if f == folder)
             todo.update(soon)
@@ -469,8 +500,10 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 new.append((sort_key(got[0]), got[0], stamp, got[1], _rereader(memory_root, folder, name)))
     changed = bool(dead or new)
     if not changed:
-        old = cache.meta["folders"]
-        if all(old.get(f) == stamps["folders"].get(f) and racy(old.get(f), stamps["written_ns"]) for f in scan):
+        old, now_ns = cache.meta["folders"], stamps["written_ns"]
+        if all(old.get(f) == stamps["folders"].get(f) for f in scan) and (
+                any(racy(old.get(f), now_ns) for f in scan)
+                or any(_unsettled_names(t, now_ns) for t in tables.values())):
             return len(order)  # nothing new, and nothing the cache could record better yet
     n_ids = cache.n_ids
     if len(new) + (n_ids - len(order)) + len(dead) > COMPACT_MIN + len(order) // 4:
@@ -534,39 +567,125 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     return len(order)
 
 
-def fresh_cache(memory_root: str, config: dict, strategy):
-    """An up-to-date cache for the hook, or None to fall back to the plain path. Never waits."""
+HOOK_BUDGET_S = 2.0  # seconds of upkeep a hook may spend before it hands the rest over
+BUDGET_ENV = "TEAM_MEMORY_HOOK_BUDGET"
+
+
+class Building(Exception):
+    """No usable cache yet: it is being built (in the background, or by another process)."""
+
+
+def hook_budget() -> float:
+    """The hook's upkeep budget in seconds: ``$TEAM_MEMORY_HOOK_BUDGET``, else ``HOOK_BUDGET_S``."""
+    try:
+        return max(0.0, float(os.environ.get(BUDGET_ENV) or HOOK_BUDGET_S))
+    except ValueError:
+        return HOOK_BUDGET_S
+
+
+def _checked(path: str, config: dict, strategy, unsure: bool = True):
+    """``(cache | None, compatible, stale folders | None)`` of the cache at ``path``."""
+    try:
+        cache = Cache(path)
+    except CacheInvalid:
+        return None, False, None
+    try:
+        ok = _compatible(cache, config, strategy)
+        return cache, ok, stale_folders(cache, category_folders(config), unsure=unsure) if ok else None
+    except (KeyError, TypeError, ValueError, CacheInvalid):
+        return cache, False, None
+
+
+def fresh_cache(memory_root: str, config: dict, strategy, budget=None):
+    """An up-to-date cache for the hook, or None to fall back to the plain path. Never waits.
+
+    Brings the cache up to date under the store lock when the lock is free. With ``budget``
+    (seconds; the hook's), upkeep that takes longer is handed to a detached background
+    process (``finish_in_background``) and the caller gets what is ready: the cache as it
+    was when it is usable (stale), else ``Building``. Without a budget (the CLI) it works
+    to the end. When another process holds the lock: the cache on disk if usable, else
+    ``Building`` with a budget, None without.
+    """
     path = cachemod.cache_path(memory_root)
-    for attempt in range(2):
-        try:
-            cache = Cache(path)
-        except CacheInvalid:
-            cache = None
+    cache, ok, stale = _checked(path, config, strategy)
+    if ok and not stale:
+        return cache
+    _close(cache)
+    from .fsutil import LockBusy, store_lock
+    try:
+        with store_lock(memory_root, blocking=False):
+            deadline = None if budget is None else time.monotonic() + budget
+            if ok:
+                apply_changes_locked(memory_root, config, (), strategy, deadline=deadline, stale=stale)
+            else:
+                rebuild_locked(memory_root, config, strategy, deadline)
+    except OutOfTime:
+        why = ("the index is being built in the background" if _hand_over(memory_root)
+               else "the index could not be built within the hook's time")
+        cache = _ready(path, config, strategy, budget, why)
         if cache is not None:
-            try:
-                ok = _compatible(cache, config, strategy)
-                stale = stale_folders(cache, category_folders(config)) if ok else None
-            except (KeyError, TypeError, ValueError):
-                ok, stale = False, None
-            if ok and not stale:
-                return cache
-            if attempt:
-                return cache if ok else _close(cache)
-        from .fsutil import LockBusy, store_lock
-        try:
-            with store_lock(memory_root, blocking=False):
-                if cache is not None and ok:
-                    cache.close()
-                    apply_changes_locked(memory_root, config, (), strategy)
-                else:
-                    if cache is not None:
-                        cache.close()
-                    rebuild_locked(memory_root, config, strategy)
-        except LockBusy:  # a writer is at work: use what is on disk
-            return cache if cache is not None and ok else _close(cache)
-        except OSError:  # a read-only checkout, say
-            return _close(cache)
+            warn(f"{why}; recalled from it as it was")
+        return cache
+    except LockBusy:  # a writer (or a background build) is at work: use what is on disk
+        return _ready(path, config, strategy, budget, "another process is building the index")
+    except OSError:  # a read-only checkout, say
+        return None
+    cache, ok, _ = _checked(path, config, strategy)
+    return cache if ok else _close(cache)
+
+
+def _ready(path: str, config: dict, strategy, budget, why: str):
+    """The cache on disk when it suits this configuration (possibly stale), else ``Building``/None."""
+    cache, ok, _ = _checked(path, config, strategy)
+    if ok:
+        return cache
+    _close(cache)
+    if budget is not None:
+        raise Building(why)
     return None
+
+
+def _hand_over(memory_root: str) -> bool:
+    """Start ``finish_in_background`` in a detached process; False when it cannot be started.
+
+    Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the
+    client waits for none of them); it takes the store lock itself, or leaves when busy.
+    """
+    import subprocess
+    import sys
+    scripts = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); "
+            "from team_memory.upkeep import finish_in_background; finish_in_background(sys.argv[2])")
+    try:
+        subprocess.Popen([sys.executable or "python3", "-S", "-c", code, scripts, memory_root],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True, close_fds=True)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def finish_in_background(memory_root: str) -> int:
+    """The upkeep a hook handed over: bring ``index.md`` and the cache up to date under the
+    store lock, with no time limit. Leaves at once when another process holds the lock."""
+    from .config import load_config
+    from .fsutil import LockBusy, store_lock
+    config = load_config(memory_root)
+    try:
+        with store_lock(memory_root, blocking=False):
+            apply_changes_locked(memory_root, config, check_all=True)
+    except LockBusy:
+        return 1
+    return 0
+
+
+def cache_is_current(memory_root: str, config: dict) -> bool:
+    """True when the cache suits ``config`` and every memory file is the one it recorded
+    (a file stamped too recently to be sure of counts as current: the hook re-checks it)."""
+    from .scoring import get_strategy
+    cache, ok, stale = _checked(cachemod.cache_path(memory_root), config, get_strategy(config), unsure=False)
+    _close(cache)
+    return ok and not stale
 
 
 def _close(cache):

@@ -21,8 +21,9 @@ from datetime import date, datetime
 from .config import category_folders, load_config
 from .model import CATEGORIES, SCHEMA_VERSION, STATUSES
 from .privacy import leaks
+from .redact import secret_kinds
 from .sanitize import TITLE_MAX, clean_line, clean_tag
-from .store import NotARecord, find_memory_root, load_memory
+from .store import NotARecord, find_memory_root, load_memory, read_bytes
 
 Problem = namedtuple("Problem", "field message hint")
 
@@ -34,7 +35,9 @@ MAX_ITEMS = 200  # entries in any one list
 MAX_ID_CHARS = 100
 ISO_EXAMPLE = "2026-01-31T12:00:00Z"
 
-_ID_FORBIDDEN = re.compile(r"[\s/\\:*?\"<>|\x00-\x1f\x7f]")
+# The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
+# joined by "-" or "_". Ids are printed to Claude and terminals, so nothing else is allowed.
+_ID_RULE = re.compile(r"[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?\Z")
 
 
 class ValidationError(ValueError):
@@ -165,10 +168,10 @@ def _check(spec, value, field: str, out: list) -> None:
             out.append(Problem(field, f"must be true or false, not {_type_name(value)}", "use true or false (no quotes)"))
     elif kind == "date":
         if not _is_date(value):
-            out.append(Problem(field, f"is not an ISO 8601 date: {value!r}", f"use 2026-12-31 or {ISO_EXAMPLE}"))
+            out.append(Problem(field, f"is not an ISO 8601 date: {shown(value)}", f"use 2026-12-31 or {ISO_EXAMPLE}"))
     elif kind == "enum":
         if value not in spec[1]:
-            out.append(Problem(field, f"must be one of {', '.join(spec[1])}, not {value!r}",
+            out.append(Problem(field, f"must be one of {', '.join(spec[1])}, not {shown(value)}",
                                f"pick one of: {', '.join(spec[1])}"))
     elif kind == "list":
         _, item_spec, min_items = spec
@@ -197,7 +200,7 @@ def _check_object(fields: dict, value, field: str, out: list) -> None:
             out.append(Problem(prefix + name, "is required", f"add {name!r} ({_describe(spec)})"))
     for name in value:
         if name not in fields:
-            out.append(Problem(prefix + str(name), "is not a known field",
+            out.append(Problem(prefix + shown_name(name), "is not a known field",
                                f"remove it; allowed here: {', '.join(fields)}"))
 
 
@@ -216,9 +219,19 @@ def id_problem(memory_id) -> str | None:
         return "must be non-empty text"
     if len(memory_id) > MAX_ID_CHARS:
         return f"is longer than {MAX_ID_CHARS} characters"
-    if memory_id.startswith((".", "-")) or _ID_FORBIDDEN.search(memory_id):
-        return "may hold only letters, digits, '-', '_' and '.' (not first)"
+    if not memory_id.isascii() or not _ID_RULE.match(memory_id):
+        return "must be an ASCII slug: lowercase letters and digits joined by '-' or '_'"
+    kinds = secret_kinds(memory_id)
+    if kinds:
+        return f"looks like a secret ({', '.join(kinds)})"
     return None
+
+
+def shown(value, limit: int = 60) -> str:
+    """A value as quoted in a message: one safe line, secrets and private text hidden, cut short."""
+    from .exposure import hide
+    from .sanitize import cut
+    return repr(cut(clean_line(hide(value if isinstance(value, str) else str(value))), limit))
 
 
 def _check_tags(tags, out: list) -> None:
@@ -236,13 +249,13 @@ def _check_tags(tags, out: list) -> None:
             continue
         clean = clean_tag(tag).replace(",", "")
         if not clean:
-            out.append(Problem(field, f"{tag!r} has no letters or digits", "use one lowercase word"))
+            out.append(Problem(field, f"{shown(tag)} has no letters or digits", "use one lowercase word"))
         elif clean != tag:
-            out.append(Problem(field, f"{tag!r} is not a clean lowercase tag", f"use {clean!r}"))
+            out.append(Problem(field, f"{shown(tag)} is not a clean lowercase tag", f"use {shown(clean)}"))
         elif len(tag) > MAX_TAG_CHARS:
             out.append(Problem(field, f"is longer than {MAX_TAG_CHARS} characters", "use a shorter word"))
         if clean in seen:
-            out.append(Problem(field, f"{tag!r} appears twice", "remove the duplicate"))
+            out.append(Problem(field, f"{shown(tag)} appears twice", "remove the duplicate"))
         seen.add(clean)
 
 
@@ -273,26 +286,26 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
             out.append(Problem(name, "is required", f"add {name!r}"))
     for name in record:
         if name not in TOP_REQUIRED and name not in TOP_OPTIONAL:
-            out.append(Problem(str(name), "is not a known field",
+            out.append(Problem(shown_name(name), "is not a known field",
                                f"remove it; allowed: {', '.join(TOP_REQUIRED + TOP_OPTIONAL)}"))
 
     if "schema_version" in record and record["schema_version"] != SCHEMA_VERSION:
-        out.append(Problem("schema_version", f"must be {SCHEMA_VERSION!r}, not {record['schema_version']!r}",
+        out.append(Problem("schema_version", f"must be {SCHEMA_VERSION!r}, not {shown(record['schema_version'])}",
                            f'use "{SCHEMA_VERSION}"'))
     category = record.get("category")
     if "category" in record and category not in CATEGORIES:
-        out.append(Problem("category", f"must be one of {', '.join(CATEGORIES)}, not {category!r}",
+        out.append(Problem("category", f"must be one of {', '.join(CATEGORIES)}, not {shown(category)}",
                            f"pick one of: {', '.join(CATEGORIES)}"))
     elif "category" in record and folder_category and category != folder_category:
-        out.append(Problem("category", f"is {category!r} but the file is in the {folder_category!r} folder",
+        out.append(Problem("category", f"is {shown(category)} but the file is in the {folder_category!r} folder",
                            f"set it to {folder_category!r} or move the file"))
     if "id" in record:
         reason = id_problem(record["id"])
         if reason:
             out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
         elif file_id is not None and record["id"] != file_id:
-            out.append(Problem("id", f"is {record['id']!r} but the file is {file_id}.json",
-                               f"set it to {file_id!r} or rename the file"))
+            out.append(Problem("id", f"is {shown(record['id'])} but the file is {shown(file_id + '.json')}",
+                               "set it to the file's name or rename the file"))
     if "title" in record:
         title = record["title"]
         if not isinstance(title, str):
@@ -305,30 +318,32 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
                 out.append(Problem("title", f"is {len(clean)} characters long (at most {TITLE_MAX})", "shorten it"))
             elif clean != title:
                 out.append(Problem("title", "holds control, invisible or index-marker characters",
-                                   f"use {clean!r}"))
+                                   f"use {shown(clean, TITLE_MAX)}"))
     times = {}
     for name in ("created_at", "updated_at", "retired_at", "archived_at"):
         if name in record:
             times[name] = parse_iso(record[name])
             if times[name] is None:
-                out.append(Problem(name, f"is not an ISO 8601 UTC time: {record[name]!r}", f"use {ISO_EXAMPLE}"))
+                out.append(Problem(name, f"is not an ISO 8601 UTC time: {shown(record[name])}", f"use {ISO_EXAMPLE}"))
     if times.get("created_at") and times.get("updated_at") and times["updated_at"] < times["created_at"]:
         out.append(Problem("updated_at", "is earlier than created_at", "set it to created_at or later"))
     if "tags" in record:
         _check_tags(record["tags"], out)
     if "record_status" in record and record["record_status"] not in STATUSES:
-        out.append(Problem("record_status", f"must be one of {', '.join(STATUSES)}, not {record['record_status']!r}",
+        out.append(Problem("record_status", f"must be one of {', '.join(STATUSES)}, not {shown(record['record_status'])}",
                            "use active, retired or archived"))
+    if "$schema" in record:
+        _check("text", record["$schema"], "$schema", out)
     if "related_files" in record:
         _check(_texts(), record["related_files"], "related_files", out)
     if "confidence" in record:
         value = record["confidence"]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            out.append(Problem("confidence", f"must be a number from 0 to 1, not {value!r}", "use e.g. 0.8"))
+            out.append(Problem("confidence", f"must be a number from 0 to 1, not {shown(value)}", "use e.g. 0.8"))
     if "times_updated" in record:
         value = record["times_updated"]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            out.append(Problem("times_updated", f"must be a whole number >= 0, not {value!r}", "use 0"))
+            out.append(Problem("times_updated", f"must be a whole number >= 0, not {shown(value)}", "use 0"))
     for name in ("retired_reason", "archived_reason"):
         if name in record:
             _check("text", record[name], name, out)
@@ -339,9 +354,18 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     return out
 
 
+def shown_name(name) -> str:
+    """A field name as named in a message: as it is when it is a plain identifier, else described."""
+    name = str(name)
+    if name.isascii() and name.replace("_", "a").replace("$", "a").isalnum() and len(name) <= 40 \
+            and not secret_kinds(name):
+        return name
+    return f"(a field name of {len(name)} characters)"
+
+
 def format_problems(problems, where: str = "") -> str:
     """One line per problem: ``where: field: message (fix: hint)``."""
-    prefix = f"{where}: " if where else ""
+    prefix = f"{clean_line(where)}: " if where else ""
     return "\n".join(f"{prefix}{p.field}: {p.message} (fix: {p.hint})" for p in problems)
 
 
@@ -361,8 +385,7 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
         record = load_memory(path)
     except NotARecord as exc:
         try:  # a parsed object with no title: let the schema say everything that is wrong
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
+            record = json.loads(read_bytes(path)[0])
         except (OSError, ValueError, RecursionError):
             return [Problem("(file)", str(exc), "fix the JSON syntax (or restore the file from git)")]
     except OSError as exc:

@@ -27,7 +27,8 @@ from .index import apply_changes
 from .model import CATEGORIES, SCHEMA_VERSION
 from .privacy import scrub_record
 from .sanitize import clean_line, clean_tag
-from .store import NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, record_status
+from .store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
+                    record_status)
 from .upkeep import folder_stamps
 from .validate import MAX_CHANGES, Problem, ValidationError, id_problem, parse_iso, validate_record
 
@@ -81,8 +82,7 @@ def now_iso() -> str:
 def content_hash(path: str) -> str:
     """The SHA-256 of the file's bytes (what ``sha256sum`` prints), for ``--expect-hash``."""
     from .digest import sha256_hex  # not hashlib: it loads OpenSSL, a few ms of every CLI run
-    with open(path, "rb") as f:
-        return sha256_hex(f.read())
+    return sha256_hex(read_bytes(path)[0])
 
 
 def _tidy(record: dict) -> dict:
@@ -100,10 +100,15 @@ def _tidy(record: dict) -> dict:
 
 
 def _write_record(path: str, record: dict) -> None:
+    from .safefs import check_store, make_dir
     folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
+    check_store(os.path.dirname(folder))
+    make_dir(folder)  # a category folder that is a link is never written through
     _remove_dead_temp_files(folder)
-    atomic_write_text(path, dump_memory(record))
+    text = dump_memory(record)
+    atomic_write_text(path, text)
+    from .snapshot import note_cli_write
+    note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
 
 
 def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
@@ -233,7 +238,8 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
     With ``expect_hash`` the update is refused if the file changed since that hash was taken.
     """
     if not isinstance(changes, dict) or not changes:
-        raise WriteError("nothing to update: give at least one of --title, --tag, --content-json")
+        raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
+                         "- (content from stdin), --related-file or --confidence (see: update --help)")
     problems = [Problem(k, "cannot be changed by update",
                         "use retire/restore/archive/unarchive for the status" if k == "record_status"
                         else f"change only: {', '.join(UPDATABLE)}") for k in changes if k not in UPDATABLE]
@@ -241,18 +247,24 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         problems.append(Problem("content", "must be an object of the keys to change", 'write {"key": value}'))
     if problems:
         raise ValidationError(problems, f"update of {memory_id}")
+    wanted = None
+    if expect_hash is not None:
+        wanted = expect_hash.strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{12,64}", wanted):
+            raise WriteError(f"--expect-hash {expect_hash!r} is not a hash: give at least the first 12 hex digits "
+                             "that 'show ID' prints as 'hash' (or 'save'/'update --json' return)")
     scrubbed, private, secrets = scrub_record(dict(changes, _summary=summary or ""), config)
     note = clean_line(scrubbed.pop("_summary"))
     scrubbed = _tidy(scrubbed)
 
     with store_lock(memory_root):
         category, path, record = _load_for_change(memory_root, config, memory_id)
+        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
         if expect_hash is not None:
             actual = content_hash(path)
-            wanted = expect_hash.strip().lower()
-            if len(wanted) < 12 or not actual.startswith(wanted):
+            if not actual.startswith(wanted):
                 raise WriteError(f"{memory_id} changed since it was read (hash {actual[:12]}, expected "
-                                 f"{wanted[:12]}); read it again and retry")
+                                 f"{wanted[:12]}); read it again (show {memory_id}) and retry with its new hash")
         if record_status(record) != "active":
             verb = "restore" if record_status(record) == "retired" else "unarchive"
             raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
@@ -294,6 +306,7 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         reason_text = clean_line(scrubbed["reason"])
     with store_lock(memory_root):
         category, path, record = _load_for_change(memory_root, config, memory_id)
+        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
         current = record_status(record)
         verb = {"retired": "retire", "archived": "archive"}.get(status, status)
         if verb == "active":
@@ -302,7 +315,9 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             raise WriteError(f"unknown status change {status!r}; use one of {', '.join(TRANSITIONS)}")
         allowed, target, needs_reason = TRANSITIONS[verb]
         if current not in allowed:
-            raise WriteError(f"cannot {verb} {memory_id}: it is {current}")
+            other = {("restore", "archived"): "unarchive", ("unarchive", "retired"): "restore"}.get((verb, current))
+            raise WriteError(f"cannot {verb} {memory_id}: it is {current}"
+                             + (f"; bring it back with: {other} {memory_id}" if other else ""))
         if needs_reason and not reason_text:
             raise WriteError(f"{verb} needs --reason: say why, so the team knows later")
         now = now_iso()

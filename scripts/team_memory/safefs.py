@@ -1,0 +1,137 @@
+"""Links are never followed: the store rule and the link-safe ways to open, read and create.
+
+Everything under ``.claude/`` arrives through ``git pull`` and may have been written by
+anyone, and git happily commits symbolic links. The rule (docs/reliability.md):
+
+- A store is used only when ``<project>/.claude`` and ``<project>/.claude/memory`` are real
+  folders, not links (``store_problem``); otherwise hooks print one stderr line and do
+  nothing, and the CLI stops with ``UnsafeStore``'s message, which says how to fix it.
+- Inside the store nothing is opened through a link either: files are opened with
+  ``O_NOFOLLOW`` (and ``O_NONBLOCK``, so a FIFO never blocks), must be regular files and
+  are read up to a size bound (``read_regular``); folders are created with ``os.mkdir``
+  and checked with ``lstat`` (``make_dir``), files are created with ``O_EXCL`` or
+  ``O_NOFOLLOW`` (``open_create``). A link found anywhere is an ``UnsafePath`` error, which
+  hooks swallow and ``doctor`` reports with its fix.
+"""
+from __future__ import annotations
+
+import errno
+import os
+
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+S_IFMT, S_IFREG, S_IFDIR, S_IFLNK = 0o170000, 0o100000, 0o040000, 0o120000
+MAX_FILE_BYTES = 4 * 1024 * 1024  # a memory, the config, index.md line reads: far above any real one
+
+
+class UnsafePath(OSError):
+    """A link, or something other than a regular file or real folder, where team-memory needs one."""
+
+
+class UnsafeStore(UnsafePath):
+    """The store itself is reached through a link: it is not used at all."""
+
+
+def _kind(path: str):
+    try:
+        return os.lstat(path).st_mode & S_IFMT
+    except OSError:
+        return None
+
+
+def is_link(path: str) -> bool:
+    return _kind(path) == S_IFLNK
+
+
+def is_real_dir(path: str) -> bool:
+    """True for a folder that is not a link (``lstat``)."""
+    return _kind(path) == S_IFDIR
+
+
+def store_problem(memory_root: str) -> str | None:
+    """Why the store at ``<project>/.claude/memory`` must not be used, or None when it may."""
+    memory_root = os.path.abspath(memory_root)
+    parent = os.path.dirname(memory_root)
+    checks = [memory_root] + ([parent] if os.path.basename(parent) == ".claude" else [])
+    for path in reversed(checks):
+        kind = _kind(path)
+        name = os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path)) \
+            if path == memory_root and len(checks) == 2 else os.path.basename(path)
+        if kind == S_IFLNK:
+            return (f"{name} is a symbolic link, so the memory store is not used (nothing is read or written "
+                    f"through it); replace it with a real folder: git rm {name}, then commit")
+        if kind is not None and kind != S_IFDIR:
+            return f"{name} is not a folder, so the memory store is not used"
+    return None
+
+
+def check_store(memory_root: str) -> str:
+    """``memory_root`` itself; ``UnsafeStore`` when ``store_problem`` finds a reason not to use it."""
+    problem = store_problem(memory_root)
+    if problem:
+        raise UnsafeStore(problem)
+    return memory_root
+
+
+def open_regular(path: str):
+    """``(fd, stat)`` of a regular file opened for reading without following a link or blocking on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: what BSDs say for O_NOFOLLOW on a link
+            raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & S_IFMT != S_IFREG:
+            raise UnsafePath(f"{os.path.basename(path)} is not a regular file; not read")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_regular(path: str, limit: int = MAX_FILE_BYTES, offset: int = 0, whole: bool = True):
+    """``(bytes, stat)`` of a regular file from ``offset``, never through a link, at most ``limit`` bytes.
+
+    ``whole``: a file longer than ``limit`` is refused (``UnsafePath``) rather than cut short.
+    Raises ``UnsafePath`` for a link, a FIFO, a device or a folder; ``OSError`` as usual.
+    """
+    fd, st = open_regular(path)
+    try:
+        if whole and st.st_size - offset > limit:
+            raise UnsafePath(f"{os.path.basename(path)} is larger than {limit} bytes; not read")
+        if offset:
+            os.lseek(fd, offset, os.SEEK_SET)
+        chunks, got = [], 0
+        while got < limit:
+            chunk = os.read(fd, min(limit - got, max(st.st_size - offset - got, 0) + 1, 1 << 22))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+def make_dir(path: str, mode: int = 0o755) -> str:
+    """Create the folder ``path`` (its parent must exist) without following a link planted there."""
+    try:
+        os.mkdir(path, mode)
+    except FileExistsError:
+        pass
+    if not is_real_dir(path):
+        raise UnsafePath(f"{os.path.basename(path)} is a symbolic link or a file, not a folder; not used")
+    return path
+
+
+def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
+    """Open ``path`` for writing, creating it if missing, never through a link (dangling or not)."""
+    try:
+        return os.open(path, flags | os.O_CREAT | NOFOLLOW | NONBLOCK | CLOEXEC, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or is_link(path):
+            raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
+        raise

@@ -1,0 +1,287 @@
+"""What each kind of program can write, for ``shelljudge``: one function per family.
+
+``command(name, words, raw, state, stdin)`` raises ``shelljudge.Denied`` when the
+command can change a store and returns what it prints for a following pipe:
+``("paths", patterns)`` when it lists paths (``find``, ``ls``, ``echo``), ``("text",
+body, word)`` for text that an interpreter on the other end would run, else None.
+"""
+from __future__ import annotations
+
+import os
+
+from . import shelljudge as sj
+from .shellpaths import absolute
+from .shellscan import STAR, UNKNOWN, parse
+from .shelltools import (apply_patch, dd_output, download, extract_archive, git_command, last_name, option_values,
+                         option_word, zip_output)
+
+
+def command(name: str, words: list, raw: list, state, stdin):
+    args = words[1:]
+    if name in ("cd", "pushd", "popd"):
+        return _cd(name, args, state)
+    if name in ("read", "mapfile", "readarray"):
+        for w in sj._operands(args, "adnNptu"):
+            state.vars[sj._text(w)] = _given(stdin)
+        return None
+    if name in ("memory.py",) or _is_cli(name, args):
+        return None
+    handler = _HANDLERS.get(name)
+    if handler is not None:
+        return handler(name, args, state, stdin)
+    base = name.rstrip("0123456789.")
+    if base in sj.SHELLS:
+        return _shell(args, state, stdin)
+    if base in sj.INTERPRETERS:
+        return _interpreter(base, args, state, stdin)
+    if name in sj.READERS:
+        return _reader(name, args, state, stdin)
+    if name in sj.REMOVERS:
+        recursive = bool(sj._flags(args) & {"-r", "-R", "--recursive", "-d"} - {"-d"}) or name == "trash"
+        for w in sj._operands(args):
+            sj._check(w, state, recursive or name in ("trash", "trash-put", "gio"), f"{name} of")
+        return None
+    if name in sj.COPIERS:
+        return _copy(name, args, state)
+    if name in sj.META:
+        recursive = bool(sj._flags(args) & sj.RECURSIVE)
+        for w in sj._operands(args, "sgmoSbCl" if name in ("truncate", "install", "split") else ""):
+            sj._check(w, state, recursive, f"{name} of")
+        return None
+    _any_argument(name, args, state)
+    return None
+
+
+def _is_cli(name: str, args: list) -> bool:
+    """The team-memory CLI itself (``python3 .../memory.py ...``): the sanctioned way to write."""
+    return name.startswith("python") and bool(args) and os.path.basename(sj._text(args[0])) == "memory.py"
+
+
+def _any_argument(name: str, args: list, state) -> None:
+    """An unknown program: denied only if an argument (or an option's value) names a store or inside one.
+
+    A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program
+    that is not known to write: only what the line spells out counts here.
+    """
+    for w in args:
+        alts = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in w]
+        alts = [a for a in alts if not a.startswith("-") and (UNKNOWN not in a or ".claude" in a.lower())]
+        if alts:
+            sj._check(alts, state, False, f"{name} given")
+
+
+def _reader(name: str, args: list, state, stdin):
+    flags = sj._flags(args)
+    if name == "sed" and (flags & {"-i", "--in-place"} or any(sj._text(a).startswith("-i") for a in args)):
+        for w in sj._operands(args, "ef")[1:] if not flags & {"-e", "-f"} else sj._operands(args, "ef"):
+            sj._check(w, state, False, "sed -i of")
+    elif name in ("awk", "gawk") and any(sj._text(a) == "inplace" for a in args):
+        for w in sj._operands(args, "fvF")[1:]:
+            sj._check(w, state, False, f"{name} -i inplace of")
+    elif name in ("awk", "gawk"):
+        program = next((sj._text(a) for a in sj._operands(args, "fvF")), "")
+        if any(c in program for c in (">", "system", "|")) and sj.code_reaches(program, state):
+            raise sj.Denied(f"{name} program that can write")
+    elif name == "sort" and flags & {"-o", "--output"}:
+        option_values(args, ("-o", "--output"), state, "sort -o")
+    elif name == "uniq" or (name == "xxd" and "-r" not in flags):
+        ops = sj._operands(args, "fsw")
+        if len(ops) > 1:
+            sj._check(ops[1], state, False, f"{name} output")
+    elif name == "base64":
+        option_values(args, ("-o", "--output"), state, "base64 -o")
+    elif name == "git":
+        return git_command(args, state)
+    elif name == "mktemp":
+        ops = sj._operands(args, "p")
+        for w in ops:
+            sj._check(w, state, False, "mktemp in")
+        option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
+    elif name == "source":
+        _any_argument(name, args, state)
+    if name == "ls":
+        return ("paths", [absolute(a, state.cwd) + "/" + STAR for w in sj._operands(args) for a in w] or
+                [state.cwd + "/" + STAR])
+    if name in ("echo", "printf"):
+        return ("text", " ".join(sj._text(w) for w in sj._operands(args)).replace("\\n", "\n"))
+    if name == "cat" and not args:
+        return stdin if stdin and stdin[0] == "text" else None
+    if name in ("grep", "rg", "ag", "ack", "egrep", "fgrep"):
+        roots = sj._operands(args, "efABCmdD")[1:] or [[state.cwd]]
+        return ("paths", [absolute(a, state.cwd) + "/" + UNKNOWN for w in roots for a in w] +
+                [absolute(a, state.cwd) for w in roots for a in w])
+    return ("paths", [UNKNOWN])
+
+
+def _cd(name: str, args: list, state):
+    ops = sj._operands(args)
+    if name == "popd" or (ops and sj._text(ops[0]) == "-"):
+        state.cwd = UNKNOWN
+    elif not ops:
+        state.cwd = os.path.expanduser("~")
+    else:
+        target = ops[0]
+        state.cwd = absolute(target[0], state.cwd) if len(target) == 1 else UNKNOWN
+    return None
+
+
+def _copy(name: str, args: list, state):
+    """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
+    flags = sj._flags(args)
+    target = option_word(args, "-t", "--target-directory")
+    ops = [w for w in sj._operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
+    if target is None:
+        if len(ops) == 1 and len(ops[0]) > 1:
+            target, sources = ops[0], ops  # mv a/{x,y}.json: braces make the sources and the target
+        elif len(ops) == 1 and name in ("ln", "link"):
+            target, sources = [state.cwd], ops
+        elif len(ops) < 2:
+            return None
+        else:
+            target, sources = ops[-1], ops[:-1]
+    else:
+        sources = ops
+    if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
+        return None  # host:path: written on another machine
+    if name in ("mv", "gmv") or "--remove-source-files" in flags:
+        for w in sources:
+            sj._check(w, state, True, f"{name} of")
+    if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):
+        for w in sources:
+            sj._check(w, state, False, f"hard {name} to")  # a second name for a memory file: written from outside
+    dest = [absolute(a, state.cwd) for a in target]
+    sj._check(dest, state, False, f"{name} into")
+    if "-T" in flags or "--no-target-directory" in flags:
+        return None
+    names = [last_name(a) for w in sources for a in w]
+    whole = name in ("mv", "gmv", "rclone", "ditto") or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+    sj._check([d + "/" + n for d in dest for n in names][:sj.MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
+    return None
+
+
+def _find(name, args, state, stdin):
+    """find: the paths it can match (roots, -name/-path, exclusions) against -delete/-exec/-fprint."""
+    from .shellfind import find_targets
+    return find_targets(args, state)
+
+
+def _xargs(name, args, state, stdin):
+    i, replace = 0, None
+    takes = "IiLlnPsdEa"
+    while i < len(args):
+        t = sj._text(args[i])
+        if not t.startswith("-") or t == "-":
+            break
+        if t in ("-I", "--replace") and i + 1 < len(args):
+            replace = sj._text(args[i + 1])
+        elif t.startswith("-I") and len(t) > 2:
+            replace = t[2:]
+        if len(t) == 2 and t[1] in takes:
+            i += 1
+        i += 1
+    inner = args[i:]
+    if not inner:
+        return None
+    given = _given(stdin)
+    if replace:
+        inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
+                 for w in inner]
+    else:
+        inner = inner + [given]
+    sj._command(inner, [[("s", sj._text(w))] for w in inner], state, None)
+    return None
+
+
+def _given(stdin) -> list:
+    """The paths a pipe hands to ``xargs``/``read``: listed paths, or the words of echoed text."""
+    if stdin and stdin[0] == "paths":
+        return stdin[1] or [UNKNOWN]
+    if stdin and stdin[0] == "text" and "$?" not in stdin[1]:
+        return stdin[1].split()[: sj.MAX_ALTERNATIVES] or [UNKNOWN]
+    return [UNKNOWN]
+
+
+def _shell(args: list, state, stdin):
+    ops = sj._operands(args, "oO")
+    code = None
+    for i, w in enumerate(args):
+        t = sj._text(w)
+        if t.startswith("-") and not t.startswith("--") and "c" in t and i + 1 < len(args):
+            code = [sj.plain_text(a) for a in args[i + 1]]
+            break
+    if code is None and (not ops or sj._text(ops[0]) == "-" or "-s" in sj._flags(args)):
+        code = [stdin[1]] if stdin and stdin[0] == "text" else None
+        if code is None:
+            return None
+    if code is None:
+        _any_argument("sh", args, state)
+        return None
+    for text in code:  # each spelling the code can have (xargs -I, braces)
+        if "$?" in text and "claude" in state.text.lower():
+            raise sj.Denied("a shell given code that cannot be known, on a line that names .claude")
+        sj._run(parse(text), state.copy(), None)
+    return None
+
+
+def _interpreter(lang: str, args: list, state, stdin):
+    code, i = None, 0
+    inplace = lang in ("perl", "ruby") and any(sj._text(a).startswith("-") and "i" in sj._text(a)[1:].split("e")[0]
+                                                and not sj._text(a).startswith("--") for a in args)
+    while i < len(args):
+        t = sj._text(args[i])
+        if t in ("-c", "-e", "-E", "--eval", "-r", "-p", "--print", "-pe", "-ne", "-le", "-lne", "-lpe", "-pie",
+                 "-i.bak") or (lang in ("perl", "ruby") and t[:1] == "-" and t[1:].isalnum() and t.endswith("e")):
+            if i + 1 < len(args):
+                code = (code or "") + "\n" + sj._text(args[i + 1])
+                i += 1
+        elif t == "-m" and lang == "python" and i + 1 < len(args):
+            module = sj._text(args[i + 1])
+            if module == "json.tool" and len(sj._operands(args[i + 2:])) <= 1:
+                return None
+            _any_argument(module, args[i + 2:], state)
+            return None
+        elif t == "eval" and lang in ("deno", "bun") and i == 0 and i + 1 < len(args):
+            code = sj._text(args[i + 1])
+            i += 1
+        elif not t.startswith("-"):
+            _any_argument(lang, args[i:], state)  # a script file, or the code's own arguments
+            if code is None:
+                return None
+            break
+        i += 1
+    if code is None:
+        code = stdin[1] if stdin and stdin[0] == "text" else None
+    if inplace:
+        for w in sj._operands(args)[1:] if code is None else [w for w in sj._operands(args)
+                                                              if sj._text(w) not in code]:
+            sj._check(w, state, False, f"{lang} -i of")
+    if code:
+        _code(lang, code, state)
+    return None
+
+
+def _code(lang: str, code: str, state) -> None:
+    """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
+    from .codescan import literal_targets, writes
+    if not writes(lang, code):
+        return
+    targets = literal_targets(lang, code)
+    if targets is not None:
+        for path in targets:
+            sj._check([path], state, False, f"{lang} code writing")
+    elif sj.code_reaches(code, state):
+        raise sj.Denied(f"{lang} code that can write into .claude/memory/")
+
+
+def _eval(name, args, state, stdin):
+    text = " ".join(sj._text(w) for w in args)
+    if "$?" in text and "claude" not in state.text.lower():
+        return None  # eval "$(ssh-agent)": an unknown string that nothing ties to the store
+    sj._run(parse(text), state.copy(), None)
+    return None
+
+
+_HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive,
+             "bsdtar": extract_archive, "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive,
+             "patch": apply_patch, "find": _find, "xargs": _xargs, "parallel": _xargs, "eval": _eval,
+             "zip": zip_output}

@@ -1,0 +1,300 @@
+"""Can a Bash line write into a memory store? The write guard's decision, from what the line can do.
+
+``judge(command, cwd, stores)`` returns None (the line provably stays outside the
+stores, or only reads) or a short description of a way the line can change one
+(``"rm of .claude/memory/decisions/x.json"``). Commands run in order: ``cd`` and
+``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed
+``xargs`` and interpreters. Where a value cannot be known (``$VAR`` set elsewhere, a
+substitution, an archive's content, inline code), it stands for any text: the line
+is denied only if that could reach a store (``shellpaths.reach``).
+
+Programs fall into three kinds: readers (``cat``, ``grep``, ``git status``, the
+team-memory CLI...) are always allowed; known writers (``rm``, ``cp``, ``sed -i``,
+``tar -x``, ``git checkout``, ``find -delete``...) are checked on the paths they
+write; any other program is denied only when one of its arguments names a store or
+something inside it (a build tool run at the project's root is not a memory write;
+PostToolUse still checks what any command changed).
+"""
+from __future__ import annotations
+
+import os
+
+from .shellpaths import MAX_ALTERNATIVES, absolute, braces, plain_text, reach  # noqa: F401 (plain_text: shellcmds)
+from .shellscan import UNKNOWN, literal, parse
+
+MAX_STEPS = 50_000  # more simple commands than fit in MAX_COMMAND_CHARS: every line under it is read whole
+READERS = {
+    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "ll", "tree", "wc",
+    "file", "stat", "du", "df", "diff", "cmp", "comm", "jq", "cut", "tr", "nl", "od", "hexdump", "md5sum", "sha1sum",
+    "sha256sum", "sha512sum", "shasum", "cksum", "basename", "dirname", "realpath", "readlink", "echo", "printf",
+    "test", "[", "[[", "true", "false", "pwd", "which", "type", "whereis", "column", "fold", "fmt", "strings", "bat",
+    "date", "printenv", "id", "whoami", "uname", "hostname", "ps", "sleep", "wait", "exit", "return", "set", "shopt",
+    "unset", "alias", "history", "seq", "yes", "expr", "let", "paste", "join", "man", "help", "zcat", "zless",
+    "base64", "xxd", "sort", "uniq", "awk", "gawk", "sed", "git", "lsof", "pgrep", "kill", "jobs", "fg", "bg",
+    "trap", "shift", "source", "hash", "tput", "clear", "rev", "tac", "look", "getent", "nproc", "free", "uptime",
+    "env", ":", "mktemp",
+}
+WRAPPERS = {"sudo": "ugpCDrtUh", "doas": "uC", "nice": "n", "ionice": "cnp", "nohup": "", "time": "f", "command": "",
+            "builtin": "", "exec": "a", "stdbuf": "ioe", "timeout": "ks", "chrt": "", "taskset": "", "unbuffer": "",
+            "caffeinate": "tw", "busybox": "", "toybox": "", "strace": "eoposu", "ltrace": "eoposu", "watch": "nd",
+            "flock": "wE", "setsid": "", "noglob": "", "xvfb-run": "", "catchsegv": "", "rlwrap": ""}
+_SKIP_ONE = {"timeout", "taskset", "chrt", "flock"}  # a duration, a mask, a lock file before the command
+KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in",
+            "function", "coproc", "select"}
+SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox-sh"}
+INTERPRETERS = {"python", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "lua", "luajit", "rscript",
+                "osascript", "pwsh", "tclsh", "julia", "groovy", "jshell"}
+RECURSIVE = {"-r", "-R", "--recursive"}
+REMOVERS = {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "gio"}
+META = {"chmod", "chown", "chgrp", "setfacl", "chattr", "xattr", "touch", "truncate", "mkdir", "mkfifo", "mknod",
+        "tee", "sponge", "shred", "dos2unix", "unix2dos", "gunzip", "gzip", "bunzip2", "bzip2", "unxz", "xz",
+        "zstd", "unzstd", "split", "csplit", "patch", "ex", "ed", "vi", "vim", "nvim", "nano", "emacs", "code",
+        "subl", "setfattr", "restorecon", "chcon", "install", "ln", "link"}
+COPIERS = {"cp", "mv", "install", "rsync", "scp", "ln", "link", "rclone", "gcp", "gmv", "ditto"}
+
+
+class Denied(Exception):
+    """A way the line can change a store: ``str(exc)`` says which."""
+
+
+class _State:
+    def __init__(self, cwd: str, stores: list, text: str):
+        self.cwd, self.stores, self.text = cwd, stores, text
+        self.vars: dict = {}
+        self.steps = 0
+
+    def copy(self):
+        other = _State(self.cwd, self.stores, self.text)
+        other.vars, other.steps = dict(self.vars), self.steps
+        return other
+
+
+def judge(command: str, cwd: str, stores: list):
+    """None if the line cannot change a store, else what can (a short text)."""
+    state = _State(cwd, stores, command)
+    flags: dict = {}
+    try:
+        _run(parse(command, 0, flags), state, None)
+        if flags.get("unfinished") and "claude" in command.lower():
+            raise Denied("a command line with an unfinished quote")
+        if flags.get("too deep"):
+            raise Denied("a command line nested too deeply to check")
+    except Denied as exc:
+        return str(exc)
+    except RecursionError:
+        return "a command line too deeply nested to check"
+    return None
+
+
+# --- words -----------------------------------------------------------------------------------------
+
+def expand(word: list, state: _State) -> list:
+    """The alternatives a word can be (patterns; see ``shellpaths``), at most ``MAX_ALTERNATIVES``."""
+    alts = [""]
+    for kind, value in word:
+        if kind == "s":
+            choices = [value]
+        elif kind == "v":
+            choices = _variable(value, state)
+        else:
+            choices = [UNKNOWN]
+        alts = [a + c for a in alts for c in choices]
+        if len(alts) > MAX_ALTERNATIVES:
+            return [UNKNOWN]
+    out = []
+    for a in alts:
+        out.extend(braces(a))
+    return out[:MAX_ALTERNATIVES] if len(out) <= MAX_ALTERNATIVES else [UNKNOWN]
+
+
+def _variable(name: str, state: _State) -> list:
+    if name in state.vars:
+        return state.vars[name]
+    if name == "PWD":
+        return [state.cwd]
+    if name in ("OLDPWD", "RANDOM", "BASH_SOURCE"):
+        return [UNKNOWN]
+    value = os.environ.get(name)
+    return [value] if value is not None else [UNKNOWN]
+
+
+def _text(alts: list) -> str:
+    """One readable spelling of a word (for option names and messages)."""
+    return plain_text(alts[0]) if alts else ""
+
+
+def _check(alts: list, state: _State, removes: bool, what: str) -> None:
+    for alt in alts:
+        if reach(absolute(alt, state.cwd), state.stores, removes):
+            raise Denied(f"{what} {shown(plain_text(alt))}".strip())
+
+
+def shown(text: str, limit: int = 120) -> str:
+    """Text from the command line, safe to echo: printable ASCII only, no tags or backquotes, bounded."""
+    out = "".join(c if " " <= c <= "~" and c not in "<>`" else "?" for c in text)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def _operands(words: list, takes_value: str = "") -> list:
+    """Non-option words (expanded); ``takes_value``: short options whose value is the next word."""
+    out, i, dashes = [], 0, False
+    while i < len(words):
+        text = _text(words[i])
+        if dashes or not text.startswith("-") or text == "-":
+            out.append(words[i])
+        elif text == "--":
+            dashes = True
+        elif len(text) == 2 and text[1] in takes_value:
+            i += 1
+        i += 1
+    return out
+
+
+def _flags(words: list) -> set:
+    out = set()
+    for w in words:
+        t = _text(w)
+        if t.startswith("--"):
+            out.add(t.split("=", 1)[0])
+        elif t.startswith("-") and len(t) > 1:
+            out.update("-" + c for c in t[1:])
+    return out
+
+
+# --- running a list of commands ----------------------------------------------------------------------
+
+def _run(commands: list, state: _State, stdin) -> None:
+    piped = stdin
+    for cmd in commands:
+        state.steps += 1
+        if state.steps > MAX_STEPS:
+            raise Denied("a command line too long to check")
+        for nested in ([cmd.nested] if cmd.nested else []):
+            _run(nested, state.copy(), None)
+        words = [expand(w, state) for w in cmd.words]
+        out = _redirects(cmd.redirects, words, state)
+        feed = out if out is not None else piped
+        produced = _command(words, cmd.words, state, feed)
+        piped = produced if cmd.sep in ("|", "|&") else None
+
+
+def _redirects(redirects: list, words: list, state: _State):
+    """Check output redirections; return what the command reads on stdin (text or None)."""
+    stdin = None
+    for op, target in redirects:
+        if op in ("<<", "<<<"):
+            body = "".join(v for k, v in target if k == "s") if op == "<<" else _text(expand(target, state))
+            stdin = ("text", body, target)
+        elif op == "<":
+            stdin = ("file", expand(target, state))
+        elif op in (">&", "<&") and (literal(target).isdigit() or literal(target) == "-"):
+            continue
+        elif ">" in op or op in ("<>", ">&"):
+            _check(expand(target, state), state, False, f"output redirection {op}")
+    return stdin
+
+
+def _command(words: list, raw: list, state: _State, stdin):
+    """Judge one simple command; return what it prints for a pipe (("paths", alts), ("text", s, word) or None)."""
+    words, raw = _assignments(words, raw, state)
+    while words:
+        name = os.path.basename(_text(words[0]))
+        if name in KEYWORDS or name == "{":
+            words, raw = words[1:], raw[1:]
+        elif name == "for" and len(words) >= 2:
+            values = [a for w in words[3:] for a in w] if len(words) > 2 and _text(words[2]) == "in" else [UNKNOWN]
+            state.vars[_text(words[1])] = values[:MAX_ALTERNATIVES] or [UNKNOWN]
+            return None
+        elif name == "case":
+            return None
+        elif name in WRAPPERS:
+            words, raw = _unwrap(name, words, raw)
+        elif name == "env":
+            rest = _env(words, state)
+            if rest is None:
+                return None
+            words, raw = words[len(words) - len(rest):], raw[len(raw) - len(rest):]
+            words, raw = _assignments(words, raw, None)
+        else:
+            break
+    if not words:
+        return None
+    from .shellcmds import command as run_command
+    return run_command(os.path.basename(_text(words[0])).lower(), words, raw, state, stdin)
+
+
+def _assignments(words: list, raw: list, state):
+    """Leading ``NAME=value`` words: kept for later commands when alone (``state`` given)."""
+    keep = []
+    lead = 1 if words and _text(words[0]) in ("export", "declare", "local", "readonly", "typeset") else 0
+    i = lead
+    while i < len(words):
+        part = raw[i][0] if raw[i] else ("", "")
+        name = part[1].split("=", 1)[0] if part[0] == "s" and "=" in part[1] else ""
+        if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
+            break
+        keep.append((name, _assigned(raw[i], state, name) if state is not None else None))
+        i += 1
+    if state is not None and (i == len(words) or lead):
+        for name, value in keep:
+            state.vars[name] = value
+        if lead:
+            return [], []
+    return (words[i:], raw[i:]) if keep else (words, raw)
+
+
+def _assigned(word: list, state: _State, name: str) -> list:
+    first = word[0][1].split("=", 1)[1]
+    rest = word[1:]
+    if not first and len(rest) == 1 and rest[0][0] == "u" and "mktemp" in state.text:
+        return [os.path.join(os.environ.get("TMPDIR") or "/tmp", "tmp.mktemp-new")]  # a fresh name: never a store
+    return expand([("s", first)] + rest, state)
+
+
+def _unwrap(name: str, words: list, raw: list):
+    i = 1
+    takes = WRAPPERS[name]
+    while i < len(words):
+        t = _text(words[i])
+        if t.startswith("-") and len(t) > 1:
+            if len(t) == 2 and t[1] in takes:
+                i += 1
+            i += 1
+        elif name == "sudo" and "=" in t:
+            i += 1
+        else:
+            break
+    if name in _SKIP_ONE and i < len(words):
+        i += 1
+    return words[i:], raw[i:]
+
+
+def _env(words: list, state: _State):
+    """The command ``env`` runs (words), None if it only prints; follows ``-C DIR`` and ``-S STRING``."""
+    i = 1
+    while i < len(words):
+        t = _text(words[i])
+        if t in ("-u", "--unset"):
+            i += 2
+        elif t in ("-C", "--chdir"):
+            if i + 1 < len(words):
+                state.cwd = absolute(words[i + 1][0], state.cwd)
+            i += 2
+        elif t in ("-S", "--split-string"):
+            if i + 1 < len(words):
+                _run(parse(_text(words[i + 1])), state.copy(), None)
+            return None
+        elif t.startswith("-") or "=" in t:
+            i += 1
+        else:
+            return words[i:]
+    return None
+
+
+def code_reaches(code: str, state: _State) -> bool:
+    """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
+    where = "inside" if reach(state.cwd, state.stores, False) else ("above" if reach(state.cwd, state.stores, True)
+                                                                    else "")
+    from .codescan import reaches  # imports re: only for lines that hand code to an interpreter
+    return reaches(code, state.stores, where)
+

@@ -1,0 +1,54 @@
+"""What the CLI writes to a terminal: the invisible/control-character policy on every line.
+
+Titles, ids, tags, paths and messages come from files anyone could have written, so
+``SafeStream`` applies ``sanitize.clean_text`` to everything written through it (an
+ANSI escape in a title arrives as harmless text; newlines and tabs stay). The CLI's own
+colours pass: ``colored`` wraps the code in a marker made fresh for each process, which
+no file can know, and the stream turns only that back into an escape sequence.
+"""
+from __future__ import annotations
+
+import os
+
+from .sanitize import clean_text
+
+MARK = "\x00" + os.urandom(8).hex() + "\x00"  # NUL is dropped by the policy, so a file cannot end a mark early
+
+
+def colored(text: str, code: str) -> str:
+    """``text`` in the SGR colour ``code`` (digits and ``;``), once it has gone through a ``SafeStream``."""
+    return f"{MARK}{code}{MARK}{clean_text(text)}{MARK}0{MARK}"
+
+
+class SafeStream:
+    """A text stream wrapper that writes ``clean_text`` of everything, and real escapes only for ``colored``."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if MARK in text:
+            parts = text.split(MARK)
+            text = "".join(f"\033[{p}m" if i % 2 and p.replace(";", "").isdigit() else clean_text(p)
+                           for i, p in enumerate(parts))
+        else:
+            text = clean_text(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class safe_output:
+    """``with safe_output():`` routes ``sys.stdout`` and ``sys.stderr`` through ``SafeStream``."""
+
+    def __enter__(self):
+        import sys
+        self.saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
+        return self
+
+    def __exit__(self, *exc):
+        import sys
+        sys.stdout, sys.stderr = self.saved
+        return False

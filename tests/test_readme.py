@@ -1,0 +1,74 @@
+"""Every example in README.md's Commands table runs as printed, top to bottom, from the checkout against
+the demo store that the README's own ``demo --keep`` line leaves (its folder swapped for a temporary one)."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+
+from helpers import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+DEMO = "/tmp/tm-demo"
+
+
+def setup_line() -> str:
+    return next(line for line in README.splitlines() if "demo --keep" in line and line.startswith("python3 "))
+
+
+def examples() -> list:
+    """``(command, example)`` of each row of the Commands table, in order."""
+    section = README[README.index("## Commands"):]
+    section = section[:section.index("\n## ", 3)]
+    rows = []
+    for line in section.splitlines():
+        m = re.match(r"^\| `([a-z]+)` \|.*\| `(python3 scripts/memory\.py [^`]+)` \|$", line)
+        if m:
+            rows.append((m.group(1), m.group(2).replace("\\|", "|")))
+    return rows
+
+
+def test_the_table_has_an_example_for_every_row():
+    section = README[README.index("## Commands"):]
+    table_rows = [l for l in section[:section.index("\n## ", 3)].splitlines() if re.match(r"^\| `[a-z]+` \|", l)]
+    assert len(examples()) == len(table_rows) >= 20
+
+
+def test_every_readme_example_runs_as_printed(tmp_path):
+    demo = str(tmp_path / "tm-demo")
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), EDITOR="true", NO_COLOR="1")
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    setup = setup_line()
+    exported = re.search(r"export CLAUDE_PROJECT_DIR=(\S+)", setup).group(1)
+    assert exported == DEMO
+    proc = subprocess.run(["bash", "-c", setup.replace(DEMO, demo)], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    env["CLAUDE_PROJECT_DIR"] = demo
+    outputs = {}
+    for command, example in examples():
+        proc = subprocess.run(["bash", "-c", example.replace(DEMO, demo)], cwd=REPO, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert proc.returncode == 0, f"{example}\nexit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+        assert "error" not in proc.stderr.lower(), (example, proc.stderr)
+        outputs[command] = proc.stdout
+    assert "Fix pydantic ImportError" in outputs["search"]
+    assert "use-redis-for-sessions" in outputs["list"]
+    assert json.loads(outputs["show"])["id"] == "use-pydantic-v2"
+    assert json.loads(outputs["save"])["id"] == "prefer-ruff-over-flake8"
+    assert outputs["update"].startswith("updated use-redis-for-sessions")
+    assert "team-memory installed in" in outputs["install"] and "uninstalled from" in outputs["uninstall"]
+    # the checkout itself holds no store and was not written to
+    assert not (REPO / ".claude" / "memory").exists()
+
+
+def test_ci_runs_the_readmes_test_command_with_everything_mandatory():
+    command = next(line.split("#")[0].strip() for line in README.splitlines() if "python3 -m pytest -q" in line
+                   and line.startswith("python3 -m pip"))
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in ci  # the exact command, on a line of its own
+    exported = next(line for line in ci if line.startswith("export "))
+    assert "TEAM_MEMORY_SLOW=1" in exported and "TEAM_MEMORY_REQUIRE_E2E=1" in exported
+    assert ci.index(exported) < ci.index(command)

@@ -77,7 +77,40 @@ def test_evidence_is_the_best_score_scaled_by_the_share_explained():
 
 def test_old_floor_keys_still_work_and_new_ones_can_be_switched_off():
     old = Smart({"retrieval": {"min_score": 2.5, "min_relative": 0.5}})  # a store config from before
-    assert (old.min_score, old.min_relative, old.min_evidence) == (2.5, 0.5, 2.0)
+    assert (old.min_score, old.min_relative, old.min_evidence) == (2.5, 0.5, 1.9)
     off = Smart({"retrieval": {"min_score": 0, "min_relative": 0, "min_evidence": 0, "min_runner_up": 0}})
     assert off.confident(0.1, 50.0) and off.bar(4.0) == 0
-    assert Smart({"retrieval": {"min_evidence": "lots"}}).min_evidence == 2.0
+    assert Smart({"retrieval": {"min_evidence": "lots"}}).min_evidence == 1.9
+
+
+def _compound_store(memory_root, size: int) -> None:
+    """``size`` memories; four carry the compound tag ``sleep-current``, none the word ``current`` alone."""
+    rng = random.Random(size + 1)
+    for i in range(size):
+        tags = rng.sample(WORDS, 3) + (["sleep-current"] if i < 4 else [])
+        title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} notes {i}"
+        write(memory_root, record("constraint" if i < 4 else "decision", f"m{i}", title, tags))
+
+
+@pytest.mark.parametrize("size", [50, 500])
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_part_of_a_compound_tag_is_not_a_tag(memory_root, size, cached):
+    """``what's our current position on this?`` meets ``sleep-current`` only by a part: it stays silent."""
+    _compound_store(memory_root, size)
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "so what's our current position on this?") == [], size
+    for prompt in ("tell me about sleep-current", "tell me about sleep current", "sleepcurrent?"):
+        shown = _shown(memory_root, prompt)
+        assert shown and set(shown) <= {"m0", "m1", "m2", "m3"}, (prompt, shown)
+    # two words written as one meet a tag whole, never its prefixes: "sleep" alone says little
+    assert _shown(memory_root, "sleep current limits") == _shown(memory_root, "tell me about sleep-current")
+    assert _shown(memory_root, "how long should I sleep cursorily") == []
+
+
+def test_compound_parts_can_be_switched_off():
+    entry = {"title": "Sleep budget", "tags": ["sleep-current"], "path": "x.json"}
+    on = Smart({}).prepare_entry(entry)
+    off = Smart({"retrieval": {"compound_parts": False}}).prepare_entry(entry)
+    assert "current" in on[1] and "current" not in on[0] and "sleep-current" in on[0]
+    assert "current" in off[0]

@@ -144,3 +144,34 @@ def test_wide_set_is_generated_deterministically(tmp_path):
     assert len(outs[0]) - 2 >= 400  # memories beside prompts.jsonl and meta.json
     report = evaluate(str(tmp_path / "a"), ["smart"], split="dev")
     assert report["strategies"]["smart"]["overall"]["silent"] >= 0.9
+
+
+@pytest.mark.parametrize("name", ["harbor", "fieldline"])
+def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path, name):
+    """A prompt no keyword method could answer measures nothing: each shares a token with its gold."""
+    import subprocess
+    import sys
+    from team_memory.config import load_config
+    from team_memory.evaluate import load_folder, memory_id
+    from team_memory.index import build_entries
+    from team_memory.matching import Smart
+    folder = EVAL
+    if name == "fieldline":
+        folder = tmp_path / "wide"
+        subprocess.run([sys.executable, str(EVAL / "build_wide.py"), "--out", str(folder)], check=True,
+                       capture_output=True)
+    root, prompts, _ = load_folder(str(folder))
+    config = load_config(root)
+    bodies: dict = {}
+    entries = build_entries(root, config, bodies)
+    smart = Smart(config)
+    words = {}
+    for entry in entries:
+        tags, title, _ = smart.prepare_entry(entry)
+        words[memory_id(entry)] = set(tags) | set(title) | set(bodies.get(entry["path"], ()))
+    blind = []
+    for p in prompts:
+        asked = {token for group in smart.query(p["prompt"]) for token in group}
+        if p["expected"] and not any(asked & words.get(m, set()) for m in p["expected"]):
+            blind.append(p["id"])
+    assert not blind, blind

@@ -12,7 +12,7 @@ from team_memory.config import deep_merge, load_config
 from team_memory.index import current_entries, index_is_stale, rebuild_index
 from team_memory.matching import Smart
 from team_memory.retrieve import rank
-from team_memory.textnorm import STOP_WORDS
+from team_memory.textnorm import STOP_WORDS, tokenize
 
 
 def entry(cat, title, tags=(), path=None):
@@ -200,3 +200,21 @@ def test_a_corrupt_cache_is_replaced_and_the_plain_path_reads_bodies_from_the_fi
         hits = rank(str(memory_root), config, "quorum setup here", 5)
         assert [h.entry["title"] for h in hits] == ["Message queue choice"]
         assert cached_bodies(str(memory_root), Smart(config)) is not None
+
+
+def test_neighbouring_prompt_words_met_by_one_memory_add_a_phrase_bonus():
+    es = [entry("DECISION", "radio notes", path="a"), entry("DECISION", "radio facts", path="b")] + filler()
+    bodies = {"a": sorted(tokenize("data rate")), "b": sorted(tokenize("data loss"))}
+    got = scores(smart(), "data rate or loss", es, bodies)
+    # both meet two prompt words as rare as each other; "rate" is the neighbour of "data", "loss" is not
+    a, b = got["radio notes"], got["radio facts"]
+    assert a[0] > b[0] and a[1]["body"] == sorted(tokenize("data rate"))
+    exact = [(0, "adapt", (1.0, "body", "exact", "adapt")), (1, "data", (2.0, "title", "exact", "data")),
+             (2, "rate", (3.0, "tags", "prefix", "rates")), (3, "loss", (0.5, "body", "exact", "loss"))]
+    # pairs (0, 1): min(1, 2); (1, 2): a prefix match is no phrase; (2, 3): no
+    assert matching.adjacency(exact) == matching.ADJACENT * 1.0
+    # only the best pair counts; two words written as one are no neighbours of anything
+    exact += [(4, "rate", (4.0, "tags", "exact", "rate")), (5, "+losserate", (5.0, "tags", "exact", "losserate"))]
+    assert matching.adjacency(exact) == matching.ADJACENT * 1.0  # (3, 4): min(0.5, 4), less than (0, 1)
+    exact.append((5, "fee", (3.0, "body", "exact", "fee")))
+    assert matching.adjacency(exact) == matching.ADJACENT * 3.0

@@ -112,3 +112,12 @@ def test_tokenize_never_fails_and_is_deterministic(text):
     assert toks == tokenize(text)
     assert all(t and t == t.casefold() for t in toks)
     assert not toks & STOP_WORDS
+
+
+def test_neighbouring_plain_words_are_also_joined():
+    from team_memory.textnorm import joined_pairs
+    assert joined_pairs("rev c notes, no data: sleep current") == ["revc", "cnot", "nodata", "sleepcurrent"]
+    # only spaces between two plain words: not across punctuation, lines, identifiers or CJK
+    assert joined_pairs("notes, no") == [] and joined_pairs("src/app.py loader") == []
+    assert joined_pairs("redis 캐시") == [] and joined_pairs("sleep\ncurrent") == []
+    assert joined_pairs("sleep   current") == ["sleepcurrent"]

@@ -6,8 +6,9 @@ For each prompt token (``textnorm.tokenize``) and each memory, the best of:
 match                  points
 =====================  =====================================================
 tag, exact             ``TAG`` (3) x weight(token)
-title, exact           ``TITLE`` (2) x weight(token)
-body, exact            ``BODY`` (1) x weight(token)
+title, exact           ``TITLE`` (2) x weight(token); a part of a compound
+                       tag (``current`` of ``sleep-current``) counts as title
+body, exact            ``BODY`` (1.3) x weight(token)
 prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
                        the shorter token has 4+ characters and starts the other
                        (``auth`` meets ``authenticat`` and back)
@@ -20,13 +21,18 @@ under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
 hold the token in their tags or title (``retrieval.field_idf``, on): a word that
 is one memory's tag stays rare however many bodies mention it. A memory's score
 is the sum over prompt words; the tokens of one word (an identifier's parts, a
-CJK run's bigrams) count 1, 1/2, 1/4... in order of their points.
+CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. The best two
+neighbouring prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x
+the smaller of their points (``adjacency``: a phrase of the prompt found in one
+memory). Two neighbouring plain words also count written as one, exact matches only
+(``textnorm.joined_pairs``: ``sleep current`` meets the tag ``sleep-current``;
+``retrieval.join_pairs``).
 
 Whether to answer at all (``confident``): per prompt word, the most points any
 memory gets from it; their sum is what the store could explain of the prompt.
 The best memory must score ``retrieval.min_score`` (1.3) and its ``evidence``,
 its score x the square root of the share of that sum it explains, must reach
-``retrieval.min_evidence`` (2.0): a rare tag asked about alone answers, a common
+``retrieval.min_evidence`` (1.9): a rare tag asked about alone answers, a common
 word does not, and a rare word met by chance in a long prompt about something
 else is scaled down. Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
@@ -54,20 +60,22 @@ import math
 
 from .config import section, warn
 from .fuzzycheck import fuzzy_may_match
-from .textnorm import stop_words_for, token_groups, tokenize
+from .textnorm import joined_pairs, stop_words_for, token_groups, tokenize
 
 _fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
 
-TAG, TITLE, BODY = 3.0, 2.0, 1.0
+TAG, TITLE, BODY = 3.0, 2.0, 1.3
 PREFIX, FUZZY = 0.4, 0.7
 GROUP_DECAY = 0.5
+JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
+ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
 PREFIX_MIN = 4
 FUZZY_MIN = 5
 MIN_WEIGHT = 0.1
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.6
-DEFAULT_MIN_EVIDENCE = 2.0
+DEFAULT_MIN_EVIDENCE = 1.9
 DEFAULT_MIN_RUNNER_UP = 3.0
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
@@ -113,7 +121,7 @@ class Smart:
     recency_bonus = 0.5
     excerpts = True  # a clear winner's key content goes into the block
 
-    cache_version = 1
+    cache_version = 2  # 2: a part of a compound tag is filed as a title word
 
     def __init__(self, config: dict):
         self.config = config
@@ -126,6 +134,8 @@ class Smart:
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
+        self.compound_parts = section(config, "retrieval").get("compound_parts", True) is not False
+        self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
         self._entries = None
 
     # -- the store side, built once per entry list -------------------------------------------
@@ -140,11 +150,8 @@ class Smart:
         postings: dict = {}  # token -> {entry index: field points}
         surface: dict = {}   # token -> {entry index: field name} for title/tag tokens (the fuzzy vocabulary)
         for i, entry in enumerate(entries):
-            fields = (
-                (TAG, "tags", set().union(*(tokenize(t, self.stop_words) for t in entry["tags"])) if entry["tags"] else set()),
-                (TITLE, "title", tokenize(entry["title"], self.stop_words)),
-                (BODY, "body", set(bodies.get(entry["path"], ()))),
-            )
+            tags, title = self._surface_tokens(entry)
+            fields = ((TAG, "tags", tags), (TITLE, "title", title), (BODY, "body", set(bodies.get(entry["path"], ()))))
             for points, field, tokens in fields:
                 for token in tokens:
                     slot = postings.setdefault(token, {})
@@ -168,9 +175,25 @@ class Smart:
     def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
         """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
         from .bodycache import derive_body_tokens
-        tags = set().union(*(tokenize(t, self.stop_words) for t in entry["tags"])) if entry["tags"] else set()
+        tags, title = self._surface_tokens(entry)
         body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
-        return [sorted(tags), sorted(tokenize(entry["title"], self.stop_words)), body]
+        return [sorted(tags), sorted(title), body]
+
+    def _surface_tokens(self, entry: dict) -> tuple:
+        """``(tag tokens, title tokens)``; a part of a compound tag counts as a title word.
+
+        ``sleep-current`` is a tag; ``current`` alone is not: asked about on its own
+        (``what's our current position``) it is as much evidence as a title word.
+        """
+        tags, title = set(), set(tokenize(entry["title"], self.stop_words))
+        for tag in entry["tags"] or ():
+            tokens = tokenize(tag, self.stop_words)
+            for token in tokens:
+                if self.compound_parts and any(token != other and token in other for other in tokens):
+                    title.add(token)
+                else:
+                    tags.add(token)
+        return tags, title - tags
 
     def index_keys(self, features: list) -> set:
         """``"<token> <points>"`` per token, under its best field (tag 3, title 2, body 1).
@@ -194,7 +217,11 @@ class Smart:
     # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
         """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
-        return tuple(tuple(g) for g in token_groups(prompt, self.stop_words))
+        groups = token_groups(prompt, self.stop_words)
+        if self.join_pairs:
+            seen = {t for g in groups for t in g}
+            groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
+        return tuple(tuple(g) for g in groups)
 
     def _prefix_targets(self, q: str) -> list:
         """Index tokens that start with ``q`` or that ``q`` starts with (the shorter one 4+ characters)."""
@@ -212,9 +239,12 @@ class Smart:
     def _match(self, q: str) -> dict:
         """entry index -> (points, field, kind, target) for the best match of one prompt token."""
         best: dict = {}
+        joined = q[:1] == JOINED
+        if joined:
+            q = q[1:]
         for i, (points, field) in self.postings.get(q, {}).items():
             best[i] = (points * self._weight(q, points), field, "exact", q)
-        for t in self._prefix_targets(q):
+        for t in () if joined else self._prefix_targets(q):
             for i, (points, field) in self.postings[t].items():
                 p = PREFIX * points * self._weight(t, points)
                 if p > best.get(i, (0,))[0]:
@@ -261,11 +291,11 @@ class Smart:
         reachable = sum(reach.values())
         totals = {i: _total(m) for i, m in found.items()}
         if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable)
-                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN], self.surface,
+                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], self.surface,
                                     self.fuzzy_cutoff)
                 and fuzzy_available()):
             for g, q in unmatched:
-                if len(q) < FUZZY_MIN:
+                if len(q) < FUZZY_MIN or q[:1] == JOINED:
                     continue
                 for i, match in self._fuzzy(q).items():
                     found.setdefault(i, []).append((g, q, match))
@@ -326,7 +356,7 @@ def surface_weight(surface_df: int, n: int, weight: float) -> float:
 
 
 def _total(matches: list) -> float:
-    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..."""
+    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus ``adjacency``."""
     by_group: dict = {}
     for g, _, match in matches:
         by_group.setdefault(g, []).append(match[0])
@@ -334,7 +364,21 @@ def _total(matches: list) -> float:
     for points in by_group.values():
         points.sort(reverse=True)
         total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
-    return total
+    return total + adjacency(matches)
+
+
+def adjacency(matches: list) -> float:
+    """The phrase bonus: ``ADJACENT`` x the smaller points of the best two neighbouring prompt
+    words that both meet the memory exactly (``data rate``, ``read replica``).
+
+    Never more than ``ADJACENT`` / 2 x the sum of the words' points (the smaller of two is at
+    most half their sum): ``smartindex`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
+    """
+    exact: dict = {}
+    for g, q, match in matches:
+        if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):
+            exact[g] = match[0]
+    return ADJACENT * max((min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact), default=0.0)
 
 
 def _parts(matches: list) -> dict:
@@ -342,7 +386,7 @@ def _parts(matches: list) -> dict:
     parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
     for _, q, (points, field, kind, target) in matches:
         if kind == "exact":
-            parts[field].append(q)
+            parts[field].append(target)
         else:
             parts[kind].append(f"{q}~{target} ({field})")
     return {k: sorted(v) for k, v in parts.items()}

@@ -13,7 +13,8 @@ floors, so exact scores are computed for few of them:
    ``Smart._match`` lets one replace another; an entry's best option for the token is the
    first one that holds it;
 2. an upper bound of every entry's score (the sum over prompt tokens of the points of
-   its best option; the real score decays a word's second and later tokens) is added up
+   its best option; the real score decays a word's second and later tokens, and adds at
+   most ``ADJACENT`` / 2 x that sum for neighbouring words, ``matching.adjacency``) is added up
    with whole-int bit operations: the bound is kept as bit planes (plane k holds bit k of
    every entry's bound, in units of ``QUANTUM``), each option's points are rounded *up*
    to whole units, and an option's entries are added to the planes as one bitmap. A
@@ -21,11 +22,12 @@ floors, so exact scores are computed for few of them:
    40,000 Python steps. Options of one token are taken by falling points, each adding only
    the entries no better option of that token holds, so an entry gets its best option's
    units. Options filed under few entries are merged per rounded value first;
-3. the entries whose bound reaches ``Smart.floor()`` (under it nothing is shown; less a
-   margin for the rounding to two places) are read out of the planes with one comparison;
-   only they are scored exactly, with ``Smart``'s own ``_total`` and ``_parts``, in order
-   of falling exact bound, until the bound is under ``max(floor, min_relative x best so
-   far)`` less the margin: no entry left can reach the final bar or the best score;
+3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2) (under it nothing
+   is shown; less a margin for the rounding to two places) are read out of the planes with
+   one comparison; only they are scored exactly, with ``Smart``'s own ``_total`` and
+   ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency),
+   until the bound is under ``max(floor, min_relative x best so far)`` less the margin: no
+   entry left can reach the final bar or the best score;
 4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries
    it touches are scored exactly with their fuzzy matches added; the others stay under
    the floor or under the bar, which the fuzzy step only raises, as in ``score_all``;
@@ -41,8 +43,8 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from .cache import NO_BITS, bits_of, ids_of_bits
-from .matching import (BODY, FUZZY, FUZZY_MIN, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                       _rapidfuzz, _total, fuzzy_available, surface_weight)
+from .matching import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
+                       _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
 from .fuzzycheck import fuzzy_may_match_groups
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
@@ -202,10 +204,13 @@ class _Book:
     def options(self, q: str) -> list:
         """``[Option]`` best first; ties keep ``Smart._match``'s order."""
         ranked = []
+        joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
+        if joined:
+            q = q[1:]
         tiers, w, ws = self.tiers(q)
         for points, members in tiers:
             ranked.append((-(points * (ws if points > BODY else w)), 0, FIELD[points], "exact", q, members))
-        for order, t in enumerate(self.targets(q), 1):
+        for order, t in enumerate(() if joined else self.targets(q), 1):
             tiers, w, ws = self.tiers(t)
             for points, members in tiers:
                 ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
@@ -355,12 +360,13 @@ def score_index(strategy, query, index) -> list:
         seeds = ids_of_bits(planes.top())
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
-        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN))
+        # a score is at most (1 + ADJACENT / 2) x the sum of its matches (``matching.adjacency``)
+        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2))
     chooser = _Chooser(per_token, set(candidates))
     ranked = []
     for i in candidates:
         matches = chooser.matches(i)
-        ub = 0.0
+        ub = adjacency(matches)
         for m in matches:
             ub += m[2][0]
         if ub >= floor:
@@ -373,7 +379,7 @@ def score_index(strategy, query, index) -> list:
         totals[i] = _total(matches)
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable)
-            and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN], strategy.fuzzy_cutoff)
+            and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
         # so under the final bar: the fuzzy step only raises the best
@@ -420,7 +426,7 @@ def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
     surface = sorted({key[:-2] for key in index.live_keys("32")})
     touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
     for g, q in unmatched:
-        if len(q) < FUZZY_MIN:
+        if len(q) < FUZZY_MIN or q[:1] == JOINED:
             continue
         best: dict = {}
         for t, similarity, _ in process.extract(q, surface, scorer=fuzz.ratio,

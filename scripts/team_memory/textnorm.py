@@ -244,6 +244,28 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
     return groups
 
 
+def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
+    """Two neighbouring plain words written as one: ``sleep current`` -> ``sleepcurrent``.
+
+    An identifier gives its parts joined (``sleep-current`` -> ``sleepcurrent``), so a
+    prompt that spells a compound tag as two words meets it whole. Only letter-and-digit
+    words side by side (only spaces between them), stop words included (``no data``).
+    """
+    text = unicodedata.normalize("NFKC", text)
+    out, last, last_end = [], None, -1
+    i = 0
+    for cls, run in runs(text):
+        start = text.find(run, i)
+        i = start + len(run)
+        plain = cls == _WORD and run.isalnum()
+        if plain and last is not None and start > last_end and not text[last_end:start].strip(" "):
+            joined = fold((last + run).casefold())
+            if len(joined) >= 4 and joined not in stop_words and joined not in out:
+                out.append(joined)
+        last, last_end = (run, i) if plain else (None, -1)
+    return out
+
+
 def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
     """The set of match tokens of ``text`` (see the module docstring)."""
     return {t for group in token_groups(text, stop_words) for t in group}

@@ -57,10 +57,10 @@ TARGETS = {  # (scenario, size) -> max median ratio to python3 -c pass (issue 7)
 ADD_VIA_API = r"""
 import os, sys
 sys.path.insert(0, sys.argv[1])
-from team_memory.config import load_config
-from team_memory.fsutil import atomic_write_text, store_lock
-from team_memory.index import apply_changes
-from team_memory.store import dump_memory, memory_path
+from team_memory.base.config import load_config
+from team_memory.base.fsutil import atomic_write_text, store_lock
+from team_memory.derived.index import apply_changes
+from team_memory.records.store import dump_memory, memory_path
 import json
 root, rec = sys.argv[2], json.loads(sys.argv[3])
 config = load_config(root)

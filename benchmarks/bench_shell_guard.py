@@ -22,7 +22,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
-from team_memory.shelljudge import judge  # noqa: E402
+from team_memory.guards.shelljudge import judge  # noqa: E402
 
 LINES = {"ordinary": "git status && npm test 2>&1 | tail -5", "store": "rm .claude/memory/decisions/m1.json"}
 

@@ -37,9 +37,9 @@ PY = sys.executable
 CHECK = r"""
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from team_memory import cache as cachemod
-from team_memory.config import category_folders, load_config
-from team_memory.freshness import stale_folders
+from team_memory.derived import cache as cachemod
+from team_memory.base.config import category_folders, load_config
+from team_memory.derived.freshness import stale_folders
 root, rounds = sys.argv[2], int(sys.argv[3])
 folders = category_folders(load_config(root))
 times = []

@@ -44,11 +44,11 @@ REPO = Path(__file__).resolve().parent.parent
 CLI = REPO / "scripts" / "memory.py"
 sys.path.insert(0, str(REPO / "scripts"))
 
-from team_memory.fsutil import is_temp_file  # noqa: E402
-from team_memory.index import parse_index_line  # noqa: E402
-from team_memory.sanitize import clean_line  # noqa: E402
-from team_memory.store import dump_memory  # noqa: E402
-from team_memory.validate import validate_record  # noqa: E402
+from team_memory.base.fsutil import is_temp_file  # noqa: E402
+from team_memory.derived.index import parse_index_line  # noqa: E402
+from team_memory.base.sanitize import clean_line  # noqa: E402
+from team_memory.records.store import dump_memory  # noqa: E402
+from team_memory.records.validate import validate_record  # noqa: E402
 
 HOOK_TIMEOUT = 10.0  # what hooks.json gives every hook
 HOOK_FILES = {"UserPromptSubmit": "user_prompt_submit.py", "SessionStart": "session_start.py",
@@ -316,7 +316,7 @@ _ENTRY = re.compile(r"^- \[([A-Z_]+)\] (.+) -> (\.claude/memory/[a-z_-]+/[^/\s]+
 
 
 def data_note() -> str:
-    from team_memory.retrieve import DATA_NOTE
+    from team_memory.recall.retrieve import DATA_NOTE
     return DATA_NOTE
 
 
@@ -886,8 +886,8 @@ def hostile_store(base: Path, name: str, outside: Path, index_kind: str) -> Path
 
 
 def env_lab_rebuild(project: Path) -> None:
-    from team_memory.config import load_config
-    from team_memory.index import rebuild_index
+    from team_memory.base.config import load_config
+    from team_memory.derived.index import rebuild_index
     root = str(project / ".claude" / "memory")
     import contextlib
     import io

@@ -10,9 +10,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
-    from team_memory import bytecache
+    from team_memory.base import bytecache
     bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
-    from team_memory.toolgate import run_tool_hook
+    from team_memory.guards.toolgate import run_tool_hook
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] write check disabled: {exc}", file=sys.stderr)
     sys.exit(0)

@@ -8,10 +8,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
-    from team_memory import bytecache
+    from team_memory.base import bytecache
     bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
-    from team_memory.hookio import run_hook
-    from team_memory.capture import on_stop
+    from team_memory.base.hookio import run_hook
+    from team_memory.capture.capture import on_stop
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] Stop hook disabled: {exc}", file=sys.stderr)
     sys.exit(0)

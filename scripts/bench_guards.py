@@ -6,7 +6,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
-from team_memory.model import DEFAULT_FOLDERS  # noqa: E402
+from team_memory.base.model import DEFAULT_FOLDERS  # noqa: E402
 
 CONTENT = {"decision": {"status": "accepted", "context": "c", "decision": "d", "rationale": ["r"]},
            "runbook": {"trigger": "t", "steps": ["s"], "verification": "v"},

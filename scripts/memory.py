@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from team_memory.cli import main  # noqa: E402
+from team_memory.cli.main import main  # noqa: E402
 
 if __name__ == "__main__":
     raise SystemExit(main())

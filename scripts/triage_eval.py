@@ -24,9 +24,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from team_memory.config import load_config  # noqa: E402
-from team_memory.transcript import read_transcript  # noqa: E402
-from team_memory.triage import triage  # noqa: E402
+from team_memory.base.config import load_config  # noqa: E402
+from team_memory.capture.transcript import read_transcript  # noqa: E402
+from team_memory.capture.triage import triage  # noqa: E402
 
 CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference", "session_summary")
 DEFAULT_FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

@@ -10,10 +10,10 @@ import random
 import pytest
 
 from helpers import record, run_hook, write
-from team_memory.config import load_config
-from team_memory.index import rebuild_index
-from team_memory.matching import Smart, evidence
-from team_memory.retrieve import rank
+from team_memory.base.config import load_config
+from team_memory.derived.index import rebuild_index
+from team_memory.recall.matching import Smart, evidence
+from team_memory.recall.retrieve import rank
 
 WORDS = ("billing export invoice retry worker queue cache redis kafka schema migration search index "
          "upload report dashboard metrics alert timeout config feature flag release mobile android ios "

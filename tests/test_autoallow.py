@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from helpers import REPO, record, run_cli, run_hook, write
-from team_memory.autoallow import allow_cli_call, shell_literal
+from team_memory.guards.autoallow import allow_cli_call, shell_literal
 
 CLI = f'python3 "{REPO / "scripts" / "memory.py"}"'
 PRE = "pre_tool_use.py"

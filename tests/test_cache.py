@@ -12,14 +12,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import CONTENT, record, write
-from team_memory import cache as cachemod
-from team_memory import fastjson, upkeep
-from team_memory.config import deep_merge, load_config
-from team_memory.fsutil import store_lock
-from team_memory.index import apply_changes, build_entries, index_path, read_index, rebuild_index
-from team_memory.retrieve import context_for_prompt, rank
-from team_memory.scoring import get_strategy
-from team_memory.tokens import words
+from team_memory.derived import cache as cachemod
+from team_memory.base import fastjson
+from team_memory.derived import upkeep
+from team_memory.base.config import deep_merge, load_config
+from team_memory.base.fsutil import store_lock
+from team_memory.derived.index import apply_changes, build_entries, index_path, read_index, rebuild_index
+from team_memory.recall.retrieve import context_for_prompt, rank
+from team_memory.recall.scoring import get_strategy
+from team_memory.text.tokens import words
 
 NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
 VOCAB = ("redis cache celery worker pydantic import error deploy rollback kafka topic schema migration "
@@ -369,7 +370,7 @@ def test_hook_fast_path_imports_little(project, memory_root):
     _backdate(memory_root)
     rebuild_index(str(memory_root), load_config(str(memory_root)))
     code = ("import sys; sys.path.insert(0, %r);"
-            "from team_memory.retrieve import context_for_prompt;"
+            "from team_memory.recall.retrieve import context_for_prompt;"
             "out = context_for_prompt({'prompt': 'which redis sessions store', 'cwd': %r});"
             "print(out is not None and 'Use redis' in out, sorted(set(sys.modules) & {'re', 'json', 'pathlib', 'tempfile'}))"
             ) % (str(REPO / "scripts"), str(project))
@@ -382,7 +383,7 @@ def test_optional_extras_load_site_lazily():
     import subprocess
     import sys
     from helpers import REPO
-    code = ("import sys; sys.path.insert(0, %r); from team_memory.optional import import_optional;"
+    code = ("import sys; sys.path.insert(0, %r); from team_memory.base.optional import import_optional;"
             "print('site' in sys.modules, import_optional('hypothesis') is not None, 'site' in sys.modules,"
             " import_optional('no_such_module_here') is None)") % str(REPO / "scripts")
     proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60)
@@ -397,7 +398,7 @@ _LINE_PARTS = st.sampled_from(["a", "B", " ", "-", ">", "#", "tags", ":", ",", "
 @given(st.sampled_from(["DECISION", "RUNBOOK", "NOPE"]), st.lists(_LINE_PARTS, max_size=6),
        st.lists(_LINE_PARTS, max_size=4), st.none() | st.lists(_LINE_PARTS, max_size=4))
 def test_index_line_parser_fast_path_agrees_with_the_regex(category, title, path, tags):
-    from team_memory import index
+    from team_memory.derived import index
     line = f"- [{category}] {''.join(title)} -> {''.join(path)}" + ("" if tags is None else " #tags:" + "".join(tags))
     m = re.match(index._INDEX_PATTERN, line.rstrip("\r\n"))
     expected = None
@@ -413,7 +414,7 @@ def test_fastjson_rejects_bad_json_as_value_error_without_json_loaded():
     import subprocess
     import sys
     from helpers import REPO
-    code = ("import sys; sys.path.insert(0, %r); from team_memory import fastjson\n"
+    code = ("import sys; sys.path.insert(0, %r); from team_memory.base import fastjson\n"
             "out = []\n"
             "for bad in ('{broken', '[1,]', '{\"a\" 1}', '\"abc', '[1'):\n"
             "    try:\n        fastjson.loads(bad)\n    except ValueError:\n        out.append('ok')\n"

@@ -6,7 +6,7 @@ import os
 import time
 
 from helpers import record, write
-from team_memory.cli import main
+from team_memory.cli.main import main
 
 
 def run_json(capsys, *argv):

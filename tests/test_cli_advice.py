@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from helpers import record, write
-from team_memory.cli import main
+from team_memory.cli.main import main
 
 
 def _two_files_one_id(memory_root):
@@ -63,7 +63,7 @@ def test_show_prints_the_hash_and_everything_update_and_history_need(project, me
     path = write(memory_root, rec)
     assert main(["show", "use-redis", "--root", str(project)]) == 0
     out = capsys.readouterr().out
-    from team_memory.write import content_hash
+    from team_memory.edits.write import content_hash
     digest = content_hash(str(path))[:12]
     assert f"hash: {digest}" in out and "confidence: 0.8" in out and "related files: src/session.py" in out
     assert "history:" in out and "first draft" in out

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from helpers import REPO
-from team_memory.terminal import SafeStream
-from team_memory.cli import Context, build_parser, main
+from team_memory.base.terminal import SafeStream
+from team_memory.cli.main import Context, build_parser, main
 
 
 def commands() -> dict:

@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from helpers import REPO, record, write
-from team_memory.cli import main
+from team_memory.cli.main import main
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_no_change_writes_nothing_and_the_editor_fallbacks(project, memory_root,
     editor({"raw": stored})
     assert main(["edit", "d", "--root", str(project)]) == 0
     assert "no changes" in capsys.readouterr().out and path.read_text() == stored
-    from team_memory.editing import editor_command
+    from team_memory.edits.editing import editor_command
     monkeypatch.setenv("EDITOR", "code --wait")
     assert editor_command() == ["code", "--wait"]
     monkeypatch.delenv("EDITOR")

@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 from helpers import REPO
-from team_memory import cli
+from team_memory.cli import main as cli
 
 
 def _registered_by(module: str) -> set:
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
-    importlib.import_module(f"team_memory.{module}").register(sub, cli.common_parser())
+    importlib.import_module(f"team_memory.cli.{module}").register(sub, cli.common_parser())
     return set(sub.choices)
 
 
@@ -32,11 +32,11 @@ def test_a_command_parses_the_same_with_only_its_module():
 
 
 def test_running_a_command_imports_only_its_module(tmp_path):
-    code = (f"import sys; sys.path.insert(0, {str(REPO / 'scripts')!r}); from team_memory.cli import main; "
+    code = (f"import sys; sys.path.insert(0, {str(REPO / 'scripts')!r}); from team_memory.cli.main import main; "
             "rc = main(['stats', '--root', sys.argv[1]]); "
-            "print(sorted(m for m in sys.modules if m.startswith('team_memory.cmd_')))")
+            "print(sorted(m for m in sys.modules if m.startswith('team_memory.cli.cmd_')))")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
-    assert out.stdout.strip().splitlines()[-1] == "['team_memory.cmd_admin']"
+    assert out.stdout.strip().splitlines()[-1] == "['team_memory.cli.cmd_admin']"
 
 
 def test_help_lists_every_command_with_its_help(capsys):

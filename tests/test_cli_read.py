@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from helpers import pin_seed_strategy, record, run_cli, write
-from team_memory.cli import main
+from team_memory.cli.main import main
 
 
 def _store(memory_root):
@@ -46,7 +46,7 @@ def test_search_matches_the_hook_and_explains(project, memory_root, capsys):
     assert main(["search", "fix pydantic import error in tests", "--root", str(project), "--explain"]) == 0
     out = capsys.readouterr().out
     assert "recency: 1" in out and "tags: ['error', 'import', 'pydantic']" in out
-    from team_memory.retrieve import context_for_prompt
+    from team_memory.recall.retrieve import context_for_prompt
     assert main(["search", "fix pydantic import error in tests", "--root", str(project), "--block"]) == 0
     assert capsys.readouterr().out == context_for_prompt({"prompt": "fix pydantic import error in tests",
                                                            "cwd": str(project)})
@@ -72,7 +72,7 @@ def test_exit_codes(project, memory_root, tmp_path, capsys):
 
 
 def test_every_command_has_help_with_examples():
-    from team_memory.cli import build_parser
+    from team_memory.cli.main import build_parser
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     for name, p in sub.choices.items():
@@ -81,7 +81,7 @@ def test_every_command_has_help_with_examples():
 
 def test_search_applies_the_hooks_prompt_minimum(project, memory_root, capsys):
     """A prompt under the hook's 10-character minimum: the hook injects nothing, and search agrees."""
-    from team_memory.retrieve import MIN_PROMPT_CHARS, context_for_prompt
+    from team_memory.recall.retrieve import MIN_PROMPT_CHARS, context_for_prompt
     write(memory_root, record("decision", "use-redis", "Use Redis for sessions", ["redis"]))
     assert len("redis") < MIN_PROMPT_CHARS
     assert context_for_prompt({"prompt": "redis", "cwd": str(project)}) is None
@@ -97,7 +97,7 @@ def test_search_applies_the_hooks_prompt_minimum(project, memory_root, capsys):
 
 
 def test_explain_shows_near_misses_and_the_floor_they_missed(project, memory_root, capsys):
-    from team_memory.scoring import get_strategy
+    from team_memory.recall.scoring import get_strategy
     write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
     write(memory_root, record("runbook", "deploy", "Roll back a failed deploy", ["deploy"]))
     (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 7}}))

@@ -6,7 +6,7 @@ import json
 import shutil
 
 from helpers import REPO, record, run_cli, write
-from team_memory.cli import main
+from team_memory.cli.main import main
 
 
 def run_json(capsys, *argv):
@@ -147,7 +147,7 @@ def test_export_import_in_a_subprocess(project, memory_root, tmp_path):
 
 def test_yaml_without_pyyaml_is_a_clear_error_and_jsonl_still_works(project, memory_root, tmp_path, capsys,
                                                                      monkeypatch):
-    import team_memory.transfer as transfer
+    import team_memory.edits.transfer as transfer
     monkeypatch.setattr(transfer, "_yaml", None)
     write(memory_root, record("decision", "a", "A", tags=["x"]))
     assert main(["export", "--root", str(project), "--output", str(tmp_path / "m.yaml")]) == 1

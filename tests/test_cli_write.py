@@ -7,7 +7,7 @@ import json
 import re
 
 from helpers import CONTENT, REPO, record, run_cli, write
-from team_memory.cli import main
+from team_memory.cli.main import main
 
 
 def run_json(capsys, *argv) -> tuple:

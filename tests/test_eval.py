@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, record, run_cli, write
-from team_memory.cli import main
-from team_memory.evaluate import evaluate, in_split, metrics
+from team_memory.cli.main import main
+from team_memory.recall.evaluate import evaluate, in_split, metrics
 
 EVAL = REPO / "tests" / "eval"
 
@@ -151,10 +151,10 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
     """A prompt no keyword method could answer measures nothing: each shares a token with its gold."""
     import subprocess
     import sys
-    from team_memory.config import load_config
-    from team_memory.evaluate import load_folder, memory_id
-    from team_memory.index import build_entries
-    from team_memory.matching import Smart
+    from team_memory.base.config import load_config
+    from team_memory.recall.evaluate import load_folder, memory_id
+    from team_memory.derived.index import build_entries
+    from team_memory.recall.matching import Smart
     folder = EVAL
     if name == "fieldline":
         folder = tmp_path / "wide"

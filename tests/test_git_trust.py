@@ -12,7 +12,7 @@ import time
 import pytest
 
 from helpers import REPO, record, run_cli, run_hook, write
-from team_memory.install import ensure_gitignore
+from team_memory.cli.install import ensure_gitignore
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from stress_git import byte_audit as audit  # noqa: E402  (every path below a folder: bytes or link target)

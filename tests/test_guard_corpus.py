@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run_hook
-from team_memory.guards import guard_tool_use
+from team_memory.guards.guards import guard_tool_use
 
 CORPUS = [json.loads(line) for line in (Path(__file__).parent / "fixtures" / "guard_corpus.jsonl").open()]
 TARGET = 0.97

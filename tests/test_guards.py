@@ -7,8 +7,8 @@ import os
 import pytest
 
 from helpers import REPO, record, run_hook, write
-from team_memory.guards import protected
-from team_memory.shelljudge import judge
+from team_memory.guards.guards import protected
+from team_memory.guards.shelljudge import judge
 
 PRE, POST = "pre_tool_use.py", "post_tool_use.py"
 CLI = f'python3 "{REPO / "scripts" / "memory.py"}"'

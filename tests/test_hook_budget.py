@@ -10,8 +10,8 @@ import random
 import time
 
 from helpers import record, run_hook, write
-from team_memory import cache as cachemod
-from team_memory.fsutil import store_lock
+from team_memory.derived import cache as cachemod
+from team_memory.base.fsutil import store_lock
 
 HOOK = "user_prompt_submit.py"
 BUDGET = {"TEAM_MEMORY_HOOK_BUDGET": "0.2"}

@@ -11,7 +11,7 @@ import pytest
 
 import helpers
 from helpers import REPO, run_hook, transcript_line
-from team_memory import state
+from team_memory.base import state
 
 HOOK = "stop.py"
 DECISION = ("We compared Redis and Memcached for the session store.\n"
@@ -217,8 +217,8 @@ def test_the_first_save_leaves_only_memories_for_git(tmp_path):
 
 
 def test_the_save_commands_survive_a_long_reminder():
-    from team_memory.capture import MAX_REASON_CHARS, build_reason
-    from team_memory.triage import Finding
+    from team_memory.capture.capture import MAX_REASON_CHARS, build_reason
+    from team_memory.capture.triage import Finding
     findings = [Finding(c, 0.9, ["x" * 140, "y" * 140]) for c in
                 ("decision", "runbook", "constraint", "tech_debt", "preference", "session_summary")]
     reason = build_reason(findings, "/home/someone/projects/" + "a" * 80, "session-2026-11-24-abcdef12")

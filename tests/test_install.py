@@ -11,7 +11,7 @@ import pytest
 
 import helpers
 from helpers import REPO, run_cli
-from team_memory import install
+from team_memory.cli import install
 
 USER_SETTINGS = {
     "permissions": {"allow": ["Bash(npm test:*)"]},
@@ -63,7 +63,7 @@ def test_install_into_a_fresh_repository(repo):
     proc = run_cli("install", repo)
     assert proc.returncode == 0, proc.stderr
     runtime = repo / ".claude" / "team-memory"
-    for rel in ("hooks.json", "LICENSE", "scripts/memory.py", "scripts/team_memory/retrieve.py",
+    for rel in ("hooks.json", "LICENSE", "scripts/memory.py", "scripts/team_memory/recall/retrieve.py",
                 "templates/memory-config.default.json", "hooks/user_prompt_submit.py"):
         assert (runtime / rel).is_file(), rel
     assert not list(runtime.rglob("__pycache__")) and not list(runtime.rglob("*.pyc"))

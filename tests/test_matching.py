@@ -5,14 +5,14 @@ import difflib
 import json
 
 from helpers import record, write
-from team_memory import matching
-from team_memory.bodycache import body_text, cached_bodies, derive_body_tokens
-from team_memory.cache import cache_path
-from team_memory.config import deep_merge, load_config
-from team_memory.index import current_entries, index_is_stale, rebuild_index
-from team_memory.matching import Smart
-from team_memory.retrieve import rank
-from team_memory.textnorm import STOP_WORDS, tokenize
+from team_memory.recall import matching
+from team_memory.derived.bodycache import body_text, cached_bodies, derive_body_tokens
+from team_memory.derived.cache import cache_path
+from team_memory.base.config import deep_merge, load_config
+from team_memory.derived.index import current_entries, index_is_stale, rebuild_index
+from team_memory.recall.matching import Smart
+from team_memory.recall.retrieve import rank
+from team_memory.text.textnorm import STOP_WORDS, tokenize
 
 
 def entry(cat, title, tags=(), path=None):

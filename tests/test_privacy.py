@@ -6,7 +6,7 @@ import re
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from team_memory.privacy import PrivateTagError, leaks, scrub_record, strip_private
+from team_memory.records.privacy import PrivateTagError, leaks, scrub_record, strip_private
 
 ALL = {"privacy": {"private_tags": {"formats": ["xml", "bracket", "comment"], "marker": "[PRIVATE]"}}}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from team_memory.redact import REDACTED, redact_secrets
+from team_memory.records.redact import REDACTED, redact_secrets
 
 GHP = "ghp_" + "A1b2C3d4" * 5
 PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7\nabc\n-----END RSA PRIVATE KEY-----"

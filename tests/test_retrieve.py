@@ -5,9 +5,9 @@ import os
 import time
 
 from helpers import pin_seed_strategy, record, write
-from team_memory.config import load_config, max_inject
-from team_memory.index import rebuild_index
-from team_memory.retrieve import context_for_prompt, format_block, rank
+from team_memory.base.config import load_config, max_inject
+from team_memory.derived.index import rebuild_index
+from team_memory.recall.retrieve import context_for_prompt, format_block, rank
 
 
 def _freeze_index(memory_root):

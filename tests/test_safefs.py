@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from team_memory.safefs import (UnsafePath, UnsafeStore, check_store, make_dir, open_create, read_regular,
+from team_memory.base.safefs import (UnsafePath, UnsafeStore, check_store, make_dir, open_create, read_regular,
                                 store_problem)
 
 

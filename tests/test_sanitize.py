@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 import sys
 import unicodedata
 
-from team_memory.sanitize import (DROP, KEEP, SPACE, apply_policy, block_line, block_text, char_class, clean_line,
+from team_memory.base.sanitize import (DROP, KEEP, SPACE, apply_policy, block_line, block_text, char_class, clean_line,
                                   clean_tag, clean_text, neutralize_block, safe_name, sanitize_title)
 
 

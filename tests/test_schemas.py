@@ -8,9 +8,9 @@ import jsonschema
 import pytest
 
 from helpers import CONTENT, REPO, record
-from team_memory.model import CATEGORIES
-from team_memory.schemas import DRAFT, schema_text
-from team_memory.validate import validate_record
+from team_memory.base.model import CATEGORIES
+from team_memory.records.schemas import DRAFT, schema_text
+from team_memory.records.validate import validate_record
 
 SCHEMAS = REPO / "templates" / "schemas"
 

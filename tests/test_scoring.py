@@ -4,10 +4,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from helpers import pin_seed_strategy, record, write
-from team_memory.config import load_config
-from team_memory.retrieve import rank
-from team_memory.scoring import TitleTags, score_description, score_entry
-from team_memory.tokens import tokenize
+from team_memory.base.config import load_config
+from team_memory.recall.retrieve import rank
+from team_memory.recall.scoring import TitleTags, score_description, score_entry
+from team_memory.text.tokens import tokenize
 
 RUNBOOK_DESC = "Step-by-step procedures for diagnosing and fixing specific errors or issues"
 PREFERENCE_DESC = "User conventions, tool choices, coding standards, and workflow preferences"

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import record, write
-from team_memory import cache as cachemod
-from team_memory import smartindex
-from team_memory.fsutil import store_lock
-from team_memory.index import apply_changes, rebuild_index
-from team_memory.fuzzycheck import fuzzy_may_match, fuzzy_may_match_groups
+from team_memory.derived import cache as cachemod
+from team_memory.recall import smartindex
+from team_memory.base.fsutil import store_lock
+from team_memory.derived.index import apply_changes, rebuild_index
+from team_memory.text.fuzzycheck import fuzzy_may_match, fuzzy_may_match_groups
 from test_cache import STRATEGY_CONFIGS, assert_same_results, random_prompt, random_store, write_config
 
 DENSITIES = {"all-dense": (1, 10 ** 9), "mixed": (3, 10 ** 9), "none-dense": (10 ** 9, 1)}

@@ -5,8 +5,8 @@ import os
 import time
 
 from helpers import run_hook
-from team_memory.state import SWEEP_LIMIT as SNAPSHOT_SWEEP
-from team_memory.state import TAKEN_BACK, prune, save_state, state_dir
+from team_memory.base.state import SWEEP_LIMIT as SNAPSHOT_SWEEP
+from team_memory.base.state import TAKEN_BACK, prune, save_state, state_dir
 
 SNAPSHOT_MAX_AGE_S = TAKEN_BACK["tool-snapshot"]
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from team_memory.config import deep_merge, load_config
-from team_memory.textnorm import STOP_WORDS, fold, split_case, stop_words_for, stop_words_from, tokenize
+from team_memory.base.config import deep_merge, load_config
+from team_memory.text.textnorm import STOP_WORDS, fold, split_case, stop_words_for, stop_words_from, tokenize
 
 
 def test_nfkc_and_casefold():
@@ -115,7 +115,7 @@ def test_tokenize_never_fails_and_is_deterministic(text):
 
 
 def test_neighbouring_plain_words_are_also_joined():
-    from team_memory.textnorm import joined_pairs
+    from team_memory.text.textnorm import joined_pairs
     assert joined_pairs("rev c notes, no data: sleep current") == ["revc", "cnot", "nodata", "sleepcurrent"]
     # only spaces between two plain words: not across punctuation, lines, identifiers or CJK
     assert joined_pairs("notes, no") == [] and joined_pairs("src/app.py loader") == []

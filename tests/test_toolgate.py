@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import record, run_hook, write
-from team_memory import toolgate
-from team_memory.state import state_dir
+from team_memory.guards import toolgate
+from team_memory.base.state import state_dir
 from test_guards import ALLOWED, DENIED
 
 FAST = [  # everyday calls that must take the fast path

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from helpers import transcript_line
-from team_memory.transcript import read_transcript
+from team_memory.capture.transcript import read_transcript
 
 
 def roles(stretch):

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from team_memory.config import deep_merge, load_config
-from team_memory.transcript import Turn
-from team_memory.triage import (DENOMINATOR, activity, activity_score, clean_text, compile_cues,
+from team_memory.base.config import deep_merge, load_config
+from team_memory.capture.transcript import Turn
+from team_memory.capture.triage import (DENOMINATOR, activity, activity_score, clean_text, compile_cues,
                                 conversation_lines, cue_hits, score_categories, score_lines, split_lines, triage)
 import re
 

@@ -8,14 +8,15 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from helpers import CONTENT, record, write
-from team_memory import cache as cachemod, upkeep
-from team_memory.config import load_config
-from team_memory.index import rebuild_index, read_index
-from team_memory.purge import purge_retired
-from team_memory.retrieve import rank
-from team_memory.scoring import get_strategy
-from team_memory.transfer import import_records
-from team_memory.write import create_memory, set_status, update_memory
+from team_memory.derived import cache as cachemod
+from team_memory.derived import upkeep
+from team_memory.base.config import load_config
+from team_memory.derived.index import rebuild_index, read_index
+from team_memory.edits.purge import purge_retired
+from team_memory.recall.retrieve import rank
+from team_memory.recall.scoring import get_strategy
+from team_memory.edits.transfer import import_records
+from team_memory.edits.write import create_memory, set_status, update_memory
 
 
 def _store(memory_root, n=30):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from helpers import CONTENT, FOLDERS, REPO, record
-from team_memory.validate import check_file, validate_record
+from team_memory.records.validate import check_file, validate_record
 
 
 def _fields(problems):

@@ -13,12 +13,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from helpers import CONTENT, REPO, record, run_cli, write
-from team_memory.config import load_config
-from team_memory.ids import slugify
-from team_memory.index import read_index
-from team_memory.privacy import PrivateTagError
-from team_memory.validate import ValidationError
-from team_memory.write import WriteError, content_hash, create_memory, set_status, update_memory
+from team_memory.base.config import load_config
+from team_memory.records.ids import slugify
+from team_memory.derived.index import read_index
+from team_memory.records.privacy import PrivateTagError
+from team_memory.records.validate import ValidationError
+from team_memory.edits.write import WriteError, content_hash, create_memory, set_status, update_memory
 
 
 def new(category="decision", title="Use Redis for sessions", tags=("redis",), **extra):
@@ -209,8 +209,8 @@ def test_session_summaries_beyond_max_retained_are_retired(memory_root):
 CHILD = textwrap.dedent("""
     import os, sys, time
     sys.path.insert(0, {scripts!r})
-    from team_memory.config import load_config
-    from team_memory.write import update_memory
+    from team_memory.base.config import load_config
+    from team_memory.edits.write import update_memory
     real_replace = os.replace
     def slow_replace(src, dst):
         if dst.endswith({target!r}) and {stage!r} == "before":

@@ -1,0 +1,81 @@
+"""How every hint names the CLI: the exact form Claude Code's permission rules match.
+
+The slash commands and the skill declare ``allowed-tools: Bash(python3 "<root>/scripts/memory.py":*)``
+with ``<root>`` = ``${CLAUDE_PLUGIN_ROOT}`` (plugin) or ``${CLAUDE_PROJECT_DIR}/.claude/team-memory``
+(drop-in install), and the PreToolUse hook approves the same forms (``autoallow.py``). A hint that
+names the CLI any other way (unquoted, through a symlink, ``scripts/memory.py`` of a checkout that is
+not there) would need the user's approval or would not run at all.
+
+- ``cli_path()``: the CLI script as the rules spell it: ``$CLAUDE_PLUGIN_ROOT/scripts/memory.py`` when
+  that is this CLI (plugin hooks), ``<project>/.claude/team-memory/scripts/memory.py`` when that is this
+  CLI (drop-in), else this file's own path.
+- ``cli_command()``: ``python3 "<cli_path>"``, the form every hint and instruction uses. In a drop-in
+  install, text meant for people at a terminal in the project (``--help``, ``index.md``) may use the
+  shorter ``python3 .claude/team-memory/scripts/memory.py`` (``user_cli()``); the permission rules of a
+  drop-in install accept both.
+"""
+from __future__ import annotations
+
+import os
+
+SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "memory.py")
+DROP_IN_CLI = os.path.join(".claude", "team-memory", "scripts", "memory.py")
+UNSAFE_IN_DOUBLE_QUOTES = set('"$`\\\n\r')
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def cli_path(project_dir: str | None = None) -> str:
+    """This CLI's script path, spelled as the permission rules of the current install spell it."""
+    plugin_root = os.environ.get("CLAUDE_PLUGIN_ROOT")
+    if plugin_root:
+        candidate = os.path.join(plugin_root, "scripts", "memory.py")
+        if _same_file(candidate, SCRIPT):
+            return candidate
+    for base in (os.environ.get("CLAUDE_PROJECT_DIR"), project_dir):
+        if base:
+            candidate = os.path.join(base, DROP_IN_CLI)
+            if _same_file(candidate, SCRIPT):
+                return candidate
+    return SCRIPT
+
+
+def quote(path: str) -> str:
+    """``"path"`` (what the rules match), or shell quoting when double quotes would not keep it literal."""
+    if UNSAFE_IN_DOUBLE_QUOTES & set(path):
+        import shlex  # rare: kept off the hooks' import path
+        return shlex.quote(path)
+    return f'"{path}"'
+
+
+def cli_command(project_dir: str | None = None) -> str:
+    """``python3 "<cli_path>"``: how a hook or a command tells Claude to run the CLI."""
+    return f"python3 {quote(cli_path(project_dir))}"
+
+
+def drop_in_project(script: str = SCRIPT) -> str | None:
+    """The project this CLI is drop-in installed into (``<project>/.claude/team-memory/...``), or None."""
+    parts = os.path.normpath(script).split(os.sep)
+    if parts[-4:-2] == [".claude", "team-memory"] and parts[-2:] == ["scripts", "memory.py"]:
+        return os.sep.join(parts[:-4]) or os.sep
+    return None
+
+
+def stable_cli() -> str:
+    """The CLI as named in files this CLI writes (``index.md``): the same for every writer of one store."""
+    return f"python3 {DROP_IN_CLI}" if drop_in_project() is not None else f"python3 {quote(SCRIPT)}"
+
+
+def user_cli() -> str:
+    """How a person at a terminal runs this CLI: short forms for a drop-in install and this checkout."""
+    project = drop_in_project()
+    if project is not None:
+        return f"python3 {DROP_IN_CLI}"
+    if _same_file(os.path.join("scripts", "memory.py"), SCRIPT):  # relative: from this checkout's root
+        return "python3 scripts/memory.py"
+    return cli_command()

@@ -1,0 +1,130 @@
+"""Configuration: ``templates/memory-config.default.json`` merged with the store's
+``memory-config.json``.
+
+Loose by design: a missing file means defaults, a broken file is reported on
+stderr (one line) and the defaults are used, a bad value falls back to its
+default with a warning. Nothing here raises for bad user input.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from . import fastjson
+from .model import CATEGORIES, CONFIG_NAME, DEFAULT_FOLDERS
+
+TEMPLATES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "templates")
+DEFAULT_CONFIG_PATH = os.path.join(TEMPLATES_DIR, "memory-config.default.json")
+
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_INJECT_DEFAULT = 5
+MAX_INJECT_LIMIT = 20
+
+
+def warn(message: str) -> None:
+    """One line on stderr, prefixed so people know where it came from (file names in it made safe)."""
+    from .sanitize import clean_line
+    print(f"[team-memory] {clean_line(message)}", file=sys.stderr)
+
+
+def _read_json_object(path: str, what: str) -> dict:
+    from .safefs import read_regular
+    try:  # never through a link, never a FIFO, never more than the bound
+        data = fastjson.loads(read_regular(path, MAX_CONFIG_BYTES)[0])
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, RecursionError) as exc:
+        warn(f"{what} {path} is unreadable ({exc.__class__.__name__}: {exc}); using defaults")
+        return {}
+    if not isinstance(data, dict):
+        warn(f"{what} {path} is not a JSON object; using defaults")
+        return {}
+    return data
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    """A new dict: ``over`` on top of ``base``, recursing into nested dicts."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_config(memory_root: str | None) -> dict:
+    """The effective configuration for the store at ``memory_root`` (may be None)."""
+    config = _read_json_object(DEFAULT_CONFIG_PATH, "default config")
+    if memory_root:
+        config = deep_merge(config, _read_json_object(os.path.join(memory_root, CONFIG_NAME), "config"))
+    return config
+
+
+def section(config: dict, name: str) -> dict:
+    """``config[name]`` if it is an object, else {} (with a warning when it is something else)."""
+    value = config.get(name, {})
+    if isinstance(value, dict):
+        return value
+    warn(f"config '{name}' must be an object; using defaults")
+    return {}
+
+
+def retrieval_enabled(config: dict) -> bool:
+    return section(config, "retrieval").get("enabled", True) is not False
+
+
+def max_inject(config: dict) -> int:
+    """``retrieval.max_inject`` clamped to 0..20; a bad value warns and gives 5."""
+    raw = section(config, "retrieval").get("max_inject", MAX_INJECT_DEFAULT)
+    try:
+        if isinstance(raw, bool):
+            raise TypeError("boolean")
+        return max(0, min(MAX_INJECT_LIMIT, int(raw)))
+    except (ValueError, TypeError, OverflowError):
+        warn(f"invalid retrieval.max_inject {raw!r}; using default {MAX_INJECT_DEFAULT}")
+        return MAX_INJECT_DEFAULT
+
+
+def int_setting(config: dict, section_name: str, key: str, default: int, low: int, high: int) -> int:
+    """An integer setting clamped to [low, high]; a bad value warns and gives ``default``."""
+    raw = section(config, section_name).get(key, default)
+    try:
+        if isinstance(raw, bool):
+            raise TypeError("boolean")
+        return max(low, min(high, int(raw)))
+    except (ValueError, TypeError, OverflowError):
+        warn(f"invalid {section_name}.{key} {raw!r}; using default {default}")
+        return default
+
+
+def category_settings(config: dict, category: str) -> dict:
+    value = section(config, "categories").get(category, {})
+    return value if isinstance(value, dict) else {}
+
+
+def category_enabled(config: dict, category: str) -> bool:
+    return category_settings(config, category).get("enabled", True) is not False
+
+
+def category_folder(config: dict, category: str) -> str:
+    """The folder of a category; a configured folder is used only if it is a plain name."""
+    folder = category_settings(config, category).get("folder")
+    if isinstance(folder, str) and folder and folder not in (".", "..") and "/" not in folder and "\\" not in folder:
+        return folder
+    return DEFAULT_FOLDERS[category]
+
+
+def category_folders(config: dict) -> dict:
+    """category -> folder name, for every known category."""
+    return {cat: category_folder(config, cat) for cat in CATEGORIES}
+
+
+def category_descriptions(config: dict) -> dict:
+    """category -> description (cut to 500 characters), for enabled categories that have one."""
+    out = {}
+    for cat in CATEGORIES:
+        desc = category_settings(config, cat).get("description", "")
+        if isinstance(desc, str) and desc and category_enabled(config, cat):
+            out[cat] = desc[:500]
+    return out

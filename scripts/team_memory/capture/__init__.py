@@ -1,0 +1,1 @@
+"""Capture: the Stop and SessionStart handlers (transcript, triage, orientation)."""

@@ -1,0 +1,139 @@
+"""A tolerant reader of Claude Code's transcript (JSONL, one JSON object per line).
+
+``read_transcript(path, offset)`` reads only what was appended after ``offset``
+(a byte position at a line start, as returned by the previous call), at most
+``max_bytes`` of it (the newest part when there is more), and returns the
+``Turn`` objects found there and the offset to resume from. What it keeps:
+
+- ``user`` and ``assistant`` lines: their text blocks (a ``user`` turn) or
+  text and ``tool_use`` blocks (an ``assistant`` turn, with the tool names);
+- ``tool_result`` blocks (inside ``user`` lines) as ``tool_result`` turns.
+
+Everything else is skipped without complaint: unknown line types, meta and
+side-chain messages, thinking and image blocks, lines that are not JSON, and
+a last line still being written (it is read next time). A file that shrank
+(replaced or truncated) is read again from the start.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+MAX_READ_BYTES = 2 * 1024 * 1024
+MAX_TEXT_CHARS = 20_000  # per block: one pasted log must not dominate the stretch
+
+
+class Turn:
+    """One piece of the conversation: ``role`` is user, assistant or tool_result."""
+
+    __slots__ = ("role", "text", "tools")
+
+    def __init__(self, role: str, text: str = "", tools: tuple = ()):
+        self.role, self.text, self.tools = role, text, tuple(tools)
+
+    def __repr__(self) -> str:
+        return f"Turn({self.role!r}, {self.text[:40]!r}, tools={self.tools!r})"
+
+
+class Stretch:
+    """What one read found: the turns, where reading began and ended, and whether bytes were skipped."""
+
+    __slots__ = ("turns", "start", "end", "skipped")
+
+    def __init__(self, turns: list, start: int, end: int, skipped: bool):
+        self.turns, self.start, self.end, self.skipped = turns, start, end, skipped
+
+
+def _block_text(content) -> str:
+    """The text of a message ``content`` (a string, or a list of blocks of which text blocks count)."""
+    if isinstance(content, str):
+        return content[:MAX_TEXT_CHARS]
+    parts = []
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                parts.append(block["text"][:MAX_TEXT_CHARS])
+            elif isinstance(block, str):
+                parts.append(block[:MAX_TEXT_CHARS])
+    return "\n".join(parts)
+
+
+def turns_of_line(obj) -> list:
+    """The turns of one parsed transcript line; [] for anything that is not a conversation message."""
+    if not isinstance(obj, dict) or obj.get("isMeta") is True or obj.get("isSidechain") is True:
+        return []
+    kind = obj.get("type")
+    if kind not in ("user", "assistant"):
+        return []
+    message = obj.get("message")
+    if not isinstance(message, dict):
+        return []
+    role = message.get("role") if message.get("role") in ("user", "assistant") else kind
+    content = message.get("content")
+    if isinstance(content, str):
+        return [Turn(role, content[:MAX_TEXT_CHARS])] if content.strip() else []
+    if not isinstance(content, list):
+        return []
+    turns, texts, tools = [], [], []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        btype = block.get("type")
+        if btype == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"][:MAX_TEXT_CHARS])
+        elif btype == "tool_use":
+            name = block.get("name")
+            tools.append(name if isinstance(name, str) and name else "tool")
+        elif btype == "tool_result":
+            turns.append(Turn("tool_result", _block_text(block.get("content"))))
+    text = "\n".join(t for t in texts if t.strip())
+    if text or tools:
+        turns.insert(0, Turn(role, text, tools))
+    return turns
+
+
+def parse_lines(data: bytes) -> list:
+    """Turns from complete JSONL lines; corrupt lines are skipped."""
+    turns = []
+    for raw in data.split(b"\n"):
+        raw = raw.strip()
+        if not raw:
+            continue
+        try:
+            obj = json.loads(raw.decode("utf-8", errors="replace"))
+        except (ValueError, RecursionError):
+            continue
+        turns.extend(turns_of_line(obj))
+    return turns
+
+
+def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES) -> Stretch:
+    """The turns appended to ``path`` since ``offset``; raises ``OSError`` if the file cannot be read.
+
+    Only a regular file is read (a FIFO or device raises ``safefs.UnsafePath`` at once, never blocks).
+    """
+    from ..base.safefs import open_regular
+    fd, st = open_regular(path)
+    with os.fdopen(fd, "rb") as f:
+        size = st.st_size
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0 or offset > size:
+            offset = 0
+        start = max(offset, size - max(1, max_bytes))
+        f.seek(start)
+        data = f.read(size - start)
+    skipped = start > offset
+    if skipped:  # we landed mid-line: drop the partial first line
+        cut = data.find(b"\n")
+        if cut < 0:
+            return Stretch([], start, offset, True)
+        start, data = start + cut + 1, data[cut + 1:]
+    last_nl = data.rfind(b"\n")
+    complete, rest = (data[: last_nl + 1], data[last_nl + 1:]) if last_nl >= 0 else (b"", data)
+    end = start + len(complete)
+    if rest.strip():
+        try:  # a final line without its newline counts only if it is already whole
+            json.loads(rest.decode("utf-8", errors="replace"))
+            complete, end = data, start + len(data)
+        except (ValueError, RecursionError):
+            pass
+    return Stretch(parse_lines(complete), start, end, skipped)

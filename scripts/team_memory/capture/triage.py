@@ -1,0 +1,279 @@
+"""Triage: does this stretch of conversation hold something worth saving, and what?
+
+Text first loses what must never be scored or re-saved: fenced code,
+``<private>`` sections, ``<memory-context>`` blocks we injected, and the
+harness's own ``<system-reminder>``-style blocks (``clean_text``). It is then
+cut into lines; each line remembers its message and paragraph (``triage_text.py``).
+
+Each memory category is scored as the prior plugin did (seed report 9.1):
+
+- each distinct *primary* cue phrase in a line is a primary hit;
+- it is a boosted hit instead when a *booster* cue matches in the 4-line window
+  around it (the two lines before, the line itself and the one after) or, an
+  extension, anywhere in the same paragraph;
+- score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9, so 0..1.
+
+Four optional cue lists refine this (``decision`` ships them):
+
+- *dampers*: a sentence matching one (a question, "maybe", "not sure if",
+  "someday", "not decided yet") contributes no hits: talk about a choice is
+  not a choice;
+- *proposals*: a message that offers options or a recommendation, or asks for
+  one. A hit in a message that replies to such an exchange is boosted (the
+  comparison is often several lines away), and when the user replies to an
+  assistant proposal with a hit, the accepted proposal counts as one more hit;
+- *confirmations* ("ok, do that", "그렇게 해 주세요", "それでお願いします"): count
+  as hits only in a user reply to a proposal;
+- *alternatives* ("instead of", "대신", "ではなく"): one more hit in a sentence
+  that already holds a primary hit (a choice that names what it rejects);
+  alone they are only boosters.
+
+A category fires when its score reaches ``triage.thresholds[category]``.
+Cues are regular expressions (case-insensitive) in ``triage.cues``; a team
+adds its own in ``triage.extra_cues`` without repeating the defaults. The
+``session_summary`` score measures activity instead: tool uses, distinct
+tools and exchanges, each against a target in ``triage.activity``.
+"""
+from __future__ import annotations
+
+import re
+
+from ..base.config import category_enabled, section, warn
+from ..base.sanitize import clean_line, cut
+from .triage_text import clean_text, conversation_lines, sentences, split_lines  # noqa: F401 (re-exported)
+
+CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
+THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
+                      "preference": 0.4, "session_summary": 0.6}
+ACTIVITY_DEFAULTS = {"tool_uses": 20, "distinct_tools": 6, "exchanges": 5}
+
+PRIMARY_WEIGHT, BOOSTED_WEIGHT = 0.3, 0.5
+MAX_PRIMARY, MAX_BOOSTED = 3, 2
+DENOMINATOR = PRIMARY_WEIGHT * MAX_PRIMARY + BOOSTED_WEIGHT * MAX_BOOSTED  # 1.9
+WINDOW_BEFORE, WINDOW_AFTER = 2, 1  # a 4-line window: two lines before, the line, one after
+
+EVIDENCE_CHARS = 140
+
+CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "alternatives")
+
+
+class Finding:
+    """A category that fired: its score and one or two evidence lines."""
+
+    __slots__ = ("category", "score", "evidence")
+
+    def __init__(self, category: str, score: float, evidence: list):
+        self.category, self.score, self.evidence = category, score, evidence
+
+    def __repr__(self) -> str:
+        return f"Finding({self.category!r}, {self.score:.2f}, {self.evidence!r})"
+
+
+def sentence_with(line: str, regexes) -> str:
+    """The sentence of ``line`` where a cue matched: the evidence to show."""
+    for sentence in sentences(line):
+        if _matches(regexes, sentence):
+            return sentence
+    return line
+
+
+def _compile(patterns, where: str) -> list:
+    out = []
+    for pattern in patterns if isinstance(patterns, list) else []:
+        if not isinstance(pattern, str) or not pattern:
+            continue
+        try:
+            out.append(re.compile(pattern, re.IGNORECASE))
+        except re.error as exc:
+            warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
+    return out
+
+
+def compile_cues(config: dict) -> dict:
+    """category -> (primary, boosters, dampers, confirmations, proposals) regex lists,
+    from ``triage.cues`` plus ``triage.extra_cues``."""
+    triage = section(config, "triage")
+    out = {}
+    for category in CUE_CATEGORIES:
+        kinds = {kind: [] for kind in CUE_KINDS}
+        for key in ("cues", "extra_cues"):
+            group = triage.get(key, {})
+            cues = group.get(category, {}) if isinstance(group, dict) else {}
+            if isinstance(cues, dict):
+                for kind in CUE_KINDS:
+                    kinds[kind] += _compile(cues.get(kind), f"triage.{key}.{category}.{kind}")
+        out[category] = tuple(kinds[kind] for kind in CUE_KINDS)
+    return out
+
+
+def _matches(regexes, line: str) -> bool:
+    return any(r.search(line) for r in regexes)
+
+
+def cue_hits(regexes, line: str) -> int:
+    """How many distinct cue phrases ``line`` holds (overlapping matches of several cues count once)."""
+    spans = sorted(m.span() for r in regexes for m in r.finditer(line) if m.end() > m.start())
+    hits, end = 0, -1
+    for start, stop in spans:
+        if start >= end:
+            hits += 1
+        end = max(end, stop)
+    return hits
+
+
+def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
+    """Cue phrases in ``line``, leaving out the sentences a damper matches; a sentence with a hit
+    that also names an alternative counts one more."""
+    if not dampers and not alternatives:
+        return cue_hits(regexes, line)
+    hits = 0
+    for sentence in sentences(line):
+        if not _matches(dampers, sentence):
+            found = cue_hits(regexes, sentence)
+            hits += found + (1 if found and _matches(alternatives, sentence) else 0)
+    return hits
+
+
+class _Exchange:
+    """Per message: does it hold a booster or a proposal, and which message does it reply to."""
+
+    def __init__(self, lines: list, boosters: list, proposals: list):
+        self.booster, self.proposal, self.role, self.replies_to, self.asked = set(), set(), {}, {}, {}
+        self.booster_paras = set()
+        for line in lines:
+            msg = getattr(line, "msg", None)
+            if msg is None:
+                continue
+            self.role.setdefault(msg, line.role)
+            if _matches(boosters, line):
+                self.booster.add(msg)
+                self.booster_paras.add((msg, line.para))
+            if proposals and _matches(proposals, line):
+                self.proposal.add(msg)
+        for msg in self.role:  # the message replied to, and the one before it (the question it answered)
+            if msg - 1 in self.role:
+                self.replies_to[msg], self.asked[msg] = msg - 1, (msg - 2 if msg - 2 in self.role else None)
+
+    def paragraph_boosted(self, line) -> bool:
+        return getattr(line, "msg", None) is not None and (line.msg, line.para) in self.booster_paras
+
+    def reply_boosted(self, msg) -> bool:
+        """A booster or a proposal in the exchange this message replies to."""
+        context = (self.replies_to.get(msg), self.asked.get(msg))
+        return any(m is not None and (m in self.booster or m in self.proposal) for m in context)
+
+    def answers_proposal(self, msg) -> int | None:
+        """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
+        prev = self.replies_to.get(msg)
+        if prev is None or self.role.get(msg) != "user" or self.role.get(prev) != "assistant":
+            return None
+        return prev if prev in self.proposal or self.asked.get(msg) in self.proposal else None
+
+
+def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
+                alternatives=()):
+    """``(score 0..1, evidence lines best first)`` of one category over ``lines``.
+
+    Each distinct primary cue phrase is a hit; a hit is boosted when a booster
+    matches in its line's 4-line window or its paragraph. ``Line`` objects
+    (``conversation_lines``) also carry the message rules: dampers, replies to
+    proposals, confirmations (see the module docstring); plain strings get the
+    window rule only.
+    """
+    n_primary = n_boosted = 0
+    boosted_lines, primary_lines, accepted_lines = [], [], []
+    booster_hit = None
+    exchange = _Exchange(lines, boosters, proposals)
+    accepted = set()
+    for i, line in enumerate(lines):
+        msg = getattr(line, "msg", None)
+        hits = _undamped_hits(line, primary, dampers, alternatives)
+        answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
+        if answered is not None and confirmations:
+            hits = _undamped_hits(line, primary + confirmations, dampers, alternatives)
+        if not hits:
+            continue
+        if booster_hit is None:
+            booster_hit = [_matches(boosters, ln) for ln in lines]
+        if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
+                or (proposals and msg is not None and exchange.reply_boosted(msg))):
+            n_boosted += hits
+            boosted_lines.append(sentence_with(line, primary + list(confirmations)))
+        else:
+            n_primary += hits
+            primary_lines.append(sentence_with(line, primary + list(confirmations)))
+        if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
+            accepted.add(answered)
+            n_primary += 1
+            offered = [ln for ln in lines if getattr(ln, "msg", None) == answered]
+            accepted_lines += ([ln for ln in offered if _matches(proposals, ln)] or offered)[:1]
+    score = (PRIMARY_WEIGHT * min(n_primary, MAX_PRIMARY) + BOOSTED_WEIGHT * min(n_boosted, MAX_BOOSTED)) / DENOMINATOR
+    return min(1.0, score), boosted_lines + primary_lines + accepted_lines
+
+
+def activity(turns: list) -> dict:
+    """Tool uses, distinct tools and exchanges (user prompts answered by the assistant) in ``turns``."""
+    tools = [name for t in turns if t.role == "assistant" for name in t.tools]
+    exchanges, waiting = 0, False
+    for t in turns:
+        if t.role == "user" and t.text.strip():
+            waiting = True
+        elif t.role == "assistant" and waiting:
+            exchanges, waiting = exchanges + 1, False
+    return {"tool_uses": len(tools), "tools": sorted(set(tools)), "exchanges": exchanges}
+
+
+def activity_score(act: dict, config: dict) -> float:
+    """0..1: the mean of tool uses, distinct tools and exchanges, each against its target (capped at 1)."""
+    targets = dict(ACTIVITY_DEFAULTS)
+    raw = section(config, "triage").get("activity", {})
+    for key, value in (raw.items() if isinstance(raw, dict) else ()):
+        if key in targets and isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            targets[key] = value
+    parts = (act.get("tool_uses", 0) / targets["tool_uses"],
+             len(act.get("tools", ())) / targets["distinct_tools"],
+             act.get("exchanges", 0) / targets["exchanges"])
+    return sum(min(1.0, p) for p in parts) / 3
+
+
+def threshold(config: dict, category: str) -> float:
+    raw = section(config, "triage").get("thresholds", {})
+    value = raw.get(category) if isinstance(raw, dict) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    return THRESHOLD_DEFAULTS[category]
+
+
+def triage_enabled(config: dict) -> bool:
+    return section(config, "triage").get("enabled", True) is not False
+
+
+def evidence(line: str) -> str:
+    return cut(clean_line(line), EVIDENCE_CHARS)
+
+
+def score_categories(turns: list, config: dict, cues: dict | None = None) -> dict:
+    """category -> (score, evidence lines) for every cue category."""
+    cues = cues if cues is not None else compile_cues(config)
+    lines = conversation_lines(turns)
+    return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}
+
+
+def triage(turns: list, config: dict, act: dict | None = None) -> list:
+    """The categories that fire for ``turns``, in a fixed order, as ``Finding`` objects.
+
+    ``act`` is the activity to judge a session summary on (default: that of ``turns``),
+    so a caller can add up activity over several stretches.
+    """
+    findings = []
+    for cat, (score, lines) in score_categories(turns, config).items():
+        if category_enabled(config, cat) and score >= threshold(config, cat):
+            findings.append(Finding(cat, score, [evidence(ln) for ln in lines[:2]]))
+    if category_enabled(config, "session_summary"):
+        act = act if act is not None else activity(turns)
+        score = activity_score(act, config)
+        if score >= threshold(config, "session_summary"):
+            line = f"{act.get('tool_uses', 0)} tool uses ({', '.join(act.get('tools', [])[:6])}), " \
+                   f"{act.get('exchanges', 0)} exchanges"
+            findings.append(Finding("session_summary", score, [cut(clean_line(line), EVIDENCE_CHARS)]))
+    return findings

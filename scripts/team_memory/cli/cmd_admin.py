@@ -1,0 +1,157 @@
+"""Store upkeep commands: ``doctor``, ``gc``, ``stats``.
+
+The checks live in ``doctor.py`` and the deletion rule in ``purge.py``; this module
+prints their results for people (aligned text, colour only on a terminal) or scripts
+(``--json``). ``doctor`` exits 1 while problems remain; warnings do not fail it.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from ..base.cliname import user_cli
+from .main import UsageError, add_command
+from .doctor import examine, repair
+from ..base.model import CATEGORIES, STATUSES
+from ..edits.purge import grace_days, purge_retired
+from ..records.store import iter_memory_files, iter_records, project_root_of, record_status
+
+CLI = user_cli()
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "doctor", cmd_doctor,
+                    "check the store: links, stale index, invalid or quarantined files, duplicate ids, near-duplicate "
+                    "titles, leftover secrets, temp files, merge conflicts",
+                    f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
+                    f"  {CLI} doctor --json")
+    p.add_argument("--fix", action="store_true", help="fix what is safe to fix (under the store lock)")
+    p.add_argument("--strict", action="store_true", help="also fail on warnings (near-duplicate titles)")
+    p.add_argument("--temp-age", type=float, default=60.0, metavar="SECONDS",
+                   help="report temp files at least this old (default 60: a younger one may belong to a live "
+                        "writer); 0 when you know no writer is running")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(subparsers, common, "gc", cmd_gc,
+                    "delete memories retired longer ago than delete.grace_period_days (default 30)",
+                    f"  {CLI} gc --dry-run\n  {CLI} gc\n  {CLI} gc --older-than 90 --json")
+    p.add_argument("--dry-run", action="store_true", help="list what would be deleted, delete nothing")
+    p.add_argument("--older-than", type=int, metavar="DAYS", help="override delete.grace_period_days")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(subparsers, common, "stats", cmd_stats,
+                    "count memories per category and status, top tags, oldest and newest, store size",
+                    f"  {CLI} stats\n  {CLI} stats --json")
+    p.add_argument("--top", type=int, default=10, help="how many tags to list (default 10)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def cmd_doctor(ctx) -> int:
+    root, config = ctx.memory_root, ctx.config
+    if ctx.args.temp_age < 0:
+        raise UsageError("--temp-age must be 0 or more")
+    findings = examine(root, config, temp_min_age=ctx.args.temp_age)
+    if ctx.args.fix and any(f.fixable for f in findings):
+        repair(root, config, findings)
+    remaining = [f for f in findings if not f.fixed and (not f.warning or ctx.args.strict)]
+    if ctx.args.json:
+        ctx.print_json({"ok": not remaining, "findings": [f.to_dict() for f in findings]})
+        return 1 if remaining else 0
+    for f in findings:
+        if f.fixed:
+            label = ctx.color("fixed  ", "32")
+        elif f.warning:
+            label = ctx.color("warning", "33")
+        else:
+            label = ctx.color("problem", "31")
+        print(f"{label}  {f.kind:14}  {f.path}: {f.message}")
+        if not f.fixed:
+            print(f"{'':9}  {'':14}  fix: {f.fix}")
+    fixable = sum(1 for f in remaining if f.fixable)
+    summary = f"{len(remaining)} problem(s) remain" if remaining else "the store is healthy"
+    if fixable and not ctx.args.fix:
+        summary += f"; {fixable} can be fixed with: {CLI} doctor --fix"
+    print(summary)
+    return 1 if remaining else 0
+
+
+def cmd_gc(ctx) -> int:
+    config = dict(ctx.config)
+    if ctx.args.older_than is not None:
+        if ctx.args.older_than < 0:
+            raise UsageError("--older-than must be 0 or more days")
+        config["delete"] = dict(config.get("delete") if isinstance(config.get("delete"), dict) else {},
+                                grace_period_days=ctx.args.older_than)
+    items = purge_retired(ctx.memory_root, config, dry_run=ctx.args.dry_run)
+    if ctx.args.json:
+        ctx.print_json({"dry_run": ctx.args.dry_run, "grace_period_days": grace_days(config), "deleted": items})
+        return 0
+    verb = "would delete" if ctx.args.dry_run else "deleted"
+    for item in items:
+        print(f"{verb} {item['id']} (retired {item['days']} days ago) -> {item['path']}")
+    print(f"{verb} {len(items)} memor{'y' if len(items) == 1 else 'ies'} retired more than "
+          f"{grace_days(config)} days ago")
+    return 0
+
+
+def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
+    per_category = {c: {s: 0 for s in STATUSES} for c in CATEGORIES}
+    tags: Counter = Counter()
+    dated = []
+    for category, path, record in iter_records(memory_root, config):
+        status = record_status(record)
+        if status in STATUSES:
+            per_category[category][status] += 1
+        if status == "active" and isinstance(record.get("tags"), list):
+            tags.update(t for t in record["tags"] if isinstance(t, str))
+        created = record.get("created_at")
+        if isinstance(created, str):
+            dated.append((created, os.path.basename(path)[:-5], record["title"]))
+    size = files = 0
+    for folder, dirs, names in os.walk(memory_root):
+        for name in names:
+            try:
+                size += os.lstat(os.path.join(folder, name)).st_size  # a link's own size, never its target's
+                files += 1
+            except OSError:
+                pass
+    dated.sort()
+    from ..records.exposure import hide
+    from ..base.sanitize import shown_path
+    as_item = lambda t: {"id": shown_path(t[1]), "title": hide(t[2]), "created_at": t[0]} if t else None  # noqa: E731
+    by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
+    return {
+        "store": memory_root,
+        "total": sum(by_status.values()),
+        "by_status": by_status,
+        "by_category": per_category,
+        "top_tags": [{"tag": t, "count": n} for t, n in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
+        "oldest": as_item(dated[0] if dated else None),
+        "newest": as_item(dated[-1] if dated else None),
+        "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
+        "store_files": files,
+        "store_bytes": size,
+    }
+
+
+def cmd_stats(ctx) -> int:
+    if ctx.args.top < 0:
+        raise UsageError("--top must be 0 or more")
+    stats = store_stats(ctx.memory_root, ctx.config, ctx.args.top)
+    if ctx.args.json:
+        ctx.print_json(stats)
+        return 0
+    project = project_root_of(ctx.memory_root)
+    print(f"{stats['total']} memories in {os.path.relpath(ctx.memory_root, project)} "
+          f"({', '.join(f'{n} {s}' for s, n in stats['by_status'].items())}); "
+          f"{stats['store_files']} files, {stats['store_bytes'] / 1024:.1f} KiB")
+    print(f"  {'category':16}" + "".join(f"{s:>10}" for s in STATUSES))
+    for category, counts in stats["by_category"].items():
+        print(f"  {category:16}" + "".join(f"{counts[s]:>10}" for s in STATUSES))
+    if stats["top_tags"]:
+        print("  top tags: " + ", ".join(f"{t['tag']} ({t['count']})" for t in stats["top_tags"]))
+    for which in ("oldest", "newest"):
+        item = stats[which]
+        if item:
+            print(f"  {which}: {item['created_at'][:10]}  {item['id']}  {item['title']}")
+    return 0

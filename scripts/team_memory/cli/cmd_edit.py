@@ -1,0 +1,76 @@
+"""``edit ID``: change a memory in your editor; the loop itself lives in ``editing.py``."""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..base.cliname import user_cli
+from .main import CliError, add_command
+from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
+from ..records.store import find_memory
+from ..records.validate import format_problems
+
+CLI = user_cli()
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "edit", cmd_edit,
+                    "edit a memory's JSON in $EDITOR (then $VISUAL, then vi); validated on save, never lost",
+                    f"  {CLI} edit use-redis-for-sessions\n"
+                    f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
+                    f"  {CLI} edit use-redis-for-sessions --from ~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json")
+    p.add_argument("id", help="the memory id, or category/id or the file's path (one of two files with one id); "
+                             "a broken file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates")
+    p.add_argument("--from", dest="from_file", metavar="FILE",
+                   help="start from this text (a recovery file) instead of the stored memory")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _again() -> bool:
+    sys.stderr.write("Press Enter to edit again (your text is kept), or q and Enter to stop: ")
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return bool(line) and line.strip().lower() not in ("q", "quit", "n", "no")
+
+
+def _report_problems(problems) -> None:
+    print("the memory was not saved:", file=sys.stderr)
+    print(format_problems(problems), file=sys.stderr)
+
+
+def cmd_edit(ctx) -> int:
+    args = ctx.args
+    found = find_memory(ctx.memory_root, ctx.config, args.id)
+    if found is None:
+        raise CliError(f"no memory with id {args.id!r} (try: {CLI} list --status all)")
+    start = None
+    if args.from_file:
+        try:
+            with open(args.from_file, encoding="utf-8") as f:
+                start = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"cannot read {args.from_file}: {exc}") from None
+    memory_id = os.path.basename(found[1])[:-5]
+    try:
+        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again, _report_problems)
+    except EditAborted as exc:
+        message = str(exc)
+        if exc.recovery:
+            message += (f"; your text (private sections and secrets removed) is kept for {RECOVERY_DAYS} days in "
+                        f"{exc.recovery} (continue with: {CLI} edit {args.id} --from {exc.recovery})")
+        raise CliError(message) from None
+    except ValueError as exc:  # WriteError before the editor opened
+        raise CliError(str(exc)) from None
+    if result is None:
+        if args.json:
+            ctx.print_json({"ok": True, "id": args.id, "action": "unchanged"})
+        else:
+            print(f"no changes to {args.id}; nothing was written")
+        return 0
+    if args.json:
+        ctx.print_json(dict(result.to_dict(), ok=True))
+    else:
+        print(f"{result.action} {result.id} -> {result.path}")
+        if result.private_sections or result.secrets_redacted:
+            print(f"  removed {result.private_sections} private section(s), redacted {result.secrets_redacted} secret(s)")
+    return 0

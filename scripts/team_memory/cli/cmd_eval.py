@@ -1,0 +1,96 @@
+"""``eval``: retrieval quality on a labelled evaluation folder, the current strategy beside the seed's."""
+from __future__ import annotations
+
+import os
+
+from .main import CliError, UsageError, add_command
+from ..base.config import TEMPLATES_DIR
+from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
+from ..recall.scoring import STRATEGIES
+
+DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
+LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
+          "precision": "precision", "silent": "silent stays silent", "empty": "empty (answerable)"}
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "eval", cmd_eval,
+                    "measure retrieval on a labelled prompt set: hit@1, recall@3/5, MRR, precision, silence",
+                    "  python3 scripts/memory.py eval                       # the repository's tests/eval\n"
+                    "  python3 scripts/memory.py eval tests/eval --json\n"
+                    "  python3 scripts/memory.py eval --split holdout --no-fuzzy\n"
+                    "  python3 scripts/memory.py eval --strategy smart --strategy title_tags\n"
+                    "  python3 scripts/memory.py eval --set min_evidence=0 --set min_score=1   # other floors")
+    p.add_argument("path", nargs="?", default=DEFAULT_FOLDER,
+                   help="folder with store/.claude/memory, prompts.jsonl and meta.json (default: tests/eval)")
+    p.add_argument("--strategy", action="append", choices=sorted(STRATEGIES),
+                   help="strategies to compare (repeatable; default: the configured one and title_tags)")
+    p.add_argument("--split", choices=SPLITS, default="all", help="all prompts, or the dev or holdout half")
+    p.add_argument("--no-fuzzy", action="store_true", help="skip the fuzzy (rapidfuzz) step")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                   help="override a retrieval setting for this run (repeatable; VALUE is JSON, else text)")
+    p.add_argument("--results", action="store_true", help="with --json: include each prompt's ranked ids")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _pct(value) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def parse_settings(items: list) -> dict:
+    """``["min_score=1", "fuzzy=false"]`` -> ``{"min_score": 1, "fuzzy": False}`` (JSON values, else text)."""
+    import json
+    out = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set needs KEY=VALUE, got {item!r} (for example --set min_score=1)")
+        try:
+            out[key.strip()] = json.loads(raw)
+        except ValueError:
+            out[key.strip()] = raw
+    return out
+
+
+def cmd_eval(ctx) -> int:
+    args = ctx.args
+    if args.path == DEFAULT_FOLDER and not os.path.isdir(DEFAULT_FOLDER):
+        raise CliError("eval measures retrieval on the labelled set in a team-memory checkout's tests/eval/, "
+                       "which is not part of the drop-in install: run it from a checkout, or give a folder "
+                       "with store/.claude/memory, prompts.jsonl and meta.json")
+    settings = parse_settings(args.settings)
+    try:
+        report = evaluate(os.path.abspath(args.path), args.strategy, args.split, fuzzy=not args.no_fuzzy,
+                          retrieval=settings)
+    except EvalError as exc:
+        raise CliError(str(exc)) from None
+    names = list(report["strategies"])
+    if args.json:
+        if not args.results:
+            for data in report["strategies"].values():
+                data.pop("results", None)
+        ctx.print_json(report)
+        return 0
+    print(f"eval {args.path}: {report['memories']} memories, {report['prompts']} prompts "
+          f"(split {report['split']}), now {report['now']}, fuzzy {'on' if report['fuzzy'] else 'off'}"
+          + "".join(f", {k}={v}" for k, v in sorted(settings.items())))
+    print()
+    width = max(12, *(len(n) for n in names))
+    print(f"{'metric (%)':20}" + "".join(n.rjust(width) for n in names))
+    for m in METRICS:
+        print(f"{LABELS[m]:20}" + "".join(_pct(report["strategies"][n]["overall"][m]).rjust(width) for n in names))
+    print(f"{'injected per prompt':20}" + "".join(
+        f"{report['strategies'][n]['overall']['injected_per_prompt']:.2f}".rjust(width) for n in names))
+    print()
+    print("by kind: recall@3 / precision / silent stays silent (%)")
+    kinds = list(report["strategies"][names[0]]["by_kind"])
+    kwidth = max(6, *(len(k) for k in kinds))
+    cell = 20
+    print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(cell) for n in names))
+    for k in kinds:
+        row = f"{k:{kwidth}} {report['strategies'][names[0]]['by_kind'][k]['prompts']:4}"
+        for n in names:
+            m = report["strategies"][n]["by_kind"][k]
+            row += f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}".rjust(cell)
+        print(row)
+    return 0

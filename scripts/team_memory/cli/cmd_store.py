@@ -1,0 +1,221 @@
+"""Read-side commands: ``rebuild``, ``list``, ``search``, ``show``."""
+from __future__ import annotations
+
+import os
+
+from ..base.cliname import user_cli
+from .main import CliError, UsageError, add_command
+from ..derived.index import index_path, rebuild_index
+from ..base.model import CATEGORIES, STATUSES
+from ..recall.retrieve import MIN_PROMPT_CHARS, data_note, excerpt_chars, format_block, output_budget, rank
+from ..recall.scoring import STRATEGIES, get_strategy
+from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
+
+CLI = user_cli()
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "rebuild", cmd_rebuild,
+                    "rewrite index.md and the machine cache from the JSON files (atomically, under the store lock)",
+                    f"  {CLI} rebuild\n  {CLI} rebuild --full\n"
+                    f"  {CLI} rebuild --root ~/src/app")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--full", action="store_true",
+                   help="re-read every memory file (default: every file is checked, and re-read only "
+                        "when its size, time or inode changed since the cache was written)")
+
+    p = add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
+                    f"  {CLI} list\n"
+                    f"  {CLI} list --category decision --tag redis\n"
+                    f"  {CLI} list --status retired --json")
+    p.add_argument("--category", choices=CATEGORIES, help="only this category")
+    p.add_argument("--tag", action="append", default=[], help="only memories with this tag (repeatable: all must match)")
+    p.add_argument("--status", choices=STATUSES + ("all",), default="active", help="record status (default: active)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(subparsers, common, "search", cmd_search,
+                    "rank memories for a prompt exactly as the UserPromptSubmit hook does (prompts under "
+                    f"{MIN_PROMPT_CHARS} characters inject nothing, in both)",
+                    f'  {CLI} search "fix pydantic import error in tests"\n'
+                    f'  {CLI} search "where do we keep sessions" --explain   # also the near misses\n'
+                    f'  {CLI} search "api auth policy" --json --limit 10')
+    p.add_argument("prompt", help="the prompt text to match")
+    p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), help="override retrieval.match_strategy")
+    p.add_argument("--explain", action="store_true",
+                   help="show how each score was made, and the near misses: their scores and the floor they missed")
+    p.add_argument("--block", action="store_true", help="print the exact <memory-context> block the hook would inject")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(subparsers, common, "show", cmd_show, "show one memory",
+                    f"  {CLI} show use-pydantic-v2\n  {CLI} show use-pydantic-v2 --json\n"
+                    f"  {CLI} show decision/use-pydantic-v2      # one of two files with the same id")
+    p.add_argument("id", help="the memory id (its file name without .json), or category/id or the file's path "
+                             "when two folders hold the same id")
+    p.add_argument("--json", action="store_true",
+                   help="print the stored record as JSON (secrets and private sections of hand-edited files hidden)")
+
+
+def cmd_rebuild(ctx) -> int:
+    count = rebuild_index(ctx.memory_root, ctx.config, full=ctx.args.full)
+    if ctx.args.json:
+        ctx.print_json({"index": index_path(ctx.memory_root), "entries": count})
+    else:
+        print(f"rebuilt {index_path(ctx.memory_root)}: {count} active memories")
+    return 0
+
+
+def _summary(category: str, path: str, record: dict) -> dict:
+    from ..records.exposure import hide
+    tags = record.get("tags") if isinstance(record.get("tags"), list) else []
+    return {
+        "id": os.path.basename(path)[:-5],
+        "category": category,
+        "title": hide(record.get("title")),
+        "tags": [hide(t) for t in tags if isinstance(t, str)],
+        "status": record_status(record),
+        "updated_at": record.get("updated_at") if isinstance(record.get("updated_at"), str) else "",
+        "path": path,
+    }
+
+
+def cmd_list(ctx) -> int:
+    args = ctx.args
+    rows = []
+    for category, path, record in iter_records(ctx.memory_root, ctx.config):
+        row = _summary(category, path, record)
+        if args.category and category != args.category:
+            continue
+        if args.status != "all" and row["status"] != args.status:
+            continue
+        if any(t.lower() not in row["tags"] for t in args.tag):
+            continue
+        rows.append(row)
+    rows.sort(key=lambda r: (r["updated_at"], r["id"]), reverse=True)
+    if args.json:
+        ctx.print_json(rows)
+        return 0
+    if not rows:
+        print("no memories match")
+        return 0
+    from ..base.sanitize import display, shown_path
+    width = max(len(shown_path(r["id"])) for r in rows)
+    for r in rows:
+        status = "" if r["status"] == "active" else f" ({r['status']})"
+        print(f"{display(r['updated_at'])[:10]:10}  {r['category']:15}  {ctx.color(shown_path(r['id']).ljust(width), '1')}"
+              f"  {display(r['title'])}{status}")
+    return 0
+
+
+def cmd_search(ctx) -> int:
+    from ..base.config import max_inject
+    args = ctx.args
+    limit = args.limit if args.limit is not None else max_inject(ctx.config)
+    if limit < 1:
+        raise UsageError("--limit must be at least 1")
+    length = len(args.prompt.strip())
+    if length < MIN_PROMPT_CHARS:  # the hook's own minimum: short prompts ("ok", "yes") inject nothing
+        if args.json:
+            ctx.print_json([])
+        elif not args.block:
+            print(f"no memory matches: the hook injects nothing for a prompt under {MIN_PROMPT_CHARS} characters "
+                  f"(this one has {length}); try a whole question, or: list --tag WORD")
+        return 0
+    # the configured strategy ranks from the machine cache; an explicit one scores the index directly
+    strategy = get_strategy(ctx.config, args.strategy) if args.strategy else None
+    hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
+    if args.block:
+        shown = strategy or get_strategy(ctx.config)
+        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config, shown),
+                           note=data_note(shown)), end="")
+        return 0
+    if args.json:
+        ctx.print_json([{"id": os.path.basename(h.entry["path"])[:-5], "score": h.score,
+                         "category": h.entry["category"].lower(), "title": h.entry["title"],
+                         "path": h.entry["path"], "tags": sorted(h.entry["tags"]), "parts": h.parts} for h in hits])
+        return 0
+    if not hits:
+        print("no memory matches")
+    from ..base.sanitize import display, shown_path
+    for h in hits:
+        score = f"{h.score:g}"
+        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {display(h.entry['title'])} "
+              f"-> {shown_path(h.entry['path'])}")
+        if args.explain:
+            print("      " + ", ".join(f"{k}: {v}" for k, v in h.parts.items() if v not in ([], 0, None, "")))
+    if args.explain:
+        from ..recall.explain import near_misses, print_near_misses
+        print_near_misses(ctx, near_misses(ctx.memory_root, ctx.config, args.prompt,
+                                           strategy or get_strategy(ctx.config), hits, limit))
+    return 0
+
+
+def cmd_show(ctx) -> int:
+    found = find_memory(ctx.memory_root, ctx.config, ctx.args.id)
+    if found is None:
+        raise CliError(f"no memory with id {ctx.args.id!r} (try: {CLI} list)")
+    category, path = found
+    try:
+        record = hidden(load_memory(path))
+    except NotARecord as exc:
+        raise CliError(f"{path}: {exc}") from None
+    if ctx.args.json:
+        print(dump_memory(record), end="")
+        return 0
+    from ..base.sanitize import display, shown_path
+    from ..edits.write import content_hash
+    print(ctx.color(display(record["title"]), "1"))
+    print(f"  {category} · {display(record_status(record))} · updated {display(record.get('updated_at', '?'))} "
+          f"· {shown_path(path)}")
+    print(f"  hash: {content_hash(path)[:12]}  (for: update {os.path.basename(path)[:-5]} --expect-hash ...)")
+    if record.get("tags"):
+        print(f"  tags: {', '.join(map(display, record['tags']))}")
+    if record.get("confidence") is not None:
+        print(f"  confidence: {display(record['confidence'])}")
+    if isinstance(record.get("related_files"), list) and record["related_files"]:
+        print(f"  related files: {', '.join(map(display, record['related_files']))}")
+    for state in ("retired", "archived"):
+        if record.get(f"{state}_at") or record.get(f"{state}_reason"):
+            print(f"  {state} {display(record.get(f'{state}_at', '?'))}: "
+                  f"{display(record.get(f'{state}_reason') or '(no reason given)')}")
+    content = record.get("content")
+    if isinstance(content, dict):
+        for key, value in content.items():
+            _print_field(key, value)
+    else:
+        print(dump_memory(record), end="")
+    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
+    if changes:
+        print("  history:")
+        for change in changes:
+            if isinstance(change, dict):
+                print(f"    {display(change.get('date', '?'))}  {display(change.get('summary', ''))}")
+    return 0
+
+
+def hidden(value):
+    """``value`` with ``exposure.hide`` applied to every string in it (the file may be hand-edited)."""
+    from ..records.exposure import hide
+    if isinstance(value, str):
+        return hide(value)
+    if isinstance(value, list):
+        return [hidden(v) for v in value]
+    if isinstance(value, dict):
+        return {k: hidden(v) for k, v in value.items()}
+    return value
+
+
+def _print_field(key: str, value, indent: str = "  ") -> None:
+    if isinstance(value, list):
+        print(f"{indent}{key}:")
+        for item in value:
+            if isinstance(item, dict):
+                print(f"{indent}  - " + "; ".join(f"{k}: {v}" for k, v in item.items()))
+            else:
+                print(f"{indent}  - {item}")
+    elif isinstance(value, dict):
+        print(f"{indent}{key}:")
+        for k, v in value.items():
+            _print_field(k, v, indent + "  ")
+    else:
+        print(f"{indent}{key}: {value}")

@@ -1,0 +1,133 @@
+"""``export`` and ``import``: JSON Lines (YAML with pyyaml), and stores of the prior plugin.
+
+The logic lives in ``transfer.py``; this module reads and writes files and prints
+reports. An import with any invalid record writes nothing (exit 1) unless
+``--skip-invalid`` is given; the report names every problem of every record.
+"""
+from __future__ import annotations
+
+import sys
+import textwrap
+
+from ..base.cliname import user_cli
+from .main import CliError, UsageError, add_command, read_stdin_text
+from .cmd_write import write_root
+from ..base.config import load_config
+from ..base.fsutil import atomic_write_text
+from ..base.model import CATEGORIES, STATUSES
+from ..edits.transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_memory_entries, dumps, export_records,
+                       format_for, import_records, loads, prepare)
+from ..records.validate import format_problems
+
+CLI = user_cli()
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "export", cmd_export,
+                    "write memories as JSON Lines (one record per line), or YAML when pyyaml is installed",
+                    f"  {CLI} export > memories.jsonl\n"
+                    f"  {CLI} export --output backup.jsonl --status active --category decision\n"
+                    f"  {CLI} export --output memories.yaml        # YAML (needs pyyaml)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: stdout)")
+    p.add_argument("--format", choices=FORMATS, help="jsonl or yaml (default: from the file name, else jsonl)")
+    p.add_argument("--status", choices=STATUSES + ("all",), default="all", help="which memories (default: all)")
+    p.add_argument("--category", choices=CATEGORIES, help="only this category")
+
+    p = add_command(subparsers, common, "import", cmd_import,
+                    "add memories from JSON Lines or YAML, or from a store of the prior plugin; "
+                    "every record is validated first",
+                    f"  {CLI} import memories.jsonl\n"
+                    f"  {CLI} import backup.jsonl --on-conflict replace --json\n"
+                    f"  cat memories.jsonl | {CLI} import - --skip-invalid\n"
+                    f"  {CLI} import --from-claude-memory ~/src/old-project --dry-run")
+    p.add_argument("source", nargs="?", metavar="FILE|-", help="the file to read (- for stdin)")
+    p.add_argument("--from-claude-memory", metavar="PATH",
+                   help="read a store written by the prior plugin (a project folder or its .claude/memory)")
+    p.add_argument("--format", choices=FORMATS, help="jsonl or yaml (default: from the file name, else jsonl)")
+    p.add_argument("--on-conflict", choices=CONFLICT_MODES, default="skip",
+                   help="when an id is taken: skip the record (default), replace the memory, or add a -2 suffix")
+    p.add_argument("--skip-invalid", action="store_true", help="import the valid records, report the others")
+    p.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def cmd_export(ctx) -> int:
+    args = ctx.args
+    fmt = format_for(args.output, args.format)
+    records = export_records(ctx.memory_root, ctx.config, args.status, args.category)
+    try:
+        text = dumps(records, fmt)
+    except TransferError as exc:
+        raise CliError(str(exc)) from None
+    if args.output and args.output != "-":
+        try:
+            atomic_write_text(args.output, text)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc}") from None
+        print(f"exported {len(records)} memories to {args.output} ({fmt})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _entries(args) -> list:
+    if args.from_claude_memory:
+        if args.source:
+            raise UsageError("give either FILE or --from-claude-memory PATH, not both")
+        return claude_memory_entries(args.from_claude_memory)
+    if not args.source:
+        raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
+    fmt = format_for(args.source, args.format)
+    if args.source == "-":
+        text = read_stdin_text("the import")
+    else:
+        try:
+            with open(args.source, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"cannot read {args.source}: {exc}") from None
+    return loads(text, fmt)
+
+
+def cmd_import(ctx) -> int:
+    args = ctx.args
+    try:
+        entries = _entries(args)
+    except TransferError as exc:
+        raise CliError(str(exc)) from None
+    root = write_root(ctx)
+    config = load_config(root)
+    prepared = prepare(entries, config)
+    invalid = [p for p in prepared if p.problems]
+    valid = [p for p in prepared if not p.problems]
+    blocked = bool(invalid) and not args.skip_invalid
+    results = [] if blocked else import_records(root, config, [p.record for p in valid], args.on_conflict, args.dry_run)
+    counts = {a: sum(1 for r in results if r["action"] == a) for a in ("created", "replaced", "renamed", "skipped")}
+    report = {"ok": not blocked, "dry_run": args.dry_run, "read": len(prepared), **counts,
+              "invalid": [{"where": p.where, "problems": [{"field": q.field, "message": q.message, "hint": q.hint}
+                                                          for q in p.problems]} for p in invalid],
+              "private_sections": sum(p.private_sections for p in valid),
+              "secrets_redacted": sum(p.secrets_redacted for p in valid), "memories": results}
+    if args.json:
+        ctx.print_json(report)
+    else:
+        for p in invalid:
+            print(ctx.color(f"invalid {p.where}", "31"), file=sys.stderr)
+            print(textwrap.indent(format_problems(p.problems), "  "), file=sys.stderr)
+        for r in results:
+            if r["action"] == "renamed":
+                print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
+            elif r["action"] == "skipped":
+                print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
+        verb = "would import" if args.dry_run else "imported"
+        if not blocked:
+            print(f"{verb} {counts['created'] + counts['replaced'] + counts['renamed']} of {len(prepared)} records "
+                  f"({counts['created']} new, {counts['replaced']} replaced, {counts['renamed']} renamed, "
+                  f"{counts['skipped']} skipped, {len(invalid)} invalid)")
+            if report["private_sections"] or report["secrets_redacted"]:
+                print(f"  removed {report['private_sections']} private section(s), "
+                      f"redacted {report['secrets_redacted']} secret(s)")
+    if blocked:
+        raise CliError(f"{len(invalid)} of {len(prepared)} records are invalid; nothing was imported "
+                       "(fix them, or pass --skip-invalid to import the rest)")
+    return 0

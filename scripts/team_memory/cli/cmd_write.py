@@ -1,0 +1,357 @@
+"""Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``,
+``unarchive``, ``validate``, ``similar``.
+
+The logic lives in ``write.py`` and ``validate.py``; this module parses input,
+maps their errors to ``CliError`` (exit 1, nothing written) and prints results.
+A failed validation lists every problem with its field and a fix hint.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import textwrap
+
+from ..base.cliname import cli_command, user_cli
+from .main import CliError, UsageError, add_command, read_stdin_text
+from ..base.fsutil import atomic_write_text
+from ..base.config import load_config
+from ..derived.index import build_entries
+from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
+from ..records.privacy import PrivateTagError
+from .prompts import PromptAborted, ask_record
+from ..base.sanitize import clean_tag, shown_path
+from ..recall.scoring import score_entry
+from ..records.store import iter_memory_files, project_root_of, repo_root_of
+from ..text.tokens import tokenize
+from ..records.validate import ValidationError, check_file, format_problems
+from ..edits.write import WriteError, content_hash, create_memory, set_status, update_memory
+
+SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
+CLI = user_cli()
+NO_SIMILAR = "no similar memory: save a new one"
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "add", cmd_add,
+                    "create a memory from options (content as JSON); on a terminal, asks for what is missing",
+                    f"  {CLI} add                   # on a terminal: asks for the category, title, tags and fields\n"
+                    f"  {CLI} add --category decision --title 'Use Redis for sessions' --tag redis --tag sessions \\\n"
+                    """      --content-json '{"status": "accepted", "context": "...", "decision": "...", "rationale": ["..."]}'\n"""
+                    f"  {CLI} add --category runbook --title 'Fix flaky login test' --tag tests --content-file steps.json\n"
+                    f"  echo '{{...}}' | {CLI} add --category preference --title 'Tabs in Makefiles' --tag make -")
+    p.add_argument("--category", choices=CATEGORIES, help="the memory's category (asked on a terminal)")
+    p.add_argument("--title", help="a short title, 1-120 characters (asked on a terminal)")
+    p.add_argument("--tag", action="append", default=[], help="a lowercase tag (repeat: 1 to 12)")
+    _content_args(p)
+    p.add_argument("--related-file", action="append", default=None, help="a file this memory is about (repeatable)")
+    p.add_argument("--confidence", type=float, help="how sure this is, 0 to 1")
+    p.add_argument("--force", action="store_true", help="create even if a memory with this id was retired < 24 h ago")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    p = add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
+                    f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "content": {{...}}}}'\n"""
+                    f"  {CLI} save --input record.json\n"
+                    f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--record", metavar="JSON", help="the record as one JSON argument (in single quotes; "
+                                                          "an apostrophe inside it as '\\'')")
+    source.add_argument("--input", metavar="FILE|-", help="the record as JSON, from a file or - for stdin")
+    p.add_argument("--force", action="store_true", help="create even if a memory with this id was retired < 24 h ago")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    p = add_command(subparsers, common, "update", cmd_update, "change a memory's title, tags or content keys",
+                    f"  {CLI} update use-redis-for-sessions --tag redis --tag sessions --tag cache\n"
+                    f"""  {CLI} update session-2026-02 --content-json '{{"next_actions": ["ship it"]}}' --summary 'next steps'\n"""
+                    f"  {CLI} update use-redis-for-sessions --title 'Use Valkey for sessions' --expect-hash $(sha256sum FILE | cut -c1-64)")
+    p.add_argument("id", help=ID_HELP)
+    p.add_argument("--title", help="the new title")
+    p.add_argument("--tag", action="append", default=None, help="the new tags (repeat; replaces all tags)")
+    _content_args(p, "content keys to replace (null removes an optional key)")
+    p.add_argument("--related-file", action="append", default=None, help="the new related files (replaces them)")
+    p.add_argument("--confidence", type=float, help="how sure this is, 0 to 1")
+    p.add_argument("--expect-hash", metavar="H", help="refuse if the file's SHA-256 is no longer H (at least 12 hex digits)")
+    p.add_argument("--summary", help="what changed and why (kept in the memory's changes)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    for verb, help_text, needs in (("retire", "retire a memory that is no longer true (kept, never recalled)", True),
+                                   ("archive", "archive a memory that is still true but no longer useful", True),
+                                   ("restore", "bring a retired memory back", False),
+                                   ("unarchive", "bring an archived memory back", False)):
+        example = f"  {CLI} {verb} use-celery-beat-for-cron" + (" --reason 'moved to the platform scheduler'" if needs else "")
+        p = add_command(subparsers, common, verb, cmd_status, help_text, example)
+        p.add_argument("id", help=ID_HELP)
+        p.add_argument("--reason", required=needs, help="why" + ("" if needs else " (optional)"))
+        p.add_argument("--json", action="store_true", help="print the result as JSON")
+        p.set_defaults(verb=verb)
+
+    p = add_command(subparsers, common, "validate", cmd_validate,
+                    "check memory files against the schema (all files when no PATH is given)",
+                    f"  {CLI} validate\n  {CLI} validate .claude/memory/decisions/use-redis-for-sessions.json --json")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="memory files or folders")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    p = add_command(subparsers, common, "similar", cmd_similar,
+                    "find the existing memory a new one should update instead of duplicating",
+                    f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
+                    f"  {CLI} similar --category runbook --title 'pydantic import error' --json")
+    p.add_argument("--category", required=True, choices=CATEGORIES, help="the new memory's category")
+    p.add_argument("--title", required=True, help="the new memory's title")
+    p.add_argument("--tag", action="append", default=[], help="the new memory's tags (repeatable)")
+    p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
+
+
+ID_HELP = ("the memory id; when two folders hold the same id, name one as category/id "
+           "(decision/use-redis) or by its path (.claude/memory/decisions/use-redis.json)")
+
+
+def _content_args(p, what: str = "the content object") -> None:
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--content-json", metavar="JSON", help=f"{what}, as JSON text")
+    group.add_argument("--content-file", metavar="FILE", help=f"{what}, from a JSON file")
+    group.add_argument("stdin", nargs="?", choices=["-"], help=f"read {what} as JSON from stdin")
+
+
+# --- input -------------------------------------------------------------------
+
+def _parse_json(text: str, where: str):
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise CliError(f"{where} is not valid JSON: {exc}") from None
+
+
+def _read_source(source: str, where: str):
+    if source == "-":
+        return _parse_json(read_stdin_text(where), f"{where} (stdin)")
+    try:
+        with open(source, encoding="utf-8") as f:
+            return _parse_json(f.read(), f"{where} {source}")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {source}: {exc}") from None
+
+
+def _content_of(args):
+    if args.content_json is not None:
+        return _parse_json(args.content_json, "--content-json")
+    if args.content_file:
+        return _read_source(args.content_file, "--content-file")
+    if args.stdin == "-":
+        return _read_source("-", "content")
+    return None
+
+
+STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
+
+
+def new_store(nested: str) -> None:
+    """Create ``<project>/.claude/memory`` with a ``.gitignore`` for the derived files (``.cache/`` ignores itself)."""
+    from ..base.safefs import check_store
+    check_store(nested)  # never created through a linked .claude
+    os.makedirs(nested, exist_ok=True)
+    ignore = os.path.join(nested, ".gitignore")
+    if not os.path.lexists(ignore):
+        atomic_write_text(ignore, STORE_GITIGNORE)
+    print(f"created the memory store {nested} (commit it to share the memories with your team)", file=sys.stderr)
+
+
+def write_root(ctx) -> str:
+    """The store to write to; a new ``<project>/.claude/memory`` where ``--root`` names the project, else at
+    the repository root when no store is found (the first memory of a repository starts its store)."""
+    root = getattr(ctx.args, "root", None)
+    if root:
+        root = os.path.abspath(root)
+        nested = os.path.join(root, *MEMORY_REL)
+        if not os.path.isdir(nested) and os.path.isdir(root) and os.path.basename(root) != MEMORY_REL[-1]:
+            new_store(nested)
+        return ctx.memory_root
+    try:
+        return ctx.memory_root
+    except CliError as exc:
+        repo = repo_root_of(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+        if repo is None:
+            raise CliError(f"{exc} (add and save create the store at the repository root, or where --root "
+                           "names the project folder)") from None
+    nested = os.path.join(repo, *MEMORY_REL)
+    new_store(nested)
+    ctx._root = nested
+    return nested
+
+
+# --- output ------------------------------------------------------------------
+
+def _problem_dicts(problems) -> list:
+    return [{"field": p.field, "message": p.message, "hint": p.hint} for p in problems]
+
+
+def _run(ctx, func, *args, **kwargs):
+    """Call a write function; report its known errors (exit 1, nothing written)."""
+    try:
+        return func(*args, **kwargs)
+    except ValidationError as exc:
+        if ctx.args.json:
+            ctx.print_json({"ok": False, "error": f"{exc.where} is invalid", "problems": _problem_dicts(exc.problems)})
+        else:
+            print(format_problems(exc.problems, exc.where), file=sys.stderr)
+        raise CliError(f"{exc.where}: {len(exc.problems)} problem(s); nothing was written") from None
+    except (PrivateTagError, WriteError) as exc:
+        if ctx.args.json:
+            ctx.print_json({"ok": False, "error": str(exc), "problems": []})
+        raise CliError(f"{exc}") from None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _same_id_note(ctx, result) -> str | None:
+    """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
+    base = re.match(r"^(.+)-\d+$", result.id)
+    if result.action != "created" or not base:
+        return None
+    from ..records.store import find_memory
+    memory_root = os.path.dirname(os.path.dirname(result.path))
+    found = find_memory(memory_root, load_config(memory_root), base.group(1))
+    if found is None:
+        return None
+    return (f"{base.group(1)!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
+            f"{base.group(1)} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
+
+
+def _report(ctx, result) -> int:
+    note = _same_id_note(ctx, result)
+    if ctx.args.json:
+        ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
+        return 0
+    print(f"{result.action} {result.id} -> {result.path}")
+    if note:
+        print(f"  note: {note}")
+    if result.private_sections or result.secrets_redacted:
+        print(f"  removed {_plural(result.private_sections, 'private section')}, "
+              f"redacted {_plural(result.secrets_redacted, 'secret')}")
+    if result.retired:
+        print(f"  retired older session summaries: {', '.join(result.retired)}")
+    return 0
+
+
+# --- commands ----------------------------------------------------------------
+
+def cmd_add(ctx) -> int:
+    args = ctx.args
+    record = {"category": args.category, "title": args.title, "tags": list(args.tag)}
+    content = _content_of(args)
+    record["content"] = content if content is not None else {}
+    missing = not (args.category and args.title)
+    if sys.stdin.isatty() and (missing or content is None):
+        try:
+            record = ask_record({k: v for k, v in record.items() if v})
+        except PromptAborted as exc:
+            raise CliError(str(exc)) from None
+    elif missing:  # without content, validation names every missing field
+        raise UsageError("add needs --category and --title (run it on a terminal to be asked for each field)")
+    if args.related_file:
+        record["related_files"] = list(args.related_file)
+    if args.confidence is not None:
+        record["confidence"] = args.confidence
+    root = write_root(ctx)
+    return _report(ctx, _run(ctx, create_memory, root, load_config(root), record, force=args.force))
+
+
+def cmd_save(ctx) -> int:
+    if ctx.args.record is not None:
+        record = _parse_json(ctx.args.record, "--record")
+    else:
+        record = _read_source(ctx.args.input, "--input")
+    root = write_root(ctx)
+    return _report(ctx, _run(ctx, create_memory, root, load_config(root), record, force=ctx.args.force))
+
+
+def cmd_update(ctx) -> int:
+    args = ctx.args
+    changes = {}
+    if args.title is not None:
+        changes["title"] = args.title
+    if args.tag is not None:
+        changes["tags"] = list(args.tag)
+    content = _content_of(args)
+    if content is not None:
+        changes["content"] = content
+    if args.related_file is not None:
+        changes["related_files"] = list(args.related_file)
+    if args.confidence is not None:
+        changes["confidence"] = args.confidence
+    return _report(ctx, _run(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes,
+                             expect_hash=args.expect_hash, summary=args.summary))
+
+
+def cmd_status(ctx) -> int:
+    args = ctx.args
+    return _report(ctx, _run(ctx, set_status, ctx.memory_root, ctx.config, args.id, args.verb, args.reason))
+
+
+def _files_to_check(ctx) -> list:
+    if not ctx.args.paths:
+        return [p for _, p in iter_memory_files(ctx.memory_root, ctx.config)]
+    files = []
+    for raw in ctx.args.paths:
+        if os.path.isdir(raw):
+            for folder, dirs, names in os.walk(raw):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                files += [os.path.join(folder, n) for n in sorted(names)
+                          if n.endswith(".json") and not n.startswith(".") and n != CONFIG_NAME]
+        elif os.path.exists(raw):
+            files.append(raw)
+        else:
+            raise CliError(f"no such file or folder: {raw}")
+    return files
+
+
+def cmd_validate(ctx) -> int:
+    in_store = not ctx.args.paths  # the whole store: its config and root are known already
+    results = [(path, check_file(path, ctx.config, ctx.memory_root) if in_store else check_file(path))
+               for path in _files_to_check(ctx)]
+    invalid = [r for r in results if r[1]]
+    if ctx.args.json:
+        ctx.print_json([{"path": p, "valid": not probs, "problems": _problem_dicts(probs)} for p, probs in results])
+    else:
+        for path, problems in invalid:
+            print(ctx.color(f"invalid {shown_path(path)}", "31"))
+            print(textwrap.indent(format_problems(problems), "  "))
+        print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
+    return 1 if invalid else 0
+
+
+def best_similar(memory_root: str, config: dict, category: str, title: str, tags=()) -> dict | None:
+    """The active memory of ``category`` that best matches ``title``/``tags`` with 3+ points, or None."""
+    words = tokenize(title) | {t for t in (clean_tag(tag) for tag in tags) if t}
+    best = None
+    for entry in build_entries(memory_root, config):
+        if entry["category"] != display_name(category):
+            continue
+        score = score_entry(words, entry)
+        if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
+            best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
+                    "title": entry["title"], "path": entry["path"], "tags": entry["tags"]}
+    if best:  # the hash lets the caller update it with --expect-hash
+        best["hash"] = content_hash(os.path.join(project_root_of(memory_root), best["path"]))
+    return best
+
+
+def cmd_similar(ctx) -> int:
+    args = ctx.args
+    try:
+        memory_root = ctx.memory_root
+    except CliError:
+        memory_root = None  # no store yet: nothing can be similar (the first save creates it)
+    best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag) if memory_root else None
+    if args.json:
+        ctx.print_json(best)
+    elif best:
+        print(f"{best['score']:>3}  {best['id']}  {best['title']}  -> {best['path']}")
+        print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
+              f"--expect-hash {best['hash']}")
+    else:
+        print(NO_SIMILAR + ("" if memory_root else " (no memory store yet: the first save creates it)"))
+    return 0
+

@@ -1,0 +1,57 @@
+"""``doctor``'s check of ``memory-config.json`` values: each setting the shipped defaults know must have
+the default's type (a number where a number is expected, true/false, text, a list, an object), and
+``match_strategy`` must name a strategy. The hooks fall back to defaults for a bad value (a line on
+stderr), so without this check a typo would quietly change nothing."""
+from __future__ import annotations
+
+import json
+
+from ..base.config import DEFAULT_CONFIG_PATH
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "null"
+
+
+def _walk(stored: dict, default: dict, prefix: str, out: list) -> None:
+    for key, value in stored.items():
+        name = f"{prefix}{key}"
+        if key not in default:
+            if prefix.startswith("categories.") or prefix.startswith("triage."):
+                continue  # open-ended sections (extra cues, a category's own settings)
+            out.append((name, "is not a setting team-memory knows (a typo?)", True))
+            continue
+        want = default[key]
+        if want is None:
+            continue  # null default: several shapes are allowed (stop_words.replace)
+        if isinstance(want, dict) and isinstance(value, dict):
+            _walk(value, want, name + ".", out)
+        elif _kind(value) != _kind(want):
+            out.append((name, f"is {_kind(value)} ({json.dumps(value)[:40]}), expected {_kind(want)}; "
+                              f"the default {json.dumps(want)[:40]} is used instead", False))
+
+
+def config_problems(stored: dict) -> list:
+    """``[(setting, message, warning_only)]`` for the values of a store's config that the defaults reject."""
+    with open(DEFAULT_CONFIG_PATH, encoding="utf-8") as f:
+        default = json.load(f)
+    default.setdefault("retrieval", {}).setdefault("fuzzy", True)  # documented, off only when false
+    out: list = []
+    _walk(stored, default, "", out)
+    strategy = stored.get("retrieval", {}).get("match_strategy") if isinstance(stored.get("retrieval"), dict) else None
+    if isinstance(strategy, str):
+        from ..recall.scoring import STRATEGIES
+        if strategy not in STRATEGIES:
+            out.append(("retrieval.match_strategy", f"{strategy!r} is not one of {', '.join(sorted(STRATEGIES))}; "
+                                                    "smart is used instead", False))
+    return out

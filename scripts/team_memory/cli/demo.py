@@ -1,0 +1,97 @@
+"""``demo``: build a small demo store from ``templates/demo/`` and show what the hook injects.
+
+The demo runs the real UserPromptSubmit hook launcher in a subprocess, exactly
+as ``hooks.json`` does, against a store in a temporary folder.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from datetime import datetime, timedelta, timezone
+
+from ..base.cliname import user_cli
+from .main import add_command
+from ..base.config import TEMPLATES_DIR, load_config
+from ..derived.index import rebuild_index
+from ..base.model import MEMORY_REL
+from ..records.store import dump_memory, iter_memory_files, load_memory
+
+CLI = user_cli()
+
+PLUGIN_ROOT = os.path.dirname(TEMPLATES_DIR)
+DEMO_DIR = os.path.join(TEMPLATES_DIR, "demo")
+DEMO_PROMPTS = (
+    "fix pydantic import error in tests",
+    "always prefer type hint convention",
+    "what is the rate limit on the partner API?",
+    "we should schedule the nightly cron job with celery",
+    "write a haiku about autumn leaves",
+)
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "demo", cmd_demo,
+                    "build a demo store in a temporary folder and show what the hook injects for a few prompts",
+                    f"  {CLI} demo\n"
+                    f'  {CLI} demo --prompt "how do we roll back a deploy?"\n'
+                    f"  {CLI} demo --keep /tmp/demo-project")
+    p.add_argument("--prompt", action="append", help="a prompt to try (repeatable; default: a built-in set)")
+    p.add_argument("--keep", metavar="DIR", help="build the demo project in DIR and keep it (DIR must not exist)")
+
+
+def build_demo_project(project: str) -> str:
+    """Copy the demo memories into ``project/.claude/memory`` and index them; returns the memory root."""
+    memory_root = os.path.join(project, *MEMORY_REL)
+    shutil.copytree(DEMO_DIR, memory_root)
+    # The pydantic runbook was "updated 4 days ago", as in the reference's worked example A.
+    runbook = os.path.join(memory_root, "runbooks", "fix-pydantic-import.json")
+    record = load_memory(runbook)
+    record["updated_at"] = (datetime.now(timezone.utc) - timedelta(days=4)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    with open(runbook, "w", encoding="utf-8") as f:
+        f.write(dump_memory(record))
+    rebuild_index(memory_root, load_config(memory_root))
+    return memory_root
+
+
+def run_hook(project: str, prompt: str) -> str:
+    """Run the real UserPromptSubmit hook on ``prompt`` in ``project``; its stdout."""
+    payload = {"session_id": "demo", "transcript_path": "", "cwd": project,
+               "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    env = dict(os.environ, CLAUDE_PLUGIN_ROOT=PLUGIN_ROOT, CLAUDE_PROJECT_DIR=project)
+    proc = subprocess.run([sys.executable, os.path.join(PLUGIN_ROOT, "hooks", "user_prompt_submit.py")],
+                          input=json.dumps(payload), capture_output=True, text=True, env=env, timeout=30)
+    return proc.stdout
+
+
+def cmd_demo(ctx) -> int:
+    from .main import CliError
+    prompts = ctx.args.prompt or list(DEMO_PROMPTS)
+    if ctx.args.keep:
+        project = os.path.abspath(ctx.args.keep)
+        if os.path.exists(project):
+            raise CliError(f"{project} already exists; name a new folder for --keep")
+        cleanup = None
+    else:
+        cleanup = tempfile.mkdtemp(prefix="team-memory-demo-")
+        project = os.path.join(cleanup, "project")
+    try:
+        memory_root = build_demo_project(project)
+        count = sum(1 for _ in iter_memory_files(memory_root, load_config(memory_root)))
+        print(ctx.color(f"Demo store: {count} memories in {memory_root}", "1"))
+        print("Each prompt below goes through the real UserPromptSubmit hook; its output is what Claude sees.\n")
+        for prompt in prompts:
+            print(ctx.color(f"> {prompt}", "36"))
+            out = run_hook(project, prompt)
+            print(out.rstrip() if out.strip() else "(nothing injected)")
+            print()
+        if ctx.args.keep:
+            print(f"Kept the demo project in {project}; try: {CLI} search "
+                  f"\"where do we keep sessions\" --explain --root {project}")
+    finally:
+        if cleanup:
+            shutil.rmtree(cleanup, ignore_errors=True)
+    return 0

@@ -1,0 +1,323 @@
+"""Store health checks for ``doctor``: what is wrong, and what can be fixed safely.
+
+``examine(memory_root, config) -> [Finding]`` looks for a stale or conflicted index,
+symbolic links anywhere in the store (and hard-linked memories), invalid and quarantined files, ids used in two folders, near-duplicate titles,
+private sections or secrets left in stored files, temp files of killed writers, git
+merge-conflict markers and a broken config. ``repair(memory_root, config, findings)``
+fixes the safe ones under the store lock: it rebuilds the index, deletes leftover temp
+files, redacts stored secrets through the write path's filters and renames a memory whose
+file name is not an id (ASCII slug) to a slug of its title. Everything else is
+reported with the command or edit that fixes it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import asdict, dataclass
+from difflib import SequenceMatcher
+
+from ..base.cliname import user_cli
+from ..base.config import MAX_CONFIG_BYTES, category_folders
+from ..base.model import CONFIG_NAME
+from ..base.fsutil import is_temp_file, store_lock
+from ..derived.index import apply_changes, index_is_stale, index_path, write_index_locked
+from ..records.privacy import PrivateTagError, leaks, scrub_record
+from ..base.safefs import is_link, read_regular
+from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
+from ..records.validate import check_file, id_problem, validate_record
+
+CLI = user_cli()
+
+QUARANTINE = ".quarantine"
+TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
+NEAR_DUPLICATE = 0.9  # title similarity (0-1) above which two memories look like one
+_CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
+
+
+@dataclass
+class Finding:
+    kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
+    #                config, link, hard-link
+    path: str      # relative to the project
+    message: str
+    fix: str       # what to do (or what --fix does)
+    fixable: bool = False
+    warning: bool = False  # advisory: does not make doctor fail
+    fixed: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _rel(memory_root: str, path: str) -> str:
+    """A path as reported: project-relative, hostile characters shown as ``?``."""
+    from ..base.sanitize import shown_path
+    return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
+
+
+def _store_files(memory_root: str):
+    """Every file below the store except the lock, with hidden folders (cache, quarantine) included."""
+    for folder, dirs, names in os.walk(memory_root):
+        dirs.sort()
+        for name in sorted(names):
+            yield os.path.join(folder, name)
+
+
+def _links(memory_root: str) -> list:
+    """A finding for every symbolic link in the store (never followed), and a warning per hard-linked memory."""
+    out = []
+    for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
+        dirs.sort()
+        for name in sorted(dirs) + sorted(names):
+            path = os.path.join(folder, name)
+            rel = _rel(memory_root, path)
+            if is_link(path):
+                out.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, "
+                                   "so it is ignored (a memory, folder, cache or lock reached through it is not used)",
+                                   f"replace it with a real file or folder, or remove it: git rm {rel}"))
+            elif name.endswith(".json") and not name.startswith("."):
+                try:
+                    links = os.lstat(path).st_nlink
+                except OSError:
+                    continue
+                if links > 1:
+                    out.append(Finding("hard-link", rel, f"has {links} hard links: another name on this disk shares "
+                                       "its content (git never makes one; writes replace the file and break it)",
+                                       "make it a separate file: cp it aside, then move the copy over it",
+                                       warning=True))
+    return out
+
+
+def _norm_title(title: str) -> str:
+    return " ".join(re.findall(r"\w+", title.lower()))
+
+
+def examine(memory_root: str, config: dict, now: float | None = None, temp_min_age: float = TEMP_MIN_AGE) -> list:
+    now = time.time() if now is None else now
+    rel = lambda p: _rel(memory_root, p)  # noqa: E731
+    found: list = []
+    config_path = os.path.join(memory_root, CONFIG_NAME)
+    found += _links(memory_root)
+    if os.path.lexists(config_path) and not is_link(config_path):
+        try:
+            stored = json.loads(read_regular(config_path, MAX_CONFIG_BYTES)[0])
+            if not isinstance(stored, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            found.append(Finding("config", rel(config_path), f"is unreadable ({exc}); defaults are used",
+                                 "fix the JSON by hand (or restore it from git)"))
+        else:
+            from .configcheck import config_problems
+            for setting, message, advisory in config_problems(stored):
+                found.append(Finding("config", rel(config_path), f"{setting} {message}",
+                                     "fix it in memory-config.json (README: Configuration)", warning=advisory))
+
+    conflicted_index = False
+    for path in _store_files(memory_root):
+        name = os.path.basename(path)
+        if is_link(path):
+            continue  # reported by _links, never opened
+        inside = os.path.relpath(path, memory_root).split(os.sep)
+        if is_temp_file(name):
+            try:
+                old = now - os.stat(path).st_mtime >= temp_min_age
+            except OSError:
+                continue
+            if old:
+                found.append(Finding("temp-file", rel(path), "is a temp file left by a writer that was killed",
+                                     "delete it (--fix does)", fixable=True))
+            continue
+        if inside[0] == QUARANTINE and name.endswith(".json"):
+            found.append(Finding("quarantined", rel(path), "was written outside the CLI, was invalid and was moved aside",
+                                 "read it, save what is useful with 'save' or 'add', then delete it"))
+            continue
+        if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
+            continue
+        try:
+            text = read_regular(path)[0].decode("utf-8", "replace")
+        except OSError:
+            continue
+        if _CONFLICT.search(text):
+            is_index = path == index_path(memory_root)
+            conflicted_index |= is_index
+            found.append(Finding("conflict", rel(path), "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
+                                 "rebuild it (--fix does)" if is_index else
+                                 "resolve the conflict by hand, then run: validate " + rel(path), fixable=is_index))
+
+    seen_ids: dict = {}
+    invalid: set = set()
+    titles = []
+    for category, path in iter_memory_files(memory_root, config):
+        memory_id = os.path.basename(path)[:-5]
+        seen_ids.setdefault(memory_id, []).append(path)
+        problems = check_file(path, config, memory_root)
+        try:
+            record = load_memory(path)
+        except (NotARecord, OSError):
+            record = None
+        leak_pairs = set(leaks(record, config)) if record is not None else set()
+        schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
+        leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
+        if id_problem(memory_id) is not None:  # the name itself breaks the id rule: a rename fixes it
+            bad = Finding("bad-id", rel(path), "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
+                          "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
+                          fixable=record is not None and not os.path.islink(path))
+            bad.source = path
+            found.append(bad)
+            schema = [p for p in schema if p.field != "id"]
+        if schema:
+            invalid.add(path)
+            ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
+            found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
+                                 f"edit it ({CLI} edit {ref}) or see: validate {rel(path)}"
+                                 if id_problem(memory_id) is None else f"see: validate {rel(path)}"))
+        if leaked:
+            unclosed = any("unclosed" in p.message for p in leaked)
+            leak = Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
+                           "close the private tag by hand" if unclosed else
+                           "redact it (--fix does); then rotate the secret: it is still in git history",
+                           fixable=not unclosed and not schema)
+            leak.source = path  # the reported path shows hidden characters as "?"
+            found.append(leak)
+        if record is not None and record_status(record) == "active":
+            titles.append((category, _norm_title(record["title"]), path))
+
+    for memory_id, paths in seen_ids.items():
+        if len(paths) > 1:
+            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
+            found.append(Finding("duplicate-id", ", ".join(rel(p) for p in paths),
+                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
+                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
+                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
+                                 "; fix the invalid one first, then --fix can give it a new id"),
+                                 fixable=not invalid.intersection(paths[1:])))
+
+    for i, (cat_a, title_a, path_a) in enumerate(titles):
+        for cat_b, title_b, path_b in titles[i + 1:]:
+            if cat_a == cat_b and title_a and SequenceMatcher(None, title_a, title_b).ratio() >= NEAR_DUPLICATE:
+                found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
+                                     "have nearly the same title", "merge them: update one, retire the other",
+                                     warning=True))
+
+    if not conflicted_index and index_is_stale(memory_root, config):
+        only_config = _only_config_is_newer(memory_root, config, config_path)
+        found.append(Finding("stale-index", rel(index_path(memory_root)),
+                             "was built before the last change to memory-config.json (hooks rebuild it on the next "
+                             "prompt)" if only_config else
+                             "is missing or behind the memories (the next prompt's hook brings it up to date)",
+                             "rebuild it (--fix does)", fixable=True, warning=only_config))
+    return found
+
+
+def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
+    """True when the index and cache exist and only the config changed since they were built."""
+    from ..derived.cache import cache_path
+    from ..derived.index import newest_source_mtime
+    try:
+        built = os.stat(index_path(memory_root)).st_mtime
+        os.stat(cache_path(memory_root))
+        config_time = os.stat(config_path).st_mtime
+    except OSError:
+        return False
+    return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
+
+
+def _redact(memory_root: str, config: dict, path: str) -> bool:
+    """Rewrite one stored record with its private sections and secrets removed (caller holds the lock)."""
+    from ..edits.write import _add_change, _write_record, now_iso
+    try:
+        record = load_memory(path)
+        clean, private, secrets = scrub_record(record, config)
+    except (NotARecord, OSError, PrivateTagError):
+        return False
+    if not (private or secrets) or leaks(clean, config):
+        return False
+    _add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
+    category = next((c for c, f in category_folders(config).items() if os.path.dirname(path) == os.path.join(memory_root, f)), None)
+    if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
+        return False
+    _write_record(path, clean)
+    return True
+
+
+def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
+            summary: str = "doctor: renamed to an ASCII slug id"):
+    """Give a memory a new id, the first free one from ``base`` (default: a slug of its title); its new
+    path, or None.
+
+    The caller holds the lock. The record must be valid apart from its id; the old file goes only
+    after the new one is written.
+    """
+    from ..records.ids import slugify, unique_id
+    from ..edits.write import _add_change, _write_record, now_iso
+    if os.path.islink(path):
+        return None
+    try:
+        record = load_memory(path)
+    except (NotARecord, OSError):
+        return None
+    folder = os.path.dirname(path)
+    category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
+    new_id = unique_id(memory_root, config, base or slugify(record["title"] if isinstance(record.get("title"), str) else ""))
+    renamed = dict(record, id=new_id)
+    _add_change(renamed, summary, now_iso())
+    new_path = os.path.join(folder, f"{new_id}.json")
+    if category is None or os.path.lexists(new_path) or validate_record(renamed, folder_category=category, file_id=new_id):
+        return None
+    _write_record(new_path, renamed)
+    os.unlink(path)
+    return new_path
+
+
+def repair(memory_root: str, config: dict, findings: list) -> list:
+    """Fix the fixable findings under the store lock; mark them ``fixed``; return them."""
+    project = project_root_of(memory_root)
+    moved: list = []
+    with store_lock(memory_root):
+        for f in (f for f in findings if f.fixable):
+            path = getattr(f, "source", None) or os.path.join(project, f.path)
+            if f.kind == "temp-file":
+                try:
+                    os.unlink(path)
+                    f.fixed = True
+                except FileNotFoundError:
+                    f.fixed = True
+                except OSError:
+                    pass
+            elif f.kind == "leak":
+                f.fixed = _redact(memory_root, config, path)
+            elif f.kind == "duplicate-id":
+                f.fixed = _rename_copies(memory_root, config, f, moved)
+            elif f.kind == "bad-id":
+                new_path = _rename(memory_root, config, path)
+                if new_path:
+                    f.fixed, f.fix = True, f"renamed to {os.path.basename(new_path)}"
+                    moved += [path, new_path]
+        index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
+        if index_fixes:  # a stale or damaged index: rebuilt from every file
+            write_index_locked(memory_root, config)
+            for f in index_fixes:
+                f.fixed = True
+        else:
+            redacted = [getattr(f, "source", None) or os.path.join(project, f.path)
+                        for f in findings if f.fixed and f.kind == "leak"]
+            if redacted or moved:
+                apply_changes(memory_root, config, redacted + moved)
+    return findings
+
+
+def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list) -> bool:
+    """Give every file of a duplicate id but the first a new id (``<id>-2``...); the caller holds the lock."""
+    project = project_root_of(memory_root)
+    for rel in finding.path.split(", ")[1:]:
+        path = os.path.join(project, rel)
+        old_id = os.path.basename(path)[:-5]
+        new_path = _rename(memory_root, config, path, old_id,
+                           f"doctor: renamed from {old_id} (the id was used in two folders)")
+        if new_path is None:
+            return False
+        moved += [path, new_path]
+        finding.message += f"; {rel} is now {_rel(memory_root, new_path)}"
+    return True

@@ -1,0 +1,439 @@
+"""The drop-in install: team-memory copied into a repository, so a teammate who clones it has memory.
+
+``install_project(project)`` puts four things into ``<project>``, each idempotently (re-running it
+upgrades in place):
+
+1. the runtime, exactly the files ``RUNTIME_FILES`` names (hooks, the CLI and its package, templates,
+   ``hooks.json``, ``LICENSE``; no build output, no developer scripts, no evaluation set) in
+   ``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live;
+2. every hook entry of ``hooks.json`` merged into ``.claude/settings.json``, with
+   ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``$CLAUDE_PROJECT_DIR/.claude/team-memory``; existing
+   settings and hooks are kept, a changed file is backed up to ``settings.json.bak`` first;
+3. the store ``.claude/memory/`` with a minimal ``memory-config.json`` (merged over the shipped
+   defaults at run time, so an upgrade brings new defaults) and the derived files in ``.gitignore``;
+4. the slash commands and the skill in ``.claude/commands/`` and ``.claude/skills/``, with their
+   CLI path adjusted to the drop-in location.
+
+``uninstall_project(project)`` removes 1, 2 and 4 (only what carries our marker) and keeps the
+memories, their config, ``.gitignore`` and every other setting.
+"""
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import re
+import shutil
+import tempfile
+
+from ..base.fsutil import atomic_write_text
+from ..base.model import CONFIG_NAME, MEMORY_REL
+
+# The checkout (or installed runtime) this module runs from: <source>/scripts/team_memory/cli/install.py.
+SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+RUNTIME_REL = (".claude", "team-memory")
+# The runtime, file by file (glob patterns relative to the checkout; ``tests/test_install.py`` checks that every
+# tracked file under hooks/, scripts/ and templates/ is either here or in DEV_ONLY). A pattern matching nothing
+# is fine (LICENSE may be absent); ``*`` never matches a hidden file.
+RUNTIME_FILES = (
+    "hooks.json", "LICENSE",
+    "hooks/*.py",
+    "scripts/memory.py", "scripts/team_memory/*.py", "scripts/team_memory/*/*.py",
+    "templates/memory-config.default.json", "templates/schemas/*.schema.json", "templates/demo/*/*.json",
+)
+# Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
+DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_schemas.py", "scripts/triage_eval.py")
+
+PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
+HOOK_ROOT = "$CLAUDE_PROJECT_DIR/.claude/team-memory"          # expanded by the hook's shell
+MARKDOWN_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"    # substituted by Claude Code in commands/skills
+HOOK_MARKER = "/.claude/team-memory/hooks/"                    # every hook command we install contains it
+MARKDOWN_MARKER = "/.claude/team-memory/scripts/memory.py"     # every command/skill file we install contains it
+
+SKILL_NAME = "team-memory"
+COMMAND_GLOB = re.compile(r"^memory(-[a-z0-9-]+)?\.md$")
+
+GITIGNORE_HEADER = "# team-memory: derived and local files (rebuilt automatically; commit the JSON memories)"
+GITIGNORE_LINES = (
+    ".claude/memory/index.md",
+    ".claude/memory/.lock",
+    ".claude/memory/.cache/",
+    ".claude/memory/.quarantine/",
+    ".claude/settings.json.bak",
+    ".claude/team-memory/**/__pycache__/",
+)
+# .quarantine/ was made by earlier versions (hooks no longer move files) and may hold a memory that failed
+# validation, perhaps with a secret in it: never committed (`doctor` lists what is left there).
+
+MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}
+
+
+class InstallError(Exception):
+    """The install cannot proceed safely; the message says why and what to do."""
+
+
+# ---------------------------------------------------------------- source
+
+def check_source(source: str) -> None:
+    missing = [item for item in ("hooks", "scripts", "templates", "hooks.json") if not os.path.exists(os.path.join(source, item))]
+    if missing:
+        raise InstallError(f"{source} is not a team-memory checkout (missing {', '.join(missing)}); "
+                           "run install from a checkout: python3 scripts/memory.py install PATH")
+
+
+def load_hook_config(source: str) -> dict:
+    """``{event: [group, ...]}`` from the source's hooks.json."""
+    path = os.path.join(source, "hooks.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            hooks = json.load(f).get("hooks")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise InstallError(f"cannot read {path}: {exc}") from None
+    if not isinstance(hooks, dict):
+        raise InstallError(f"{path} has no \"hooks\" object")
+    return hooks
+
+
+def drop_in_hooks(source: str) -> dict:
+    """The hook groups of hooks.json with their commands pointed at the drop-in runtime."""
+    out = {}
+    for event, groups in load_hook_config(source).items():
+        converted = []
+        for group in groups if isinstance(groups, list) else []:
+            if not isinstance(group, dict):
+                continue
+            group = json.loads(json.dumps(group))  # deep copy
+            for hook in group.get("hooks", []):
+                if isinstance(hook, dict) and isinstance(hook.get("command"), str):
+                    hook["command"] = hook["command"].replace(PLUGIN_ROOT_VAR, HOOK_ROOT)
+            converted.append(group)
+        if converted:
+            out[event] = converted
+    return out
+
+
+# ---------------------------------------------------------------- settings.json
+
+def read_settings(path: str) -> tuple[dict, str | None]:
+    """The settings object and the file's original text (None when there is no file)."""
+    if not os.path.exists(path):
+        return {}, None
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"cannot read {path}: {exc}") from None
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        raise InstallError(f"{path} is not valid JSON ({exc}); fix it (or move it away) and run again. "
+                           "Nothing was changed.") from None
+    if not isinstance(data, dict):
+        raise InstallError(f"{path} is not a JSON object; fix it and run again. Nothing was changed.")
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict) or any(not isinstance(v, list) for v in hooks.values()):
+        raise InstallError(f"{path}: \"hooks\" must be an object of event -> list of groups; fix it and run again. "
+                           "Nothing was changed.")
+    return data, text
+
+
+def is_our_hook(hook) -> bool:
+    return isinstance(hook, dict) and isinstance(hook.get("command"), str) and HOOK_MARKER in hook["command"]
+
+
+def without_our_hooks(hooks: dict) -> dict:
+    """``hooks`` with every team-memory hook removed; groups left empty by that are dropped."""
+    out = {}
+    for event, groups in hooks.items():
+        kept = []
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(inner, list) or not any(is_our_hook(h) for h in inner):
+                kept.append(group)
+                continue
+            rest = [h for h in inner if not is_our_hook(h)]
+            if rest:
+                kept.append(dict(group, hooks=rest))
+        if kept:
+            out[event] = kept
+    return out
+
+
+def merge_settings(settings: dict, ours: dict) -> dict:
+    """Settings with our hook groups replacing any earlier team-memory ones; everything else kept."""
+    hooks = without_our_hooks(settings.get("hooks", {}))
+    for event, groups in ours.items():
+        hooks[event] = hooks.get(event, []) + groups
+    merged = dict(settings)
+    merged["hooks"] = hooks
+    return merged
+
+
+def write_settings(path: str, data: dict, original: str | None, delete_if_empty: bool = False) -> dict:
+    """Write ``data`` if it differs from the file; back the old file up first. Returns what happened."""
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    result = {"path": path, "changed": False, "backup": None, "removed": False}
+    if original is not None:
+        try:
+            if json.loads(original) == data:
+                return result
+        except ValueError:
+            pass
+    elif not data and delete_if_empty:
+        return result
+    if original is not None:
+        backup = path + ".bak"
+        atomic_write_text(backup, original)
+        result["backup"] = backup
+    result["changed"] = True
+    if not data and delete_if_empty:
+        os.unlink(path)
+        result["removed"] = True
+    else:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomic_write_text(path, text)
+    return result
+
+
+# ---------------------------------------------------------------- files
+
+def runtime_files(source: str) -> list:
+    """The relative paths ``RUNTIME_FILES`` names in ``source`` (regular files only), sorted."""
+    found = set()
+    for pattern in RUNTIME_FILES:
+        for path in glob.glob(os.path.join(glob.escape(source), pattern)):
+            if os.path.isfile(path) and not os.path.islink(path):
+                found.add(os.path.relpath(path, source).replace(os.sep, "/"))
+    return sorted(found)
+
+
+def copy_runtime(source: str, dest: str) -> bool:
+    """Copy the runtime to ``dest`` through a sibling staging folder; False when source is dest."""
+    if os.path.isdir(dest) and os.path.samefile(source, dest):
+        return False
+    parent = os.path.dirname(dest)
+    os.makedirs(parent, exist_ok=True)
+    staging = tempfile.mkdtemp(dir=parent, prefix=".team-memory.new.")
+    try:
+        for rel in runtime_files(source):
+            target = os.path.join(staging, *rel.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy2(os.path.join(source, *rel.split("/")), target)
+        os.chmod(staging, 0o755)
+        old = None
+        if os.path.lexists(dest):
+            assert_our_runtime(dest)
+            old = tempfile.mkdtemp(dir=parent, prefix=".team-memory.old.")
+            os.rmdir(old)
+            os.rename(dest, old)
+        os.rename(staging, dest)
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return True
+
+
+def assert_our_runtime(dest: str) -> None:
+    """Refuse to replace or delete a folder that is not a team-memory runtime."""
+    if os.path.islink(dest) or not os.path.isdir(dest) or not (
+            os.path.isfile(os.path.join(dest, "hooks.json"))
+            and os.path.isdir(os.path.join(dest, "scripts", "team_memory"))):
+        raise InstallError(f"{dest} exists but is not a team-memory runtime; move it away and run again")
+
+
+PLUGIN_RULE = 'allowed-tools: Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/memory.py":*)'
+# The drop-in's rules: the absolute form the hooks' hints use, and the short form its --help and index.md show.
+DROP_IN_RULE = (f'allowed-tools: Bash(python3 "{MARKDOWN_ROOT}/scripts/memory.py":*), '
+                'Bash(python3 .claude/team-memory/scripts/memory.py:*)')
+SUBFOLDER_NOTE = ("\n(Drop-in install: Claude Code reads this project's hooks only when `claude` starts at the "
+                  "repository root; started in a subfolder, nothing is recalled automatically and these paths "
+                  "do not resolve. Ask the user to start `claude` at the root.)\n\n")
+
+
+def adjust_markdown(text: str) -> str:
+    """A plugin command or skill made to work from the drop-in runtime."""
+    text = text.replace(PLUGIN_RULE, DROP_IN_RULE).replace(PLUGIN_ROOT_VAR, MARKDOWN_ROOT)
+    end = text.find("\n---\n", 4) if text.startswith("---\n") else -1
+    return text if end < 0 else text[:end + 5] + SUBFOLDER_NOTE + text[end + 5:]
+
+
+def is_ours(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return MARKDOWN_MARKER in f.read()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def markdown_sources(source: str):
+    """``(relative destination, source path)`` for each command and skill file we ship."""
+    commands = os.path.join(source, ".claude", "commands")
+    if os.path.isdir(commands):
+        for name in sorted(os.listdir(commands)):
+            if COMMAND_GLOB.match(name):
+                yield os.path.join(".claude", "commands", name), os.path.join(commands, name)
+    skill = os.path.join(source, ".claude", "skills", SKILL_NAME)
+    if os.path.isdir(skill):
+        for dirpath, dirnames, filenames in os.walk(skill):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                path = os.path.join(dirpath, name)
+                yield os.path.join(".claude", "skills", SKILL_NAME, os.path.relpath(path, skill)), path
+
+
+def install_markdown(source: str, project: str) -> tuple[list, list]:
+    """Copy commands and the skill; returns (files changed, files kept: ours-by-name-only, and ``.bak`` copies of
+    changed files we had written before, in case they were customised)."""
+    written, kept = [], []
+    for rel, src in markdown_sources(source):
+        dest = os.path.join(project, rel)
+        if os.path.exists(dest) and not is_ours(dest):
+            kept.append(rel)
+            continue
+        with open(src, encoding="utf-8") as f:
+            text = adjust_markdown(f.read())
+        if os.path.isfile(dest):
+            with open(dest, encoding="utf-8") as f:
+                before = f.read()
+            if before == text:
+                continue
+            atomic_write_text(dest + ".bak", before)  # ours, but perhaps customised: keep the old text
+            kept.append(rel + ".bak")
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        atomic_write_text(dest, text)
+        written.append(rel)
+    return written, kept
+
+
+def remove_markdown(project: str) -> list:
+    removed = []
+    commands = os.path.join(project, ".claude", "commands")
+    if os.path.isdir(commands):
+        for name in sorted(os.listdir(commands)):
+            path = os.path.join(commands, name)
+            if COMMAND_GLOB.match(name) and os.path.isfile(path) and is_ours(path):
+                os.unlink(path)
+                removed.append(os.path.join(".claude", "commands", name))
+    skill = os.path.join(project, ".claude", "skills", SKILL_NAME)
+    if os.path.isdir(skill) and not os.path.islink(skill) and is_ours(os.path.join(skill, "SKILL.md")):
+        shutil.rmtree(skill)
+        removed.append(os.path.join(".claude", "skills", SKILL_NAME))
+    for folder in (commands, os.path.dirname(skill)):  # leave no empty folders behind
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+    return removed
+
+
+def ensure_store(project: str) -> tuple[str, bool]:
+    """Create ``.claude/memory/`` and its config when missing; returns (memory root, config created)."""
+    root = os.path.join(project, *MEMORY_REL)
+    os.makedirs(root, exist_ok=True)
+    config = os.path.join(root, CONFIG_NAME)
+    if os.path.exists(config):
+        return root, False
+    atomic_write_text(config, json.dumps(MINIMAL_CONFIG, indent=2) + "\n")
+    return root, True
+
+
+def ensure_gitignore(project: str) -> list:
+    """Append the lines ``.gitignore`` lacks (once, under one header); returns what was added."""
+    path = os.path.join(project, ".gitignore")
+    text = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+    present = {line.strip() for line in text.splitlines()}
+    missing = [line for line in GITIGNORE_LINES if line not in present]
+    if not missing:
+        return []
+    block = ([GITIGNORE_HEADER] if GITIGNORE_HEADER not in present else []) + missing
+    prefix = text if not text or text.endswith("\n") else text + "\n"
+    if prefix and GITIGNORE_HEADER not in present:
+        prefix += "\n"
+    with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+        f.write(prefix + "\n".join(block) + "\n")
+    return missing
+
+
+# ---------------------------------------------------------------- entry points
+
+def _project_dir(project: str) -> str:
+    project = os.path.abspath(project)
+    if not os.path.isdir(project):
+        raise InstallError(f"{project} is not a folder")
+    from ..base.safefs import store_problem
+    problem = store_problem(os.path.join(project, *MEMORY_REL))  # never install or uninstall through a link
+    if problem:
+        raise InstallError(problem)
+    return project
+
+
+def in_git_repository(path: str) -> bool:
+    from ..records.store import folders_up
+    return any(os.path.exists(os.path.join(folder, ".git")) for folder in folders_up(path))
+
+
+def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
+    """Install (or upgrade) team-memory into ``project``; returns a report of what changed."""
+    project, source = _project_dir(project), os.path.abspath(source)
+    check_source(source)
+    if not allow_no_git and not in_git_repository(project):
+        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get "
+                           "team-memory through git, so run 'git init' there first, or pass --no-git to install anyway")
+    if os.path.samefile(project, source):
+        raise InstallError("that is the team-memory checkout itself; install into another repository "
+                           "(it already works here as a plugin: claude --plugin-dir .)")
+    settings_path = os.path.join(project, ".claude", "settings.json")
+    settings, original = read_settings(settings_path)  # refuse early, before anything is copied
+    ours = drop_in_hooks(source)
+    runtime = os.path.join(project, *RUNTIME_REL)
+    copied = copy_runtime(source, runtime)
+    settings_result = write_settings(settings_path, merge_settings(settings, ours), original)
+    memory_root, config_created = ensure_store(project)
+    gitignore_added = ensure_gitignore(project)
+    written, kept = install_markdown(source, project)
+    return {
+        "project": project,
+        "runtime": runtime,
+        "runtime_copied": copied,
+        "settings": settings_result,
+        "hook_events": sorted(ours),
+        "memory_root": memory_root,
+        "config_created": config_created,
+        "gitignore_added": gitignore_added,
+        "markdown_written": written,
+        "markdown_kept": kept,
+    }
+
+
+def uninstall_project(project: str) -> dict:
+    """Remove our hooks, runtime, commands and skill from ``project``; keep memories and all else."""
+    project = _project_dir(project)
+    settings_path = os.path.join(project, ".claude", "settings.json")
+    settings, original = read_settings(settings_path)
+    result = {"path": settings_path, "changed": False, "backup": None, "removed": False}
+    if original is not None:
+        cleaned = dict(settings)
+        hooks = without_our_hooks(settings.get("hooks", {}))
+        if hooks:
+            cleaned["hooks"] = hooks
+        else:
+            cleaned.pop("hooks", None)
+        result = write_settings(settings_path, cleaned, original, delete_if_empty=True)
+    runtime = os.path.join(project, *RUNTIME_REL)
+    runtime_removed = False
+    if os.path.lexists(runtime):
+        assert_our_runtime(runtime)
+        shutil.rmtree(runtime)
+        runtime_removed = True
+    return {
+        "project": project,
+        "settings": result,
+        "runtime_removed": runtime_removed,
+        "markdown_removed": remove_markdown(project),
+        "memory_root": os.path.join(project, *MEMORY_REL),
+    }

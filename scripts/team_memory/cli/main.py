@@ -1,0 +1,230 @@
+"""The command-line interface: ``python3 scripts/memory.py <command> ...``.
+
+``main(argv) -> int`` builds one argparse parser from the command modules
+listed in ``COMMAND_MODULES`` (each has ``register(subparsers, common)``), runs
+the chosen command, and maps every outcome to an exit code in one place:
+
+0 success, 1 a known error with a readable message (``CliError``, invalid
+input, nothing found), 2 a usage error, 3 anything unexpected.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from typing import Sequence
+
+from ..base.cliname import user_cli
+from .. import __version__
+from ..base.config import load_config
+from ..base.model import MEMORY_REL
+from ..base.safefs import UnsafePath, check_store
+from ..records.store import find_memory_root
+
+COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_admin", "cmd_transfer", "cmd_edit")
+# command -> the module of COMMAND_MODULES that registers it, so a run imports only that one
+# (tests/test_cli_lazy.py keeps it complete; a command missing here still works, by importing all).
+COMMAND_HOME = {
+    "rebuild": "cmd_store", "list": "cmd_store", "search": "cmd_store", "show": "cmd_store",
+    "demo": "demo", "install": "cmd_install", "uninstall": "cmd_install", "eval": "cmd_eval",
+    "add": "cmd_write", "save": "cmd_write", "update": "cmd_write", "retire": "cmd_write",
+    "archive": "cmd_write", "restore": "cmd_write", "unarchive": "cmd_write", "validate": "cmd_write",
+    "similar": "cmd_write", "doctor": "cmd_admin", "gc": "cmd_admin", "stats": "cmd_admin",
+    "export": "cmd_transfer", "import": "cmd_transfer", "edit": "cmd_edit",
+}
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
+
+PROG = "memory.py"
+CLI = user_cli()
+DESCRIPTION = f"""\
+team-memory: the team's memories as JSON files in the repository, recalled for
+Claude Code before every prompt.
+
+examples:
+  {CLI} demo                      # try it on a built-in demo store
+  {CLI} search "fix pydantic import error" --explain
+  {CLI} list --category decision
+  {CLI} <command> --help          # every command has examples
+"""
+
+
+class CliError(Exception):
+    """A known problem, reported as one readable message with exit code 1 (or ``code``)."""
+
+    def __init__(self, message: str, code: int = EXIT_ERROR):
+        super().__init__(message)
+        self.code = code
+
+
+class UsageError(CliError):
+    def __init__(self, message: str):
+        super().__init__(message, EXIT_USAGE)
+
+
+class Context:
+    """What a command needs: the parsed args, the store (found lazily) and output helpers."""
+
+    def __init__(self, args):
+        self.args = args
+        self._root = None
+        self._config = None
+
+    @property
+    def memory_root(self) -> str:
+        if self._root is None:
+            self._root = resolve_root(getattr(self.args, "root", None))
+        return self._root
+
+    @property
+    def config(self) -> dict:
+        if self._config is None:
+            self._config = load_config(self.memory_root)
+        return self._config
+
+    def print_json(self, data) -> None:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+
+    def color(self, text: str, code: str) -> str:
+        """``text`` in an ANSI colour, only on a terminal and never with ``NO_COLOR``."""
+        if not sys.stdout.isatty() or os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
+            return text
+        from ..base.terminal import colored
+        return colored(text, code)
+
+
+def resolve_root(root: str | None) -> str:
+    """The memory root from ``--root`` (a project folder or the memory folder itself), else found upward."""
+    if root:
+        root = os.path.abspath(root)
+        nested = os.path.join(root, *MEMORY_REL)
+        if os.path.lexists(nested):
+            return check_store(nested)
+        if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
+            return check_store(root)
+        raise CliError(f"no memory store at {root}: expected {nested} (create it with the 'install' command)")
+    start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    found = find_memory_root(os.getcwd()) or find_memory_root(start)
+    if found is None:
+        raise CliError(f"no .claude/memory folder found at or above {os.getcwd()}; "
+                       "run inside your project or pass --root PATH")
+    return found
+
+
+# Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
+PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file", "source", "from_claude_memory",
+                       "from_file", "keep"})
+
+
+def _has_surrogates(text: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" for ch in text)
+
+
+def check_text_args(args) -> None:
+    """Refuse text arguments holding bytes that are not UTF-8 (a Latin-1 terminal: surrogate escapes in argv)."""
+    for name, value in sorted(vars(args).items()):
+        if name in PATH_ARGS or name == "func":
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and _has_surrogates(item):
+                option = "--" + name.replace("_", "-") if name not in ("id", "prompt") else name.upper()
+                raise CliError(f"{option} is not valid UTF-8 text (is the terminal set to another encoding? "
+                               "try a UTF-8 locale such as LANG=C.UTF-8); nothing was done")
+
+
+def read_stdin_text(what: str) -> str:
+    """All of stdin as UTF-8 text, or a ``CliError`` naming the first bad byte (nothing is written)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        text = sys.stdin.read()
+        if _has_surrogates(text):
+            raise CliError(f"{what} from stdin is not valid UTF-8; nothing was written")
+        return text
+    data = buffer.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{what} from stdin is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                       "save it as UTF-8 first (for example: iconv -f latin1 -t utf-8); nothing was written") from None
+
+
+def common_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", metavar="PATH",
+                        help="the project folder or its .claude/memory folder (default: found from the current folder)")
+    return common
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv`` naming a known command, only that command's module is imported."""
+    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="<command>")
+    common = common_parser()
+    modules = COMMAND_MODULES
+    if argv:
+        home = COMMAND_HOME.get(argv[0])
+        if home in COMMAND_MODULES:
+            modules = (home,)
+    for name in modules:
+        importlib.import_module(f".{name}", __package__).register(subparsers, common)
+    return parser
+
+
+def add_command(subparsers, common, name: str, func, help_text: str, examples: str, **kwargs):
+    """Add one subcommand with its help line, description and examples."""
+    p = subparsers.add_parser(name, parents=[common], help=help_text,
+                              description=f"{help_text}\n\nexamples:\n{examples}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    p.add_argument("--version", action="version", version=f"team-memory {__version__}")
+    p.set_defaults(func=func)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    if args.command in RAW_OUTPUT:
+        return _run(args)
+    from ..base.terminal import safe_output
+    with safe_output():  # nothing read from a file reaches the terminal with escapes or invisible text
+        return _run(args)
+
+
+# Commands whose output is data meant to be read back (JSON Lines), written as is.
+RAW_OUTPUT = frozenset({"export"})
+
+
+def _run(args) -> int:
+    try:
+        check_text_args(args)
+        return int(args.func(Context(args)) or 0)
+    except CliError as exc:
+        from ..records.exposure import hide_secrets
+        print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
+        return exc.code
+    except UnsafePath as exc:  # a link or a non-regular file where the store needs a real one
+        print(f"error: {exc} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
+              file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the one place unexpected errors become exit 3
+        print(f"unexpected error: {exc.__class__.__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("TEAM_MEMORY_DEBUG"):
+            raise
+        return EXIT_UNEXPECTED

@@ -1,0 +1,149 @@
+"""Is the machine cache still what the memory files say? The hook asks on every prompt.
+
+Three levels, cheapest first: the cache suits the configuration and ``index.md``; each
+category folder's modification time (files added, replaced or removed); then every memory
+file, one ``lstat`` each, against the cache's file table (inode, mtime, size, ctime). The
+last one is what sees an in-place rewrite (truncate and write, as editors save), which
+changes no folder; ctime moves on every write and no tool can set it back. A stamp taken
+within two ticks of the file clock of the cache's own time is not trusted (racy): the file
+may have changed again in the same tick, so it is read again.
+
+The per-file level costs one ``lstat`` per memory (2-5 microseconds each here): the one
+cost of the hook that grows with the store (see docs/benchmarks.md). A forked child doing
+it while the hook ranks was tried and measured slower on a busy 2-core machine.
+"""
+from __future__ import annotations
+
+import os
+
+from . import cache as cachemod
+from .cache import Cache, folder_mtime, racy
+from ..base.model import CATEGORIES
+
+
+def cache_root(cache: Cache) -> str:
+    return os.path.dirname(os.path.dirname(cache.path))
+
+
+def stale_folders(cache: Cache, folders: dict, files: bool = True, unsure: bool = True) -> list:
+    """Folders where anything changed since the cache was taken, or too recently to trust.
+
+    The folder's own modification time (files added, replaced, removed), then every memory
+    file in it, one ``lstat`` each, against the cache's file table: inode, mtime, size and
+    ctime (an in-place rewrite changes no folder, but always the file's ctime). The usual
+    case, nothing changed, is two byte comparisons per column, whatever the folder's size.
+    ``files=False``: the folders' own times only (a writer's patch; the next hook checks the files).
+    ``unsure=False``: only what differs, not what was stamped too recently to be sure of.
+    """
+    root = cache_root(cache)
+    recorded = cache.meta["folders"]
+    written = cache.meta["written_ns"]
+    by_folder: dict = {}
+    for category in CATEGORIES:
+        if category in folders:
+            by_folder.setdefault(folders[category], []).append(category)
+    out = []
+    for folder in sorted(by_folder):
+        path = os.path.join(root, folder)
+        now = folder_mtime(path)
+        if folder not in recorded or recorded[folder] != now or (unsure and racy(now, written)):
+            out.append(folder)
+        elif files and not all(_files_unchanged(cache, category, path, written if unsure else None)
+                               for category in by_folder[folder]):
+            out.append(folder)
+    return out
+
+
+def _files_unchanged(cache: Cache, category: str, folder_path: str, written) -> bool:
+    """True when no memory file the cache's table lists for this folder changed since, and
+    (``written``: the cache's time) none was changed too close to it to be sure of it.
+
+    The caller has seen the folder's own time unchanged, so the names are the table's (an
+    added, removed or renamed file changes the folder): one ``lstat`` per name, relative to
+    the open folder, and the ctimes compared with the table's column as bytes. Any write,
+    ``touch`` or ``chmod`` moves a file's ctime, and nothing can set it back.
+    """
+    import struct
+    section = "f:" + category
+    if section not in cache.loc:
+        return not _memory_stats(folder_path)[0]
+    data = cache.raw(section)
+    cut = data.find(b"\0")
+    names = data[:cut].split(b"\n") if cut > 0 else []
+    n = len(names)
+    start = cut + 1 + (-(cut + 1) % 8)
+    column = start + 8 * n * cachemod.CTIME_COLUMN
+    if not n or os.path.islink(folder_path) or b'"' in data[:cut]:  # a name stored as JSON: the careful way
+        return _unchanged_slowly(cache, section, folder_path)
+    try:
+        fd = os.open(folder_path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        stat = os.stat
+        ctimes = [stat(name, dir_fd=fd, follow_symlinks=False).st_ctime_ns for name in names]
+    except (OSError, NotImplementedError):  # a file went away, or no relative stat here
+        return _unchanged_slowly(cache, section, folder_path)
+    finally:
+        os.close(fd)
+    if written is not None:
+        newest = max(ctimes)
+        if newest > written - cachemod.RACY_NS and racy(newest, written):
+            return False
+    return data[column:column + 8 * n] == struct.pack("=%dq" % n, *ctimes)
+
+
+def _unchanged_slowly(cache: Cache, section: str, folder_path: str) -> bool:
+    table = cachemod.parse_files_section(cache.raw(section))
+    names, stats = _memory_stats(folder_path)
+    return len(table) == len(names) and all(_recorded(table.get(n)) == _stamp(st) for n, st in zip(names, stats))
+
+
+def _memory_stats(folder_path: str):
+    """``(names, stats)``: the memory files of one folder, in the order the folder lists them,
+    and their ``lstat`` results.
+
+    The names ``iter_memory_files`` accepts: ``*.json``, not hidden (so never a writer's
+    ``.<name>.tmp`` temp file), regular files only. One ``lstat`` per file, relative to the
+    open folder (cheaper than ``DirEntry`` objects, which need the same ``lstat`` anyway).
+    """
+    names, stats = [], []
+    if os.path.islink(folder_path):  # a category folder linked out of the store is never read
+        return names, stats
+    relative = os.stat in os.supports_dir_fd and os.listdir in os.supports_fd
+    try:
+        fd = os.open(folder_path, os.O_RDONLY) if relative else None
+    except OSError:
+        return names, stats
+    try:
+        stat, prefix = os.stat, os.path.join(folder_path, "")
+        for name in os.listdir(fd if relative else folder_path):
+            if name[-5:] == ".json" and name[0] != ".":
+                try:
+                    st = (stat(name, dir_fd=fd, follow_symlinks=False) if relative
+                          else stat(prefix + name, follow_symlinks=False))
+                except OSError:
+                    continue
+                if st.st_mode & 0o170000 == 0o100000:  # a regular file
+                    names.append(name)
+                    stats.append(st)
+    except OSError:
+        pass
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return names, stats
+
+
+def _stamp(st) -> tuple:
+    """What tells one version of a memory file from another: inode, mtime, size, ctime.
+
+    An in-place rewrite keeps the inode, can keep the size and have its mtime set back,
+    but always moves the ctime (no tool can set it)."""
+    return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
+
+
+def _recorded(old) -> tuple:
+    """The ``_stamp`` part of a file table row ``(ino, mtime_ns, size, id, ctime_ns)``."""
+    return (old[0], old[1], old[2], old[4]) if old is not None else (None,)
+

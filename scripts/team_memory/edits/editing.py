@@ -1,0 +1,240 @@
+"""``edit ID``: a memory's JSON in ``$EDITOR``, saved through the write path.
+
+The editor (``$EDITOR``, then ``$VISUAL``, then ``vi``) opens a temporary copy.
+On save the text is parsed and turned into an update (``write.update_memory``:
+``id``, ``category`` and ``created_at`` are kept, ``times_updated`` goes up, the
+change is logged, private sections and secrets are filtered, all under the store
+lock and only if the file did not change meanwhile). If it fails, the problems are
+printed and the person chooses to edit again or stop. Nothing typed is lost: when
+the edit does not land, the text is kept in a recovery file whose path is printed
+(``edit ID --from PATH`` continues from it).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+from datetime import datetime, timezone
+
+from ..base.config import category_folders
+from ..base.fsutil import atomic_write_text
+from ..records.privacy import PrivateTagError
+from ..base.state import prune, state_home
+from ..records.store import NotARecord, load_memory, read_bytes
+from ..records.validate import Problem, ValidationError, validate_record
+from .write import UPDATABLE, WriteError, content_hash, update_memory
+
+# Fields the write path keeps itself; an edit that changes them is refused with a hint.
+HINTS = {
+    "record_status": "use retire/restore/archive/unarchive",
+    "id": "ids are file names: import it with --on-conflict suffix or save a new memory",
+    "category": "save a new memory in the other category and retire this one",
+}
+
+
+class EditAborted(Exception):
+    """The edit did not land; ``recovery`` is where the text was kept (None if nothing changed)."""
+
+    def __init__(self, message: str, recovery: str | None = None):
+        super().__init__(message)
+        self.recovery = recovery
+
+
+def editor_command() -> list:
+    for name in ("EDITOR", "VISUAL"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return shlex.split(value)
+    return ["vi"]
+
+
+def run_editor(path: str) -> int:
+    command = editor_command()
+    if shutil.which(command[0]) is None and not os.path.isfile(command[0]):
+        raise EditAborted(f"the editor {command[0]!r} was not found; set $EDITOR (e.g. EDITOR=nano)")
+    return subprocess.call(command + [path])
+
+
+def recovery_path(memory_id: str) -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    return os.path.join(state_home(), "recovery", f"{memory_id}.{stamp}.json")
+
+
+RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next one is written
+
+
+def keep(memory_id: str, text: str, config: dict) -> str:
+    """Save ``text`` (private sections and secrets removed, as on every write) where the person can find it
+    again, in ``<state folder>/recovery/``; prune recovery files older than a week; return the path."""
+    from ..records.privacy import private_settings, scrub_text
+    try:
+        text = scrub_text(text, private_settings(config))[0]
+    except PrivateTagError:  # an unclosed tag: everything from the first one on may be private
+        cut = re.search(r"<\s*private|\[private\]|<!--\s*private", text, re.I)
+        text = text[:cut.start()] + "[PRIVATE: unclosed tag, the rest was not kept]" if cut else text
+    path = recovery_path(memory_id)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    prune(os.path.dirname(path), RECOVERY_DAYS)
+    atomic_write_text(path, text, mode=0o600)
+    return path
+
+
+def changes_from(original: dict, edited) -> tuple:
+    """``(changes for update_memory, [Problem])`` from the stored and the edited record."""
+    if not isinstance(edited, dict):
+        return {}, [Problem("(record)", "must be a JSON object", "keep the outer {...}")]
+    problems, changes = [], {}
+    for key in sorted(set(original) | set(edited), key=str):
+        old, new = original.get(key), edited.get(key)
+        if key in UPDATABLE:
+            if key not in edited and key in original and key != "content":
+                problems.append(Problem(key, "cannot be removed by edit", "keep it (related_files may be [])"))
+            elif key == "content" and isinstance(new, dict) and isinstance(old, dict):
+                diff = {k: v for k, v in new.items() if old.get(k) != v or k not in old}
+                diff.update({k: None for k in old if k not in new})
+                if diff:
+                    changes["content"] = diff
+            elif new != old:
+                changes[key] = new
+        elif new != old:
+            what = "added" if key not in original else "removed" if key not in edited else "changed"
+            problems.append(Problem(str(key), f"is kept by team-memory and cannot be {what} here",
+                                    HINTS.get(key, f"put it back as it was: {json.dumps(old, ensure_ascii=False)}"
+                                              if key in original else "remove it")))
+    return changes, problems
+
+
+def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
+    """Save the edited ``text``; return the ``WriteResult``, or None when nothing changed.
+
+    Raises ``ValidationError`` for anything the person can fix in the editor, ``WriteError``
+    when the edit cannot land (the memory changed or went away meanwhile).
+    """
+    try:
+        edited = json.loads(text)
+    except ValueError as exc:
+        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
+                              memory_id) from None
+    changes, problems = changes_from(original, edited)
+    if problems:  # name the schema problems too, so one more round fixes everything
+        named = {p.field for p in problems}
+        problems += [p for p in validate_record(edited, folder_category=original.get("category"), file_id=memory_id)
+                     if p.field not in named]
+        raise ValidationError(problems, memory_id)
+    if not changes:
+        return None
+    if "content" in changes and not isinstance(edited.get("content"), dict):
+        raise ValidationError([Problem("content", "must be an object", "write {...}")], memory_id)
+    try:
+        return update_memory(memory_root, config, memory_id, changes, expect_hash=original_hash,
+                             summary="edited by hand")
+    except PrivateTagError as exc:
+        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+
+
+def folder_category(memory_root: str, config: dict, path: str) -> str | None:
+    folder = os.path.basename(os.path.dirname(path))
+    return next((c for c, f in category_folders(config).items() if f == folder), None)
+
+
+def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
+    """``(text, record, hash)`` of the stored file; ``record`` is None when the file is broken (it does not
+    parse, is not UTF-8, or fails validation): then the raw text is edited and saved whole (``save_repaired``)."""
+    try:
+        data = read_bytes(path)[0]  # a regular file only, never through a link, read with a bound
+    except (NotARecord, OSError) as exc:
+        raise WriteError(f"{path} cannot be read ({exc})") from None
+    text = data.decode("utf-8", errors="replace")  # bytes that are not UTF-8 show as U+FFFD, to be fixed
+    from ..base.digest import sha256_hex
+    try:
+        record = load_memory(path)
+    except (NotARecord, OSError, ValueError):
+        record = None
+    if record is not None and validate_record(record, folder_category=folder_category(memory_root, config, path),
+                                              file_id=os.path.basename(path)[:-5]):
+        record = None
+    return text, record, sha256_hex(data)
+
+
+def save_repaired(memory_root: str, config: dict, path: str, original_hash: str, text: str):
+    """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
+    from ..derived.index import write_index_locked
+    from ..base.fsutil import store_lock
+    from ..records.privacy import scrub_record
+    from ..records.store import record_status
+    from .write import WriteResult, _add_change, _write_record, now_iso
+    memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
+    try:
+        edited = json.loads(text)
+    except ValueError as exc:
+        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
+                              memory_id) from None
+    if isinstance(edited, dict) and "\ufffd" in text:
+        raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
+                                       "retype those characters")], memory_id)
+    problems = validate_record(edited, folder_category=category, file_id=memory_id) if isinstance(edited, dict) \
+        else [Problem("(record)", "must be a JSON object", "keep the outer {...}")]
+    if problems:
+        raise ValidationError(problems, memory_id)
+    try:
+        clean, private, secrets = scrub_record(edited, config)
+    except PrivateTagError as exc:
+        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+    now = now_iso()
+    clean["updated_at"] = now
+    _add_change(clean, "repaired by hand (edit)", now)
+    problems = validate_record(clean, folder_category=category, file_id=memory_id)
+    if problems:
+        raise ValidationError(problems, memory_id)
+    with store_lock(memory_root):
+        if not os.path.isfile(path) or content_hash(path) != original_hash:
+            raise WriteError(f"{path} changed while you were editing")
+        _write_record(path, clean)
+        write_index_locked(memory_root, config)  # the file broke outside the CLI: rebuild from every file
+    return WriteResult(memory_id, path, category, "repaired", record_status(clean), content_hash(path), private, secrets)
+
+
+def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
+                 again, report_problems):
+    """Run the edit loop; ``again()`` says whether to reopen after ``report_problems(problems)``.
+
+    Returns the ``WriteResult`` or None (no change); raises ``EditAborted`` otherwise.
+    """
+    text, original, original_hash = load_for_edit(memory_root, config, path)
+    if start_text is not None:
+        text = start_text
+    stored_text = text if start_text is None else None
+    work_dir = tempfile.mkdtemp(prefix="team-memory-edit-")
+    work = os.path.join(work_dir, f"{memory_id}.json")
+    try:
+        while True:
+            with open(work, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            try:
+                status = run_editor(work)
+            finally:
+                with open(work, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            if status != 0:
+                raise EditAborted(f"the editor exited with status {status}; nothing was saved",
+                                  None if text == stored_text else keep(memory_id, text, config))
+            if text == stored_text:
+                return None
+            try:
+                if original is None:
+                    return save_repaired(memory_root, config, path, original_hash, text)
+                return try_save(memory_root, config, memory_id, original, original_hash, text)
+            except ValidationError as exc:
+                report_problems(exc.problems)
+                if not again():
+                    raise EditAborted("nothing was saved", keep(memory_id, text, config)) from None
+            except WriteError as exc:
+                raise EditAborted(f"{exc}; nothing was saved", keep(memory_id, text, config)) from None
+    except KeyboardInterrupt:
+        raise EditAborted("interrupted; nothing was saved", None if text == stored_text else keep(memory_id, text, config))
+    finally:
+        shutil.rmtree(work_dir, ignore_errors=True)

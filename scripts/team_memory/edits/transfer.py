@@ -1,0 +1,266 @@
+"""Moving memories in and out of a store: ``export`` and ``import``.
+
+Formats: JSON Lines (one record per line; the default) and YAML (one record per
+document) when pyyaml can be imported; the runtime never needs it. A JSON array
+is read too. ``claude_memory_entries(path)`` reads a store written by the prior
+plugin (``.claude/memory/<folder>/<id>.json``, schema 1.0).
+
+Import is all or nothing: every record is scrubbed (private sections, secrets)
+and validated first (``prepare``); with any invalid record nothing is written
+unless invalid records are to be skipped. ``import_records`` then writes under
+one store lock and rewrites the index once. Ids are kept when free; a taken id
+is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from datetime import date, datetime, timezone
+from dataclasses import dataclass, field
+
+from ..base.config import category_enabled, category_folders, load_config
+from ..base.fsutil import store_lock
+from ..records.ids import id_taken, slugify
+from ..derived.index import apply_changes
+from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
+from ..records.privacy import PrivateTagError, scrub_record
+from ..records.store import iter_records, memory_path, ordered, project_root_of, read_bytes, record_status
+from ..records.validate import Problem, validate_record
+from .write import _tidy, _write_record, now_iso
+
+FORMATS = ("jsonl", "yaml")
+CONFLICT_MODES = ("skip", "replace", "suffix")
+
+
+class TransferError(ValueError):
+    """The input cannot be read at all (not a format problem of one record)."""
+
+
+# optional: YAML only when pyyaml is installed; imported on first use (False: not tried yet),
+# so every other command does not pay for it
+_yaml = False
+
+
+def _yaml_module():
+    global _yaml
+    if _yaml is False:
+        try:
+            import yaml as module
+        except ImportError:  # pragma: no cover - depends on the environment
+            module = None
+        _yaml = module
+    return _yaml
+
+
+def yaml_available() -> bool:
+    return _yaml_module() is not None
+
+
+def _need_yaml() -> None:
+    if _yaml_module() is None:
+        raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it")
+
+
+def format_for(path: str | None, explicit: str | None) -> str:
+    if explicit:
+        return explicit
+    return "yaml" if path and path.lower().endswith((".yaml", ".yml")) else "jsonl"
+
+
+# --- export ------------------------------------------------------------------
+
+def export_records(memory_root: str, config: dict, status: str = "all", category: str | None = None) -> list:
+    """The stored records (as on disk, canonical key order), by category then id."""
+    out = []
+    for cat, path, record in iter_records(memory_root, config):
+        if (category and cat != category) or (status != "all" and record_status(record) != status):
+            continue
+        out.append((CATEGORIES.index(cat), os.path.basename(path), ordered(record)))
+    return [rec for _, _, rec in sorted(out, key=lambda t: t[:2])]
+
+
+def dumps(records: list, fmt: str) -> str:
+    if fmt == "yaml":
+        _need_yaml()
+        return _yaml.safe_dump_all(records, allow_unicode=True, sort_keys=False, explicit_start=True) if records else ""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+# --- reading -----------------------------------------------------------------
+
+def loads(text: str, fmt: str) -> list:
+    """``[(where, value)]`` for every record in ``text``; unparsable lines become ``(where, ParseFailure)``."""
+    if fmt == "yaml":
+        _need_yaml()
+        try:
+            docs = [d for d in _yaml.safe_load_all(text) if d is not None]
+        except _yaml.YAMLError as exc:
+            raise TransferError(f"not valid YAML: {exc}") from None
+        if len(docs) == 1 and isinstance(docs[0], list):
+            docs = docs[0]
+        return [(f"document {i}", _plain(d)) for i, d in enumerate(docs, 1)]
+    if text.lstrip().startswith("["):
+        try:
+            items = json.loads(text)
+        except ValueError as exc:
+            raise TransferError(f"not a valid JSON array: {exc}") from None
+        return [(f"item {i}", d) for i, d in enumerate(items, 1)]
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append((f"line {n}", json.loads(line)))
+        except ValueError as exc:
+            out.append((f"line {n}", ParseFailure(f"not valid JSON ({exc})")))
+    return out
+
+
+def _plain(value):
+    """YAML reads unquoted times as datetime objects: turn them back into ISO 8601 text."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+@dataclass
+class ParseFailure:
+    message: str
+
+
+def claude_memory_root(path: str) -> str:
+    """The prior plugin's store at ``path`` (a project folder or its ``.claude/memory``)."""
+    path = os.path.abspath(os.path.expanduser(path))
+    nested = os.path.join(path, *MEMORY_REL)
+    if os.path.isdir(nested):
+        return nested
+    if os.path.isdir(path) and any(os.path.isdir(os.path.join(path, f)) for f in category_folders({}).values()):
+        return path
+    raise TransferError(f"no memory store at {path}: expected {nested} or a folder holding decisions/, runbooks/...")
+
+
+def claude_memory_entries(path: str) -> list:
+    """``[(where, record)]`` from a prior-plugin store; id and category come from the file's name and folder."""
+    root = claude_memory_root(path)
+    config = load_config(None)
+    if os.path.isfile(os.path.join(root, CONFIG_NAME)):  # its own folder names, if it set any
+        config = load_config(root)
+    out = []
+    for category, folder in category_folders(config).items():
+        folder_path = os.path.join(root, folder)
+        try:
+            names = sorted(os.listdir(folder_path))
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith(".json") or name.startswith("."):
+                continue
+            where = os.path.join(folder, name)
+            try:  # a regular file only, never through a link, bounded
+                data = json.loads(read_bytes(os.path.join(folder_path, name))[0].decode("utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+                out.append((where, ParseFailure(f"cannot be read ({exc})")))
+                continue
+            if isinstance(data, dict):
+                data.setdefault("id", name[:-5])
+                data.setdefault("category", category)
+            out.append((where, data))
+    return out
+
+
+# --- import ------------------------------------------------------------------
+
+@dataclass
+class Prepared:
+    where: str
+    record: dict | None = None
+    problems: list = field(default_factory=list)
+    private_sections: int = 0
+    secrets_redacted: int = 0
+
+
+def prepare(entries: list, config: dict) -> list:
+    """Scrub, complete and validate every entry; ``problems`` is empty for the good ones."""
+    out = []
+    for where, value in entries:
+        item = Prepared(where)
+        out.append(item)
+        if isinstance(value, ParseFailure):
+            item.problems = [Problem("(record)", value.message, "fix the line or leave it out")]
+            continue
+        if not isinstance(value, dict):
+            item.problems = [Problem("(record)", "is not a JSON object", "each record is one {...}")]
+            continue
+        try:
+            record, item.private_sections, item.secrets_redacted = scrub_record(value, config)
+        except PrivateTagError as exc:
+            item.problems = [Problem("(record)", str(exc), "close the private tag")]
+            continue
+        record = _tidy(record)
+        now = now_iso()
+        record.setdefault("schema_version", SCHEMA_VERSION)
+        record.setdefault("created_at", record.get("updated_at") if isinstance(record.get("updated_at"), str) else now)
+        record.setdefault("updated_at", record["created_at"])
+        if "id" not in record and isinstance(record.get("title"), str):
+            record["id"] = slugify(record["title"])
+        item.problems = validate_record(record)
+        if not item.problems and not category_enabled(config, record["category"]):
+            item.problems = [Problem("category", f"{record['category']!r} is disabled in this store's config",
+                                     f"enable categories.{record['category']} or leave the record out")]
+        item.record = record
+    return out
+
+
+def import_records(memory_root: str, config: dict, records: list, on_conflict: str = "skip",
+                   dry_run: bool = False) -> list:
+    """Write valid records under one lock; ``[{id, from_id, action, path}]`` (action: created, replaced,
+    renamed, skipped)."""
+    if on_conflict not in CONFLICT_MODES:
+        raise ValueError(f"on_conflict must be one of {CONFLICT_MODES}")
+    results = []
+    project = project_root_of(memory_root)
+    planned: set = set()  # ids written by this import (a dry run writes nothing, so track them)
+
+    def taken(memory_id: str) -> bool:
+        return memory_id in planned or id_taken(memory_root, config, memory_id)
+
+    touched = []  # files written or removed, for the incremental index update
+    with store_lock(memory_root):
+        for record in records:
+            record = dict(record)
+            wanted = record["id"]
+            action = "created"
+            if taken(wanted):
+                if on_conflict == "skip":
+                    results.append({"id": wanted, "from_id": wanted, "action": "skipped", "path": None})
+                    continue
+                if on_conflict == "suffix":
+                    n = 2
+                    while taken(f"{wanted}-{n}"):
+                        n += 1
+                    record["id"], action = f"{wanted}-{n}", "renamed"
+                else:
+                    action = "replaced"
+                    for folder in category_folders(config).values():
+                        old = os.path.join(memory_root, folder, f"{wanted}.json")
+                        if not dry_run and os.path.isfile(old):
+                            os.unlink(old)
+                            touched.append(old)
+            path = memory_path(memory_root, config, record["category"], record["id"])
+            if not dry_run:
+                _write_record(path, record)
+                touched.append(path)
+            planned.add(record["id"])
+            results.append({"id": record["id"], "from_id": wanted, "action": action,
+                            "path": os.path.relpath(path, project).replace(os.sep, "/")})
+        if not dry_run and any(r["action"] != "skipped" for r in results):
+            apply_changes(memory_root, config, touched)
+    return results

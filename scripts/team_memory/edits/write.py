@@ -1,0 +1,345 @@
+"""Writing memories: create, update, retire/restore/archive/unarchive.
+
+Every write follows the same path:
+
+1. private sections are stripped and secrets redacted from every text field
+   (``privacy.scrub_record``); an unclosed private tag stops the write;
+2. titles and tags are cleaned with the retrieval side's rules;
+3. under ``fsutil.store_lock`` the record is completed (id, times, history),
+   validated strictly (``validate.validate_record``) and written atomically,
+   and ``index.md`` is rewritten in the same locked step, so a saved memory is
+   retrievable on the next prompt.
+
+Nothing is written when any step fails. Results carry counts of what was
+stripped and redacted, never the text itself.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from datetime import datetime, timedelta, timezone
+
+from ..base.config import category_enabled, category_settings
+from ..base.fsutil import atomic_write_text, store_lock
+from ..records.ids import slugify, unique_id
+from ..derived.index import apply_changes
+from ..base.model import CATEGORIES, SCHEMA_VERSION
+from ..records.privacy import scrub_record
+from ..base.sanitize import clean_line, clean_tag
+from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
+                    record_status)
+from ..derived.upkeep import folder_stamps
+from ..records.validate import MAX_CHANGES, Problem, ValidationError, id_problem, parse_iso, validate_record
+
+RESURRECTION_WINDOW = timedelta(hours=24)
+UPDATABLE = ("title", "tags", "content", "related_files", "confidence")
+SESSION_RETAINED_DEFAULT = 5
+_DEAD_TEMP = re.compile(r"^\..+\.json\.[A-Za-z0-9_]{8}\.tmp$")
+
+# verb -> (statuses it applies to, target status, reason required)
+TRANSITIONS = {
+    "retire": (("active", "archived"), "retired", True),
+    "archive": (("active",), "archived", True),
+    "restore": (("retired",), "active", False),
+    "unarchive": (("archived",), "active", False),
+}
+
+
+class WriteError(ValueError):
+    """A write that cannot be done as asked (missing memory, conflict, wrong state...)."""
+
+
+class WriteResult:
+    """What a write did (a plain class: ``dataclasses`` costs the CLI a few ms to import)."""
+
+    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted",
+              "retired")
+
+    def __init__(self, id: str, path: str, category: str, action: str, status: str = "active",  # noqa: A002
+                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0,  # noqa: A002
+                 retired: list | None = None):
+        self.id, self.path, self.category, self.action, self.status = id, path, category, action, status
+        self.hash, self.private_sections, self.secrets_redacted = hash, private_sections, secrets_redacted
+        self.retired = [] if retired is None else retired  # ids retired automatically (session retention)
+
+    def to_dict(self) -> dict:
+        out = {name: getattr(self, name) for name in self.FIELDS}
+        out["retired"] = list(self.retired)
+        return out
+
+    def __eq__(self, other) -> bool:
+        return type(other) is WriteResult and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return "WriteResult(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.FIELDS) + ")"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def content_hash(path: str) -> str:
+    """The SHA-256 of the file's bytes (what ``sha256sum`` prints), for ``--expect-hash``."""
+    from ..base.digest import sha256_hex  # not hashlib: it loads OpenSSL, a few ms of every CLI run
+    return sha256_hex(read_bytes(path)[0])
+
+
+def _tidy(record: dict) -> dict:
+    """Titles and tags cleaned as the index cleans them (other types are left to validation)."""
+    if isinstance(record.get("title"), str):
+        record["title"] = clean_line(record["title"])
+    if isinstance(record.get("tags"), list):
+        tags = []
+        for tag in record["tags"]:
+            tag = clean_tag(tag).replace(",", "") if isinstance(tag, str) else tag
+            if tag != "" and tag not in tags:
+                tags.append(tag)
+        record["tags"] = tags
+    return record
+
+
+def _write_record(path: str, record: dict) -> None:
+    from ..base.safefs import check_store, make_dir
+    folder = os.path.dirname(path)
+    check_store(os.path.dirname(folder))
+    make_dir(folder)  # a category folder that is a link is never written through
+    _remove_dead_temp_files(folder)
+    text = dump_memory(record)
+    atomic_write_text(path, text)
+    from ..records.snapshot import note_cli_write
+    note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
+
+
+def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
+    """Temp files of writers killed mid-write (we hold the lock, so no live writer owns them)."""
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name[:1] == "." and _DEAD_TEMP.match(entry.name) and time.time() - entry.stat().st_mtime > min_age:
+                    os.unlink(entry.path)
+    except OSError:
+        pass
+
+
+def _add_change(record: dict, summary: str, now: str) -> None:
+    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
+    changes = changes + [{"date": now, "summary": summary}]
+    record["changes"] = changes[-MAX_CHANGES:]
+
+
+def _check(record: dict, category: str, memory_id: str, where: str) -> None:
+    problems = validate_record(record, folder_category=category, file_id=memory_id)
+    if problems:
+        raise ValidationError(problems, where)
+
+
+def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datetime):
+    """``(path, record)`` if ``memory_id`` names a memory retired within the last 24 hours."""
+    found = find_memory(memory_root, config, memory_id)
+    if found is None:
+        return None
+    try:
+        record = load_memory(found[1])
+    except (NotARecord, OSError):
+        return None
+    retired_at = parse_iso(record.get("retired_at"))
+    if record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW:
+        return found[1], record
+    return None
+
+
+def create_memory(memory_root: str, config: dict, record: dict, *, force: bool = False) -> WriteResult:
+    """Save a new memory; its id is a slug of the title (or the record's own ``id``), made unique."""
+    if not isinstance(record, dict):
+        raise ValidationError([Problem("(record)", "must be a JSON object", "write {...}")])
+    record, private, secrets = scrub_record(record, config)
+    record = _tidy(record)
+    now_dt = datetime.now(timezone.utc).replace(microsecond=0)
+    now = now_dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    record.setdefault("schema_version", SCHEMA_VERSION)
+    record.setdefault("created_at", now)
+    record.setdefault("updated_at", record["created_at"])
+    record.setdefault("record_status", "active")
+    category = record.get("category")
+    base = record.get("id") if "id" in record else slugify(record.get("title") if isinstance(record.get("title"), str) else "")
+    record["id"] = base
+    problems = validate_record(record, folder_category=category if category in CATEGORIES else None)
+    if record.get("record_status") != "active":
+        problems.append(Problem("record_status", "a new memory must be active", 'leave it out or use "active"'))
+    if problems:
+        raise ValidationError(problems, "new memory")
+    if not category_enabled(config, category):
+        raise WriteError(f"category {category!r} is disabled in memory-config.json (categories.{category}.enabled)")
+
+    with store_lock(memory_root):
+        if not force:
+            hit = _recently_retired(memory_root, config, base, now_dt)
+            if hit:
+                raise WriteError(f"memory {base!r} was retired at {hit[1].get('retired_at')} (less than 24 hours ago); "
+                                 f"bring it back with 'restore {base}', or pass --force to create a new memory anyway")
+        memory_id = unique_id(memory_root, config, base)
+        record["id"] = memory_id
+        path = memory_path(memory_root, config, category, memory_id)
+        _check(record, category, memory_id, "new memory")
+        before = folder_stamps([path])
+        _write_record(path, record)
+        retired = _apply_session_retention(memory_root, config, now) if category == "session_summary" else []
+        apply_changes(memory_root, config, [path] + [memory_path(memory_root, config, "session_summary", r)
+                                                     for r in retired], before=before)
+        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets, retired)
+
+
+def session_max_retained(config: dict) -> int:
+    raw = category_settings(config, "session_summary").get("max_retained", SESSION_RETAINED_DEFAULT)
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        return SESSION_RETAINED_DEFAULT
+    return raw
+
+
+def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
+    """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
+    keep = session_max_retained(config)
+    active = [(rec.get("created_at") if isinstance(rec.get("created_at"), str) else "", path, rec)
+              for cat, path, rec in iter_records(memory_root, config, "session_summary")
+              if record_status(rec) == "active"]
+    active.sort(key=lambda t: (t[0], os.path.basename(t[1])), reverse=True)
+    retired = []
+    for _, path, rec in active[keep:]:
+        rec = dict(rec)
+        reason = (f"automatic: only the {keep} newest session summaries stay active "
+                  "(categories.session_summary.max_retained)")
+        rec.update(record_status="retired", retired_at=now, retired_reason=reason, updated_at=now)
+        _add_change(rec, "retired automatically by session-summary retention", now)
+        if validate_record(rec, folder_category="session_summary", file_id=os.path.basename(path)[:-5]):
+            continue  # a hand-broken summary is left alone for 'validate' to report
+        _write_record(path, rec)
+        retired.append(rec["id"])
+    return retired
+
+
+def _load_for_change(memory_root: str, config: dict, memory_id: str):
+    found = find_memory(memory_root, config, memory_id)
+    if found is None:
+        raise WriteError(f"no memory with id {memory_id!r} (try: list --status all)")
+    category, path = found
+    try:
+        return category, path, load_memory(path)
+    except (NotARecord, OSError) as exc:
+        raise WriteError(f"{path} cannot be read ({exc}); fix it by hand (see: validate {path})") from None
+
+
+def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict, *,
+                  expect_hash: str | None = None, summary: str | None = None) -> WriteResult:
+    """Change an active memory's title, tags, content keys, related files or confidence.
+
+    Content keys given replace the stored ones (``None`` removes an optional key). Keeps
+    ``id``, ``category`` and ``created_at``; bumps ``times_updated``; appends to ``changes``.
+    With ``expect_hash`` the update is refused if the file changed since that hash was taken.
+    """
+    if not isinstance(changes, dict) or not changes:
+        raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
+                         "- (content from stdin), --related-file or --confidence (see: update --help)")
+    problems = [Problem(k, "cannot be changed by update",
+                        "use retire/restore/archive/unarchive for the status" if k == "record_status"
+                        else f"change only: {', '.join(UPDATABLE)}") for k in changes if k not in UPDATABLE]
+    if "content" in changes and not isinstance(changes["content"], dict):
+        problems.append(Problem("content", "must be an object of the keys to change", 'write {"key": value}'))
+    if problems:
+        raise ValidationError(problems, f"update of {memory_id}")
+    wanted = None
+    if expect_hash is not None:
+        wanted = expect_hash.strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{12,64}", wanted):
+            raise WriteError(f"--expect-hash {expect_hash!r} is not a hash: give at least the first 12 hex digits "
+                             "that 'show ID' prints as 'hash' (or 'save'/'update --json' return)")
+    scrubbed, private, secrets = scrub_record(dict(changes, _summary=summary or ""), config)
+    note = clean_line(scrubbed.pop("_summary"))
+    scrubbed = _tidy(scrubbed)
+
+    with store_lock(memory_root):
+        category, path, record = _load_for_change(memory_root, config, memory_id)
+        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
+        if expect_hash is not None:
+            actual = content_hash(path)
+            if not actual.startswith(wanted):
+                raise WriteError(f"{memory_id} changed since it was read (hash {actual[:12]}, expected "
+                                 f"{wanted[:12]}); read it again (show {memory_id}) and retry with its new hash")
+        if record_status(record) != "active":
+            verb = "restore" if record_status(record) == "retired" else "unarchive"
+            raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
+        new = dict(record)
+        for key, value in scrubbed.items():
+            if key == "content":
+                content = dict(record.get("content") if isinstance(record.get("content"), dict) else {})
+                for ckey, cvalue in value.items():
+                    if cvalue is None:
+                        content.pop(ckey, None)
+                    else:
+                        content[ckey] = cvalue
+                new["content"] = content
+            else:
+                new[key] = value
+        now = now_iso()
+        new["updated_at"] = now
+        times = record.get("times_updated")
+        new["times_updated"] = (times if isinstance(times, int) and not isinstance(times, bool) else 0) + 1
+        what = [k for k in scrubbed if k != "content"]
+        what += [f"content.{k}" for k in scrubbed.get("content", {})]
+        _add_change(new, note or "updated " + ", ".join(what), now)
+        _check(new, category, memory_id, f"update of {memory_id}")
+        before = folder_stamps([path])
+        _write_record(path, new)
+        apply_changes(memory_root, config, [path], before=before)
+        return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
+
+
+def set_status(memory_root: str, config: dict, memory_id: str, status: str, reason: str | None = None) -> WriteResult:
+    """Retire, archive, restore or unarchive a memory.
+
+    ``status`` is a verb (``retire``, ``archive``, ``restore``, ``unarchive``) or a target
+    status (``retired``, ``archived``, ``active``: restores or unarchives as fits).
+    """
+    reason_text, private, secrets = "", 0, 0
+    if reason is not None:
+        scrubbed, private, secrets = scrub_record({"reason": reason}, config)
+        reason_text = clean_line(scrubbed["reason"])
+    with store_lock(memory_root):
+        category, path, record = _load_for_change(memory_root, config, memory_id)
+        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
+        current = record_status(record)
+        verb = {"retired": "retire", "archived": "archive"}.get(status, status)
+        if verb == "active":
+            verb = "unarchive" if current == "archived" else "restore"
+        if verb not in TRANSITIONS:
+            raise WriteError(f"unknown status change {status!r}; use one of {', '.join(TRANSITIONS)}")
+        allowed, target, needs_reason = TRANSITIONS[verb]
+        if current not in allowed:
+            other = {("restore", "archived"): "unarchive", ("unarchive", "retired"): "restore"}.get((verb, current))
+            raise WriteError(f"cannot {verb} {memory_id}: it is {current}"
+                             + (f"; bring it back with: {other} {memory_id}" if other else ""))
+        if needs_reason and not reason_text:
+            raise WriteError(f"{verb} needs --reason: say why, so the team knows later")
+        now = now_iso()
+        new = dict(record, record_status=target, updated_at=now)
+        if verb in ("retire", "archive"):
+            new[f"{target}_at"] = now
+            new[f"{target}_reason"] = reason_text
+            _add_change(new, f"{target}: {reason_text}", now)
+        else:
+            was = "retired" if verb == "restore" else "archived"
+            new.pop(f"{was}_at", None)
+            new.pop(f"{was}_reason", None)
+            _add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
+        _check(new, category, memory_id, f"{verb} of {memory_id}")
+        before = folder_stamps([path])
+        _write_record(path, new)
+        apply_changes(memory_root, config, [path], before=before)
+        return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
+
+
+def check_id(memory_id: str) -> None:
+    """Raise ``WriteError`` when ``memory_id`` cannot name a memory."""
+    reason = id_problem(memory_id)
+    if reason:
+        raise WriteError(f"id {memory_id!r} {reason}")

@@ -1,0 +1,1 @@
+"""Guards: the PreToolUse/PostToolUse handlers (what a tool call may write) and their Bash reader."""

@@ -1,0 +1,134 @@
+"""The plugin's own permission: Claude may run the team-memory CLI's store commands without asking.
+
+Claude Code asks before any Bash command that no rule allows, and in ``claude -p`` a question means a
+refusal. The slash commands and the skill carry ``allowed-tools`` rules, but those hold only while one
+of them runs; the Stop hook's reminder and the SessionStart text are answered outside them, and a
+plugin cannot ship ``permissions`` of its own. So the PreToolUse hook approves exactly one shape of
+command (``allow_cli_call``), and Claude Code asks as usual for everything else:
+
+    python3 "<this CLI>" <command> [arguments]
+
+- ``<this CLI>`` is this very file's CLI (the plugin root, or the project's drop-in runtime, compared
+  as files, so a look-alike path elsewhere is not approved);
+- ``<command>`` is one of ``COMMANDS`` (look-ups and validated writes; never ``retire``, ``archive``,
+  ``import``, ``export``, ``gc``, ``install``...);
+- nothing the shell would expand or chain: outside single quotes no ``$``, backquote, backslash,
+  ``; & | < > ( ) { } * ? [ ] ~ #`` or line break, and a backslash only in ``\\'``; inside double
+  quotes no ``$``, backquote or backslash; single quotes keep everything literal (a JSON record goes
+  there, an apostrophe in it as ``'\\''``);
+- no option that reads or writes a file (``--input`` other than ``-``, ``--content-file``, ``--output``),
+  and ``--root`` only when it names this project; argparse's abbreviations count as the full option.
+
+The user's own ``deny`` and ``ask`` rules still apply after this approval (Claude Code 2.1.330).
+``TEAM_MEMORY_AUTO_ALLOW=0`` in the environment turns it off (the store's config cannot turn it on or
+off: it arrives by ``git pull``).
+"""
+from __future__ import annotations
+
+import os
+
+from ..base.cliname import DROP_IN_CLI, SCRIPT
+
+COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats")
+FILE_OPTIONS = ("--input", "--content-file", "--output", "--keep")
+UNQUOTED_SPECIAL = set("$`\\;&|<>(){}*?[]~#\n\r\t")
+DOUBLE_QUOTED_SPECIAL = set("$`\\\n\r")
+MAX_COMMAND_CHARS = 20_000
+REASON = "team-memory: its own CLI (validated write or look-up), approved by the plugin's hook"
+
+
+def shell_literal(command: str) -> bool:
+    """True when bash would run ``command`` as one simple command with no expansion of any kind.
+
+    Outside quotes, a backslash is accepted only before an apostrophe: ``'\\''`` is how an apostrophe
+    goes inside a single-quoted argument (Claude Code turns a ``\\u0027`` in a command into a bare one).
+    """
+    state = None  # None, "'" or '"'
+    escaped = False
+    for i, ch in enumerate(command):
+        if escaped:
+            escaped = False
+        elif state == "'":
+            if ch == "'":
+                state = None
+        elif state == '"':
+            if ch == '"':
+                state = None
+            elif ch in DOUBLE_QUOTED_SPECIAL:
+                return False
+        elif ch in ("'", '"'):
+            state = ch
+        elif ch == "\\" and command[i + 1:i + 2] == "'":
+            escaped = True
+        elif ch in UNQUOTED_SPECIAL:
+            return False
+    return state is None
+
+
+def _option(arg: str, names) -> str | None:
+    """The option of ``names`` that ``arg`` (``--opt``, ``--opt=v`` or an abbreviation) stands for."""
+    if not arg.startswith("--") or arg == "--":
+        return None
+    head = arg.split("=", 1)[0]
+    for name in names:
+        if name.startswith(head):
+            return name
+    return None
+
+
+def _same(path: str, other: str) -> bool:
+    try:
+        return os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False
+
+
+def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return False
+        name = _option(arg, FILE_OPTIONS + ("--root",))
+        if name is not None:
+            value = arg.split("=", 1)[1] if "=" in arg else (args[i + 1] if i + 1 < len(args) else None)
+            i += 1 if "=" in arg else 2
+            if value is None:
+                return False
+            if name == "--input" and value == "-":
+                continue
+            if name != "--root":
+                return False
+            target = os.path.join(cwd, value)
+            if not any(_same(target, root) or _same(target, os.path.join(root, ".claude", "memory"))
+                       for root in project_roots):
+                return False
+            continue
+        i += 1
+    return True
+
+
+def allow_cli_call(command: str, cwd: str, project_roots: list) -> bool:
+    """True when ``command`` is this CLI's store command in the one approved shape (see the module doc)."""
+    if os.environ.get("TEAM_MEMORY_AUTO_ALLOW", "1").strip() in ("0", "false", "no", "off"):
+        return False
+    if "memory.py" not in command or len(command) > MAX_COMMAND_CHARS or not shell_literal(command.strip()):
+        return False
+    import shlex  # only for a command that names the CLI: kept off the hook's path otherwise
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    if len(argv) < 3 or argv[0] != "python3" or argv[2] not in COMMANDS:
+        return False
+    script = argv[1]
+    if not os.path.isabs(script) and os.path.normpath(script) != DROP_IN_CLI:
+        return False
+    if not _same(os.path.join(cwd, script), SCRIPT):
+        return False
+    return _arguments_ok(argv[3:], cwd, project_roots)
+
+
+def allow_decision() -> dict:
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                   "permissionDecisionReason": REASON}}

@@ -1,0 +1,142 @@
+"""Write guards for Claude Code: memories are written through the CLI, nothing else.
+
+``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a
+``.claude/memory/`` folder, or a ``Bash`` line that would write, move or delete
+there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
+``shelljudge``), is denied with the CLI command to use instead. Reading stays
+allowed, and so does ``memory-config.json`` (settings, not memories).
+
+Before a ``Bash`` line runs, the memory files are snapshot (``snapshot``) for
+``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
+changed anyway and never moves a file.
+
+Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
+"""
+from __future__ import annotations
+
+import os
+
+from .autoallow import allow_cli_call, allow_decision
+from ..base.cliname import cli_command
+from ..base.config import load_config
+from ..base.model import MEMORY_REL
+from ..base.hookio import project_dir_of
+from ..base.safefs import UnsafePath, is_real_dir, store_problem
+from .shelljudge import judge
+from .shellpaths import reach
+from ..records.snapshot import save_snapshot
+from ..records.store import find_memory_root, project_root_of, repo_root_of
+
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
+
+
+def cli() -> str:
+    """How to run this CLI, in the form the permission rules match (plugin or drop-in install)."""
+    return cli_command(os.environ.get("CLAUDE_PROJECT_DIR"))
+
+
+def _stores(payload: dict) -> list:
+    """Real paths of the memory stores this tool call could touch: only those the link rule allows
+    (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
+    cwd = project_dir_of(payload)
+    found = {os.path.join(cwd, *MEMORY_REL)}
+    try:
+        found.add(find_memory_root(cwd))
+    except UnsafePath:
+        pass
+    if os.environ.get("CLAUDE_PROJECT_DIR"):
+        found.add(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], *MEMORY_REL))
+    return sorted({os.path.realpath(s) for s in found
+                   if s and is_real_dir(s) and store_problem(s) is None})
+
+
+def protected(path: str, stores: list, removes: bool = False) -> bool:
+    """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
+    return reach(os.path.normpath(path), stores, removes)
+
+
+def _shown(text: str) -> str:
+    """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
+    from ..records.exposure import hide_secrets
+    from ..base.sanitize import clean_line, neutralize_block
+    return neutralize_block(clean_line(hide_secrets(text)))
+
+
+def _rel(path: str, project: str) -> str:
+    from ..base.sanitize import shown_path
+    return _shown(shown_path(os.path.relpath(path, project)))
+
+
+def _mentions_store(text: str, stores: list) -> bool:
+    lowered = text.lower()
+    return "/".join(MEMORY_REL) in lowered or any(s.lower() in lowered for s in stores)
+
+
+def _deny(what: str, path: str | None) -> dict:
+    where = f" ({what}{': ' + _shown(path) if path else ''})"
+    reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
+              f"validates them, strips private sections and secrets, and updates the index{where}. "
+              f"Use instead: {cli()} save --record '<the whole record as one line of JSON>', "
+              f"{cli()} update ID --title T --tag T --content-json JSON (changed fields), "
+              f"{cli()} retire ID --reason R, or add/archive/restore (see {cli()} --help). "
+              f"Reading memory files is allowed.")
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": reason}}
+
+
+def _tool_paths(payload: dict) -> list:
+    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    cwd = project_dir_of(payload)
+    paths = []
+    for key in ("file_path", "notebook_path", "path"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and value and "\x00" not in value:
+            paths.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))))
+    return paths
+
+
+def _judged_stores(payload: dict, stores: list) -> list:
+    """The stores a Bash line is judged against: the real ones and where one would be created."""
+    cwd = project_dir_of(payload)
+    found = set(stores) | {os.path.join(cwd, *MEMORY_REL)}
+    for base in (os.environ.get("CLAUDE_PROJECT_DIR"), project_root_of(stores[0]) if stores else None):
+        if base:
+            found.add(os.path.join(base, *MEMORY_REL))
+    return sorted(found)
+
+
+def guard_tool_use(payload: dict):
+    """PreToolUse handler: the deny decision, or None to let the tool run."""
+    tool = payload.get("tool_name")
+    stores = _stores(payload)
+    if tool in WRITE_TOOLS:
+        for path in _tool_paths(payload):
+            if protected(path, stores):
+                return _deny(f"{tool} of", os.path.relpath(path, project_dir_of(payload)))
+        return None
+    if tool != "Bash":
+        return None
+    command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
+    if not isinstance(command, str) or not command.strip():
+        return None
+    if len(command) > MAX_COMMAND_CHARS:
+        if _mentions_store(command, stores):
+            return _deny("a command line too long to check", None)
+    else:
+        what = judge(command, project_dir_of(payload), _judged_stores(payload, stores))
+        if what is not None:
+            return _deny(what, None)
+    if stores:
+        save_snapshot(payload, stores[0], load_config(stores[0]))
+    if allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores)):
+        return allow_decision()
+    return None
+
+
+def _project_roots(payload: dict, stores: list) -> list:
+    cwd = project_dir_of(payload)
+    roots = [cwd, repo_root_of(cwd) or cwd] + [project_root_of(s) for s in stores]
+    if os.environ.get("CLAUDE_PROJECT_DIR"):
+        roots.append(os.environ["CLAUDE_PROJECT_DIR"])
+    return roots

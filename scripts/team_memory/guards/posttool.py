@@ -1,0 +1,153 @@
+"""PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved.
+
+A hook cannot know who wrote a file: ``git pull``, ``git checkout``, an editor and a
+stray shell line look the same. So the hook never moves, deletes or rewrites a memory
+file (``git status`` after any tool call is what the tool made it). It reports:
+
+- a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files
+  whose size or time differ from the PreToolUse snapshot) that is not a valid memory:
+  which fields are wrong and why (through the guards' message policy: one line, secrets
+  hidden, markup neutralised) and how to fix it. It stays
+  where it is; recall reads it like any other file, sanitized.
+- a memory file the call removed, or rewrote while its previous version was in no git
+  object (uncommitted): where to get it back, from git or from the copy PreToolUse kept
+  (``snapshot``). Not reported: a rewrite of a committed version (git has it), a file
+  touched but not changed, and a file the CLI itself wrote (``memory.py update`` run
+  through ``Bash``: ``snapshot.note_cli_write``).
+
+Valid or not, changed files are patched into the index (without waiting for the lock).
+"""
+from __future__ import annotations
+
+import os
+
+from ..base.config import load_config
+from ..base.fsutil import LockBusy, store_lock
+from .guards import WRITE_TOOLS, _rel, _shown, _stores, _tool_paths, cli
+from ..derived.index import apply_changes
+from ..records.snapshot import cli_writes, copy_path, current_blob, take_snapshot
+from ..records.store import project_root_of
+from ..records.validate import check_file
+
+MAX_CONTEXT_CHARS = 4000
+MAX_LISTED = 10  # files named per kind of note; the rest are counted
+MAX_PROBLEMS = 5  # problems spelled out per file (their text sanitized as every message about a file is)
+MAX_CHECKED = 500  # changed files validated by one PostToolUse run
+
+
+def _changed_files(payload: dict, store: str, config: dict):
+    """``(changed paths, removed paths, the snapshot or None)``, paths absolute."""
+    from ..base.config import category_folders
+    folders = {os.path.join(store, f) for f in category_folders(config).values()}
+    changed, removed, before = set(), [], None
+    for path in _tool_paths(payload):
+        path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))  # the file: not resolved
+        if os.path.dirname(path) in folders and path.endswith(".json"):
+            changed.add(path)
+    if payload.get("tool_name") == "Bash":
+        before = take_snapshot(payload, store)
+        if before is not None:
+            from ..records.snapshot import memory_files
+            now = memory_files(store, config)
+            changed |= {os.path.join(store, rel) for rel, sig in now.items()
+                        if not isinstance(before.get(rel), list) or before[rel][:2] != sig}
+            removed = sorted(os.path.join(store, rel) for rel in before if rel not in now)
+    regular = sorted(p for p in changed if os.path.isfile(p) and not os.path.islink(p))
+    return regular, removed, before
+
+
+def _in_git(project: str, blobs: set) -> set:
+    """The blob ids among ``blobs`` that git's object database holds (one ``git cat-file`` call)."""
+    if not blobs:
+        return set()
+    import subprocess
+    try:
+        proc = subprocess.run(["git", "-C", project, "cat-file", "--batch-check"], input="\n".join(sorted(blobs)) + "\n",
+                              capture_output=True, text=True, timeout=5, env=dict(os.environ, GIT_OPTIONAL_LOCKS="0"))
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    return {line.split()[0] for line in proc.stdout.splitlines() if line.split()[1:2] == ["blob"]}
+
+
+def _lost_notes(store: str, project: str, lost: list) -> list:
+    """Notes for ``[(path, blob | None, removed?)]``: how to get each previous version back."""
+    committed = _in_git(project, {blob for _, blob, _ in lost if blob})
+    notes = []
+    for path, blob, removed in lost:
+        rel = _rel(path, project)
+        what = "was removed" if removed else "was rewritten"
+        if blob and blob in committed:
+            if not removed:
+                continue  # the previous version is in git: nothing was lost
+            notes.append(f"{rel} {what} by this command; git has it: restore it with "
+                         f"git cat-file blob {blob} | {cli()} save --input - (or ask the user to git restore it).")
+        elif blob:
+            copy = copy_path(store, blob)
+            how = (f"restore it with {cli()} save --input \"{copy}\"" if removed else
+                   f"read it and put back what was lost with {cli()} update")
+            notes.append(f"{rel} {what} by this command and its previous version was not committed; a copy taken just "
+                         f"before the command is kept outside the repository at \"{copy}\": {how}.")
+        else:
+            notes.append(f"{rel} {what} by this command; no copy of its previous version was kept; if it was "
+                         f"committed, git show HEAD:{rel} has it.")
+    return notes
+
+
+def _invalid_note(path: str, problems: list, project: str) -> str:
+    fields = sorted({_shown(p.field)[:40] for p in problems})
+    listed = "; ".join(_shown(f"{p.field}: {p.message}")[:160] for p in problems[:MAX_PROBLEMS])
+    rel = _rel(path, project)
+    memory_id = _shown(os.path.basename(rel)[:-5])[:80]
+    return (f"{rel} changed outside the CLI and is not a valid memory (problems in: {', '.join(fields[:8])}: "
+            f"{listed}). It was left where it is. See every problem with {cli()} validate \"{rel}\"; fix them with "
+            f"{cli()} update {memory_id} (for example --tag), or ask the user to edit the file.")
+
+
+def check_tool_result(payload: dict):
+    """PostToolUse handler: report invalid or lost memory files the tool changed; never move one."""
+    if payload.get("tool_name") not in WRITE_TOOLS + ("Bash",):
+        return None
+    stores = _stores(payload)
+    if not stores:
+        return None
+    store = stores[0]
+    config = load_config(store)
+    changed, removed, before = _changed_files(payload, store, config)
+    project = project_root_of(store)
+    invalid = []
+    for path in changed[:MAX_CHECKED]:
+        problems = check_file(path, config, store)
+        if problems:
+            invalid.append(_invalid_note(path, problems, project))
+    if len(changed) > MAX_CHECKED:  # a big pull: the hook must answer within its time-out
+        invalid.insert(0, f"{len(changed) - MAX_CHECKED} more memory files changed and were not checked here; "
+                       f"run {cli()} validate to check them all.")
+    lost, by_cli = [], None
+    for path, removed_now in [(p, True) for p in removed] + [(p, False) for p in changed]:
+        old = (before or {}).get(os.path.relpath(path, store))
+        blob = old[2] if isinstance(old, list) and len(old) > 2 and isinstance(old[2], str) else None
+        if not removed_now:
+            if blob is None:
+                continue  # a rewrite is only a loss when the previous version is known
+            now_blob = current_blob(path)
+            by_cli = cli_writes(store) if by_cli is None else by_cli
+            if now_blob == blob or now_blob in by_cli:
+                continue  # touched, not changed; or written by the CLI (update, retire...)
+        lost.append((path, blob, removed_now))
+    lost_notes = _lost_notes(store, project, lost)
+    notes = invalid[:MAX_LISTED] + lost_notes[:MAX_LISTED]
+    hidden = len(invalid) + len(lost_notes) - len(notes)
+    if changed or removed:
+        try:
+            with store_lock(store, blocking=False):
+                apply_changes(store, config, list(changed) + list(removed))
+        except (LockBusy, OSError):
+            pass  # the next prompt patches a stale index
+    if not notes:
+        return None
+    text = ("team-memory: " + " ".join(notes) + (f" (and {hidden} more)" if hidden > 0 else "") +
+            f" Write memories with {cli()} save --record '<JSON>' (a whole record), or add/update; to stop "
+            f"recalling one, use {cli()} retire ID --reason R.")
+    if len(text) > MAX_CONTEXT_CHARS:
+        text = text[: MAX_CONTEXT_CHARS - 1] + "\u2026"
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}

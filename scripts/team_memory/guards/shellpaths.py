@@ -1,0 +1,225 @@
+"""Path patterns for the write guard: expanding words, and whether a pattern can reach a store.
+
+A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a variable
+or substitution of unknown value: any text, ``/`` included) and the glob markers
+(``*``, ``?``, ``[...]``: within one path component, never a leading dot). ``reach``
+answers, without touching the disk, whether some expansion of the pattern is a store,
+lies inside one, or (for operations that remove or move a folder with its content) is
+a folder that holds one.
+"""
+from __future__ import annotations
+
+import os
+
+from ..base.model import DEFAULT_FOLDERS
+from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK
+
+MAX_ALTERNATIVES = 32
+CONFIG_FILE = "memory-config.json"
+
+
+def is_plain(pattern: str) -> bool:
+    return not any(ch < "\x08" for ch in pattern)
+
+
+def plain_text(pattern: str) -> str:
+    for k, v in UNMARK.items():
+        pattern = pattern.replace(k, v)
+    return pattern.replace(UNKNOWN, "$?")
+
+
+def braces(pattern: str) -> list:
+    """Brace expansion (``a{b,c}`` -> ``ab``, ``ac``), bounded."""
+    start = pattern.find(LBRACE)
+    if start < 0:
+        return [pattern]
+    depth, items, last = 0, [], start + 1
+    for i in range(start, len(pattern)):
+        ch = pattern[i]
+        if ch == LBRACE:
+            depth += 1
+        elif ch == RBRACE:
+            depth -= 1
+            if depth == 0:
+                items.append(pattern[last:i])
+                break
+        elif ch == COMMA and depth == 1:
+            items.append(pattern[last:i])
+            last = i + 1
+    else:
+        return [pattern.replace(LBRACE, "{").replace(RBRACE, "}").replace(COMMA, ",")]
+    if len(items) < 2:  # {x} and {a..b} stay as they are (a sequence never spells a store)
+        items = ["{" + items[0] + "}"]
+    out = []
+    for item in items:
+        for rest in braces(pattern[i + 1:]):
+            out.append(pattern[:start] + item + rest)
+            if len(out) >= MAX_ALTERNATIVES:
+                return out
+    return out
+
+
+def absolute(pattern: str, cwd: str) -> str:
+    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded."""
+    if not pattern.startswith(("/", UNKNOWN)):
+        pattern = cwd.rstrip("/") + "/" + pattern
+    if UNKNOWN in pattern and "/.." in pattern:
+        return UNKNOWN  # $X/../y: where it lands depends on what $X is
+    return os.path.normpath(pattern).replace("//", "/")
+
+
+def _tokens(pattern: str) -> list:
+    """The pattern as match tokens: ("c", ch), ("?",), ("*",), ("U",) or ("[", set, negated)."""
+    out, i = [], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == UNKNOWN:
+            out.append(("U",))
+        elif ch == STAR:
+            out.append(("*",))
+        elif ch == QUEST:
+            out.append(("?",))
+        elif ch == LBRACK and RBRACK in pattern[i + 1:]:
+            end = pattern.index(RBRACK, i + 1)
+            body = pattern[i + 1:end]
+            negated = body[:1] in ("!", "^")
+            body = body[1:] if negated else body
+            chars = set()
+            k = 0
+            while k < len(body):
+                if k + 2 < len(body) and body[k + 1] == "-":
+                    chars.update(chr(c) for c in range(ord(body[k]), ord(body[k + 2]) + 1))
+                    k += 3
+                else:
+                    chars.add(body[k])
+                    k += 1
+            out.append(("[", chars, negated))
+            i = end
+        else:
+            out.append(("c", UNMARK.get(ch, ch)))
+        i += 1
+    return out
+
+
+def _closure(states: set, tokens: list) -> set:
+    todo = list(states)
+    while todo:
+        s = todo.pop()
+        if s < len(tokens) and tokens[s][0] in "*U" and s + 1 not in states:
+            states.add(s + 1)
+            todo.append(s + 1)
+    return states
+
+
+def _step(states: set, tokens: list, ch: str, component_start: bool) -> set:
+    nxt = set()
+    for s in states:
+        if s >= len(tokens):
+            continue
+        tok = tokens[s]
+        kind = tok[0]
+        if kind == "U":
+            nxt.add(s)
+        elif kind == "c":
+            if tok[1] == ch:
+                nxt.add(s + 1)
+        elif ch == "/" or (ch == "." and component_start):
+            continue  # globs stay within a component and skip hidden names
+        elif kind == "*":
+            nxt.add(s)
+        elif kind == "?":
+            nxt.add(s + 1)
+        elif (ch in tok[1]) != tok[2]:
+            nxt.add(s + 1)
+    return _closure(nxt, tokens)
+
+
+def reach(pattern: str, stores: list, removes: bool) -> bool:
+    """Can ``pattern`` (absolute) name a store, something inside one, or (``removes``) a folder above one?"""
+    if is_plain(pattern):
+        return _plain_reach(pattern, stores, removes)
+    pattern = pattern.lower()
+    tokens = _tokens(pattern)
+    for store in stores:
+        text = store.lower()
+        states = _closure({0}, tokens)
+        for i, ch in enumerate(text):
+            if removes and ch == "/" and i > 0 and len(tokens) in states:
+                return True  # the pattern can be a folder above the store
+            states = _step(states, tokens, ch, i > 0 and text[i - 1] == "/")
+            if not states:
+                break
+        else:
+            if len(tokens) in states:
+                return True  # the store itself
+            states = _step(states, tokens, "/", False)
+            if states and not _only_config(tokens, states) and _can_name_member(pattern, store):
+                return True  # something inside it that matters (a memory, a folder, the index, the cache)
+    return False
+
+
+def fullmatch(pattern: str, text: str) -> bool:
+    """Does ``pattern`` match the whole of ``text`` (both compared in lower case)?"""
+    tokens = _tokens(pattern.lower())
+    states = _closure({0}, tokens)
+    text = text.lower()
+    for i, ch in enumerate(text):
+        states = _step(states, tokens, ch, i == 0 or text[i - 1] == "/")
+        if not states:
+            return False
+    return len(tokens) in states
+
+
+_FIXED_NAMES = ("index.md", ".lock", ".cache", ".quarantine", ".gitignore", "retrieval.bin", "retrieval.delta",
+                "x.json") + tuple(DEFAULT_FOLDERS.values())
+_listing: dict = {}
+
+
+def _members(store: str) -> set:
+    """The store's own entries (category folders, the cache, the index...), bounded, plus the fixed names."""
+    if store not in _listing:
+        names = set(_FIXED_NAMES)
+        try:
+            with os.scandir(store) as it:
+                names.update(entry.name.lower() for entry, _ in zip(it, range(1000)))
+        except OSError:
+            pass
+        _listing[store] = names
+    return _listing[store]
+
+
+def _can_name_member(pattern: str, store: str) -> bool:
+    """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)?
+
+    Memory files are any ``*.json``, so the probe ``x.json`` stands for them all; the rest are the
+    store's own entries and the names every store can hold.
+    """
+    last = pattern.rsplit("/", 1)[-1]
+    if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
+        return True
+    return any(fullmatch(last, name) for name in _members(store))
+
+
+def _only_config(tokens: list, states: set) -> bool:
+    """True if, past the store's folder, the pattern can only be ``memory-config.json`` (settings)."""
+    for s in states:
+        rest = tokens[s:]
+        if not all(t[0] == "c" for t in rest) or "".join(t[1] for t in rest) != CONFIG_FILE:
+            return False
+    return True
+
+
+def _plain_reach(path: str, stores: list, removes: bool) -> bool:
+    parts = [p for p in path.lower().split("/") if p]
+    for i in range(len(parts) - 1):
+        if parts[i] == ".claude" and parts[i + 1] == "memory":
+            return parts[i + 2:] != [CONFIG_FILE]
+    candidates = {path.lower(), os.path.realpath(path).lower()}  # a link into a store writes the store
+    for store in stores:
+        s = store.lower()
+        for p in candidates:
+            if p == s or p.startswith(s + "/"):
+                return p != s + "/" + CONFIG_FILE
+            if removes and s.startswith(p.rstrip("/") + "/"):
+                return True
+    return False

@@ -1,0 +1,195 @@
+"""The tool hooks' fast path: most Write, Edit and Bash calls cannot concern a memory store.
+
+PreToolUse and PostToolUse run on every Write, Edit, MultiEdit and Bash call. Importing the
+full guard (``guards``: config, index, validation, the shell reader) costs several times an
+interpreter's start, so ``run_tool_hook`` first asks ``outside_store(payload)``, which decides
+from the parsed payload (JSON escapes such as ``\\u002e`` are decoded before anything is
+compared) with a few ``stat`` calls, and exits at once when the call certainly cannot write
+into a store.
+
+The rule it must agree with: whenever ``outside_store`` is True, the PreToolUse handler
+(``HANDLERS``: ``guard_tool_use``) would allow the call (return None) and the PostToolUse one
+(``check_tool_result``) would find nothing to check (return None). It may only err towards
+the full guard: whatever it cannot read for certain goes there. ``tests/test_toolgate.py``
+compares it with the full decision on a corpus and on generated payloads.
+
+- **Everywhere**: ``cwd`` is a folder outside every store and every ``.claude`` folder.
+- **Write tools**: every text field of ``tool_input`` is free of ``.claude`` (any case), and
+  every path field, joined with ``cwd`` as the guard joins it, and its real path (symlinks
+  resolved) lie in no store: the stores counted are every ``.claude/memory`` folder at or
+  above ``cwd`` and the one of ``$CLAUDE_PROJECT_DIR`` (more than the guard looks at, which
+  only makes the rule stricter), by real path. No glob characters (the guard matches globs).
+- **Bash**: only lines made of commands from a read-only list (``ls``, ``cat``, ``grep``,
+  ``git status``...; see ``READ_ONLY``), joined by ``|``, ``;``, ``&&``, ``||`` or ``&``, with
+  no redirection, variable, substitution, backslash, glob, brace, leading tilde or parenthesis
+  outside quotes, only ASCII, and no ``claude``, ``memory`` or store path anywhere in the line
+  once quotes are removed. Such a line writes no file, so the snapshot the guard takes before
+  a Bash call (to find memory files the command changed) is not needed either; anything else
+  (an interpreter, ``make``, a variable whose value cannot be known) goes to the full guard.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..base.hookio import read_payload, run_hook
+
+HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttool", "check_tool_result")}
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+PATH_KEYS = ("file_path", "notebook_path", "path")
+MAX_COMMAND = 4000
+# Programs that read and print, never write a file (given no redirection); the value lists
+# the arguments (or their prefixes) that would make one write or run another program.
+READ_ONLY = dict.fromkeys((
+    "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "printf", "which", "stat", "du", "df",
+    "date", "whoami", "uname", "id", "true", "false", "test", "basename", "dirname", "realpath", "readlink", "nl",
+    "cut", "tr", "cmp", "comm", "diff", "cd"), ())
+READ_ONLY["rg"] = ("--pre",)
+READ_ONLY["find"] = ("-delete", "-exec", "-ok", "-fprint", "-fls")
+READ_ONLY["git"] = ("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c")
+GIT_READ_ONLY = ("status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "grep")
+WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:@+%^=")
+SEPARATORS = frozenset("|&;\n")
+
+
+def handler(event: str):
+    """The full guard's handler for ``event`` (imported only when called)."""
+    import importlib
+    module, name = HANDLERS[event]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+
+
+def run_tool_hook(event: str) -> int:
+    """Read the payload; exit at once when ``outside_store``, else run the full guard (``HANDLERS``)."""
+    payload = read_payload()
+    try:
+        if outside_store(payload):
+            return 0
+    except Exception:  # noqa: BLE001 - unsure: the full guard decides
+        pass
+    try:
+        full = handler(event)
+    except Exception as exc:  # noqa: BLE001 - a broken install must never break the session
+        print(f"[team-memory] {event} hook disabled: {exc}", file=sys.stderr)
+        return 0
+    return run_hook(event, full, payload=payload)
+
+
+def outside_store(payload: dict) -> bool:
+    """True when this tool call certainly cannot write into a memory store (see the module doc)."""
+    tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
+    if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not cwd or "\x00" in cwd:
+        return False
+    if not os.path.isdir(cwd):
+        return False
+    stores = _stores(cwd)
+    real_cwd = os.path.realpath(cwd)
+    if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
+        return False  # working inside a store (or .claude): relative paths land there
+    if tool in WRITE_TOOLS:
+        return _write_outside(tool_input, cwd, stores)
+    if tool == "Bash":
+        command = tool_input.get("command")
+        return isinstance(command, str) and _read_only_line(command, stores)
+    return False
+
+
+def _stores(cwd: str) -> list:
+    """Real paths (lower case) of every ``.claude/memory`` folder at or above ``cwd``, and the project's."""
+    candidates, here = [], os.path.abspath(cwd)
+    while True:
+        candidates.append(os.path.join(here, ".claude", "memory"))
+        if os.path.dirname(here) == here:
+            break
+        here = os.path.dirname(here)
+    if os.environ.get("CLAUDE_PROJECT_DIR"):
+        candidates.append(os.path.join(os.path.abspath(os.environ["CLAUDE_PROJECT_DIR"]), ".claude", "memory"))
+    return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _inside(path: str, stores: list) -> bool:
+    return any(path == s or path.startswith(s.rstrip(os.sep) + os.sep) for s in stores)
+
+
+def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
+    if any(".claude" in text.lower() for text in _strings(tool_input)):
+        return False
+    for key in PATH_KEYS:
+        value = tool_input.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or "\x00" in value or any(c in value for c in "*?["):
+            return False
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+        real = os.path.realpath(path)
+        if ".claude" in path.lower() or ".claude" in real.lower() or _inside(real.lower(), stores):
+            return False
+    return True
+
+
+def _read_only_line(command: str, stores: list) -> bool:
+    if len(command) > MAX_COMMAND or not command.isascii():
+        return False
+    plain = command.replace("'", "").replace('"', "").lower()
+    lowered = command.lower()
+    if "claude" in plain or "memory" in plain or any(s in plain or s in lowered for s in stores):
+        return False
+    commands = _simple_commands(command)
+    return commands is not None and all(_read_only(words) for words in commands)
+
+
+def _simple_commands(command: str):
+    """The line's simple commands as lists of words; None for anything beyond plain words and quotes."""
+    commands, words, word, quoted = [], [], [], False
+    i, n = 0, len(command)
+    while i < n:
+        c = command[i]
+        if c == "'" or c == '"':
+            end = command.find(c, i + 1)
+            if end < 0:
+                return None
+            inner = command[i + 1:end]
+            if c == '"' and any(ch in inner for ch in "$`\\!"):
+                return None
+            word.append(inner)
+            quoted, i = True, end + 1
+            continue
+        if c in " \t" or c in SEPARATORS:
+            if word or quoted:
+                words.append("".join(word))
+            word, quoted = [], False
+            if c in SEPARATORS:
+                if words:
+                    commands.append(words)
+                words = []
+        elif c in WORD_CHARS or (c == "~" and "".join(word)[-1:] not in ("", "=", ":")):
+            word.append(c)  # a ~ expands only at a word's start or after = or : (HEAD~1 is plain)
+        else:
+            return None
+        i += 1
+    if word or quoted:
+        words.append("".join(word))
+    if words:
+        commands.append(words)
+    return commands
+
+
+def _read_only(words: list) -> bool:
+    name = words[0]
+    if name not in READ_ONLY:
+        return False
+    if name == "git" and (len(words) < 2 or words[1] not in GIT_READ_ONLY):
+        return False
+    banned = READ_ONLY[name]
+    return not any(word.startswith(banned) for word in words[1:]) if banned else True

@@ -1,0 +1,168 @@
+"""Retrieval evaluation: rank labelled prompts against a store and score what would be injected.
+
+An evaluation folder holds ``store/.claude/memory/`` (the memories),
+``prompts.jsonl`` (one ``{"id", "prompt", "expected": [memory ids], "kind"}``
+per line; ``expected: []`` means the prompt should inject nothing) and
+``meta.json`` (``{"now": ISO time}``, the clock for recency).
+
+For each strategy every prompt is ranked exactly as the hook ranks it
+(same floor, same ``max_inject``; no session dedupe), with the entries and
+body tokens built in memory, so the folder is never written to. Metrics:
+
+- ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
+- ``precision``: of all memories injected over all prompts, the share that was expected;
+- ``silent``: of the prompts that expect nothing, the share that injected nothing;
+- ``empty``: of the prompts that expect something, the share that injected nothing.
+
+``split`` picks a deterministic half of the prompts (by a hash of their id):
+``dev`` and ``holdout``, so tuning on one half can be checked on the other.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime, timezone
+
+from ..base.config import deep_merge, load_config, max_inject
+from ..derived.index import build_entries
+from .matching import fuzzy_available
+from ..base.model import MEMORY_REL
+from .retrieve import parse_time, rank
+from .scoring import get_strategy
+
+METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "silent", "empty")
+SPLITS = ("all", "dev", "holdout")
+
+
+class EvalError(ValueError):
+    """The evaluation folder is missing or malformed."""
+
+
+def load_prompts(path: str) -> list:
+    prompts = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    item = json.loads(line)
+                except ValueError as exc:
+                    raise EvalError(f"{path}:{n}: not JSON ({exc})") from None
+                if not (isinstance(item, dict) and isinstance(item.get("prompt"), str)
+                        and isinstance(item.get("expected"), list)):
+                    raise EvalError(f"{path}:{n}: needs a text 'prompt' and an 'expected' list")
+                item.setdefault("id", f"line-{n}")
+                item.setdefault("kind", "silent" if not item["expected"] else "other")
+                prompts.append(item)
+    except OSError as exc:
+        raise EvalError(f"cannot read {path}: {exc}") from None
+    return prompts
+
+
+def in_split(prompt_id: str, split: str) -> bool:
+    if split == "all":
+        return True
+    half = int(hashlib.sha256(str(prompt_id).encode()).hexdigest(), 16) % 2
+    return (half == 0) == (split == "dev")
+
+
+def load_folder(folder: str):
+    """``(memory_root, prompts, now)`` of an evaluation folder."""
+    memory_root = os.path.join(folder, "store", *MEMORY_REL)
+    if not os.path.isdir(memory_root):
+        raise EvalError(f"no store at {memory_root}")
+    prompts = load_prompts(os.path.join(folder, "prompts.jsonl"))
+    now = datetime.now(timezone.utc)
+    try:
+        with open(os.path.join(folder, "meta.json"), encoding="utf-8") as f:
+            meta = json.load(f)
+        if isinstance(meta, dict):
+            now = parse_time(meta.get("now")) or now
+    except (OSError, ValueError):
+        pass
+    return memory_root, prompts, now
+
+
+def memory_id(entry: dict) -> str:
+    return os.path.basename(entry["path"])[:-5]
+
+
+def run(memory_root: str, config: dict, strategy_name: str, prompts: list, now) -> list:
+    """``[{"id", "kind", "expected", "got"}]``: what the hook would inject for each prompt."""
+    bodies: dict = {}
+    entries = build_entries(memory_root, config, bodies)
+    strategy = get_strategy(config, strategy_name)
+    if hasattr(strategy, "prepare"):
+        strategy.prepare(memory_root, entries, bodies)
+    limit = max(max_inject(config), 1)
+    out = []
+    for p in prompts:
+        hits = rank(memory_root, config, p["prompt"], limit, entries=entries, now=now, strategy=strategy)
+        out.append({"id": p["id"], "kind": p["kind"], "expected": list(p["expected"]),
+                    "got": [memory_id(h.entry) for h in hits]})
+    return out
+
+
+def metrics(results: list) -> dict:
+    """The metrics of a list of results (see the module docstring); None where nothing applies."""
+    answerable = [r for r in results if r["expected"]]
+    silent = [r for r in results if not r["expected"]]
+    out: dict = {"prompts": len(results)}
+    if answerable:
+        def recall(r, k):
+            return len(set(r["got"][:k]) & set(r["expected"])) / len(set(r["expected"]))
+
+        def rr(r):
+            return next((1.0 / i for i, m in enumerate(r["got"], 1) if m in r["expected"]), 0.0)
+
+        n = len(answerable)
+        out["hit@1"] = sum(1 for r in answerable if r["got"][:1] and r["got"][0] in r["expected"]) / n
+        out["recall@3"] = sum(recall(r, 3) for r in answerable) / n
+        out["recall@5"] = sum(recall(r, 5) for r in answerable) / n
+        out["mrr"] = sum(rr(r) for r in answerable) / n
+    else:
+        out.update({"hit@1": None, "recall@3": None, "recall@5": None, "mrr": None})
+    injected = sum(len(r["got"]) for r in results)
+    relevant = sum(len(set(r["got"]) & set(r["expected"])) for r in results)
+    out["precision"] = relevant / injected if injected else None
+    out["silent"] = sum(1 for r in silent if not r["got"]) / len(silent) if silent else None
+    out["empty"] = sum(1 for r in answerable if not r["got"]) / len(answerable) if answerable else None
+    out["injected_per_prompt"] = injected / len(results) if results else 0.0
+    return out
+
+
+def evaluate(folder: str, strategies=None, split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
+    """The report: per strategy, overall and per prompt kind.
+
+    ``fuzzy=False`` skips the fuzzy step; ``retrieval`` (a dict) overrides ``retrieval`` settings.
+    """
+    memory_root, prompts, now = load_folder(folder)
+    prompts = [p for p in prompts if in_split(p["id"], split)]
+    if not prompts:
+        raise EvalError(f"no prompts in {folder} (split {split})")
+    config = load_config(memory_root)
+    if retrieval:
+        config = deep_merge(config, {"retrieval": dict(retrieval)})
+    if not fuzzy:
+        config = deep_merge(config, {"retrieval": {"fuzzy": False}})
+    if not strategies:
+        current = config.get("retrieval", {}).get("match_strategy") if isinstance(config.get("retrieval"), dict) else None
+        strategies = [get_strategy(config).name]
+        if current != "title_tags" and "title_tags" not in strategies:
+            strategies.append("title_tags")
+    kinds = sorted({p["kind"] for p in prompts})
+    report = {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
+              "settings": dict(retrieval or {}),
+              "fuzzy": fuzzy and fuzzy_available(),
+              "prompts": len(prompts), "memories": None, "strategies": {}}
+    for name in strategies:
+        results = run(memory_root, config, name, prompts, now)
+        report["strategies"][name] = {
+            "overall": metrics(results),
+            "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
+            "results": results,
+        }
+    report["memories"] = len(build_entries(memory_root, config))
+    return report

@@ -1,0 +1,97 @@
+"""``search --explain``'s near misses: the memories a prompt scored but the hook would not inject, each
+with its score and the reason: the strategy's own verdict (``confident``, ``bar``) named by the setting
+behind it, or the ``max_inject`` cut."""
+from __future__ import annotations
+
+from ..derived.index import current_entries
+from .retrieve import MAX_PROMPT_CHARS, plain_hits
+
+NEAR_MISSES = 5
+
+
+def _without_floor(strategy):
+    """A copy of ``strategy`` that returns every memory it scores, and records whether the real one would
+    have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are exact matches.)"""
+    if not hasattr(strategy, "bar"):
+        return strategy  # title_tags has no floor: every positive score is a hit already
+
+    class Unfloored(type(strategy)):
+        verdict = None
+
+        def confident(self, best: float, reachable: float) -> bool:
+            self.verdict = (best, reachable, super().confident(best, reachable))
+            return True
+
+        def bar(self, best: float) -> float:
+            return 0.0
+
+    copy = Unfloored.__new__(Unfloored)
+    copy.__dict__.update(strategy.__dict__)
+    copy._entries = None
+    return copy
+
+
+def _abstained(strategy, best: float, reachable: float) -> str:
+    """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
+    if best < strategy.min_score:
+        return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
+    from .matching import evidence
+    return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
+            f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}): nothing is shown")
+
+
+def _under_bar(strategy, best: float, bar: float) -> str:
+    """Which setting made ``bar``, the points a runner-up needs beside ``best``."""
+    if bar == strategy.min_score:
+        setting = f"retrieval.min_score {strategy.min_score:g}"
+    elif abs(bar - strategy.min_relative * best) < 1e-9:
+        setting = f"retrieval.min_relative {strategy.min_relative:g} x the best {best:g}"
+    else:
+        setting = f"retrieval.min_runner_up {getattr(strategy, 'min_runner_up', bar):g} (or 0.9 x a smaller best)"
+    return f"under {bar:g}, what a runner-up needs: {setting}"
+
+
+def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int) -> list:
+    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first."""
+    query = strategy.query(prompt[:MAX_PROMPT_CHARS])
+    if not query:
+        return []
+    entries = current_entries(memory_root, config)
+    relaxed = _without_floor(strategy)
+    scored = list(plain_hits(memory_root, relaxed, query, entries))
+    shown = {h.entry["path"] for h in hits}
+    best = max((h.score for h in scored), default=0.0)
+    verdict = getattr(relaxed, "verdict", None)
+    abstained = verdict is not None and not verdict[2]
+    bar = strategy.bar(best) if hasattr(strategy, "bar") else 0.0
+    out = []
+    for hit in scored:
+        if hit.entry["path"] in shown:
+            continue
+        if abstained:
+            reason = _abstained(strategy, verdict[0], verdict[1])
+        elif hit.score < bar:
+            reason = _under_bar(strategy, best, bar)
+        elif len(hits) >= limit:
+            reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
+        else:
+            reason = "not shown: retired, archived or unreadable (the hook checks each file)"
+        out.append((hit.score, hit.entry, hit.parts, reason))
+        if len(out) >= NEAR_MISSES:
+            break
+    return out
+
+
+def print_near_misses(ctx, misses: list) -> None:
+    if not misses:
+        print("near misses: none (no other memory shares a word with the prompt)")
+        return
+    print("near misses (scored, not injected; scores before the recency bonus):")
+    from ..base.sanitize import display, shown_path
+    for score, entry, parts, reason in misses:
+        print(f"{score:>4g}  [{entry['category']}] {display(entry['title'])} -> {shown_path(entry['path'])}")
+        print(f"      {reason}")
+        details = display(", ".join(f"{k}: {v}" for k, v in parts.items() if v not in ([], 0, None, "")))
+        if details:
+            print(f"      {details}")
+

@@ -1,0 +1,392 @@
+"""The ``smart`` match strategy: weighted token matching over title, tags and body.
+
+For each prompt token (``textnorm.tokenize``) and each memory, the best of:
+
+=====================  =====================================================
+match                  points
+=====================  =====================================================
+tag, exact             ``TAG`` (3) x weight(token)
+title, exact           ``TITLE`` (2) x weight(token); a part of a compound
+                       tag (``current`` of ``sleep-current``) counts as title
+body, exact            ``BODY`` (1.3) x weight(token)
+prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
+                       the shorter token has 4+ characters and starts the other
+                       (``auth`` meets ``authenticat`` and back)
+fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
+=====================  =====================================================
+
+``weight(token)`` is an IDF within the store: ``idf(df) / idf(1)``, so a token
+found in one memory weighs 1 and one found in half the store far less (never
+under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
+hold the token in their tags or title (``retrieval.field_idf``, on): a word that
+is one memory's tag stays rare however many bodies mention it. A memory's score
+is the sum over prompt words; the tokens of one word (an identifier's parts, a
+CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. The best two
+neighbouring prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x
+the smaller of their points (``adjacency``: a phrase of the prompt found in one
+memory). Two neighbouring plain words also count written as one, exact matches only
+(``textnorm.joined_pairs``: ``sleep current`` meets the tag ``sleep-current``;
+``retrieval.join_pairs``).
+
+Whether to answer at all (``confident``): per prompt word, the most points any
+memory gets from it; their sum is what the store could explain of the prompt.
+The best memory must score ``retrieval.min_score`` (1.3) and its ``evidence``,
+its score x the square root of the share of that sum it explains, must reach
+``retrieval.min_evidence`` (1.9): a rare tag asked about alone answers, a common
+word does not, and a rare word met by chance in a long prompt about something
+else is scaled down. Beside the best, a memory needs ``min_score``,
+``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
+points or ``TIE`` (0.9) x the best when the best has fewer (``bar``).
+
+The fuzzy step runs only when exact and prefix matching leave no confident best
+and rapidfuzz is importable: prompt tokens of 5+ characters that matched
+nothing are compared with the title and tag tokens (``retrieval.fuzzy_cutoff``,
+85; ``retrieval.fuzzy: false`` turns it off).
+
+Body tokens are derived when the machine cache is built (``upkeep`` hands each
+record to ``prepare_entry``); the plain path reads them back from that cache
+(``bodycache.load_bodies``), or from the JSON files when there is none.
+
+With the cache, ``score_index`` gives the same hits from its postings alone:
+every entry is filed under ``"<token> <field points>"`` for each of its tokens
+(its best field), document frequencies are the postings' sizes, and prefixes
+are key ranges. rapidfuzz is loaded only when the fuzzy step runs
+(``optional.import_optional``: the hook starts without ``site``).
+"""
+from __future__ import annotations
+
+import bisect
+import math
+
+from ..base.config import section, warn
+from ..text.fuzzycheck import fuzzy_may_match
+from ..text.textnorm import joined_pairs, stop_words_for, token_groups, tokenize
+
+_fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
+
+TAG, TITLE, BODY = 3.0, 2.0, 1.3
+PREFIX, FUZZY = 0.4, 0.7
+GROUP_DECAY = 0.5
+JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
+ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
+PREFIX_MIN = 4
+FUZZY_MIN = 5
+MIN_WEIGHT = 0.1
+DEFAULT_MIN_SCORE = 1.3
+DEFAULT_FUZZY_CUTOFF = 85
+DEFAULT_MIN_RELATIVE = 0.6
+DEFAULT_MIN_EVIDENCE = 1.9
+DEFAULT_MIN_RUNNER_UP = 3.0
+TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
+FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
+_FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
+
+
+def float_setting(config: dict, key: str, default: float, low: float, high: float) -> float:
+    """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
+    raw = section(config, "retrieval").get(key, default)
+    try:
+        if isinstance(raw, bool):
+            raise TypeError("boolean")
+        value = float(raw)
+        if math.isnan(value):
+            raise ValueError("NaN")
+    except (TypeError, ValueError, OverflowError):
+        warn(f"invalid retrieval.{key} {raw!r}; using default {default}")
+        return default
+    return max(low, min(high, value))
+
+
+def _rapidfuzz():
+    """``(fuzz, process)`` from rapidfuzz, imported on first use; ``(None, None)`` without it."""
+    global _fuzzy_modules
+    if _fuzzy_modules is None:
+        from ..base.optional import import_optional
+        try:
+            fuzz, process = import_optional("rapidfuzz.fuzz"), import_optional("rapidfuzz.process")
+        except Exception:  # noqa: BLE001 - any import problem just means no fuzzy step
+            fuzz = process = None
+        _fuzzy_modules = (fuzz, process) if fuzz is not None and process is not None else (None, None)
+    return _fuzzy_modules
+
+
+def fuzzy_available() -> bool:
+    return _rapidfuzz()[1] is not None
+
+
+class Smart:
+    """Any-language tokens, two-way prefixes, IDF weights, body at a lower weight, fuzzy fallback, a floor."""
+
+    name = "smart"
+    recency_bonus = 0.5
+    excerpts = True  # a clear winner's key content goes into the block
+
+    cache_version = 2  # 2: a part of a compound tag is filed as a title word
+
+    def __init__(self, config: dict):
+        self.config = config
+        self.stop_words = stop_words_for(config)
+        self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
+        self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
+        self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
+        self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
+        self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
+        # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
+        self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
+        self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
+        self.compound_parts = section(config, "retrieval").get("compound_parts", True) is not False
+        self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
+        self._entries = None
+
+    # -- the store side, built once per entry list -------------------------------------------
+    def prepare(self, memory_root: str | None, entries: list, bodies: dict | None = None) -> None:
+        """Build the inverted index of ``entries``; body tokens from ``bodies`` or the derived cache."""
+        if self._entries is entries:
+            return
+        if bodies is None and memory_root is not None:
+            from ..derived.bodycache import load_bodies
+            bodies = load_bodies(memory_root, self.config, self)
+        bodies = bodies or {}
+        postings: dict = {}  # token -> {entry index: field points}
+        surface: dict = {}   # token -> {entry index: field name} for title/tag tokens (the fuzzy vocabulary)
+        for i, entry in enumerate(entries):
+            tags, title = self._surface_tokens(entry)
+            fields = ((TAG, "tags", tags), (TITLE, "title", title), (BODY, "body", set(bodies.get(entry["path"], ()))))
+            for points, field, tokens in fields:
+                for token in tokens:
+                    slot = postings.setdefault(token, {})
+                    if points > slot.get(i, (0, ""))[0]:
+                        slot[i] = (points, field)
+                    if field != "body":
+                        surface.setdefault(token, set()).add(i)
+        n = len(entries)
+        top = _idf(1, n)
+        self.weights = {t: max(MIN_WEIGHT, _idf(len(p), n) / top) for t, p in postings.items()}
+        # a tag or title match weighs by how few memories carry the token in their tags or title
+        self.surface_weights = {t: surface_weight(sum(1 for v in p.values() if v[0] > BODY), n, self.weights[t])
+                                for t, p in postings.items()} if self.field_idf else self.weights
+        self.postings = postings
+        self.vocab = sorted(postings)
+        self.surface = sorted(surface)
+        self.index_of = {id(e): i for i, e in enumerate(entries)}
+        self._entries = entries
+
+    # -- the machine cache (``cache.py``, ``upkeep.py``) -----------------------------------------
+    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
+        """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
+        from ..derived.bodycache import derive_body_tokens
+        tags, title = self._surface_tokens(entry)
+        body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
+        return [sorted(tags), sorted(title), body]
+
+    def _surface_tokens(self, entry: dict) -> tuple:
+        """``(tag tokens, title tokens)``; a part of a compound tag counts as a title word.
+
+        ``sleep-current`` is a tag; ``current`` alone is not: asked about on its own
+        (``what's our current position``) it is as much evidence as a title word.
+        """
+        tags, title = set(), set(tokenize(entry["title"], self.stop_words))
+        for tag in entry["tags"] or ():
+            tokens = tokenize(tag, self.stop_words)
+            for token in tokens:
+                if self.compound_parts and any(token != other and token in other for other in tokens):
+                    title.add(token)
+                else:
+                    tags.add(token)
+        return tags, title - tags
+
+    def index_keys(self, features: list) -> set:
+        """``"<token> <points>"`` per token, under its best field (tag 3, title 2, body 1).
+
+        A space sorts before every character a token can hold, so the keys of one token
+        are adjacent and the keys of all tokens that start with ``q`` form one range.
+        """
+        keys, seen = set(), set()
+        for code, tokens in zip(("3", "2", "1"), features):
+            for token in tokens:
+                if token not in seen:
+                    seen.add(token)
+                    keys.add(token + " " + code)
+        return keys
+
+    def score_index(self, query, index) -> list:
+        """``[(points, id, parts)]``: ``score_all`` over the cache's live entries, from its postings alone."""
+        from .smartindex import score_index
+        return score_index(self, query, index)
+
+    # -- the prompt side ------------------------------------------------------------------------
+    def query(self, prompt: str):
+        """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
+        groups = token_groups(prompt, self.stop_words)
+        if self.join_pairs:
+            seen = {t for g in groups for t in g}
+            groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
+        return tuple(tuple(g) for g in groups)
+
+    def _prefix_targets(self, q: str) -> list:
+        """Index tokens that start with ``q`` or that ``q`` starts with (the shorter one 4+ characters)."""
+        out = []
+        if len(q) >= PREFIX_MIN:
+            lo = bisect.bisect_right(self.vocab, q)
+            while lo < len(self.vocab) and self.vocab[lo].startswith(q):
+                out.append(self.vocab[lo])
+                lo += 1
+        for k in range(PREFIX_MIN, len(q)):
+            if q[:k] in self.postings:
+                out.append(q[:k])
+        return out
+
+    def _match(self, q: str) -> dict:
+        """entry index -> (points, field, kind, target) for the best match of one prompt token."""
+        best: dict = {}
+        joined = q[:1] == JOINED
+        if joined:
+            q = q[1:]
+        for i, (points, field) in self.postings.get(q, {}).items():
+            best[i] = (points * self._weight(q, points), field, "exact", q)
+        for t in () if joined else self._prefix_targets(q):
+            for i, (points, field) in self.postings[t].items():
+                p = PREFIX * points * self._weight(t, points)
+                if p > best.get(i, (0,))[0]:
+                    best[i] = (p, field, "prefix", t)
+        return best
+
+    def _weight(self, token: str, points: float) -> float:
+        return self.surface_weights[token] if points > BODY else self.weights[token]
+
+    def _fuzzy(self, q: str) -> dict:
+        best: dict = {}
+        fuzz, process = _rapidfuzz()
+        for t, similarity, _ in process.extract(q, self.surface, scorer=fuzz.ratio,
+                                                score_cutoff=self.fuzzy_cutoff, limit=3):
+            w = self.surface_weights[t]
+            for i, (points, field) in self.postings[t].items():
+                if field == "body":
+                    continue
+                p = FUZZY * points * w * similarity / 100.0
+                if p > best.get(i, (0,))[0]:
+                    best[i] = (p, field, "fuzzy", t)
+        return best
+
+    def score_all(self, query, entries: list) -> list:
+        """``[(points, entry, parts)]`` for every memory at or above the floor.
+
+        Tokens from one prompt word (an identifier's whole and parts, a CJK run's
+        bigrams) share: per memory, the group's best match counts in full, the
+        next half, the next a quarter..., so one word cannot outweigh several.
+        """
+        self.prepare(None, entries)
+        found: dict = {}  # entry index -> [(group number, token, match)]
+        unmatched = []
+        reach: dict = {}  # group number -> the most points any memory gets from it
+        for g, group in enumerate(query):
+            for q in group:
+                best = self._match(q)
+                if not best:
+                    unmatched.append((g, q))
+                    continue
+                reach[g] = max(reach.get(g, 0.0), max(m[0] for m in best.values()))
+                for i, match in best.items():
+                    found.setdefault(i, []).append((g, q, match))
+        reachable = sum(reach.values())
+        totals = {i: _total(m) for i, m in found.items()}
+        if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable)
+                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], self.surface,
+                                    self.fuzzy_cutoff)
+                and fuzzy_available()):
+            for g, q in unmatched:
+                if len(q) < FUZZY_MIN or q[:1] == JOINED:
+                    continue
+                for i, match in self._fuzzy(q).items():
+                    found.setdefault(i, []).append((g, q, match))
+            totals = {i: _total(m) for i, m in found.items()}
+        best = max(totals.values(), default=0.0)
+        if not self.confident(best, reachable):
+            return []
+        out = []
+        bar = self.bar(best)
+        for i, total in totals.items():
+            total = round(total, 2)
+            if total > 0 and total >= bar:
+                out.append((total, entries[i], _parts(found[i])))
+        return out
+
+    def confident(self, best: float, reachable: float) -> bool:
+        """Whether the best memory is evidence enough to answer at all (see ``evidence``)."""
+        return best >= self.min_score and evidence(best, reachable) >= self.min_evidence - 1e-9
+
+    def floor(self) -> float:
+        """No memory under this is ever shown: a best under it is not ``confident``, a runner-up is under ``bar``."""
+        return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
+
+    def bar(self, best: float) -> float:
+        """The points a memory needs to be shown beside a best of ``best``."""
+        return max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best)
+
+    def score(self, query, entry: dict):
+        """One entry's points and parts (for callers that score entries one by one)."""
+        for points, e, parts in self.score_all(query, [entry] if self._entries is None else self._entries):
+            if e is entry:
+                return points, parts
+        return 0, {}
+
+
+def evidence(best: float, reachable: float) -> float:
+    """The best score times the square root of the share of the prompt it explains.
+
+    ``reachable`` adds up, per prompt word, the most points any memory gets from it: what
+    the store could explain of the prompt (words the store has never seen add nothing).
+    A rare tag asked about alone explains all of its prompt and keeps its points; the
+    same tag met by chance in a long prompt about something else explains a small share.
+    """
+    if best <= 0 or reachable <= 0:
+        return 0.0
+    return best * math.sqrt(min(1.0, best / reachable))
+
+
+def _idf(df: int, n: int) -> float:
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def surface_weight(surface_df: int, n: int, weight: float) -> float:
+    """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
+    if not surface_df:
+        return weight
+    return max(weight, MIN_WEIGHT, _idf(surface_df, n) / _idf(1, n))
+
+
+def _total(matches: list) -> float:
+    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus ``adjacency``."""
+    by_group: dict = {}
+    for g, _, match in matches:
+        by_group.setdefault(g, []).append(match[0])
+    total = 0.0
+    for points in by_group.values():
+        points.sort(reverse=True)
+        total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
+    return total + adjacency(matches)
+
+
+def adjacency(matches: list) -> float:
+    """The phrase bonus: ``ADJACENT`` x the smaller points of the best two neighbouring prompt
+    words that both meet the memory exactly (``data rate``, ``read replica``).
+
+    Never more than ``ADJACENT`` / 2 x the sum of the words' points (the smaller of two is at
+    most half their sum): ``smartindex`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
+    """
+    exact: dict = {}
+    for g, q, match in matches:
+        if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):
+            exact[g] = match[0]
+    return ADJACENT * max((min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact), default=0.0)
+
+
+def _parts(matches: list) -> dict:
+    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...]}``."""
+    parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
+    for _, q, (points, field, kind, target) in matches:
+        if kind == "exact":
+            parts[field].append(target)
+        else:
+            parts[kind].append(f"{q}~{target} ({field})")
+    return {k: sorted(v) for k, v in parts.items()}

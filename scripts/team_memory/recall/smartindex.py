@@ -1,0 +1,444 @@
+"""``smart`` on the machine cache: the same hits as ``Smart.score_all``, from postings alone.
+
+Every entry is filed under ``"<token> <points>"`` for each of its tokens, with the points
+of its best field (tag 3, title 2, body 1), so a token's document frequency is the size
+of its postings (its tag/title frequency, for ``field_idf``, the size of the tag and title
+keys) and the tokens that start with ``q`` are one range of sorted keys.
+
+Most entries a prompt touches share only common words with it and end far below the
+floors, so exact scores are computed for few of them:
+
+1. for each prompt token, its options (exact match per field, then each prefix target per
+   field) are ranked by points, earliest first on ties, which is the order in which
+   ``Smart._match`` lets one replace another; an entry's best option for the token is the
+   first one that holds it;
+2. an upper bound of every entry's score (the sum over prompt tokens of the points of
+   its best option; the real score decays a word's second and later tokens, and adds at
+   most ``ADJACENT`` / 2 x that sum for neighbouring words, ``matching.adjacency``) is added up
+   with whole-int bit operations: the bound is kept as bit planes (plane k holds bit k of
+   every entry's bound, in units of ``QUANTUM``), each option's points are rounded *up*
+   to whole units, and an option's entries are added to the planes as one bitmap. A
+   common word in 40% of 100,000 memories costs a few dozen operations on 12 KB ints, not
+   40,000 Python steps. Options of one token are taken by falling points, each adding only
+   the entries no better option of that token holds, so an entry gets its best option's
+   units. Options filed under few entries are merged per rounded value first;
+3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2) (under it nothing
+   is shown; less a margin for the rounding to two places) are read out of the planes with
+   one comparison; only they are scored exactly, with ``Smart``'s own ``_total`` and
+   ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency),
+   until the bound is under ``max(floor, min_relative x best so far)`` less the margin: no
+   entry left can reach the final bar or the best score;
+4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries
+   it touches are scored exactly with their fuzzy matches added; the others stay under
+   the floor or under the bar, which the fuzzy step only raises, as in ``score_all``;
+5. the abstention rule (``Smart.confident``: the best score and the share of the prompt
+   it explains) and the bar (``Smart.bar``) are applied to the exact scores, with the
+   prompt's reachable points taken from each token's best option, as ``score_all`` does.
+
+Rounding up only makes the bound larger, so no entry that ``score_all`` would return is
+missed; every returned score is computed exactly as ``score_all`` computes it.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from ..derived.cache import NO_BITS, bits_of, ids_of_bits
+from .matching import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
+                       _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
+from ..text.fuzzycheck import fuzzy_may_match_groups
+
+FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
+CODES = (("3", TAG), ("2", TITLE), ("1", BODY))
+MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
+QUANTUM = 0.01  # the bound's unit
+# Options filed under few entries are merged per rounded value; the value is first rounded
+# up to one of these (in units), so a token has few such groups.
+LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+_NOTHING = 1 << 62
+
+
+def _units(points: float) -> int:
+    """``points`` in whole units, rounded up (strictly above, whatever the float error)."""
+    return int(points / QUANTUM * (1.0 + 1e-9)) + 1
+
+
+def _ladder(units: int) -> int:
+    for step in LADDER:
+        if step >= units:
+            return step
+    return units
+
+
+class Members:
+    """The live entries filed under one key: a bitmap (dense keys) or a list of ids."""
+
+    __slots__ = ("bits", "ids", "count", "_bytes", "_set")
+
+    def __init__(self, bits, ids, count: int):
+        self.bits, self.ids, self.count = bits, ids, count
+        self._bytes = self._set = None
+
+    def __contains__(self, i: int) -> bool:
+        if self.bits is None:
+            if self._set is None:
+                self._set = set(self.ids)
+            return i in self._set
+        data = self._bytes
+        if data is None:
+            data = self._bytes = self.bits.to_bytes((self.bits.bit_length() + 7) // 8, "little")
+        return (i >> 3) < len(data) and data[i >> 3] >> (i & 7) & 1 == 1
+
+    def id_list(self) -> list:
+        return ids_of_bits(self.bits) if self.bits is not None else list(self.ids)
+
+
+class Option:
+    __slots__ = ("points", "field", "kind", "target", "members")
+
+    def __init__(self, points, field, kind, target, members):
+        self.points, self.field, self.kind, self.target, self.members = points, field, kind, target, members
+
+    def match(self) -> tuple:
+        return (self.points, self.field, self.kind, self.target)
+
+
+class _Book:
+    """Live postings and weights of tokens, read from the cache once per token."""
+
+    def __init__(self, index, n: int, field_idf: bool = True):
+        self.index, self.n, self.top = index, n, _idf(1, n)
+        self.field_idf = field_idf
+        self.dead = index.dead_ids()
+        self.size = (index.n_ids + 7) // 8  # bytes for a bitmap of every id, patched-in ones too
+        self.dead_bits = bits_of(self.dead, self.size) if self.dead else 0
+        self.xpost = index.xpost
+        self.xkeys = sorted(self.xpost)  # patched-in keys, for prefix ranges
+        self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
+
+    def _members(self, key: str, ids, bitmap_number: int, stored: int):
+        """Members of ``key``: main postings ``ids`` (or its bitmap) plus patched-in ids, less the dead."""
+        extra = self.xpost.get(key)
+        if extra and self.dead:
+            extra = [i for i in extra if i not in self.dead]
+        if bitmap_number != NO_BITS:
+            bits = self.index.bitmap(bitmap_number)
+            count = stored
+            if self.dead_bits:
+                gone = bits & self.dead_bits
+                if gone:
+                    bits &= ~self.dead_bits
+                    count -= bin(gone).count("1")
+            if extra:
+                bits |= bits_of(extra, self.size)
+                count += len(extra)
+            return Members(bits, None, count) if count else None
+        if self.dead and ids:
+            ids = [i for i in ids if i not in self.dead]
+        if extra:
+            ids = list(ids) + extra
+        return Members(None, ids, len(ids)) if ids else None
+
+    def _weigh(self, tiers: list):
+        live, df, surface = [], 0, 0
+        for points, members in tiers:
+            if members is not None:
+                live.append((points, members))
+                df += members.count
+                if points > BODY:
+                    surface += members.count
+        w = max(MIN_WEIGHT, _idf(df, self.n) / self.top) if df else 0.0
+        return live, w, (surface_weight(surface, self.n, w) if self.field_idf else w)
+
+    def tiers(self, token: str):
+        """``([(field points, Members)], weight, tag/title weight)``; no tiers when no live entry holds it."""
+        got = self.memo.get(token)
+        if got is None:
+            got = self.memo[token] = self._weigh(self._read_range(token + " ", exact_token=token).get(token, []))
+        return got
+
+    def _read_range(self, prefix: str, exact_token=None) -> dict:
+        """token -> ``[(field points, Members)]`` for every main or patched-in key starting with ``prefix``."""
+        index = self.index
+        lo, hi = index.key_range(prefix)
+        out: dict = {}
+        points_of = dict((code, points) for code, points in CODES)
+        if hi > lo:
+            keys = index.keys_between(lo, hi)
+            ids, bounds = index.postings_between(lo, hi)
+            numbers = index.bitmaps_between(lo, hi)
+            for j, key in enumerate(keys):
+                stored = bounds[j + 1] - bounds[j]
+                number = numbers[j]
+                members = self._members(key, None if number != NO_BITS else ids[bounds[j]:bounds[j + 1]],
+                                        number, stored)
+                out.setdefault(key[:-2], []).append((points_of[key[-1]], members))
+        xkeys = self.xkeys
+        j = bisect_left(xkeys, prefix)
+        while j < len(xkeys) and xkeys[j].startswith(prefix):
+            key = xkeys[j]
+            j += 1
+            if exact_token is None or key[:-2] == exact_token:
+                token = key[:-2]
+                have = {p for p, _ in out.get(token, [])}
+                if points_of[key[-1]] not in have:
+                    out.setdefault(token, []).append((points_of[key[-1]], self._members(key, (), NO_BITS, 0)))
+        for token in out:  # tag, title, body order
+            out[token].sort(key=lambda tier: -tier[0])
+        return out
+
+    def targets(self, q: str) -> list:
+        """``Smart._prefix_targets`` over the live tokens: longer ones sorted, then ``q``'s own prefixes."""
+        out = []
+        if len(q) >= PREFIX_MIN:
+            found = self._read_range(q)
+            found.pop(q, None)
+            for token, tiers in found.items():
+                if token not in self.memo:
+                    self.memo[token] = self._weigh(tiers)
+            out = sorted(t for t in found if self.memo[t][0])
+        for k in range(PREFIX_MIN, len(q)):
+            if self.tiers(q[:k])[0]:
+                out.append(q[:k])
+        return out
+
+    def options(self, q: str) -> list:
+        """``[Option]`` best first; ties keep ``Smart._match``'s order."""
+        ranked = []
+        joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
+        if joined:
+            q = q[1:]
+        tiers, w, ws = self.tiers(q)
+        for points, members in tiers:
+            ranked.append((-(points * (ws if points > BODY else w)), 0, FIELD[points], "exact", q, members))
+        for order, t in enumerate(() if joined else self.targets(q), 1):
+            tiers, w, ws = self.tiers(t)
+            for points, members in tiers:
+                ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
+
+
+class _Planes:
+    """Non-negative whole numbers per entry, as bit planes (plane k: bit k of every entry's number)."""
+
+    def __init__(self):
+        self.planes: list = []
+
+    def add(self, bits: int, units: int) -> None:
+        """Add ``units`` to every entry in ``bits``."""
+        planes = self.planes
+        k = 0
+        while units:
+            if units & 1:
+                carry, j = bits, k
+                while carry:
+                    if j >= len(planes):
+                        planes.extend([0] * (j - len(planes)))
+                        planes.append(carry)
+                        break
+                    plane = planes[j]
+                    planes[j] = plane ^ carry
+                    carry &= plane
+                    j += 1
+            units >>= 1
+            k += 1
+
+    def top(self) -> int:
+        """A bitmap of the entries holding the largest number."""
+        found = None
+        for plane in reversed(self.planes):
+            both = plane if found is None else found & plane
+            if both:
+                found = both
+        return found or 0
+
+    def at_least(self, threshold: int) -> int:
+        """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
+        planes = self.planes
+        if threshold >> len(planes):
+            return 0
+        greater, equal = 0, -1
+        for k in range(len(planes) - 1, -1, -1):
+            plane = planes[k]
+            if threshold >> k & 1:
+                equal &= plane
+            else:
+                greater |= equal & plane
+                equal &= ~plane
+        return greater | equal
+
+
+def _bound(per_token: list, size: int) -> _Planes:
+    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``)."""
+    planes = _Planes()
+    for _, _, options in per_token:
+        groups: dict = {}  # units -> [bitmap, sparse ids]
+        for option in options:
+            members = option.members
+            if members.bits is not None:
+                units = _units(option.points)
+                slot = groups.setdefault(units, [0, []])
+                slot[0] |= members.bits
+            else:
+                units = _ladder(_units(option.points))
+                groups.setdefault(units, [0, []])[1].extend(members.ids)
+        seen = 0
+        for units in sorted(groups, reverse=True):
+            bits, ids = groups[units]
+            if ids:
+                bits |= bits_of(ids, size)
+            fresh = bits & ~seen if seen else bits
+            seen |= bits
+            if fresh:
+                planes.add(fresh, units)
+    return planes
+
+
+def _reaching(planes: _Planes, floor: float) -> list:
+    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
+    return ids_of_bits(planes.at_least(max(1, int(floor / QUANTUM))))
+
+
+class _Chooser:
+    """Each prompt token's best option for an entry, for a given set of entries."""
+
+    def __init__(self, per_token: list, wanted):
+        self.rows = []
+        for g, q, options in per_token:
+            dense = [(rank, o.members) for rank, o in enumerate(options) if o.members.bits is not None]
+            first: dict = {}  # id -> rank of the first sparse option holding it
+            for rank, option in enumerate(options):
+                if option.members.bits is None:
+                    for i in option.members.ids:
+                        if i in wanted and i not in first:
+                            first[i] = rank
+            self.rows.append((g, q, options, dense, first))
+
+    def matches(self, i: int) -> list:
+        out = []
+        for g, q, options, dense, first in self.rows:
+            best = first.get(i, _NOTHING)
+            for rank, members in dense:
+                if rank >= best:
+                    break
+                if i in members:
+                    best = rank
+                    break
+            if best != _NOTHING:
+                out.append((g, q, options[best].match()))
+        return out
+
+
+def score_index(strategy, query, index) -> list:
+    """``[(points, id, parts)]``, the hits ``strategy.score_all`` gives for the index's entries."""
+    n = index.meta.get("count") or 0
+    if not n:
+        return []
+    book = _Book(index, n, strategy.field_idf)
+    per_token, unmatched = [], []
+    reach: dict = {}  # group number -> the most points any entry gets from it (``Smart.score_all``)
+    for g, group in enumerate(query):
+        for q in group:
+            options = book.options(q)
+            if options:
+                per_token.append((g, q, options))
+                reach[g] = max(reach.get(g, 0.0), options[0].points)
+            else:
+                unmatched.append((g, q))
+    reachable = sum(reach.values())
+
+    found, totals = {}, {}
+    best = 0.0
+    least = strategy.floor()  # no entry under it is ever shown
+    floor = least - MARGIN  # no entry under it is ever scored exactly
+    candidates = []
+    if per_token:
+        planes = _bound(per_token, book.size)
+        # the entries with the largest bound, scored first: the best of them lifts the floor
+        # to min_relative x that score, under which nothing can be shown (a long prompt puts
+        # most entries over the floor alone)
+        seeds = ids_of_bits(planes.top())
+        seed_chooser = _Chooser(per_token, set(seeds))
+        lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
+        # a score is at most (1 + ADJACENT / 2) x the sum of its matches (``matching.adjacency``)
+        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2))
+    chooser = _Chooser(per_token, set(candidates))
+    ranked = []
+    for i in candidates:
+        matches = chooser.matches(i)
+        ub = adjacency(matches)
+        for m in matches:
+            ub += m[2][0]
+        if ub >= floor:
+            ranked.append((-ub, i, matches))
+    ranked.sort(key=lambda r: r[0])
+    for neg_ub, i, matches in ranked:
+        if -neg_ub < max(least, strategy.min_relative * best) - MARGIN:
+            break
+        found[i] = matches
+        totals[i] = _total(matches)
+        best = max(best, totals[i])
+    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable)
+            and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], strategy.fuzzy_cutoff)
+            and fuzzy_available()):
+        # entries never scored have bounds under max(min_score, min_relative x the best so far),
+        # so under the final bar: the fuzzy step only raises the best
+        touched = _fuzzy(strategy, book, unmatched)
+        chooser = _Chooser(per_token, set(touched))
+        for i, extra in touched.items():
+            if i not in found:
+                found[i] = chooser.matches(i)
+            found[i].extend(extra)
+            totals[i] = _total(found[i])
+        best = max(totals.values(), default=0.0)
+    if not strategy.confident(best, reachable):
+        return []
+    out = []
+    bar = strategy.bar(best)
+    for i, total in totals.items():
+        total = round(total, 2)
+        if total > 0 and total >= bar:
+            out.append((total, i, _parts(found[i])))
+    return out
+
+
+def _fuzzy_may_match(index, prompt_tokens: list, cutoff: float) -> bool:
+    """``matching.fuzzy_may_match`` against the cache's title and tag tokens (removed ones too)."""
+    if not prompt_tokens:
+        return False
+    lengths = set()
+    for length, _, _ in index.meta["fvoc"]:
+        lengths.add(length)
+    for key in index.xpost:
+        lengths.add(len(key) - 2)
+    wanted = {lb for lb in lengths for q in prompt_tokens if _lengths_may_match(len(q), lb, cutoff)}
+    return fuzzy_may_match_groups(prompt_tokens, index.fuzzy_vocabulary(wanted), cutoff)
+
+
+def _lengths_may_match(la: int, lb: int, cutoff: float) -> bool:
+    return min(la, lb) >= (cutoff - 1e-6) / 200.0 * (la + lb)
+
+
+def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
+    """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
+    fuzz, process = _rapidfuzz()
+    index = book.index
+    surface = sorted({key[:-2] for key in index.live_keys("32")})
+    touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
+    for g, q in unmatched:
+        if len(q) < FUZZY_MIN or q[:1] == JOINED:
+            continue
+        best: dict = {}
+        for t, similarity, _ in process.extract(q, surface, scorer=fuzz.ratio,
+                                                score_cutoff=strategy.fuzzy_cutoff, limit=3):
+            tiers, _, ws = book.tiers(t)
+            for points, members in tiers:
+                if points == BODY:
+                    continue
+                for i in members.id_list():
+                    p = FUZZY * points * ws * similarity / 100.0
+                    if p > best.get(i, (0,))[0]:
+                        best[i] = (p, FIELD[points], "fuzzy", t)
+        for i, m in best.items():
+            touched.setdefault(i, []).append((g, q, m))
+    return touched

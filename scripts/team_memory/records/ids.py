@@ -1,0 +1,58 @@
+"""Memory ids: readable slugs from titles, unique in the store, never reused by accident.
+
+``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``. Ids follow
+one rule, an ASCII slug (``validate.id_problem``): accents are taken off
+(``Café`` -> ``cafe``), other scripts are left out (``Кэш в Redis`` -> ``redis``),
+and a title with no ASCII letters or digits falls back to ``memory-`` and a
+short stable hash of the title. ``unique_id`` adds ``-2``, ``-3``... on a collision: an id is never
+taken from an existing file.
+"""
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+
+from ..base.config import category_folders
+
+SLUG_MAX_CHARS = 60
+SLUG_MAX_BYTES = 150  # file names are limited to 255 bytes; leave room for suffixes and temp names
+
+
+def slugify(title: str) -> str:
+    """A lowercase, hyphenated id from ``title``; never empty."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", title or "")).lower()
+    chars = []
+    for ch in text:
+        if ch.isascii() and ch.isalnum():
+            chars.append(ch)
+        elif unicodedata.category(ch)[0] != "M":  # accents go, every other character separates words
+            chars.append("-")
+    slug = re.sub(r"-{2,}", "-", "".join(chars)).strip("-")
+    if len(slug) > SLUG_MAX_CHARS:
+        slug = slug[:SLUG_MAX_CHARS]
+        if "-" in slug[SLUG_MAX_CHARS // 2:]:  # cut at a word boundary when one is near the end
+            slug = slug[: slug.rindex("-")]
+    while len(slug.encode("utf-8")) > SLUG_MAX_BYTES:
+        slug = slug[:-1]
+    slug = slug.strip("-")
+    if not slug:
+        from ..base.digest import sha256_hex
+        slug = "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
+    return slug
+
+
+def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:
+    """True if any category folder already holds ``<memory_id>.json``."""
+    return any(os.path.lexists(os.path.join(memory_root, folder, f"{memory_id}.json"))
+               for folder in category_folders(config).values())
+
+
+def unique_id(memory_root: str, config: dict, base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``... whichever is free first (call under the store lock)."""
+    if not id_taken(memory_root, config, base):
+        return base
+    n = 2
+    while id_taken(memory_root, config, f"{base}-{n}"):
+        n += 1
+    return f"{base}-{n}"

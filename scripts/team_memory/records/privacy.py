@@ -1,0 +1,250 @@
+"""Private sections: text the author marked as never to be stored.
+
+``strip_private(text, config) -> (text, count)`` replaces every private
+section with the configured marker (``[PRIVATE]`` by default, ``[REDACTED]``
+or nothing) and returns how many it removed. Rules:
+
+- ``<private>...</private>`` always, case-insensitive; ``[private]...[/private]``
+  (``bracket``) and ``<!-- private -->...<!-- /private -->`` (``comment``) when
+  listed in ``privacy.private_tags.formats``;
+- tags inside a closed fenced code block (```` ``` ```` or ``~~~``) are literal text;
+- nested tags: the outermost section wins and is removed whole;
+- a section with nothing but whitespace in it vanishes without a marker;
+- an opening tag that is never closed (or a closing tag with no opening one)
+  raises ``PrivateTagError``: nothing is stripped and the caller writes
+  nothing, so private text never lands on disk by accident.
+
+``scrub_record`` applies this and secret redaction (``redact.redact_secrets``)
+to every text field of a record, ``$schema`` included (``id`` is checked by
+``validate``, which rejects a secret-shaped one). Invisible characters are removed
+first, and the NFKC form is checked too, so a secret or tag split by a zero-width
+character or written in full-width letters is caught. Error messages name the
+field and line, never the private text itself.
+"""
+from __future__ import annotations
+
+import re
+
+from ..base.config import section, warn
+from .redact import redact_secrets, secret_kinds
+from ..base.sanitize import clean_text, folded
+
+DEFAULT_MARKER = "[PRIVATE]"
+MARKERS = ("[PRIVATE]", "[REDACTED]", "")
+FORMATS = ("xml", "bracket", "comment")
+
+# format -> (opening tag, closing tag); compiled once.
+_TAGS = {
+    "xml": (re.compile(r"<\s*private\s*/?\s*>", re.I), re.compile(r"<\s*/\s*private\s*>", re.I)),
+    "bracket": (re.compile(r"\[\s*private\s*\]", re.I), re.compile(r"\[\s*/\s*private\s*\]", re.I)),
+    "comment": (re.compile(r"<!--\s*private\s*-->", re.I), re.compile(r"<!--\s*/\s*private\s*-->", re.I)),
+}
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.M)
+
+# Top-level fields that hold structure, not prose: never rewritten.
+STRUCTURAL_FIELDS = frozenset({"schema_version", "category", "id", "created_at", "updated_at",
+                               "record_status", "retired_at", "archived_at", "times_updated", "confidence"})
+
+
+class PrivateTagError(ValueError):
+    """A private tag is not closed (or closed without being opened): nothing may be written."""
+
+
+def private_settings(config: dict) -> tuple:
+    """``(formats, marker)`` from ``privacy.private_tags``; bad values warn and use the defaults."""
+    tags = section(config, "privacy").get("private_tags", {})
+    tags = tags if isinstance(tags, dict) else {}
+    formats = tags.get("formats", ["xml"])
+    if not isinstance(formats, list) or not all(f in FORMATS for f in formats):
+        warn(f"invalid privacy.private_tags.formats {formats!r}; using ['xml']")
+        formats = ["xml"]
+    marker = tags.get("marker", DEFAULT_MARKER)
+    if marker not in MARKERS:
+        warn(f"invalid privacy.private_tags.marker {marker!r}; using {DEFAULT_MARKER!r}")
+        marker = DEFAULT_MARKER
+    return tuple(dict.fromkeys(["xml", *formats])), marker
+
+
+def fenced_spans(text: str) -> list:
+    """``(start, end)`` of every closed fenced code block; an unclosed fence protects nothing."""
+    spans = []
+    pos = 0
+    while True:
+        opening = _FENCE.search(text, pos)
+        if not opening:
+            return spans
+        fence = opening.group(1)
+        closing = re.compile(r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M)
+        line_end = text.find("\n", opening.end())
+        if line_end < 0:
+            return spans
+        close = closing.search(text, line_end + 1)
+        if not close:
+            return spans
+        spans.append((opening.start(), close.end()))
+        pos = close.end()
+
+
+def _tag_events(text: str, formats) -> list:
+    """Every tag outside fenced code: ``(start, end, format, is_open)``, in order."""
+    fences = fenced_spans(text)
+    events = []
+    for fmt in formats:
+        open_re, close_re = _TAGS[fmt]
+        for is_open, regex in ((True, open_re), (False, close_re)):
+            for m in regex.finditer(text):
+                if not any(a <= m.start() < b for a, b in fences):
+                    events.append((m.start(), m.end(), fmt, is_open))
+    events.sort()
+    kept, last_end = [], -1
+    for ev in events:
+        if ev[0] >= last_end:
+            kept.append(ev)
+            last_end = ev[1]
+    return kept
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def find_sections(text: str, formats=("xml",)) -> list:
+    """``(start, end)`` of every outermost private section; ``PrivateTagError`` if unbalanced."""
+    sections = []
+    depth, fmt, start = 0, None, 0
+    for ev_start, ev_end, ev_fmt, is_open in _tag_events(text, formats):
+        if depth == 0:
+            if not is_open:
+                raise PrivateTagError(f"a closing private tag at line {_line_of(text, ev_start)} has no opening tag")
+            depth, fmt, start = 1, ev_fmt, ev_start
+        elif ev_fmt == fmt:  # inside a section only its own format nests; others are swallowed
+            depth += 1 if is_open else -1
+            if depth == 0:
+                sections.append((start, ev_end))
+    if depth:
+        raise PrivateTagError(f"a private tag opened at line {_line_of(text, start)} is never closed")
+    return sections
+
+
+def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
+    inner = text[start:end]
+    for fmt in formats:
+        for regex in _TAGS[fmt]:
+            inner = regex.sub("", inner)
+    return not inner.strip()
+
+
+def strip_private(text: str, config: dict) -> tuple:
+    """``(text with private sections replaced by the marker, how many were removed)``."""
+    return _strip(text, *private_settings(config))
+
+
+def first_tag(text: str, formats=FORMATS):
+    """Where the first private tag outside fenced code starts; None without one."""
+    events = _tag_events(text, formats)
+    return events[0][0] if events else None
+
+
+def strip_sections(text: str, formats, marker: str) -> tuple:
+    """``(text with private sections replaced by marker, count)``; ``PrivateTagError`` if unbalanced."""
+    return _strip(text, formats, marker)
+
+
+def _strip(text: str, formats, marker: str) -> tuple:
+    if not isinstance(text, str) or "private" not in text.lower():
+        return text, 0
+    sections = find_sections(text, formats)
+    if not sections:
+        return text, 0
+    out, pos = [], 0
+    for start, end in sections:
+        out.append(text[pos:start])
+        if not _inner_is_blank(text, start, end, formats):
+            out.append(marker)
+        pos = end
+    out.append(text[pos:])
+    result = re.sub(r"\n{3,}", "\n\n", "".join(out))
+    return result, len(sections)
+
+
+def scrub_text(text: str, settings: tuple) -> tuple:
+    """``(clean text, private sections removed, secrets redacted)``; ``settings`` from ``private_settings``.
+
+    Normalise first, then scrub: invisible characters go, and when the NFKC form reveals a
+    private section or a secret that the text as written hides, the NFKC form is kept.
+    """
+    text = clean_text(text)
+    text, private = _strip(text, *settings)
+    text, secrets = redact_secrets(text)
+    if not text.isascii():
+        probe = folded(text)
+        if probe != text:
+            probe, more_private = _strip(probe, *settings)
+            probe, more_secrets = redact_secrets(probe)
+            if more_private or more_secrets:
+                return probe, private + more_private, secrets + more_secrets
+    return text, private, secrets
+
+
+def scrub_record(record: dict, config: dict) -> tuple:
+    """``(new record, private count, secret count)``: every text field stripped and redacted.
+
+    Raises ``PrivateTagError`` naming every field with an unbalanced tag.
+    """
+    settings = private_settings(config)
+    counts = [0, 0]
+    errors = []
+
+    def walk(value, path):
+        if isinstance(value, str):
+            try:
+                text, private, secrets = scrub_text(value, settings)
+            except PrivateTagError as exc:
+                errors.append(f"{path}: {exc}")
+                return value
+            counts[0] += private
+            counts[1] += secrets
+            return text
+        if isinstance(value, list):
+            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, dict):
+            return {k: walk(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+        return value
+
+    out = {}
+    for key, value in record.items():
+        out[key] = value if key in STRUCTURAL_FIELDS else walk(value, key)
+    if errors:
+        raise PrivateTagError("; ".join(errors) + " (close it with </private>, or put literal tags in a "
+                              "fenced code block; nothing was written)")
+    return out, counts[0], counts[1]
+
+
+def leaks(record: dict, config: dict) -> list:
+    """Fields of a stored record that still hold private sections or secrets (for ``validate``)."""
+    settings = private_settings(config)
+    found = []
+
+    def walk(value, path):
+        if isinstance(value, str):
+            try:
+                _, private, secrets = scrub_text(value, settings)
+            except PrivateTagError:
+                found.append((path, "holds an unclosed private tag"))
+                return
+            if private:
+                found.append((path, f"holds {private} private section(s)"))
+            if secrets:
+                kinds = secret_kinds(folded(value))
+                found.append((path, f"holds {secrets} secret(s)" + (f" ({', '.join(kinds)})" if kinds else "")))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, f"{path}[{i}]")
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{path}.{k}")
+
+    for key, value in record.items():
+        if key not in STRUCTURAL_FIELDS:
+            walk(value, key)
+    return found

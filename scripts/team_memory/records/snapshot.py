@@ -1,0 +1,179 @@
+"""What the memory files were just before a Bash call, and copies that make a lost one recoverable.
+
+PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``, ``lstat``,
+regular files in real category folders only) and, for each file not seen in that form
+before, keeps a copy of its bytes in the state folder, outside the repository:
+``<state>/<store>/copies/<git blob id>``. Copies are content-addressed by the id git would
+give the same bytes, so PostToolUse can ask git in one call whether a lost version is
+committed (then git has it) or not (then the copy has it). Bounds: a copy is at most
+``COPY_MAX_BYTES``, at most ``COPIES_PER_CALL`` are made per call (the newest files first,
+the rest on later calls), and a copy nobody lists any more is pruned after
+``state.MAX_AGE_DAYS``. The first snapshot of a store copies only its newest files: the
+older ones are recorded as present, without a copy (they are almost always committed).
+
+PostToolUse (``take_snapshot``) reads the call's listing back once and deletes it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from ..base.config import category_folders
+from ..base.digest import sha256_hex
+from ..base.fsutil import atomic_write_bytes, category_dir
+from ..base.safefs import read_regular
+from ..base.state import MAX_AGE_DAYS, load_state, save_state, state_dir, state_path
+
+SNAPSHOT_KIND = "tool-snapshot"
+COPIES_KIND = "copies"
+CLI_WRITES_KIND = "cli-writes"
+CLI_WRITES_KEPT = 200
+COPY_MAX_BYTES = 256 * 1024
+COPIES_PER_CALL = 200
+
+
+def call_key(payload: dict) -> str:
+    """The same key in PreToolUse and PostToolUse of one tool call."""
+    if isinstance(payload.get("tool_use_id"), str) and payload["tool_use_id"]:
+        return payload["tool_use_id"]
+    raw = json.dumps([payload.get("session_id"), payload.get("tool_name"), payload.get("tool_input")],
+                     sort_keys=True, default=str)
+    return sha256_hex(raw.encode("utf-8", "replace"))[:24]
+
+
+def memory_files(store: str, config: dict) -> dict:
+    """``{"<folder>/<name>": [mtime_ns, size]}`` of every ``*.json`` regular file in the real category folders."""
+    files = {}
+    for folder in category_folders(config).values():
+        path = category_dir(store, folder)
+        if path is None:
+            continue
+        try:
+            with os.scandir(path) as it:
+                for entry in it:
+                    if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                        st = entry.stat(follow_symlinks=False)
+                        files[f"{folder}/{entry.name}"] = [st.st_mtime_ns, st.st_size]
+        except OSError:
+            continue
+    return files
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives a file with these bytes (``git hash-object``)."""
+    try:
+        from _sha1 import sha1  # the C SHA-1 alone: hashlib would load OpenSSL
+    except ImportError:  # pragma: no cover - a build without it
+        from hashlib import sha1
+    return sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def copies_dir(store: str) -> str:
+    return os.path.join(state_dir(store), "copies")
+
+
+def copy_path(store: str, blob: str) -> str:
+    return os.path.join(copies_dir(store), blob)
+
+
+def _copy(store: str, rel: str):
+    """Keep a copy of one memory file; its blob id, or None when it cannot be read or is too big."""
+    try:
+        data = read_regular(os.path.join(store, rel), COPY_MAX_BYTES)[0]
+    except OSError:
+        return None
+    blob = blob_id(data)
+    target = copy_path(store, blob)
+    if not os.path.exists(target):
+        os.makedirs(copies_dir(store), mode=0o700, exist_ok=True)
+        atomic_write_bytes(target, data, mode=0o600, durable=False)
+    return blob
+
+
+def keep_copies(store: str, files: dict) -> dict:
+    """``{rel: blob id | None}`` for ``files`` (``memory_files``), copying what is new or changed."""
+    state = load_state(store, COPIES_KIND, "store")
+    known = state.get("files") if isinstance(state.get("files"), dict) else {}
+    first = not known
+    out, todo = {}, []
+    for rel, sig in files.items():
+        old = known.get(rel)
+        if isinstance(old, list) and len(old) == 3 and old[:2] == sig:
+            out[rel] = old
+        else:
+            todo.append(rel)
+    todo.sort(key=lambda rel: -files[rel][0])  # the newest first: the likeliest to be uncommitted
+    for rel in todo[:COPIES_PER_CALL]:
+        out[rel] = files[rel] + [_copy(store, rel)]
+    if first:
+        for rel in todo[COPIES_PER_CALL:]:
+            out[rel] = files[rel] + [None]
+    if out != known:
+        save_state(store, COPIES_KIND, "store", {"files": out})
+        if int(time.time()) % 50 == 0:
+            prune_copies(store, {v[2] for v in out.values()})
+    return {rel: v[2] for rel, v in out.items()}
+
+
+def prune_copies(store: str, keep: set, max_age_days: float = MAX_AGE_DAYS) -> None:
+    """Delete copies no file refers to any more once they are ``max_age_days`` old."""
+    cutoff = time.time() - max_age_days * 86400
+    try:
+        with os.scandir(copies_dir(store)) as it:
+            for entry in it:
+                try:
+                    if entry.name not in keep and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                        os.unlink(entry.path)
+                except OSError:
+                    continue
+    except OSError:
+        return
+
+
+def note_cli_write(store: str, data: bytes) -> None:
+    """Remember that the CLI wrote a memory file with these bytes (the last ``CLI_WRITES_KEPT``), so
+    PostToolUse does not report a ``memory.py update`` run through ``Bash`` as a lost version."""
+    try:
+        state = load_state(store, CLI_WRITES_KIND, "store")
+        blobs = [b for b in state.get("blobs", []) if isinstance(b, str)] if isinstance(state.get("blobs"), list) else []
+        blobs = (blobs + [blob_id(data)])[-CLI_WRITES_KEPT:]
+        save_state(store, CLI_WRITES_KIND, "store", {"blobs": blobs})
+    except OSError:
+        pass  # at worst PostToolUse reports a CLI update as a rewrite, with the copy to get it back
+
+
+def cli_writes(store: str) -> set:
+    state = load_state(store, CLI_WRITES_KIND, "store")
+    return set(state["blobs"]) if isinstance(state.get("blobs"), list) else set()
+
+
+def current_blob(path: str):
+    """The blob id of a memory file as it is now; None when it cannot be read."""
+    try:
+        return blob_id(read_regular(path, COPY_MAX_BYTES)[0])
+    except OSError:
+        return None
+
+
+def save_snapshot(payload: dict, store: str, config: dict) -> None:
+    """PreToolUse: record the memory files (and keep copies) for this call's PostToolUse."""
+    try:
+        files = memory_files(store, config)
+        blobs = keep_copies(store, files)
+        save_state(store, SNAPSHOT_KIND, call_key(payload),
+                   {"files": {rel: sig + [blobs.get(rel)] for rel, sig in files.items()}})
+    except OSError:
+        pass  # no snapshot: PostToolUse still checks the tool's own file
+
+
+def take_snapshot(payload: dict, store: str):
+    """PostToolUse: this call's ``{rel: [mtime_ns, size, blob | None]}`` (read once, then deleted), or None."""
+    key = call_key(payload)
+    data = load_state(store, SNAPSHOT_KIND, key)
+    try:
+        os.unlink(state_path(store, SNAPSHOT_KIND, key))
+    except OSError:
+        pass
+    files = data.get("files")
+    return files if isinstance(files, dict) else None

@@ -1,0 +1,238 @@
+"""Where memories live and how one is read and written as text.
+
+A store is ``<project>/.claude/memory/``: one JSON file per memory in its
+category folder, ``memory-config.json``, and the derived ``index.md``.
+``load_memory``/``dump_memory`` are the ``json``-like pair for one record;
+``dump_memory`` is deterministic (fixed key order, 2-space indent, trailing
+newline) so pull-request diffs stay minimal. ``iter_records`` is the tolerant
+reader: a file that is not valid JSON or not a record is skipped with one
+stderr line and never stops the caller.
+"""
+from __future__ import annotations
+
+import os
+
+from ..base.config import category_folders, warn
+from ..base.fsutil import category_dir, is_temp_file
+from ..base.model import MEMORY_REL
+from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, check_store, read_regular
+
+# The order keys are written in; unknown keys follow, sorted.
+KEY_ORDER = (
+    "$schema", "schema_version", "category", "id", "title", "created_at", "updated_at",
+    "tags", "related_files", "confidence", "record_status", "content", "changes",
+    "times_updated", "retired_at", "retired_reason", "archived_at", "archived_reason",
+)
+
+
+class NotARecord(ValueError):
+    """The file parsed, but is not a memory record (or did not parse)."""
+
+
+def find_memory_root(start: str | None = None) -> str | None:
+    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root.
+
+    The walk starts from ``start``'s real path, so a linked folder in the working tree cannot
+    lead it elsewhere; a store reached through a link (``.claude`` or ``.claude/memory``) raises
+    ``safefs.UnsafeStore`` rather than being used (see ``safefs``).
+    """
+    start = os.path.realpath(start or os.getcwd())
+    here = start
+    if not os.path.isdir(here):
+        here = os.path.dirname(here)
+    home = os.path.realpath(os.path.expanduser("~"))
+    for folder in folders_up(here):
+        candidate = os.path.join(folder, *MEMORY_REL)
+        # ~/.claude is Claude Code's own settings folder: only a store when we start there.
+        if os.path.lexists(candidate) and (folder != home or folder == start):
+            return check_store(candidate)
+        if os.path.exists(os.path.join(folder, ".git")):
+            return None
+    return None
+
+
+def folders_up(path: str):
+    """``path`` (absolute), its parent, and so on up to the file system root."""
+    here = os.path.abspath(path)
+    while True:
+        yield here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return
+        here = parent
+
+
+def repo_root_of(start: str) -> str | None:
+    """The nearest folder at or above ``start`` that holds ``.git`` (a repository or worktree root), or None."""
+    for folder in folders_up(start):
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+    return None
+
+
+def project_root_of(memory_root: str) -> str:
+    """``<project>/.claude/memory`` -> ``<project>``."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(memory_root)))
+
+
+def load_memory(path: str) -> dict:
+    """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title.
+
+    Never through a link, never a FIFO or device, never more than ``MAX_MEMORY_BYTES``
+    (``safefs.UnsafePath``, an ``OSError``).
+    """
+    return parse_memory(read_bytes(path)[0])
+
+
+def read_bytes(path: str):
+    """``(bytes, stat)`` of a memory file: a regular file, not a link, at most ``MAX_MEMORY_BYTES``."""
+    return read_regular(path, MAX_MEMORY_BYTES)
+
+
+def parse_memory(data: bytes) -> dict:
+    """A memory file's bytes -> its record; ``NotARecord`` if it is not a JSON object with a text title."""
+    from ..base import fastjson
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotARecord(f"not UTF-8 text ({exc.reason})") from None
+    try:
+        data = fastjson.loads(text)
+    except ValueError:
+        import json
+        try:  # the same parser: json.loads fails too, and its message names the spot
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise NotARecord(f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise NotARecord("not a JSON object")
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise NotARecord("no title")
+    return data
+
+
+def ordered(record: dict) -> dict:
+    """The record with its keys in the canonical order."""
+    out = {k: record[k] for k in KEY_ORDER if k in record}
+    for k in sorted(record):
+        if k not in out:
+            out[k] = record[k]
+    return out
+
+
+def dump_memory(record: dict) -> str:
+    """A record as file text: canonical key order, 2-space indent, UTF-8 kept, trailing newline."""
+    import json
+    return json.dumps(ordered(record), indent=2, ensure_ascii=False) + "\n"
+
+
+def record_status(record: dict) -> str:
+    status = record.get("record_status", "active")
+    return status if isinstance(status, str) else "active"
+
+
+def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
+    """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
+    from ..base.fsutil import is_temp_file
+    for category, folder in category_folders(config).items():
+        if only is not None and category != only:
+            continue
+        folder_path = category_dir(memory_root, folder)  # a folder linked out of the store is never read
+        if folder_path is None:
+            continue
+        try:
+            names = sorted(os.listdir(folder_path))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".json") and not name.startswith(".") and not is_temp_file(name):
+                path = os.path.join(folder_path, name)
+                if os.path.isfile(path) and not os.path.islink(path):
+                    yield category, path
+
+
+def iter_records(memory_root: str, config: dict, only: str | None = None):
+    """Yield ``(category, path, record)`` for every readable record (of category ``only``, when given);
+    skip the rest with one stderr line."""
+    for category, path in iter_memory_files(memory_root, config, only):
+        try:
+            record = load_memory(path)
+        except (NotARecord, OSError) as exc:
+            warn(f"skipped {os.path.relpath(path, memory_root)}: {exc}")
+            continue
+        yield category, path, record
+
+
+def memory_path(memory_root: str, config: dict, category: str, memory_id: str) -> str:
+    return os.path.join(memory_root, category_folders(config)[category], f"{memory_id}.json")
+
+
+def find_memory(memory_root: str, config: dict, memory_id: str):
+    """``(category, path)`` of the memory ``memory_id`` names, or None.
+
+    ``memory_id`` is an id (the first category folder holding it wins), or, to pick one of two files
+    with the same id, ``category/id`` (``decision/use-redis``), ``folder/id`` (``decisions/use-redis``)
+    or the file's path (``.claude/memory/decisions/use-redis.json``, from the current folder or the
+    project). The path returned is always rebuilt as ``<store>/<folder>/<id>.json``.
+    """
+    if not isinstance(memory_id, str) or "\x00" in memory_id:
+        return None
+    folders = category_folders(config)
+    if "/" in memory_id or "\\" in memory_id or memory_id.endswith(".json"):
+        return _find_by_reference(memory_root, folders, memory_id)
+    if not valid_id_shape(memory_id):
+        return None
+    for category, folder in folders.items():
+        path = _regular_in(memory_root, folder, f"{memory_id}.json")
+        if path is not None:
+            return category, path
+    return None
+
+
+def _regular_in(memory_root: str, folder: str, name: str):
+    """``folder/name`` in the store when the folder is real and the file a regular file, else None:
+    a linked folder or file never shadows a real one."""
+    folder_path = category_dir(memory_root, folder)
+    if folder_path is None:
+        return None
+    path = os.path.join(folder_path, name)
+    try:
+        return path if os.lstat(path).st_mode & S_IFMT == S_IFREG else None
+    except OSError:
+        return None
+
+
+def _find_by_reference(memory_root: str, folders: dict, ref: str):
+    """``category/id``, ``folder/id`` or a path to a memory file directly inside this store's folders."""
+    parts = ref.replace("\\", "/").split("/")
+    name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
+    if len(parts) >= 2 and not valid_id_shape(name):
+        return None
+    candidates = []
+    if len(parts) == 2:
+        by_name = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
+        if by_name:
+            candidates.append(by_name)
+    if not candidates and len(parts) >= 2:  # a path: its folder must be one of this store's category folders
+        project = project_root_of(memory_root)
+        for base in (os.getcwd(), project):
+            folder = os.path.dirname(os.path.join(base, os.path.join(*parts) if parts[0] else os.sep + os.path.join(*parts[1:])))
+            try:
+                inside = os.path.samefile(os.path.dirname(folder), memory_root)
+            except OSError:
+                continue
+            if inside and os.path.basename(folder) in folders.values():
+                candidates.append(os.path.basename(folder))
+                break
+    for folder in candidates:
+        path = _regular_in(memory_root, folder, f"{name}.json")
+        if path is not None:
+            category = next(c for c, f in folders.items() if f == folder)
+            return category, path
+    return None
+
+
+def valid_id_shape(memory_id: str) -> bool:
+    """An id names a file in a category folder: no path separators, not hidden, not empty."""
+    return bool(memory_id) and "/" not in memory_id and "\\" not in memory_id and not memory_id.startswith(".") and "\x00" not in memory_id

@@ -1,0 +1,399 @@
+"""Strict validation of memory records and memory files (standard library only).
+
+``validate_record(record, folder_category=None, file_id=None) -> [Problem]``
+checks one record against the schema of its category and returns every
+problem found (an empty list means valid). Each ``Problem`` names the field
+(``content.steps[2]``), says what is wrong and how to fix it. Unknown fields
+are rejected everywhere except ``$schema`` at the top level.
+
+``check_file(path)`` checks a file on disk: JSON syntax, the schema, that its
+id and category match its name and folder, and that no private section or
+secret is left in it (shared by ``validate`` and the PostToolUse guard).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import namedtuple
+from datetime import date, datetime
+
+from ..base.config import category_folders, load_config
+from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
+from .privacy import leaks
+from .redact import secret_kinds
+from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
+from .store import NotARecord, find_memory_root, load_memory, read_bytes
+
+Problem = namedtuple("Problem", "field message hint")
+
+MAX_TAGS = 12
+MAX_TAG_CHARS = 40
+MAX_CHANGES = 50
+MAX_TEXT = 10_000  # characters in any one text field
+MAX_ITEMS = 200  # entries in any one list
+MAX_ID_CHARS = 100
+ISO_EXAMPLE = "2026-01-31T12:00:00Z"
+
+# The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
+# joined by "-" or "_". Ids are printed to Claude and terminals, so nothing else is allowed.
+_ID_RULE = re.compile(r"[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?\Z")
+
+
+class ValidationError(ValueError):
+    """A record failed validation; ``problems`` lists every reason."""
+
+    def __init__(self, problems, where: str = "record"):
+        self.problems = list(problems)
+        self.where = where
+        super().__init__(f"{where} is invalid: " + "; ".join(f"{p.field}: {p.message}" for p in self.problems))
+
+
+# --- field kinds -------------------------------------------------------------
+# A spec is one of: "text", "text?" (may be empty), "bool", "iso", "date", ("enum", values),
+# ("list", item_spec, min_items), ("object", {field: (spec, required)}).
+
+def _enum(*values):
+    return ("enum", values)
+
+
+def _texts(min_items: int = 0):
+    return ("list", "text", min_items)
+
+
+def _obj(**fields):
+    return ("object", fields)
+
+
+REQ, OPT = True, False
+
+CONTENT = {
+    "decision": {
+        "status": (_enum("proposed", "accepted", "deprecated", "superseded"), REQ),
+        "context": ("text", REQ),
+        "decision": ("text", REQ),
+        "rationale": (_texts(), REQ),
+        "alternatives": (("list", _obj(option=("text", REQ), rejected_reason=("text", REQ)), 0), OPT),
+        "consequences": (_texts(), OPT),
+    },
+    "session_summary": {
+        "goal": ("text", REQ),
+        "outcome": (_enum("success", "partial", "blocked", "abandoned"), REQ),
+        "completed": (_texts(), REQ),
+        "next_actions": (_texts(), REQ),
+        "in_progress": (_texts(), OPT),
+        "blockers": (_texts(), OPT),
+        "key_changes": (_texts(), OPT),
+    },
+    "runbook": {
+        "trigger": ("text", REQ),
+        "steps": (_texts(1), REQ),
+        "verification": ("text", REQ),
+        "symptoms": (_texts(), OPT),
+        "root_cause": ("text", OPT),
+        "environment": ("text", OPT),
+    },
+    "constraint": {
+        "kind": (_enum("limitation", "gap", "policy", "technical"), REQ),
+        "rule": ("text", REQ),
+        "impact": (_texts(), REQ),
+        "severity": (_enum("high", "medium", "low"), REQ),
+        "active": ("bool", REQ),
+        "workarounds": (_texts(), OPT),
+        "expires": ("date", OPT),
+    },
+    "tech_debt": {
+        "status": (_enum("open", "in_progress", "resolved", "wont_fix"), REQ),
+        "priority": (_enum("critical", "high", "medium", "low"), REQ),
+        "description": ("text", REQ),
+        "reason_deferred": ("text", REQ),
+        "impact": (_texts(), OPT),
+        "suggested_fix": (_texts(), OPT),
+        "acceptance_criteria": (_texts(), OPT),
+    },
+    "preference": {
+        "topic": ("text", REQ),
+        "value": ("text", REQ),
+        "reason": ("text", REQ),
+        "strength": (_enum("strong", "default", "soft"), REQ),
+        "examples": (_obj(prefer=(_texts(), OPT), avoid=(_texts(), OPT)), OPT),
+    },
+}
+
+TOP_REQUIRED = ("schema_version", "category", "id", "title", "created_at", "updated_at", "tags", "content")
+TOP_OPTIONAL = ("$schema", "record_status", "related_files", "confidence", "changes", "times_updated",
+                "retired_at", "retired_reason", "archived_at", "archived_reason")
+
+
+def parse_iso(value) -> datetime | None:
+    """A timezone-aware ISO 8601 date-time (``Z`` allowed); None if it is not one."""
+    if not isinstance(value, str) or "T" not in value.upper():
+        return None
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    return dt if dt.tzinfo is not None else None
+
+
+def _is_date(value) -> bool:
+    if not isinstance(value, str):
+        return False
+    if parse_iso(value):
+        return True
+    try:
+        date.fromisoformat(value)
+        return True
+    except ValueError:
+        return False
+
+
+def _type_name(value) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__)
+
+
+def _check(spec, value, field: str, out: list) -> None:
+    """Append the problems of ``value`` against ``spec`` to ``out``."""
+    kind = spec if isinstance(spec, str) else spec[0]
+    if kind in ("text", "text?"):
+        if not isinstance(value, str):
+            out.append(Problem(field, f"must be text, not {_type_name(value)}", 'write it as a JSON string: "..."'))
+        elif kind == "text" and not value.strip():
+            out.append(Problem(field, "must not be empty", "write a short sentence"))
+        elif len(value) > MAX_TEXT:
+            out.append(Problem(field, f"is {len(value)} characters long (at most {MAX_TEXT})", "shorten it"))
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            out.append(Problem(field, f"must be true or false, not {_type_name(value)}", "use true or false (no quotes)"))
+    elif kind == "date":
+        if not _is_date(value):
+            out.append(Problem(field, f"is not an ISO 8601 date: {shown(value)}", f"use 2026-12-31 or {ISO_EXAMPLE}"))
+    elif kind == "enum":
+        if value not in spec[1]:
+            out.append(Problem(field, f"must be one of {', '.join(spec[1])}, not {shown(value)}",
+                               f"pick one of: {', '.join(spec[1])}"))
+    elif kind == "list":
+        _, item_spec, min_items = spec
+        if not isinstance(value, list):
+            out.append(Problem(field, f"must be a list, not {_type_name(value)}", 'write a JSON list: ["..."]'))
+            return
+        if len(value) < min_items:
+            out.append(Problem(field, f"needs at least {min_items} item(s)", "add at least one entry"))
+        if len(value) > MAX_ITEMS:
+            out.append(Problem(field, f"has {len(value)} items (at most {MAX_ITEMS})", "keep the important ones"))
+        for i, item in enumerate(value[:MAX_ITEMS]):
+            _check(item_spec, item, f"{field}[{i}]", out)
+    elif kind == "object":
+        _check_object(spec[1], value, field, out)
+
+
+def _check_object(fields: dict, value, field: str, out: list) -> None:
+    if not isinstance(value, dict):
+        out.append(Problem(field, f"must be an object, not {_type_name(value)}", "write a JSON object: {...}"))
+        return
+    prefix = f"{field}." if field else ""
+    for name, (spec, required) in fields.items():
+        if name in value:
+            _check(spec, value[name], prefix + name, out)
+        elif required:
+            out.append(Problem(prefix + name, "is required", f"add {name!r} ({_describe(spec)})"))
+    for name in value:
+        if name not in fields:
+            out.append(Problem(prefix + shown_name(name), "is not a known field",
+                               f"remove it; allowed here: {', '.join(fields)}"))
+
+
+def _describe(spec) -> str:
+    kind = spec if isinstance(spec, str) else spec[0]
+    if kind == "enum":
+        return "one of " + "|".join(spec[1])
+    if kind == "list":
+        return "a list of " + ("text" if spec[1] == "text" else "objects")
+    return {"text": "text", "bool": "true/false", "date": "an ISO 8601 date", "object": "an object"}.get(kind, kind)
+
+
+def id_problem(memory_id) -> str | None:
+    """Why ``memory_id`` cannot name a memory file, or None if it can."""
+    if not isinstance(memory_id, str) or not memory_id:
+        return "must be non-empty text"
+    if len(memory_id) > MAX_ID_CHARS:
+        return f"is longer than {MAX_ID_CHARS} characters"
+    if not memory_id.isascii() or not _ID_RULE.match(memory_id):
+        return "must be an ASCII slug: lowercase letters and digits joined by '-' or '_'"
+    kinds = secret_kinds(memory_id)
+    if kinds:
+        return f"looks like a secret ({', '.join(kinds)})"
+    return None
+
+
+def shown(value, limit: int = 60) -> str:
+    """A value as quoted in a message: one safe line, secrets and private text hidden, cut short."""
+    from .exposure import hide
+    from ..base.sanitize import cut
+    return repr(cut(clean_line(hide(value if isinstance(value, str) else str(value))), limit))
+
+
+def _check_tags(tags, out: list) -> None:
+    if not isinstance(tags, list):
+        out.append(Problem("tags", f"must be a list, not {_type_name(tags)}", 'write ["tag1", "tag2"]'))
+        return
+    if not 1 <= len(tags) <= MAX_TAGS:
+        out.append(Problem("tags", f"has {len(tags)} tags (1 to {MAX_TAGS} allowed)",
+                           "add a tag" if not tags else "keep the most specific ones"))
+    seen = set()
+    for i, tag in enumerate(tags):
+        field = f"tags[{i}]"
+        if not isinstance(tag, str):
+            out.append(Problem(field, f"must be text, not {_type_name(tag)}", "write the tag as a string"))
+            continue
+        clean = clean_tag(tag).replace(",", "")
+        if not clean:
+            out.append(Problem(field, f"{shown(tag)} has no letters or digits", "use one lowercase word"))
+        elif clean != tag:
+            out.append(Problem(field, f"{shown(tag)} is not a clean lowercase tag", f"use {shown(clean)}"))
+        elif len(tag) > MAX_TAG_CHARS:
+            out.append(Problem(field, f"is longer than {MAX_TAG_CHARS} characters", "use a shorter word"))
+        if clean in seen:
+            out.append(Problem(field, f"{shown(tag)} appears twice", "remove the duplicate"))
+        seen.add(clean)
+
+
+def _check_changes(changes, out: list) -> None:
+    if not isinstance(changes, list):
+        out.append(Problem("changes", f"must be a list, not {_type_name(changes)}", "write a list of {date, summary}"))
+        return
+    if len(changes) > MAX_CHANGES:
+        out.append(Problem("changes", f"has {len(changes)} entries (at most {MAX_CHANGES})",
+                           f"keep the {MAX_CHANGES} newest"))
+    for i, change in enumerate(changes):
+        field = f"changes[{i}]"
+        if not isinstance(change, dict):
+            out.append(Problem(field, f"must be an object, not {_type_name(change)}", 'write {"date": ..., "summary": ...}'))
+            continue
+        if parse_iso(change.get("date")) is None:
+            out.append(Problem(f"{field}.date", "must be an ISO 8601 UTC time", f"use {ISO_EXAMPLE}"))
+        _check("text", change.get("summary"), f"{field}.summary", out)
+
+
+def validate_record(record, *, folder_category: str | None = None, file_id: str | None = None) -> list:
+    """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored."""
+    if not isinstance(record, dict):
+        return [Problem("(record)", f"must be a JSON object, not {_type_name(record)}", "write {...}")]
+    out: list = []
+    for name in TOP_REQUIRED:
+        if name not in record:
+            out.append(Problem(name, "is required", f"add {name!r}"))
+    for name in record:
+        if name not in TOP_REQUIRED and name not in TOP_OPTIONAL:
+            out.append(Problem(shown_name(name), "is not a known field",
+                               f"remove it; allowed: {', '.join(TOP_REQUIRED + TOP_OPTIONAL)}"))
+
+    if "schema_version" in record and record["schema_version"] != SCHEMA_VERSION:
+        out.append(Problem("schema_version", f"must be {SCHEMA_VERSION!r}, not {shown(record['schema_version'])}",
+                           f'use "{SCHEMA_VERSION}"'))
+    category = record.get("category")
+    if "category" in record and category not in CATEGORIES:
+        out.append(Problem("category", f"must be one of {', '.join(CATEGORIES)}, not {shown(category)}",
+                           f"pick one of: {', '.join(CATEGORIES)}"))
+    elif "category" in record and folder_category and category != folder_category:
+        out.append(Problem("category", f"is {shown(category)} but the file is in the {folder_category!r} folder",
+                           f"set it to {folder_category!r} or move the file"))
+    if "id" in record:
+        reason = id_problem(record["id"])
+        if reason:
+            out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
+        elif file_id is not None and record["id"] != file_id:
+            out.append(Problem("id", f"is {shown(record['id'])} but the file is {shown(file_id + '.json')}",
+                               "set it to the file's name or rename the file"))
+    if "title" in record:
+        title = record["title"]
+        if not isinstance(title, str):
+            out.append(Problem("title", f"must be text, not {_type_name(title)}", "write a short title"))
+        else:
+            clean = clean_line(title)
+            if not clean:
+                out.append(Problem("title", "is empty", "write a short title (1-120 characters)"))
+            elif len(clean) > TITLE_MAX:
+                out.append(Problem("title", f"is {len(clean)} characters long (at most {TITLE_MAX})", "shorten it"))
+            elif clean != title:
+                out.append(Problem("title", "holds control, invisible or index-marker characters",
+                                   f"use {shown(clean, TITLE_MAX)}"))
+    times = {}
+    for name in ("created_at", "updated_at", "retired_at", "archived_at"):
+        if name in record:
+            times[name] = parse_iso(record[name])
+            if times[name] is None:
+                out.append(Problem(name, f"is not an ISO 8601 UTC time: {shown(record[name])}", f"use {ISO_EXAMPLE}"))
+    if times.get("created_at") and times.get("updated_at") and times["updated_at"] < times["created_at"]:
+        out.append(Problem("updated_at", "is earlier than created_at", "set it to created_at or later"))
+    if "tags" in record:
+        _check_tags(record["tags"], out)
+    if "record_status" in record and record["record_status"] not in STATUSES:
+        out.append(Problem("record_status", f"must be one of {', '.join(STATUSES)}, not {shown(record['record_status'])}",
+                           "use active, retired or archived"))
+    if "$schema" in record:
+        _check("text", record["$schema"], "$schema", out)
+    if "related_files" in record:
+        _check(_texts(), record["related_files"], "related_files", out)
+    if "confidence" in record:
+        value = record["confidence"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            out.append(Problem("confidence", f"must be a number from 0 to 1, not {shown(value)}", "use e.g. 0.8"))
+    if "times_updated" in record:
+        value = record["times_updated"]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            out.append(Problem("times_updated", f"must be a whole number >= 0, not {shown(value)}", "use 0"))
+    for name in ("retired_reason", "archived_reason"):
+        if name in record:
+            _check("text", record[name], name, out)
+    if "changes" in record:
+        _check_changes(record["changes"], out)
+    if "content" in record and category in CONTENT:
+        _check_object(CONTENT[category], record["content"], "content", out)
+    return out
+
+
+def shown_name(name) -> str:
+    """A field name as named in a message: as it is when it is a plain identifier, else described."""
+    name = str(name)
+    if name.isascii() and name.replace("_", "a").replace("$", "a").isalnum() and len(name) <= 40 \
+            and not secret_kinds(name):
+        return name
+    return f"(a field name of {len(name)} characters)"
+
+
+def format_problems(problems, where: str = "") -> str:
+    """One line per problem: ``where: field: message (fix: hint)``."""
+    prefix = f"{clean_line(where)}: " if where else ""
+    return "\n".join(f"{prefix}{p.field}: {p.message} (fix: {p.hint})" for p in problems)
+
+
+def check_file(path: str, config: dict | None = None, memory_root: str | None = None) -> list:
+    """Every problem of one memory file: JSON syntax, schema, its place, leftover private text or secrets."""
+    path = os.path.abspath(path)
+    if memory_root is None:
+        memory_root = find_memory_root(os.path.dirname(path))
+    if config is None:
+        config = load_config(memory_root)
+    folder_category = None
+    if memory_root:
+        for category, folder in category_folders(config).items():
+            if os.path.dirname(path) == os.path.join(os.path.abspath(memory_root), folder):
+                folder_category = category
+    try:
+        record = load_memory(path)
+    except NotARecord as exc:
+        try:  # a parsed object with no title: let the schema say everything that is wrong
+            record = json.loads(read_bytes(path)[0])
+        except (OSError, ValueError, RecursionError):
+            return [Problem("(file)", str(exc), "fix the JSON syntax (or restore the file from git)")]
+    except OSError as exc:
+        return [Problem("(file)", f"cannot be read: {exc}", "check the path and permissions")]
+    name = os.path.basename(path)
+    problems = validate_record(record, folder_category=folder_category,
+                               file_id=name[:-5] if name.endswith(".json") else name)
+    if isinstance(record, dict):
+        problems += [Problem(f, m, "remove it, or rewrite the memory with the update command (it strips and "
+                                   "redacts)") for f, m in leaks(record, config)]
+    return problems

@@ -1,0 +1,271 @@
+"""The ``smart`` tokenizer: words of every script, CJK bigrams, code identifiers, English word forms.
+
+``tokenize(text, stop_words)`` returns the set of match tokens of ``text``:
+
+1. NFKC, so full-width and compatibility forms become their plain letters;
+2. the text is cut into runs by script: Hangul, hiragana, katakana and Han
+   runs each give their character bigrams plus the whole run (a lone Han
+   character is kept: in Japanese it is often a word between kana); any
+   other letters, digits and combining marks form words, joined into one
+   identifier by ``_ - . /`` (``src/app.py``, ``user_id``, ``pkg.mod``);
+3. an identifier gives its whole (case-folded), its parts split at ``_ - . /``
+   and at case changes (``ImportError`` -> ``import``, ``error``;
+   ``HTTPServer`` -> ``http``, ``server``), and its parts joined
+   (``import_error`` -> ``importerror``), so each spelling meets the others;
+4. case folding, then stop words are dropped and tokens under 2 characters
+   too (a lone Han character excepted);
+5. ASCII words of 4+ letters are folded to a light stem (``fold``): plurals,
+   ``-ing``, ``-ed``, ``-tion``, ``-ment`` and a final ``e``, the same on both
+   sides of a match, so ``fixing``, ``fixes`` and ``fixed`` all meet ``fix``.
+
+Everything is deterministic and standard library only.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from ..base.config import section
+from .tokens import STOP_WORDS as SEED_STOP_WORDS
+
+# The seed's list plus common English function words and a few CJK function words
+# that carry no topic (question words, "do it" forms); extend or replace it with
+# ``retrieval.stop_words``.
+STOP_WORDS = SEED_STOP_WORDS | frozenset({
+    "am", "as", "any", "all", "our", "ours", "us", "its", "his", "her", "their", "them", "there", "here",
+    "than", "some", "such", "only", "own", "same", "other", "more", "most", "again", "now", "still",
+    "over", "under", "after", "before", "again", "while", "during", "because", "until", "via",
+    "each", "both", "few", "many", "much", "one", "two", "way", "thing", "things", "something",
+    "anything", "everything", "someone", "got", "getting", "going", "gonna", "wanna",
+    "ok", "okay", "hey", "hi", "thanks", "thank", "sure", "really", "actually", "maybe",
+    "don", "doesn", "isn", "didn", "wasn", "aren", "won", "couldn", "shouldn", "wouldn", "ll", "ve", "re",
+    "tell", "show", "give",
+    "look", "try", "again", "quick", "quickly", "question", "anyone", "why", "whats", "lets", "im",
+    "dont", "doesnt", "isnt", "cant", "did", "done", "said", "say", "says", "way",
+    "between", "without", "within", "across", "against", "along", "among", "around", "behind", "below",
+    "beside", "beyond", "down", "off", "onto", "per", "since", "through", "toward", "towards", "upon",
+    "whether", "though", "although", "unless", "whereas", "whose", "whatever", "whenever", "wherever",
+    "usually", "often", "sometimes", "ever", "even", "every", "everyone", "nothing", "already", "yet",
+    "enough", "able", "possible", "kind", "sort", "lot", "lots", "bit", "new", "keep", "keeps", "happen",
+    "happens", "happened", "happening", "explain", "difference", "good", "best", "better", "right", "well",
+    "should", "shouldn", "anymore", "somehow", "somewhere", "everywhere", "next", "last", "first",
+    "하는", "해줘", "해주세요", "어떻게", "무엇", "뭐야", "있어", "있나요", "알려줘", "알려주세요",
+    "する", "して", "です", "ます", "ですか", "ますか", "どう", "何", "について", "ください", "教えて",
+    "怎么", "什么", "如何", "的", "了", "吗", "是", "在", "我们", "一下", "请",
+})
+
+TOKENIZER_VERSION = 1  # bump when tokens change: derived token caches are then rebuilt
+FOLD_MIN = 4  # ASCII words shorter than this are left as they are
+
+_HANGUL, _HIRAGANA, _KATAKANA, _HAN, _WORD, _JOIN, _OTHER = range(7)
+_JOINERS = frozenset("_-./")
+_CJK = frozenset({_HANGUL, _HIRAGANA, _KATAKANA, _HAN})
+_class_cache: dict = {}
+
+
+def char_class(ch: str) -> int:
+    """The run class of one character (memoised: the scan looks at every character)."""
+    cls = _class_cache.get(ch)
+    if cls is not None:
+        return cls
+    o = ord(ch)
+    if 0xAC00 <= o <= 0xD7A3 or 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F:
+        cls = _HANGUL
+    elif 0x3040 <= o <= 0x309F:
+        cls = _HIRAGANA
+    elif 0x30A0 <= o <= 0x30FF or 0x31F0 <= o <= 0x31FF:
+        cls = _KATAKANA
+    elif 0x3400 <= o <= 0x4DBF or 0x4E00 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x3FFFF:
+        cls = _HAN
+    elif ch in _JOINERS:
+        cls = _JOIN
+    elif unicodedata.category(ch)[0] in "LNM":
+        cls = _WORD
+    else:
+        cls = _OTHER
+    if len(_class_cache) < 50000:
+        _class_cache[ch] = cls
+    return cls
+
+
+def runs(text: str):
+    """Yield ``(class, run)`` for each CJK run and each identifier (words joined by ``_ - . /``)."""
+    i, n = 0, len(text)
+    while i < n:
+        cls = char_class(text[i])
+        if cls in _CJK:
+            j = i + 1
+            while j < n and char_class(text[j]) == cls:
+                j += 1
+            yield cls, text[i:j]
+            i = j
+        elif cls == _WORD or text[i] == "_":
+            j = i + 1
+            while j < n:
+                c = char_class(text[j])
+                # a joiner continues the identifier only when a word character follows it ("_" always)
+                if c == _WORD or text[j] == "_" or (c == _JOIN and j + 1 < n and char_class(text[j + 1]) == _WORD):
+                    j += 1
+                else:
+                    break
+            yield _WORD, text[i:j]
+            i = j
+        else:
+            i += 1
+
+
+def split_case(word: str) -> list:
+    """``parseHTTPResponse2`` -> ``parse``, ``HTTP``, ``Response2``: cut at lower->upper and UPPER->Upperlower."""
+    pieces, start = [], 0
+    for i in range(1, len(word)):
+        prev, cur = word[i - 1], word[i]
+        nxt = word[i + 1] if i + 1 < len(word) else ""
+        if cur.isupper() and (prev.islower() or prev.isdigit() or (prev.isupper() and nxt.islower())):
+            pieces.append(word[start:i])
+            start = i
+    pieces.append(word[start:])
+    return [p for p in pieces if p]
+
+
+def identifier_forms(raw: str) -> list:
+    """The whole identifier, its parts, its case pieces and its parts joined, case-folded."""
+    raw = raw.strip("".join(_JOINERS))
+    if not raw:
+        return []
+    parts = [p for p in _split_joiners(raw) if p]
+    pieces = [piece for part in parts for piece in split_case(part)]
+    forms = [raw.casefold()]
+    if len(pieces) > 1:
+        forms.extend(p.casefold() for p in pieces)
+        forms.append("".join(pieces).casefold())
+    return forms
+
+
+def _split_joiners(raw: str) -> list:
+    out, cur = [], []
+    for ch in raw:
+        if ch in _JOINERS:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return out
+
+
+def cjk_forms(run: str, cls: int) -> list:
+    """A CJK run: its bigrams plus the whole run (a lone Han character stands alone, lone kana and Hangul drop)."""
+    if len(run) == 1:
+        return [run] if cls == _HAN else []
+    return [run] + [run[i:i + 2] for i in range(len(run) - 1)]
+
+
+def fold(word: str) -> str:
+    """A light, deterministic English stem: applied to ASCII letter words of 4+ characters."""
+    if len(word) < FOLD_MIN or not (word.isascii() and word.isalpha()):
+        return word
+    w = word
+    # plurals
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        w = w[:-1]
+    # one derivational or inflectional ending
+    stripped = False
+    if w.endswith("ied") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("ing") and len(w) - 3 >= 3:
+        w, stripped = w[:-3], True
+    elif w.endswith("ed") and not w.endswith("eed") and len(w) - 2 >= 3:
+        w, stripped = w[:-2], True
+    elif w.endswith("tion") and len(w) - 3 >= 4:
+        w = w[:-3]
+    elif w.endswith("ment") and len(w) - 4 >= 4:
+        w = w[:-4]
+    if stripped and len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "aeioulsz":
+        w = w[:-1]  # logging -> logg -> log, mapped -> mapp -> map
+    if w.endswith("e") and len(w) >= 4:
+        w = w[:-1]  # cache/caching/cached -> cach
+    return w
+
+
+def stop_words_from(config_value) -> frozenset:
+    """``retrieval.stop_words``: a list adds words; ``{"extra": [...], "replace": [...]}`` adds or replaces."""
+    words = STOP_WORDS
+    extra = []
+    if isinstance(config_value, list):
+        extra = config_value
+    elif isinstance(config_value, dict):
+        replace = config_value.get("replace")
+        if isinstance(replace, list):
+            words = frozenset(normalize(w) for w in replace if isinstance(w, str))
+        if isinstance(config_value.get("extra"), list):
+            extra = config_value["extra"]
+    return words | frozenset(normalize(w) for w in extra if isinstance(w, str))
+
+
+def stop_words_for(config: dict) -> frozenset:
+    """The stop words of a store's configuration (``retrieval.stop_words``)."""
+    return stop_words_from(section(config, "retrieval").get("stop_words"))
+
+
+def normalize(text: str) -> str:
+    """NFKC and case folding."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
+    """The match tokens of ``text`` grouped by the run they came from, in text order.
+
+    A group is a list: the whole identifier or CJK run first (when kept), then its
+    parts or bigrams. A token appears in the first group that yields it only.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    seen: set = set()
+    groups = []
+    done: set = set()  # a run seen before adds nothing new (long prompts repeat words)
+    for cls, run in runs(text):
+        if run in done:
+            continue
+        done.add(run)
+        forms = identifier_forms(run) if cls == _WORD else cjk_forms(run, cls)
+        group = []
+        for form in forms:
+            form = form.casefold()
+            if form in stop_words or (len(form) < 2 and char_class(form[:1] or " ") != _HAN):
+                continue
+            folded = fold(form)
+            if folded and folded not in stop_words and folded not in seen:
+                seen.add(folded)
+                group.append(folded)
+        if group:
+            groups.append(group)
+    return groups
+
+
+def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
+    """Two neighbouring plain words written as one: ``sleep current`` -> ``sleepcurrent``.
+
+    An identifier gives its parts joined (``sleep-current`` -> ``sleepcurrent``), so a
+    prompt that spells a compound tag as two words meets it whole. Only letter-and-digit
+    words side by side (only spaces between them), stop words included (``no data``).
+    """
+    text = unicodedata.normalize("NFKC", text)
+    out, last, last_end = [], None, -1
+    i = 0
+    for cls, run in runs(text):
+        start = text.find(run, i)
+        i = start + len(run)
+        plain = cls == _WORD and run.isalnum()
+        if plain and last is not None and start > last_end and not text[last_end:start].strip(" "):
+            joined = fold((last + run).casefold())
+            if len(joined) >= 4 and joined not in stop_words and joined not in out:
+                out.append(joined)
+        last, last_end = (run, i) if plain else (None, -1)
+    return out
+
+
+def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
+    """The set of match tokens of ``text`` (see the module docstring)."""
+    return {t for group in token_groups(text, stop_words) for t in group}

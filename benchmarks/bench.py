@@ -12,7 +12,7 @@ run without the extra shell) with a matching, a non-matching and a long prompt; 
 right after a memory file was dropped into the store behind its back (stale cache), and right
 after one was rewritten in place (same size, file and folder mtimes set back: hook-after-edit);
 ``rebuild``; ``add`` (the CLI command when it exists, else "write one JSON file under the
-lock + ``index.apply_changes``" through the API); ``search``.
+lock + ``refresh.apply_changes``" through the API); ``search``.
 
     python3 benchmarks/bench.py                      # 100, 1,000, 10,000 and 100,000 memories
     python3 benchmarks/bench.py --quick              # under a minute: 100, 1,000, 10,000, 5 rounds
@@ -59,7 +59,7 @@ import os, sys
 sys.path.insert(0, sys.argv[1])
 from team_memory.base.config import load_config
 from team_memory.base.fsutil import atomic_write_text, store_lock
-from team_memory.derived.index import apply_changes
+from team_memory.derived.refresh import apply_changes
 from team_memory.records.store import dump_memory, memory_path
 import json
 root, rec = sys.argv[2], json.loads(sys.argv[3])
@@ -307,7 +307,7 @@ def report(results: list, args, use_add: bool) -> str:
     lines.append(f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}"
                  f" ({PY}); PYTHONDONTWRITEBYTECODE={'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}")
     lines.append(f"hook argv (from hooks.json): {' '.join(shlex.quote(a) for a in hook_argv())}")
-    lines.append(f"add measured with: {'the add command' if use_add else 'the API (write one JSON file + index.apply_changes under the lock)'}")
+    lines.append(f"add measured with: {'the add command' if use_add else 'the API (write one JSON file + refresh.apply_changes under the lock)'}")
     lines.append(f"rounds: {args.rounds}, interleaved in a shuffled order per round")
     for res in results:
         lines.append(f"matching prompt at {res['n']:,}: {res['match_prompt'][:100]!r}")

@@ -887,7 +887,7 @@ def hostile_store(base: Path, name: str, outside: Path, index_kind: str) -> Path
 
 def env_lab_rebuild(project: Path) -> None:
     from team_memory.base.config import load_config
-    from team_memory.derived.index import rebuild_index
+    from team_memory.derived.refresh import rebuild_index
     root = str(project / ".claude" / "memory")
     import contextlib
     import io

@@ -11,7 +11,7 @@ import pytest
 
 from helpers import record, run_hook, write
 from team_memory.base.config import load_config
-from team_memory.derived.index import rebuild_index
+from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.matching import Smart, evidence
 from team_memory.recall.retrieve import rank
 

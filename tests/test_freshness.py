@@ -9,7 +9,7 @@ from helpers import record, run_cli, run_hook, write
 from team_memory.derived import cache as cachemod
 from team_memory.derived import upkeep
 from team_memory.base.config import load_config
-from team_memory.derived.index import index_is_stale, rebuild_index
+from team_memory.derived.refresh import index_is_stale, rebuild_index
 
 HOOK = "user_prompt_submit.py"
 

@@ -6,8 +6,8 @@ import time
 
 from helpers import record, write
 from team_memory.base.config import load_config
-from team_memory.derived.index import (build_entries, current_entries, index_is_stale, index_path, parse_index_line,
-                               rebuild_index, resolve_entry_path)
+from team_memory.derived.index import build_entries, index_path, parse_index_line, resolve_entry_path
+from team_memory.derived.refresh import current_entries, index_is_stale, rebuild_index
 
 
 def test_rebuild_writes_seed_format_sorted(memory_root):
@@ -91,7 +91,7 @@ def test_current_entries_does_not_wait_for_a_held_lock(memory_root):
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         import subprocess, sys, json
-        code = ("import sys,json;sys.path.insert(0,%r);from team_memory.derived.index import current_entries;"
+        code = ("import sys,json;sys.path.insert(0,%r);from team_memory.derived.refresh import current_entries;"
                 "from team_memory.base.config import load_config;r=%r;"
                 "print(json.dumps([e['title'] for e in current_entries(r, load_config(r))]))") % (
             str(__import__('helpers').REPO / 'scripts'), str(memory_root))

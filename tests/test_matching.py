@@ -5,11 +5,12 @@ import difflib
 import json
 
 from helpers import record, write
-from team_memory.recall import matching
-from team_memory.derived.bodycache import body_text, cached_bodies, derive_body_tokens
+from team_memory.recall import matching, weights
+from team_memory.derived.bodycache import cached_bodies
+from team_memory.text.features import body_text, derive_body_tokens
 from team_memory.derived.cache import cache_path
 from team_memory.base.config import deep_merge, load_config
-from team_memory.derived.index import current_entries, index_is_stale, rebuild_index
+from team_memory.derived.refresh import current_entries, index_is_stale, rebuild_index
 from team_memory.recall.matching import Smart
 from team_memory.recall.retrieve import rank
 from team_memory.text.textnorm import STOP_WORDS, tokenize
@@ -117,7 +118,7 @@ class FakeProcess:
 
 
 def test_fuzzy_fallback_only_when_nothing_clears_the_floor(monkeypatch):
-    monkeypatch.setattr(matching, "_fuzzy_modules", (FakeFuzz, FakeProcess))
+    monkeypatch.setattr(weights, "_fuzzy_modules", (FakeFuzz, FakeProcess))
     es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"]), entry("DECISION", "other stuff")] + filler()
     got = scores(smart(2.0), "kubrenetes ingres", es)  # "ingres" prefixes "ingress" but scores under the floor
     assert got["kubernetes ingress timeout"][1]["fuzzy"] == ["kubrenet~kubernet (tags)"]
@@ -132,13 +133,13 @@ def test_fuzzy_fallback_only_when_nothing_clears_the_floor(monkeypatch):
 
 
 def test_short_tokens_never_fuzzy(monkeypatch):
-    monkeypatch.setattr(matching, "_fuzzy_modules", (FakeFuzz, FakeProcess))
+    monkeypatch.setattr(weights, "_fuzzy_modules", (FakeFuzz, FakeProcess))
     es = [entry("DECISION", "redis cache")] + filler()
     assert scores(smart(0.5), "rdis", es) == {}
 
 
 def test_without_rapidfuzz_the_step_is_skipped_silently(monkeypatch, capsys):
-    monkeypatch.setattr(matching, "_fuzzy_modules", (None, None))
+    monkeypatch.setattr(weights, "_fuzzy_modules", (None, None))
     s = smart(2.0)
     assert not matching.fuzzy_available()
     es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"])] + filler()
@@ -212,9 +213,9 @@ def test_neighbouring_prompt_words_met_by_one_memory_add_a_phrase_bonus():
     exact = [(0, "adapt", (1.0, "body", "exact", "adapt")), (1, "data", (2.0, "title", "exact", "data")),
              (2, "rate", (3.0, "tags", "prefix", "rates")), (3, "loss", (0.5, "body", "exact", "loss"))]
     # pairs (0, 1): min(1, 2); (1, 2): a prefix match is no phrase; (2, 3): no
-    assert matching.adjacency(exact) == matching.ADJACENT * 1.0
+    assert weights.adjacency(exact) == weights.ADJACENT * 1.0
     # only the best pair counts; two words written as one are no neighbours of anything
     exact += [(4, "rate", (4.0, "tags", "exact", "rate")), (5, "+losserate", (5.0, "tags", "exact", "losserate"))]
-    assert matching.adjacency(exact) == matching.ADJACENT * 1.0  # (3, 4): min(0.5, 4), less than (0, 1)
+    assert weights.adjacency(exact) == weights.ADJACENT * 1.0  # (3, 4): min(0.5, 4), less than (0, 1)
     exact.append((5, "fee", (3.0, "body", "exact", "fee")))
-    assert matching.adjacency(exact) == matching.ADJACENT * 3.0
+    assert weights.adjacency(exact) == weights.ADJACENT * 3.0

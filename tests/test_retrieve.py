@@ -6,7 +6,7 @@ import time
 
 from helpers import pin_seed_strategy, record, write
 from team_memory.base.config import load_config, max_inject
-from team_memory.derived.index import rebuild_index
+from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.retrieve import context_for_prompt, format_block, rank
 
 

@@ -11,7 +11,7 @@ from helpers import record, write
 from team_memory.derived import cache as cachemod
 from team_memory.recall import smartindex
 from team_memory.base.fsutil import store_lock
-from team_memory.derived.index import apply_changes, rebuild_index
+from team_memory.derived.refresh import apply_changes, rebuild_index
 from team_memory.text.fuzzycheck import fuzzy_may_match, fuzzy_may_match_groups
 from test_cache import STRATEGY_CONFIGS, assert_same_results, random_prompt, random_store, write_config
 

@@ -11,7 +11,8 @@ from helpers import CONTENT, record, write
 from team_memory.derived import cache as cachemod
 from team_memory.derived import upkeep
 from team_memory.base.config import load_config
-from team_memory.derived.index import rebuild_index, read_index
+from team_memory.derived.index import read_index
+from team_memory.derived.refresh import rebuild_index
 from team_memory.edits.purge import purge_retired
 from team_memory.recall.retrieve import rank
 from team_memory.recall.scoring import get_strategy

@@ -15,7 +15,8 @@ import os
 
 from .capture import first_store
 from ..base.cliname import cli_command
-from ..derived.index import current_entries, resolve_entry_path
+from ..derived.index import resolve_entry_path
+from ..derived.refresh import current_entries
 from ..base.model import CATEGORIES, category_from_display
 from ..recall.retrieve import DATA_NOTE, enabled_store, parse_time
 from ..base.sanitize import sanitize_title

@@ -5,7 +5,8 @@ import os
 
 from ..base.cliname import user_cli
 from .main import CliError, UsageError, add_command
-from ..derived.index import index_path, rebuild_index
+from ..derived.index import index_path
+from ..derived.refresh import rebuild_index
 from ..base.model import CATEGORIES, STATUSES
 from ..recall.retrieve import MIN_PROMPT_CHARS, data_note, excerpt_chars, format_block, output_budget, rank
 from ..recall.scoring import STRATEGIES, get_strategy

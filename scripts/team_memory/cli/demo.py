@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from ..base.cliname import user_cli
 from .main import add_command
 from ..base.config import TEMPLATES_DIR, load_config
-from ..derived.index import rebuild_index
+from ..derived.refresh import rebuild_index
 from ..base.model import MEMORY_REL
 from ..records.store import dump_memory, iter_memory_files, load_memory
 

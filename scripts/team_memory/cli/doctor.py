@@ -22,7 +22,8 @@ from ..base.cliname import user_cli
 from ..base.config import MAX_CONFIG_BYTES, category_folders
 from ..base.model import CONFIG_NAME
 from ..base.fsutil import is_temp_file, store_lock
-from ..derived.index import apply_changes, index_is_stale, index_path, write_index_locked
+from ..derived.index import index_path
+from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status

@@ -1,6 +1,6 @@
-"""Body tokens: what a memory's content contributes to ``smart`` matching.
+"""Body tokens for the plain (uncached) path: what a memory's content contributes to ``smart``.
 
-``derive_body_tokens`` is the one place that decides which text counts. The
+``features.derive_body_tokens`` is the one place that decides which text counts. The
 tokens are derived when the machine cache is built or patched (``upkeep`` hands
 each record to ``Smart.prepare_entry``) and live in that cache's entries, so
 there is a single derived file beside ``index.md``. ``load_bodies`` gives the
@@ -9,34 +9,9 @@ plain (uncached) path the same tokens: from the cache when it was written by
 """
 from __future__ import annotations
 
-MAX_BODY_CHARS = 6000  # a huge record is matched on its first 6,000 characters of text
-
-
-def _strings(value, out: list) -> None:
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, list):
-        for item in value:
-            _strings(item, out)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _strings(item, out)
-
-
-def body_text(record: dict) -> str:
-    """The text of a record that is neither its title nor its tags: content values, file names, id."""
-    parts: list = []
-    _strings(record.get("content"), parts)
-    _strings(record.get("related_files"), parts)
-    if isinstance(record.get("id"), str):
-        parts.append(record["id"])
-    return "\n".join(parts)[:MAX_BODY_CHARS]
-
-
-def derive_body_tokens(record: dict, stop_words: frozenset) -> list:
-    """The sorted body tokens of one record (the one derivation function)."""
-    from ..text.textnorm import tokenize
-    return sorted(tokenize(body_text(record), stop_words))
+from ..text.textnorm import stop_words_for
+from .cache import CacheInvalid, open_cache
+from .index import build_entries
 
 
 def cached_bodies(memory_root: str, strategy) -> dict | None:
@@ -46,8 +21,6 @@ def cached_bodies(memory_root: str, strategy) -> dict | None:
     with the same stop words; it is not checked for staleness here (the callers' index
     comes from the same upkeep).
     """
-    from .cache import CacheInvalid, open_cache
-    from ..text.textnorm import stop_words_for
     cache = open_cache(memory_root)
     if cache is None:
         return None
@@ -74,7 +47,6 @@ def load_bodies(memory_root: str, config: dict, strategy) -> dict:
     got = cached_bodies(memory_root, strategy)
     if got is not None:
         return got
-    from .index import build_entries
     bodies: dict = {}
     build_entries(memory_root, config, bodies)
     return {path: set(tokens) for path, tokens in bodies.items()}

@@ -1,13 +1,11 @@
-"""``index.md``: the derived, one-line-per-active-memory index, and its upkeep.
+"""``index.md``: the derived, one-line-per-active-memory index (format, entries, reading, paths).
 
 Format (the prior plugin's, unchanged)::
 
     - [DECISION] <title> -> .claude/memory/decisions/<id>.json #tags:a,b
 
 sorted by category then lower-cased title. The JSON files are the only source
-of truth: the index can always be rebuilt (atomically, under the store lock),
-and a reader that finds it stale rebuilds it, or, if another process holds
-the lock, uses what is on disk without waiting.
+of truth: the index can always be rebuilt (``refresh``, with the machine cache).
 """
 from __future__ import annotations
 
@@ -62,12 +60,12 @@ def format_index_line(entry: dict) -> str:
 def build_entries(memory_root: str, config: dict, bodies: dict | None = None) -> list:
     """Index entries for every active memory of an enabled category, in index order.
 
-    With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``bodycache``).
+    With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``features.derive_body_tokens``).
     """
     from ..base.sanitize import safe_name
     from ..records.store import iter_records
     if bodies is not None:
-        from .bodycache import derive_body_tokens
+        from ..text.features import derive_body_tokens  # for speed: only a caller that wants bodies loads it
         from ..text.textnorm import stop_words_for
         stop_words = stop_words_for(config)
     entries = []
@@ -85,40 +83,6 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
 
 def render_index(entries: list) -> str:
     return HEADER + "".join(format_index_line(e) + "\n" for e in entries)
-
-
-def rebuild_index(memory_root: str, config: dict, blocking: bool = True, full: bool = True) -> int:
-    """Rewrite ``index.md`` from the JSON files under the store lock; return the entry count.
-
-    ``full=False`` checks every file but re-reads only those whose inode, size or modification
-    time differ from what the machine cache recorded (a full rebuild when there is no usable
-    cache). With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
-    """
-    from ..base.fsutil import store_lock
-    with store_lock(memory_root, blocking=blocking):
-        if full:
-            return write_index_locked(memory_root, config)
-        from .upkeep import apply_changes_locked
-        return apply_changes_locked(memory_root, config, check_all=True)
-
-
-def write_index_locked(memory_root: str, config: dict) -> int:
-    """Rewrite ``index.md`` (and the machine cache) from every JSON file; the caller holds the store lock."""
-    from .upkeep import rebuild_locked
-    return rebuild_locked(memory_root, config)
-
-
-def apply_changes(memory_root: str, config: dict, changed_paths, before=None) -> int:
-    """Bring ``index.md`` and the machine cache up to date after a writer changed ``changed_paths``.
-
-    For writers: call it under the store lock they already hold, after the JSON files were
-    written, replaced or removed. It re-lists only the folders of those paths and reads
-    only new or changed files (a full rebuild if the cache cannot be patched). Returns the
-    number of index lines. ``before``: ``upkeep.folder_stamps(paths)`` taken right before the
-    writer wrote them, under the same lock (then only those files are looked at).
-    """
-    from .upkeep import apply_changes_locked
-    return apply_changes_locked(memory_root, config, changed_paths, before=before)
 
 
 def parse_index_line(line: str) -> dict | None:
@@ -211,38 +175,6 @@ def newest_source_mtime(memory_root: str, config: dict, include_config: bool = T
         except OSError:
             continue
     return newest
-
-
-def index_is_stale(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` or the machine cache is missing, was built for another
-    configuration, or any memory file was added, removed or changed since (per file: inode,
-    size, mtime and ctime, so an in-place rewrite that keeps the size and the times counts too).
-
-    The hooks bring such an index up to date on the next prompt (``upkeep.fresh_cache``).
-    """
-    if not os.path.isfile(index_path(memory_root)):
-        return True
-    from .upkeep import cache_is_current
-    return not cache_is_current(memory_root, config)
-
-
-def current_entries(memory_root: str, config: dict) -> list:
-    """Fresh index entries for a reader that must not wait (the hooks).
-
-    Rebuilds a stale index if the lock is free; if another process holds it,
-    uses the index on disk, or builds the entries in memory when there is none.
-    """
-    from ..base.fsutil import LockBusy
-    if index_is_stale(memory_root, config):
-        try:
-            rebuild_index(memory_root, config, blocking=False)
-        except LockBusy:
-            entries = read_index(memory_root)
-            return entries if entries is not None else build_entries(memory_root, config)
-        except OSError:  # a read-only checkout, say: work from memory
-            return build_entries(memory_root, config)
-    entries = read_index(memory_root)
-    return entries if entries is not None else build_entries(memory_root, config)
 
 
 def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | None:

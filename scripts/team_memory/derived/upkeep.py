@@ -23,6 +23,7 @@ from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, file_stamp, folder_mtime, racy, u32_bytes
 from .freshness import _memory_stats, _recorded, _stamp, cache_root, stale_folders  # noqa: F401 - stale_folders: the API
 from ..base.config import category_enabled, category_folders, warn
+from ..text.features import features_for
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY, display_name
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status
 
@@ -255,7 +256,7 @@ def source_stamps(memory_root: str, folders: dict) -> dict:
 
 
 def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) -> dict:
-    from ..recall.retrieve import descriptions_attr
+    from ..records.exposure import descriptions_attr  # for speed: only a cache write needs it, not the hook's read
     return dict(stamps, strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
                 config=config, index=file_stamp(_index_file(memory_root)), count=count,
                 descriptions_attr=descriptions_attr(config), text_policy=TEXT_POLICY)
@@ -272,8 +273,7 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
     """
     from ..base.fsutil import atomic_write_text
     from .index import HEADER, format_index_line
-    from ..recall.scoring import get_strategy
-    strategy = strategy or get_strategy(config)
+    strategy = strategy or features_for(config)
     folders = category_folders(config)
     stamps = source_stamps(memory_root, folders)
     reader = _Reader(memory_root, config, strategy, deadline)
@@ -390,8 +390,7 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
     seen, so only the writer's own files are looked at there, not the whole folder. Its new
     stamp is recorded as too recent to trust, so the next check re-lists it all the same.
     """
-    from ..recall.scoring import get_strategy
-    strategy = strategy or get_strategy(config)
+    strategy = strategy or features_for(config)
     try:
         cache = Cache(cachemod.cache_path(memory_root))
     except CacheInvalid:
@@ -682,8 +681,7 @@ def finish_in_background(memory_root: str) -> int:
 def cache_is_current(memory_root: str, config: dict) -> bool:
     """True when the cache suits ``config`` and every memory file is the one it recorded
     (a file stamped too recently to be sure of counts as current: the hook re-checks it)."""
-    from ..recall.scoring import get_strategy
-    cache, ok, stale = _checked(cachemod.cache_path(memory_root), config, get_strategy(config), unsure=False)
+    cache, ok, stale = _checked(cachemod.cache_path(memory_root), config, features_for(config), unsure=False)
     _close(cache)
     return ok and not stale
 

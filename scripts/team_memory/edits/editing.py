@@ -162,7 +162,7 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
 
 def save_repaired(memory_root: str, config: dict, path: str, original_hash: str, text: str):
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
-    from ..derived.index import write_index_locked
+    from ..derived.refresh import write_index_locked
     from ..base.fsutil import store_lock
     from ..records.privacy import scrub_record
     from ..records.store import record_status

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from ..base.config import int_setting
 from ..records.exposure import hide
 from ..base.fsutil import store_lock
-from ..derived.index import apply_changes
+from ..derived.refresh import apply_changes
 from ..records.store import iter_records, project_root_of, record_status
 from ..records.validate import parse_iso
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
 from ..records.ids import id_taken, slugify
-from ..derived.index import apply_changes
+from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from ..records.privacy import PrivateTagError, scrub_record
 from ..records.store import iter_records, memory_path, ordered, project_root_of, read_bytes, record_status

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta, timezone
 from ..base.config import category_enabled, category_settings
 from ..base.fsutil import atomic_write_text, store_lock
 from ..records.ids import slugify, unique_id
-from ..derived.index import apply_changes
+from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, SCHEMA_VERSION
 from ..records.privacy import scrub_record
 from ..base.sanitize import clean_line, clean_tag

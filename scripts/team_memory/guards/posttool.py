@@ -24,7 +24,7 @@ import os
 from ..base.config import load_config
 from ..base.fsutil import LockBusy, store_lock
 from .guards import WRITE_TOOLS, _rel, _shown, _stores, _tool_paths, cli
-from ..derived.index import apply_changes
+from ..derived.refresh import apply_changes
 from ..records.snapshot import cli_writes, copy_path, current_blob, take_snapshot
 from ..records.store import project_root_of
 from ..records.validate import check_file

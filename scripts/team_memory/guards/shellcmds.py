@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from . import shelljudge as sj
+from . import shellwords as sj
 from .shellpaths import absolute
 from .shellscan import STAR, UNKNOWN, parse
 from .shelltools import (apply_patch, dd_output, download, extract_archive, git_command, last_name, option_values,
@@ -188,7 +188,7 @@ def _xargs(name, args, state, stdin):
                  for w in inner]
     else:
         inner = inner + [given]
-    sj._command(inner, [[("s", sj._text(w))] for w in inner], state, None)
+    state.command(inner, [[("s", sj._text(w))] for w in inner], state, None)
     return None
 
 
@@ -219,7 +219,7 @@ def _shell(args: list, state, stdin):
     for text in code:  # each spelling the code can have (xargs -I, braces)
         if "$?" in text and "claude" in state.text.lower():
             raise sj.Denied("a shell given code that cannot be known, on a line that names .claude")
-        sj._run(parse(text), state.copy(), None)
+        state.run(parse(text), state.copy(), None)
     return None
 
 
@@ -277,7 +277,7 @@ def _eval(name, args, state, stdin):
     text = " ".join(sj._text(w) for w in args)
     if "$?" in text and "claude" not in state.text.lower():
         return None  # eval "$(ssh-agent)": an unknown string that nothing ties to the store
-    sj._run(parse(text), state.copy(), None)
+    state.run(parse(text), state.copy(), None)
     return None
 
 

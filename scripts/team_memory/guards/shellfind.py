@@ -7,7 +7,7 @@ Roots, ``-name``/``-iname``, ``-path`` and ``-maxdepth`` narrow the matched path
 """
 from __future__ import annotations
 
-from . import shelljudge as sj
+from . import shellwords as sj
 from .shellpaths import absolute, fullmatch
 from .shellscan import QUEST, STAR, UNKNOWN
 
@@ -89,7 +89,7 @@ def find_targets(args: list, state):
             sj._check(matched, state, False, "find -delete of")
         elif action:
             words = [[a.replace("{}", m) for a in w for m in (matched if "{}" in a else [""])] for w in action]
-            sj._command(words, [[("s", sj._text(w))] for w in action], state, None)
+            state.command(words, [[("s", sj._text(w))] for w in action], state, None)
     return ("paths", matched)
 
 

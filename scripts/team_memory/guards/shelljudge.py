@@ -19,21 +19,11 @@ from __future__ import annotations
 
 import os
 
-from .shellpaths import MAX_ALTERNATIVES, absolute, braces, plain_text, reach  # noqa: F401 (plain_text: shellcmds)
+from .shellpaths import MAX_ALTERNATIVES, absolute
 from .shellscan import UNKNOWN, literal, parse
+from .shellwords import Denied, _check, _State, _text, expand
 
 MAX_STEPS = 50_000  # more simple commands than fit in MAX_COMMAND_CHARS: every line under it is read whole
-READERS = {
-    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "ll", "tree", "wc",
-    "file", "stat", "du", "df", "diff", "cmp", "comm", "jq", "cut", "tr", "nl", "od", "hexdump", "md5sum", "sha1sum",
-    "sha256sum", "sha512sum", "shasum", "cksum", "basename", "dirname", "realpath", "readlink", "echo", "printf",
-    "test", "[", "[[", "true", "false", "pwd", "which", "type", "whereis", "column", "fold", "fmt", "strings", "bat",
-    "date", "printenv", "id", "whoami", "uname", "hostname", "ps", "sleep", "wait", "exit", "return", "set", "shopt",
-    "unset", "alias", "history", "seq", "yes", "expr", "let", "paste", "join", "man", "help", "zcat", "zless",
-    "base64", "xxd", "sort", "uniq", "awk", "gawk", "sed", "git", "lsof", "pgrep", "kill", "jobs", "fg", "bg",
-    "trap", "shift", "source", "hash", "tput", "clear", "rev", "tac", "look", "getent", "nproc", "free", "uptime",
-    "env", ":", "mktemp",
-}
 WRAPPERS = {"sudo": "ugpCDrtUh", "doas": "uC", "nice": "n", "ionice": "cnp", "nohup": "", "time": "f", "command": "",
             "builtin": "", "exec": "a", "stdbuf": "ioe", "timeout": "ks", "chrt": "", "taskset": "", "unbuffer": "",
             "caffeinate": "tw", "busybox": "", "toybox": "", "strace": "eoposu", "ltrace": "eoposu", "watch": "nd",
@@ -41,37 +31,11 @@ WRAPPERS = {"sudo": "ugpCDrtUh", "doas": "uC", "nice": "n", "ionice": "cnp", "no
 _SKIP_ONE = {"timeout", "taskset", "chrt", "flock"}  # a duration, a mask, a lock file before the command
 KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in",
             "function", "coproc", "select"}
-SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox-sh"}
-INTERPRETERS = {"python", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "lua", "luajit", "rscript",
-                "osascript", "pwsh", "tclsh", "julia", "groovy", "jshell"}
-RECURSIVE = {"-r", "-R", "--recursive"}
-REMOVERS = {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "gio"}
-META = {"chmod", "chown", "chgrp", "setfacl", "chattr", "xattr", "touch", "truncate", "mkdir", "mkfifo", "mknod",
-        "tee", "sponge", "shred", "dos2unix", "unix2dos", "gunzip", "gzip", "bunzip2", "bzip2", "unxz", "xz",
-        "zstd", "unzstd", "split", "csplit", "patch", "ex", "ed", "vi", "vim", "nvim", "nano", "emacs", "code",
-        "subl", "setfattr", "restorecon", "chcon", "install", "ln", "link"}
-COPIERS = {"cp", "mv", "install", "rsync", "scp", "ln", "link", "rclone", "gcp", "gmv", "ditto"}
-
-
-class Denied(Exception):
-    """A way the line can change a store: ``str(exc)`` says which."""
-
-
-class _State:
-    def __init__(self, cwd: str, stores: list, text: str):
-        self.cwd, self.stores, self.text = cwd, stores, text
-        self.vars: dict = {}
-        self.steps = 0
-
-    def copy(self):
-        other = _State(self.cwd, self.stores, self.text)
-        other.vars, other.steps = dict(self.vars), self.steps
-        return other
 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the line cannot change a store, else what can (a short text)."""
-    state = _State(cwd, stores, command)
+    state = _State(cwd, stores, command, _run, _command)
     flags: dict = {}
     try:
         _run(parse(command, 0, flags), state, None)
@@ -84,81 +48,6 @@ def judge(command: str, cwd: str, stores: list):
     except RecursionError:
         return "a command line too deeply nested to check"
     return None
-
-
-# --- words -----------------------------------------------------------------------------------------
-
-def expand(word: list, state: _State) -> list:
-    """The alternatives a word can be (patterns; see ``shellpaths``), at most ``MAX_ALTERNATIVES``."""
-    alts = [""]
-    for kind, value in word:
-        if kind == "s":
-            choices = [value]
-        elif kind == "v":
-            choices = _variable(value, state)
-        else:
-            choices = [UNKNOWN]
-        alts = [a + c for a in alts for c in choices]
-        if len(alts) > MAX_ALTERNATIVES:
-            return [UNKNOWN]
-    out = []
-    for a in alts:
-        out.extend(braces(a))
-    return out[:MAX_ALTERNATIVES] if len(out) <= MAX_ALTERNATIVES else [UNKNOWN]
-
-
-def _variable(name: str, state: _State) -> list:
-    if name in state.vars:
-        return state.vars[name]
-    if name == "PWD":
-        return [state.cwd]
-    if name in ("OLDPWD", "RANDOM", "BASH_SOURCE"):
-        return [UNKNOWN]
-    value = os.environ.get(name)
-    return [value] if value is not None else [UNKNOWN]
-
-
-def _text(alts: list) -> str:
-    """One readable spelling of a word (for option names and messages)."""
-    return plain_text(alts[0]) if alts else ""
-
-
-def _check(alts: list, state: _State, removes: bool, what: str) -> None:
-    for alt in alts:
-        if reach(absolute(alt, state.cwd), state.stores, removes):
-            raise Denied(f"{what} {shown(plain_text(alt))}".strip())
-
-
-def shown(text: str, limit: int = 120) -> str:
-    """Text from the command line, safe to echo: printable ASCII only, no tags or backquotes, bounded."""
-    out = "".join(c if " " <= c <= "~" and c not in "<>`" else "?" for c in text)
-    return out if len(out) <= limit else out[: limit - 3] + "..."
-
-
-def _operands(words: list, takes_value: str = "") -> list:
-    """Non-option words (expanded); ``takes_value``: short options whose value is the next word."""
-    out, i, dashes = [], 0, False
-    while i < len(words):
-        text = _text(words[i])
-        if dashes or not text.startswith("-") or text == "-":
-            out.append(words[i])
-        elif text == "--":
-            dashes = True
-        elif len(text) == 2 and text[1] in takes_value:
-            i += 1
-        i += 1
-    return out
-
-
-def _flags(words: list) -> set:
-    out = set()
-    for w in words:
-        t = _text(w)
-        if t.startswith("--"):
-            out.add(t.split("=", 1)[0])
-        elif t.startswith("-") and len(t) > 1:
-            out.update("-" + c for c in t[1:])
-    return out
 
 
 # --- running a list of commands ----------------------------------------------------------------------
@@ -219,7 +108,7 @@ def _command(words: list, raw: list, state: _State, stdin):
             break
     if not words:
         return None
-    from .shellcmds import command as run_command
+    from .shellcmds import command as run_command  # for speed: loaded on a Bash call's first command only
     return run_command(os.path.basename(_text(words[0])).lower(), words, raw, state, stdin)
 
 
@@ -289,12 +178,3 @@ def _env(words: list, state: _State):
         else:
             return words[i:]
     return None
-
-
-def code_reaches(code: str, state: _State) -> bool:
-    """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
-    where = "inside" if reach(state.cwd, state.stores, False) else ("above" if reach(state.cwd, state.stores, True)
-                                                                    else "")
-    from .codescan import reaches  # imports re: only for lines that hand code to an interpreter
-    return reaches(code, state.stores, where)
-

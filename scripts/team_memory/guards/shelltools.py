@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from . import shelljudge as sj
+from . import shellwords as sj
 from .shellpaths import absolute, is_plain
 from .shellscan import STAR, UNKNOWN
 

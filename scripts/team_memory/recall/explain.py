@@ -3,7 +3,7 @@ with its score and the reason: the strategy's own verdict (``confident``, ``bar`
 behind it, or the ``max_inject`` cut."""
 from __future__ import annotations
 
-from ..derived.index import current_entries
+from ..derived.refresh import current_entries
 from .retrieve import MAX_PROMPT_CHARS, plain_hits
 
 NEAR_MISSES = 5

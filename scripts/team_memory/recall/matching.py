@@ -59,27 +59,18 @@ import bisect
 import math
 
 from ..base.config import section, warn
+from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match
-from ..text.textnorm import joined_pairs, stop_words_for, token_groups, tokenize
+from ..text.textnorm import joined_pairs, token_groups
+from .weights import (BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
+                      _parts, _rapidfuzz, _total, fuzzy_available, surface_weight)
 
-_fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
-
-TAG, TITLE, BODY = 3.0, 2.0, 1.3
-PREFIX, FUZZY = 0.4, 0.7
-GROUP_DECAY = 0.5
-JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
-ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
-PREFIX_MIN = 4
-FUZZY_MIN = 5
-MIN_WEIGHT = 0.1
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.6
 DEFAULT_MIN_EVIDENCE = 1.9
 DEFAULT_MIN_RUNNER_UP = 3.0
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
-FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
-_FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 
 
 def float_setting(config: dict, key: str, default: float, low: float, high: float) -> float:
@@ -97,35 +88,19 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
     return max(low, min(high, value))
 
 
-def _rapidfuzz():
-    """``(fuzz, process)`` from rapidfuzz, imported on first use; ``(None, None)`` without it."""
-    global _fuzzy_modules
-    if _fuzzy_modules is None:
-        from ..base.optional import import_optional
-        try:
-            fuzz, process = import_optional("rapidfuzz.fuzz"), import_optional("rapidfuzz.process")
-        except Exception:  # noqa: BLE001 - any import problem just means no fuzzy step
-            fuzz = process = None
-        _fuzzy_modules = (fuzz, process) if fuzz is not None and process is not None else (None, None)
-    return _fuzzy_modules
+class Smart(SmartFeatures):
+    """Any-language tokens, two-way prefixes, IDF weights, body at a lower weight, fuzzy fallback, a floor.
 
+    What it stores per memory in the cache (``prepare_entry``, ``index_keys``) is declared by
+    ``features.SmartFeatures``.
+    """
 
-def fuzzy_available() -> bool:
-    return _rapidfuzz()[1] is not None
-
-
-class Smart:
-    """Any-language tokens, two-way prefixes, IDF weights, body at a lower weight, fuzzy fallback, a floor."""
-
-    name = "smart"
     recency_bonus = 0.5
     excerpts = True  # a clear winner's key content goes into the block
 
-    cache_version = 2  # 2: a part of a compound tag is filed as a title word
-
     def __init__(self, config: dict):
+        super().__init__(config)  # stop_words, compound_parts
         self.config = config
-        self.stop_words = stop_words_for(config)
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
@@ -134,7 +109,6 @@ class Smart:
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
-        self.compound_parts = section(config, "retrieval").get("compound_parts", True) is not False
         self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
         self._entries = None
 
@@ -144,7 +118,7 @@ class Smart:
         if self._entries is entries:
             return
         if bodies is None and memory_root is not None:
-            from ..derived.bodycache import load_bodies
+            from ..derived.bodycache import load_bodies  # for speed: the plain path only (no cache)
             bodies = load_bodies(memory_root, self.config, self)
         bodies = bodies or {}
         postings: dict = {}  # token -> {entry index: field points}
@@ -171,47 +145,9 @@ class Smart:
         self.index_of = {id(e): i for i, e in enumerate(entries)}
         self._entries = entries
 
-    # -- the machine cache (``cache.py``, ``upkeep.py``) -----------------------------------------
-    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
-        """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
-        from ..derived.bodycache import derive_body_tokens
-        tags, title = self._surface_tokens(entry)
-        body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
-        return [sorted(tags), sorted(title), body]
-
-    def _surface_tokens(self, entry: dict) -> tuple:
-        """``(tag tokens, title tokens)``; a part of a compound tag counts as a title word.
-
-        ``sleep-current`` is a tag; ``current`` alone is not: asked about on its own
-        (``what's our current position``) it is as much evidence as a title word.
-        """
-        tags, title = set(), set(tokenize(entry["title"], self.stop_words))
-        for tag in entry["tags"] or ():
-            tokens = tokenize(tag, self.stop_words)
-            for token in tokens:
-                if self.compound_parts and any(token != other and token in other for other in tokens):
-                    title.add(token)
-                else:
-                    tags.add(token)
-        return tags, title - tags
-
-    def index_keys(self, features: list) -> set:
-        """``"<token> <points>"`` per token, under its best field (tag 3, title 2, body 1).
-
-        A space sorts before every character a token can hold, so the keys of one token
-        are adjacent and the keys of all tokens that start with ``q`` form one range.
-        """
-        keys, seen = set(), set()
-        for code, tokens in zip(("3", "2", "1"), features):
-            for token in tokens:
-                if token not in seen:
-                    seen.add(token)
-                    keys.add(token + " " + code)
-        return keys
-
     def score_index(self, query, index) -> list:
         """``[(points, id, parts)]``: ``score_all`` over the cache's live entries, from its postings alone."""
-        from .smartindex import score_index
+        from .smartindex import score_index  # for speed: the plain path (no cache) never loads it
         return score_index(self, query, index)
 
     # -- the prompt side ------------------------------------------------------------------------
@@ -344,49 +280,3 @@ def evidence(best: float, reachable: float) -> float:
     return best * math.sqrt(min(1.0, best / reachable))
 
 
-def _idf(df: int, n: int) -> float:
-    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-
-
-def surface_weight(surface_df: int, n: int, weight: float) -> float:
-    """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
-    if not surface_df:
-        return weight
-    return max(weight, MIN_WEIGHT, _idf(surface_df, n) / _idf(1, n))
-
-
-def _total(matches: list) -> float:
-    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus ``adjacency``."""
-    by_group: dict = {}
-    for g, _, match in matches:
-        by_group.setdefault(g, []).append(match[0])
-    total = 0.0
-    for points in by_group.values():
-        points.sort(reverse=True)
-        total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
-    return total + adjacency(matches)
-
-
-def adjacency(matches: list) -> float:
-    """The phrase bonus: ``ADJACENT`` x the smaller points of the best two neighbouring prompt
-    words that both meet the memory exactly (``data rate``, ``read replica``).
-
-    Never more than ``ADJACENT`` / 2 x the sum of the words' points (the smaller of two is at
-    most half their sum): ``smartindex`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
-    """
-    exact: dict = {}
-    for g, q, match in matches:
-        if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):
-            exact[g] = match[0]
-    return ADJACENT * max((min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact), default=0.0)
-
-
-def _parts(matches: list) -> dict:
-    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...]}``."""
-    parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
-    for _, q, (points, field, kind, target) in matches:
-        if kind == "exact":
-            parts[field].append(target)
-        else:
-            parts[kind].append(f"{q}~{target} ({field})")
-    return {k: sorted(v) for k, v in parts.items()}

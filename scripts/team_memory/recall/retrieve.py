@@ -19,7 +19,8 @@ from datetime import datetime, timezone
 from ..base import fastjson
 from ..base.hookio import project_dir_of  # noqa: F401 (kept here for callers)
 from ..base.config import category_descriptions, int_setting, load_config, max_inject, retrieval_enabled, warn
-from ..derived.index import current_entries, resolve_entry_path
+from ..derived.index import resolve_entry_path
+from ..derived.refresh import current_entries
 from ..base.model import CATEGORIES, PRIORITY, category_from_display, display_name
 from .scoring import get_strategy
 from ..records.store import find_memory_root, read_bytes, record_status
@@ -259,16 +260,6 @@ def data_note(strategy) -> str:
     return "" if getattr(strategy, "seed_block", False) else DATA_NOTE
 
 
-def descriptions_attr(config: dict) -> str:
-    """The ``descriptions`` attribute of the ``<memory-context>`` tag ("" without descriptions)."""
-    from ..records.exposure import hide
-    from ..base.sanitize import sanitize_title
-    descs = sorted(category_descriptions(config).items())
-    if not descs:
-        return ""
-    return ' descriptions="' + "; ".join(f"{cat}={sanitize_title(hide(d), 500)}" for cat, d in descs) + '"'
-
-
 def described_categories(config: dict, lines: list) -> str:
     """One line describing the categories that appear in ``lines`` ("" when none has a description)."""
     from ..records.exposure import hide
@@ -307,6 +298,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     if not seed:
         attr = ""
     elif attr is None:
+        from ..records.exposure import descriptions_attr  # for speed: only the seed block without a cache needs it
         attr = descriptions_attr(config)
     head = f'<memory-context source=".claude/memory/"{attr}>'
     tail = "</memory-context>"

@@ -42,8 +42,9 @@ A strategy without these is scored on the plain path.
 """
 from __future__ import annotations
 
-from ..base.config import category_descriptions, section, warn
+from ..base.config import category_descriptions
 from .matching import Smart
+from ..text.features import TitleTagsFeatures, strategy_name
 from ..base.model import display_name
 from ..text.tokens import tokenize
 
@@ -78,11 +79,8 @@ def score_description(prompt_words: set, description_tokens: set) -> int:
     return min(2, int(score))
 
 
-class TitleTags:
-    """The seed's exact scoring: title +2, tag +3, prefix +1, description up to +2."""
-
-    name = "title_tags"
-    seed_block = True  # the recall block keeps the seed's exact bytes (no data note, no excerpt)
+class TitleTags(TitleTagsFeatures):
+    """The seed's exact scoring: title +2, tag +3, prefix +1, description up to +2 (features: ``TitleTagsFeatures``)."""
 
     def __init__(self, config: dict):
         self.desc_tokens = {display_name(cat): tokenize(desc) for cat, desc in category_descriptions(config).items()}
@@ -90,22 +88,12 @@ class TitleTags:
     def query(self, prompt: str):
         return tokenize(prompt)
 
-    cache_version = 1
-
     def score(self, prompt_words, entry: dict):
         parts: dict = {}
         points = score_entry(prompt_words, entry, parts)
         desc = score_description(prompt_words, self.desc_tokens.get(entry["category"], set()))
         parts["description"] = desc
         return points + desc, parts
-
-    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
-        """``[category, sorted title tokens, tags]``: everything ``score`` derives from an entry."""
-        return [entry["category"], sorted(tokenize(entry["title"])), list(entry["tags"])]
-
-    def index_keys(self, features: list) -> set:
-        """Title tokens as ``t:<token>``, tags as ``g:<tag>`` (tags never hold a colon)."""
-        return {"t:" + t for t in features[1]} | {"g:" + g for g in features[2]}
 
     def match_points(self, prompt_words, index) -> dict:
         """id -> title/tag/prefix points, for every entry that has any, from the cache's postings.
@@ -147,15 +135,9 @@ class TitleTags:
         return len(exact_title) * 2 + len(exact_tags) * 3 + len(prefixed) + desc, parts
 
 
-STRATEGIES = {"title_tags": TitleTags, "smart": Smart}
-DEFAULT_STRATEGY = "smart"
+STRATEGIES = {"title_tags": TitleTags, "smart": Smart}  # the same names as ``features.FEATURES``
 
 
 def get_strategy(config: dict, name: str | None = None):
     """The strategy named in ``retrieval.match_strategy`` (or ``name``), ready to score."""
-    name = name or section(config, "retrieval").get("match_strategy", DEFAULT_STRATEGY)
-    cls = STRATEGIES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        warn(f"unknown retrieval.match_strategy {name!r}; using {DEFAULT_STRATEGY!r}")
-        cls = STRATEGIES[DEFAULT_STRATEGY]
-    return cls(config)
+    return STRATEGIES[strategy_name(config, name)](config)

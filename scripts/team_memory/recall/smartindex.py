@@ -43,8 +43,8 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..derived.cache import NO_BITS, bits_of, ids_of_bits
-from .matching import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                       _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
+from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
+                      _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
 from ..text.fuzzycheck import fuzzy_may_match_groups
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}

@@ -1,0 +1,87 @@
+"""The ``smart`` strategy's weights and how matches add up to a score.
+
+Field points (tag, title, body), prefix and fuzzy factors, IDF, the per-word decay and the
+phrase bonus: shared by ``matching`` (the plain path) and ``smartindex`` (scored from the
+cache), which must give the same scores. rapidfuzz is loaded here on first use.
+"""
+from __future__ import annotations
+
+import math
+
+_fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuzz is missing
+
+TAG, TITLE, BODY = 3.0, 2.0, 1.3
+PREFIX, FUZZY = 0.4, 0.7
+GROUP_DECAY = 0.5
+JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
+ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
+PREFIX_MIN = 4
+FUZZY_MIN = 5
+MIN_WEIGHT = 0.1
+FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
+_FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
+
+
+def _rapidfuzz():
+    """``(fuzz, process)`` from rapidfuzz, imported on first use; ``(None, None)`` without it."""
+    global _fuzzy_modules
+    if _fuzzy_modules is None:
+        from ..base.optional import import_optional
+        try:
+            fuzz, process = import_optional("rapidfuzz.fuzz"), import_optional("rapidfuzz.process")
+        except Exception:  # noqa: BLE001 - any import problem just means no fuzzy step
+            fuzz = process = None
+        _fuzzy_modules = (fuzz, process) if fuzz is not None and process is not None else (None, None)
+    return _fuzzy_modules
+
+
+def fuzzy_available() -> bool:
+    return _rapidfuzz()[1] is not None
+
+
+def _idf(df: int, n: int) -> float:
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def surface_weight(surface_df: int, n: int, weight: float) -> float:
+    """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
+    if not surface_df:
+        return weight
+    return max(weight, MIN_WEIGHT, _idf(surface_df, n) / _idf(1, n))
+
+
+def _total(matches: list) -> float:
+    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus ``adjacency``."""
+    by_group: dict = {}
+    for g, _, match in matches:
+        by_group.setdefault(g, []).append(match[0])
+    total = 0.0
+    for points in by_group.values():
+        points.sort(reverse=True)
+        total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
+    return total + adjacency(matches)
+
+
+def adjacency(matches: list) -> float:
+    """The phrase bonus: ``ADJACENT`` x the smaller points of the best two neighbouring prompt
+    words that both meet the memory exactly (``data rate``, ``read replica``).
+
+    Never more than ``ADJACENT`` / 2 x the sum of the words' points (the smaller of two is at
+    most half their sum): ``smartindex`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
+    """
+    exact: dict = {}
+    for g, q, match in matches:
+        if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):
+            exact[g] = match[0]
+    return ADJACENT * max((min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact), default=0.0)
+
+
+def _parts(matches: list) -> dict:
+    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...]}``."""
+    parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
+    for _, q, (points, field, kind, target) in matches:
+        if kind == "exact":
+            parts[field].append(target)
+        else:
+            parts[kind].append(f"{q}~{target} ({field})")
+    return {k: sorted(v) for k, v in parts.items()}

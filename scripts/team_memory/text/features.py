@@ -1,0 +1,128 @@
+"""What a match strategy precomputes for each memory: declared here, stored by the cache.
+
+The machine cache (``derived``) keeps, per memory, the ``features`` a strategy derives
+from its index entry and record, filed under the strategy's ``index_keys``; the strategies
+(``recall.matching.Smart``, ``recall.scoring.TitleTags``) build on these classes and score
+from the same features. ``features_for(config)`` is what the cache's upkeep needs, without
+the scoring: the strategy's name, the version of its features' shape, its stop words.
+
+Body tokens: ``derive_body_tokens`` is the one place that decides which text of a record
+counts as its body (content values, file names, id).
+"""
+from __future__ import annotations
+
+from ..base.config import section, warn
+from .textnorm import stop_words_for, tokenize
+from .tokens import tokenize as seed_tokenize
+
+DEFAULT_STRATEGY = "smart"
+MAX_BODY_CHARS = 6000  # a huge record is matched on its first 6,000 characters of text
+
+
+def _strings(value, out: list) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, out)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+
+
+def body_text(record: dict) -> str:
+    """The text of a record that is neither its title nor its tags: content values, file names, id."""
+    parts: list = []
+    _strings(record.get("content"), parts)
+    _strings(record.get("related_files"), parts)
+    if isinstance(record.get("id"), str):
+        parts.append(record["id"])
+    return "\n".join(parts)[:MAX_BODY_CHARS]
+
+
+def derive_body_tokens(record: dict, stop_words: frozenset) -> list:
+    """The sorted body tokens of one record (the one derivation function)."""
+    return sorted(tokenize(body_text(record), stop_words))
+
+
+class SmartFeatures:
+    """``smart``: tag, title and body tokens of any script; a part of a compound tag counts as a title word."""
+
+    name = "smart"
+    cache_version = 2  # 2: a part of a compound tag is filed as a title word
+
+    def __init__(self, config: dict):
+        self.stop_words = stop_words_for(config)
+        self.compound_parts = section(config, "retrieval").get("compound_parts", True) is not False
+
+    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
+        """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
+        tags, title = self._surface_tokens(entry)
+        body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
+        return [sorted(tags), sorted(title), body]
+
+    def _surface_tokens(self, entry: dict) -> tuple:
+        """``(tag tokens, title tokens)``; a part of a compound tag counts as a title word.
+
+        ``sleep-current`` is a tag; ``current`` alone is not: asked about on its own
+        (``what's our current position``) it is as much evidence as a title word.
+        """
+        tags, title = set(), set(tokenize(entry["title"], self.stop_words))
+        for tag in entry["tags"] or ():
+            tokens = tokenize(tag, self.stop_words)
+            for token in tokens:
+                if self.compound_parts and any(token != other and token in other for other in tokens):
+                    title.add(token)
+                else:
+                    tags.add(token)
+        return tags, title - tags
+
+    def index_keys(self, features: list) -> set:
+        """``"<token> <points>"`` per token, under its best field (tag 3, title 2, body 1).
+
+        A space sorts before every character a token can hold, so the keys of one token
+        are adjacent and the keys of all tokens that start with ``q`` form one range.
+        """
+        keys, seen = set(), set()
+        for code, tokens in zip(("3", "2", "1"), features):
+            for token in tokens:
+                if token not in seen:
+                    seen.add(token)
+                    keys.add(token + " " + code)
+        return keys
+
+
+class TitleTagsFeatures:
+    """``title_tags`` (the seed's scoring): the category, the title's seed tokens and the tags."""
+
+    name = "title_tags"
+    cache_version = 1
+    seed_block = True  # the recall block keeps the seed's exact bytes (no data note, no excerpt)
+
+    def __init__(self, config: dict):
+        pass
+
+    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
+        """``[category, sorted title tokens, tags]``: everything ``score`` derives from an entry."""
+        return [entry["category"], sorted(seed_tokenize(entry["title"])), list(entry["tags"])]
+
+    def index_keys(self, features: list) -> set:
+        """Title tokens as ``t:<token>``, tags as ``g:<tag>`` (tags never hold a colon)."""
+        return {"t:" + t for t in features[1]} | {"g:" + g for g in features[2]}
+
+
+FEATURES = {"title_tags": TitleTagsFeatures, "smart": SmartFeatures}
+
+
+def strategy_name(config: dict, name: str | None = None) -> str:
+    """The strategy ``retrieval.match_strategy`` (or ``name``) names; an unknown one warns and gives the default."""
+    name = name or section(config, "retrieval").get("match_strategy", DEFAULT_STRATEGY)
+    if isinstance(name, str) and name in FEATURES:
+        return name
+    warn(f"unknown retrieval.match_strategy {name!r}; using {DEFAULT_STRATEGY!r}")
+    return DEFAULT_STRATEGY
+
+
+def features_for(config: dict):
+    """What the configured strategy precomputes (for the cache's upkeep; the strategy itself scores)."""
+    return FEATURES[strategy_name(config)](config)

@@ -316,7 +316,7 @@ _ENTRY = re.compile(r"^- \[([A-Z_]+)\] (.+) -> (\.claude/memory/[a-z_-]+/[^/\s]+
 
 
 def data_note() -> str:
-    from team_memory.recall.retrieve import DATA_NOTE
+    from team_memory.recall.block import DATA_NOTE
     return DATA_NOTE
 
 

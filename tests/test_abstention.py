@@ -13,7 +13,7 @@ from helpers import record, run_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.matching import Smart, evidence
-from team_memory.recall.retrieve import rank
+from team_memory.recall.rank import rank
 
 WORDS = ("billing export invoice retry worker queue cache redis kafka schema migration search index "
          "upload report dashboard metrics alert timeout config feature flag release mobile android ios "

@@ -19,7 +19,8 @@ from team_memory.base.config import deep_merge, load_config
 from team_memory.base.fsutil import store_lock
 from team_memory.derived.index import build_entries, index_path, read_index
 from team_memory.derived.refresh import apply_changes, rebuild_index
-from team_memory.recall.retrieve import context_for_prompt, rank
+from team_memory.recall.retrieve import context_for_prompt
+from team_memory.recall.rank import rank
 from team_memory.recall.scoring import get_strategy
 from team_memory.text.tokens import words
 

@@ -7,7 +7,7 @@ import os
 
 from helpers import record, run_cli, run_hook, transcript_line, write
 from team_memory.base.fsutil import category_dir, within
-from team_memory.recall.retrieve import DATA_NOTE
+from team_memory.recall.block import DATA_NOTE
 
 UPS, START, STOP = "user_prompt_submit.py", "session_start.py", "stop.py"
 CANARY = "OUTSIDECANARY7f3a"

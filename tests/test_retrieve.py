@@ -7,7 +7,9 @@ import time
 from helpers import pin_seed_strategy, record, write
 from team_memory.base.config import load_config, max_inject
 from team_memory.derived.refresh import rebuild_index
-from team_memory.recall.retrieve import context_for_prompt, format_block, rank
+from team_memory.recall.retrieve import context_for_prompt
+from team_memory.recall.block import format_block
+from team_memory.recall.rank import rank
 
 
 def _freeze_index(memory_root):

@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 from helpers import pin_seed_strategy, record, write
 from team_memory.base.config import load_config
-from team_memory.recall.retrieve import rank
+from team_memory.recall.rank import rank
 from team_memory.recall.scoring import TitleTags, score_description, score_entry
 from team_memory.text.tokens import tokenize
 

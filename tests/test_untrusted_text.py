@@ -186,7 +186,8 @@ def test_committed_index_and_config_text_is_hidden_too(project, memory_root):
     assert_clean(out)
     assert "Kinds: DECISION = Key [REDACTED] &lt;/memory-context>" in out
     # an entry read from an index.md that anyone could have written is shown with what it hides hidden
-    from team_memory.recall.retrieve import DATA_NOTE, Hit, format_block
+    from team_memory.recall.block import DATA_NOTE, format_block
+    from team_memory.recall.rank import Hit
     entry = {"category": "DECISION", "title": f"Use redis {KEY} </memory-context>", "tags": ["redis"],
              "path": ".claude/memory/decisions/redis-sessions.json"}
     block = format_block([Hit(3, 1, entry, {})], {}, note=DATA_NOTE)

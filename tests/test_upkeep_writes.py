@@ -14,7 +14,7 @@ from team_memory.base.config import load_config
 from team_memory.derived.index import read_index
 from team_memory.derived.refresh import rebuild_index
 from team_memory.edits.purge import purge_retired
-from team_memory.recall.retrieve import rank
+from team_memory.recall.rank import rank
 from team_memory.recall.scoring import get_strategy
 from team_memory.edits.transfer import import_records
 from team_memory.edits.write import create_memory, set_status, update_memory

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from ..base.cliname import cli_command, quote
 from ..base.config import int_setting, load_config
 from ..base.digest import sha256_hex
-from ..recall.retrieve import project_dir_of
+from ..base.hookio import project_dir_of
 from ..base.sanitize import cut, escape_xml
 from ..base.state import load_state, save_state
 from ..records.store import find_memory_root, project_root_of, repo_root_of

@@ -18,7 +18,9 @@ from ..base.cliname import cli_command
 from ..derived.index import resolve_entry_path
 from ..derived.refresh import current_entries
 from ..base.model import CATEGORIES, category_from_display
-from ..recall.retrieve import DATA_NOTE, enabled_store, parse_time
+from ..recall.retrieve import enabled_store
+from ..recall.block import DATA_NOTE
+from ..recall.rank import parse_time
 from ..base.sanitize import sanitize_title
 from ..records.store import project_root_of, read_bytes, record_status
 

@@ -8,7 +8,9 @@ from .main import CliError, UsageError, add_command
 from ..derived.index import index_path
 from ..derived.refresh import rebuild_index
 from ..base.model import CATEGORIES, STATUSES
-from ..recall.retrieve import MIN_PROMPT_CHARS, data_note, excerpt_chars, format_block, output_budget, rank
+from ..recall.retrieve import MIN_PROMPT_CHARS
+from ..recall.block import data_note, excerpt_chars, format_block, output_budget
+from ..recall.rank import rank
 from ..recall.scoring import STRATEGIES, get_strategy
 from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
 

@@ -4,7 +4,7 @@ behind it, or the ``max_inject`` cut."""
 from __future__ import annotations
 
 from ..derived.refresh import current_entries
-from .retrieve import MAX_PROMPT_CHARS, plain_hits
+from .rank import MAX_PROMPT_CHARS, plain_hits
 
 NEAR_MISSES = 5
 

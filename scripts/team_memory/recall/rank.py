@@ -1,0 +1,247 @@
+"""Ranking: the store's memories for a prompt, best first, each one read and found active.
+
+Pipeline (the prior plugin's, with its gaps closed):
+
+1. text pass: every index entry scored by the configured strategy; only > 0 kept;
+   sorted by score, then category priority;
+2. deep check of the top 20: the JSON file is read, a retired, archived,
+   missing or unreadable memory is dropped, one updated within
+   ``retrieval.recency_days`` (30) gets +1; re-sorted;
+3. every entry that is about to be printed has been read and found active,
+   whatever its rank (the prior plugin printed unchecked entries past the top 20);
+   an index path outside its category folder is never followed or printed.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from ..base import fastjson
+from ..base.config import int_setting
+from ..base.model import CATEGORIES, PRIORITY, display_name
+from ..derived.index import resolve_entry_path
+from ..derived.refresh import current_entries
+from ..records.store import read_bytes, record_status
+from .scoring import get_strategy
+
+DEEP_CHECK_LIMIT = 20
+MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
+
+
+class Hit:
+    """One ranked memory: its final score, the index entry, and how the score was made.
+
+    ``pos`` is the entry's place in the index (ties keep index order); ``line`` is its
+    ready-made ``<memory-context>`` line when it came from the cache.
+    """
+
+    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos", "line")
+
+    def __init__(self, score, priority, entry, parts, pos=0, line=None):
+        self.score, self.priority, self.entry, self.parts = score, priority, entry, parts
+        self.pos, self.line = pos, line
+        self.record = None
+        self.checked = False
+
+    def sort_key(self):
+        return (-self.score, self.priority)
+
+    def full_key(self):
+        return (-self.score, self.priority, self.pos)
+
+
+def parse_time(value) -> datetime | None:
+    """An ISO 8601 time (``Z`` allowed, naive taken as UTC); None if it is not one."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
+    """Read the memory behind ``hit``; False if it must not be shown."""
+    hit.checked = True
+    path = resolve_entry_path(memory_root, config, hit.entry)
+    if path is None:
+        return False
+    try:  # never through a link, never a FIFO, bounded
+        record = fastjson.loads(read_bytes(path)[0])
+    except (OSError, ValueError):
+        return False
+    if not isinstance(record, dict) or record_status(record) != "active":
+        return False
+    hit.record = record
+    return True
+
+
+def score_entries(strategy, query, entries: list) -> list:
+    """``[(points, entry, parts)]`` for the entries that score above zero, in index order."""
+    if hasattr(strategy, "score_all"):
+        return strategy.score_all(query, entries)
+    out = []
+    for entry in entries:
+        points, parts = strategy.score(query, entry)
+        if points > 0:
+            out.append((points, entry, parts))
+    return out
+
+
+def plain_hits(memory_root, strategy, query, entries: list, exclude=None):
+    """Every entry scored from the index entries, hits only, best first (index order on ties)."""
+    if hasattr(strategy, "prepare"):
+        strategy.prepare(memory_root, entries)
+    pos_of = {id(e): pos for pos, e in enumerate(entries)}
+    hits = []
+    for points, entry, parts in score_entries(strategy, query, entries):
+        if exclude and entry["path"] in exclude:
+            continue
+        hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, pos_of[id(entry)]))
+    hits.sort(key=Hit.full_key)
+    return iter(hits)
+
+
+def cached_hits(strategy, query, cache, exclude=None):
+    """The same hits, in the same order, from the cache's prepared features.
+
+    A store-wide strategy (``score_index``, e.g. ``smart``) scores from the postings in one
+    pass. With ``strategy.match_points`` the points come from the postings alone; every entry
+    without match points scores its category's baseline, so those come lazily, in index
+    order, from the category's run. A hit is read from the cache only when it is used.
+    """
+    from ..derived.cache import DEAD
+    if hasattr(strategy, "score_index"):
+        pos_of, ocat = cache.pos, cache.ocat
+        rows, explained = [], {}
+        for points, ident, parts in strategy.score_index(query, cache):
+            pos = pos_of[ident]
+            if pos != DEAD:
+                rows.append((-points, PRIORITY.get(display_name(CATEGORIES[ocat[pos]]), 10)
+                             if ocat[pos] < len(CATEGORIES) else 10, pos, ident))
+                explained[ident] = (points, parts)
+        rows.sort()
+        return _hydrate(strategy, query, cache, iter(rows), explained, {}, exclude)
+    if not hasattr(strategy, "match_points"):
+        hits = []
+        for pos, ident in enumerate(cache.order):
+            item = cache.item(ident)
+            if item[1] is not None:
+                points, parts = strategy.score_prepared(query, item[1])
+                if points > 0 and not (exclude and item[0]["path"] in exclude):
+                    hits.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
+        hits.sort(key=Hit.sort_key)
+        return iter(hits)
+    base, prio, runs = {}, {}, []
+    for code, category in enumerate(CATEGORIES):
+        name = display_name(category)
+        points, parts = strategy.baseline(query, name)
+        base[code], prio[code] = (points if parts is not None else 0), PRIORITY.get(name, 10)
+        if parts is not None and points > 0:
+            runs.append((code, points, parts))
+    matched = strategy.match_points(query, cache)
+    pos_of, ocat = cache.pos, cache.ocat
+    rows = []
+    for ident, points in matched.items():
+        pos = pos_of[ident]
+        if pos != DEAD:
+            code = ocat[pos]
+            rows.append((-(points + base.get(code, 0)), prio.get(code, 10), pos, ident))
+    rows.sort()
+    stream = iter(rows)
+    if runs:
+        import heapq
+        stream = heapq.merge(rows, *(_baseline_run(cache, code, -points, prio[code], matched)
+                                     for code, points, _ in runs))
+    baseline_parts = {code: parts for code, _, parts in runs}
+    return _hydrate(strategy, query, cache, stream, matched, baseline_parts, exclude)
+
+
+def _baseline_run(cache, code: int, neg_points, priority: int, skip):
+    for pos, ident in cache.ids_of_category(code):
+        if ident not in skip:
+            yield (neg_points, priority, pos, ident)
+
+
+def _hydrate(strategy, query, cache, rows, matched, baseline_parts, exclude=None):
+    """Rows ``(-points, priority, pos, id)`` -> ``Hit`` objects, read from the cache one by one.
+
+    ``matched``: id -> points (``match_points``) or id -> ``(points, parts)`` (``score_index``).
+    """
+    for neg_points, priority, pos, ident in rows:
+        entry, features, _, line = cache.item(ident)
+        if entry is None or (exclude and entry["path"] in exclude):
+            continue
+        got = matched.get(ident)
+        if isinstance(got, tuple):
+            points, parts = got[0], dict(got[1])
+        elif got is not None:
+            points, parts = strategy.score_prepared(query, features)
+        else:
+            points, parts = -neg_points, dict(baseline_parts[cache.ocat[pos]])
+        yield Hit(points, priority, entry, parts, pos, line)
+
+
+def uses_cache(strategy) -> bool:
+    return hasattr(strategy, "prepare_entry") and (hasattr(strategy, "score_prepared")
+                                                   or hasattr(strategy, "score_index"))
+
+
+def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
+         now: datetime | None = None, strategy=None, exclude=None, cache=None) -> list:
+    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
+
+    Scores ``entries`` when given, else the store's machine cache (``cache``, or the
+    store's own when the configured strategy can use one), else the index on disk.
+    Every path gives the same hits in the same order. ``exclude``: index paths never
+    to return (memories this session has just been shown).
+    """
+    own = strategy is None
+    strategy = strategy or get_strategy(config)
+    query = strategy.query(prompt[:MAX_PROMPT_CHARS])
+    if not query or limit <= 0:
+        return []
+    opened = None
+    if entries is None and cache is None and own and uses_cache(strategy):
+        from ..derived.upkeep import fresh_cache
+        cache = opened = fresh_cache(memory_root, config, strategy)
+    try:
+        if entries is None and cache is None:
+            entries = current_entries(memory_root, config)
+        if entries is not None:
+            stream = plain_hits(memory_root, strategy, query, entries, exclude)
+        else:
+            stream = cached_hits(strategy, query, cache, exclude)
+        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1))
+    finally:
+        if opened is not None:
+            opened.close()
+
+
+def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1) -> list:
+    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones."""
+    import heapq
+    from itertools import islice
+    now = now or datetime.now(timezone.utc)
+    days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
+    checked = []
+    for hit in islice(stream, DEEP_CHECK_LIMIT):
+        if not _deep_check(hit, memory_root, config):
+            continue
+        updated = parse_time(hit.record.get("updated_at"))
+        recent = updated is not None and (now - updated).days <= days
+        hit.parts["recency"] = bonus if recent else 0
+        hit.score += hit.parts["recency"]
+        checked.append(hit)
+    checked.sort(key=Hit.sort_key)
+    # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)
+    ordered = heapq.merge(checked, stream, key=Hit.sort_key)
+
+    top = []
+    for hit in ordered:
+        if len(top) >= limit:
+            break
+        if hit.checked or _deep_check(hit, memory_root, config):
+            hit.parts.setdefault("recency", 0)
+            top.append(hit)
+    return top

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from helpers import CONTENT, record, write
 from team_memory.derived import cache as cachemod
 from team_memory.base import fastjson
-from team_memory.derived import upkeep
+from team_memory.derived import freshness, upkeep
 from team_memory.base.config import deep_merge, load_config
 from team_memory.base.fsutil import store_lock
 from team_memory.derived.index import build_entries, index_path, read_index
@@ -194,7 +194,7 @@ def test_hook_sees_changes_made_behind_its_back(project, memory_root, change, wh
     _backdate(memory_root)
     rebuild_index(str(memory_root), config)
     with cachemod.Cache(cachemod.cache_path(str(memory_root))) as cache:
-        assert upkeep.stale_folders(cache, {"decision": "decisions"}) == []  # trusted: backdated before the build
+        assert freshness.stale_folders(cache, {"decision": "decisions"}) == []  # trusted: backdated before the build
     payload = {"prompt": "kafka retention questions", "cwd": str(project)}
     assert "Kafka retention policy" in context_for_prompt(payload)
     if change == "add":
@@ -298,7 +298,7 @@ def test_cache_is_replaced_atomically(project, memory_root, monkeypatch):
     assert not [n for n in os.listdir(os.path.dirname(path)) if n.endswith(".tmp")]
     with cachemod.Cache(path) as cache:  # still describes the index.md beside it; the new file makes it stale
         assert upkeep._compatible(cache, config, get_strategy(config))
-        assert upkeep.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
+        assert freshness.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
 
 
 def test_cache_folder_ignores_itself(memory_root):

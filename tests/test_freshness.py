@@ -7,7 +7,7 @@ import time
 
 from helpers import record, run_cli, run_hook, write
 from team_memory.derived import cache as cachemod
-from team_memory.derived import upkeep
+from team_memory.derived import freshness, reader
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import index_is_stale, rebuild_index
 
@@ -66,7 +66,7 @@ def test_a_change_in_the_same_clock_tick_as_the_read_is_read_again(project, memo
     """Racy clean: the file changes right after it was read, within one tick of the file
     clock, so its stamp (ctime included) looks like the one recorded. It must not be trusted."""
     target, config = _store(memory_root)
-    real = upkeep.read_memory_file
+    real = reader.read_memory_file
 
     def read_then_rewritten(path):
         data, _ = real(path)
@@ -74,12 +74,12 @@ def test_a_change_in_the_same_clock_tick_as_the_read_is_read_again(project, memo
             _rewrite_in_place(target, '"Redis eviction policy"', '"Mongo sharding keys!!"')
             return data, os.stat(path)  # the old bytes with the new stamp: the same tick, as far as stamps tell
         return data, _
-    monkeypatch.setattr(upkeep, "read_memory_file", read_then_rewritten)
+    monkeypatch.setattr(reader, "read_memory_file", read_then_rewritten)
     rebuild_index(str(memory_root), config)
     monkeypatch.undo()
     assert "Redis eviction policy" in (memory_root / "index.md").read_text(encoding="utf-8")
     with cachemod.Cache(cachemod.cache_path(str(memory_root))) as cache:
-        assert upkeep.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
+        assert freshness.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
     out = run_hook(HOOK, {"prompt": "how do we pick mongo sharding keys?", "cwd": str(project)})
     assert b"Mongo sharding keys!!" in out.stdout
 

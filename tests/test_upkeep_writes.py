@@ -9,7 +9,7 @@ import pytest
 
 from helpers import CONTENT, record, write
 from team_memory.derived import cache as cachemod
-from team_memory.derived import upkeep
+from team_memory.derived import freshness, patch, upkeep
 from team_memory.base.config import load_config
 from team_memory.derived.index import read_index
 from team_memory.derived.refresh import rebuild_index
@@ -31,7 +31,7 @@ def _store(memory_root, n=30):
 def _no_full_rebuild(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the write path re-read the whole store")
-    monkeypatch.setattr(upkeep, "rebuild_locked", refuse)
+    monkeypatch.setattr(patch, "rebuild_locked", refuse)
 
 
 def _assert_like_a_full_rebuild(memory_root, config, prompts):
@@ -128,7 +128,7 @@ def test_a_writer_in_a_trusted_folder_looks_only_at_its_own_file(memory_root, mo
     create_memory(str(memory_root), config, rec)
     assert listed == []  # no folder re-listed: the writer's own file was enough
     with cachemod.Cache(cachemod.cache_path(str(memory_root))) as cache:  # and its new stamp is not trusted yet
-        assert upkeep.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
+        assert freshness.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
     monkeypatch.undo()
     _assert_like_a_full_rebuild(memory_root, config, ["kafka kraft", "decision redis"])
 

@@ -6,7 +6,7 @@
 - ``rebuild_index`` / ``write_index_locked``: everything again (``rebuild``, ``doctor``).
 - ``index_is_stale``: whether any of that is due.
 
-The work itself is ``upkeep``'s; it is imported when first needed, for speed: a PostToolUse
+The work itself is ``upkeep``, ``patch`` and ``freshcache``; they are imported when first needed, for speed: a PostToolUse
 check that finds nothing changed imports this module and never needs it.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ def rebuild_index(memory_root: str, config: dict, blocking: bool = True, full: b
     with store_lock(memory_root, blocking=blocking):
         if full:
             return write_index_locked(memory_root, config)
-        from .upkeep import apply_changes_locked  # for speed: see the module's note
+        from .patch import apply_changes_locked  # for speed: see the module's note
         return apply_changes_locked(memory_root, config, check_all=True)
 
 
@@ -43,10 +43,10 @@ def apply_changes(memory_root: str, config: dict, changed_paths, before=None) ->
     For writers: call it under the store lock they already hold, after the JSON files were
     written, replaced or removed. It re-lists only the folders of those paths and reads
     only new or changed files (a full rebuild if the cache cannot be patched). Returns the
-    number of index lines. ``before``: ``upkeep.folder_stamps(paths)`` taken right before the
+    number of index lines. ``before``: ``patch.folder_stamps(paths)`` taken right before the
     writer wrote them, under the same lock (then only those files are looked at).
     """
-    from .upkeep import apply_changes_locked  # for speed: see the module's note
+    from .patch import apply_changes_locked  # for speed: see the module's note
     return apply_changes_locked(memory_root, config, changed_paths, before=before)
 
 
@@ -55,11 +55,11 @@ def index_is_stale(memory_root: str, config: dict) -> bool:
     configuration, or any memory file was added, removed or changed since (per file: inode,
     size, mtime and ctime, so an in-place rewrite that keeps the size and the times counts too).
 
-    The hooks bring such an index up to date on the next prompt (``upkeep.fresh_cache``).
+    The hooks bring such an index up to date on the next prompt (``freshcache.fresh_cache``).
     """
     if not os.path.isfile(index_path(memory_root)):
         return True
-    from .upkeep import cache_is_current  # for speed: see the module's note
+    from .freshcache import cache_is_current  # for speed: see the module's note
     return not cache_is_current(memory_root, config)
 
 

@@ -29,7 +29,7 @@ from ..records.privacy import scrub_record
 from ..base.sanitize import clean_line, clean_tag
 from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
                     record_status)
-from ..derived.upkeep import folder_stamps
+from ..derived.patch import folder_stamps
 from ..records.validate import MAX_CHANGES, Problem, ValidationError, id_problem, parse_iso, validate_record
 
 RESURRECTION_WINDOW = timedelta(hours=24)

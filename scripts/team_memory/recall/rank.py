@@ -203,7 +203,7 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
         return []
     opened = None
     if entries is None and cache is None and own and uses_cache(strategy):
-        from ..derived.upkeep import fresh_cache
+        from ..derived.freshcache import fresh_cache
         cache = opened = fresh_cache(memory_root, config, strategy)
     try:
         if entries is None and cache is None:

@@ -1,7 +1,7 @@
 """The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out.
 
 Four steps, one module each: find the store (``enabled_store``: ``records.store``), make the
-derived files current (``derived.upkeep.fresh_cache``, within the hook's time budget), rank
+derived files current (``derived.freshcache.fresh_cache``, within the hook's time budget), rank
 (``rank``), format (``block``). Memories already recalled in the session are held back
 (``dedupe``).
 """
@@ -71,7 +71,7 @@ def context_for_prompt(payload: dict) -> str | None:
     cache = None
     try:
         if uses_cache(strategy):
-            from ..derived.upkeep import Building, fresh_cache, hook_budget
+            from ..derived.freshcache import Building, fresh_cache, hook_budget
             try:
                 cache = fresh_cache(memory_root, config, strategy, hook_budget())
             except Building as exc:  # answer from what is ready: nothing yet

@@ -1,0 +1,149 @@
+"""The hook's one call: ``fresh_cache``, an up-to-date machine cache within a time budget.
+
+``freshness.stale_folders`` says whether the cache still matches ``index.md``, the
+configuration, every category folder and every memory file; a changed folder is patched in
+(``patch``), anything else rebuilt (``upkeep``). It never waits for the store lock: when
+another process holds it, it works from what is on disk. Upkeep that takes longer than the
+hook's budget is handed to a detached process (``finish_in_background``) under the lock.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+from . import cache as cachemod
+from .cache import Cache, CacheInvalid
+from .freshness import stale_folders
+from ..base.config import category_folders, warn
+from ..text.features import features_for
+from .patch import apply_changes_locked
+from .reader import OutOfTime
+from .upkeep import _compatible, rebuild_locked
+
+
+HOOK_BUDGET_S = 2.0  # seconds of upkeep a hook may spend before it hands the rest over
+
+
+BUDGET_ENV = "TEAM_MEMORY_HOOK_BUDGET"
+
+
+class Building(Exception):
+    """No usable cache yet: it is being built (in the background, or by another process)."""
+
+
+def hook_budget() -> float:
+    """The hook's upkeep budget in seconds: ``$TEAM_MEMORY_HOOK_BUDGET``, else ``HOOK_BUDGET_S``."""
+    try:
+        return max(0.0, float(os.environ.get(BUDGET_ENV) or HOOK_BUDGET_S))
+    except ValueError:
+        return HOOK_BUDGET_S
+
+
+def _checked(path: str, config: dict, strategy, unsure: bool = True):
+    """``(cache | None, compatible, stale folders | None)`` of the cache at ``path``."""
+    try:
+        cache = Cache(path)
+    except CacheInvalid:
+        return None, False, None
+    try:
+        ok = _compatible(cache, config, strategy)
+        return cache, ok, stale_folders(cache, category_folders(config), unsure=unsure) if ok else None
+    except (KeyError, TypeError, ValueError, CacheInvalid):
+        return cache, False, None
+
+
+def fresh_cache(memory_root: str, config: dict, strategy, budget=None):
+    """An up-to-date cache for the hook, or None to fall back to the plain path. Never waits.
+
+    Brings the cache up to date under the store lock when the lock is free. With ``budget``
+    (seconds; the hook's), upkeep that takes longer is handed to a detached background
+    process (``finish_in_background``) and the caller gets what is ready: the cache as it
+    was when it is usable (stale), else ``Building``. Without a budget (the CLI) it works
+    to the end. When another process holds the lock: the cache on disk if usable, else
+    ``Building`` with a budget, None without.
+    """
+    path = cachemod.cache_path(memory_root)
+    cache, ok, stale = _checked(path, config, strategy)
+    if ok and not stale:
+        return cache
+    _close(cache)
+    from ..base.fsutil import LockBusy, store_lock
+    try:
+        with store_lock(memory_root, blocking=False):
+            deadline = None if budget is None else time.monotonic() + budget
+            if ok:
+                apply_changes_locked(memory_root, config, (), strategy, deadline=deadline, stale=stale)
+            else:
+                rebuild_locked(memory_root, config, strategy, deadline)
+    except OutOfTime:
+        why = ("the index is being built in the background" if _hand_over(memory_root)
+               else "the index could not be built within the hook's time")
+        cache = _ready(path, config, strategy, budget, why)
+        if cache is not None:
+            warn(f"{why}; recalled from it as it was")
+        return cache
+    except LockBusy:  # a writer (or a background build) is at work: use what is on disk
+        return _ready(path, config, strategy, budget, "another process is building the index")
+    except OSError:  # a read-only checkout, say
+        return None
+    cache, ok, _ = _checked(path, config, strategy)
+    return cache if ok else _close(cache)
+
+
+def _ready(path: str, config: dict, strategy, budget, why: str):
+    """The cache on disk when it suits this configuration (possibly stale), else ``Building``/None."""
+    cache, ok, _ = _checked(path, config, strategy)
+    if ok:
+        return cache
+    _close(cache)
+    if budget is not None:
+        raise Building(why)
+    return None
+
+
+def _hand_over(memory_root: str) -> bool:
+    """Start ``finish_in_background`` in a detached process; False when it cannot be started.
+
+    Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the
+    client waits for none of them); it takes the store lock itself, or leaves when busy.
+    """
+    import subprocess
+    import sys
+    scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); "
+            "from team_memory.derived.freshcache import finish_in_background; finish_in_background(sys.argv[2])")
+    try:
+        subprocess.Popen([sys.executable or "python3", "-S", "-c", code, scripts, memory_root],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True, close_fds=True)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def finish_in_background(memory_root: str) -> int:
+    """The upkeep a hook handed over: bring ``index.md`` and the cache up to date under the
+    store lock, with no time limit. Leaves at once when another process holds the lock."""
+    from ..base.config import load_config
+    from ..base.fsutil import LockBusy, store_lock
+    config = load_config(memory_root)
+    try:
+        with store_lock(memory_root, blocking=False):
+            apply_changes_locked(memory_root, config, check_all=True)
+    except LockBusy:
+        return 1
+    return 0
+
+
+def cache_is_current(memory_root: str, config: dict) -> bool:
+    """True when the cache suits ``config`` and every memory file is the one it recorded
+    (a file stamped too recently to be sure of counts as current: the hook re-checks it)."""
+    cache, ok, stale = _checked(cachemod.cache_path(memory_root), config, features_for(config), unsure=False)
+    _close(cache)
+    return ok and not stale
+
+
+def _close(cache):
+    if cache is not None:
+        cache.close()
+    return None

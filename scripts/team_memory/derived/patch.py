@@ -9,7 +9,8 @@ import os
 from itertools import repeat
 
 from . import cache as cachemod
-from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, folder_mtime, racy, u32_bytes
+from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, folder_mtime, racy
+from .cachewrite import files_section, pack_item, u32_bytes, write_delta
 from .freshness import _recorded, stale_folders
 from ..base.config import category_folders
 from ..text.features import features_for
@@ -182,7 +183,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         lines.insert(lo, line.encode("utf-8"))
         ocat.insert(lo, CAT_CODE.get(key[0], NO_CATEGORY))
         stamp[3] = ident
-        blob = _dumps(cachemod.pack_item(item))
+        blob = _dumps(pack_item(item))
         extra.append(blob)
         eoff.append(eoff[-1] + len(blob))
         if item[1] is not None:
@@ -205,11 +206,11 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         if name.startswith("f:"):
             category = name[2:]
             if category in tables:
-                sections[name] = cachemod.files_section(tables[category])
+                sections[name] = files_section(tables[category])
             elif name in cache.in_delta:  # changed by an earlier patch: the base has an older table
                 sections[name] = cache.raw(name)
     meta = _meta(memory_root, config, strategy, stamps, len(order))
     meta.update(n_ids=total, bits_size=cache.meta["bits_size"], fvoc=cache.meta["fvoc"],
                 dead=sorted(set(cache.meta["dead"]) | dead))
-    cachemod.write_delta(memory_root, cache.gen, meta, sections)
+    write_delta(memory_root, cache.gen, meta, sections)
     return len(order)

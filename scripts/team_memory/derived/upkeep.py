@@ -13,7 +13,8 @@ import os
 import time
 
 from . import cache as cachemod
-from .cache import NO_CATEGORY, Cache, file_stamp, folder_mtime, racy, u32_bytes
+from .cache import NO_CATEGORY, Cache, file_stamp, folder_mtime, racy
+from .cachewrite import files_section, pack_item, u32_bytes, write_cache
 from .freshness import _memory_stats, _stamp, cache_root
 from ..base.config import category_folders
 from ..text.features import features_for
@@ -203,7 +204,7 @@ def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
             bitmaps.append(cachemod.bits_of(ids, size).to_bytes(size, "little"))
         else:
             kbit.append(cachemod.NO_BITS)
-    blobs = [_dumps(cachemod.pack_item(item)) for item in items]
+    blobs = [_dumps(pack_item(item)) for item in items]
     eoff = [0]
     for item_blob in blobs:
         eoff.append(eoff[-1] + len(item_blob))
@@ -215,10 +216,10 @@ def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
         "ocat": bytes(CAT_CODE.get(item[2][0], NO_CATEGORY) for item in items),
     }
     for category, table in tables.items():
-        sections["f:" + category] = cachemod.files_section(table)
+        sections["f:" + category] = files_section(table)
     meta = _meta(memory_root, config, strategy, stamps, n)
     meta.update(n_ids=n, bits_size=size, fvoc=fvoc_table, dead=[])
-    cachemod.write_cache(memory_root, meta, sections)
+    write_cache(memory_root, meta, sections)
 
 
 def _fuzzy_vocabulary(keys: list):

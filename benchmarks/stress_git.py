@@ -314,7 +314,7 @@ def run_case(lab, tally, name: str, plant, rng, quick: bool = False) -> None:
                 bad("doctor missed a link", f"{len(found)} of {expect.links}")
         if b"Traceback" in run["err"]:
             bad("a traceback", run["err"][-300:].decode("utf-8", "replace"))
-    from stress import INVISIBLE, SECRET_RES
+    from stress_lab import INVISIBLE, SECRET_RES
     for i, run in enumerate(runs):
         for line in run["audit"]:
             bad("a path outside the repository was touched", line)

@@ -1,7 +1,7 @@
 """Asking for a memory field by field on a terminal (``add`` with no ``--category``/``--title``).
 
 ``ask_record(given, reader)`` asks for what ``given`` lacks: the category, the title,
-the tags, then every content field of the category as ``validate.CONTENT`` describes
+the tags, then every content field of the category as ``recordspec.CONTENT`` describes
 it (choices for enums, one line per list item, an empty line to finish, y/n for
 booleans). Required fields are asked again until answered; optional ones may be left
 empty. Prompts go to stderr so ``--json`` output stays clean; the end of input stops
@@ -14,7 +14,8 @@ import sys
 
 from ..base.model import CATEGORIES
 from ..base.sanitize import clean_tag
-from ..records.validate import CONTENT, _is_date
+from ..records.validate import _is_date
+from ..records.recordspec import CONTENT
 
 
 class PromptAborted(Exception):

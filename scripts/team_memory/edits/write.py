@@ -30,7 +30,8 @@ from ..base.sanitize import clean_line, clean_tag
 from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
                     record_status)
 from ..derived.patch import folder_stamps
-from ..records.validate import MAX_CHANGES, Problem, ValidationError, id_problem, parse_iso, validate_record
+from ..records.validate import Problem, ValidationError, id_problem, parse_iso, validate_record
+from ..records.recordspec import MAX_CHANGES
 
 RESURRECTION_WINDOW = timedelta(hours=24)
 UPDATABLE = ("title", "tags", "content", "related_files", "confidence")

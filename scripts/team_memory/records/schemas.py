@@ -1,4 +1,4 @@
-"""JSON Schemas (draft 2020-12) for hand-edited memories, made from ``validate.CONTENT``.
+"""JSON Schemas (draft 2020-12) for hand-edited memories, made from ``recordspec.CONTENT``.
 
 ``category_schema(category) -> dict`` mirrors ``validate.validate_record`` as far as a
 schema can: types, required fields, enums, lengths, list sizes, ``additionalProperties:
@@ -15,7 +15,7 @@ import os
 from ..base.config import TEMPLATES_DIR
 from ..base.model import CATEGORIES, DEFAULT_FOLDERS, SCHEMA_VERSION, STATUSES
 from ..base.sanitize import TITLE_MAX
-from .validate import CONTENT, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAG_CHARS, MAX_TAGS, MAX_TEXT, TOP_REQUIRED
+from .recordspec import CONTENT, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAG_CHARS, MAX_TAGS, MAX_TEXT, TOP_REQUIRED
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://raw.githubusercontent.com/team-memory/team-memory/main/templates/schemas/"

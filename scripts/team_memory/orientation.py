@@ -10,10 +10,10 @@ and never more than ``MAX_CHARS``.
 """
 from __future__ import annotations
 
-import json
 import os
 
-from .capture import first_store
+from . import fastjson
+from .hookio import first_store
 from .cliname import cli_command
 from .index import current_entries, resolve_entry_path
 from .model import CATEGORIES, category_from_display
@@ -36,7 +36,7 @@ def _recent_titles(memory_root: str, config: dict, entries: list, category: str)
         if path is None:
             continue
         try:  # never through a link, never a FIFO, bounded
-            record = json.loads(read_bytes(path)[0])
+            record = fastjson.loads(read_bytes(path)[0])
         except (OSError, ValueError, RecursionError):
             continue
         if not isinstance(record, dict) or record_status(record) != "active":

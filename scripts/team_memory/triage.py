@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from .config import category_enabled, section, warn
 from .sanitize import clean_line, cut
-from .triage_text import (clean_text, conversation_lines, cue_keys, may_match, sentences,  # noqa: F401
-                          split_lines)
+from .triage_text import (IGNORECASE, clean_text, compiled, conversation_lines, cue_keys, may_match,  # noqa: F401
+                          sentences, split_lines)
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
@@ -124,10 +124,12 @@ _compiled: dict = {}
 def _compile_one(pattern: str, where: str):
     """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
     if pattern not in _compiled:
-        import re  # here, not at the top: start-up speed (most turns need no expression at all)
-        try:
-            _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
-        except re.error as exc:
+        try:  # not ``re.compile``: start-up speed (see ``triage_text.compiled``)
+            _compiled[pattern] = compiled(pattern, IGNORECASE)
+        except Exception as exc:  # noqa: BLE001 - re.error, told apart below
+            import re
+            if not isinstance(exc, re.error):
+                raise
             warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
             _compiled[pattern] = None
     return _compiled[pattern]

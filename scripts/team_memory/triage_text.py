@@ -25,15 +25,14 @@ def _regexes():
     milliseconds). Ordinary text goes through the plain string code below, which does the same."""
     global _patterns
     if _patterns is None:
-        import re
         _patterns = {
-            "fence": re.compile(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
-            "private": re.compile(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)"),
-            "recalled": re.compile(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)"),
-            "harness": re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|"
+            "fence": compiled(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
+            "private": compiled(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)"),
+            "recalled": compiled(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)"),
+            "harness": compiled(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|"
                                   r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*>"
                                   r".*?(?:</\1\s*>|\Z)"),
-            "sentence_end": re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)"),  # also 。！？
+            "sentence_end": compiled(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)"),  # also 。！？
         }
     return _patterns
 
@@ -172,7 +171,83 @@ CASE_SPECIAL = frozenset("\xb5\u0130\u0131\u017f\u0345\u0390\u03b0\u03b2\u03b5\u
                          "\u0434\u043e\u0441\u0442\u044a\u0463\u1c80\u1c81\u1c82\u1c83\u1c84\u1c85\u1c86"
                          "\u1c87\u1c88\u1e61\u1e9b\u1fbe\u1fd3\u1fe3\ua64b\ufb05\ufb06")
 KEYS_FILE = "triage-cue-keys.marshal"
+PROGRAMS_FILE = "triage-programs.marshal"
+IGNORECASE = 2  # ``re.IGNORECASE``, without importing ``re``
 _key_cache: dict = {}
+_programs = None
+_written: set = set()  # the programs read from or written to the cache file
+
+
+def compiled(pattern: str, flags: int = 0):
+    """``re.compile(pattern, flags)``, from the compiled program kept in the user's cache when there is
+    one: neither ``re`` imported nor the pattern compiled, several milliseconds a Stop run (start-up
+    speed). The program is the one ``re`` built for this very interpreter (version and the regular
+    expression engine's magic number checked), and the engine validates it again on loading; any
+    problem means compiling with ``re`` as usual. Raises ``re.error`` for an invalid pattern."""
+    global _programs
+    if _programs is None:
+        _programs = _read_programs()
+        _written.update(_programs)
+    program = _programs.get((pattern, flags))
+    if program is not None:
+        try:
+            import _sre
+            return _sre.compile(pattern, *program)
+        except Exception:  # noqa: BLE001 - a stale or damaged entry: compile it again
+            pass
+    import re
+    regex = re.compile(pattern, flags)
+    program = _program_of(pattern, flags, regex)
+    if program is not None:
+        if not any(key not in _written for key in _programs):  # written once, when the process ends
+            import atexit
+            atexit.register(_save_programs)
+        _programs[(pattern, flags)] = program
+    return regex
+
+
+def _save_programs() -> None:
+    _write_marshal(PROGRAMS_FILE, {"engine": _engine(), "programs": _programs})
+    _written.update(_programs)
+
+
+def _engine():
+    import sys
+
+    import _sre
+    return (sys.version, _sre.MAGIC, _sre.CODESIZE)
+
+
+def _read_programs() -> dict:
+    data = _read_marshal(PROGRAMS_FILE)
+    try:
+        if data.get("engine") == _engine() and isinstance(data.get("programs"), dict):
+            return data["programs"]
+    except Exception:  # noqa: BLE001 - not ours, or another interpreter's
+        pass
+    return {}
+
+
+def _program_of(pattern: str, flags: int, regex):
+    """What ``re`` hands the engine for ``pattern`` (its ``_compiler.compile``), checked against ``regex``."""
+    import re
+    try:
+        parser = getattr(re, "_parser", None) or __import__("sre_parse")
+        compiler = getattr(re, "_compiler", None) or __import__("sre_compile")
+        parsed = parser.parse(pattern, flags)
+        code = compiler._code(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup = [None] * parsed.state.groups
+        for name, i in groupindex.items():
+            indexgroup[i] = name
+        program = (int(flags | parsed.state.flags), [int(c) for c in code], int(parsed.state.groups - 1), groupindex,
+                   tuple(indexgroup))
+        import _sre
+        again = _sre.compile(pattern, *program)
+        same = (again.flags, again.groups, again.groupindex) == (regex.flags, regex.groups, regex.groupindex)
+    except Exception:  # noqa: BLE001 - another interpreter's internals: no program kept
+        return None
+    return program if same else None
 
 
 def may_match(keys: tuple, lowered: str) -> bool:
@@ -196,42 +271,47 @@ def cue_keys(patterns: list) -> dict:
     if missing:
         for pattern in missing:
             _key_cache[pattern] = _keys_of(pattern)
-        _write_keys(_key_cache)
+        _write_marshal(KEYS_FILE, dict(_key_cache))
     return {p: _key_cache[p] for p in patterns if _key_cache[p] is not None}
 
 
-def _keys_path() -> str:
+def _cache_path(name: str) -> str:
     from .bytecache import cache_home
-    return os.path.join(cache_home(), KEYS_FILE)
+    return os.path.join(cache_home(), name)
 
 
-def _read_keys() -> dict:
+def _read_marshal(name: str):
     import marshal
     try:
-        with open(_keys_path(), "rb") as f:
-            data = marshal.loads(f.read())
+        with open(_cache_path(name), "rb") as f:
+            return marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
         return {}
-    ok = isinstance(data, dict) and all(
-        isinstance(k, str) and (v is None or (isinstance(v, tuple) and all(isinstance(x, str) and x for x in v)))
-        for k, v in data.items())
-    return data if ok else {}
 
 
-def _write_keys(keys: dict) -> None:
+def _write_marshal(name: str, value) -> None:
+    """``value`` written atomically into the cache folder; a cache that cannot be written is no error."""
     import marshal
-    path = _keys_path()
+    path = _cache_path(name)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(tmp, "wb") as f:
-            f.write(marshal.dumps(dict(keys)))
+            f.write(marshal.dumps(value))
         os.replace(tmp, path)
-    except OSError:  # a cache that cannot be written: the keys are worked out again next time
+    except (OSError, ValueError):
         try:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def _read_keys() -> dict:
+    data = _read_marshal(KEYS_FILE)
+    ok = isinstance(data, dict) and all(
+        isinstance(k, str) and (v is None or (isinstance(v, tuple) and all(isinstance(x, str) and x for x in v)))
+        for k, v in data.items())
+    return data if ok else {}
 
 
 def _keys_of(pattern: str):

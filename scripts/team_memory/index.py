@@ -126,6 +126,8 @@ def parse_index_line(line: str) -> dict | None:
     simple = _parse_simple(line)
     if simple is not None:
         return simple
+    if not line.startswith("-"):  # the header and blank lines: no ``re`` for them (hook start-up speed)
+        return None
     global _index_re
     if _index_re is None:
         import re

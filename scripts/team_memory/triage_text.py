@@ -185,6 +185,7 @@ def compiled(pattern: str, flags: int = 0):
     expression engine's magic number checked), and the engine validates it again on loading; any
     problem means compiling with ``re`` as usual. Raises ``re.error`` for an invalid pattern."""
     global _programs
+    flags = int(flags)
     if _programs is None:
         _programs = _read_programs()
         _written.update(_programs)
@@ -318,7 +319,7 @@ def _keys_of(pattern: str):
     """The keywords of one cue (a tuple), or None: not a valid expression, or none found."""
     import re
     try:
-        re.compile(pattern, re.IGNORECASE)
+        compiled(pattern, IGNORECASE)  # valid, and its program kept for the runs to come
         parser = getattr(re, "_parser", None)
         if parser is None:  # Python before 3.11
             import sre_parse as parser

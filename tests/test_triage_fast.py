@@ -103,8 +103,8 @@ def test_programs_from_the_cache_behave_as_compiled_ones(tmp_path, monkeypatch):
     # A damaged entry is compiled again, never trusted.
     path = tmp_path / "cache" / "team-memory" / "pycache" / sys.implementation.cache_tag / triage_text.PROGRAMS_FILE
     data = marshal.loads(path.read_bytes())
-    flags, code, *rest = data["programs"][(pattern, re.IGNORECASE)]
-    data["programs"][(pattern, re.IGNORECASE)] = (flags, [99999] * len(code), *rest)
+    flags, code, *rest = marshal.loads(data["programs"][(pattern, re.IGNORECASE)])
+    data["programs"][(pattern, re.IGNORECASE)] = marshal.dumps((flags, [99999] * len(code), *rest))
     path.write_bytes(marshal.dumps(data))
     monkeypatch.setattr(triage_text, "_programs", None)
     assert compiled(pattern, re.IGNORECASE).search("we decided").span() == (3, 10)

@@ -189,11 +189,12 @@ def compiled(pattern: str, flags: int = 0):
     if _programs is None:
         _programs = _read_programs()
         _written.update(_programs)
-    program = _programs.get((pattern, flags))
+    program = _programs.get((pattern, flags))  # kept marshalled: only the programs used are unpacked
     if program is not None:
         try:
             import _sre
-            return _sre.compile(pattern, *program)
+            import marshal
+            return _sre.compile(pattern, *marshal.loads(program))
         except Exception:  # noqa: BLE001 - a stale or damaged entry: compile it again
             pass
     import re
@@ -203,7 +204,8 @@ def compiled(pattern: str, flags: int = 0):
         if not any(key not in _written for key in _programs):  # written once, when the process ends
             import atexit
             atexit.register(_save_programs)
-        _programs[(pattern, flags)] = program
+        import marshal
+        _programs[(pattern, flags)] = marshal.dumps(program)
     return regex
 
 

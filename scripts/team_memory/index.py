@@ -156,7 +156,7 @@ def _parse_simple(line: str) -> dict | None:
     if not path or not path.isprintable() or " " in path:
         return None
     if space:
-        if not tags_str.startswith("#tags:") or not tags_str.isprintable() or any(c.isspace() for c in tags_str):
+        if not tags_str.startswith("#tags:") or not tags_str.isprintable() or " " in tags_str:  # printable: no other space
             return None
         tags_str = tags_str[6:]
         if not tags_str:

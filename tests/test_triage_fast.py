@@ -149,3 +149,15 @@ def test_stop_and_session_start_load_no_re_json_or_datetime(project, memory_root
     start = _loaded("orientation", "on_session_start", {"cwd": str(project), "source": "startup"})
     assert "re" not in start and "json" not in start and "team_memory.capture" not in start
     assert os.environ["HOME"] in str(triage_text._cache_path("x"))
+
+
+def test_without_a_cache_folder_every_cue_is_compiled_and_results_stay(monkeypatch):
+    """No folder to keep the keywords in (a read-only home): no keywords worked out, every cue compiled."""
+    from team_memory.triage import triage
+    config = load_config(None)
+    paths = sorted(FIXTURES.glob("*.jsonl"))[:12]
+    expected = [repr(triage(read_transcript(str(p), 0).turns, config)) for p in paths]
+    monkeypatch.setenv("XDG_CACHE_HOME", "/dev/null/none")
+    monkeypatch.setattr(triage_text, "_key_cache", {})
+    assert cue_keys(_default_patterns()) == {}
+    assert [repr(triage(read_transcript(str(p), 0).turns, config)) for p in paths] == expected

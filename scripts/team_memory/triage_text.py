@@ -271,6 +271,8 @@ def cue_keys(patterns: list) -> dict:
     if not _key_cache:
         _key_cache.update(_read_keys())
     missing = [p for p in dict.fromkeys(patterns) if p not in _key_cache]
+    if missing and not _cache_writable():  # keywords no later run could read: compile every cue, as before
+        return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
     if missing:
         for pattern in missing:
             _key_cache[pattern] = _keys_of(pattern)
@@ -281,6 +283,15 @@ def cue_keys(patterns: list) -> dict:
 def _cache_path(name: str) -> str:
     from .bytecache import cache_home
     return os.path.join(cache_home(), name)
+
+
+def _cache_writable() -> bool:
+    folder = os.path.dirname(_cache_path(KEYS_FILE))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
 
 
 def _read_marshal(name: str):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from .cliname import stable_cli
-from .config import category_enabled, category_folders
+from .config import category_enabled, category_folder, category_folders
 from .model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from .store import project_root_of, record_status
 
@@ -256,7 +256,7 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
         return None
-    folder = _real_folder(memory_root, category_folders(config)[category])
+    folder = _real_folder(memory_root, category_folder(config, category))
     if folder[0] is None:  # a category folder linked out of the store
         return None
     # The common case, cheaply: "<the folder, as the index writes it>/<plain name>" naming a

@@ -238,7 +238,7 @@ def worker_payloads(a) -> None:
     os.environ.clear()
     os.environ.update(lab.env)
     import importlib
-    for mod in ("base.hookio", "recall.retrieve", "capture.orientation", "capture.capture", "guards.guards"):
+    for mod in ("records.hookio", "recall.retrieve", "capture.orientation", "capture.capture", "guards.guards"):
         importlib.import_module(f"team_memory.{mod}")
     scratch = Path(tempfile.mkdtemp(dir=lab.base))
     t = Tally()

@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath
 try:
     from team_memory.base import bytecache
     bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
-    from team_memory.base.hookio import run_hook
+    from team_memory.records.hookio import run_hook
     from team_memory.capture.capture import on_stop
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] Stop hook disabled: {exc}", file=sys.stderr)

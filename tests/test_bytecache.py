@@ -53,7 +53,7 @@ def test_without_bytecode_writing_the_code_is_kept_in_the_user_cache(plugin, sto
     first = run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
     assert first.returncode == 0 and b"Use Redis" in first.stdout, first.stderr
     names = cached_files(cache)
-    assert "team_memory.recall.retrieve.bin" in names and "team_memory.base.hookio.bin" in names
+    assert "team_memory.recall.retrieve.bin" in names and "team_memory.records.hookio.bin" in names
     assert pycache_dirs(plugin) == []  # nothing written inside the plugin folder
     stamps = {p: p.stat().st_mtime_ns for p in cache.rglob("*.bin")}
     second = run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
@@ -64,8 +64,8 @@ def test_without_bytecode_writing_the_code_is_kept_in_the_user_cache(plugin, sto
 def test_the_cached_code_is_what_runs_and_a_changed_source_replaces_it(plugin, store, tmp_path):
     cache = tmp_path / "cache"
     run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
-    (cached,) = [p for p in cache.rglob("team_memory.base.hookio.bin")]
-    source = plugin / "scripts" / "team_memory" / "base" / "hookio.py"
+    (cached,) = [p for p in cache.rglob("team_memory.records.hookio.bin")]
+    source = plugin / "scripts" / "team_memory" / "records" / "hookio.py"
     header = cached.read_bytes().split(b"\n", 3)
     altered = source.read_text().replace('def emit(result) -> None:\n', 'def emit(result) -> None:\n    result = "FROM-CACHE"\n')
     code = compile(altered, str(source), "exec")
@@ -79,7 +79,7 @@ def test_the_cached_code_is_what_runs_and_a_changed_source_replaces_it(plugin, s
 def test_a_damaged_cache_file_is_compiled_again(plugin, store, tmp_path):
     cache = tmp_path / "cache"
     run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
-    (hookio,) = cache.rglob("team_memory.base.hookio.bin")
+    (hookio,) = cache.rglob("team_memory.records.hookio.bin")
     (retrieve,) = cache.rglob("team_memory.recall.retrieve.bin")
     sizes = hookio.stat().st_size, retrieve.stat().st_size
     hookio.write_bytes(hookio.read_bytes()[:sizes[0] // 2])  # the header intact, the code cut short

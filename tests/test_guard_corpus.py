@@ -71,6 +71,7 @@ def test_in_process_decision_on_the_corpus(corpus_project):
     check(*score(denied), "in-process")
 
 
+@pytest.mark.slow  # 659 hook processes (~30 s of CPU); the in-process test above decides the same way
 def test_real_hook_on_the_corpus(corpus_project):
     def run(command):
         proc = run_hook("pre_tool_use.py", payload(command, corpus_project), cwd=corpus_project)

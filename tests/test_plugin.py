@@ -14,7 +14,17 @@ import e2e_support as e2e
 from helpers import REPO
 
 MANIFEST = REPO / ".claude-plugin" / "plugin.json"
+# The validator's known notes on this repository, each kept on purpose (Claude Code 2.1.330):
+# - CLAUDE.md at the root is the contributors' guide of this repository, which is also the plugin's
+#   root; it is meant for people and Claude working on team-memory, not as plugin context (its first
+#   lines say so), and plugin.json has no way to leave a root file out. --strict fails on it alone.
+# - "Advice" (does not change the verdict): no `/plugin install ... --marketplace <owner>/<repo>` line
+#   in README. team-memory is not listed in any marketplace, so such a line would not work; README
+#   says to load it with --plugin-dir or from a marketplace that lists it.
+# - The directory profile's ICON_MISSING: an icon matters only to a catalog listing; not a
+#   validation warning (the parser below does not count it).
 CLAUDE_MD_WARNING = "CLAUDE.md at the plugin root is not loaded as project context"
+KNOWN_ADVICE = ('line that installs "team-memory" from a marketplace',)
 
 # Every content field per category (issue 2's schema); the skill must teach all of them.
 CONTENT_FIELDS = {
@@ -161,6 +171,9 @@ def test_strict_validation_reports_only_the_claude_md_note(claude_bin):
     assert "Validating plugin manifest" in output, output
     assert found["errors"] == [], output
     assert len(found["warnings"]) == 1 and CLAUDE_MD_WARNING in found["warnings"][0], output
+    advice = output.split("Advice", 1)[1] if "Advice" in output else ""
+    items = [line.strip()[1:].strip() for line in advice.splitlines() if line.strip().startswith("❯")]
+    assert all(any(known in item for known in KNOWN_ADVICE) for item in items), items
     # the same without --strict: passes, with that one warning
     proc, found = validate(claude_bin, REPO)
     assert proc.returncode == 0 and found["passed"], proc.stdout + proc.stderr

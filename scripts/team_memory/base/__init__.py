@@ -1,1 +1,1 @@
-"""Base: names, configuration, safe file access, the character policy, hook I/O. Imports nothing else of the package."""
+"""Base: names, configuration, safe file access, the character policy. Imports nothing else of the package."""

@@ -19,22 +19,18 @@ id per session (``session-<date>-<short session id>``).
 """
 from __future__ import annotations
 
-import json
 import os
-import re
-from datetime import datetime, timezone
 
-from ..base.cliname import cli_command, quote
 from ..base.config import int_setting, load_config
 from ..base.digest import sha256_hex
-from ..base.hookio import project_dir_of
-from ..base.sanitize import cut, escape_xml
+from ..records.hookio import first_store, project_dir_of  # noqa: F401 (first_store kept here for callers)
 from ..base.state import load_state, save_state
-from ..records.store import find_memory_root, project_root_of, repo_root_of
+from ..records.store import find_memory_root, project_root_of
 from .transcript import MAX_READ_BYTES, Turn, read_transcript
 from .triage import activity, triage, triage_enabled
 
 STATE_KIND = "triage"
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 MAX_REASON_CHARS = 3000  # well under the ~10,000 characters Claude Code passes on whole; the commands alone take ~1,500 with long paths
 
 # What the ``content`` object of each category holds (the write path validates it; see ``save --help``).
@@ -53,13 +49,18 @@ def _session_id(payload: dict) -> str:
     return value if isinstance(value, str) and value else "no-session"
 
 
-def summary_id(session_id: str, when: datetime | None = None) -> str:
-    """A stable memory id for this session's summary: ``session-<YYYY-MM-DD>-<8 chars>``."""
-    when = when or datetime.now(timezone.utc)
-    short = re.sub(r"[^a-z0-9]", "", session_id.lower())[:8]
+def summary_id(session_id: str, when=None) -> str:
+    """A stable memory id for this session's summary: ``session-<YYYY-MM-DD>-<8 chars>``
+    (``when``: a ``datetime``, default now, UTC)."""
+    if when is None:
+        import time  # not ``datetime``: start-up speed (the Stop hook runs after every turn)
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+    else:
+        day = when.strftime("%Y-%m-%d")
+    short = "".join(ch for ch in session_id.lower() if ch in _ID_CHARS)[:8]
     if not short:
         short = sha256_hex(session_id.encode("utf-8", "replace"))[:8]
-    return f"session-{when.strftime('%Y-%m-%d')}-{short}"
+    return f"session-{day}-{short}"
 
 
 def _digest(text: str) -> str:
@@ -85,6 +86,7 @@ def _with_last_message(turns: list, message) -> list:
 def quote_evidence(text: str) -> str:
     """An evidence line as shown in the reminder: secrets redacted (normalised first), markup escaped (it is data)."""
     from ..records.exposure import hide_secrets
+    from ..base.sanitize import escape_xml
     return escape_xml(hide_secrets(text))
 
 
@@ -95,6 +97,12 @@ def build_reason(findings: list, project_root: str, session_summary_id: str) -> 
     ``python3 "<path>"``, one line each, the record as single-quoted JSON (no heredoc: Claude Code
     refuses ``{"`` in one).
     """
+    # Imported here, not at the top: only a reminder needs them, and the Stop hook runs after every
+    # turn (start-up speed; ``json`` alone pulls in ``re``).
+    import json
+
+    from ..base.cliname import cli_command, quote
+    from ..base.sanitize import cut
     cli = cli_command(project_root)
     root = f"--root {quote(project_root)}"
     head = ("team-memory: this part of the conversation may hold something the team should remember. "
@@ -151,19 +159,6 @@ def _read(payload: dict, state: dict, config: dict):
     if state.get("last_message") == digest:
         return None
     return [Turn("assistant", message)], None, digest
-
-
-def first_store(payload: dict) -> str | None:
-    """Where a plugin user's first memory will go: ``<repository root>/.claude/memory`` (not created here).
-
-    Installing the plugin is the opt-in, so a repository without a store still gets the reminder; its
-    ``save`` creates the store. A drop-in install always has its store, and outside a repository (or
-    without the plugin) there is nothing to suggest.
-    """
-    if not os.environ.get("CLAUDE_PLUGIN_ROOT"):
-        return None
-    repo = repo_root_of(project_dir_of(payload))
-    return os.path.join(repo, ".claude", "memory") if repo else None
 
 
 def on_stop(payload: dict) -> dict | None:

@@ -10,10 +10,10 @@ and never more than ``MAX_CHARS``.
 """
 from __future__ import annotations
 
-import json
 import os
 
-from .capture import first_store
+from ..base import fastjson
+from ..records.hookio import first_store
 from ..base.cliname import cli_command
 from ..derived.index import resolve_entry_path
 from ..derived.refresh import current_entries
@@ -39,7 +39,7 @@ def _recent_titles(memory_root: str, config: dict, entries: list, category: str)
         if path is None:
             continue
         try:  # never through a link, never a FIFO, bounded
-            record = json.loads(read_bytes(path)[0])
+            record = fastjson.loads(read_bytes(path)[0])
         except (OSError, ValueError, RecursionError):
             continue
         if not isinstance(record, dict) or record_status(record) != "active":

@@ -16,8 +16,9 @@ a last line still being written (it is read next time). A file that shrank
 """
 from __future__ import annotations
 
-import json
 import os
+
+from ..base import fastjson  # not ``json``: start-up speed (``json`` imports ``re``)
 
 MAX_READ_BYTES = 2 * 1024 * 1024
 MAX_TEXT_CHARS = 20_000  # per block: one pasted log must not dominate the stretch
@@ -100,7 +101,7 @@ def parse_lines(data: bytes) -> list:
         if not raw:
             continue
         try:
-            obj = json.loads(raw.decode("utf-8", errors="replace"))
+            obj = fastjson.loads(raw.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):
             continue
         turns.extend(turns_of_line(obj))
@@ -132,7 +133,7 @@ def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES)
     end = start + len(complete)
     if rest.strip():
         try:  # a final line without its newline counts only if it is already whole
-            json.loads(rest.decode("utf-8", errors="replace"))
+            fastjson.loads(rest.decode("utf-8", errors="replace"))
             complete, end = data, start + len(data)
         except (ValueError, RecursionError):
             pass

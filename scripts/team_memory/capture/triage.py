@@ -30,17 +30,18 @@ Four optional cue lists refine this (``decision`` ships them):
 
 A category fires when its score reaches ``triage.thresholds[category]``.
 Cues are regular expressions (case-insensitive) in ``triage.cues``; a team
-adds its own in ``triage.extra_cues`` without repeating the defaults. The
+adds its own in ``triage.extra_cues`` without repeating the defaults. Only the
+cues that can match are compiled (``triage_text.cue_keys``: each cue's literal keywords, one
+of which any match contains), so most turns are scored without ``re``. The
 ``session_summary`` score measures activity instead: tool uses, distinct
 tools and exchanges, each against a target in ``triage.activity``.
 """
 from __future__ import annotations
 
-import re
-
 from ..base.config import category_enabled, section, warn
 from ..base.sanitize import clean_line, cut
-from .triage_text import clean_text, conversation_lines, sentences, split_lines  # noqa: F401 (re-exported)
+from .triage_text import (IGNORECASE, clean_text, compiled, conversation_lines, cue_keys, may_match,  # noqa: F401
+                          sentences, split_lines)
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
@@ -77,31 +78,87 @@ def sentence_with(line: str, regexes) -> str:
     return line
 
 
-def _compile(patterns, where: str) -> list:
-    out = []
-    for pattern in patterns if isinstance(patterns, list) else []:
-        if not isinstance(pattern, str) or not pattern:
-            continue
-        try:
-            out.append(re.compile(pattern, re.IGNORECASE))
-        except re.error as exc:
+class CueList:
+    """The cues of one kind that can match the text at hand, compiled on first use (most are never
+    used: dampers and boosters matter only around a hit). Its truth is whether the kind has any valid
+    cue at all (``configured``): the scoring rules that depend on a kind being configured (dampers,
+    proposals) apply whether or not one of its cues occurs in this text."""
+
+    def __init__(self):
+        self.configured, self._compiled, self._pending = False, [], []
+
+    def __bool__(self) -> bool:
+        return self.configured
+
+    def __len__(self) -> int:
+        return len(self._compiled) + len(self._pending)
+
+    def __iter__(self):
+        for pattern, where in self._pending:
+            regex = _compile_one(pattern, where)
+            if regex is not None:
+                self._compiled.append(regex)
+        self._pending = []
+        return iter(self._compiled)
+
+    def __add__(self, other) -> list:
+        return list(self) + list(other)
+
+    def add(self, pattern: str, where: str, keys, text: str | None) -> None:
+        """Take ``pattern`` in: compiled now when it has no keywords (an invalid one is reported at once),
+        left out when its keywords are not in ``text``, else compiled on first use."""
+        if keys is None:
+            regex = _compile_one(pattern, where)
+            if regex is not None:
+                self.configured = True
+                self._compiled.append(regex)
+            return
+        self.configured = True  # a pattern with keywords compiles (``cue_keys`` checked it)
+        if text is None or may_match(keys, text):
+            self._pending.append((pattern, where))
+
+
+_compiled: dict = {}
+
+
+def _compile_one(pattern: str, where: str):
+    """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
+    if pattern not in _compiled:
+        try:  # not ``re.compile``: start-up speed (see ``triage_text.compiled``)
+            _compiled[pattern] = compiled(pattern, IGNORECASE)
+        except Exception as exc:  # noqa: BLE001 - re.error, told apart below
+            import re
+            if not isinstance(exc, re.error):
+                raise
             warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
-    return out
+            _compiled[pattern] = None
+    return _compiled[pattern]
 
 
-def compile_cues(config: dict) -> dict:
-    """category -> (primary, boosters, dampers, confirmations, proposals) regex lists,
-    from ``triage.cues`` plus ``triage.extra_cues``."""
+def compile_cues(config: dict, text: str | None = None) -> dict:
+    """category -> (primary, boosters, dampers, confirmations, proposals, alternatives) ``CueList``s,
+    from ``triage.cues`` plus ``triage.extra_cues``; with ``text`` (the conversation's scoring lines,
+    lower-cased), only the cues whose keywords occur in it are compiled and listed."""
     triage = section(config, "triage")
+    groups = []
+    for key in ("cues", "extra_cues"):
+        group = triage.get(key, {})
+        groups.append((key, group if isinstance(group, dict) else {}))
+    keys = None
+    if text is not None:
+        keys = cue_keys([p for _, group in groups for cues in group.values() if isinstance(cues, dict)
+                         for kind in CUE_KINDS if isinstance(cues.get(kind), list) for p in cues[kind]])
     out = {}
     for category in CUE_CATEGORIES:
-        kinds = {kind: [] for kind in CUE_KINDS}
-        for key in ("cues", "extra_cues"):
-            group = triage.get(key, {})
-            cues = group.get(category, {}) if isinstance(group, dict) else {}
-            if isinstance(cues, dict):
-                for kind in CUE_KINDS:
-                    kinds[kind] += _compile(cues.get(kind), f"triage.{key}.{category}.{kind}")
+        kinds = {kind: CueList() for kind in CUE_KINDS}
+        for key, group in groups:
+            cues = group.get(category, {})
+            for kind in CUE_KINDS if isinstance(cues, dict) else ():
+                patterns = cues.get(kind)
+                for pattern in patterns if isinstance(patterns, list) else []:
+                    if isinstance(pattern, str) and pattern:
+                        kinds[kind].add(pattern, f"triage.{key}.{category}.{kind}",
+                                        keys.get(pattern) if keys is not None else None, text)
         out[category] = tuple(kinds[kind] for kind in CUE_KINDS)
     return out
 
@@ -124,6 +181,8 @@ def cue_hits(regexes, line: str) -> int:
 def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
     """Cue phrases in ``line``, leaving out the sentences a damper matches; a sentence with a hit
     that also names an alternative counts one more."""
+    if len(regexes) == 0:  # no cue can match this text (not ``not regexes``: see ``CueList``)
+        return 0
     if not dampers and not alternatives:
         return cue_hits(regexes, line)
     hits = 0
@@ -135,24 +194,50 @@ def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
 
 
 class _Exchange:
-    """Per message: does it hold a booster or a proposal, and which message does it reply to."""
+    """Per message: does it hold a booster or a proposal (looked for on first need), and which message
+    does it reply to."""
 
-    def __init__(self, lines: list, boosters: list, proposals: list):
-        self.booster, self.proposal, self.role, self.replies_to, self.asked = set(), set(), {}, {}, {}
-        self.booster_paras = set()
+    def __init__(self, lines: list, boosters, proposals):
+        self.lines, self.boosters, self.proposals = lines, boosters, proposals
+        self._booster = self._proposal = self._booster_paras = None
+        self.role, self.replies_to, self.asked = {}, {}, {}
         for line in lines:
             msg = getattr(line, "msg", None)
-            if msg is None:
-                continue
-            self.role.setdefault(msg, line.role)
-            if _matches(boosters, line):
-                self.booster.add(msg)
-                self.booster_paras.add((msg, line.para))
-            if proposals and _matches(proposals, line):
-                self.proposal.add(msg)
+            if msg is not None:
+                self.role.setdefault(msg, line.role)
         for msg in self.role:  # the message replied to, and the one before it (the question it answered)
             if msg - 1 in self.role:
                 self.replies_to[msg], self.asked[msg] = msg - 1, (msg - 2 if msg - 2 in self.role else None)
+
+    def _scan(self) -> None:
+        self._booster, self._proposal, self._booster_paras = set(), set(), set()
+        for line in self.lines:
+            msg = getattr(line, "msg", None)
+            if msg is None:
+                continue
+            if _matches(self.boosters, line):
+                self._booster.add(msg)
+                self._booster_paras.add((msg, line.para))
+            if self.proposals and _matches(self.proposals, line):
+                self._proposal.add(msg)
+
+    @property
+    def booster(self) -> set:
+        if self._booster is None:
+            self._scan()
+        return self._booster
+
+    @property
+    def proposal(self) -> set:
+        if self._proposal is None:
+            self._scan()
+        return self._proposal
+
+    @property
+    def booster_paras(self) -> set:
+        if self._booster_paras is None:
+            self._scan()
+        return self._booster_paras
 
     def paragraph_boosted(self, line) -> bool:
         return getattr(line, "msg", None) is not None and (line.msg, line.para) in self.booster_paras
@@ -254,8 +339,8 @@ def evidence(line: str) -> str:
 
 def score_categories(turns: list, config: dict, cues: dict | None = None) -> dict:
     """category -> (score, evidence lines) for every cue category."""
-    cues = cues if cues is not None else compile_cues(config)
     lines = conversation_lines(turns)
+    cues = cues if cues is not None else compile_cues(config, "\n".join(lines).lower())
     return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}
 
 

@@ -2,36 +2,77 @@
 
 ``clean_text`` removes what must never be scored or re-saved (fenced and inline
 code, ``<private>`` sections, recalled ``<memory-context>`` blocks, harness
-blocks). ``conversation_lines`` turns the user and assistant turns into
+blocks) with plain string code, ``re`` only when the text holds such a block.
+``cue_keys`` finds each cue's literal keywords, so that only the cues that can
+match a text are compiled. ``conversation_lines`` turns the user and assistant turns into
 ``Line`` objects: one per text line, each knowing its message (consecutive
 turns of one speaker form one message), its speaker and its paragraph.
 """
 from __future__ import annotations
 
-import re
+import os
 
 MAX_LINE_CHARS = 1000  # a pattern never runs over a pasted megabyte
 MAX_LINES = 4000
-_FENCE = re.compile(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
-_PRIVATE = re.compile(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)")
-_RECALLED = re.compile(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)")
-_HARNESS = re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|command-message|"
-                      r"command-name|command-args|user-prompt-submit-hook)\b[^>]*>.*?(?:</\1\s*>|\Z)")
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)")  # also 。！？
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
+_BLOCK_TAGS = ("<private", "<memory-context", "<system-reminder", "<local-command-stdout", "<local-command-stderr",
+               "<command-message", "<command-name", "<command-args", "<user-prompt-submit-hook")
+_patterns = None
+
+
+def _regexes():
+    """The cleaning and sentence patterns, compiled on first use: ``re`` is imported only for text that
+    needs it (start-up speed: the Stop hook runs after every turn, and ``re`` alone costs it several
+    milliseconds). Ordinary text goes through the plain string code below, which does the same."""
+    global _patterns
+    if _patterns is None:
+        _patterns = {
+            "fence": compiled(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
+            "private": compiled(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)"),
+            "recalled": compiled(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)"),
+            "harness": compiled(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|"
+                                  r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*>"
+                                  r".*?(?:</\1\s*>|\Z)"),
+            "sentence_end": compiled(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)"),  # also 。！？
+        }
+    return _patterns
+
+
+def _without_inline_code(text: str) -> str:
+    """``text`` with each `inline code` span (backticks, no line break inside) replaced by a space:
+    ``re.sub(r"`[^`\\n]*`", " ", text)`` without ``re``."""
+    if "`" not in text:
+        return text
+    out, i = [], 0
+    while True:
+        a = text.find("`", i)
+        b = text.find("`", a + 1) if a >= 0 else -1
+        if b < 0:
+            break
+        newline = text.find("\n", a + 1, b)
+        if newline >= 0:  # no span opens at ``a``: the next one may open at ``b``
+            out.append(text[i:b])
+            i = b
+        else:
+            out += (text[i:a], " ")
+            i = b + 1
+    out.append(text[i:])
+    return "".join(out)
 
 
 def clean_text(text: str) -> str:
     """``text`` without fenced code, private sections, recalled memories and harness blocks."""
     if not isinstance(text, str):
         return ""
-    text = _PRIVATE.sub(" ", text)
-    text = _RECALLED.sub(" ", text)
-    text = _HARNESS.sub(" ", text)
-    text = _FENCE.sub("\n", text)
-    return _INLINE_CODE.sub(" ", text)
+    if "<" in text:
+        lowered = text.lower()
+        if any(tag in lowered for tag in _BLOCK_TAGS):
+            p = _regexes()
+            text = p["private"].sub(" ", text)
+            text = p["recalled"].sub(" ", text)
+            text = p["harness"].sub(" ", text)
+    if "```" in text or "~~~" in text:
+        text = _regexes()["fence"].sub("\n", text)
+    return _without_inline_code(text)
 
 
 class Line(str):
@@ -44,11 +85,52 @@ class Line(str):
         return line
 
 
+def _without_list_mark(line: str) -> str:
+    """``line`` without a leading list marker (``-``, ``*``, ``+``, ``>``, ``1.``, ``2)``) and the spaces
+    around it: ``re.sub(r"^\\s*(?:[-*+>]|\\d+[.)])\\s+", "", line)`` without ``re``."""
+    n, i = len(line), 0
+    while i < n and line[i].isspace():
+        i += 1
+    if i < n and line[i] in "-*+>":
+        j = i + 1
+    else:
+        j = i
+        while j < n and line[j].isdecimal():
+            j += 1
+        if j == i or j >= n or line[j] not in ".)":
+            return line
+        j += 1
+    k = j
+    while k < n and line[k].isspace():
+        k += 1
+    return line[k:] if k > j else line
+
+
+def paragraphs(text: str) -> list:
+    """``text`` cut at blank lines (only spaces or tabs between two line breaks):
+    ``re.split(r"\\n[ \\t]*\\n", text)`` without ``re``."""
+    parts, start, i = [], 0, 0
+    while True:
+        j = text.find("\n", i)
+        if j < 0:
+            break
+        k = j + 1
+        while k < len(text) and text[k] in " \t":
+            k += 1
+        if k < len(text) and text[k] == "\n":
+            parts.append(text[start:j])
+            start = i = k + 1
+        else:
+            i = j + 1
+    parts.append(text[start:])
+    return parts
+
+
 def split_lines(text: str) -> list:
     """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
     lines = []
     for raw in text.splitlines():
-        raw = _LIST_MARK.sub("", raw).strip()
+        raw = _without_list_mark(raw).strip()
         if raw:
             lines.append(raw[:MAX_LINE_CHARS])
     return lines
@@ -58,11 +140,11 @@ def message_lines(text: str, msg: int, role: str, turn: int = 0) -> list:
     """``split_lines`` of one turn's text as ``Line`` objects; paragraphs (blank-line separated) are
     numbered ``(turn, n)``."""
     return [Line(line, msg, role, (turn, para))
-            for para, block in enumerate(_PARAGRAPH.split(text)) for line in split_lines(block)]
+            for para, block in enumerate(paragraphs(text)) for line in split_lines(block)]
 
 
 def sentences(line: str) -> list:
-    return [s for s in _SENTENCE_END.split(line) if s.strip()]
+    return [s for s in _regexes()["sentence_end"].split(line) if s.strip()]
 
 
 def conversation_lines(turns: list) -> list:
@@ -79,3 +161,219 @@ def conversation_lines(turns: list) -> list:
             if len(lines) >= MAX_LINES:
                 return lines[-MAX_LINES:]
     return lines
+
+
+# Characters that a case-insensitive expression matches in ways ``str.lower`` does not show (``re``'s
+# extra case pairs, such as the long s for ``s``, and the dotted capital I): text holding one is
+# checked against every cue (``tests/test_triage.py`` keeps this list equal to ``re``'s table).
+CASE_SPECIAL = frozenset("\xb5\u0130\u0131\u017f\u0345\u0390\u03b0\u03b2\u03b5\u03b8\u03b9\u03ba\u03bc"
+                         "\u03c0\u03c1\u03c2\u03c3\u03c6\u03d0\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5\u0432"
+                         "\u0434\u043e\u0441\u0442\u044a\u0463\u1c80\u1c81\u1c82\u1c83\u1c84\u1c85\u1c86"
+                         "\u1c87\u1c88\u1e61\u1e9b\u1fbe\u1fd3\u1fe3\ua64b\ufb05\ufb06")
+KEYS_FILE = "triage-cue-keys.marshal"
+PROGRAMS_FILE = "triage-programs.marshal"
+IGNORECASE = 2  # ``re.IGNORECASE``, without importing ``re``
+_key_cache: dict = {}
+_programs = None
+_written: set = set()  # the programs read from or written to the cache file
+
+
+def compiled(pattern: str, flags: int = 0):
+    """``re.compile(pattern, flags)``, from the compiled program kept in the user's cache when there is
+    one: neither ``re`` imported nor the pattern compiled, several milliseconds a Stop run (start-up
+    speed). The program is the one ``re`` built for this very interpreter (version and the regular
+    expression engine's magic number checked), and the engine validates it again on loading; any
+    problem means compiling with ``re`` as usual. Raises ``re.error`` for an invalid pattern."""
+    global _programs
+    flags = int(flags)
+    if _programs is None:
+        _programs = _read_programs()
+        _written.update(_programs)
+    program = _programs.get((pattern, flags))  # kept marshalled: only the programs used are unpacked
+    if program is not None:
+        try:
+            import _sre
+            import marshal
+            return _sre.compile(pattern, *marshal.loads(program))
+        except Exception:  # noqa: BLE001 - a stale or damaged entry: compile it again
+            pass
+    import re
+    regex = re.compile(pattern, flags)
+    program = _program_of(pattern, flags, regex)
+    if program is not None:
+        if not any(key not in _written for key in _programs):  # written once, when the process ends
+            import atexit
+            atexit.register(_save_programs)
+        import marshal
+        _programs[(pattern, flags)] = marshal.dumps(program)
+    return regex
+
+
+def _save_programs() -> None:
+    _write_marshal(PROGRAMS_FILE, {"engine": _engine(), "programs": _programs})
+    _written.update(_programs)
+
+
+def _engine():
+    import sys
+
+    import _sre
+    return (sys.version, _sre.MAGIC, _sre.CODESIZE)
+
+
+def _read_programs() -> dict:
+    data = _read_marshal(PROGRAMS_FILE)
+    try:
+        if data.get("engine") == _engine() and isinstance(data.get("programs"), dict):
+            return data["programs"]
+    except Exception:  # noqa: BLE001 - not ours, or another interpreter's
+        pass
+    return {}
+
+
+def _program_of(pattern: str, flags: int, regex):
+    """What ``re`` hands the engine for ``pattern`` (its ``_compiler.compile``), checked against ``regex``."""
+    import re
+    try:
+        parser = getattr(re, "_parser", None) or __import__("sre_parse")
+        compiler = getattr(re, "_compiler", None) or __import__("sre_compile")
+        parsed = parser.parse(pattern, flags)
+        code = compiler._code(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup = [None] * parsed.state.groups
+        for name, i in groupindex.items():
+            indexgroup[i] = name
+        program = (int(flags | parsed.state.flags), [int(c) for c in code], int(parsed.state.groups - 1), groupindex,
+                   tuple(indexgroup))
+        import _sre
+        again = _sre.compile(pattern, *program)
+        same = (again.flags, again.groups, again.groupindex) == (regex.flags, regex.groups, regex.groupindex)
+    except Exception:  # noqa: BLE001 - another interpreter's internals: no program kept
+        return None
+    return program if same else None
+
+
+def may_match(keys: tuple, lowered: str) -> bool:
+    """Whether a cue with these keywords may match somewhere in ``lowered`` (lower-cased text)."""
+    if not lowered.isascii() and not CASE_SPECIAL.isdisjoint(lowered):
+        return True
+    return any(key in lowered for key in keys)
+
+
+def cue_keys(patterns: list) -> dict:
+    """pattern -> its keywords (lower-cased strings, one of which every match contains), for each of
+    ``patterns`` that compiles and has some; the others are left out (checked against every text).
+
+    Worked out with ``re``'s own parser once and kept in the user's cache folder beside the compiled
+    code (``bytecache``), so a hook run reads them instead of importing ``re``.
+    """
+    patterns = [p for p in patterns if isinstance(p, str) and p]
+    if not _key_cache:
+        _key_cache.update(_read_keys())
+    missing = [p for p in dict.fromkeys(patterns) if p not in _key_cache]
+    if missing and not _cache_writable():  # keywords no later run could read: compile every cue, as before
+        return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
+    if missing:
+        for pattern in missing:
+            _key_cache[pattern] = _keys_of(pattern)
+        _write_marshal(KEYS_FILE, dict(_key_cache))
+    return {p: _key_cache[p] for p in patterns if _key_cache[p] is not None}
+
+
+def _cache_path(name: str) -> str:
+    from ..base.bytecache import cache_home
+    return os.path.join(cache_home(), name)
+
+
+def _cache_writable() -> bool:
+    folder = os.path.dirname(_cache_path(KEYS_FILE))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+def _read_marshal(name: str):
+    import marshal
+    try:
+        with open(_cache_path(name), "rb") as f:
+            return marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+
+
+def _write_marshal(name: str, value) -> None:
+    """``value`` written atomically into the cache folder; a cache that cannot be written is no error."""
+    import marshal
+    path = _cache_path(name)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(marshal.dumps(value))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _read_keys() -> dict:
+    data = _read_marshal(KEYS_FILE)
+    ok = isinstance(data, dict) and all(
+        isinstance(k, str) and (v is None or (isinstance(v, tuple) and all(isinstance(x, str) and x for x in v)))
+        for k, v in data.items())
+    return data if ok else {}
+
+
+def _keys_of(pattern: str):
+    """The keywords of one cue (a tuple), or None: not a valid expression, or none found."""
+    import re
+    try:
+        compiled(pattern, IGNORECASE)  # valid, and its program kept for the runs to come
+        parser = getattr(re, "_parser", None)
+        if parser is None:  # Python before 3.11
+            import sre_parse as parser
+        found = _required(list(parser.parse(pattern, re.IGNORECASE)), parser)
+    except Exception:  # noqa: BLE001 - any surprise: no keywords, the cue is checked against every text
+        return None
+    return tuple(sorted(found)) if found else None
+
+
+def _literal(code: int):
+    ch = chr(code).lower()
+    return ch if len(ch) == 1 and ch not in CASE_SPECIAL else None
+
+
+def _required(items: list, parser):
+    """A set of strings one of which every match of the parsed sequence ``items`` contains, or None."""
+    c = parser  # the opcodes live in the parser's namespace (``re._constants``)
+    choices, run = [], ""
+    for op, av in items:
+        ch = _literal(av) if op is c.LITERAL else None
+        if ch is not None:
+            run += ch
+            continue
+        if run:
+            choices.append({run})
+            run = ""
+        found = None
+        if op is c.SUBPATTERN:
+            found = _required(list(av[-1]), parser)
+        elif op is c.BRANCH:
+            alternatives = [_required(list(a), parser) for a in av[1]]
+            if all(alternatives):
+                found = set().union(*alternatives)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            found = _required(list(av[2]), parser)
+        elif op is c.IN and all(o is c.LITERAL for o, _ in av):
+            chars = [_literal(a) for _, a in av]
+            if all(chars):
+                found = set(chars)
+        if found:
+            choices.append(found)
+    if run:
+        choices.append({run})
+    return max(choices, key=lambda keys: min(len(k) for k in keys), default=None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from ..base.cliname import stable_cli
-from ..base.config import category_enabled, category_folders
+from ..base.config import category_enabled, category_folder, category_folders
 from ..base.model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from ..records.store import project_root_of, record_status
 
@@ -90,6 +90,8 @@ def parse_index_line(line: str) -> dict | None:
     simple = _parse_simple(line)
     if simple is not None:
         return simple
+    if not line.startswith("-"):  # the header and blank lines: no ``re`` for them (hook start-up speed)
+        return None
     global _index_re
     if _index_re is None:
         import re
@@ -118,7 +120,7 @@ def _parse_simple(line: str) -> dict | None:
     if not path or not path.isprintable() or " " in path:
         return None
     if space:
-        if not tags_str.startswith("#tags:") or not tags_str.isprintable() or any(c.isspace() for c in tags_str):
+        if not tags_str.startswith("#tags:") or not tags_str.isprintable() or " " in tags_str:  # printable: no other space
             return None
         tags_str = tags_str[6:]
         if not tags_str:
@@ -186,7 +188,7 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
         return None
-    folder = _real_folder(memory_root, category_folders(config)[category])
+    folder = _real_folder(memory_root, category_folder(config, category))
     if folder[0] is None:  # a category folder linked out of the store
         return None
     # The common case, cheaply: "<the folder, as the index writes it>/<plain name>" naming a

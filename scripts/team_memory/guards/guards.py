@@ -20,7 +20,7 @@ from .autoallow import allow_cli_call, allow_decision
 from ..base.cliname import cli_command
 from ..base.config import load_config
 from ..base.model import MEMORY_REL
-from ..base.hookio import project_dir_of
+from ..records.hookio import project_dir_of
 from ..base.safefs import UnsafePath, is_real_dir, store_problem
 from .shelljudge import judge
 from .shellpaths import reach

@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..base.hookio import read_payload, run_hook
+from ..records.hookio import read_payload, run_hook
 
 HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttool", "check_tool_result")}
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")

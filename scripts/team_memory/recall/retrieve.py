@@ -7,7 +7,7 @@ derived files current (``derived.freshcache.fresh_cache``, within the hook's tim
 """
 from __future__ import annotations
 
-from ..base.hookio import project_dir_of
+from ..records.hookio import project_dir_of
 from ..base.config import load_config, max_inject, retrieval_enabled, warn
 from ..derived.refresh import current_entries
 from ..records.store import find_memory_root

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import fastjson
+from ..base import fastjson
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
 
@@ -37,11 +37,7 @@ def emit(result) -> None:
     """Write a handler's result to stdout as UTF-8, whatever the locale."""
     if result is None or result == "":
         return
-    if isinstance(result, str):
-        text = result
-    else:
-        import json
-        text = json.dumps(result, ensure_ascii=False)
+    text = result if isinstance(result, str) else fastjson.dumps(result)  # not ``json``: start-up speed
     out = getattr(sys.stdout, "buffer", None)
     data = text.encode("utf-8", errors="replace")
     if out is not None:
@@ -63,7 +59,7 @@ def run_hook(event: str, handler, payload: dict | None = None) -> int:
         if isinstance(exc, KeyboardInterrupt):
             return 0
         try:
-            from .sanitize import clean_line
+            from ..base.sanitize import clean_line
             print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
                   file=sys.stderr)
         except Exception:  # noqa: BLE001
@@ -77,3 +73,17 @@ def project_dir_of(payload: dict) -> str:
         if isinstance(candidate, str) and candidate and "\x00" not in candidate and os.path.isdir(candidate):
             return candidate
     return os.getcwd()
+
+
+def first_store(payload: dict) -> str | None:
+    """Where a plugin user's first memory will go: ``<repository root>/.claude/memory`` (not created here).
+
+    Installing the plugin is the opt-in, so a repository without a store still gets the Stop reminder
+    and SessionStart's first-use line; the first ``save`` creates the store. A drop-in install always
+    has its store, and outside a repository (or without the plugin) there is nothing to suggest.
+    """
+    if not os.environ.get("CLAUDE_PLUGIN_ROOT"):
+        return None
+    from .store import repo_root_of  # imported here: hookio stays light for every hook
+    repo = repo_root_of(project_dir_of(payload))
+    return os.path.join(repo, ".claude", "memory") if repo else None

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from helpers import record, write
 from team_memory.derived import cache as cachemod
-from team_memory.recall import smartindex
+from team_memory.recall import bitplanes, smartindex
 from team_memory.base.fsutil import store_lock
 from team_memory.derived.refresh import apply_changes, rebuild_index
 from team_memory.text.fuzzycheck import fuzzy_may_match, fuzzy_may_match_groups
@@ -76,7 +76,7 @@ def test_patched_bitmaps_lose_removed_entries_and_gain_new_ones(memory_root, den
 @given(st.lists(st.tuples(st.integers(0, 300), st.lists(st.integers(0, 199), max_size=60)), max_size=12),
        st.integers(1, 3000))
 def test_bit_planes_add_and_compare_like_integers(adds, threshold):
-    planes = smartindex._Planes()
+    planes = bitplanes._Planes()
     totals = [0] * 200
     for units, ids in adds:
         planes.add(cachemod.bits_of(set(ids), 25), units)
@@ -93,8 +93,8 @@ def test_bitmaps_round_trip(ids):
 
 def test_rounding_up_keeps_the_bound_above_the_points():
     for points in (0.0, 0.01, 0.1 * 3, 2.49, 1 / 3, 0.07 * 100 / 100, 3.0, 2.9999999999):
-        assert smartindex._units(points) * smartindex.QUANTUM > points
-        assert smartindex._ladder(smartindex._units(points)) >= smartindex._units(points)
+        assert bitplanes._units(points) * bitplanes.QUANTUM > points
+        assert bitplanes._ladder(bitplanes._units(points)) >= bitplanes._units(points)
 
 
 def _fuzzy_may_match_reference(prompt_tokens, vocabulary, cutoff):

@@ -43,6 +43,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..derived.cache import NO_BITS, bits_of, ids_of_bits
+from .bitplanes import _bound, _reaching
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
                       _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
 from ..text.fuzzycheck import fuzzy_may_match_groups
@@ -50,23 +51,7 @@ from ..text.fuzzycheck import fuzzy_may_match_groups
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 CODES = (("3", TAG), ("2", TITLE), ("1", BODY))
 MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
-QUANTUM = 0.01  # the bound's unit
-# Options filed under few entries are merged per rounded value; the value is first rounded
-# up to one of these (in units), so a token has few such groups.
-LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 _NOTHING = 1 << 62
-
-
-def _units(points: float) -> int:
-    """``points`` in whole units, rounded up (strictly above, whatever the float error)."""
-    return int(points / QUANTUM * (1.0 + 1e-9)) + 1
-
-
-def _ladder(units: int) -> int:
-    for step in LADDER:
-        if step >= units:
-            return step
-    return units
 
 
 class Members:
@@ -216,87 +201,6 @@ class _Book:
                 ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
-
-
-class _Planes:
-    """Non-negative whole numbers per entry, as bit planes (plane k: bit k of every entry's number)."""
-
-    def __init__(self):
-        self.planes: list = []
-
-    def add(self, bits: int, units: int) -> None:
-        """Add ``units`` to every entry in ``bits``."""
-        planes = self.planes
-        k = 0
-        while units:
-            if units & 1:
-                carry, j = bits, k
-                while carry:
-                    if j >= len(planes):
-                        planes.extend([0] * (j - len(planes)))
-                        planes.append(carry)
-                        break
-                    plane = planes[j]
-                    planes[j] = plane ^ carry
-                    carry &= plane
-                    j += 1
-            units >>= 1
-            k += 1
-
-    def top(self) -> int:
-        """A bitmap of the entries holding the largest number."""
-        found = None
-        for plane in reversed(self.planes):
-            both = plane if found is None else found & plane
-            if both:
-                found = both
-        return found or 0
-
-    def at_least(self, threshold: int) -> int:
-        """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
-        planes = self.planes
-        if threshold >> len(planes):
-            return 0
-        greater, equal = 0, -1
-        for k in range(len(planes) - 1, -1, -1):
-            plane = planes[k]
-            if threshold >> k & 1:
-                equal &= plane
-            else:
-                greater |= equal & plane
-                equal &= ~plane
-        return greater | equal
-
-
-def _bound(per_token: list, size: int) -> _Planes:
-    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``)."""
-    planes = _Planes()
-    for _, _, options in per_token:
-        groups: dict = {}  # units -> [bitmap, sparse ids]
-        for option in options:
-            members = option.members
-            if members.bits is not None:
-                units = _units(option.points)
-                slot = groups.setdefault(units, [0, []])
-                slot[0] |= members.bits
-            else:
-                units = _ladder(_units(option.points))
-                groups.setdefault(units, [0, []])[1].extend(members.ids)
-        seen = 0
-        for units in sorted(groups, reverse=True):
-            bits, ids = groups[units]
-            if ids:
-                bits |= bits_of(ids, size)
-            fresh = bits & ~seen if seen else bits
-            seen |= bits
-            if fresh:
-                planes.add(fresh, units)
-    return planes
-
-
-def _reaching(planes: _Planes, floor: float) -> list:
-    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
-    return ids_of_bits(planes.at_least(max(1, int(floor / QUANTUM))))
 
 
 class _Chooser:

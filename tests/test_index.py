@@ -116,3 +116,19 @@ def test_resolve_entry_path_rejects_escapes(project, memory_root, tmp_path):
                 ".claude/memory/decisions/link.json", ".claude/memory/memory-config.json",
                 ".claude/memory/runbooks/ok.json"]:
         assert resolve_entry_path(str(memory_root), config, {"category": "DECISION", "path": bad}) is None, bad
+
+
+def test_source_times_are_never_read_through_a_link(memory_root, tmp_path):
+    from team_memory.derived.index import newest_source_mtime
+    write(memory_root, record("decision", "use-redis", "Use Redis", ["redis"]))
+    config = load_config(str(memory_root))
+    before = newest_source_mtime(str(memory_root), config)
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}")
+    future = time.time() + 10 * 86400
+    os.utime(outside, (future, future))
+    link = memory_root / "decisions" / "linked.json"
+    os.symlink(outside, link)
+    os.utime(memory_root / "decisions", (before, before))  # only the link's target is newer
+    os.utime(link, (before, before), follow_symlinks=False)
+    assert newest_source_mtime(str(memory_root), config) < future

@@ -100,6 +100,25 @@ def category_dir(memory_root: str, folder: str) -> str | None:
     return path
 
 
+def memory_file_stats(memory_root: str, folders):
+    """``(folder, name, lstat)`` of every ``*.json`` regular file in the real category ``folders``:
+    a linked folder or file is never listed, and nothing is stat'ed through a link."""
+    for folder in folders:
+        path = category_dir(memory_root, folder)
+        if path is None:
+            continue
+        try:
+            with os.scandir(path) as it:
+                for entry in it:
+                    if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                        try:
+                            yield folder, entry.name, entry.stat(follow_symlinks=False)
+                        except OSError:
+                            continue
+        except OSError:
+            continue
+
+
 def is_temp_file(name: str) -> bool:
     """True for the temp files ``atomic_write_text`` makes (left behind only by a killed writer)."""
     return name.startswith(".") and name.endswith(TEMP_SUFFIX)

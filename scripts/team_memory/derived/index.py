@@ -161,21 +161,9 @@ def newest_source_mtime(memory_root: str, config: dict, include_config: bool = T
             newest = max(newest, os.stat(path).st_mtime)
         except OSError:
             continue
-    from ..base.fsutil import category_dir
-    for folder in category_folders(config).values():
-        path = category_dir(memory_root, folder)
-        if path is None:
-            continue
-        try:
-            with os.scandir(path) as it:
-                for entry in it:
-                    if entry.name.endswith(".json"):
-                        try:
-                            newest = max(newest, entry.stat().st_mtime)
-                        except OSError:
-                            continue
-        except OSError:
-            continue
+    from ..base.fsutil import memory_file_stats
+    for _folder, _name, st in memory_file_stats(memory_root, category_folders(config).values()):
+        newest = max(newest, st.st_mtime)
     return newest
 
 

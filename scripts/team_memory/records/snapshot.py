@@ -21,7 +21,7 @@ import time
 
 from ..base.config import category_folders
 from ..base.digest import sha256_hex
-from ..base.fsutil import atomic_write_bytes, category_dir
+from ..base.fsutil import atomic_write_bytes, memory_file_stats
 from ..base.safefs import read_regular
 from ..base.state import MAX_AGE_DAYS, load_state, save_state, state_dir, state_path
 
@@ -45,18 +45,8 @@ def call_key(payload: dict) -> str:
 def memory_files(store: str, config: dict) -> dict:
     """``{"<folder>/<name>": [mtime_ns, size]}`` of every ``*.json`` regular file in the real category folders."""
     files = {}
-    for folder in category_folders(config).values():
-        path = category_dir(store, folder)
-        if path is None:
-            continue
-        try:
-            with os.scandir(path) as it:
-                for entry in it:
-                    if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
-                        st = entry.stat(follow_symlinks=False)
-                        files[f"{folder}/{entry.name}"] = [st.st_mtime_ns, st.st_size]
-        except OSError:
-            continue
+    for folder, name, st in memory_file_stats(store, category_folders(config).values()):
+        files[f"{folder}/{name}"] = [st.st_mtime_ns, st.st_size]
     return files
 
 

@@ -23,8 +23,9 @@ by a full build::
            (the fuzzy step's pre-check reads only the lengths it needs)
     eoff   u32, M+1 offsets into ents
     ents   one JSON text per entry id: [category, title, path, tags, features, sort key | null,
-           block line | null] (null: the usual one, derived), or [null, null, sort key] for an
-           index line that does not parse
+           block line | null, time] (null: the usual one, derived; time: when the record was last
+           written, POSIX seconds, 0.0 unknown), or [null, null, sort key] for an index line
+           that does not parse
     pos    u32, the index position of each id (DEAD once removed)
     order  u32, the ids in index order
     ocat   bytes, the category code of each index position
@@ -55,7 +56,7 @@ from ..base import fastjson
 CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
 MAGIC = b"team-memory retrieval cache\n"
-FORMAT = 3
+FORMAT = 4
 DEAD = 0xFFFFFFFF
 NO_BITS = 0xFFFFFFFF
 NO_CATEGORY = 255
@@ -516,6 +517,32 @@ class Cache:
                 data = self._read("ents", start, end - start)
             got = self._ent_cache[ident] = unpack_item(fastjson.loads(data))
         return got
+
+    def times(self, ids) -> list:
+        """When the record of each id was last written (the last value of its stored item, read
+        without parsing the rest; 0.0 when unknown), for the SessionStart orientation."""
+        eoff = self._section("eoff", "u32")
+        ents = self.raw("ents") + (self.raw("xents") if "xents" in self.loc else b"")
+        out = []
+        for ident in ids:
+            start, end = eoff[ident], eoff[ident + 1]
+            try:
+                out.append(float(ents[ents.rindex(b",", start, end) + 1:end - 1]))
+            except ValueError:
+                out.append(0.0)
+        return out
+
+    def time_of(self, ident: int) -> float:
+        """``times`` of one id, reading only its own item."""
+        start, end = _u32(self._read("eoff", ident * 4, 8))
+        if start >= self.base_ents:
+            data = self._read("xents", start - self.base_ents, end - start)
+        else:
+            data = self._read("ents", start, end - start)
+        try:
+            return float(data[data.rindex(b",") + 1:-1])
+        except ValueError:
+            return 0.0
 
     def ids_of_category(self, code: int):
         """Ids of one category code, in index order."""

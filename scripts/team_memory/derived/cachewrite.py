@@ -75,13 +75,15 @@ def _write_file(target: str, meta: dict, sections: dict) -> None:
 
 
 def pack_item(item: list) -> list:
-    """The stored form of ``[entry | None, features | None, sort key, block line | None]``."""
-    entry, features, key, block = item
+    """The stored form of ``[entry | None, features | None, sort key, block line | None, time]``.
+
+    The time comes last, a bare number, so ``Cache.times`` reads it without parsing the rest."""
+    entry, features, key, block, when = item
     if entry is None:
         return [None, None, key]
     return [entry["category"], entry["title"], entry["path"], entry["tags"], features,
             None if key == usual_sort_key(entry) else key,
-            None if block == usual_block_line(entry) else block]
+            None if block == usual_block_line(entry) else block, float(when)]
 
 
 def files_section(table: dict) -> bytes:

@@ -17,12 +17,37 @@ from __future__ import annotations
 import os
 
 from . import cache as cachemod
-from .cache import Cache, folder_mtime, racy
-from ..base.model import CATEGORIES
+from .cache import Cache, CacheInvalid, file_stamp, folder_mtime, racy
+from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
 
 
 def cache_root(cache: Cache) -> str:
     return os.path.dirname(os.path.dirname(cache.path))
+
+
+def describes(cache: Cache, config: dict) -> bool:
+    """The cache was written for ``config``, this character policy and the ``index.md`` beside it."""
+    meta = cache.meta
+    return (meta.get("text_policy") == TEXT_POLICY and meta.get("config") == config
+            and meta.get("index") == file_stamp(os.path.join(cache_root(cache), INDEX_NAME)))
+
+
+def current_as_is(memory_root: str, config: dict):
+    """The store's cache when it describes ``config`` and every memory file as they are now
+    (nothing to re-read, nothing stamped too recently to trust), else None. For a reader that
+    needs no strategy's features (the SessionStart orientation): it imports no upkeep."""
+    try:
+        cache = Cache(cachemod.cache_path(memory_root))
+    except CacheInvalid:
+        return None
+    try:
+        from ..base.config import category_folders
+        if describes(cache, config) and not stale_folders(cache, category_folders(config)):
+            return cache
+    except (KeyError, TypeError, ValueError, CacheInvalid):
+        pass
+    cache.close()
+    return None
 
 
 def stale_folders(cache: Cache, folders: dict, files: bool = True, unsure: bool = True) -> list:

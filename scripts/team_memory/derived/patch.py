@@ -136,7 +136,8 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             if old is not None and old[3] >= 0:
                 if stamp is not None and got is not None:
                     kept = cache.item(old[3])
-                    if kept[0] == got[0] and kept[1] == got[1] and kept[2] == sort_key(got[0]):  # re-read, unchanged
+                    if (kept[0] == got[0] and kept[1] == got[1] and kept[2] == sort_key(got[0])
+                            and cache.time_of(old[3]) == got[2]):  # re-read, unchanged
                         stamp[3] = old[3]
                         table[name] = stamp
                         continue
@@ -146,7 +147,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 continue
             table[name] = stamp
             if got is not None:
-                new.append((sort_key(got[0]), got[0], stamp, got[1], _rereader(memory_root, folder, name)))
+                new.append((sort_key(got[0]), got[0], stamp, got[1], _rereader(memory_root, folder, name), got[2]))
     changed = bool(dead or new)
     if not changed:
         old, now_ns = cache.meta["folders"], stamps["written_ns"]
@@ -166,10 +167,10 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     eoff = cache._section("eoff", "u32")[:n_ids + 1].tolist()
     xpost = {k: list(v) for k, v in cache.xpost.items()}
     extra = []
-    for key, entry, stamp, features, reread in new:
+    for key, entry, stamp, features, reread, when in new:
         ident = n_ids + len(extra)
         line = format_index_line(entry)
-        item = _item(strategy, line, key, entry, features, reread)
+        item = _item(strategy, line, key, entry, features, reread, when)
         keys_of_new[ident] = key
         lo, hi = 0, len(order)
         while lo < hi:

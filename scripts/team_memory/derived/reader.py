@@ -11,6 +11,7 @@ import time
 from ..base.config import category_enabled, warn
 from ..base.model import display_name
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status
+from ..records.times import record_time
 
 
 def _rel_folder(memory_root: str, folder: str) -> str:
@@ -72,10 +73,11 @@ class _Reader:
         self.prefix: dict = {}
 
     def read(self, category: str, folder: str, name: str):
-        """``(stamp, (entry, features) | None)`` of one file; stamp None when it cannot be read at all.
+        """``(stamp, (entry, features, time) | None)`` of one file; stamp None when it cannot be read at all.
 
         The features come from the strategy with the whole record at hand (``smart`` keeps
-        the body's tokens); the record itself is not kept.
+        the body's tokens); the record itself is not kept, only when it was last written
+        (``times.record_time``).
         """
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise OutOfTime()
@@ -100,7 +102,7 @@ class _Reader:
         entry = self.entry(category, folder, name, record)
         if entry is None:
             return stamp, None
-        return stamp, (entry, self.strategy.prepare_entry(entry, record))
+        return stamp, (entry, self.strategy.prepare_entry(entry, record), record_time(record))
 
     def entry(self, category: str, folder: str, name: str, record: dict):
         tags = []

@@ -15,7 +15,7 @@ import time
 from . import cache as cachemod
 from .cache import NO_CATEGORY, Cache, file_stamp, folder_mtime, racy
 from .cachewrite import files_section, pack_item, u32_bytes, write_cache
-from .freshness import _memory_stats, _stamp, cache_root
+from .freshness import _memory_stats, _stamp, describes
 from ..base.config import category_folders
 from ..text.features import features_for
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY, display_name
@@ -104,8 +104,9 @@ def sort_key(entry: dict) -> list:
     return [entry["category"], entry["title"].lower(), entry["path"]]
 
 
-def _item(strategy, line: str, key: list, entry: dict, features, reread) -> list:
-    """The cache item of one index line: ``[parsed entry | None, features | None, sort key, block line | None]``.
+def _item(strategy, line: str, key: list, entry: dict, features, reread, when: float) -> list:
+    """The cache item of one index line: ``[parsed entry | None, features | None, sort key, block line | None,
+    time]`` (``when``: the record's ``times.record_time``).
 
     ``features`` were prepared from ``entry``; when the line does not parse back to that
     entry (it always does for what the index writer makes) they are prepared again from
@@ -115,14 +116,14 @@ def _item(strategy, line: str, key: list, entry: dict, features, reread) -> list
     from ..base.sanitize import block_line
     parsed = parse_index_line(line)
     if parsed is None:
-        return [None, None, key, None]
+        return [None, None, key, None, 0.0]
     if parsed != entry:
         try:
             record = reread()
         except (OSError, NotARecord):
             record = None
         features = strategy.prepare_entry(parsed, record)
-    return [parsed, features, key, block_line(parsed, getattr(strategy, "seed_block", False))]
+    return [parsed, features, key, block_line(parsed, getattr(strategy, "seed_block", False)), when]
 
 
 def _rereader(memory_root: str, folder: str, name: str):
@@ -167,13 +168,13 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
                 continue
             table[name] = stamp
             if got is not None:
-                found.append((sort_key(got[0]), got[0], category, name, got[1]))
+                found.append((sort_key(got[0]), got[0], category, name, got[1], got[2]))
     found.sort(key=lambda f: f[0])
     lines = [format_index_line(f[1]) for f in found]
     atomic_write_text(_index_file(memory_root), HEADER + "".join(line + "\n" for line in lines), durable=False)
-    for ident, (_, _, category, name, _) in enumerate(found):
+    for ident, (_, _, category, name, _, _) in enumerate(found):
         tables[category][name][3] = ident
-    items = [_item(strategy, line, f[0], f[1], f[4], _rereader(memory_root, folders[f[2]], f[3]))
+    items = [_item(strategy, line, f[0], f[1], f[4], _rereader(memory_root, folders[f[2]], f[3]), f[5])
              for line, f in zip(lines, found)]
     _write_full(memory_root, config, strategy, stamps, items, tables)
     return len(lines)
@@ -244,8 +245,6 @@ def _compatible(cache: Cache, config: dict, strategy) -> bool:
     meta = cache.meta
     return (meta.get("strategy") == strategy.name
             and meta.get("strategy_version") == getattr(strategy, "cache_version", 0)
-            and meta.get("text_policy") == TEXT_POLICY
-            and meta.get("config") == config
-            and meta.get("index") == file_stamp(_index_file(cache_root(cache))))
+            and describes(cache, config))
 
 

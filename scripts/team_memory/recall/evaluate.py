@@ -28,7 +28,8 @@ from ..base.config import deep_merge, load_config, max_inject
 from ..derived.index import build_entries
 from .matching import fuzzy_available
 from ..base.model import MEMORY_REL
-from .rank import parse_time, rank
+from ..records.times import parse_time
+from .rank import rank
 from .scoring import get_strategy
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "silent", "empty")

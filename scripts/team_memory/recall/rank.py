@@ -21,6 +21,7 @@ from ..base.model import CATEGORIES, PRIORITY, display_name
 from ..derived.index import resolve_entry_path
 from ..derived.refresh import current_entries
 from ..records.store import read_bytes, record_status
+from ..records.times import parse_time
 from .scoring import get_strategy
 
 DEEP_CHECK_LIMIT = 20
@@ -47,17 +48,6 @@ class Hit:
 
     def full_key(self):
         return (-self.score, self.priority, self.pos)
-
-
-def parse_time(value) -> datetime | None:
-    """An ISO 8601 time (``Z`` allowed, naive taken as UTC); None if it is not one."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        return None
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
 
 
 def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:

@@ -1,16 +1,15 @@
 """The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out.
 
-Four steps, one module each: find the store (``enabled_store``: ``records.store``), make the
+Four steps, one module each: find the store (``enabled_store``: ``records.hookio``), make the
 derived files current (``derived.freshcache.fresh_cache``, within the hook's time budget), rank
 (``rank``), format (``block``). Memories already recalled in the session are held back
 (``dedupe``).
 """
 from __future__ import annotations
 
-from ..records.hookio import project_dir_of
-from ..base.config import load_config, max_inject, retrieval_enabled, warn
+from ..records.hookio import enabled_store
+from ..base.config import max_inject, warn
 from ..derived.refresh import current_entries
-from ..records.store import find_memory_root
 from .scoring import get_strategy
 from .block import data_note, excerpt_chars, format_block, output_budget
 from .rank import rank, uses_cache
@@ -43,15 +42,6 @@ def command_arguments(prompt: str) -> str:
     if not name or not all(c.isalnum() or c in "-_:." for c in name):
         return prompt
     return text[end:].strip()
-
-
-def enabled_store(payload: dict):
-    """``(memory_root, config)`` of the store a hook payload belongs to; None without one or with recall off."""
-    memory_root = find_memory_root(project_dir_of(payload))
-    if memory_root is None:
-        return None
-    config = load_config(memory_root)
-    return (memory_root, config) if retrieval_enabled(config) else None
 
 
 def context_for_prompt(payload: dict) -> str | None:

@@ -87,3 +87,14 @@ def first_store(payload: dict) -> str | None:
     from .store import repo_root_of  # imported here: hookio stays light for every hook
     repo = repo_root_of(project_dir_of(payload))
     return os.path.join(repo, ".claude", "memory") if repo else None
+
+
+def enabled_store(payload: dict):
+    """``(memory_root, config)`` of the store a hook payload belongs to; None without one or with recall off."""
+    from ..base.config import load_config, retrieval_enabled  # imported here: hookio stays light for every hook
+    from .store import find_memory_root
+    memory_root = find_memory_root(project_dir_of(payload))
+    if memory_root is None:
+        return None
+    config = load_config(memory_root)
+    return (memory_root, config) if retrieval_enabled(config) else None

@@ -57,6 +57,7 @@ CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
 MAGIC = b"team-memory retrieval cache\n"
 FORMAT = 4
+TIME_TAIL = 40  # an item's last bytes that hold its time: ",<float repr>]"
 DEAD = 0xFFFFFFFF
 NO_BITS = 0xFFFFFFFF
 NO_CATEGORY = 255
@@ -519,30 +520,34 @@ class Cache:
         return got
 
     def times(self, ids) -> list:
-        """When the record of each id was last written (the last value of its stored item, read
-        without parsing the rest; 0.0 when unknown), for the SessionStart orientation."""
+        """When the record of each id was last written (0.0 when unknown), for the SessionStart
+        orientation: the last value of its stored item, read from the item's last bytes alone."""
         eoff = self._section("eoff", "u32")
-        ents = self.raw("ents") + (self.raw("xents") if "xents" in self.loc else b"")
+        base = self.base_ents
+        ents, xents = self.loc["ents"], self.loc.get("xents")
+        pread = os.pread
         out = []
         for ident in ids:
             start, end = eoff[ident], eoff[ident + 1]
+            if end > base:  # patched in since the base was written
+                if xents is None:
+                    raise CacheInvalid("no section xents")
+                (fd, off, size), start, end = xents, start - base, end - base
+            else:
+                fd, off, size = ents
+            if end > size or start > end:
+                raise CacheInvalid("read past section ents")
+            lo = max(start, end - TIME_TAIL)
+            tail = pread(fd, end - lo, off + lo)
             try:
-                out.append(float(ents[ents.rindex(b",", start, end) + 1:end - 1]))
+                out.append(float(tail[tail.rindex(b",") + 1:-1]))
             except ValueError:
                 out.append(0.0)
         return out
 
     def time_of(self, ident: int) -> float:
-        """``times`` of one id, reading only its own item."""
-        start, end = _u32(self._read("eoff", ident * 4, 8))
-        if start >= self.base_ents:
-            data = self._read("xents", start - self.base_ents, end - start)
-        else:
-            data = self._read("ents", start, end - start)
-        try:
-            return float(data[data.rindex(b",") + 1:-1])
-        except ValueError:
-            return 0.0
+        """``times`` of one id."""
+        return self.times((ident,))[0]
 
     def ids_of_category(self, code: int):
         """Ids of one category code, in index order."""

@@ -85,10 +85,9 @@ def _files_unchanged(cache: Cache, category: str, folder_path: str, written) -> 
 
     The caller has seen the folder's own time unchanged, so the names are the table's (an
     added, removed or renamed file changes the folder): one ``lstat`` per name, relative to
-    the open folder, and the ctimes compared with the table's column as bytes. Any write,
+    the open folder, and the ctimes compared with the table's column. Any write,
     ``touch`` or ``chmod`` moves a file's ctime, and nothing can set it back.
     """
-    import struct
     section = "f:" + category
     if section not in cache.loc:
         return not _memory_stats(folder_path)[0]
@@ -115,7 +114,7 @@ def _files_unchanged(cache: Cache, category: str, folder_path: str, written) -> 
         newest = max(ctimes)
         if newest > written - cachemod.RACY_NS and racy(newest, written):
             return False
-    return data[column:column + 8 * n] == struct.pack("=%dq" % n, *ctimes)
+    return memoryview(data)[column:column + 8 * n].cast("q").tolist() == ctimes  # no struct import
 
 
 def _unchanged_slowly(cache: Cache, section: str, folder_path: str) -> bool:

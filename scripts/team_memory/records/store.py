@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 
 from ..base.config import category_folders, warn
-from ..base.fsutil import category_dir, is_temp_file
 from ..base.model import MEMORY_REL
 from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, check_store, read_regular
 
@@ -134,7 +133,7 @@ def record_status(record: dict) -> str:
 
 def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
-    from ..base.fsutil import is_temp_file
+    from ..base.fsutil import category_dir, is_temp_file  # for start-up speed: hooks that list no folder skip fsutil
     for category, folder in category_folders(config).items():
         if only is not None and category != only:
             continue
@@ -193,6 +192,7 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
 def _regular_in(memory_root: str, folder: str, name: str):
     """``folder/name`` in the store when the folder is real and the file a regular file, else None:
     a linked folder or file never shadows a real one."""
+    from ..base.fsutil import category_dir  # for start-up speed (see iter_memory_files)
     folder_path = category_dir(memory_root, folder)
     if folder_path is None:
         return None

@@ -15,12 +15,11 @@ from __future__ import annotations
 import os
 
 from ..base import fastjson
-from ..records.hookio import enabled_store, first_store
+from ..records.hookio import DATA_NOTE, enabled_store, first_store
 from ..base.cliname import cli_command
 from ..derived.cache import CacheInvalid
 from ..derived.freshness import current_as_is
 from ..base.model import CATEGORIES, category_from_display
-from ..recall.wording import DATA_NOTE
 from ..base.sanitize import sanitize_title
 from ..records.store import project_root_of, read_bytes, record_status
 

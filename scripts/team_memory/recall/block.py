@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..base.config import category_descriptions, int_setting
 from ..base.model import category_from_display, display_name
-from .wording import DATA_NOTE
+from ..records.hookio import DATA_NOTE
 
 DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240

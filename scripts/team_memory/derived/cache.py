@@ -23,9 +23,11 @@ by a full build::
            (the fuzzy step's pre-check reads only the lengths it needs)
     eoff   u32, M+1 offsets into ents
     ents   one JSON text per entry id: [category, title, path, tags, features, sort key | null,
-           block line | null, time] (null: the usual one, derived; time: when the record was last
-           written, POSIX seconds, 0.0 unknown), or [null, null, sort key] for an index line
-           that does not parse
+           block line | null] (null: the usual one, derived), or [null, null, sort key] for an
+           index line that does not parse
+    etime  f64 (native 64-bit floats), per entry id when its record was last written
+           (``updated_at``, else ``created_at``, POSIX seconds; 0.0 unknown): the SessionStart
+           orientation's newest memories without opening a file
     pos    u32, the index position of each id (DEAD once removed)
     order  u32, the ids in index order
     ocat   bytes, the category code of each index position
@@ -39,12 +41,12 @@ is marked DEAD (and listed in the header's ``dead``). An update leaves the base 
 and rewrites the small delta (see ``Cache``): ``eoff``, ``pos``, ``order``, ``ocat``, the
 file tables of the folders changed since the base, ``xents`` (the entries added since,
 their ``eoff`` offsets running on past the base's ``ents``) and their postings in ``xkeys``
-(keys), ``xoff`` (offsets) and ``xids`` (ids). The header records the stamps of the
-category folders and of ``index.md``; the file tables let the hook check every memory
-file (one ``lstat`` each: an in-place rewrite changes no folder, but always the file's
-ctime, which no tool can set back). Each file is replaced
-atomically (temp file, ``os.replace``); neither is fsynced: after a crash a truncated or
-foreign file is detected and rebuilt.
+(keys), ``xoff`` (offsets) and ``xids`` (ids), and their times in ``xtime``. The header
+records the stamps of the category folders and of ``index.md``; the file tables let the
+hook check every memory file (one ``lstat`` each: an in-place rewrite changes no folder,
+but always the file's ctime, which no tool can set back). Each file is replaced atomically
+(temp file, ``os.replace``); neither is fsynced: after a crash a truncated or foreign file
+is detected and rebuilt.
 """
 from __future__ import annotations
 
@@ -57,7 +59,6 @@ CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
 MAGIC = b"team-memory retrieval cache\n"
 FORMAT = 4
-TIME_TAIL = 40  # an item's last bytes that hold its time: ",<float repr>]"
 DEAD = 0xFFFFFFFF
 NO_BITS = 0xFFFFFFFF
 NO_CATEGORY = 255
@@ -520,30 +521,15 @@ class Cache:
         return got
 
     def times(self, ids) -> list:
-        """When the record of each id was last written (0.0 when unknown), for the SessionStart
-        orientation: the last value of its stored item, read from the item's last bytes alone."""
-        eoff = self._section("eoff", "u32")
-        base = self.base_ents
-        ents, xents = self.loc["ents"], self.loc.get("xents")
-        pread = os.pread
-        out = []
-        for ident in ids:
-            start, end = eoff[ident], eoff[ident + 1]
-            if end > base:  # patched in since the base was written
-                if xents is None:
-                    raise CacheInvalid("no section xents")
-                (fd, off, size), start, end = xents, start - base, end - base
-            else:
-                fd, off, size = ents
-            if end > size or start > end:
-                raise CacheInvalid("read past section ents")
-            lo = max(start, end - TIME_TAIL)
-            tail = pread(fd, end - lo, off + lo)
-            try:
-                out.append(float(tail[tail.rindex(b",") + 1:-1]))
-            except ValueError:
-                out.append(0.0)
-        return out
+        """When the record of each id was last written (POSIX seconds, 0.0 when unknown), from
+        ``etime`` (the base's ids) and ``xtime`` (those patched in since): no item is parsed."""
+        etime = memoryview(self.raw("etime")).cast("d")
+        xtime = memoryview(self.raw("xtime")).cast("d") if "xtime" in self.loc else etime[:0]
+        n = len(etime)
+        try:
+            return [etime[i] if i < n else xtime[i - n] for i in ids]
+        except IndexError:
+            raise CacheInvalid("times out of step") from None
 
     def time_of(self, ident: int) -> float:
         """``times`` of one id."""

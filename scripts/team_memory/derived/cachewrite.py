@@ -75,15 +75,14 @@ def _write_file(target: str, meta: dict, sections: dict) -> None:
 
 
 def pack_item(item: list) -> list:
-    """The stored form of ``[entry | None, features | None, sort key, block line | None, time]``.
-
-    The time comes last, a bare number, so ``Cache.times`` reads it without parsing the rest."""
-    entry, features, key, block, when = item
+    """The stored form of ``[entry | None, features | None, sort key, block line | None, time]``
+    (the time goes to the ``etime``/``xtime`` sections: ``f64_bytes``)."""
+    entry, features, key, block = item[:4]
     if entry is None:
         return [None, None, key]
     return [entry["category"], entry["title"], entry["path"], entry["tags"], features,
             None if key == usual_sort_key(entry) else key,
-            None if block == usual_block_line(entry) else block, float(when)]
+            None if block == usual_block_line(entry) else block]
 
 
 def files_section(table: dict) -> bytes:
@@ -101,6 +100,13 @@ def files_section(table: dict) -> bytes:
         return head
     return head + b"".join(struct.pack("=%d%s" % (n, code), *column)
                            for code, column in zip(FILE_COLUMNS, zip(*table.values())))
+
+
+def f64_bytes(values) -> bytes:
+    """Native 64-bit floats (the ``etime`` and ``xtime`` sections)."""
+    import struct
+    values = values if isinstance(values, (list, tuple)) else list(values)
+    return struct.pack("=%dd" % len(values), *map(float, values))
 
 
 def u32_bytes(values) -> bytes:

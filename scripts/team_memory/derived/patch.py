@@ -10,7 +10,7 @@ from itertools import repeat
 
 from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, folder_mtime, racy
-from .cachewrite import files_section, pack_item, u32_bytes, write_delta
+from .cachewrite import f64_bytes, files_section, pack_item, u32_bytes, write_delta
 from .freshness import _recorded, stale_folders
 from ..base.config import category_folders
 from ..text.features import features_for
@@ -166,7 +166,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     sections = {}  # the delta's: the base's big sections stay where they are
     eoff = cache._section("eoff", "u32")[:n_ids + 1].tolist()
     xpost = {k: list(v) for k, v in cache.xpost.items()}
-    extra = []
+    extra, extra_times = [], []
     for key, entry, stamp, features, reread, when in new:
         ident = n_ids + len(extra)
         line = format_index_line(entry)
@@ -186,6 +186,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         stamp[3] = ident
         blob = _dumps(pack_item(item))
         extra.append(blob)
+        extra_times.append(item[4])
         eoff.append(eoff[-1] + len(blob))
         if item[1] is not None:
             for k in strategy.index_keys(item[1]):
@@ -196,6 +197,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     where = dict(zip(order, range(len(order))))
     newpos = list(map(where.get, range(total), repeat(DEAD, total)))
     sections["xents"] = (cache.raw("xents") if "xents" in cache.loc else b"") + b"".join(extra)
+    sections["xtime"] = (cache.raw("xtime") if "xtime" in cache.loc else b"") + f64_bytes(extra_times)
     sections.update(eoff=u32_bytes(eoff), pos=u32_bytes(newpos), order=u32_bytes(order), ocat=bytes(ocat))
     xkeys = list(xpost)
     xoff = [0]

@@ -14,7 +14,7 @@ import time
 
 from . import cache as cachemod
 from .cache import NO_CATEGORY, Cache, file_stamp, folder_mtime, racy
-from .cachewrite import files_section, pack_item, u32_bytes, write_cache
+from .cachewrite import f64_bytes, files_section, pack_item, u32_bytes, write_cache
 from .freshness import _memory_stats, _stamp, describes
 from ..base.config import category_folders
 from ..text.features import features_for
@@ -213,7 +213,7 @@ def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
     sections = {
         "keys": b"\n".join(blob), "koff": u32_bytes(koff), "kpost": u32_bytes(kpost), "post": u32_bytes(post),
         "kbit": u32_bytes(kbit), "bits": b"".join(bitmaps), "fvoc": fvoc,
-        "eoff": u32_bytes(eoff), "ents": b"".join(blobs), "pos": u32_bytes(range(n)), "order": u32_bytes(range(n)),
+        "eoff": u32_bytes(eoff), "ents": b"".join(blobs), "etime": f64_bytes(item[4] for item in items), "pos": u32_bytes(range(n)), "order": u32_bytes(range(n)),
         "ocat": bytes(CAT_CODE.get(item[2][0], NO_CATEGORY) for item in items),
     }
     for category, table in tables.items():

@@ -3,13 +3,19 @@
 The budget is made small through ``TEAM_MEMORY_HOOK_BUDGET`` so that a store small enough for
 the suite (600 memories with 16 KB of text each, several seconds to read cold)
 is already too big for it; ``benchmarks/coldstart.py`` shows the same at 10,000 memories.
+Marked ``slow`` (about 8 s of 600-memory stores, and bounds in wall time that a loaded machine
+stretches): ``.ci/run`` and ``TEAM_MEMORY_SLOW=1 python3 -m pytest -q`` run them.
 """
 from __future__ import annotations
 
 import random
 import time
 
+import pytest
+
 from helpers import record, run_hook, write
+
+pytestmark = pytest.mark.slow
 from team_memory.derived import cache as cachemod
 from team_memory.base.fsutil import store_lock
 

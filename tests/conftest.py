@@ -42,7 +42,7 @@ def pytest_collection_modifyitems(config, items):
 def pytest_terminal_summary(terminalreporter, config):
     left_out = getattr(config, "_team_memory_slow_left_out", 0)
     if left_out:
-        terminalreporter.write_line(f"{left_out} slow test(s) left out (stress, real client): "
+        terminalreporter.write_line(f"{left_out} slow test(s) left out (stress, real client, long checks): "
                                     f"{SLOW_ENV}=1 python3 -m pytest -q runs them too")
 
 

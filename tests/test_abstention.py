@@ -42,7 +42,7 @@ def _shown(memory_root, prompt: str) -> list:
     return [h.entry["path"].rsplit("/", 1)[1][:-5] for h in rank(str(memory_root), config, prompt, 5)]
 
 
-@pytest.mark.parametrize("size", [50, 500, 5000])
+@pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])  # 5,000: ~2.5 s, CI runs it
 def test_a_rare_tag_answers_and_a_common_word_stays_silent(memory_root, size):
     _store(memory_root, size)
     rebuild_index(str(memory_root), load_config(str(memory_root)))

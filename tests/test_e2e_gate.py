@@ -81,6 +81,7 @@ def run_pytest(tmp_path, env_value, body):
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
 
 
+@pytest.mark.slow  # runs pytest itself in a subprocess (~4 s): run by .ci/run and TEAM_MEMORY_SLOW=1
 def test_a_skip_fails_the_run_only_when_required(tmp_path):
     body = """
         import pytest

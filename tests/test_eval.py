@@ -97,6 +97,7 @@ def test_splits_partition_the_prompts():
     assert dev and hold and not dev & hold and dev | hold == set(ids)
 
 
+@pytest.mark.slow  # the whole eval set, both strategies (~1.5 s): run by .ci/run and TEAM_MEMORY_SLOW=1
 def test_default_strategy_beats_the_seed_on_the_eval_set(tmp_path):
     folder = tmp_path / "eval"
     shutil.copytree(EVAL, folder)  # the checkout stays untouched

@@ -216,6 +216,7 @@ def test_ordinary_commands_that_were_denied_now_pass(project, memory_root, comma
     assert decision(run_hook(PRE, bash(command, project))) is None, command
 
 
+@pytest.mark.slow  # reads 100,000-character lines (~1.7 s): run by .ci/run and TEAM_MEMORY_SLOW=1
 def test_pathological_lines_are_read_whole_or_denied():
     stores = ["/p/.claude/memory"]
     assert judge("a;" * 49_000, "/p", stores) is None               # long but harmless: read to the end

@@ -7,6 +7,8 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from helpers import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -35,6 +37,7 @@ def test_the_table_has_an_example_for_every_row():
     assert len(examples()) == len(table_rows) >= 20
 
 
+@pytest.mark.slow  # every Commands example as a CLI process (~3 s): run by .ci/run and TEAM_MEMORY_SLOW=1
 def test_every_readme_example_runs_as_printed(tmp_path):
     demo = str(tmp_path / "tm-demo")
     home = tmp_path / "home"

@@ -72,12 +72,26 @@ def matches(entry: str, path: str) -> bool:
 
 
 def _segments(pattern: list, names: list) -> bool:
-    if not pattern:
-        return not names
-    head = pattern[0]
-    if head == "**":
-        return any(_segments(pattern[1:], names[k:]) for k in range(len(names) + 1))
-    return bool(names) and _name(head, names[0]) and _segments(pattern[1:], names[1:])
+    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``?
+
+    Each (pattern position, name position) pair is decided once, so a teammate's entry of many
+    ``**`` segments costs at most len(pattern) x len(names) steps, never an exponential search.
+    """
+    done: dict = {}
+
+    def match(p: int, n: int) -> bool:
+        known = done.get((p, n))
+        if known is not None:
+            return known
+        if p == len(pattern):
+            result = n == len(names)
+        elif pattern[p] == "**":
+            result = match(p + 1, n) or (n < len(names) and match(p, n + 1))
+        else:
+            result = n < len(names) and _name(pattern[p], names[n]) and match(p + 1, n + 1)
+        done[(p, n)] = result
+        return result
+    return match(0, 0)
 
 
 def _name(pattern: str, name: str) -> bool:

@@ -120,34 +120,33 @@ def _read(memory_root: str):
     return data if data.startswith(MAGIC) and (len(data) == len(MAGIC) or data.endswith(b"\n")) else None
 
 
-def memories_for(memory_root: str, path: str) -> list:
-    """The memory paths whose entries name the repository-relative file ``path``, in map order.
-
-    ``[]`` when the map is missing or unreadable (the next prompt's refresh writes it).
+def memories_for(memory_root: str, paths: list) -> list:
+    """``[(path, memory path)]``: the memories whose entries name each repository-relative file of
+    ``paths`` (``a/b.py``), in order, each memory once. ``[]`` when the map is missing or unreadable
+    (the next prompt's refresh writes it).
     """
     data = _read(memory_root)
     if data is None or len(data) == len(MAGIC):
         return []
-    keys = [""]
-    parts = path.split("/")
-    for k in range(1, len(parts) + 1):
-        keys.append("/".join(parts[:k]))
     candidates = []
-    for key in keys:
-        target = key.encode("utf-8", "surrogateescape") + b"\t"
-        start = _first_at_or_after(data, len(MAGIC), target)
-        while start < len(data) and data.startswith(target, start) and len(candidates) < MAX_TESTED:
-            end = data.find(b"\n", start)
-            candidates.append(data[start + len(target):end])
-            start = end + 1
+    for path in paths:
+        parts = path.split("/")
+        for key in [""] + ["/".join(parts[:k]) for k in range(1, len(parts) + 1)]:
+            target = key.encode("utf-8", "surrogateescape") + b"\t"
+            start = _first_at_or_after(data, len(MAGIC), target)
+            while start < len(data) and data.startswith(target, start) and len(candidates) < MAX_TESTED:
+                end = data.find(b"\n", start)
+                candidates.append((path, data[start + len(target):end]))
+                start = end + 1
     if not candidates:
         return []
     from ..records.relpaths import matches
-    found = []
-    for line in candidates:
+    found, seen = [], set()
+    for path, line in candidates:
         entry, _, memory = line.decode("utf-8", "surrogateescape").partition("\t")
-        if memory not in found and matches(entry, path):
-            found.append(memory)
+        if memory not in seen and matches(entry, path):
+            seen.add(memory)
+            found.append((path, memory))
     return found
 
 

@@ -60,15 +60,19 @@ def run_hook(event: str, handler, payload: dict | None = None) -> int:
         result = handler(payload)
         emit(result)
     except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
-        if isinstance(exc, KeyboardInterrupt):
-            return 0
-        try:
-            from ..base.sanitize import clean_line
-            print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
-                  file=sys.stderr)
-        except Exception:  # noqa: BLE001
-            pass
+        if not isinstance(exc, KeyboardInterrupt):
+            report_skip(event, exc)
     return 0
+
+
+def report_skip(event: str, exc: BaseException) -> None:
+    """One clean stderr line saying the hook (or a part of it) was skipped, and why."""
+    try:
+        from ..base.sanitize import clean_line
+        print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
+              file=sys.stderr)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def project_dir_of(payload: dict) -> str:

@@ -1,0 +1,156 @@
+"""Recall by file: the memories whose ``related_files`` name a file a tool call just touched.
+
+The PostToolUse hook (``tooluse.posttool``) hands over the paths a Read, Edit, MultiEdit,
+Write, NotebookEdit or simple Bash call named. ``context_for_files`` looks each one up in the
+derived file map (``derived.filemap``: one bounded read, no store scan, no freshness check:
+the next prompt brings the derived files up to date) and, for the few memories it names,
+reads each memory file (bounded, never through a link) to be sure it is still active and
+still names that file. What it shows is the prompt hook's ``<memory-context>`` block (the
+data note first, every line sanitized and its secrets hidden), at most ``MAX_LINES`` memories
+and ``MAX_CHARS`` characters, each memory once per session whichever hook showed it first
+(``dedupe``). No match: no output, and nothing but the map was read.
+"""
+from __future__ import annotations
+
+import os
+
+MAX_LINES = 3
+MAX_CHARS = 1000
+MAX_PATHS = 8  # paths of one tool call looked up
+MAX_CHECKED = 12  # memory files read to confirm what the map says
+
+
+class _Hit:
+    """What ``block.format_block`` reads of a hit: its line (already sanitized) and entry."""
+
+    def __init__(self, entry: dict, line: str):
+        self.entry, self.line, self.record = entry, line, None
+
+
+def context_for_files(payload: dict, paths: list, marks: dict | None = None):
+    """The PostToolUse output for a tool call that touched ``paths`` (as the tool named them), or None.
+
+    ``marks``: memory path -> a short suffix shown after its line (a stale memory's note).
+    """
+    from .dedupe import session_of
+    session = session_of(payload)
+    if not session or not paths:
+        return None  # without a session nothing could be shown only once
+    from ..records.hookio import project_dir_of
+    from ..records.store import find_memory_root, project_root_of
+    cwd = project_dir_of(payload)
+    try:
+        memory_root = find_memory_root(cwd)
+    except OSError:  # a store reached through a link is never used
+        return None
+    if memory_root is None:
+        return None
+    from ..records.relpaths import repo_relative
+    root = project_root_of(memory_root)
+    files = []
+    for path in paths[:MAX_PATHS]:
+        rel = repo_relative(path, cwd, root) or _through_links(path, cwd, root, repo_relative)
+        if rel and rel not in files:
+            files.append(rel)
+    if not files:
+        return None
+    from ..derived.filemap import memories_for
+    found = memories_for(memory_root, files)
+    if not found:
+        return None
+    from ..base.config import load_config, retrieval_enabled
+    config = load_config(memory_root)
+    if not retrieval_enabled(config):
+        return None
+    return _shown(memory_root, config, session, found, marks)
+
+
+def _through_links(path: str, cwd: str, root: str, repo_relative):
+    """``path`` with the links in its folders resolved, relative to ``root`` (a project reached through a link)."""
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return None
+    full = os.path.join(cwd, os.path.expanduser(path))
+    real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
+    return repo_relative(real, cwd, os.path.realpath(root))
+
+
+def _shown(memory_root: str, config: dict, session: str, found: list, marks):
+    """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
+    from .dedupe import first_showing, note_shown
+    hits, files = [], []
+    for rel, memory in found[:MAX_CHECKED]:
+        if len(hits) == MAX_LINES:
+            break
+        entry = _confirmed(memory_root, config, memory, rel)
+        if entry is None or not first_showing(memory_root, session, memory):
+            continue
+        hits.append(entry)
+        if rel not in files:
+            files.append(rel)
+    if not hits:
+        return None
+    try:
+        note_shown(memory_root, session, [entry["path"] for entry in hits])
+    except OSError:
+        pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
+    block = file_block(hits, config, files, marks)
+    if not block:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": block}}
+
+
+def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
+    """The index entry of the memory at index path ``memory`` if it is active and still names ``rel``, else None.
+
+    ``memory`` comes from the map, which anyone could have written: it must be a file name of a
+    category folder of this store; neither the folder nor the file may be a link.
+    """
+    from ..base.config import category_enabled, category_folders
+    from ..base.safefs import is_real_dir, read_regular
+    from ..base.sanitize import safe_name
+    from ..derived.filemap import related_entries
+    from ..derived.index import entry_from_record
+    from ..records.relpaths import matches
+    from ..records.store import MAX_MEMORY_BYTES, NotARecord, parse_memory, project_root_of, record_status
+    prefix = os.path.relpath(memory_root, project_root_of(memory_root)).replace(os.sep, "/") + "/"
+    if not memory.startswith(prefix):
+        return None
+    folder, _, name = memory[len(prefix):].partition("/")
+    category = {f: c for c, f in category_folders(config).items()}.get(folder)
+    if category is None or not category_enabled(config, category) or "/" in name or not name.endswith(".json") \
+            or not safe_name(name) or name.startswith("."):
+        return None
+    folder_path = os.path.join(memory_root, folder)
+    if not is_real_dir(folder_path):
+        return None
+    path = os.path.join(folder_path, name)
+    try:
+        record = parse_memory(read_regular(path, MAX_MEMORY_BYTES)[0])
+    except (OSError, NotARecord):
+        return None
+    if record_status(record) != "active" or not any(matches(e, rel) for e in related_entries(record)):
+        return None
+    entry = entry_from_record(memory_root, category, path, record)
+    return entry if entry["title"] else None
+
+
+def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
+    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they
+    are tied to, one line each as the prompt hook prints it (at most ``MAX_LINES``, ``MAX_CHARS``).
+
+    ``marks``: memory path -> a short suffix (a stale memory's note), shown after that memory's line.
+    """
+    from ..base.sanitize import block_line, block_text
+    from ..records.exposure import hide
+    from ..records.hookio import DATA_NOTE
+    from .block import format_block
+    hits = []
+    for entry in entries[:MAX_LINES]:
+        line = block_line(dict(entry, title=hide(entry["title"])))
+        mark = (marks or {}).get(entry["path"])
+        if isinstance(mark, str) and mark.strip():
+            line += " " + block_text(hide(mark), 160)
+        hits.append(_Hit(entry, line))
+    named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
+    note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
+    return format_block(hits, config, MAX_CHARS, 0, None, note)

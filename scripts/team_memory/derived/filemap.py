@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 
-MAP_NAME = "files.map"
+MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
 MAGIC = b"team-memory file map 1\n"
 MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (a warning says so) and never read
 MAX_TESTED = 2000  # lines matched against one path at most (a teammate's thousands of top-level globs)
@@ -41,8 +41,7 @@ GLOB_CHARS = "*?["
 
 
 def map_path(memory_root: str) -> str:
-    from .cache import CACHE_DIR
-    return os.path.join(memory_root, CACHE_DIR, MAP_NAME)
+    return os.path.join(memory_root, *MAP_REL)
 
 
 def related_entries(record: dict) -> list:

@@ -32,12 +32,11 @@ def context_for_files(payload: dict, paths: list, marks: dict | None = None):
 
     ``marks``: memory path -> a short suffix shown after its line (a stale memory's note).
     """
-    from .dedupe import session_of
+    from ..records.hookio import project_dir_of, session_of
     session = session_of(payload)
     if not session or not paths:
         return None  # without a session nothing could be shown only once
-    from ..records.hookio import project_dir_of
-    from ..records.store import find_memory_root, project_root_of
+    from ..records.storeroot import find_memory_root, project_root_of
     cwd = project_dir_of(payload)
     try:
         memory_root = find_memory_root(cwd)

@@ -16,21 +16,15 @@ from __future__ import annotations
 
 from ..base.config import int_setting
 from ..base.state import claim, load_state, save_state
+from ..records.hookio import session_of  # noqa: F401 - used by the hooks through here
 
 KIND = "recall"
 SEEN_KIND = "seen"  # one mark per memory shown in the session, by either hook
 DEFAULT_PROMPTS = 3
-MAX_SESSION_ID = 200
 
 
 def window(config: dict) -> int:
     return int_setting(config, "retrieval", "dedupe_prompts", DEFAULT_PROMPTS, 0, 1000)
-
-
-def session_of(payload: dict) -> str:
-    """The payload's ``session_id`` if it is a usable string, else ""."""
-    sid = payload.get("session_id")
-    return sid if isinstance(sid, str) and 0 < len(sid) <= MAX_SESSION_ID else ""
 
 
 class Recall:

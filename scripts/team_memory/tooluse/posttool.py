@@ -16,11 +16,11 @@ joined into one JSON answer, printed once.
 """
 from __future__ import annotations
 
-from ..guards.toolgate import MAX_COMMAND, WRITE_TOOLS, handler, outside_store, simple_commands
 from ..records.hookio import read_payload, report_skip, run_hook
 
 EVENT = "PostToolUse"
-FILE_TOOLS = ("Read",) + WRITE_TOOLS
+GUARDED = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")  # toolgate.WRITE_TOOLS and Bash (test_tooluse)
+FILE_TOOLS = ("Read", "Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path")
 # Programs whose operands are files they read; the value: options that take the next word as their value.
 READERS = dict.fromkeys(("cat", "less", "more", "nl", "bat", "wc"), ())
@@ -61,8 +61,9 @@ def _context(result) -> str:
 
 
 def _guard(payload: dict):
-    if payload.get("tool_name") not in WRITE_TOOLS + ("Bash",):
-        return None  # Read writes nothing
+    if payload.get("tool_name") not in GUARDED:
+        return None  # Read writes nothing (and imports no guard)
+    from ..guards.toolgate import handler, outside_store
     try:
         if outside_store(payload):
             return None
@@ -87,9 +88,10 @@ def touched_paths(payload: dict) -> list:
     if tool in FILE_TOOLS:
         return [v for v in (tool_input.get(k) for k in PATH_KEYS) if isinstance(v, str) and v]
     command = tool_input.get("command") if tool == "Bash" else None
-    if not isinstance(command, str) or len(command) > MAX_COMMAND:
+    if not isinstance(command, str):
         return []
-    commands = simple_commands(command)
+    from ..guards.toolgate import MAX_COMMAND, simple_commands
+    commands = simple_commands(command) if len(command) <= MAX_COMMAND else None
     paths = []
     for words in commands or ():
         if words[0] == "cd":

@@ -57,6 +57,10 @@ def context_for_files(payload: dict, paths: list, marks: dict | None = None):
     found = memories_for(memory_root, files)
     if not found:
         return None
+    from .dedupe import shown_before
+    found = [(rel, memory) for rel, memory in found if not shown_before(memory_root, session, memory)]
+    if not found:
+        return None  # all shown already: nothing more is read
     from ..base.config import load_config, retrieval_enabled
     config = load_config(memory_root)
     if not retrieval_enabled(config):

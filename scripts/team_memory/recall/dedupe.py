@@ -15,7 +15,7 @@ prompt hook holds it back for its window as if it had shown it itself.
 from __future__ import annotations
 
 from ..base.config import int_setting
-from ..base.state import claim, load_state, save_state
+from ..base.state import claim, claimed, load_state, save_state
 from ..records.hookio import session_of  # noqa: F401 - used by the hooks through here
 
 KIND = "recall"
@@ -53,6 +53,11 @@ class Recall:
 def first_showing(memory_root: str, session_id: str, path: str) -> bool:
     """Mark ``path`` shown in the session; True when no hook had shown it before (see the module doc)."""
     return claim(memory_root, SEEN_KIND, session_id, path)
+
+
+def shown_before(memory_root: str, session_id: str, path: str) -> bool:
+    """Whether either hook showed ``path`` in the session (``first_showing`` was called for it)."""
+    return claimed(memory_root, SEEN_KIND, session_id, path)
 
 
 def note_shown(memory_root: str, session_id: str, paths) -> None:

@@ -156,3 +156,16 @@ def test_a_link_as_the_map_is_not_followed(repo, tmp_path):
     (cache / "files.map").unlink()
     os.symlink(forged, cache / "files.map")
     assert post(repo, file_path=str(repo / "app" / "session.py")) is None
+
+
+def test_the_guard_s_report_and_the_file_s_memories_arrive_in_one_answer(repo):
+    memory_root = repo / ".claude" / "memory"
+    write(memory_root, record("preference", "memory-format", "Memory files are written by the CLI", ["memory"],
+                              related_files=[".claude/memory/decisions/"]))
+    assert run_cli("rebuild", cwd=repo).returncode == 0
+    bad = memory_root / "decisions" / "bad.json"
+    bad.write_text('{"title": "y"}\n')
+    text = post(repo, tool="Write", file_path=str(bad), content='{"title": "y"}\n')
+    assert "bad.json changed outside the CLI and is not a valid memory" in text
+    assert "- [PREFERENCE] Memory files are written by the CLI" in text
+    assert text.index("not a valid memory") < text.index("<memory-context")

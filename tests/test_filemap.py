@@ -162,7 +162,7 @@ def test_a_read_of_a_file_without_memories_imports_little(tmp_path):
     assert loaded == {
         "team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.base.fastjson",
         "team_memory.records", "team_memory.records.hookio", "team_memory.tooluse", "team_memory.tooluse.posttool",
-        "team_memory.recall", "team_memory.recall.byfile", "team_memory.records.storeroot", "team_memory.base.model",
+        "team_memory.records.storeroot", "team_memory.base.model",
         "team_memory.base.safefs", "team_memory.records.relpaths", "team_memory.derived", "team_memory.derived.filemap",
     }, sorted(loaded)
 

@@ -121,7 +121,8 @@ def test_at_most_three_lines_within_a_thousand_characters(repo):
     assert run_cli("rebuild", cwd=repo).returncode == 0
     text = post(repo, file_path=str(repo / "docs" / "x.md"))
     assert text.count("\n- [") == 3 and len(text) <= 1000
-    assert post(repo, file_path=str(repo / "docs" / "x.md")).count("\n- [") == 2  # the rest, next time
+    assert post(repo, file_path=str(repo / "docs" / "x.md")) is None  # a file's memories come once, not 3 a Read
+    assert post(repo, file_path=str(repo / "docs" / "y.md")).count("\n- [") == 2  # the rest, with another file
 
 
 def test_hostile_entries_never_read_anything_outside(repo, tmp_path):

@@ -37,6 +37,7 @@ MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR
 MAGIC = b"team-memory file map 1\n"
 MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (a warning says so) and never read
 MAX_TESTED = 2000  # lines matched against one path at most (a teammate's thousands of top-level globs)
+MAX_PATHS = 8  # paths of one tool call looked up
 GLOB_CHARS = "*?["
 
 
@@ -119,9 +120,39 @@ def _read(memory_root: str):
     return data if data.startswith(MAGIC) and (len(data) == len(MAGIC) or data.endswith(b"\n")) else None
 
 
+def lookup(cwd: str, paths: list):
+    """``(memory root, [(file, memory path)])`` for the files a tool call named (relative to ``cwd``
+    or absolute), as the map of the store above ``cwd`` has them; None when the map names none.
+
+    A file is named by its path inside the repository (lexically; failing that, with the links
+    in its folders resolved, for a project reached through a link): nothing is read but the map.
+    """
+    from ..records.storeroot import find_memory_root, project_root_of
+    try:
+        memory_root = find_memory_root(cwd)
+    except OSError:  # a store reached through a link is never used
+        return None
+    if memory_root is None:
+        return None
+    from ..records.relpaths import repo_relative
+    root = project_root_of(memory_root)
+    files = []
+    for path in paths[:MAX_PATHS]:
+        rel = repo_relative(path, cwd, root)
+        if rel is None and isinstance(path, str) and path and "\x00" not in path:
+            full = os.path.join(cwd, os.path.expanduser(path))
+            rel = repo_relative(os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full)),
+                                cwd, os.path.realpath(root))
+        if rel and rel not in files:
+            files.append(rel)
+    found = memories_for(memory_root, files) if files else []
+    return (memory_root, found) if found else None
+
+
 def memories_for(memory_root: str, paths: list) -> list:
     """``[(path, memory path)]``: the memories whose entries name each repository-relative file of
-    ``paths`` (``a/b.py``), in order, each memory once. ``[]`` when the map is missing or unreadable
+    ``paths`` (``a/b.py``), each memory once: for each path, entries keyed by the file itself
+    first, then by each folder above it, the deepest first. ``[]`` when the map is missing or unreadable
     (the next prompt's refresh writes it).
     """
     data = _read(memory_root)
@@ -130,7 +161,7 @@ def memories_for(memory_root: str, paths: list) -> list:
     candidates = []
     for path in paths:
         parts = path.split("/")
-        for key in [""] + ["/".join(parts[:k]) for k in range(1, len(parts) + 1)]:
+        for key in ["/".join(parts[:k]) for k in range(len(parts), 0, -1)] + [""]:  # the most specific first
             target = key.encode("utf-8", "surrogateescape") + b"\t"
             start = _first_at_or_after(data, len(MAGIC), target)
             while start < len(data) and data.startswith(target, start) and len(candidates) < MAX_TESTED:

@@ -1,11 +1,11 @@
 """Recall by file: the memories whose ``related_files`` name a file a tool call just touched.
 
-The PostToolUse hook (``tooluse.posttool``) hands over the paths a Read, Edit, MultiEdit,
-Write, NotebookEdit or simple Bash call named. ``context_for_files`` looks each one up in the
-derived file map (``derived.filemap``: one bounded read, no store scan, no freshness check:
-the next prompt brings the derived files up to date) and, for the few memories it names,
-reads each memory file (bounded, never through a link) to be sure it is still active and
-still names that file. What it shows is the prompt hook's ``<memory-context>`` block (the
+The PostToolUse hook (``tooluse.posttool``) looks the paths a Read, Edit, MultiEdit, Write,
+NotebookEdit or simple Bash call named up in the derived file map (``derived.filemap.lookup``:
+one bounded read, no store scan, no freshness check: the next prompt brings the derived files
+up to date) and, only when the map names memories, hands them to ``recall_found``, which reads
+each memory file (bounded, never through a link) to be sure it is still active and still
+names that file. What it shows is the prompt hook's ``<memory-context>`` block (the
 data note first, every line sanitized and its secrets hidden), at most ``MAX_LINES`` memories
 and ``MAX_CHARS`` characters, each memory once per session whichever hook showed it first
 (``dedupe``). No match: no output, and nothing but the map was read.
@@ -16,7 +16,6 @@ import os
 
 MAX_LINES = 3
 MAX_CHARS = 1000
-MAX_PATHS = 8  # paths of one tool call looked up
 MAX_CHECKED = 12  # memory files read to confirm what the map says
 
 
@@ -27,38 +26,15 @@ class _Hit:
         self.entry, self.line, self.record = entry, line, None
 
 
-def context_for_files(payload: dict, paths: list, marks: dict | None = None):
-    """The PostToolUse output for a tool call that touched ``paths`` (as the tool named them), or None.
+def recall_found(session: str, memory_root: str, found: list, marks: dict | None = None):
+    """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None.
 
     ``marks``: memory path -> a short suffix shown after its line (a stale memory's note).
     """
-    from ..records.hookio import project_dir_of, session_of
-    session = session_of(payload)
-    if not session or not paths:
-        return None  # without a session nothing could be shown only once
-    from ..records.storeroot import find_memory_root, project_root_of
-    cwd = project_dir_of(payload)
-    try:
-        memory_root = find_memory_root(cwd)
-    except OSError:  # a store reached through a link is never used
-        return None
-    if memory_root is None:
-        return None
-    from ..records.relpaths import repo_relative
-    root = project_root_of(memory_root)
-    files = []
-    for path in paths[:MAX_PATHS]:
-        rel = repo_relative(path, cwd, root) or _through_links(path, cwd, root, repo_relative)
-        if rel and rel not in files:
-            files.append(rel)
-    if not files:
-        return None
-    from ..derived.filemap import memories_for
-    found = memories_for(memory_root, files)
-    if not found:
-        return None
-    from .dedupe import shown_before
-    found = [(rel, memory) for rel, memory in found if not shown_before(memory_root, session, memory)]
+    from .dedupe import file_done, shown_before
+    done = {rel for rel, _ in found if file_done(memory_root, session, rel)}
+    found = [(rel, memory) for rel, memory in found
+             if rel not in done and not shown_before(memory_root, session, memory)]
     if not found:
         return None  # all shown already: nothing more is read
     from ..base.config import load_config, retrieval_enabled
@@ -68,18 +44,9 @@ def context_for_files(payload: dict, paths: list, marks: dict | None = None):
     return _shown(memory_root, config, session, found, marks)
 
 
-def _through_links(path: str, cwd: str, root: str, repo_relative):
-    """``path`` with the links in its folders resolved, relative to ``root`` (a project reached through a link)."""
-    if not isinstance(path, str) or not path or "\x00" in path:
-        return None
-    full = os.path.join(cwd, os.path.expanduser(path))
-    real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
-    return repo_relative(real, cwd, os.path.realpath(root))
-
-
 def _shown(memory_root: str, config: dict, session: str, found: list, marks):
     """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
-    from .dedupe import first_showing, note_shown
+    from .dedupe import file_done, first_showing, note_shown
     hits, files = [], []
     for rel, memory in found[:MAX_CHECKED]:
         if len(hits) == MAX_LINES:
@@ -92,6 +59,8 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
             files.append(rel)
     if not hits:
         return None
+    for rel in files:
+        file_done(memory_root, session, rel, mark=True)
     try:
         note_shown(memory_root, session, [entry["path"] for entry in hits])
     except OSError:

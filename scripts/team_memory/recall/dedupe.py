@@ -10,7 +10,9 @@ Recall by file (``byfile``, the PostToolUse hook) shows a memory once per sessio
 hook showed it first: every memory either hook shows gets a mark of its own (``state.claim``,
 an empty file made with ``O_EXCL``: of two tool hooks running at once, one shows it), and one
 the file hook shows is also entered in ``shown`` at the session's current prompt, so the
-prompt hook holds it back for its window as if it had shown it itself.
+prompt hook holds it back for its window as if it had shown it itself. A file whose memories
+the file hook showed is marked too: touching it again shows nothing more (a file named by
+more memories than one block holds does not bring three more at every Read).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from ..records.hookio import session_of  # noqa: F401 - used by the hooks throug
 
 KIND = "recall"
 SEEN_KIND = "seen"  # one mark per memory shown in the session, by either hook
+FILE_KIND = "seen-file"  # one mark per file whose memories the file hook showed in the session
 DEFAULT_PROMPTS = 3
 
 
@@ -58,6 +61,13 @@ def first_showing(memory_root: str, session_id: str, path: str) -> bool:
 def shown_before(memory_root: str, session_id: str, path: str) -> bool:
     """Whether either hook showed ``path`` in the session (``first_showing`` was called for it)."""
     return claimed(memory_root, SEEN_KIND, session_id, path)
+
+
+def file_done(memory_root: str, session_id: str, rel: str, mark: bool = False) -> bool:
+    """Whether the file hook already showed the memories of the file ``rel`` in the session (``mark``: say so now)."""
+    if mark:
+        return not claim(memory_root, FILE_KIND, session_id, rel)
+    return claimed(memory_root, FILE_KIND, session_id, rel)
 
 
 def note_shown(memory_root: str, session_id: str, paths) -> None:

@@ -16,7 +16,7 @@ joined into one JSON answer, printed once.
 """
 from __future__ import annotations
 
-from ..records.hookio import read_payload, report_skip, run_hook
+from ..records.hookio import project_dir_of, read_payload, report_skip, run_hook, session_of
 
 EVENT = "PostToolUse"
 GUARDED = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")  # toolgate.WRITE_TOOLS and Bash (test_tooluse)
@@ -73,11 +73,16 @@ def _guard(payload: dict):
 
 
 def _recall(payload: dict):
-    paths = touched_paths(payload)
+    session = session_of(payload)
+    paths = touched_paths(payload) if session else []  # without a session nothing could be shown only once
     if not paths:
         return None
-    from ..recall.byfile import context_for_files
-    return context_for_files(payload, paths)
+    from ..derived.filemap import lookup
+    hit = lookup(project_dir_of(payload), paths)
+    if hit is None:
+        return None  # the common case: no memory names these files (recall is not even imported)
+    from ..recall.byfile import recall_found
+    return recall_found(session, *hit)
 
 
 def touched_paths(payload: dict) -> list:

@@ -13,7 +13,7 @@ import pytest
 
 from helpers import REPO, record, run_cli, write
 from team_memory.derived import cache as cachemod
-from team_memory.derived.filemap import MAP_REL, key_of, map_path, memories_for, read_related, write_map
+from team_memory.derived.filemap import MAGIC, MAP_REL, key_of, map_path, memories_for, read_related, write_map
 from team_memory.records import relpaths
 from team_memory.recall.byfile import MAX_CHARS, file_block
 
@@ -25,7 +25,11 @@ def _entry(rng: random.Random) -> str:
     return relpaths.normalise("/".join(parts) + ("/" if rng.random() < 0.2 else ""))
 
 
-def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path):
+@pytest.mark.parametrize("block,head", [(4096, 16384), (100, 64)])
+def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypatch, block, head):
+    from team_memory.derived import filemap
+    monkeypatch.setattr(filemap, "BLOCK_BYTES", block)  # small: many blocks, an index longer than the first read
+    monkeypatch.setattr(filemap, "HEAD_BYTES", head)
     rng = random.Random(5)
     memory_root = tmp_path / "p" / ".claude" / "memory"
     memory_root.mkdir(parents=True)
@@ -90,7 +94,7 @@ def test_a_cache_written_before_the_map_is_rebuilt_once(project, memory_root):
     write(memory_root, record("decision", "a", "Sessions in Redis", ["redis"], related_files=["app/session.py"]))
     assert run_cli("rebuild", cwd=project).returncode == 0
     cache = cachemod.Cache(cachemod.cache_path(str(memory_root)))
-    assert cache.meta["filemap"] == "team-memory file map 1"
+    assert cache.meta["filemap"] == MAGIC.decode().strip()
     cache.close()
     from team_memory.base.config import load_config
     from team_memory.derived.upkeep import _compatible

@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from helpers import record, run_cli, run_hook, write
+from team_memory.derived.filemap import encode_map, memories_for
 
 POST = "post_tool_use.py"
 PROMPT = "user_prompt_submit.py"
@@ -139,11 +140,10 @@ def test_hostile_entries_never_read_anything_outside(repo, tmp_path):
     assert "../x.py" not in map_text and "/etc/passwd" not in map_text and ".git/config" not in map_text
     assert "linked" not in map_text and "leak" not in map_text
     # a forged map naming a file outside the store, a link and a path with '..'
-    (memory_root / ".cache" / "files.map").write_text(
-        "team-memory file map 1\n"
-        "x.py\tx.py\t.claude/memory/../../secret/leak.json\n"
-        "x.py\tx.py\t.claude/memory/decisions/linked.json\n"
-        "x.py\tx.py\t.claude/memory/linked-folder/leak.json\n")
+    forged = {".claude/memory/../../secret/leak.json": ["x.py"], ".claude/memory/decisions/linked.json": ["x.py"],
+              ".claude/memory/linked-folder/leak.json": ["x.py"], "/etc/passwd": ["x.py"]}
+    (memory_root / ".cache" / "files.map").write_bytes(encode_map(forged))
+    assert memories_for(str(memory_root), ["x.py"])  # the forged map does name them
     text = post(repo, file_path=str(repo / "x.py"))
     assert text is None
     for rel in ("/etc/passwd", str(repo / ".git" / "config")):
@@ -153,7 +153,7 @@ def test_hostile_entries_never_read_anything_outside(repo, tmp_path):
 def test_a_link_as_the_map_is_not_followed(repo, tmp_path):
     cache = repo / ".claude" / "memory" / ".cache"
     forged = tmp_path / "forged.map"
-    forged.write_text("team-memory file map 1\napp/session.py\tapp/session.py\t.claude/memory/decisions/redis-sessions.json\n")
+    forged.write_bytes(encode_map({".claude/memory/decisions/redis-sessions.json": ["app/session.py"]}))
     (cache / "files.map").unlink()
     os.symlink(forged, cache / "files.map")
     assert post(repo, file_path=str(repo / "app" / "session.py")) is None

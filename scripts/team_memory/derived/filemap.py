@@ -9,8 +9,10 @@ that is never a link (``cachewrite``). The hook reads it without a lock.
 
 Format (UTF-8 text, ``\\n`` line ends)::
 
-    team-memory file map 1
-    <key>\\t<entry>\\t<memory>
+    team-memory file map 2
+    <size of the block index in bytes>
+    <block index: "<key>\\t<offset>" per block of lines>
+    <lines: "<key>\\t<entry>\\t<memory>">
 
 one line per (active memory, ``related_files`` entry), the lines sorted as bytes:
 
@@ -22,11 +24,13 @@ one line per (active memory, ``related_files`` entry), the lines sorted as bytes
   a glob's literal folders, the segments before the first one with a glob character (``""``
   for a glob at the top, such as ``**/*.sql``).
 
-A lookup for ``a/b/c.py`` looks at the lines keyed ``""``, ``a``, ``a/b`` and ``a/b/c.py``:
-each run of lines is found by bisecting the bytes (``\\t`` sorts before every character an
-entry may hold, so a key's lines are together), then each entry is matched against the whole
-path (``relpaths.matches``). The cost is one bounded read plus a few dozen comparisons per
-folder level, whatever the store's size; at most ``MAX_TESTED`` lines are matched per lookup.
+The lines are cut into blocks of about ``BLOCK_BYTES``; the block index gives each block's
+first key and its offset from the first line. A lookup for ``a/b/c.py`` looks at the lines
+keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` (``\\t`` sorts before every character an entry
+may hold, so a key's lines are together): the index, read with the head of the file, says
+in which block each run starts, and only those blocks are read (``os.pread``); then each
+entry is matched against the whole path (``relpaths.matches``). The cost is a few small
+reads whatever the map's size; at most ``MAX_TESTED`` lines are matched per lookup.
 Retired and archived memories are never in the map (the reader only yields active ones).
 """
 from __future__ import annotations
@@ -34,10 +38,12 @@ from __future__ import annotations
 import os
 
 MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
-MAGIC = b"team-memory file map 1\n"
+MAGIC = b"team-memory file map 2\n"
 MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (a warning says so) and never read
 MAX_TESTED = 2000  # lines matched against one path at most (a teammate's thousands of top-level globs)
 MAX_PATHS = 8  # paths of one tool call looked up
+BLOCK_BYTES = 4096  # lines per block of the index (a lookup reads about one block per folder level)
+HEAD_BYTES = 16384  # read first: the magic, the index size and (for most maps) the whole index
 GLOB_CHARS = "*?["
 
 
@@ -83,41 +89,73 @@ def map_lines(related: dict) -> list:
     return sorted(lines)
 
 
+def encode_map(related: dict) -> bytes:
+    """The map's bytes for ``related`` (``{memory path: [entries]}``)."""
+    lines = map_lines(related)
+    index, offset, block_start = [], 0, None
+    for line in lines:
+        if block_start is None or offset - block_start >= BLOCK_BYTES:
+            block_start = offset
+            index.append(line[:line.index(b"\t")] + b"\t%d\n" % offset)
+        offset += len(line) + 1
+    index_bytes = b"".join(index)
+    return MAGIC + b"%d\n" % len(index_bytes) + index_bytes + b"".join(line + b"\n" for line in lines)
+
+
 def write_map(memory_root: str, related: dict) -> None:
     """Replace the map with one built from ``related`` (``{memory path: [entries]}``). Under the store lock."""
     from ..base.config import warn
     from ..base.fsutil import atomic_write_bytes
     from .cachewrite import _cache_folder
-    lines = map_lines(related)
-    data = MAGIC + b"".join(line + b"\n" for line in lines)
+    data = encode_map(related)
     if len(data) > MAX_MAP_BYTES:
         warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
              f"until fewer related_files entries are stored")
-        data = MAGIC
+        data = encode_map({})
     _cache_folder(memory_root)
     atomic_write_bytes(map_path(memory_root), data, durable=False)
 
 
 def read_related(memory_root: str):
     """The map as ``{memory path: [entries]}``; None when it is missing or not a map (then rebuild)."""
-    data = _read(memory_root)
-    if data is None:
+    from ..base.safefs import read_regular
+    try:
+        data = read_regular(map_path(memory_root), MAX_MAP_BYTES)[0]
+        body = _head(data)[2]
+    except (OSError, ValueError):
+        return None
+    if not data.endswith(b"\n"):
         return None
     related: dict = {}
-    for line in data[len(MAGIC):].split(b"\n"):
+    for line in data[body:].split(b"\n"):
         parts = line.decode("utf-8", "surrogateescape").split("\t")
         if len(parts) == 3:
             related.setdefault(parts[2], []).append(parts[1])
     return related
 
 
-def _read(memory_root: str):
-    from ..base.safefs import read_regular
-    try:
-        data = read_regular(map_path(memory_root), MAX_MAP_BYTES)[0]
-    except OSError:
-        return None
-    return data if data.startswith(MAGIC) and (len(data) == len(MAGIC) or data.endswith(b"\n")) else None
+def _head(data: bytes):
+    """``(block keys, block offsets, where the lines start)`` from the map's first bytes; ``ValueError``
+    when they are not a map's (or do not hold the whole index: ``_Short``)."""
+    if not data.startswith(MAGIC):
+        raise ValueError("not a file map")
+    end = data.find(b"\n", len(MAGIC))
+    if end < 0 or end - len(MAGIC) > 12:
+        raise ValueError("not a file map")
+    size = int(data[len(MAGIC):end])
+    body = end + 1 + size
+    if len(data) < body:
+        raise _Short(body)
+    keys, offsets = [], []
+    for line in data[end + 1:body].split(b"\n")[:-1]:
+        key, _, offset = line.rpartition(b"\t")
+        keys.append(key)
+        offsets.append(int(offset))
+    return keys, offsets, body
+
+
+class _Short(ValueError):
+    """The first read did not hold the whole block index: ``args[0]`` bytes do."""
 
 
 def lookup(cwd: str, paths: list):
@@ -152,22 +190,22 @@ def lookup(cwd: str, paths: list):
 def memories_for(memory_root: str, paths: list) -> list:
     """``[(path, memory path)]``: the memories whose entries name each repository-relative file of
     ``paths`` (``a/b.py``), each memory once: for each path, entries keyed by the file itself
-    first, then by each folder above it, the deepest first. ``[]`` when the map is missing or unreadable
-    (the next prompt's refresh writes it).
+    first, then by each folder above it, the deepest first. ``[]`` when the map is missing or
+    unreadable (the next prompt's refresh writes it).
     """
-    data = _read(memory_root)
-    if data is None or len(data) == len(MAGIC):
+    from ..base.safefs import open_regular
+    try:
+        fd, st = open_regular(map_path(memory_root))
+    except OSError:
         return []
-    candidates = []
-    for path in paths:
-        parts = path.split("/")
-        for key in ["/".join(parts[:k]) for k in range(len(parts), 0, -1)] + [""]:  # the most specific first
-            target = key.encode("utf-8", "surrogateescape") + b"\t"
-            start = _first_at_or_after(data, len(MAGIC), target)
-            while start < len(data) and data.startswith(target, start) and len(candidates) < MAX_TESTED:
-                end = data.find(b"\n", start)
-                candidates.append((path, data[start + len(target):end]))
-                start = end + 1
+    try:
+        if st.st_size > MAX_MAP_BYTES:
+            return []
+        candidates = _candidates(fd, paths)
+    except (OSError, ValueError):
+        return []
+    finally:
+        os.close(fd)
     if not candidates:
         return []
     from ..records.relpaths import matches
@@ -180,18 +218,57 @@ def memories_for(memory_root: str, paths: list) -> list:
     return found
 
 
-def _first_at_or_after(data: bytes, lo: int, target: bytes) -> int:
-    """The offset of the first line (from ``lo``, a line start) that sorts at or after ``target``."""
-    hi = len(data)
+def _candidates(fd: int, paths: list) -> list:
+    """``[(path, b"<entry>\\t<memory>")]`` of the lines keyed by each path or a folder above it."""
+    head = os.pread(fd, HEAD_BYTES, 0)
+    try:
+        keys, offsets, body = _head(head)
+    except _Short as short:
+        head = os.pread(fd, short.args[0], 0)
+        keys, offsets, body = _head(head)
+    out = []
+    for path in paths:
+        parts = path.split("/")
+        for key in ["/".join(parts[:k]) for k in range(len(parts), 0, -1)] + [""]:  # the most specific first
+            key = key.encode("utf-8", "surrogateescape")
+            block = _last_below(keys, key)
+            if block < 0:
+                continue  # every line sorts after this key: none has it
+            out.extend((path, rest) for rest in _run(fd, body + offsets[block], key, MAX_TESTED - len(out)))
+    return out
+
+
+def _last_below(keys: list, key: bytes) -> int:
+    """The block where ``key``'s lines would start: the last whose first key is below it, else the first
+    block when its first key is ``key`` itself, else -1."""
+    lo, hi = 0, len(keys)
     while lo < hi:
         mid = (lo + hi) // 2
-        i = data.rfind(b"\n", lo, mid)
-        start = lo if i < 0 else i + 1
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = len(data)
-        if data[start:end] < target:
-            lo = end + 1
+        if keys[mid] < key:
+            lo = mid + 1
         else:
-            hi = start
-    return lo
+            hi = mid
+    if lo == 0:
+        return 0 if keys and keys[0] == key else -1
+    return lo - 1
+
+
+def _run(fd: int, start: int, key: bytes, limit: int) -> list:
+    """The rest (``<entry>\\t<memory>``) of the lines keyed ``key``, reading on from offset ``start``."""
+    target = key + b"\t"
+    out, carry = [], b""
+    while limit > 0:
+        chunk = os.pread(fd, BLOCK_BYTES * 2, start)
+        if not chunk:
+            return out
+        start += len(chunk)
+        lines = (carry + chunk).split(b"\n")
+        carry = lines.pop()
+        for line in lines:
+            if line.startswith(target):
+                out.append(line[len(target):])
+                if len(out) >= limit:
+                    return out
+            elif line[:len(target)] > target:
+                return out  # past the run
+    return out

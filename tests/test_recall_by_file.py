@@ -34,6 +34,7 @@ def repo(tmp_path):
     write(memory_root, record("decision", "old-idea", "An old idea about views", ["views"],
                               related_files=["app/views.py"], record_status="retired"))
     assert run_cli("rebuild", cwd=root).returncode == 0
+    (root / ".gitignore").write_text(".claude/memory/index.md\n.claude/memory/.lock\n.claude/memory/.cache/\n")
     git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@e"]
     subprocess.run(git + ["add", "-A"], check=True)
     subprocess.run(git + ["commit", "-qm", "init"], check=True)
@@ -170,3 +171,21 @@ def test_the_guard_s_report_and_the_file_s_memories_arrive_in_one_answer(repo):
     assert "bad.json changed outside the CLI and is not a valid memory" in text
     assert "- [PREFERENCE] Memory files are written by the CLI" in text
     assert text.index("not a valid memory") < text.index("<memory-context")
+
+
+def test_a_teammate_s_memory_pulled_with_git_is_recalled_after_the_next_prompt(repo, tmp_path):
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+    git = ["-c", "user.name=t", "-c", "user.email=t@e"]
+    write(repo / ".claude" / "memory", record("runbook", "views-cache", "Clear the views cache after a deploy", ["views"],
+                                              related_files=["app/views.py"]))
+    subprocess.run(["git", "-C", str(repo), *git, "add", ".claude/memory/runbooks"], check=True)
+    subprocess.run(["git", "-C", str(repo), *git, "commit", "-qm", "views runbook"], check=True)
+    run_hook(PROMPT, {"prompt": "hello there, what is new today?", "cwd": str(clone), "session_id": "c"}, cwd=clone)
+    assert post(clone, session="c", file_path=str(clone / "app" / "views.py")) is None
+    subprocess.run(["git", "-C", str(clone), *git, "pull", "-q", "--no-rebase"], check=True)
+    assert post(clone, session="c", file_path=str(clone / "app" / "views.py")) is None  # the map: at the next prompt
+    run_hook(PROMPT, {"prompt": "hello again, anything else new?", "cwd": str(clone), "session_id": "c"}, cwd=clone)
+    assert "Clear the views cache after a deploy" in post(clone, session="c", file_path=str(clone / "app" / "views.py"))
+    assert subprocess.run(["git", "-C", str(clone), "status", "--porcelain"], capture_output=True,
+                          text=True).stdout == ""  # the derived files stay out of git's way

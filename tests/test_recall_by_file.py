@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from helpers import record, run_cli, run_hook, write
+from helpers import REPO, record, run_cli, run_hook, write
 from team_memory.derived.filemap import encode_map, memories_for
 
 POST = "post_tool_use.py"
@@ -189,3 +189,14 @@ def test_a_teammate_s_memory_pulled_with_git_is_recalled_after_the_next_prompt(r
     assert "Clear the views cache after a deploy" in post(clone, session="c", file_path=str(clone / "app" / "views.py"))
     assert subprocess.run(["git", "-C", str(clone), "status", "--porcelain"], capture_output=True,
                           text=True).stdout == ""  # the derived files stay out of git's way
+
+
+def test_the_drop_in_install_runs_post_tool_use_on_reads_too(tmp_path):
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    assert run_cli("install", str(project)).returncode == 0
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    hooks_json = json.loads((REPO / "hooks.json").read_text())
+    (group,) = settings["hooks"]["PostToolUse"]
+    assert group["matcher"] == hooks_json["hooks"]["PostToolUse"][0]["matcher"] == \
+        "Read|Write|Edit|MultiEdit|NotebookEdit|Bash"

@@ -4,8 +4,10 @@ One generated store (10,000 memories by default), ``--with-files`` of them (2,00
 naming source files in ``related_files`` (7 in 10 a file, 2 a folder, 1 a glob), built with
 ``rebuild``; then the hook exactly as ``hooks.json`` runs it, on a Read (or an Edit) of:
 
-- ``file without memories``: a file no entry names (the look-up in the file map, nothing else);
+- ``file without memories``: a file in a folder no entry reaches (decided from the map's head);
 - ``Edit, file without memories``: the same file edited (the guard's fast path too);
+- ``file without memories, beside globs``: a file under a folder whose glob entries do not match
+  it (``src/**/*.py`` and a ``.md`` file): the entries are read and matched, none names it;
 - ``file with memories``: a file that one file entry and its folder's entries name, in a new
   session each run (so the memories are shown: each memory file read again, the block, the marks);
 - ``file with memories, shown``: the same file again in one session (already shown: nothing printed).
@@ -85,6 +87,7 @@ def bench_file_recall(repo: str, py: str, cli: str, n: int, with_files: int, rou
     nothing = os.path.join(project, "docs", "guide", "intro.md")
     cases = {"file without memories": lambda: payload(nothing),
              "Edit, file without memories": lambda: payload(nothing, tool="Edit"),
+             "file without memories, beside globs": lambda: payload(os.path.join(project, "src", "cache", "notes.md")),
              "file with memories": lambda: payload(target),
              "file with memories, shown": lambda: payload(target, "bench-shown")}
     shown = subprocess.run(argv, input=cases["file with memories"](), capture_output=True, cwd=project, env=env)

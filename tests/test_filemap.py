@@ -13,7 +13,8 @@ import pytest
 
 from helpers import REPO, record, run_cli, write
 from team_memory.derived import cache as cachemod
-from team_memory.derived.filemap import MAGIC, MAP_REL, key_of, map_path, memories_for, read_related, write_map
+from team_memory.derived.filemap import MAGIC, MAP_REL, map_path, memories_for
+from team_memory.derived.filemapwrite import key_of, read_related, write_map
 from team_memory.records import relpaths
 from team_memory.recall.byfile import MAX_CHARS, file_block
 
@@ -27,8 +28,8 @@ def _entry(rng: random.Random) -> str:
 
 @pytest.mark.parametrize("block,head", [(4096, 16384), (100, 64)])
 def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypatch, block, head):
-    from team_memory.derived import filemap
-    monkeypatch.setattr(filemap, "BLOCK_BYTES", block)  # small: many blocks, an index longer than the first read
+    from team_memory.derived import filemap, filemapwrite
+    monkeypatch.setattr(filemapwrite, "BLOCK_BYTES", block)  # small: many blocks, an index longer than the first read
     monkeypatch.setattr(filemap, "HEAD_BYTES", head)
     rng = random.Random(5)
     memory_root = tmp_path / "p" / ".claude" / "memory"
@@ -166,9 +167,37 @@ def test_a_read_of_a_file_without_memories_imports_little(tmp_path):
     assert loaded == {
         "team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.base.fastjson",
         "team_memory.records", "team_memory.records.hookio", "team_memory.tooluse", "team_memory.tooluse.posttool",
-        "team_memory.records.storeroot", "team_memory.base.model",
-        "team_memory.base.safefs", "team_memory.records.relpaths", "team_memory.derived", "team_memory.derived.filemap",
+        "team_memory.derived", "team_memory.derived.filemap",
     }, sorted(loaded)
+
+
+def test_the_first_look_never_misses_what_the_look_up_finds(tmp_path, monkeypatch):
+    """``_worth_a_look`` (``os`` alone) may say yes for nothing, never no when ``lookup`` finds a memory."""
+    from team_memory.derived import filemap
+    rng = random.Random(11)
+    project = tmp_path / "p"
+    memory_root = project / ".claude" / "memory"
+    memory_root.mkdir(parents=True)
+    (project / ".git").mkdir()
+    (project / "app" / "b").mkdir(parents=True)
+    os.symlink(project / "app", tmp_path / "linked-app")
+    related = {f".claude/memory/decisions/m{i}.json": sorted({_entry(rng) for _ in range(rng.randint(1, 2))})
+               for i in range(200)}
+    write_map(str(memory_root), related)
+    cwds = [project, project / "app", project / "app" / "b", tmp_path / "linked-app"]
+    forms = ["{p}", "./{p}", "{p}/", " {p}", "{p}//x", "../{p}", "{root}/{p}", "{root}/./{p}", "{link}/{p}"]
+    hits = 0
+    for _ in range(600):
+        rel = "/".join(rng.choice(NAMES) for _ in range(rng.randint(1, 3)))
+        path = rng.choice(forms).format(p=rel, root=project, link=tmp_path / "linked-app")
+        cwd = str(rng.choice(cwds))
+        first = filemap._worth_a_look(cwd, [path])
+        monkeypatch.setattr(filemap, "_worth_a_look", lambda *_: True)
+        found = filemap.lookup(cwd, [path])
+        monkeypatch.undo()
+        hits += found is not None
+        assert first or found is None, (cwd, path, found)
+    assert hits > 50  # the property was tried on paths that do have memories
 
 
 @pytest.mark.parametrize("command,expected", [

@@ -9,7 +9,8 @@ import subprocess
 import pytest
 
 from helpers import REPO, record, run_cli, run_hook, write
-from team_memory.derived.filemap import encode_map, memories_for
+from team_memory.derived.filemap import memories_for
+from team_memory.derived.filemapwrite import encode_map
 
 POST = "post_tool_use.py"
 PROMPT = "user_prompt_submit.py"

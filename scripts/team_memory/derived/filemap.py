@@ -10,7 +10,8 @@ that is never a link (``cachewrite``). The hook reads it without a lock.
 Format (UTF-8 text, ``\\n`` line ends)::
 
     team-memory file map 2
-    <size of the block index in bytes>
+    <size of the first segments> <size of the block index>   (in bytes)
+    <first segments: every key's first path segment, "\\t" between them>
     <block index: "<key>\\t<offset>" per block of lines>
     <lines: "<key>\\t<entry>\\t<memory>">
 
@@ -25,13 +26,15 @@ one line per (active memory, ``related_files`` entry), the lines sorted as bytes
   for a glob at the top, such as ``**/*.sql``).
 
 The lines are cut into blocks of about ``BLOCK_BYTES``; the block index gives each block's
-first key and its offset from the first line. A lookup for ``a/b/c.py`` looks at the lines
-keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` (``\\t`` sorts before every character an entry
+first key and its offset from the first line. A lookup for ``a/b/c.py`` reads the head
+(``HEAD_BYTES``): when no key starts with ``a`` and none is ``""``, that is all. Otherwise it
+looks at the lines keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` (``\\t`` sorts before every character an entry
 may hold, so a key's lines are together): the index, read with the head of the file, says
 in which block each run starts, and only those blocks are read (``os.pread``); then each
 entry is matched against the whole path (``relpaths.matches``). The cost is a few small
 reads whatever the map's size; at most ``MAX_TESTED`` lines are matched per lookup.
 Retired and archived memories are never in the map (the reader only yields active ones).
+This module is the hook's side (reading); ``filemapwrite`` builds and writes the map.
 """
 from __future__ import annotations
 
@@ -39,119 +42,36 @@ import os
 
 MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
 MAGIC = b"team-memory file map 2\n"
-MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (a warning says so) and never read
+MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (``filemapwrite`` warns) and never read
 MAX_TESTED = 2000  # lines matched against one path at most (a teammate's thousands of top-level globs)
 MAX_PATHS = 8  # paths of one tool call looked up
 BLOCK_BYTES = 4096  # lines per block of the index (a lookup reads about one block per folder level)
-HEAD_BYTES = 16384  # read first: the magic, the index size and (for most maps) the whole index
-GLOB_CHARS = "*?["
+HEAD_BYTES = 4096  # read first: the magic, the sizes, the first segments and (for most maps) the whole index
 
 
 def map_path(memory_root: str) -> str:
     return os.path.join(memory_root, *MAP_REL)
 
 
-def related_entries(record: dict) -> list:
-    """The record's ``related_files`` entries in their stored form; refused ones left out."""
-    from ..records.relpaths import MAX_ENTRIES, normalise
-    raw = record.get("related_files")
-    out = []
-    for entry in raw[:MAX_ENTRIES] if isinstance(raw, list) else ():
-        try:
-            entry = normalise(entry)
-        except ValueError:
-            continue
-        if entry not in out:
-            out.append(entry)
-    return out
-
-
-def key_of(entry: str) -> str:
-    """Where a lookup finds ``entry`` (see the module doc)."""
-    if not any(c in entry for c in GLOB_CHARS):
-        return entry.rstrip("/")
-    literal = []
-    for part in entry.split("/"):
-        if any(c in part for c in GLOB_CHARS):
-            break
-        literal.append(part)
-    return "/".join(literal)
-
-
-def map_lines(related: dict) -> list:
-    """``{memory path: [entries]}`` -> the map's lines (bytes, sorted, without line ends)."""
-    lines = set()
-    for memory, entries in related.items():
-        if "\t" in memory or "\n" in memory:
-            continue
-        for entry in entries:
-            lines.add(f"{key_of(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape"))
-    return sorted(lines)
-
-
-def encode_map(related: dict) -> bytes:
-    """The map's bytes for ``related`` (``{memory path: [entries]}``)."""
-    lines = map_lines(related)
-    index, offset, block_start = [], 0, None
-    for line in lines:
-        if block_start is None or offset - block_start >= BLOCK_BYTES:
-            block_start = offset
-            index.append(line[:line.index(b"\t")] + b"\t%d\n" % offset)
-        offset += len(line) + 1
-    index_bytes = b"".join(index)
-    return MAGIC + b"%d\n" % len(index_bytes) + index_bytes + b"".join(line + b"\n" for line in lines)
-
-
-def write_map(memory_root: str, related: dict) -> None:
-    """Replace the map with one built from ``related`` (``{memory path: [entries]}``). Under the store lock."""
-    from ..base.config import warn
-    from ..base.fsutil import atomic_write_bytes
-    from .cachewrite import _cache_folder
-    data = encode_map(related)
-    if len(data) > MAX_MAP_BYTES:
-        warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
-             f"until fewer related_files entries are stored")
-        data = encode_map({})
-    _cache_folder(memory_root)
-    atomic_write_bytes(map_path(memory_root), data, durable=False)
-
-
-def read_related(memory_root: str):
-    """The map as ``{memory path: [entries]}``; None when it is missing or not a map (then rebuild)."""
-    from ..base.safefs import read_regular
-    try:
-        data = read_regular(map_path(memory_root), MAX_MAP_BYTES)[0]
-        body = _head(data)[2]
-    except (OSError, ValueError):
-        return None
-    if not data.endswith(b"\n"):
-        return None
-    related: dict = {}
-    for line in data[body:].split(b"\n"):
-        parts = line.decode("utf-8", "surrogateescape").split("\t")
-        if len(parts) == 3:
-            related.setdefault(parts[2], []).append(parts[1])
-    return related
-
-
-def _head(data: bytes):
-    """``(block keys, block offsets, where the lines start)`` from the map's first bytes; ``ValueError``
-    when they are not a map's (or do not hold the whole index: ``_Short``)."""
+def parse_head(data: bytes):
+    """``(first segments, block keys, block offsets, where the lines start)`` from the map's first
+    bytes; ``ValueError`` when they are not a map's (``_Short`` when they do not hold the whole head)."""
     if not data.startswith(MAGIC):
         raise ValueError("not a file map")
     end = data.find(b"\n", len(MAGIC))
-    if end < 0 or end - len(MAGIC) > 12:
+    if end < 0 or end - len(MAGIC) > 24:
         raise ValueError("not a file map")
-    size = int(data[len(MAGIC):end])
-    body = end + 1 + size
+    seg_size, index_size = map(int, data[len(MAGIC):end].split(b" "))
+    body = end + 1 + seg_size + index_size
     if len(data) < body:
         raise _Short(body)
+    segments = set(data[end + 1:end + seg_size].split(b"\t")) if seg_size else set()
     keys, offsets = [], []
-    for line in data[end + 1:body].split(b"\n")[:-1]:
+    for line in data[end + 1 + seg_size:body].split(b"\n")[:-1]:
         key, _, offset = line.rpartition(b"\t")
         keys.append(key)
         offsets.append(int(offset))
-    return keys, offsets, body
+    return segments, keys, offsets, body
 
 
 class _Short(ValueError):
@@ -165,7 +85,9 @@ def lookup(cwd: str, paths: list):
     A file is named by its path inside the repository (lexically; failing that, with the links
     in its folders resolved, for a project reached through a link): nothing is read but the map.
     """
-    from ..records.storeroot import find_memory_root, project_root_of
+    if not _worth_a_look(cwd, paths[:MAX_PATHS]):
+        return None  # the common case: decided with ``os`` alone, nothing more imported
+    from ..base.safefs import find_memory_root, project_root_of
     try:
         memory_root = find_memory_root(cwd)
     except OSError:  # a store reached through a link is never used
@@ -185,6 +107,48 @@ def lookup(cwd: str, paths: list):
             files.append(rel)
     found = memories_for(memory_root, files) if files else []
     return (memory_root, found) if found else None
+
+
+def _worth_a_look(cwd: str, paths: list) -> bool:
+    """A first look with ``os`` alone (no store rule, no ``relpaths``: the hook's speed): False only
+    when no map at or above ``cwd`` names a key of these files, so ``lookup`` could find nothing.
+
+    It errs towards True: every folder up to the file system root is tried (``find_memory_root``
+    takes one of them), and each path is made relative both as written and with its folders'
+    links resolved, loosely normalised (``relpaths.normalise`` without its refusals). A map that
+    is a link is not opened (``O_NOFOLLOW``); one that cannot be read is left to ``lookup``.
+    """
+    here = os.path.realpath(cwd)
+    fulls = []
+    for path in paths:
+        if isinstance(path, str) and path and "\x00" not in path:
+            joined = os.path.join(cwd, os.path.expanduser(path))  # as lookup resolves it: ".." after a link too
+            fulls += [os.path.normpath(joined),
+                      os.path.join(os.path.realpath(os.path.dirname(joined)), os.path.basename(joined))]
+    while fulls:
+        try:
+            fd = os.open(os.path.join(here, ".claude", "memory", *MAP_REL),
+                         os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError as exc:
+            fd = None if exc.errno == 2 else -1  # ENOENT: no map here; anything else: let lookup decide
+        if fd == -1:
+            return True
+        if fd is not None:
+            try:
+                top = here.rstrip(os.sep) + os.sep
+                rels = ["/".join(p for p in f[len(top):].strip().replace(os.sep, "/").replace("\\", "/").split("/")
+                                 if p not in ("", ".")) for f in fulls if f.startswith(top)]
+                if rels and _candidates(fd, [r for r in rels if r]):
+                    return True
+            except (OSError, ValueError):
+                return True
+            finally:
+                os.close(fd)
+        up = os.path.dirname(here)
+        if up == here:
+            return False
+        here = up
+    return False
 
 
 def memories_for(memory_root: str, paths: list) -> list:
@@ -222,14 +186,17 @@ def _candidates(fd: int, paths: list) -> list:
     """``[(path, b"<entry>\\t<memory>")]`` of the lines keyed by each path or a folder above it."""
     head = os.pread(fd, HEAD_BYTES, 0)
     try:
-        keys, offsets, body = _head(head)
+        segments, keys, offsets, body = parse_head(head)
     except _Short as short:
         head = os.pread(fd, short.args[0], 0)
-        keys, offsets, body = _head(head)
+        segments, keys, offsets, body = parse_head(head)
     out = []
     for path in paths:
         parts = path.split("/")
-        for key in ["/".join(parts[:k]) for k in range(len(parts), 0, -1)] + [""]:  # the most specific first
+        wanted = ["/".join(parts[:k]) for k in range(len(parts), 0, -1)]  # the most specific first
+        if parts[0].encode("utf-8", "surrogateescape") not in segments:
+            wanted = []  # no entry under this file's top folder (the common case: nothing more is read)
+        for key in wanted + ([""] if b"" in segments else []):
             key = key.encode("utf-8", "surrogateescape")
             block = _last_below(keys, key)
             if block < 0:
@@ -258,7 +225,7 @@ def _run(fd: int, start: int, key: bytes, limit: int) -> list:
     target = key + b"\t"
     out, carry = [], b""
     while limit > 0:
-        chunk = os.pread(fd, BLOCK_BYTES * 2, start)
+        chunk = os.pread(fd, BLOCK_BYTES + 512, start)
         if not chunk:
             return out
         start += len(chunk)

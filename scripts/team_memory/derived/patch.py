@@ -227,7 +227,7 @@ def _patch_map(memory_root: str, touched: set, related: dict) -> bool:
 
     False when there is no map to patch (then a full rebuild writes one).
     """
-    from .filemap import read_related, write_map
+    from .filemapwrite import read_related, write_map
     old = read_related(memory_root)
     if old is None:
         return False

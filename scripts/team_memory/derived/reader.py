@@ -104,7 +104,7 @@ class _Reader:
         if entry is None:
             return stamp, None
         if record.get("related_files"):
-            from .filemap import related_entries
+            from .filemapwrite import related_entries
             entries = related_entries(record)
             if entries:
                 self.related[entry["path"]] = entries

@@ -177,7 +177,7 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
         tables[category][name][3] = ident
     items = [_item(strategy, line, f[0], f[1], f[4], _rereader(memory_root, folders[f[2]], f[3]), f[5])
              for line, f in zip(lines, found)]
-    from .filemap import write_map
+    from .filemapwrite import write_map
     write_map(memory_root, reader.related)
     _write_full(memory_root, config, strategy, stamps, items, tables)
     return len(lines)

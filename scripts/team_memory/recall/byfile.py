@@ -80,7 +80,7 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     from ..base.config import category_enabled, category_folders
     from ..base.safefs import is_real_dir, read_regular
     from ..base.sanitize import safe_name
-    from ..derived.filemap import related_entries
+    from ..derived.filemapwrite import related_entries
     from ..derived.index import entry_from_record
     from ..records.relpaths import matches
     from ..records.store import MAX_MEMORY_BYTES, NotARecord, parse_memory, project_root_of, record_status

@@ -14,7 +14,7 @@ import os
 
 from ..base.config import category_folders, warn
 from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, read_regular
-from .storeroot import find_memory_root, folders_up, project_root_of, repo_root_of  # noqa: F401 - their home
+from ..base.safefs import find_memory_root, folders_up, project_root_of, repo_root_of  # noqa: F401 - found here too
 
 # The order keys are written in; unknown keys follow, sorted.
 KEY_ORDER = (

@@ -87,7 +87,7 @@ def bench_file_recall(repo: str, py: str, cli: str, n: int, with_files: int, rou
     nothing = os.path.join(project, "docs", "guide", "intro.md")
     cases = {"file without memories": lambda: payload(nothing),
              "Edit, file without memories": lambda: payload(nothing, tool="Edit"),
-             "file without memories, beside globs": lambda: payload(os.path.join(project, "src", "cache", "notes.md")),
+             "file without memories, beside globs": lambda: payload(os.path.join(project, "src", "vendored", "notes.md")),
              "file with memories": lambda: payload(target),
              "file with memories, shown": lambda: payload(target, "bench-shown")}
     shown = subprocess.run(argv, input=cases["file with memories"](), capture_output=True, cwd=project, env=env)

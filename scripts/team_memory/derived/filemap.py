@@ -173,10 +173,13 @@ def memories_for(memory_root: str, paths: list) -> list:
     if not candidates:
         return []
     from ..records.relpaths import matches
-    found, seen = [], set()
+    found, seen, verdicts = [], set(), {}
     for path, line in candidates:
         entry, _, memory = line.decode("utf-8", "surrogateescape").partition("\t")
-        if memory not in seen and matches(entry, path):
+        verdict = verdicts.get((entry, path))
+        if verdict is None:  # many memories share an entry ("src/**/*.py"): matched once
+            verdict = verdicts[(entry, path)] = matches(entry, path)
+        if memory not in seen and verdict:
             seen.add(memory)
             found.append((path, memory))
     return found

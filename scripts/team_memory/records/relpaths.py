@@ -77,6 +77,10 @@ def _segments(pattern: list, names: list) -> bool:
     Each (pattern position, name position) pair is decided once, so a teammate's entry of many
     ``**`` segments costs at most len(pattern) x len(names) steps, never an exponential search.
     """
+    if "**" not in pattern:
+        return len(pattern) == len(names) and all(_name(p, n) for p, n in zip(pattern, names))
+    if pattern[-1] != "**" and (not names or not _name(pattern[-1], names[-1])):
+        return False  # the last segment always takes the last name: most globs fail here, at once
     done: dict = {}
 
     def match(p: int, n: int) -> bool:
@@ -96,6 +100,20 @@ def _segments(pattern: list, names: list) -> bool:
 
 def _name(pattern: str, name: str) -> bool:
     """One segment against a pattern of ``*``, ``?`` and ``[...]`` (``[!...]`` negates)."""
+    if "[" not in pattern and "?" not in pattern:  # the usual "*.py", "test_*": string methods
+        if "*" not in pattern:
+            return pattern == name
+        parts = pattern.split("*")
+        head, tail = parts[0], parts[-1]
+        if len(name) < len(head) + len(tail) or not name.startswith(head) or not name.endswith(tail):
+            return False
+        pos, end = len(head), len(name) - len(tail)
+        for middle in parts[1:-1]:  # each in turn, leftmost first
+            found = name.find(middle, pos, end)
+            if found < 0:
+                return False
+            pos = found + len(middle)
+        return True
     p = n = 0
     star_p, star_n = -1, 0
     while n < len(name):

@@ -10,6 +10,7 @@ The file (JSON, written atomically by ``stalemarks.write_marks``)::
     {"format": 1,
      "head": "<the commit HEAD named when the marks were computed, or null>",
      "seen": ["<entry key>", ...],           # every active memory with related files
+     "seen_all": true,                       # false when there were too many to list
      "marks": {"<entry path>": ["<entry key>", "<suffix>"], ...}}
 
 An entry path is the memory file's repository-relative path as ``index.md`` writes it
@@ -107,6 +108,7 @@ def marks_for(memory_root: str, shown: list) -> dict:
         marks = doc["marks"] if doc else {}
         seen = doc.get("seen") if doc else None
         seen = set(seen) if isinstance(seen, list) else set()
+        seen_all = bool(doc.get("seen_all", True)) if doc else True
         for path, record in shown:
             if not isinstance(record, dict):
                 continue
@@ -116,7 +118,7 @@ def marks_for(memory_root: str, shown: list) -> dict:
             key = entry_key(path, record)
             if isinstance(stored, list) and len(stored) == 2 and stored[0] == key and isinstance(stored[1], str):
                 out[path] = stored[1][:MAX_SUFFIX]
-            elif stored is not None or key not in seen:
+            elif stored is not None or (key not in seen and seen_all):
                 stale = True
         if doc is not None and not stale:
             from ..base.githead import repository_head

@@ -1,0 +1,303 @@
+"""Stale marks computed from git: which memories' related files changed since, or are gone.
+
+For every active memory with ``related_files`` (normalised: ``records.relpaths``), a commit
+counts against it when it touches a file one of its entries names (``relpaths.matches``:
+files, folders, globs) and was committed after the memory was last *vouched for*: the later
+of its ``updated_at`` and the newest commit that touched the memory's own JSON file. So the
+memory committed together with the code it describes (the usual case, after ``updated_at``)
+is not stale, nor one committed after the code; a later change to the code makes it stale,
+and ``update`` (a new ``updated_at``) clears it. An entry that names nothing any more is
+named too: an exact path missing from the work tree (``lstat`` part by part, never through a
+link), a folder or glob matching no tracked file.
+
+One ``git log`` over the whole range (since the oldest such ``updated_at``, at most
+``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
+``git ls-files`` when a folder or glob entry needs it: never one call per memory
+(``base.gitlog`` says how git is run). Without git, outside a repository or before the first
+commit, nothing is marked. The result goes to ``.cache/stale.json`` (``staleness`` reads
+it), keyed to HEAD as read from git's files and to every (entry path, ``updated_at``,
+related entries): the CLI (``review``, ``doctor``, ``stats``) recomputes when the key is out
+of date, the prompt hook hands that to ``finish_marks_in_background``.
+"""
+from __future__ import annotations
+
+import os
+
+from .staleness import LOCK_NAME, MARKS_FORMAT, MAX_SUFFIX, entry_key, load_marks, marks_path, related_entries
+
+MAX_COMMITS = 5000
+MAX_SPECS = 1000
+MAX_SEEN = 50000
+SHOWN_PATH = 60
+
+
+class Item:
+    """One active memory with related files, and what git says about them."""
+
+    def __init__(self, path: str, category: str, ident: str, record: dict):
+        from ..records.times import record_time
+        self.path, self.category, self.ident, self.record = path, category, ident, record
+        self.title = record.get("title") if isinstance(record.get("title"), str) else ident
+        self.updated = record.get("updated_at") or record.get("created_at") or ""
+        self.since = record_time(record)
+        self.entries = related_entries(record)
+        self.key = entry_key(path, record)
+        self.commits: list = []  # the commits that count, newest first
+        self.changed: list = []  # the files they touched that an entry names, newest first
+        self.missing: list = []  # entries that name nothing any more
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.commits or self.missing)
+
+    def suffix(self) -> str:
+        """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``, or ""."""
+        parts = []
+        if self.missing:
+            parts.append(_some(self.missing) + (" no longer exists" if len(self.missing) == 1 else " no longer exist"))
+        changed = [p for p in self.changed if p not in self.missing]
+        if changed:
+            parts.append(_some(changed) + " changed since")
+        if self.commits:
+            parts.append(f"{len(self.commits)} commit" + ("" if len(self.commits) == 1 else "s"))
+        return "(" + "; ".join(parts) + ")" if parts else ""
+
+    def first_change(self) -> float:
+        """When it went stale: its oldest counting commit, else (a file gone) its ``updated_at``."""
+        return self.commits[-1].time if self.commits else self.since
+
+
+def _some(paths: list) -> str:
+    from ..base.sanitize import clean_line, cut
+    first = cut(clean_line(paths[0]), SHOWN_PATH)
+    return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
+
+
+def memory_items(memory_root: str, config: dict) -> list:
+    """An ``Item`` for every active memory with at least one usable related entry."""
+    from ..records.store import iter_records, project_root_of, record_status
+    project = project_root_of(memory_root)
+    items = []
+    for category, path, record in iter_records(memory_root, config):
+        if record_status(record) != "active" or not related_entries(record):
+            continue
+        rel = os.path.relpath(path, project).replace(os.sep, "/")
+        ident = record.get("id") if isinstance(record.get("id"), str) else os.path.basename(path)[:-5]
+        items.append(Item(rel, category, ident, record))
+    return items
+
+
+class Assessment:
+    """Every memory's verdict: ``head`` (as git's files name it), ``git`` (could it be asked),
+    ``complete`` (False when git's output was cut short by a bound), ``items``."""
+
+    def __init__(self, head, git: bool, complete: bool, items: list):
+        self.head, self.git, self.complete, self.items = head, git, complete, items
+
+    @property
+    def stale(self) -> list:
+        """The stale items, oldest change first."""
+        return sorted((i for i in self.items if i.stale), key=lambda i: (i.first_change(), i.path))
+
+
+def assess(memory_root: str, config: dict, items: list | None = None) -> Assessment:
+    """Work out every memory's marks with git (one ``log``, at most one ``ls-files``)."""
+    from ..base.githead import repository_head
+    from ..base.gitlog import log_commits
+    from ..records.store import project_root_of
+    items = memory_items(memory_root, config) if items is None else items
+    project = project_root_of(memory_root)
+    repo = repository_head(project)
+    head = repo.get("head") if repo else None
+    if repo is None or not items:
+        return Assessment(head, repo is not None, True, items)
+    store = os.path.relpath(memory_root, project).replace(os.sep, "/")
+    got = log_commits(project, min(i.since for i in items), _pathspecs(items, store), MAX_COMMITS)
+    if got is None:  # no git, no commit yet, or git refused the repository
+        return Assessment(head, False, True, items)
+    commits, complete = got
+    _count_commits(items, commits, store + "/")
+    complete = _find_missing(items, project) and complete and len(commits) < MAX_COMMITS
+    return Assessment(head, True, complete, items)
+
+
+def _literal_prefix(entry: str) -> str:
+    """The folders of ``entry`` before its first glob segment ("" when it starts with one)."""
+    from ..records.relpaths import is_glob
+    parts = []
+    for part in entry.rstrip("/").split("/"):
+        if is_glob(part):
+            break
+        parts.append(part)
+    return "/".join(parts)
+
+
+def _pathspecs(items: list, store: str) -> list:
+    """Literal paths that cover every entry (a glob by its literal folders), and the store."""
+    specs = {_literal_prefix(e) for i in items for e in i.entries}
+    if "" in specs:
+        return []  # a glob from the top: the whole history, filtered here
+    if len(specs) > MAX_SPECS:  # keep git's pathspec matching cheap: top folders instead
+        specs = {s.split("/", 1)[0] for s in specs}
+    return sorted(specs | {store})
+
+
+def _count_commits(items: list, commits: list, store_prefix: str) -> None:
+    """Fill each item's counting commits and changed files (``commits`` newest first)."""
+    from ..records.relpaths import is_glob, matches
+    plain, globs = {}, []
+    for item in items:
+        for entry in item.entries:
+            if is_glob(entry):
+                globs.append((item, entry))
+            else:
+                plain.setdefault(entry.rstrip("/"), []).append(item)
+    vouched = {}  # entry path -> the newest commit time that touched the memory's own file
+    touched = {}  # id(item) -> [(commit, path)]
+    for commit in commits:
+        for path in commit.paths:
+            if path.startswith(store_prefix):
+                vouched[path] = max(vouched.get(path, 0), commit.time)
+            hit = []
+            at = len(path)
+            while at > 0:  # the file itself, then every folder above it
+                hit.extend(plain.get(path[:at], ()))
+                at = path.rfind("/", 0, at)
+            hit.extend(item for item, entry in globs if matches(entry, path))
+            for item in hit:
+                touched.setdefault(id(item), []).append((commit, path))
+    for item in items:
+        after = max(item.since, vouched.get(item.path, 0))
+        seen = set()
+        for commit, path in touched.get(id(item), ()):
+            if commit.time <= after:
+                continue
+            if commit.hash not in seen:
+                seen.add(commit.hash)
+                item.commits.append(commit)
+            if path not in item.changed:
+                item.changed.append(path)
+
+
+def _find_missing(items: list, project: str) -> bool:
+    """Fill each item's missing entries; False when a folder or glob could not be checked."""
+    from ..records.relpaths import is_glob, matches
+    tracked = folders = None
+    checked = {}
+    complete = True
+    for item in items:
+        for entry in item.entries:
+            if entry not in checked:
+                if not is_glob(entry) and not entry.endswith("/"):
+                    checked[entry] = _exists(project, entry)
+                else:
+                    if tracked is None:
+                        tracked, folders = _tracked(project)
+                    if tracked is None:
+                        complete = False
+                        checked[entry] = None
+                    elif not is_glob(entry):
+                        checked[entry] = entry.rstrip("/") in folders
+                    else:
+                        prefix = _literal_prefix(entry)
+                        checked[entry] = any(matches(entry, p) for p in tracked
+                                             if not prefix or p.startswith(prefix + "/"))
+            if checked[entry] is False:
+                item.missing.append(entry)
+    return complete
+
+
+def _tracked(project: str):
+    """``(tracked files, every folder above one)`` under ``project``, or ``(None, None)``."""
+    from ..base.gitlog import tracked_files
+    files = tracked_files(project)
+    if files is None:
+        return None, None
+    folders = set()
+    for path in files:
+        at = path.rfind("/")
+        while at > 0 and path[:at] not in folders:
+            folders.add(path[:at])
+            at = path.rfind("/", 0, at)
+    return files, folders
+
+
+def _exists(project: str, entry: str):
+    """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
+    is a link: what lies behind it is outside what git tracks, and is not looked at."""
+    from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT
+    parts = entry.split("/")
+    here = project
+    for n, part in enumerate(parts):
+        here = os.path.join(here, part)
+        try:
+            kind = os.lstat(here).st_mode & S_IFMT
+        except OSError:
+            return False
+        if n < len(parts) - 1 and kind != S_IFDIR:
+            return None if kind == S_IFLNK else False
+    return True
+
+
+def write_marks(memory_root: str, found: Assessment) -> None:
+    """Store ``found`` as ``.cache/stale.json`` (atomically, in a ``.cache`` that is never a link)."""
+    from ..base import fastjson
+    from ..base.fsutil import atomic_write_text
+    from .cachewrite import _cache_folder
+    _cache_folder(memory_root)
+    keys = [i.key for i in found.items]
+    doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
+           "seen": keys[:MAX_SEEN], "seen_all": len(keys) <= MAX_SEEN,
+           "marks": {i.path: [i.key, i.suffix()[:MAX_SUFFIX]] for i in found.items if i.stale}}
+    atomic_write_text(marks_path(memory_root), fastjson.dumps(doc), durable=False)
+
+
+def is_current(memory_root: str, items: list) -> bool:
+    """Do the stored marks answer for HEAD as it is now and for exactly these memories?"""
+    from ..base.githead import repository_head
+    from ..records.store import project_root_of
+    doc = load_marks(memory_root)
+    if doc is None or not doc.get("seen_all", True):
+        return False
+    head = (repository_head(project_root_of(memory_root)) or {}).get("head")
+    seen = doc.get("seen")
+    return doc.get("head") == head and isinstance(seen, list) and set(seen) == {i.key for i in items}
+
+
+def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True):
+    """The current ``Assessment`` when it had to be worked out (and is now stored), else None
+    (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits)."""
+    from ..base.fsutil import store_lock
+    from .cachewrite import _cache_folder
+    items = memory_items(memory_root, config)
+    if not force and is_current(memory_root, items):
+        return None
+    _cache_folder(memory_root)
+    with store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME)):
+        if not force and is_current(memory_root, items):
+            return None
+        found = assess(memory_root, config, items)
+        write_marks(memory_root, found)
+    return found
+
+
+def current_marks(memory_root: str, config: dict) -> dict:
+    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
+    from .staleness import stale_marks
+    found = refresh_marks(memory_root, config)
+    if found is not None:
+        return {i.path: i.suffix() for i in found.items if i.stale}
+    return stale_marks(memory_root)
+
+
+def finish_marks_in_background(memory_root: str) -> int:
+    """What the prompt hook hands over: recompute the marks if still out of date. Leaves at once
+    when another process is at it (its lock is held)."""
+    from ..base.config import load_config
+    from ..base.fsutil import LockBusy
+    try:
+        refresh_marks(memory_root, load_config(memory_root), blocking=False)
+    except LockBusy:
+        return 1
+    return 0
+

@@ -51,10 +51,16 @@ class Item:
         return bool(self.commits or self.missing)
 
     def suffix(self) -> str:
-        """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``, or ""."""
+        """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``,
+        ``(billing/**/*.sql matches no file)``, several of them joined by ``;``, or ""."""
+        from ..records.relpaths import is_glob
         parts = []
-        if self.missing:
-            parts.append(_some(self.missing) + (" no longer exists" if len(self.missing) == 1 else " no longer exist"))
+        gone = [m for m in self.missing if not is_glob(m) and not m.endswith("/")]
+        empty = [m for m in self.missing if m not in gone]
+        if gone:
+            parts.append(_some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
+        if empty:
+            parts.append(_some(empty) + (" matches no file" if len(empty) == 1 else " match no file"))
         changed = [p for p in self.changed if p not in self.missing]
         if changed:
             parts.append(_some(changed) + " changed since")

@@ -52,8 +52,12 @@ def _commands(ident: str, item) -> dict:
     import shlex
     ref = shlex.quote(ident)
     kept = [e for e in item.entries if e not in item.missing]
-    reviewed = f"{CLI} update {ref} --reviewed" + "".join(f" --related-file {shlex.quote(e)}" for e in kept) \
-        if kept or not item.missing else f"{CLI} edit {ref}"
+    if not item.missing:
+        reviewed = f"{CLI} update {ref} --reviewed"
+    elif kept:
+        reviewed = f"{CLI} update {ref} --reviewed" + "".join(f" --related-file {shlex.quote(e)}" for e in kept)
+    else:
+        reviewed = f"{CLI} edit {ref}"
     return {"reviewed": reviewed, "update": f"{CLI} edit {ref}", "retire": f"{CLI} retire {ref} --reason '...'"}
 
 

@@ -145,3 +145,13 @@ def test_repository_head_outside_a_repository_and_odd_heads(tmp_path):
                                      ("refs/heads/a\nb", False), ("refs/heads/", False)])
 def test_valid_ref(name, ok):
     assert valid_ref(name) is ok
+
+
+def test_marks_for_does_nothing_for_memories_without_related_files(memory_root, monkeypatch):
+    started = []
+    monkeypatch.setattr("team_memory.derived.staleness.recompute_in_background", lambda root: started.append(root))
+    plain = {"updated_at": "2026-01-01T00:00:00Z", "title": "t"}
+    assert marks_for(str(memory_root), [(PATH, plain)]) == {}  # no marks file yet, nothing to assess
+    assert started == []
+    assert marks_for(str(memory_root), [(PATH, dict(plain, related_files=["app/x.py"]))]) == {}
+    assert started == [str(memory_root)]  # never assessed: recomputed in the background

@@ -97,34 +97,35 @@ def entry_key(path: str, record: dict) -> str:
 def marks_for(memory_root: str, shown: list) -> dict:
     """Entry path -> suffix for the memories ``shown`` (``[(entry path, record)]``), for the block.
 
-    A mark is kept only when the memory is still the one it was computed for. When HEAD moved
-    since, or a memory shown with related files was never assessed, the recomputation is
-    handed to a detached background process and the stored marks are used meanwhile.
-    Never runs git, never raises.
+    A mark is kept only when the memory is still the one it was computed for. When a memory
+    shown has related files and HEAD moved since, or it was never assessed, the recomputation
+    is handed to a detached background process and the stored marks are used meanwhile. A
+    block without such a memory costs one small file read. Never runs git, never raises.
     """
     try:
         doc = load_marks(memory_root)
-        out, stale = {}, doc is None
         marks = doc["marks"] if doc else {}
         seen = doc.get("seen") if doc else None
         seen = set(seen) if isinstance(seen, list) else set()
         seen_all = bool(doc.get("seen_all", True)) if doc else True
+        out, relevant, stale = {}, False, False
         for path, record in shown:
             if not isinstance(record, dict):
                 continue
             stored = marks.get(path)
-            if not related_entries(record) and stored is None:
+            if stored is None and not related_entries(record):
                 continue
+            relevant = True
             key = entry_key(path, record)
             if isinstance(stored, list) and len(stored) == 2 and stored[0] == key and isinstance(stored[1], str):
                 out[path] = stored[1][:MAX_SUFFIX]
             elif stored is not None or (key not in seen and seen_all):
                 stale = True
-        if doc is not None and not stale:
+        if relevant and not stale:
             from ..base.githead import repository_head
             from ..records.store import project_root_of
             stale = (repository_head(project_root_of(memory_root)) or {}).get("head") != doc.get("head")
-        if stale and shown:
+        if stale:
             recompute_in_background(memory_root)
         return out
     except Exception:
@@ -135,10 +136,12 @@ def recompute_in_background(memory_root: str) -> bool:
     """Hand the marks' recomputation (``stalemarks.finish_marks_in_background``) to a detached
     process, unless one is at it already (its lock is held). False when nothing was started."""
     from ..base.fsutil import LockBusy, store_lock
+    from .cache import CACHE_DIR
     from .freshcache import hand_over
-    try:
-        with store_lock(memory_root, blocking=False, name=os.path.join(".cache", LOCK_NAME)):
-            pass
-    except (LockBusy, OSError):
-        return False
+    if os.path.lexists(os.path.join(memory_root, CACHE_DIR)):  # (missing: the background process makes it)
+        try:
+            with store_lock(memory_root, blocking=False, name=os.path.join(CACHE_DIR, LOCK_NAME)):
+                pass
+        except (LockBusy, OSError):  # at work already, or a .cache that is a link: leave it
+            return False
     return hand_over(memory_root, "team_memory.derived.stalemarks", "finish_marks_in_background")

@@ -245,3 +245,14 @@ def test_head_moved_the_hook_hands_over_and_never_runs_git(tmp_path, repo):
     calls = [line for line in log.read_text().splitlines() if line.strip()]
     assert calls and all("finish_marks_in_background" in c for c in calls), calls
     assert not any("user_prompt_submit" in c for c in calls)
+
+
+def test_a_linked_cache_folder_is_never_written_through(tmp_path, repo):
+    edit(repo, "app/session.py", "SESSIONS = 'postgres'\n")
+    commit(repo, "move sessions to Postgres", days_ago=2)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (repo / ".claude" / "memory" / ".cache").symlink_to(elsewhere)
+    assert review(repo)["count"] == 1  # worked out all the same, not stored
+    assert json.loads(run_cli("stats", "--json", cwd=repo).stdout)["stale"] == 1
+    assert list(elsewhere.iterdir()) == []

@@ -272,25 +272,42 @@ def is_current(memory_root: str, items: list) -> bool:
 
 def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True):
     """The current ``Assessment`` when it had to be worked out (and is now stored), else None
-    (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits)."""
+    (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
+
+    Where the marks cannot be stored (a read-only checkout, a ``.cache`` that is a link) they
+    are worked out all the same and not stored. ``LockBusy`` (``blocking=False``) when another
+    process is computing them.
+    """
     from ..base.fsutil import store_lock
     from .cachewrite import _cache_folder
     items = memory_items(memory_root, config)
     if not force and is_current(memory_root, items):
         return None
-    _cache_folder(memory_root)
-    with store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME)):
-        if not force and is_current(memory_root, items):
+    lock = store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME))
+    try:
+        _cache_folder(memory_root)
+        lock.__enter__()
+    except OSError:
+        lock = None
+    try:
+        if not force and lock is not None and is_current(memory_root, items):
             return None
         found = assess(memory_root, config, items)
-        write_marks(memory_root, found)
-    return found
+        if lock is not None:
+            try:
+                write_marks(memory_root, found)
+            except OSError:
+                pass
+        return found
+    finally:
+        if lock is not None:
+            lock.__exit__(None, None, None)
 
 
 def current_marks(memory_root: str, config: dict) -> dict:
     """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
     from .staleness import stale_marks
-    found = refresh_marks(memory_root, config)
+    found = refresh_marks(memory_root, config)  # (blocking: waits for a background run to finish)
     if found is not None:
         return {i.path: i.suffix() for i in found.items if i.stale}
     return stale_marks(memory_root)
@@ -303,7 +320,7 @@ def finish_marks_in_background(memory_root: str) -> int:
     from ..base.fsutil import LockBusy
     try:
         refresh_marks(memory_root, load_config(memory_root), blocking=False)
-    except LockBusy:
+    except (LockBusy, OSError):
         return 1
     return 0
 

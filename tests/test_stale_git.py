@@ -256,3 +256,23 @@ def test_a_linked_cache_folder_is_never_written_through(tmp_path, repo):
     assert review(repo)["count"] == 1  # worked out all the same, not stored
     assert json.loads(run_cli("stats", "--json", cwd=repo).stdout)["stale"] == 1
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_project_in_a_subfolder_of_the_repository(tmp_path):
+    top = tmp_path / "mono"
+    top.mkdir()
+    git(top, "init", "-q", "-b", "main")
+    git(top, "config", "user.email", "dev@example.com")
+    git(top, "config", "user.name", "Dev")
+    project = top / "services" / "login"
+    edit(project, "app/session.py", "SESSIONS = 'redis'\n")
+    edit(top, "app/session.py", "elsewhere\n")  # the same relative path outside the project: not its file
+    memory(project, ["app/session.py"], days_ago=10)
+    commit(top, "login service", days_ago=9)
+    edit(top, "app/session.py", "elsewhere, changed\n")
+    commit(top, "outside the project", days_ago=3)
+    assert review(project)["count"] == 0
+    edit(project, "app/session.py", "SESSIONS = 'postgres'\n")
+    commit(top, "move sessions to Postgres", days_ago=2)
+    item = review(project)["stale"][0]
+    assert item["path"] == MEMORY and item["suffix"] == "(app/session.py changed since; 1 commit)"

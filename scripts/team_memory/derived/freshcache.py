@@ -107,21 +107,16 @@ def hand_over(memory_root: str, module: str = "team_memory.derived.freshcache",
     process; False when it cannot be started.
 
     Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the
-    client waits for none of them); the function takes its lock itself, or leaves when busy.
+    client waits for none of them: ``base.detach``); the function takes its lock itself, or
+    leaves when busy.
     ``module`` and ``function`` are this package's own names, never text from a file.
     """
-    import subprocess
     import sys
+    from ..base.detach import start_detached
     scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     code = (f"import sys; sys.path.insert(0, sys.argv[1]); "
             f"from {module} import {function}; {function}(sys.argv[2])")
-    try:
-        subprocess.Popen([sys.executable or "python3", "-S", "-c", code, scripts, memory_root],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True, close_fds=True)
-    except (OSError, ValueError):
-        return False
-    return True
+    return start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root])
 
 
 def finish_in_background(memory_root: str) -> int:

@@ -34,10 +34,10 @@ SHOWN_PATH = 60
 class Item:
     """One active memory with related files, and what git says about them."""
 
-    def __init__(self, path: str, category: str, ident: str, record: dict):
+    def __init__(self, path: str, category: str, record: dict):
         from ..records.times import record_time
-        self.path, self.category, self.ident, self.record = path, category, ident, record
-        self.title = record.get("title") if isinstance(record.get("title"), str) else ident
+        self.path, self.category = path, category
+        self.title = record.get("title") if isinstance(record.get("title"), str) else os.path.basename(path)
         self.updated = record.get("updated_at") or record.get("created_at") or ""
         self.since = record_time(record)
         self.entries = related_entries(record)
@@ -87,9 +87,7 @@ def memory_items(memory_root: str, config: dict) -> list:
     for category, path, record in iter_records(memory_root, config):
         if record_status(record) != "active" or not related_entries(record):
             continue
-        rel = os.path.relpath(path, project).replace(os.sep, "/")
-        ident = record.get("id") if isinstance(record.get("id"), str) else os.path.basename(path)[:-5]
-        items.append(Item(rel, category, ident, record))
+        items.append(Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record))
     return items
 
 

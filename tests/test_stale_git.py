@@ -276,3 +276,12 @@ def test_a_project_in_a_subfolder_of_the_repository(tmp_path):
     commit(top, "move sessions to Postgres", days_ago=2)
     item = review(project)["stale"][0]
     assert item["path"] == MEMORY and item["suffix"] == "(app/session.py changed since; 1 commit)"
+
+
+def test_commits_in_git_blame_ignore_revs_do_not_count(repo):
+    edit(repo, "app/session.py", "SESSIONS = \"redis\"\n")
+    reformat = commit(repo, "reformat everything", days_ago=3)
+    assert review(repo)["count"] == 1
+    edit(repo, ".git-blame-ignore-revs", f"# mass reformatting\n{reformat}  # black\n")
+    commit(repo, "ignore the reformat in blame", days_ago=2)
+    assert review(repo)["count"] == 0

@@ -6,7 +6,8 @@ files, folders, globs) and was committed after the memory was last *vouched for*
 of its ``updated_at`` and the newest commit that touched the memory's own JSON file. So the
 memory committed together with the code it describes (the usual case, after ``updated_at``)
 is not stale, nor one committed after the code; a later change to the code makes it stale,
-and ``update`` (a new ``updated_at``) clears it. An entry that names nothing any more is
+and ``update`` (a new ``updated_at``) clears it. Commits listed in ``.git-blame-ignore-revs``
+(mass reformatting) never count. An entry that names nothing any more is
 named too: an exact path missing from the work tree (``lstat`` part by part, never through a
 link), a folder or glob matching no tracked file.
 
@@ -29,6 +30,8 @@ MAX_COMMITS = 5000
 MAX_SPECS = 1000
 MAX_SEEN = 50000
 SHOWN_PATH = 60
+IGNORE_REVS = ".git-blame-ignore-revs"
+MAX_IGNORE_REVS_BYTES = 1024 * 1024
 
 
 class Item:
@@ -120,9 +123,26 @@ def assess(memory_root: str, config: dict, items: list | None = None) -> Assessm
     if got is None:  # no git, no commit yet, or git refused the repository
         return Assessment(head, False, True, items)
     commits, complete = got
-    _count_commits(items, commits, store + "/")
+    ignored = ignored_revisions(repo["top"])
+    _count_commits(items, [c for c in commits if c.hash not in ignored], store + "/")
     complete = _find_missing(items, project) and complete and len(commits) < MAX_COMMITS
     return Assessment(head, True, complete, items)
+
+
+def ignored_revisions(top: str) -> set:
+    """The commits ``.git-blame-ignore-revs`` at the repository's top lists (full hashes): the
+    mass reformatting a team already tells ``git blame`` to look past changes no memory's meaning."""
+    from ..base.safefs import read_regular
+    try:
+        data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
+    except OSError:
+        return set()
+    revs = set()
+    for line in data.decode("ascii", "replace").splitlines():
+        word = line.split("#", 1)[0].strip().lower()
+        if len(word) in (40, 64) and all(c in "0123456789abcdef" for c in word):
+            revs.add(word)
+    return revs
 
 
 def _literal_prefix(entry: str) -> str:

@@ -301,6 +301,8 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
     items = memory_items(memory_root, config)
     if not force and is_current(memory_root, items):
         return None
+    if not items and load_marks(memory_root) is None:  # nothing to mark, nothing stored: no file, no git
+        return Assessment(None, False, True, [])
     lock = store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME))
     try:
         _cache_folder(memory_root)

@@ -290,7 +290,7 @@ def test_commits_in_git_blame_ignore_revs_do_not_count(repo):
 def test_a_store_without_related_files_gets_no_marks_file(tmp_path):
     plain = tmp_path / "plain"
     git(plain.parent, "init", "-q", str(plain))
-    write(plain / ".claude" / "memory", record("decision", "x", "Plain memory"))
+    write(plain / ".claude" / "memory", record("decision", "x", "Plain memory", tags=["plain"]))
     for args in (["rebuild"], ["stats"], ["doctor"], ["review"]):
         assert run_cli(*args, cwd=plain).returncode == 0
     assert not (plain / ".claude" / "memory" / ".cache" / "stale.json").exists()

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import e2e_support as e2e
-from test_stale_git import commit, edit, git, memory
+from test_stale_git import commit, edit, memory, new_repo
 
 pytestmark = pytest.mark.e2e
 
@@ -18,9 +18,7 @@ def test_a_stale_memory_reaches_the_model_with_its_suffix(tmp_path):
     e2e.require_claude()
     project = e2e.plugin_project(tmp_path)
     shutil.rmtree(project / ".git")
-    git(project, "init", "-q", "-b", "main")
-    git(project, "config", "user.email", "dev@example.com")
-    git(project, "config", "user.name", "Dev")
+    new_repo(project)
     edit(project, "app/session.py", "SESSIONS = 'redis'\n")
     memory(project, ["app/session.py"], days_ago=10)
     commit(project, "sessions in redis", days_ago=9)

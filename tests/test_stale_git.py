@@ -50,14 +50,19 @@ def memory(repo: Path, related, days_ago: float = 10, memory_id: str = "use-redi
                                                      days_ago=days_ago, related_files=list(related)))
 
 
-@pytest.fixture
-def repo(tmp_path):
-    """A repository whose memory about app/session.py was committed with that code, 9 days ago."""
-    root = tmp_path / "repo"
-    root.mkdir()
+def new_repo(root: Path) -> Path:
+    """An empty repository at ``root`` (created), with a committer."""
+    root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "dev@example.com")
     git(root, "config", "user.name", "Dev")
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A repository whose memory about app/session.py was committed with that code, 9 days ago."""
+    root = new_repo(tmp_path / "repo")
     edit(root, "app/session.py", "SESSIONS = 'redis'\n")
     edit(root, "app/old.py", "old\n")
     memory(root, ["app/session.py"], days_ago=10)
@@ -259,11 +264,7 @@ def test_a_linked_cache_folder_is_never_written_through(tmp_path, repo):
 
 
 def test_a_project_in_a_subfolder_of_the_repository(tmp_path):
-    top = tmp_path / "mono"
-    top.mkdir()
-    git(top, "init", "-q", "-b", "main")
-    git(top, "config", "user.email", "dev@example.com")
-    git(top, "config", "user.name", "Dev")
+    top = new_repo(tmp_path / "mono")
     project = top / "services" / "login"
     edit(project, "app/session.py", "SESSIONS = 'redis'\n")
     edit(top, "app/session.py", "elsewhere\n")  # the same relative path outside the project: not its file

@@ -1,15 +1,9 @@
 """Stale marks computed from git: which memories' related files changed since, or are gone.
 
-For every active memory with ``related_files`` (normalised: ``records.relpaths``), a commit
-counts against it when it touches a file one of its entries names (``relpaths.matches``:
-files, folders, globs) and was committed after the memory was last *vouched for*: the later
-of its ``updated_at`` and the newest commit that touched the memory's own JSON file. So the
-memory committed together with the code it describes (the usual case, after ``updated_at``)
-is not stale, nor one committed after the code; a later change to the code makes it stale,
-and ``update`` (a new ``updated_at``) clears it. Commits listed in ``.git-blame-ignore-revs``
-(mass reformatting) never count. An entry that names nothing any more is
-named too: an exact path missing from the work tree (``lstat`` part by part, never through a
-link), a folder or glob matching no tracked file.
+For every active memory with ``related_files`` (normalised: ``records.relpaths``), the commits
+that touched a file one of its entries names after it was last vouched for, and the entries
+that name nothing any more (``filechanges`` holds the rule). ``Item`` is one memory and its
+verdict, with the suffix the hooks print; ``Assessment`` all of them.
 
 One ``git log`` over the whole range (since the oldest such ``updated_at``, at most
 ``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
@@ -27,11 +21,8 @@ import os
 from .staleness import LOCK_NAME, MARKS_FORMAT, MAX_SUFFIX, entry_key, load_marks, marks_path, related_entries
 
 MAX_COMMITS = 5000
-MAX_SPECS = 1000
 MAX_SEEN = 50000
 SHOWN_PATH = 60
-IGNORE_REVS = ".git-blame-ignore-revs"
-MAX_IGNORE_REVS_BYTES = 1024 * 1024
 
 
 class Item:
@@ -112,6 +103,7 @@ def assess(memory_root: str, config: dict, items: list | None = None) -> Assessm
     from ..base.githead import repository_head
     from ..base.gitlog import log_commits
     from ..records.store import project_root_of
+    from .filechanges import count_commits, find_missing, ignored_revisions, pathspecs
     items = memory_items(memory_root, config) if items is None else items
     project = project_root_of(memory_root)
     repo = repository_head(project)
@@ -119,148 +111,14 @@ def assess(memory_root: str, config: dict, items: list | None = None) -> Assessm
     if repo is None or not items:
         return Assessment(head, repo is not None, True, items)
     store = os.path.relpath(memory_root, project).replace(os.sep, "/")
-    got = log_commits(project, min(i.since for i in items), _pathspecs(items, store), MAX_COMMITS)
+    got = log_commits(project, min(i.since for i in items), pathspecs(items, store), MAX_COMMITS)
     if got is None:  # no git, no commit yet, or git refused the repository
         return Assessment(head, False, True, items)
     commits, complete = got
     ignored = ignored_revisions(repo["top"])
-    _count_commits(items, [c for c in commits if c.hash not in ignored], store + "/")
-    complete = _find_missing(items, project) and complete and len(commits) < MAX_COMMITS
+    count_commits(items, [c for c in commits if c.hash not in ignored], store + "/")
+    complete = find_missing(items, project) and complete and len(commits) < MAX_COMMITS
     return Assessment(head, True, complete, items)
-
-
-def ignored_revisions(top: str) -> set:
-    """The commits ``.git-blame-ignore-revs`` at the repository's top lists (full hashes): the
-    mass reformatting a team already tells ``git blame`` to look past changes no memory's meaning."""
-    from ..base.safefs import read_regular
-    try:
-        data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
-    except OSError:
-        return set()
-    revs = set()
-    for line in data.decode("ascii", "replace").splitlines():
-        word = line.split("#", 1)[0].strip().lower()
-        if len(word) in (40, 64) and all(c in "0123456789abcdef" for c in word):
-            revs.add(word)
-    return revs
-
-
-def _literal_prefix(entry: str) -> str:
-    """The folders of ``entry`` before its first glob segment ("" when it starts with one)."""
-    from ..records.relpaths import is_glob
-    parts = []
-    for part in entry.rstrip("/").split("/"):
-        if is_glob(part):
-            break
-        parts.append(part)
-    return "/".join(parts)
-
-
-def _pathspecs(items: list, store: str) -> list:
-    """Literal paths that cover every entry (a glob by its literal folders), and the store."""
-    specs = {_literal_prefix(e) for i in items for e in i.entries}
-    if "" in specs:
-        return []  # a glob from the top: the whole history, filtered here
-    if len(specs) > MAX_SPECS:  # keep git's pathspec matching cheap: top folders instead
-        specs = {s.split("/", 1)[0] for s in specs}
-    return sorted(specs | {store})
-
-
-def _count_commits(items: list, commits: list, store_prefix: str) -> None:
-    """Fill each item's counting commits and changed files (``commits`` newest first)."""
-    from ..records.relpaths import is_glob, matches
-    plain, globs = {}, []
-    for item in items:
-        for entry in item.entries:
-            if is_glob(entry):
-                globs.append((item, entry))
-            else:
-                plain.setdefault(entry.rstrip("/"), []).append(item)
-    vouched = {}  # entry path -> the newest commit time that touched the memory's own file
-    touched = {}  # id(item) -> [(commit, path)]
-    for commit in commits:
-        for path in commit.paths:
-            if path.startswith(store_prefix):
-                vouched[path] = max(vouched.get(path, 0), commit.time)
-            hit = []
-            at = len(path)
-            while at > 0:  # the file itself, then every folder above it
-                hit.extend(plain.get(path[:at], ()))
-                at = path.rfind("/", 0, at)
-            hit.extend(item for item, entry in globs if matches(entry, path))
-            for item in hit:
-                touched.setdefault(id(item), []).append((commit, path))
-    for item in items:
-        after = max(item.since, vouched.get(item.path, 0))
-        seen = set()
-        for commit, path in touched.get(id(item), ()):
-            if commit.time <= after:
-                continue
-            if commit.hash not in seen:
-                seen.add(commit.hash)
-                item.commits.append(commit)
-            if path not in item.changed:
-                item.changed.append(path)
-
-
-def _find_missing(items: list, project: str) -> bool:
-    """Fill each item's missing entries; False when a folder or glob could not be checked."""
-    from ..records.relpaths import is_glob, matches
-    tracked = folders = None
-    checked = {}
-    complete = True
-    for item in items:
-        for entry in item.entries:
-            if entry not in checked:
-                if not is_glob(entry) and not entry.endswith("/"):
-                    checked[entry] = _exists(project, entry)
-                else:
-                    if tracked is None:
-                        tracked, folders = _tracked(project)
-                    if tracked is None:
-                        complete = False
-                        checked[entry] = None
-                    elif not is_glob(entry):
-                        checked[entry] = entry.rstrip("/") in folders
-                    else:
-                        prefix = _literal_prefix(entry)
-                        checked[entry] = any(matches(entry, p) for p in tracked
-                                             if not prefix or p.startswith(prefix + "/"))
-            if checked[entry] is False:
-                item.missing.append(entry)
-    return complete
-
-
-def _tracked(project: str):
-    """``(tracked files, every folder above one)`` under ``project``, or ``(None, None)``."""
-    from ..base.gitlog import tracked_files
-    files = tracked_files(project)
-    if files is None:
-        return None, None
-    folders = set()
-    for path in files:
-        at = path.rfind("/")
-        while at > 0 and path[:at] not in folders:
-            folders.add(path[:at])
-            at = path.rfind("/", 0, at)
-    return files, folders
-
-
-def _exists(project: str, entry: str):
-    """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
-    is a link: what lies behind it is outside what git tracks, and is not looked at."""
-    from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT
-    parts = entry.split("/")
-    here = project
-    for n, part in enumerate(parts):
-        here = os.path.join(here, part)
-        try:
-            kind = os.lstat(here).st_mode & S_IFMT
-        except OSError:
-            return False
-        if n < len(parts) - 1 and kind != S_IFDIR:
-            return None if kind == S_IFLNK else False
-    return True
 
 
 def write_marks(memory_root: str, found: Assessment) -> None:

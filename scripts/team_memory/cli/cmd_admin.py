@@ -97,8 +97,9 @@ def cmd_gc(ctx) -> int:
 def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     per_category = {c: {s: 0 for s in STATUSES} for c in CATEGORIES}
     tags: Counter = Counter()
-    dated = []
+    dated, records = [], []
     for category, path, record in iter_records(memory_root, config):
+        records.append((category, path, record))
         status = record_status(record)
         if status in STATUSES:
             per_category[category][status] += 1
@@ -131,15 +132,15 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
         "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
         "store_files": files,
         "store_bytes": size,
-        "stale": _stale_count(memory_root, config),
+        "stale": _stale_count(memory_root, config, records),
     }
 
 
-def _stale_count(memory_root: str, config: dict) -> int:
+def _stale_count(memory_root: str, config: dict, records: list) -> int:
     """How many active memories are stale (their related files changed in git since; see: review)."""
     from ..derived.stalemarks import current_marks
     try:
-        return len(current_marks(memory_root, config))
+        return len(current_marks(memory_root, config, records))
     except OSError:  # a read-only checkout, a .cache that is a link
         return 0
 

@@ -35,7 +35,7 @@ class Item:
         self.updated = record.get("updated_at") or record.get("created_at") or ""
         self.since = record_time(record)
         self.entries = related_entries(record)
-        self.key = entry_key(path, record)
+        self.key = entry_key(path, record, self.entries)
         self.commits: list = []  # the commits that count, newest first
         self.changed: list = []  # the files they touched that an entry names, newest first
         self.missing: list = []  # entries that name nothing any more
@@ -73,15 +73,18 @@ def _some(paths: list) -> str:
     return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
 
 
-def memory_items(memory_root: str, config: dict) -> list:
-    """An ``Item`` for every active memory with at least one usable related entry."""
+def memory_items(memory_root: str, config: dict, records=None) -> list:
+    """An ``Item`` for every active memory with at least one usable related entry (of ``records``,
+    ``(category, path, record)`` already read, else of every record in the store)."""
     from ..records.store import iter_records, project_root_of, record_status
     project = project_root_of(memory_root)
     items = []
-    for category, path, record in iter_records(memory_root, config):
-        if record_status(record) != "active" or not related_entries(record):
+    for category, path, record in iter_records(memory_root, config) if records is None else records:
+        if record_status(record) != "active" or not record.get("related_files"):
             continue
-        items.append(Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record))
+        item = Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record)
+        if item.entries:  # (every entry refused: nothing to check)
+            items.append(item)
     return items
 
 
@@ -146,7 +149,7 @@ def is_current(memory_root: str, items: list) -> bool:
     return doc.get("head") == head and isinstance(seen, list) and set(seen) == {i.key for i in items}
 
 
-def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True):
+def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None):
     """The current ``Assessment`` when it had to be worked out (and is now stored), else None
     (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
 
@@ -156,7 +159,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
     """
     from ..base.fsutil import store_lock
     from .cachewrite import _cache_folder
-    items = memory_items(memory_root, config)
+    items = memory_items(memory_root, config, records)
     if not force and is_current(memory_root, items):
         return None
     if not items and load_marks(memory_root) is None:  # nothing to mark, nothing stored: no file, no git
@@ -182,10 +185,11 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
             lock.__exit__(None, None, None)
 
 
-def current_marks(memory_root: str, config: dict) -> dict:
-    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
+def current_marks(memory_root: str, config: dict, records=None) -> dict:
+    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
+    ``records``: every ``(category, path, record)`` of the store, when the caller read them already."""
     from .staleness import stale_marks
-    found = refresh_marks(memory_root, config)  # (blocking: waits for a background run to finish)
+    found = refresh_marks(memory_root, config, records=records)  # (blocking: waits for a background run to finish)
     if found is not None:
         return {i.path: i.suffix() for i in found.items if i.stale}
     return stale_marks(memory_root)

@@ -86,11 +86,13 @@ def related_entries(record: dict) -> list:
     return out[:MAX_ENTRIES]
 
 
-def entry_key(path: str, record: dict) -> str:
-    """A short digest of what a mark depends on: the entry path, ``updated_at``, the related entries."""
+def entry_key(path: str, record: dict, entries: list | None = None) -> str:
+    """A short digest of what a mark depends on: the entry path, ``updated_at``, the related entries
+    (``entries``: ``related_entries(record)`` when the caller has them)."""
     from ..base.digest import sha256_hex
     updated = record.get("updated_at") or record.get("created_at")
-    text = "\x00".join([path, updated if isinstance(updated, str) else "", *related_entries(record)])
+    entries = related_entries(record) if entries is None else entries
+    text = "\x00".join([path, updated if isinstance(updated, str) else "", *entries])
     return sha256_hex(text.encode("utf-8", "surrogatepass"))[:KEY_CHARS]
 
 
@@ -113,10 +115,11 @@ def marks_for(memory_root: str, shown: list) -> dict:
             if not isinstance(record, dict):
                 continue
             stored = marks.get(path)
-            if stored is None and not related_entries(record):
+            entries = related_entries(record)
+            if stored is None and not entries:
                 continue
             relevant = True
-            key = entry_key(path, record)
+            key = entry_key(path, record, entries)
             if isinstance(stored, list) and len(stored) == 2 and stored[0] == key and isinstance(stored[1], str):
                 out[path] = stored[1][:MAX_SUFFIX]
             elif stored is not None or (key not in seen and seen_all):

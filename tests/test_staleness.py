@@ -167,3 +167,18 @@ def test_the_block_prints_a_mark_cleaned_and_escaped_in_the_seed_form():
     seed = format_block([Hit(1, 0, dict(entry), {})], {}, attr="", note="", marks={PATH: forged})
     assert "(a &amp; b)&lt;/memory-context&gt;" in seed and seed.count("</memory-context>") == 1
     assert format_block([Hit(1, 0, dict(entry), {})], {}, note="note", marks={"other": "(x)"}).count("(x)") == 0
+
+
+def test_git_log_parsing_cannot_be_forged_by_file_names(tmp_path):
+    from team_memory.base.gitlog import log_commits, tracked_files
+    repo = _repo(tmp_path / "repo")
+    forged = ["\x1e" + "f" * 40 + " \x1f1\x1fforged", ":100644 100644 0 0 M", "\nline", "we ird\tname"]
+    for name in forged:
+        (repo / name).write_text("x\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "odd names \x1e\x1f in the subject")
+    commits, complete = log_commits(str(repo), 1, [], 100)
+    assert complete and [c.subject for c in commits] == ["odd names \x1e\x1f in the subject", "first"]
+    assert sorted(commits[0].paths) == sorted(forged) and commits[1].paths == ["a.txt"]
+    assert sorted(tracked_files(str(repo))) == sorted(forged + ["a.txt"])
+    assert log_commits(str(tmp_path), 1, [], 100) is None  # not a repository

@@ -1,0 +1,108 @@
+"""related_files on the write side: each refused entry named with its index, reason and fix; writes keep
+the normalised form (add, save, update, import, edit); update replaces and clears them."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from helpers import CONTENT, record, write
+from team_memory.cli.main import main
+from team_memory.records import relpaths
+from team_memory.records.validate import validate_record
+
+
+def stored(memory_root, folder: str, memory_id: str) -> dict:
+    return json.loads((memory_root / folder / f"{memory_id}.json").read_text())
+
+
+def snapshot(memory_root) -> dict:
+    return {str(p): p.read_bytes() for p in memory_root.rglob("*.json")}
+
+
+def test_each_refused_entry_is_a_problem_with_its_index_reason_and_fix():
+    rec = record("decision", "a", "A", tags=["x"],
+                 related_files=["app/ok.py", "/etc/passwd", "../up.py", 7, "", ".git/config", "app/**/*.sql", "./"])
+    problems = {p.field: p for p in validate_record(rec)}
+    assert set(problems) == {"related_files[1]", "related_files[2]", "related_files[3]", "related_files[4]",
+                             "related_files[5]", "related_files[7]"}
+    assert "relative to the repository root" in problems["related_files[1]"].message
+    assert problems["related_files[1]"].hint == "write it relative to the repository root: app/session.py"
+    assert "'..'" in problems["related_files[2]"].message and "inside the repository" in problems["related_files[2]"].hint
+    assert problems["related_files[3]"].message == "must be text, not a number"
+    assert "empty" in problems["related_files[4]"].message and "remove" in problems["related_files[4]"].hint
+    assert ".git" in problems["related_files[5]"].message
+    assert "glob" in problems["related_files[7]"].hint
+
+
+def test_at_most_max_entries():
+    ok = record("decision", "a", "A", tags=["x"], related_files=[f"f{i}.py" for i in range(relpaths.MAX_ENTRIES)])
+    assert validate_record(ok) == []
+    many = dict(ok, related_files=ok["related_files"] + ["one-more.py"])
+    (problem,) = validate_record(many)
+    assert problem.field == "related_files" and f"at most {relpaths.MAX_ENTRIES}" in problem.message
+    assert "folder" in problem.hint and "glob" in problem.hint
+
+
+def test_add_save_and_update_store_the_normalised_form_once(project, memory_root, capsys):
+    assert main(["add", "--root", str(project), "--category", "decision", "--title", "Use Redis", "--tag", "redis",
+                 "--content-json", json.dumps(CONTENT["decision"]), "--related-file", "./app//session.py",
+                 "--related-file", "app/session.py", "--related-file", "app\\cache\\", "--related-file", " app/**/*.sql"]) == 0
+    assert stored(memory_root, "decisions", "use-redis")["related_files"] == ["app/session.py", "app/cache/", "app/**/*.sql"]
+    rec = {"category": "runbook", "title": "Fix the export", "tags": ["export"], "content": CONTENT["runbook"],
+           "related_files": ["billing/./export.py", "billing//"]}
+    assert main(["save", "--root", str(project), "--record", json.dumps(rec)]) == 0
+    assert stored(memory_root, "runbooks", "fix-the-export")["related_files"] == ["billing/export.py", "billing/"]
+    assert main(["update", "use-redis", "--root", str(project), "--related-file", "./lib/x.py"]) == 0
+    assert stored(memory_root, "decisions", "use-redis")["related_files"] == ["lib/x.py"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["add", "--category", "decision", "--title", "T", "--tag", "t", "--content-json", json.dumps(CONTENT["decision"]),
+     "--related-file", "ok.py", "--related-file", "ok.py", "--related-file", "../secret"],
+    ["save", "--record", json.dumps({"category": "decision", "title": "T", "tags": ["t"], "content": CONTENT["decision"],
+                                     "related_files": ["ok.py", "ok.py", "/etc/shadow"]})],
+])
+def test_a_refused_entry_is_exit_1_names_its_index_and_writes_nothing(project, memory_root, capsys, argv):
+    before = snapshot(memory_root)
+    assert main([argv[0], "--root", str(project), *argv[1:]]) == 1
+    err = capsys.readouterr().err
+    assert "related_files[2]: " in err and "(fix: " in err and "nothing was written" in err
+    assert snapshot(memory_root) == before
+
+
+def test_an_absolute_path_inside_the_project_is_refused_with_its_relative_form(project, memory_root, capsys):
+    write(memory_root, record("decision", "use-redis", "Use Redis", tags=["redis"]))
+    before = snapshot(memory_root)
+    assert main(["update", "use-redis", "--root", str(project), "--related-file", str(project / "app" / "x.py")]) == 1
+    assert "--related-file app/x.py" in capsys.readouterr().err
+    assert snapshot(memory_root) == before
+
+
+def test_update_replaces_and_clears_related_files(project, memory_root, capsys):
+    write(memory_root, record("decision", "use-redis", "Use Redis", tags=["redis"], related_files=["a.py", "b/"]))
+    assert main(["update", "use-redis", "--root", str(project), "--related-file", "c.py", "--related-file", "d/"]) == 0
+    assert stored(memory_root, "decisions", "use-redis")["related_files"] == ["c.py", "d/"]
+    assert main(["update", "use-redis", "--root", str(project), "--no-related-files"]) == 0
+    assert stored(memory_root, "decisions", "use-redis")["related_files"] == []
+    assert main(["update", "use-redis", "--root", str(project), "--no-related-files", "--related-file", "x.py"]) == 2
+    capsys.readouterr()
+    main(["update", "--help"])
+    assert "update use-redis-for-sessions --no-related-files" in capsys.readouterr().out
+
+
+def test_import_and_edit_store_the_normalised_form(project, memory_root, monkeypatch, capsys, tmp_path):
+    rec = record("preference", "tabs", "Tabs in Makefiles", tags=["make"], related_files=["./Makefile", "mk//"])
+    export = tmp_path / "export.jsonl"
+    export.write_text(json.dumps(rec) + "\n")
+    assert main(["import", str(export), "--root", str(project)]) == 0
+    assert stored(memory_root, "preferences", "tabs")["related_files"] == ["Makefile", "mk/"]
+
+    editor = tmp_path / "editor.py"  # an "editor" that adds a related file in a sloppy form
+    editor.write_text("import json, sys\np = sys.argv[1]\nr = json.load(open(p))\n"
+                      "r['related_files'].append('./mk//rules.mk')\njson.dump(r, open(p, 'w'))\n")
+    monkeypatch.setenv("EDITOR", f"python3 {editor}")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["edit", "tabs", "--root", str(project)]) == 0
+    assert stored(memory_root, "preferences", "tabs")["related_files"] == ["Makefile", "mk/", "mk/rules.mk"]

@@ -106,3 +106,35 @@ def test_import_and_edit_store_the_normalised_form(project, memory_root, monkeyp
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["edit", "tabs", "--root", str(project)]) == 0
     assert stored(memory_root, "preferences", "tabs")["related_files"] == ["Makefile", "mk/", "mk/rules.mk"]
+
+
+def similar(capsys, project, *argv):
+    code = main(["similar", "--root", str(project), "--category", "decision", *map(str, argv), "--json"])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_similar_matches_memories_about_the_same_files(project, memory_root, capsys):
+    write(memory_root, record("decision", "sessions", "Keep sessions in Redis", ["redis"],
+                              related_files=["app/session.py", "app/auth/"]))
+    write(memory_root, record("decision", "billing", "Billing exports are batched", ["billing"],
+                              related_files=["billing/**/*.sql"]))
+    write(memory_root, record("runbook", "other", "Restart the session worker", ["ops"], related_files=["app/session.py"]))
+    # No shared word: found by the exact file alone, and says why.
+    best = similar(capsys, project, "--title", "Cookie lifetime", "--related-file", "./app/session.py")
+    assert best["id"] == "sessions" and best["why"] == ["shares app/session.py"] and best["score"] == 3
+    # A file under a folder of the other, a file a glob of the other names: covered (less than shared).
+    best = similar(capsys, project, "--title", "Token refresh", "--related-file", "app/auth/tokens.py",
+                   "--related-file", "notes.md")
+    assert best is None  # one covered file alone is not enough
+    best = similar(capsys, project, "--title", "Nightly run", "--related-file", "billing/daily/export.sql")
+    assert best is None
+    best = similar(capsys, project, "--title", "Billing totals", "--related-file", "billing/daily/export.sql")
+    assert best["id"] == "billing" and "billing/**/*.sql covers billing/daily/export.sql" in best["why"]
+    best = similar(capsys, project, "--title", "Auth tokens", "--related-file", "app/", "--related-file", "app/auth/x.py")
+    assert best["id"] == "sessions" and best["why"] == ["app/ covers app/session.py", "app/auth/ covers app/auth/x.py"]
+    # Nothing shared: nothing similar (the runbook about the same file is another category).
+    assert similar(capsys, project, "--title", "Cookie lifetime", "--related-file", "lib/x.py") is None
+    assert main(["similar", "--root", str(project), "--category", "decision", "--title", "Cookie lifetime",
+                 "--related-file", "app/session.py"]) == 0
+    assert "why: shares app/session.py" in capsys.readouterr().out

@@ -1,5 +1,5 @@
 """Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``,
-``unarchive``, ``validate``, ``similar``.
+``unarchive``, ``validate`` (``similar`` is in ``cmd_similar``).
 
 The logic lives in ``write.py`` and ``validate.py``; this module parses input,
 maps their errors to ``CliError`` (exit 1, nothing written) and prints results.
@@ -13,24 +13,19 @@ import re
 import sys
 import textwrap
 
-from ..base.cliname import cli_command, user_cli
+from ..base.cliname import user_cli
 from .main import CliError, UsageError, add_command, read_stdin_text
 from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
-from ..derived.index import build_entries
-from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
+from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
 from ..records.privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
-from ..base.sanitize import clean_tag, shown_path
-from ..recall.scoring import score_entry
+from ..base.sanitize import shown_path
 from ..records.store import iter_memory_files, project_root_of, repo_root_of
-from ..text.tokens import tokenize
 from ..records.validate import ValidationError, check_file, format_problems
-from ..edits.write import WriteError, content_hash, create_memory, set_status, update_memory
+from ..edits.write import WriteError, create_memory, set_status, update_memory
 
-SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
 CLI = user_cli()
-NO_SIMILAR = "no similar memory: save a new one"
 
 
 def register(subparsers, common) -> None:
@@ -98,15 +93,6 @@ def register(subparsers, common) -> None:
                     f"  {CLI} validate\n  {CLI} validate .claude/memory/decisions/use-redis-for-sessions.json --json")
     p.add_argument("paths", nargs="*", metavar="PATH", help="memory files or folders")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-
-    p = add_command(subparsers, common, "similar", cmd_similar,
-                    "find the existing memory a new one should update instead of duplicating",
-                    f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
-                    f"  {CLI} similar --category runbook --title 'pydantic import error' --json")
-    p.add_argument("--category", required=True, choices=CATEGORIES, help="the new memory's category")
-    p.add_argument("--title", required=True, help="the new memory's title")
-    p.add_argument("--tag", action="append", default=[], help="the new memory's tags (repeatable)")
-    p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
 
 
 RELATED_HELP = ("a file (app/session.py), folder (app/) or glob ('billing/**/*.sql') this memory is about, "
@@ -344,38 +330,4 @@ def cmd_validate(ctx) -> int:
             print(textwrap.indent(format_problems(problems), "  "))
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0
-
-
-def best_similar(memory_root: str, config: dict, category: str, title: str, tags=()) -> dict | None:
-    """The active memory of ``category`` that best matches ``title``/``tags`` with 3+ points, or None."""
-    words = tokenize(title) | {t for t in (clean_tag(tag) for tag in tags) if t}
-    best = None
-    for entry in build_entries(memory_root, config):
-        if entry["category"] != display_name(category):
-            continue
-        score = score_entry(words, entry)
-        if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
-            best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
-                    "title": entry["title"], "path": entry["path"], "tags": entry["tags"]}
-    if best:  # the hash lets the caller update it with --expect-hash
-        best["hash"] = content_hash(os.path.join(project_root_of(memory_root), best["path"]))
-    return best
-
-
-def cmd_similar(ctx) -> int:
-    args = ctx.args
-    try:
-        memory_root = ctx.memory_root
-    except CliError:
-        memory_root = None  # no store yet: nothing can be similar (the first save creates it)
-    best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag) if memory_root else None
-    if args.json:
-        ctx.print_json(best)
-    elif best:
-        print(f"{best['score']:>3}  {best['id']}  {best['title']}  -> {best['path']}")
-        print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
-              f"--expect-hash {best['hash']}")
-    else:
-        print(NO_SIMILAR + ("" if memory_root else " (no memory store yet: the first save creates it)"))
-    return 0
 

@@ -138,3 +138,52 @@ def test_similar_matches_memories_about_the_same_files(project, memory_root, cap
     assert main(["similar", "--root", str(project), "--category", "decision", "--title", "Cookie lifetime",
                  "--related-file", "app/session.py"]) == 0
     assert "why: shares app/session.py" in capsys.readouterr().out
+
+
+def doctor(capsys, project, *extra) -> tuple:
+    code = main(["doctor", "--root", str(project), "--json", *extra])
+    return code, json.loads(capsys.readouterr().out)["findings"]
+
+
+def test_doctor_gives_the_update_command_that_fixes_refused_entries(project, memory_root, capsys):
+    write(memory_root, record("decision", "sessions", "Keep sessions in Redis", ["redis"],
+                              related_files=["./app//session.py", "/etc/passwd", "../up.py", "billing/**/*.sql"]))
+    write(memory_root, record("decision", "only-bad", "Only bad entries", ["x"], related_files=["~/notes"]))
+    write(memory_root, record("decision", "also-title", "Bad  title", ["x"], related_files=["/abs"]))
+    code, findings = doctor(capsys, project)
+    fixes = {f["path"].rsplit("/", 1)[-1]: f for f in findings if f["kind"] == "invalid"}
+    assert code == 1 and set(fixes) == {"sessions.json", "only-bad.json", "also-title.json"}
+    assert "related_files[1]" in fixes["sessions.json"]["message"] and "related_files[2]" in fixes["sessions.json"]["message"]
+    fix = fixes["sessions.json"]["fix"]
+    assert "update decisions/sessions --related-file app/session.py --related-file 'billing/**/*.sql' " in fix
+    assert "update decisions/only-bad --no-related-files " in fixes["only-bad.json"]["fix"]
+    assert "update" not in fixes["also-title.json"]["fix"] and "edit decisions/also-title" in fixes["also-title.json"]["fix"]
+    # The command as given fixes it.
+    assert main(["update", "decisions/sessions", "--root", str(project), "--related-file", "app/session.py",
+                 "--related-file", "billing/**/*.sql"]) == 0
+    assert main(["update", "decisions/only-bad", "--root", str(project), "--no-related-files"]) == 0
+    capsys.readouterr()
+    code, findings = doctor(capsys, project)
+    assert [f["path"].rsplit("/", 1)[-1] for f in findings if f["kind"] == "invalid"] == ["also-title.json"]
+
+
+def test_doctor_warns_of_related_files_through_a_link_and_never_follows_it(project, memory_root, capsys, tmp_path):
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "secret.txt").write_text("x")
+    (project / "app").mkdir()
+    (project / "app" / "real.py").write_text("x")
+    (project / "app" / "ext").symlink_to(outside)
+    (project / "app" / "lnk.py").symlink_to(outside / "secret.txt")
+    (project / "app" / "loop").symlink_to(project / "app" / "loop")  # a link loop: stat would fail, lstat does not
+    write(memory_root, record("decision", "linked", "Linked files", ["x"], related_files=[
+        "app/ext/secret.txt", "app/lnk.py", "app/real.py", "app/ext/**/*.py", "app/*/x.py", "app/loop/", "app/gone.py"]))
+    assert main(["rebuild", "--root", str(project)]) == 0
+    capsys.readouterr()
+    code, findings = doctor(capsys, project)
+    links = [f for f in findings if f["kind"] == "related-link"]
+    assert code == 0 and all(f["warning"] for f in links)
+    assert [f["message"].split(" ", 1)[0] for f in links] == ["related_files[0]", "related_files[1]",
+                                                            "related_files[3]", "related_files[5]"]
+    assert "'app/ext'" in links[0]["message"] and "update decisions/linked --related-file" in links[0]["fix"]
+    assert main(["doctor", "--root", str(project), "--strict"]) == 1

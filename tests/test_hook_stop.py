@@ -243,13 +243,14 @@ def test_the_reminder_names_the_edited_files_and_its_save_command_fills_related_
              edit_line("NotebookEdit", str(project / "notes" / "load.ipynb"), key="notebook_path"),
              edit_line("Edit", str(memory_root / "decisions" / "x.json")), edit_line("Edit", "/etc/hosts"),
              edit_line("Edit", str(project / "app" / "it's.py")), edit_line("Read", str(project / "README.md")),
+             edit_line("Edit", str(project / "pages" / "[id].tsx")),  # would read as a glob
              edit_line("Edit", str(project / "app" / "session.py")), transcript_line("assistant", DECISION)]
     transcript.write_text("".join(lines))
     reason = stop(project, transcript)["reason"]
     assert '"related_files": ["app/session.py", "app/cache.py", "notes/load.ipynb"], ' in reason
     assert '--related-file "app/session.py" --related-file "app/cache.py" --related-file "notes/load.ipynb"' in reason
     assert "most edited first" in reason and ".claude" not in reason and "hosts" not in reason
-    assert "README" not in reason and "it's" not in reason
+    assert "README" not in reason and "it's" not in reason and "[id]" not in reason
     from team_memory.guards.autoallow import allow_cli_call
     commands = [line.split(": ", 1)[-1] for line in reason.splitlines() if "memory.py" in line and "--related-file" in line]
     assert commands and all(allow_cli_call(c, str(project), [str(project)]) for c in commands)
@@ -281,3 +282,14 @@ def test_edits_of_quiet_stretches_count_until_a_reminder_names_them(project, mem
 def test_a_reminder_without_edits_proposes_no_related_files(project, transcript):
     reason = stop(project, transcript)["reason"]
     assert "related_files" not in reason and "--related-file" not in reason
+
+
+def test_the_commands_stay_whole_when_the_edited_files_do_not_fit():
+    from team_memory.capture.capture import CONTENT_FIELDS, MAX_REASON_CHARS, build_reason
+    from team_memory.capture.triage import Finding
+    findings = [Finding(c, 1.0, ["we decided this " * 20]) for c in CONTENT_FIELDS]
+    files = [f"app/{'y' * 50}{i}.py" for i in range(5)]
+    short = build_reason(findings[:1], "/srv/app", "session-x", files)
+    assert short.count("--related-file") == 5 and short.endswith("Never save secrets, credentials or personal data.")
+    long_root = build_reason(findings, "/home/" + "x" * 230, "session-x", files)
+    assert len(long_root) <= MAX_REASON_CHARS and long_root.endswith("Never save secrets, credentials or personal data.")

@@ -102,14 +102,15 @@ def files_to_name(counts: dict) -> list:
     """The files a reminder names: most edited first, only paths that stay literal inside a single-quoted
     shell argument and on one clean line, within ``MAX_EDITED``/``MAX_EDITED_CHARS``."""
     from ..base.sanitize import clean_line
-    from ..records.relpaths import problem
+    from ..records.relpaths import is_glob, problem
     ranked = sorted((kv for kv in counts.items() if isinstance(kv[0], str) and isinstance(kv[1], int)),
                     key=lambda kv: -kv[1])
     out, room = [], MAX_EDITED_CHARS
     for path, _ in ranked:
         if len(out) == MAX_EDITED:
             break
-        if "'" in path or '"' in path or clean_line(path) != path or problem(path) or len(path) > room:
+        if "'" in path or '"' in path or is_glob(path) or clean_line(path) != path or problem(path) \
+                or len(path) > room:  # a file name with [ * ? would read as a glob: not named
             continue
         out.append(path)
         room -= len(path)
@@ -134,7 +135,19 @@ def quote_evidence(text: str) -> str:
 
 
 def build_reason(findings: list, project_root: str, session_summary_id: str, files: list = ()) -> str:
-    """The reminder Claude reads: what fired, the evidence, and the exact commands (under the size cap).
+    """The reminder Claude reads: what fired, the evidence, the exact commands and the edited ``files``
+    (fewer of them, or none, when the commands would not fit under the size cap whole)."""
+    from ..base.sanitize import cut
+    files = list(files)
+    while True:
+        text = _reason_text(findings, project_root, session_summary_id, files)
+        if len(text) <= MAX_REASON_CHARS or not files:
+            return cut(text, MAX_REASON_CHARS)
+        files.pop()
+
+
+def _reason_text(findings: list, project_root: str, session_summary_id: str, files: list) -> str:
+    """The reminder, uncut.
 
     The commands are the one form the plugin approves without asking (``autoallow.py``): the CLI as
     ``python3 "<path>"``, one line each, the record as single-quoted JSON (no heredoc: Claude Code
@@ -145,7 +158,6 @@ def build_reason(findings: list, project_root: str, session_summary_id: str, fil
     import json
 
     from ..base.cliname import cli_command, quote
-    from ..base.sanitize import cut
     cli = cli_command(project_root)
     root = f"--root {quote(project_root)}"
     head = ("team-memory: this part of the conversation may hold something the team should remember. "
@@ -168,9 +180,8 @@ def build_reason(findings: list, project_root: str, session_summary_id: str, fil
         "content fields: " + "; ".join(f"{f.category}: {CONTENT_FIELDS[f.category]}" for f in findings),
     ]
     if files:
-        commands.append("related_files: the files this part of the conversation edited, most edited first; keep "
-                        "those the memory is about (a folder such as app/ or a glob such as app/**/*.py may name "
-                        "several): " + ", ".join(files))
+        commands.append("related_files: the files this part edited, most edited first; keep those the memory is "
+                        "about (a folder app/ or a glob app/**/*.py names several): " + ", ".join(files))
     if any(f.category == "session_summary" for f in findings):
         commands.append(f"Session summary: keep one per session, id \"{session_summary_id}\": if "
                         f"`{cli} show {session_summary_id} {root}` finds it, update it; else save it with that \"id\".")
@@ -186,7 +197,7 @@ def build_reason(findings: list, project_root: str, session_summary_id: str, fil
             line = longer
         lines.append(line)
         room -= len(line) + 1
-    return cut("\n".join(lines + commands), MAX_REASON_CHARS)
+    return "\n".join(lines + commands)
 
 
 def _read(payload: dict, state: dict, config: dict):

@@ -42,16 +42,6 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
 
 
-def _normalised(entries) -> list:
-    out = []
-    for entry in entries if isinstance(entries, list) else ():
-        try:
-            out.append(relpaths.normalise(entry))
-        except ValueError:
-            continue  # a refused entry names nothing
-    return out
-
-
 def _covers(entry: str, other: str) -> bool:
     """Does ``entry`` (a folder or glob) name ``other`` (a file, or a folder: the files under it)?"""
     return entry != other and (relpaths.is_glob(entry) or entry.endswith("/")) and not relpaths.is_glob(other) \
@@ -82,14 +72,14 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
     """The active memory of ``category`` that best matches ``title``/``tags``/``related`` files with 3+ points,
     or None; ``why`` says what it shares."""
     words = tokenize(title) | {t for t in (clean_tag(tag) for tag in tags) if t}
-    files = _normalised(list(related))
+    files = relpaths.usable(list(related))
     candidates = []
     for cat, path, record in iter_records(memory_root, config, category):
         if record_status(record) != "active" or not safe_name(os.path.basename(path)):
             continue
         entry = entry_from_record(memory_root, cat, path, record)
         if entry["title"] and entry["category"] == display_name(category):
-            candidates.append((entry, _normalised(record.get("related_files")) if files else []))
+            candidates.append((entry, relpaths.usable(record.get("related_files")) if files else []))
     candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
     best = None
     for entry, old_files in candidates:

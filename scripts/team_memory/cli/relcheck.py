@@ -21,12 +21,7 @@ def update_fix(cli: str, ref: str, record, problems) -> str | None:
     """``update REF --related-file ...`` keeping the good entries, when refused entries are the only problems."""
     if not problems or not all(p.field.startswith("related_files") for p in problems):
         return None
-    entries = record.get("related_files") if isinstance(record, dict) else None
-    kept = []
-    for entry in entries if isinstance(entries, list) else ():
-        if relpaths.problem(entry) is None and relpaths.normalise(entry) not in kept:
-            kept.append(relpaths.normalise(entry))
-    kept = kept[:relpaths.MAX_ENTRIES]
+    kept = relpaths.usable(record.get("related_files") if isinstance(record, dict) else None)
     args = " ".join(f"--related-file {shlex.quote(e)}" for e in kept) if kept else "--no-related-files"
     return f"{cli} update {ref} {args} (keeps the entries that are fine), or edit it: {cli} edit {ref}"
 

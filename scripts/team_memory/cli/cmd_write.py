@@ -48,7 +48,7 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
     p = add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
-                    f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "content": {{...}}}}'\n"""
+                    f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "related_files": ["app/session.py"], "content": {{...}}}}'\n"""
                     f"  {CLI} save --input record.json\n"
                     f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""")
     source = p.add_mutually_exclusive_group(required=True)

@@ -147,7 +147,8 @@ def doctor(capsys, project, *extra) -> tuple:
 
 def test_doctor_gives_the_update_command_that_fixes_refused_entries(project, memory_root, capsys):
     write(memory_root, record("decision", "sessions", "Keep sessions in Redis", ["redis"],
-                              related_files=["./app//session.py", "/etc/passwd", "../up.py", "billing/**/*.sql"]))
+                              related_files=["./app//session.py", "/etc/passwd", "../up.py", "billing/**/*.sql",
+                                             str(project / "lib" / "store.py")]))
     write(memory_root, record("decision", "only-bad", "Only bad entries", ["x"], related_files=["~/notes"]))
     write(memory_root, record("decision", "also-title", "Bad  title", ["x"], related_files=["/abs"]))
     code, findings = doctor(capsys, project)
@@ -155,12 +156,18 @@ def test_doctor_gives_the_update_command_that_fixes_refused_entries(project, mem
     assert code == 1 and set(fixes) == {"sessions.json", "only-bad.json", "also-title.json"}
     assert "related_files[1]" in fixes["sessions.json"]["message"] and "related_files[2]" in fixes["sessions.json"]["message"]
     fix = fixes["sessions.json"]["fix"]
-    assert "update decisions/sessions --related-file app/session.py --related-file 'billing/**/*.sql' " in fix
+    assert ("update decisions/sessions --related-file app/session.py --related-file 'billing/**/*.sql' "
+            "--related-file lib/store.py " in fix)  # a path inside the project in its relative form
+    code = main(["validate", "--root", str(project), "--json"])
+    (checked,) = [r for r in json.loads(capsys.readouterr().out) if r["path"].endswith("sessions.json")]
+    hints = {p["field"]: p["hint"] for p in checked["problems"]}
+    assert hints["related_files[4]"] == "write it relative to the repository root: lib/store.py"
+    assert hints["related_files[1]"] == "write it relative to the repository root: app/session.py"
     assert "update decisions/only-bad --no-related-files " in fixes["only-bad.json"]["fix"]
     assert "update" not in fixes["also-title.json"]["fix"] and "edit decisions/also-title" in fixes["also-title.json"]["fix"]
     # The command as given fixes it.
     assert main(["update", "decisions/sessions", "--root", str(project), "--related-file", "app/session.py",
-                 "--related-file", "billing/**/*.sql"]) == 0
+                 "--related-file", "billing/**/*.sql", "--related-file", "lib/store.py"]) == 0
     assert main(["update", "decisions/only-bad", "--root", str(project), "--no-related-files"]) == 0
     capsys.readouterr()
     code, findings = doctor(capsys, project)

@@ -175,7 +175,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
             invalid.add(path)
             found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
                                  f"see: validate {rel(path)}" if id_problem(memory_id) is not None else
-                                 update_fix(CLI, ref, record, schema) or
+                                 update_fix(CLI, ref, record, schema, project_root_of(memory_root)) or
                                  f"edit it ({CLI} edit {ref}) or see: validate {rel(path)}"))
         found += _related_links(memory_root, path, record, ref, link_cache)
         if leaked:

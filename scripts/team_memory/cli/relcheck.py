@@ -2,7 +2,7 @@
 a symbolic link.
 
 A hand-edited memory whose only problems are refused entries is fixed by ``update ID --related-file ...``
-with the entries that are fine (``--no-related-files`` when none is); anything else wrong sends the user to
+with the entries that are fine (an absolute path inside the project in its relative form) (``--no-related-files`` when none is); anything else wrong sends the user to
 ``edit``. An entry that is a link, or lies under one, in the working tree is reported: recall and the git
 checks name files by their path and never follow a link, so such an entry does not mean what it seems to.
 The check is ``os.lstat`` on each folder of the path from the project root (a link is seen, never entered or
@@ -17,11 +17,15 @@ import stat
 from ..records import relpaths
 
 
-def update_fix(cli: str, ref: str, record, problems) -> str | None:
-    """``update REF --related-file ...`` keeping the good entries, when refused entries are the only problems."""
+def update_fix(cli: str, ref: str, record, problems, project_root: str) -> str | None:
+    """``update REF --related-file ...`` keeping the good entries (an absolute path inside the project in its
+    relative form), when refused entries are the only problems."""
     if not problems or not all(p.field.startswith("related_files") for p in problems):
         return None
-    kept = relpaths.usable(record.get("related_files") if isinstance(record, dict) else None)
+    entries = record.get("related_files") if isinstance(record, dict) else None
+    inside = [relpaths.repo_relative(e, project_root, project_root) if isinstance(e, str) and e.startswith(("/", "~"))
+              else e for e in entries] if isinstance(entries, list) else entries
+    kept = relpaths.usable(inside)
     args = " ".join(f"--related-file {shlex.quote(e)}" for e in kept) if kept else "--no-related-files"
     return f"{cli} update {ref} {args} (keeps the entries that are fine), or edit it: {cli} edit {ref}"
 

@@ -25,7 +25,7 @@ from .recordspec import (CONTENT, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_IT
                         MAX_TEXT, TOP_OPTIONAL, TOP_REQUIRED)
 from .redact import secret_kinds
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
-from .store import NotARecord, find_memory_root, load_memory, read_bytes
+from .store import NotARecord, find_memory_root, load_memory, project_root_of, read_bytes
 
 Problem = namedtuple("Problem", "field message hint")
 # The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
@@ -224,6 +224,18 @@ def _check_related(entries, out: list) -> None:
             out.append(Problem(f"related_files[{i}]", message, hint))
 
 
+def _inside_hint(problem: Problem, record: dict, project: str) -> Problem:
+    """A refused absolute ``related_files`` entry that lies inside the project: the hint gives its relative form."""
+    from .relpaths import repo_relative
+    field = problem.field
+    if not (field.startswith("related_files[") and field.endswith("]") and field[14:-1].isdigit()):
+        return problem
+    entries = record.get("related_files")
+    entry = entries[int(field[14:-1])] if isinstance(entries, list) and int(field[14:-1]) < len(entries) else None
+    inside = repo_relative(entry, project, project) if isinstance(entry, str) and entry.startswith(("/", "~")) else None
+    return problem._replace(hint=f"write it relative to the repository root: {inside}") if inside else problem
+
+
 def validate_record(record, *, folder_category: str | None = None, file_id: str | None = None) -> list:
     """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored."""
     if not isinstance(record, dict):
@@ -341,6 +353,8 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
     name = os.path.basename(path)
     problems = validate_record(record, folder_category=folder_category,
                                file_id=name[:-5] if name.endswith(".json") else name)
+    if memory_root and isinstance(record, dict):
+        problems = [_inside_hint(p, record, project_root_of(memory_root)) for p in problems]
     if isinstance(record, dict):
         problems += [Problem(f, m, "remove it, or rewrite the memory with the update command (it strips and "
                                    "redacts)") for f, m in leaks(record, config)]

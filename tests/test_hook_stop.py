@@ -228,10 +228,16 @@ def test_the_save_commands_survive_a_long_reminder():
     assert all(f"- {c}" in reason for c in ("decision", "runbook", "constraint", "tech_debt", "preference"))
 
 
-def edit_line(name: str, path: str, key: str = "file_path") -> str:
-    """An assistant line of a real transcript: one editing tool call on ``path``."""
-    block = {"type": "tool_use", "id": "e1", "name": name, "input": {key: path, "old_string": "a", "new_string": "b"}}
-    return json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [block]}, "sessionId": "s"}) + "\n"
+def edit_line(name: str, path: str, key: str = "file_path", call: str = "e1", error: bool | None = None) -> str:
+    """An assistant line of a real transcript: one editing tool call on ``path``; with ``error``, the user line
+    of its result too."""
+    block = {"type": "tool_use", "id": call, "name": name, "input": {key: path, "old_string": "a", "new_string": "b"}}
+    line = json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [block]}, "sessionId": "s"}) + "\n"
+    if error is not None:
+        result = {"type": "tool_result", "tool_use_id": call, "content": "String to replace not found" if error
+                  else "The file has been updated.", **({"is_error": True} if error else {})}
+        line += json.dumps({"type": "user", "message": {"role": "user", "content": [result]}, "sessionId": "s"}) + "\n"
+    return line
 
 
 def test_the_reminder_names_the_edited_files_and_its_save_command_fills_related_files(project, memory_root):
@@ -244,13 +250,15 @@ def test_the_reminder_names_the_edited_files_and_its_save_command_fills_related_
              edit_line("Edit", str(memory_root / "decisions" / "x.json")), edit_line("Edit", "/etc/hosts"),
              edit_line("Edit", str(project / "app" / "it's.py")), edit_line("Read", str(project / "README.md")),
              edit_line("Edit", str(project / "pages" / "[id].tsx")),  # would read as a glob
+             edit_line("Edit", str(project / "app" / "failed.py"), call="f1", error=True),  # did not happen
+             edit_line("Edit", str(project / "app" / "cache.py"), call="ok1", error=False),
              edit_line("Edit", str(project / "app" / "session.py")), transcript_line("assistant", DECISION)]
     transcript.write_text("".join(lines))
     reason = stop(project, transcript)["reason"]
     assert '"related_files": ["app/session.py", "app/cache.py", "notes/load.ipynb"], ' in reason
     assert '--related-file "app/session.py" --related-file "app/cache.py" --related-file "notes/load.ipynb"' in reason
     assert "most edited first" in reason and ".claude" not in reason and "hosts" not in reason
-    assert "README" not in reason and "it's" not in reason and "[id]" not in reason
+    assert "README" not in reason and "it's" not in reason and "[id]" not in reason and "failed.py" not in reason
     from team_memory.guards.autoallow import allow_cli_call
     commands = [line.split(": ", 1)[-1] for line in reason.splitlines() if "memory.py" in line and "--related-file" in line]
     assert commands and all(allow_cli_call(c, str(project), [str(project)]) for c in commands)

@@ -82,13 +82,17 @@ def _add_activity(total: dict, new: dict) -> dict:
 def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -> dict:
     """``{repository-relative path: times edited}`` for the editing tool calls of ``turns``, added to ``counts``.
 
-    Paths outside ``root`` or under ``.claude/`` are left out (lexically: nothing is resolved or read); at most
-    ``MAX_TRACKED`` paths are kept, the most edited.
+    A call whose result was an error (refused, or the edit did not apply) is left out, and so are paths outside
+    ``root`` or under ``.claude/`` (lexically: nothing is resolved or read); at most ``MAX_TRACKED`` paths are
+    kept, the most edited.
     """
     from ..records.relpaths import repo_relative
     out = dict(counts) if isinstance(counts, dict) else {}
+    failed = {call for turn in turns if turn.role == "tool_result" for call, _ in turn.files}
     for turn in turns:
-        for path in turn.files:
+        for call, path in turn.files:
+            if path is None or (call and call in failed):
+                continue
             rel = repo_relative(path, cwd, root)
             if rel and not rel.lower().startswith(".claude/"):
                 count = out.get(rel)

@@ -7,8 +7,10 @@
 
 - ``user`` and ``assistant`` lines: their text blocks (a ``user`` turn) or
   text and ``tool_use`` blocks (an ``assistant`` turn, with the tool names, and
-  the paths the editing tools named: ``EDIT_TOOLS``, as written, unchecked);
-- ``tool_result`` blocks (inside ``user`` lines) as ``tool_result`` turns.
+  ``files``: ``(tool_use id, path)`` of each editing tool call, ``EDIT_TOOLS``,
+  the path as written, unchecked);
+- ``tool_result`` blocks (inside ``user`` lines) as ``tool_result`` turns (a
+  failed one's ``files`` holds ``(tool_use id, None)``: that edit did not happen).
 
 Everything else is skipped without complaint: unknown line types, meta and
 side-chain messages, thinking and image blocks, lines that are not JSON, and
@@ -93,9 +95,11 @@ def turns_of_line(obj) -> list:
             tool_input = block.get("input") if key else None
             path = tool_input.get(key) if isinstance(tool_input, dict) else None
             if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS:
-                files.append(path)
+                files.append((block.get("id") if isinstance(block.get("id"), str) else "", path))
         elif btype == "tool_result":
-            turns.append(Turn("tool_result", _block_text(block.get("content"))))
+            failed = block.get("is_error") is True and isinstance(block.get("tool_use_id"), str)
+            turns.append(Turn("tool_result", _block_text(block.get("content")),
+                              files=((block["tool_use_id"], None),) if failed else ()))
     text = "\n".join(t for t in texts if t.strip())
     if text or tools:
         turns.insert(0, Turn(role, text, tools, files if role == "assistant" else ()))

@@ -6,6 +6,7 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from helpers import CONTENT, record, write
 from team_memory.cli.main import main
@@ -194,3 +195,16 @@ def test_doctor_warns_of_related_files_through_a_link_and_never_follows_it(proje
                                                             "related_files[3]", "related_files[5]"]
     assert "'app/ext'" in links[0]["message"] and "update decisions/linked --related-file" in links[0]["fix"]
     assert main(["doctor", "--root", str(project), "--strict"]) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab/.\\ *~:\x00é", max_size=12), max_size=8))
+def test_a_write_stores_every_list_validation_accepts_in_a_form_it_accepts_again(entries):
+    from team_memory.edits.write import tidy_related
+    tidied = tidy_related(list(entries))
+    refused = [i for i, e in enumerate(entries) if relpaths.problem(e)]
+    problems = [p.field for p in validate_record(record("decision", "a", "A", tags=["x"], related_files=tidied))]
+    if refused:  # left as given: every refused entry named by the index the writer used
+        assert tidied == entries and problems == [f"related_files[{i}]" for i in refused]
+    else:  # stored normalised, once each, and stable
+        assert problems == [] and tidy_related(tidied) == tidied == relpaths.usable(entries)

@@ -55,6 +55,20 @@ def problem(entry) -> str | None:
     return None
 
 
+def usable(entries) -> list:
+    """The entries of a stored ``related_files`` value that name something: normalised, in order, each once;
+    refused entries (and anything that is not a list) left out, at most ``MAX_ENTRIES``."""
+    out = []
+    for entry in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
+        try:
+            entry = normalise(entry)
+        except ValueError:
+            continue
+        if entry not in out:
+            out.append(entry)
+    return out
+
+
 def is_glob(entry: str) -> bool:
     return any(c in GLOB_CHARS for c in entry)
 

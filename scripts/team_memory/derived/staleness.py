@@ -72,18 +72,9 @@ def stale_marks(memory_root: str) -> dict:
 
 
 def related_entries(record: dict) -> list:
-    """The record's ``related_files`` in their normalised form; refused entries are left out."""
-    from ..records.relpaths import MAX_ENTRIES, normalise
-    raw = record.get("related_files")
-    out = []
-    for entry in raw[:MAX_ENTRIES * 2] if isinstance(raw, list) else []:
-        try:
-            entry = normalise(entry)
-        except ValueError:
-            continue
-        if entry not in out:
-            out.append(entry)
-    return out[:MAX_ENTRIES]
+    """The record's ``related_files`` in their normalised form; refused entries are left out (``relpaths.usable``)."""
+    from ..records.relpaths import usable
+    return usable(record.get("related_files"))
 
 
 def entry_key(path: str, record: dict, entries: list | None = None) -> str:

@@ -182,3 +182,13 @@ def test_git_log_parsing_cannot_be_forged_by_file_names(tmp_path):
     assert sorted(commits[0].paths) == sorted(forged) and commits[1].paths == ["a.txt"]
     assert sorted(tracked_files(str(repo))) == sorted(forged + ["a.txt"])
     assert log_commits(str(tmp_path), 1, [], 100) is None  # not a repository
+
+
+def test_nothing_is_started_for_a_store_that_cannot_be_written(memory_root, monkeypatch):
+    from team_memory.derived import staleness
+    started = []
+    monkeypatch.setattr("team_memory.derived.freshcache.hand_over", lambda *a: started.append(a) or True)
+    (memory_root / ".cache").mkdir()
+    assert staleness.recompute_in_background(str(memory_root)) is True and len(started) == 1
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # a read-only file system (as root sees one too)
+    assert staleness.recompute_in_background(str(memory_root)) is False and len(started) == 1

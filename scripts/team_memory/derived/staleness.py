@@ -132,7 +132,10 @@ def recompute_in_background(memory_root: str) -> bool:
     from ..base.fsutil import LockBusy, store_lock
     from .cache import CACHE_DIR
     from .freshcache import hand_over
-    if os.path.lexists(os.path.join(memory_root, CACHE_DIR)):  # (missing: the background process makes it)
+    folder = os.path.join(memory_root, CACHE_DIR)
+    if not os.access(folder if os.path.lexists(folder) else memory_root, os.W_OK):
+        return False  # a read-only checkout: the marks could not be stored, so nothing is started for them
+    if os.path.lexists(folder):  # (missing: the background process makes it)
         try:
             with store_lock(memory_root, blocking=False, name=os.path.join(CACHE_DIR, LOCK_NAME)):
                 pass

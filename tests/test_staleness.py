@@ -192,3 +192,27 @@ def test_nothing_is_started_for_a_store_that_cannot_be_written(memory_root, monk
     assert staleness.recompute_in_background(str(memory_root)) is True and len(started) == 1
     monkeypatch.setattr(os, "access", lambda path, mode: False)  # a read-only file system (as root sees one too)
     assert staleness.recompute_in_background(str(memory_root)) is False and len(started) == 1
+
+
+def test_git_output_is_read_where_pipes_cannot_be_selected(tmp_path, monkeypatch):
+    import selectors
+    from team_memory.base.gitlog import log_commits, run_git, tracked_files
+
+    def refuse():
+        raise OSError("select() works on sockets only")  # as on Windows
+    repo = _repo(tmp_path / "repo")
+    monkeypatch.setattr(selectors, "DefaultSelector", refuse)
+    commits, complete = log_commits(str(repo), 1, [], 100)
+    assert complete and [c.subject for c in commits] == ["first"]
+    assert tracked_files(str(repo)) == ["a.txt"]
+    data, complete = run_git(str(repo), ["log", "--format=%H"], limit=10)
+    assert not complete and len(data) == 10  # cut at the bound
+
+
+def test_git_output_is_cut_at_its_bound(tmp_path):
+    from team_memory.base.gitlog import run_git
+    repo = _repo(tmp_path / "repo")
+    data, complete = run_git(str(repo), ["log", "--format=%H%n%H%n%H"], limit=50)
+    assert not complete and len(data) == 50
+    assert run_git(str(repo), ["no-such-command"]) is None
+    assert run_git(str(repo), ["log"], timeout=0) == (b"", False)  # out of time: git stopped

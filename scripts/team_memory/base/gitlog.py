@@ -46,10 +46,8 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
     ``complete`` is False when the output passed ``limit`` bytes or the run passed ``timeout``
     seconds: git is stopped and what came so far is returned.
     """
-    import selectors
     import shutil
     import subprocess
-    import time
     git = shutil.which("git")
     if git is None:
         return None
@@ -59,40 +57,54 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
                                 close_fds=True)
     except (OSError, ValueError):
         return None
-    chunks, got, complete = [], 0, True
-    deadline = time.monotonic() + timeout
     try:
-        try:
-            proc.stdin.write(stdin)
-            proc.stdin.close()
-        except OSError:
-            pass
-        with selectors.DefaultSelector() as sel:
-            sel.register(proc.stdout, selectors.EVENT_READ)
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0 or got > limit:
-                    complete = False
-                    break
-                if not sel.select(left):
-                    continue
-                chunk = os.read(proc.stdout.fileno(), 1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                got += len(chunk)
+        data, complete = _read_bounded(proc, stdin, limit, timeout)
     finally:
-        if not complete:
+        if proc.poll() is None:
             proc.kill()
         proc.stdout.close()
-        try:
-            code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            code = proc.wait()
+        code = proc.wait()
     if complete and code != 0:
         return None
-    return b"".join(chunks)[:limit], complete
+    return data[:limit], complete
+
+
+def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
+    """``(output, complete)``: read as it comes, stopping at ``limit`` bytes or ``timeout`` seconds."""
+    import selectors
+    import time
+    deadline = time.monotonic() + timeout
+    try:
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+    except (OSError, ValueError):  # pipes cannot be selected on (Windows): a timer stops git instead
+        import threading
+        stopped = []
+        timer = threading.Timer(timeout, lambda: stopped.append(proc.kill()))
+        timer.start()
+        try:
+            data = proc.stdout.read(limit + 1)
+        finally:
+            timer.cancel()
+        return data, len(data) <= limit and not stopped
+    chunks, got = [], 0
+    with sel:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or got > limit:
+                return b"".join(chunks), False
+            if not sel.select(left):
+                continue
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return b"".join(chunks), True
+            chunks.append(chunk)
+            got += len(chunk)
 
 
 def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = TIMEOUT_S):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -201,3 +202,15 @@ def test_the_drop_in_install_runs_post_tool_use_on_reads_too(tmp_path):
     (group,) = settings["hooks"]["PostToolUse"]
     assert group["matcher"] == hooks_json["hooks"]["PostToolUse"][0]["matcher"] == \
         "Read|Write|Edit|MultiEdit|NotebookEdit|Bash"
+
+
+def test_a_stale_memory_is_marked_in_the_file_block(repo):
+    (repo / "app" / "session.py").write_text("SESSIONS = 'postgres'\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@e"]
+    later = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 120))  # after the memory's own commit
+    subprocess.run(git + ["commit", "-qam", "move sessions to Postgres"], check=True,
+                   env=dict(os.environ, GIT_AUTHOR_DATE=later, GIT_COMMITTER_DATE=later))
+    assert json.loads(run_cli("review", "--json", cwd=repo).stdout)["count"] == 1  # computes the marks
+    text = post(repo, file_path=str(repo / "app" / "session.py"))
+    line = next(line for line in text.splitlines() if "redis-sessions.json" in line)
+    assert line.endswith(" (app/session.py changed since; 1 commit)")

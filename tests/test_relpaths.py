@@ -75,3 +75,15 @@ def test_repo_relative_is_lexical_and_stays_inside(tmp_path):
     assert relpaths.repo_relative(root + "-other/x.py", "/", root) is None
     assert relpaths.repo_relative(root, "/", root) is None
     assert relpaths.repo_relative(os.path.join(root, ".git", "HEAD"), "/", root) is None
+
+
+def test_usable_keeps_what_names_something_once_in_order():
+    assert relpaths.usable(["./a.py", "/etc/x", "a.py", 3, "b//", "../c", "b/"]) == ["a.py", "b/"]
+    assert relpaths.usable("a.py") == [] and relpaths.usable(None) == []
+    assert len(relpaths.usable([f"f{i}" for i in range(relpaths.MAX_ENTRIES + 5)])) == relpaths.MAX_ENTRIES
+
+
+@pytest.mark.parametrize("entry", ["./~", ".\\~", "./~/notes.txt", "./C:/x", ".//c:"])
+def test_a_home_or_drive_behind_dot_segments_is_refused_too(entry):
+    # normalising "./~" gives "~", which the stored form must not start with (found by a property test)
+    assert relpaths.problem(entry) is not None

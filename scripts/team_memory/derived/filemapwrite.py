@@ -12,21 +12,6 @@ from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, parse_head, map_path
 GLOB_CHARS = "*?["
 
 
-def related_entries(record: dict) -> list:
-    """The record's ``related_files`` entries in their stored form; refused ones left out."""
-    from ..records.relpaths import MAX_ENTRIES, normalise
-    raw = record.get("related_files")
-    out = []
-    for entry in raw[:MAX_ENTRIES] if isinstance(raw, list) else ():
-        try:
-            entry = normalise(entry)
-        except ValueError:
-            continue
-        if entry not in out:
-            out.append(entry)
-    return out
-
-
 def key_of(entry: str) -> str:
     """Where a lookup finds ``entry`` (see the module doc)."""
     if not any(c in entry for c in GLOB_CHARS):

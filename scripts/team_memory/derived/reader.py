@@ -104,8 +104,8 @@ class _Reader:
         if entry is None:
             return stamp, None
         if record.get("related_files"):
-            from .filemapwrite import related_entries
-            entries = related_entries(record)
+            from ..records.relpaths import usable
+            entries = usable(record["related_files"])
             if entries:
                 self.related[entry["path"]] = entries
         return stamp, (entry, self.strategy.prepare_entry(entry, record), record_time(record))

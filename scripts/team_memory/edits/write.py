@@ -87,7 +87,8 @@ def content_hash(path: str) -> str:
 
 
 def _tidy(record: dict) -> dict:
-    """Titles and tags cleaned as the index cleans them (other types are left to validation)."""
+    """Titles and tags cleaned as the index cleans them, related files normalised (other types are left to
+    validation)."""
     if isinstance(record.get("title"), str):
         record["title"] = clean_line(record["title"])
     if isinstance(record.get("tags"), list):
@@ -97,7 +98,27 @@ def _tidy(record: dict) -> dict:
             if tag != "" and tag not in tags:
                 tags.append(tag)
         record["tags"] = tags
+    if isinstance(record.get("related_files"), list):
+        record["related_files"] = tidy_related(record["related_files"])
     return record
+
+
+def tidy_related(entries: list) -> list:
+    """``related_files`` in their stored form (``./app//x.py`` -> ``app/x.py``), a repeat kept once, in order.
+
+    When one entry is refused the list is left as given, so validation names each refused entry by the
+    index the writer used, with a hint (and nothing is written).
+    """
+    from ..records.relpaths import normalise
+    out = []
+    for entry in entries:
+        try:
+            entry = normalise(entry)
+        except ValueError:
+            return entries
+        if entry not in out:
+            out.append(entry)
+    return out
 
 
 def _write_record(path: str, record: dict) -> None:
@@ -231,16 +252,19 @@ def _load_for_change(memory_root: str, config: dict, memory_id: str):
 
 
 def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict, *,
-                  expect_hash: str | None = None, summary: str | None = None) -> WriteResult:
+                  expect_hash: str | None = None, summary: str | None = None, reviewed: bool = False) -> WriteResult:
     """Change an active memory's title, tags, content keys, related files or confidence.
 
     Content keys given replace the stored ones (``None`` removes an optional key). Keeps
     ``id``, ``category`` and ``created_at``; bumps ``times_updated``; appends to ``changes``.
     With ``expect_hash`` the update is refused if the file changed since that hash was taken.
+    ``reviewed``: the memory was checked against its related files and is still right; with
+    no other change only ``updated_at`` moves (which clears its stale mark).
     """
-    if not isinstance(changes, dict) or not changes:
+    if not isinstance(changes, dict) or (not changes and not reviewed):
         raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
-                         "- (content from stdin), --related-file or --confidence (see: update --help)")
+                         "- (content from stdin), --related-file, --no-related-files, --confidence or --reviewed "
+                         "(see: update --help)")
     problems = [Problem(k, "cannot be changed by update",
                         "use retire/restore/archive/unarchive for the status" if k == "record_status"
                         else f"change only: {', '.join(UPDATABLE)}") for k in changes if k not in UPDATABLE]
@@ -287,7 +311,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         new["times_updated"] = (times if isinstance(times, int) and not isinstance(times, bool) else 0) + 1
         what = [k for k in scrubbed if k != "content"]
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
-        _add_change(new, note or "updated " + ", ".join(what), now)
+        _add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
         _check(new, category, memory_id, f"update of {memory_id}")
         before = folder_stamps([path])
         _write_record(path, new)

@@ -51,10 +51,10 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
     for rel, memory in found[:MAX_CHECKED]:
         if len(hits) == MAX_LINES:
             break
-        entry = _confirmed(memory_root, config, memory, rel)
-        if entry is None or not first_showing(memory_root, session, memory):
+        got = _confirmed(memory_root, config, memory, rel)
+        if got is None or not first_showing(memory_root, session, memory):
             continue
-        hits.append(entry)
+        hits.append(got)
         if rel not in files:
             files.append(rel)
     if not hits:
@@ -62,17 +62,20 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
     for rel in files:
         file_done(memory_root, session, rel, mark=True)
     try:
-        note_shown(memory_root, session, [entry["path"] for entry in hits])
+        note_shown(memory_root, session, [entry["path"] for entry, _ in hits])
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
-    block = file_block(hits, config, files, marks)
+    if marks is None:  # a stale memory says so, as in the prompt hook's block (one small file read)
+        from ..derived.staleness import marks_for
+        marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
+    block = file_block([entry for entry, _ in hits], config, files, marks)
     if not block:
         return None
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": block}}
 
 
 def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
-    """The index entry of the memory at index path ``memory`` if it is active and still names ``rel``, else None.
+    """``(index entry, record)`` of the memory at index path ``memory`` if it is active and still names ``rel``.
 
     ``memory`` comes from the map, which anyone could have written: it must be a file name of a
     category folder of this store; neither the folder nor the file may be a link.
@@ -80,9 +83,8 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     from ..base.config import category_enabled, category_folders
     from ..base.safefs import is_real_dir, read_regular
     from ..base.sanitize import safe_name
-    from ..derived.filemapwrite import related_entries
     from ..derived.index import entry_from_record
-    from ..records.relpaths import matches
+    from ..records.relpaths import matches, usable
     from ..records.store import MAX_MEMORY_BYTES, NotARecord, parse_memory, project_root_of, record_status
     prefix = os.path.relpath(memory_root, project_root_of(memory_root)).replace(os.sep, "/") + "/"
     if not memory.startswith(prefix):
@@ -100,10 +102,10 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
         record = parse_memory(read_regular(path, MAX_MEMORY_BYTES)[0])
     except (OSError, NotARecord):
         return None
-    if record_status(record) != "active" or not any(matches(e, rel) for e in related_entries(record)):
+    if record_status(record) != "active" or not any(matches(e, rel) for e in usable(record.get("related_files"))):
         return None
     entry = entry_from_record(memory_root, category, path, record)
-    return entry if entry["title"] else None
+    return (entry, record) if entry["title"] else None
 
 
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
@@ -116,13 +118,7 @@ def file_block(entries: list, config: dict, files: list, marks: dict | None = No
     from ..records.exposure import hide
     from ..records.hookio import DATA_NOTE
     from .block import format_block
-    hits = []
-    for entry in entries[:MAX_LINES]:
-        line = block_line(dict(entry, title=hide(entry["title"])))
-        mark = (marks or {}).get(entry["path"])
-        if isinstance(mark, str) and mark.strip():
-            line += " " + block_text(hide(mark), 160)
-        hits.append(_Hit(entry, line))
+    hits = [_Hit(entry, block_line(dict(entry, title=hide(entry["title"])))) for entry in entries[:MAX_LINES]]
     named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
     note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
-    return format_block(hits, config, MAX_CHARS, 0, None, note)
+    return format_block(hits, config, MAX_CHARS, 0, None, note, marks)

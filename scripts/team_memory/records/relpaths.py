@@ -33,10 +33,11 @@ def normalise(entry) -> str:
         raise ValueError(f"is {len(text)} characters long (at most {MAX_ENTRY})")
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
         raise ValueError("contains a control character")
-    if text.startswith("/") or text.startswith("~") or (len(text) > 1 and text[1] == ":" and text[0].isalpha()):
-        raise ValueError("must be relative to the repository root (no leading /, ~ or drive letter)")
     folder = text.endswith("/")
     parts = [p for p in text.split("/") if p not in ("", ".")]
+    head = parts[0] if parts else ""  # "./~" is "~": the rule holds for the stored form too
+    if text.startswith("/") or head.startswith("~") or (len(head) > 1 and head[1] == ":" and head[0].isalpha()):
+        raise ValueError("must be relative to the repository root (no leading /, ~ or drive letter)")
     if not parts:
         raise ValueError("names the repository root itself; name a file, a folder or a glob inside it")
     if ".." in parts:
@@ -53,6 +54,20 @@ def problem(entry) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def usable(entries) -> list:
+    """The entries of a stored ``related_files`` value that name something: normalised, in order, each once;
+    refused entries (and anything that is not a list) left out, at most ``MAX_ENTRIES``."""
+    out = []
+    for entry in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
+        try:
+            entry = normalise(entry)
+        except ValueError:
+            continue
+        if entry not in out:
+            out.append(entry)
+    return out
 
 
 def is_glob(entry: str) -> bool:

@@ -220,3 +220,21 @@ def test_the_guarded_tools_are_the_guards():
     from team_memory.guards.toolgate import WRITE_TOOLS
     from team_memory.tooluse.posttool import FILE_TOOLS, GUARDED
     assert GUARDED == WRITE_TOOLS + ("Bash",) and FILE_TOOLS == ("Read",) + WRITE_TOOLS
+
+
+@pytest.mark.parametrize("forged", [
+    MAGIC + b"99999999999 5\n",                        # a head that claims gigabytes
+    MAGIC + b"4 -20\nsrc\n",                          # a negative size
+    MAGIC + b"4 7\nsrc\nsrc\t-9\n" + b"x" * 300000,    # a negative offset, then one endless line
+    MAGIC + b"4 6\nsrc\nsrc\t0\n" + b"src" * 200000,   # a line with no end
+    b"not a map at all\n",
+])
+def test_a_forged_map_costs_little_and_finds_nothing(tmp_path, forged):
+    from team_memory.derived import filemap
+    project = tmp_path / "p"
+    memory_root = project / ".claude" / "memory"
+    (memory_root / ".cache").mkdir(parents=True)
+    (project / ".git").mkdir()
+    (memory_root / ".cache" / "files.map").write_bytes(forged)
+    assert filemap.lookup(str(project), [str(project / "src" / "a.py")]) is None
+    assert memories_for(str(memory_root), ["src/a.py"]) == []

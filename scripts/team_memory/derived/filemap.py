@@ -38,6 +38,7 @@ This module is the hook's side (reading); ``filemapwrite`` builds and writes the
 """
 from __future__ import annotations
 
+import errno
 import os
 
 MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
@@ -63,6 +64,8 @@ def parse_head(data: bytes):
         raise ValueError("not a file map")
     seg_size, index_size = map(int, data[len(MAGIC):end].split(b" "))
     body = end + 1 + seg_size + index_size
+    if seg_size < 0 or index_size < 0 or body > MAX_MAP_BYTES:
+        raise ValueError("not a file map")  # a forged size is never allocated
     if len(data) < body:
         raise _Short(body)
     segments = set(data[end + 1:end + seg_size].split(b"\t")) if seg_size else set()
@@ -129,12 +132,14 @@ def _worth_a_look(cwd: str, paths: list) -> bool:
         try:
             fd = os.open(os.path.join(here, ".claude", "memory", *MAP_REL),
                          os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        except OSError as exc:
-            fd = None if exc.errno == 2 else -1  # ENOENT: no map here; anything else: let lookup decide
+        except OSError as exc:  # no map here (or no folder); anything else (a link, say): lookup decides
+            fd = None if exc.errno in (errno.ENOENT, errno.ENOTDIR) else -1
         if fd == -1:
             return True
         if fd is not None:
             try:
+                if os.fstat(fd).st_size > MAX_MAP_BYTES:
+                    return False  # lookup never reads such a map either
                 top = here.rstrip(os.sep) + os.sep
                 rels = ["/".join(p for p in f[len(top):].strip().replace(os.sep, "/").replace("\\", "/").split("/")
                                  if p not in ("", ".")) for f in fulls if f.startswith(top)]
@@ -234,6 +239,8 @@ def _run(fd: int, start: int, key: bytes, limit: int) -> list:
         start += len(chunk)
         lines = (carry + chunk).split(b"\n")
         carry = lines.pop()
+        if len(carry) > BLOCK_BYTES:
+            return out  # no line of ours is this long: a forged map ends here
         for line in lines:
             if line.startswith(target):
                 out.append(line[len(target):])

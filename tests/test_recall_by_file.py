@@ -214,3 +214,12 @@ def test_a_stale_memory_is_marked_in_the_file_block(repo):
     text = post(repo, file_path=str(repo / "app" / "session.py"))
     line = next(line for line in text.splitlines() if "redis-sessions.json" in line)
     assert line.endswith(" (app/session.py changed since; 1 commit)")
+
+
+def test_without_a_state_folder_nothing_is_shown_and_nothing_breaks(repo, tmp_path):
+    blocked = tmp_path / "state-is-a-file"
+    blocked.write_text("")
+    payload = {"hook_event_name": "PostToolUse", "tool_name": "Read", "session_id": "s1", "cwd": str(repo),
+               "tool_input": {"file_path": str(repo / "app" / "session.py")}}
+    proc = run_hook(POST, payload, cwd=repo, env={"TEAM_MEMORY_STATE_DIR": str(blocked / "x")})
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""

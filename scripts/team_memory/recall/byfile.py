@@ -52,16 +52,19 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
         if len(hits) == MAX_LINES:
             break
         got = _confirmed(memory_root, config, memory, rel)
-        if got is None or not first_showing(memory_root, session, memory):
+        try:
+            if got is None or not first_showing(memory_root, session, memory):
+                continue
+        except OSError:  # no state can be kept: showing it anyway would repeat it at every call
             continue
         hits.append(got)
         if rel not in files:
             files.append(rel)
     if not hits:
         return None
-    for rel in files:
-        file_done(memory_root, session, rel, mark=True)
     try:
+        for rel in files:
+            file_done(memory_root, session, rel, mark=True)
         note_shown(memory_root, session, [entry["path"] for entry, _ in hits])
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating

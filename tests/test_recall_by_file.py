@@ -223,3 +223,11 @@ def test_without_a_state_folder_nothing_is_shown_and_nothing_breaks(repo, tmp_pa
                "tool_input": {"file_path": str(repo / "app" / "session.py")}}
     proc = run_hook(POST, payload, cwd=repo, env={"TEAM_MEMORY_STATE_DIR": str(blocked / "x")})
     assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+
+
+def test_a_linked_cache_folder_is_not_looked_into(repo, tmp_path):
+    cache = repo / ".claude" / "memory" / ".cache"
+    outside = tmp_path / "outside-cache"
+    cache.rename(outside)  # the real map, now outside the store, reached only through a link
+    os.symlink(outside, cache)
+    assert post(repo, file_path=str(repo / "app" / "session.py")) is None

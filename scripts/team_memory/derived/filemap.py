@@ -114,14 +114,17 @@ def lookup(cwd: str, paths: list):
 
 def _worth_a_look(cwd: str, paths: list) -> bool:
     """A first look with ``os`` alone (no store rule, no ``relpaths``: the hook's speed): False only
-    when no map at or above ``cwd`` names a key of these files, so ``lookup`` could find nothing.
+    when the map of the store ``find_memory_root`` would take names no key of these files, so
+    ``lookup`` could find nothing.
 
-    It errs towards True: every folder up to the file system root is tried (``find_memory_root``
-    takes one of them), and each path is made relative both as written and with its folders'
-    links resolved, loosely normalised (``relpaths.normalise`` without its refusals). A map that
-    is a link is not opened (``O_NOFOLLOW``); one that cannot be read is left to ``lookup``.
+    The walk is ``find_memory_root``'s (the working folder's real path upwards, the first
+    ``.claude/memory`` but a home folder's when not started there, no further than a ``.git``);
+    ``.claude``, ``memory`` and ``.cache`` must be real folders (``lstat``) and the map is opened
+    with ``O_NOFOLLOW``: no link is followed, nothing outside the store is opened.
+    Each path is made relative both as written and with its folders' links resolved, loosely
+    normalised (``relpaths.normalise`` without its refusals). Anything unusual is left to ``lookup``.
     """
-    here = os.path.realpath(cwd)
+    start = here = os.path.realpath(cwd)
     fulls = []
     for path in paths:
         if isinstance(path, str) and path and "\x00" not in path:
@@ -129,31 +132,43 @@ def _worth_a_look(cwd: str, paths: list) -> bool:
             fulls += [os.path.normpath(joined),
                       os.path.join(os.path.realpath(os.path.dirname(joined)), os.path.basename(joined))]
     while fulls:
-        try:
-            fd = os.open(os.path.join(here, ".claude", "memory", *MAP_REL),
-                         os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        except OSError as exc:  # no map here (or no folder); anything else (a link, say): lookup decides
-            fd = None if exc.errno in (errno.ENOENT, errno.ENOTDIR) else -1
-        if fd == -1:
-            return True
-        if fd is not None:
-            try:
-                if os.fstat(fd).st_size > MAX_MAP_BYTES:
-                    return False  # lookup never reads such a map either
-                top = here.rstrip(os.sep) + os.sep
-                rels = ["/".join(p for p in f[len(top):].strip().replace(os.sep, "/").replace("\\", "/").split("/")
-                                 if p not in ("", ".")) for f in fulls if f.startswith(top)]
-                if rels and _candidates(fd, [r for r in rels if r]):
-                    return True
-            except (OSError, ValueError):
-                return True
-            finally:
-                os.close(fd)
+        if os.path.lexists(os.path.join(here, ".claude", "memory")) and (
+                here == start or here != os.path.realpath(os.path.expanduser("~"))):
+            return _map_names(here, fulls)
+        if os.path.exists(os.path.join(here, ".git")):
+            return False
         up = os.path.dirname(here)
         if up == here:
             return False
         here = up
     return False
+
+
+def _map_names(project: str, fulls: list) -> bool:
+    """Whether the map of ``project``'s store has lines keyed by any of ``fulls`` (absolute paths)."""
+    fd = None
+    try:
+        path = project
+        for name in (".claude", "memory", *MAP_REL[:-1]):  # real folders, as the store rule wants them
+            path = os.path.join(path, name)
+            if os.lstat(path).st_mode & 0o170000 != 0o040000:
+                return True  # a link (or not a folder): lookup's store rule decides (it refuses it)
+        fd = os.open(os.path.join(path, MAP_REL[-1]),
+                     os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        if os.fstat(fd).st_size > MAX_MAP_BYTES:
+            return False  # lookup never reads such a map either
+        top = project.rstrip(os.sep) + os.sep
+        rels = ["/".join(p for p in f[len(top):].strip().replace(os.sep, "/").replace("\\", "/").split("/")
+                         if p not in ("", ".")) for f in fulls if f.startswith(top)]
+        rels = [r for r in rels if r]
+        return bool(rels) and bool(_candidates(fd, rels))
+    except OSError as exc:
+        return exc.errno not in (errno.ENOENT, errno.ENOTDIR)  # no map: nothing; a link or worse: lookup decides
+    except ValueError:
+        return True
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def memories_for(memory_root: str, paths: list) -> list:

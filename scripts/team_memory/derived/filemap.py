@@ -177,9 +177,12 @@ def memories_for(memory_root: str, paths: list) -> list:
     first, then by each folder above it, the deepest first. ``[]`` when the map is missing or
     unreadable (the next prompt's refresh writes it).
     """
-    from ..base.safefs import open_regular
+    from ..base.safefs import is_real_dir, open_regular
+    path = map_path(memory_root)
+    if not is_real_dir(os.path.dirname(path)):
+        return []  # .cache is a link: nothing is read through it (the store itself was checked by its finder)
     try:
-        fd, st = open_regular(map_path(memory_root))
+        fd, st = open_regular(path)
     except OSError:
         return []
     try:

@@ -68,9 +68,13 @@ def write_map(memory_root: str, related: dict) -> None:
 
 def read_related(memory_root: str):
     """The map as ``{memory path: [entries]}``; None when it is missing or not a map (then rebuild)."""
-    from ..base.safefs import read_regular
+    import os
+    from ..base.safefs import is_real_dir, read_regular
+    path = map_path(memory_root)
+    if not is_real_dir(os.path.dirname(path)):
+        return None  # .cache is a link: never read through (the rebuild refuses to write there too)
     try:
-        data = read_regular(map_path(memory_root), MAX_MAP_BYTES)[0]
+        data = read_regular(path, MAX_MAP_BYTES)[0]
         body = parse_head(data)[3]
     except (OSError, ValueError):
         return None

@@ -7,6 +7,8 @@ changes only the memories it re-read.
 """
 from __future__ import annotations
 
+import os
+
 from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, parse_head, map_path
 
 GLOB_CHARS = "*?["
@@ -68,7 +70,6 @@ def write_map(memory_root: str, related: dict) -> None:
 
 def read_related(memory_root: str):
     """The map as ``{memory path: [entries]}``; None when it is missing or not a map (then rebuild)."""
-    import os
     from ..base.safefs import is_real_dir, read_regular
     path = map_path(memory_root)
     if not is_real_dir(os.path.dirname(path)):

@@ -92,6 +92,7 @@ STRATEGY_CONFIGS = {
     "smart-low-floor": {"retrieval": {"min_score": 0.3, "min_relative": 0.1}},
     "smart-no-fuzzy": {"retrieval": {"fuzzy": False, "min_score": 1}},
     "smart-evidence": {"retrieval": {"min_score": 0.5, "min_evidence": 3.5, "min_runner_up": 6}},
+    "smart-related": {"retrieval": {"min_score": 0.3, "min_related": 0.15, "max_related": 10}},
 }
 
 

@@ -70,6 +70,7 @@ DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.6
 DEFAULT_MIN_EVIDENCE = 1.9
 DEFAULT_MIN_RUNNER_UP = 3.0
+DEFAULT_MIN_RELATED = 0.4
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 
 
@@ -105,6 +106,9 @@ class Smart(SmartFeatures):
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
         self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
+        self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
+        # the lowest share of the best any shown memory has: what ``smartindex`` prunes under
+        self.shown_relative = min(self.min_relative, self.min_related)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
@@ -244,7 +248,7 @@ class Smart(SmartFeatures):
         for i, total in totals.items():
             total = round(total, 2)
             if total > 0 and total >= bar:
-                out.append((total, entries[i], _parts(found[i])))
+                out.append((total, entries[i], self.tier(total, best, _parts(found[i]))))
         return out
 
     def confident(self, best: float, reachable: float) -> bool:
@@ -253,11 +257,22 @@ class Smart(SmartFeatures):
 
     def floor(self) -> float:
         """No memory under this is ever shown: a best under it is not ``confident``, a runner-up is under ``bar``."""
-        return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
+        return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence, self.min_related * self.min_evidence))
+
+    def clear_bar(self, best: float) -> float:
+        """The points a memory needs to be shown as a clear hit beside a best of ``best``."""
+        return max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best)
 
     def bar(self, best: float) -> float:
-        """The points a memory needs to be shown beside a best of ``best``."""
-        return max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best)
+        """The points a memory needs to be shown at all beside a best of ``best``: a clear hit, or a
+        possibly related one (``min_score`` and ``retrieval.min_related`` x the best)."""
+        return min(self.clear_bar(best), max(self.min_score, self.min_related * best))
+
+    def tier(self, total: float, best: float, parts: dict) -> dict:
+        """``parts``, marked ``related`` when ``total`` is under the clear bar (shown by title only)."""
+        if total < self.clear_bar(best):
+            parts["related"] = True
+        return parts
 
     def score(self, query, entry: dict):
         """One entry's points and parts (for callers that score entries one by one)."""

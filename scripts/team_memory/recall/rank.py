@@ -25,6 +25,7 @@ from ..records.times import parse_time
 from .scoring import get_strategy
 
 DEEP_CHECK_LIMIT = 20
+DEFAULT_MAX_RELATED = 2  # possibly related memories shown by title after the clear hits
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
 
 
@@ -44,10 +45,14 @@ class Hit:
         self.checked = False
 
     def sort_key(self):
-        return (-self.score, self.priority)
+        return (self.related(), -self.score, self.priority)
 
     def full_key(self):
-        return (-self.score, self.priority, self.pos)
+        return (self.related(), -self.score, self.priority, self.pos)
+
+    def related(self) -> bool:
+        """Shown by title only, after every clear hit (``Smart.tier``), whatever its recency bonus."""
+        return self.parts.get("related", False) is True
 
 
 def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
@@ -228,10 +233,15 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1) ->
     ordered = heapq.merge(checked, stream, key=Hit.sort_key)
 
     top = []
+    related = 0
+    most_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
     for hit in ordered:
         if len(top) >= limit:
             break
+        if hit.related() and related >= most_related:
+            break  # the related hits come last: nothing after this one is shown
         if hit.checked or _deep_check(hit, memory_root, config):
+            related += hit.related()
             hit.parts.setdefault("recency", 0)
             top.append(hit)
     return top

@@ -265,7 +265,7 @@ def score_index(strategy, query, index) -> list:
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
         # a score is at most (1 + ADJACENT / 2) x the sum of its matches (``matching.adjacency``)
-        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2))
+        candidates = _reaching(planes, max(floor, strategy.shown_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2))
     chooser = _Chooser(per_token, set(candidates))
     ranked = []
     for i in candidates:
@@ -277,7 +277,7 @@ def score_index(strategy, query, index) -> list:
             ranked.append((-ub, i, matches))
     ranked.sort(key=lambda r: r[0])
     for neg_ub, i, matches in ranked:
-        if -neg_ub < max(least, strategy.min_relative * best) - MARGIN:
+        if -neg_ub < max(least, strategy.shown_relative * best) - MARGIN:
             break
         found[i] = matches
         totals[i] = _total(matches)
@@ -302,7 +302,7 @@ def score_index(strategy, query, index) -> list:
     for i, total in totals.items():
         total = round(total, 2)
         if total > 0 and total >= bar:
-            out.append((total, i, _parts(found[i])))
+            out.append((total, i, strategy.tier(total, best, _parts(found[i]))))
     return out
 
 

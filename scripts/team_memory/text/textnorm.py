@@ -232,6 +232,8 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
         if run in done:
             continue
         done.add(run)
+        if cls != _WORD and run.casefold() in stop_words:
+            continue  # a CJK stop word (``어떻게``) gives no bigrams either
         forms = identifier_forms(run) if cls == _WORD else cjk_forms(run, cls)
         group = []
         for form in forms:

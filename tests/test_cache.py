@@ -93,6 +93,9 @@ STRATEGY_CONFIGS = {
     "smart-no-fuzzy": {"retrieval": {"fuzzy": False, "min_score": 1}},
     "smart-evidence": {"retrieval": {"min_score": 0.5, "min_evidence": 3.5, "min_runner_up": 6}},
     "smart-related": {"retrieval": {"min_score": 0.3, "min_related": 0.15, "max_related": 10}},
+    "smart-related-no-floor": {"retrieval": {"min_score": 0, "min_evidence": 0, "min_runner_up": 0,
+                                             "min_related": 0, "max_related": 3}},
+    "smart-one-related": {"retrieval": {"min_score": 0.3, "min_runner_up": 1, "min_related": 0.1, "max_related": 1}},
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..derived.refresh import current_entries
 from .rank import MAX_PROMPT_CHARS, plain_hits
+from .weights import _parts
 
 NEAR_MISSES = 5
 
@@ -25,8 +26,8 @@ def _without_floor(strategy):
         def bar(self, best: float) -> float:
             return 0.0
 
-        def tier(self, total: float, best: float, parts: dict) -> dict:
-            return parts
+        def shown(self, best: float, rows: list) -> list:
+            return [(total, key, _parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)
     copy.__dict__.update(strategy.__dict__)

@@ -25,7 +25,6 @@ from ..records.times import parse_time
 from .scoring import get_strategy
 
 DEEP_CHECK_LIMIT = 20
-DEFAULT_MAX_RELATED = 2  # possibly related memories shown by title after the clear hits
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
 
 
@@ -207,14 +206,16 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
             stream = plain_hits(memory_root, strategy, query, entries, exclude)
         else:
             stream = cached_hits(strategy, query, cache, exclude)
-        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1))
+        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1),
+                       getattr(strategy, "max_related", 0))
     finally:
         if opened is not None:
             opened.close()
 
 
-def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1) -> list:
-    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones."""
+def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0) -> list:
+    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones,
+    at most ``most_related`` of them marked related (``Smart.shown``)."""
     import heapq
     from itertools import islice
     now = now or datetime.now(timezone.utc)
@@ -234,7 +235,6 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1) ->
 
     top = []
     related = 0
-    most_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
     for hit in ordered:
         if len(top) >= limit:
             break

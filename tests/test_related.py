@@ -101,3 +101,15 @@ def test_eval_counts_related_titles_and_reports_the_clear_hits_precision():
     m = metrics(results)
     assert m["recall@5"] == 1.0 and m["hit@1"] == 0.5
     assert m["precision"] == 2 / 5 and m["clear_precision"] == 1 / 2
+
+
+def test_the_real_hook_shows_the_clear_hit_then_the_related_titles(project, memory_root):
+    from helpers import run_hook
+    _store(memory_root)
+    proc = run_hook("user_prompt_submit.py", {"prompt": PROMPT, "cwd": str(project),
+                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and RELATED_HEAD in out
+    before, after = out.split(RELATED_HEAD)
+    assert "Kafka lag" in before and "Kafka lag" not in after
+    assert sum(1 for line in after.splitlines() if line.startswith("- [")) == 2

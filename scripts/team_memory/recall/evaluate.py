@@ -11,6 +11,8 @@ body tokens built in memory, so the folder is never written to. Metrics:
 
 - ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
 - ``precision``: of all memories injected over all prompts, the share that was expected;
+- ``clear_precision``: the same over the clear hits only, not the "possibly related" titles
+  (``Smart.shown``), which hit@1, recall@k, MRR and ``precision`` count as shown;
 - ``silent``: of the prompts that expect nothing, the share that injected nothing;
 - ``empty``: of the prompts that expect something, the share that injected nothing.
 

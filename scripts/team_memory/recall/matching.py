@@ -36,7 +36,10 @@ its score x the square root of the share of that sum it explains, must reach
 word does not, and a rare word met by chance in a long prompt about something
 else is scaled down. Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
-points or ``TIE`` (0.9) x the best when the best has fewer (``bar``).
+points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
+``retrieval.max_related`` (2) best memories that still reach ``retrieval.min_related`` (0.4) x
+the best and ``floor`` are returned marked ``related`` (``shown``): the block lists them last, by
+title only, under "Possibly related".
 
 The fuzzy step runs only when exact and prefix matching leave no confident best
 and rapidfuzz is importable: prompt tokens of 5+ characters that matched

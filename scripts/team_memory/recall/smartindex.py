@@ -332,6 +332,8 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
         for neg_ub, i, matches in band:
             if -neg_ub < need():
                 return False
+            if i in found:  # scored with its fuzzy matches already
+                continue
             found[i] = matches
             total = totals[i] = _total(matches)
             if low <= round(total, 2) < high:

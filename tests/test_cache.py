@@ -119,6 +119,21 @@ def test_cached_and_uncached_rankings_are_identical(memory_root, seed, which):
     assert_same_results(memory_root, config, [random_prompt(rng) for _ in range(25)])
 
 
+@pytest.mark.parametrize("which", ["smart", "smart-related", "smart-one-related"])
+@pytest.mark.parametrize("seed", range(4))
+def test_identical_with_the_fuzzy_step(memory_root, monkeypatch, seed, which):
+    """Typos run the fuzzy step (a difflib stand-in for rapidfuzz): the related step keeps its matches."""
+    from test_matching import FakeFuzz, FakeProcess
+    from team_memory.recall import weights
+    monkeypatch.setattr(weights, "_fuzzy_modules", (FakeFuzz, FakeProcess))
+    rng = random.Random(seed)
+    random_store(memory_root, rng, rng.choice([40, 150]))
+    config = write_config(memory_root, STRATEGY_CONFIGS[which])
+    rebuild_index(str(memory_root), config)
+    prompts = [random_prompt(rng) for _ in range(15)] + ["kafak postgress timout", "celry workr cache retry"]
+    assert_same_results(memory_root, config, prompts, limits=(5,))
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), prompt=st.text(min_size=10, max_size=60),
        which=st.sampled_from(sorted(STRATEGY_CONFIGS)))

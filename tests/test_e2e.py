@@ -199,3 +199,21 @@ def test_a_user_s_deny_rule_still_wins_over_the_plugin_s_approval(tmp_path, clau
     results = result.tool_results()
     assert results and all(is_error and "denied" in text for is_error, text in results), results
     assert not list((e2e.memory_root(project)).rglob("*.json"))
+
+
+def test_the_stop_reminder_proposes_the_files_the_model_edited(tmp_path, claude_bin):
+    """The real client's transcript: the fake model writes app/session.py, then states a decision; the one
+    reminder names that file and its save command fills related_files, and it reaches the model."""
+    project = e2e.plugin_project(tmp_path)
+    target = project / "app" / "session.py"
+    target.parent.mkdir()
+    result = e2e.run_claude(project, e2e.DECISION_PROMPT, e2e.REPO, label="stop names edited files",
+                            reply=e2e.DECISION_REPLY, claude_args=("--permission-mode", "acceptEdits"),
+                            tool_use={"name": "Write", "input": {"file_path": str(target),
+                                                                  "content": "SESSION_STORE = 'redis'\n"}})
+    assert result.returncode == 0 and target.is_file(), result.describe()
+    blocks = [h for h in result.hook_responses("Stop") if '"block"' in (h.get("stdout") or "")]
+    assert len(blocks) == 1, result.describe()
+    reason = json.loads(blocks[0]["stdout"])["reason"]
+    assert '"related_files": ["app/session.py"]' in reason and '--related-file "app/session.py"' in reason, reason
+    assert result.seen('"related_files": ["app/session.py"]'), result.describe()

@@ -226,3 +226,78 @@ def test_the_save_commands_survive_a_long_reminder():
     assert re.search(r"^python3 .* save --root .* --record '.*'$", reason, re.M), reason
     assert reason.endswith("Never save secrets, credentials or personal data.")
     assert all(f"- {c}" in reason for c in ("decision", "runbook", "constraint", "tech_debt", "preference"))
+
+
+def edit_line(name: str, path: str, key: str = "file_path", call: str = "e1", error: bool | None = None) -> str:
+    """An assistant line of a real transcript: one editing tool call on ``path``; with ``error``, the user line
+    of its result too."""
+    block = {"type": "tool_use", "id": call, "name": name, "input": {key: path, "old_string": "a", "new_string": "b"}}
+    line = json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [block]}, "sessionId": "s"}) + "\n"
+    if error is not None:
+        result = {"type": "tool_result", "tool_use_id": call, "content": "String to replace not found" if error
+                  else "The file has been updated.", **({"is_error": True} if error else {})}
+        line += json.dumps({"type": "user", "message": {"role": "user", "content": [result]}, "sessionId": "s"}) + "\n"
+    return line
+
+
+def test_the_reminder_names_the_edited_files_and_its_save_command_fills_related_files(project, memory_root):
+    """Edit/Write/MultiEdit/NotebookEdit calls, most edited first; nothing outside the repository or under .claude/."""
+    transcript = project / "session.jsonl"
+    lines = [transcript_line("user", "Which store should hold sessions?"),
+             edit_line("Edit", str(project / "app" / "session.py")), edit_line("Write", str(project / "app" / "cache.py")),
+             edit_line("MultiEdit", "app/session.py"),  # relative to the payload's cwd
+             edit_line("NotebookEdit", str(project / "notes" / "load.ipynb"), key="notebook_path"),
+             edit_line("Edit", str(memory_root / "decisions" / "x.json")), edit_line("Edit", "/etc/hosts"),
+             edit_line("Edit", str(project / "app" / "it's.py")), edit_line("Read", str(project / "README.md")),
+             edit_line("Edit", str(project / "pages" / "[id].tsx")),  # would read as a glob
+             edit_line("Edit", str(project / "app" / "failed.py"), call="f1", error=True),  # did not happen
+             edit_line("Edit", str(project / "app" / "cache.py"), call="ok1", error=False),
+             edit_line("Edit", str(project / "app" / "session.py")), transcript_line("assistant", DECISION)]
+    transcript.write_text("".join(lines))
+    reason = stop(project, transcript)["reason"]
+    assert '"related_files": ["app/session.py", "app/cache.py", "notes/load.ipynb"], ' in reason
+    assert '--related-file "app/session.py" --related-file "app/cache.py" --related-file "notes/load.ipynb"' in reason
+    assert "most edited first" in reason and ".claude" not in reason and "hosts" not in reason
+    assert "README" not in reason and "it's" not in reason and "[id]" not in reason and "failed.py" not in reason
+    from team_memory.guards.autoallow import allow_cli_call
+    commands = [line.split(": ", 1)[-1] for line in reason.splitlines() if "memory.py" in line and "--related-file" in line]
+    assert commands and all(allow_cli_call(c, str(project), [str(project)]) for c in commands)
+    # The proposed save, filled in as Claude would, stores the files.
+    save = re.search(r"^(python3 .*) save (--root .*) --record '(.*)'$", reason, re.M)
+    record = save.group(3).replace("<short title>", "Use Redis for sessions").replace("<tag>", "redis").replace(
+        "{...}", json.dumps(helpers.CONTENT["decision"]))
+    argv = shlex.split(f"{save.group(1)} save {save.group(2)} --record {shlex.quote(record)}")
+    assert subprocess.run(argv, cwd=project, capture_output=True).returncode == 0
+    saved = json.loads((memory_root / "decisions" / "use-redis-for-sessions.json").read_text())
+    assert saved["related_files"] == ["app/session.py", "app/cache.py", "notes/load.ipynb"]
+
+
+def test_edits_of_quiet_stretches_count_until_a_reminder_names_them(project, memory_root):
+    transcript = project / "session.jsonl"
+    transcript.write_text(transcript_line("user", "rename it") + edit_line("Edit", str(project / "lib" / "a.py"))
+                          + transcript_line("assistant", "Done."))
+    assert stop(project, transcript) is None
+    with open(transcript, "a") as f:
+        f.write(edit_line("Edit", str(project / "lib" / "b.py")) + edit_line("Edit", str(project / "lib" / "b.py"))
+                + transcript_line("assistant", DECISION))
+    assert '"related_files": ["lib/b.py", "lib/a.py"]' in stop(project, transcript)["reason"]
+    with open(transcript, "a") as f:  # named once: the next reminder starts counting again
+        f.write(transcript_line("user", "the deploy broke") + transcript_line("assistant", RUNBOOK))
+    reason = stop(project, transcript)["reason"]
+    assert "- runbook" in reason and "related_files" not in reason and "lib/" not in reason
+
+
+def test_a_reminder_without_edits_proposes_no_related_files(project, transcript):
+    reason = stop(project, transcript)["reason"]
+    assert "related_files" not in reason and "--related-file" not in reason
+
+
+def test_the_commands_stay_whole_when_the_edited_files_do_not_fit():
+    from team_memory.capture.capture import CONTENT_FIELDS, MAX_REASON_CHARS, build_reason
+    from team_memory.capture.triage import Finding
+    findings = [Finding(c, 1.0, ["we decided this " * 20]) for c in CONTENT_FIELDS]
+    files = [f"app/{'y' * 50}{i}.py" for i in range(5)]
+    short = build_reason(findings[:1], "/srv/app", "session-x", files)
+    assert short.count("--related-file") == 5 and short.endswith("Never save secrets, credentials or personal data.")
+    long_root = build_reason(findings, "/home/" + "x" * 230, "session-x", files)
+    assert len(long_root) <= MAX_REASON_CHARS and long_root.endswith("Never save secrets, credentials or personal data.")

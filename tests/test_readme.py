@@ -75,3 +75,33 @@ def test_ci_runs_the_readmes_test_command_with_everything_mandatory():
     exported = next(line for line in ci if line.startswith("export "))
     assert "TEAM_MEMORY_SLOW=1" in exported and "TEAM_MEMORY_REQUIRE_E2E=1" in exported
     assert ci.index(exported) < ci.index(command)
+
+
+def section_commands(title: str) -> list:
+    """The command lines of the first ``bash`` block of README's section ``title``."""
+    section = README[README.index(f"## {title}\n"):]
+    block = section[section.index("```bash\n") + 8:]
+    return [line for line in block[:block.index("```")].splitlines() if line.startswith("python3 ")]
+
+
+@pytest.mark.slow  # four CLI processes on a demo store
+def test_the_related_files_examples_run_as_printed(tmp_path):
+    demo = str(tmp_path / "tm-demo")
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), NO_COLOR="1")
+    proc = subprocess.run(["bash", "-c", setup_line().replace(DEMO, demo)], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    env["CLAUDE_PROJECT_DIR"] = demo
+    commands = section_commands("Memories tied to files")
+    assert len(commands) == 4
+    outputs = []
+    for example in commands:
+        proc = subprocess.run(["bash", "-c", example], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0 and "error" not in proc.stderr.lower(), (example, proc.stdout, proc.stderr)
+        outputs.append(proc.stdout)
+    constraint = json.loads(open(f"{demo}/.claude/memory/constraints/keep-the-retry-loop-in-the-billing-export.json").read())
+    assert constraint["related_files"] == ["billing/export.py", "billing/**/*.sql"]
+    assert "why: " in outputs[2] and "shares app/session.py" in outputs[2]
+    sessions = json.loads(open(f"{demo}/.claude/memory/decisions/use-redis-for-sessions.json").read())
+    assert sessions["related_files"] == []

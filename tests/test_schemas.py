@@ -33,7 +33,7 @@ def validator(category: str):
 def valid_records(category: str) -> list:
     minimal = record(category, "a-memory", "A memory", tags=["x"])
     full = record(category, "full_memory-v2", "Ünïcode title · 日本語 ok", tags=["redis", "日本語", "c++", "a.b"],
-                  related_files=["src/app.py"], confidence=0.5, times_updated=3,
+                  related_files=["src/app.py", "billing/", "billing/**/*.sql", "a..b/.gitignore"], confidence=0.5, times_updated=3,
                   changes=[{"date": "2026-01-02T03:04:05Z", "summary": "created"}],
                   **{"$schema": "../../schemas/x.json"})
     full["content"] = copy.deepcopy(FULL_CONTENT[category])
@@ -99,6 +99,15 @@ COMMON_MUTATIONS = {
     "times_updated text": _set("times_updated", "3"),
     "related_files not a list": _set("related_files", "src/app.py"),
     "related file empty": _set("related_files", [""]),
+    "related file blank": _set("related_files", ["  "]),
+    "related file absolute": _set("related_files", ["/etc/passwd"]),
+    "related file in the home folder": _set("related_files", ["~/notes.txt"]),
+    "related file on a drive": _set("related_files", ["C:\\x.py"]),
+    "related file leaves the repository": _set("related_files", ["app/../../x.py"]),
+    "related file under .git": _set("related_files", [".Git/hooks/pre-commit"]),
+    "related file with a control character": _set("related_files", ["app/\x1bx.py"]),
+    "related file too long": _set("related_files", ["a/" * 151]),
+    "too many related files": _set("related_files", [f"f{i}.py" for i in range(51)]),
     "changes not a list": _set("changes", {}),
     "change without summary": _set("changes", [{"date": "2026-01-01T00:00:00Z"}]),
     "change with a bad date": _set("changes", [{"date": "soon", "summary": "x"}]),

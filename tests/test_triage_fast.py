@@ -131,6 +131,11 @@ def _loaded(module: str, handler: str, payload: dict) -> list:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def edit_line(path: str) -> str:
+    block = {"type": "tool_use", "id": "e", "name": "Edit", "input": {"file_path": path, "old_string": "a", "new_string": "b"}}
+    return json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [block]}}) + "\n"
+
+
 def test_stop_and_session_start_load_no_re_json_or_datetime(project, memory_root):
     helpers.write(memory_root, helpers.record("decision", "use-valkey", "Use Valkey for sessions"))
     transcript = project / "session.jsonl"
@@ -139,7 +144,8 @@ def test_stop_and_session_start_load_no_re_json_or_datetime(project, memory_root
 
     def turn(text: str) -> list:
         with open(transcript, "a", encoding="utf-8") as f:
-            f.write(transcript_line("user", "and the next one?") + transcript_line("assistant", text))
+            f.write(transcript_line("user", "and the next one?") + transcript_line("assistant", text)
+                    + edit_line(str(project / "app" / "session.py")))  # files are counted on the quiet path too
         return [m for m in _loaded("capture", "on_stop", payload) if m != "team_memory.capture.capture"]
 
     turn("We decided to keep three retries because of the rate limits.")  # the first run works out the cues once

@@ -6,8 +6,11 @@
 ``Turn`` objects found there and the offset to resume from. What it keeps:
 
 - ``user`` and ``assistant`` lines: their text blocks (a ``user`` turn) or
-  text and ``tool_use`` blocks (an ``assistant`` turn, with the tool names);
-- ``tool_result`` blocks (inside ``user`` lines) as ``tool_result`` turns.
+  text and ``tool_use`` blocks (an ``assistant`` turn, with the tool names, and
+  ``files``: ``(tool_use id, path)`` of each editing tool call, ``EDIT_TOOLS``,
+  the path as written, unchecked);
+- ``tool_result`` blocks (inside ``user`` lines) as ``tool_result`` turns (a
+  failed one's ``files`` holds ``(tool_use id, None)``: that edit did not happen).
 
 Everything else is skipped without complaint: unknown line types, meta and
 side-chain messages, thinking and image blocks, lines that are not JSON, and
@@ -22,15 +25,18 @@ from ..base import fastjson  # not ``json``: start-up speed (``json`` imports ``
 
 MAX_READ_BYTES = 2 * 1024 * 1024
 MAX_TEXT_CHARS = 20_000  # per block: one pasted log must not dominate the stretch
+# The tools that change a file, and the input key that names it (Claude Code's tool_use inputs).
+EDIT_TOOLS = {"Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+MAX_PATH_CHARS = 4096
 
 
 class Turn:
     """One piece of the conversation: ``role`` is user, assistant or tool_result."""
 
-    __slots__ = ("role", "text", "tools")
+    __slots__ = ("role", "text", "tools", "files")
 
-    def __init__(self, role: str, text: str = "", tools: tuple = ()):
-        self.role, self.text, self.tools = role, text, tuple(tools)
+    def __init__(self, role: str, text: str = "", tools: tuple = (), files: tuple = ()):
+        self.role, self.text, self.tools, self.files = role, text, tuple(tools), tuple(files)
 
     def __repr__(self) -> str:
         return f"Turn({self.role!r}, {self.text[:40]!r}, tools={self.tools!r})"
@@ -75,7 +81,7 @@ def turns_of_line(obj) -> list:
         return [Turn(role, content[:MAX_TEXT_CHARS])] if content.strip() else []
     if not isinstance(content, list):
         return []
-    turns, texts, tools = [], [], []
+    turns, texts, tools, files = [], [], [], []
     for block in content:
         if not isinstance(block, dict):
             continue
@@ -85,11 +91,18 @@ def turns_of_line(obj) -> list:
         elif btype == "tool_use":
             name = block.get("name")
             tools.append(name if isinstance(name, str) and name else "tool")
+            key = EDIT_TOOLS.get(name) if isinstance(name, str) else None
+            tool_input = block.get("input") if key else None
+            path = tool_input.get(key) if isinstance(tool_input, dict) else None
+            if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS:
+                files.append((block.get("id") if isinstance(block.get("id"), str) else "", path))
         elif btype == "tool_result":
-            turns.append(Turn("tool_result", _block_text(block.get("content"))))
+            failed = block.get("is_error") is True and isinstance(block.get("tool_use_id"), str)
+            turns.append(Turn("tool_result", _block_text(block.get("content")),
+                              files=((block["tool_use_id"], None),) if failed else ()))
     text = "\n".join(t for t in texts if t.strip())
     if text or tools:
-        turns.insert(0, Turn(role, text, tools))
+        turns.insert(0, Turn(role, text, tools, files if role == "assistant" else ()))
     return turns
 
 

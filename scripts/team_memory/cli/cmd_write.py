@@ -1,5 +1,5 @@
 """Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``,
-``unarchive``, ``validate``, ``similar``.
+``unarchive``, ``validate`` (``similar`` is in ``cmd_similar``).
 
 The logic lives in ``write.py`` and ``validate.py``; this module parses input,
 maps their errors to ``CliError`` (exit 1, nothing written) and prints results.
@@ -13,24 +13,19 @@ import re
 import sys
 import textwrap
 
-from ..base.cliname import cli_command, user_cli
+from ..base.cliname import user_cli
 from .main import CliError, UsageError, add_command, read_stdin_text
 from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
-from ..derived.index import build_entries
-from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name
+from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
 from ..records.privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
-from ..base.sanitize import clean_tag, shown_path
-from ..recall.scoring import score_entry
+from ..base.sanitize import shown_path
 from ..records.store import iter_memory_files, project_root_of, repo_root_of
-from ..text.tokens import tokenize
 from ..records.validate import ValidationError, check_file, format_problems
-from ..edits.write import WriteError, content_hash, create_memory, set_status, update_memory
+from ..edits.write import WriteError, create_memory, set_status, update_memory
 
-SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
 CLI = user_cli()
-NO_SIMILAR = "no similar memory: save a new one"
 
 
 def register(subparsers, common) -> None:
@@ -40,18 +35,20 @@ def register(subparsers, common) -> None:
                     f"  {CLI} add --category decision --title 'Use Redis for sessions' --tag redis --tag sessions \\\n"
                     """      --content-json '{"status": "accepted", "context": "...", "decision": "...", "rationale": ["..."]}'\n"""
                     f"  {CLI} add --category runbook --title 'Fix flaky login test' --tag tests --content-file steps.json\n"
-                    f"  echo '{{...}}' | {CLI} add --category preference --title 'Tabs in Makefiles' --tag make -")
+                    f"  echo '{{...}}' | {CLI} add --category preference --title 'Tabs in Makefiles' --tag make -\n"
+                    f"  {CLI} add --category constraint --title 'Keep the retry loop' --tag billing "
+                    "--related-file billing/export.py --related-file 'billing/**/*.sql' --content-file rule.json")
     p.add_argument("--category", choices=CATEGORIES, help="the memory's category (asked on a terminal)")
     p.add_argument("--title", help="a short title, 1-120 characters (asked on a terminal)")
     p.add_argument("--tag", action="append", default=[], help="a lowercase tag (repeat: 1 to 12)")
     _content_args(p)
-    p.add_argument("--related-file", action="append", default=None, help="a file this memory is about (repeatable)")
+    p.add_argument("--related-file", action="append", default=None, metavar="PATH", help=RELATED_HELP)
     p.add_argument("--confidence", type=float, help="how sure this is, 0 to 1")
     p.add_argument("--force", action="store_true", help="create even if a memory with this id was retired < 24 h ago")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
     p = add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
-                    f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "content": {{...}}}}'\n"""
+                    f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "related_files": ["app/session.py"], "content": {{...}}}}'\n"""
                     f"  {CLI} save --input record.json\n"
                     f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""")
     source = p.add_mutually_exclusive_group(required=True)
@@ -64,12 +61,17 @@ def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "update", cmd_update, "change a memory's title, tags or content keys",
                     f"  {CLI} update use-redis-for-sessions --tag redis --tag sessions --tag cache\n"
                     f"""  {CLI} update session-2026-02 --content-json '{{"next_actions": ["ship it"]}}' --summary 'next steps'\n"""
-                    f"  {CLI} update use-redis-for-sessions --title 'Use Valkey for sessions' --expect-hash $(sha256sum FILE | cut -c1-64)")
+                    f"  {CLI} update use-redis-for-sessions --title 'Use Valkey for sessions' --expect-hash $(sha256sum FILE | cut -c1-64)\n"
+                    f"  {CLI} update use-redis-for-sessions --related-file app/session.py --related-file app/cache/   # replaces them\n"
+                    f"  {CLI} update use-redis-for-sessions --no-related-files   # removes them all")
     p.add_argument("id", help=ID_HELP)
     p.add_argument("--title", help="the new title")
     p.add_argument("--tag", action="append", default=None, help="the new tags (repeat; replaces all tags)")
     _content_args(p, "content keys to replace (null removes an optional key)")
-    p.add_argument("--related-file", action="append", default=None, help="the new related files (replaces them)")
+    related = p.add_mutually_exclusive_group()
+    related.add_argument("--related-file", action="append", default=None, metavar="PATH",
+                         help=RELATED_HELP + "; replaces all of them")
+    related.add_argument("--no-related-files", action="store_true", help="remove every related file")
     p.add_argument("--confidence", type=float, help="how sure this is, 0 to 1")
     p.add_argument("--expect-hash", metavar="H", help="refuse if the file's SHA-256 is no longer H (at least 12 hex digits)")
     p.add_argument("--summary", help="what changed and why (kept in the memory's changes)")
@@ -92,16 +94,9 @@ def register(subparsers, common) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="memory files or folders")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
-    p = add_command(subparsers, common, "similar", cmd_similar,
-                    "find the existing memory a new one should update instead of duplicating",
-                    f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
-                    f"  {CLI} similar --category runbook --title 'pydantic import error' --json")
-    p.add_argument("--category", required=True, choices=CATEGORIES, help="the new memory's category")
-    p.add_argument("--title", required=True, help="the new memory's title")
-    p.add_argument("--tag", action="append", default=[], help="the new memory's tags (repeatable)")
-    p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
 
-
+RELATED_HELP = ("a file (app/session.py), folder (app/) or glob ('billing/**/*.sql') this memory is about, "
+                "relative to the repository root (repeat for more)")
 ID_HELP = ("the memory id; when two folders hold the same id, name one as category/id "
            "(decision/use-redis) or by its path (.claude/memory/decisions/use-redis.json)")
 
@@ -237,6 +232,21 @@ def _report(ctx, result) -> int:
 
 # --- commands ----------------------------------------------------------------
 
+def related_args(memory_root: str, values: list) -> list:
+    """``--related-file`` values as given (the write normalises and validates them); an absolute path inside
+    the project is refused with its repository-relative form, the one to write instead."""
+    from ..records.relpaths import repo_relative
+    from ..records.validate import shown
+    project = project_root_of(memory_root)
+    for value in values:
+        if os.path.isabs(value) or value.startswith("~"):
+            inside = repo_relative(value, os.getcwd(), project)
+            if inside:
+                raise CliError(f"--related-file {shown(value)} is an absolute path; write it relative to the "
+                               f"repository root: --related-file {inside} (nothing was written)")
+    return list(values)
+
+
 def cmd_add(ctx) -> int:
     args = ctx.args
     record = {"category": args.category, "title": args.title, "tags": list(args.tag)}
@@ -250,11 +260,11 @@ def cmd_add(ctx) -> int:
             raise CliError(str(exc)) from None
     elif missing:  # without content, validation names every missing field
         raise UsageError("add needs --category and --title (run it on a terminal to be asked for each field)")
+    root = write_root(ctx)
     if args.related_file:
-        record["related_files"] = list(args.related_file)
+        record["related_files"] = related_args(root, args.related_file)
     if args.confidence is not None:
         record["confidence"] = args.confidence
-    root = write_root(ctx)
     return _report(ctx, _run(ctx, create_memory, root, load_config(root), record, force=args.force))
 
 
@@ -277,8 +287,8 @@ def cmd_update(ctx) -> int:
     content = _content_of(args)
     if content is not None:
         changes["content"] = content
-    if args.related_file is not None:
-        changes["related_files"] = list(args.related_file)
+    if args.related_file is not None or args.no_related_files:
+        changes["related_files"] = related_args(ctx.memory_root, args.related_file or [])
     if args.confidence is not None:
         changes["confidence"] = args.confidence
     return _report(ctx, _run(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes,
@@ -320,38 +330,4 @@ def cmd_validate(ctx) -> int:
             print(textwrap.indent(format_problems(problems), "  "))
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0
-
-
-def best_similar(memory_root: str, config: dict, category: str, title: str, tags=()) -> dict | None:
-    """The active memory of ``category`` that best matches ``title``/``tags`` with 3+ points, or None."""
-    words = tokenize(title) | {t for t in (clean_tag(tag) for tag in tags) if t}
-    best = None
-    for entry in build_entries(memory_root, config):
-        if entry["category"] != display_name(category):
-            continue
-        score = score_entry(words, entry)
-        if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
-            best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
-                    "title": entry["title"], "path": entry["path"], "tags": entry["tags"]}
-    if best:  # the hash lets the caller update it with --expect-hash
-        best["hash"] = content_hash(os.path.join(project_root_of(memory_root), best["path"]))
-    return best
-
-
-def cmd_similar(ctx) -> int:
-    args = ctx.args
-    try:
-        memory_root = ctx.memory_root
-    except CliError:
-        memory_root = None  # no store yet: nothing can be similar (the first save creates it)
-    best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag) if memory_root else None
-    if args.json:
-        ctx.print_json(best)
-    elif best:
-        print(f"{best['score']:>3}  {best['id']}  {best['title']}  -> {best['path']}")
-        print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
-              f"--expect-hash {best['hash']}")
-    else:
-        print(NO_SIMILAR + ("" if memory_root else " (no memory store yet: the first save creates it)"))
-    return 0
 

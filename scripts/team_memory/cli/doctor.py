@@ -3,7 +3,7 @@
 ``examine(memory_root, config) -> [Finding]`` looks for a stale or conflicted index,
 symbolic links anywhere in the store (and hard-linked memories), invalid and quarantined files, ids used in two folders, near-duplicate titles,
 private sections or secrets left in stored files, temp files of killed writers, git
-merge-conflict markers and a broken config. ``repair(memory_root, config, findings)``
+merge-conflict markers, a broken config and related files reached through a link (``relcheck``). ``repair(memory_root, config, findings)``
 fixes the safe ones under the store lock: it rebuilds the index, deletes leftover temp
 files, redacts stored secrets through the write path's filters and renames a memory whose
 file name is not an id (ASCII slug) to a slug of its title. Everything else is
@@ -27,7 +27,8 @@ from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
-from ..records.validate import check_file, id_problem, validate_record
+from ..records.validate import check_file, id_problem, shown, validate_record
+from .relcheck import linked_entries, update_fix
 
 CLI = user_cli()
 
@@ -40,7 +41,7 @@ _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 @dataclass
 class Finding:
     kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link
+    #                config, link, hard-link, related-link
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -149,6 +150,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
 
     seen_ids: dict = {}
     invalid: set = set()
+    link_cache: dict = {}
     titles = []
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
@@ -168,12 +170,14 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
             bad.source = path
             found.append(bad)
             schema = [p for p in schema if p.field != "id"]
+        ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
         if schema:
             invalid.add(path)
-            ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
             found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                                 f"edit it ({CLI} edit {ref}) or see: validate {rel(path)}"
-                                 if id_problem(memory_id) is None else f"see: validate {rel(path)}"))
+                                 f"see: validate {rel(path)}" if id_problem(memory_id) is not None else
+                                 update_fix(CLI, ref, record, schema, project_root_of(memory_root)) or
+                                 f"edit it ({CLI} edit {ref}) or see: validate {rel(path)}"))
+        found += _related_links(memory_root, path, record, ref, link_cache)
         if leaked:
             unclosed = any("unclosed" in p.message for p in leaked)
             leak = Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
@@ -210,6 +214,17 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                              "is missing or behind the memories (the next prompt's hook brings it up to date)",
                              "rebuild it (--fix does)", fixable=True, warning=only_config))
     return found
+
+
+def _related_links(memory_root: str, path: str, record, ref: str, cache: dict) -> list:
+    """A warning for each related file reached through a symbolic link (checked with lstat, never followed)."""
+    entries = record.get("related_files") if isinstance(record, dict) else None
+    return [Finding("related-link", _rel(memory_root, path),
+                    f"related_files[{i}] {shown(entry)} lies through the symbolic link {shown(link)}: a link is never "
+                    "followed, so this memory is not tied to the file it points at",
+                    f"name the real path: {CLI} update {ref} --related-file ... (or edit it: {CLI} edit {ref})",
+                    warning=True)
+            for i, entry, link in linked_entries(project_root_of(memory_root), entries, cache)]
 
 
 def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:

@@ -166,7 +166,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     from ..base.fsutil import store_lock
     from ..records.privacy import scrub_record
     from ..records.store import record_status
-    from .write import WriteResult, _add_change, _write_record, now_iso
+    from .write import WriteResult, _add_change, _tidy, _write_record, now_iso
     memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
     try:
         edited = json.loads(text)
@@ -184,6 +184,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
         clean, private, secrets = scrub_record(edited, config)
     except PrivateTagError as exc:
         raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+    clean = _tidy(clean)  # stored forms, as every other write keeps them
     now = now_iso()
     clean["updated_at"] = now
     _add_change(clean, "repaired by hand (edit)", now)

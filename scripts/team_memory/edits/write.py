@@ -87,7 +87,8 @@ def content_hash(path: str) -> str:
 
 
 def _tidy(record: dict) -> dict:
-    """Titles and tags cleaned as the index cleans them (other types are left to validation)."""
+    """Titles and tags cleaned as the index cleans them, related files normalised (other types are left to
+    validation)."""
     if isinstance(record.get("title"), str):
         record["title"] = clean_line(record["title"])
     if isinstance(record.get("tags"), list):
@@ -97,7 +98,27 @@ def _tidy(record: dict) -> dict:
             if tag != "" and tag not in tags:
                 tags.append(tag)
         record["tags"] = tags
+    if isinstance(record.get("related_files"), list):
+        record["related_files"] = tidy_related(record["related_files"])
     return record
+
+
+def tidy_related(entries: list) -> list:
+    """``related_files`` in their stored form (``./app//x.py`` -> ``app/x.py``), a repeat kept once, in order.
+
+    When one entry is refused the list is left as given, so validation names each refused entry by the
+    index the writer used, with a hint (and nothing is written).
+    """
+    from ..records.relpaths import normalise
+    out = []
+    for entry in entries:
+        try:
+            entry = normalise(entry)
+        except ValueError:
+            return entries
+        if entry not in out:
+            out.append(entry)
+    return out
 
 
 def _write_record(path: str, record: dict) -> None:
@@ -240,7 +261,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
     """
     if not isinstance(changes, dict) or not changes:
         raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
-                         "- (content from stdin), --related-file or --confidence (see: update --help)")
+                         "- (content from stdin), --related-file, --no-related-files or --confidence (see: update --help)")
     problems = [Problem(k, "cannot be changed by update",
                         "use retire/restore/archive/unarchive for the status" if k == "record_status"
                         else f"change only: {', '.join(UPDATABLE)}") for k in changes if k not in UPDATABLE]

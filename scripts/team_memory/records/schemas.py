@@ -15,6 +15,7 @@ import os
 from ..base.config import TEMPLATES_DIR
 from ..base.model import CATEGORIES, DEFAULT_FOLDERS, SCHEMA_VERSION, STATUSES
 from ..base.sanitize import TITLE_MAX
+from .relpaths import MAX_ENTRIES, MAX_ENTRY
 from .recordspec import CONTENT, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAG_CHARS, MAX_TAGS, MAX_TEXT, TOP_REQUIRED
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -28,6 +29,12 @@ ID_PATTERN = "^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$"  # validate's one id rule: an AS
 TITLE_PATTERN = f"^(?!.*\\s\\s)[^\\s{_CTRL}]([^{_CTRL}]*[^\\s{_CTRL}])?$"
 _TAG_BAD = "\\sA-Z,!\"#$%&'()*/:;<=>?@\\[\\\\\\]^`{|}~" + _CTRL
 TAG_PATTERN = f"^(?![.-])(?!.*[.-]$)[^{_TAG_BAD}]+$"
+# relpaths.normalise as far as a pattern says it: not absolute (/, \\, ~, C:), no '..' or '.git' segment, no
+# control character, not blank.
+_SEGMENT_START = "(.*[/\\\\]|\\s*)"
+_SEGMENT_END = "([/\\\\]|\\s*$)"
+RELPATH_PATTERN = (f"^(?!\\s*[/\\\\~])(?!\\s*[A-Za-z]:)(?!{_SEGMENT_START}\\.\\.{_SEGMENT_END})"
+                   f"(?!{_SEGMENT_START}\\.[gG][iI][tT]{_SEGMENT_END})[^{_CTRL}]*[^\\s{_CTRL}][^{_CTRL}]*$")
 
 FIELD_DOCS = {
     "$schema": "Optional: the schema this file follows (for editors).",
@@ -38,7 +45,11 @@ FIELD_DOCS = {
     "created_at": "When the memory was created (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z).",
     "updated_at": "When the memory last changed (ISO 8601 UTC); not before created_at.",
     "tags": f"1 to {MAX_TAGS} lowercase one-word tags, no repeats.",
-    "related_files": "Files this memory is about, relative to the repository root.",
+    "related_files": ("What this memory is about, at most {n} entries, each relative to the repository root: a file "
+                      "(app/session.py), a folder (billing/: every file under it) or a glob (billing/**/*.sql: * and ? "
+                      "match within one name, [abc] one character, ** any number of folders). No leading / or ~, no "
+                      "drive letter, no '..', nothing under .git, no control characters; stored normalised "
+                      "(./app//x.py is app/x.py).").format(n=MAX_ENTRIES),
     "confidence": "How sure this is, from 0 to 1.",
     "record_status": "active (recalled), retired (no longer true) or archived (true, no longer useful).",
     "content": "The category's own fields.",
@@ -107,7 +118,8 @@ def category_schema(category: str) -> dict:
         "updated_at": _iso(""),
         "tags": {"type": "array", "minItems": 1, "maxItems": MAX_TAGS, "uniqueItems": True,
                  "items": {"type": "string", "minLength": 1, "maxLength": MAX_TAG_CHARS, "pattern": TAG_PATTERN}},
-        "related_files": spec_schema(("list", "text", 0)),
+        "related_files": {"type": "array", "maxItems": MAX_ENTRIES,
+                          "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY, "pattern": RELPATH_PATTERN}},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "record_status": {"type": "string", "enum": list(STATUSES), "default": "active"},
         "content": content,

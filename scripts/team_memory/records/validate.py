@@ -22,10 +22,10 @@ from ..base.config import category_folders, load_config
 from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
 from .privacy import leaks
 from .recordspec import (CONTENT, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAGS, MAX_TAG_CHARS,
-                        MAX_TEXT, TOP_OPTIONAL, TOP_REQUIRED, _texts)
+                        MAX_TEXT, TOP_OPTIONAL, TOP_REQUIRED)
 from .redact import secret_kinds
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
-from .store import NotARecord, find_memory_root, load_memory, read_bytes
+from .store import NotARecord, find_memory_root, load_memory, project_root_of, read_bytes
 
 Problem = namedtuple("Problem", "field message hint")
 # The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
@@ -193,6 +193,49 @@ def _check_changes(changes, out: list) -> None:
         _check("text", change.get("summary"), f"{field}.summary", out)
 
 
+# What to do about a refused entry, by the words of ``relpaths.normalise``'s reason (first match wins).
+_RELATED_HINTS = (
+    ("must be text", 'write it as a JSON string: "app/session.py"'),
+    ("empty", "remove the empty entry"),
+    ("characters long", "name its folder (app/) or a glob (app/**/*.py) instead"),
+    ("control character", "remove the control character (write the path as one plain line)"),
+    ("relative", "write it relative to the repository root: app/session.py"),
+    ("'..'", "name a path inside the repository, from its root: app/session.py"),
+    (".git", "remove it: git's own folder is never a memory's subject"),
+    ("root itself", "name a file (app/session.py), a folder (app/) or a glob (app/**/*.py)"),
+)
+
+
+def _check_related(entries, out: list) -> None:
+    """``related_files``: a list of at most ``relpaths.MAX_ENTRIES`` repository-relative paths, folders or globs."""
+    from . import relpaths
+    if not isinstance(entries, list):
+        out.append(Problem("related_files", f"must be a list, not {_type_name(entries)}", 'write ["app/session.py"]'))
+        return
+    if len(entries) > relpaths.MAX_ENTRIES:
+        out.append(Problem("related_files", f"has {len(entries)} entries (at most {relpaths.MAX_ENTRIES})",
+                           "name a folder (app/) or a glob (app/**/*.py) instead of many files"))
+    for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES]):
+        reason = relpaths.problem(entry)
+        if reason:
+            hint = next((h for words, h in _RELATED_HINTS if words in reason), "write a path relative to the "
+                        "repository root: app/session.py")
+            message = f"{shown(entry)} {reason}" if isinstance(entry, str) else f"must be text, not {_type_name(entry)}"
+            out.append(Problem(f"related_files[{i}]", message, hint))
+
+
+def _inside_hint(problem: Problem, record: dict, project: str) -> Problem:
+    """A refused absolute ``related_files`` entry that lies inside the project: the hint gives its relative form."""
+    from .relpaths import repo_relative
+    field = problem.field
+    if not (field.startswith("related_files[") and field.endswith("]") and field[14:-1].isdigit()):
+        return problem
+    entries = record.get("related_files")
+    entry = entries[int(field[14:-1])] if isinstance(entries, list) and int(field[14:-1]) < len(entries) else None
+    inside = repo_relative(entry, project, project) if isinstance(entry, str) and entry.startswith(("/", "~")) else None
+    return problem._replace(hint=f"write it relative to the repository root: {inside}") if inside else problem
+
+
 def validate_record(record, *, folder_category: str | None = None, file_id: str | None = None) -> list:
     """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored."""
     if not isinstance(record, dict):
@@ -252,7 +295,7 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     if "$schema" in record:
         _check("text", record["$schema"], "$schema", out)
     if "related_files" in record:
-        _check(_texts(), record["related_files"], "related_files", out)
+        _check_related(record["related_files"], out)
     if "confidence" in record:
         value = record["confidence"]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
@@ -310,6 +353,8 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
     name = os.path.basename(path)
     problems = validate_record(record, folder_category=folder_category,
                                file_id=name[:-5] if name.endswith(".json") else name)
+    if memory_root and isinstance(record, dict):
+        problems = [_inside_hint(p, record, project_root_of(memory_root)) for p in problems]
     if isinstance(record, dict):
         problems += [Problem(f, m, "remove it, or rewrite the memory with the update command (it strips and "
                                    "redacts)") for f, m in leaks(record, config)]

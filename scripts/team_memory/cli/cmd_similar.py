@@ -1,0 +1,118 @@
+"""``similar``: the existing memory a new one should update instead of duplicating.
+
+A memory of the same category scores by the words of the title and the tags it shares with the new
+one (``scoring.score_entry``), and by the files both are about: a file both name counts as much as a
+shared tag, a folder or glob of one that covers a file of the other as much as a title word. The
+best with ``SIMILAR_THRESHOLD`` points or more is shown with why ("shares app/session.py").
+"""
+from __future__ import annotations
+
+import os
+
+from ..base.cliname import cli_command, user_cli
+from ..base.model import CATEGORIES, display_name
+from ..base.sanitize import clean_tag, safe_name
+from ..derived.index import entry_from_record
+from ..edits.write import content_hash
+from ..recall.scoring import score_entry
+from ..records import relpaths
+from ..records.store import iter_records, project_root_of, record_status
+from ..text.tokens import tokenize
+from .main import CliError, add_command
+
+SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
+SHARED_FILE = 3  # both name the same file, folder or glob (as much as a shared tag)
+COVERED_FILE = 2  # a folder or glob of one names a file of the other (as much as a title word)
+CLI = user_cli()
+NO_SIMILAR = "no similar memory: save a new one"
+
+
+def register(subparsers, common) -> None:
+    p = add_command(subparsers, common, "similar", cmd_similar,
+                    "find the existing memory a new one should update instead of duplicating",
+                    f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
+                    f"  {CLI} similar --category decision --title 'Session store' --related-file app/session.py\n"
+                    f"  {CLI} similar --category runbook --title 'pydantic import error' --json")
+    p.add_argument("--category", required=True, choices=CATEGORIES, help="the new memory's category")
+    p.add_argument("--title", required=True, help="the new memory's title")
+    p.add_argument("--tag", action="append", default=[], help="the new memory's tags (repeatable)")
+    p.add_argument("--related-file", action="append", default=[], metavar="PATH",
+                   help="a file, folder or glob the new memory is about (repeatable); a memory about the same "
+                        "files counts as similar")
+    p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
+
+
+def _covers(entry: str, other: str) -> bool:
+    """Does ``entry`` (a folder or glob) name ``other`` (a file, or a folder: the files under it)?"""
+    return entry != other and (relpaths.is_glob(entry) or entry.endswith("/")) and not relpaths.is_glob(other) \
+        and relpaths.matches(entry, other.rstrip("/"))
+
+
+def shared_files(new: list, old: list) -> tuple:
+    """``(points, reasons)``: what the new memory's related files share with an existing one's.
+
+    Each new entry counts once, for its best match: ``SHARED_FILE`` when the other names it too,
+    ``COVERED_FILE`` when a folder or glob of either covers the other's file.
+    """
+    points, reasons = 0, []
+    for entry in new:
+        if entry in old:
+            points += SHARED_FILE
+            reasons.append(f"shares {entry}")
+            continue
+        cover = next((o for o in old if _covers(o, entry) or _covers(entry, o)), None)
+        if cover is not None:
+            points += COVERED_FILE
+            wide, narrow = (cover, entry) if _covers(cover, entry) else (entry, cover)
+            reasons.append(f"{wide} covers {narrow}")
+    return points, reasons
+
+
+def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:
+    """The active memory of ``category`` that best matches ``title``/``tags``/``related`` files with 3+ points,
+    or None; ``why`` says what it shares."""
+    words = tokenize(title) | {t for t in (clean_tag(tag) for tag in tags) if t}
+    files = relpaths.usable(list(related))
+    candidates = []
+    for cat, path, record in iter_records(memory_root, config, category):
+        if record_status(record) != "active" or not safe_name(os.path.basename(path)):
+            continue
+        entry = entry_from_record(memory_root, cat, path, record)
+        if entry["title"] and entry["category"] == display_name(category):
+            candidates.append((entry, relpaths.usable(record.get("related_files")) if files else []))
+    candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
+    best = None
+    for entry, old_files in candidates:
+        parts: dict = {}
+        score = score_entry(words, entry, parts)
+        points, reasons = shared_files(files, old_files)
+        score += points
+        if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
+            words_shared = sorted(set(parts["title"]) | set(parts["tags"]))
+            why = ([f"shares the words {', '.join(words_shared)}"] if words_shared else []) + reasons
+            best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
+                    "title": entry["title"], "path": entry["path"], "tags": entry["tags"], "why": why}
+    if best:  # the hash lets the caller update it with --expect-hash
+        best["hash"] = content_hash(os.path.join(project_root_of(memory_root), best["path"]))
+    return best
+
+
+def cmd_similar(ctx) -> int:
+    args = ctx.args
+    try:
+        memory_root = ctx.memory_root
+    except CliError:
+        memory_root = None  # no store yet: nothing can be similar (the first save creates it)
+    best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file) \
+        if memory_root else None
+    if args.json:
+        ctx.print_json(best)
+    elif best:
+        print(f"{best['score']:>3}  {best['id']}  {best['title']}  -> {best['path']}")
+        if best["why"]:
+            print(f"     why: {'; '.join(best['why'])}")
+        print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
+              f"--expect-hash {best['hash']}")
+    else:
+        print(NO_SIMILAR + ("" if memory_root else " (no memory store yet: the first save creates it)"))
+    return 0

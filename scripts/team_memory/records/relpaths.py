@@ -1,0 +1,166 @@
+"""``related_files``: the files a memory is about, as repository-relative paths, folders or globs.
+
+An entry is one of:
+- a file, ``app/session.py``: that file;
+- a folder, ``billing/`` (or ``billing``): every file under it, at any depth;
+- a glob, ``billing/**/*.sql``: ``*`` and ``?`` match inside one path segment, ``[abc]``
+  one character of a class, and a ``**`` segment any number of segments (none included). A
+  glob is matched against the whole path: ``*.sql`` names top-level files only, write
+  ``**/*.sql`` for every depth. A glob ending in ``/`` names every file under the folders it
+  matches.
+
+``normalise(entry)`` gives the stored form (``/`` separators, no ``./``, no doubled ``/``) or
+raises ``ValueError`` with the reason: entries are repository-relative, so an absolute path,
+a ``~``, a drive letter, a ``..`` or ``.git`` segment, a control character or an empty entry
+is refused. Nothing here touches the file system: whether a path exists is the caller's
+question (asked without following a link). Matching needs no ``re`` (hooks' start-up speed).
+"""
+from __future__ import annotations
+
+MAX_ENTRY = 300
+MAX_ENTRIES = 50
+GLOB_CHARS = frozenset("*?[")
+
+
+def normalise(entry) -> str:
+    """The stored form of one ``related_files`` entry; ``ValueError`` saying why it is refused."""
+    if not isinstance(entry, str):
+        raise ValueError("must be text")
+    text = entry.strip().replace("\\", "/")
+    if not text:
+        raise ValueError("must not be empty")
+    if len(text) > MAX_ENTRY:
+        raise ValueError(f"is {len(text)} characters long (at most {MAX_ENTRY})")
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ValueError("contains a control character")
+    if text.startswith("/") or text.startswith("~") or (len(text) > 1 and text[1] == ":" and text[0].isalpha()):
+        raise ValueError("must be relative to the repository root (no leading /, ~ or drive letter)")
+    folder = text.endswith("/")
+    parts = [p for p in text.split("/") if p not in ("", ".")]
+    if not parts:
+        raise ValueError("names the repository root itself; name a file, a folder or a glob inside it")
+    if ".." in parts:
+        raise ValueError("must not contain '..' (paths stay inside the repository)")
+    if any(p.lower() == ".git" for p in parts):
+        raise ValueError("must not name git's own folder (.git)")
+    return "/".join(parts) + ("/" if folder else "")
+
+
+def problem(entry) -> str | None:
+    """Why ``entry`` is refused, or None."""
+    try:
+        normalise(entry)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def usable(entries) -> list:
+    """The entries of a stored ``related_files`` value that name something: normalised, in order, each once;
+    refused entries (and anything that is not a list) left out, at most ``MAX_ENTRIES``."""
+    out = []
+    for entry in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
+        try:
+            entry = normalise(entry)
+        except ValueError:
+            continue
+        if entry not in out:
+            out.append(entry)
+    return out
+
+
+def is_glob(entry: str) -> bool:
+    return any(c in GLOB_CHARS for c in entry)
+
+
+def matches(entry: str, path: str) -> bool:
+    """Does the normalised ``entry`` name the repository-relative file ``path`` (``a/b.py``)?"""
+    if not is_glob(entry):
+        folder = entry.rstrip("/")
+        return path == folder or path.startswith(folder + "/")
+    pattern = entry.rstrip("/").split("/")
+    names = path.split("/")
+    if entry.endswith("/"):  # a folder glob: any file under a folder it matches
+        return any(_segments(pattern, names[:k]) for k in range(1, len(names)))
+    return _segments(pattern, names)
+
+
+def _segments(pattern: list, names: list) -> bool:
+    if not pattern:
+        return not names
+    head = pattern[0]
+    if head == "**":
+        return any(_segments(pattern[1:], names[k:]) for k in range(len(names) + 1))
+    return bool(names) and _name(head, names[0]) and _segments(pattern[1:], names[1:])
+
+
+def _name(pattern: str, name: str) -> bool:
+    """One segment against a pattern of ``*``, ``?`` and ``[...]`` (``[!...]`` negates)."""
+    p = n = 0
+    star_p, star_n = -1, 0
+    while n < len(name):
+        if p < len(pattern) and pattern[p] == "*":
+            star_p, star_n, p = p, n, p + 1
+            continue
+        if p < len(pattern):
+            step = _one(pattern, p, name[n])
+            if step:
+                p, n = p + step, n + 1
+                continue
+        if star_p < 0:
+            return False
+        star_n += 1
+        p, n = star_p + 1, star_n
+    return all(c == "*" for c in pattern[p:])
+
+
+def _one(pattern: str, p: int, char: str) -> int:
+    """How many pattern characters match ``char`` at ``p`` (0: no match)."""
+    c = pattern[p]
+    if c == "?":
+        return 1
+    if c == "[":
+        j = p + 1
+        negate = pattern[j:j + 1] == "!"
+        j += 1 if negate else 0
+        j += 1 if pattern[j:j + 1] == "]" else 0  # a "]" first is a member, as in fnmatch
+        end = pattern.find("]", j)
+        if end > 0:
+            body = pattern[p + 1 + negate:end]
+            hit = _in_class(body, char)
+            return end - p + 1 if hit != negate else 0
+    return 1 if c == char else 0
+
+
+def _in_class(body: str, char: str) -> bool:
+    i = 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            if body[i] <= char <= body[i + 2]:
+                return True
+            i += 3
+        else:
+            if body[i] == char:
+                return True
+            i += 1
+    return False
+
+
+def repo_relative(path: str, cwd: str, root: str) -> str | None:
+    """``path`` (absolute, or relative to ``cwd``) as a normalised path inside ``root``; None if outside.
+
+    Purely lexical (no link resolved, nothing read): a tool's path names a file of the
+    repository only when it lies under ``root`` as written.
+    """
+    import os
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return None
+    full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not os.path.isabs(path) else path)
+    base = os.path.normpath(root)
+    if full == base or not full.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    rel = full[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/")
+    try:
+        return normalise(rel)
+    except ValueError:
+        return None

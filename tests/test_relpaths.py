@@ -1,0 +1,83 @@
+"""related_files entries: normalised, refused when they leave the repository, matched without ``re``."""
+from __future__ import annotations
+
+import fnmatch
+import os
+import string
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from team_memory.records import relpaths
+
+
+@pytest.mark.parametrize("entry, stored", [
+    ("app/session.py", "app/session.py"),
+    ("./app//session.py", "app/session.py"),
+    ("  app/./db/ ", "app/db/"),
+    ("app\\session.py", "app/session.py"),
+    ("billing/**/*.sql", "billing/**/*.sql"),
+])
+def test_normalise_gives_the_stored_form(entry, stored):
+    assert relpaths.normalise(entry) == stored
+
+
+@pytest.mark.parametrize("entry, reason", [
+    ("/etc/passwd", "relative"), ("~/notes", "relative"), ("C:/x.py", "relative"),
+    ("../other/x.py", ".."), ("app/../../x", ".."), (".git/config", ".git"), ("", "empty"),
+    ("./", "root"), ("a\x00b", "control"), ("x" * 400, "at most"), (3, "text"),
+])
+def test_normalise_refuses_paths_that_leave_the_repository(entry, reason):
+    with pytest.raises(ValueError, match=reason):
+        relpaths.normalise(entry)
+    assert reason in relpaths.problem(entry)
+
+
+@pytest.mark.parametrize("entry, path, expected", [
+    ("app/session.py", "app/session.py", True),
+    ("app/session.py", "app/session.pyc", False),
+    ("app/", "app/db/x.py", True),
+    ("app", "app/x.py", True),
+    ("app", "apple/x.py", False),
+    ("*.sql", "schema.sql", True),
+    ("*.sql", "db/schema.sql", False),
+    ("**/*.sql", "db/schema.sql", True),
+    ("**/*.sql", "schema.sql", True),
+    ("billing/**/export.py", "billing/export.py", True),
+    ("billing/**/export.py", "billing/a/b/export.py", True),
+    ("billing/*/export.py", "billing/a/b/export.py", False),
+    ("app/[ab]*.py", "app/beta.py", True),
+    ("app/[!ab]*.py", "app/beta.py", False),
+    ("app/?.py", "app/x.py", True),
+    ("src/*/", "src/pkg/deep/file.py", True),
+    ("src/*/", "src/file.py", False),
+])
+def test_matches(entry, path, expected):
+    assert relpaths.matches(entry, path) is expected
+
+
+SEGMENT = st.text(alphabet="ab.-_", min_size=1, max_size=6)
+PATTERN = st.text(alphabet="ab.*?[]!-", min_size=1, max_size=7)
+
+
+@settings(max_examples=400, deadline=None)
+@given(PATTERN, SEGMENT)
+def test_one_segment_agrees_with_fnmatchcase(pattern, name):
+    assert relpaths._name(pattern, name) is fnmatch.fnmatchcase(name, pattern)
+
+
+def test_repo_relative_is_lexical_and_stays_inside(tmp_path):
+    root = str(tmp_path / "repo")
+    assert relpaths.repo_relative(os.path.join(root, "app", "x.py"), "/", root) == "app/x.py"
+    assert relpaths.repo_relative("app/x.py", root, root) == "app/x.py"
+    assert relpaths.repo_relative("../x.py", os.path.join(root, "app"), root) == "x.py"
+    assert relpaths.repo_relative("../../x.py", os.path.join(root, "app"), root) is None
+    assert relpaths.repo_relative(root + "-other/x.py", "/", root) is None
+    assert relpaths.repo_relative(root, "/", root) is None
+    assert relpaths.repo_relative(os.path.join(root, ".git", "HEAD"), "/", root) is None
+
+
+def test_usable_keeps_what_names_something_once_in_order():
+    assert relpaths.usable(["./a.py", "/etc/x", "a.py", 3, "b//", "../c", "b/"]) == ["a.py", "b/"]
+    assert relpaths.usable("a.py") == [] and relpaths.usable(None) == []
+    assert len(relpaths.usable([f"f{i}" for i in range(relpaths.MAX_ENTRIES + 5)])) == relpaths.MAX_ENTRIES

@@ -27,13 +27,18 @@ floors, so exact scores are computed for few of them:
    one comparison; only they are scored exactly, with ``Smart``'s own ``_total`` and
    ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency),
    until the bound is under ``max(floor, min_relative x best so far)`` less the margin: no
-   entry left can reach the final bar or the best score;
+   entry left can reach the clear bar or the best score;
 4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries
    it touches are scored exactly with their fuzzy matches added; the others stay under
    the floor or under the bar, which the fuzzy step only raises, as in ``score_all``;
 5. the abstention rule (``Smart.confident``: the best score and the share of the prompt
-   it explains) and the bar (``Smart.bar``) are applied to the exact scores, with the
-   prompt's reachable points taken from each token's best option, as ``score_all`` does.
+   it explains) is applied to the exact scores, with the prompt's reachable points taken
+   from each token's best option, as ``score_all`` does;
+6. the possibly related memories (under ``Smart.clear_bar``, at ``Smart.bar``; the
+   ``max_related`` best, ties kept): the entries not scored yet, taken band by band of
+   their bound (``BAND``), largest exact bound first, until none left can reach the bar or
+   the ``max_related``-th best related score so far (``_related``); ``Smart.shown`` then
+   picks the shown ones from the exact scores, as ``score_all`` does.
 
 Rounding up only makes the bound larger, so no entry that ``score_all`` would return is
 missed; every returned score is computed exactly as ``score_all`` computes it.
@@ -328,10 +333,10 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
     def need() -> float:
         return max(low, pool[wanted - 1] if len(pool) >= wanted else low) - MARGIN
 
-    def score(band) -> bool:
+    def score(band) -> None:
         for neg_ub, i, matches in band:
             if -neg_ub < need():
-                return False
+                return
             if i in found:  # scored with its fuzzy matches already
                 continue
             found[i] = matches
@@ -339,7 +344,6 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
             if low <= round(total, 2) < high:
                 pool.append(round(total, 2))
                 pool.sort(reverse=True)
-        return True
 
     score(rest)
     seen = set(seen_ids)  # their exact bounds are known: under ``need``, which only rises

@@ -54,7 +54,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     categories that appear, when it fits. Without one, the seed's exact block (``title_tags``):
     every category's description in the tag, XML-escaped text. With ``excerpt_chars`` > 0 and
     a clear winner, the winner's key content follows its line, indented (``excerpt``). Hits marked
-    ``related`` (``Smart.tier``: under the clear bar, ranked last) follow one ``RELATED_HEAD`` line.
+    ``related`` (``Smart.shown``: under the clear bar, ranked last) follow one ``RELATED_HEAD`` line.
     """
     seed = not note
     if not seed:

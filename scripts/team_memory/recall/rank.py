@@ -50,7 +50,7 @@ class Hit:
         return (self.related(), -self.score, self.priority, self.pos)
 
     def related(self) -> bool:
-        """Shown by title only, after every clear hit (``Smart.tier``), whatever its recency bonus."""
+        """Shown by title only, after every clear hit (``Smart.shown``), whatever its recency bonus."""
         return self.parts.get("related", False) is True
 
 

@@ -100,9 +100,9 @@ def case_claude_link(store, outside, rng):
 def case_dangling_derived(store, outside, rng):
     for name in (".lock", "index.md", "memory-config.json"):
         link(outside / f"planted{name}", store / name)
-    for name in (".gitignore", "retrieval.bin", "retrieval.delta"):
+    for name in (".gitignore", "retrieval.bin", "retrieval.delta", "stale.json", "stale.lock"):
         link(outside / f"planted-cache{name}", store / ".cache" / name)
-    return Expect(links=6)
+    return Expect(links=8)
 
 
 def case_linked_cache_and_config(store, outside, rng):

@@ -114,13 +114,14 @@ def test_links_inside_the_store_never_lead_a_write_outside(team, cache):
         os.symlink(f"../../../outside/planted-{name}", store / name)  # dangling: a write would create the target
     if cache == "planted-files":
         (store / ".cache").mkdir()
-        for name in (".gitignore", "retrieval.bin", "retrieval.delta"):
+        for name in (".gitignore", "retrieval.bin", "retrieval.delta", "stale.json", "stale.lock"):
             os.symlink(f"../../../../outside/planted-cache-{name}", store / ".cache" / name)
     else:
         os.symlink(os.path.relpath(outside, store), store / ".cache")
     (store / ".quarantine").mkdir()
     os.symlink(os.path.relpath(outside, store / ".quarantine"), store / ".quarantine" / "decisions")
     (store / "decisions" / "bad.json").write_text('{"title": "Bad", "tags": "Redis"}')  # invalid: once moved aside
+    write(store, record("decision", "use-redis", "Use Redis for sessions", ["redis"], related_files=["README"]))
     push(alice, "links and a bad memory")
     before = audit(outside)
     text = claude_runs(me, "git pull -q")
@@ -128,7 +129,8 @@ def test_links_inside_the_store_never_lead_a_write_outside(team, cache):
     assert "bad.json changed outside the CLI" in text
     proc = prompt(me)
     assert proc.returncode == 0 and b"Use Redis for sessions" in proc.stdout
-    for args in (add_args("decision", "Cache keys", "cache"), ["retire", "use-redis", "--reason", "gone"], ["rebuild"], ["doctor", "--fix"]):
+    for args in (add_args("decision", "Cache keys", "cache"), ["retire", "use-redis", "--reason", "gone"], ["rebuild"],
+                 ["doctor", "--fix"], ["review"], ["stats"]):
         result = run_cli(*args, cwd=me)
         assert "Traceback" not in result.stderr and "outside-canary" not in result.stdout + result.stderr
     assert audit(outside) == before

@@ -77,11 +77,14 @@ def test_ci_runs_the_readmes_test_command_with_everything_mandatory():
     assert ci.index(exported) < ci.index(command)
 
 
-def section_commands(title: str) -> list:
-    """The command lines of the first ``bash`` block of README's section ``title``."""
+def section_commands(title: str, nth: int = 0) -> list:
+    """The command lines of the ``nth`` (first) ``bash`` block of README's section ``title``."""
     section = README[README.index(f"## {title}\n"):]
-    block = section[section.index("```bash\n") + 8:]
-    return [line for line in block[:block.index("```")].splitlines() if line.startswith("python3 ")]
+    block = section
+    for _ in range(nth + 1):
+        block = block[block.index("```bash\n") + 8:]
+    return [line.split("  #")[0].rstrip() for line in block[:block.index("```")].splitlines()
+            if line.startswith("python3 ")]
 
 
 @pytest.mark.slow  # four CLI processes on a demo store
@@ -105,3 +108,34 @@ def test_the_related_files_examples_run_as_printed(tmp_path):
     assert "why: " in outputs[2] and "shares app/session.py" in outputs[2]
     sessions = json.loads(open(f"{demo}/.claude/memory/decisions/use-redis-for-sessions.json").read())
     assert sessions["related_files"] == []
+
+
+@pytest.mark.slow  # a git repository with the demo store and two CLI processes
+def test_the_review_examples_run_as_printed(tmp_path):
+    demo = str(tmp_path / "tm-demo")
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), NO_COLOR="1",
+               GIT_AUTHOR_NAME="Dev", GIT_AUTHOR_EMAIL="dev@example.com", GIT_COMMITTER_NAME="Dev",
+               GIT_COMMITTER_EMAIL="dev@example.com")
+    proc = subprocess.run(["bash", "-c", setup_line().replace(DEMO, demo)], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    path = f"{demo}/.claude/memory/decisions/use-redis-for-sessions.json"
+    record = json.loads(open(path).read())
+    record.update(related_files=["app/session.py"], updated_at="2026-01-10T00:00:00Z")
+    open(path, "w").write(json.dumps(record))
+    os.makedirs(f"{demo}/app")
+    open(f"{demo}/app/session.py", "w").write("SESSIONS = 'redis'\n")
+    for args, date in ((["add", "-A"], None), (["commit", "-qm", "demo"], "2026-01-11T00:00:00Z")):
+        subprocess.run(["git", *args], cwd=demo, env=dict(env, GIT_COMMITTER_DATE=date or ""), check=True)
+    open(f"{demo}/app/session.py", "w").write("SESSIONS = 'postgres'\n")
+    subprocess.run(["git", "commit", "-qam", "Move sessions to Postgres"], cwd=demo, env=env, check=True)
+    env["CLAUDE_PROJECT_DIR"] = demo
+    review, reviewed = section_commands("Memories tied to files", 1)
+    proc = subprocess.run(["bash", "-c", review], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "Move sessions to Postgres" in proc.stdout, (proc.stdout, proc.stderr)
+    assert "app/session.py changed since: 1 commit" in proc.stdout
+    proc = subprocess.run(["bash", "-c", reviewed], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    proc = subprocess.run(["bash", "-c", review], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "use-redis-for-sessions" not in proc.stdout, proc.stdout

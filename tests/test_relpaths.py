@@ -81,3 +81,9 @@ def test_usable_keeps_what_names_something_once_in_order():
     assert relpaths.usable(["./a.py", "/etc/x", "a.py", 3, "b//", "../c", "b/"]) == ["a.py", "b/"]
     assert relpaths.usable("a.py") == [] and relpaths.usable(None) == []
     assert len(relpaths.usable([f"f{i}" for i in range(relpaths.MAX_ENTRIES + 5)])) == relpaths.MAX_ENTRIES
+
+
+@pytest.mark.parametrize("entry", ["./~", ".\\~", "./~/notes.txt", "./C:/x", ".//c:"])
+def test_a_home_or_drive_behind_dot_segments_is_refused_too(entry):
+    # normalising "./~" gives "~", which the stored form must not start with (found by a property test)
+    assert relpaths.problem(entry) is not None

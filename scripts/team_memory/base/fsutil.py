@@ -128,19 +128,24 @@ class store_lock:
     """Hold the store's advisory lock for the ``with`` body.
 
     ``blocking=False`` raises ``LockBusy`` at once if another process holds it. (A class,
-    not ``contextlib.contextmanager``: the hooks do not import ``contextlib``.)
+    not ``contextlib.contextmanager``: the hooks do not import ``contextlib``.) ``name``: another
+    lock file inside the store, for work that must not run twice but need not stop writers
+    (its folder must already be a real one).
     """
 
-    def __init__(self, memory_root: str, blocking: bool = True):
-        self.memory_root, self.blocking = memory_root, blocking
+    def __init__(self, memory_root: str, blocking: bool = True, name: str = LOCK_NAME):
+        self.memory_root, self.blocking, self.name = memory_root, blocking, name
         self.fd = None
 
     def __enter__(self):
-        from .safefs import check_store, open_create
+        from .safefs import UnsafePath, check_store, is_real_dir, open_create
         check_store(self.memory_root)  # never a lock (or a store) created through a link
         if not os.path.lexists(self.memory_root):
             os.makedirs(self.memory_root, exist_ok=True)
-        fd = open_create(os.path.join(self.memory_root, LOCK_NAME))
+        folder = os.path.dirname(self.name)
+        if folder and not is_real_dir(os.path.join(self.memory_root, folder)):
+            raise UnsafePath(f"{folder} is not a real folder; no lock taken in it")
+        fd = open_create(os.path.join(self.memory_root, self.name))
         try:
             _lock(fd, self.blocking)
         except BaseException:

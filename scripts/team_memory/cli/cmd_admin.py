@@ -97,8 +97,9 @@ def cmd_gc(ctx) -> int:
 def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     per_category = {c: {s: 0 for s in STATUSES} for c in CATEGORIES}
     tags: Counter = Counter()
-    dated = []
+    dated, records = [], []
     for category, path, record in iter_records(memory_root, config):
+        records.append((category, path, record))
         status = record_status(record)
         if status in STATUSES:
             per_category[category][status] += 1
@@ -131,7 +132,17 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
         "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
         "store_files": files,
         "store_bytes": size,
+        "stale": _stale_count(memory_root, config, records),
     }
+
+
+def _stale_count(memory_root: str, config: dict, records: list) -> int:
+    """How many active memories are stale (their related files changed in git since; see: review)."""
+    from ..derived.stalemarks import current_marks
+    try:
+        return len(current_marks(memory_root, config, records))
+    except OSError:  # a read-only checkout, a .cache that is a link
+        return 0
 
 
 def cmd_stats(ctx) -> int:
@@ -148,6 +159,8 @@ def cmd_stats(ctx) -> int:
     print(f"  {'category':16}" + "".join(f"{s:>10}" for s in STATUSES))
     for category, counts in stats["by_category"].items():
         print(f"  {category:16}" + "".join(f"{counts[s]:>10}" for s in STATUSES))
+    print(f"  stale: {stats['stale']}" + (f" (files they are about changed in git since; see: {CLI} review)"
+                                         if stats["stale"] else ""))
     if stats["top_tags"]:
         print("  top tags: " + ", ".join(f"{t['tag']} ({t['count']})" for t in stats["top_tags"]))
     for which in ("oldest", "newest"):

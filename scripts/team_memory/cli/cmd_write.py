@@ -63,7 +63,8 @@ def register(subparsers, common) -> None:
                     f"""  {CLI} update session-2026-02 --content-json '{{"next_actions": ["ship it"]}}' --summary 'next steps'\n"""
                     f"  {CLI} update use-redis-for-sessions --title 'Use Valkey for sessions' --expect-hash $(sha256sum FILE | cut -c1-64)\n"
                     f"  {CLI} update use-redis-for-sessions --related-file app/session.py --related-file app/cache/   # replaces them\n"
-                    f"  {CLI} update use-redis-for-sessions --no-related-files   # removes them all")
+                    f"  {CLI} update use-redis-for-sessions --no-related-files   # removes them all\n"
+                    f"  {CLI} update use-redis-for-sessions --reviewed   # still right after its files changed (see: review)")
     p.add_argument("id", help=ID_HELP)
     p.add_argument("--title", help="the new title")
     p.add_argument("--tag", action="append", default=None, help="the new tags (repeat; replaces all tags)")
@@ -74,6 +75,9 @@ def register(subparsers, common) -> None:
     related.add_argument("--no-related-files", action="store_true", help="remove every related file")
     p.add_argument("--confidence", type=float, help="how sure this is, 0 to 1")
     p.add_argument("--expect-hash", metavar="H", help="refuse if the file's SHA-256 is no longer H (at least 12 hex digits)")
+    p.add_argument("--reviewed", action="store_true",
+                   help="the memory was checked against its related files and is still right: moves updated_at "
+                        "(clearing its stale mark, see: review) even with no other change")
     p.add_argument("--summary", help="what changed and why (kept in the memory's changes)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -292,7 +296,7 @@ def cmd_update(ctx) -> int:
     if args.confidence is not None:
         changes["confidence"] = args.confidence
     return _report(ctx, _run(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes,
-                             expect_hash=args.expect_hash, summary=args.summary))
+                             expect_hash=args.expect_hash, summary=args.summary, reviewed=args.reviewed))
 
 
 def cmd_status(ctx) -> int:

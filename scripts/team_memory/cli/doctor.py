@@ -41,7 +41,7 @@ _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 @dataclass
 class Finding:
     kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link
+    #                config, link, hard-link, related-link, stale
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -213,7 +213,23 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                              "prompt)" if only_config else
                              "is missing or behind the memories (the next prompt's hook brings it up to date)",
                              "rebuild it (--fix does)", fixable=True, warning=only_config))
+    found += _stale_memories(memory_root, config)
     return found
+
+
+def _stale_memories(memory_root: str, config: dict) -> list:
+    """One warning counting the memories whose related files changed in git since (see: review)."""
+    from ..derived.stalemarks import current_marks
+    try:
+        count = len(current_marks(memory_root, config))
+    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about staleness
+        return []
+    if not count:
+        return []
+    return [Finding("stale", _rel(memory_root, memory_root),
+                    f"{count} memor{'y is' if count == 1 else 'ies are'} stale: files they are about changed in git "
+                    "since they were last updated, or are gone",
+                    f"review them: {CLI} review", warning=True)]
 
 
 def _related_links(memory_root: str, path: str, record, ref: str, cache: dict) -> list:

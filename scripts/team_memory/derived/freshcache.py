@@ -76,7 +76,7 @@ def fresh_cache(memory_root: str, config: dict, strategy, budget=None):
             else:
                 rebuild_locked(memory_root, config, strategy, deadline)
     except OutOfTime:
-        why = ("the index is being built in the background" if _hand_over(memory_root)
+        why = ("the index is being built in the background" if hand_over(memory_root)
                else "the index could not be built within the hook's time")
         cache = _ready(path, config, strategy, budget, why)
         if cache is not None:
@@ -101,24 +101,22 @@ def _ready(path: str, config: dict, strategy, budget, why: str):
     return None
 
 
-def _hand_over(memory_root: str) -> bool:
-    """Start ``finish_in_background`` in a detached process; False when it cannot be started.
+def hand_over(memory_root: str, module: str = "team_memory.derived.freshcache",
+              function: str = "finish_in_background") -> bool:
+    """Start ``module.function(memory_root)`` (by default ``finish_in_background``) in a detached
+    process; False when it cannot be started.
 
     Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the
-    client waits for none of them); it takes the store lock itself, or leaves when busy.
+    client waits for none of them: ``base.detach``); the function takes its lock itself, or
+    leaves when busy.
+    ``module`` and ``function`` are this package's own names, never text from a file.
     """
-    import subprocess
     import sys
+    from ..base.detach import start_detached
     scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); "
-            "from team_memory.derived.freshcache import finish_in_background; finish_in_background(sys.argv[2])")
-    try:
-        subprocess.Popen([sys.executable or "python3", "-S", "-c", code, scripts, memory_root],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True, close_fds=True)
-    except (OSError, ValueError):
-        return False
-    return True
+    code = (f"import sys; sys.path.insert(0, sys.argv[1]); "
+            f"from {module} import {function}; {function}(sys.argv[2])")
+    return start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root])
 
 
 def finish_in_background(memory_root: str) -> int:

@@ -252,16 +252,19 @@ def _load_for_change(memory_root: str, config: dict, memory_id: str):
 
 
 def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict, *,
-                  expect_hash: str | None = None, summary: str | None = None) -> WriteResult:
+                  expect_hash: str | None = None, summary: str | None = None, reviewed: bool = False) -> WriteResult:
     """Change an active memory's title, tags, content keys, related files or confidence.
 
     Content keys given replace the stored ones (``None`` removes an optional key). Keeps
     ``id``, ``category`` and ``created_at``; bumps ``times_updated``; appends to ``changes``.
     With ``expect_hash`` the update is refused if the file changed since that hash was taken.
+    ``reviewed``: the memory was checked against its related files and is still right; with
+    no other change only ``updated_at`` moves (which clears its stale mark).
     """
-    if not isinstance(changes, dict) or not changes:
+    if not isinstance(changes, dict) or (not changes and not reviewed):
         raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
-                         "- (content from stdin), --related-file, --no-related-files or --confidence (see: update --help)")
+                         "- (content from stdin), --related-file, --no-related-files, --confidence or --reviewed "
+                         "(see: update --help)")
     problems = [Problem(k, "cannot be changed by update",
                         "use retire/restore/archive/unarchive for the status" if k == "record_status"
                         else f"change only: {', '.join(UPDATABLE)}") for k in changes if k not in UPDATABLE]
@@ -308,7 +311,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         new["times_updated"] = (times if isinstance(times, int) and not isinstance(times, bool) else 0) + 1
         what = [k for k in scrubbed if k != "content"]
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
-        _add_change(new, note or "updated " + ", ".join(what), now)
+        _add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
         _check(new, category, memory_id, f"update of {memory_id}")
         before = folder_stamps([path])
         _write_record(path, new)

@@ -46,15 +46,17 @@ def _short(text: str) -> str:
 
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
-                 attr: str | None = None, note: str = "") -> str:
+                 attr: str | None = None, note: str = "", marks: dict | None = None) -> str:
     """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
 
     With a ``note`` (``data_note``): the note first, the memory lines with text as written
     (only what could end or forge the block is neutralised), then one line describing the
     categories that appear, when it fits. Without one, the seed's exact block (``title_tags``):
     every category's description in the tag, XML-escaped text. With ``excerpt_chars`` > 0 and
-    a clear winner, the winner's key content follows its line, indented (``excerpt``). Hits marked
-    ``related`` (``Smart.shown``: under the clear bar, ranked last) follow one ``RELATED_HEAD`` line.
+    a clear winner, the winner's key content follows its line, indented (``excerpt``). ``marks``
+    (entry path -> stale suffix, ``derived.staleness.marks_for``): a memory's suffix ends its line.
+    Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked last) follow one
+    ``RELATED_HEAD`` line.
     """
     seed = not note
     if not seed:
@@ -77,6 +79,8 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
             from ..base.sanitize import block_line
             hit.line = block_line(dict(hit.entry, title=hide(hit.entry["title"])), seed)
         line = hit.line
+        if marks and hit.entry.get("path") in marks:
+            line = f"{line} {stale_suffix(marks[hit.entry['path']], seed)}"
         head_line = RELATED_HEAD if hit.parts.get("related") is True and RELATED_HEAD not in lines else ""
         if used + len(line) + 1 + (len(head_line) + 1 if head_line else 0) > budget:
             continue
@@ -98,6 +102,13 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     if described and used + len(described) + 1 <= budget:
         lines.append(described)
     return "\n".join([head, *([note] if note else []), *lines, tail]) + "\n"
+
+
+def stale_suffix(text: str, seed: bool = False) -> str:
+    """A stored stale mark as the block prints it: one clean line, cut, nothing that could end the block."""
+    from ..base.sanitize import block_text, clean_line, escape_xml
+    from ..derived.staleness import MAX_SUFFIX
+    return escape_xml(clean_line(text)[:MAX_SUFFIX]) if seed else block_text(text, MAX_SUFFIX)
 
 
 def output_budget(config: dict) -> int:

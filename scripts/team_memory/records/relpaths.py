@@ -33,10 +33,11 @@ def normalise(entry) -> str:
         raise ValueError(f"is {len(text)} characters long (at most {MAX_ENTRY})")
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
         raise ValueError("contains a control character")
-    if text.startswith("/") or text.startswith("~") or (len(text) > 1 and text[1] == ":" and text[0].isalpha()):
-        raise ValueError("must be relative to the repository root (no leading /, ~ or drive letter)")
     folder = text.endswith("/")
     parts = [p for p in text.split("/") if p not in ("", ".")]
+    head = parts[0] if parts else ""  # "./~" is "~": the rule holds for the stored form too
+    if text.startswith("/") or head.startswith("~") or (len(head) > 1 and head[1] == ":" and head[0].isalpha()):
+        raise ValueError("must be relative to the repository root (no leading /, ~ or drive letter)")
     if not parts:
         raise ValueError("names the repository root itself; name a file, a folder or a glob inside it")
     if ".." in parts:

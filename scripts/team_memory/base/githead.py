@@ -1,0 +1,125 @@
+"""The commit HEAD names, read from git's own files, without running git.
+
+A hook must know whether the repository moved on (stale marks are keyed to HEAD) but never
+runs git on its own path. So this reads what git reads: the nearest ``.git`` at or above
+the project (a folder, or in a worktree or submodule a file ``gitdir: <path>``: git never
+checks out a path named ``.git``, so either is git's own), its ``HEAD``, and the ref HEAD
+names: a loose ref file, else ``packed-refs`` (branch refs live in the common folder a
+worktree's ``commondir`` names). Every read is bounded and opened without following a link;
+a ref name is checked before it becomes a path. Anything unusual (a reftable store, a ref
+through a link, a chain of symbolic refs) gives ``head`` None: "cannot tell", never an error.
+"""
+from __future__ import annotations
+
+import os
+
+MAX_UP = 64
+MAX_SMALL = 4096
+MAX_PACKED = 16 * 1024 * 1024
+MAX_SYMREF_DEPTH = 5
+HEX = frozenset("0123456789abcdef")
+
+
+def _small(path: str, limit: int = MAX_SMALL) -> bytes | None:
+    from .safefs import read_regular
+    try:
+        return read_regular(path, limit)[0]
+    except (OSError, ValueError):
+        return None
+
+
+def find_git(start: str):
+    """``(top, git folder)`` of the repository holding ``start`` (a worktree's own git folder), or None."""
+    from .safefs import S_IFDIR, S_IFMT, S_IFREG
+    here = os.path.abspath(start)
+    for _ in range(MAX_UP):
+        dot = os.path.join(here, ".git")
+        try:
+            kind = os.lstat(dot).st_mode & S_IFMT
+        except OSError:
+            kind = None
+        if kind == S_IFDIR:
+            return here, dot
+        if kind == S_IFREG:
+            data = _small(dot)
+            text = data.decode("utf-8", "replace").strip() if data else ""
+            if not text.startswith("gitdir:") or "\n" in text or "\x00" in text:
+                return None
+            gitdir = os.path.join(here, text[len("gitdir:"):].strip())
+            from .safefs import is_real_dir
+            return (here, os.path.normpath(gitdir)) if is_real_dir(os.path.normpath(gitdir)) else None
+        if kind is not None:
+            return None  # a link or something stranger named .git: not followed
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+    return None
+
+
+def _common(gitdir: str) -> str:
+    """The folder shared by every worktree (``commondir``), else ``gitdir`` itself."""
+    data = _small(os.path.join(gitdir, "commondir"))
+    text = data.decode("utf-8", "replace").strip() if data else ""
+    if text and "\n" not in text and "\x00" not in text:
+        from .safefs import is_real_dir
+        common = os.path.normpath(os.path.join(gitdir, text))
+        if is_real_dir(common):
+            return common
+    return gitdir
+
+
+def valid_ref(name: str) -> bool:
+    """A ref name safe to turn into a path under a git folder (``refs/...``, no ``..``, nothing odd)."""
+    if not name.startswith("refs/") or len(name) > 1024 or name.endswith("/") or name.endswith(".lock"):
+        return False
+    parts = name.split("/")
+    return all(p and p not in (".", "..") and not p.startswith(".") for p in parts) and \
+        all(32 < ord(c) < 127 and c not in "\\:?*[~^" for c in name)
+
+
+def _object_id(text: str) -> str | None:
+    return text if len(text) in (40, 64) and set(text) <= HEX else None
+
+
+def _packed(common: str, name: str) -> str | None:
+    data = _small(os.path.join(common, "packed-refs"), MAX_PACKED)
+    if not data:
+        return None
+    needle = b" " + name.encode("ascii") + b"\n"
+    at = data.find(needle)
+    if at < 0 and data.endswith(needle[:-1]):
+        at = len(data) - len(needle) + 1
+    if at < 0:
+        return None
+    start = data.rfind(b"\n", 0, at) + 1
+    return _object_id(data[start:at].decode("ascii", "replace"))
+
+
+def resolve_head(gitdir: str) -> str | None:
+    """The object id HEAD names in ``gitdir`` (detached, or through its branch), or None."""
+    common = _common(gitdir)
+    data = _small(os.path.join(gitdir, "HEAD"))
+    for _ in range(MAX_SYMREF_DEPTH):
+        text = data.decode("ascii", "replace").strip() if data else ""
+        if not text.startswith("ref:"):
+            return _object_id(text)
+        name = text[4:].strip()
+        if not valid_ref(name):
+            return None
+        per_worktree = name.startswith(("refs/bisect/", "refs/worktree/", "refs/rewritten/"))
+        data = _small(os.path.join(gitdir if per_worktree else common, *name.split("/")))
+        if data is None:
+            return None if per_worktree else _packed(common, name)
+    return None
+
+
+def repository_head(project_root: str) -> dict | None:
+    """``{"top": the repository's top folder, "head": object id or None}``, or None outside a repository."""
+    try:
+        found = find_git(project_root)
+        if found is None:
+            return None
+        return {"top": found[0], "head": resolve_head(found[1])}
+    except (OSError, ValueError, UnicodeError):
+        return None

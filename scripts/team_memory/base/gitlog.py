@@ -1,0 +1,168 @@
+"""Plain ``git log`` and ``git ls-files``, run so that nothing but git's own reading happens.
+
+Only the CLI and the background process that computes stale marks call this; a hook never
+does. Every run: ``git --no-pager -c core.quotepath=off -c core.fsmonitor=false -c
+log.showSignature=false -c color.ui=never``, no external diff, no textconv, no mailmap or
+notes, ``GIT_OPTIONAL_LOCKS=0`` (a read takes no lock a user's own git would trip on),
+``GIT_TERMINAL_PROMPT=0``, every other ``GIT_*`` variable dropped (a stray ``GIT_DIR``
+points nowhere), stdin closed or fed by us, output parsed from ``-z`` (NUL-separated, so
+no file name can forge a record), at most ``limit`` bytes and ``timeout`` seconds. Renames
+are not followed (``--no-renames``): a renamed file is its old path deleted and its new path
+added, so a memory naming the old path is told that path is gone.
+"""
+from __future__ import annotations
+
+import os
+
+SAFE_CONFIG = ("-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false",
+               "-c", "color.ui=never")
+LOG_OPTIONS = ("--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--no-mailmap", "--no-notes",
+               "--relative", "--raw", "-z")
+HEADER = "\x1e"
+MAX_LOG_BYTES = 64 * 1024 * 1024
+MAX_LIST_BYTES = 64 * 1024 * 1024
+TIMEOUT_S = 20.0
+
+
+class Commit:
+    """One commit of the log: full hash, parents, committer time (POSIX seconds), subject, paths touched."""
+
+    __slots__ = ("hash", "parents", "time", "subject", "paths")
+
+    def __init__(self, hash_, parents, time_, subject):
+        self.hash, self.parents, self.time, self.subject = hash_, parents, time_, subject
+        self.paths: list = []
+
+
+def git_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", PAGER="cat")
+    return env
+
+
+def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, timeout: float = TIMEOUT_S):
+    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd``; None when git is missing or fails.
+
+    ``complete`` is False when the output passed ``limit`` bytes or the run passed ``timeout``
+    seconds: git is stopped and what came so far is returned.
+    """
+    import shutil
+    import subprocess
+    git = shutil.which("git")
+    if git is None:
+        return None
+    try:
+        proc = subprocess.Popen([git, "--no-pager", *SAFE_CONFIG, *args], cwd=cwd, env=git_env(),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                close_fds=True)
+    except (OSError, ValueError):
+        return None
+    try:
+        data, complete = _read_bounded(proc, stdin, limit, timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        code = proc.wait()
+    if complete and code != 0:
+        return None
+    return data[:limit], complete
+
+
+def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
+    """``(output, complete)``: read as it comes, stopping at ``limit`` bytes or ``timeout`` seconds."""
+    import selectors
+    import time
+    deadline = time.monotonic() + timeout
+    try:
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+    except (OSError, ValueError):  # pipes cannot be selected on (Windows): a timer stops git instead
+        import threading
+        stopped = []
+        timer = threading.Timer(timeout, lambda: stopped.append(proc.kill()))
+        timer.start()
+        try:
+            data = proc.stdout.read(limit + 1)
+        finally:
+            timer.cancel()
+        return data, len(data) <= limit and not stopped
+    chunks, got = [], 0
+    with sel:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or got > limit:
+                return b"".join(chunks), False
+            if not sel.select(left):
+                continue
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return b"".join(chunks), True
+            chunks.append(chunk)
+            got += len(chunk)
+
+
+def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = TIMEOUT_S):
+    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds),
+    at most ``max_commits``, limited to ``paths`` (literal pathspecs, relative to ``cwd``; the
+    paths each commit touched are relative to ``cwd`` too). None when git fails (no git, no
+    repository, no commit yet)."""
+    spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
+    args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
+            f"--since=@{max(1, int(since))}", *LOG_OPTIONS, "--stdin", "HEAD"]
+    got = run_git(cwd, args, b"--" + spec + b"\n", MAX_LOG_BYTES, timeout)
+    if got is None:
+        return None
+    data, complete = got
+    return parse_log(data, complete), complete
+
+
+def parse_log(data: bytes, complete: bool = True) -> list:
+    """Commits from ``git log --raw -z`` output in ``log_commits``' format.
+
+    Tokens are NUL-separated: a header (starts with ``HEADER``), then per file a raw status
+    token (starts with ``:``) followed by exactly one path token, so a file name can never be
+    read as a header. A cut-short output drops its last, possibly partial, commit.
+    """
+    commits, expect_path = [], False
+    for token in data.split(b"\x00"):
+        if expect_path:
+            if commits:
+                commits[-1].paths.append(token.decode("utf-8", "surrogateescape"))
+            expect_path = False
+            continue
+        token = token.lstrip(b"\n")
+        if token.startswith(b":"):
+            expect_path = True
+        elif token.startswith(HEADER.encode()):
+            commit = _header(token[1:].decode("utf-8", "replace"))
+            if commit is not None:
+                commits.append(commit)
+    if not complete and commits:
+        commits.pop()
+    return commits
+
+
+def _header(text: str):
+    parts = text.split("\x1f", 2)
+    if len(parts) != 3:
+        return None
+    ids = parts[0].split()
+    try:
+        when = int(parts[1])
+    except ValueError:
+        return None
+    return Commit(ids[0], tuple(ids[1:]), when, parts[2]) if ids else None
+
+
+def tracked_files(cwd: str, timeout: float = TIMEOUT_S):
+    """The files git tracks under ``cwd`` (paths relative to it), or None when that cannot be told."""
+    got = run_git(cwd, ["ls-files", "-z", "--cached"], b"", MAX_LIST_BYTES, timeout)
+    if got is None or not got[1]:
+        return None
+    return [p.decode("utf-8", "surrogateescape") for p in got[0].split(b"\x00") if p]

@@ -1,0 +1,152 @@
+"""What git says about each memory's related files: the commits that count, the entries that are gone.
+
+``count_commits`` gives every ``stalemarks.Item`` the commits (newest first) that touched a file
+one of its entries names (``relpaths.matches``; exact entries and folders looked up by path
+prefix, globs matched one by one) after the memory was last vouched for: the later of its
+``updated_at`` and the newest commit that touched its own JSON file. Commits listed in
+``.git-blame-ignore-revs`` never count (``ignored_revisions``). ``find_missing`` names the entries
+that name nothing any more: an exact path missing from the work tree (``lstat`` part by part,
+never behind a link), a folder or glob matching no tracked file (one ``git ls-files``).
+``pathspecs`` says which paths the one ``git log`` must cover.
+"""
+from __future__ import annotations
+
+import os
+
+MAX_SPECS = 1000
+IGNORE_REVS = ".git-blame-ignore-revs"
+MAX_IGNORE_REVS_BYTES = 1024 * 1024
+
+
+def ignored_revisions(top: str) -> set:
+    """The commits ``.git-blame-ignore-revs`` at the repository's top lists (full hashes): the
+    mass reformatting a team already tells ``git blame`` to look past changes no memory's meaning."""
+    from ..base.safefs import read_regular
+    try:
+        data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
+    except OSError:
+        return set()
+    revs = set()
+    for line in data.decode("ascii", "replace").splitlines():
+        word = line.split("#", 1)[0].strip().lower()
+        if len(word) in (40, 64) and all(c in "0123456789abcdef" for c in word):
+            revs.add(word)
+    return revs
+
+
+def literal_prefix(entry: str) -> str:
+    """The folders of ``entry`` before its first glob segment ("" when it starts with one)."""
+    from ..records.relpaths import is_glob
+    parts = []
+    for part in entry.rstrip("/").split("/"):
+        if is_glob(part):
+            break
+        parts.append(part)
+    return "/".join(parts)
+
+
+def pathspecs(items: list, store: str) -> list:
+    """Literal paths that cover every entry (a glob by its literal folders), and the store."""
+    specs = {literal_prefix(e) for i in items for e in i.entries}
+    if "" in specs:
+        return []  # a glob from the top: the whole history, filtered here
+    if len(specs) > MAX_SPECS:  # keep git's pathspec matching cheap: top folders instead
+        specs = {s.split("/", 1)[0] for s in specs}
+    return sorted(specs | {store})
+
+
+def count_commits(items: list, commits: list, store_prefix: str) -> None:
+    """Fill each item's counting commits and changed files (``commits`` newest first)."""
+    from ..records.relpaths import is_glob, matches
+    plain, globs = {}, []
+    for item in items:
+        for entry in item.entries:
+            if is_glob(entry):
+                globs.append((item, entry))
+            else:
+                plain.setdefault(entry.rstrip("/"), []).append(item)
+    vouched = {}  # entry path -> the newest commit time that touched the memory's own file
+    touched = {}  # id(item) -> [(commit, path)]
+    for commit in commits:
+        for path in commit.paths:
+            if path.startswith(store_prefix):
+                vouched[path] = max(vouched.get(path, 0), commit.time)
+            hit = []
+            at = len(path)
+            while at > 0:  # the file itself, then every folder above it
+                hit.extend(plain.get(path[:at], ()))
+                at = path.rfind("/", 0, at)
+            hit.extend(item for item, entry in globs if matches(entry, path))
+            for item in hit:
+                touched.setdefault(id(item), []).append((commit, path))
+    for item in items:
+        after = max(item.since, vouched.get(item.path, 0))
+        seen = set()
+        for commit, path in touched.get(id(item), ()):
+            if commit.time <= after:
+                continue
+            if commit.hash not in seen:
+                seen.add(commit.hash)
+                item.commits.append(commit)
+            if path not in item.changed:
+                item.changed.append(path)
+
+
+def find_missing(items: list, project: str) -> bool:
+    """Fill each item's missing entries; False when a folder or glob could not be checked."""
+    from ..records.relpaths import is_glob, matches
+    tracked = folders = None
+    checked = {}
+    complete = True
+    for item in items:
+        for entry in item.entries:
+            if entry not in checked:
+                if not is_glob(entry) and not entry.endswith("/"):
+                    checked[entry] = _exists(project, entry)
+                else:
+                    if tracked is None:
+                        tracked, folders = _tracked(project)
+                    if tracked is None:
+                        complete = False
+                        checked[entry] = None
+                    elif not is_glob(entry):
+                        checked[entry] = entry.rstrip("/") in folders
+                    else:
+                        prefix = literal_prefix(entry)
+                        checked[entry] = any(matches(entry, p) for p in tracked
+                                             if not prefix or p.startswith(prefix + "/"))
+            if checked[entry] is False:
+                item.missing.append(entry)
+    return complete
+
+
+def _tracked(project: str):
+    """``(tracked files, every folder above one)`` under ``project``, or ``(None, None)``."""
+    from ..base.gitlog import tracked_files
+    files = tracked_files(project)
+    if files is None:
+        return None, None
+    folders = set()
+    for path in files:
+        at = path.rfind("/")
+        while at > 0 and path[:at] not in folders:
+            folders.add(path[:at])
+            at = path.rfind("/", 0, at)
+    return files, folders
+
+
+def _exists(project: str, entry: str):
+    """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
+    is a link: what lies behind it is outside what git tracks, and is not looked at."""
+    from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT
+    parts = entry.split("/")
+    here = project
+    for n, part in enumerate(parts):
+        here = os.path.join(here, part)
+        try:
+            kind = os.lstat(here).st_mode & S_IFMT
+        except OSError:
+            return False
+        if n < len(parts) - 1 and kind != S_IFDIR:
+            return None if kind == S_IFLNK else False
+    return True

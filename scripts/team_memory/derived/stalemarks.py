@@ -1,0 +1,208 @@
+"""Stale marks computed from git: which memories' related files changed since, or are gone.
+
+For every active memory with ``related_files`` (normalised: ``records.relpaths``), the commits
+that touched a file one of its entries names after it was last vouched for, and the entries
+that name nothing any more (``filechanges`` holds the rule). ``Item`` is one memory and its
+verdict, with the suffix the hooks print; ``Assessment`` all of them.
+
+One ``git log`` over the whole range (since the oldest such ``updated_at``, at most
+``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
+``git ls-files`` when a folder or glob entry needs it: never one call per memory
+(``base.gitlog`` says how git is run). Without git, outside a repository or before the first
+commit, nothing is marked. The result goes to ``.cache/stale.json`` (``staleness`` reads
+it), keyed to HEAD as read from git's files and to every (entry path, ``updated_at``,
+related entries): the CLI (``review``, ``doctor``, ``stats``) recomputes when the key is out
+of date, the prompt hook hands that to ``finish_marks_in_background``.
+"""
+from __future__ import annotations
+
+import os
+
+from .staleness import LOCK_NAME, MARKS_FORMAT, MAX_SUFFIX, entry_key, load_marks, marks_path, related_entries
+
+MAX_COMMITS = 5000
+MAX_SEEN = 50000
+SHOWN_PATH = 60
+
+
+class Item:
+    """One active memory with related files, and what git says about them."""
+
+    def __init__(self, path: str, category: str, record: dict):
+        from ..records.times import record_time
+        self.path, self.category = path, category
+        self.title = record.get("title") if isinstance(record.get("title"), str) else os.path.basename(path)
+        self.updated = record.get("updated_at") or record.get("created_at") or ""
+        self.since = record_time(record)
+        self.entries = related_entries(record)
+        self.key = entry_key(path, record, self.entries)
+        self.commits: list = []  # the commits that count, newest first
+        self.changed: list = []  # the files they touched that an entry names, newest first
+        self.missing: list = []  # entries that name nothing any more
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.commits or self.missing)
+
+    def suffix(self) -> str:
+        """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``,
+        ``(billing/**/*.sql matches no file)``, several of them joined by ``;``, or ""."""
+        from ..records.relpaths import is_glob
+        parts = []
+        gone = [m for m in self.missing if not is_glob(m) and not m.endswith("/")]
+        empty = [m for m in self.missing if m not in gone]
+        if gone:
+            parts.append(_some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
+        if empty:
+            parts.append(_some(empty) + (" matches no file" if len(empty) == 1 else " match no file"))
+        changed = [p for p in self.changed if p not in self.missing]
+        if changed:
+            parts.append(_some(changed) + " changed since")
+        if self.commits:
+            parts.append(f"{len(self.commits)} commit" + ("" if len(self.commits) == 1 else "s"))
+        return "(" + "; ".join(parts) + ")" if parts else ""
+
+    def first_change(self) -> float:
+        """When it went stale: its oldest counting commit, else (a file gone) its ``updated_at``."""
+        return self.commits[-1].time if self.commits else self.since
+
+
+def _some(paths: list) -> str:
+    from ..base.sanitize import clean_line, cut
+    first = cut(clean_line(paths[0]), SHOWN_PATH)
+    return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
+
+
+def memory_items(memory_root: str, config: dict, records=None) -> list:
+    """An ``Item`` for every active memory with at least one usable related entry (of ``records``,
+    ``(category, path, record)`` already read, else of every record in the store)."""
+    from ..records.store import iter_records, project_root_of, record_status
+    project = project_root_of(memory_root)
+    items = []
+    for category, path, record in iter_records(memory_root, config) if records is None else records:
+        if record_status(record) != "active" or not record.get("related_files"):
+            continue
+        item = Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record)
+        if item.entries:  # (every entry refused: nothing to check)
+            items.append(item)
+    return items
+
+
+class Assessment:
+    """Every memory's verdict: ``head`` (as git's files name it), ``git`` (could it be asked),
+    ``complete`` (False when git's output was cut short by a bound), ``items``."""
+
+    def __init__(self, head, git: bool, complete: bool, items: list):
+        self.head, self.git, self.complete, self.items = head, git, complete, items
+
+    @property
+    def stale(self) -> list:
+        """The stale items, oldest change first."""
+        return sorted((i for i in self.items if i.stale), key=lambda i: (i.first_change(), i.path))
+
+
+def assess(memory_root: str, config: dict, items: list | None = None) -> Assessment:
+    """Work out every memory's marks with git (one ``log``, at most one ``ls-files``)."""
+    from ..base.githead import repository_head
+    from ..base.gitlog import log_commits
+    from ..records.store import project_root_of
+    from .filechanges import count_commits, find_missing, ignored_revisions, pathspecs
+    items = memory_items(memory_root, config) if items is None else items
+    project = project_root_of(memory_root)
+    repo = repository_head(project)
+    head = repo.get("head") if repo else None
+    if repo is None or not items:
+        return Assessment(head, repo is not None, True, items)
+    store = os.path.relpath(memory_root, project).replace(os.sep, "/")
+    got = log_commits(project, min(i.since for i in items), pathspecs(items, store), MAX_COMMITS)
+    if got is None:  # no git, no commit yet, or git refused the repository
+        return Assessment(head, False, True, items)
+    commits, complete = got
+    ignored = ignored_revisions(repo["top"])
+    count_commits(items, [c for c in commits if c.hash not in ignored], store + "/")
+    complete = find_missing(items, project) and complete and len(commits) < MAX_COMMITS
+    return Assessment(head, True, complete, items)
+
+
+def write_marks(memory_root: str, found: Assessment) -> None:
+    """Store ``found`` as ``.cache/stale.json`` (atomically, in a ``.cache`` that is never a link)."""
+    from ..base import fastjson
+    from ..base.fsutil import atomic_write_text
+    from .cachewrite import _cache_folder
+    _cache_folder(memory_root)
+    keys = [i.key for i in found.items]
+    doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
+           "seen": keys[:MAX_SEEN], "seen_all": len(keys) <= MAX_SEEN,
+           "marks": {i.path: [i.key, i.suffix()[:MAX_SUFFIX]] for i in found.items if i.stale}}
+    atomic_write_text(marks_path(memory_root), fastjson.dumps(doc), durable=False)
+
+
+def is_current(memory_root: str, items: list) -> bool:
+    """Do the stored marks answer for HEAD as it is now and for exactly these memories?"""
+    from ..base.githead import repository_head
+    from ..records.store import project_root_of
+    doc = load_marks(memory_root)
+    if doc is None or not doc.get("seen_all", True):
+        return False
+    head = (repository_head(project_root_of(memory_root)) or {}).get("head")
+    seen = doc.get("seen")
+    return doc.get("head") == head and isinstance(seen, list) and set(seen) == {i.key for i in items}
+
+
+def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None):
+    """The current ``Assessment`` when it had to be worked out (and is now stored), else None
+    (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
+
+    Where the marks cannot be stored (a read-only checkout, a ``.cache`` that is a link) they
+    are worked out all the same and not stored. ``LockBusy`` (``blocking=False``) when another
+    process is computing them.
+    """
+    from ..base.fsutil import store_lock
+    from .cachewrite import _cache_folder
+    items = memory_items(memory_root, config, records)
+    if not force and is_current(memory_root, items):
+        return None
+    if not items and load_marks(memory_root) is None:  # nothing to mark, nothing stored: no file, no git
+        return Assessment(None, False, True, [])
+    lock = store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME))
+    try:
+        _cache_folder(memory_root)
+        lock.__enter__()
+    except OSError:
+        lock = None
+    try:
+        if not force and lock is not None and is_current(memory_root, items):
+            return None
+        found = assess(memory_root, config, items)
+        if lock is not None:
+            try:
+                write_marks(memory_root, found)
+            except OSError:
+                pass
+        return found
+    finally:
+        if lock is not None:
+            lock.__exit__(None, None, None)
+
+
+def current_marks(memory_root: str, config: dict, records=None) -> dict:
+    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
+    ``records``: every ``(category, path, record)`` of the store, when the caller read them already."""
+    from .staleness import stale_marks
+    found = refresh_marks(memory_root, config, records=records)  # (blocking: waits for a background run to finish)
+    if found is not None:
+        return {i.path: i.suffix() for i in found.items if i.stale}
+    return stale_marks(memory_root)
+
+
+def finish_marks_in_background(memory_root: str) -> int:
+    """What the prompt hook hands over: recompute the marks if still out of date. Leaves at once
+    when another process is at it (its lock is held)."""
+    from ..base.config import load_config
+    from ..base.fsutil import LockBusy
+    try:
+        refresh_marks(memory_root, load_config(memory_root), blocking=False)
+    except (LockBusy, OSError):
+        return 1
+    return 0
+

@@ -294,4 +294,6 @@ def test_a_store_without_related_files_gets_no_marks_file(tmp_path):
     write(plain / ".claude" / "memory", record("decision", "x", "Plain memory", tags=["plain"]))
     for args in (["rebuild"], ["stats"], ["doctor"], ["review"]):
         assert run_cli(*args, cwd=plain).returncode == 0
+    said = run_cli("review", cwd=plain).stdout
+    assert "no memory names related files" in said and "git" not in said.split("(")[0]
     assert not (plain / ".claude" / "memory" / ".cache" / "stale.json").exists()

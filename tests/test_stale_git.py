@@ -99,6 +99,7 @@ def test_the_memorys_own_commit_does_not_mark_it(repo):
 
 
 def test_order_not_the_clock_decides_within_one_second(repo):
+    assert "stale:" not in run_cli("show", "use-redis-for-sessions", cwd=repo).stdout
     # the code, then the memory, in the same second: the code commit is the memory's ancestor
     second = _when(5)
     edit(repo, "app/session.py", "SESSIONS = 'redis'  # v2\n")
@@ -135,6 +136,8 @@ def test_a_commit_touching_the_file_marks_it_everywhere(repo):
     assert json.loads(run_cli("stats", "--json", cwd=repo).stdout)["stale"] == 1
     assert "stale: 1" in run_cli("stats", cwd=repo).stdout
     assert run_cli("review", "--strict", cwd=repo).returncode == 1
+    shown = run_cli("show", "use-redis-for-sessions", cwd=repo).stdout
+    assert "stale: (app/session.py changed since; 1 commit)" in shown
 
 
 @pytest.mark.parametrize("how", [("--reviewed",), ("--title", "Use Redis for user sessions, still")])

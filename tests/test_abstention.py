@@ -114,3 +114,15 @@ def test_compound_parts_can_be_switched_off():
     off = Smart({"retrieval": {"compound_parts": False}}).prepare_entry(entry)
     assert "current" in on[1] and "current" not in on[0] and "sleep-current" in on[0]
     assert "current" in off[0]
+
+
+@pytest.mark.parametrize("size", [50, 500])
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_number_word_is_no_evidence(memory_root, size, cached):
+    """``a three day trip`` meets a title with ``three`` in it by chance: number words are stop words."""
+    _compound_store(memory_root, size)
+    write(memory_root, record("decision", "alert", "Alert after three missed uplinks", ["alerting"]))
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "help me plan a three day trip to the coast") == [], size
+    assert _shown(memory_root, "what about missed uplinks?")[:1] == ["alert"], size

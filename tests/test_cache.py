@@ -92,6 +92,10 @@ STRATEGY_CONFIGS = {
     "smart-low-floor": {"retrieval": {"min_score": 0.3, "min_relative": 0.1}},
     "smart-no-fuzzy": {"retrieval": {"fuzzy": False, "min_score": 1}},
     "smart-evidence": {"retrieval": {"min_score": 0.5, "min_evidence": 3.5, "min_runner_up": 6}},
+    "smart-related": {"retrieval": {"min_score": 0.3, "min_related": 0.15, "max_related": 10}},
+    "smart-related-no-floor": {"retrieval": {"min_score": 0, "min_evidence": 0, "min_runner_up": 0,
+                                             "min_related": 0, "max_related": 3}},
+    "smart-one-related": {"retrieval": {"min_score": 0.3, "min_runner_up": 1, "min_related": 0.1, "max_related": 1}},
 }
 
 
@@ -113,6 +117,21 @@ def test_cached_and_uncached_rankings_are_identical(memory_root, seed, which):
     config = write_config(memory_root, STRATEGY_CONFIGS[which])
     rebuild_index(str(memory_root), config)
     assert_same_results(memory_root, config, [random_prompt(rng) for _ in range(25)])
+
+
+@pytest.mark.parametrize("which", ["smart", "smart-related", "smart-one-related"])
+@pytest.mark.parametrize("seed", range(4))
+def test_identical_with_the_fuzzy_step(memory_root, monkeypatch, seed, which):
+    """Typos run the fuzzy step (a difflib stand-in for rapidfuzz): the related step keeps its matches."""
+    from test_matching import FakeFuzz, FakeProcess
+    from team_memory.recall import weights
+    monkeypatch.setattr(weights, "_fuzzy_modules", (FakeFuzz, FakeProcess))
+    rng = random.Random(seed)
+    random_store(memory_root, rng, rng.choice([40, 150]))
+    config = write_config(memory_root, STRATEGY_CONFIGS[which])
+    rebuild_index(str(memory_root), config)
+    prompts = [random_prompt(rng) for _ in range(15)] + ["kafak postgress timout", "celry workr cache retry"]
+    assert_same_results(memory_root, config, prompts, limits=(5,))
 
 
 @settings(max_examples=25, deadline=None)

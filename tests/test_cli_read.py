@@ -121,7 +121,8 @@ def test_explain_shows_near_misses_and_the_floor_they_missed(project, memory_roo
 def test_explain_names_min_relative_when_a_weak_runner_up_is_dropped(project, memory_root, capsys):
     write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
     write(memory_root, record("runbook", "deploy", "Roll back a failed deploy", ["deploy"]))
-    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 0.1, "min_relative": 0.99}}))
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 0.1, "min_relative": 0.99,
+                                                                                   "min_related": 0.99}}))
     assert main(["search", "redis web session storage and a deploy", "--root", str(project), "--explain"]) == 0
     out = capsys.readouterr().out
     shown, misses = out.split("near misses")

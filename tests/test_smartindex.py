@@ -121,3 +121,14 @@ def test_grouped_fuzzy_precheck_agrees_with_the_pairwise_definition(prompt_token
     for t in vocabulary:
         by_len.setdefault(len(t), []).append(t)
     assert fuzzy_may_match_groups(prompt_tokens, by_len, cutoff) == expected
+
+
+def test_the_related_step_keeps_what_the_fuzzy_step_scored():
+    """An entry left unscored by the clear step but scored by the fuzzy step keeps its fuzzy matches."""
+    from team_memory.recall.matching import Smart
+    from team_memory.recall.smartindex import _related
+    exact = [(0, "ingress", (5.0, "title", "exact", "ingress"))]
+    with_fuzzy = exact + [(1, "kubrenet", (2.1, "tags", "fuzzy", "kubernet"))]
+    found, totals = {7: with_fuzzy}, {7: 7.1, 3: 10.0}
+    _related(Smart({}), [], None, 10.0, 0.0, [(-5.0, 7, exact)], [7], found, totals)
+    assert found[7] is with_fuzzy and totals[7] == 7.1

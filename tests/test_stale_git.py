@@ -25,14 +25,14 @@ def _when(days_ago: float) -> str:
     return (datetime.now(timezone.utc) - timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def git(cwd, *args, days_ago: float | None = None) -> str:
+def git(cwd, *args, days_ago: float | str | None = None) -> str:
     env = dict(os.environ)
-    if days_ago is not None:
-        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = _when(days_ago)
+    if days_ago is not None:  # a number of days, or a time as _when writes it
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = days_ago if isinstance(days_ago, str) else _when(days_ago)
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout.strip()
 
 
-def commit(cwd, message: str, days_ago: float) -> str:
+def commit(cwd, message: str, days_ago: float | str) -> str:
     git(cwd, "add", "-A")
     git(cwd, "commit", "-q", "-m", message, days_ago=days_ago)
     return git(cwd, "rev-parse", "HEAD")
@@ -98,6 +98,22 @@ def test_the_memorys_own_commit_does_not_mark_it(repo):
     assert review(repo)["count"] == 0
 
 
+def test_order_not_the_clock_decides_within_one_second(repo):
+    assert "stale:" not in run_cli("show", "use-redis-for-sessions", cwd=repo).stdout
+    # the code, then the memory, in the same second: the code commit is the memory's ancestor
+    second = _when(5)
+    edit(repo, "app/session.py", "SESSIONS = 'redis'  # v2\n")
+    commit(repo, "tune sessions", days_ago=second)
+    memory(repo, ["app/session.py"], days_ago=5.5)
+    commit(repo, "remember why", days_ago=second)
+    assert review(repo)["count"] == 0
+    # a teammate's change right after the memory's commit, within its second: it counts
+    edit(repo, "app/session.py", "SESSIONS = 'memcached'\n")
+    head = commit(repo, "sessions in memcached", days_ago=second)
+    got = review(repo)
+    assert got["count"] == 1 and [c["short"] for c in got["stale"][0]["commits"]] == [head[:7]]
+
+
 def test_a_commit_touching_the_file_marks_it_everywhere(repo):
     edit(repo, "app/session.py", "SESSIONS = 'postgres'\n")
     head = commit(repo, "move sessions to Postgres", days_ago=2)
@@ -120,6 +136,8 @@ def test_a_commit_touching_the_file_marks_it_everywhere(repo):
     assert json.loads(run_cli("stats", "--json", cwd=repo).stdout)["stale"] == 1
     assert "stale: 1" in run_cli("stats", cwd=repo).stdout
     assert run_cli("review", "--strict", cwd=repo).returncode == 1
+    shown = run_cli("show", "use-redis-for-sessions", cwd=repo).stdout
+    assert "stale: (app/session.py changed since; 1 commit)" in shown
 
 
 @pytest.mark.parametrize("how", [("--reviewed",), ("--title", "Use Redis for user sessions, still")])
@@ -294,4 +312,6 @@ def test_a_store_without_related_files_gets_no_marks_file(tmp_path):
     write(plain / ".claude" / "memory", record("decision", "x", "Plain memory", tags=["plain"]))
     for args in (["rebuild"], ["stats"], ["doctor"], ["review"]):
         assert run_cli(*args, cwd=plain).returncode == 0
+    said = run_cli("review", cwd=plain).stdout
+    assert "no memory names related files" in said and "git" not in said.split("(")[0]
     assert not (plain / ".claude" / "memory" / ".cache" / "stale.json").exists()

@@ -121,3 +121,9 @@ def test_neighbouring_plain_words_are_also_joined():
     assert joined_pairs("notes, no") == [] and joined_pairs("src/app.py loader") == []
     assert joined_pairs("redis 캐시") == [] and joined_pairs("sleep\ncurrent") == []
     assert joined_pairs("sleep   current") == ["sleepcurrent"]
+
+
+def test_a_cjk_stop_word_gives_no_bigrams_either():
+    from team_memory.text.textnorm import token_groups
+    assert token_groups("redis 캐시 어떻게 했지?") == [["redis"], ["캐시"], ["했지"]]
+    assert not {"어떻", "떻게"} & tokenize("redis 캐시 어떻게 했지?")

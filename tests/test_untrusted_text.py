@@ -7,6 +7,7 @@ import json
 import pytest
 
 from helpers import record, run_cli, run_hook, write
+from team_memory.recall.block import RELATED_HEAD
 
 UPS, POST = "user_prompt_submit.py", "post_tool_use.py"
 KEY = "AKIAIOSFODNN7EXAMPLE"
@@ -70,7 +71,7 @@ def test_hostile_names_titles_and_secrets_never_reach_the_block(hostile, memory_
     assert_clean(err)
     assert out.count("</memory-context>") == 1
     assert all(line.startswith(("<memory-context", "Recalled", "- [DECISION] ", "  ", "Kinds: ", "</memory-context"))
-               for line in out.splitlines()), out
+               or line == RELATED_HEAD for line in out.splitlines()), out
     assert "Redis [2J[31mTTL for sessions -> .claude/memory/decisions/redis-ttl.json" in out
     assert "redis-cache" not in out and "redis-pool" not in out  # files with hostile names are not recalled
     assert "[REDACTED]" in out

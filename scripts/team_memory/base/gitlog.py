@@ -109,12 +109,13 @@ def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
 
 def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = TIMEOUT_S):
     """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds),
+    in topological order (no commit after one of its ancestors, whatever the clocks said),
     at most ``max_commits``, limited to ``paths`` (literal pathspecs, relative to ``cwd``; the
     paths each commit touched are relative to ``cwd`` too). None when git fails (no git, no
     repository, no commit yet)."""
     spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
-            f"--since=@{max(1, int(since))}", *LOG_OPTIONS, "--stdin", "HEAD"]
+            f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
     got = run_git(cwd, args, b"--" + spec + b"\n", MAX_LOG_BYTES, timeout)
     if got is None:
         return None

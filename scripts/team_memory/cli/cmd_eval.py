@@ -10,7 +10,7 @@ from ..recall.scoring import STRATEGIES
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
 LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
-          "precision": "precision", "silent": "silent stays silent", "empty": "empty (answerable)"}
+          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent", "empty": "empty (answerable)"}
 
 
 def register(subparsers, common) -> None:

@@ -92,6 +92,10 @@ def cmd_review(ctx) -> int:
 def _print(ctx, found, stale: list) -> None:
     from ..base.model import display_name
     from ..base.sanitize import shown_path
+    if not found.items:
+        print(f"no memory names related files yet: nothing to review (set them with {CLI} update ID "
+              "--related-file PATH)")
+        return
     if not found.git:
         print("no git history to compare with (git is missing, this is not a repository, or it has no commit "
               "yet): nothing is marked")

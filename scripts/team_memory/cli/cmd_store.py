@@ -177,6 +177,9 @@ def cmd_show(ctx) -> int:
         print(f"  confidence: {display(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
         print(f"  related files: {', '.join(map(display, record['related_files']))}")
+        stale = _stale_suffix(ctx, path)
+        if stale:
+            print(f"  stale: {display(stale)}  (see: {CLI} review)")
     for state in ("retired", "archived"):
         if record.get(f"{state}_at") or record.get(f"{state}_reason"):
             print(f"  {state} {display(record.get(f'{state}_at', '?'))}: "
@@ -194,6 +197,17 @@ def cmd_show(ctx) -> int:
             if isinstance(change, dict):
                 print(f"    {display(change.get('date', '?'))}  {display(change.get('summary', ''))}")
     return 0
+
+
+def _stale_suffix(ctx, path: str) -> str:
+    """The memory's stale mark (its related files changed in git since), worked out if out of date."""
+    from ..derived.stalemarks import current_marks
+    from ..records.store import project_root_of
+    key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
+    try:
+        return current_marks(ctx.memory_root, ctx.config).get(key, "")
+    except OSError:
+        return ""
 
 
 def hidden(value):

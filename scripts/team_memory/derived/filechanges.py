@@ -2,8 +2,11 @@
 
 ``count_commits`` gives every ``stalemarks.Item`` the commits (newest first) that touched a file
 one of its entries names (``relpaths.matches``; exact entries and folders looked up by path
-prefix, globs matched one by one) after the memory was last vouched for: the later of its
-``updated_at`` and the newest commit that touched its own JSON file. Commits listed in
+prefix, globs matched one by one) after the memory was last vouched for: later than its
+``updated_at``, and not before the newest commit that touched its own JSON file (``V``). "Not
+before V" reads git's topological order first: a commit listed before V is no ancestor of V and
+counts even within V's second; one listed after V counts only when its time is later than V's
+(a parallel branch merged after the memory, judged by the clock). Commits listed in
 ``.git-blame-ignore-revs`` never count (``ignored_revisions``). ``find_missing`` names the entries
 that name nothing any more: an exact path missing from the work tree (``lstat`` part by part,
 never behind a link), a folder or glob matching no tracked file (one ``git ls-files``).
@@ -65,12 +68,12 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
                 globs.append((item, entry))
             else:
                 plain.setdefault(entry.rstrip("/"), []).append(item)
-    vouched = {}  # entry path -> the newest commit time that touched the memory's own file
-    touched = {}  # id(item) -> [(commit, path)]
-    for commit in commits:
+    vouched = {}  # entry path -> (place in the log, time) of the first commit that touched its own file
+    touched = {}  # id(item) -> [(place, commit, path)]
+    for place, commit in enumerate(commits):
         for path in commit.paths:
-            if path.startswith(store_prefix):
-                vouched[path] = max(vouched.get(path, 0), commit.time)
+            if path.startswith(store_prefix) and path not in vouched:
+                vouched[path] = (place, commit.time)
             hit = []
             at = len(path)
             while at > 0:  # the file itself, then every folder above it
@@ -78,12 +81,12 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
                 at = path.rfind("/", 0, at)
             hit.extend(item for item, entry in globs if matches(entry, path))
             for item in hit:
-                touched.setdefault(id(item), []).append((commit, path))
+                touched.setdefault(id(item), []).append((place, commit, path))
     for item in items:
-        after = max(item.since, vouched.get(item.path, 0))
+        own_place, own_time = vouched.get(item.path, (-1, 0))
         seen = set()
-        for commit, path in touched.get(id(item), ()):
-            if commit.time <= after:
+        for place, commit, path in touched.get(id(item), ()):
+            if commit.time <= item.since or (place >= own_place >= 0 and commit.time <= own_time):
                 continue
             if commit.hash not in seen:
                 seen.add(commit.hash)

@@ -13,6 +13,7 @@ from ..records.hookio import DATA_NOTE
 DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240
 DESCRIPTION_CHARS = 50  # each category description shown, for the categories that appear
+RELATED_HEAD = "Possibly related (titles only):"
 
 
 def data_note(strategy) -> str:
@@ -54,6 +55,8 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     every category's description in the tag, XML-escaped text. With ``excerpt_chars`` > 0 and
     a clear winner, the winner's key content follows its line, indented (``excerpt``). ``marks``
     (entry path -> stale suffix, ``derived.staleness.marks_for``): a memory's suffix ends its line.
+    Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked last) follow one
+    ``RELATED_HEAD`` line.
     """
     seed = not note
     if not seed:
@@ -66,9 +69,10 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     lines = []
     used = len(head) + len(tail) + 2 + (len(note) + 1 if note else 0)
     winner = None
-    if excerpt_chars > 0 and hits and hits[0].record is not None:
+    clear = [hit for hit in hits if hit.parts.get("related") is not True]
+    if excerpt_chars > 0 and clear and clear[0].record is not None:
         from .excerpt import clear_winner
-        winner = hits[0] if clear_winner(hits) else None
+        winner = clear[0] if clear_winner(clear) else None
     for hit in hits:
         if hit.line is None:  # read from index.md, which anyone could have written: hide what it shows
             from ..records.exposure import hide
@@ -77,8 +81,12 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         line = hit.line
         if marks and hit.entry.get("path") in marks:
             line = f"{line} {stale_suffix(marks[hit.entry['path']], seed)}"
-        if used + len(line) + 1 > budget:
+        head_line = RELATED_HEAD if hit.parts.get("related") is True and RELATED_HEAD not in lines else ""
+        if used + len(line) + 1 + (len(head_line) + 1 if head_line else 0) > budget:
             continue
+        if head_line:
+            used += len(head_line) + 1
+            lines.append(head_line)
         used += len(line) + 1
         lines.append(line)
         if hit is winner:

@@ -20,10 +20,10 @@ MAX_CHECKED = 12  # memory files read to confirm what the map says
 
 
 class _Hit:
-    """What ``block.format_block`` reads of a hit: its line (already sanitized) and entry."""
+    """What ``block.format_block`` reads of a hit: its line (already sanitized), entry, record and parts."""
 
     def __init__(self, entry: dict, line: str):
-        self.entry, self.line, self.record = entry, line, None
+        self.entry, self.line, self.record, self.parts = entry, line, None, {}
 
 
 def recall_found(session: str, memory_root: str, found: list, marks: dict | None = None):

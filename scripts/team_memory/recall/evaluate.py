@@ -11,6 +11,8 @@ body tokens built in memory, so the folder is never written to. Metrics:
 
 - ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
 - ``precision``: of all memories injected over all prompts, the share that was expected;
+- ``clear_precision``: the same over the clear hits only, not the "possibly related" titles
+  (``Smart.shown``), which hit@1, recall@k, MRR and ``precision`` count as shown;
 - ``silent``: of the prompts that expect nothing, the share that injected nothing;
 - ``empty``: of the prompts that expect something, the share that injected nothing.
 
@@ -32,7 +34,7 @@ from ..records.times import parse_time
 from .rank import rank
 from .scoring import get_strategy
 
-METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "silent", "empty")
+METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "empty")
 SPLITS = ("all", "dev", "holdout")
 
 
@@ -102,7 +104,8 @@ def run(memory_root: str, config: dict, strategy_name: str, prompts: list, now) 
     for p in prompts:
         hits = rank(memory_root, config, p["prompt"], limit, entries=entries, now=now, strategy=strategy)
         out.append({"id": p["id"], "kind": p["kind"], "expected": list(p["expected"]),
-                    "got": [memory_id(h.entry) for h in hits]})
+                    "got": [memory_id(h.entry) for h in hits],
+                    "related": [memory_id(h.entry) for h in hits if h.parts.get("related") is True]})
     return out
 
 
@@ -128,6 +131,10 @@ def metrics(results: list) -> dict:
     injected = sum(len(r["got"]) for r in results)
     relevant = sum(len(set(r["got"]) & set(r["expected"])) for r in results)
     out["precision"] = relevant / injected if injected else None
+    clear = [(set(r["got"]) - set(r.get("related", ())), r) for r in results]
+    shown_clear = sum(len(c) for c, _ in clear)
+    out["clear_precision"] = (sum(len(c & set(r["expected"])) for c, r in clear) / shown_clear
+                              if shown_clear else None)
     out["silent"] = sum(1 for r in silent if not r["got"]) / len(silent) if silent else None
     out["empty"] = sum(1 for r in answerable if not r["got"]) / len(answerable) if answerable else None
     out["injected_per_prompt"] = injected / len(results) if results else 0.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..derived.refresh import current_entries
 from .rank import MAX_PROMPT_CHARS, plain_hits
+from .weights import _parts
 
 NEAR_MISSES = 5
 
@@ -24,6 +25,9 @@ def _without_floor(strategy):
 
         def bar(self, best: float) -> float:
             return 0.0
+
+        def shown(self, best: float, rows: list) -> list:
+            return [(total, key, _parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)
     copy.__dict__.update(strategy.__dict__)
@@ -46,6 +50,8 @@ def _under_bar(strategy, best: float, bar: float) -> str:
         setting = f"retrieval.min_score {strategy.min_score:g}"
     elif abs(bar - strategy.min_relative * best) < 1e-9:
         setting = f"retrieval.min_relative {strategy.min_relative:g} x the best {best:g}"
+    elif abs(bar - getattr(strategy, "min_related", -1.0) * best) < 1e-9:
+        setting = f"retrieval.min_related {strategy.min_related:g} x the best {best:g} (titles only)"
     else:
         setting = f"retrieval.min_runner_up {getattr(strategy, 'min_runner_up', bar):g} (or 0.9 x a smaller best)"
     return f"under {bar:g}, what a runner-up needs: {setting}"
@@ -74,6 +80,8 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
             reason = _under_bar(strategy, best, bar)
         elif len(hits) >= limit:
             reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
+        elif hasattr(strategy, "clear_bar") and hit.score < strategy.clear_bar(best):
+            reason = "possibly related, beyond the ones shown by title (retrieval.max_related)"
         else:
             reason = "not shown: retired, archived or unreadable (the hook checks each file)"
         out.append((hit.score, hit.entry, hit.parts, reason))

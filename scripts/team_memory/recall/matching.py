@@ -36,7 +36,10 @@ its score x the square root of the share of that sum it explains, must reach
 word does not, and a rare word met by chance in a long prompt about something
 else is scaled down. Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
-points or ``TIE`` (0.9) x the best when the best has fewer (``bar``).
+points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
+``retrieval.max_related`` (2) best memories that still reach ``retrieval.min_related`` (0.4) x
+the best and ``floor`` are returned marked ``related`` (``shown``): the block lists them last, by
+title only, under "Possibly related".
 
 The fuzzy step runs only when exact and prefix matching leave no confident best
 and rapidfuzz is importable: prompt tokens of 5+ characters that matched
@@ -58,7 +61,7 @@ from __future__ import annotations
 import bisect
 import math
 
-from ..base.config import section, warn
+from ..base.config import int_setting, section, warn
 from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match
 from ..text.textnorm import joined_pairs, token_groups
@@ -70,6 +73,8 @@ DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.6
 DEFAULT_MIN_EVIDENCE = 1.9
 DEFAULT_MIN_RUNNER_UP = 3.0
+DEFAULT_MIN_RELATED = 0.4
+DEFAULT_MAX_RELATED = 2  # possibly related memories shown by title after the clear hits
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 
 
@@ -105,6 +110,8 @@ class Smart(SmartFeatures):
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
         self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
+        self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
+        self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
@@ -239,13 +246,7 @@ class Smart(SmartFeatures):
         best = max(totals.values(), default=0.0)
         if not self.confident(best, reachable):
             return []
-        out = []
-        bar = self.bar(best)
-        for i, total in totals.items():
-            total = round(total, 2)
-            if total > 0 and total >= bar:
-                out.append((total, entries[i], _parts(found[i])))
-        return out
+        return self.shown(best, [(round(total, 2), entries[i], found[i]) for i, total in totals.items()])
 
     def confident(self, best: float, reachable: float) -> bool:
         """Whether the best memory is evidence enough to answer at all (see ``evidence``)."""
@@ -255,9 +256,33 @@ class Smart(SmartFeatures):
         """No memory under this is ever shown: a best under it is not ``confident``, a runner-up is under ``bar``."""
         return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
 
-    def bar(self, best: float) -> float:
-        """The points a memory needs to be shown beside a best of ``best``."""
+    def clear_bar(self, best: float) -> float:
+        """The points a memory needs to be shown as a clear hit beside a best of ``best``."""
         return max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best)
+
+    def bar(self, best: float) -> float:
+        """The points a memory needs to be shown at all beside a best of ``best``: a clear hit, or a
+        possibly related one (``floor`` and ``retrieval.min_related`` x the best)."""
+        clear = self.clear_bar(best)
+        return min(clear, max(self.floor(), self.min_related * best)) if self.max_related else clear
+
+    def shown(self, best: float, rows: list) -> list:
+        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
+
+        The clear hits (``clear_bar``), then the memories under it but at ``bar``: the
+        ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title).
+        """
+        low, high = self.bar(best), self.clear_bar(best)
+        related = sorted((t for t, _, _ in rows if low <= t < high), reverse=True)
+        cut = related[min(len(related), self.max_related) - 1] if related else high
+        out = []
+        for total, key, matches in rows:
+            if total > 0 and (total >= high or low <= total and total >= cut):
+                parts = _parts(matches)
+                if total < high:
+                    parts["related"] = True
+                out.append((total, key, parts))
+        return out
 
     def score(self, query, entry: dict):
         """One entry's points and parts (for callers that score entries one by one)."""

@@ -44,10 +44,14 @@ class Hit:
         self.checked = False
 
     def sort_key(self):
-        return (-self.score, self.priority)
+        return (self.related(), -self.score, self.priority)
 
     def full_key(self):
-        return (-self.score, self.priority, self.pos)
+        return (self.related(), -self.score, self.priority, self.pos)
+
+    def related(self) -> bool:
+        """Shown by title only, after every clear hit (``Smart.shown``), whatever its recency bonus."""
+        return self.parts.get("related", False) is True
 
 
 def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
@@ -202,14 +206,16 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
             stream = plain_hits(memory_root, strategy, query, entries, exclude)
         else:
             stream = cached_hits(strategy, query, cache, exclude)
-        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1))
+        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1),
+                       getattr(strategy, "max_related", 0))
     finally:
         if opened is not None:
             opened.close()
 
 
-def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1) -> list:
-    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones."""
+def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0) -> list:
+    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones,
+    at most ``most_related`` of them marked related (``Smart.shown``)."""
     import heapq
     from itertools import islice
     now = now or datetime.now(timezone.utc)
@@ -228,10 +234,14 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1) ->
     ordered = heapq.merge(checked, stream, key=Hit.sort_key)
 
     top = []
+    related = 0
     for hit in ordered:
         if len(top) >= limit:
             break
+        if hit.related() and related >= most_related:
+            break  # the related hits come last: nothing after this one is shown
         if hit.checked or _deep_check(hit, memory_root, config):
+            related += hit.related()
             hit.parts.setdefault("recency", 0)
             top.append(hit)
     return top

@@ -27,13 +27,18 @@ floors, so exact scores are computed for few of them:
    one comparison; only they are scored exactly, with ``Smart``'s own ``_total`` and
    ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency),
    until the bound is under ``max(floor, min_relative x best so far)`` less the margin: no
-   entry left can reach the final bar or the best score;
+   entry left can reach the clear bar or the best score;
 4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries
    it touches are scored exactly with their fuzzy matches added; the others stay under
    the floor or under the bar, which the fuzzy step only raises, as in ``score_all``;
 5. the abstention rule (``Smart.confident``: the best score and the share of the prompt
-   it explains) and the bar (``Smart.bar``) are applied to the exact scores, with the
-   prompt's reachable points taken from each token's best option, as ``score_all`` does.
+   it explains) is applied to the exact scores, with the prompt's reachable points taken
+   from each token's best option, as ``score_all`` does;
+6. the possibly related memories (under ``Smart.clear_bar``, at ``Smart.bar``; the
+   ``max_related`` best, ties kept): the entries not scored yet, taken band by band of
+   their bound (``BAND``), largest exact bound first, until none left can reach the bar or
+   the ``max_related``-th best related score so far (``_related``); ``Smart.shown`` then
+   picks the shown ones from the exact scores, as ``score_all`` does.
 
 Rounding up only makes the bound larger, so no entry that ``score_all`` would return is
 missed; every returned score is computed exactly as ``score_all`` computes it.
@@ -43,7 +48,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..derived.cache import NO_BITS, bits_of, ids_of_bits
-from .bitplanes import _bound, _reaching
+from .bitplanes import QUANTUM, _bound, _reaching
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
                       _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
 from ..text.fuzzycheck import fuzzy_may_match_groups
@@ -51,6 +56,7 @@ from ..text.fuzzycheck import fuzzy_may_match_groups
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 CODES = (("3", TAG), ("2", TITLE), ("1", BODY))
 MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
+BAND = 0.75  # the related step reads the entries under the clear bar in bands of their bound this wide
 _NOTHING = 1 << 62
 
 
@@ -255,29 +261,23 @@ def score_index(strategy, query, index) -> list:
     best = 0.0
     least = strategy.floor()  # no entry under it is ever shown
     floor = least - MARGIN  # no entry under it is ever scored exactly
-    candidates = []
+    candidates, planes, reached = [], None, 0.0
     if per_token:
         planes = _bound(per_token, book.size)
         # the entries with the largest bound, scored first: the best of them lifts the floor
-        # to min_relative x that score, under which nothing can be shown (a long prompt puts
+        # to min_relative x that score, under which no clear hit can be (a long prompt puts
         # most entries over the floor alone)
         seeds = ids_of_bits(planes.top())
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
         # a score is at most (1 + ADJACENT / 2) x the sum of its matches (``matching.adjacency``)
-        candidates = _reaching(planes, max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2))
-    chooser = _Chooser(per_token, set(candidates))
-    ranked = []
-    for i in candidates:
-        matches = chooser.matches(i)
-        ub = adjacency(matches)
-        for m in matches:
-            ub += m[2][0]
-        if ub >= floor:
-            ranked.append((-ub, i, matches))
-    ranked.sort(key=lambda r: r[0])
-    for neg_ub, i, matches in ranked:
+        reached = max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2)
+        candidates = _reaching(planes, reached)
+    ranked = _ranked(per_token, candidates, floor)
+    rest = iter(ranked)
+    for neg_ub, i, matches in rest:
         if -neg_ub < max(least, strategy.min_relative * best) - MARGIN:
+            rest = [(neg_ub, i, matches), *rest]  # not scored: the related step may need them
             break
         found[i] = matches
         totals[i] = _total(matches)
@@ -297,13 +297,66 @@ def score_index(strategy, query, index) -> list:
         best = max(totals.values(), default=0.0)
     if not strategy.confident(best, reachable):
         return []
-    out = []
-    bar = strategy.bar(best)
-    for i, total in totals.items():
-        total = round(total, 2)
-        if total > 0 and total >= bar:
-            out.append((total, i, _parts(found[i])))
-    return out
+    if strategy.bar(best) < strategy.clear_bar(best) and planes is not None:
+        _related(strategy, per_token, planes, best, reached, list(rest), candidates, found, totals)
+    return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])
+
+
+def _ranked(per_token: list, ids, floor: float) -> list:
+    """``[(-exact bound, id, matches)]`` of ``ids`` whose exact bound reaches ``floor``, largest first."""
+    chooser = _Chooser(per_token, set(ids))
+    ranked = []
+    for i in ids:
+        matches = chooser.matches(i)
+        ub = adjacency(matches)
+        for m in matches:
+            ub += m[2][0]
+        if ub >= floor:
+            ranked.append((-ub, i, matches))
+    ranked.sort(key=lambda r: r[0])
+    return ranked
+
+
+def _related(strategy, per_token: list, planes, best: float, reached: float, rest: list, seen_ids,
+             found: dict, totals: dict) -> None:
+    """Score the entries that can be among the ``max_related`` best under the clear bar.
+
+    Every entry not scored yet is under the clear bar. They are taken band by band of their
+    bound (``rest`` first: those over ``reached``, then lower bands read out of the planes),
+    each band largest exact bound first, and scoring stops once no entry left can reach
+    ``Smart.bar`` or the ``max_related``-th best related score so far (ties are kept).
+    """
+    low, high = strategy.bar(best), strategy.clear_bar(best)
+    pool = sorted((round(t, 2) for t in totals.values() if low <= round(t, 2) < high), reverse=True)
+    wanted = strategy.max_related
+
+    def need() -> float:
+        return max(low, pool[wanted - 1] if len(pool) >= wanted else low) - MARGIN
+
+    def score(band) -> None:
+        for neg_ub, i, matches in band:
+            if -neg_ub < need():
+                return
+            if i in found:  # scored with its fuzzy matches already
+                continue
+            found[i] = matches
+            total = totals[i] = _total(matches)
+            if low <= round(total, 2) < high:
+                pool.append(round(total, 2))
+                pool.sort(reverse=True)
+
+    score(rest)
+    seen = set(seen_ids)  # their exact bounds are known: under ``need``, which only rises
+    top = reached
+    while top * (1.0 + ADJACENT / 2) >= need():
+        lowest = need() / (1.0 + ADJACENT / 2)  # no entry whose bound is under it can be shown
+        bottom = max(lowest, top * BAND)
+        band = [i for i in _reaching(planes, bottom) if i not in seen]
+        seen.update(band)
+        score(_ranked(per_token, band, need()))
+        if bottom <= lowest + 1e-9 or bottom < QUANTUM:  # the last band: every entry with a bound is read
+            break
+        top = bottom
 
 
 def _fuzzy_may_match(index, prompt_tokens: list, cutoff: float) -> bool:

@@ -49,7 +49,7 @@ class SmartFeatures:
     """``smart``: tag, title and body tokens of any script; a part of a compound tag counts as a title word."""
 
     name = "smart"
-    cache_version = 2  # 2: a part of a compound tag is filed as a title word
+    cache_version = 3  # 2: a part of a compound tag is filed as a title word; 3: number words are stop words
 
     def __init__(self, config: dict):
         self.stop_words = stop_words_for(config)

@@ -27,8 +27,9 @@ import unicodedata
 from ..base.config import section
 from .tokens import STOP_WORDS as SEED_STOP_WORDS
 
-# The seed's list plus common English function words and a few CJK function words
-# that carry no topic (question words, "do it" forms); extend or replace it with
+# The seed's list plus common English function words, number words (like "one" and "two":
+# "a three day trip" is about no memory with "three" in its title) and a few CJK function
+# words that carry no topic (question words, "do it" forms); extend or replace it with
 # ``retrieval.stop_words``.
 STOP_WORDS = SEED_STOP_WORDS | frozenset({
     "am", "as", "any", "all", "our", "ours", "us", "its", "his", "her", "their", "them", "there", "here",
@@ -48,6 +49,8 @@ STOP_WORDS = SEED_STOP_WORDS | frozenset({
     "enough", "able", "possible", "kind", "sort", "lot", "lots", "bit", "new", "keep", "keeps", "happen",
     "happens", "happened", "happening", "explain", "difference", "good", "best", "better", "right", "well",
     "should", "shouldn", "anymore", "somehow", "somewhere", "everywhere", "next", "last", "first",
+    "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty", "hundred",
+    "thousand",
     "하는", "해줘", "해주세요", "어떻게", "무엇", "뭐야", "있어", "있나요", "알려줘", "알려주세요",
     "する", "して", "です", "ます", "ですか", "ますか", "どう", "何", "について", "ください", "教えて",
     "怎么", "什么", "如何", "的", "了", "吗", "是", "在", "我们", "一下", "请",
@@ -229,6 +232,8 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
         if run in done:
             continue
         done.add(run)
+        if cls != _WORD and run.casefold() in stop_words:
+            continue  # a CJK stop word (``어떻게``) gives no bigrams either
         forms = identifier_forms(run) if cls == _WORD else cjk_forms(run, cls)
         group = []
         for form in forms:

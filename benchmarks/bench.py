@@ -18,6 +18,7 @@ lock + ``refresh.apply_changes``" through the API); ``search``.
     python3 benchmarks/bench.py --quick              # under a minute: 100, 1,000, 10,000, 5 rounds
     python3 benchmarks/bench.py --sizes 10000 --rounds 30
     python3 benchmarks/bench.py --hooks --rounds 15      # every hook, with and without bytecode caching
+    python3 benchmarks/bench.py --file-recall --rounds 25  # PostToolUse recall by file, 10,000 memories
 """
 from __future__ import annotations
 
@@ -337,7 +338,26 @@ def main(argv=None) -> int:
     parser.add_argument("--hooks", action="store_true",
                         help="every hook (with and without bytecode caching) against python3 -S -c pass; "
                              "--sizes gives the store size (default 1000)")
+    parser.add_argument("--file-recall", action="store_true",
+                        help="the PostToolUse hook on a Read of a file with and without memories; --sizes gives the "
+                             "store size (default 10000), --with-files how many name files (default 2000)")
+    parser.add_argument("--with-files", type=int, default=2000, help="with --file-recall: memories with related files")
     args = parser.parse_args(argv)
+    if args.file_recall:
+        import filebench
+        n = int(args.sizes.split(",")[0]) if args.sizes != parser.get_default("sizes") else 10000
+        workdir = args.workdir or tempfile.mkdtemp(prefix="team-memory-bench-")
+        try:
+            res = filebench.bench_file_recall(REPO, PY, CLI, n, min(args.with_files, n), args.rounds, workdir, args.seed,
+                                              run_wait4, percentile)
+        finally:
+            if not args.workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+        print(filebench.report(res, args.rounds, f"machine: {platform.platform()}, {os.cpu_count()} cores, "
+                                                 f"Python {platform.python_version()} ({PY})"))
+        if args.json:
+            print(json.dumps(res, indent=2))
+        return 0
     if args.hooks:
         n = int(args.sizes.split(",")[0]) if args.sizes != parser.get_default("sizes") else 1000
         workdir = args.workdir or tempfile.mkdtemp(prefix="team-memory-bench-")

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""PostToolUse: report memory files a tool changed anyway (invalid, removed, rewritten); never moves one.
-Stdlib only; always exits 0.
+"""PostToolUse: report memory files a tool changed anyway (invalid, removed, rewritten; never moves
+one), and recall the memories tied to the file a tool read or wrote. Stdlib only; always exits 0.
 
-Run as ``python3 -S`` (see user_prompt_submit.py). ``toolgate`` exits at once, before the
-guard is imported, when the call cannot concern a memory store (most calls).
+Run as ``python3 -S`` (see user_prompt_submit.py). The guard part exits at once, before the
+guard is imported, when the call cannot concern a memory store (most calls); recall by file
+is one look-up in the derived file map (``tooluse.posttool``).
 """
 import os
 import sys
@@ -12,10 +13,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath
 try:
     from team_memory.base import bytecache
     bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
-    from team_memory.guards.toolgate import run_tool_hook
+    from team_memory.tooluse.posttool import run_post_tool_use
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] write check disabled: {exc}", file=sys.stderr)
     sys.exit(0)
 
 if __name__ == "__main__":
-    sys.exit(run_tool_hook("PostToolUse"))
+    sys.exit(run_post_tool_use())

@@ -19,7 +19,7 @@ LAYERS = (
     ("text",),
     ("derived",),
     ("edits", "recall", "guards"),
-    ("capture",),
+    ("capture", "tooluse"),
     ("cli",),
 )
 TIER = {layer: tier for tier, layers in enumerate(LAYERS) for layer in layers}

@@ -5,6 +5,8 @@ decision outranks a constraint, ..., a session summary comes last.
 """
 from __future__ import annotations
 
+from .safefs import MEMORY_REL  # noqa: F401 - the memory root, relative to the project root (the store rule's)
+
 SCHEMA_VERSION = "1.0"
 
 CATEGORIES = ("decision", "constraint", "preference", "runbook", "tech_debt", "session_summary")
@@ -29,7 +31,6 @@ TEXT_POLICY = 2
 
 INDEX_NAME = "index.md"
 CONFIG_NAME = "memory-config.json"
-MEMORY_REL = (".claude", "memory")  # the memory root, relative to the project root
 
 
 def display_name(category: str) -> str:

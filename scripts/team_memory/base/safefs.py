@@ -12,6 +12,10 @@ anyone, and git happily commits symbolic links. The rule (docs/reliability.md):
   and checked with ``lstat`` (``make_dir``), files are created with ``O_EXCL`` or
   ``O_NOFOLLOW`` (``open_create``). A link found anywhere is an ``UnsafePath`` error, which
   hooks swallow and ``doctor`` reports with its fix.
+- Where a store is (``find_memory_root``): the nearest ``.claude/memory`` at or above the
+  working folder's real path, never above the repository root, checked by the rule above.
+  Here, not with the records, so a hook that only needs the store's place (recall by file on
+  a Read) loads nothing else.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 S_IFMT, S_IFREG, S_IFDIR, S_IFLNK = 0o170000, 0o100000, 0o040000, 0o120000
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a memory, the config, index.md line reads: far above any real one
+MEMORY_REL = (".claude", "memory")  # the memory root, relative to the project root (``model`` names it too)
 
 
 class UnsafePath(OSError):
@@ -135,3 +140,48 @@ def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
         if exc.errno == errno.ELOOP or is_link(path):
             raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
         raise
+
+
+def find_memory_root(start: str | None = None) -> str | None:
+    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root.
+
+    The walk starts from ``start``'s real path, so a linked folder in the working tree cannot
+    lead it elsewhere; a store reached through a link (``.claude`` or ``.claude/memory``) raises
+    ``safefs.UnsafeStore`` rather than being used (see ``safefs``).
+    """
+    start = os.path.realpath(start or os.getcwd())
+    here = start
+    if not os.path.isdir(here):
+        here = os.path.dirname(here)
+    for folder in folders_up(here):
+        candidate = os.path.join(folder, *MEMORY_REL)
+        # ~/.claude is Claude Code's own settings folder: only a store when we start there.
+        if os.path.lexists(candidate) and (folder == start or folder != os.path.realpath(os.path.expanduser("~"))):
+            return check_store(candidate)
+        if os.path.exists(os.path.join(folder, ".git")):
+            return None
+    return None
+
+
+def folders_up(path: str):
+    """``path`` (absolute), its parent, and so on up to the file system root."""
+    here = os.path.abspath(path)
+    while True:
+        yield here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return
+        here = parent
+
+
+def repo_root_of(start: str) -> str | None:
+    """The nearest folder at or above ``start`` that holds ``.git`` (a repository or worktree root), or None."""
+    for folder in folders_up(start):
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+    return None
+
+
+def project_root_of(memory_root: str) -> str:
+    """``<project>/.claude/memory`` -> ``<project>``."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(memory_root)))

@@ -70,6 +70,31 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
         prune(folder)
 
 
+def claim(memory_root: str, kind: str, session_id: str, item: str) -> bool:
+    """Mark ``item`` done for ``(kind, session_id)``: True when this call made the mark, False when it was there.
+
+    An empty file created with ``O_EXCL``, so of two hooks running at once exactly one gets True
+    (a read-modify-write of a state file would let both through). Pruned with the rest.
+    """
+    from .safefs import open_create
+    os.makedirs(state_dir(memory_root), exist_ok=True)
+    try:
+        fd = open_create(_claim_path(memory_root, kind, session_id, item), os.O_WRONLY | os.O_EXCL)
+    except FileExistsError:
+        return False
+    os.close(fd)
+    return True
+
+
+def claimed(memory_root: str, kind: str, session_id: str, item: str) -> bool:
+    """Whether ``claim`` was made for ``item`` (a link or anything else there counts as made)."""
+    return os.path.lexists(_claim_path(memory_root, kind, session_id, item))
+
+
+def _claim_path(memory_root: str, kind: str, session_id: str, item: str) -> str:
+    return os.path.join(state_dir(memory_root), f"{kind}-{_key(str(session_id))}-{_key(item)}")
+
+
 def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int | None = None) -> int:
     """Remove files of ``folder`` (named ``prefix...``) older than ``max_age_days``; at most ``limit``. Returns how many."""
     cutoff = time.time() - max_age_days * 86400

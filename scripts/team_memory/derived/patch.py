@@ -105,7 +105,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         return None
     pos = cache.pos
     reader = _Reader(memory_root, config, strategy, deadline)
-    dead, new, tables = set(), [], {}
+    dead, new, tables, touched = set(), [], {}, set()
     written = cache.meta["written_ns"]
     for category in CATEGORIES:
         folder = folders[category]
@@ -124,6 +124,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             todo.update(table.keys() - current.keys())
             todo.update(name for f, name in force if f == folder)
             todo.update(soon)
+        touched.update(reader.path_of(folder, name) for name in todo)
         for name in sorted(todo):
             old, now = table.get(name), current.get(name)
             if now is None:
@@ -148,6 +149,8 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             table[name] = stamp
             if got is not None:
                 new.append((sort_key(got[0]), got[0], stamp, got[1], _rereader(memory_root, folder, name), got[2]))
+    if not _patch_map(memory_root, touched, reader.related):
+        return None
     changed = bool(dead or new)
     if not changed:
         old, now_ns = cache.meta["folders"], stamps["written_ns"]
@@ -217,3 +220,19 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 dead=sorted(set(cache.meta["dead"]) | dead))
     write_delta(memory_root, cache.gen, meta, sections)
     return len(order)
+
+
+def _patch_map(memory_root: str, touched: set, related: dict) -> bool:
+    """Bring the file map in step: the memories in ``touched`` (every file looked at) as just read.
+
+    False when there is no map to patch (then a full rebuild writes one).
+    """
+    from .filemapwrite import read_related, write_map
+    old = read_related(memory_root)
+    if old is None:
+        return False
+    now = {path: entries for path, entries in old.items() if path not in touched}
+    now.update(related)
+    if {p: sorted(e) for p, e in now.items()} != {p: sorted(e) for p, e in old.items()}:
+        write_map(memory_root, now)
+    return True

@@ -71,6 +71,7 @@ class _Reader:
         self.recall_tag, self.safe_name = recall_tag, safe_name
         self.tags: dict = {}
         self.prefix: dict = {}
+        self.related: dict = {}  # memory path -> its related_files entries, for each indexed memory read (filemap)
 
     def read(self, category: str, folder: str, name: str):
         """``(stamp, (entry, features, time) | None)`` of one file; stamp None when it cannot be read at all.
@@ -102,6 +103,11 @@ class _Reader:
         entry = self.entry(category, folder, name, record)
         if entry is None:
             return stamp, None
+        if record.get("related_files"):
+            from ..records.relpaths import usable
+            entries = usable(record["related_files"])
+            if entries:
+                self.related[entry["path"]] = entries
         return stamp, (entry, self.strategy.prepare_entry(entry, record), record_time(record))
 
     def entry(self, category: str, folder: str, name: str, record: dict):
@@ -114,13 +120,18 @@ class _Reader:
                     clean = self.tags[tag] = self.recall_tag(self.clean_tag(tag).replace(",", ""))
                 if clean and clean not in tags:
                     tags.append(clean)
-        prefix = self.prefix.get(folder)
-        if prefix is None:
-            prefix = self.prefix[folder] = _rel_folder(self.memory_root, folder)
+        prefix = self.path_of(folder, "")
         title = self.recall_title(record["title"], self.title_max)
         if not title or not self.safe_name(name):  # a hostile file name is never printed (validate reports it)
             return None
         return {"category": display_name(category), "title": title, "path": prefix + name, "tags": tags}
+
+    def path_of(self, folder: str, name: str) -> str:
+        """The index path of the file ``name`` of ``folder`` (``.claude/memory/<folder>/<name>``)."""
+        prefix = self.prefix.get(folder)
+        if prefix is None:
+            prefix = self.prefix[folder] = _rel_folder(self.memory_root, folder)
+        return prefix + name
 
 
 def _lstat(path: str):

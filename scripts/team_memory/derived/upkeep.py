@@ -138,7 +138,8 @@ def source_stamps(memory_root: str, folders: dict) -> dict:
 
 def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) -> dict:
     from ..records.exposure import descriptions_attr  # for speed: only a cache write needs it, not the hook's read
-    return dict(stamps, strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
+    from .filemap import MAGIC as filemap_magic
+    return dict(stamps, filemap=filemap_magic.decode().strip(), strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
                 config=config, index=file_stamp(_index_file(memory_root)), count=count,
                 descriptions_attr=descriptions_attr(config), text_policy=TEXT_POLICY)
 
@@ -176,6 +177,8 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
         tables[category][name][3] = ident
     items = [_item(strategy, line, f[0], f[1], f[4], _rereader(memory_root, folders[f[2]], f[3]), f[5])
              for line, f in zip(lines, found)]
+    from .filemapwrite import write_map
+    write_map(memory_root, reader.related)
     _write_full(memory_root, config, strategy, stamps, items, tables)
     return len(lines)
 
@@ -243,7 +246,8 @@ def _fuzzy_vocabulary(keys: list):
 
 def _compatible(cache: Cache, config: dict, strategy) -> bool:
     meta = cache.meta
-    return (meta.get("strategy") == strategy.name
+    from .filemap import MAGIC as filemap_magic  # a cache older than the file map is rebuilt once, to write it
+    return (meta.get("filemap") == filemap_magic.decode().strip() and meta.get("strategy") == strategy.name
             and meta.get("strategy_version") == getattr(strategy, "cache_version", 0)
             and describes(cache, config))
 

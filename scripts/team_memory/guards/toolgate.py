@@ -145,11 +145,11 @@ def _read_only_line(command: str, stores: list) -> bool:
     lowered = command.lower()
     if "claude" in plain or "memory" in plain or any(s in plain or s in lowered for s in stores):
         return False
-    commands = _simple_commands(command)
+    commands = simple_commands(command)
     return commands is not None and all(_read_only(words) for words in commands)
 
 
-def _simple_commands(command: str):
+def simple_commands(command: str):
     """The line's simple commands as lists of words; None for anything beyond plain words and quotes."""
     commands, words, word, quoted = [], [], [], False
     i, n = 0, len(command)

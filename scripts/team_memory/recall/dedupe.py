@@ -3,27 +3,31 @@
 State per ``(store, session_id)`` lives outside the repository (``state``):
 ``{"prompt": <how many prompts this session has had>, "shown": {"<index path>": <prompt number>}}``.
 A memory shown at prompt ``k`` is held back for prompts ``k+1 .. k+N``
-(``retrieval.dedupe_prompts``, N; 0 turns this off). Only the hook uses it:
+(``retrieval.dedupe_prompts``, N; 0 turns this off). Only the hooks use it:
 ``search`` and ``eval`` rank without it.
+
+Recall by file (``byfile``, the PostToolUse hook) shows a memory once per session, whichever
+hook showed it first: every memory either hook shows gets a mark of its own (``state.claim``,
+an empty file made with ``O_EXCL``: of two tool hooks running at once, one shows it), and one
+the file hook shows is also entered in ``shown`` at the session's current prompt, so the
+prompt hook holds it back for its window as if it had shown it itself. A file whose memories
+the file hook showed is marked too: touching it again shows nothing more (a file named by
+more memories than one block holds does not bring three more at every Read).
 """
 from __future__ import annotations
 
 from ..base.config import int_setting
-from ..base.state import load_state, save_state
+from ..base.state import claim, claimed, load_state, save_state
+from ..records.hookio import session_of  # noqa: F401 - used by the hooks through here
 
 KIND = "recall"
+SEEN_KIND = "seen"  # one mark per memory shown in the session, by either hook
+FILE_KIND = "seen-file"  # one mark per file whose memories the file hook showed in the session
 DEFAULT_PROMPTS = 3
-MAX_SESSION_ID = 200
 
 
 def window(config: dict) -> int:
     return int_setting(config, "retrieval", "dedupe_prompts", DEFAULT_PROMPTS, 0, 1000)
-
-
-def session_of(payload: dict) -> str:
-    """The payload's ``session_id`` if it is a usable string, else ""."""
-    sid = payload.get("session_id")
-    return sid if isinstance(sid, str) and 0 < len(sid) <= MAX_SESSION_ID else ""
 
 
 class Recall:
@@ -45,4 +49,32 @@ class Recall:
     def save(self, paths) -> None:
         for path in paths:
             self.shown[path] = self.prompt
+            first_showing(self.memory_root, self.session_id, path)  # the file hook skips it from now on
         save_state(self.memory_root, KIND, self.session_id, {"prompt": self.prompt, "shown": self.shown})
+
+
+def first_showing(memory_root: str, session_id: str, path: str) -> bool:
+    """Mark ``path`` shown in the session; True when no hook had shown it before (see the module doc)."""
+    return claim(memory_root, SEEN_KIND, session_id, path)
+
+
+def shown_before(memory_root: str, session_id: str, path: str) -> bool:
+    """Whether either hook showed ``path`` in the session (``first_showing`` was called for it)."""
+    return claimed(memory_root, SEEN_KIND, session_id, path)
+
+
+def file_done(memory_root: str, session_id: str, rel: str, mark: bool = False) -> bool:
+    """Whether the file hook already showed the memories of the file ``rel`` in the session (``mark``: say so now)."""
+    if mark:
+        return not claim(memory_root, FILE_KIND, session_id, rel)
+    return claimed(memory_root, FILE_KIND, session_id, rel)
+
+
+def note_shown(memory_root: str, session_id: str, paths) -> None:
+    """Enter ``paths`` (shown by the file hook) in ``shown`` at the session's current prompt."""
+    data = load_state(memory_root, KIND, session_id)
+    prompt = data.get("prompt")
+    prompt = prompt if isinstance(prompt, int) and not isinstance(prompt, bool) else 0
+    shown = data.get("shown") if isinstance(data.get("shown"), dict) else {}
+    shown.update(dict.fromkeys(paths, prompt))
+    save_state(memory_root, KIND, session_id, {"prompt": prompt, "shown": shown})

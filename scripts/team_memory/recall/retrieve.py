@@ -90,7 +90,7 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, strategy
         return [], None, None
     from .dedupe import Recall, session_of, window as dedupe_window
     session, n = session_of(payload), dedupe_window(config)
-    recall = Recall(memory_root, session, n) if session and n > 0 else None
+    recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
     hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
                 exclude=recall.held_back() if recall else None, cache=cache)
     attr = cache.meta.get("descriptions_attr") if cache is not None else None

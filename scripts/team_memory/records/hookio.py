@@ -13,6 +13,7 @@ import sys
 from ..base import fastjson
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
+MAX_SESSION_ID = 200
 # Said once, first inside every <memory-context> block (recall's and the orientation's): recalled
 # text is data, whatever it says (prompt-injection defence). Here, with the hooks' output, so the
 # SessionStart orientation has it without importing recall (start-up speed).
@@ -60,15 +61,25 @@ def run_hook(event: str, handler, payload: dict | None = None) -> int:
         result = handler(payload)
         emit(result)
     except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
-        if isinstance(exc, KeyboardInterrupt):
-            return 0
-        try:
-            from ..base.sanitize import clean_line
-            print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
-                  file=sys.stderr)
-        except Exception:  # noqa: BLE001
-            pass
+        if not isinstance(exc, KeyboardInterrupt):
+            report_skip(event, exc)
     return 0
+
+
+def report_skip(event: str, exc: BaseException) -> None:
+    """One clean stderr line saying the hook (or a part of it) was skipped, and why."""
+    try:
+        from ..base.sanitize import clean_line
+        print(clean_line(f"[team-memory] {event} hook skipped: {exc.__class__.__name__}: {exc}"[:500]),
+              file=sys.stderr)
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def session_of(payload: dict) -> str:
+    """The payload's ``session_id`` if it is a usable string, else ""."""
+    sid = payload.get("session_id")
+    return sid if isinstance(sid, str) and 0 < len(sid) <= MAX_SESSION_ID else ""
 
 
 def project_dir_of(payload: dict) -> str:

@@ -87,16 +87,48 @@ def matches(entry: str, path: str) -> bool:
 
 
 def _segments(pattern: list, names: list) -> bool:
-    if not pattern:
-        return not names
-    head = pattern[0]
-    if head == "**":
-        return any(_segments(pattern[1:], names[k:]) for k in range(len(names) + 1))
-    return bool(names) and _name(head, names[0]) and _segments(pattern[1:], names[1:])
+    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``?
+
+    Each (pattern position, name position) pair is decided once, so a teammate's entry of many
+    ``**`` segments costs at most len(pattern) x len(names) steps, never an exponential search.
+    """
+    if "**" not in pattern:
+        return len(pattern) == len(names) and all(_name(p, n) for p, n in zip(pattern, names))
+    if pattern[-1] != "**" and (not names or not _name(pattern[-1], names[-1])):
+        return False  # the last segment always takes the last name: most globs fail here, at once
+    done: dict = {}
+
+    def match(p: int, n: int) -> bool:
+        known = done.get((p, n))
+        if known is not None:
+            return known
+        if p == len(pattern):
+            result = n == len(names)
+        elif pattern[p] == "**":
+            result = match(p + 1, n) or (n < len(names) and match(p, n + 1))
+        else:
+            result = n < len(names) and _name(pattern[p], names[n]) and match(p + 1, n + 1)
+        done[(p, n)] = result
+        return result
+    return match(0, 0)
 
 
 def _name(pattern: str, name: str) -> bool:
     """One segment against a pattern of ``*``, ``?`` and ``[...]`` (``[!...]`` negates)."""
+    if "[" not in pattern and "?" not in pattern:  # the usual "*.py", "test_*": string methods
+        if "*" not in pattern:
+            return pattern == name
+        parts = pattern.split("*")
+        head, tail = parts[0], parts[-1]
+        if len(name) < len(head) + len(tail) or not name.startswith(head) or not name.endswith(tail):
+            return False
+        pos, end = len(head), len(name) - len(tail)
+        for middle in parts[1:-1]:  # each in turn, leftmost first
+            found = name.find(middle, pos, end)
+            if found < 0:
+                return False
+            pos = found + len(middle)
+        return True
     p = n = 0
     star_p, star_n = -1, 0
     while n < len(name):

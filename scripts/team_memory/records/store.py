@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 
 from ..base.config import category_folders, warn
-from ..base.model import MEMORY_REL
-from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, check_store, read_regular
+from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, read_regular
+from ..base.safefs import find_memory_root, folders_up, project_root_of, repo_root_of  # noqa: F401 - found here too
 
 # The order keys are written in; unknown keys follow, sorted.
 KEY_ORDER = (
@@ -26,52 +26,6 @@ KEY_ORDER = (
 
 class NotARecord(ValueError):
     """The file parsed, but is not a memory record (or did not parse)."""
-
-
-def find_memory_root(start: str | None = None) -> str | None:
-    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root.
-
-    The walk starts from ``start``'s real path, so a linked folder in the working tree cannot
-    lead it elsewhere; a store reached through a link (``.claude`` or ``.claude/memory``) raises
-    ``safefs.UnsafeStore`` rather than being used (see ``safefs``).
-    """
-    start = os.path.realpath(start or os.getcwd())
-    here = start
-    if not os.path.isdir(here):
-        here = os.path.dirname(here)
-    home = os.path.realpath(os.path.expanduser("~"))
-    for folder in folders_up(here):
-        candidate = os.path.join(folder, *MEMORY_REL)
-        # ~/.claude is Claude Code's own settings folder: only a store when we start there.
-        if os.path.lexists(candidate) and (folder != home or folder == start):
-            return check_store(candidate)
-        if os.path.exists(os.path.join(folder, ".git")):
-            return None
-    return None
-
-
-def folders_up(path: str):
-    """``path`` (absolute), its parent, and so on up to the file system root."""
-    here = os.path.abspath(path)
-    while True:
-        yield here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return
-        here = parent
-
-
-def repo_root_of(start: str) -> str | None:
-    """The nearest folder at or above ``start`` that holds ``.git`` (a repository or worktree root), or None."""
-    for folder in folders_up(start):
-        if os.path.exists(os.path.join(folder, ".git")):
-            return folder
-    return None
-
-
-def project_root_of(memory_root: str) -> str:
-    """``<project>/.claude/memory`` -> ``<project>``."""
-    return os.path.dirname(os.path.dirname(os.path.abspath(memory_root)))
 
 
 def load_memory(path: str) -> dict:

@@ -1,0 +1,269 @@
+"""The file map: which active memories name a file in their ``related_files``.
+
+Recall by file (the PostToolUse hook) asks "which memories are about ``app/session.py``?"
+on every Read, Edit and Write. It must answer without listing the store or reading a memory
+file, so the derived files carry the answer: ``<store>/.cache/files.map``, written whenever
+``index.md`` and the machine cache are rebuilt (``upkeep.rebuild_locked``) or patched
+(``patch.apply_changes_locked``), under the store lock, atomically, in the ``.cache`` folder
+that is never a link (``cachewrite``). The hook reads it without a lock.
+
+Format (UTF-8 text, ``\\n`` line ends)::
+
+    team-memory file map 2
+    <size of the first segments> <size of the block index>   (in bytes)
+    <first segments: every key's first path segment, "\\t" between them>
+    <block index: "<key>\\t<offset>" per block of lines>
+    <lines: "<key>\\t<entry>\\t<memory>">
+
+one line per (active memory, ``related_files`` entry), the lines sorted as bytes:
+
+- ``entry``: the entry as ``relpaths.normalise`` stores it; entries it refuses (``..``, an
+  absolute path, ``.git``...) are left out, never followed;
+- ``memory``: the memory's index path (``.claude/memory/decisions/x.json``), the key recall
+  uses everywhere;
+- ``key``: where a lookup finds the line: a file or folder entry without its trailing ``/``;
+  a glob's literal folders, the segments before the first one with a glob character (``""``
+  for a glob at the top, such as ``**/*.sql``).
+
+The lines are cut into blocks of about ``BLOCK_BYTES``; the block index gives each block's
+first key and its offset from the first line. A lookup for ``a/b/c.py`` reads the head
+(``HEAD_BYTES``): when no key starts with ``a`` and none is ``""``, that is all. Otherwise it
+looks at the lines keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` (``\\t`` sorts before every character an entry
+may hold, so a key's lines are together): the index, read with the head of the file, says
+in which block each run starts, and only those blocks are read (``os.pread``); then each
+entry is matched against the whole path (``relpaths.matches``). The cost is a few small
+reads whatever the map's size; at most ``MAX_TESTED`` lines are matched per lookup.
+Retired and archived memories are never in the map (the reader only yields active ones).
+This module is the hook's side (reading); ``filemapwrite`` builds and writes the map.
+"""
+from __future__ import annotations
+
+import errno
+import os
+
+MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
+MAGIC = b"team-memory file map 2\n"
+MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (``filemapwrite`` warns) and never read
+MAX_TESTED = 2000  # lines matched against one path at most (a teammate's thousands of top-level globs)
+MAX_PATHS = 8  # paths of one tool call looked up
+BLOCK_BYTES = 4096  # lines per block of the index (a lookup reads about one block per folder level)
+HEAD_BYTES = 4096  # read first: the magic, the sizes, the first segments and (for most maps) the whole index
+
+
+def map_path(memory_root: str) -> str:
+    return os.path.join(memory_root, *MAP_REL)
+
+
+def parse_head(data: bytes):
+    """``(first segments, block keys, block offsets, where the lines start)`` from the map's first
+    bytes; ``ValueError`` when they are not a map's (``_Short`` when they do not hold the whole head)."""
+    if not data.startswith(MAGIC):
+        raise ValueError("not a file map")
+    end = data.find(b"\n", len(MAGIC))
+    if end < 0 or end - len(MAGIC) > 24:
+        raise ValueError("not a file map")
+    seg_size, index_size = map(int, data[len(MAGIC):end].split(b" "))
+    body = end + 1 + seg_size + index_size
+    if seg_size < 0 or index_size < 0 or body > MAX_MAP_BYTES:
+        raise ValueError("not a file map")  # a forged size is never allocated
+    if len(data) < body:
+        raise _Short(body)
+    segments = set(data[end + 1:end + seg_size].split(b"\t")) if seg_size else set()
+    keys, offsets = [], []
+    for line in data[end + 1 + seg_size:body].split(b"\n")[:-1]:
+        key, _, offset = line.rpartition(b"\t")
+        keys.append(key)
+        offsets.append(int(offset))
+    return segments, keys, offsets, body
+
+
+class _Short(ValueError):
+    """The first read did not hold the whole block index: ``args[0]`` bytes do."""
+
+
+def lookup(cwd: str, paths: list):
+    """``(memory root, [(file, memory path)])`` for the files a tool call named (relative to ``cwd``
+    or absolute), as the map of the store above ``cwd`` has them; None when the map names none.
+
+    A file is named by its path inside the repository (lexically; failing that, with the links
+    in its folders resolved, for a project reached through a link): nothing is read but the map.
+    """
+    if not _worth_a_look(cwd, paths[:MAX_PATHS]):
+        return None  # the common case: decided with ``os`` alone, nothing more imported
+    from ..base.safefs import find_memory_root, project_root_of
+    try:
+        memory_root = find_memory_root(cwd)
+    except OSError:  # a store reached through a link is never used
+        return None
+    if memory_root is None:
+        return None
+    from ..records.relpaths import repo_relative
+    root = project_root_of(memory_root)
+    files = []
+    for path in paths[:MAX_PATHS]:
+        rel = repo_relative(path, cwd, root)
+        if rel is None and isinstance(path, str) and path and "\x00" not in path:
+            full = os.path.join(cwd, os.path.expanduser(path))
+            rel = repo_relative(os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full)),
+                                cwd, os.path.realpath(root))
+        if rel and rel not in files:
+            files.append(rel)
+    found = memories_for(memory_root, files) if files else []
+    return (memory_root, found) if found else None
+
+
+def _worth_a_look(cwd: str, paths: list) -> bool:
+    """A first look with ``os`` alone (no store rule, no ``relpaths``: the hook's speed): False only
+    when the map of the store ``find_memory_root`` would take names no key of these files, so
+    ``lookup`` could find nothing.
+
+    The walk is ``find_memory_root``'s (the working folder's real path upwards, the first
+    ``.claude/memory`` but a home folder's when not started there, no further than a ``.git``);
+    ``.claude``, ``memory`` and ``.cache`` must be real folders (``lstat``) and the map is opened
+    with ``O_NOFOLLOW``: no link is followed, nothing outside the store is opened.
+    Each path is made relative both as written and with its folders' links resolved, loosely
+    normalised (``relpaths.normalise`` without its refusals). Anything unusual is left to ``lookup``.
+    """
+    start = here = os.path.realpath(cwd)
+    fulls = []
+    for path in paths:
+        if isinstance(path, str) and path and "\x00" not in path:
+            joined = os.path.join(cwd, os.path.expanduser(path))  # as lookup resolves it: ".." after a link too
+            fulls += [os.path.normpath(joined),
+                      os.path.join(os.path.realpath(os.path.dirname(joined)), os.path.basename(joined))]
+    while fulls:
+        if os.path.lexists(os.path.join(here, ".claude", "memory")) and (
+                here == start or here != os.path.realpath(os.path.expanduser("~"))):
+            return _map_names(here, fulls)
+        if os.path.exists(os.path.join(here, ".git")):
+            return False
+        up = os.path.dirname(here)
+        if up == here:
+            return False
+        here = up
+    return False
+
+
+def _map_names(project: str, fulls: list) -> bool:
+    """Whether the map of ``project``'s store has lines keyed by any of ``fulls`` (absolute paths)."""
+    fd = None
+    try:
+        path = project
+        for name in (".claude", "memory", *MAP_REL[:-1]):  # real folders, as the store rule wants them
+            path = os.path.join(path, name)
+            if os.lstat(path).st_mode & 0o170000 != 0o040000:
+                return True  # a link (or not a folder): lookup's store rule decides (it refuses it)
+        fd = os.open(os.path.join(path, MAP_REL[-1]),
+                     os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        if os.fstat(fd).st_size > MAX_MAP_BYTES:
+            return False  # lookup never reads such a map either
+        top = project.rstrip(os.sep) + os.sep
+        rels = ["/".join(p for p in f[len(top):].strip().replace(os.sep, "/").replace("\\", "/").split("/")
+                         if p not in ("", ".")) for f in fulls if f.startswith(top)]
+        rels = [r for r in rels if r]
+        return bool(rels) and bool(_candidates(fd, rels))
+    except OSError as exc:
+        return exc.errno not in (errno.ENOENT, errno.ENOTDIR)  # no map: nothing; a link or worse: lookup decides
+    except ValueError:
+        return True
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def memories_for(memory_root: str, paths: list) -> list:
+    """``[(path, memory path)]``: the memories whose entries name each repository-relative file of
+    ``paths`` (``a/b.py``), each memory once: for each path, entries keyed by the file itself
+    first, then by each folder above it, the deepest first. ``[]`` when the map is missing or
+    unreadable (the next prompt's refresh writes it).
+    """
+    from ..base.safefs import is_real_dir, open_regular
+    path = map_path(memory_root)
+    if not is_real_dir(os.path.dirname(path)):
+        return []  # .cache is a link: nothing is read through it (the store itself was checked by its finder)
+    try:
+        fd, st = open_regular(path)
+    except OSError:
+        return []
+    try:
+        if st.st_size > MAX_MAP_BYTES:
+            return []
+        candidates = _candidates(fd, paths)
+    except (OSError, ValueError):
+        return []
+    finally:
+        os.close(fd)
+    if not candidates:
+        return []
+    from ..records.relpaths import matches
+    found, seen, verdicts = [], set(), {}
+    for path, line in candidates:
+        entry, _, memory = line.decode("utf-8", "surrogateescape").partition("\t")
+        verdict = verdicts.get((entry, path))
+        if verdict is None:  # many memories share an entry ("src/**/*.py"): matched once
+            verdict = verdicts[(entry, path)] = matches(entry, path)
+        if memory not in seen and verdict:
+            seen.add(memory)
+            found.append((path, memory))
+    return found
+
+
+def _candidates(fd: int, paths: list) -> list:
+    """``[(path, b"<entry>\\t<memory>")]`` of the lines keyed by each path or a folder above it."""
+    head = os.pread(fd, HEAD_BYTES, 0)
+    try:
+        segments, keys, offsets, body = parse_head(head)
+    except _Short as short:
+        head = os.pread(fd, short.args[0], 0)
+        segments, keys, offsets, body = parse_head(head)
+    out = []
+    for path in paths:
+        parts = path.split("/")
+        wanted = ["/".join(parts[:k]) for k in range(len(parts), 0, -1)]  # the most specific first
+        if parts[0].encode("utf-8", "surrogateescape") not in segments:
+            wanted = []  # no entry under this file's top folder (the common case: nothing more is read)
+        for key in wanted + ([""] if b"" in segments else []):
+            key = key.encode("utf-8", "surrogateescape")
+            block = _last_below(keys, key)
+            if block < 0:
+                continue  # every line sorts after this key: none has it
+            out.extend((path, rest) for rest in _run(fd, body + offsets[block], key, MAX_TESTED - len(out)))
+    return out
+
+
+def _last_below(keys: list, key: bytes) -> int:
+    """The block where ``key``'s lines would start: the last whose first key is below it, else the first
+    block when its first key is ``key`` itself, else -1."""
+    lo, hi = 0, len(keys)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return 0 if keys and keys[0] == key else -1
+    return lo - 1
+
+
+def _run(fd: int, start: int, key: bytes, limit: int) -> list:
+    """The rest (``<entry>\\t<memory>``) of the lines keyed ``key``, reading on from offset ``start``."""
+    target = key + b"\t"
+    out, carry = [], b""
+    while limit > 0:
+        chunk = os.pread(fd, BLOCK_BYTES + 512, start)
+        if not chunk:
+            return out
+        start += len(chunk)
+        lines = (carry + chunk).split(b"\n")
+        carry = lines.pop()
+        if len(carry) > BLOCK_BYTES:
+            return out  # no line of ours is this long: a forged map ends here
+        for line in lines:
+            if line.startswith(target):
+                out.append(line[len(target):])
+                if len(out) >= limit:
+                    return out
+            elif line[:len(target)] > target:
+                return out  # past the run
+    return out

@@ -1,0 +1,89 @@
+"""Writing the file map (``filemap``, which also describes its format and reads it for the hook).
+
+``write_map`` replaces ``<store>/.cache/files.map`` atomically, in the ``.cache`` folder that is
+never a link (``cachewrite``); its callers (``upkeep.rebuild_locked``, ``patch``) hold the store
+lock. ``read_related`` gives the map back as ``{memory path: [entries]}`` for the patch, which
+changes only the memories it re-read.
+"""
+from __future__ import annotations
+
+import os
+
+from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, parse_head, map_path
+
+GLOB_CHARS = "*?["
+
+
+def key_of(entry: str) -> str:
+    """Where a lookup finds ``entry`` (see the module doc)."""
+    if not any(c in entry for c in GLOB_CHARS):
+        return entry.rstrip("/")
+    literal = []
+    for part in entry.split("/"):
+        if any(c in part for c in GLOB_CHARS):
+            break
+        literal.append(part)
+    return "/".join(literal)
+
+
+def map_lines(related: dict) -> list:
+    """``{memory path: [entries]}`` -> the map's lines (bytes, sorted, without line ends)."""
+    lines = set()
+    for memory, entries in related.items():
+        if "\t" in memory or "\n" in memory:
+            continue
+        for entry in entries:
+            lines.add(f"{key_of(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape"))
+    return sorted(lines)
+
+
+def encode_map(related: dict) -> bytes:
+    """The map's bytes for ``related`` (``{memory path: [entries]}``; the format: ``filemap``)."""
+    lines = map_lines(related)
+    index, offset, block_start, segments = [], 0, None, set()
+    for line in lines:
+        key = line[:line.index(b"\t")]
+        segments.add(key.split(b"/", 1)[0])
+        if block_start is None or offset - block_start >= BLOCK_BYTES:
+            block_start = offset
+            index.append(key + b"\t%d\n" % offset)
+        offset += len(line) + 1
+    seg_bytes = b"\t".join(sorted(segments)) + b"\n" if segments else b""
+    index_bytes = b"".join(index)
+    return (MAGIC + b"%d %d\n" % (len(seg_bytes), len(index_bytes)) + seg_bytes + index_bytes
+            + b"".join(line + b"\n" for line in lines))
+
+
+def write_map(memory_root: str, related: dict) -> None:
+    """Replace the map with one built from ``related`` (``{memory path: [entries]}``). Under the store lock."""
+    from ..base.config import warn
+    from ..base.fsutil import atomic_write_bytes
+    from .cachewrite import _cache_folder
+    data = encode_map(related)
+    if len(data) > MAX_MAP_BYTES:
+        warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
+             f"until fewer related_files entries are stored")
+        data = encode_map({})
+    _cache_folder(memory_root)
+    atomic_write_bytes(map_path(memory_root), data, durable=False)
+
+
+def read_related(memory_root: str):
+    """The map as ``{memory path: [entries]}``; None when it is missing or not a map (then rebuild)."""
+    from ..base.safefs import is_real_dir, read_regular
+    path = map_path(memory_root)
+    if not is_real_dir(os.path.dirname(path)):
+        return None  # .cache is a link: never read through (the rebuild refuses to write there too)
+    try:
+        data = read_regular(path, MAX_MAP_BYTES)[0]
+        body = parse_head(data)[3]
+    except (OSError, ValueError):
+        return None
+    if not data.endswith(b"\n"):
+        return None
+    related: dict = {}
+    for line in data[body:].split(b"\n"):
+        parts = line.decode("utf-8", "surrogateescape").split("\t")
+        if len(parts) == 3:
+            related.setdefault(parts[2], []).append(parts[1])
+    return related

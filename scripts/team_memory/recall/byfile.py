@@ -1,0 +1,127 @@
+"""Recall by file: the memories whose ``related_files`` name a file a tool call just touched.
+
+The PostToolUse hook (``tooluse.posttool``) looks the paths a Read, Edit, MultiEdit, Write,
+NotebookEdit or simple Bash call named up in the derived file map (``derived.filemap.lookup``:
+one bounded read, no store scan, no freshness check: the next prompt brings the derived files
+up to date) and, only when the map names memories, hands them to ``recall_found``, which reads
+each memory file (bounded, never through a link) to be sure it is still active and still
+names that file. What it shows is the prompt hook's ``<memory-context>`` block (the
+data note first, every line sanitized and its secrets hidden), at most ``MAX_LINES`` memories
+and ``MAX_CHARS`` characters, each memory once per session whichever hook showed it first
+(``dedupe``). No match: no output, and nothing but the map was read.
+"""
+from __future__ import annotations
+
+import os
+
+MAX_LINES = 3
+MAX_CHARS = 1000
+MAX_CHECKED = 12  # memory files read to confirm what the map says
+
+
+class _Hit:
+    """What ``block.format_block`` reads of a hit: its line (already sanitized), entry, record and parts."""
+
+    def __init__(self, entry: dict, line: str):
+        self.entry, self.line, self.record, self.parts = entry, line, None, {}
+
+
+def recall_found(session: str, memory_root: str, found: list, marks: dict | None = None):
+    """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None.
+
+    ``marks``: memory path -> a short suffix shown after its line (a stale memory's note).
+    """
+    from .dedupe import file_done, shown_before
+    done = {rel for rel, _ in found if file_done(memory_root, session, rel)}
+    found = [(rel, memory) for rel, memory in found
+             if rel not in done and not shown_before(memory_root, session, memory)]
+    if not found:
+        return None  # all shown already: nothing more is read
+    from ..base.config import load_config, retrieval_enabled
+    config = load_config(memory_root)
+    if not retrieval_enabled(config):
+        return None
+    return _shown(memory_root, config, session, found, marks)
+
+
+def _shown(memory_root: str, config: dict, session: str, found: list, marks):
+    """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
+    from .dedupe import file_done, first_showing, note_shown
+    hits, files = [], []
+    for rel, memory in found[:MAX_CHECKED]:
+        if len(hits) == MAX_LINES:
+            break
+        got = _confirmed(memory_root, config, memory, rel)
+        try:
+            if got is None or not first_showing(memory_root, session, memory):
+                continue
+        except OSError:  # no state can be kept: showing it anyway would repeat it at every call
+            continue
+        hits.append(got)
+        if rel not in files:
+            files.append(rel)
+    if not hits:
+        return None
+    try:
+        for rel in files:
+            file_done(memory_root, session, rel, mark=True)
+        note_shown(memory_root, session, [entry["path"] for entry, _ in hits])
+    except OSError:
+        pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
+    if marks is None:  # a stale memory says so, as in the prompt hook's block (one small file read)
+        from ..derived.staleness import marks_for
+        marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
+    block = file_block([entry for entry, _ in hits], config, files, marks)
+    if not block:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": block}}
+
+
+def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
+    """``(index entry, record)`` of the memory at index path ``memory`` if it is active and still names ``rel``.
+
+    ``memory`` comes from the map, which anyone could have written: it must be a file name of a
+    category folder of this store; neither the folder nor the file may be a link.
+    """
+    from ..base.config import category_enabled, category_folders
+    from ..base.safefs import is_real_dir, read_regular
+    from ..base.sanitize import safe_name
+    from ..derived.index import entry_from_record
+    from ..records.relpaths import matches, usable
+    from ..records.store import MAX_MEMORY_BYTES, NotARecord, parse_memory, project_root_of, record_status
+    prefix = os.path.relpath(memory_root, project_root_of(memory_root)).replace(os.sep, "/") + "/"
+    if not memory.startswith(prefix):
+        return None
+    folder, _, name = memory[len(prefix):].partition("/")
+    category = {f: c for c, f in category_folders(config).items()}.get(folder)
+    if category is None or not category_enabled(config, category) or "/" in name or not name.endswith(".json") \
+            or not safe_name(name) or name.startswith("."):
+        return None
+    folder_path = os.path.join(memory_root, folder)
+    if not is_real_dir(folder_path):
+        return None
+    path = os.path.join(folder_path, name)
+    try:
+        record = parse_memory(read_regular(path, MAX_MEMORY_BYTES)[0])
+    except (OSError, NotARecord):
+        return None
+    if record_status(record) != "active" or not any(matches(e, rel) for e in usable(record.get("related_files"))):
+        return None
+    entry = entry_from_record(memory_root, category, path, record)
+    return (entry, record) if entry["title"] else None
+
+
+def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
+    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they
+    are tied to, one line each as the prompt hook prints it (at most ``MAX_LINES``, ``MAX_CHARS``).
+
+    ``marks``: memory path -> a short suffix (a stale memory's note), shown after that memory's line.
+    """
+    from ..base.sanitize import block_line, block_text
+    from ..records.exposure import hide
+    from ..records.hookio import DATA_NOTE
+    from .block import format_block
+    hits = [_Hit(entry, block_line(dict(entry, title=hide(entry["title"])))) for entry in entries[:MAX_LINES]]
+    named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
+    note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
+    return format_block(hits, config, MAX_CHARS, 0, None, note, marks)

@@ -1,0 +1,128 @@
+"""PostToolUse: the store guard's report and recall by file, in one process and one answer.
+
+``guards`` (what a tool call did to the memory files) and ``recall`` (memories for a prompt
+or a file) know nothing of each other; this layer runs both for one PostToolUse call:
+
+- the guard as ``guards.toolgate`` runs it: a write tool or Bash call that certainly cannot
+  concern a store (``outside_store``) ends there, before the guard is imported;
+- recall by file (``recall.byfile``) for the files the call named: ``file_path`` or
+  ``notebook_path`` of Read, Edit, MultiEdit, Write and NotebookEdit; for Bash, the paths a
+  simple line of file readers names (``cat``, ``head``, ``sed -n``, ``pytest``...: ``READERS``),
+  read with ``toolgate``'s word reader (a line it cannot read names no file). A call that
+  names no file imports nothing more.
+
+Each part fails open on its own (one stderr line); their ``additionalContext`` texts are
+joined into one JSON answer, printed once.
+"""
+from __future__ import annotations
+
+from ..records.hookio import project_dir_of, read_payload, report_skip, run_hook, session_of
+
+EVENT = "PostToolUse"
+GUARDED = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")  # toolgate.WRITE_TOOLS and Bash (test_tooluse)
+FILE_TOOLS = ("Read", "Write", "Edit", "MultiEdit", "NotebookEdit")
+PATH_KEYS = ("file_path", "notebook_path")
+# Programs whose operands are files they read; the value: options that take the next word as their value.
+READERS = dict.fromkeys(("cat", "less", "more", "nl", "bat", "wc"), ())
+READERS.update(head=("-n", "-c"), tail=("-n", "-c"), sed=("-e", "-f", "-l"),
+               pytest=("-k", "-m", "-p", "-c", "-o", "--rootdir", "--deselect", "--ignore"))
+
+
+def run_post_tool_use() -> int:
+    """The PostToolUse hook: read the payload, answer for both parts (``answer``); always 0."""
+    return run_hook(EVENT, answer, payload=read_payload())
+
+
+def answer(payload: dict):
+    """The merged PostToolUse output of the guard and recall by file, or None when neither has anything."""
+    texts = []
+    for part in (_guard, _recall):
+        try:
+            result = part(payload)
+        except Exception as exc:  # noqa: BLE001 - one part failing must not silence the other
+            report_skip(EVENT, exc)
+            continue
+        text = _context(result)
+        if text:
+            texts.append(text)
+    if not texts:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": "\n\n".join(texts)}}
+
+
+def _context(result) -> str:
+    if isinstance(result, str):
+        return result
+    if isinstance(result, dict):
+        specific = result.get("hookSpecificOutput")
+        text = specific.get("additionalContext") if isinstance(specific, dict) else None
+        return text if isinstance(text, str) else ""
+    return ""
+
+
+def _guard(payload: dict):
+    if payload.get("tool_name") not in GUARDED:
+        return None  # Read writes nothing (and imports no guard)
+    from ..guards.toolgate import handler, outside_store
+    try:
+        if outside_store(payload):
+            return None
+    except Exception:  # noqa: BLE001 - unsure: the full guard decides
+        pass
+    return handler(EVENT)(payload)
+
+
+def _recall(payload: dict):
+    session = session_of(payload)
+    paths = touched_paths(payload) if session else []  # without a session nothing could be shown only once
+    if not paths:
+        return None
+    from ..derived.filemap import lookup
+    hit = lookup(project_dir_of(payload), paths)
+    if hit is None:
+        return None  # the common case: no memory names these files (recall is not even imported)
+    from ..recall.byfile import recall_found
+    return recall_found(session, *hit)
+
+
+def touched_paths(payload: dict) -> list:
+    """The files this tool call named, as it named them (relative to ``cwd`` or absolute)."""
+    tool, tool_input = payload.get("tool_name"), payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return []
+    if tool in FILE_TOOLS:
+        return [v for v in (tool_input.get(k) for k in PATH_KEYS) if isinstance(v, str) and v]
+    command = tool_input.get("command") if tool == "Bash" else None
+    if not isinstance(command, str):
+        return []
+    from ..guards.toolgate import MAX_COMMAND, simple_commands
+    commands = simple_commands(command) if len(command) <= MAX_COMMAND else None
+    paths = []
+    for words in commands or ():
+        if words[0] == "cd":
+            break  # later relative paths are not relative to cwd any more
+        paths.extend(_operands(words))
+    return paths
+
+
+def _operands(words: list) -> list:
+    """The file operands of one simple command of ``READERS`` (``python -m pytest`` counts as pytest)."""
+    name, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if name in ("python", "python3") and args[:2] == ["-m", "pytest"]:
+        name, args = "pytest", args[2:]
+    if name not in READERS:
+        return []
+    takes_value, out, skip, script = READERS[name], [], False, name == "sed"
+    for word in args:
+        if skip:
+            skip = False
+        elif word == "--":
+            continue
+        elif word.startswith("-"):
+            skip = word in takes_value
+            script = script and not word.startswith(("-e", "-f", "--expression", "--file"))  # the script is an option's
+        elif script:
+            script = False  # sed's first operand is its script
+        elif word:
+            out.append(word.split("::", 1)[0] if name == "pytest" else word)
+    return out

@@ -14,12 +14,18 @@ STRESS = Path(__file__).resolve().with_name("stress.py")  # workers run as stres
 
 # --- output checks -------------------------------------------------------------------------
 
-_ENTRY = re.compile(r"^- \[([A-Z_]+)\] (.+) -> (\.claude/memory/[a-z_-]+/[^/\s]+\.json)(?: #tags:(\S+))?$")
+_ENTRY = re.compile(r"^- \[([A-Z_]+)\] (.+) -> (\.claude/memory/[a-z_-]+/[^/\s]+\.json)(?: #tags:(\S+))?"
+                    r"(?: \([^()]+\))?$")  # the stale mark, when the memory's related files changed since
 
 
 def data_note() -> str:
     from team_memory.recall.block import DATA_NOTE
     return DATA_NOTE
+
+
+def related_head() -> str:
+    from team_memory.recall.block import RELATED_HEAD
+    return RELATED_HEAD
 
 
 def check_block(text: str, event: str) -> list:
@@ -54,6 +60,8 @@ def check_block(text: str, event: str) -> list:
                     problems.append(f"forged tag in excerpt {line[:60]!r}")
             elif line.startswith("Kinds: ") and line is inner[-1]:
                 pass
+            elif line == related_head() and inner.count(line) == 1:
+                pass  # the possibly related titles follow the clear hits
             else:
                 problems.append(f"unexpected line {line[:60]!r}")
         else:

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -83,8 +84,8 @@ def section_commands(title: str, nth: int = 0) -> list:
     block = section
     for _ in range(nth + 1):
         block = block[block.index("```bash\n") + 8:]
-    return [line.split("  #")[0].rstrip() for line in block[:block.index("```")].splitlines()
-            if line.startswith("python3 ")]
+    text = block[:block.index("```")].replace("\\\n", " ")  # a command continued over lines is one line
+    return [line.split("  #")[0].rstrip() for line in text.splitlines() if line.startswith("python3 ")]
 
 
 @pytest.mark.slow  # four CLI processes on a demo store
@@ -110,6 +111,30 @@ def test_the_related_files_examples_run_as_printed(tmp_path):
     assert sessions["related_files"] == []
 
 
+@pytest.mark.slow  # a demo store, the CLI and the real PostToolUse hook
+def test_the_recall_by_file_example_runs_as_printed(tmp_path):
+    demo = str(tmp_path / "tm-demo")
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), NO_COLOR="1")
+    proc = subprocess.run(["bash", "-c", setup_line().replace(DEMO, demo)], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    env["CLAUDE_PROJECT_DIR"] = demo
+    [add] = section_commands("Memories tied to files", 1)
+    proc = subprocess.run(["bash", "-c", add], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    section = README[README.index("### Recall by file\n"):]
+    shown = section[section.index("```\n<memory-context") + 4:]
+    shown = shown[:shown.index("```")]
+    payload = {"hook_event_name": "PostToolUse", "tool_name": "Read", "session_id": "readme", "cwd": demo,
+               "tool_input": {"file_path": f"{demo}/app/session.py"}, "tool_response": {}}
+    proc = subprocess.run([sys.executable, "-S", str(REPO / "hooks" / "post_tool_use.py")], input=json.dumps(payload),
+                          cwd=demo, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.strip() == shown.strip()
+
+
 @pytest.mark.slow  # a git repository with the demo store and two CLI processes
 def test_the_review_examples_run_as_printed(tmp_path):
     demo = str(tmp_path / "tm-demo")
@@ -131,7 +156,7 @@ def test_the_review_examples_run_as_printed(tmp_path):
     open(f"{demo}/app/session.py", "w").write("SESSIONS = 'postgres'\n")
     subprocess.run(["git", "commit", "-qam", "Move sessions to Postgres"], cwd=demo, env=env, check=True)
     env["CLAUDE_PROJECT_DIR"] = demo
-    review, reviewed = section_commands("Memories tied to files", 1)
+    review, reviewed = section_commands("Memories tied to files", 2)
     proc = subprocess.run(["bash", "-c", review], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "Move sessions to Postgres" in proc.stdout, (proc.stdout, proc.stderr)
     assert "app/session.py changed since: 1 commit" in proc.stdout

@@ -23,14 +23,13 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from build_wide import _content, _stamp, write_set  # noqa: E402  (the same record shapes and writer)
+from build_wide import _content, _stamp, run, write_set  # noqa: E402  (the same record shapes, writer, CLI)
 
 SEED = 20261125
 CHATTER_PER_TOPIC = 38
@@ -343,13 +342,7 @@ def build(out: Path) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(HERE / "chat"), help="output folder (default: tests/eval/chat)")
-    args = parser.parse_args(argv)
-    counts = build(Path(args.out))
-    print(f"wrote {counts['memories']} memories and {counts['prompts']} prompts "
-          f"({counts['silent']} unrelated) to {args.out}")
-    return 0
+    return run(argv, __doc__, "chat", build)
 
 
 if __name__ == "__main__":

@@ -386,14 +386,19 @@ def write_set(out: Path, memories: list, prompts: list, description: str) -> dic
     return {"memories": len(memories), "prompts": len(prompts), "silent": sum(1 for p in prompts if not p["expected"])}
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(HERE / "wide"), help="output folder (default: tests/eval/wide)")
+def run(argv, doc: str, folder: str, builder) -> int:
+    """The command line of a set generator: ``--out`` (default ``tests/eval/<folder>``), then ``builder(out)``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--out", default=str(HERE / folder), help=f"output folder (default: tests/eval/{folder})")
     args = parser.parse_args(argv)
-    counts = build(Path(args.out))
+    counts = builder(Path(args.out))
     print(f"wrote {counts['memories']} memories and {counts['prompts']} prompts "
           f"({counts['silent']} unrelated) to {args.out}")
     return 0
+
+
+def main(argv=None) -> int:
+    return run(argv, __doc__, "wide", build)
 
 
 if __name__ == "__main__":

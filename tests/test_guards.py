@@ -122,6 +122,15 @@ def test_post_tool_use_reports_an_invalid_file_written_directly_and_leaves_it(pr
     assert "<system>" not in text and "evil" not in text  # field names escaped, never raw
     assert f"{CLI} save --record " in text
     assert target.read_text() == raw and not (memory_root / ".quarantine").exists()
+    assert "(for example --tag)" in text
+
+
+def test_post_tool_use_names_the_related_files_options_when_those_entries_are_wrong(project, memory_root):
+    target = write(memory_root, record("decision", "x", "X", ["x"], related_files=["../outside.py"]))
+    proc = run_hook(POST, {"tool_name": "Write", "tool_input": {"file_path": str(target)}, "cwd": str(project),
+                           "tool_response": {"success": True}, "hook_event_name": "PostToolUse"})
+    text = decision(proc)["hookSpecificOutput"]["additionalContext"]
+    assert "related_files[0]" in text and "(for example --related-file PATH, or --no-related-files)" in text
 
 
 def test_post_tool_use_keeps_a_valid_file_and_rebuilds_the_index(project, memory_root):

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import string
+import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from team_memory.records import relpaths
 
@@ -63,7 +63,11 @@ PATTERN = st.text(alphabet="ab.*?[]!-", min_size=1, max_size=7)
 @settings(max_examples=400, deadline=None)
 @given(PATTERN, SEGMENT)
 def test_one_segment_agrees_with_fnmatchcase(pattern, name):
-    assert relpaths._name(pattern, name) is fnmatch.fnmatchcase(name, pattern)
+    try:
+        expected = fnmatch.fnmatchcase(name, pattern)
+    except re.error:  # Python 3.9's fnmatch builds a bad expression for some classes ('[[-?]')
+        assume(False)
+    assert relpaths._name(pattern, name) is expected
 
 
 def test_repo_relative_is_lexical_and_stays_inside(tmp_path):

@@ -48,8 +48,12 @@ def test_plain_string_code_does_what_the_expressions_did(text):
 
 def test_case_special_is_the_engine_table():
     """Text holding a character that ``re`` folds differently from ``str.lower`` is checked against every cue."""
-    from re import _casefix
-    table = {chr(c) for k, v in _casefix._EXTRA_CASES.items() for c in (k, *v)}
+    try:  # the engine's extra case pairs: re._casefix from 3.11, sre_compile._equivalences before
+        from re import _casefix
+        table = {chr(c) for k, v in _casefix._EXTRA_CASES.items() for c in (k, *v)}
+    except ImportError:
+        import sre_compile
+        table = {chr(c) for pair in sre_compile._equivalences for c in pair}
     assert CASE_SPECIAL == {c for c in table if not c.isascii()} | {"\u0130"}
     assert may_match(("decided",), "we decıded")  # dotless i: no keyword found, yet every cue is checked
 

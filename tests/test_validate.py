@@ -142,3 +142,30 @@ def test_check_file_reports_syntax_place_and_leftover_secrets(memory_root):
     moved["content"]["context"] = "clean"
     (folder / "wrong-name.json").write_text(json.dumps(moved), encoding="utf-8")
     assert _fields(check_file(str(folder / "wrong-name.json"))) == {"id"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2026-02-01T00:00:00Z", (2026, 2, 1, 0, 0, 0, 0, 0)),
+    ("2026-02-01T00:00:00.5Z", (2026, 2, 1, 0, 0, 0, 500000, 0)),
+    ("2026-02-01t10:20:30,1234567z", (2026, 2, 1, 10, 20, 30, 123456, 0)),
+    ("2026-02-01T10:20+0130", (2026, 2, 1, 10, 20, 0, 0, 5400)),
+    ("2026-02-01T10:20:30-05:00", (2026, 2, 1, 10, 20, 30, 0, -18000)),
+    ("2026-02-01T10:20:30", None), ("2026-02-30T10:20:30Z", None), ("2026-02-01T25:00:00Z", None),
+    ("2026-02-01 10:20:30Z", None), ("20260201T102030Z", None), ("2026-02-01T10:20:30.Z", None),
+    ("2026-02-01T10:20:30+2400", None), ("２０２６-02-01T10:20:30Z", None), ("2026-02-01T10Z", None),
+])
+def test_times_read_the_same_on_every_python(text, expected):
+    # written out rather than datetime.fromisoformat, whose grammar differs between 3.9 and 3.11
+    from team_memory.records.validate import parse_iso
+    got = parse_iso(text)
+    if expected is None:
+        assert got is None
+    else:
+        assert (got.year, got.month, got.day, got.hour, got.minute, got.second, got.microsecond,
+                got.utcoffset().total_seconds()) == expected
+
+
+def test_a_naive_time_is_utc_for_ranking_and_a_space_may_separate():
+    from team_memory.records.times import parse_time
+    assert parse_time("2026-02-01 10:20:30").utcoffset().total_seconds() == 0
+    assert parse_time("not a time") is None and parse_time(None) is None

@@ -98,9 +98,11 @@ def _invalid_note(path: str, problems: list, project: str) -> str:
     listed = "; ".join(_shown(f"{p.field}: {p.message}")[:160] for p in problems[:MAX_PROBLEMS])
     rel = _rel(path, project)
     memory_id = _shown(os.path.basename(rel)[:-5])[:80]
+    example = ("--related-file PATH, or --no-related-files" if any(f.startswith("related_files") for f in fields)
+               else "--tag")
     return (f"{rel} changed outside the CLI and is not a valid memory (problems in: {', '.join(fields[:8])}: "
             f"{listed}). It was left where it is. See every problem with {cli()} validate \"{rel}\"; fix them with "
-            f"{cli()} update {memory_id} (for example --tag), or ask the user to edit the file.")
+            f"{cli()} update {memory_id} (for example {example}), or ask the user to edit the file.")
 
 
 def check_tool_result(payload: dict):

@@ -26,6 +26,7 @@ from .recordspec import (CONTENT, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_IT
 from .redact import secret_kinds
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
 from .store import NotARecord, find_memory_root, load_memory, project_root_of, read_bytes
+from .times import iso_datetime
 
 Problem = namedtuple("Problem", "field message hint")
 # The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
@@ -44,13 +45,8 @@ class ValidationError(ValueError):
 
 def parse_iso(value) -> datetime | None:
     """A timezone-aware ISO 8601 date-time (``Z`` allowed); None if it is not one."""
-    if not isinstance(value, str) or "T" not in value.upper():
-        return None
-    try:
-        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        return None
-    return dt if dt.tzinfo is not None else None
+    dt = iso_datetime(value, separators="Tt")
+    return dt if dt is not None and dt.tzinfo is not None else None
 
 
 def _is_date(value) -> bool:
@@ -58,8 +54,11 @@ def _is_date(value) -> bool:
         return False
     if parse_iso(value):
         return True
+    pieces = value.split("-")  # YYYY-MM-DD, as every Python reads it (3.11's reader takes more)
+    if [len(p) for p in pieces] != [4, 2, 2] or not all(p.isascii() and p.isdigit() for p in pieces):
+        return False
     try:
-        date.fromisoformat(value)
+        date(*map(int, pieces))
         return True
     except ValueError:
         return False

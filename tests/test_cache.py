@@ -96,6 +96,8 @@ STRATEGY_CONFIGS = {
     "smart-related-no-floor": {"retrieval": {"min_score": 0, "min_evidence": 0, "min_runner_up": 0,
                                              "min_related": 0, "max_related": 3}},
     "smart-one-related": {"retrieval": {"min_score": 0.3, "min_runner_up": 1, "min_related": 0.1, "max_related": 1}},
+    "smart-second-chance": {"retrieval": {"second_chance": 2}},
+    "smart-second-chance-strict": {"retrieval": {"min_evidence": 4, "min_relative": 0.3, "second_chance": 3}},
 }
 
 

@@ -130,12 +130,14 @@ def test_eval_set_overrides_retrieval_settings_and_reports_empty_answers(tmp_pat
     assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr  # a bad option value: a usage error
 
 
-def test_wide_set_is_generated_deterministically(tmp_path):
+@pytest.mark.parametrize("script, silence", [("build_wide.py", 0.9), ("build_chat.py", None)])
+def test_generated_set_is_deterministic(tmp_path, script, silence):
+    """Two runs are byte-identical; Fieldline's dev silence is pinned (the chat set's is a figure to report)."""
     import subprocess
     import sys
     outs = []
     for name in ("a", "b"):
-        subprocess.run([sys.executable, str(EVAL / "build_wide.py"), "--out", str(tmp_path / name)], check=True,
+        subprocess.run([sys.executable, str(EVAL / script), "--out", str(tmp_path / name)], check=True,
                        capture_output=True)
         outs.append(sorted((p.relative_to(tmp_path / name).as_posix(), p.read_bytes())
                            for p in (tmp_path / name).rglob("*") if p.is_file()))
@@ -143,11 +145,12 @@ def test_wide_set_is_generated_deterministically(tmp_path):
     prompts = [json.loads(line) for line in (tmp_path / "a" / "prompts.jsonl").read_text().splitlines()]
     assert len(prompts) >= 300 and sum(1 for p in prompts if not p["expected"]) >= 90
     assert len(outs[0]) - 2 >= 400  # memories beside prompts.jsonl and meta.json
-    report = evaluate(str(tmp_path / "a"), ["smart"], split="dev")
-    assert report["strategies"]["smart"]["overall"]["silent"] >= 0.9
+    if silence is not None:
+        report = evaluate(str(tmp_path / "a"), ["smart"], split="dev")
+        assert report["strategies"]["smart"]["overall"]["silent"] >= silence
 
 
-@pytest.mark.parametrize("name", ["harbor", "fieldline"])
+@pytest.mark.parametrize("name", ["harbor", "fieldline", "chat"])
 def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path, name):
     """A prompt no keyword method could answer measures nothing: each shares a token with its gold."""
     import subprocess
@@ -157,10 +160,10 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
     from team_memory.derived.index import build_entries
     from team_memory.recall.matching import Smart
     folder = EVAL
-    if name == "fieldline":
-        folder = tmp_path / "wide"
-        subprocess.run([sys.executable, str(EVAL / "build_wide.py"), "--out", str(folder)], check=True,
-                       capture_output=True)
+    if name != "harbor":
+        folder = tmp_path / name
+        script = {"fieldline": "build_wide.py", "chat": "build_chat.py"}[name]
+        subprocess.run([sys.executable, str(EVAL / script), "--out", str(folder)], check=True, capture_output=True)
     root, prompts, _ = load_folder(str(folder))
     config = load_config(root)
     bodies: dict = {}
@@ -173,6 +176,13 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
     blind = []
     for p in prompts:
         asked = {token for group in smart.query(p["prompt"]) for token in group}
-        if p["expected"] and not any(asked & words.get(m, set()) for m in p["expected"]):
+        if p["expected"] and not any(_shares(asked, words.get(m, set())) for m in p["expected"]):
             blind.append(p["id"])
     assert not blind, blind
+
+
+def _shares(asked: set, gold: set) -> bool:
+    """A prompt token is a gold token, or one starts the other and the shorter has 5+ characters: a
+    partial word ("migrati" against the stem "migrat"), as the scorer's two-way prefixes match it."""
+    return bool(asked & gold) or any(min(len(q), len(t)) >= 5 and (t.startswith(q) or q.startswith(t))
+                                     for q in asked for t in gold)

@@ -39,7 +39,8 @@ else is scaled down. Beside the best, a memory needs ``min_score``,
 points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
 ``retrieval.max_related`` (2) best memories that still reach ``retrieval.min_related`` (0.4) x
 the best and ``floor`` are returned marked ``related`` (``shown``): the block lists them last, by
-title only, under "Possibly related".
+title only, under "Possibly related". When nothing is confident, ``retrieval.second_chance``
+(0: off) may still show a few titles that way (``secondchance``).
 
 The fuzzy step runs only when exact and prefix matching leave no confident best
 and rapidfuzz is importable: prompt tokens of 5+ characters that matched
@@ -65,6 +66,7 @@ from ..base.config import int_setting, section, warn
 from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match
 from ..text.textnorm import joined_pairs, token_groups
+from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _rapidfuzz, _total, fuzzy_available, surface_weight)
 
@@ -112,6 +114,7 @@ class Smart(SmartFeatures):
         self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
         self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
+        self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``secondchance``
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
@@ -245,7 +248,7 @@ class Smart(SmartFeatures):
             totals = {i: _total(m) for i, m in found.items()}
         best = max(totals.values(), default=0.0)
         if not self.confident(best, reachable):
-            return []
+            return second_chance(self, [(round(t, 2), entries[i], found[i]) for i, t in totals.items()])
         return self.shown(best, [(round(total, 2), entries[i], found[i]) for i, total in totals.items()])
 
     def confident(self, best: float, reachable: float) -> bool:

@@ -207,7 +207,7 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
         else:
             stream = cached_hits(strategy, query, cache, exclude)
         return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1),
-                       getattr(strategy, "max_related", 0))
+                       max(getattr(strategy, "max_related", 0), getattr(strategy, "second_chance", 0)))
     finally:
         if opened is not None:
             opened.close()

@@ -49,6 +49,7 @@ from bisect import bisect_left
 
 from ..derived.cache import NO_BITS, bits_of, ids_of_bits
 from .bitplanes import QUANTUM, _bound, _reaching
+from .secondchance import second_chance
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
                       _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
 from ..text.fuzzycheck import fuzzy_may_match_groups
@@ -260,6 +261,8 @@ def score_index(strategy, query, index) -> list:
     found, totals = {}, {}
     best = 0.0
     least = strategy.floor()  # no entry under it is ever shown
+    if strategy.second_chance:
+        least = min(least, strategy.min_score)  # ``secondchance``: min_score, min_relative x the best
     floor = least - MARGIN  # no entry under it is ever scored exactly
     candidates, planes, reached = [], None, 0.0
     if per_token:
@@ -296,7 +299,7 @@ def score_index(strategy, query, index) -> list:
             totals[i] = _total(found[i])
         best = max(totals.values(), default=0.0)
     if not strategy.confident(best, reachable):
-        return []
+        return second_chance(strategy, [(round(t, 2), i, found[i]) for i, t in totals.items()])
     if strategy.bar(best) < strategy.clear_bar(best) and planes is not None:
         _related(strategy, per_token, planes, best, reached, list(rest), candidates, found, totals)
     return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])

@@ -88,8 +88,8 @@ def section_commands(title: str, nth: int = 0) -> list:
     return [line.split("  #")[0].rstrip() for line in text.splitlines() if line.startswith("python3 ")]
 
 
-@pytest.mark.slow  # four CLI processes on a demo store
-def test_the_related_files_examples_run_as_printed(tmp_path):
+def demo_store(tmp_path):
+    """``(folder, environment)``: README's demo store built by its own setup line, the CLI pointed at it."""
     demo = str(tmp_path / "tm-demo")
     home = tmp_path / "home"
     env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), NO_COLOR="1")
@@ -97,6 +97,12 @@ def test_the_related_files_examples_run_as_printed(tmp_path):
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     env["CLAUDE_PROJECT_DIR"] = demo
+    return demo, env
+
+
+@pytest.mark.slow  # four CLI processes on a demo store
+def test_the_related_files_examples_run_as_printed(tmp_path):
+    demo, env = demo_store(tmp_path)
     commands = section_commands("Memories tied to files")
     assert len(commands) == 4
     outputs = []
@@ -113,13 +119,7 @@ def test_the_related_files_examples_run_as_printed(tmp_path):
 
 @pytest.mark.slow  # a demo store, the CLI and the real PostToolUse hook
 def test_the_recall_by_file_example_runs_as_printed(tmp_path):
-    demo = str(tmp_path / "tm-demo")
-    home = tmp_path / "home"
-    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), NO_COLOR="1")
-    proc = subprocess.run(["bash", "-c", setup_line().replace(DEMO, demo)], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    env["CLAUDE_PROJECT_DIR"] = demo
+    demo, env = demo_store(tmp_path)
     [add] = section_commands("Memories tied to files", 1)
     proc = subprocess.run(["bash", "-c", add], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, (proc.stdout, proc.stderr)

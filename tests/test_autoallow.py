@@ -27,7 +27,8 @@ def approved(command, project):
 
 @pytest.mark.parametrize("args", [
     "list", "similar --category decision --title \"Redis sessions\" --tag redis",
-    "search 'redis sessions' --explain", "show use-redis --json", "stats",
+    "search 'redis sessions' --explain", "show use-redis --json", "stats", "review --json",
+    "update use-redis --reviewed",
     """save --record '{"category": "decision", "title": "We chose Valkey", "content": {"why": "it'\\''s `$free` {\\"x\\"}"}}'""",
     "update use-redis --content-json '{\"rationale\": [\"a\"]}' --expect-hash 3f2a9c01",
     "save --input - --json",

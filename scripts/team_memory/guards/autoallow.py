@@ -29,7 +29,7 @@ import os
 
 from ..base.cliname import DROP_IN_CLI, SCRIPT
 
-COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats")
+COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats", "review")
 FILE_OPTIONS = ("--input", "--content-file", "--output", "--keep")
 UNQUOTED_SPECIAL = set("$`\\;&|<>(){}*?[]~#\n\r\t")
 DOUBLE_QUOTED_SPECIAL = set("$`\\\n\r")

@@ -44,7 +44,10 @@ def normalise(entry) -> str:
         raise ValueError("must not contain '..' (paths stay inside the repository)")
     if any(p.lower() == ".git" for p in parts):
         raise ValueError("must not name git's own folder (.git)")
-    return "/".join(parts) + ("/" if folder else "")
+    stored = "/".join(parts) + ("/" if folder else "")
+    # dropping a leading "./" can bare a space ('./ x' -> ' x'): normalise that again, so the stored
+    # form is one a second normalise() keeps as it is
+    return stored if stored == stored.strip() else normalise(stored)
 
 
 def problem(entry) -> str | None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 
+from ..records.relpaths import literal_prefix
+
 MAX_SPECS = 1000
 IGNORE_REVS = ".git-blame-ignore-revs"
 MAX_IGNORE_REVS_BYTES = 1024 * 1024
@@ -35,17 +37,6 @@ def ignored_revisions(top: str) -> set:
         if len(word) in (40, 64) and all(c in "0123456789abcdef" for c in word):
             revs.add(word)
     return revs
-
-
-def literal_prefix(entry: str) -> str:
-    """The folders of ``entry`` before its first glob segment ("" when it starts with one)."""
-    from ..records.relpaths import is_glob
-    parts = []
-    for part in entry.rstrip("/").split("/"):
-        if is_glob(part):
-            break
-        parts.append(part)
-    return "/".join(parts)
 
 
 def pathspecs(items: list, store: str) -> list:

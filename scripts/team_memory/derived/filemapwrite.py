@@ -9,21 +9,12 @@ from __future__ import annotations
 
 import os
 
+from ..records.relpaths import literal_prefix
 from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, parse_head, map_path
 
-GLOB_CHARS = "*?["
-
-
 def key_of(entry: str) -> str:
-    """Where a lookup finds ``entry`` (see the module doc)."""
-    if not any(c in entry for c in GLOB_CHARS):
-        return entry.rstrip("/")
-    literal = []
-    for part in entry.split("/"):
-        if any(c in part for c in GLOB_CHARS):
-            break
-        literal.append(part)
-    return "/".join(literal)
+    """Where a lookup finds ``entry`` (see the module doc): the folders before its first glob segment."""
+    return literal_prefix(entry)
 
 
 def map_lines(related: dict) -> list:

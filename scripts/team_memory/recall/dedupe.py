@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from ..base.config import int_setting
 from ..base.state import claim, claimed, load_state, save_state
-from ..records.hookio import session_of  # noqa: F401 - used by the hooks through here
 
 KIND = "recall"
 SEEN_KIND = "seen"  # one mark per memory shown in the session, by either hook

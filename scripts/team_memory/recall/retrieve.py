@@ -88,7 +88,8 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, strategy
             return [], None, None
     elif not cache.meta.get("count"):
         return [], None, None
-    from .dedupe import Recall, session_of, window as dedupe_window
+    from ..records.hookio import session_of
+    from .dedupe import Recall, window as dedupe_window
     session, n = session_of(payload), dedupe_window(config)
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
     hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,

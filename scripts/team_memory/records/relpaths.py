@@ -77,6 +77,17 @@ def is_glob(entry: str) -> bool:
     return any(c in GLOB_CHARS for c in entry)
 
 
+def literal_prefix(entry: str) -> str:
+    """The folders of ``entry`` before its first glob segment (the entry itself, without a trailing
+    ``/``, when it has none; "" when it starts with a glob): every file it names lies under them."""
+    parts = []
+    for part in entry.rstrip("/").split("/"):
+        if is_glob(part):
+            break
+        parts.append(part)
+    return "/".join(parts)
+
+
 def matches(entry: str, path: str) -> bool:
     """Does the normalised ``entry`` name the repository-relative file ``path`` (``a/b.py``)?"""
     if not is_glob(entry):

@@ -46,13 +46,21 @@ def _rel(project: str, path: str) -> str:
     return os.path.relpath(path, project)
 
 
-def cmd_install(ctx) -> int:
+def _report(ctx, action, *args, **kwargs):
+    """``action``'s report, or None once printed as JSON (``--json``); an ``InstallError`` is the CLI's error."""
     try:
-        report = install_project(ctx.args.path, allow_no_git=ctx.args.no_git)
+        report = action(*args, **kwargs)
     except InstallError as exc:
         raise CliError(str(exc)) from None
     if ctx.args.json:
         ctx.print_json(report)
+        return None
+    return report
+
+
+def cmd_install(ctx) -> int:
+    report = _report(ctx, install_project, ctx.args.path, allow_no_git=ctx.args.no_git)
+    if report is None:
         return 0
     project = report["project"]
     settings = report["settings"]
@@ -78,12 +86,8 @@ def cmd_install(ctx) -> int:
 
 
 def cmd_uninstall(ctx) -> int:
-    try:
-        report = uninstall_project(ctx.args.path)
-    except InstallError as exc:
-        raise CliError(str(exc)) from None
-    if ctx.args.json:
-        ctx.print_json(report)
+    report = _report(ctx, uninstall_project, ctx.args.path)
+    if report is None:
         return 0
     project = report["project"]
     settings = report["settings"]

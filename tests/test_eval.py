@@ -130,9 +130,9 @@ def test_eval_set_overrides_retrieval_settings_and_reports_empty_answers(tmp_pat
     assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr  # a bad option value: a usage error
 
 
-@pytest.mark.parametrize("script, silence", [("build_wide.py", 0.9), ("build_chat.py", None)])
+@pytest.mark.parametrize("script, silence", [("build_wide.py", 0.9), ("build_chat.py", None), ("build_talk.py", None)])
 def test_generated_set_is_deterministic(tmp_path, script, silence):
-    """Two runs are byte-identical; Fieldline's dev silence is pinned (the chat set's is a figure to report)."""
+    """Two runs are byte-identical; Fieldline's dev silence is pinned (the chat sets' is a figure to report)."""
     import subprocess
     import sys
     outs = []
@@ -150,7 +150,7 @@ def test_generated_set_is_deterministic(tmp_path, script, silence):
         assert report["strategies"]["smart"]["overall"]["silent"] >= silence
 
 
-@pytest.mark.parametrize("name", ["harbor", "fieldline", "chat"])
+@pytest.mark.parametrize("name", ["harbor", "fieldline", "chat", "talk"])
 def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path, name):
     """A prompt no keyword method could answer measures nothing: each shares a token with its gold."""
     import subprocess
@@ -162,7 +162,7 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
     folder = EVAL
     if name != "harbor":
         folder = tmp_path / name
-        script = {"fieldline": "build_wide.py", "chat": "build_chat.py"}[name]
+        script = {"fieldline": "build_wide.py", "chat": "build_chat.py", "talk": "build_talk.py"}[name]
         subprocess.run([sys.executable, str(EVAL / script), "--out", str(folder)], check=True, capture_output=True)
     root, prompts, _ = load_folder(str(folder))
     config = load_config(root)
@@ -179,6 +179,34 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
         if p["expected"] and not any(_shares(asked, words.get(m, set())) for m in p["expected"]):
             blind.append(p["id"])
     assert not blind, blind
+
+
+def test_talk_set_records_validate_and_look_like_a_chat_store(tmp_path):
+    """Lakeside: every record passes the store's own validation, in the folder of its category, and
+    the store is shaped as its generator says (400-700 memories, a person's name in most of them,
+    2-4 tags, answerable questions with one or two expected memories that all exist)."""
+    import subprocess
+    import sys
+    from team_memory.base.model import DEFAULT_FOLDERS
+    from team_memory.records.validate import validate_record
+    subprocess.run([sys.executable, str(EVAL / "build_talk.py"), "--out", str(tmp_path)], check=True,
+                   capture_output=True)
+    files = sorted((tmp_path / "store" / ".claude" / "memory").rglob("*.json"))
+    assert 400 <= len(files) <= 700
+    ids, named = set(), 0
+    for path in files:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        category = {folder: cat for cat, folder in DEFAULT_FOLDERS.items()}[path.parent.name]
+        assert validate_record(record, folder_category=category, file_id=path.stem) == [], path.name
+        assert 2 <= len(record["tags"]) <= 4, path.name
+        ids.add(record["id"])
+        named += any(n in json.dumps(record) for n in ("Maya", "Jon", "Ana", "Priya"))
+    assert named >= 0.9 * len(files)
+    prompts = [json.loads(line) for line in (tmp_path / "prompts.jsonl").read_text().splitlines()]
+    answerable = [p for p in prompts if p["expected"]]
+    assert len(answerable) >= 300 and all(1 <= len(p["expected"]) <= 2 and set(p["expected"]) <= ids
+                                          for p in answerable)
+    assert {p["kind"] for p in prompts} == {"detail", "paraphrase", "title", "two", "silent", "silent_chat"}
 
 
 def _shares(asked: set, gold: set) -> bool:

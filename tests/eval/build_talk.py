@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Build the fourth retrieval evaluation set, "Lakeside": a year of a friends' group chat.
+
+Lakeside is a store saved from a long running chat among four friends (Maya, Jon, Ana and
+Priya) about their lives: running and pottery, a dog and a move, plants and a trip to Japan,
+Korean lessons and a wedding. Nothing here shares a domain with Harbor (``build_store.py``),
+Fieldline (``build_wide.py``) or Pebbleworks (``build_chat.py``).
+
+It is hard to rank in the way chat-derived stores are: a person's name is in nearly every
+memory, each topic holds 30-odd memories that share its words (the hand-written facts of
+``talk_world.py`` among everyday memories written from the topic's places, people, things and
+activities), titles are short summaries and the content holds the details (dates, places,
+amounts, names). The questions are short, about one detail, as a friend asks about a past
+conversation ("When did Maya sign up for the half marathon?"), often sharing only words that
+many memories of the topic also hold; some need two memories. The unrelated prompts are
+coding chores and everyday questions, some sharing a word with the store in another sense
+(run, book, move, train, band), half of them inside a chat frame. Everything comes from the
+tables and ``random.Random(SEED)``: the same output every run, no network, no model.
+
+Usage:
+    python3 tests/eval/build_talk.py                 # write tests/eval/talk/ (git-ignored)
+    python3 tests/eval/build_talk.py --out DIR       # write DIR/{store,prompts.jsonl,meta.json}
+    python3 scripts/memory.py eval tests/eval/talk --split holdout
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from build_wide import run, write_set  # noqa: E402  (the same writer and CLI)
+from talk_world import (ECHOES, EVERYDAY, FIXES, MOODS, PROBLEMS, PRONOUNS, REASONS, SUBJECTS,  # noqa: E402
+                        SYNONYMS, TIMES, TOPICS, WEEKDAYS, WHYS)
+
+SEED = 20261126
+EVERYDAY_ASK = 0.25  # the share of everyday memories a question is asked about
+ECHO_MAX = 3  # later memories per fact that bring it up again without its details (0 to this)
+GENERIC_TITLE = 0.5  # the share of facts saved under a catch-up title that names none of their details
+REWORD = 0.9  # the share of questions asked with a friend's words for the memory's (``SYNONYMS``)
+TITLE_ASK = 0.3  # the share of facts under their own title also asked about in the title's words
+TITLE_FRAMES = ["{t}?", "what was that about {t}?", "{t} - remind me?", "context on {t}?"]
+GENERIC_TITLES = ["{P}'s {W} news, {month}", "Catch-up with {P}, {day}", "{P}: {W} bits from {month}"]
+COMMON = set("""the and did does what who how when where which why for her his him she with from get got long much
+many make like use see know want need help just also very too about into out does have has had will would could can
+should may might this that these those they them their there here then else not was were are been being now still
+new good best next last first keep way thing things any all our its than some only own same other more most over
+under after before each both one two say said tell show give look try""".split())
+WORD = re.compile(r"[a-z0-9]+")
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"]
+START = datetime(2025, 11, 1, tzinfo=timezone.utc)  # the chat's first day; the last is 2026-10-25
+DAYS = 358
+EXTRA_TAG = {"bought": "shopping", "broke": "gear", "plan": "plans", "rule": "schedule", "wish": "gift-ideas",
+             "lent": "gear"}
+
+SILENT = [
+    "how do I run a python script every hour with cron", "write a function that moves files older than 30 days to an archive folder",
+    "how do I book a meeting room in outlook", "explain what a class is in object oriented programming",
+    "how do I train a neural network on a small dataset", "write a sql query to find duplicate rows in a table",
+    "git rebase or merge, which should I use", "what's the time complexity of quicksort",
+    "how do I move a commit to another branch in git", "recommend a book about the history of rome",
+    "plan a road trip itinerary through the scottish highlands", "how do power plants generate electricity",
+    "convert a csv file to json in python", "explain how a bank deposit earns interest",
+    "fix the failing test in test_parser.py", "how do I set up ssh keys for github",
+    "write a python function to reverse a linked list", "what's the difference between tcp and udp",
+    "how do you say good morning in french", "how do I get candle wax off a tablecloth",
+    "what's the weather usually like in iceland in march", "suggest a name for a fantasy football team",
+    "how long should I boil an egg for a runny yolk", "what year did the berlin wall fall",
+    "explain recursion with a simple example", "why does my phone battery drain so fast",
+    "how do I cancel an amazon prime subscription", "what is the capital of australia",
+    "write a docker compose file for postgres and redis", "how do I show the git branch in my shell prompt",
+    "summarise the causes of the first world war", "how does compound interest work",
+    "draft an email asking my landlord to fix the heating", "which is bigger, a gigabyte or a gibibyte",
+    "how do I change the oil in a car", "give me a regex for email addresses",
+    "how do I unit test a react component", "what time does the sun set in london in june",
+    "translate 'where is the train station' into spanish", "how many players are on a rugby team",
+    "tips for a job interview at a bank", "what is the band gap of silicon",
+    "how do I lint a python project with ruff", "what should I read after dune",
+    "explain how a heat pump works", "write a limerick about a cat",
+    "how do I resize an image on the command line", "what is a pull request",
+    "how do I kill the process using port 8080 on linux", "what order should I watch the star wars films in",
+]
+SILENT_FRAMES = ["unrelated, but {t}", "random one for you: {t}", "{t}? cheers", "not about the house stuff - {t}",
+                 "ok different topic: {t}"]
+
+
+def _date_of(text: str):
+    """The day a fact happened: the first ``on <day> <Month>`` in it, else its first date, else None."""
+    names = "|".join(MONTHS)
+    found = re.search(rf"\bon (\d{{1,2}}) ({names})\b", text, re.I) or re.search(rf"\b(\d{{1,2}}) ({names})\b", text)
+    if not found:
+        return None
+    month = MONTHS.index(found.group(2).capitalize()) + 1
+    return datetime(2025 if month >= 11 else 2026, month, int(found.group(1)), tzinfo=timezone.utc)
+
+
+def _said(day: datetime) -> str:
+    return f"{day.day} {MONTHS[day.month - 1]}"
+
+
+def _stamp(rng: random.Random, day: datetime) -> str:
+    """When the memory was saved: the day of the conversation or up to two days later."""
+    return (day + timedelta(days=rng.randint(0, 2), minutes=rng.randint(420, 1400))).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _content(category: str, text: str, who: str, act: str) -> dict:
+    """The record body of a chat-saved memory: the text in the category's main field."""
+    if category == "decision":
+        return {"status": "accepted", "context": f"{who} mentioned it in the group chat.", "decision": text, "rationale": []}
+    if category == "runbook":
+        steps = [s.strip().rstrip(".") + "." for s in re.split(r"; |(?<=\.) ", text) if s.strip()]
+        return {"trigger": f"Whenever it comes up ({act}).", "steps": steps, "verification": f"Check with {who} in the chat."}
+    if category == "constraint":
+        return {"kind": "limitation", "rule": text, "impact": [f"Plans with {who} work around it."], "severity": "low",
+                "active": True}
+    if category == "preference":
+        return {"topic": act, "value": text, "reason": f"{who} said so in the group chat.", "strength": "default"}
+    return {"goal": f"Keep track of {who}'s news from the group chat.", "outcome": "success", "completed": [text],
+            "next_actions": []}
+
+
+def _slug(title: str, taken: set) -> str:
+    base = "-".join(re.findall(r"[a-z0-9]+", title.lower()))[:60].strip("-")
+    mid, n = base, 2
+    while mid in taken:
+        mid, n = f"{base}-{n}", n + 1
+    taken.add(mid)
+    return mid
+
+
+def _words(text: str) -> set:
+    return {w for w in WORD.findall(text.lower()) if len(w) > 2}
+
+
+def _reword(question: str, said: str, rng: random.Random) -> str:
+    """``question`` with one or two of its words said as a friend would (``SYNONYMS``), if it then still
+    shares a word with what the memory says (its title, tags and content); else ``question``."""
+    found = [k for k in SYNONYMS if re.search(rf"\b{k}\b", question, re.I)]
+    if not found:
+        return question
+    asked = question
+    for key in rng.sample(found, min(2, len(found))):
+        asked = re.sub(rf"\b{key}\b", SYNONYMS[key], asked, count=1, flags=re.I)
+    mine, theirs = _words(asked) - COMMON, _words(said)
+    shared = any(q[:5] == t[:5] and min(len(q), len(t)) >= 5 or q == t for q in mine for t in theirs)
+    return asked if shared else question
+
+
+def _echoes(topic: dict, subject: str, day, rng: random.Random) -> list:
+    """Memories after a fact that bring it up again without its details: ``(category, title, text, day)``."""
+    who = topic["who"]
+    she, her = PRONOUNS[who]
+    out = []
+    for category, title, text in rng.sample(ECHOES, rng.randint(0, ECHO_MAX)):
+        later = min(day + timedelta(days=rng.randrange(3, 90)), START + timedelta(days=DAYS))
+        fill = {"P": who, "S": she, "H": her, "W": topic["act"], "subject": subject, "date": _said(later),
+                "mate": rng.choice(topic["mates"])}
+        fill["mood"] = rng.choice(MOODS).format(**fill)
+        body = text.format(**fill)
+        out.append((category, title.format(**fill), body[0].upper() + body[1:], later))
+    return out
+
+
+def _everyday(topic: dict, rng: random.Random) -> list:
+    """The topic's everyday memories: ``(key, category, title, text, tags, day, [(kind, question)])``."""
+    who, act = topic["who"], topic["act"]
+    she, her = PRONOUNS[who]
+    combos = {"went": list(itertools.product(topic["doings"], topic["places"])),
+              "joined": list(itertools.product(topic["mates"], topic["doings"])),
+              "plan": list(itertools.product(topic["mates"], topic["doings"]))}
+    out = []
+    used_things: set = set()
+    for key, count, category, title, text, asks in EVERYDAY:
+        pool = combos.get(key) or [(None, None)]
+        rng.shuffle(pool)
+        things = [t for t in topic["things"] if key not in ("lent", "bought", "broke") or t not in used_things]
+        for n in range(count):
+            day = START + timedelta(days=rng.randrange(DAYS))
+            pair = pool[n % len(pool)]
+            fill = {"P": who, "S": she, "H": her, "W": act, "date": _said(day), "day": f"{day.day} {MONTHS[day.month - 1][:3]}",
+                    "month": MONTHS[day.month - 1], "place": topic["places"][n % len(topic["places"])],
+                    "mate": rng.choice(topic["mates"]), "doing": rng.choice(topic["doings"]),
+                    "thing": things[n % len(things)], "shop": rng.choice(topic["shops"]),
+                    "weekday": rng.choice(WEEKDAYS), "time": rng.choice(TIMES), "amount": rng.randrange(12, 240),
+                    "days": rng.randrange(2, 10), "date2": _said(day + timedelta(days=rng.randrange(7, 40))),
+                    "why": rng.choice(WHYS)}
+            if key == "went":
+                fill["doing"], fill["place"] = pair
+            elif key in ("joined", "plan"):
+                fill["mate"], fill["doing"] = pair
+            elif key == "chat":
+                fill["mate"] = topic["mates"][n % len(topic["mates"])]
+            elif key in ("lent", "bought", "broke"):
+                used_things.add(fill["thing"])
+            fill["problem"], fill["problem_long"] = rng.choice(PROBLEMS)
+            fill["fix"] = rng.choice(FIXES).format(**fill)
+            fill["reason"] = rng.choice(REASONS).format(**fill)
+            fill["mood"] = rng.choice(MOODS).format(**fill)
+            body = text.format(**fill)
+            body = body[0].upper() + body[1:]
+            tags = topic["tags"] + [who.lower()] + ([EXTRA_TAG[key]] if key in EXTRA_TAG else [])
+            out.append((f"{key}{n}", category, title.format(**fill), body, tags, day,
+                        [(kind, q.format(**fill)) for kind, q in asks]))
+    return out
+
+
+def build(out: Path) -> dict:
+    rng = random.Random(SEED)
+    memories, prompts, taken = [], [], set()
+
+    def add(category: str, title: str, tags: list, text: str, day, who: str, act: str) -> str:
+        mid = _slug(title, taken)
+        when = _stamp(rng, day or START + timedelta(days=rng.randrange(DAYS)))
+        memories.append({"schema_version": "1.0", "category": category, "id": mid, "title": title,
+                         "created_at": when, "updated_at": when, "tags": sorted(set(tags))[:4],
+                         "record_status": "active", "content": _content(category, text, who, act)})
+        return mid
+
+    def ask(pid: str, kind: str, text: str, expected: list) -> None:
+        prompts.append({"id": pid, "kind": kind, "expected": expected, "prompt": text})
+
+    kinds = {"d": "detail", "p": "paraphrase", "t": "title"}
+    for name, topic in TOPICS.items():
+        who, act = topic["who"], topic["act"]
+        ids, said = [], []
+        for n, (category, title, tags, text, questions) in enumerate(topic["facts"]):
+            day = _date_of(text) or START + timedelta(days=rng.randrange(DAYS))
+            if rng.random() < GENERIC_TITLE and not any(q.startswith("t|") for q in questions):
+                title = rng.choice(GENERIC_TITLES).format(P=who, W=act, month=MONTHS[day.month - 1],
+                                                          day=f"{day.day} {MONTHS[day.month - 1][:3]}")
+            elif rng.random() < TITLE_ASK:
+                questions = questions + ["t|" + rng.choice(TITLE_FRAMES).format(t=title)]
+            ids.append(add(category, title, tags, text, day, who, act))
+            said.append([title, " ".join(tags), text])
+            for q, line in enumerate(questions):
+                code, question = line.split("|", 1)
+                kind = kinds[code]
+                if code != "t" and rng.random() < REWORD:
+                    asked = _reword(question, " ".join(said[-1]), rng)
+                    kind, question = ("paraphrase", asked) if asked != question else (kind, question)
+                ask(f"t-{name}-f{n}-{q}", kind, question, [ids[-1]])
+            for category, title, text, later in _echoes(topic, SUBJECTS[name][n], day, rng):
+                add(category, title, tags[:2] + [who.lower()], text, later, who, act)
+        for n, (first, second, question) in enumerate(topic["two"]):
+            if rng.random() < REWORD:
+                question = _reword(question, " ".join(said[first] + said[second]), rng)
+            ask(f"t-{name}-two{n}", "two", question, [ids[first], ids[second]])
+        for key, category, title, text, tags, day, questions in _everyday(topic, rng):
+            mid = add(category, title, tags, text, day, who, act)
+            if questions and rng.random() < EVERYDAY_ASK:
+                kind, question = questions[rng.randrange(len(questions))]
+                if rng.random() < REWORD:
+                    asked = _reword(question, f"{title} {' '.join(tags)} {text}", rng)
+                    kind, question = ("paraphrase", asked) if asked != question else (kind, question)
+                ask(f"t-{name}-e-{key}", kind, question, [mid])
+    for n, text in enumerate(SILENT):
+        ask(f"t-silent-{n:03d}", "silent", text, [])
+        ask(f"t-silent-chat-{n:03d}", "silent_chat", rng.choice(SILENT_FRAMES).format(t=text), [])
+    return write_set(out, memories, prompts, "Lakeside, generated by build_talk.py")
+
+
+def main(argv=None) -> int:
+    return run(argv, __doc__, "talk", build)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

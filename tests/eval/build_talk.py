@@ -34,14 +34,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from build_wide import run, write_set  # noqa: E402  (the same writer and CLI)
-from talk_world import (ECHOES, EVERYDAY, FIXES, MOODS, PROBLEMS, PRONOUNS, REASONS, SUBJECTS,  # noqa: E402
-                        SYNONYMS, TIMES, TOPICS, WEEKDAYS, WHYS)
+from talk_world import (BEFORE, ECHOES, EVERYDAY, FIXES, MORE, MOODS, PROBLEMS, PRONOUNS, PLANS, REASONS,  # noqa: E402
+                        SUBJECTS, SYNONYMS, TIMES, TOPICS, WEEKDAYS, WHYS)
 
 SEED = 20261126
-EVERYDAY_ASK = 0.25  # the share of everyday memories a question is asked about
-ECHO_MAX = 3  # later memories per fact that bring it up again without its details (0 to this)
-GENERIC_TITLE = 0.5  # the share of facts saved under a catch-up title that names none of their details
-REWORD = 0.9  # the share of questions asked with a friend's words for the memory's (``SYNONYMS``)
+EVERYDAY_ASK = 0.2  # the share of everyday memories a question is asked about
+BEFORE_COUNT = 1  # earlier memories per fact that talk it over before it happened (share its words, not its details)
+ECHO_MAX = 2  # later memories per fact that bring it up again without its details (0 to this)
+GENERIC_TITLE = 0.7  # the share of facts saved under a catch-up title that names none of their details
+REWORD = 0.8  # the share of questions asked with a friend's words for the memory's (``SYNONYMS``)
 TITLE_ASK = 0.3  # the share of facts under their own title also asked about in the title's words
 TITLE_FRAMES = ["{t}?", "what was that about {t}?", "{t} - remind me?", "context on {t}?"]
 GENERIC_TITLES = ["{P}'s {W} news, {month}", "Catch-up with {P}, {day}", "{P}: {W} bits from {month}"]
@@ -151,18 +152,18 @@ def _reword(question: str, said: str, rng: random.Random) -> str:
     return asked if shared else question
 
 
-def _echoes(topic: dict, subject: str, day, rng: random.Random) -> list:
-    """Memories after a fact that bring it up again without its details: ``(category, title, text, day)``."""
+def _talked_over(topic: dict, templates: list, slot: str, phrase: str, days: list, rng: random.Random) -> list:
+    """Memories that talk a fact over without its details, one per day in ``days``, each from another
+    of ``templates`` with ``phrase`` in ``{slot}``: ``(category, title, text, day)``."""
     who = topic["who"]
     she, her = PRONOUNS[who]
     out = []
-    for category, title, text in rng.sample(ECHOES, rng.randint(0, ECHO_MAX)):
-        later = min(day + timedelta(days=rng.randrange(3, 90)), START + timedelta(days=DAYS))
-        fill = {"P": who, "S": she, "H": her, "W": topic["act"], "subject": subject, "date": _said(later),
+    for (category, title, text), day in zip(rng.sample(templates, len(days)), days):
+        fill = {"P": who, "S": she, "H": her, "W": topic["act"], slot: phrase, "date": _said(day),
                 "mate": rng.choice(topic["mates"])}
         fill["mood"] = rng.choice(MOODS).format(**fill)
         body = text.format(**fill)
-        out.append((category, title.format(**fill), body[0].upper() + body[1:], later))
+        out.append((category, title.format(**fill), body[0].upper() + body[1:], day))
     return out
 
 
@@ -229,6 +230,7 @@ def build(out: Path) -> dict:
         who, act = topic["who"], topic["act"]
         ids, said = [], []
         for n, (category, title, tags, text, questions) in enumerate(topic["facts"]):
+            questions = questions + ([MORE[name][n]] if n in MORE.get(name, {}) else [])
             day = _date_of(text) or START + timedelta(days=rng.randrange(DAYS))
             if rng.random() < GENERIC_TITLE and not any(q.startswith("t|") for q in questions):
                 title = rng.choice(GENERIC_TITLES).format(P=who, W=act, month=MONTHS[day.month - 1],
@@ -244,8 +246,12 @@ def build(out: Path) -> dict:
                     asked = _reword(question, " ".join(said[-1]), rng)
                     kind, question = ("paraphrase", asked) if asked != question else (kind, question)
                 ask(f"t-{name}-f{n}-{q}", kind, question, [ids[-1]])
-            for category, title, text, later in _echoes(topic, SUBJECTS[name][n], day, rng):
-                add(category, title, tags[:2] + [who.lower()], text, later, who, act)
+            before = [max(day - timedelta(days=rng.randrange(5, 60)), START) for _ in range(BEFORE_COUNT)]
+            later = [min(day + timedelta(days=rng.randrange(3, 90)), START + timedelta(days=DAYS))
+                     for _ in range(rng.randint(0, ECHO_MAX))]
+            for category, title, text, when in (_talked_over(topic, BEFORE, "plan", PLANS[name][n], before, rng)
+                                                + _talked_over(topic, ECHOES, "subject", SUBJECTS[name][n], later, rng)):
+                add(category, title, tags[:2] + [who.lower()], text, when, who, act)
         for n, (first, second, question) in enumerate(topic["two"]):
             if rng.random() < REWORD:
                 question = _reword(question, " ".join(said[first] + said[second]), rng)

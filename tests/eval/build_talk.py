@@ -6,16 +6,20 @@ Priya) about their lives: running and pottery, a dog and a move, plants and a tr
 Korean lessons and a wedding. Nothing here shares a domain with Harbor (``build_store.py``),
 Fieldline (``build_wide.py``) or Pebbleworks (``build_chat.py``).
 
-It is hard to rank in the way chat-derived stores are: a person's name is in nearly every
-memory, each topic holds 30-odd memories that share its words (the hand-written facts of
-``talk_world.py`` among everyday memories written from the topic's places, people, things and
-activities), titles are short summaries and the content holds the details (dates, places,
-amounts, names). The questions are short, about one detail, as a friend asks about a past
-conversation ("When did Maya sign up for the half marathon?"), often sharing only words that
-many memories of the topic also hold; some need two memories. The unrelated prompts are
-coding chores and everyday questions, some sharing a word with the store in another sense
-(run, book, move, train, band), half of them inside a chat frame. Everything comes from the
-tables and ``random.Random(SEED)``: the same output every run, no network, no model.
+It is hard to rank in the way chat-derived stores are. A person's name is in every memory. Each
+topic holds about 35 memories that share its words: the hand-written facts of ``talk_world.py``;
+for each fact, a memory from before it happened that talks it over and up to two later ones that
+bring it up again, all sharing its words and none of its details; and everyday memories written
+from the topic's places, people, things and activities. Titles are short summaries, and most
+session summaries (half the other facts) are saved under a catch-up title ("Catch-up with Maya,
+3 Mar"), so the content alone holds the details (dates, places, amounts, names). The questions
+are short, about one detail, as a friend asks about a past conversation ("When did Maya sign
+up for the half marathon?"); most say one or two of the memory's words the way a friend would
+(``SYNONYMS``: "trainers" for "shoes", "the big day" for "the wedding"), kept only when a word
+is still shared; some need two memories. The unrelated prompts are coding chores and everyday
+questions, some sharing a word with the store in another sense (run, book, move, class, plan,
+deposit), each also inside a chat frame. Everything comes from the tables and
+``random.Random(SEED)``: the same output every run, no network, no model.
 
 Usage:
     python3 tests/eval/build_talk.py                 # write tests/eval/talk/ (git-ignored)
@@ -41,8 +45,9 @@ SEED = 20261126
 EVERYDAY_ASK = 0.2  # the share of everyday memories a question is asked about
 BEFORE_COUNT = 1  # earlier memories per fact that talk it over before it happened (share its words, not its details)
 ECHO_MAX = 2  # later memories per fact that bring it up again without its details (0 to this)
-GENERIC_TITLE = 0.7  # the share of facts saved under a catch-up title that names none of their details
-REWORD = 0.8  # the share of questions asked with a friend's words for the memory's (``SYNONYMS``)
+GENERIC_TITLE = {"session_summary": 0.8}  # by category, the share of facts saved under a catch-up title
+GENERIC_OTHER = 0.5  # (one that names none of their details); the other categories
+REWORD = 0.95  # the share of questions asked with a friend's words for the memory's (``SYNONYMS``)
 TITLE_ASK = 0.3  # the share of facts under their own title also asked about in the title's words
 TITLE_FRAMES = ["{t}?", "what was that about {t}?", "{t} - remind me?", "context on {t}?"]
 GENERIC_TITLES = ["{P}'s {W} news, {month}", "Catch-up with {P}, {day}", "{P}: {W} bits from {month}"]
@@ -57,7 +62,7 @@ MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augus
 START = datetime(2025, 11, 1, tzinfo=timezone.utc)  # the chat's first day; the last is 2026-10-25
 DAYS = 358
 EXTRA_TAG = {"bought": "shopping", "broke": "gear", "plan": "plans", "rule": "schedule", "wish": "gift-ideas",
-             "lent": "gear"}
+             "lent": "gear", "later": "to-do"}
 
 SILENT = [
     "how do I run a python script every hour with cron", "write a function that moves files older than 30 days to an archive folder",
@@ -119,6 +124,8 @@ def _content(category: str, text: str, who: str, act: str) -> dict:
     if category == "constraint":
         return {"kind": "limitation", "rule": text, "impact": [f"Plans with {who} work around it."], "severity": "low",
                 "active": True}
+    if category == "tech_debt":
+        return {"status": "open", "priority": "low", "description": text, "reason_deferred": f"{who} said it can wait."}
     if category == "preference":
         return {"topic": act, "value": text, "reason": f"{who} said so in the group chat.", "strength": "default"}
     return {"goal": f"Keep track of {who}'s news from the group chat.", "outcome": "success", "completed": [text],
@@ -179,7 +186,7 @@ def _everyday(topic: dict, rng: random.Random) -> list:
     for key, count, category, title, text, asks in EVERYDAY:
         pool = combos.get(key) or [(None, None)]
         rng.shuffle(pool)
-        things = [t for t in topic["things"] if key not in ("lent", "bought", "broke") or t not in used_things]
+        things = [t for t in topic["things"] if key not in ("lent", "bought", "broke", "later") or t not in used_things]
         for n in range(count):
             day = START + timedelta(days=rng.randrange(DAYS))
             pair = pool[n % len(pool)]
@@ -196,7 +203,7 @@ def _everyday(topic: dict, rng: random.Random) -> list:
                 fill["mate"], fill["doing"] = pair
             elif key == "chat":
                 fill["mate"] = topic["mates"][n % len(topic["mates"])]
-            elif key in ("lent", "bought", "broke"):
+            elif key in ("lent", "bought", "broke", "later"):
                 used_things.add(fill["thing"])
             fill["problem"], fill["problem_long"] = rng.choice(PROBLEMS)
             fill["fix"] = rng.choice(FIXES).format(**fill)
@@ -232,7 +239,7 @@ def build(out: Path) -> dict:
         for n, (category, title, tags, text, questions) in enumerate(topic["facts"]):
             questions = questions + ([MORE[name][n]] if n in MORE.get(name, {}) else [])
             day = _date_of(text) or START + timedelta(days=rng.randrange(DAYS))
-            if rng.random() < GENERIC_TITLE and not any(q.startswith("t|") for q in questions):
+            if rng.random() < GENERIC_TITLE.get(category, GENERIC_OTHER) and not any(q.startswith("t|") for q in questions):
                 title = rng.choice(GENERIC_TITLES).format(P=who, W=act, month=MONTHS[day.month - 1],
                                                           day=f"{day.day} {MONTHS[day.month - 1][:3]}")
             elif rng.random() < TITLE_ASK:

@@ -5,7 +5,10 @@ flat, a trip to Japan, bread) and Priya (Korean, climbing, a wedding, architectu
 group chat for twelve months (November 2025 to October 2026). Each person has four topics;
 each topic has hand-written facts with the questions a friend would ask about them, pairs
 of facts one question needs together, and pools (places, people, things, activities, shops)
-from which ``build_talk.py`` writes the topic's everyday memories.
+from which ``build_talk.py`` writes the topic's everyday memories. Below the topics: the
+everyday templates, what each fact is about (``SUBJECTS``) and was before it happened
+(``PLANS``) with the memories written from them (``ECHOES``, ``BEFORE``), a friend's words for
+the memories' (``SYNONYMS``) and the further questions (``MORE``).
 
 A fact is ``(category, title, tags, content, questions)``; a question is ``"kind|text"`` with
 kind ``d`` (a detail the content holds), ``p`` (other words, one or two shared) or ``t`` (the
@@ -614,13 +617,11 @@ EVERYDAY = [
      [("detail", "how much did {P} pay for the new {thing}?"), ("paraphrase", "where did {P} order the {thing} from?")]),
     ("rule", 1, "constraint", "{P} can't do {W} on {weekday}s", "{P} can't do {W} on {weekday}s until {date}: {reason}.",
      [("detail", "why can't {P} do {W} on {weekday}s?")]),
-    ("joined", 1, "session_summary", "{mate} joined {P} for {doing}", "{mate} came along to {doing} at {place} on {date}; {mood}.",
-     []),
     ("wish", 1, "preference", "{P} wants a better {thing}", "{P} keeps saying {S} wants a better {thing}, ideally from {shop}; a good present idea.",
      [("detail", "which shop does {P} want {H} {thing} from?")]),
     ("plan", 1, "decision", "{P} and {mate}: {doing} on {day}", "{P} and {mate} agreed to do {doing} at {place} on {date}, meeting at {time}.",
      [("detail", "what time are {P} and {mate} meeting for {doing}?")]),
-    ("update", 1, "session_summary", "{P}'s {W} update, {month}", "Quick {W} update from {P} on {date}: {mood}; next up is {doing}.",
+    ("later", 1, "tech_debt", "{P} keeps putting off the {thing}", "{P} still hasn't sorted the {thing} since {date}; {S} says it can wait until after {W} calms down.",
      []),
 ]
 

@@ -217,64 +217,81 @@ def _everyday(topic: dict, rng: random.Random) -> list:
     return out
 
 
-def build(out: Path) -> dict:
-    rng = random.Random(SEED)
-    memories, prompts, taken = [], [], set()
+def _in_other_words(kind: str, question: str, said: str, rng: random.Random) -> tuple:
+    """``(kind, question)``, asked in a friend's words (kind ``paraphrase``) for a share ``REWORD``."""
+    if rng.random() < REWORD:
+        asked = _reword(question, said, rng)
+        if asked != question:
+            return "paraphrase", asked
+    return kind, question
 
-    def add(category: str, title: str, tags: list, text: str, day, who: str, act: str) -> str:
-        mid = _slug(title, taken)
-        when = _stamp(rng, day or START + timedelta(days=rng.randrange(DAYS)))
-        memories.append({"schema_version": "1.0", "category": category, "id": mid, "title": title,
-                         "created_at": when, "updated_at": when, "tags": sorted(set(tags))[:4],
-                         "record_status": "active", "content": _content(category, text, who, act)})
+
+class _Writer:
+    """The memories and prompts of the set, with the ids taken so far."""
+
+    def __init__(self):
+        self.memories, self.prompts, self.taken = [], [], set()
+
+    def add(self, rng: random.Random, category: str, title: str, tags: list, text: str, day, who: str, act: str) -> str:
+        mid = _slug(title, self.taken)
+        when = _stamp(rng, day)
+        self.memories.append({"schema_version": "1.0", "category": category, "id": mid, "title": title,
+                              "created_at": when, "updated_at": when, "tags": sorted(set(tags))[:4],
+                              "record_status": "active", "content": _content(category, text, who, act)})
         return mid
 
-    def ask(pid: str, kind: str, text: str, expected: list) -> None:
-        prompts.append({"id": pid, "kind": kind, "expected": expected, "prompt": text})
+    def ask(self, pid: str, kind: str, text: str, expected: list) -> None:
+        self.prompts.append({"id": pid, "kind": kind, "expected": expected, "prompt": text})
 
+
+def _fact(out: _Writer, name: str, topic: dict, n: int, rng: random.Random) -> tuple:
+    """Write fact ``n`` of a topic, its questions and the memories that talk it over; ``(id, what it says)``."""
+    who, act = topic["who"], topic["act"]
+    category, title, tags, text, questions = topic["facts"][n]
+    questions = questions + ([MORE[name][n]] if n in MORE.get(name, {}) else [])
+    day = _date_of(text) or START + timedelta(days=rng.randrange(DAYS))
+    if rng.random() < GENERIC_TITLE.get(category, GENERIC_OTHER) and not any(q.startswith("t|") for q in questions):
+        title = rng.choice(GENERIC_TITLES).format(P=who, W=act, month=MONTHS[day.month - 1],
+                                                  day=f"{day.day} {MONTHS[day.month - 1][:3]}")
+    elif rng.random() < TITLE_ASK:
+        questions = questions + ["t|" + rng.choice(TITLE_FRAMES).format(t=title)]
+    mid = out.add(rng, category, title, tags, text, day, who, act)
+    said = f"{title} {' '.join(tags)} {text}"
     kinds = {"d": "detail", "p": "paraphrase", "t": "title"}
+    for q, line in enumerate(questions):
+        code, question = line.split("|", 1)
+        kind, question = (kinds[code], question) if code == "t" else _in_other_words(kinds[code], question, said, rng)
+        out.ask(f"t-{name}-f{n}-{q}", kind, question, [mid])
+    before = [max(day - timedelta(days=rng.randrange(5, 60)), START) for _ in range(BEFORE_COUNT)]
+    later = [min(day + timedelta(days=rng.randrange(3, 90)), START + timedelta(days=DAYS))
+             for _ in range(rng.randint(0, ECHO_MAX))]
+    for category, title, text, when in (_talked_over(topic, BEFORE, "plan", PLANS[name][n], before, rng)
+                                        + _talked_over(topic, ECHOES, "subject", SUBJECTS[name][n], later, rng)):
+        out.add(rng, category, title, tags[:2] + [who.lower()], text, when, who, act)
+    return mid, said
+
+
+def build(out_dir: Path) -> dict:
+    """Write the set. Each topic, fact and the unrelated prompts draw from their own ``Random``
+    (seeded with ``SEED`` and their name), so a change to one leaves the others as they were."""
+    out = _Writer()
     for name, topic in TOPICS.items():
-        who, act = topic["who"], topic["act"]
-        ids, said = [], []
-        for n, (category, title, tags, text, questions) in enumerate(topic["facts"]):
-            questions = questions + ([MORE[name][n]] if n in MORE.get(name, {}) else [])
-            day = _date_of(text) or START + timedelta(days=rng.randrange(DAYS))
-            if rng.random() < GENERIC_TITLE.get(category, GENERIC_OTHER) and not any(q.startswith("t|") for q in questions):
-                title = rng.choice(GENERIC_TITLES).format(P=who, W=act, month=MONTHS[day.month - 1],
-                                                          day=f"{day.day} {MONTHS[day.month - 1][:3]}")
-            elif rng.random() < TITLE_ASK:
-                questions = questions + ["t|" + rng.choice(TITLE_FRAMES).format(t=title)]
-            ids.append(add(category, title, tags, text, day, who, act))
-            said.append([title, " ".join(tags), text])
-            for q, line in enumerate(questions):
-                code, question = line.split("|", 1)
-                kind = kinds[code]
-                if code != "t" and rng.random() < REWORD:
-                    asked = _reword(question, " ".join(said[-1]), rng)
-                    kind, question = ("paraphrase", asked) if asked != question else (kind, question)
-                ask(f"t-{name}-f{n}-{q}", kind, question, [ids[-1]])
-            before = [max(day - timedelta(days=rng.randrange(5, 60)), START) for _ in range(BEFORE_COUNT)]
-            later = [min(day + timedelta(days=rng.randrange(3, 90)), START + timedelta(days=DAYS))
-                     for _ in range(rng.randint(0, ECHO_MAX))]
-            for category, title, text, when in (_talked_over(topic, BEFORE, "plan", PLANS[name][n], before, rng)
-                                                + _talked_over(topic, ECHOES, "subject", SUBJECTS[name][n], later, rng)):
-                add(category, title, tags[:2] + [who.lower()], text, when, who, act)
+        facts = [_fact(out, name, topic, n, random.Random(f"{SEED}:{name}:{n}")) for n in range(len(topic["facts"]))]
+        rng = random.Random(f"{SEED}:{name}")
         for n, (first, second, question) in enumerate(topic["two"]):
-            if rng.random() < REWORD:
-                question = _reword(question, " ".join(said[first] + said[second]), rng)
-            ask(f"t-{name}-two{n}", "two", question, [ids[first], ids[second]])
+            _, question = _in_other_words("two", question, f"{facts[first][1]} {facts[second][1]}", rng)
+            out.ask(f"t-{name}-two{n}", "two", question, [facts[first][0], facts[second][0]])
         for key, category, title, text, tags, day, questions in _everyday(topic, rng):
-            mid = add(category, title, tags, text, day, who, act)
+            mid = out.add(rng, category, title, tags, text, day, topic["who"], topic["act"])
             if questions and rng.random() < EVERYDAY_ASK:
                 kind, question = questions[rng.randrange(len(questions))]
-                if rng.random() < REWORD:
-                    asked = _reword(question, f"{title} {' '.join(tags)} {text}", rng)
-                    kind, question = ("paraphrase", asked) if asked != question else (kind, question)
-                ask(f"t-{name}-e-{key}", kind, question, [mid])
+                kind, question = _in_other_words(kind, question, f"{title} {' '.join(tags)} {text}", rng)
+                out.ask(f"t-{name}-e-{key}", kind, question, [mid])
+    rng = random.Random(f"{SEED}:unrelated")
     for n, text in enumerate(SILENT):
-        ask(f"t-silent-{n:03d}", "silent", text, [])
-        ask(f"t-silent-chat-{n:03d}", "silent_chat", rng.choice(SILENT_FRAMES).format(t=text), [])
-    return write_set(out, memories, prompts, "Lakeside, generated by build_talk.py")
+        out.ask(f"t-silent-{n:03d}", "silent", text, [])
+        out.ask(f"t-silent-chat-{n:03d}", "silent_chat", rng.choice(SILENT_FRAMES).format(t=text), [])
+    return write_set(out_dir, out.memories, out.prompts, "Lakeside, generated by build_talk.py")
 
 
 def main(argv=None) -> int:

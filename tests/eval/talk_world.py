@@ -694,7 +694,7 @@ ECHOES = [
 SYNONYMS = {
     "buy": "pick up", "sign up": "register", "shoes": "trainers", "course": "class", "class": "lesson",
     "classes": "sessions", "charging": "asking", "married": "together", "book": "reserve", "flights": "tickets",
-    "rent": "monthly cost", "guests": "people", "interview": "panel", "allergic": "intolerant", "exam": "test",
+    "rent": "monthly cost", "guests": "people", "Maya's interview": "Maya's panel", "allergic": "intolerant", "exam": "test",
     "lid": "top", "teapot": "pot", "sofa": "couch", "fern": "plant", "lamp": "light", "commute": "journey in",
     "membership": "pass", "venue": "place", "ceremony": "service", "bike": "bicycle", "flat": "place",
     "dog": "pup", "Jon's band": "Jon's group", "the band": "the group", "guitar": "axe", "wedding": "big day",

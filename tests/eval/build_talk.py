@@ -49,7 +49,7 @@ GENERIC_TITLE = {"session_summary": 0.8}  # by category, the share of facts save
 GENERIC_OTHER = 0.5  # (one that names none of their details); the other categories
 REWORD = 0.95  # the share of questions asked with a friend's words for the memory's (``SYNONYMS``)
 TITLE_ASK = 0.3  # the share of facts under their own title also asked about in the title's words
-TITLE_FRAMES = ["{t}?", "what was that about {t}?", "{t} - remind me?", "context on {t}?"]
+TITLE_FRAMES = ["{t}?", "anything more on {t}?", "{t} - remind me?", "context on {t}?"]
 GENERIC_TITLES = ["{P}'s {W} news, {month}", "Catch-up with {P}, {day}", "{P}: {W} bits from {month}"]
 COMMON = set("""the and did does what who how when where which why for her his him she with from get got long much
 many make like use see know want need help just also very too about into out does have has had will would could can

@@ -284,7 +284,7 @@ TOPICS = {
         "facts": [
             ("decision", "Jon is doing the London to Brighton ride", ["jon", "cycling", "charity"],
              "Jon signed up for the London to Brighton ride on 15 June for the British Heart Foundation; his sponsorship target is £500.",
-             ["d|what charity is Jon riding for?", "p|how much sponsorship is Jon after for the ride?"]),
+             ["d|what charity is Jon riding for?", "p|what's Jon's sponsorship target for the ride?"]),
             ("session_summary", "Jon's bike was stolen", ["jon", "bike", "stolen"],
              "Jon's Ribble was stolen from outside the station on 18 January despite the D-lock; crime number 4471, insurance paid £700.",
              ["d|how much did the insurance pay out for Jon's bike?", "p|what make was the bike that got nicked?"]),
@@ -348,7 +348,7 @@ TOPICS = {
     },
     "ana-home": {
         "who": "Ana", "act": "furniture shopping", "tags": ["home"],
-        "places": ["the lounge", "Ana's room", "the hallway", "Habitat on King Street", "the Sunday car boot sale"],
+        "places": ["Habitat on King Street", "the Sunday car boot sale", "the antiques centre", "the flea market", "IKEA"],
         "mates": ["Grace", "Jon", "Maya"],
         "things": ["rug", "floor lamp", "paint samples", "curtains", "mirror", "side table"],
         "doings": ["painting", "a furniture hunt", "flat-pack assembly", "a car boot sale trip", "a deep clean", "rearranging the lounge"],
@@ -560,7 +560,7 @@ TOPICS = {
              ["p|how many people turned up to Priya's wedding?", "d|who played at Priya's wedding?"]),
         ],
         "two": [(1, 7, "how many guests were invited to the wedding and how many came?"),
-                (0, 6, "what's the date and plan for Priya's wedding day?")],
+                (0, 6, "what's the date and plan for Priya's wedding?")],
     },
     "priya-work": {
         "who": "Priya", "act": "site visits", "tags": ["work", "architecture"],
@@ -696,8 +696,8 @@ SYNONYMS = {
     "classes": "sessions", "charging": "asking", "married": "together", "book": "reserve", "flights": "tickets",
     "rent": "monthly cost", "guests": "people", "Maya's interview": "Maya's panel", "allergic": "intolerant", "exam": "test",
     "lid": "top", "teapot": "pot", "sofa": "couch", "fern": "plant", "lamp": "light", "commute": "journey in",
-    "membership": "pass", "venue": "place", "ceremony": "service", "bike": "bicycle", "flat": "place",
-    "dog": "pup", "Jon's band": "Jon's group", "the band": "the group", "guitar": "axe", "wedding": "big day",
+    "membership": "pass", "venue": "place", "ceremony": "service", "bike": "bicycle", "new flat": "new place",
+    "Jon's dog": "Jon's pup", "the dog": "the pup", "Jon's band": "Jon's group", "the band": "the group", "guitar": "axe", "wedding": "big day",
     "first gig": "first show", "injury": "niggle", "strings": "string set", "sort of lead": "sort of leash",
     "couriers": "delivery men", "bowl": "pot", "race": "event", "mugs": "cups",
     "bib": "race", "physio": "doctor", "bubbles": "pockets", "scoops": "cups", "sock": "laundry",
@@ -706,10 +706,10 @@ SYNONYMS = {
     "carer": "helper", "landlord": "owner", "lease": "contract", "excess": "deductible", "salary": "pay",
     "tutor": "teacher", "ryokan": "inn", "cash": "money", "fig": "tree", "monstera": "big plant",
     "compost": "soil", "croissants": "pastries", "dress fitting": "outfit appointment", "menu": "food",
-    "van": "truck", "redirect": "forwarding", "sponsorship": "donations", "manager": "boss",
+    "van": "truck", "redirect": "forwarding", "sponsorship": "fundraising", "manager": "boss",
     "kitchenaid": "mixer", "insured": "covered", "resoled": "fixed", "scheme": "deal", "shelf": "rack",
     "routine": "habit", "notice": "warning", "swap": "exchange", "flashcards": "cards", "singer": "vocalist",
-    "drama": "series", "deposit": "bond", "blight": "disease", "plot": "patch", "strained": "hurt",
+    "deposit": "bond", "blight": "disease", "plot": "patch", "strained": "hurt",
     "shin": "leg", "clamp": "boot",
 }
 

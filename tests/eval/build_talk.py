@@ -38,7 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from build_wide import run, write_set  # noqa: E402  (the same writer and CLI)
-from talk_world import (BEFORE, ECHOES, EVERYDAY, FIXES, MORE, MOODS, PROBLEMS, PRONOUNS, PLANS, REASONS,  # noqa: E402
+from talk_world import (ASIDES, BEFORE, ECHOES, EVERYDAY, FIXES, MORE, MOODS, PROBLEMS, PRONOUNS, PLANS, REASONS,  # noqa: E402
                         SUBJECTS, SYNONYMS, TIMES, TOPICS, WEEKDAYS, WHYS)
 
 SEED = 20261126
@@ -119,7 +119,7 @@ def _content(category: str, text: str, who: str, act: str) -> dict:
     if category == "decision":
         return {"status": "accepted", "context": f"{who} mentioned it in the group chat.", "decision": text, "rationale": []}
     if category == "runbook":
-        steps = [s.strip().rstrip(".") + "." for s in re.split(r"; |(?<=\.) ", text) if s.strip()]
+        steps = [s[0].upper() + s[1:].rstrip(".") + "." for s in re.split(r"; |(?<=\.) ", text.strip()) if s]
         return {"trigger": f"Whenever it comes up ({act}).", "steps": steps, "verification": f"Check with {who} in the chat."}
     if category == "constraint":
         return {"kind": "limitation", "rule": text, "impact": [f"Plans with {who} work around it."], "severity": "low",
@@ -163,12 +163,12 @@ def _talked_over(topic: dict, templates: list, slot: str, phrase: str, days: lis
     """Memories that talk a fact over without its details, one per day in ``days``, each from another
     of ``templates`` with ``phrase`` in ``{slot}``: ``(category, title, text, day)``."""
     who = topic["who"]
-    she, her = PRONOUNS[who]
+    she, her, him = PRONOUNS[who]
     out = []
     for (category, title, text), day in zip(rng.sample(templates, len(days)), days):
-        fill = {"P": who, "S": she, "H": her, "W": topic["act"], slot: phrase, "date": _said(day),
+        fill = {"P": who, "S": she, "H": her, "O": him, "W": topic["act"], slot: phrase, "date": _said(day),
                 "mate": rng.choice(topic["mates"])}
-        fill["mood"] = rng.choice(MOODS).format(**fill)
+        fill["aside"] = rng.choice(ASIDES).format(**fill)
         body = text.format(**fill)
         out.append((category, title.format(**fill), body[0].upper() + body[1:], day))
     return out
@@ -177,7 +177,7 @@ def _talked_over(topic: dict, templates: list, slot: str, phrase: str, days: lis
 def _everyday(topic: dict, rng: random.Random) -> list:
     """The topic's everyday memories: ``(key, category, title, text, tags, day, [(kind, question)])``."""
     who, act = topic["who"], topic["act"]
-    she, her = PRONOUNS[who]
+    she, her, _ = PRONOUNS[who]
     combos = {"went": list(itertools.product(topic["doings"], topic["places"])),
               "joined": list(itertools.product(topic["mates"], topic["doings"])),
               "plan": list(itertools.product(topic["mates"], topic["doings"]))}
@@ -205,6 +205,9 @@ def _everyday(topic: dict, rng: random.Random) -> list:
                 fill["mate"] = topic["mates"][n % len(topic["mates"])]
             elif key in ("lent", "bought", "broke", "later"):
                 used_things.add(fill["thing"])
+            plural = fill["thing"].endswith("s") and not fill["thing"].endswith("ss")
+            fill["a"], fill["it"] = ("", "them") if plural else ("a ", "it")
+            fill["a_thing"] = fill["thing"] if plural else ("an " if fill["thing"][0] in "aeiou" else "a ") + fill["thing"]
             fill["problem"], fill["problem_long"] = rng.choice(PROBLEMS)
             fill["fix"] = rng.choice(FIXES).format(**fill)
             fill["reason"] = rng.choice(REASONS).format(**fill)

@@ -16,7 +16,8 @@ title's words). A pair is ``(fact index, fact index, question)``.
 """
 from __future__ import annotations
 
-PRONOUNS = {"Maya": ("she", "her"), "Jon": ("he", "his"), "Ana": ("she", "her"), "Priya": ("she", "her")}
+PRONOUNS = {"Maya": ("she", "her", "her"), "Jon": ("he", "his", "him"), "Ana": ("she", "her", "her"),
+            "Priya": ("she", "her", "her")}  # subject, possessive, object
 
 TOPICS = {
     "maya-running": {
@@ -352,7 +353,7 @@ TOPICS = {
         "mates": ["Grace", "Jon", "Maya"],
         "things": ["rug", "floor lamp", "paint samples", "curtains", "mirror", "side table"],
         "doings": ["painting", "a furniture hunt", "flat-pack assembly", "a car boot sale trip", "a deep clean", "rearranging the lounge"],
-        "shops": ["Habitat", "Loaf", "the Sunday car boot sale"],
+        "shops": ["Habitat", "Loaf", "Etsy"],
         "facts": [
             ("decision", "Ana bought the green sofa", ["ana", "sofa", "furniture"],
              "Ana bought the green velvet sofa from Loaf on 8 February for £1,150 in the sale; delivery took 6 weeks.",
@@ -605,23 +606,23 @@ TOPICS = {
 EVERYDAY = [
     ("went", 2, "session_summary", "{P} did {doing} at {place}", "On {date} {P} did {doing} at {place} with {mate}; {mood}.",
      [("detail", "who did {P} do {doing} with at {place}?")]),
-    ("chat", 1, "session_summary", "{P} and {mate} talked {W}", "Over coffee on {date} {P} and {mate} talked about {W}; {P} wants to try {doing} at {place} next.",
+    ("chat", 1, "session_summary", "{P} and {mate} talked about {W}", "Over coffee on {date} {P} and {mate} talked about {W}; {P} wants to try {doing} at {place} next.",
      []),
     ("spot", 1, "preference", "{P} likes {place} for {W}", "{P} says {place} is the best place for {doing}: {why}.",
      [("paraphrase", "what does {P} think of {place}?")]),
-    ("lent", 1, "decision", "{P} lent the {thing} to {mate}", "{P} lent {mate} the {thing} on {date}; {mate} promised it back by {date2}.",
+    ("lent", 1, "decision", "{P} lent the {thing} to {mate}", "{P} lent {mate} the {thing} on {date}; {mate} promised {it} back by {date2}.",
      [("paraphrase", "who has {P}'s {thing} at the moment?"), ("detail", "when is {mate} giving back the {thing}?")]),
     ("broke", 1, "session_summary", "{P}'s {thing} {problem}", "On {date} {P} said the {thing} {problem_long}; {fix}.",
      []),
-    ("bought", 1, "decision", "{P} ordered a new {thing}", "{P} ordered a {thing} from {shop} on {date} for £{amount}; it should come in {days} days.",
+    ("bought", 1, "decision", "{P} ordered {a}new {thing}", "{P} ordered {a_thing} from {shop} on {date} for £{amount}; delivery in {days} days.",
      [("detail", "how much did {P} pay for the new {thing}?"), ("paraphrase", "where did {P} order the {thing} from?")]),
     ("rule", 1, "constraint", "{P} can't do {W} on {weekday}s", "{P} can't do {W} on {weekday}s until {date}: {reason}.",
      [("detail", "why can't {P} do {W} on {weekday}s?")]),
-    ("wish", 1, "preference", "{P} wants a better {thing}", "{P} keeps saying {S} wants a better {thing}, ideally from {shop}; a good present idea.",
+    ("wish", 1, "preference", "{P} wants {a}better {thing}", "{P} keeps saying {S} wants {a}better {thing}, ideally from {shop}; a good present idea.",
      [("detail", "which shop does {P} want {H} {thing} from?")]),
     ("plan", 1, "decision", "{P} and {mate}: {doing} on {day}", "{P} and {mate} agreed to do {doing} at {place} on {date}, meeting at {time}.",
      [("detail", "what time are {P} and {mate} meeting for {doing}?")]),
-    ("later", 1, "tech_debt", "{P} keeps putting off the {thing}", "{P} still hasn't sorted the {thing} since {date}; {S} says it can wait until after {W} calms down.",
+    ("later", 1, "tech_debt", "{P} keeps putting off the {thing}", "{P} still hasn't sorted out the {thing} since {date}; {S} says it can wait for now.",
      []),
 ]
 
@@ -631,9 +632,11 @@ MOODS = ["{S} said it felt great", "it poured with rain the whole time", "they w
          "{P} wants to make it a regular thing"]
 WHYS = ["quiet in the mornings", "easy to park", "the people are friendly", "close to the bus stop",
         "cheap on weekdays", "there's a good cafe next door", "it never gets crowded", "the light is lovely"]
-PROBLEMS = [("broke", "snapped in half"), ("went missing", "vanished after the weekend"),
-            ("needs replacing", "is completely worn out"), ("got soaked", "was left out in the rain"),
-            ("is playing up", "keeps playing up")]
+PROBLEMS = [("broke", "broke at the weekend"), ("went missing", "went missing after the weekend"),
+            ("wore out", "finally wore out"), ("got soaked", "got left out in the rain"),
+            ("got damaged", "got damaged on the bus")]
+ASIDES = ["{S} sounded happy about it", "{S} wasn't sure what to do next", "{mate} had some advice",
+          "nobody had much to add", "{S} said there's no rush", "{S} asked for ideas"]
 FIXES = ["{mate} might have a spare", "{S}'ll look on {shop}", "{S} is making do for now",
          "it's going on {H} birthday list", "{S} asked the group if anyone has one"]
 REASONS = ["the new rota", "a standing dinner with {H} mum", "an evening course", "the bins and the house meeting",
@@ -680,10 +683,10 @@ SUBJECTS = {
 
 # Later memories that bring a fact up again without its details: (category, title, content).
 ECHOES = [
-    ("session_summary", "{P} on {subject}", "In the chat on {date} {P} brought up {subject} again; {mood}."),
+    ("session_summary", "{P} on {subject}", "In the chat on {date} {P} brought up {subject} again; {aside}."),
     ("session_summary", "{mate} asked {P} about {subject}", "{mate} asked about {subject} on {date}; {P} said {S}'d share more soon."),
     ("session_summary", "{P} still thinking about {subject}", "On {date} {P} mentioned {subject} while talking about {W}; nothing new decided."),
-    ("preference", "{P}'s take on {subject}", "{P} has mixed feelings about {subject}; {S} brought it up on {date} and {mood}."),
+    ("preference", "{P}'s take on {subject}", "{P} has mixed feelings about {subject}; {S} brought it up on {date} and {aside}."),
     ("session_summary", "{P} going over the cost of {subject}", "On {date} {P} went through what {subject} will cost and what {S} has paid so far; the numbers are in {H} notes, not the chat."),
     ("decision", "{P} will sort out {subject} next week", "{P} said on {date} {S}'ll book the time and buy what's needed for {subject} next week; no day or place picked yet."),
     ("session_summary", "{P} and {mate} compared notes on {subject}", "{P} and {mate} talked about {subject} on {date}: when to start, where to go and who else is coming; nothing settled."),
@@ -765,7 +768,7 @@ PLANS = {
 # Earlier memories that talk a fact over before it happened: (category, title, content).
 BEFORE = [
     ("session_summary", "{P} thinking about {plan}", "On {date} {P} said {S} was thinking about {plan}; {S} wanted the group's opinion first."),
-    ("session_summary", "{P} weighing up {plan}", "{P} spent the evening of {date} weighing up {plan}; {mate} told {H} to go for it."),
+    ("session_summary", "{P} weighing up {plan}", "{P} spent the evening of {date} weighing up {plan}; {mate} told {O} to go for it."),
     ("decision", "{P} not sure yet about {plan}", "As of {date} {P} hadn't decided about {plan}; {S}'ll come back to it."),
 ]
 

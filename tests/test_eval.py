@@ -193,15 +193,16 @@ def test_talk_set_records_validate_and_look_like_a_chat_store(tmp_path):
                    capture_output=True)
     files = sorted((tmp_path / "store" / ".claude" / "memory").rglob("*.json"))
     assert 400 <= len(files) <= 700
-    ids, named = set(), 0
+    ids, named, categories = set(), 0, set()
     for path in files:
         record = json.loads(path.read_text(encoding="utf-8"))
+        categories.add(record["category"])
         category = {folder: cat for cat, folder in DEFAULT_FOLDERS.items()}[path.parent.name]
         assert validate_record(record, folder_category=category, file_id=path.stem) == [], path.name
         assert 2 <= len(record["tags"]) <= 4, path.name
         ids.add(record["id"])
         named += any(n in json.dumps(record) for n in ("Maya", "Jon", "Ana", "Priya"))
-    assert named >= 0.9 * len(files)
+    assert named >= 0.9 * len(files) and categories == set(DEFAULT_FOLDERS)
     prompts = [json.loads(line) for line in (tmp_path / "prompts.jsonl").read_text().splitlines()]
     answerable = [p for p in prompts if p["expected"]]
     assert len(answerable) >= 300 and all(1 <= len(p["expected"]) <= 2 and set(p["expected"]) <= ids

@@ -18,7 +18,7 @@ up for the half marathon?"); most say one or two of the memory's words the way a
 (``SYNONYMS``: "trainers" for "shoes", "the big day" for "the wedding"), kept only when a word
 is still shared; some need two memories. The unrelated prompts are coding chores and everyday
 questions, some sharing a word with the store in another sense (run, book, move, class, plan,
-deposit), each also inside a chat frame. Everything comes from the tables and
+deposit, dog, walk), each also inside a chat frame. Everything comes from the tables and
 ``random.Random(SEED)``: the same output every run, no network, no model.
 
 Usage:
@@ -78,10 +78,10 @@ SILENT = [
     "what's the weather usually like in iceland in march", "suggest a name for a fantasy football team",
     "how long should I boil an egg for a runny yolk", "what year did the berlin wall fall",
     "explain recursion with a simple example", "why does my phone battery drain so fast",
-    "how do I cancel an amazon prime subscription", "what is the capital of australia",
+    "how do I cancel an amazon prime subscription", "where does the name hot dog come from",
     "write a docker compose file for postgres and redis", "how do I show the git branch in my shell prompt",
     "summarise the causes of the first world war", "how does compound interest work",
-    "draft an email asking my landlord to fix the heating", "which is bigger, a gigabyte or a gibibyte",
+    "draft an email asking my landlord to fix the heating", "how do I walk a binary tree in order in python",
     "how do I change the oil in a car", "give me a regex for email addresses",
     "how do I unit test a react component", "what time does the sun set in london in june",
     "translate 'where is the train station' into spanish", "how many players are on a rugby team",

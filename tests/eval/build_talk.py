@@ -38,7 +38,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from build_wide import run, write_set  # noqa: E402  (the same writer and CLI)
-from talk_world import (ASIDES, BEFORE, ECHOES, EVERYDAY, FIXES, MORE, MOODS, PROBLEMS, PRONOUNS, PLANS, REASONS,  # noqa: E402
+from talk_world import (ASIDES, BEFORE, ECHOES, EVERYDAY, FIXES, MORE, MOODS, PROBLEMS,  # noqa: E402
+                        PRONOUNS, PLANS, REASONS,
                         SUBJECTS, SYNONYMS, TIMES, TOPICS, WEEKDAYS, WHYS)
 
 SEED = 20261126
@@ -65,7 +66,8 @@ EXTRA_TAG = {"bought": "shopping", "broke": "gear", "plan": "plans", "rule": "sc
              "lent": "gear", "later": "to-do"}
 
 SILENT = [
-    "how do I run a python script every hour with cron", "write a function that moves files older than 30 days to an archive folder",
+    "how do I run a python script every hour with cron",
+    "write a function that moves files older than 30 days to an archive folder",
     "how do I book a meeting room in outlook", "explain what a class is in object oriented programming",
     "how do I train a neural network on a small dataset", "write a sql query to find duplicate rows in a table",
     "git rebase or merge, which should I use", "what's the time complexity of quicksort",
@@ -117,10 +119,12 @@ def _stamp(rng: random.Random, day: datetime) -> str:
 def _content(category: str, text: str, who: str, act: str) -> dict:
     """The record body of a chat-saved memory: the text in the category's main field."""
     if category == "decision":
-        return {"status": "accepted", "context": f"{who} mentioned it in the group chat.", "decision": text, "rationale": []}
+        return {"status": "accepted", "context": f"{who} mentioned it in the group chat.", "decision": text,
+                "rationale": []}
     if category == "runbook":
         steps = [s[0].upper() + s[1:].rstrip(".") + "." for s in re.split(r"; |(?<=\.) ", text.strip()) if s]
-        return {"trigger": f"Whenever it comes up ({act}).", "steps": steps, "verification": f"Check with {who} in the chat."}
+        return {"trigger": f"Whenever it comes up ({act}).", "steps": steps,
+                "verification": f"Check with {who} in the chat."}
     if category == "constraint":
         return {"kind": "limitation", "rule": text, "impact": [f"Plans with {who} work around it."], "severity": "low",
                 "active": True}
@@ -190,7 +194,8 @@ def _everyday(topic: dict, rng: random.Random) -> list:
         for n in range(count):
             day = START + timedelta(days=rng.randrange(DAYS))
             pair = pool[n % len(pool)]
-            fill = {"P": who, "S": she, "H": her, "W": act, "date": _said(day), "day": f"{day.day} {MONTHS[day.month - 1][:3]}",
+            fill = {"P": who, "S": she, "H": her, "W": act, "date": _said(day),
+                    "day": f"{day.day} {MONTHS[day.month - 1][:3]}",
                     "month": MONTHS[day.month - 1], "place": topic["places"][n % len(topic["places"])],
                     "mate": rng.choice(topic["mates"]), "doing": rng.choice(topic["doings"]),
                     "thing": things[n % len(things)], "shop": rng.choice(topic["shops"]),
@@ -207,7 +212,8 @@ def _everyday(topic: dict, rng: random.Random) -> list:
                 used_things.add(fill["thing"])
             plural = fill["thing"].endswith("s") and not fill["thing"].endswith("ss")
             fill["a"], fill["it"] = ("", "them") if plural else ("a ", "it")
-            fill["a_thing"] = fill["thing"] if plural else ("an " if fill["thing"][0] in "aeiou" else "a ") + fill["thing"]
+            article = "" if plural else "an " if fill["thing"][0] in "aeiou" else "a "
+            fill["a_thing"] = article + fill["thing"]
             fill["problem"], fill["problem_long"] = rng.choice(PROBLEMS)
             fill["fix"] = rng.choice(FIXES).format(**fill)
             fill["reason"] = rng.choice(REASONS).format(**fill)

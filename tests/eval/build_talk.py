@@ -16,10 +16,11 @@ session summaries (half the other facts) are saved under a catch-up title ("Catc
 are short, about one detail, as a friend asks about a past conversation ("When did Maya sign
 up for the half marathon?"); most say one or two of the memory's words the way a friend would
 (``SYNONYMS``: "trainers" for "shoes", "the big day" for "the wedding"), kept only when a word
-is still shared; some need two memories. The unrelated prompts are coding chores and everyday
-questions, some sharing a word with the store in another sense (run, book, move, class, plan,
-deposit, dog, walk), each also inside a chat frame. Everything comes from the tables and
-``random.Random(SEED)``: the same output every run, no network, no model.
+is still shared; some need two memories; a quarter start with a chat opener ("hey, ...").
+The unrelated prompts are coding chores and everyday questions, some sharing a word with the
+store in another sense (run, book, move, class, plan, deposit, dog, walk), each also inside a
+chat frame. Everything comes from the tables and ``random.Random`` seeded with ``SEED`` (one per
+topic, fact and prompt): the same output every run, no network, no model.
 
 Usage:
     python3 tests/eval/build_talk.py                 # write tests/eval/talk/ (git-ignored)
@@ -49,6 +50,9 @@ ECHO_MAX = 2  # later memories per fact that bring it up again without its detai
 GENERIC_TITLE = {"session_summary": 0.8}  # by category, the share of facts saved under a catch-up title
 GENERIC_OTHER = 0.5  # (one that names none of their details); the other categories
 REWORD = 0.95  # the share of questions asked with a friend's words for the memory's (``SYNONYMS``)
+CHATTY = 0.25  # the share of answerable questions typed with a chat opener (stop words only: "hey, ...")
+OPENERS = ["hey, {q}", "quick one - {q}", "ok so {q}", "hey quick one, {q}"]
+ASKING = {"when", "what", "what's", "where", "who", "who's", "how", "which", "why", "is", "does", "did", "can"}
 TITLE_ASK = 0.3  # the share of facts under their own title also asked about in the title's words
 TITLE_FRAMES = ["{t}?", "anything more on {t}?", "{t} - remind me?", "context on {t}?"]
 GENERIC_TITLES = ["{P}'s {W} news, {month}", "Catch-up with {P}, {day}", "{P}: {W} bits from {month}"]
@@ -250,6 +254,12 @@ class _Writer:
         return mid
 
     def ask(self, pid: str, kind: str, text: str, expected: list) -> None:
+        """File a prompt; some answerable ones typed with a chat opener (their own ``Random``: no other
+        draw moves)."""
+        rng = random.Random(f"{SEED}:{pid}")
+        if expected and rng.random() < CHATTY:
+            first = text.split(" ", 1)[0]
+            text = rng.choice(OPENERS).format(q=first.lower() + text[len(first):] if first.lower() in ASKING else text)
         self.prompts.append({"id": pid, "kind": kind, "expected": expected, "prompt": text})
 
 

@@ -12,7 +12,8 @@ import pytest
 from helpers import record, run_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
-from team_memory.recall.matching import Smart, evidence
+from team_memory.recall.abstention import evidence
+from team_memory.recall.matching import Smart
 from team_memory.recall.rank import rank
 
 WORDS = ("billing export invoice retry worker queue cache redis kafka schema migration search index "
@@ -126,3 +127,39 @@ def test_a_number_word_is_no_evidence(memory_root, size, cached):
         rebuild_index(str(memory_root), load_config(str(memory_root)))
     assert _shown(memory_root, "help me plan a three day trip to the coast") == [], size
     assert _shown(memory_root, "what about missed uplinks?")[:1] == ["alert"], size
+
+
+def _people_store(memory_root, size: int) -> None:
+    """``size`` memories of a group chat: ``maya`` is a tag of 60% of them; ``pottery`` is in one body."""
+    rng = random.Random(size + 2)
+    for i in range(size):
+        tags = rng.sample(WORDS, 2) + (["maya"] if i % 5 < 3 else ["jon"])
+        title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} notes {i}"
+        text = " ".join(rng.sample(WORDS, 8))
+        content = {"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}
+        write(memory_root, record("decision", f"m{i}", title, tags, content=content))
+    text = "Maya started a pottery class at the community studio on Thursdays"
+    write(memory_root, record("decision", "hobby", "Maya's new Thursday plans", ["maya", "plans"],
+                              content={"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}))
+
+
+@pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_question_its_best_memory_explains_answers_under_the_evidence_floor(memory_root, size, cached):
+    """One rare body word and a common name: under ``min_evidence``, yet the memory explains the whole question."""
+    _people_store(memory_root, size)
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "what did maya say about pottery?")[:1] == ["hobby"], size
+    assert _shown(memory_root, "pottery?")[:1] == ["hobby"], size
+    # the same rare word among words the store never saw explains little of the prompt
+    assert _shown(memory_root, "how do I glaze pottery without a kiln at home") == [], size
+    # a common word alone, or a common name, is no answer
+    assert _shown(memory_root, "what about maya?") == [], size
+    if size < 500:
+        return  # in a small store the rare word weighs enough for ``min_evidence`` alone
+    # the explained way off: the evidence rule alone stays silent on the question
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_explained": 0}}')
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "what did maya say about pottery?") == [], size

@@ -19,8 +19,8 @@ def _without_floor(strategy):
     class Unfloored(type(strategy)):
         verdict = None
 
-        def confident(self, best: float, reachable: float) -> bool:
-            self.verdict = (best, reachable, super().confident(best, reachable))
+        def confident(self, best: float, reachable: float, *more) -> bool:
+            self.verdict = (best, reachable, super().confident(best, reachable, *more))
             return True
 
         def bar(self, best: float) -> float:
@@ -39,7 +39,7 @@ def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
     if best < strategy.min_score:
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    from .matching import evidence
+    from .abstention import evidence
     return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
             f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}): nothing is shown")
 

@@ -66,6 +66,7 @@ from ..base.config import int_setting, section, warn
 from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match
 from ..text.textnorm import joined_pairs, token_groups
+from .abstention import EXPLAINED_SCORE, best_matches, evidence, explained, rare_words, unknown_words
 from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _rapidfuzz, _total, fuzzy_available, surface_weight)
@@ -74,6 +75,7 @@ DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.6
 DEFAULT_MIN_EVIDENCE = 1.9
+DEFAULT_MIN_EXPLAINED = 0.7  # ``abstention.explained``: 0 turns that way of answering off
 DEFAULT_MIN_RUNNER_UP = 3.0
 DEFAULT_MIN_RELATED = 0.4
 DEFAULT_MAX_RELATED = 2  # possibly related memories shown by title after the clear hits
@@ -111,6 +113,7 @@ class Smart(SmartFeatures):
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
+        self.min_explained = float_setting(config, "min_explained", DEFAULT_MIN_EXPLAINED, 0.0, 1.0)
         self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
         self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
@@ -235,8 +238,10 @@ class Smart(SmartFeatures):
                 for i, match in best.items():
                     found.setdefault(i, []).append((g, q, match))
         reachable = sum(reach.values())
+        unknown = unknown_words(query, reach)
         totals = {i: _total(m) for i, m in found.items()}
-        if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable)
+        if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable, unknown,
+                                                                totals, found)
                 and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], self.surface,
                                     self.fuzzy_cutoff)
                 and fuzzy_available()):
@@ -247,27 +252,40 @@ class Smart(SmartFeatures):
                     found.setdefault(i, []).append((g, q, match))
             totals = {i: _total(m) for i, m in found.items()}
         best = max(totals.values(), default=0.0)
-        if not self.confident(best, reachable):
+        if not self.confident(best, reachable, unknown, totals, found):
             return second_chance(self, [(round(t, 2), entries[i], found[i]) for i, t in totals.items()])
         return self.shown(best, [(round(total, 2), entries[i], found[i]) for i, total in totals.items()])
 
-    def confident(self, best: float, reachable: float) -> bool:
-        """Whether the best memory is evidence enough to answer at all (see ``evidence``)."""
-        return best >= self.min_score and evidence(best, reachable) >= self.min_evidence - 1e-9
+    def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None) -> bool:
+        """Whether the best memory is evidence enough to answer at all (``abstention``): its ``evidence``
+        reaches ``min_evidence``, or it ``explained`` ``min_explained`` of the prompt with a rare word.
+
+        ``totals`` and ``found`` (key -> score, key -> matches) let the second way see the best's matches.
+        """
+        if best >= self.min_score and evidence(best, reachable) >= self.min_evidence - 1e-9:
+            return True
+        return (self.min_explained > 0 and best >= EXPLAINED_SCORE and totals is not None
+                and explained(best, reachable, unknown) >= self.min_explained - 1e-9
+                and any(rare_words(m) for m in best_matches(totals, found, best)))
 
     def floor(self) -> float:
         """No memory under this is ever shown: a best under it is not ``confident``, a runner-up is under ``bar``."""
+        return min(self.runner_up_floor(), EXPLAINED_SCORE) if self.min_explained > 0 else self.runner_up_floor()
+
+    def runner_up_floor(self) -> float:
+        """No memory but the best is shown under this (the best may answer from ``EXPLAINED_SCORE``)."""
         return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
 
     def clear_bar(self, best: float) -> float:
-        """The points a memory needs to be shown as a clear hit beside a best of ``best``."""
-        return max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best)
+        """The points a memory needs to be shown as a clear hit beside a best of ``best`` (the best itself
+        is one, even under ``min_score`` when it answers the ``explained`` way)."""
+        return min(best, max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best))
 
     def bar(self, best: float) -> float:
         """The points a memory needs to be shown at all beside a best of ``best``: a clear hit, or a
-        possibly related one (``floor`` and ``retrieval.min_related`` x the best)."""
+        possibly related one (``runner_up_floor`` and ``retrieval.min_related`` x the best)."""
         clear = self.clear_bar(best)
-        return min(clear, max(self.floor(), self.min_related * best)) if self.max_related else clear
+        return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
 
     def shown(self, best: float, rows: list) -> list:
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
@@ -293,18 +311,4 @@ class Smart(SmartFeatures):
             if e is entry:
                 return points, parts
         return 0, {}
-
-
-def evidence(best: float, reachable: float) -> float:
-    """The best score times the square root of the share of the prompt it explains.
-
-    ``reachable`` adds up, per prompt word, the most points any memory gets from it: what
-    the store could explain of the prompt (words the store has never seen add nothing).
-    A rare tag asked about alone explains all of its prompt and keeps its points; the
-    same tag met by chance in a long prompt about something else explains a small share.
-    """
-    if best <= 0 or reachable <= 0:
-        return 0.0
-    return best * math.sqrt(min(1.0, best / reachable))
-
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..derived.cache import NO_BITS, bits_of, ids_of_bits
+from .abstention import unknown_words
 from .bitplanes import QUANTUM, _bound, _reaching
 from .secondchance import second_chance
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
@@ -257,6 +258,7 @@ def score_index(strategy, query, index) -> list:
             else:
                 unmatched.append((g, q))
     reachable = sum(reach.values())
+    unknown = unknown_words(query, reach)
 
     found, totals = {}, {}
     best = 0.0
@@ -285,7 +287,7 @@ def score_index(strategy, query, index) -> list:
         found[i] = matches
         totals[i] = _total(matches)
         best = max(best, totals[i])
-    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable)
+    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found)
             and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
@@ -298,7 +300,7 @@ def score_index(strategy, query, index) -> list:
             found[i].extend(extra)
             totals[i] = _total(found[i])
         best = max(totals.values(), default=0.0)
-    if not strategy.confident(best, reachable):
+    if not strategy.confident(best, reachable, unknown, totals, found):
         return second_chance(strategy, [(round(t, 2), i, found[i]) for i, t in totals.items()])
     if strategy.bar(best) < strategy.clear_bar(best) and planes is not None:
         _related(strategy, per_token, planes, best, reached, list(rest), candidates, found, totals)

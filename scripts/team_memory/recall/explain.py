@@ -37,11 +37,13 @@ def _without_floor(strategy):
 
 def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
-    if best < strategy.min_score:
+    if best < min(strategy.min_score, getattr(strategy, "lowest_best", lambda: strategy.min_score)()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
     from .abstention import evidence
+    others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key, 0)]
+    neither = f"; nor {' nor '.join(others)} (see the retrieval docs)" if others else ""
     return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
-            f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}): nothing is shown")
+            f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}{neither}): nothing is shown")
 
 
 def _under_bar(strategy, best: float, bar: float) -> str:

@@ -287,7 +287,7 @@ def score_index(strategy, query, index) -> list:
         found[i] = matches
         totals[i] = _total(matches)
         best = max(best, totals[i])
-    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found)
+    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found, n)
             and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
@@ -300,7 +300,7 @@ def score_index(strategy, query, index) -> list:
             found[i].extend(extra)
             totals[i] = _total(found[i])
         best = max(totals.values(), default=0.0)
-    if not strategy.confident(best, reachable, unknown, totals, found):
+    if not strategy.confident(best, reachable, unknown, totals, found, n):
         return second_chance(strategy, [(round(t, 2), i, found[i]) for i, t in totals.items()])
     if strategy.bar(best) < strategy.clear_bar(best) and planes is not None:
         _related(strategy, per_token, planes, best, reached, list(rest), candidates, found, totals)

@@ -41,7 +41,8 @@ def _abstained(strategy, best: float, reachable: float) -> str:
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
     from .abstention import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key, 0)]
-    neither = f"; nor {' nor '.join(others)} (see the retrieval docs)" if others else ""
+    neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
+        f", and {others[0]} does not apply" if others else "")
     return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
             f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}{neither}): nothing is shown")
 

@@ -8,7 +8,7 @@ match                  points
 tag, exact             ``TAG`` (3) x weight(token)
 title, exact           ``TITLE`` (2) x weight(token); a part of a compound
                        tag (``current`` of ``sleep-current``) counts as title
-body, exact            ``BODY`` (1.3) x weight(token)
+body, exact            ``BODY`` (1.6) x weight(token)
 prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
                        the shorter token has 4+ characters and starts the other
                        (``auth`` meets ``authenticat`` and back)

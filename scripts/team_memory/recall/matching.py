@@ -8,7 +8,7 @@ match                  points
 tag, exact             ``TAG`` (3) x weight(token)
 title, exact           ``TITLE`` (2) x weight(token); a part of a compound
                        tag (``current`` of ``sleep-current``) counts as title
-body, exact            ``BODY`` (1.6) x weight(token)
+body, exact            ``BODY`` (1.3) x weight(token)
 prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
                        the shorter token has 4+ characters and starts the other
                        (``auth`` meets ``authenticat`` and back)
@@ -24,7 +24,10 @@ is the sum over prompt words; the tokens of one word (an identifier's parts, a
 CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. The best two
 neighbouring prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x
 the smaller of their points (``adjacency``: a phrase of the prompt found in one
-memory). Two neighbouring plain words also count written as one, exact matches only
+memory). Several prompt words met in one memory's content add ``BODY_COVERAGE`` (0.2)
+x its body points for each word beyond the first, at most ``BODY_COVERAGE_MAX`` (0.4) x
+(``body_coverage``): a question about a detail the content holds. Two neighbouring plain
+words also count written as one, exact matches only
 (``textnorm.joined_pairs``: ``sleep current`` meets the tag ``sleep-current``;
 ``retrieval.join_pairs``).
 

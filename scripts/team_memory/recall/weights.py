@@ -71,8 +71,8 @@ def body_coverage(matches: list) -> float:
     matches in the body) x ``BODY_COVERAGE`` for each word beyond the first, at most x ``BODY_COVERAGE_MAX``.
 
     One content word is often met by chance, three different ones in the same memory seldom: a
-    question about a detail the content holds (``what finish time is Maya going for``) then outranks
-    memories of the same topic that carry one of its words in their titles. One body word gets
+    question about details the content holds (``which night does Maya train with the group at the
+    leisure centre``) then outranks memories that carry one of its words in their tags or title. One body word gets
     nothing, so a prompt met in one body word alone scores as before. ``smartindex`` bounds a score
     by counting every body match at ``1 + BODY_COVERAGE_MAX`` x its points (``bitplanes._bound``).
     """

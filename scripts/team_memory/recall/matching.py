@@ -24,7 +24,10 @@ is the sum over prompt words; the tokens of one word (an identifier's parts, a
 CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. The best two
 neighbouring prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x
 the smaller of their points (``adjacency``: a phrase of the prompt found in one
-memory). Two neighbouring plain words also count written as one, exact matches only
+memory). Several prompt words met in one memory's content add ``BODY_COVERAGE`` (0.2)
+x its body points for each word beyond the first, at most ``BODY_COVERAGE_MAX`` (0.4) x
+(``body_coverage``): a question about a detail the content holds. Two neighbouring plain
+words also count written as one, exact matches only
 (``textnorm.joined_pairs``: ``sleep current`` meets the tag ``sleep-current``;
 ``retrieval.join_pairs``).
 

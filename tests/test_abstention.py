@@ -12,7 +12,8 @@ import pytest
 from helpers import record, run_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
-from team_memory.recall.matching import Smart, evidence
+from team_memory.recall.abstention import evidence
+from team_memory.recall.matching import Smart
 from team_memory.recall.rank import rank
 
 WORDS = ("billing export invoice retry worker queue cache redis kafka schema migration search index "
@@ -126,3 +127,99 @@ def test_a_number_word_is_no_evidence(memory_root, size, cached):
         rebuild_index(str(memory_root), load_config(str(memory_root)))
     assert _shown(memory_root, "help me plan a three day trip to the coast") == [], size
     assert _shown(memory_root, "what about missed uplinks?")[:1] == ["alert"], size
+
+
+def _people_store(memory_root, size: int) -> None:
+    """``size`` memories of a group chat: ``maya`` is a tag of 60% of them; ``pottery`` is in one body."""
+    rng = random.Random(size + 2)
+    for i in range(size):
+        tags = rng.sample(WORDS, 2) + (["maya"] if i % 5 < 3 else ["jon"])
+        title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} notes {i}"
+        text = " ".join(rng.sample(WORDS, 8))
+        content = {"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}
+        write(memory_root, record("decision", f"m{i}", title, tags, content=content))
+    text = "Maya started a pottery class at the community studio on Thursdays"
+    write(memory_root, record("decision", "hobby", "Maya's new Thursday plans", ["maya", "plans"],
+                              content={"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}))
+
+
+@pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_question_its_best_memory_explains_answers_under_the_evidence_floor(memory_root, size, cached):
+    """One rare body word and a common name: under ``min_evidence``, yet the memory explains the whole question."""
+    _people_store(memory_root, size)
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "what did maya say about pottery?")[:1] == ["hobby"], size
+    assert _shown(memory_root, "pottery?")[:1] == ["hobby"], size
+    # the same rare word among words the store never saw explains little of the prompt
+    assert _shown(memory_root, "how do I glaze pottery without a kiln at home") == [], size
+    # a common word alone, or a common name, is no answer
+    assert _shown(memory_root, "what about maya?") == [], size
+    if size < 500:
+        return  # in a small store the rare word weighs enough for ``min_evidence`` alone
+    # the other ways off: the evidence rule alone stays silent on the question
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_explained": 0, "min_corroborated": 0}}')
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "what did maya say about pottery?") == [], size
+
+
+def _party_store(memory_root, size: int) -> None:
+    """``size`` memories; ``jon`` is a tag of a fifth of them; one says how much Jon raised, three are
+    about the end of a month (``end`` is a title word elsewhere)."""
+    rng = random.Random(size + 3)
+    for i in range(size):
+        tags = rng.sample(WORDS, 2) + (["jon"] if i % 5 == 0 else ["maya"])
+        title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} notes {i}"
+        text = " ".join(rng.sample(WORDS, 8))
+        content = {"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}
+        write(memory_root, record("decision", f"m{i}", title, tags, content=content))
+    for i in range(3):
+        write(memory_root, record("runbook", f"close{i}", f"Month end close, step {i}", ["billing"]))
+    text = "He raised 420 for the animal shelter with the charity run"
+    write(memory_root, record("decision", "charity", "Jon's charity run in June", ["jon", "june"],
+                              content={"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}))
+
+
+@pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("cached", [False, True])
+def test_two_strong_words_in_one_memory_answer_under_the_evidence_floor(memory_root, size, cached):
+    """A name tagged on a fifth of the store and a rare body word, both in the memory the question is
+    about, while another prompt word is a title word elsewhere: ``min_evidence`` alone stays silent."""
+    _party_store(memory_root, size)
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "how much did jon raise in the end?")[:1] == ["charity"], size
+    # the name alone says nothing; a word of the memory beside a word of other memories is chance
+    assert _shown(memory_root, "what is jon up to?") == [], size
+    assert _shown(memory_root, "should we raise prices at the end of the year") == [], size
+    if size < 500:
+        return  # in a small store the rare words weigh enough for ``min_evidence`` alone
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_corroborated": 0}}')
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "how much did jon raise in the end?") == [], size
+
+
+def test_strong_words_count_exact_matches_of_different_prompt_words():
+    """Strong: a tag or title word less than half the store holds, a rare body word; the same share at any size."""
+    from team_memory.recall.abstention import strong_weights, strong_words
+
+    def match(field, weight, kind="exact"):
+        return ({"tags": 3.0, "title": 2.0, "body": 1.3}[field] * weight, field, kind, "t")
+
+    for n in (50, 500, 50_000):
+        least = strong_weights(n)
+        assert least["tags"] == least["title"] < least["body"] == 0.5
+        common, rare = least["tags"] * 0.9, least["tags"] * 1.1
+        assert strong_words([(0, "jon", match("tags", rare)), (1, "party", match("title", 1.0))], n) == 2
+        assert strong_words([(0, "jon", match("tags", common)), (1, "party", match("title", 1.0))], n) == 1
+        assert strong_words([(0, "jon", match("tags", rare)), (0, "jons", match("title", 1.0))], n) == 1  # one word
+        assert strong_words([(0, "jon", match("body", 0.45)), (1, "party", match("body", 0.55))], n) == 1
+        assert strong_words([(0, "jon", match("tags", 1.0, "prefix")), (1, "party", match("title", 1.0))], n) == 1
+        assert strong_words([(0, "+sleepcurrent", match("tags", 1.0)), (1, "sleep", match("title", 1.0))], n) == 1
+    # a word tagged on a third of the store is strong at every size, though its weight falls as the store grows
+    from team_memory.recall.weights import _idf
+    third = [_idf(n / 3, n) / _idf(1, n) for n in (50, 500, 50_000)]
+    assert third[0] > third[1] > third[2] and all(w > strong_weights(n)["tags"] for w, n in zip(third, (50, 500, 50_000)))

@@ -133,7 +133,12 @@ def test_explain_names_min_relative_when_a_weak_runner_up_is_dropped(project, me
 def test_explain_says_when_the_matcher_abstains_for_lack_of_evidence(project, memory_root, capsys):
     write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
     (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_evidence": 100}}))
+    # two strong words of the prompt corroborate the memory: that way answers under min_evidence
+    assert main(["search", "redis web session storage", "--root", str(project), "--json"]) == 0
+    assert [h["id"] for h in json.loads(capsys.readouterr().out)] == ["use-redis"]
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_evidence": 100,
+                                                                              "min_corroborated": 0, "min_explained": 0}}))
     assert main(["search", "redis web session storage", "--root", str(project), "--explain"]) == 0
     out = capsys.readouterr().out
     assert "no memory matches" in out and "Use Redis for web session storage" in out.split("near misses")[1]
-    assert "under retrieval.min_evidence 100" in out and "nothing is shown" in out
+    assert "under retrieval.min_evidence 100)" in out and "nothing is shown" in out

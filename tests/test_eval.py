@@ -119,9 +119,9 @@ def test_eval_set_is_complete():
 def test_eval_set_overrides_retrieval_settings_and_reports_empty_answers(tmp_path, capsys):
     folder = _folder(tmp_path)
     assert main(["eval", str(folder), "--json", "--strategy", "smart", "--set", "min_evidence=1000",
-                 "--set", "field_idf=false"]) == 0
+                 "--set", "min_corroborated=0", "--set", "min_explained=0", "--set", "field_idf=false"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["settings"] == {"min_evidence": 1000, "field_idf": False}
+    assert report["settings"] == {"min_evidence": 1000, "min_corroborated": 0, "min_explained": 0, "field_idf": False}
     overall = report["strategies"]["smart"]["overall"]
     assert overall["empty"] == 1.0 and overall["silent"] == 1.0 and overall["hit@1"] == 0.0
     assert main(["eval", str(folder), "--strategy", "smart"]) == 0

@@ -219,3 +219,31 @@ def test_neighbouring_prompt_words_met_by_one_memory_add_a_phrase_bonus():
     assert weights.adjacency(exact) == weights.ADJACENT * 1.0  # (3, 4): min(0.5, 4), less than (0, 1)
     exact.append((5, "fee", (3.0, "body", "exact", "fee")))
     assert weights.adjacency(exact) == weights.ADJACENT * 3.0
+
+
+def test_body_coverage_counts_prompt_words_met_in_the_content_beyond_the_first():
+    def body(g, points):
+        return (g, f"w{g}", (points, "body", "exact", f"w{g}"))
+    title = (9, "t", (2.0, "title", "exact", "t"))
+    assert weights.body_coverage([body(0, 1.3), title]) == 0.0  # one content word: as before
+    assert weights.body_coverage([body(0, 1.3), body(0, 0.5), title]) == 0.0  # one word's two tokens
+    assert abs(weights.body_coverage([body(0, 1.3), body(1, 0.7), title]) - 0.2 * 2.0) < 1e-9
+    assert abs(weights.body_coverage([body(g, 1.0) for g in range(5)]) - 0.4 * 5.0) < 1e-9  # at most x 0.4
+
+
+def test_three_rare_content_words_outrank_two_rare_title_words_in_both_paths(memory_root):
+    """``body_coverage``: a memory whose content holds three of the prompt's rare words (3 x 1.3, x 1.4:
+    5.46 points) comes before one whose title holds two others (4.0); without it the content gave 3.9."""
+    content = {"status": "accepted", "context": "Ask Wren.", "decision": "Keep the marigold, the juniper and the saffron.",
+               "rationale": ["r"]}
+    write(memory_root, record("decision", "garden", "Planting plan", ["misc"], content=content))
+    write(memory_root, record("decision", "herbs", "Basil and thyme beds", ["misc"]))
+    for i in range(8):
+        write(memory_root, record("decision", f"other{i}", f"Unrelated topic {i} zeppelin", ["misc"]))
+    config = load_config(str(memory_root))
+    rebuild_index(str(memory_root), config)
+    prompt = "marigold kettle juniper lantern basil mirror saffron pebble thyme"  # no two known words side by side
+    plain = [h.entry["path"] for h in rank(str(memory_root), config, prompt, 5, entries=current_entries(str(memory_root), config))]
+    cached = [h.entry["path"] for h in rank(str(memory_root), config, prompt, 5)]
+    assert plain == cached
+    assert [p.rsplit("/", 1)[1] for p in plain] == ["garden.json", "herbs.json"]

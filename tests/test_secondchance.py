@@ -11,11 +11,11 @@ from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.rank import rank
 from test_abstention import _store
 
-# two words only the ledger memory holds, in its body; three more rare words, each another memory's
+# two words only the ledger memory holds, in its body; six more rare words, each another memory's
 # title word: the ledger explains too little of the prompt to be confident
-TWO_RARE = "someone asked how to reconcile the ledger, maybe after the orchid or walrus or quartz thing"
-ONE_RARE = "someone asked how to reconcile, maybe after the orchid or walrus or quartz thing"
-FILLERS = ("orchid", "walrus", "quartz")
+TWO_RARE = "someone asked how to reconcile the ledger, maybe after the orchid or walrus or quartz or amber or cobalt or falcon thing"
+ONE_RARE = "someone asked how to reconcile, maybe after the orchid or walrus or quartz or amber or cobalt or falcon thing"
+FILLERS = ("orchid", "walrus", "quartz", "amber", "cobalt", "falcon")
 
 
 def _setup(memory_root, size: int, second_chance) -> dict:

@@ -8,6 +8,7 @@ gives the ids whose bound reaches a floor: only those are scored exactly.
 from __future__ import annotations
 
 from ..derived.cache import bits_of, ids_of_bits
+from .weights import BODY_COVERAGE_MAX
 
 QUANTUM = 0.01  # the bound's unit
 # Options filed under few entries are merged per rounded value; the value is first rounded
@@ -78,18 +79,24 @@ class _Planes:
 
 
 def _bound(per_token: list, size: int) -> _Planes:
-    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``)."""
+    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``).
+
+    A body option counts ``1 + BODY_COVERAGE_MAX`` x its points: ``weights.body_coverage`` adds at
+    most ``BODY_COVERAGE_MAX`` x a memory's body points, so an entry's score stays under
+    (1 + ``ADJACENT`` / 2) x its bound.
+    """
     planes = _Planes()
     for _, _, options in per_token:
         groups: dict = {}  # units -> [bitmap, sparse ids]
         for option in options:
             members = option.members
+            points = option.points * (1.0 + BODY_COVERAGE_MAX) if option.field == "body" else option.points
             if members.bits is not None:
-                units = _units(option.points)
+                units = _units(points)
                 slot = groups.setdefault(units, [0, []])
                 slot[0] |= members.bits
             else:
-                units = _ladder(_units(option.points))
+                units = _ladder(_units(points))
                 groups.setdefault(units, [0, []])[1].extend(members.ids)
         seen = 0
         for units in sorted(groups, reverse=True):

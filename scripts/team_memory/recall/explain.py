@@ -19,8 +19,8 @@ def _without_floor(strategy):
     class Unfloored(type(strategy)):
         verdict = None
 
-        def confident(self, best: float, reachable: float) -> bool:
-            self.verdict = (best, reachable, super().confident(best, reachable))
+        def confident(self, best: float, reachable: float, *more) -> bool:
+            self.verdict = (best, reachable, super().confident(best, reachable, *more))
             return True
 
         def bar(self, best: float) -> float:
@@ -37,11 +37,14 @@ def _without_floor(strategy):
 
 def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
-    if best < strategy.min_score:
+    if best < min(strategy.min_score, getattr(strategy, "lowest_best", lambda: strategy.min_score)()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    from .matching import evidence
+    from .abstention import evidence
+    others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key, 0)]
+    neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
+        f", and {others[0]} does not apply" if others else "")
     return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
-            f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}): nothing is shown")
+            f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}{neither}): nothing is shown")
 
 
 def _under_bar(strategy, best: float, bar: float) -> str:

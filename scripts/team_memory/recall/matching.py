@@ -24,7 +24,10 @@ is the sum over prompt words; the tokens of one word (an identifier's parts, a
 CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. The best two
 neighbouring prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x
 the smaller of their points (``adjacency``: a phrase of the prompt found in one
-memory). Two neighbouring plain words also count written as one, exact matches only
+memory). Several prompt words met in one memory's content add ``BODY_COVERAGE`` (0.2)
+x its body points for each word beyond the first, at most ``BODY_COVERAGE_MAX`` (0.4) x
+(``body_coverage``): a question about a detail the content holds. Two neighbouring plain
+words also count written as one, exact matches only
 (``textnorm.joined_pairs``: ``sleep current`` meets the tag ``sleep-current``;
 ``retrieval.join_pairs``).
 
@@ -34,7 +37,10 @@ The best memory must score ``retrieval.min_score`` (1.3) and its ``evidence``,
 its score x the square root of the share of that sum it explains, must reach
 ``retrieval.min_evidence`` (1.9): a rare tag asked about alone answers, a common
 word does not, and a rare word met by chance in a long prompt about something
-else is scaled down. Beside the best, a memory needs ``min_score``,
+else is scaled down. Two other ways may answer under that floor (``abstention``):
+two strong words of the prompt in the best memory (``retrieval.min_corroborated``),
+or a best memory that explains most of a short prompt (``retrieval.min_explained``).
+Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
 points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
 ``retrieval.max_related`` (2) best memories that still reach ``retrieval.min_related`` (0.4) x
@@ -66,6 +72,8 @@ from ..base.config import int_setting, section, warn
 from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match
 from ..text.textnorm import joined_pairs, token_groups
+from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
+                         strong_words, unknown_words)
 from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _rapidfuzz, _total, fuzzy_available, surface_weight)
@@ -74,6 +82,8 @@ DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
 DEFAULT_MIN_RELATIVE = 0.6
 DEFAULT_MIN_EVIDENCE = 1.9
+DEFAULT_MIN_CORROBORATED = 1.3  # ``abstention.strong_words``: 0 turns that way of answering off
+DEFAULT_MIN_EXPLAINED = 0.7  # ``abstention.explained``: 0 turns that way of answering off
 DEFAULT_MIN_RUNNER_UP = 3.0
 DEFAULT_MIN_RELATED = 0.4
 DEFAULT_MAX_RELATED = 2  # possibly related memories shown by title after the clear hits
@@ -111,6 +121,8 @@ class Smart(SmartFeatures):
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
+        self.min_corroborated = float_setting(config, "min_corroborated", DEFAULT_MIN_CORROBORATED, 0.0, 1000.0)
+        self.min_explained = float_setting(config, "min_explained", DEFAULT_MIN_EXPLAINED, 0.0, 1.0)
         self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
         self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
@@ -235,8 +247,10 @@ class Smart(SmartFeatures):
                 for i, match in best.items():
                     found.setdefault(i, []).append((g, q, match))
         reachable = sum(reach.values())
+        unknown = unknown_words(query, reach)
         totals = {i: _total(m) for i, m in found.items()}
-        if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable)
+        if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable, unknown,
+                                                                totals, found, len(entries))
                 and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], self.surface,
                                     self.fuzzy_cutoff)
                 and fuzzy_available()):
@@ -247,27 +261,61 @@ class Smart(SmartFeatures):
                     found.setdefault(i, []).append((g, q, match))
             totals = {i: _total(m) for i, m in found.items()}
         best = max(totals.values(), default=0.0)
-        if not self.confident(best, reachable):
+        if not self.confident(best, reachable, unknown, totals, found, len(entries)):
             return second_chance(self, [(round(t, 2), entries[i], found[i]) for i, t in totals.items()])
         return self.shown(best, [(round(total, 2), entries[i], found[i]) for i, total in totals.items()])
 
-    def confident(self, best: float, reachable: float) -> bool:
-        """Whether the best memory is evidence enough to answer at all (see ``evidence``)."""
-        return best >= self.min_score and evidence(best, reachable) >= self.min_evidence - 1e-9
+    def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
+        """Whether the best memory is evidence enough to answer at all (``abstention``): its ``evidence``
+        reaches ``min_evidence``; or two strong words corroborate it (``min_corroborated``); or it
+        ``explained`` ``min_explained`` of the prompt with a rare word.
+
+        ``totals`` and ``found`` (key -> score, key -> matches) let the other ways see the best's matches;
+        ``n`` is the number of memories scored.
+        """
+        if best < self.lowest_best() - 1e-9:
+            return False
+        proof = evidence(best, reachable)
+        if best >= self.min_score and proof >= self.min_evidence - 1e-9:
+            return True
+        if totals is None:
+            return False
+        share = explained(best, reachable, unknown)
+        if (self.min_corroborated > 0 and best >= self.min_score and proof >= self.min_corroborated - 1e-9
+                and share >= CORROBORATED_SHARE - 1e-9
+                and any(strong_words(m, n) >= 2 for m in best_matches(totals, found, best))):
+            return True
+        return (self.min_explained > 0 and best >= EXPLAINED_FLOOR * self.min_score
+                and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in best_matches(totals, found, best)))
 
     def floor(self) -> float:
-        """No memory under this is ever shown: a best under it is not ``confident``, a runner-up is under ``bar``."""
+        """No memory under this is ever shown: a best under ``lowest_best`` is not ``confident``, a
+        runner-up is under ``bar`` (``clear_bar`` only grows with the best)."""
+        return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
+
+    def lowest_best(self) -> float:
+        """The least score a best memory answers with, by the ways switched on (``confident``)."""
+        ways = [max(self.min_score, self.min_evidence)]  # evidence is never more than the best score
+        if self.min_corroborated > 0:
+            ways.append(max(self.min_score, self.min_corroborated))
+        if self.min_explained > 0:
+            ways.append(EXPLAINED_FLOOR * self.min_score)
+        return min(ways)
+
+    def runner_up_floor(self) -> float:
+        """No memory under this is shown beside a best of ``min_evidence`` or more, nor as possibly related."""
         return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
 
     def clear_bar(self, best: float) -> float:
-        """The points a memory needs to be shown as a clear hit beside a best of ``best``."""
-        return max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best)
+        """The points a memory needs to be shown as a clear hit beside a best of ``best`` (the best itself
+        is one, even under ``min_score`` when it answers the ``explained`` way)."""
+        return min(best, max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best))
 
     def bar(self, best: float) -> float:
         """The points a memory needs to be shown at all beside a best of ``best``: a clear hit, or a
-        possibly related one (``floor`` and ``retrieval.min_related`` x the best)."""
+        possibly related one (``runner_up_floor`` and ``retrieval.min_related`` x the best)."""
         clear = self.clear_bar(best)
-        return min(clear, max(self.floor(), self.min_related * best)) if self.max_related else clear
+        return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
 
     def shown(self, best: float, rows: list) -> list:
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
@@ -293,18 +341,4 @@ class Smart(SmartFeatures):
             if e is entry:
                 return points, parts
         return 0, {}
-
-
-def evidence(best: float, reachable: float) -> float:
-    """The best score times the square root of the share of the prompt it explains.
-
-    ``reachable`` adds up, per prompt word, the most points any memory gets from it: what
-    the store could explain of the prompt (words the store has never seen add nothing).
-    A rare tag asked about alone explains all of its prompt and keeps its points; the
-    same tag met by chance in a long prompt about something else explains a small share.
-    """
-    if best <= 0 or reachable <= 0:
-        return 0.0
-    return best * math.sqrt(min(1.0, best / reachable))
-
 

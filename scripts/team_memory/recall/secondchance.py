@@ -5,10 +5,9 @@ When the best memory is not ``Smart.confident``, the prompt normally injects not
 "Possibly related" (marked ``related``, as ``Smart.shown`` marks them), when:
 
 - the best memory itself qualifies (otherwise silence, as before);
-- a memory qualifies when it meets at least ``MIN_RARE_WORDS`` (2) distinct prompt words
-  exactly or by prefix whose IDF weight (``idf(df) / idf(1)``, the scorer's ``weight``) is at
-  least ``RARE`` (0.5): a word held by at most about the square root of the store's size
-  (22 of 500 memories, 100 of 10,000), so the rule reads the same at any size. Two such words
+- a memory qualifies when it meets at least ``MIN_RARE_WORDS`` (2) distinct rare prompt words
+  exactly or by prefix (``abstention.rare_words``: IDF weight 0.5 or more, a word held by at
+  most about the square root of the store's size), so the rule reads the same at any size. Two such words
   in one memory are unlikely by chance; one word, or common words, never qualify;
 - it scores ``min_score`` and ``min_relative`` x the best (the cache path scores exactly
   every entry that can reach that, so both paths agree).
@@ -18,23 +17,9 @@ both paths hold the same matches, so they give the same hits.
 """
 from __future__ import annotations
 
-from .weights import BODY, JOINED, PREFIX, TAG, TITLE
+from .abstention import rare_words
 
-RARE = 0.5
 MIN_RARE_WORDS = 2
-FIELD_POINTS = {"tags": TAG, "title": TITLE, "body": BODY}
-
-
-def rare_words(matches: list) -> int:
-    """How many distinct prompt words meet the memory (exactly or by prefix) with weight >= ``RARE``."""
-    groups = set()
-    for g, q, (points, field, kind, _) in matches:
-        if q[:1] == JOINED or kind not in ("exact", "prefix") or field not in FIELD_POINTS:
-            continue
-        base = FIELD_POINTS[field] * (PREFIX if kind == "prefix" else 1.0)
-        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``Smart._match``)
-            groups.add(g)
-    return len(groups)
 
 
 def second_chance(strategy, rows: list) -> list:

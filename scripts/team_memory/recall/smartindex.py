@@ -13,7 +13,8 @@ floors, so exact scores are computed for few of them:
    ``Smart._match`` lets one replace another; an entry's best option for the token is the
    first one that holds it;
 2. an upper bound of every entry's score (the sum over prompt tokens of the points of
-   its best option; the real score decays a word's second and later tokens, and adds at
+   its best option, a body option counted at ``1 + BODY_COVERAGE_MAX`` x its points for
+   ``weights.body_coverage``; the real score decays a word's second and later tokens, and adds at
    most ``ADJACENT`` / 2 x that sum for neighbouring words, ``matching.adjacency``) is added up
    with whole-int bit operations: the bound is kept as bit planes (plane k holds bit k of
    every entry's bound, in units of ``QUANTUM``), each option's points are rounded *up*
@@ -25,7 +26,8 @@ floors, so exact scores are computed for few of them:
 3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2) (under it nothing
    is shown; less a margin for the rounding to two places) are read out of the planes with
    one comparison; only they are scored exactly, with ``Smart``'s own ``_total`` and
-   ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency),
+   ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency and
+   their ``body_coverage``),
    until the bound is under ``max(floor, min_relative x best so far)`` less the margin: no
    entry left can reach the clear bar or the best score;
 4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries
@@ -48,10 +50,11 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..derived.cache import NO_BITS, bits_of, ids_of_bits
+from .abstention import unknown_words
 from .bitplanes import QUANTUM, _bound, _reaching
 from .secondchance import second_chance
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                      _rapidfuzz, _total, adjacency, fuzzy_available, surface_weight)
+                      _rapidfuzz, _total, adjacency, body_coverage, fuzzy_available, surface_weight)
 from ..text.fuzzycheck import fuzzy_may_match_groups
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
@@ -257,6 +260,7 @@ def score_index(strategy, query, index) -> list:
             else:
                 unmatched.append((g, q))
     reachable = sum(reach.values())
+    unknown = unknown_words(query, reach)
 
     found, totals = {}, {}
     best = 0.0
@@ -273,7 +277,8 @@ def score_index(strategy, query, index) -> list:
         seeds = ids_of_bits(planes.top())
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
-        # a score is at most (1 + ADJACENT / 2) x the sum of its matches (``matching.adjacency``)
+        # a score is at most (1 + ADJACENT / 2) x the sum of its matches, body ones counted at
+        # 1 + BODY_COVERAGE_MAX x (``matching.adjacency``, ``weights.body_coverage``, ``bitplanes._bound``)
         reached = max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2)
         candidates = _reaching(planes, reached)
     ranked = _ranked(per_token, candidates, floor)
@@ -285,7 +290,7 @@ def score_index(strategy, query, index) -> list:
         found[i] = matches
         totals[i] = _total(matches)
         best = max(best, totals[i])
-    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable)
+    if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found, n)
             and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
@@ -298,7 +303,7 @@ def score_index(strategy, query, index) -> list:
             found[i].extend(extra)
             totals[i] = _total(found[i])
         best = max(totals.values(), default=0.0)
-    if not strategy.confident(best, reachable):
+    if not strategy.confident(best, reachable, unknown, totals, found, n):
         return second_chance(strategy, [(round(t, 2), i, found[i]) for i, t in totals.items()])
     if strategy.bar(best) < strategy.clear_bar(best) and planes is not None:
         _related(strategy, per_token, planes, best, reached, list(rest), candidates, found, totals)
@@ -311,7 +316,7 @@ def _ranked(per_token: list, ids, floor: float) -> list:
     ranked = []
     for i in ids:
         matches = chooser.matches(i)
-        ub = adjacency(matches)
+        ub = adjacency(matches) + body_coverage(matches)
         for m in matches:
             ub += m[2][0]
         if ub >= floor:

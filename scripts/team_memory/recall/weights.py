@@ -15,6 +15,9 @@ PREFIX, FUZZY = 0.4, 0.7
 GROUP_DECAY = 0.5
 JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
 ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
+# several prompt words met in one memory's content (``body_coverage``): its body points x 0.2 a word beyond
+# the first, at most x 0.4 (docs/retrieval-eval.md, round 4)
+BODY_COVERAGE, BODY_COVERAGE_MAX = 0.2, 0.4
 PREFIX_MIN = 4
 FUZZY_MIN = 5
 MIN_WEIGHT = 0.1
@@ -51,7 +54,8 @@ def surface_weight(surface_df: int, n: int, weight: float) -> float:
 
 
 def _total(matches: list) -> float:
-    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus ``adjacency``."""
+    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus
+    ``adjacency`` and ``body_coverage``."""
     by_group: dict = {}
     for g, _, match in matches:
         by_group.setdefault(g, []).append(match[0])
@@ -59,7 +63,27 @@ def _total(matches: list) -> float:
     for points in by_group.values():
         points.sort(reverse=True)
         total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
-    return total + adjacency(matches)
+    return total + adjacency(matches) + body_coverage(matches)
+
+
+def body_coverage(matches: list) -> float:
+    """Points for several prompt words met in one memory's content: its body points (the sum of its
+    matches in the body) x ``BODY_COVERAGE`` for each word beyond the first, at most x ``BODY_COVERAGE_MAX``.
+
+    One content word is often met by chance, three different ones in the same memory seldom: a
+    question about details the content holds (``which night does Maya train with the group at the
+    leisure centre``) then outranks memories that carry one of its words in their tags or title. One body word gets
+    nothing, so a prompt met in one body word alone scores as before. ``smartindex`` bounds a score
+    by counting every body match at ``1 + BODY_COVERAGE_MAX`` x its points (``bitplanes._bound``).
+    """
+    words, points = set(), 0.0
+    for g, _, match in matches:
+        if match[1] == "body":
+            words.add(g)
+            points += match[0]
+    if len(words) < 2:
+        return 0.0
+    return points * min(BODY_COVERAGE_MAX, BODY_COVERAGE * (len(words) - 1))
 
 
 def adjacency(matches: list) -> float:

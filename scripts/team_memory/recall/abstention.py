@@ -1,0 +1,102 @@
+"""When ``smart`` answers at all: the evidence that the best memory is what the prompt is about.
+
+Three ways to be sure enough; any one is enough (``Smart.confident``):
+
+- **evidence** (``retrieval.min_score`` 1.3, ``retrieval.min_evidence`` 1.9): the best score
+  times the square root of the share of the prompt it explains (``evidence``). A rare tag asked
+  about alone keeps its points; a rare word met by chance in a long prompt about something
+  else is scaled down.
+- **corroborated** (``retrieval.min_corroborated`` 1.3; 0 turns it off): two different prompt
+  words meet the best memory exactly and strongly (``strong_words``: a tag or title word that
+  less than half the store holds there, or a rare body word), the best scores ``min_score``,
+  its evidence reaches ``min_corroborated``, and it explains ``CORROBORATED_SHARE`` (0.35) of
+  the whole prompt (``explained``). Two words of one memory back each other up where one
+  alone may be chance: "how much did Jon raise in the end?" met by the memory tagged ``jon``
+  that says *raised* answers, though ``end`` is a title word of other memories.
+- **explained** (``retrieval.min_explained`` 0.7; 0 turns it off): the best memory explains
+  that share of the whole prompt, words the store has never seen counting against it
+  (``explained``), meets a rare word exactly or by prefix (``rare_words``), and scores
+  ``EXPLAINED_FLOOR`` (0.75) x ``min_score``: "what did Maya say about pottery?" met by the
+  one memory whose text says *pottery*, in a store where most memories name Maya. "how do
+  I glaze pottery without a kiln", whose best memory meets one word in four, stays silent,
+  as does one common word asked about alone.
+
+``RARE`` and the strong shares read the same at any store size: a rare word is held by about
+the square root of the store's size or fewer memories (22 of 500, 100 of 10,000).
+"""
+from __future__ import annotations
+
+import math
+
+from .weights import BODY, JOINED, PREFIX, TAG, TITLE, _idf
+
+COMMON_SHARE = 0.5  # a tag or title word held by half the store or more is common, never strong
+CORROBORATED_SHARE = 0.35  # the share of the whole prompt (``explained``) two corroborating words must explain
+RARE = 0.5  # the IDF weight (``idf(df) / idf(1)``) of a rare word
+EXPLAINED_FLOOR = 0.75  # the ``explained`` way answers from this share of ``retrieval.min_score`` (0.98 points)
+UNKNOWN = BODY  # a prompt word the store has never seen counts as a rare body word left unexplained
+FIELD_POINTS = {"tags": TAG, "title": TITLE, "body": BODY}
+
+
+def evidence(best: float, reachable: float) -> float:
+    """The best score times the square root of the share of the prompt it explains.
+
+    ``reachable`` adds up, per prompt word, the most points any memory gets from it: what
+    the store could explain of the prompt (words the store has never seen add nothing).
+    A rare tag asked about alone explains all of its prompt and keeps its points; the
+    same tag met by chance in a long prompt about something else explains a small share.
+    """
+    if best <= 0 or reachable <= 0:
+        return 0.0
+    return best * math.sqrt(min(1.0, best / reachable))
+
+
+def explained(best: float, reachable: float, unknown: int) -> float:
+    """The share of the whole prompt the best memory explains: ``best`` over what the store
+    could explain plus ``UNKNOWN`` points for each prompt word it has never seen (0..1)."""
+    whole = reachable + UNKNOWN * unknown
+    if best <= 0 or whole <= 0:
+        return 0.0
+    return min(1.0, best / whole)
+
+
+def unknown_words(query, reach: dict) -> int:
+    """How many of the prompt's words (not the joined pairs) no memory meets at all."""
+    return sum(1 for g, group in enumerate(query) if g not in reach and group and group[0][:1] != JOINED)
+
+
+def rare_words(matches: list) -> int:
+    """How many distinct prompt words meet the memory (exactly or by prefix) with weight >= ``RARE``."""
+    groups = set()
+    for g, q, (points, field, kind, _) in matches:
+        if q[:1] == JOINED or kind not in ("exact", "prefix") or field not in FIELD_POINTS:
+            continue
+        base = FIELD_POINTS[field] * (PREFIX if kind == "prefix" else 1.0)
+        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``Smart._match``)
+            groups.add(g)
+    return len(groups)
+
+
+def strong_weights(n: int) -> dict:
+    """field -> the least weight of a strong match in a store of ``n`` memories (``strong_words``).
+
+    A tag or title word is strong unless half the store or more holds it there; a body word
+    only when it is rare (``RARE``). A share of the store, not a fixed weight: a name tagged on
+    a third of the memories is as strong at 50 memories as at 50,000, where its weight is lower.
+    """
+    top = _idf(1, max(n, 1))
+    surface = _idf(COMMON_SHARE * n, n) / top
+    return {"tags": surface, "title": surface, "body": RARE}
+
+
+def strong_words(matches: list, n: int) -> int:
+    """How many distinct prompt words (not joined pairs) meet the memory exactly and strongly."""
+    least = strong_weights(n)
+    return len({g for g, q, (points, field, kind, _) in matches
+                if kind == "exact" and q[:1] != JOINED and field in least
+                and points >= FIELD_POINTS[field] * least[field] - 1e-9})
+
+
+def best_matches(totals: dict, found: dict, best: float) -> list:
+    """The match lists of every memory that scores ``best`` (ties: any of them may answer)."""
+    return [found[i] for i, total in totals.items() if total == best]

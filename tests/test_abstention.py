@@ -5,6 +5,7 @@ whatever the store's size (IDF weights, and so scores, move with it).
 """
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -129,27 +130,41 @@ def test_a_number_word_is_no_evidence(memory_root, size, cached):
     assert _shown(memory_root, "what about missed uplinks?")[:1] == ["alert"], size
 
 
-def _people_store(memory_root, size: int) -> None:
-    """``size`` memories of a group chat: ``maya`` is a tag of 60% of them; ``pottery`` is in one body."""
-    rng = random.Random(size + 2)
+def _note(memory_root, ident: str, title: str, tags: list, text: str) -> None:
+    content = {"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}
+    write(memory_root, record("decision", ident, title, tags, content=content))
+
+
+def _people_store(memory_root, size: int, seed: int, name: str, every: int) -> None:
+    """``size`` memories of a group chat over a small vocabulary; ``name`` is a tag of ``every`` in 5."""
+    rng = random.Random(seed)
     for i in range(size):
-        tags = rng.sample(WORDS, 2) + (["maya"] if i % 5 < 3 else ["jon"])
+        tags = rng.sample(WORDS, 2) + ([name] if i % 5 < every else ["someone"])
         title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} notes {i}"
-        text = " ".join(rng.sample(WORDS, 8))
-        content = {"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}
-        write(memory_root, record("decision", f"m{i}", title, tags, content=content))
-    text = "Maya started a pottery class at the community studio on Thursdays"
-    write(memory_root, record("decision", "hobby", "Maya's new Thursday plans", ["maya", "plans"],
-                              content={"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}))
+        _note(memory_root, f"m{i}", title, tags, " ".join(rng.sample(WORDS, 8)))
+
+
+def _settle(memory_root, cached: bool, retrieval: dict | None = None) -> None:
+    """Write ``retrieval`` settings (if any) and, for the cached path, rebuild the cache."""
+    if retrieval is not None:
+        (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": retrieval}))
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+
+
+def _pottery_store(memory_root, size: int) -> None:
+    """``maya`` is a tag of 60% of the memories; ``pottery`` is in one body."""
+    _people_store(memory_root, size, size + 2, "maya", 3)
+    _note(memory_root, "hobby", "Maya's new Thursday plans", ["maya", "plans"],
+          "Maya started a pottery class at the community studio on Thursdays")
 
 
 @pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("cached", [False, True])
 def test_a_question_its_best_memory_explains_answers_under_the_evidence_floor(memory_root, size, cached):
     """One rare body word and a common name: under ``min_evidence``, yet the memory explains the whole question."""
-    _people_store(memory_root, size)
-    if cached:
-        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    _pottery_store(memory_root, size)
+    _settle(memory_root, cached)
     assert _shown(memory_root, "what did maya say about pottery?")[:1] == ["hobby"], size
     assert _shown(memory_root, "pottery?")[:1] == ["hobby"], size
     # the same rare word among words the store never saw explains little of the prompt
@@ -159,27 +174,18 @@ def test_a_question_its_best_memory_explains_answers_under_the_evidence_floor(me
     if size < 500:
         return  # in a small store the rare word weighs enough for ``min_evidence`` alone
     # the other ways off: the evidence rule alone stays silent on the question
-    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_explained": 0, "min_corroborated": 0}}')
-    if cached:
-        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    _settle(memory_root, cached, {"min_explained": 0, "min_corroborated": 0})
     assert _shown(memory_root, "what did maya say about pottery?") == [], size
 
 
 def _party_store(memory_root, size: int) -> None:
-    """``size`` memories; ``jon`` is a tag of a fifth of them; one says how much Jon raised, three are
-    about the end of a month (``end`` is a title word elsewhere)."""
-    rng = random.Random(size + 3)
-    for i in range(size):
-        tags = rng.sample(WORDS, 2) + (["jon"] if i % 5 == 0 else ["maya"])
-        title = f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} notes {i}"
-        text = " ".join(rng.sample(WORDS, 8))
-        content = {"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}
-        write(memory_root, record("decision", f"m{i}", title, tags, content=content))
+    """``jon`` is a tag of a fifth of the memories; one says how much Jon raised, three are about the
+    end of a month (``end`` is a title word elsewhere)."""
+    _people_store(memory_root, size, size + 3, "jon", 1)
     for i in range(3):
         write(memory_root, record("runbook", f"close{i}", f"Month end close, step {i}", ["billing"]))
-    text = "He raised 420 for the animal shelter with the charity run"
-    write(memory_root, record("decision", "charity", "Jon's charity run in June", ["jon", "june"],
-                              content={"status": "accepted", "context": text, "decision": text, "rationale": ["r"]}))
+    _note(memory_root, "charity", "Jon's charity run in June", ["jon", "june"],
+          "He raised 420 for the animal shelter with the charity run")
 
 
 @pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])
@@ -188,17 +194,14 @@ def test_two_strong_words_in_one_memory_answer_under_the_evidence_floor(memory_r
     """A name tagged on a fifth of the store and a rare body word, both in the memory the question is
     about, while another prompt word is a title word elsewhere: ``min_evidence`` alone stays silent."""
     _party_store(memory_root, size)
-    if cached:
-        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    _settle(memory_root, cached)
     assert _shown(memory_root, "how much did jon raise in the end?")[:1] == ["charity"], size
     # the name alone says nothing; a word of the memory beside a word of other memories is chance
     assert _shown(memory_root, "what is jon up to?") == [], size
     assert _shown(memory_root, "should we raise prices at the end of the year") == [], size
     if size < 500:
         return  # in a small store the rare words weigh enough for ``min_evidence`` alone
-    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_corroborated": 0}}')
-    if cached:
-        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    _settle(memory_root, cached, {"min_corroborated": 0})
     assert _shown(memory_root, "how much did jon raise in the end?") == [], size
 
 

@@ -37,7 +37,7 @@ def _without_floor(strategy):
 
 def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
-    if best < min(strategy.min_score, getattr(strategy, "lowest_best", lambda: strategy.min_score)()):
+    if best < min(strategy.min_score, strategy.lowest_best()):  # only ``smart`` abstains (``_without_floor``)
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
     from .abstention import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key, 0)]

@@ -281,12 +281,12 @@ class Smart(SmartFeatures):
         if totals is None:
             return False
         share = explained(best, reachable, unknown)
+        tops = best_matches(totals, found, best)  # the matches of every memory scoring ``best``
         if (self.min_corroborated > 0 and best >= self.min_score and proof >= self.min_corroborated - 1e-9
-                and share >= CORROBORATED_SHARE - 1e-9
-                and any(strong_words(m, n) >= 2 for m in best_matches(totals, found, best))):
+                and share >= CORROBORATED_SHARE - 1e-9 and any(strong_words(m, n) >= 2 for m in tops)):
             return True
         return (self.min_explained > 0 and best >= EXPLAINED_FLOOR * self.min_score
-                and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in best_matches(totals, found, best)))
+                and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in tops))
 
     def floor(self) -> float:
         """No memory under this is ever shown: a best under ``lowest_best`` is not ``confident``, a

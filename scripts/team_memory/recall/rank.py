@@ -27,7 +27,7 @@ from ..derived.refresh import current_entries
 from ..records.store import read_bytes, record_status
 from ..records.times import parse_time
 from ..text.answershape import asked_shape, holds_shape
-from ..text.features import body_text
+from ..text.features import content_text
 from .scoring import get_strategy
 
 DEEP_CHECK_LIMIT = 20
@@ -238,7 +238,7 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, mo
         recent = updated is not None and (now - updated).days <= days
         hit.parts["recency"] = bonus if recent else 0
         hit.score += hit.parts["recency"]
-        if shape is not None and holds_shape(shape[0], str(hit.record.get("title", "")) + "\n" + body_text(hit.record)):
+        if shape is not None and holds_shape(shape[0], f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
             hit.parts["answer_shape"] = shape[0]
             hit.score += shape[1]
         checked.append(hit)

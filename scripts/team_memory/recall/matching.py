@@ -46,7 +46,9 @@ points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Unde
 ``retrieval.max_related`` (2) best memories that still reach ``retrieval.min_related`` (0.4) x
 the best and ``floor`` are returned marked ``related`` (``shown``): the block lists them last, by
 title only, under "Possibly related". When nothing is confident, ``retrieval.second_chance``
-(0: off) may still show a few titles that way (``secondchance``).
+(0: off) may still show a few titles that way (``secondchance``). When the prompt asks for a date,
+a time, an amount, a count or a duration, ``rank`` adds ``retrieval.answer_shape`` (1) points to the
+shown memories whose text holds one (``text.answershape``): a reordering of what this returns.
 
 The fuzzy step runs only when exact and prefix matching leave no confident best
 and rapidfuzz is importable: prompt tokens of 5+ characters that matched
@@ -87,6 +89,7 @@ DEFAULT_MIN_EXPLAINED = 0.7  # ``abstention.explained``: 0 turns that way of ans
 DEFAULT_MIN_RUNNER_UP = 3.0
 DEFAULT_MIN_RELATED = 0.4
 DEFAULT_MAX_RELATED = 2  # possibly related memories shown by title after the clear hits
+DEFAULT_ANSWER_SHAPE = 1.0  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 
 
@@ -127,6 +130,8 @@ class Smart(SmartFeatures):
         self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
         self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``secondchance``
+        # points for a memory that holds the shape of answer the prompt asks for (``rank._finish``)
+        self.answer_shape = float_setting(config, "answer_shape", DEFAULT_ANSWER_SHAPE, 0.0, 100.0)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
         # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False

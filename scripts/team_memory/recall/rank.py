@@ -6,7 +6,11 @@ Pipeline (the prior plugin's, with its gaps closed):
    sorted by score, then category priority;
 2. deep check of the top 20: the JSON file is read, a retired, archived,
    missing or unreadable memory is dropped, one updated within
-   ``retrieval.recency_days`` (30) gets +1; re-sorted;
+   ``retrieval.recency_days`` (30) gets the strategy's recency bonus (``smart``: +0.5), and,
+   when the prompt asks for a date, a time, an amount, a count or a duration
+   (``text.answershape``), one whose text holds such a thing gets ``retrieval.answer_shape``
+   (``smart``: +1); re-sorted. Both only reorder what the strategy returned: which memories
+   are clear hits and which are possibly related titles is decided before;
 3. every entry that is about to be printed has been read and found active,
    whatever its rank (the prior plugin printed unchecked entries past the top 20);
    an index path outside its category folder is never followed or printed.
@@ -22,6 +26,8 @@ from ..derived.index import resolve_entry_path
 from ..derived.refresh import current_entries
 from ..records.store import read_bytes, record_status
 from ..records.times import parse_time
+from ..text.answershape import asked_shape, holds_shape
+from ..text.features import content_text
 from .scoring import get_strategy
 
 DEEP_CHECK_LIMIT = 20
@@ -206,16 +212,20 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
             stream = plain_hits(memory_root, strategy, query, entries, exclude)
         else:
             stream = cached_hits(strategy, query, cache, exclude)
+        shape_bonus = getattr(strategy, "answer_shape", 0)
+        shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if shape_bonus else None
         return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1),
-                       max(getattr(strategy, "max_related", 0), getattr(strategy, "second_chance", 0)))
+                       max(getattr(strategy, "max_related", 0), getattr(strategy, "second_chance", 0)),
+                       (shape, shape_bonus) if shape else None)
     finally:
         if opened is not None:
             opened.close()
 
 
-def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0) -> list:
-    """Deep-check the first 20 hits (recency bonus), re-sort, and keep ``limit`` shown-safe ones,
-    at most ``most_related`` of them marked related (``Smart.shown``)."""
+def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0, shape=None) -> list:
+    """Deep-check the first 20 hits (recency bonus; ``shape``: ``(shape, points)``, the answer-shape
+    bonus), re-sort, and keep ``limit`` shown-safe ones, at most ``most_related`` of them marked
+    related (``Smart.shown``)."""
     import heapq
     from itertools import islice
     now = now or datetime.now(timezone.utc)
@@ -228,6 +238,9 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, mo
         recent = updated is not None and (now - updated).days <= days
         hit.parts["recency"] = bonus if recent else 0
         hit.score += hit.parts["recency"]
+        if shape is not None and holds_shape(shape[0], f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
+            hit.parts["answer_shape"] = shape[0]
+            hit.score += shape[1]
         checked.append(hit)
     checked.sort(key=Hit.sort_key)
     # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)

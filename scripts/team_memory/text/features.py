@@ -40,6 +40,13 @@ def body_text(record: dict) -> str:
     return "\n".join(parts)[:MAX_BODY_CHARS]
 
 
+def content_text(record: dict) -> str:
+    """The text of a record's content values alone (what ``answershape`` reads for an answer)."""
+    parts: list = []
+    _strings(record.get("content"), parts)
+    return "\n".join(parts)[:MAX_BODY_CHARS]
+
+
 def derive_body_tokens(record: dict, stop_words: frozenset) -> list:
     """The sorted body tokens of one record (the one derivation function)."""
     return sorted(tokenize(body_text(record), stop_words))

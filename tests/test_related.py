@@ -112,4 +112,4 @@ def test_the_real_hook_shows_the_clear_hit_then_the_related_titles(project, memo
     assert proc.returncode == 0 and RELATED_HEAD in out
     before, after = out.split(RELATED_HEAD)
     assert "Kafka lag" in before and "Kafka lag" not in after
-    assert sum(1 for line in after.splitlines() if line.startswith("- [")) == 2
+    assert sum(1 for line in after.splitlines() if line.startswith("- [")) == 3  # retrieval.max_related

@@ -43,7 +43,7 @@ or a best memory that explains most of a short prompt (``retrieval.min_explained
 Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
 points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
-``retrieval.max_related`` (2) best memories that still reach ``retrieval.min_related`` (0.4) x
+``retrieval.max_related`` (3) best memories that still reach ``retrieval.min_related`` (0.4) x
 the best and ``floor`` are returned marked ``related`` (``shown``): the block lists them last, by
 title only, under "Possibly related". When nothing is confident, ``retrieval.second_chance``
 (0: off) may still show a few titles that way (``secondchance``). When the prompt asks for a date,
@@ -88,7 +88,7 @@ DEFAULT_MIN_CORROBORATED = 1.3  # ``abstention.strong_words``: 0 turns that way 
 DEFAULT_MIN_EXPLAINED = 0.7  # ``abstention.explained``: 0 turns that way of answering off
 DEFAULT_MIN_RUNNER_UP = 3.0
 DEFAULT_MIN_RELATED = 0.4
-DEFAULT_MAX_RELATED = 2  # possibly related memories shown by title after the clear hits
+DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
 DEFAULT_ANSWER_SHAPE = 1.0  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 

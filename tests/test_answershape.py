@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, strategies as st
 
 from helpers import record, run_hook, write
 from team_memory.base.config import load_config
@@ -83,6 +84,13 @@ def test_a_text_that_holds_the_shape(shape, text):
 ])
 def test_a_text_that_does_not(shape, text):
     assert not holds_shape(shape, text)
+
+
+@given(st.text(max_size=300), st.sampled_from([DATE, TIME, MONEY, COUNT, DURATION]))
+def test_any_text_is_read_without_error(text, shape):
+    """Prompts and memories are untrusted: any text gives a shape or None, and a yes or no."""
+    assert asked_shape(text) in (None, DATE, TIME, MONEY, COUNT, DURATION)
+    assert holds_shape(shape, text) in (True, False)
 
 
 def _interview_store(memory_root, answer_shape=None) -> dict:

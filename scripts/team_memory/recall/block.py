@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..base.config import category_descriptions, int_setting
 from ..base.model import category_from_display, display_name
 from ..records.hookio import DATA_NOTE
+from ..records.store import decision_status
 
 DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240
@@ -79,6 +80,9 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
             from ..base.sanitize import block_line
             hit.line = block_line(dict(hit.entry, title=hide(hit.entry["title"])), seed)
         line = hit.line
+        status = None if seed or hit.record is None else decision_status(hit.record)
+        if status:  # a decision the team has not settled on, or no longer holds: say so
+            line = f"{line} (decision {status})"
         if marks and hit.entry.get("path") in marks:
             line = f"{line} {stale_suffix(marks[hit.entry['path']], seed)}"
         head_line = RELATED_HEAD if hit.parts.get("related") is True and RELATED_HEAD not in lines else ""

@@ -116,6 +116,7 @@ class Smart(SmartFeatures):
     """
 
     recency_bonus = 0.5
+    outdated_decision = 1.0  # points off a deprecated or superseded decision that is still active (``rank``)
     excerpts = True  # a clear winner's key content goes into the block
 
     def __init__(self, config: dict):

@@ -9,8 +9,10 @@ Pipeline (the prior plugin's, with its gaps closed):
    ``retrieval.recency_days`` (30) gets the strategy's recency bonus (``smart``: +0.5), and,
    when the prompt asks for a date, a time, an amount, a count or a duration
    (``text.answershape``), one whose text holds such a thing gets ``retrieval.answer_shape``
-   (``smart``: +1); re-sorted. Both only reorder what the strategy returned: which memories
-   are clear hits and which are possibly related titles is decided before;
+   (``smart``: +1), and a decision whose own status says it is deprecated or superseded
+   (``records.store.decision_status``) loses ``Smart.outdated_decision`` (1); re-sorted. These
+   only reorder what the strategy returned: which memories are clear hits and which are
+   possibly related titles is decided before;
 3. every entry that is about to be printed has been read and found active,
    whatever its rank (the prior plugin printed unchecked entries past the top 20);
    an index path outside its category folder is never followed or printed.
@@ -24,7 +26,7 @@ from ..base.config import int_setting
 from ..base.model import CATEGORIES, PRIORITY, display_name
 from ..derived.index import resolve_entry_path
 from ..derived.refresh import current_entries
-from ..records.store import read_bytes, record_status
+from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
 from ..records.times import parse_time
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
@@ -216,16 +218,17 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
         shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if shape_bonus else None
         return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1),
                        max(getattr(strategy, "max_related", 0), getattr(strategy, "second_chance", 0)),
-                       (shape, shape_bonus) if shape else None)
+                       (shape, shape_bonus) if shape else None, getattr(strategy, "outdated_decision", 0))
     finally:
         if opened is not None:
             opened.close()
 
 
-def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0, shape=None) -> list:
+def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0, shape=None,
+            outdated=0) -> list:
     """Deep-check the first 20 hits (recency bonus; ``shape``: ``(shape, points)``, the answer-shape
-    bonus), re-sort, and keep ``limit`` shown-safe ones, at most ``most_related`` of them marked
-    related (``Smart.shown``)."""
+    bonus; ``outdated``: points off a deprecated or superseded decision), re-sort, and keep ``limit``
+    shown-safe ones, at most ``most_related`` of them marked related (``Smart.shown``)."""
     import heapq
     from itertools import islice
     now = now or datetime.now(timezone.utc)
@@ -241,6 +244,9 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, mo
         if shape is not None and holds_shape(shape[0], f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
             hit.parts["answer_shape"] = shape[0]
             hit.score += shape[1]
+        if outdated and decision_status(hit.record) in OUTDATED_DECISION:  # the current decision first
+            hit.parts["outdated"] = -outdated
+            hit.score -= outdated
         checked.append(hit)
     checked.sort(key=Hit.sort_key)
     # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)

@@ -85,6 +85,20 @@ def record_status(record: dict) -> str:
     return status if isinstance(status, str) else "active"
 
 
+OUTDATED_DECISION = ("deprecated", "superseded")  # a decision that is no longer the team's
+
+
+def decision_status(record: dict) -> str | None:
+    """A decision's own status when it is not simply the current one: ``proposed``, ``deprecated``
+    or ``superseded`` (``content.status``); None for an accepted decision, any other record, or a
+    value outside the schema's (never printed)."""
+    content = record.get("content")
+    if record.get("category") != "decision" or not isinstance(content, dict):
+        return None
+    status = content.get("status")
+    return status if status in ("proposed",) + OUTDATED_DECISION else None
+
+
 def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
     from ..base.fsutil import category_dir, is_temp_file  # for start-up speed: hooks that list no folder skip fsutil

@@ -12,6 +12,9 @@ body, exact            ``BODY`` (1.3) x weight(token)
 prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
                        the shorter token has 4+ characters and starts the other
                        (``auth`` meets ``authenticat`` and back)
+irregular form         ``IRREGULAR`` (0.5) x the field's points, counted as exact:
+                       another form of an irregular verb (``lose`` meets ``lost``,
+                       ``bought`` meets ``buy``: ``text.wordforms``)
 fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
 =====================  =====================================================
 
@@ -77,7 +80,8 @@ from ..text.textnorm import joined_pairs, token_groups
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
                          strong_words, unknown_words)
 from .secondchance import second_chance
-from .weights import (BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
+from ..text.wordforms import alternates
+from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _rapidfuzz, _total, fuzzy_available, surface_weight)
 
 DEFAULT_MIN_SCORE = 1.3
@@ -213,6 +217,11 @@ class Smart(SmartFeatures):
                 p = PREFIX * points * self._weight(t, points)
                 if p > best.get(i, (0,))[0]:
                     best[i] = (p, field, "prefix", t)
+        for t in () if joined else alternates(q):  # "lose" meets "lost", at IRREGULAR x its points
+            for i, (points, field) in self.postings.get(t, {}).items():
+                p = IRREGULAR * points * self._weight(t, points)
+                if p > best.get(i, (0,))[0]:
+                    best[i] = (p, field, "exact", t)
         return best
 
     def _weight(self, token: str, points: float) -> float:

@@ -53,9 +53,10 @@ from ..derived.cache import NO_BITS, bits_of, ids_of_bits
 from .abstention import unknown_words
 from .bitplanes import QUANTUM, _bound, _reaching
 from .secondchance import second_chance
-from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
+from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
                       _rapidfuzz, _total, adjacency, body_coverage, fuzzy_available, surface_weight)
 from ..text.fuzzycheck import fuzzy_may_match_groups
+from ..text.wordforms import alternates
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 CODES = (("3", TAG), ("2", TITLE), ("1", BODY))
@@ -205,10 +206,16 @@ class _Book:
         tiers, w, ws = self.tiers(q)
         for points, members in tiers:
             ranked.append((-(points * (ws if points > BODY else w)), 0, FIELD[points], "exact", q, members))
-        for order, t in enumerate(() if joined else self.targets(q), 1):
+        targets = () if joined else self.targets(q)
+        for order, t in enumerate(targets, 1):
             tiers, w, ws = self.tiers(t)
             for points, members in tiers:
                 ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
+        for order, t in enumerate(() if joined else alternates(q), len(targets) + 1):  # after the prefixes, as in
+            tiers, w, ws = self.tiers(t)                                                 # ``Smart._match``
+            for points, members in tiers:
+                ranked.append((-(IRREGULAR * points * (ws if points > BODY else w)), order, FIELD[points], "exact", t,
+                               members))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
 

@@ -62,13 +62,31 @@ SEGMENT = st.text(alphabet="ab.-_", min_size=1, max_size=6)
 PATTERN = st.text(alphabet="ab.*?[]!-", min_size=1, max_size=7)
 
 
+def _reversed_range(pattern: str) -> bool:
+    """Whether a ``[...]`` class may hold a range written backwards (``[-?``: ``[`` comes after ``?``)."""
+    return any(pattern[i] == "-" and 0 < i < len(pattern) - 1 and pattern[i - 1] > pattern[i + 1]
+               and "[" in pattern[:i] for i in range(len(pattern)))
+
+
 @settings(max_examples=400, deadline=None)
 @given(PATTERN, SEGMENT)
 def test_one_segment_agrees_with_fnmatchcase(pattern, name):
+    # A range written backwards is where Python's own fnmatch differs by version: 3.9 builds a bad
+    # expression, 3.11 drops the range and, when a "!" is then first, negates the class ('[[-?!]'
+    # matches any character). relpaths reads such a range as matching nothing (the next test).
+    assume(not _reversed_range(pattern))
     try:
         expected = fnmatch.fnmatchcase(name, pattern)
-    except re.error:  # Python 3.9's fnmatch builds a bad expression for some classes ('[[-?]')
+    except re.error:  # Python 3.9's fnmatch builds a bad expression for some classes
         assume(False)
+    assert relpaths._name(pattern, name) is expected
+
+
+@pytest.mark.parametrize("pattern, name, expected", [
+    ("[[-?!]", "!", True), ("[[-?!]", "_", False), ("[[-?!]", "[", False), ("[z-a]", "m", False),
+    ("[z-ab]", "b", True), ("x[b-a]", "xa", False),
+])
+def test_a_range_written_backwards_matches_nothing(pattern, name, expected):
     assert relpaths._name(pattern, name) is expected
 
 

@@ -77,10 +77,10 @@ from ..base.config import int_setting, section, warn
 from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match
 from ..text.textnorm import joined_pairs, token_groups
+from ..text.wordforms import alternates
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
                          strong_words, unknown_words)
 from .secondchance import second_chance
-from ..text.wordforms import alternates
 from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _rapidfuzz, _total, fuzzy_available, surface_weight)
 

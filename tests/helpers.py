@@ -62,6 +62,12 @@ def run_hook(event_file: str, stdin, cwd=None, env=None, timeout: float = 30):
                           cwd=cwd, env=full_env, timeout=timeout)
 
 
+def run_prompt_hook(project, prompt: str, session: str = "s"):
+    """The real UserPromptSubmit hook for ``prompt`` in ``project``, as Claude Code sends it."""
+    return run_hook("user_prompt_submit.py", {"prompt": prompt, "cwd": str(project),
+                                              "hook_event_name": "UserPromptSubmit", "session_id": session})
+
+
 def run_cli(*args, cwd=None, input=None, env=None):
     full_env = dict(os.environ)
     full_env.update(env or {})

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from helpers import record, run_hook, write
+from helpers import record, run_hook, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.abstention import evidence
@@ -61,8 +61,7 @@ def test_a_rare_tag_answers_and_a_common_word_stays_silent(memory_root, size):
 
 def test_the_real_hook_answers_a_one_word_question(project, memory_root):
     _store(memory_root, 50)
-    proc = run_hook("user_prompt_submit.py", {"prompt": "tell me about auth", "cwd": str(project),
-                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    proc = run_prompt_hook(project, "tell me about auth")
     out = proc.stdout.decode()
     assert proc.returncode == 0 and "<memory-context" in out and "short-lived tokens" in out
     proc = run_hook("user_prompt_submit.py", {"prompt": f"tell me about {COMMON}", "cwd": str(project),

@@ -11,7 +11,7 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from helpers import record, run_hook, write
+from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.rank import rank
@@ -168,8 +168,7 @@ def test_it_never_breaks_a_silence_nor_crosses_the_related_line(memory_root):
 
 def test_the_real_hook_shows_the_dated_memory_first(project, memory_root):
     _interview_store(memory_root)
-    proc = run_hook("user_prompt_submit.py", {"prompt": "when is Maya's interview?", "cwd": str(project),
-                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    proc = run_prompt_hook(project, "when is Maya's interview?")
     out = proc.stdout.decode()
     assert proc.returncode == 0 and "Maya's interview panel" in out, (out, proc.stderr)
     assert out.index("Maya's interview panel") < out.index("Maya's interview nerves"), out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from helpers import record, run_hook, write
+from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.block import format_block
@@ -89,8 +89,7 @@ def test_the_seed_strategy_keeps_the_seed_block(memory_root):
 
 def test_the_real_hook_says_superseded(project, memory_root):
     _store(memory_root)
-    proc = run_hook("user_prompt_submit.py", {"prompt": PROMPT, "cwd": str(project),
-                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    proc = run_prompt_hook(project, PROMPT)
     out = proc.stdout.decode()
     assert proc.returncode == 0 and "(decision superseded)" in out, (out, proc.stderr)
     assert out.index("Python dependencies with uv") < out.index("Python dependencies with Poetry"), out

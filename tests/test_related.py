@@ -104,10 +104,9 @@ def test_eval_counts_related_titles_and_reports_the_clear_hits_precision():
 
 
 def test_the_real_hook_shows_the_clear_hit_then_the_related_titles(project, memory_root):
-    from helpers import run_hook
+    from helpers import run_prompt_hook
     _store(memory_root)
-    proc = run_hook("user_prompt_submit.py", {"prompt": PROMPT, "cwd": str(project),
-                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    proc = run_prompt_hook(project, PROMPT)
     out = proc.stdout.decode()
     assert proc.returncode == 0 and RELATED_HEAD in out
     before, after = out.split(RELATED_HEAD)

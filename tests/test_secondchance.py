@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from helpers import record, run_hook, write
+from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.rank import rank
@@ -52,8 +52,7 @@ def test_off_by_default(memory_root, size):
 
 def test_the_real_hook_lists_the_title_only(project, memory_root):
     _setup(memory_root, 50, 2)
-    proc = run_hook("user_prompt_submit.py", {"prompt": TWO_RARE, "cwd": str(project),
-                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    proc = run_prompt_hook(project, TWO_RARE)
     out = proc.stdout.decode()
     assert proc.returncode == 0 and "Possibly related (titles only):" in out, (out, proc.stderr)
     assert "Nightly close for finance" in out and "reconcile the ledger nightly" not in out  # no excerpt

@@ -5,13 +5,13 @@ import json
 
 import pytest
 
-from helpers import record, run_hook, write
+from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.rank import rank
 from team_memory.recall.weights import BODY, IRREGULAR
 from team_memory.text.textnorm import fold
-from team_memory.text.tokens import STOP_WORDS
+from team_memory.text.textnorm import STOP_WORDS
 from team_memory.text.wordforms import _build, alternates
 from test_cache import assert_same_results
 
@@ -76,7 +76,6 @@ def test_the_cached_path_scores_the_same(memory_root):
 
 def test_the_real_hook_recalls_it(project, memory_root):
     _store(memory_root)
-    proc = run_hook("user_prompt_submit.py", {"prompt": "what did Ana lose in Kyoto?", "cwd": str(project),
-                                              "hook_event_name": "UserPromptSubmit", "session_id": "s"})
+    proc = run_prompt_hook(project, "what did Ana lose in Kyoto?")
     out = proc.stdout.decode()
     assert proc.returncode == 0 and "ana-passport.json" in out, (out, proc.stderr)

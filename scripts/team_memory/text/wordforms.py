@@ -14,8 +14,7 @@ Left out: forms that are as often another word (``left``, ``ground``, ``wound``,
 """
 from __future__ import annotations
 
-from .textnorm import fold
-from .tokens import STOP_WORDS
+from .textnorm import STOP_WORDS, fold
 
 # One verb a line: the base form, then its irregular past and past participle forms.
 VERBS = """

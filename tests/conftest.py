@@ -58,13 +58,28 @@ def pytest_terminal_summary(terminalreporter, config):
                                     f"{SLOW_ENV}=1 python3 -m pytest -q runs them too")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist (``-n auto``): each worker collects, so the count of slow tests left out comes from them."""
+    left_out = getattr(node, "workeroutput", {}).get("slow_left_out", 0)
+    node.config._team_memory_slow_left_out = max(left_out, getattr(node.config, "_team_memory_slow_left_out", 0))
+
+
 def pytest_sessionfinish(session, exitstatus):
-    """Under TEAM_MEMORY_REQUIRE_E2E=1 a skipped test is a failure: CI never passes by skipping."""
+    """Under TEAM_MEMORY_REQUIRE_E2E=1 a skipped test is a failure: CI never passes by skipping.
+
+    Under pytest-xdist a worker only hands its count of slow tests left out to the controller, which
+    sees every worker's results and judges the skips."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["slow_left_out"] = getattr(session.config, "_team_memory_slow_left_out", 0)
+        return
     if not _env_on(REQUIRE_ENV):
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter else []
     if skipped and session.exitstatus == 0:
+        reporter.ensure_newline()
         reporter.write_line(f"{REQUIRE_ENV}=1: {len(skipped)} test(s) skipped, which counts as a failure", red=True)
         session.exitstatus = 1
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 from helpers import run_cli, run_prompt_hook
-from team_memory.cli.mdimport import auto_memory_folder, project_key
+from team_memory.cli.automemory import auto_memory_folder, project_key
 from team_memory.cli.mdsource import split_markdown
 
 SECRET = "AKIAIOSFODNN7EXAMPLE"

@@ -25,7 +25,8 @@ from ..records.validate import format_problems
 from .cmd_similar import best_similar
 from .cmd_write import write_root
 from .main import CliError
-from .mdimport import auto_memory_files, auto_memory_folder, proposals
+from .automemory import auto_memory_files, auto_memory_folder
+from .mdimport import proposals
 
 
 def _shown(path: str) -> str:

@@ -12,9 +12,7 @@ fallback. Content fills the category's schema with what the text says and no mor
 a stated reason says "not stated in the source" rather than invent one.
 
 Ids are the title's slug, so the same source line gives the same id on every run and a second import
-finds it taken and adds nothing. ``auto_memory_folder(project)`` is where Claude Code keeps a project's
-auto memory: ``<config dir>/projects/<project path, every character but ASCII letters and digits as
-->/memory/`` (paths over 200 such characters are cut and given a hash, as the client does).
+finds it taken and adds nothing. Where the client keeps auto memory: ``automemory``.
 """
 from __future__ import annotations
 
@@ -30,7 +28,6 @@ from .mdsource import split_markdown
 
 NOT_STATED = "not stated in the source"
 MAX_FILE_BYTES = 2 * 1024 * 1024
-MAX_AUTO_FILES = 200
 CATEGORY_ORDER = ("decision", "constraint", "runbook", "tech_debt", "preference")
 
 # heading words that say what a section holds (a word of the heading, lower-cased)
@@ -290,50 +287,3 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
                   "content": content_for(category, text, piece.steps, piece.lead, piece.headings, where)}
         out.append(Proposal(record, where, piece.lines, why))
     return out, notes
-
-
-def config_dir() -> str:
-    """Claude Code's own folder: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
-    return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
-
-
-def _java_hash36(text: str) -> str:
-    """The client's short hash of a long path: a 32-bit string hash over UTF-16 units, base 36."""
-    h = 0
-    for unit in _utf16_units(text):
-        h = (h * 31 + unit) & 0xFFFFFFFF
-    h = h - (1 << 32) if h >= 1 << 31 else h
-    n, digits = abs(h), "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if not n:
-            return out
-
-
-def _utf16_units(text: str):
-    data = text.encode("utf-16-le", "surrogatepass")
-    for i in range(0, len(data), 2):
-        yield data[i] | (data[i + 1] << 8)
-
-
-def project_key(project: str) -> str:
-    """The folder name Claude Code gives a project under ``projects/``."""
-    key = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in project)
-    return key if len(key) <= 200 else f"{key[:200]}-{_java_hash36(project)}"
-
-
-def auto_memory_folder(project: str) -> str:
-    return os.path.join(config_dir(), "projects", project_key(project), "memory")
-
-
-def auto_memory_files(folder: str) -> list:
-    """``MEMORY.md`` first, then the other ``.md`` files, by name; regular files only."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    files = [n for n in names if n.lower().endswith(".md") and not n.startswith(".")]
-    files.sort(key=lambda n: (n != "MEMORY.md", n))
-    return [os.path.join(folder, n) for n in files[:MAX_AUTO_FILES]]

@@ -34,15 +34,30 @@ def register(subparsers, common) -> None:
     p.add_argument("--category", choices=CATEGORIES, help="only this category")
 
     p = add_command(subparsers, common, "import", cmd_import,
-                    "add memories from JSON Lines or YAML, or from a store of the prior plugin; "
+                    "add memories from JSON Lines or YAML, from a store of the prior plugin, or from what the "
+                    "team wrote for Claude (CLAUDE.md, rules files, Claude Code's auto memory); "
                     "every record is validated first",
                     f"  {CLI} import memories.jsonl\n"
                     f"  {CLI} import backup.jsonl --on-conflict replace --json\n"
                     f"  cat memories.jsonl | {CLI} import - --skip-invalid\n"
-                    f"  {CLI} import --from-claude-memory ~/src/old-project --dry-run")
+                    f"  {CLI} import --from-claude-memory ~/src/old-project --dry-run\n"
+                    f"  {CLI} import --from-claude-md CLAUDE.md --dry-run      # see each proposed memory first\n"
+                    f"  {CLI} import --from-claude-md CLAUDE.md --from-claude-md .claude/rules/testing.md\n"
+                    f"  {CLI} import --from-auto-memory                       # this project's auto memory\n"
+                    f"  {CLI} import --from-auto-memory ~/.claude/projects/-src-app/memory --json")
     p.add_argument("source", nargs="?", metavar="FILE|-", help="the file to read (- for stdin)")
     p.add_argument("--from-claude-memory", metavar="PATH",
                    help="read a store written by the prior plugin (a project folder or its .claude/memory)")
+    p.add_argument("--from-claude-md", metavar="PATH", action="append", default=None,
+                   help="read a Markdown file written for Claude (CLAUDE.md, CLAUDE.local.md, .claude/rules/*.md; "
+                        "repeat for several): one memory per bullet, paragraph or numbered list; the file is "
+                        "never changed")
+    p.add_argument("--from-auto-memory", metavar="PATH", nargs="?", const="",
+                   help="read Claude Code's auto memory (MEMORY.md and its topic files): this project's folder, "
+                        "or the folder PATH")
+    p.add_argument("--allow-similar", action="store_true",
+                   help="with --from-claude-md/--from-auto-memory: import a piece even when `similar` finds an "
+                        "existing memory like it (default: leave it out and name the memory)")
     p.add_argument("--format", choices=FORMATS, help="jsonl or yaml (default: from the file name, else jsonl)")
     p.add_argument("--on-conflict", choices=CONFLICT_MODES, default="skip",
                    help="when an id is taken: skip the record (default), replace the memory, or add a -2 suffix")
@@ -91,6 +106,11 @@ def _entries(args) -> list:
 
 def cmd_import(ctx) -> int:
     args = ctx.args
+    if args.from_claude_md or args.from_auto_memory is not None:
+        if args.source or args.from_claude_memory:
+            raise UsageError("--from-claude-md and --from-auto-memory go together, without FILE or --from-claude-memory")
+        from .cmd_mdimport import import_markdown
+        return import_markdown(ctx)
     try:
         entries = _entries(args)
     except TransferError as exc:

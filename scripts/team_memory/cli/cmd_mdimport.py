@@ -1,0 +1,173 @@
+"""``import --from-claude-md PATH`` and ``import --from-auto-memory [PATH]``: what a team already wrote for
+Claude, as memories, through the normal import path.
+
+Each proposal (``mdimport.proposals``) is scrubbed and validated by ``transfer.prepare`` (private sections
+removed, secrets redacted, the same limits), checked against the store with ``similar`` (an existing
+memory like it is named, not duplicated, unless ``--allow-similar``), and written by
+``transfer.import_records`` under the store lock. Ids are title slugs, so a second run finds them taken
+and adds nothing. ``--dry-run`` prints every proposed memory with the source lines it came from and
+writes nothing, not even a new store. The source files are only read. At the end it lists which source
+lines are now memories, so a team can shorten its CLAUDE.md if it wants to.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+
+from ..base.config import load_config
+from ..base.safefs import UnsafePath
+from ..base.sanitize import clean_line
+from ..edits.transfer import import_records, prepare
+from ..records.store import repo_root_of
+from ..records.validate import format_problems
+from .cmd_similar import best_similar
+from .cmd_write import write_root
+from .main import CliError
+from .automemory import auto_memory_files, auto_memory_folder
+from .mdimport import proposals
+
+
+def _shown(path: str) -> str:
+    """A source path as the report names it: relative to the working folder when inside it."""
+    rel = os.path.relpath(os.path.abspath(path))
+    return clean_line(path if rel.startswith("..") else rel.replace(os.sep, "/"))
+
+
+def _sources(args) -> list:
+    """``[(path, shown name, source tag)]`` to read; ``CliError`` for a folder with nothing to read."""
+    out = [(path, _shown(path), "claude-md", False) for path in args.from_claude_md or []]
+    if args.from_auto_memory is not None:
+        folder = args.from_auto_memory
+        if not folder:
+            start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+            project = repo_root_of(start) or os.path.abspath(start)
+            folder = auto_memory_folder(project)
+            if not os.path.isdir(folder) and project != os.path.abspath(start):
+                folder = auto_memory_folder(os.path.abspath(start))
+        folder = os.path.expanduser(folder)
+        files = auto_memory_files(folder)
+        if not files:
+            raise CliError(f"no auto memory at {clean_line(folder)}: no MEMORY.md or other .md file there "
+                           "(Claude Code writes it once auto memory has saved something; name another folder "
+                           "with --from-auto-memory PATH)")
+        out += [(path, "auto memory " + clean_line(os.path.basename(path)), "auto-memory",
+                 os.path.basename(path) == "MEMORY.md") for path in files]
+    return out
+
+
+def _read_all(sources: list, config: dict) -> tuple:
+    found, notes = [], []
+    for path, shown, tag, index in sources:
+        try:
+            items, more = proposals(path, config, tag, shown, index)
+        except (OSError, UnsafePath, ValueError) as exc:
+            raise CliError(f"cannot read {shown}: {exc}") from None
+        found += items
+        notes += more
+    return found, notes
+
+
+def import_markdown(ctx) -> int:
+    args = ctx.args
+    sources = _sources(args)
+    try:
+        root = ctx.memory_root
+    except CliError:
+        root = None
+    found, notes = _read_all(sources, load_config(root))  # every source read before anything is written
+    if root is None and not args.dry_run:
+        root = write_root(ctx)  # a dry run never starts a store
+    config = load_config(root)
+    prepared = prepare([(f"{p.source}:{p.lines}", p.record) for p in found], config)
+    rows = [{"source": p.source, "lines": p.lines, "category_from": p.why, "item": item}
+            for p, item in zip(found, prepared)]
+    invalid = [r for r in rows if r["item"].problems]
+    blocked = bool(invalid) and not args.skip_invalid
+    similar_to = {}
+    for row in rows:
+        record = row["item"].record
+        if root and not row["item"].problems and not args.allow_similar:
+            best = best_similar(root, config, record["category"], record["title"], record.get("tags", ()))
+            if best and best["id"] != record["id"]:
+                similar_to[id(row)] = best["id"]
+    to_write = [r for r in rows if not r["item"].problems and id(r) not in similar_to]
+    results = []
+    if not blocked and to_write:
+        results = import_records(root, config, [r["item"].record for r in to_write], args.on_conflict,
+                                 args.dry_run) if root else \
+            [{"id": r["item"].record["id"], "from_id": r["item"].record["id"], "action": "created", "path": None}
+             for r in to_write]
+    for row, result in zip(to_write, results):
+        row["result"] = result
+    report = _report(rows, similar_to, invalid, notes, blocked, args.dry_run)
+    if args.json:
+        ctx.print_json(report)
+    else:
+        _print(ctx, report, rows, args.dry_run)
+    if blocked:
+        raise CliError(f"{len(invalid)} of {len(rows)} proposed memories are invalid; nothing was imported "
+                       "(fix the source, or pass --skip-invalid to import the rest)")
+    return 0
+
+
+def _report(rows, similar_to, invalid, notes, blocked, dry_run) -> dict:
+    memories = []
+    for row in rows:
+        item = row["item"]
+        entry = {"source": row["source"], "lines": row["lines"], "category_from": row["category_from"]}
+        if item.problems:
+            entry.update(action="invalid", problems=[{"field": q.field, "message": q.message, "hint": q.hint}
+                                                     for q in item.problems])
+        elif id(row) in similar_to:
+            entry.update(action="similar", similar_to=similar_to[id(row)], record=item.record)
+        elif "result" in row:
+            entry.update(action=row["result"]["action"], id=row["result"]["id"], path=row["result"]["path"],
+                         record=item.record)
+        else:
+            entry.update(action="not imported", record=item.record)
+        memories.append(entry)
+    counts = {a: sum(1 for m in memories if m["action"] == a)
+              for a in ("created", "replaced", "renamed", "skipped", "similar", "invalid")}
+    return {"ok": not blocked, "dry_run": dry_run, "read": len(rows), **counts,
+            "private_sections": sum(r["item"].private_sections for r in rows),
+            "secrets_redacted": sum(r["item"].secrets_redacted for r in rows),
+            "notes": notes, "memories": memories}
+
+
+def _print(ctx, report, rows, dry_run) -> None:
+    for note in report["notes"]:
+        print(f"note: {note}", file=sys.stderr)
+    for m in report["memories"]:
+        where = f"{m['source']}:{m['lines']}"
+        if m["action"] == "invalid":
+            print(ctx.color(f"invalid {where}", "31"), file=sys.stderr)
+            item = next(r["item"] for r in rows if f"{r['source']}:{r['lines']}" == where)
+            print(textwrap.indent(format_problems(item.problems), "  "), file=sys.stderr)
+            continue
+        record = m["record"]
+        if dry_run:
+            print(f"{where}  {record['category']}  {record['title']}  (category from {m['category_from']})")
+            print(f"    id: {record['id']}   tags: {', '.join(record['tags'])}")
+            print(textwrap.indent(json.dumps(record["content"], indent=2, ensure_ascii=False), "    "))
+        if m["action"] == "similar":
+            print(f"left out {where}: like the existing memory {m['similar_to']} (update that one, or pass "
+                  "--allow-similar)")
+    verb = "would import" if dry_run else "imported"
+    made = report["created"] + report["replaced"] + report["renamed"]
+    if report["ok"]:
+        print(f"{verb} {made} of {report['read']} proposed memories ({report['created']} new, "
+              f"{report['replaced']} replaced, {report['renamed']} renamed, {report['skipped']} already there, "
+              f"{report['similar']} like an existing one, {report['invalid']} invalid)")
+        if report["skipped"]:
+            print(f"  {report['skipped']} already there (same id: imported before); --on-conflict replace rewrites them")
+        if report["private_sections"] or report["secrets_redacted"]:
+            print(f"  removed {report['private_sections']} private section(s), "
+                  f"redacted {report['secrets_redacted']} secret(s)")
+    held = [m for m in report["memories"] if m["action"] in ("created", "replaced", "renamed", "skipped")]
+    if held and not dry_run:
+        print("source lines now held as memories (shorten the source if you like: recall brings them back "
+              "when a prompt needs them):")
+        for m in held:
+            print(f"  {m['source']}:{m['lines']}  -> {m['id']}")

@@ -1,0 +1,266 @@
+"""Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) cut into the pieces that
+``import --from-claude-md`` / ``--from-auto-memory`` turn into memories.
+
+``split_markdown(text)`` returns ``Piece``s, each with the headings above it and the 1-based source
+lines it came from:
+
+- a bullet (``-``, ``*``, ``+``) is one piece, with its indented continuation and sub-bullets;
+- a run of numbered items (``1.``, ``2)``) is one piece of ``steps``; a paragraph just before it that
+  ends with ``:`` ("To release a version:") is its ``lead``, not a piece of its own;
+- any other paragraph is one piece;
+- fenced code and tables are never split: they stay, as text, with the piece before them in the same
+  section (or make a paragraph of their own);
+- headings, ``@path`` import lines, HTML comments and front matter (``---`` ... ``---``, read into
+  ``front``) are not pieces.
+
+Private sections (``<private>...</private>``, as ``records.privacy`` finds them) that take whole lines
+are blanked here, before anything is cut, so no piece holds them; one inside a line is left for the
+normal write path, which replaces it with the marker. Plain string work, no ``re``: every file name and
+line here is the user's text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..records.privacy import FORMATS, find_sections
+
+MAX_SOURCE_CHARS = 2_000_000  # a CLAUDE.md larger than this is not a CLAUDE.md
+
+
+@dataclass
+class Piece:
+    kind: str  # "bullet", "steps" or "paragraph"
+    headings: list
+    text: str = ""
+    steps: list = field(default_factory=list)
+    lead: str = ""
+    first: int = 0  # 1-based source lines, inclusive
+    last: int = 0
+
+    @property
+    def lines(self) -> str:
+        return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def bullet_body(line: str):
+    """The text after a bullet mark (``- x`` -> ``x``), or None when ``line`` is no bullet."""
+    s = line.lstrip(" \t")
+    if len(s) >= 2 and s[0] in "-*+" and s[1] in " \t":
+        body = s[2:].strip()
+        if body.startswith("[ ] ") or body.startswith("[x] ") or body.startswith("[X] "):
+            body = body[4:].strip()  # a task list item
+        return body
+    return None
+
+
+def number_body(line: str):
+    """The text after a list number (``12. x`` -> ``x``), or None."""
+    s = line.lstrip(" \t")
+    i = 0
+    while i < len(s) and i < 9 and s[i].isdigit() and s[i].isascii():
+        i += 1
+    if 0 < i < len(s) - 1 and s[i] in ".)" and s[i + 1] in " \t":
+        return s[i + 2:].strip()
+    return None
+
+
+def heading_of(line: str):
+    """``(level, text)`` of an ATX heading (``## Build``), or None."""
+    s = line.lstrip(" ")
+    if len(line) - len(s) > 3 or not s.startswith("#"):
+        return None
+    level = len(s) - len(s.lstrip("#"))
+    rest = s[level:]
+    if level > 6 or (rest and rest[0] not in " \t"):
+        return None
+    text = rest.strip().rstrip("#").strip()
+    return level, text
+
+
+def _fence(line: str) -> str:
+    s = line.lstrip(" ")
+    if len(line) - len(s) > 3:
+        return ""
+    for mark in ("```", "~~~"):
+        if s.startswith(mark):
+            return mark
+    return ""
+
+
+def _is_rule(s: str) -> bool:
+    t = s.replace(" ", "")
+    return len(t) >= 3 and len(set(t)) == 1 and t[0] in "-*_="
+
+
+def front_matter(lines: list) -> tuple:
+    """``(fields, lines it takes)``: ``key: value`` pairs of a leading ``---`` block."""
+    if not lines or lines[0].strip() != "---":
+        return {}, 0
+    fields = {}
+    for n in range(1, min(len(lines), 60)):
+        line = lines[n]
+        if line.strip() in ("---", "..."):
+            return fields, n + 1
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and " " not in key.strip():
+            fields[key.strip().lower()] = value.strip().strip("'\"")
+    return {}, 0
+
+
+def blank_private(text: str) -> tuple:
+    """``(text, sections blanked)``: private sections that take whole lines become empty lines."""
+    if "private" not in text.lower():
+        return text, 0
+    try:
+        sections = find_sections(text, FORMATS)
+    except Exception:  # noqa: BLE001 - an unbalanced tag: the write path refuses the pieces that hold it
+        return text, 0
+    chars, blanked = list(text), 0
+    for start, end in sections:
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        before, after = text[line_start:start], text[end:line_end]
+        if before.strip(" \t-*+>") == "" and number_body(before + "x") is None and after.strip() == "":
+            for i in range(line_start, line_end):
+                if chars[i] != "\n":
+                    chars[i] = ""
+            blanked += 1
+    return "".join(chars), blanked
+
+
+class _Cutter:
+    """One pass over the lines; ``pieces`` in source order."""
+
+    def __init__(self):
+        self.pieces: list = []
+        self.headings: list = []  # (level, text)
+        self.para: list = []  # (n, text) of the paragraph being read
+        self.current = None  # the bullet or steps piece still taking continuation lines
+
+    def heading_texts(self) -> list:
+        return [t for _, t in self.headings]
+
+    def flush_para(self) -> None:
+        if self.para:
+            text = " ".join(t.strip() for _, t in self.para)
+            self.pieces.append(Piece("paragraph", self.heading_texts(), text=text,
+                                     first=self.para[0][0], last=self.para[-1][0]))
+            self.para = []
+
+    def close(self) -> None:
+        self.flush_para()
+        self.current = None
+
+    def attach_block(self, first: int, last: int, block: str) -> None:
+        """Code or a table: kept whole, with the piece before it in this section."""
+        target = self.current
+        if target is None and self.pieces and self.pieces[-1].headings == self.heading_texts() and not self.para:
+            target = self.pieces[-1]
+        if self.para:
+            self.flush_para()
+            target = self.pieces[-1]
+        if target is None:
+            self.pieces.append(Piece("paragraph", self.heading_texts(), text=block, first=first, last=last))
+            return
+        if target.kind == "steps" and target.steps:
+            target.steps[-1] += "\n" + block
+        else:
+            target.text += "\n" + block
+        target.last = max(target.last, last)
+
+    def bullet(self, n: int, body: str) -> None:
+        self.flush_para()
+        self.current = Piece("bullet", self.heading_texts(), text=body, first=n, last=n)
+        self.pieces.append(self.current)
+
+    def step(self, n: int, body: str) -> None:
+        if self.current is not None and self.current.kind == "steps":
+            self.current.steps.append(body)
+            self.current.last = n
+            return
+        lead, first = "", n
+        self.flush_para()
+        last = self.pieces[-1] if self.pieces else None
+        if (last is not None and last.kind == "paragraph" and last.headings == self.heading_texts()
+                and last.text.rstrip().endswith(":") and "\n" not in last.text):
+            lead, first = last.text, last.first  # "To release a version:" introduces the list
+            self.pieces.pop()
+        self.current = Piece("steps", self.heading_texts(), steps=[body], lead=lead, first=first, last=n)
+        self.pieces.append(self.current)
+
+    def continuation(self, n: int, text: str) -> None:
+        target = self.current
+        body = bullet_body(text)
+        line = f"- {body}" if body is not None else text.strip()
+        if target.kind == "steps":
+            target.steps[-1] += ("\n" if body is not None else " ") + line
+        else:
+            target.text += ("\n" if body is not None else " ") + line
+        target.last = n
+
+
+def split_markdown(text: str) -> tuple:
+    """``(pieces, front matter fields, private sections blanked)`` of one Markdown file."""
+    text = text[:MAX_SOURCE_CHARS].replace("\r\n", "\n").replace("\r", "\n")
+    text, blanked = blank_private(text)
+    lines = text.split("\n")
+    front, skip = front_matter(lines)
+    cut = _Cutter()
+    n, blank_before = skip, False
+    while n < len(lines):
+        line, number = lines[n], n + 1
+        stripped = line.strip()
+        mark = _fence(line)
+        if mark:  # fenced code: to its closing fence (or the end), whole
+            end = n + 1
+            while end < len(lines) and not lines[end].lstrip(" ").startswith(mark):
+                end += 1
+            end = min(end, len(lines) - 1)
+            cut.attach_block(number, end + 1, "\n".join(lines[n:end + 1]))
+            n, blank_before = end + 1, False
+            continue
+        if stripped.startswith("|"):  # a table: its rows, whole
+            end = n
+            while end + 1 < len(lines) and lines[end + 1].strip().startswith("|"):
+                end += 1
+            cut.attach_block(number, end + 1, "\n".join(x.strip() for x in lines[n:end + 1]))
+            n, blank_before = end + 1, False
+            continue
+        heading = heading_of(line)
+        if not stripped or heading or _is_rule(stripped) or stripped.startswith("<!--") or stripped.startswith("@"):
+            if heading:
+                cut.close()
+                level, title = heading
+                cut.headings = [h for h in cut.headings if h[0] < level] + [(level, title)]
+            elif stripped.startswith("<!--"):  # a comment: to its end, never a memory
+                while n < len(lines) and "-->" not in lines[n]:
+                    n += 1
+            elif stripped:
+                cut.close()
+            else:
+                cut.flush_para()
+            blank_before = not stripped
+            n += 1
+            continue
+        body, step = bullet_body(line), number_body(line)
+        indented = _indent(line) >= 2
+        if cut.current is not None and indented and (body is not None or step is None or cut.current.kind != "steps"):
+            cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
+        elif step is not None:
+            cut.step(number, step)
+        elif body is not None:
+            cut.bullet(number, body)
+        elif cut.current is not None and not blank_before:
+            cut.continuation(number, line)  # a lazy continuation line
+        else:
+            cut.current = None
+            cut.para.append((number, line))
+        blank_before = False
+        n += 1
+    cut.close()
+    return [p for p in cut.pieces if (p.text.strip() or p.steps)], front, blanked

@@ -225,3 +225,16 @@ def test_strong_words_count_exact_matches_of_different_prompt_words():
     from team_memory.recall.weights import _idf
     third = [_idf(n / 3, n) / _idf(1, n) for n in (50, 500, 50_000)]
     assert third[0] > third[1] > third[2] and all(w > strong_weights(n)["tags"] for w, n in zip(third, (50, 500, 50_000)))
+
+
+def test_a_best_under_min_score_that_answers_is_shown_whatever_its_rounding(memory_root):
+    """A prefix of a rare tag asked about alone scores 0.4 x 3 = 1.2000000000000002 and answers the
+    ``explained`` way; rows are rounded to 1.2, so the bar must be taken from the rounded best too."""
+    for i in range(30):
+        write(memory_root, record("decision", f"m{i}", f"Notes on area {i}", [f"area{i}"]))
+    write(memory_root, record("decision", "k8s", "Run services on a managed cluster", ["kubernetes"]))
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"fuzzy": false}}')
+    config = load_config(str(memory_root))
+    assert _shown(memory_root, "anything on kubernetss") == ["k8s"]  # plain path
+    rebuild_index(str(memory_root), config)
+    assert _shown(memory_root, "anything on kubernetss") == ["k8s"]  # from the cache

@@ -54,8 +54,8 @@ from .abstention import unknown_words
 from .bitplanes import QUANTUM, _bound, _reaching
 from .secondchance import second_chance
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                      _rapidfuzz, _total, adjacency, body_coverage, fuzzy_available, surface_weight)
-from ..text.fuzzycheck import fuzzy_may_match_groups
+                      _total, add_fuzzy, adjacency, body_coverage, fuzzy_available, fuzzy_stems, surface_weight)
+from ..text.fuzzycheck import form_lengths, fuzzy_may_match_groups, spelled_forms
 from ..text.wordforms import alternates
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
@@ -264,7 +264,7 @@ def score_index(strategy, query, index) -> list:
             if options:
                 per_token.append((g, q, options))
                 reach[g] = max(reach.get(g, 0.0), options[0].points)
-            else:
+            if not any(o.kind == "exact" for o in options):  # no match, or by prefix only (``Smart.score_all``)
                 unmatched.append((g, q))
     reachable = sum(reach.values())
     unknown = unknown_words(query, reach)
@@ -307,13 +307,18 @@ def score_index(strategy, query, index) -> list:
         for i, extra in touched.items():
             if i not in found:
                 found[i] = chooser.matches(i)
-            found[i].extend(extra)
+            for g, q, m in extra:
+                add_fuzzy(found[i], g, q, m)
             totals[i] = _total(found[i])
+            for g, _, m in extra:  # a typo the store explains is not unknown (``Smart.score_all``)
+                reach[g] = max(reach.get(g, 0.0), m[0])
         best = max(totals.values(), default=0.0)
+        reachable, unknown = sum(reach.values()), unknown_words(query, reach)
     if not strategy.confident(best, reachable, unknown, totals, found, n):
         return second_chance(strategy, [(round(t, 2), i, found[i]) for i, t in totals.items()])
-    if strategy.bar(best) < strategy.clear_bar(best) and planes is not None:
-        _related(strategy, per_token, planes, best, reached, list(rest), candidates, found, totals)
+    shown = round(best, 2)  # the best as ``Smart.shown`` takes it (rows are rounded)
+    if strategy.bar(shown) < strategy.clear_bar(shown) and planes is not None:
+        _related(strategy, per_token, planes, shown, reached, list(rest), candidates, found, totals)
     return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])
 
 
@@ -383,8 +388,14 @@ def _fuzzy_may_match(index, prompt_tokens: list, cutoff: float) -> bool:
         lengths.add(length)
     for key in index.xpost:
         lengths.add(len(key) - 2)
-    wanted = {lb for lb in lengths for q in prompt_tokens if _lengths_may_match(len(q), lb, cutoff)}
-    return fuzzy_may_match_groups(prompt_tokens, index.fuzzy_vocabulary(wanted), cutoff)
+    # a stem is wanted when one of its written forms (``fuzzycheck.spelled_forms``) may reach a prompt token
+    wanted = {lb for lb in lengths for lf in form_lengths(lb) for q in prompt_tokens
+              if _lengths_may_match(len(q), lf, cutoff)}
+    forms: dict = {}
+    for stems in index.fuzzy_vocabulary(wanted).values():
+        for form in spelled_forms(stems):
+            forms.setdefault(len(form), []).append(form)
+    return fuzzy_may_match_groups(prompt_tokens, forms, cutoff)
 
 
 def _lengths_may_match(la: int, lb: int, cutoff: float) -> bool:
@@ -393,16 +404,15 @@ def _lengths_may_match(la: int, lb: int, cutoff: float) -> bool:
 
 def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
-    fuzz, process = _rapidfuzz()
     index = book.index
-    surface = sorted({key[:-2] for key in index.live_keys("32")})
+    stem_of = spelled_forms(sorted({key[:-2] for key in index.live_keys("32")}))
+    forms = sorted(stem_of)
     touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
     for g, q in unmatched:
         if len(q) < FUZZY_MIN or q[:1] == JOINED:
             continue
         best: dict = {}
-        for t, similarity, _ in process.extract(q, surface, scorer=fuzz.ratio,
-                                                score_cutoff=strategy.fuzzy_cutoff, limit=3):
+        for t, similarity in fuzzy_stems(q, forms, stem_of, strategy.fuzzy_cutoff):
             tiers, _, ws = book.tiers(t)
             for points, members in tiers:
                 if points == BODY:

@@ -43,6 +43,32 @@ def fuzzy_available() -> bool:
     return _rapidfuzz()[1] is not None
 
 
+def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
+    """Put a fuzzy ``match`` of prompt token ``q`` into one memory's ``matches``: it replaces a weaker
+    prefix match of the same token (a typo such as ``postgress`` starts ``postgr``), never a stronger one."""
+    for k, (g0, q0, m0) in enumerate(matches):
+        if g0 == g and q0 == q:
+            if match[0] > m0[0]:
+                matches[k] = (g, q, match)
+            return
+    matches.append((g, q, match))
+
+
+FUZZY_LIMIT = 3  # title/tag stems a prompt word may meet by the fuzzy step
+
+
+def fuzzy_stems(q: str, forms: list, stem_of: dict, cutoff: float) -> list:
+    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems whose best written form (``forms``, sorted;
+    ``stem_of``: ``fuzzycheck.spelled_forms``) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
+    fuzz, process = _rapidfuzz()
+    best: dict = {}
+    for form, similarity, _ in process.extract(q, forms, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None):
+        stem = stem_of[form]
+        if similarity > best.get(stem, 0.0):
+            best[stem] = similarity
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:FUZZY_LIMIT]
+
+
 def _idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 

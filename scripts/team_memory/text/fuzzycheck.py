@@ -1,10 +1,35 @@
-"""Whether rapidfuzz could find anything: a cheap, exact pre-check before the fuzzy step.
+"""The fuzzy step's vocabulary and a cheap, exact pre-check before it runs.
+
+The vocabulary is every title and tag token (a stem: ``validat``) and the words the stemmer
+folded into it, spelled out (``spelled_forms``: ``validation``, ``validated``...): a typo
+often stops the prompt's word from folding (``validaiton``, ``postgress``), and it is then
+close to the written word, not to the stem (82 against ``validat``, 90 against
+``validation``). Both paths derive the forms from the stems alone, so they agree.
 
 The check needs no rapidfuzz: it bounds ``fuzz.ratio`` from lengths and shared characters,
 so a prompt whose words cannot reach the cutoff against any title or tag token never
 imports it (``matching.Smart`` and ``smartindex`` both ask here first).
 """
 from __future__ import annotations
+
+# What ``textnorm.fold`` takes off a word, put back: a stem's written forms for the fuzzy step.
+ENDINGS = ("e", "s", "es", "ed", "ing", "ion", "ions", "ment")
+
+
+def spelled_forms(stems) -> dict:
+    """form -> stem: each stem and each stem + ``ENDINGS`` (the first stem in ``stems`` order wins a form)."""
+    out: dict = {}
+    for stem in stems:
+        out.setdefault(stem, stem)
+        if len(stem) >= 3 and stem.isascii() and stem.isalpha():
+            for ending in ENDINGS:
+                out.setdefault(stem + ending, stem)
+    return out
+
+
+def form_lengths(stem_length: int) -> list:
+    """The lengths ``spelled_forms`` can give a stem of ``stem_length`` characters."""
+    return [stem_length] + [stem_length + len(e) for e in ENDINGS]
 
 
 def fuzzy_may_match(prompt_tokens, vocabulary, cutoff: float) -> bool:

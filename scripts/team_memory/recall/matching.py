@@ -47,8 +47,10 @@ Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
 points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
 ``retrieval.max_related`` (3) best memories that still reach ``retrieval.min_related`` (0.4) x
-the best and ``floor`` are returned marked ``related`` (``shown``): the block lists them last, by
-title only, under "Possibly related". When nothing is confident, ``retrieval.second_chance``
+the best and the runner-up floor are returned marked ``related`` (``shown``): the block lists them
+last, by title only, under "Possibly related". A memory met by short forms (``auth`` for its
+``authentication``) is held to that floor with its prefix matches counted as the exact matches they
+stand for (``related_fit``), so it is listed beside a memory that has the short form as a tag. When nothing is confident, ``retrieval.second_chance``
 (0: off) may still show a few titles that way (``secondchance``). When the prompt asks for a date,
 a time, an amount, a count or a duration, ``rank`` adds ``retrieval.answer_shape`` (1) points to the
 shown memories whose text holds one (``text.answershape``): a reordering of what this returns.
@@ -88,7 +90,7 @@ from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evid
                          strong_words, unknown_words)
 from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
-                      _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, surface_weight)
+                      _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
@@ -319,8 +321,9 @@ class Smart(SmartFeatures):
                 and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in tops))
 
     def floor(self) -> float:
-        """No memory under this is ever shown: a best under ``lowest_best`` is not ``confident``, a
-        runner-up is under ``bar`` (``clear_bar`` only grows with the best)."""
+        """No best or clear hit is under this: a best under ``lowest_best`` is not ``confident``, a
+        runner-up is under ``bar`` (``clear_bar`` only grows with the best). A possibly related memory
+        met by short forms may be (``related_fit``): ``smartindex._related`` reads those bands itself."""
         return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
 
     def lowest_best(self) -> float:
@@ -347,6 +350,20 @@ class Smart(SmartFeatures):
         clear = self.clear_bar(best)
         return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
 
+    def related_floor(self, best: float) -> float:
+        """The least a possibly related memory scores beside a best of ``best``: ``bar``, or for one met by
+        short forms (``related_fit``) ``retrieval.min_related`` x the best (never under ``min_score`` x ``PREFIX``)."""
+        bar = self.bar(best)
+        return min(bar, max(self.min_score * PREFIX, self.min_related * best)) if self.max_related else bar
+
+    def related_fit(self, total: float, matches: list, best: float) -> bool:
+        """Whether a memory under the clear bar may be shown as possibly related: it reaches ``bar``, or
+        ``related_floor`` with its prefix matches counted as the exact ones they stand for reaching ``bar``
+        (``weights.short_form_total``): "auth policy" meets ``authentication`` as surely as ``auth``,
+        only at ``PREFIX`` x the points, which the runner-up floor alone would never let through."""
+        low = self.bar(best)
+        return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
+
     def shown(self, best: float, rows: list) -> list:
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
 
@@ -354,12 +371,13 @@ class Smart(SmartFeatures):
         ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title).
         """
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
-        low, high = self.bar(best), self.clear_bar(best)
-        related = sorted((t for t, _, _ in rows if low <= t < high), reverse=True)
+        high = self.clear_bar(best)
+        fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
+        related = sorted((t for t, _, _ in fits if t < high), reverse=True)
         cut = related[min(len(related), self.max_related) - 1] if related else high
         out = []
-        for total, key, matches in rows:
-            if total > 0 and (total >= high or low <= total and total >= cut):
+        for total, key, matches in fits:
+            if total > 0 and (total >= high or total >= cut):
                 parts = _parts(matches)
                 if total < high:
                     parts["related"] = True

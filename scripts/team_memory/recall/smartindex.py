@@ -36,9 +36,10 @@ floors, so exact scores are computed for few of them:
 5. the abstention rule (``Smart.confident``: the best score and the share of the prompt
    it explains) is applied to the exact scores, with the prompt's reachable points taken
    from each token's best option, as ``score_all`` does;
-6. the possibly related memories (under ``Smart.clear_bar``, at ``Smart.bar``; the
-   ``max_related`` best, ties kept): the entries not scored yet, taken band by band of
-   their bound (``BAND``), largest exact bound first, until none left can reach the bar or
+6. the possibly related memories (under ``Smart.clear_bar``, ``Smart.related_fit``; the
+   ``max_related`` best, ties kept): the entries not scored yet (and those under the floor of
+   step 3, which a memory met by short forms may be), taken band by band of
+   their bound (``BAND``), largest exact bound first, until none left can reach ``Smart.related_floor`` or
    the ``max_related``-th best related score so far (``_related``); ``Smart.shown`` then
    picks the shown ones from the exact scores, as ``score_all`` does.
 
@@ -317,8 +318,8 @@ def score_index(strategy, query, index) -> list:
     if not strategy.confident(best, reachable, unknown, totals, found, n):
         return second_chance(strategy, [(round(t, 2), i, found[i]) for i, t in totals.items()])
     shown = round(best, 2)  # the best as ``Smart.shown`` takes it (rows are rounded)
-    if strategy.bar(shown) < strategy.clear_bar(shown) and planes is not None:
-        _related(strategy, per_token, planes, shown, reached, list(rest), candidates, found, totals)
+    if strategy.related_floor(shown) < strategy.clear_bar(shown) and planes is not None:
+        _related(strategy, per_token, planes, shown, reached, list(rest), [i for _, i, _ in ranked], found, totals)
     return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])
 
 
@@ -344,10 +345,11 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
     Every entry not scored yet is under the clear bar. They are taken band by band of their
     bound (``rest`` first: those over ``reached``, then lower bands read out of the planes),
     each band largest exact bound first, and scoring stops once no entry left can reach
-    ``Smart.bar`` or the ``max_related``-th best related score so far (ties are kept).
+    ``Smart.related_floor`` or the ``max_related``-th best related score so far (ties are kept).
     """
-    low, high = strategy.bar(best), strategy.clear_bar(best)
-    pool = sorted((round(t, 2) for t in totals.values() if low <= round(t, 2) < high), reverse=True)
+    low, high = strategy.related_floor(best), strategy.clear_bar(best)
+    pool = sorted((round(t, 2) for i, t in totals.items()
+                   if round(t, 2) < high and strategy.related_fit(round(t, 2), found[i], best)), reverse=True)
     wanted = strategy.max_related
 
     def need() -> float:
@@ -361,12 +363,12 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
                 continue
             found[i] = matches
             total = totals[i] = _total(matches)
-            if low <= round(total, 2) < high:
+            if round(total, 2) < high and strategy.related_fit(round(total, 2), matches, best):
                 pool.append(round(total, 2))
                 pool.sort(reverse=True)
 
     score(rest)
-    seen = set(seen_ids)  # their exact bounds are known: under ``need``, which only rises
+    seen = set(seen_ids)  # scored above, or their exact bounds are under ``need``, which only rises
     top = reached
     while top * (1.0 + ADJACENT / 2) >= need():
         lowest = need() / (1.0 + ADJACENT / 2)  # no entry whose bound is under it can be shown

@@ -93,6 +93,12 @@ def _total(matches: list) -> float:
     return total + adjacency(matches) + body_coverage(matches)
 
 
+def short_form_total(matches: list) -> float:
+    """A memory's score with each prefix match counted as the exact match it stands for (``auth`` for
+    ``authentication``): what the runner-up floor compares for a possibly related memory (``Smart.shown``)."""
+    return _total([(g, q, (m[0] / PREFIX, m[1], "exact", m[3]) if m[2] == "prefix" else m) for g, q, m in matches])
+
+
 def body_coverage(matches: list) -> float:
     """Points for several prompt words met in one memory's content: its body points (the sum of its
     matches in the body) x ``BODY_COVERAGE`` for each word beyond the first, at most x ``BODY_COVERAGE_MAX``.

@@ -14,7 +14,7 @@ from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall import weights
 from team_memory.recall.rank import rank
-from team_memory.text.fuzzycheck import spelled_forms
+from team_memory.text.fuzzycheck import forms_by_length, spelled_forms, stem_of
 from test_cache import assert_same_results
 
 pytest.importorskip("rapidfuzz", reason="the fuzzy step needs rapidfuzz: pip install -e '.[dev]'")
@@ -82,8 +82,13 @@ def test_without_the_fuzzy_step_the_typos_stay_silent(memory_root):
 
 
 def test_the_written_forms_come_from_the_stem_alone():
-    forms = spelled_forms(["validat", "postgr", "redis", "検索"])
-    assert forms["validation"] == forms["validated"] == "validat"
-    assert forms["postgres"] == "postgr" and forms["redis"] == "redis"
-    assert forms["検索"] == "検索" and not any(f.startswith("検索") and f != "検索" for f in forms)
+    stems = {"validat", "postgr", "redis", "検索", "vers", "version"}
+    forms = spelled_forms(sorted(stems))
+    assert {"validation", "validated", "validations", "postgres", "redis", "検索"} <= set(forms)
+    assert not any(f.startswith("検索") and f != "検索" for f in forms) and "deploye" not in spelled_forms(["deploy"])
+    assert stem_of("validation", stems) == stem_of("validated", stems) == "validat"
+    assert stem_of("postgres", stems) == "postgr" and stem_of("version", stems) == "version"  # a stem is its own
+    by_length = forms_by_length({7: ["validat"], 6: ["postgr"]}, wanted={8, 10})
+    assert set(by_length) == {8, 10} and "postgres" in by_length[8] and "validation" in by_length[10]
+    assert all(len(form) == length for length, forms in by_length.items() for form in forms)
     assert weights.FUZZY_LIMIT == 3

@@ -236,16 +236,15 @@ class Smart(SmartFeatures):
         return self.surface_weights[token] if points > BODY else self.weights[token]
 
     def _fuzzy_forms(self) -> tuple:
-        """``(sorted forms, form -> stem)``: the title and tag stems and their written forms (``fuzzycheck``)."""
+        """``(forms, stems)``: the title and tag stems' written forms (``fuzzycheck``) and the stems as a set."""
         if getattr(self, "_forms_of", None) is not self.surface:
-            stem_of = spelled_forms(self.surface)
-            self._forms, self._forms_of = (sorted(stem_of), stem_of), self.surface
+            self._forms, self._forms_of = (spelled_forms(self.surface), set(self.surface)), self.surface
         return self._forms
 
     def _fuzzy(self, q: str) -> dict:
         best: dict = {}
-        forms, stem_of = self._fuzzy_forms()
-        for t, similarity in fuzzy_stems(q, forms, stem_of, self.fuzzy_cutoff):
+        forms, stems = self._fuzzy_forms()
+        for t, similarity in fuzzy_stems(q, forms, stems, self.fuzzy_cutoff):
             w = self.surface_weights[t]
             for i, (points, field) in self.postings[t].items():
                 if field == "body":

@@ -56,7 +56,7 @@ from .bitplanes import QUANTUM, _bound, _reaching
 from .secondchance import second_chance
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
                       _total, add_fuzzy, adjacency, body_coverage, fuzzy_available, fuzzy_stems, surface_weight)
-from ..text.fuzzycheck import form_lengths, fuzzy_may_match_groups, spelled_forms
+from ..text.fuzzycheck import form_lengths, forms_by_length, fuzzy_may_match_groups, spelled_forms
 from ..text.wordforms import alternates
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
@@ -391,13 +391,10 @@ def _fuzzy_may_match(index, prompt_tokens: list, cutoff: float) -> bool:
     for key in index.xpost:
         lengths.add(len(key) - 2)
     # a stem is wanted when one of its written forms (``fuzzycheck.spelled_forms``) may reach a prompt token
-    wanted = {lb for lb in lengths for lf in form_lengths(lb) for q in prompt_tokens
-              if _lengths_may_match(len(q), lf, cutoff)}
-    forms: dict = {}
-    for stems in index.fuzzy_vocabulary(wanted).values():
-        for form in spelled_forms(stems):
-            forms.setdefault(len(form), []).append(form)
-    return fuzzy_may_match_groups(prompt_tokens, forms, cutoff)
+    reach = {lf for lb in lengths for lf in form_lengths(lb) if any(_lengths_may_match(len(q), lf, cutoff)
+                                                                    for q in prompt_tokens)}
+    wanted = {lb for lb in lengths if any(lf in reach for lf in form_lengths(lb))}
+    return fuzzy_may_match_groups(prompt_tokens, forms_by_length(index.fuzzy_vocabulary(wanted), reach), cutoff)
 
 
 def _lengths_may_match(la: int, lb: int, cutoff: float) -> bool:
@@ -407,14 +404,14 @@ def _lengths_may_match(la: int, lb: int, cutoff: float) -> bool:
 def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
     index = book.index
-    stem_of = spelled_forms(sorted({key[:-2] for key in index.live_keys("32")}))
-    forms = sorted(stem_of)
+    stems = {key[:-2] for key in index.live_keys("32")}
+    forms = spelled_forms(stems)
     touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
     for g, q in unmatched:
         if len(q) < FUZZY_MIN or q[:1] == JOINED:
             continue
         best: dict = {}
-        for t, similarity in fuzzy_stems(q, forms, stem_of, strategy.fuzzy_cutoff):
+        for t, similarity in fuzzy_stems(q, forms, stems, strategy.fuzzy_cutoff):
             tiers, _, ws = book.tiers(t)
             for points, members in tiers:
                 if points == BODY:

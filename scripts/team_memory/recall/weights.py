@@ -57,13 +57,14 @@ def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
 FUZZY_LIMIT = 3  # title/tag stems a prompt word may meet by the fuzzy step
 
 
-def fuzzy_stems(q: str, forms: list, stem_of: dict, cutoff: float) -> list:
-    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems whose best written form (``forms``, sorted;
-    ``stem_of``: ``fuzzycheck.spelled_forms``) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
+def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
+    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems (``stems``, a set) whose best written form in
+    ``forms`` (``fuzzycheck.spelled_forms``, any order) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
+    from ..text.fuzzycheck import stem_of
     fuzz, process = _rapidfuzz()
     best: dict = {}
     for form, similarity, _ in process.extract(q, forms, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None):
-        stem = stem_of[form]
+        stem = stem_of(form, stems)
         if similarity > best.get(stem, 0.0):
             best[stem] = similarity
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:FUZZY_LIMIT]

@@ -92,3 +92,15 @@ def test_the_written_forms_come_from_the_stem_alone():
     assert set(by_length) == {8, 10} and "postgres" in by_length[8] and "validation" in by_length[10]
     assert all(len(form) == length for length, forms in by_length.items() for form in forms)
     assert weights.FUZZY_LIMIT == 3
+
+
+@pytest.mark.e2e
+def test_the_real_client_passes_a_typo_s_memory_to_the_model(tmp_path):
+    """The real Claude Code CLI (offline harness), as a plugin: the typo prompt's memory reaches the model."""
+    import e2e_support as e2e
+    e2e.require_claude()
+    project = e2e.plugin_project(tmp_path)
+    _store(e2e.memory_root(project))
+    result = e2e.ask(project, "the pydnatic valdation is failing again", e2e.REPO, label="typo")
+    assert result.seen("<memory-context"), result.describe()
+    assert result.seen("[DECISION] Use pydantic v2 for schema validation"), result.describe()

@@ -225,3 +225,37 @@ def test_strong_words_count_exact_matches_of_different_prompt_words():
     from team_memory.recall.weights import _idf
     third = [_idf(n / 3, n) / _idf(1, n) for n in (50, 500, 50_000)]
     assert third[0] > third[1] > third[2] and all(w > strong_weights(n)["tags"] for w, n in zip(third, (50, 500, 50_000)))
+
+
+def test_a_best_under_min_score_that_answers_is_shown_whatever_its_rounding(memory_root):
+    """A prefix of a rare tag asked about alone scores 0.4 x 3 = 1.2000000000000002 and answers the
+    ``explained`` way; rows are rounded to 1.2, so the bar must be taken from the rounded best too."""
+    for i in range(30):
+        write(memory_root, record("decision", f"m{i}", f"Notes on area {i}", [f"area{i}"]))
+    write(memory_root, record("decision", "k8s", "Run services on a managed cluster", ["kubernetes"]))
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"fuzzy": false}}')
+    config = load_config(str(memory_root))
+    assert _shown(memory_root, "anything on kubernetss") == ["k8s"]  # plain path
+    rebuild_index(str(memory_root), config)
+    assert _shown(memory_root, "anything on kubernetss") == ["k8s"]  # from the cache
+
+
+@pytest.mark.parametrize("size", [50, 500])
+def test_a_short_form_beside_an_exact_tag_is_at_least_possibly_related(project, memory_root, size):
+    """"auth policy": ``auth`` is one memory's tag and a prefix of another's ``authentication``. The second
+    scores 0.4 x a tag, under the runner-up floor; with its prefix counted as the word it stands for it
+    reaches it, so it is listed by title under "Possibly related" (plain, cached, the real hook)."""
+    _store(memory_root, size)
+    prompt = "what is our auth policy for employees"
+    config = load_config(str(memory_root))
+    for cached in (False, True):
+        if cached:
+            rebuild_index(str(memory_root), config)
+        hits = rank(str(memory_root), config, prompt, 5)
+        names = {h.entry["path"].rsplit("/", 1)[1][:-5]: h for h in hits}
+        assert {"auth-style", "sso-only"} <= set(names), (size, cached, list(names))
+        assert names["sso-only"].parts.get("related") and not names["auth-style"].parts.get("related")
+    out = run_prompt_hook(project, prompt).stdout.decode()
+    assert "auth-style.json" in out and out.index("Possibly related") < out.index("sso-only.json"), out
+    # the short form alone, with no exact match beside it, still answers nothing new
+    assert _shown(memory_root, f"what is our {COMMON} policy for employees") == []

@@ -150,7 +150,7 @@ def test_generated_set_is_deterministic(tmp_path, script, silence):
         assert report["strategies"]["smart"]["overall"]["silent"] >= silence
 
 
-@pytest.mark.parametrize("name", ["harbor", "fieldline", "chat", "talk"])
+@pytest.mark.parametrize("name", ["harbor", "fieldline", "chat", "talk", "platform"])
 def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path, name):
     """A prompt no keyword method could answer measures nothing: each shares a token with its gold."""
     import subprocess
@@ -162,7 +162,8 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
     folder = EVAL
     if name != "harbor":
         folder = tmp_path / name
-        script = {"fieldline": "build_wide.py", "chat": "build_chat.py", "talk": "build_talk.py"}[name]
+        script = {"fieldline": "build_wide.py", "chat": "build_chat.py", "talk": "build_talk.py",
+                  "platform": "build_platform.py"}[name]
         subprocess.run([sys.executable, str(EVAL / script), "--out", str(folder)], check=True, capture_output=True)
     root, prompts, _ = load_folder(str(folder))
     config = load_config(root)
@@ -215,3 +216,34 @@ def _shares(asked: set, gold: set) -> bool:
     partial word ("migrati" against the stem "migrat"), as the scorer's two-way prefixes match it."""
     return bool(asked & gold) or any(min(len(q), len(t)) >= 5 and (t.startswith(q) or q.startswith(t))
                                      for q in asked for t in gold)
+
+
+def test_platform_set_is_deterministic_valid_and_cites_its_source(tmp_path):
+    """Platform (real text nobody on the team wrote): two runs byte-identical, every record valid in its
+    category's folder, every expected id present, both halves hold unrelated prompts, and the set's
+    source repository and licence are named where the data lives."""
+    import subprocess
+    import sys
+    from team_memory.base.model import DEFAULT_FOLDERS
+    from team_memory.recall.evaluate import in_split
+    from team_memory.records.validate import validate_record
+    outs = []
+    for name in ("a", "b"):
+        subprocess.run([sys.executable, str(EVAL / "build_platform.py"), "--out", str(tmp_path / name)], check=True,
+                       capture_output=True)
+        outs.append(sorted((p.relative_to(tmp_path / name).as_posix(), p.read_bytes())
+                           for p in (tmp_path / name).rglob("*") if p.is_file()))
+    assert outs[0] == outs[1]
+    ids = set()
+    for path in sorted((tmp_path / "a" / "store" / ".claude" / "memory").rglob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        category = {folder: cat for cat, folder in DEFAULT_FOLDERS.items()}[path.parent.name]
+        assert validate_record(record, folder_category=category, file_id=path.stem) == [], path.name
+        ids.add(record["id"])
+    prompts = [json.loads(line) for line in (tmp_path / "a" / "prompts.jsonl").read_text().splitlines()]
+    assert len(ids) >= 40 and all(set(p["expected"]) <= ids for p in prompts)
+    for split in ("dev", "holdout"):
+        half = [p for p in prompts if in_split(p["id"], split)]
+        assert len(half) >= 40 and sum(1 for p in half if not p["expected"]) >= 10, split
+    for text in ((EVAL / "platform_world.py").read_text(), (EVAL / "README.md").read_text()):
+        assert "alphagov/govuk-infrastructure" in text and "MIT" in text

@@ -49,6 +49,8 @@ def test_blocks_once_with_reason_and_exact_commands(project, transcript):
     assert f"""\n{cli} save --root "{project}" --record '{{"category": "decision", """ in reason
     assert f'{cli} update ID --root "{project}"' in reason
     assert "<<" not in reason, "a heredoc holding JSON is refused by Claude Code before any hook runs"
+    # recall matches words: the reminder asks for the words a teammate would type as tags
+    assert "tags: the words a teammate would type later" in reason and "auth/authentication" in reason
     # the same stretch never asks twice
     assert stop(project, transcript) is None
 

@@ -12,7 +12,7 @@ from team_memory.derived import cache as cachemod
 from team_memory.recall import bitplanes, smartindex
 from team_memory.base.fsutil import store_lock
 from team_memory.derived.refresh import apply_changes, rebuild_index
-from team_memory.text.fuzzycheck import fuzzy_may_match, fuzzy_may_match_groups
+from team_memory.text.fuzzycheck import fuzzy_may_match, fuzzy_may_match_groups, spelled_forms
 from test_cache import STRATEGY_CONFIGS, assert_same_results, random_prompt, random_store, write_config
 
 DENSITIES = {"all-dense": (1, 10 ** 9), "mixed": (3, 10 ** 9), "none-dense": (10 ** 9, 1)}
@@ -98,15 +98,36 @@ def test_rounding_up_keeps_the_bound_above_the_points():
 
 
 def _fuzzy_may_match_reference(prompt_tokens, vocabulary, cutoff):
-    """The per-pair definition the grouped check must agree with."""
+    """The per-pair definition the grouped check must agree with: ``fuzz.ratio`` reaches the cutoff."""
     c = (cutoff - 1e-6) / 200.0
     for q in prompt_tokens:
         for t in vocabulary:
             need = c * (len(q) + len(t))
-            common = sum(min(q.count(ch), t.count(ch)) for ch in set(q))
-            if min(len(q), len(t)) >= need and common >= need:
+            if _lcs(q, t) >= need:
                 return True
     return False
+
+
+def _lcs(a: str, b: str) -> int:
+    """The longest common subsequence, by the textbook table (``fuzzycheck.lcs_length`` keeps one row)."""
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a, 1):
+        for j, y in enumerate(b, 1):
+            table[i][j] = table[i - 1][j - 1] + 1 if x == y else max(table[i - 1][j], table[i][j - 1])
+    return table[-1][-1]
+
+
+def test_the_precheck_says_what_rapidfuzz_finds():
+    """With rapidfuzz installed: the precheck is true exactly when ``process.extract`` finds a token
+    (``lisbon`` shares letters with many written forms and reaches 85 with none)."""
+    rapidfuzz = pytest.importorskip("rapidfuzz", reason="compares with rapidfuzz itself: pip install -e '.[dev]'")
+    from rapidfuzz import fuzz, process
+    vocabulary = sorted(set(spelled_forms(["validat", "postgr", "kubernet", "pydant", "lisb", "bonsai", "sobl", "redis"])))
+    for word in ("lisbon", "valdat", "validaiton", "postgress", "kuberent", "pydnatic", "weather", "obnisl", "redsi"):
+        for cutoff in (70, 85, 95):
+            found = bool(process.extract(word, vocabulary, scorer=fuzz.ratio, score_cutoff=cutoff, limit=1))
+            assert fuzzy_may_match([word], vocabulary, cutoff) == found, (word, cutoff)
+    assert rapidfuzz is not None
 
 
 _WORD = st.text(alphabet="abcdeéx日本", min_size=1, max_size=9)

@@ -37,6 +37,9 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 MAX_EDITED = 5  # files named in a reminder
 MAX_EDITED_CHARS = 300  # their paths together (each appears in the note, the similar and the save command)
 MAX_TRACKED = 50  # files counted in the state between reminders
+# Recall matches words, not meanings: the tags are where the writer puts the words a reader will use.
+TAGS_HINT = ("tags: the words a teammate would type later that the title lacks: the other name for it "
+             "(auth/authentication), the error text's key words, the command or tool, the symptom (timeout, flaky)")
 MAX_REASON_CHARS = 3000  # well under the ~10,000 characters Claude Code passes on whole; the commands alone take ~1,500 with long paths
 
 # What the ``content`` object of each category holds (the write path validates it; see ``save --help``).
@@ -182,6 +185,7 @@ def _reason_text(findings: list, project_root: str, session_summary_id: str, fil
         f"   if it prints a match, update that one instead (ID and hash H as it shows them): "
         f"{cli} update ID {root} --content-json '<JSON>' --expect-hash H",
         "content fields: " + "; ".join(f"{f.category}: {CONTENT_FIELDS[f.category]}" for f in findings),
+        TAGS_HINT,
     ]
     if files:
         commands.append("related_files: the files this part edited, most edited first; keep those the memory is "

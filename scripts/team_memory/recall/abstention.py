@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 
-from .weights import BODY, JOINED, PREFIX, TAG, TITLE, _idf
+from .weights import BODY, FUZZY, JOINED, PREFIX, TAG, TITLE, _idf
 
 COMMON_SHARE = 0.5  # a tag or title word held by half the store or more is common, never strong
 CORROBORATED_SHARE = 0.35  # the share of the whole prompt (``explained``) two corroborating words must explain
@@ -36,6 +36,7 @@ RARE = 0.5  # the IDF weight (``idf(df) / idf(1)``) of a rare word
 EXPLAINED_FLOOR = 0.75  # the ``explained`` way answers from this share of ``retrieval.min_score`` (0.98 points)
 UNKNOWN = BODY  # a prompt word the store has never seen counts as a rare body word left unexplained
 FIELD_POINTS = {"tags": TAG, "title": TITLE, "body": BODY}
+KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY}  # ``rare_words``: what a match's points were scaled by
 
 
 def evidence(best: float, reachable: float) -> float:
@@ -66,12 +67,14 @@ def unknown_words(query, reach: dict) -> int:
 
 
 def rare_words(matches: list) -> int:
-    """How many distinct prompt words meet the memory (exactly or by prefix) with weight >= ``RARE``."""
+    """How many distinct prompt words meet the memory (exactly, by prefix, or by the fuzzy step in its
+    title or tags) with weight >= ``RARE``: a fuzzy match's points hold its similarity too, so only a
+    clear typo (``pydnatic``) of a rare word counts, never a near spelling of a common one."""
     groups = set()
     for g, q, (points, field, kind, _) in matches:
-        if q[:1] == JOINED or kind not in ("exact", "prefix") or field not in FIELD_POINTS:
+        if q[:1] == JOINED or kind not in KIND_FACTOR or field not in FIELD_POINTS:
             continue
-        base = FIELD_POINTS[field] * (PREFIX if kind == "prefix" else 1.0)
+        base = FIELD_POINTS[field] * KIND_FACTOR[kind]
         if points >= RARE * base - 1e-9:  # points = base x the token's weight (``Smart._match``)
             groups.add(g)
     return len(groups)

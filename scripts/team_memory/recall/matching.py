@@ -47,16 +47,24 @@ Beside the best, a memory needs ``min_score``,
 ``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
 points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
 ``retrieval.max_related`` (3) best memories that still reach ``retrieval.min_related`` (0.4) x
-the best and ``floor`` are returned marked ``related`` (``shown``): the block lists them last, by
-title only, under "Possibly related". When nothing is confident, ``retrieval.second_chance``
+the best and the runner-up floor are returned marked ``related`` (``shown``): the block lists them
+last, by title only, under "Possibly related". A memory met by short forms (``auth`` for its
+``authentication``) is held to that floor with its prefix matches counted as the exact matches they
+stand for (``related_fit``), so it is listed beside a memory that has the short form as a tag. When nothing is confident, ``retrieval.second_chance``
 (0: off) may still show a few titles that way (``secondchance``). When the prompt asks for a date,
 a time, an amount, a count or a duration, ``rank`` adds ``retrieval.answer_shape`` (1) points to the
 shown memories whose text holds one (``text.answershape``): a reordering of what this returns.
 
 The fuzzy step runs only when exact and prefix matching leave no confident best
-and rapidfuzz is importable: prompt tokens of 5+ characters that matched
-nothing are compared with the title and tag tokens (``retrieval.fuzzy_cutoff``,
-85; ``retrieval.fuzzy: false`` turns it off).
+and rapidfuzz is importable: prompt tokens of 5+ characters that matched nothing exactly
+(nothing at all, or a prefix only: ``postgress`` starts ``postgr``) are compared with the
+title and tag tokens and the words they were folded from (``fuzzycheck.spelled_forms``:
+``validaiton`` is 90 from ``validation``, 82 from ``validat``; ``retrieval.fuzzy_cutoff``,
+85; ``retrieval.fuzzy: false`` turns it off). A fuzzy match replaces a weaker prefix match
+of the same token, adds to what the store could explain of the prompt (it is no longer an
+unknown word), and a clear typo of a rare tag or title word counts as a rare word for the
+``explained`` way (``abstention.rare_words``): "the pydnatic valdation is failing again"
+answers, a near spelling of a word half the store carries does not.
 
 Body tokens are derived when the machine cache is built (``upkeep`` hands each
 record to ``prepare_entry``); the plain path reads them back from that cache
@@ -75,14 +83,14 @@ import math
 
 from ..base.config import int_setting, section, warn
 from ..text.features import SmartFeatures
-from ..text.fuzzycheck import fuzzy_may_match
+from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
                          strong_words, unknown_words)
 from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
-                      _parts, _rapidfuzz, _total, fuzzy_available, surface_weight)
+                      _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
@@ -227,11 +235,16 @@ class Smart(SmartFeatures):
     def _weight(self, token: str, points: float) -> float:
         return self.surface_weights[token] if points > BODY else self.weights[token]
 
+    def _fuzzy_forms(self) -> tuple:
+        """``(forms, stems)``: the title and tag stems' written forms (``fuzzycheck``) and the stems as a set."""
+        if getattr(self, "_forms_of", None) is not self.surface:
+            self._forms, self._forms_of = (spelled_forms(self.surface), set(self.surface)), self.surface
+        return self._forms
+
     def _fuzzy(self, q: str) -> dict:
         best: dict = {}
-        fuzz, process = _rapidfuzz()
-        for t, similarity, _ in process.extract(q, self.surface, scorer=fuzz.ratio,
-                                                score_cutoff=self.fuzzy_cutoff, limit=3):
+        forms, stems = self._fuzzy_forms()
+        for t, similarity in fuzzy_stems(q, forms, stems, self.fuzzy_cutoff):
             w = self.surface_weights[t]
             for i, (points, field) in self.postings[t].items():
                 if field == "body":
@@ -250,13 +263,14 @@ class Smart(SmartFeatures):
         """
         self.prepare(None, entries)
         found: dict = {}  # entry index -> [(group number, token, match)]
-        unmatched = []
+        unmatched = []  # tokens the fuzzy step may try: no match at all, or by prefix only
         reach: dict = {}  # group number -> the most points any memory gets from it
         for g, group in enumerate(query):
             for q in group:
                 best = self._match(q)
-                if not best:
+                if not any(m[2] == "exact" for m in best.values()):
                     unmatched.append((g, q))
+                if not best:
                     continue
                 reach[g] = max(reach.get(g, 0.0), max(m[0] for m in best.values()))
                 for i, match in best.items():
@@ -266,15 +280,17 @@ class Smart(SmartFeatures):
         totals = {i: _total(m) for i, m in found.items()}
         if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable, unknown,
                                                                 totals, found, len(entries))
-                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], self.surface,
-                                    self.fuzzy_cutoff)
+                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED],
+                                    self._fuzzy_forms()[0], self.fuzzy_cutoff)
                 and fuzzy_available()):
             for g, q in unmatched:
                 if len(q) < FUZZY_MIN or q[:1] == JOINED:
                     continue
                 for i, match in self._fuzzy(q).items():
-                    found.setdefault(i, []).append((g, q, match))
+                    add_fuzzy(found.setdefault(i, []), g, q, match)
+                    reach[g] = max(reach.get(g, 0.0), match[0])  # a typo the store explains is not unknown
             totals = {i: _total(m) for i, m in found.items()}
+            reachable, unknown = sum(reach.values()), unknown_words(query, reach)
         best = max(totals.values(), default=0.0)
         if not self.confident(best, reachable, unknown, totals, found, len(entries)):
             return second_chance(self, [(round(t, 2), entries[i], found[i]) for i, t in totals.items()])
@@ -304,8 +320,9 @@ class Smart(SmartFeatures):
                 and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in tops))
 
     def floor(self) -> float:
-        """No memory under this is ever shown: a best under ``lowest_best`` is not ``confident``, a
-        runner-up is under ``bar`` (``clear_bar`` only grows with the best)."""
+        """No best or clear hit is under this: a best under ``lowest_best`` is not ``confident``, a
+        runner-up is under ``bar`` (``clear_bar`` only grows with the best). A possibly related memory
+        met by short forms may be (``related_fit``): ``smartindex._related`` reads those bands itself."""
         return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
 
     def lowest_best(self) -> float:
@@ -332,18 +349,34 @@ class Smart(SmartFeatures):
         clear = self.clear_bar(best)
         return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
 
+    def related_floor(self, best: float) -> float:
+        """The least a possibly related memory scores beside a best of ``best``: ``bar``, or for one met by
+        short forms (``related_fit``) ``retrieval.min_related`` x the best (never under ``min_score`` x ``PREFIX``)."""
+        bar = self.bar(best)
+        return min(bar, max(self.min_score * PREFIX, self.min_related * best)) if self.max_related else bar
+
+    def related_fit(self, total: float, matches: list, best: float) -> bool:
+        """Whether a memory under the clear bar may be shown as possibly related: it reaches ``bar``, or
+        ``related_floor`` with its prefix matches counted as the exact ones they stand for reaching ``bar``
+        (``weights.short_form_total``): "auth policy" meets ``authentication`` as surely as ``auth``,
+        only at ``PREFIX`` x the points, which the runner-up floor alone would never let through."""
+        low = self.bar(best)
+        return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
+
     def shown(self, best: float, rows: list) -> list:
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
 
         The clear hits (``clear_bar``), then the memories under it but at ``bar``: the
         ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title).
         """
-        low, high = self.bar(best), self.clear_bar(best)
-        related = sorted((t for t, _, _ in rows if low <= t < high), reverse=True)
+        best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
+        high = self.clear_bar(best)
+        fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
+        related = sorted((t for t, _, _ in fits if t < high), reverse=True)
         cut = related[min(len(related), self.max_related) - 1] if related else high
         out = []
-        for total, key, matches in rows:
-            if total > 0 and (total >= high or low <= total and total >= cut):
+        for total, key, matches in fits:
+            if total > 0 and (total >= high or total >= cut):
                 parts = _parts(matches)
                 if total < high:
                     parts["related"] = True

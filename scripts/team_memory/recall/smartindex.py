@@ -36,9 +36,10 @@ floors, so exact scores are computed for few of them:
 5. the abstention rule (``Smart.confident``: the best score and the share of the prompt
    it explains) is applied to the exact scores, with the prompt's reachable points taken
    from each token's best option, as ``score_all`` does;
-6. the possibly related memories (under ``Smart.clear_bar``, at ``Smart.bar``; the
-   ``max_related`` best, ties kept): the entries not scored yet, taken band by band of
-   their bound (``BAND``), largest exact bound first, until none left can reach the bar or
+6. the possibly related memories (under ``Smart.clear_bar``, ``Smart.related_fit``; the
+   ``max_related`` best, ties kept): the entries not scored yet (and those under the floor of
+   step 3, which a memory met by short forms may be), taken band by band of
+   their bound (``BAND``), largest exact bound first, until none left can reach ``Smart.related_floor`` or
    the ``max_related``-th best related score so far (``_related``); ``Smart.shown`` then
    picks the shown ones from the exact scores, as ``score_all`` does.
 
@@ -54,8 +55,8 @@ from .abstention import unknown_words
 from .bitplanes import QUANTUM, _bound, _reaching
 from .secondchance import second_chance
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                      _rapidfuzz, _total, adjacency, body_coverage, fuzzy_available, surface_weight)
-from ..text.fuzzycheck import fuzzy_may_match_groups
+                      _total, add_fuzzy, adjacency, body_coverage, fuzzy_available, fuzzy_stems, surface_weight)
+from ..text.fuzzycheck import form_lengths, forms_by_length, fuzzy_may_match_groups, spelled_forms
 from ..text.wordforms import alternates
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
@@ -264,7 +265,7 @@ def score_index(strategy, query, index) -> list:
             if options:
                 per_token.append((g, q, options))
                 reach[g] = max(reach.get(g, 0.0), options[0].points)
-            else:
+            if not any(o.kind == "exact" for o in options):  # no match, or by prefix only (``Smart.score_all``)
                 unmatched.append((g, q))
     reachable = sum(reach.values())
     unknown = unknown_words(query, reach)
@@ -307,13 +308,18 @@ def score_index(strategy, query, index) -> list:
         for i, extra in touched.items():
             if i not in found:
                 found[i] = chooser.matches(i)
-            found[i].extend(extra)
+            for g, q, m in extra:
+                add_fuzzy(found[i], g, q, m)
             totals[i] = _total(found[i])
+            for g, _, m in extra:  # a typo the store explains is not unknown (``Smart.score_all``)
+                reach[g] = max(reach.get(g, 0.0), m[0])
         best = max(totals.values(), default=0.0)
+        reachable, unknown = sum(reach.values()), unknown_words(query, reach)
     if not strategy.confident(best, reachable, unknown, totals, found, n):
         return second_chance(strategy, [(round(t, 2), i, found[i]) for i, t in totals.items()])
-    if strategy.bar(best) < strategy.clear_bar(best) and planes is not None:
-        _related(strategy, per_token, planes, best, reached, list(rest), candidates, found, totals)
+    shown = round(best, 2)  # the best as ``Smart.shown`` takes it (rows are rounded)
+    if strategy.related_floor(shown) < strategy.clear_bar(shown) and planes is not None:
+        _related(strategy, per_token, planes, shown, reached, list(rest), [i for _, i, _ in ranked], found, totals)
     return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])
 
 
@@ -339,10 +345,11 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
     Every entry not scored yet is under the clear bar. They are taken band by band of their
     bound (``rest`` first: those over ``reached``, then lower bands read out of the planes),
     each band largest exact bound first, and scoring stops once no entry left can reach
-    ``Smart.bar`` or the ``max_related``-th best related score so far (ties are kept).
+    ``Smart.related_floor`` or the ``max_related``-th best related score so far (ties are kept).
     """
-    low, high = strategy.bar(best), strategy.clear_bar(best)
-    pool = sorted((round(t, 2) for t in totals.values() if low <= round(t, 2) < high), reverse=True)
+    low, high = strategy.related_floor(best), strategy.clear_bar(best)
+    pool = sorted((round(t, 2) for i, t in totals.items()
+                   if round(t, 2) < high and strategy.related_fit(round(t, 2), found[i], best)), reverse=True)
     wanted = strategy.max_related
 
     def need() -> float:
@@ -356,12 +363,12 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
                 continue
             found[i] = matches
             total = totals[i] = _total(matches)
-            if low <= round(total, 2) < high:
+            if round(total, 2) < high and strategy.related_fit(round(total, 2), matches, best):
                 pool.append(round(total, 2))
                 pool.sort(reverse=True)
 
     score(rest)
-    seen = set(seen_ids)  # their exact bounds are known: under ``need``, which only rises
+    seen = set(seen_ids)  # scored above, or their exact bounds are under ``need``, which only rises
     top = reached
     while top * (1.0 + ADJACENT / 2) >= need():
         lowest = need() / (1.0 + ADJACENT / 2)  # no entry whose bound is under it can be shown
@@ -383,8 +390,11 @@ def _fuzzy_may_match(index, prompt_tokens: list, cutoff: float) -> bool:
         lengths.add(length)
     for key in index.xpost:
         lengths.add(len(key) - 2)
-    wanted = {lb for lb in lengths for q in prompt_tokens if _lengths_may_match(len(q), lb, cutoff)}
-    return fuzzy_may_match_groups(prompt_tokens, index.fuzzy_vocabulary(wanted), cutoff)
+    # a stem is wanted when one of its written forms (``fuzzycheck.spelled_forms``) may reach a prompt token
+    reach = {lf for lb in lengths for lf in form_lengths(lb) if any(_lengths_may_match(len(q), lf, cutoff)
+                                                                    for q in prompt_tokens)}
+    wanted = {lb for lb in lengths if any(lf in reach for lf in form_lengths(lb))}
+    return fuzzy_may_match_groups(prompt_tokens, forms_by_length(index.fuzzy_vocabulary(wanted), reach), cutoff)
 
 
 def _lengths_may_match(la: int, lb: int, cutoff: float) -> bool:
@@ -393,16 +403,15 @@ def _lengths_may_match(la: int, lb: int, cutoff: float) -> bool:
 
 def _fuzzy(strategy, book: _Book, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
-    fuzz, process = _rapidfuzz()
     index = book.index
-    surface = sorted({key[:-2] for key in index.live_keys("32")})
+    stems = {key[:-2] for key in index.live_keys("32")}
+    forms = spelled_forms(stems)
     touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
     for g, q in unmatched:
         if len(q) < FUZZY_MIN or q[:1] == JOINED:
             continue
         best: dict = {}
-        for t, similarity, _ in process.extract(q, surface, scorer=fuzz.ratio,
-                                                score_cutoff=strategy.fuzzy_cutoff, limit=3):
+        for t, similarity in fuzzy_stems(q, forms, stems, strategy.fuzzy_cutoff):
             tiers, _, ws = book.tiers(t)
             for points, members in tiers:
                 if points == BODY:

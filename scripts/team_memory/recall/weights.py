@@ -43,6 +43,33 @@ def fuzzy_available() -> bool:
     return _rapidfuzz()[1] is not None
 
 
+def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
+    """Put a fuzzy ``match`` of prompt token ``q`` into one memory's ``matches``: it replaces a weaker
+    prefix match of the same token (a typo such as ``postgress`` starts ``postgr``), never a stronger one."""
+    for k, (g0, q0, m0) in enumerate(matches):
+        if g0 == g and q0 == q:
+            if match[0] > m0[0]:
+                matches[k] = (g, q, match)
+            return
+    matches.append((g, q, match))
+
+
+FUZZY_LIMIT = 3  # title/tag stems a prompt word may meet by the fuzzy step
+
+
+def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
+    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems (``stems``, a set) whose best written form in
+    ``forms`` (``fuzzycheck.spelled_forms``, any order) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
+    from ..text.fuzzycheck import stem_of
+    fuzz, process = _rapidfuzz()
+    best: dict = {}
+    for form, similarity, _ in process.extract(q, forms, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None):
+        stem = stem_of(form, stems)
+        if similarity > best.get(stem, 0.0):
+            best[stem] = similarity
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:FUZZY_LIMIT]
+
+
 def _idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
@@ -65,6 +92,12 @@ def _total(matches: list) -> float:
         points.sort(reverse=True)
         total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
     return total + adjacency(matches) + body_coverage(matches)
+
+
+def short_form_total(matches: list) -> float:
+    """A memory's score with each prefix match counted as the exact match it stands for (``auth`` for
+    ``authentication``): what the runner-up floor compares for a possibly related memory (``Smart.shown``)."""
+    return _total([(g, q, (m[0] / PREFIX, m[1], "exact", m[3]) if m[2] == "prefix" else m) for g, q, m in matches])
 
 
 def body_coverage(matches: list) -> float:

@@ -1,4 +1,10 @@
-"""Whether rapidfuzz could find anything: a cheap, exact pre-check before the fuzzy step.
+"""The fuzzy step's vocabulary and a cheap, exact pre-check before it runs.
+
+The vocabulary is every title and tag token (a stem: ``validat``) and the words the stemmer
+folded into it, spelled out (``spelled_forms``: ``validation``, ``validated``...): a typo
+often stops the prompt's word from folding (``validaiton``, ``postgress``), and it is then
+close to the written word, not to the stem (82 against ``validat``, 90 against
+``validation``). Both paths derive the forms from the stems alone, so they agree.
 
 The check needs no rapidfuzz: it bounds ``fuzz.ratio`` from lengths and shared characters,
 so a prompt whose words cannot reach the cutoff against any title or tag token never
@@ -6,15 +12,66 @@ imports it (``matching.Smart`` and ``smartindex`` both ask here first).
 """
 from __future__ import annotations
 
+# What ``textnorm.fold`` takes off a word, put back: a stem's written forms for the fuzzy step. Not a
+# lone ``e`` or ``s``: a form one letter longer than its stem adds little over the stem and invents words
+# (``deploy`` + ``e`` is 86 from the prompt's ``employe``).
+ENDINGS = ("es", "ed", "ing", "ion", "ions", "ment")
+
+
+def spelled(stem: str) -> bool:
+    """Whether ``stem`` gets written forms: an English word the stemmer folds (ASCII letters, 3+)."""
+    return len(stem) >= 3 and stem.isascii() and stem.isalpha()
+
+
+def spelled_forms(stems) -> list:
+    """Every stem of ``stems`` and, for English ones, the stem + each of ``ENDINGS`` (repeats possible)."""
+    words = [t for t in stems if spelled(t)]
+    out = list(stems)
+    for ending in ENDINGS:
+        out.extend(t + ending for t in words)
+    return out
+
+
+def forms_by_length(stems_by_length: dict, wanted=None) -> dict:
+    """``spelled_forms`` of stems given as length -> stems, as length -> forms (only ``wanted`` lengths)."""
+    out: dict = {}
+    for length, stems in stems_by_length.items():
+        if wanted is None or length in wanted:
+            out.setdefault(length, []).extend(stems)
+        words = None
+        for ending in ENDINGS:
+            if wanted is None or length + len(ending) in wanted:
+                if words is None:
+                    words = [t for t in stems if spelled(t)]
+                out.setdefault(length + len(ending), []).extend(t + ending for t in words)
+    return out
+
+
+def stem_of(form: str, stems) -> str:
+    """The stem ``form`` was spelled from (``stems``: a set): itself when it is one, else the longest stem
+    it is + an ending (the shortest ending first)."""
+    if form in stems:
+        return form
+    for ending in sorted(ENDINGS, key=len):
+        if form.endswith(ending) and form[:-len(ending)] in stems and spelled(form[:-len(ending)]):
+            return form[:-len(ending)]
+    return form
+
+
+def form_lengths(stem_length: int) -> list:
+    """The lengths ``spelled_forms`` can give a stem of ``stem_length`` characters."""
+    return [stem_length] + [stem_length + len(e) for e in ENDINGS]
+
 
 def fuzzy_may_match(prompt_tokens, vocabulary, cutoff: float) -> bool:
     """False only when no token of ``vocabulary`` can reach ``cutoff`` against any prompt token.
 
     ``fuzz.ratio`` is ``200 x LCS / (len(q) + len(t))``, with the longest common subsequence
     at most the shorter length and at most the characters the two share (counted with
-    multiplicity). When neither bound reaches the cutoff for any pair, ``process.extract``
-    would return nothing, so the fuzzy step is skipped without importing rapidfuzz: the
-    outcome is the same. A small margin keeps float rounding on the safe side (run it).
+    multiplicity). A pair that passes both bounds is compared exactly (``lcs_length``). When
+    no pair reaches the cutoff, ``process.extract`` would return nothing, so the fuzzy step
+    is skipped without importing rapidfuzz: the outcome is the same. A small margin keeps
+    float rounding on the safe side (run it).
     """
     by_len: dict = {}
     for t in vocabulary:
@@ -50,6 +107,26 @@ def fuzzy_may_match_groups(prompt_tokens, by_len: dict, cutoff: float) -> bool:
                 for ch, n in counts:
                     m = t.count(ch)
                     common += n if n < m else m
-                if common >= need:
+                if common >= need and (la * lb > LCS_CELLS or lcs_length(q, t) >= need):
                     return True
     return False
+
+
+LCS_CELLS = 10_000  # longer pairs are taken as a possible match (the bound alone) rather than compared exactly
+
+
+def lcs_length(a: str, b: str) -> int:
+    """The longest common subsequence of ``a`` and ``b``: ``fuzz.ratio`` is ``200 x`` it ``/ (len(a) + len(b))``.
+
+    The character-count bound lets through words that share letters in another order (``lisbon``
+    and a dozen stems' written forms); comparing exactly keeps such a prompt from importing rapidfuzz
+    only to find nothing.
+    """
+    row = [0] * (len(b) + 1)
+    for ch in a:
+        prev_diag = 0
+        for j, other in enumerate(b, 1):
+            keep = row[j]
+            row[j] = prev_diag + 1 if ch == other else (row[j] if row[j] > row[j - 1] else row[j - 1])
+            prev_diag = keep
+    return row[-1]

@@ -108,11 +108,22 @@ def hand_over(memory_root: str, module: str = "team_memory.derived.freshcache",
 
     Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the
     client waits for none of them: ``base.detach``); the function takes its lock itself, or
-    leaves when busy.
+    leaves when busy. At most one is started for ``function`` within ``startgate.LIFETIME_S``
+    seconds, however many hooks ask at once (a marker in ``.cache``, ``base.startgate``).
     ``module`` and ``function`` are this package's own names, never text from a file.
     """
     import sys
     from ..base.detach import start_detached
+    from ..base.startgate import first_to_start
+    folder = os.path.join(memory_root, cachemod.CACHE_DIR)
+    try:
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            from .cachewrite import _cache_folder
+            folder = _cache_folder(memory_root)  # (made with its .gitignore; never a link)
+    except OSError:
+        return False
+    if not first_to_start(folder, f"{function}.starting"):
+        return False  # another hook started it moments ago
     scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     code = (f"import sys; sys.path.insert(0, sys.argv[1]); "
             f"from {module} import {function}; {function}(sys.argv[2])")

@@ -7,7 +7,7 @@ import sys
 import time
 
 from helpers import REPO
-from team_memory.base.startgate import LIFETIME_S, first_to_start
+from team_memory.base.startgate import LIFETIME_S, first_to_start, release
 
 # One hook's hand-over, with the detached start recorded instead of made (the decision is what is tested).
 ASK = """
@@ -70,3 +70,26 @@ def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
     assert freshcache.hand_over(str(memory_root), "team_memory.derived.stalemarks", "finish_marks_in_background")
     assert len(started) == 2
     assert (memory_root / ".cache" / ".gitignore").exists()  # the folder it made ignores itself
+
+
+def test_a_finished_run_frees_the_marker_for_new_work(tmp_path):
+    claim = first_to_start(str(tmp_path), "work.starting")
+    assert claim and not first_to_start(str(tmp_path), "work.starting")
+    release(str(tmp_path), "work.starting", claim + 1)  # not its claim (another took it since): left alone
+    assert not first_to_start(str(tmp_path), "work.starting")
+    release(str(tmp_path), "work.starting", claim)
+    again = first_to_start(str(tmp_path), "work.starting")
+    assert again and not first_to_start(str(tmp_path), "work.starting")
+
+
+def test_the_started_process_releases_its_marker(memory_root):
+    """A real detached start (a harmless function of the standard library): when it ends, the next may start."""
+    from team_memory.derived import freshcache
+    memory_root.mkdir(parents=True, exist_ok=True)
+    assert freshcache.hand_over(str(memory_root), "os.path", "exists")
+    marker = memory_root / ".cache" / "exists.starting"
+    deadline = time.monotonic() + 30
+    while marker.stat().st_mtime_ns != 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.stat().st_mtime_ns == 0
+    assert freshcache.hand_over(str(memory_root), "os.path", "exists")

@@ -3,50 +3,77 @@
 A hook that hands work to a detached process (``derived.freshcache.hand_over``) checks that
 nobody did so moments ago. The process itself takes a lock once it runs, but starting Python
 takes a while, and forty prompts arriving together after ``git pull`` would each start one
-before the first holds its lock. ``first_to_start(folder, name)`` is True for exactly one
-caller among those asking within ``LIFETIME_S`` seconds: the first creates the marker
-(``O_EXCL``); once it is older than that, the first to hold it (``flock``) and find it still
-old renews its time and wins. Nobody waits: a busy or unreadable marker means someone else
-is starting it. The marker is never removed (the lifetime alone frees it), so no hook can
-renew a file another has just deleted. Where there is no ``flock`` (Windows) two callers
-renewing an expired marker at the same instant may both win; the process's own lock still
-keeps the work single.
+before the first holds its lock. ``first_to_start(folder, name)`` answers yes to exactly one
+caller among those asking while a start is under way: the first creates the marker
+(``O_EXCL``); a marker older than ``LIFETIME_S`` seconds, or released, is taken by the first
+to hold it (``flock``) and find it still free, who renews its time. The started process
+``release``s it when it is done (its time set to 0, only if it is still the claim that started
+it), so new work is never held back by a finished run; one that dies instead frees it after
+``LIFETIME_S``. Nobody waits: a busy or unreadable marker means someone else is starting it.
+The marker is never removed, so no hook can renew a file another has just deleted. Where there
+is no ``flock`` (Windows) two callers taking a free marker at the same instant may both win;
+the process's own lock still keeps the work single.
 """
 from __future__ import annotations
 
 import os
 import time
 
-LIFETIME_S = 10.0  # the time a started process may take to hold its own lock
+LIFETIME_S = 10.0  # the longest a started process may take to hold its own lock, or to end
 
 
-def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> bool:
-    """True when the caller should start the process for ``name`` (a marker in ``folder``, a real folder)."""
+def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
+    """The claim (a nonzero token for ``release``) when the caller should start the process for
+    ``name``, a marker in ``folder`` (a real folder); 0 when another caller is starting it."""
     from .safefs import NOFOLLOW, NONBLOCK, UnsafePath, open_create
     path = os.path.join(folder, name)
     try:
-        os.close(open_create(path, os.O_WRONLY | os.O_EXCL))
-        return True
+        fd = open_create(path, os.O_WRONLY | os.O_EXCL)
+        try:
+            return os.fstat(fd).st_mtime_ns or 1
+        finally:
+            os.close(fd)
     except FileExistsError:
         pass
     except (OSError, UnsafePath):
-        return False
+        return 0
     try:
         fd = os.open(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
-        return False
+        return 0
     try:
-        try:
-            import fcntl
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover - Windows: see the docstring
-            pass
+        _lock(fd, blocking=False)
         st = os.fstat(fd)
         if st.st_mode & 0o170000 != 0o100000 or abs(time.time() - st.st_mtime) < lifetime:
-            return False  # someone started it moments ago (a time far ahead, a clock set back, counts as old)
+            return 0  # someone started it moments ago (a time far ahead, a clock set back, counts as old)
         os.utime(fd if os.utime in os.supports_fd else path)
-        return True
+        return os.fstat(fd).st_mtime_ns or 1
     except OSError:  # held by another caller at this very moment
-        return False
+        return 0
     finally:
         os.close(fd)
+
+
+def release(folder: str, name: str, claim: int) -> None:
+    """Free the marker ``name`` for the next start, if it still holds ``claim`` (the started process, at its end)."""
+    from .safefs import NOFOLLOW, NONBLOCK
+    try:
+        fd = os.open(os.path.join(folder, name), os.O_WRONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return
+    try:
+        _lock(fd, blocking=True)  # a caller holds it for microseconds at most
+        if os.fstat(fd).st_mtime_ns == claim:
+            os.utime(fd if os.utime in os.supports_fd else os.path.join(folder, name), ns=(0, 0))
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int, blocking: bool) -> None:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: see the module's docstring
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))

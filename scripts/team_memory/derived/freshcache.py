@@ -122,12 +122,20 @@ def hand_over(memory_root: str, module: str = "team_memory.derived.freshcache",
             folder = _cache_folder(memory_root)  # (made with its .gitignore; never a link)
     except OSError:
         return False
-    if not first_to_start(folder, f"{function}.starting"):
+    marker = f"{function}.starting"
+    claim = first_to_start(folder, marker)
+    if not claim:
         return False  # another hook started it moments ago
     scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    code = (f"import sys; sys.path.insert(0, sys.argv[1]); "
-            f"from {module} import {function}; {function}(sys.argv[2])")
-    return start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root])
+    code = (f"import sys; sys.path.insert(0, sys.argv[1])\n"
+            f"from team_memory.base.startgate import release\n"
+            f"try:\n    from {module} import {function}; {function}(sys.argv[2])\n"
+            f"finally:\n    release(sys.argv[3], sys.argv[4], int(sys.argv[5]))")
+    if start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root, folder, marker, str(claim)]):
+        return True
+    from ..base.startgate import release
+    release(folder, marker, claim)  # nothing started: the next hook may try
+    return False
 
 
 def finish_in_background(memory_root: str) -> int:

@@ -7,7 +7,7 @@ import sys
 import time
 
 from helpers import REPO
-from team_memory.base.startgate import LIFETIME_S, first_to_start, release
+from team_memory.base.startgate import GRACE_S, LIFETIME_S, first_to_start, release
 
 # One hook's hand-over, with the detached start recorded instead of made (the decision is what is tested).
 ASK = """
@@ -78,6 +78,8 @@ def test_a_finished_run_frees_the_marker_for_new_work(tmp_path):
     release(str(tmp_path), "work.starting", claim + 1)  # not its claim (another took it since): left alone
     assert not first_to_start(str(tmp_path), "work.starting")
     release(str(tmp_path), "work.starting", claim)
+    assert not first_to_start(str(tmp_path), "work.starting")  # a hook that saw the work undone just before the end
+    time.sleep(GRACE_S + 0.1)
     again = first_to_start(str(tmp_path), "work.starting")
     assert again and not first_to_start(str(tmp_path), "work.starting")
 
@@ -88,8 +90,10 @@ def test_the_started_process_releases_its_marker(memory_root):
     memory_root.mkdir(parents=True, exist_ok=True)
     assert freshcache.hand_over(str(memory_root), "os.path", "exists")
     marker = memory_root / ".cache" / "exists.starting"
+    claimed = marker.stat().st_mtime_ns
     deadline = time.monotonic() + 30
-    while marker.stat().st_mtime_ns != 0 and time.monotonic() < deadline:
+    while marker.stat().st_mtime_ns == claimed and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert marker.stat().st_mtime_ns == 0
+    assert marker.stat().st_mtime < time.time() - LIFETIME_S + GRACE_S  # released: free within GRACE_S
+    time.sleep(GRACE_S + 0.1)
     assert freshcache.hand_over(str(memory_root), "os.path", "exists")

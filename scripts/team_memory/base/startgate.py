@@ -7,9 +7,10 @@ before the first holds its lock. ``first_to_start(folder, name)`` answers yes to
 caller among those asking while a start is under way: the first creates the marker
 (``O_EXCL``); a marker older than ``LIFETIME_S`` seconds, or released, is taken by the first
 to hold it (``flock``) and find it still free, who renews its time. The started process
-``release``s it when it is done (its time set to 0, only if it is still the claim that started
-it), so new work is never held back by a finished run; one that dies instead frees it after
-``LIFETIME_S``. Nobody waits: a busy or unreadable marker means someone else is starting it.
+``release``s it when it is done (its time set so that it frees itself ``GRACE_S`` later, only if
+it is still the claim that started it: hooks that read the work as undone just before the run
+ended do not start it again), so new work is held back by a finished run for a second at most;
+one that dies instead frees it after ``LIFETIME_S``. Nobody waits: a busy or unreadable marker means someone else is starting it.
 The marker is never removed, so no hook can renew a file another has just deleted. Where there
 is no ``flock`` (Windows) two callers taking a free marker at the same instant may both win;
 the process's own lock still keeps the work single.
@@ -20,6 +21,7 @@ import os
 import time
 
 LIFETIME_S = 10.0  # the longest a started process may take to hold its own lock, or to end
+GRACE_S = 1.0  # how long a released marker still holds: hooks that decided just before the run ended
 
 
 def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
@@ -63,8 +65,9 @@ def release(folder: str, name: str, claim: int) -> None:
         return
     try:
         _lock(fd, blocking=True)  # a caller holds it for microseconds at most
-        if os.fstat(fd).st_mtime_ns == claim:
-            os.utime(fd if os.utime in os.supports_fd else os.path.join(folder, name), ns=(0, 0))
+        if os.fstat(fd).st_mtime_ns == claim:  # free in GRACE_S: a hook that saw the work undone just before
+            free = max(1, int((time.time() - LIFETIME_S + GRACE_S) * 1e9))  # the end does not start it again
+            os.utime(fd if os.utime in os.supports_fd else os.path.join(folder, name), ns=(free, free))
     except OSError:
         pass
     finally:

@@ -65,6 +65,14 @@ def test_reviewed_says_when_the_mark_stays_and_how_to_clear_it(repo):
     assert "nothing to review" in run_cli("review", cwd=repo).stdout
 
 
+def test_the_warning_hides_a_secret_shaped_entry(repo):
+    key = "AKIA" + "QWERTYUIOPASDFGH"
+    write(repo / ".claude" / "memory", record("decision", "use-redis", "Use Redis for user sessions", ["redis"],
+                                              days_ago=10, related_files=[f"keys/{key}.txt", "app/keep.py"]))
+    proc = run_cli("update", "use-redis", "--reviewed", cwd=repo)
+    assert proc.returncode == 0 and "warning:" in proc.stderr and key not in proc.stderr + proc.stdout
+
+
 def test_a_related_file_that_is_not_there_is_kept_with_a_warning(repo):
     proc = run_cli("update", "use-redis", "--related-file", "db/schema.sql", "--related-file", "app/", cwd=repo)
     assert proc.returncode == 0 and "warning:" in proc.stderr and "db/schema.sql" in proc.stderr

@@ -274,13 +274,14 @@ def _warn_missing(ctx, result) -> None:
         return
     import shlex
 
-    names = ", ".join(shown_path(e) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    from ..records.exposure import hide  # the entries may be a teammate's: shown as everything else is
+    names = ", ".join(shown_path(hide(e)) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
     what = f"warning: related_files name {'a file' if len(missing) == 1 else 'files'} not in the work tree: {names} " \
         "(kept; review lists this memory as stale while "
     what += "it is missing)" if len(missing) == 1 else "they are missing)"
     if getattr(ctx.args, "reviewed", False):
         kept = [e for e in entries if e not in missing]
-        fix = "".join(f" --related-file {shlex.quote(e)}" for e in kept) if kept else " --no-related-files"
+        fix = "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
         what += f"; to clear the mark, drop {'it' if len(missing) == 1 else 'them'}: {CLI} update {result.id} " \
             f"--reviewed{fix}"
     print(what, file=sys.stderr)

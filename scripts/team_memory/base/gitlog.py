@@ -68,11 +68,12 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
                                 close_fds=True, start_new_session=hasattr(os, "killpg"))
     except (OSError, ValueError):
         return None
-    complete = False
+    import time
+    complete, deadline = False, time.monotonic() + timeout
     try:
         data, complete = _read_bounded(proc, stdin, limit, timeout)
         if complete:  # all read: git is leaving; its exit status says whether the output counts
-            proc.wait(timeout)
+            proc.wait(max(0.05, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
         complete = False
     finally:

@@ -74,6 +74,14 @@ def release(folder: str, name: str, claim: int) -> None:
         os.close(fd)
 
 
+def run_then_release(module: str, function: str, memory_root: str, folder: str, name: str, claim: str) -> None:
+    """The started process's body: ``module.function(memory_root)``, then ``release`` its marker, however it ended."""
+    try:
+        getattr(__import__(module, fromlist=[function]), function)(memory_root)
+    finally:
+        release(folder, name, int(claim))
+
+
 def _lock(fd: int, blocking: bool) -> None:
     try:
         import fcntl

@@ -127,10 +127,8 @@ def hand_over(memory_root: str, module: str = "team_memory.derived.freshcache",
     if not claim:
         return False  # another hook started it moments ago
     scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    code = (f"import sys; sys.path.insert(0, sys.argv[1])\n"
-            f"from team_memory.base.startgate import release\n"
-            f"try:\n    from {module} import {function}; {function}(sys.argv[2])\n"
-            f"finally:\n    release(sys.argv[3], sys.argv[4], int(sys.argv[5]))")
+    code = (f"import sys; sys.path.insert(0, sys.argv[1]); from team_memory.base.startgate import run_then_release; "
+            f"run_then_release('{module}', '{function}', *sys.argv[2:])")
     if start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root, folder, marker, str(claim)]):
         return True
     from ..base.startgate import release

@@ -30,8 +30,8 @@ def approved(command, project):
     "search 'redis sessions' --explain", "show use-redis --json", "stats", "review --json",
     "update use-redis --reviewed",
     """save --record '{"category": "decision", "title": "We chose Valkey", "content": {"why": "it'\\''s `$free` {\\"x\\"}"}}'""",
-    "update use-redis --content-json '{\"rationale\": [\"a\"]}' --expect-hash 3f2a9c01",
-    "save --input - --json",
+    "update use-redis --reviewed --json --summary 'checked after the pool change' --expect-hash 3f2a9c01",
+    "update use-redis --rev", "save --input - --json",
 ])
 def test_the_cli_s_store_commands_are_approved(project, args):
     assert approved(f"{CLI} {args}", project)
@@ -118,3 +118,62 @@ def test_a_record_that_talks_about_the_store_is_still_approved(project):
                "cwd": str(project), "hook_event_name": "PreToolUse", "session_id": "s"}
     out = json.loads(run_hook(PRE, payload, cwd=str(project)).stdout)
     assert out["hookSpecificOutput"]["permissionDecision"] == "allow"
+
+
+SESSION = "8e1f2a3b-aaaa-bbbb-cccc-000000000000"
+
+
+@pytest.mark.parametrize("args", [
+    "update use-redis --title 'Use Valkey'", "update use-redis --content-json '{\"rationale\": [\"a\"]}' --expect-hash 3f2a9c01",
+    "update use-redis --no-related-files", "update use-redis --related-file db/schema.sql", "update use-redis --tag x",
+    "update use-redis --confidence 0.1", "update use-redis -", "update use-redis --reviewed --related-file app/a.py",
+    "update use-redis --reviewed --no-rel", "update use-redis --ti=x --reviewed", "update use-redis", "update --reviewed",
+    "update use-redis --summary=--title --reviewed --t x",
+    "update session-2026-01-01-00000000 --content-json '{}'",  # another session's summary
+])
+def test_rewriting_an_existing_memory_is_asked_about(project, args):
+    """A teammate's memory is never rewritten without the user: only --reviewed (its time) is approved."""
+    assert not allow_cli_call(f"{CLI} {args}", str(project), [str(project)], {"session_id": SESSION})
+
+
+def test_this_session_s_own_summary_may_be_kept_current(project):
+    from team_memory.capture.capture import summary_id
+    own = summary_id(SESSION)
+    command = f"{CLI} update {own} --content-json '{{\"next_actions\": [\"ship\"]}}' --expect-hash 3f2a9c01"
+    assert allow_cli_call(command, str(project), [str(project)], {"session_id": SESSION})
+    assert not allow_cli_call(command, str(project), [str(project)], {"session_id": "another-session"})
+    assert not allow_cli_call(command, str(project), [str(project)], {})
+
+
+@pytest.mark.parametrize("value", [True, "true", 1])
+def test_never_approved_outside_the_sandbox(project, value):
+    payload = {"tool_name": "Bash", "tool_input": {"command": f"{CLI} list", "dangerouslyDisableSandbox": value},
+               "cwd": str(project), "hook_event_name": "PreToolUse", "session_id": "s"}
+    assert not allow_cli_call(f"{CLI} list", str(project), [str(project)], payload)
+    assert run_hook(PRE, payload, cwd=str(project)).stdout == b""  # Claude Code asks as usual
+    payload["tool_input"]["dangerouslyDisableSandbox"] = False
+    assert json.loads(run_hook(PRE, payload, cwd=str(project)).stdout)["hookSpecificOutput"]["permissionDecision"] \
+        == "allow"
+
+
+def test_the_hook_leaves_a_rewrite_to_the_user(project):
+    payload = {"tool_name": "Bash", "tool_input": {"command": f"{CLI} update use-redis --title 'Hijacked'"},
+               "cwd": str(project), "hook_event_name": "PreToolUse", "session_id": SESSION}
+    assert run_hook(PRE, payload, cwd=str(project)).stdout == b""
+    payload["tool_input"]["command"] = f"{CLI} update use-redis --reviewed"
+    assert json.loads(run_hook(PRE, payload, cwd=str(project)).stdout)["hookSpecificOutput"]["permissionDecision"] \
+        == "allow"
+
+
+def test_save_refuses_a_time_far_ahead(project):
+    """A memory dated 2099 would rank as the newest for ever: save refuses it, with what to do instead."""
+    rec = {"category": "decision", "title": "Use Valkey", "tags": ["valkey"], "updated_at": "2099-01-01T00:00:00Z",
+           "content": record("decision", "x", "x")["content"]}
+    proc = run_cli("save", "--record", json.dumps(rec), cwd=project)
+    assert proc.returncode == 1 and "updated_at: is in the future" in proc.stderr and "leave updated_at out" in proc.stderr
+    rec["updated_at"] = rec["created_at"] = "2099-01-01T00:00:00Z"
+    assert "created_at: is in the future" in run_cli("save", "--record", json.dumps(rec), cwd=project).stderr
+    from datetime import datetime, timedelta, timezone
+    soon = (datetime.now(timezone.utc) + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%SZ")  # a clock a bit ahead
+    rec["updated_at"] = rec["created_at"] = soon
+    assert run_cli("save", "--record", json.dumps(rec), cwd=project).returncode == 0

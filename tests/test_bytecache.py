@@ -120,3 +120,83 @@ def test_a_cache_folder_inside_the_project_repository_is_not_used(plugin, store)
     proc = run(plugin, store / ".claude", cache, PYTHONDONTWRITEBYTECODE="1")  # run from a subfolder
     assert proc.returncode == 0 and proc.stderr == b""
     assert not cache.exists()
+
+
+def _plant(cache, plugin):
+    """A ``.bin`` for hookio whose code prints FROM-CACHE, with the header the loader expects (public data)."""
+    (cached,) = cache.rglob("team_memory.records.hookio.bin")
+    source = plugin / "scripts" / "team_memory" / "records" / "hookio.py"
+    lines = 3 + sys.version.count("\n")
+    header = cached.read_bytes().split(b"\n", lines)
+    altered = source.read_text().replace('def emit(result) -> None:\n', 'def emit(result) -> None:\n    result = "FROM-CACHE"\n')
+    cached.write_bytes(b"\n".join(header[:lines]) + b"\n" + marshal.dumps(compile(altered, str(source), "exec")))
+    return cached
+
+
+OTHER_UID = 54321  # another local user, simulated with chown when the tests run as root
+
+
+@pytest.mark.parametrize("how", ["folder-0777", "folder-other-owner", "file-group-writable", "file-other-owner",
+                                 "linked-folder"])
+def test_a_cache_another_user_could_write_is_never_run(plugin, store, tmp_path, how):
+    """A shared cache home where another user made the folder, or planted a .bin: compiled again, never run."""
+    if "other-owner" in how and os.geteuid() != 0:
+        pytest.skip("simulating another user's file needs chown (root); the mode cases run everywhere")
+    cache = tmp_path / "cache"
+    run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
+    planted = _plant(cache, plugin)
+    folder = cache / "team-memory"
+    if how == "folder-0777":  # made by us but opened up to everyone: tightened, and the file in it is not ours
+        os.chmod(folder, 0o777)
+        os.chmod(planted, 0o666)
+    elif how == "folder-other-owner":
+        os.chown(folder, OTHER_UID, OTHER_UID)
+        os.chmod(folder, 0o777)
+    elif how == "file-group-writable":
+        os.chmod(planted, 0o664)
+    elif how == "file-other-owner":
+        os.chown(planted, OTHER_UID, OTHER_UID)
+    else:  # the team-memory folder is a link to one another user fills
+        folder.rename(tmp_path / "elsewhere")
+        folder.symlink_to(tmp_path / "elsewhere")
+    proc = run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
+    assert proc.returncode == 0 and b"Use Redis" in proc.stdout and b"FROM-CACHE" not in proc.stdout
+    assert len(proc.stderr.splitlines()) <= 1
+    if how in ("folder-other-owner", "linked-folder"):  # the folder refused: said once, nothing written there
+        assert b"compiled code not cached" in proc.stderr and b"FROM-CACHE" in planted.read_bytes()
+    else:  # the folder ours: the planted file replaced by our own compiled code
+        assert proc.stderr == b"" and b"FROM-CACHE" not in planted.read_bytes()
+        assert (folder.stat().st_mode & 0o022) == 0 and (planted.stat().st_mode & 0o077) == 0
+
+
+def test_an_open_cache_home_without_the_sticky_bit_is_not_used(plugin, store, tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.chmod(cache, 0o777)  # anyone could swap our folders in it for theirs
+    proc = run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
+    assert proc.returncode == 0 and b"Use Redis" in proc.stdout and cached_files(cache) == []
+    assert proc.stderr.count(b"\n") == 1 and b"compiled code not cached" in proc.stderr
+    os.chmod(cache, 0o1777)  # sticky, as /tmp: nobody removes or renames what they do not own
+    proc = run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
+    assert proc.stderr == b"" and "team_memory.records.hookio.bin" in cached_files(cache)
+
+
+def test_the_triage_programs_are_read_only_from_a_private_file(monkeypatch, tmp_path):
+    """Stop unmarshals ``triage-programs.marshal`` from the same cache: the same rule holds."""
+    from team_memory.capture import triage_text
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(bytecache, "_checked", {})
+    triage_text._write_marshal(triage_text.PROGRAMS_FILE, {"engine": 1})
+    path = triage_text._cache_path(triage_text.PROGRAMS_FILE)
+    assert triage_text._read_marshal(triage_text.PROGRAMS_FILE) == {"engine": 1}
+    os.chmod(path, 0o646)  # anyone may write it now
+    assert triage_text._read_marshal(triage_text.PROGRAMS_FILE) == {}
+    os.chmod(path, 0o600)
+    os.chmod(os.path.dirname(path), 0o777)  # the folder opened up: checked once a process, so a new process sees it
+    monkeypatch.setattr(bytecache, "_checked", {})
+    if os.geteuid() == 0:
+        os.chown(os.path.dirname(path), OTHER_UID, OTHER_UID)
+        assert triage_text._read_marshal(triage_text.PROGRAMS_FILE) == {}
+    else:  # ours: tightened again, the file still ours
+        assert triage_text._read_marshal(triage_text.PROGRAMS_FILE) == {"engine": 1}
+        assert os.stat(os.path.dirname(path)).st_mode & 0o022 == 0

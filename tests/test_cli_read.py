@@ -26,7 +26,7 @@ def test_demo_runs_the_real_hook():
 def test_rebuild_and_list(project, memory_root, capsys):
     _store(memory_root)
     assert main(["rebuild", "--root", str(project)]) == 0
-    assert "2 active memories" in capsys.readouterr().out
+    assert "2 active memories" in capsys.readouterr().out  # (one: "1 active memory")
     assert main(["list", "--root", str(project), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["id"] for r in rows] == ["fix-pydantic-import", "use-redis"]  # newest first

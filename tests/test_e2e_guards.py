@@ -76,7 +76,7 @@ def test_a_pull_claude_runs_brings_a_sloppy_memory_and_a_link_nothing_moves(tmp_
     import subprocess
 
     from helpers import record, write
-    e2e.ensure_claude()
+    e2e.require_claude()
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@x")
 

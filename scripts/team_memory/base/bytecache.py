@@ -17,6 +17,17 @@ setting holds for everything else, and nothing is written inside the repository 
 plugin folder. A cache file is used only when its header names this interpreter
 (``sys.version``), the source's path and its exact size and modification time; it is written
 atomically (temporary file + ``os.replace``), and any problem just means compiling, as before.
+
+Compiled code is run as it is, so the cache is trusted only when nobody else could have put
+anything there (``private_folder``): every folder from the cache root down (``team-memory``,
+``pycache``, ... , the ones this module creates) must be a real folder, not a link, owned by
+this user and writable by nobody else (group or others; one this user owns is tightened to
+that), and the cache root itself must not let others swap those folders (not writable by
+others unless sticky, as ``/tmp`` is). Each file is opened without following a link and used
+only when this user owns it and nobody else may write it. Anything else means no cache: one
+stderr line, compiling as usual. Windows has no owner ids to compare and its modes say
+nothing of ACLs: there the cache is used only under the user's own profile folder (no
+``XDG_CACHE_HOME``), with no link anywhere in our part.
 """
 from __future__ import annotations
 
@@ -40,6 +51,115 @@ def cache_home() -> str:
     return os.path.join(base, "team-memory", "pycache", sys.implementation.cache_tag or "python")
 
 
+def _fails(st, uid: int) -> str | None:
+    """Why a folder or file with status ``st`` cannot be trusted, or None."""
+    if st.st_uid != uid:
+        return "owned by another user"
+    if st.st_mode & 0o022:
+        return "writable by other users"
+    return None
+
+
+_checked: dict = {}
+_said: list = []
+
+
+def private_folder(parts=()) -> str | None:
+    """``cache_home()`` joined with ``parts``, each folder made if missing and checked (the module's
+    docstring says how); None when it cannot be trusted or made. Prints one line when refused
+    (once a process: the answer is kept)."""
+    key = (cache_home(), tuple(parts))
+    if key not in _checked:
+        _checked[key] = _private_folder(parts)
+    return _checked[key]
+
+
+def _private_folder(parts) -> str | None:
+    home = cache_home()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(home)))  # $XDG_CACHE_HOME or ~/.cache
+    names = [n for n in home[len(root):].split(os.sep) if n] + [n for p in parts for n in p.split(os.sep) if n]
+    uid = getattr(os, "getuid", lambda: None)()
+    if uid is None and os.environ.get("XDG_CACHE_HOME"):
+        return None  # Windows: only the profile folder's own ACLs keep others out
+    try:
+        os.makedirs(root, 0o700, exist_ok=True)
+        st = os.stat(root)  # the root may be a link (``~/.cache`` elsewhere): it is the user's choice
+        loose = st.st_mode & 0o002 or (st.st_mode & 0o020 and st.st_gid != os.getgid()) if uid is not None else 0
+        if loose and not st.st_mode & 0o1000:  # others could swap our folders for theirs
+            return _refused(root, "writable by other users")
+        folder = root
+        for name in names:
+            folder = os.path.join(folder, name)
+            try:
+                os.mkdir(folder, 0o700)
+            except FileExistsError:
+                pass
+            st = os.lstat(folder)
+            if st.st_mode & 0o170000 != 0o040000 or getattr(st, "st_reparse_tag", 0):  # a link, junction, file
+                return _refused(folder, "not a real folder")
+            if uid is None:
+                continue
+            why = _fails(st, uid)
+            if why == "writable by other users":  # ours, made loose by an older version's umask: tighten it
+                os.chmod(folder, st.st_mode & 0o755)
+                why = _fails(os.lstat(folder), uid)
+            if why:
+                return _refused(folder, why)
+    except OSError:
+        return None
+    return folder
+
+
+def _refused(folder: str, why: str) -> None:
+    if _said:
+        return None  # one line a process
+    _said.append(why)
+    name = "".join(c if c.isprintable() else "?" for c in os.path.basename(folder))[:60]
+    sys.stderr.write(f"[team-memory] compiled code not cached: the cache folder {name!r} is {why}\n")
+    return None
+
+
+def write_private(path: str, data: bytes) -> None:
+    """``data`` into ``path`` atomically, as a file only this user may write; any problem is no error."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_BINARY", 0), 0o600)
+        with open(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def read_private(path: str) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file (no link followed) this user owns and only
+    this user may write; None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        uid = getattr(os, "getuid", lambda: None)()
+        if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)):
+            return None
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def python_caches_here(folder: str = PACKAGE_DIR) -> bool:
     """True when Python's own ``__pycache__`` beside the sources can be written."""
     if sys.dont_write_bytecode:
@@ -56,24 +176,14 @@ class CachingLoader(SourceFileLoader):
         st = os.stat(source_path)
         header = f"{sys.version}\n{source_path}\n{st.st_mtime_ns} {st.st_size}\n".encode("utf-8", "replace")
         cached = os.path.join(_folder, fullname + ".bin")
+        data = read_private(cached)
         try:
-            with open(cached, "rb") as f:
-                data = f.read()
-            if data.startswith(header):
+            if data is not None and data.startswith(header):
                 return marshal.loads(memoryview(data)[len(header):])
-        except (OSError, ValueError, EOFError, TypeError):
+        except (ValueError, EOFError, TypeError):
             pass
         code = self.source_to_code(self.get_data(source_path), source_path)
-        tmp = f"{cached}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "wb") as f:
-                f.write(header + marshal.dumps(code))
-            os.replace(tmp, cached)
-        except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        write_private(cached, header + marshal.dumps(code))
         return code
 
 
@@ -110,12 +220,11 @@ def install() -> bool:
     if python_caches_here() or _path_hook in sys.path_hooks:
         return False
     # mirrored like ``sys.pycache_prefix``: one folder per checkout, so two versions never meet
-    folder = os.path.join(cache_home(), PACKAGE_DIR.replace(":", "").lstrip("\\/"))
-    if _in_checkout(folder):
+    mirror = PACKAGE_DIR.replace(":", "").lstrip("\\/")
+    if _in_checkout(os.path.join(cache_home(), mirror)):
         return False  # a cache folder inside the plugin or the repository: leave Python's default
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
+    folder = private_folder((mirror,))
+    if folder is None:
         return False
     _folder = folder
     sys.path_hooks.insert(0, _path_hook)

@@ -1,21 +1,31 @@
-"""Plain ``git log`` and ``git ls-files``, run so that nothing but git's own reading happens.
+"""Every git run of the package (``run_git``), so that nothing but git's own reading happens.
 
-Only the CLI and the background process that computes stale marks call this; a hook never
-does. Every run: ``git --no-pager -c core.quotepath=off -c core.fsmonitor=false -c
-log.showSignature=false -c color.ui=never``, no external diff, no textconv, no mailmap or
-notes, ``GIT_OPTIONAL_LOCKS=0`` (a read takes no lock a user's own git would trip on),
-``GIT_TERMINAL_PROMPT=0``, every other ``GIT_*`` variable dropped (a stray ``GIT_DIR``
-points nowhere), stdin closed or fed by us, output parsed from ``-z`` (NUL-separated, so
-no file name can forge a record), at most ``limit`` bytes and ``timeout`` seconds. Renames
-are not followed (``--no-renames``): a renamed file is its old path deleted and its new path
-added, so a memory naming the old path is told that path is gone.
+The CLI, the background process that computes stale marks and PostToolUse's look-up of lost
+files' blobs (``git cat-file``) all run git here; nothing else in the package starts git.
+Every run: ``git --no-pager -c core.quotepath=off -c core.fsmonitor=false -c
+log.showSignature=false -c color.ui=never -c protocol.allow=never``, no external diff, no
+textconv, no mailmap or notes, ``GIT_OPTIONAL_LOCKS=0`` (a read takes no lock a user's own
+git would trip on), ``GIT_TERMINAL_PROMPT=0``, every other ``GIT_*`` variable dropped (a stray
+``GIT_DIR`` points nowhere), stdin closed or fed by us, output parsed from ``-z``
+(NUL-separated, so no file name can forge a record), at most ``limit`` bytes and ``timeout``
+seconds. Renames are not followed (``--no-renames``): a renamed file is its old path deleted
+and its new path added, so a memory naming the old path is told that path is gone.
+
+No fetch, ever: in a partial clone a missing object makes git fetch it from the promisor
+remote, and a committed-to or cloned config can name what that fetch runs (``uploadpack``,
+``core.sshCommand``, an ``ext::`` URL). ``GIT_NO_LAZY_FETCH=1`` switches lazy fetching off
+(git 2.44 and later); for older git, ``GIT_ALLOW_PROTOCOL`` names no protocol, which refuses
+every transport whatever the repository's ``protocol.*`` settings say, so the fetch fails
+before it starts anything. git runs in its own process group (its own session): at the
+time-out or the byte bound the whole group is killed, so no ``git fetch``, shell or helper it
+started outlives the run (on Windows, where there are no process groups, git itself).
 """
 from __future__ import annotations
 
 import os
 
 SAFE_CONFIG = ("-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false",
-               "-c", "color.ui=never")
+               "-c", "color.ui=never", "-c", "protocol.allow=never")
 LOG_OPTIONS = ("--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--no-mailmap", "--no-notes",
                "--relative", "--raw", "-z")
 HEADER = "\x1e"
@@ -36,7 +46,8 @@ class Commit:
 
 def git_env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", PAGER="cat")
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", PAGER="cat",
+               GIT_NO_LAZY_FETCH="1", GIT_ALLOW_PROTOCOL="none")  # no transport at all: the module's docstring
     return env
 
 
@@ -54,19 +65,40 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
     try:
         proc = subprocess.Popen([git, "--no-pager", *SAFE_CONFIG, *args], cwd=cwd, env=git_env(),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                close_fds=True)
+                                close_fds=True, start_new_session=hasattr(os, "killpg"))
     except (OSError, ValueError):
         return None
+    import time
+    complete, deadline = False, time.monotonic() + timeout
     try:
         data, complete = _read_bounded(proc, stdin, limit, timeout)
+        if complete:  # all read: git is leaving; its exit status says whether the output counts
+            proc.wait(max(0.05, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        complete = False
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        stop(proc)  # the whole group, also after a clean exit: nothing git started outlives the run
         proc.stdout.close()
         code = proc.wait()
     if complete and code != 0:
         return None
     return data[:limit], complete
+
+
+def stop(proc) -> None:
+    """Kill ``proc`` and every process it started (its process group; on Windows ``proc`` alone)."""
+    killpg = getattr(os, "killpg", None)
+    if killpg is not None:
+        import signal
+        try:
+            killpg(proc.pid, signal.SIGKILL)  # its own group (``start_new_session``): children too
+            return
+        except OSError:  # gone already, group and all
+            pass
+    try:
+        proc.kill()
+    except OSError:
+        pass
 
 
 def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
@@ -85,7 +117,7 @@ def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
     except (OSError, ValueError):  # pipes cannot be selected on (Windows): a timer stops git instead
         import threading
         stopped = []
-        timer = threading.Timer(timeout, lambda: stopped.append(proc.kill()))
+        timer = threading.Timer(timeout, lambda: stopped.append(stop(proc)))
         timer.start()
         try:
             data = proc.stdout.read(limit + 1)

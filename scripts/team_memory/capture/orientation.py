@@ -112,7 +112,7 @@ def build_orientation(memory_root: str, summary) -> str:
     head = '<memory-context source=".claude/memory/" kind="orientation">'
     tail = "</memory-context>"
     cli = cli_command(project_root_of(memory_root))
-    lines = [DATA_NOTE, f"team-memory: {total} active memories ({listed})."]
+    lines = [DATA_NOTE, f"team-memory: {total} active memor{'y' if total == 1 else 'ies'} ({listed})."]
     for category, label in SHOWN:
         titles = recent.get(category)
         if titles:

@@ -286,37 +286,32 @@ def _cache_path(name: str) -> str:
 
 
 def _cache_writable() -> bool:
-    folder = os.path.dirname(_cache_path(KEYS_FILE))
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(folder, os.W_OK)
+    from ..base.bytecache import private_folder
+    folder = private_folder()
+    return folder is not None and os.access(folder, os.W_OK)
 
 
 def _read_marshal(name: str):
+    """What the cache file ``name`` holds: only from a folder and file private to this user (``bytecache``)."""
     import marshal
+
+    from ..base.bytecache import private_folder, read_private
+    data = read_private(_cache_path(name)) if private_folder() else None
     try:
-        with open(_cache_path(name), "rb") as f:
-            return marshal.loads(f.read())
-    except (OSError, ValueError, EOFError, TypeError):
+        return marshal.loads(data) if data else {}
+    except (ValueError, EOFError, TypeError):
         return {}
 
 
 def _write_marshal(name: str, value) -> None:
     """``value`` written atomically into the cache folder; a cache that cannot be written is no error."""
     import marshal
-    path = _cache_path(name)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(marshal.dumps(value))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
+
+    from ..base.bytecache import private_folder, write_private
+    if private_folder() is not None:
         try:
-            os.unlink(tmp)
-        except OSError:
+            write_private(_cache_path(name), marshal.dumps(value))
+        except ValueError:
             pass
 
 

@@ -48,7 +48,7 @@ def register(subparsers, common) -> None:
 
 def _commands(ident: str, item) -> dict:
     """The commands that settle a stale memory. With entries that name nothing any more, "still
-    right" keeps the others (``--related-file`` replaces the list; none left: ``edit`` it)."""
+    right" keeps the others (``--related-file`` replaces the list; none left: ``--no-related-files``)."""
     import shlex
     ref = shlex.quote(ident)
     kept = [e for e in item.entries if e not in item.missing]
@@ -57,7 +57,7 @@ def _commands(ident: str, item) -> dict:
     elif kept:
         reviewed = f"{CLI} update {ref} --reviewed" + "".join(f" --related-file {shlex.quote(e)}" for e in kept)
     else:
-        reviewed = f"{CLI} edit {ref}"
+        reviewed = f"{CLI} update {ref} --reviewed --no-related-files"
     return {"reviewed": reviewed, "update": f"{CLI} edit {ref}", "retire": f"{CLI} retire {ref} --reason '...'"}
 
 
@@ -103,8 +103,10 @@ def _print(ctx, found, stale: list) -> None:
     if not stale:
         print(f"no stale memories ({len(found.items)} with related files checked)")
         return
-    print(f"{len(stale)} stale memor{'y' if len(stale) == 1 else 'ies'} (oldest change first): files they are about "
-          "changed in git since they were last updated")
+    changed, missing = any(i["commit_count"] for i in stale), any(i["missing"] for i in stale)
+    why = ("files they are about changed in git since they were last updated" if changed else "") + \
+        (", or " if changed and missing else "") + ("they name related files that do not exist" if missing else "")
+    print(f"{len(stale)} stale memor{'y' if len(stale) == 1 else 'ies'} (oldest change first): {why}")
     if not found.complete:
         print("  (the history or the file list was cut short by a bound: counts may be low)")
     for item in stale:
@@ -113,7 +115,8 @@ def _print(ctx, found, stale: list) -> None:
         print(f"  {shown_path(item['path'])}, updated {item['updated_at'][:10]}")
         for entry in item["missing"]:
             print(f"  {shown_path(entry)}: " + ("matches no tracked file" if entry.endswith("/") or _glob(entry)
-                                                else "no longer exists"))
+                                                else "no longer exists" if entry in item["changed"]
+                                                else "no such file"))  # (never there, or gone before)
         if item["commit_count"]:
             changed = ", ".join(shown_path(p) for p in item["changed"][:3]) + \
                 (f" and {len(item['changed']) - 3} more" if len(item["changed"]) > 3 else "")

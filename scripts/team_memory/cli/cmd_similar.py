@@ -103,6 +103,9 @@ def cmd_similar(ctx) -> int:
         memory_root = ctx.memory_root
     except CliError:
         memory_root = None  # no store yet: nothing can be similar (the first save creates it)
+    if args.related_file:  # refused as update and save refuse it (an absolute path, .., .git)
+        from .cmd_write import checked_related
+        checked_related(memory_root or os.getcwd(), args.related_file)
     best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file) \
         if memory_root else None
     if args.json:

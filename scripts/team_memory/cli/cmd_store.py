@@ -64,7 +64,7 @@ def cmd_rebuild(ctx) -> int:
     if ctx.args.json:
         ctx.print_json({"index": index_path(ctx.memory_root), "entries": count})
     else:
-        print(f"rebuilt {index_path(ctx.memory_root)}: {count} active memories")
+        print(f"rebuilt {index_path(ctx.memory_root)}: {count} active memor{'y' if count == 1 else 'ies'}")
     return 0
 
 

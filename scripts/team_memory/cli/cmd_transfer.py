@@ -94,7 +94,7 @@ def _entries(args) -> list:
         raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
     fmt = format_for(args.source, args.format)
     if args.source == "-":
-        text = read_stdin_text("the import")
+        text = read_stdin_text("the import", limit=None)
     else:
         try:
             with open(args.source, encoding="utf-8") as f:

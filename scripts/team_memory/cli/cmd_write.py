@@ -14,7 +14,7 @@ import sys
 import textwrap
 
 from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_stdin_text
+from .main import CliError, UsageError, add_command, read_input_file, read_stdin_text
 from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
@@ -124,11 +124,7 @@ def _parse_json(text: str, where: str):
 def _read_source(source: str, where: str):
     if source == "-":
         return _parse_json(read_stdin_text(where), f"{where} (stdin)")
-    try:
-        with open(source, encoding="utf-8") as f:
-            return _parse_json(f.read(), f"{where} {source}")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {source}: {exc}") from None
+    return _parse_json(read_input_file(source, where), f"{where} {source}")
 
 
 def _content_of(args):
@@ -251,6 +247,46 @@ def related_args(memory_root: str, values: list) -> list:
     return list(values)
 
 
+def checked_related(memory_root: str, values: list) -> list:
+    """``related_args``, and each entry ``update`` would refuse refused here too, the same way (``similar``)."""
+    from ..records.relpaths import problem
+    from ..records.validate import shown
+    for value in related_args(memory_root, values):
+        why = problem(value)
+        if why:
+            raise CliError(f"--related-file {shown(value)}: {why}")
+    return list(values)
+
+
+def _warn_missing(ctx, result) -> None:
+    """One stderr line when the written memory's related files name a file that is not there (kept all
+    the same: it may be about to be created), saying that ``review`` lists the memory until it is."""
+    from ..derived.filechanges import _exists
+    from ..records.relpaths import is_glob, usable
+    from ..records.store import load_memory
+    try:
+        entries = usable(load_memory(result.path).get("related_files"))
+    except (OSError, ValueError, AttributeError):
+        return
+    project = project_root_of(os.path.dirname(os.path.dirname(result.path)))  # <store>/<folder>/<id>.json
+    missing = [e for e in entries if not is_glob(e) and not e.endswith("/") and _exists(project, e) is False]
+    if not missing:
+        return
+    import shlex
+
+    from ..records.exposure import hide  # the entries may be a teammate's: shown as everything else is
+    names = ", ".join(shown_path(hide(e)) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    what = f"warning: related_files name {'a file' if len(missing) == 1 else 'files'} not in the work tree: {names} " \
+        "(kept; review lists this memory as stale while "
+    what += "it is missing)" if len(missing) == 1 else "they are missing)"
+    if getattr(ctx.args, "reviewed", False):
+        kept = [e for e in entries if e not in missing]
+        fix = "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
+        what += f"; to clear the mark, drop {'it' if len(missing) == 1 else 'them'}: {CLI} update {result.id} " \
+            f"--reviewed{fix}"
+    print(what, file=sys.stderr)
+
+
 def cmd_add(ctx) -> int:
     args = ctx.args
     record = {"category": args.category, "title": args.title, "tags": list(args.tag)}
@@ -278,7 +314,9 @@ def cmd_save(ctx) -> int:
     else:
         record = _read_source(ctx.args.input, "--input")
     root = write_root(ctx)
-    return _report(ctx, _run(ctx, create_memory, root, load_config(root), record, force=ctx.args.force))
+    result = _run(ctx, create_memory, root, load_config(root), record, force=ctx.args.force)
+    _warn_missing(ctx, result)
+    return _report(ctx, result)
 
 
 def cmd_update(ctx) -> int:
@@ -295,8 +333,11 @@ def cmd_update(ctx) -> int:
         changes["related_files"] = related_args(ctx.memory_root, args.related_file or [])
     if args.confidence is not None:
         changes["confidence"] = args.confidence
-    return _report(ctx, _run(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes,
-                             expect_hash=args.expect_hash, summary=args.summary, reviewed=args.reviewed))
+    result = _run(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes,
+                  expect_hash=args.expect_hash, summary=args.summary, reviewed=args.reviewed)
+    if "related_files" in changes or args.reviewed:
+        _warn_missing(ctx, result)
+    return _report(ctx, result)
 
 
 def cmd_status(ctx) -> int:

@@ -105,13 +105,18 @@ def resolve_root(root: str | None) -> str:
             return check_store(nested)
         if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
             return check_store(root)
-        raise CliError(f"no memory store at {root}: expected {nested} (create it with the 'install' command)")
+        raise no_store(root)
     start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
     found = find_memory_root(os.getcwd()) or find_memory_root(start)
     if found is None:
-        raise CliError(f"no .claude/memory folder found at or above {os.getcwd()}; "
-                       "run inside your project or pass --root PATH")
+        raise no_store(os.getcwd(), "at or above ")
     return found
+
+
+def no_store(where: str, how: str = "in ") -> CliError:
+    """The one "no store" message, right for a plugin and a drop-in install alike (neither needs a step)."""
+    return CliError(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
+                    "--root PATH; the first save in a repository creates it")
 
 
 # Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
@@ -135,20 +140,47 @@ def check_text_args(args) -> None:
                                "try a UTF-8 locale such as LANG=C.UTF-8); nothing was done")
 
 
-def read_stdin_text(what: str) -> str:
-    """All of stdin as UTF-8 text, or a ``CliError`` naming the first bad byte (nothing is written)."""
+MAX_INPUT_BYTES = 4 * 1024 * 1024  # a record or content: the store never reads a memory file larger than this
+
+
+def read_stdin_text(what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
+    """All of stdin as UTF-8 text, or a ``CliError`` naming the first bad byte (nothing is written);
+    more than ``limit`` bytes (None: no bound, for ``import``'s many records) is refused unread."""
     buffer = getattr(sys.stdin, "buffer", None)
+    size = -1 if limit is None else limit + 1
     if buffer is None:
-        text = sys.stdin.read()
+        text = sys.stdin.read(size)
         if _has_surrogates(text):
             raise CliError(f"{what} from stdin is not valid UTF-8; nothing was written")
-        return text
-    data = buffer.read()
+        return _bounded(text, f"{what} from stdin", limit)
+    return decode_input(buffer.read(size), f"{what} from stdin", limit)
+
+
+def read_input_file(path: str, what: str) -> str:
+    """The file ``path`` as UTF-8 text, read up to ``MAX_INPUT_BYTES``; a ``CliError`` otherwise."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return decode_input(data, f"{what} {path}")
+
+
+def decode_input(data: bytes, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
+    """``data`` (read up to ``limit + 1`` bytes) as text, or a ``CliError`` that says what to do."""
+    _bounded(data, what, limit)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise CliError(f"{what} from stdin is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+        raise CliError(f"{what} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
                        "save it as UTF-8 first (for example: iconv -f latin1 -t utf-8); nothing was written") from None
+
+
+def _bounded(data, what: str, limit: int | None = MAX_INPUT_BYTES):
+    if limit is not None and len(data) > limit:
+        raise CliError(f"{what} is larger than {limit // (1024 * 1024)} MB, far more than any memory; "
+                       "nothing was written")
+    return data
 
 
 def common_parser() -> argparse.ArgumentParser:

@@ -108,15 +108,32 @@ def hand_over(memory_root: str, module: str = "team_memory.derived.freshcache",
 
     Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the
     client waits for none of them: ``base.detach``); the function takes its lock itself, or
-    leaves when busy.
+    leaves when busy. At most one is started for ``function`` within ``startgate.LIFETIME_S``
+    seconds, however many hooks ask at once (a marker in ``.cache``, ``base.startgate``).
     ``module`` and ``function`` are this package's own names, never text from a file.
     """
     import sys
     from ..base.detach import start_detached
+    from ..base.startgate import first_to_start
+    folder = os.path.join(memory_root, cachemod.CACHE_DIR)
+    try:
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            from .cachewrite import _cache_folder
+            folder = _cache_folder(memory_root)  # (made with its .gitignore; never a link)
+    except OSError:
+        return False
+    marker = f"{function}.starting"
+    claim = first_to_start(folder, marker)
+    if not claim:
+        return False  # another hook started it moments ago
     scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    code = (f"import sys; sys.path.insert(0, sys.argv[1]); "
-            f"from {module} import {function}; {function}(sys.argv[2])")
-    return start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root])
+    code = (f"import sys; sys.path.insert(0, sys.argv[1]); from team_memory.base.startgate import run_then_release; "
+            f"run_then_release('{module}', '{function}', *sys.argv[2:])")
+    if start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root, folder, marker, str(claim)]):
+        return True
+    from ..base.startgate import release
+    release(folder, marker, claim)  # nothing started: the next hook may try
+    return False
 
 
 def finish_in_background(memory_root: str) -> int:

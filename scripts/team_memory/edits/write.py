@@ -171,6 +171,20 @@ def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datet
     return None
 
 
+MAX_AHEAD = timedelta(days=1)  # clocks disagree a little; a memory dated beyond this would rank as new for ever
+
+
+def _future_times(record: dict, now_dt: datetime) -> list:
+    """Problems for ``created_at``/``updated_at`` more than ``MAX_AHEAD`` after ``now_dt``."""
+    out = []
+    for name in ("created_at", "updated_at"):
+        when = parse_iso(record.get(name))
+        if when is not None and when > now_dt + MAX_AHEAD:
+            out.append(Problem(name, f"is in the future ({record[name]}; now is {now_dt.strftime('%Y-%m-%dT%H:%M:%SZ')})",
+                               f"leave {name} out (the time of saving is used) or give a past time"))
+    return out
+
+
 def create_memory(memory_root: str, config: dict, record: dict, *, force: bool = False) -> WriteResult:
     """Save a new memory; its id is a slug of the title (or the record's own ``id``), made unique."""
     if not isinstance(record, dict):
@@ -189,6 +203,7 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
     problems = validate_record(record, folder_category=category if category in CATEGORIES else None)
     if record.get("record_status") != "active":
         problems.append(Problem("record_status", "a new memory must be active", 'leave it out or use "active"'))
+    problems += _future_times(record, now_dt)
     if problems:
         raise ValidationError(problems, "new memory")
     if not category_enabled(config, category):

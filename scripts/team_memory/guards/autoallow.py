@@ -17,7 +17,14 @@ command (``allow_cli_call``), and Claude Code asks as usual for everything else:
   quotes no ``$``, backquote or backslash; single quotes keep everything literal (a JSON record goes
   there, an apostrophe in it as ``'\\''``);
 - no option that reads or writes a file (``--input`` other than ``-``, ``--content-file``, ``--output``),
-  and ``--root`` only when it names this project; argparse's abbreviations count as the full option.
+  and ``--root`` only when it names this project; argparse's abbreviations count as the full option;
+- what Claude may change without asking: a new memory (``save``, never over an existing one; a time
+  more than a day ahead is refused by ``save`` itself) and ``update ID --reviewed`` (only its time
+  moves). Rewriting an existing memory (``update`` with ``--title``, ``--tag``, ``--content-json``,
+  content on stdin, ``--related-file``, ``--no-related-files``, ``--confidence``) is asked about, as
+  it may be a teammate's, except for this very session's own summary (``session-<day>-<session>``,
+  which the Stop reminder asks Claude to keep current);
+- never when the call asks to run outside Claude Code's sandbox (``dangerouslyDisableSandbox``).
 
 The user's own ``deny`` and ``ask`` rules still apply after this approval (Claude Code 2.1.330).
 ``TEAM_MEMORY_AUTO_ALLOW=0`` in the environment turns it off (the store's config cannot turn it on or
@@ -31,6 +38,12 @@ from ..base.cliname import DROP_IN_CLI, SCRIPT
 
 COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats", "review")
 FILE_OPTIONS = ("--input", "--content-file", "--output", "--keep")
+UPDATE_OPTIONS = ("--root", "--version", "--title", "--tag", "--content-json", "--content-file", "--related-file",
+                  "--no-related-files", "--confidence", "--expect-hash", "--reviewed", "--summary", "--json", "--help")
+UPDATE_WITH_VALUE = ("--root", "--title", "--tag", "--content-json", "--content-file", "--related-file", "--confidence",
+                     "--expect-hash", "--summary")
+UPDATE_KEEPING = ("--root", "--expect-hash", "--reviewed", "--summary", "--json")  # no memory's words rewritten
+ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 UNQUOTED_SPECIAL = set("$`\\;&|<>(){}*?[]~#\n\r\t")
 DOUBLE_QUOTED_SPECIAL = set("$`\\\n\r")
 MAX_COMMAND_CHARS = 20_000
@@ -108,9 +121,50 @@ def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
     return True
 
 
-def allow_cli_call(command: str, cwd: str, project_roots: list) -> bool:
-    """True when ``command`` is this CLI's store command in the one approved shape (see the module doc)."""
+def _own_summary(memory_id: str, session_id) -> bool:
+    """True when ``memory_id`` is this session's summary (``capture.summary_id``'s form, any day)."""
+    short = "".join(ch for ch in session_id.lower() if ch in ID_CHARS)[:8] if isinstance(session_id, str) else ""
+    return bool(short) and memory_id.startswith("session-") and memory_id.endswith(f"-{short}") \
+        and len(memory_id) == len("session-YYYY-MM-DD-") + len(short)
+
+
+def _update_ok(args: list, session_id) -> bool:
+    """``update`` is approved when it rewrites nothing (``--reviewed``) or rewrites this session's own summary."""
+    memory_id, rewrites, reviewed, i = None, False, False, 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if not arg.startswith("-") or arg == "-":
+            if arg == "-":  # content on stdin
+                rewrites = True
+            elif memory_id is None:
+                memory_id = arg
+            continue
+        head = arg.split("=", 1)[0]
+        names = [n for n in UPDATE_OPTIONS if n.startswith(head)] if head.startswith("--") else []
+        if len(names) != 1:
+            return False  # unknown or ambiguous: argparse refuses it anyway
+        name = names[0]
+        rewrites |= name not in UPDATE_KEEPING
+        reviewed |= name == "--reviewed"
+        if name in UPDATE_WITH_VALUE and "=" not in arg:
+            i += 1
+    if memory_id is None:
+        return False
+    return _own_summary(memory_id, session_id) if rewrites else reviewed
+
+
+def _sandbox_off(payload) -> bool:
+    tool_input = payload.get("tool_input") if isinstance(payload, dict) else None
+    return isinstance(tool_input, dict) and tool_input.get("dangerouslyDisableSandbox") not in (None, False)
+
+
+def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) -> bool:
+    """True when ``command`` is this CLI's store command in the one approved shape (see the module doc).
+    ``payload``: the hook's input (its ``session_id``, the tool call's ``dangerouslyDisableSandbox``)."""
     if os.environ.get("TEAM_MEMORY_AUTO_ALLOW", "1").strip() in ("0", "false", "no", "off"):
+        return False
+    if _sandbox_off(payload):
         return False
     if "memory.py" not in command or len(command) > MAX_COMMAND_CHARS or not shell_literal(command.strip()):
         return False
@@ -125,6 +179,8 @@ def allow_cli_call(command: str, cwd: str, project_roots: list) -> bool:
     if not os.path.isabs(script) and os.path.normpath(script) != DROP_IN_CLI:
         return False
     if not _same(os.path.join(cwd, script), SCRIPT):
+        return False
+    if argv[2] == "update" and not _update_ok(argv[3:], (payload or {}).get("session_id")):
         return False
     return _arguments_ok(argv[3:], cwd, project_roots)
 

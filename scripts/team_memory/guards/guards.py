@@ -129,7 +129,7 @@ def guard_tool_use(payload: dict):
             return _deny(what, None)
     if stores:
         save_snapshot(payload, stores[0], load_config(stores[0]))
-    if allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores)):
+    if allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
         return allow_decision()
     return None
 

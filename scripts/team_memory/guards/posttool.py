@@ -60,13 +60,13 @@ def _in_git(project: str, blobs: set) -> set:
     """The blob ids among ``blobs`` that git's object database holds (one ``git cat-file`` call)."""
     if not blobs:
         return set()
-    import subprocess
-    try:
-        proc = subprocess.run(["git", "-C", project, "cat-file", "--batch-check"], input="\n".join(sorted(blobs)) + "\n",
-                              capture_output=True, text=True, timeout=5, env=dict(os.environ, GIT_OPTIONAL_LOCKS="0"))
-    except (OSError, subprocess.SubprocessError):
+    from ..base.gitlog import run_git  # the one git runner: no fetch, no pager, bounded, its group killed
+    got = run_git(project, ["cat-file", "--batch-check"], ("\n".join(sorted(blobs)) + "\n").encode("ascii", "replace"),
+                  limit=64 * 1024, timeout=5)
+    if got is None or not got[1]:
         return set()
-    return {line.split()[0] for line in proc.stdout.splitlines() if line.split()[1:2] == ["blob"]}
+    lines = got[0].decode("ascii", "replace").splitlines()
+    return {line.split()[0] for line in lines if line.split()[1:2] == ["blob"]}
 
 
 def _lost_notes(store: str, project: str, lost: list) -> list:

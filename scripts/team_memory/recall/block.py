@@ -34,16 +34,26 @@ def described_categories(config: dict, lines: list) -> str:
             shown.append(cat)
     if not shown:
         return ""
-    return "Kinds: " + "; ".join(f"{display_name(cat)} = {_short(block_text(hide(descs[cat]), 500))}"
-                                 for cat in shown)
+    described = [(cat, _short(cat, block_text(hide(descs[cat]), 500))) for cat in shown]
+    described = [(cat, d) for cat, d in described if d]
+    return "Kinds: " + "; ".join(f"{display_name(cat)} = {d}" for cat, d in described) if described else ""
 
 
-def _short(text: str) -> str:
-    """At most ``DESCRIPTION_CHARS``, cut at a word boundary."""
-    if len(text) <= DESCRIPTION_CHARS:
-        return text
-    text = text[:DESCRIPTION_CHARS - 1]
-    return (text[:text.rfind(" ")] if " " in text else text).rstrip(",;:") + "\u2026"
+# What each kind holds, whole, when the configured description is longer than ``DESCRIPTION_CHARS``
+# (the defaults all are: a description cut mid-phrase, "...diagnosing and…", says less than these).
+SHORT_DESCRIPTIONS = {
+    "decision": "technical choices and their reasons",
+    "constraint": "hard limits that cannot be changed",
+    "preference": "the team's conventions and tool choices",
+    "runbook": "steps that fix a known error or issue",
+    "tech_debt": "shortcuts taken and work deferred",
+    "session_summary": "what a session did and what comes next",
+}
+
+
+def _short(category: str, text: str) -> str:
+    """``text`` when it is at most ``DESCRIPTION_CHARS``, else the kind's short whole description."""
+    return text if len(text) <= DESCRIPTION_CHARS else SHORT_DESCRIPTIONS.get(category, "")
 
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,

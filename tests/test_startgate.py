@@ -1,0 +1,99 @@
+"""At most one background process for one piece of work, however many hooks ask at once (``base.startgate``)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from helpers import REPO
+from team_memory.base.startgate import GRACE_S, LIFETIME_S, first_to_start, release
+
+# One hook's hand-over, with the detached start recorded instead of made (the decision is what is tested).
+ASK = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from team_memory.base import detach
+def record(argv):
+    with open(sys.argv[3], "a") as f:
+        f.write("%d\\n" % os.getpid())
+    return True
+detach.start_detached = record
+from team_memory.derived.staleness import recompute_in_background
+sys.stdin.read()  # all start together
+recompute_in_background(sys.argv[2])
+"""
+
+
+def test_forty_hooks_after_head_moved_start_one_background_process(memory_root, tmp_path):
+    (memory_root / ".cache").mkdir(parents=True)
+    started = tmp_path / "started"
+    started.write_text("")
+    procs = [subprocess.Popen([sys.executable, "-S", "-c", ASK, str(REPO / "scripts"), str(memory_root), str(started)],
+                              stdin=subprocess.PIPE) for _ in range(40)]
+    for proc in procs:
+        proc.stdin.close()
+    for proc in procs:
+        assert proc.wait(timeout=120) == 0
+    assert len(started.read_text().split()) == 1
+
+
+def test_the_marker_frees_itself_after_its_lifetime(tmp_path):
+    assert first_to_start(str(tmp_path), "work.starting")
+    assert not first_to_start(str(tmp_path), "work.starting")
+    marker = tmp_path / "work.starting"
+    old = time.time() - LIFETIME_S - 1
+    os.utime(marker, (old, old))
+    assert first_to_start(str(tmp_path), "work.starting")  # expired: one more, and its time renewed
+    assert not first_to_start(str(tmp_path), "work.starting")
+    os.utime(marker, (time.time() + 3600, time.time() + 3600))  # a clock set back: never blocked for an hour
+    assert first_to_start(str(tmp_path), "work.starting")
+    assert not first_to_start(str(tmp_path), "work.starting")
+
+
+def test_a_planted_marker_link_or_folder_is_never_followed(tmp_path):
+    target = tmp_path / "elsewhere"
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "work.starting").symlink_to(target)
+    assert not first_to_start(str(tmp_path / "cache"), "work.starting") and not target.exists()
+    (tmp_path / "cache" / "other.starting").mkdir()  # committed as a folder: nothing starts, nothing breaks
+    assert not first_to_start(str(tmp_path / "cache"), "other.starting")
+
+
+def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
+    from team_memory.derived import freshcache
+    started = []
+    monkeypatch.setattr("team_memory.base.detach.start_detached", lambda argv: started.append(argv[-1]) or True)
+    memory_root.mkdir(parents=True, exist_ok=True)
+    assert freshcache.hand_over(str(memory_root))
+    assert not freshcache.hand_over(str(memory_root))
+    assert freshcache.hand_over(str(memory_root), "team_memory.derived.stalemarks", "finish_marks_in_background")
+    assert len(started) == 2
+    assert (memory_root / ".cache" / ".gitignore").exists()  # the folder it made ignores itself
+
+
+def test_a_finished_run_frees_the_marker_for_new_work(tmp_path):
+    claim = first_to_start(str(tmp_path), "work.starting")
+    assert claim and not first_to_start(str(tmp_path), "work.starting")
+    release(str(tmp_path), "work.starting", claim + 1)  # not its claim (another took it since): left alone
+    assert not first_to_start(str(tmp_path), "work.starting")
+    release(str(tmp_path), "work.starting", claim)
+    assert not first_to_start(str(tmp_path), "work.starting")  # a hook that saw the work undone just before the end
+    time.sleep(GRACE_S + 0.1)
+    again = first_to_start(str(tmp_path), "work.starting")
+    assert again and not first_to_start(str(tmp_path), "work.starting")
+
+
+def test_the_started_process_releases_its_marker(memory_root):
+    """A real detached start (a harmless function of the standard library): when it ends, the next may start."""
+    from team_memory.derived import freshcache
+    memory_root.mkdir(parents=True, exist_ok=True)
+    assert freshcache.hand_over(str(memory_root), "os.path", "exists")
+    marker = memory_root / ".cache" / "exists.starting"
+    claimed = marker.stat().st_mtime_ns
+    deadline = time.monotonic() + 30
+    while marker.stat().st_mtime_ns == claimed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.stat().st_mtime < time.time() - LIFETIME_S + GRACE_S  # released: free within GRACE_S
+    time.sleep(GRACE_S + 0.1)
+    assert freshcache.hand_over(str(memory_root), "os.path", "exists")

@@ -1,0 +1,292 @@
+"""What the ``view`` page shows, gathered from the store: every memory, who and when from git, what needs a human.
+
+``collect(memory_root, config, git=True) -> dict`` reads every memory file once and returns plain
+data for ``viewpage``: each memory's fields, tags, dates, related files, content and history;
+the author and date of the commit that added its file and of the last one that changed it (one
+bounded ``git log`` over the store through ``base.gitlog``); its review items (stale marks from
+``derived.stalemarks``, validation problems from ``records.validate``, duplicate ids and
+near-duplicate titles by ``doctor``'s rules, a decision marked superseded or deprecated), each
+with the command that settles it; and the match tokens the page's search box looks in.
+
+Every string that reaches the page comes from ``shown`` (the one exposure helper of this
+feature: control and invisible characters cleaned, private sections and secrets hidden as
+the hooks hide them, length cut). A problem of an invalid file is named by its field and
+what is wrong, never by the value.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+from ..base.cliname import user_cli
+from ..base.sanitize import clean_line, clean_text, cut, shown_path
+from ..records.exposure import hide
+from ..records.recordspec import CONTENT, MAX_ITEMS, MAX_TEXT
+from ..records.store import NotARecord, decision_status, iter_memory_files, load_memory, project_root_of, \
+    record_status
+
+CLI = user_cli()
+LINE_CHARS = 300  # one-line values: titles, tags, names, dates
+MAX_DEPTH = 6  # nesting shown of a hand-edited content value
+GIT_MAX_COMMITS = 20000
+GIT_TIMEOUT_S = 20.0
+NEAR_DUPLICATE = 0.9  # doctor's title similarity rule
+MAX_PAIR_CHECKS = 200_000  # near-duplicate comparisons at most (a huge store: the rest is left unchecked)
+_WORDS = re.compile(r"\w+")
+
+
+def shown(value, lines: bool = False, limit: int | None = None) -> str:
+    """Any value as the page may show it: cleaned, private sections and secrets hidden, cut.
+
+    The one exposure step of the page: every string the page holds comes through here.
+    """
+    text = value if isinstance(value, str) else str(value)
+    text = text[:MAX_TEXT * 2]
+    text = hide(clean_text(text) if lines else clean_line(text))
+    text = clean_text(text).strip() if lines else clean_line(text)
+    return cut(text, limit or (MAX_TEXT if lines else LINE_CHARS))
+
+
+def _ref(folder: str, ident: str) -> str:
+    """How a command names a memory (``folder/id``, shell-quoted), as shown."""
+    return shown(shlex.quote(f"{folder}/{ident}"), limit=400)
+
+
+# --- git: who added and who last changed each file ------------------------------------
+
+def git_history(project: str, memory_root: str) -> dict:
+    """Store-relative path -> ``{"added": (author, time), "changed": (author, time)}`` from one ``git log``."""
+    from ..base.gitlog import HEADER, LOG_OPTIONS, parse_log, run_git
+    store = os.path.relpath(memory_root, project).replace(os.sep, "/")
+    args = ["log", f"--format={HEADER}%H %P%x1f%at%x1f%an", f"--max-count={GIT_MAX_COMMITS}", *LOG_OPTIONS,
+            "HEAD", "--", f":(literal){store}"]
+    got = run_git(project, args, timeout=GIT_TIMEOUT_S)
+    if got is None:
+        return {}
+    history: dict = {}
+    for commit in parse_log(*got):  # newest first; "subject" holds the author's name here
+        for path in commit.paths:
+            seen = history.setdefault(path, {"changed": (commit.subject, commit.time)})
+            seen["added"] = (commit.subject, commit.time)
+    return history
+
+
+def _who(pair) -> dict | None:
+    if not pair:
+        return None
+    from datetime import datetime, timezone
+    return {"author": shown(pair[0], limit=80),
+            "date": datetime.fromtimestamp(pair[1], timezone.utc).strftime("%Y-%m-%d")}
+
+
+# --- content -------------------------------------------------------------------------
+
+def shown_value(value, depth: int = 0):
+    """A content value as plain data for the page: strings through ``shown``, lists and objects bounded."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)):
+        return shown(value)
+    if isinstance(value, str):
+        return shown(value, lines=True)
+    if depth >= MAX_DEPTH:
+        return "(nested too deep to show)"
+    if isinstance(value, list):
+        return [shown_value(v, depth + 1) for v in value[:MAX_ITEMS]]
+    if isinstance(value, dict):
+        return [(shown(k, limit=80), shown_value(v, depth + 1)) for k, v in list(value.items())[:MAX_ITEMS]]
+    return shown(value)
+
+
+def content_fields(category: str, content) -> list:
+    """``[(field, value)]``: the category's schema fields in its order, then any other key."""
+    if not isinstance(content, dict):
+        return [("content", shown_value(content))] if content not in (None, "") else []
+    order = list(CONTENT.get(category, {}))
+    keys = [k for k in order if k in content] + [k for k in content if k not in CONTENT.get(category, {})]
+    return [(shown(k, limit=80), shown_value(content[k])) for k in keys[:MAX_ITEMS]]
+
+
+def _flat(value) -> list:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for v in value for s in _flat(v[1] if isinstance(v, tuple) else v)]
+    return []
+
+
+# --- search tokens -------------------------------------------------------------------
+
+def match_tokens(text: str, stop_words: frozenset) -> list:
+    """The words the page's search box looks in: the hook's tokens (word forms folded, identifier
+    parts, CJK bigrams) plus each word as written, so a prefix typed so far meets it too."""
+    from ..text import textnorm
+    tokens = textnorm.tokenize(text, stop_words)
+    for cls, run in textnorm.runs(textnorm.normalize(text)):
+        forms = textnorm.identifier_forms(run) if cls == textnorm._WORD else textnorm.cjk_forms(run, cls)
+        tokens.update(f for f in forms if len(f) >= 2 or textnorm.char_class(f[:1] or " ") == textnorm._HAN)
+    return sorted(tokens)
+
+
+# --- review: what needs a human --------------------------------------------------------
+
+def _problem_text(field: str, message: str) -> str:
+    """A validation problem named by field and what is wrong; a message quoting a value is not shown."""
+    if "'" in message or '"' in message:
+        message = "has a value that is not allowed"
+    return f"{shown(field, limit=80)}: {shown(message, limit=200)}"
+
+
+def _stale_items(memory_root: str, config: dict, records: list) -> dict:
+    """Project-relative path -> ``review``'s item dict for every stale memory."""
+    from ..derived.stalemarks import refresh_marks
+    from .cmd_review import _item_dict
+    try:
+        found = refresh_marks(memory_root, config, force=True, records=records)
+    except OSError:
+        return {}
+    return {i.path: _item_dict(i) for i in (found.stale if found else [])}
+
+
+def near_duplicates(titles: list) -> list:
+    """Pairs of indices whose normalised titles (same category) are as alike as ``doctor`` flags.
+
+    Only titles whose lengths allow the ratio are compared, cheapest bound first, at most
+    ``MAX_PAIR_CHECKS`` comparisons."""
+    from difflib import SequenceMatcher
+    by_cat: dict = {}
+    for i, (cat, title) in enumerate(titles):
+        if title:
+            by_cat.setdefault(cat, []).append((len(title), title, i))
+    pairs, checks = [], 0
+    for group in by_cat.values():
+        group.sort()
+        for a, (len_a, title_a, i) in enumerate(group):
+            for len_b, title_b, j in group[a + 1:]:
+                if 2 * len_a < NEAR_DUPLICATE * (len_a + len_b):
+                    break  # longer titles only get further apart
+                checks += 1
+                if checks > MAX_PAIR_CHECKS:
+                    return pairs
+                m = SequenceMatcher(None, title_a, title_b)
+                if m.real_quick_ratio() >= NEAR_DUPLICATE and m.quick_ratio() >= NEAR_DUPLICATE \
+                        and m.ratio() >= NEAR_DUPLICATE:
+                    pairs.append((min(i, j), max(i, j)))
+    return sorted(pairs)
+
+
+def _review(memory: dict, kind: str, text: str, commands: list) -> None:
+    memory["review"].append({"kind": kind, "text": text, "commands": commands})
+
+
+# --- the store -----------------------------------------------------------------------
+
+def _memory(memory_root: str, project: str, category: str, path: str, record: dict, stop_words) -> dict:
+    folder = os.path.basename(os.path.dirname(path))
+    ident = os.path.basename(path)[:-5]
+    status = record_status(record)
+    tags = record.get("tags") if isinstance(record.get("tags"), list) else []
+    related = record.get("related_files") if isinstance(record.get("related_files"), list) else []
+    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
+    title = record.get("title") if isinstance(record.get("title"), str) else ident
+    memory = {
+        "id": shown(ident, limit=120), "ref": _ref(folder, ident), "folder": shown(folder, limit=80),
+        "category": category, "category_name": shown(category.replace("_", " ").capitalize()), "title": shown(title),
+        "status": status if status in ("active", "retired", "archived") else "active",
+        "decision_status": decision_status(record),
+        "created": shown(record.get("created_at", "")), "updated": shown(record.get("updated_at", "")),
+        "tags": [shown(t, limit=80) for t in tags[:MAX_ITEMS] if isinstance(t, str)],
+        "files": [shown(f, limit=200) for f in related[:MAX_ITEMS] if isinstance(f, str)],
+        "content": content_fields(category, record.get("content")),
+        "changes": [{"date": shown(c.get("date", "")), "summary": shown(c.get("summary", ""), lines=True)}
+                    for c in changes[:MAX_ITEMS] if isinstance(c, dict)],
+        "path": shown(shown_path(os.path.relpath(path, project).replace(os.sep, "/"))),
+        "review": [],
+    }
+    for state in ("retired", "archived"):
+        if record.get(f"{state}_reason") or record.get(f"{state}_at"):
+            memory[state] = {"at": shown(record.get(f"{state}_at", "")),
+                             "reason": shown(record.get(f"{state}_reason", ""), lines=True)}
+    words = [memory["id"], memory["title"], memory["category_name"], *memory["tags"], *memory["files"],
+             *_flat(memory["content"])]
+    memory["tokens"] = match_tokens("\n".join(words), stop_words)
+    return memory
+
+
+def collect(memory_root: str, config: dict, git: bool = True) -> dict:
+    """Everything the page shows (see the module docstring)."""
+    from ..records.validate import check_file
+    from ..text.textnorm import stop_words_for
+    project = project_root_of(memory_root)
+    stop_words = stop_words_for(config)
+    memories, invalid, records = [], [], []
+    for category, path in iter_memory_files(memory_root, config):
+        folder, ident = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-5]
+        problems = check_file(path, config, memory_root)
+        try:
+            record = load_memory(path)
+        except (NotARecord, OSError):
+            record = None
+        rel = shown(shown_path(os.path.relpath(path, project).replace(os.sep, "/")))
+        if record is None or not isinstance(record, dict):
+            invalid.append({"path": rel, "problems": [_problem_text(p.field, p.message) for p in problems[:10]],
+                            "command": f"{CLI} validate {shlex.quote(rel)}"})
+            continue
+        records.append((category, path, record))
+        memory = _memory(memory_root, project, category, path, record, stop_words)
+        if problems:
+            texts = [_problem_text(p.field, p.message) for p in problems[:10]]
+            _review(memory, "invalid", "invalid: " + "; ".join(texts),
+                    [f"{CLI} edit {memory['ref']}", f"{CLI} validate {shlex.quote(rel)}"])
+            invalid.append({"path": rel, "problems": texts, "command": f"{CLI} edit {memory['ref']}"})
+        memories.append(memory)
+
+    _add_review(memories, records, memory_root, config, project, git)
+    history = git_history(project, memory_root) if git else {}
+    store = os.path.relpath(memory_root, project).replace(os.sep, "/")
+    for memory, (_, path, _) in zip(memories, records):
+        seen = history.get(f"{store}/{os.path.relpath(path, memory_root).replace(os.sep, '/')}")
+        if seen:
+            memory["git_added"], memory["git_changed"] = _who(seen.get("added")), _who(seen.get("changed"))
+    return {"project": shown(os.path.basename(project) or project, limit=120), "memories": memories,
+            "invalid": invalid, "git": bool(history), "stop_words": sorted({shown(w, limit=80) for w in stop_words})}
+
+
+def _add_review(memories: list, records: list, memory_root: str, config: dict, project: str, git: bool) -> None:
+    """Stale marks, superseded decisions, duplicate ids and near-duplicate titles as review items."""
+    active = [i for i, m in enumerate(memories) if m["status"] == "active"]
+    stale = _stale_items(memory_root, config, records) if git else {}
+    for i in active:
+        memory = memories[i]
+        path = os.path.relpath(records[i][1], project).replace(os.sep, "/")
+        item = stale.get(path)
+        if item:
+            memory["stale"] = {"changed": [shown(p, limit=200) for p in item["changed"][:20]],
+                               "missing": [shown(p, limit=200) for p in item["missing"][:20]],
+                               "commits": item["commit_count"],
+                               "recent": [{"short": shown(c["short"]), "date": shown(c["date"]),
+                                           "subject": shown(c["subject"], limit=100)} for c in item["commits"][:5]]}
+            _review(memory, "stale", "stale " + shown(item["suffix"]),
+                    [shown(item["commands"][k], limit=2000) for k in ("reviewed", "update", "retire")])
+        if memory["decision_status"] in ("superseded", "deprecated"):
+            _review(memory, "superseded", f"marked {memory['decision_status']} but still active",
+                    [f"{CLI} retire {memory['ref']} --reason '...'", f"{CLI} edit {memory['ref']}"])
+    by_id: dict = {}
+    for i, memory in enumerate(memories):
+        by_id.setdefault(memory["id"], []).append(i)
+    for ident, group in by_id.items():
+        if len(group) > 1:
+            for i in group:
+                others = ", ".join(memories[j]["folder"] + "/" + ident for j in group if j != i)
+                _review(memories[i], "duplicate", f"the id is used in another folder too ({others})",
+                        [f"{CLI} doctor --fix"])
+    titles = [(memories[i]["category"], " ".join(_WORDS.findall(records[i][2]["title"][:1000].lower()))
+               if isinstance(records[i][2].get("title"), str) else "") for i in active]
+    for a, b in near_duplicates(titles):
+        first, second = memories[active[a]], memories[active[b]]
+        for one, other in ((first, second), (second, first)):
+            _review(one, "duplicate", f"nearly the same title as {other['id']}",
+                    [f"{CLI} edit {one['ref']}", f"{CLI} retire {other['ref']} --reason {shlex.quote('duplicate of ' + one['id'])}"])

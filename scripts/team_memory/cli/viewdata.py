@@ -269,7 +269,7 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
                                "commits": item["commit_count"],
                                "recent": [{"short": shown(c["short"]), "date": shown(c["date"]),
                                            "subject": shown(c["subject"], limit=100)} for c in item["commits"][:5]]}
-            _review(memory, "stale", "stale " + shown(item["suffix"]),
+            _review(memory, "stale", shown(item["suffix"].strip("()")),
                     [shown(item["commands"][k], limit=2000) for k in ("reviewed", "update", "retire")])
         if memory["decision_status"] in ("superseded", "deprecated"):
             _review(memory, "superseded", f"marked {memory['decision_status']} but still active",

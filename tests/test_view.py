@@ -145,3 +145,20 @@ def test_out_naming_a_folder_is_refused(tmp_path, capsys):
     assert main(["view", "--root", str(project), "--out", str(tmp_path)]) == 1
     assert "is a folder" in capsys.readouterr().err
 
+
+
+def test_near_duplicates_are_doctors_pairs_found_without_comparing_every_pair():
+    import random
+    from difflib import SequenceMatcher
+    from team_memory.cli.viewdata import NEAR_DUPLICATE, near_duplicates
+    rng = random.Random(3)
+    words = "cache session queue worker redis deploy rollback retry token billing export invoice".split()
+    titles = [("decision", " ".join(rng.choice(words) for _ in range(rng.randint(3, 6)))) for _ in range(300)]
+    titles += [("decision", "use redis for user sessions"), ("decision", "use redis for user session"),
+               ("runbook", "use redis for user sessions"), ("decision", "use rediss for user sessions")]
+    brute = {(i, j) for i in range(len(titles)) for j in range(i + 1, len(titles))
+             if titles[i][0] == titles[j][0] and SequenceMatcher(None, titles[i][1], titles[j][1]).ratio() >= NEAR_DUPLICATE}
+    found = set(near_duplicates(titles))
+    assert found <= brute
+    assert {(300, 301), (300, 303), (301, 303)} <= found and not any(302 in p for p in found)  # same category only
+    assert len(found) >= 0.9 * len(brute)

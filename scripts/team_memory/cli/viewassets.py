@@ -50,7 +50,8 @@ background:none;padding:3px 8px;border-radius:6px;cursor:pointer;font-size:.9rem
 .panel{background:var(--badbg);border:1px solid var(--bad);border-radius:10px;padding:10px 16px;margin-bottom:16px}
 .panel h2{font-size:1rem;margin:4px 0}
 .panel li{margin:4px 0}
-.memory{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:14px 18px;margin:0 0 14px}
+.memory{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:14px 18px;margin:0 0 14px;
+content-visibility:auto;contain-intrinsic-size:auto 260px}
 .memory.inactive{opacity:.72}
 .memory h3{margin:2px 0 2px;font-size:1.06rem;line-height:1.35;overflow-wrap:anywhere}
 .memory .meta{margin:0;color:var(--muted);font-size:.84rem;overflow-wrap:anywhere}

@@ -32,7 +32,7 @@ MAX_DEPTH = 6  # nesting shown of a hand-edited content value
 GIT_MAX_COMMITS = 20000
 GIT_TIMEOUT_S = 20.0
 NEAR_DUPLICATE = 0.9  # doctor's title similarity rule
-MAX_PAIR_CHECKS = 200_000  # near-duplicate comparisons at most (a huge store: the rest is left unchecked)
+NEIGHBOURS = 6  # titles each one is compared with, per sort order (see near_duplicates)
 _WORDS = re.compile(r"\w+")
 
 
@@ -120,15 +120,37 @@ def _flat(value) -> list:
 
 # --- search tokens -------------------------------------------------------------------
 
-def match_tokens(text: str, stop_words: frozenset) -> list:
-    """The words the page's search box looks in: the hook's tokens (word forms folded, identifier
-    parts, CJK bigrams) plus each word as written, so a prefix typed so far meets it too."""
+def match_tokens(text: str, stop_words: frozenset, memo: dict) -> list:
+    """The words the page's search box looks in: the hook's tokens (``textnorm.tokenize``: word forms
+    folded, identifier parts, CJK bigrams) plus each word as written, so a prefix typed so far meets
+    it too. ``memo`` keeps each run's words for the next memory (stores repeat their words)."""
     from ..text import textnorm
-    tokens = textnorm.tokenize(text, stop_words)
+    tokens: set = set()
     for cls, run in textnorm.runs(textnorm.normalize(text)):
-        forms = textnorm.identifier_forms(run) if cls == textnorm._WORD else textnorm.cjk_forms(run, cls)
-        tokens.update(f for f in forms if len(f) >= 2 or textnorm.char_class(f[:1] or " ") == textnorm._HAN)
+        words = memo.get(run)
+        if words is None:
+            words = _run_words(textnorm, cls, run, stop_words)
+            if len(memo) < 200_000:
+                memo[run] = words
+        tokens.update(words)
     return sorted(tokens)
+
+
+def _run_words(textnorm, cls: int, run: str, stop_words: frozenset) -> tuple:
+    """One run's words, as ``textnorm.token_groups`` makes them, and each form unfolded."""
+    if cls != textnorm._WORD and run.casefold() in stop_words:
+        return ()
+    forms = textnorm.identifier_forms(run) if cls == textnorm._WORD else textnorm.cjk_forms(run, cls)
+    out = []
+    for form in forms:
+        form = form.casefold()
+        if form in stop_words or (len(form) < 2 and textnorm.char_class(form[:1] or " ") != textnorm._HAN):
+            continue
+        out.append(form)
+        folded = textnorm.fold(form)
+        if folded and folded not in stop_words:
+            out.append(folded)
+    return tuple(out)
 
 
 # --- review: what needs a human --------------------------------------------------------
@@ -152,29 +174,30 @@ def _stale_items(memory_root: str, config: dict, records: list) -> dict:
 
 
 def near_duplicates(titles: list) -> list:
-    """Pairs of indices whose normalised titles (same category) are as alike as ``doctor`` flags.
+    """Pairs of indices of ``titles`` (``(category, normalised title)``) as alike as ``doctor`` flags.
 
-    Only titles whose lengths allow the ratio are compared, cheapest bound first, at most
-    ``MAX_PAIR_CHECKS`` comparisons."""
+    ``doctor`` compares every pair (quadratic); here each title meets its ``NEIGHBOURS`` nearest in
+    title order and in reversed-title order within its category (a near-duplicate differs in a few
+    characters, so it sorts close by one end or the other), plus every identical title."""
     from difflib import SequenceMatcher
     by_cat: dict = {}
     for i, (cat, title) in enumerate(titles):
         if title:
-            by_cat.setdefault(cat, []).append((len(title), title, i))
-    pairs, checks = [], 0
+            by_cat.setdefault(cat, []).append(i)
+    pairs: set = set()
     for group in by_cat.values():
-        group.sort()
-        for a, (len_a, title_a, i) in enumerate(group):
-            for len_b, title_b, j in group[a + 1:]:
-                if 2 * len_a < NEAR_DUPLICATE * (len_a + len_b):
-                    break  # longer titles only get further apart
-                checks += 1
-                if checks > MAX_PAIR_CHECKS:
-                    return pairs
-                m = SequenceMatcher(None, title_a, title_b)
-                if m.real_quick_ratio() >= NEAR_DUPLICATE and m.quick_ratio() >= NEAR_DUPLICATE \
-                        and m.ratio() >= NEAR_DUPLICATE:
-                    pairs.append((min(i, j), max(i, j)))
+        for key in (lambda i: titles[i][1], lambda i: titles[i][1][::-1]):
+            order = sorted(group, key=key)
+            for a, i in enumerate(order):
+                matcher = SequenceMatcher(None)
+                matcher.set_seq2(titles[i][1])
+                for j in order[a + 1:a + 1 + NEIGHBOURS]:
+                    if (min(i, j), max(i, j)) in pairs:
+                        continue
+                    matcher.set_seq1(titles[j][1])
+                    if matcher.real_quick_ratio() >= NEAR_DUPLICATE and matcher.quick_ratio() >= NEAR_DUPLICATE \
+                            and matcher.ratio() >= NEAR_DUPLICATE:
+                        pairs.add((min(i, j), max(i, j)))
     return sorted(pairs)
 
 
@@ -184,7 +207,7 @@ def _review(memory: dict, kind: str, text: str, commands: list) -> None:
 
 # --- the store -----------------------------------------------------------------------
 
-def _memory(memory_root: str, project: str, category: str, path: str, record: dict, stop_words) -> dict:
+def _memory(project: str, category: str, path: str, record: dict, stop_words, memo: dict) -> dict:
     folder = os.path.basename(os.path.dirname(path))
     ident = os.path.basename(path)[:-5]
     status = record_status(record)
@@ -212,7 +235,7 @@ def _memory(memory_root: str, project: str, category: str, path: str, record: di
                              "reason": shown(record.get(f"{state}_reason", ""), lines=True)}
     words = [memory["id"], memory["title"], memory["category_name"], *memory["tags"], *memory["files"],
              *_flat(memory["content"])]
-    memory["tokens"] = match_tokens("\n".join(words), stop_words)
+    memory["tokens"] = match_tokens("\n".join(words), stop_words, memo)
     return memory
 
 
@@ -222,7 +245,7 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
     from ..text.textnorm import stop_words_for
     project = project_root_of(memory_root)
     stop_words = stop_words_for(config)
-    memories, invalid, records = [], [], []
+    memories, invalid, records, memo = [], [], [], {}
     for category, path in iter_memory_files(memory_root, config):
         folder, ident = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-5]
         problems = check_file(path, config, memory_root)
@@ -236,7 +259,7 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
                             "command": f"{CLI} validate {shlex.quote(rel)}"})
             continue
         records.append((category, path, record))
-        memory = _memory(memory_root, project, category, path, record, stop_words)
+        memory = _memory(project, category, path, record, stop_words, memo)
         if problems:
             texts = [_problem_text(p.field, p.message) for p in problems[:10]]
             _review(memory, "invalid", "invalid: " + "; ".join(texts),

@@ -190,7 +190,10 @@ JS = r"""
     });
     return out;
   }
-  function has(h, w) { return h.indexOf(' ' + w) >= 0 || h.indexOf(' ' + fold(w)) >= 0; }
+  // A word as the needles it is looked for by: ' word' and ' fold(word)' (a word of the memory begins with it).
+  function needles(w) { var f = fold(w); return f === w ? [' ' + w] : [' ' + w, ' ' + f]; }
+  function prepare(gs) { return gs.map(function (g) { return [needles(g[0]), g[1].map(needles)]; }); }
+  function has(h, n) { return h.indexOf(n[0]) >= 0 || (n.length > 1 && h.indexOf(n[1]) >= 0); }
   function meets(h, g) {
     if (has(h, g[0])) return true;
     if (!g[1].length) return false;
@@ -217,7 +220,7 @@ JS = r"""
   }
 
   function apply() {
-    var gs = groups(state.q), shown = 0;
+    var gs = prepare(groups(state.q)), shown = 0;
     var inactiveOk = state.all || state.status === 'retired' || state.status === 'archived';
     for (var i = 0; i < M.length; i++) {
       var m = M[i], ok = (m.a || inactiveOk) && (!state.review || m.r);

@@ -202,7 +202,11 @@ def near_duplicates(titles: list) -> list:
 
 
 def _review(memory: dict, kind: str, text: str, commands: list) -> None:
-    memory["review"].append({"kind": kind, "text": text, "commands": commands})
+    """A review item: what is wrong, and ``(when, command)`` pairs that settle it (a command given once)."""
+    merged: dict = {}
+    for when, command in commands:
+        merged[command] = f"{merged[command]} / {when}" if command in merged else when
+    memory["review"].append({"kind": kind, "text": text, "commands": [(w, c) for c, w in merged.items()]})
 
 
 # --- the store -----------------------------------------------------------------------
@@ -262,8 +266,8 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
         memory = _memory(project, category, path, record, stop_words, memo)
         if problems:
             texts = [_problem_text(p.field, p.message) for p in problems[:10]]
-            _review(memory, "invalid", "invalid: " + "; ".join(texts),
-                    [f"{CLI} edit {memory['ref']}", f"{CLI} validate {shlex.quote(rel)}"])
+            _review(memory, "invalid", "; ".join(texts),
+                    [("fix it", f"{CLI} edit {memory['ref']}"), ("every problem", f"{CLI} validate {shlex.quote(rel)}")])
             invalid.append({"path": rel, "problems": texts, "command": f"{CLI} edit {memory['ref']}"})
         memories.append(memory)
 
@@ -293,10 +297,12 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
                                "recent": [{"short": shown(c["short"]), "date": shown(c["date"]),
                                            "subject": shown(c["subject"], limit=100)} for c in item["commits"][:5]]}
             _review(memory, "stale", shown(item["suffix"].strip("()")),
-                    [shown(item["commands"][k], limit=2000) for k in ("reviewed", "update", "retire")])
+                    [(when, shown(item["commands"][k], limit=2000)) for when, k in
+                     (("still right", "reviewed"), ("needs changes", "update"), ("no longer true", "retire"))])
         if memory["decision_status"] in ("superseded", "deprecated"):
             _review(memory, "superseded", f"marked {memory['decision_status']} but still active",
-                    [f"{CLI} retire {memory['ref']} --reason '...'", f"{CLI} edit {memory['ref']}"])
+                    [("no longer the team's", f"{CLI} retire {memory['ref']} --reason '...'"),
+                     ("still current", f"{CLI} edit {memory['ref']}")])
     by_id: dict = {}
     for i, memory in enumerate(memories):
         by_id.setdefault(memory["id"], []).append(i)
@@ -305,11 +311,13 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
             for i in group:
                 others = ", ".join(memories[j]["folder"] + "/" + ident for j in group if j != i)
                 _review(memories[i], "duplicate", f"the id is used in another folder too ({others})",
-                        [f"{CLI} doctor --fix"])
+                        [("give the copy a new id", f"{CLI} doctor --fix")])
     titles = [(memories[i]["category"], " ".join(_WORDS.findall(records[i][2]["title"][:1000].lower()))
                if isinstance(records[i][2].get("title"), str) else "") for i in active]
     for a, b in near_duplicates(titles):
         first, second = memories[active[a]], memories[active[b]]
         for one, other in ((first, second), (second, first)):
             _review(one, "duplicate", f"nearly the same title as {other['id']}",
-                    [f"{CLI} edit {one['ref']}", f"{CLI} retire {other['ref']} --reason {shlex.quote('duplicate of ' + one['id'])}"])
+                    [("merge into this one", f"{CLI} edit {one['ref']}"),
+                     ("then retire the other", f"{CLI} retire {other['ref']} --reason "
+                                               f"{shlex.quote('duplicate of ' + one['id'])}")])

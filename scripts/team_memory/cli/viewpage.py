@@ -102,7 +102,8 @@ def review_html(m: dict) -> str:
         if r["kind"] == "stale" and m.get("stale"):
             extra = "".join(f'<div class="commits"><code>{esc(c["short"])}</code> <time>{esc(c["date"])}</time> '
                             f'{esc(c["subject"])}</div>' for c in m["stale"]["recent"])
-        commands = "".join(f"<pre><code>{esc(c)}</code></pre>" for c in r["commands"])
+        commands = "".join(f'<div class="cmd"><span class="when">{esc(when)}</span><pre><code>{esc(c)}</code></pre></div>'
+                           for when, c in r["commands"])
         items.append(f'<li><strong>{esc(r["kind"])}</strong>: {esc(r["text"])}{extra}{commands}</li>')
     return f'<div class="review"><h4>Needs review</h4><ul>{"".join(items)}</ul></div>'
 
@@ -164,7 +165,8 @@ def invalid_html(invalid: list) -> str:
 
 
 def render(data: dict, generated: str) -> str:
-    memories = data["memories"]
+    # newest change first, as the script sorts by default (and as the page reads without it)
+    memories = sorted(data["memories"], key=lambda m: m["updated"], reverse=True)
     active = [m for m in memories if m["status"] == "active"]
     review = sum(1 for m in active if m["review"])
     names = {m["category"]: m["category_name"] for m in memories}

@@ -10,6 +10,7 @@ For each size, a synthetic store (``storegen``) is committed to a new git reposi
 
     python3 benchmarks/viewbench.py                    # 1,000 and 10,000 memories
     python3 benchmarks/viewbench.py --sizes 1000 --rounds 5 --word migration
+    python3 benchmarks/viewbench.py --screenshot docs/view.png   # README's picture of the demo store's page
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ TIMING = """(() => { const n = performance.getEntriesByType('navigation')[0];
 
 def git(cwd: str, *args: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_AUTHOR_NAME="Bench", GIT_AUTHOR_EMAIL="b@example.com", GIT_COMMITTER_NAME="Bench",
+    env.update(GIT_AUTHOR_NAME="Ana Lima", GIT_AUTHOR_EMAIL="b@example.com", GIT_COMMITTER_NAME="Bench",
                GIT_COMMITTER_EMAIL="b@example.com")
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
 
@@ -84,15 +85,37 @@ def bench(n: int, rounds: int, word: str, workdir: str) -> None:
     print(f"  per key, main thread busy:         {ms(keys_busy)}  ({shown} memories shown after the word)")
 
 
+def screenshot(png: str) -> int:
+    """``demo --keep``'s store, committed, as its page shows a search."""
+    with tempfile.TemporaryDirectory(prefix="tm-viewshot-") as workdir:
+        project = os.path.join(workdir, "tm-demo")
+        memory = [sys.executable, os.path.join(REPO, "scripts", "memory.py")]
+        subprocess.run([*memory, "demo", "--keep", project, "--prompt", "x"], check=True, capture_output=True)
+        git(project, "init", "-q", "-b", "main")
+        git(project, "add", "-A")
+        git(project, "commit", "-q", "-m", "team memories")
+        page = os.path.join(project, "index.html")
+        subprocess.run([*memory, "view", "--root", project, "--out", page], check=True, capture_output=True)
+        with Browser() as browser:
+            browser.open("file://" + page + "#q=pydantic")
+            browser.screenshot(os.path.abspath(png))
+    print(png)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000", help="store sizes, comma-separated (default: 1000,10000)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--word", default="migration", help="the word typed into the search box")
+    parser.add_argument("--screenshot", metavar="PNG", help="only take README's screenshot: the demo store's page, "
+                        "searched for 'pydantic', 1280x900 (docs/view.png)")
     args = parser.parse_args(argv)
     if chromium() is None:
         print("headless Chromium is not installed (apt-get install -y chromium)", file=sys.stderr)
         return 1
+    if args.screenshot:
+        return screenshot(args.screenshot)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
           + subprocess.run([chromium(), "--version"], capture_output=True, text=True).stdout.strip())
     with tempfile.TemporaryDirectory(prefix="tm-viewbench-") as workdir:

@@ -129,6 +129,17 @@ class Browser:
             time.sleep(0.01)
         return time.perf_counter() - start
 
+    def screenshot(self, png: str, width: int = 1280, height: int = 900) -> None:
+        """The page as it is now, ``width`` x ``height`` CSS pixels, into ``png``."""
+        import base64
+        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                         "mobile": False})
+        self.frame()
+        self.frame()
+        data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(png, "wb") as f:
+            f.write(base64.b64decode(data))
+
     def busy(self) -> float:
         """Seconds the page's main thread has spent on tasks so far (``Performance.getMetrics``)."""
         metrics = {m["name"]: m["value"] for m in self.send("Performance.getMetrics")["metrics"]}

@@ -79,11 +79,12 @@ dl.content ul,dl.content ol{margin:0;padding-left:1.2em}
 .review{margin-top:12px;background:var(--warnbg);border-radius:8px;padding:8px 12px;font-size:.9rem}
 .review h4{margin:0 0 4px;font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--warn)}
 .review ul{margin:0;padding-left:1.1em}
-.review .cmd{display:grid;grid-template-columns:9.5em minmax(0,1fr);gap:8px;align-items:baseline;margin:4px 0}
+.review .cmds{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 10px;align-items:baseline;
+margin:4px 0 6px}
 .review .when{color:var(--muted);font-size:.82rem;text-align:right}
 .review pre{margin:0;padding:3px 8px;background:var(--code);border-radius:6px;white-space:pre-wrap;
 overflow-wrap:anywhere}
-@media (max-width:600px){.review .cmd{grid-template-columns:1fr}.review .when{text-align:left}}
+@media (max-width:600px){.review .cmds{grid-template-columns:1fr}.review .when{text-align:left}}
 .review .commits{color:var(--muted);font-size:.84rem;margin:2px 0}
 details.history{margin-top:10px;font-size:.88rem}
 details.history summary{cursor:pointer;color:var(--muted)}

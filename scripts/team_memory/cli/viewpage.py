@@ -102,8 +102,8 @@ def review_html(m: dict) -> str:
         if r["kind"] == "stale" and m.get("stale"):
             extra = "".join(f'<div class="commits"><code>{esc(c["short"])}</code> <time>{esc(c["date"])}</time> '
                             f'{esc(c["subject"])}</div>' for c in m["stale"]["recent"])
-        commands = "".join(f'<div class="cmd"><span class="when">{esc(when)}</span><pre><code>{esc(c)}</code></pre></div>'
-                           for when, c in r["commands"])
+        commands = '<div class="cmds">' + "".join(f'<span class="when">{esc(when)}</span><pre><code>{esc(c)}</code></pre>'
+                                                  for when, c in r["commands"]) + "</div>"
         items.append(f'<li><strong>{esc(r["kind"])}</strong>: {esc(r["text"])}{extra}{commands}</li>')
     return f'<div class="review"><h4>Needs review</h4><ul>{"".join(items)}</ul></div>'
 

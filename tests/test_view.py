@@ -3,6 +3,7 @@ written, who and when from git, the review items and their commands. The browser
 from __future__ import annotations
 
 import base64
+import json
 import hashlib
 import os
 import re
@@ -162,3 +163,36 @@ def test_near_duplicates_are_doctors_pairs_found_without_comparing_every_pair():
     assert found <= brute
     assert {(300, 301), (300, 303), (301, 303)} <= found and not any(302 in p for p in found)  # same category only
     assert len(found) >= 0.9 * len(brute)
+
+
+def test_hand_edited_files_of_any_shape_never_break_the_page(tmp_path):
+    store = tmp_path / "weird" / ".claude" / "memory"
+    (store / "decisions").mkdir(parents=True)
+    (store / "runbooks").mkdir()
+    (store / "decisions" / "w1.json").write_text(json.dumps({
+        "schema_version": "1.0", "category": "decision", "id": "w1", "title": 42, "tags": "notalist",
+        "content": ["a", {"b": [1, {"c": {"d": {"e": {"f": {"g": {"h": "deep"}}}}}}]}], "changes": ["x"]}))
+    (store / "runbooks" / "w2.json").write_text(json.dumps({
+        "schema_version": "1.0", "category": "runbook", "id": "w2", "title": "ok \u202e evil \u0007 bell",
+        "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "tags": ["a", 7],
+        "content": {"trigger": "t", "steps": ["s", None, True], "verification": "v", "<b>key</b>": {"x": [1]}},
+        "changes": [{"summary": "<i>x</i>"}, "not an object"], "record_status": "weird"}))
+    (store / "runbooks" / "w3.json").write_text("[]")
+    html = build(tmp_path / "weird")
+    assert list(articles(html)) == ["w2"]
+    body = articles(html)["w2"]
+    assert "ok evil bell" in body and "\u202e" not in html and "\u0007" not in html
+    assert "&lt;b&gt;key&lt;/b&gt;" in body and "<b>" not in html and "&lt;i&gt;x&lt;/i&gt;" in body
+    panel = html[html.index('id="invalid-panel"'):html.index("</section>")]
+    assert "decisions/w1.json" in panel and "runbooks/w3.json" in panel and "runbooks/w2.json" in panel
+
+
+def test_without_chromium_the_browser_tests_skip_with_a_reason_or_fail_in_ci(monkeypatch):
+    import browser_support
+    monkeypatch.setattr(browser_support, "chromium", lambda: None)
+    monkeypatch.delenv("TEAM_MEMORY_REQUIRE_E2E", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="apt-get install -y chromium"):
+        browser_support.require_chromium()
+    monkeypatch.setenv("TEAM_MEMORY_REQUIRE_E2E", "1")
+    with pytest.raises(pytest.fail.Exception, match="TEAM_MEMORY_REQUIRE_E2E=1"):
+        browser_support.require_chromium()

@@ -41,8 +41,7 @@ def shown(value, lines: bool = False, limit: int | None = None) -> str:
 
     The one exposure step of the page: every string the page holds comes through here.
     """
-    text = value if isinstance(value, str) else str(value)
-    text = text[:MAX_TEXT * 2]
+    text = value if isinstance(value, str) else str(value)  # (hidden whole: a cut could split a secret)
     text = hide(clean_text(text) if lines else clean_line(text))
     text = clean_text(text).strip() if lines else clean_line(text)
     return cut(text, limit or (MAX_TEXT if lines else LINE_CHARS))

@@ -146,3 +146,20 @@ def test_a_cjk_search_meets_its_bigrams(browser, hostile):
     assert visible(browser, url + "#q=" + quote("キャッシュ")) == ["cache-ttl"]
     assert visible(browser, url + "#q=" + quote("有効期限")) == ["cache-ttl"]
     assert CJK_TITLE in browser.eval("document.body.textContent")
+
+
+def test_with_scripts_off_the_page_still_reads_every_memory(demo):
+    import time
+    project, url = demo
+    with Browser() as b:
+        b.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        b.send("Page.navigate", {"url": url + "#q=zzzz"})
+        deadline = time.monotonic() + 60
+        while b.eval("document.readyState") != "complete" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert b.eval("document.documentElement.dataset.ready") is None  # the page's script did not run
+        shown = b.eval("Array.from(document.querySelectorAll('article[data-memory-id]'))"
+                       ".filter(a => getComputedStyle(a).display !== 'none').length")
+        assert shown == len(active_ids(project)) + 1  # the retired one too: nothing can toggle it
+        assert b.eval("getComputedStyle(document.querySelector('.controls')).display") == "none"
+        assert "Sticky sessions broke rolling deploys." in b.eval("document.body.innerText")

@@ -162,4 +162,4 @@ def test_with_scripts_off_the_page_still_reads_every_memory(demo):
                        ".filter(a => getComputedStyle(a).display !== 'none').length")
         assert shown == len(active_ids(project)) + 1  # the retired one too: nothing can toggle it
         assert b.eval("getComputedStyle(document.querySelector('.controls')).display") == "none"
-        assert "Sticky sessions broke rolling deploys." in b.eval("document.body.innerText")
+        assert "Sticky sessions broke rolling deploys." in b.eval("document.body.textContent")

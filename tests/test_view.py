@@ -196,3 +196,13 @@ def test_without_chromium_the_browser_tests_skip_with_a_reason_or_fail_in_ci(mon
     monkeypatch.setenv("TEAM_MEMORY_REQUIRE_E2E", "1")
     with pytest.raises(pytest.fail.Exception, match="TEAM_MEMORY_REQUIRE_E2E=1"):
         browser_support.require_chromium()
+
+
+def test_open_hands_the_file_to_the_users_browser(tmp_path, monkeypatch):
+    import webbrowser
+    project = demo_project(tmp_path)
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url) or True)
+    out = project / "p.html"
+    assert main(["view", "--root", str(project), "--out", str(out), "--open", "--no-git"]) == 0
+    assert opened == [out.as_uri()]

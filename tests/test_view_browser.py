@@ -163,3 +163,14 @@ def test_with_scripts_off_the_page_still_reads_every_memory(demo):
         assert shown == len(active_ids(project)) + 1  # the retired one too: nothing can toggle it
         assert b.eval("getComputedStyle(document.querySelector('.controls')).display") == "none"
         assert "Sticky sessions broke rolling deploys." in b.eval("document.body.textContent")
+
+
+def test_a_query_is_case_folded_as_python_folds_it(browser, tmp_path):
+    from helpers import record, write
+    project = tmp_path / "de"
+    store = project / ".claude" / "memory"
+    write(store, record("runbook", "strasse", "Die Straße der Deploys", tags=["deploy"]))
+    write(store, record("runbook", "other", "Something else entirely", tags=["misc"]))
+    url = page(project)
+    assert visible(browser, url + "#q=" + quote("STRASSE")) == ["strasse"]
+    assert visible(browser, url + "#q=" + quote("straße")) == ["strasse"]

@@ -169,6 +169,8 @@ JS = r"""
     if (end('e') && w.length >= 4) w = w.slice(0, -1);
     return w;
   }
+  // Python's casefold() where it differs from toLowerCase() in common text (German, Greek)
+  function low(w) { return w.toLowerCase().replace(/\u00df/g, 'ss').replace(/\u03c2/g, '\u03c3'); }
   function keep(f) { return f && !SW.has(f) && (f.length >= 2 || cls(f) === HAN); }
   // Each group: [whole, parts...]; a memory meets a group when a word of it begins with the whole
   // (or its folded form), or with every part.
@@ -181,7 +183,7 @@ JS = r"""
         if (!raw) return;
         var pieces = [];
         raw.split(/[_\-.\/]/).forEach(function (p) { if (p) pieces = pieces.concat(splitCase(p)); });
-        forms = [raw.toLowerCase()].concat(pieces.length > 1 ? pieces.map(function (p) { return p.toLowerCase(); }) : []);
+        forms = [low(raw)].concat(pieces.length > 1 ? pieces.map(low) : []);
       } else {
         var s = Array.from(r[1]);
         forms = [r[1]];

@@ -151,7 +151,7 @@ def test_out_naming_a_folder_is_refused(tmp_path, capsys):
 def test_near_duplicates_are_doctors_pairs_found_without_comparing_every_pair():
     import random
     from difflib import SequenceMatcher
-    from team_memory.cli.viewdata import NEAR_DUPLICATE, near_duplicates
+    from team_memory.cli.viewdupes import NEAR_DUPLICATE, near_duplicates
     rng = random.Random(3)
     words = "cache session queue worker redis deploy rollback retry token billing export invoice".split()
     titles = [("decision", " ".join(rng.choice(words) for _ in range(rng.randint(3, 6)))) for _ in range(300)]
@@ -206,3 +206,18 @@ def test_open_hands_the_file_to_the_users_browser(tmp_path, monkeypatch):
     out = project / "p.html"
     assert main(["view", "--root", str(project), "--out", str(out), "--open", "--no-git"]) == 0
     assert opened == [out.as_uri()]
+
+
+def test_memories_similar_would_name_for_each_other_are_flagged_but_not_a_shared_tag(tmp_path):
+    from helpers import record, write
+    html = build(demo_project(tmp_path))
+    assert "similar to api-rate-limit (shares the words api, limit, rate)" in articles(html)["api-auth-rate-limit"]
+    assert "similar to api-auth-rate-limit" in articles(html)["api-rate-limit"]
+    project = tmp_path / "tags"
+    store = project / ".claude" / "memory"
+    write(store, record("decision", "use-redis-for-sessions", "Use Redis for user sessions", tags=["redis"]))
+    write(store, record("decision", "cache-pages-in-redis", "Cache rendered pages for an hour", tags=["redis"]))
+    write(store, record("decision", "use-redis-for-session", "Keep the user sessions in Redis", tags=["redis", "web"]))
+    items = articles(build(project))
+    assert "similar to" not in items["cache-pages-in-redis"]
+    assert "similar to use-redis-for-session " in items["use-redis-for-sessions"]

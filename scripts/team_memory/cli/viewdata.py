@@ -16,11 +16,10 @@ what is wrong, never by the value.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 
 from ..base.cliname import user_cli
-from ..base.sanitize import clean_line, clean_text, cut, shown_path
+from ..base.sanitize import clean_line, clean_tag, clean_text, cut, shown_path
 from ..records.exposure import hide
 from ..records.recordspec import CONTENT, MAX_ITEMS, MAX_TEXT
 from ..records.store import NotARecord, decision_status, iter_memory_files, load_memory, project_root_of, \
@@ -31,9 +30,6 @@ LINE_CHARS = 300  # one-line values: titles, tags, names, dates
 MAX_DEPTH = 6  # nesting shown of a hand-edited content value
 GIT_MAX_COMMITS = 20000
 GIT_TIMEOUT_S = 20.0
-NEAR_DUPLICATE = 0.9  # doctor's title similarity rule
-NEIGHBOURS = 6  # titles each one is compared with, per sort order (see near_duplicates)
-_WORDS = re.compile(r"\w+")
 
 
 def shown(value, lines: bool = False, limit: int | None = None) -> str:
@@ -172,34 +168,6 @@ def _stale_items(memory_root: str, config: dict, records: list) -> dict:
     return {i.path: _item_dict(i) for i in (found.stale if found else [])}
 
 
-def near_duplicates(titles: list) -> list:
-    """Pairs of indices of ``titles`` (``(category, normalised title)``) as alike as ``doctor`` flags.
-
-    ``doctor`` compares every pair (quadratic); here each title meets its ``NEIGHBOURS`` nearest in
-    title order and in reversed-title order within its category (a near-duplicate differs in a few
-    characters, so it sorts close by one end or the other), plus every identical title."""
-    from difflib import SequenceMatcher
-    by_cat: dict = {}
-    for i, (cat, title) in enumerate(titles):
-        if title:
-            by_cat.setdefault(cat, []).append(i)
-    pairs: set = set()
-    for group in by_cat.values():
-        for key in (lambda i: titles[i][1], lambda i: titles[i][1][::-1]):
-            order = sorted(group, key=key)
-            for a, i in enumerate(order):
-                matcher = SequenceMatcher(None)
-                matcher.set_seq2(titles[i][1])
-                for j in order[a + 1:a + 1 + NEIGHBOURS]:
-                    if (min(i, j), max(i, j)) in pairs:
-                        continue
-                    matcher.set_seq1(titles[j][1])
-                    if matcher.real_quick_ratio() >= NEAR_DUPLICATE and matcher.quick_ratio() >= NEAR_DUPLICATE \
-                            and matcher.ratio() >= NEAR_DUPLICATE:
-                        pairs.add((min(i, j), max(i, j)))
-    return sorted(pairs)
-
-
 def _review(memory: dict, kind: str, text: str, commands: list) -> None:
     """A review item: what is wrong, and ``(when, command)`` pairs that settle it (a command given once)."""
     merged: dict = {}
@@ -311,12 +279,29 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
                 others = ", ".join(memories[j]["folder"] + "/" + ident for j in group if j != i)
                 _review(memories[i], "duplicate", f"the id is used in another folder too ({others})",
                         [("give the copy a new id", f"{CLI} doctor --fix")])
-    titles = [(memories[i]["category"], " ".join(_WORDS.findall(records[i][2]["title"][:1000].lower()))
-               if isinstance(records[i][2].get("title"), str) else "") for i in active]
-    for a, b in near_duplicates(titles):
-        first, second = memories[active[a]], memories[active[b]]
-        for one, other in ((first, second), (second, first)):
-            _review(one, "duplicate", f"nearly the same title as {other['id']}",
-                    [("merge into this one", f"{CLI} edit {one['ref']}"),
-                     ("then retire the other", f"{CLI} retire {other['ref']} --reason "
-                                               f"{shlex.quote('duplicate of ' + one['id'])}")])
+    from ..derived.index import entry_from_record
+    from ..records import relpaths
+    from ..text.tokens import tokenize
+    from .viewdupes import near_duplicates, normalised_title, similar_pairs
+    titles = [(memories[i]["category"], normalised_title(records[i][2].get("title"))) for i in active]
+    flagged = set(near_duplicates(titles))
+    for a, b in sorted(flagged):
+        _duplicates(memories[active[a]], memories[active[b]], "nearly the same title as {}")
+    items = []
+    for i in active:
+        category, path, record = records[i]
+        entry = entry_from_record(memory_root, category, path, record)
+        words = tokenize(entry["title"]) | {t for t in (clean_tag(x) for x in entry["tags"]) if t}
+        items.append((category, entry, words, relpaths.usable(record.get("related_files"))))
+    for a, b, why in similar_pairs(items):
+        if (a, b) not in flagged:
+            _duplicates(memories[active[a]], memories[active[b]], "similar to {} (" + shown(why, limit=300) + ")")
+
+
+def _duplicates(first: dict, second: dict, text: str) -> None:
+    """A review item on each of two memories that look like one: merge into one, retire the other."""
+    for one, other in ((first, second), (second, first)):
+        _review(one, "duplicate", text.format(other["id"]),
+                [("merge into this one", f"{CLI} edit {one['ref']}"),
+                 ("then retire the other", f"{CLI} retire {other['ref']} --reason "
+                                           f"{shlex.quote('duplicate of ' + one['id'])}")])

@@ -63,21 +63,22 @@ def similar_pairs(items: list) -> list:
     for i, (cat, _, words, files) in enumerate(items):
         for term in set(words) | {"\0" + f for f in files}:
             postings.setdefault((cat, term), []).append(i)
+    own = [score_entry(words, entry) + shared_files(files, files)[0] for _, entry, words, files in items]
     pairs = {}
     for i, (cat, entry, words, files) in enumerate(items):
         shared = Counter(j for term in set(words) | {"\0" + f for f in files}
                          for j in postings[(cat, term)] if j != i and len(postings[(cat, term)]) <= COMMON_TERM)
-        own = score_entry(words, entry) + shared_files(files, files)[0]
         for j, count in shared.items():
-            if count < 2 or (min(i, j), max(i, j)) in pairs:
+            if count < 2 or j < i:  # (a pair is judged once, from its first memory: the rule holds both ways)
                 continue
             parts: dict = {}
             points, reasons = shared_files(files, items[j][3])
             score = score_entry(words, items[j][1], parts) + points
+            if score < SIMILAR_THRESHOLD or score < SELF_SHARE * own[i]:
+                continue
             back = score_entry(items[j][2], entry) + shared_files(items[j][3], files)[0]
-            other = score_entry(items[j][2], items[j][1]) + shared_files(items[j][3], items[j][3])[0]
-            if score >= SIMILAR_THRESHOLD and score >= SELF_SHARE * own and back >= SELF_SHARE * other:
+            if back >= SELF_SHARE * own[j]:
                 common = sorted(set(parts["title"]) | set(parts["tags"]))
                 why = ([f"shares the words {', '.join(common)}"] if common else []) + reasons
-                pairs[(min(i, j), max(i, j))] = "; ".join(why)
+                pairs[(i, j)] = "; ".join(why)
     return sorted((i, j, why) for (i, j), why in pairs.items())

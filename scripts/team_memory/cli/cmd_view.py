@@ -20,7 +20,9 @@ HELP = "write the store as one HTML page to open, search and review (who and whe
 EXAMPLES = f"""  {CLI} view                       # writes .claude/memory/.cache/view.html, prints its path
   {CLI} view --open                # and opens it in your browser
   {CLI} view --out site/memory.html
-  open 'site/memory.html#q=redis sessions'   # a link to a search: the state is in the fragment
+
+A link to a search keeps it: file:///.../memory.html#q=redis%20sessions (also #review=1,
+#tag=redis, #category=decision, #status=stale, #file=app/session.py, #all=1 for retired ones).
 
 The page is one file (style and script inline, no request of any kind): open it from disk or
 publish it from CI as a build artifact or a static site. It holds every memory in full, so it

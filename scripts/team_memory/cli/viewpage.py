@@ -38,7 +38,7 @@ def script_json(obj) -> str:
 
 def csp() -> str:
     digest = base64.b64encode(hashlib.sha256(JS.encode("utf-8")).digest()).decode("ascii")
-    return (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:; "
+    return (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; "
             "base-uri 'none'; form-action 'none'")
 
 

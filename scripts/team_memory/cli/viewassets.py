@@ -102,15 +102,15 @@ JS = r"""
   'use strict';
   var data = JSON.parse(document.getElementById('tm-data').textContent);
   var M = data.m, SW = new Set(data.sw);
-  var arts = [], hay = [];
+  var arts = [], hay = [], hid = [];  // hid: each card's hidden state, kept here so a key reads no DOM
   document.querySelectorAll('article[data-memory-id]').forEach(function (a) { arts[+a.dataset.i] = a; });
-  for (var i = 0; i < M.length; i++) hay.push(' ' + M[i].t + ' ');
+  for (var i = 0; i < M.length; i++) { hay.push(' ' + M[i].t + ' '); hid.push(arts[i].hidden); }
   var q = document.getElementById('q'), count = document.getElementById('count');
   var reviewBtn = document.getElementById('review-toggle'), allBox = document.getElementById('show-inactive');
   var sortSel = document.getElementById('sort'), list = document.getElementById('memories');
   var empty = document.getElementById('empty'), panel = document.getElementById('invalid-panel');
   var FACETS = ['category', 'tag', 'file', 'status'];
-  var state = {}, sorted = 'updated';
+  var state = {}, sorted = 'updated', pressed = null;
 
   // --- the hook's word rules, as far as a page can (text/textnorm.py) ---
   var HANGUL = 1, HIRA = 2, KATA = 3, HAN = 4, WORD = 5, JOIN = 6, OTHER = 7, WORDCH = /[\p{L}\p{N}\p{M}]/u;
@@ -235,7 +235,7 @@ JS = r"""
       if (ok && state.file) ok = m.f.indexOf(state.file) >= 0;
       if (ok && state.status) ok = m.s.indexOf(state.status) >= 0;
       for (var k = 0; ok && k < gs.length; k++) ok = meets(hay[i], gs[k]);
-      if (arts[i].hidden === ok) arts[i].hidden = !ok;
+      if (hid[i] === ok) { hid[i] = !ok; arts[i].hidden = !ok; }
       if (ok) shown++;
     }
     count.textContent = shown === data.active && !state.all ? data.active + ' memories' :
@@ -245,9 +245,13 @@ JS = r"""
     if (q.value !== state.q && document.activeElement !== q) q.value = state.q;
     reviewBtn.setAttribute('aria-pressed', String(state.review));
     allBox.checked = state.all;
-    document.querySelectorAll('.facets button[data-facet]').forEach(function (b) {
-      b.setAttribute('aria-pressed', String(state[b.dataset.facet] === b.dataset.value));
-    });
+    var facets = FACETS.map(function (f) { return state[f]; }).join('\n');
+    if (facets !== pressed) {  // (only when a facet changed: typing touches no button)
+      pressed = facets;
+      document.querySelectorAll('.facets button[data-facet]').forEach(function (b) {
+        b.setAttribute('aria-pressed', String(state[b.dataset.facet] === b.dataset.value));
+      });
+    }
     if (state.sort !== sorted) sortBy(state.sort);
     sortSel.value = state.sort;
   }

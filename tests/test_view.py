@@ -100,6 +100,9 @@ def test_review_items_name_what_is_wrong_and_the_command_that_settles_it(hostile
 def test_git_names_who_added_a_memory_and_who_changed_it_escaped(hostile):
     _, html = hostile
     assert "added by Ana &amp; &quot;Example&quot; [REDACTED] on" in articles(html)["use-redis-for-sessions"]
+    assert "last changed" not in articles(html)["use-redis-for-sessions"]  # one commit added it, none since
+    ttl = articles(html)["cache-ttl"]
+    assert "added by Ana &amp;" in ttl and "last changed by Cy on" in ttl and "five minutes" in ttl
 
 
 def test_retired_memories_are_hidden_until_shown(hostile):

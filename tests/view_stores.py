@@ -73,6 +73,9 @@ def hostile_project(tmp_path: Path) -> Path:
     commit_all(project, "memories and code", days_ago=9, author=AUTHOR)
     (project / "app" / "session.py").write_text("SESSIONS = 'postgres'\n")
     commit_all(project, "sessions move to postgres", days_ago=2, author="Bo")
+    ttl = store / "constraints" / "cache-ttl.json"
+    ttl.write_text(ttl.read_text().replace('"rule": "r"', '"rule": "five minutes"'))
+    commit_all(project, "the cache rule, in words", days_ago=1, author="Cy")
     return project
 
 

@@ -91,6 +91,9 @@ def test_review_items_name_what_is_wrong_and_the_command_that_settles_it(hostile
     assert "update use-redis-for-sessions --reviewed" in stale
     assert "retire decisions/use-memcached" in items["use-memcached"] and "superseded" in items["use-memcached"]
     assert "edit tech-debt/bad-tags" in items["bad-tags"]
+    leak = items["rotate-keys"]
+    assert "leak</strong>: the file still holds content.trigger: holds 1 private section(s)" in leak
+    assert "doctor --fix" in leak and "invalid</strong>" not in leak
     assert "Needs review" not in items[next(i for i in items if "cache-ttl" in i)]
     rows = {row["ti"]: row for row in page_data(html)["m"]}
     assert rows["use redis for user sessions"]["r"] is True and "stale" in rows["use redis for user sessions"]["s"]

@@ -60,7 +60,7 @@ content-visibility:auto;contain-intrinsic-size:auto 260px}
 padding:1px 8px;background:var(--chip);color:var(--muted)}
 .badge.cat{color:var(--accent)}
 .badge.stale,.badge.superseded,.badge.deprecated,.badge.duplicate{background:var(--warnbg);color:var(--warn)}
-.badge.invalid{background:var(--badbg);color:var(--bad)}
+.badge.invalid,.badge.leak{background:var(--badbg);color:var(--bad)}
 .badge.retired,.badge.archived{background:var(--chip);color:var(--muted)}
 .badge.proposed{background:var(--okbg);color:var(--ok)}
 .chips{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:8px 0 0;padding:0}

@@ -157,6 +157,11 @@ def _problem_text(field: str, message: str) -> str:
     return f"{shown(field, limit=80)}: {shown(message, limit=200)}"
 
 
+def _is_leak(message: str) -> bool:
+    """A problem ``records.privacy.leaks`` reported (private text or a secret left in a stored file)."""
+    return message.startswith("holds ") and ("private" in message or "secret" in message)
+
+
 def _stale_items(memory_root: str, config: dict, records: list) -> dict:
     """Project-relative path -> ``review``'s item dict for every stale memory."""
     from ..derived.stalemarks import refresh_marks
@@ -231,11 +236,20 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
             continue
         records.append((category, path, record))
         memory = _memory(project, category, path, record, stop_words, memo)
-        if problems:
-            texts = [_problem_text(p.field, p.message) for p in problems[:10]]
+        leaked = [p for p in problems if _is_leak(p.message)]
+        schema = [p for p in problems if not _is_leak(p.message)]
+        if schema:
+            texts = [_problem_text(p.field, p.message) for p in schema[:10]]
             _review(memory, "invalid", "; ".join(texts),
                     [("fix it", f"{CLI} edit {memory['ref']}"), ("every problem", f"{CLI} validate {shlex.quote(rel)}")])
             invalid.append({"path": rel, "problems": texts, "command": f"{CLI} edit {memory['ref']}"})
+        if leaked:  # (shown hidden on this page; still in the file and in git's history)
+            unclosed = any("unclosed" in p.message for p in leaked)
+            found = "; ".join(_problem_text(p.field, p.message) for p in leaked[:10])
+            _review(memory, "leak", f"the file still holds {found}" + ("" if unclosed else
+                    " (a secret stays in git's history: rotate it too)"),
+                    [("close the private tag", f"{CLI} edit {memory['ref']}")] if unclosed else
+                    [("redact it in the file", f"{CLI} doctor --fix")])
         memories.append(memory)
 
     _add_review(memories, records, memory_root, config, project, git)

@@ -20,7 +20,7 @@ from .viewassets import CSS, JS, NOSCRIPT_CSS
 
 TOP_TAGS = 60  # facet entries listed (every tag and file of a memory is also a button on its card)
 TOP_FILES = 40
-STATUS_ORDER = ("stale", "invalid", "duplicate", "superseded", "deprecated", "proposed", "active", "retired",
+STATUS_ORDER = ("stale", "invalid", "leak", "duplicate", "superseded", "deprecated", "proposed", "active", "retired",
                 "archived")
 SORTS = (("updated", "Last updated"), ("created", "Created"), ("title", "Title"), ("category", "Category"))
 

@@ -24,7 +24,7 @@ from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
 
 COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_similar", "cmd_admin", "cmd_review",
-                   "cmd_transfer", "cmd_edit")
+                   "cmd_transfer", "cmd_edit", "cmd_view")
 # command -> the module of COMMAND_MODULES that registers it, so a run imports only that one
 # (tests/test_cli_lazy.py keeps it complete; a command missing here still works, by importing all).
 COMMAND_HOME = {
@@ -34,6 +34,7 @@ COMMAND_HOME = {
     "archive": "cmd_write", "restore": "cmd_write", "unarchive": "cmd_write", "validate": "cmd_write",
     "similar": "cmd_similar", "doctor": "cmd_admin", "gc": "cmd_admin", "stats": "cmd_admin",
     "export": "cmd_transfer", "import": "cmd_transfer", "edit": "cmd_edit", "review": "cmd_review",
+    "view": "cmd_view",
 }
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3

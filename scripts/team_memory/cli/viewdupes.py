@@ -1,0 +1,84 @@
+"""Which active memories look like the same memory twice, by ``doctor``'s and ``similar``'s rules, bounded.
+
+``near_duplicates(titles)``: titles as alike as ``doctor`` flags (``SequenceMatcher`` ratio of the
+normalised titles at least ``NEAR_DUPLICATE``, same category). ``similar_pairs(items)``: memories of
+one category that ``similar`` would name for each other (title words, tags and related files, scored
+by ``recall.scoring.score_entry`` and ``cmd_similar.shared_files``), kept only when one scores at
+least half of what each memory scores against itself, both ways, so a shared tag is not a duplicate.
+``doctor`` and ``similar`` compare every pair; a page of 10,000 memories cannot, so candidates come
+from sort neighbours (titles) and from shared rare words (similar).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+NEAR_DUPLICATE = 0.9  # doctor's title similarity rule
+NEIGHBOURS = 6  # titles each one is compared with, per sort order (see near_duplicates)
+COMMON_TERM = 64  # a word, tag or file shared by more memories than this proposes no candidate
+SELF_SHARE = 0.5  # each of two similar memories scores at least this share of its score against itself
+_WORDS = re.compile(r"\w+")
+
+
+def normalised_title(title) -> str:
+    """A title as ``doctor`` compares it: its words, lower-cased (on a bounded slice)."""
+    return " ".join(_WORDS.findall(title[:1000].lower())) if isinstance(title, str) else ""
+
+
+def near_duplicates(titles: list) -> list:
+    """Pairs of indices of ``titles`` (``(category, normalised title)``) as alike as ``doctor`` flags.
+
+    ``doctor`` compares every pair (quadratic); here each title meets its ``NEIGHBOURS`` nearest in
+    title order and in reversed-title order within its category (a near-duplicate differs in a few
+    characters, so it sorts close by one end or the other), plus every identical title."""
+    from difflib import SequenceMatcher
+    by_cat: dict = {}
+    for i, (cat, title) in enumerate(titles):
+        if title:
+            by_cat.setdefault(cat, []).append(i)
+    pairs: set = set()
+    for group in by_cat.values():
+        for key in (lambda i: titles[i][1], lambda i: titles[i][1][::-1]):
+            order = sorted(group, key=key)
+            for a, i in enumerate(order):
+                matcher = SequenceMatcher(None)
+                matcher.set_seq2(titles[i][1])
+                for j in order[a + 1:a + 1 + NEIGHBOURS]:
+                    if (min(i, j), max(i, j)) in pairs:
+                        continue
+                    matcher.set_seq1(titles[j][1])
+                    if matcher.real_quick_ratio() >= NEAR_DUPLICATE and matcher.quick_ratio() >= NEAR_DUPLICATE \
+                            and matcher.ratio() >= NEAR_DUPLICATE:
+                        pairs.add((min(i, j), max(i, j)))
+    return sorted(pairs)
+
+
+def similar_pairs(items: list) -> list:
+    """``[(i, j, why)]`` for ``items`` of ``(category, entry, words, files)`` (``entry`` as
+    ``derived.index.entry_from_record`` makes it, ``words`` the title's tokens and the clean tags,
+    ``files`` the usable related entries) that ``similar`` names for each other (see the docstring)."""
+    from ..recall.scoring import score_entry
+    from .cmd_similar import SIMILAR_THRESHOLD, shared_files
+    postings: dict = {}
+    for i, (cat, _, words, files) in enumerate(items):
+        for term in set(words) | {"\0" + f for f in files}:
+            postings.setdefault((cat, term), []).append(i)
+    own = [score_entry(words, entry) + shared_files(files, files)[0] for _, entry, words, files in items]
+    pairs = {}
+    for i, (cat, entry, words, files) in enumerate(items):
+        shared = Counter(j for term in set(words) | {"\0" + f for f in files}
+                         for j in postings[(cat, term)] if j != i and len(postings[(cat, term)]) <= COMMON_TERM)
+        for j, count in shared.items():
+            if count < 2 or j < i:  # (a pair is judged once, from its first memory: the rule holds both ways)
+                continue
+            parts: dict = {}
+            points, reasons = shared_files(files, items[j][3])
+            score = score_entry(words, items[j][1], parts) + points
+            if score < SIMILAR_THRESHOLD or score < SELF_SHARE * own[i]:
+                continue
+            back = score_entry(items[j][2], entry) + shared_files(items[j][3], files)[0]
+            if back >= SELF_SHARE * own[j]:
+                common = sorted(set(parts["title"]) | set(parts["tags"]))
+                why = ([f"shares the words {', '.join(common)}"] if common else []) + reasons
+                pairs[(i, j)] = "; ".join(why)
+    return sorted((i, j, why) for (i, j), why in pairs.items())

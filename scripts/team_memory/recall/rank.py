@@ -22,8 +22,6 @@ from __future__ import annotations
 from ..base import fastjson
 from ..base.config import int_setting
 from ..base.model import CATEGORIES, PRIORITY, display_name
-from ..derived.index import resolve_entry_path
-from ..derived.refresh import current_entries
 from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
 from ..records.times import DAY_US, epoch_us, now_us
 from ..text.answershape import asked_shape, holds_shape
@@ -63,6 +61,7 @@ class Hit:
 def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     """Read the memory behind ``hit``; False if it must not be shown."""
     hit.checked = True
+    from ..derived.index import resolve_entry_path  # for speed: only a hit read from its file needs it
     path = resolve_entry_path(memory_root, config, hit.entry)
     if path is None:
         return False
@@ -208,6 +207,7 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
         cache = opened = fresh_cache(memory_root, config, strategy)
     try:
         if entries is None and cache is None:
+            from ..derived.refresh import current_entries  # the plain path only: a cache needs none
             entries = current_entries(memory_root, config)
         if entries is not None:
             stream = plain_hits(memory_root, strategy, query, entries, exclude)

@@ -37,7 +37,7 @@ PINNED = {
         "_sha2", "_sha256", "team_memory.base.digest", "fcntl", "team_memory.base.fsutil", "team_memory.base.state",
         "team_memory.records.store", "team_memory.capture.transcript", "team_memory.base.sanitize",
         "team_memory.capture.triage_text", "team_memory.capture.triage", "team_memory.capture.capture",
-        "team_memory.records.relpaths", "_sre"},  # _sre: the cached cue programs, handed to the engine (no re)
+        "_sre"},  # the cached cue programs, handed to the engine (no re)
     "UserPromptSubmit": PACKAGE | {
         "team_memory.recall", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
         "_bisect", "bisect", "math", "team_memory.text", "unicodedata", "team_memory.text.tokens",
@@ -50,8 +50,7 @@ PINNED = {
         "team_memory.derived.freshcache", "fcntl", "team_memory.base.fsutil", "_sha2", "_sha256",
         "team_memory.base.digest", "team_memory.base.state", "team_memory.recall.dedupe",
         "team_memory.recall.bitplanes", "team_memory.recall.smartindex", "itertools", "team_memory.base.cliname",
-        "team_memory.derived.index", "team_memory.derived.staleness", "team_memory.records.relpaths",
-        "team_memory.base.sanitize", "team_memory.recall.excerpt", "team_memory.records.exposure"},
+        "team_memory.derived.index", "team_memory.derived.staleness", "team_memory.base.sanitize", "team_memory.recall.excerpt", "team_memory.records.exposure"},
 }
 _SHA = {"_sha2", "_sha256"}  # CPython's C SHA-256: _sha256 up to 3.11, _sha2 from 3.12
 

@@ -19,7 +19,7 @@ from helpers import record, run_cli, run_hook, transcript_line, write
 NEVER = {"json", "re", "enum", "datetime", "heapq", "operator", "collections", "functools", "hashlib", "subprocess"}
 PACKAGE = {"team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.records",
            "team_memory.base.fastjson", "_json", "team_memory.records.hookio", "os", "stat", "_stat", "posixpath",
-           "genericpath", "_collections_abc", "__future__"}  # every launcher: the package, the payload, os
+           "genericpath", "_collections_abc", "__future__", "gc"}  # every launcher: the package, the payload, os
 TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate"}
 POST = {"team_memory.tooluse", "team_memory.tooluse.posttool"}
 FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap", "errno"}

@@ -34,20 +34,20 @@ PINNED = {
         "team_memory.capture.orientation"},
     "Stop": PACKAGE | {
         "team_memory.capture", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
-        "_sha2", "_sha256", "team_memory.base.digest", "fcntl", "team_memory.base.fsutil", "team_memory.base.state",
+        "_sha2", "_sha256", "team_memory.base.digest", "team_memory.base.fsutil", "team_memory.base.state",
         "team_memory.records.store", "team_memory.capture.transcript", "team_memory.base.sanitize",
         "team_memory.capture.triage_text", "team_memory.capture.triage", "team_memory.capture.capture",
         "_sre"},  # the cached cue programs, handed to the engine (no re)
     "UserPromptSubmit": PACKAGE | {
         "team_memory.recall", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
-        "_bisect", "bisect", "math", "team_memory.text", "unicodedata", "team_memory.text.tokens",
+        "_bisect", "bisect", "math", "team_memory.text", "team_memory.text.tokens",
         "team_memory.text.textnorm", "team_memory.text.features", "team_memory.text.fuzzycheck",
         "team_memory.text.wordforms", "team_memory.recall.weights", "team_memory.recall.abstention",
         "team_memory.recall.secondchance", "team_memory.recall.matching", "team_memory.recall.scoring",
         "team_memory.records.store", "team_memory.recall.block", "team_memory.records.times",
         "team_memory.text.answershape", "team_memory.recall.rank", "team_memory.recall.retrieve",
         "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.freshness",
-        "team_memory.derived.freshcache", "fcntl", "team_memory.base.fsutil", "_sha2", "_sha256",
+        "team_memory.derived.freshcache", "team_memory.base.fsutil", "_sha2", "_sha256",
         "team_memory.base.digest", "team_memory.base.state", "team_memory.recall.dedupe",
         "team_memory.recall.bitplanes", "team_memory.recall.smartindex", "itertools", "team_memory.base.cliname",
         "team_memory.derived.index", "team_memory.derived.staleness", "team_memory.base.sanitize", "team_memory.recall.excerpt", "team_memory.records.exposure"},

@@ -130,6 +130,8 @@ def bench_floor(ctx, sizes: list, rounds: int, workdir: str, seed: int, against=
             if name != "this":
                 projects[name] = os.path.join(workdir, f"store-{n}-{name}")
                 shutil.copytree(project, projects[name], symlinks=True)
+                cli = os.path.join(checkouts[name], "scripts", "memory.py")  # its own cache (a copy's inodes differ)
+                subprocess.run([py, cli, "rebuild", "--root", projects[name]], check=True, capture_output=True)
         for mode in MODES:
             per_checkout = {}
             for name in checkouts:

@@ -4,13 +4,14 @@ Every module a hook loads costs about 0.1 ms before it runs a line, against an i
 start (``python3 -S -c pass``) of 7-10 ms: a new import on these paths is a visible decision,
 made here. Each hook runs as ``hooks.json`` says, with ``PYTHONPROFILEIMPORTTIME=1`` (what
 ``-X importtime`` prints), and what it loaded beyond a bare ``python3 -S -c pass`` is
-compared with the list below. None of them may load ``json``, ``re``, ``enum`` or ``datetime``.
+compared with the list below: the package's modules exactly, the standard library's as a bound
+(a Python version may load fewer of them at start-up). None may load ``json``, ``re``, ``enum`` or
+``datetime``.
 """
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 
@@ -65,8 +66,10 @@ def imported(proc) -> set:
 
 @pytest.fixture(scope="module")
 def bare() -> set:
-    """What ``python3 -S -c pass`` itself imports (the interpreter's own start)."""
-    return imported(subprocess.run([sys.executable, "-S", "-X", "importtime", "-c", "pass"], capture_output=True))
+    """What ``python3 -S -c pass`` itself imports (the interpreter's own start), with the
+    interpreter the hooks run (``python3`` as ``hooks.json`` names it)."""
+    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1")
+    return imported(subprocess.run(["/bin/sh", "-c", "python3 -S -c pass"], capture_output=True, env=env))
 
 
 @pytest.fixture
@@ -111,9 +114,11 @@ def test_each_hook_imports_only_its_pinned_modules(scene, bare, name):
     loaded = imported(proc) - bare
     assert not loaded & NEVER, sorted(loaded & NEVER)
     pinned = PINNED[name]
-    if loaded & _SHA:
-        loaded, pinned = loaded - _SHA, pinned - _SHA
-    assert loaded == pinned, f"new: {sorted(loaded - pinned)}; gone: {sorted(pinned - loaded)}"
+    ours = {m for m in loaded if m.split(".")[0] == "team_memory"}
+    mine = {m for m in pinned if m.split(".")[0] == "team_memory"}
+    assert ours == mine, f"new: {sorted(ours - mine)}; gone: {sorted(mine - ours)}"
+    # the standard library's: nothing beyond the list (a version may load fewer, frozen or built in)
+    assert loaded - ours <= pinned - mine | _SHA, f"new: {sorted(loaded - ours - pinned - _SHA)}"
 
 
 def test_what_the_hot_path_keeps_instead_of_an_import():

@@ -19,6 +19,7 @@ lock + ``refresh.apply_changes``" through the API); ``search``.
     python3 benchmarks/bench.py --sizes 10000 --rounds 30
     python3 benchmarks/bench.py --hooks --rounds 15      # every hook, with and without bytecode caching
     python3 benchmarks/bench.py --file-recall --rounds 25  # PostToolUse recall by file, 10,000 memories
+    python3 benchmarks/bench.py --floor --rounds 21 --against ../main  # every hook vs its floor and another checkout
 """
 from __future__ import annotations
 
@@ -342,7 +343,27 @@ def main(argv=None) -> int:
                         help="the PostToolUse hook on a Read of a file with and without memories; --sizes gives the "
                              "store size (default 10000), --with-files how many name files (default 2000)")
     parser.add_argument("--with-files", type=int, default=2000, help="with --file-recall: memories with related files")
+    parser.add_argument("--floor", action="store_true",
+                        help="every hook against python3 -S -c pass and its floor (issue 26), with and without "
+                             "bytecode caching; --sizes gives the store sizes (default 100,10000)")
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="with --floor: also run that checkout's hooks (say, the main branch) in the same rounds")
     args = parser.parse_args(argv)
+    if args.floor:
+        import floorbench
+        sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes != parser.get_default("sizes")
+                 else [100, 10000])
+        workdir = args.workdir or tempfile.mkdtemp(prefix="team-memory-bench-")
+        try:
+            res = floorbench.bench_floor(sys.modules[__name__], sizes, args.rounds, workdir, args.seed, args.against)
+        finally:
+            if not args.workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+        print(floorbench.report(res, f"machine: {platform.platform()}, {os.cpu_count()} cores, "
+                                     f"Python {platform.python_version()} ({PY})"))
+        if args.json:
+            print(json.dumps(res, indent=2))
+        return 0
     if args.file_recall:
         import filebench
         n = int(args.sizes.split(",")[0]) if args.sizes != parser.get_default("sizes") else 10000

@@ -6,8 +6,11 @@ Run as ``python3 -S`` (see user_prompt_submit.py). The guard part exits at once,
 guard is imported, when the call cannot concern a memory store (most calls); recall by file
 is one look-up in the derived file map (``tooluse.posttool``).
 """
+import gc
 import os
 import sys
+
+gc.disable()  # the imports below make thousands of objects that live to the end: no collection pays
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
@@ -17,6 +20,8 @@ try:
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] write check disabled: {exc}", file=sys.stderr)
     sys.exit(0)
+gc.freeze()  # ... nor a look at them later (nor at exit): collect only what the hook makes
+gc.enable()
 
 if __name__ == "__main__":
     sys.exit(run_post_tool_use())

@@ -3,8 +3,11 @@
 
 Run as ``python3 -S`` (see user_prompt_submit.py).
 """
+import gc
 import os
 import sys
+
+gc.disable()  # the imports below make thousands of objects that live to the end: no collection pays
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
@@ -15,6 +18,8 @@ try:
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] SessionStart hook disabled: {exc}", file=sys.stderr)
     sys.exit(0)
+gc.freeze()  # ... nor a look at them later (nor at exit): collect only what the hook makes
+gc.enable()
 
 if __name__ == "__main__":
     sys.exit(run_hook("SessionStart", on_session_start))

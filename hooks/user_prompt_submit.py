@@ -5,8 +5,11 @@ hooks.json runs it as ``python3 -S``: without ``site`` the interpreter starts in
 of the time, and nothing here needs site-packages (an optional extra that does loads
 ``site`` itself, when it needs it). ``os.path`` rather than ``pathlib`` for the same reason.
 """
+import gc
 import os
 import sys
+
+gc.disable()  # the imports below make thousands of objects that live to the end: no collection pays
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
@@ -17,6 +20,8 @@ try:
 except Exception as exc:  # a broken install must never break the session
     print(f"[team-memory] retrieval disabled: {exc}", file=sys.stderr)
     sys.exit(0)
+gc.freeze()  # ... nor a look at them later (nor at exit): collect only what the hook makes
+gc.enable()
 
 if __name__ == "__main__":
     sys.exit(run_hook("UserPromptSubmit", context_for_prompt))

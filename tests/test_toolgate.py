@@ -31,6 +31,12 @@ TRICKY = [
     "rg --pre ./x foo", "sort -o out in", "tee out", "FOO=.claude ls", "ls \n rm -rf .", "ls; rm -rf .",
     "python3 build.py", "make", "npm test", "sh -c 'ls'", "ls 'unterminated", "ls é", "ls\u00a0.claude",
     "git diff --output=out", "ls link-to-store", "cat link-to-store/decisions/x.json",
+    "pytest link-to-store", "pytest ..", "pytest .", "make -C link-to-store", "npm run build --prefix=..",
+    "python3 -m pytest -q", "python3 -m", "python3 tidy.py", "cd .. && make", "pytest -q && rm -rf .",
+]
+ORDINARY_LINES = [  # issue 26: tests, builds and package managers, no snapshot either
+    "pytest -q tests/test_orders.py", "npm test", "make", "python3 -m pytest -q src", "cargo build --release",
+    "npm ci && npm run lint", "go test ./src/...", "make -j4 all",
 ]
 
 
@@ -65,13 +71,29 @@ def assert_agrees(p):
 
 def test_everyday_calls_take_the_fast_path(scene):
     project, _, _ = scene
-    for command in FAST:
+    for command in FAST + ORDINARY_LINES:
         assert toolgate.outside_store(payload("Bash", {"command": command}, project)), command
     assert toolgate.outside_store(payload("Write", {"file_path": str(project / "src" / "app.py"), "content": "x"}, project))
     assert toolgate.outside_store(payload("Edit", {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}, project))
 
 
-@pytest.mark.parametrize("command", DENIED + ALLOWED + FAST + TRICKY)
+def test_lines_that_can_touch_a_store_are_not_ordinary(scene):
+    project, _, _ = scene
+    for command in ("pytest link-to-store", "pytest ..", "pytest .", "make -C link-to-store", "npm run x --prefix=..",
+                    "python3 tidy.py", "cd .. && make", "pytest -q && rm -rf .", "black .", "sh build.sh"):
+        assert not toolgate.outside_store(payload("Bash", {"command": command}, project)), command
+
+
+def test_the_full_guard_knows_no_ordinary_program():
+    """An ordinary program is one the full guard judges on its arguments only (an unknown program)."""
+    from team_memory.guards import shellcmds, shellwords
+    known = (set(shellcmds._HANDLERS) | shellwords.SHELLS | shellwords.INTERPRETERS | shellwords.READERS
+             | shellwords.REMOVERS | shellwords.COPIERS | shellwords.META | set(toolgate.READ_ONLY))
+    assert not toolgate.ORDINARY & known
+    assert not {name.rstrip("0123456789.") for name in toolgate.ORDINARY} & known
+
+
+@pytest.mark.parametrize("command", DENIED + ALLOWED + FAST + TRICKY + ORDINARY_LINES)
 def test_bash_corpus_agrees_with_the_full_guard(scene, command):
     project, other, _ = scene
     for cwd in (project, project / "src", other, project / ".claude" / "memory" / "decisions", project / "link-to-store"):
@@ -149,10 +171,10 @@ def test_generated_paths_agree_with_the_full_guard(scene, tmp_path, parts, absol
 
 
 def test_fast_bash_call_runs_no_guard_and_leaves_no_snapshot(scene):
-    """Through the real hooks: a read-only line leaves no snapshot; a line that may write gets one."""
+    """Through the real hooks: a read-only or ordinary line leaves no snapshot; a line that may write gets one."""
     project, _, _ = scene
     memory_root = project / ".claude" / "memory"
-    for command, snapshots in (("git status", 0), ("python3 build.py", 1)):
+    for command, snapshots in (("git status", 0), ("pytest -q tests/test_orders.py", 0), ("python3 build.py", 1)):
         proc = run_hook("pre_tool_use.py", payload("Bash", {"command": command}, project), cwd=project)
         assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
         folder = state_dir(str(memory_root))

@@ -11,12 +11,6 @@ from __future__ import annotations
 
 import os
 
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None
-    import msvcrt
-
 LOCK_NAME = ".lock"
 TEMP_SUFFIX = ".tmp"
 
@@ -162,6 +156,11 @@ class store_lock:
 
 
 def _lock(fd: int, blocking: bool) -> None:
+    try:  # imported here: a hook that writes a state file but takes no lock loads no extension module for it
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        fcntl = None
+        import msvcrt
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))

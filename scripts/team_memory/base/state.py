@@ -40,9 +40,16 @@ def _key(text: str) -> str:
     return _sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
 
+_dirs: dict = {}
+
+
 def state_dir(memory_root: str) -> str:
-    """The state folder of one store (created on demand by ``save_state``)."""
-    return os.path.join(state_home(), _key(os.path.realpath(memory_root)))
+    """The state folder of one store (created on demand by ``save_state``). Kept per process: a
+    hook asks for it several times (a ``realpath`` and a SHA-256 each)."""
+    key = (state_home(), memory_root)
+    if key not in _dirs:
+        _dirs[key] = os.path.join(key[0], _key(os.path.realpath(memory_root)))
+    return _dirs[key]
 
 
 def state_path(memory_root: str, kind: str, session_id: str) -> str:

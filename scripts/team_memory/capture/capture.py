@@ -89,13 +89,15 @@ def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -
     ``root`` or under ``.claude/`` (lexically: nothing is resolved or read); at most ``MAX_TRACKED`` paths are
     kept, the most edited.
     """
-    from ..records.relpaths import repo_relative
     out = dict(counts) if isinstance(counts, dict) else {}
     failed = {call for turn in turns if turn.role == "tool_result" for call, _ in turn.files}
+    repo_relative = None
     for turn in turns:
         for call, path in turn.files:
             if path is None or (call and call in failed):
                 continue
+            if repo_relative is None:  # only a stretch that edited a file loads relpaths (Stop's start-up)
+                from ..records.relpaths import repo_relative
             rel = repo_relative(path, cwd, root)
             if rel and not rel.lower().startswith(".claude/"):
                 count = out.get(rel)

@@ -13,12 +13,8 @@ import time
 
 from . import cache as cachemod
 from .cache import Cache, CacheInvalid
-from .freshness import stale_folders
+from .freshness import _compatible, stale_folders
 from ..base.config import category_folders, warn
-from ..text.features import features_for
-from .patch import apply_changes_locked
-from .reader import OutOfTime
-from .upkeep import _compatible, rebuild_locked
 
 
 HOOK_BUDGET_S = 2.0  # seconds of upkeep a hook may spend before it hands the rest over
@@ -68,6 +64,10 @@ def fresh_cache(memory_root: str, config: dict, strategy, budget=None):
         return cache
     _close(cache)
     from ..base.fsutil import LockBusy, store_lock
+    # the upkeep, only when something changed (the prompt hook on a current cache loads none of it)
+    from .patch import apply_changes_locked
+    from .reader import OutOfTime
+    from .upkeep import rebuild_locked
     try:
         with store_lock(memory_root, blocking=False):
             deadline = None if budget is None else time.monotonic() + budget
@@ -141,6 +141,7 @@ def finish_in_background(memory_root: str) -> int:
     store lock, with no time limit. Leaves at once when another process holds the lock."""
     from ..base.config import load_config
     from ..base.fsutil import LockBusy, store_lock
+    from .patch import apply_changes_locked
     config = load_config(memory_root)
     try:
         with store_lock(memory_root, blocking=False):
@@ -153,6 +154,7 @@ def finish_in_background(memory_root: str) -> int:
 def cache_is_current(memory_root: str, config: dict) -> bool:
     """True when the cache suits ``config`` and every memory file is the one it recorded
     (a file stamped too recently to be sure of counts as current: the hook re-checks it)."""
+    from ..text.features import features_for
     cache, ok, stale = _checked(cachemod.cache_path(memory_root), config, features_for(config), unsure=False)
     _close(cache)
     return ok and not stale

@@ -32,6 +32,17 @@ def describes(cache: Cache, config: dict) -> bool:
             and meta.get("index") == file_stamp(os.path.join(cache_root(cache), INDEX_NAME)))
 
 
+FILEMAP_MAGIC = b"team-memory file map 2\n"  # ``filemap.MAGIC`` (a test keeps them equal): the prompt hook loads no filemap
+
+
+def _compatible(cache: Cache, config: dict, strategy) -> bool:
+    """The cache was written for ``config`` and ``strategy`` (its version), with a file map."""
+    meta = cache.meta
+    return (meta.get("filemap") == FILEMAP_MAGIC.decode().strip() and meta.get("strategy") == strategy.name
+            and meta.get("strategy_version") == getattr(strategy, "cache_version", 0)
+            and describes(cache, config))
+
+
 def current_as_is(memory_root: str, config: dict):
     """The store's cache when it describes ``config`` and every memory file as they are now
     (nothing to re-read, nothing stamped too recently to trust), else None. For a reader that

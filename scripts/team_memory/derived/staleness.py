@@ -106,7 +106,7 @@ def marks_for(memory_root: str, shown: list) -> dict:
             if not isinstance(record, dict):
                 continue
             stored = marks.get(path)
-            entries = related_entries(record)
+            entries = related_entries(record) if record.get("related_files") else []  # none: relpaths stays unloaded
             if stored is None and not entries:
                 continue
             relevant = True

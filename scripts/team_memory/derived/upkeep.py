@@ -15,7 +15,7 @@ import time
 from . import cache as cachemod
 from .cache import NO_CATEGORY, Cache, file_stamp, folder_mtime, racy
 from .cachewrite import f64_bytes, files_section, pack_item, u32_bytes, write_cache
-from .freshness import _memory_stats, _stamp, describes
+from .freshness import _compatible, _memory_stats, _stamp, describes  # noqa: F401 - _compatible found here too
 from ..base.config import category_folders
 from ..text.features import features_for
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY, display_name
@@ -242,13 +242,5 @@ def _fuzzy_vocabulary(keys: list):
         offset += len(data)
         i = j
     return b"".join(chunks), table
-
-
-def _compatible(cache: Cache, config: dict, strategy) -> bool:
-    meta = cache.meta
-    from .filemap import MAGIC as filemap_magic  # a cache older than the file map is rebuilt once, to write it
-    return (meta.get("filemap") == filemap_magic.decode().strip() and meta.get("strategy") == strategy.name
-            and meta.get("strategy_version") == getattr(strategy, "cache_version", 0)
-            and describes(cache, config))
 
 

@@ -6,7 +6,8 @@ there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
 ``shelljudge``), is denied with the CLI command to use instead. Reading stays
 allowed, and so does ``memory-config.json`` (settings, not memories).
 
-Before a ``Bash`` line runs, the memory files are snapshot (``snapshot``) for
+Before a ``Bash`` line that could write into a store runs (not a read-only or
+ordinary one, ``toolgate``), the memory files are snapshot (``snapshot``) for
 ``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
 changed anyway and never moves a file.
 
@@ -24,6 +25,7 @@ from ..records.hookio import project_dir_of
 from ..base.safefs import UnsafePath, is_real_dir, store_problem
 from .shelljudge import judge
 from .shellpaths import reach
+from .toolgate import outside_store
 from ..records.snapshot import save_snapshot
 from ..records.store import find_memory_root, project_root_of, repo_root_of
 
@@ -127,11 +129,19 @@ def guard_tool_use(payload: dict):
         what = judge(command, project_dir_of(payload), _judged_stores(payload, stores))
         if what is not None:
             return _deny(what, None)
-    if stores:
+    if stores and not _ordinary(payload):
         save_snapshot(payload, stores[0], load_config(stores[0]))
     if allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
         return allow_decision()
     return None
+
+
+def _ordinary(payload: dict) -> bool:
+    """A line the fast path lets through (``toolgate.outside_store``): no snapshot, whichever way it came."""
+    try:
+        return outside_store(payload)
+    except Exception:  # noqa: BLE001 - unsure: snapshot
+        return False
 
 
 def _project_roots(payload: dict, stores: list) -> list:

@@ -24,8 +24,19 @@ compares it with the full decision on a corpus and on generated payloads.
   no redirection, variable, substitution, backslash, glob, brace, leading tilde or parenthesis
   outside quotes, only ASCII, and no ``claude``, ``memory`` or store path anywhere in the line
   once quotes are removed. Such a line writes no file, so the snapshot the guard takes before
-  a Bash call (to find memory files the command changed) is not needed either; anything else
-  (an interpreter, ``make``, a variable whose value cannot be known) goes to the full guard.
+  a Bash call (to find memory files the command changed) is not needed either.
+- **Ordinary Bash lines** (issue 26): the same plain words, with commands that run the
+  project's tests, builds and package managers as well (``ORDINARY``, also as
+  ``python -m pytest``). The full guard allows them (an unknown program is denied only for an
+  argument that names a store), and what the line can touch names no store: no argument,
+  resolved, lies in a store or is a folder above one. Such a call is not taken for a memory
+  write: the guard takes no snapshot for it (``guards.guard_tool_use`` asks this rule) and
+  PostToolUse has nothing to compare, so both end here. A test that writes into the store
+  still shows at the next prompt (the freshness check patches the index), not as a
+  PostToolUse report. A script run by an interpreter (``python3 tidy.py``) is not ordinary:
+  it is arbitrary code, and the snapshot's copies are what bring back an uncommitted memory
+  it deletes (``tests/test_git_trust.py``). Anything else (a variable whose value cannot be
+  known, ``git pull``, ``sh x.sh``) goes to the full guard.
 """
 from __future__ import annotations
 
@@ -48,6 +59,13 @@ READ_ONLY["rg"] = ("--pre",)
 READ_ONLY["find"] = ("-delete", "-exec", "-ok", "-fprint", "-fls")
 READ_ONLY["git"] = ("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c")
 GIT_READ_ONLY = ("status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "grep")
+# Test runners, builds and package managers: the full guard judges them only on their arguments
+# (``shellcmds``: an unknown program). Formatters and fixers (``black .``) are left out: their
+# arguments are what they rewrite. ``tests/test_toolgate.py`` checks the full guard knows none.
+ORDINARY = frozenset((
+    "pytest", "py.test", "tox", "nox", "make", "gmake", "ninja", "cmake", "ctest", "meson", "npm", "yarn", "pnpm",
+    "cargo", "go", "mvn", "gradle", "jest", "vitest", "mocha", "mypy", "pyright", "tsc", "rspec", "rake", "bundle",
+    "dotnet", "gcc", "cc", "clang", "g++", "clang++", "javac", "pip", "pip3", "uv", "poetry", "pre-commit"))
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:@+%^=")
 SEPARATORS = frozenset("|&;\n")
 
@@ -90,7 +108,7 @@ def outside_store(payload: dict) -> bool:
         return _write_outside(tool_input, cwd, stores)
     if tool == "Bash":
         command = tool_input.get("command")
-        return isinstance(command, str) and _read_only_line(command, stores)
+        return isinstance(command, str) and _quiet_line(command, stores, cwd)
     return False
 
 
@@ -138,7 +156,8 @@ def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
     return True
 
 
-def _read_only_line(command: str, stores: list) -> bool:
+def _quiet_line(command: str, stores: list, cwd: str) -> bool:
+    """Only read-only and ordinary commands, none naming ``claude``, ``memory`` or a store."""
     if len(command) > MAX_COMMAND or not command.isascii():
         return False
     plain = command.replace("'", "").replace('"', "").lower()
@@ -146,7 +165,12 @@ def _read_only_line(command: str, stores: list) -> bool:
     if "claude" in plain or "memory" in plain or any(s in plain or s in lowered for s in stores):
         return False
     commands = simple_commands(command)
-    return commands is not None and all(_read_only(words) for words in commands)
+    if commands is None:
+        return False
+    for words in commands:
+        if words[0] == "cd" and len(commands) > 1:
+            return all(_read_only(w) for w in commands)  # later words are relative to another folder
+    return all(_read_only(words) or _ordinary(words, stores, cwd) for words in commands)
 
 
 def simple_commands(command: str):
@@ -183,6 +207,24 @@ def simple_commands(command: str):
     if words:
         commands.append(words)
     return commands
+
+
+def _ordinary(words: list, stores: list, cwd: str) -> bool:
+    """A program of ``ORDINARY`` (``python -m pytest`` too) whose arguments, taken as paths and
+    resolved, lie neither in a store nor in a folder above one."""
+    name, args = words[0], words[1:]
+    if name.rstrip("0123456789.") == "python" and args[:1] == ["-m"]:
+        name, args = (args[1], args[2:]) if len(args) > 1 else ("", [])
+    if name not in ORDINARY:
+        return False
+    for word in args:
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if not value or value.startswith("-"):
+            continue
+        real = os.path.realpath(os.path.join(cwd, value)).lower()
+        if ".claude" in real or _inside(real, stores) or any(s.startswith(real.rstrip(os.sep) + os.sep) for s in stores):
+            return False
+    return True
 
 
 def _read_only(words: list) -> bool:

@@ -19,15 +19,11 @@ Pipeline (the prior plugin's, with its gaps closed):
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 from ..base import fastjson
 from ..base.config import int_setting
 from ..base.model import CATEGORIES, PRIORITY, display_name
-from ..derived.index import resolve_entry_path
-from ..derived.refresh import current_entries
 from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
-from ..records.times import parse_time
+from ..records.times import DAY_US, epoch_us, now_us
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
 from .scoring import get_strategy
@@ -65,6 +61,7 @@ class Hit:
 def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     """Read the memory behind ``hit``; False if it must not be shown."""
     hit.checked = True
+    from ..derived.index import resolve_entry_path  # for speed: only a hit read from its file needs it
     path = resolve_entry_path(memory_root, config, hit.entry)
     if path is None:
         return False
@@ -190,12 +187,13 @@ def uses_cache(strategy) -> bool:
 
 
 def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
-         now: datetime | None = None, strategy=None, exclude=None, cache=None) -> list:
+         now=None, strategy=None, exclude=None, cache=None) -> list:
     """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
 
     Scores ``entries`` when given, else the store's machine cache (``cache``, or the
     store's own when the configured strategy can use one), else the index on disk.
-    Every path gives the same hits in the same order. ``exclude``: index paths never
+    Every path gives the same hits in the same order. ``now``: an aware ``datetime`` (the
+    evaluation's clock), else the time. ``exclude``: index paths never
     to return (memories this session has just been shown).
     """
     own = strategy is None
@@ -209,6 +207,7 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
         cache = opened = fresh_cache(memory_root, config, strategy)
     try:
         if entries is None and cache is None:
+            from ..derived.refresh import current_entries  # the plain path only: a cache needs none
             entries = current_entries(memory_root, config)
         if entries is not None:
             stream = plain_hits(memory_root, strategy, query, entries, exclude)
@@ -224,21 +223,33 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
             opened.close()
 
 
+def _merged(first: list, rest, key):
+    """``heapq.merge(first, rest, key=key)`` for a sorted list and a sorted stream (``first``
+    wins ties), without importing ``heapq`` on every prompt that shows something."""
+    i, n = 0, len(first)
+    for item in rest:
+        k = key(item)
+        while i < n and key(first[i]) <= k:
+            yield first[i]
+            i += 1
+        yield item
+    yield from first[i:]
+
+
 def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0, shape=None,
             outdated=0) -> list:
     """Deep-check the first 20 hits (recency bonus; ``shape``: ``(shape, points)``, the answer-shape
     bonus; ``outdated``: points off a deprecated or superseded decision), re-sort, and keep ``limit``
     shown-safe ones, at most ``most_related`` of them marked related (``Smart.shown``)."""
-    import heapq
     from itertools import islice
-    now = now or datetime.now(timezone.utc)
+    now = now_us(now)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
     checked = []
     for hit in islice(stream, DEEP_CHECK_LIMIT):
         if not _deep_check(hit, memory_root, config):
             continue
-        updated = parse_time(hit.record.get("updated_at"))
-        recent = updated is not None and (now - updated).days <= days
+        updated = epoch_us(hit.record.get("updated_at"))
+        recent = updated is not None and (now - updated) // DAY_US <= days  # ``timedelta.days``, exactly
         hit.parts["recency"] = bonus if recent else 0
         hit.score += hit.parts["recency"]
         if shape is not None and holds_shape(shape[0], f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
@@ -250,7 +261,7 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, mo
         checked.append(hit)
     checked.sort(key=Hit.sort_key)
     # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)
-    ordered = heapq.merge(checked, stream, key=Hit.sort_key)
+    ordered = _merged(checked, stream, Hit.sort_key)
 
     top = []
     related = 0

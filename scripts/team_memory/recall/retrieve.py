@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..records.hookio import enabled_store
 from ..base.config import max_inject, warn
-from ..derived.refresh import current_entries
 from .scoring import get_strategy
 from .block import data_note, excerpt_chars, format_block, output_budget
 from .rank import rank, uses_cache
@@ -83,6 +82,7 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, strategy
     """``(hits, block or None, Recall or None)`` for the prompt, from ``cache`` or (None) the index."""
     entries = None
     if cache is None:
+        from ..derived.refresh import current_entries  # the plain path only: a cache needs none
         entries = current_entries(memory_root, config)
         if not entries:
             return [], None, None

@@ -2,14 +2,17 @@
 
 ``parse_time`` is the one reading of a time field (recency in ranking, the evaluation's clock);
 ``record_time`` is what the machine cache keeps per memory so the SessionStart orientation
-finds the newest memories without opening any file.
+finds the newest memories without opening any file. ``epoch_us`` is ``parse_time``'s instant
+as an integer, for the prompt hook's recency test, which then imports no ``datetime`` (about
+1 ms of the hook's start with ``operator`` and ``math``; issue 26).
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+DAY_US = 86_400_000_000
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
-def iso_datetime(value, separators: str = "Tt ") -> datetime | None:
+def iso_datetime(value, separators: str = "Tt "):
     """``YYYY-MM-DD<sep>HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``+HH[:MM]``/``-HH[:MM]``
     zone (``,`` may stand for the ``.``; any number of fraction digits); None if it is not that.
 
@@ -17,6 +20,21 @@ def iso_datetime(value, separators: str = "Tt ") -> datetime | None:
     memory's time must read the same on every teammate's Python (3.9's refuses ``.5`` and
     ``+0000``, 3.11's accepts both). Naive when no zone is given.
     """
+    fields = _fields(value, separators)
+    if fields is None:
+        return None
+    from datetime import datetime, timedelta, timezone
+    *numbers, offset = fields
+    zone = None if offset is None else timezone.utc if offset == "Z" else timezone(timedelta(minutes=offset))
+    try:
+        return datetime(*numbers, tzinfo=zone)
+    except ValueError:
+        return None
+
+
+def _fields(value, separators: str):
+    """``(year, month, day, hour, minute, second, microsecond, zone)`` as written, the zone
+    ``"Z"``, minutes east of UTC, or None (naive); None when the text is not that form."""
     if not isinstance(value, str):
         return None
     text = value.strip()
@@ -24,7 +42,7 @@ def iso_datetime(value, separators: str = "Tt ") -> datetime | None:
         return None
     day, rest, zone = text[:10], text[11:], None
     if rest[-1:] in ("Z", "z"):
-        rest, zone = rest[:-1], timezone.utc
+        rest, zone = rest[:-1], "Z"
     else:
         cut = max(rest.rfind("+"), rest.rfind("-"))
         if cut >= 0:
@@ -40,37 +58,62 @@ def iso_datetime(value, separators: str = "Tt ") -> datetime | None:
         return None
     year, month, date_, hour, minute = (int(p) for p in numbers[:5])
     second = int(numbers[5]) if len(pieces) == 3 else 0
-    try:
-        return datetime(year, month, date_, hour, minute, second, int((fraction + "000000")[:6]) if dot else 0,
-                        tzinfo=zone)
-    except ValueError:
-        return None
+    return year, month, date_, hour, minute, second, int((fraction + "000000")[:6]) if dot else 0, zone
 
 
 def _zone(text: str):
-    """``+HH``, ``+HHMM`` or ``+HH:MM`` (or ``-``) as a timezone; None otherwise."""
+    """``+HH``, ``+HHMM`` or ``+HH:MM`` (or ``-``) as minutes east of UTC; None otherwise."""
     digits = text[1:].replace(":", "", 1) if text[3:4] == ":" else text[1:]
     if len(digits) not in (2, 4) or not digits.isdigit():
         return None
     hours, minutes = int(digits[:2]), int(digits[2:] or 0)
     if hours > 23 or minutes > 59:
         return None
-    offset = timedelta(hours=hours, minutes=minutes)
-    return timezone(-offset if text[0] == "-" else offset)
+    offset = hours * 60 + minutes
+    return -offset if text[0] == "-" else offset
 
 
-def parse_time(value) -> datetime | None:
-    """An ISO 8601 time (``Z`` allowed, naive taken as UTC); None if it is not one."""
+def epoch_us(value):
+    """``parse_time(value)`` as whole microseconds since 1970-01-01 UTC (naive taken as UTC),
+    or None exactly when ``parse_time`` gives None; no ``datetime`` involved."""
+    fields = _fields(value, "Tt ")
+    if fields is None:
+        return None
+    year, month, day, hour, minute, second, micro, zone = fields
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if (not 1 <= year <= 9999 or not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 59
+            or not 1 <= day <= _MONTH_DAYS[month - 1] + (month == 2 and leap)):
+        return None  # what the ``datetime`` constructor refuses
+    y = year - (month <= 2)  # days from 1970-01-01 in the proleptic Gregorian calendar
+    era, yoe = divmod(y, 400)
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    days = era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+    offset = 0 if zone is None or zone == "Z" else zone
+    return ((days * 24 + hour) * 60 + minute - offset) * 60_000_000 + second * 1_000_000 + micro
+
+
+def now_us(now=None) -> int:
+    """The clock in ``epoch_us`` units: ``now`` (an aware ``datetime``, the evaluation's clock) or the time."""
+    if now is None:
+        import time
+        return time.time_ns() // 1000
+    from datetime import datetime, timezone
+    delta = now - datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def parse_time(value):
+    """An ISO 8601 time (``Z`` allowed, naive taken as UTC) as an aware ``datetime``; None if it is not one."""
     dt = iso_datetime(value)
     if dt is None:
         return None
+    from datetime import timezone
     return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
 
 
 def record_time(record: dict) -> float:
     """When ``record`` was last written (``updated_at``, else ``created_at``) as POSIX seconds; 0.0 when neither is a time."""
-    when = parse_time(record.get("updated_at")) or parse_time(record.get("created_at"))
-    try:
-        return when.timestamp() if when else 0.0
-    except (OverflowError, ValueError, OSError):
-        return 0.0
+    when = epoch_us(record.get("updated_at"))
+    if when is None:
+        when = epoch_us(record.get("created_at"))
+    return when / 1_000_000 if when is not None else 0.0  # correctly rounded, as ``datetime.timestamp``

@@ -22,8 +22,6 @@ Everything is deterministic and standard library only.
 """
 from __future__ import annotations
 
-import unicodedata
-
 from ..base.config import section
 from .tokens import STOP_WORDS as SEED_STOP_WORDS
 
@@ -81,7 +79,7 @@ def char_class(ch: str) -> int:
         cls = _HAN
     elif ch in _JOINERS:
         cls = _JOIN
-    elif unicodedata.category(ch)[0] in "LNM":
+    elif ch.isalnum() if ch.isascii() else _unicodedata().category(ch)[0] in "LNM":  # ASCII: L and N alone
         cls = _WORD
     else:
         cls = _OTHER
@@ -213,9 +211,19 @@ def stop_words_for(config: dict) -> frozenset:
     return stop_words_from(section(config, "retrieval").get("stop_words"))
 
 
+def _unicodedata():
+    import unicodedata  # a C module: loaded for non-ASCII text only (start-up speed, issue 26)
+    return unicodedata
+
+
+def nfkc(text: str) -> str:
+    """NFKC; ASCII text is its own NFKC form (no ``unicodedata`` for it)."""
+    return text if text.isascii() else _unicodedata().normalize("NFKC", text)
+
+
 def normalize(text: str) -> str:
     """NFKC and case folding."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    return nfkc(text).casefold()
 
 
 def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
@@ -224,7 +232,7 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
     A group is a list: the whole identifier or CJK run first (when kept), then its
     parts or bigrams. A token appears in the first group that yields it only.
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = nfkc(text)
     seen: set = set()
     groups = []
     done: set = set()  # a run seen before adds nothing new (long prompts repeat words)
@@ -256,7 +264,7 @@ def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
     prompt that spells a compound tag as two words meets it whole. Only letter-and-digit
     words side by side (only spaces between them), stop words included (``no data``).
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = nfkc(text)
     out, last, last_end = [], None, -1
     i = 0
     for cls, run in runs(text):

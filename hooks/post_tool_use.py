@@ -9,6 +9,8 @@ is one look-up in the derived file map (``tooluse.posttool``).
 import os
 import sys
 
+if sys.version_info < (3, 9):  # exit 1, so hooks.json's command tries the next interpreter (python, py -3)
+    sys.exit("[team-memory] needs Python 3.9 or newer, not " + sys.version.split()[0])
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
 try:
     from team_memory.base import bytecache

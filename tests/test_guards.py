@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from helpers import REPO, record, run_hook, write
+from helpers import REPO, python_chain, record, run_hook, write
 from team_memory.guards.guards import protected
 from team_memory.guards.shelljudge import judge
 
@@ -176,7 +176,7 @@ def test_hooks_json_wires_both_guards():
     for event, launcher in (("PreToolUse", PRE), ("PostToolUse", POST)):
         (group,) = config[event]
         assert group["matcher"] == matchers[event]
-        assert group["hooks"][0]["command"] == f'python3 -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}"'
+        assert group["hooks"][0]["command"] == python_chain(f"${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}")
 
 
 def test_protected_and_write_targets_units(tmp_path):

@@ -43,7 +43,7 @@ def hooks_json_commands(source=REPO) -> list:
 
 
 def installed_commands() -> list:
-    return [c.replace("${CLAUDE_PLUGIN_ROOT}", "$CLAUDE_PROJECT_DIR/.claude/team-memory") for c in hooks_json_commands()]
+    return [c.replace("${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PROJECT_DIR}/.claude/team-memory") for c in hooks_json_commands()]
 
 
 def snapshot(path):
@@ -175,8 +175,8 @@ def test_every_hooks_json_entry_is_installed(repo, tmp_path):
     installed = settings(repo)["hooks"]
     assert installed["PreToolUse"][0]["matcher"] == "Write|Edit|MultiEdit|Bash"
     assert installed["PreToolUse"][0]["hooks"][0] == {
-        "type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/.claude/team-memory/hooks/pre_tool_use.py"', "timeout": 5}
-    assert commands_of({"hooks": installed}) == [c.replace("${CLAUDE_PLUGIN_ROOT}", "$CLAUDE_PROJECT_DIR/.claude/team-memory")
+        "type": "command", "command": 'python3 "${CLAUDE_PROJECT_DIR}/.claude/team-memory/hooks/pre_tool_use.py"', "timeout": 5}
+    assert commands_of({"hooks": installed}) == [c.replace("${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PROJECT_DIR}/.claude/team-memory")
                                       for c in commands_of(config)]
     assert not list((repo / ".claude" / "team-memory").rglob("*.pyc"))
 

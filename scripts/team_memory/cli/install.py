@@ -7,7 +7,7 @@ upgrades in place):
    ``hooks.json``, ``LICENSE``; no build output, no developer scripts, no evaluation set) in
    ``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live;
 2. every hook entry of ``hooks.json`` merged into ``.claude/settings.json``, with
-   ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``$CLAUDE_PROJECT_DIR/.claude/team-memory``; existing
+   ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``${CLAUDE_PROJECT_DIR}/.claude/team-memory``; existing
    settings and hooks are kept, a changed file is backed up to ``settings.json.bak`` first;
 3. the store ``.claude/memory/`` with a minimal ``memory-config.json`` (merged over the shipped
    defaults at run time, so an upgrade brings new defaults) and the derived files in ``.gitignore``;
@@ -49,7 +49,9 @@ RUNTIME_FILES = (
 DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_schemas.py", "scripts/triage_eval.py")
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
-HOOK_ROOT = "$CLAUDE_PROJECT_DIR/.claude/team-memory"          # expanded by the hook's shell
+# Braced: a hook's shell expands it (sh, bash, Git Bash) and Claude Code rewrites it to ${env:...} for PowerShell,
+# which reads the bare $CLAUDE_PROJECT_DIR as an empty variable of its own (checked with Claude Code 2.1.330).
+HOOK_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"
 MARKDOWN_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"    # substituted by Claude Code in commands/skills
 MARKDOWN_MARKER = "/.claude/team-memory/scripts/memory.py"     # every command/skill file we install contains it
 

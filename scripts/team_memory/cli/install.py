@@ -31,6 +31,7 @@ from ..base.fsutil import atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
 from .settingsjson import (HOOK_MARKER, InstallError, merge_settings, read_settings,  # noqa: F401 (HOOK_MARKER: callers)
                            without_our_hooks, write_settings)
+from .teamplugin import DEFAULT_SOURCE, disable_plugin, enable_plugin, plugin_enabled
 
 # The checkout (or installed runtime) this module runs from: <source>/scripts/team_memory/cli/install.py.
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -305,6 +306,9 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
                            "(it already works here as a plugin: claude --plugin-dir .)")
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)  # refuse early, before anything is copied
+    if plugin_enabled(settings):
+        raise InstallError(f"{settings_path} enables the team-memory plugin (install --plugin): with the drop-in too "
+                           "every hook would run twice. Run 'uninstall --plugin PATH' first, or keep the plugin.")
     ours = drop_in_hooks(source)
     runtime = os.path.join(project, *RUNTIME_REL)
     copied = copy_runtime(source, runtime)
@@ -324,6 +328,23 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
         "markdown_written": written,
         "markdown_kept": kept,
     }
+
+
+def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
+    """``install --plugin``: the project setting that offers the plugin to every teammate (``teamplugin``)."""
+    project = _project_dir(project)
+    if not allow_no_git and not in_git_repository(project):
+        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get the setting "
+                           "through git, so run 'git init' there first, or pass --no-git to write it anyway")
+    report = enable_plugin(project, source)
+    report.update(project=project, gitignore_added=ensure_gitignore(project))
+    return report
+
+
+def uninstall_plugin(project: str) -> dict:
+    """``uninstall --plugin``: take that setting out again; memories and every other setting stay."""
+    project = _project_dir(project)
+    return dict(disable_plugin(project), project=project, memory_root=os.path.join(project, *MEMORY_REL))
 
 
 def uninstall_project(project: str) -> dict:

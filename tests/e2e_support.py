@@ -291,6 +291,47 @@ def run_claude_home(home: Path, project: Path, prompt: str, *, env: dict | None 
         shutil.rmtree(work, ignore_errors=True)
 
 
+GIT_ID = ("-c", "user.name=team-memory tests", "-c", "user.email=tests@example.invalid")
+
+
+def git(*args, cwd) -> str:
+    proc = subprocess.run(["git", *GIT_ID, *args], cwd=str(cwd), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return proc.stdout
+
+
+def checkout_repository(dest: Path, version: str | None = None) -> Path:
+    """A git repository holding this checkout's files as they are now (tracked and new, not ignored, no links),
+    committed: what a user clones. ``version`` rewrites the manifests' version (a newer release)."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True,
+                            check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = REPO / rel
+        if src.is_file() and not src.is_symlink():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    git("init", "-q", cwd=dest)
+    if version:
+        set_version(dest, version)
+    git("add", "-A", cwd=dest)
+    git("commit", "-qm", "team-memory", cwd=dest)
+    return dest
+
+
+def set_version(root: Path, version: str) -> None:
+    """plugin.json's and both of marketplace.json's versions set to ``version``."""
+    for name in ("plugin.json", "marketplace.json"):
+        path = Path(root) / ".claude-plugin" / name
+        data = json.loads(path.read_text())
+        if name == "plugin.json":
+            data["version"] = version
+        else:
+            data["metadata"]["version"] = version
+            for entry in data["plugins"]:
+                entry["version"] = version
+        path.write_text(json.dumps(data, indent=2) + "\n")
+
+
 def init_plugins(result: E2EResult) -> list:
     """The plugins the session loaded (its ``init`` event): ``[{"name", "path", "source", "version"}, ...]``."""
     for event in result.events:

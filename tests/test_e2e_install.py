@@ -70,8 +70,8 @@ def test_marketplace_add_and_install_from_a_clone_then_a_prompt_recalls(claude_b
 
 def test_the_team_setting_brings_the_plugin_to_a_fresh_clone(claude_bin, tmp_path):
     """``install --plugin --source file://...`` committed; a teammate clones the repository: in a folder they
-    trusted, ``claude -p`` installs the marketplace and the plugin and the first prompt recalls; in a folder
-    they did not trust, Claude Code reads none of the repository's plugin settings."""
+    trusted, ``claude -p`` installs the marketplace (a sparse checkout: the runtime only) and the plugin, and the
+    first prompt recalls; in a folder they did not trust, Claude Code reads none of the repository's plugin settings."""
     source = e2e.checkout_repository(tmp_path / "team-memory")
     team = fresh_repository(tmp_path / "team")
     proc = helpers.run_cli("install", "--plugin", team, "--source", source.as_uri())
@@ -93,8 +93,12 @@ def test_the_team_setting_brings_the_plugin_to_a_fresh_clone(claude_bin, tmp_pat
     result = e2e.run_claude_home(home, clone, PROMPT, label="team setting, trusted",
                                  env=e2e.home_env(home, CLAUDE_CODE_SYNC_PLUGIN_INSTALL="1"))
     assert result.returncode == 0, result.describe()
-    assert Path(loaded(result).get("path", "")) == home / ".claude" / "plugins" / "cache" / "team-memory" / "team-memory" / VERSION
+    copy = Path(loaded(result).get("path", ""))
+    assert copy == home / ".claude" / "plugins" / "cache" / "team-memory" / "team-memory" / VERSION
     assert recalled(result), result.describe()
+    # the setting checks the marketplace out sparsely: the installed copy is the runtime, without tests/ or docs/
+    assert (copy / "hooks.json").is_file() and (copy / "scripts" / "team_memory").is_dir()
+    assert not [name for name in ("tests", "docs", "benchmarks") if (copy / name).exists()]
 
 
 def test_a_newer_version_replaces_the_old_one_cleanly(claude_bin, tmp_path):

@@ -11,6 +11,7 @@ from team_memory.cli import teamplugin
 from team_memory.cli.settingsjson import InstallError
 from test_install import snapshot
 
+SPARSE = {"sparsePaths": list(teamplugin.SPARSE_PATHS)}
 THEIRS = {"permissions": {"allow": ["Bash(npm test:*)"]}, "enabledPlugins": {"linter@tools": True},
           "extraKnownMarketplaces": {"tools": {"source": {"source": "github", "repo": "acme/tools"}}},
           "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo bye"}]}]}}
@@ -43,7 +44,7 @@ def test_writes_the_two_entries_and_keeps_everything_else(repo):
     assert proc.returncode == 0, proc.stderr
     data = settings(repo)
     assert data["extraKnownMarketplaces"] == {**THEIRS["extraKnownMarketplaces"],
-                                              "team-memory": {"source": {"source": "github", "repo": "team-memory/team-memory"}}}
+                                              "team-memory": {"source": {"source": "github", "repo": "team-memory/team-memory", **SPARSE}}}
     assert data["enabledPlugins"] == {"linter@tools": True, "team-memory@team-memory": True}
     assert {k: v for k, v in data.items() if k not in ("extraKnownMarketplaces", "enabledPlugins")} == \
         {k: v for k, v in THEIRS.items() if k not in ("extraKnownMarketplaces", "enabledPlugins")}
@@ -64,7 +65,7 @@ def test_writes_the_two_entries_and_keeps_everything_else(repo):
 
 def test_a_file_it_created_goes_again_on_undo(repo):
     assert run_cli("install", "--plugin", repo, "--source", "file:///srv/git/team-memory").returncode == 0
-    assert settings(repo) == {"extraKnownMarketplaces": {"team-memory": {"source": {"source": "git", "url": "file:///srv/git/team-memory"}}},
+    assert settings(repo) == {"extraKnownMarketplaces": {"team-memory": {"source": {"source": "git", "url": "file:///srv/git/team-memory", **SPARSE}}},
                               "enabledPlugins": {"team-memory@team-memory": True}}
     assert not (repo / ".claude" / "settings.json.bak").exists()
     proc = run_cli("uninstall", "--plugin", repo, "--json")
@@ -76,18 +77,31 @@ def test_a_new_source_replaces_ours_only(repo):
     assert run_cli("install", "--plugin", repo).returncode == 0
     assert run_cli("install", "--plugin", repo, "--source", "git@git.example.com:tools/team-memory.git").returncode == 0
     assert settings(repo)["extraKnownMarketplaces"] == {
-        "team-memory": {"source": {"source": "git", "url": "git@git.example.com:tools/team-memory.git"}}}
+        "team-memory": {"source": {"source": "git", "url": "git@git.example.com:tools/team-memory.git", **SPARSE}}}
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("acme/team-memory", {"source": "github", "repo": "acme/team-memory"}),
-    ("https://git.example.com/tools/team-memory.git", {"source": "git", "url": "https://git.example.com/tools/team-memory.git"}),
-    ("git@github.com:acme/team-memory.git", {"source": "git", "url": "git@github.com:acme/team-memory.git"}),
-    ("file:///srv/git/team-memory", {"source": "git", "url": "file:///srv/git/team-memory"}),
+    ("acme/team-memory", {"source": "github", "repo": "acme/team-memory", **SPARSE}),
+    ("https://git.example.com/tools/team-memory.git", {"source": "git", "url": "https://git.example.com/tools/team-memory.git", **SPARSE}),
+    ("git@github.com:acme/team-memory.git", {"source": "git", "url": "git@github.com:acme/team-memory.git", **SPARSE}),
+    ("file:///srv/git/team-memory", {"source": "git", "url": "file:///srv/git/team-memory", **SPARSE}),
     ("/opt/team-memory", {"source": "directory", "path": "/opt/team-memory"}),
 ])
 def test_marketplace_sources(text, expected):
     assert teamplugin.marketplace_source(text) == expected
+
+
+def test_the_sparse_checkout_holds_the_whole_runtime():
+    """Every runtime file (the drop-in's list), the manifests and the commands and skill lie at the top or under a
+    sparse folder: a plugin installed from a sparse checkout misses nothing it runs."""
+    from team_memory.cli import install
+    plugin = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
+    needed = install.runtime_files(str(REPO)) + [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json",
+                                                 plugin["commands"][2:].rstrip("/") + "/memory.md",
+                                                 plugin["skills"][2:].rstrip("/") + "/team-memory/SKILL.md"]
+    outside = [rel for rel in needed if "/" in rel and rel.split("/")[0] not in teamplugin.SPARSE_PATHS]
+    assert not outside, outside
+    assert all((REPO / rel).is_file() for rel in needed)
 
 
 @pytest.mark.parametrize("text", ["", "team-memory", "a b/c", "javascript:alert(1)"])

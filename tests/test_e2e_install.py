@@ -68,6 +68,17 @@ def test_marketplace_add_and_install_from_a_clone_then_a_prompt_recalls(claude_b
     assert recalled(result), result.describe()
 
 
+def test_install_with_marketplace_does_both_steps_at_once(claude_bin, tmp_path):
+    """README's one-step form: ``claude plugin install team-memory --marketplace <clone>``."""
+    clone = e2e.checkout_repository(tmp_path / "team-memory")
+    home = tmp_path / "claude-home"
+    home.mkdir()
+    proc = e2e.claude_cli(home, "plugin", "install", "team-memory", "--marketplace", str(clone))
+    assert proc.returncode == 0 and "Successfully installed plugin: team-memory@team-memory" in proc.stdout, proc
+    record = json.loads((home / ".claude" / "plugins" / "installed_plugins.json").read_text())["plugins"]
+    assert [e["version"] for e in record["team-memory@team-memory"]] == [VERSION]
+
+
 def test_the_team_setting_brings_the_plugin_to_a_fresh_clone(claude_bin, tmp_path):
     """``install --plugin --source file://...`` committed; a teammate clones the repository: in a folder they
     trusted, ``claude -p`` installs the marketplace (a sparse checkout: the runtime only) and the plugin, and the

@@ -139,3 +139,30 @@ def test_every_launcher_exits_1_at_once_under_an_old_python(launcher, tmp_path):
                           capture_output=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == b"", proc
     assert proc.stderr.decode().strip() == "[team-memory] needs Python 3.9 or newer, not 3.8.18"
+
+
+@pytest.mark.parametrize("machine, name", [("python only", "python"), ("py -3 only", "py -3"), ("python3", "python3")])
+def test_hints_name_the_python_that_ran_the_hook(machine, name, project, tmp_path):
+    """A denied direct write tells Claude to use the CLI, spelled with the name that works on this machine."""
+    bin_dir = tmp_path / "bin"
+    if machine == "py -3 only":
+        py_launcher(bin_dir)
+    else:
+        python_link(bin_dir, name)
+    target = project / ".claude" / "memory" / "decisions" / "written.json"
+    payload = {"tool_name": "Write", "tool_input": {"file_path": str(target), "content": "{}"}, "cwd": str(project),
+               "hook_event_name": "PreToolUse", "session_id": "s"}
+    proc = subprocess.run(["/bin/sh", "-c", helpers.hook_command("pre_tool_use.py")], input=json.dumps(payload).encode(),
+                          capture_output=True, cwd=project, timeout=60,
+                          env=dict(os.environ, PATH=str(bin_dir), CLAUDE_PLUGIN_ROOT=str(REPO)))
+    answer = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny", answer
+    assert f'{name} "{REPO / "scripts" / "memory.py"}"' in answer["permissionDecisionReason"], answer
+
+
+@pytest.mark.parametrize("python, approved", [("python3", True), ("python", True), ("py -3", True),
+                                              ("py", False), ("python2", False), ("py -2", False), ("pythonw", False)])
+def test_the_hints_every_name_is_approved_and_no_other(python, approved, project):
+    from team_memory.guards.autoallow import allow_cli_call
+    command = f'{python} "{REPO / "scripts" / "memory.py"}" list'
+    assert allow_cli_call(command, str(project), [str(project)]) is approved

@@ -266,7 +266,10 @@ def test_drop_in_commands_allow_both_cli_forms_and_say_where_claude_must_start(t
     assert run_cli("install", str(tmp_path)).returncode == 0
     text = (tmp_path / ".claude" / "commands" / "memory-save.md").read_text()
     assert ('allowed-tools: Bash(python3 "${CLAUDE_PROJECT_DIR}/.claude/team-memory/scripts/memory.py":*), '
-            "Bash(python3 .claude/team-memory/scripts/memory.py:*)\n") in text
+            'Bash(python "${CLAUDE_PROJECT_DIR}/.claude/team-memory/scripts/memory.py":*), '
+            'Bash(py -3 "${CLAUDE_PROJECT_DIR}/.claude/team-memory/scripts/memory.py":*), '
+            "Bash(python3 .claude/team-memory/scripts/memory.py:*), Bash(python .claude/team-memory/scripts/memory.py:*), "
+            "Bash(py -3 .claude/team-memory/scripts/memory.py:*)\n") in text
     assert "starts at the repository root" in text and "CLAUDE_PLUGIN_ROOT" not in text
 
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 import e2e_support as e2e
-from helpers import REPO, python_chain
+from helpers import PYTHONS, REPO, python_chain
 
 MANIFEST = REPO / ".claude-plugin" / "plugin.json"
 MARKETPLACE = REPO / ".claude-plugin" / "marketplace.json"
@@ -147,7 +147,8 @@ def test_commands_and_skill_have_frontmatter_and_use_the_plugin_root():
         # every CLI call goes through the plugin root, quoted (paths may hold spaces)
         for call in re.findall(r'\S*scripts/memory\.py\S*', body):
             assert call.startswith('"${CLAUDE_PLUGIN_ROOT}/scripts/memory.py"'), (path, call)
-        assert data.get("allowed-tools") == 'Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/memory.py":*)', path
+        assert data.get("allowed-tools") == ", ".join(f'Bash({py} "${{CLAUDE_PLUGIN_ROOT}}/scripts/memory.py":*)'
+                                                      for py in PYTHONS), path
         if path.name == "SKILL.md":
             assert data["name"] == path.parent.name
         else:

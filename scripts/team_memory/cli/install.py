@@ -27,6 +27,7 @@ import re
 import shutil
 import tempfile
 
+from ..base.cliname import PYTHONS
 from ..base.fsutil import atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
 from .settingsjson import (HOOK_MARKER, InstallError, merge_settings, read_settings,  # noqa: F401 (HOOK_MARKER: callers)
@@ -162,10 +163,11 @@ def assert_our_runtime(dest: str) -> None:
         raise InstallError(f"{dest} exists but is not a team-memory runtime; move it away and run again")
 
 
-PLUGIN_RULE = 'allowed-tools: Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/memory.py":*)'
+# One rule per name the hooks' commands try for Python (cliname.PYTHONS): a hint names the one that works here.
+PLUGIN_RULE = "allowed-tools: " + ", ".join(f'Bash({py} "{PLUGIN_ROOT_VAR}/scripts/memory.py":*)' for py in PYTHONS)
 # The drop-in's rules: the absolute form the hooks' hints use, and the short form its --help and index.md show.
-DROP_IN_RULE = (f'allowed-tools: Bash(python3 "{MARKDOWN_ROOT}/scripts/memory.py":*), '
-                'Bash(python3 .claude/team-memory/scripts/memory.py:*)')
+DROP_IN_RULE = ("allowed-tools: " + ", ".join(f'Bash({py} "{MARKDOWN_ROOT}/scripts/memory.py":*)' for py in PYTHONS)
+                + ", " + ", ".join(f"Bash({py} .claude/team-memory/scripts/memory.py:*)" for py in PYTHONS))
 SUBFOLDER_NOTE = ("\n(Drop-in install: Claude Code reads this project's hooks only when `claude` starts at the "
                   "repository root; started in a subfolder, nothing is recalled automatically and these paths "
                   "do not resolve. Ask the user to start `claude` at the root.)\n\n")

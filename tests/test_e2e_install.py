@@ -145,7 +145,7 @@ def test_a_newer_version_replaces_the_old_one_cleanly(claude_bin, tmp_path):
 
 def test_with_only_python_on_path_the_installed_hooks_recall(claude_bin, tmp_path):
     """A machine whose Python is called ``python`` (no ``python3``): the real client runs hooks.json's command,
-    and the prompt hook recalls."""
+    and the prompt hook recalls; the /team-memory:memory command lists the store."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     os.symlink(sys.executable, bin_dir / "python")
@@ -157,3 +157,8 @@ def test_with_only_python_on_path_the_installed_hooks_recall(claude_bin, tmp_pat
     assert result.returncode == 0, result.describe()
     assert recalled(result), result.describe()
     assert all(h.get("exit_code") == 0 for h in result.hook_responses("UserPromptSubmit")), result.describe()
+    # /team-memory:memory's listing falls back to python too (its command tries the three names)
+    listing = e2e.run_claude_home(home, project, "/team-memory:memory", env=e2e.home_env(home, PATH=str(bin_dir)),
+                                  claude_args=("--plugin-dir", str(e2e.REPO)), label="python only, /memory")
+    assert listing.returncode == 0 and listing.seen("use-redis-for-sessions  Use Redis for session storage"), \
+        listing.describe()

@@ -47,6 +47,7 @@ DENIED = [
     "touch .claude/memory/decisions/new.json",
     "dd if=/dev/zero of=.claude/memory/decisions/x.json",
     "python3 -c \"open('.claude/memory/decisions/x.json', 'w').write('{}')\"",
+    "py -3 -c \"open('.claude/memory/decisions/x.json', 'w').write('{}')\"",  # Windows' launcher, as the hints use it
     "cat <<'EOF' > .claude/memory/decisions/x.json\n{\"title\": \"x\"}\nEOF",
     "echo 'unbalanced quote > .claude/memory/x.json",
 ]
@@ -60,6 +61,8 @@ ALLOWED = [
     "python3 -c \"import json; print(json.load(open('.claude/memory/decisions/x.json')))\"",
     "git add .claude/memory && git diff --cached",
     "python3 scripts/memory.py save --input - --root . < record.json",
+    "python scripts/memory.py save --input - --root .claude/memory < record.json",
+    "py -3 scripts/memory.py save --input - --root .claude/memory < record.json",
     "echo hello > notes.txt && rm -rf build",
     "make test 2>&1 | tail",
     "echo x > .claude/memory/memory-config.json",

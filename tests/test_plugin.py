@@ -262,3 +262,24 @@ def test_directory_profile_finds_nothing(claude_bin):
         return
     proc, found = validate(claude_bin, REPO, "--profile", "directory")
     assert found["errors"] == [] and all(CLAUDE_MD_WARNING in w for w in found["warnings"]), proc.stdout + proc.stderr
+
+
+def test_readme_install_section_leads_with_what_users_type():
+    """README's install sections give the commands tests/test_e2e_install.py runs, the slash forms first."""
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("## Install as a plugin"):readme.index("## Commands")]
+    market = marketplace()["name"]
+    plugin_id = f'{manifest()["name"]}@{market}'
+    order = [f"/plugin marketplace add {e2e_source()}", f"/plugin install {plugin_id}",
+             f"claude plugin marketplace add {e2e_source()}", f"claude plugin install {plugin_id}",
+             "claude plugin marketplace update team-memory", f"claude plugin update {plugin_id}",
+             "python3 scripts/memory.py install --plugin", "CLAUDE_CODE_SYNC_PLUGIN_INSTALL=1",
+             "## Drop-in install", "## Which install"]
+    places = [section.find(text) for text in order]
+    assert -1 not in places, [t for t, p in zip(order, places) if p < 0]
+    assert places[:4] == sorted(places[:4]) and places[-2] < places[-1], places
+
+
+def e2e_source() -> str:
+    """The GitHub repository README names as the marketplace (plugin.json's repository)."""
+    return manifest()["repository"].split("github.com/", 1)[1]

@@ -22,8 +22,8 @@ Run it again to upgrade in place; `uninstall PATH` reverses it.
 
 With --plugin it installs nothing: it writes two entries into PATH's .claude/settings.json
 (extraKnownMarketplaces: where the team-memory marketplace is; enabledPlugins:
-team-memory@team-memory), so Claude Code offers the plugin to each teammate who trusts the
-repository. Your other settings are kept (the old file is saved as .claude/settings.json.bak);
+team-memory@team-memory): each teammate who trusts the repository gets the marketplace
+and installs the plugin with /plugin install team-memory@team-memory. Your other settings are kept (the old file is saved as .claude/settings.json.bak);
 running it again changes nothing; `uninstall --plugin PATH` takes the two entries out.
 
 """
@@ -120,8 +120,9 @@ def _plugin_installed(ctx) -> int:
     print(f"  plugin    {report['plugin']}")
     if report["gitignore_added"]:
         print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
-    print("next: commit .claude/settings.json and .gitignore; each teammate who trusts the repository is offered "
-          "the plugin (claude -p installs it in a trusted folder). Undo: uninstall --plugin PATH")
+    print("next: commit .claude/settings.json and .gitignore; a teammate who trusts the repository gets the "
+          "marketplace and installs the plugin with /plugin install team-memory@team-memory. "
+          "Undo: uninstall --plugin PATH")
     return 0
 
 

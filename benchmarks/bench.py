@@ -77,6 +77,7 @@ with store_lock(root):
 def hook_argv() -> list:
     with open(os.path.join(REPO, "hooks.json"), encoding="utf-8") as f:
         command = json.load(f)["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    command = command.split(" || ")[0]  # the chain's first interpreter: what runs where python3 exists
     argv = shlex.split(command.replace("${CLAUDE_PLUGIN_ROOT}", REPO))
     return [PY if a == "python3" else a for a in argv]
 

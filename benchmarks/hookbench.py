@@ -33,6 +33,7 @@ MODES = {"pyc": {}, "no-write": {"PYTHONDONTWRITEBYTECODE": "1"},
 def hook_argv(repo: str, py: str, event: str) -> list:
     with open(os.path.join(repo, "hooks.json"), encoding="utf-8") as f:
         command = json.load(f)["hooks"][event][0]["hooks"][0]["command"]
+    command = command.split(" || ")[0]  # the chain's first interpreter: what runs where python3 exists
     argv = shlex.split(command.replace("${CLAUDE_PLUGIN_ROOT}", repo))
     return [py if a == "python3" else a for a in argv]
 

@@ -10,6 +10,8 @@ import gc
 import os
 import sys
 
+if sys.version_info < (3, 9):  # exit 1, so hooks.json's command tries the next interpreter (python, py -3)
+    sys.exit("[team-memory] needs Python 3.9 or newer, not " + sys.version.split()[0])
 gc.disable()  # the imports below make thousands of objects that live to the end: no collection pays
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))

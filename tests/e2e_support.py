@@ -21,6 +21,8 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,6 +219,125 @@ def run_claude(project: Path, prompt: str, plugin: Path | None = None, *, label:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return E2EResult(proc.returncode, output, seconds, requests, events)
+
+
+# ---------------------------------------------------------------- a scratch HOME: installed plugins
+
+FAKE_API = RUN_E2E.parent / "fake_anthropic.py"
+OFFLINE_ENV = {"NO_PROXY": "127.0.0.1,localhost", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+               "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1"}
+
+
+def home_env(home: Path, **extra) -> dict:
+    """The environment of a ``claude`` whose whole configuration is ``home/.claude`` (a scratch HOME):
+    no CLAUDE_CONFIG_DIR, no proxy or cloud provider, nothing sent anywhere but 127.0.0.1."""
+    env = {k: v for k, v in os.environ.items() if k not in (
+        "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")}
+    env.update(OFFLINE_ENV, HOME=str(home), XDG_CACHE_HOME=str(Path(home) / ".cache"),
+               XDG_STATE_HOME=str(Path(home) / ".local" / "state"))
+    env.update(extra)
+    return env
+
+
+def claude_cli(home: Path, *args: str, env: dict | None = None, timeout: int = 120) -> subprocess.CompletedProcess:
+    """``claude ARGS`` (``plugin marketplace add ...``, ``plugin install ...``) with ``home`` as HOME."""
+    return subprocess.run([str(require_claude()), *args], capture_output=True, text=True, timeout=timeout,
+                          env=env or home_env(home), cwd=str(home))
+
+
+def trust_folder(home: Path, folder: Path) -> None:
+    """Record ``folder`` as trusted in ``home/.claude.json``, as accepting Claude Code's trust dialog there does
+    (the repository's own settings, marketplaces and plugins included, are read only in a trusted folder)."""
+    path = Path(home) / ".claude.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data.setdefault("projects", {}).setdefault(str(folder), {})["hasTrustDialogAccepted"] = True
+    path.write_text(json.dumps(data, indent=2))
+
+
+def run_claude_home(home: Path, project: Path, prompt: str, *, env: dict | None = None, label: str = "",
+                    timeout: int = E2E_TIMEOUT, claude_args: tuple = ()) -> E2EResult:
+    """One ``claude -p PROMPT`` in ``project`` with ``home`` as HOME (its installed plugins and settings), against
+    the harness's fake model API (``run_e2e.sh`` always makes a fresh configuration folder, so it cannot)."""
+    claude = require_claude()
+    work = Path(tempfile.mkdtemp(prefix="tm-e2e-"))
+    server = subprocess.Popen([sys.executable, str(FAKE_API), "--port", "0", "--port-file", str(work / "port"),
+                               "--log", str(work / "requests.jsonl"), "--timeout", str(timeout + 30)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            if (work / "port").exists() and (work / "port").read_text().strip():
+                break
+            time.sleep(0.05)
+        port = (work / "port").read_text().strip()
+        run_env = dict(env or home_env(home))
+        run_env.update(ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}", ANTHROPIC_API_KEY="dummy-offline-key")
+        start = time.monotonic()
+        with open(work / "stream.jsonl", "wb") as out:
+            proc = subprocess.run([str(claude), "-p", prompt, "--output-format", "stream-json", "--verbose",
+                                   "--include-hook-events", *claude_args], stdout=out, stderr=subprocess.PIPE,
+                                  env=run_env, cwd=str(project), timeout=timeout + 30)
+        seconds = time.monotonic() - start
+        TIMINGS.append((label or prompt[:40], seconds))
+        requests = [r["body"] for r in _jsonl(work / "requests.jsonl")
+                    if r.get("method") == "POST" and r.get("path", "").split("?")[0].endswith("/v1/messages")
+                    and isinstance(r.get("body"), dict)]
+        events = _jsonl(work / "stream.jsonl")
+        output = f"claude -p in {project} (HOME={home}): stderr {proc.stderr.decode(errors='replace')[-2000:]}"
+        return E2EResult(proc.returncode, output, seconds, requests, events)
+    finally:
+        server.kill()
+        server.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+GIT_ID = ("-c", "user.name=team-memory tests", "-c", "user.email=tests@example.invalid")
+
+
+def git(*args, cwd) -> str:
+    proc = subprocess.run(["git", *GIT_ID, *args], cwd=str(cwd), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return proc.stdout
+
+
+def checkout_repository(dest: Path, version: str | None = None) -> Path:
+    """A git repository holding this checkout's files as they are now (tracked and new, not ignored, no links),
+    committed: what a user clones. ``version`` rewrites the manifests' version (a newer release)."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True,
+                            check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = REPO / rel
+        if src.is_file() and not src.is_symlink():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    git("init", "-q", cwd=dest)
+    if version:
+        set_version(dest, version)
+    git("add", "-A", cwd=dest)
+    git("commit", "-qm", "team-memory", cwd=dest)
+    return dest
+
+
+def set_version(root: Path, version: str) -> None:
+    """plugin.json's and both of marketplace.json's versions set to ``version``."""
+    for name in ("plugin.json", "marketplace.json"):
+        path = Path(root) / ".claude-plugin" / name
+        data = json.loads(path.read_text())
+        if name == "plugin.json":
+            data["version"] = version
+        else:
+            data["metadata"]["version"] = version
+            for entry in data["plugins"]:
+                entry["version"] = version
+        path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def init_plugins(result: E2EResult) -> list:
+    """The plugins the session loaded (its ``init`` event): ``[{"name", "path", "source", "version"}, ...]``."""
+    for event in result.events:
+        if event.get("type") == "system" and event.get("subtype") == "init":
+            return event.get("plugins") or []
+    return []
 
 
 def ask(project: Path, prompt: str, plugin: Path | None = None, label: str = "") -> E2EResult:

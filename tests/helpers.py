@@ -42,6 +42,17 @@ def write(memory_root, rec: dict, raw: str | None = None) -> Path:
     return path
 
 
+PYTHONS = ("python3", "python", "py -3")  # every hook command tries these in turn (hooks.json)
+
+
+def python_chain(script: str) -> str:
+    """The command hooks.json gives a launcher: the first of ``PYTHONS`` that runs it under ``-S``; a fallback
+    passes its own name, which the hook's hints then use (``cliname.python_name``)."""
+    return " || ".join(f'{python} -S "{script}"' + ("" if python == "python3" else
+                                                     f" {python}" if " " not in python else f' "{python}"')
+                       for python in PYTHONS)
+
+
 def hook_command(event_file: str) -> str:
     """The command hooks.json gives for the hook whose launcher is ``event_file``."""
     config = json.loads((REPO / "hooks.json").read_text())

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from helpers import REPO, record, run_hook, write
+from helpers import REPO, python_chain, record, run_hook, write
 from team_memory.guards.guards import protected
 from team_memory.guards.shelljudge import judge
 
@@ -47,6 +47,7 @@ DENIED = [
     "touch .claude/memory/decisions/new.json",
     "dd if=/dev/zero of=.claude/memory/decisions/x.json",
     "python3 -c \"open('.claude/memory/decisions/x.json', 'w').write('{}')\"",
+    "py -3 -c \"open('.claude/memory/decisions/x.json', 'w').write('{}')\"",  # Windows' launcher, as the hints use it
     "cat <<'EOF' > .claude/memory/decisions/x.json\n{\"title\": \"x\"}\nEOF",
     "echo 'unbalanced quote > .claude/memory/x.json",
 ]
@@ -60,6 +61,8 @@ ALLOWED = [
     "python3 -c \"import json; print(json.load(open('.claude/memory/decisions/x.json')))\"",
     "git add .claude/memory && git diff --cached",
     "python3 scripts/memory.py save --input - --root . < record.json",
+    "python scripts/memory.py save --input - --root .claude/memory < record.json",
+    "py -3 scripts/memory.py save --input - --root .claude/memory < record.json",
     "echo hello > notes.txt && rm -rf build",
     "make test 2>&1 | tail",
     "echo x > .claude/memory/memory-config.json",
@@ -176,7 +179,7 @@ def test_hooks_json_wires_both_guards():
     for event, launcher in (("PreToolUse", PRE), ("PostToolUse", POST)):
         (group,) = config[event]
         assert group["matcher"] == matchers[event]
-        assert group["hooks"][0]["command"] == f'python3 -S "${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}"'
+        assert group["hooks"][0]["command"] == python_chain(f"${{CLAUDE_PLUGIN_ROOT}}/hooks/{launcher}")
 
 
 def test_protected_and_write_targets_units(tmp_path):

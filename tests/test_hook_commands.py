@@ -1,4 +1,5 @@
-"""Every hook starts ``python3 -S`` (plugin and drop-in) and needs nothing from site-packages."""
+"""Every hook starts ``python3 -S`` (plugin and drop-in), falls back to ``python`` and ``py -3``, and needs
+nothing from site-packages."""
 from __future__ import annotations
 
 import json
@@ -6,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from helpers import REPO, run_cli
+from helpers import REPO, python_chain, run_cli
 from test_install import commands_of, hooks_json_commands
 
 LAUNCHERS = sorted(p.name for p in (REPO / "hooks").glob("*.py"))
@@ -15,7 +16,7 @@ LAUNCHERS = sorted(p.name for p in (REPO / "hooks").glob("*.py"))
 def test_every_hook_in_hooks_json_runs_without_site():
     commands = hooks_json_commands()
     assert len(commands) == len(LAUNCHERS) == 5
-    assert all(c.startswith('python3 -S "${CLAUDE_PLUGIN_ROOT}/hooks/') for c in commands), commands
+    assert sorted(commands) == sorted(python_chain("${CLAUDE_PLUGIN_ROOT}/hooks/" + name) for name in LAUNCHERS), commands
 
 
 def test_the_drop_in_install_writes_the_same_flags(tmp_path):
@@ -23,9 +24,8 @@ def test_the_drop_in_install_writes_the_same_flags(tmp_path):
     (project / ".git").mkdir(parents=True)
     assert run_cli("install", str(project)).returncode == 0
     installed = commands_of(json.loads((project / ".claude" / "settings.json").read_text()))
-    expected = [c.replace("${CLAUDE_PLUGIN_ROOT}", "$CLAUDE_PROJECT_DIR/.claude/team-memory") for c in hooks_json_commands()]
-    assert sorted(installed) == sorted(expected)
-    assert all(c.startswith("python3 -S ") for c in installed)
+    assert sorted(installed) == sorted(python_chain("${CLAUDE_PROJECT_DIR}/.claude/team-memory/hooks/" + name)
+                                      for name in LAUNCHERS)
 
 
 def test_no_hook_imports_site_or_anything_from_site_packages(project):

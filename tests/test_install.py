@@ -43,7 +43,7 @@ def hooks_json_commands(source=REPO) -> list:
 
 
 def installed_commands() -> list:
-    return [c.replace("${CLAUDE_PLUGIN_ROOT}", "$CLAUDE_PROJECT_DIR/.claude/team-memory") for c in hooks_json_commands()]
+    return [c.replace("${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PROJECT_DIR}/.claude/team-memory") for c in hooks_json_commands()]
 
 
 def snapshot(path):
@@ -175,8 +175,8 @@ def test_every_hooks_json_entry_is_installed(repo, tmp_path):
     installed = settings(repo)["hooks"]
     assert installed["PreToolUse"][0]["matcher"] == "Write|Edit|MultiEdit|Bash"
     assert installed["PreToolUse"][0]["hooks"][0] == {
-        "type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/.claude/team-memory/hooks/pre_tool_use.py"', "timeout": 5}
-    assert commands_of({"hooks": installed}) == [c.replace("${CLAUDE_PLUGIN_ROOT}", "$CLAUDE_PROJECT_DIR/.claude/team-memory")
+        "type": "command", "command": 'python3 "${CLAUDE_PROJECT_DIR}/.claude/team-memory/hooks/pre_tool_use.py"', "timeout": 5}
+    assert commands_of({"hooks": installed}) == [c.replace("${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PROJECT_DIR}/.claude/team-memory")
                                       for c in commands_of(config)]
     assert not list((repo / ".claude" / "team-memory").rglob("*.pyc"))
 
@@ -266,7 +266,10 @@ def test_drop_in_commands_allow_both_cli_forms_and_say_where_claude_must_start(t
     assert run_cli("install", str(tmp_path)).returncode == 0
     text = (tmp_path / ".claude" / "commands" / "memory-save.md").read_text()
     assert ('allowed-tools: Bash(python3 "${CLAUDE_PROJECT_DIR}/.claude/team-memory/scripts/memory.py":*), '
-            "Bash(python3 .claude/team-memory/scripts/memory.py:*)\n") in text
+            'Bash(python "${CLAUDE_PROJECT_DIR}/.claude/team-memory/scripts/memory.py":*), '
+            'Bash(py -3 "${CLAUDE_PROJECT_DIR}/.claude/team-memory/scripts/memory.py":*), '
+            "Bash(python3 .claude/team-memory/scripts/memory.py:*), Bash(python .claude/team-memory/scripts/memory.py:*), "
+            "Bash(py -3 .claude/team-memory/scripts/memory.py:*)\n") in text
     assert "starts at the repository root" in text and "CLAUDE_PLUGIN_ROOT" not in text
 
 

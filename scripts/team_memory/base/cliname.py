@@ -9,7 +9,9 @@ not there) would need the user's approval or would not run at all.
 - ``cli_path()``: the CLI script as the rules spell it: ``$CLAUDE_PLUGIN_ROOT/scripts/memory.py`` when
   that is this CLI (plugin hooks), ``<project>/.claude/team-memory/scripts/memory.py`` when that is this
   CLI (drop-in), else this file's own path.
-- ``cli_command()``: ``python3 "<cli_path>"``, the form every hint and instruction uses. In a drop-in
+- ``python_name()``: how this machine's Python is called: ``python3``, or the fallback hooks.json's command
+  ran the hook with (``python``, ``py -3``: the launcher's one argument), so a hint names what works here.
+- ``cli_command()``: ``<python> "<cli_path>"``, the form every hint and instruction uses. In a drop-in
   install, text meant for people at a terminal in the project (``--help``, ``index.md``) may use the
   shorter ``python3 .claude/team-memory/scripts/memory.py`` (``user_cli()``); the permission rules of a
   drop-in install accept both.
@@ -17,7 +19,9 @@ not there) would need the user's approval or would not run at all.
 from __future__ import annotations
 
 import os
+import sys
 
+PYTHONS = ("python3", "python", "py -3")  # what hooks.json's commands try, in this order
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "memory.py")
 DROP_IN_CLI = os.path.join(".claude", "team-memory", "scripts", "memory.py")
 UNSAFE_IN_DOUBLE_QUOTES = set('"$`\\\n\r')
@@ -53,9 +57,16 @@ def quote(path: str) -> str:
     return f'"{path}"'
 
 
+def python_name() -> str:
+    """``python3``, or the name hooks.json's command found Python by when ``python3`` did not run (it passes that
+    name as the launcher's one argument: ``python -S "<launcher>" python``)."""
+    name = sys.argv[1] if len(sys.argv) == 2 else ""
+    return name if name in PYTHONS else "python3"
+
+
 def cli_command(project_dir: str | None = None) -> str:
-    """``python3 "<cli_path>"``: how a hook or a command tells Claude to run the CLI."""
-    return f"python3 {quote(cli_path(project_dir))}"
+    """``python3 "<cli_path>"`` (or ``python``/``py -3``, ``python_name``): how a hook tells Claude to run the CLI."""
+    return f"{python_name()} {quote(cli_path(project_dir))}"
 
 
 def drop_in_project(script: str = SCRIPT) -> str | None:

@@ -5,7 +5,8 @@ import argparse
 import os
 
 from .main import CliError, add_command
-from .install import InstallError, install_project, uninstall_project
+from .install import InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
+from .teamplugin import DEFAULT_SOURCE
 
 
 INSTALL_DESCRIPTION = """\
@@ -19,6 +20,12 @@ with nothing to install. Into PATH it:
   - adds the slash commands (/memory, /memory-search, /memory-save) and the skill
 Run it again to upgrade in place; `uninstall PATH` reverses it.
 
+With --plugin it installs nothing: it writes two entries into PATH's .claude/settings.json
+(extraKnownMarketplaces: where the team-memory marketplace is; enabledPlugins:
+team-memory@team-memory): each teammate who trusts the repository gets the marketplace
+and installs the plugin with /plugin install team-memory@team-memory. Your other settings are kept (the old file is saved as .claude/settings.json.bak);
+running it again changes nothing; `uninstall --plugin PATH` takes the two entries out.
+
 """
 
 
@@ -28,17 +35,27 @@ def register(subparsers, common) -> None:
                     "install team-memory into a repository (drop-in: teammates get it with git clone)",
                     "  python3 scripts/memory.py install ~/src/app\n"
                     "  python3 scripts/memory.py install . --json      # from inside the target repository\n"
-                    "  cd ~/src/app && git add .claude .gitignore && git commit -m 'Add team-memory'")
+                    "  cd ~/src/app && git add .claude .gitignore && git commit -m 'Add team-memory'\n"
+                    "  python3 scripts/memory.py install --plugin ~/src/app   # the plugin for the team, nothing copied\n"
+                    "  python3 scripts/memory.py install --plugin . --source https://git.example.com/tools/team-memory.git")
     p.description = INSTALL_DESCRIPTION + p.description.split("\n\n", 1)[1]
     p.add_argument("path", metavar="PATH", help="the repository (project folder) to install into")
+    p.add_argument("--plugin", action="store_true",
+                   help="write the project setting that enables the team-memory plugin instead of copying a runtime")
+    p.add_argument("--source", default=DEFAULT_SOURCE, metavar="SOURCE",
+                   help="with --plugin: where teammates' Claude Code gets the marketplace: owner/repo (GitHub), "
+                        f"a git URL (https://, git@host:path, file:///) or a folder (default: {DEFAULT_SOURCE})")
     p.add_argument("--no-git", action="store_true", help="install even though PATH is not in a git repository")
     p.add_argument("--json", action="store_true", help="print what was done as JSON")
 
     p = add_command(subparsers, bare, "uninstall", cmd_uninstall,
                     "remove the drop-in install (keeps the memories and your settings)",
                     "  python3 scripts/memory.py uninstall ~/src/app\n"
-                    "  python3 scripts/memory.py uninstall . --json")
+                    "  python3 scripts/memory.py uninstall . --json\n"
+                    "  python3 scripts/memory.py uninstall --plugin ~/src/app   # undo install --plugin")
     p.add_argument("path", metavar="PATH", help="the repository (project folder) to uninstall from")
+    p.add_argument("--plugin", action="store_true",
+                   help="take out the plugin setting install --plugin wrote (the memories and other settings stay)")
     p.add_argument("--json", action="store_true", help="print what was done as JSON")
 
 
@@ -59,6 +76,10 @@ def _report(ctx, action, *args, **kwargs):
 
 
 def cmd_install(ctx) -> int:
+    if ctx.args.plugin:
+        return _plugin_installed(ctx)
+    if ctx.args.source != DEFAULT_SOURCE:
+        raise CliError("--source goes with --plugin (the drop-in install copies this checkout)")
     report = _report(ctx, install_project, ctx.args.path, allow_no_git=ctx.args.no_git)
     if report is None:
         return 0
@@ -85,7 +106,33 @@ def cmd_install(ctx) -> int:
     return 0
 
 
+def _plugin_installed(ctx) -> int:
+    report = _report(ctx, install_plugin, ctx.args.path, ctx.args.source, allow_no_git=ctx.args.no_git)
+    if report is None:
+        return 0
+    project, settings = report["project"], report["settings"]
+    how = "unchanged (already there)" if not settings["changed"] else (
+        "marketplace and plugin entries written"
+        + (f"; backup {_rel(project, settings['backup'])}" if settings["backup"] else ""))
+    print(f"team-memory plugin enabled for {project}")
+    print(f"  settings  {_rel(project, settings['path'])}: {how}")
+    print(f"  marketplace  {report['marketplace']} from {_source_text(report['source'])}")
+    print(f"  plugin    {report['plugin']}")
+    if report["gitignore_added"]:
+        print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
+    print("next: commit .claude/settings.json and .gitignore; a teammate who trusts the repository gets the "
+          "marketplace and installs the plugin with /plugin install team-memory@team-memory. "
+          "Undo: uninstall --plugin PATH")
+    return 0
+
+
+def _source_text(source: dict) -> str:
+    return source.get("repo") or source.get("url") or source.get("path") or str(source)
+
+
 def cmd_uninstall(ctx) -> int:
+    if ctx.args.plugin:
+        return _plugin_uninstalled(ctx)
     report = _report(ctx, uninstall_project, ctx.args.path)
     if report is None:
         return 0
@@ -105,4 +152,21 @@ def cmd_uninstall(ctx) -> int:
     for rel in report["markdown_removed"]:
         print(f"  removed   {rel}")
     print(f"  kept      {_rel(project, report['memory_root'])}/ (your memories) and .gitignore")
+    return 0
+
+
+def _plugin_uninstalled(ctx) -> int:
+    report = _report(ctx, uninstall_plugin, ctx.args.path)
+    if report is None:
+        return 0
+    project, settings = report["project"], report["settings"]
+    if not settings["changed"]:
+        print(f"the team-memory plugin is not enabled in {project}'s settings: nothing to remove")
+        return 0
+    what = "removed (nothing else was in it)" if settings["removed"] else "team-memory marketplace and plugin entries removed"
+    backup = f"; backup {_rel(project, settings['backup'])}" if settings["backup"] else ""
+    print(f"team-memory plugin setting removed from {project}")
+    print(f"  settings  {_rel(project, settings['path'])}: {what}{backup}")
+    print(f"  kept      {_rel(project, report['memory_root'])}/ (your memories) and .gitignore; a teammate who "
+          "installed the plugin keeps it until they run: claude plugin uninstall team-memory@team-memory")
     return 0

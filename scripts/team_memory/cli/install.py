@@ -7,7 +7,7 @@ upgrades in place):
    ``hooks.json``, ``LICENSE``; no build output, no developer scripts, no evaluation set) in
    ``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live;
 2. every hook entry of ``hooks.json`` merged into ``.claude/settings.json``, with
-   ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``$CLAUDE_PROJECT_DIR/.claude/team-memory``; existing
+   ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``${CLAUDE_PROJECT_DIR}/.claude/team-memory``; existing
    settings and hooks are kept, a changed file is backed up to ``settings.json.bak`` first;
 3. the store ``.claude/memory/`` with a minimal ``memory-config.json`` (merged over the shipped
    defaults at run time, so an upgrade brings new defaults) and the derived files in ``.gitignore``;
@@ -27,10 +27,12 @@ import re
 import shutil
 import tempfile
 
+from ..base.cliname import PYTHONS
 from ..base.fsutil import atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
 from .settingsjson import (HOOK_MARKER, InstallError, merge_settings, read_settings,  # noqa: F401 (HOOK_MARKER: callers)
                            without_our_hooks, write_settings)
+from .teamplugin import DEFAULT_SOURCE, disable_plugin, enable_plugin, plugin_enabled
 
 # The checkout (or installed runtime) this module runs from: <source>/scripts/team_memory/cli/install.py.
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -49,7 +51,9 @@ RUNTIME_FILES = (
 DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_schemas.py", "scripts/triage_eval.py")
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
-HOOK_ROOT = "$CLAUDE_PROJECT_DIR/.claude/team-memory"          # expanded by the hook's shell
+# Braced: a hook's shell expands it (sh, bash, Git Bash) and Claude Code rewrites it to ${env:...} for PowerShell,
+# which reads the bare $CLAUDE_PROJECT_DIR as an empty variable of its own (checked with Claude Code 2.1.330).
+HOOK_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"
 MARKDOWN_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"    # substituted by Claude Code in commands/skills
 MARKDOWN_MARKER = "/.claude/team-memory/scripts/memory.py"     # every command/skill file we install contains it
 
@@ -159,10 +163,11 @@ def assert_our_runtime(dest: str) -> None:
         raise InstallError(f"{dest} exists but is not a team-memory runtime; move it away and run again")
 
 
-PLUGIN_RULE = 'allowed-tools: Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/memory.py":*)'
+# One rule per name the hooks' commands try for Python (cliname.PYTHONS): a hint names the one that works here.
+PLUGIN_RULE = "allowed-tools: " + ", ".join(f'Bash({py} "{PLUGIN_ROOT_VAR}/scripts/memory.py":*)' for py in PYTHONS)
 # The drop-in's rules: the absolute form the hooks' hints use, and the short form its --help and index.md show.
-DROP_IN_RULE = (f'allowed-tools: Bash(python3 "{MARKDOWN_ROOT}/scripts/memory.py":*), '
-                'Bash(python3 .claude/team-memory/scripts/memory.py:*)')
+DROP_IN_RULE = ("allowed-tools: " + ", ".join(f'Bash({py} "{MARKDOWN_ROOT}/scripts/memory.py":*)' for py in PYTHONS)
+                + ", " + ", ".join(f"Bash({py} .claude/team-memory/scripts/memory.py:*)" for py in PYTHONS))
 SUBFOLDER_NOTE = ("\n(Drop-in install: Claude Code reads this project's hooks only when `claude` starts at the "
                   "repository root; started in a subfolder, nothing is recalled automatically and these paths "
                   "do not resolve. Ask the user to start `claude` at the root.)\n\n")
@@ -303,6 +308,9 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
                            "(it already works here as a plugin: claude --plugin-dir .)")
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)  # refuse early, before anything is copied
+    if plugin_enabled(settings):
+        raise InstallError(f"{settings_path} enables the team-memory plugin (install --plugin): with the drop-in too "
+                           "every hook would run twice. Run 'uninstall --plugin PATH' first, or keep the plugin.")
     ours = drop_in_hooks(source)
     runtime = os.path.join(project, *RUNTIME_REL)
     copied = copy_runtime(source, runtime)
@@ -322,6 +330,23 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
         "markdown_written": written,
         "markdown_kept": kept,
     }
+
+
+def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
+    """``install --plugin``: the project setting that offers the plugin to every teammate (``teamplugin``)."""
+    project = _project_dir(project)
+    if not allow_no_git and not in_git_repository(project):
+        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get the setting "
+                           "through git, so run 'git init' there first, or pass --no-git to write it anyway")
+    report = enable_plugin(project, source)
+    report.update(project=project, gitignore_added=ensure_gitignore(project))
+    return report
+
+
+def uninstall_plugin(project: str) -> dict:
+    """``uninstall --plugin``: take that setting out again; memories and every other setting stay."""
+    project = _project_dir(project)
+    return dict(disable_plugin(project), project=project, memory_root=os.path.join(project, *MEMORY_REL))
 
 
 def uninstall_project(project: str) -> dict:

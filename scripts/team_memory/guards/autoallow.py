@@ -6,7 +6,7 @@ of them runs; the Stop hook's reminder and the SessionStart text are answered ou
 plugin cannot ship ``permissions`` of its own. So the PreToolUse hook approves exactly one shape of
 command (``allow_cli_call``), and Claude Code asks as usual for everything else:
 
-    python3 "<this CLI>" <command> [arguments]
+    python3 "<this CLI>" <command> [arguments]      (or ``python``, ``py -3``: the names the hooks try)
 
 - ``<this CLI>`` is this very file's CLI (the plugin root, or the project's drop-in runtime, compared
   as files, so a look-alike path elsewhere is not approved);
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import DROP_IN_CLI, SCRIPT
+from ..base.cliname import DROP_IN_CLI, PYTHONS, SCRIPT
 
 COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats", "review")
 FILE_OPTIONS = ("--input", "--content-file", "--output", "--keep")
@@ -173,7 +173,11 @@ def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) ->
         argv = shlex.split(command)
     except ValueError:
         return False
-    if len(argv) < 3 or argv[0] != "python3" or argv[2] not in COMMANDS:
+    python = next((name.split() for name in PYTHONS if argv[:len(name.split())] == name.split()), None)
+    if python is None:
+        return False
+    argv = argv[len(python) - 1:]  # [the interpreter's last word, the script, the command, ...]
+    if len(argv) < 3 or argv[2] not in COMMANDS:
         return False
     script = argv[1]
     if not os.path.isabs(script) and os.path.normpath(script) != DROP_IN_CLI:

@@ -29,6 +29,8 @@ def command(name: str, words: list, raw: list, state, stdin):
     handler = _HANDLERS.get(name)
     if handler is not None:
         return handler(name, args, state, stdin)
+    if name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
+        return _interpreter("python", args[1:] if args and sj._text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
     base = name.rstrip("0123456789.")
     if base in sj.SHELLS:
         return _shell(args, state, stdin)
@@ -53,8 +55,13 @@ def command(name: str, words: list, raw: list, state, stdin):
 
 
 def _is_cli(name: str, args: list) -> bool:
-    """The team-memory CLI itself (``python3 .../memory.py ...``): the sanctioned way to write."""
-    return name.startswith("python") and bool(args) and os.path.basename(sj._text(args[0])) == "memory.py"
+    """The team-memory CLI itself (``python3 .../memory.py ...``, or ``py -3 .../memory.py``, Windows' launcher):
+    the sanctioned way to write."""
+    if name == "py" and args and sj._text(args[0]) == "-3":
+        args = args[1:]
+    elif not name.startswith("python"):
+        return False
+    return bool(args) and os.path.basename(sj._text(args[0])) == "memory.py"
 
 
 def _any_argument(name: str, args: list, state) -> None:

@@ -1,0 +1,100 @@
+"""``install --plugin``: a project setting that offers the team-memory plugin to everyone who clones the repository.
+
+``enable_plugin(project, source)`` writes two entries into ``<project>/.claude/settings.json`` and nothing else:
+``extraKnownMarketplaces["team-memory"]`` (where Claude Code finds this repository's marketplace) and
+``enabledPlugins["team-memory@team-memory"] = true``. Every other setting is kept as it was, a changed file is
+backed up to ``settings.json.bak`` first, and running it again changes nothing. The derived files of a store are
+added to ``.gitignore`` as the drop-in install does. ``disable_plugin(project)`` takes exactly those two entries
+out again (an object left empty goes too, and so does a file left empty).
+
+What a teammate's fresh clone then does is Claude Code's part (README, "A setting for the whole team"): once
+they trust the folder it adds the marketplace, and ``/plugin install team-memory@team-memory`` installs the
+plugin (``claude -p`` with ``CLAUDE_CODE_SYNC_PLUGIN_INSTALL=1`` does both before its first prompt).
+The drop-in install and the plugin would run every hook twice, so each refuses while the other is there.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from .settingsjson import InstallError, is_our_hook, read_settings, write_settings
+
+MARKETPLACE = "team-memory"             # .claude-plugin/marketplace.json's "name" (a test keeps them equal)
+PLUGIN_ID = "team-memory@team-memory"   # plugin.json's "name" @ the marketplace
+DEFAULT_SOURCE = "team-memory/team-memory"  # the repository plugin.json names (GitHub owner/repo)
+GITHUB_REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
+# What a git or GitHub marketplace source checks out (git sparse-checkout, cone mode: the files at the top are
+# always there, hooks.json and LICENSE among them): the runtime and the manifests, not tests/, docs/ or
+# benchmarks/. Claude Code copies that checkout into the plugin cache, so the installed copy is the runtime
+# (1.4 MB instead of 5.2 MB, docs/benchmarks.md). tests/test_team_plugin.py keeps it covering the runtime.
+SPARSE_PATHS = (".claude-plugin", ".claude", "hooks", "scripts", "templates")
+
+
+def marketplace_source(text: str) -> dict:
+    """A marketplace source object from what a user types: ``owner/repo`` (GitHub), a git URL (``https://``,
+    ``ssh://``, ``git@host:path``, ``file://``), both checked out sparsely (``SPARSE_PATHS``), or ``./path`` /
+    an absolute path (a folder on this machine, which Claude Code reads in place)."""
+    text = text.strip()
+    if re.fullmatch(r"(https?|ssh|git|file)://\S+", text) or re.fullmatch(r"[\w.-]+@[\w.-]+:\S+", text):
+        return {"source": "git", "url": text, "sparsePaths": list(SPARSE_PATHS)}
+    if GITHUB_REPO.fullmatch(text) and not text.startswith("."):
+        return {"source": "github", "repo": text, "sparsePaths": list(SPARSE_PATHS)}
+    if text.startswith(("./", "../", "/", "~")) or os.path.isabs(text):
+        return {"source": "directory", "path": os.path.abspath(os.path.expanduser(text))}
+    raise InstallError(f"cannot read {text!r} as a marketplace source: give owner/repo (GitHub), a git URL "
+                       "(https://..., git@host:path, file:///...) or a folder path (./team-memory)")
+
+
+def _plugin_settings(settings: dict) -> tuple[dict, dict]:
+    """The two objects we write into, copied (``{}`` when missing); refuses ones that are not objects."""
+    out = []
+    for key in ("extraKnownMarketplaces", "enabledPlugins"):
+        value = settings.get(key, {})
+        if not isinstance(value, dict):
+            raise InstallError(f'.claude/settings.json: "{key}" must be an object; fix it and run again. Nothing was changed.')
+        out.append(dict(value))
+    return out[0], out[1]
+
+
+def _drop_in_hooks(settings: dict) -> bool:
+    return any(is_our_hook(h) for groups in settings.get("hooks", {}).values() for g in groups
+               if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
+
+
+def plugin_enabled(settings: dict) -> bool:
+    enabled = settings.get("enabledPlugins")
+    return isinstance(enabled, dict) and enabled.get(PLUGIN_ID) is True
+
+
+def enable_plugin(project: str, source: str = DEFAULT_SOURCE) -> dict:
+    """Name the marketplace and enable the plugin in ``project``'s settings; returns what changed."""
+    path = os.path.join(project, ".claude", "settings.json")
+    settings, original = read_settings(path)
+    if _drop_in_hooks(settings):
+        raise InstallError(f"{path} holds the drop-in install's hooks: with the plugin too every hook would run twice. "
+                           "Run 'uninstall PATH' first (it keeps the memories), then 'install --plugin PATH'.")
+    source_obj = marketplace_source(source)
+    markets, enabled = _plugin_settings(settings)
+    markets[MARKETPLACE] = {"source": source_obj}
+    enabled[PLUGIN_ID] = True
+    merged = dict(settings, extraKnownMarketplaces=markets, enabledPlugins=enabled)
+    return {"settings": write_settings(path, merged, original), "marketplace": MARKETPLACE,
+            "source": source_obj, "plugin": PLUGIN_ID}
+
+
+def disable_plugin(project: str) -> dict:
+    """Take our two entries out of ``project``'s settings (the file goes when nothing else is left in it)."""
+    path = os.path.join(project, ".claude", "settings.json")
+    settings, original = read_settings(path)
+    result = {"path": path, "changed": False, "backup": None, "removed": False}
+    if original is not None:
+        markets, enabled = _plugin_settings(settings)
+        cleaned = dict(settings)
+        for key, value, name in (("extraKnownMarketplaces", markets, MARKETPLACE), ("enabledPlugins", enabled, PLUGIN_ID)):
+            value.pop(name, None)
+            if value:
+                cleaned[key] = value
+            else:
+                cleaned.pop(key, None)
+        result = write_settings(path, cleaned, original, delete_if_empty=True)
+    return {"settings": result, "marketplace": MARKETPLACE, "plugin": PLUGIN_ID}

@@ -1,0 +1,168 @@
+"""Every hook command finds a working Python 3.9+ as ``python3``, ``python`` or ``py -3`` (hooks.json and the
+drop-in's settings.json alike): run exactly as Claude Code runs a shell-form hook (``/bin/sh -c``) with a PATH
+that holds only the interpreter names under test (a folder of links and stubs, nothing else)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import helpers
+from helpers import REPO
+from test_install import commands_of, settings
+
+MEMORY = helpers.record("decision", "use-redis-for-sessions", "Use Redis for session storage", tags=["redis", "sessions"])
+PROMPT = "how should the login service store redis sessions in production"
+TITLE = "[DECISION] Use Redis for session storage"
+STORE_STUB = "Python was not found; run without arguments to install from the Microsoft Store, or disable this shortcut"
+
+
+def script(path, body: str):
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+def python_link(folder, name: str = "python"):
+    folder.mkdir(exist_ok=True)
+    os.symlink(sys.executable, folder / name)
+
+
+def py_launcher(folder):
+    """A ``py`` like Windows' launcher: ``py -3 ARGS`` runs Python 3 with ARGS; anything else fails."""
+    folder.mkdir(exist_ok=True)
+    script(folder / "py", f'[ "$1" = "-3" ] || exit 103\nshift\nexec "{sys.executable}" "$@"\n')
+
+
+def store_stub(folder, name: str = "python3"):
+    """What the Microsoft Store's alias prints when Python is not installed: an error, exit 9009 (49 here)."""
+    folder.mkdir(exist_ok=True)
+    script(folder / name, f'echo "{STORE_STUB}" >&2\nexit 9009\n')
+
+
+def old_python(folder, name: str = "python3"):
+    """A Python that says it is 3.8: it runs the launcher as Python would, with ``sys.version_info`` of 3.8."""
+    folder.mkdir(exist_ok=True)
+    code = ("import runpy, sys; sys.version_info = (3, 8, 18, 'final', 0); sys.version = '3.8.18 (pretend)'; "
+            "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+    script(folder / name, f'[ "$1" = "-S" ] && shift\nexec "{sys.executable}" -S -c "{code}" "$@"\n')
+
+
+@pytest.fixture()
+def project(tmp_path):
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    helpers.write(project / ".claude" / "memory", MEMORY)
+    return project
+
+
+def prompt_hook(command: str, project, bin_dir, **env):
+    payload = {"prompt": PROMPT, "cwd": str(project), "hook_event_name": "UserPromptSubmit", "session_id": "s"}
+    full_env = dict(os.environ, PATH=str(bin_dir), **env)
+    return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload).encode(), capture_output=True,
+                          cwd=project, env=full_env, timeout=60)
+
+
+PLUGIN_COMMAND = helpers.hook_command("user_prompt_submit.py")
+
+
+@pytest.mark.parametrize("machine", ["python only", "py -3 only", "store stub python3, then python",
+                                     "python3 3.8, then python", "store stubs, then py -3"])
+def test_the_prompt_hook_recalls_with_whichever_python_there_is(machine, project, tmp_path):
+    bin_dir = tmp_path / "bin"
+    if machine == "python only":
+        python_link(bin_dir)
+    elif machine == "py -3 only":
+        py_launcher(bin_dir)
+    elif machine == "store stub python3, then python":
+        store_stub(bin_dir)
+        python_link(bin_dir)
+    elif machine == "python3 3.8, then python":
+        old_python(bin_dir)
+        python_link(bin_dir)
+    else:
+        store_stub(bin_dir, "python3")
+        store_stub(bin_dir, "python")
+        py_launcher(bin_dir)
+    assert not (bin_dir / "python3").exists() or machine != "python only"
+    proc = prompt_hook(PLUGIN_COMMAND, project, bin_dir, CLAUDE_PLUGIN_ROOT=str(REPO))
+    assert proc.returncode == 0, proc.stderr
+    assert TITLE in proc.stdout.decode(), (proc.stdout, proc.stderr)
+    if machine == "python3 3.8, then python":
+        assert b"needs Python 3.9 or newer, not 3.8.18" in proc.stderr
+
+
+def test_with_python3_the_other_names_are_never_tried(project, tmp_path):
+    """python3 that works: ``python`` and ``py`` would fail loudly here, and the hook still answers once."""
+    bin_dir = tmp_path / "bin"
+    python_link(bin_dir, "python3")
+    script(bin_dir / "python", "echo python-was-run >&2\nexit 7\n")
+    script(bin_dir / "py", "echo py-was-run >&2\nexit 7\n")
+    proc = prompt_hook(PLUGIN_COMMAND, project, bin_dir, CLAUDE_PLUGIN_ROOT=str(REPO))
+    assert proc.returncode == 0 and proc.stdout.decode().count(TITLE) == 1, proc.stdout
+    assert b"was-run" not in proc.stderr
+
+
+def test_no_python_at_all_is_a_failure_claude_code_reports_but_never_a_block(project, tmp_path):
+    """Nothing to run: the shell's "not found" (127), which Claude Code shows as a hook error without
+    blocking the prompt (only exit 2 blocks)."""
+    bin_dir = tmp_path / "bin"
+    store_stub(bin_dir, "python3")
+    proc = prompt_hook(PLUGIN_COMMAND, project, bin_dir, CLAUDE_PLUGIN_ROOT=str(REPO))
+    assert proc.returncode not in (0, 2) and proc.stdout == b"", proc
+
+
+def test_the_drop_in_hooks_fall_back_the_same_way(project, tmp_path):
+    """``install`` writes ``${CLAUDE_PROJECT_DIR}`` (braced: PowerShell gets ``${env:...}`` from Claude Code)
+    and the same chain; with only ``python`` on PATH its prompt hook recalls."""
+    assert helpers.run_cli("install", project).returncode == 0
+    commands = [c for c in commands_of(settings(project)) if "user_prompt_submit.py" in c]
+    assert commands == [helpers.python_chain("${CLAUDE_PROJECT_DIR}/.claude/team-memory/hooks/user_prompt_submit.py")]
+    bin_dir = tmp_path / "bin"
+    python_link(bin_dir)
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PLUGIN_ROOT"}
+    proc = subprocess.run(["/bin/sh", "-c", commands[0]], capture_output=True, cwd=project, timeout=60,
+                          input=json.dumps({"prompt": PROMPT, "cwd": str(project), "session_id": "s"}).encode(),
+                          env=dict(env, PATH=str(bin_dir), CLAUDE_PROJECT_DIR=str(project)))
+    assert proc.returncode == 0 and TITLE in proc.stdout.decode(), proc
+
+
+@pytest.mark.parametrize("launcher", sorted(p.name for p in (REPO / "hooks").glob("*.py")))
+def test_every_launcher_exits_1_at_once_under_an_old_python(launcher, tmp_path):
+    """Exit 1 (not the usual fail-open 0) and nothing read or printed: the chain's next interpreter then runs."""
+    bin_dir = tmp_path / "bin"
+    old_python(bin_dir)
+    proc = subprocess.run([str(bin_dir / "python3"), "-S", str(REPO / "hooks" / launcher)], input=b"{}",
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == b"", proc
+    assert proc.stderr.decode().strip() == "[team-memory] needs Python 3.9 or newer, not 3.8.18"
+
+
+@pytest.mark.parametrize("machine, name", [("python only", "python"), ("py -3 only", "py -3"), ("python3", "python3")])
+def test_hints_name_the_python_that_ran_the_hook(machine, name, project, tmp_path):
+    """A denied direct write tells Claude to use the CLI, spelled with the name that works on this machine."""
+    bin_dir = tmp_path / "bin"
+    if machine == "py -3 only":
+        py_launcher(bin_dir)
+    else:
+        python_link(bin_dir, name)
+    target = project / ".claude" / "memory" / "decisions" / "written.json"
+    payload = {"tool_name": "Write", "tool_input": {"file_path": str(target), "content": "{}"}, "cwd": str(project),
+               "hook_event_name": "PreToolUse", "session_id": "s"}
+    proc = subprocess.run(["/bin/sh", "-c", helpers.hook_command("pre_tool_use.py")], input=json.dumps(payload).encode(),
+                          capture_output=True, cwd=project, timeout=60,
+                          env=dict(os.environ, PATH=str(bin_dir), CLAUDE_PLUGIN_ROOT=str(REPO)))
+    answer = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny", answer
+    assert f'{name} "{REPO / "scripts" / "memory.py"}"' in answer["permissionDecisionReason"], answer
+
+
+@pytest.mark.parametrize("python, approved", [("python3", True), ("python", True), ("py -3", True),
+                                              ("py", False), ("python2", False), ("py -2", False), ("pythonw", False)])
+def test_the_hints_every_name_is_approved_and_no_other(python, approved, project):
+    from team_memory.guards.autoallow import allow_cli_call
+    command = f'{python} "{REPO / "scripts" / "memory.py"}" list'
+    assert allow_cli_call(command, str(project), [str(project)]) is approved

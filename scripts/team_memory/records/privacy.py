@@ -46,6 +46,10 @@ STRUCTURAL_FIELDS = frozenset({"schema_version", "category", "id", "created_at",
                                "record_status", "retired_at", "archived_at", "times_updated", "confidence"})
 
 
+# What ``leaks`` says of a field with an unclosed private tag (``validate`` and ``doctor`` match it).
+UNCLOSED = "holds an unclosed private tag (recall shows nothing after it)"
+
+
 class PrivateTagError(ValueError):
     """A private tag is not closed (or closed without being opened): nothing may be written."""
 
@@ -101,7 +105,31 @@ def _tag_events(text: str, formats) -> list:
         if ev[0] >= last_end:
             kept.append(ev)
             last_end = ev[1]
-    return kept
+    return _without_markers(text, kept)
+
+
+def _without_markers(text: str, events: list) -> list:
+    """``events`` less every ``[PRIVATE]`` that is this tool's own marker, not an opening tag.
+
+    The default marker is spelled like the bracket format's opening tag, so a stored record
+    holds "openers" no closer ends. A closing tag takes the nearest opening tag still open,
+    preferring one written any other way to one spelled exactly as the marker; a marker-spelled
+    opener left without a closer is plain text. Any other unclosed opener still counts.
+    """
+    if DEFAULT_MARKER not in text:
+        return events
+    open_real, open_marker = [], []
+    for i, (start, end, fmt, is_open) in enumerate(events):
+        if fmt != "bracket":
+            continue
+        if is_open:
+            (open_marker if text[start:end] == DEFAULT_MARKER else open_real).append(i)
+        elif open_real:
+            open_real.pop()
+        elif open_marker:
+            open_marker.pop()
+    inert = set(open_marker)
+    return [ev for i, ev in enumerate(events) if i not in inert] if inert else events
 
 
 def _line_of(text: str, index: int) -> int:
@@ -228,9 +256,11 @@ def leaks(record: dict, config: dict) -> list:
     def walk(value, path):
         if isinstance(value, str):
             try:
+                if "private" in value.lower():  # recall hides after an unclosed tag of any format: say so
+                    find_sections(folded(value), FORMATS)
                 _, private, secrets = scrub_text(value, settings)
             except PrivateTagError:
-                found.append((path, "holds an unclosed private tag"))
+                found.append((path, UNCLOSED))
                 return
             if private:
                 found.append((path, f"holds {private} private section(s)"))

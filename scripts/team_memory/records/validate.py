@@ -20,7 +20,7 @@ from datetime import date, datetime
 
 from ..base.config import category_folders, load_config
 from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
-from .privacy import leaks
+from .privacy import UNCLOSED, leaks
 from .recordspec import (CONTENT, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAGS, MAX_TAG_CHARS,
                         MAX_TEXT, TOP_OPTIONAL, TOP_REQUIRED)
 from .redact import secret_kinds
@@ -355,6 +355,7 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
     if memory_root and isinstance(record, dict):
         problems = [_inside_hint(p, record, project_root_of(memory_root)) for p in problems]
     if isinstance(record, dict):
-        problems += [Problem(f, m, "remove it, or rewrite the memory with the update command (it strips and "
-                                   "redacts)") for f, m in leaks(record, config)]
+        problems += [Problem(f, m, "close it with </private> (or [/private]), or remove the opening tag"
+                             if m == UNCLOSED else "remove it, or rewrite the memory with the update command (it "
+                                                   "strips and redacts)") for f, m in leaks(record, config)]
     return problems

@@ -51,8 +51,11 @@ def _commands(ident: str, item) -> dict:
     right" keeps the others (``--related-file`` replaces the list; none left: ``edit`` it)."""
     import shlex
     ref = shlex.quote(ident)
+    from ..records.exposure import hide
     kept = [e for e in item.entries if e not in item.missing]
-    if not item.missing:
+    if any(hide(e) != e for e in kept):  # an entry that shows a hidden part is never quoted: edit the file
+        reviewed = f"{CLI} edit {ref}"
+    elif not item.missing:
         reviewed = f"{CLI} update {ref} --reviewed"
     elif kept:
         reviewed = f"{CLI} update {ref} --reviewed" + "".join(f" --related-file {shlex.quote(e)}" for e in kept)
@@ -63,15 +66,14 @@ def _commands(ident: str, item) -> dict:
 
 def _item_dict(item) -> dict:
     from datetime import datetime, timezone
-    from ..base.sanitize import cut, display
-    from ..records.exposure import hide
-    ident = os.path.basename(item.path)[:-5]
+    from ..records.exposure import shown_name, shown_text
+    ident = shown_name(os.path.basename(item.path)[:-5])
     commits = [{"hash": c.hash, "short": c.hash[:7],
                 "date": datetime.fromtimestamp(c.time, timezone.utc).strftime("%Y-%m-%d"),
-                "subject": cut(display(hide(c.subject)), SUBJECT_CHARS)} for c in item.commits[:JSON_COMMITS]]
-    return {"id": ident, "category": item.category, "title": display(hide(item.title)),
-            "path": item.path, "updated_at": display(item.updated), "suffix": item.suffix(),
-            "changed": [display(p) for p in item.changed], "missing": [display(m) for m in item.missing],
+                "subject": shown_text(c.subject, SUBJECT_CHARS)} for c in item.commits[:JSON_COMMITS]]
+    return {"id": ident, "category": item.category, "title": shown_text(item.title),
+            "path": shown_name(item.path), "updated_at": shown_text(item.updated), "suffix": item.suffix(),
+            "changed": [shown_name(p) for p in item.changed], "missing": [shown_name(m) for m in item.missing],
             "commit_count": len(item.commits), "commits": commits, "commands": _commands(ident, item)}
 
 

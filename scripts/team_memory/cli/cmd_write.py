@@ -20,7 +20,6 @@ from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
 from ..records.privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
-from ..base.sanitize import shown_path
 from ..records.store import iter_memory_files, project_root_of, repo_root_of
 from ..records.validate import ValidationError, check_file, format_problems
 from ..edits.write import WriteError, create_memory, set_status, update_memory
@@ -181,7 +180,9 @@ def write_root(ctx) -> str:
 # --- output ------------------------------------------------------------------
 
 def _problem_dicts(problems) -> list:
-    return [{"field": p.field, "message": p.message, "hint": p.hint} for p in problems]
+    from ..records.exposure import shown_message
+    return [{"field": shown_message(p.field), "message": shown_message(p.message), "hint": shown_message(p.hint)}
+            for p in problems]
 
 
 def _run(ctx, func, *args, **kwargs):
@@ -322,15 +323,17 @@ def _files_to_check(ctx) -> list:
 
 
 def cmd_validate(ctx) -> int:
+    from ..records.exposure import shown_name
     in_store = not ctx.args.paths  # the whole store: its config and root are known already
     results = [(path, check_file(path, ctx.config, ctx.memory_root) if in_store else check_file(path))
                for path in _files_to_check(ctx)]
     invalid = [r for r in results if r[1]]
     if ctx.args.json:
-        ctx.print_json([{"path": p, "valid": not probs, "problems": _problem_dicts(probs)} for p, probs in results])
+        ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": _problem_dicts(probs)}
+                        for p, probs in results])
     else:
         for path, problems in invalid:
-            print(ctx.color(f"invalid {shown_path(path)}", "31"))
+            print(ctx.color(f"invalid {shown_name(path)}", "31"))
             print(textwrap.indent(format_problems(problems), "  "))
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0

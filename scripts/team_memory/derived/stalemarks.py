@@ -68,8 +68,8 @@ class Item:
 
 
 def _some(paths: list) -> str:
-    from ..base.sanitize import clean_line, cut
-    first = cut(clean_line(paths[0]), SHOWN_PATH)
+    from ..records.exposure import shown_text
+    first = shown_text(paths[0], SHOWN_PATH)  # an entry of a hand-edited file: hidden parts hidden, then cut
     return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
 
 

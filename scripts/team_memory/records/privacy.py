@@ -236,16 +236,29 @@ def scrub_record(record: dict, config: dict) -> tuple:
         if isinstance(value, list):
             return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
         if isinstance(value, dict):
-            return {k: walk(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+            return {k: walk(v, f"{path}.{field_name(k)}" if path else field_name(k)) for k, v in value.items()}
         return value
 
     out = {}
     for key, value in record.items():
-        out[key] = value if key in STRUCTURAL_FIELDS else walk(value, key)
+        out[key] = value if key in STRUCTURAL_FIELDS else walk(value, field_name(key))
     if errors:
         raise PrivateTagError("; ".join(errors) + " (close it with </private>, or put literal tags in a "
                               "fenced code block; nothing was written)")
     return out, counts[0], counts[1]
+
+
+def field_name(name) -> str:
+    """A field name as named in a message: as it is when it is a plain identifier, else described.
+
+    A key of a hand-edited file can hold anything (a secret, a private section): a message names
+    where a problem is without quoting such a key.
+    """
+    name = str(name)
+    if name.isascii() and name.replace("_", "a").replace("$", "a").isalnum() and len(name) <= 40 \
+            and not secret_kinds(name):
+        return name
+    return f"(a field name of {len(name)} characters)"
 
 
 def leaks(record: dict, config: dict) -> list:
@@ -272,9 +285,9 @@ def leaks(record: dict, config: dict) -> list:
                 walk(v, f"{path}[{i}]")
         elif isinstance(value, dict):
             for k, v in value.items():
-                walk(v, f"{path}.{k}")
+                walk(v, f"{path}.{field_name(k)}")
 
     for key, value in record.items():
         if key not in STRUCTURAL_FIELDS:
-            walk(value, key)
+            walk(value, field_name(key))
     return found

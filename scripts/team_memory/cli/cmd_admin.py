@@ -83,7 +83,9 @@ def cmd_gc(ctx) -> int:
             raise UsageError("--older-than must be 0 or more days")
         config["delete"] = dict(config.get("delete") if isinstance(config.get("delete"), dict) else {},
                                 grace_period_days=ctx.args.older_than)
-    items = purge_retired(ctx.memory_root, config, dry_run=ctx.args.dry_run)
+    from ..records.exposure import shown_name, shown_text
+    items = [dict(item, id=shown_name(item["id"]), path=shown_name(item["path"]), title=shown_text(item["title"]))
+             for item in purge_retired(ctx.memory_root, config, dry_run=ctx.args.dry_run)]
     if ctx.args.json:
         ctx.print_json({"dry_run": ctx.args.dry_run, "grace_period_days": grace_days(config), "deleted": items})
         return 0

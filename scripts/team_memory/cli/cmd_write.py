@@ -224,14 +224,15 @@ def _report(ctx, result) -> int:
     if ctx.args.json:
         ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
         return 0
-    print(f"{result.action} {result.id} -> {result.path}")
+    from ..records.exposure import shown_message, shown_name
+    print(f"{result.action} {shown_name(result.id)} -> {shown_name(result.path)}")
     if note:
-        print(f"  note: {note}")
+        print(f"  note: {shown_message(note)}")
     if result.private_sections or result.secrets_redacted:
         print(f"  removed {_plural(result.private_sections, 'private section')}, "
               f"redacted {_plural(result.secrets_redacted, 'secret')}")
     if result.retired:
-        print(f"  retired older session summaries: {', '.join(result.retired)}")
+        print(f"  retired older session summaries: {', '.join(map(shown_name, result.retired))}")
     return 0
 
 

@@ -44,6 +44,8 @@ def test_names_and_messages():
     assert shown_message("content.rule: holds an unclosed tag (fix: close it with </private>)").endswith(
         "close it with </private>)")  # the tool's own message may name a tag
     assert "hunter2" not in shown_message(f"a <private>hunter2</private> and {KEY}")
+    assert shown_message("fix: close it with </private>; 'a <private> hunter2'") == \
+        "fix: close it with </private>; 'a [PRIVATE]"  # an opening tag never closed hides the rest
 
 
 def test_a_private_tag_never_reaches_the_block_cleaned(project, memory_root):

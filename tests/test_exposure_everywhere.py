@@ -99,6 +99,11 @@ def build_store(root, plant: Planter, kinds_for) -> dict:
         "retired_reason": text("reason"),
         "content": {"trigger": text("content value"), "steps": [text("content value")], "verification": "v"},
     }
+    # valid but for one refused entry: doctor's fix would quote the entries that are fine
+    refused = {key: good[key] for key in ("schema_version", "category", "created_at", "updated_at", "record_status")}
+    refused.update(id="redis-files", title="Redis session files", tags=["redis"],
+                   content={"status": "accepted", "context": text("content value"), "decision": "d", "rationale": ["r"]},
+                   related_files=["../outside.py"] + [f"app/{plant.value(k)}.py" for k in kinds_for("related file")])
     paths = {"good": store / "decisions" / "redis-sessions.json",
              "retired": store / "runbooks" / "rotate-redis-password.json"}
     for kind in NAME_KINDS:
@@ -108,6 +113,7 @@ def build_store(root, plant: Planter, kinds_for) -> dict:
             named = dict(good, id=name, title=text("title", "Redis session timeouts "), tags=["redis", "sessions"])
             paths[f"named-{kind}"].write_text(json.dumps(named, indent=2))
     paths["good"].write_text(json.dumps(good, indent=2))
+    (store / "decisions" / "redis-files.json").write_text(json.dumps(refused, indent=2))
     paths["retired"].write_text(json.dumps(retired, indent=2))
     broken_name = plant.value("github") if "github" in kinds_for("file name") else "redis-pool"
     paths["broken"] = store / "decisions" / f"{broken_name}.json"

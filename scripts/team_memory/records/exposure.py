@@ -90,19 +90,21 @@ def shown_text(value, limit: int | None = None) -> str:
 
 
 def shown_message(value, limit: int | None = None) -> str:
-    """The tool's own message, which may quote a file's data: one clean line, closed private sections
-    and secrets hidden. A lone tag the message names (a fix saying "close it with </private>") stays:
-    a message never quotes private text unhidden, data in it went through ``hide`` already."""
+    """The tool's own message, which may quote a file's data: one clean line, private sections and
+    secrets hidden. A closing tag the message names (a fix saying "close it with </private>") stays;
+    an opening tag no closing one ends hides the rest, as ``hide`` does."""
     from ..base.sanitize import cut
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = text if text.isascii() and text.isprintable() else folded(text)
     if might_hide(probe):
-        from .privacy import FORMATS, PrivateTagError, strip_sections
+        from .privacy import FORMATS, PrivateTagError, strip_sections, unclosed_opening
         try:
             shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
             text = shown if private else text
-        except PrivateTagError:
-            pass
+        except PrivateTagError:  # a closing tag the message names stays; an opening one hides the rest
+            cut_at = unclosed_opening(probe, FORMATS)
+            if cut_at is not None:
+                text = probe[:cut_at] + "[PRIVATE]"
         text = hide_secrets(text)
     return cut(text, limit) if limit is not None else text
 

@@ -154,6 +154,19 @@ def find_sections(text: str, formats=("xml",)) -> list:
     return sections
 
 
+def unclosed_opening(text: str, formats=FORMATS):
+    """Where the first opening tag no closing tag ends starts (a closing tag with no opening one is
+    passed over); None when there is none. For messages that may name a closing tag."""
+    depth, fmt, start = 0, None, 0
+    for ev_start, _, ev_fmt, is_open in _tag_events(text, formats):
+        if depth == 0:
+            if is_open:
+                depth, fmt, start = 1, ev_fmt, ev_start
+        elif ev_fmt == fmt:
+            depth += 1 if is_open else -1
+    return start if depth else None
+
+
 def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
     inner = text[start:end]
     for fmt in formats:

@@ -111,3 +111,21 @@ def test_an_unclosed_bracket_tag_is_reported_whatever_the_formats(saved, memory_
     assert "hunter2" not in run_cli("show", ID, cwd=saved).stdout
     validate = run_cli("validate", cwd=saved)
     assert validate.returncode == 1 and "unclosed private tag" in validate.stdout + validate.stderr
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+PIECES = st.lists(st.sampled_from(["[PRIVATE]", "Vendor", "API", " ", "\n", "step 2", "; batch", "[REDACTED]"]),
+                  max_size=30).map("".join)
+
+
+@given(PIECES)
+def test_any_text_holding_only_markers_is_shown_whole(text):
+    assert hide(text) == text
+
+
+@given(PIECES, PIECES, st.sampled_from(["<private>hunter2</private>", "[private]hunter2[/private]",
+                                         "<!-- private -->hunter2<!-- /private -->", "<private> hunter2",
+                                         "[PRIVATE]hunter2[/PRIVATE]"]))
+def test_a_real_section_beside_markers_is_still_hidden(before, after, section):
+    assert "hunter2" not in hide(before + section + after)

@@ -34,13 +34,7 @@ SHOWN = (("decision", "Recent decisions"), ("constraint", "Recent constraints"))
 def _newest(dated: list) -> list:
     """The titles of the ``RECENT`` newest of ``(time, title)`` pairs, newest first (ties: index order)."""
     dated.sort(key=lambda d: -d[0])
-    return [_shown_title(title) for _, title in dated[:RECENT]]
-
-
-def _shown_title(title: str) -> str:
-    """A title from the cache or ``index.md`` (derived files anyone could have written): hidden, then escaped."""
-    from ..records.exposure import hide
-    return sanitize_title(hide(title), TITLE_CHARS)
+    return [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
 
 
 def summary_from_cache(memory_root: str, config: dict):
@@ -71,7 +65,7 @@ def summary_from_cache(memory_root: str, config: dict):
             for ident in sorted(ids, key=lambda i: -times[i]):  # stable: ties stay in index order
                 entry = cache.item(ident)[0]
                 if entry is not None:
-                    titles.append(_shown_title(entry["title"]))
+                    titles.append(sanitize_title(entry["title"], TITLE_CHARS))
                     if len(titles) == RECENT:
                         break
             recent[category] = titles

@@ -129,3 +129,18 @@ def test_any_text_holding_only_markers_is_shown_whole(text):
                                          "[PRIVATE]hunter2[/PRIVATE]"]))
 def test_a_real_section_beside_markers_is_still_hidden(before, after, section):
     assert "hunter2" not in hide(before + section + after)
+
+
+def test_with_the_bracket_format_listed_a_stored_marker_is_still_text(project, memory_root):
+    (memory_root / "memory-config.json").write_text(json.dumps(
+        {"privacy": {"private_tags": {"formats": ["xml", "bracket", "comment"]}}}))
+    rule = {"category": "constraint", "title": "Vendor [private]Acme[/private] API limit", "tags": ["api"],
+            "content": {"kind": "technical", "rule": "The <private>Acme</private> API: 10 calls a minute",
+                        "impact": ["slow"], "severity": "high", "active": True}}
+    assert run_cli("save", "--record", json.dumps(rule), cwd=project).returncode == 0
+    memory_id = "vendor-private-api-limit"
+    update = run_cli("update", memory_id, "--tag", "vendor", cwd=project)  # rewrites the record: scrubbed again
+    assert update.returncode == 0, update.stderr
+    assert run_cli("validate", cwd=project).returncode == 0 and run_cli("doctor", cwd=project).returncode == 0
+    record = json.loads(run_cli("show", memory_id, "--json", cwd=project).stdout)
+    assert record["title"] == "Vendor [PRIVATE] API limit" and record["content"]["rule"].endswith("10 calls a minute")

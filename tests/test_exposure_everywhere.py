@@ -44,8 +44,8 @@ class Planter:
         return KINDS[kind](f"QZ{next(self._n) % 90 + 10:02d}XJ")
 
 
-def _git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
+def _git(cwd, *args, when: str = "2026-01-01T00:00:00Z"):
+    env = dict(os.environ, GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
 
 
@@ -121,7 +121,7 @@ def build_store(root, plant: Planter, kinds_for) -> dict:
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "memories")
     (project / "app" / "session.py").write_text("SESSION = 'valkey'\n")  # the related file changes: stale
-    _git(project, "commit", "-q", "-am", "move sessions to valkey")
+    _git(project, "commit", "-q", "-am", "move sessions to valkey", when=iso(1))  # after updated_at: it counts
     return {"project": project, "store": store, "paths": paths}
 
 
@@ -172,6 +172,8 @@ def outputs(built: dict, tmp_path) -> dict:
         proc = run_cli(*args, cwd=project)
         assert proc.returncode in (0, 1), (args, proc.stderr)
         out[" ".join(args)] = proc.stdout + proc.stderr
+    # once review has worked out the stale marks, the prompt hook prints each memory's stale suffix
+    hook("prompt again", "user_prompt_submit.py", {"hook_event_name": "UserPromptSubmit", "prompt": prompt})
     # the recovery copies the state folder keeps outside the repository (its listings hold file names only)
     home = os.path.join(os.environ["XDG_STATE_HOME"], "team-memory")
     for folder, _, files in os.walk(home):
@@ -199,6 +201,7 @@ def test_every_kind_in_every_field_is_hidden_everywhere(tmp_path):
     assert "Redis sessions store" in outs["show redis-sessions"]
     assert "copy taken just before the command" in outs["post bash"]
     assert any(label.startswith("state file") and "copies" in label for label in outs)
+    assert "changed since" in outs["review"] and "no longer exist" in outs["prompt again"]  # stale suffixes shown
     assert leaks(outs) == {}
 
 

@@ -109,12 +109,12 @@ def _print(ctx, found, stale: list) -> None:
           "changed in git since they were last updated")
     if not found.complete:
         print("  (the history or the file list was cut short by a bound: counts may be low)")
-    for item in stale:
+    for raw, item in zip(found.stale, stale):  # what an entry is (a glob, a folder) is read from the raw entry
         print()
         print(f"{ctx.color(item['title'], '1')}  [{display_name(item['category'])}]")
         print(f"  {shown_path(item['path'])}, updated {item['updated_at'][:10]}")
-        for entry in item["missing"]:
-            print(f"  {shown_path(entry)}: " + ("matches no tracked file" if entry.endswith("/") or _glob(entry)
+        for entry, shown in zip(raw.missing, item["missing"]):
+            print(f"  {shown_path(shown)}: " + ("matches no tracked file" if entry.endswith("/") or _glob(entry)
                                                 else "no longer exists"))
         if item["commit_count"]:
             changed = ", ".join(shown_path(p) for p in item["changed"][:3]) + \

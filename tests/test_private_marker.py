@@ -144,3 +144,13 @@ def test_with_the_bracket_format_listed_a_stored_marker_is_still_text(project, m
     assert run_cli("validate", cwd=project).returncode == 0 and run_cli("doctor", cwd=project).returncode == 0
     record = json.loads(run_cli("show", memory_id, "--json", cwd=project).stdout)
     assert record["title"] == "Vendor [PRIVATE] API limit" and record["content"]["rule"].endswith("10 calls a minute")
+
+
+def test_an_unclosed_tag_in_one_step_hides_that_step_only(project, memory_root):
+    from helpers import record, write
+    rec = record("runbook", "rotate-vendor-key", "Rotate the vendor key", ["vendor"])
+    rec["content"]["steps"] = ["Ask ops <private> for the hunter2 key", "Rotate the key in the vault"]
+    write(memory_root, rec)
+    out = run_prompt_hook(project, "how do we rotate the vendor key?").stdout.decode()
+    assert "Rotate the vendor key" in out and "hunter2" not in out
+    assert "2. Rotate the key in the vault" in out

@@ -118,6 +118,12 @@ def build_store(root, plant: Planter, kinds_for) -> dict:
     broken_name = plant.value("github") if "github" in kinds_for("file name") else "redis-pool"
     paths["broken"] = store / "decisions" / f"{broken_name}.json"
     paths["broken"].write_text(json.dumps(broken, indent=2))
+    for kind in kinds_for("broken file name"):  # a file recall cannot read: named in a warning
+        (store / "decisions" / f"{plant.value(kind)}.json").write_text("{not json")
+    settings = {"max_inject": text("config value"), "min_score": text("config value"),
+                "match_strategy": text("config value")}
+    (store / "memory-config.json").write_text(json.dumps({"retrieval": settings, "privacy": {"private_tags": {
+        "formats": [text("config value")], "marker": text("config value")}}}))
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "memories")
     (project / "app" / "session.py").write_text("SESSION = 'valkey'\n")  # the related file changes: stale
@@ -189,13 +195,13 @@ def leaks(outs: dict) -> dict:
             if MARK.search(text)}
 
 
-ALL_FIELDS = ("title", "tag", "file name", "related file", "content value", "content value in a list",
+ALL_FIELDS = ("title", "tag", "file name", "broken file name", "config value", "related file", "content value", "content value in a list",
               "content key", "content key in a list", "deep key", "deep value", "history", "history key",
               "unknown field", "unknown value", "structural", "reason")
 
 
 def test_every_kind_in_every_field_is_hidden_everywhere(tmp_path):
-    built = build_store(tmp_path, Planter(), lambda field: NAME_KINDS if field == "file name" else tuple(KINDS))
+    built = build_store(tmp_path, Planter(), lambda field: NAME_KINDS if "file name" in field else tuple(KINDS))
     outs = outputs(built, tmp_path)
     assert "Redis sessions store" in outs["prompt"]  # recall did answer: the hidden parts are hidden, not the memory
     assert "Redis sessions store" in outs["show redis-sessions"]
@@ -207,7 +213,7 @@ def test_every_kind_in_every_field_is_hidden_everywhere(tmp_path):
 
 @pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.fixed_dictionaries({field: st.lists(st.sampled_from(NAME_KINDS if field == "file name" else sorted(KINDS)),
+@given(st.fixed_dictionaries({field: st.lists(st.sampled_from(NAME_KINDS if "file name" in field else sorted(KINDS)),
                                               min_size=1, max_size=3, unique=True) for field in ALL_FIELDS}))
 def test_any_kind_in_any_field_is_hidden_everywhere(tmp_path_factory, placement):
     tmp_path = tmp_path_factory.mktemp("exposure")

@@ -57,6 +57,12 @@ def read_memory_file(path: str):
         os.close(fd)
 
 
+def _skipped(path: str, memory_root: str, exc: Exception) -> None:
+    """One stderr line for a memory file recall cannot use; its name and the reason through the exposure rule."""
+    from ..records.exposure import shown_message, shown_name
+    warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
+
+
 class _Reader:
     """Turns memory files into index entries, with the tag clean-up memoised.
 
@@ -86,17 +92,17 @@ class _Reader:
         try:
             data, st = read_memory_file(path)
         except TooLarge as exc:  # recorded in the file table (not in the index) until it changes
-            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            _skipped(path, self.memory_root, exc)
             st = _lstat(path)
             return (None if st is None else [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]), None
         except OSError as exc:
-            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            _skipped(path, self.memory_root, exc)
             return None, None
         stamp = [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]
         try:
             record = parse_memory(data)
         except NotARecord as exc:
-            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            _skipped(path, self.memory_root, exc)
             return stamp, None
         if record_status(record) != "active" or not category_enabled(self.config, category):
             return stamp, None

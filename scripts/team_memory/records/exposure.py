@@ -97,12 +97,12 @@ def shown_message(value, limit: int | None = None) -> str:
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = text if text.isascii() and text.isprintable() else folded(text)
     if might_hide(probe):
-        from .privacy import FORMATS, PrivateTagError, strip_sections, unclosed_opening
+        from .privacy import FORMATS, PrivateTagError, first_opening, strip_sections
         try:
             shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
             text = shown if private else text
         except PrivateTagError:  # a closing tag the message names stays; an opening one hides the rest
-            cut_at = unclosed_opening(probe, FORMATS)
+            cut_at = first_opening(probe, FORMATS)
             if cut_at is not None:
                 text = probe[:cut_at] + "[PRIVATE]"
         text = hide_secrets(text)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from ..base.config import section, warn
+from ..base.config import quoted, section, warn
 from .redact import redact_secrets, secret_kinds
 from ..base.sanitize import clean_text, folded
 
@@ -60,11 +60,11 @@ def private_settings(config: dict) -> tuple:
     tags = tags if isinstance(tags, dict) else {}
     formats = tags.get("formats", ["xml"])
     if not isinstance(formats, list) or not all(f in FORMATS for f in formats):
-        warn(f"invalid privacy.private_tags.formats {formats!r}; using ['xml']")
+        warn(f"invalid privacy.private_tags.formats {quoted(formats)}; using ['xml']")
         formats = ["xml"]
     marker = tags.get("marker", DEFAULT_MARKER)
     if marker not in MARKERS:
-        warn(f"invalid privacy.private_tags.marker {marker!r}; using {DEFAULT_MARKER!r}")
+        warn(f"invalid privacy.private_tags.marker {quoted(marker)}; using {DEFAULT_MARKER!r}")
         marker = DEFAULT_MARKER
     return tuple(dict.fromkeys(["xml", *formats])), marker
 
@@ -154,17 +154,10 @@ def find_sections(text: str, formats=("xml",)) -> list:
     return sections
 
 
-def unclosed_opening(text: str, formats=FORMATS):
-    """Where the first opening tag no closing tag ends starts (a closing tag with no opening one is
-    passed over); None when there is none. For messages that may name a closing tag."""
-    depth, fmt, start = 0, None, 0
-    for ev_start, _, ev_fmt, is_open in _tag_events(text, formats):
-        if depth == 0:
-            if is_open:
-                depth, fmt, start = 1, ev_fmt, ev_start
-        elif ev_fmt == fmt:
-            depth += 1 if is_open else -1
-    return start if depth else None
+def first_opening(text: str, formats=FORMATS):
+    """Where the first opening tag outside fenced code starts (closing tags passed over); None without one.
+    For messages, which may name a closing tag but never quote an opening one."""
+    return next((ev[0] for ev in _tag_events(text, formats) if ev[3]), None)
 
 
 def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:

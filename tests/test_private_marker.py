@@ -154,3 +154,15 @@ def test_an_unclosed_tag_in_one_step_hides_that_step_only(project, memory_root):
     out = run_prompt_hook(project, "how do we rotate the vendor key?").stdout.decode()
     assert "Rotate the vendor key" in out and "hunter2" not in out
     assert "2. Rotate the key in the vault" in out
+
+
+MIXED = st.lists(st.sampled_from(["[PRIVATE]", "<private>", "</private>", "[private]", "[/private]", "<!-- private -->",
+                                  "password=", "hunter2x9", " AKIAIOSFODNN7EXAMPLE", "word", " ", "\n", "```\n"]),
+                 max_size=25).map("".join)
+
+
+@given(MIXED)
+def test_hiding_twice_changes_nothing(text):
+    once = hide(text)
+    assert hide(once) == once
+    assert "AKIAIOSFODNN7EXAMPLE" not in once

@@ -32,13 +32,13 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
-    from ..records.exposure import recall_tag, recall_title
+    from ..records.exposure import recall_title, shown_tag
     from ..base.sanitize import TITLE_MAX
     tags = []
     raw_tags = record.get("tags")
     for tag in raw_tags if isinstance(raw_tags, list) else []:
         if isinstance(tag, str):
-            tag = recall_tag(tag)  # hidden before it is cleaned: "<private>x</private>" never reads "privatexprivate"
+            tag = shown_tag(tag)  # hidden before it is cleaned: "<private>x</private>" never reads "privatexprivate"
             if tag and tag not in tags:
                 tags.append(tag)
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")

@@ -70,11 +70,11 @@ class _Reader:
     """
 
     def __init__(self, memory_root: str, config: dict, strategy, deadline=None):
-        from ..records.exposure import name_is_shown, recall_tag, recall_title
+        from ..records.exposure import name_is_shown, recall_title, shown_tag
         from ..base.sanitize import TITLE_MAX
         self.memory_root, self.config, self.strategy, self.deadline = memory_root, config, strategy, deadline
         self.recall_title, self.title_max = recall_title, TITLE_MAX
-        self.recall_tag, self.safe_name = recall_tag, name_is_shown
+        self.shown_tag, self.safe_name = shown_tag, name_is_shown
         self.tags: dict = {}
         self.prefix: dict = {}
         self.related: dict = {}  # memory path -> its related_files entries, for each indexed memory read (filemap)
@@ -123,7 +123,7 @@ class _Reader:
             if isinstance(tag, str):
                 clean = self.tags.get(tag)
                 if clean is None:
-                    clean = self.tags[tag] = self.recall_tag(tag)  # hidden before it is cleaned
+                    clean = self.tags[tag] = self.shown_tag(tag)  # hidden before it is cleaned
                 if clean and clean not in tags:
                     tags.append(clean)
         prefix = self.path_of(folder, "")

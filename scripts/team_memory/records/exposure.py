@@ -21,7 +21,9 @@ helpers below are that rule for each shape of value:
   at any depth hidden (keys that collide after hiding get a counter);
 - ``shown_tag(tag)``: a tag as listed, "" when its raw form hides anything;
 - ``shown_name(name)``: a file name, id or path as printed (``sanitize.shown_path`` after ``hide``);
-  ``name_is_shown(name)``: whether recall may print a memory file's name at all.
+  ``name_is_shown(name)``: whether recall may print a memory file's name at all;
+- ``shown_message(text)``: the tool's own message (it may name a closing tag; data in it is hidden);
+- ``shown_entry(entry)``: an entry read from ``index.md`` or the cache, title, path and tags hidden.
 
 ``might_hide`` is a substring check that runs first, so recall pays for the secret patterns
 only when a text holds something one of them needs (a hint below); it must list a piece of
@@ -178,11 +180,6 @@ def recall_title(title: str, limit: int) -> str:
     title = clean_line(title)
     shown = hide(title)
     return (title if shown is title else clean_line(shown))[:limit].strip()
-
-
-def recall_tag(tag: str) -> str:
-    """A tag as the index keeps it (``shown_tag``); "" when it would show a secret or private text."""
-    return shown_tag(tag)
 
 
 def descriptions_attr(config: dict) -> str:

@@ -10,8 +10,9 @@ committed (then git has it) or not (then the copy has it). Bounds: a copy is at 
 the rest on later calls), and a copy nobody lists any more is pruned after
 ``state.MAX_AGE_DAYS``. A copy holds what ``exposure`` would show of the file (``shown_copy``):
 secrets and private sections of a hand-edited file are never kept outside the repository, and
-``doctor --fix`` rewrites older copies that still hold one (``scrub_copies``). The first snapshot of a store copies only its newest files: the
-older ones are recorded as present, without a copy (they are almost always committed).
+``doctor --fix`` rewrites older copies that still hold one (``scrub_copies``). The first
+snapshot of a store copies only its newest files: the older ones are recorded as present,
+without a copy (they are almost always committed).
 
 PostToolUse (``take_snapshot``) reads the call's listing back once and deletes it.
 """
@@ -89,8 +90,11 @@ def shown_copy(data: bytes) -> bytes:
     with those hidden (``exposure.shown_value``), or the text hidden (``exposure.hide``) when it is
     not a JSON record. The copy is named for the original bytes (git's blob id), so PostToolUse can
     still ask git whether that version is committed."""
-    from .exposure import hide, shown_value
+    from .exposure import hide, might_hide, shown_value
+    from ..base.sanitize import folded
     text = data.decode("utf-8", "replace")
+    if not might_hide(text if text.isascii() else folded(text)):  # nothing any pattern needs: the bytes as they are
+        return data
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):

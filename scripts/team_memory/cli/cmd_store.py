@@ -171,9 +171,8 @@ def cmd_show(ctx) -> int:
         print(dump_memory(record), end="")
         return 0
     from ..edits.write import content_hash
-    display = shown_text
-    print(ctx.color(display(record["title"]), "1"))
-    print(f"  {category} · {display(record_status(raw))} · updated {display(record.get('updated_at', '?'))} "
+    print(ctx.color(shown_text(record["title"]), "1"))
+    print(f"  {category} · {shown_text(record_status(raw))} · updated {shown_text(record.get('updated_at', '?'))} "
           f"· {shown_name(path)}")
     print(f"  hash: {content_hash(path)[:12]}  (for: update {shown_name(os.path.basename(path)[:-5])} "
           "--expect-hash ...)")
@@ -181,16 +180,16 @@ def cmd_show(ctx) -> int:
         from ..records.exposure import shown_tag
         print(f"  tags: {', '.join(t for t in map(shown_tag, raw['tags']) if t)}")
     if record.get("confidence") is not None:
-        print(f"  confidence: {display(record['confidence'])}")
+        print(f"  confidence: {shown_text(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
-        print(f"  related files: {', '.join(map(display, record['related_files']))}")
+        print(f"  related files: {', '.join(map(shown_text, record['related_files']))}")
         stale = _stale_suffix(ctx, path)
         if stale:
-            print(f"  stale: {display(stale)}  (see: {CLI} review)")
+            print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")
     for state in ("retired", "archived"):
         if record.get(f"{state}_at") or record.get(f"{state}_reason"):
-            print(f"  {state} {display(record.get(f'{state}_at', '?'))}: "
-                  f"{display(record.get(f'{state}_reason') or '(no reason given)')}")
+            print(f"  {state} {shown_text(record.get(f'{state}_at', '?'))}: "
+                  f"{shown_text(record.get(f'{state}_reason') or '(no reason given)')}")
     content = record.get("content")
     if isinstance(content, dict):
         for key, value in content.items():
@@ -202,9 +201,9 @@ def cmd_show(ctx) -> int:
         print("  history:")
         for change in changes:
             if isinstance(change, dict):
-                print(f"    {display(change.get('date', '?'))}  {display(change.get('summary', ''))}")
+                print(f"    {shown_text(change.get('date', '?'))}  {shown_text(change.get('summary', ''))}")
             else:
-                print(f"    {display(change)}")
+                print(f"    {shown_text(change)}")
     return 0
 
 

@@ -37,6 +37,13 @@ def test_shown_value_hides_keys_and_values_at_any_depth():
     assert sorted(shown_value(value)) == ["[REDACTED]", "[REDACTED] (2)", "rule"]  # hidden keys never collide
 
 
+def test_a_related_entry_is_hidden_before_it_is_normalised():
+    from team_memory.records.exposure import shown_related
+    shown = shown_related(["https://deploy:pw9x@db.example.com/app.py", "app/session.py", "../out.py"])
+    assert shown == {"https:/deploy:pw9x@db.example.com/app.py": "https://deploy:[REDACTED]@db.example.com/app.py",
+                     "app/session.py": "app/session.py"}  # stored "https:/" no longer matches the URL pattern
+
+
 def test_names_and_messages():
     assert shown_name(f"decisions/{TOKEN}.json") == "decisions/[REDACTED].json"
     assert not name_is_shown(f"{TOKEN}.json") and not name_is_shown(f"{KEY}.json")

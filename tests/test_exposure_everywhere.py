@@ -30,6 +30,10 @@ KINDS = {
     "pem": lambda u: f"-----BEGIN RSA PRIVATE KEY-----{u}abc-----END RSA PRIVATE KEY-----",
     "private": lambda u: f"<private>{u} the private words</private>",
     "unclosed": lambda u: f"<private> {u} never closed",
+    "bracket": lambda u: f"[private]{u}[/private]",
+    "comment": lambda u: f"<!-- private -->{u} words<!-- /private -->",
+    "url": lambda u: f"https://deploy:{u}pw9@db.example.com/app",
+    "bearer": lambda u: f"Authorization: Bearer {u}abc123def",
 }
 NAME_KINDS = ("aws", "github")  # what a file name can hold (no "/", "<", spaces)
 

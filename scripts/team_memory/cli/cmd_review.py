@@ -53,7 +53,7 @@ def _commands(ident: str, item) -> dict:
     ref = shlex.quote(ident)
     from ..records.exposure import hide
     kept = [e for e in item.entries if e not in item.missing]
-    if any(hide(e) != e for e in kept):  # an entry that shows a hidden part is never quoted: edit the file
+    if any(hide(e) != e or item.shown.get(e, e) != e for e in kept):  # an entry that shows a hidden part is never quoted: edit the file
         reviewed = f"{CLI} edit {ref}"
     elif not item.missing:
         reviewed = f"{CLI} update {ref} --reviewed"
@@ -73,7 +73,8 @@ def _item_dict(item) -> dict:
                 "subject": shown_text(c.subject, SUBJECT_CHARS)} for c in item.commits[:JSON_COMMITS]]
     return {"id": ident, "category": item.category, "title": shown_text(item.title),
             "path": shown_name(item.path), "updated_at": shown_text(item.updated), "suffix": item.suffix(),
-            "changed": [shown_name(p) for p in item.changed], "missing": [shown_name(m) for m in item.missing],
+            "changed": [shown_name(item.shown.get(p, p)) for p in item.changed],
+            "missing": [shown_name(item.shown.get(m, m)) for m in item.missing],
             "commit_count": len(item.commits), "commits": commits, "commands": _commands(ident, item)}
 
 

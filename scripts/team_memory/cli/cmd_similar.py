@@ -12,7 +12,7 @@ import os
 from ..base.cliname import cli_command, user_cli
 from ..base.model import CATEGORIES, display_name
 from ..base.sanitize import clean_tag
-from ..records.exposure import name_is_shown, shown_text
+from ..records.exposure import name_is_shown, shown_related, shown_text
 from ..derived.index import entry_from_record
 from ..edits.write import content_hash
 from ..recall.scoring import score_entry
@@ -80,7 +80,8 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
             continue
         entry = entry_from_record(memory_root, cat, path, record)
         if entry["title"] and entry["category"] == display_name(category):
-            candidates.append((entry, relpaths.usable(record.get("related_files")) if files else []))
+            shown = shown_related(record.get("related_files")) if files else {}
+            candidates.append((entry, [e for e, s in shown.items() if s == e]))  # never quotes a hidden entry
     candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
     best = None
     for entry, old_files in candidates:

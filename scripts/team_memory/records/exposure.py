@@ -23,7 +23,8 @@ helpers below are that rule for each shape of value:
 - ``shown_name(name)``: a file name, id or path as printed (``sanitize.shown_path`` after ``hide``);
   ``name_is_shown(name)``: whether recall may print a memory file's name at all;
 - ``shown_message(text)``: the tool's own message (it may name a closing tag; data in it is hidden);
-- ``shown_entry(entry)``: an entry read from ``index.md`` or the cache, title, path and tags hidden.
+- ``shown_entry(entry)``: an entry read from ``index.md`` or the cache, title, path and tags hidden;
+- ``shown_related(entries)``: a record's related entries, stored form -> shown form (hidden raw).
 
 ``might_hide`` is a substring check that runs first, so recall pays for the secret patterns
 only when a text holds something one of them needs (a hint below); it must list a piece of
@@ -156,6 +157,22 @@ def name_is_shown(name: str) -> bool:
     """Whether recall may print a memory file named ``name``: a safe name holding nothing hidden."""
     from ..base.sanitize import safe_name
     return safe_name(name) and (not might_hide(name) or hide(name) == name)
+
+
+def shown_related(entries) -> dict:
+    """``{stored form: shown form}`` of a ``related_files`` value's usable entries. Each entry is hidden
+    in its raw form first: normalising can take a pattern apart (``https://u:pw@host`` is stored as
+    ``https:/u:pw@host``, which no secret pattern matches any more)."""
+    from .relpaths import MAX_ENTRIES, normalise
+    out: dict = {}
+    for raw in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
+        try:
+            stored = normalise(raw)
+        except ValueError:
+            continue
+        if stored not in out:
+            out[stored] = shown_text(raw if hide(raw) != raw else stored)
+    return out
 
 
 def shown_entry(entry: dict) -> dict:

@@ -27,6 +27,22 @@ def warn(message: str) -> None:
     print(f"[team-memory] {clean_line(message)}", file=sys.stderr)
 
 
+PLAIN_SETTING_CHARS = 12  # no secret shape fits in this many letters, digits and "_-."
+
+
+def quoted(raw) -> str:
+    """A config value as a warning quotes it: a number, a boolean, null or a short plain word as written,
+    anything else by its type and size only (a committed config is anyone's text: it could hold a secret)."""
+    if raw is None or isinstance(raw, (bool, int, float)):
+        return repr(raw)
+    if isinstance(raw, str) and len(raw) <= PLAIN_SETTING_CHARS and raw.isascii() \
+            and raw.replace("_", "a").replace("-", "a").replace(".", "a").isalnum():
+        return repr(raw)
+    size = f" of {len(raw)}" + (" characters" if isinstance(raw, str) else " items") \
+        if isinstance(raw, (str, list, dict)) else ""
+    return f"(a {type(raw).__name__}{size})"
+
+
 def _read_json_object(path: str, what: str) -> dict:
     from .safefs import read_regular
     try:  # never through a link, never a FIFO, never more than the bound
@@ -82,7 +98,7 @@ def max_inject(config: dict) -> int:
             raise TypeError("boolean")
         return max(0, min(MAX_INJECT_LIMIT, int(raw)))
     except (ValueError, TypeError, OverflowError):
-        warn(f"invalid retrieval.max_inject {raw!r}; using default {MAX_INJECT_DEFAULT}")
+        warn(f"invalid retrieval.max_inject {quoted(raw)}; using default {MAX_INJECT_DEFAULT}")
         return MAX_INJECT_DEFAULT
 
 
@@ -94,7 +110,7 @@ def int_setting(config: dict, section_name: str, key: str, default: int, low: in
             raise TypeError("boolean")
         return max(low, min(high, int(raw)))
     except (ValueError, TypeError, OverflowError):
-        warn(f"invalid {section_name}.{key} {raw!r}; using default {default}")
+        warn(f"invalid {section_name}.{key} {quoted(raw)}; using default {default}")
         return default
 
 

@@ -54,6 +54,7 @@ def cmd_doctor(ctx) -> int:
     if ctx.args.fix and any(f.fixable for f in findings):
         repair(root, config, findings)
     remaining = [f for f in findings if not f.fixed and (not f.warning or ctx.args.strict)]
+    from ..records.exposure import shown_message, shown_name
     if ctx.args.json:
         ctx.print_json({"ok": not remaining, "findings": [f.to_dict() for f in findings]})
         return 1 if remaining else 0
@@ -64,9 +65,9 @@ def cmd_doctor(ctx) -> int:
             label = ctx.color("warning", "33")
         else:
             label = ctx.color("problem", "31")
-        print(f"{label}  {f.kind:14}  {f.path}: {f.message}")
+        print(f"{label}  {f.kind:14}  {shown_name(f.path)}: {shown_message(f.message)}")
         if not f.fixed:
-            print(f"{'':9}  {'':14}  fix: {f.fix}")
+            print(f"{'':9}  {'':14}  fix: {shown_message(f.fix)}")
     fixable = sum(1 for f in remaining if f.fixable)
     summary = f"{len(remaining)} problem(s) remain" if remaining else "the store is healthy"
     if fixable and not ctx.args.fix:
@@ -82,7 +83,9 @@ def cmd_gc(ctx) -> int:
             raise UsageError("--older-than must be 0 or more days")
         config["delete"] = dict(config.get("delete") if isinstance(config.get("delete"), dict) else {},
                                 grace_period_days=ctx.args.older_than)
-    items = purge_retired(ctx.memory_root, config, dry_run=ctx.args.dry_run)
+    from ..records.exposure import shown_name, shown_text
+    items = [dict(item, id=shown_name(item["id"]), path=shown_name(item["path"]), title=shown_text(item["title"]))
+             for item in purge_retired(ctx.memory_root, config, dry_run=ctx.args.dry_run)]
     if ctx.args.json:
         ctx.print_json({"dry_run": ctx.args.dry_run, "grace_period_days": grace_days(config), "deleted": items})
         return 0
@@ -96,6 +99,7 @@ def cmd_gc(ctx) -> int:
 
 def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     per_category = {c: {s: 0 for s in STATUSES} for c in CATEGORIES}
+    from ..records.exposure import shown_name, shown_tag, shown_text
     tags: Counter = Counter()
     dated, records = [], []
     for category, path, record in iter_records(memory_root, config):
@@ -104,7 +108,7 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
         if status in STATUSES:
             per_category[category][status] += 1
         if status == "active" and isinstance(record.get("tags"), list):
-            tags.update(t for t in record["tags"] if isinstance(t, str))
+            tags.update(filter(None, map(shown_tag, record["tags"])))  # hidden before cleaning, as recall lists them
         created = record.get("created_at")
         if isinstance(created, str):
             dated.append((created, os.path.basename(path)[:-5], record["title"]))
@@ -117,9 +121,8 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
             except OSError:
                 pass
     dated.sort()
-    from ..records.exposure import hide
-    from ..base.sanitize import shown_path
-    as_item = lambda t: {"id": shown_path(t[1]), "title": hide(t[2]), "created_at": t[0]} if t else None  # noqa: E731
+    as_item = lambda t: {"id": shown_name(t[1]), "title": shown_text(t[2]),  # noqa: E731
+                         "created_at": shown_text(t[0])} if t else None
     by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
     return {
         "store": memory_root,

@@ -51,8 +51,11 @@ def _commands(ident: str, item) -> dict:
     right" keeps the others (``--related-file`` replaces the list; none left: ``--no-related-files``)."""
     import shlex
     ref = shlex.quote(ident)
+    from ..records.exposure import hide
     kept = [e for e in item.entries if e not in item.missing]
-    if not item.missing:
+    if any(hide(e) != e or item.shown.get(e, e) != e for e in kept):  # an entry that shows a hidden part is never quoted: edit the file
+        reviewed = f"{CLI} edit {ref}"
+    elif not item.missing:
         reviewed = f"{CLI} update {ref} --reviewed"
     elif kept:
         reviewed = f"{CLI} update {ref} --reviewed" + "".join(f" --related-file {shlex.quote(e)}" for e in kept)
@@ -63,15 +66,15 @@ def _commands(ident: str, item) -> dict:
 
 def _item_dict(item) -> dict:
     from datetime import datetime, timezone
-    from ..base.sanitize import cut, display
-    from ..records.exposure import hide
-    ident = os.path.basename(item.path)[:-5]
+    from ..records.exposure import shown_name, shown_text
+    ident = shown_name(os.path.basename(item.path)[:-5])
     commits = [{"hash": c.hash, "short": c.hash[:7],
                 "date": datetime.fromtimestamp(c.time, timezone.utc).strftime("%Y-%m-%d"),
-                "subject": cut(display(hide(c.subject)), SUBJECT_CHARS)} for c in item.commits[:JSON_COMMITS]]
-    return {"id": ident, "category": item.category, "title": display(hide(item.title)),
-            "path": item.path, "updated_at": display(item.updated), "suffix": item.suffix(),
-            "changed": [display(p) for p in item.changed], "missing": [display(m) for m in item.missing],
+                "subject": shown_text(c.subject, SUBJECT_CHARS)} for c in item.commits[:JSON_COMMITS]]
+    return {"id": ident, "category": item.category, "title": shown_text(item.title),
+            "path": shown_name(item.path), "updated_at": shown_text(item.updated), "suffix": item.suffix(),
+            "changed": [shown_name(item.shown.get(p, p)) for p in item.changed],
+            "missing": [shown_name(item.shown.get(m, m)) for m in item.missing],
             "commit_count": len(item.commits), "commits": commits, "commands": _commands(ident, item)}
 
 
@@ -109,13 +112,13 @@ def _print(ctx, found, stale: list) -> None:
     print(f"{len(stale)} stale memor{'y' if len(stale) == 1 else 'ies'} (oldest change first): {why}")
     if not found.complete:
         print("  (the history or the file list was cut short by a bound: counts may be low)")
-    for item in stale:
+    for raw, item in zip(found.stale, stale):  # what an entry is (a glob, a folder) is read from the raw entry
         print()
         print(f"{ctx.color(item['title'], '1')}  [{display_name(item['category'])}]")
         print(f"  {shown_path(item['path'])}, updated {item['updated_at'][:10]}")
-        for entry in item["missing"]:
-            print(f"  {shown_path(entry)}: " + ("matches no tracked file" if entry.endswith("/") or _glob(entry)
-                                                else "no longer exists" if entry in item["changed"]
+        for entry, shown in zip(raw.missing, item["missing"]):
+            print(f"  {shown_path(shown)}: " + ("matches no tracked file" if entry.endswith("/") or _glob(entry)
+                                                else "no longer exists" if shown in item["changed"]
                                                 else "no such file"))  # (never there, or gone before)
         if item["commit_count"]:
             changed = ", ".join(shown_path(p) for p in item["changed"][:3]) + \

@@ -11,7 +11,8 @@ import os
 
 from ..base.cliname import cli_command, user_cli
 from ..base.model import CATEGORIES, display_name
-from ..base.sanitize import clean_tag, safe_name
+from ..base.sanitize import clean_tag
+from ..records.exposure import name_is_shown, shown_related, shown_text
 from ..derived.index import entry_from_record
 from ..edits.write import content_hash
 from ..recall.scoring import score_entry
@@ -75,11 +76,12 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
     files = relpaths.usable(list(related))
     candidates = []
     for cat, path, record in iter_records(memory_root, config, category):
-        if record_status(record) != "active" or not safe_name(os.path.basename(path)):
+        if record_status(record) != "active" or not name_is_shown(os.path.basename(path)):
             continue
         entry = entry_from_record(memory_root, cat, path, record)
         if entry["title"] and entry["category"] == display_name(category):
-            candidates.append((entry, relpaths.usable(record.get("related_files")) if files else []))
+            shown = shown_related(record.get("related_files")) if files else {}
+            candidates.append((entry, [e for e, s in shown.items() if s == e]))  # never quotes a hidden entry
     candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
     best = None
     for entry, old_files in candidates:
@@ -91,7 +93,8 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
             words_shared = sorted(set(parts["title"]) | set(parts["tags"]))
             why = ([f"shares the words {', '.join(words_shared)}"] if words_shared else []) + reasons
             best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
-                    "title": entry["title"], "path": entry["path"], "tags": entry["tags"], "why": why}
+                    "title": shown_text(entry["title"]), "path": entry["path"], "tags": entry["tags"],
+                    "why": [shown_text(w) for w in why]}  # a reason quotes the memory's own related entries
     if best:  # the hash lets the caller update it with --expect-hash
         best["hash"] = content_hash(os.path.join(project_root_of(memory_root), best["path"]))
     return best

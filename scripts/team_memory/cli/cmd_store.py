@@ -69,16 +69,16 @@ def cmd_rebuild(ctx) -> int:
 
 
 def _summary(category: str, path: str, record: dict) -> dict:
-    from ..records.exposure import hide
+    from ..records.exposure import shown_name, shown_tag, shown_text
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
     return {
-        "id": os.path.basename(path)[:-5],
+        "id": shown_name(os.path.basename(path)[:-5]),
         "category": category,
-        "title": hide(record.get("title")),
-        "tags": [hide(t) for t in tags if isinstance(t, str)],
-        "status": record_status(record),
-        "updated_at": record.get("updated_at") if isinstance(record.get("updated_at"), str) else "",
-        "path": path,
+        "title": shown_text(record.get("title")),
+        "tags": [t for t in map(shown_tag, tags) if t],
+        "status": shown_text(record_status(record)),
+        "updated_at": shown_text(record.get("updated_at")) if isinstance(record.get("updated_at"), str) else "",
+        "path": shown_name(path),
     }
 
 
@@ -132,20 +132,23 @@ def cmd_search(ctx) -> int:
         print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config, shown),
                            note=data_note(shown)), end="")
         return 0
-    if args.json:
-        ctx.print_json([{"id": os.path.basename(h.entry["path"])[:-5], "score": h.score,
-                         "category": h.entry["category"].lower(), "title": h.entry["title"],
-                         "path": h.entry["path"], "tags": sorted(h.entry["tags"]), "parts": h.parts} for h in hits])
+    from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
+    if args.json:  # the index or cache may be a forged file: what it says is shown through the same rule
+        ctx.print_json([{"id": shown_name(os.path.basename(h.entry["path"])[:-5]), "score": h.score,
+                         "category": h.entry["category"].lower(), "title": shown_text(h.entry["title"]),
+                         "path": shown_name(h.entry["path"]),
+                         "tags": sorted(filter(None, map(shown_tag, h.entry["tags"]))),
+                         "parts": shown_value(h.parts)} for h in hits])
         return 0
     if not hits:
         print("no memory matches")
-    from ..base.sanitize import display, shown_path
     for h in hits:
         score = f"{h.score:g}"
-        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {display(h.entry['title'])} "
-              f"-> {shown_path(h.entry['path'])}")
+        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {shown_text(h.entry['title'])} "
+              f"-> {shown_name(h.entry['path'])}")
         if args.explain:
-            print("      " + ", ".join(f"{k}: {v}" for k, v in h.parts.items() if v not in ([], 0, None, "")))
+            print("      " + ", ".join(f"{k}: {shown_text(v)}" for k, v in h.parts.items()
+                                       if v not in ([], 0, None, "")))
     if args.explain:
         from ..recall.explain import near_misses, print_near_misses
         print_near_misses(ctx, near_misses(ctx.memory_root, ctx.config, args.prompt,
@@ -158,32 +161,35 @@ def cmd_show(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {ctx.args.id!r} (try: {CLI} list)")
     category, path = found
+    from ..records.exposure import shown_name, shown_text, shown_value
     try:
-        record = hidden(load_memory(path))
+        raw = load_memory(path)
     except NotARecord as exc:
-        raise CliError(f"{path}: {exc}") from None
+        raise CliError(f"{shown_name(path)}: {shown_text(exc)}") from None
+    record = shown_value(raw)  # every string and key, at any depth: the file may be hand-edited
     if ctx.args.json:
         print(dump_memory(record), end="")
         return 0
-    from ..base.sanitize import display, shown_path
     from ..edits.write import content_hash
-    print(ctx.color(display(record["title"]), "1"))
-    print(f"  {category} · {display(record_status(record))} · updated {display(record.get('updated_at', '?'))} "
-          f"· {shown_path(path)}")
-    print(f"  hash: {content_hash(path)[:12]}  (for: update {os.path.basename(path)[:-5]} --expect-hash ...)")
-    if record.get("tags"):
-        print(f"  tags: {', '.join(map(display, record['tags']))}")
+    print(ctx.color(shown_text(record["title"]), "1"))
+    print(f"  {category} · {shown_text(record_status(raw))} · updated {shown_text(record.get('updated_at', '?'))} "
+          f"· {shown_name(path)}")
+    print(f"  hash: {content_hash(path)[:12]}  (for: update {shown_name(os.path.basename(path)[:-5])} "
+          "--expect-hash ...)")
+    if isinstance(raw.get("tags"), list) and raw["tags"]:
+        from ..records.exposure import shown_tag
+        print(f"  tags: {', '.join(t for t in map(shown_tag, raw['tags']) if t)}")
     if record.get("confidence") is not None:
-        print(f"  confidence: {display(record['confidence'])}")
+        print(f"  confidence: {shown_text(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
-        print(f"  related files: {', '.join(map(display, record['related_files']))}")
+        print(f"  related files: {', '.join(map(shown_text, record['related_files']))}")
         stale = _stale_suffix(ctx, path)
         if stale:
-            print(f"  stale: {display(stale)}  (see: {CLI} review)")
+            print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")
     for state in ("retired", "archived"):
         if record.get(f"{state}_at") or record.get(f"{state}_reason"):
-            print(f"  {state} {display(record.get(f'{state}_at', '?'))}: "
-                  f"{display(record.get(f'{state}_reason') or '(no reason given)')}")
+            print(f"  {state} {shown_text(record.get(f'{state}_at', '?'))}: "
+                  f"{shown_text(record.get(f'{state}_reason') or '(no reason given)')}")
     content = record.get("content")
     if isinstance(content, dict):
         for key, value in content.items():
@@ -195,7 +201,9 @@ def cmd_show(ctx) -> int:
         print("  history:")
         for change in changes:
             if isinstance(change, dict):
-                print(f"    {display(change.get('date', '?'))}  {display(change.get('summary', ''))}")
+                print(f"    {shown_text(change.get('date', '?'))}  {shown_text(change.get('summary', ''))}")
+            else:
+                print(f"    {shown_text(change)}")
     return 0
 
 
@@ -210,29 +218,19 @@ def _stale_suffix(ctx, path: str) -> str:
         return ""
 
 
-def hidden(value):
-    """``value`` with ``exposure.hide`` applied to every string in it (the file may be hand-edited)."""
-    from ..records.exposure import hide
-    if isinstance(value, str):
-        return hide(value)
-    if isinstance(value, list):
-        return [hidden(v) for v in value]
-    if isinstance(value, dict):
-        return {k: hidden(v) for k, v in value.items()}
-    return value
-
-
 def _print_field(key: str, value, indent: str = "  ") -> None:
+    """One content field of a record already through ``shown_value``; each line through ``shown_text``."""
+    from ..records.exposure import shown_text
     if isinstance(value, list):
-        print(f"{indent}{key}:")
+        print(f"{indent}{shown_text(key)}:")
         for item in value:
             if isinstance(item, dict):
-                print(f"{indent}  - " + "; ".join(f"{k}: {v}" for k, v in item.items()))
+                print(f"{indent}  - " + "; ".join(f"{shown_text(k)}: {shown_text(v)}" for k, v in item.items()))
             else:
-                print(f"{indent}  - {item}")
+                print(f"{indent}  - {shown_text(item)}")
     elif isinstance(value, dict):
-        print(f"{indent}{key}:")
+        print(f"{indent}{shown_text(key)}:")
         for k, v in value.items():
             _print_field(k, v, indent + "  ")
     else:
-        print(f"{indent}{key}: {value}")
+        print(f"{indent}{shown_text(key)}: {shown_text(value)}")

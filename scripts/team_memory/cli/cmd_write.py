@@ -20,7 +20,6 @@ from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
 from ..records.privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
-from ..base.sanitize import shown_path
 from ..records.store import iter_memory_files, project_root_of, repo_root_of
 from ..records.validate import ValidationError, check_file, format_problems
 from ..edits.write import WriteError, create_memory, set_status, update_memory
@@ -177,7 +176,9 @@ def write_root(ctx) -> str:
 # --- output ------------------------------------------------------------------
 
 def _problem_dicts(problems) -> list:
-    return [{"field": p.field, "message": p.message, "hint": p.hint} for p in problems]
+    from ..records.exposure import shown_message
+    return [{"field": shown_message(p.field), "message": shown_message(p.message), "hint": shown_message(p.hint)}
+            for p in problems]
 
 
 def _run(ctx, func, *args, **kwargs):
@@ -219,14 +220,15 @@ def _report(ctx, result) -> int:
     if ctx.args.json:
         ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
         return 0
-    print(f"{result.action} {result.id} -> {result.path}")
+    from ..records.exposure import shown_message, shown_name
+    print(f"{result.action} {shown_name(result.id)} -> {shown_name(result.path)}")
     if note:
-        print(f"  note: {note}")
+        print(f"  note: {shown_message(note)}")
     if result.private_sections or result.secrets_redacted:
         print(f"  removed {_plural(result.private_sections, 'private section')}, "
               f"redacted {_plural(result.secrets_redacted, 'secret')}")
     if result.retired:
-        print(f"  retired older session summaries: {', '.join(result.retired)}")
+        print(f"  retired older session summaries: {', '.join(map(shown_name, result.retired))}")
     return 0
 
 
@@ -363,15 +365,17 @@ def _files_to_check(ctx) -> list:
 
 
 def cmd_validate(ctx) -> int:
+    from ..records.exposure import shown_name
     in_store = not ctx.args.paths  # the whole store: its config and root are known already
     results = [(path, check_file(path, ctx.config, ctx.memory_root) if in_store else check_file(path))
                for path in _files_to_check(ctx)]
     invalid = [r for r in results if r[1]]
     if ctx.args.json:
-        ctx.print_json([{"path": p, "valid": not probs, "problems": _problem_dicts(probs)} for p, probs in results])
+        ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": _problem_dicts(probs)}
+                        for p, probs in results])
     else:
         for path, problems in invalid:
-            print(ctx.color(f"invalid {shown_path(path)}", "31"))
+            print(ctx.color(f"invalid {shown_name(path)}", "31"))
             print(textwrap.indent(format_problems(problems), "  "))
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0

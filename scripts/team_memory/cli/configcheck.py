@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from ..base.config import DEFAULT_CONFIG_PATH
+from ..records.exposure import shown_text
 
 
 def _kind(value) -> str:
@@ -37,7 +38,7 @@ def _walk(stored: dict, default: dict, prefix: str, out: list) -> None:
         if isinstance(want, dict) and isinstance(value, dict):
             _walk(value, want, name + ".", out)
         elif _kind(value) != _kind(want):
-            out.append((name, f"is {_kind(value)} ({json.dumps(value)[:40]}), expected {_kind(want)}; "
+            out.append((name, f"is {_kind(value)} ({shown_text(json.dumps(value), 40)}), expected {_kind(want)}; "
                               f"the default {json.dumps(want)[:40]} is used instead", False))
 
 
@@ -52,6 +53,6 @@ def config_problems(stored: dict) -> list:
     if isinstance(strategy, str):
         from ..recall.scoring import STRATEGIES
         if strategy not in STRATEGIES:
-            out.append(("retrieval.match_strategy", f"{strategy!r} is not one of {', '.join(sorted(STRATEGIES))}; "
+            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}; "
                                                     "smart is used instead", False))
     return out

@@ -50,7 +50,9 @@ class Finding:
     fixed: bool = False
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        from ..records.exposure import shown_message, shown_name
+        return dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
+                    fix=shown_message(self.fix))
 
 
 def _rel(memory_root: str, path: str) -> str:
@@ -271,6 +273,8 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
     if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
         return False
     _write_record(path, clean)
+    from ..records.snapshot import scrub_copies
+    scrub_copies(memory_root)  # the copies kept outside the repository lose the secret too
     return True
 
 

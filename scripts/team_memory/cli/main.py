@@ -249,7 +249,8 @@ def _run(args) -> int:
         print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
     except UnsafePath as exc:  # a link or a non-regular file where the store needs a real one
-        print(f"error: {exc} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
+        from ..records.exposure import shown_message
+        print(f"error: {shown_message(exc)} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
               file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

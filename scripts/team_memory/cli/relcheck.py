@@ -26,6 +26,9 @@ def update_fix(cli: str, ref: str, record, problems, project_root: str) -> str |
     inside = [relpaths.repo_relative(e, project_root, project_root) if isinstance(e, str) and e.startswith(("/", "~"))
               else e for e in entries] if isinstance(entries, list) else entries
     kept = relpaths.usable(inside)
+    from ..records.exposure import hide
+    if any(hide(e) != e for e in kept):  # an entry holding a secret or private text is never quoted back
+        return None
     args = " ".join(f"--related-file {shlex.quote(e)}" for e in kept) if kept else "--no-related-files"
     return f"{cli} update {ref} {args} (keeps the entries that are fine), or edit it: {cli} edit {ref}"
 

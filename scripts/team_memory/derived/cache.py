@@ -58,7 +58,7 @@ from ..base import fastjson
 CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
 MAGIC = b"team-memory retrieval cache\n"
-FORMAT = 4
+FORMAT = 5  # 5: titles and tags through the exposure rule of issue 24 (the marker is text, tags hidden before cleaning)
 DEAD = 0xFFFFFFFF
 NO_BITS = 0xFFFFFFFF
 NO_CATEGORY = 255

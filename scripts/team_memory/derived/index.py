@@ -32,13 +32,13 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
-    from ..records.exposure import recall_tag, recall_title
-    from ..base.sanitize import TITLE_MAX, clean_tag
+    from ..records.exposure import recall_title, shown_tag
+    from ..base.sanitize import TITLE_MAX
     tags = []
     raw_tags = record.get("tags")
     for tag in raw_tags if isinstance(raw_tags, list) else []:
         if isinstance(tag, str):
-            tag = recall_tag(clean_tag(tag).replace(",", ""))
+            tag = shown_tag(tag)  # hidden before it is cleaned: "<private>x</private>" never reads "privatexprivate"
             if tag and tag not in tags:
                 tags.append(tag)
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
@@ -62,7 +62,7 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
 
     With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``features.derive_body_tokens``).
     """
-    from ..base.sanitize import safe_name
+    from ..records.exposure import name_is_shown
     from ..records.store import iter_records
     if bodies is not None:
         from ..text.features import derive_body_tokens  # for speed: only a caller that wants bodies loads it
@@ -73,7 +73,7 @@ def build_entries(memory_root: str, config: dict, bodies: dict | None = None) ->
         if record_status(record) != "active" or not category_enabled(config, category):
             continue
         entry = entry_from_record(memory_root, category, path, record)
-        if entry["title"] and safe_name(os.path.basename(path)):
+        if entry["title"] and name_is_shown(os.path.basename(path)):
             entries.append(entry)
             if bodies is not None:
                 bodies[entry["path"]] = derive_body_tokens(record, stop_words)

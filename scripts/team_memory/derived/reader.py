@@ -57,6 +57,12 @@ def read_memory_file(path: str):
         os.close(fd)
 
 
+def _skipped(path: str, memory_root: str, exc: Exception) -> None:
+    """One stderr line for a memory file recall cannot use; its name and the reason through the exposure rule."""
+    from ..records.exposure import shown_message, shown_name
+    warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
+
+
 class _Reader:
     """Turns memory files into index entries, with the tag clean-up memoised.
 
@@ -64,11 +70,11 @@ class _Reader:
     """
 
     def __init__(self, memory_root: str, config: dict, strategy, deadline=None):
-        from ..records.exposure import recall_tag, recall_title
-        from ..base.sanitize import TITLE_MAX, clean_tag, safe_name
+        from ..records.exposure import name_is_shown, recall_title, shown_tag
+        from ..base.sanitize import TITLE_MAX
         self.memory_root, self.config, self.strategy, self.deadline = memory_root, config, strategy, deadline
-        self.recall_title, self.clean_tag, self.title_max = recall_title, clean_tag, TITLE_MAX
-        self.recall_tag, self.safe_name = recall_tag, safe_name
+        self.recall_title, self.title_max = recall_title, TITLE_MAX
+        self.shown_tag, self.safe_name = shown_tag, name_is_shown
         self.tags: dict = {}
         self.prefix: dict = {}
         self.related: dict = {}  # memory path -> its related_files entries, for each indexed memory read (filemap)
@@ -86,17 +92,17 @@ class _Reader:
         try:
             data, st = read_memory_file(path)
         except TooLarge as exc:  # recorded in the file table (not in the index) until it changes
-            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            _skipped(path, self.memory_root, exc)
             st = _lstat(path)
             return (None if st is None else [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]), None
         except OSError as exc:
-            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            _skipped(path, self.memory_root, exc)
             return None, None
         stamp = [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]
         try:
             record = parse_memory(data)
         except NotARecord as exc:
-            warn(f"skipped {os.path.relpath(path, self.memory_root)}: {exc}")
+            _skipped(path, self.memory_root, exc)
             return stamp, None
         if record_status(record) != "active" or not category_enabled(self.config, category):
             return stamp, None
@@ -117,7 +123,7 @@ class _Reader:
             if isinstance(tag, str):
                 clean = self.tags.get(tag)
                 if clean is None:
-                    clean = self.tags[tag] = self.recall_tag(self.clean_tag(tag).replace(",", ""))
+                    clean = self.tags[tag] = self.shown_tag(tag)  # hidden before it is cleaned
                 if clean and clean not in tags:
                     tags.append(clean)
         prefix = self.path_of(folder, "")

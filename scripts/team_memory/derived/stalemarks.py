@@ -35,6 +35,8 @@ class Item:
         self.updated = record.get("updated_at") or record.get("created_at") or ""
         self.since = record_time(record)
         self.entries = related_entries(record)
+        from ..records.exposure import shown_related
+        self.shown = shown_related(record.get("related_files"))  # stored form -> what may be shown of it
         self.key = entry_key(path, record, self.entries)
         self.commits: list = []  # the commits that count, newest first
         self.changed: list = []  # the files they touched that an entry names, newest first
@@ -52,12 +54,12 @@ class Item:
         gone = [m for m in self.missing if not is_glob(m) and not m.endswith("/")]
         empty = [m for m in self.missing if m not in gone]
         if gone:
-            parts.append(_some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
+            parts.append(_some(gone, self.shown) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
         if empty:
-            parts.append(_some(empty) + (" matches no file" if len(empty) == 1 else " match no file"))
+            parts.append(_some(empty, self.shown) + (" matches no file" if len(empty) == 1 else " match no file"))
         changed = [p for p in self.changed if p not in self.missing]
         if changed:
-            parts.append(_some(changed) + " changed since")
+            parts.append(_some(changed, self.shown) + " changed since")
         if self.commits:
             parts.append(f"{len(self.commits)} commit" + ("" if len(self.commits) == 1 else "s"))
         return "(" + "; ".join(parts) + ")" if parts else ""
@@ -67,9 +69,9 @@ class Item:
         return self.commits[-1].time if self.commits else self.since
 
 
-def _some(paths: list) -> str:
-    from ..base.sanitize import clean_line, cut
-    first = cut(clean_line(paths[0]), SHOWN_PATH)
+def _some(paths: list, shown: dict) -> str:
+    from ..records.exposure import shown_text
+    first = shown_text(shown.get(paths[0], paths[0]), SHOWN_PATH)  # hidden in its raw form, then cut
     return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
 
 

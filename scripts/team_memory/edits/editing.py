@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -74,8 +73,9 @@ def keep(memory_id: str, text: str, config: dict) -> str:
     try:
         text = scrub_text(text, private_settings(config))[0]
     except PrivateTagError:  # an unclosed tag: everything from the first one on may be private
-        cut = re.search(r"<\s*private|\[private\]|<!--\s*private", text, re.I)
-        text = text[:cut.start()] + "[PRIVATE: unclosed tag, the rest was not kept]" if cut else text
+        from ..records.privacy import FORMATS, first_tag
+        cut = first_tag(text, FORMATS)  # the stored [PRIVATE] marker is text, never where the cut falls
+        text = text[:cut] + "[PRIVATE: unclosed tag, the rest was not kept]" if cut is not None else text
     path = recovery_path(memory_id)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     prune(os.path.dirname(path), RECOVERY_DAYS)

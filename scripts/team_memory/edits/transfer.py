@@ -70,12 +70,14 @@ def format_for(path: str | None, explicit: str | None) -> str:
 # --- export ------------------------------------------------------------------
 
 def export_records(memory_root: str, config: dict, status: str = "all", category: str | None = None) -> list:
-    """The stored records (as on disk, canonical key order), by category then id."""
+    """The stored records (canonical key order), by category then id; what a hand-edited file holds
+    that no write would have stored (secrets, private sections, in any string or key) is hidden."""
+    from ..records.exposure import shown_value
     out = []
     for cat, path, record in iter_records(memory_root, config):
         if (category and cat != category) or (status != "all" and record_status(record) != status):
             continue
-        out.append((CATEGORIES.index(cat), os.path.basename(path), ordered(record)))
+        out.append((CATEGORIES.index(cat), os.path.basename(path), ordered(shown_value(record))))
     return [rec for _, _, rec in sorted(out, key=lambda t: t[:2])]
 
 

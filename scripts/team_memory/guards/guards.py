@@ -60,9 +60,9 @@ def protected(path: str, stores: list, removes: bool = False) -> bool:
 
 def _shown(text: str) -> str:
     """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
-    from ..records.exposure import hide_secrets
-    from ..base.sanitize import clean_line, neutralize_block
-    return neutralize_block(clean_line(hide_secrets(text)))
+    from ..records.exposure import shown_message
+    from ..base.sanitize import neutralize_block
+    return neutralize_block(shown_message(text))
 
 
 def _rel(path: str, project: str) -> str:

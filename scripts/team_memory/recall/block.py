@@ -86,9 +86,9 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         winner = clear[0] if clear_winner(clear) else None
     for hit in hits:
         if hit.line is None:  # read from index.md, which anyone could have written: hide what it shows
-            from ..records.exposure import hide
+            from ..records.exposure import shown_entry
             from ..base.sanitize import block_line
-            hit.line = block_line(dict(hit.entry, title=hide(hit.entry["title"])), seed)
+            hit.line = block_line(shown_entry(hit.entry), seed)
         line = hit.line
         status = None if seed or hit.record is None else decision_status(hit.record)
         if status:  # a decision the team has not settled on, or no longer holds: say so

@@ -85,8 +85,8 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     """
     from ..base.config import category_enabled, category_folders
     from ..base.safefs import is_real_dir, read_regular
-    from ..base.sanitize import safe_name
     from ..derived.index import entry_from_record
+    from ..records.exposure import name_is_shown
     from ..records.relpaths import matches, usable
     from ..records.store import MAX_MEMORY_BYTES, NotARecord, parse_memory, project_root_of, record_status
     prefix = os.path.relpath(memory_root, project_root_of(memory_root)).replace(os.sep, "/") + "/"
@@ -95,7 +95,7 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     folder, _, name = memory[len(prefix):].partition("/")
     category = {f: c for c, f in category_folders(config).items()}.get(folder)
     if category is None or not category_enabled(config, category) or "/" in name or not name.endswith(".json") \
-            or not safe_name(name) or name.startswith("."):
+            or not name_is_shown(name) or name.startswith("."):
         return None
     folder_path = os.path.join(memory_root, folder)
     if not is_real_dir(folder_path):
@@ -118,10 +118,10 @@ def file_block(entries: list, config: dict, files: list, marks: dict | None = No
     ``marks``: memory path -> a short suffix (a stale memory's note), shown after that memory's line.
     """
     from ..base.sanitize import block_line, block_text
-    from ..records.exposure import hide
+    from ..records.exposure import shown_entry
     from ..records.hookio import DATA_NOTE
     from .block import format_block
-    hits = [_Hit(entry, block_line(dict(entry, title=hide(entry["title"])))) for entry in entries[:MAX_LINES]]
+    hits = [_Hit(entry, block_line(shown_entry(entry))) for entry in entries[:MAX_LINES]]
     named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
     note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
     return format_block(hits, config, MAX_CHARS, 0, None, note, marks)

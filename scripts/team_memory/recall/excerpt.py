@@ -18,8 +18,9 @@ RUNBOOK_STEPS = 3
 
 
 def _text(value) -> str:
-    if isinstance(value, str):
-        return value
+    if isinstance(value, str):  # each string hidden on its own: an unclosed tag in one never eats the next
+        from ..records.exposure import hide
+        return hide(value)
     if isinstance(value, list):
         return "; ".join(_text(v) for v in value if _text(v))
     return ""
@@ -33,7 +34,7 @@ def key_content(category: str, record: dict) -> tuple:
     if category == "decision":
         return "decision", _text(content.get("decision"))
     if category == "runbook":
-        steps = [s for s in content.get("steps", []) if isinstance(s, str) and s.strip()] \
+        steps = [_text(s) for s in content.get("steps", []) if isinstance(s, str) and s.strip()] \
             if isinstance(content.get("steps"), list) else []
         return "first steps", " ".join(f"{i}. {s.strip()}" for i, s in enumerate(steps[:RUNBOOK_STEPS], 1))
     if category == "constraint":

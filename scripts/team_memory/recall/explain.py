@@ -98,11 +98,11 @@ def print_near_misses(ctx, misses: list) -> None:
         print("near misses: none (no other memory shares a word with the prompt)")
         return
     print("near misses (scored, not injected; scores before the recency bonus):")
-    from ..base.sanitize import display, shown_path
+    from ..records.exposure import shown_name, shown_text
     for score, entry, parts, reason in misses:
-        print(f"{score:>4g}  [{entry['category']}] {display(entry['title'])} -> {shown_path(entry['path'])}")
+        print(f"{score:>4g}  [{entry['category']}] {shown_text(entry['title'])} -> {shown_name(entry['path'])}")
         print(f"      {reason}")
-        details = display(", ".join(f"{k}: {v}" for k, v in parts.items() if v not in ([], 0, None, "")))
+        details = shown_text(", ".join(f"{k}: {v}" for k, v in parts.items() if v not in ([], 0, None, "")))
         if details:
             print(f"      {details}")
 

@@ -81,7 +81,7 @@ from __future__ import annotations
 import bisect
 import math
 
-from ..base.config import int_setting, section, warn
+from ..base.config import int_setting, quoted, section, warn
 from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import joined_pairs, token_groups
@@ -115,7 +115,7 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
         if math.isnan(value):
             raise ValueError("NaN")
     except (TypeError, ValueError, OverflowError):
-        warn(f"invalid retrieval.{key} {raw!r}; using default {default}")
+        warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
         return default
     return max(low, min(high, value))
 

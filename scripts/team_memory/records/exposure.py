@@ -10,6 +10,22 @@ secret-shaped values become ``[REDACTED]``. Both are looked for in the normalise
 and ``<pri\\u200bvate>`` are caught; when something is hidden the normalised text is what
 is shown.
 
+The one rule for everything shown, to Claude or to a person: every string that came from a memory
+file, its name, the index, a derived file or a config value passes ``hide`` *before* any other
+cleaning (cleaning can join or lower-case what a pattern needs: ``<private>X</private>`` as a tag
+would become ``privatexprivate``), then the character policy, then a length cut. The public
+helpers below are that rule for each shape of value:
+
+- ``shown_text(value, limit)``: one line (a title, a message naming a field, a related entry);
+- ``shown_value(value)``: a JSON value for ``--json`` output and ``show``: every string *and key*
+  at any depth hidden (keys that collide after hiding get a counter);
+- ``shown_tag(tag)``: a tag as listed, "" when its raw form hides anything;
+- ``shown_name(name)``: a file name, id or path as printed (``sanitize.shown_path`` after ``hide``);
+  ``name_is_shown(name)``: whether recall may print a memory file's name at all;
+- ``shown_message(text)``: the tool's own message (it may name a closing tag; data in it is hidden);
+- ``shown_entry(entry)``: an entry read from ``index.md`` or the cache, title, path and tags hidden;
+- ``shown_related(entries)``: a record's related entries, stored form -> shown form (hidden raw).
+
 ``might_hide`` is a substring check that runs first, so recall pays for the secret patterns
 only when a text holds something one of them needs (a hint below); it must list a piece of
 every pattern in ``redact`` and ``privacy``.
@@ -67,6 +83,109 @@ def hide_secrets(text: str) -> str:
     return shown if secrets else text
 
 
+def shown_text(value, limit: int | None = None) -> str:
+    """Any value as one line anyone may see: hidden parts hidden (before cleaning), one clean line, cut."""
+    from ..base.sanitize import cut
+    text = value if isinstance(value, str) else str(value)
+    line = clean_line(hide(text))
+    line = hide(line)  # cleaning can bring the pieces of a secret together: look again
+    return cut(line, limit) if limit is not None else line
+
+
+def shown_message(value, limit: int | None = None) -> str:
+    """The tool's own message, which may quote a file's data: one clean line, private sections and
+    secrets hidden. A closing tag the message names (a fix saying "close it with </private>") stays;
+    an opening tag no closing one ends hides the rest, as ``hide`` does."""
+    from ..base.sanitize import cut
+    text = clean_line(value if isinstance(value, str) else str(value))
+    probe = text if text.isascii() and text.isprintable() else folded(text)
+    if might_hide(probe):
+        from .privacy import FORMATS, PrivateTagError, first_opening, strip_sections
+        try:
+            shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
+            text = shown if private else text
+        except PrivateTagError:  # a closing tag the message names stays; an opening one hides the rest
+            cut_at = first_opening(probe, FORMATS)
+            if cut_at is not None:
+                text = probe[:cut_at] + "[PRIVATE]"
+        text = hide_secrets(text)
+    return cut(text, limit) if limit is not None else text
+
+
+MAX_DEPTH = 40  # nesting shown by ``shown_value``; anything deeper is "..."
+
+
+def shown_value(value, depth: int = 0):
+    """A JSON value with ``hide`` applied to every string and every key, at any depth."""
+    if isinstance(value, str):
+        return hide(value)
+    if depth >= MAX_DEPTH:
+        return "..."
+    if isinstance(value, list):
+        return [shown_value(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            key = hide(key) if isinstance(key, str) else key
+            shown, n = key, 1
+            while shown in out:  # two keys hidden to the same text: both kept
+                n += 1
+                shown = f"{key} ({n})"
+            out[shown] = shown_value(item, depth + 1)
+        return out
+    return value
+
+
+def shown_tag(tag) -> str:
+    """A tag as listed: cleaned, or "" when the raw or the clean form would show a hidden part."""
+    from ..base.sanitize import clean_tag
+    if not isinstance(tag, str):
+        return ""
+    clean = clean_tag(tag).replace(",", "")
+    if hide(tag) != tag or hide(clean) != clean:
+        return ""
+    return clean
+
+
+def shown_name(name) -> str:
+    """A file name, id or path as printed: hidden parts hidden, then ``sanitize.shown_path``."""
+    from ..base.sanitize import shown_path
+    return shown_path(hide(name if isinstance(name, str) else str(name)))
+
+
+def name_is_shown(name: str) -> bool:
+    """Whether recall may print a memory file named ``name``: a safe name holding nothing hidden."""
+    from ..base.sanitize import safe_name
+    return safe_name(name) and (not might_hide(name) or hide(name) == name)
+
+
+def shown_related(entries) -> dict:
+    """``{stored form: shown form}`` of a ``related_files`` value's usable entries. Each entry is hidden
+    in its raw form first: normalising can take a pattern apart (``https://u:pw@host`` is stored as
+    ``https:/u:pw@host``, which no secret pattern matches any more)."""
+    from .relpaths import MAX_ENTRIES, normalise
+    out: dict = {}
+    for raw in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
+        try:
+            stored = normalise(raw)
+        except ValueError:
+            continue
+        if stored not in out:
+            out[stored] = shown_text(raw if hide(raw) != raw else stored)
+    return out
+
+
+def shown_entry(entry: dict) -> dict:
+    """An index entry (``index.md`` or the cache: files anyone could have written) with its title,
+    path and tags through the rule above; the same entry when nothing in it is hidden."""
+    title, path, tags = entry.get("title", ""), entry.get("path", ""), entry.get("tags") or []
+    shown_title, shown_path_ = hide(title), hide(path)
+    shown_tags = [t for t in map(shown_tag, tags) if t] if any(map(might_hide, tags)) else tags
+    if shown_title is title and shown_path_ is path and shown_tags is tags:
+        return entry
+    return dict(entry, title=shown_title, path=shown_path_, tags=shown_tags)
+
+
 def _cut_at_first_tag(text: str) -> str:
     from .privacy import FORMATS, first_tag
     start = first_tag(text, FORMATS)
@@ -78,11 +197,6 @@ def recall_title(title: str, limit: int) -> str:
     title = clean_line(title)
     shown = hide(title)
     return (title if shown is title else clean_line(shown))[:limit].strip()
-
-
-def recall_tag(clean: str) -> str:
-    """A cleaned tag as the index keeps it; "" when it would show a secret or private text."""
-    return clean if hide(clean) == clean else ""
 
 
 def descriptions_attr(config: dict) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from ..base.config import section, warn
+from ..base.config import quoted, section, warn
 from .redact import redact_secrets, secret_kinds
 from ..base.sanitize import clean_text, folded
 
@@ -46,6 +46,10 @@ STRUCTURAL_FIELDS = frozenset({"schema_version", "category", "id", "created_at",
                                "record_status", "retired_at", "archived_at", "times_updated", "confidence"})
 
 
+# What ``leaks`` says of a field with an unclosed private tag (``validate`` and ``doctor`` match it).
+UNCLOSED = "holds an unclosed private tag (recall shows nothing after it)"
+
+
 class PrivateTagError(ValueError):
     """A private tag is not closed (or closed without being opened): nothing may be written."""
 
@@ -56,11 +60,11 @@ def private_settings(config: dict) -> tuple:
     tags = tags if isinstance(tags, dict) else {}
     formats = tags.get("formats", ["xml"])
     if not isinstance(formats, list) or not all(f in FORMATS for f in formats):
-        warn(f"invalid privacy.private_tags.formats {formats!r}; using ['xml']")
+        warn(f"invalid privacy.private_tags.formats {quoted(formats)}; using ['xml']")
         formats = ["xml"]
     marker = tags.get("marker", DEFAULT_MARKER)
     if marker not in MARKERS:
-        warn(f"invalid privacy.private_tags.marker {marker!r}; using {DEFAULT_MARKER!r}")
+        warn(f"invalid privacy.private_tags.marker {quoted(marker)}; using {DEFAULT_MARKER!r}")
         marker = DEFAULT_MARKER
     return tuple(dict.fromkeys(["xml", *formats])), marker
 
@@ -101,7 +105,31 @@ def _tag_events(text: str, formats) -> list:
         if ev[0] >= last_end:
             kept.append(ev)
             last_end = ev[1]
-    return kept
+    return _without_markers(text, kept)
+
+
+def _without_markers(text: str, events: list) -> list:
+    """``events`` less every ``[PRIVATE]`` that is this tool's own marker, not an opening tag.
+
+    The default marker is spelled like the bracket format's opening tag, so a stored record
+    holds "openers" no closer ends. A closing tag takes the nearest opening tag still open,
+    preferring one written any other way to one spelled exactly as the marker; a marker-spelled
+    opener left without a closer is plain text. Any other unclosed opener still counts.
+    """
+    if DEFAULT_MARKER not in text:
+        return events
+    open_real, open_marker = [], []
+    for i, (start, end, fmt, is_open) in enumerate(events):
+        if fmt != "bracket":
+            continue
+        if is_open:
+            (open_marker if text[start:end] == DEFAULT_MARKER else open_real).append(i)
+        elif open_real:
+            open_real.pop()
+        elif open_marker:
+            open_marker.pop()
+    inert = set(open_marker)
+    return [ev for i, ev in enumerate(events) if i not in inert] if inert else events
 
 
 def _line_of(text: str, index: int) -> int:
@@ -124,6 +152,12 @@ def find_sections(text: str, formats=("xml",)) -> list:
     if depth:
         raise PrivateTagError(f"a private tag opened at line {_line_of(text, start)} is never closed")
     return sections
+
+
+def first_opening(text: str, formats=FORMATS):
+    """Where the first opening tag outside fenced code starts (closing tags passed over); None without one.
+    For messages, which may name a closing tag but never quote an opening one."""
+    return next((ev[0] for ev in _tag_events(text, formats) if ev[3]), None)
 
 
 def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
@@ -208,16 +242,29 @@ def scrub_record(record: dict, config: dict) -> tuple:
         if isinstance(value, list):
             return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
         if isinstance(value, dict):
-            return {k: walk(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+            return {k: walk(v, f"{path}.{field_name(k)}" if path else field_name(k)) for k, v in value.items()}
         return value
 
     out = {}
     for key, value in record.items():
-        out[key] = value if key in STRUCTURAL_FIELDS else walk(value, key)
+        out[key] = value if key in STRUCTURAL_FIELDS else walk(value, field_name(key))
     if errors:
         raise PrivateTagError("; ".join(errors) + " (close it with </private>, or put literal tags in a "
                               "fenced code block; nothing was written)")
     return out, counts[0], counts[1]
+
+
+def field_name(name) -> str:
+    """A field name as named in a message: as it is when it is a plain identifier, else described.
+
+    A key of a hand-edited file can hold anything (a secret, a private section): a message names
+    where a problem is without quoting such a key.
+    """
+    name = str(name)
+    if name.isascii() and name.replace("_", "a").replace("$", "a").isalnum() and len(name) <= 40 \
+            and not secret_kinds(name):
+        return name
+    return f"(a field name of {len(name)} characters)"
 
 
 def leaks(record: dict, config: dict) -> list:
@@ -228,9 +275,11 @@ def leaks(record: dict, config: dict) -> list:
     def walk(value, path):
         if isinstance(value, str):
             try:
+                if "private" in value.lower():  # recall hides after an unclosed tag of any format: say so
+                    find_sections(folded(value), FORMATS)
                 _, private, secrets = scrub_text(value, settings)
             except PrivateTagError:
-                found.append((path, "holds an unclosed private tag"))
+                found.append((path, UNCLOSED))
                 return
             if private:
                 found.append((path, f"holds {private} private section(s)"))
@@ -242,9 +291,9 @@ def leaks(record: dict, config: dict) -> list:
                 walk(v, f"{path}[{i}]")
         elif isinstance(value, dict):
             for k, v in value.items():
-                walk(v, f"{path}.{k}")
+                walk(v, f"{path}.{field_name(k)}")
 
     for key, value in record.items():
         if key not in STRUCTURAL_FIELDS:
-            walk(value, key)
+            walk(value, field_name(key))
     return found

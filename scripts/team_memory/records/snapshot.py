@@ -8,8 +8,11 @@ give the same bytes, so PostToolUse can ask git in one call whether a lost versi
 committed (then git has it) or not (then the copy has it). Bounds: a copy is at most
 ``COPY_MAX_BYTES``, at most ``COPIES_PER_CALL`` are made per call (the newest files first,
 the rest on later calls), and a copy nobody lists any more is pruned after
-``state.MAX_AGE_DAYS``. The first snapshot of a store copies only its newest files: the
-older ones are recorded as present, without a copy (they are almost always committed).
+``state.MAX_AGE_DAYS``. A copy holds what ``exposure`` would show of the file (``shown_copy``):
+secrets and private sections of a hand-edited file are never kept outside the repository, and
+``doctor --fix`` rewrites older copies that still hold one (``scrub_copies``). The first
+snapshot of a store copies only its newest files: the older ones are recorded as present,
+without a copy (they are almost always committed).
 
 PostToolUse (``take_snapshot``) reads the call's listing back once and deletes it.
 """
@@ -77,8 +80,57 @@ def _copy(store: str, rel: str):
     target = copy_path(store, blob)
     if not os.path.exists(target):
         os.makedirs(copies_dir(store), mode=0o700, exist_ok=True)
-        atomic_write_bytes(target, data, mode=0o600, durable=False)
+        atomic_write_bytes(target, shown_copy(data), mode=0o600, durable=False)
     return blob
+
+
+def shown_copy(data: bytes) -> bytes:
+    """What a copy keeps of a memory file's bytes: the same bytes, unless they hold what no write
+    stores (a secret, a private section, in any string or key of a hand-edited file): then the record
+    with those hidden (``exposure.shown_value``), or the text hidden (``exposure.hide``) when it is
+    not a JSON record. The copy is named for the original bytes (git's blob id), so PostToolUse can
+    still ask git whether that version is committed."""
+    from .exposure import hide, might_hide, shown_value
+    from ..base.sanitize import folded
+    text = data.decode("utf-8", "replace")
+    if not might_hide(text if text.isascii() else folded(text)):  # nothing any pattern needs: the bytes as they are
+        return data
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        shown = hide(text)
+        return data if shown is text else shown.encode("utf-8")
+    shown_record = shown_value(value)
+    if shown_record == value:
+        return data
+    return (json.dumps(shown_record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+MAX_SCRUBBED = 2000  # copies looked at by one ``scrub_copies``
+
+
+def scrub_copies(store: str) -> int:
+    """Rewrite every kept copy that still holds a secret or private section (a copy made before the
+    copies were hidden, or before ``doctor --fix`` redacted the file); how many were rewritten."""
+    rewritten = 0
+    try:
+        with os.scandir(copies_dir(store)) as it:
+            entries = [e for _, e in zip(range(MAX_SCRUBBED), it)]
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            data = read_regular(entry.path, COPY_MAX_BYTES)[0]
+        except OSError:
+            continue
+        shown = shown_copy(data)
+        if shown != data:
+            try:
+                atomic_write_bytes(entry.path, shown, mode=0o600)
+                rewritten += 1
+            except OSError:
+                continue
+    return rewritten
 
 
 def keep_copies(store: str, files: dict) -> dict:

@@ -126,7 +126,8 @@ def iter_records(memory_root: str, config: dict, only: str | None = None):
         try:
             record = load_memory(path)
         except (NotARecord, OSError) as exc:
-            warn(f"skipped {os.path.relpath(path, memory_root)}: {exc}")
+            from .exposure import shown_message, shown_name
+            warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
             continue
         yield category, path, record
 

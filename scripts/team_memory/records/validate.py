@@ -20,7 +20,7 @@ from datetime import date, datetime
 
 from ..base.config import category_folders, load_config
 from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
-from .privacy import leaks
+from .privacy import UNCLOSED, field_name, leaks
 from .recordspec import (CONTENT, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAGS, MAX_TAG_CHARS,
                         MAX_TEXT, TOP_OPTIONAL, TOP_REQUIRED)
 from .redact import secret_kinds
@@ -164,7 +164,10 @@ def _check_tags(tags, out: list) -> None:
             out.append(Problem(field, f"must be text, not {_type_name(tag)}", "write the tag as a string"))
             continue
         clean = clean_tag(tag).replace(",", "")
-        if not clean:
+        from .exposure import shown_tag
+        if clean and not shown_tag(tag):  # a secret or private text: never suggested back in a cleaned form
+            out.append(Problem(field, "holds a secret or private text", "remove the tag"))
+        elif not clean:
             out.append(Problem(field, f"{shown(tag)} has no letters or digits", "use one lowercase word"))
         elif clean != tag:
             out.append(Problem(field, f"{shown(tag)} is not a clean lowercase tag", f"use {shown(clean)}"))
@@ -313,19 +316,14 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     return out
 
 
-def shown_name(name) -> str:
-    """A field name as named in a message: as it is when it is a plain identifier, else described."""
-    name = str(name)
-    if name.isascii() and name.replace("_", "a").replace("$", "a").isalnum() and len(name) <= 40 \
-            and not secret_kinds(name):
-        return name
-    return f"(a field name of {len(name)} characters)"
+shown_name = field_name  # a field name as named in a message (``privacy.field_name``)
 
 
 def format_problems(problems, where: str = "") -> str:
     """One line per problem: ``where: field: message (fix: hint)``."""
-    prefix = f"{clean_line(where)}: " if where else ""
-    return "\n".join(f"{prefix}{p.field}: {p.message} (fix: {p.hint})" for p in problems)
+    from .exposure import shown_message, shown_name
+    prefix = f"{shown_name(clean_line(where))}: " if where else ""
+    return "\n".join(shown_message(f"{prefix}{p.field}: {p.message} (fix: {p.hint})") for p in problems)
 
 
 def check_file(path: str, config: dict | None = None, memory_root: str | None = None) -> list:
@@ -355,6 +353,7 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
     if memory_root and isinstance(record, dict):
         problems = [_inside_hint(p, record, project_root_of(memory_root)) for p in problems]
     if isinstance(record, dict):
-        problems += [Problem(f, m, "remove it, or rewrite the memory with the update command (it strips and "
-                                   "redacts)") for f, m in leaks(record, config)]
+        problems += [Problem(f, m, "close it with </private> (or [/private]), or remove the opening tag"
+                             if m == UNCLOSED else "remove it, or rewrite the memory with the update command (it "
+                                                   "strips and redacts)") for f, m in leaks(record, config)]
     return problems

@@ -11,7 +11,7 @@ counts as its body (content values, file names, id).
 """
 from __future__ import annotations
 
-from ..base.config import section, warn
+from ..base.config import quoted, section, warn
 from .textnorm import stop_words_for, tokenize
 from .tokens import tokenize as seed_tokenize
 
@@ -126,7 +126,7 @@ def strategy_name(config: dict, name: str | None = None) -> str:
     name = name or section(config, "retrieval").get("match_strategy", DEFAULT_STRATEGY)
     if isinstance(name, str) and name in FEATURES:
         return name
-    warn(f"unknown retrieval.match_strategy {name!r}; using {DEFAULT_STRATEGY!r}")
+    warn(f"unknown retrieval.match_strategy {quoted(name)}; using {DEFAULT_STRATEGY!r}")
     return DEFAULT_STRATEGY
 
 

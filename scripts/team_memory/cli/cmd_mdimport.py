@@ -18,7 +18,7 @@ import textwrap
 
 from ..base.config import load_config
 from ..base.safefs import UnsafePath
-from ..base.sanitize import clean_line
+from ..records.exposure import shown_name, shown_text, shown_value
 from ..edits.transfer import import_records, prepare
 from ..records.store import repo_root_of
 from ..records.validate import format_problems
@@ -32,7 +32,7 @@ from .mdimport import proposals
 def _shown(path: str) -> str:
     """A source path as the report names it: relative to the working folder when inside it."""
     rel = os.path.relpath(os.path.abspath(path))
-    return clean_line(path if rel.startswith("..") else rel.replace(os.sep, "/"))
+    return shown_name(path if rel.startswith("..") else rel.replace(os.sep, "/"))
 
 
 def _sources(args) -> list:
@@ -49,10 +49,10 @@ def _sources(args) -> list:
         folder = os.path.expanduser(folder)
         files = auto_memory_files(folder)
         if not files:
-            raise CliError(f"no auto memory at {clean_line(folder)}: no MEMORY.md or other .md file there "
+            raise CliError(f"no auto memory at {shown_name(folder)}: no MEMORY.md or other .md file there "
                            "(Claude Code writes it once auto memory has saved something; name another folder "
                            "with --from-auto-memory PATH)")
-        out += [(path, "auto memory " + clean_line(os.path.basename(path)), "auto-memory",
+        out += [(path, "auto memory " + shown_name(os.path.basename(path)), "auto-memory",
                  os.path.basename(path) == "MEMORY.md") for path in files]
     return out
 
@@ -148,9 +148,9 @@ def _print(ctx, report, rows, dry_run) -> None:
             continue
         record = m["record"]
         if dry_run:
-            print(f"{where}  {record['category']}  {record['title']}  (category from {m['category_from']})")
-            print(f"    id: {record['id']}   tags: {', '.join(record['tags'])}")
-            print(textwrap.indent(json.dumps(record["content"], indent=2, ensure_ascii=False), "    "))
+            print(f"{where}  {record['category']}  {shown_text(record['title'])}  (category from {m['category_from']})")
+            print(f"    id: {shown_name(record['id'])}   tags: {', '.join(shown_text(t) for t in record['tags'])}")
+            print(textwrap.indent(json.dumps(shown_value(record["content"]), indent=2, ensure_ascii=False), "    "))
         if m["action"] == "similar":
             print(f"left out {where}: like the existing memory {m['similar_to']} (update that one, or pass "
                   "--allow-similar)")

@@ -20,7 +20,7 @@ import shlex
 
 from ..base.cliname import user_cli
 from ..base.sanitize import clean_line, clean_tag, clean_text, cut, shown_path
-from ..records.exposure import hide
+from ..records.exposure import hide, shown_text
 from ..records.recordspec import CONTENT, MAX_ITEMS, MAX_TEXT
 from ..records.store import NotARecord, decision_status, iter_memory_files, load_memory, project_root_of, \
     record_status
@@ -38,9 +38,10 @@ def shown(value, lines: bool = False, limit: int | None = None) -> str:
     The one exposure step of the page: every string the page holds comes through here.
     """
     text = value if isinstance(value, str) else str(value)  # (hidden whole: a cut could split a secret)
-    text = hide(clean_text(text) if lines else clean_line(text))
-    text = clean_text(text).strip() if lines else clean_line(text)
-    return cut(text, limit or (MAX_TEXT if lines else LINE_CHARS))
+    if not lines:
+        return shown_text(text, limit or LINE_CHARS)  # the hooks' own rule: hide, clean, hide again, cut
+    text = hide(clean_text(hide(text)).strip())  # the same order, keeping the lines
+    return cut(text, limit or MAX_TEXT)
 
 
 def _ref(folder: str, ident: str) -> str:

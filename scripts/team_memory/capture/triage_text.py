@@ -26,11 +26,14 @@ def _regexes():
     global _patterns
     if _patterns is None:
         _patterns = {
-            "fence": compiled(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
-            "private": compiled(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)"),
-            "recalled": compiled(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)"),
+            # Linear: the fence's line is known to end (the lookahead, once) before its backticks are counted,
+            # and a tag's opening cannot fail once found (``(?:>|\Z)``: an unclosed one hides the rest); a
+            # failing opening was tried again from every backtick or tag that followed (quadratic).
+            "fence": compiled(r"(?ms)^(?=[^\n]*\n)[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
+            "private": compiled(r"(?is)<private\b[^>]*(?:>|\Z).*?(?:</private\s*>|\Z)"),
+            "recalled": compiled(r"(?is)<memory-context\b[^>]*(?:>|\Z).*?(?:</memory-context\s*>|\Z)"),
             "harness": compiled(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|"
-                                  r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*>"
+                                  r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*(?:>|\Z)"
                                   r".*?(?:</\1\s*>|\Z)"),
             "sentence_end": compiled(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)"),  # also 。！？
         }

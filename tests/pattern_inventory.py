@@ -39,6 +39,8 @@ DYNAMIC = {
     + [(_module("guards.codescan")._GENERIC, re.I)],
     ("capture/triage.py", "pattern"): lambda: cue_patterns(),  # the cues: below
     ("capture/triage_text.py", "pattern"): lambda: cue_patterns(),
+    # a team's cue, compiled to be checked, never run here (test_patternrisk times the ones it accepts)
+    ("base/patternrisk.py", "pattern"): lambda: [],
 }
 
 
@@ -241,5 +243,79 @@ def time_all(size: int, stream=sys.stdout) -> None:
             print(json.dumps({"seconds": time.perf_counter() - began}), file=stream, flush=True)
 
 
+_ATOMS = ["a", "b", " ", "\\w", "\\s", "\\S", "\\d", ".", "[a-z]", "[^ ]", "x", ","]
+_QUANTIFIERS = ["", "", "*", "+", "?", "{0,3}", "{2,}", "*?"]
+
+
+def random_patterns(count: int, seed: int) -> list:
+    """``count`` random small patterns (groups, alternatives, quantifiers over a few atoms): the kind of
+    cue a team might write, good and bad."""
+    import random
+    rng = random.Random(seed)
+
+    def piece(depth: int) -> str:
+        if depth < 2 and rng.random() < 0.35:
+            inner = "".join(piece(depth + 1) for _ in range(rng.randint(1, 3)))
+            if rng.random() < 0.3:
+                inner += "|" + "".join(piece(depth + 1) for _ in range(rng.randint(1, 2)))
+            return "(" + inner + ")" + rng.choice(_QUANTIFIERS)
+        return rng.choice(_ATOMS) + rng.choice(_QUANTIFIERS)
+
+    return [("^" if rng.random() < 0.3 else "") + "".join(piece(0) for _ in range(rng.randint(1, 4)))
+            + rng.choice(["", "$", "!", "x", "\\b"]) for _ in range(count)]
+
+
+def time_accepted(count: int, seed: int, size: int, stream=sys.stdout) -> None:
+    """The random patterns ``base.patternrisk`` accepts, timed as the scorer runs a cue: line by line."""
+    risk = _module("base.patternrisk").backtrack_risk
+    line = _module("capture.triage_text").MAX_LINE_CHARS
+    for pattern in random_patterns(count, seed):
+        if risk(pattern, re.I):
+            continue
+        regex = re.compile(pattern, re.I)
+        for label, text in adversarial(pattern, re.I, size):
+            print(json.dumps({"start": "random cue", "pattern": pattern, "text": label}), file=stream, flush=True)
+            began = time.perf_counter()
+            for part in (text[i:i + line] for i in range(0, len(text), line)):
+                for _ in regex.finditer(part):
+                    pass
+            print(json.dumps({"seconds": time.perf_counter() - began}), file=stream, flush=True)
+
+
+def run_child(args: list, bound: float) -> list:
+    """Run this file with ``args`` in a child process, reading its JSON lines as they come; a run still going
+    after ``3 * bound`` seconds is killed and raised (named); returns the runs slower than ``bound``."""
+    import subprocess
+    import threading
+    child = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), *map(str, args)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(REPO))
+    lines: list = []
+
+    def read() -> None:
+        for line in child.stdout:
+            lines.append((time.monotonic(), json.loads(line)))
+
+    reader = threading.Thread(target=read, daemon=True)
+    started = time.monotonic()
+    reader.start()
+    try:
+        while reader.is_alive():
+            reader.join(0.2)
+            last_at, last = lines[-1] if lines else (started, {})
+            if "start" in last and time.monotonic() - last_at > bound * 3:
+                raise AssertionError(f"{last['start']} still running after {bound * 3:.0f} s on {last['text']}: "
+                                     f"{last['pattern']}")
+    finally:
+        child.kill()
+        child.wait()
+    if child.returncode not in (0, -9) or len(lines) % 2:
+        raise AssertionError(child.stderr.read()[-2000:])
+    runs = [(before, after["seconds"]) for (_, before), (_, after) in zip(lines[::2], lines[1::2])]
+    return runs, [f"{b['start']} {s:.1f} s on {b['text']}: {b['pattern']}" for b, s in runs if s > bound]
+
+
 if __name__ == "__main__":
-    time_all(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000)
+    if sys.argv[1:2] == ["--accepted"]:
+        time_accepted(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        time_all(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000)

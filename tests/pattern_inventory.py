@@ -167,32 +167,40 @@ def _one_char(op, av, c) -> str:
     return ""
 
 
-def _walk(items, c, frags: list, runs: set) -> str:
+def _walk(items, c, frags: list, runs: set, segments: list) -> str:
     """A near-match of ``items`` (one pass through each loop, the first branch); literal runs into
-    ``frags``, the sample characters of loop bodies into ``runs``."""
+    ``frags``, the sample text of loop bodies into ``runs``, and ``segments`` (``(text, is a loop)``,
+    top-level loops only) to pump one loop at a time."""
     out, literal = [], ""
     for op, av in items:
         if op is c.LITERAL:
             literal += chr(av)
             out.append(chr(av))
+            segments.append((chr(av), False))
             continue
         if literal:
             frags.append(literal)
             literal = ""
         if op is c.SUBPATTERN:
-            out.append(_walk(av[-1], c, frags, runs))
+            text = _walk(av[-1], c, frags, runs, segments)
+            out.append(text)
         elif op is c.BRANCH:
-            parts = [_walk(a, c, frags, runs) for a in av[1]]
+            parts = [_walk(a, c, frags, runs, []) for a in av[1]]
             out.append(parts[0] if parts else "")
+            segments.append((out[-1], False))
         elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
-            body = _walk(av[2], c, frags, runs)
+            body = _walk(av[2], c, frags, runs, [])
             if body:
                 runs.add(body)
             out.append(body * max(1, av[0]) if av[0] < 50 else body * 50)
+            segments.append((body, av[1] > 1))
+            if av[1] <= 1:
+                segments[-1] = (out[-1], False)
         elif op in (c.ASSERT, c.ASSERT_NOT):
-            _walk(av[1], c, frags, set())
+            _walk(av[1], c, frags, set(), [])
         else:
             out.append(_one_char(op, av, c))
+            segments.append((out[-1], False))
     if literal:
         frags.append(literal)
     return "".join(out)
@@ -203,8 +211,9 @@ def adversarial(pattern: str, flags: int, size: int = 20_000) -> list:
     c = _parser()
     frags: list = []
     runs: set = set()
+    segments: list = []
     try:
-        skeleton = _walk(list(c.parse(pattern, flags)), c, frags, runs)
+        skeleton = _walk(list(c.parse(pattern, flags)), c, frags, runs, segments)
     except Exception:  # noqa: BLE001 - an odd construct: the generic strings still run
         skeleton = ""
     pieces = list(dict.fromkeys([f for f in frags if f.strip()] + sorted(runs)))[:12]
@@ -220,6 +229,13 @@ def adversarial(pattern: str, flags: int, size: int = 20_000) -> list:
     for label, unit in texts:
         if unit:
             out.append((label, (unit * (size // len(unit) + 1))[:size]))
+    # each loop pumped in turn inside one near-match (the prefix matches, the loop runs long, the end fails)
+    for n, (body, loop) in enumerate(segments[:40]):
+        if loop and body:
+            before = "".join(t for t, _ in segments[:n])
+            after = "".join(t for t, _ in segments[n + 1:])
+            pumped = before + body * max(1, (size - len(before) - len(after)) // len(body))
+            out += [(f"pumped {body!r}", pumped + after[:-1]), (f"pumped {body!r}, then !", pumped + "!")]
     return out
 
 

@@ -62,7 +62,10 @@ def parse_head(data: bytes):
     end = data.find(b"\n", len(MAGIC))
     if end < 0 or end - len(MAGIC) > 24:
         raise ValueError("not a file map")
-    seg_size, index_size = map(int, data[len(MAGIC):end].split(b" "))
+    sizes = data[len(MAGIC):end].split(b" ")
+    if len(sizes) != 2 or not all(s.isdigit() for s in sizes):
+        raise ValueError("not a file map")
+    seg_size, index_size = map(int, sizes)
     body = end + 1 + seg_size + index_size
     if seg_size < 0 or index_size < 0 or body > MAX_MAP_BYTES:
         raise ValueError("not a file map")  # a forged size is never allocated
@@ -72,6 +75,8 @@ def parse_head(data: bytes):
     keys, offsets = [], []
     for line in data[end + 1 + seg_size:body].split(b"\n")[:-1]:
         key, _, offset = line.rpartition(b"\t")
+        if not offset.isdigit() or len(offset) > 9:  # an offset is never past the map's bound
+            raise ValueError("not a file map")
         keys.append(key)
         offsets.append(int(offset))
     return segments, keys, offsets, body
@@ -189,7 +194,7 @@ def memories_for(memory_root: str, paths: list) -> list:
         if st.st_size > MAX_MAP_BYTES:
             return []
         candidates = _candidates(fd, paths)
-    except (OSError, ValueError):
+    except (OSError, ValueError, ArithmeticError, MemoryError):  # any doubt: no answer (the next refresh rewrites it)
         return []
     finally:
         os.close(fd)

@@ -43,7 +43,7 @@ from stress_privacy import section_privacy  # noqa: E402
 
 # --- main ----------------------------------------------------------------------------------
 
-SECTIONS = ("concurrency", "crashes", "hostile", "privacy", "git")
+SECTIONS = ("concurrency", "crashes", "hostile", "privacy", "git", "patterns")
 
 
 def main(argv=None) -> int:
@@ -86,6 +86,9 @@ def main(argv=None) -> int:
             elif name == "git":
                 from stress_git import section_git
                 results[name] = section_git(lab, size, a.seed, Tally())
+            elif name == "patterns":
+                from stress_patterns import section_patterns
+                results[name] = section_patterns(lab, size, a.seed, canaries)
             else:
                 results[name] = {"concurrency": section_concurrency, "crashes": section_crashes,
                                  "privacy": section_privacy}[name](lab, size, a.seed, canaries)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Stress figures for team-memory: concurrent writers, kill -9 crashes, hostile hook input, privacy,
-git-delivered content (``stress_git.py``).
+git-delivered content (``stress_git.py``), patterns and derived files built to stall or break a hook
+(``stress_patterns.py``).
 
     python3 benchmarks/stress.py              # full size (the figures in docs/reliability.md)
     python3 benchmarks/stress.py --quick      # CI size (well under 3 minutes on 2 cores)

@@ -88,3 +88,18 @@ def test_the_commands_stay_fast(hostile, memory_root):
            "content": {"trigger": "api_key-" * 500, "steps": ["password-" * 400], "verification": "v"}}
     saved = timed_cli("save", "--root", memory_root, "--record", json.dumps(rec))
     assert saved.returncode == 0, saved.stderr
+
+
+def test_a_forged_file_map_is_rebuilt_by_the_next_prompt(project, memory_root):
+    write(memory_root, record("decision", "use-redis", "Use Redis for the session store", ["redis", "sessions"],
+                              related_files=["app/session.py"]))
+    (project / "app").mkdir()
+    (project / "app" / "session.py").write_text("SESSIONS = 'redis'\n")
+    read = {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
+            "tool_input": {"file_path": str(project / "app" / "session.py")}}
+    prompt = {"hook_event_name": "UserPromptSubmit", "prompt": "which store holds the sessions, redis?"}
+    timed_hook("user_prompt_submit.py", prompt, project, session="p0")
+    (memory_root / ".cache" / "files.map").write_bytes(b"team-memory file map 2\n4 36\napp\t\t9" + b"9" * 29 + b"\n")
+    assert "Use Redis" not in timed_hook("post_tool_use.py", read, project, session="r0")[0]  # ignored, never read
+    timed_hook("user_prompt_submit.py", prompt, project, session="p1")  # any doubt: rebuilt
+    assert "Use Redis for the session store" in timed_hook("post_tool_use.py", read, project, session="r1")[0]

@@ -82,6 +82,26 @@ def parse_head(data: bytes):
     return segments, keys, offsets, body
 
 
+def head_is_sound(memory_root: str) -> bool:
+    """False when a map file is there but its head is not one ``parse_head`` reads (a forged or damaged
+    map: the caller rebuilds, which rewrites it); True for a sound map and for no regular file at all."""
+    from ..base.safefs import open_regular
+    try:
+        fd, _ = open_regular(map_path(memory_root))
+    except OSError:  # none, or a link or a folder by that name: never read, and a rebuild could not replace it
+        return True
+    try:
+        try:
+            parse_head(os.pread(fd, HEAD_BYTES, 0))
+        except _Short as short:  # a longer block index: read it whole (a head longer than the file is no map)
+            parse_head(os.pread(fd, short.args[0], 0))
+    except (OSError, ValueError, ArithmeticError):
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
 class _Short(ValueError):
     """The first read did not hold the whole block index: ``args[0]`` bytes do."""
 

@@ -51,7 +51,8 @@ _KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?
 # (``_key_ok``): the single expression that did both was cubic on a run of keywords
 # (``"api_key-" * 800`` took 93 s); this one is linear.
 _ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]+)(?=[\"']?\s*[:=])", re.I)
-_ASSIGNED = re.compile(r"(?<=[A-Za-z0-9_.\-])(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)", re.I)  # only after a name
+_ASSIGNED = re.compile(r"(?<=[A-Za-z0-9_.\-])"  # only right after a name: a run of spaces is scanned once
+                       r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)", re.I)
 _KEYWORD_END = re.compile(r"(?:" + _KEYWORDS + r")\Z", re.I)
 _NAME_PART = re.compile(r"[A-Za-z0-9]", re.I)  # ``re.I``: also the long s and the Kelvin sign, as before
 _KEYWORD_CHARS = 13  # the longest keyword (``client_secret``)

@@ -33,7 +33,8 @@ FORGED = {
     "retrieval.bin: a 31-digit header length": (("retrieval.bin",), HEADER + b"9" * 31 + b"\n{}"),
     "retrieval.delta: a 14-digit header length": (("retrieval.delta",), HEADER + b"99999999999999\n{}"),
     "retrieval.bin: a section past the file": (("retrieval.bin",), None),
-    "files.map: an offset of 30 digits": (("files.map",), b"team-memory file map 2\n4 36\napp\t\t9" + b"9" * 29 + b"\n"),
+    "files.map: an offset of 30 digits": (("files.map",),
+                                          b"team-memory file map 2\n4 36\napp\t\t9" + b"9" * 29 + b"\n"),
     "stale.json: a folder": (("stale.json",), "folder"),
     "stale.json: text where numbers go": (("stale.json",), "forged"),
 }
@@ -87,7 +88,8 @@ def _patterns() -> bool:
     ok = True
     for label, text in (('"password-" * 400', "password-" * 400), ('"api_key-" * 800', "api_key-" * 800),
                         ('"api_key-" * 12500 (100 KB)', "api_key-" * 12500),
-                        ('"a." * 50000 (100 KB)', "a." * 50000), ('"http://" + "a:" * 50000', "http://" + "a:" * 50000)):
+                        ('"a." * 50000 (100 KB)', "a." * 50000),
+                        ('"http://" + "a:" * 50000', "http://" + "a:" * 50000)):
         began = time.perf_counter()
         redact_secrets(text)
         took = time.perf_counter() - began

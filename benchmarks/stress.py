@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Stress figures for team-memory: concurrent writers, kill -9 crashes, hostile hook input, privacy,
-git-delivered content (``stress_git.py``).
+git-delivered content (``stress_git.py``), patterns and derived files built to stall or break a hook
+(``stress_patterns.py``).
 
     python3 benchmarks/stress.py              # full size (the figures in docs/reliability.md)
     python3 benchmarks/stress.py --quick      # CI size (well under 3 minutes on 2 cores)
@@ -43,7 +44,7 @@ from stress_privacy import section_privacy  # noqa: E402
 
 # --- main ----------------------------------------------------------------------------------
 
-SECTIONS = ("concurrency", "crashes", "hostile", "privacy", "git")
+SECTIONS = ("concurrency", "crashes", "hostile", "privacy", "git", "patterns")
 
 
 def main(argv=None) -> int:
@@ -86,6 +87,9 @@ def main(argv=None) -> int:
             elif name == "git":
                 from stress_git import section_git
                 results[name] = section_git(lab, size, a.seed, Tally())
+            elif name == "patterns":
+                from stress_patterns import section_patterns
+                results[name] = section_patterns(lab, size, a.seed, canaries)
             else:
                 results[name] = {"concurrency": section_concurrency, "crashes": section_crashes,
                                  "privacy": section_privacy}[name](lab, size, a.seed, canaries)

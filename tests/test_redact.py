@@ -80,3 +80,46 @@ def test_redaction_is_idempotent(parts):
 def test_never_fails_on_any_text(text):
     out, n = redact_secrets(text)
     assert isinstance(out, str) and n >= 0
+
+
+# The two expressions the linear code replaced (cubic on a run of keywords): the reference it must equal.
+_OLD_KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key"
+                 r"|client[_\-]?secret|credentials?")
+_OLD_ASSIGNMENT = (r"(?P<key>\b[A-Za-z0-9_.\-]*?(?:" + _OLD_KEYWORDS + r")(?:[_\-][A-Za-z0-9]+)*)"
+                   r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)")
+_OLD_URL = r"\b([a-z][a-z0-9+.\-]*://[^\s/:@]+:)([^\s/@]+)(@)"
+_PIECES = ["password", "passwd", "secret", "token", "api_key", "api-key", "apikey", "client_secret", "credentials",
+           "DB_", "my.", "x", "é", "ſ", "K", "_", "-", ".", "=", ":", "=>", ":=", " ", "\n", '"', "'", ",", ";",
+           "$VAR", "hunter2", "s3cr3t", "1234", "12345678", "_id", "-v2", "None", "://", "u:p@h", "1", "+", "@", "/",
+           "http://u:pw@h", "Bearer ", "--password "]
+
+
+def _old_redact(text: str) -> str:
+    """``redact_secrets`` as it was, with the old expressions in place of the linear code."""
+    import re
+
+    from team_memory.records import redact
+    counter = [0]
+
+    def url(m):
+        return m.group(0) if m.group(2) == REDACTED else m.group(1) + REDACTED + m.group(3)
+
+    def assignment(m):
+        value, sep = m.group("value"), m.group("sep")
+        loose = ":" in sep and "=" not in sep and not m.group("q2")
+        if not redact._looks_secret(value, loose):
+            return m.group(0)
+        return m.group(0)[: m.start("value") - m.start()] + REDACTED
+
+    text = redact._PEM.sub(REDACTED, text)
+    text = re.sub(_OLD_URL, url, text, flags=re.I)
+    text = redact._PREFIXED.sub(REDACTED, text)
+    text = redact._BEARER.sub(lambda m: redact._bearer(m, counter), text)
+    text = re.sub(_OLD_ASSIGNMENT, assignment, text, flags=re.I)
+    return redact._FLAG.sub(lambda m: redact._flag(m, counter), text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+def test_the_linear_patterns_redact_what_the_old_expressions_did(text):
+    assert redact_secrets(text)[0] == _old_redact(text)

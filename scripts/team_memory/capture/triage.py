@@ -30,7 +30,10 @@ Four optional cue lists refine this (``decision`` ships them):
 
 A category fires when its score reaches ``triage.thresholds[category]``.
 Cues are regular expressions (case-insensitive) in ``triage.cues``; a team
-adds its own in ``triage.extra_cues`` without repeating the defaults. Only the
+adds its own in ``triage.extra_cues`` without repeating the defaults. A team's
+cue that could backtrack (``base.patternrisk``) is left out with one line on
+stderr; every cue runs on one line of at most 1,000 characters, and scoring
+stops looking after ``SCORING_SECONDS``. Only the
 cues that can match are compiled (``triage_text.cue_keys``: each cue's literal keywords, one
 of which any match contains), so most turns are scored without ``re``. The
 ``session_summary`` score measures activity instead: tool uses, distinct
@@ -38,10 +41,12 @@ tools and exchanges, each against a target in ``triage.activity``.
 """
 from __future__ import annotations
 
+from time import monotonic
+
 from ..base.config import category_enabled, section, warn
 from ..base.sanitize import clean_line, cut
-from .triage_text import (IGNORECASE, clean_text, compiled, conversation_lines, cue_keys, may_match,  # noqa: F401
-                          sentences, split_lines)
+from .triage_text import (IGNORECASE, clean_text, compiled, conversation_lines, cue_keys, cue_risks,  # noqa: F401
+                          may_match, sentences, split_lines)
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
@@ -144,6 +149,7 @@ def compile_cues(config: dict, text: str | None = None) -> dict:
     for key in ("cues", "extra_cues"):
         group = triage.get(key, {})
         groups.append((key, group if isinstance(group, dict) else {}))
+    refused = _refused_extra_cues(groups[1][1])
     keys = None
     if text is not None:
         keys = cue_keys([p for _, group in groups for cues in group.values() if isinstance(cues, dict)
@@ -156,19 +162,58 @@ def compile_cues(config: dict, text: str | None = None) -> dict:
             for kind in CUE_KINDS if isinstance(cues, dict) else ():
                 patterns = cues.get(kind)
                 for pattern in patterns if isinstance(patterns, list) else []:
-                    if isinstance(pattern, str) and pattern:
+                    if isinstance(pattern, str) and pattern and not (key == "extra_cues" and pattern in refused):
                         kinds[kind].add(pattern, f"triage.{key}.{category}.{kind}",
                                         keys.get(pattern) if keys is not None else None, text)
         out[category] = tuple(kinds[kind] for kind in CUE_KINDS)
     return out
 
 
+def extra_cue_patterns(extra: dict) -> list:
+    """``[(where, pattern)]``: every cue a team added (``triage.extra_cues``), as the scorer reads them."""
+    out = []
+    for category, cues in extra.items() if isinstance(extra, dict) else ():
+        for kind in CUE_KINDS if category in CUE_CATEGORIES and isinstance(cues, dict) else ():
+            patterns = cues.get(kind)
+            for pattern in patterns if isinstance(patterns, list) else ():
+                if isinstance(pattern, str) and pattern:
+                    out.append((f"triage.extra_cues.{category}.{kind}", pattern))
+    return out
+
+
+def _refused_extra_cues(extra: dict) -> set:
+    """The team's cues that could backtrack (or are too long): left out, with one line on stderr."""
+    cues = extra_cue_patterns(extra)
+    if not cues:
+        return set()
+    risks = cue_risks([p for _, p in cues])
+    if risks:
+        where, pattern = next((w, p) for w, p in cues if p in risks)
+        more = f" (and {len(risks) - 1} more)" if len(risks) > 1 else ""
+        warn(f"ignored triage cue {pattern[:60]!r} in {where}{more}: it {risks[pattern]}; "
+             "rewrite it (doctor explains) or remove it")
+    return set(risks)
+
+
+# Scoring stops looking once this many seconds have gone by (``score_categories``): every cue runs on
+# one line of at most 1,000 characters at a time and cannot backtrack badly (``base.patternrisk``), yet
+# a 2 MB stretch of conversation times many cues could still outlast the hook.
+SCORING_SECONDS = 3.0
+_deadline = [None]
+
+
+def _out_of_time() -> bool:
+    return _deadline[0] is not None and monotonic() > _deadline[0]
+
+
 def _matches(regexes, line: str) -> bool:
-    return any(r.search(line) for r in regexes)
+    return not _out_of_time() and any(r.search(line) for r in regexes)
 
 
 def cue_hits(regexes, line: str) -> int:
     """How many distinct cue phrases ``line`` holds (overlapping matches of several cues count once)."""
+    if _out_of_time():
+        return 0
     spans = sorted(m.span() for r in regexes for m in r.finditer(line) if m.end() > m.start())
     hits, end = 0, -1
     for start, stop in spans:
@@ -341,7 +386,11 @@ def score_categories(turns: list, config: dict, cues: dict | None = None) -> dic
     """category -> (score, evidence lines) for every cue category."""
     lines = conversation_lines(turns)
     cues = cues if cues is not None else compile_cues(config, "\n".join(lines).lower())
-    return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}
+    _deadline[0] = monotonic() + SCORING_SECONDS
+    try:
+        return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}
+    finally:
+        _deadline[0] = None
 
 
 def triage(turns: list, config: dict, act: dict | None = None) -> list:

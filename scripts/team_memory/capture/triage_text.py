@@ -26,11 +26,14 @@ def _regexes():
     global _patterns
     if _patterns is None:
         _patterns = {
-            "fence": compiled(r"(?ms)^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
-            "private": compiled(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)"),
-            "recalled": compiled(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)"),
+            # Linear: the fence's line is known to end (the lookahead, once) before its backticks are counted,
+            # and a tag's opening cannot fail once found (``(?:>|\Z)``: an unclosed one hides the rest); a
+            # failing opening was tried again from every backtick or tag that followed (quadratic).
+            "fence": compiled(r"(?ms)^(?=[^\n]*\n)[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
+            "private": compiled(r"(?is)<private\b[^>]*(?:>|\Z).*?(?:</private\s*>|\Z)"),
+            "recalled": compiled(r"(?is)<memory-context\b[^>]*(?:>|\Z).*?(?:</memory-context\s*>|\Z)"),
             "harness": compiled(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|"
-                                  r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*>"
+                                  r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*(?:>|\Z)"
                                   r".*?(?:</\1\s*>|\Z)"),
             "sentence_end": compiled(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)"),  # also 。！？
         }
@@ -172,8 +175,10 @@ CASE_SPECIAL = frozenset("\xb5\u0130\u0131\u017f\u0345\u0390\u03b0\u03b2\u03b5\u
                          "\u1c87\u1c88\u1e61\u1e9b\u1fbe\u1fd3\u1fe3\ua64b\ufb05\ufb06")
 KEYS_FILE = "triage-cue-keys.marshal"
 PROGRAMS_FILE = "triage-programs.marshal"
+RISKS_FILE = "triage-cue-risks.marshal"
 IGNORECASE = 2  # ``re.IGNORECASE``, without importing ``re``
 _key_cache: dict = {}
+_risk_cache: dict = {}
 _programs = None
 _written: set = set()  # the programs read from or written to the cache file
 
@@ -278,6 +283,24 @@ def cue_keys(patterns: list) -> dict:
             _key_cache[pattern] = _keys_of(pattern)
         _write_marshal(KEYS_FILE, dict(_key_cache))
     return {p: _key_cache[p] for p in patterns if _key_cache[p] is not None}
+
+
+def cue_risks(patterns: list) -> dict:
+    """pattern -> why it is refused (``base.patternrisk``: it could backtrack, it is too long), for the
+    refused ones among ``patterns`` (cues a team wrote in its config). Verdicts are kept in the user's
+    cache folder beside the cue keywords, so a Stop run imports ``re`` only for a cue it has not seen."""
+    from ..base.patternrisk import backtrack_risk
+    patterns = [p for p in dict.fromkeys(patterns) if isinstance(p, str)]
+    if not _risk_cache:
+        data = _read_marshal(RISKS_FILE)
+        if isinstance(data, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+            _risk_cache.update(data)
+    missing = [p for p in patterns if p not in _risk_cache]
+    for pattern in missing:
+        _risk_cache[pattern] = backtrack_risk(pattern, IGNORECASE) or ""
+    if missing and _cache_writable():
+        _write_marshal(RISKS_FILE, dict(_risk_cache))
+    return {p: _risk_cache[p] for p in patterns if _risk_cache[p]}
 
 
 def _cache_path(name: str) -> str:

@@ -1,7 +1,8 @@
 """``doctor``'s check of ``memory-config.json`` values: each setting the shipped defaults know must have
-the default's type (a number where a number is expected, true/false, text, a list, an object), and
-``match_strategy`` must name a strategy. The hooks fall back to defaults for a bad value (a line on
-stderr), so without this check a typo would quietly change nothing."""
+the default's type (a number where a number is expected, true/false, text, a list, an object),
+``match_strategy`` must name a strategy, and every ``triage.extra_cues`` pattern must be one the Stop
+hook runs (valid, short, unable to backtrack: ``base.patternrisk``). The hooks fall back to defaults for
+a bad value (a line on stderr), so without this check a typo would quietly change nothing."""
 from __future__ import annotations
 
 import json
@@ -49,6 +50,7 @@ def config_problems(stored: dict) -> list:
     default.setdefault("retrieval", {}).setdefault("fuzzy", True)  # documented, off only when false
     out: list = []
     _walk(stored, default, "", out)
+    out += extra_cue_problems(stored.get("triage"))
     strategy = stored.get("retrieval", {}).get("match_strategy") if isinstance(stored.get("retrieval"), dict) else None
     if isinstance(strategy, str):
         from ..recall.scoring import STRATEGIES
@@ -56,3 +58,19 @@ def config_problems(stored: dict) -> list:
             out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}; "
                                                     "smart is used instead", False))
     return out
+
+
+def extra_cue_problems(triage) -> list:
+    """``triage.extra_cues`` patterns the Stop hook leaves out (``base.patternrisk``), each with its fix."""
+    from ..base.patternrisk import backtrack_risk
+    from ..capture.triage import extra_cue_patterns
+    extra = triage.get("extra_cues") if isinstance(triage, dict) else None
+    out = []
+    for where, pattern in extra_cue_patterns(extra):
+        reason = backtrack_risk(pattern)
+        if reason:
+            out.append((where, f"cue {pattern[:60]!r} {reason}, so Stop ignores it; rewrite it with one repeat "
+                               "per stretch of text and no repeat inside a repeated group (a character class "
+                               "instead of alternatives: [ab]+ rather than (a|b|ab)+), or remove it", False))
+    return out
+

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import time
 from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
@@ -83,9 +84,10 @@ def _links(memory_root: str) -> list:
                                    f"replace it with a real file or folder, or remove it: git rm {rel}"))
             elif name.endswith(".json") and not name.startswith("."):
                 try:
-                    links = os.lstat(path).st_nlink
+                    st = os.lstat(path)
                 except OSError:
                     continue
+                links = st.st_nlink if stat.S_ISREG(st.st_mode) else 1  # (a folder named x.json has 2 or more)
                 if links > 1:
                     out.append(Finding("hard-link", rel, f"has {links} hard links: another name on this disk shares "
                                        "its content (git never makes one; writes replace the file and break it)",
@@ -221,7 +223,12 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
 
 def _stale_memories(memory_root: str, config: dict) -> list:
     """One warning counting the memories whose related files changed in git since (see: review)."""
+    from ..derived.staleness import doc_is_broken, marks_path
     from ..derived.stalemarks import current_marks
+    if doc_is_broken(memory_root):  # no marks can be stored there, so none are computed either
+        return [Finding("stale-marks", _rel(memory_root, marks_path(memory_root)),
+                        "is not a regular file (a folder or a link committed by mistake?): stale marks are off",
+                        "remove it from git and from disk; the marks are derived and rewritten on their own")]
     try:
         count = len(current_marks(memory_root, config))
     except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about staleness

@@ -175,14 +175,30 @@ def delta_path(path: str) -> str:
     return path[:-len(".bin")] + ".delta" if path.endswith(".bin") else path + ".delta"
 
 
+MAX_HEADER_DIGITS = 10  # a header of up to 9,999,999,999 bytes; any longer length is not ours
+
+
+def _count(value, most: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most
+
+
 def _read_part(fd: int):
-    """``(meta, data start)`` of one cache file, checked against its own size."""
+    """``(meta, data start)`` of one cache file, checked against its own size: a cache is a file anyone
+    can commit, so every length and count it states is checked against the bytes really there before
+    anything is read or allocated (``99999999999999`` as the header's length meant a MemoryError on
+    every prompt; ``10**30`` an OverflowError)."""
+    real = os.fstat(fd).st_size
     head = os.pread(fd, 4096, 0)
     if not head.startswith(MAGIC):
         raise CacheInvalid("not a team-memory cache")
-    nl = head.index(b"\n", len(MAGIC))
-    size = int(head[len(MAGIC):nl])
+    nl = head.find(b"\n", len(MAGIC))
+    digits = head[len(MAGIC):nl]
+    if nl < 0 or not digits.isdigit() or len(digits) > MAX_HEADER_DIGITS:
+        raise CacheInvalid("unreadable header")
+    size = int(digits)
     start = nl + 1
+    if start + size > real:
+        raise CacheInvalid("header longer than the file")
     raw = head[start:start + size]
     if len(raw) < size:
         raw += os.pread(fd, size - len(raw), start + len(raw))
@@ -192,9 +208,34 @@ def _read_part(fd: int):
     if meta.get("byteorder") != sys.byteorder or meta.get("itemsize") != ITEMSIZE:
         raise CacheInvalid("written on another kind of machine")
     data_start = start + size
-    if os.fstat(fd).st_size != data_start + meta["data_size"]:
+    data_size = meta.get("data_size")
+    if not _count(data_size, real) or real != data_start + data_size:
         raise CacheInvalid("truncated")
+    _check_meta(meta, data_size)
     return meta, data_start
+
+
+def _check_meta(meta: dict, data_size: int) -> None:
+    """Every section inside the data, every count no larger than the data could hold."""
+    sections = meta.get("sections")
+    if not isinstance(sections, dict):
+        raise CacheInvalid("no sections")
+    for name, place in sections.items():
+        if not (isinstance(name, str) and isinstance(place, list) and len(place) == 2
+                and _count(place[0], data_size) and _count(place[1], data_size - place[0])):
+            raise CacheInvalid("a section outside the file")
+    for key, most in (("n_ids", data_size // ITEMSIZE), ("bits_size", data_size), ("count", data_size)):
+        if key in meta and not _count(meta[key], most):
+            raise CacheInvalid(f"{key} out of range")
+    for key in ("gen", "base_gen"):
+        if key in meta and not isinstance(meta[key], int):
+            raise CacheInvalid(f"{key} not a number")
+    fvoc, dead = meta.get("fvoc", []), meta.get("dead", [])
+    if not (isinstance(fvoc, list) and all(isinstance(f, list) and len(f) == 3 and all(_count(x, 1 << 40) for x in f)
+                                           for f in fvoc)):  # the base's offsets (a delta repeats them): read checked
+        raise CacheInvalid("fvoc out of range")
+    if not (isinstance(dead, list) and len(dead) <= data_size and all(_count(x, data_size) for x in dead)):
+        raise CacheInvalid("dead out of range")
 
 
 def _open_part(path: str, optional: bool = False):
@@ -207,7 +248,8 @@ def _open_part(path: str, optional: bool = False):
         raise CacheInvalid("missing") from None
     try:
         meta, start = _read_part(fd)
-    except (CacheInvalid, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+    except (CacheInvalid, OSError, ValueError, TypeError, KeyError, AttributeError, ArithmeticError, MemoryError,
+            RecursionError) as exc:
         os.close(fd)
         if optional:
             return None
@@ -238,7 +280,7 @@ class Cache:
         except CacheInvalid:
             self.close()
             raise
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, ArithmeticError, MemoryError):
             self.close()
             raise CacheInvalid("unreadable header") from None
         self._loaded: dict = {}

@@ -62,7 +62,10 @@ def parse_head(data: bytes):
     end = data.find(b"\n", len(MAGIC))
     if end < 0 or end - len(MAGIC) > 24:
         raise ValueError("not a file map")
-    seg_size, index_size = map(int, data[len(MAGIC):end].split(b" "))
+    sizes = data[len(MAGIC):end].split(b" ")
+    if len(sizes) != 2 or not all(s.isdigit() for s in sizes):
+        raise ValueError("not a file map")
+    seg_size, index_size = map(int, sizes)
     body = end + 1 + seg_size + index_size
     if seg_size < 0 or index_size < 0 or body > MAX_MAP_BYTES:
         raise ValueError("not a file map")  # a forged size is never allocated
@@ -72,9 +75,31 @@ def parse_head(data: bytes):
     keys, offsets = [], []
     for line in data[end + 1 + seg_size:body].split(b"\n")[:-1]:
         key, _, offset = line.rpartition(b"\t")
+        if not offset.isdigit() or len(offset) > 9:  # an offset is never past the map's bound
+            raise ValueError("not a file map")
         keys.append(key)
         offsets.append(int(offset))
     return segments, keys, offsets, body
+
+
+def head_is_sound(memory_root: str) -> bool:
+    """False when a map file is there but its head is not one ``parse_head`` reads (a forged or damaged
+    map: the caller rebuilds, which rewrites it); True for a sound map and for no regular file at all."""
+    from ..base.safefs import open_regular
+    try:
+        fd, _ = open_regular(map_path(memory_root))
+    except OSError:  # none, or a link or a folder by that name: never read, and a rebuild could not replace it
+        return True
+    try:
+        try:
+            parse_head(os.pread(fd, HEAD_BYTES, 0))
+        except _Short as short:  # a longer block index: read it whole (a head longer than the file is no map)
+            parse_head(os.pread(fd, short.args[0], 0))
+    except (OSError, ValueError, ArithmeticError):
+        return False
+    finally:
+        os.close(fd)
+    return True
 
 
 class _Short(ValueError):
@@ -189,7 +214,7 @@ def memories_for(memory_root: str, paths: list) -> list:
         if st.st_size > MAX_MAP_BYTES:
             return []
         candidates = _candidates(fd, paths)
-    except (OSError, ValueError):
+    except (OSError, ValueError, ArithmeticError, MemoryError):  # any doubt: no answer (the next refresh rewrites it)
         return []
     finally:
         os.close(fd)

@@ -42,7 +42,8 @@ def _checked(path: str, config: dict, strategy, unsure: bool = True):
     except CacheInvalid:
         return None, False, None
     try:
-        ok = _compatible(cache, config, strategy)
+        from .filemap import head_is_sound
+        ok = _compatible(cache, config, strategy) and head_is_sound(os.path.dirname(os.path.dirname(path)))
         return cache, ok, stale_folders(cache, category_folders(config), unsure=unsure) if ok else None
     except (KeyError, TypeError, ValueError, CacheInvalid):
         return cache, False, None

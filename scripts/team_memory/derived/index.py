@@ -22,8 +22,6 @@ HEADER = (
     f"Rebuild with: {stable_cli()} rebuild -->\n\n"
 )
 
-_INDEX_PATTERN = r"^-\s+\[([A-Z_]+)\]\s+(.+?)\s+->\s+(\S+)(?:\s+#tags:(.+))?$"
-_index_re = None
 
 
 def index_path(memory_root: str) -> str:
@@ -90,18 +88,48 @@ def parse_index_line(line: str) -> dict | None:
     simple = _parse_simple(line)
     if simple is not None:
         return simple
-    if not line.startswith("-"):  # the header and blank lines: no ``re`` for them (hook start-up speed)
+    if not line.startswith("-"):  # the header and blank lines
         return None
-    global _index_re
-    if _index_re is None:
-        import re
-        _index_re = re.compile(_INDEX_PATTERN)
-    m = _index_re.match(line.rstrip("\r\n"))
-    if not m or category_from_display(m.group(1)) is None:
+    parsed = _parse_general(line.rstrip("\r\n"))
+    if parsed is None or category_from_display(parsed["category"]) is None:
         return None
-    tags_str = m.group(4)
-    tags = [t.strip().lower() for t in tags_str.split(",") if t.strip()] if tags_str else []
-    return {"category": m.group(1), "title": m.group(2).strip(), "path": m.group(3), "tags": tags}
+    return parsed
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    return i
+
+
+def _parse_general(line: str) -> dict | None:
+    """What ``^-\\s+\\[([A-Z_]+)\\]\\s+(.+?)\\s+->\\s+(\\S+)(?:\\s+#tags:(.+))?$`` said of a line, in one pass:
+    that expression took quadratic time on a long run of spaces (``index.md`` is a file anyone can commit).
+    The title ends at the first `` -> `` after which a path and nothing or the tags follow."""
+    i = _skip_space(line, 1)
+    if i == 1 or not line.startswith("[", i):
+        return None
+    close = line.find("]", i + 1)
+    category = line[i + 1:close]
+    if close < 0 or not category or not all("A" <= ch <= "Z" or ch == "_" for ch in category):
+        return None
+    rest = line[close + 1:]
+    if "\n" in rest or not rest[:1].isspace():
+        return None
+    k = rest.find("->", 3)  # a space, the title (one character at least), a space
+    while k >= 0:
+        start = _skip_space(rest, k + 2)
+        end = start
+        while end < len(rest) and not rest[end].isspace():
+            end += 1
+        if rest[k - 1].isspace() and start > k + 2 and end > start:
+            tail = _skip_space(rest, end)
+            if end == len(rest) or (tail > end and rest.startswith("#tags:", tail) and len(rest) > tail + 6):
+                tags_str = rest[tail + 6:] if end < len(rest) else None
+                tags = [t.strip().lower() for t in tags_str.split(",") if t.strip()] if tags_str else []
+                return {"category": category, "title": rest[:k].strip(), "path": rest[start:end], "tags": tags}
+        k = rest.find("->", k + 1)
+    return None
 
 
 def _parse_simple(line: str) -> dict | None:

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import os
 
-from .staleness import LOCK_NAME, MARKS_FORMAT, MAX_SUFFIX, entry_key, load_marks, marks_path, related_entries
+from .staleness import LOCK_NAME, MARKS_FORMAT, describe, entry_key, load_marks, marks_path, related_entries
 
 MAX_COMMITS = 5000
 MAX_SEEN = 50000
-SHOWN_PATH = 60
 
 
 class Item:
@@ -47,32 +46,34 @@ class Item:
         return bool(self.commits or self.missing)
 
     def suffix(self) -> str:
-        """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``,
-        ``(billing/**/*.sql matches no file)``, several of them joined by ``;``, or ""."""
+        """``(app/session.py changed since; 3 commits)`` and the like (``staleness.describe``), or ""."""
+        gone, empty = self._missing()
+        shown = [[self.shown.get(p, p) for p in paths]  # each entry hidden in its raw form (``shown_related``)
+                 for paths in (gone, empty, [p for p in self.changed if p not in self.missing])]
+        return describe(*shown, 0, len(self.commits))
+
+    def _missing(self) -> tuple:
         from ..records.relpaths import is_glob
-        parts = []
         gone = [m for m in self.missing if not is_glob(m) and not m.endswith("/")]
-        empty = [m for m in self.missing if m not in gone]
-        if gone:
-            parts.append(_some(gone, self.shown) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
-        if empty:
-            parts.append(_some(empty, self.shown) + (" matches no file" if len(empty) == 1 else " match no file"))
+        return gone, [m for m in self.missing if m not in gone]
+
+    def mark(self) -> dict:
+        """What the marks file keeps: indices into ``entries`` and counts, never text (``staleness``)."""
+        from ..records.relpaths import matches
+        gone, empty = self._missing()
         changed = [p for p in self.changed if p not in self.missing]
-        if changed:
-            parts.append(_some(changed, self.shown) + " changed since")
-        if self.commits:
-            parts.append(f"{len(self.commits)} commit" + ("" if len(self.commits) == 1 else "s"))
-        return "(" + "; ".join(parts) + ")" if parts else ""
+        owners: list = []
+        for path in changed:  # newest first: the entry each changed file falls under
+            owner = next((i for i, e in enumerate(self.entries) if e.rstrip("/") == path or matches(e, path)), None)
+            if owner is not None and owner not in owners:
+                owners.append(owner)
+        index = {e: i for i, e in enumerate(self.entries)}
+        return {"gone": [index[m] for m in gone if m in index], "empty": [index[m] for m in empty if m in index],
+                "changed": owners, "files": len(changed), "commits": len(self.commits)}
 
     def first_change(self) -> float:
         """When it went stale: its oldest counting commit, else (a file gone) its ``updated_at``."""
         return self.commits[-1].time if self.commits else self.since
-
-
-def _some(paths: list, shown: dict) -> str:
-    from ..records.exposure import shown_text
-    first = shown_text(shown.get(paths[0], paths[0]), SHOWN_PATH)  # hidden in its raw form, then cut
-    return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
 
 
 def memory_items(memory_root: str, config: dict, records=None) -> list:
@@ -135,7 +136,7 @@ def write_marks(memory_root: str, found: Assessment) -> None:
     keys = [i.key for i in found.items]
     doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
            "seen": keys[:MAX_SEEN], "seen_all": len(keys) <= MAX_SEEN,
-           "marks": {i.path: [i.key, i.suffix()[:MAX_SUFFIX]] for i in found.items if i.stale}}
+           "marks": {i.path: [i.key, i.mark()] for i in found.items if i.stale}}
     atomic_write_text(marks_path(memory_root), fastjson.dumps(doc), durable=False)
 
 
@@ -151,7 +152,8 @@ def is_current(memory_root: str, items: list) -> bool:
     return doc.get("head") == head and isinstance(seen, list) and set(seen) == {i.key for i in items}
 
 
-def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None):
+def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None,
+                  items=None):
     """The current ``Assessment`` when it had to be worked out (and is now stored), else None
     (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
 
@@ -161,7 +163,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
     """
     from ..base.fsutil import store_lock
     from .cachewrite import _cache_folder
-    items = memory_items(memory_root, config, records)
+    items = memory_items(memory_root, config, records) if items is None else items
     if not force and is_current(memory_root, items):
         return None
     if not items and load_marks(memory_root) is None:  # nothing to mark, nothing stored: no file, no git
@@ -191,10 +193,11 @@ def current_marks(memory_root: str, config: dict, records=None) -> dict:
     """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
     ``records``: every ``(category, path, record)`` of the store, when the caller read them already."""
     from .staleness import stale_marks
-    found = refresh_marks(memory_root, config, records=records)  # (blocking: waits for a background run to finish)
+    items = memory_items(memory_root, config, records)
+    found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
     if found is not None:
         return {i.path: i.suffix() for i in found.items if i.stale}
-    return stale_marks(memory_root)
+    return stale_marks(memory_root, items)
 
 
 def finish_marks_in_background(memory_root: str) -> int:

@@ -11,7 +11,15 @@ The file (JSON, written atomically by ``stalemarks.write_marks``)::
      "head": "<the commit HEAD named when the marks were computed, or null>",
      "seen": ["<entry key>", ...],           # every active memory with related files
      "seen_all": true,                       # false when there were too many to list
-     "marks": {"<entry path>": ["<entry key>", "<suffix>"], ...}}
+     "marks": {"<entry path>": ["<entry key>", {"gone": [i, ...], "empty": [i, ...],
+                                                "changed": [i, ...], "files": n, "commits": n}], ...}}
+
+A mark holds numbers only: indices into the memory's own related entries (those gone, those
+matching no file, those whose files changed, newest first) and two counts. The words shown are
+written at display time from the memory itself (``render_mark``): a forged or damaged file can
+make a suffix wrong, never make it say anything (a suffix once stored as text put a teammate's
+instructions on a recalled line). A marks file that is not a regular file (a folder committed
+under that name) is left alone: the hook starts no recomputation for it (``marks_for``).
 
 An entry path is the memory file's repository-relative path as ``index.md`` writes it
 (``.claude/memory/decisions/use-redis.json``); an entry key (``entry_key``) is a short
@@ -26,9 +34,11 @@ from __future__ import annotations
 import os
 
 MARKS_NAME = "stale.json"
-MARKS_FORMAT = 1
+MARKS_FORMAT = 2  # 1 held the suffix as text: ignored, recomputed once
 MAX_MARKS_BYTES = 2 * 1024 * 1024
 MAX_SUFFIX = 160
+MAX_COUNT = 10_000_000
+SHOWN_PATH = 60
 KEY_CHARS = 16
 LOCK_NAME = "stale.lock"
 
@@ -54,19 +64,73 @@ def load_marks(memory_root: str) -> dict | None:
     return doc
 
 
-def stale_marks(memory_root: str) -> dict:
-    """Entry path -> suffix text such as ``(app/session.py changed since; 3 commits)``.
+def _indices(value, size: int):
+    """``value`` as distinct indices below ``size``, or None when it is anything else."""
+    if not isinstance(value, list) or len(value) > size:
+        return None
+    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in value):
+        return None
+    return value if len(set(value)) == len(value) else None
 
-    ``{}`` when there are no marks or anything is unreadable. Reads only the stored marks file
-    (bounded, no link followed), never runs git, never raises.
-    """
+
+def _number(value):
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+    return value if ok else None
+
+
+def some(paths: list) -> str:
+    """``a/b.py``, or ``a/b.py and 2 more``: the first one cleaned, secrets and private text hidden, cut."""
+    from ..records.exposure import shown_text
+    first = shown_text(paths[0], SHOWN_PATH)
+    return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
+
+
+def describe(gone: list, empty: list, changed: list, files: int, commits: int) -> str:
+    """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``,
+    ``(billing/**/*.sql matches no file)``, several of them joined by ``;``, or "". ``changed``: the
+    changed files (live, from git) or the entries they fall under (``files`` of them, from the marks)."""
+    parts = []
+    if gone:
+        parts.append(some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
+    if empty:
+        parts.append(some(empty) + (" matches no file" if len(empty) == 1 else " match no file"))
+    if changed:
+        more = files - len(changed)
+        parts.append(some(changed) + (f" ({files} files)" if more > 0 else "") + " changed since")
+    if commits:
+        parts.append(f"{commits} commit" + ("" if commits == 1 else "s"))
+    return ("(" + "; ".join(parts) + ")")[:MAX_SUFFIX] if parts else ""
+
+
+def render_mark(entries: list, data) -> str:
+    """The suffix of a memory whose related entries are ``entries``, from the numbers its mark holds;
+    "" when they do not fit the memory (an index past its entries, a count out of range, text)."""
+    if not isinstance(data, dict):
+        return ""
+    picked = [_indices(data.get(key, []), len(entries)) for key in ("gone", "empty", "changed")]
+    files, commits = _number(data.get("files", 0)), _number(data.get("commits", 0))
+    if any(p is None for p in picked) or files is None or commits is None:
+        return ""
+    gone, empty, changed = ([entries[i] for i in p] for p in picked)
+    return describe(gone, empty, changed, max(files, len(changed)), commits)
+
+
+def stale_marks(memory_root: str, items: list) -> dict:
+    """Entry path -> suffix for ``items`` (objects with ``path``, ``key`` and ``entries``: the memories
+    as they are now), from the stored marks. ``{}`` when there are none or anything is unreadable.
+    Reads only the stored marks file (bounded, no link followed), never runs git, never raises."""
     try:
         doc = load_marks(memory_root)
         if doc is None:
             return {}
-        return {path: value[1][:MAX_SUFFIX] for path, value in doc["marks"].items()
-                if isinstance(path, str) and isinstance(value, list) and len(value) == 2
-                and isinstance(value[1], str) and value[1]}
+        out = {}
+        for item in items:
+            stored = doc["marks"].get(item.path)
+            if isinstance(stored, list) and len(stored) == 2 and stored[0] == item.key:
+                suffix = render_mark(item.entries, stored[1])
+                if suffix:
+                    out[item.path] = suffix
+        return out
     except Exception:  # a hook's nicety: never the reason a block is lost
         return {}
 
@@ -96,6 +160,8 @@ def marks_for(memory_root: str, shown: list) -> dict:
     block without such a memory costs one small file read. Never runs git, never raises.
     """
     try:
+        if doc_is_broken(memory_root):  # a folder (or other non-file) by that name: no recomputation can fix it
+            return {}
         doc = load_marks(memory_root)
         marks = doc["marks"] if doc else {}
         seen = doc.get("seen") if doc else None
@@ -111,8 +177,10 @@ def marks_for(memory_root: str, shown: list) -> dict:
                 continue
             relevant = True
             key = entry_key(path, record, entries)
-            if isinstance(stored, list) and len(stored) == 2 and stored[0] == key and isinstance(stored[1], str):
-                out[path] = stored[1][:MAX_SUFFIX]
+            if isinstance(stored, list) and len(stored) == 2 and stored[0] == key:
+                suffix = render_mark(entries, stored[1])
+                if suffix:
+                    out[path] = suffix
             elif stored is not None or (key not in seen and seen_all):
                 stale = True
         if relevant and not stale:
@@ -124,6 +192,17 @@ def marks_for(memory_root: str, shown: list) -> dict:
         return out
     except Exception:
         return {}
+
+
+def doc_is_broken(memory_root: str) -> bool:
+    """Something other than a regular file (or nothing) stands where the marks file goes: a folder
+    committed under that name, a link. Writing the marks there fails, so the hook starts nothing for it
+    (it started another ``git log`` on every prompt); ``doctor`` reports it."""
+    import stat
+    try:
+        return not stat.S_ISREG(os.lstat(marks_path(memory_root)).st_mode)
+    except OSError:
+        return False  # missing: the background process writes it
 
 
 def recompute_in_background(memory_root: str) -> bool:

@@ -33,7 +33,7 @@ _WRITES = {
     "ruby": r"""\bFile\.(write|open|delete|unlink|rename|symlink|link|truncate|chmod)\b|\bFileUtils\b|\bIO\."""
             r"""(write|popen|sysopen)|\bDir\.(mkdir|rmdir|delete|unlink)|\bsystem\b|`|%x|\bexec\b|\beval\b|"""
             r"""\bspawn\b|\bPathname\b|\bopen\s*\(|\bsend\b""",
-    "perl": r"""\bopen\s*\(?[^;]*(['"]\s*(\+?[<>]|>>|\|)|,\s*['"]?\s*\+?[>|])|\b(unlink|rename|rmdir|mkdir|"""
+    "perl": r"""\bopen(?:[^;o]|o(?!pen)|\Bo(?=pen))*(['"]\s*(\+?[<>]|>>|\|)|,\s*['"]?\s*\+?[>|])|\b(unlink|rename|rmdir|mkdir|"""
             r"""truncate|symlink|link|chmod|chown|utime|system|exec|eval|sysopen|qx)\b|`|\bFile::(Copy|Path)|"""
             r"""\b(copy|move|make_path|remove_tree|rmtree)\s*\(|\$\^I|-i\b""",
     "php": r"""\b(file_put_contents|fopen|fwrite|unlink|rename|copy|mkdir|rmdir|touch|chmod|chown|symlink|"""

@@ -35,7 +35,8 @@ FORMATS = ("xml", "bracket", "comment")
 
 # format -> (opening tag, closing tag); compiled once.
 _TAGS = {
-    "xml": (re.compile(r"<\s*private\s*/?\s*>", re.I), re.compile(r"<\s*/\s*private\s*>", re.I)),
+    # ``(?:/\s*)?``, not ``\s*/?\s*``: two runs of spaces in a row were quadratic
+    "xml": (re.compile(r"<\s*private\s*(?:/\s*)?>", re.I), re.compile(r"<\s*/\s*private\s*>", re.I)),
     "bracket": (re.compile(r"\[\s*private\s*\]", re.I), re.compile(r"\[\s*/\s*private\s*\]", re.I)),
     "comment": (re.compile(r"<!--\s*private\s*-->", re.I), re.compile(r"<!--\s*/\s*private\s*-->", re.I)),
 }

@@ -24,7 +24,10 @@ REDACTED = "[REDACTED]"
 _PEM = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
                   r"(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)
 
-_URL_CREDENTIALS = re.compile(r"\b([a-z][a-z0-9+.\-]*://[^\s/:@]+:)([^\s/@]+)(@)", re.I)
+# Only where a run of scheme characters starts (every run scanned once: linear); the scheme itself
+# starts at a letter after a word boundary inside the run (``_scheme_ok``).
+_URL_CREDENTIALS = re.compile(r"(?<![a-z0-9+.\-])(?P<scheme>[a-z0-9+.\-]*)(://[^\s/:@]+:)([^\s/@]+)(@)", re.I)
+_LETTER = re.compile(r"[a-z]", re.I)
 
 _PREFIXED = re.compile(r"""(?<![A-Za-z0-9_\-])(?:
       sk-(?:proj-|ant-|live-|svcacct-)?[A-Za-z0-9_\-]{20,}
@@ -43,10 +46,16 @@ _BEARER = re.compile(r"\b(bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)", re.I)
 
 _KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key"
              r"|client[_\-]?secret|credentials?")
-_ASSIGNMENT = re.compile(
-    r"(?P<key>\b[A-Za-z0-9_.\-]*?(?:" + _KEYWORDS + r")(?:[_\-][A-Za-z0-9]+)*)"
-    r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)",
-    re.I)
+# ``name = value``: a whole run of name characters (only where a run starts, so every run is scanned
+# once), then the separator and the value. Whether the name holds a keyword is decided in code
+# (``_key_ok``): the single expression that did both was cubic on a run of keywords
+# (``"api_key-" * 800`` took 93 s); this one is linear.
+_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]+)(?=[\"']?\s*[:=])", re.I)
+_ASSIGNED = re.compile(r"(?<=[A-Za-z0-9_.\-])"  # only right after a name: a run of spaces is scanned once
+                       r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)", re.I)
+_KEYWORD_END = re.compile(r"(?:" + _KEYWORDS + r")\Z", re.I)
+_NAME_PART = re.compile(r"[A-Za-z0-9]", re.I)  # ``re.I``: also the long s and the Kelvin sign, as before
+_KEYWORD_CHARS = 13  # the longest keyword (``client_secret``)
 _FLAG = re.compile(r"(?P<key>--(?:" + _KEYWORDS + r")\s+)(?P<value>[^\s\"'\-][^\s\"']*)", re.I)
 
 _PLACEHOLDERS = {"none", "null", "nil", "true", "false", "undefined", "required", "optional", "empty", "redacted"}
@@ -63,13 +72,69 @@ def _looks_secret(value: str, loose_separator: bool) -> bool:
     return True
 
 
-def _assignment(m, counter) -> str:
+def _assignment(key: str, m, counter) -> str:
+    """``key`` and what ``_ASSIGNED`` matched after it, the value hidden when it looks like a secret."""
     value = m.group("value")
     loose = ":" in m.group("sep") and "=" not in m.group("sep") and not m.group("q2")
     if not _looks_secret(value, loose):
-        return m.group(0)
+        return key + m.group(0)
     counter[0] += 1
-    return m.group(0)[: m.start("value") - m.start()] + REDACTED
+    return key + m.group(0)[: m.start("value") - m.start()] + REDACTED
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _boundary(text: str, i: int) -> bool:
+    """``\\b`` at ``i``."""
+    return _is_word(text[i - 1] if i else "") != _is_word(text[i] if i < len(text) else "")
+
+
+def _key_ok(text: str, m) -> bool:
+    """Does the name before this separator hold a keyword, as ``password``, ``DB_PASSWORD``,
+    ``app.api-key_id`` do: a keyword, then only ``_part``/``-part`` pieces up to the separator, and a
+    word boundary at or before the keyword (what the one-expression form said, in one pass)."""
+    key, start = m.group("key"), m.start("key")
+    first_boundary = None
+    end = len(key)
+    while True:  # ``end``: where ``key[end:]`` is nothing but ``_part``/``-part`` pieces
+        found = _KEYWORD_END.search(key[max(0, end - _KEYWORD_CHARS):end])
+        if found is not None:
+            keyword_start = end - len(found.string) + found.start()
+            if first_boundary is None:
+                first_boundary = next((i for i in range(len(key)) if _boundary(text, start + i)), len(key))
+            if first_boundary <= keyword_start:
+                return True
+        j = end
+        while j > 0 and _NAME_PART.match(key[j - 1]):
+            j -= 1
+        if j == end or j == 0 or key[j - 1] not in "_-":
+            return False
+        end = j - 1
+
+
+def _assignments(text: str, counter) -> str:
+    """Every ``name = value`` whose name holds a keyword, its value hidden when it looks like a secret.
+    A name without a keyword leaves its value to be looked at again (``x=password=hunter2``)."""
+    out, last, pos = [], 0, 0
+    while True:
+        m = _ASSIGNMENT.search(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        assigned = _ASSIGNED.match(text, pos) if _key_ok(text, m) else None
+        if assigned is not None:
+            out += (text[last:m.start()], _assignment(m.group("key"), assigned, counter))
+            last = pos = assigned.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _scheme_ok(text: str, m) -> bool:
+    """A letter after a word boundary somewhere in the scheme run (where ``\\b[a-z]`` would start)."""
+    start = m.start("scheme")
+    return any(_LETTER.match(ch) and _boundary(text, start + i) for i, ch in enumerate(m.group("scheme")))
 
 
 def _bearer(m, counter) -> str:
@@ -124,17 +189,17 @@ def redact_secrets(text: str, kinds: list | None = None) -> tuple:
         return REDACTED
 
     def url(m):
-        if m.group(2) == REDACTED:
+        if m.group(3) == REDACTED or not _scheme_ok(text, m):
             return m.group(0)
         counter[0] += 1
         kinds.append("password in a URL")
-        return m.group(1) + REDACTED + m.group(3)
+        return m.group("scheme") + m.group(2) + REDACTED + m.group(4)
 
     text = _PEM.sub(plain, text)
     text = _URL_CREDENTIALS.sub(url, text)
     text = _PREFIXED.sub(plain, text)
     text = _BEARER.sub(lambda m: _bearer(m, counter), text)
-    text = _ASSIGNMENT.sub(lambda m: _assignment(m, counter), text)
+    text = _assignments(text, counter)
     text = _FLAG.sub(lambda m: _flag(m, counter), text)
     kinds.extend(["password or token"] * (counter[0] - (len(kinds) - start)))  # bearer, assignments, flags
     return text, counter[0]

@@ -31,7 +31,7 @@ from .times import iso_datetime
 Problem = namedtuple("Problem", "field message hint")
 # The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
 # joined by "-" or "_". Ids are printed to Claude and terminals, so nothing else is allowed.
-_ID_RULE = re.compile(r"[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?\Z")
+_ID_RULE = re.compile(r"[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?")  # fullmatch
 
 
 class ValidationError(ValueError):
@@ -135,7 +135,7 @@ def id_problem(memory_id) -> str | None:
         return "must be non-empty text"
     if len(memory_id) > MAX_ID_CHARS:
         return f"is longer than {MAX_ID_CHARS} characters"
-    if not memory_id.isascii() or not _ID_RULE.match(memory_id):
+    if not memory_id.isascii() or not _ID_RULE.fullmatch(memory_id):
         return "must be an ASCII slug: lowercase letters and digits joined by '-' or '_'"
     kinds = secret_kinds(memory_id)
     if kinds:

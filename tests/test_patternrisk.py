@@ -1,0 +1,87 @@
+"""Cues from config (``triage.extra_cues``) are checked before they run: shapes that backtrack are refused with
+one stderr line in the Stop hook and a problem plus its fix in ``doctor``; what is accepted stays fast."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import pattern_inventory
+from helpers import run_cli, run_hook, transcript_line
+from team_memory.base.config import load_config
+from team_memory.base.patternrisk import MAX_PATTERN_CHARS, backtrack_risk
+from team_memory.capture import triage
+
+BACKTRACKING = r"^(\w+\s?)*$"  # the issue's cue: 30 words and a "!" kept Stop busy for minutes
+DECISION = ("We compared Redis and Memcached for the session store.\n"
+            "We decided to use Redis because it persists sessions across restarts.\n"
+            "Memcached would have been simpler, but we chose Redis over it.\n" + " ".join(["word"] * 30) + "!")
+
+
+@pytest.mark.parametrize("pattern, phrase", [
+    (BACKTRACKING, "repeated group"), (r"(a+)+b", "repeated group"), (r"(x+x+)+y", "repeated group"),
+    (r"(a|ab)*c", "start alike"), (r"(a|a?)+", "start alike"), (r"\w+\w+x", "in a row"), (r".*a.*b", "in a row"),
+    (r"(.*?,){11}P", "in a row"), (r"\s*\s*\s*$", "in a row"), (r"(a{1,10}){1,10}b", "in a row"),
+    (r"(\w)\1", "backreference"), (r"(a)?(?(1)b|c)", "backreference"), (r"(?=a)*b", "lookaround"),
+    ("x" * (MAX_PATTERN_CHARS + 1), "longer than"), ("(", "not a valid"), (7, "not text"),
+])
+def test_backtracking_shapes_are_refused(pattern, phrase):
+    assert phrase in (backtrack_risk(pattern) or "")
+
+
+@pytest.mark.parametrize("pattern", [
+    r"\bwe decided\b", r"(a|b)*c", r"(?:ab)+c", r"\d{16}", r"(\w+ ){0,6}x", r"(\.\w+)+$", r"\w+(?:\.\w+)*@",
+    r"(\s+\S+){0,3}?\s+use", r"[a-z]+ [a-z]+ it is", r".*foo.*", r"\bnot \w+( \w+)?,? but\b",
+])
+def test_ordinary_cues_are_accepted(pattern):
+    assert backtrack_risk(pattern) is None
+
+
+def test_every_shipped_cue_passes_the_check():
+    refused = {p: backtrack_risk(p) for p, _ in pattern_inventory.cue_patterns() if backtrack_risk(p)}
+    assert not refused
+
+
+def test_what_the_check_accepts_is_fast():
+    """Random cues built from groups, alternatives and quantifiers: every one the check lets through, run as
+    the scorer runs a cue (line by line) on adversarial text, stays well within the bound."""
+    runs, slow = pattern_inventory.run_child(["--accepted", 150, 7, 5000], 1.5)
+    assert len(runs) > 500
+    assert not slow, "\n".join(slow)
+
+
+def test_scoring_stops_looking_at_its_deadline(monkeypatch):
+    turns = [type("Turn", (), {"role": "assistant", "text": DECISION, "tools": []})()]
+    config = load_config(None)
+    assert [f.category for f in triage.triage(turns, config)] == ["decision"]
+    monkeypatch.setattr(triage, "SCORING_SECONDS", -1.0)
+    assert triage.triage(turns, config) == []
+
+
+@pytest.fixture
+def hostile_config(memory_root):
+    (memory_root / "memory-config.json").write_text(json.dumps(
+        {"triage": {"extra_cues": {"decision": {"primary": [BACKTRACKING, r"\bwe went for\b"]}}}}))
+    return memory_root
+
+
+def test_the_stop_hook_refuses_a_backtracking_cue_in_one_line(project, hostile_config):
+    transcript = project / "session.jsonl"
+    transcript.write_text(transcript_line("user", "Which store should hold sessions?")
+                          + transcript_line("assistant", DECISION))
+    payload = {"session_id": "abcd1234-ef56", "transcript_path": str(transcript), "cwd": str(project),
+               "hook_event_name": "Stop", "stop_hook_active": False}
+    began = time.monotonic()
+    proc = run_hook("stop.py", payload, cwd=str(project), timeout=20)  # on main: still running after minutes
+    assert time.monotonic() - began < 5 and proc.returncode == 0
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1 and "ignored triage cue" in lines[0] and "extra_cues.decision.primary" in lines[0]
+    assert json.loads(proc.stdout)["decision"] == "block"  # the other cues still work
+
+
+def test_doctor_names_the_cue_and_the_fix(project, hostile_config):
+    proc = run_cli("doctor", "--root", hostile_config)
+    problem = [line for line in proc.stdout.splitlines() if "extra_cues" in line]
+    assert len(problem) == 1 and "can share text" in problem[0] and "rewrite it" in problem[0]
+    assert "we went for" not in proc.stdout  # the good cue is no problem

@@ -276,8 +276,8 @@ def _warn_missing(ctx, result) -> None:
         return
     import shlex
 
-    from ..records.exposure import hide  # the entries may be a teammate's: shown as everything else is
-    names = ", ".join(shown_path(hide(e)) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    from ..records.exposure import hide, shown_text  # the entries may be a teammate's: shown as everything else is
+    names = ", ".join(shown_text(e, 200) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
     what = f"warning: related_files name {'a file' if len(missing) == 1 else 'files'} not in the work tree: {names} " \
         "(kept; review lists this memory as stale while "
     what += "it is missing)" if len(missing) == 1 else "they are missing)"

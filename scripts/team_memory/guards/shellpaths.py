@@ -59,13 +59,22 @@ def braces(pattern: str) -> list:
     return out
 
 
+def slashed(path: str) -> str:
+    """``path`` with ``/`` between its parts whatever the platform's separator (Windows: ``\\``)."""
+    return path.replace(os.sep, "/") if os.sep != "/" else path
+
+
+def _drive(pattern: str) -> bool:
+    return len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
+
+
 def absolute(pattern: str, cwd: str) -> str:
-    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded."""
-    if not pattern.startswith(("/", UNKNOWN)):
-        pattern = cwd.rstrip("/") + "/" + pattern
+    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded; ``/`` between parts."""
+    if not pattern.startswith(("/", UNKNOWN)) and not _drive(pattern):
+        pattern = slashed(cwd).rstrip("/") + "/" + pattern
     if UNKNOWN in pattern and "/.." in pattern:
         return UNKNOWN  # $X/../y: where it lands depends on what $X is
-    return os.path.normpath(pattern).replace("//", "/")
+    return slashed(os.path.normpath(pattern)).replace("//", "/")
 
 
 def _tokens(pattern: str) -> list:
@@ -214,7 +223,7 @@ def _plain_reach(path: str, stores: list, removes: bool) -> bool:
     for i in range(len(parts) - 1):
         if parts[i] == ".claude" and parts[i + 1] == "memory":
             return parts[i + 2:] != [CONFIG_FILE]
-    candidates = {path.lower(), os.path.realpath(path).lower()}  # a link into a store writes the store
+    candidates = {path.lower(), slashed(os.path.realpath(path)).lower()}  # a link into a store writes the store
     for store in stores:
         s = store.lower()
         for p in candidates:

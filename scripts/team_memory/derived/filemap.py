@@ -153,8 +153,8 @@ def _map_names(project: str, fulls: list) -> bool:
             path = os.path.join(path, name)
             if os.lstat(path).st_mode & 0o170000 != 0o040000:
                 return True  # a link (or not a folder): lookup's store rule decides (it refuses it)
-        fd = os.open(os.path.join(path, MAP_REL[-1]),
-                     os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        from ..base.safefs import open_read  # only once a map is there: the first look needs os alone
+        fd = open_read(os.path.join(path, MAP_REL[-1]))  # O_NOFOLLOW, or lstat/fstat where there is none
         if os.fstat(fd).st_size > MAX_MAP_BYTES:
             return False  # lookup never reads such a map either
         top = project.rstrip(os.sep) + os.sep

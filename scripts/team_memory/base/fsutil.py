@@ -110,9 +110,8 @@ def create_temp(path: str):
 
 def within(root: str, path: str) -> bool:
     """True when ``path``, symlinks resolved, lies inside ``root`` (so reading it never leaves the store)."""
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(path)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+    from .pathtext import inside
+    return inside(os.path.realpath(path), os.path.realpath(root))
 
 
 def category_dir(memory_root: str, folder: str) -> str | None:

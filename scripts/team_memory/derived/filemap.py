@@ -153,13 +153,14 @@ def _map_names(project: str, fulls: list) -> bool:
             path = os.path.join(path, name)
             if os.lstat(path).st_mode & 0o170000 != 0o040000:
                 return True  # a link (or not a folder): lookup's store rule decides (it refuses it)
-        from ..base.safefs import open_read  # only once a map is there: the first look needs os alone
+        from ..base.pathtext import slashed  # only once a map is there: the first look needs os alone
+        from ..base.safefs import open_read
         fd = open_read(os.path.join(path, MAP_REL[-1]))  # O_NOFOLLOW, or lstat/fstat where there is none
         if os.fstat(fd).st_size > MAX_MAP_BYTES:
             return False  # lookup never reads such a map either
-        top = project.rstrip(os.sep) + os.sep
-        rels = ["/".join(p for p in f[len(top):].strip().replace(os.sep, "/").replace("\\", "/").split("/")
-                         if p not in ("", ".")) for f in fulls if f.startswith(top)]
+        top = slashed(project).rstrip("/") + "/"
+        rels = ["/".join(p for p in f[len(top):].strip().replace("\\", "/").split("/")
+                         if p not in ("", ".")) for f in map(slashed, fulls) if f.startswith(top)]
         rels = [r for r in rels if r]
         return bool(rels) and bool(_candidates(fd, rels))
     except OSError as exc:

@@ -30,7 +30,8 @@ from . import pwshcmds as pc
 from .pwshscan import parse
 from .shellcmds import _any_argument
 from .shelljudge import MAX_STEPS, _command as bash_command, _run as bash_run
-from .shellpaths import MAX_ALTERNATIVES, absolute, slashed
+from ..base.pathtext import slashed
+from .shellpaths import MAX_ALTERNATIVES, absolute
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 from .shellwords import Denied, _check, _State, expand, plain_text
 

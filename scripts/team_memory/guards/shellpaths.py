@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from ..base.model import DEFAULT_FOLDERS
+from ..base.pathtext import slashed
 from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK
 
 MAX_ALTERNATIVES = 32
@@ -57,11 +58,6 @@ def braces(pattern: str) -> list:
             if len(out) >= MAX_ALTERNATIVES:
                 return out
     return out
-
-
-def slashed(path: str) -> str:
-    """``path`` with ``/`` between its parts whatever the platform's separator (Windows: ``\\``)."""
-    return path.replace(os.sep, "/") if os.sep != "/" else path
 
 
 def _drive(pattern: str) -> bool:

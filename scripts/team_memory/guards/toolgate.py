@@ -124,7 +124,8 @@ def _strings(value):
 
 
 def _inside(path: str, stores: list) -> bool:
-    return any(path == s or path.startswith(s.rstrip(os.sep) + os.sep) for s in stores)
+    from ..base.pathtext import inside
+    return any(inside(path, s) for s in stores)
 
 
 def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:

@@ -25,6 +25,7 @@ import sys
 import types
 
 MASK_ENV = "TEAM_MEMORY_MASK_POSIX"
+TRACE_ENV = "TEAM_MEMORY_MASK_TRACE"  # a file: each masked process appends what its fallbacks did
 PROC = "/proc"
 
 
@@ -80,6 +81,33 @@ def apply() -> None:
         setattr(os, name, _hide_proc(getattr(os, name)))
     os.sep, os.altsep = "\\", "/"
     os._team_memory_masked = True
+    if os.environ.get(TRACE_ENV):
+        _trace(os.environ[TRACE_ENV], sys.modules["msvcrt"], subprocess)
+
+
+def _trace(path: str, msvcrt, subprocess) -> None:
+    """At exit, append to ``path`` one JSON line of what the fallbacks did in this process (for tests)."""
+    import atexit
+    import json
+    started = []
+    popen = subprocess.Popen
+
+    class Popen(popen):
+        def __init__(self, args, *rest, **kwargs):
+            started.append(sorted(k for k in ("start_new_session", "creationflags") if k in kwargs))
+            super().__init__(args, *rest, **kwargs)
+
+    subprocess.Popen = Popen
+
+    def write() -> None:
+        safefs = sys.modules.get("team_memory.base.safefs")
+        fsutil = sys.modules.get("team_memory.base.fsutil")
+        line = {"argv": sys.argv[:2], "locks": len(msvcrt.calls), "popen": started,
+                "nofollow": getattr(safefs, "NOFOLLOW", None), "fcntl": getattr(fsutil, "fcntl", "unloaded") is not None}
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+
+    atexit.register(write)
 
 
 def main(argv: list) -> int:

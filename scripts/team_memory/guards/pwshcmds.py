@@ -61,6 +61,8 @@ CMDLETS = {
     "get-item": ("list", ("path",), _PATHS, _PATHS),
     "resolve-path": ("list", ("path",), _PATHS + ("relativebasepath",), _PATHS),
     "join-path": ("join", ("path", "childpath"), ("path", "childpath", "additionalchildpath"), ("path", "childpath")),
+    "new-object": ("object", ("typename", "argumentlist"), ("typename", "argumentlist", "property", "comobject"),
+                   ("argumentlist",)),
     "write-output": ("echo", ("inputobject",), ("inputobject",), ()),
     "where-object": ("pass", (), ("property", "value", "filterscript"), ()),
     "sort-object": ("pass", ("property",), ("property", "top", "bottom", "culture"), ()),

@@ -226,6 +226,13 @@ def _cmdlet(name: str, spec: tuple, args: list, state: _State, piped):
         given = " ".join(plain_text(a) for e in bound.get("argumentlist", []) for a in expand(e, state)[:1])
         if program:
             _line(f"& '{program[0]}' {given}", state)
+    if kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
+        type_name = " ".join(plain_text(a) for e in bound.get("typename", []) for a in expand(e, state)).lower()
+        if any(w in type_name for w in ("writer", "stream", "file", "$?")) and "reader" not in type_name:
+            _check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
+            if "$?" in type_name and ".claude" in state.text:  # New-Object T(args): the arguments are not read
+                raise Denied("new-object with arguments that cannot be read, on a line that names .claude")
+        return None
     sources = _paths(named, state) if named else [_abs(a, state) for a in _given(piped)] if piped else []
     if kind in ("write", "remove", "start"):
         given = named + extra

@@ -7,8 +7,8 @@
   command when it starts like one, ``value`` the right side when it is one plain value) or
   ``"expr"`` (an expression: ``[IO.File]::WriteAllText(...)``, ``'text' | ...``);
 - ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` (``name`` in
-  lower case, ``value`` a list of elements or None, ``spelled`` as written) and ``("arg", elements)`` for an argument, ``elements`` its comma-separated values,
-  each a list of parts as ``shellscan`` spells them: ``("s", text)`` (glob characters as
+  lower case, ``value`` a list of elements or None, ``spelled`` as written) and ``("arg", elements)``
+  for an argument, ``elements`` its comma-separated values, each a list of parts as ``shellscan`` spells them: ``("s", text)`` (glob characters as
   ``shellscan``'s markers, every ``\\`` as ``/``), ``("v", NAME)`` (``$env:NAME``, ``$PWD``,
   ``$HOME``; ``ps:name`` for a PowerShell variable) or ``("u", "")`` (a value that cannot be
   known: ``$(...)``, a script block);
@@ -18,25 +18,13 @@
 - ``calls`` (``expr`` only): ``(method, static, type, args)`` for each ``.Name(...)`` /
   ``::Name(...)``, ``args`` each a list of parts or None (not a plain value).
 
-PowerShell's quoting is followed: single quotes literal (``''`` is one quote), double quotes
-expand ``$name``/``$(...)`` and take backtick escapes, a backtick outside quotes escapes the
-next character (before a newline, continues the line), here-strings ``@'...'@``/``@"..."@``,
-the typographic quotes and dashes PowerShell accepts, ``#`` and ``<#...#>`` comments. Like
-``shellscan`` it never runs anything, never fails, and stops at a depth bound (``flags``
-gets ``"unfinished"`` / ``"too deep"``).
+Words are read with PowerShell's quoting and escapes (``pwshwords``). Like ``shellscan`` it never
+runs anything, never fails, and stops at a depth bound (``flags`` gets ``"unfinished"`` /
+``"too deep"``).
 """
 from __future__ import annotations
 
-from .shellscan import MARKERS
-
-SQUOTES, DQUOTES, DASHES = "'\u2018\u2019\u201a\u201b", '"\u201c\u201d\u201e', "-\u2013\u2014\u2015"
-_END = set(" \t\r\n;|&(){},<>")
-_EXPR_END = _END | set("[]=+!.")
-_NAME = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
-_ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-_KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
-MAX_DEPTH = 8
-_GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
+from .pwshwords import END, EXPR_END, NAME_CHARS, DASHES, DQUOTES, SQUOTES, Reader, variable
 
 
 class PsCommand:
@@ -48,203 +36,9 @@ class PsCommand:
         self.sep, self.target, self.value = "", None, None
 
 
-def _literal(text: str) -> list:
-    """Parts of literal text: ``\\`` read as ``/``, glob characters marked."""
-    return [("s", "".join(_GLOBS.get(c, "/" if c == "\\" else c) for c in text))] if text else []
-
-
-class _Reader:
-    def __init__(self, text: str, depth: int, flags: dict):
-        self.text, self.i, self.depth, self.flags = text, 0, depth, flags
-
-    def _closing(self, i: int, open_ch: str, close_ch: str) -> int:
-        """Index just past the ``close_ch`` balancing an ``open_ch`` before ``i`` (quotes and comments skipped)."""
-        text, depth, n = self.text, 1, len(self.text)
-        while i < n:
-            c = text[i]
-            if c == "`":
-                i += 2
-                continue
-            if c in SQUOTES or c in DQUOTES:
-                i = self._quote_end(i)
-                continue
-            if c == open_ch:
-                depth += 1
-            elif c == close_ch:
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            i += 1
-        self.flags["unfinished"] = True
-        return n + 1
-
-    def _quote_end(self, i: int) -> int:
-        text, n = self.text, len(self.text)
-        quotes = SQUOTES if text[i] in SQUOTES else DQUOTES
-        j = i + 1
-        while j < n:
-            if text[j] == "`" and quotes is DQUOTES:
-                j += 2
-                continue
-            if text[j] in quotes:
-                if j + 1 < n and text[j + 1] in quotes:
-                    j += 2
-                    continue
-                return j + 1
-            j += 1
-        self.flags["unfinished"] = True
-        return n
-
-    def nested(self, source: str, into: list) -> None:
-        if self.depth < MAX_DEPTH:
-            into.extend(parse(source, self.depth + 1, self.flags))
-        else:
-            self.flags["too deep"] = True
-
-    def _group(self, start: int, open_ch: str, close_ch: str, into: list) -> None:
-        """Read ``(...)``/``{...}`` whose opening character is at ``start``; its statements go to ``into``."""
-        end = self._closing(start + 1, open_ch, close_ch)
-        self.nested(self.text[start + 1:end - 1], into)
-        self.i = min(end, len(self.text))
-
-    def _dollar(self, parts: list, into: list) -> None:
-        """A ``$`` at ``self.i``: a variable, ``${...}`` or ``$(...)``."""
-        text, i = self.text, self.i + 1
-        if text.startswith("(", i):
-            self._group(i, "(", ")", into)
-            parts.append(("u", ""))
-            return
-        if text.startswith("{", i):
-            end = text.find("}", i)
-            end = len(text) if end < 0 else end
-            name, self.i = text[i + 1:end], end + 1
-        else:
-            j = i
-            while j < len(text) and text[j] in _NAME and not (text[j] == ":" and text[j + 1:j + 2] in ("", ":", "/")):
-                j += 1
-            if j == i:
-                if j < len(text) and text[j] in "_$^?":
-                    parts.append(("u", ""))
-                    self.i = j + 1
-                else:
-                    parts.append(("s", "$"))
-                    self.i = i
-                return
-            name, self.i = text[i:j], j
-        parts.append(variable(name))
-
-    def element(self, into: list, stop=_END) -> list:
-        """One value of an argument (up to a comma or the argument's end), as parts."""
-        text, parts, n = self.text, [], len(self.text)
-        while self.i < n:
-            c = text[self.i]
-            if c in stop or (c == "," and stop is _END):
-                if c in "({" and stop is _END and parts:  # a(b): PowerShell reads on; the value is unknown
-                    self._group(self.i, c, ")" if c == "(" else "}", into)
-                    parts.append(("u", ""))
-                    continue
-                break
-            if c == "`":
-                if self.i + 1 < n and text[self.i + 1] not in "\r\n":
-                    parts.extend(_literal(text[self.i + 1]))
-                self.i += 2
-            elif c in SQUOTES:
-                end = self._quote_end(self.i)
-                body = text[self.i + 1:end - 1] if text[end - 1:end] in SQUOTES else text[self.i + 1:end]
-                parts.extend(_literal(body.replace("''", "'")))
-                self.i = end
-            elif c in DQUOTES:
-                self._dquoted(parts, into)
-            elif c == "$":
-                self._dollar(parts, into)
-            elif c == "@" and text[self.i + 1:self.i + 2] in ("(", "{"):
-                self._group(self.i + 1, text[self.i + 1], ")" if text[self.i + 1] == "(" else "}", into)
-                parts.append(("u", ""))
-            elif c == "@" and text[self.i + 1:self.i + 2] and text[self.i + 1] in SQUOTES + DQUOTES:
-                self._herestring(parts, into)
-            elif c == "~" and self.i == 0 or (c == "~" and not parts and text[self.i + 1:self.i + 2] in ("", "/", "\\")):
-                parts.append(("v", "HOME"))
-                self.i += 1
-            else:
-                parts.extend(_literal(c))
-                self.i += 1
-        merged = []
-        for part in parts:
-            if merged and part[0] == "s" and merged[-1][0] == "s":
-                merged[-1] = ("s", merged[-1][1] + part[1])
-            else:
-                merged.append(part)
-        return merged
-
-    def _dquoted(self, parts: list, into: list) -> None:
-        text, n = self.text, len(self.text)
-        self.i += 1
-        while self.i < n:
-            c = text[self.i]
-            if c in DQUOTES:
-                if self.i + 1 < n and text[self.i + 1] in DQUOTES:
-                    parts.extend(_literal(c))
-                    self.i += 2
-                    continue
-                self.i += 1
-                return
-            if c == "`" and self.i + 1 < n:
-                parts.extend(_literal(_ESCAPES.get(text[self.i + 1], text[self.i + 1])))
-                self.i += 2
-            elif c == "$":
-                self._dollar(parts, into)
-            else:
-                parts.extend(_literal(c))
-                self.i += 1
-        self.flags["unfinished"] = True
-
-    def _herestring(self, parts: list, into: list) -> None:
-        text, quote = self.text, self.text[self.i + 1]
-        closing = "\n" + ("'" if quote in SQUOTES else '"') + "@"
-        end = text.find(closing, self.i + 2)
-        if end < 0:
-            self.flags["unfinished"] = True
-            end = len(text)
-        body = text[self.i + 2:end].lstrip(" \t").lstrip("\r\n")
-        if quote in SQUOTES:
-            parts.extend(_literal(body))
-        else:
-            inner = _Reader(body, self.depth, self.flags)
-            while inner.i < len(body):
-                if body[inner.i] == "$":
-                    inner._dollar(parts, into)
-                else:
-                    parts.extend(_literal(body[inner.i]))
-                    inner.i += 1
-        self.i = end + len(closing)
-
-    def skip_blank(self) -> None:
-        text, n = self.text, len(self.text)
-        while self.i < n:
-            c = text[self.i]
-            if c in " \t\r" or (c == "`" and text[self.i + 1:self.i + 2] in ("\n", "\r")):
-                self.i += 1 if c != "`" else 2
-            elif c == "#" or text.startswith("<#", self.i):
-                end = text.find("\n" if c == "#" else "#>", self.i)
-                self.i = n if end < 0 else end + (0 if c == "#" else 2)
-            else:
-                return
-
-
-def variable(name: str) -> tuple:
-    """A variable's part: ``$env:X`` -> X, ``$PWD``/``$HOME`` as such, the rest ``ps:<name>`` (any case)."""
-    low = name.lower()
-    if low.startswith("env:"):
-        return ("v", name[4:])
-    low = low.split(":", 1)[1] if low.startswith(("script:", "global:", "local:", "private:")) else low
-    if low in ("true", "false", "null"):
-        return ("s", "")
-    return ("v", _KNOWN_VARS.get(low, "ps:" + low))
-
-
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     """The statements of a PowerShell line (see the module docstring)."""
-    r = _Reader(text, depth, flags if flags is not None else {})
+    r = Reader(text, depth, flags if flags is not None else {}, parse)
     out = []
     while True:
         r.skip_blank()
@@ -260,7 +54,7 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
         out.append(cmd)
 
 
-def _statement(r: _Reader) -> PsCommand:
+def _statement(r: Reader) -> PsCommand:
     text = r.text
     c = text[r.i]
     if c in "&." and text[r.i + 1:r.i + 2] in (" ", "\t", "'", '"') or text.startswith("& ", r.i):
@@ -277,7 +71,7 @@ def _statement(r: _Reader) -> PsCommand:
     return cmd
 
 
-def _assignment(r: _Reader):
+def _assignment(r: Reader):
     """``[type]$name = ...``: the right side read as a command or a value; None for anything else."""
     text, i = r.text, r.i
     while text.startswith("[", i):
@@ -288,7 +82,7 @@ def _assignment(r: _Reader):
     if not text.startswith("$", i):
         return None
     j = i + 1
-    while j < len(text) and (text[j] in _NAME or text[j] in "{}"):
+    while j < len(text) and (text[j] in NAME_CHARS or text[j] in "{}"):
         j += 1
     k = j
     while k < len(text) and text[k] in " \t":
@@ -313,7 +107,7 @@ def _assignment(r: _Reader):
     return cmd
 
 
-def _arguments(r: _Reader, cmd: PsCommand) -> None:
+def _arguments(r: Reader, cmd: PsCommand) -> None:
     """A command's words, redirections and separator, up to the statement's end."""
     text, n = r.text, len(r.text)
     while True:
@@ -340,7 +134,7 @@ def _arguments(r: _Reader, cmd: PsCommand) -> None:
             continue
         if c in DASHES and r.i + 1 < n and (text[r.i + 1].isalpha() or text[r.i + 1] in DASHES + "?_"):
             j = r.i + 1
-            while j < n and text[j] not in _END and text[j] != ":":
+            while j < n and text[j] not in END and text[j] != ":":
                 j += 1
             name, spelled = text[r.i + 1:j].lstrip("".join(DASHES)).lower(), "-" + text[r.i + 1:j]
             value = None
@@ -353,7 +147,7 @@ def _arguments(r: _Reader, cmd: PsCommand) -> None:
         cmd.words.append(("arg", _values(r, cmd)))
 
 
-def _values(r: _Reader, cmd: PsCommand) -> list:
+def _values(r: Reader, cmd: PsCommand) -> list:
     elements = [r.element(cmd.nested)]
     while r.text.startswith(",", r.i):
         r.i += 1
@@ -362,7 +156,7 @@ def _values(r: _Reader, cmd: PsCommand) -> list:
     return elements
 
 
-def _redirect(r: _Reader):
+def _redirect(r: Reader):
     """``>``, ``>>``, ``2>``, ``*>``, ``3>&1``...: ``(op, parts)``; ``()`` for a stream merge; None if none here."""
     text, i = r.text, r.i
     j = i + 1 if text[i:i + 1] in "*123456" and text[i + 1:i + 2] == ">" else i
@@ -377,7 +171,7 @@ def _redirect(r: _Reader):
     return (op, r.element([]))
 
 
-def _expression(r: _Reader) -> PsCommand:
+def _expression(r: Reader) -> PsCommand:
     """An expression statement: its plain values, its method calls and what it nests, to its end."""
     cmd = PsCommand("expr", "")
     text, n = r.text, len(r.text)
@@ -423,7 +217,7 @@ def _expression(r: _Reader) -> PsCommand:
                 cmd.redirects.append(redirect)
             continue
         before = r.i
-        value = r.element(cmd.nested, _EXPR_END)
+        value = r.element(cmd.nested, EXPR_END)
         if r.i == before:
             r.i += 1
         if c in "$@" or c in SQUOTES or c in DQUOTES:
@@ -434,13 +228,13 @@ def _expression(r: _Reader) -> PsCommand:
     return cmd
 
 
-def _call_args(inner: str, r: _Reader, cmd: PsCommand) -> list:
+def _call_args(inner: str, r: Reader, cmd: PsCommand) -> list:
     """A method call's arguments: each a list of parts when it is one plain value, else None.
 
     What an argument runs (``(Join-Path a b)``, ``$(...)``) is read into ``cmd.nested``."""
     if not inner.strip():
         return []
-    scan = _Reader(inner, r.depth, r.flags)
+    scan = Reader(inner, r.depth, r.flags, parse)
     pieces, depth, start, i = [], 0, 0, 0
     while i < len(inner):
         c = inner[i]
@@ -458,8 +252,8 @@ def _call_args(inner: str, r: _Reader, cmd: PsCommand) -> list:
     pieces.append(inner[start:])
     args = []
     for piece in (p.strip() for p in pieces):
-        one = _Reader(piece, r.depth, r.flags)
-        value = one.element(cmd.nested, _EXPR_END)
+        one = Reader(piece, r.depth, r.flags, parse)
+        value = one.element(cmd.nested, EXPR_END)
         whole = bool(piece) and one.i >= len(piece)
         args.append(value if whole else None)
         if piece and not whole:

@@ -43,6 +43,14 @@ def masked_cli(*args, cwd):
                           capture_output=True, text=True, cwd=cwd, timeout=60)
 
 
+def masked_python(code: str, folder):
+    """Run ``code`` (which finds the package in ``sys.argv[1]``) as a script on the masked platform."""
+    script = folder / "probe.py"
+    script.write_text(code)
+    return subprocess.run([sys.executable, "-S", str(MASK), str(script), str(REPO / "scripts")], capture_output=True,
+                          text=True, timeout=60)
+
+
 def test_the_mask_takes_the_features_away(tmp_path):
     code = ("import os, sys, json\n"
             "sys.path.insert(0, sys.argv[1])\n"
@@ -51,10 +59,7 @@ def test_the_mask_takes_the_features_away(tmp_path):
             "try:\n    os.listdir('/proc/self/fd'); proc = True\nexcept OSError:\n    proc = False\n"
             "print(json.dumps([hasattr(os, 'O_NOFOLLOW'), has_fcntl, hasattr(os, 'posix_spawn'), proc, os.sep,\n"
             "                  safefs.NOFOLLOW, fsutil.fcntl is None, detach._inherited() is not None]))\n")
-    script = tmp_path / "probe.py"
-    script.write_text(code)
-    out = subprocess.run([sys.executable, "-S", str(MASK), str(script), str(REPO / "scripts")], capture_output=True,
-                         text=True, timeout=60)
+    out = masked_python(code, tmp_path)
     assert out.returncode == 0, out.stderr
     # /dev/fd is still there (as on macOS): descriptors are listed from it
     assert json.loads(out.stdout) == [False, False, False, False, "\\", 0, True, True]
@@ -113,10 +118,7 @@ def test_background_work_starts_through_subprocess(project, memory_root, trace):
     code = ("import sys\nsys.path.insert(0, sys.argv[1])\n"
             "from team_memory.base.detach import start_detached\n"
             "print(start_detached([sys.executable, '-c', 'pass']))\n")
-    script = project / "probe.py"
-    script.write_text(code)
-    out = subprocess.run([sys.executable, "-S", str(MASK), str(script), str(REPO / "scripts")], capture_output=True,
-                         text=True, timeout=60)
+    out = masked_python(code, project)
     assert out.stdout.strip() == "True", out.stderr
     assert ["start_new_session"] in [p for r in lines(trace) for p in r["popen"]]
 

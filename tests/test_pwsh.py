@@ -340,3 +340,11 @@ WORDS = ["ls", "gci", "Get-Content", "Remove-Item", "rm", "cp", "git", "status",
 def test_generated_lines_agree_with_the_full_guard(store, words, glue):
     project, _ = store
     assert_agrees(pwsh(glue.join(words), project))
+
+
+def test_a_line_too_long_to_read_is_denied_when_it_names_the_store_with_backslashes(store):
+    from team_memory.guards.guards import MAX_COMMAND_CHARS, guard_tool_use
+    project, _ = store
+    line = "Write-Output " + "x" * MAX_COMMAND_CHARS + r"; Remove-Item .Claude\Memory -Recurse"
+    assert guard_tool_use(pwsh(line, project))["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert guard_tool_use(pwsh("Write-Output " + "x" * MAX_COMMAND_CHARS, project)) is None

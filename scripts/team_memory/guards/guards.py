@@ -71,8 +71,8 @@ def _rel(path: str, project: str) -> str:
 
 
 def _mentions_store(text: str, stores: list) -> bool:
-    lowered = text.lower()
-    return "/".join(MEMORY_REL) in lowered or any(s.lower() in lowered for s in stores)
+    lowered = text.lower().replace("\\", "/")  # PowerShell (and Windows paths) write \
+    return "/".join(MEMORY_REL) in lowered or any(s.lower().replace("\\", "/") in lowered for s in stores)
 
 
 def _deny(what: str, path: str | None) -> dict:

@@ -348,3 +348,40 @@ def test_a_line_too_long_to_read_is_denied_when_it_names_the_store_with_backslas
     line = "Write-Output " + "x" * MAX_COMMAND_CHARS + r"; Remove-Item .Claude\Memory -Recurse"
     assert guard_tool_use(pwsh(line, project))["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert guard_tool_use(pwsh("Write-Output " + "x" * MAX_COMMAND_CHARS, project)) is None
+
+
+STALLED = ["Remove-Item a2$(d<}[_=e.-c", "<.claude 3Y$(X", "b-Path &cmd /c d>$env:\u2013<Remove-Item <>$(~c",
+           "*Set-Content <[IO.File]::WriteAllText(@'\n}\u2018+2>", "<" * 1000]
+PIECES = list("abeXZ .-_/\\'\"`$@(){}[];|&><,:=+*?#~\n\t02") + [
+    "Remove-Item ", "Set-Content ", ".claude", "memory", "-Path ", "::", "[IO.File]::WriteAllText(", "@'\n", "\n'@",
+    "powershell -c ", "cmd /c ", "iex ", "$env:", "${", "$(", "%{", "-EncodedCommand ", "\u2018", "\u201c", "\u2013",
+    "<#", "#>", "2>&1", "*>"]
+
+
+def judged_within(line: str, project, memory_root, seconds: int = 5):
+    import signal
+
+    def stalled(*_):
+        raise AssertionError(f"the reader stalled on {line!r}")
+    previous = signal.signal(signal.SIGALRM, stalled)
+    signal.alarm(seconds)
+    try:
+        return judge(line, str(project), [str(memory_root)])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("line", STALLED)
+def test_a_character_no_word_starts_with_never_stalls_the_reader(store, line):
+    """A stalled reader is a hook killed by its time-out, and Claude Code then runs the tool: found by fuzzing."""
+    project, memory_root = store
+    judged_within(line, project, memory_root)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=40))
+def test_any_line_is_judged_without_an_error(store, pieces):
+    project, memory_root = store
+    said = judged_within("".join(pieces), project, memory_root)
+    assert said is None or isinstance(said, str)

@@ -50,6 +50,7 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
             continue
         start = r.i
         cmd = _statement(r)
+        r.i = max(r.i, start + 1)  # every statement moves on: no input can stall the reader
         cmd.text = r.text[start:r.i]
         out.append(cmd)
 
@@ -144,7 +145,12 @@ def _arguments(r: Reader, cmd: PsCommand) -> None:
                 value = _values(r, cmd)
             cmd.words.append(("param", name, value, spelled))
             continue
-        cmd.words.append(("arg", _values(r, cmd)))
+        start = r.i
+        values = _values(r, cmd)
+        if r.i == start:  # a character no word starts with (<): step over it, never loop on it
+            r.i += 1
+            continue
+        cmd.words.append(("arg", values))
 
 
 def _values(r: Reader, cmd: PsCommand) -> list:

@@ -129,6 +129,7 @@ DENIED = [
     'Push-Location .claude; Remove-Item memory\\decisions\\x.json; Pop-Location',
     "Start-Process -FilePath pwsh -ArgumentList '-c', 'Remove-Item .claude\\memory\\x.json'",
     'Remove-Item -Path src,.claude -Recurse\n',
+    '$t = [IO.Path]::Combine($x, "y"); Remove-Item $t',
 ]
 
 ALLOWED = [
@@ -184,6 +185,8 @@ ALLOWED = [
     "Write-Output '.claude\\memory\\x.json'",
     "Set-Content -Path build\\out.txt -Value '.claude/memory/decisions/x.json'",
     "Select-String -Path .claude\\memory\\*\\*.json -Pattern 'redis' | Out-File report.txt\n",
+    '$t = New-TemporaryFile; Set-Content $t 1; Remove-Item $t',
+    '$t = [IO.Path]::GetTempFileName(); Remove-Item $t',
 ]
 
 

@@ -63,6 +63,7 @@ CMDLETS = {
     "join-path": ("join", ("path", "childpath"), ("path", "childpath", "additionalchildpath"), ("path", "childpath")),
     "new-object": ("object", ("typename", "argumentlist"), ("typename", "argumentlist", "property", "comobject"),
                    ("argumentlist",)),
+    "new-temporaryfile": ("temp", (), (), ()),
     "write-output": ("echo", ("inputobject",), ("inputobject",), ()),
     "where-object": ("pass", (), ("property", "value", "filterscript"), ()),
     "sort-object": ("pass", ("property",), ("property", "top", "bottom", "culture"), ()),

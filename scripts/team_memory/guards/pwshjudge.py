@@ -35,6 +35,7 @@ from .shellpaths import MAX_ALTERNATIVES, absolute
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 from .shellwords import Denied, _check, _State, expand, plain_text
 
+TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
 BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
 
 
@@ -84,6 +85,8 @@ def _statement(cmd, state: _State, piped):
             value = out[1] if out and out[0] == "paths" else [UNKNOWN]
         elif cmd.calls:
             _expression(cmd, state)
+            if [c[0] for c in cmd.calls] in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
+                value = [TEMP_FILE]
         elif cmd.value is not None:
             value = expand(cmd.value, state)
         state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
@@ -208,7 +211,7 @@ def _cmdlet(name: str, spec: tuple, args: list, state: _State, piped):
     bound, switches, extra = _bind(spec, args)
     named = [e for t in targets for e in bound.get(t, [])]
     what = f"{name} of"
-    if kind in ("list", "join", "echo", "pass"):
+    if kind in ("list", "join", "echo", "pass", "temp"):
         return _output(kind, bound, state, piped)
     if kind == "cd":
         alts = _paths(named, state) if named else [os.path.expanduser("~")]
@@ -265,6 +268,8 @@ def _output(kind: str, bound: dict, state: _State, piped):
     """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
     if kind == "pass":
         return piped
+    if kind == "temp":
+        return ("paths", [TEMP_FILE])
     if kind == "echo":
         return ("paths", [a for e in bound.get("inputobject", []) for a in expand(e, state)] or [UNKNOWN])
     if kind == "join":

@@ -61,7 +61,8 @@ def braces(pattern: str) -> list:
 
 
 def _drive(pattern: str) -> bool:
-    return len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
+    """``C:/...`` is absolute on Windows (Git Bash takes it too); elsewhere it names a folder called ``C:``."""
+    return os.name == "nt" and len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
 
 
 def absolute(pattern: str, cwd: str) -> str:

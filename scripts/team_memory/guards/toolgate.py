@@ -124,8 +124,8 @@ def _strings(value):
 
 
 def _inside(path: str, stores: list) -> bool:
-    from ..base.pathtext import inside
-    return any(inside(path, s) for s in stores)
+    path = path.replace(os.sep, "/")  # compared as / text (base.pathtext's rule), without importing it here
+    return any(path == s or path.startswith(s.rstrip("/") + "/") for s in (s.replace(os.sep, "/") for s in stores))
 
 
 def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:

@@ -24,6 +24,7 @@ import os
 import sys
 import types
 
+_REAL: dict = {}  # what the mask took away, for tests that take it away themselves
 MASK_ENV = "TEAM_MEMORY_MASK_POSIX"
 TRACE_ENV = "TEAM_MEMORY_MASK_TRACE"  # a file: each masked process appends what its fallbacks did
 PROC = "/proc"
@@ -72,8 +73,10 @@ def apply() -> None:
         return
     import fcntl as real_fcntl
     import subprocess  # noqa: F401 - it takes an importable msvcrt for Windows: loaded before the stand-in is
+    _REAL["fcntl"] = real_fcntl
     for name in ("O_NOFOLLOW", "posix_spawn", "posix_spawnp"):
         if hasattr(os, name):
+            _REAL[name] = getattr(os, name)
             delattr(os, name)
     sys.modules["fcntl"] = None  # import fcntl -> ImportError, as on Windows
     sys.modules["msvcrt"] = _msvcrt(real_fcntl)
@@ -83,6 +86,16 @@ def apply() -> None:
     os._team_memory_masked = True
     if os.environ.get(TRACE_ENV):
         _trace(os.environ[TRACE_ENV], sys.modules["msvcrt"], subprocess)
+
+
+def real(name: str):
+    """The real ``fcntl`` module or ``os`` attribute, masked or not."""
+    if name in _REAL:
+        return _REAL[name]
+    if name == "fcntl":
+        import fcntl
+        return fcntl
+    return getattr(os, name)
 
 
 def _trace(path: str, msvcrt, subprocess) -> None:

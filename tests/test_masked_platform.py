@@ -123,8 +123,8 @@ def test_background_work_starts_through_subprocess(project, memory_root, trace):
     assert ["start_new_session"] in [p for r in lines(trace) for p in r["popen"]]
 
 
-# test_platform.py and test_detach.py take the features away themselves: they run unmasked.
-SUBSET = ["tests/test_safefs.py", "tests/test_guards.py", "tests/test_pwsh.py", "tests/test_toolgate.py",
+# test_detach.py needs /proc (it checks the child's descriptors there): it runs unmasked.
+SUBSET = ["tests/test_platform.py", "tests/test_safefs.py", "tests/test_guards.py", "tests/test_pwsh.py", "tests/test_toolgate.py",
           "tests/test_hook_user_prompt_submit.py", "tests/test_cli_write.py", "tests/test_cli_admin.py",
           "tests/test_hardening.py", "tests/test_recall_by_file.py", "tests/test_index.py", "tests/test_cli_advice.py", "tests/test_upkeep_writes.py", "tests/test_relpaths.py"]
 

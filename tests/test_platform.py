@@ -129,8 +129,7 @@ def test_the_cli_says_which_file_is_busy_and_a_hook_fails_open(project, memory_r
 
 
 def test_without_fcntl_the_lock_is_msvcrt_and_exclusive(memory_root, monkeypatch):
-    import fcntl
-    stand_in = platform_mask._msvcrt(fcntl)
+    stand_in = platform_mask._msvcrt(platform_mask.real("fcntl"))  # the real fcntl, on the masked platform too
     monkeypatch.setattr(fsutil, "fcntl", None)
     monkeypatch.setattr(fsutil, "msvcrt", stand_in, raising=False)
     with fsutil.store_lock(str(memory_root)):
@@ -147,8 +146,8 @@ def test_without_proc_background_work_still_detaches(tmp_path, monkeypatch, fold
     """macOS lists descriptors in /dev/fd (posix_spawn stays); with neither, subprocess does it."""
     monkeypatch.setattr(detach, "FD_FOLDERS", folders)
     calls = []
-    real_spawn = os.posix_spawn
-    monkeypatch.setattr(os, "posix_spawn", lambda *a, **k: (calls.append(a[0]), real_spawn(*a, **k))[1])
+    real_spawn = platform_mask.real("posix_spawn")
+    monkeypatch.setattr(os, "posix_spawn", lambda *a, **k: (calls.append(a[0]), real_spawn(*a, **k))[1], raising=False)
     read, write_end = os.pipe()
     os.set_inheritable(write_end, True)
     out = tmp_path / "child.txt"

@@ -116,7 +116,8 @@ def _trace(path: str, msvcrt, subprocess) -> None:
         safefs = sys.modules.get("team_memory.base.safefs")
         fsutil = sys.modules.get("team_memory.base.fsutil")
         line = {"argv": sys.argv[:2], "locks": len(msvcrt.calls), "popen": started,
-                "nofollow": getattr(safefs, "NOFOLLOW", None), "fcntl": getattr(fsutil, "fcntl", "unloaded") is not None}
+                "nofollow": getattr(safefs, "NOFOLLOW", None),
+                "fcntl": getattr(fsutil, "fcntl", "unloaded") is not None}
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
 

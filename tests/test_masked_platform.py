@@ -32,7 +32,8 @@ def lines(path) -> list:
 
 
 def masked_hook(event_file: str, payload: dict, cwd):
-    command = hook_command(event_file).replace('"${CLAUDE_PLUGIN_ROOT}/hooks/', f'"{MASK}" "${{CLAUDE_PLUGIN_ROOT}}/hooks/', 1)
+    launcher = '"${CLAUDE_PLUGIN_ROOT}/hooks/'
+    command = hook_command(event_file).replace(launcher, f'"{MASK}" {launcher}', 1)
     assert str(MASK) in command
     return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload).encode(), capture_output=True,
                           cwd=cwd, env=dict(os.environ, CLAUDE_PLUGIN_ROOT=str(REPO)), timeout=60)
@@ -91,8 +92,8 @@ def test_the_guard_denies_on_the_masked_platform(project, memory_root, tool, lin
     proc = masked_hook(PRE, payload, project)
     assert proc.returncode == 0 and proc.stderr == b""
     assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    reading = dict(payload, tool_input={"command": "Get-Content .claude\\memory\\decisions\\x.json" if tool == "PowerShell"
-                                        else "cat .claude/memory/decisions/x.json"})
+    read = r"Get-Content .claude\memory\decisions\x.json" if tool == "PowerShell" else "cat .claude/memory/decisions/x.json"
+    reading = dict(payload, tool_input={"command": read})
     assert masked_hook(PRE, reading, project).stdout == b""
     assert lines(trace)
 
@@ -124,9 +125,10 @@ def test_background_work_starts_through_subprocess(project, memory_root, trace):
 
 
 # test_detach.py needs /proc (it checks the child's descriptors there): it runs unmasked.
-SUBSET = ["tests/test_platform.py", "tests/test_safefs.py", "tests/test_guards.py", "tests/test_pwsh.py", "tests/test_toolgate.py",
-          "tests/test_hook_user_prompt_submit.py", "tests/test_cli_write.py", "tests/test_cli_admin.py",
-          "tests/test_hardening.py", "tests/test_recall_by_file.py", "tests/test_index.py", "tests/test_cli_advice.py", "tests/test_upkeep_writes.py", "tests/test_relpaths.py"]
+SUBSET = ["tests/test_platform.py", "tests/test_safefs.py", "tests/test_guards.py", "tests/test_pwsh.py",
+          "tests/test_toolgate.py", "tests/test_hook_user_prompt_submit.py", "tests/test_cli_write.py",
+          "tests/test_cli_admin.py", "tests/test_hardening.py", "tests/test_recall_by_file.py", "tests/test_index.py",
+          "tests/test_cli_advice.py", "tests/test_upkeep_writes.py", "tests/test_relpaths.py"]
 
 
 @pytest.mark.slow

@@ -4,9 +4,10 @@ Writers replace files atomically (same-folder temp file, fsync, ``os.replace``),
 so a reader sees the old file or the new one, never half of either; a file another
 program holds open (Windows) is retried for 100 ms, then ``FileBusy``. Read-modify-
 write runs under ``store_lock``, an advisory lock on ``<root>/.lock`` (``flock``;
-``msvcrt.locking`` where there is no ``fcntl``) that the kernel drops when the holder dies: no stale lock can outlive a crash, and
-nobody proceeds without the lock after a time-out. Hooks use ``blocking=False``
-and fall back to what is on disk when the lock is busy.
+``msvcrt.locking`` where there is no ``fcntl``) that the kernel drops when the
+holder dies: no stale lock can outlive a crash, and nobody proceeds without the
+lock after a time-out. Hooks use ``blocking=False`` and fall back to what is on
+disk when the lock is busy.
 """
 from __future__ import annotations
 

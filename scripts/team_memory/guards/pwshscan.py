@@ -7,11 +7,12 @@
   command when it starts like one, ``value`` the right side when it is one plain value) or
   ``"expr"`` (an expression: ``[IO.File]::WriteAllText(...)``, ``'text' | ...``);
 - ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` (``name`` in
-  lower case, ``value`` a list of elements or None, ``spelled`` as written) and ``("arg", elements)``
-  for an argument, ``elements`` its comma-separated values, each a list of parts as ``shellscan`` spells them: ``("s", text)`` (glob characters as
-  ``shellscan``'s markers, every ``\\`` as ``/``), ``("v", NAME)`` (``$env:NAME``, ``$PWD``,
-  ``$HOME``; ``ps:name`` for a PowerShell variable) or ``("u", "")`` (a value that cannot be
-  known: ``$(...)``, a script block);
+  lower case, ``value`` a list of elements or None, ``spelled`` as written) and
+  ``("arg", elements)`` for an argument, ``elements`` its comma-separated values, each a list of
+  parts as ``shellscan`` spells them: ``("s", text)`` (glob characters as ``shellscan``'s
+  markers, every ``\\`` as ``/``), ``("v", NAME)`` (``$env:NAME``, ``$PWD``, ``$HOME``;
+  ``ps:name`` for a PowerShell variable) or ``("u", "")`` (a value that cannot be known:
+  ``$(...)``, a script block);
 - ``redirects``: ``(operator, parts)`` for ``>``, ``>>``, ``2>``, ``*>``...;
 - ``sep``: what follows (``|``, ``;``, ``&&``, ``||``, ``&``); ``nested``: statement lists read
   inside ``$(...)``, ``(...)``, ``@(...)`` and ``{...}`` (they run too: the caller judges them);

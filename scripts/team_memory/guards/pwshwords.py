@@ -98,7 +98,9 @@ class Reader:
             name, self.i = text[i + 1:end], end + 1
         else:
             j = i
-            while j < len(text) and text[j] in NAME_CHARS and not (text[j] == ":" and text[j + 1:j + 2] in ("", ":", "/")):
+            while j < len(text) and text[j] in NAME_CHARS:
+                if text[j] == ":" and text[j + 1:j + 2] in ("", ":", "/"):
+                    break  # $x: at the end, $x::y and a drive's C:/ are not part of the name
                 j += 1
             if j == i:
                 if j < len(text) and text[j] in "_$^?":
@@ -140,7 +142,7 @@ class Reader:
                 parts.append(("u", ""))
             elif c == "@" and text[self.i + 1:self.i + 2] and text[self.i + 1] in SQUOTES + DQUOTES:
                 self._herestring(parts, into)
-            elif c == "~" and self.i == 0 or (c == "~" and not parts and text[self.i + 1:self.i + 2] in ("", "/", "\\")):
+            elif c == "~" and not parts and (self.i + 1 >= n or text[self.i + 1] in "/\\" or text[self.i + 1] in stop):
                 parts.append(("v", "HOME"))
                 self.i += 1
             else:

@@ -16,6 +16,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0"):  # the masked platform: tests/platform_mask.py
+    import platform_mask
+    platform_mask.apply()
 
 
 SLOW_ENV, REQUIRE_ENV = "TEAM_MEMORY_SLOW", "TEAM_MEMORY_REQUIRE_E2E"

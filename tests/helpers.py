@@ -69,8 +69,20 @@ def run_hook(event_file: str, stdin, cwd=None, env=None, timeout: float = 30):
     data = stdin if isinstance(stdin, bytes) else (json.dumps(stdin) if not isinstance(stdin, str) else stdin).encode()
     full_env = dict(os.environ, CLAUDE_PLUGIN_ROOT=str(REPO))
     full_env.update(env or {})
-    return subprocess.run(["/bin/sh", "-c", hook_command(event_file)], input=data, capture_output=True,
+    return subprocess.run(["/bin/sh", "-c", masked(hook_command(event_file))], input=data, capture_output=True,
                           cwd=cwd, env=full_env, timeout=timeout)
+
+
+MASK = REPO / "tests" / "platform_mask.py"
+
+
+def masked(command: str) -> str:
+    """Under ``TEAM_MEMORY_MASK_POSIX=1``, the hook command with its launcher run through ``platform_mask``."""
+    if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") in ("", "0"):
+        return command
+    launcher = '"${CLAUDE_PLUGIN_ROOT}/hooks/'
+    assert launcher in command, command
+    return command.replace(launcher, f'"{MASK}" {launcher}', 1)
 
 
 def run_prompt_hook(project, prompt: str, session: str = "s"):
@@ -82,7 +94,8 @@ def run_prompt_hook(project, prompt: str, session: str = "s"):
 def run_cli(*args, cwd=None, input=None, env=None):
     full_env = dict(os.environ)
     full_env.update(env or {})
-    return subprocess.run([sys.executable, str(REPO / "scripts" / "memory.py"), *map(str, args)], capture_output=True,
+    mask = [str(MASK)] if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0") else []
+    return subprocess.run([sys.executable, *mask, str(REPO / "scripts" / "memory.py"), *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, input=input, env=full_env, timeout=60)
 
 

@@ -219,7 +219,7 @@ def test_bash_lines_name_their_files(command, expected):
 def test_the_guarded_tools_are_the_guards():
     from team_memory.guards.toolgate import WRITE_TOOLS
     from team_memory.tooluse.posttool import FILE_TOOLS, GUARDED
-    assert GUARDED == WRITE_TOOLS + ("Bash",) and FILE_TOOLS == ("Read",) + WRITE_TOOLS
+    assert GUARDED == WRITE_TOOLS + ("Bash", "PowerShell") and FILE_TOOLS == ("Read",) + WRITE_TOOLS
 
 
 @pytest.mark.parametrize("forged", [

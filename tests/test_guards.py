@@ -174,8 +174,8 @@ def test_post_tool_use_leaves_valid_json_that_still_holds_a_secret_and_never_ech
 
 def test_hooks_json_wires_both_guards():
     config = json.loads((REPO / "hooks.json").read_text())["hooks"]
-    matchers = {"PreToolUse": "Write|Edit|MultiEdit|Bash",  # PostToolUse also recalls by file: Read, NotebookEdit
-                "PostToolUse": "Read|Write|Edit|MultiEdit|NotebookEdit|Bash"}
+    matchers = {"PreToolUse": "Write|Edit|MultiEdit|Bash|PowerShell",  # PostToolUse also recalls by file: Read, NotebookEdit
+                "PostToolUse": "Read|Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"}
     for event, launcher in (("PreToolUse", PRE), ("PostToolUse", POST)):
         (group,) = config[event]
         assert group["matcher"] == matchers[event]

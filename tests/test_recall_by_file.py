@@ -201,7 +201,7 @@ def test_the_drop_in_install_runs_post_tool_use_on_reads_too(tmp_path):
     hooks_json = json.loads((REPO / "hooks.json").read_text())
     (group,) = settings["hooks"]["PostToolUse"]
     assert group["matcher"] == hooks_json["hooks"]["PostToolUse"][0]["matcher"] == \
-        "Read|Write|Edit|MultiEdit|NotebookEdit|Bash"
+        "Read|Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
 
 
 def test_a_stale_memory_is_marked_in_the_file_block(repo):

@@ -200,7 +200,7 @@ def _path_hook(path: str):
 
 def _in_checkout(folder: str) -> bool:
     """True when ``folder`` lies in the plugin folder or in the repository Claude Code works in."""
-    real = os.path.realpath(folder) + os.sep
+    real = os.path.realpath(folder).replace(os.sep, "/") + "/"  # compared as / text (base.pathtext's rule)
     tops = [os.path.dirname(os.path.dirname(PACKAGE_DIR))]  # the plugin (or drop-in runtime) folder
     try:
         here = os.getcwd()  # hooks run in the project: its repository is the nearest .git above
@@ -211,7 +211,7 @@ def _in_checkout(folder: str) -> bool:
             tops.append(here)
             break
         here = os.path.dirname(here) if os.path.dirname(here) != here else None
-    return any(real.startswith(os.path.realpath(top) + os.sep) for top in tops)
+    return any(real.startswith(os.path.realpath(top).replace(os.sep, "/").rstrip("/") + "/") for top in tops)
 
 
 def install() -> bool:

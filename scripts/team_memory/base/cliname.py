@@ -71,9 +71,10 @@ def cli_command(project_dir: str | None = None) -> str:
 
 def drop_in_project(script: str = SCRIPT) -> str | None:
     """The project this CLI is drop-in installed into (``<project>/.claude/team-memory/...``), or None."""
-    parts = os.path.normpath(script).split(os.sep)
+    from .pathtext import slashed
+    parts = slashed(os.path.normpath(script)).split("/")
     if parts[-4:-2] == [".claude", "team-memory"] and parts[-2:] == ["scripts", "memory.py"]:
-        return os.sep.join(parts[:-4]) or os.sep
+        return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.normpath(script)))))
     return None
 
 

@@ -4,42 +4,65 @@
 pipes, never on the child's), every other inheritable descriptor closed, a new session (a hook's
 time-out kills the hook, not the child). With ``os.posix_spawn`` (Linux, macOS) this costs no
 import: ``subprocess`` alone takes 20-40 ms to import under ``python3 -S``, more than the rest of a
-hand-over. Elsewhere, or when the spawn is refused, ``subprocess.Popen`` does the same.
+hand-over. The descriptors to close are listed from ``/proc/self/fd`` (Linux) or ``/dev/fd`` (macOS,
+the BSDs). Elsewhere, or when the spawn is refused, ``subprocess.Popen`` does the same: a new session
+on POSIX; on Windows, where there are no sessions, a detached process in its own process group with
+no console window and no handle of the hook's (``DETACHED_PROCESS``, ``CREATE_NEW_PROCESS_GROUP``,
+``CREATE_NO_WINDOW``, ``close_fds``).
 """
 from __future__ import annotations
 
 import os
 
+FD_FOLDERS = ("/proc/self/fd", "/dev/fd")
+# Windows process creation flags (subprocess has them on Windows only; the values are Windows' own).
+DETACHED_PROCESS, CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW = 0x00000008, 0x00000200, 0x08000000
 
-def _inherited() -> list:
-    """The descriptors above 2 a child would inherit (``/proc/self/fd``); None when they cannot be listed."""
-    found = []
-    for name in os.listdir("/proc/self/fd"):
-        fd = int(name)
-        if fd > 2:
-            try:
-                if os.get_inheritable(fd):
-                    found.append(fd)
-            except OSError:  # the listing's own descriptor, closed since
-                pass
-    return found
+
+def _inherited():
+    """The descriptors above 2 a child would inherit; None when they cannot be listed (no ``FD_FOLDERS``)."""
+    for folder in FD_FOLDERS:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        found = []
+        for name in names:
+            fd = int(name)
+            if fd > 2:
+                try:
+                    if os.get_inheritable(fd):
+                        found.append(fd)
+                except OSError:  # the listing's own descriptor, closed since
+                    pass
+        return found
+    return None
 
 
 def start_detached(argv: list) -> bool:
     """Start ``argv`` (``argv[0]`` an absolute path) detached; False when it could not be started."""
     spawn = getattr(os, "posix_spawn", None)
-    if spawn is not None and os.path.isabs(argv[0]):
+    inherited = _inherited() if spawn is not None and os.path.isabs(argv[0]) else None
+    if inherited is not None:
         try:
             actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-            actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited()]
+            actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in inherited]
             spawn(argv[0], argv, dict(os.environ), file_actions=actions, setsid=True)
             return True
         except (OSError, NotImplementedError, TypeError, ValueError, AttributeError):
-            pass  # no /proc, no setsid support: the portable way below
+            pass  # no setsid support: the portable way below
     import subprocess
+    how = popen_options()
     try:
         subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True, close_fds=True)
+                         close_fds=True, **how)
     except (OSError, ValueError):
         return False
     return True
+
+
+def popen_options() -> dict:
+    """How ``subprocess.Popen`` detaches here: a new session on POSIX, creation flags on Windows."""
+    if os.name == "nt":
+        return {"creationflags": DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW}
+    return {"start_new_session": True}

@@ -1,11 +1,13 @@
 """Atomic files and kernel-released advisory locks.
 
 Writers replace files atomically (same-folder temp file, fsync, ``os.replace``),
-so a reader sees the old file or the new one, never half of either. Read-modify-
-write runs under ``store_lock``, an advisory lock on ``<root>/.lock`` that the
-kernel drops when the holder dies: no stale lock can outlive a crash, and
-nobody proceeds without the lock after a time-out. Hooks use ``blocking=False``
-and fall back to what is on disk when the lock is busy.
+so a reader sees the old file or the new one, never half of either; a file another
+program holds open (Windows) is retried for 100 ms, then ``FileBusy``. Read-modify-
+write runs under ``store_lock``, an advisory lock on ``<root>/.lock`` (``flock``;
+``msvcrt.locking`` where there is no ``fcntl``) that the kernel drops when the
+holder dies: no stale lock can outlive a crash, and nobody proceeds without the
+lock after a time-out. Hooks use ``blocking=False`` and fall back to what is on
+disk when the lock is busy.
 """
 from __future__ import annotations
 
@@ -13,10 +15,32 @@ import os
 
 LOCK_NAME = ".lock"
 TEMP_SUFFIX = ".tmp"
+REPLACE_WAITS = (0.005, 0.01, 0.02, 0.03, 0.035)  # 100 ms in all, then FileBusy
 
 
 class LockBusy(Exception):
     """The store lock is held by another process and the caller chose not to wait."""
+
+
+class FileBusy(PermissionError):
+    """Another program holds the file open, so it cannot be replaced (Windows); hooks fail open on it."""
+
+
+def replace(tmp: str, path: str) -> None:
+    """``os.replace`` that waits out a sharing violation briefly (``REPLACE_WAITS``), then raises ``FileBusy``.
+
+    On Windows a file another process holds open (an editor, a virus scanner, a sync client) cannot
+    be replaced: ``PermissionError`` until it lets go, usually within milliseconds."""
+    for wait in REPLACE_WAITS + (None,):
+        try:
+            os.replace(tmp, path)
+            return
+        except PermissionError:
+            if wait is None:
+                raise FileBusy(f"{os.path.basename(path)} is held open by another program (an editor, a virus "
+                               f"scanner, a sync client?) and could not be replaced; close it and try again") from None
+            import time
+            time.sleep(wait)
 
 
 def fsync_dir(path: str) -> None:
@@ -52,7 +76,7 @@ def atomic_write_bytes(path: str, data, mode: int = 0o644, durable: bool = True)
             if durable:
                 os.fsync(f.fileno())
         os.chmod(tmp, mode)  # mkstemp makes 0600; os.replace keeps the temp file's mode
-        os.replace(tmp, path)
+        replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -81,9 +105,8 @@ def create_temp(path: str):
 
 def within(root: str, path: str) -> bool:
     """True when ``path``, symlinks resolved, lies inside ``root`` (so reading it never leaves the store)."""
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(path)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+    from .pathtext import inside
+    return inside(os.path.realpath(path), os.path.realpath(root))
 
 
 def category_dir(memory_root: str, folder: str) -> str | None:
@@ -164,7 +187,8 @@ def _lock(fd: int, blocking: bool) -> None:
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
-        else:  # pragma: no cover - Windows
+        else:  # Windows: one byte locked at offset 0 (the lock file is never written)
+            os.lseek(fd, 0, os.SEEK_SET)
             while True:
                 try:
                     msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)

@@ -7,7 +7,8 @@ anyone, and git happily commits symbolic links. The rule (docs/reliability.md):
   folders, not links (``store_problem``); otherwise hooks print one stderr line and do
   nothing, and the CLI stops with ``UnsafeStore``'s message, which says how to fix it.
 - Inside the store nothing is opened through a link either: files are opened with
-  ``O_NOFOLLOW`` (and ``O_NONBLOCK``, so a FIFO never blocks), must be regular files and
+  ``O_NOFOLLOW`` (and ``O_NONBLOCK``, so a FIFO never blocks; where there is no ``O_NOFOLLOW``,
+  as on Windows, ``lstat`` before and ``fstat`` after the open must agree: ``open_read``), must be regular files and
   are read up to a size bound (``read_regular``); folders are created with ``os.mkdir``
   and checked with ``lstat`` (``make_dir``), files are created with ``O_EXCL`` or
   ``O_NOFOLLOW`` (``open_create``). A link found anywhere is an ``UnsafePath`` error, which
@@ -25,6 +26,7 @@ import os
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 S_IFMT, S_IFREG, S_IFDIR, S_IFLNK = 0o170000, 0o100000, 0o040000, 0o120000
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a memory, the config, index.md line reads: far above any real one
 MEMORY_REL = (".claude", "memory")  # the memory root, relative to the project root (``model`` names it too)
@@ -79,14 +81,44 @@ def check_store(memory_root: str) -> str:
     return memory_root
 
 
+def open_read(path: str) -> int:
+    """A descriptor of ``path`` opened for reading, never through a link, never blocked by a FIFO.
+
+    With ``O_NOFOLLOW`` the kernel refuses a link. Where the platform has none (Windows), ``lstat``
+    before the open must see a regular file, and ``fstat`` after it the same file (device, inode and
+    type), so a link put in its place between the two is refused too (``UnsafePath``)."""
+    if NOFOLLOW:
+        try:
+            return os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: what BSDs say for O_NOFOLLOW on a link
+                raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
+            raise
+    before = os.lstat(path)
+    if before.st_mode & S_IFMT == S_IFLNK:
+        raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed")
+    if before.st_mode & S_IFMT != S_IFREG:
+        raise UnsafePath(f"{os.path.basename(path)} is not a regular file; not read")
+    fd = os.open(path, os.O_RDONLY | NONBLOCK | CLOEXEC | BINARY)
+    return same_file(fd, before, path)
+
+
+def same_file(fd: int, before, path: str) -> int:
+    """``fd`` when it is the file ``before`` (an ``lstat`` of ``path``) described; else closed, ``UnsafePath``."""
+    try:
+        after = os.fstat(fd)
+        if (after.st_dev, after.st_ino, after.st_mode & S_IFMT) != (before.st_dev, before.st_ino,
+                                                                     before.st_mode & S_IFMT):
+            raise UnsafePath(f"{os.path.basename(path)} was replaced while being opened (a link?); not followed")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def open_regular(path: str):
     """``(fd, stat)`` of a regular file opened for reading without following a link or blocking on a FIFO."""
-    try:
-        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: what BSDs say for O_NOFOLLOW on a link
-            raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
-        raise
+    fd = open_read(path)
     try:
         st = os.fstat(fd)
         if st.st_mode & S_IFMT != S_IFREG:
@@ -133,7 +165,19 @@ def make_dir(path: str, mode: int = 0o755) -> str:
 
 
 def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
-    """Open ``path`` for writing, creating it if missing, never through a link (dangling or not)."""
+    """Open ``path`` for writing, creating it if missing, never through a link (dangling or not).
+
+    Without ``O_NOFOLLOW``: ``O_EXCL`` creates a new file (it refuses any existing name, a link too);
+    an existing one is checked as ``open_read`` checks it, ``lstat`` before and ``fstat`` after."""
+    if not NOFOLLOW:
+        try:
+            return os.open(path, flags | os.O_CREAT | os.O_EXCL | NONBLOCK | CLOEXEC | BINARY, mode)
+        except FileExistsError:
+            pass
+        before = os.lstat(path)
+        if before.st_mode & S_IFMT != S_IFREG:
+            raise UnsafePath(f"{os.path.basename(path)} is a symbolic link or not a file; not followed")
+        return same_file(os.open(path, flags | NONBLOCK | CLOEXEC | BINARY), before, path)
     try:
         return os.open(path, flags | os.O_CREAT | NOFOLLOW | NONBLOCK | CLOEXEC, mode)
     except OSError as exc:

@@ -22,6 +22,7 @@ from difflib import SequenceMatcher
 from ..base.cliname import user_cli
 from ..base.config import MAX_CONFIG_BYTES, category_folders
 from ..base.model import CONFIG_NAME
+from ..base.pathtext import slashed
 from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path
 from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
@@ -125,7 +126,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         name = os.path.basename(path)
         if is_link(path):
             continue  # reported by _links, never opened
-        inside = os.path.relpath(path, memory_root).split(os.sep)
+        inside = slashed(os.path.relpath(path, memory_root)).split("/")
         if is_temp_file(name):
             try:
                 old = now - os.stat(path).st_mtime >= temp_min_age

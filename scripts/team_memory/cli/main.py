@@ -19,6 +19,7 @@ from typing import Sequence
 from ..base.cliname import user_cli
 from .. import __version__
 from ..base.config import load_config
+from ..base.fsutil import FileBusy
 from ..base.model import MEMORY_REL
 from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
@@ -252,6 +253,9 @@ def _run(args) -> int:
         from ..records.exposure import shown_message
         print(f"error: {shown_message(exc)} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
               file=sys.stderr)
+        return EXIT_ERROR
+    except FileBusy as exc:  # Windows: another program holds a file open
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -54,6 +54,7 @@ import os
 import sys
 
 from ..base import fastjson
+from ..base.safefs import open_read
 
 CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
@@ -241,7 +242,7 @@ def _check_meta(meta: dict, data_size: int) -> None:
 def _open_part(path: str, optional: bool = False):
     """``(fd, meta, data start)``; None for an optional file that is missing or unusable."""
     try:  # never read through a link (team-memory never makes one), never blocked by a FIFO
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        fd = open_read(path)  # O_NOFOLLOW, or lstat/fstat where there is none
     except OSError:
         if optional:
             return None

@@ -178,13 +178,17 @@ def _map_names(project: str, fulls: list) -> bool:
             path = os.path.join(path, name)
             if os.lstat(path).st_mode & 0o170000 != 0o040000:
                 return True  # a link (or not a folder): lookup's store rule decides (it refuses it)
-        fd = os.open(os.path.join(path, MAP_REL[-1]),
-                     os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        map_path = os.path.join(path, MAP_REL[-1])
+        if hasattr(os, "O_NOFOLLOW"):  # the first look needs os alone
+            fd = os.open(map_path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        else:  # Windows: lstat before, fstat after (safefs.open_read)
+            from ..base.safefs import open_read
+            fd = open_read(map_path)
         if os.fstat(fd).st_size > MAX_MAP_BYTES:
             return False  # lookup never reads such a map either
-        top = project.rstrip(os.sep) + os.sep
-        rels = ["/".join(p for p in f[len(top):].strip().replace(os.sep, "/").replace("\\", "/").split("/")
-                         if p not in ("", ".")) for f in fulls if f.startswith(top)]
+        top = project.replace(os.sep, "/").rstrip("/") + "/"  # path text compared with / (base.pathtext's rule)
+        rels = ["/".join(p for p in f[len(top):].strip().split("/") if p not in ("", "."))
+                for f in (f.replace(os.sep, "/").replace("\\", "/") for f in fulls) if f.startswith(top)]
         rels = [r for r in rels if r]
         return bool(rels) and bool(_candidates(fd, rels))
     except OSError as exc:

@@ -10,6 +10,7 @@ import time
 
 from ..base.config import category_enabled, warn
 from ..base.model import display_name
+from ..base.safefs import open_read
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status
 from ..records.times import record_time
 
@@ -36,7 +37,7 @@ def read_memory_file(path: str):
     Raises ``OSError`` for a link, anything but a regular file (a FIFO is never waited on)
     and ``TooLarge`` for a file over ``MAX_MEMORY_BYTES``.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    fd = open_read(path)  # O_NOFOLLOW, or lstat/fstat where there is none
     try:
         st = os.fstat(fd)
         if st.st_mode & 0o170000 != 0o100000:

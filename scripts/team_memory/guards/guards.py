@@ -3,10 +3,11 @@
 ``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a
 ``.claude/memory/`` folder, or a ``Bash`` line that would write, move or delete
 there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
-``shelljudge``), is denied with the CLI command to use instead. Reading stays
+``shelljudge``), or a ``PowerShell`` line that would (``Set-Content``, ``Remove-Item``,
+``[IO.File]::WriteAllText``...; see ``pwshjudge``), is denied with the CLI command to use instead. Reading stays
 allowed, and so does ``memory-config.json`` (settings, not memories).
 
-Before a ``Bash`` line that could write into a store runs (not a read-only or
+Before a ``Bash`` or ``PowerShell`` line that could write into a store runs (not a read-only or
 ordinary one, ``toolgate``), the memory files are snapshot (``snapshot``) for
 ``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
 changed anyway and never moves a file.
@@ -30,6 +31,7 @@ from ..records.snapshot import save_snapshot
 from ..records.store import find_memory_root, project_root_of, repo_root_of
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+SHELL_TOOLS = ("Bash", "PowerShell")  # PowerShell: Claude Code's shell tool on Windows, read by ``pwshjudge``
 MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
 
@@ -71,8 +73,8 @@ def _rel(path: str, project: str) -> str:
 
 
 def _mentions_store(text: str, stores: list) -> bool:
-    lowered = text.lower()
-    return "/".join(MEMORY_REL) in lowered or any(s.lower() in lowered for s in stores)
+    lowered = text.lower().replace("\\", "/")  # PowerShell (and Windows paths) write \
+    return "/".join(MEMORY_REL) in lowered or any(s.lower().replace("\\", "/") in lowered for s in stores)
 
 
 def _deny(what: str, path: str | None) -> dict:
@@ -117,7 +119,7 @@ def guard_tool_use(payload: dict):
             if protected(path, stores):
                 return _deny(f"{tool} of", os.path.relpath(path, project_dir_of(payload)))
         return None
-    if tool != "Bash":
+    if tool not in SHELL_TOOLS:
         return None
     command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
     if not isinstance(command, str) or not command.strip():
@@ -126,12 +128,13 @@ def guard_tool_use(payload: dict):
         if _mentions_store(command, stores):
             return _deny("a command line too long to check", None)
     else:
-        what = judge(command, project_dir_of(payload), _judged_stores(payload, stores))
+        line_judge = judge if tool == "Bash" else _pwsh_judge()
+        what = line_judge(command, project_dir_of(payload), _judged_stores(payload, stores))
         if what is not None:
             return _deny(what, None)
     if stores and not _ordinary(payload):
         save_snapshot(payload, stores[0], load_config(stores[0]))
-    if allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
+    if tool == "Bash" and allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
         return allow_decision()
     return None
 
@@ -142,6 +145,11 @@ def _ordinary(payload: dict) -> bool:
         return outside_store(payload)
     except Exception:  # noqa: BLE001 - unsure: snapshot
         return False
+
+
+def _pwsh_judge():
+    from .pwshjudge import judge as pwsh_judge  # loaded for PowerShell calls only
+    return pwsh_judge
 
 
 def _project_roots(payload: dict, stores: list) -> list:

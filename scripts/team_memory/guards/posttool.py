@@ -5,7 +5,7 @@ stray shell line look the same. So the hook never moves, deletes or rewrites a m
 file (``git status`` after any tool call is what the tool made it). It reports:
 
 - a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files
-  whose size or time differ from the PreToolUse snapshot) that is not a valid memory:
+  whose size or time differ from the PreToolUse snapshot; ``PowerShell`` alike) that is not a valid memory:
   which fields are wrong and why (through the guards' message policy: one line, secrets
   hidden, markup neutralised) and how to fix it. It stays
   where it is; recall reads it like any other file, sanitized.
@@ -23,7 +23,7 @@ import os
 
 from ..base.config import load_config
 from ..base.fsutil import LockBusy, store_lock
-from .guards import WRITE_TOOLS, _rel, _shown, _stores, _tool_paths, cli
+from .guards import SHELL_TOOLS, WRITE_TOOLS, _rel, _shown, _stores, _tool_paths, cli
 from ..derived.refresh import apply_changes
 from ..records.snapshot import cli_writes, copy_path, current_blob, take_snapshot
 from ..records.store import project_root_of
@@ -44,7 +44,7 @@ def _changed_files(payload: dict, store: str, config: dict):
         path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))  # the file: not resolved
         if os.path.dirname(path) in folders and path.endswith(".json"):
             changed.add(path)
-    if payload.get("tool_name") == "Bash":
+    if payload.get("tool_name") in SHELL_TOOLS:
         before = take_snapshot(payload, store)
         if before is not None:
             from ..records.snapshot import memory_files
@@ -107,7 +107,7 @@ def _invalid_note(path: str, problems: list, project: str) -> str:
 
 def check_tool_result(payload: dict):
     """PostToolUse handler: report invalid or lost memory files the tool changed; never move one."""
-    if payload.get("tool_name") not in WRITE_TOOLS + ("Bash",):
+    if payload.get("tool_name") not in WRITE_TOOLS + SHELL_TOOLS:
         return None
     stores = _stores(payload)
     if not stores:

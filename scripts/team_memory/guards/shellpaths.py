@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from ..base.model import DEFAULT_FOLDERS
+from ..base.pathtext import slashed
 from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK
 
 MAX_ALTERNATIVES = 32
@@ -59,13 +60,18 @@ def braces(pattern: str) -> list:
     return out
 
 
+def _drive(pattern: str) -> bool:
+    """``C:/...`` is absolute on Windows (Git Bash takes it too); elsewhere it names a folder called ``C:``."""
+    return os.name == "nt" and len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
+
+
 def absolute(pattern: str, cwd: str) -> str:
-    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded."""
-    if not pattern.startswith(("/", UNKNOWN)):
-        pattern = cwd.rstrip("/") + "/" + pattern
+    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded; ``/`` between parts."""
+    if not pattern.startswith(("/", UNKNOWN)) and not _drive(pattern):
+        pattern = slashed(cwd).rstrip("/") + "/" + pattern
     if UNKNOWN in pattern and "/.." in pattern:
         return UNKNOWN  # $X/../y: where it lands depends on what $X is
-    return os.path.normpath(pattern).replace("//", "/")
+    return slashed(os.path.normpath(pattern)).replace("//", "/")
 
 
 def _tokens(pattern: str) -> list:
@@ -214,7 +220,7 @@ def _plain_reach(path: str, stores: list, removes: bool) -> bool:
     for i in range(len(parts) - 1):
         if parts[i] == ".claude" and parts[i + 1] == "memory":
             return parts[i + 2:] != [CONFIG_FILE]
-    candidates = {path.lower(), os.path.realpath(path).lower()}  # a link into a store writes the store
+    candidates = {path.lower(), slashed(os.path.realpath(path)).lower()}  # a link into a store writes the store
     for store in stores:
         s = store.lower()
         for p in candidates:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from . import shellwords as sj
+from ..base.safefs import open_read
 from .shellpaths import absolute, is_plain
 from .shellscan import STAR, UNKNOWN
 
@@ -117,7 +118,7 @@ def _read_patch(word: list, state):
         return None
     path = absolute(word[0], state.cwd)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        fd = open_read(path)  # O_NOFOLLOW, or lstat/fstat where there is none
         try:
             import stat
             if not stat.S_ISREG(os.fstat(fd).st_mode):

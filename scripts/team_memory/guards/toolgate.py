@@ -19,6 +19,7 @@ compares it with the full decision on a corpus and on generated payloads.
   resolved) lie in no store: the stores counted are every ``.claude/memory`` folder at or
   above ``cwd`` and the one of ``$CLAUDE_PROJECT_DIR`` (more than the guard looks at, which
   only makes the rule stricter), by real path. No glob characters (the guard matches globs).
+- **PowerShell**: the same rule over PowerShell's read-only cmdlets and aliases (``pwshgate``).
 - **Bash**: only lines made of commands from a read-only list (``ls``, ``cat``, ``grep``,
   ``git status``...; see ``READ_ONLY``), joined by ``|``, ``;``, ``&&``, ``||`` or ``&``, with
   no redirection, variable, substitution, backslash, glob, brace, leading tilde or parenthesis
@@ -109,6 +110,10 @@ def outside_store(payload: dict) -> bool:
     if tool == "Bash":
         command = tool_input.get("command")
         return isinstance(command, str) and _quiet_line(command, stores, cwd)
+    if tool == "PowerShell":  # its own reader: PowerShell quotes, escapes and names files differently
+        from .pwshgate import read_only_line
+        command = tool_input.get("command")
+        return isinstance(command, str) and read_only_line(command, stores, simple_commands, _read_only)
     return False
 
 
@@ -137,7 +142,8 @@ def _strings(value):
 
 
 def _inside(path: str, stores: list) -> bool:
-    return any(path == s or path.startswith(s.rstrip(os.sep) + os.sep) for s in stores)
+    path = path.replace(os.sep, "/")  # compared as / text (base.pathtext's rule), without importing it here
+    return any(path == s or path.startswith(s.rstrip("/") + "/") for s in (s.replace(os.sep, "/") for s in stores))
 
 
 def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:

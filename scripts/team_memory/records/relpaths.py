@@ -203,10 +203,11 @@ def repo_relative(path: str, cwd: str, root: str) -> str | None:
     if not isinstance(path, str) or not path or "\x00" in path:
         return None
     full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not os.path.isabs(path) else path)
+    from ..base.pathtext import inside, slashed
     base = os.path.normpath(root)
-    if full == base or not full.startswith(base.rstrip(os.sep) + os.sep):
+    if full == base or not inside(full, base):
         return None
-    rel = full[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/")
+    rel = slashed(full)[len(slashed(base).rstrip("/")) + 1:]
     try:
         return normalise(rel)
     except ValueError:

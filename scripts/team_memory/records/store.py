@@ -186,7 +186,7 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
     if not candidates and len(parts) >= 2:  # a path: its folder must be one of this store's category folders
         project = project_root_of(memory_root)
         for base in (os.getcwd(), project):
-            folder = os.path.dirname(os.path.join(base, os.path.join(*parts) if parts[0] else os.sep + os.path.join(*parts[1:])))
+            folder = os.path.dirname(os.path.join(base, "/".join(parts)))  # an absolute path (C:/..., /...) stays one
             try:
                 inside = os.path.samefile(os.path.dirname(folder), memory_root)
             except OSError:

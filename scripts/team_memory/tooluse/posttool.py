@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..records.hookio import project_dir_of, read_payload, report_skip, run_hook, session_of
 
 EVENT = "PostToolUse"
-GUARDED = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")  # toolgate.WRITE_TOOLS and Bash (test_tooluse)
+GUARDED = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell")  # toolgate.WRITE_TOOLS and the shells
 FILE_TOOLS = ("Read", "Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path")
 # Programs whose operands are files they read; the value: options that take the next word as their value.

@@ -1,0 +1,25 @@
+"""Path text compared in one spelling: ``/`` between parts, whatever separator the platform writes.
+
+Windows writes ``\\`` and accepts ``/``; a path can reach the code with either (a hook's payload, a
+command line, a file a teammate wrote). Code that splits, joins or compares path text itself does it
+on ``slashed`` text, so ``C:\\repo\\app`` and ``C:/repo/app`` are one folder, and never takes
+``os.sep`` for ``/`` (``tests/platform_mask.py`` runs the tests with ``os.sep`` set to ``\\``).
+"""
+from __future__ import annotations
+
+import os
+
+_OTHER = tuple(s for s in (os.sep, os.altsep) if s and s != "/")
+
+
+def slashed(path: str) -> str:
+    """``path`` with ``/`` between its parts (on Linux and macOS: ``path`` itself)."""
+    for sep in _OTHER or ((os.sep,) if os.sep != "/" else ()):
+        path = path.replace(sep, "/")
+    return path
+
+
+def inside(path: str, root: str) -> bool:
+    """True when ``path`` is ``root`` or lies under it, as text (nothing resolved)."""
+    path, root = slashed(path), slashed(root).rstrip("/")
+    return path == root or path.startswith(root + "/")

@@ -1,0 +1,349 @@
+"""Can a PowerShell line write into a memory store? The guard's decision for Claude Code's PowerShell tool.
+
+``judge(command, cwd, stores)`` answers as ``shelljudge.judge`` does for Bash: None (the line
+stays outside the stores, or only reads) or a short description of a way it can change one.
+Statements run in order: ``Set-Location``/``cd`` and ``$name = ...`` are followed, what runs
+inside ``$(...)``, ``(...)`` and script blocks is judged too, a pipe hands paths on
+(``Get-ChildItem x | Remove-Item``; ``$_`` in a script block is what the pipe gave).
+
+- Cmdlets and their aliases (``pwshcmds``) are bound as PowerShell binds them: by name (any
+  unambiguous prefix, aliases such as ``-LP``), then by position; what a writer writes
+  (``-Path``, ``-LiteralPath``, ``-Destination``, ``-FilePath``, ``-NewName``...) is checked with
+  ``shellpaths.reach``; a remover or mover is also denied for a folder that holds a store.
+- ``>``/``>>``/``2>``/``*>`` are checked like Bash's; .NET calls that write (``[IO.File]::WriteAllText``,
+  ``[IO.Directory]::Delete``, ``$file.Delete()``...) on the paths they are given.
+- Anything else (a program, an unknown cmdlet) is denied only when an argument names a store;
+  programs go through the Bash guard's judges (``git checkout``, ``python -c``, the team-memory CLI,
+  which is allowed); ``powershell -Command``, ``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression``
+  are read as lines of their own. A value that cannot be known, given to a writer, could be a store: denied.
+- Fail closed where reading stops: an unfinished quote or bracket on a line that names ``claude``,
+  or nesting past the bound.
+
+Paths are compared with ``/`` (PowerShell takes ``\\`` and ``/``; drive letters and ``FileSystem::``
+prefixes are understood) and in any case, as Windows compares them.
+"""
+from __future__ import annotations
+
+import os
+
+from . import pwshcmds as pc
+from .pwshscan import parse
+from .shellcmds import _any_argument
+from .shelljudge import MAX_STEPS, _command as bash_command, _run as bash_run
+from ..base.pathtext import slashed
+from .shellpaths import MAX_ALTERNATIVES, absolute
+from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
+from .shellwords import Denied, _check, _State, expand, plain_text
+
+TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
+BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
+
+
+def judge(command: str, cwd: str, stores: list):
+    """None if the PowerShell line cannot change a store, else what can (a short text)."""
+    state = _State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"),
+                   bash_run, bash_command)
+    flags: dict = {}
+    try:
+        run(parse(command, 0, flags), state, None)
+        if flags.get("unfinished") and "claude" in state.text:
+            raise Denied("a PowerShell line with an unfinished quote or bracket")
+        if flags.get("too deep"):
+            raise Denied("a PowerShell line nested too deeply to check")
+    except Denied as exc:
+        return str(exc)
+    except RecursionError:
+        return "a PowerShell line too deeply nested to check"
+    return None
+
+
+def run(commands: list, state: _State, piped) -> None:
+    """Judge statements in order; ``piped`` is what the first one reads from a pipe."""
+    for cmd in commands:
+        state.steps += 1
+        if state.steps > MAX_STEPS:
+            raise Denied("a PowerShell line too long to check")
+        if cmd.nested:
+            inner = state.copy()
+            inner.vars["ps:_"] = inner.vars["ps:psitem"] = _given(piped)
+            run(cmd.nested, inner, None)
+        for op, target in cmd.redirects:
+            alts = expand(target, state)
+            if alts != [""]:  # > $null
+                _check([_abs(a, state) for a in alts], state, False, f"output redirection {op}")
+        out = _statement(cmd, state, piped)
+        piped = (out or ("paths", [UNKNOWN])) if cmd.sep == "|" else None  # a pipe of unknown things
+
+
+def _statement(cmd, state: _State, piped):
+    if cmd.kind == "expr":
+        return _expression(cmd, state)
+    if cmd.kind == "assign":
+        value = [UNKNOWN]
+        if cmd.words:
+            out = _command(cmd.words, state, piped)
+            value = out[1] if out and out[0] == "paths" else [UNKNOWN]
+        elif cmd.calls:
+            _expression(cmd, state)
+            if [c[0] for c in cmd.calls] in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
+                value = [TEMP_FILE]
+        elif cmd.value is not None:
+            value = expand(cmd.value, state)
+        state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
+        return None
+    return _command(cmd.words, state, piped)
+
+
+def _abs(alt: str, state: _State) -> str:
+    """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
+    if "::" in alt:
+        alt = alt.split("::", 1)[1]
+    if len(alt) > 1 and alt[1] == ":" and alt[0].isalpha():
+        return slashed(os.path.normpath(alt))
+    return absolute(alt, state.cwd)
+
+
+def _paths(elements: list, state: _State) -> list:
+    out = [d for e in elements for a in expand(e, state) for d in _dotted(_abs(a, state))]
+    return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
+
+
+def _dotted(pattern: str) -> list:
+    """PowerShell's wildcards also match names that start with a dot (``*`` matches ``.claude``): each part
+    that starts with one may also start with ``.`` (the Bash reader's globs never do)."""
+    out = [""]
+    for i, part in enumerate(pattern.split("/")):
+        choices = [part]
+        if part[:1] == STAR:
+            choices.append("." + part)
+        elif part[:1] == QUEST:
+            choices.append("." + part[1:])
+        elif part[:1] == LBRACK and RBRACK in part and "." in part[1:part.index(RBRACK)]:
+            choices.append("." + part[part.index(RBRACK) + 1:])
+        out = [o + ("/" if i else "") + c for o in out for c in choices]
+        if len(out) > MAX_ALTERNATIVES:
+            return [UNKNOWN]
+    return out
+
+
+def _given(piped) -> list:
+    if piped and piped[0] == "paths":
+        return piped[1] or [UNKNOWN]
+    return [UNKNOWN]
+
+
+def _name(words: list, state: _State) -> str:
+    first = words[0]
+    parts = first[1][0] if first[0] == "arg" and first[1] else [("s", first[3] if first[0] == "param" else "")]
+    text = plain_text(expand(parts, state)[0]).rsplit("/", 1)[-1].lower()
+    return text[:-4] if text.endswith((".exe", ".cmd", ".bat", ".com")) else text
+
+
+def _command(words: list, state: _State, piped):
+    if not words:
+        return None
+    name = _name(words, state)
+    name = pc.ALIASES.get(name, name)
+    args = words[1:]
+    if name in pc.CMDLETS:
+        if _name(words, state) in BASH_TOO:
+            _program(_name(words, state), args, state)
+        return _cmdlet(name, pc.CMDLETS[name], args, state, piped)
+    if name in pc.READERS:
+        return None
+    if name in pc.SHELLS:
+        return _shell(pc.SHELLS[name], args, state)
+    if "-" in name and not name.startswith("-"):  # a cmdlet of another module: judged on what it names
+        _any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
+        return None
+    _program(name, args, state)
+    return None
+
+
+def _bash_words(word, state: _State) -> list:
+    """One PowerShell word as the Bash guard's words: each comma-separated value its own argument."""
+    if word[0] == "param":
+        return [[word[3] + ":" + a for a in expand(word[2][0], state)]] if word[2] else [[word[3]]]
+    return [expand(e, state) for e in word[1]]
+
+
+def _program(name: str, args: list, state: _State) -> None:
+    """A program outside PowerShell: what the Bash guard says of it (``py -3`` read as ``python``)."""
+    if name == "py":
+        name, args = "python", [w for w in args if not (w[0] == "param" and w[1][:1].isdigit())]
+    words = [[name]] + [b for w in args for b in _bash_words(w, state)]
+    state.command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
+
+
+def _bind(spec: tuple, args: list) -> tuple:
+    """``({parameter: [elements]}, switches, extra positional elements)`` as PowerShell binds ``args``."""
+    _, positions, values, _ = spec
+    known = values + pc.COMMON_VALUES
+    bound, switches, extra, pos, i, rest = {}, set(), [], 0, 0, False
+    while i < len(args):
+        word = args[i]
+        if word[0] == "param" and not rest:
+            given = pc.PARAM_ALIASES.get(word[1], word[1])
+            full = given if given in known else next(iter([k for k in known if k.startswith(given)][:1]), None)
+            if word[1] == "":
+                rest = True
+            elif full is None:
+                switches.add(given)
+            elif word[2] is not None:
+                bound.setdefault(full, []).extend(word[2])
+            elif i + 1 < len(args) and args[i + 1][0] == "arg":
+                bound.setdefault(full, []).extend(args[i + 1][1])
+                i += 1
+            i += 1
+            continue
+        elements = word[1] if word[0] == "arg" else [[("s", word[3])]]
+        if pos < len(positions):
+            bound.setdefault(positions[pos], []).extend(elements)
+            pos += 1
+        else:
+            extra.extend(elements)
+        i += 1
+    return bound, switches, extra
+
+
+def _cmdlet(name: str, spec: tuple, args: list, state: _State, piped):
+    kind, _, _, targets = spec
+    bound, switches, extra = _bind(spec, args)
+    named = [e for t in targets for e in bound.get(t, [])]
+    what = f"{name} of"
+    if kind in ("list", "join", "echo", "pass", "temp"):
+        return _output(kind, bound, state, piped)
+    if kind == "cd":
+        alts = _paths(named, state) if named else [os.path.expanduser("~")]
+        state.cwd = alts[0] if len(alts) == 1 else UNKNOWN
+        return None
+    if kind == "popd":
+        state.cwd = UNKNOWN
+        return None
+    if kind == "eval":
+        for alt in [a for e in named for a in expand(e, state)] or [UNKNOWN]:
+            _line(alt, state)
+        return None
+    if kind == "start":
+        program = [plain_text(a) for e in bound.get("filepath", []) for a in expand(e, state)][:1]
+        given = " ".join(plain_text(a) for e in bound.get("argumentlist", []) for a in expand(e, state)[:1])
+        if program:
+            _line(f"& '{program[0]}' {given}", state)
+    if kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
+        type_name = " ".join(plain_text(a) for e in bound.get("typename", []) for a in expand(e, state)).lower()
+        if any(w in type_name for w in ("writer", "stream", "file", "$?")) and "reader" not in type_name:
+            _check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
+            if "$?" in type_name and ".claude" in state.text:  # New-Object T(args): the arguments are not read
+                raise Denied("new-object with arguments that cannot be read, on a line that names .claude")
+        return None
+    sources = _paths(named, state) if named else [_abs(a, state) for a in _given(piped)] if piped else []
+    if kind in ("write", "remove", "start"):
+        given = named + extra
+        _check(_paths(given, state) if given or name not in pc.PATH_FROM_PIPE else sources, state,
+               kind == "remove", what)
+    elif kind == "create":
+        names = [plain_text(a) for e in bound.get("name", []) for a in expand(e, state)]
+        base = _paths(named + extra, state) or [state.cwd]
+        _check([b + "/" + n for b in base for n in names] if names else base, state, False, what)
+    elif kind in ("copy", "move"):
+        if kind == "move":
+            _check(sources, state, True, f"{name} of")
+        dest = _paths(bound.get("destination", []) + extra, state) or [state.cwd]
+        _check(dest, state, False, f"{name} into")
+        whole = kind == "move" or bool({s for s in switches if "recurse".startswith(s)})
+        leaves = [d + "/" + (s.rstrip("/").rsplit("/", 1)[-1] if UNKNOWN not in s.rsplit("/", 1)[-1] else UNKNOWN)
+                  for d in dest for s in sources]
+        _check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
+    elif kind == "rename":
+        _check(sources, state, True, what)
+        new = [plain_text(a) for e in bound.get("newname", []) + extra for a in expand(e, state)]
+        _check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
+    elif kind in ("extract", "robocopy"):
+        dest = _paths(bound.get("destinationpath", bound.get("destination", [])), state) or [state.cwd]
+        _check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
+    return None
+
+
+def _output(kind: str, bound: dict, state: _State, piped):
+    """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
+    if kind == "pass":
+        return piped
+    if kind == "temp":
+        return ("paths", [TEMP_FILE])
+    if kind == "echo":
+        return ("paths", [a for e in bound.get("inputobject", []) for a in expand(e, state)] or [UNKNOWN])
+    if kind == "join":
+        heads = _paths(bound.get("path", []), state) or [UNKNOWN]
+        tails = [a for e in bound.get("childpath", []) for a in expand(e, state)] or [""]
+        return ("paths", [_abs(h.rstrip("/") + "/" + t, state) for h in heads for t in tails][:MAX_ALTERNATIVES])
+    roots = _paths(bound.get("path", []) + bound.get("literalpath", []), state) or [state.cwd]
+    return ("paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots])
+
+
+def _line(text: str, state: _State) -> None:
+    """Text PowerShell runs as a line of its own (``Invoke-Expression``, ``-Command``, ``Start-Process``)."""
+    if UNKNOWN in text:
+        if "claude" in state.text:
+            raise Denied("PowerShell code that cannot be known, on a line that names .claude")
+        return
+    run(parse(plain_text(text)), state.copy(), None)
+
+
+def _shell(kind: str, args: list, state: _State) -> None:
+    """``powershell``/``pwsh`` and ``cmd``: the line they are given is judged as PowerShell."""
+    texts = [plain_text(a) for w in args for b in _bash_words(w, state) for a in b[:1]]
+    if kind == "cmd":
+        lowered = [t.lower() for t in texts]
+        start = next((i + 1 for i, t in enumerate(lowered) if t in ("/c", "/k", "/r")), None)
+        if start is not None:
+            _line(" ".join(texts[start:]), state)
+        return
+    i = 0
+    while i < len(args):
+        word, name = args[i], args[i][1] if args[i][0] == "param" else None
+        if name is None:
+            _line(" ".join(texts[i:]), state)  # powershell.exe's first argument: the command
+            return
+        if (name == "ec" or name[:1] == "e" and "encodedcommand".startswith(name)) and i + 1 < len(args):
+            _line(_decoded(texts[i + 1]), state)
+            return
+        if name and "command".startswith(name) and i + 1 < len(args):
+            _line(" ".join(texts[i + 1:]), state)
+            return
+        if name and "file".startswith(name):
+            _any_argument("powershell -File", [b for w in args[i + 1:] for b in _bash_words(w, state)], state)
+            return
+        if name in pc.PWSH_VALUES or any(full.startswith(name) for full in pc.PWSH_VALUES if len(name) > 1):
+            i += 1  # -ExecutionPolicy Bypass: the value is no command
+        i += 1
+
+
+def _decoded(text: str) -> str:
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(text, validate=False).decode("utf-16-le", "replace")
+    except (binascii.Error, ValueError):
+        return UNKNOWN
+
+
+def _expression(cmd, state: _State):
+    """.NET calls that write, checked on their paths; the statement's values handed to a pipe."""
+    values = [e for w in cmd.words for e in w[1]]
+    for method, static, type_name, call_args in cmd.calls:
+        if method not in pc.WRITE_METHODS or (method == "replace" and not static) or "reader" in type_name:
+            continue
+        removes = method in pc.REMOVING
+        if static:
+            paths = call_args[:2] if method in pc.TWO_PATHS else call_args[:1]
+            _check([_abs(a, state) for p in paths for a in (expand(p, state) if p else [UNKNOWN])], state, removes,
+                   f".NET {method} of")
+            continue
+        known = [a for v in values for a in expand(v, state) if UNKNOWN not in a]
+        _check([_abs(a, state) for a in known], state, removes, f".NET {method} of")
+        if method in ("moveto", "copyto"):
+            _check([_abs(a, state) for p in call_args[:1] for a in (expand(p, state) if p else [UNKNOWN])], state,
+                   False, f".NET {method} to")
+        if ".claude" in cmd.text.lower().replace("\\", "/"):
+            raise Denied(f".NET {method} on a line that names .claude")
+    return ("paths", [_abs(a, state) for v in values for a in expand(v, state)][:MAX_ALTERNATIVES] or [UNKNOWN])

@@ -30,12 +30,27 @@ GITHUB_REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
 SPARSE_PATHS = (".claude-plugin", ".claude", "hooks", "scripts", "templates")
 
 
+MAX_SOURCE_CHARS = 2000
+
+
+def _scp_like(text: str) -> bool:
+    """``user@host:path``, git's short ssh form (plain string work: a pattern over it was quadratic)."""
+    user, at, rest = text.partition("@")
+    host, colon, path = rest.partition(":")
+
+    def name(part: str) -> bool:
+        return bool(part) and all(c.isalnum() or c in "_.-" for c in part)
+    return bool(at and colon and name(user) and name(host) and path) and not any(c.isspace() for c in path)
+
+
 def marketplace_source(text: str) -> dict:
     """A marketplace source object from what a user types: ``owner/repo`` (GitHub), a git URL (``https://``,
     ``ssh://``, ``git@host:path``, ``file://``), both checked out sparsely (``SPARSE_PATHS``), or ``./path`` /
     an absolute path (a folder on this machine, which Claude Code reads in place)."""
     text = text.strip()
-    if re.fullmatch(r"(https?|ssh|git|file)://\S+", text) or re.fullmatch(r"[\w.-]+@[\w.-]+:\S+", text):
+    if len(text) > MAX_SOURCE_CHARS:
+        raise InstallError(f"a marketplace source of {len(text)} characters is not one (at most {MAX_SOURCE_CHARS})")
+    if re.fullmatch(r"(https?|ssh|git|file)://\S+", text) or _scp_like(text):
         return {"source": "git", "url": text, "sparsePaths": list(SPARSE_PATHS)}
     if GITHUB_REPO.fullmatch(text) and not text.startswith("."):
         return {"source": "github", "repo": text, "sparsePaths": list(SPARSE_PATHS)}

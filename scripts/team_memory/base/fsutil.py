@@ -178,12 +178,29 @@ class store_lock:
         return False
 
 
+_LOOK = object()  # not looked up yet
+fcntl = msvcrt = _LOOK  # the lock's modules (fcntl, else msvcrt), looked up by ``_lock_modules``
+
+
+def _lock_modules() -> tuple:
+    """``(fcntl, msvcrt)``, looked up on the first lock rather than at import: a hook that writes a state
+    file but takes no lock loads no extension module for it. ``fcntl`` is None where there is none
+    (Windows, and the masked-platform tests: tests/platform_mask.py)."""
+    global fcntl, msvcrt
+    if fcntl is _LOOK:
+        try:
+            import fcntl as found
+        except ImportError:
+            found = None
+        fcntl = found
+    if fcntl is None and msvcrt is _LOOK:
+        import msvcrt as found_ms
+        msvcrt = found_ms
+    return fcntl, msvcrt
+
+
 def _lock(fd: int, blocking: bool) -> None:
-    try:  # imported here: a hook that writes a state file but takes no lock loads no extension module for it
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        fcntl = None
-        import msvcrt
+    fcntl, msvcrt = _lock_modules()
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))

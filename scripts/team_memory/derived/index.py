@@ -117,6 +117,7 @@ def _parse_general(line: str) -> dict | None:
     if "\n" in rest or not rest[:1].isspace():
         return None
     k = rest.find("->", 3)  # a space, the title (one character at least), a space
+    blank = None  # the expression's \s+ takes every leading space first: a title of spaces only if nothing else fits
     while k >= 0:
         start = _skip_space(rest, k + 2)
         end = start
@@ -127,9 +128,12 @@ def _parse_general(line: str) -> dict | None:
             if end == len(rest) or (tail > end and rest.startswith("#tags:", tail) and len(rest) > tail + 6):
                 tags_str = rest[tail + 6:] if end < len(rest) else None
                 tags = [t.strip().lower() for t in tags_str.split(",") if t.strip()] if tags_str else []
-                return {"category": category, "title": rest[:k].strip(), "path": rest[start:end], "tags": tags}
+                found = {"category": category, "title": rest[:k].strip(), "path": rest[start:end], "tags": tags}
+                if found["title"]:
+                    return found
+                blank = blank or found
         k = rest.find("->", k + 1)
-    return None
+    return blank
 
 
 def _parse_simple(line: str) -> dict | None:

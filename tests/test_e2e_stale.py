@@ -9,6 +9,7 @@ import time
 import pytest
 
 import e2e_support as e2e
+from team_memory.base import startgate
 from test_stale_git import commit, edit, memory, new_repo
 
 pytestmark = pytest.mark.e2e
@@ -26,6 +27,10 @@ def test_a_stale_memory_reaches_the_model_with_its_suffix(tmp_path):
     first = e2e.ask(project, prompt, e2e.REPO, label="stale: before")
     assert first.seen("[DECISION] Use Redis for user sessions"), first.describe()
     assert not first.seen("changed since"), first.describe()
+    # The first run's background process (the marks were never assessed) holds new starts back for
+    # startgate.GRACE_S after it ends (hooks that saw the work undone just before it ended start nothing);
+    # a commit after that is what a teammate's next prompt meets.
+    time.sleep(startgate.GRACE_S + 0.5)
     edit(project, "app/session.py", "SESSIONS = 'postgres'\n")
     head = commit(project, "move sessions to Postgres", days_ago=2)
     e2e.run_claude(project, prompt, e2e.REPO, label="stale: HEAD moved (recomputed in the background)")

@@ -228,7 +228,8 @@ def _ordinary(words: list, stores: list, cwd: str) -> bool:
         if not value or value.startswith("-"):
             continue
         real = os.path.realpath(os.path.join(cwd, value)).lower()
-        if ".claude" in real or _inside(real, stores) or any(s.startswith(real.rstrip(os.sep) + os.sep) for s in stores):
+        above = real.replace(os.sep, "/").rstrip("/") + "/"  # a folder above a store: compared as / text too
+        if ".claude" in real or _inside(real, stores) or any(s.replace(os.sep, "/").startswith(above) for s in stores):
             return False
     return True
 

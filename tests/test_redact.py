@@ -87,11 +87,11 @@ _OLD_KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_
                  r"|client[_\-]?secret|credentials?")
 _OLD_ASSIGNMENT = (r"(?P<key>\b[A-Za-z0-9_.\-]*?(?:" + _OLD_KEYWORDS + r")(?:[_\-][A-Za-z0-9]+)*)"
                    r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)")
-_OLD_URL = r"\b([a-z][a-z0-9+.\-]*://[^\s/:@]+:)([^\s/@]+)(@)"
+_OLD_URL = r"\b([a-z][a-z0-9+.\-]*:/{1,2}[^\s/:@]+:)([^\s/@]+)(@)"  # (one slash too: see _URL_CREDENTIALS)
 _PIECES = ["password", "passwd", "secret", "token", "api_key", "api-key", "apikey", "client_secret", "credentials",
            "DB_", "my.", "x", "é", "ſ", "K", "_", "-", ".", "=", ":", "=>", ":=", " ", "\n", '"', "'", ",", ";",
            "$VAR", "hunter2", "s3cr3t", "1234", "12345678", "_id", "-v2", "None", "://", "u:p@h", "1", "+", "@", "/",
-           "http://u:pw@h", "Bearer ", "--password "]
+           "http://u:pw@h", "https:/u:pw@h", "Bearer ", "--password "]
 
 
 def _old_redact(text: str) -> str:
@@ -123,3 +123,9 @@ def _old_redact(text: str) -> str:
 @given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
 def test_the_linear_patterns_redact_what_the_old_expressions_did(text):
     assert redact_secrets(text)[0] == _old_redact(text)
+
+
+def test_a_url_password_is_redacted_in_a_related_entry_s_stored_form():
+    """``related_files`` folds ``//`` to ``/``: the password of ``https:/user:pw@host`` is still found."""
+    assert redact_secrets("app/https:/deploy:hunter2pw9@db.example.com/app.py") == \
+        ("app/https:/deploy:[REDACTED]@db.example.com/app.py", 1)

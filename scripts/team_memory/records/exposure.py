@@ -36,7 +36,7 @@ from ..base.config import category_descriptions
 from ..base.sanitize import clean_line, folded, sanitize_title
 
 # Lower-case pieces every secret or private-tag pattern contains (see redact.py, privacy.py).
-HINTS = ("private", "://", "sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
+HINTS = ("private", ":/", "sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
          "xox", "akia", "asia", "aiza", "npm_", "eyj", "bearer", "pass", "secret", "token", "key", "credential")
 
 

@@ -25,8 +25,9 @@ _PEM = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
                   r"(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)
 
 # Only where a run of scheme characters starts (every run scanned once: linear); the scheme itself
-# starts at a letter after a word boundary inside the run (``_scheme_ok``).
-_URL_CREDENTIALS = re.compile(r"(?<![a-z0-9+.\-])(?P<scheme>[a-z0-9+.\-]*)(://[^\s/:@]+:)([^\s/@]+)(@)", re.I)
+# starts at a letter after a word boundary inside the run (``_scheme_ok``). One slash is enough: a
+# ``related_files`` entry is stored with ``//`` folded to ``/`` (``https:/user:pw@host``).
+_URL_CREDENTIALS = re.compile(r"(?<![a-z0-9+.\-])(?P<scheme>[a-z0-9+.\-]*)(:/{1,2}[^\s/:@]+:)([^\s/@]+)(@)", re.I)
 _LETTER = re.compile(r"[a-z]", re.I)
 
 _PREFIXED = re.compile(r"""(?<![A-Za-z0-9_\-])(?:

@@ -15,6 +15,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
+# The hooks' ``python3`` (hooks.json) is the interpreter running the tests: the hooks are tested on the
+# Python under test (the 3.9 venv of .ci/run included), and a version manager's shim in front of it (pyenv's
+# costs several times a hook's own run) does not run for each of the suite's many hook calls.
+os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0"):  # the masked platform: tests/platform_mask.py
     import platform_mask

@@ -91,13 +91,21 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+@pytest.fixture(scope="session")
+def _user_cache(tmp_path_factory):
+    """One user cache for the session (per worker), never the real one: compiled code of the hooks and the
+    CLI (``bytecache``, used where Python keeps none, as under ``PYTHONDONTWRITEBYTECODE=1``) is compiled
+    once, not again in every test. Tests of the cache itself point ``XDG_CACHE_HOME`` elsewhere."""
+    return tmp_path_factory.mktemp("user-cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolate(tmp_path, monkeypatch):
+def _isolate(tmp_path, monkeypatch, _user_cache):
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
-    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)  # compiled hook code (bytecache) under the test home
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_user_cache))
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.chdir(tmp_path)

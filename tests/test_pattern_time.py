@@ -3,6 +3,8 @@ on adversarial strings of 10-30 KB built from its own pieces (``pattern_inventor
 read with a deadline, so a pattern that never ends is named instead of hanging the suite."""
 from __future__ import annotations
 
+import pytest
+
 import pattern_inventory
 
 SIZE = 30_000
@@ -22,6 +24,7 @@ def test_the_adversarial_strings_are_built_from_the_pattern():
     assert "near miss" in texts and "spaces" in texts
 
 
+@pytest.mark.slow  # 2,500+ timed runs (~7 s): .ci/run and TEAM_MEMORY_SLOW=1 run it; the inventory test above stays fast
 def test_every_pattern_is_fast_on_adversarial_text():
     runs, slow = pattern_inventory.run_child([SIZE], BOUND)
     assert len(runs) > 2500

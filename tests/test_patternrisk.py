@@ -43,6 +43,7 @@ def test_every_shipped_cue_passes_the_check():
     assert not refused
 
 
+@pytest.mark.slow  # times every accepted cue shape (~5 s): .ci/run and TEAM_MEMORY_SLOW=1 run it
 def test_what_the_check_accepts_is_fast():
     """Random cues built from groups, alternatives and quantifiers: every one the check lets through, run as
     the scorer runs a cue (line by line) on adversarial text, stays well within the bound."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, example, given, settings, strategies as st
 
 from team_memory.records.privacy import PrivateTagError, leaks, scrub_record, strip_private
 
@@ -111,6 +111,7 @@ def test_a_private_section_never_survives(a, secret, b, opening, closing):
 
 
 @settings(max_examples=200, deadline=None)
+@example(["<private>", "</private>", "```\n", "\n", "```\n", "x", "<private>", "```\n", "```\n"])  # a fence moved
 @given(st.lists(st.sampled_from(["<private>", "</private>", "x", "SECRETWORD", "\n", "```\n", " "]), max_size=25))
 def test_any_mix_of_tags_is_stripped_or_refused(parts):
     text = "".join(parts)

@@ -140,7 +140,8 @@ def edit_line(path: str) -> str:
     return json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [block]}}) + "\n"
 
 
-def test_stop_and_session_start_load_no_re_json_or_datetime(project, memory_root):
+def test_stop_and_session_start_load_no_re_json_or_datetime(project, memory_root, monkeypatch):
+    monkeypatch.delenv("XDG_CACHE_HOME")  # a cache of this test's own, under its home: the first run fills it
     helpers.write(memory_root, helpers.record("decision", "use-valkey", "Use Valkey for sessions"))
     transcript = project / "session.jsonl"
     payload = {"session_id": "s1", "transcript_path": str(transcript), "cwd": str(project), "stop_hook_active": False}

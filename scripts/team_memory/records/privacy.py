@@ -199,6 +199,14 @@ def _strip(text: str, formats, marker: str) -> tuple:
         pos = end
     out.append(text[pos:])
     result = re.sub(r"\n{3,}", "\n\n", "".join(out))
+    if "private" in result.lower():  # removing a section moved a code fence (a tag right before ```): refuse
+        try:
+            left = find_sections(result, formats)
+        except PrivateTagError:
+            left = True
+        if left:
+            raise PrivateTagError("a private section beside a code fence (```) changes the fences when removed; "
+                                  "put the tag on a line of its own")
     return result, len(sections)
 
 

@@ -19,6 +19,12 @@ a row is the interpreter's start plus what the hook cannot skip: for the prompt 
 SessionStart, one ``lstat`` per memory file (a ``python3 -S`` process doing only that, through
 the built-in ``posix`` module, paired the same way); for the others, the interpreter alone (1.00).
 
+Two more columns split what a hook costs above that floor, each paired the same way: **import
+os** (``python3 -S -c "import os"``: every hook needs ``os``, which ``-S`` leaves unloaded) and
+**code loaded** (a ``python3 -S`` process that starts as the hook's launcher does, then imports
+exactly the modules the hook imported in that call, in the same order, and exits: what loading
+the hook's code costs, with no work done). The hook's ratio less the "code loaded" one is its work.
+
 ``--against PATH`` runs another checkout's hooks (say, the main branch) in the same rounds, on
 its own copy of each store, and adds its ratio and the median of the pairs "this checkout /
 that one" (below 1: this one is faster).
@@ -42,6 +48,25 @@ FLOOR_CODE = ("import posix\n"
               "    for name in names:\n"
               "        posix.stat(name, dir_fd=fd, follow_symlinks=False)\n"
               "    posix.close(fd)\n")
+
+
+LOAD_CODE = ("import gc, os, sys\n"
+             "gc.disable()\n"
+             "sys.path.insert(0, sys.argv[1])\n"
+             "from team_memory.base import bytecache\n"
+             "bytecache.install()\n"
+             "for name in sys.argv[2:]:\n"
+             "    __import__(name)\n")
+
+
+def imported_modules(argv, stdin: bytes, env: dict, cwd: str) -> list:
+    """The modules one run of a hook imports, in the order their imports ended (``-X importtime``)."""
+    proc = subprocess.run(argv, input=stdin, capture_output=True, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), cwd=cwd)
+    names = []
+    for line in proc.stderr.decode("utf-8", "replace").splitlines():
+        if line.startswith("import time:") and "self [us]" not in line:
+            names.append(line.rsplit("|", 1)[1].strip())
+    return names
 
 
 def goal(event: str, n: int):
@@ -171,22 +196,33 @@ def bench_floor(ctx, sizes: list, rounds: int, workdir: str, seed: int, against=
             if event == "UserPromptSubmit" and not proc.stdout.startswith(b"<memory-context"):
                 raise SystemExit(f"{name}: the prompt hook showed nothing at {n} [{mode}]")
     bare = [py, "-S", "-c", "pass"]
+    with_os = [py, "-S", "-c", "import os"]
     rows = []
     for event, call, n, mode, runs, floor in table:
+        argv, stdin, setup, env, cwd = runs["this"]
+        if setup:
+            setup()
+        scripts = os.path.join(os.path.dirname(os.path.dirname(argv[-1])), "scripts")
+        loaded = [py, "-S", "-c", LOAD_CODE, scripts] + [m for m in imported_modules(argv, stdin(), env, cwd)
+                                                          if m not in ("team_memory", "team_memory.base",
+                                                                       "team_memory.base.bytecache")]
+        extra = {"floor": floor, "os": with_os, "loaded": (loaded, env, cwd)}
         ratios = {name: [] for name in runs}
         cpu = {name: [] for name in runs}
         times = {name: [] for name in runs}
-        ab, floor_ratios = [], []
+        ab, extra_ratios = [], {name: [] for name in extra}
         for _ in range(rounds):
-            order = list(runs) + ["floor"] * bool(floor)
+            order = list(runs) + [name for name, value in extra.items() if value]
             rng.shuffle(order)
             measured = {}
             for name in order:
                 first = rng.random() < 0.5
                 if first:
                     base = ctx.run_wait4(bare)
-                if name == "floor":
-                    got = ctx.run_wait4(floor)
+                if name == "loaded":
+                    got = ctx.run_wait4(loaded, cwd=cwd, env=env)
+                elif name in extra:
+                    got = ctx.run_wait4(extra[name])
                 else:
                     argv, stdin, setup, env, cwd = runs[name]
                     if setup:
@@ -194,8 +230,8 @@ def bench_floor(ctx, sizes: list, rounds: int, workdir: str, seed: int, against=
                     got = ctx.run_wait4(argv, stdin(), cwd=cwd, env=env)
                 if not first:
                     base = ctx.run_wait4(bare)
-                if name == "floor":
-                    floor_ratios.append(got[0] / base[0])
+                if name in extra:
+                    extra_ratios[name].append(got[0] / base[0])
                     continue
                 measured[name] = got
                 times[name].append(got[0])
@@ -206,7 +242,8 @@ def bench_floor(ctx, sizes: list, rounds: int, workdir: str, seed: int, against=
         med = lambda values: ctx.percentile(values, 0.5) if values else None  # noqa: E731
         rows.append({"event": event, "call": call, "n": n, "mode": mode, "median_ms": med(times["this"]) * 1000,
                      "ratio": med(ratios["this"]), "cpu_ratio": med(cpu["this"]),
-                     "floor": med(floor_ratios) if floor else 1.0, "today": med(ratios.get("today", [])),
+                     "floor": med(extra_ratios["floor"]) if floor else 1.0, "os": med(extra_ratios["os"]),
+                     "loaded": med(extra_ratios["loaded"]), "today": med(ratios.get("today", [])),
                      "vs_today": med(ab), "goal": goal(event, n)})
     return {"sizes": sizes, "rounds": rounds, "against": against, "rows": rows}
 
@@ -217,12 +254,13 @@ def report(res: dict, machine: str) -> str:
     if res["against"]:
         lines.append("today: the hooks of the checkout given with --against, on their own copy of each store")
     lines += ["", "| hook | call | memories | bytecode | median ms | x `python3 -S -c pass` | x, CPU time | floor | "
-                  "today's hooks | this / today | goal |",
-              "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+                  "import os | code loaded | today's hooks | this / today | goal |",
+              "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
     for r in sorted(res["rows"], key=lambda r: (r["mode"] != "pyc", r["event"], r["n"])):
         verdict = "" if r["goal"] is None else f"<= {r['goal']} {'met' if r['ratio'] <= r['goal'] else 'MISSED'}"
         lines.append(f"| {r['event']} | {r['call']} | {r['n']:,} | {r['mode']} | {r['median_ms']:.1f} | "
-                     f"{r['ratio']:.2f} | {r['cpu_ratio']:.2f} | {r['floor']:.2f} | {fmt(r['today'])} | "
+                     f"{r['ratio']:.2f} | {r['cpu_ratio']:.2f} | {r['floor']:.2f} | {fmt(r['os'])} | "
+                     f"{fmt(r['loaded'])} | {fmt(r['today'])} | "
                      f"{fmt(r['vs_today'])} | {verdict} |")
     return "\n".join(lines)

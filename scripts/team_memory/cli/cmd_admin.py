@@ -22,7 +22,8 @@ CLI = user_cli()
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "doctor", cmd_doctor,
                     "check the store: links, stale index, invalid or quarantined files, duplicate ids, near-duplicate "
-                    "titles, leftover secrets, temp files, merge conflicts",
+                    "titles, leftover secrets, temp files, merge conflicts; and the Python the hooks start "
+                    "(a version manager's shim costs every hook call)",
                     f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
                     f"  {CLI} doctor --json")
     p.add_argument("--fix", action="store_true", help="fix what is safe to fix (under the store lock)")
@@ -51,6 +52,8 @@ def cmd_doctor(ctx) -> int:
     if ctx.args.temp_age < 0:
         raise UsageError("--temp-age must be 0 or more")
     findings = examine(root, config, temp_min_age=ctx.args.temp_age)
+    from .hookpython import findings as hook_python
+    findings += hook_python()  # the interpreter every hook starts: a version manager's shim costs every call
     if ctx.args.fix and any(f.fixable for f in findings):
         repair(root, config, findings)
     remaining = [f for f in findings if not f.fixed and (not f.warning or ctx.args.strict)]

@@ -101,6 +101,7 @@ def cmd_install(ctx) -> int:
             print(f"  backup    {rel} (the previous text, in case you had changed it)")
         else:
             print(f"  kept      {rel} (yours, not ours: not overwritten)")
+    _python_advice()
     print("next: commit .claude/ and .gitignore; teammates get memory with git clone. "
           "Try: python3 .claude/team-memory/scripts/memory.py demo")
     return 0
@@ -120,10 +121,20 @@ def _plugin_installed(ctx) -> int:
     print(f"  plugin    {report['plugin']}")
     if report["gitignore_added"]:
         print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
+    _python_advice()
     print("next: commit .claude/settings.json and .gitignore; a teammate who trusts the repository gets the "
           "marketplace and installs the plugin with /plugin install team-memory@team-memory. "
           "Undo: uninstall --plugin PATH")
     return 0
+
+
+def _python_advice() -> None:
+    """What ``doctor`` says of the Python the hooks start on this machine (a version manager's shim), said here too."""
+    from ..records.exposure import shown_message
+    from .hookpython import findings
+    for finding in findings():
+        print(f"  python    {shown_message(finding.message)}")
+        print(f"            fix: {shown_message(finding.fix)}")
 
 
 def _source_text(source: dict) -> str:

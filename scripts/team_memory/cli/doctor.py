@@ -43,7 +43,7 @@ _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 @dataclass
 class Finding:
     kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link, stale
+    #                config, link, hard-link, related-link, stale, hook-python (hookpython.py)
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)

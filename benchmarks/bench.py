@@ -79,7 +79,7 @@ def hook_argv() -> list:
         command = json.load(f)["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
     command = command.split(" || ")[0]  # the chain's first interpreter: what runs where python3 exists
     argv = shlex.split(command.replace("${CLAUDE_PLUGIN_ROOT}", REPO))
-    return [PY if a in ("python3", "${TEAM_MEMORY_PYTHON:-python3}") else a for a in argv]
+    return [PY if a == "python3" else a for a in argv]
 
 
 def has_add_command() -> bool:

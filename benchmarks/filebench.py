@@ -72,8 +72,8 @@ def bench_file_recall(repo: str, py: str, cli: str, n: int, with_files: int, rou
     with open(os.path.join(repo, "hooks.json"), encoding="utf-8") as f:
         command = json.load(f)["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
     command = command.split(" || ")[0]  # the chain's first interpreter: what runs where python3 exists
-    argv = [a.strip('"') for a in command.replace("${CLAUDE_PLUGIN_ROOT}", repo).split()]
-    argv = [py if a in ("python3", "${TEAM_MEMORY_PYTHON:-python3}") else a for a in argv]
+    argv = [py if a == "python3" else a for a in command.replace("${CLAUDE_PLUGIN_ROOT}", repo).split()]
+    argv = [a.strip('"') for a in argv]
     env = dict(os.environ, TEAM_MEMORY_STATE_DIR=os.path.join(workdir, "state"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     counter = [0]

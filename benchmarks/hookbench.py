@@ -35,7 +35,7 @@ def hook_argv(repo: str, py: str, event: str) -> list:
         command = json.load(f)["hooks"][event][0]["hooks"][0]["command"]
     command = command.split(" || ")[0]  # the chain's first interpreter: what runs where python3 exists
     argv = shlex.split(command.replace("${CLAUDE_PLUGIN_ROOT}", repo))
-    return [py if a in ("python3", "${TEAM_MEMORY_PYTHON:-python3}") else a for a in argv]
+    return [py if a == "python3" else a for a in argv]
 
 
 def transcript_line(role: str, text: str) -> str:

@@ -1,12 +1,12 @@
 """What starting a hook costs through the shell, with ``python3`` as this machine's ``PATH`` has it.
 
-Claude Code runs each hook command with ``/bin/sh -c``. The command starts
-``"${TEAM_MEMORY_PYTHON:-python3}" -S <launcher>``: with the variable unset, ``python3`` is whatever
-``PATH`` finds first, which on a machine with a version manager (pyenv, asdf) is its shim, a shell
-script that works out the version and then starts the interpreter. This script times, run by run in
-turn (A B A B ...), the exact command of two hooks (PreToolUse on an ordinary Bash call, UserPromptSubmit
-with a prompt the store answers, 100 memories) through ``/bin/sh -c`` with ``TEAM_MEMORY_PYTHON``
-unset and set to this interpreter, and ``/bin/sh -c 'python3 -S -c pass'`` and this interpreter's own
+Claude Code runs each hook command with ``/bin/sh -c``; the command starts ``python3 -S <launcher>``,
+the ``python3`` that ``PATH`` finds first, which on a machine with a version manager (pyenv, asdf) is
+its shim: a shell script that works out the version and then starts the interpreter. This script
+times, run by run in turn (A B A B ...), the exact command of two hooks (PreToolUse on an ordinary Bash
+call, UserPromptSubmit with a prompt the store answers, 100 memories) through ``/bin/sh -c`` with
+``PATH`` as the shell has it and with this interpreter's folder first (what ``doctor`` advises where
+``python3`` is a shim), and ``/bin/sh -c 'python3 -S -c pass'`` and this interpreter's own
 ``-S -c pass`` for scale. It prints what ``PATH``'s ``python3`` is, then the medians.
 
     python3 benchmarks/hookstart.py              # 21 rounds
@@ -59,9 +59,10 @@ def main(argv=None) -> int:
         prepare_project(project)
         subprocess.run([sys.executable, bench.CLI, "rebuild", "--root", project], check=True, capture_output=True)
         prompt = bench.match_prompt(project, memory_root, rng)
-        base = {k: v for k, v in os.environ.items() if k != "TEAM_MEMORY_PYTHON" and k not in EXEC_ONLY}
+        base = {k: v for k, v in os.environ.items() if k not in EXEC_ONLY}
         base.update(CLAUDE_PLUGIN_ROOT=bench.REPO, PATH=shell_path)
-        envs = {"unset": base, "set": dict(base, TEAM_MEMORY_PYTHON=here)}
+        envs = {"PATH as it is": base,
+                "interpreter's folder first": dict(base, PATH=os.path.dirname(here) + os.pathsep + shell_path)}
         counter = [0]
 
         def payload(event: str) -> bytes:
@@ -77,7 +78,7 @@ def main(argv=None) -> int:
                 ("sh -c", "python3 -S -c pass"): (["/bin/sh", "-c", "python3 -S -c pass"], None, base)}
         for event in ("PreToolUse", "UserPromptSubmit"):
             for setting, env in envs.items():
-                runs[(event, f"TEAM_MEMORY_PYTHON {setting}")] = (["/bin/sh", "-c", command_of(event)], event, env)
+                runs[(event, setting)] = (["/bin/sh", "-c", command_of(event)], event, env)
         times: dict = {key: [] for key in runs}
         for key, (cmd, event, env) in runs.items():  # a first run fills every cache
             subprocess.run(cmd, input=payload(event) if event else b"", capture_output=True, env=env, cwd=project)

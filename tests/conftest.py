@@ -19,7 +19,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 # Python under test (the 3.9 venv of .ci/run included), and a version manager's shim in front of it (pyenv's
 # costs several times a hook's own run) does not run for each of the suite's many hook calls.
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
-os.environ["TEAM_MEMORY_PYTHON"] = sys.executable  # the hooks' first choice (hooks.json); chain tests drop it
+os.environ.pop("PYENV_DIR", None)  # ... and that PATH is the hooks' as it is (doctor's hook-python check: cli/hookpython)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0"):  # the masked platform: tests/platform_mask.py
     import platform_mask

@@ -233,8 +233,7 @@ def home_env(home: Path, **extra) -> dict:
     no CLAUDE_CONFIG_DIR, no proxy or cloud provider, nothing sent anywhere but 127.0.0.1."""
     env = {k: v for k, v in os.environ.items() if k not in (
         "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
-        "TEAM_MEMORY_PYTHON")}  # a teammate's machine: python3 from PATH, unless a test's settings say otherwise
+        "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")}
     env.update(OFFLINE_ENV, HOME=str(home), XDG_CACHE_HOME=str(Path(home) / ".cache"),
                XDG_STATE_HOME=str(Path(home) / ".local" / "state"))
     env.update(extra)

@@ -45,15 +45,11 @@ def write(memory_root, rec: dict, raw: str | None = None) -> Path:
 PYTHONS = ("python3", "python", "py -3")  # every hook command tries these in turn (hooks.json)
 
 
-FIRST_PYTHON = '"${TEAM_MEMORY_PYTHON:-python3}"'  # the user's chosen interpreter, else python3 (hooks.json)
-
-
 def python_chain(script: str) -> str:
-    """The command hooks.json gives a launcher: the first of ``PYTHONS`` that runs it under ``-S`` (the first
-    is ``$TEAM_MEMORY_PYTHON`` when set); a fallback passes its own name, which the hook's hints then use
-    (``cliname.python_name``)."""
-    return " || ".join(f'{FIRST_PYTHON if python == "python3" else python} -S "{script}"'
-                       + ("" if python == "python3" else f" {python}" if " " not in python else f' "{python}"')
+    """The command hooks.json gives a launcher: the first of ``PYTHONS`` that runs it under ``-S``; a fallback
+    passes its own name, which the hook's hints then use (``cliname.python_name``)."""
+    return " || ".join(f'{python} -S "{script}"' + ("" if python == "python3" else
+                                                     f" {python}" if " " not in python else f' "{python}"')
                        for python in PYTHONS)
 
 

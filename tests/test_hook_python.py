@@ -59,14 +59,9 @@ def project(tmp_path):
     return project
 
 
-def machine_env(**env) -> dict:
-    """This environment without the hooks' chosen interpreter (conftest sets it): what the chain does alone."""
-    return dict({k: v for k, v in os.environ.items() if k != "TEAM_MEMORY_PYTHON"}, **env)
-
-
 def prompt_hook(command: str, project, bin_dir, **env):
     payload = {"prompt": PROMPT, "cwd": str(project), "hook_event_name": "UserPromptSubmit", "session_id": "s"}
-    full_env = machine_env(PATH=str(bin_dir), **env)
+    full_env = dict(os.environ, PATH=str(bin_dir), **env)
     return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload).encode(), capture_output=True,
                           cwd=project, env=full_env, timeout=60)
 
@@ -128,7 +123,7 @@ def test_the_drop_in_hooks_fall_back_the_same_way(project, tmp_path):
     assert commands == [helpers.python_chain("${CLAUDE_PROJECT_DIR}/.claude/team-memory/hooks/user_prompt_submit.py")]
     bin_dir = tmp_path / "bin"
     python_link(bin_dir)
-    env = {k: v for k, v in machine_env().items() if k != "CLAUDE_PLUGIN_ROOT"}
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PLUGIN_ROOT"}
     proc = subprocess.run(["/bin/sh", "-c", commands[0]], capture_output=True, cwd=project, timeout=60,
                           input=json.dumps({"prompt": PROMPT, "cwd": str(project), "session_id": "s"}).encode(),
                           env=dict(env, PATH=str(bin_dir), CLAUDE_PROJECT_DIR=str(project)))
@@ -159,7 +154,7 @@ def test_hints_name_the_python_that_ran_the_hook(machine, name, project, tmp_pat
                "hook_event_name": "PreToolUse", "session_id": "s"}
     proc = subprocess.run(["/bin/sh", "-c", helpers.hook_command("pre_tool_use.py")], input=json.dumps(payload).encode(),
                           capture_output=True, cwd=project, timeout=60,
-                          env=machine_env(PATH=str(bin_dir), CLAUDE_PLUGIN_ROOT=str(REPO)))
+                          env=dict(os.environ, PATH=str(bin_dir), CLAUDE_PLUGIN_ROOT=str(REPO)))
     answer = json.loads(proc.stdout)["hookSpecificOutput"]
     assert answer["permissionDecision"] == "deny", answer
     assert f'{name} "{REPO / "scripts" / "memory.py"}"' in answer["permissionDecisionReason"], answer
@@ -173,51 +168,6 @@ def test_the_hints_every_name_is_approved_and_no_other(python, approved, project
     assert allow_cli_call(command, str(project), [str(project)]) is approved
 
 
-# ---------------------------------------------------------------- TEAM_MEMORY_PYTHON: the interpreter the hooks start first
-
-def logging_python(folder, log):
-    """An interpreter that notes each start in ``log``, then runs as this Python (what a user names)."""
-    folder.mkdir(exist_ok=True)
-    return script(folder / "chosen-python", f'echo started >> "{log}"\nexec "{sys.executable}" "$@"\n')
-
-
-def test_the_chosen_python_runs_the_hooks_and_python3_never_starts(project, tmp_path):
-    """``TEAM_MEMORY_PYTHON`` (Claude Code's settings ``env`` puts it in the hooks' environment): the hook
-    starts it directly; ``python3`` on PATH (here one that fails loudly, as a broken shim would) is not run."""
-    bin_dir, log = tmp_path / "bin", tmp_path / "starts.log"
-    chosen = logging_python(tmp_path / "opt", log)
-    script(bin_dir.mkdir() or bin_dir / "python3", "echo python3-was-run >&2\nexit 7\n")
-    proc = prompt_hook(PLUGIN_COMMAND, project, bin_dir, CLAUDE_PLUGIN_ROOT=str(REPO), TEAM_MEMORY_PYTHON=str(chosen))
-    assert proc.returncode == 0 and proc.stdout.decode().count(TITLE) == 1, proc
-    assert b"was-run" not in proc.stderr and log.read_text() == "started\n"
-
-
-@pytest.mark.parametrize("value", ["", "/nowhere/python3", "py -3", "old"])
-def test_an_empty_missing_or_old_choice_falls_back_along_the_chain(value, project, tmp_path):
-    """Empty means ``python3``; a path that does not run, a name with an argument (one quoted word, never
-    split) or a 3.8: the chain goes on to ``python`` and the hook still recalls."""
-    bin_dir = tmp_path / "bin"
-    python_link(bin_dir, "python3" if value == "" else "python")
-    if value == "old":
-        old_python(tmp_path / "old")
-        value = str(tmp_path / "old" / "python3")
-    proc = prompt_hook(PLUGIN_COMMAND, project, bin_dir, CLAUDE_PLUGIN_ROOT=str(REPO), TEAM_MEMORY_PYTHON=value)
-    assert proc.returncode == 0 and proc.stdout.decode().count(TITLE) == 1, proc
-
-
-def test_the_drop_in_hooks_honour_the_choice_too(project, tmp_path):
-    assert helpers.run_cli("install", project).returncode == 0
-    (command,) = [c for c in commands_of(settings(project)) if "user_prompt_submit.py" in c]
-    log = tmp_path / "starts.log"
-    chosen = logging_python(tmp_path / "opt", log)
-    env = {k: v for k, v in machine_env().items() if k != "CLAUDE_PLUGIN_ROOT"}
-    proc = subprocess.run(["/bin/sh", "-c", command], capture_output=True, cwd=project, timeout=60,
-                          input=json.dumps({"prompt": PROMPT, "cwd": str(project), "session_id": "s"}).encode(),
-                          env=dict(env, PATH=str(tmp_path / "empty"), CLAUDE_PROJECT_DIR=str(project),
-                                   TEAM_MEMORY_PYTHON=str(chosen)))
-    assert proc.returncode == 0 and TITLE in proc.stdout.decode() and log.read_text() == "started\n", proc
-
-
 # ---------------------------------------------------------------- doctor: a version manager's shim in front of every hook
 
 def shim(folder, name: str = "python3", delay: float = 0.03):
@@ -226,39 +176,48 @@ def shim(folder, name: str = "python3", delay: float = 0.03):
     return script(folder / name, f'sleep {delay}\nexec "{sys.executable}" "$@"\n')
 
 
-def hook_python_findings(project, **env):
-    """doctor's hook-python findings, run with this environment less the test suite's own choice, plus ``env``."""
+def hook_python_findings(project, path: str):
+    """doctor's hook-python findings with this ``PATH`` (and no pyenv of this machine's in the way)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYENV")}
     proc = subprocess.run([sys.executable, str(REPO / "scripts" / "memory.py"), "doctor", "--json"], cwd=project,
-                          capture_output=True, text=True, env=machine_env(**env), timeout=60)
+                          capture_output=True, text=True, env=dict(env, PATH=path), timeout=60)
     return proc, [f for f in json.loads(proc.stdout)["findings"] if f["kind"] == "hook-python"]
 
 
-def test_doctor_names_a_shim_in_front_of_the_hooks_and_the_setting_that_skips_it(project, tmp_path):
+def test_doctor_names_a_shim_in_front_of_the_hooks_and_how_to_skip_it(project, tmp_path):
     bin_dir = tmp_path / "shims"
     shim(bin_dir)
     assert helpers.run_cli("rebuild", cwd=project).returncode == 0  # a healthy store: only the advisory is left
-    proc, found = hook_python_findings(project, PATH=str(bin_dir) + os.pathsep + "/usr/bin:/bin")
+    proc, found = hook_python_findings(project, str(bin_dir) + os.pathsep + "/usr/bin:/bin")
     assert proc.returncode == 0, proc.stdout  # advisory: a healthy store still passes
     (finding,) = found
     assert finding["warning"] and str(bin_dir / "python3") in finding["message"] and " ms " in finding["message"]
-    assert json.dumps({"env": {"TEAM_MEMORY_PYTHON": sys.executable}}, separators=(",", ":")) in finding["fix"]
-    assert "~/.claude/settings.json" in finding["fix"]
-    # with the setting, nothing to say; with one that does not run, that is said instead
-    assert hook_python_findings(project, PATH=str(bin_dir), TEAM_MEMORY_PYTHON=sys.executable)[1] == []
-    (broken,) = hook_python_findings(project, TEAM_MEMORY_PYTHON=str(tmp_path / "gone" / "python3"))[1]
-    assert "does not start Python 3.9" in broken["message"] and sys.executable in broken["fix"]
+    assert f'PATH="{os.path.dirname(sys.executable)}:$PATH" claude' in finding["fix"], finding
+    # started that way, the hooks meet the interpreter: nothing to say
+    assert hook_python_findings(project, os.path.dirname(sys.executable) + os.pathsep + str(bin_dir))[1] == []
 
 
 def test_an_interpreter_on_path_is_not_reported(project, tmp_path):
     bin_dir = tmp_path / "bin"
     python_link(bin_dir, "python3")
-    assert hook_python_findings(project, PATH=str(bin_dir))[1] == []
+    assert hook_python_findings(project, str(bin_dir))[1] == []
+
+
+def test_install_says_it_too(tmp_path):
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    shim(tmp_path / "shims")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYENV")}
+    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "memory.py"), "install", str(project)],
+                          capture_output=True, text=True, env=dict(env, PATH=f"{tmp_path / 'shims'}:/usr/bin:/bin"),
+                          timeout=60)
+    assert proc.returncode == 0 and "a version manager's shim" in proc.stdout and "claude" in proc.stdout, proc
 
 
 def test_run_through_pyenv_the_shim_is_still_the_one_the_hooks_meet(tmp_path):
     """``pyenv exec`` puts the version's folder (and its own) first on PATH for the process it starts, so a
     doctor run through the shim would find the interpreter itself; those folders are taken off."""
-    from team_memory.cli.hookpython import first_python
+    from team_memory.cli.hookpython import hooks_python
     root = tmp_path / "pyenv"
     shim(root / "shims")
     (root / "versions" / "3.11.7").mkdir(parents=True)
@@ -266,7 +225,6 @@ def test_run_through_pyenv_the_shim_is_still_the_one_the_hooks_meet(tmp_path):
     (root / "libexec").mkdir()
     path = os.pathsep.join([str(root / "versions" / "3.11.7" / "bin"), str(root / "libexec"), str(tmp_path / "tools"),
                             str(root / "shims"), str(tmp_path / "system")])
-    inside = {"PATH": path, "PYENV_ROOT": str(root), "PYENV_DIR": str(tmp_path)}
-    assert first_python(inside) == ("python3", str(root / "shims" / "python3"))
-    outside = {"PATH": path, "PYENV_ROOT": str(root)}  # not run through pyenv: PATH as it is
-    assert first_python(outside) == ("python3", str(root / "versions" / "3.11.7" / "bin" / "python3"))
+    assert hooks_python({"PATH": path, "PYENV_ROOT": str(root), "PYENV_DIR": str(tmp_path)}) == str(root / "shims" / "python3")
+    # not run through pyenv: PATH as it is
+    assert hooks_python({"PATH": path, "PYENV_ROOT": str(root)}) == str(root / "versions" / "3.11.7" / "bin" / "python3")

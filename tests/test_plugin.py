@@ -131,7 +131,7 @@ def test_hooks_json_points_every_hook_at_an_existing_launcher():
     commands = [h["command"] for groups in config["hooks"].values() for g in groups for h in g["hooks"]]
     assert commands
     for command in commands:
-        match = re.match(r'"\$\{TEAM_MEMORY_PYTHON:-python3\}" -S "\$\{CLAUDE_PLUGIN_ROOT\}/(hooks/[a-z_]+\.py)"', command)
+        match = re.match(r'python3 -S "\$\{CLAUDE_PLUGIN_ROOT\}/(hooks/[a-z_]+\.py)"', command)
         assert match and command == python_chain("${CLAUDE_PLUGIN_ROOT}/" + match.group(1)), command
         assert (REPO / match.group(1)).is_file(), command
 

@@ -1,15 +1,16 @@
-"""Which Python the hooks start first, and what starting it costs (``doctor``'s hook-python check).
+"""The ``python3`` the hooks start, and what starting it costs (``doctor``'s hook-python check).
 
-Every hook command starts ``"${TEAM_MEMORY_PYTHON:-python3}" -S <launcher>`` (then ``python``, then
-``py -3``): the interpreter named by ``TEAM_MEMORY_PYTHON`` when it is set, else ``python3`` as the
-shell finds it on ``PATH``. Where that ``python3`` is a version manager's shim (pyenv's and asdf's are
-shell scripts that work out which version to run, then start it), every hook call pays for the shim
-before Python even starts: several times what the hook itself costs (docs/benchmarks.md). ``doctor``
-reports it, with the fix: ``TEAM_MEMORY_PYTHON`` set to the interpreter's own path, in the ``env`` of
-Claude Code's user settings, so the hooks start it directly.
+Every hook command starts ``python3 -S <launcher>`` (then ``python``, then ``py -3``), as the shell that
+Claude Code runs the hooks with finds it on ``PATH``. Where that ``python3`` is a version manager's
+shim (pyenv's and asdf's are shell scripts that work out which version to run, then start it), every
+hook call pays for the shim before Python even starts: several times what the hook itself costs
+(docs/benchmarks.md). ``doctor`` (and ``install``) say so, with how much, and the fix: start Claude Code
+with the interpreter's own folder first on ``PATH``. The command's first word has to stay a plain
+``python3``: Claude Code runs hooks with PowerShell on Windows machines without Git Bash, where a
+quoted or ``$``-word there does not parse.
 
-Nothing here runs in a hook. The check runs what the hooks would run (``-S -c pass``, a few times)
-only when that program is a script, to say how much it costs.
+Nothing here runs in a hook. The check runs what the hooks would run (``-S``, a few times) only when
+that program is a script, to say how much it costs.
 """
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ import time
 
 from .doctor import Finding
 
-VARIABLE = "TEAM_MEMORY_PYTHON"
 RUNS = 3
 SLOWER = 2.0  # a start this many times the interpreter's own ...
 EXTRA_MS = 10.0  # ... and this many milliseconds more is worth a line
@@ -41,17 +41,10 @@ def hooks_path(environ) -> str:
     return os.pathsep.join(entries)
 
 
-def first_python(environ=None) -> tuple:
-    """``(how the hooks name it, the program the shell runs or None)``: ``$TEAM_MEMORY_PYTHON`` when set
-    (a full path, or a name found on ``PATH``), else ``python3`` found on ``PATH`` (``hooks_path``)."""
+def hooks_python(environ=None) -> str | None:
+    """The ``python3`` the hooks' shell finds (``hooks_path``), or None."""
     environ = os.environ if environ is None else environ
-    chosen = environ.get(VARIABLE, "")
-    name = chosen or "python3"
-    if os.sep in name or (os.altsep and os.altsep in name):
-        found = name if os.path.isfile(name) and os.access(name, os.X_OK) else None
-    else:
-        found = shutil.which(name, path=hooks_path(environ))
-    return (f"{VARIABLE}={chosen}" if chosen else "python3"), found
+    return shutil.which("python3", path=hooks_path(environ))
 
 
 def is_script(path: str) -> bool:
@@ -81,37 +74,24 @@ def start_ms(program: str, environ=None, runs: int = RUNS) -> float | None:
     return best
 
 
-def _runs(program: str, environ) -> bool:
-    """True when ``program`` starts a Python 3.9 or newer (this interpreter itself is not run again)."""
-    try:
-        if sys.executable and os.path.samefile(program, sys.executable):
-            return True
-    except OSError:
-        return False
-    return start_ms(program, environ, runs=1) is not None
-
-
-def _settings_fix(interpreter: str) -> str:
-    from ..base.fastjson import dumps
-    return (f'add {dumps({"env": {VARIABLE: interpreter}})} to ~/.claude/settings.json (or to this '
-            f"project's .claude/settings.local.json): the hooks then start that interpreter directly")
+def _fix(interpreter: str, environ) -> str:
+    folder = os.path.dirname(interpreter)
+    how = f'start Claude Code with the interpreter\'s folder first on PATH: PATH="{folder}:$PATH" claude'
+    if environ.get("PYENV_ROOT"):
+        how += ' (with pyenv, PATH="$(pyenv prefix)/bin:$PATH" claude takes the version pyenv picks for the project)'
+    return how + "; Claude Code's own commands then find that python3 too"
 
 
 def findings(environ=None) -> list:
-    """Advisory ``Finding``s about the interpreter the hooks start first (none when all is well)."""
+    """An advisory ``Finding`` when the hooks' ``python3`` is a slow script in front of the interpreter."""
     environ = dict(os.environ) if environ is None else environ
-    how, program = first_python(environ)
+    program = hooks_python(environ)
     here = sys.executable if sys.executable and not is_script(sys.executable) else ""
-    if environ.get(VARIABLE) and (program is None or not _runs(program, environ)):
-        return [Finding("hook-python", VARIABLE, f"{how} does not start Python 3.9 or newer: every hook tries it, "
-                        "then falls back to python and py -3",
-                        f"set it to an interpreter's full path{f' (this one: {here})' if here else ''}, or remove it",
-                        warning=True)]
-    if program is None or not is_script(program) or not here:
+    if program is None or not here or not is_script(program):
         return []  # an interpreter itself (or nothing better to name): nothing to gain
     slow, fast = start_ms(program, environ), start_ms(here, environ)
     if slow is None or fast is None or slow < fast * SLOWER or slow - fast < EXTRA_MS:
         return []
-    return [Finding("hook-python", how, f"{program} is a script (a version manager's shim, it seems): every hook call "
-                    f"spends about {slow - fast:.0f} ms in it before Python starts ({slow:.0f} ms against "
-                    f"{fast:.0f} ms for the interpreter itself)", _settings_fix(here), warning=True)]
+    return [Finding("hook-python", "python3", f"{program} is a script (a version manager's shim, it seems): every hook "
+                    f"call spends about {slow - fast:.0f} ms in it before Python starts ({slow:.0f} ms against "
+                    f"{fast:.0f} ms for the interpreter itself)", _fix(here, environ), warning=True)]

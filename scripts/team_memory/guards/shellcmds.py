@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from . import shellwords as sj
-from .shellpaths import absolute
+from .shellpaths import absolute, names_store, plain_text
 from .shellscan import STAR, UNKNOWN, parse
 from .shelltools import (apply_patch, dd_output, download, extract_archive, git_command, last_name, option_values,
                          option_word, zip_output)
@@ -57,20 +57,22 @@ def command(name: str, words: list, raw: list, state, stdin):
 def _is_cli(name: str, args: list) -> bool:
     """The team-memory CLI itself (``python3 .../memory.py ...``, or ``py -3 .../memory.py``, Windows' launcher):
     the sanctioned way to write."""
-    if name == "py" and args and sj._text(args[0]) == "-3":
-        args = args[1:]
-    elif not name.startswith("python"):
+    if name != "py" and not name.startswith("python"):
         return False
+    while args and sj._text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
+        args = args[1:]  # python3 -S memory.py, py -3 memory.py
     return bool(args) and os.path.basename(sj._text(args[0])) == "memory.py"
 
 
 def _any_argument(name: str, args: list, state) -> None:
-    """An unknown program: denied only if an argument (or an option's value) names a store or inside one.
+    """An unknown program: denied if an argument names ``.claude`` (``names_store``) or can reach a store.
 
     A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program
     that is not known to write: only what the line spells out counts here.
     """
     for w in args:
+        if any(names_store(plain_text(a), state.stores) for a in w):
+            raise sj.Denied(f"{sj.shown(name)} given a word that names .claude")
         alts = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in w]
         alts = [a for a in alts if not a.startswith("-") and (UNKNOWN not in a or ".claude" in a.lower())]
         if alts:
@@ -104,7 +106,9 @@ def _reader(name: str, args: list, state, stdin):
         for w in ops:
             sj._check(w, state, False, "mktemp in")
         option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
-    elif name == "source":
+    elif name in ("source", "."):
+        if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
+            state.run(parse(stdin[1]), state.copy(), None)
         _any_argument(name, args, state)
     if name == "ls":
         return ("paths", [absolute(a, state.cwd) + "/" + STAR for w in sj._operands(args) for a in w] or

@@ -88,7 +88,9 @@ def _command(words: list, raw: list, state: _State, stdin):
     words, raw = _assignments(words, raw, state)
     while words:
         name = os.path.basename(_text(words[0]))
-        if name in KEYWORDS or name == "{":
+        if name == "function" and len(words) > 1:  # function f { ...; }: the body is judged as f() {...} is
+            words, raw = words[2:], raw[2:]
+        elif name in KEYWORDS or name == "{":
             words, raw = words[1:], raw[1:]
         elif name == "for" and len(words) >= 2:
             values = [a for w in words[3:] for a in w] if len(words) > 2 and _text(words[2]) == "in" else [UNKNOWN]

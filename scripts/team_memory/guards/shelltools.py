@@ -10,7 +10,7 @@ import os
 
 from . import shellwords as sj
 from ..base.safefs import open_read
-from .shellpaths import absolute, is_plain
+from .shellpaths import absolute, is_plain, names_store
 from .shellscan import STAR, UNKNOWN
 
 MAX_PATCH_BYTES = 4 * 1024 * 1024
@@ -138,7 +138,9 @@ def git_command(args: list, state):
             state = state.copy()
             state.cwd = absolute(args[i + 1][0], state.cwd)
             i += 2
-        elif t in ("-c", "--git-dir", "--work-tree", "--namespace"):
+        elif t in ("-c", "--config-env", "--git-dir", "--work-tree", "--namespace"):
+            if t in ("-c", "--config-env") and any(names_store(sj._text(w), state.stores) for w in args):
+                raise sj.Denied("git given a setting on a line that names .claude")  # alias.x='!rm ...', core.pager
             i += 2
         elif t.startswith("-"):
             i += 1

@@ -17,9 +17,9 @@ READERS = {
     "sha256sum", "sha512sum", "shasum", "cksum", "basename", "dirname", "realpath", "readlink", "echo", "printf",
     "test", "[", "[[", "true", "false", "pwd", "which", "type", "whereis", "column", "fold", "fmt", "strings", "bat",
     "date", "printenv", "id", "whoami", "uname", "hostname", "ps", "sleep", "wait", "exit", "return", "set", "shopt",
-    "unset", "alias", "history", "seq", "yes", "expr", "let", "paste", "join", "man", "help", "zcat", "zless",
+    "unset", "history", "seq", "yes", "expr", "let", "paste", "join", "man", "help", "zcat", "zless",
     "base64", "xxd", "sort", "uniq", "awk", "gawk", "sed", "git", "lsof", "pgrep", "kill", "jobs", "fg", "bg",
-    "trap", "shift", "source", "hash", "tput", "clear", "rev", "tac", "look", "getent", "nproc", "free", "uptime",
+    "shift", "source", ".", "hash", "tput", "clear", "rev", "tac", "look", "getent", "nproc", "free", "uptime",
     "env", ":", "mktemp",
 }
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox-sh"}

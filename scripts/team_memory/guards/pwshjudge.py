@@ -31,11 +31,12 @@ from .pwshscan import parse
 from .shellcmds import _any_argument
 from .shelljudge import MAX_STEPS, _command as bash_command, _run as bash_run
 from ..base.pathtext import slashed
-from .shellpaths import MAX_ALTERNATIVES, absolute
+from .shellpaths import MAX_ALTERNATIVES, absolute, names_store
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 from .shellwords import Denied, _check, _State, expand, plain_text
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
+MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
 BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
 
 
@@ -54,6 +55,42 @@ def judge(command: str, cwd: str, stores: list):
         return str(exc)
     except RecursionError:
         return "a PowerShell line too deeply nested to check"
+    return unread_use(command, state.stores)
+
+
+# What hands a store's path on where the reader above cannot follow it (issue 36's classes): a pipe into a
+# cmdlet that binds -Path from the piped item, a splat, a .NET method that writes, code run from a string,
+# another program started. On a line that names the store, any of these is denied.
+_PIPED_WRITERS = ("set-content", "sc", "add-content", "ac", "clear-content", "clc", "remove-item", "rm", "del",
+                  "erase", "ri", "rd", "rmdir", "move-item", "mv", "move", "mi", "copy-item", "cp", "copy", "cpi",
+                  "rename-item", "ren", "rni", "set-item", "si", "clear-item", "cli", "new-item", "ni",
+                  "set-itemproperty", "sp", "clear-itemproperty", "clp", "remove-itemproperty", "rp",
+                  "rename-itemproperty", "rnp", "new-itemproperty", "set-acl", "expand-archive", "unblock-file")
+_UNREAD = {
+    "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
+    "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
+    "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(pc.WRITE_METHODS)) + r")\s*\(",
+    "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb)\b"
+                              r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",
+    "another program started": r"\b(?:start-process|saps|start|wsl|bash|sh|robocopy|xcopy|attrib|icacls|takeown|"
+                               r"forfiles|schtasks|wmic|rundll32|mshta|cscript|wscript)(?:\.exe)?\b",
+}
+
+
+def unread_use(command: str, stores: list):
+    """Issue 36's class rule for PowerShell: on a line that names the store (backticks, quotes and joined
+    literals read away), a way of reaching it the reader cannot follow is denied (``_UNREAD``)."""
+    import re  # loaded only for a PowerShell line the reader let through
+    text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "", command[:MAX_READ])
+    text = re.sub(r"`(.)", r"\1", text, flags=re.S)
+    for quote in "'\"\u2018\u2019\u201c\u201d":
+        text = text.replace(quote, "")
+    if not names_store(text, stores):
+        return None
+    lowered = text.lower()
+    for what, pattern in _UNREAD.items():
+        if re.search(pattern, lowered):
+            return f"{what}, on a line that names .claude"
     return None
 
 

@@ -7,10 +7,11 @@ there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
 ``[IO.File]::WriteAllText``...; see ``pwshjudge``), is denied with the CLI command to use instead. Reading stays
 allowed, and so does ``memory-config.json`` (settings, not memories).
 
-Before a ``Bash`` or ``PowerShell`` line that could write into a store runs (not a read-only or
+Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or
 ordinary one, ``toolgate``), the memory files are snapshot (``snapshot``) for
 ``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
-changed anyway and never moves a file.
+changed anyway and never moves a file. The judge has a time bound (``shellwords.JUDGE_SECONDS``): past
+it, a line that names the store is denied and any other is left to that report.
 
 Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 """
@@ -124,6 +125,8 @@ def guard_tool_use(payload: dict):
     command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
+    if stores and not _ordinary(payload):  # before the judge: whatever it lets through, PostToolUse compares
+        save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
         if _mentions_store(command, stores):
             return _deny("a command line too long to check", None)
@@ -132,8 +135,6 @@ def guard_tool_use(payload: dict):
         what = line_judge(command, project_dir_of(payload), _judged_stores(payload, stores))
         if what is not None:
             return _deny(what, None)
-    if stores and not _ordinary(payload):
-        save_snapshot(payload, stores[0], load_config(stores[0]))
     if tool == "Bash" and allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
         return allow_decision()
     return None

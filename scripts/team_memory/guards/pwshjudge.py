@@ -29,11 +29,11 @@ import os
 from . import pwshcmds as pc
 from .pwshscan import parse
 from .shellcmds import _any_argument
-from .shelljudge import MAX_STEPS, _command as bash_command, _run as bash_run
+from .shelljudge import _command as bash_command, _run as bash_run
 from ..base.pathtext import slashed
 from .shellpaths import MAX_ALTERNATIVES, absolute, names_store
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
-from .shellwords import Denied, _check, _State, expand, plain_text
+from .shellwords import Denied, TimeUp, _check, _State, expand, plain_text
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
 MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
@@ -55,6 +55,8 @@ def judge(command: str, cwd: str, stores: list):
         return str(exc)
     except RecursionError:
         return "a PowerShell line too deeply nested to check"
+    except TimeUp:
+        return "a PowerShell line too long to check in time" if names_store(_read(command), stores) else None
     return unread_use(command, state.stores)
 
 
@@ -70,6 +72,8 @@ _UNREAD = {
     "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
     "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
     "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(pc.WRITE_METHODS)) + r")\s*\(",
+    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*(?:" + "|".join(sorted(pc.WRITE_METHODS))
+                                    + r")\b",
     "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb)\b"
                               r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",
     "another program started": r"\b(?:start-process|saps|start|wsl|bash|sh|robocopy|xcopy|attrib|icacls|takeown|"
@@ -77,14 +81,21 @@ _UNREAD = {
 }
 
 
-def unread_use(command: str, stores: list):
-    """Issue 36's class rule for PowerShell: on a line that names the store (backticks, quotes and joined
-    literals read away), a way of reaching it the reader cannot follow is denied (``_UNREAD``)."""
-    import re  # loaded only for a PowerShell line the reader let through
+def _read(command: str) -> str:
+    """The line as PowerShell reads its words: backtick escapes, quotes and ``'a' + 'b'`` joins read away."""
+    import re
     text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "", command[:MAX_READ])
     text = re.sub(r"`(.)", r"\1", text, flags=re.S)
     for quote in "'\"\u2018\u2019\u201c\u201d":
         text = text.replace(quote, "")
+    return text
+
+
+def unread_use(command: str, stores: list):
+    """Issue 36's class rule for PowerShell: on a line that names the store (backticks, quotes and joined
+    literals read away), a way of reaching it the reader cannot follow is denied (``_UNREAD``)."""
+    import re  # loaded only for a PowerShell line the reader let through
+    text = _read(command)
     if not names_store(text, stores):
         return None
     lowered = text.lower()
@@ -97,9 +108,7 @@ def unread_use(command: str, stores: list):
 def run(commands: list, state: _State, piped) -> None:
     """Judge statements in order; ``piped`` is what the first one reads from a pipe."""
     for cmd in commands:
-        state.steps += 1
-        if state.steps > MAX_STEPS:
-            raise Denied("a PowerShell line too long to check")
+        state.tick("a PowerShell line")
         if cmd.nested:
             inner = state.copy()
             inner.vars["ps:_"] = inner.vars["ps:psitem"] = _given(piped)

@@ -278,8 +278,9 @@ def _code(lang: str, code: str, state) -> None:
         return
     targets = literal_targets(lang, code)
     if targets is not None:
+        removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
         for path in targets:
-            sj._check([path], state, False, f"{lang} code writing")
+            sj._check([path], state, removes, f"{lang} code writing")
     elif sj.code_reaches(code, state):
         raise sj.Denied(f"{lang} code that can write into .claude/memory/")
 

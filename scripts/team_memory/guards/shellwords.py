@@ -7,6 +7,7 @@ program each with them, and hand nested lines back through ``state.run`` / ``sta
 from __future__ import annotations
 
 import os
+import time
 
 from .shellpaths import MAX_ALTERNATIVES, absolute, braces, plain_text, reach
 from .shellscan import UNKNOWN
@@ -34,8 +35,16 @@ META = {"chmod", "chown", "chgrp", "setfacl", "chattr", "xattr", "touch", "trunc
 COPIERS = {"cp", "mv", "install", "rsync", "scp", "ln", "link", "rclone", "gcp", "gmv", "ditto"}
 
 
+JUDGE_SECONDS = 1.5  # the judge's time: past it, a line that names the store is denied, any other is let through
+MAX_STEPS = 50_000  # more simple commands than fit in guards.MAX_COMMAND_CHARS: every line under it is read whole
+
+
 class Denied(Exception):
     """A way the line can change a store: ``str(exc)`` says which."""
+
+
+class TimeUp(Exception):
+    """The judge ran out of time (``JUDGE_SECONDS``): the snapshot taken before it is the backstop."""
 
 
 class _State:
@@ -47,11 +56,23 @@ class _State:
         self.run, self.command = run, command
         self.vars: dict = {}
         self.steps = 0
+        self.deadline = time.monotonic() + JUDGE_SECONDS
 
     def copy(self):
         other = _State(self.cwd, self.stores, self.text, self.run, self.command)
-        other.vars, other.steps = dict(self.vars), self.steps
+        other.vars, other.steps, other.deadline = dict(self.vars), self.steps, self.deadline
         return other
+
+    def tick(self, what: str) -> None:
+        """One more command judged: within the step bound and the judge's time, else stop."""
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Denied(f"{what} too long to check")
+        self.in_time()
+
+    def in_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise TimeUp()
 
 
 # --- words -----------------------------------------------------------------------------------------

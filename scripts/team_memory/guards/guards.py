@@ -41,7 +41,7 @@ def cli() -> str:
     return cli_command(os.environ.get("CLAUDE_PROJECT_DIR"))
 
 
-def _stores(payload: dict) -> list:
+def stores_of(payload: dict) -> list:
     """Real paths of the memory stores this tool call could touch: only those the link rule allows
     (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
     cwd = project_dir_of(payload)
@@ -61,16 +61,16 @@ def protected(path: str, stores: list, removes: bool = False) -> bool:
     return reach(os.path.normpath(path), stores, removes)
 
 
-def _shown(text: str) -> str:
+def shown_text(text: str) -> str:
     """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
     from ..records.exposure import shown_message
     from ..base.sanitize import neutralize_block
     return neutralize_block(shown_message(text))
 
 
-def _rel(path: str, project: str) -> str:
+def rel_shown(path: str, project: str) -> str:
     from ..base.sanitize import shown_path
-    return _shown(shown_path(os.path.relpath(path, project)))
+    return shown_text(shown_path(os.path.relpath(path, project)))
 
 
 def _mentions_store(text: str, stores: list) -> bool:
@@ -79,7 +79,7 @@ def _mentions_store(text: str, stores: list) -> bool:
 
 
 def _deny(what: str, path: str | None) -> dict:
-    where = f" ({what}{': ' + _shown(path) if path else ''})"
+    where = f" ({what}{': ' + shown_text(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
               f"Use instead: {cli()} save --record '<the whole record as one line of JSON>', "
@@ -90,7 +90,7 @@ def _deny(what: str, path: str | None) -> dict:
                                    "permissionDecisionReason": reason}}
 
 
-def _tool_paths(payload: dict) -> list:
+def tool_paths(payload: dict) -> list:
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
     cwd = project_dir_of(payload)
     paths = []
@@ -114,9 +114,9 @@ def _judged_stores(payload: dict, stores: list) -> list:
 def guard_tool_use(payload: dict):
     """PreToolUse handler: the deny decision, or None to let the tool run."""
     tool = payload.get("tool_name")
-    stores = _stores(payload)
+    stores = stores_of(payload)
     if tool in WRITE_TOOLS:
-        for path in _tool_paths(payload):
+        for path in tool_paths(payload):
             if protected(path, stores):
                 return _deny(f"{tool} of", os.path.relpath(path, project_dir_of(payload)))
         return None

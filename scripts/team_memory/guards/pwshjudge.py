@@ -28,12 +28,12 @@ import os
 
 from . import pwshcmds as pc
 from .pwshscan import parse
-from .shellcmds import _any_argument
-from .shelljudge import _command as bash_command, _run as bash_run
+from .shellcmds import any_argument
+from .shelljudge import judge_command as bash_command, run_commands as bash_run
 from ..base.pathtext import slashed
 from .shellpaths import MAX_ALTERNATIVES, absolute, names_store
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
-from .shellwords import Denied, TimeUp, _check, _State, expand, plain_text
+from .shellwords import Denied, TimeUp, check, State, expand, plain_text
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
 MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
@@ -42,7 +42,7 @@ BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "l
 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
-    state = _State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"),
+    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"),
                    bash_run, bash_command)
     flags: dict = {}
     try:
@@ -105,7 +105,7 @@ def unread_use(command: str, stores: list):
     return None
 
 
-def run(commands: list, state: _State, piped) -> None:
+def run(commands: list, state: State, piped) -> None:
     """Judge statements in order; ``piped`` is what the first one reads from a pipe."""
     for cmd in commands:
         state.tick("a PowerShell line")
@@ -116,12 +116,12 @@ def run(commands: list, state: _State, piped) -> None:
         for op, target in cmd.redirects:
             alts = expand(target, state)
             if alts != [""]:  # > $null
-                _check([_abs(a, state) for a in alts], state, False, f"output redirection {op}")
+                check([_abs(a, state) for a in alts], state, False, f"output redirection {op}")
         out = _statement(cmd, state, piped)
         piped = (out or ("paths", [UNKNOWN])) if cmd.sep == "|" else None  # a pipe of unknown things
 
 
-def _statement(cmd, state: _State, piped):
+def _statement(cmd, state: State, piped):
     if cmd.kind == "expr":
         return _expression(cmd, state)
     if cmd.kind == "assign":
@@ -140,7 +140,7 @@ def _statement(cmd, state: _State, piped):
     return _command(cmd.words, state, piped)
 
 
-def _abs(alt: str, state: _State) -> str:
+def _abs(alt: str, state: State) -> str:
     """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
     if "::" in alt:
         alt = alt.split("::", 1)[1]
@@ -149,7 +149,7 @@ def _abs(alt: str, state: _State) -> str:
     return absolute(alt, state.cwd)
 
 
-def _paths(elements: list, state: _State) -> list:
+def _paths(elements: list, state: State) -> list:
     out = [d for e in elements for a in expand(e, state) for d in _dotted(_abs(a, state))]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
 
@@ -178,14 +178,14 @@ def _given(piped) -> list:
     return [UNKNOWN]
 
 
-def _name(words: list, state: _State) -> str:
+def _name(words: list, state: State) -> str:
     first = words[0]
     parts = first[1][0] if first[0] == "arg" and first[1] else [("s", first[3] if first[0] == "param" else "")]
     text = plain_text(expand(parts, state)[0]).rsplit("/", 1)[-1].lower()
     return text[:-4] if text.endswith((".exe", ".cmd", ".bat", ".com")) else text
 
 
-def _command(words: list, state: _State, piped):
+def _command(words: list, state: State, piped):
     if not words:
         return None
     name = _name(words, state)
@@ -200,20 +200,20 @@ def _command(words: list, state: _State, piped):
     if name in pc.SHELLS:
         return _shell(pc.SHELLS[name], args, state)
     if "-" in name and not name.startswith("-"):  # a cmdlet of another module: judged on what it names
-        _any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
+        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
         return None
     _program(name, args, state)
     return None
 
 
-def _bash_words(word, state: _State) -> list:
+def _bash_words(word, state: State) -> list:
     """One PowerShell word as the Bash guard's words: each comma-separated value its own argument."""
     if word[0] == "param":
         return [[word[3] + ":" + a for a in expand(word[2][0], state)]] if word[2] else [[word[3]]]
     return [expand(e, state) for e in word[1]]
 
 
-def _program(name: str, args: list, state: _State) -> None:
+def _program(name: str, args: list, state: State) -> None:
     """A program outside PowerShell: what the Bash guard says of it (``py -3`` read as ``python``)."""
     if name == "py":
         name, args = "python", [w for w in args if not (w[0] == "param" and w[1][:1].isdigit())]
@@ -252,7 +252,7 @@ def _bind(spec: tuple, args: list) -> tuple:
     return bound, switches, extra
 
 
-def _cmdlet(name: str, spec: tuple, args: list, state: _State, piped):
+def _cmdlet(name: str, spec: tuple, args: list, state: State, piped):
     kind, _, _, targets = spec
     bound, switches, extra = _bind(spec, args)
     named = [e for t in targets for e in bound.get(t, [])]
@@ -278,39 +278,39 @@ def _cmdlet(name: str, spec: tuple, args: list, state: _State, piped):
     if kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
         type_name = " ".join(plain_text(a) for e in bound.get("typename", []) for a in expand(e, state)).lower()
         if any(w in type_name for w in ("writer", "stream", "file", "$?")) and "reader" not in type_name:
-            _check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
+            check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
             if "$?" in type_name and ".claude" in state.text:  # New-Object T(args): the arguments are not read
                 raise Denied("new-object with arguments that cannot be read, on a line that names .claude")
         return None
     sources = _paths(named, state) if named else [_abs(a, state) for a in _given(piped)] if piped else []
     if kind in ("write", "remove", "start"):
         given = named + extra
-        _check(_paths(given, state) if given or name not in pc.PATH_FROM_PIPE else sources, state,
+        check(_paths(given, state) if given or name not in pc.PATH_FROM_PIPE else sources, state,
                kind == "remove", what)
     elif kind == "create":
         names = [plain_text(a) for e in bound.get("name", []) for a in expand(e, state)]
         base = _paths(named + extra, state) or [state.cwd]
-        _check([b + "/" + n for b in base for n in names] if names else base, state, False, what)
+        check([b + "/" + n for b in base for n in names] if names else base, state, False, what)
     elif kind in ("copy", "move"):
         if kind == "move":
-            _check(sources, state, True, f"{name} of")
+            check(sources, state, True, f"{name} of")
         dest = _paths(bound.get("destination", []) + extra, state) or [state.cwd]
-        _check(dest, state, False, f"{name} into")
+        check(dest, state, False, f"{name} into")
         whole = kind == "move" or bool({s for s in switches if "recurse".startswith(s)})
         leaves = [d + "/" + (s.rstrip("/").rsplit("/", 1)[-1] if UNKNOWN not in s.rsplit("/", 1)[-1] else UNKNOWN)
                   for d in dest for s in sources]
-        _check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
+        check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
     elif kind == "rename":
-        _check(sources, state, True, what)
+        check(sources, state, True, what)
         new = [plain_text(a) for e in bound.get("newname", []) + extra for a in expand(e, state)]
-        _check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
+        check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
     elif kind in ("extract", "robocopy"):
         dest = _paths(bound.get("destinationpath", bound.get("destination", [])), state) or [state.cwd]
-        _check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
+        check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
     return None
 
 
-def _output(kind: str, bound: dict, state: _State, piped):
+def _output(kind: str, bound: dict, state: State, piped):
     """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
     if kind == "pass":
         return piped
@@ -326,7 +326,7 @@ def _output(kind: str, bound: dict, state: _State, piped):
     return ("paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots])
 
 
-def _line(text: str, state: _State) -> None:
+def _line(text: str, state: State) -> None:
     """Text PowerShell runs as a line of its own (``Invoke-Expression``, ``-Command``, ``Start-Process``)."""
     if UNKNOWN in text:
         if "claude" in state.text:
@@ -335,7 +335,7 @@ def _line(text: str, state: _State) -> None:
     run(parse(plain_text(text)), state.copy(), None)
 
 
-def _shell(kind: str, args: list, state: _State) -> None:
+def _shell(kind: str, args: list, state: State) -> None:
     """``powershell``/``pwsh`` and ``cmd``: the line they are given is judged as PowerShell."""
     texts = [plain_text(a) for w in args for b in _bash_words(w, state) for a in b[:1]]
     if kind == "cmd":
@@ -357,7 +357,7 @@ def _shell(kind: str, args: list, state: _State) -> None:
             _line(" ".join(texts[i + 1:]), state)
             return
         if name and "file".startswith(name):
-            _any_argument("powershell -File", [b for w in args[i + 1:] for b in _bash_words(w, state)], state)
+            any_argument("powershell -File", [b for w in args[i + 1:] for b in _bash_words(w, state)], state)
             return
         if name in pc.PWSH_VALUES or any(full.startswith(name) for full in pc.PWSH_VALUES if len(name) > 1):
             i += 1  # -ExecutionPolicy Bypass: the value is no command
@@ -373,7 +373,7 @@ def _decoded(text: str) -> str:
         return UNKNOWN
 
 
-def _expression(cmd, state: _State):
+def _expression(cmd, state: State):
     """.NET calls that write, checked on their paths; the statement's values handed to a pipe."""
     values = [e for w in cmd.words for e in w[1]]
     for method, static, type_name, call_args in cmd.calls:
@@ -382,13 +382,13 @@ def _expression(cmd, state: _State):
         removes = method in pc.REMOVING
         if static:
             paths = call_args[:2] if method in pc.TWO_PATHS else call_args[:1]
-            _check([_abs(a, state) for p in paths for a in (expand(p, state) if p else [UNKNOWN])], state, removes,
+            check([_abs(a, state) for p in paths for a in (expand(p, state) if p else [UNKNOWN])], state, removes,
                    f".NET {method} of")
             continue
         known = [a for v in values for a in expand(v, state) if UNKNOWN not in a]
-        _check([_abs(a, state) for a in known], state, removes, f".NET {method} of")
+        check([_abs(a, state) for a in known], state, removes, f".NET {method} of")
         if method in ("moveto", "copyto"):
-            _check([_abs(a, state) for p in call_args[:1] for a in (expand(p, state) if p else [UNKNOWN])], state,
+            check([_abs(a, state) for p in call_args[:1] for a in (expand(p, state) if p else [UNKNOWN])], state,
                    False, f".NET {method} to")
         if ".claude" in cmd.text.lower().replace("\\", "/"):
             raise Denied(f".NET {method} on a line that names .claude")

@@ -47,7 +47,7 @@ class TimeUp(Exception):
     """The judge ran out of time (``JUDGE_SECONDS``): the snapshot taken before it is the backstop."""
 
 
-class _State:
+class State:
     """What a line has set so far (folder, variables), and how a nested line or command is judged:
     ``run(commands, state, stdin)`` and ``command(words, raw, state, stdin)``, passed in by ``shelljudge``."""
 
@@ -59,7 +59,7 @@ class _State:
         self.deadline = time.monotonic() + JUDGE_SECONDS
 
     def copy(self):
-        other = _State(self.cwd, self.stores, self.text, self.run, self.command)
+        other = State(self.cwd, self.stores, self.text, self.run, self.command)
         other.vars, other.steps, other.deadline = dict(self.vars), self.steps, self.deadline
         return other
 
@@ -77,7 +77,7 @@ class _State:
 
 # --- words -----------------------------------------------------------------------------------------
 
-def expand(word: list, state: _State) -> list:
+def expand(word: list, state: State) -> list:
     """The alternatives a word can be (patterns; see ``shellpaths``), at most ``MAX_ALTERNATIVES``."""
     alts = [""]
     for kind, value in word:
@@ -96,7 +96,7 @@ def expand(word: list, state: _State) -> list:
     return out[:MAX_ALTERNATIVES] if len(out) <= MAX_ALTERNATIVES else [UNKNOWN]
 
 
-def _variable(name: str, state: _State) -> list:
+def _variable(name: str, state: State) -> list:
     if name in state.vars:
         return state.vars[name]
     if name == "PWD":
@@ -107,12 +107,12 @@ def _variable(name: str, state: _State) -> list:
     return [value] if value is not None else [UNKNOWN]
 
 
-def _text(alts: list) -> str:
+def word_text(alts: list) -> str:
     """One readable spelling of a word (for option names and messages)."""
     return plain_text(alts[0]) if alts else ""
 
 
-def _check(alts: list, state: _State, removes: bool, what: str) -> None:
+def check(alts: list, state: State, removes: bool, what: str) -> None:
     for alt in alts:
         if reach(absolute(alt, state.cwd), state.stores, removes):
             raise Denied(f"{what} {shown(plain_text(alt))}".strip())
@@ -124,11 +124,11 @@ def shown(text: str, limit: int = 120) -> str:
     return out if len(out) <= limit else out[: limit - 3] + "..."
 
 
-def _operands(words: list, takes_value: str = "") -> list:
+def operands(words: list, takes_value: str = "") -> list:
     """Non-option words (expanded); ``takes_value``: short options whose value is the next word."""
     out, i, dashes = [], 0, False
     while i < len(words):
-        text = _text(words[i])
+        text = word_text(words[i])
         if dashes or not text.startswith("-") or text == "-":
             out.append(words[i])
         elif text == "--":
@@ -139,10 +139,10 @@ def _operands(words: list, takes_value: str = "") -> list:
     return out
 
 
-def _flags(words: list) -> set:
+def flags_of(words: list) -> set:
     out = set()
     for w in words:
-        t = _text(w)
+        t = word_text(w)
         if t.startswith("--"):
             out.add(t.split("=", 1)[0])
         elif t.startswith("-") and len(t) > 1:
@@ -150,7 +150,7 @@ def _flags(words: list) -> set:
     return out
 
 
-def code_reaches(code: str, state: _State) -> bool:
+def code_reaches(code: str, state: State) -> bool:
     """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
     where = "inside" if reach(state.cwd, state.stores, False) else ("above" if reach(state.cwd, state.stores, True)
                                                                     else "")

@@ -21,7 +21,7 @@ NEVER = {"json", "re", "enum", "datetime", "heapq", "operator", "collections", "
 PACKAGE = {"team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.records",
            "team_memory.base.fastjson", "_json", "team_memory.records.hookio", "os", "stat", "_stat", "posixpath",
            "genericpath", "_collections_abc", "__future__", "gc"}  # every launcher: the package, the payload, os
-TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate"}
+TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate", "team_memory.guards.shellscan"}  # one shell reader (issue 33)
 POST = {"team_memory.tooluse", "team_memory.tooluse.posttool"}
 FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap", "errno"}
 PINNED = {

@@ -67,8 +67,6 @@ ORDINARY = frozenset((
     "pytest", "py.test", "tox", "nox", "make", "gmake", "ninja", "cmake", "ctest", "meson", "npm", "yarn", "pnpm",
     "cargo", "go", "mvn", "gradle", "jest", "vitest", "mocha", "mypy", "pyright", "tsc", "rspec", "rake", "bundle",
     "dotnet", "gcc", "cc", "clang", "g++", "clang++", "javac", "pip", "pip3", "uv", "poetry", "pre-commit"))
-WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:@+%^=")
-SEPARATORS = frozenset("|&;\n")
 
 
 def handler(event: str):
@@ -180,39 +178,25 @@ def _quiet_line(command: str, stores: list, cwd: str) -> bool:
 
 
 def simple_commands(command: str):
-    """The line's simple commands as lists of words; None for anything beyond plain words and quotes."""
-    commands, words, word, quoted = [], [], [], False
-    i, n = 0, len(command)
-    while i < n:
-        c = command[i]
-        if c == "'" or c == '"':
-            end = command.find(c, i + 1)
-            if end < 0:
-                return None
-            inner = command[i + 1:end]
-            if c == '"' and any(ch in inner for ch in "$`\\!"):
-                return None
-            word.append(inner)
-            quoted, i = True, end + 1
-            continue
-        if c in " \t" or c in SEPARATORS:
-            if word or quoted:
-                words.append("".join(word))
-            word, quoted = [], False
-            if c in SEPARATORS:
-                if words:
-                    commands.append(words)
-                words = []
-        elif c in WORD_CHARS or (c == "~" and "".join(word)[-1:] not in ("", "=", ":")):
-            word.append(c)  # a ~ expands only at a word's start or after = or : (HEAD~1 is plain)
-        else:
+    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``);
+    None for anything beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
+    from .shellscan import COMMA, parse
+    flags: dict = {}
+    commands = []
+    for cmd in parse(command, 0, flags):
+        if cmd.redirects or cmd.nested:
             return None
-        i += 1
-    if word or quoted:
-        words.append("".join(word))
-    if words:
-        commands.append(words)
-    return commands
+        words = []
+        for word in cmd.words:
+            if any(kind != "s" for kind, _ in word):
+                return None
+            text = "".join(value for _, value in word).replace(COMMA, ",")
+            if any(c < " " for c in text):  # a glob or brace marker (or a control character)
+                return None
+            words.append(text)
+        if words:
+            commands.append(words)
+    return None if flags else commands
 
 
 def _ordinary(words: list, stores: list, cwd: str) -> bool:

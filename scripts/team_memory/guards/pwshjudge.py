@@ -74,7 +74,8 @@ _UNREAD = {
     "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(pc.WRITE_METHODS)) + r")\s*\(",
     "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*(?:" + "|".join(sorted(pc.WRITE_METHODS))
                                     + r")\b",
-    "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb)\b"
+    "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb|"
+                              r"invokescript|addscript|newscriptblock)\b"
                               r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",
     "another program started": r"\b(?:start-process|saps|start|wsl|bash|sh|robocopy|xcopy|attrib|icacls|takeown|"
                                r"forfiles|schtasks|wmic|rundll32|mshta|cscript|wscript)(?:\.exe)?\b",
@@ -150,8 +151,16 @@ def _abs(alt: str, state: State) -> str:
 
 
 def _paths(elements: list, state: State) -> list:
-    out = [d for e in elements for a in expand(e, state) for d in _dotted(_abs(a, state))]
+    """Each element's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
+    bases = [state] if state.cwd == state.origin else [state, _at_origin(state)]
+    out = [d for e in elements for a in expand(e, state) for b in bases for d in _dotted(_abs(a, b))]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
+
+
+def _at_origin(state: State) -> State:
+    other = state.copy()
+    other.cwd = state.origin
+    return other
 
 
 def _dotted(pattern: str) -> list:
@@ -342,7 +351,7 @@ def _shell(kind: str, args: list, state: State) -> None:
         lowered = [t.lower() for t in texts]
         start = next((i + 1 for i, t in enumerate(lowered) if t in ("/c", "/k", "/r")), None)
         if start is not None:
-            _line(" ".join(texts[start:]), state)
+            _line(_caret_read(" ".join(texts[start:])), state)
         return
     i = 0
     while i < len(args):
@@ -362,6 +371,17 @@ def _shell(kind: str, args: list, state: State) -> None:
         if name in pc.PWSH_VALUES or any(full.startswith(name) for full in pc.PWSH_VALUES if len(name) > 1):
             i += 1  # -ExecutionPolicy Bypass: the value is no command
         i += 1
+
+
+def _caret_read(text: str) -> str:
+    """A ``cmd`` line with its ``^`` escapes read away (``.cl^aude`` is ``.claude`` to cmd)."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "^" and i + 1 < len(text):
+            i += 1
+        out.append(text[i])
+        i += 1
+    return "".join(out)
 
 
 def _decoded(text: str) -> str:

@@ -109,6 +109,8 @@ def _reader(name: str, args: list, state, stdin):
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
             state.run(parse(stdin[1]), state.copy(), None)
+        if any(UNKNOWN in a for w in args for a in w) and names_store(state.text, state.stores):
+            raise sj.Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
         any_argument(name, args, state)
     if name == "ls":
         return ("paths", [absolute(a, state.cwd) + "/" + STAR for w in sj.operands(args) for a in w] or

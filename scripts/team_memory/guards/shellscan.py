@@ -293,6 +293,8 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
             r.i = len(r.text) if nl < 0 else nl
             continue
         op = next((o for o in _OPERATORS if r.text.startswith(o, r.i)), None)
+        if c in "<>" and r.text.startswith("(", r.i + 1):
+            op = None  # <(...) and >(...): a word (process substitution), not a redirection
         if c == "\n" or c in "()" or (op and op[0] in ";&|" and op not in ("&>", "&>>")):
             for body_at, strip in pending_heredocs:
                 body_at[1] = r.heredoc(body_at[1], strip)

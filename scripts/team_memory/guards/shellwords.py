@@ -52,7 +52,7 @@ class State:
     ``run(commands, state, stdin)`` and ``command(words, raw, state, stdin)``, passed in by ``shelljudge``."""
 
     def __init__(self, cwd: str, stores: list, text: str, run=None, command=None):
-        self.cwd, self.stores, self.text = cwd, stores, text
+        self.cwd, self.stores, self.text, self.origin = cwd, stores, text, cwd
         self.run, self.command = run, command
         self.vars: dict = {}
         self.steps = 0
@@ -60,7 +60,7 @@ class State:
 
     def copy(self):
         other = State(self.cwd, self.stores, self.text, self.run, self.command)
-        other.vars, other.steps, other.deadline = dict(self.vars), self.steps, self.deadline
+        other.vars, other.steps, other.deadline, other.origin = dict(self.vars), self.steps, self.deadline, self.origin
         return other
 
     def tick(self, what: str) -> None:
@@ -113,8 +113,11 @@ def word_text(alts: list) -> str:
 
 
 def check(alts: list, state: State, removes: bool, what: str) -> None:
+    """Deny if a path can reach a store: from the folder the line moved to, or from where it started (a ``cd``
+    that fails leaves the shell there: ``cd nowhere; rm -rf .claude``)."""
     for alt in alts:
-        if reach(absolute(alt, state.cwd), state.stores, removes):
+        bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
+        if any(reach(absolute(alt, base), state.stores, removes) for base in bases):
             raise Denied(f"{what} {shown(plain_text(alt))}".strip())
 
 

@@ -178,3 +178,19 @@ def test_a_line_the_judge_gives_up_on_still_has_its_snapshot_and_its_report(stor
     proc = run_hook(POST, call("Bash", line, project, "PostToolUse"))
     text = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert ".claude/memory/decisions/x.json was removed by this command" in text
+
+
+@pytest.mark.parametrize("tool,line,denied", [
+    ("Bash", "rm -rf .cl*", True), ("Bash", "rm -rf .cl\\aude", True), ("Bash", "rm -rf '.cla'ude", True),
+    ("Bash", "rm -rf $'\\x2eclaude'", True), ("Bash", "rm -rf .*", True), ("Bash", "rm -rf build", False),
+    ("PowerShell", "Remove-Item .c`laude -Recurse", True), ("PowerShell", "Remove-Item * -Recurse", True),
+    ("PowerShell", "Remove-Item build -Recurse", False)])
+def test_past_its_time_the_judge_denies_a_line_that_can_name_the_store_and_no_other(store, monkeypatch, tool, line,
+                                                                                 denied):
+    from team_memory.guards import shellwords
+    monkeypatch.setattr(shellwords, "JUDGE_SECONDS", -1.0)  # out of time at the first command
+    project, memory_root = store
+    judge = bash_judge if tool == "Bash" else pwsh_judge
+    said = judge(line, str(project), [str(memory_root)])
+    assert (said is not None) == denied, (line, said)
+    assert said is None or "in time" in said

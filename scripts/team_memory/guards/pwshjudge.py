@@ -31,7 +31,7 @@ from .pwshscan import parse
 from .shellcmds import any_argument
 from .shelljudge import judge_command as bash_command, run_commands as bash_run
 from ..base.pathtext import slashed
-from .shellpaths import MAX_ALTERNATIVES, absolute, names_store
+from .shellpaths import MAX_ALTERNATIVES, absolute, may_name_store, names_store
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 from .shellwords import Denied, TimeUp, check, State, expand, plain_text
 
@@ -56,7 +56,9 @@ def judge(command: str, cwd: str, stores: list):
     except RecursionError:
         return "a PowerShell line too deeply nested to check"
     except TimeUp:
-        return "a PowerShell line too long to check in time" if names_store(_read(command), stores) else None
+        text = _read(command)  # PowerShell's * also matches a leading dot: any wildcard counts here
+        named = may_name_store(text, stores) or "*" in text or "?" in text
+        return "a PowerShell line too long to check in time" if named else None
     return unread_use(command, state.stores)
 
 

@@ -34,6 +34,22 @@ def names_store(text: str, stores: list) -> bool:
     return any(slashed(s.lower()) in low for s in stores)
 
 
+def may_name_store(text: str, stores: list) -> bool:
+    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge
+    had no time to read is held to."""
+    if names_store(text, stores) or "claude" in text.lower():
+        return True
+    low, i = text.lower(), text.find(".")
+    while i >= 0:
+        j = i + 1
+        while j < len(low) and j - i - 1 < 6 and low[j] == "claude"[j - i - 1]:
+            j += 1
+        if low[j:j + 1] in ("*", "?", "[", "{"):
+            return True
+        i = text.find(".", i + 1)
+    return False
+
+
 def is_plain(pattern: str) -> bool:
     return not any(ch < "\x08" for ch in pattern)
 

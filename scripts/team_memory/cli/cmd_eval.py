@@ -10,12 +10,15 @@ from ..recall.scoring import STRATEGIES
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
 LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
-          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent", "empty": "empty (answerable)"}
+          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent", "blocked": "negatives w/ block",
+          "empty": "empty (answerable)"}
+PER_PROMPT = (("lines", "lines per prompt"), ("bytes", "bytes per prompt"), ("lines_answered", "lines per answered"))
 
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "eval", cmd_eval,
-                    "measure retrieval on a labelled prompt set: hit@1, recall@3/5, MRR, precision, silence",
+                    "measure retrieval on a labelled prompt set: hit@1, recall@3/5, MRR, precision, silence, "
+                    "negatives with a block, lines and bytes injected",
                     "  python3 scripts/memory.py eval                       # the repository's tests/eval\n"
                     "  python3 scripts/memory.py eval tests/eval --json\n"
                     "  python3 scripts/memory.py eval --split holdout --no-fuzzy\n"
@@ -35,6 +38,10 @@ def register(subparsers, common) -> None:
 
 def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _num(value) -> str:
+    return "-" if value is None else f"{value:.2f}" if value < 100 else f"{value:.0f}"
 
 
 def parse_settings(items: list) -> dict:
@@ -81,6 +88,8 @@ def cmd_eval(ctx) -> int:
         print(f"{LABELS[m]:20}" + "".join(_pct(report["strategies"][n]["overall"][m]).rjust(width) for n in names))
     print(f"{'injected per prompt':20}" + "".join(
         f"{report['strategies'][n]['overall']['injected_per_prompt']:.2f}".rjust(width) for n in names))
+    for key, label in PER_PROMPT:
+        print(f"{label:20}" + "".join(_num(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
     print()
     print("by kind: recall@3 / precision / silent stays silent (%)")
     kinds = list(report["strategies"][names[0]]["by_kind"])
@@ -93,4 +102,15 @@ def cmd_eval(ctx) -> int:
             m = report["strategies"][n]["by_kind"][k]
             row += f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}".rjust(cell)
         print(row)
+    negative = [k for k in kinds if report["strategies"][names[0]]["by_kind"][k]["blocked"] is not None
+                and report["strategies"][names[0]]["by_kind"][k]["hit@1"] is None]
+    if negative:
+        print()
+        print("negatives with a block (%) / lines per prompt, by kind")
+        for k in negative:
+            row = f"{k:{kwidth}} {report['strategies'][names[0]]['by_kind'][k]['prompts']:4}"
+            for n in names:
+                m = report["strategies"][n]["by_kind"][k]
+                row += f"{_pct(m['blocked'])} / {_num(m['lines'])}".rjust(cell)
+            print(row)
     return 0

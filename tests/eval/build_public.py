@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Build the two-sided "public" evaluation sets: real engineering stores, their questions, and ordinary prompts.
+
+Each store restates the public decision records, runbooks and contributing docs of one real project
+(``public_world.py``, and ``platform_world.py`` for Platform); its questions are a teammate's, written
+for the set. Every set also holds the ordinary prompts of ``ordinary_prompts.json``: real commit
+subjects of other public repositories turned into requests, which no memory answers (``expected: []``).
+An ordinary prompt that shares a word with the store's tags is of kind ``same_domain``, the others
+are ``ordinary``, so ``memory.py eval`` reports the share of each that got a block.
+
+Sets (one folder each under ``--out``): one per store, and ``mixed`` (every store in one, like a team
+whose memory holds several projects). The dev/holdout split is the eval's own (a hash of the prompt id:
+``recall/evaluate.py`` ``in_split``), so an ordinary prompt falls in the same half in every set.
+Deterministic: the same output every run. See ``tests/eval/README.md`` ("Public sets").
+
+Usage:
+    python3 tests/eval/build_public.py                  # write tests/eval/public/<set>/ (git-ignored)
+    python3 tests/eval/build_public.py --out DIR
+    python3 scripts/memory.py eval tests/eval/public/mixed --split dev
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from build_wide import write_set  # noqa: E402  (the same writer)
+import platform_world  # noqa: E402
+import public_world  # noqa: E402
+
+# Tag words too general to make a prompt "same domain" (they name no project's subject).
+GENERAL = {"adr", "api", "build", "code", "config", "data", "docs", "documentation", "module", "process", "release",
+           "review", "style", "test", "tests", "testing", "tooling", "naming", "security", "types", "version"}
+
+
+def stores() -> dict:
+    """``{name: (description, memories, questions, domain words)}``; memories ``(id, category, date, title, tags, content)``,
+    questions ``(kind, prompt, [ids])`` (the unrelated prompts of a world are left out: the ordinary
+    prompts stand for them)."""
+    out = {"platform": ("alphagov/govuk-infrastructure (MIT): a platform team's decision records and notes",
+                        platform_world.MEMORIES, [q for q in platform_world.QUESTIONS if q[2]],
+                        public_world.PLATFORM_DOMAIN)}
+    out.update(public_world.STORES)
+    return out
+
+
+def ordinary_prompts() -> list:
+    return json.loads((HERE / "ordinary_prompts.json").read_text(encoding="utf-8"))["prompts"]
+
+
+def words(text: str) -> set:
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) >= 3}
+
+
+def domain_words(memories: list, extra=()) -> set:
+    """The store's tag words (tags split on ``-``) and ``extra`` (the world's hand-picked words naming
+    its subject), minus the general ones."""
+    out = set(extra)
+    for memory in memories:
+        for tag in memory[4]:
+            out |= words(tag.replace("-", " "))
+    return out - GENERAL
+
+
+def shares_domain(prompt: str, domain: set) -> bool:
+    """True when a word of ``prompt`` is a domain word, or one with a plural/verb ending (``clusters``)."""
+    for w in words(prompt):
+        if w in domain or any(w.startswith(d) and len(w) - len(d) <= 3 for d in domain if len(d) >= 4):
+            return True
+    return False
+
+
+def record(memory_id: str, category: str, day: str, title: str, tags: list, content: dict) -> dict:
+    return {"schema_version": "1.0", "category": category, "id": memory_id, "title": title,
+            "created_at": f"{day}T09:00:00Z", "updated_at": f"{day}T17:00:00Z", "tags": list(tags),
+            "record_status": "active", "content": content}
+
+
+def prompts_for(name: str, memories: list, questions: list, ordinary: list, extra=()) -> list:
+    domain = domain_words(memories, extra)
+    out = [{"id": f"{name}-{n:03d}", "kind": kind, "expected": list(expected), "prompt": question}
+           for n, (kind, question, expected) in enumerate(questions, 1)]
+    for item in ordinary:
+        kind = "same_domain" if shares_domain(item["prompt"], domain) else "ordinary"
+        out.append({"id": item["id"], "kind": kind, "expected": [], "prompt": item["prompt"]})
+    return out
+
+
+def build(out: Path) -> dict:
+    ordinary = ordinary_prompts()
+    counts = {}
+    all_memories, all_questions, all_domain = [], [], set()
+    for name, (description, memories, questions, extra) in stores().items():
+        records = [record(*m) for m in memories]
+        all_domain |= set(extra)
+        counts[name] = write_set(out / name, records, prompts_for(name, memories, questions, ordinary, extra),
+                                 f"{name}: memories restating {description}; questions written for this set; "
+                                 "ordinary prompts from ordinary_prompts.json")
+        # in the mixed store every id carries its store's name, so two projects' ids never meet
+        all_memories += [(f"{name}-{m[0]}", *m[1:]) for m in memories]
+        all_questions += [(name, kind, q, [f"{name}-{e}" for e in expected]) for kind, q, expected in questions]
+    mixed = [{"id": f"mixed-{store}-{n:03d}", "kind": kind, "expected": expected, "prompt": q}
+             for n, (store, kind, q, expected) in enumerate(all_questions, 1)]
+    mixed += prompts_for("mixed", all_memories, [], ordinary, all_domain)
+    counts["mixed"] = write_set(out / "mixed", [record(*m) for m in all_memories], mixed,
+                                "mixed: every public store in one (" + ", ".join(stores()) + ")")
+    return counts
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(HERE / "public"), help="output folder (default: tests/eval/public)")
+    args = parser.parse_args(argv)
+    for name, c in build(Path(args.out)).items():
+        print(f"{name}: {c['memories']} memories, {c['prompts']} prompts ({c['silent']} that no memory answers)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -392,7 +392,290 @@ ACCOUNTS_DOMAIN = ("oauth", "oidc", "openid", "token", "tokens", "jwt", "session
                    "css", "scss", "playwright", "jest", "mocha", "client", "redirect", "scope", "scopes", "grant")
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# "Portal": backstage/backstage (Apache-2.0), a developer-portal framework of front-end and back-end plugins
+# (TypeScript, React). Source: docs/architecture-decisions/adr002-adr015, STYLE.md, REVIEWING.md,
+# docs/overview/versioning-policy.md and .changeset/README.md, read for this set.
+PORTAL = [
+    ("catalog-yaml-format", "decision", "2020-05-17", "Catalog descriptor files follow a Kubernetes-like YAML envelope",
+     ["catalog", "yaml", "descriptor"],
+     decision("The software catalog updates itself from small descriptor files kept beside each project's code.",
+              "Descriptors are YAML (several documents per file allowed), each with apiVersion (backstage.io/v1alpha1 "
+              "first), kind, metadata (name, namespace, description, labels, annotations) and spec.",
+              ["The shape of Kubernetes objects is familiar and can sit next to k8s manifests."])),
+    ("entity-names", "constraint", "2020-05-17", "Entity names: 1-63 characters, unique after normalising",
+     ["catalog", "entity", "naming"],
+     constraint("An entity name is [a-zA-Z0-9] runs joined by - _ or ., at most 63 characters, unique per kind and "
+                "namespace after normalisation (non-alphanumerics stripped, lower-cased).",
+                ["my-component and MyComponent collide and the second registration is refused."],
+                severity="high", kind="technical")),
+    ("reserved-prefix", "constraint", "2020-05-17", "The backstage.io/ label and annotation prefix is reserved",
+     ["catalog", "annotations", "labels"],
+     constraint("Keys under backstage.io/ belong to core components; your own labels and annotations need your own "
+                "domain prefix (e.g. example.com/...).",
+                ["A custom key under backstage.io/ can clash with a core meaning later."], severity="medium",
+                kind="technical")),
+    ("no-default-exports", "preference", "2020-05-20", "Named exports only, no default exports",
+     ["exports", "esmodules", "typescript"],
+     preference("module exports", "Export named symbols; default exports only where unavoidable (React.lazy, which "
+                "can also map a named export to default).",
+                "Stable names help rename refactors, find-references and grep, and avoid re-export clashes.",
+                strength="strong")),
+    ("index-exports", "preference", "2020-05-27", "Every public symbol is traceable through index.ts files",
+     ["exports", "index", "packages"],
+     preference("export structure", "Each index.ts re-exports only its immediate children: 'export *' from child "
+                "index files, explicit names from implementation files; only index files re-export, and index files "
+                "hold no implementation.",
+                "You can tell whether something is public by walking index files up to src/index.ts.")),
+    ("core-entities", "decision", "2020-05-29", "Catalog core entities: Component, API and Resource",
+     ["catalog", "entity", "component", "api"],
+     decision("Plugins need a few standard entity kinds to build on.",
+              "Model Components (pieces of software), APIs (their boundaries, in a machine-readable format such as "
+              "OpenAPI, gRPC or Avro) and Resources (infrastructure such as buckets or databases); Component came first.",
+              ["APIs are the main way to discover existing functionality."])),
+    ("no-react-fc", "preference", "2020-06-10", "Do not type components with React.FC",
+     ["react", "typescript", "components"],
+     preference("component typing", "Type props directly, (props: FooProps) => ..., and declare children in the "
+                "props type when needed; no React.FC or React.SFC in new code.",
+                "FC added children implicitly and did not work with generic props; create-react-app dropped it too.")),
+    ("msw-mocks", "preference", "2020-07-01", "Mock HTTP in tests with msw",
+     ["msw", "testing", "mocking"],
+     preference("HTTP mocking", "Any fetch or XMLHttpRequest in a test is mocked with msw route handlers, not by "
+                "stubbing fetch.",
+                "One way across unit and e2e tests, as react-testing-library recommends.")),
+    ("msw-native-fetch", "constraint", "2024-06-01", "msw 1.x does not intercept native fetch",
+     ["msw", "fetch", "testing"],
+     constraint("Code that switched to Node's native fetch is not captured by msw 1.x interceptors; those tests must "
+                "move to msw 2.x.",
+                ["Tests silently stop intercepting and may reach the real network."], severity="medium",
+                kind="technical")),
+    ("catalog-info-name", "preference", "2020-08-05", "Name the descriptor file catalog-info.yaml",
+     ["catalog", "yaml"],
+     preference("descriptor file name", "Call the catalog file catalog-info.yaml at the repository root.",
+                "A default everyone recognises; any name still works.")),
+    ("entity-refs", "decision", "2020-08-20", "Entity references: [kind:][namespace/]name, and URLs /:namespace/:kind/:name",
+     ["catalog", "entity", "references", "urls"],
+     decision("There was no agreed way to refer to another entity in YAML or in frontend URLs.",
+              "In descriptors write [<kind>:][<namespace>/]<name> (or a {kind, namespace, name} object); in frontend "
+              "URLs always use all three parts as /:namespace/:kind/:name, with namespace 'default' when unset.",
+              ["The string form uses characters that are unsafe as one URL segment."])),
+    ("luxon", "decision", "2021-01-16", "Dates are handled with Luxon, not Moment",
+     ["luxon", "dates", "moment"],
+     decision("Relative dates and date math are common; Moment is large, mutable and being sunset.",
+              "Use Luxon wherever the native Date is not enough.",
+              ["Immutable, uses Intl, smaller bundles, one API to learn."])),
+    ("luxon-locale", "preference", "2021-05-03", "Show dates with toLocaleString and Luxon presets",
+     ["luxon", "dates", "locale", "i18n"],
+     preference("date display", "Format displayed dates with toLocaleString(DateTime.DATE_MED) and the other presets, "
+                "never a hand-written toFormat pattern.",
+                "05/03/2021 reads differently by region; presets follow the user's locale.")),
+    ("plugin-packages", "decision", "2021-01-20", "Plugin packages are named x, x-backend, x-react, x-node, x-common",
+     ["plugins", "packages", "naming"],
+     decision("Code shared between a plugin's front end and back end, or with third-party plugins, had no home.",
+              "All plugin code lives under plugins/ (packages/ is for core). For plugin x: x (frontend), "
+              "x-module-<name>, x-backend, x-backend-module-<name>, x-react (shared UI and hooks), x-node (backend "
+              "utilities), x-common (isomorphic models and clients); all published as @backstage/plugin-*.",
+              ["Predictable names and CODEOWNERS per folder."])),
+    ("fetch-usage", "decision", "2024-05-01", "Node code uses native fetch; frontend code uses fetchApiRef",
+     ["fetch", "http", "node"],
+     decision("Several HTTP libraries (axios, got, node-fetch) were in use, and node-fetch had problems on newer Node.",
+              "Code run in Node (backends, CLIs) uses the global native fetch and 'typeof fetch' as its type; frontend "
+              "code uses fetchApiRef; isomorphic packages depend on cross-fetch and accept an injected fetch.",
+              ["Node 20+ ships a stable undici fetch; injection lets callers add auth and metrics."],
+              alternatives=[("node-fetch everywhere in Node", "the earlier rule, replaced after the Node 20 move")])),
+    ("response-error", "preference", "2021-06-01", "Turn failed fetch responses into ResponseError",
+     ["errors", "fetch"],
+     preference("HTTP errors", "After fetch, if !response.ok throw await ResponseError.fromResponse(response); custom "
+                "errors come from @backstage/errors and are checked by error.name, not instanceof.",
+                "Consistent error bodies across plugins; instanceof breaks across duplicated packages.")),
+    ("zod-schemas", "decision", "2023-06-01", "Zod is the validation library and plugins may export their schemas",
+     ["zod", "validation", "schemas"],
+     decision("Plugins validated data with Zod internally, but others could not reuse their schemas.",
+              "Prefer Zod for validation; adopters keep their Zod on the same major version as Backstage, which makes "
+              "exporting schemas from plugins safe.",
+              ["Others can compose their own types from a plugin's schemas (e.g. permission schemas for an RBAC UI)."],
+              ["Couples the public API to Zod's major version."])),
+    ("jsx-loader-options", "decision", "2023-10-01", "Options that provide UI use element, component or loader",
+     ["react", "jsx", "lazy", "frontend-system"],
+     decision("Public APIs took JSX in many different shapes.",
+              "Name and type such options: element (JSX.Element), component (props => JSX), or loader (async; the "
+              "preferred form when lazy loading); a loader that may be sync or async is always wrapped in React.lazy.",
+              ["Applies to the new @backstage/frontend-* APIs only, not the old core-* ones."])),
+    ("ts-naming", "preference", "2021-03-01", "TypeScript naming: PascalCase types, no I prefix, no underscore privates",
+     ["typescript", "naming", "style"],
+     preference("naming", "PascalCase for types and enum values, camelCase for functions, properties and locals; no 'I' "
+                "prefix on interfaces, no '_' prefix on private members; whole words.",
+                "Follows the TypeScript compiler's own guidelines.")),
+    ("undefined-not-null", "preference", "2021-03-01", "Use undefined, never null",
+     ["typescript", "style"],
+     preference("absent values", "Use undefined for missing values; do not introduce null. Prefer for..of over "
+                ".forEach; add nothing to the global namespace.",
+                "One empty value keeps checks simple.", strength="strong")),
+    ("static-factories", "preference", "2021-03-01", "Private constructors and static create/fromConfig factories",
+     ["api-design", "classes"],
+     preference("public classes", "Keep constructors private; create instances with static create(), createWith...(), "
+                "fromConfig(config, deps) or from<Thing>(); name implementations <Behaviour><Interface> or "
+                "Default<Interface>.",
+                "Instantiation can change without breaking callers.")),
+    ("prop-type-names", "preference", "2021-03-01", "Name related types after their symbol: FooProps, UpgradeWidgetOptions",
+     ["api-design", "naming", "typescript"],
+     preference("type names", "A component's props type is <Component>Props; an operation's options are "
+                "<Operation>Options; request types carry the method name.",
+                "Consistency over correctness: follow the existing pattern in the package.")),
+    ("tsdoc-functions", "preference", "2021-09-13", "Exported functions and components use the function keyword",
+     ["tsdoc", "api-extractor", "documentation"],
+     preference("exported declarations", "Declare exported functions and React components with 'function', take a "
+                "single props/options parameter and destructure inside the body; split long docs with @remarks; "
+                "document params as '@param name - text'.",
+                "API Extractor lists arrow functions as variables and shows destructured parameters badly.")),
+    ("changesets", "preference", "2021-05-01", "Every change to a published package needs a changeset",
+     ["changesets", "changelog", "release"],
+     preference("changesets", "Add a changeset for changes to a published package's shipped files (source, "
+                "package.json, README, config.d.ts); tests, stories, mocks, api reports, docs/ and private packages "
+                "need none. One changeset per package, written for the package's users, no internal details.",
+                "Changesets drive both the changelog and the version bump.")),
+    ("bump-levels", "constraint", "2021-05-01", "Changeset bump levels depend on the package being 0.x or 1.x",
+     ["changesets", "semver", "versioning"],
+     constraint("From 1.0: breaking = major, feature = minor, fix = patch. At 0.x: breaking = minor, feature and fix = "
+                "patch; a 0.x package goes major (to 1.0) only when all owners agree.",
+                ["A new API marked major or an internal refactor marked minor misleads upgraders."],
+                severity="high", kind="process")),
+    ("ui-changesets", "preference", "2025-06-01", "@backstage/ui changesets end with the affected components",
+     ["changesets", "ui", "components"],
+     preference("UI library changesets", "A changeset for @backstage/ui ends with '**Affected components:**' and a "
+                "comma list; breaking ones add a '**Migration:**' section; no headings inside.",
+                "The UI changelog is browsed by component.")),
+    ("config-schema", "constraint", "2022-01-01", "Every config value read by code is declared in config.d.ts",
+     ["configuration", "config-schema", "visibility"],
+     constraint("Each configuration field consumed by code has a config.d.ts declaration, listed in the package's "
+                "package.json; secrets are marked @visibility secret and values the browser needs @visibility "
+                "frontend (the default is backend).",
+                ["An undeclared frontend value never reaches the browser; an unmarked secret can leak."],
+                severity="high", kind="technical")),
+    ("dependency-ranges", "preference", "2022-01-01", "Reuse version ranges already in the repo for new dependencies",
+     ["dependencies", "yarn", "lockfile"],
+     preference("adding dependencies", "When adding a dependency, pick a version range another package in the repo "
+                "already uses.", "Fewer lockfile changes and less duplication in adopters' installs.")),
+    ("review-request-changes", "preference", "2022-06-01", "Reviewers use 'request changes' for anything to fix",
+     ["review", "pull-requests"],
+     preference("reviews", "Use GitHub's 'request changes' whenever the PR must change (it sets status:needs-changes "
+                "and leaves the queue); the assigned area owner merges outside contributions, authors merge their own.",
+                "The review queue and labels are driven by review states.")),
+    ("merge-after-release", "runbook", "2022-06-01", "Hold a risky PR until after the release",
+     ["release", "pull-requests", "labels"],
+     runbook("A large or risky change is ready near the end of a release cycle.",
+             ["Do not merge it now.", "Label it merge-after-release.", "Merge it once the main-line release is out."],
+             "The PR carries the label and lands in the next cycle.")),
+    ("release-lines", "decision", "2022-02-01", "Main releases every two months, next releases weekly",
+     ["release", "versioning"],
+     decision("Adopters need stable upgrades while contributors want changes out quickly.",
+              "A main release line (1.0, 1.1, ...; a manifest of package versions, not semver) every 2 months, and a "
+              "weekly 'next' line with no guarantees; each package is versioned with semver on its own.",
+              ["Backstage 1.12 can contain core-plugin-api 3.1.4."])),
+    ("deprecation-policy", "constraint", "2022-02-01", "Deprecations last one main release; stability index sets notice",
+     ["deprecation", "breaking-changes", "stability"],
+     constraint("On the main line a breaking change comes with an upgrade path and, where possible, a deprecation "
+                "valid for one release. Packages with stability 2 keep a deprecation two weeks, stability 3 three "
+                "months, before removal.",
+                ["Removing an API without the deprecation phase breaks adopters on upgrade."],
+                severity="high", kind="policy")),
+    ("upgrade-order", "runbook", "2022-02-01", "Upgrade the backend before or with the frontend",
+     ["upgrade", "release", "backend"],
+     runbook("Rolling out a new Backstage release to an installation.",
+             ["Upgrade and deploy backend packages first (or together with the frontend).",
+              "Keep app-defaults on the same release as core-app-api; no package may be ahead of core-app-api.",
+              "Then deploy the frontend."],
+             "No interruptions between the new frontend and the backend it calls.")),
+    ("security-backports", "constraint", "2022-02-01", "Security fixes may be backported to older releases",
+     ["security", "release", "backport"],
+     constraint("Security fixes are backported to older main releases only when the upgrade path is simple and the "
+                "vulnerability severe enough; otherwise upgrade.",
+                ["Older releases may stay unpatched."], severity="medium", kind="policy")),
+    ("storybook-components", "preference", "2020-05-01", "Shared UI components come with Storybook stories",
+     ["storybook", "components", "ui"],
+     preference("UI components", "Reusable components get *.stories.tsx stories in Storybook so plugins look "
+                "consistent.", "A shared component library is how plugins stay alike.")),
+    ("adr-log", "preference", "2020-05-01", "Architecture decisions are recorded as numbered ADRs",
+     ["adr", "documentation"],
+     preference("decision records", "Significant decisions go into docs/architecture-decisions/adrNNN-*.md from the "
+                "template, with context, decision and consequences.", "So the reasoning is searchable later.")),
+    ("lint-migrations", "tech_debt", "2021-01-01", "Lint rules for the export and fetch conventions are still missing",
+     ["eslint", "exports", "fetch"],
+     debt("Default exports, deep re-exports, React.FC and third-party fetch libraries are still in older code; the "
+          "records promised lint rules to enforce the conventions.",
+          "Migrations happen gradually, package by package.",
+          "low", ["Add lint rules once a package is migrated, starting with core library packages."])),
+]
+
+PORTAL_QUESTIONS = [
+    ("paraphrase", "what does the yaml file that registers a service in the catalog look like?", ["catalog-yaml-format"]),
+    ("task", "write the descriptor for our new payments service so it shows up in the catalog",
+     ["catalog-yaml-format", "catalog-info-name"]),
+    ("paraphrase", "why was my entity called MyService rejected when my-service exists?", ["entity-names"]),
+    ("detail", "how long can an entity name be?", ["entity-names"]),
+    ("paraphrase", "can I put my own annotation under the backstage.io prefix?", ["reserved-prefix"]),
+    ("paraphrase", "should this module use export default?", ["no-default-exports"]),
+    ("task", "lazy load the settings page component, it only has a named export", ["no-default-exports"]),
+    ("paraphrase", "how do I know whether a helper is part of a package's public api?", ["index-exports"]),
+    ("task", "expose the new hook from the plugin package", ["index-exports"]),
+    ("paraphrase", "what kinds of things can the catalog model?", ["core-entities"]),
+    ("paraphrase", "is it ok to write const Card: React.FC<Props>?", ["no-react-fc"]),
+    ("paraphrase", "how should I fake the catalog api responses in a unit test?", ["msw-mocks"]),
+    ("task", "my tests stopped intercepting requests after moving to global fetch", ["msw-native-fetch", "fetch-usage"]),
+    ("paraphrase", "what should the catalog file be called?", ["catalog-info-name"]),
+    ("paraphrase", "how do I point one entity at another in the descriptor?", ["entity-refs"]),
+    ("task", "build the link to an entity page from a component", ["entity-refs"]),
+    ("detail", "what namespace does an entity get if none is set?", ["entity-refs"]),
+    ("paraphrase", "which library do we use for date math?", ["luxon"]),
+    ("task", "show 'created 3 days ago' on the entity card", ["luxon", "luxon-locale"]),
+    ("paraphrase", "how should a timestamp be formatted in the ui?", ["luxon-locale"]),
+    ("paraphrase", "where does code shared between a plugin's frontend and backend go?", ["plugin-packages"]),
+    ("task", "create a package with utilities other backend plugins can import for our plugin", ["plugin-packages"]),
+    ("paraphrase", "which http client should the backend plugin use?", ["fetch-usage"]),
+    ("detail", "can I add axios to a backend plugin?", ["fetch-usage"]),
+    ("paraphrase", "what do I throw when a request to another service returns 500?", ["response-error"]),
+    ("detail", "how do I check which kind of error I caught?", ["response-error"]),
+    ("paraphrase", "can my plugin export the zod schema for its data type?", ["zod-schemas"]),
+    ("paraphrase", "how should an extension option that renders a lazy page be typed?", ["jsx-loader-options"]),
+    ("paraphrase", "should the interface be called IEntityProvider?", ["ts-naming"]),
+    ("paraphrase", "null or undefined for an optional field?", ["undefined-not-null"]),
+    ("paraphrase", "how should callers construct the new cache client class?", ["static-factories"]),
+    ("task", "add a way to build the client from app config", ["static-factories"]),
+    ("paraphrase", "what do we call the props type of the EntityList component?", ["prop-type-names"]),
+    ("paraphrase", "why do exported components use the function keyword here?", ["tsdoc-functions"]),
+    ("task", "document the public functions so they render nicely in the api reference", ["tsdoc-functions"]),
+    ("paraphrase", "does my pr that only touches tests need a changeset?", ["changesets"]),
+    ("task", "write the changelog entry for the fix in plugin-catalog-react", ["changesets", "bump-levels"]),
+    ("paraphrase", "is a new feature in a 0.x package a minor or a patch?", ["bump-levels"]),
+    ("paraphrase", "what has to be at the end of a ui library changeset?", ["ui-changesets"]),
+    ("paraphrase", "my new config key is undefined in the browser, why?", ["config-schema"]),
+    ("task", "add an api token setting for the plugin that must not leak to the frontend", ["config-schema"]),
+    ("paraphrase", "which version should I use when adding lodash to a package?", ["dependency-ranges"]),
+    ("paraphrase", "should I approve with comments or request changes for a small fix?", ["review-request-changes"]),
+    ("paraphrase", "the release is next week, should I merge this big refactor now?", ["merge-after-release"]),
+    ("paraphrase", "how often do stable releases come out?", ["release-lines"]),
+    ("paraphrase", "how long must a deprecated api stay before we remove it?", ["deprecation-policy"]),
+    ("task", "remove the old entity route ref that was deprecated last release", ["deprecation-policy"]),
+    ("paraphrase", "in which order do we roll out an upgrade?", ["upgrade-order"]),
+    ("paraphrase", "will a security fix come to the release we are on?", ["security-backports"]),
+    ("paraphrase", "where do I show off a new shared component?", ["storybook-components"]),
+    ("paraphrase", "where do we write down architecture decisions?", ["adr-log"]),
+    ("paraphrase", "is there a lint rule against default exports yet?", ["lint-migrations"]),
+    ("short", "luxon", ["luxon"]),
+    ("short", "catalog-info.yaml", ["catalog-info-name"]),
+    ("short", "changesets?", ["changesets"]),
+]
+
+PORTAL_DOMAIN = ("react", "typescript", "component", "components", "plugin", "plugins", "catalog", "entity", "yaml",
+                 "export", "exports", "import", "fetch", "axios", "msw", "mock", "zod", "schema", "lazy", "jsx",
+                 "tsx", "date", "dates", "luxon", "moment", "changeset", "changelog", "semver", "deprecate",
+                 "deprecated", "deprecation", "storybook", "eslint", "lint", "frontend", "backend", "hook", "hooks",
+                 "props", "query", "typings", "type", "types", "package", "packages", "release")
+
+
 STORES = {
     "accounts": ("mozilla/fxa (MPL-2.0): an account and subscription-payments service's decision records",
                  ACCOUNTS, ACCOUNTS_QUESTIONS, ACCOUNTS_DOMAIN),
+    "portal": ("backstage/backstage (Apache-2.0): a developer portal's decision records, style and review guides",
+               PORTAL, PORTAL_QUESTIONS, PORTAL_DOMAIN),
 }

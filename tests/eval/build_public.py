@@ -8,8 +8,11 @@ subjects of other public repositories turned into requests, which no memory answ
 An ordinary prompt that shares a word with the store's tags is of kind ``same_domain``, the others
 are ``ordinary``, so ``memory.py eval`` reports the share of each that got a block.
 
-Sets (one folder each under ``--out``): one per store, and ``mixed`` (every store in one, like a team
-whose memory holds several projects). The dev/holdout split is the eval's own (a hash of the prompt id:
+Sets (one folder each under ``--out``): one per store, ``mixed`` (every store in one, like a team
+whose memory holds several projects), and two sets where every answer is missing (kind ``someone_else``), like LoCoMo's questions asked
+of the next conversation's store: ``someone-else`` (Lakeside, ``build_talk.py``, split in two: the
+questions about Maya and Jon asked of Ana's and Priya's memories) and ``wrong-store`` (Lakeside's
+questions asked of the Pebbleworks store, ``build_chat.py``). The dev/holdout split is the eval's own (a hash of the prompt id:
 ``recall/evaluate.py`` ``in_split``), so an ordinary prompt falls in the same half in every set.
 Deterministic: the same output every run. See ``tests/eval/README.md`` ("Public sets").
 
@@ -23,12 +26,14 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from build_wide import write_set  # noqa: E402  (the same writer)
+from build_wide import NOW, write_set  # noqa: E402  (the same writer and clock)
 import platform_world  # noqa: E402
 import public_world  # noqa: E402
 
@@ -111,11 +116,64 @@ def build(out: Path) -> dict:
     return counts
 
 
+def _lakeside(tmp: Path) -> tuple:
+    """``(memories by id, answerable questions)`` of the Lakeside set, built into ``tmp``."""
+    import build_talk
+    build_talk.build(tmp)
+    memories = {}
+    for path in (tmp / "store" / ".claude" / "memory").rglob("*.json"):
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        memories[rec["id"]] = (path, rec)
+    lines = (tmp / "prompts.jsonl").read_text(encoding="utf-8").splitlines()
+    return memories, [q for q in map(json.loads, filter(str.strip, lines)) if q["expected"]]
+
+
+def _write_negatives(out: Path, prompts: list, description: str) -> None:
+    (out / "prompts.jsonl").write_text("".join(json.dumps(p) + "\n" for p in prompts), encoding="utf-8")
+    (out / "meta.json").write_text(json.dumps({"now": NOW, "description": description}) + "\n", encoding="utf-8")
+
+
+def build_someone_else(out: Path) -> dict:
+    """Questions about someone the store does not know, every answer missing (kind ``someone_else``).
+
+    ``someone-else``: Lakeside split in two conversations: the store keeps the memories whose first tag
+    is Ana or Priya, the questions are those about Maya and Jon (whose memories are left out).
+    ``wrong-store``: all of Lakeside's questions asked of the Pebbleworks store (another group's chat).
+    """
+    import build_chat
+    counts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        memories, questions = _lakeside(Path(tmp))
+        kept = {mid for mid, (_, rec) in memories.items() if rec["tags"] and rec["tags"][0] in ("ana", "priya")}
+        target = out / "someone-else"
+        if (target / "store").exists():
+            shutil.rmtree(target / "store")
+        for mid in sorted(kept):
+            path, rec = memories[mid]
+            dest = target / "store" / path.relative_to(Path(tmp) / "store")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(json.dumps(rec, indent=2) + "\n", encoding="utf-8")
+        asked = [{"id": q["id"], "kind": "someone_else", "expected": [], "prompt": q["prompt"]} for q in questions
+                 if q["id"].startswith(("t-maya-", "t-jon-")) and not set(q["expected"]) & kept]
+        _write_negatives(target, asked, "someone-else: Lakeside's questions about Maya and Jon asked of the store "
+                         "of Ana's and Priya's memories (every answer missing)")
+        counts["someone-else"] = {"memories": len(kept), "prompts": len(asked), "silent": len(asked)}
+    target = out / "wrong-store"
+    build_chat.build(target)
+    asked = [{"id": q["id"], "kind": "someone_else", "expected": [], "prompt": q["prompt"]} for q in questions]
+    _write_negatives(target, asked, "wrong-store: Lakeside's questions asked of the Pebbleworks store")
+    memories_n = sum(1 for _ in (target / "store" / ".claude" / "memory").rglob("*.json"))
+    counts["wrong-store"] = {"memories": memories_n, "prompts": len(asked), "silent": len(asked)}
+    return counts
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(HERE / "public"), help="output folder (default: tests/eval/public)")
     args = parser.parse_args(argv)
-    for name, c in build(Path(args.out)).items():
+    counts = build(Path(args.out))
+    counts.update(build_someone_else(Path(args.out)))
+    for name, c in counts.items():
         print(f"{name}: {c['memories']} memories, {c['prompts']} prompts ({c['silent']} that no memory answers)")
     return 0
 

@@ -107,9 +107,10 @@ def build(out: Path) -> dict:
                                  "ordinary prompts from ordinary_prompts.json")
         # in the mixed store every id carries its store's name, so two projects' ids never meet
         all_memories += [(f"{name}-{m[0]}", *m[1:]) for m in memories]
-        all_questions += [(name, kind, q, [f"{name}-{e}" for e in expected]) for kind, q, expected in questions]
-    mixed = [{"id": f"mixed-{store}-{n:03d}", "kind": kind, "expected": expected, "prompt": q}
-             for n, (store, kind, q, expected) in enumerate(all_questions, 1)]
+        all_questions += [(f"{name}-{n:03d}", kind, q, [f"{name}-{e}" for e in expected])
+                          for n, (kind, q, expected) in enumerate(questions, 1)]
+    # the same ids as in each store's own set: a question falls in the same half in both
+    mixed = [{"id": qid, "kind": kind, "expected": expected, "prompt": q} for qid, kind, q, expected in all_questions]
     mixed += prompts_for("mixed", all_memories, [], ordinary, all_domain)
     counts["mixed"] = write_set(out / "mixed", [record(*m) for m in all_memories], mixed,
                                 "mixed: every public store in one (" + ", ".join(stores()) + ")")

@@ -44,6 +44,18 @@ def _num(value) -> str:
     return "-" if value is None else f"{value:.2f}" if value < 100 else f"{value:.0f}"
 
 
+def _kind_table(by_kind: dict, kinds: list, title: str, cell_text, header: bool = False, width_of=None) -> None:
+    """One row per prompt kind: its count, then ``cell_text(metrics)`` for each strategy."""
+    names = list(by_kind)
+    kwidth, cell = max(6, *(len(k) for k in (width_of or kinds))), 20
+    print(title)
+    if header:
+        print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(cell) for n in names))
+    for k in kinds:
+        print(f"{k:{kwidth}} {by_kind[names[0]][k]['prompts']:4}" + "".join(cell_text(by_kind[n][k]).rjust(cell)
+                                                                            for n in names))
+
+
 def parse_settings(items: list) -> dict:
     """``["min_score=1", "fuzzy=false"]`` -> ``{"min_score": 1, "fuzzy": False}`` (JSON values, else text)."""
     import json
@@ -91,26 +103,13 @@ def cmd_eval(ctx) -> int:
     for key, label in PER_PROMPT:
         print(f"{label:20}" + "".join(_num(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
     print()
-    print("by kind: recall@3 / precision / silent stays silent (%)")
-    kinds = list(report["strategies"][names[0]]["by_kind"])
-    kwidth = max(6, *(len(k) for k in kinds))
-    cell = 20
-    print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(cell) for n in names))
-    for k in kinds:
-        row = f"{k:{kwidth}} {report['strategies'][names[0]]['by_kind'][k]['prompts']:4}"
-        for n in names:
-            m = report["strategies"][n]["by_kind"][k]
-            row += f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}".rjust(cell)
-        print(row)
-    negative = [k for k in kinds if report["strategies"][names[0]]["by_kind"][k]["blocked"] is not None
-                and report["strategies"][names[0]]["by_kind"][k]["hit@1"] is None]
+    by_kind = {n: report["strategies"][n]["by_kind"] for n in names}
+    kinds = list(by_kind[names[0]])
+    _kind_table(by_kind, kinds, "by kind: recall@3 / precision / silent stays silent (%)",
+                lambda m: f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}", header=True)
+    negative = [k for k in kinds if by_kind[names[0]][k]["blocked"] is not None and by_kind[names[0]][k]["hit@1"] is None]
     if negative:
         print()
-        print("negatives with a block (%) / lines per prompt, by kind")
-        for k in negative:
-            row = f"{k:{kwidth}} {report['strategies'][names[0]]['by_kind'][k]['prompts']:4}"
-            for n in names:
-                m = report["strategies"][n]["by_kind"][k]
-                row += f"{_pct(m['blocked'])} / {_num(m['lines'])}".rjust(cell)
-            print(row)
+        _kind_table(by_kind, negative, "negatives with a block (%) / lines per prompt, by kind",
+                    lambda m: f"{_pct(m['blocked'])} / {_num(m['lines'])}", width_of=kinds)
     return 0

@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""Build the two-sided "public" evaluation sets: real engineering stores, their questions, and ordinary prompts.
+"""Build the two-sided "public" evaluation sets: real engineering stores, their questions, ordinary prompts.
 
 Each store restates the public decision records, runbooks and contributing docs of one real project
 (``public_world.py``, and ``platform_world.py`` for Platform); its questions are a teammate's, written
-for the set. Every set also holds the ordinary prompts of ``ordinary_prompts.json``: real commit
-subjects of other public repositories turned into requests, which no memory answers (``expected: []``).
-An ordinary prompt that shares a word with the store's tags is of kind ``same_domain``, the others
-are ``ordinary``, so ``memory.py eval`` reports the share of each that got a block.
+for the set. Every set also holds the ordinary prompts of ``ordinary_prompts.json`` (real commit
+subjects of other public repositories turned into requests, and DevGPT conversation titles), which no
+memory answers (``expected: []``). An ordinary prompt that shares a word with the store's tags or
+domain words is of kind ``same_domain``, the others are ``ordinary``, so ``memory.py eval`` reports the
+share of each that got a block.
 
-Sets (one folder each under ``--out``): one per store, ``mixed`` (every store in one, like a team
-whose memory holds several projects), and two sets where every answer is missing (kind ``someone_else``), like LoCoMo's questions asked
-of the next conversation's store: ``someone-else`` (Lakeside, ``build_talk.py``, split in two: the
-questions about Maya and Jon asked of Ana's and Priya's memories) and ``wrong-store`` (Lakeside's
-questions asked of the Pebbleworks store, ``build_chat.py``). The dev/holdout split is the eval's own (a hash of the prompt id:
-``recall/evaluate.py`` ``in_split``), so an ordinary prompt falls in the same half in every set.
-Deterministic: the same output every run. See ``tests/eval/README.md`` ("Public sets").
+Sets (one folder each under ``--out``): one per store; ``mixed`` (every store in one, like a team whose
+memory holds several projects); and two where every answer is missing (kind ``someone_else``), like
+LoCoMo's questions asked of the next conversation's store: ``someone-else`` (Lakeside,
+``build_talk.py``, split in two: the questions about Maya and Jon asked of Ana's and Priya's memories)
+and ``wrong-store`` (Lakeside's questions asked of the Pebbleworks store, ``build_chat.py``). The
+dev/holdout split is the eval's own (a hash of the prompt id: ``recall/evaluate.py`` ``in_split``), so
+a prompt falls in the same half in every set. Deterministic: the same output every run. See
+``tests/eval/README.md`` ("Public sets").
 
 Usage:
     python3 tests/eval/build_public.py                  # write tests/eval/public/<set>/ (git-ignored)
@@ -43,8 +45,8 @@ GENERAL = {"adr", "api", "build", "code", "config", "data", "docs", "documentati
 
 
 def stores() -> dict:
-    """``{name: (description, memories, questions, domain words)}``; memories ``(id, category, date, title, tags, content)``,
-    questions ``(kind, prompt, [ids])`` (the unrelated prompts of a world are left out: the ordinary
+    """``{name: (description, memories, questions, domain words)}``; memories ``(id, category, date, title,
+    tags, content)``, questions ``(kind, prompt, [ids])`` (the unrelated prompts of a world are left out: the ordinary
     prompts stand for them)."""
     out = {"platform": ("alphagov/govuk-infrastructure (MIT): a platform team's decision records and notes",
                         platform_world.MEMORIES, [q for q in platform_world.QUESTIONS if q[2]],

@@ -10,8 +10,8 @@ from ..recall.scoring import STRATEGIES
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
 LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
-          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent", "blocked": "negatives w/ block",
-          "empty": "empty (answerable)"}
+          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent",
+          "blocked": "negatives w/ block", "empty": "empty (answerable)"}
 PER_PROMPT = (("lines", "lines per prompt"), ("bytes", "bytes per prompt"), ("lines_answered", "lines per answered"))
 
 
@@ -107,7 +107,8 @@ def cmd_eval(ctx) -> int:
     kinds = list(by_kind[names[0]])
     _kind_table(by_kind, kinds, "by kind: recall@3 / precision / silent stays silent (%)",
                 lambda m: f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}", header=True)
-    negative = [k for k in kinds if by_kind[names[0]][k]["blocked"] is not None and by_kind[names[0]][k]["hit@1"] is None]
+    first = by_kind[names[0]]
+    negative = [k for k in kinds if first[k]["blocked"] is not None and first[k]["hit@1"] is None]
     if negative:
         print()
         _kind_table(by_kind, negative, "negatives with a block (%) / lines per prompt, by kind",

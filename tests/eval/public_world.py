@@ -673,9 +673,250 @@ PORTAL_DOMAIN = ("react", "typescript", "component", "components", "plugin", "pl
                  "props", "query", "typings", "type", "types", "package", "packages", "release")
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# "Pipelines": apache/airflow (Apache-2.0), a workflow and data-pipeline orchestrator (Python, SQLAlchemy,
+# Alembic). Source: contributing-docs/05_pull_requests, 14_metadata_database_updates, 19_execution_api_versioning,
+# 26_migration_round_trip_check, 28_example_dag_review_checklist, 32_open_pull_request_limit and
+# testing/unit_tests, read for this set.
+PIPELINES = [
+    ("new-migration", "runbook", "2025-03-01", "Add a metadata-database migration after changing the ORM",
+     ["alembic", "migrations", "database"],
+     runbook("You changed an ORM model and the metadata database schema must follow.",
+             ["Run 'breeze generate-migration-file -m \"...\"' (or alembic revision --autogenerate from "
+              "airflow-core/src/airflow with a postgres backend).",
+              "Commit: the update-migration-references hook renames the file to NNNN_A_B_C_<name>.py (number, "
+              "target release) and fails once; stage the renamed file and commit again."],
+             "The migration file carries its sequence number and release, and the hook passes.")),
+    ("migration-no-orm", "constraint", "2025-03-01", "Migration scripts never import ORM classes",
+     ["alembic", "migrations", "orm"],
+     constraint("When a generated migration needs hand edits, write plain table operations; never reference "
+                "ORM model classes inside a migration.",
+                ["The ORM changes later and old migrations silently break the downgrade path."],
+                severity="critical", kind="technical")),
+    ("migration-rebase", "runbook", "2025-03-01", "Migration numbering conflicts after a rebase",
+     ["alembic", "migrations", "rebase", "git"],
+     runbook("Rebasing onto main conflicts in migrations-ref.rst and your NNNN_A_B_C migration because another "
+             "schema change landed first with the same number.",
+             ["Resolve every other conflict first.", "Run 'prek update-migration-references --all-files'.",
+              "Stage the renumbered files and continue the rebase."],
+             "Your migration gets the next number and the reference doc lists both.")),
+    ("sqlite-fk-wrapper", "constraint", "2025-09-01", "disable_sqlite_fkeys must wrap the whole migration body",
+     ["sqlite", "migrations", "foreign-keys"],
+     constraint("A migration that calls op.batch_alter_table on a parent table puts 'with disable_sqlite_fkeys(op):' "
+                "as the outermost block of upgrade and downgrade, before any DML or DDL.",
+                ["After an UPDATE/INSERT the PRAGMA is a silent no-op, and the table rebuild's DROP cascades and "
+                 "deletes child rows (or aborts on RESTRICT)."],
+                severity="critical", kind="technical")),
+    ("round-trip-check", "runbook", "2025-09-01", "Run the migration round-trip check",
+     ["migrations", "sqlite", "prek", "ci"],
+     runbook("You added or edited a migration and want the base -> head -> base walk CI runs.",
+             ["prek run migration-round-trip --hook-stage manual --all-files (a few minutes).",
+              "If it aborts naming a table, a new NOT NULL column without default needs a value in SEED_VALUES.",
+              "CI runs it automatically when airflow-core/src/airflow/migrations/ changes."],
+             "Every revision upgrades and downgrades one at a time on a fresh connection.")),
+    ("migration-ci-local", "runbook", "2025-03-01", "Reproduce the CI migration tests locally",
+     ["migrations", "ci", "github-actions"],
+     runbook("A migration upgrade/downgrade CI job fails and you want to run it on your machine.",
+             ["Open .github/actions/migration_tests/action.yml.",
+              "Copy the job's run command and replace the env references with the literal values from its env block.",
+              "Run it and fix what fails."],
+             "The same upgrade from the lowest supported version and back passes locally.")),
+    ("external-db-manager", "preference", "2025-04-01", "Plug an app's own schema into 'airflow db migrate'",
+     ["alembic", "migrations", "plugins"],
+     preference("external schemas", "Subclass BaseDBManager, keep the app's Alembic history in its own "
+                "version_table with an include_object filter, keep existing loggers, and register the manager in "
+                "[core] external_db_managers.", "The app's tables migrate with Airflow's without touching its history.")),
+    ("erd-generated", "preference", "2025-03-01", "The database ERD diagram is generated, not committed",
+     ["docs", "database", "erd"],
+     preference("ERD", "Do not commit airflow_erd.svg; the docs build generates it.",
+                "It conflicted on every schema change.")),
+    ("example-dags", "preference", "2025-10-01", "Example DAGs show one feature and document themselves",
+     ["dags", "examples", "documentation"],
+     preference("example DAGs", "An example DAG demonstrates one concept, says at the top what it does, why, and "
+                "its prerequisites (plus doc_md for the UI), uses modern operators, has idempotent tasks, no "
+                "hard-coded secrets, parses without import errors and needs no external service unless documented.",
+                "They serve tutorials, docs snippets and CI at once.")),
+    ("provider-examples", "preference", "2025-10-01", "Provider example DAGs list their dependencies and are not auto-loaded",
+     ["providers", "dags", "examples"],
+     preference("provider examples", "Provider example DAGs use that provider's operators and hooks, name their "
+                "dependencies in the docstring, follow the provider's naming and are not loaded automatically.",
+                "Users copy them as-is.")),
+    ("open-pr-limit", "constraint", "2026-03-01", "Contributors without write access may have 5 open PRs",
+     ["pull-requests", "contributors", "review"],
+     constraint("GitHub refuses a sixth open PR from someone without write access; a slot frees when one is merged "
+                "or closed. Drafts do not count yet, but will: keep unfinished work on a fork branch.",
+                ["Reviewer time is the scarce resource; over 1,000 open PRs meant hundreds never reviewed."],
+                severity="medium", kind="process")),
+    ("reopen-pr", "runbook", "2026-03-01", "Reopen a PR that was closed by the open-PR limit",
+     ["pull-requests", "git"],
+     runbook("Your PR was closed with the label 'closed because of open PR limit'.",
+             ["Once you have a free slot, comment /reopen on it; a workflow reopens it.",
+              "Rebase and push: reopening does not rerun CI.",
+              "Branch deleted? git fetch upstream pull/<N>/head:<branch> && git push origin <branch>, then open a new "
+              "PR linking the old one."],
+             "The PR is open again with its review history.")),
+    ("commit-identity", "preference", "2025-06-01", "Check your git author email before the first PR",
+     ["git", "privacy", "commits"],
+     preference("commit identity", "Check git config user.name/user.email in the checkout; use GitHub's noreply "
+                "address to keep your email private.", "Author and co-author details become permanently public on merge.")),
+    ("draft-first", "preference", "2025-06-01", "Open PRs as drafts until checks pass",
+     ["pull-requests", "ci"],
+     preference("PR status", "Keep a PR in draft until tests and static checks pass, then mark it ready; a bot "
+                "turns failing PRs from non-collaborators back into drafts with a comment.",
+                "Reviewers only spend time on PRs that are ready.")),
+    ("pr-quality", "constraint", "2025-10-01", "PR titles are imperative, descriptive and without prefixes",
+     ["pull-requests", "titles", "review"],
+     constraint("A PR needs a descriptive imperative title ('Add X', not 'feat: add X', 'Added X' or 'Fixes #123'), "
+                "a body saying what and why, passing static checks (prek run --from-ref main), related changes "
+                "only, and a disclosure when generative AI helped.",
+                ["PRs that miss these are converted to draft; more than 3 flagged PRs may be closed."],
+                severity="medium", kind="process")),
+    ("squash-merge", "decision", "2025-01-01", "PRs are squash-merged; rebase instead of merging main",
+     ["git", "pull-requests", "rebase"],
+     decision("Reviews are easier on a clean, linear change.",
+              "Maintainers squash-merge every PR into one commit; contributors rebase on main (often) rather than "
+              "merging it into their branch.",
+              ["One commit per PR is easy to cherry-pick into bug-fix releases."])),
+    ("resolve-conversations", "constraint", "2025-01-01", "All review conversations must be resolved before merge",
+     ["review", "pull-requests"],
+     constraint("GitHub blocks the merge while any conversation is open; reviewers use conversations for requested "
+                "changes and keep 'Request changes' for PRs that must not merge as they are.",
+                ["Stale 'Request changes' reviews used to block finished PRs."], severity="medium", kind="process")),
+    ("small-prs", "preference", "2025-01-01", "One change per PR; features and refactors go separately",
+     ["pull-requests", "review", "cherry-pick"],
+     preference("PR scope", "Keep a PR small and about one change; split feature and refactoring, possibly "
+                "from one big draft PR.", "Faster review and easy cherry-picks into bug-fix releases.")),
+    ("oldest-python", "preference", "2025-06-01", "Check changes against the oldest supported Python (3.10)",
+     ["python", "compatibility", "testing"],
+     preference("Python version", "Run tests on the oldest supported Python, 3.10; back-ported helpers live in "
+                "airflow.compat.", "Newer-only features break the oldest version in CI.")),
+    ("license-header", "constraint", "2025-01-01", "Every new file carries the Apache license header",
+     ["license", "prek", "files"],
+     constraint("New files need the ASF Apache License header; the prek hooks insert it on commit.",
+                ["A file without the header fails the release audit."], severity="medium", kind="legal")),
+    ("genai-contributions", "constraint", "2025-10-01", "Generative-AI assisted PRs must be reviewed and disclosed",
+     ["genai", "pull-requests", "policy"],
+     constraint("Code from AI tools must be understood, checked and tested by the author, stripped of unrelated "
+                "changes, and disclosed in the PR description.",
+                ["Unvetted generated code gets the PR (or all of the author's PRs) closed."],
+                severity="high", kind="policy")),
+    ("no-assert", "constraint", "2024-06-01", "No assert statements outside tests",
+     ["python", "style", "assert"],
+     constraint("Production code handles conditions with if/raise; the only allowed assert is an isinstance narrow "
+                "under 'if TYPE_CHECKING:'.",
+                ["asserts vanish under python -O."], severity="medium", kind="style")),
+    ("session-handling", "preference", "2024-06-01", "Functions that take a DB session never commit it",
+     ["sqlalchemy", "session", "database"],
+     preference("database sessions", "A function receiving 'session' (keyword-only, last) leaves commit to the "
+                "caller, who opens it with create_session(); a default (NEW_SESSION) is only allowed with "
+                "@provide_session, for functions DAG authors call.", "Explicit transaction boundaries.")),
+    ("monotonic-durations", "preference", "2024-06-01", "Measure durations with time.monotonic, not time.time",
+     ["time", "metrics", "performance"],
+     preference("durations", "Use time.monotonic() for elapsed time, time.perf_counter() for benchmarks and "
+                "Stats.timer() to time and emit a metric; datetimes only when the start is stored in the database.",
+                "Wall clocks jump; datetime arithmetic is slow.")),
+    ("templated-fields", "constraint", "2024-06-01", "Operator __init__ only assigns template fields; validate in execute",
+     ["operators", "templates", "jinja"],
+     constraint("Fields listed in template_fields are just assigned in __init__ (self.x = x, or a default for a "
+                "mutable); validation and conversion happen in execute(), after rendering.",
+                ["In the constructor the value may still be an unrendered Jinja template."],
+                severity="high", kind="technical")),
+    ("no-airflow-exception", "preference", "2025-05-01", "Raise standard exceptions, not AirflowException",
+     ["exceptions", "errors", "python"],
+     preference("exceptions", "Raise ValueError, TypeError, OSError and the like; if none fits, a specific class in "
+                "airflow-core's exceptions.py or the provider's own exceptions.py. No new 'raise AirflowException'.",
+                "Callers can catch precise errors.")),
+    ("execution-api-versions", "decision", "2025-04-28", "The task Execution API is versioned by date with Cadwyn",
+     ["api", "versioning", "cadwyn", "task-sdk"],
+     decision("Workers (Task SDK) and API servers upgrade independently, so versions mismatch in production.",
+              "Version the Execution API with Cadwyn and CalVer: a schema or behaviour change adds a migration "
+              "module vYYYY_MM_DD (the expected release date; an unreleased version can collect several), core "
+              "logic stays version-agnostic, and tests cover old and new versions.",
+              ["Older clients keep working against newer servers."])),
+    ("pytest-style", "preference", "2024-06-01", "Tests use plain pytest: asserts, parametrize, pytest.warns",
+     ["pytest", "testing", "warnings"],
+     preference("test style", "Write pytest tests with plain asserts, pytest.mark.parametrize for variants and "
+                "pytest.warns (not recwarn); simulate all external communication in unit tests.",
+                "Deprecation warnings such as RemovedInAirflow3Warning fail a test unless captured.")),
+    ("db-test-marker", "preference", "2024-06-01", "Mark tests that touch the database with db_test",
+     ["pytest", "database", "xdist"],
+     preference("DB tests", "Mark database tests with pytest.mark.db_test (function, class or module); non-DB tests "
+                "run in parallel with xdist (pytest --skip-db-tests -n auto), DB tests run per test type, each "
+                "with its own database.", "DB tests share and reset a database, so xdist cannot parallelise them.")),
+    ("test-config", "preference", "2024-06-01", "Test-only defaults go in unit_tests.cfg",
+     ["testing", "configuration"],
+     preference("test configuration", "Defaults for all tests go in config_templates/unit_tests.cfg (unit-test "
+                "mode loads it); a single test overrides with AIRFLOW__SECTION__KEY or conf_vars.",
+                "Tests share one predictable configuration.")),
+    ("quarantined-tests", "tech_debt", "2024-06-01", "Flaky tests sit in quarantine",
+     ["flaky", "pytest", "ci"],
+     debt("Tests marked 'quarantined' are flaky; they only run in the All-Quarantined job.",
+          "Fixing them is left to whoever touches the area.", "medium",
+          ["Fix the cause and remove the marker; do not add new quarantines casually."])),
+]
+
+PIPELINES_QUESTIONS = [
+    ("task", "I added a column to the TaskInstance model, what else do I need to commit?", ["new-migration"]),
+    ("paraphrase", "why did the pre-commit hook rename my alembic revision file?", ["new-migration"]),
+    ("paraphrase", "can my migration import the DagRun model to update rows?", ["migration-no-orm"]),
+    ("task", "fix the conflict in migrations-ref.rst after rebasing onto main", ["migration-rebase"]),
+    ("paraphrase", "child rows disappeared after a downgrade on sqlite, what did the migration do wrong?",
+     ["sqlite-fk-wrapper"]),
+    ("task", "write a migration that makes dag.owner non-nullable after backfilling it", ["sqlite-fk-wrapper"]),
+    ("paraphrase", "how do I run the up-and-down walk over every revision before pushing?", ["round-trip-check"]),
+    ("detail", "the round trip aborts naming the dag_run table, what do I add?", ["round-trip-check"]),
+    ("paraphrase", "how do I run the CI upgrade/downgrade job on my laptop?", ["migration-ci-local"]),
+    ("paraphrase", "how can our plugin's tables be migrated by airflow db migrate?", ["external-db-manager"]),
+    ("paraphrase", "should I regenerate and commit the schema diagram svg?", ["erd-generated"]),
+    ("task", "review this new example dag for the docs", ["example-dags"]),
+    ("paraphrase", "what should the top of an example workflow file explain?", ["example-dags"]),
+    ("paraphrase", "how should an example for the google provider be set up?", ["provider-examples"]),
+    ("paraphrase", "github won't let me open another pull request, why?", ["open-pr-limit"]),
+    ("paraphrase", "my PR got closed with a label about the limit, how do I get it back?", ["reopen-pr"]),
+    ("detail", "does reopening run the checks again?", ["reopen-pr"]),
+    ("paraphrase", "how do I keep my personal email out of the commit history?", ["commit-identity"]),
+    ("paraphrase", "my PR was switched to draft by a bot, what does that mean?", ["draft-first", "pr-quality"]),
+    ("paraphrase", "can the title of my PR start with feat:?", ["pr-quality"]),
+    ("task", "write a description for this PR that I made with copilot", ["pr-quality", "genai-contributions"]),
+    ("paraphrase", "should I merge main into my branch to catch up?", ["squash-merge"]),
+    ("paraphrase", "why can't the maintainer merge although it's approved?", ["resolve-conversations"]),
+    ("paraphrase", "is it ok to bundle the refactor with the new feature?", ["small-prs"]),
+    ("paraphrase", "which python should I test against locally?", ["oldest-python"]),
+    ("detail", "where do backported stdlib helpers live?", ["oldest-python"]),
+    ("paraphrase", "CI complains my new file lacks a header, what header?", ["license-header"]),
+    ("paraphrase", "can I use chatgpt to write my contribution?", ["genai-contributions"]),
+    ("paraphrase", "can I check an invariant with assert in the scheduler code?", ["no-assert"]),
+    ("task", "add a helper that queries task instances and saves a note", ["session-handling"]),
+    ("detail", "when may a session parameter have a default?", ["session-handling"]),
+    ("paraphrase", "how should I measure how long the parsing loop took?", ["monotonic-durations"]),
+    ("paraphrase", "where should I validate the bucket_name argument of my operator?", ["templated-fields"]),
+    ("task", "the operator fails because bucket_name is still '{{ var.value.x }}' in the constructor",
+     ["templated-fields"]),
+    ("paraphrase", "what exception should I throw when a config key is missing?", ["no-airflow-exception"]),
+    ("paraphrase", "I need to add a field to the response the workers get, what do I have to version?",
+     ["execution-api-versions"]),
+    ("detail", "what does a version module of the task api get named?", ["execution-api-versions"]),
+    ("paraphrase", "should I use unittest assertEqual in the new test module?", ["pytest-style"]),
+    ("task", "my test fails with RemovedInAirflow3Warning", ["pytest-style"]),
+    ("paraphrase", "why can't the database tests run with -n auto?", ["db-test-marker"]),
+    ("task", "mark this test module as needing the metadata database", ["db-test-marker"]),
+    ("paraphrase", "where do I set a config default for every unit test?", ["test-config"]),
+    ("paraphrase", "what happens to the flaky tests?", ["quarantined-tests"]),
+    ("short", "round trip check", ["round-trip-check"]),
+    ("short", "cadwyn", ["execution-api-versions"]),
+]
+
+PIPELINES_DOMAIN = ("dag", "dags", "airflow", "operator", "operators", "task", "tasks", "scheduler", "migration",
+                    "migrations", "alembic", "sqlite", "postgres", "mysql", "database", "db", "provider", "providers",
+                    "pytest", "session", "sqlalchemy", "orm", "schema", "worker", "executor", "pipeline", "etl",
+                    "python", "exception", "assert", "timer", "metrics", "jinja", "template")
+
+
 STORES = {
     "accounts": ("mozilla/fxa (MPL-2.0): an account and subscription-payments service's decision records",
                  ACCOUNTS, ACCOUNTS_QUESTIONS, ACCOUNTS_DOMAIN),
     "portal": ("backstage/backstage (Apache-2.0): a developer portal's decision records, style and review guides",
                PORTAL, PORTAL_QUESTIONS, PORTAL_DOMAIN),
+    "pipelines": ("apache/airflow (Apache-2.0): a workflow orchestrator's contributing and testing guides",
+                  PIPELINES, PIPELINES_QUESTIONS, PIPELINES_DOMAIN),
 }

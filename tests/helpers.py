@@ -1,6 +1,8 @@
 """Small builders shared by the tests: valid records and hook runs."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -91,12 +93,69 @@ def run_prompt_hook(project, prompt: str, session: str = "s"):
                                               "hook_event_name": "UserPromptSubmit", "session_id": session})
 
 
-def run_cli(*args, cwd=None, input=None, env=None):
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    mask = [str(MASK)] if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0") else []
-    return subprocess.run([sys.executable, *mask, str(REPO / "scripts" / "memory.py"), *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, input=input, env=full_env, timeout=60)
+def run_cli(*args, cwd=None, input=None, env=None, process: bool = False):
+    """The CLI on ``args``: ``main(argv)`` in this process, with its own working folder, environment, stdin and
+    captured stdout/stderr (``process=True``, or the masked platform: ``python3 scripts/memory.py`` started as a
+    process). Either way a ``CompletedProcess`` with text output."""
+    argv = [str(arg) for arg in args]
+    if process or MASKED:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        mask = [str(MASK)] if MASKED else []
+        return subprocess.run([sys.executable, *mask, str(REPO / "scripts" / "memory.py"), *argv],
+                              capture_output=True, text=True, cwd=cwd, input=input, env=full_env, timeout=60)
+    from team_memory.cli.main import main
+    with in_process(cwd, env, input, ["memory.py", *argv]) as (out, err):
+        code = _exit_code(main, argv)
+    return subprocess.CompletedProcess(argv, code, out.text(), err.text())
+
+
+MASKED = os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0")
+
+
+class _Captured(io.TextIOWrapper):
+    """A stdout/stderr that is not a terminal, has a ``buffer`` (UTF-8) and keeps what was written."""
+
+    def __init__(self):
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="backslashreplace", newline="\n",
+                         write_through=True)
+
+    def text(self) -> str:
+        self.flush()
+        return self.buffer.getvalue().decode("utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def in_process(cwd, env, stdin, argv):
+    """Run code here as if it were a new process: working folder, environment, argv and standard streams set
+    for the block and put back after it (each test stays apart from the next one in its worker)."""
+    saved = os.getcwd(), dict(os.environ), sys.argv, sys.stdin, sys.stdout, sys.stderr
+    data = stdin if isinstance(stdin, bytes) else (stdin or "").encode("utf-8", errors="surrogateescape")
+    out, err = _Captured(), _Captured()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        os.environ.update({key: str(value) for key, value in (env or {}).items()})
+        sys.argv = argv
+        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+        sys.stdout, sys.stderr = out, err
+        yield out, err
+    finally:
+        os.chdir(saved[0])
+        os.environ.clear()
+        os.environ.update(saved[1])
+        sys.argv, sys.stdin, sys.stdout, sys.stderr = saved[2:]
+
+
+def _exit_code(function, *args) -> int:
+    """``function(*args)`` as a process's exit code: its return value, or what ``SystemExit`` says."""
+    try:
+        return int(function(*args) or 0)
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
 
 
 def transcript_line(role: str, text: str = "", tools=(), **extra) -> str:

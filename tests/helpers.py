@@ -66,13 +66,29 @@ def hook_command(event_file: str) -> str:
     raise KeyError(event_file)
 
 
-def run_hook(event_file: str, stdin, cwd=None, env=None, timeout: float = 30):
-    """Run a hook exactly as hooks.json says, with CLAUDE_PLUGIN_ROOT set to the checkout."""
+def run_hook(event_file: str, stdin, cwd=None, env=None, timeout: float = 30, process: bool = False):
+    """A hook on ``stdin`` with CLAUDE_PLUGIN_ROOT set to the checkout: its handler through the fail-open boundary in
+    this process (as ``hooks/launch.py`` runs it), or with ``process=True`` (and on the masked platform) exactly
+    as hooks.json says, through ``/bin/sh``. Either way a ``CompletedProcess`` with bytes output."""
     data = stdin if isinstance(stdin, bytes) else (json.dumps(stdin) if not isinstance(stdin, str) else stdin).encode()
     full_env = dict(os.environ, CLAUDE_PLUGIN_ROOT=str(REPO))
     full_env.update(env or {})
-    return subprocess.run(["/bin/sh", "-c", masked(hook_command(event_file))], input=data, capture_output=True,
-                          cwd=cwd, env=full_env, timeout=timeout)
+    if process or MASKED:
+        return subprocess.run(["/bin/sh", "-c", masked(hook_command(event_file))], input=data, capture_output=True,
+                              cwd=cwd, env=full_env, timeout=timeout)
+    import importlib
+
+    from team_memory.records.hookio import run_hook as boundary
+    name = event_file[:-len(".py")]
+    handler = importlib.import_module(f"team_memory.handlers.{name}").handle
+    launcher = str(REPO / "hooks" / event_file)
+    with in_process(cwd, full_env, data, [launcher]) as (out, err):
+        code = _exit_code(boundary, EVENTS[name], handler)
+    return subprocess.CompletedProcess([launcher], code, out.data(), err.data())
+
+
+EVENTS = {"user_prompt_submit": "UserPromptSubmit", "session_start": "SessionStart", "stop": "Stop",
+          "pre_tool_use": "PreToolUse", "post_tool_use": "PostToolUse"}
 
 
 MASK = REPO / "tests" / "platform_mask.py"
@@ -120,9 +136,12 @@ class _Captured(io.TextIOWrapper):
         super().__init__(io.BytesIO(), encoding="utf-8", errors="backslashreplace", newline="\n",
                          write_through=True)
 
-    def text(self) -> str:
+    def data(self) -> bytes:
         self.flush()
-        return self.buffer.getvalue().decode("utf-8", errors="replace")
+        return self.buffer.getvalue()
+
+    def text(self) -> str:
+        return self.data().decode("utf-8", errors="replace")
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ LAYERS = (
     ("derived",),
     ("edits", "recall", "guards"),
     ("capture", "tooluse"),
-    ("cli",),
+    ("cli", "handlers"),
 )
 TIER = {layer: tier for tier, layers in enumerate(LAYERS) for layer in layers}
 

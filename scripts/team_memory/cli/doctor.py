@@ -119,7 +119,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
             from .configcheck import config_problems
             for setting, message, advisory in config_problems(stored):
                 found.append(Finding("config", rel(config_path), f"{setting} {message}",
-                                     "fix it in memory-config.json (README: Configuration)", warning=advisory))
+                                     "fix it in memory-config.json (docs/guide.md: Configuration)", warning=advisory))
 
     conflicted_index = False
     for path in _store_files(memory_root):

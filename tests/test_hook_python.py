@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -228,3 +229,18 @@ def test_run_through_pyenv_the_shim_is_still_the_one_the_hooks_meet(tmp_path):
     assert hooks_python({"PATH": path, "PYENV_ROOT": str(root), "PYENV_DIR": str(tmp_path)}) == str(root / "shims" / "python3")
     # not run through pyenv: PATH as it is
     assert hooks_python({"PATH": path, "PYENV_ROOT": str(root)}) == str(root / "versions" / "3.11.7" / "bin" / "python3")
+
+
+@pytest.mark.parametrize("command", ["demo", "list"])
+def test_the_cli_refuses_an_old_python_and_names_its_version(command, tmp_path):
+    """``python3.8 scripts/memory.py demo`` (Ubuntu 20.04's python3): exit 1 at once, the version named, nothing run.
+    The launcher parses on any Python 3; a real 3.8 on this machine is tried too."""
+    bin_dir = tmp_path / "bin"
+    old_python(bin_dir)
+    real = [p for p in (shutil.which("python3.8"),) if p and "pyenv/shims" not in p]
+    for python in [str(bin_dir / "python3"), *real]:
+        proc = subprocess.run([python, str(REPO / "scripts" / "memory.py"), command], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=60)
+        assert proc.returncode == 1 and proc.stdout == "", proc
+        assert "team-memory needs Python 3.9 or newer; this is Python 3.8." in proc.stderr, proc.stderr
+        assert proc.stderr.count("\n") == 1, proc.stderr

@@ -129,7 +129,7 @@ _compiled: dict = {}
 def _compile_one(pattern: str, where: str):
     """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
     if pattern not in _compiled:
-        try:  # not ``re.compile``: start-up speed (see ``triage_text.compiled``)
+        try:
             _compiled[pattern] = compiled(pattern, IGNORECASE)
         except Exception as exc:  # noqa: BLE001 - re.error, told apart below
             import re

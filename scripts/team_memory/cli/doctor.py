@@ -119,7 +119,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
             from .configcheck import config_problems
             for setting, message, advisory in config_problems(stored):
                 found.append(Finding("config", rel(config_path), f"{setting} {message}",
-                                     "fix it in memory-config.json (README: Configuration)", warning=advisory))
+                                     "fix it in memory-config.json (docs/guide.md: Configuration)", warning=advisory))
 
     conflicted_index = False
     for path in _store_files(memory_root):
@@ -268,7 +268,7 @@ def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> b
 
 def _redact(memory_root: str, config: dict, path: str) -> bool:
     """Rewrite one stored record with its private sections and secrets removed (caller holds the lock)."""
-    from ..edits.write import _add_change, _write_record, now_iso
+    from ..edits.write import add_change, write_record, now_iso
     try:
         record = load_memory(path)
         clean, private, secrets = scrub_record(record, config)
@@ -276,11 +276,11 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
         return False
     if not (private or secrets) or leaks(clean, config):
         return False
-    _add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
+    add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
     category = next((c for c, f in category_folders(config).items() if os.path.dirname(path) == os.path.join(memory_root, f)), None)
     if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
         return False
-    _write_record(path, clean)
+    write_record(path, clean)
     from ..records.snapshot import scrub_copies
     scrub_copies(memory_root)  # the copies kept outside the repository lose the secret too
     return True
@@ -295,7 +295,7 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     after the new one is written.
     """
     from ..records.ids import slugify, unique_id
-    from ..edits.write import _add_change, _write_record, now_iso
+    from ..edits.write import add_change, write_record, now_iso
     if os.path.islink(path):
         return None
     try:
@@ -306,11 +306,11 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
     new_id = unique_id(memory_root, config, base or slugify(record["title"] if isinstance(record.get("title"), str) else ""))
     renamed = dict(record, id=new_id)
-    _add_change(renamed, summary, now_iso())
+    add_change(renamed, summary, now_iso())
     new_path = os.path.join(folder, f"{new_id}.json")
     if category is None or os.path.lexists(new_path) or validate_record(renamed, folder_category=category, file_id=new_id):
         return None
-    _write_record(new_path, renamed)
+    write_record(new_path, renamed)
     os.unlink(path)
     return new_path
 

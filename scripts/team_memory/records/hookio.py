@@ -84,10 +84,27 @@ def session_of(payload: dict) -> str:
 
 def project_dir_of(payload: dict) -> str:
     """Where to look for the store: the payload's ``cwd``, else ``$CLAUDE_PROJECT_DIR``, else here."""
+    if isinstance(payload, ToolCall):
+        return payload.project_dir
     for candidate in (payload.get("cwd"), os.environ.get("CLAUDE_PROJECT_DIR")):
         if isinstance(candidate, str) and candidate and "\x00" not in candidate and os.path.isdir(candidate):
             return candidate
     return os.getcwd()
+
+
+class ToolCall(dict):
+    """A tool hook's payload (still the dict every entry function takes) with what each part asks of it
+    read once: ``tool``, ``input``, ``session`` and ``project_dir`` (``project_dir_of``, a ``stat`` each)."""
+
+    __slots__ = ("tool", "input", "session", "project_dir")
+
+    def __init__(self, payload: dict):
+        super().__init__(payload)
+        self.tool = payload.get("tool_name")
+        tool_input = payload.get("tool_input")
+        self.input = tool_input if isinstance(tool_input, dict) else {}
+        self.session = session_of(payload)
+        self.project_dir = project_dir_of(payload)
 
 
 def first_store(payload: dict) -> str | None:

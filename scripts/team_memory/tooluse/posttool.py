@@ -16,7 +16,7 @@ joined into one JSON answer, printed once.
 """
 from __future__ import annotations
 
-from ..records.hookio import project_dir_of, read_payload, report_skip, run_hook, session_of
+from ..records.hookio import project_dir_of, report_skip, session_of
 
 EVENT = "PostToolUse"
 GUARDED = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell")  # toolgate.WRITE_TOOLS and the shells
@@ -26,11 +26,6 @@ PATH_KEYS = ("file_path", "notebook_path")
 READERS = dict.fromkeys(("cat", "less", "more", "nl", "bat", "wc"), ())
 READERS.update(head=("-n", "-c"), tail=("-n", "-c"), sed=("-e", "-f", "-l"),
                pytest=("-k", "-m", "-p", "-c", "-o", "--rootdir", "--deselect", "--ignore"))
-
-
-def run_post_tool_use() -> int:
-    """The PostToolUse hook: read the payload, answer for both parts (``answer``); always 0."""
-    return run_hook(EVENT, answer, payload=read_payload())
 
 
 def answer(payload: dict):

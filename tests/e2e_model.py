@@ -1,9 +1,9 @@
 """A scripted fake model for real Claude Code runs that take several tool calls.
 
-``../shared/tools/cc-e2e`` answers with at most one scripted tool call. The save loop needs more: the
-model must read the Stop hook's reason and do what it says (write a record file, run ``similar``, run
+Every real-client test runs through ``run_scripted`` (``e2e_support.run_claude`` plays one tool call and a
+reply with ``Script``). The save loop needs more: the model must read the Stop hook's reason and do what it says (write a record file, run ``similar``, run
 ``save``). ``run_scripted(project, prompt, plugin, model)`` starts a fake Messages API in this process
-(127.0.0.1, a thread), runs ``claude -p`` against it with the same isolation as ``run_e2e.sh`` (a fresh
+(127.0.0.1, a thread), runs ``claude -p`` against it with full isolation (a fresh
 config folder and temp folder, a dummy key, no network traffic besides the fake API), and returns an
 ``e2e_support.E2EResult``.
 
@@ -135,9 +135,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def run_scripted(project: Path, prompt: str, plugin: Path | None, model, *, label: str = "",
-                 cwd: Path | None = None, timeout: int = e2e.E2E_TIMEOUT, claude_args: tuple = ()) -> e2e.E2EResult:
-    """One ``claude -p PROMPT`` in ``cwd`` (default ``project``) against ``model``; plugin as ``--plugin-dir``."""
-    claude = e2e.ensure_claude(harness=False)  # this driver needs no run_e2e.sh
+                 cwd: Path | None = None, timeout: int = e2e.E2E_TIMEOUT, claude_args: tuple = (), base_env: dict | None = None) -> e2e.E2EResult:
+    """One ``claude -p PROMPT`` in ``cwd`` (default ``project``) against ``model``; plugin as ``--plugin-dir``.
+    ``base_env`` (a scratch HOME's environment, ``e2e_support.home_env``) keeps that HOME's configuration
+    instead of a fresh config folder."""
+    claude = e2e.require_claude()
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     server.model, server.requests, server.errors, server.lock = model, [], [], threading.Lock()
@@ -146,12 +148,13 @@ def run_scripted(project: Path, prompt: str, plugin: Path | None, model, *, labe
     work = Path(tempfile.mkdtemp(prefix="cc-save."))
     (work / "config").mkdir()
     (work / "tmp").mkdir()
-    env = {k: v for k, v in os.environ.items()
+    env = {k: v for k, v in (base_env or os.environ).items()
            if k not in ("ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
                         "CLAUDE_CODE_USE_FOUNDRY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
                         "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT")}
-    env.update(CLAUDE_CONFIG_DIR=str(work / "config"), CLAUDE_CODE_TMPDIR=str(work / "tmp"),
-               ANTHROPIC_BASE_URL=f"http://127.0.0.1:{server.server_address[1]}",
+    if base_env is None:
+        env.update(CLAUDE_CONFIG_DIR=str(work / "config"))
+    env.update(CLAUDE_CODE_TMPDIR=str(work / "tmp"), ANTHROPIC_BASE_URL=f"http://127.0.0.1:{server.server_address[1]}",
                ANTHROPIC_API_KEY="dummy-offline-key", NO_PROXY="127.0.0.1,localhost",
                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1",
                DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1")

@@ -1,11 +1,11 @@
-"""Running the real Claude Code CLI offline against the fake model API (``../shared/tools/cc-e2e``).
+"""Running the real Claude Code CLI offline against the fake model API of ``tests/e2e_model.py``.
 
 ``require_claude()`` is the one gate for every test that needs the real client: it returns the CLI
-in ``.cache/claude-code``, or, when the CLI or the harness is missing, skips the test with a one-line
+in ``.cache/claude-code``, or, when the CLI is missing, skips the test with a one-line
 reason. With ``TEAM_MEMORY_REQUIRE_E2E=1`` (set by ``.ci/run``) the same problem fails the test
 instead, so CI never passes by skipping. ``python3 tests/e2e_support.py --install`` installs the
 pinned CLI (``CLAUDE_VERSION``, the one place the version is named) with npm.
-``run_claude(...)`` runs one ``claude -p`` through ``run_e2e.sh`` and returns an ``E2EResult`` with
+``run_claude(...)`` runs one ``claude -p`` against that fake API (127.0.0.1, a fresh config folder) and returns an ``E2EResult`` with
 every model request and stream event, so a test asserts on what the model actually received.
 
 Projects for both ways team-memory is used: ``plugin_project`` (a plain repository; run with
@@ -30,13 +30,13 @@ from pathlib import Path
 import helpers
 
 REPO = helpers.REPO
-RUN_E2E = REPO.parent / "shared" / "tools" / "cc-e2e" / "run_e2e.sh"
 CLAUDE_PREFIX = REPO / ".cache" / "claude-code"
 CLAUDE_BIN = CLAUDE_PREFIX / "node_modules" / ".bin" / "claude"
 CLAUDE_VERSION = "2.1.330"  # the Claude Code release the e2e tests are written against (npm's default tag is older)
 CLAUDE_PACKAGE = "@anthropic-ai/claude-code"
 REQUIRE_ENV = "TEAM_MEMORY_REQUIRE_E2E"
-E2E_TIMEOUT = int(os.environ.get("E2E_TIMEOUT", "60"))  # seconds per claude run (run_e2e.sh's own default is 120)
+E2E_TIMEOUT = int(os.environ.get("E2E_TIMEOUT", "60"))  # seconds per claude run
+DEFAULT_REPLY = "FAKE-MODEL-REPLY: ok."  # the fake model's answer when a test names none
 
 TIMINGS: list = []  # (label, seconds) of every run, printed at the end of the session by test_e2e
 
@@ -59,8 +59,6 @@ def installed_version(claude_bin: Path) -> str:
 def ensure_claude(harness: bool = True) -> Path:
     """The pinned Claude Code CLI in ``.cache/claude-code``; ``E2ESetupError`` with a one-line reason if unusable."""
     how = "python3 tests/e2e_support.py --install (needs npm), or bash .ci/run"
-    if harness and not RUN_E2E.is_file():
-        raise E2ESetupError("the e2e harness ../shared/tools/cc-e2e/run_e2e.sh is not beside the checkout")
     if not CLAUDE_BIN.exists():
         raise E2ESetupError(f"the Claude Code CLI is not installed in .cache/claude-code: {how}")
     version = installed_version(CLAUDE_BIN)
@@ -192,38 +190,17 @@ def _jsonl(path: Path) -> list:
 def run_claude(project: Path, prompt: str, plugin: Path | None = None, *, label: str = "",
                tool_use: dict | None = None, reply: str | None = None, timeout: int = E2E_TIMEOUT,
                claude_args: tuple = ()) -> E2EResult:
-    """One ``claude -p PROMPT`` in ``project`` (with ``plugin`` as ``--plugin-dir``, or the drop-in hooks)."""
-    env = dict(os.environ, CLAUDE_BIN=str(require_claude()), E2E_TIMEOUT=str(timeout), E2E_KEEP="1")
-    env.pop("CLAUDE_PROJECT_DIR", None)
-    for key, value in (("E2E_TOOL_USE", json.dumps(tool_use) if tool_use else None), ("E2E_REPLY", reply)):
-        if value is None:
-            env.pop(key, None)
-        else:
-            env[key] = value
-    env.pop("E2E_EXPECT", None)
-    start = time.monotonic()
-    proc = subprocess.run(["bash", str(RUN_E2E), str(plugin) if plugin else "-", str(project), prompt, *claude_args],
-                          capture_output=True, text=True, env=env, timeout=timeout + 60)
-    seconds = time.monotonic() - start
-    TIMINGS.append((label or prompt[:40], seconds))
-    output = proc.stdout + proc.stderr
-    kept = re.search(r"^work folder kept: (.+)$", proc.stdout, re.M)
-    if not kept:
-        raise E2ESetupError(f"run_e2e.sh did not report its work folder (exit {proc.returncode}):\n{output}")
-    work = Path(kept.group(1).strip())
-    try:
-        requests = [r["body"] for r in _jsonl(work / "requests.jsonl")
-                    if r.get("method") == "POST" and r.get("path", "").split("?")[0].endswith("/v1/messages")
-                    and isinstance(r.get("body"), dict)]
-        events = _jsonl(work / "stream.jsonl")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return E2EResult(proc.returncode, output, seconds, requests, events)
+    """One ``claude -p PROMPT`` in ``project`` (with ``plugin`` as ``--plugin-dir``, or the drop-in hooks),
+    against the fake model of ``e2e_model.py``: it calls ``tool_use`` once if given, then answers ``reply``."""
+    import e2e_model
+    calls = [(tool_use["name"], tool_use.get("input", {}))] if tool_use else []
+    model = e2e_model.Script(calls, reply or DEFAULT_REPLY)
+    return e2e_model.run_scripted(project, prompt, plugin, model, label=label, timeout=timeout,
+                                  claude_args=claude_args)
 
 
 # ---------------------------------------------------------------- a scratch HOME: installed plugins
 
-FAKE_API = RUN_E2E.parent / "fake_anthropic.py"
 OFFLINE_ENV = {"NO_PROXY": "127.0.0.1,localhost", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
                "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1"}
 
@@ -257,38 +234,11 @@ def trust_folder(home: Path, folder: Path) -> None:
 
 def run_claude_home(home: Path, project: Path, prompt: str, *, env: dict | None = None, label: str = "",
                     timeout: int = E2E_TIMEOUT, claude_args: tuple = ()) -> E2EResult:
-    """One ``claude -p PROMPT`` in ``project`` with ``home`` as HOME (its installed plugins and settings), against
-    the harness's fake model API (``run_e2e.sh`` always makes a fresh configuration folder, so it cannot)."""
-    claude = require_claude()
-    work = Path(tempfile.mkdtemp(prefix="tm-e2e-"))
-    server = subprocess.Popen([sys.executable, str(FAKE_API), "--port", "0", "--port-file", str(work / "port"),
-                               "--log", str(work / "requests.jsonl"), "--timeout", str(timeout + 30)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            if (work / "port").exists() and (work / "port").read_text().strip():
-                break
-            time.sleep(0.05)
-        port = (work / "port").read_text().strip()
-        run_env = dict(env or home_env(home))
-        run_env.update(ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}", ANTHROPIC_API_KEY="dummy-offline-key")
-        start = time.monotonic()
-        with open(work / "stream.jsonl", "wb") as out:
-            proc = subprocess.run([str(claude), "-p", prompt, "--output-format", "stream-json", "--verbose",
-                                   "--include-hook-events", *claude_args], stdout=out, stderr=subprocess.PIPE,
-                                  env=run_env, cwd=str(project), timeout=timeout + 30)
-        seconds = time.monotonic() - start
-        TIMINGS.append((label or prompt[:40], seconds))
-        requests = [r["body"] for r in _jsonl(work / "requests.jsonl")
-                    if r.get("method") == "POST" and r.get("path", "").split("?")[0].endswith("/v1/messages")
-                    and isinstance(r.get("body"), dict)]
-        events = _jsonl(work / "stream.jsonl")
-        output = f"claude -p in {project} (HOME={home}): stderr {proc.stderr.decode(errors='replace')[-2000:]}"
-        return E2EResult(proc.returncode, output, seconds, requests, events)
-    finally:
-        server.kill()
-        server.wait()
-        shutil.rmtree(work, ignore_errors=True)
+    """One ``claude -p PROMPT`` in ``project`` with ``home`` as HOME (its installed plugins and settings),
+    against the fake model API of ``e2e_model.py`` (no fresh configuration folder: ``home/.claude`` is it)."""
+    import e2e_model
+    return e2e_model.run_scripted(project, prompt, None, e2e_model.Script((), DEFAULT_REPLY), label=label,
+                                  timeout=timeout, claude_args=claude_args, base_env=env or home_env(home))
 
 
 GIT_ID = ("-c", "user.name=team-memory tests", "-c", "user.email=tests@example.invalid")

@@ -110,3 +110,14 @@ def test_index_md_names_the_drop_in_cli_as_people_run_it(tmp_path):
     header = (tmp_path / ".claude" / "memory" / "index.md").read_text().splitlines()[2]
     assert "Rebuild with: python3 .claude/team-memory/scripts/memory.py rebuild" in header
     assert "scripts/memory.py rebuild" in header and str(REPO) not in header
+
+
+def test_every_saving_path_quotes_an_apostrophe_one_way():
+    """The skill, /memory-save, the Stop reminder and the orientation hints all advise the form the real
+    client runs unchanged; none advises a JSON escape Claude Code turns into a bare apostrophe."""
+    paths = [".claude/skills/team-memory/SKILL.md", ".claude/commands/memory-save.md",
+             "scripts/team_memory/capture/capture.py", "scripts/team_memory/capture/orientation.py"]
+    for rel in paths:
+        text = (REPO / rel).read_text(encoding="utf-8")
+        assert "u0027" not in text, rel
+        assert text.count("'\\''") + text.count("'\\\\''") >= (2 if rel.endswith("orientation.py") else 1), rel

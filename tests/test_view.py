@@ -12,6 +12,7 @@ import pytest
 
 from view_stores import BAD_TAG, CJK_TITLE, SECRETS, demo_project, hostile_project, page_data
 
+from helpers import REPO
 from team_memory.cli.main import main
 from team_memory.cli.viewassets import JS
 from team_memory.cli.viewpage import script_json
@@ -227,3 +228,25 @@ def test_memories_similar_would_name_for_each_other_are_flagged_but_not_a_shared
     items = articles(build(project))
     assert "similar to" not in items["cache-pages-in-redis"]
     assert "similar to use-redis-for-session " in items["use-redis-for-sessions"]
+
+
+def test_the_docs_recipe_makes_the_missing_site_folder_in_the_repository(tmp_path, monkeypatch, capsys):
+    recipe = re.search(r"memory\.py (view --out \S+)", (REPO / "docs" / "guide.md").read_text()).group(1)
+    project = demo_project(tmp_path)
+    monkeypatch.chdir(project)
+    assert main([*recipe.split(), "--no-git"]) == 0, capsys.readouterr().err
+    page = project / recipe.split()[-1]
+    assert page.is_file() and "memory" in page.read_text(encoding="utf-8")
+    assert " active memor" in capsys.readouterr().err
+
+
+def test_the_missing_folder_is_made_neither_outside_the_repository_nor_through_a_link(tmp_path, capsys):
+    project = demo_project(tmp_path)
+    outside = tmp_path / "outside"
+    assert main(["view", "--root", str(project), "--out", str(outside / "site" / "i.html")]) == 1
+    assert not outside.exists()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, project / "site")
+    assert main(["view", "--root", str(project), "--out", str(project / "site" / "deep" / "i.html")]) == 1
+    assert list(elsewhere.iterdir()) == []

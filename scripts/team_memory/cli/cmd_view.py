@@ -40,6 +40,22 @@ def register(subparsers, common) -> None:
                    help="run no git: no authors and dates from git, no stale marks")
 
 
+def _make_folder_in_repository(folder: str, root: str) -> None:
+    """Create ``folder`` (the page's missing parent) one level at a time, only inside the repository
+    ``root`` and never through a link; else the same one-line refusal as before."""
+    from ..base.sanitize import shown_path
+    rel = os.path.relpath(folder, root)
+    if rel.startswith(os.pardir) or os.path.isabs(rel):
+        raise CliError(f"no folder {shown_path(folder)} to write the page into")
+    path = root
+    for part in rel.split(os.sep):
+        path = os.path.join(path, part)
+        if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
+            raise CliError(f"{shown_path(path)} is a link or a file; make the folder for the page yourself")
+        if not os.path.lexists(path):
+            os.mkdir(path)
+
+
 def cmd_view(ctx) -> int:
     from datetime import datetime, timezone
     from ..base.fsutil import atomic_write_text
@@ -54,7 +70,8 @@ def cmd_view(ctx) -> int:
             raise CliError(f"{shown_path(target)} is a folder; name the file to write (for example "
                            f"{shown_path(os.path.join(target, 'memory.html'))})")
         if not os.path.isdir(os.path.dirname(target)):
-            raise CliError(f"no folder {shown_path(os.path.dirname(target))} to write the page into")
+            _make_folder_in_repository(os.path.dirname(target), os.path.dirname(os.path.dirname(
+                os.path.abspath(ctx.memory_root))))
     else:
         from ..derived.cachewrite import _cache_folder
         target = os.path.join(_cache_folder(ctx.memory_root), PAGE_NAME)
@@ -62,7 +79,7 @@ def cmd_view(ctx) -> int:
     active = sum(1 for m in data["memories"] if m["status"] == "active")
     review = sum(1 for m in data["memories"] if m["status"] == "active" and m["review"])
     print(shown_path(target))
-    print(f"  {active} active memories, {review} to review, {len(data['invalid'])} invalid files"
+    print(f"  {active} active memor{'y' if active == 1 else 'ies'}, {review} to review, {len(data['invalid'])} invalid files"
           + ("" if data["git"] or ctx.args.no_git else " (no git history: no authors or stale marks)"),
           file=sys.stderr)
     if ctx.args.open:

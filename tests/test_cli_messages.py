@@ -146,3 +146,17 @@ def test_the_kinds_line_holds_whole_descriptions(project, memory_root):
     kinds = next(line for line in out.splitlines() if line.startswith("Kinds: "))
     assert "\u2026" not in kinds and not kinds.rstrip().endswith(("and", "with", ","))
     assert "RUNBOOK = steps that fix a known error or issue" in kinds
+
+
+@pytest.mark.parametrize("command", ["list", "stats", "doctor", "view", "review"])
+def test_with_no_store_a_showing_command_has_nothing_to_show_and_succeeds(tmp_path, command):
+    (tmp_path / "empty").mkdir()
+    result = run_cli(command, cwd=tmp_path / "empty")
+    assert result.returncode == 0, result.stderr
+    assert "nothing to show: no memory store (.claude/memory)" in result.stderr and "error" not in result.stderr
+
+
+def test_with_no_store_a_changing_command_still_fails(tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = run_cli("retire", "x", "--reason", "gone", cwd=tmp_path / "empty")
+    assert result.returncode == 1 and "error: no memory store" in result.stderr

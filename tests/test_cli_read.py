@@ -67,7 +67,7 @@ def test_exit_codes(project, memory_root, tmp_path, capsys):
     assert main(["show", "../../etc/passwd", "--root", str(project)]) == 1
     assert main(["bogus-command"]) == 2
     assert main([]) == 2
-    assert main(["list", "--root", str(tmp_path / "nowhere")]) == 1
+    assert main(["show", "x", "--root", str(tmp_path / "nowhere")]) == 1  # a look-up of one memory: an error
     assert "no memory store" in capsys.readouterr().err
 
 

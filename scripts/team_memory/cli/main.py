@@ -113,9 +113,17 @@ def resolve_root(root: str | None) -> str:
     return found
 
 
+class NoStore(CliError):
+    """No memory store: an error for a command that changes one, nothing to show for one that reads."""
+
+
+# Commands that only show the store: with none there is nothing to show, which is no error (exit 0).
+SHOW_ONLY = frozenset({"list", "stats", "doctor", "view", "review"})
+
+
 def no_store(where: str, how: str = "in ") -> CliError:
     """The one "no store" message, right for a plugin and a drop-in install alike (neither needs a step)."""
-    return CliError(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
+    return NoStore(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
                     "--root PATH; the first save in a repository creates it")
 
 
@@ -241,6 +249,13 @@ def _run(args) -> int:
     try:
         check_text_args(args)
         return int(args.func(Context(args)) or 0)
+    except NoStore as exc:
+        from ..records.exposure import hide_secrets
+        if args.command not in SHOW_ONLY:
+            print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
+            return exc.code
+        print(f"nothing to show: {hide_secrets(str(exc))}", file=sys.stderr)
+        return 0
     except CliError as exc:
         from ..records.exposure import hide_secrets
         print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)

@@ -87,6 +87,8 @@ def test_doctor_rebuilds_a_conflicted_index_and_warnings_do_not_fail(project, me
     assert "<<<<<<<" not in index.read_text()
     capsys.readouterr()
     assert main(["doctor", "--root", str(project)]) == 0
+    out = capsys.readouterr().out
+    assert "warning  near-duplicate" in out and "healthy" not in out and "1 warning(s) above" in out
     assert main(["doctor", "--root", str(project), "--strict"]) == 1
 
 

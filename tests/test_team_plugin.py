@@ -59,6 +59,7 @@ def test_writes_the_two_entries_and_keeps_everything_else(repo):
 
     proc = run_cli("uninstall", "--plugin", repo)
     assert proc.returncode == 0, proc.stderr
+    assert ".claude/memory/" not in proc.stdout  # no store was ever made: none is claimed kept
     assert settings(repo) == THEIRS
     assert run_cli("uninstall", "--plugin", repo).stdout.startswith("the team-memory plugin is not enabled")
 

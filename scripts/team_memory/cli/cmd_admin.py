@@ -72,7 +72,9 @@ def cmd_doctor(ctx) -> int:
         if not f.fixed:
             print(f"{'':9}  {'':14}  fix: {shown_message(f.fix)}")
     fixable = sum(1 for f in remaining if f.fixable)
-    summary = f"{len(remaining)} problem(s) remain" if remaining else "the store is healthy"
+    warned = sum(1 for f in findings if f.warning and not f.fixed)
+    summary = (f"{len(remaining)} problem(s) remain" if remaining else
+               f"no problems; {warned} warning(s) above" if warned else "the store is healthy")
     if fixable and not ctx.args.fix:
         summary += f"; {fixable} can be fixed with: {CLI} doctor --fix"
     print(summary)

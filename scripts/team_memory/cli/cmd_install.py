@@ -178,6 +178,7 @@ def _plugin_uninstalled(ctx) -> int:
     backup = f"; backup {_rel(project, settings['backup'])}" if settings["backup"] else ""
     print(f"team-memory plugin setting removed from {project}")
     print(f"  settings  {_rel(project, settings['path'])}: {what}{backup}")
-    print(f"  kept      {_rel(project, report['memory_root'])}/ (your memories) and .gitignore; a teammate who "
+    memories = f"{_rel(project, report['memory_root'])}/ (your memories) and " if os.path.isdir(report["memory_root"]) else ""
+    print(f"  kept      {memories}.gitignore; a teammate who "
           "installed the plugin keeps it until they run: claude plugin uninstall team-memory@team-memory")
     return 0

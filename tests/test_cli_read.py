@@ -21,6 +21,12 @@ def test_demo_runs_the_real_hook():
     assert "- [RUNBOOK] Fix pydantic ImportError -> .claude/memory/runbooks/fix-pydantic-import.json" in proc.stdout
     assert "(nothing injected)" in proc.stdout  # the haiku prompt
     assert "Use Celery beat" not in proc.stdout  # retired in the demo store
+    assert "celery cron memory matches but is retired" in proc.stdout  # and the demo says so
+
+
+def test_a_kept_demo_project_ignores_its_derived_files(tmp_path):
+    assert run_cli("demo", "--keep", tmp_path / "demo").returncode == 0
+    assert ".claude/memory/index.md" in (tmp_path / "demo" / ".gitignore").read_text()
 
 
 def test_rebuild_and_list(project, memory_root, capsys):

@@ -32,6 +32,10 @@ DEMO_PROMPTS = (
     "write a haiku about autumn leaves",
 )
 
+# Why a built-in prompt gets nothing: the demo's one retired memory is about it.
+RETIRED_NOTE = {DEMO_PROMPTS[3]: " -- the celery cron memory matches but is retired (superseded), "
+                                 "and retired memories are never recalled"}
+
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "demo", cmd_demo,
@@ -54,6 +58,8 @@ def build_demo_project(project: str) -> str:
     with open(runbook, "w", encoding="utf-8") as f:
         f.write(dump_memory(record))
     rebuild_index(memory_root, load_config(memory_root))
+    from .install import ensure_gitignore
+    ensure_gitignore(project)  # as a real project has: derived files stay out of git
     return memory_root
 
 
@@ -86,7 +92,7 @@ def cmd_demo(ctx) -> int:
         for prompt in prompts:
             print(ctx.color(f"> {prompt}", "36"))
             out = run_hook(project, prompt)
-            print(out.rstrip() if out.strip() else "(nothing injected)")
+            print(out.rstrip() if out.strip() else "(nothing injected)" + RETIRED_NOTE.get(prompt, ""))
             print()
         if ctx.args.keep:
             print(f"Kept the demo project in {project}; try: {CLI} search "

@@ -160,3 +160,11 @@ def test_with_no_store_a_changing_command_still_fails(tmp_path):
     (tmp_path / "empty").mkdir()
     result = run_cli("retire", "x", "--reason", "gone", cwd=tmp_path / "empty")
     assert result.returncode == 1 and "error: no memory store" in result.stderr
+
+
+def test_a_save_outside_git_says_what_to_do_not_that_a_save_would_fix_it(tmp_path):
+    (tmp_path / "loose").mkdir()
+    result = run_cli("save", "--record", json.dumps(record("preference", "p", "Prefer ruff", ["lint"])),
+                     cwd=tmp_path / "loose")
+    assert result.returncode == 1 and "nothing was saved" in result.stderr and "git init" in result.stderr
+    assert "first save" not in result.stderr and not (tmp_path / "loose" / ".claude").exists()

@@ -165,8 +165,11 @@ def write_root(ctx) -> str:
     except CliError as exc:
         repo = repo_root_of(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
         if repo is None:
-            raise CliError(f"{exc} (add and save create the store at the repository root, or where --root "
-                           "names the project folder)") from None
+            from ..base.sanitize import shown_path
+            here = shown_path(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+            raise CliError(f"nothing was saved: {here} is not inside a git repository and has no memory store "
+                           "(.claude/memory); run inside a repository (git init makes one) or pass --root "
+                           "PROJECT-FOLDER") from None
     nested = os.path.join(repo, *MEMORY_REL)
     new_store(nested)
     ctx._root = nested

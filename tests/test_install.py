@@ -328,3 +328,26 @@ def test_uninstall_twice_says_nothing_was_installed(repo):
     assert "uninstalled from" in run_cli("uninstall", repo).stdout
     again = run_cli("uninstall", repo)
     assert again.returncode == 0 and "not installed" in again.stdout and "uninstalled" not in again.stdout
+
+
+def test_a_user_scope_plugin_beside_the_drop_in_is_named_by_install_and_doctor(tmp_path, monkeypatch):
+    """Both load every hook: two orientation blocks, two Stop reminders. The files are the ones Claude Code
+    2.1.330 writes for ``claude plugin install team-memory@team-memory`` (tests/test_e2e_install.py)."""
+    home = tmp_path / "home"
+    (home / ".claude" / "plugins").mkdir(parents=True)
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(
+        {"version": 2, "plugins": {"team-memory@team-memory": [{"scope": "user", "version": "0.3.0"}]}}))
+    monkeypatch.setenv("HOME", str(home))
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    installed = run_cli("install", project)
+    assert installed.returncode == 0, installed.stderr
+    assert "every hook runs twice" in installed.stdout and "claude plugin uninstall team-memory@team-memory" in installed.stdout
+    doctor = run_cli("doctor", "--json", cwd=project)
+    (finding,) = [f for f in json.loads(doctor.stdout)["findings"] if f["kind"] == "double-hooks"]
+    assert finding["warning"] and "installed_plugins.json" in finding["message"] and "uninstall" in finding["fix"]
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps({"version": 2, "plugins": {}}))
+    (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"team-memory@team-memory": True}}))
+    assert "settings.json" in run_cli("doctor", cwd=project).stdout
+    (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {}}))
+    assert "double-hooks" not in run_cli("doctor", cwd=project).stdout

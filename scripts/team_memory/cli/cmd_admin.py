@@ -54,6 +54,8 @@ def cmd_doctor(ctx) -> int:
     findings = examine(root, config, temp_min_age=ctx.args.temp_age)
     from .hookpython import findings as hook_python
     findings += hook_python()  # the interpreter every hook starts: a version manager's shim costs every call
+    from .doctor import user_plugin_too
+    findings += user_plugin_too(os.path.dirname(os.path.dirname(os.path.abspath(root))))
     if ctx.args.fix and any(f.fixable for f in findings):
         repair(root, config, findings)
     remaining = [f for f in findings if not f.fixed and (not f.warning or ctx.args.strict)]

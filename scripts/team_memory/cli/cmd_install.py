@@ -102,6 +102,9 @@ def cmd_install(ctx) -> int:
         else:
             print(f"  kept      {rel} (yours, not ours: not overwritten)")
     _python_advice()
+    from .doctor import user_plugin_too
+    for finding in user_plugin_too(project):
+        print(f"warning: {finding.message}; {finding.fix}")
     print("next: commit .claude/ and .gitignore; teammates get memory with git clone. "
           "Try: python3 .claude/team-memory/scripts/memory.py demo")
     return 0

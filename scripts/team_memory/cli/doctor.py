@@ -365,3 +365,34 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
         moved += [path, new_path]
         finding.message += f"; {rel} is now {_rel(memory_root, new_path)}"
     return True
+
+
+PLUGIN_ID = "team-memory@team-memory"
+
+
+def user_plugin_too(project: str, home: str | None = None) -> list:
+    """A warning when this project has the drop-in install and the user also installed the plugin at user
+    scope (``~/.claude/plugins/installed_plugins.json`` or ``~/.claude/settings.json`` enabledPlugins, as
+    Claude Code 2.1.330 writes them): every hook then runs twice."""
+    if not os.path.isdir(os.path.join(project, ".claude", "team-memory")):
+        return []
+    config = os.path.join(home or os.path.expanduser("~"), ".claude")
+    hits = []
+    for rel, key in ((os.path.join("plugins", "installed_plugins.json"), "plugins"), ("settings.json", "enabledPlugins")):
+        path = os.path.join(config, rel)
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.loads(f.read(1_000_000))
+        except (OSError, ValueError):
+            continue
+        entry = data.get(key) if isinstance(data, dict) else None
+        if isinstance(entry, dict) and entry.get(PLUGIN_ID):
+            hits.append("~/.claude/" + rel.replace(os.sep, "/"))
+    if not hits:
+        return []
+    return [Finding("double-hooks", ".claude/team-memory",
+                    f"the team-memory plugin is installed for your user ({', '.join(hits)}) and this project has the "
+                    "drop-in install: every hook runs twice (two orientation blocks, two Stop reminders)",
+                    f"keep one: claude plugin uninstall {PLUGIN_ID} (the drop-in stays, for the whole team), or "
+                    "python3 .claude/team-memory/scripts/memory.py uninstall . (the plugin stays, for you alone)",
+                    warning=True)]

@@ -15,7 +15,7 @@ anyone, and git happily commits symbolic links. The rule (docs/reliability.md):
   hooks swallow and ``doctor`` reports with its fix.
 - Whatever writes into a repository (the installs) checks every path it will touch first
   (``refuse_links``: no link on the way or in place, else nothing is changed) and reads and writes
-  through ``read_text`` / ``write_text``.
+  through ``read_text`` / ``fsutil.write_text_under``.
 - Where a store is (``find_memory_root``): the nearest ``.claude/memory`` at or above the
   working folder's real path, never above the repository root, checked by the rule above.
   Here, not with the records, so a hook that only needs the store's place (recall by file on
@@ -225,19 +225,6 @@ def read_text(path: str, limit: int = MAX_FILE_BYTES, errors: str = "strict") ->
     except FileNotFoundError:
         return None
     return data.decode("utf-8", errors)
-
-
-def write_text(root: str, rel: str, text: str, mode: int = 0o644) -> str:
-    """Write ``root/rel`` atomically, its missing folders made, never through a link on the way (``UnsafePath``)."""
-    from .fsutil import atomic_write_text
-    refuse_links(root, [rel])
-    parts = rel.replace("\\", "/").split("/")
-    folder = root
-    for part in parts[:-1]:
-        folder = make_dir(os.path.join(folder, part))
-    path = os.path.join(folder, parts[-1])
-    atomic_write_text(path, text, mode)
-    return path
 
 
 def find_memory_root(start: str | None = None) -> str | None:

@@ -120,3 +120,16 @@ def test_doctor_names_too_many_cues(project, many_cues_config):
     proc = run_cli("doctor", "--root", many_cues_config)
     problem = [line for line in proc.stdout.splitlines() if "extra_cues" in line]
     assert len(problem) == 1 and "60 cues" in problem[0] and "merge cues" in problem[0], proc.stdout
+
+
+def test_the_deadline_is_checked_between_patterns(monkeypatch):
+    """One line, many slow cues: scoring stops at its deadline, not after every cue has run on the line."""
+    config = load_config(None)
+    config.setdefault("triage", {})["extra_cues"] = {"decision": {"primary": [QUADRATIC + f"|x{i}" for i in range(100)]}}
+    line = ("we decided to use redis number a " * 40)[:980] + ", 0123456789"
+    turns = [type("Turn", (), {"role": "assistant", "text": line, "tools": []})()]
+    cues = triage.compile_cues(config, line.lower())
+    monkeypatch.setattr(triage, "SCORING_SECONDS", 0.05)
+    began = time.monotonic()
+    triage.score_categories(turns, config, cues)
+    assert time.monotonic() - began < 0.25  # on main: every cue on the line, about 0.5 s

@@ -17,7 +17,6 @@ import re
 import stat
 import time
 from dataclasses import asdict, dataclass
-from difflib import SequenceMatcher
 
 from ..base.cliname import user_cli
 from ..base.config import MAX_CONFIG_BYTES, category_folders
@@ -36,7 +35,6 @@ CLI = user_cli()
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
-NEAR_DUPLICATE = 0.9  # title similarity (0-1) above which two memories look like one
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 
 
@@ -95,35 +93,6 @@ def _links(memory_root: str) -> list:
                                        "make it a separate file: cp it aside, then move the copy over it",
                                        warning=True))
     return out
-
-
-PROBE_WORDS, MAX_PROBED = 3, 64  # near_duplicates: the rarest words a title is looked up by, titles per word
-
-
-def near_duplicates(titles: list) -> list:
-    """``[(path_a, path_b)]``: titles (``(category, normalised title, path)``) of one category that
-    ``SequenceMatcher`` finds at least ``NEAR_DUPLICATE`` alike. Not every pair (1,000 memories took 26 s):
-    titles that close share all but a word or two, so each is compared only with the titles holding one of
-    its ``PROBE_WORDS`` rarest words (at most ``MAX_PROBED`` per word), after the cheap upper bounds."""
-    from collections import Counter, defaultdict
-    words = [set(title.split()) for _, title, _ in titles]
-    counts = Counter(word for ws in words for word in ws)
-    holding = defaultdict(list)
-    for i, (category, _, _) in enumerate(titles):
-        for word in words[i]:
-            holding[(category, word)].append(i)
-    out, seen = [], set()
-    for i, (category, title, path) in enumerate(titles):
-        for word in sorted(words[i], key=lambda w: (counts[w], w))[:PROBE_WORDS]:
-            for j in holding[(category, word)][:MAX_PROBED]:
-                if j == i or (min(i, j), max(i, j)) in seen:
-                    continue
-                seen.add((min(i, j), max(i, j)))
-                matcher = SequenceMatcher(None, title, titles[j][1])
-                if matcher.real_quick_ratio() >= NEAR_DUPLICATE and matcher.quick_ratio() >= NEAR_DUPLICATE \
-                        and matcher.ratio() >= NEAR_DUPLICATE:
-                    out.append((path, titles[j][2]) if i < j else (titles[j][2], path))
-    return sorted(out)
 
 
 def _norm_title(title: str) -> str:
@@ -233,7 +202,9 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                  "; fix the invalid one first, then --fix can give it a new id"),
                                  fixable=not invalid.intersection(paths[1:])))
 
-    for path_a, path_b in near_duplicates(titles):
+    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
+    for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
+        path_a, path_b = titles[a][2], titles[b][2]
         found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
                              "have nearly the same title", "merge them: update one, retire the other", warning=True))
 

@@ -27,6 +27,10 @@ def read_payload(stream=None) -> dict:
         raw = stream.buffer.read(MAX_STDIN_BYTES) if hasattr(stream, "buffer") else stream.read()
     except (OSError, ValueError):
         return {}
+    if not raw and sys.argv[1:] in (["python"], ["py -3"]):
+        # A fallback of hooks.json's chain finding stdin already read: an earlier interpreter ran this hook and
+        # then failed; running it again would answer twice. Exit 0, so its answer stands (``run_hook``).
+        raise SystemExit(0)
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", errors="replace")
     if not raw.strip():
@@ -61,7 +65,7 @@ def run_hook(event: str, handler, payload: dict | None = None) -> int:
         result = handler(payload)
         emit(result)
     except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
-        if not isinstance(exc, KeyboardInterrupt):
+        if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
             report_skip(event, exc)
     return 0
 

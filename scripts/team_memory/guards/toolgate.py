@@ -44,7 +44,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..records.hookio import read_payload, run_hook
+from ..records.hookio import read_payload, run_hook, tool_calls
 
 HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttool", "check_tool_result")}
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -80,18 +80,24 @@ def handler(event: str):
 
 def run_tool_hook(event: str) -> int:
     """Read the payload; exit at once when ``outside_store``, else run the full guard (``HANDLERS``)."""
-    payload = read_payload()
-    try:
-        if outside_store(payload):
-            return 0
-    except Exception:  # noqa: BLE001 - unsure: the full guard decides
-        pass
+    calls = [call for call in tool_calls(read_payload()) if not _certainly_outside(call)]
+    if not calls:
+        return 0
     try:
         full = handler(event)
     except Exception as exc:  # noqa: BLE001 - a broken install must never break the session
         print(f"[team-memory] {event} hook disabled: {exc}", file=sys.stderr)
         return 0
-    return run_hook(event, full, payload=payload)
+    if len(calls) == 1:
+        return run_hook(event, full, payload=calls[0])
+    return run_hook(event, lambda _: next(filter(None, map(full, calls)), None), payload={})  # first denial
+
+
+def _certainly_outside(payload: dict) -> bool:
+    try:
+        return outside_store(payload)
+    except Exception:  # noqa: BLE001 - unsure: the full guard decides
+        return False
 
 
 def outside_store(payload: dict) -> bool:

@@ -38,6 +38,36 @@ def read_payload(stream=None) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+# Codex's patch tool: ``tool_name`` "apply_patch", ``tool_input.command`` the patch, which names each file
+# it adds, updates, deletes or moves to on a line of its own (checked with Codex CLI 0.171.0).
+PATCH_TOOL = "apply_patch"
+PATCH_FILE_LINES = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+MAX_PATCH_FILES = 200
+
+
+def patch_files(patch: str) -> list:
+    """The files an ``apply_patch`` patch names, in order, each once (a bounded line scan, no ``re``)."""
+    files = []
+    for line in patch.split("\n"):
+        if line.startswith("*** ") and len(files) < MAX_PATCH_FILES:
+            for head in PATCH_FILE_LINES:
+                if line.startswith(head):
+                    path = line[len(head):].strip()
+                    if path and "\x00" not in path and path not in files:
+                        files.append(path)
+    return files
+
+
+def tool_calls(payload: dict) -> list:
+    """A tool hook's payload as the calls the guard and recall by file judge: itself, or for Codex's
+    ``apply_patch`` one ``Edit`` of each file the patch names (the guard denies if any one is denied)."""
+    tool_input = payload.get("tool_input")
+    patch = tool_input.get("command") if payload.get("tool_name") == PATCH_TOOL and isinstance(tool_input, dict) else None
+    if not isinstance(patch, str):
+        return [payload]
+    return [dict(payload, tool_name="Edit", tool_input={"file_path": path}) for path in patch_files(patch)]
+
+
 def emit(result) -> None:
     """Write a handler's result to stdout as UTF-8, whatever the locale."""
     if result is None or result == "":

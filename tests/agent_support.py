@@ -130,9 +130,11 @@ def run_codex(project: Path, prompt: str, script=(), *, args=()) -> CodexRun:
 if __name__ == "__main__":  # pragma: no cover
     if sys.argv[1:] == ["--install"]:
         try:
-            npm_install(CODEX_PREFIX, CODEX_PACKAGE, CODEX_VERSION)
+            if not CODEX_BIN.exists() or _version(CODEX_BIN) != CODEX_VERSION:
+                npm_install(CODEX_PREFIX, CODEX_PACKAGE, CODEX_VERSION)
             print(f"Codex {CODEX_VERSION}: {ensure_codex()}")
-            npm_install(GEMINI_PREFIX, GEMINI_PACKAGE, GEMINI_VERSION)
+            if not (GEMINI_PREFIX / "node_modules" / ".bin" / "gemini").exists():
+                npm_install(GEMINI_PREFIX, GEMINI_PACKAGE, GEMINI_VERSION)
             print(f"Gemini CLI {GEMINI_VERSION}: {GEMINI_PREFIX}")
         except AgentSetupError as exc:
             sys.exit(f"error: {exc}")

@@ -1,0 +1,151 @@
+"""``install --agent codex`` and the translations of Codex's payloads at the hooks' input boundary.
+
+What Codex CLI 0.171.0 sends (read from the client itself, see ``test_codex_e2e.py``): its shell arrives as
+``Bash`` with ``command``; its patch tool as ``apply_patch`` with the patch in ``command``; its transcript is a
+rollout JSONL of ``response_item`` lines (Responses API items).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+import helpers
+
+CODEX_HOOKS = (".codex", "hooks.json")
+PATCH = ("*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** Add File: .claude/memory/decisions/x.json\n"
+         "+{}\n*** Delete File: old.txt\n*** Update File: src/app.py\n*** Move to: src/main.py\n*** End Patch\n")
+
+
+@pytest.fixture
+def repo(tmp_path):
+    project = tmp_path / "repo"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    return project
+
+
+def _codex_hook(name: str):
+    """The command install --agent codex writes for ``name``, run in ``project`` as Codex runs it (cwd there)."""
+    def run(project, payload):
+        hooks = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]
+        command = next(h["command"] for groups in hooks.values() for g in groups for h in g["hooks"] if name in h["command"])
+        return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload).encode(), cwd=project,
+                              capture_output=True, timeout=30)
+    return run
+
+
+# ---------------------------------------------------------------- translations
+
+def test_patch_files_names_every_file_once_in_order():
+    from team_memory.records.hookio import patch_files
+    assert patch_files(PATCH) == ["src/app.py", ".claude/memory/decisions/x.json", "old.txt", "src/main.py"]
+    assert patch_files("no patch here") == []
+
+
+def test_apply_patch_becomes_one_edit_per_file_and_other_calls_stay():
+    from team_memory.records.hookio import tool_calls
+    payload = {"tool_name": "apply_patch", "tool_input": {"command": PATCH}, "cwd": "/x", "session_id": "s"}
+    calls = tool_calls(payload)
+    assert [c["tool_input"] for c in calls][:2] == [{"file_path": "src/app.py"},
+                                                    {"file_path": ".claude/memory/decisions/x.json"}]
+    assert {c["tool_name"] for c in calls} == {"Edit"} and all(c["session_id"] == "s" for c in calls)
+    bash = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
+    assert tool_calls(bash) == [bash]
+
+
+def test_rollout_lines_read_as_turns():
+    from team_memory.capture.transcript import parse_lines
+    lines = [
+        {"type": "session_meta", "payload": {"cwd": "/x"}},
+        {"type": "response_item", "payload": {"type": "message", "role": "developer",
+                                              "content": [{"type": "input_text", "text": "system stuff"}]}},
+        {"type": "response_item", "payload": {"type": "message", "role": "user",
+                                              "content": [{"type": "input_text", "text": "<environment_context>x"}]}},
+        {"type": "response_item", "payload": {"type": "message", "role": "user",
+                                              "content": [{"type": "input_text", "text": "use redis?"}]}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "call_id": "c1",
+                                              "arguments": json.dumps({"cmd": "pytest -q"})}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "ok"}},
+        {"type": "response_item", "payload": {"type": "custom_tool_call", "name": "apply_patch", "call_id": "c2",
+                                              "input": PATCH}},
+        {"type": "response_item", "payload": {"type": "message", "role": "assistant",
+                                              "content": [{"type": "output_text", "text": "Decided: redis."}]}},
+    ]
+    turns = parse_lines("\n".join(json.dumps(line) for line in lines).encode() + b"\n")
+    assert [(t.role, t.text, t.tools) for t in turns] == [
+        ("user", "use redis?", ()), ("assistant", "", ("Bash",)), ("tool_result", "ok", ()),
+        ("assistant", "", ("Edit",) * 4), ("assistant", "Decided: redis.", ())]
+    assert [path for _, path in turns[3].files] == ["src/app.py", ".claude/memory/decisions/x.json", "old.txt",
+                                                    "src/main.py"]
+
+
+# ---------------------------------------------------------------- install
+
+def test_install_codex_keeps_other_settings_and_a_second_run_changes_nothing(repo):
+    (repo / ".codex").mkdir()
+    mine = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}, "other": 1}
+    (repo / ".codex" / "hooks.json").write_text(json.dumps(mine))
+    proc = helpers.run_cli("install", repo, "--agent", "codex")
+    assert proc.returncode == 0, proc.stderr
+    assert "trust" in proc.stdout and "review" in proc.stdout  # what Codex will ask, said
+    data = json.loads((repo / ".codex" / "hooks.json").read_text())
+    assert data["other"] == 1 and data["hooks"]["Stop"][0] == mine["hooks"]["Stop"][0]
+    assert set(data["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"}
+    assert data["hooks"]["PreToolUse"][0]["matcher"] == "Bash|apply_patch"
+    assert json.loads((repo / ".codex" / "hooks.json.bak").read_text()) == mine
+    assert (repo / ".claude" / "team-memory" / "hooks" / "stop.py").is_file()
+    assert not (repo / ".claude" / "settings.json").exists()  # Claude Code's hooks only with --agent claude
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert helpers.run_cli("install", repo, "--agent", "codex").returncode == 0
+    after = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert {p for p in after if after[p] != before.get(p)} == set()
+    proc = helpers.run_cli("uninstall", repo, "--agent", "codex")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((repo / ".codex" / "hooks.json").read_text()) == mine
+
+
+def test_install_codex_and_claude_together(repo):
+    proc = helpers.run_cli("install", repo, "--agent", "claude", "--agent", "codex")
+    assert proc.returncode == 0, proc.stderr
+    assert "hooks" in json.loads((repo / ".claude" / "settings.json").read_text())
+    assert "hooks" in json.loads((repo / ".codex" / "hooks.json").read_text())
+
+
+def test_install_codex_refuses_a_linked_codex_folder(repo, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, repo / ".codex")
+    proc = helpers.run_cli("install", repo, "--agent", "codex")
+    assert proc.returncode != 0 and "link" in proc.stderr
+    assert list(outside.iterdir()) == []
+
+
+def test_codex_guard_denies_a_patch_into_the_store_and_allows_others(repo):
+    assert helpers.run_cli("install", repo, "--agent", "codex").returncode == 0
+    run = _codex_hook("pre_tool_use.py")
+    base = {"hook_event_name": "PreToolUse", "cwd": str(repo), "session_id": "s", "tool_name": "apply_patch"}
+    denied = run(repo, dict(base, tool_input={"command": PATCH}))
+    assert json.loads(denied.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", denied
+    patch = "*** Begin Patch\n*** Add File: src/ok.py\n+x\n*** End Patch\n"
+    assert run(repo, dict(base, tool_input={"command": patch})).stdout == b""
+
+
+def test_codex_recall_by_file_for_a_patched_file(repo):
+    assert helpers.run_cli("install", repo, "--agent", "codex").returncode == 0
+    helpers.write(repo / ".claude" / "memory", helpers.record(
+        "decision", "billing-rounding", "Billing rounds half to even", tags=["billing"],
+        related_files=["src/billing.py"]))
+    (repo / "src").mkdir()
+    (repo / "src" / "billing.py").write_text("x = 1\n")
+    assert helpers.run_cli("rebuild", cwd=repo).returncode == 0
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@e"]
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "init"], check=True)
+    patch = "*** Begin Patch\n*** Update File: src/billing.py\n@@\n-a\n+b\n*** End Patch\n"
+    proc = _codex_hook("post_tool_use.py")(repo, {
+        "hook_event_name": "PostToolUse", "cwd": str(repo), "session_id": "s", "tool_name": "apply_patch",
+        "tool_input": {"command": patch}, "tool_response": "Success."})
+    assert "Billing rounds half to even" in proc.stdout.decode(), proc

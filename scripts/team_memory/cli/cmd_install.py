@@ -62,6 +62,17 @@ def register(subparsers, common) -> None:
     _agent_option(p)
     p.add_argument("--json", action="store_true", help="print what was done as JSON")
 
+    add_command(subparsers, common, "mcp", cmd_mcp,
+                "serve the memory to an agent over MCP (stdio; started by the agent, ends with it)",
+                "  python3 .claude/team-memory/scripts/memory.py mcp     # what .cursor/mcp.json and .vscode/mcp.json run\n"
+                "  python3 scripts/memory.py mcp --root ~/src/app\n"
+                "tools: search, show, file_memories, save (see docs/agents.md)")
+
+
+def cmd_mcp(ctx) -> int:
+    from .mcp import serve
+    return serve(ctx.memory_root)
+
 
 def _agent_option(p) -> None:
     from .agents import AGENTS

@@ -35,7 +35,7 @@ COMMAND_HOME = {
     "archive": "cmd_write", "restore": "cmd_write", "unarchive": "cmd_write", "validate": "cmd_write",
     "similar": "cmd_similar", "doctor": "cmd_admin", "gc": "cmd_admin", "stats": "cmd_admin",
     "export": "cmd_transfer", "import": "cmd_transfer", "edit": "cmd_edit", "review": "cmd_review",
-    "view": "cmd_view",
+    "view": "cmd_view", "mcp": "cmd_install",
 }
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
@@ -238,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # Commands whose output is data meant to be read back (JSON Lines), written as is.
-RAW_OUTPUT = frozenset({"export"})
+RAW_OUTPUT = frozenset({"export", "mcp"})
 
 
 def _run(args) -> int:

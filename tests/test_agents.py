@@ -149,3 +149,59 @@ def test_codex_recall_by_file_for_a_patched_file(repo):
         "hook_event_name": "PostToolUse", "cwd": str(repo), "session_id": "s", "tool_name": "apply_patch",
         "tool_input": {"command": patch}, "tool_response": "Success."})
     assert "Billing rounds half to even" in proc.stdout.decode(), proc
+
+
+# ---------------------------------------------------------------- cursor, vscode and AGENTS.md
+
+HIGH = {"category": "constraint", "title": "Never deploy on Fridays", "tags": ["deploy"],
+        "content": {"kind": "policy", "rule": "no deploys on Fridays", "impact": ["releases"], "severity": "high",
+                    "active": True}}
+
+
+def test_cursor_and_vscode_get_the_mcp_server_and_agents_md_keeps_the_teammates_text(repo):
+    own = "# Our agents\r\n\nRun `make check` before pushing.\n"
+    (repo / "AGENTS.md").write_bytes(own.encode())
+    (repo / ".vscode").mkdir()
+    (repo / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"db": {"type": "stdio", "command": "db"}}}))
+    proc = helpers.run_cli("install", repo, "--agent", "cursor", "--agent", "vscode")
+    assert proc.returncode == 0, proc.stderr
+    cursor = json.loads((repo / ".cursor" / "mcp.json").read_text())["mcpServers"]["team-memory"]
+    assert cursor["args"][1:] == ["mcp", "--root", "${workspaceFolder}"]
+    vscode = json.loads((repo / ".vscode" / "mcp.json").read_text())["servers"]
+    assert vscode["db"] == {"type": "stdio", "command": "db"} and vscode["team-memory"]["type"] == "stdio"
+    text = (repo / "AGENTS.md").read_bytes().decode()
+    assert text.startswith(own) and "memory.py search" in text and "memory.py save" in text
+
+    saved = helpers.run_cli("save", "--root", repo, "--record", json.dumps(HIGH))
+    assert saved.returncode == 0, saved.stderr
+    before = (repo / "AGENTS.md").read_bytes()
+    assert helpers.run_cli("install", repo, "--agent", "cursor").returncode == 0
+    block = (repo / "AGENTS.md").read_bytes()
+    assert block != before and b"- Never deploy on Fridays" in block and block.startswith(own.encode())
+    assert len(block) - len(own) <= 2048 + 1
+    assert helpers.run_cli("install", repo, "--agent", "cursor").returncode == 0
+    assert (repo / "AGENTS.md").read_bytes() == block  # memories unchanged: the block is not rewritten
+
+    assert helpers.run_cli("uninstall", repo, "--agent", "cursor", "--agent", "vscode").returncode == 0
+    assert (repo / "AGENTS.md").read_bytes() == own.encode()
+    assert json.loads((repo / ".vscode" / "mcp.json").read_text()) == {"servers": {"db": {"type": "stdio", "command": "db"}}}
+    assert not (repo / ".cursor" / "mcp.json").exists()
+
+
+def test_agents_md_block_stays_under_two_kilobytes(repo):
+    assert helpers.run_cli("install", repo, "--agent", "codex").returncode == 0
+    for n in range(60):
+        record = dict(HIGH, title=f"Constraint number {n} with a long title about deploy windows and freezes")
+        assert helpers.run_cli("save", "--root", repo, "--record", json.dumps(record)).returncode == 0
+    assert helpers.run_cli("install", repo, "--agent", "codex").returncode == 0
+    text = (repo / "AGENTS.md").read_text()
+    assert len(text.encode()) <= 2048 and "list --category constraint" in text and "Constraint number 0" in text
+
+
+def test_agents_md_through_a_link_is_refused(repo, tmp_path):
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("theirs\n")
+    os.symlink(outside, repo / "AGENTS.md")
+    proc = helpers.run_cli("install", repo, "--agent", "codex")
+    assert proc.returncode != 0 and "link" in proc.stderr
+    assert outside.read_text() == "theirs\n"

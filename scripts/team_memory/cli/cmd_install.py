@@ -179,11 +179,14 @@ def _agents_installed(ctx) -> int:
             print("  claude    .claude/settings.json hooks, commands and skill")
             continue
         hooks = part["hooks"]
-        how = "unchanged" if not hooks["changed"] else "hooks merged" + (
+        how = "unchanged" if not hooks["changed"] else ("hooks merged" if name == "codex" else "MCP server added") + (
             f"; backup {_rel(project, hooks['backup'])}" if hooks["backup"] else "")
         print(f"  {name:<9} {_rel(project, hooks['path'])}: {how}")
         print(f"            {part['asks']}")
-    print("next: commit .claude/, .codex/ and .gitignore; teammates get memory with git clone.")
+    block = report["agents_md"]
+    print(f"  AGENTS.md {'block written' if block['changed'] else 'block unchanged'} (search and save commands, "
+          "critical and high constraints; your own text is kept)")
+    print("next: commit .claude/, AGENTS.md, .gitignore and each agent's file; teammates get memory with git clone.")
     return 0
 
 
@@ -227,6 +230,8 @@ def _agents_uninstalled(ctx) -> int:
             if hooks["changed"] else "nothing of ours there"
         backup = f"; backup {_rel(project, hooks['backup'])}" if hooks["backup"] else ""
         print(f"  {name:<9} {_rel(project, hooks['path'])}: {what}{backup}")
+    if report["agents_md"]["changed"]:
+        print("  AGENTS.md our block removed (your own text kept)")
     print("  kept      .claude/memory/ (your memories); uninstall without --agent removes the runtime")
     return 0
 

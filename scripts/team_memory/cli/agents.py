@@ -35,11 +35,11 @@ CODEX_ROOT = "./.claude/team-memory"
 CODEX_FILE = (".codex", "hooks.json")
 # Codex's tool names in hook payloads (0.171.0): its shell is "Bash", its patch tool "apply_patch".
 CODEX_MATCHER = {"PreToolUse": "Bash|apply_patch", "PostToolUse": "Bash|apply_patch"}
-CODEX_ASKS = ("Codex runs a project's hooks only in a trusted project and only once you have reviewed them. "
-              "On the first start in this repository (start codex at its root) it asks whether you trust the folder: "
-              "answer yes. It then says the project's hooks need review: open the review and approve the five "
-              "team-memory hooks (their commands run .claude/team-memory/hooks/*.py). "
-              "For automation: codex exec --trust --dangerously-bypass-hook-trust.")
+CODEX_ASKS = ("Codex asks twice on the first start in this repository (start codex at its root): \"Trust this "
+              "folder?\": answer 1, Trust and continue (project hooks run only in a trusted project); then \"Hooks "
+              "need review: 5 hooks are new or changed\": answer 2, Trust all and continue (or 1 to review them: "
+              "their commands run .claude/team-memory/hooks/*.py). Asked again only when the hooks change. "
+              "For automation: codex exec --dangerously-bypass-hook-trust in a trusted project.")
 
 
 # The MCP server for editors: started from the workspace folder both editors substitute in their mcp.json.

@@ -205,3 +205,37 @@ def test_agents_md_through_a_link_is_refused(repo, tmp_path):
     proc = helpers.run_cli("install", repo, "--agent", "codex")
     assert proc.returncode != 0 and "link" in proc.stderr
     assert outside.read_text() == "theirs\n"
+
+
+# ---------------------------------------------------------------- gemini
+
+def _gemini_hook(project, event: str, payload: dict):
+    hooks = json.loads((project / ".gemini" / "settings.json").read_text())["hooks"]
+    command = hooks[event][0]["hooks"][0]["command"]
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project), GEMINI_PROJECT_DIR=str(project))  # as Gemini CLI sets them
+    return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload).encode(), cwd=project, env=env,
+                          capture_output=True, timeout=30)
+
+
+def test_gemini_gets_recall_as_context_and_the_guard_as_its_decision(repo):
+    proc = helpers.run_cli("install", repo, "--agent", "gemini")
+    assert proc.returncode == 0, proc.stderr
+    hooks = json.loads((repo / ".gemini" / "settings.json").read_text())["hooks"]
+    assert set(hooks) == {"SessionStart", "BeforeAgent", "BeforeTool"}
+    assert hooks["BeforeTool"][0]["matcher"] == "run_shell_command|write_file|replace"
+    assert helpers.run_cli("save", "--root", repo, "--record", json.dumps(HIGH)).returncode == 0
+    base = {"cwd": str(repo), "session_id": "g1"}
+    out = json.loads(_gemini_hook(repo, "BeforeAgent", dict(base, hook_event_name="BeforeAgent",
+                                                            prompt="can we deploy to production on fridays?")).stdout)
+    assert out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
+    assert "Never deploy on Fridays" in out["hookSpecificOutput"]["additionalContext"]
+    for tool, tool_input in (("write_file", {"file_path": ".claude/memory/decisions/x.json", "content": "{}"}),
+                             ("run_shell_command", {"command": "echo {} > .claude/memory/decisions/x.json"})):
+        out = json.loads(_gemini_hook(repo, "BeforeTool", dict(base, hook_event_name="BeforeTool", tool_name=tool,
+                                                               tool_input=tool_input)).stdout)
+        assert out["decision"] == "deny" and "team-memory CLI" in out["reason"]
+    ok = _gemini_hook(repo, "BeforeTool", dict(base, hook_event_name="BeforeTool", tool_name="write_file",
+                                               tool_input={"file_path": "src/a.py", "content": "x"}))
+    assert ok.stdout == b""
+    assert helpers.run_cli("uninstall", repo, "--agent", "gemini").returncode == 0
+    assert not (repo / ".gemini" / "settings.json").exists()

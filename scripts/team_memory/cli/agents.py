@@ -28,7 +28,14 @@ from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, _project_dir, check_s
                       ensure_gitignore, ensure_store, in_git_repository, install_project, uninstall_project)
 from .settingsjson import HOOK_MARKER, InstallError, merge_settings, without_our_hooks, write_settings
 
-AGENTS = ("claude", "codex", "cursor", "vscode")
+AGENTS = ("claude", "codex", "gemini", "cursor", "vscode")
+# Gemini CLI sets CLAUDE_PROJECT_DIR (and GEMINI_PROJECT_DIR) for its hooks: Claude Code's drop-in commands run
+# as they are; its events and tools are translated at the hook's input (``records.hookio.from_agent``).
+GEMINI_FILE = (".gemini", "settings.json")
+GEMINI_EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse"}
+GEMINI_MATCHER = "run_shell_command|write_file|replace"
+GEMINI_ASKS = ("Gemini CLI runs a project's hooks once you trust the folder: on the first start it asks whether "
+               "to trust it; answer Trust folder. `gemini hooks list` shows the three team-memory hooks.")
 # Codex runs a hook's command in the session's folder and names no project variable: the launchers are found from
 # the repository root (``./`` keeps settingsjson's marker, ``/.claude/team-memory/hooks/``, in every command).
 CODEX_ROOT = "./.claude/team-memory"
@@ -154,6 +161,22 @@ def _write_mcp(project: str, agent: str, install: bool) -> dict:
     return write_settings(path, data, original, delete_if_empty=not install)
 
 
+def gemini_hooks(source: str) -> dict:
+    """hooks.json's groups under Gemini CLI's event names, the guard matched on its tool names."""
+    ours = drop_in_hooks(source)
+    out = {}
+    for event, claude_event in GEMINI_EVENTS.items():
+        groups = json.loads(json.dumps(ours.get(claude_event, [])))
+        for group in groups:
+            if event == "BeforeTool":
+                group["matcher"] = GEMINI_MATCHER
+            for hook in group.get("hooks", []):
+                if isinstance(hook, dict) and isinstance(hook.get("timeout"), int):
+                    hook["timeout"] *= 1000  # Gemini counts milliseconds
+        out[event] = groups
+    return out
+
+
 def _safe_path(project: str, parts: tuple) -> str:
     """``project/parts...``, refused when any part of the way is a link (nothing is followed)."""
     path = project
@@ -228,6 +251,8 @@ def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, all
         ensure_gitignore(project)
     if "codex" in agents:
         reports["codex"] = {"hooks": _write_hooks(project, CODEX_FILE, codex_hooks(source)), "asks": CODEX_ASKS}
+    if "gemini" in agents:
+        reports["gemini"] = {"hooks": _write_hooks(project, GEMINI_FILE, gemini_hooks(source)), "asks": GEMINI_ASKS}
     for agent in ("cursor", "vscode"):
         if agent in agents:
             reports[agent] = {"hooks": _write_mcp(project, agent, True), "asks": MCP_ASKS[agent]}
@@ -241,6 +266,8 @@ def uninstall_agents(project: str, agents: list) -> dict:
     reports = {}
     if "codex" in agents:
         reports["codex"] = {"hooks": _write_hooks(project, CODEX_FILE, None)}
+    if "gemini" in agents:
+        reports["gemini"] = {"hooks": _write_hooks(project, GEMINI_FILE, None)}
     for agent in ("cursor", "vscode"):
         if agent in agents:
             reports[agent] = {"hooks": _write_mcp(project, agent, False)}
@@ -252,7 +279,7 @@ def uninstall_agents(project: str, agents: list) -> dict:
 
 def _agent_left(project: str) -> bool:
     """Is any agent still installed here (its file names our hooks or server)? Then AGENTS.md keeps the block."""
-    files = [(CODEX_FILE, HOOK_MARKER), ((".claude", "settings.json"), HOOK_MARKER)]
+    files = [(CODEX_FILE, HOOK_MARKER), (GEMINI_FILE, HOOK_MARKER), ((".claude", "settings.json"), HOOK_MARKER)]
     files += [(parts, f'"{MCP_NAME}"') for parts, _, _ in MCP_FILES.values()]
     for parts, mark in files:
         try:

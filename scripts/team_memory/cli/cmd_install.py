@@ -179,7 +179,7 @@ def _agents_installed(ctx) -> int:
             print("  claude    .claude/settings.json hooks, commands and skill")
             continue
         hooks = part["hooks"]
-        how = "unchanged" if not hooks["changed"] else ("hooks merged" if name == "codex" else "MCP server added") + (
+        how = "unchanged" if not hooks["changed"] else ("hooks merged" if name in ("codex", "gemini") else "MCP server added") + (
             f"; backup {_rel(project, hooks['backup'])}" if hooks["backup"] else "")
         print(f"  {name:<9} {_rel(project, hooks['path'])}: {how}")
         print(f"            {part['asks']}")

@@ -129,3 +129,86 @@ class ResponsesAPI:
     def __exit__(self, *exc):
         self.server.shutdown()
         self.server.server_close()
+
+
+# ---------------------------------------------------------------- Gemini API (generativelanguage, v1beta)
+
+def gemini_text(text: str) -> dict:
+    return {"text": text}
+
+
+def gemini_call(name: str, args: dict) -> dict:
+    return {"functionCall": {"name": name, "args": args}}
+
+
+def gemini_input_text(body: dict) -> str:
+    """Every text the request gives the model (system instruction and contents), as one string."""
+    parts = []
+
+    def walk(value):
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+    walk(body.get("systemInstruction"))
+    walk(body.get("contents"))
+    return "\n".join(parts)
+
+
+class GeminiAPI(ResponsesAPI):
+    """A fake of ``POST /v1beta/models/<model>:streamGenerateContent?alt=sse`` (and ``:generateContent``,
+    ``:countTokens``) for Gemini CLI's gateway mode (``GOOGLE_GEMINI_BASE_URL``). A script step gives parts
+    (``gemini_text``, ``gemini_call``); only the turns of the main conversation (with tools) take a step."""
+
+    def __init__(self, script=()):
+        super().__init__(script)
+        api = self
+        base = self.server.RequestHandlerClass
+
+        class Handler(base):
+            def do_POST(self):
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    body = {}
+                if ":countTokens" in self.path:
+                    self._json({"totalTokens": 10})
+                    return
+                with api._lock:
+                    api.all_requests.append((self.path, body))
+                if body.get("tools"):
+                    parts = api._next(body)
+                else:  # a side request (routing, next speaker, summary): a plain JSON-ish answer
+                    parts = [gemini_text('{"next_speaker": "user", "reasoning": "done"}')]
+                chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP",
+                                         "index": 0}],
+                         "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
+                if "alt=sse" in self.path or "streamGenerateContent" in self.path:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    self.wfile.write(f"data: {json.dumps(chunk)}\r\n\r\n".encode())
+                    self.wfile.flush()
+                else:
+                    self._json(chunk)
+
+        self.all_requests: list = []
+        self.server.RequestHandlerClass = Handler
+
+    def _next(self, body: dict) -> list:
+        with self._lock:
+            self.requests.append(body)
+            step = self.script.pop(0) if self.script else None
+        if step is None:
+            return [gemini_text("done")]
+        parts = step(body) if callable(step) else step
+        return list(parts) or [gemini_text("done")]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"

@@ -28,6 +28,7 @@ GEMINI_PACKAGE, GEMINI_VERSION = "@google/gemini-cli", "0.61.0"
 CODEX_PREFIX = REPO / ".cache" / "codex"
 GEMINI_PREFIX = REPO / ".cache" / "gemini-cli"
 CODEX_BIN = CODEX_PREFIX / "node_modules" / ".bin" / "codex"
+GEMINI_BIN = GEMINI_PREFIX / "node_modules" / ".bin" / "gemini"
 CODEX_MODEL = "gpt-5.5"  # a model Codex knows: it offers apply_patch with it (not with an unknown name)
 REQUIRE_ENV = "TEAM_MEMORY_REQUIRE_E2E"
 TIMEOUT = int(os.environ.get("E2E_TIMEOUT", "90"))
@@ -53,11 +54,29 @@ def ensure_codex() -> Path:
     return CODEX_BIN
 
 
+def ensure_gemini() -> Path:
+    how = "python3 tests/agent_support.py --install (needs npm), or bash .ci/run"
+    if not GEMINI_BIN.exists():
+        raise AgentSetupError(f"Gemini CLI is not installed in .cache/gemini-cli: {how}")
+    version = _version(GEMINI_BIN)
+    if version != GEMINI_VERSION:
+        raise AgentSetupError(f"Gemini CLI {version or '?'} in .cache/gemini-cli, the tests need {GEMINI_VERSION}: {how}")
+    return GEMINI_BIN
+
+
 def require_codex() -> Path:
     """``ensure_codex()`` for a test: skip with the reason, or fail when TEAM_MEMORY_REQUIRE_E2E=1."""
+    return _require(ensure_codex)
+
+
+def require_gemini() -> Path:
+    return _require(ensure_gemini)
+
+
+def _require(ensure) -> Path:
     import pytest
     try:
-        return ensure_codex()
+        return ensure()
     except AgentSetupError as exc:
         if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
             pytest.fail(f"{REQUIRE_ENV}=1 and the real client is not usable: {exc}", pytrace=False)
@@ -127,14 +146,38 @@ def run_codex(project: Path, prompt: str, script=(), *, args=()) -> CodexRun:
         return CodexRun(proc.returncode, proc.stdout + proc.stderr, list(api.requests))
 
 
+def run_gemini(project: Path, prompt: str, script=()) -> CodexRun:
+    """One ``gemini -p`` in ``project`` (gateway mode: ``GOOGLE_GEMINI_BASE_URL``) against a fake Gemini API
+    playing ``script`` (``agent_apis.GeminiAPI``); folder trust off in the scratch user's settings, as a person's
+    "Trust folder" answer would leave it."""
+    import json
+    from agent_apis import GeminiAPI
+    binary = require_gemini()
+    with tempfile.TemporaryDirectory(prefix="gemini-home-", dir=os.environ.get("TMPDIR") or "/var/tmp") as base, \
+            GeminiAPI(script) as api:
+        home = Path(base)
+        (home / ".gemini").mkdir()
+        (home / ".gemini" / "settings.json").write_text(json.dumps(
+            {"security": {"folderTrust": {"enabled": False}, "auth": {"selectedType": "gemini-api-key"}}}))
+        keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TMPDIR")}
+        env = dict(keep, HOME=str(home), GEMINI_API_KEY="fake", GOOGLE_GEMINI_BASE_URL=api.base_url, NO_COLOR="1")
+        cmd = [str(binary), "-p", prompt, "--yolo", "-m", "gemini-2.5-flash"]
+        try:
+            proc = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+                                  stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as exc:
+            return CodexRun(-1, f"timed out after {TIMEOUT}s\n{exc.stdout or ''}{exc.stderr or ''}", list(api.requests))
+        return CodexRun(proc.returncode, proc.stdout + proc.stderr, list(api.requests))
+
+
 if __name__ == "__main__":  # pragma: no cover
     if sys.argv[1:] == ["--install"]:
         try:
             if not CODEX_BIN.exists() or _version(CODEX_BIN) != CODEX_VERSION:
                 npm_install(CODEX_PREFIX, CODEX_PACKAGE, CODEX_VERSION)
             print(f"Codex {CODEX_VERSION}: {ensure_codex()}")
-            if not (GEMINI_PREFIX / "node_modules" / ".bin" / "gemini").exists():
+            if not GEMINI_BIN.exists() or _version(GEMINI_BIN) != GEMINI_VERSION:
                 npm_install(GEMINI_PREFIX, GEMINI_PACKAGE, GEMINI_VERSION)
-            print(f"Gemini CLI {GEMINI_VERSION}: {GEMINI_PREFIX}")
+            print(f"Gemini CLI {GEMINI_VERSION}: {ensure_gemini()}")
         except AgentSetupError as exc:
             sys.exit(f"error: {exc}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO, record, run_cli, write
+from helpers import REPO, record, run_cli, run_prompt_hook, write
 from team_memory.cli.main import main
 from team_memory.recall.evaluate import evaluate, in_split, metrics
 
@@ -29,6 +29,52 @@ def test_metrics_by_hand():
     assert m["precision"] == pytest.approx(2 / 5)  # x and z relevant out of x, y, y, z, q
     assert m["silent"] == pytest.approx(0.5)
     assert metrics(results[3:4])["hit@1"] is None and metrics(results[:1])["silent"] is None
+
+
+def test_block_figures_by_hand():
+    """Negatives with a block (per kind), lines and bytes per prompt, lines per answered prompt: exact."""
+    results = [
+        {"id": "a", "kind": "paraphrase", "expected": ["x"], "got": ["x", "y"], "lines": 2, "bytes": 300},
+        {"id": "b", "kind": "paraphrase", "expected": ["x"], "got": [], "lines": 0, "bytes": 0},
+        {"id": "c", "kind": "ordinary", "expected": [], "got": [], "lines": 0, "bytes": 0},
+        {"id": "d", "kind": "ordinary", "expected": [], "got": ["q"], "lines": 1, "bytes": 150},
+        {"id": "e", "kind": "same_domain", "expected": [], "got": ["q", "r", "s"], "lines": 3, "bytes": 400},
+    ]
+    m = metrics(results)
+    assert (m["hit@1"], m["recall@5"], m["mrr"]) == (0.5, 0.5, 0.5)
+    assert m["blocked"] == pytest.approx(2 / 3) and m["silent"] == pytest.approx(1 / 3)
+    assert m["lines"] == pytest.approx(6 / 5) and m["bytes"] == pytest.approx(850 / 5)
+    assert m["lines_answered"] == pytest.approx(6 / 3)  # a, d and e got a block
+    ordinary = metrics([r for r in results if r["kind"] == "ordinary"])
+    assert (ordinary["blocked"], ordinary["lines"], ordinary["bytes"], ordinary["lines_answered"]) == (0.5, 0.5, 75, 1)
+    same = metrics([r for r in results if r["kind"] == "same_domain"])
+    assert (same["blocked"], same["lines"], same["lines_answered"]) == (1.0, 3.0, 3.0)
+    silent = metrics(results[2:3])
+    assert (silent["blocked"], silent["lines"], silent["bytes"], silent["lines_answered"]) == (0.0, 0.0, 0.0, None)
+    assert metrics(results[:2])["blocked"] is None  # no negatives: nothing to report
+
+
+def test_eval_bytes_are_the_prompt_hooks_block(tmp_path, capsys):
+    """``bytes`` is what the real UserPromptSubmit hook prints for the prompt, to the byte."""
+    folder = _folder(tmp_path)
+    prompts = [json.loads(line) for line in (folder / "prompts.jsonl").read_text().splitlines()]
+    prompts.append({"id": "p4", "prompt": "rename this variable to something clearer", "expected": [],
+                    "kind": "ordinary"})
+    (folder / "prompts.jsonl").write_text("".join(json.dumps(p) + "\n" for p in prompts))
+    (folder / "meta.json").write_text(json.dumps({"now": record("decision", "x", "x")["updated_at"]}))
+    report = evaluate(str(folder), ["smart"])
+    results = {r["id"]: r for r in report["strategies"]["smart"]["results"]}
+    for p in prompts:
+        out = run_prompt_hook(folder / "store", p["prompt"], session=p["id"]).stdout
+        assert results[p["id"]]["bytes"] == len(out), (p["prompt"], out)
+        assert results[p["id"]]["lines"] == (len(results[p["id"]]["got"]) if out else 0)
+    assert results["p1"]["bytes"] > 0 and results["p4"]["bytes"] == 0
+    overall = report["strategies"]["smart"]["overall"]
+    assert overall["bytes"] == pytest.approx(sum(r["bytes"] for r in results.values()) / 4)
+    assert main(["eval", str(folder), "--strategy", "smart"]) == 0
+    out = capsys.readouterr().out
+    assert "bytes per prompt" in out and "lines per answered" in out and "negatives with a block" in out
+    assert "ordinary" in out.split("negatives with a block")[-1]
 
 
 def _folder(tmp_path) -> Path:

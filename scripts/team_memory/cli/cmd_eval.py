@@ -10,12 +10,15 @@ from ..recall.scoring import STRATEGIES
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
 LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
-          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent", "empty": "empty (answerable)"}
+          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent",
+          "blocked": "negatives w/ block", "empty": "empty (answerable)"}
+PER_PROMPT = (("lines", "lines per prompt"), ("bytes", "bytes per prompt"), ("lines_answered", "lines per answered"))
 
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "eval", cmd_eval,
-                    "measure retrieval on a labelled prompt set: hit@1, recall@3/5, MRR, precision, silence",
+                    "measure retrieval on a labelled prompt set: hit@1, recall@3/5, MRR, precision, silence, "
+                    "negatives with a block, lines and bytes injected",
                     "  python3 scripts/memory.py eval                       # the repository's tests/eval\n"
                     "  python3 scripts/memory.py eval tests/eval --json\n"
                     "  python3 scripts/memory.py eval --split holdout --no-fuzzy\n"
@@ -35,6 +38,22 @@ def register(subparsers, common) -> None:
 
 def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _num(value) -> str:
+    return "-" if value is None else f"{value:.2f}" if value < 100 else f"{value:.0f}"
+
+
+def _kind_table(by_kind: dict, kinds: list, title: str, cell_text, header: bool = False, width_of=None) -> None:
+    """One row per prompt kind: its count, then ``cell_text(metrics)`` for each strategy."""
+    names = list(by_kind)
+    kwidth, cell = max(6, *(len(k) for k in (width_of or kinds))), 20
+    print(title)
+    if header:
+        print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(cell) for n in names))
+    for k in kinds:
+        print(f"{k:{kwidth}} {by_kind[names[0]][k]['prompts']:4}" + "".join(cell_text(by_kind[n][k]).rjust(cell)
+                                                                            for n in names))
 
 
 def parse_settings(items: list) -> dict:
@@ -81,16 +100,17 @@ def cmd_eval(ctx) -> int:
         print(f"{LABELS[m]:20}" + "".join(_pct(report["strategies"][n]["overall"][m]).rjust(width) for n in names))
     print(f"{'injected per prompt':20}" + "".join(
         f"{report['strategies'][n]['overall']['injected_per_prompt']:.2f}".rjust(width) for n in names))
+    for key, label in PER_PROMPT:
+        print(f"{label:20}" + "".join(_num(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
     print()
-    print("by kind: recall@3 / precision / silent stays silent (%)")
-    kinds = list(report["strategies"][names[0]]["by_kind"])
-    kwidth = max(6, *(len(k) for k in kinds))
-    cell = 20
-    print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(cell) for n in names))
-    for k in kinds:
-        row = f"{k:{kwidth}} {report['strategies'][names[0]]['by_kind'][k]['prompts']:4}"
-        for n in names:
-            m = report["strategies"][n]["by_kind"][k]
-            row += f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}".rjust(cell)
-        print(row)
+    by_kind = {n: report["strategies"][n]["by_kind"] for n in names}
+    kinds = list(by_kind[names[0]])
+    _kind_table(by_kind, kinds, "by kind: recall@3 / precision / silent stays silent (%)",
+                lambda m: f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}", header=True)
+    first = by_kind[names[0]]
+    negative = [k for k in kinds if first[k]["blocked"] is not None and first[k]["hit@1"] is None]
+    if negative:
+        print()
+        _kind_table(by_kind, negative, "negatives with a block (%) / lines per prompt, by kind",
+                    lambda m: f"{_pct(m['blocked'])} / {_num(m['lines'])}", width_of=kinds)
     return 0

@@ -14,7 +14,14 @@ body tokens built in memory, so the folder is never written to. Metrics:
 - ``clear_precision``: the same over the clear hits only, not the "possibly related" titles
   (``Smart.shown``), which hit@1, recall@k, MRR and ``precision`` count as shown;
 - ``silent``: of the prompts that expect nothing, the share that injected nothing;
-- ``empty``: of the prompts that expect something, the share that injected nothing.
+- ``blocked``: of the prompts that expect nothing, the share that got a block (``1 - silent``);
+- ``empty``: of the prompts that expect something, the share that injected nothing;
+- ``lines``, ``bytes``: the memory lines and the bytes of the ``<memory-context>`` block, the
+  hook's own ``format_block`` output, per prompt (0 for no block); ``lines_answered``: the mean
+  lines over the prompts that got a block.
+
+``by_kind`` gives the same per prompt kind: ``blocked`` of the ``ordinary`` and ``same_domain``
+kinds is the share of ordinary prompts (and of those sharing the store's domain words) with a block.
 
 ``split`` picks a deterministic half of the prompts (by a hash of their id):
 ``dev`` and ``holdout``, so tuning on one half can be checked on the other.
@@ -31,10 +38,11 @@ from ..derived.index import build_entries
 from .matching import fuzzy_available
 from ..base.model import MEMORY_REL
 from ..records.times import parse_time
+from .block import data_note, excerpt_chars, format_block, output_budget
 from .rank import rank
 from .scoring import get_strategy
 
-METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "empty")
+METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")
 SPLITS = ("all", "dev", "holdout")
 
 
@@ -100,12 +108,15 @@ def run(memory_root: str, config: dict, strategy_name: str, prompts: list, now) 
     if hasattr(strategy, "prepare"):
         strategy.prepare(memory_root, entries, bodies)
     limit = max(max_inject(config), 1)
+    budget, excerpt, note = output_budget(config), excerpt_chars(config, strategy), data_note(strategy)
     out = []
     for p in prompts:
         hits = rank(memory_root, config, p["prompt"], limit, entries=entries, now=now, strategy=strategy)
+        block = format_block(hits, config, budget, excerpt, None, note) if hits else ""
         out.append({"id": p["id"], "kind": p["kind"], "expected": list(p["expected"]),
                     "got": [memory_id(h.entry) for h in hits],
-                    "related": [memory_id(h.entry) for h in hits if h.parts.get("related") is True]})
+                    "related": [memory_id(h.entry) for h in hits if h.parts.get("related") is True],
+                    "lines": len(hits) if block else 0, "bytes": len(block.encode("utf-8"))})
     return out
 
 
@@ -136,8 +147,15 @@ def metrics(results: list) -> dict:
     out["clear_precision"] = (sum(len(c & set(r["expected"])) for c, r in clear) / shown_clear
                               if shown_clear else None)
     out["silent"] = sum(1 for r in silent if not r["got"]) / len(silent) if silent else None
+    out["blocked"] = None if out["silent"] is None else 1.0 - out["silent"]
     out["empty"] = sum(1 for r in answerable if not r["got"]) / len(answerable) if answerable else None
     out["injected_per_prompt"] = injected / len(results) if results else 0.0
+    n_all = len(results) or 1
+    answered = [r for r in results if r.get("lines", len(r["got"]))]
+    out["lines"] = sum(r.get("lines", len(r["got"])) for r in results) / n_all
+    out["bytes"] = sum(r.get("bytes", 0) for r in results) / n_all
+    out["lines_answered"] = (sum(r.get("lines", len(r["got"])) for r in answered) / len(answered)
+                             if answered else None)
     return out
 
 

@@ -33,21 +33,26 @@ def custom_call(name: str, text: str) -> dict:
             "input": text}
 
 
-def input_text(body: dict) -> str:
-    """Every text the request gives the model (instructions and input items), as one string."""
-    parts = [body.get("instructions") or ""]
+def _texts(*values) -> str:
+    """Every string inside ``values`` (at any depth), one per line."""
+    parts = []
 
     def walk(value):
         if isinstance(value, str):
             parts.append(value)
-        elif isinstance(value, list):
+        elif isinstance(value, (list, tuple)):
             for v in value:
                 walk(v)
         elif isinstance(value, dict):
             for v in value.values():
                 walk(v)
-    walk(body.get("input"))
+    walk(values)
     return "\n".join(parts)
+
+
+def input_text(body: dict) -> str:
+    """Every text the request gives the model (instructions and input items), as one string."""
+    return _texts(body.get("instructions") or "", body.get("input"))
 
 
 def tool_names(body: dict) -> list:
@@ -109,14 +114,12 @@ class ResponsesAPI:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def _next(self, body: dict) -> list:
+    def _next(self, body: dict, done=lambda: message("done")) -> list:
         with self._lock:
             self.requests.append(body)
             step = self.script.pop(0) if self.script else None
-        if step is None:
-            return [message("done")]
-        items = step(body) if callable(step) else step
-        return list(items) or [message("done")]
+        items = (step(body) if callable(step) else step) if step is not None else ()
+        return list(items) or [done()]
 
     @property
     def base_url(self) -> str:
@@ -143,20 +146,7 @@ def gemini_call(name: str, args: dict) -> dict:
 
 def gemini_input_text(body: dict) -> str:
     """Every text the request gives the model (system instruction and contents), as one string."""
-    parts = []
-
-    def walk(value):
-        if isinstance(value, str):
-            parts.append(value)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-        elif isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-    walk(body.get("systemInstruction"))
-    walk(body.get("contents"))
-    return "\n".join(parts)
+    return _texts(body.get("systemInstruction"), body.get("contents"))
 
 
 class GeminiAPI(ResponsesAPI):
@@ -200,14 +190,8 @@ class GeminiAPI(ResponsesAPI):
         self.all_requests: list = []
         self.server.RequestHandlerClass = Handler
 
-    def _next(self, body: dict) -> list:
-        with self._lock:
-            self.requests.append(body)
-            step = self.script.pop(0) if self.script else None
-        if step is None:
-            return [gemini_text("done")]
-        parts = step(body) if callable(step) else step
-        return list(parts) or [gemini_text("done")]
+    def _next(self, body: dict, done=lambda: gemini_text("done")) -> list:
+        return super()._next(body, done)
 
     @property
     def base_url(self) -> str:

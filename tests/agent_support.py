@@ -44,24 +44,23 @@ def _version(binary: Path) -> str:
     return words[-1] if proc.returncode == 0 and words else ""
 
 
-def ensure_codex() -> Path:
+def _ensure(binary: Path, name: str, version: str) -> Path:
+    """``binary`` at ``version``; ``AgentSetupError`` with a one-line reason if it is missing or another."""
     how = "python3 tests/agent_support.py --install (needs npm), or bash .ci/run"
-    if not CODEX_BIN.exists():
-        raise AgentSetupError(f"the Codex CLI is not installed in .cache/codex: {how}")
-    version = _version(CODEX_BIN)
-    if version != CODEX_VERSION:
-        raise AgentSetupError(f"Codex {version or '?'} in .cache/codex, the tests need {CODEX_VERSION}: {how}")
-    return CODEX_BIN
+    if not binary.exists():
+        raise AgentSetupError(f"{name} is not installed in {binary.parents[2].relative_to(REPO)}: {how}")
+    found = _version(binary)
+    if found != version:
+        raise AgentSetupError(f"{name} {found or '?'} is installed, the tests need {version}: {how}")
+    return binary
+
+
+def ensure_codex() -> Path:
+    return _ensure(CODEX_BIN, "the Codex CLI", CODEX_VERSION)
 
 
 def ensure_gemini() -> Path:
-    how = "python3 tests/agent_support.py --install (needs npm), or bash .ci/run"
-    if not GEMINI_BIN.exists():
-        raise AgentSetupError(f"Gemini CLI is not installed in .cache/gemini-cli: {how}")
-    version = _version(GEMINI_BIN)
-    if version != GEMINI_VERSION:
-        raise AgentSetupError(f"Gemini CLI {version or '?'} in .cache/gemini-cli, the tests need {GEMINI_VERSION}: {how}")
-    return GEMINI_BIN
+    return _ensure(GEMINI_BIN, "Gemini CLI", GEMINI_VERSION)
 
 
 def require_codex() -> Path:
@@ -94,7 +93,7 @@ def npm_install(prefix: Path, package: str, version: str) -> None:
 
 
 @dataclass
-class CodexRun:
+class AgentRun:
     returncode: int
     output: str
     requests: list = field(default_factory=list)
@@ -131,22 +130,27 @@ def codex_home(base: Path, project: Path, base_url: str) -> dict:
     return dict(keep, HOME=str(home), CODEX_HOME=str(codex_dir), FAKE_API_KEY="fake", NO_COLOR="1")
 
 
-def run_codex(project: Path, prompt: str, script=(), *, args=()) -> CodexRun:
+def run_codex(project: Path, prompt: str, script=(), *, args=()) -> AgentRun:
     """One ``codex exec`` in ``project`` against a fake API playing ``script`` (see ``agent_apis``)."""
     binary = require_codex()
     with tempfile.TemporaryDirectory(prefix="codex-home-", dir=os.environ.get("TMPDIR") or "/var/tmp") as base, \
             ResponsesAPI(script) as api:
         env = codex_home(Path(base), Path(project), api.base_url)
         cmd = [str(binary), "exec", "--dangerously-bypass-hook-trust", "-s", "workspace-write", *args, prompt]
-        try:
-            proc = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=TIMEOUT,
-                                  stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired as exc:
-            return CodexRun(-1, f"timed out after {TIMEOUT}s\n{exc.stdout or ''}{exc.stderr or ''}", list(api.requests))
-        return CodexRun(proc.returncode, proc.stdout + proc.stderr, list(api.requests))
+        return _run(cmd, project, env, api)
 
 
-def run_gemini(project: Path, prompt: str, script=()) -> CodexRun:
+def _run(cmd: list, project: Path, env: dict, api) -> AgentRun:
+    """Run one client command; what it printed and every request the fake API got."""
+    try:
+        proc = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as exc:
+        return AgentRun(-1, f"timed out after {TIMEOUT}s\n{exc.stdout or ''}{exc.stderr or ''}", list(api.requests))
+    return AgentRun(proc.returncode, proc.stdout + proc.stderr, list(api.requests))
+
+
+def run_gemini(project: Path, prompt: str, script=()) -> AgentRun:
     """One ``gemini -p`` in ``project`` (gateway mode: ``GOOGLE_GEMINI_BASE_URL``) against a fake Gemini API
     playing ``script`` (``agent_apis.GeminiAPI``); folder trust off in the scratch user's settings, as a person's
     "Trust folder" answer would leave it."""
@@ -162,12 +166,7 @@ def run_gemini(project: Path, prompt: str, script=()) -> CodexRun:
         keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TMPDIR")}
         env = dict(keep, HOME=str(home), GEMINI_API_KEY="fake", GOOGLE_GEMINI_BASE_URL=api.base_url, NO_COLOR="1")
         cmd = [str(binary), "-p", prompt, "--yolo", "-m", "gemini-2.5-flash"]
-        try:
-            proc = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=TIMEOUT,
-                                  stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired as exc:
-            return CodexRun(-1, f"timed out after {TIMEOUT}s\n{exc.stdout or ''}{exc.stderr or ''}", list(api.requests))
-        return CodexRun(proc.returncode, proc.stdout + proc.stderr, list(api.requests))
+        return _run(cmd, project, env, api)
 
 
 if __name__ == "__main__":  # pragma: no cover

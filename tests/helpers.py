@@ -50,9 +50,9 @@ PYTHONS = ("python3", "python", "py -3")  # every hook command tries these in tu
 def python_chain(script: str) -> str:
     """The command hooks.json gives a launcher: the first of ``PYTHONS`` that runs it under ``-S``; a fallback
     passes its own name, which the hook's hints then use (``cliname.python_name``)."""
-    return " || ".join(f'{python} -S "{script}"' + ("" if python == "python3" else
-                                                     f" {python}" if " " not in python else f' "{python}"')
-                       for python in PYTHONS)
+    return " || ".join([f'{python} -S "{script}"' + ("" if python == "python3" else
+                                                      f" {python}" if " " not in python else f' "{python}"')
+                        for python in PYTHONS] + ["exit 1"])
 
 
 def hook_command(event_file: str) -> str:

@@ -19,7 +19,7 @@ GUIDES = [".claude/skills/team-memory/SKILL.md", ".claude/commands/memory-save.m
 def advised_apostrophe(guide: str) -> str:
     """The form the guide tells Claude to write an apostrophe in, inside the single-quoted record."""
     text = (e2e.REPO / guide).read_text(encoding="utf-8")
-    found = re.search(r"apostrophe (?:inside it )?as\s+`([^`]+)`", text)
+    found = re.search(r"apostrophe (?:inside it )?(?:as|written)\s+`([^`]+)`", text)
     assert found, guide
     return found.group(1)
 

@@ -26,7 +26,8 @@ POST = {"team_memory.tooluse", "team_memory.tooluse.posttool", "team_memory.hand
 FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap", "errno"}
 # ``re``: Stop compiles the cues whose keywords a new turn holds (this scene's "we decided ... because")
 RE = {"re", "re._constants", "re._parser", "re._casefix", "re._compiler", "_sre", "copyreg", "enum", "functools",
-      "_functools", "operator", "_operator", "collections", "_collections", "keyword", "reprlib", "itertools", "types"}
+      "_functools", "operator", "_operator", "collections", "_collections", "keyword", "reprlib", "itertools", "types",
+      "heapq", "_heapq", "sre_compile", "sre_parse", "sre_constants", "_locale"}  # the last six: what 3.9's re loads
 PINNED = {
     "PreToolUse ordinary Bash": PACKAGE | TOOL_GATE | {"team_memory.handlers.pre_tool_use"},
     "PostToolUse ordinary Bash": PACKAGE | TOOL_GATE | POST | FILE_MAP,  # pytest names files: recall by file looks

@@ -17,7 +17,6 @@ import re
 import stat
 import time
 from dataclasses import asdict, dataclass
-from difflib import SequenceMatcher
 
 from ..base.cliname import user_cli
 from ..base.config import MAX_CONFIG_BYTES, category_folders
@@ -27,7 +26,7 @@ from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path
 from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
-from ..base.safefs import is_link, read_regular
+from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
 from .relcheck import linked_entries, update_fix
@@ -36,14 +35,13 @@ CLI = user_cli()
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
-NEAR_DUPLICATE = 0.9  # title similarity (0-1) above which two memories look like one
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 
 
 @dataclass
 class Finding:
     kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link, stale, hook-python (hookpython.py)
+    #                config, link, hard-link, related-link, stale, start-marker, hook-python (hookpython.py)
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -204,12 +202,11 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                  "; fix the invalid one first, then --fix can give it a new id"),
                                  fixable=not invalid.intersection(paths[1:])))
 
-    for i, (cat_a, title_a, path_a) in enumerate(titles):
-        for cat_b, title_b, path_b in titles[i + 1:]:
-            if cat_a == cat_b and title_a and SequenceMatcher(None, title_a, title_b).ratio() >= NEAR_DUPLICATE:
-                found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
-                                     "have nearly the same title", "merge them: update one, retire the other",
-                                     warning=True))
+    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
+    for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
+        path_a, path_b = titles[a][2], titles[b][2]
+        found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
+                             "have nearly the same title", "merge them: update one, retire the other", warning=True))
 
     if not conflicted_index and index_is_stale(memory_root, config):
         only_config = _only_config_is_newer(memory_root, config, config_path)
@@ -219,7 +216,20 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                              "is missing or behind the memories (the next prompt's hook brings it up to date)",
                              "rebuild it (--fix does)", fixable=True, warning=only_config))
     found += _stale_memories(memory_root, config)
+    found += _foreign_markers(memory_root)
     return found
+
+
+def _foreign_markers(memory_root: str) -> list:
+    """A start marker in ``.cache`` that is a folder (``base.startgate``: hooks move it aside)."""
+    cache = os.path.join(memory_root, ".cache")
+    names = sorted(os.listdir(cache)) if is_real_dir(cache) else []
+    return [Finding("start-marker", _rel(memory_root, os.path.join(cache, name)),
+                    "is a folder where hooks keep a start marker file (a teammate's commit?); hooks move it aside "
+                    "and go on", f"remove it: git rm -r {_rel(memory_root, os.path.join(cache, name))} (or rm -r "
+                    "if git does not track it); .cache/ is derived and never committed")
+            for name in names if name.endswith(".starting") or ".starting.stale." in name
+            if is_real_dir(os.path.join(cache, name))]
 
 
 def _stale_memories(memory_root: str, config: dict) -> list:

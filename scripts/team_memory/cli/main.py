@@ -28,7 +28,7 @@ from ..records.store import find_memory_root
 # imports only its command's module (tests/test_cli_lazy.py keeps this complete; an unlisted command still works,
 # by importing all).
 COMMANDS = {
-    "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall"),
+    "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall", "mcp"),
     "cmd_eval": ("eval",),
     "cmd_write": ("add", "save", "update", "retire", "archive", "restore", "unarchive", "validate"),
     "cmd_similar": ("similar",), "cmd_admin": ("doctor", "gc", "stats"), "cmd_review": ("review",),
@@ -242,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # Commands whose output is data meant to be read back (JSON Lines), written as is.
-RAW_OUTPUT = frozenset({"export"})
+RAW_OUTPUT = frozenset({"export", "mcp"})
 
 
 def _run(args) -> int:

@@ -54,20 +54,15 @@ class WriteError(ValueError):
 class WriteResult:
     """What a write did (a plain class: ``dataclasses`` costs the CLI a few ms to import)."""
 
-    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted",
-              "retired")
+    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted")
 
     def __init__(self, id: str, path: str, category: str, action: str, status: str = "active",  # noqa: A002
-                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0,  # noqa: A002
-                 retired: list | None = None):
+                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0):  # noqa: A002
         self.id, self.path, self.category, self.action, self.status = id, path, category, action, status
         self.hash, self.private_sections, self.secrets_redacted = hash, private_sections, secrets_redacted
-        self.retired = [] if retired is None else retired  # ids retired automatically (session retention)
 
     def to_dict(self) -> dict:
-        out = {name: getattr(self, name) for name in self.FIELDS}
-        out["retired"] = list(self.retired)
-        return out
+        return {name: getattr(self, name) for name in self.FIELDS}
 
     def __eq__(self, other) -> bool:
         return type(other) is WriteResult and self.to_dict() == other.to_dict()
@@ -221,10 +216,8 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         _check(record, category, memory_id, "new memory")
         before = folder_stamps([path])
         write_record(path, record)
-        retired = _apply_session_retention(memory_root, config, now) if category == "session_summary" else []
-        apply_changes(memory_root, config, [path] + [memory_path(memory_root, config, "session_summary", r)
-                                                     for r in retired], before=before)
-        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets, retired)
+        apply_changes(memory_root, config, [path], before=before)  # (no retention here: ``retire_past_retention``)
+        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets)
 
 
 def session_max_retained(config: dict) -> int:
@@ -234,15 +227,32 @@ def session_max_retained(config: dict) -> int:
     return raw
 
 
-def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
-    """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
-    keep = session_max_retained(config)
+def sessions_past_retention(memory_root: str, config: dict) -> list:
+    """``[(path, record)]``: the active session summaries beyond the newest ``max_retained``, oldest last."""
     active = [(rec.get("created_at") if isinstance(rec.get("created_at"), str) else "", path, rec)
               for cat, path, rec in iter_records(memory_root, config, "session_summary")
               if record_status(rec) == "active"]
     active.sort(key=lambda t: (t[0], os.path.basename(t[1])), reverse=True)
+    return [(path, rec) for _, path, rec in active[session_max_retained(config):]]
+
+
+def retire_past_retention(memory_root: str, config: dict, dry_run: bool = False) -> list:
+    """Retire the session summaries ``sessions_past_retention`` names; their ids. ``gc`` does it, which Claude
+    Code asks about: they may be teammates' (``save``, approved without asking, never retires one)."""
+    if dry_run:
+        return [os.path.basename(path)[:-5] for path, _ in sessions_past_retention(memory_root, config)]
+    with store_lock(memory_root):
+        retired = _apply_session_retention(memory_root, config, now_iso())
+        if retired:
+            apply_changes(memory_root, config, [memory_path(memory_root, config, "session_summary", r) for r in retired])
+        return retired
+
+
+def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
+    """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
+    keep = session_max_retained(config)
     retired = []
-    for _, path, rec in active[keep:]:
+    for path, rec in sessions_past_retention(memory_root, config):
         rec = dict(rec)
         reason = (f"automatic: only the {keep} newest session summaries stay active "
                   "(categories.session_summary.max_retained)")

@@ -2,7 +2,7 @@
 
 PreToolUse and PostToolUse run on every Write, Edit, MultiEdit and Bash call. Importing the
 full guard (``guards``: config, index, validation, the shell reader) costs several times an
-interpreter's start, so ``run_tool_hook`` first asks ``outside_store(payload)``, which decides
+interpreter's start, so the tool hooks' handlers (``team_memory.handlers``) first ask ``outside_store(payload)``, which decides
 from the parsed payload (JSON escapes such as ``\\u002e`` are decoded before anything is
 compared) with a few ``stat`` calls, and exits at once when the call certainly cannot write
 into a store.
@@ -42,9 +42,7 @@ compares it with the full decision on a corpus and on generated payloads.
 from __future__ import annotations
 
 import os
-import sys
 
-from ..records.hookio import read_payload, run_hook
 
 HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttool", "check_tool_result")}
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -74,22 +72,6 @@ def handler(event: str):
     import importlib
     module, name = HANDLERS[event]
     return getattr(importlib.import_module(f"{__package__}.{module}"), name)
-
-
-def run_tool_hook(event: str) -> int:
-    """Read the payload; exit at once when ``outside_store``, else run the full guard (``HANDLERS``)."""
-    payload = read_payload()
-    try:
-        if outside_store(payload):
-            return 0
-    except Exception:  # noqa: BLE001 - unsure: the full guard decides
-        pass
-    try:
-        full = handler(event)
-    except Exception as exc:  # noqa: BLE001 - a broken install must never break the session
-        print(f"[team-memory] {event} hook disabled: {exc}", file=sys.stderr)
-        return 0
-    return run_hook(event, full, payload=payload)
 
 
 def outside_store(payload: dict) -> bool:

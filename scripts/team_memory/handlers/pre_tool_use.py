@@ -6,15 +6,21 @@ full guard is imported.
 from __future__ import annotations
 
 from ..guards.toolgate import outside_store
-from ..records.hookio import ToolCall
+from ..records.hookio import ToolCall, tool_calls
+
+
+def _certainly_outside(call) -> bool:
+    try:
+        return outside_store(call)
+    except Exception:  # noqa: BLE001 - unsure: the full guard decides
+        return False
 
 
 def handle(payload: dict):
-    call = ToolCall(payload)
-    try:
-        if outside_store(call):
-            return None
-    except Exception:  # noqa: BLE001 - unsure: the full guard decides
-        pass
+    """The guard's answer for this call; for Codex's ``apply_patch``, the first denial among the files it names."""
+    calls = [ToolCall(call) for call in tool_calls(payload)]
+    calls = [call for call in calls if not _certainly_outside(call)]
+    if not calls:
+        return None
     from ..guards.guards import guard_tool_use
-    return guard_tool_use(call)
+    return next(filter(None, map(guard_tool_use, calls)), None)

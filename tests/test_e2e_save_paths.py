@@ -1,5 +1,5 @@
-"""Every path that tells Claude how to save (the skill, ``/memory-save``, SessionStart's orientation line; the
-Stop reminder has its own follower in test_e2e.py) gives one quoting form that survives the real client: the
+"""SessionStart's orientation line tells Claude how to save (the skill and ``/memory-save``: test_e2e_save_quoting.py;
+the Stop reminder: its follower in test_e2e.py), in the one quoting form that survives the real client: the
 record as one line of JSON in single quotes, each apostrophe written ``'\\''``. The fake model takes the save
 command's start from that path's own text, encodes a record whose title holds ``'``, ``"``, ``$`` and a backquote
 (and content with a newline) as the text says, and the real Claude Code runs it in its default permission mode
@@ -26,21 +26,13 @@ APOSTROPHE = "'\\''"
 CLI = 'python3 "${CLAUDE_PLUGIN_ROOT}/scripts/memory.py"'
 
 
-def skill_text(project) -> str:
-    return (e2e.REPO / ".claude" / "skills" / "team-memory" / "SKILL.md").read_text()
-
-
-def command_text(project) -> str:
-    return (e2e.REPO / ".claude" / "commands" / "memory-save.md").read_text()
-
-
 def orientation_text(project) -> str:
     proc = helpers.run_hook("session_start.py", {"cwd": str(project), "hook_event_name": "SessionStart",
                                                  "session_id": "s", "source": "startup"}, cwd=str(project))
     return proc.stdout.decode()
 
 
-PATHS = {"skill": skill_text, "slash command": command_text, "orientation": orientation_text}
+PATHS = {"orientation": orientation_text}
 
 
 @pytest.fixture(scope="module")

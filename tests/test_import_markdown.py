@@ -278,3 +278,38 @@ def test_the_readme_examples_run_as_printed(tmp_path, monkeypatch):
     assert "Never mock the database in integration tests" in titles
     assert "Merge freeze for the mobile release begins 2026-03-05" in titles
     assert not any("Use uv" == t for t in titles)  # the last example is a dry run
+
+
+RULES_ONE = """# Quality
+
+- Keep end-to-end type-safety for every public module.
+- Run the formatter before every commit.
+"""
+RULES_TWO = """# Python style
+
+- Avoid `Any` annotations in function signatures.
+- Prefer dataclasses over plain dicts for settings.
+- Name fixtures after what they build.
+"""
+
+
+def test_a_second_rules_file_imports_all_its_distinct_rules_the_source_tag_shares_no_topic(tmp_path):
+    """Every imported memory carries its source tag (``claude-md``); that tag says where a memory came from, so
+    it counts toward no similarity: the second file's rules are not held back as like the first's, and the page
+    flags no pair of them as duplicates (on the old code: held back as 'like the existing memory')."""
+    repo = git_repo(tmp_path / "repo")
+    (repo / "ONE.md").write_text(RULES_ONE, encoding="utf-8")
+    (repo / "TWO.md").write_text(RULES_TWO, encoding="utf-8")
+    first = run_cli("import", "--from-claude-md", "ONE.md", "--json", cwd=repo)
+    assert first.returncode == 0, first.stderr
+    created_first = json.loads(first.stdout)["created"]
+    second = run_cli("import", "--from-claude-md", "TWO.md", "--json", cwd=repo)
+    assert second.returncode == 0, second.stderr
+    report = json.loads(second.stdout)
+    assert report["created"] == 3 and "like the existing memory" not in second.stdout, second.stdout
+    assert len(store_files(repo)) == created_first + 3
+    tags = [json.loads(p.read_text())["tags"] for p in store_files(repo)]
+    assert all("claude-md" in t for t in tags)  # the tag is still there: it says where the memory came from
+    similar = run_cli("similar", "--category", "constraint", "--title", "Unrelated words entirely",
+                      "--tag", "claude-md", cwd=repo)
+    assert "no similar memory" in similar.stdout, similar.stdout

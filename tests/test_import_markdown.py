@@ -313,3 +313,46 @@ def test_a_second_rules_file_imports_all_its_distinct_rules_the_source_tag_share
     similar = run_cli("similar", "--category", "constraint", "--title", "Unrelated words entirely",
                       "--tag", "claude-md", cwd=repo)
     assert "no similar memory" in similar.stdout, similar.stdout
+
+
+PAT = "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
+STAGING = "stagingkey9f8e7d6c"
+LEAKY_MD = f"""# Deploys <private>{STAGING}heading</private>
+
+- Use the staging key <private>{STAGING}</private> for tests.
+
+## Tokens {PAT}
+
+- Rotate the `{AWS_KEY}` key every quarter.
+- Never commit `{PAT}` or any token.
+"""
+
+
+def test_ids_tags_and_file_names_come_from_the_scrubbed_text(tmp_path):
+    """A private section or a secret in a heading, a bullet or backquotes reaches no id, no tag and no file
+    name (on the old code the staging key and the AWS key became tags, ids and file names)."""
+    repo = git_repo(tmp_path / "repo")
+    (repo / "CLAUDE.md").write_text(LEAKY_MD, encoding="utf-8")
+    out = run_cli("import", "--from-claude-md", "CLAUDE.md", "--json", cwd=repo)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["created"] >= 3
+    names = " ".join(p.name for p in store_files(repo)).lower()
+    stored = all_store_text(repo).lower()
+    for secret in (STAGING, PAT, AWS_KEY):
+        assert secret.lower() not in names and secret.lower() not in stored, secret
+        assert secret.lower() not in (out.stdout + out.stderr).lower(), secret
+    for path in store_files(repo):
+        record = json.loads(path.read_text())
+        assert record["id"] == path.stem and not any(s.lower() in record["id"] for s in ("stagingkey", "akia", "github"))
+
+
+def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path):
+    repo = git_repo(tmp_path / "repo")
+    record = {"category": "decision", "id": f"rotate-{AWS_KEY.lower()}", "title": "Rotate the deploy key quarterly",
+              "tags": ["keys"], "content": {"status": "accepted", "context": "c", "decision": "d", "rationale": ["r"]}}
+    (tmp_path / "in.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = run_cli("import", str(tmp_path / "in.jsonl"), cwd=repo)
+    assert out.returncode == 0, out.stdout + out.stderr
+    (path,) = store_files(repo)
+    assert path.stem == "rotate-the-deploy-key-quarterly", path

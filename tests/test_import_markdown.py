@@ -356,3 +356,18 @@ def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     (path,) = store_files(repo)
     assert path.stem == "rotate-the-deploy-key-quarterly", path
+
+
+def test_import_reads_pathological_lines_in_linear_time(tmp_path):
+    """A line of 400,000 ``[`` (one search per ``[`` on the old code: 67 s) and a bullet followed by a million
+    lazy continuation lines (the piece copied once per line: 31 s) each import in a few seconds."""
+    import time
+    repo = git_repo(tmp_path / "repo")
+    (repo / "BRACKETS.md").write_text("- " + "[" * 400_000 + "\n", encoding="utf-8")
+    (repo / "LINES.md").write_text("- start\n" + "x\n" * 999_000, encoding="utf-8")
+    for name in ("BRACKETS.md", "LINES.md"):
+        began = time.process_time()
+        out = run_cli("import", "--from-claude-md", name, "--dry-run", cwd=repo)
+        spent = time.process_time() - began
+        assert out.returncode in (0, 1) and "Traceback" not in out.stderr, out.stderr
+        assert spent < 8, (name, spent)

@@ -57,13 +57,14 @@ class Proposal:
 
 def plain(text: str) -> str:
     """Markdown emphasis and links dropped: ``**x**`` -> ``x``, ``[x](url)`` -> ``x``; one line."""
-    out, i = [], 0
+    out, i, memo = [], 0, {}
     while i < len(text):
         ch = text[i]
         if ch == "[":
-            close = text.find("](", i)
-            end = text.find(")", close + 2) if close > 0 else -1
-            if close > 0 and end > 0 and "\n" not in text[i:end]:
+            close = _next(text, "](", i, memo)
+            end = _next(text, ")", close + 2, memo) if close > 0 else -1
+            newline = _next(text, "\n", i, memo)
+            if close > 0 and end > 0 and not 0 <= newline < end:
                 out.append(text[i + 1:close])
                 i = end + 1
                 continue
@@ -73,6 +74,16 @@ def plain(text: str) -> str:
         out.append(ch)
         i += 1
     return " ".join("".join(out).split())
+
+
+def _next(text: str, sub: str, start: int, memo: dict) -> int:
+    """``text.find(sub, start)`` for a ``start`` that never goes back: each search resumes where the last one
+    ended, so a line of 400,000 ``[`` is read once, not once per ``[``."""
+    found = memo.get(sub, -2)
+    if found == -1 or found >= start:
+        return found
+    memo[sub] = found = text.find(sub, start)
+    return found
 
 
 def title_of(text: str) -> str:

@@ -7,6 +7,7 @@ must stop with a message naming it, change nothing in the repository and nothing
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -20,13 +21,21 @@ from team_memory.cli.main import main
 def _tree(root: str) -> dict:
     """Every path under ``root`` (no ``.git``) -> ``"dir"``, a link's target or a file's bytes, links not followed."""
     out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        for name in dirnames + filenames:
-            path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
-            out[rel] = ("link", os.readlink(path)) if os.path.islink(path) else (
-                "dir" if os.path.isdir(path) else open(path, "rb").read())
+
+    def walk(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                rel = prefix + entry.name
+                if entry.is_symlink():
+                    out[rel] = ("link", os.readlink(entry.path))
+                elif entry.is_dir():
+                    if entry.name != ".git":
+                        out[rel] = "dir"
+                        walk(entry.path, rel + "/")
+                else:
+                    with open(entry.path, "rb") as f:
+                        out[rel] = f.read()
+    walk(root, "")
     return out
 
 
@@ -98,15 +107,42 @@ def test_install_refuses_a_link_in_place_of_anything_it_writes(tmp_path, outside
     _refused(["install", repo], repo, rel, outside, capsys)
 
 
-@pytest.mark.parametrize("rel,is_dir", INSTALLED, ids=[rel for rel, _ in INSTALLED])
-def test_uninstall_refuses_a_link_in_place_of_anything_it_touches(tmp_path, outside, capsys, rel, is_dir):
-    repo = _new_repo(str(tmp_path))
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """One drop-in install, shared by the uninstall cases: each plants its link where a path was and puts the path
+    back afterwards (a refused uninstall changes nothing), so each case starts from a fresh install's tree."""
+    repo = _new_repo(str(tmp_path_factory.mktemp("installed")))
     install.install_project(repo)
-    _plant(repo, rel, is_dir, outside)
+    return repo
+
+
+@contextlib.contextmanager
+def _planted(repo: str, rel: str, is_dir: bool, outside: str, aside: str):
+    """A link to ``outside`` in place of ``rel`` for the block; what was there is moved aside and back."""
+    path = os.path.join(repo, *rel.split("/"))
+    kept = os.path.join(aside, "kept") if os.path.lexists(path) else None
+    if kept:
+        os.rename(path, kept)
+    try:
+        _plant(repo, rel, is_dir, outside)
+        yield
+    finally:
+        os.unlink(path)
+        if kept:
+            os.rename(kept, path)
+
+
+@pytest.mark.parametrize("rel,is_dir", INSTALLED, ids=[rel for rel, _ in INSTALLED])
+def test_uninstall_refuses_a_link_in_place_of_anything_it_touches(tmp_path, outside, capsys, installed, rel, is_dir):
     if rel.startswith(".claude/commands/") and rel.endswith(".bak"):  # a backup uninstall leaves to the user
+        repo = _new_repo(str(tmp_path))
+        install.install_project(repo)
+        _plant(repo, rel, is_dir, outside)
         _untouched(["uninstall", repo], repo, rel, outside)
         return
-    _refused(["uninstall", repo], repo, rel, outside, capsys)
+    repo = installed
+    with _planted(repo, rel, is_dir, outside, str(tmp_path)):
+        _refused(["uninstall", repo], repo, rel, outside, capsys)
 
 
 def _untouched(argv, repo, rel, outside) -> None:

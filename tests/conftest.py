@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,14 @@ def pytest_sessionfinish(session, exitstatus):
         reporter.ensure_newline()
         reporter.write_line(f"{REQUIRE_ENV}=1: {len(skipped)} test(s) skipped, which counts as a failure", red=True)
         session.exitstatus = 1
+
+
+@pytest.fixture
+def tmp_path(request, tmp_path_factory) -> Path:
+    """pytest's ``tmp_path`` (a fresh folder in the session's base folder, named after the test) made cheaply: the
+    built-in lists every earlier test's folder to number the next one and links each, per test (~2 ms apiece)."""
+    name = re.sub(r"\W", "_", request.node.name)[:30]
+    return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=tmp_path_factory.getbasetemp()))
 
 
 @pytest.fixture(scope="session")

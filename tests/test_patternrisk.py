@@ -99,6 +99,7 @@ def many_cues_config(memory_root):
     return memory_root
 
 
+@pytest.mark.slow  # stress: the real hook held to its whole 3 s scoring deadline (in process, at 0.05 s: below)
 def test_many_accepted_quadratic_cues_keep_stop_within_its_time(project, many_cues_config):
     """Each cue passes the check, yet 100 of them on every line is minutes of work: only the first
     ``MAX_EXTRA_CUES`` run, and the deadline is checked between patterns, not only between lines."""

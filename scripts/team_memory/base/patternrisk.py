@@ -29,6 +29,10 @@ def _variants(ch: str) -> set:
     return {ch} | {v for v in (ch.lower(), ch.upper()) if len(v) == 1}
 
 
+_FOLDED = [(ch, _variants(ch)) for ch in _SAMPLE]  # each sample character with its case variants
+_LEAVES: dict = {}  # (op, av, flags) -> the sample characters that one item matches: a config's cues share them
+
+
 def backtrack_risk(pattern, flags: int = IGNORECASE):
     """Why ``pattern`` is refused (a short phrase), or None when it is safe to run on a bounded line."""
     if not isinstance(pattern, str):
@@ -65,10 +69,22 @@ class _Checker:
     def chars(self, op, av) -> frozenset:
         """The sample characters one single-character item matches."""
         c = self.c
-        fold = self.flags & IGNORECASE
+        if op is c.IN:
+            negate = any(o is c.NEGATE for o, _ in av)
+            hit = frozenset().union(*(self.chars(o, a) for o, a in av if o is not c.NEGATE))
+            return frozenset(_SAMPLE) - hit if negate else hit
+        if not any(op is leaf for leaf in (c.LITERAL, c.NOT_LITERAL, c.ANY, c.CATEGORY, c.RANGE)):
+            return frozenset(_SAMPLE)  # anything else: assume it can match anything
+        key = (op, av, self.flags & (IGNORECASE | DOTALL))
+        if key not in _LEAVES:
+            _LEAVES[key] = self.leaf_chars(op, av)
+        return _LEAVES[key]
+
+    def leaf_chars(self, op, av) -> frozenset:
+        c, fold = self.c, self.flags & IGNORECASE
         if op is c.LITERAL or op is c.NOT_LITERAL:
             one = _variants(chr(av)) if fold else {chr(av)}
-            hit = frozenset(ch for ch in _SAMPLE if one & (_variants(ch) if fold else {ch}))
+            hit = frozenset(ch for ch, variants in _FOLDED if one & (variants if fold else {ch}))
             return hit if op is c.LITERAL else frozenset(_SAMPLE) - hit
         if op is c.ANY:
             return frozenset(_SAMPLE if self.flags & DOTALL else _SAMPLE.replace("\n", ""))
@@ -78,14 +94,8 @@ class _Checker:
                     else (lambda ch: ch.isalnum() or ch == "_") if "WORD" in name else (lambda ch: False))
             hit = frozenset(ch for ch in _SAMPLE if test(ch))
             return frozenset(_SAMPLE) - hit if "NOT" in name else hit
-        if op is c.RANGE:
-            lo, hi = av
-            return frozenset(ch for ch in _SAMPLE if any(lo <= ord(v) <= hi for v in (_variants(ch) if fold else ch)))
-        if op is c.IN:
-            negate = any(o is c.NEGATE for o, _ in av)
-            hit = frozenset().union(*(self.chars(o, a) for o, a in av if o is not c.NEGATE))
-            return frozenset(_SAMPLE) - hit if negate else hit
-        return frozenset(_SAMPLE)  # anything else: assume it can match anything
+        lo, hi = av  # RANGE
+        return frozenset(ch for ch, variants in _FOLDED if any(lo <= ord(v) <= hi for v in (variants if fold else ch)))
 
     def body_chars(self, items) -> frozenset:
         """Every sample character some item of ``items`` (at any depth) can match."""

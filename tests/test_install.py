@@ -351,3 +351,35 @@ def test_a_user_scope_plugin_beside_the_drop_in_is_named_by_install_and_doctor(t
     assert "settings.json" in run_cli("doctor", cwd=project).stdout
     (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {}}))
     assert "double-hooks" not in run_cli("doctor", cwd=project).stdout
+
+
+@pytest.mark.parametrize("planted", ["linked-file", "linked-folder", "fifo"])
+def test_the_users_plugin_files_are_never_read_through_a_link_or_a_fifo(tmp_path, planted):
+    """``~/.claude/...`` is read as everything else is: no link followed (the file or a folder on the way),
+    nothing but a regular file opened (a FIFO would block a plain ``open`` for good)."""
+    from team_memory.cli.doctor import user_plugin_too
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    (elsewhere / "plugins").mkdir(parents=True)
+    (elsewhere / "settings.json").write_text(json.dumps({"enabledPlugins": {"team-memory@team-memory": True}}))
+    (elsewhere / "plugins" / "installed_plugins.json").write_text(
+        json.dumps({"plugins": {"team-memory@team-memory": [{"scope": "user"}]}}))
+    project = tmp_path / "app"
+    (project / ".claude" / "team-memory").mkdir(parents=True)
+    (home / ".claude" / "plugins").mkdir(parents=True)
+    if planted == "linked-file":
+        (home / ".claude" / "settings.json").symlink_to(elsewhere / "settings.json")
+        (home / ".claude" / "plugins" / "installed_plugins.json").symlink_to(
+            elsewhere / "plugins" / "installed_plugins.json")
+    elif planted == "linked-folder":
+        (home / ".claude" / "plugins").rmdir()
+        (home / ".claude" / "plugins").symlink_to(elsewhere / "plugins", target_is_directory=True)
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        os.mkfifo(home / ".claude" / "settings.json")
+    assert user_plugin_too(str(project), str(home)) == []
+    real = home / ".claude" / "settings.json"
+    if real.is_symlink() or real.exists():
+        real.unlink()
+    real.write_text(json.dumps({"enabledPlugins": {"team-memory@team-memory": True}}))
+    assert [f.kind for f in user_plugin_too(str(project), str(home))] == ["double-hooks"]  # a real file still counts

@@ -26,7 +26,7 @@ from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path
 from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
-from ..base.safefs import is_link, is_real_dir, read_regular
+from ..base.safefs import is_link, is_real_dir, linked_part, read_regular, read_text
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
 from .relcheck import linked_entries, update_fix
@@ -383,21 +383,21 @@ PLUGIN_ID = "team-memory@team-memory"
 def user_plugin_too(project: str, home: str | None = None) -> list:
     """A warning when this project has the drop-in install and the user also installed the plugin at user
     scope (``~/.claude/plugins/installed_plugins.json`` or ``~/.claude/settings.json`` enabledPlugins, as
-    Claude Code 2.1.330 writes them): every hook then runs twice."""
-    if not os.path.isdir(os.path.join(project, ".claude", "team-memory")):
+    Claude Code 2.1.330 writes them): every hook then runs twice. Nothing is read through a link (``safefs``)."""
+    if not is_real_dir(os.path.join(project, ".claude", "team-memory")):
         return []
-    config = os.path.join(home or os.path.expanduser("~"), ".claude")
+    home = home or os.path.expanduser("~")
     hits = []
-    for rel, key in ((os.path.join("plugins", "installed_plugins.json"), "plugins"), ("settings.json", "enabledPlugins")):
-        path = os.path.join(config, rel)
+    for rel, key in ((".claude/plugins/installed_plugins.json", "plugins"), (".claude/settings.json", "enabledPlugins")):
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.loads(f.read(1_000_000))
-        except (OSError, ValueError):
+            if linked_part(home, rel):
+                continue
+            data = json.loads(read_text(os.path.join(home, *rel.split("/")), 1_000_000) or "null")
+        except (OSError, ValueError):  # UnsafePath: a FIFO, a device, a file too large
             continue
         entry = data.get(key) if isinstance(data, dict) else None
         if isinstance(entry, dict) and entry.get(PLUGIN_ID):
-            hits.append("~/.claude/" + rel.replace(os.sep, "/"))
+            hits.append("~/" + rel)
     if not hits:
         return []
     return [Finding("double-hooks", ".claude/team-memory",

@@ -23,6 +23,11 @@ sys.path.insert(0, str(REPO / "scripts"))
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 os.environ.pop("PYENV_DIR", None)  # ... and that PATH is the hooks' as it is (doctor's hook-python check: cli/hookpython)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# Under PYTHONDONTWRITEBYTECODE (set in many containers) every worker compiles the tests and the package anew on
+# each run (~3 s a worker here): the test processes keep that compiled code in the checkout's ignored .cache/,
+# never beside the sources. Only these processes: hooks and commands the tests start keep the user's setting.
+if sys.dont_write_bytecode and not sys.pycache_prefix:
+    sys.pycache_prefix, sys.dont_write_bytecode = str(REPO / ".cache" / "pycache"), False
 if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0"):  # the masked platform: tests/platform_mask.py
     import platform_mask
     platform_mask.apply()

@@ -5,6 +5,8 @@ import json
 import os
 import time
 
+import pytest
+
 from helpers import record, write
 from team_memory.cli.main import main
 

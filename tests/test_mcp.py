@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -72,10 +73,12 @@ def test_official_mcp_client_initializes_lists_and_searches(repo):
         pytest.skip("the mcp client library needs Python 3.10 or newer")
     import anyio
     from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
+    from mcp.client.stdio import get_default_environment, stdio_client
+    env = get_default_environment()  # what the client passes on, and the user's bytecode setting (no __pycache__
+    env.update({k: v for k, v in os.environ.items() if k == "PYTHONDONTWRITEBYTECODE"})  # written into the checkout)
 
     async def session():
-        params = StdioServerParameters(command=sys.executable, cwd=str(repo),
+        params = StdioServerParameters(command=sys.executable, cwd=str(repo), env=env,
                                        args=[str(helpers.REPO / "scripts" / "memory.py"), "mcp"])
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
             await client.initialize()

@@ -189,12 +189,17 @@ def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
         raise
 
 
-def linked_part(root: str, rel: str) -> str | None:
-    """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``, ...) that is a link, or None."""
+def linked_part(root: str, rel: str, seen: dict | None = None) -> str | None:
+    """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``, ...) that is a link, or None; ``seen``
+    keeps what each part was, for paths that share folders."""
     parts = [part for part in rel.replace("\\", "/").split("/") if part]
+    seen = {} if seen is None else seen
     for end in range(1, len(parts) + 1):
-        if is_link(os.path.join(root, *parts[:end])):
-            return "/".join(parts[:end])
+        part = "/".join(parts[:end])
+        if part not in seen:
+            seen[part] = is_link(os.path.join(root, *parts[:end]))
+        if seen[part]:
+            return part
     return None
 
 
@@ -204,9 +209,10 @@ def refuse_links(root: str, rels=(), trees=()) -> None:
 
     For whatever writes files a teammate's commit can put a link in place of (installs: ``.gitignore``,
     ``.claude/settings.json``, command and skill files, a runtime folder)."""
-    found = [linked_part(root, rel) for rel in rels]
+    seen: dict = {}
+    found = [linked_part(root, rel, seen) for rel in rels]
     for tree in trees:
-        found.append(linked_part(root, tree))
+        found.append(linked_part(root, tree, seen))
         base = os.path.join(root, *tree.split("/"))
         for dirpath, dirnames, filenames in os.walk(base) if is_real_dir(base) else ():
             found += [os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")

@@ -172,7 +172,7 @@ def write_root(ctx) -> str:
                            "PROJECT-FOLDER") from None
     nested = os.path.join(repo, *MEMORY_REL)
     new_store(nested)
-    ctx._root = nested
+    ctx.memory_root = nested
     return nested
 
 

@@ -79,6 +79,10 @@ class Context:
             self._root = resolve_root(getattr(self.args, "root", None))
         return self._root
 
+    @memory_root.setter
+    def memory_root(self, root: str) -> None:
+        self._root = root
+
     @property
     def config(self) -> dict:
         if self._config is None:

@@ -135,16 +135,9 @@ def match_tokens(text: str, stop_words: frozenset, memo: dict) -> list:
 
 def _run_words(textnorm, cls: int, run: str, stop_words: frozenset) -> tuple:
     """One run's words, as ``textnorm.token_groups`` makes them, and each form unfolded."""
-    if cls != textnorm._WORD and run.casefold() in stop_words:
-        return ()
-    forms = textnorm.identifier_forms(run) if cls == textnorm._WORD else textnorm.cjk_forms(run, cls)
     out = []
-    for form in forms:
-        form = form.casefold()
-        if form in stop_words or (len(form) < 2 and textnorm.char_class(form[:1] or " ") != textnorm._HAN):
-            continue
+    for form, folded in textnorm.run_forms(cls, run, stop_words):
         out.append(form)
-        folded = textnorm.fold(form)
         if folded and folded not in stop_words:
             out.append(folded)
     return tuple(out)
@@ -167,12 +160,12 @@ def _is_leak(message: str) -> bool:
 def _stale_items(memory_root: str, config: dict, records: list) -> dict:
     """Project-relative path -> ``review``'s item dict for every stale memory."""
     from ..derived.stalemarks import refresh_marks
-    from .cmd_review import _item_dict
+    from .cmd_review import item_dict
     try:
         found = refresh_marks(memory_root, config, force=True, records=records)
     except OSError:
         return {}
-    return {i.path: _item_dict(i) for i in (found.stale if found else [])}
+    return {i.path: item_dict(i) for i in (found.stale if found else [])}
 
 
 def _review(memory: dict, kind: str, text: str, commands: list) -> None:

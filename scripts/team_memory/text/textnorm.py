@@ -240,21 +240,28 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
         if run in done:
             continue
         done.add(run)
-        if cls != _WORD and run.casefold() in stop_words:
-            continue  # a CJK stop word (``어떻게``) gives no bigrams either
-        forms = identifier_forms(run) if cls == _WORD else cjk_forms(run, cls)
         group = []
-        for form in forms:
-            form = form.casefold()
-            if form in stop_words or (len(form) < 2 and char_class(form[:1] or " ") != _HAN):
-                continue
-            folded = fold(form)
+        for _, folded in run_forms(cls, run, stop_words):
             if folded and folded not in stop_words and folded not in seen:
                 seen.add(folded)
                 group.append(folded)
         if group:
             groups.append(group)
     return groups
+
+
+def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
+    """``[(form, folded)]`` of one run of ``runs``: its word forms, case-folded, without stop words and
+    single letters (a Han character excepted)."""
+    if cls != _WORD and run.casefold() in stop_words:
+        return []  # a CJK stop word (``어떻게``) gives no bigrams either
+    out = []
+    for form in identifier_forms(run) if cls == _WORD else cjk_forms(run, cls):
+        form = form.casefold()
+        if form in stop_words or (len(form) < 2 and char_class(form[:1] or " ") != _HAN):
+            continue
+        out.append((form, fold(form)))
+    return out
 
 
 def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:

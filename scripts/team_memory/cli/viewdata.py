@@ -20,7 +20,7 @@ import shlex
 
 from ..base.cliname import user_cli
 from ..base.model import topic_tags
-from ..base.sanitize import clean_line, clean_tag, clean_text, cut, shown_path
+from ..base.sanitize import clean_tag, clean_text, cut, shown_path
 from ..records.exposure import hide, shown_text
 from ..records.recordspec import CONTENT, MAX_ITEMS, MAX_TEXT
 from ..records.store import NotARecord, decision_status, iter_memory_files, load_memory, project_root_of, \

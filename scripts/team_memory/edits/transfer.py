@@ -52,10 +52,6 @@ def _yaml_module():
     return _yaml
 
 
-def yaml_available() -> bool:
-    return _yaml_module() is not None
-
-
 def _need_yaml() -> None:
     if _yaml_module() is None:
         raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it")

@@ -30,7 +30,7 @@ from ..base.sanitize import clean_line, clean_tag
 from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
                     record_status)
 from ..derived.patch import folder_stamps
-from ..records.validate import Problem, ValidationError, id_problem, parse_iso, validate_record
+from ..records.validate import Problem, ValidationError, parse_iso, validate_record
 from ..records.recordspec import MAX_CHANGES
 
 RESURRECTION_WINDOW = timedelta(hours=24)
@@ -386,10 +386,3 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         write_record(path, new)
         apply_changes(memory_root, config, [path], before=before)
         return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
-
-
-def check_id(memory_id: str) -> None:
-    """Raise ``WriteError`` when ``memory_id`` cannot name a memory."""
-    reason = id_problem(memory_id)
-    if reason:
-        raise WriteError(f"id {memory_id!r} {reason}")

@@ -54,7 +54,6 @@ STOP_WORDS = SEED_STOP_WORDS | frozenset({
     "怎么", "什么", "如何", "的", "了", "吗", "是", "在", "我们", "一下", "请",
 })
 
-TOKENIZER_VERSION = 1  # bump when tokens change: derived token caches are then rebuilt
 FOLD_MIN = 4  # ASCII words shorter than this are left as they are
 
 _HANGUL, _HIRAGANA, _KATAKANA, _HAN, _WORD, _JOIN, _OTHER = range(7)

@@ -20,6 +20,12 @@ lock + ``refresh.apply_changes``" through the API); ``search``.
     python3 benchmarks/bench.py --hooks --rounds 15      # every hook, with and without bytecode caching
     python3 benchmarks/bench.py --file-recall --rounds 25  # PostToolUse recall by file, 10,000 memories
     python3 benchmarks/bench.py --floor --rounds 21 --against ../main  # every hook vs its floor and another checkout
+
+The other figures docs/benchmarks.md publishes, through this same entry point (each takes ``--help``):
+
+    python3 benchmarks/bench.py view --rounds 3      # the HTML page at 1,000 and 10,000 memories (viewbench.py)
+    python3 benchmarks/bench.py stale                # git-drift marks at 10,000 memories (stalebench.py)
+    python3 benchmarks/bench.py install-size         # what each install copies (installsize.py; the real client)
 """
 from __future__ import annotations
 
@@ -326,7 +332,13 @@ def report(results: list, args, use_add: bool) -> str:
     return "\n".join(lines)
 
 
+SUITES = {"view": "viewbench", "stale": "stalebench", "install-size": "installsize"}  # name -> its script
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in SUITES:
+        return __import__(SUITES[argv[0]]).main(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000,10000,100000", help="comma-separated store sizes")
     parser.add_argument("--rounds", type=int, default=15, help="runs of every scenario per size")

@@ -64,7 +64,9 @@ def via_setting(tmp: Path, clone: Path, name: str, sparse: bool) -> Path:
     return home
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    import argparse
+    argparse.ArgumentParser(description=__doc__).parse_args(argv)
     e2e.ensure_claude()
     version = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["version"]
     with tempfile.TemporaryDirectory(prefix="tm-size-") as tmp_name:

@@ -1,6 +1,8 @@
 """Small builders shared by the tests: valid records and hook runs."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -48,9 +50,9 @@ PYTHONS = ("python3", "python", "py -3")  # every hook command tries these in tu
 def python_chain(script: str) -> str:
     """The command hooks.json gives a launcher: the first of ``PYTHONS`` that runs it under ``-S``; a fallback
     passes its own name, which the hook's hints then use (``cliname.python_name``)."""
-    return " || ".join(f'{python} -S "{script}"' + ("" if python == "python3" else
-                                                     f" {python}" if " " not in python else f' "{python}"')
-                       for python in PYTHONS)
+    return " || ".join([f'{python} -S "{script}"' + ("" if python == "python3" else
+                                                      f" {python}" if " " not in python else f' "{python}"')
+                        for python in PYTHONS] + ["exit 1"])
 
 
 def hook_command(event_file: str) -> str:
@@ -64,13 +66,29 @@ def hook_command(event_file: str) -> str:
     raise KeyError(event_file)
 
 
-def run_hook(event_file: str, stdin, cwd=None, env=None, timeout: float = 30):
-    """Run a hook exactly as hooks.json says, with CLAUDE_PLUGIN_ROOT set to the checkout."""
+def run_hook(event_file: str, stdin, cwd=None, env=None, timeout: float = 30, process: bool = False):
+    """A hook on ``stdin`` with CLAUDE_PLUGIN_ROOT set to the checkout: its handler through the fail-open boundary in
+    this process (as ``hooks/launch.py`` runs it), or with ``process=True`` (and on the masked platform) exactly
+    as hooks.json says, through ``/bin/sh``. Either way a ``CompletedProcess`` with bytes output."""
     data = stdin if isinstance(stdin, bytes) else (json.dumps(stdin) if not isinstance(stdin, str) else stdin).encode()
     full_env = dict(os.environ, CLAUDE_PLUGIN_ROOT=str(REPO))
     full_env.update(env or {})
-    return subprocess.run(["/bin/sh", "-c", masked(hook_command(event_file))], input=data, capture_output=True,
-                          cwd=cwd, env=full_env, timeout=timeout)
+    if process or MASKED:
+        return subprocess.run(["/bin/sh", "-c", masked(hook_command(event_file))], input=data, capture_output=True,
+                              cwd=cwd, env=full_env, timeout=timeout)
+    import importlib
+
+    from team_memory.records.hookio import run_hook as boundary
+    name = event_file[:-len(".py")]
+    handler = importlib.import_module(f"team_memory.handlers.{name}").handle
+    launcher = str(REPO / "hooks" / event_file)
+    with in_process(cwd, full_env, data, [launcher]) as (out, err):
+        code = _exit_code(boundary, EVENTS[name], handler)
+    return subprocess.CompletedProcess([launcher], code, out.data(), err.data())
+
+
+EVENTS = {"user_prompt_submit": "UserPromptSubmit", "session_start": "SessionStart", "stop": "Stop",
+          "pre_tool_use": "PreToolUse", "post_tool_use": "PostToolUse"}
 
 
 MASK = REPO / "tests" / "platform_mask.py"
@@ -91,12 +109,72 @@ def run_prompt_hook(project, prompt: str, session: str = "s"):
                                               "hook_event_name": "UserPromptSubmit", "session_id": session})
 
 
-def run_cli(*args, cwd=None, input=None, env=None):
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    mask = [str(MASK)] if os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0") else []
-    return subprocess.run([sys.executable, *mask, str(REPO / "scripts" / "memory.py"), *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, input=input, env=full_env, timeout=60)
+def run_cli(*args, cwd=None, input=None, env=None, process: bool = False):
+    """The CLI on ``args``: ``main(argv)`` in this process, with its own working folder, environment, stdin and
+    captured stdout/stderr (``process=True``, or the masked platform: ``python3 scripts/memory.py`` started as a
+    process). Either way a ``CompletedProcess`` with text output."""
+    argv = [str(arg) for arg in args]
+    if process or MASKED:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        mask = [str(MASK)] if MASKED else []
+        return subprocess.run([sys.executable, *mask, str(REPO / "scripts" / "memory.py"), *argv],
+                              capture_output=True, text=True, cwd=cwd, input=input, env=full_env, timeout=60)
+    from team_memory.cli.main import main
+    with in_process(cwd, env, input, ["memory.py", *argv]) as (out, err):
+        code = _exit_code(main, argv)
+    return subprocess.CompletedProcess(argv, code, out.text(), err.text())
+
+
+MASKED = os.environ.get("TEAM_MEMORY_MASK_POSIX", "") not in ("", "0")
+
+
+class _Captured(io.TextIOWrapper):
+    """A stdout/stderr that is not a terminal, has a ``buffer`` (UTF-8) and keeps what was written."""
+
+    def __init__(self):
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="backslashreplace", newline="\n",
+                         write_through=True)
+
+    def data(self) -> bytes:
+        self.flush()
+        return self.buffer.getvalue()
+
+    def text(self) -> str:
+        return self.data().decode("utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def in_process(cwd, env, stdin, argv):
+    """Run code here as if it were a new process: working folder, environment, argv and standard streams set
+    for the block and put back after it (each test stays apart from the next one in its worker)."""
+    saved = os.getcwd(), dict(os.environ), sys.argv, sys.stdin, sys.stdout, sys.stderr
+    data = stdin if isinstance(stdin, bytes) else (stdin or "").encode("utf-8", errors="surrogateescape")
+    out, err = _Captured(), _Captured()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        os.environ.update({key: str(value) for key, value in (env or {}).items()})
+        sys.argv = argv
+        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+        sys.stdout, sys.stderr = out, err
+        yield out, err
+    finally:
+        os.chdir(saved[0])
+        os.environ.clear()
+        os.environ.update(saved[1])
+        sys.argv, sys.stdin, sys.stdout, sys.stderr = saved[2:]
+
+
+def _exit_code(function, *args) -> int:
+    """``function(*args)`` as a process's exit code: its return value, or what ``SystemExit`` says."""
+    try:
+        return int(function(*args) or 0)
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
 
 
 def transcript_line(role: str, text: str = "", tools=(), **extra) -> str:

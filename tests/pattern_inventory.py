@@ -37,6 +37,7 @@ DYNAMIC = {
                                              for p in ps],
     ("guards/codescan.py", "pattern"): lambda: [(p, re.I) for p in _module("guards.codescan")._WRITES.values()]
     + [(_module("guards.codescan")._GENERIC, re.I)],
+    ("guards/pwshjudge.py", "pattern"): lambda: [(p, 0) for p in _module("guards.pwshjudge")._UNREAD.values()],
     ("capture/triage.py", "pattern"): lambda: cue_patterns(),  # the cues: below
     ("capture/triage_text.py", "pattern"): lambda: cue_patterns(),
     # a team's cue, compiled to be checked, never run here (test_patternrisk times the ones it accepts)

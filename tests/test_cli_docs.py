@@ -88,3 +88,16 @@ def test_bad_option_values_are_usage_errors_and_every_command_has_version(projec
     for argv in (["search", "--version"], ["install", "--version"], ["doctor", "--version"]):
         assert main(argv) == 0, argv
         assert capsys.readouterr().out.strip() == f"team-memory {__version__}"
+
+
+def test_the_cli_reference_is_what_help_says():
+    """docs/cli.md is generated from ``--help`` (scripts/make_cli_docs.py): a command or option changed without
+    regenerating it fails here. Run as a process: the help names the CLI as run from the checkout."""
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "make_cli_docs.py"), "--check"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    for name in commands():
+        assert f"\n## {name}\n" in text and f"usage: memory.py {name} " in text, name

@@ -10,23 +10,22 @@ from helpers import REPO
 from team_memory.cli import main as cli
 
 
-def _registered_by(module: str) -> set:
+def _registered_by(module: str) -> tuple:
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
     importlib.import_module(f"team_memory.cli.{module}").register(sub, cli.common_parser())
-    return set(sub.choices)
+    return tuple(sub.choices)
 
 
 def test_command_home_names_every_command_and_its_module():
-    expected = {name: module for module in cli.COMMAND_MODULES for name in _registered_by(module)}
-    assert cli.COMMAND_HOME == expected
+    assert cli.COMMANDS == {module: tuple(_registered_by(module)) for module in cli.COMMANDS}
 
 
 def test_a_command_parses_the_same_with_only_its_module():
     for name, module in cli.COMMAND_HOME.items():
         lazy = cli.build_parser([name])
         sub = next(a for a in lazy._actions if isinstance(a, argparse._SubParsersAction))
-        assert set(sub.choices) == _registered_by(module)
+        assert tuple(sub.choices) == _registered_by(module)
         full = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
         assert sub.choices[name].format_help() == full.choices[name].format_help()
 

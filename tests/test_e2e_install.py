@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -110,6 +111,38 @@ def test_the_team_setting_brings_the_plugin_to_a_fresh_clone(claude_bin, tmp_pat
     # the setting checks the marketplace out sparsely: the installed copy is the runtime, without tests/ or docs/
     assert (copy / "hooks.json").is_file() and (copy / "scripts" / "team_memory").is_dir()
     assert not [name for name in ("tests", "docs", "benchmarks") if (copy / name).exists()]
+
+
+def test_a_print_mode_teammate_installs_with_the_two_commands_docs_give(claude_bin, tmp_path):
+    """A teammate who only runs ``claude -p``, in a trusted clone, without ``CLAUDE_CODE_SYNC_PLUGIN_INSTALL``:
+    no run loads the plugin, and ``claude plugin install team-memory@team-memory`` alone fails (the marketplace
+    the setting names is not added yet); ``claude plugin marketplace add <source>`` first, then the same install,
+    and every later ``claude -p`` recalls (docs/install.md gives exactly these commands)."""
+    source = e2e.checkout_repository(tmp_path / "team-memory")
+    team = fresh_repository(tmp_path / "team")
+    assert helpers.run_cli("install", "--plugin", team, "--source", source.as_uri()).returncode == 0
+    e2e.git("add", "-A", cwd=team)
+    e2e.git("commit", "-qm", "team-memory for everyone", cwd=team)
+    clone = tmp_path / "teammate" / "app"
+    e2e.git("clone", "-q", str(team), str(clone), cwd=tmp_path)
+    home = tmp_path / "claude-home"
+    home.mkdir()
+    e2e.trust_folder(home, clone)
+    result = e2e.run_claude_home(home, clone, PROMPT, label="team setting, print mode, no sync")
+    assert result.returncode == 0 and not loaded(result), result.describe()
+
+    def cli(*args):
+        return subprocess.run([str(claude_bin), *args], capture_output=True, text=True, timeout=120,
+                              env=e2e.home_env(home), cwd=str(clone))
+
+    alone = cli("plugin", "install", "team-memory@team-memory")
+    assert alone.returncode != 0 and "not found in marketplace" in alone.stdout + alone.stderr, alone
+    added = cli("plugin", "marketplace", "add", str(source))
+    assert added.returncode == 0 and "Successfully added marketplace: team-memory" in added.stdout, added
+    installed = cli("plugin", "install", "team-memory@team-memory")
+    assert installed.returncode == 0 and "Successfully installed plugin" in installed.stdout, installed
+    result = e2e.run_claude_home(home, clone, PROMPT, label="team setting, print mode, installed")
+    assert loaded(result).get("version") == VERSION and recalled(result), result.describe()
 
 
 def test_a_newer_version_replaces_the_old_one_cleanly(claude_bin, tmp_path):

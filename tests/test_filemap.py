@@ -167,6 +167,7 @@ def test_a_read_of_a_file_without_memories_imports_little(tmp_path):
     assert loaded == {
         "team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.base.fastjson",
         "team_memory.records", "team_memory.records.hookio", "team_memory.tooluse", "team_memory.tooluse.posttool",
+        "team_memory.handlers", "team_memory.handlers.post_tool_use",
         "team_memory.derived", "team_memory.derived.filemap",
     }, sorted(loaded)
 

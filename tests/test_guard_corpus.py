@@ -74,7 +74,7 @@ def test_in_process_decision_on_the_corpus(corpus_project):
 @pytest.mark.slow  # 659 hook processes (~30 s of CPU); the in-process test above decides the same way
 def test_real_hook_on_the_corpus(corpus_project):
     def run(command):
-        proc = run_hook("pre_tool_use.py", payload(command, corpus_project), cwd=corpus_project)
+        proc = run_hook("pre_tool_use.py", payload(command, corpus_project), cwd=corpus_project, process=True)
         assert proc.returncode == 0 and proc.stderr == b"", (command, proc.stderr)
         if not proc.stdout.strip():
             return command, False

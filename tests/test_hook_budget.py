@@ -2,7 +2,7 @@
 
 The budget is made small through ``TEAM_MEMORY_HOOK_BUDGET`` so that a store small enough for
 the suite (600 memories with 16 KB of text each, several seconds to read cold)
-is already too big for it; ``benchmarks/coldstart.py`` shows the same at 10,000 memories.
+is already too big for it; ``benchmarks/bench.py --sizes 10000`` shows the same at 10,000 memories.
 Marked ``slow`` (about 8 s of 600-memory stores, and bounds in wall time that a loaded machine
 stretches): ``.ci/run`` and ``TEAM_MEMORY_SLOW=1 python3 -m pytest -q`` run them.
 """

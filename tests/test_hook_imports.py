@@ -20,26 +20,29 @@ from helpers import record, run_cli, run_hook, transcript_line, write
 NEVER = {"json", "re", "enum", "datetime", "heapq", "operator", "collections", "functools", "hashlib", "subprocess"}
 PACKAGE = {"team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.records",
            "team_memory.base.fastjson", "_json", "team_memory.records.hookio", "os", "stat", "_stat", "posixpath",
-           "genericpath", "_collections_abc", "__future__", "gc"}  # every launcher: the package, the payload, os
-TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate"}
-POST = {"team_memory.tooluse", "team_memory.tooluse.posttool"}
+           "genericpath", "_collections_abc", "__future__", "gc", "launch", "team_memory.handlers"}  # every hook: the launcher, the payload, os
+TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate", "team_memory.guards.shellscan"}  # one shell reader
+POST = {"team_memory.tooluse", "team_memory.tooluse.posttool", "team_memory.handlers.post_tool_use"}
 FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap", "errno"}
+# ``re``: Stop compiles the cues whose keywords a new turn holds (this scene's "we decided ... because")
+RE = {"re", "re._constants", "re._parser", "re._casefix", "re._compiler", "_sre", "copyreg", "enum", "functools",
+      "_functools", "operator", "_operator", "collections", "_collections", "keyword", "reprlib", "itertools", "types",
+      "heapq", "_heapq", "sre_compile", "sre_parse", "sre_constants", "_locale"}  # the last six: what 3.9's re loads
 PINNED = {
-    "PreToolUse ordinary Bash": PACKAGE | TOOL_GATE,
+    "PreToolUse ordinary Bash": PACKAGE | TOOL_GATE | {"team_memory.handlers.pre_tool_use"},
     "PostToolUse ordinary Bash": PACKAGE | TOOL_GATE | POST | FILE_MAP,  # pytest names files: recall by file looks
     "PostToolUse Read": PACKAGE | POST | FILE_MAP,
-    "SessionStart": PACKAGE | {
+    "SessionStart": PACKAGE | {"team_memory.handlers.session_start",
         "team_memory.capture", "team_memory.base.cliname", "team_memory.derived", "team_memory.derived.cache",
         "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.derived.freshness",
         "team_memory.base.sanitize", "team_memory.base.config", "team_memory.records.store",
         "team_memory.capture.orientation"},
-    "Stop": PACKAGE | {
+    "Stop": PACKAGE | {"team_memory.handlers.stop",
         "team_memory.capture", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
         "_sha2", "_sha256", "team_memory.base.digest", "team_memory.base.fsutil", "team_memory.base.state",
         "team_memory.records.store", "team_memory.capture.transcript", "team_memory.base.sanitize",
-        "team_memory.capture.triage_text", "team_memory.capture.triage", "team_memory.capture.capture",
-        "_sre"},  # the cached cue programs, handed to the engine (no re)
-    "UserPromptSubmit": PACKAGE | {
+        "team_memory.capture.triage_text", "team_memory.capture.triage", "team_memory.capture.capture"} | RE,
+    "UserPromptSubmit": PACKAGE | {"team_memory.handlers.user_prompt_submit",
         "team_memory.recall", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
         "_bisect", "bisect", "math", "team_memory.text", "team_memory.text.tokens",
         "team_memory.text.textnorm", "team_memory.text.features", "team_memory.text.fuzzycheck",
@@ -55,7 +58,8 @@ PINNED = {
         "team_memory.derived.filemap",  # a forged files.map head means rebuild (issue 24): a 4 KB read
         "team_memory.base.pathtext"},  # paths compared as / text on every platform (issue 23)
 }
-_SHA = {"_sha2", "_sha256"}  # CPython's C SHA-256: _sha256 up to 3.11, _sha2 from 3.12
+_SHA = {"_sha2", "_sha256"}
+ # CPython's C SHA-256: _sha256 up to 3.11, _sha2 from 3.12
 
 
 def imported(proc) -> set:
@@ -107,14 +111,14 @@ def test_each_hook_imports_only_its_pinned_modules(scene, bare, name):
     project, calls = scene
     launcher, payload = calls[name]
     env = {"PYTHONPROFILEIMPORTTIME": "1"}
-    first = run_hook(launcher, payload, cwd=project)  # the first call writes what later calls reuse
+    first = run_hook(launcher, payload, cwd=project, process=True)  # the first call writes what later calls reuse
     assert first.returncode == 0, first.stderr
-    proc = run_hook(launcher, dict(payload, session_id="s2"), cwd=project, env=env)
+    proc = run_hook(launcher, dict(payload, session_id="s2"), cwd=project, env=env, process=True)
     assert proc.returncode == 0
     if name == "UserPromptSubmit":
         assert proc.stdout.startswith(b"<memory-context"), proc.stdout  # the common path: a block shown
     loaded = imported(proc) - bare
-    assert not loaded & NEVER, sorted(loaded & NEVER)
+    assert not loaded & NEVER - (RE if name == "Stop" else set()), sorted(loaded & NEVER)
     pinned = PINNED[name]
     ours = {m for m in loaded if m.split(".")[0] == "team_memory"}
     mine = {m for m in pinned if m.split(".")[0] == "team_memory"}

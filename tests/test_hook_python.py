@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -228,3 +229,57 @@ def test_run_through_pyenv_the_shim_is_still_the_one_the_hooks_meet(tmp_path):
     assert hooks_python({"PATH": path, "PYENV_ROOT": str(root), "PYENV_DIR": str(tmp_path)}) == str(root / "shims" / "python3")
     # not run through pyenv: PATH as it is
     assert hooks_python({"PATH": path, "PYENV_ROOT": str(root)}) == str(root / "versions" / "3.11.7" / "bin" / "python3")
+
+
+@pytest.mark.parametrize("command", ["demo", "list"])
+def test_the_cli_refuses_an_old_python_and_names_its_version(command, tmp_path):
+    """``python3.8 scripts/memory.py demo`` (Ubuntu 20.04's python3): exit 1 at once, the version named, nothing run.
+    The launcher parses on any Python 3; a real 3.8 on this machine is tried too."""
+    bin_dir = tmp_path / "bin"
+    old_python(bin_dir)
+    real = [p for p in (shutil.which("python3.8"),) if p and "pyenv/shims" not in p]
+    for python in [str(bin_dir / "python3"), *real]:
+        proc = subprocess.run([python, str(REPO / "scripts" / "memory.py"), command], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=60)
+        assert proc.returncode == 1 and proc.stdout == "", proc
+        assert "team-memory needs Python 3.9 or newer; this is Python 3.8." in proc.stderr, proc.stderr
+        assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+# ---------------------------------------------------------------- the chain never blocks and never runs a hook twice
+
+def session_hook(command: str, project, bin_dir, **env):
+    payload = {"cwd": str(project), "hook_event_name": "SessionStart", "session_id": "s", "source": "startup"}
+    full_env = dict(os.environ, PATH=str(bin_dir), **env)
+    return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload).encode(), capture_output=True,
+                          cwd=project, env=full_env, timeout=60)
+
+
+def test_a_hook_that_ran_then_failed_is_not_run_again_by_the_next_python(project, tmp_path):
+    """``python3`` runs the hook, prints its answer, then exits 1 (a flush that failed, a wrapper's own error):
+    ``python`` finds stdin already read and leaves it there, so the answer is given once and stands (exit 0)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script(bin_dir / "python3", f'"{sys.executable}" "$@"\nexit 1\n')
+    python_link(bin_dir)
+    command = helpers.hook_command("session_start.py")
+    alone = session_hook(command.replace("python3 -S", "python -S", 1), project, bin_dir, CLAUDE_PLUGIN_ROOT=str(REPO))
+    assert alone.returncode == 0 and alone.stdout, alone  # what SessionStart says here, once
+    proc = session_hook(command, project, bin_dir, CLAUDE_PLUGIN_ROOT=str(REPO))
+    assert proc.stdout == alone.stdout, proc.stdout  # on main: printed twice
+    assert proc.returncode == 0 and b"skipped" not in proc.stderr, proc
+
+
+@pytest.mark.parametrize("machine", ["all three", "py -3 only", "python only"])
+def test_a_launcher_that_cannot_be_opened_is_an_error_but_never_a_block(machine, project, tmp_path):
+    """A plugin updated under a running session, a drop-in missing on this branch: every interpreter exits 2
+    ("can't open file"), which Claude Code would read as "block"; the chain ends in 1 instead."""
+    bin_dir = tmp_path / "bin"
+    if machine in ("all three", "py -3 only"):
+        py_launcher(bin_dir)
+    if machine in ("all three", "python only"):
+        python_link(bin_dir)
+    if machine == "all three":
+        python_link(bin_dir, "python3")
+    proc = prompt_hook(PLUGIN_COMMAND, project, bin_dir, CLAUDE_PLUGIN_ROOT=str(tmp_path / "gone"))
+    assert proc.returncode == 1 and proc.stdout == b"", proc  # on main: 2 (py -3's, or python's)

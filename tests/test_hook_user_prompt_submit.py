@@ -109,11 +109,15 @@ def test_broken_install_fails_open(tmp_path):
     from helpers import REPO
     fake = tmp_path / "plugin"
     (fake / "hooks").mkdir(parents=True)
-    shutil.copy(REPO / "hooks" / HOOK, fake / "hooks" / HOOK)  # no scripts/ beside it; -S: no installed copy
-    proc = subprocess.run(["python3", "-S", str(fake / "hooks" / HOOK)], input=b'{"prompt": "fix pydantic import error"}',
-                          capture_output=True, timeout=30)
+    shutil.copy(REPO / "hooks" / HOOK, fake / "hooks" / HOOK)  # no launch.py, no scripts/ beside it
+    run = ["python3", "-S", str(fake / "hooks" / HOOK)]
+    proc = subprocess.run(run, input=b'{"prompt": "fix pydantic import error"}', capture_output=True, timeout=30)
     assert proc.returncode == 0 and proc.stdout == b""
-    assert b"retrieval disabled" in proc.stderr
+    assert proc.stderr.startswith(b"[team-memory] hook disabled: ") and proc.stderr.count(b"\n") == 1, proc.stderr
+    shutil.copy(REPO / "hooks" / "launch.py", fake / "hooks" / "launch.py")  # the launcher, still no scripts/
+    proc = subprocess.run(run, input=b'{"prompt": "fix pydantic import error"}', capture_output=True, timeout=30)
+    assert proc.returncode == 0 and proc.stdout == b""
+    assert proc.stderr.startswith(b"[team-memory] UserPromptSubmit hook disabled: ") and proc.stderr.count(b"\n") == 1
 
 
 def test_a_slash_command_is_matched_by_its_arguments_only(project, memory_root):

@@ -1,6 +1,6 @@
 """The package's layers: imports point down, never up, and never in a circle.
 
-``LAYERS`` is the one statement of the order (CLAUDE.md's "Where things live" describes it):
+``LAYERS`` is the one statement of the order (CLAUDE.md's "Layers" draws it):
 a module may import modules of its own layer and of any layer in an earlier tier; layers that
 share a tier know nothing of each other. The graph is read with ``ast`` from every import in a
 module, at its top or inside a function, relative or absolute.
@@ -20,7 +20,7 @@ LAYERS = (
     ("derived",),
     ("edits", "recall", "guards"),
     ("capture", "tooluse"),
-    ("cli",),
+    ("cli", "handlers"),
 )
 TIER = {layer: tier for tier, layers in enumerate(LAYERS) for layer in layers}
 

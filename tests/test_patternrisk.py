@@ -86,3 +86,50 @@ def test_doctor_names_the_cue_and_the_fix(project, hostile_config):
     problem = [line for line in proc.stdout.splitlines() if "extra_cues" in line]
     assert len(problem) == 1 and "can share text" in problem[0] and "rewrite it" in problem[0]
     assert "we went for" not in proc.stdout  # the good cue is no problem
+
+
+# A cue the check accepts that is still quadratic on a line with no match: 100 of them, as a teammate committed.
+QUADRATIC = "|".join(f"[a-z ]*{digit}" for digit in range(10))
+
+
+@pytest.fixture
+def many_cues_config(memory_root):
+    cues = [QUADRATIC + f"|x{i}" for i in range(100)]
+    (memory_root / "memory-config.json").write_text(json.dumps({"triage": {"extra_cues": {"decision": {"primary": cues}}}}))
+    return memory_root
+
+
+def test_many_accepted_quadratic_cues_keep_stop_within_its_time(project, many_cues_config):
+    """Each cue passes the check, yet 100 of them on every line is minutes of work: only the first
+    ``MAX_EXTRA_CUES`` run, and the deadline is checked between patterns, not only between lines."""
+    assert backtrack_risk(QUADRATIC) is None
+    lines = [("we decided to use redis number %s " % chr(97 + i % 26) * 40)[:980] + ", 0123456789" for i in range(60)]
+    transcript = project / "session.jsonl"
+    transcript.write_text(transcript_line("user", "Which store should hold sessions?")
+                          + transcript_line("assistant", "\n\n".join(lines)))
+    payload = {"session_id": "abcd1234-ef56", "transcript_path": str(transcript), "cwd": str(project),
+               "hook_event_name": "Stop", "stop_hook_active": False}
+    began = time.monotonic()
+    proc = run_hook("stop.py", payload, cwd=str(project), timeout=60)  # on main: 6 s and no word of the cap
+    elapsed = time.monotonic() - began
+    assert proc.returncode == 0 and elapsed < 8, elapsed  # scoring stops at 3 s (SCORING_SECONDS); a loaded CI box
+    assert f"at most {triage.MAX_EXTRA_CUES} triage.extra_cues" in proc.stderr.decode()
+
+
+def test_doctor_names_too_many_cues(project, many_cues_config):
+    proc = run_cli("doctor", "--root", many_cues_config)
+    problem = [line for line in proc.stdout.splitlines() if "extra_cues" in line]
+    assert len(problem) == 1 and "60 cues" in problem[0] and "merge cues" in problem[0], proc.stdout
+
+
+def test_the_deadline_is_checked_between_patterns(monkeypatch):
+    """One line, many slow cues: scoring stops at its deadline, not after every cue has run on the line."""
+    config = load_config(None)
+    config.setdefault("triage", {})["extra_cues"] = {"decision": {"primary": [QUADRATIC + f"|x{i}" for i in range(100)]}}
+    line = ("we decided to use redis number a " * 40)[:980] + ", 0123456789"
+    turns = [type("Turn", (), {"role": "assistant", "text": line, "tools": []})()]
+    cues = triage.compile_cues(config, line.lower())
+    monkeypatch.setattr(triage, "SCORING_SECONDS", 0.05)
+    began = time.monotonic()
+    triage.score_categories(turns, config, cues)
+    assert time.monotonic() - began < 1.5  # on main: every cue on the line, 6 s here

@@ -273,7 +273,7 @@ def test_readme_install_section_leads_with_what_users_type():
     order = [f"/plugin marketplace add {e2e_source()}", f"/plugin install {plugin_id}",
              f"claude plugin marketplace add {e2e_source()}", f"claude plugin install {plugin_id}",
              "claude plugin marketplace update team-memory", f"claude plugin update {plugin_id}",
-             "python3 scripts/memory.py install --plugin", "CLAUDE_CODE_SYNC_PLUGIN_INSTALL=1",
+             "python3 scripts/memory.py install --plugin", "only runs `claude -p`",
              "## Drop-in install", "## Which install"]
     places = [section.find(text) for text in order]
     assert -1 not in places, [t for t, p in zip(order, places) if p < 0]

@@ -13,6 +13,7 @@ import pytest
 from helpers import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+FILES = (REPO / "docs" / "related-files.md").read_text(encoding="utf-8")  # the README's page on related files
 DEMO = "/tmp/tm-demo"
 
 
@@ -78,9 +79,9 @@ def test_ci_runs_the_readmes_test_command_with_everything_mandatory():
     assert ci.index(exported) < ci.index(command)
 
 
-def section_commands(title: str, nth: int = 0) -> list:
-    """The command lines of the ``nth`` (first) ``bash`` block of README's section ``title``."""
-    section = README[README.index(f"## {title}\n"):]
+def section_commands(title: str, nth: int = 0, text: str = README) -> list:
+    """The command lines of the ``nth`` (first) ``bash`` block of the section ``title`` of README (or ``text``)."""
+    section = text[text.index(f"# {title}\n"):]
     block = section
     for _ in range(nth + 1):
         block = block[block.index("```bash\n") + 8:]
@@ -103,7 +104,7 @@ def demo_store(tmp_path):
 @pytest.mark.slow  # four CLI processes on a demo store
 def test_the_related_files_examples_run_as_printed(tmp_path):
     demo, env = demo_store(tmp_path)
-    commands = section_commands("Memories tied to files")
+    commands = section_commands("Memories tied to files", 0, FILES)
     assert len(commands) == 4
     outputs = []
     for example in commands:
@@ -120,10 +121,10 @@ def test_the_related_files_examples_run_as_printed(tmp_path):
 @pytest.mark.slow  # a demo store, the CLI and the real PostToolUse hook
 def test_the_recall_by_file_example_runs_as_printed(tmp_path):
     demo, env = demo_store(tmp_path)
-    [add] = section_commands("Memories tied to files", 1)
+    [add] = section_commands("Memories tied to files", 1, FILES)
     proc = subprocess.run(["bash", "-c", add], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, (proc.stdout, proc.stderr)
-    section = README[README.index("### Recall by file\n"):]
+    section = FILES[FILES.index("## Recall by file\n"):]
     shown = section[section.index("```\n<memory-context") + 4:]
     shown = shown[:shown.index("```")]
     payload = {"hook_event_name": "PostToolUse", "tool_name": "Read", "session_id": "readme", "cwd": demo,
@@ -156,7 +157,7 @@ def test_the_review_examples_run_as_printed(tmp_path):
     open(f"{demo}/app/session.py", "w").write("SESSIONS = 'postgres'\n")
     subprocess.run(["git", "commit", "-qam", "Move sessions to Postgres"], cwd=demo, env=env, check=True)
     env["CLAUDE_PROJECT_DIR"] = demo
-    review, reviewed = section_commands("Memories tied to files", 2)
+    review, reviewed = section_commands("Memories tied to files", 2, FILES)
     proc = subprocess.run(["bash", "-c", review], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "Move sessions to Postgres" in proc.stdout, (proc.stdout, proc.stderr)
     assert "app/session.py changed since: 1 commit" in proc.stdout
@@ -164,3 +165,22 @@ def test_the_review_examples_run_as_printed(tmp_path):
     assert proc.returncode == 0, proc.stderr
     proc = subprocess.run(["bash", "-c", review], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "use-redis-for-sessions" not in proc.stdout, proc.stdout
+
+
+def test_the_readme_is_a_front_door_and_every_link_leads_somewhere():
+    """README: at most 250 lines, the demo and the tests first, the supported scale, links that resolve;
+    CLAUDE.md (loaded into every session here) at most 8 KB."""
+    lines = README.splitlines()
+    assert len(lines) <= 250, len(lines)
+    first = README[README.index("```bash\n") + 8:]
+    first = [line.split("#")[0].strip() for line in first[:first.index("```")].splitlines()]
+    assert first == ["python3 scripts/memory.py demo", 'python3 -m pip install -q -e ".[dev]" && python3 -m pytest -q -n auto']
+    assert "Up to 5,000 memories at full speed; 10,000 works." in README
+    assert README.count("\n<memory-context") >= 1
+    for page in ("README.md", "docs/install.md", "docs/guide.md", "docs/related-files.md", "docs/benchmarks.md",
+                 "docs/retrieval-eval.md"):
+        text = (REPO / page).read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if not target.startswith(("http://", "https://")):
+                assert ((REPO / page).parent / target).exists(), (page, target)
+    assert len((REPO / "CLAUDE.md").read_bytes()) <= 8 * 1024

@@ -129,3 +129,27 @@ def test_a_url_password_is_redacted_in_a_related_entry_s_stored_form():
     """``related_files`` folds ``//`` to ``/``: the password of ``https:/user:pw@host`` is still found."""
     assert redact_secrets("app/https:/deploy:hunter2pw9@db.example.com/app.py") == \
         ("app/https:/deploy:[REDACTED]@db.example.com/app.py", 1)
+
+
+AWS = "AKIA" + "IOSFODNN7EXAMPL1"
+GITHUB = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+@pytest.mark.parametrize("text, secret", [
+    (f"key-{AWS}", AWS), (f"tok_{GITHUB}", GITHUB), (f"decisions/deploy-{AWS}.json", AWS),
+    (f"ci_token_{GITHUB}_old", GITHUB), (f"my-sk-proj-{'x' * 24}", "sk-proj-" + "x" * 24),
+])
+def test_a_secret_joined_to_a_word_by_a_dash_or_underscore_is_redacted(text, secret):
+    hidden, count = redact_secrets(text)
+    assert secret not in hidden and count == 1, hidden
+
+
+def test_the_posttool_note_does_not_name_such_a_file_raw(tmp_path):
+    from team_memory.guards.guards import rel_shown as _rel
+    path = tmp_path / ".claude" / "memory" / "decisions" / f"key-{AWS}.json"
+    assert AWS not in _rel(str(path), str(tmp_path)) and "key-" in _rel(str(path), str(tmp_path))
+
+
+@pytest.mark.parametrize("word", ["desk-" + "a" * 30, "risk_live_" + "a" * 20, "BAKIA" + "A" * 16])
+def test_a_prefix_inside_a_word_is_not_a_key(word):
+    assert redact_secrets(word) == (word, 0)

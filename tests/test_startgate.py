@@ -55,9 +55,8 @@ def test_a_planted_marker_link_or_folder_is_never_followed(tmp_path):
     target = tmp_path / "elsewhere"
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache" / "work.starting").symlink_to(target)
-    assert not first_to_start(str(tmp_path / "cache"), "work.starting") and not target.exists()
-    (tmp_path / "cache" / "other.starting").mkdir()  # committed as a folder: nothing starts, nothing breaks
-    assert not first_to_start(str(tmp_path / "cache"), "other.starting")
+    first_to_start(str(tmp_path / "cache"), "work.starting")  # stale: cleared, never followed
+    assert not target.exists() and not (tmp_path / "cache" / "work.starting").is_symlink()
 
 
 def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
@@ -97,3 +96,38 @@ def test_the_started_process_releases_its_marker(memory_root):
     assert marker.stat().st_mtime < time.time() - LIFETIME_S + GRACE_S  # released: free within GRACE_S
     time.sleep(GRACE_S + 0.1)
     assert freshcache.hand_over(str(memory_root), "os.path", "exists")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["finish_in_background.starting", "finish_marks_in_background.starting"])
+@pytest.mark.parametrize("shape", ["folder", "link", "dangling-link"])
+def test_a_committed_marker_that_is_not_our_file_is_stale(tmp_path, name, shape):
+    """A folder or link a teammate committed in the marker's place never holds the work back for good."""
+    cache = tmp_path / ".cache"
+    cache.mkdir()
+    marker = cache / name
+    if shape == "folder":
+        marker.mkdir()
+        (marker / "keep").write_text("committed\n")
+    else:
+        target = tmp_path / "elsewhere"
+        if shape == "link":
+            target.write_text("outside\n")
+        os.symlink(target, marker)
+    claim = first_to_start(str(cache), name)
+    assert claim, "the work would never start again"  # on main: 0 on every call
+    assert marker.is_file() and not marker.is_symlink()
+    assert not first_to_start(str(cache), name)  # and it is a real marker again: the next caller waits its turn
+    if shape == "link":
+        assert (tmp_path / "elsewhere").read_text() == "outside\n"
+
+
+def test_doctor_reports_a_committed_marker_folder(memory_root):
+    from helpers import run_cli
+    (memory_root / ".cache" / "finish_in_background.starting").mkdir(parents=True)
+    (memory_root / ".cache" / "finish_in_background.starting" / "keep").write_text("committed\n")
+    proc = run_cli("doctor", "--root", memory_root)
+    assert proc.returncode != 0 and "start marker" in proc.stdout, proc.stdout
+    assert ".cache/finish_in_background.starting" in proc.stdout and "git rm -r" in proc.stdout

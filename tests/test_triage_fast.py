@@ -93,27 +93,6 @@ def test_cue_keywords_never_hide_a_match_in_generated_text(text):
             assert may_match(found, text.lower()), (pattern, text)
 
 
-def test_programs_from_the_cache_behave_as_compiled_ones(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(triage_text, "_programs", None)
-    pattern = r"\b(decided|chose)\b|(?P<w>\w+) or \w+\?"
-    first = compiled(pattern, re.IGNORECASE)
-    triage_text._save_programs()
-    monkeypatch.setattr(triage_text, "_programs", None)
-    again = compiled(pattern, re.IGNORECASE)  # from the file
-    assert again is not re.compile(pattern, re.IGNORECASE) and (again.flags, again.groupindex) == (first.flags, first.groupindex)
-    for text in ("We DECIDED it", "tea or coffee?", "nothing", "CHOSE ſ"):
-        assert [m.span() for m in again.finditer(text)] == [m.span() for m in first.finditer(text)]
-    # A damaged entry is compiled again, never trusted.
-    path = tmp_path / "cache" / "team-memory" / "pycache" / sys.implementation.cache_tag / triage_text.PROGRAMS_FILE
-    data = marshal.loads(path.read_bytes())
-    flags, code, *rest = marshal.loads(data["programs"][(pattern, re.IGNORECASE)])
-    data["programs"][(pattern, re.IGNORECASE)] = marshal.dumps((flags, [99999] * len(code), *rest))
-    path.write_bytes(marshal.dumps(data))
-    monkeypatch.setattr(triage_text, "_programs", None)
-    assert compiled(pattern, re.IGNORECASE).search("we decided").span() == (3, 10)
-
-
 PROBE = """
 import sys
 sys.path.insert(0, {scripts!r})
@@ -140,7 +119,7 @@ def edit_line(path: str) -> str:
     return json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [block]}}) + "\n"
 
 
-def test_stop_and_session_start_load_no_re_json_or_datetime(project, memory_root, monkeypatch):
+def test_stop_and_session_start_load_no_json_or_datetime_and_re_only_for_a_cue(project, memory_root, monkeypatch):
     monkeypatch.delenv("XDG_CACHE_HOME")  # a cache of this test's own, under its home: the first run fills it
     helpers.write(memory_root, helpers.record("decision", "use-valkey", "Use Valkey for sessions"))
     transcript = project / "session.jsonl"
@@ -154,8 +133,9 @@ def test_stop_and_session_start_load_no_re_json_or_datetime(project, memory_root
         return [m for m in _loaded("capture", "on_stop", payload) if m != "team_memory.capture.capture"]
 
     turn("We decided to keep three retries because of the rate limits.")  # the first run works out the cues once
-    assert turn("Done, the export test passes now.") == []
-    assert turn("We decided to keep the timeout at ten seconds because the API is slow.") == []
+    assert turn("Nothing to report.") == []  # no cue's keyword: nothing compiled
+    for text in ("Done, the export test passes now.", "We decided to keep the timeout at ten seconds because of the API."):
+        assert set(turn(text)) <= {"re"}  # a cue's keyword: the cues that may match are compiled (re), nothing else
     _loaded("orientation", "on_session_start", {"cwd": str(project), "source": "startup"})  # builds the index
     start = _loaded("orientation", "on_session_start", {"cwd": str(project), "source": "startup"})
     assert "re" not in start and "json" not in start and "team_memory.capture.capture" not in start

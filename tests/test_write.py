@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from helpers import CONTENT, REPO, record, run_cli, write
+from team_memory.cli.main import main
 from team_memory.base.config import load_config
 from team_memory.records.ids import slugify
 from team_memory.derived.index import read_index
@@ -189,19 +190,24 @@ def test_recently_retired_ids_are_not_recreated_without_force(memory_root):
     assert create_memory(str(memory_root), config, new(title="Old one")).id == "old-one-2"
 
 
-def test_session_summaries_beyond_max_retained_are_retired(memory_root):
+def test_an_approved_save_never_retires_a_teammates_summaries(memory_root, capsys):
+    """``save`` runs without asking (guards/autoallow.py): a committed ``max_retained`` of 1 must not let it
+    retire every other summary. It says how many are past; ``gc`` (which Claude Code asks about) retires them."""
     (memory_root / "memory-config.json").write_text('{"categories": {"session_summary": {"max_retained": 2}}}')
-    config = load_config(str(memory_root))
     for day in (5, 4, 3):
         write(memory_root, record("session_summary", f"s{day}", f"Session {day}", ["s"], days_ago=day))
-    result = create_memory(str(memory_root), config, new("session_summary", "Session today", ["s"]))
-    assert sorted(result.retired) == ["s4", "s5"]
+    saved = {"category": "session_summary", "title": "Session today", "tags": ["s"], "content": CONTENT["session_summary"]}
+    assert main(["save", "--root", str(memory_root), "--record", json.dumps(saved)]) == 0
+    assert "2 older session summaries past" in capsys.readouterr().out
     statuses = {p.stem: json.loads(p.read_text())["record_status"] for p in (memory_root / "sessions").glob("*.json")}
-    assert statuses == {"s3": "active", "s4": "retired", "s5": "retired", result.id: "active"}
-    retired = json.loads((memory_root / "sessions" / "s5.json").read_text())
-    assert "max_retained" in retired["retired_reason"]
-    titles = [e["title"] for e in read_index(str(memory_root))]
-    assert titles == ["Session 3", "Session today"]
+    assert set(statuses.values()) == {"active"} and len(statuses) == 4  # on main: s4 and s5 retired
+    assert main(["gc", "--root", str(memory_root), "--dry-run"]) == 0
+    assert "would retire 2 older session summaries" in capsys.readouterr().out
+    assert main(["gc", "--root", str(memory_root)]) == 0
+    statuses = {p.stem: json.loads(p.read_text())["record_status"] for p in (memory_root / "sessions").glob("*.json")}
+    assert statuses["s4"] == statuses["s5"] == "retired" and statuses["s3"] == "active"
+    assert "max_retained" in json.loads((memory_root / "sessions" / "s5.json").read_text())["retired_reason"]
+    assert sorted(e["title"] for e in read_index(str(memory_root))) == ["Session 3", "Session today"]
 
 
 # --- real processes -------------------------------------------------------------------------------

@@ -87,6 +87,20 @@ def atomic_write_bytes(path: str, data, mode: int = 0o644, durable: bool = True)
         fsync_dir(folder)
 
 
+def write_text_under(root: str, rel: str, text: str, mode: int = 0o644) -> str:
+    """Write ``root/rel`` atomically, its missing folders made, never through a link on the way
+    (``safefs.refuse_links``: ``UnsafePath``, nothing written); returns the path."""
+    from .safefs import make_dir, refuse_links
+    refuse_links(root, [rel])
+    parts = rel.replace("\\", "/").split("/")
+    folder = root
+    for part in parts[:-1]:
+        folder = make_dir(os.path.join(folder, part))
+    path = os.path.join(folder, parts[-1])
+    atomic_write_text(path, text, mode)
+    return path
+
+
 def create_temp(path: str):
     """``(fd, temp path)``: a new, exclusively created temp file beside ``path`` (0600 until chmod).
 

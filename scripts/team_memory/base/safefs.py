@@ -13,6 +13,9 @@ anyone, and git happily commits symbolic links. The rule (docs/reliability.md):
   and checked with ``lstat`` (``make_dir``), files are created with ``O_EXCL`` or
   ``O_NOFOLLOW`` (``open_create``). A link found anywhere is an ``UnsafePath`` error, which
   hooks swallow and ``doctor`` reports with its fix.
+- Whatever writes into a repository (the installs) checks every path it will touch first
+  (``refuse_links``: no link on the way or in place, else nothing is changed) and reads and writes
+  through ``read_text`` / ``fsutil.write_text_under``.
 - Where a store is (``find_memory_root``): the nearest ``.claude/memory`` at or above the
   working folder's real path, never above the repository root, checked by the rule above.
   Here, not with the records, so a hook that only needs the store's place (recall by file on
@@ -184,6 +187,44 @@ def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
         if exc.errno == errno.ELOOP or is_link(path):
             raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
         raise
+
+
+def linked_part(root: str, rel: str) -> str | None:
+    """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``, ...) that is a link, or None."""
+    parts = [part for part in rel.replace("\\", "/").split("/") if part]
+    for end in range(1, len(parts) + 1):
+        if is_link(os.path.join(root, *parts[:end])):
+            return "/".join(parts[:end])
+    return None
+
+
+def refuse_links(root: str, rels=(), trees=()) -> None:
+    """``UnsafePath`` naming the first link at or on the way to a path of ``rels`` (relative to ``root``), or
+    anywhere inside a folder of ``trees``; called before anything is written, so a refusal changes nothing.
+
+    For whatever writes files a teammate's commit can put a link in place of (installs: ``.gitignore``,
+    ``.claude/settings.json``, command and skill files, a runtime folder)."""
+    found = [linked_part(root, rel) for rel in rels]
+    for tree in trees:
+        found.append(linked_part(root, tree))
+        base = os.path.join(root, *tree.split("/"))
+        for dirpath, dirnames, filenames in os.walk(base) if is_real_dir(base) else ():
+            found += [os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+                      for name in dirnames + filenames if is_link(os.path.join(dirpath, name))]
+    linked = next((rel for rel in found if rel), None)
+    if linked:
+        raise UnsafePath(f"{linked} is a symbolic link (a teammate's commit?): nothing is read or written through it, "
+                         f"and nothing was changed; replace it with a real file or folder (git rm {linked}, "
+                         "then commit) and run again")
+
+
+def read_text(path: str, limit: int = MAX_FILE_BYTES, errors: str = "strict") -> str | None:
+    """The UTF-8 text of the regular file ``path`` (``read_regular``: no link, bounded), None when it is missing."""
+    try:
+        data, _ = read_regular(path, limit)
+    except FileNotFoundError:
+        return None
+    return data.decode("utf-8", errors)
 
 
 def find_memory_root(start: str | None = None) -> str | None:

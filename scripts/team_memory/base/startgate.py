@@ -11,7 +11,8 @@ to hold it (``flock``) and find it still free, who renews its time. The started 
 it is still the claim that started it: hooks that read the work as undone just before the run
 ended do not start it again), so new work is held back by a finished run for a second at most;
 one that dies instead frees it after ``LIFETIME_S``. Nobody waits: a busy or unreadable marker means someone else is starting it.
-The marker is never removed, so no hook can renew a file another has just deleted. Where there
+The marker is never removed, so no hook can renew a file another has just deleted; what is not the
+regular file we write (a folder, a link a teammate committed) is stale and cleared by the next caller. Where there
 is no ``flock`` (Windows) two callers taking a free marker at the same instant may both win;
 the process's own lock still keeps the work single.
 """
@@ -27,18 +28,13 @@ GRACE_S = 1.0  # how long a released marker still holds: hooks that decided just
 def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
     """The claim (a nonzero token for ``release``) when the caller should start the process for
     ``name``, a marker in ``folder`` (a real folder); 0 when another caller is starting it."""
-    from .safefs import NOFOLLOW, NONBLOCK, UnsafePath, open_create
+    from .safefs import NOFOLLOW, NONBLOCK
     path = os.path.join(folder, name)
-    try:
-        fd = open_create(path, os.O_WRONLY | os.O_EXCL)
-        try:
-            return os.fstat(fd).st_mtime_ns or 1
-        finally:
-            os.close(fd)
-    except FileExistsError:
-        pass
-    except (OSError, UnsafePath):
-        return 0
+    claim = _create(path)
+    if claim is None and _clear_foreign(folder, name):
+        claim = _create(path)
+    if claim is not None:
+        return claim
     try:
         fd = os.open(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
@@ -54,6 +50,38 @@ def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
         return 0
     finally:
         os.close(fd)
+
+
+def _create(path: str) -> int | None:
+    """A claim on a marker made now (``O_EXCL``, no link followed); None when the name is taken; 0 on another error."""
+    from .safefs import UnsafePath, open_create
+    try:
+        fd = open_create(path, os.O_WRONLY | os.O_EXCL)
+        try:
+            return os.fstat(fd).st_mtime_ns or 1
+        finally:
+            os.close(fd)
+    except (FileExistsError, UnsafePath):  # (UnsafePath: a link there)
+        return None
+    except OSError:
+        return 0
+
+
+def _clear_foreign(folder: str, name: str) -> bool:
+    """True once a marker that is not the regular file we write (a folder, a link, a FIFO: committed, not ours)
+    is out of the way: a folder moved aside (``.<name>.stale.<time>``, left for ``doctor``), anything else removed."""
+    path = os.path.join(folder, name)
+    try:
+        mode = os.lstat(path).st_mode & 0o170000
+        if mode == 0o100000:
+            return False
+        if mode == 0o040000:
+            os.rename(path, os.path.join(folder, f".{name}.stale.{time.time_ns()}"))
+        else:
+            os.unlink(path)
+        return True
+    except OSError:
+        return False
 
 
 def release(folder: str, name: str, claim: int) -> None:

@@ -119,7 +119,7 @@ def build_orientation(memory_root: str, summary) -> str:
             lines.append(f"{label}:")
             lines += [f"- {t}" for t in titles]
     usage = (f"Search: {cli} search \"<words>\"; save: {cli} similar --category C --title \"...\" "
-             f"then {cli} save --record '<the record as one line of JSON>'")
+             f"then {cli} save --record '<the record as one line of JSON, each apostrophe written '\\''>'")
     while True:
         text = "\n".join([head, *lines, usage, tail]) + "\n"
         if len(text) <= MAX_CHARS or len(lines) <= 2:
@@ -136,7 +136,8 @@ def first_use(payload: dict) -> str | None:
         return None  # not the plugin, not a repository, or a store that is there but switched off
     project = project_root_of(memory_root)
     return (f"team-memory: no team memories in this repository yet; the first save creates .claude/memory/ "
-            f"at {project} (commit it to share): {cli_command(project)} save --record '<JSON>'.\n")
+            f"at {project} (commit it to share): {cli_command(project)} save --record '<JSON, each apostrophe "
+            f"written '\\''>'.\n")
 
 
 def on_session_start(payload: dict) -> str | None:

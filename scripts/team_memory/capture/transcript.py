@@ -1,4 +1,5 @@
-"""A tolerant reader of Claude Code's transcript (JSONL, one JSON object per line).
+"""A tolerant reader of Claude Code's transcript (JSONL, one JSON object per line), and of Codex's
+(its rollout file: ``from_rollout`` turns each line into Claude Code's shape).
 
 ``read_transcript(path, offset)`` reads only what was appended after ``offset``
 (a byte position at a line start, as returned by the previous call), at most
@@ -65,8 +66,49 @@ def _block_text(content) -> str:
     return "\n".join(parts)
 
 
+# Codex's rollout JSONL (``transcript_path`` of Codex CLI 0.171.0): the conversation is in the
+# ``response_item`` lines, Responses API items. ``from_rollout`` makes each one the line Claude Code
+# would have written: its shell (``exec_command``) as ``Bash``, each file of an ``apply_patch`` as an ``Edit``.
+CODEX_SHELL = "exec_command"
+CODEX_CONTEXT = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")  # Codex's own user items
+
+
+def from_rollout(item) -> dict | None:
+    """A rollout ``response_item`` payload as a Claude Code transcript line; None when it is not conversation."""
+    if not isinstance(item, dict):
+        return None
+    kind, call = item.get("type"), item.get("call_id") if isinstance(item.get("call_id"), str) else ""
+    if kind == "message" and item.get("role") in ("user", "assistant"):
+        texts = [b["text"] for b in item.get("content") or () if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        if item["role"] == "user" and any(t.lstrip().startswith(CODEX_CONTEXT) for t in texts):
+            return None
+        return {"type": item["role"], "message": {"role": item["role"],
+                                                  "content": [{"type": "text", "text": t} for t in texts]}}
+    if kind == "function_call" and item.get("name") == CODEX_SHELL and isinstance(item.get("arguments"), str):
+        try:
+            command = fastjson.loads(item["arguments"][:MAX_TEXT_CHARS]).get("cmd")
+        except (ValueError, RecursionError, AttributeError):
+            command = None
+        blocks = [{"type": "tool_use", "id": call, "name": "Bash", "input": {"command": command}}]
+    elif kind in ("function_call", "custom_tool_call") and isinstance(item.get("name"), str):
+        from ..records.hookio import PATCH_TOOL, patch_files
+        patch = item.get("input") if item["name"] == PATCH_TOOL else None
+        blocks = [{"type": "tool_use", "id": call, "name": "Edit", "input": {"file_path": path}}
+                  for path in patch_files(patch[:MAX_TEXT_CHARS * 10])] if isinstance(patch, str) else []
+        blocks = blocks or [{"type": "tool_use", "id": call, "name": item["name"], "input": {}}]
+    elif kind in ("function_call_output", "custom_tool_call_output"):
+        output = item.get("output")
+        return {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call, "content": output if isinstance(output, str) else ""}]}}
+    else:
+        return None
+    return {"type": "assistant", "message": {"role": "assistant", "content": blocks}}
+
+
 def turns_of_line(obj) -> list:
     """The turns of one parsed transcript line; [] for anything that is not a conversation message."""
+    if isinstance(obj, dict) and obj.get("type") == "response_item":
+        obj = from_rollout(obj.get("payload"))
     if not isinstance(obj, dict) or obj.get("isMeta") is True or obj.get("isSidechain") is True:
         return []
     kind = obj.get("type")

@@ -129,7 +129,7 @@ _compiled: dict = {}
 def _compile_one(pattern: str, where: str):
     """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
     if pattern not in _compiled:
-        try:  # not ``re.compile``: start-up speed (see ``triage_text.compiled``)
+        try:
             _compiled[pattern] = compiled(pattern, IGNORECASE)
         except Exception as exc:  # noqa: BLE001 - re.error, told apart below
             import re
@@ -181,8 +181,21 @@ def extra_cue_patterns(extra: dict) -> list:
     return out
 
 
+# The team's cues each run on every scoring line: their number bounds the work (cues x text) with the deadline.
+MAX_EXTRA_CUES = 40
+
+
+def surplus_extra_cues(cues: list) -> list:
+    """``[(where, pattern)]`` of ``extra_cue_patterns`` past the first ``MAX_EXTRA_CUES`` distinct ones: left out."""
+    seen: dict = {}
+    for where, pattern in cues:
+        seen.setdefault(pattern, where)
+    return list((w, p) for p, w in seen.items())[MAX_EXTRA_CUES:]
+
+
 def _refused_extra_cues(extra: dict) -> set:
-    """The team's cues that could backtrack (or are too long): left out, with one line on stderr."""
+    """The team's cues that could backtrack (or are too long), and those past ``MAX_EXTRA_CUES``: left out,
+    with one line on stderr each."""
     cues = extra_cue_patterns(extra)
     if not cues:
         return set()
@@ -192,12 +205,16 @@ def _refused_extra_cues(extra: dict) -> set:
         more = f" (and {len(risks) - 1} more)" if len(risks) > 1 else ""
         warn(f"ignored triage cue {pattern[:60]!r} in {where}{more}: it {risks[pattern]}; "
              "rewrite it (doctor explains) or remove it")
-    return set(risks)
+    surplus = surplus_extra_cues([(w, p) for w, p in cues if p not in risks])
+    if surplus:
+        warn(f"ignored {len(surplus)} triage cues from {surplus[0][0]} on: at most {MAX_EXTRA_CUES} "
+             "triage.extra_cues are used; merge or remove some (doctor explains)")
+    return set(risks) | {p for _, p in surplus}
 
 
-# Scoring stops looking once this many seconds have gone by (``score_categories``): every cue runs on
-# one line of at most 1,000 characters at a time and cannot backtrack badly (``base.patternrisk``), yet
-# a 2 MB stretch of conversation times many cues could still outlast the hook.
+# Scoring stops looking once this many seconds have gone by (``score_categories``, checked before each
+# pattern): every cue runs on one line of at most 1,000 characters at a time and cannot backtrack badly
+# (``base.patternrisk``), yet a 2 MB stretch of conversation times many cues could still outlast the hook.
 SCORING_SECONDS = 3.0
 _deadline = [None]
 
@@ -207,14 +224,12 @@ def _out_of_time() -> bool:
 
 
 def _matches(regexes, line: str) -> bool:
-    return not _out_of_time() and any(r.search(line) for r in regexes)
+    return any(not _out_of_time() and r.search(line) for r in regexes)  # the deadline between patterns
 
 
 def cue_hits(regexes, line: str) -> int:
     """How many distinct cue phrases ``line`` holds (overlapping matches of several cues count once)."""
-    if _out_of_time():
-        return 0
-    spans = sorted(m.span() for r in regexes for m in r.finditer(line) if m.end() > m.start())
+    spans = sorted(m.span() for r in regexes if not _out_of_time() for m in r.finditer(line) if m.end() > m.start())
     hits, end = 0, -1
     for start, stop in spans:
         if start >= end:

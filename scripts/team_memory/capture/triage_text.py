@@ -174,88 +174,16 @@ CASE_SPECIAL = frozenset("\xb5\u0130\u0131\u017f\u0345\u0390\u03b0\u03b2\u03b5\u
                          "\u0434\u043e\u0441\u0442\u044a\u0463\u1c80\u1c81\u1c82\u1c83\u1c84\u1c85\u1c86"
                          "\u1c87\u1c88\u1e61\u1e9b\u1fbe\u1fd3\u1fe3\ua64b\ufb05\ufb06")
 KEYS_FILE = "triage-cue-keys.marshal"
-PROGRAMS_FILE = "triage-programs.marshal"
 RISKS_FILE = "triage-cue-risks.marshal"
 IGNORECASE = 2  # ``re.IGNORECASE``, without importing ``re``
 _key_cache: dict = {}
 _risk_cache: dict = {}
-_programs = None
-_written: set = set()  # the programs read from or written to the cache file
 
 
 def compiled(pattern: str, flags: int = 0):
-    """``re.compile(pattern, flags)``, from the compiled program kept in the user's cache when there is
-    one: neither ``re`` imported nor the pattern compiled, several milliseconds a Stop run (start-up
-    speed). The program is the one ``re`` built for this very interpreter (version and the regular
-    expression engine's magic number checked), and the engine validates it again on loading; any
-    problem means compiling with ``re`` as usual. Raises ``re.error`` for an invalid pattern."""
-    global _programs
-    flags = int(flags)
-    if _programs is None:
-        _programs = _read_programs()
-        _written.update(_programs)
-    program = _programs.get((pattern, flags))  # kept marshalled: only the programs used are unpacked
-    if program is not None:
-        try:
-            import _sre
-            import marshal
-            return _sre.compile(pattern, *marshal.loads(program))
-        except Exception:  # noqa: BLE001 - a stale or damaged entry: compile it again
-            pass
+    """``re.compile(pattern, flags)``, ``re`` imported on first use (ordinary text never needs it)."""
     import re
-    regex = re.compile(pattern, flags)
-    program = _program_of(pattern, flags, regex)
-    if program is not None:
-        if not any(key not in _written for key in _programs):  # written once, when the process ends
-            import atexit
-            atexit.register(_save_programs)
-        import marshal
-        _programs[(pattern, flags)] = marshal.dumps(program)
-    return regex
-
-
-def _save_programs() -> None:
-    _write_marshal(PROGRAMS_FILE, {"engine": _engine(), "programs": _programs})
-    _written.update(_programs)
-
-
-def _engine():
-    import sys
-
-    import _sre
-    return (sys.version, _sre.MAGIC, _sre.CODESIZE)
-
-
-def _read_programs() -> dict:
-    data = _read_marshal(PROGRAMS_FILE)
-    try:
-        if data.get("engine") == _engine() and isinstance(data.get("programs"), dict):
-            return data["programs"]
-    except Exception:  # noqa: BLE001 - not ours, or another interpreter's
-        pass
-    return {}
-
-
-def _program_of(pattern: str, flags: int, regex):
-    """What ``re`` hands the engine for ``pattern`` (its ``_compiler.compile``), checked against ``regex``."""
-    import re
-    try:
-        parser = getattr(re, "_parser", None) or __import__("sre_parse")
-        compiler = getattr(re, "_compiler", None) or __import__("sre_compile")
-        parsed = parser.parse(pattern, flags)
-        code = compiler._code(parsed, flags)
-        groupindex = dict(parsed.state.groupdict)
-        indexgroup = [None] * parsed.state.groups
-        for name, i in groupindex.items():
-            indexgroup[i] = name
-        program = (int(flags | parsed.state.flags), [int(c) for c in code], int(parsed.state.groups - 1), groupindex,
-                   tuple(indexgroup))
-        import _sre
-        again = _sre.compile(pattern, *program)
-        same = (again.flags, again.groups, again.groupindex) == (regex.flags, regex.groups, regex.groupindex)
-    except Exception:  # noqa: BLE001 - another interpreter's internals: no program kept
-        return None
-    return program if same else None
+    return re.compile(pattern, flags)
 
 
 def may_match(keys: tuple, lowered: str) -> bool:
@@ -350,7 +278,7 @@ def _keys_of(pattern: str):
     """The keywords of one cue (a tuple), or None: not a valid expression, or none found."""
     import re
     try:
-        compiled(pattern, IGNORECASE)  # valid, and its program kept for the runs to come
+        re.compile(pattern, re.IGNORECASE)  # a valid expression
         parser = getattr(re, "_parser", None)
         if parser is None:  # Python before 3.11
             import sre_parse as parser

@@ -34,9 +34,10 @@ def register(subparsers, common) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(subparsers, common, "gc", cmd_gc,
-                    "delete memories retired longer ago than delete.grace_period_days (default 30)",
+                    "retire session summaries past categories.session_summary.max_retained (5), and delete memories "
+                    "retired longer ago than delete.grace_period_days (default 30)",
                     f"  {CLI} gc --dry-run\n  {CLI} gc\n  {CLI} gc --older-than 90 --json")
-    p.add_argument("--dry-run", action="store_true", help="list what would be deleted, delete nothing")
+    p.add_argument("--dry-run", action="store_true", help="list what would be retired and deleted, change nothing")
     p.add_argument("--older-than", type=int, metavar="DAYS", help="override delete.grace_period_days")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -87,11 +88,17 @@ def cmd_gc(ctx) -> int:
         config["delete"] = dict(config.get("delete") if isinstance(config.get("delete"), dict) else {},
                                 grace_period_days=ctx.args.older_than)
     from ..records.exposure import shown_name, shown_text
+    from ..edits.write import retire_past_retention
+    sessions = [shown_name(i) for i in retire_past_retention(ctx.memory_root, config, dry_run=ctx.args.dry_run)]
     items = [dict(item, id=shown_name(item["id"]), path=shown_name(item["path"]), title=shown_text(item["title"]))
              for item in purge_retired(ctx.memory_root, config, dry_run=ctx.args.dry_run)]
     if ctx.args.json:
-        ctx.print_json({"dry_run": ctx.args.dry_run, "grace_period_days": grace_days(config), "deleted": items})
+        ctx.print_json({"dry_run": ctx.args.dry_run, "grace_period_days": grace_days(config), "deleted": items,
+                        "retired_sessions": sessions})
         return 0
+    if sessions:
+        print(f"{'would retire' if ctx.args.dry_run else 'retired'} {len(sessions)} older session summar"
+              f"{'y' if len(sessions) == 1 else 'ies'} (categories.session_summary.max_retained): {', '.join(sessions)}")
     verb = "would delete" if ctx.args.dry_run else "deleted"
     for item in items:
         print(f"{verb} {item['id']} (retired {item['days']} days ago) -> {item['path']}")

@@ -37,7 +37,8 @@ def register(subparsers, common) -> None:
                     "  python3 scripts/memory.py install . --json      # from inside the target repository\n"
                     "  cd ~/src/app && git add .claude .gitignore && git commit -m 'Add team-memory'\n"
                     "  python3 scripts/memory.py install --plugin ~/src/app   # the plugin for the team, nothing copied\n"
-                    "  python3 scripts/memory.py install --plugin . --source https://git.example.com/tools/team-memory.git")
+                    "  python3 scripts/memory.py install --plugin . --source https://git.example.com/tools/team-memory.git\n"
+                    "  python3 scripts/memory.py install ~/src/app --agent claude --agent codex   # see docs/agents.md")
     p.description = INSTALL_DESCRIPTION + p.description.split("\n\n", 1)[1]
     p.add_argument("path", metavar="PATH", help="the repository (project folder) to install into")
     p.add_argument("--plugin", action="store_true",
@@ -46,17 +47,38 @@ def register(subparsers, common) -> None:
                    help="with --plugin: where teammates' Claude Code gets the marketplace: owner/repo (GitHub), "
                         f"a git URL (https://, git@host:path, file:///) or a folder (default: {DEFAULT_SOURCE})")
     p.add_argument("--no-git", action="store_true", help="install even though PATH is not in a git repository")
+    _agent_option(p)
     p.add_argument("--json", action="store_true", help="print what was done as JSON")
 
     p = add_command(subparsers, bare, "uninstall", cmd_uninstall,
                     "remove the drop-in install (keeps the memories and your settings)",
                     "  python3 scripts/memory.py uninstall ~/src/app\n"
                     "  python3 scripts/memory.py uninstall . --json\n"
-                    "  python3 scripts/memory.py uninstall --plugin ~/src/app   # undo install --plugin")
+                    "  python3 scripts/memory.py uninstall --plugin ~/src/app   # undo install --plugin\n"
+                    "  python3 scripts/memory.py uninstall ~/src/app --agent codex   # take out .codex/hooks.json's entries")
     p.add_argument("path", metavar="PATH", help="the repository (project folder) to uninstall from")
     p.add_argument("--plugin", action="store_true",
                    help="take out the plugin setting install --plugin wrote (the memories and other settings stay)")
+    _agent_option(p)
     p.add_argument("--json", action="store_true", help="print what was done as JSON")
+
+    add_command(subparsers, common, "mcp", cmd_mcp,
+                "serve the memory to an agent over MCP (stdio; started by the agent, ends with it)",
+                "  python3 .claude/team-memory/scripts/memory.py mcp     # what .cursor/mcp.json and .vscode/mcp.json run\n"
+                "  python3 scripts/memory.py mcp --root ~/src/app\n"
+                "tools: search, show, file_memories, save (see docs/agents.md)")
+
+
+def cmd_mcp(ctx) -> int:
+    from .mcp import serve
+    return serve(ctx.memory_root)
+
+
+def _agent_option(p) -> None:
+    from .agents import AGENTS
+    p.add_argument("--agent", action="append", choices=AGENTS, metavar="NAME",
+                   help=f"the agent to install for, repeatable: {', '.join(AGENTS)} (default: claude); "
+                        "see docs/agents.md")
 
 
 def _rel(project: str, path: str) -> str:
@@ -78,6 +100,8 @@ def _report(ctx, action, *args, **kwargs):
 def cmd_install(ctx) -> int:
     if ctx.args.plugin:
         return _plugin_installed(ctx)
+    if ctx.args.agent and ctx.args.agent != ["claude"]:
+        return _agents_installed(ctx)
     if ctx.args.source != DEFAULT_SOURCE:
         raise CliError("--source goes with --plugin (the drop-in install copies this checkout)")
     report = _report(ctx, install_project, ctx.args.path, allow_no_git=ctx.args.no_git)
@@ -141,9 +165,36 @@ def _source_text(source: dict) -> str:
     return source.get("repo") or source.get("url") or source.get("path") or str(source)
 
 
+def _agents_installed(ctx) -> int:
+    from .agents import install_agents
+    if ctx.args.source != DEFAULT_SOURCE:
+        raise CliError("--source goes with --plugin (the drop-in install copies this checkout)")
+    report = _report(ctx, install_agents, ctx.args.path, ctx.args.agent, allow_no_git=ctx.args.no_git)
+    if report is None:
+        return 0
+    project = report["project"]
+    print(f"team-memory installed in {project} (runtime .claude/team-memory/, memories .claude/memory/)")
+    for name, part in report["agents"].items():
+        if name == "claude":
+            print("  claude    .claude/settings.json hooks, commands and skill")
+            continue
+        hooks = part["hooks"]
+        how = "unchanged" if not hooks["changed"] else ("hooks merged" if name in ("codex", "gemini") else "MCP server added") + (
+            f"; backup {_rel(project, hooks['backup'])}" if hooks["backup"] else "")
+        print(f"  {name:<9} {_rel(project, hooks['path'])}: {how}")
+        print(f"            {part['asks']}")
+    block = report["agents_md"]
+    print(f"  AGENTS.md {'block written' if block['changed'] else 'block unchanged'} (search and save commands, "
+          "critical and high constraints; your own text is kept)")
+    print("next: commit .claude/, AGENTS.md, .gitignore and each agent's file; teammates get memory with git clone.")
+    return 0
+
+
 def cmd_uninstall(ctx) -> int:
     if ctx.args.plugin:
         return _plugin_uninstalled(ctx)
+    if ctx.args.agent and ctx.args.agent != ["claude"]:
+        return _agents_uninstalled(ctx)
     report = _report(ctx, uninstall_project, ctx.args.path)
     if report is None:
         return 0
@@ -163,6 +214,25 @@ def cmd_uninstall(ctx) -> int:
     for rel in report["markdown_removed"]:
         print(f"  removed   {rel}")
     print(f"  kept      {_rel(project, report['memory_root'])}/ (your memories) and .gitignore")
+    return 0
+
+
+def _agents_uninstalled(ctx) -> int:
+    from .agents import uninstall_agents
+    report = _report(ctx, uninstall_agents, ctx.args.path, ctx.args.agent)
+    if report is None:
+        return 0
+    project = report["project"]
+    print(f"team-memory uninstalled from {project} for {', '.join(report['agents'])}")
+    for name, part in report["agents"].items():
+        hooks = part.get("hooks") or part.get("settings")
+        what = ("removed (nothing else was in it)" if hooks["removed"] else "team-memory hooks removed") \
+            if hooks["changed"] else "nothing of ours there"
+        backup = f"; backup {_rel(project, hooks['backup'])}" if hooks["backup"] else ""
+        print(f"  {name:<9} {_rel(project, hooks['path'])}: {what}{backup}")
+    if report["agents_md"]["changed"]:
+        print("  AGENTS.md our block removed (your own text kept)")
+    print("  kept      .claude/memory/ (your memories); uninstall without --agent removes the runtime")
     return 0
 
 

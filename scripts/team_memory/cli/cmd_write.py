@@ -227,8 +227,12 @@ def _report(ctx, result) -> int:
     if result.private_sections or result.secrets_redacted:
         print(f"  removed {_plural(result.private_sections, 'private section')}, "
               f"redacted {_plural(result.secrets_redacted, 'secret')}")
-    if result.retired:
-        print(f"  retired older session summaries: {', '.join(map(shown_name, result.retired))}")
+    if result.category == "session_summary":
+        from ..edits.write import sessions_past_retention
+        past = len(sessions_past_retention(ctx.memory_root, ctx.config))
+        if past:
+            print(f"  note: {past} older session summar{'y' if past == 1 else 'ies'} past categories.session_summary.max_retained "
+                  f"stay active until '{CLI} gc' retires them (it asks first: they may be teammates')")
     return 0
 
 

@@ -17,7 +17,6 @@ import re
 import stat
 import time
 from dataclasses import asdict, dataclass
-from difflib import SequenceMatcher
 
 from ..base.cliname import user_cli
 from ..base.config import MAX_CONFIG_BYTES, category_folders
@@ -27,7 +26,7 @@ from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path
 from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
-from ..base.safefs import is_link, read_regular
+from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
 from .relcheck import linked_entries, update_fix
@@ -36,14 +35,13 @@ CLI = user_cli()
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
-NEAR_DUPLICATE = 0.9  # title similarity (0-1) above which two memories look like one
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 
 
 @dataclass
 class Finding:
     kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link, stale, hook-python (hookpython.py)
+    #                config, link, hard-link, related-link, stale, start-marker, hook-python (hookpython.py)
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -119,7 +117,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
             from .configcheck import config_problems
             for setting, message, advisory in config_problems(stored):
                 found.append(Finding("config", rel(config_path), f"{setting} {message}",
-                                     "fix it in memory-config.json (README: Configuration)", warning=advisory))
+                                     "fix it in memory-config.json (docs/guide.md: Configuration)", warning=advisory))
 
     conflicted_index = False
     for path in _store_files(memory_root):
@@ -204,12 +202,11 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                                  "; fix the invalid one first, then --fix can give it a new id"),
                                  fixable=not invalid.intersection(paths[1:])))
 
-    for i, (cat_a, title_a, path_a) in enumerate(titles):
-        for cat_b, title_b, path_b in titles[i + 1:]:
-            if cat_a == cat_b and title_a and SequenceMatcher(None, title_a, title_b).ratio() >= NEAR_DUPLICATE:
-                found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
-                                     "have nearly the same title", "merge them: update one, retire the other",
-                                     warning=True))
+    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
+    for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
+        path_a, path_b = titles[a][2], titles[b][2]
+        found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
+                             "have nearly the same title", "merge them: update one, retire the other", warning=True))
 
     if not conflicted_index and index_is_stale(memory_root, config):
         only_config = _only_config_is_newer(memory_root, config, config_path)
@@ -219,7 +216,20 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
                              "is missing or behind the memories (the next prompt's hook brings it up to date)",
                              "rebuild it (--fix does)", fixable=True, warning=only_config))
     found += _stale_memories(memory_root, config)
+    found += _foreign_markers(memory_root)
     return found
+
+
+def _foreign_markers(memory_root: str) -> list:
+    """A start marker in ``.cache`` that is a folder (``base.startgate``: hooks move it aside)."""
+    cache = os.path.join(memory_root, ".cache")
+    names = sorted(os.listdir(cache)) if is_real_dir(cache) else []
+    return [Finding("start-marker", _rel(memory_root, os.path.join(cache, name)),
+                    "is a folder where hooks keep a start marker file (a teammate's commit?); hooks move it aside "
+                    "and go on", f"remove it: git rm -r {_rel(memory_root, os.path.join(cache, name))} (or rm -r "
+                    "if git does not track it); .cache/ is derived and never committed")
+            for name in names if name.endswith(".starting") or ".starting.stale." in name
+            if is_real_dir(os.path.join(cache, name))]
 
 
 def _stale_memories(memory_root: str, config: dict) -> list:
@@ -268,7 +278,7 @@ def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> b
 
 def _redact(memory_root: str, config: dict, path: str) -> bool:
     """Rewrite one stored record with its private sections and secrets removed (caller holds the lock)."""
-    from ..edits.write import _add_change, _write_record, now_iso
+    from ..edits.write import add_change, write_record, now_iso
     try:
         record = load_memory(path)
         clean, private, secrets = scrub_record(record, config)
@@ -276,11 +286,11 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
         return False
     if not (private or secrets) or leaks(clean, config):
         return False
-    _add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
+    add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
     category = next((c for c, f in category_folders(config).items() if os.path.dirname(path) == os.path.join(memory_root, f)), None)
     if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
         return False
-    _write_record(path, clean)
+    write_record(path, clean)
     from ..records.snapshot import scrub_copies
     scrub_copies(memory_root)  # the copies kept outside the repository lose the secret too
     return True
@@ -295,7 +305,7 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     after the new one is written.
     """
     from ..records.ids import slugify, unique_id
-    from ..edits.write import _add_change, _write_record, now_iso
+    from ..edits.write import add_change, write_record, now_iso
     if os.path.islink(path):
         return None
     try:
@@ -306,11 +316,11 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
     new_id = unique_id(memory_root, config, base or slugify(record["title"] if isinstance(record.get("title"), str) else ""))
     renamed = dict(record, id=new_id)
-    _add_change(renamed, summary, now_iso())
+    add_change(renamed, summary, now_iso())
     new_path = os.path.join(folder, f"{new_id}.json")
     if category is None or os.path.lexists(new_path) or validate_record(renamed, folder_category=category, file_id=new_id):
         return None
-    _write_record(new_path, renamed)
+    write_record(new_path, renamed)
     os.unlink(path)
     return new_path
 

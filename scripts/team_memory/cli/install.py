@@ -28,7 +28,8 @@ import shutil
 import tempfile
 
 from ..base.cliname import PYTHONS
-from ..base.fsutil import atomic_write_text
+from ..base import safefs
+from ..base.fsutil import atomic_write_bytes, atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
 from .settingsjson import (HOOK_MARKER, InstallError, merge_settings, read_settings,  # noqa: F401 (HOOK_MARKER: callers)
                            without_our_hooks, write_settings)
@@ -48,7 +49,7 @@ RUNTIME_FILES = (
     "templates/memory-config.default.json", "templates/schemas/*.schema.json", "templates/demo/*/*.json",
 )
 # Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
-DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_schemas.py", "scripts/triage_eval.py")
+DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_cli_docs.py", "scripts/make_schemas.py", "scripts/triage_eval.py")
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 # Braced: a hook's shell expands it (sh, bash, Git Bash) and Claude Code rewrites it to ${env:...} for PowerShell,
@@ -182,8 +183,7 @@ def adjust_markdown(text: str) -> str:
 
 def is_ours(path: str) -> bool:
     try:
-        with open(path, encoding="utf-8") as f:
-            return MARKDOWN_MARKER in f.read()
+        return MARKDOWN_MARKER in (safefs.read_text(path) or "")
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -215,9 +215,8 @@ def install_markdown(source: str, project: str) -> tuple[list, list]:
             continue
         with open(src, encoding="utf-8") as f:
             text = adjust_markdown(f.read())
-        if os.path.isfile(dest):
-            with open(dest, encoding="utf-8") as f:
-                before = f.read()
+        before = safefs.read_text(dest, errors="surrogateescape")
+        if before is not None:
             if before == text:
                 continue
             atomic_write_text(dest + ".bak", before)  # ours, but perhaps customised: keep the old text
@@ -261,10 +260,7 @@ def ensure_store(project: str) -> tuple[str, bool]:
 def ensure_gitignore(project: str) -> list:
     """Append the lines ``.gitignore`` lacks (once, under one header); returns what was added."""
     path = os.path.join(project, ".gitignore")
-    text = ""
-    if os.path.exists(path):
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
+    text = safefs.read_text(path, errors="surrogateescape") or ""
     present = {line.strip() for line in text.splitlines()}
     missing = [line for line in GITIGNORE_LINES if line not in present]
     if not missing:
@@ -273,8 +269,8 @@ def ensure_gitignore(project: str) -> list:
     prefix = text if not text or text.endswith("\n") else text + "\n"
     if prefix and GITIGNORE_HEADER not in present:
         prefix += "\n"
-    with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-        f.write(prefix + "\n".join(block) + "\n")
+    mode = os.lstat(path).st_mode & 0o777 if text else 0o644
+    atomic_write_bytes(path, (prefix + "\n".join(block) + "\n").encode("utf-8", "surrogateescape"), mode)
     return missing
 
 
@@ -289,6 +285,34 @@ def _project_dir(project: str) -> str:
     if problem:
         raise InstallError(problem)
     return project
+
+
+SETTINGS_FILES = (".claude/settings.json", ".claude/settings.json.bak", ".gitignore")
+
+
+def touched_paths(project: str, source: str | None = None) -> tuple[list, list]:
+    """``(files, folders)`` relative to ``project`` that an install from ``source`` (None: an uninstall) may read,
+    write or remove; a folder counts with everything in it."""
+    runtime, skill = "/".join(RUNTIME_REL), f".claude/skills/{SKILL_NAME}"
+    files = list(SETTINGS_FILES) + ["/".join(MEMORY_REL + (CONFIG_NAME,)), ".claude/commands", ".claude/skills"]
+    if source:
+        files += [f"{runtime}/{rel}" for rel in runtime_files(source)]
+        files += [rel.replace(os.sep, "/") + bak for rel, _ in markdown_sources(source) for bak in ("", ".bak")]
+    commands = os.path.join(project, ".claude", "commands")
+    if safefs.is_real_dir(commands):
+        files += [f".claude/commands/{name}" for name in os.listdir(commands) if COMMAND_GLOB.match(name)]
+    return files, [runtime, skill]
+
+
+def refuse_links(project: str, source: str | None = None, files=None) -> None:
+    """``InstallError`` naming a link in place of (or on the way to) anything the command touches; nothing written."""
+    try:
+        if files is not None:
+            safefs.refuse_links(project, files)
+        else:
+            safefs.refuse_links(project, *touched_paths(project, source))
+    except safefs.UnsafePath as exc:
+        raise InstallError(str(exc)) from None
 
 
 def in_git_repository(path: str) -> bool:
@@ -306,6 +330,7 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
     if os.path.samefile(project, source):
         raise InstallError("that is the team-memory checkout itself; install into another repository "
                            "(it already works here as a plugin: claude --plugin-dir .)")
+    refuse_links(project, source)
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)  # refuse early, before anything is copied
     if plugin_enabled(settings):
@@ -338,6 +363,7 @@ def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: 
     if not allow_no_git and not in_git_repository(project):
         raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get the setting "
                            "through git, so run 'git init' there first, or pass --no-git to write it anyway")
+    refuse_links(project, files=SETTINGS_FILES)
     report = enable_plugin(project, source)
     report.update(project=project, gitignore_added=ensure_gitignore(project))
     return report
@@ -346,12 +372,14 @@ def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: 
 def uninstall_plugin(project: str) -> dict:
     """``uninstall --plugin``: take that setting out again; memories and every other setting stay."""
     project = _project_dir(project)
+    refuse_links(project, files=SETTINGS_FILES[:2])
     return dict(disable_plugin(project), project=project, memory_root=os.path.join(project, *MEMORY_REL))
 
 
 def uninstall_project(project: str) -> dict:
     """Remove our hooks, runtime, commands and skill from ``project``; keep memories and all else."""
     project = _project_dir(project)
+    refuse_links(project)
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)
     result = {"path": settings_path, "changed": False, "backup": None, "removed": False}

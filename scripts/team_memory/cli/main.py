@@ -1,7 +1,7 @@
 """The command-line interface: ``python3 scripts/memory.py <command> ...``.
 
 ``main(argv) -> int`` builds one argparse parser from the command modules
-listed in ``COMMAND_MODULES`` (each has ``register(subparsers, common)``), runs
+listed in ``COMMANDS`` (each has ``register(subparsers, common)``), runs
 the chosen command, and maps every outcome to an exit code in one place:
 
 0 success, 1 a known error with a readable message (``CliError``, invalid
@@ -24,19 +24,17 @@ from ..base.model import MEMORY_REL
 from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
 
-COMMAND_MODULES = ("cmd_store", "demo", "cmd_install", "cmd_eval", "cmd_write", "cmd_similar", "cmd_admin", "cmd_review",
-                   "cmd_transfer", "cmd_edit", "cmd_view")
-# command -> the module of COMMAND_MODULES that registers it, so a run imports only that one
-# (tests/test_cli_lazy.py keeps it complete; a command missing here still works, by importing all).
-COMMAND_HOME = {
-    "rebuild": "cmd_store", "list": "cmd_store", "search": "cmd_store", "show": "cmd_store",
-    "demo": "demo", "install": "cmd_install", "uninstall": "cmd_install", "eval": "cmd_eval",
-    "add": "cmd_write", "save": "cmd_write", "update": "cmd_write", "retire": "cmd_write",
-    "archive": "cmd_write", "restore": "cmd_write", "unarchive": "cmd_write", "validate": "cmd_write",
-    "similar": "cmd_similar", "doctor": "cmd_admin", "gc": "cmd_admin", "stats": "cmd_admin",
-    "export": "cmd_transfer", "import": "cmd_transfer", "edit": "cmd_edit", "review": "cmd_review",
-    "view": "cmd_view",
+# module (each has ``register(subparsers, common)``) -> the commands it registers, in ``--help``'s order: a run
+# imports only its command's module (tests/test_cli_lazy.py keeps this complete; an unlisted command still works,
+# by importing all).
+COMMANDS = {
+    "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall", "mcp"),
+    "cmd_eval": ("eval",),
+    "cmd_write": ("add", "save", "update", "retire", "archive", "restore", "unarchive", "validate"),
+    "cmd_similar": ("similar",), "cmd_admin": ("doctor", "gc", "stats"), "cmd_review": ("review",),
+    "cmd_transfer": ("export", "import"), "cmd_edit": ("edit",), "cmd_view": ("view",),
 }
+COMMAND_HOME = {command: module for module, commands in COMMANDS.items() for command in commands}
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
 
@@ -199,11 +197,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")
     common = common_parser()
-    modules = COMMAND_MODULES
-    if argv:
-        home = COMMAND_HOME.get(argv[0])
-        if home in COMMAND_MODULES:
-            modules = (home,)
+    modules = tuple(COMMANDS)
+    if argv and argv[0] in COMMAND_HOME:
+        modules = (COMMAND_HOME[argv[0]],)
     for name in modules:
         importlib.import_module(f".{name}", __package__).register(subparsers, common)
     return parser
@@ -238,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # Commands whose output is data meant to be read back (JSON Lines), written as is.
-RAW_OUTPUT = frozenset({"export"})
+RAW_OUTPUT = frozenset({"export", "mcp"})
 
 
 def _run(args) -> int:

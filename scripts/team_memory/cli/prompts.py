@@ -14,7 +14,7 @@ import sys
 
 from ..base.model import CATEGORIES
 from ..base.sanitize import clean_tag
-from ..records.validate import _is_date
+from ..records.validate import is_date
 from ..records.recordspec import CONTENT
 
 
@@ -109,7 +109,7 @@ def ask_field(reader: Reader, label: str, spec, required: bool, optional: str = 
         answer = _text(reader, label, required, lambda a: a.lower() in ("y", "yes", "n", "no", "true", "false"), "y/n")
         return None if answer is None else answer.lower() in ("y", "yes", "true")
     if kind == "date":
-        return _text(reader, label, required, _is_date, "YYYY-MM-DD")
+        return _text(reader, label, required, is_date, "YYYY-MM-DD")
     if kind == "list":
         return _list(reader, label, spec[1], spec[2], required)
     if kind == "object":

@@ -8,6 +8,7 @@ import json
 import os
 
 from ..base.fsutil import atomic_write_text
+from ..base.safefs import read_text
 
 HOOK_MARKER = "/.claude/team-memory/hooks/"  # every hook command we install contains it
 
@@ -18,13 +19,12 @@ class InstallError(Exception):
 
 def read_settings(path: str) -> tuple[dict, str | None]:
     """The settings object and the file's original text (None when there is no file)."""
-    if not os.path.exists(path):
-        return {}, None
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(path)  # never through a link (safefs), bounded
     except (OSError, UnicodeDecodeError) as exc:
         raise InstallError(f"cannot read {path}: {exc}") from None
+    if text is None:
+        return {}, None
     try:
         data = json.loads(text) if text.strip() else {}
     except ValueError as exc:

@@ -7,7 +7,7 @@ backed up to ``settings.json.bak`` first, and running it again changes nothing. 
 added to ``.gitignore`` as the drop-in install does. ``disable_plugin(project)`` takes exactly those two entries
 out again (an object left empty goes too, and so does a file left empty).
 
-What a teammate's fresh clone then does is Claude Code's part (README, "A setting for the whole team"): once
+What a teammate's fresh clone then does is Claude Code's part (docs/install.md, "A setting for the whole team"): once
 they trust the folder it adds the marketplace, and ``/plugin install team-memory@team-memory`` installs the
 plugin (``claude -p`` with ``CLAUDE_CODE_SYNC_PLUGIN_INSTALL=1`` does both before its first prompt).
 The drop-in install and the plugin would run every hook twice, so each refuses while the other is there.

@@ -111,6 +111,11 @@ JS = r"""
   var empty = document.getElementById('empty'), panel = document.getElementById('invalid-panel');
   var FACETS = ['category', 'tag', 'file', 'status'];
   var state = {}, sorted = 'updated', pressed = null;
+  // A fragment is anyone's link: sort keys looked up as own properties only (not __proto__), the query cut short.
+  var SORTS = {updated: function (m) { return m.u; }, created: function (m) { return m.cr; },
+               title: function (m) { return m.ti; }, category: function (m) { return m.c + ' ' + m.ti; }};
+  var MAX_Q = 200, MAX_GROUPS = 24;
+  function sortKey(k) { return k && Object.prototype.hasOwnProperty.call(SORTS, k) ? k : 'updated'; }
 
   // --- the hook's word rules, as far as a page can (text/textnorm.py) ---
   var HANGUL = 1, HIRA = 2, KATA = 3, HAN = 4, WORD = 5, JOIN = 6, OTHER = 7, WORDCH = /[\p{L}\p{N}\p{M}]/u;
@@ -210,7 +215,8 @@ JS = r"""
   // --- state <-> URL fragment ---
   function readHash() {
     var p = new URLSearchParams(location.hash.replace(/^#/, ''));
-    state = {q: p.get('q') || '', review: p.get('review') === '1', all: p.get('all') === '1', sort: p.get('sort') || 'updated'};
+    state = {q: (p.get('q') || '').slice(0, MAX_Q), review: p.get('review') === '1', all: p.get('all') === '1',
+             sort: sortKey(p.get('sort'))};
     FACETS.forEach(function (f) { state[f] = p.get(f) || ''; });
   }
   function writeHash() {
@@ -226,7 +232,7 @@ JS = r"""
   }
 
   function apply() {
-    var gs = prepare(groups(state.q)), shown = 0;
+    var gs = prepare(groups(state.q.slice(0, MAX_Q)).slice(0, MAX_GROUPS)), shown = 0;
     var inactiveOk = state.all || state.status === 'retired' || state.status === 'archived';
     for (var i = 0; i < M.length; i++) {
       var m = M[i], ok = (m.a || inactiveOk) && (!state.review || m.r);
@@ -257,9 +263,8 @@ JS = r"""
   }
   function sortBy(key) {
     var order = M.map(function (m, i) { return i; });
-    var by = {updated: function (m) { return m.u; }, created: function (m) { return m.cr; },
-              title: function (m) { return m.ti; }, category: function (m) { return m.c + ' ' + m.ti; }}[key];
-    if (!by) { key = 'updated'; by = function (m) { return m.u; }; }
+    key = sortKey(key);
+    var by = SORTS[key];
     var desc = key === 'updated' || key === 'created';
     order.sort(function (a, b) {
       var x = by(M[a]), y = by(M[b]);
@@ -273,7 +278,7 @@ JS = r"""
 
   var pending = 0;
   q.addEventListener('input', function () {
-    state.q = q.value;
+    state.q = q.value.slice(0, MAX_Q);
     if (!pending) pending = requestAnimationFrame(function () { pending = 0; apply(); writeHash(); });
   });
   document.addEventListener('click', function (e) {
@@ -285,7 +290,7 @@ JS = r"""
   });
   reviewBtn.addEventListener('click', function () { state.review = !state.review; apply(); writeHash(); });
   allBox.addEventListener('change', function () { state.all = allBox.checked; apply(); writeHash(); });
-  sortSel.addEventListener('change', function () { state.sort = sortSel.value; apply(); writeHash(); });
+  sortSel.addEventListener('change', function () { state.sort = sortKey(sortSel.value); apply(); writeHash(); });
   document.getElementById('clear').addEventListener('click', function () {
     state = {q: '', review: false, all: false, sort: state.sort, category: '', tag: '', file: '', status: ''};
     q.value = ''; apply(); writeHash();

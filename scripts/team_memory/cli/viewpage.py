@@ -204,7 +204,7 @@ def render(data: dict, generated: str) -> str:
 <h1>Team memory <span class="project">· {esc(data["project"])}</span></h1>
 <p class="summary">{esc(summary)}</p>
 <div class="controls js-only">
-<input type="search" id="q" placeholder="Search memories (word forms, prefixes, CJK)" aria-label="Search memories" autocomplete="off" spellcheck="false">
+<input type="search" id="q" maxlength="200" placeholder="Search memories (word forms, prefixes, CJK)" aria-label="Search memories" autocomplete="off" spellcheck="false">
 <button type="button" id="review-toggle" aria-pressed="false">Needs review ({review})</button>
 <label><input type="checkbox" id="show-inactive"> retired and archived ({inactive})</label>
 <select id="sort" aria-label="Sort by">{sorts}</select>

@@ -166,7 +166,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     from ..base.fsutil import store_lock
     from ..records.privacy import scrub_record
     from ..records.store import record_status
-    from .write import WriteResult, _add_change, _tidy, _write_record, now_iso
+    from .write import WriteResult, add_change, tidy, write_record, now_iso
     memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
     try:
         edited = json.loads(text)
@@ -184,17 +184,17 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
         clean, private, secrets = scrub_record(edited, config)
     except PrivateTagError as exc:
         raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
-    clean = _tidy(clean)  # stored forms, as every other write keeps them
+    clean = tidy(clean)  # stored forms, as every other write keeps them
     now = now_iso()
     clean["updated_at"] = now
-    _add_change(clean, "repaired by hand (edit)", now)
+    add_change(clean, "repaired by hand (edit)", now)
     problems = validate_record(clean, folder_category=category, file_id=memory_id)
     if problems:
         raise ValidationError(problems, memory_id)
     with store_lock(memory_root):
         if not os.path.isfile(path) or content_hash(path) != original_hash:
             raise WriteError(f"{path} changed while you were editing")
-        _write_record(path, clean)
+        write_record(path, clean)
         write_index_locked(memory_root, config)  # the file broke outside the CLI: rebuild from every file
     return WriteResult(memory_id, path, category, "repaired", record_status(clean), content_hash(path), private, secrets)
 

@@ -26,7 +26,7 @@ from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from ..records.privacy import PrivateTagError, scrub_record
 from ..records.store import iter_records, memory_path, ordered, project_root_of, read_bytes, record_status
 from ..records.validate import Problem, validate_record
-from .write import _tidy, _write_record, now_iso
+from .write import tidy, write_record, now_iso
 
 FORMATS = ("jsonl", "yaml")
 CONFLICT_MODES = ("skip", "replace", "suffix")
@@ -206,7 +206,7 @@ def prepare(entries: list, config: dict) -> list:
         except PrivateTagError as exc:
             item.problems = [Problem("(record)", str(exc), "close the private tag")]
             continue
-        record = _tidy(record)
+        record = tidy(record)
         now = now_iso()
         record.setdefault("schema_version", SCHEMA_VERSION)
         record.setdefault("created_at", record.get("updated_at") if isinstance(record.get("updated_at"), str) else now)
@@ -258,7 +258,7 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
                             touched.append(old)
             path = memory_path(memory_root, config, record["category"], record["id"])
             if not dry_run:
-                _write_record(path, record)
+                write_record(path, record)
                 touched.append(path)
             planned.add(record["id"])
             results.append({"id": record["id"], "from_id": wanted, "action": action,

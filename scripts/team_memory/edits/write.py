@@ -54,20 +54,15 @@ class WriteError(ValueError):
 class WriteResult:
     """What a write did (a plain class: ``dataclasses`` costs the CLI a few ms to import)."""
 
-    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted",
-              "retired")
+    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted")
 
     def __init__(self, id: str, path: str, category: str, action: str, status: str = "active",  # noqa: A002
-                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0,  # noqa: A002
-                 retired: list | None = None):
+                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0):  # noqa: A002
         self.id, self.path, self.category, self.action, self.status = id, path, category, action, status
         self.hash, self.private_sections, self.secrets_redacted = hash, private_sections, secrets_redacted
-        self.retired = [] if retired is None else retired  # ids retired automatically (session retention)
 
     def to_dict(self) -> dict:
-        out = {name: getattr(self, name) for name in self.FIELDS}
-        out["retired"] = list(self.retired)
-        return out
+        return {name: getattr(self, name) for name in self.FIELDS}
 
     def __eq__(self, other) -> bool:
         return type(other) is WriteResult and self.to_dict() == other.to_dict()
@@ -86,7 +81,7 @@ def content_hash(path: str) -> str:
     return sha256_hex(read_bytes(path)[0])
 
 
-def _tidy(record: dict) -> dict:
+def tidy(record: dict) -> dict:
     """Titles and tags cleaned as the index cleans them, related files normalised (other types are left to
     validation)."""
     if isinstance(record.get("title"), str):
@@ -121,7 +116,7 @@ def tidy_related(entries: list) -> list:
     return out
 
 
-def _write_record(path: str, record: dict) -> None:
+def write_record(path: str, record: dict) -> None:
     from ..base.safefs import check_store, make_dir
     folder = os.path.dirname(path)
     check_store(os.path.dirname(folder))
@@ -144,7 +139,7 @@ def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
         pass
 
 
-def _add_change(record: dict, summary: str, now: str) -> None:
+def add_change(record: dict, summary: str, now: str) -> None:
     changes = record.get("changes") if isinstance(record.get("changes"), list) else []
     changes = changes + [{"date": now, "summary": summary}]
     record["changes"] = changes[-MAX_CHANGES:]
@@ -190,7 +185,7 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
     if not isinstance(record, dict):
         raise ValidationError([Problem("(record)", "must be a JSON object", "write {...}")])
     record, private, secrets = scrub_record(record, config)
-    record = _tidy(record)
+    record = tidy(record)
     now_dt = datetime.now(timezone.utc).replace(microsecond=0)
     now = now_dt.strftime("%Y-%m-%dT%H:%M:%SZ")
     record.setdefault("schema_version", SCHEMA_VERSION)
@@ -220,11 +215,9 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         path = memory_path(memory_root, config, category, memory_id)
         _check(record, category, memory_id, "new memory")
         before = folder_stamps([path])
-        _write_record(path, record)
-        retired = _apply_session_retention(memory_root, config, now) if category == "session_summary" else []
-        apply_changes(memory_root, config, [path] + [memory_path(memory_root, config, "session_summary", r)
-                                                     for r in retired], before=before)
-        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets, retired)
+        write_record(path, record)
+        apply_changes(memory_root, config, [path], before=before)  # (no retention here: ``retire_past_retention``)
+        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets)
 
 
 def session_max_retained(config: dict) -> int:
@@ -234,23 +227,40 @@ def session_max_retained(config: dict) -> int:
     return raw
 
 
-def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
-    """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
-    keep = session_max_retained(config)
+def sessions_past_retention(memory_root: str, config: dict) -> list:
+    """``[(path, record)]``: the active session summaries beyond the newest ``max_retained``, oldest last."""
     active = [(rec.get("created_at") if isinstance(rec.get("created_at"), str) else "", path, rec)
               for cat, path, rec in iter_records(memory_root, config, "session_summary")
               if record_status(rec) == "active"]
     active.sort(key=lambda t: (t[0], os.path.basename(t[1])), reverse=True)
+    return [(path, rec) for _, path, rec in active[session_max_retained(config):]]
+
+
+def retire_past_retention(memory_root: str, config: dict, dry_run: bool = False) -> list:
+    """Retire the session summaries ``sessions_past_retention`` names; their ids. ``gc`` does it, which Claude
+    Code asks about: they may be teammates' (``save``, approved without asking, never retires one)."""
+    if dry_run:
+        return [os.path.basename(path)[:-5] for path, _ in sessions_past_retention(memory_root, config)]
+    with store_lock(memory_root):
+        retired = _apply_session_retention(memory_root, config, now_iso())
+        if retired:
+            apply_changes(memory_root, config, [memory_path(memory_root, config, "session_summary", r) for r in retired])
+        return retired
+
+
+def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
+    """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
+    keep = session_max_retained(config)
     retired = []
-    for _, path, rec in active[keep:]:
+    for path, rec in sessions_past_retention(memory_root, config):
         rec = dict(rec)
         reason = (f"automatic: only the {keep} newest session summaries stay active "
                   "(categories.session_summary.max_retained)")
         rec.update(record_status="retired", retired_at=now, retired_reason=reason, updated_at=now)
-        _add_change(rec, "retired automatically by session-summary retention", now)
+        add_change(rec, "retired automatically by session-summary retention", now)
         if validate_record(rec, folder_category="session_summary", file_id=os.path.basename(path)[:-5]):
             continue  # a hand-broken summary is left alone for 'validate' to report
-        _write_record(path, rec)
+        write_record(path, rec)
         retired.append(rec["id"])
     return retired
 
@@ -295,7 +305,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
                              "that 'show ID' prints as 'hash' (or 'save'/'update --json' return)")
     scrubbed, private, secrets = scrub_record(dict(changes, _summary=summary or ""), config)
     note = clean_line(scrubbed.pop("_summary"))
-    scrubbed = _tidy(scrubbed)
+    scrubbed = tidy(scrubbed)
 
     with store_lock(memory_root):
         category, path, record = _load_for_change(memory_root, config, memory_id)
@@ -326,10 +336,10 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         new["times_updated"] = (times if isinstance(times, int) and not isinstance(times, bool) else 0) + 1
         what = [k for k in scrubbed if k != "content"]
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
-        _add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
+        add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
         _check(new, category, memory_id, f"update of {memory_id}")
         before = folder_stamps([path])
-        _write_record(path, new)
+        write_record(path, new)
         apply_changes(memory_root, config, [path], before=before)
         return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
 
@@ -365,15 +375,15 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         if verb in ("retire", "archive"):
             new[f"{target}_at"] = now
             new[f"{target}_reason"] = reason_text
-            _add_change(new, f"{target}: {reason_text}", now)
+            add_change(new, f"{target}: {reason_text}", now)
         else:
             was = "retired" if verb == "restore" else "archived"
             new.pop(f"{was}_at", None)
             new.pop(f"{was}_reason", None)
-            _add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
+            add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
         _check(new, category, memory_id, f"{verb} of {memory_id}")
         before = folder_stamps([path])
-        _write_record(path, new)
+        write_record(path, new)
         apply_changes(memory_root, config, [path], before=before)
         return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
 

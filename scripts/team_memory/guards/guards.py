@@ -7,10 +7,11 @@ there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
 ``[IO.File]::WriteAllText``...; see ``pwshjudge``), is denied with the CLI command to use instead. Reading stays
 allowed, and so does ``memory-config.json`` (settings, not memories).
 
-Before a ``Bash`` or ``PowerShell`` line that could write into a store runs (not a read-only or
+Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or
 ordinary one, ``toolgate``), the memory files are snapshot (``snapshot``) for
 ``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
-changed anyway and never moves a file.
+changed anyway and never moves a file. The judge has a time bound (``shellwords.JUDGE_SECONDS``): past
+it, a line that names the store is denied and any other is left to that report.
 
 Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 """
@@ -40,7 +41,7 @@ def cli() -> str:
     return cli_command(os.environ.get("CLAUDE_PROJECT_DIR"))
 
 
-def _stores(payload: dict) -> list:
+def stores_of(payload: dict) -> list:
     """Real paths of the memory stores this tool call could touch: only those the link rule allows
     (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
     cwd = project_dir_of(payload)
@@ -60,16 +61,16 @@ def protected(path: str, stores: list, removes: bool = False) -> bool:
     return reach(os.path.normpath(path), stores, removes)
 
 
-def _shown(text: str) -> str:
+def shown_text(text: str) -> str:
     """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
     from ..records.exposure import shown_message
     from ..base.sanitize import neutralize_block
     return neutralize_block(shown_message(text))
 
 
-def _rel(path: str, project: str) -> str:
+def rel_shown(path: str, project: str) -> str:
     from ..base.sanitize import shown_path
-    return _shown(shown_path(os.path.relpath(path, project)))
+    return shown_text(shown_path(os.path.relpath(path, project)))
 
 
 def _mentions_store(text: str, stores: list) -> bool:
@@ -78,7 +79,7 @@ def _mentions_store(text: str, stores: list) -> bool:
 
 
 def _deny(what: str, path: str | None) -> dict:
-    where = f" ({what}{': ' + _shown(path) if path else ''})"
+    where = f" ({what}{': ' + shown_text(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
               f"Use instead: {cli()} save --record '<the whole record as one line of JSON>', "
@@ -89,7 +90,7 @@ def _deny(what: str, path: str | None) -> dict:
                                    "permissionDecisionReason": reason}}
 
 
-def _tool_paths(payload: dict) -> list:
+def tool_paths(payload: dict) -> list:
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
     cwd = project_dir_of(payload)
     paths = []
@@ -113,9 +114,9 @@ def _judged_stores(payload: dict, stores: list) -> list:
 def guard_tool_use(payload: dict):
     """PreToolUse handler: the deny decision, or None to let the tool run."""
     tool = payload.get("tool_name")
-    stores = _stores(payload)
+    stores = stores_of(payload)
     if tool in WRITE_TOOLS:
-        for path in _tool_paths(payload):
+        for path in tool_paths(payload):
             if protected(path, stores):
                 return _deny(f"{tool} of", os.path.relpath(path, project_dir_of(payload)))
         return None
@@ -124,6 +125,8 @@ def guard_tool_use(payload: dict):
     command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
+    if stores and not _ordinary(payload):  # before the judge: whatever it lets through, PostToolUse compares
+        save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
         if _mentions_store(command, stores):
             return _deny("a command line too long to check", None)
@@ -132,8 +135,6 @@ def guard_tool_use(payload: dict):
         what = line_judge(command, project_dir_of(payload), _judged_stores(payload, stores))
         if what is not None:
             return _deny(what, None)
-    if stores and not _ordinary(payload):
-        save_snapshot(payload, stores[0], load_config(stores[0]))
     if tool == "Bash" and allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
         return allow_decision()
     return None

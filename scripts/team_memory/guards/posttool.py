@@ -23,7 +23,7 @@ import os
 
 from ..base.config import load_config
 from ..base.fsutil import LockBusy, store_lock
-from .guards import SHELL_TOOLS, WRITE_TOOLS, _rel, _shown, _stores, _tool_paths, cli
+from .guards import SHELL_TOOLS, WRITE_TOOLS, rel_shown, shown_text, stores_of, tool_paths, cli
 from ..derived.refresh import apply_changes
 from ..records.snapshot import cli_writes, copy_path, current_blob, take_snapshot
 from ..records.store import project_root_of
@@ -40,7 +40,7 @@ def _changed_files(payload: dict, store: str, config: dict):
     from ..base.config import category_folders
     folders = {os.path.join(store, f) for f in category_folders(config).values()}
     changed, removed, before = set(), [], None
-    for path in _tool_paths(payload):
+    for path in tool_paths(payload):
         path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))  # the file: not resolved
         if os.path.dirname(path) in folders and path.endswith(".json"):
             changed.add(path)
@@ -74,7 +74,7 @@ def _lost_notes(store: str, project: str, lost: list) -> list:
     committed = _in_git(project, {blob for _, blob, _ in lost if blob})
     notes = []
     for path, blob, removed in lost:
-        rel = _rel(path, project)
+        rel = rel_shown(path, project)
         what = "was removed" if removed else "was rewritten"
         if blob and blob in committed:
             if not removed:
@@ -94,10 +94,10 @@ def _lost_notes(store: str, project: str, lost: list) -> list:
 
 
 def _invalid_note(path: str, problems: list, project: str) -> str:
-    fields = sorted({_shown(p.field)[:40] for p in problems})
-    listed = "; ".join(_shown(f"{p.field}: {p.message}")[:160] for p in problems[:MAX_PROBLEMS])
-    rel = _rel(path, project)
-    memory_id = _shown(os.path.basename(rel)[:-5])[:80]
+    fields = sorted({shown_text(p.field)[:40] for p in problems})
+    listed = "; ".join(shown_text(f"{p.field}: {p.message}")[:160] for p in problems[:MAX_PROBLEMS])
+    rel = rel_shown(path, project)
+    memory_id = shown_text(os.path.basename(rel)[:-5])[:80]
     example = ("--related-file PATH, or --no-related-files" if any(f.startswith("related_files") for f in fields)
                else "--tag")
     return (f"{rel} changed outside the CLI and is not a valid memory (problems in: {', '.join(fields[:8])}: "
@@ -109,7 +109,7 @@ def check_tool_result(payload: dict):
     """PostToolUse handler: report invalid or lost memory files the tool changed; never move one."""
     if payload.get("tool_name") not in WRITE_TOOLS + SHELL_TOOLS:
         return None
-    stores = _stores(payload)
+    stores = stores_of(payload)
     if not stores:
         return None
     store = stores[0]

@@ -28,20 +28,21 @@ import os
 
 from . import pwshcmds as pc
 from .pwshscan import parse
-from .shellcmds import _any_argument
-from .shelljudge import MAX_STEPS, _command as bash_command, _run as bash_run
+from .shellcmds import any_argument
+from .shelljudge import judge_command as bash_command, run_commands as bash_run
 from ..base.pathtext import slashed
-from .shellpaths import MAX_ALTERNATIVES, absolute
+from .shellpaths import MAX_ALTERNATIVES, absolute, may_name_store, names_store
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
-from .shellwords import Denied, _check, _State, expand, plain_text
+from .shellwords import Denied, TimeUp, check, State, expand, plain_text
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
+MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
 BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
-    state = _State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"),
+    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"),
                    bash_run, bash_command)
     flags: dict = {}
     try:
@@ -54,15 +55,63 @@ def judge(command: str, cwd: str, stores: list):
         return str(exc)
     except RecursionError:
         return "a PowerShell line too deeply nested to check"
+    except TimeUp:
+        text = _read(command)  # PowerShell's * also matches a leading dot: any wildcard counts here
+        named = may_name_store(text, stores) or "*" in text or "?" in text
+        return "a PowerShell line too long to check in time" if named else None
+    return unread_use(command, state.stores)
+
+
+# What hands a store's path on where the reader above cannot follow it (issue 36's classes): a pipe into a
+# cmdlet that binds -Path from the piped item, a splat, a .NET method that writes, code run from a string,
+# another program started. On a line that names the store, any of these is denied.
+_PIPED_WRITERS = ("set-content", "sc", "add-content", "ac", "clear-content", "clc", "remove-item", "rm", "del",
+                  "erase", "ri", "rd", "rmdir", "move-item", "mv", "move", "mi", "copy-item", "cp", "copy", "cpi",
+                  "rename-item", "ren", "rni", "set-item", "si", "clear-item", "cli", "new-item", "ni",
+                  "set-itemproperty", "sp", "clear-itemproperty", "clp", "remove-itemproperty", "rp",
+                  "rename-itemproperty", "rnp", "new-itemproperty", "set-acl", "expand-archive", "unblock-file")
+_UNREAD = {
+    "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
+    "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
+    "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(pc.WRITE_METHODS)) + r")\s*\(",
+    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*(?:" + "|".join(sorted(pc.WRITE_METHODS))
+                                    + r")\b",
+    "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb|"
+                              r"invokescript|addscript|newscriptblock)\b"
+                              r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",
+    "another program started": r"\b(?:start-process|saps|start|wsl|bash|sh|robocopy|xcopy|attrib|icacls|takeown|"
+                               r"forfiles|schtasks|wmic|rundll32|mshta|cscript|wscript)(?:\.exe)?\b",
+}
+
+
+def _read(command: str) -> str:
+    """The line as PowerShell reads its words: backtick escapes, quotes and ``'a' + 'b'`` joins read away."""
+    import re
+    text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "", command[:MAX_READ])
+    text = re.sub(r"`(.)", r"\1", text, flags=re.S)
+    for quote in "'\"\u2018\u2019\u201c\u201d":
+        text = text.replace(quote, "")
+    return text
+
+
+def unread_use(command: str, stores: list):
+    """Issue 36's class rule for PowerShell: on a line that names the store (backticks, quotes and joined
+    literals read away), a way of reaching it the reader cannot follow is denied (``_UNREAD``)."""
+    import re  # loaded only for a PowerShell line the reader let through
+    text = _read(command)
+    if not names_store(text, stores):
+        return None
+    lowered = text.lower()
+    for what, pattern in _UNREAD.items():
+        if re.search(pattern, lowered):
+            return f"{what}, on a line that names .claude"
     return None
 
 
-def run(commands: list, state: _State, piped) -> None:
+def run(commands: list, state: State, piped) -> None:
     """Judge statements in order; ``piped`` is what the first one reads from a pipe."""
     for cmd in commands:
-        state.steps += 1
-        if state.steps > MAX_STEPS:
-            raise Denied("a PowerShell line too long to check")
+        state.tick("a PowerShell line")
         if cmd.nested:
             inner = state.copy()
             inner.vars["ps:_"] = inner.vars["ps:psitem"] = _given(piped)
@@ -70,12 +119,12 @@ def run(commands: list, state: _State, piped) -> None:
         for op, target in cmd.redirects:
             alts = expand(target, state)
             if alts != [""]:  # > $null
-                _check([_abs(a, state) for a in alts], state, False, f"output redirection {op}")
+                check([_abs(a, state) for a in alts], state, False, f"output redirection {op}")
         out = _statement(cmd, state, piped)
         piped = (out or ("paths", [UNKNOWN])) if cmd.sep == "|" else None  # a pipe of unknown things
 
 
-def _statement(cmd, state: _State, piped):
+def _statement(cmd, state: State, piped):
     if cmd.kind == "expr":
         return _expression(cmd, state)
     if cmd.kind == "assign":
@@ -94,7 +143,7 @@ def _statement(cmd, state: _State, piped):
     return _command(cmd.words, state, piped)
 
 
-def _abs(alt: str, state: _State) -> str:
+def _abs(alt: str, state: State) -> str:
     """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
     if "::" in alt:
         alt = alt.split("::", 1)[1]
@@ -103,9 +152,17 @@ def _abs(alt: str, state: _State) -> str:
     return absolute(alt, state.cwd)
 
 
-def _paths(elements: list, state: _State) -> list:
-    out = [d for e in elements for a in expand(e, state) for d in _dotted(_abs(a, state))]
+def _paths(elements: list, state: State) -> list:
+    """Each element's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
+    bases = [state] if state.cwd == state.origin else [state, _at_origin(state)]
+    out = [d for e in elements for a in expand(e, state) for b in bases for d in _dotted(_abs(a, b))]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
+
+
+def _at_origin(state: State) -> State:
+    other = state.copy()
+    other.cwd = state.origin
+    return other
 
 
 def _dotted(pattern: str) -> list:
@@ -132,14 +189,14 @@ def _given(piped) -> list:
     return [UNKNOWN]
 
 
-def _name(words: list, state: _State) -> str:
+def _name(words: list, state: State) -> str:
     first = words[0]
     parts = first[1][0] if first[0] == "arg" and first[1] else [("s", first[3] if first[0] == "param" else "")]
     text = plain_text(expand(parts, state)[0]).rsplit("/", 1)[-1].lower()
     return text[:-4] if text.endswith((".exe", ".cmd", ".bat", ".com")) else text
 
 
-def _command(words: list, state: _State, piped):
+def _command(words: list, state: State, piped):
     if not words:
         return None
     name = _name(words, state)
@@ -154,20 +211,20 @@ def _command(words: list, state: _State, piped):
     if name in pc.SHELLS:
         return _shell(pc.SHELLS[name], args, state)
     if "-" in name and not name.startswith("-"):  # a cmdlet of another module: judged on what it names
-        _any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
+        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
         return None
     _program(name, args, state)
     return None
 
 
-def _bash_words(word, state: _State) -> list:
+def _bash_words(word, state: State) -> list:
     """One PowerShell word as the Bash guard's words: each comma-separated value its own argument."""
     if word[0] == "param":
         return [[word[3] + ":" + a for a in expand(word[2][0], state)]] if word[2] else [[word[3]]]
     return [expand(e, state) for e in word[1]]
 
 
-def _program(name: str, args: list, state: _State) -> None:
+def _program(name: str, args: list, state: State) -> None:
     """A program outside PowerShell: what the Bash guard says of it (``py -3`` read as ``python``)."""
     if name == "py":
         name, args = "python", [w for w in args if not (w[0] == "param" and w[1][:1].isdigit())]
@@ -206,7 +263,7 @@ def _bind(spec: tuple, args: list) -> tuple:
     return bound, switches, extra
 
 
-def _cmdlet(name: str, spec: tuple, args: list, state: _State, piped):
+def _cmdlet(name: str, spec: tuple, args: list, state: State, piped):
     kind, _, _, targets = spec
     bound, switches, extra = _bind(spec, args)
     named = [e for t in targets for e in bound.get(t, [])]
@@ -232,39 +289,39 @@ def _cmdlet(name: str, spec: tuple, args: list, state: _State, piped):
     if kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
         type_name = " ".join(plain_text(a) for e in bound.get("typename", []) for a in expand(e, state)).lower()
         if any(w in type_name for w in ("writer", "stream", "file", "$?")) and "reader" not in type_name:
-            _check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
+            check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
             if "$?" in type_name and ".claude" in state.text:  # New-Object T(args): the arguments are not read
                 raise Denied("new-object with arguments that cannot be read, on a line that names .claude")
         return None
     sources = _paths(named, state) if named else [_abs(a, state) for a in _given(piped)] if piped else []
     if kind in ("write", "remove", "start"):
         given = named + extra
-        _check(_paths(given, state) if given or name not in pc.PATH_FROM_PIPE else sources, state,
+        check(_paths(given, state) if given or name not in pc.PATH_FROM_PIPE else sources, state,
                kind == "remove", what)
     elif kind == "create":
         names = [plain_text(a) for e in bound.get("name", []) for a in expand(e, state)]
         base = _paths(named + extra, state) or [state.cwd]
-        _check([b + "/" + n for b in base for n in names] if names else base, state, False, what)
+        check([b + "/" + n for b in base for n in names] if names else base, state, False, what)
     elif kind in ("copy", "move"):
         if kind == "move":
-            _check(sources, state, True, f"{name} of")
+            check(sources, state, True, f"{name} of")
         dest = _paths(bound.get("destination", []) + extra, state) or [state.cwd]
-        _check(dest, state, False, f"{name} into")
+        check(dest, state, False, f"{name} into")
         whole = kind == "move" or bool({s for s in switches if "recurse".startswith(s)})
         leaves = [d + "/" + (s.rstrip("/").rsplit("/", 1)[-1] if UNKNOWN not in s.rsplit("/", 1)[-1] else UNKNOWN)
                   for d in dest for s in sources]
-        _check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
+        check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
     elif kind == "rename":
-        _check(sources, state, True, what)
+        check(sources, state, True, what)
         new = [plain_text(a) for e in bound.get("newname", []) + extra for a in expand(e, state)]
-        _check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
+        check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
     elif kind in ("extract", "robocopy"):
         dest = _paths(bound.get("destinationpath", bound.get("destination", [])), state) or [state.cwd]
-        _check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
+        check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
     return None
 
 
-def _output(kind: str, bound: dict, state: _State, piped):
+def _output(kind: str, bound: dict, state: State, piped):
     """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
     if kind == "pass":
         return piped
@@ -280,7 +337,7 @@ def _output(kind: str, bound: dict, state: _State, piped):
     return ("paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots])
 
 
-def _line(text: str, state: _State) -> None:
+def _line(text: str, state: State) -> None:
     """Text PowerShell runs as a line of its own (``Invoke-Expression``, ``-Command``, ``Start-Process``)."""
     if UNKNOWN in text:
         if "claude" in state.text:
@@ -289,14 +346,14 @@ def _line(text: str, state: _State) -> None:
     run(parse(plain_text(text)), state.copy(), None)
 
 
-def _shell(kind: str, args: list, state: _State) -> None:
+def _shell(kind: str, args: list, state: State) -> None:
     """``powershell``/``pwsh`` and ``cmd``: the line they are given is judged as PowerShell."""
     texts = [plain_text(a) for w in args for b in _bash_words(w, state) for a in b[:1]]
     if kind == "cmd":
         lowered = [t.lower() for t in texts]
         start = next((i + 1 for i, t in enumerate(lowered) if t in ("/c", "/k", "/r")), None)
         if start is not None:
-            _line(" ".join(texts[start:]), state)
+            _line(_caret_read(" ".join(texts[start:])), state)
         return
     i = 0
     while i < len(args):
@@ -311,11 +368,22 @@ def _shell(kind: str, args: list, state: _State) -> None:
             _line(" ".join(texts[i + 1:]), state)
             return
         if name and "file".startswith(name):
-            _any_argument("powershell -File", [b for w in args[i + 1:] for b in _bash_words(w, state)], state)
+            any_argument("powershell -File", [b for w in args[i + 1:] for b in _bash_words(w, state)], state)
             return
         if name in pc.PWSH_VALUES or any(full.startswith(name) for full in pc.PWSH_VALUES if len(name) > 1):
             i += 1  # -ExecutionPolicy Bypass: the value is no command
         i += 1
+
+
+def _caret_read(text: str) -> str:
+    """A ``cmd`` line with its ``^`` escapes read away (``.cl^aude`` is ``.claude`` to cmd)."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "^" and i + 1 < len(text):
+            i += 1
+        out.append(text[i])
+        i += 1
+    return "".join(out)
 
 
 def _decoded(text: str) -> str:
@@ -327,7 +395,7 @@ def _decoded(text: str) -> str:
         return UNKNOWN
 
 
-def _expression(cmd, state: _State):
+def _expression(cmd, state: State):
     """.NET calls that write, checked on their paths; the statement's values handed to a pipe."""
     values = [e for w in cmd.words for e in w[1]]
     for method, static, type_name, call_args in cmd.calls:
@@ -336,13 +404,13 @@ def _expression(cmd, state: _State):
         removes = method in pc.REMOVING
         if static:
             paths = call_args[:2] if method in pc.TWO_PATHS else call_args[:1]
-            _check([_abs(a, state) for p in paths for a in (expand(p, state) if p else [UNKNOWN])], state, removes,
+            check([_abs(a, state) for p in paths for a in (expand(p, state) if p else [UNKNOWN])], state, removes,
                    f".NET {method} of")
             continue
         known = [a for v in values for a in expand(v, state) if UNKNOWN not in a]
-        _check([_abs(a, state) for a in known], state, removes, f".NET {method} of")
+        check([_abs(a, state) for a in known], state, removes, f".NET {method} of")
         if method in ("moveto", "copyto"):
-            _check([_abs(a, state) for p in call_args[:1] for a in (expand(p, state) if p else [UNKNOWN])], state,
+            check([_abs(a, state) for p in call_args[:1] for a in (expand(p, state) if p else [UNKNOWN])], state,
                    False, f".NET {method} to")
         if ".claude" in cmd.text.lower().replace("\\", "/"):
             raise Denied(f".NET {method} on a line that names .claude")

@@ -27,10 +27,10 @@ def _glob(text: str, slash_too: bool) -> str:
 
 def find_targets(args: list, state):
     i = 0
-    while i < len(args) and sj._text(args[i]) in ("-H", "-L", "-P"):
+    while i < len(args) and sj.word_text(args[i]) in ("-H", "-L", "-P"):
         i += 1
     roots = []
-    while i < len(args) and not sj._text(args[i]).startswith(("-", "(", "!", ")")):
+    while i < len(args) and not sj.word_text(args[i]).startswith(("-", "(", "!", ")")):
         roots.append(args[i])
         i += 1
     roots = roots or [["."]]
@@ -39,8 +39,8 @@ def find_targets(args: list, state):
     branches = 1
     maxdepth, previous = None, ""
     while i < len(args):
-        t = sj._text(args[i])
-        value = sj._text(args[i + 1]) if i + 1 < len(args) else ""
+        t = sj.word_text(args[i])
+        value = sj.word_text(args[i + 1]) if i + 1 < len(args) else ""
         if t in ("-o", "-or", ","):
             if previous == "-prune" and (pos_paths or pos_names):
                 excluded.append((pos_paths or pos_names).pop())  # A -prune -o B: A's subtree is left out
@@ -61,13 +61,13 @@ def find_targets(args: list, state):
         elif t in _VALUED:
             i += 1 + (t == "-fprintf")
         elif t in _FPRINT or t == "-fprintf":
-            sj._check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
+            sj.check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
             i += 1 + (t == "-fprintf")
         elif t == "-delete":
             execs.append(None)
         elif t in _EXEC:
             j = i + 1
-            while j < len(args) and sj._text(args[j]) not in (";", "+"):
+            while j < len(args) and sj.word_text(args[j]) not in (";", "+"):
                 j += 1
             execs.append(args[i + 1:j])
             i = j
@@ -86,10 +86,10 @@ def find_targets(args: list, state):
         return ("paths", [])
     for action in execs:
         if action is None:
-            sj._check(matched, state, False, "find -delete of")
+            sj.check(matched, state, False, "find -delete of")
         elif action:
             words = [[a.replace("{}", m) for a in w for m in (matched if "{}" in a else [""])] for w in action]
-            state.command(words, [[("s", sj._text(w))] for w in action], state, None)
+            state.command(words, [[("s", sj.word_text(w))] for w in action], state, None)
     return ("paths", matched)
 
 

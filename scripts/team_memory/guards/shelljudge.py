@@ -21,9 +21,9 @@ import os
 
 from .shellpaths import MAX_ALTERNATIVES, absolute
 from .shellscan import UNKNOWN, literal, parse
-from .shellwords import Denied, _check, _State, _text, expand
+from .shellpaths import may_name_store
+from .shellwords import Denied, TimeUp, check, State, word_text, expand
 
-MAX_STEPS = 50_000  # more simple commands than fit in MAX_COMMAND_CHARS: every line under it is read whole
 WRAPPERS = {"sudo": "ugpCDrtUh", "doas": "uC", "nice": "n", "ionice": "cnp", "nohup": "", "time": "f", "command": "",
             "builtin": "", "exec": "a", "stdbuf": "ioe", "timeout": "ks", "chrt": "", "taskset": "", "unbuffer": "",
             "caffeinate": "tw", "busybox": "", "toybox": "", "strace": "eoposu", "ltrace": "eoposu", "watch": "nd",
@@ -35,10 +35,10 @@ KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the line cannot change a store, else what can (a short text)."""
-    state = _State(cwd, stores, command, _run, _command)
+    state = State(cwd, stores, command, run_commands, judge_command)
     flags: dict = {}
     try:
-        _run(parse(command, 0, flags), state, None)
+        run_commands(parse(command, 0, flags), state, None)
         if flags.get("unfinished") and "claude" in command.lower():
             raise Denied("a command line with an unfinished quote")
         if flags.get("too deep"):
@@ -47,52 +47,57 @@ def judge(command: str, cwd: str, stores: list):
         return str(exc)
     except RecursionError:
         return "a command line too deeply nested to check"
+    except TimeUp:
+        read = command.replace("\\\n", "").replace("\\", "").replace("'", "").replace('"', "")  # quotes read away
+        named = may_name_store(read, stores) or "$'" in command  # $'\x2e...' escapes: not decoded here
+        return "a command line too long to check in time" if named else None
     return None
 
 
 # --- running a list of commands ----------------------------------------------------------------------
 
-def _run(commands: list, state: _State, stdin) -> None:
+def run_commands(commands: list, state: State, stdin) -> None:
     piped = stdin
     for cmd in commands:
-        state.steps += 1
-        if state.steps > MAX_STEPS:
-            raise Denied("a command line too long to check")
+        state.tick("a command line")
         for nested in ([cmd.nested] if cmd.nested else []):
-            _run(nested, state.copy(), None)
+            run_commands(nested, state.copy(), None)
         words = [expand(w, state) for w in cmd.words]
         out = _redirects(cmd.redirects, words, state)
         feed = out if out is not None else piped
-        produced = _command(words, cmd.words, state, feed)
+        produced = judge_command(words, cmd.words, state, feed)
         piped = produced if cmd.sep in ("|", "|&") else None
 
 
-def _redirects(redirects: list, words: list, state: _State):
+def _redirects(redirects: list, words: list, state: State):
     """Check output redirections; return what the command reads on stdin (text or None)."""
     stdin = None
     for op, target in redirects:
         if op in ("<<", "<<<"):
-            body = "".join(v for k, v in target if k == "s") if op == "<<" else _text(expand(target, state))
+            body = "".join(v for k, v in target if k == "s") if op == "<<" else word_text(expand(target, state))
             stdin = ("text", body, target)
         elif op == "<":
             stdin = ("file", expand(target, state))
         elif op in (">&", "<&") and (literal(target).isdigit() or literal(target) == "-"):
             continue
         elif ">" in op or op in ("<>", ">&"):
-            _check(expand(target, state), state, False, f"output redirection {op}")
+            check(expand(target, state), state, False, f"output redirection {op}")
     return stdin
 
 
-def _command(words: list, raw: list, state: _State, stdin):
+def judge_command(words: list, raw: list, state: State, stdin):
     """Judge one simple command; return what it prints for a pipe (("paths", alts), ("text", s, word) or None)."""
+    state.in_time()  # xargs, sudo, env... hand their command back here, not through run_commands
     words, raw = _assignments(words, raw, state)
     while words:
-        name = os.path.basename(_text(words[0]))
-        if name in KEYWORDS or name == "{":
+        name = os.path.basename(word_text(words[0]))
+        if name == "function" and len(words) > 1:  # function f { ...; }: the body is judged as f() {...} is
+            words, raw = words[2:], raw[2:]
+        elif name in KEYWORDS or name == "{":
             words, raw = words[1:], raw[1:]
         elif name == "for" and len(words) >= 2:
-            values = [a for w in words[3:] for a in w] if len(words) > 2 and _text(words[2]) == "in" else [UNKNOWN]
-            state.vars[_text(words[1])] = values[:MAX_ALTERNATIVES] or [UNKNOWN]
+            values = [a for w in words[3:] for a in w] if len(words) > 2 and word_text(words[2]) == "in" else [UNKNOWN]
+            state.vars[word_text(words[1])] = values[:MAX_ALTERNATIVES] or [UNKNOWN]
             return None
         elif name == "case":
             return None
@@ -109,13 +114,13 @@ def _command(words: list, raw: list, state: _State, stdin):
     if not words:
         return None
     from .shellcmds import command as run_command  # for speed: loaded on a Bash call's first command only
-    return run_command(os.path.basename(_text(words[0])).lower(), words, raw, state, stdin)
+    return run_command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin)
 
 
 def _assignments(words: list, raw: list, state):
     """Leading ``NAME=value`` words: kept for later commands when alone (``state`` given)."""
     keep = []
-    lead = 1 if words and _text(words[0]) in ("export", "declare", "local", "readonly", "typeset") else 0
+    lead = 1 if words and word_text(words[0]) in ("export", "declare", "local", "readonly", "typeset") else 0
     i = lead
     while i < len(words):
         part = raw[i][0] if raw[i] else ("", "")
@@ -132,7 +137,7 @@ def _assignments(words: list, raw: list, state):
     return (words[i:], raw[i:]) if keep else (words, raw)
 
 
-def _assigned(word: list, state: _State, name: str) -> list:
+def _assigned(word: list, state: State, name: str) -> list:
     first = word[0][1].split("=", 1)[1]
     rest = word[1:]
     if not first and len(rest) == 1 and rest[0][0] == "u" and "mktemp" in state.text:
@@ -144,7 +149,7 @@ def _unwrap(name: str, words: list, raw: list):
     i = 1
     takes = WRAPPERS[name]
     while i < len(words):
-        t = _text(words[i])
+        t = word_text(words[i])
         if t.startswith("-") and len(t) > 1:
             if len(t) == 2 and t[1] in takes:
                 i += 1
@@ -158,11 +163,11 @@ def _unwrap(name: str, words: list, raw: list):
     return words[i:], raw[i:]
 
 
-def _env(words: list, state: _State):
+def _env(words: list, state: State):
     """The command ``env`` runs (words), None if it only prints; follows ``-C DIR`` and ``-S STRING``."""
     i = 1
     while i < len(words):
-        t = _text(words[i])
+        t = word_text(words[i])
         if t in ("-u", "--unset"):
             i += 2
         elif t in ("-C", "--chdir"):
@@ -171,7 +176,7 @@ def _env(words: list, state: _State):
             i += 2
         elif t in ("-S", "--split-string"):
             if i + 1 < len(words):
-                _run(parse(_text(words[i + 1])), state.copy(), None)
+                run_commands(parse(word_text(words[i + 1])), state.copy(), None)
             return None
         elif t.startswith("-") or "=" in t:
             i += 1

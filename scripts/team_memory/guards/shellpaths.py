@@ -17,6 +17,37 @@ from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNO
 
 MAX_ALTERNATIVES = 32
 CONFIG_FILE = "memory-config.json"
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
+
+
+def names_store(text: str, stores: list) -> bool:
+    """Does ``text`` (as the shell reads it: quotes removed, escapes decoded) name a ``.claude`` folder or a
+    store? The class rule behind the guard: a word that names the store is never handed to a program the
+    guard cannot read (``trap``, an alias, ``git -c``, an unknown program, a pipe into a writer...)."""
+    low = slashed(text.lower())
+    i = low.find(".claude")
+    while i >= 0:
+        before, after = low[i - 1:i] if i else "", low[i + 7:i + 8]
+        if before not in _NAME_CHARS and after not in _NAME_CHARS:
+            return True
+        i = low.find(".claude", i + 1)
+    return any(slashed(s.lower()) in low for s in stores)
+
+
+def may_name_store(text: str, stores: list) -> bool:
+    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge
+    had no time to read is held to."""
+    if names_store(text, stores) or "claude" in text.lower():
+        return True
+    low, i = text.lower(), text.find(".")
+    while i >= 0:
+        j = i + 1
+        while j < len(low) and j - i - 1 < 6 and low[j] == "claude"[j - i - 1]:
+            j += 1
+        if low[j:j + 1] in ("*", "?", "[", "{"):
+            return True
+        i = text.find(".", i + 1)
+    return False
 
 
 def is_plain(pattern: str) -> bool:

@@ -114,11 +114,12 @@ class _Reader:
             self.i = end
             plain = inner and all(c in _NAME_CHARS for c in inner) and not inner[0].isdigit()
             parts.append(("v", inner) if plain else ("u", ""))
-        elif text.startswith("'", i) and not quoted:  # $'...' ANSI-C quoting: a literal
-            j = text.find("'", i + 1)
-            j = len(text) if j < 0 else j
-            parts.append(("s", text[i + 1:j].replace("\\n", "\n").replace("\\t", "\t")))
-            self.i = j + 1
+        elif text.startswith("'", i) and not quoted:  # $'...' ANSI-C quoting: a literal, escapes decoded
+            self.i = i + 1
+            parts.append(("s", self._ansi_c()))
+        elif text.startswith('"', i) and not quoted:  # $"..." (a translated string) reads as "..."
+            self.i = i
+            self._dquoted(parts)
         else:
             j = i
             while j < len(text) and text[j] in _NAME_CHARS:
@@ -165,8 +166,12 @@ class _Reader:
             elif c == "`":
                 self._backquote(parts)
             elif c == "~" and self.i == start:
-                parts.append(("v", "HOME") if text[self.i + 1:self.i + 2] in ("", "/") or
-                             text[self.i + 1] in _METACHARS else ("u", ""))
+                after, end = text[self.i + 1:self.i + 2], text[self.i + 2:self.i + 3]
+                if after in ("+", "-") and (end in ("", "/") or end in _METACHARS):
+                    parts.append(_TILDES[after])  # ~+ is $PWD, ~- is $OLDPWD
+                    self.i += 2
+                    continue
+                parts.append(("v", "HOME") if after in ("", "/") or after in _METACHARS else ("u", ""))
                 self.i += 1
             else:
                 parts.append(("s", MARKERS.get(c, c)))
@@ -178,6 +183,32 @@ class _Reader:
             else:
                 merged.append(part)
         return merged
+
+    def _ansi_c(self) -> str:
+        """The text of ``$'...'`` from ``self.i`` to its closing quote, as Bash reads it (``\\x2e``, ``\\056``...)."""
+        text, n, out = self.text, len(self.text), []
+        while self.i < n and text[self.i] != "'":
+            c = text[self.i]
+            self.i += 1
+            if c != "\\" or self.i >= n:
+                out.append(c)
+                continue
+            e = text[self.i]
+            self.i += 1
+            if e in "xuU":
+                digits = _run_of(text, self.i, "0123456789abcdefABCDEF", {"x": 2, "u": 4, "U": 8}[e])
+                out.append(chr(int(digits, 16)) if digits and int(digits, 16) < 0x110000 else "\\" + e)
+                self.i += len(digits)
+            elif e in "01234567":
+                digits = e + _run_of(text, self.i, "01234567", 2)
+                out.append(chr(int(digits, 8) & 0xFF))
+                self.i += len(digits) - 1
+            else:
+                out.append(_C_ESCAPES.get(e, "\\" + e if e not in "\\'\"?" else e))
+        if self.i >= n:
+            self.flags["unfinished"] = True
+        self.i += 1
+        return "".join(out)
 
     def _backquote(self, parts: list) -> None:
         j = self.text.find("`", self.i + 1)
@@ -231,6 +262,18 @@ class _Reader:
         return [("s", body)]
 
 
+_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
+              "v": "\v"}
+_TILDES = {"+": ("v", "PWD"), "-": ("v", "OLDPWD")}
+
+
+def _run_of(text: str, i: int, allowed: str, limit: int) -> str:
+    j = i
+    while j < len(text) and j - i < limit and text[j] in allowed:
+        j += 1
+    return text[i:j]
+
+
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     """The commands of a Bash line (see the module docstring).
 
@@ -250,6 +293,8 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
             r.i = len(r.text) if nl < 0 else nl
             continue
         op = next((o for o in _OPERATORS if r.text.startswith(o, r.i)), None)
+        if c in "<>" and r.text.startswith("(", r.i + 1):
+            op = None  # <(...) and >(...): a word (process substitution), not a redirection
         if c == "\n" or c in "()" or (op and op[0] in ";&|" and op not in ("&>", "&>>")):
             for body_at, strip in pending_heredocs:
                 body_at[1] = r.heredoc(body_at[1], strip)

@@ -10,7 +10,7 @@ import os
 
 from . import shellwords as sj
 from ..base.safefs import open_read
-from .shellpaths import absolute, is_plain
+from .shellpaths import absolute, is_plain, names_store
 from .shellscan import STAR, UNKNOWN
 
 MAX_PATCH_BYTES = 4 * 1024 * 1024
@@ -20,19 +20,19 @@ _GIT_READ_ONLY_WITH_PATHS = {"add", "diff", "log", "show", "blame", "grep", "ls-
 
 def option_values(args: list, names: tuple, state, what: str) -> None:
     for i, w in enumerate(args):
-        t = sj._text(w)
+        t = sj.word_text(w)
         if t in names and i + 1 < len(args):
-            sj._check(args[i + 1], state, False, what)
+            sj.check(args[i + 1], state, False, what)
         elif any(t.startswith(n + "=") for n in names if n.startswith("--")):
-            sj._check([a.split("=", 1)[1] for a in w], state, False, what)
+            sj.check([a.split("=", 1)[1] for a in w], state, False, what)
         elif len(names[0]) == 2 and t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
-            sj._check([a[2:] for a in w], state, False, what)
+            sj.check([a[2:] for a in w], state, False, what)
 
 
 def option_word(args: list, short: str, long: str):
     """The value of ``-X VALUE``, ``--long VALUE`` or ``--long=VALUE`` (a word's alternatives), else None."""
     for i, w in enumerate(args):
-        t = sj._text(w)
+        t = sj.word_text(w)
         if t in (short, long) and i + 1 < len(args):
             return args[i + 1]
         if t.startswith(long + "="):
@@ -48,16 +48,16 @@ def last_name(pattern: str) -> str:
 
 def zip_output(name, args, state, stdin):
     """zip: only the archive (the first operand) is written; the inputs are read."""
-    ops = sj._operands(args, "bnitxP")
+    ops = sj.operands(args, "bnitxP")
     if ops:
-        sj._check(ops[0], state, False, f"{name} archive")
+        sj.check(ops[0], state, False, f"{name} archive")
     return None
 
 
 def dd_output(name, args, state, stdin):
     for w in args:
-        if sj._text(w).startswith("of="):
-            sj._check([a[3:] for a in w], state, False, "dd of=")
+        if sj.word_text(w).startswith("of="):
+            sj.check([a[3:] for a in w], state, False, "dd of=")
     return None
 
 
@@ -65,15 +65,15 @@ def download(name, args, state, stdin):
     option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"), state, f"{name} to")
     if name == "wget":
         option_values(args, ("-P", "--directory-prefix"), state, "wget into")
-    flags = sj._flags(args)
+    flags = sj.flags_of(args)
     if (name == "curl" and flags & {"-O", "--remote-name"}) or (name == "wget" and "-O" not in flags):
-        sj._check([state.cwd + "/" + STAR], state, False, f"{name} into")
+        sj.check([state.cwd + "/" + STAR], state, False, f"{name} into")
     return None
 
 
 def extract_archive(name, args, state, stdin):
-    first = sj._text(args[0]) if args else ""
-    flags = sj._flags(args)
+    first = sj.word_text(args[0]) if args else ""
+    flags = sj.flags_of(args)
     if name in ("tar", "bsdtar", "gtar"):
         extract = (not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}
         if not extract:
@@ -83,38 +83,38 @@ def extract_archive(name, args, state, stdin):
     elif name == "unzip":
         if flags & {"-l", "-t", "-v", "-Z", "-p"}:
             return None
-        dest = next((args[i + 1] for i, w in enumerate(args) if sj._text(w) == "-d" and i + 1 < len(args)),
+        dest = next((args[i + 1] for i, w in enumerate(args) if sj.word_text(w) == "-d" and i + 1 < len(args)),
                     [state.cwd])
     else:  # 7z x -oDIR
-        dest = next(([a[2:] for a in w] for w in args if sj._text(w).startswith("-o")), [state.cwd])
+        dest = next(([a[2:] for a in w] for w in args if sj.word_text(w).startswith("-o")), [state.cwd])
         if not first.startswith(("x", "e")):
             return None
-    sj._check([absolute(a, state.cwd) + "/" + UNKNOWN for a in dest], state, False, f"{name} extracting into")
+    sj.check([absolute(a, state.cwd) + "/" + UNKNOWN for a in dest], state, False, f"{name} extracting into")
     return None
 
 
 def apply_patch(name, args, state, stdin):
     """patch / git apply: what the patch names (read, bounded) decides; unreadable: where it applies."""
-    files = [w for w in sj._operands(args, "pidDoBrFzVYg" if name == "patch" else "pCS")]
+    files = [w for w in sj.operands(args, "pidDoBrFzVYg" if name == "patch" else "pCS")]
     if name == "patch":
         option_values(args, ("-i", "--input"), state, "patch")
-        patches = [args[i + 1] for i, w in enumerate(args) if sj._text(w) in ("-i", "--input") and i + 1 < len(args)]
+        patches = [args[i + 1] for i, w in enumerate(args) if sj.word_text(w) in ("-i", "--input") and i + 1 < len(args)]
         for w in files:
-            sj._check(w, state, False, "patch of")
+            sj.check(w, state, False, "patch of")
         if stdin and stdin[0] == "file":
             patches.append(stdin[1])
     else:
         patches = files
     texts = [_read_patch(w, state) for w in patches] or [None]
     if any(t is None for t in texts):
-        sj._check([state.cwd + "/" + UNKNOWN], state, False, f"{name} (a patch that cannot be read) in")
+        sj.check([state.cwd + "/" + UNKNOWN], state, False, f"{name} (a patch that cannot be read) in")
     elif any(sj.code_reaches(t, state) for t in texts):
         raise sj.Denied(f"{name} of a patch that changes .claude/memory/")
     return None
 
 
 def _read_patch(word: list, state):
-    if len(word) != 1 or not is_plain(word[0]) or sj._text(word) == "-":
+    if len(word) != 1 or not is_plain(word[0]) or sj.word_text(word) == "-":
         return None
     path = absolute(word[0], state.cwd)
     try:
@@ -133,12 +133,14 @@ def _read_patch(word: list, state):
 def git_command(args: list, state):
     i = 0
     while i < len(args):
-        t = sj._text(args[i])
+        t = sj.word_text(args[i])
         if t == "-C" and i + 1 < len(args):
             state = state.copy()
             state.cwd = absolute(args[i + 1][0], state.cwd)
             i += 2
-        elif t in ("-c", "--git-dir", "--work-tree", "--namespace"):
+        elif t in ("-c", "--config-env", "--git-dir", "--work-tree", "--namespace"):
+            if t in ("-c", "--config-env") and any(names_store(sj.word_text(w), state.stores) for w in args):
+                raise sj.Denied("git given a setting on a line that names .claude")  # alias.x='!rm ...', core.pager
             i += 2
         elif t.startswith("-"):
             i += 1
@@ -146,8 +148,8 @@ def git_command(args: list, state):
             break
     if i >= len(args):
         return ("paths", [UNKNOWN])
-    sub, rest = sj._text(args[i]), args[i + 1:]
-    flags = sj._flags(rest)
+    sub, rest = sj.word_text(args[i]), args[i + 1:]
+    flags = sj.flags_of(rest)
     if sub in _GIT_READ_ONLY_WITH_PATHS:
         return ("paths", [state.cwd + "/" + UNKNOWN])
     if sub == "apply" or sub == "am":
@@ -161,33 +163,33 @@ def git_command(args: list, state):
     if sub == "clean":
         if flags & {"-n", "--dry-run"}:
             return None
-        excluded = [sj._text(rest[i + 1]).strip("/") for i, w in enumerate(rest[:-1]) if sj._text(w) == "-e"]
-        excluded += [sj._text(w).split("=", 1)[1].strip("/") for w in rest if sj._text(w).startswith("--exclude=")]
+        excluded = [sj.word_text(rest[i + 1]).strip("/") for i, w in enumerate(rest[:-1]) if sj.word_text(w) == "-e"]
+        excluded += [sj.word_text(w).split("=", 1)[1].strip("/") for w in rest if sj.word_text(w).startswith("--exclude=")]
         if any(e.lower() in (".claude", "memory", ".claude/memory", "/.claude") for e in excluded):
             return None  # git clean -e .claude: the store is left alone
-        paths = sj._operands(rest, "e") or [[state.cwd]]
+        paths = sj.operands(rest, "e") or [[state.cwd]]
         for w in paths:
-            sj._check(w, state, True, "git clean of")
+            sj.check(w, state, True, "git clean of")
         return None
     if sub == "stash":
-        ops = sj._operands(rest, "m")
-        if "--" not in [sj._text(w) for w in rest] and not (ops and sj._text(ops[0]) == "push" and ops[1:]):
+        ops = sj.operands(rest, "m")
+        if "--" not in [sj.word_text(w) for w in rest] and not (ops and sj.word_text(ops[0]) == "push" and ops[1:]):
             return None  # the whole tree: how teams move work around; PostToolUse reports what it removes
-        paths = [w for w in ops if sj._text(w) not in ("push", "save")]
+        paths = [w for w in ops if sj.word_text(w) not in ("push", "save")]
         for w in paths:
-            sj._check(w, state, True, "git stash of")
+            sj.check(w, state, True, "git stash of")
         return None
     if sub in ("checkout", "restore", "rm", "mv"):
         takes = "bBsm" if sub != "mv" else ""
-        ops = sj._operands(rest, takes)
+        ops = sj.operands(rest, takes)
         if sub == "mv" and len(ops) >= 2:
             for w in ops[:-1]:
-                sj._check(w, state, True, "git mv of")
+                sj.check(w, state, True, "git mv of")
             dest = [absolute(a, state.cwd) for a in ops[-1]]
             names = [last_name(a) for w in ops[:-1] for a in w]
-            sj._check(dest + [d + "/" + n for d in dest for n in names], state, False, "git mv into")
+            sj.check(dest + [d + "/" + n for d in dest for n in names], state, False, "git mv into")
             return None
         for w in ops:
-            sj._check(w, state, True, f"git {sub} of")
+            sj.check(w, state, True, f"git {sub} of")
         return None
     return None

@@ -2,7 +2,7 @@
 
 PreToolUse and PostToolUse run on every Write, Edit, MultiEdit and Bash call. Importing the
 full guard (``guards``: config, index, validation, the shell reader) costs several times an
-interpreter's start, so ``run_tool_hook`` first asks ``outside_store(payload)``, which decides
+interpreter's start, so the tool hooks' handlers (``team_memory.handlers``) first ask ``outside_store(payload)``, which decides
 from the parsed payload (JSON escapes such as ``\\u002e`` are decoded before anything is
 compared) with a few ``stat`` calls, and exits at once when the call certainly cannot write
 into a store.
@@ -42,9 +42,7 @@ compares it with the full decision on a corpus and on generated payloads.
 from __future__ import annotations
 
 import os
-import sys
 
-from ..records.hookio import read_payload, run_hook
 
 HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttool", "check_tool_result")}
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -67,8 +65,6 @@ ORDINARY = frozenset((
     "pytest", "py.test", "tox", "nox", "make", "gmake", "ninja", "cmake", "ctest", "meson", "npm", "yarn", "pnpm",
     "cargo", "go", "mvn", "gradle", "jest", "vitest", "mocha", "mypy", "pyright", "tsc", "rspec", "rake", "bundle",
     "dotnet", "gcc", "cc", "clang", "g++", "clang++", "javac", "pip", "pip3", "uv", "poetry", "pre-commit"))
-WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:@+%^=")
-SEPARATORS = frozenset("|&;\n")
 
 
 def handler(event: str):
@@ -76,22 +72,6 @@ def handler(event: str):
     import importlib
     module, name = HANDLERS[event]
     return getattr(importlib.import_module(f"{__package__}.{module}"), name)
-
-
-def run_tool_hook(event: str) -> int:
-    """Read the payload; exit at once when ``outside_store``, else run the full guard (``HANDLERS``)."""
-    payload = read_payload()
-    try:
-        if outside_store(payload):
-            return 0
-    except Exception:  # noqa: BLE001 - unsure: the full guard decides
-        pass
-    try:
-        full = handler(event)
-    except Exception as exc:  # noqa: BLE001 - a broken install must never break the session
-        print(f"[team-memory] {event} hook disabled: {exc}", file=sys.stderr)
-        return 0
-    return run_hook(event, full, payload=payload)
 
 
 def outside_store(payload: dict) -> bool:
@@ -180,39 +160,25 @@ def _quiet_line(command: str, stores: list, cwd: str) -> bool:
 
 
 def simple_commands(command: str):
-    """The line's simple commands as lists of words; None for anything beyond plain words and quotes."""
-    commands, words, word, quoted = [], [], [], False
-    i, n = 0, len(command)
-    while i < n:
-        c = command[i]
-        if c == "'" or c == '"':
-            end = command.find(c, i + 1)
-            if end < 0:
-                return None
-            inner = command[i + 1:end]
-            if c == '"' and any(ch in inner for ch in "$`\\!"):
-                return None
-            word.append(inner)
-            quoted, i = True, end + 1
-            continue
-        if c in " \t" or c in SEPARATORS:
-            if word or quoted:
-                words.append("".join(word))
-            word, quoted = [], False
-            if c in SEPARATORS:
-                if words:
-                    commands.append(words)
-                words = []
-        elif c in WORD_CHARS or (c == "~" and "".join(word)[-1:] not in ("", "=", ":")):
-            word.append(c)  # a ~ expands only at a word's start or after = or : (HEAD~1 is plain)
-        else:
+    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``);
+    None for anything beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
+    from .shellscan import COMMA, parse
+    flags: dict = {}
+    commands = []
+    for cmd in parse(command, 0, flags):
+        if cmd.redirects or cmd.nested:
             return None
-        i += 1
-    if word or quoted:
-        words.append("".join(word))
-    if words:
-        commands.append(words)
-    return commands
+        words = []
+        for word in cmd.words:
+            if any(kind != "s" for kind, _ in word):
+                return None
+            text = "".join(value for _, value in word).replace(COMMA, ",")
+            if any(c < " " for c in text):  # a glob or brace marker (or a control character)
+                return None
+            words.append(text)
+        if words:
+            commands.append(words)
+    return None if flags else commands
 
 
 def _ordinary(words: list, stores: list, cwd: str) -> bool:

@@ -27,6 +27,10 @@ def read_payload(stream=None) -> dict:
         raw = stream.buffer.read(MAX_STDIN_BYTES) if hasattr(stream, "buffer") else stream.read()
     except (OSError, ValueError):
         return {}
+    if not raw and sys.argv[1:] in (["python"], ["py -3"]):
+        # A fallback of hooks.json's chain finding stdin already read: an earlier interpreter ran this hook and
+        # then failed; running it again would answer twice. Exit 0, so its answer stands (``run_hook``).
+        raise SystemExit(0)
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", errors="replace")
     if not raw.strip():
@@ -35,7 +39,73 @@ def read_payload(stream=None) -> dict:
         data = fastjson.loads(raw)
     except (ValueError, RecursionError):
         return {}
-    return data if isinstance(data, dict) else {}
+    return from_agent(data) if isinstance(data, dict) else {}
+
+
+# Gemini CLI (0.61.0) runs the same launchers under its own names for events and tools, and reads a decision or a
+# context only as JSON: ``from_agent`` gives a handler Claude Code's shape, ``for_agent`` gives Gemini its own.
+GEMINI_EVENTS = {"BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse", "AfterTool": "PostToolUse"}
+GEMINI_TOOLS = {"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit", "read_file": "Read"}
+AGENT_EVENT = "agent_event"  # the agent's own event name, kept in the translated payload for the answer
+
+
+def from_agent(payload: dict) -> dict:
+    """A Gemini CLI payload in Claude Code's names (any other payload as it is)."""
+    event = payload.get("hook_event_name")
+    gemini = event in GEMINI_EVENTS or (event == "SessionStart" and bool(os.environ.get("GEMINI_PROJECT_DIR")))
+    if not gemini:
+        return payload
+    out = dict(payload, hook_event_name=GEMINI_EVENTS.get(event, event))
+    out[AGENT_EVENT] = event
+    if payload.get("tool_name") in GEMINI_TOOLS:
+        out["tool_name"] = GEMINI_TOOLS[payload["tool_name"]]
+    return out
+
+
+def for_agent(payload: dict, result):
+    """A handler's result as the payload's agent reads it: for Gemini, text as ``additionalContext`` and a denial
+    as ``{"decision": "deny", "reason"}``."""
+    event = payload.get(AGENT_EVENT)
+    if not isinstance(event, str) or result is None or result == "":
+        return result
+    if isinstance(result, str):
+        return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": result}}
+    specific = result.get("hookSpecificOutput") if isinstance(result, dict) else None
+    if not isinstance(specific, dict):
+        return result
+    if specific.get("permissionDecision") == "deny":
+        return {"decision": "deny", "reason": specific.get("permissionDecisionReason", "")}
+    return dict(result, hookSpecificOutput=dict(specific, hookEventName=event))
+
+
+# Codex's patch tool: ``tool_name`` "apply_patch", ``tool_input.command`` the patch, which names each file
+# it adds, updates, deletes or moves to on a line of its own (checked with Codex CLI 0.171.0).
+PATCH_TOOL = "apply_patch"
+PATCH_FILE_LINES = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+MAX_PATCH_FILES = 200
+
+
+def patch_files(patch: str) -> list:
+    """The files an ``apply_patch`` patch names, in order, each once (a bounded line scan, no ``re``)."""
+    files = []
+    for line in patch.split("\n"):
+        if line.startswith("*** ") and len(files) < MAX_PATCH_FILES:
+            for head in PATCH_FILE_LINES:
+                if line.startswith(head):
+                    path = line[len(head):].strip()
+                    if path and "\x00" not in path and path not in files:
+                        files.append(path)
+    return files
+
+
+def tool_calls(payload: dict) -> list:
+    """A tool hook's payload as the calls the guard and recall by file judge: itself, or for Codex's
+    ``apply_patch`` one ``Edit`` of each file the patch names (the guard denies if any one is denied)."""
+    tool_input = payload.get("tool_input")
+    patch = tool_input.get("command") if payload.get("tool_name") == PATCH_TOOL and isinstance(tool_input, dict) else None
+    if not isinstance(patch, str):
+        return [payload]
+    return [dict(payload, tool_name="Edit", tool_input={"file_path": path}) for path in patch_files(patch)]
 
 
 def emit(result) -> None:
@@ -58,10 +128,9 @@ def run_hook(event: str, handler, payload: dict | None = None) -> int:
     try:
         if payload is None:
             payload = read_payload()
-        result = handler(payload)
-        emit(result)
+        emit(for_agent(payload, handler(payload)))
     except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
-        if not isinstance(exc, KeyboardInterrupt):
+        if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
             report_skip(event, exc)
     return 0
 
@@ -84,10 +153,27 @@ def session_of(payload: dict) -> str:
 
 def project_dir_of(payload: dict) -> str:
     """Where to look for the store: the payload's ``cwd``, else ``$CLAUDE_PROJECT_DIR``, else here."""
+    if isinstance(payload, ToolCall):
+        return payload.project_dir
     for candidate in (payload.get("cwd"), os.environ.get("CLAUDE_PROJECT_DIR")):
         if isinstance(candidate, str) and candidate and "\x00" not in candidate and os.path.isdir(candidate):
             return candidate
     return os.getcwd()
+
+
+class ToolCall(dict):
+    """A tool hook's payload (still the dict every entry function takes) with what each part asks of it
+    read once: ``tool``, ``input``, ``session`` and ``project_dir`` (``project_dir_of``, a ``stat`` each)."""
+
+    __slots__ = ("tool", "input", "session", "project_dir")
+
+    def __init__(self, payload: dict):
+        super().__init__(payload)
+        self.tool = payload.get("tool_name")
+        tool_input = payload.get("tool_input")
+        self.input = tool_input if isinstance(tool_input, dict) else {}
+        self.session = session_of(payload)
+        self.project_dir = project_dir_of(payload)
 
 
 def first_store(payload: dict) -> str | None:

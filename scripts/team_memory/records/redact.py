@@ -30,7 +30,9 @@ _PEM = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
 _URL_CREDENTIALS = re.compile(r"(?<![a-z0-9+.\-])(?P<scheme>[a-z0-9+.\-]*)(:/{1,2}[^\s/:@]+:)([^\s/@]+)(@)", re.I)
 _LETTER = re.compile(r"[a-z]", re.I)
 
-_PREFIXED = re.compile(r"""(?<![A-Za-z0-9_\-])(?:
+# Not after a letter or digit (``desk-...`` is a word); after ``-`` or ``_`` it is still a key (``key-AKIA...``,
+# ``tok_ghp_...``: a file name or identifier a secret was joined into).
+_PREFIXED = re.compile(r"""(?<![A-Za-z0-9])(?:
       sk-(?:proj-|ant-|live-|svcacct-)?[A-Za-z0-9_\-]{20,}
     | (?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}
     | github_pat_[A-Za-z0-9_]{30,}

@@ -49,7 +49,7 @@ def parse_iso(value) -> datetime | None:
     return dt if dt is not None and dt.tzinfo is not None else None
 
 
-def _is_date(value) -> bool:
+def is_date(value) -> bool:
     if not isinstance(value, str):
         return False
     if parse_iso(value):
@@ -83,7 +83,7 @@ def _check(spec, value, field: str, out: list) -> None:
         if not isinstance(value, bool):
             out.append(Problem(field, f"must be true or false, not {_type_name(value)}", "use true or false (no quotes)"))
     elif kind == "date":
-        if not _is_date(value):
+        if not is_date(value):
             out.append(Problem(field, f"is not an ISO 8601 date: {shown(value)}", f"use 2026-12-31 or {ISO_EXAMPLE}"))
     elif kind == "enum":
         if value not in spec[1]:

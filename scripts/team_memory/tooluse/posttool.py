@@ -16,7 +16,7 @@ joined into one JSON answer, printed once.
 """
 from __future__ import annotations
 
-from ..records.hookio import project_dir_of, read_payload, report_skip, run_hook, session_of
+from ..records.hookio import project_dir_of, report_skip, session_of, tool_calls
 
 EVENT = "PostToolUse"
 GUARDED = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell")  # toolgate.WRITE_TOOLS and the shells
@@ -28,17 +28,13 @@ READERS.update(head=("-n", "-c"), tail=("-n", "-c"), sed=("-e", "-f", "-l"),
                pytest=("-k", "-m", "-p", "-c", "-o", "--rootdir", "--deselect", "--ignore"))
 
 
-def run_post_tool_use() -> int:
-    """The PostToolUse hook: read the payload, answer for both parts (``answer``); always 0."""
-    return run_hook(EVENT, answer, payload=read_payload())
-
-
 def answer(payload: dict):
-    """The merged PostToolUse output of the guard and recall by file, or None when neither has anything."""
+    """The merged PostToolUse output of the guard and recall by file, or None when neither has anything
+    (a Codex patch: for each file it names, ``hookio.tool_calls``)."""
     texts = []
-    for part in (_guard, _recall):
+    for call, part in ((call, part) for call in tool_calls(payload) for part in (_guard, _recall)):
         try:
-            result = part(payload)
+            result = part(call)
         except Exception as exc:  # noqa: BLE001 - one part failing must not silence the other
             report_skip(EVENT, exc)
             continue

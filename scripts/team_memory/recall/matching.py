@@ -88,6 +88,7 @@ from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
                          strong_words, unknown_words)
+from .relevance import relevant
 from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
@@ -370,6 +371,7 @@ class Smart(SmartFeatures):
         ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title).
         """
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
+        rows = relevant(rows)  # a memory met by ordinary words alone is not shown (``relevance``)
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
         related = sorted((t for t, _, _ in fits if t < high), reverse=True)

@@ -88,7 +88,7 @@ from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
                          strong_words, unknown_words)
-from .relevance import relevant
+from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_NEAR_DISTINCT, judge
 from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
@@ -151,7 +151,11 @@ class Smart(SmartFeatures):
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
         self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
+        # how much of the prompt's distinctive words a shown memory explains (``relevance``)
+        self.min_distinct = float_setting(config, "min_distinct", DEFAULT_MIN_DISTINCT, 0.0, 1000.0)
+        self.near_distinct = float_setting(config, "near_distinct", DEFAULT_NEAR_DISTINCT, 0.0, 1.0)
         self._entries = None
+        self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
 
     # -- the store side, built once per entry list -------------------------------------------
     def prepare(self, memory_root: str | None, entries: list, bodies: dict | None = None) -> None:
@@ -189,6 +193,7 @@ class Smart(SmartFeatures):
     def score_index(self, query, index) -> list:
         """``[(points, id, parts)]``: ``score_all`` over the cache's live entries, from its postings alone."""
         from .smartindex import score_index  # for speed: the plain path (no cache) never loads it
+        self._query = query
         return score_index(self, query, index)
 
     # -- the prompt side ------------------------------------------------------------------------
@@ -263,6 +268,7 @@ class Smart(SmartFeatures):
         next half, the next a quarter..., so one word cannot outweigh several.
         """
         self.prepare(None, entries)
+        self._query = query
         found: dict = {}  # entry index -> [(group number, token, match)]
         unmatched = []  # tokens the fuzzy step may try: no match at all, or by prefix only
         reach: dict = {}  # group number -> the most points any memory gets from it
@@ -371,7 +377,7 @@ class Smart(SmartFeatures):
         ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title).
         """
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
-        rows = relevant(rows)  # a memory met by ordinary words alone is not shown (``relevance``)
+        rows, self.relevance = judge(self._query, rows, self.min_distinct, self.near_distinct)  # ``relevance``
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
         related = sorted((t for t, _, _ in fits if t < high), reverse=True)

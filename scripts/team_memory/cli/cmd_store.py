@@ -151,8 +151,10 @@ def cmd_search(ctx) -> int:
                                        if v not in ([], 0, None, "")))
     if args.explain:
         from ..recall.explain import near_misses, print_near_misses
-        print_near_misses(ctx, near_misses(ctx.memory_root, ctx.config, args.prompt,
-                                           strategy or get_strategy(ctx.config), hits, limit))
+        notes: list = []
+        misses = near_misses(ctx.memory_root, ctx.config, args.prompt, strategy or get_strategy(ctx.config), hits,
+                             limit, notes)
+        print_near_misses(ctx, misses, notes)
     return 0
 
 

@@ -12,7 +12,7 @@ Per prompt word (a group of ``textnorm.token_groups``: an identifier's parts or 
 bigrams count as one word), its ``mass`` is the distinctness of its most distinctive token. A
 memory's match on a word is worth the match's points times ``ORDINARY_SHARE + (1 -
 ORDINARY_SHARE) x`` the distinctness of what it met (the word itself, or only the part it met:
-``setConsole`` met on ``console``); the sum over the prompt's words is the memory's
+``setConsole`` met on ``console``, at ``PART`` of it: the prompt is about the identifier); the sum over the prompt's words is the memory's
 ``distinct`` points. Its ``cover`` is the share of the prompt's whole mass it explains (never
 over less than ``LEAST_MASS``: a prompt of ordinary words alone has little to explain).
 
@@ -35,9 +35,11 @@ from .weights import JOINED
 COMMON = 60  # a word within the commonest COMMON ranks is not distinctive at all
 ORDINARY_SHARE = 0.2  # what a match on an ordinary word keeps of its points
 LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone explain little
+PART = 0.6  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
 QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
 COVERED = 0.5  # a memory that explains this share of the prompt ...
 LOW_DISTINCT = 0.55  # ... answers from this share of ``min_distinct``
+PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
 DEFAULT_MIN_DISTINCT = 1.5
 DEFAULT_NEAR_DISTINCT = 0.4
 
@@ -80,7 +82,7 @@ def explained(query, matches: list, mass: dict, table: dict) -> dict:
     for g, q, match in matches:
         if g not in mass:
             continue
-        part = mass[g] if q == query[g][0] else min(mass[g], distinctness(q, table))
+        part = mass[g] if q == query[g][0] else min(mass[g], distinctness(q, table)) * (PART if q.isascii() else 1.0)
         share = part * QUALITY.get(match[2], 1.0)
         points = match[0] * (ORDINARY_SHARE + (1.0 - ORDINARY_SHARE) * part)
         old = out.get(g, (0.0, 0.0))
@@ -104,12 +106,37 @@ def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = 
     table = ranks()
     mass = masses(query, table)
     measures = {id(key): measure(query, m, mass, table) for _, key, m in rows}
-
-    def fits(d, c):
-        return d >= least - 1e-9 or (c >= COVERED - 1e-9 and d >= LOW_DISTINCT * least - 1e-9)
-
-    best = max((d for d, c in measures.values() if fits(d, c)), default=0.0)
+    best = max((d for d, c in measures.values() if fits(d, c, least)), default=0.0)
     bar = near * best
-    kept = [row for row in rows if fits(*measures[id(row[1])]) and measures[id(row[1])][0] >= bar - 1e-9]
-    return kept, {"measures": measures, "best": best, "bar": bar, "least": least,
-                  "ordinary": [query[g][0] for g, m in mass.items() if m == 0.0]}
+    kept = [row for row in rows if fits(*measures[id(row[1])], least) and measures[id(row[1])][0] >= bar - 1e-9]
+    return kept, {"measures": measures, "best": best, "bar": bar, "least": least, "near": near,
+                  "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
+                  "distinctive": [query[g][0] for g, m in mass.items() if m >= 1.0 - PLAIN]}
+
+
+def fits(distinct: float, covered: float, least: float) -> bool:
+    """Whether a memory's ``measure`` is enough to show it (before the ``near`` bar)."""
+    return distinct >= least - 1e-9 or (covered >= COVERED - 1e-9 and distinct >= LOW_DISTINCT * least - 1e-9)
+
+
+def why_not(report, key) -> str | None:
+    """Why ``judge`` did not show ``key`` (for ``search --explain``); None if it was shown or not judged."""
+    if not report or id(key) not in report["measures"]:
+        return None
+    distinct, covered = report["measures"][id(key)]
+    if not fits(distinct, covered, report["least"]):
+        return (f"explains too little of what is distinctive in the prompt: {distinct:.2f} distinct points, under "
+                f"retrieval.min_distinct {report['least']:g} (covers {covered:.0%} of the prompt)")
+    if distinct < report["bar"] - 1e-9:
+        return (f"{distinct:.2f} distinct points, under {report['bar']:.2f}: retrieval.near_distinct "
+                f"{report['near']:g} x the best's {report['best']:.2f} (the best answers alone)")
+    return None
+
+
+def ordinary_note(report) -> str | None:
+    """A line naming the prompt's ordinary and distinctive words, for ``search --explain``."""
+    if not report:
+        return None
+    return (f"the prompt's ordinary words (common in programming text; a match on one keeps about "
+            f"{ORDINARY_SHARE:g} of its points): {', '.join(report['ordinary'][:12]) or 'none'}; its distinctive words: "
+            f"{', '.join(report['distinctive'][:12]) or 'none'}")

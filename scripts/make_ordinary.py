@@ -9,8 +9,8 @@ ships (rank = line number after the header).
 Each SOURCE is a folder; its ``.py``, ``.md``, ``.mdx``, ``.rst`` and ``.txt`` files and its man pages
 (``*.1`` .. ``*.8``, gzipped or not) are read, cut into passages of about ``PASSAGE`` characters (a
 prompt is short: what matters is how often a short text holds the word). A word's commonness in a
-source is the share of its passages that hold it; the sources count alike (the mean share over
-sources), so one big source does not decide alone. Words are the hook's own tokens
+source is the share of its passages that hold it; a word is as common as its median share over the
+sources, so a word one source repeats (``alert`` in a JavaScript tutorial's examples) is not ordinary. Words are the hook's own tokens
 (``text.textnorm.token_groups``: folded forms, identifiers split), letters only.
 
 The list shipped was built from (commits named in the header it writes):
@@ -31,6 +31,7 @@ import gzip
 import os
 import re
 import sys
+from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -95,8 +96,8 @@ def main(argv=None) -> int:
     stop_words = SmartFeatures({}).stop_words
     per_source = [shares(s, stop_words) for s in args.sources]
     words = set().union(*per_source)
-    mean = {w: sum(s.get(w, 0.0) for s in per_source) / len(per_source) for w in words}
-    top = sorted(words, key=lambda w: (-mean[w], w))[:args.top]
+    middle = {w: median([s.get(w, 0.0) for s in per_source]) for w in words}
+    top = sorted((w for w in words if middle[w] > 0), key=lambda w: (-middle[w], w))[:args.top]
     header = ["# The words of ordinary programming text, most common first (rank = line number after this header).",
               "# Built by scripts/make_ordinary.py; read by recall/relevance.py. Do not edit by hand.",
               f"# {args.note}" if args.note else "# sources: " + ", ".join(os.path.basename(s) for s in args.sources)]

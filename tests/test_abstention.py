@@ -244,9 +244,12 @@ def test_a_best_under_min_score_that_answers_is_shown_whatever_its_rounding(memo
 def test_a_short_form_beside_an_exact_tag_is_at_least_possibly_related(project, memory_root, size):
     """"auth policy": ``auth`` is one memory's tag and a prefix of another's ``authentication``. The second
     scores 0.4 x a tag, under the runner-up floor; with its prefix counted as the word it stands for it
-    reaches it, so it is listed by title under "Possibly related" (plain, cached, the real hook)."""
+    reaches it, so it is listed by title under "Possibly related" (plain, cached, the real hook) when the
+    relevance rule is off (``retrieval.min_distinct`` 0). With the rule on, the memory tagged ``auth``
+    answers alone: a prefix of one word is not a second line nearly as strong as the first."""
     _store(memory_root, size)
     prompt = "what is our auth policy for employees"
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_distinct": 0}}')
     config = load_config(str(memory_root))
     for cached in (False, True):
         if cached:
@@ -259,3 +262,5 @@ def test_a_short_form_beside_an_exact_tag_is_at_least_possibly_related(project, 
     assert "auth-style.json" in out and out.index("Possibly related") < out.index("sso-only.json"), out
     # the short form alone, with no exact match beside it, still answers nothing new
     assert _shown(memory_root, f"what is our {COMMON} policy for employees") == []
+    (memory_root / "memory-config.json").unlink()
+    assert _shown(memory_root, prompt) == ["auth-style"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..derived.refresh import current_entries
 from .rank import MAX_PROMPT_CHARS, plain_hits
-from .relevance import judge, ordinary_note, why_not
+from .relevance import ordinary_note, why_not
 from .weights import _parts
 
 NEAR_MISSES = 5
@@ -28,8 +28,10 @@ def _without_floor(strategy):
             return 0.0
 
         def shown(self, best: float, rows: list) -> list:
-            if hasattr(self, "min_distinct"):  # what the relevance rule would keep (``relevance.why_not``)
-                self.relevance = judge(self._query, rows, self.min_distinct, self.near_distinct)[1]
+            if hasattr(self, "min_distinct"):  # what the relevance rule judged, and why (``relevance.why_not``)
+                strategy._query = self._query
+                strategy.shown(best, rows)
+                self.relevance = strategy.relevance
             return [(total, key, _parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)

@@ -374,21 +374,23 @@ class Smart(SmartFeatures):
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
 
         The clear hits (``clear_bar``), then the memories under it but at ``bar``: the
-        ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title).
+        ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title). Of
+        those, the ones that explain the prompt's distinctive words (``relevance.judge``; judged
+        after the choice, so a memory left out never lets a weaker one in, on any path).
         """
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
-        rows, self.relevance = judge(self._query, rows, self.min_distinct, self.near_distinct)  # ``relevance``
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
         related = sorted((t for t, _, _ in fits if t < high), reverse=True)
         cut = related[min(len(related), self.max_related) - 1] if related else high
+        chosen = [(t, key, m) for t, key, m in fits if t >= high or t >= cut]
+        chosen, self.relevance = judge(self._query, chosen, self.min_distinct, self.near_distinct)
         out = []
-        for total, key, matches in fits:
-            if total > 0 and (total >= high or total >= cut):
-                parts = _parts(matches)
-                if total < high:
-                    parts["related"] = True
-                out.append((total, key, parts))
+        for total, key, matches in chosen:
+            parts = _parts(matches)
+            if total < high:
+                parts["related"] = True
+            out.append((total, key, parts))
         return out
 
     def score(self, query, entry: dict):

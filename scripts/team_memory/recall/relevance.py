@@ -21,7 +21,7 @@ when its distinct points reach ``retrieval.min_distinct`` (1.5), or when it cove
 (half) of the prompt and reaches ``LOW_DISTINCT`` x ``min_distinct``: a match on ordinary words
 weighs a fifth of its points, so "test" met in a tag (3 points) does not answer alone, while a
 rare tag of the store that is also rare in programming text does. Beside the best memory, one
-shows only with ``retrieval.near_distinct`` (0.4) x the best's distinct points: when one memory
+shows only with ``retrieval.near_distinct`` (0.3) x the best's distinct points: when one memory
 clearly answers, it is shown alone. ``retrieval.min_distinct`` 0 turns the rule off. The word
 list is read once, only when a prompt has rows to judge (about 70 KB).
 """
@@ -35,13 +35,13 @@ from .weights import JOINED
 COMMON = 60  # a word within the commonest COMMON ranks is not distinctive at all
 ORDINARY_SHARE = 0.2  # what a match on an ordinary word keeps of its points
 LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone explain little
-PART = 0.6  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
+PART = 0.5  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
 QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
 COVERED = 0.5  # a memory that explains this share of the prompt ...
 LOW_DISTINCT = 0.55  # ... answers from this share of ``min_distinct``
 PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
 DEFAULT_MIN_DISTINCT = 1.5
-DEFAULT_NEAR_DISTINCT = 0.4
+DEFAULT_NEAR_DISTINCT = 0.3
 
 _RANKS = None
 

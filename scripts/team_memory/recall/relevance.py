@@ -46,17 +46,37 @@ DEFAULT_NEAR_DISTINCT = 0.3
 _RANKS = None
 
 
-def ranks() -> dict:
-    """word -> rank (1 = the commonest) from ``ordinary.txt``; empty when it cannot be read."""
+class Ranks:
+    """word -> rank (1 = the commonest) in ``ordinary.txt``, looked up in the file's text as it is: a
+    prompt asks for a few words, so no table of thousands is built on the hook's path."""
+
+    def __init__(self, text: str):
+        body = text.find("\n", text.rfind("\n#") + 1) if text.startswith("#") else -1
+        self.text = text[body:] if body >= 0 else "\n" + text
+        self.size = self.text.count("\n") - 1
+        self.seen: dict = {}
+
+    def __len__(self) -> int:
+        return self.size
+
+    def get(self, word: str, default=None):
+        if word not in self.seen:
+            at = self.text.find("\n" + word + "\n") if word and "\n" not in word else -1
+            self.seen[word] = self.text.count("\n", 0, at) + 1 if at >= 0 else None
+        found = self.seen[word]
+        return default if found is None else found
+
+
+def ranks() -> Ranks:
+    """The ranks of ``ordinary.txt``; empty when it cannot be read."""
     global _RANKS
     if _RANKS is None:
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ordinary.txt")
         try:
             with open(path, encoding="utf-8") as f:
-                words = [w for w in f.read().split("\n") if w and w[0] != "#"]
+                _RANKS = Ranks(f.read())
         except OSError:
-            words = []
-        _RANKS = {w: i for i, w in enumerate(words, 1)}
+            _RANKS = Ranks("")
     return _RANKS
 
 

@@ -37,6 +37,20 @@ def fresh_repository(folder: Path) -> Path:
     return folder
 
 
+def team_setting_clone(tmp_path: Path) -> tuple:
+    """``(source, clone)``: a team repository with ``install --plugin --source file://<source>`` committed, and a
+    teammate's fresh clone of it."""
+    source = e2e.checkout_repository(tmp_path / "team-memory")
+    team = fresh_repository(tmp_path / "team")
+    proc = helpers.run_cli("install", "--plugin", team, "--source", source.as_uri())
+    assert proc.returncode == 0, proc.stderr
+    e2e.git("add", "-A", cwd=team)
+    e2e.git("commit", "-qm", "team-memory for everyone", cwd=team)
+    clone = tmp_path / "teammate" / "app"
+    e2e.git("clone", "-q", str(team), str(clone), cwd=tmp_path)
+    return source, clone
+
+
 def loaded(result: e2e.E2EResult) -> dict:
     """The team-memory plugin the session loaded (``{}`` when none)."""
     return next((p for p in e2e.init_plugins(result) if p.get("name") == "team-memory"), {})
@@ -84,14 +98,7 @@ def test_the_team_setting_brings_the_plugin_to_a_fresh_clone(claude_bin, tmp_pat
     """``install --plugin --source file://...`` committed; a teammate clones the repository: in a folder they
     trusted, ``claude -p`` installs the marketplace (a sparse checkout: the runtime only) and the plugin, and the
     first prompt recalls; in a folder they did not trust, Claude Code reads none of the repository's plugin settings."""
-    source = e2e.checkout_repository(tmp_path / "team-memory")
-    team = fresh_repository(tmp_path / "team")
-    proc = helpers.run_cli("install", "--plugin", team, "--source", source.as_uri())
-    assert proc.returncode == 0, proc.stderr
-    e2e.git("add", "-A", cwd=team)
-    e2e.git("commit", "-qm", "team-memory for everyone", cwd=team)
-    clone = tmp_path / "teammate" / "app"
-    e2e.git("clone", "-q", str(team), str(clone), cwd=tmp_path)
+    source, clone = team_setting_clone(tmp_path)
 
     untrusted = tmp_path / "home-untrusted"
     untrusted.mkdir()
@@ -118,13 +125,7 @@ def test_a_print_mode_teammate_installs_with_the_two_commands_docs_give(claude_b
     no run loads the plugin, and ``claude plugin install team-memory@team-memory`` alone fails (the marketplace
     the setting names is not added yet); ``claude plugin marketplace add <source>`` first, then the same install,
     and every later ``claude -p`` recalls (docs/install.md gives exactly these commands)."""
-    source = e2e.checkout_repository(tmp_path / "team-memory")
-    team = fresh_repository(tmp_path / "team")
-    assert helpers.run_cli("install", "--plugin", team, "--source", source.as_uri()).returncode == 0
-    e2e.git("add", "-A", cwd=team)
-    e2e.git("commit", "-qm", "team-memory for everyone", cwd=team)
-    clone = tmp_path / "teammate" / "app"
-    e2e.git("clone", "-q", str(team), str(clone), cwd=tmp_path)
+    source, clone = team_setting_clone(tmp_path)
     home = tmp_path / "claude-home"
     home.mkdir()
     e2e.trust_folder(home, clone)

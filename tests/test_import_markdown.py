@@ -278,3 +278,96 @@ def test_the_readme_examples_run_as_printed(tmp_path, monkeypatch):
     assert "Never mock the database in integration tests" in titles
     assert "Merge freeze for the mobile release begins 2026-03-05" in titles
     assert not any("Use uv" == t for t in titles)  # the last example is a dry run
+
+
+RULES_ONE = """# Quality
+
+- Keep end-to-end type-safety for every public module.
+- Run the formatter before every commit.
+"""
+RULES_TWO = """# Python style
+
+- Avoid `Any` annotations in function signatures.
+- Prefer dataclasses over plain dicts for settings.
+- Name fixtures after what they build.
+"""
+
+
+def test_a_second_rules_file_imports_all_its_distinct_rules_the_source_tag_shares_no_topic(tmp_path):
+    """Every imported memory carries its source tag (``claude-md``); that tag says where a memory came from, so
+    it counts toward no similarity: the second file's rules are not held back as like the first's, and the page
+    flags no pair of them as duplicates (on the old code: held back as 'like the existing memory')."""
+    repo = git_repo(tmp_path / "repo")
+    (repo / "ONE.md").write_text(RULES_ONE, encoding="utf-8")
+    (repo / "TWO.md").write_text(RULES_TWO, encoding="utf-8")
+    first = run_cli("import", "--from-claude-md", "ONE.md", "--json", cwd=repo)
+    assert first.returncode == 0, first.stderr
+    created_first = json.loads(first.stdout)["created"]
+    second = run_cli("import", "--from-claude-md", "TWO.md", "--json", cwd=repo)
+    assert second.returncode == 0, second.stderr
+    report = json.loads(second.stdout)
+    assert report["created"] == 3 and "like the existing memory" not in second.stdout, second.stdout
+    assert len(store_files(repo)) == created_first + 3
+    tags = [json.loads(p.read_text())["tags"] for p in store_files(repo)]
+    assert all("claude-md" in t for t in tags)  # the tag is still there: it says where the memory came from
+    similar = run_cli("similar", "--category", "constraint", "--title", "Unrelated words entirely",
+                      "--tag", "claude-md", cwd=repo)
+    assert "no similar memory" in similar.stdout, similar.stdout
+
+
+PAT = "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
+STAGING = "stagingkey9f8e7d6c"
+LEAKY_MD = f"""# Deploys <private>{STAGING}heading</private>
+
+- Use the staging key <private>{STAGING}</private> for tests.
+
+## Tokens {PAT}
+
+- Rotate the `{AWS_KEY}` key every quarter.
+- Never commit `{PAT}` or any token.
+"""
+
+
+def test_ids_tags_and_file_names_come_from_the_scrubbed_text(tmp_path):
+    """A private section or a secret in a heading, a bullet or backquotes reaches no id, no tag and no file
+    name (on the old code the staging key and the AWS key became tags, ids and file names)."""
+    repo = git_repo(tmp_path / "repo")
+    (repo / "CLAUDE.md").write_text(LEAKY_MD, encoding="utf-8")
+    out = run_cli("import", "--from-claude-md", "CLAUDE.md", "--json", cwd=repo)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["created"] >= 3
+    names = " ".join(p.name for p in store_files(repo)).lower()
+    stored = all_store_text(repo).lower()
+    for secret in (STAGING, PAT, AWS_KEY):
+        assert secret.lower() not in names and secret.lower() not in stored, secret
+        assert secret.lower() not in (out.stdout + out.stderr).lower(), secret
+    for path in store_files(repo):
+        record = json.loads(path.read_text())
+        assert record["id"] == path.stem and not any(s.lower() in record["id"] for s in ("stagingkey", "akia", "github"))
+
+
+def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path):
+    repo = git_repo(tmp_path / "repo")
+    record = {"category": "decision", "id": f"rotate-{AWS_KEY.lower()}", "title": "Rotate the deploy key quarterly",
+              "tags": ["keys"], "content": {"status": "accepted", "context": "c", "decision": "d", "rationale": ["r"]}}
+    (tmp_path / "in.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = run_cli("import", str(tmp_path / "in.jsonl"), cwd=repo)
+    assert out.returncode == 0, out.stdout + out.stderr
+    (path,) = store_files(repo)
+    assert path.stem == "rotate-the-deploy-key-quarterly", path
+
+
+def test_import_reads_pathological_lines_in_linear_time(tmp_path):
+    """A line of 400,000 ``[`` (one search per ``[`` on the old code: 67 s) and a bullet followed by a million
+    lazy continuation lines (the piece copied once per line: 31 s) each import in a few seconds."""
+    import time
+    repo = git_repo(tmp_path / "repo")
+    (repo / "BRACKETS.md").write_text("- " + "[" * 400_000 + "\n", encoding="utf-8")
+    (repo / "LINES.md").write_text("- start\n" + "x\n" * 999_000, encoding="utf-8")
+    for name in ("BRACKETS.md", "LINES.md"):
+        began = time.process_time()
+        out = run_cli("import", "--from-claude-md", name, "--dry-run", cwd=repo)
+        spent = time.process_time() - began
+        assert out.returncode in (0, 1) and "Traceback" not in out.stderr, out.stderr
+        assert spent < 8, (name, spent)

@@ -109,10 +109,14 @@ def test_many_accepted_quadratic_cues_keep_stop_within_its_time(project, many_cu
                           + transcript_line("assistant", "\n\n".join(lines)))
     payload = {"session_id": "abcd1234-ef56", "transcript_path": str(transcript), "cwd": str(project),
                "hook_event_name": "Stop", "stop_hook_active": False}
-    began = time.monotonic()
-    proc = run_hook("stop.py", payload, cwd=str(project), timeout=60)  # on main: 6 s and no word of the cap
-    elapsed = time.monotonic() - began
-    assert proc.returncode == 0 and elapsed < 8, elapsed  # scoring stops at 3 s (SCORING_SECONDS); a loaded CI box
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = run_hook("stop.py", payload, cwd=str(project), timeout=60, process=True)  # main: 6 s, no word of the cap
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # scoring stops at 3 s (SCORING_SECONDS): the hook's CPU time is held to it, not the wall clock a loaded
+    # machine stretches (in process, or with other tests beside it, the wall clock read 10 s in CI)
+    assert proc.returncode == 0 and cpu < 5, cpu
     assert f"at most {triage.MAX_EXTRA_CUES} triage.extra_cues" in proc.stderr.decode()
 
 

@@ -122,3 +122,15 @@ def test_any_mix_of_tags_is_stripped_or_refused(parts):
     # Whatever came out holds no complete private section outside code fences any more.
     again, n2 = strip_private(out, {})
     assert n2 == 0 and again == out
+
+
+def test_a_tag_written_as_inline_code_is_text_not_a_tag():
+    """A table cell that names the tag (`` `<private>` section stripping ``) opens no section: this project's own
+    CLAUDE.md imported with an 'unclosed private tag' error on the old code. A real section still goes."""
+    from team_memory.base.config import load_config
+    from team_memory.records.privacy import strip_private
+    config = load_config(None)
+    cell = "| `records/privacy.py` | `<private>` section stripping, secret redaction |"
+    assert strip_private(cell, config) == (cell, 0)
+    text, removed = strip_private("the key is <private>hunter2</private>, and `</private>` closes a section", config)
+    assert "hunter2" not in text and removed == 1 and "`</private>`" in text

@@ -42,3 +42,13 @@ def category_from_display(display: str) -> str | None:
     """``TECH_DEBT`` -> ``tech_debt``; None for anything unknown."""
     cat = display.lower()
     return cat if cat in DEFAULT_FOLDERS else None
+
+
+# Tags an importer adds to say where a memory came from, not what it is about: they never count toward
+# similarity (``similar``, the importers' hold-back, the page's and ``view``'s duplicate flags).
+PROVENANCE_TAGS = frozenset({"claude-md", "auto-memory"})
+
+
+def topic_tags(tags) -> list:
+    """``tags`` without the provenance tags (``PROVENANCE_TAGS``)."""
+    return [tag for tag in tags if tag not in PROVENANCE_TAGS]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from ..base.cliname import cli_command, user_cli
-from ..base.model import CATEGORIES, display_name
+from ..base.model import CATEGORIES, display_name, topic_tags
 from ..base.sanitize import clean_tag
 from ..records.exposure import name_is_shown, shown_related, shown_text
 from ..derived.index import entry_from_record
@@ -72,13 +72,14 @@ def shared_files(new: list, old: list) -> tuple:
 def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:
     """The active memory of ``category`` that best matches ``title``/``tags``/``related`` files with 3+ points,
     or None; ``why`` says what it shares."""
-    words = tokenize(title) | {t for t in (clean_tag(tag) for tag in tags) if t}
+    words = tokenize(title) | set(topic_tags(t for t in (clean_tag(tag) for tag in tags) if t))
     files = relpaths.usable(list(related))
     candidates = []
     for cat, path, record in iter_records(memory_root, config, category):
         if record_status(record) != "active" or not name_is_shown(os.path.basename(path)):
             continue
         entry = entry_from_record(memory_root, cat, path, record)
+        entry = dict(entry, tags=topic_tags(entry["tags"]))  # where it came from is not what it is about
         if entry["title"] and entry["category"] == display_name(category):
             shown = shown_related(record.get("related_files")) if files else {}
             candidates.append((entry, [e for e, s in shown.items() if s == e]))  # never quotes a hidden entry

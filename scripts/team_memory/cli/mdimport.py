@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
 from ..capture.triage import compile_cues, cue_hits
 from ..records.ids import slugify
+from ..records.privacy import PrivateTagError, private_settings, scrub_text
 from ..base.safefs import read_regular
 from ..text.textnorm import STOP_WORDS
 from .mdsource import split_markdown
@@ -56,13 +57,14 @@ class Proposal:
 
 def plain(text: str) -> str:
     """Markdown emphasis and links dropped: ``**x**`` -> ``x``, ``[x](url)`` -> ``x``; one line."""
-    out, i = [], 0
+    out, i, memo = [], 0, {}
     while i < len(text):
         ch = text[i]
         if ch == "[":
-            close = text.find("](", i)
-            end = text.find(")", close + 2) if close > 0 else -1
-            if close > 0 and end > 0 and "\n" not in text[i:end]:
+            close = _next(text, "](", i, memo)
+            end = _next(text, ")", close + 2, memo) if close > 0 else -1
+            newline = _next(text, "\n", i, memo)
+            if close > 0 and end > 0 and not 0 <= newline < end:
                 out.append(text[i + 1:close])
                 i = end + 1
                 continue
@@ -72,6 +74,16 @@ def plain(text: str) -> str:
         out.append(ch)
         i += 1
     return " ".join("".join(out).split())
+
+
+def _next(text: str, sub: str, start: int, memo: dict) -> int:
+    """``text.find(sub, start)`` for a ``start`` that never goes back: each search resumes where the last one
+    ended, so a line of 400,000 ``[`` is read once, not once per ``[``."""
+    found = memo.get(sub, -2)
+    if found == -1 or found >= start:
+        return found
+    memo[sub] = found = text.find(sub, start)
+    return found
 
 
 def title_of(text: str) -> str:
@@ -255,12 +267,19 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
         notes.append(f"{where}: about one person (type: user), not the team: left out")
         return [], notes
     cues = compile_cues(config)
+    settings = private_settings(config)
+
+    def scrubbed(text: str) -> str:  # ids and tags come from the text as it will be stored, never the raw one
+        try:
+            return scrub_text(text, settings)[0]
+        except PrivateTagError:  # an unclosed tag: nothing from it on
+            return text[:text.lower().find("<private")]
     out = []
     if (front.get("name") or front.get("description")) and pieces:  # a topic file: one fact, one memory
         text, reason = _topic_piece(pieces, front)
         if not text:
             return [], notes
-        title = title_of(front.get("description") or front.get("name", "").replace("-", " ") or text)
+        title = title_of(scrubbed(front.get("description") or front.get("name", "").replace("-", " ") or text))
         category, why = classify(text + " " + title, [], cues, False)
         content = content_for(category, text, [], "", [kind or "auto memory"], where)
         if reason:
@@ -268,7 +287,7 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
                 if key in content:
                     content[key] = [reason] if key == "rationale" else reason
         record = {"category": category, "id": slugify(title), "title": title,
-                  "tags": tags_of([front.get("name", "").replace("-", " ")], text, source_tag),
+                  "tags": tags_of([scrubbed(front.get("name", "").replace("-", " "))], scrubbed(text), source_tag),
                   "content": content}
         lines = f"{pieces[0].first}-{pieces[-1].last}" if pieces[-1].last != pieces[0].first else str(pieces[0].first)
         return [Proposal(record, where, lines, why)], notes
@@ -281,9 +300,10 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
             title_src = piece.lead or (plain(piece.headings[-1]) if piece.headings else piece.steps[0])
         else:
             title_src = text
-        title = title_of(title_src)
+        title = title_of(scrubbed(title_src))
         record = {"category": category, "id": slugify(title), "title": title,
-                  "tags": tags_of(piece.headings, text + " " + " ".join(piece.steps), source_tag),
+                  "tags": tags_of([scrubbed(h) for h in piece.headings[-1:]],
+                                  scrubbed(text + " " + " ".join(piece.steps)), source_tag),
                   "content": content_for(category, text, piece.steps, piece.lead, piece.headings, where)}
         out.append(Proposal(record, where, piece.lines, why))
     return out, notes

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from ..records.privacy import FORMATS, find_sections
 
 MAX_SOURCE_CHARS = 2_000_000  # a CLAUDE.md larger than this is not a CLAUDE.md
+MAX_PIECE_CHARS = 20_000  # a piece stops growing here (a memory's text holds 10,000): appending stays linear
 
 
 @dataclass
@@ -40,6 +41,12 @@ class Piece:
     @property
     def lines(self) -> str:
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+def _joined(text: str, sep: str, more: str) -> str:
+    """``text + sep + more``, unless ``text`` is already ``MAX_PIECE_CHARS`` long (then ``text``: a million
+    continuation lines cost one pass, not a copy of the piece per line)."""
+    return text if len(text) >= MAX_PIECE_CHARS else text + sep + more
 
 
 def _indent(line: str) -> int:
@@ -168,9 +175,9 @@ class _Cutter:
             self.pieces.append(Piece("paragraph", self.heading_texts(), text=block, first=first, last=last))
             return
         if target.kind == "steps" and target.steps:
-            target.steps[-1] += "\n" + block
+            target.steps[-1] = _joined(target.steps[-1], "\n", block)
         else:
-            target.text += "\n" + block
+            target.text = _joined(target.text, "\n", block)
         target.last = max(target.last, last)
 
     def bullet(self, n: int, body: str) -> None:
@@ -198,9 +205,9 @@ class _Cutter:
         body = bullet_body(text)
         line = f"- {body}" if body is not None else text.strip()
         if target.kind == "steps":
-            target.steps[-1] += ("\n" if body is not None else " ") + line
+            target.steps[-1] = _joined(target.steps[-1], "\n" if body is not None else " ", line)
         else:
-            target.text += ("\n" if body is not None else " ") + line
+            target.text = _joined(target.text, "\n" if body is not None else " ", line)
         target.last = n
 
 

@@ -19,6 +19,7 @@ import os
 import shlex
 
 from ..base.cliname import user_cli
+from ..base.model import topic_tags
 from ..base.sanitize import clean_line, clean_tag, clean_text, cut, shown_path
 from ..records.exposure import hide, shown_text
 from ..records.recordspec import CONTENT, MAX_ITEMS, MAX_TEXT
@@ -306,6 +307,7 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
     for i in active:
         category, path, record = records[i]
         entry = entry_from_record(memory_root, category, path, record)
+        entry = dict(entry, tags=topic_tags(entry["tags"]))  # a provenance tag is not a shared topic
         words = tokenize(entry["title"]) | {t for t in (clean_tag(x) for x in entry["tags"]) if t}
         items.append((category, entry, words, relpaths.usable(record.get("related_files"))))
     for a, b, why in similar_pairs(items):

@@ -23,7 +23,7 @@ from ..base.fsutil import store_lock
 from ..records.ids import id_taken, slugify
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
-from ..records.privacy import PrivateTagError, scrub_record
+from ..records.privacy import PrivateTagError, private_settings, scrub_record, scrub_text
 from ..records.store import iter_records, memory_path, ordered, project_root_of, read_bytes, record_status
 from ..records.validate import Problem, validate_record
 from .write import tidy, write_record, now_iso
@@ -211,8 +211,11 @@ def prepare(entries: list, config: dict) -> list:
         record.setdefault("schema_version", SCHEMA_VERSION)
         record.setdefault("created_at", record.get("updated_at") if isinstance(record.get("updated_at"), str) else now)
         record.setdefault("updated_at", record["created_at"])
+        given = record.get("id")
+        if isinstance(given, str) and _hides_something(given, config):
+            del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
         if "id" not in record and isinstance(record.get("title"), str):
-            record["id"] = slugify(record["title"])
+            record["id"] = slugify(record["title"])  # the title is scrubbed already
         item.problems = validate_record(record)
         if not item.problems and not category_enabled(config, record["category"]):
             item.problems = [Problem("category", f"{record['category']!r} is disabled in this store's config",
@@ -266,3 +269,17 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
         if not dry_run and any(r["action"] != "skipped" for r in results):
             apply_changes(memory_root, config, touched)
     return results
+
+
+def _hides_something(text: str, config: dict) -> bool:
+    """True when scrubbing ``text`` would change it: it holds a private section or a secret (ids are lower
+    case, so an upper-case key such as AWS's is looked for in the upper-cased id too)."""
+    settings = private_settings(config)
+    for form in (text, text.upper()):
+        try:
+            _, private, secrets = scrub_text(form, settings)
+        except PrivateTagError:
+            return True
+        if private or secrets:
+            return True
+    return False

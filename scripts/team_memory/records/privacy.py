@@ -98,6 +98,8 @@ def _tag_events(text: str, formats) -> list:
         open_re, close_re = _TAGS[fmt]
         for is_open, regex in ((True, open_re), (False, close_re)):
             for m in regex.finditer(text):
+                if _quoted_alone(text, m.start(), m.end()):
+                    continue  # `<private>` written as inline code names the tag; it opens nothing
                 if not any(a <= m.start() < b for a, b in fences):
                     events.append((m.start(), m.end(), fmt, is_open))
     events.sort()
@@ -107,6 +109,11 @@ def _tag_events(text: str, formats) -> list:
             kept.append(ev)
             last_end = ev[1]
     return _without_markers(text, kept)
+
+
+def _quoted_alone(text: str, start: int, end: int) -> bool:
+    """True when the tag at ``start:end`` is a whole inline code span on its own: `` `<private>` ``."""
+    return text[start - 1:start] == "`" and text[end:end + 1] == "`" and text[start - 2:start - 1] != "`"
 
 
 def _without_markers(text: str, events: list) -> list:

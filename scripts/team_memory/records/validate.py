@@ -263,8 +263,13 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
                            f"set it to {folder_category!r} or move the file"))
     if "id" in record:
         reason = id_problem(record["id"])
+        kinds = [] if reason else secret_kinds(record["id"]) or secret_kinds(record["id"].upper())
         if reason:
             out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
+        elif kinds:  # an id is the file's name, shown everywhere; ids are lower case, keys often upper
+            out.append(Problem("id", f"spells a secret ({', '.join(kinds)}) in the file's name",
+                               "give it an id from its title (export it, delete it, import it again), then "
+                               "rotate the secret: it is in git history"))
         elif file_id is not None and record["id"] != file_id:
             out.append(Problem("id", f"is {shown(record['id'])} but the file is {shown(file_id + '.json')}",
                                "set it to the file's name or rename the file"))

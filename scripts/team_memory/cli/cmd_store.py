@@ -46,7 +46,8 @@ def register(subparsers, common) -> None:
     p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), help="override retrieval.match_strategy")
     p.add_argument("--explain", action="store_true",
-                   help="show how each score was made, and the near misses: their scores and the floor they missed")
+                   help="show how each score was made, the prompt's ordinary and distinctive words, and the near "
+                        "misses: their scores and the floor they missed (why the hook stayed silent)")
     p.add_argument("--block", action="store_true", help="print the exact <memory-context> block the hook would inject")
     p.add_argument("--json", action="store_true", help="print JSON")
 

@@ -221,6 +221,28 @@ def test_install_says_it_too(tmp_path, monkeypatch, capsys):
     assert "a version manager's shim" in out and "claude" in out, out
 
 
+def test_doctor_checks_the_hooks_python_before_the_first_save(tmp_path, monkeypatch, capsys):
+    """No store yet (a fresh clone, before the first save): doctor still names the shim in front of the hooks
+    and exits 0; the old code said only "nothing to show". Start times given, as above."""
+    from team_memory.cli import hookpython
+    from team_memory.cli.main import main
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    shim(tmp_path / "shims")
+    for key in [k for k in os.environ if k.startswith("PYENV")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'shims'}:/usr/bin:/bin")
+    monkeypatch.setattr(hookpython, "start_ms", lambda program, environ=None, runs=0:
+                        300.0 if str(tmp_path / "shims") in program else 20.0)
+    monkeypatch.chdir(project)
+    assert main(["doctor"]) == 0
+    out, err = capsys.readouterr()
+    assert "nothing to show: no memory store" in err
+    assert "hook-python" in out and "a version manager's shim" in out, out
+    assert "the hooks' Python and the installs: no problems; 1 warning(s) above" in out, out
+    assert not (project / ".claude").exists()  # a check, not a first save
+
+
 def test_run_through_pyenv_the_shim_is_still_the_one_the_hooks_meet(tmp_path):
     """``pyenv exec`` puts the version's folder (and its own) first on PATH for the process it starts, so a
     doctor run through the shim would find the interpreter itself; those folders are taken off."""

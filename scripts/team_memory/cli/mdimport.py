@@ -87,10 +87,10 @@ def _next(text: str, sub: str, start: int, memo: dict) -> int:
     return found
 
 
-def title_of(text: str) -> str:
-    """The first sentence, cut at a word boundary to fit a title."""
+def title_of(text: str, whole: bool = False) -> str:
+    """The first sentence (the first line when ``whole``), cut at a word boundary to fit a title."""
     line = plain(text.split("\n", 1)[0])
-    for stop in (". ", "; ", ": "):
+    for stop in () if whole else (". ", "; ", ": "):
         at = line.find(stop)
         if 20 <= at:
             line = line[:at]
@@ -333,10 +333,12 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
             continue
         category, why = classify(text or " ".join(piece.steps), piece.headings, cues, piece.kind == "steps")
         if piece.kind == "steps":
-            title_src = piece.lead or (plain(piece.headings[-1]) if piece.headings else piece.steps[0])
-        else:
-            title_src = text.replace("\n- ", " ", 1) if piece.lead else text  # a lead-in and its first item
-        title = title_of(scrubbed(title_src))
+            title = title_of(scrubbed(piece.lead or (plain(piece.headings[-1]) if piece.headings else piece.steps[0])))
+        elif piece.kind == "listing":  # "Repository structure: src/, tests/, docs/"
+            names = [(item.split("`")[1:2] or item.split()[:1] or [""])[0] for item in text.split("\n- ")[1:]]
+            title = title_of(scrubbed(f"{piece.lead} {', '.join(n for n in names if n)}"), whole=True)
+        else:  # a lead-in reads on into its first item: "All changes need to pass the full test suite"
+            title = title_of(scrubbed(piece.lead[:-1] + " " + text.split("\n- ", 2)[1] if piece.lead else text))
         record = {"category": category, "id": slugify(title), "title": title,
                   "tags": tags_of([scrubbed(h) for h in piece.headings[-1:]],
                                   scrubbed(text + " " + " ".join(piece.steps)), source_tag),

@@ -30,11 +30,12 @@ from ..records.privacy import FORMATS, find_sections
 
 MAX_SOURCE_CHARS = 2_000_000  # a CLAUDE.md larger than this is not a CLAUDE.md
 MAX_PIECE_CHARS = 20_000  # a piece stops growing here (a memory's text holds 10,000): appending stays linear
+LIST_CHARS = 2_000  # a led list or a listing longer than this goes on in a new piece with the same lead
 
 
 @dataclass
 class Piece:
-    kind: str  # "bullet", "steps" or "paragraph"
+    kind: str  # "bullet", "steps", "listing" (``_listings``) or "paragraph"
     headings: list
     text: str = ""
     steps: list = field(default_factory=list)
@@ -186,8 +187,13 @@ class _Cutter:
 
     def bullet(self, n: int, body: str) -> None:
         if self.current is not None and self.current.kind == "bullet" and self.current.lead and not self.para:
-            self.current.text = _joined(self.current.text, "\n", f"- {body}")  # the next item of a led list
-            self.current.last = n
+            if len(self.current.text) + len(body) <= LIST_CHARS:
+                self.current.text += f"\n- {body}"  # the next item of a led list
+                self.current.last = n
+            else:  # a long list goes on in a piece of its own, under the same lead
+                self.current = Piece("bullet", self.heading_texts(), text=f"{self.current.lead}\n- {body}",
+                                     lead=self.current.lead, first=n, last=n)
+                self.pieces.append(self.current)
             return
         self.flush_para()
         lead = self.lead_paragraph()
@@ -311,9 +317,15 @@ def _listing_item(piece: Piece) -> bool:
         any(w in piece.headings[-1].lower() for w in LISTING_WORDS) or _names_a_path(piece.text))
 
 
+def _led(piece: Piece, heading: str) -> Piece:
+    piece.kind, piece.lead = "listing", heading + ":"
+    piece.text = f"{piece.lead}\n- {piece.text}"
+    return piece
+
+
 def _listings(pieces: list) -> list:
     """Each run of bullets that lists the repository (``_listing_item``, one section) made one piece, led by
-    its heading; a single path-first bullet outside a listing heading stays as it is."""
+    its heading (a new one past ``LIST_CHARS``); a single path-first bullet elsewhere stays as it is."""
     out: list = []
     listing = None  # the piece the current run is gathered into
     for piece in pieces:
@@ -323,9 +335,11 @@ def _listings(pieces: list) -> list:
             out.append(piece)
             continue
         if prev is not listing:  # the run's first item becomes the listing
-            listing = prev
-            listing.lead = piece.headings[-1] + ":"
-            listing.text = f"{listing.lead}\n- {listing.text}"
-        listing.text = _joined(listing.text, "\n", f"- {piece.text}")
+            listing = _led(prev, piece.headings[-1])
+        if len(listing.text) + len(piece.text) > LIST_CHARS:  # full: this item starts the next one
+            listing = _led(piece, piece.headings[-1])
+            out.append(listing)
+            continue
+        listing.text += f"\n- {piece.text}"
         listing.last = piece.last
     return out

@@ -16,13 +16,14 @@ ORDINARY_SHARE) x`` the distinctness of what it met (the word itself, or only th
 ``distinct`` points. Its ``cover`` is the share of the prompt's whole mass it explains (never
 over less than ``LEAST_MASS``: a prompt of ordinary words alone has little to explain).
 
-A memory is shown (``judge``, from ``Smart.shown``, which the plain and the cached path both call)
-when its distinct points reach ``retrieval.min_distinct`` (1.5), or when it covers ``COVERED``
-(half) of the prompt and reaches ``LOW_DISTINCT`` x ``min_distinct``: a match on ordinary words
-weighs a fifth of its points, so "test" met in a tag (3 points) does not answer alone, while a
-rare tag of the store that is also rare in programming text does. Beside the best memory, one
-shows only with ``retrieval.near_distinct`` (0.3) x the best's distinct points: when one memory
-clearly answers, it is shown alone. ``retrieval.min_distinct`` 0 turns the rule off. The word
+The prompt is answered at all (``judge``, from ``Smart.shown``, which the plain and the cached
+path both call) when its best memory's *evidence*, its distinct points times the square root of its
+cover, reaches ``retrieval.min_distinct`` (0.9): a match on ordinary words weighs a fifth of its
+points, so "test" met in a tag (3 points) does not answer alone, and a memory that meets one rare
+word of a prompt whose other distinctive words it leaves unexplained ("add a null check on
+``user.profile`` in the Karpenter module") is scaled down by the share it explains. Beside the best,
+a memory is shown only with ``retrieval.near_distinct`` (0.3) x the best's distinct points: when one
+memory clearly answers, it is shown alone. ``retrieval.min_distinct`` 0 turns the rule off. The word
 list is read once, only when a prompt has rows to judge (about 70 KB).
 """
 from __future__ import annotations
@@ -37,10 +38,8 @@ ORDINARY_SHARE = 0.2  # what a match on an ordinary word keeps of its points
 LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone explain little
 PART = 0.5  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
 QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
-COVERED = 0.5  # a memory that explains this share of the prompt ...
-LOW_DISTINCT = 0.55  # ... answers from this share of ``min_distinct``
 PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
-DEFAULT_MIN_DISTINCT = 1.5
+DEFAULT_MIN_DISTINCT = 0.9
 DEFAULT_NEAR_DISTINCT = 0.3
 
 _RANKS = None
@@ -116,27 +115,29 @@ def measure(query, matches: list, mass: dict, table: dict) -> tuple:
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 
+def evidence(distinct: float, covered: float) -> float:
+    """What a memory proves the prompt is about it: its distinct points times the square root of its cover."""
+    return distinct * math.sqrt(max(0.0, covered))
+
+
 def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
-    """``(kept rows, report)``: the ``rows`` (``(points, key, matches)``) that explain enough of ``query``'s
-    distinctive words (module docstring). ``report`` says why, for ``search --explain``:
-    ``{"measures": {id(key): (distinct, cover)}, "best": the best distinct points kept (0: none),
-    "bar": what a memory needed, "ordinary": the prompt words that weigh nothing}``."""
+    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best of them explains enough of
+    ``query``'s distinctive words, without those far weaker than the best (module docstring); none otherwise.
+    ``report`` says why, for ``search --explain``: ``{"measures": {id(key): (distinct, cover)}, "proof": the
+    best evidence, "bar": the distinct points a memory needed beside the best, "ordinary" and "distinctive":
+    the prompt's words that weigh nothing, and those that weigh in full}``."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()
     mass = masses(query, table)
     measures = {id(key): measure(query, m, mass, table) for _, key, m in rows}
-    best = max((d for d, c in measures.values() if fits(d, c, least)), default=0.0)
-    bar = near * best
-    kept = [row for row in rows if fits(*measures[id(row[1])], least) and measures[id(row[1])][0] >= bar - 1e-9]
-    return kept, {"measures": measures, "best": best, "bar": bar, "least": least, "near": near,
-                  "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
+    proof = max(evidence(d, c) for d, c in measures.values())
+    bar = near * max(d for d, _ in measures.values())
+    answered = proof >= least - 1e-9
+    kept = [row for row in rows if answered and measures[id(row[1])][0] >= bar - 1e-9]
+    return kept, {"measures": measures, "proof": proof, "answered": answered, "bar": bar, "least": least,
+                  "near": near, "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
                   "distinctive": [query[g][0] for g, m in mass.items() if m >= 1.0 - PLAIN]}
-
-
-def fits(distinct: float, covered: float, least: float) -> bool:
-    """Whether a memory's ``measure`` is enough to show it (before the ``near`` bar)."""
-    return distinct >= least - 1e-9 or (covered >= COVERED - 1e-9 and distinct >= LOW_DISTINCT * least - 1e-9)
 
 
 def why_not(report, key) -> str | None:
@@ -144,12 +145,14 @@ def why_not(report, key) -> str | None:
     if not report or id(key) not in report["measures"]:
         return None
     distinct, covered = report["measures"][id(key)]
-    if not fits(distinct, covered, report["least"]):
-        return (f"explains too little of what is distinctive in the prompt: {distinct:.2f} distinct points, under "
-                f"retrieval.min_distinct {report['least']:g} (covers {covered:.0%} of the prompt)")
+    if not report["answered"]:
+        return (f"the best memory explains too little of what is distinctive in the prompt: evidence "
+                f"{report['proof']:.2f} (distinct points x the square root of the share of the prompt explained), "
+                f"under retrieval.min_distinct {report['least']:g}; this one: {distinct:.2f} distinct points, "
+                f"covers {covered:.0%} of the prompt")
     if distinct < report["bar"] - 1e-9:
         return (f"{distinct:.2f} distinct points, under {report['bar']:.2f}: retrieval.near_distinct "
-                f"{report['near']:g} x the best's {report['best']:.2f} (the best answers alone)")
+                f"{report['near']:g} x the best's (the best answers alone)")
     return None
 
 

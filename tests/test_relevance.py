@@ -6,6 +6,7 @@ import pytest
 from helpers import record, run_cli, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
+from team_memory.recall import relevance
 from team_memory.recall.rank import rank
 
 MEMORIES = [
@@ -100,4 +101,35 @@ def test_search_explain_says_why_it_stayed_silent(memory_root):
     out = run_cli("search", "write a test for the date parser", "--explain", "--root", str(memory_root)).stdout
     assert "no memory matches" in out
     assert "ordinary words" in out and "test" in out.split("ordinary words", 1)[1].split("\n", 1)[0]
-    assert "under retrieval.min_distinct 0.9" in out and "covers 11% of the prompt" in out  # what the best scored, against what bar
+    assert "under retrieval.min_distinct 1" in out and "covers 11% of the prompt" in out  # what the best scored, against what bar
+
+
+def test_a_question_about_the_teams_own_ways_needs_less_proof(memory_root):
+    """"should I" / "we" / "our" ask what a team memory is for: the bar is ``retrieval.min_distinct_team``.
+    The same ordinary words asked as a coding request stay silent."""
+    write(memory_root, record("preference", "undefined", "Optional fields are undefined, not null",
+                              ["typescript", "optional"]))
+    write(memory_root, record("decision", "e2e", "End-to-end tests run in Playwright", ["testing", "playwright"]))
+    assert _shown(memory_root, "do we return null for missing fields?") == ["undefined"]  # evidence 0.78
+    assert _shown(memory_root, "return null for missing fields") == []  # the same words, asked as a task
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_distinct_team": 1.0}}')
+    assert _shown(memory_root, "do we return null for missing fields?") == []
+
+
+@pytest.mark.parametrize("prompt, asks", [
+    ("how do we deploy?", True), ("Should I squash this?", True), ("what's our rule on retries", True),
+    ("We\u2019re moving to pnpm, right?", True), ("is that allowed here", True), ("add a test for parse_date", False),
+    ("explain TypeScript's type narrowing", False), ("trust the weather API", False), ("", False),
+])
+def test_asks_team(prompt, asks):
+    assert relevance.asks_team(prompt) is asks
+    assert relevance.asks_team("x" * relevance.TEAM_SLICE + " we") is False  # a bounded slice is read
+
+
+def test_a_path_is_about_the_file_it_names(memory_root):
+    """A pasted path's last name is what it is about: ``pgbouncer`` of ``/usr/local/bin/pgbouncer`` counts in full."""
+    _store(memory_root, False)
+    write(memory_root, record("decision", "pgbouncer", "Use PgBouncer in transaction mode", ["pgbouncer"]))
+    assert _shown(memory_root, "/usr/local/bin/pgbouncer crashes on start") == ["pgbouncer"]
+    assert relevance.named_by_path("usr/local/bin/pgbouncer", "pgbouncer")
+    assert not relevance.named_by_path("usr/local/bin/pgbouncer", "bin") and not relevance.named_by_path("pgbouncer", "pgb")

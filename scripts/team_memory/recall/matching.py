@@ -88,7 +88,7 @@ from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
                          strong_words, unknown_words)
-from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_NEAR_DISTINCT, judge
+from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .secondchance import second_chance
 from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
                       _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
@@ -154,6 +154,8 @@ class Smart(SmartFeatures):
         # how much of the prompt's distinctive words a shown memory explains (``relevance``)
         self.min_distinct = float_setting(config, "min_distinct", DEFAULT_MIN_DISTINCT, 0.0, 1000.0)
         self.near_distinct = float_setting(config, "near_distinct", DEFAULT_NEAR_DISTINCT, 0.0, 1.0)
+        self.min_distinct_team = float_setting(config, "min_distinct_team", DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0)
+        self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
         self._entries = None
         self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
 
@@ -200,6 +202,7 @@ class Smart(SmartFeatures):
     def query(self, prompt: str):
         """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
         groups = token_groups(prompt, self.stop_words)
+        self._asks_team = asks_team(prompt)
         if self.join_pairs:
             seen = {t for g in groups for t in g}
             groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
@@ -384,7 +387,10 @@ class Smart(SmartFeatures):
         related = sorted((t for t, _, _ in fits if t < high), reverse=True)
         cut = related[min(len(related), self.max_related) - 1] if related else high
         chosen = [(t, key, m) for t, key, m in fits if t >= high or t >= cut]
-        chosen, self.relevance = judge(self._query, chosen, self.min_distinct, self.near_distinct)
+        least = min(self.min_distinct, self.min_distinct_team) if self._asks_team else self.min_distinct
+        chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct)
+        if self.relevance is not None:
+            self.relevance["team"] = self._asks_team
         out = []
         for total, key, matches in chosen:
             parts = _parts(matches)

@@ -23,7 +23,9 @@ points, so "test" met in a tag (3 points) does not answer alone, and a memory th
 word of a prompt whose other distinctive words it leaves unexplained ("add a null check on
 ``user.profile`` in the Karpenter module") is scaled down by the share it explains. Beside the best,
 a memory is shown only with ``retrieval.near_distinct`` (0.3) x the best's distinct points: when one
-memory clearly answers, it is shown alone. ``retrieval.min_distinct`` 0 turns the rule off. The word
+memory clearly answers, it is shown alone. A question about the team's own ways ("how do *we*
+deploy", "*should I* squash", "what's *our* rule", ``asks_team``) is what a team memory is for: its
+bar is ``retrieval.min_distinct_team`` (0.4). ``retrieval.min_distinct`` 0 turns the rule off. The word
 list is read once, only when a prompt has rows to judge (about 70 KB).
 """
 from __future__ import annotations
@@ -39,7 +41,13 @@ LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone
 PART = 0.5  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
 QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
 PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
-DEFAULT_MIN_DISTINCT = 0.9
+DEFAULT_MIN_DISTINCT = 1.0
+DEFAULT_MIN_DISTINCT_TEAM = 0.4
+# words by which a prompt asks about the team's own ways (English), and pairs of words
+TEAM_WORDS = frozenset({"we", "we're", "we've", "our", "ours", "us", "team", "allowed", "convention", "conventions",
+                        "policy", "policies", "rule", "rules", "again", "supposed"})
+TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
+TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` reads
 DEFAULT_NEAR_DISTINCT = 0.3
 
 _RANKS = None
@@ -79,6 +87,13 @@ def ranks() -> Ranks:
     return _RANKS
 
 
+def asks_team(prompt: str) -> bool:
+    """Whether the prompt asks about the team's own ways ("how do we ...", "our rule", "should I ...")."""
+    text = prompt[:TEAM_SLICE].lower().replace("\u2019", "'")
+    words = "".join(c if c.isalnum() or c == "'" else " " for c in text).split()
+    return any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))
+
+
 def distinctness(token: str, table: dict) -> float:
     """0 for the ``COMMON`` commonest words, 1 past the list, the log of the rank between."""
     rank = table.get(token)
@@ -87,6 +102,12 @@ def distinctness(token: str, table: dict) -> float:
     if rank <= COMMON:
         return 0.0
     return min(1.0, math.log(rank / COMMON) / math.log((len(table) + 1) / COMMON))
+
+
+def named_by_path(head: str, token: str) -> bool:
+    """Whether ``token`` is the file a path names (``pgbouncer`` of ``/usr/local/bin/pgbouncer``): what the path is about."""
+    name = head.rsplit("/", 1)[-1].split(".", 1)[0] if "/" in head else ""
+    return bool(name) and name.startswith(token)
 
 
 def masses(query, table: dict) -> dict:
@@ -101,7 +122,8 @@ def explained(query, matches: list, mass: dict, table: dict) -> dict:
     for g, q, match in matches:
         if g not in mass:
             continue
-        part = mass[g] if q == query[g][0] else min(mass[g], distinctness(q, table)) * (PART if q.isascii() else 1.0)
+        part = mass[g] if q == query[g][0] or named_by_path(query[g][0], q) else (
+            min(mass[g], distinctness(q, table)) * (PART if q.isascii() else 1.0))
         share = part * QUALITY.get(match[2], 1.0)
         points = match[0] * (ORDINARY_SHARE + (1.0 - ORDINARY_SHARE) * part)
         old = out.get(g, (0.0, 0.0))
@@ -146,9 +168,10 @@ def why_not(report, key) -> str | None:
         return None
     distinct, covered = report["measures"][id(key)]
     if not report["answered"]:
+        setting = "min_distinct_team (a question about the team's own ways)" if report.get("team") else "min_distinct"
         return (f"the best memory explains too little of what is distinctive in the prompt: evidence "
                 f"{report['proof']:.2f} (distinct points x the square root of the share of the prompt explained), "
-                f"under retrieval.min_distinct {report['least']:g}; this one: {distinct:.2f} distinct points, "
+                f"under retrieval.{setting} {report['least']:g}; this one: {distinct:.2f} distinct points, "
                 f"covers {covered:.0%} of the prompt")
     if distinct < report["bar"] - 1e-9:
         return (f"{distinct:.2f} distinct points, under {report['bar']:.2f}: retrieval.near_distinct "

@@ -133,3 +133,19 @@ def test_a_path_is_about_the_file_it_names(memory_root):
     assert _shown(memory_root, "/usr/local/bin/pgbouncer crashes on start") == ["pgbouncer"]
     assert relevance.named_by_path("usr/local/bin/pgbouncer", "pgbouncer")
     assert not relevance.named_by_path("usr/local/bin/pgbouncer", "bin") and not relevance.named_by_path("pgbouncer", "pgb")
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_cjk_word_forms_and_typos_still_recall(memory_root, cached):
+    """With the rule on: Korean, Japanese and Chinese prompts, a word form and a typo still get their memory."""
+    _store(memory_root, False)
+    for key, title, tags in [("ko", "배포는 금요일에 하지 않는다", ["배포"]), ("ja", "決済APIのリトライは三回まで", ["決済"]),
+                             ("zh", "数据库迁移必须先在预发布环境运行", ["数据库迁移"])]:
+        write(memory_root, record("constraint", key, title, tags))
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "금요일에 배포해도 되나요?")[:1] == ["ko"]
+    assert _shown(memory_root, "決済のリトライは何回？")[:1] == ["ja"]
+    assert _shown(memory_root, "数据库迁移要先在哪里运行？")[:1] == ["zh"]
+    assert _shown(memory_root, "how are billing retries retried with redis?")[:1] == ["queue"]  # word forms
+    assert _shown(memory_root, "do we use launchdarkyl?")[:1] == ["flags"]  # a typo (the fuzzy step)

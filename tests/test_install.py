@@ -351,3 +351,23 @@ def test_a_user_scope_plugin_beside_the_drop_in_is_named_by_install_and_doctor(t
     assert "settings.json" in run_cli("doctor", cwd=project).stdout
     (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {}}))
     assert "double-hooks" not in run_cli("doctor", cwd=project).stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_the_double_hooks_check_never_blocks_nor_follows_the_project_s_links(tmp_path):
+    """The user's own settings may be a dotfiles link (followed, as Claude Code does); a FIFO there is never
+    opened (it would block); the project's drop-in folder counts only when it is a real folder."""
+    from team_memory.cli.doctor import user_plugin_too
+    home, project, elsewhere = tmp_path / "home", tmp_path / "app", tmp_path / "elsewhere"
+    (home / ".claude" / "plugins").mkdir(parents=True)
+    (project / ".claude" / "team-memory").mkdir(parents=True)
+    dotfiles = tmp_path / "dotfiles.json"
+    dotfiles.write_text(json.dumps({"enabledPlugins": {"team-memory@team-memory": True}}))
+    (home / ".claude" / "settings.json").symlink_to(dotfiles)
+    os.mkfifo(home / ".claude" / "plugins" / "installed_plugins.json")
+    (finding,) = user_plugin_too(str(project), str(home))  # returns at once: the FIFO is not opened
+    assert "~/.claude/settings.json" in finding.message and "installed_plugins" not in finding.message
+    (project / ".claude" / "team-memory").rmdir()
+    elsewhere.mkdir()
+    (project / ".claude" / "team-memory").symlink_to(elsewhere, target_is_directory=True)
+    assert user_plugin_too(str(project), str(home)) == []

@@ -380,21 +380,30 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
 PLUGIN_ID = "team-memory@team-memory"
 
 
+def user_json(path: str):
+    """A JSON file of the user's own Claude configuration, or None. A link there is the user's own doing (a
+    dotfiles manager), so it is followed; a FIFO, a device or a folder is never opened, and 1 MB at most is read."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            return json.loads(f.read(1_000_000).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 def user_plugin_too(project: str, home: str | None = None) -> list:
     """A warning when this project has the drop-in install and the user also installed the plugin at user
     scope (``~/.claude/plugins/installed_plugins.json`` or ``~/.claude/settings.json`` enabledPlugins, as
-    Claude Code 2.1.330 writes them): every hook then runs twice."""
-    if not os.path.isdir(os.path.join(project, ".claude", "team-memory")):
+    Claude Code 2.1.330 writes them): every hook then runs twice. The project's drop-in folder counts only
+    as a real folder (a link there is not followed)."""
+    if not is_real_dir(os.path.join(project, ".claude")) or not is_real_dir(os.path.join(project, ".claude", "team-memory")):
         return []
     config = os.path.join(home or os.path.expanduser("~"), ".claude")
     hits = []
     for rel, key in ((os.path.join("plugins", "installed_plugins.json"), "plugins"), ("settings.json", "enabledPlugins")):
-        path = os.path.join(config, rel)
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.loads(f.read(1_000_000))
-        except (OSError, ValueError):
-            continue
+        data = user_json(os.path.join(config, rel))
         entry = data.get(key) if isinstance(data, dict) else None
         if isinstance(entry, dict) and entry.get(PLUGIN_ID):
             hits.append("~/.claude/" + rel.replace(os.sep, "/"))

@@ -144,6 +144,7 @@ def test_identical_with_the_fuzzy_step(memory_root, monkeypatch, seed, which):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), prompt=st.text(min_size=10, max_size=60),
        which=st.sampled_from(sorted(STRATEGY_CONFIGS)))
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_identical_for_arbitrary_prompts(tmp_path_factory, seed, prompt, which):
     memory_root = tmp_path_factory.mktemp("p") / ".claude" / "memory"
     memory_root.mkdir(parents=True)
@@ -354,6 +355,7 @@ _JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.float
                             max_leaves=12)
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @settings(max_examples=300, deadline=None)
 @given(_JSON_VALUES)
 def test_fastjson_small_encoder_writes_what_json_reads_back(value):
@@ -431,6 +433,7 @@ INDEX_EXPRESSION = r"^-\s+\[([A-Z_]+)\]\s+(.+?)\s+->\s+(\S+)(?:\s+#tags:(.+))?$"
 @example("DECISION", ["\t", " -> "], [], ["a"])  # a title of spaces only where nothing else fits (found by CI's seed)
 @given(st.sampled_from(["DECISION", "RUNBOOK", "NOPE"]), st.lists(_LINE_PARTS, max_size=6),
        st.lists(_LINE_PARTS, max_size=4), st.none() | st.lists(_LINE_PARTS, max_size=4))
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_index_line_parser_fast_path_agrees_with_the_regex(category, title, path, tags):
     """Both plain-string parsers (the writer's lines, then any other) say what the expression said."""
     from team_memory.derived import index

@@ -176,6 +176,7 @@ def test_eval_set_overrides_retrieval_settings_and_reports_empty_answers(tmp_pat
     assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr  # a bad option value: a usage error
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @pytest.mark.parametrize("script, silence", [("build_wide.py", 0.9), ("build_chat.py", None), ("build_talk.py", None)])
 def test_generated_set_is_deterministic(tmp_path, script, silence):
     """Two runs are byte-identical; Fieldline's dev silence is pinned (the chat sets' is a figure to report)."""

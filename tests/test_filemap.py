@@ -26,6 +26,7 @@ def _entry(rng: random.Random) -> str:
     return relpaths.normalise("/".join(parts) + ("/" if rng.random() < 0.2 else ""))
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @pytest.mark.parametrize("block,head", [(4096, 16384), (100, 64)])
 def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypatch, block, head):
     from team_memory.derived import filemap, filemapwrite

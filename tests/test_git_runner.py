@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from helpers import REPO, record, run_cli, write
 
 COMMITTER = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.com", "GIT_COMMITTER_NAME": "Dev",
@@ -83,6 +85,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_a_timed_out_git_is_stopped_with_everything_it_started(tmp_path, monkeypatch):
     """A git that starts a child (a fetch, a shell) and hangs: at the time-out the whole group is killed."""
     from team_memory.base.gitlog import run_git

@@ -154,6 +154,7 @@ LONG = [  # ~30 KB each; the nested shapes once took 11-19 s (each level read th
 ]
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @pytest.mark.parametrize("tool,head", LONG, ids=[f"{t}-{h[:8].strip()}" for t, h in LONG])
 def test_a_30_kb_line_that_ends_in_a_store_write_is_denied_within_3_s(store, tool, head):
     project, _ = store
@@ -165,6 +166,7 @@ def test_a_30_kb_line_that_ends_in_a_store_write_is_denied_within_3_s(store, too
     assert took < 3.0, f"{took:.1f} s"
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_a_line_the_judge_gives_up_on_still_has_its_snapshot_and_its_report(store):
     """Past the judge's time a line that names no store runs; the snapshot taken before the judge shows what it did."""
     project, memory_root = store

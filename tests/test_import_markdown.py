@@ -13,6 +13,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import run_cli, run_prompt_hook
@@ -358,6 +359,7 @@ def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path):
     assert path.stem == "rotate-the-deploy-key-quarterly", path
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_import_reads_pathological_lines_in_linear_time(tmp_path):
     """A line of 400,000 ``[`` (one search per ``[`` on the old code: 67 s) and a bullet followed by a million
     lazy continuation lines (the piece copied once per line: 31 s) each import in a few seconds."""

@@ -119,6 +119,7 @@ def _old_redact(text: str) -> str:
     return redact._FLAG.sub(lambda m: redact._flag(m, counter), text)
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
 def test_the_linear_patterns_redact_what_the_old_expressions_did(text):

@@ -67,6 +67,7 @@ def expected_class(cp: int) -> int:
     return KEEP
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_policy_walks_all_of_unicode():
     everything = "".join(map(chr, range(sys.maxunicode + 1)))
     out = apply_policy(everything)  # one pass through the translate table, as the hook uses it

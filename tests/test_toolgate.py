@@ -162,6 +162,7 @@ PARTS = ["src", "..", ".", ".claude", ".Claude", "memory", "decisions", "link-to
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(st.sampled_from(PARTS), min_size=1, max_size=6), absolute=st.booleans(),
        tool=st.sampled_from(["Write", "Edit", "MultiEdit", "NotebookEdit"]))
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_generated_paths_agree_with_the_full_guard(scene, tmp_path, parts, absolute, tool):
     project, other, _ = scene
     path = os.path.join(str(tmp_path) if absolute else "", *parts)

@@ -324,7 +324,7 @@ def test_cache_is_replaced_atomically(project, memory_root, monkeypatch):
     assert open(path, "rb").read() == before  # the old cache, whole
     assert not [n for n in os.listdir(os.path.dirname(path)) if n.endswith(".tmp")]
     with cachemod.Cache(path) as cache:  # still describes the index.md beside it; the new file makes it stale
-        assert upkeep._compatible(cache, config, get_strategy(config))
+        assert upkeep.cache_compatible(cache, config, get_strategy(config))
         assert freshness.stale_folders(cache, {"decision": "decisions"}) == ["decisions"]
 
 

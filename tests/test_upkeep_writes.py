@@ -155,11 +155,11 @@ def test_a_writer_after_a_change_behind_the_cache_re_lists_the_folder(memory_roo
 
 
 def test_background_listing_hands_back_results_and_errors():
-    join = upkeep._in_background(lambda a, b: a + b, 2, 3)
+    join = upkeep.in_background(lambda a, b: a + b, 2, 3)
     assert join() == 5 and join() == 5  # joined twice: the same result, no second wait
 
     def boom():
         raise OSError("gone")
-    join = upkeep._in_background(boom)
+    join = upkeep.in_background(boom)
     with pytest.raises(OSError):
         join()

@@ -24,7 +24,7 @@ import json
 import os
 
 from ..base.safefs import UnsafePath, is_link, read_regular
-from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, _project_dir, check_source, copy_runtime, drop_in_hooks,
+from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, project_dir, check_source, copy_runtime, drop_in_hooks,
                       ensure_gitignore, ensure_store, in_git_repository, install_project, uninstall_project)
 from .settingsjson import HOOK_MARKER, InstallError, merge_settings, without_our_hooks, write_settings
 
@@ -234,7 +234,7 @@ def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, all
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         raise InstallError(f"unknown agent {unknown[0]!r}; choose from {', '.join(AGENTS)}")
-    project, source = _project_dir(project), os.path.abspath(source)
+    project, source = project_dir(project), os.path.abspath(source)
     check_source(source)
     if not allow_no_git and not in_git_repository(project):
         raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get "
@@ -262,7 +262,7 @@ def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, all
 
 def uninstall_agents(project: str, agents: list) -> dict:
     """Take each agent's entries out again; memories, the runtime (unless ``claude``) and other settings stay."""
-    project = _project_dir(project)
+    project = project_dir(project)
     reports = {}
     if "codex" in agents:
         reports["codex"] = {"hooks": _write_hooks(project, CODEX_FILE, None)}

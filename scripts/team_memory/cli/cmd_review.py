@@ -64,7 +64,7 @@ def _commands(ident: str, item) -> dict:
     return {"reviewed": reviewed, "update": f"{CLI} edit {ref}", "retire": f"{CLI} retire {ref} --reason '...'"}
 
 
-def _item_dict(item) -> dict:
+def item_dict(item) -> dict:
     from datetime import datetime, timezone
     from ..records.exposure import shown_name, shown_text
     ident = shown_name(os.path.basename(item.path)[:-5])
@@ -81,7 +81,7 @@ def _item_dict(item) -> dict:
 def cmd_review(ctx) -> int:
     from ..derived.stalemarks import refresh_marks
     found = refresh_marks(ctx.memory_root, ctx.config, force=True)
-    stale = [_item_dict(i) for i in found.stale]
+    stale = [item_dict(i) for i in found.stale]
     if ctx.args.json:
         ctx.print_json({"git": found.git, "head": found.head, "complete": found.complete,
                         "count": len(stale), "stale": stale})

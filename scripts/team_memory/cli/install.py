@@ -278,7 +278,7 @@ def ensure_gitignore(project: str) -> list:
 
 # ---------------------------------------------------------------- entry points
 
-def _project_dir(project: str) -> str:
+def project_dir(project: str) -> str:
     project = os.path.abspath(project)
     if not os.path.isdir(project):
         raise InstallError(f"{project} is not a folder")
@@ -324,7 +324,7 @@ def in_git_repository(path: str) -> bool:
 
 def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
     """Install (or upgrade) team-memory into ``project``; returns a report of what changed."""
-    project, source = _project_dir(project), os.path.abspath(source)
+    project, source = project_dir(project), os.path.abspath(source)
     check_source(source)
     if not allow_no_git and not in_git_repository(project):
         raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get "
@@ -361,7 +361,7 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
 
 def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
     """``install --plugin``: the project setting that offers the plugin to every teammate (``teamplugin``)."""
-    project = _project_dir(project)
+    project = project_dir(project)
     if not allow_no_git and not in_git_repository(project):
         raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get the setting "
                            "through git, so run 'git init' there first, or pass --no-git to write it anyway")
@@ -373,14 +373,14 @@ def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: 
 
 def uninstall_plugin(project: str) -> dict:
     """``uninstall --plugin``: take that setting out again; memories and every other setting stay."""
-    project = _project_dir(project)
+    project = project_dir(project)
     refuse_links(project, files=SETTINGS_FILES[:2])
     return dict(disable_plugin(project), project=project, memory_root=os.path.join(project, *MEMORY_REL))
 
 
 def uninstall_project(project: str) -> dict:
     """Remove our hooks, runtime, commands and skill from ``project``; keep memories and all else."""
-    project = _project_dir(project)
+    project = project_dir(project)
     refuse_links(project)
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)

@@ -167,12 +167,12 @@ def _is_leak(message: str) -> bool:
 def _stale_items(memory_root: str, config: dict, records: list) -> dict:
     """Project-relative path -> ``review``'s item dict for every stale memory."""
     from ..derived.stalemarks import refresh_marks
-    from .cmd_review import _item_dict
+    from .cmd_review import item_dict
     try:
         found = refresh_marks(memory_root, config, force=True, records=records)
     except OSError:
         return {}
-    return {i.path: _item_dict(i) for i in (found.stale if found else [])}
+    return {i.path: item_dict(i) for i in (found.stale if found else [])}
 
 
 def _review(memory: dict, kind: str, text: str, commands: list) -> None:

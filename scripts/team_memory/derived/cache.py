@@ -167,8 +167,8 @@ _NONE_U32 = _u32(b"")
 ITEMSIZE = _u32(bytes(4)).itemsize
 
 
-_json_dumps = fastjson.dumps
-_encode = fastjson.encode
+json_dumps = fastjson.dumps
+encode_value = fastjson.encode
 
 
 def delta_path(path: str) -> str:
@@ -239,7 +239,7 @@ def _check_meta(meta: dict, data_size: int) -> None:
         raise CacheInvalid("dead out of range")
 
 
-def _open_part(path: str, optional: bool = False):
+def open_part(path: str, optional: bool = False):
     """``(fd, meta, data start)``; None for an optional file that is missing or unusable."""
     try:  # never read through a link (team-memory never makes one), never blocked by a FIFO
         fd = open_read(path)  # O_NOFOLLOW, or lstat/fstat where there is none
@@ -289,10 +289,10 @@ class Cache:
 
     def _open(self) -> None:
         for _ in range(3):
-            delta = _open_part(delta_path(self.path), optional=True)
+            delta = open_part(delta_path(self.path), optional=True)
             if delta is not None:
                 self.fds.append(delta[0])
-            base_fd, base_meta, base_start = _open_part(self.path)
+            base_fd, base_meta, base_start = open_part(self.path)
             self.fds.append(base_fd)
             self.fd = base_fd
             gen = base_meta.get("gen", 0)

@@ -11,12 +11,12 @@ from itertools import repeat
 from . import cache as cachemod
 from .cache import DEAD, NO_CATEGORY, Cache, CacheInvalid, folder_mtime, racy
 from .cachewrite import f64_bytes, files_section, pack_item, u32_bytes, write_delta
-from .freshness import _recorded, stale_folders
+from .freshness import recorded_stamp, stale_folders
 from ..base.config import category_folders
 from ..text.features import features_for
 from ..base.model import CATEGORIES
-from .reader import _Reader
-from .upkeep import CAT_CODE, COMPACT_MIN, _compatible, _dumps, _in_background, _index_file, _item, _list_folders, _meta, _rereader, _stat_names, _unsettled_names, rebuild_locked, sort_key, source_stamps
+from .reader import Reader
+from .upkeep import CAT_CODE, COMPACT_MIN, cache_compatible, dumps_ascii, in_background, index_file, cache_item, list_folders, cache_meta, rereader, stat_names, unsettled_names, rebuild_locked, sort_key, source_stamps
 
 
 def folder_stamps(paths) -> dict:
@@ -46,7 +46,7 @@ def apply_changes_locked(memory_root: str, config: dict, changed_paths=(), strat
     except CacheInvalid:
         return rebuild_locked(memory_root, config, strategy, deadline)
     try:
-        if not _compatible(cache, config, strategy):
+        if not cache_compatible(cache, config, strategy):
             return rebuild_locked(memory_root, config, strategy, deadline)
         folders = category_folders(config)
         scan = set(folders.values()) if check_all else set(stale_folders(cache, folders, files=False)) | set(stale)
@@ -83,9 +83,9 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     from ..base.fsutil import atomic_write_bytes
     from .index import HEADER, format_index_line
     stamps = source_stamps(memory_root, folders)  # before anything is listed
-    listed = _in_background(_list_folders, {folders[c]: os.path.join(memory_root, folders[c]) for c in CATEGORIES
+    listed = in_background(list_folders, {folders[c]: os.path.join(memory_root, folders[c]) for c in CATEGORIES
                                             if folders[c] in scan and folders[c] not in narrow})
-    text_path = _index_file(memory_root)
+    text_path = index_file(memory_root)
     from .index import MAX_INDEX_BYTES
     from ..base.safefs import read_regular  # bytes: the lines are moved, not read (the cache vouches for them)
     try:
@@ -104,7 +104,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     if len(lines) != len(order) or len(ocat) != len(order):
         return None
     pos = cache.pos
-    reader = _Reader(memory_root, config, strategy, deadline)
+    reader = Reader(memory_root, config, strategy, deadline)
     dead, new, tables, touched = set(), [], {}, set()
     written = cache.meta["written_ns"]
     for category in CATEGORIES:
@@ -113,14 +113,14 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
             continue
         table = tables[category] = cache.folder_files(category)
         get = table.get
-        soon = _unsettled_names(table, written)
+        soon = unsettled_names(table, written)
         if folder in narrow:  # only the writer's files (and those stamped too soon to trust)
             todo = soon | {name for f, name in force if f == folder}
-            current = _stat_names(os.path.join(memory_root, folder), todo)
+            current = stat_names(os.path.join(memory_root, folder), todo)
         else:
             current = listed()[folder]
             # new or changed (inode, time, size), gone, forced by the writer, or stamped too soon to trust
-            todo = {name for name, now in current.items() if _recorded(get(name)) != now}
+            todo = {name for name, now in current.items() if recorded_stamp(get(name)) != now}
             todo.update(table.keys() - current.keys())
             todo.update(name for f, name in force if f == folder)
             todo.update(soon)
@@ -148,7 +148,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 continue
             table[name] = stamp
             if got is not None:
-                new.append((sort_key(got[0]), got[0], stamp, got[1], _rereader(memory_root, folder, name), got[2]))
+                new.append((sort_key(got[0]), got[0], stamp, got[1], rereader(memory_root, folder, name), got[2]))
     if not _patch_map(memory_root, touched, reader.related):
         return None
     changed = bool(dead or new)
@@ -156,7 +156,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         old, now_ns = cache.meta["folders"], stamps["written_ns"]
         if all(old.get(f) == stamps["folders"].get(f) for f in scan) and (
                 any(racy(old.get(f), now_ns) for f in scan)
-                or any(_unsettled_names(t, now_ns) for t in tables.values())):
+                or any(unsettled_names(t, now_ns) for t in tables.values())):
             return len(order)  # nothing new, and nothing the cache could record better yet
     n_ids = cache.n_ids
     if len(new) + (n_ids - len(order)) + len(dead) > COMPACT_MIN + len(order) // 4:
@@ -173,7 +173,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
     for key, entry, stamp, features, reread, when in new:
         ident = n_ids + len(extra)
         line = format_index_line(entry)
-        item = _item(strategy, line, key, entry, features, reread, when)
+        item = cache_item(strategy, line, key, entry, features, reread, when)
         keys_of_new[ident] = key
         lo, hi = 0, len(order)
         while lo < hi:
@@ -187,7 +187,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
         lines.insert(lo, line.encode("utf-8"))
         ocat.insert(lo, CAT_CODE.get(key[0], NO_CATEGORY))
         stamp[3] = ident
-        blob = _dumps(pack_item(item))
+        blob = dumps_ascii(pack_item(item))
         extra.append(blob)
         extra_times.append(item[4])
         eoff.append(eoff[-1] + len(blob))
@@ -215,7 +215,7 @@ def _patch(memory_root, config, strategy, cache: Cache, folders: dict, scan: set
                 sections[name] = files_section(tables[category])
             elif name in cache.in_delta:  # changed by an earlier patch: the base has an older table
                 sections[name] = cache.raw(name)
-    meta = _meta(memory_root, config, strategy, stamps, len(order))
+    meta = cache_meta(memory_root, config, strategy, stamps, len(order))
     meta.update(n_ids=total, bits_size=cache.meta["bits_size"], fvoc=cache.meta["fvoc"],
                 dead=sorted(set(cache.meta["dead"]) | dead))
     write_delta(memory_root, cache.gen, meta, sections)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..derived.refresh import current_entries
 from .rank import MAX_PROMPT_CHARS, plain_hits
 from .relevance import ordinary_note, why_not
-from .weights import _parts
+from .weights import match_parts
 
 NEAR_MISSES = 5
 
@@ -32,7 +32,7 @@ def _without_floor(strategy):
                 strategy._query = self._query
                 strategy.shown(best, rows)
                 self.relevance = strategy.relevance
-            return [(total, key, _parts(matches)) for total, key, matches in rows if total > 0]
+            return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)
     copy.__dict__.update(strategy.__dict__)

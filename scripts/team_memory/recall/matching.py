@@ -90,8 +90,8 @@ from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evid
                          strong_words, unknown_words)
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .secondchance import second_chance
-from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
-                      _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
+from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf_weight,
+                      match_parts, match_total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
@@ -181,8 +181,8 @@ class Smart(SmartFeatures):
                     if field != "body":
                         surface.setdefault(token, set()).add(i)
         n = len(entries)
-        top = _idf(1, n)
-        self.weights = {t: max(MIN_WEIGHT, _idf(len(p), n) / top) for t, p in postings.items()}
+        top = idf_weight(1, n)
+        self.weights = {t: max(MIN_WEIGHT, idf_weight(len(p), n) / top) for t, p in postings.items()}
         # a tag or title match weighs by how few memories carry the token in their tags or title
         self.surface_weights = {t: surface_weight(sum(1 for v in p.values() if v[0] > BODY), n, self.weights[t])
                                 for t, p in postings.items()} if self.field_idf else self.weights
@@ -287,7 +287,7 @@ class Smart(SmartFeatures):
                     found.setdefault(i, []).append((g, q, match))
         reachable = sum(reach.values())
         unknown = unknown_words(query, reach)
-        totals = {i: _total(m) for i, m in found.items()}
+        totals = {i: match_total(m) for i, m in found.items()}
         if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable, unknown,
                                                                 totals, found, len(entries))
                 and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED],
@@ -299,7 +299,7 @@ class Smart(SmartFeatures):
                 for i, match in self._fuzzy(q).items():
                     add_fuzzy(found.setdefault(i, []), g, q, match)
                     reach[g] = max(reach.get(g, 0.0), match[0])  # a typo the store explains is not unknown
-            totals = {i: _total(m) for i, m in found.items()}
+            totals = {i: match_total(m) for i, m in found.items()}
             reachable, unknown = sum(reach.values()), unknown_words(query, reach)
         best = max(totals.values(), default=0.0)
         if not self.confident(best, reachable, unknown, totals, found, len(entries)):
@@ -393,7 +393,7 @@ class Smart(SmartFeatures):
             self.relevance["team"] = self._asks_team
         out = []
         for total, key, matches in chosen:
-            parts = _parts(matches)
+            parts = match_parts(matches)
             if total < high:
                 parts["related"] = True
             out.append((total, key, parts))

@@ -100,26 +100,49 @@ def _norm_title(title: str) -> str:
 
 
 def examine(memory_root: str, config: dict, now: float | None = None, temp_min_age: float = TEMP_MIN_AGE) -> list:
+    """Every finding of the store: links, the config, stray files, each memory, ids, titles, derived files."""
     now = time.time() if now is None else now
-    rel = lambda p: _rel(memory_root, p)  # noqa: E731
-    found: list = []
     config_path = os.path.join(memory_root, CONFIG_NAME)
-    found += _links(memory_root)
-    if os.path.lexists(config_path) and not is_link(config_path):
-        try:
-            stored = json.loads(read_regular(config_path, MAX_CONFIG_BYTES)[0])
-            if not isinstance(stored, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError) as exc:
-            found.append(Finding("config", rel(config_path), f"is unreadable ({exc}); defaults are used",
-                                 "fix the JSON by hand (or restore it from git)"))
-        else:
-            from .configcheck import config_problems
-            for setting, message, advisory in config_problems(stored):
-                found.append(Finding("config", rel(config_path), f"{setting} {message}",
-                                     "fix it in memory-config.json (docs/guide.md: Configuration)", warning=advisory))
+    found = _links(memory_root) + _config_findings(memory_root, config_path)
+    files, conflicted_index = _file_findings(memory_root, now, temp_min_age)
+    found += files
+    memories, seen_ids, invalid, titles = _memory_findings(memory_root, config)
+    found += memories + _id_findings(memory_root, seen_ids, invalid)
+    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
+    for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
+        path_a, path_b = titles[a][2], titles[b][2]
+        found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
+                             "have nearly the same title", "merge them: update one, retire the other", warning=True))
+    if not conflicted_index and index_is_stale(memory_root, config):
+        only_config = _only_config_is_newer(memory_root, config, config_path)
+        found.append(Finding("stale-index", _rel(memory_root, index_path(memory_root)),
+                             "was built before the last change to memory-config.json (hooks rebuild it on the next "
+                             "prompt)" if only_config else
+                             "is missing or behind the memories (the next prompt's hook brings it up to date)",
+                             "rebuild it (--fix does)", fixable=True, warning=only_config))
+    return found + _stale_memories(memory_root, config) + _foreign_markers(memory_root)
 
-    conflicted_index = False
+
+def _config_findings(memory_root: str, config_path: str) -> list:
+    """memory-config.json unreadable, or a setting out of range (``configcheck``)."""
+    if not os.path.lexists(config_path) or is_link(config_path):
+        return []
+    rel = _rel(memory_root, config_path)
+    try:
+        stored = json.loads(read_regular(config_path, MAX_CONFIG_BYTES)[0])
+        if not isinstance(stored, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as exc:
+        return [Finding("config", rel, f"is unreadable ({exc}); defaults are used",
+                        "fix the JSON by hand (or restore it from git)")]
+    from .configcheck import config_problems
+    return [Finding("config", rel, f"{setting} {message}", "fix it in memory-config.json (docs/guide.md: Configuration)",
+                    warning=advisory) for setting, message, advisory in config_problems(stored)]
+
+
+def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
+    """``(findings, whether index.md holds conflict markers)``: old temp files, quarantined files, merge conflicts."""
+    found, conflicted_index = [], False
     for path in _store_files(memory_root):
         name = os.path.basename(path)
         if is_link(path):
@@ -131,11 +154,12 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
             except OSError:
                 continue
             if old:
-                found.append(Finding("temp-file", rel(path), "is a temp file left by a writer that was killed",
+                found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that was killed",
                                      "delete it (--fix does)", fixable=True))
             continue
         if inside[0] == QUARANTINE and name.endswith(".json"):
-            found.append(Finding("quarantined", rel(path), "was written outside the CLI, was invalid and was moved aside",
+            found.append(Finding("quarantined", _rel(memory_root, path),
+                                 "was written outside the CLI, was invalid and was moved aside",
                                  "read it, save what is useful with 'save' or 'add', then delete it"))
             continue
         if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
@@ -147,76 +171,77 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         if _CONFLICT.search(text):
             is_index = path == index_path(memory_root)
             conflicted_index |= is_index
-            found.append(Finding("conflict", rel(path), "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
+            found.append(Finding("conflict", _rel(memory_root, path),
+                                 "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
                                  "rebuild it (--fix does)" if is_index else
-                                 "resolve the conflict by hand, then run: validate " + rel(path), fixable=is_index))
+                                 "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
+                                 fixable=is_index))
+    return found, conflicted_index
 
-    seen_ids: dict = {}
-    invalid: set = set()
-    link_cache: dict = {}
-    titles = []
+
+def _memory_findings(memory_root: str, config: dict) -> tuple:
+    """``(findings, id -> paths, invalid paths, active titles)`` over every memory file."""
+    found, seen_ids, invalid, titles, link_cache = [], {}, set(), [], {}
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
         seen_ids.setdefault(memory_id, []).append(path)
-        problems = check_file(path, config, memory_root)
         try:
             record = load_memory(path)
         except (NotARecord, OSError):
             record = None
-        leak_pairs = set(leaks(record, config)) if record is not None else set()
-        schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
-        leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
-        if id_problem(memory_id) is not None:  # the name itself breaks the id rule: a rename fixes it
-            bad = Finding("bad-id", rel(path), "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
-                          "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
-                          fixable=record is not None and not os.path.islink(path))
-            bad.source = path
-            found.append(bad)
-            schema = [p for p in schema if p.field != "id"]
         ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
-        if schema:
-            invalid.add(path)
-            found.append(Finding("invalid", rel(path), "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                                 f"see: validate {rel(path)}" if id_problem(memory_id) is not None else
-                                 update_fix(CLI, ref, record, schema, project_root_of(memory_root)) or
-                                 f"edit it ({CLI} edit {ref}) or see: validate {rel(path)}"))
-        found += _related_links(memory_root, path, record, ref, link_cache)
-        if leaked:
-            unclosed = any("unclosed" in p.message for p in leaked)
-            leak = Finding("leak", rel(path), "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
-                           "close the private tag by hand" if unclosed else
-                           "redact it (--fix does); then rotate the secret: it is still in git history",
-                           fixable=not unclosed and not schema)
-            leak.source = path  # the reported path shows hidden characters as "?"
-            found.append(leak)
+        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid, link_cache)
         if record is not None and record_status(record) == "active":
             titles.append((category, _norm_title(record["title"]), path))
+    return found, seen_ids, invalid, titles
 
+
+def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set,
+                     link_cache: dict) -> list:
+    """One memory (``names``: its id and its folder/id): a file name that is not an id, schema problems
+    (``invalid`` gets its path), its related files, leaks."""
+    (memory_id, ref), rel, found = names, _rel(memory_root, path), []
+    problems = check_file(path, config, memory_root)
+    leak_pairs = set(leaks(record, config)) if record is not None else set()
+    schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
+    leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
+    if id_problem(memory_id) is not None:  # the name itself breaks the id rule: a rename fixes it
+        bad = Finding("bad-id", rel, "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
+                      "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
+                      fixable=record is not None and not os.path.islink(path))
+        bad.source = path
+        found.append(bad)
+        schema = [p for p in schema if p.field != "id"]
+    if schema:
+        invalid.add(path)
+        found.append(Finding("invalid", rel, "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
+                             f"see: validate {rel}" if id_problem(memory_id) is not None else
+                             update_fix(CLI, ref, record, schema, project_root_of(memory_root)) or
+                             f"edit it ({CLI} edit {ref}) or see: validate {rel}"))
+    found += _related_links(memory_root, path, record, ref, link_cache)
+    if leaked:
+        unclosed = any("unclosed" in p.message for p in leaked)
+        leak = Finding("leak", rel, "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
+                       "close the private tag by hand" if unclosed else
+                       "redact it (--fix does); then rotate the secret: it is still in git history",
+                       fixable=not unclosed and not schema)
+        leak.source = path  # the reported path shows hidden characters as "?"
+        found.append(leak)
+    return found
+
+
+def _id_findings(memory_root: str, seen_ids: dict, invalid: set) -> list:
+    """An id used in more than one folder."""
+    found = []
     for memory_id, paths in seen_ids.items():
         if len(paths) > 1:
             refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
-            found.append(Finding("duplicate-id", ", ".join(rel(p) for p in paths),
+            found.append(Finding("duplicate-id", ", ".join(_rel(memory_root, p) for p in paths),
                                  f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
                                  f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
                                  f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
                                  "; fix the invalid one first, then --fix can give it a new id"),
                                  fixable=not invalid.intersection(paths[1:])))
-
-    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
-    for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
-        path_a, path_b = titles[a][2], titles[b][2]
-        found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
-                             "have nearly the same title", "merge them: update one, retire the other", warning=True))
-
-    if not conflicted_index and index_is_stale(memory_root, config):
-        only_config = _only_config_is_newer(memory_root, config, config_path)
-        found.append(Finding("stale-index", rel(index_path(memory_root)),
-                             "was built before the last change to memory-config.json (hooks rebuild it on the next "
-                             "prompt)" if only_config else
-                             "is missing or behind the memories (the next prompt's hook brings it up to date)",
-                             "rebuild it (--fix does)", fixable=True, warning=only_config))
-    found += _stale_memories(memory_root, config)
-    found += _foreign_markers(memory_root)
     return found
 
 

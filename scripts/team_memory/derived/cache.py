@@ -337,7 +337,7 @@ class Cache:
     def raw(self, name: str) -> bytes:
         return self._read(name, 0, self.loc[name][2])
 
-    def _section(self, name: str, kind: str):
+    def section(self, name: str, kind: str):
         value = self._loaded.get(name)
         if value is None:
             data = self.raw(name)
@@ -352,26 +352,26 @@ class Cache:
 
     @property
     def keys(self) -> list:
-        return self._section("keys", "lines")
+        return self.section("keys", "lines")
 
     @property
     def pos(self) -> array:
-        return self._section("pos", "u32")
+        return self.section("pos", "u32")
 
     @property
     def order(self) -> array:
-        return self._section("order", "u32")
+        return self.section("order", "u32")
 
     @property
     def ocat(self) -> bytes:
-        return self._section("ocat", "bytes")
+        return self.section("ocat", "bytes")
 
     # --- lookups ------------------------------------------------------------------
     def _blob(self):
         """``(keys as bytes, koff)``: what the bisection reads."""
         blob = self._loaded.get("keys_blob")
         if blob is None:
-            blob = self._loaded["keys_blob"] = (self.raw("keys"), self._section("koff", "u32"))
+            blob = self._loaded["keys_blob"] = (self.raw("keys"), self.section("koff", "u32"))
         return blob
 
     def n_keys(self) -> int:
@@ -524,7 +524,7 @@ class Cache:
         xpost = self.xpost
         out = []
         if dead:
-            kpost = self._section("kpost", "u32")
+            kpost = self.section("kpost", "u32")
         for i, key in enumerate(self.keys):
             if key[-1] in suffixes:
                 if dead and kpost[i + 1] - kpost[i] + len(xpost.get(key, ())) <= len(dead):
@@ -546,7 +546,7 @@ class Cache:
 
     def items(self):
         """``(id, item)`` for every live id, in index order (the ``ents`` section read once)."""
-        eoff = self._section("eoff", "u32")
+        eoff = self.section("eoff", "u32")
         ents = self.raw("ents") + (self.raw("xents") if "xents" in self.loc else b"")
         for ident in self.order:
             yield ident, unpack_item(fastjson.loads(ents[eoff[ident]:eoff[ident + 1]]))

@@ -262,30 +262,9 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
         out.append(Problem("category", f"is {shown(category)} but the file is in the {folder_category!r} folder",
                            f"set it to {folder_category!r} or move the file"))
     if "id" in record:
-        reason = id_problem(record["id"])
-        kinds = [] if reason else secret_kinds(record["id"]) or secret_kinds(record["id"].upper())
-        if reason:
-            out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
-        elif kinds:  # an id is the file's name, shown everywhere; ids are lower case, keys often upper
-            out.append(Problem("id", f"spells a secret ({', '.join(kinds)}) in the file's name",
-                               "give it an id from its title (export it, delete it, import it again), then "
-                               "rotate the secret: it is in git history"))
-        elif file_id is not None and record["id"] != file_id:
-            out.append(Problem("id", f"is {shown(record['id'])} but the file is {shown(file_id + '.json')}",
-                               "set it to the file's name or rename the file"))
+        _check_id(record["id"], file_id, out)
     if "title" in record:
-        title = record["title"]
-        if not isinstance(title, str):
-            out.append(Problem("title", f"must be text, not {_type_name(title)}", "write a short title"))
-        else:
-            clean = clean_line(title)
-            if not clean:
-                out.append(Problem("title", "is empty", "write a short title (1-120 characters)"))
-            elif len(clean) > TITLE_MAX:
-                out.append(Problem("title", f"is {len(clean)} characters long (at most {TITLE_MAX})", "shorten it"))
-            elif clean != title:
-                out.append(Problem("title", "holds control, invisible or index-marker characters",
-                                   f"use {shown(clean, TITLE_MAX)}"))
+        _check_title(record["title"], out)
     times = {}
     for name in ("created_at", "updated_at", "retired_at", "archived_at"):
         if name in record:
@@ -319,6 +298,34 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     if "content" in record and category in CONTENT:
         _check_object(CONTENT[category], record["content"], "content", out)
     return out
+
+
+def _check_id(ident, file_id, out: list) -> None:
+    reason = id_problem(ident)
+    kinds = [] if reason else secret_kinds(ident) or secret_kinds(ident.upper())
+    if reason:
+        out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
+    elif kinds:  # an id is the file's name, shown everywhere; ids are lower case, keys often upper
+        out.append(Problem("id", f"spells a secret ({', '.join(kinds)}) in the file's name",
+                           "give it an id from its title (export it, delete it, import it again), then "
+                           "rotate the secret: it is in git history"))
+    elif file_id is not None and ident != file_id:
+        out.append(Problem("id", f"is {shown(ident)} but the file is {shown(file_id + '.json')}",
+                           "set it to the file's name or rename the file"))
+
+
+def _check_title(title, out: list) -> None:
+    if not isinstance(title, str):
+        out.append(Problem("title", f"must be text, not {_type_name(title)}", "write a short title"))
+        return
+    clean = clean_line(title)
+    if not clean:
+        out.append(Problem("title", "is empty", "write a short title (1-120 characters)"))
+    elif len(clean) > TITLE_MAX:
+        out.append(Problem("title", f"is {len(clean)} characters long (at most {TITLE_MAX})", "shorten it"))
+    elif clean != title:
+        out.append(Problem("title", "holds control, invisible or index-marker characters",
+                           f"use {shown(clean, TITLE_MAX)}"))
 
 
 shown_name = field_name  # a field name as named in a message (``privacy.field_name``)

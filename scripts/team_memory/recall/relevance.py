@@ -44,8 +44,9 @@ PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordina
 DEFAULT_MIN_DISTINCT = 1.0
 DEFAULT_MIN_DISTINCT_TEAM = 0.4
 # words by which a prompt asks about the team's own ways (English), and pairs of words
+# ("rule" and "policy" are not: a CSS rule and an IAM policy are code)
 TEAM_WORDS = frozenset({"we", "we're", "we've", "our", "ours", "us", "team", "allowed", "convention", "conventions",
-                        "policy", "policies", "rule", "rules", "again", "supposed"})
+                        "again", "supposed"})
 TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
 TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` reads
 DEFAULT_NEAR_DISTINCT = 0.3

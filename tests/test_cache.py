@@ -21,7 +21,7 @@ from team_memory.derived.index import build_entries, index_path, read_index
 from team_memory.derived.refresh import apply_changes, rebuild_index
 from team_memory.recall.retrieve import context_for_prompt
 from team_memory.recall.rank import rank
-from team_memory.recall.scoring import get_strategy
+from team_memory.recall.matching import get_strategy
 from team_memory.text.tokens import words
 
 NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
@@ -88,7 +88,6 @@ def assert_same_results(memory_root, config, prompts, limits=(1, 5, 20)):
 
 
 STRATEGY_CONFIGS = {
-    "title_tags": {"retrieval": {"match_strategy": "title_tags"}},
     "smart": {},  # the default
     "smart-low-floor": {"retrieval": {"min_score": 0.3, "min_relative": 0.1}},
     "smart-no-fuzzy": {"retrieval": {"fuzzy": False, "min_score": 1}},
@@ -163,7 +162,7 @@ def _full_rebuild_text(memory_root, config):
     return _index_text(memory_root)
 
 
-@pytest.mark.parametrize("which", ["title_tags", "smart-low-floor"])
+@pytest.mark.parametrize("which", ["smart", "smart-low-floor"])
 def test_incremental_changes_match_a_full_rebuild(memory_root, which):
     rng = random.Random(3)
     random_store(memory_root, rng, 60)
@@ -212,7 +211,7 @@ def _backdate(memory_root, seconds=60):
     time.sleep(0.05)  # file ctimes cannot be set back: let the files age past the racy window
 
 
-@pytest.mark.parametrize("which", ["title_tags", "smart"])
+@pytest.mark.parametrize("which", ["smart", "smart-low-floor"])
 @pytest.mark.parametrize("change", ["add", "edit", "delete", "retire", "checkout"])
 def test_hook_sees_changes_made_behind_its_back(project, memory_root, change, which):
     keep = write(memory_root, record("decision", "keep", "Kafka topic naming", ["kafka"], days_ago=300))

@@ -123,7 +123,7 @@ def cache_item(strategy, line: str, key: list, entry: dict, features, reread, wh
         except (OSError, NotARecord):
             record = None
         features = strategy.prepare_entry(parsed, record)
-    return [parsed, features, key, block_line(parsed, getattr(strategy, "seed_block", False)), when]
+    return [parsed, features, key, block_line(parsed), when]
 
 
 def rereader(memory_root: str, folder: str, name: str):

@@ -14,9 +14,6 @@ NEAR_MISSES = 5
 def _without_floor(strategy):
     """A copy of ``strategy`` that returns every memory it scores, and records whether the real one would
     have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are exact matches.)"""
-    if not hasattr(strategy, "bar"):
-        return strategy  # title_tags has no floor: every positive score is a hit already
-
     class Unfloored(type(strategy)):
         verdict = None
 
@@ -28,10 +25,9 @@ def _without_floor(strategy):
             return 0.0
 
         def shown(self, best: float, rows: list) -> list:
-            if hasattr(self, "min_distinct"):  # what the relevance rule judged, and why (``relevance.why_not``)
-                strategy._query = self._query
-                strategy.shown(best, rows)
-                self.relevance = strategy.relevance
+            strategy._query = self._query  # what the relevance rule judged, and why (``relevance.why_not``)
+            strategy.shown(best, rows)
+            self.relevance = strategy.relevance
             return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)
@@ -80,7 +76,7 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     verdict = getattr(relaxed, "verdict", None)
     abstained = verdict is not None and not verdict[2]
     report = getattr(relaxed, "relevance", None)
-    bar = strategy.bar(best) if hasattr(strategy, "bar") else 0.0
+    bar = strategy.bar(best)
     note = None if abstained else ordinary_note(report)
     if note and notes is not None:
         notes.append(note)
@@ -97,7 +93,7 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
             reason = _under_bar(strategy, best, bar)
         elif len(hits) >= limit:
             reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
-        elif hasattr(strategy, "clear_bar") and hit.score < strategy.clear_bar(best):
+        elif hit.score < strategy.clear_bar(best):
             reason = "possibly related, beyond the ones shown by title (retrieval.max_related)"
         else:
             reason = "not shown: retired, archived or unreadable (the hook checks each file)"

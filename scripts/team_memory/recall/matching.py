@@ -82,7 +82,7 @@ import bisect
 import math
 
 from ..base.config import int_setting, quoted, section, warn
-from ..text.features import SmartFeatures
+from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
@@ -406,3 +406,10 @@ class Smart(SmartFeatures):
                 return points, parts
         return 0, {}
 
+
+STRATEGIES = {"smart": Smart}  # the names ``retrieval.match_strategy`` takes (``features.FEATURES``)
+
+
+def get_strategy(config: dict, name: str | None = None):
+    """The strategy named in ``retrieval.match_strategy`` (or ``name``), ready to score."""
+    return STRATEGIES[strategy_name(config, name)](config)

@@ -193,7 +193,7 @@ def test_generated_set_is_deterministic(tmp_path, script, silence):
     assert len(prompts) >= 300 and sum(1 for p in prompts if not p["expected"]) >= 90
     assert len(outs[0]) - 2 >= 400  # memories beside prompts.jsonl and meta.json
     if silence is not None:
-        report = evaluate(str(tmp_path / "a"), ["smart"], split="dev")
+        report = evaluate(str(tmp_path / "a"), split="dev")
         assert report["strategies"]["smart"]["overall"]["silent"] >= silence
 
 

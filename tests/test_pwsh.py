@@ -3,7 +3,7 @@
 ``pwshjudge.judge`` on a corpus (cmdlets, aliases, ``\\`` and ``/``, any case, PowerShell's quoting,
 ``-Path``/``-LiteralPath``/``-Destination``, pipes, .NET calls, nested ``powershell -Command``/``cmd /c``);
 the real hooks as hooks.json runs them (deny, allow, the snapshot and PostToolUse's report); the fast
-path (``pwshgate``) never lets through what the full guard would stop; the matchers name the tool.
+path (``toolgate``) never lets through what the full guard would stop; the matchers name the tool.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ allowed, and so does ``memory-config.json`` (settings, not memories).
 Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or
 ordinary one, ``toolgate``), the memory files are snapshot (``snapshot``) for
 ``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
-changed anyway and never moves a file. The judge has a time bound (``shellwords.JUDGE_SECONDS``): past
+changed anyway and never moves a file. The judge has a time bound (``shellpaths.JUDGE_SECONDS``): past
 it, a line that names the store is denied and any other is left to that report.
 
 Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.

@@ -27,12 +27,11 @@ from __future__ import annotations
 import os
 
 from .pwshscan import parse
-from .shellcmds import any_argument
-from .shelljudge import judge_command as bash_command, run_commands as bash_run
+from .shelljudge import any_argument, judge_command as bash_command, run_commands as bash_run
 from ..base.pathtext import slashed
-from .shellpaths import MAX_ALTERNATIVES, absolute, may_name_store, names_store
+from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, names_store,
+                         plain_text)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
-from .shellwords import Denied, TimeUp, check, State, expand, plain_text
 
 # Cmdlets (lower case): (kind, positional parameters, parameters taking a value, parameters naming what is
 # written). A parameter may be any unambiguous prefix or an alias (PARAM_ALIASES).

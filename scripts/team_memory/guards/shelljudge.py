@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import os
 
-from .shellpaths import MAX_ALTERNATIVES, absolute
+from .shellpaths import MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, word_text
 from .shellscan import UNKNOWN, literal, parse
-from .shellpaths import may_name_store
-from .shellwords import Denied, TimeUp, check, State, word_text, expand
+from . import shellpaths as sj
+from .shellpaths import names_store, plain_text
+from .shellscan import STAR
+from .shelltools import (apply_patch, dd_output, download, extract_archive, find_targets, git_command, last_name,
+                         option_values, option_word, zip_output)
 
 WRAPPERS = {"sudo": "ugpCDrtUh", "doas": "uC", "nice": "n", "ionice": "cnp", "nohup": "", "time": "f", "command": "",
             "builtin": "", "exec": "a", "stdbuf": "ioe", "timeout": "ks", "chrt": "", "taskset": "", "unbuffer": "",
@@ -113,8 +116,7 @@ def judge_command(words: list, raw: list, state: State, stdin):
             break
     if not words:
         return None
-    from .shellcmds import command as run_command  # for speed: loaded on a Bash call's first command only
-    return run_command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin)
+    return command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin)
 
 
 def _assignments(words: list, raw: list, state):
@@ -183,3 +185,308 @@ def _env(words: list, state: State):
         else:
             return words[i:]
     return None
+
+
+# --- what each kind of program writes ------------------------------------------------------------------
+
+READERS = {
+    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "ll", "tree", "wc",
+    "file", "stat", "du", "df", "diff", "cmp", "comm", "jq", "cut", "tr", "nl", "od", "hexdump", "md5sum", "sha1sum",
+    "sha256sum", "sha512sum", "shasum", "cksum", "basename", "dirname", "realpath", "readlink", "echo", "printf",
+    "test", "[", "[[", "true", "false", "pwd", "which", "type", "whereis", "column", "fold", "fmt", "strings", "bat",
+    "date", "printenv", "id", "whoami", "uname", "hostname", "ps", "sleep", "wait", "exit", "return", "set", "shopt",
+    "unset", "history", "seq", "yes", "expr", "let", "paste", "join", "man", "help", "zcat", "zless",
+    "base64", "xxd", "sort", "uniq", "awk", "gawk", "sed", "git", "lsof", "pgrep", "kill", "jobs", "fg", "bg",
+    "shift", "source", ".", "hash", "tput", "clear", "rev", "tac", "look", "getent", "nproc", "free", "uptime",
+    "env", ":", "mktemp",
+}
+SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox-sh"}
+INTERPRETERS = {"python", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "lua", "luajit", "rscript",
+                "osascript", "pwsh", "tclsh", "julia", "groovy", "jshell"}
+RECURSIVE = {"-r", "-R", "--recursive"}
+REMOVERS = {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "gio"}
+META = {"chmod", "chown", "chgrp", "setfacl", "chattr", "xattr", "touch", "truncate", "mkdir", "mkfifo", "mknod",
+        "tee", "sponge", "shred", "dos2unix", "unix2dos", "gunzip", "gzip", "bunzip2", "bzip2", "unxz", "xz",
+        "zstd", "unzstd", "split", "csplit", "patch", "ex", "ed", "vi", "vim", "nvim", "nano", "emacs", "code",
+        "subl", "setfattr", "restorecon", "chcon", "install", "ln", "link"}
+COPIERS = {"cp", "mv", "install", "rsync", "scp", "ln", "link", "rclone", "gcp", "gmv", "ditto"}
+
+
+
+def command(name: str, words: list, raw: list, state, stdin):
+    args = words[1:]
+    if name in ("cd", "pushd", "popd"):
+        return _cd(name, args, state)
+    if name in ("read", "mapfile", "readarray"):
+        for w in sj.operands(args, "adnNptu"):
+            state.vars[sj.word_text(w)] = _given(stdin)
+        return None
+    if name in ("memory.py",) or _is_cli(name, args):
+        return None
+    handler = _HANDLERS.get(name)
+    if handler is not None:
+        return handler(name, args, state, stdin)
+    if name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
+        return _interpreter("python", args[1:] if args and sj.word_text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
+    base = name.rstrip("0123456789.")
+    if base in SHELLS:
+        return _shell(args, state, stdin)
+    if base in INTERPRETERS:
+        return _interpreter(base, args, state, stdin)
+    if name in READERS:
+        return _reader(name, args, state, stdin)
+    if name in REMOVERS:
+        recursive = bool(sj.flags_of(args) & {"-r", "-R", "--recursive", "-d"} - {"-d"}) or name == "trash"
+        for w in sj.operands(args):
+            sj.check(w, state, recursive or name in ("trash", "trash-put", "gio"), f"{name} of")
+        return None
+    if name in COPIERS:
+        return _copy(name, args, state)
+    if name in META:
+        recursive = bool(sj.flags_of(args) & RECURSIVE)
+        for w in sj.operands(args, "sgmoSbCl" if name in ("truncate", "install", "split") else ""):
+            sj.check(w, state, recursive, f"{name} of")
+        return None
+    any_argument(name, args, state)
+    return None
+
+
+def _is_cli(name: str, args: list) -> bool:
+    """The team-memory CLI itself (``python3 .../memory.py ...``, or ``py -3 .../memory.py``, Windows' launcher):
+    the sanctioned way to write."""
+    if name != "py" and not name.startswith("python"):
+        return False
+    while args and sj.word_text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
+        args = args[1:]  # python3 -S memory.py, py -3 memory.py
+    return bool(args) and os.path.basename(sj.word_text(args[0])) == "memory.py"
+
+
+def any_argument(name: str, args: list, state) -> None:
+    """An unknown program: denied if an argument names ``.claude`` (``names_store``) or can reach a store.
+
+    A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program
+    that is not known to write: only what the line spells out counts here.
+    """
+    for w in args:
+        if any(names_store(plain_text(a), state.stores) for a in w):
+            raise sj.Denied(f"{sj.shown(name)} given a word that names .claude")
+        alts = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in w]
+        alts = [a for a in alts if not a.startswith("-") and (UNKNOWN not in a or ".claude" in a.lower())]
+        if alts:
+            sj.check(alts, state, False, f"{name} given")
+
+
+def _reader(name: str, args: list, state, stdin):
+    flags = sj.flags_of(args)
+    if name == "sed" and (flags & {"-i", "--in-place"} or any(sj.word_text(a).startswith("-i") for a in args)):
+        for w in sj.operands(args, "ef")[1:] if not flags & {"-e", "-f"} else sj.operands(args, "ef"):
+            sj.check(w, state, False, "sed -i of")
+    elif name in ("awk", "gawk") and any(sj.word_text(a) == "inplace" for a in args):
+        for w in sj.operands(args, "fvF")[1:]:
+            sj.check(w, state, False, f"{name} -i inplace of")
+    elif name in ("awk", "gawk"):
+        program = next((sj.word_text(a) for a in sj.operands(args, "fvF")), "")
+        if any(c in program for c in (">", "system", "|")) and sj.code_reaches(program, state):
+            raise sj.Denied(f"{name} program that can write")
+    elif name == "sort" and flags & {"-o", "--output"}:
+        option_values(args, ("-o", "--output"), state, "sort -o")
+    elif name == "uniq" or (name == "xxd" and "-r" not in flags):
+        ops = sj.operands(args, "fsw")
+        if len(ops) > 1:
+            sj.check(ops[1], state, False, f"{name} output")
+    elif name == "base64":
+        option_values(args, ("-o", "--output"), state, "base64 -o")
+    elif name == "git":
+        return git_command(args, state)
+    elif name == "mktemp":
+        ops = sj.operands(args, "p")
+        for w in ops:
+            sj.check(w, state, False, "mktemp in")
+        option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
+    elif name in ("source", "."):
+        if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
+            state.run(parse(stdin[1]), state.copy(), None)
+        if any(UNKNOWN in a for w in args for a in w) and names_store(state.text, state.stores):
+            raise sj.Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
+        any_argument(name, args, state)
+    if name == "ls":
+        return ("paths", [absolute(a, state.cwd) + "/" + STAR for w in sj.operands(args) for a in w] or
+                [state.cwd + "/" + STAR])
+    if name in ("echo", "printf"):
+        return ("text", " ".join(sj.word_text(w) for w in sj.operands(args)).replace("\\n", "\n"))
+    if name == "cat" and not args:
+        return stdin if stdin and stdin[0] == "text" else None
+    if name in ("grep", "rg", "ag", "ack", "egrep", "fgrep"):
+        roots = sj.operands(args, "efABCmdD")[1:] or [[state.cwd]]
+        return ("paths", [absolute(a, state.cwd) + "/" + UNKNOWN for w in roots for a in w] +
+                [absolute(a, state.cwd) for w in roots for a in w])
+    return ("paths", [UNKNOWN])
+
+
+def _cd(name: str, args: list, state):
+    ops = sj.operands(args)
+    if name == "popd" or (ops and sj.word_text(ops[0]) == "-"):
+        state.cwd = UNKNOWN
+    elif not ops:
+        state.cwd = os.path.expanduser("~")
+    else:
+        target = ops[0]
+        state.cwd = absolute(target[0], state.cwd) if len(target) == 1 else UNKNOWN
+    return None
+
+
+def _copy(name: str, args: list, state):
+    """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
+    flags = sj.flags_of(args)
+    target = option_word(args, "-t", "--target-directory")
+    ops = [w for w in sj.operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
+    if target is None:
+        if len(ops) == 1 and len(ops[0]) > 1:
+            target, sources = ops[0], ops  # mv a/{x,y}.json: braces make the sources and the target
+        elif len(ops) == 1 and name in ("ln", "link"):
+            target, sources = [state.cwd], ops
+        elif len(ops) < 2:
+            return None
+        else:
+            target, sources = ops[-1], ops[:-1]
+    else:
+        sources = ops
+    if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
+        return None  # host:path: written on another machine
+    if name in ("mv", "gmv") or "--remove-source-files" in flags:
+        for w in sources:
+            sj.check(w, state, True, f"{name} of")
+    if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):
+        for w in sources:
+            sj.check(w, state, False, f"hard {name} to")  # a second name for a memory file: written from outside
+    dest = [absolute(a, state.cwd) for a in target]
+    sj.check(dest, state, False, f"{name} into")
+    if "-T" in flags or "--no-target-directory" in flags:
+        return None
+    names = [last_name(a) for w in sources for a in w]
+    whole = name in ("mv", "gmv", "rclone", "ditto") or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+    sj.check([d + "/" + n for d in dest for n in names][:sj.MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
+    return None
+
+
+def _xargs(name, args, state, stdin):
+    i, replace = 0, None
+    takes = "IiLlnPsdEa"
+    while i < len(args):
+        t = sj.word_text(args[i])
+        if not t.startswith("-") or t == "-":
+            break
+        if t in ("-I", "--replace") and i + 1 < len(args):
+            replace = sj.word_text(args[i + 1])
+        elif t.startswith("-I") and len(t) > 2:
+            replace = t[2:]
+        if len(t) == 2 and t[1] in takes:
+            i += 1
+        i += 1
+    inner = args[i:]
+    if not inner:
+        return None
+    given = _given(stdin)
+    if replace:
+        inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
+                 for w in inner]
+    else:
+        inner = inner + [given]
+    state.command(inner, [[("s", sj.word_text(w))] for w in inner], state, None)
+    return None
+
+
+def _given(stdin) -> list:
+    """The paths a pipe hands to ``xargs``/``read``: listed paths, or the words of echoed text."""
+    if stdin and stdin[0] == "paths":
+        return stdin[1] or [UNKNOWN]
+    if stdin and stdin[0] == "text" and "$?" not in stdin[1]:
+        return stdin[1].split()[: sj.MAX_ALTERNATIVES] or [UNKNOWN]
+    return [UNKNOWN]
+
+
+def _shell(args: list, state, stdin):
+    ops = sj.operands(args, "oO")
+    code = None
+    for i, w in enumerate(args):
+        t = sj.word_text(w)
+        if t.startswith("-") and not t.startswith("--") and "c" in t and i + 1 < len(args):
+            code = [sj.plain_text(a) for a in args[i + 1]]
+            break
+    if code is None and (not ops or sj.word_text(ops[0]) == "-" or "-s" in sj.flags_of(args)):
+        code = [stdin[1]] if stdin and stdin[0] == "text" else None
+        if code is None:
+            return None
+    if code is None:
+        any_argument("sh", args, state)
+        return None
+    for text in code:  # each spelling the code can have (xargs -I, braces)
+        if "$?" in text and "claude" in state.text.lower():
+            raise sj.Denied("a shell given code that cannot be known, on a line that names .claude")
+        state.run(parse(text), state.copy(), None)
+    return None
+
+
+def _interpreter(lang: str, args: list, state, stdin):
+    code, i = None, 0
+    inplace = lang in ("perl", "ruby") and any(sj.word_text(a).startswith("-") and "i" in sj.word_text(a)[1:].split("e")[0]
+                                                and not sj.word_text(a).startswith("--") for a in args)
+    while i < len(args):
+        t = sj.word_text(args[i])
+        if t in ("-c", "-e", "-E", "--eval", "-r", "-p", "--print", "-pe", "-ne", "-le", "-lne", "-lpe", "-pie",
+                 "-i.bak") or (lang in ("perl", "ruby") and t[:1] == "-" and t[1:].isalnum() and t.endswith("e")):
+            if i + 1 < len(args):
+                code = (code or "") + "\n" + sj.word_text(args[i + 1])
+                i += 1
+        elif t == "-m" and lang == "python" and i + 1 < len(args):
+            module = sj.word_text(args[i + 1])
+            if module == "json.tool" and len(sj.operands(args[i + 2:])) <= 1:
+                return None
+            any_argument(module, args[i + 2:], state)
+            return None
+        elif t == "eval" and lang in ("deno", "bun") and i == 0 and i + 1 < len(args):
+            code = sj.word_text(args[i + 1])
+            i += 1
+        elif not t.startswith("-"):
+            any_argument(lang, args[i:], state)  # a script file, or the code's own arguments
+            if code is None:
+                return None
+            break
+        i += 1
+    if code is None:
+        code = stdin[1] if stdin and stdin[0] == "text" else None
+    if inplace:
+        for w in sj.operands(args)[1:] if code is None else [w for w in sj.operands(args)
+                                                              if sj.word_text(w) not in code]:
+            sj.check(w, state, False, f"{lang} -i of")
+    if code:
+        _code(lang, code, state)
+    return None
+
+
+def _code(lang: str, code: str, state) -> None:
+    """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
+    from .codescan import literal_targets, writes
+    if not writes(lang, code):
+        return
+    targets = literal_targets(lang, code)
+    if targets is not None:
+        removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
+        for path in targets:
+            sj.check([path], state, removes, f"{lang} code writing")
+    elif sj.code_reaches(code, state):
+        raise sj.Denied(f"{lang} code that can write into .claude/memory/")
+
+
+def _eval(name, args, state, stdin):
+    text = " ".join(sj.word_text(w) for w in args)
+    if "$?" in text and "claude" not in state.text.lower():
+        return None  # eval "$(ssh-agent)": an unknown string that nothing ties to the store
+    state.run(parse(text), state.copy(), None)
+    return None
+
+
+_HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive,
+             "bsdtar": extract_archive, "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive,
+             "patch": apply_patch, "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval,
+             "zip": zip_output}

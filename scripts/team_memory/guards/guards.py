@@ -1,17 +1,15 @@
 """Write guards for Claude Code: memories are written through the CLI, nothing else.
 
-``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a
-``.claude/memory/`` folder, or a ``Bash`` line that would write, move or delete
-there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
-``shelljudge``), or a ``PowerShell`` line that would (``Set-Content``, ``Remove-Item``,
+``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a ``.claude/memory/`` folder, or a
+``Bash`` line that would write, move or delete there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed
+-i``...; see ``shelljudge``), or a ``PowerShell`` line that would (``Set-Content``, ``Remove-Item``,
 ``[IO.File]::WriteAllText``...; see ``pwshjudge``), is denied with the CLI command to use instead. Reading stays
 allowed, and so does ``memory-config.json`` (settings, not memories).
 
-Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or
-ordinary one, ``toolgate``), the memory files are snapshot (``snapshot``) for
-``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
-changed anyway and never moves a file. The judge has a time bound (``shellpaths.JUDGE_SECONDS``): past
-it, a line that names the store is denied and any other is left to that report.
+Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or ordinary one,
+``toolgate``), the memory files are snapshot (``snapshot``) for ``PostToolUse`` (``posttool.check_tool_result``),
+which reports what the line changed anyway and never moves a file. The judge has a time bound
+(``shellpaths.JUDGE_SECONDS``): past it, a line that names the store is denied and any other is left to that report.
 
 Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 """

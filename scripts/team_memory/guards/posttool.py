@@ -1,18 +1,16 @@
 """PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved.
 
-A hook cannot know who wrote a file: ``git pull``, ``git checkout``, an editor and a
-stray shell line look the same. So the hook never moves, deletes or rewrites a memory
-file (``git status`` after any tool call is what the tool made it). It reports:
+A hook cannot know who wrote a file: ``git pull``, ``git checkout``, an editor and a stray shell line look the same.
+So the hook never moves, deletes or rewrites a memory file (``git status`` after any tool call is what the tool made
+it). It reports:
 
-- a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files
-  whose size or time differ from the PreToolUse snapshot; ``PowerShell`` alike) that is not a valid memory:
-  which fields are wrong and why (through the guards' message policy: one line, secrets
-  hidden, markup neutralised) and how to fix it. It stays
+- a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files whose size or time differ
+  from the PreToolUse snapshot; ``PowerShell`` alike) that is not a valid memory: which fields are wrong and why
+  (through the guards' message policy: one line, secrets hidden, markup neutralised) and how to fix it. It stays
   where it is; recall reads it like any other file, sanitized.
-- a memory file the call removed, or rewrote while its previous version was in no git
-  object (uncommitted): where to get it back, from git or from the copy PreToolUse kept
-  (``snapshot``). Not reported: a rewrite of a committed version (git has it), a file
-  touched but not changed, and a file the CLI itself wrote (``memory.py update`` run
+- a memory file the call removed, or rewrote while its previous version was in no git object (uncommitted): where to
+  get it back, from git or from the copy PreToolUse kept (``snapshot``). Not reported: a rewrite of a committed
+  version (git has it), a file touched but not changed, and a file the CLI itself wrote (``memory.py update`` run
   through ``Bash``: ``snapshot.note_cli_write``).
 
 Valid or not, changed files are patched into the index (without waiting for the lock).

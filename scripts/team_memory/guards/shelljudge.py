@@ -1,19 +1,16 @@
 """Can a Bash line write into a memory store? The write guard's decision, from what the line can do.
 
-``judge(command, cwd, stores)`` returns None (the line provably stays outside the
-stores, or only reads) or a short description of a way the line can change one
-(``"rm of .claude/memory/decisions/x.json"``). Commands run in order: ``cd`` and
-``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed
-``xargs`` and interpreters. Where a value cannot be known (``$VAR`` set elsewhere, a
-substitution, an archive's content, inline code), it stands for any text: the line
-is denied only if that could reach a store (``shellpaths.reach``).
+``judge(command, cwd, stores)`` returns None (the line provably stays outside the stores, or only reads) or a short
+description of a way the line can change one (``"rm of .claude/memory/decisions/x.json"``). Commands run in order:
+``cd`` and ``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed ``xargs`` and
+interpreters. Where a value cannot be known (``$VAR`` set elsewhere, a substitution, an archive's content, inline
+code), it stands for any text: the line is denied only if that could reach a store (``shellpaths.reach``).
 
-Programs fall into three kinds: readers (``cat``, ``grep``, ``git status``, the
-team-memory CLI...) are always allowed; known writers (``rm``, ``cp``, ``sed -i``,
-``tar -x``, ``git checkout``, ``find -delete``...) are checked on the paths they
-write; any other program is denied only when one of its arguments names a store or
-something inside it (a build tool run at the project's root is not a memory write;
-PostToolUse still checks what any command changed).
+Programs fall into three kinds: readers (``cat``, ``grep``, ``git status``, the team-memory CLI...) are always
+allowed; known writers (``rm``, ``cp``, ``sed -i``, ``tar -x``, ``git checkout``, ``find -delete``...) are checked
+on the paths they write; any other program is denied only when one of its arguments names a store or something
+inside it (a build tool run at the project's root is not a memory write; PostToolUse still checks what any command
+changed).
 """
 from __future__ import annotations
 
@@ -252,8 +249,8 @@ def command(name: str, words: list, raw: list, state, stdin):
 
 
 def _is_cli(name: str, args: list) -> bool:
-    """The team-memory CLI itself (``python3 .../memory.py ...``, or ``py -3 .../memory.py``, Windows' launcher):
-    the sanctioned way to write."""
+    """The team-memory CLI itself (``python3 .../memory.py ...``, or ``py -3 .../memory.py``, Windows' launcher): the
+    sanctioned way to write."""
     if name != "py" and not name.startswith("python"):
         return False
     while args and sj.word_text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
@@ -264,8 +261,8 @@ def _is_cli(name: str, args: list) -> bool:
 def any_argument(name: str, args: list, state) -> None:
     """An unknown program: denied if an argument names ``.claude`` (``names_store``) or can reach a store.
 
-    A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program
-    that is not known to write: only what the line spells out counts here.
+    A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program that is
+    not known to write: only what the line spells out counts here.
     """
     for w in args:
         if any(names_store(plain_text(a), state.stores) for a in w):

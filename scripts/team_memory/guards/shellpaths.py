@@ -1,10 +1,10 @@
 """Path patterns and the judge's state, shared by the Bash and PowerShell judges.
 
-A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a value that cannot be known: any
-text, ``/`` included) and the glob markers (within one component, never a leading dot). ``reach`` answers,
-without touching the disk, whether some expansion is a store, lies inside one, or (for what removes or moves a
-folder) holds one. ``State`` carries what a line has set (folder, variables), its step and time bounds, and how a
-nested line or command is judged (``run``/``command``, given by ``shelljudge``); ``check`` raises ``Denied``.
+A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a value that cannot be known: any text,
+``/`` included) and the glob markers (within one component, never a leading dot). ``reach`` answers, without
+touching the disk, whether some expansion is a store, lies inside one, or (for what removes or moves a folder) holds
+one. ``State`` carries what a line has set (folder, variables), its step and time bounds, and how a nested line or
+command is judged (``run``/``command``, given by ``shelljudge``); ``check`` raises ``Denied``.
 """
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
 
 
 def names_store(text: str, stores: list) -> bool:
-    """Does ``text`` (as the shell reads it: quotes removed, escapes decoded) name a ``.claude`` folder or a
-    store? The class rule behind the guard: a word that names the store is never handed to a program the
-    guard cannot read (``trap``, an alias, ``git -c``, an unknown program, a pipe into a writer...)."""
+    """Does ``text`` (as the shell reads it: quotes removed, escapes decoded) name a ``.claude`` folder or a store? The
+    class rule behind the guard: a word that names the store is never handed to a program the guard cannot read
+    (``trap``, an alias, ``git -c``, an unknown program, a pipe into a writer...)."""
     low = slashed(text.lower())
     i = low.find(".claude")
     while i >= 0:
@@ -35,8 +35,8 @@ def names_store(text: str, stores: list) -> bool:
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge
-    had no time to read is held to."""
+    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge had
+    no time to read is held to."""
     if names_store(text, stores) or "claude" in text.lower():
         return True
     low, i = text.lower(), text.find(".")
@@ -228,8 +228,8 @@ def _members(store: str) -> set:
 def _can_name_member(pattern: str, store: str) -> bool:
     """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)?
 
-    Memory files are any ``*.json``, so the probe ``x.json`` stands for them all; the rest are the
-    store's own entries and the names every store can hold.
+    Memory files are any ``*.json``, so the probe ``x.json`` stands for them all; the rest are the store's own
+    entries and the names every store can hold.
     """
     last = pattern.rsplit("/", 1)[-1]
     if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
@@ -275,8 +275,8 @@ class TimeUp(Exception):
 
 
 class State:
-    """What a line has set so far (folder, variables), and how a nested line or command is judged:
-    ``run(commands, state, stdin)`` and ``command(words, raw, state, stdin)``, passed in by ``shelljudge``."""
+    """What a line has set so far (folder, variables), and how a nested line or command is judged: ``run(commands,
+    state, stdin)`` and ``command(words, raw, state, stdin)``, passed in by ``shelljudge``."""
 
     def __init__(self, cwd: str, stores: list, text: str, run=None, command=None):
         self.cwd, self.stores, self.text, self.origin = cwd, stores, text, cwd
@@ -338,8 +338,8 @@ def word_text(alts: list) -> str:
 
 
 def check(alts: list, state: State, removes: bool, what: str) -> None:
-    """Deny if a path can reach a store: from the folder the line moved to, or from where it started (a ``cd``
-    that fails leaves the shell there: ``cd nowhere; rm -rf .claude``)."""
+    """Deny if a path can reach a store: from the folder the line moved to, or from where it started (a ``cd`` that
+    fails leaves the shell there: ``cd nowhere; rm -rf .claude``)."""
     for alt in alts:
         bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
         if any(reach(absolute(alt, base), state.stores, removes) for base in bases):

@@ -1,10 +1,10 @@
 """Programs that write where an option, an archive or an expression says, for ``shelljudge``: dd, curl/wget,
 tar/unzip/7z/zip, patch and ``git apply``, git's commands that take paths, and ``find``.
 
-Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain ``stash``) are allowed: they
-are how a team's memories move, and PostToolUse reports what they remove. A pathspec that reaches a store is
-denied. ``find``: roots, ``-name``/``-path`` and ``-maxdepth`` narrow what it matches, ``-prune`` and ``-not
--path`` can leave a store out, ``-o`` keeps every path; ``-delete``, ``-exec CMD {}`` and ``-fprint`` act on it.
+Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain ``stash``) are allowed: they are
+how a team's memories move, and PostToolUse reports what they remove. A pathspec that reaches a store is denied.
+``find``: roots, ``-name``/``-path`` and ``-maxdepth`` narrow what it matches, ``-prune`` and ``-not -path`` can
+leave a store out, ``-o`` keeps every path; ``-delete``, ``-exec CMD {}`` and ``-fprint`` act on it.
 """
 from __future__ import annotations
 

@@ -2,18 +2,18 @@
 
 Importing the full guard (``guards``) costs several times an interpreter's start, so the tool hooks first ask
 ``outside_store(payload)``: True only when the call certainly cannot write into a store, decided from the parsed
-payload with a few ``stat`` calls. It may only err towards the full guard; whenever it is True the PreToolUse
-guard allows the call and PostToolUse finds nothing to check (``tests/test_toolgate.py`` compares them).
+payload with a few ``stat`` calls. It may only err towards the full guard; whenever it is True the PreToolUse guard
+allows the call and PostToolUse finds nothing to check (``tests/test_toolgate.py`` compares them).
 
 - Everywhere: ``cwd`` is a folder outside every store and every ``.claude`` folder.
-- Write tools: no text field holds ``.claude`` (any case), no path field has a glob, and every path (joined
-  with ``cwd``, and its real path) lies in no store: every ``.claude/memory`` at or above ``cwd`` and
+- Write tools: no text field holds ``.claude`` (any case), no path field has a glob, and every path (joined with
+  ``cwd``, and its real path) lies in no store: every ``.claude/memory`` at or above ``cwd`` and
   ``$CLAUDE_PROJECT_DIR``'s.
-- Bash: plain words and quotes only (``shellscan`` reads them; no redirection, variable, substitution, glob,
-  brace), ASCII, no ``claude``, ``memory`` or store path once quotes are removed, and every command read-only
-  (``READ_ONLY``) or ordinary (``ORDINARY``: tests, builds, package managers, whose arguments resolve neither
-  into a store nor above one). Such a line needs no snapshot either; a script run by an interpreter is not
-  ordinary (arbitrary code: the snapshot's copies bring back what it deletes).
+- Bash: plain words and quotes only (``shellscan`` reads them; no redirection, variable, substitution, glob, brace),
+  ASCII, no ``claude``, ``memory`` or store path once quotes are removed, and every command read-only
+  (``READ_ONLY``) or ordinary (``ORDINARY``: tests, builds, package managers, whose arguments resolve neither into a
+  store nor above one). Such a line needs no snapshot either; a script run by an interpreter is not ordinary
+  (arbitrary code: the snapshot's copies bring back what it deletes).
 - PowerShell: the same over read-only cmdlets and aliases (``PWSH_READ_ONLY``), with no ``$``, backtick,
   redirection, bracket, ``@`` or ``#`` and ``\\`` read as ``/``.
 """
@@ -146,8 +146,8 @@ def _quiet_line(command: str, stores: list, cwd: str) -> bool:
 
 
 def simple_commands(command: str):
-    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``);
-    None for anything beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
+    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``); None for anything
+    beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
     from .shellscan import COMMA, parse
     flags: dict = {}
     commands = []
@@ -168,8 +168,8 @@ def simple_commands(command: str):
 
 
 def _ordinary(words: list, stores: list, cwd: str) -> bool:
-    """A program of ``ORDINARY`` (``python -m pytest`` too) whose arguments, taken as paths and
-    resolved, lie neither in a store nor in a folder above one."""
+    """A program of ``ORDINARY`` (``python -m pytest`` too) whose arguments, taken as paths and resolved, lie neither
+    in a store nor in a folder above one."""
     name, args = words[0], words[1:]
     if name.rstrip("0123456789.") == "python" and args[:1] == ["-m"]:
         name, args = (args[1], args[2:]) if len(args) > 1 else ("", [])

@@ -3,34 +3,46 @@
 ``judge(command, cwd, stores)`` returns None (the line provably stays outside the stores, or only reads) or a short
 description of a way the line can change one (``"rm of .claude/memory/decisions/x.json"``). Commands run in order:
 ``cd`` and ``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed ``xargs`` and
-interpreters. Where a value cannot be known (``$VAR`` set elsewhere, a substitution, an archive's content, inline
-code), it stands for any text: the line is denied only if that could reach a store (``shellpaths.reach``).
+interpreters. A value that cannot be known (``$VAR`` set elsewhere, a substitution, an archive's content, inline
+code) stands for any text: the line is denied only if that could reach a store (``shellpaths.reach``).
 
-Programs fall into three kinds: readers (``cat``, ``grep``, ``git status``, the team-memory CLI...) are always
-allowed; known writers (``rm``, ``cp``, ``sed -i``, ``tar -x``, ``git checkout``, ``find -delete``...) are checked
-on the paths they write; any other program is denied only when one of its arguments names a store or something
-inside it (a build tool run at the project's root is not a memory write; PostToolUse still checks what any command
-changed).
+Readers (``cat``, ``grep``, ``git status``, the team-memory CLI...) are allowed; known writers (``rm``, ``cp``,
+``sed -i``, ``tar -x``, ``git checkout``, ``find -delete``...) are checked on the paths they write; any other program
+is denied only when an argument names a store or something inside it (PostToolUse checks what any command changed).
 """
 from __future__ import annotations
 
 import os
 
-from .shellpaths import MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, word_text
-from .shellscan import UNKNOWN, literal, parse
-from . import shellpaths as sj
-from .shellpaths import names_store, plain_text
-from .shellscan import STAR
+from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, code_reaches, expand, flags_of,
+                         may_name_store, names_store, operands, plain_text, shown, word_text)
+from .shellscan import STAR, UNKNOWN, literal, parse
 from .shelltools import (apply_patch, dd_output, download, extract_archive, find_targets, git_command, last_name,
                          option_values, option_word, zip_output)
 
-WRAPPERS = {"sudo": "ugpCDrtUh", "doas": "uC", "nice": "n", "ionice": "cnp", "nohup": "", "time": "f", "command": "",
-            "builtin": "", "exec": "a", "stdbuf": "ioe", "timeout": "ks", "chrt": "", "taskset": "", "unbuffer": "",
-            "caffeinate": "tw", "busybox": "", "toybox": "", "strace": "eoposu", "ltrace": "eoposu", "watch": "nd",
-            "flock": "wE", "setsid": "", "noglob": "", "xvfb-run": "", "catchsegv": "", "rlwrap": ""}
+# A wrapper runs the command after its options: the short options that take a value.
+WRAPPERS = dict(w.partition(":")[::2] for w in (
+    "sudo:ugpCDrtUh doas:uC nice:n ionice:cnp nohup time:f command builtin exec:a stdbuf:ioe timeout:ks chrt taskset "
+    "unbuffer caffeinate:tw busybox toybox strace:eoposu ltrace:eoposu watch:nd flock:wE setsid noglob xvfb-run "
+    "catchsegv rlwrap").split())
 _SKIP_ONE = {"timeout", "taskset", "chrt", "flock"}  # a duration, a mask, a lock file before the command
-KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in",
-            "function", "coproc", "select"}
+KEYWORDS = set("if then else elif fi do done while until ! { } esac in function coproc select".split())
+READERS = set((
+    "cat less more head tail grep egrep fgrep rg ag ack ls ll tree wc file stat du df diff cmp comm jq cut tr nl od "
+    "hexdump md5sum sha1sum sha256sum sha512sum shasum cksum basename dirname realpath readlink echo printf test [ "
+    "[[ true false pwd which type whereis column fold fmt strings bat date printenv id whoami uname hostname ps sleep "
+    "wait exit return set shopt unset history seq yes expr let paste join man help zcat zless base64 xxd sort uniq "
+    "awk gawk sed git lsof pgrep kill jobs fg bg shift source . hash tput clear rev tac look getent nproc free "
+    "uptime env : mktemp").split())
+SHELLS = set("sh bash zsh dash ksh fish ash busybox-sh".split())
+INTERPRETERS = set("python node nodejs deno bun ruby perl php lua luajit rscript osascript pwsh tclsh julia groovy "
+                   "jshell".split())
+REMOVERS = set("rm rmdir unlink shred srm trash trash-put gio".split())
+META = set("chmod chown chgrp setfacl chattr xattr touch truncate mkdir mkfifo mknod tee sponge shred dos2unix "
+           "unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split csplit patch ex ed vi vim nvim nano emacs "
+           "code subl setfattr restorecon chcon install ln link".split())
+COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
+CODE_OPTIONS = tuple("-c -e -E --eval -r -p --print -pe -ne -le -lne -lpe -pie -i.bak".split())
 
 
 def judge(command: str, cwd: str, stores: list):
@@ -54,23 +66,20 @@ def judge(command: str, cwd: str, stores: list):
     return None
 
 
-# --- running a list of commands ----------------------------------------------------------------------
-
 def run_commands(commands: list, state: State, stdin) -> None:
+    """Judge commands in order; ``stdin`` is what the first one reads from a pipe."""
     piped = stdin
     for cmd in commands:
         state.tick("a command line")
-        for nested in ([cmd.nested] if cmd.nested else []):
-            run_commands(nested, state.copy(), None)
-        words = [expand(w, state) for w in cmd.words]
-        out = _redirects(cmd.redirects, words, state)
-        feed = out if out is not None else piped
-        produced = judge_command(words, cmd.words, state, feed)
+        if cmd.nested:
+            run_commands(cmd.nested, state.copy(), None)
+        out = _redirects(cmd.redirects, state)
+        produced = judge_command([expand(w, state) for w in cmd.words], cmd.words, state, out or piped)
         piped = produced if cmd.sep in ("|", "|&") else None
 
 
-def _redirects(redirects: list, words: list, state: State):
-    """Check output redirections; return what the command reads on stdin (text or None)."""
+def _redirects(redirects: list, state: State):
+    """Check output redirections; return what the command reads on stdin (text, a file or None)."""
     stdin = None
     for op, target in redirects:
         if op in ("<<", "<<<"):
@@ -93,7 +102,7 @@ def judge_command(words: list, raw: list, state: State, stdin):
         name = os.path.basename(word_text(words[0]))
         if name == "function" and len(words) > 1:  # function f { ...; }: the body is judged as f() {...} is
             words, raw = words[2:], raw[2:]
-        elif name in KEYWORDS or name == "{":
+        elif name in KEYWORDS:
             words, raw = words[1:], raw[1:]
         elif name == "for" and len(words) >= 2:
             values = [a for w in words[3:] for a in w] if len(words) > 2 and word_text(words[2]) == "in" else [UNKNOWN]
@@ -107,13 +116,10 @@ def judge_command(words: list, raw: list, state: State, stdin):
             rest = _env(words, state)
             if rest is None:
                 return None
-            words, raw = words[len(words) - len(rest):], raw[len(raw) - len(rest):]
-            words, raw = _assignments(words, raw, None)
+            words, raw = _assignments(words[len(words) - len(rest):], raw[len(raw) - len(rest):], None)
         else:
             break
-    if not words:
-        return None
-    return command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin)
+    return command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin) if words else None
 
 
 def _assignments(words: list, raw: list, state):
@@ -126,19 +132,17 @@ def _assignments(words: list, raw: list, state):
         name = part[1].split("=", 1)[0] if part[0] == "s" and "=" in part[1] else ""
         if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
             break
-        keep.append((name, _assigned(raw[i], state, name) if state is not None else None))
+        keep.append((name, _assigned(raw[i], state) if state is not None else None))
         i += 1
     if state is not None and (i == len(words) or lead):
-        for name, value in keep:
-            state.vars[name] = value
+        state.vars.update(keep)
         if lead:
             return [], []
     return (words[i:], raw[i:]) if keep else (words, raw)
 
 
-def _assigned(word: list, state: State, name: str) -> list:
-    first = word[0][1].split("=", 1)[1]
-    rest = word[1:]
+def _assigned(word: list, state: State) -> list:
+    first, rest = word[0][1].split("=", 1)[1], word[1:]
     if not first and len(rest) == 1 and rest[0][0] == "u" and "mktemp" in state.text:
         return [os.path.join(os.environ.get("TMPDIR") or "/tmp", "tmp.mktemp-new")]  # a fresh name: never a store
     return expand([("s", first)] + rest, state)
@@ -146,19 +150,15 @@ def _assigned(word: list, state: State, name: str) -> list:
 
 def _unwrap(name: str, words: list, raw: list):
     i = 1
-    takes = WRAPPERS[name]
     while i < len(words):
         t = word_text(words[i])
         if t.startswith("-") and len(t) > 1:
-            if len(t) == 2 and t[1] in takes:
-                i += 1
-            i += 1
+            i += 2 if len(t) == 2 and t[1] in WRAPPERS[name] else 1
         elif name == "sudo" and "=" in t:
             i += 1
         else:
             break
-    if name in _SKIP_ONE and i < len(words):
-        i += 1
+    i += name in _SKIP_ONE and i < len(words)
     return words[i:], raw[i:]
 
 
@@ -184,212 +184,162 @@ def _env(words: list, state: State):
     return None
 
 
-# --- what each kind of program writes ------------------------------------------------------------------
-
-READERS = {
-    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "ll", "tree", "wc",
-    "file", "stat", "du", "df", "diff", "cmp", "comm", "jq", "cut", "tr", "nl", "od", "hexdump", "md5sum", "sha1sum",
-    "sha256sum", "sha512sum", "shasum", "cksum", "basename", "dirname", "realpath", "readlink", "echo", "printf",
-    "test", "[", "[[", "true", "false", "pwd", "which", "type", "whereis", "column", "fold", "fmt", "strings", "bat",
-    "date", "printenv", "id", "whoami", "uname", "hostname", "ps", "sleep", "wait", "exit", "return", "set", "shopt",
-    "unset", "history", "seq", "yes", "expr", "let", "paste", "join", "man", "help", "zcat", "zless",
-    "base64", "xxd", "sort", "uniq", "awk", "gawk", "sed", "git", "lsof", "pgrep", "kill", "jobs", "fg", "bg",
-    "shift", "source", ".", "hash", "tput", "clear", "rev", "tac", "look", "getent", "nproc", "free", "uptime",
-    "env", ":", "mktemp",
-}
-SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox-sh"}
-INTERPRETERS = {"python", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "lua", "luajit", "rscript",
-                "osascript", "pwsh", "tclsh", "julia", "groovy", "jshell"}
-RECURSIVE = {"-r", "-R", "--recursive"}
-REMOVERS = {"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "gio"}
-META = {"chmod", "chown", "chgrp", "setfacl", "chattr", "xattr", "touch", "truncate", "mkdir", "mkfifo", "mknod",
-        "tee", "sponge", "shred", "dos2unix", "unix2dos", "gunzip", "gzip", "bunzip2", "bzip2", "unxz", "xz",
-        "zstd", "unzstd", "split", "csplit", "patch", "ex", "ed", "vi", "vim", "nvim", "nano", "emacs", "code",
-        "subl", "setfattr", "restorecon", "chcon", "install", "ln", "link"}
-COPIERS = {"cp", "mv", "install", "rsync", "scp", "ln", "link", "rclone", "gcp", "gmv", "ditto"}
+def _check_each(words: list, state: State, removes: bool, what: str) -> None:
+    check([a for w in words for a in w], state, removes, what)
 
 
-
-def command(name: str, words: list, raw: list, state, stdin):
-    args = words[1:]
+def command(name: str, words: list, raw: list, state: State, stdin):
+    """What one program does, by its family; returns what it prints for a pipe."""
+    args, base = words[1:], name.rstrip("0123456789.")
     if name in ("cd", "pushd", "popd"):
-        return _cd(name, args, state)
-    if name in ("read", "mapfile", "readarray"):
-        for w in sj.operands(args, "adnNptu"):
-            state.vars[sj.word_text(w)] = _given(stdin)
-        return None
-    if name in ("memory.py",) or _is_cli(name, args):
-        return None
-    handler = _HANDLERS.get(name)
-    if handler is not None:
-        return handler(name, args, state, stdin)
-    if name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
-        return _interpreter("python", args[1:] if args and sj.word_text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
-    base = name.rstrip("0123456789.")
-    if base in SHELLS:
-        return _shell(args, state, stdin)
-    if base in INTERPRETERS:
-        return _interpreter(base, args, state, stdin)
-    if name in READERS:
+        ops = operands(args)
+        if name == "popd" or (ops and word_text(ops[0]) == "-"):
+            state.cwd = UNKNOWN
+        else:
+            state.cwd = (absolute(ops[0][0], state.cwd) if len(ops[0]) == 1 else UNKNOWN) if ops else \
+                os.path.expanduser("~")
+    elif name in ("read", "mapfile", "readarray"):
+        state.vars.update((word_text(w), _given(stdin)) for w in operands(args, "adnNptu"))
+    elif name == "memory.py" or _is_cli(name, args):
+        pass
+    elif name in _HANDLERS:
+        return _HANDLERS[name](name, args, state, stdin)
+    elif name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
+        _interpreter("python", args[1:] if args and word_text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
+    elif base in SHELLS:
+        _shell(args, state, stdin)
+    elif base in INTERPRETERS:
+        _interpreter(base, args, state, stdin)
+    elif name in READERS:
         return _reader(name, args, state, stdin)
-    if name in REMOVERS:
-        recursive = bool(sj.flags_of(args) & {"-r", "-R", "--recursive", "-d"} - {"-d"}) or name == "trash"
-        for w in sj.operands(args):
-            sj.check(w, state, recursive or name in ("trash", "trash-put", "gio"), f"{name} of")
-        return None
-    if name in COPIERS:
-        return _copy(name, args, state)
-    if name in META:
-        recursive = bool(sj.flags_of(args) & RECURSIVE)
-        for w in sj.operands(args, "sgmoSbCl" if name in ("truncate", "install", "split") else ""):
-            sj.check(w, state, recursive, f"{name} of")
-        return None
-    any_argument(name, args, state)
+    elif name in REMOVERS:
+        _check_each(operands(args), state, bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in
+                    ("trash", "trash-put", "gio"), f"{name} of")
+    elif name in COPIERS:
+        _copy(name, args, state)
+    elif name in META:
+        _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "install", "split") else ""), state,
+                    bool(flags_of(args) & {"-r", "-R", "--recursive"}), f"{name} of")
+    else:
+        any_argument(name, args, state)
     return None
 
 
 def _is_cli(name: str, args: list) -> bool:
-    """The team-memory CLI itself (``python3 .../memory.py ...``, or ``py -3 .../memory.py``, Windows' launcher): the
-    sanctioned way to write."""
+    """The team-memory CLI itself (``python3 .../memory.py``, ``py -3 .../memory.py``): the sanctioned way to write."""
     if name != "py" and not name.startswith("python"):
         return False
-    while args and sj.word_text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
+    while args and word_text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
         args = args[1:]  # python3 -S memory.py, py -3 memory.py
-    return bool(args) and os.path.basename(sj.word_text(args[0])) == "memory.py"
+    return bool(args) and os.path.basename(word_text(args[0])) == "memory.py"
 
 
-def any_argument(name: str, args: list, state) -> None:
+def any_argument(name: str, args: list, state: State) -> None:
     """An unknown program: denied if an argument names ``.claude`` (``names_store``) or can reach a store.
 
     A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program that is
-    not known to write: only what the line spells out counts here.
-    """
+    not known to write: only what the line spells out counts here."""
     for w in args:
         if any(names_store(plain_text(a), state.stores) for a in w):
-            raise sj.Denied(f"{sj.shown(name)} given a word that names .claude")
+            raise Denied(f"{shown(name)} given a word that names .claude")
         alts = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in w]
         alts = [a for a in alts if not a.startswith("-") and (UNKNOWN not in a or ".claude" in a.lower())]
         if alts:
-            sj.check(alts, state, False, f"{name} given")
+            check(alts, state, False, f"{name} given")
 
 
-def _reader(name: str, args: list, state, stdin):
-    flags = sj.flags_of(args)
-    if name == "sed" and (flags & {"-i", "--in-place"} or any(sj.word_text(a).startswith("-i") for a in args)):
-        for w in sj.operands(args, "ef")[1:] if not flags & {"-e", "-f"} else sj.operands(args, "ef"):
-            sj.check(w, state, False, "sed -i of")
-    elif name in ("awk", "gawk") and any(sj.word_text(a) == "inplace" for a in args):
-        for w in sj.operands(args, "fvF")[1:]:
-            sj.check(w, state, False, f"{name} -i inplace of")
+def _reader(name: str, args: list, state: State, stdin):
+    """A program that reads, unless an option makes it write (``sed -i``, ``sort -o``...); what it prints."""
+    flags = flags_of(args)
+    if name == "sed" and (flags & {"-i", "--in-place"} or any(word_text(a).startswith("-i") for a in args)):
+        _check_each(operands(args, "ef")[0 if flags & {"-e", "-f"} else 1:], state, False, "sed -i of")
+    elif name in ("awk", "gawk") and any(word_text(a) == "inplace" for a in args):
+        _check_each(operands(args, "fvF")[1:], state, False, f"{name} -i inplace of")
     elif name in ("awk", "gawk"):
-        program = next((sj.word_text(a) for a in sj.operands(args, "fvF")), "")
-        if any(c in program for c in (">", "system", "|")) and sj.code_reaches(program, state):
-            raise sj.Denied(f"{name} program that can write")
-    elif name == "sort" and flags & {"-o", "--output"}:
-        option_values(args, ("-o", "--output"), state, "sort -o")
+        program = next((word_text(a) for a in operands(args, "fvF")), "")
+        if any(c in program for c in (">", "system", "|")) and code_reaches(program, state):
+            raise Denied(f"{name} program that can write")
+    elif name in ("sort", "base64"):
+        option_values(args, ("-o", "--output"), state, f"{name} -o")
     elif name == "uniq" or (name == "xxd" and "-r" not in flags):
-        ops = sj.operands(args, "fsw")
-        if len(ops) > 1:
-            sj.check(ops[1], state, False, f"{name} output")
-    elif name == "base64":
-        option_values(args, ("-o", "--output"), state, "base64 -o")
+        _check_each(operands(args, "fsw")[1:2], state, False, f"{name} output")
     elif name == "git":
         return git_command(args, state)
     elif name == "mktemp":
-        ops = sj.operands(args, "p")
-        for w in ops:
-            sj.check(w, state, False, "mktemp in")
+        _check_each(operands(args, "p"), state, False, "mktemp in")
         option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
-            state.run(parse(stdin[1]), state.copy(), None)
+            run_commands(parse(stdin[1]), state.copy(), None)
         if any(UNKNOWN in a for w in args for a in w) and names_store(state.text, state.stores):
-            raise sj.Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
+            raise Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
         any_argument(name, args, state)
+    return _printed(name, args, state, stdin)
+
+
+def _printed(name: str, args: list, state: State, stdin):
     if name == "ls":
-        return ("paths", [absolute(a, state.cwd) + "/" + STAR for w in sj.operands(args) for a in w] or
-                [state.cwd + "/" + STAR])
+        return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) for a in w] or [
+            state.cwd + "/" + STAR]
     if name in ("echo", "printf"):
-        return ("text", " ".join(sj.word_text(w) for w in sj.operands(args)).replace("\\n", "\n"))
+        return "text", " ".join(word_text(w) for w in operands(args)).replace("\\n", "\n")
     if name == "cat" and not args:
         return stdin if stdin and stdin[0] == "text" else None
     if name in ("grep", "rg", "ag", "ack", "egrep", "fgrep"):
-        roots = sj.operands(args, "efABCmdD")[1:] or [[state.cwd]]
-        return ("paths", [absolute(a, state.cwd) + "/" + UNKNOWN for w in roots for a in w] +
-                [absolute(a, state.cwd) for w in roots for a in w])
-    return ("paths", [UNKNOWN])
+        roots = [a for w in operands(args, "efABCmdD")[1:] or [[state.cwd]] for a in w]
+        return "paths", [absolute(a, state.cwd) + suffix for suffix in ("/" + UNKNOWN, "") for a in roots]
+    return "paths", [UNKNOWN]
 
 
-def _cd(name: str, args: list, state):
-    ops = sj.operands(args)
-    if name == "popd" or (ops and sj.word_text(ops[0]) == "-"):
-        state.cwd = UNKNOWN
-    elif not ops:
-        state.cwd = os.path.expanduser("~")
-    else:
-        target = ops[0]
-        state.cwd = absolute(target[0], state.cwd) if len(target) == 1 else UNKNOWN
-    return None
-
-
-def _copy(name: str, args: list, state):
+def _copy(name: str, args: list, state: State) -> None:
     """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
-    flags = sj.flags_of(args)
+    flags = flags_of(args)
     target = option_word(args, "-t", "--target-directory")
-    ops = [w for w in sj.operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
+    sources = [w for w in operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
     if target is None:
-        if len(ops) == 1 and len(ops[0]) > 1:
-            target, sources = ops[0], ops  # mv a/{x,y}.json: braces make the sources and the target
-        elif len(ops) == 1 and name in ("ln", "link"):
-            target, sources = [state.cwd], ops
-        elif len(ops) < 2:
-            return None
+        if len(sources) == 1 and len(sources[0]) > 1:
+            target = sources[0]  # mv a/{x,y}.json: braces make the sources and the target
+        elif len(sources) == 1 and name in ("ln", "link"):
+            target = [state.cwd]
+        elif len(sources) < 2:
+            return
         else:
-            target, sources = ops[-1], ops[:-1]
-    else:
-        sources = ops
+            target, sources = sources[-1], sources[:-1]
     if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
-        return None  # host:path: written on another machine
+        return  # host:path: written on another machine
     if name in ("mv", "gmv") or "--remove-source-files" in flags:
-        for w in sources:
-            sj.check(w, state, True, f"{name} of")
+        _check_each(sources, state, True, f"{name} of")
     if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):
-        for w in sources:
-            sj.check(w, state, False, f"hard {name} to")  # a second name for a memory file: written from outside
+        _check_each(sources, state, False, f"hard {name} to")  # a second name for a memory file: a write from outside
     dest = [absolute(a, state.cwd) for a in target]
-    sj.check(dest, state, False, f"{name} into")
-    if "-T" in flags or "--no-target-directory" in flags:
-        return None
-    names = [last_name(a) for w in sources for a in w]
-    whole = name in ("mv", "gmv", "rclone", "ditto") or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
-    sj.check([d + "/" + n for d in dest for n in names][:sj.MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
-    return None
+    check(dest, state, False, f"{name} into")
+    if not flags & {"-T", "--no-target-directory"}:
+        names = [last_name(a) for w in sources for a in w]
+        whole = name in ("mv", "gmv", "rclone", "ditto") or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+        check([d + "/" + n for d in dest for n in names][:MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
 
 
-def _xargs(name, args, state, stdin):
+def _xargs(name, args, state: State, stdin):
+    """xargs/parallel: the command it runs, given what the pipe listed (``-I`` replaced where it says)."""
     i, replace = 0, None
-    takes = "IiLlnPsdEa"
     while i < len(args):
-        t = sj.word_text(args[i])
+        t = word_text(args[i])
         if not t.startswith("-") or t == "-":
             break
         if t in ("-I", "--replace") and i + 1 < len(args):
-            replace = sj.word_text(args[i + 1])
+            replace = word_text(args[i + 1])
         elif t.startswith("-I") and len(t) > 2:
             replace = t[2:]
-        if len(t) == 2 and t[1] in takes:
-            i += 1
-        i += 1
-    inner = args[i:]
+        i += 2 if len(t) == 2 and t[1] in "IiLlnPsdEa" else 1
+    inner, given = args[i:], _given(stdin)
     if not inner:
         return None
-    given = _given(stdin)
     if replace:
         inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
                  for w in inner]
     else:
         inner = inner + [given]
-    state.command(inner, [[("s", sj.word_text(w))] for w in inner], state, None)
+    judge_command(inner, [[("s", word_text(w))] for w in inner], state, None)
     return None
 
 
@@ -398,70 +348,60 @@ def _given(stdin) -> list:
     if stdin and stdin[0] == "paths":
         return stdin[1] or [UNKNOWN]
     if stdin and stdin[0] == "text" and "$?" not in stdin[1]:
-        return stdin[1].split()[: sj.MAX_ALTERNATIVES] or [UNKNOWN]
+        return stdin[1].split()[:MAX_ALTERNATIVES] or [UNKNOWN]
     return [UNKNOWN]
 
 
-def _shell(args: list, state, stdin):
-    ops = sj.operands(args, "oO")
-    code = None
-    for i, w in enumerate(args):
-        t = sj.word_text(w)
-        if t.startswith("-") and not t.startswith("--") and "c" in t and i + 1 < len(args):
-            code = [sj.plain_text(a) for a in args[i + 1]]
-            break
-    if code is None and (not ops or sj.word_text(ops[0]) == "-" or "-s" in sj.flags_of(args)):
-        code = [stdin[1]] if stdin and stdin[0] == "text" else None
-        if code is None:
-            return None
+def _shell(args: list, state: State, stdin) -> None:
+    """sh/bash -c CODE (each spelling it can have), or code on stdin: judged as a line; a script: its arguments."""
+    code = next(([plain_text(a) for a in args[i + 1]] for i, w in enumerate(args) if word_text(w).startswith("-")
+                 and not word_text(w).startswith("--") and "c" in word_text(w) and i + 1 < len(args)), None)
+    ops = operands(args, "oO")
+    if code is None and (not ops or word_text(ops[0]) == "-" or "-s" in flags_of(args)):
+        code = [stdin[1]] if stdin and stdin[0] == "text" else []
     if code is None:
-        any_argument("sh", args, state)
-        return None
-    for text in code:  # each spelling the code can have (xargs -I, braces)
+        return any_argument("sh", args, state)
+    for text in code:
         if "$?" in text and "claude" in state.text.lower():
-            raise sj.Denied("a shell given code that cannot be known, on a line that names .claude")
-        state.run(parse(text), state.copy(), None)
+            raise Denied("a shell given code that cannot be known, on a line that names .claude")
+        run_commands(parse(text), state.copy(), None)
     return None
 
 
-def _interpreter(lang: str, args: list, state, stdin):
+def _interpreter(lang: str, args: list, state: State, stdin) -> None:
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``codescan``; a script on its arguments."""
     code, i = None, 0
-    inplace = lang in ("perl", "ruby") and any(sj.word_text(a).startswith("-") and "i" in sj.word_text(a)[1:].split("e")[0]
-                                                and not sj.word_text(a).startswith("--") for a in args)
+    inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
+                                                and "i" in word_text(a)[1:].split("e")[0] for a in args)
     while i < len(args):
-        t = sj.word_text(args[i])
-        if t in ("-c", "-e", "-E", "--eval", "-r", "-p", "--print", "-pe", "-ne", "-le", "-lne", "-lpe", "-pie",
-                 "-i.bak") or (lang in ("perl", "ruby") and t[:1] == "-" and t[1:].isalnum() and t.endswith("e")):
+        t = word_text(args[i])
+        if t in CODE_OPTIONS or (lang in ("perl", "ruby") and t[:1] == "-" and t[1:].isalnum() and t.endswith("e")):
             if i + 1 < len(args):
-                code = (code or "") + "\n" + sj.word_text(args[i + 1])
+                code = (code or "") + "\n" + word_text(args[i + 1])
                 i += 1
         elif t == "-m" and lang == "python" and i + 1 < len(args):
-            module = sj.word_text(args[i + 1])
-            if module == "json.tool" and len(sj.operands(args[i + 2:])) <= 1:
-                return None
-            any_argument(module, args[i + 2:], state)
-            return None
+            module = word_text(args[i + 1])
+            if module != "json.tool" or len(operands(args[i + 2:])) > 1:
+                any_argument(module, args[i + 2:], state)
+            return
         elif t == "eval" and lang in ("deno", "bun") and i == 0 and i + 1 < len(args):
-            code = sj.word_text(args[i + 1])
-            i += 1
+            code, i = word_text(args[i + 1]), i + 1
         elif not t.startswith("-"):
             any_argument(lang, args[i:], state)  # a script file, or the code's own arguments
             if code is None:
-                return None
+                return
             break
         i += 1
-    if code is None:
-        code = stdin[1] if stdin and stdin[0] == "text" else None
+    code = code if code is not None else stdin[1] if stdin and stdin[0] == "text" else None
     if inplace:
-        for w in sj.operands(args)[1:] if code is None else [w for w in sj.operands(args)
-                                                              if sj.word_text(w) not in code]:
-            sj.check(w, state, False, f"{lang} -i of")
+        ops = operands(args)
+        _check_each(ops[1:] if code is None else [w for w in ops if word_text(w) not in code], state, False,
+                    f"{lang} -i of")
     if code:
         _code(lang, code, state)
-    return None
 
 
-def _code(lang: str, code: str, state) -> None:
+def _code(lang: str, code: str, state: State) -> None:
     """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
     from .codescan import literal_targets, writes
     if not writes(lang, code):
@@ -470,20 +410,17 @@ def _code(lang: str, code: str, state) -> None:
     if targets is not None:
         removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
         for path in targets:
-            sj.check([path], state, removes, f"{lang} code writing")
-    elif sj.code_reaches(code, state):
-        raise sj.Denied(f"{lang} code that can write into .claude/memory/")
+            check([path], state, removes, f"{lang} code writing")
+    elif code_reaches(code, state):
+        raise Denied(f"{lang} code that can write into .claude/memory/")
 
 
-def _eval(name, args, state, stdin):
-    text = " ".join(sj.word_text(w) for w in args)
-    if "$?" in text and "claude" not in state.text.lower():
-        return None  # eval "$(ssh-agent)": an unknown string that nothing ties to the store
-    state.run(parse(text), state.copy(), None)
-    return None
+def _eval(name, args, state: State, stdin):
+    text = " ".join(word_text(w) for w in args)
+    if "$?" not in text or "claude" in state.text.lower():  # eval "$(ssh-agent)": nothing ties it to the store
+        run_commands(parse(text), state.copy(), None)
 
 
-_HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive,
-             "bsdtar": extract_archive, "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive,
-             "patch": apply_patch, "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval,
-             "zip": zip_output}
+_HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
+             "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive, "patch": apply_patch,
+             "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": zip_output}

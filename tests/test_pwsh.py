@@ -230,6 +230,14 @@ def test_a_windows_path_is_read_by_name_wherever_the_store_is(store):
     assert judge(r"Remove-Item C:\Users\me\app\build\x.json", str(project), [str(memory_root)]) is None
 
 
+def test_a_dotnet_write_from_inside_the_store_is_denied_though_no_word_names_it(store):
+    """.NET calls are held to the class rule (issue 33): run inside a store, a method that writes is denied."""
+    project, memory_root = store
+    for line in (r"[IO.File]::WriteAllText('decisions\x.json', '{}')", r"(Get-Item decisions\x.json).Delete()"):
+        assert judge(line, str(memory_root), [str(memory_root)]) is not None, line
+    assert judge(r"[IO.File]::ReadAllText('decisions\x.json')", str(memory_root), [str(memory_root)]) is None
+
+
 def test_quoting_is_powershells():
     """Single quotes are literal, a backtick escapes, double quotes expand, \\ is a path separator."""
     (cmd,) = parse("Set-Content -Path 'a`b$c' -Value \"x`ty$env:HOME\"")

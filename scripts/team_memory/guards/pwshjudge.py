@@ -18,7 +18,7 @@ from ..base.pathtext import slashed
 from .pwshscan import parse
 from .shelljudge import any_argument, judge_command as bash_command, run_commands as bash_run
 from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, names_store,
-                         plain_text)
+                         plain_text, reach)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 
 
@@ -111,15 +111,13 @@ ALIASES = dict(p.split("=") for p in (
 PWSH_VALUES = tuple("executionpolicy ep ex windowstyle w inputformat outputformat of configurationname "
                     "workingdirectory wd settingsfile custompipename version v".split())
 SHELLS = {"powershell": "pwsh", "pwsh": "pwsh", "powershell_ise": "pwsh", "cmd": "cmd"}
-# .NET methods that write the path (or paths) given first; ``move``/``delete`` remove it.
+# .NET methods that write, move or delete a file (the class rule's ``_UNREAD``).
 WRITE_METHODS = frozenset((
     "writealltext writealllines writeallbytes appendalltext appendalllines appendtext createtext create delete move "
     "copy replace openwrite open encrypt decrypt setattributes setcreationtime setlastwritetime setlastaccesstime "
     "setcreationtimeutc setlastwritetimeutc setlastaccesstimeutc setaccesscontrol createdirectory createsymboliclink "
     "moveto copyto writealltextasync writeallbytesasync writealllinesasync appendalltextasync appendalllinesasync "
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
-TWO_PATHS = frozenset("move copy replace createsymboliclink extracttodirectory createfromdirectory".split())
-REMOVING = frozenset(("delete", "move", "moveto", "replace"))
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
 MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
@@ -161,7 +159,7 @@ def judge(command: str, cwd: str, stores: list):
         text = _read(command)  # PowerShell's * also matches a leading dot: any wildcard counts here
         named = may_name_store(text, stores) or "*" in text or "?" in text
         return "a PowerShell line too long to check in time" if named else None
-    return unread_use(command, state.stores)
+    return unread_use(command, state.stores, state.origin)
 
 
 def _read(command: str) -> str:
@@ -172,11 +170,12 @@ def _read(command: str) -> str:
     return "".join(c for c in text if c not in "'\"\u2018\u2019\u201c\u201d")
 
 
-def unread_use(command: str, stores: list):
-    """The class rule: on a line that names the store, a way of reaching it the reader cannot follow (``_UNREAD``)."""
+def unread_use(command: str, stores: list, cwd: str = ""):
+    """The class rule: on a line that names the store, or run inside one, a way of reaching it the reader cannot
+    follow (``_UNREAD``)."""
     import re  # loaded only for a PowerShell line the reader let through
     text = _read(command)
-    if names_store(text, stores):
+    if names_store(text, stores) or (cwd and reach(cwd, stores, False)):
         for what, pattern in _UNREAD.items():
             if re.search(pattern, text.lower()):
                 return f"{what}, on a line that names .claude"
@@ -210,7 +209,7 @@ def _statement(cmd, state: State, piped):
         value = out[1] if out and out[0] == "paths" else [UNKNOWN]
     elif cmd.calls:
         _expression(cmd, state)
-        if [c[0] for c in cmd.calls] in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
+        if cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
             value = [TEMP_FILE]
     elif cmd.value is not None:
         value = expand(cmd.value, state)
@@ -448,19 +447,6 @@ def _decoded(text: str) -> str:
 
 
 def _expression(cmd, state: State):
-    """.NET calls that write, checked on their paths; the statement's values handed to a pipe."""
-    values = [a for w in cmd.words for e in w[1] for a in expand(e, state)]
-    for method, static, type_name, call_args in cmd.calls:
-        if method not in WRITE_METHODS or (method == "replace" and not static) or "reader" in type_name:
-            continue
-        given = [_abs(a, state) for p in call_args[:2 if method in TWO_PATHS else 1]
-                 for a in (expand(p, state) if p else [UNKNOWN])]
-        if static:
-            check(given, state, method in REMOVING, f".NET {method} of")
-            continue
-        check([_abs(a, state) for a in values if UNKNOWN not in a], state, method in REMOVING, f".NET {method} of")
-        if method in ("moveto", "copyto"):
-            check(given, state, False, f".NET {method} to")
-        if ".claude" in cmd.text.lower().replace("\\", "/"):
-            raise Denied(f".NET {method} on a line that names .claude")
-    return ("paths", [_abs(a, state) for a in values][:MAX_ALTERNATIVES] or [UNKNOWN])
+    """What an expression hands to a pipe: its values. (.NET calls that write are the class rule's, ``_UNREAD``.)"""
+    return "paths", [_abs(a, state) for w in cmd.words for e in w[1] for a in expand(e, state)][:MAX_ALTERNATIVES] or [
+        UNKNOWN]

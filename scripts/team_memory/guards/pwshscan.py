@@ -2,8 +2,8 @@
 
 ``parse(text)`` returns a list of ``PsCommand``: ``kind`` ``"command"`` (a cmdlet, alias or program), ``"assign"``
 (``$name = ...``: ``target``; ``words`` the right side read as a command, ``value`` when it is one plain value) or
-``"expr"`` (``[IO.File]::WriteAllText(...)``; ``calls`` holds ``(method, static, type, args)`` per
-``.Name(...)``/``::Name(...)``). ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` and
+``"expr"`` (``[IO.File]::WriteAllText(...)``; ``calls`` names each ``.Name(...)``/``::Name(...)``, whose arguments
+are read as ``nested``). ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` and
 ``("arg", elements)``, each element a list of parts as ``shellscan`` spells them (``("s", text)`` with ``\\`` as
 ``/`` and glob markers, ``("v", NAME)``: ``$env:NAME``, ``$PWD``, ``$HOME``, ``ps:name`` for a PowerShell variable,
 ``("u", "")`` for what cannot be known). ``redirects``, ``sep`` and ``nested`` (what runs inside ``$(...)``,
@@ -378,10 +378,10 @@ def _redirect(r: Reader):
 
 
 def _expression(r: Reader) -> PsCommand:
-    """An expression statement: its plain values, its method calls and what it nests, to its end."""
+    """An expression statement: its plain values, the methods it calls and what it nests, to its end."""
     cmd = PsCommand("expr", "")
     text, n = r.text, len(r.text)
-    values, last_word, static, type_name = [], "", False, ""
+    values, last_word = [], ""
     while r.i < n:
         c = text[r.i]
         if c in "\n;)}":
@@ -395,73 +395,30 @@ def _expression(r: Reader) -> PsCommand:
         if c in " \t\r+=!,-*/%" or c == "`":
             r.i += 1 if c != "`" else 2
             last_word = "" if c not in " \t" else last_word
-            continue
-        if c == "[":
-            end = r._closing(r.i + 1, "[", "]")
-            type_name = text[r.i + 1:end - 1].lower()
-            r.i = min(end, n)
-            continue
-        if c == "(" and last_word:
-            end = r._closing(r.i + 1, "(", ")")
-            cmd.calls.append((last_word.lower(), static, type_name, _call_args(text[r.i + 1:end - 1], r, cmd)))
-            r.i, last_word = min(end, n), ""
-            continue
-        if c in "({":
+        elif c == "[":
+            r.i = min(r._closing(r.i + 1, "[", "]"), n)
+        elif c in "({":  # a method's arguments, a group or a script block: what they run is read too
+            if c == "(" and last_word:
+                cmd.calls.append(last_word.lower())
             r._group(r.i, c, ")" if c == "(" else "}", cmd.nested)
-            continue
-        if text.startswith("::", r.i) or c == ".":
-            static = text.startswith("::", r.i)
-            r.i += 2 if static else 1
+            last_word = ""
+        elif text.startswith("::", r.i) or c == ".":
+            r.i += 2 if text.startswith("::", r.i) else 1
             j = r.i
             while j < n and (text[j].isalnum() or text[j] == "_"):
                 j += 1
             last_word, r.i = text[r.i:j], j
-            continue
-        if c == ">" or (c in "*123456" and text[r.i + 1:r.i + 2] == ">"):
+        elif c == ">" or (c in "*123456" and text[r.i + 1:r.i + 2] == ">"):
             redirect = _redirect(r)
             if redirect:
                 cmd.redirects.append(redirect)
-            continue
-        before = r.i
-        value = r.element(cmd.nested, EXPR_END)
-        if r.i == before:
-            r.i += 1
-        if c in "$@" or c in SQUOTES or c in DQUOTES:
-            values.append(value)
-        last_word = ""
+        else:
+            before = r.i
+            value = r.element(cmd.nested, EXPR_END)
+            r.i += r.i == before
+            if c in "$@" or c in SQUOTES or c in DQUOTES:
+                values.append(value)
+            last_word = ""
     cmd.words = [("arg", values)] if values else []
     cmd.value = values[0] if len(values) == 1 and not cmd.calls else None
     return cmd
-
-
-def _call_args(inner: str, r: Reader, cmd: PsCommand) -> list:
-    """A method call's arguments: each a list of parts when it is one plain value, else None.
-
-    What an argument runs (``(Join-Path a b)``, ``$(...)``) is read into ``cmd.nested``."""
-    if not inner.strip():
-        return []
-    scan = Reader(inner, r.depth, r.flags, parse)
-    pieces, depth, start, i = [], 0, 0, 0
-    while i < len(inner):
-        c = inner[i]
-        if c in SQUOTES or c in DQUOTES:
-            i = scan._quote_end(i)
-            continue
-        if c == "`":
-            i += 2
-            continue
-        depth += (c in "([{") - (c in ")]}")
-        if c == "," and depth == 0:
-            pieces.append(inner[start:i])
-            start = i + 1
-        i += 1
-    pieces.append(inner[start:])
-    args = []
-    for piece in (p.strip() for p in pieces):
-        one = Reader(piece, r.depth, r.flags, parse)
-        value = one.element(cmd.nested, EXPR_END)
-        whole = bool(piece) and one.i >= len(piece)
-        args.append(value if whole else None)
-        if piece and not whole:
-            r.nested(piece, cmd.nested)  # an expression or a command in parentheses: it runs too
-    return args

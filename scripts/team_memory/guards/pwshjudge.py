@@ -16,7 +16,7 @@ import os
 
 from ..base.pathtext import slashed
 from .pwshscan import parse
-from .shelljudge import any_argument, judge_command as bash_command, run_commands as bash_run
+from .shelljudge import any_argument, judge_command as bash_command
 from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, names_store,
                          plain_text, reach)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
@@ -142,8 +142,7 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
-    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"), bash_run,
-                  bash_command)
+    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"), bash_command)
     flags: dict = {}
     try:
         run(parse(command, 0, flags), state, None)
@@ -292,7 +291,7 @@ def _program(name: str, args: list, state: State) -> None:
     if name == "py":
         name, args = "python", [w for w in args if not (w[0] == "param" and w[1][:1].isdigit())]
     words = [[name]] + [b for w in args for b in _bash_words(w, state)]
-    state.command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
+    bash_command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
 
 
 def _bind(spec: tuple, args: list) -> tuple:

@@ -47,7 +47,7 @@ CODE_OPTIONS = tuple("-c -e -E --eval -r -p --print -pe -ne -le -lne -lpe -pie -
 
 def judge(command: str, cwd: str, stores: list):
     """None if the line cannot change a store, else what can (a short text)."""
-    state = State(cwd, stores, command, run_commands, judge_command)
+    state = State(cwd, stores, command, judge_command)
     flags: dict = {}
     try:
         run_commands(parse(command, 0, flags), state, None)

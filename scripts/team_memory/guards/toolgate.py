@@ -26,32 +26,25 @@ HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttoo
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path", "path")
 MAX_COMMAND = 4000
-# Programs that read and print, never write a file (given no redirection); the value lists
-# the arguments (or their prefixes) that would make one write or run another program.
-READ_ONLY = dict.fromkeys((
-    "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "printf", "which", "stat", "du", "df",
-    "date", "whoami", "uname", "id", "true", "false", "test", "basename", "dirname", "realpath", "readlink", "nl",
-    "cut", "tr", "cmp", "comm", "diff", "cd"), ())
-READ_ONLY["rg"] = ("--pre",)
-READ_ONLY["find"] = ("-delete", "-exec", "-ok", "-fprint", "-fls")
-READ_ONLY["git"] = ("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c")
-GIT_READ_ONLY = ("status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "grep")
-# Test runners, builds and package managers: the full guard judges them only on their arguments
-# (``shellcmds``: an unknown program). Formatters and fixers (``black .``) are left out: their
-# arguments are what they rewrite. ``tests/test_toolgate.py`` checks the full guard knows none.
-ORDINARY = frozenset((
-    "pytest", "py.test", "tox", "nox", "make", "gmake", "ninja", "cmake", "ctest", "meson", "npm", "yarn", "pnpm",
-    "cargo", "go", "mvn", "gradle", "jest", "vitest", "mocha", "mypy", "pyright", "tsc", "rspec", "rake", "bundle",
-    "dotnet", "gcc", "cc", "clang", "g++", "clang++", "javac", "pip", "pip3", "uv", "poetry", "pre-commit"))
-
+# Programs that read and print, never write a file (given no redirection); the value lists the arguments (or their
+# prefixes) that would make one write or run another program.
+READ_ONLY = dict.fromkeys("ls cat head tail wc grep egrep fgrep pwd echo printf which stat du df date whoami uname id "
+                          "true false test basename dirname realpath readlink nl cut tr cmp comm diff cd".split(), ())
+READ_ONLY.update(rg=("--pre",), find=("-delete", "-exec", "-ok", "-fprint", "-fls"),
+                 git=("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c"))
+GIT_READ_ONLY = tuple("status diff log show rev-parse ls-files blame describe shortlog grep".split())
+# Test runners, builds and package managers: the full guard judges them only on their arguments (an unknown program).
+# Formatters and fixers (``black .``) are left out: their arguments are what they rewrite. ``tests/test_toolgate.py``
+# checks the full guard knows none.
+ORDINARY = frozenset("pytest py.test tox nox make gmake ninja cmake ctest meson npm yarn pnpm cargo go mvn gradle jest "
+                     "vitest mocha mypy pyright tsc rspec rake bundle dotnet gcc cc clang g++ clang++ javac pip pip3 "
+                     "uv poetry pre-commit".split())
 # PowerShell's reading cmdlets and aliases (``sort``, ``tee``... left out: on Linux and macOS they are programs).
 PWSH_READ_ONLY = frozenset((
-    "get-content", "gc", "cat", "type", "get-childitem", "gci", "ls", "dir", "select-string", "sls", "test-path",
-    "get-location", "gl", "pwd", "write-output", "echo", "write-host", "get-date", "get-item", "gi",
-    "resolve-path", "split-path", "join-path", "measure-object", "measure", "select-object", "select",
-    "sort-object", "format-table", "ft", "format-list", "fl", "get-process", "get-command", "gcm", "get-help",
-    "get-filehash", "get-unique", "out-string", "out-host", "get-itemproperty", "convertfrom-json",
-))
+    "get-content gc cat type get-childitem gci ls dir select-string sls test-path get-location gl pwd write-output "
+    "echo write-host get-date get-item gi resolve-path split-path join-path measure-object measure select-object "
+    "select sort-object format-table ft format-list fl get-process get-command gcm get-help get-filehash get-unique "
+    "out-string out-host get-itemproperty convertfrom-json").split())
 
 
 def handler(event: str):
@@ -74,13 +67,12 @@ def outside_store(payload: dict) -> bool:
         return False  # working inside a store (or .claude): relative paths land there
     if tool in WRITE_TOOLS:
         return _write_outside(tool_input, cwd, stores)
+    command = tool_input.get("command")
+    if not isinstance(command, str) or len(command) > MAX_COMMAND or not command.isascii():
+        return False
     if tool == "Bash":
-        command = tool_input.get("command")
-        return isinstance(command, str) and _quiet_line(command, stores, cwd)
-    if tool == "PowerShell":
-        command = tool_input.get("command")
-        return isinstance(command, str) and _pwsh_read_only(command, stores)
-    return False
+        return not _names(command, stores) and _quiet_line(command, stores, cwd)
+    return tool == "PowerShell" and not _names(command.replace("\\", "/"), stores) and _pwsh_read_only(command)
 
 
 def _stores(cwd: str) -> list:
@@ -99,12 +91,8 @@ def _stores(cwd: str) -> list:
 def _strings(value):
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        yield from _strings(item)
 
 
 def _inside(path: str, stores: list) -> bool:
@@ -128,20 +116,19 @@ def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
     return True
 
 
+def _names(command: str, stores: list) -> bool:
+    """Does the line hold ``claude``, ``memory`` or a store's path (quotes removed or not)?"""
+    plain, lowered = command.replace("'", "").replace('"', "").lower(), command.lower()
+    return "claude" in plain or "memory" in plain or any(s.replace("\\", "/") in plain or s in lowered for s in stores)
+
+
 def _quiet_line(command: str, stores: list, cwd: str) -> bool:
-    """Only read-only and ordinary commands, none naming ``claude``, ``memory`` or a store."""
-    if len(command) > MAX_COMMAND or not command.isascii():
-        return False
-    plain = command.replace("'", "").replace('"', "").lower()
-    lowered = command.lower()
-    if "claude" in plain or "memory" in plain or any(s in plain or s in lowered for s in stores):
-        return False
+    """Only read-only and ordinary commands (only read-only ones after a ``cd``: later words are relative to it)."""
     commands = simple_commands(command)
     if commands is None:
         return False
-    for words in commands:
-        if words[0] == "cd" and len(commands) > 1:
-            return all(_read_only(w) for w in commands)  # later words are relative to another folder
+    if len(commands) > 1 and any(words[0] == "cd" for words in commands):
+        return all(_read_only(w) for w in commands)
     return all(_read_only(words) or _ordinary(words, stores, cwd) for words in commands)
 
 
@@ -186,15 +173,11 @@ def _ordinary(words: list, stores: list, cwd: str) -> bool:
     return True
 
 
-def _pwsh_read_only(command: str, stores: list) -> bool:
-    """A PowerShell line of read-only cmdlets and plain words (quotes kept, ``\\`` as ``/``) naming no store."""
-    if len(command) > MAX_COMMAND or not command.isascii() or any(c in "@#`$<>(){}[]" for c in command):
+def _pwsh_read_only(command: str) -> bool:
+    """A PowerShell line of read-only cmdlets and plain words (quotes kept, ``\\`` as ``/``)."""
+    if any(c in "@#`$<>(){}[]" for c in command):
         return False
-    text = command.replace("\\", "/")
-    plain = text.replace("'", "").replace('"', "").lower()
-    if "claude" in plain or "memory" in plain or any(s.replace("\\", "/") in plain for s in stores):
-        return False
-    commands = simple_commands(text)
+    commands = simple_commands(command.replace("\\", "/"))
     return commands is not None and all(
         _read_only(words) if words[0].lower() == "git" else words[0].lower() in PWSH_READ_ONLY and not any(
             w.lower().startswith(("-outf", "-filep", "-lit")) for w in words[1:]) for words in commands)
@@ -202,9 +185,6 @@ def _pwsh_read_only(command: str, stores: list) -> bool:
 
 def _read_only(words: list) -> bool:
     name = words[0]
-    if name not in READ_ONLY:
+    if name not in READ_ONLY or (name == "git" and (len(words) < 2 or words[1] not in GIT_READ_ONLY)):
         return False
-    if name == "git" and (len(words) < 2 or words[1] not in GIT_READ_ONLY):
-        return False
-    banned = READ_ONLY[name]
-    return not any(word.startswith(banned) for word in words[1:]) if banned else True
+    return not READ_ONLY[name] or not any(word.startswith(READ_ONLY[name]) for word in words[1:])

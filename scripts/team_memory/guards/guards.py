@@ -25,11 +25,10 @@ from ..records.hookio import project_dir_of
 from ..base.safefs import UnsafePath, is_real_dir, store_problem
 from .shelljudge import judge
 from .shellpaths import reach
-from .toolgate import outside_store
+from .toolgate import WRITE_TOOLS, outside_store
 from ..records.snapshot import save_snapshot
 from ..records.store import find_memory_root, project_root_of, repo_root_of
 
-WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 SHELL_TOOLS = ("Bash", "PowerShell")  # PowerShell: Claude Code's shell tool on Windows, read by ``pwshjudge``
 MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
@@ -129,7 +128,9 @@ def guard_tool_use(payload: dict):
         if _mentions_store(command, stores):
             return _deny("a command line too long to check", None)
     else:
-        line_judge = judge if tool == "Bash" else _pwsh_judge()
+        line_judge = judge
+        if tool == "PowerShell":
+            from .pwshjudge import judge as line_judge  # loaded for PowerShell calls only
         what = line_judge(command, project_dir_of(payload), _judged_stores(payload, stores))
         if what is not None:
             return _deny(what, None)
@@ -144,11 +145,6 @@ def _ordinary(payload: dict) -> bool:
         return outside_store(payload)
     except Exception:  # noqa: BLE001 - unsure: snapshot
         return False
-
-
-def _pwsh_judge():
-    from .pwshjudge import judge as pwsh_judge  # loaded for PowerShell calls only
-    return pwsh_judge
 
 
 def _project_roots(payload: dict, stores: list) -> list:

@@ -16,7 +16,7 @@ depth bound (``flags`` gets ``"unfinished"`` / ``"too deep"``).
 """
 from __future__ import annotations
 
-from .shellscan import MARKERS
+from .shellscan import MARKERS, joined
 
 SQUOTES, DQUOTES, DASHES = "'\u2018\u2019\u201a\u201b", '"\u201c\u201d\u201e', "-\u2013\u2014\u2015"
 END = set(" \t\r\n;|&(){},<>")
@@ -36,9 +36,8 @@ def _literal(text: str) -> list:
 class Reader:
     """A position in a PowerShell line and the ways to read what is there."""
 
-    def __init__(self, text: str, depth: int, flags: dict, parse):
-        """``parse``: the statement reader (``pwshscan.parse``) for what runs inside a group."""
-        self.text, self.i, self.depth, self.flags, self.parse = text, 0, depth, flags, parse
+    def __init__(self, text: str, depth: int, flags: dict):
+        self.text, self.i, self.depth, self.flags = text, 0, depth, flags
 
     def _closing(self, i: int, open_ch: str, close_ch: str) -> int:
         """Index just past the ``close_ch`` balancing an ``open_ch`` before ``i`` (quotes and comments skipped)."""
@@ -80,7 +79,7 @@ class Reader:
 
     def nested(self, source: str, into: list) -> None:
         if self.depth < MAX_DEPTH:
-            into.extend(self.parse(source, self.depth + 1, self.flags))
+            into.extend(parse(source, self.depth + 1, self.flags))
         else:
             self.flags["too deep"] = True
 
@@ -153,13 +152,7 @@ class Reader:
             else:
                 parts.extend(_literal(c))
                 self.i += 1
-        merged = []
-        for part in parts:
-            if merged and part[0] == "s" and merged[-1][0] == "s":
-                merged[-1] = ("s", merged[-1][1] + part[1])
-            else:
-                merged.append(part)
-        return merged
+        return joined(parts)
 
     def _dquoted(self, parts: list, into: list) -> None:
         text, n = self.text, len(self.text)
@@ -194,7 +187,7 @@ class Reader:
         if quote in SQUOTES:
             parts.extend(_literal(body))
         else:
-            inner = Reader(body, self.depth, self.flags, self.parse)
+            inner = Reader(body, self.depth, self.flags)
             while inner.i < len(body):
                 if body[inner.i] == "$":
                     inner._dollar(parts, into)
@@ -238,7 +231,7 @@ class PsCommand:
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     """The statements of a PowerShell line (see the module docstring)."""
-    r = Reader(text, depth, flags if flags is not None else {}, parse)
+    r = Reader(text, depth, flags if flags is not None else {})
     out = []
     while True:
         r.skip_blank()

@@ -175,13 +175,7 @@ class _Reader:
             else:
                 parts.append(("s", MARKERS.get(c, c)))
                 self.i += 1
-        merged = []
-        for part in parts:  # adjacent literal text as one part: "D=" + "x" reads as an assignment
-            if merged and part[0] == "s" and merged[-1][0] == "s":
-                merged[-1] = ("s", merged[-1][1] + part[1])
-            else:
-                merged.append(part)
-        return merged
+        return joined(parts)
 
     def _ansi_c(self) -> str:
         """The text of ``$'...'`` from ``self.i`` to its closing quote, as Bash reads it (``\\x2e``, ``\\056``...)."""
@@ -337,6 +331,17 @@ def _fd_redirect(text: str, i: int) -> bool:
     while j < len(text) and text[j].isdigit():
         j += 1
     return text.startswith((">", "<"), j)
+
+
+def joined(parts: list) -> list:
+    """Adjacent literal text as one part: ``"D=" + "x"`` reads as an assignment."""
+    out = []
+    for part in parts:
+        if out and part[0] == "s" and out[-1][0] == "s":
+            out[-1] = ("s", out[-1][1] + part[1])
+        else:
+            out.append(part)
+    return out
 
 
 def literal(word: list) -> str:

@@ -166,11 +166,11 @@ def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) ->
         return False
     if "memory.py" not in command or len(command) > MAX_COMMAND_CHARS or not shell_literal(command.strip()):
         return False
-    import shlex  # only for a command that names the CLI: kept off the hook's path otherwise
-    try:
-        argv = shlex.split(command)
-    except ValueError:
+    from .toolgate import simple_commands  # the guard's own shell-word reader
+    commands = simple_commands(command)
+    if not commands or len(commands) != 1:
         return False
+    argv = commands[0]
     python = next((name.split() for name in PYTHONS if argv[:len(name.split())] == name.split()), None)
     if python is None:
         return False

@@ -309,13 +309,7 @@ def _arguments(r: Reader, cmd: PsCommand) -> None:
         if r.i >= n:
             return
         c = text[r.i]
-        if c in "\n;)}":
-            cmd.sep = ";"
-            r.i += c == "\n" or c == ";"
-            return
-        if c in "|&":
-            op = text[r.i:r.i + 2] if text[r.i:r.i + 2] in ("||", "&&") else c
-            cmd.sep, r.i = op, r.i + len(op)
+        if _ended(r, cmd, c in "&"):
             return
         redirect = _redirect(r)
         if redirect is not None:
@@ -344,6 +338,19 @@ def _arguments(r: Reader, cmd: PsCommand) -> None:
             r.i += 1
             continue
         cmd.words.append(("arg", values))
+
+
+def _ended(r: Reader, cmd: PsCommand, ampersand: bool) -> bool:
+    """At the statement's end (``;``, a line break, a closing bracket) or a pipe, ``&&``, ``||`` (``&`` too for a
+    command): ``cmd.sep`` says which, and the reader moves past it."""
+    text, c = r.text, r.text[r.i]
+    if c in "\n;)}":
+        cmd.sep = ";"
+        r.i += c == "\n" or c == ";"
+    elif c == "|" or ampersand:
+        cmd.sep = text[r.i:r.i + 2] if text[r.i:r.i + 2] in ("||", "&&") else c
+        r.i += len(cmd.sep)
+    return bool(cmd.sep)
 
 
 def _values(r: Reader, cmd: PsCommand) -> list:
@@ -377,13 +384,7 @@ def _expression(r: Reader) -> PsCommand:
     values, last_word = [], ""
     while r.i < n:
         c = text[r.i]
-        if c in "\n;)}":
-            cmd.sep = ";"
-            r.i += c == "\n" or c == ";"
-            break
-        if c == "|" or text.startswith(("&&", "||"), r.i):
-            op = text[r.i:r.i + 2] if text.startswith(("&&", "||"), r.i) else "|"
-            cmd.sep, r.i = op, r.i + len(op)
+        if _ended(r, cmd, text.startswith("&&", r.i)):
             break
         if c in " \t\r+=!,-*/%" or c == "`":
             r.i += 1 if c != "`" else 2

@@ -54,7 +54,7 @@ def _changed_files(payload: dict, store: str, config: dict):
     return regular, removed, before
 
 
-def _in_git(project: str, blobs: set) -> set:
+def in_git(project: str, blobs: set) -> set:
     """The blob ids among ``blobs`` that git's object database holds (one ``git cat-file`` call)."""
     if not blobs:
         return set()
@@ -69,7 +69,7 @@ def _in_git(project: str, blobs: set) -> set:
 
 def _lost_notes(store: str, project: str, lost: list) -> list:
     """Notes for ``[(path, blob | None, removed?)]``: how to get each previous version back."""
-    committed = _in_git(project, {blob for _, blob, _ in lost if blob})
+    committed = in_git(project, {blob for _, blob, _ in lost if blob})
     notes = []
     for path, blob, removed in lost:
         rel = rel_shown(path, project)

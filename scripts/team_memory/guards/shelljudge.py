@@ -202,8 +202,8 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         state.vars.update((word_text(w), _given(stdin)) for w in operands(args, "adnNptu"))
     elif name == "memory.py" or _is_cli(name, args):
         pass
-    elif name in _HANDLERS:
-        return _HANDLERS[name](name, args, state, stdin)
+    elif name in HANDLERS:
+        return HANDLERS[name](name, args, state, stdin)
     elif name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
         _interpreter("python", args[1:] if args and word_text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
     elif base in SHELLS:
@@ -421,6 +421,6 @@ def _eval(name, args, state: State, stdin):
         run_commands(parse(text), state.copy(), None)
 
 
-_HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
+HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
              "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive, "patch": apply_patch,
              "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": zip_output}

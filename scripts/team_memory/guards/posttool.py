@@ -21,7 +21,8 @@ import os
 
 from ..base.config import load_config
 from ..base.fsutil import LockBusy, store_lock
-from .guards import SHELL_TOOLS, WRITE_TOOLS, rel_shown, shown_text, stores_of, tool_paths, cli
+from .scope import SHELL_TOOLS, cli, rel_shown, shown_text, stores_of, tool_paths
+from .toolgate import WRITE_TOOLS
 from ..derived.refresh import apply_changes
 from ..records.snapshot import cli_writes, copy_path, current_blob, take_snapshot
 from ..records.store import project_root_of

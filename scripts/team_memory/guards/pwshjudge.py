@@ -142,7 +142,7 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
-    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"), bash_command)
+    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"))
     flags: dict = {}
     try:
         run(parse(command, 0, flags), state, None)

@@ -3,8 +3,8 @@
 A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a value that cannot be known: any text,
 ``/`` included) and the glob markers (within one component, never a leading dot). ``reach`` answers, without
 touching the disk, whether some expansion is a store, lies inside one, or (for what removes or moves a folder) holds
-one. ``State`` carries what a line has set (folder, variables), its step and time bounds, and how a nested command
-is judged (``command``, given by ``shelljudge``); ``check`` raises ``Denied``.
+one. ``State`` carries what a line has set (folder, variables) and its step and time bounds; ``check`` raises
+``Denied``.
 """
 from __future__ import annotations
 
@@ -225,17 +225,16 @@ class TimeUp(Exception):
 
 
 class State:
-    """What a line has set so far (folder, variables), its bounds, and how a nested command is judged (``command(words,
-    raw, state, stdin)``, passed in by ``shelljudge``)."""
+    """What a line has set so far (folder, variables) and its bounds in steps and time."""
 
-    def __init__(self, cwd: str, stores: list, text: str, command=None):
-        self.cwd, self.stores, self.text, self.origin, self.command = cwd, stores, text, cwd, command
+    def __init__(self, cwd: str, stores: list, text: str):
+        self.cwd, self.stores, self.text, self.origin = cwd, stores, text, cwd
         self.vars: dict = {}
         self.steps = 0
         self.deadline = time.monotonic() + JUDGE_SECONDS
 
     def copy(self):
-        other = State(self.cwd, self.stores, self.text, self.command)
+        other = State(self.cwd, self.stores, self.text)
         other.vars, other.steps, other.deadline, other.origin = dict(self.vars), self.steps, self.deadline, self.origin
         return other
 

@@ -16,7 +16,7 @@ depth bound (``flags`` gets ``"unfinished"`` / ``"too deep"``).
 """
 from __future__ import annotations
 
-from .shellscan import MARKERS, joined
+from .shellscan import MARKERS, balanced, joined
 
 SQUOTES, DQUOTES, DASHES = "'\u2018\u2019\u201a\u201b", '"\u201c\u201d\u201e', "-\u2013\u2014\u2015"
 END = set(" \t\r\n;|&(){},<>")
@@ -40,25 +40,14 @@ class Reader:
         self.text, self.i, self.depth, self.flags = text, 0, depth, flags
 
     def _closing(self, i: int, open_ch: str, close_ch: str) -> int:
-        """Index just past the ``close_ch`` balancing an ``open_ch`` before ``i`` (quotes and comments skipped)."""
-        text, depth, n = self.text, 1, len(self.text)
-        while i < n:
-            c = text[i]
-            if c == "`":
-                i += 2
-                continue
-            if c in SQUOTES or c in DQUOTES:
-                i = self._quote_end(i)
-                continue
-            if c == open_ch:
-                depth += 1
-            elif c == close_ch:
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            i += 1
-        self.flags["unfinished"] = True
-        return n + 1
+        """Index just past the ``close_ch`` balancing an ``open_ch`` before ``i`` (quotes and escapes skipped)."""
+        end = balanced(self.text, i, open_ch, close_ch, self._skip)
+        if end < 0:
+            self.flags["unfinished"] = True
+        return len(self.text) + 1 if end < 0 else end
+
+    def _skip(self, text: str, i: int) -> int:
+        return i + 2 if text[i] == "`" else self._quote_end(i) if text[i] in SQUOTES or text[i] in DQUOTES else i
 
     def _quote_end(self, i: int) -> int:
         text, n = self.text, len(self.text)

@@ -41,29 +41,34 @@ _NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 MAX_DEPTH = 8
 
 
-def _closing(text: str, i: int, open_ch: str, close_ch: str) -> int:
-    """Index just past the ``close_ch`` that balances the ``open_ch`` before ``i`` (quotes skipped)."""
-    depth, n = 1, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
+def balanced(text: str, i: int, open_ch: str, close_ch: str, skip) -> int:
+    """Index just past the ``close_ch`` that balances an ``open_ch`` before ``i``, -1 if none; ``skip(text, i)``: the
+    index past a quote or an escape at ``i`` (each shell's own), else ``i``. Shared by both readers."""
+    depth = 1
+    while i < len(text):
+        j = skip(text, i)
+        if j > i:
+            i = j
             continue
-        if c == "'":
-            j = text.find("'", i + 1)
-            i = n if j < 0 else j + 1
-            continue
-        if c == '"':
-            i = _dquote_end(text, i + 1)
-            continue
-        if c == open_ch:
-            depth += 1
-        elif c == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i + 1
+        depth += (text[i] == open_ch) - (text[i] == close_ch)
+        if depth == 0:
+            return i + 1
         i += 1
-    return n
+    return -1
+
+
+def _skip(text: str, i: int) -> int:
+    if text[i] == "\\":
+        return i + 2
+    if text[i] == "'":
+        j = text.find("'", i + 1)
+        return len(text) if j < 0 else j + 1
+    return _dquote_end(text, i + 1) if text[i] == '"' else i
+
+
+def _closing(text: str, i: int, open_ch: str, close_ch: str) -> int:
+    end = balanced(text, i, open_ch, close_ch, _skip)
+    return len(text) if end < 0 else end
 
 
 def _dquote_end(text: str, i: int) -> int:

@@ -170,14 +170,14 @@ def _read(command: str) -> str:
 
 
 def unread_use(command: str, stores: list, cwd: str = ""):
-    """The class rule: on a line that names the store, or run inside one, a way of reaching it the reader cannot
-    follow (``_UNREAD``)."""
+    """The class rule: on a line that names the store, a way of reaching it the reader cannot follow (``_UNREAD``);
+    on a line run inside a store, a .NET method that writes (relative paths land in the store)."""
     import re  # loaded only for a PowerShell line the reader let through
     text = _read(command)
-    if names_store(text, stores) or (cwd and reach(cwd, stores, False)):
-        for what, pattern in _UNREAD.items():
-            if re.search(pattern, text.lower()):
-                return f"{what}, on a line that names .claude"
+    named, inside = names_store(text, stores), bool(cwd) and reach(cwd, stores, False)
+    for what, pattern in _UNREAD.items() if named or inside else ():
+        if (named or what.startswith("a .NET")) and re.search(pattern, text.lower()):
+            return f"{what}, on a line that {'names .claude' if named else 'runs inside .claude/memory'}"
     return None
 
 

@@ -1,1 +1,1 @@
-"""Guards: the PreToolUse/PostToolUse handlers (what a tool call may write) and their Bash reader."""
+"""Guards: the PreToolUse/PostToolUse handlers (what a tool call may write), their Bash and PowerShell readers and judges."""

@@ -122,7 +122,7 @@ def memory_root(project: Path) -> Path:
 @dataclass
 class E2EResult:
     returncode: int
-    output: str                      # run_e2e.sh's own report (stdout + stderr)
+    output: str                      # a summary for failure messages: exit, stderr, model errors, hook events
     seconds: float
     requests: list = field(default_factory=list)   # bodies of POST /v1/messages
     events: list = field(default_factory=list)     # claude's stream-json events

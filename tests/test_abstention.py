@@ -44,7 +44,7 @@ def _shown(memory_root, prompt: str) -> list:
     return [h.entry["path"].rsplit("/", 1)[1][:-5] for h in rank(str(memory_root), config, prompt, 5)]
 
 
-@pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])  # 5,000: ~2.5 s, CI runs it
+@pytest.mark.parametrize("size", [50, pytest.param(500, marks=pytest.mark.slow), pytest.param(5000, marks=pytest.mark.slow)])  # 5,000: ~2.5 s, CI runs it
 def test_a_rare_tag_answers_and_a_common_word_stays_silent(memory_root, size):
     _store(memory_root, size)
     rebuild_index(str(memory_root), load_config(str(memory_root)))
@@ -93,7 +93,7 @@ def _compound_store(memory_root, size: int) -> None:
         write(memory_root, record("constraint" if i < 4 else "decision", f"m{i}", title, tags))
 
 
-@pytest.mark.parametrize("size", [50, 500])
+@pytest.mark.parametrize("size", [50, pytest.param(500, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("cached", [False, True])
 def test_a_part_of_a_compound_tag_is_not_a_tag(memory_root, size, cached):
     """``what's our current position on this?`` meets ``sleep-current`` only by a part: it stays silent."""
@@ -117,7 +117,7 @@ def test_compound_parts_can_be_switched_off():
     assert "current" in off[0]
 
 
-@pytest.mark.parametrize("size", [50, 500])
+@pytest.mark.parametrize("size", [50, pytest.param(500, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("cached", [False, True])
 def test_a_number_word_is_no_evidence(memory_root, size, cached):
     """``a three day trip`` meets a title with ``three`` in it by chance: number words are stop words."""
@@ -158,7 +158,7 @@ def _pottery_store(memory_root, size: int) -> None:
           "Maya started a pottery class at the community studio on Thursdays")
 
 
-@pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("size", [50, pytest.param(500, marks=pytest.mark.slow), pytest.param(5000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("cached", [False, True])
 def test_a_question_its_best_memory_explains_answers_under_the_evidence_floor(memory_root, size, cached):
     """One rare body word and a common name: under ``min_evidence``, yet the memory explains the whole question."""
@@ -187,7 +187,7 @@ def _party_store(memory_root, size: int) -> None:
           "He raised 420 for the animal shelter with the charity run")
 
 
-@pytest.mark.parametrize("size", [50, 500, pytest.param(5000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("size", [50, pytest.param(500, marks=pytest.mark.slow), pytest.param(5000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("cached", [False, True])
 def test_two_strong_words_in_one_memory_answer_under_the_evidence_floor(memory_root, size, cached):
     """A name tagged on a fifth of the store and a rare body word, both in the memory the question is
@@ -222,8 +222,8 @@ def test_strong_words_count_exact_matches_of_different_prompt_words():
         assert strong_words([(0, "jon", match("tags", 1.0, "prefix")), (1, "party", match("title", 1.0))], n) == 1
         assert strong_words([(0, "+sleepcurrent", match("tags", 1.0)), (1, "sleep", match("title", 1.0))], n) == 1
     # a word tagged on a third of the store is strong at every size, though its weight falls as the store grows
-    from team_memory.recall.weights import _idf
-    third = [_idf(n / 3, n) / _idf(1, n) for n in (50, 500, 50_000)]
+    from team_memory.recall.weights import idf_weight
+    third = [idf_weight(n / 3, n) / idf_weight(1, n) for n in (50, 500, 50_000)]
     assert third[0] > third[1] > third[2] and all(w > strong_weights(n)["tags"] for w, n in zip(third, (50, 500, 50_000)))
 
 
@@ -240,13 +240,16 @@ def test_a_best_under_min_score_that_answers_is_shown_whatever_its_rounding(memo
     assert _shown(memory_root, "anything on kubernetss") == ["k8s"]  # from the cache
 
 
-@pytest.mark.parametrize("size", [50, 500])
+@pytest.mark.parametrize("size", [50, pytest.param(500, marks=pytest.mark.slow)])
 def test_a_short_form_beside_an_exact_tag_is_at_least_possibly_related(project, memory_root, size):
     """"auth policy": ``auth`` is one memory's tag and a prefix of another's ``authentication``. The second
     scores 0.4 x a tag, under the runner-up floor; with its prefix counted as the word it stands for it
-    reaches it, so it is listed by title under "Possibly related" (plain, cached, the real hook)."""
+    reaches it, so it is listed by title under "Possibly related" (plain, cached, the real hook) when the
+    relevance rule is off (``retrieval.min_distinct`` 0). With the rule on, the memory tagged ``auth``
+    still answers first (the prompt's ordinary words, ``policy`` and ``employees``, prove nothing)."""
     _store(memory_root, size)
     prompt = "what is our auth policy for employees"
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_distinct": 0}}')
     config = load_config(str(memory_root))
     for cached in (False, True):
         if cached:
@@ -259,3 +262,5 @@ def test_a_short_form_beside_an_exact_tag_is_at_least_possibly_related(project, 
     assert "auth-style.json" in out and out.index("Possibly related") < out.index("sso-only.json"), out
     # the short form alone, with no exact match beside it, still answers nothing new
     assert _shown(memory_root, f"what is our {COMMON} policy for employees") == []
+    (memory_root / "memory-config.json").unlink()
+    assert _shown(memory_root, prompt)[:1] == ["auth-style"]

@@ -132,8 +132,9 @@ def test_the_cached_path_orders_the_same(memory_root):
                                               "what time is the interview", "Maya interview"])
 
 
-def _shown(memory_root, answer_shape, prompts) -> list:
-    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"answer_shape": answer_shape}}))
+def _shown(memory_root, answer_shape, prompts, **retrieval) -> list:
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"answer_shape": answer_shape,
+                                                                              **retrieval}}))
     config = load_config(str(memory_root))
     out = []
     for prompt in prompts:
@@ -158,12 +159,14 @@ def test_it_never_breaks_a_silence_nor_crosses_the_related_line(memory_root):
     rebuild_index(str(memory_root), load_config(str(memory_root)))
     prompts = ["when is the next full moon?", "when do we rotate the signing keys?", "how much does the vault cost",
                "what time do we deploy the interview app", "when is Maya's interview?", "how long are the keys kept"]
-    off = _shown(memory_root, 0, prompts)
-    assert off[0] == [] and any(any(related for _, related in hits) for hits in off), off
-    assert _shown(memory_root, 1, prompts) == off
+    for relevance in ({}, {"min_distinct": 0}):  # with the relevance rule, and without it (more related titles)
+        off = _shown(memory_root, 0, prompts, **relevance)
+        assert off[0] == [] and any(any(related for _, related in hits) for hits in off), off
+        assert _shown(memory_root, 1, prompts, **relevance) == off
+        assert _shown(memory_root, 100, prompts, **relevance) == off
+    _shown(memory_root, 1, prompts, min_distinct=0)
     related = rank(str(memory_root), load_config(str(memory_root)), prompts[1], 5)[-1]
     assert related.related() and related.parts.get("answer_shape") == "date"  # a related title that holds a date
-    assert _shown(memory_root, 100, prompts) == off
 
 
 def test_the_real_hook_shows_the_dated_memory_first(project, memory_root):

@@ -177,7 +177,7 @@ def test_doctor_reports_a_broken_config_value_and_a_config_only_change_is_not_st
     assert main(["doctor", "--root", str(project)]) == 0  # valid values, the config-only change is advisory
 
 
-@pytest.mark.slow  # stress: 2,000 memories on disk (small stores above; the pairs themselves: test_view)
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_doctor_finds_near_duplicates_without_comparing_every_pair(tmp_path):
     """Near-duplicate titles at 2,000 memories in one category: found, in seconds (on main every pair:
     about 2,000,000 SequenceMatcher ratios, minutes)."""

@@ -1,6 +1,6 @@
 """A decision that is still active but whose own status says deprecated or superseded (a teammate
 edited the status and did not retire it) comes after the current one on equal words, and the block
-says so; a proposed one is shown as proposed. The seed's ``title_tags`` block stays exactly the seed's.
+says so; a proposed one is shown as proposed.
 """
 from __future__ import annotations
 
@@ -78,13 +78,6 @@ def test_a_proposed_one_is_marked_but_not_moved(memory_root):
 def test_the_cached_path_orders_the_same(memory_root):
     config = _store(memory_root)
     assert_same_results(memory_root, config, [PROMPT, "python dependencies", "poetry"])
-
-
-def test_the_seed_strategy_keeps_the_seed_block(memory_root):
-    config = _store(memory_root, strategy="title_tags")
-    hits = rank(str(memory_root), config, PROMPT, 5)
-    assert _ids(hits)[:2] == ["deps-poetry", "deps-uv"]
-    assert "(decision" not in format_block(hits, config, 4000, 0)
 
 
 def test_the_real_hook_says_superseded(project, memory_root):

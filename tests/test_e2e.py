@@ -70,6 +70,21 @@ def test_saved_memory_stays_out_for_an_unrelated_prompt(installed):
     assert result.seen("haiku about autumn leaves"), "the prompt itself did not reach the model"
 
 
+def test_an_ordinary_coding_prompt_that_shares_a_word_stays_silent(installed):
+    """Issue 32 through the real client: "write a test for the date parser" shares ``test`` with a memory's
+    title and tag, and no memory answers it; the question about that memory still gets it."""
+    mode, project, plugin = installed
+    helpers.write(e2e.memory_root(project), helpers.record("decision", "e2e-playwright", "End-to-end tests run in Playwright",
+                                                           tags=["testing", "playwright", "e2e"]))
+    ordinary = e2e.ask(project, "write a test for the date parser", plugin, label=f"{mode} ordinary")
+    assert ordinary.seen("date parser"), "the prompt itself did not reach the model"
+    # The SessionStart orientation names recent decisions; the per-prompt recall must stay silent.
+    assert not ordinary.seen("[DECISION] End-to-end tests run in Playwright"), ordinary.describe()
+    assert not ordinary.seen(".claude/memory/decisions/e2e-playwright.json"), ordinary.describe()
+    question = e2e.ask(project, "how do we run the playwright tests?", plugin, label=f"{mode} question")
+    assert question.seen("[DECISION] End-to-end tests run in Playwright"), question.describe()
+
+
 def test_memory_command_lists_the_store(installed):
     """/memory (plugin: /team-memory:memory) runs the CLI from the plugin root or the drop-in runtime."""
     mode, project, plugin = installed

@@ -26,6 +26,7 @@ def _entry(rng: random.Random) -> str:
     return relpaths.normalise("/".join(parts) + ("/" if rng.random() < 0.2 else ""))
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @pytest.mark.parametrize("block,head", [(4096, 16384), (100, 64)])
 def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypatch, block, head):
     from team_memory.derived import filemap, filemapwrite
@@ -98,12 +99,12 @@ def test_a_cache_written_before_the_map_is_rebuilt_once(project, memory_root):
     assert cache.meta["filemap"] == MAGIC.decode().strip()
     cache.close()
     from team_memory.base.config import load_config
-    from team_memory.derived.upkeep import _compatible
+    from team_memory.derived.upkeep import cache_compatible
     from team_memory.text.features import features_for
     config = load_config(str(memory_root))
     cache = cachemod.Cache(cachemod.cache_path(str(memory_root)))
     cache.meta.pop("filemap")
-    assert not _compatible(cache, config, features_for(config))
+    assert not cache_compatible(cache, config, features_for(config))
     cache.close()
 
 

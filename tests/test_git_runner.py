@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from helpers import REPO, record, run_cli, write
 
 COMMITTER = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.com", "GIT_COMMITTER_NAME": "Dev",
@@ -67,10 +69,10 @@ def test_no_path_of_ours_fetches_in_a_partial_clone(tmp_path):
         assert not marker.exists(), args
     sys.path.insert(0, str(REPO / "scripts"))
     from team_memory.derived.stalemarks import finish_marks_in_background
-    from team_memory.guards.posttool import _in_git
+    from team_memory.guards.posttool import in_git
     finish_marks_in_background(memory_root)  # what the prompt hook hands over when HEAD moved
     held = git(repo, "hash-object", ".claude/memory/decisions/use-redis.json")  # committed, in the pack
-    assert _in_git(str(repo), {"1" * 40, held}) == {held}  # PostToolUse's look-up: the missing one is not fetched
+    assert in_git(str(repo), {"1" * 40, held}) == {held}  # PostToolUse's look-up: the missing one is not fetched
     time.sleep(0.2)
     assert not marker.exists()
 
@@ -83,6 +85,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_a_timed_out_git_is_stopped_with_everything_it_started(tmp_path, monkeypatch):
     """A git that starts a child (a fetch, a shell) and hangs: at the time-out the whole group is killed."""
     from team_memory.base.gitlog import run_git

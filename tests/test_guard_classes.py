@@ -154,6 +154,7 @@ LONG = [  # ~30 KB each; the nested shapes once took 11-19 s (each level read th
 ]
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @pytest.mark.parametrize("tool,head", LONG, ids=[f"{t}-{h[:8].strip()}" for t, h in LONG])
 def test_a_30_kb_line_that_ends_in_a_store_write_is_denied_within_3_s(store, tool, head):
     project, _ = store
@@ -165,6 +166,7 @@ def test_a_30_kb_line_that_ends_in_a_store_write_is_denied_within_3_s(store, too
     assert took < 3.0, f"{took:.1f} s"
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_a_line_the_judge_gives_up_on_still_has_its_snapshot_and_its_report(store):
     """Past the judge's time a line that names no store runs; the snapshot taken before the judge shows what it did."""
     project, memory_root = store
@@ -187,8 +189,8 @@ def test_a_line_the_judge_gives_up_on_still_has_its_snapshot_and_its_report(stor
     ("PowerShell", "Remove-Item build -Recurse", False)])
 def test_past_its_time_the_judge_denies_a_line_that_can_name_the_store_and_no_other(store, monkeypatch, tool, line,
                                                                                  denied):
-    from team_memory.guards import shellwords
-    monkeypatch.setattr(shellwords, "JUDGE_SECONDS", -1.0)  # out of time at the first command
+    from team_memory.guards import shellpaths
+    monkeypatch.setattr(shellpaths, "JUDGE_SECONDS", -1.0)  # out of time at the first command
     project, memory_root = store
     judge = bash_judge if tool == "Bash" else pwsh_judge
     said = judge(line, str(project), [str(memory_root)])

@@ -204,10 +204,11 @@ def test_an_interpreter_on_path_is_not_reported(project, tmp_path):
     assert hook_python_findings(project, str(bin_dir))[1] == []
 
 
-def test_install_says_it_too(tmp_path, monkeypatch, capsys):
-    """The start times are given, not measured: the message does not depend on how busy the machine is."""
+@pytest.fixture
+def shimmed_project(tmp_path, monkeypatch):
+    """A repository whose hooks meet a shim first on PATH; the start times are given, not measured, so what
+    is said does not depend on how busy the machine is."""
     from team_memory.cli import hookpython
-    from team_memory.cli.main import main
     project = tmp_path / "app"
     (project / ".git").mkdir(parents=True)
     shim(tmp_path / "shims")
@@ -216,9 +217,29 @@ def test_install_says_it_too(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PATH", f"{tmp_path / 'shims'}:/usr/bin:/bin")
     monkeypatch.setattr(hookpython, "start_ms", lambda program, environ=None, runs=0:
                         300.0 if str(tmp_path / "shims") in program else 20.0)
+    return project
+
+
+def test_install_says_it_too(shimmed_project, capsys):
+    from team_memory.cli.main import main
+    project = shimmed_project
     assert main(["install", str(project)]) == 0
     out = capsys.readouterr().out
     assert "a version manager's shim" in out and "claude" in out, out
+
+
+def test_doctor_checks_the_hooks_python_before_the_first_save(shimmed_project, monkeypatch, capsys):
+    """No store yet (a fresh clone, before the first save): doctor still names the shim in front of the hooks
+    and exits 0; the old code said only "nothing to show"."""
+    from team_memory.cli.main import main
+    project = shimmed_project
+    monkeypatch.chdir(project)
+    assert main(["doctor"]) == 0
+    out, err = capsys.readouterr()
+    assert "nothing to show: no memory store" in err
+    assert "hook-python" in out and "a version manager's shim" in out, out
+    assert "the hooks' Python and the installs: no problems; 1 warning(s) above" in out, out
+    assert not (project / ".claude").exists()  # a check, not a first save
 
 
 def test_run_through_pyenv_the_shim_is_still_the_one_the_hooks_meet(tmp_path):

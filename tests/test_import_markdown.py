@@ -13,6 +13,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import run_cli, run_prompt_hook
@@ -358,6 +359,7 @@ def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path):
     assert path.stem == "rotate-the-deploy-key-quarterly", path
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_import_reads_pathological_lines_in_linear_time(tmp_path):
     """A line of 400,000 ``[`` (one search per ``[`` on the old code: 67 s) and a bullet followed by a million
     lazy continuation lines (the piece copied once per line: 31 s) each import in a few seconds."""
@@ -371,3 +373,88 @@ def test_import_reads_pathological_lines_in_linear_time(tmp_path):
         spent = time.process_time() - began
         assert out.returncode in (0, 1) and "Traceback" not in out.stderr, out.stderr
         assert spent < 8, (name, spent)
+
+
+PROSE_MD = """# Contributing
+
+## Pull requests
+
+All changes need to:
+- pass the full test suite,
+- come with a clear issue description, or
+- link an existing issue.
+
+PR titles follow conventional commits: `fix:`, `docs:`, `chore:` and `feat:` prefixes.
+
+See [the contributing guide](CONTRIBUTING.md).
+
+- [Architecture notes](docs/arch.md)
+- <https://example.com/handbook>
+
+## Repository structure
+
+- `src/` - the library
+- `tests/` - the test suite
+- `docs/` - the documentation
+
+## Testing
+
+- Build fixtures with `Model(id=None)` and `strict=False`; keep them in `tests/conftest.py`.
+"""
+
+
+def test_prose_keeps_a_lead_in_with_its_list_and_leaves_out_links_listings_and_code_tags(tmp_path):
+    """What a real CLAUDE.md made on the old code: a lead-in cut from its items ("All changes need to", "come
+    with a clear issue description, or"), memories that are only a link, one constraint per folder of a
+    structure listing, and tags made from code (``idnone``, ``strictfalse``) and from commit prefixes
+    (``fix``, ``docs``, ``chore``) that pulled a PR-title rule into any prompt starting with "fix"."""
+    repo = git_repo(tmp_path / "repo")
+    (repo / "CLAUDE.md").write_text(PROSE_MD, encoding="utf-8")
+    out = run_cli("import", "--from-claude-md", "CLAUDE.md", "--json", cwd=repo)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    records = [m["record"] for m in report["memories"]]
+    by_title = {r["title"]: r for r in records}
+    assert len(records) == 4, sorted(by_title)
+    lead = by_title["All changes need to pass the full test suite"]
+    assert lead["content"]["value"].endswith("- come with a clear issue description, or\n- link an existing issue.")
+    assert not any(t.startswith(("pass ", "come with", "link an")) for t in by_title)
+    assert not any("guide" in t.lower() or "architecture" in t.lower() or "http" in t for t in by_title)
+    assert any("3 piece(s) that are only a link" in note for note in report["notes"])
+    listing = by_title["Repository structure: src/, tests/, docs/"]
+    assert all(f"`{name}/`" in listing["content"]["value"] for name in ("src", "tests", "docs"))
+    pr_rule = next(r for r in records if "conventional commits" in r["title"])
+    fixtures = next(r for r in records if "fixtures" in r["title"])
+    assert not set(pr_rule["tags"]) & {"fix", "docs", "chore", "feat"}, pr_rule["tags"]
+    assert not set(fixtures["tags"]) & {"idnone", "strictfalse", "id", "none", "false"}, fixtures["tags"]
+    assert "conftest.py" in fixtures["tags"] and "src" in listing["tags"]  # a file or folder named in code: a tag
+    assert all(r["tags"][-1] == "claude-md" for r in records)
+    hook = run_prompt_hook(repo, "fix the flaky login test", session="s1").stdout.decode()
+    assert "conventional commits" not in hook, hook
+
+
+def test_a_long_led_list_and_a_long_listing_go_on_in_pieces_under_the_same_lead():
+    items = "".join(f"- rule number {n} says to keep the {n}th module small and its tests beside it\n" for n in range(60))
+    folders = "".join(f"- `pkg{n}/` - the {n}th package of the workspace, with its own tests\n" for n in range(60))
+    pieces, _, _ = split_markdown(f"## Rules\n\nEvery change must follow:\n{items}\n## Layout\n\n{folders}")
+    led = [p for p in pieces if p.headings == ["Rules"]]
+    listed = [p for p in pieces if p.headings == ["Layout"]]
+    for group, lead in ((led, "Every change must follow:"), (listed, "Layout:")):
+        assert len(group) > 1 and all(p.text.startswith(lead + "\n- ") and len(p.text) <= 2_200 for p in group)
+        assert sum(p.text.count("\n- ") for p in group) == 60  # every item kept, none twice
+
+
+def test_every_piece_of_a_long_list_is_imported(tmp_path):
+    """Each piece of a long led list or listing gets a title of its own, so none is taken for another."""
+    repo = git_repo(tmp_path / "repo")
+    items = "".join(f"- rule number {n} says to keep the {n}th module small and its tests beside it\n" for n in range(60))
+    folders = "".join(f"- `pkg{n}/` - the {n}th package of the workspace, with its own tests\n" for n in range(60))
+    (repo / "CLAUDE.md").write_text(f"## Rules\n\nEvery change must follow:\n{items}\n## Layout\n\n{folders}",
+                                    encoding="utf-8")
+    out = run_cli("import", "--from-claude-md", "CLAUDE.md", "--json", cwd=repo)
+    assert out.returncode == 0, out.stderr
+    stored = all_store_text(repo)
+    assert all(f"rule number {n} says" in stored and f"pkg{n}/" in stored for n in range(60))
+    titles = [json.loads(p.read_text())["title"] for p in store_files(repo)]
+    assert len(set(titles)) == len(titles) == json.loads(out.stdout)["created"] >= 4, titles
+    assert any(t.startswith("Layout: pkg0/, pkg1/, pkg2/") for t in titles), titles  # a listing names its folders

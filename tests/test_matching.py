@@ -21,7 +21,7 @@ def entry(cat, title, tags=(), path=None):
 
 
 def smart(min_score=0.0, **retrieval):
-    floors = {"min_score": min_score, "min_relative": 0, "min_evidence": 0, "min_runner_up": 0}
+    floors = {"min_score": min_score, "min_relative": 0, "min_evidence": 0, "min_runner_up": 0, "min_distinct": 0}
     return Smart({"retrieval": {**floors, **retrieval}})
 
 

@@ -99,7 +99,7 @@ def many_cues_config(memory_root):
     return memory_root
 
 
-@pytest.mark.slow  # stress: the real hook held to its whole 3 s scoring deadline (in process, at 0.05 s: below)
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_many_accepted_quadratic_cues_keep_stop_within_its_time(project, many_cues_config):
     """Each cue passes the check, yet 100 of them on every line is minutes of work: only the first
     ``MAX_EXTRA_CUES`` run, and the deadline is checked between patterns, not only between lines."""
@@ -121,12 +121,14 @@ def test_many_accepted_quadratic_cues_keep_stop_within_its_time(project, many_cu
     assert f"at most {triage.MAX_EXTRA_CUES} triage.extra_cues" in proc.stderr.decode()
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_doctor_names_too_many_cues(project, many_cues_config):
     proc = run_cli("doctor", "--root", many_cues_config)
     problem = [line for line in proc.stdout.splitlines() if "extra_cues" in line]
     assert len(problem) == 1 and "60 cues" in problem[0] and "merge cues" in problem[0], proc.stdout
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_the_deadline_is_checked_between_patterns(monkeypatch):
     """One line, many slow cues: scoring stops at its deadline, not after every cue has run on the line."""
     config = load_config(None)

@@ -113,6 +113,7 @@ def test_a_home_or_drive_behind_dot_segments_is_refused_too(entry):
     assert relpaths.problem(entry) is not None
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @settings(max_examples=1000, deadline=None)
 @given(st.text(alphabet="ab/.\\ \t*~:?[]!-é\x00\n", max_size=16))
 def test_the_stored_form_is_stored_as_it_is(entry):

@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 RUNTIME = [REPO / "hooks", REPO / "scripts"]
 ALLOWED_OPTIONAL = {"rapidfuzz", "yaml"}  # yaml: export/import in YAML only
@@ -49,6 +51,7 @@ def test_runtime_is_stdlib_only():
     assert not bad, bad
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_optional_imports_are_guarded():
     for base in RUNTIME:
         for path in base.rglob("*.py"):

@@ -1,12 +1,13 @@
-"""The seed's scoring tables and worked examples A, B and C, with their exact scores."""
+"""The prior plugin's scoring (the evaluation's baseline, ``seed_scorer``): its tables and worked examples A, B and C,
+with their exact scores."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from helpers import pin_seed_strategy, record, write
+from helpers import record, write
 from team_memory.base.config import load_config
+from seed_scorer import SeedScorer as TitleTags, score_description, score_entry
 from team_memory.recall.rank import rank
-from team_memory.recall.scoring import TitleTags, score_description, score_entry
 from team_memory.text.tokens import tokenize
 
 RUNBOOK_DESC = "Step-by-step procedures for diagnosing and fixing specific errors or issues"
@@ -72,17 +73,16 @@ def test_worked_examples_through_the_full_ranking(memory_root):
     write(memory_root, record("preference", "python-type-hints", "Always use type hints in Python",
                               ["python", "typing"], days_ago=200))
     write(memory_root, record("constraint", "api-auth", "API auth rate limit", ["api", "auth", "rate"], days_ago=200))
-    pin_seed_strategy(memory_root)
     config = load_config(str(memory_root))
     config["categories"]["runbook"]["description"] = RUNBOOK_DESC
     config["categories"]["preference"]["description"] = PREFERENCE_DESC
 
-    hits = rank(str(memory_root), config, "fix pydantic import error in tests", 5, now=now)
+    hits = rank(str(memory_root), config, "fix pydantic import error in tests", 5, now=now, strategy=TitleTags(config))
     assert [(h.entry["title"], h.score) for h in hits][:1] == [("Fix pydantic ImportError", 14)]  # 13 + recency 1
-    hits = rank(str(memory_root), config, "always prefer type hint convention", 5, now=now)
+    hits = rank(str(memory_root), config, "always prefer type hint convention", 5, now=now, strategy=TitleTags(config))
     assert [(h.entry["title"], h.score) for h in hits if h.entry["category"] == "PREFERENCE"] == [
         ("Always use type hints in Python", 6)]
-    hits = rank(str(memory_root), config, "authentication policy", 5, now=now)
+    hits = rank(str(memory_root), config, "authentication policy", 5, now=now, strategy=TitleTags(config))
     assert "API auth rate limit" not in [h.entry["title"] for h in hits]
 
 
@@ -90,11 +90,10 @@ def test_category_priority_breaks_ties(memory_root):
     for cat, mid in [("session_summary", "s"), ("tech_debt", "t"), ("runbook", "r"), ("preference", "p"),
                      ("constraint", "c"), ("decision", "d")]:
         write(memory_root, record(cat, mid, "zebra crossing", []))
-    pin_seed_strategy(memory_root)
     config = load_config(str(memory_root))
     for cat in config["categories"]:
         config["categories"][cat]["description"] = ""
-    hits = rank(str(memory_root), config, "zebra crossing now", 10)
+    hits = rank(str(memory_root), config, "zebra crossing now", 10, strategy=TitleTags(config))
     assert [h.entry["category"] for h in hits] == ["DECISION", "CONSTRAINT", "PREFERENCE", "RUNBOOK", "TECH_DEBT",
                                                    "SESSION_SUMMARY"]
     assert len({h.score for h in hits}) == 1

@@ -15,7 +15,7 @@ from team_memory.derived.index import read_index
 from team_memory.derived.refresh import rebuild_index
 from team_memory.edits.purge import purge_retired
 from team_memory.recall.rank import rank
-from team_memory.recall.scoring import get_strategy
+from team_memory.recall.matching import get_strategy
 from team_memory.edits.transfer import import_records
 from team_memory.edits.write import create_memory, set_status, update_memory
 
@@ -88,7 +88,7 @@ def test_purge_and_import_patch_the_index(memory_root, monkeypatch):
     _assert_like_a_full_rebuild(memory_root, config, ["restart celery", "decision two kafka", "redis"])
 
 
-@pytest.mark.parametrize("strategy", ["smart", "title_tags"])
+@pytest.mark.parametrize("strategy", ["smart"])
 def test_a_patch_with_a_different_strategy_rebuilds(memory_root, strategy):
     config = _store(memory_root, 5)
     other = dict(config, retrieval=dict(config.get("retrieval", {}), match_strategy=strategy))
@@ -155,11 +155,11 @@ def test_a_writer_after_a_change_behind_the_cache_re_lists_the_folder(memory_roo
 
 
 def test_background_listing_hands_back_results_and_errors():
-    join = upkeep._in_background(lambda a, b: a + b, 2, 3)
+    join = upkeep.in_background(lambda a, b: a + b, 2, 3)
     assert join() == 5 and join() == 5  # joined twice: the same result, no second wait
 
     def boom():
         raise OSError("gone")
-    join = upkeep._in_background(boom)
+    join = upkeep.in_background(boom)
     with pytest.raises(OSError):
         join()

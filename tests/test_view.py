@@ -155,6 +155,7 @@ def test_out_naming_a_folder_is_refused(tmp_path, capsys):
 
 
 
+@pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 def test_near_duplicates_are_doctors_pairs_found_without_comparing_every_pair():
     import random
     from difflib import SequenceMatcher

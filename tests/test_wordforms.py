@@ -59,7 +59,8 @@ def test_a_question_in_the_base_form_meets_the_past_form(memory_root):
 
 def test_at_half_the_points_of_the_word_itself(memory_root):
     _store(memory_root)
-    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 0, "min_evidence": 0}}))
+    (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 0, "min_evidence": 0,
+                                                                          "min_distinct": 0}}))
     config = load_config(str(memory_root))
     [lost] = rank(str(memory_root), config, "lost", 1)
     [lose] = rank(str(memory_root), config, "lose", 1)

@@ -7,10 +7,11 @@ prints their results for people (aligned text, colour only on a terminal) or scr
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter
 
 from ..base.cliname import user_cli
-from .main import UsageError, add_command
+from .main import NoStore, UsageError, add_command
 from .doctor import examine, repair
 from ..base.model import CATEGORIES, STATUSES
 from ..edits.purge import grace_days, purge_retired
@@ -49,16 +50,27 @@ def register(subparsers, common) -> None:
 
 
 def cmd_doctor(ctx) -> int:
-    root, config = ctx.memory_root, ctx.config
     if ctx.args.temp_age < 0:
         raise UsageError("--temp-age must be 0 or more")
-    findings = examine(root, config, temp_min_age=ctx.args.temp_age)
     from .hookpython import findings as hook_python
-    findings += hook_python()  # the interpreter every hook starts: a version manager's shim costs every call
     from .doctor import user_plugin_too
+    try:
+        root = ctx.memory_root
+    except NoStore as exc:  # no store yet: the hooks' Python and the installs are checked all the same
+        from ..records.exposure import hide_secrets
+        print(f"nothing to show: {hide_secrets(str(exc))}", file=sys.stderr)
+        project = project_root_of(os.getcwd()) or os.getcwd()
+        return _doctor_report(ctx, hook_python() + user_plugin_too(project), "the hooks' Python and the installs")
+    findings = examine(root, ctx.config, temp_min_age=ctx.args.temp_age)
+    findings += hook_python()  # the interpreter every hook starts: a version manager's shim costs every call
     findings += user_plugin_too(os.path.dirname(os.path.dirname(os.path.abspath(root))))
     if ctx.args.fix and any(f.fixable for f in findings):
-        repair(root, config, findings)
+        repair(root, ctx.config, findings)
+    return _doctor_report(ctx, findings)
+
+
+def _doctor_report(ctx, findings: list, checked: str = "") -> int:
+    """Each finding, then one summary line (``checked``: what was checked when there is no store)."""
     remaining = [f for f in findings if not f.fixed and (not f.warning or ctx.args.strict)]
     from ..records.exposure import shown_message, shown_name
     if ctx.args.json:
@@ -78,6 +90,8 @@ def cmd_doctor(ctx) -> int:
     warned = sum(1 for f in findings if f.warning and not f.fixed)
     summary = (f"{len(remaining)} problem(s) remain" if remaining else
                f"no problems; {warned} warning(s) above" if warned else "the store is healthy")
+    if checked:
+        summary = f"{checked}: {summary if remaining or warned else 'nothing to fix'}"
     if fixable and not ctx.args.fix:
         summary += f"; {fixable} can be fixed with: {CLI} doctor --fix"
     print(summary)

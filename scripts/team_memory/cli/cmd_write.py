@@ -270,7 +270,7 @@ def checked_related(memory_root: str, values: list) -> list:
 def _warn_missing(ctx, result) -> None:
     """One stderr line when the written memory's related files name a file that is not there (kept all
     the same: it may be about to be created), saying that ``review`` lists the memory until it is."""
-    from ..derived.filechanges import _exists
+    from ..derived.filechanges import exists_unlinked
     from ..records.relpaths import is_glob, usable
     from ..records.store import load_memory
     try:
@@ -278,7 +278,7 @@ def _warn_missing(ctx, result) -> None:
     except (OSError, ValueError, AttributeError):
         return
     project = project_root_of(os.path.dirname(os.path.dirname(result.path)))  # <store>/<folder>/<id>.json
-    missing = [e for e in entries if not is_glob(e) and not e.endswith("/") and _exists(project, e) is False]
+    missing = [e for e in entries if not is_glob(e) and not e.endswith("/") and exists_unlinked(project, e) is False]
     if not missing:
         return
     import shlex

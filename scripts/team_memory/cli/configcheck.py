@@ -53,10 +53,11 @@ def config_problems(stored: dict) -> list:
     out += extra_cue_problems(stored.get("triage"))
     strategy = stored.get("retrieval", {}).get("match_strategy") if isinstance(stored.get("retrieval"), dict) else None
     if isinstance(strategy, str):
-        from ..recall.scoring import STRATEGIES
+        from ..recall.matching import STRATEGIES
         if strategy not in STRATEGIES:
-            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}; "
-                                                    "smart is used instead", False))
+            retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
+            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}"
+                                                    f"{retired}; smart is used instead", False))
     return out
 
 

@@ -26,7 +26,7 @@ from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path
 from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
-from ..base.safefs import is_link, is_real_dir, linked_part, read_regular, read_text
+from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
 from .relcheck import linked_entries, update_fix
@@ -100,11 +100,19 @@ def _norm_title(title: str) -> str:
 
 
 def examine(memory_root: str, config: dict, now: float | None = None, temp_min_age: float = TEMP_MIN_AGE) -> list:
+    """Every finding of the store: links, the config, stray files, each memory, ids, titles, derived files."""
     now = time.time() if now is None else now
     config_path = os.path.join(memory_root, CONFIG_NAME)
     found = _links(memory_root) + _config_findings(memory_root, config_path)
     files, conflicted_index = _file_findings(memory_root, now, temp_min_age)
-    found += files + _memory_findings(memory_root, config)
+    found += files
+    memories, seen_ids, invalid, titles = _memory_findings(memory_root, config)
+    found += memories + _id_findings(memory_root, seen_ids, invalid)
+    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
+    for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
+        path_a, path_b = titles[a][2], titles[b][2]
+        found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
+                             "have nearly the same title", "merge them: update one, retire the other", warning=True))
     if not conflicted_index and index_is_stale(memory_root, config):
         only_config = _only_config_is_newer(memory_root, config, config_path)
         found.append(Finding("stale-index", _rel(memory_root, index_path(memory_root)),
@@ -116,7 +124,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
 
 
 def _config_findings(memory_root: str, config_path: str) -> list:
-    """An unreadable ``memory-config.json``, or each setting in it that is wrong (``configcheck``)."""
+    """memory-config.json unreadable, or a setting out of range (``configcheck``)."""
     if not os.path.lexists(config_path) or is_link(config_path):
         return []
     rel = _rel(memory_root, config_path)
@@ -132,8 +140,8 @@ def _config_findings(memory_root: str, config_path: str) -> list:
                     warning=advisory) for setting, message, advisory in config_problems(stored)]
 
 
-def _file_findings(memory_root: str, now: float, temp_min_age: float):
-    """``(findings, conflicted_index)``: old temp files, quarantined files and merge-conflict markers."""
+def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
+    """``(findings, whether index.md holds conflict markers)``: old temp files, quarantined files, merge conflicts."""
     found, conflicted_index = [], False
     for path in _store_files(memory_root):
         name = os.path.basename(path)
@@ -146,12 +154,13 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float):
             except OSError:
                 continue
             if old:
-                found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that was "
-                                     "killed", "delete it (--fix does)", fixable=True))
+                found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that was killed",
+                                     "delete it (--fix does)", fixable=True))
             continue
         if inside[0] == QUARANTINE and name.endswith(".json"):
-            found.append(Finding("quarantined", _rel(memory_root, path), "was written outside the CLI, was invalid "
-                                 "and was moved aside", "read it, save what is useful with 'save' or 'add', then delete it"))
+            found.append(Finding("quarantined", _rel(memory_root, path),
+                                 "was written outside the CLI, was invalid and was moved aside",
+                                 "read it, save what is useful with 'save' or 'add', then delete it"))
             continue
         if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
             continue
@@ -162,55 +171,37 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float):
         if _CONFLICT.search(text):
             is_index = path == index_path(memory_root)
             conflicted_index |= is_index
-            found.append(Finding("conflict", _rel(memory_root, path), "holds git merge-conflict markers (<<<<<<<, "
-                                 "=======, >>>>>>>)", "rebuild it (--fix does)" if is_index else
+            found.append(Finding("conflict", _rel(memory_root, path),
+                                 "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
+                                 "rebuild it (--fix does)" if is_index else
                                  "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
                                  fixable=is_index))
     return found, conflicted_index
 
 
-def _memory_findings(memory_root: str, config: dict) -> list:
-    """What is wrong with each memory file (invalid, a bad id, a leak, a related file through a link), then ids
-    used in two folders and near-duplicate titles."""
-    found: list = []
-    seen_ids: dict = {}
-    invalid: set = set()
-    link_cache: dict = {}
-    titles = []
+def _memory_findings(memory_root: str, config: dict) -> tuple:
+    """``(findings, id -> paths, invalid paths, active titles)`` over every memory file."""
+    found, seen_ids, invalid, titles, link_cache = [], {}, set(), [], {}
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
         seen_ids.setdefault(memory_id, []).append(path)
-        record, findings = _memory_file(memory_root, config, path, memory_id, link_cache)
-        found += findings
-        if any(f.kind == "invalid" for f in findings):
-            invalid.add(path)
+        try:
+            record = load_memory(path)
+        except (NotARecord, OSError):
+            record = None
+        ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
+        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid, link_cache)
         if record is not None and record_status(record) == "active":
             titles.append((category, _norm_title(record["title"]), path))
-    for memory_id, paths in seen_ids.items():
-        if len(paths) > 1:
-            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
-            found.append(Finding("duplicate-id", ", ".join(_rel(memory_root, p) for p in paths),
-                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
-                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
-                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
-                                 "; fix the invalid one first, then --fix can give it a new id"),
-                                 fixable=not invalid.intersection(paths[1:])))
-    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
-    for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
-        found.append(Finding("near-duplicate", f"{_rel(memory_root, titles[a][2])}, {_rel(memory_root, titles[b][2])}",
-                             "have nearly the same title", "merge them: update one, retire the other", warning=True))
-    return found
+    return found, seen_ids, invalid, titles
 
 
-def _memory_file(memory_root: str, config: dict, path: str, memory_id: str, link_cache: dict):
-    """``(record or None, findings)`` for one memory file."""
-    rel = _rel(memory_root, path)
-    found = []
+def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set,
+                     link_cache: dict) -> list:
+    """One memory (``names``: its id and its folder/id): a file name that is not an id, schema problems
+    (``invalid`` gets its path), its related files, leaks."""
+    (memory_id, ref), rel, found = names, _rel(memory_root, path), []
     problems = check_file(path, config, memory_root)
-    try:
-        record = load_memory(path)
-    except (NotARecord, OSError):
-        record = None
     leak_pairs = set(leaks(record, config)) if record is not None else set()
     schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
     leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
@@ -221,8 +212,8 @@ def _memory_file(memory_root: str, config: dict, path: str, memory_id: str, link
         bad.source = path
         found.append(bad)
         schema = [p for p in schema if p.field != "id"]
-    ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
     if schema:
+        invalid.add(path)
         found.append(Finding("invalid", rel, "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
                              f"see: validate {rel}" if id_problem(memory_id) is not None else
                              update_fix(CLI, ref, record, schema, project_root_of(memory_root)) or
@@ -236,7 +227,22 @@ def _memory_file(memory_root: str, config: dict, path: str, memory_id: str, link
                        fixable=not unclosed and not schema)
         leak.source = path  # the reported path shows hidden characters as "?"
         found.append(leak)
-    return record, found
+    return found
+
+
+def _id_findings(memory_root: str, seen_ids: dict, invalid: set) -> list:
+    """An id used in more than one folder."""
+    found = []
+    for memory_id, paths in seen_ids.items():
+        if len(paths) > 1:
+            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
+            found.append(Finding("duplicate-id", ", ".join(_rel(memory_root, p) for p in paths),
+                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
+                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
+                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
+                                 "; fix the invalid one first, then --fix can give it a new id"),
+                                 fixable=not invalid.intersection(paths[1:])))
+    return found
 
 
 def _foreign_markers(memory_root: str) -> list:
@@ -399,24 +405,33 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
 PLUGIN_ID = "team-memory@team-memory"
 
 
+def user_json(path: str):
+    """A JSON file of the user's own Claude configuration, or None. A link there is the user's own doing (a
+    dotfiles manager), so it is followed; a FIFO, a device or a folder is never opened, and 1 MB at most is read."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            return json.loads(f.read(1_000_000).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 def user_plugin_too(project: str, home: str | None = None) -> list:
     """A warning when this project has the drop-in install and the user also installed the plugin at user
     scope (``~/.claude/plugins/installed_plugins.json`` or ``~/.claude/settings.json`` enabledPlugins, as
-    Claude Code 2.1.330 writes them): every hook then runs twice. Nothing is read through a link (``safefs``)."""
-    if not is_real_dir(os.path.join(project, ".claude", "team-memory")):
+    Claude Code 2.1.330 writes them): every hook then runs twice. The project's drop-in folder counts only
+    as a real folder (a link there is not followed)."""
+    if not is_real_dir(os.path.join(project, ".claude")) or not is_real_dir(os.path.join(project, ".claude", "team-memory")):
         return []
-    home = home or os.path.expanduser("~")
+    config = os.path.join(home or os.path.expanduser("~"), ".claude")
     hits = []
-    for rel, key in ((".claude/plugins/installed_plugins.json", "plugins"), (".claude/settings.json", "enabledPlugins")):
-        try:
-            if linked_part(home, rel):
-                continue
-            data = json.loads(read_text(os.path.join(home, *rel.split("/")), 1_000_000) or "null")
-        except (OSError, ValueError):  # UnsafePath: a FIFO, a device, a file too large
-            continue
+    for rel, key in ((os.path.join("plugins", "installed_plugins.json"), "plugins"), ("settings.json", "enabledPlugins")):
+        data = user_json(os.path.join(config, rel))
         entry = data.get(key) if isinstance(data, dict) else None
         if isinstance(entry, dict) and entry.get(PLUGIN_ID):
-            hits.append("~/" + rel)
+            hits.append("~/.claude/" + rel.replace(os.sep, "/"))
     if not hits:
         return []
     return [Finding("double-hooks", ".claude/team-memory",

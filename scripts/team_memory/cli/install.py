@@ -46,10 +46,12 @@ RUNTIME_FILES = (
     "hooks.json", "LICENSE",
     "hooks/*.py",
     "scripts/memory.py", "scripts/team_memory/*.py", "scripts/team_memory/*/*.py",
+    "scripts/team_memory/recall/ordinary.txt",
     "templates/memory-config.default.json", "templates/schemas/*.schema.json", "templates/demo/*/*.json",
 )
 # Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
-DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_cli_docs.py", "scripts/make_schemas.py", "scripts/triage_eval.py")
+DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_cli_docs.py", "scripts/make_ordinary.py", "scripts/make_schemas.py",
+            "scripts/triage_eval.py")
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 # Braced: a hook's shell expands it (sh, bash, Git Bash) and Claude Code rewrites it to ${env:...} for PowerShell,

@@ -12,7 +12,7 @@ fallback. Content fills the category's schema with what the text says and no mor
 a stated reason says "not stated in the source" rather than invent one.
 
 Ids are the title's slug, so the same source line gives the same id on every run and a second import
-finds it taken and adds nothing. Where the client keeps auto memory: ``automemory``.
+finds it taken and adds nothing. A piece that is only a link is left out (a pointer, not a rule). Where the client keeps auto memory: ``automemory``.
 """
 from __future__ import annotations
 
@@ -55,8 +55,9 @@ class Proposal:
     why: str  # what chose the category
 
 
-def plain(text: str) -> str:
-    """Markdown emphasis and links dropped: ``**x**`` -> ``x``, ``[x](url)`` -> ``x``; one line."""
+def plain(text: str, link_text: bool = True) -> str:
+    """Markdown emphasis and links dropped: ``**x**`` -> ``x``, ``[x](url)`` -> ``x`` (nothing when not
+    ``link_text``); one line."""
     out, i, memo = [], 0, {}
     while i < len(text):
         ch = text[i]
@@ -65,7 +66,7 @@ def plain(text: str) -> str:
             end = _next(text, ")", close + 2, memo) if close > 0 else -1
             newline = _next(text, "\n", i, memo)
             if close > 0 and end > 0 and not 0 <= newline < end:
-                out.append(text[i + 1:close])
+                out.append(text[i + 1:close] if link_text else " ")
                 i = end + 1
                 continue
         if text.startswith("**", i) or text.startswith("__", i):
@@ -86,10 +87,10 @@ def _next(text: str, sub: str, start: int, memo: dict) -> int:
     return found
 
 
-def title_of(text: str) -> str:
-    """The first sentence, cut at a word boundary to fit a title."""
+def title_of(text: str, whole: bool = False) -> str:
+    """The first sentence (the first line when ``whole``), cut at a word boundary to fit a title."""
     line = plain(text.split("\n", 1)[0])
-    for stop in (". ", "; ", ": "):
+    for stop in () if whole else (". ", "; ", ": "):
         at = line.find(stop)
         if 20 <= at:
             line = line[:at]
@@ -116,7 +117,8 @@ def _words(text: str) -> list:
 
 
 def tags_of(headings: list, text: str, source_tag: str) -> list:
-    """Words of the nearest headings, code names in backticks, and where it came from; at most 8."""
+    """Words of the nearest heading, file and folder names in backticks (``file_name``), and where it came
+    from (always kept); at most 8."""
     tags: list = []
 
     def add(word: str) -> None:
@@ -129,10 +131,40 @@ def tags_of(headings: list, text: str, source_tag: str) -> list:
             add(word)
     parts = text.split("`")
     for code in parts[1::2][:6]:
-        if 1 < len(code) <= 30 and " " not in code.strip():
+        if file_name(code):
             add(code.strip().strip("/").split("/")[-1])
-    add(source_tag)
-    return tags[:8]
+    tags = tags[:7]
+    add(source_tag)  # always kept: it says where the memory came from
+    return tags
+
+
+def file_name(code: str) -> bool:
+    """Inline code that names a file or folder (``src/``, ``pyproject.toml``): the only code that makes a
+    tag. An expression (``id=None``), a value (``fix:``), a function (``os.replace``) or a plain word is what
+    the text says, not a topic."""
+    code = code.strip()
+    if not (1 < len(code) <= 60 and all(ch.isalnum() or ch in "_.-/" for ch in code)
+            and any(ch.isalpha() for ch in code)):
+        return False
+    last = code.rstrip("/").rpartition("/")[2].lstrip(".")
+    if "." not in last:
+        return "/" in code or code.startswith(".")  # a folder, a path without an extension, a dotfile
+    extension = last.rpartition(".")[2]
+    return 0 < len(extension) <= 5 and extension.isalnum() and extension.islower()
+
+
+FILLER = frozenset({"see", "also", "read", "more", "details", "docs", "documentation", "here", "link", "links",
+                    "for", "in", "at", "on", "the", "a", "an", "and", "or", "of", "to"})
+
+
+def only_links(text: str) -> bool:
+    """A piece that is nothing but links (``[Architecture](docs/arch.md)``, ``See <https://...>.``): a pointer
+    to where the rules are, not a rule."""
+    rest = plain(text, link_text=False)
+    words = [w.lower() for w in rest.replace("<", " ").replace(">", " ").split()]
+    has_link = rest != plain(text) or any(w.startswith(("http://", "https://")) for w in words)
+    words = [w for w in words if not w.startswith(("http://", "https://"))]
+    return has_link and not [w for w in _words(" ".join(words)) if w not in FILLER]
 
 
 def _hint(headings: list) -> str | None:
@@ -230,7 +262,7 @@ def _topic_piece(pieces: list, front: dict) -> tuple:
     lines, reason = [], ""
     for piece in pieces:
         body = piece.text if piece.kind != "steps" else "\n".join(f"{i}. {s}" for i, s in enumerate(piece.steps, 1))
-        if piece.lead:
+        if piece.lead and piece.kind == "steps":  # a led bullet list holds its lead already
             body = piece.lead + "\n" + body
         for line in body.split("\n"):
             key = plain(line).lower()
@@ -291,19 +323,27 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
                   "content": content}
         lines = f"{pieces[0].first}-{pieces[-1].last}" if pieces[-1].last != pieces[0].first else str(pieces[0].first)
         return [Proposal(record, where, lines, why)], notes
+    links = 0
     for piece in pieces:
         text = piece.text.strip()
         if index and piece.kind == "bullet" and _pointer(text):
             continue  # the topic file it names is read on its own
+        if text and only_links(text):
+            links += 1
+            continue
         category, why = classify(text or " ".join(piece.steps), piece.headings, cues, piece.kind == "steps")
         if piece.kind == "steps":
-            title_src = piece.lead or (plain(piece.headings[-1]) if piece.headings else piece.steps[0])
-        else:
-            title_src = text
-        title = title_of(scrubbed(title_src))
+            title = title_of(scrubbed(piece.lead or (plain(piece.headings[-1]) if piece.headings else piece.steps[0])))
+        elif piece.kind == "listing":  # "Repository structure: src/, tests/, docs/"
+            names = [(item.split("`")[1:2] or item.split()[:1] or [""])[0] for item in text.split("\n- ")[1:]]
+            title = title_of(scrubbed(f"{piece.lead} {', '.join(n for n in names if n)}"), whole=True)
+        else:  # a lead-in reads on into its first item: "All changes need to pass the full test suite"
+            title = title_of(scrubbed(piece.lead[:-1] + " " + text.split("\n- ", 2)[1] if piece.lead else text))
         record = {"category": category, "id": slugify(title), "title": title,
                   "tags": tags_of([scrubbed(h) for h in piece.headings[-1:]],
                                   scrubbed(text + " " + " ".join(piece.steps)), source_tag),
                   "content": content_for(category, text, piece.steps, piece.lead, piece.headings, where)}
         out.append(Proposal(record, where, piece.lines, why))
+    if links:
+        notes.append(f"{where}: {links} piece(s) that are only a link left out (a pointer, not a rule)")
     return out, notes

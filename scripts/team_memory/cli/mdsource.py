@@ -7,6 +7,10 @@ lines it came from:
 - a bullet (``-``, ``*``, ``+``) is one piece, with its indented continuation and sub-bullets;
 - a run of numbered items (``1.``, ``2)``) is one piece of ``steps``; a paragraph just before it that
   ends with ``:`` ("To release a version:") is its ``lead``, not a piece of its own;
+- a lead-in paragraph ending with ``:`` ("All changes need to:") and the bullets under it are one piece:
+  its items are the rest of its sentence, never memories of their own;
+- a run of bullets that lists the repository (under a "structure", "layout" or "directories" heading, or
+  each naming a file or folder first: "`src/` - the library") is one piece, led by its heading;
 - any other paragraph is one piece;
 - fenced code and tables are never split: they stay, as text, with the piece before them in the same
   section (or make a paragraph of their own);
@@ -26,11 +30,12 @@ from ..records.privacy import FORMATS, find_sections
 
 MAX_SOURCE_CHARS = 2_000_000  # a CLAUDE.md larger than this is not a CLAUDE.md
 MAX_PIECE_CHARS = 20_000  # a piece stops growing here (a memory's text holds 10,000): appending stays linear
+LIST_CHARS = 2_000  # a led list or a listing longer than this goes on in a new piece with the same lead
 
 
 @dataclass
 class Piece:
-    kind: str  # "bullet", "steps" or "paragraph"
+    kind: str  # "bullet", "steps", "listing" (``_listings``) or "paragraph"
     headings: list
     text: str = ""
     steps: list = field(default_factory=list)
@@ -181,9 +186,32 @@ class _Cutter:
         target.last = max(target.last, last)
 
     def bullet(self, n: int, body: str) -> None:
+        if self.current is not None and self.current.kind == "bullet" and self.current.lead and not self.para:
+            if len(self.current.text) + len(body) <= LIST_CHARS:
+                self.current.text += f"\n- {body}"  # the next item of a led list
+                self.current.last = n
+            else:  # a long list goes on in a piece of its own, under the same lead
+                self.current = Piece("bullet", self.heading_texts(), text=f"{self.current.lead}\n- {body}",
+                                     lead=self.current.lead, first=n, last=n)
+                self.pieces.append(self.current)
+            return
         self.flush_para()
+        lead = self.lead_paragraph()
+        if lead is not None:  # "All changes need to:" and its items: one piece
+            self.current = Piece("bullet", self.heading_texts(), text=f"{lead.text}\n- {body}", lead=lead.text,
+                                 first=lead.first, last=n)
+            self.pieces[-1] = self.current
+            return
         self.current = Piece("bullet", self.heading_texts(), text=body, first=n, last=n)
         self.pieces.append(self.current)
+
+    def lead_paragraph(self):
+        """The paragraph just before a list that introduces it (ends with ``:``), or None."""
+        last = self.pieces[-1] if self.pieces else None
+        if (last is not None and last.kind == "paragraph" and last.headings == self.heading_texts()
+                and last.text.rstrip().endswith(":") and "\n" not in last.text):
+            return last
+        return None
 
     def step(self, n: int, body: str) -> None:
         if self.current is not None and self.current.kind == "steps":
@@ -192,9 +220,8 @@ class _Cutter:
             return
         lead, first = "", n
         self.flush_para()
-        last = self.pieces[-1] if self.pieces else None
-        if (last is not None and last.kind == "paragraph" and last.headings == self.heading_texts()
-                and last.text.rstrip().endswith(":") and "\n" not in last.text):
+        last = self.lead_paragraph()
+        if last is not None:
             lead, first = last.text, last.first  # "To release a version:" introduces the list
             self.pieces.pop()
         self.current = Piece("steps", self.heading_texts(), steps=[body], lead=lead, first=first, last=n)
@@ -270,4 +297,49 @@ def split_markdown(text: str) -> tuple:
         blank_before = False
         n += 1
     cut.close()
-    return [p for p in cut.pieces if (p.text.strip() or p.steps)], front, blanked
+    return _listings([p for p in cut.pieces if (p.text.strip() or p.steps)]), front, blanked
+
+
+LISTING_WORDS = ("structure", "layout", "directories", "directory", "folders", "tree")
+
+
+def _names_a_path(text: str) -> bool:
+    """The item starts with a file or folder name in backquotes (``src/``, ``**`pyproject.toml`**``)."""
+    s = text.lstrip("*_ ")
+    end = s.find("`", 1) if s.startswith("`") else -1
+    name = s[1:end] if 0 < end <= 120 else ""
+    return bool(name) and ("/" in name or "." in name.strip(".")) and all(
+        ch.isalnum() or ch in "_.-/" for ch in name)
+
+
+def _listing_item(piece: Piece) -> bool:
+    return piece.kind == "bullet" and not piece.lead and bool(piece.headings) and (
+        any(w in piece.headings[-1].lower() for w in LISTING_WORDS) or _names_a_path(piece.text))
+
+
+def _led(piece: Piece, heading: str) -> Piece:
+    piece.kind, piece.lead = "listing", heading + ":"
+    piece.text = f"{piece.lead}\n- {piece.text}"
+    return piece
+
+
+def _listings(pieces: list) -> list:
+    """Each run of bullets that lists the repository (``_listing_item``, one section) made one piece, led by
+    its heading (a new one past ``LIST_CHARS``); a single path-first bullet elsewhere stays as it is."""
+    out: list = []
+    listing = None  # the piece the current run is gathered into
+    for piece in pieces:
+        prev = out[-1] if out else None
+        if not (_listing_item(piece) and prev is not None and prev.headings == piece.headings
+                and (prev is listing or _listing_item(prev))):
+            out.append(piece)
+            continue
+        if prev is not listing:  # the run's first item becomes the listing
+            listing = _led(prev, piece.headings[-1])
+        if len(listing.text) + len(piece.text) > LIST_CHARS:  # full: this item starts the next one
+            listing = _led(piece, piece.headings[-1])
+            out.append(listing)
+            continue
+        listing.text += f"\n- {piece.text}"
+        listing.last = piece.last
+    return out

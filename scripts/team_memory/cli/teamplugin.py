@@ -22,7 +22,6 @@ from .settingsjson import InstallError, is_our_hook, read_settings, write_settin
 MARKETPLACE = "team-memory"             # .claude-plugin/marketplace.json's "name" (a test keeps them equal)
 PLUGIN_ID = "team-memory@team-memory"   # plugin.json's "name" @ the marketplace
 DEFAULT_SOURCE = "team-memory/team-memory"  # the repository plugin.json names (GitHub owner/repo)
-GITHUB_REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
 # What a git or GitHub marketplace source checks out (git sparse-checkout, cone mode: the files at the top are
 # always there, hooks.json and LICENSE among them): the runtime and the manifests, not tests/, docs/ or
 # benchmarks/. Claude Code copies that checkout into the plugin cache, so the installed copy is the runtime
@@ -43,6 +42,17 @@ def _scp_like(text: str) -> bool:
     return bool(at and colon and name(user) and name(host) and path) and not any(c.isspace() for c in path)
 
 
+OWNER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def github_repo(text: str) -> bool:
+    """``owner/repo`` as GitHub spells it: an owner of letters, digits and ``-`` (not first), one ``/``, a repository
+    name of letters, digits, ``.``, ``_`` and ``-`` (plain string checks: linear on any input)."""
+    owner, slash, repo = text.partition("/")
+    return (bool(slash and owner and repo) and owner[0] != "-" and set(owner) <= OWNER_CHARS
+            and set(repo) <= OWNER_CHARS | {".", "_"})
+
+
 def marketplace_source(text: str) -> dict:
     """A marketplace source object from what a user types: ``owner/repo`` (GitHub), a git URL (``https://``,
     ``ssh://``, ``git@host:path``, ``file://``), both checked out sparsely (``SPARSE_PATHS``), or ``./path`` /
@@ -52,7 +62,7 @@ def marketplace_source(text: str) -> dict:
         raise InstallError(f"a marketplace source of {len(text)} characters is not one (at most {MAX_SOURCE_CHARS})")
     if re.fullmatch(r"(https?|ssh|git|file)://\S+", text) or _scp_like(text):
         return {"source": "git", "url": text, "sparsePaths": list(SPARSE_PATHS)}
-    if GITHUB_REPO.fullmatch(text) and not text.startswith("."):
+    if github_repo(text):
         return {"source": "github", "repo": text, "sparsePaths": list(SPARSE_PATHS)}
     if text.startswith(("./", "../", "/", "~")) or os.path.isabs(text):
         return {"source": "directory", "path": os.path.abspath(os.path.expanduser(text))}

@@ -167,8 +167,8 @@ _NONE_U32 = _u32(b"")
 ITEMSIZE = _u32(bytes(4)).itemsize
 
 
-_json_dumps = fastjson.dumps
-_encode = fastjson.encode
+json_dumps = fastjson.dumps
+encode_value = fastjson.encode
 
 
 def delta_path(path: str) -> str:
@@ -239,7 +239,7 @@ def _check_meta(meta: dict, data_size: int) -> None:
         raise CacheInvalid("dead out of range")
 
 
-def _open_part(path: str, optional: bool = False):
+def open_part(path: str, optional: bool = False):
     """``(fd, meta, data start)``; None for an optional file that is missing or unusable."""
     try:  # never read through a link (team-memory never makes one), never blocked by a FIFO
         fd = open_read(path)  # O_NOFOLLOW, or lstat/fstat where there is none
@@ -289,10 +289,10 @@ class Cache:
 
     def _open(self) -> None:
         for _ in range(3):
-            delta = _open_part(delta_path(self.path), optional=True)
+            delta = open_part(delta_path(self.path), optional=True)
             if delta is not None:
                 self.fds.append(delta[0])
-            base_fd, base_meta, base_start = _open_part(self.path)
+            base_fd, base_meta, base_start = open_part(self.path)
             self.fds.append(base_fd)
             self.fd = base_fd
             gen = base_meta.get("gen", 0)
@@ -337,7 +337,7 @@ class Cache:
     def raw(self, name: str) -> bytes:
         return self._read(name, 0, self.loc[name][2])
 
-    def _section(self, name: str, kind: str):
+    def section(self, name: str, kind: str):
         value = self._loaded.get(name)
         if value is None:
             data = self.raw(name)
@@ -352,26 +352,26 @@ class Cache:
 
     @property
     def keys(self) -> list:
-        return self._section("keys", "lines")
+        return self.section("keys", "lines")
 
     @property
     def pos(self) -> array:
-        return self._section("pos", "u32")
+        return self.section("pos", "u32")
 
     @property
     def order(self) -> array:
-        return self._section("order", "u32")
+        return self.section("order", "u32")
 
     @property
     def ocat(self) -> bytes:
-        return self._section("ocat", "bytes")
+        return self.section("ocat", "bytes")
 
     # --- lookups ------------------------------------------------------------------
     def _blob(self):
         """``(keys as bytes, koff)``: what the bisection reads."""
         blob = self._loaded.get("keys_blob")
         if blob is None:
-            blob = self._loaded["keys_blob"] = (self.raw("keys"), self._section("koff", "u32"))
+            blob = self._loaded["keys_blob"] = (self.raw("keys"), self.section("koff", "u32"))
         return blob
 
     def n_keys(self) -> int:
@@ -524,7 +524,7 @@ class Cache:
         xpost = self.xpost
         out = []
         if dead:
-            kpost = self._section("kpost", "u32")
+            kpost = self.section("kpost", "u32")
         for i, key in enumerate(self.keys):
             if key[-1] in suffixes:
                 if dead and kpost[i + 1] - kpost[i] + len(xpost.get(key, ())) <= len(dead):
@@ -546,7 +546,7 @@ class Cache:
 
     def items(self):
         """``(id, item)`` for every live id, in index order (the ``ents`` section read once)."""
-        eoff = self._section("eoff", "u32")
+        eoff = self.section("eoff", "u32")
         ents = self.raw("ents") + (self.raw("xents") if "xents" in self.loc else b"")
         for ident in self.order:
             yield ident, unpack_item(fastjson.loads(ents[eoff[ident]:eoff[ident + 1]]))

@@ -13,11 +13,11 @@ import time
 
 from ..base.fsutil import atomic_write_bytes
 from ..base.safefs import make_dir, open_create
-from .cache import (CACHE_DIR, FILE_COLUMNS, FORMAT, ITEMSIZE, MAGIC, _encode, _json_dumps, _open_part,
+from .cache import (CACHE_DIR, FILE_COLUMNS, FORMAT, ITEMSIZE, MAGIC, encode_value, json_dumps, open_part,
                    cache_path, delta_path, usual_block_line, usual_sort_key)
 
 
-def _cache_folder(memory_root: str) -> str:
+def cache_folder(memory_root: str) -> str:
     """``<store>/.cache``, created if missing; never a link (``safefs.UnsafePath``), never written through one."""
     folder = make_dir(os.path.join(memory_root, CACHE_DIR))
     try:
@@ -33,7 +33,7 @@ def _last_gen(path: str) -> int:
     """The highest generation the base or the delta at ``path`` speaks of (0 when none)."""
     gens = [0]
     for part, key in ((path, "gen"), (delta_path(path), "base_gen")):
-        got = _open_part(part, optional=True)
+        got = open_part(part, optional=True)
         if got is not None:
             os.close(got[0])
             value = got[1].get(key)
@@ -47,7 +47,7 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
 
     ``sections``: name -> bytes, in order.
     """
-    _cache_folder(memory_root)
+    cache_folder(memory_root)
     path = cache_path(memory_root)
     gen = max(time.time_ns(), _last_gen(path) + 1)
     _write_file(path, dict(meta, gen=gen), sections)
@@ -59,7 +59,7 @@ def write_cache(memory_root: str, meta: dict, sections: dict) -> None:
 
 def write_delta(memory_root: str, base_gen: int, meta: dict, sections: dict) -> None:
     """Replace the delta of base ``base_gen`` atomically (the base is left as it is)."""
-    _cache_folder(memory_root)
+    cache_folder(memory_root)
     _write_file(delta_path(cache_path(memory_root)), dict(meta, base_gen=base_gen), sections)
 
 
@@ -70,7 +70,7 @@ def _write_file(target: str, meta: dict, sections: dict) -> None:
         table[name] = [offset, len(data)]
         offset += len(data)
     meta = dict(meta, format=FORMAT, byteorder=sys.byteorder, itemsize=ITEMSIZE, sections=table, data_size=offset)
-    head = _json_dumps(meta).encode("utf-8")
+    head = json_dumps(meta).encode("utf-8")
     atomic_write_bytes(target, [MAGIC + str(len(head)).encode() + b"\n" + head, *sections.values()], durable=False)
 
 
@@ -91,7 +91,7 @@ def files_section(table: dict) -> bytes:
     names = []
     for name in table:
         if "\n" in name or "\r" in name or name.startswith('"'):
-            name = "".join(_encode(name))
+            name = "".join(encode_value(name))
         names.append(name)
     head = "\n".join(names).encode("utf-8", "surrogateescape") + b"\0"
     head += b"\0" * (-len(head) % 8)

@@ -96,7 +96,7 @@ def find_missing(items: list, project: str) -> bool:
         for entry in item.entries:
             if entry not in checked:
                 if not is_glob(entry) and not entry.endswith("/"):
-                    checked[entry] = _exists(project, entry)
+                    checked[entry] = exists_unlinked(project, entry)
                 else:
                     if tracked is None:
                         tracked, folders = _tracked(project)
@@ -129,7 +129,7 @@ def _tracked(project: str):
     return files, folders
 
 
-def _exists(project: str, entry: str):
+def exists_unlinked(project: str, entry: str):
     """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
     is a link: what lies behind it is outside what git tracks, and is not looked at."""
     from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT

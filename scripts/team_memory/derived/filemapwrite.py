@@ -49,13 +49,13 @@ def write_map(memory_root: str, related: dict) -> None:
     """Replace the map with one built from ``related`` (``{memory path: [entries]}``). Under the store lock."""
     from ..base.config import warn
     from ..base.fsutil import atomic_write_bytes
-    from .cachewrite import _cache_folder
+    from .cachewrite import cache_folder
     data = encode_map(related)
     if len(data) > MAX_MAP_BYTES:
         warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
              f"until fewer related_files entries are stored")
         data = encode_map({})
-    _cache_folder(memory_root)
+    cache_folder(memory_root)
     atomic_write_bytes(map_path(memory_root), data, durable=False)
 
 

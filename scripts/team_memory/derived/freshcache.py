@@ -13,7 +13,7 @@ import time
 
 from . import cache as cachemod
 from .cache import Cache, CacheInvalid
-from .freshness import _compatible, stale_folders
+from .freshness import cache_compatible, stale_folders
 from ..base.config import category_folders, warn
 
 
@@ -43,7 +43,7 @@ def _checked(path: str, config: dict, strategy, unsure: bool = True):
         return None, False, None
     try:
         from .filemap import head_is_sound
-        ok = _compatible(cache, config, strategy) and head_is_sound(os.path.dirname(os.path.dirname(path)))
+        ok = cache_compatible(cache, config, strategy) and head_is_sound(os.path.dirname(os.path.dirname(path)))
         return cache, ok, stale_folders(cache, category_folders(config), unsure=unsure) if ok else None
     except (KeyError, TypeError, ValueError, CacheInvalid):
         return cache, False, None
@@ -119,8 +119,8 @@ def hand_over(memory_root: str, module: str = "team_memory.derived.freshcache",
     folder = os.path.join(memory_root, cachemod.CACHE_DIR)
     try:
         if not os.path.isdir(folder) or os.path.islink(folder):
-            from .cachewrite import _cache_folder
-            folder = _cache_folder(memory_root)  # (made with its .gitignore; never a link)
+            from .cachewrite import cache_folder
+            folder = cache_folder(memory_root)  # (made with its .gitignore; never a link)
     except OSError:
         return False
     marker = f"{function}.starting"

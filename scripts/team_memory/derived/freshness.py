@@ -35,7 +35,7 @@ def describes(cache: Cache, config: dict) -> bool:
 FILEMAP_MAGIC = b"team-memory file map 2\n"  # ``filemap.MAGIC`` (a test keeps them equal): the prompt hook loads no filemap
 
 
-def _compatible(cache: Cache, config: dict, strategy) -> bool:
+def cache_compatible(cache: Cache, config: dict, strategy) -> bool:
     """The cache was written for ``config`` and ``strategy`` (its version), with a file map."""
     meta = cache.meta
     return (meta.get("filemap") == FILEMAP_MAGIC.decode().strip() and meta.get("strategy") == strategy.name
@@ -101,7 +101,7 @@ def _files_unchanged(cache: Cache, category: str, folder_path: str, written) -> 
     """
     section = "f:" + category
     if section not in cache.loc:
-        return not _memory_stats(folder_path)[0]
+        return not memory_stats(folder_path)[0]
     data = cache.raw(section)
     cut = data.find(b"\0")
     names = data[:cut].split(b"\n") if cut > 0 else []
@@ -130,11 +130,11 @@ def _files_unchanged(cache: Cache, category: str, folder_path: str, written) -> 
 
 def _unchanged_slowly(cache: Cache, section: str, folder_path: str) -> bool:
     table = cachemod.parse_files_section(cache.raw(section))
-    names, stats = _memory_stats(folder_path)
-    return len(table) == len(names) and all(_recorded(table.get(n)) == _stamp(st) for n, st in zip(names, stats))
+    names, stats = memory_stats(folder_path)
+    return len(table) == len(names) and all(recorded_stamp(table.get(n)) == version_stamp(st) for n, st in zip(names, stats))
 
 
-def _memory_stats(folder_path: str):
+def memory_stats(folder_path: str):
     """``(names, stats)``: the memory files of one folder, in the order the folder lists them,
     and their ``lstat`` results.
 
@@ -170,7 +170,7 @@ def _memory_stats(folder_path: str):
     return names, stats
 
 
-def _stamp(st) -> tuple:
+def version_stamp(st) -> tuple:
     """What tells one version of a memory file from another: inode, mtime, size, ctime.
 
     An in-place rewrite keeps the inode, can keep the size and have its mtime set back,
@@ -178,7 +178,7 @@ def _stamp(st) -> tuple:
     return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
 
 
-def _recorded(old) -> tuple:
-    """The ``_stamp`` part of a file table row ``(ino, mtime_ns, size, id, ctime_ns)``."""
+def recorded_stamp(old) -> tuple:
+    """The ``version_stamp`` part of a file table row ``(ino, mtime_ns, size, id, ctime_ns)``."""
     return (old[0], old[1], old[2], old[4]) if old is not None else (None,)
 

@@ -1,7 +1,7 @@
 """Memory files read for the derived files: bounded, never through a link, into index entries.
 
 ``read_memory_file`` reads one file (a link, a FIFO or a file over ``MAX_MEMORY_BYTES`` is
-refused); ``_Reader`` turns it into an index entry and the strategy's features, within a deadline.
+refused); ``Reader`` turns it into an index entry and the strategy's features, within a deadline.
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def _skipped(path: str, memory_root: str, exc: Exception) -> None:
     warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
 
 
-class _Reader:
+class Reader:
     """Turns memory files into index entries, with the tag clean-up memoised.
 
     ``deadline`` (a ``time.monotonic()`` value): ``read`` raises ``OutOfTime`` once it has passed.

@@ -15,28 +15,28 @@ import time
 from . import cache as cachemod
 from .cache import NO_CATEGORY, Cache, file_stamp, folder_mtime, racy
 from .cachewrite import f64_bytes, files_section, pack_item, u32_bytes, write_cache
-from .freshness import _compatible, _memory_stats, _stamp, describes  # noqa: F401 - _compatible found here too
+from .freshness import cache_compatible, memory_stats, version_stamp, describes  # noqa: F401 - cache_compatible found here too
 from ..base.config import category_folders
 from ..text.features import features_for
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY, display_name
 from ..records.store import NotARecord, parse_memory
-from .reader import _Reader, read_memory_file
+from .reader import Reader, read_memory_file
 
 CAT_CODE = {display_name(c): i for i, c in enumerate(CATEGORIES)}
 COMPACT_MIN = 1000  # patched-in entries tolerated before a full rebuild compacts the cache
 
 
-def _index_file(memory_root: str) -> str:
+def index_file(memory_root: str) -> str:
     return os.path.join(memory_root, INDEX_NAME)
 
 
 def _memory_names(folder_path: str) -> dict:
-    """name -> ``_stamp`` of the memory files of one folder, in listing order."""
-    names, stats = _memory_stats(folder_path)
-    return dict(zip(names, map(_stamp, stats)))
+    """name -> ``version_stamp`` of the memory files of one folder, in listing order."""
+    names, stats = memory_stats(folder_path)
+    return dict(zip(names, map(version_stamp, stats)))
 
 
-def _unsettled_names(table: dict, written: int) -> set:
+def unsettled_names(table: dict, written: int) -> set:
     """The files of a table stamped too close to when the cache was taken: they may have
     changed again within the same clock tick, unseen, so they are read again."""
     recent = written - cachemod.RACY_NS
@@ -44,7 +44,7 @@ def _unsettled_names(table: dict, written: int) -> set:
             if max(old[1], old[4]) > recent and (racy(old[1], written) or racy(old[4], written))}
 
 
-def _in_background(fn, *args):
+def in_background(fn, *args):
     """Start ``fn(*args)`` in a thread; returns ``join()``, which waits and gives its result (or raises).
 
     For the folder listings: ``lstat`` releases the GIL, so a listing overlaps the Python
@@ -79,11 +79,11 @@ def _in_background(fn, *args):
     return join
 
 
-def _list_folders(paths: dict) -> dict:
+def list_folders(paths: dict) -> dict:
     return {folder: _memory_names(path) for folder, path in paths.items()}
 
 
-def _stat_names(folder_path: str, names) -> dict:
+def stat_names(folder_path: str, names) -> dict:
     """``_memory_names`` for just ``names`` (those that are memory files and exist)."""
     out = {}
     if os.path.islink(folder_path):
@@ -96,7 +96,7 @@ def _stat_names(folder_path: str, names) -> dict:
         except OSError:
             continue
         if st.st_mode & 0o170000 == 0o100000:  # a regular file
-            out[name] = _stamp(st)
+            out[name] = version_stamp(st)
     return out
 
 
@@ -104,7 +104,7 @@ def sort_key(entry: dict) -> list:
     return [entry["category"], entry["title"].lower(), entry["path"]]
 
 
-def _item(strategy, line: str, key: list, entry: dict, features, reread, when: float) -> list:
+def cache_item(strategy, line: str, key: list, entry: dict, features, reread, when: float) -> list:
     """The cache item of one index line: ``[parsed entry | None, features | None, sort key, block line | None,
     time]`` (``when``: the record's ``times.record_time``).
 
@@ -123,10 +123,10 @@ def _item(strategy, line: str, key: list, entry: dict, features, reread, when: f
         except (OSError, NotARecord):
             record = None
         features = strategy.prepare_entry(parsed, record)
-    return [parsed, features, key, block_line(parsed, getattr(strategy, "seed_block", False)), when]
+    return [parsed, features, key, block_line(parsed), when]
 
 
-def _rereader(memory_root: str, folder: str, name: str):
+def rereader(memory_root: str, folder: str, name: str):
     return lambda: parse_memory(read_memory_file(os.path.join(memory_root, folder, name))[0])
 
 
@@ -136,16 +136,16 @@ def source_stamps(memory_root: str, folders: dict) -> dict:
             "written_ns": time.time_ns()}
 
 
-def _meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) -> dict:
+def cache_meta(memory_root: str, config: dict, strategy, stamps: dict, count: int) -> dict:
     from ..records.exposure import descriptions_attr  # for speed: only a cache write needs it, not the hook's read
     from .filemap import MAGIC as filemap_magic
     return dict(stamps, filemap=filemap_magic.decode().strip(), strategy=strategy.name, strategy_version=getattr(strategy, "cache_version", 0),
-                config=config, index=file_stamp(_index_file(memory_root)), count=count,
+                config=config, index=file_stamp(index_file(memory_root)), count=count,
                 descriptions_attr=descriptions_attr(config), text_policy=TEXT_POLICY)
 
 
-def _dumps(value) -> bytes:
-    return cachemod._json_dumps(value).encode("ascii")
+def dumps_ascii(value) -> bytes:
+    return cachemod.json_dumps(value).encode("ascii")
 
 
 def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None) -> int:
@@ -158,7 +158,7 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
     strategy = strategy or features_for(config)
     folders = category_folders(config)
     stamps = source_stamps(memory_root, folders)
-    reader = _Reader(memory_root, config, strategy, deadline)
+    reader = Reader(memory_root, config, strategy, deadline)
     tables, found = {}, []
     for category in CATEGORIES:
         folder = folders[category]
@@ -172,10 +172,10 @@ def rebuild_locked(memory_root: str, config: dict, strategy=None, deadline=None)
                 found.append((sort_key(got[0]), got[0], category, name, got[1], got[2]))
     found.sort(key=lambda f: f[0])
     lines = [format_index_line(f[1]) for f in found]
-    atomic_write_text(_index_file(memory_root), HEADER + "".join(line + "\n" for line in lines), durable=False)
+    atomic_write_text(index_file(memory_root), HEADER + "".join(line + "\n" for line in lines), durable=False)
     for ident, (_, _, category, name, _, _) in enumerate(found):
         tables[category][name][3] = ident
-    items = [_item(strategy, line, f[0], f[1], f[4], _rereader(memory_root, folders[f[2]], f[3]), f[5])
+    items = [cache_item(strategy, line, f[0], f[1], f[4], rereader(memory_root, folders[f[2]], f[3]), f[5])
              for line, f in zip(lines, found)]
     from .filemapwrite import write_map
     write_map(memory_root, reader.related)
@@ -208,7 +208,7 @@ def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
             bitmaps.append(cachemod.bits_of(ids, size).to_bytes(size, "little"))
         else:
             kbit.append(cachemod.NO_BITS)
-    blobs = [_dumps(pack_item(item)) for item in items]
+    blobs = [dumps_ascii(pack_item(item)) for item in items]
     eoff = [0]
     for item_blob in blobs:
         eoff.append(eoff[-1] + len(item_blob))
@@ -221,7 +221,7 @@ def _write_full(memory_root, config, strategy, stamps, items, tables) -> None:
     }
     for category, table in tables.items():
         sections["f:" + category] = files_section(table)
-    meta = _meta(memory_root, config, strategy, stamps, n)
+    meta = cache_meta(memory_root, config, strategy, stamps, n)
     meta.update(n_ids=n, bits_size=size, fvoc=fvoc_table, dead=[])
     write_cache(memory_root, meta, sections)
 

@@ -1,1 +1,2 @@
-"""Guards: the PreToolUse/PostToolUse handlers (what a tool call may write) and their Bash reader."""
+"""Guards: the PreToolUse/PostToolUse handlers (what a tool call may write), the Bash and PowerShell readers and
+judges."""

@@ -2,19 +2,18 @@
 
 ``parse(text)`` returns a list of ``Command(words, redirects, sep, nested)``:
 
-- ``words``: each word a list of parts: ``("s", text)`` (literal text, with unquoted
-  glob and brace characters replaced by the markers below), ``("v", NAME)`` (a
-  variable, expanded later in order, so ``D=x; rm $D`` is followed) or ``("u", "")``
-  (a command substitution or anything else whose value cannot be known);
-- ``redirects``: ``(operator, word)`` pairs; for here-documents the word is
-  ``[("s", body)]`` and the operator ``<<`` (``<<<`` for here-strings);
+- ``words``: each word a list of parts: ``("s", text)`` (literal text, with unquoted glob and brace characters
+  replaced by the markers below), ``("v", NAME)`` (a variable, expanded later in order, so ``D=x; rm $D`` is
+  followed) or ``("u", "")`` (a command substitution or anything else whose value cannot be known);
+- ``redirects``: ``(operator, word)`` pairs; for here-documents the word is ``[("s", body)]`` and the operator
+  ``<<`` (``<<<`` for here-strings);
 - ``sep``: what follows the command (``|``, ``;``, ``&&``, ``||``, ``&``);
-- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``:
-  they run too, so the caller judges them as well.
+- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``: they run too, so the caller
+  judges them as well.
 
-It is a guard's reader, not a shell: it never runs anything, never fails (odd input
-gives odd words, an unfinished quote runs to the end of the line) and stops at a bound.
-It uses no ``re`` so that reading an ordinary line costs next to nothing.
+It is a guard's reader, not a shell: it never runs anything, never fails (odd input gives odd words, an unfinished
+quote runs to the end of the line) and stops at a bound. It uses no ``re`` so that reading an ordinary line costs
+next to nothing.
 """
 from __future__ import annotations
 
@@ -42,29 +41,34 @@ _NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 MAX_DEPTH = 8
 
 
-def _closing(text: str, i: int, open_ch: str, close_ch: str) -> int:
-    """Index just past the ``close_ch`` that balances the ``open_ch`` before ``i`` (quotes skipped)."""
-    depth, n = 1, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
+def balanced(text: str, i: int, open_ch: str, close_ch: str, skip) -> int:
+    """Index just past the ``close_ch`` that balances an ``open_ch`` before ``i``, -1 if none; ``skip(text, i)``: the
+    index past a quote or an escape at ``i`` (each shell's own), else ``i``. Shared by both readers."""
+    depth = 1
+    while i < len(text):
+        j = skip(text, i)
+        if j > i:
+            i = j
             continue
-        if c == "'":
-            j = text.find("'", i + 1)
-            i = n if j < 0 else j + 1
-            continue
-        if c == '"':
-            i = _dquote_end(text, i + 1)
-            continue
-        if c == open_ch:
-            depth += 1
-        elif c == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i + 1
+        depth += (text[i] == open_ch) - (text[i] == close_ch)
+        if depth == 0:
+            return i + 1
         i += 1
-    return n
+    return -1
+
+
+def _skip(text: str, i: int) -> int:
+    if text[i] == "\\":
+        return i + 2
+    if text[i] == "'":
+        j = text.find("'", i + 1)
+        return len(text) if j < 0 else j + 1
+    return _dquote_end(text, i + 1) if text[i] == '"' else i
+
+
+def _closing(text: str, i: int, open_ch: str, close_ch: str) -> int:
+    end = balanced(text, i, open_ch, close_ch, _skip)
+    return len(text) if end < 0 else end
 
 
 def _dquote_end(text: str, i: int) -> int:
@@ -176,13 +180,7 @@ class _Reader:
             else:
                 parts.append(("s", MARKERS.get(c, c)))
                 self.i += 1
-        merged = []
-        for part in parts:  # adjacent literal text as one part: "D=" + "x" reads as an assignment
-            if merged and part[0] == "s" and merged[-1][0] == "s":
-                merged[-1] = ("s", merged[-1][1] + part[1])
-            else:
-                merged.append(part)
-        return merged
+        return joined(parts)
 
     def _ansi_c(self) -> str:
         """The text of ``$'...'`` from ``self.i`` to its closing quote, as Bash reads it (``\\x2e``, ``\\056``...)."""
@@ -277,8 +275,8 @@ def _run_of(text: str, i: int, allowed: str, limit: int) -> str:
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     """The commands of a Bash line (see the module docstring).
 
-    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when
-    substitutions nest past ``MAX_DEPTH`` (their inside is then not read).
+    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when substitutions nest past
+    ``MAX_DEPTH`` (their inside is then not read).
     """
     r = _Reader(text, depth, flags if flags is not None else {})
     commands, words, redirects = [], [], []
@@ -338,6 +336,17 @@ def _fd_redirect(text: str, i: int) -> bool:
     while j < len(text) and text[j].isdigit():
         j += 1
     return text.startswith((">", "<"), j)
+
+
+def joined(parts: list) -> list:
+    """Adjacent literal text as one part: ``"D=" + "x"`` reads as an assignment."""
+    out = []
+    for part in parts:
+        if out and part[0] == "s" and out[-1][0] == "s":
+            out[-1] = ("s", out[-1][1] + part[1])
+        else:
+            out.append(part)
+    return out
 
 
 def literal(word: list) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..derived.refresh import current_entries
 from .rank import MAX_PROMPT_CHARS, plain_hits
-from .weights import _parts
+from .relevance import ordinary_note, why_not
+from .weights import match_parts
 
 NEAR_MISSES = 5
 
@@ -13,9 +14,6 @@ NEAR_MISSES = 5
 def _without_floor(strategy):
     """A copy of ``strategy`` that returns every memory it scores, and records whether the real one would
     have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are exact matches.)"""
-    if not hasattr(strategy, "bar"):
-        return strategy  # title_tags has no floor: every positive score is a hit already
-
     class Unfloored(type(strategy)):
         verdict = None
 
@@ -27,7 +25,10 @@ def _without_floor(strategy):
             return 0.0
 
         def shown(self, best: float, rows: list) -> list:
-            return [(total, key, _parts(matches)) for total, key, matches in rows if total > 0]
+            strategy._query = self._query  # what the relevance rule judged, and why (``relevance.why_not``)
+            strategy.shown(best, rows)
+            self.relevance = strategy.relevance
+            return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)
     copy.__dict__.update(strategy.__dict__)
@@ -60,8 +61,10 @@ def _under_bar(strategy, best: float, bar: float) -> str:
     return f"under {bar:g}, what a runner-up needs: {setting}"
 
 
-def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int) -> list:
-    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first."""
+def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int,
+                notes: list | None = None) -> list:
+    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first. ``notes``
+    gets the lines about the prompt as a whole (its ordinary words)."""
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []
@@ -72,18 +75,25 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     best = max((h.score for h in scored), default=0.0)
     verdict = getattr(relaxed, "verdict", None)
     abstained = verdict is not None and not verdict[2]
-    bar = strategy.bar(best) if hasattr(strategy, "bar") else 0.0
+    report = getattr(relaxed, "relevance", None)
+    bar = strategy.bar(best)
+    note = None if abstained else ordinary_note(report)
+    if note and notes is not None:
+        notes.append(note)
     out = []
     for hit in scored:
         if hit.entry["path"] in shown:
             continue
+        irrelevant = None if abstained else why_not(report, hit.entry)
         if abstained:
             reason = _abstained(strategy, verdict[0], verdict[1])
+        elif irrelevant:
+            reason = irrelevant
         elif hit.score < bar:
             reason = _under_bar(strategy, best, bar)
         elif len(hits) >= limit:
             reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
-        elif hasattr(strategy, "clear_bar") and hit.score < strategy.clear_bar(best):
+        elif hit.score < strategy.clear_bar(best):
             reason = "possibly related, beyond the ones shown by title (retrieval.max_related)"
         else:
             reason = "not shown: retired, archived or unreadable (the hook checks each file)"
@@ -93,12 +103,15 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     return out
 
 
-def print_near_misses(ctx, misses: list) -> None:
+def print_near_misses(ctx, misses: list, notes=()) -> None:
+    from ..records.exposure import shown_text
+    for note in notes:
+        print(shown_text(note))
     if not misses:
         print("near misses: none (no other memory shares a word with the prompt)")
         return
     print("near misses (scored, not injected; scores before the recency bonus):")
-    from ..records.exposure import shown_name, shown_text
+    from ..records.exposure import shown_name
     for score, entry, parts, reason in misses:
         print(f"{score:>4g}  [{entry['category']}] {shown_text(entry['title'])} -> {shown_name(entry['path'])}")
         print(f"      {reason}")

@@ -82,15 +82,16 @@ import bisect
 import math
 
 from ..base.config import int_setting, quoted, section, warn
-from ..text.features import SmartFeatures
+from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
                          strong_words, unknown_words)
+from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .secondchance import second_chance
-from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf,
-                      _parts, _total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
+from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf_weight,
+                      match_parts, match_total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
@@ -150,7 +151,13 @@ class Smart(SmartFeatures):
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
         self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
+        # how much of the prompt's distinctive words a shown memory explains (``relevance``)
+        self.min_distinct = float_setting(config, "min_distinct", DEFAULT_MIN_DISTINCT, 0.0, 1000.0)
+        self.near_distinct = float_setting(config, "near_distinct", DEFAULT_NEAR_DISTINCT, 0.0, 1.0)
+        self.min_distinct_team = float_setting(config, "min_distinct_team", DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0)
+        self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
         self._entries = None
+        self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
 
     # -- the store side, built once per entry list -------------------------------------------
     def prepare(self, memory_root: str | None, entries: list, bodies: dict | None = None) -> None:
@@ -174,8 +181,8 @@ class Smart(SmartFeatures):
                     if field != "body":
                         surface.setdefault(token, set()).add(i)
         n = len(entries)
-        top = _idf(1, n)
-        self.weights = {t: max(MIN_WEIGHT, _idf(len(p), n) / top) for t, p in postings.items()}
+        top = idf_weight(1, n)
+        self.weights = {t: max(MIN_WEIGHT, idf_weight(len(p), n) / top) for t, p in postings.items()}
         # a tag or title match weighs by how few memories carry the token in their tags or title
         self.surface_weights = {t: surface_weight(sum(1 for v in p.values() if v[0] > BODY), n, self.weights[t])
                                 for t, p in postings.items()} if self.field_idf else self.weights
@@ -188,12 +195,14 @@ class Smart(SmartFeatures):
     def score_index(self, query, index) -> list:
         """``[(points, id, parts)]``: ``score_all`` over the cache's live entries, from its postings alone."""
         from .smartindex import score_index  # for speed: the plain path (no cache) never loads it
+        self._query = query
         return score_index(self, query, index)
 
     # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
         """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
         groups = token_groups(prompt, self.stop_words)
+        self._asks_team = asks_team(prompt)
         if self.join_pairs:
             seen = {t for g in groups for t in g}
             groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
@@ -262,6 +271,7 @@ class Smart(SmartFeatures):
         next half, the next a quarter..., so one word cannot outweigh several.
         """
         self.prepare(None, entries)
+        self._query = query
         found: dict = {}  # entry index -> [(group number, token, match)]
         unmatched = []  # tokens the fuzzy step may try: no match at all, or by prefix only
         reach: dict = {}  # group number -> the most points any memory gets from it
@@ -277,7 +287,7 @@ class Smart(SmartFeatures):
                     found.setdefault(i, []).append((g, q, match))
         reachable = sum(reach.values())
         unknown = unknown_words(query, reach)
-        totals = {i: _total(m) for i, m in found.items()}
+        totals = {i: match_total(m) for i, m in found.items()}
         if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable, unknown,
                                                                 totals, found, len(entries))
                 and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED],
@@ -289,7 +299,7 @@ class Smart(SmartFeatures):
                 for i, match in self._fuzzy(q).items():
                     add_fuzzy(found.setdefault(i, []), g, q, match)
                     reach[g] = max(reach.get(g, 0.0), match[0])  # a typo the store explains is not unknown
-            totals = {i: _total(m) for i, m in found.items()}
+            totals = {i: match_total(m) for i, m in found.items()}
             reachable, unknown = sum(reach.values()), unknown_words(query, reach)
         best = max(totals.values(), default=0.0)
         if not self.confident(best, reachable, unknown, totals, found, len(entries)):
@@ -367,20 +377,26 @@ class Smart(SmartFeatures):
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
 
         The clear hits (``clear_bar``), then the memories under it but at ``bar``: the
-        ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title).
+        ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title). Of
+        those, the ones that explain the prompt's distinctive words (``relevance.judge``; judged
+        after the choice, so a memory left out never lets a weaker one in, on any path).
         """
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
         related = sorted((t for t, _, _ in fits if t < high), reverse=True)
         cut = related[min(len(related), self.max_related) - 1] if related else high
+        chosen = [(t, key, m) for t, key, m in fits if t >= high or t >= cut]
+        least = min(self.min_distinct, self.min_distinct_team) if self._asks_team else self.min_distinct
+        chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct)
+        if self.relevance is not None:
+            self.relevance["team"] = self._asks_team
         out = []
-        for total, key, matches in fits:
-            if total > 0 and (total >= high or total >= cut):
-                parts = _parts(matches)
-                if total < high:
-                    parts["related"] = True
-                out.append((total, key, parts))
+        for total, key, matches in chosen:
+            parts = match_parts(matches)
+            if total < high:
+                parts["related"] = True
+            out.append((total, key, parts))
         return out
 
     def score(self, query, entry: dict):
@@ -390,3 +406,10 @@ class Smart(SmartFeatures):
                 return points, parts
         return 0, {}
 
+
+STRATEGIES = {"smart": Smart}  # the names ``retrieval.match_strategy`` takes (``features.FEATURES``)
+
+
+def get_strategy(config: dict, name: str | None = None):
+    """The strategy named in ``retrieval.match_strategy`` (or ``name``), ready to score."""
+    return STRATEGIES[strategy_name(config, name)](config)

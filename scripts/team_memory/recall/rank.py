@@ -26,7 +26,7 @@ from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, reco
 from ..records.times import DAY_US, epoch_us, now_us
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
-from .scoring import get_strategy
+from .matching import get_strategy
 
 DEEP_CHECK_LIMIT = 20
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
@@ -75,25 +75,12 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     return True
 
 
-def score_entries(strategy, query, entries: list) -> list:
-    """``[(points, entry, parts)]`` for the entries that score above zero, in index order."""
-    if hasattr(strategy, "score_all"):
-        return strategy.score_all(query, entries)
-    out = []
-    for entry in entries:
-        points, parts = strategy.score(query, entry)
-        if points > 0:
-            out.append((points, entry, parts))
-    return out
-
-
 def plain_hits(memory_root, strategy, query, entries: list, exclude=None):
     """Every entry scored from the index entries, hits only, best first (index order on ties)."""
-    if hasattr(strategy, "prepare"):
-        strategy.prepare(memory_root, entries)
+    strategy.prepare(memory_root, entries)
     pos_of = {id(e): pos for pos, e in enumerate(entries)}
     hits = []
-    for points, entry, parts in score_entries(strategy, query, entries):
+    for points, entry, parts in strategy.score_all(query, entries):
         if exclude and entry["path"] in exclude:
             continue
         hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, pos_of[id(entry)]))
@@ -102,88 +89,24 @@ def plain_hits(memory_root, strategy, query, entries: list, exclude=None):
 
 
 def cached_hits(strategy, query, cache, exclude=None):
-    """The same hits, in the same order, from the cache's prepared features.
-
-    A store-wide strategy (``score_index``, e.g. ``smart``) scores from the postings in one
-    pass. With ``strategy.match_points`` the points come from the postings alone; every entry
-    without match points scores its category's baseline, so those come lazily, in index
-    order, from the category's run. A hit is read from the cache only when it is used.
-    """
+    """The same hits, in the same order, from the cache: the strategy scores from the postings in one
+    pass (``score_index``); a hit is read from the cache only when it is used."""
     from ..derived.cache import DEAD
-    if hasattr(strategy, "score_index"):
-        pos_of, ocat = cache.pos, cache.ocat
-        rows, explained = [], {}
-        for points, ident, parts in strategy.score_index(query, cache):
-            pos = pos_of[ident]
-            if pos != DEAD:
-                rows.append((-points, PRIORITY.get(display_name(CATEGORIES[ocat[pos]]), 10)
-                             if ocat[pos] < len(CATEGORIES) else 10, pos, ident))
-                explained[ident] = (points, parts)
-        rows.sort()
-        return _hydrate(strategy, query, cache, iter(rows), explained, {}, exclude)
-    if not hasattr(strategy, "match_points"):
-        hits = []
-        for pos, ident in enumerate(cache.order):
-            item = cache.item(ident)
-            if item[1] is not None:
-                points, parts = strategy.score_prepared(query, item[1])
-                if points > 0 and not (exclude and item[0]["path"] in exclude):
-                    hits.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
-        hits.sort(key=Hit.sort_key)
-        return iter(hits)
-    base, prio, runs = {}, {}, []
-    for code, category in enumerate(CATEGORIES):
-        name = display_name(category)
-        points, parts = strategy.baseline(query, name)
-        base[code], prio[code] = (points if parts is not None else 0), PRIORITY.get(name, 10)
-        if parts is not None and points > 0:
-            runs.append((code, points, parts))
-    matched = strategy.match_points(query, cache)
     pos_of, ocat = cache.pos, cache.ocat
-    rows = []
-    for ident, points in matched.items():
+    rows, explained = [], {}
+    for points, ident, parts in strategy.score_index(query, cache):
         pos = pos_of[ident]
         if pos != DEAD:
-            code = ocat[pos]
-            rows.append((-(points + base.get(code, 0)), prio.get(code, 10), pos, ident))
+            rows.append((-points, PRIORITY.get(display_name(CATEGORIES[ocat[pos]]), 10)
+                         if ocat[pos] < len(CATEGORIES) else 10, pos, ident))
+            explained[ident] = (points, parts)
     rows.sort()
-    stream = iter(rows)
-    if runs:
-        import heapq
-        stream = heapq.merge(rows, *(_baseline_run(cache, code, -points, prio[code], matched)
-                                     for code, points, _ in runs))
-    baseline_parts = {code: parts for code, _, parts in runs}
-    return _hydrate(strategy, query, cache, stream, matched, baseline_parts, exclude)
-
-
-def _baseline_run(cache, code: int, neg_points, priority: int, skip):
-    for pos, ident in cache.ids_of_category(code):
-        if ident not in skip:
-            yield (neg_points, priority, pos, ident)
-
-
-def _hydrate(strategy, query, cache, rows, matched, baseline_parts, exclude=None):
-    """Rows ``(-points, priority, pos, id)`` -> ``Hit`` objects, read from the cache one by one.
-
-    ``matched``: id -> points (``match_points``) or id -> ``(points, parts)`` (``score_index``).
-    """
-    for neg_points, priority, pos, ident in rows:
-        entry, features, _, line = cache.item(ident)
+    for _, priority, pos, ident in rows:
+        entry, _, _, line = cache.item(ident)
         if entry is None or (exclude and entry["path"] in exclude):
             continue
-        got = matched.get(ident)
-        if isinstance(got, tuple):
-            points, parts = got[0], dict(got[1])
-        elif got is not None:
-            points, parts = strategy.score_prepared(query, features)
-        else:
-            points, parts = -neg_points, dict(baseline_parts[cache.ocat[pos]])
-        yield Hit(points, priority, entry, parts, pos, line)
-
-
-def uses_cache(strategy) -> bool:
-    return hasattr(strategy, "prepare_entry") and (hasattr(strategy, "score_prepared")
-                                                   or hasattr(strategy, "score_index"))
+        points, parts = explained[ident]
+        yield Hit(points, priority, entry, dict(parts), pos, line)
 
 
 def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
@@ -202,7 +125,7 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list 
     if not query or limit <= 0:
         return []
     opened = None
-    if entries is None and cache is None and own and uses_cache(strategy):
+    if entries is None and cache is None and own:
         from ..derived.freshcache import fresh_cache
         cache = opened = fresh_cache(memory_root, config, strategy)
     try:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..records.hookio import enabled_store
 from ..base.config import max_inject, warn
-from .scoring import get_strategy
-from .block import data_note, excerpt_chars, format_block, output_budget
-from .rank import rank, uses_cache
+from .matching import get_strategy
+from .block import excerpt_chars, format_block, output_budget
+from .rank import rank
 
 MIN_PROMPT_CHARS = 10
 
@@ -59,13 +59,12 @@ def context_for_prompt(payload: dict) -> str | None:
     strategy = get_strategy(config)
     cache = None
     try:
-        if uses_cache(strategy):
-            from ..derived.freshcache import Building, fresh_cache, hook_budget
-            try:
-                cache = fresh_cache(memory_root, config, strategy, hook_budget())
-            except Building as exc:  # answer from what is ready: nothing yet
-                warn(f"no memories recalled: {exc}; recall resumes once it is done")
-                return None
+        from ..derived.freshcache import Building, fresh_cache, hook_budget
+        try:
+            cache = fresh_cache(memory_root, config, strategy, hook_budget())
+        except Building as exc:  # answer from what is ready: nothing yet
+            warn(f"no memories recalled: {exc}; recall resumes once it is done")
+            return None
         hits, block, recall = _recall(payload, prompt, memory_root, config, strategy, limit, cache)
     finally:
         if cache is not None:
@@ -94,13 +93,11 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, strategy
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
     hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
                 exclude=recall.held_back() if recall else None, cache=cache)
-    attr = cache.meta.get("descriptions_attr") if cache is not None else None
     marks = None
     if hits:  # only a block that shows something reads the stale marks (one small file)
         from ..derived.staleness import marks_for
         marks = marks_for(memory_root, [(h.entry["path"], h.record) for h in hits])
-    block = format_block(hits, config, output_budget(config), excerpt_chars(config, strategy), attr,
-                         data_note(strategy), marks) or None
+    block = format_block(hits, config, output_budget(config), excerpt_chars(config), marks=marks) or None
     return hits, block, recall
 
 

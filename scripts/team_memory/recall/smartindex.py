@@ -25,8 +25,8 @@ floors, so exact scores are computed for few of them:
    units. Options filed under few entries are merged per rounded value first;
 3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2) (under it nothing
    is shown; less a margin for the rounding to two places) are read out of the planes with
-   one comparison; only they are scored exactly, with ``Smart``'s own ``_total`` and
-   ``_parts``, in order of falling exact bound (their matches' sum plus their adjacency and
+   one comparison; only they are scored exactly, with ``Smart``'s own ``match_total`` and
+   ``match_parts``, in order of falling exact bound (their matches' sum plus their adjacency and
    their ``body_coverage``),
    until the bound is under ``max(floor, min_relative x best so far)`` less the margin: no
    entry left can reach the clear bar or the best score;
@@ -52,10 +52,10 @@ from bisect import bisect_left
 
 from ..derived.cache import NO_BITS, bits_of, ids_of_bits
 from .abstention import unknown_words
-from .bitplanes import QUANTUM, _bound, _reaching
+from .bitplanes import QUANTUM, bound_planes, reaching
 from .secondchance import second_chance
-from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, _idf, _parts,
-                      _total, add_fuzzy, adjacency, body_coverage, fuzzy_available, fuzzy_stems, surface_weight)
+from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf_weight, match_parts,
+                      match_total, add_fuzzy, adjacency, body_coverage, fuzzy_available, fuzzy_stems, surface_weight)
 from ..text.fuzzycheck import form_lengths, forms_by_length, fuzzy_may_match_groups, spelled_forms
 from ..text.wordforms import alternates
 
@@ -103,7 +103,7 @@ class _Book:
     """Live postings and weights of tokens, read from the cache once per token."""
 
     def __init__(self, index, n: int, field_idf: bool = True):
-        self.index, self.n, self.top = index, n, _idf(1, n)
+        self.index, self.n, self.top = index, n, idf_weight(1, n)
         self.field_idf = field_idf
         self.dead = index.dead_ids()
         self.size = (index.n_ids + 7) // 8  # bytes for a bitmap of every id, patched-in ones too
@@ -143,7 +143,7 @@ class _Book:
                 df += members.count
                 if points > BODY:
                     surface += members.count
-        w = max(MIN_WEIGHT, _idf(df, self.n) / self.top) if df else 0.0
+        w = max(MIN_WEIGHT, idf_weight(df, self.n) / self.top) if df else 0.0
         return live, w, (surface_weight(surface, self.n, w) if self.field_idf else w)
 
     def tiers(self, token: str):
@@ -278,17 +278,17 @@ def score_index(strategy, query, index) -> list:
     floor = least - MARGIN  # no entry under it is ever scored exactly
     candidates, planes, reached = [], None, 0.0
     if per_token:
-        planes = _bound(per_token, book.size)
+        planes = bound_planes(per_token, book.size)
         # the entries with the largest bound, scored first: the best of them lifts the floor
         # to min_relative x that score, under which no clear hit can be (a long prompt puts
         # most entries over the floor alone)
         seeds = ids_of_bits(planes.top())
         seed_chooser = _Chooser(per_token, set(seeds))
-        lifted = max((_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
+        lifted = max((match_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
         # a score is at most (1 + ADJACENT / 2) x the sum of its matches, body ones counted at
-        # 1 + BODY_COVERAGE_MAX x (``matching.adjacency``, ``weights.body_coverage``, ``bitplanes._bound``)
+        # 1 + BODY_COVERAGE_MAX x (``matching.adjacency``, ``weights.body_coverage``, ``bitplanes.bound_planes``)
         reached = max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2)
-        candidates = _reaching(planes, reached)
+        candidates = reaching(planes, reached)
     ranked = _ranked(per_token, candidates, floor)
     rest = iter(ranked)
     for neg_ub, i, matches in rest:
@@ -296,7 +296,7 @@ def score_index(strategy, query, index) -> list:
             rest = [(neg_ub, i, matches), *rest]  # not scored: the related step may need them
             break
         found[i] = matches
-        totals[i] = _total(matches)
+        totals[i] = match_total(matches)
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found, n)
             and _fuzzy_may_match(index, [q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED], strategy.fuzzy_cutoff)
@@ -310,7 +310,7 @@ def score_index(strategy, query, index) -> list:
                 found[i] = chooser.matches(i)
             for g, q, m in extra:
                 add_fuzzy(found[i], g, q, m)
-            totals[i] = _total(found[i])
+            totals[i] = match_total(found[i])
             for g, _, m in extra:  # a typo the store explains is not unknown (``Smart.score_all``)
                 reach[g] = max(reach.get(g, 0.0), m[0])
         best = max(totals.values(), default=0.0)
@@ -362,7 +362,7 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
             if i in found:  # scored with its fuzzy matches already
                 continue
             found[i] = matches
-            total = totals[i] = _total(matches)
+            total = totals[i] = match_total(matches)
             if round(total, 2) < high and strategy.related_fit(round(total, 2), matches, best):
                 pool.append(round(total, 2))
                 pool.sort(reverse=True)
@@ -373,7 +373,7 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
     while top * (1.0 + ADJACENT / 2) >= need():
         lowest = need() / (1.0 + ADJACENT / 2)  # no entry whose bound is under it can be shown
         bottom = max(lowest, top * BAND)
-        band = [i for i in _reaching(planes, bottom) if i not in seen]
+        band = [i for i in reaching(planes, bottom) if i not in seen]
         seen.update(band)
         score(_ranked(per_token, band, need()))
         if bottom <= lowest + 1e-9 or bottom < QUANTUM:  # the last band: every entry with a bound is read

@@ -300,17 +300,17 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     return out
 
 
-def _check_id(memory_id, file_id: str | None, out: list) -> None:
-    reason = id_problem(memory_id)
-    kinds = [] if reason else secret_kinds(memory_id) or secret_kinds(memory_id.upper())
+def _check_id(ident, file_id, out: list) -> None:
+    reason = id_problem(ident)
+    kinds = [] if reason else secret_kinds(ident) or secret_kinds(ident.upper())
     if reason:
         out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
     elif kinds:  # an id is the file's name, shown everywhere; ids are lower case, keys often upper
         out.append(Problem("id", f"spells a secret ({', '.join(kinds)}) in the file's name",
                            "give it an id from its title (export it, delete it, import it again), then "
                            "rotate the secret: it is in git history"))
-    elif file_id is not None and memory_id != file_id:
-        out.append(Problem("id", f"is {shown(memory_id)} but the file is {shown(file_id + '.json')}",
+    elif file_id is not None and ident != file_id:
+        out.append(Problem("id", f"is {shown(ident)} but the file is {shown(file_id + '.json')}",
                            "set it to the file's name or rename the file"))
 
 
@@ -324,7 +324,8 @@ def _check_title(title, out: list) -> None:
     elif len(clean) > TITLE_MAX:
         out.append(Problem("title", f"is {len(clean)} characters long (at most {TITLE_MAX})", "shorten it"))
     elif clean != title:
-        out.append(Problem("title", "holds control, invisible or index-marker characters", f"use {shown(clean, TITLE_MAX)}"))
+        out.append(Problem("title", "holds control, invisible or index-marker characters",
+                           f"use {shown(clean, TITLE_MAX)}"))
 
 
 shown_name = field_name  # a field name as named in a message (``privacy.field_name``)

@@ -1,9 +1,8 @@
 """What a match strategy precomputes for each memory: declared here, stored by the cache.
 
 The machine cache (``derived``) keeps, per memory, the ``features`` a strategy derives
-from its index entry and record, filed under the strategy's ``index_keys``; the strategies
-(``recall.matching.Smart``, ``recall.scoring.TitleTags``) build on these classes and score
-from the same features. ``features_for(config)`` is what the cache's upkeep needs, without
+from its index entry and record, filed under the strategy's ``index_keys``; the strategy
+(``recall.matching.Smart``) builds on these classes and scores from the same features. ``features_for(config)`` is what the cache's upkeep needs, without
 the scoring: the strategy's name, the version of its features' shape, its stop words.
 
 Body tokens: ``derive_body_tokens`` is the one place that decides which text of a record
@@ -13,7 +12,6 @@ from __future__ import annotations
 
 from ..base.config import quoted, section, warn
 from .textnorm import stop_words_for, tokenize
-from .tokens import tokenize as seed_tokenize
 
 DEFAULT_STRATEGY = "smart"
 MAX_BODY_CHARS = 6000  # a huge record is matched on its first 6,000 characters of text
@@ -99,26 +97,7 @@ class SmartFeatures:
         return keys
 
 
-class TitleTagsFeatures:
-    """``title_tags`` (the seed's scoring): the category, the title's seed tokens and the tags."""
-
-    name = "title_tags"
-    cache_version = 1
-    seed_block = True  # the recall block keeps the seed's exact bytes (no data note, no excerpt)
-
-    def __init__(self, config: dict):
-        pass
-
-    def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
-        """``[category, sorted title tokens, tags]``: everything ``score`` derives from an entry."""
-        return [entry["category"], sorted(seed_tokenize(entry["title"])), list(entry["tags"])]
-
-    def index_keys(self, features: list) -> set:
-        """Title tokens as ``t:<token>``, tags as ``g:<tag>`` (tags never hold a colon)."""
-        return {"t:" + t for t in features[1]} | {"g:" + g for g in features[2]}
-
-
-FEATURES = {"title_tags": TitleTagsFeatures, "smart": SmartFeatures}
+FEATURES = {"smart": SmartFeatures}
 
 
 def strategy_name(config: dict, name: str | None = None) -> str:

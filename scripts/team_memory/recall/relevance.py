@@ -1,0 +1,189 @@
+"""Relevance: a memory is shown only when it explains what is distinctive in the prompt.
+
+The scorer weighs a word by how rare it is in the store; a word can be rare in the store and
+still say nothing about which memory a prompt needs ("write a test for the date parser" meets
+"End-to-end tests run in Playwright" on ``test``). This rule weighs each prompt word by how
+ordinary it is in programming text at large: ``ordinary.txt`` (next to this module, built
+offline from public text by ``scripts/make_ordinary.py``) lists the commonest words, most common
+first. A word's ``distinctness`` is 0 within the first ``COMMON`` ranks, rises with the log of
+its rank, and is 1 for a word past the list (a name, a product, an identifier, a typo, CJK text).
+
+Per prompt word (a group of ``textnorm.token_groups``: an identifier's parts or a CJK run's
+bigrams count as one word), its ``mass`` is the distinctness of its most distinctive token. A
+memory's match on a word is worth the match's points times ``ORDINARY_SHARE + (1 -
+ORDINARY_SHARE) x`` the distinctness of what it met (the word itself, or only the part it met:
+``setConsole`` met on ``console``, at ``PART`` of it: the prompt is about the identifier); the sum over the prompt's words is the memory's
+``distinct`` points. Its ``cover`` is the share of the prompt's whole mass it explains (never
+over less than ``LEAST_MASS``: a prompt of ordinary words alone has little to explain).
+
+The prompt is answered at all (``judge``, from ``Smart.shown``, which the plain and the cached
+path both call) when its best memory's *evidence*, its distinct points times the square root of its
+cover, reaches ``retrieval.min_distinct`` (0.9): a match on ordinary words weighs a fifth of its
+points, so "test" met in a tag (3 points) does not answer alone, and a memory that meets one rare
+word of a prompt whose other distinctive words it leaves unexplained ("add a null check on
+``user.profile`` in the Karpenter module") is scaled down by the share it explains. Beside the best,
+a memory is shown only with ``retrieval.near_distinct`` (0.3) x the best's distinct points: when one
+memory clearly answers, it is shown alone. A question about the team's own ways ("how do *we*
+deploy", "*should I* squash", "what's *our* rule", ``asks_team``) is what a team memory is for: its
+bar is ``retrieval.min_distinct_team`` (0.4). ``retrieval.min_distinct`` 0 turns the rule off. The word
+list is read once, only when a prompt has rows to judge (about 70 KB).
+"""
+from __future__ import annotations
+
+import math
+import os
+
+from .weights import JOINED
+
+COMMON = 60  # a word within the commonest COMMON ranks is not distinctive at all
+ORDINARY_SHARE = 0.2  # what a match on an ordinary word keeps of its points
+LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone explain little
+PART = 0.5  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
+QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
+PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
+DEFAULT_MIN_DISTINCT = 1.0
+DEFAULT_MIN_DISTINCT_TEAM = 0.4
+# words by which a prompt asks about the team's own ways (English), and pairs of words
+# ("rule" and "policy" are not: a CSS rule and an IAM policy are code)
+TEAM_WORDS = frozenset({"we", "we're", "we've", "our", "ours", "us", "team", "allowed", "convention", "conventions",
+                        "again", "supposed"})
+TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
+TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` reads
+DEFAULT_NEAR_DISTINCT = 0.3
+
+_RANKS = None
+
+
+class Ranks:
+    """word -> rank (1 = the commonest) in ``ordinary.txt``, looked up in the file's text as it is: a
+    prompt asks for a few words, so no table of thousands is built on the hook's path."""
+
+    def __init__(self, text: str):
+        body = text.find("\n", text.rfind("\n#") + 1) if text.startswith("#") else -1
+        self.text = text[body:] if body >= 0 else "\n" + text
+        self.size = self.text.count("\n") - 1
+        self.seen: dict = {}
+
+    def __len__(self) -> int:
+        return self.size
+
+    def get(self, word: str, default=None):
+        if word not in self.seen:
+            at = self.text.find("\n" + word + "\n") if word and "\n" not in word else -1
+            self.seen[word] = self.text.count("\n", 0, at) + 1 if at >= 0 else None
+        found = self.seen[word]
+        return default if found is None else found
+
+
+def ranks() -> Ranks:
+    """The ranks of ``ordinary.txt``; empty when it cannot be read."""
+    global _RANKS
+    if _RANKS is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ordinary.txt")
+        try:
+            with open(path, encoding="utf-8") as f:
+                _RANKS = Ranks(f.read())
+        except OSError:
+            _RANKS = Ranks("")
+    return _RANKS
+
+
+def asks_team(prompt: str) -> bool:
+    """Whether the prompt asks about the team's own ways ("how do we ...", "our rule", "should I ...")."""
+    text = prompt[:TEAM_SLICE].lower().replace("\u2019", "'")
+    words = "".join(c if c.isalnum() or c == "'" else " " for c in text).split()
+    return any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))
+
+
+def distinctness(token: str, table: dict) -> float:
+    """0 for the ``COMMON`` commonest words, 1 past the list, the log of the rank between."""
+    rank = table.get(token)
+    if rank is None:
+        return 1.0
+    if rank <= COMMON:
+        return 0.0
+    return min(1.0, math.log(rank / COMMON) / math.log((len(table) + 1) / COMMON))
+
+
+def named_by_path(head: str, token: str) -> bool:
+    """Whether ``token`` is the file a path names (``pgbouncer`` of ``/usr/local/bin/pgbouncer``): what the path is about."""
+    name = head.rsplit("/", 1)[-1].split(".", 1)[0] if "/" in head else ""
+    return bool(name) and name.startswith(token)
+
+
+def masses(query, table: dict) -> dict:
+    """group number -> the distinctness of its most distinctive token (joined pairs left out)."""
+    return {g: max(distinctness(t, table) for t in group) for g, group in enumerate(query)
+            if group and group[0][:1] != JOINED}
+
+
+def explained(query, matches: list, mass: dict, table: dict) -> dict:
+    """group number -> ``(share of that prompt word explained, distinct points)`` for one memory's matches."""
+    out: dict = {}
+    for g, q, match in matches:
+        if g not in mass:
+            continue
+        part = mass[g] if q == query[g][0] or named_by_path(query[g][0], q) else (
+            min(mass[g], distinctness(q, table)) * (PART if q.isascii() else 1.0))
+        share = part * QUALITY.get(match[2], 1.0)
+        points = match[0] * (ORDINARY_SHARE + (1.0 - ORDINARY_SHARE) * part)
+        old = out.get(g, (0.0, 0.0))
+        out[g] = (max(old[0], share), max(old[1], points))
+    return out
+
+
+def measure(query, matches: list, mass: dict, table: dict) -> tuple:
+    """``(distinct points, cover)`` of one memory: see the module docstring."""
+    parts = explained(query, matches, mass, table).values()
+    return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
+
+
+def evidence(distinct: float, covered: float) -> float:
+    """What a memory proves the prompt is about it: its distinct points times the square root of its cover."""
+    return distinct * math.sqrt(max(0.0, covered))
+
+
+def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
+    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best of them explains enough of
+    ``query``'s distinctive words, without those far weaker than the best (module docstring); none otherwise.
+    ``report`` says why, for ``search --explain``: ``{"measures": {id(key): (distinct, cover)}, "proof": the
+    best evidence, "bar": the distinct points a memory needed beside the best, "ordinary" and "distinctive":
+    the prompt's words that weigh nothing, and those that weigh in full}``."""
+    if not rows or least <= 0 or query is None:
+        return rows, None
+    table = ranks()
+    mass = masses(query, table)
+    measures = {id(key): measure(query, m, mass, table) for _, key, m in rows}
+    proof = max(evidence(d, c) for d, c in measures.values())
+    bar = near * max(d for d, _ in measures.values())
+    answered = proof >= least - 1e-9
+    kept = [row for row in rows if answered and measures[id(row[1])][0] >= bar - 1e-9]
+    return kept, {"measures": measures, "proof": proof, "answered": answered, "bar": bar, "least": least,
+                  "near": near, "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
+                  "distinctive": [query[g][0] for g, m in mass.items() if m >= 1.0 - PLAIN]}
+
+
+def why_not(report, key) -> str | None:
+    """Why ``judge`` did not show ``key`` (for ``search --explain``); None if it was shown or not judged."""
+    if not report or id(key) not in report["measures"]:
+        return None
+    distinct, covered = report["measures"][id(key)]
+    if not report["answered"]:
+        setting = "min_distinct_team (a question about the team's own ways)" if report.get("team") else "min_distinct"
+        return (f"the best memory explains too little of what is distinctive in the prompt: evidence "
+                f"{report['proof']:.2f} (distinct points x the square root of the share of the prompt explained), "
+                f"under retrieval.{setting} {report['least']:g}; this one: {distinct:.2f} distinct points, "
+                f"covers {covered:.0%} of the prompt")
+    if distinct < report["bar"] - 1e-9:
+        return (f"{distinct:.2f} distinct points, under {report['bar']:.2f}: retrieval.near_distinct "
+                f"{report['near']:g} x the best's (the best answers alone)")
+    return None
+
+
+def ordinary_note(report) -> str | None:
+    """A line naming the prompt's ordinary and distinctive words, for ``search --explain``."""
+    if not report:
+        return None
+    return (f"the prompt's ordinary words (common in programming text; a match on one keeps about "
+            f"{ORDINARY_SHARE:g} of its points): {', '.join(report['ordinary'][:12]) or 'none'}; its distinctive words: "
+            f"{', '.join(report['distinctive'][:12]) or 'none'}")

@@ -1,0 +1,151 @@
+"""A memory is shown only when it explains the prompt's distinctive words (``recall/relevance``)."""
+from __future__ import annotations
+
+import pytest
+
+from helpers import record, run_cli, write
+from team_memory.base.config import load_config
+from team_memory.derived.refresh import rebuild_index
+from team_memory.recall import relevance
+from team_memory.recall.rank import rank
+
+MEMORIES = [
+    ("e2e", "End-to-end tests run in Playwright", ["testing", "playwright", "e2e"]),
+    ("zod", "API request types come from zod schemas", ["types", "zod", "api"]),
+    ("s3", "Profile images live in S3", ["profile", "images", "s3"]),
+    ("queue", "Billing retries go through the Redis queue", ["billing", "redis", "retries"]),
+    ("helm", "Deploys use the Helm chart in infra/", ["helm", "deploy"]),
+    ("dates", "Dates are stored as UTC and shown in the viewer's zone", ["dates", "timezone"]),
+    ("flags", "Feature flags live in LaunchDarkly, never in env vars", ["feature-flags", "launchdarkly"]),
+    ("errors", "Errors go to Sentry with the request id attached", ["errors", "sentry"]),
+]
+
+# ordinary coding prompts a teammate types: no memory above is what they are about
+ORDINARY = [
+    "write a test for the date parser",
+    "explain TypeScript's type narrowing",
+    "add a null check on user.profile",
+    "explain the type of this function",
+    "rename this variable to something clearer",
+    "why does this test fail on CI?",
+    "what does ?? do in TypeScript",
+    "refactor this function to return early",
+    "fix the error in the login form",
+]
+
+# questions about the memories themselves: each still gets its memory first
+QUESTIONS = [
+    ("how do we run the playwright tests?", "e2e"),
+    ("where do zod schemas live?", "zod"),
+    ("where are profile images stored in s3?", "s3"),
+    ("how do billing retries work with redis?", "queue"),
+    ("how do we deploy with helm?", "helm"),
+    ("which timezone are dates stored in?", "dates"),
+    ("where do feature flags live?", "flags"),
+    ("where do errors get reported, sentry?", "errors"),
+    ("launchdarkly", "flags"),
+]
+
+
+def _store(memory_root, cached: bool) -> None:
+    for key, title, tags in MEMORIES:
+        write(memory_root, record("decision", key, title, tags))
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+
+
+def _shown(memory_root, prompt: str) -> list:
+    config = load_config(str(memory_root))
+    return [h.entry["path"].rsplit("/", 1)[1][:-5] for h in rank(str(memory_root), config, prompt, 5)]
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_an_ordinary_prompt_gets_no_block(memory_root, cached):
+    _store(memory_root, cached)
+    for prompt in ORDINARY:
+        assert _shown(memory_root, prompt) == [], prompt
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_question_still_gets_its_memory(memory_root, cached):
+    _store(memory_root, cached)
+    for prompt, key in QUESTIONS:
+        assert _shown(memory_root, prompt)[:1] == [key], prompt
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_one_clear_answer_is_shown_alone(memory_root, cached):
+    """A second line must be nearly as strong as the first (``retrieval.near_distinct``)."""
+    _store(memory_root, cached)
+    assert _shown(memory_root, "how do the playwright end-to-end tests handle errors?") == ["e2e"]
+
+
+def test_the_rule_can_be_switched_off(memory_root):
+    _store(memory_root, False)
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_distinct": 0}}')
+    assert _shown(memory_root, "write a test for the date parser") != []
+
+
+def test_distinctness_follows_the_rank_in_ordinary_programming_text():
+    from team_memory.recall import relevance
+    table = relevance.ranks()
+    assert len(table) > 5000
+    test, parser, unknown = (relevance.distinctness(w, table) for w in ("test", "parser", "pydnatic"))
+    assert relevance.distinctness("the", table) in (0.0, 1.0)  # a stop word is never a prompt token
+    assert test < parser < unknown == 1.0
+    assert relevance.distinctness("funct", table) < 0.25  # "function", folded as prompts are (``textnorm``)
+
+
+def test_search_explain_says_why_it_stayed_silent(memory_root):
+    _store(memory_root, False)
+    out = run_cli("search", "write a test for the date parser", "--explain", "--root", str(memory_root)).stdout
+    assert "no memory matches" in out
+    assert "ordinary words" in out and "test" in out.split("ordinary words", 1)[1].split("\n", 1)[0]
+    assert "under retrieval.min_distinct 1" in out and "covers 11% of the prompt" in out  # what the best scored, against what bar
+
+
+def test_a_question_about_the_teams_own_ways_needs_less_proof(memory_root):
+    """"should I" / "we" / "our" ask what a team memory is for: the bar is ``retrieval.min_distinct_team``.
+    The same ordinary words asked as a coding request stay silent."""
+    write(memory_root, record("preference", "undefined", "Optional fields are undefined, not null",
+                              ["typescript", "optional"]))
+    write(memory_root, record("decision", "e2e", "End-to-end tests run in Playwright", ["testing", "playwright"]))
+    assert _shown(memory_root, "do we return null for missing fields?") == ["undefined"]  # evidence 0.78
+    assert _shown(memory_root, "return null for missing fields") == []  # the same words, asked as a task
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"min_distinct_team": 1.0}}')
+    assert _shown(memory_root, "do we return null for missing fields?") == []
+
+
+@pytest.mark.parametrize("prompt, asks", [
+    ("how do we deploy?", True), ("Should I squash this?", True), ("what's our rule on retries", True),
+    ("We\u2019re moving to pnpm, right?", True), ("is that allowed here", True), ("add a test for parse_date", False),
+    ("explain TypeScript's type narrowing", False), ("trust the weather API", False), ("", False),
+])
+def test_asks_team(prompt, asks):
+    assert relevance.asks_team(prompt) is asks
+    assert relevance.asks_team("x" * relevance.TEAM_SLICE + " we") is False  # a bounded slice is read
+
+
+def test_a_path_is_about_the_file_it_names(memory_root):
+    """A pasted path's last name is what it is about: ``pgbouncer`` of ``/usr/local/bin/pgbouncer`` counts in full."""
+    _store(memory_root, False)
+    write(memory_root, record("decision", "pgbouncer", "Use PgBouncer in transaction mode", ["pgbouncer"]))
+    assert _shown(memory_root, "/usr/local/bin/pgbouncer crashes on start") == ["pgbouncer"]
+    assert relevance.named_by_path("usr/local/bin/pgbouncer", "pgbouncer")
+    assert not relevance.named_by_path("usr/local/bin/pgbouncer", "bin") and not relevance.named_by_path("pgbouncer", "pgb")
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_cjk_word_forms_and_typos_still_recall(memory_root, cached):
+    """With the rule on: Korean, Japanese and Chinese prompts, a word form and a typo still get their memory."""
+    _store(memory_root, False)
+    for key, title, tags in [("ko", "배포는 금요일에 하지 않는다", ["배포"]), ("ja", "決済APIのリトライは三回まで", ["決済"]),
+                             ("zh", "数据库迁移必须先在预发布环境运行", ["数据库迁移"])]:
+        write(memory_root, record("constraint", key, title, tags))
+    if cached:
+        rebuild_index(str(memory_root), load_config(str(memory_root)))
+    assert _shown(memory_root, "금요일에 배포해도 되나요?")[:1] == ["ko"]
+    assert _shown(memory_root, "決済のリトライは何回？")[:1] == ["ja"]
+    assert _shown(memory_root, "数据库迁移要先在哪里运行？")[:1] == ["zh"]
+    assert _shown(memory_root, "how are billing retries retried with redis?")[:1] == ["queue"]  # word forms
+    assert _shown(memory_root, "do we use launchdarkyl?")[:1] == ["flags"]  # a typo (the fuzzy step)

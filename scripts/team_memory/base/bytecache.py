@@ -31,6 +31,8 @@ nothing of ACLs: there the cache is used only under the user's own profile folde
 """
 from __future__ import annotations
 
+# Kept for the hooks' budgets under PYTHONDONTWRITEBYTECODE (bench.py --floor, 100 memories): without it PreToolUse
+# 2.7x, PostToolUse 2.9x (budget 2.0x) and the prompt hook 7.8x (budget 3.0x); with it 1.8x, 1.9x and 3.0x.
 import marshal
 import os
 import sys

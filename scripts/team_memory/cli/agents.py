@@ -24,8 +24,8 @@ import json
 import os
 
 from ..base.safefs import UnsafePath, is_link, read_regular
-from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, project_dir, check_source, copy_runtime, drop_in_hooks,
-                      ensure_gitignore, ensure_store, in_git_repository, install_project, uninstall_project)
+from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
+                      install_project, install_target, project_dir, uninstall_project)
 from .settingsjson import HOOK_MARKER, InstallError, merge_settings, without_our_hooks, write_settings
 
 AGENTS = ("claude", "codex", "gemini", "cursor", "vscode")
@@ -234,17 +234,11 @@ def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, all
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         raise InstallError(f"unknown agent {unknown[0]!r}; choose from {', '.join(AGENTS)}")
-    project, source = project_dir(project), os.path.abspath(source)
-    check_source(source)
-    if not allow_no_git and not in_git_repository(project):
-        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get "
-                           "team-memory through git, so run 'git init' there first, or pass --no-git to install anyway")
+    project, source = install_target(project, source, allow_no_git)
     reports = {}
     if "claude" in agents:
         reports["claude"] = install_project(project, source, allow_no_git=allow_no_git)
     else:
-        if os.path.samefile(project, source):
-            raise InstallError("that is the team-memory checkout itself; install into another repository")
         _safe_path(project, RUNTIME_REL)
         copy_runtime(source, os.path.join(project, *RUNTIME_REL))
         ensure_store(project)

@@ -322,8 +322,9 @@ def in_git_repository(path: str) -> bool:
     return any(os.path.exists(os.path.join(folder, ".git")) for folder in folders_up(path))
 
 
-def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
-    """Install (or upgrade) team-memory into ``project``; returns a report of what changed."""
+def install_target(project: str, source: str, allow_no_git: bool) -> tuple:
+    """``(project, source)``, absolute: a project folder in a git repository (unless ``allow_no_git``) that is
+    not the checkout ``source`` itself, and a source that holds the runtime."""
     project, source = project_dir(project), os.path.abspath(source)
     check_source(source)
     if not allow_no_git and not in_git_repository(project):
@@ -332,6 +333,12 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
     if os.path.samefile(project, source):
         raise InstallError("that is the team-memory checkout itself; install into another repository "
                            "(it already works here as a plugin: claude --plugin-dir .)")
+    return project, source
+
+
+def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
+    """Install (or upgrade) team-memory into ``project``; returns a report of what changed."""
+    project, source = install_target(project, source, allow_no_git)
     refuse_links(project, source)
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)  # refuse early, before anything is copied

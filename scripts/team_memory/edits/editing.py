@@ -108,17 +108,22 @@ def changes_from(original: dict, edited) -> tuple:
     return changes, problems
 
 
+def parsed(text: str, memory_id: str):
+    """The JSON value of an edited file, or a ``ValidationError`` that points at the syntax."""
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
+                              memory_id) from None
+
+
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
     """Save the edited ``text``; return the ``WriteResult``, or None when nothing changed.
 
     Raises ``ValidationError`` for anything the person can fix in the editor, ``WriteError``
     when the edit cannot land (the memory changed or went away meanwhile).
     """
-    try:
-        edited = json.loads(text)
-    except ValueError as exc:
-        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
-                              memory_id) from None
+    edited = parsed(text, memory_id)
     changes, problems = changes_from(original, edited)
     if problems:  # name the schema problems too, so one more round fixes everything
         named = {p.field for p in problems}
@@ -168,11 +173,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     from ..records.store import record_status
     from .write import WriteResult, add_change, tidy, write_record, now_iso
     memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
-    try:
-        edited = json.loads(text)
-    except ValueError as exc:
-        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
-                              memory_id) from None
+    edited = parsed(text, memory_id)
     if isinstance(edited, dict) and "\ufffd" in text:
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
                                        "retype those characters")], memory_id)

@@ -69,10 +69,10 @@ def test_no_path_of_ours_fetches_in_a_partial_clone(tmp_path):
         assert not marker.exists(), args
     sys.path.insert(0, str(REPO / "scripts"))
     from team_memory.derived.stalemarks import finish_marks_in_background
-    from team_memory.guards.posttool import _in_git
+    from team_memory.guards.posttool import in_git
     finish_marks_in_background(memory_root)  # what the prompt hook hands over when HEAD moved
     held = git(repo, "hash-object", ".claude/memory/decisions/use-redis.json")  # committed, in the pack
-    assert _in_git(str(repo), {"1" * 40, held}) == {held}  # PostToolUse's look-up: the missing one is not fetched
+    assert in_git(str(repo), {"1" * 40, held}) == {held}  # PostToolUse's look-up: the missing one is not fetched
     time.sleep(0.2)
     assert not marker.exists()
 

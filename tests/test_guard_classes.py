@@ -189,8 +189,8 @@ def test_a_line_the_judge_gives_up_on_still_has_its_snapshot_and_its_report(stor
     ("PowerShell", "Remove-Item build -Recurse", False)])
 def test_past_its_time_the_judge_denies_a_line_that_can_name_the_store_and_no_other(store, monkeypatch, tool, line,
                                                                                  denied):
-    from team_memory.guards import shellwords
-    monkeypatch.setattr(shellwords, "JUDGE_SECONDS", -1.0)  # out of time at the first command
+    from team_memory.guards import shellpaths
+    monkeypatch.setattr(shellpaths, "JUDGE_SECONDS", -1.0)  # out of time at the first command
     project, memory_root = store
     judge = bash_judge if tool == "Bash" else pwsh_judge
     said = judge(line, str(project), [str(memory_root)])

@@ -3,7 +3,7 @@
 ``pwshjudge.judge`` on a corpus (cmdlets, aliases, ``\\`` and ``/``, any case, PowerShell's quoting,
 ``-Path``/``-LiteralPath``/``-Destination``, pipes, .NET calls, nested ``powershell -Command``/``cmd /c``);
 the real hooks as hooks.json runs them (deny, allow, the snapshot and PostToolUse's report); the fast
-path (``pwshgate``) never lets through what the full guard would stop; the matchers name the tool.
+path (``toolgate``) never lets through what the full guard would stop; the matchers name the tool.
 """
 from __future__ import annotations
 
@@ -228,6 +228,14 @@ def test_a_windows_path_is_read_by_name_wherever_the_store_is(store):
                  r"Set-Content 'D:/work/app/.Claude/Memory/x.json' 1", r"del \\server\share\app\.claude\memory\x.json"):
         assert judge(line, str(project), [str(memory_root)]) is not None, line
     assert judge(r"Remove-Item C:\Users\me\app\build\x.json", str(project), [str(memory_root)]) is None
+
+
+def test_a_dotnet_write_from_inside_the_store_is_denied_though_no_word_names_it(store):
+    """.NET calls are held to the class rule (issue 33): run inside a store, a method that writes is denied."""
+    project, memory_root = store
+    for line in (r"[IO.File]::WriteAllText('decisions\x.json', '{}')", r"(Get-Item decisions\x.json).Delete()"):
+        assert judge(line, str(memory_root), [str(memory_root)]) is not None, line
+    assert judge(r"[IO.File]::ReadAllText('decisions\x.json')", str(memory_root), [str(memory_root)]) is None
 
 
 def test_quoting_is_powershells():

@@ -146,7 +146,7 @@ def test_a_secret_joined_to_a_word_by_a_dash_or_underscore_is_redacted(text, sec
 
 
 def test_the_posttool_note_does_not_name_such_a_file_raw(tmp_path):
-    from team_memory.guards.guards import rel_shown as _rel
+    from team_memory.guards.scope import rel_shown as _rel
     path = tmp_path / ".claude" / "memory" / "decisions" / f"key-{AWS}.json"
     assert AWS not in _rel(str(path), str(tmp_path)) and "key-" in _rel(str(path), str(tmp_path))
 

@@ -1,17 +1,15 @@
 """Write guards for Claude Code: memories are written through the CLI, nothing else.
 
-``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a
-``.claude/memory/`` folder, or a ``Bash`` line that would write, move or delete
-there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed -i``...; see
-``shelljudge``), or a ``PowerShell`` line that would (``Set-Content``, ``Remove-Item``,
+``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a ``.claude/memory/`` folder, or a
+``Bash`` line that would write, move or delete there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed
+-i``...; see ``shelljudge``), or a ``PowerShell`` line that would (``Set-Content``, ``Remove-Item``,
 ``[IO.File]::WriteAllText``...; see ``pwshjudge``), is denied with the CLI command to use instead. Reading stays
 allowed, and so does ``memory-config.json`` (settings, not memories).
 
-Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or
-ordinary one, ``toolgate``), the memory files are snapshot (``snapshot``) for
-``PostToolUse`` (``posttool.check_tool_result``), which reports what the line
-changed anyway and never moves a file. The judge has a time bound (``shellwords.JUDGE_SECONDS``): past
-it, a line that names the store is denied and any other is left to that report.
+Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or ordinary one,
+``toolgate``), the memory files are snapshot (``snapshot``) for ``PostToolUse`` (``posttool.check_tool_result``),
+which reports what the line changed anyway and never moves a file. The judge has a time bound
+(``shellpaths.JUDGE_SECONDS``): past it, a line that names the store is denied and any other is left to that report.
 
 Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
 """
@@ -19,58 +17,23 @@ from __future__ import annotations
 
 import os
 
-from .autoallow import allow_cli_call, allow_decision
-from ..base.cliname import cli_command
 from ..base.config import load_config
 from ..base.model import MEMORY_REL
 from ..records.hookio import project_dir_of
-from ..base.safefs import UnsafePath, is_real_dir, store_problem
+from ..records.snapshot import save_snapshot
+from ..records.store import project_root_of, repo_root_of
+from .autoallow import allow_cli_call, allow_decision
+from .scope import SHELL_TOOLS, cli, shown_text, stores_of, tool_paths
 from .shelljudge import judge
 from .shellpaths import reach
-from .toolgate import outside_store
-from ..records.snapshot import save_snapshot
-from ..records.store import find_memory_root, project_root_of, repo_root_of
+from .toolgate import WRITE_TOOLS, outside_store
 
-WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
-SHELL_TOOLS = ("Bash", "PowerShell")  # PowerShell: Claude Code's shell tool on Windows, read by ``pwshjudge``
 MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
-
-
-def cli() -> str:
-    """How to run this CLI, in the form the permission rules match (plugin or drop-in install)."""
-    return cli_command(os.environ.get("CLAUDE_PROJECT_DIR"))
-
-
-def stores_of(payload: dict) -> list:
-    """Real paths of the memory stores this tool call could touch: only those the link rule allows
-    (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
-    cwd = project_dir_of(payload)
-    found = {os.path.join(cwd, *MEMORY_REL)}
-    try:
-        found.add(find_memory_root(cwd))
-    except UnsafePath:
-        pass
-    if os.environ.get("CLAUDE_PROJECT_DIR"):
-        found.add(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], *MEMORY_REL))
-    return sorted({os.path.realpath(s) for s in found
-                   if s and is_real_dir(s) and store_problem(s) is None})
 
 
 def protected(path: str, stores: list, removes: bool = False) -> bool:
     """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
     return reach(os.path.normpath(path), stores, removes)
-
-
-def shown_text(text: str) -> str:
-    """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
-    from ..records.exposure import shown_message
-    from ..base.sanitize import neutralize_block
-    return neutralize_block(shown_message(text))
-
-
-def rel_shown(path: str, project: str) -> str:
-    from ..base.sanitize import shown_path
-    return shown_text(shown_path(os.path.relpath(path, project)))
 
 
 def _mentions_store(text: str, stores: list) -> bool:
@@ -88,17 +51,6 @@ def _deny(what: str, path: str | None) -> dict:
               f"Reading memory files is allowed.")
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                    "permissionDecisionReason": reason}}
-
-
-def tool_paths(payload: dict) -> list:
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
-    cwd = project_dir_of(payload)
-    paths = []
-    for key in ("file_path", "notebook_path", "path"):
-        value = tool_input.get(key)
-        if isinstance(value, str) and value and "\x00" not in value:
-            paths.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))))
-    return paths
 
 
 def _judged_stores(payload: dict, stores: list) -> list:
@@ -131,7 +83,9 @@ def guard_tool_use(payload: dict):
         if _mentions_store(command, stores):
             return _deny("a command line too long to check", None)
     else:
-        line_judge = judge if tool == "Bash" else _pwsh_judge()
+        line_judge = judge
+        if tool == "PowerShell":
+            from .pwshjudge import judge as line_judge  # loaded for PowerShell calls only
         what = line_judge(command, project_dir_of(payload), _judged_stores(payload, stores))
         if what is not None:
             return _deny(what, None)
@@ -146,11 +100,6 @@ def _ordinary(payload: dict) -> bool:
         return outside_store(payload)
     except Exception:  # noqa: BLE001 - unsure: snapshot
         return False
-
-
-def _pwsh_judge():
-    from .pwshjudge import judge as pwsh_judge  # loaded for PowerShell calls only
-    return pwsh_judge
 
 
 def _project_roots(payload: dict, stores: list) -> list:

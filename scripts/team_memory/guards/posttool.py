@@ -1,18 +1,16 @@
 """PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved.
 
-A hook cannot know who wrote a file: ``git pull``, ``git checkout``, an editor and a
-stray shell line look the same. So the hook never moves, deletes or rewrites a memory
-file (``git status`` after any tool call is what the tool made it). It reports:
+A hook cannot know who wrote a file: ``git pull``, ``git checkout``, an editor and a stray shell line look the same.
+So the hook never moves, deletes or rewrites a memory file (``git status`` after any tool call is what the tool made
+it). It reports:
 
-- a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files
-  whose size or time differ from the PreToolUse snapshot; ``PowerShell`` alike) that is not a valid memory:
-  which fields are wrong and why (through the guards' message policy: one line, secrets
-  hidden, markup neutralised) and how to fix it. It stays
+- a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files whose size or time differ
+  from the PreToolUse snapshot; ``PowerShell`` alike) that is not a valid memory: which fields are wrong and why
+  (through the guards' message policy: one line, secrets hidden, markup neutralised) and how to fix it. It stays
   where it is; recall reads it like any other file, sanitized.
-- a memory file the call removed, or rewrote while its previous version was in no git
-  object (uncommitted): where to get it back, from git or from the copy PreToolUse kept
-  (``snapshot``). Not reported: a rewrite of a committed version (git has it), a file
-  touched but not changed, and a file the CLI itself wrote (``memory.py update`` run
+- a memory file the call removed, or rewrote while its previous version was in no git object (uncommitted): where to
+  get it back, from git or from the copy PreToolUse kept (``snapshot``). Not reported: a rewrite of a committed
+  version (git has it), a file touched but not changed, and a file the CLI itself wrote (``memory.py update`` run
   through ``Bash``: ``snapshot.note_cli_write``).
 
 Valid or not, changed files are patched into the index (without waiting for the lock).
@@ -23,7 +21,8 @@ import os
 
 from ..base.config import load_config
 from ..base.fsutil import LockBusy, store_lock
-from .guards import SHELL_TOOLS, WRITE_TOOLS, rel_shown, shown_text, stores_of, tool_paths, cli
+from .scope import SHELL_TOOLS, cli, rel_shown, shown_text, stores_of, tool_paths
+from .toolgate import WRITE_TOOLS
 from ..derived.refresh import apply_changes
 from ..records.snapshot import cli_writes, copy_path, current_blob, take_snapshot
 from ..records.store import project_root_of
@@ -56,7 +55,7 @@ def _changed_files(payload: dict, store: str, config: dict):
     return regular, removed, before
 
 
-def _in_git(project: str, blobs: set) -> set:
+def in_git(project: str, blobs: set) -> set:
     """The blob ids among ``blobs`` that git's object database holds (one ``git cat-file`` call)."""
     if not blobs:
         return set()
@@ -71,7 +70,7 @@ def _in_git(project: str, blobs: set) -> set:
 
 def _lost_notes(store: str, project: str, lost: list) -> list:
     """Notes for ``[(path, blob | None, removed?)]``: how to get each previous version back."""
-    committed = _in_git(project, {blob for _, blob, _ in lost if blob})
+    committed = in_git(project, {blob for _, blob, _ in lost if blob})
     notes = []
     for path, blob, removed in lost:
         rel = rel_shown(path, project)

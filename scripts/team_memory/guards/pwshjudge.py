@@ -1,49 +1,148 @@
-"""Can a PowerShell line write into a memory store? The guard's decision for Claude Code's PowerShell tool.
+"""Can a PowerShell line write into a memory store? The Bash judge's rules with PowerShell's front end.
 
-``judge(command, cwd, stores)`` answers as ``shelljudge.judge`` does for Bash: None (the line
-stays outside the stores, or only reads) or a short description of a way it can change one.
-Statements run in order: ``Set-Location``/``cd`` and ``$name = ...`` are followed, what runs
-inside ``$(...)``, ``(...)`` and script blocks is judged too, a pipe hands paths on
-(``Get-ChildItem x | Remove-Item``; ``$_`` in a script block is what the pipe gave).
-
-- Cmdlets and their aliases (``pwshcmds``) are bound as PowerShell binds them: by name (any
-  unambiguous prefix, aliases such as ``-LP``), then by position; what a writer writes
-  (``-Path``, ``-LiteralPath``, ``-Destination``, ``-FilePath``, ``-NewName``...) is checked with
-  ``shellpaths.reach``; a remover or mover is also denied for a folder that holds a store.
-- ``>``/``>>``/``2>``/``*>`` are checked like Bash's; .NET calls that write (``[IO.File]::WriteAllText``,
-  ``[IO.Directory]::Delete``, ``$file.Delete()``...) on the paths they are given.
-- Anything else (a program, an unknown cmdlet) is denied only when an argument names a store;
-  programs go through the Bash guard's judges (``git checkout``, ``python -c``, the team-memory CLI,
-  which is allowed); ``powershell -Command``, ``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression``
-  are read as lines of their own. A value that cannot be known, given to a writer, could be a store: denied.
-- Fail closed where reading stops: an unfinished quote or bracket on a line that names ``claude``,
-  or nesting past the bound.
-
-Paths are compared with ``/`` (PowerShell takes ``\\`` and ``/``; drive letters and ``FileSystem::``
-prefixes are understood) and in any case, as Windows compares them.
+``judge(command, cwd, stores)`` answers as ``shelljudge.judge`` does: None, or a short description of a way the line
+can change a store. Statements run in order (``Set-Location`` and ``$name = ...`` followed, what runs in ``$(...)``,
+``(...)`` and script blocks judged too, a pipe hands paths on: ``$_`` is what it gave). Cmdlets and aliases are
+bound as PowerShell binds them (any unambiguous parameter prefix, aliases, then positions) and what a writer writes
+is checked with ``shellpaths.reach``; redirections and .NET calls that write (``[IO.File]::WriteAllText``,
+``$file.Delete()``) likewise. Programs go to the Bash judge (``git``, ``python -c``, the CLI); ``powershell
+-Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are read as lines of their own. On a line that
+names the store, what the reader cannot follow (``_UNREAD``: a pipe that binds the path, a splat, a .NET method,
+code in a string, another program) is denied. Paths compare with ``/``, in any case.
 """
 from __future__ import annotations
 
 import os
 
-from . import pwshcmds as pc
-from .pwshscan import parse
-from .shellcmds import any_argument
-from .shelljudge import judge_command as bash_command, run_commands as bash_run
 from ..base.pathtext import slashed
-from .shellpaths import MAX_ALTERNATIVES, absolute, may_name_store, names_store
+from .pwshscan import parse
+from .shelljudge import any_argument, judge_command as bash_command
+from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, names_store,
+                         plain_text, reach)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
-from .shellwords import Denied, TimeUp, check, State, expand, plain_text
+
+
+def _spec(kind: str, positions: str = "", values: str = "", targets: str = "P") -> tuple:
+    """A cmdlet's (kind, positional parameters, parameters taking a value, parameters naming what it writes)."""
+    def words(text):
+        return tuple(text.replace("P", "path literalpath").split())
+    return kind, words(positions.replace("P", "path")), words("P " + values if targets == "P" else values), words(
+        targets)
+
+
+COMMON_VALUES = tuple("erroraction warningaction informationaction errorvariable warningvariable informationvariable "
+                      "outvariable outbuffer pipelinevariable progressaction credential filter include exclude "
+                      "encoding stream".split())
+PARAM_ALIASES = dict(p.split("=") for p in (
+    "pspath=literalpath lp=literalpath ea=erroraction wa=warningaction ev=errorvariable ov=outvariable ob=outbuffer "
+    "pv=pipelinevariable iv=informationvariable infa=informationaction type=itemtype target=value fullname=path "
+    "args=argumentlist rso=redirectstandardoutput rse=redirectstandarderror wd=workingdirectory dest=destination"
+).split())
+CMDLETS = {
+    "set-content": _spec("write", "P value", "value delimiter"), "set-item": _spec("write", "P value", "value"),
+    "add-content": _spec("write", "P value", "value delimiter"), "clear-content": _spec("write", "P"),
+    "clear-item": _spec("write", "P"),
+    "out-file": _spec("write", "filepath encoding", "filepath literalpath inputobject width", "filepath literalpath"),
+    "tee-object": _spec("write", "filepath", "filepath literalpath inputobject variable", "filepath literalpath"),
+    "export-csv": _spec("write", "P", "inputobject delimiter quotefields usequotes"),
+    "export-clixml": _spec("write", "P", "inputobject depth"),
+    "start-transcript": _spec("write", "P", "path literalpath outputdirectory", "path literalpath outputdirectory"),
+    "set-itemproperty": _spec("write", "P name value", "name value inputobject"),
+    "clear-itemproperty": _spec("write", "P name", "name"), "remove-itemproperty": _spec("write", "P name", "name"),
+    "new-itemproperty": _spec("write", "P name value", "name value propertytype"),
+    "set-acl": _spec("write", "P aclobject", "aclobject inputobject"),
+    "new-item": _spec("create", "path", "path name itemtype value", "path"), "remove-item": _spec("remove", "P"),
+    "copy-item": _spec("copy", "P destination", "destination fromsession tosession"),
+    "move-item": _spec("move", "P destination", "destination"), "rename-item": _spec("rename", "P newname", "newname"),
+    "expand-archive": _spec("extract", "P destinationpath", "path literalpath destinationpath", "destinationpath"),
+    "compress-archive": _spec("write", "P destinationpath", "path literalpath destinationpath compressionlevel",
+                              "destinationpath"),
+    "invoke-webrequest": _spec("write", "uri", "uri outfile method body headers contenttype infile useragent "
+                               "websession sessionvariable timeoutsec maximumredirection proxy form token", "outfile"),
+    "set-location": _spec("cd", "P", "stackname"), "push-location": _spec("cd", "P", "stackname"),
+    "pop-location": _spec("popd", "", "stackname", ""),
+    "invoke-expression": _spec("eval", "command", "command", "command"),
+    "start-process": _spec("start", "filepath argumentlist", "filepath argumentlist workingdirectory "
+                           "redirectstandardoutput redirectstandarderror redirectstandardinput verb windowstyle "
+                           "environment", "redirectstandardoutput redirectstandarderror"),
+    "get-childitem": _spec("list", "P filter", "depth attributes"), "get-item": _spec("list", "P"),
+    "resolve-path": _spec("list", "P", "relativebasepath"),
+    "join-path": _spec("join", "path childpath", "path childpath additionalchildpath", "path childpath"),
+    "new-object": _spec("object", "typename argumentlist", "typename argumentlist property comobject", "argumentlist"),
+    "new-temporaryfile": _spec("temp", "", "", ""), "write-output": _spec("echo", "inputobject", "inputobject", ""),
+    "where-object": _spec("pass", "", "property value filterscript", ""),
+    "sort-object": _spec("pass", "property", "property top bottom culture", ""),
+    "select-object": _spec("pass", "property", "property first last skip index expandproperty excludeproperty "
+                           "skiplast", ""),
+    "robocopy": ("robocopy", ("path", "destination"), (), ()),  # robocopy SRC DST [files]: DST gets content
+}
+CMDLETS.update({"invoke-restmethod": CMDLETS["invoke-webrequest"], "xcopy": CMDLETS["robocopy"]})
+# Cmdlets that only read, print or compute: allowed whatever their arguments say.
+READERS = frozenset((
+    "get-content select-string test-path split-path get-location write-host write-verbose write-debug write-warning "
+    "write-error write-information write-progress format-table format-list format-wide format-custom format-hex "
+    "out-string out-host out-null out-default foreach-object measure-object group-object compare-object "
+    "convertto-json convertfrom-json convertto-csv convertfrom-csv convertto-xml convertfrom-stringdata get-filehash "
+    "get-command get-help get-date get-process get-variable get-module import-csv import-clixml get-acl get-psdrive "
+    "start-sleep test-json get-member select-xml get-unique get-history clear-host get-alias get-random "
+    "measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host get-uptime get-error "
+    "get-job receive-job wait-job get-clipboard set-clipboard get-childitem set-variable new-variable clear-variable "
+    "remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if elseif else "
+    "foreach for while do until try catch finally switch function filter param begin process end trap").split())
+# Writers that take the path from a pipe when none is given (the others take their content from it).
+PATH_FROM_PIPE = frozenset("clear-content set-item clear-item set-itemproperty clear-itemproperty new-itemproperty "
+                           "remove-itemproperty set-acl remove-item".split())
+ALIASES = dict(p.split("=") for p in (
+    "sc=set-content ac=add-content clc=clear-content tee=tee-object epcsv=export-csv ni=new-item md=new-item "
+    "mkdir=new-item ri=remove-item rm=remove-item rmdir=remove-item rd=remove-item del=remove-item erase=remove-item "
+    "cp=copy-item copy=copy-item cpi=copy-item mv=move-item move=move-item mi=move-item ren=rename-item "
+    "rni=rename-item rename=rename-item si=set-item cli=clear-item sp=set-itemproperty clp=clear-itemproperty "
+    "rp=remove-itemproperty iwr=invoke-webrequest curl=invoke-webrequest wget=invoke-webrequest irm=invoke-restmethod "
+    "cd=set-location sl=set-location chdir=set-location pushd=push-location popd=pop-location iex=invoke-expression "
+    "saps=start-process start=start-process gci=get-childitem ls=get-childitem dir=get-childitem gi=get-item "
+    "rvpa=resolve-path echo=write-output write=write-output ?=where-object sort=sort-object select=select-object "
+    "gc=get-content cat=get-content type=get-content sls=select-string gl=get-location pwd=get-location "
+    "%=foreach-object foreach=foreach-object measure=measure-object ft=format-table fl=format-list fw=format-wide "
+    "gm=get-member sleep=start-sleep cls=clear-host gcm=get-command gal=get-alias gps=get-process ps=get-process "
+    "gv=get-variable sv=set-variable h=get-history history=get-history gu=get-unique diff=compare-object "
+    "compare=compare-object group=group-object man=get-help help=get-help gp=get-itemproperty "
+    "gpv=get-itempropertyvalue ipcsv=import-csv").split())
+# Programs that are PowerShell themselves, or cmd.exe: the text they are given is a line to judge.
+PWSH_VALUES = tuple("executionpolicy ep ex windowstyle w inputformat outputformat of configurationname "
+                    "workingdirectory wd settingsfile custompipename version v".split())
+SHELLS = {"powershell": "pwsh", "pwsh": "pwsh", "powershell_ise": "pwsh", "cmd": "cmd"}
+# .NET methods that write, move or delete a file (the class rule's ``_UNREAD``).
+WRITE_METHODS = frozenset((
+    "writealltext writealllines writeallbytes appendalltext appendalllines appendtext createtext create delete move "
+    "copy replace openwrite open encrypt decrypt setattributes setcreationtime setlastwritetime setlastaccesstime "
+    "setcreationtimeutc setlastwritetimeutc setlastaccesstimeutc setaccesscontrol createdirectory createsymboliclink "
+    "moveto copyto writealltextasync writeallbytesasync writealllinesasync appendalltextasync appendalllinesasync "
+    "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
 MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
 BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
+_PIPED_WRITERS = ("set-content sc add-content ac clear-content clc remove-item rm del erase ri rd rmdir move-item mv "
+                  "move mi copy-item cp copy cpi rename-item ren rni set-item si clear-item cli new-item ni "
+                  "set-itemproperty sp clear-itemproperty clp remove-itemproperty rp rename-itemproperty rnp "
+                  "new-itemproperty set-acl expand-archive unblock-file").split()
+_UNREAD = {  # on a line that names the store, what hands its path on where the reader cannot follow (issue 36)
+    "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
+    "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
+    "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(WRITE_METHODS)) + r")\s*\(",
+    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*(?:" + "|".join(sorted(WRITE_METHODS))
+                                    + r")\b",
+    "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb|"
+                              r"invokescript|addscript|newscriptblock)\b"
+                              r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",
+    "another program started": r"\b(?:start-process|saps|start|wsl|bash|sh|robocopy|xcopy|attrib|icacls|takeown|"
+                               r"forfiles|schtasks|wmic|rundll32|mshta|cscript|wscript)(?:\.exe)?\b",
+}
 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
-    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"),
-                   bash_run, bash_command)
+    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"))
     flags: dict = {}
     try:
         run(parse(command, 0, flags), state, None)
@@ -59,29 +158,7 @@ def judge(command: str, cwd: str, stores: list):
         text = _read(command)  # PowerShell's * also matches a leading dot: any wildcard counts here
         named = may_name_store(text, stores) or "*" in text or "?" in text
         return "a PowerShell line too long to check in time" if named else None
-    return unread_use(command, state.stores)
-
-
-# What hands a store's path on where the reader above cannot follow it (issue 36's classes): a pipe into a
-# cmdlet that binds -Path from the piped item, a splat, a .NET method that writes, code run from a string,
-# another program started. On a line that names the store, any of these is denied.
-_PIPED_WRITERS = ("set-content", "sc", "add-content", "ac", "clear-content", "clc", "remove-item", "rm", "del",
-                  "erase", "ri", "rd", "rmdir", "move-item", "mv", "move", "mi", "copy-item", "cp", "copy", "cpi",
-                  "rename-item", "ren", "rni", "set-item", "si", "clear-item", "cli", "new-item", "ni",
-                  "set-itemproperty", "sp", "clear-itemproperty", "clp", "remove-itemproperty", "rp",
-                  "rename-itemproperty", "rnp", "new-itemproperty", "set-acl", "expand-archive", "unblock-file")
-_UNREAD = {
-    "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
-    "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
-    "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(pc.WRITE_METHODS)) + r")\s*\(",
-    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*(?:" + "|".join(sorted(pc.WRITE_METHODS))
-                                    + r")\b",
-    "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb|"
-                              r"invokescript|addscript|newscriptblock)\b"
-                              r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",
-    "another program started": r"\b(?:start-process|saps|start|wsl|bash|sh|robocopy|xcopy|attrib|icacls|takeown|"
-                               r"forfiles|schtasks|wmic|rundll32|mshta|cscript|wscript)(?:\.exe)?\b",
-}
+    return unread_use(command, state.stores, state.origin)
 
 
 def _read(command: str) -> str:
@@ -89,22 +166,18 @@ def _read(command: str) -> str:
     import re
     text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "", command[:MAX_READ])
     text = re.sub(r"`(.)", r"\1", text, flags=re.S)
-    for quote in "'\"\u2018\u2019\u201c\u201d":
-        text = text.replace(quote, "")
-    return text
+    return "".join(c for c in text if c not in "'\"\u2018\u2019\u201c\u201d")
 
 
-def unread_use(command: str, stores: list):
-    """Issue 36's class rule for PowerShell: on a line that names the store (backticks, quotes and joined
-    literals read away), a way of reaching it the reader cannot follow is denied (``_UNREAD``)."""
+def unread_use(command: str, stores: list, cwd: str = ""):
+    """The class rule: on a line that names the store, or run inside one, a way of reaching it the reader cannot
+    follow (``_UNREAD``)."""
     import re  # loaded only for a PowerShell line the reader let through
     text = _read(command)
-    if not names_store(text, stores):
-        return None
-    lowered = text.lower()
-    for what, pattern in _UNREAD.items():
-        if re.search(pattern, lowered):
-            return f"{what}, on a line that names .claude"
+    if names_store(text, stores) or (cwd and reach(cwd, stores, False)):
+        for what, pattern in _UNREAD.items():
+            if re.search(pattern, text.lower()):
+                return f"{what}, on a line that names .claude"
     return None
 
 
@@ -127,26 +200,25 @@ def run(commands: list, state: State, piped) -> None:
 def _statement(cmd, state: State, piped):
     if cmd.kind == "expr":
         return _expression(cmd, state)
-    if cmd.kind == "assign":
-        value = [UNKNOWN]
-        if cmd.words:
-            out = _command(cmd.words, state, piped)
-            value = out[1] if out and out[0] == "paths" else [UNKNOWN]
-        elif cmd.calls:
-            _expression(cmd, state)
-            if [c[0] for c in cmd.calls] in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
-                value = [TEMP_FILE]
-        elif cmd.value is not None:
-            value = expand(cmd.value, state)
-        state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
-        return None
-    return _command(cmd.words, state, piped)
+    if cmd.kind != "assign":
+        return _command(cmd.words, state, piped)
+    value = [UNKNOWN]
+    if cmd.words:
+        out = _command(cmd.words, state, piped)
+        value = out[1] if out and out[0] == "paths" else [UNKNOWN]
+    elif cmd.calls:
+        _expression(cmd, state)
+        if cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
+            value = [TEMP_FILE]
+    elif cmd.value is not None:
+        value = expand(cmd.value, state)
+    state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
+    return None
 
 
 def _abs(alt: str, state: State) -> str:
     """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
-    if "::" in alt:
-        alt = alt.split("::", 1)[1]
+    alt = alt.split("::", 1)[1] if "::" in alt else alt
     if len(alt) > 1 and alt[1] == ":" and alt[0].isalpha():
         return slashed(os.path.normpath(alt))
     return absolute(alt, state.cwd)
@@ -154,20 +226,15 @@ def _abs(alt: str, state: State) -> str:
 
 def _paths(elements: list, state: State) -> list:
     """Each element's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
-    bases = [state] if state.cwd == state.origin else [state, _at_origin(state)]
+    origin = state.copy()
+    origin.cwd = state.origin
+    bases = [state] if state.cwd == state.origin else [state, origin]
     out = [d for e in elements for a in expand(e, state) for b in bases for d in _dotted(_abs(a, b))]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
 
 
-def _at_origin(state: State) -> State:
-    other = state.copy()
-    other.cwd = state.origin
-    return other
-
-
 def _dotted(pattern: str) -> list:
-    """PowerShell's wildcards also match names that start with a dot (``*`` matches ``.claude``): each part
-    that starts with one may also start with ``.`` (the Bash reader's globs never do)."""
+    """PowerShell's wildcards also match a leading dot (``*`` matches ``.claude``; the Bash reader's never do)."""
     out = [""]
     for i, part in enumerate(pattern.split("/")):
         choices = [part]
@@ -184,9 +251,7 @@ def _dotted(pattern: str) -> list:
 
 
 def _given(piped) -> list:
-    if piped and piped[0] == "paths":
-        return piped[1] or [UNKNOWN]
-    return [UNKNOWN]
+    return (piped[1] or [UNKNOWN]) if piped and piped[0] == "paths" else [UNKNOWN]
 
 
 def _name(words: list, state: State) -> str:
@@ -199,21 +264,18 @@ def _name(words: list, state: State) -> str:
 def _command(words: list, state: State, piped):
     if not words:
         return None
-    name = _name(words, state)
-    name = pc.ALIASES.get(name, name)
-    args = words[1:]
-    if name in pc.CMDLETS:
-        if _name(words, state) in BASH_TOO:
-            _program(_name(words, state), args, state)
-        return _cmdlet(name, pc.CMDLETS[name], args, state, piped)
-    if name in pc.READERS:
-        return None
-    if name in pc.SHELLS:
-        return _shell(pc.SHELLS[name], args, state)
-    if "-" in name and not name.startswith("-"):  # a cmdlet of another module: judged on what it names
+    spelled = _name(words, state)
+    name, args = ALIASES.get(spelled, spelled), words[1:]
+    if name in CMDLETS:
+        if spelled in BASH_TOO:
+            _program(spelled, args, state)
+        return _cmdlet(name, CMDLETS[name], args, state, piped)
+    if name in SHELLS:
+        _shell(SHELLS[name], args, state)
+    elif "-" in name and not name.startswith("-") and name not in READERS:  # another module's cmdlet: what it names
         any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
-        return None
-    _program(name, args, state)
+    elif name not in READERS:
+        _program(name, args, state)
     return None
 
 
@@ -229,104 +291,103 @@ def _program(name: str, args: list, state: State) -> None:
     if name == "py":
         name, args = "python", [w for w in args if not (w[0] == "param" and w[1][:1].isdigit())]
     words = [[name]] + [b for w in args for b in _bash_words(w, state)]
-    state.command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
+    bash_command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
 
 
 def _bind(spec: tuple, args: list) -> tuple:
     """``({parameter: [elements]}, switches, extra positional elements)`` as PowerShell binds ``args``."""
-    _, positions, values, _ = spec
-    known = values + pc.COMMON_VALUES
+    known = spec[2] + COMMON_VALUES
     bound, switches, extra, pos, i, rest = {}, set(), [], 0, 0, False
     while i < len(args):
         word = args[i]
+        i += 1
         if word[0] == "param" and not rest:
-            given = pc.PARAM_ALIASES.get(word[1], word[1])
-            full = given if given in known else next(iter([k for k in known if k.startswith(given)][:1]), None)
+            given = PARAM_ALIASES.get(word[1], word[1])
+            full = given if given in known else next((k for k in known if k.startswith(given)), None)
             if word[1] == "":
                 rest = True
             elif full is None:
                 switches.add(given)
             elif word[2] is not None:
                 bound.setdefault(full, []).extend(word[2])
-            elif i + 1 < len(args) and args[i + 1][0] == "arg":
-                bound.setdefault(full, []).extend(args[i + 1][1])
+            elif i < len(args) and args[i][0] == "arg":
+                bound.setdefault(full, []).extend(args[i][1])
                 i += 1
-            i += 1
             continue
         elements = word[1] if word[0] == "arg" else [[("s", word[3])]]
-        if pos < len(positions):
-            bound.setdefault(positions[pos], []).extend(elements)
+        if pos < len(spec[1]):
+            bound.setdefault(spec[1][pos], []).extend(elements)
             pos += 1
         else:
             extra.extend(elements)
-        i += 1
     return bound, switches, extra
 
 
+def _texts(elements: list, state: State) -> list:
+    return [plain_text(a) for e in elements for a in expand(e, state)]
+
+
 def _cmdlet(name: str, spec: tuple, args: list, state: State, piped):
-    kind, _, _, targets = spec
+    kind, targets = spec[0], spec[3]
     bound, switches, extra = _bind(spec, args)
     named = [e for t in targets for e in bound.get(t, [])]
-    what = f"{name} of"
     if kind in ("list", "join", "echo", "pass", "temp"):
         return _output(kind, bound, state, piped)
-    if kind == "cd":
+    if kind in ("cd", "popd"):
         alts = _paths(named, state) if named else [os.path.expanduser("~")]
-        state.cwd = alts[0] if len(alts) == 1 else UNKNOWN
-        return None
-    if kind == "popd":
-        state.cwd = UNKNOWN
-        return None
-    if kind == "eval":
+        state.cwd = alts[0] if len(alts) == 1 and kind == "cd" else UNKNOWN
+    elif kind == "eval":
         for alt in [a for e in named for a in expand(e, state)] or [UNKNOWN]:
             _line(alt, state)
-        return None
-    if kind == "start":
-        program = [plain_text(a) for e in bound.get("filepath", []) for a in expand(e, state)][:1]
-        given = " ".join(plain_text(a) for e in bound.get("argumentlist", []) for a in expand(e, state)[:1])
-        if program:
-            _line(f"& '{program[0]}' {given}", state)
-    if kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
-        type_name = " ".join(plain_text(a) for e in bound.get("typename", []) for a in expand(e, state)).lower()
+    elif kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
+        type_name = " ".join(_texts(bound.get("typename", []), state)).lower()
         if any(w in type_name for w in ("writer", "stream", "file", "$?")) and "reader" not in type_name:
             check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
             if "$?" in type_name and ".claude" in state.text:  # New-Object T(args): the arguments are not read
                 raise Denied("new-object with arguments that cannot be read, on a line that names .claude")
-        return None
+    else:
+        _writer(name, kind, bound, switches, extra, named, state, piped)
+    return None
+
+
+def _writer(name, kind, bound, switches, extra, named, state: State, piped) -> None:
+    """What a cmdlet that writes, removes, copies, moves, renames or extracts does to its paths."""
+    if kind == "start":
+        program = _texts(bound.get("filepath", []), state)[:1]
+        if program:
+            given = " ".join(plain_text(expand(e, state)[0]) for e in bound.get("argumentlist", []))
+            _line(f"& '{program[0]}' {given}", state)
     sources = _paths(named, state) if named else [_abs(a, state) for a in _given(piped)] if piped else []
     if kind in ("write", "remove", "start"):
         given = named + extra
-        check(_paths(given, state) if given or name not in pc.PATH_FROM_PIPE else sources, state,
-               kind == "remove", what)
+        paths = _paths(given, state) if given or name not in PATH_FROM_PIPE else sources
+        check(paths, state, kind == "remove", f"{name} of")
     elif kind == "create":
-        names = [plain_text(a) for e in bound.get("name", []) for a in expand(e, state)]
+        names = _texts(bound.get("name", []), state)
         base = _paths(named + extra, state) or [state.cwd]
-        check([b + "/" + n for b in base for n in names] if names else base, state, False, what)
+        check([b + "/" + n for b in base for n in names] if names else base, state, False, f"{name} of")
     elif kind in ("copy", "move"):
         if kind == "move":
             check(sources, state, True, f"{name} of")
         dest = _paths(bound.get("destination", []) + extra, state) or [state.cwd]
         check(dest, state, False, f"{name} into")
-        whole = kind == "move" or bool({s for s in switches if "recurse".startswith(s)})
+        whole = kind == "move" or any("recurse".startswith(s) for s in switches)
         leaves = [d + "/" + (s.rstrip("/").rsplit("/", 1)[-1] if UNKNOWN not in s.rsplit("/", 1)[-1] else UNKNOWN)
                   for d in dest for s in sources]
         check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
     elif kind == "rename":
-        check(sources, state, True, what)
-        new = [plain_text(a) for e in bound.get("newname", []) + extra for a in expand(e, state)]
+        check(sources, state, True, f"{name} of")
+        new = _texts(bound.get("newname", []) + extra, state)
         check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
     elif kind in ("extract", "robocopy"):
         dest = _paths(bound.get("destinationpath", bound.get("destination", [])), state) or [state.cwd]
         check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
-    return None
 
 
 def _output(kind: str, bound: dict, state: State, piped):
     """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
-    if kind == "pass":
-        return piped
-    if kind == "temp":
-        return ("paths", [TEMP_FILE])
+    if kind in ("pass", "temp"):
+        return piped if kind == "pass" else ("paths", [TEMP_FILE])
     if kind == "echo":
         return ("paths", [a for e in bound.get("inputobject", []) for a in expand(e, state)] or [UNKNOWN])
     if kind == "join":
@@ -339,51 +400,40 @@ def _output(kind: str, bound: dict, state: State, piped):
 
 def _line(text: str, state: State) -> None:
     """Text PowerShell runs as a line of its own (``Invoke-Expression``, ``-Command``, ``Start-Process``)."""
-    if UNKNOWN in text:
-        if "claude" in state.text:
-            raise Denied("PowerShell code that cannot be known, on a line that names .claude")
-        return
-    run(parse(plain_text(text)), state.copy(), None)
+    if UNKNOWN not in text:
+        run(parse(plain_text(text)), state.copy(), None)
+    elif "claude" in state.text:
+        raise Denied("PowerShell code that cannot be known, on a line that names .claude")
 
 
 def _shell(kind: str, args: list, state: State) -> None:
-    """``powershell``/``pwsh`` and ``cmd``: the line they are given is judged as PowerShell."""
+    """``powershell``/``pwsh`` and ``cmd`` (``^`` escapes read away): the line they are given is judged."""
     texts = [plain_text(a) for w in args for b in _bash_words(w, state) for a in b[:1]]
     if kind == "cmd":
-        lowered = [t.lower() for t in texts]
-        start = next((i + 1 for i, t in enumerate(lowered) if t in ("/c", "/k", "/r")), None)
+        start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), None)
         if start is not None:
-            _line(_caret_read(" ".join(texts[start:])), state)
+            line, out, i = " ".join(texts[start:]), [], 0
+            while i < len(line):
+                i += line[i] == "^" and i + 1 < len(line)
+                out.append(line[i])
+                i += 1
+            _line("".join(out), state)
         return
     i = 0
     while i < len(args):
-        word, name = args[i], args[i][1] if args[i][0] == "param" else None
+        name = args[i][1] if args[i][0] == "param" else None
         if name is None:
-            _line(" ".join(texts[i:]), state)  # powershell.exe's first argument: the command
-            return
+            return _line(" ".join(texts[i:]), state)  # powershell.exe's first argument: the command
         if (name == "ec" or name[:1] == "e" and "encodedcommand".startswith(name)) and i + 1 < len(args):
-            _line(_decoded(texts[i + 1]), state)
-            return
+            return _line(_decoded(texts[i + 1]), state)
         if name and "command".startswith(name) and i + 1 < len(args):
-            _line(" ".join(texts[i + 1:]), state)
-            return
+            return _line(" ".join(texts[i + 1:]), state)
         if name and "file".startswith(name):
-            any_argument("powershell -File", [b for w in args[i + 1:] for b in _bash_words(w, state)], state)
-            return
-        if name in pc.PWSH_VALUES or any(full.startswith(name) for full in pc.PWSH_VALUES if len(name) > 1):
+            return any_argument("powershell -File", [b for w in args[i + 1:] for b in _bash_words(w, state)], state)
+        if name in PWSH_VALUES or any(full.startswith(name) for full in PWSH_VALUES if len(name) > 1):
             i += 1  # -ExecutionPolicy Bypass: the value is no command
         i += 1
-
-
-def _caret_read(text: str) -> str:
-    """A ``cmd`` line with its ``^`` escapes read away (``.cl^aude`` is ``.claude`` to cmd)."""
-    out, i = [], 0
-    while i < len(text):
-        if text[i] == "^" and i + 1 < len(text):
-            i += 1
-        out.append(text[i])
-        i += 1
-    return "".join(out)
+    return None
 
 
 def _decoded(text: str) -> str:
@@ -396,22 +446,6 @@ def _decoded(text: str) -> str:
 
 
 def _expression(cmd, state: State):
-    """.NET calls that write, checked on their paths; the statement's values handed to a pipe."""
-    values = [e for w in cmd.words for e in w[1]]
-    for method, static, type_name, call_args in cmd.calls:
-        if method not in pc.WRITE_METHODS or (method == "replace" and not static) or "reader" in type_name:
-            continue
-        removes = method in pc.REMOVING
-        if static:
-            paths = call_args[:2] if method in pc.TWO_PATHS else call_args[:1]
-            check([_abs(a, state) for p in paths for a in (expand(p, state) if p else [UNKNOWN])], state, removes,
-                   f".NET {method} of")
-            continue
-        known = [a for v in values for a in expand(v, state) if UNKNOWN not in a]
-        check([_abs(a, state) for a in known], state, removes, f".NET {method} of")
-        if method in ("moveto", "copyto"):
-            check([_abs(a, state) for p in call_args[:1] for a in (expand(p, state) if p else [UNKNOWN])], state,
-                   False, f".NET {method} to")
-        if ".claude" in cmd.text.lower().replace("\\", "/"):
-            raise Denied(f".NET {method} on a line that names .claude")
-    return ("paths", [_abs(a, state) for v in values for a in expand(v, state)][:MAX_ALTERNATIVES] or [UNKNOWN])
+    """What an expression hands to a pipe: its values. (.NET calls that write are the class rule's, ``_UNREAD``.)"""
+    return "paths", [_abs(a, state) for w in cmd.words for e in w[1] for a in expand(e, state)][:MAX_ALTERNATIVES] or [
+        UNKNOWN]

@@ -1,31 +1,223 @@
 """A small reader of PowerShell lines for the write guard: statements, arguments, redirections.
 
-``parse(text)`` returns a list of ``PsCommand``:
+``parse(text)`` returns a list of ``PsCommand``: ``kind`` ``"command"`` (a cmdlet, alias or program), ``"assign"``
+(``$name = ...``: ``target``; ``words`` the right side read as a command, ``value`` when it is one plain value) or
+``"expr"`` (``[IO.File]::WriteAllText(...)``; ``calls`` names each ``.Name(...)``/``::Name(...)``, whose arguments
+are read as ``nested``). ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` and
+``("arg", elements)``, each element a list of parts as ``shellscan`` spells them (``("s", text)`` with ``\\`` as
+``/`` and glob markers, ``("v", NAME)``: ``$env:NAME``, ``$PWD``, ``$HOME``, ``ps:name`` for a PowerShell variable,
+``("u", "")`` for what cannot be known). ``redirects``, ``sep`` and ``nested`` (what runs inside ``$(...)``,
+``(...)``, ``@(...)``, ``{...}``) as in ``shellscan``.
 
-- ``kind``: ``"command"`` (a cmdlet, alias or program and its arguments), ``"assign"``
-  (``$name = ...``: ``target`` names the variable, ``words`` hold the right side read as a
-  command when it starts like one, ``value`` the right side when it is one plain value) or
-  ``"expr"`` (an expression: ``[IO.File]::WriteAllText(...)``, ``'text' | ...``);
-- ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` (``name`` in
-  lower case, ``value`` a list of elements or None, ``spelled`` as written) and
-  ``("arg", elements)`` for an argument, ``elements`` its comma-separated values, each a list of
-  parts as ``shellscan`` spells them: ``("s", text)`` (glob characters as ``shellscan``'s
-  markers, every ``\\`` as ``/``), ``("v", NAME)`` (``$env:NAME``, ``$PWD``, ``$HOME``;
-  ``ps:name`` for a PowerShell variable) or ``("u", "")`` (a value that cannot be known:
-  ``$(...)``, a script block);
-- ``redirects``: ``(operator, parts)`` for ``>``, ``>>``, ``2>``, ``*>``...;
-- ``sep``: what follows (``|``, ``;``, ``&&``, ``||``, ``&``); ``nested``: statement lists read
-  inside ``$(...)``, ``(...)``, ``@(...)`` and ``{...}`` (they run too: the caller judges them);
-- ``calls`` (``expr`` only): ``(method, static, type, args)`` for each ``.Name(...)`` /
-  ``::Name(...)``, ``args`` each a list of parts or None (not a plain value).
-
-Words are read with PowerShell's quoting and escapes (``pwshwords``). Like ``shellscan`` it never
-runs anything, never fails, and stops at a depth bound (``flags`` gets ``"unfinished"`` /
-``"too deep"``).
+PowerShell's quoting: single quotes literal (``''`` one quote), double quotes expand ``$name`` and ``$(...)`` and
+take backtick escapes, a backtick escapes outside quotes (continues a line before a newline), here-strings,
+typographic quotes and dashes, ``#`` and ``<#...#>`` comments. It never runs anything, never fails, and stops at a
+depth bound (``flags`` gets ``"unfinished"`` / ``"too deep"``).
 """
 from __future__ import annotations
 
-from .pwshwords import END, EXPR_END, NAME_CHARS, DASHES, DQUOTES, SQUOTES, Reader, variable
+from .shellscan import MARKERS, joined
+
+SQUOTES, DQUOTES, DASHES = "'\u2018\u2019\u201a\u201b", '"\u201c\u201d\u201e', "-\u2013\u2014\u2015"
+END = set(" \t\r\n;|&(){},<>")
+EXPR_END = END | set("[]=+!.")
+NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
+_ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+_KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
+MAX_DEPTH = 8
+_GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
+
+
+def _literal(text: str) -> list:
+    """Parts of literal text: ``\\`` read as ``/``, glob characters marked."""
+    return [("s", "".join(_GLOBS.get(c, "/" if c == "\\" else c) for c in text))] if text else []
+
+
+class Reader:
+    """A position in a PowerShell line and the ways to read what is there."""
+
+    def __init__(self, text: str, depth: int, flags: dict):
+        self.text, self.i, self.depth, self.flags = text, 0, depth, flags
+
+    def _closing(self, i: int, open_ch: str, close_ch: str) -> int:
+        """Index just past the ``close_ch`` balancing an ``open_ch`` before ``i`` (quotes and comments skipped)."""
+        text, depth, n = self.text, 1, len(self.text)
+        while i < n:
+            c = text[i]
+            if c == "`":
+                i += 2
+                continue
+            if c in SQUOTES or c in DQUOTES:
+                i = self._quote_end(i)
+                continue
+            if c == open_ch:
+                depth += 1
+            elif c == close_ch:
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        self.flags["unfinished"] = True
+        return n + 1
+
+    def _quote_end(self, i: int) -> int:
+        text, n = self.text, len(self.text)
+        quotes = SQUOTES if text[i] in SQUOTES else DQUOTES
+        j = i + 1
+        while j < n:
+            if text[j] == "`" and quotes is DQUOTES:
+                j += 2
+                continue
+            if text[j] in quotes:
+                if j + 1 < n and text[j + 1] in quotes:
+                    j += 2
+                    continue
+                return j + 1
+            j += 1
+        self.flags["unfinished"] = True
+        return n
+
+    def nested(self, source: str, into: list) -> None:
+        if self.depth < MAX_DEPTH:
+            into.extend(parse(source, self.depth + 1, self.flags))
+        else:
+            self.flags["too deep"] = True
+
+    def _group(self, start: int, open_ch: str, close_ch: str, into: list) -> None:
+        """Read ``(...)``/``{...}`` whose opening character is at ``start``; its statements go to ``into``."""
+        end = self._closing(start + 1, open_ch, close_ch)
+        self.nested(self.text[start + 1:end - 1], into)
+        self.i = min(end, len(self.text))
+
+    def _dollar(self, parts: list, into: list) -> None:
+        """A ``$`` at ``self.i``: a variable, ``${...}`` or ``$(...)``."""
+        text, i = self.text, self.i + 1
+        if text.startswith("(", i):
+            self._group(i, "(", ")", into)
+            parts.append(("u", ""))
+            return
+        if text.startswith("{", i):
+            end = text.find("}", i)
+            end = len(text) if end < 0 else end
+            name, self.i = text[i + 1:end], end + 1
+        else:
+            j = i
+            while j < len(text) and text[j] in NAME_CHARS:
+                if text[j] == ":" and text[j + 1:j + 2] in ("", ":", "/"):
+                    break  # $x: at the end, $x::y and a drive's C:/ are not part of the name
+                j += 1
+            if j == i:
+                if j < len(text) and text[j] in "_$^?":
+                    parts.append(("u", ""))
+                    self.i = j + 1
+                else:
+                    parts.append(("s", "$"))
+                    self.i = i
+                return
+            name, self.i = text[i:j], j
+        parts.append(variable(name))
+
+    def element(self, into: list, stop=END) -> list:
+        """One value of an argument (up to a comma or the argument's end), as parts."""
+        text, parts, n = self.text, [], len(self.text)
+        while self.i < n:
+            c = text[self.i]
+            if c in stop or (c == "," and stop is END):
+                if c in "({" and stop is END and parts:  # a(b): PowerShell reads on; the value is unknown
+                    self._group(self.i, c, ")" if c == "(" else "}", into)
+                    parts.append(("u", ""))
+                    continue
+                break
+            if c == "`":
+                if self.i + 1 < n and text[self.i + 1] not in "\r\n":
+                    parts.extend(_literal(text[self.i + 1]))
+                self.i += 2
+            elif c in SQUOTES:
+                end = self._quote_end(self.i)
+                body = text[self.i + 1:end - 1] if text[end - 1:end] in SQUOTES else text[self.i + 1:end]
+                parts.extend(_literal(body.replace("''", "'")))
+                self.i = end
+            elif c in DQUOTES:
+                self._dquoted(parts, into)
+            elif c == "$":
+                self._dollar(parts, into)
+            elif c == "@" and text[self.i + 1:self.i + 2] in ("(", "{"):
+                self._group(self.i + 1, text[self.i + 1], ")" if text[self.i + 1] == "(" else "}", into)
+                parts.append(("u", ""))
+            elif c == "@" and text[self.i + 1:self.i + 2] and text[self.i + 1] in SQUOTES + DQUOTES:
+                self._herestring(parts, into)
+            elif c == "~" and not parts and (self.i + 1 >= n or text[self.i + 1] in "/\\" or text[self.i + 1] in stop):
+                parts.append(("v", "HOME"))
+                self.i += 1
+            else:
+                parts.extend(_literal(c))
+                self.i += 1
+        return joined(parts)
+
+    def _dquoted(self, parts: list, into: list) -> None:
+        text, n = self.text, len(self.text)
+        self.i += 1
+        while self.i < n:
+            c = text[self.i]
+            if c in DQUOTES:
+                if self.i + 1 < n and text[self.i + 1] in DQUOTES:
+                    parts.extend(_literal(c))
+                    self.i += 2
+                    continue
+                self.i += 1
+                return
+            if c == "`" and self.i + 1 < n:
+                parts.extend(_literal(_ESCAPES.get(text[self.i + 1], text[self.i + 1])))
+                self.i += 2
+            elif c == "$":
+                self._dollar(parts, into)
+            else:
+                parts.extend(_literal(c))
+                self.i += 1
+        self.flags["unfinished"] = True
+
+    def _herestring(self, parts: list, into: list) -> None:
+        text, quote = self.text, self.text[self.i + 1]
+        closing = "\n" + ("'" if quote in SQUOTES else '"') + "@"
+        end = text.find(closing, self.i + 2)
+        if end < 0:
+            self.flags["unfinished"] = True
+            end = len(text)
+        body = text[self.i + 2:end].lstrip(" \t").lstrip("\r\n")
+        if quote in SQUOTES:
+            parts.extend(_literal(body))
+        else:
+            inner = Reader(body, self.depth, self.flags)
+            while inner.i < len(body):
+                if body[inner.i] == "$":
+                    inner._dollar(parts, into)
+                else:
+                    parts.extend(_literal(body[inner.i]))
+                    inner.i += 1
+        self.i = end + len(closing)
+
+    def skip_blank(self) -> None:
+        text, n = self.text, len(self.text)
+        while self.i < n:
+            c = text[self.i]
+            if c in " \t\r" or (c == "`" and text[self.i + 1:self.i + 2] in ("\n", "\r")):
+                self.i += 1 if c != "`" else 2
+            elif c == "#" or text.startswith("<#", self.i):
+                end = text.find("\n" if c == "#" else "#>", self.i)
+                self.i = n if end < 0 else end + (0 if c == "#" else 2)
+            else:
+                return
+
+
+def variable(name: str) -> tuple:
+    """A variable's part: ``$env:X`` -> X, ``$PWD``/``$HOME`` as such, the rest ``ps:<name>`` (any case)."""
+    low = name.lower()
+    if low.startswith("env:"):
+        return ("v", name[4:])
+    low = low.split(":", 1)[1] if low.startswith(("script:", "global:", "local:", "private:")) else low
+    if low in ("true", "false", "null"):
+        return ("s", "")
+    return ("v", _KNOWN_VARS.get(low, "ps:" + low))
 
 
 class PsCommand:
@@ -39,7 +231,7 @@ class PsCommand:
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     """The statements of a PowerShell line (see the module docstring)."""
-    r = Reader(text, depth, flags if flags is not None else {}, parse)
+    r = Reader(text, depth, flags if flags is not None else {})
     out = []
     while True:
         r.skip_blank()
@@ -117,13 +309,7 @@ def _arguments(r: Reader, cmd: PsCommand) -> None:
         if r.i >= n:
             return
         c = text[r.i]
-        if c in "\n;)}":
-            cmd.sep = ";"
-            r.i += c == "\n" or c == ";"
-            return
-        if c in "|&":
-            op = text[r.i:r.i + 2] if text[r.i:r.i + 2] in ("||", "&&") else c
-            cmd.sep, r.i = op, r.i + len(op)
+        if _ended(r, cmd, c in "&"):
             return
         redirect = _redirect(r)
         if redirect is not None:
@@ -154,6 +340,19 @@ def _arguments(r: Reader, cmd: PsCommand) -> None:
         cmd.words.append(("arg", values))
 
 
+def _ended(r: Reader, cmd: PsCommand, ampersand: bool) -> bool:
+    """At the statement's end (``;``, a line break, a closing bracket) or a pipe, ``&&``, ``||`` (``&`` too for a
+    command): ``cmd.sep`` says which, and the reader moves past it."""
+    text, c = r.text, r.text[r.i]
+    if c in "\n;)}":
+        cmd.sep = ";"
+        r.i += c == "\n" or c == ";"
+    elif c == "|" or ampersand:
+        cmd.sep = text[r.i:r.i + 2] if text[r.i:r.i + 2] in ("||", "&&") else c
+        r.i += len(cmd.sep)
+    return bool(cmd.sep)
+
+
 def _values(r: Reader, cmd: PsCommand) -> list:
     elements = [r.element(cmd.nested)]
     while r.text.startswith(",", r.i):
@@ -179,90 +378,41 @@ def _redirect(r: Reader):
 
 
 def _expression(r: Reader) -> PsCommand:
-    """An expression statement: its plain values, its method calls and what it nests, to its end."""
+    """An expression statement: its plain values, the methods it calls and what it nests, to its end."""
     cmd = PsCommand("expr", "")
     text, n = r.text, len(r.text)
-    values, last_word, static, type_name = [], "", False, ""
+    values, last_word = [], ""
     while r.i < n:
         c = text[r.i]
-        if c in "\n;)}":
-            cmd.sep = ";"
-            r.i += c == "\n" or c == ";"
-            break
-        if c == "|" or text.startswith(("&&", "||"), r.i):
-            op = text[r.i:r.i + 2] if text.startswith(("&&", "||"), r.i) else "|"
-            cmd.sep, r.i = op, r.i + len(op)
+        if _ended(r, cmd, text.startswith("&&", r.i)):
             break
         if c in " \t\r+=!,-*/%" or c == "`":
             r.i += 1 if c != "`" else 2
             last_word = "" if c not in " \t" else last_word
-            continue
-        if c == "[":
-            end = r._closing(r.i + 1, "[", "]")
-            type_name = text[r.i + 1:end - 1].lower()
-            r.i = min(end, n)
-            continue
-        if c == "(" and last_word:
-            end = r._closing(r.i + 1, "(", ")")
-            cmd.calls.append((last_word.lower(), static, type_name, _call_args(text[r.i + 1:end - 1], r, cmd)))
-            r.i, last_word = min(end, n), ""
-            continue
-        if c in "({":
+        elif c == "[":
+            r.i = min(r._closing(r.i + 1, "[", "]"), n)
+        elif c in "({":  # a method's arguments, a group or a script block: what they run is read too
+            if c == "(" and last_word:
+                cmd.calls.append(last_word.lower())
             r._group(r.i, c, ")" if c == "(" else "}", cmd.nested)
-            continue
-        if text.startswith("::", r.i) or c == ".":
-            static = text.startswith("::", r.i)
-            r.i += 2 if static else 1
+            last_word = ""
+        elif text.startswith("::", r.i) or c == ".":
+            r.i += 2 if text.startswith("::", r.i) else 1
             j = r.i
             while j < n and (text[j].isalnum() or text[j] == "_"):
                 j += 1
             last_word, r.i = text[r.i:j], j
-            continue
-        if c == ">" or (c in "*123456" and text[r.i + 1:r.i + 2] == ">"):
+        elif c == ">" or (c in "*123456" and text[r.i + 1:r.i + 2] == ">"):
             redirect = _redirect(r)
             if redirect:
                 cmd.redirects.append(redirect)
-            continue
-        before = r.i
-        value = r.element(cmd.nested, EXPR_END)
-        if r.i == before:
-            r.i += 1
-        if c in "$@" or c in SQUOTES or c in DQUOTES:
-            values.append(value)
-        last_word = ""
+        else:
+            before = r.i
+            value = r.element(cmd.nested, EXPR_END)
+            r.i += r.i == before
+            if c in "$@" or c in SQUOTES or c in DQUOTES:
+                values.append(value)
+            last_word = ""
     cmd.words = [("arg", values)] if values else []
     cmd.value = values[0] if len(values) == 1 and not cmd.calls else None
     return cmd
-
-
-def _call_args(inner: str, r: Reader, cmd: PsCommand) -> list:
-    """A method call's arguments: each a list of parts when it is one plain value, else None.
-
-    What an argument runs (``(Join-Path a b)``, ``$(...)``) is read into ``cmd.nested``."""
-    if not inner.strip():
-        return []
-    scan = Reader(inner, r.depth, r.flags, parse)
-    pieces, depth, start, i = [], 0, 0, 0
-    while i < len(inner):
-        c = inner[i]
-        if c in SQUOTES or c in DQUOTES:
-            i = scan._quote_end(i)
-            continue
-        if c == "`":
-            i += 2
-            continue
-        depth += (c in "([{") - (c in ")]}")
-        if c == "," and depth == 0:
-            pieces.append(inner[start:i])
-            start = i + 1
-        i += 1
-    pieces.append(inner[start:])
-    args = []
-    for piece in (p.strip() for p in pieces):
-        one = Reader(piece, r.depth, r.flags, parse)
-        value = one.element(cmd.nested, EXPR_END)
-        whole = bool(piece) and one.i >= len(piece)
-        args.append(value if whole else None)
-        if piece and not whole:
-            r.nested(piece, cmd.nested)  # an expression or a command in parentheses: it runs too
-    return args

@@ -1,41 +1,63 @@
 """Can a Bash line write into a memory store? The write guard's decision, from what the line can do.
 
-``judge(command, cwd, stores)`` returns None (the line provably stays outside the
-stores, or only reads) or a short description of a way the line can change one
-(``"rm of .claude/memory/decisions/x.json"``). Commands run in order: ``cd`` and
-``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed
-``xargs`` and interpreters. Where a value cannot be known (``$VAR`` set elsewhere, a
-substitution, an archive's content, inline code), it stands for any text: the line
-is denied only if that could reach a store (``shellpaths.reach``).
+``judge(command, cwd, stores)`` returns None (the line provably stays outside the stores, or only reads) or a short
+description of a way the line can change one (``"rm of .claude/memory/decisions/x.json"``). Commands run in order:
+``cd`` and ``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed ``xargs`` and
+interpreters. A value that cannot be known (``$VAR`` set elsewhere, a substitution, an archive's content, inline
+code) stands for any text: the line is denied only if that could reach a store (``shellpaths.reach``).
 
-Programs fall into three kinds: readers (``cat``, ``grep``, ``git status``, the
-team-memory CLI...) are always allowed; known writers (``rm``, ``cp``, ``sed -i``,
-``tar -x``, ``git checkout``, ``find -delete``...) are checked on the paths they
-write; any other program is denied only when one of its arguments names a store or
-something inside it (a build tool run at the project's root is not a memory write;
-PostToolUse still checks what any command changed).
+Readers (``cat``, ``grep``, ``git status``, the team-memory CLI...) are allowed; known writers (``rm``, ``cp``,
+``sed -i``, ``tar -x``, ``git checkout``, ``find -delete``...) are checked on the paths they write; any other program
+is denied only when an argument names a store or something inside it (PostToolUse checks what any command changed).
+Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain ``stash``) are allowed: they are
+how a team's memories move, and PostToolUse reports what they remove. ``find``: roots, ``-name``/``-path`` and
+``-maxdepth`` narrow what it matches, ``-prune`` and ``-not -path`` can leave a store out, ``-o`` keeps every path;
+``-delete``, ``-exec CMD {}`` and ``-fprint`` act on it.
 """
 from __future__ import annotations
 
 import os
 
-from .shellpaths import MAX_ALTERNATIVES, absolute
-from .shellscan import UNKNOWN, literal, parse
-from .shellpaths import may_name_store
-from .shellwords import Denied, TimeUp, check, State, word_text, expand
+from ..base.safefs import open_read
+from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, code_reaches, expand, flags_of,
+                         fullmatch, is_plain, may_name_store, names_store, operands, plain_text, shown, word_text)
+from .shellscan import QUEST, STAR, UNKNOWN, literal, parse
 
-WRAPPERS = {"sudo": "ugpCDrtUh", "doas": "uC", "nice": "n", "ionice": "cnp", "nohup": "", "time": "f", "command": "",
-            "builtin": "", "exec": "a", "stdbuf": "ioe", "timeout": "ks", "chrt": "", "taskset": "", "unbuffer": "",
-            "caffeinate": "tw", "busybox": "", "toybox": "", "strace": "eoposu", "ltrace": "eoposu", "watch": "nd",
-            "flock": "wE", "setsid": "", "noglob": "", "xvfb-run": "", "catchsegv": "", "rlwrap": ""}
+# A wrapper runs the command after its options: the short options that take a value.
+WRAPPERS = dict(w.partition(":")[::2] for w in (
+    "sudo:ugpCDrtUh doas:uC nice:n ionice:cnp nohup time:f command builtin exec:a stdbuf:ioe timeout:ks chrt taskset "
+    "unbuffer caffeinate:tw busybox toybox strace:eoposu ltrace:eoposu watch:nd flock:wE setsid noglob xvfb-run "
+    "catchsegv rlwrap").split())
 _SKIP_ONE = {"timeout", "taskset", "chrt", "flock"}  # a duration, a mask, a lock file before the command
-KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "in",
-            "function", "coproc", "select"}
+KEYWORDS = set("if then else elif fi do done while until ! { } esac in function coproc select".split())
+READERS = set((
+    "cat less more head tail grep egrep fgrep rg ag ack ls ll tree wc file stat du df diff cmp comm jq cut tr nl od "
+    "hexdump md5sum sha1sum sha256sum sha512sum shasum cksum basename dirname realpath readlink echo printf test [ "
+    "[[ true false pwd which type whereis column fold fmt strings bat date printenv id whoami uname hostname ps sleep "
+    "wait exit return set shopt unset history seq yes expr let paste join man help zcat zless base64 xxd sort uniq "
+    "awk gawk sed git lsof pgrep kill jobs fg bg shift source . hash tput clear rev tac look getent nproc free "
+    "uptime env : mktemp").split())
+SHELLS = set("sh bash zsh dash ksh fish ash busybox-sh".split())
+INTERPRETERS = set("python node nodejs deno bun ruby perl php lua luajit rscript osascript pwsh tclsh julia groovy "
+                   "jshell".split())
+REMOVERS = set("rm rmdir unlink shred srm trash trash-put gio".split())
+META = set("chmod chown chgrp setfacl chattr xattr touch truncate mkdir mkfifo mknod tee sponge shred dos2unix "
+           "unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split csplit patch ex ed vi vim nvim nano emacs "
+           "code subl setfattr restorecon chcon install ln link".split())
+COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
+MAX_PATCH_BYTES = 4 * 1024 * 1024
+_GIT_READ_ONLY_WITH_PATHS = set("add diff log show blame grep ls-files status commit check-ignore annotate difftool "
+                                "shortlog whatchanged ls-tree".split())
+_FIND_VALUED = set("-maxdepth -mindepth -type -xtype -newer -mtime -mmin -atime -amin -ctime -cmin -size -user -group "
+                   "-perm -regex -iregex -regextype -uid -gid -links -inum -samefile -lname -ilname -used -fstype "
+                   "-context -printf -newermt -anewer -cnewer -files0-from".split())
+_FIND_PATHS = ("-path", "-ipath", "-wholename", "-iwholename")
+CODE_OPTIONS = tuple("-c -e -E --eval -r -p --print -pe -ne -le -lne -lpe -pie -i.bak".split())
 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the line cannot change a store, else what can (a short text)."""
-    state = State(cwd, stores, command, run_commands, judge_command)
+    state = State(cwd, stores, command)
     flags: dict = {}
     try:
         run_commands(parse(command, 0, flags), state, None)
@@ -54,23 +76,20 @@ def judge(command: str, cwd: str, stores: list):
     return None
 
 
-# --- running a list of commands ----------------------------------------------------------------------
-
 def run_commands(commands: list, state: State, stdin) -> None:
+    """Judge commands in order; ``stdin`` is what the first one reads from a pipe."""
     piped = stdin
     for cmd in commands:
         state.tick("a command line")
-        for nested in ([cmd.nested] if cmd.nested else []):
-            run_commands(nested, state.copy(), None)
-        words = [expand(w, state) for w in cmd.words]
-        out = _redirects(cmd.redirects, words, state)
-        feed = out if out is not None else piped
-        produced = judge_command(words, cmd.words, state, feed)
+        if cmd.nested:
+            run_commands(cmd.nested, state.copy(), None)
+        out = _redirects(cmd.redirects, state)
+        produced = judge_command([expand(w, state) for w in cmd.words], cmd.words, state, out or piped)
         piped = produced if cmd.sep in ("|", "|&") else None
 
 
-def _redirects(redirects: list, words: list, state: State):
-    """Check output redirections; return what the command reads on stdin (text or None)."""
+def _redirects(redirects: list, state: State):
+    """Check output redirections; return what the command reads on stdin (text, a file or None)."""
     stdin = None
     for op, target in redirects:
         if op in ("<<", "<<<"):
@@ -93,7 +112,7 @@ def judge_command(words: list, raw: list, state: State, stdin):
         name = os.path.basename(word_text(words[0]))
         if name == "function" and len(words) > 1:  # function f { ...; }: the body is judged as f() {...} is
             words, raw = words[2:], raw[2:]
-        elif name in KEYWORDS or name == "{":
+        elif name in KEYWORDS:
             words, raw = words[1:], raw[1:]
         elif name == "for" and len(words) >= 2:
             values = [a for w in words[3:] for a in w] if len(words) > 2 and word_text(words[2]) == "in" else [UNKNOWN]
@@ -107,14 +126,10 @@ def judge_command(words: list, raw: list, state: State, stdin):
             rest = _env(words, state)
             if rest is None:
                 return None
-            words, raw = words[len(words) - len(rest):], raw[len(raw) - len(rest):]
-            words, raw = _assignments(words, raw, None)
+            words, raw = _assignments(words[len(words) - len(rest):], raw[len(raw) - len(rest):], None)
         else:
             break
-    if not words:
-        return None
-    from .shellcmds import command as run_command  # for speed: loaded on a Bash call's first command only
-    return run_command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin)
+    return command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin) if words else None
 
 
 def _assignments(words: list, raw: list, state):
@@ -127,19 +142,17 @@ def _assignments(words: list, raw: list, state):
         name = part[1].split("=", 1)[0] if part[0] == "s" and "=" in part[1] else ""
         if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
             break
-        keep.append((name, _assigned(raw[i], state, name) if state is not None else None))
+        keep.append((name, _assigned(raw[i], state) if state is not None else None))
         i += 1
     if state is not None and (i == len(words) or lead):
-        for name, value in keep:
-            state.vars[name] = value
+        state.vars.update(keep)
         if lead:
             return [], []
     return (words[i:], raw[i:]) if keep else (words, raw)
 
 
-def _assigned(word: list, state: State, name: str) -> list:
-    first = word[0][1].split("=", 1)[1]
-    rest = word[1:]
+def _assigned(word: list, state: State) -> list:
+    first, rest = word[0][1].split("=", 1)[1], word[1:]
     if not first and len(rest) == 1 and rest[0][0] == "u" and "mktemp" in state.text:
         return [os.path.join(os.environ.get("TMPDIR") or "/tmp", "tmp.mktemp-new")]  # a fresh name: never a store
     return expand([("s", first)] + rest, state)
@@ -147,19 +160,15 @@ def _assigned(word: list, state: State, name: str) -> list:
 
 def _unwrap(name: str, words: list, raw: list):
     i = 1
-    takes = WRAPPERS[name]
     while i < len(words):
         t = word_text(words[i])
         if t.startswith("-") and len(t) > 1:
-            if len(t) == 2 and t[1] in takes:
-                i += 1
-            i += 1
+            i += 2 if len(t) == 2 and t[1] in WRAPPERS[name] else 1
         elif name == "sudo" and "=" in t:
             i += 1
         else:
             break
-    if name in _SKIP_ONE and i < len(words):
-        i += 1
+    i += name in _SKIP_ONE and i < len(words)
     return words[i:], raw[i:]
 
 
@@ -183,3 +192,472 @@ def _env(words: list, state: State):
         else:
             return words[i:]
     return None
+
+
+def _check_each(words: list, state: State, removes: bool, what: str) -> None:
+    check([a for w in words for a in w], state, removes, what)
+
+
+def command(name: str, words: list, raw: list, state: State, stdin):
+    """What one program does, by its family; returns what it prints for a pipe."""
+    args, base = words[1:], name.rstrip("0123456789.")
+    if name in ("cd", "pushd", "popd"):
+        ops = operands(args)
+        if name == "popd" or (ops and word_text(ops[0]) == "-"):
+            state.cwd = UNKNOWN
+        else:
+            state.cwd = (absolute(ops[0][0], state.cwd) if len(ops[0]) == 1 else UNKNOWN) if ops else \
+                os.path.expanduser("~")
+    elif name in ("read", "mapfile", "readarray"):
+        state.vars.update((word_text(w), _given(stdin)) for w in operands(args, "adnNptu"))
+    elif name == "memory.py" or _is_cli(name, args):
+        pass
+    elif name in HANDLERS:
+        return HANDLERS[name](name, args, state, stdin)
+    elif name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
+        _interpreter("python", args[1:] if args and word_text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
+    elif base in SHELLS:
+        _shell(args, state, stdin)
+    elif base in INTERPRETERS:
+        _interpreter(base, args, state, stdin)
+    elif name in READERS:
+        return _reader(name, args, state, stdin)
+    elif name in REMOVERS:
+        _check_each(operands(args), state, bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in
+                    ("trash", "trash-put", "gio"), f"{name} of")
+    elif name in COPIERS:
+        _copy(name, args, state)
+    elif name in META:
+        _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "install", "split") else ""), state,
+                    bool(flags_of(args) & {"-r", "-R", "--recursive"}), f"{name} of")
+    else:
+        any_argument(name, args, state)
+    return None
+
+
+def _is_cli(name: str, args: list) -> bool:
+    """The team-memory CLI itself (``python3 .../memory.py``, ``py -3 .../memory.py``): the sanctioned way to write."""
+    if name != "py" and not name.startswith("python"):
+        return False
+    while args and word_text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
+        args = args[1:]  # python3 -S memory.py, py -3 memory.py
+    return bool(args) and os.path.basename(word_text(args[0])) == "memory.py"
+
+
+def any_argument(name: str, args: list, state: State) -> None:
+    """An unknown program: denied if an argument names ``.claude`` (``names_store``) or can reach a store.
+
+    A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program that is
+    not known to write: only what the line spells out counts here."""
+    for w in args:
+        if any(names_store(plain_text(a), state.stores) for a in w):
+            raise Denied(f"{shown(name)} given a word that names .claude")
+        alts = [a.split("=", 1)[1] if a.startswith("-") and "=" in a else a for a in w]
+        alts = [a for a in alts if not a.startswith("-") and (UNKNOWN not in a or ".claude" in a.lower())]
+        if alts:
+            check(alts, state, False, f"{name} given")
+
+
+def _reader(name: str, args: list, state: State, stdin):
+    """A program that reads, unless an option makes it write (``sed -i``, ``sort -o``...); what it prints."""
+    flags = flags_of(args)
+    if name == "sed" and (flags & {"-i", "--in-place"} or any(word_text(a).startswith("-i") for a in args)):
+        _check_each(operands(args, "ef")[0 if flags & {"-e", "-f"} else 1:], state, False, "sed -i of")
+    elif name in ("awk", "gawk") and any(word_text(a) == "inplace" for a in args):
+        _check_each(operands(args, "fvF")[1:], state, False, f"{name} -i inplace of")
+    elif name in ("awk", "gawk"):
+        program = next((word_text(a) for a in operands(args, "fvF")), "")
+        if any(c in program for c in (">", "system", "|")) and code_reaches(program, state):
+            raise Denied(f"{name} program that can write")
+    elif name in ("sort", "base64"):
+        option_values(args, ("-o", "--output"), state, f"{name} -o")
+    elif name == "uniq" or (name == "xxd" and "-r" not in flags):
+        _check_each(operands(args, "fsw")[1:2], state, False, f"{name} output")
+    elif name == "git":
+        return git_command(args, state)
+    elif name == "mktemp":
+        _check_each(operands(args, "p"), state, False, "mktemp in")
+        option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
+    elif name in ("source", "."):
+        if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
+            run_commands(parse(stdin[1]), state.copy(), None)
+        if any(UNKNOWN in a for w in args for a in w) and names_store(state.text, state.stores):
+            raise Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
+        any_argument(name, args, state)
+    return _printed(name, args, state, stdin)
+
+
+def _printed(name: str, args: list, state: State, stdin):
+    if name == "ls":
+        return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) for a in w] or [
+            state.cwd + "/" + STAR]
+    if name in ("echo", "printf"):
+        return "text", " ".join(word_text(w) for w in operands(args)).replace("\\n", "\n")
+    if name == "cat" and not args:
+        return stdin if stdin and stdin[0] == "text" else None
+    if name in ("grep", "rg", "ag", "ack", "egrep", "fgrep"):
+        roots = [a for w in operands(args, "efABCmdD")[1:] or [[state.cwd]] for a in w]
+        return "paths", [absolute(a, state.cwd) + suffix for suffix in ("/" + UNKNOWN, "") for a in roots]
+    return "paths", [UNKNOWN]
+
+
+def _copy(name: str, args: list, state: State) -> None:
+    """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
+    flags = flags_of(args)
+    target = option_word(args, "-t", "--target-directory")
+    sources = [w for w in operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
+    if target is None:
+        if len(sources) == 1 and len(sources[0]) > 1:
+            target = sources[0]  # mv a/{x,y}.json: braces make the sources and the target
+        elif len(sources) == 1 and name in ("ln", "link"):
+            target = [state.cwd]
+        elif len(sources) < 2:
+            return
+        else:
+            target, sources = sources[-1], sources[:-1]
+    if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
+        return  # host:path: written on another machine
+    if name in ("mv", "gmv") or "--remove-source-files" in flags:
+        _check_each(sources, state, True, f"{name} of")
+    if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):
+        _check_each(sources, state, False, f"hard {name} to")  # a second name for a memory file: a write from outside
+    dest = [absolute(a, state.cwd) for a in target]
+    check(dest, state, False, f"{name} into")
+    if not flags & {"-T", "--no-target-directory"}:
+        names = [last_name(a) for w in sources for a in w]
+        whole = name in ("mv", "gmv", "rclone", "ditto") or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+        check([d + "/" + n for d in dest for n in names][:MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
+
+
+def _xargs(name, args, state: State, stdin):
+    """xargs/parallel: the command it runs, given what the pipe listed (``-I`` replaced where it says)."""
+    i, replace = 0, None
+    while i < len(args):
+        t = word_text(args[i])
+        if not t.startswith("-") or t == "-":
+            break
+        if t in ("-I", "--replace") and i + 1 < len(args):
+            replace = word_text(args[i + 1])
+        elif t.startswith("-I") and len(t) > 2:
+            replace = t[2:]
+        i += 2 if len(t) == 2 and t[1] in "IiLlnPsdEa" else 1
+    inner, given = args[i:], _given(stdin)
+    if not inner:
+        return None
+    if replace:
+        inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
+                 for w in inner]
+    else:
+        inner = inner + [given]
+    judge_command(inner, [[("s", word_text(w))] for w in inner], state, None)
+    return None
+
+
+def _given(stdin) -> list:
+    """The paths a pipe hands to ``xargs``/``read``: listed paths, or the words of echoed text."""
+    if stdin and stdin[0] == "paths":
+        return stdin[1] or [UNKNOWN]
+    if stdin and stdin[0] == "text" and "$?" not in stdin[1]:
+        return stdin[1].split()[:MAX_ALTERNATIVES] or [UNKNOWN]
+    return [UNKNOWN]
+
+
+def _shell(args: list, state: State, stdin) -> None:
+    """sh/bash -c CODE (each spelling it can have), or code on stdin: judged as a line; a script: its arguments."""
+    code = next(([plain_text(a) for a in args[i + 1]] for i, w in enumerate(args) if word_text(w).startswith("-")
+                 and not word_text(w).startswith("--") and "c" in word_text(w) and i + 1 < len(args)), None)
+    ops = operands(args, "oO")
+    if code is None and (not ops or word_text(ops[0]) == "-" or "-s" in flags_of(args)):
+        code = [stdin[1]] if stdin and stdin[0] == "text" else []
+    if code is None:
+        return any_argument("sh", args, state)
+    for text in code:
+        if "$?" in text and "claude" in state.text.lower():
+            raise Denied("a shell given code that cannot be known, on a line that names .claude")
+        run_commands(parse(text), state.copy(), None)
+    return None
+
+
+def _interpreter(lang: str, args: list, state: State, stdin) -> None:
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``codescan``; a script on its arguments."""
+    code, i = None, 0
+    inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
+                                                and "i" in word_text(a)[1:].split("e")[0] for a in args)
+    while i < len(args):
+        t = word_text(args[i])
+        if t in CODE_OPTIONS or (lang in ("perl", "ruby") and t[:1] == "-" and t[1:].isalnum() and t.endswith("e")):
+            if i + 1 < len(args):
+                code = (code or "") + "\n" + word_text(args[i + 1])
+                i += 1
+        elif t == "-m" and lang == "python" and i + 1 < len(args):
+            module = word_text(args[i + 1])
+            if module != "json.tool" or len(operands(args[i + 2:])) > 1:
+                any_argument(module, args[i + 2:], state)
+            return
+        elif t == "eval" and lang in ("deno", "bun") and i == 0 and i + 1 < len(args):
+            code, i = word_text(args[i + 1]), i + 1
+        elif not t.startswith("-"):
+            any_argument(lang, args[i:], state)  # a script file, or the code's own arguments
+            if code is None:
+                return
+            break
+        i += 1
+    code = code if code is not None else stdin[1] if stdin and stdin[0] == "text" else None
+    if inplace:
+        ops = operands(args)
+        _check_each(ops[1:] if code is None else [w for w in ops if word_text(w) not in code], state, False,
+                    f"{lang} -i of")
+    if code:
+        _code(lang, code, state)
+
+
+def _code(lang: str, code: str, state: State) -> None:
+    """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
+    from .codescan import literal_targets, writes
+    if not writes(lang, code):
+        return
+    targets = literal_targets(lang, code)
+    if targets is not None:
+        removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
+        for path in targets:
+            check([path], state, removes, f"{lang} code writing")
+    elif code_reaches(code, state):
+        raise Denied(f"{lang} code that can write into .claude/memory/")
+
+
+def _eval(name, args, state: State, stdin):
+    text = " ".join(word_text(w) for w in args)
+    if "$?" not in text or "claude" in state.text.lower():  # eval "$(ssh-agent)": nothing ties it to the store
+        run_commands(parse(text), state.copy(), None)
+
+
+
+# --- programs that write where an option, an archive or an expression says --------------------------------
+
+def option_values(args: list, names: tuple, state, what: str) -> None:
+    """Check the value of each ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``)."""
+    for i, w in enumerate(args):
+        t = word_text(w)
+        if t in names and i + 1 < len(args):
+            check(args[i + 1], state, False, what)
+        elif any(t.startswith(n + "=") for n in names if n.startswith("--")):
+            check([a.split("=", 1)[1] for a in w], state, False, what)
+        elif len(names[0]) == 2 and t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
+            check([a[2:] for a in w], state, False, what)
+
+
+def option_word(args: list, short: str, long: str):
+    """The value of ``-X VALUE``, ``--long VALUE`` or ``--long=VALUE`` (a word's alternatives), else None."""
+    for i, w in enumerate(args):
+        t = word_text(w)
+        if t in (short, long) and i + 1 < len(args):
+            return args[i + 1]
+        if t.startswith(long + "="):
+            return [a.split("=", 1)[1] for a in w]
+    return None
+
+
+def last_name(pattern: str) -> str:
+    if pattern.endswith(("/", "/.")) or UNKNOWN in pattern.rsplit("/", 1)[-1]:
+        return UNKNOWN  # the folder's content: any names
+    return pattern.rstrip("/").rsplit("/", 1)[-1]
+
+
+def zip_output(name, args, state, stdin):
+    """zip: only the archive (the first operand) is written; the inputs are read."""
+    check([a for w in operands(args, "bnitxP")[:1] for a in w], state, False, f"{name} archive")
+
+
+def dd_output(name, args, state, stdin):
+    check([a[3:] for w in args if word_text(w).startswith("of=") for a in w], state, False, "dd of=")
+
+
+def download(name, args, state, stdin):
+    option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"), state, f"{name} to")
+    if name == "wget":
+        option_values(args, ("-P", "--directory-prefix"), state, "wget into")
+    flags = flags_of(args)
+    if (name == "curl" and flags & {"-O", "--remote-name"}) or (name == "wget" and "-O" not in flags):
+        check([state.cwd + "/" + STAR], state, False, f"{name} into")
+
+
+def extract_archive(name, args, state, stdin):
+    """tar -x (-C DIR), unzip (-d DIR), 7z x (-oDIR): anything may land under the folder they extract into."""
+    first, flags = word_text(args[0]) if args else "", flags_of(args)
+    if name in ("tar", "bsdtar", "gtar"):
+        if not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
+            return option_values(args, ("-f", "--file"), state, f"{name} -f")
+        dest = option_word(args, "-C", "--directory") or [state.cwd]
+    elif name == "unzip":
+        if flags & {"-l", "-t", "-v", "-Z", "-p"}:
+            return None
+        dest = next((args[i + 1] for i, w in enumerate(args) if word_text(w) == "-d" and i + 1 < len(args)),
+                    [state.cwd])
+    else:  # 7z x -oDIR
+        if not first.startswith(("x", "e")):
+            return None
+        dest = next(([a[2:] for a in w] for w in args if word_text(w).startswith("-o")), [state.cwd])
+    return check([absolute(a, state.cwd) + "/" + UNKNOWN for a in dest], state, False, f"{name} extracting into")
+
+
+def apply_patch(name, args, state, stdin):
+    """patch / git apply: what the patch names (read, bounded) decides; unreadable: where it applies."""
+    patches = operands(args, "pidDoBrFzVYg" if name == "patch" else "pCS")
+    if name == "patch":
+        option_values(args, ("-i", "--input"), state, "patch")
+        check([a for w in patches for a in w], state, False, "patch of")
+        patches = [args[i + 1] for i, w in enumerate(args) if word_text(w) in ("-i", "--input") and i + 1 < len(args)]
+        patches += [stdin[1]] if stdin and stdin[0] == "file" else []
+    texts = [_read_patch(w, state) for w in patches] or [None]
+    if None in texts:
+        check([state.cwd + "/" + UNKNOWN], state, False, f"{name} (a patch that cannot be read) in")
+    elif any(code_reaches(t, state) for t in texts):
+        raise Denied(f"{name} of a patch that changes .claude/memory/")
+
+
+def _read_patch(word: list, state):
+    if len(word) != 1 or not is_plain(word[0]) or word_text(word) == "-":
+        return None
+    try:
+        fd = open_read(absolute(word[0], state.cwd))  # O_NOFOLLOW, or lstat/fstat where there is none
+        try:
+            import stat
+            return os.read(fd, MAX_PATCH_BYTES).decode("utf-8", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) \
+                else None
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+
+
+def git_command(args: list, state):
+    """git: its commands that write the paths they are given (checkout, restore, rm, mv, clean, stash, apply)."""
+    i = 0
+    while i < len(args) and word_text(args[i]).startswith("-"):
+        t = word_text(args[i])
+        if t == "-C" and i + 1 < len(args):
+            state = state.copy()
+            state.cwd = absolute(args[i + 1][0], state.cwd)
+        elif t in ("-c", "--config-env") and any(names_store(word_text(w), state.stores) for w in args):
+            raise Denied("git given a setting on a line that names .claude")  # alias.x='!rm ...', core.pager
+        i += 2 if t in ("-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace") else 1
+    if i >= len(args):
+        return "paths", [UNKNOWN]
+    sub, rest = word_text(args[i]), args[i + 1:]
+    flags, texts = flags_of(rest), [word_text(w) for w in rest]
+    if sub in _GIT_READ_ONLY_WITH_PATHS:
+        return "paths", [state.cwd + "/" + UNKNOWN]
+    if sub in ("apply", "am"):
+        if not flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} or "--index" in flags:
+            apply_patch("git " + sub, rest, state, None)
+    elif sub == "clean" and not flags & {"-n", "--dry-run"}:
+        excluded = [texts[k + 1] for k, t in enumerate(texts[:-1]) if t == "-e"]
+        excluded += [t.split("=", 1)[1] for t in texts if t.startswith("--exclude=")]
+        if not any(e.strip("/").lower() in (".claude", "memory", ".claude/memory") for e in excluded):
+            check([a for w in operands(rest, "e") or [[state.cwd]] for a in w], state, True, "git clean of")
+    elif sub == "stash":
+        ops = operands(rest, "m")
+        if "--" in texts or (ops and word_text(ops[0]) == "push" and ops[1:]):  # else the whole tree: allowed
+            check([a for w in ops if word_text(w) not in ("push", "save") for a in w], state, True, "git stash of")
+    elif sub == "mv" and len(operands(rest)) >= 2:
+        ops = operands(rest)
+        check([a for w in ops[:-1] for a in w], state, True, "git mv of")
+        dest = [absolute(a, state.cwd) for a in ops[-1]]
+        names = [last_name(a) for w in ops[:-1] for a in w]
+        check(dest + [d + "/" + n for d in dest for n in names], state, False, "git mv into")
+    elif sub in ("checkout", "restore", "rm", "mv") and not (sub == "rm" and "--cached" in flags) and not (
+            sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):
+        check([a for w in operands(rest, "bBsm" if sub != "mv" else "") for a in w], state, True, f"git {sub} of")
+    return None
+
+
+def _glob(text: str, slash_too: bool) -> str:
+    return text.replace("*", UNKNOWN if slash_too else STAR).replace("?", QUEST)
+
+
+def find_targets(name, args: list, state, stdin):
+    """find: the paths it can match (roots, -name/-path, exclusions), checked against what its actions write."""
+    i = 0
+    while i < len(args) and word_text(args[i]) in ("-H", "-L", "-P"):
+        i += 1
+    roots = []
+    while i < len(args) and not word_text(args[i]).startswith(("-", "(", "!", ")")):
+        roots.append(args[i])
+        i += 1
+    names, paths, excluded, execs, branches = [], [], [], [], 1
+    has_or, negate, maxdepth, previous = False, False, None, ""
+    while i < len(args):
+        t = word_text(args[i])
+        value = word_text(args[i + 1]) if i + 1 < len(args) else ""
+        if t in ("-o", "-or", ","):
+            if previous == "-prune" and (paths or names):
+                excluded.append((paths or names).pop())  # A -prune -o B: A's subtree is left out
+            else:
+                has_or, branches = True, branches + 1
+        elif t in ("-name", "-iname") + _FIND_PATHS:
+            (excluded if negate else paths if t in _FIND_PATHS else names).append((t in _FIND_PATHS, value))
+            i += 1
+        elif t in ("-fprint", "-fprint0", "-fls", "-fprintf"):
+            check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
+            i += 1 + (t == "-fprintf")
+        elif t in _FIND_VALUED:
+            maxdepth = value if t == "-maxdepth" else maxdepth
+            i += 1
+        elif t == "-delete":
+            execs.append(None)
+        elif t in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and word_text(args[j]) not in (";", "+"):
+                j += 1
+            execs.append(args[i + 1:j])
+            i = j
+        negate, previous = t in ("!", "-not"), t
+        i += 1
+    has_or = has_or and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
+    matched = [m for root in roots or [["."]] for r in root for m in _matched(absolute(r, state.cwd), r, names, paths,
+                                                                               excluded, has_or, maxdepth, state)]
+    for action in execs if matched else []:
+        if action is None:
+            check(matched, state, False, "find -delete of")
+        elif action:
+            words = [[a.replace("{}", m) for a in w for m in (matched if "{}" in a else [""])] for w in action]
+            judge_command(words, [[("s", word_text(w))] for w in action], state, None)
+    return "paths", matched
+
+
+def _rooted(pattern: str, base: str, given: str) -> str:
+    if given and pattern.startswith(given.rstrip("/")):
+        return base + pattern[len(given.rstrip("/")):]
+    return pattern if pattern.startswith(UNKNOWN) else base + "/" + UNKNOWN + "/" + pattern.lstrip("./")
+
+
+def _matched(base, given, names, paths, excluded, has_or, maxdepth, state) -> list:
+    """What ``find`` can match under one root (nothing when every store under it is left out)."""
+    if excluded and all(_excluded(store, base, given, excluded) for store in state.stores):
+        return []
+    shallow = maxdepth in ("0", "1")
+    if has_or or not (names or paths):
+        return [base, base + "/" + (STAR if shallow else UNKNOWN)] if maxdepth != "0" else [base]
+    if paths:
+        return [_rooted(_glob(p, True), base, given) for _, p in paths]
+    return [base + middle + _glob(n, False) for _, n in names for middle in (["/"] if shallow else
+                                                                             ["/", "/" + UNKNOWN + "/"])]
+
+
+def _excluded(store, base, given, excluded) -> bool:
+    """Is ``store`` left out by one of ``-prune``'s or ``-not -path``'s patterns?"""
+    parts = store.split("/")
+    for is_path, pattern in excluded:
+        if is_path:
+            pat = _rooted(_glob(pattern, True), base, given)
+            if fullmatch(pat, store) or all(fullmatch(pat, store + p) for p in ("/decisions/x.json", "/index.md")) \
+                    or any(fullmatch(pat, "/".join(parts[:k])) for k in range(2, len(parts))):
+                return True
+        elif any(fullmatch(_glob(pattern, False), part) for part in parts[-2:]):
+            return True
+    return False
+
+
+HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
+             "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive, "patch": apply_patch,
+             "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": zip_output}

@@ -1,15 +1,15 @@
-"""Path patterns for the write guard: expanding words, and whether a pattern can reach a store.
+"""Path patterns and the judge's state, shared by the Bash and PowerShell judges.
 
-A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a variable
-or substitution of unknown value: any text, ``/`` included) and the glob markers
-(``*``, ``?``, ``[...]``: within one path component, never a leading dot). ``reach``
-answers, without touching the disk, whether some expansion of the pattern is a store,
-lies inside one, or (for operations that remove or move a folder with its content) is
-a folder that holds one.
+A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a value that cannot be known: any text,
+``/`` included) and the glob markers (within one component, never a leading dot). ``reach`` answers, without
+touching the disk, whether some expansion is a store, lies inside one, or (for what removes or moves a folder) holds
+one. ``State`` carries what a line has set (folder, variables) and its step and time bounds; ``check`` raises
+``Denied``.
 """
 from __future__ import annotations
 
 import os
+import time
 
 from ..base.model import DEFAULT_FOLDERS
 from ..base.pathtext import slashed
@@ -17,26 +17,31 @@ from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNO
 
 MAX_ALTERNATIVES = 32
 CONFIG_FILE = "memory-config.json"
+JUDGE_SECONDS = 1.5  # the judge's time: past it, a line that names the store is denied, any other is let through
+MAX_STEPS = 50_000  # more simple commands than fit in guards.MAX_COMMAND_CHARS: every line under it is read whole
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
+# The names that matter in a store besides its own entries (``x.json`` stands for every memory file).
+_FIXED_NAMES = ("index.md", ".lock", ".cache", ".quarantine", ".gitignore", "retrieval.bin", "retrieval.delta",
+                "x.json") + tuple(DEFAULT_FOLDERS.values())
+_listing: dict = {}
 
 
 def names_store(text: str, stores: list) -> bool:
-    """Does ``text`` (as the shell reads it: quotes removed, escapes decoded) name a ``.claude`` folder or a
-    store? The class rule behind the guard: a word that names the store is never handed to a program the
-    guard cannot read (``trap``, an alias, ``git -c``, an unknown program, a pipe into a writer...)."""
+    """Does ``text`` (as the shell reads it: quotes removed, escapes decoded) name a ``.claude`` folder or a store? The
+    class rule behind the guard: a word that names the store is never handed to a program the guard cannot read
+    (``trap``, an alias, ``git -c``, an unknown program, a pipe into a writer...)."""
     low = slashed(text.lower())
     i = low.find(".claude")
     while i >= 0:
-        before, after = low[i - 1:i] if i else "", low[i + 7:i + 8]
-        if before not in _NAME_CHARS and after not in _NAME_CHARS:
+        if (low[i - 1:i] if i else "") not in _NAME_CHARS and low[i + 7:i + 8] not in _NAME_CHARS:
             return True
         i = low.find(".claude", i + 1)
     return any(slashed(s.lower()) in low for s in stores)
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge
-    had no time to read is held to."""
+    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge had
+    no time to read is held to."""
     if names_store(text, stores) or "claude" in text.lower():
         return True
     low, i = text.lower(), text.find(".")
@@ -61,44 +66,30 @@ def plain_text(pattern: str) -> str:
 
 
 def braces(pattern: str) -> list:
-    """Brace expansion (``a{b,c}`` -> ``ab``, ``ac``), bounded."""
+    """Brace expansion (``a{b,c}`` -> ``ab``, ``ac``), bounded; ``{x}`` and ``{a..b}`` stay as they are."""
     start = pattern.find(LBRACE)
     if start < 0:
         return [pattern]
     depth, items, last = 0, [], start + 1
     for i in range(start, len(pattern)):
         ch = pattern[i]
-        if ch == LBRACE:
-            depth += 1
-        elif ch == RBRACE:
-            depth -= 1
-            if depth == 0:
-                items.append(pattern[last:i])
-                break
-        elif ch == COMMA and depth == 1:
+        depth += (ch == LBRACE) - (ch == RBRACE)
+        if (ch == RBRACE and depth == 0) or (ch == COMMA and depth == 1):
             items.append(pattern[last:i])
             last = i + 1
+            if ch == RBRACE:
+                break
     else:
         return [pattern.replace(LBRACE, "{").replace(RBRACE, "}").replace(COMMA, ",")]
-    if len(items) < 2:  # {x} and {a..b} stay as they are (a sequence never spells a store)
-        items = ["{" + items[0] + "}"]
-    out = []
-    for item in items:
-        for rest in braces(pattern[i + 1:]):
-            out.append(pattern[:start] + item + rest)
-            if len(out) >= MAX_ALTERNATIVES:
-                return out
-    return out
-
-
-def _drive(pattern: str) -> bool:
-    """``C:/...`` is absolute on Windows (Git Bash takes it too); elsewhere it names a folder called ``C:``."""
-    return os.name == "nt" and len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
+    items, rests = items if len(items) > 1 else ["{" + items[0] + "}"], braces(pattern[i + 1:])  # {a..b}: no store
+    return [pattern[:start] + item + rest for item in items for rest in rests][:MAX_ALTERNATIVES]
 
 
 def absolute(pattern: str, cwd: str) -> str:
-    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded; ``/`` between parts."""
-    if not pattern.startswith(("/", UNKNOWN)) and not _drive(pattern):
+    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded; ``/`` between parts.
+    ``C:/...`` is absolute on Windows (Git Bash takes it too); elsewhere it names a folder called ``C:``."""
+    drive = os.name == "nt" and len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
+    if not pattern.startswith(("/", UNKNOWN)) and not drive:
         pattern = slashed(cwd).rstrip("/") + "/" + pattern
     if UNKNOWN in pattern and "/.." in pattern:
         return UNKNOWN  # $X/../y: where it lands depends on what $X is
@@ -110,26 +101,17 @@ def _tokens(pattern: str) -> list:
     out, i = [], 0
     while i < len(pattern):
         ch = pattern[i]
-        if ch == UNKNOWN:
-            out.append(("U",))
-        elif ch == STAR:
-            out.append(("*",))
-        elif ch == QUEST:
-            out.append(("?",))
+        if ch in (UNKNOWN, STAR, QUEST):
+            out.append(({UNKNOWN: "U", STAR: "*", QUEST: "?"}[ch],))
         elif ch == LBRACK and RBRACK in pattern[i + 1:]:
             end = pattern.index(RBRACK, i + 1)
             body = pattern[i + 1:end]
             negated = body[:1] in ("!", "^")
-            body = body[1:] if negated else body
-            chars = set()
-            k = 0
+            body, chars, k = body[negated:], set(), 0
             while k < len(body):
-                if k + 2 < len(body) and body[k + 1] == "-":
-                    chars.update(chr(c) for c in range(ord(body[k]), ord(body[k + 2]) + 1))
-                    k += 3
-                else:
-                    chars.add(body[k])
-                    k += 1
+                ranged = k + 2 < len(body) and body[k + 1] == "-"
+                chars.update(chr(c) for c in range(ord(body[k]), ord(body[k + 2 if ranged else k]) + 1))
+                k += 3 if ranged else 1
             out.append(("[", chars, negated))
             i = end
         else:
@@ -138,37 +120,38 @@ def _tokens(pattern: str) -> list:
     return out
 
 
-def _closure(states: set, tokens: list) -> set:
-    todo = list(states)
-    while todo:
-        s = todo.pop()
-        if s < len(tokens) and tokens[s][0] in "*U" and s + 1 not in states:
-            states.add(s + 1)
-            todo.append(s + 1)
-    return states
-
-
-def _step(states: set, tokens: list, ch: str, component_start: bool) -> set:
-    nxt = set()
-    for s in states:
-        if s >= len(tokens):
-            continue
-        tok = tokens[s]
+def _step(states: set, tokens: list, ch, component_start: bool) -> set:
+    """The matcher's states after ``ch`` (None: none, only the closure of ``states``)."""
+    nxt = set(states) if ch is None else set()
+    for s in states if ch is not None else ():
+        tok = tokens[s] if s < len(tokens) else ("",)
         kind = tok[0]
-        if kind == "U":
+        if kind == "U" or (kind == "*" and ch != "/" and not (ch == "." and component_start)):
             nxt.add(s)
         elif kind == "c":
             if tok[1] == ch:
                 nxt.add(s + 1)
-        elif ch == "/" or (ch == "." and component_start):
-            continue  # globs stay within a component and skip hidden names
-        elif kind == "*":
-            nxt.add(s)
-        elif kind == "?":
+        elif kind and ch != "/" and not (ch == "." and component_start) and (
+                kind == "?" or (ch in tok[1]) != tok[2]):
+            nxt.add(s + 1)  # globs stay within a component and skip hidden names
+    todo = list(nxt)
+    while todo:  # an unknown value or a star may also be empty
+        s = todo.pop()
+        if s < len(tokens) and tokens[s][0] in "*U" and s + 1 not in nxt:
             nxt.add(s + 1)
-        elif (ch in tok[1]) != tok[2]:
-            nxt.add(s + 1)
-    return _closure(nxt, tokens)
+            todo.append(s + 1)
+    return nxt
+
+
+def fullmatch(pattern: str, text: str) -> bool:
+    """Does ``pattern`` match the whole of ``text`` (both compared in lower case)?"""
+    tokens, text = _tokens(pattern.lower()), text.lower()
+    states = _step({0}, tokens, None, False)
+    for i, ch in enumerate(text):
+        states = _step(states, tokens, ch, i == 0 or text[i - 1] == "/")
+        if not states:
+            return False
+    return len(tokens) in states
 
 
 def reach(pattern: str, stores: list, removes: bool) -> bool:
@@ -179,7 +162,7 @@ def reach(pattern: str, stores: list, removes: bool) -> bool:
     tokens = _tokens(pattern)
     for store in stores:
         text = store.lower()
-        states = _closure({0}, tokens)
+        states = _step({0}, tokens, None, False)
         for i, ch in enumerate(text):
             if removes and ch == "/" and i > 0 and len(tokens) in states:
                 return True  # the pattern can be a folder above the store
@@ -195,25 +178,12 @@ def reach(pattern: str, stores: list, removes: bool) -> bool:
     return False
 
 
-def fullmatch(pattern: str, text: str) -> bool:
-    """Does ``pattern`` match the whole of ``text`` (both compared in lower case)?"""
-    tokens = _tokens(pattern.lower())
-    states = _closure({0}, tokens)
-    text = text.lower()
-    for i, ch in enumerate(text):
-        states = _step(states, tokens, ch, i == 0 or text[i - 1] == "/")
-        if not states:
-            return False
-    return len(tokens) in states
-
-
-_FIXED_NAMES = ("index.md", ".lock", ".cache", ".quarantine", ".gitignore", "retrieval.bin", "retrieval.delta",
-                "x.json") + tuple(DEFAULT_FOLDERS.values())
-_listing: dict = {}
-
-
-def _members(store: str) -> set:
-    """The store's own entries (category folders, the cache, the index...), bounded, plus the fixed names."""
+def _can_name_member(pattern: str, store: str) -> bool:
+    """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)? Memory files are any
+    ``*.json``; the rest are the store's own entries (bounded) and the names every store can hold."""
+    last = pattern.rsplit("/", 1)[-1]
+    if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
+        return True
     if store not in _listing:
         names = set(_FIXED_NAMES)
         try:
@@ -222,28 +192,13 @@ def _members(store: str) -> set:
         except OSError:
             pass
         _listing[store] = names
-    return _listing[store]
-
-
-def _can_name_member(pattern: str, store: str) -> bool:
-    """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)?
-
-    Memory files are any ``*.json``, so the probe ``x.json`` stands for them all; the rest are the
-    store's own entries and the names every store can hold.
-    """
-    last = pattern.rsplit("/", 1)[-1]
-    if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
-        return True
-    return any(fullmatch(last, name) for name in _members(store))
+    return any(fullmatch(last, name) for name in _listing[store])
 
 
 def _only_config(tokens: list, states: set) -> bool:
     """True if, past the store's folder, the pattern can only be ``memory-config.json`` (settings)."""
-    for s in states:
-        rest = tokens[s:]
-        if not all(t[0] == "c" for t in rest) or "".join(t[1] for t in rest) != CONFIG_FILE:
-            return False
-    return True
+    return all(all(t[0] == "c" for t in tokens[s:]) and "".join(t[1] for t in tokens[s:]) == CONFIG_FILE
+               for s in states)
 
 
 def _plain_reach(path: str, stores: list, removes: bool) -> bool:
@@ -252,11 +207,117 @@ def _plain_reach(path: str, stores: list, removes: bool) -> bool:
         if parts[i] == ".claude" and parts[i + 1] == "memory":
             return parts[i + 2:] != [CONFIG_FILE]
     candidates = {path.lower(), slashed(os.path.realpath(path)).lower()}  # a link into a store writes the store
-    for store in stores:
-        s = store.lower()
+    for s in (store.lower() for store in stores):
         for p in candidates:
             if p == s or p.startswith(s + "/"):
                 return p != s + "/" + CONFIG_FILE
             if removes and s.startswith(p.rstrip("/") + "/"):
                 return True
     return False
+
+
+class Denied(Exception):
+    """A way the line can change a store: ``str(exc)`` says which."""
+
+
+class TimeUp(Exception):
+    """The judge ran out of time (``JUDGE_SECONDS``): the snapshot taken before it is the backstop."""
+
+
+class State:
+    """What a line has set so far (folder, variables) and its bounds in steps and time."""
+
+    def __init__(self, cwd: str, stores: list, text: str):
+        self.cwd, self.stores, self.text, self.origin = cwd, stores, text, cwd
+        self.vars: dict = {}
+        self.steps = 0
+        self.deadline = time.monotonic() + JUDGE_SECONDS
+
+    def copy(self):
+        other = State(self.cwd, self.stores, self.text)
+        other.vars, other.steps, other.deadline, other.origin = dict(self.vars), self.steps, self.deadline, self.origin
+        return other
+
+    def tick(self, what: str) -> None:
+        """One more command judged: within the step bound and the judge's time, else stop."""
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Denied(f"{what} too long to check")
+        self.in_time()
+
+    def in_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise TimeUp()
+
+
+def expand(word: list, state: State) -> list:
+    """The alternatives a word can be (patterns), at most ``MAX_ALTERNATIVES``."""
+    alts = [""]
+    for kind, value in word:
+        choices = [value] if kind == "s" else _variable(value, state) if kind == "v" else [UNKNOWN]
+        alts = [a + c for a in alts for c in choices]
+        if len(alts) > MAX_ALTERNATIVES:
+            return [UNKNOWN]
+    out = [b for a in alts for b in braces(a)]
+    return out if len(out) <= MAX_ALTERNATIVES else [UNKNOWN]
+
+
+def _variable(name: str, state: State) -> list:
+    if name in state.vars:
+        return state.vars[name]
+    if name == "PWD":
+        return [state.cwd]
+    value = os.environ.get(name) if name not in ("OLDPWD", "RANDOM", "BASH_SOURCE") else None
+    return [value] if value is not None else [UNKNOWN]
+
+
+def word_text(alts: list) -> str:
+    """One readable spelling of a word (for option names and messages)."""
+    return plain_text(alts[0]) if alts else ""
+
+
+def check(alts: list, state: State, removes: bool, what: str) -> None:
+    """Deny if a path can reach a store: from the folder the line moved to, or from where it started (a ``cd`` that
+    fails leaves the shell there: ``cd nowhere; rm -rf .claude``)."""
+    bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
+    for alt in alts:
+        if any(reach(absolute(alt, base), state.stores, removes) for base in bases):
+            raise Denied(f"{what} {shown(plain_text(alt))}".strip())
+
+
+def shown(text: str, limit: int = 120) -> str:
+    """Text from the command line, safe to echo: printable ASCII only, no tags or backquotes, bounded."""
+    out = "".join(c if " " <= c <= "~" and c not in "<>`" else "?" for c in text)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def operands(words: list, takes_value: str = "") -> list:
+    """Non-option words (expanded); ``takes_value``: short options whose value is the next word."""
+    out, i, dashes = [], 0, False
+    while i < len(words):
+        text = word_text(words[i])
+        if dashes or not text.startswith("-") or text == "-":
+            out.append(words[i])
+        elif text == "--":
+            dashes = True
+        elif len(text) == 2 and text[1] in takes_value:
+            i += 1
+        i += 1
+    return out
+
+
+def flags_of(words: list) -> set:
+    out = set()
+    for t in map(word_text, words):
+        if t.startswith("--"):
+            out.add(t.split("=", 1)[0])
+        elif t.startswith("-") and len(t) > 1:
+            out.update("-" + c for c in t[1:])
+    return out
+
+
+def code_reaches(code: str, state: State) -> bool:
+    """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
+    from .codescan import reaches  # imports re: only for lines that hand code to an interpreter
+    inside, above = reach(state.cwd, state.stores, False), reach(state.cwd, state.stores, True)
+    return reaches(code, state.stores, "inside" if inside else "above" if above else "")

@@ -2,19 +2,18 @@
 
 ``parse(text)`` returns a list of ``Command(words, redirects, sep, nested)``:
 
-- ``words``: each word a list of parts: ``("s", text)`` (literal text, with unquoted
-  glob and brace characters replaced by the markers below), ``("v", NAME)`` (a
-  variable, expanded later in order, so ``D=x; rm $D`` is followed) or ``("u", "")``
-  (a command substitution or anything else whose value cannot be known);
-- ``redirects``: ``(operator, word)`` pairs; for here-documents the word is
-  ``[("s", body)]`` and the operator ``<<`` (``<<<`` for here-strings);
+- ``words``: each word a list of parts: ``("s", text)`` (literal text, with unquoted glob and brace characters
+  replaced by the markers below), ``("v", NAME)`` (a variable, expanded later in order, so ``D=x; rm $D`` is
+  followed) or ``("u", "")`` (a command substitution or anything else whose value cannot be known);
+- ``redirects``: ``(operator, word)`` pairs; for here-documents the word is ``[("s", body)]`` and the operator
+  ``<<`` (``<<<`` for here-strings);
 - ``sep``: what follows the command (``|``, ``;``, ``&&``, ``||``, ``&``);
-- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``:
-  they run too, so the caller judges them as well.
+- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``: they run too, so the caller
+  judges them as well.
 
-It is a guard's reader, not a shell: it never runs anything, never fails (odd input
-gives odd words, an unfinished quote runs to the end of the line) and stops at a bound.
-It uses no ``re`` so that reading an ordinary line costs next to nothing.
+It is a guard's reader, not a shell: it never runs anything, never fails (odd input gives odd words, an unfinished
+quote runs to the end of the line) and stops at a bound. It uses no ``re`` so that reading an ordinary line costs
+next to nothing.
 """
 from __future__ import annotations
 
@@ -176,13 +175,7 @@ class _Reader:
             else:
                 parts.append(("s", MARKERS.get(c, c)))
                 self.i += 1
-        merged = []
-        for part in parts:  # adjacent literal text as one part: "D=" + "x" reads as an assignment
-            if merged and part[0] == "s" and merged[-1][0] == "s":
-                merged[-1] = ("s", merged[-1][1] + part[1])
-            else:
-                merged.append(part)
-        return merged
+        return joined(parts)
 
     def _ansi_c(self) -> str:
         """The text of ``$'...'`` from ``self.i`` to its closing quote, as Bash reads it (``\\x2e``, ``\\056``...)."""
@@ -277,8 +270,8 @@ def _run_of(text: str, i: int, allowed: str, limit: int) -> str:
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     """The commands of a Bash line (see the module docstring).
 
-    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when
-    substitutions nest past ``MAX_DEPTH`` (their inside is then not read).
+    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when substitutions nest past
+    ``MAX_DEPTH`` (their inside is then not read).
     """
     r = _Reader(text, depth, flags if flags is not None else {})
     commands, words, redirects = [], [], []
@@ -338,6 +331,17 @@ def _fd_redirect(text: str, i: int) -> bool:
     while j < len(text) and text[j].isdigit():
         j += 1
     return text.startswith((">", "<"), j)
+
+
+def joined(parts: list) -> list:
+    """Adjacent literal text as one part: ``"D=" + "x"`` reads as an assignment."""
+    out = []
+    for part in parts:
+        if out and part[0] == "s" and out[-1][0] == "s":
+            out[-1] = ("s", out[-1][1] + part[1])
+        else:
+            out.append(part)
+    return out
 
 
 def literal(word: list) -> str:

@@ -1,43 +1,21 @@
-"""The tool hooks' fast path: most Write, Edit and Bash calls cannot concern a memory store.
+"""The tool hooks' fast path: most Write, Edit, Bash and PowerShell calls cannot concern a memory store.
 
-PreToolUse and PostToolUse run on every Write, Edit, MultiEdit and Bash call. Importing the
-full guard (``guards``: config, index, validation, the shell reader) costs several times an
-interpreter's start, so the tool hooks' handlers (``team_memory.handlers``) first ask ``outside_store(payload)``, which decides
-from the parsed payload (JSON escapes such as ``\\u002e`` are decoded before anything is
-compared) with a few ``stat`` calls, and exits at once when the call certainly cannot write
-into a store.
+Importing the full guard (``guards``) costs several times an interpreter's start, so the tool hooks first ask
+``outside_store(payload)``: True only when the call certainly cannot write into a store, decided from the parsed
+payload with a few ``stat`` calls. It may only err towards the full guard; whenever it is True the PreToolUse guard
+allows the call and PostToolUse finds nothing to check (``tests/test_toolgate.py`` compares them).
 
-The rule it must agree with: whenever ``outside_store`` is True, the PreToolUse handler
-(``HANDLERS``: ``guard_tool_use``) would allow the call (return None) and the PostToolUse one
-(``check_tool_result``) would find nothing to check (return None). It may only err towards
-the full guard: whatever it cannot read for certain goes there. ``tests/test_toolgate.py``
-compares it with the full decision on a corpus and on generated payloads.
-
-- **Everywhere**: ``cwd`` is a folder outside every store and every ``.claude`` folder.
-- **Write tools**: every text field of ``tool_input`` is free of ``.claude`` (any case), and
-  every path field, joined with ``cwd`` as the guard joins it, and its real path (symlinks
-  resolved) lie in no store: the stores counted are every ``.claude/memory`` folder at or
-  above ``cwd`` and the one of ``$CLAUDE_PROJECT_DIR`` (more than the guard looks at, which
-  only makes the rule stricter), by real path. No glob characters (the guard matches globs).
-- **PowerShell**: the same rule over PowerShell's read-only cmdlets and aliases (``pwshgate``).
-- **Bash**: only lines made of commands from a read-only list (``ls``, ``cat``, ``grep``,
-  ``git status``...; see ``READ_ONLY``), joined by ``|``, ``;``, ``&&``, ``||`` or ``&``, with
-  no redirection, variable, substitution, backslash, glob, brace, leading tilde or parenthesis
-  outside quotes, only ASCII, and no ``claude``, ``memory`` or store path anywhere in the line
-  once quotes are removed. Such a line writes no file, so the snapshot the guard takes before
-  a Bash call (to find memory files the command changed) is not needed either.
-- **Ordinary Bash lines** (issue 26): the same plain words, with commands that run the
-  project's tests, builds and package managers as well (``ORDINARY``, also as
-  ``python -m pytest``). The full guard allows them (an unknown program is denied only for an
-  argument that names a store), and what the line can touch names no store: no argument,
-  resolved, lies in a store or is a folder above one. Such a call is not taken for a memory
-  write: the guard takes no snapshot for it (``guards.guard_tool_use`` asks this rule) and
-  PostToolUse has nothing to compare, so both end here. A test that writes into the store
-  still shows at the next prompt (the freshness check patches the index), not as a
-  PostToolUse report. A script run by an interpreter (``python3 tidy.py``) is not ordinary:
-  it is arbitrary code, and the snapshot's copies are what bring back an uncommitted memory
-  it deletes (``tests/test_git_trust.py``). Anything else (a variable whose value cannot be
-  known, ``git pull``, ``sh x.sh``) goes to the full guard.
+- Everywhere: ``cwd`` is a folder outside every store and every ``.claude`` folder.
+- Write tools: no text field holds ``.claude`` (any case), no path field has a glob, and every path (joined with
+  ``cwd``, and its real path) lies in no store: every ``.claude/memory`` at or above ``cwd`` and
+  ``$CLAUDE_PROJECT_DIR``'s.
+- Bash: plain words and quotes only (``shellscan`` reads them; no redirection, variable, substitution, glob, brace),
+  ASCII, no ``claude``, ``memory`` or store path once quotes are removed, and every command read-only
+  (``READ_ONLY``) or ordinary (``ORDINARY``: tests, builds, package managers, whose arguments resolve neither into a
+  store nor above one). Such a line needs no snapshot either; a script run by an interpreter is not ordinary
+  (arbitrary code: the snapshot's copies bring back what it deletes).
+- PowerShell: the same over read-only cmdlets and aliases (``PWSH_READ_ONLY``), with no ``$``, backtick,
+  redirection, bracket, ``@`` or ``#`` and ``\\`` read as ``/``.
 """
 from __future__ import annotations
 
@@ -48,23 +26,25 @@ HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttoo
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path", "path")
 MAX_COMMAND = 4000
-# Programs that read and print, never write a file (given no redirection); the value lists
-# the arguments (or their prefixes) that would make one write or run another program.
-READ_ONLY = dict.fromkeys((
-    "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "printf", "which", "stat", "du", "df",
-    "date", "whoami", "uname", "id", "true", "false", "test", "basename", "dirname", "realpath", "readlink", "nl",
-    "cut", "tr", "cmp", "comm", "diff", "cd"), ())
-READ_ONLY["rg"] = ("--pre",)
-READ_ONLY["find"] = ("-delete", "-exec", "-ok", "-fprint", "-fls")
-READ_ONLY["git"] = ("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c")
-GIT_READ_ONLY = ("status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "grep")
-# Test runners, builds and package managers: the full guard judges them only on their arguments
-# (``shellcmds``: an unknown program). Formatters and fixers (``black .``) are left out: their
-# arguments are what they rewrite. ``tests/test_toolgate.py`` checks the full guard knows none.
-ORDINARY = frozenset((
-    "pytest", "py.test", "tox", "nox", "make", "gmake", "ninja", "cmake", "ctest", "meson", "npm", "yarn", "pnpm",
-    "cargo", "go", "mvn", "gradle", "jest", "vitest", "mocha", "mypy", "pyright", "tsc", "rspec", "rake", "bundle",
-    "dotnet", "gcc", "cc", "clang", "g++", "clang++", "javac", "pip", "pip3", "uv", "poetry", "pre-commit"))
+# Programs that read and print, never write a file (given no redirection); the value lists the arguments (or their
+# prefixes) that would make one write or run another program.
+READ_ONLY = dict.fromkeys("ls cat head tail wc grep egrep fgrep pwd echo printf which stat du df date whoami uname id "
+                          "true false test basename dirname realpath readlink nl cut tr cmp comm diff cd".split(), ())
+READ_ONLY.update(rg=("--pre",), find=("-delete", "-exec", "-ok", "-fprint", "-fls"),
+                 git=("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c"))
+GIT_READ_ONLY = tuple("status diff log show rev-parse ls-files blame describe shortlog grep".split())
+# Test runners, builds and package managers: the full guard judges them only on their arguments (an unknown program).
+# Formatters and fixers (``black .``) are left out: their arguments are what they rewrite. ``tests/test_toolgate.py``
+# checks the full guard knows none.
+ORDINARY = frozenset("pytest py.test tox nox make gmake ninja cmake ctest meson npm yarn pnpm cargo go mvn gradle jest "
+                     "vitest mocha mypy pyright tsc rspec rake bundle dotnet gcc cc clang g++ clang++ javac pip pip3 "
+                     "uv poetry pre-commit".split())
+# PowerShell's reading cmdlets and aliases (``sort``, ``tee``... left out: on Linux and macOS they are programs).
+PWSH_READ_ONLY = frozenset((
+    "get-content gc cat type get-childitem gci ls dir select-string sls test-path get-location gl pwd write-output "
+    "echo write-host get-date get-item gi resolve-path split-path join-path measure-object measure select-object "
+    "select sort-object format-table ft format-list fl get-process get-command gcm get-help get-filehash get-unique "
+    "out-string out-host get-itemproperty convertfrom-json").split())
 
 
 def handler(event: str):
@@ -87,14 +67,12 @@ def outside_store(payload: dict) -> bool:
         return False  # working inside a store (or .claude): relative paths land there
     if tool in WRITE_TOOLS:
         return _write_outside(tool_input, cwd, stores)
+    command = tool_input.get("command")
+    if not isinstance(command, str) or len(command) > MAX_COMMAND or not command.isascii():
+        return False
     if tool == "Bash":
-        command = tool_input.get("command")
-        return isinstance(command, str) and _quiet_line(command, stores, cwd)
-    if tool == "PowerShell":  # its own reader: PowerShell quotes, escapes and names files differently
-        from .pwshgate import read_only_line
-        command = tool_input.get("command")
-        return isinstance(command, str) and read_only_line(command, stores, simple_commands, _read_only)
-    return False
+        return not _names(command, stores) and _quiet_line(command, stores, cwd)
+    return tool == "PowerShell" and not _names(command.replace("\\", "/"), stores) and _pwsh_read_only(command)
 
 
 def _stores(cwd: str) -> list:
@@ -113,12 +91,8 @@ def _stores(cwd: str) -> list:
 def _strings(value):
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        yield from _strings(item)
 
 
 def _inside(path: str, stores: list) -> bool:
@@ -142,26 +116,25 @@ def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
     return True
 
 
+def _names(command: str, stores: list) -> bool:
+    """Does the line hold ``claude``, ``memory`` or a store's path (quotes removed or not)?"""
+    plain, lowered = command.replace("'", "").replace('"', "").lower(), command.lower()
+    return "claude" in plain or "memory" in plain or any(s.replace("\\", "/") in plain or s in lowered for s in stores)
+
+
 def _quiet_line(command: str, stores: list, cwd: str) -> bool:
-    """Only read-only and ordinary commands, none naming ``claude``, ``memory`` or a store."""
-    if len(command) > MAX_COMMAND or not command.isascii():
-        return False
-    plain = command.replace("'", "").replace('"', "").lower()
-    lowered = command.lower()
-    if "claude" in plain or "memory" in plain or any(s in plain or s in lowered for s in stores):
-        return False
+    """Only read-only and ordinary commands (only read-only ones after a ``cd``: later words are relative to it)."""
     commands = simple_commands(command)
     if commands is None:
         return False
-    for words in commands:
-        if words[0] == "cd" and len(commands) > 1:
-            return all(_read_only(w) for w in commands)  # later words are relative to another folder
+    if len(commands) > 1 and any(words[0] == "cd" for words in commands):
+        return all(_read_only(w) for w in commands)
     return all(_read_only(words) or _ordinary(words, stores, cwd) for words in commands)
 
 
 def simple_commands(command: str):
-    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``);
-    None for anything beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
+    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``); None for anything
+    beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
     from .shellscan import COMMA, parse
     flags: dict = {}
     commands = []
@@ -182,8 +155,8 @@ def simple_commands(command: str):
 
 
 def _ordinary(words: list, stores: list, cwd: str) -> bool:
-    """A program of ``ORDINARY`` (``python -m pytest`` too) whose arguments, taken as paths and
-    resolved, lie neither in a store nor in a folder above one."""
+    """A program of ``ORDINARY`` (``python -m pytest`` too) whose arguments, taken as paths and resolved, lie neither
+    in a store nor in a folder above one."""
     name, args = words[0], words[1:]
     if name.rstrip("0123456789.") == "python" and args[:1] == ["-m"]:
         name, args = (args[1], args[2:]) if len(args) > 1 else ("", [])
@@ -200,11 +173,18 @@ def _ordinary(words: list, stores: list, cwd: str) -> bool:
     return True
 
 
+def _pwsh_read_only(command: str) -> bool:
+    """A PowerShell line of read-only cmdlets and plain words (quotes kept, ``\\`` as ``/``)."""
+    if any(c in "@#`$<>(){}[]" for c in command):
+        return False
+    commands = simple_commands(command.replace("\\", "/"))
+    return commands is not None and all(
+        _read_only(words) if words[0].lower() == "git" else words[0].lower() in PWSH_READ_ONLY and not any(
+            w.lower().startswith(("-outf", "-filep", "-lit")) for w in words[1:]) for words in commands)
+
+
 def _read_only(words: list) -> bool:
     name = words[0]
-    if name not in READ_ONLY:
+    if name not in READ_ONLY or (name == "git" and (len(words) < 2 or words[1] not in GIT_READ_ONLY)):
         return False
-    if name == "git" and (len(words) < 2 or words[1] not in GIT_READ_ONLY):
-        return False
-    banned = READ_ONLY[name]
-    return not any(word.startswith(banned) for word in words[1:]) if banned else True
+    return not READ_ONLY[name] or not any(word.startswith(READ_ONLY[name]) for word in words[1:])

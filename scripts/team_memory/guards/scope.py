@@ -1,0 +1,57 @@
+"""What a tool call concerns, for the guard and its PostToolUse report: the stores it can touch, the paths it names,
+how a file is named back to Claude, and the CLI to name instead.
+"""
+from __future__ import annotations
+
+import os
+
+from ..base.cliname import cli_command
+from ..base.model import MEMORY_REL
+from ..base.safefs import UnsafePath, is_real_dir, store_problem
+from ..records.hookio import project_dir_of
+from ..records.store import find_memory_root
+
+SHELL_TOOLS = ("Bash", "PowerShell")  # PowerShell: Claude Code's shell tool on Windows, read by ``pwshjudge``
+
+
+def cli() -> str:
+    """How to run this CLI, in the form the permission rules match (plugin or drop-in install)."""
+    return cli_command(os.environ.get("CLAUDE_PROJECT_DIR"))
+
+
+def stores_of(payload: dict) -> list:
+    """Real paths of the memory stores this tool call could touch: only those the link rule allows
+    (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
+    cwd = project_dir_of(payload)
+    found = {os.path.join(cwd, *MEMORY_REL)}
+    try:
+        found.add(find_memory_root(cwd))
+    except UnsafePath:
+        pass
+    if os.environ.get("CLAUDE_PROJECT_DIR"):
+        found.add(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], *MEMORY_REL))
+    return sorted({os.path.realpath(s) for s in found
+                   if s and is_real_dir(s) and store_problem(s) is None})
+
+
+def shown_text(text: str) -> str:
+    """A message about a file as Claude reads it: one line, secrets hidden, no tag that could pose as the client's."""
+    from ..records.exposure import shown_message
+    from ..base.sanitize import neutralize_block
+    return neutralize_block(shown_message(text))
+
+
+def rel_shown(path: str, project: str) -> str:
+    from ..base.sanitize import shown_path
+    return shown_text(shown_path(os.path.relpath(path, project)))
+
+
+def tool_paths(payload: dict) -> list:
+    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    cwd = project_dir_of(payload)
+    paths = []
+    for key in ("file_path", "notebook_path", "path"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and value and "\x00" not in value:
+            paths.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))))
+    return paths

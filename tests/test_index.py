@@ -1,4 +1,4 @@
-"""index.md: format, parsing, atomic rebuild, staleness, path safety."""
+"""index.md: format, parsing, atomic rebuild, freshness, path safety."""
 from __future__ import annotations
 
 import os
@@ -61,7 +61,7 @@ def test_parse_index_line_rejects_junk():
         "category": "DECISION", "title": "t", "path": "a.json", "tags": ["x", "y"]}
 
 
-def test_staleness_detects_new_edited_and_removed_files(memory_root):
+def test_outdated_index_detects_new_edited_and_removed_files(memory_root):
     config = load_config(str(memory_root))
     p = write(memory_root, record("decision", "a", "A", []))
     assert index_is_stale(str(memory_root), config)

@@ -19,7 +19,7 @@ def record(argv):
         f.write("%d\\n" % os.getpid())
     return True
 detach.start_detached = record
-from team_memory.derived.staleness import recompute_in_background
+from team_memory.derived.drift import recompute_in_background
 sys.stdin.read()  # all start together
 recompute_in_background(sys.argv[2])
 """
@@ -66,7 +66,7 @@ def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
     memory_root.mkdir(parents=True, exist_ok=True)
     assert freshcache.hand_over(str(memory_root))
     assert not freshcache.hand_over(str(memory_root))
-    assert freshcache.hand_over(str(memory_root), "team_memory.derived.stalemarks", "finish_marks_in_background")
+    assert freshcache.hand_over(str(memory_root), "team_memory.derived.driftmarks", "finish_marks_in_background")
     assert len(started) == 2
     assert (memory_root / ".cache" / ".gitignore").exists()  # the folder it made ignores itself
 

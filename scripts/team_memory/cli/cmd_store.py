@@ -209,7 +209,7 @@ def cmd_show(ctx) -> int:
 
 def _stale_suffix(ctx, path: str) -> str:
     """The memory's stale mark (its related files changed in git since), worked out if out of date."""
-    from ..derived.stalemarks import current_marks
+    from ..derived.driftmarks import current_marks
     from ..records.store import project_root_of
     key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
     try:

@@ -234,15 +234,15 @@ def _foreign_markers(memory_root: str) -> list:
 
 def _stale_memories(memory_root: str, config: dict) -> list:
     """One warning counting the memories whose related files changed in git since (see: review)."""
-    from ..derived.staleness import doc_is_broken, marks_path
-    from ..derived.stalemarks import current_marks
+    from ..derived.drift import doc_is_broken, marks_path
+    from ..derived.driftmarks import current_marks
     if doc_is_broken(memory_root):  # no marks can be stored there, so none are computed either
         return [Finding("stale-marks", _rel(memory_root, marks_path(memory_root)),
                         "is not a regular file (a folder or a link committed by mistake?): stale marks are off",
                         "remove it from git and from disk; the marks are derived and rewritten on their own")]
     try:
         count = len(current_marks(memory_root, config))
-    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about staleness
+    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift
         return []
     if not count:
         return []

@@ -65,7 +65,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     categories that appear, when it fits. Without one, the seed's exact block (``title_tags``):
     every category's description in the tag, XML-escaped text. With ``excerpt_chars`` > 0 and
     a clear winner, the winner's key content follows its line, indented (``excerpt``). ``marks``
-    (entry path -> stale suffix, ``derived.staleness.marks_for``): a memory's suffix ends its line.
+    (entry path -> stale suffix, ``derived.drift.marks_for``): a memory's suffix ends its line.
     Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked last) follow one
     ``RELATED_HEAD`` line.
     """
@@ -121,7 +121,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
 def stale_suffix(text: str, seed: bool = False) -> str:
     """A stored stale mark as the block prints it: one clean line, cut, nothing that could end the block."""
     from ..base.sanitize import block_text, clean_line, escape_xml
-    from ..derived.staleness import MAX_SUFFIX
+    from ..derived.drift import MAX_SUFFIX
     return escape_xml(clean_line(text)[:MAX_SUFFIX]) if seed else block_text(text, MAX_SUFFIX)
 
 

@@ -69,7 +69,7 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
     if marks is None:  # a stale memory says so, as in the prompt hook's block (one small file read)
-        from ..derived.staleness import marks_for
+        from ..derived.drift import marks_for
         marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
     block = file_block([entry for entry, _ in hits], config, files, marks)
     if not block:

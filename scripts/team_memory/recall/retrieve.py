@@ -97,7 +97,7 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, strategy
     attr = cache.meta.get("descriptions_attr") if cache is not None else None
     marks = None
     if hits:  # only a block that shows something reads the stale marks (one small file)
-        from ..derived.staleness import marks_for
+        from ..derived.drift import marks_for
         marks = marks_for(memory_root, [(h.entry["path"], h.record) for h in hits])
     block = format_block(hits, config, output_budget(config), excerpt_chars(config, strategy), attr,
                          data_note(strategy), marks) or None

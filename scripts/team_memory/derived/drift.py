@@ -2,10 +2,10 @@
 
 A memory is *stale* when files it names in ``related_files`` changed in git after its
 ``updated_at`` (or are gone). Working that out needs git and happens elsewhere
-(``stalemarks``: the CLI, or a detached background process); this module only reads what
+(``driftmarks``: the CLI, or a detached background process); this module only reads what
 was stored, so a hook's cost is one small bounded file read, through no link.
 
-The file (JSON, written atomically by ``stalemarks.write_marks``)::
+The file (JSON, written atomically by ``driftmarks.write_marks``)::
 
     {"format": 1,
      "head": "<the commit HEAD named when the marks were computed, or null>",
@@ -206,7 +206,7 @@ def doc_is_broken(memory_root: str) -> bool:
 
 
 def recompute_in_background(memory_root: str) -> bool:
-    """Hand the marks' recomputation (``stalemarks.finish_marks_in_background``) to a detached
+    """Hand the marks' recomputation (``driftmarks.finish_marks_in_background``) to a detached
     process, unless one is at it already (its lock is held). False when nothing was started."""
     from ..base.fsutil import LockBusy, store_lock
     from .cache import CACHE_DIR
@@ -220,4 +220,4 @@ def recompute_in_background(memory_root: str) -> bool:
                 pass
         except (LockBusy, OSError):  # at work already, or a .cache that is a link: leave it
             return False
-    return hand_over(memory_root, "team_memory.derived.stalemarks", "finish_marks_in_background")
+    return hand_over(memory_root, "team_memory.derived.driftmarks", "finish_marks_in_background")

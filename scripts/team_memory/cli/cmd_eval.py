@@ -1,4 +1,4 @@
-"""``eval``: retrieval quality on a labelled evaluation folder, the current strategy beside the seed's."""
+"""``eval``: retrieval quality on a labelled evaluation folder."""
 from __future__ import annotations
 
 import os
@@ -6,7 +6,6 @@ import os
 from .main import CliError, UsageError, add_command
 from ..base.config import TEMPLATES_DIR
 from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
-from ..recall.scoring import STRATEGIES
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
 LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
@@ -22,12 +21,9 @@ def register(subparsers, common) -> None:
                     "  python3 scripts/memory.py eval                       # the repository's tests/eval\n"
                     "  python3 scripts/memory.py eval tests/eval --json\n"
                     "  python3 scripts/memory.py eval --split holdout --no-fuzzy\n"
-                    "  python3 scripts/memory.py eval --strategy smart --strategy title_tags\n"
                     "  python3 scripts/memory.py eval --set min_evidence=0 --set min_score=1   # other floors")
     p.add_argument("path", nargs="?", default=DEFAULT_FOLDER,
                    help="folder with store/.claude/memory, prompts.jsonl and meta.json (default: tests/eval)")
-    p.add_argument("--strategy", action="append", choices=sorted(STRATEGIES),
-                   help="strategies to compare (repeatable; default: the configured one and title_tags)")
     p.add_argument("--split", choices=SPLITS, default="all", help="all prompts, or the dev or holdout half")
     p.add_argument("--no-fuzzy", action="store_true", help="skip the fuzzy (rapidfuzz) step")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
@@ -79,7 +75,7 @@ def cmd_eval(ctx) -> int:
                        "with store/.claude/memory, prompts.jsonl and meta.json")
     settings = parse_settings(args.settings)
     try:
-        report = evaluate(os.path.abspath(args.path), args.strategy, args.split, fuzzy=not args.no_fuzzy,
+        report = evaluate(os.path.abspath(args.path), args.split, fuzzy=not args.no_fuzzy,
                           retrieval=settings)
     except EvalError as exc:
         raise CliError(str(exc)) from None

@@ -9,9 +9,9 @@ from ..derived.index import index_path
 from ..derived.refresh import rebuild_index
 from ..base.model import CATEGORIES, STATUSES
 from ..recall.retrieve import MIN_PROMPT_CHARS
-from ..recall.block import data_note, excerpt_chars, format_block, output_budget
+from ..recall.block import excerpt_chars, format_block, output_budget
 from ..recall.rank import rank
-from ..recall.scoring import STRATEGIES, get_strategy
+from ..recall.matching import get_strategy
 from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
 
 CLI = user_cli()
@@ -44,7 +44,6 @@ def register(subparsers, common) -> None:
                     f'  {CLI} search "api auth policy" --json --limit 10')
     p.add_argument("prompt", help="the prompt text to match")
     p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
-    p.add_argument("--strategy", choices=sorted(STRATEGIES), help="override retrieval.match_strategy")
     p.add_argument("--explain", action="store_true",
                    help="show how each score was made, and the near misses: their scores and the floor they missed")
     p.add_argument("--block", action="store_true", help="print the exact <memory-context> block the hook would inject")
@@ -124,13 +123,9 @@ def cmd_search(ctx) -> int:
             print(f"no memory matches: the hook injects nothing for a prompt under {MIN_PROMPT_CHARS} characters "
                   f"(this one has {length}); try a whole question, or: list --tag WORD")
         return 0
-    # the configured strategy ranks from the machine cache; an explicit one scores the index directly
-    strategy = get_strategy(ctx.config, args.strategy) if args.strategy else None
-    hits = rank(ctx.memory_root, ctx.config, args.prompt, limit, strategy=strategy)
+    hits = rank(ctx.memory_root, ctx.config, args.prompt, limit)
     if args.block:
-        shown = strategy or get_strategy(ctx.config)
-        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config, shown),
-                           note=data_note(shown)), end="")
+        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config)), end="")
         return 0
     from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
     if args.json:  # the index or cache may be a forged file: what it says is shown through the same rule
@@ -151,8 +146,8 @@ def cmd_search(ctx) -> int:
                                        if v not in ([], 0, None, "")))
     if args.explain:
         from ..recall.explain import near_misses, print_near_misses
-        print_near_misses(ctx, near_misses(ctx.memory_root, ctx.config, args.prompt,
-                                           strategy or get_strategy(ctx.config), hits, limit))
+        print_near_misses(ctx, near_misses(ctx.memory_root, ctx.config, args.prompt, get_strategy(ctx.config),
+                                           hits, limit))
     return 0
 
 

@@ -24,7 +24,7 @@ from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
 from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path
-from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
+from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
@@ -208,7 +208,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         found.append(Finding("near-duplicate", f"{rel(path_a)}, {rel(path_b)}",
                              "have nearly the same title", "merge them: update one, retire the other", warning=True))
 
-    if not conflicted_index and index_is_stale(memory_root, config):
+    if not conflicted_index and index_is_outdated(memory_root, config):
         only_config = _only_config_is_newer(memory_root, config, config_path)
         found.append(Finding("stale-index", rel(index_path(memory_root)),
                              "was built before the last change to memory-config.json (hooks rebuild it on the next "
@@ -358,7 +358,7 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             redacted = [getattr(f, "source", None) or os.path.join(project, f.path)
                         for f in findings if f.fixed and f.kind == "leak"]
             if redacted or moved:
-                apply_changes(memory_root, config, redacted + moved)
+                apply_changes(memory_root, config)
     return findings
 
 

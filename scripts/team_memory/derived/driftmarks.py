@@ -131,8 +131,8 @@ def write_marks(memory_root: str, found: Assessment) -> None:
     """Store ``found`` as ``.cache/stale.json`` (atomically, in a ``.cache`` that is never a link)."""
     from ..base import fastjson
     from ..base.fsutil import atomic_write_text
-    from .cachewrite import _cache_folder
-    _cache_folder(memory_root)
+    from .cache import cache_folder
+    cache_folder(memory_root)
     keys = [i.key for i in found.items]
     doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
            "seen": keys[:MAX_SEEN], "seen_all": len(keys) <= MAX_SEEN,
@@ -162,7 +162,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
     process is computing them.
     """
     from ..base.fsutil import store_lock
-    from .cachewrite import _cache_folder
+    from .cache import cache_folder
     items = memory_items(memory_root, config, records) if items is None else items
     if not force and is_current(memory_root, items):
         return None
@@ -170,7 +170,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
         return Assessment(None, False, True, [])
     lock = store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME))
     try:
-        _cache_folder(memory_root)
+        cache_folder(memory_root)
         lock.__enter__()
     except OSError:
         lock = None

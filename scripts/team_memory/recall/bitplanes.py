@@ -2,7 +2,7 @@
 
 Each prompt token's options (a bitmap of the entries it reaches, or their ids) add whole
 units of ``QUANTUM``, rounded up, to every entry they reach; plane k holds bit k of every
-entry's sum, so adding to a thousand entries is a few whole-int operations. ``_reaching``
+entry's sum, so adding to a thousand entries is a few whole-int operations. ``reaching``
 gives the ids whose bound reaches a floor: only those are scored exactly.
 """
 from __future__ import annotations
@@ -78,7 +78,7 @@ class _Planes:
         return greater | equal
 
 
-def _bound(per_token: list, size: int) -> _Planes:
+def bound(per_token: list, size: int) -> _Planes:
     """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``).
 
     A body option counts ``1 + BODY_COVERAGE_MAX`` x its points: ``weights.body_coverage`` adds at
@@ -110,6 +110,6 @@ def _bound(per_token: list, size: int) -> _Planes:
     return planes
 
 
-def _reaching(planes: _Planes, floor: float) -> list:
+def reaching(planes: _Planes, floor: float) -> list:
     """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
     return ids_of_bits(planes.at_least(max(1, int(floor / QUANTUM))))

@@ -1,8 +1,7 @@
 """The ``<memory-context>`` block: ranked memories as sanitized lines within a character budget.
 
 Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned and its
-secrets hidden, and nothing can end or forge the block. ``title_tags`` keeps the seed's
-exact bytes instead (no note, no excerpt, every description in the tag).
+secrets hidden, and nothing can end or forge the block.
 """
 from __future__ import annotations
 
@@ -15,11 +14,6 @@ DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240
 DESCRIPTION_CHARS = 50  # each category description shown, for the categories that appear
 RELATED_HEAD = "Possibly related (titles only):"
-
-
-def data_note(strategy) -> str:
-    """``DATA_NOTE``, or "" for a strategy that keeps the seed's exact block bytes (``title_tags``)."""
-    return "" if getattr(strategy, "seed_block", False) else DATA_NOTE
 
 
 def described_categories(config: dict, lines: list) -> str:
@@ -57,44 +51,34 @@ def _short(category: str, text: str) -> str:
 
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
-                 attr: str | None = None, note: str = "", marks: dict | None = None) -> str:
+                 marks: dict | None = None, note: str = DATA_NOTE) -> str:
     """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
 
-    With a ``note`` (``data_note``): the note first, the memory lines with text as written
-    (only what could end or forge the block is neutralised), then one line describing the
-    categories that appear, when it fits. Without one, the seed's exact block (``title_tags``):
-    every category's description in the tag, XML-escaped text. With ``excerpt_chars`` > 0 and
-    a clear winner, the winner's key content follows its line, indented (``excerpt``). ``marks``
-    (entry path -> stale suffix, ``derived.drift.marks_for``): a memory's suffix ends its line.
-    Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked last) follow one
-    ``RELATED_HEAD`` line.
+    The ``note`` first, the memory lines with text as written (only what could end or forge the block
+    is neutralised), then one line describing the categories that appear, when it fits. With
+    ``excerpt_chars`` > 0 and a clear winner, the winner's key content follows its line, indented
+    (``excerpt``). ``marks`` (entry path -> stale suffix, ``derived.drift.marks_for``): a memory's
+    suffix ends its line. Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked
+    last) follow one ``RELATED_HEAD`` line.
     """
-    seed = not note
-    if not seed:
-        attr = ""
-    elif attr is None:
-        from ..records.exposure import descriptions_attr  # for speed: only the seed block without a cache needs it
-        attr = descriptions_attr(config)
-    head = f'<memory-context source=".claude/memory/"{attr}>'
+    from ..records.exposure import shown_entry
+    from ..base.sanitize import block_line
+    head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"
     lines = []
-    used = len(head) + len(tail) + 2 + (len(note) + 1 if note else 0)
+    used = len(head) + len(tail) + 2 + len(note) + 1
     winner = None
     clear = [hit for hit in hits if hit.parts.get("related") is not True]
     if excerpt_chars > 0 and clear and clear[0].record is not None:
         from .excerpt import clear_winner
         winner = clear[0] if clear_winner(clear) else None
     for hit in hits:
-        if hit.line is None:  # read from index.md, which anyone could have written: hide what it shows
-            from ..records.exposure import shown_entry
-            from ..base.sanitize import block_line
-            hit.line = block_line(shown_entry(hit.entry), seed)
-        line = hit.line
-        status = None if seed or hit.record is None else decision_status(hit.record)
+        line = block_line(shown_entry(hit.entry))  # from a derived file anyone could have written: hidden as shown
+        status = None if hit.record is None else decision_status(hit.record)
         if status:  # a decision the team has not settled on, or no longer holds: say so
             line = f"{line} (decision {status})"
         if marks and hit.entry.get("path") in marks:
-            line = f"{line} {stale_suffix(marks[hit.entry['path']], seed)}"
+            line = f"{line} {stale_suffix(marks[hit.entry['path']])}"
         head_line = RELATED_HEAD if hit.parts.get("related") is True and RELATED_HEAD not in lines else ""
         if used + len(line) + 1 + (len(head_line) + 1 if head_line else 0) > budget:
             continue
@@ -105,32 +89,29 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         lines.append(line)
         if hit is winner:
             from .excerpt import excerpt_line
-            extra = excerpt_line(category_from_display(hit.entry["category"]) or "", hit.record, excerpt_chars,
-                                 escape=seed)
+            extra = excerpt_line(category_from_display(hit.entry["category"]) or "", hit.record, excerpt_chars)
             if extra and used + len(extra) + 1 <= budget:
                 used += len(extra) + 1
                 lines.append(extra)
     if not lines:
         return ""
-    described = "" if seed else described_categories(config, lines)
+    described = described_categories(config, lines)
     if described and used + len(described) + 1 <= budget:
         lines.append(described)
-    return "\n".join([head, *([note] if note else []), *lines, tail]) + "\n"
+    return "\n".join([head, note, *lines, tail]) + "\n"
 
 
-def stale_suffix(text: str, seed: bool = False) -> str:
+def stale_suffix(text: str) -> str:
     """A stored stale mark as the block prints it: one clean line, cut, nothing that could end the block."""
-    from ..base.sanitize import block_text, clean_line, escape_xml
+    from ..base.sanitize import block_text
     from ..derived.drift import MAX_SUFFIX
-    return escape_xml(clean_line(text)[:MAX_SUFFIX]) if seed else block_text(text, MAX_SUFFIX)
+    return block_text(text, MAX_SUFFIX)
 
 
 def output_budget(config: dict) -> int:
     return int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
 
 
-def excerpt_chars(config: dict, strategy) -> int:
-    """How long the winner's excerpt may be; 0 for strategies that keep the seed's block (``title_tags``)."""
-    if not getattr(strategy, "excerpts", False):
-        return 0
+def excerpt_chars(config: dict) -> int:
+    """How long the winner's excerpt may be."""
     return int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000)

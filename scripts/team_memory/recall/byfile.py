@@ -124,4 +124,4 @@ def file_block(entries: list, config: dict, files: list, marks: dict | None = No
     hits = [_Hit(entry, block_line(shown_entry(entry))) for entry in entries[:MAX_LINES]]
     named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
     note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
-    return format_block(hits, config, MAX_CHARS, 0, None, note, marks)
+    return format_block(hits, config, MAX_CHARS, 0, marks, note)

@@ -5,9 +5,8 @@ An evaluation folder holds ``store/.claude/memory/`` (the memories),
 per line; ``expected: []`` means the prompt should inject nothing) and
 ``meta.json`` (``{"now": ISO time}``, the clock for recency).
 
-For each strategy every prompt is ranked exactly as the hook ranks it
-(same floor, same ``max_inject``; no session dedupe), with the entries and
-body tokens built in memory, so the folder is never written to. Metrics:
+Every prompt is ranked exactly as the hook ranks it (same floor, same ``max_inject``;
+no session dedupe), over the store's index built in memory, so the folder is never written to. Metrics:
 
 - ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
 - ``precision``: of all memories injected over all prompts, the share that was expected;
@@ -34,13 +33,13 @@ import os
 from datetime import datetime, timezone
 
 from ..base.config import deep_merge, load_config, max_inject
-from ..derived.index import build_entries
-from .matching import fuzzy_available
+from ..derived.refresh import index_in_memory
+from .matching import get_strategy
+from .weights import fuzzy_available
 from ..base.model import MEMORY_REL
 from ..records.times import parse_time
-from .block import data_note, excerpt_chars, format_block, output_budget
+from .block import excerpt_chars, format_block, output_budget
 from .rank import rank
-from .scoring import get_strategy
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")
 SPLITS = ("all", "dev", "holdout")
@@ -100,19 +99,15 @@ def memory_id(entry: dict) -> str:
     return os.path.basename(entry["path"])[:-5]
 
 
-def run(memory_root: str, config: dict, strategy_name: str, prompts: list, now) -> list:
+def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
     """``[{"id", "kind", "expected", "got"}]``: what the hook would inject for each prompt."""
-    bodies: dict = {}
-    entries = build_entries(memory_root, config, bodies)
-    strategy = get_strategy(config, strategy_name)
-    if hasattr(strategy, "prepare"):
-        strategy.prepare(memory_root, entries, bodies)
+    strategy = get_strategy(config)
     limit = max(max_inject(config), 1)
-    budget, excerpt, note = output_budget(config), excerpt_chars(config, strategy), data_note(strategy)
+    budget, excerpt = output_budget(config), excerpt_chars(config)
     out = []
     for p in prompts:
-        hits = rank(memory_root, config, p["prompt"], limit, entries=entries, now=now, strategy=strategy)
-        block = format_block(hits, config, budget, excerpt, None, note) if hits else ""
+        hits = rank(memory_root, config, p["prompt"], limit, index, now=now, strategy=strategy)
+        block = format_block(hits, config, budget, excerpt) if hits else ""
         out.append({"id": p["id"], "kind": p["kind"], "expected": list(p["expected"]),
                     "got": [memory_id(h.entry) for h in hits],
                     "related": [memory_id(h.entry) for h in hits if h.parts.get("related") is True],
@@ -159,8 +154,8 @@ def metrics(results: list) -> dict:
     return out
 
 
-def evaluate(folder: str, strategies=None, split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
-    """The report: per strategy, overall and per prompt kind.
+def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
+    """The report: overall and per prompt kind (under ``strategies``, the configured strategy's name).
 
     ``fuzzy=False`` skips the fuzzy step; ``retrieval`` (a dict) overrides ``retrieval`` settings.
     """
@@ -173,22 +168,18 @@ def evaluate(folder: str, strategies=None, split: str = "all", fuzzy: bool = Tru
         config = deep_merge(config, {"retrieval": dict(retrieval)})
     if not fuzzy:
         config = deep_merge(config, {"retrieval": {"fuzzy": False}})
-    if not strategies:
-        current = config.get("retrieval", {}).get("match_strategy") if isinstance(config.get("retrieval"), dict) else None
-        strategies = [get_strategy(config).name]
-        if current != "title_tags" and "title_tags" not in strategies:
-            strategies.append("title_tags")
+    index = index_in_memory(memory_root, config)
     kinds = sorted({p["kind"] for p in prompts})
     report = {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
               "settings": dict(retrieval or {}),
               "fuzzy": fuzzy and fuzzy_available(),
               "prompts": len(prompts), "memories": None, "strategies": {}}
-    for name in strategies:
-        results = run(memory_root, config, name, prompts, now)
+    for name in [get_strategy(config).name]:
+        results = run(memory_root, config, index, prompts, now)
         report["strategies"][name] = {
             "overall": metrics(results),
             "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
             "results": results,
         }
-    report["memories"] = len(build_entries(memory_root, config))
+    report["memories"] = index.n
     return report

@@ -11,7 +11,7 @@ as written (XML-escaped instead for the seed's block).
 """
 from __future__ import annotations
 
-from ..base.sanitize import clean_line, cut, escape_xml, neutralize_block
+from ..base.sanitize import clean_line, cut, neutralize_block
 
 CLEAR_RATIO = 1.5  # the winner scores at least this many times the runner-up
 RUNBOOK_STEPS = 3
@@ -53,15 +53,15 @@ def key_content(category: str, record: dict) -> tuple:
     return "", ""
 
 
-def excerpt_line(category: str, record: dict, limit: int, escape: bool = False) -> str:
-    """The indented excerpt line, or "" when there is nothing worth showing (``escape``: XML-escaped)."""
+def excerpt_line(category: str, record: dict, limit: int) -> str:
+    """The indented excerpt line, or "" when there is nothing worth showing."""
     label, text = key_content(category, record)
     text = clean_line(text)
     if not text or limit <= 0:
         return ""
     from ..records.exposure import hide
     text = cut(clean_line(hide(text)), limit)
-    return f"  {label}: {escape_xml(text) if escape else neutralize_block(text)}"
+    return f"  {label}: {neutralize_block(text)}"
 
 
 def clear_winner(hits: list) -> bool:

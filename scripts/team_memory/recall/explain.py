@@ -3,18 +3,17 @@ with its score and the reason: the strategy's own verdict (``confident``, ``bar`
 behind it, or the ``max_inject`` cut."""
 from __future__ import annotations
 
-from ..derived.refresh import current_entries
-from .rank import MAX_PROMPT_CHARS, plain_hits
-from .weights import _parts
+from ..derived.refresh import current_index
+from .rank import MAX_PROMPT_CHARS, scored_hits
+from .weights import match_parts
 
 NEAR_MISSES = 5
 
 
 def _without_floor(strategy):
-    """A copy of ``strategy`` that returns every memory it scores, and records whether the real one would
-    have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are exact matches.)"""
-    if not hasattr(strategy, "bar"):
-        return strategy  # title_tags has no floor: every positive score is a hit already
+    """A copy of ``strategy`` that scores and returns every memory the prompt meets, and records whether the
+    real one would have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are
+    exact matches.)"""
 
     class Unfloored(type(strategy)):
         verdict = None
@@ -26,18 +25,21 @@ def _without_floor(strategy):
         def bar(self, best: float) -> float:
             return 0.0
 
+        def floor(self) -> float:
+            return 0.0
+
         def shown(self, best: float, rows: list) -> list:
-            return [(total, key, _parts(matches)) for total, key, matches in rows if total > 0]
+            return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)
     copy.__dict__.update(strategy.__dict__)
-    copy._entries = None
+    copy.min_relative = 0.0  # nothing is left unscored for being far under the best
     return copy
 
 
 def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
-    if best < min(strategy.min_score, strategy.lowest_best()):  # only ``smart`` abstains (``_without_floor``)
+    if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
     from .abstention import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key, 0)]
@@ -65,14 +67,13 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []
-    entries = current_entries(memory_root, config)
     relaxed = _without_floor(strategy)
-    scored = list(plain_hits(memory_root, relaxed, query, entries))
+    scored = scored_hits(relaxed, query, current_index(memory_root, config))
     shown = {h.entry["path"] for h in hits}
     best = max((h.score for h in scored), default=0.0)
     verdict = getattr(relaxed, "verdict", None)
     abstained = verdict is not None and not verdict[2]
-    bar = strategy.bar(best) if hasattr(strategy, "bar") else 0.0
+    bar = strategy.bar(best)
     out = []
     for hit in scored:
         if hit.entry["path"] in shown:
@@ -83,7 +84,7 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
             reason = _under_bar(strategy, best, bar)
         elif len(hits) >= limit:
             reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
-        elif hasattr(strategy, "clear_bar") and hit.score < strategy.clear_bar(best):
+        elif hit.score < strategy.clear_bar(best):
             reason = "possibly related, beyond the ones shown by title (retrieval.max_related)"
         else:
             reason = "not shown: retired, archived or unreadable (the hook checks each file)"

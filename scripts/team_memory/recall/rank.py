@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from ..base import fastjson
 from ..base.config import int_setting
-from ..base.model import CATEGORIES, PRIORITY, display_name
+from ..base.model import PRIORITY
 from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
 from ..records.times import DAY_US, epoch_us, now_us
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
-from .scoring import get_strategy
+from .matching import get_strategy
 
 DEEP_CHECK_LIMIT = 20
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
@@ -35,15 +35,13 @@ MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 character
 class Hit:
     """One ranked memory: its final score, the index entry, and how the score was made.
 
-    ``pos`` is the entry's place in the index (ties keep index order); ``line`` is its
-    ready-made ``<memory-context>`` line when it came from the cache.
+    ``pos`` is the entry's place in the index (ties keep index order).
     """
 
-    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos", "line")
+    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos")
 
-    def __init__(self, score, priority, entry, parts, pos=0, line=None):
-        self.score, self.priority, self.entry, self.parts = score, priority, entry, parts
-        self.pos, self.line = pos, line
+    def __init__(self, score, priority, entry, parts, pos=0):
+        self.score, self.priority, self.entry, self.parts, self.pos = score, priority, entry, parts, pos
         self.record = None
         self.checked = False
 
@@ -75,152 +73,39 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     return True
 
 
-def score_entries(strategy, query, entries: list) -> list:
-    """``[(points, entry, parts)]`` for the entries that score above zero, in index order."""
-    if hasattr(strategy, "score_all"):
-        return strategy.score_all(query, entries)
-    out = []
-    for entry in entries:
-        points, parts = strategy.score(query, entry)
-        if points > 0:
-            out.append((points, entry, parts))
-    return out
-
-
-def plain_hits(memory_root, strategy, query, entries: list, exclude=None):
-    """Every entry scored from the index entries, hits only, best first (index order on ties)."""
-    if hasattr(strategy, "prepare"):
-        strategy.prepare(memory_root, entries)
-    pos_of = {id(e): pos for pos, e in enumerate(entries)}
+def scored_hits(strategy, query, index, exclude=None) -> list:
+    """Every hit of ``index`` for ``query``, best first (index order on ties), ``exclude``'s paths left out."""
     hits = []
-    for points, entry, parts in score_entries(strategy, query, entries):
-        if exclude and entry["path"] in exclude:
-            continue
-        hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, pos_of[id(entry)]))
+    for points, i, parts in strategy.score(query, index):
+        entry = index.entry(i)
+        if not (exclude and entry["path"] in exclude):
+            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, i))
     hits.sort(key=Hit.full_key)
-    return iter(hits)
+    return hits
 
 
-def cached_hits(strategy, query, cache, exclude=None):
-    """The same hits, in the same order, from the cache's prepared features.
-
-    A store-wide strategy (``score_index``, e.g. ``smart``) scores from the postings in one
-    pass. With ``strategy.match_points`` the points come from the postings alone; every entry
-    without match points scores its category's baseline, so those come lazily, in index
-    order, from the category's run. A hit is read from the cache only when it is used.
-    """
-    from ..derived.cache import DEAD
-    if hasattr(strategy, "score_index"):
-        pos_of, ocat = cache.pos, cache.ocat
-        rows, explained = [], {}
-        for points, ident, parts in strategy.score_index(query, cache):
-            pos = pos_of[ident]
-            if pos != DEAD:
-                rows.append((-points, PRIORITY.get(display_name(CATEGORIES[ocat[pos]]), 10)
-                             if ocat[pos] < len(CATEGORIES) else 10, pos, ident))
-                explained[ident] = (points, parts)
-        rows.sort()
-        return _hydrate(strategy, query, cache, iter(rows), explained, {}, exclude)
-    if not hasattr(strategy, "match_points"):
-        hits = []
-        for pos, ident in enumerate(cache.order):
-            item = cache.item(ident)
-            if item[1] is not None:
-                points, parts = strategy.score_prepared(query, item[1])
-                if points > 0 and not (exclude and item[0]["path"] in exclude):
-                    hits.append(Hit(points, PRIORITY.get(item[0]["category"], 10), item[0], parts, pos, item[3]))
-        hits.sort(key=Hit.sort_key)
-        return iter(hits)
-    base, prio, runs = {}, {}, []
-    for code, category in enumerate(CATEGORIES):
-        name = display_name(category)
-        points, parts = strategy.baseline(query, name)
-        base[code], prio[code] = (points if parts is not None else 0), PRIORITY.get(name, 10)
-        if parts is not None and points > 0:
-            runs.append((code, points, parts))
-    matched = strategy.match_points(query, cache)
-    pos_of, ocat = cache.pos, cache.ocat
-    rows = []
-    for ident, points in matched.items():
-        pos = pos_of[ident]
-        if pos != DEAD:
-            code = ocat[pos]
-            rows.append((-(points + base.get(code, 0)), prio.get(code, 10), pos, ident))
-    rows.sort()
-    stream = iter(rows)
-    if runs:
-        import heapq
-        stream = heapq.merge(rows, *(_baseline_run(cache, code, -points, prio[code], matched)
-                                     for code, points, _ in runs))
-    baseline_parts = {code: parts for code, _, parts in runs}
-    return _hydrate(strategy, query, cache, stream, matched, baseline_parts, exclude)
-
-
-def _baseline_run(cache, code: int, neg_points, priority: int, skip):
-    for pos, ident in cache.ids_of_category(code):
-        if ident not in skip:
-            yield (neg_points, priority, pos, ident)
-
-
-def _hydrate(strategy, query, cache, rows, matched, baseline_parts, exclude=None):
-    """Rows ``(-points, priority, pos, id)`` -> ``Hit`` objects, read from the cache one by one.
-
-    ``matched``: id -> points (``match_points``) or id -> ``(points, parts)`` (``score_index``).
-    """
-    for neg_points, priority, pos, ident in rows:
-        entry, features, _, line = cache.item(ident)
-        if entry is None or (exclude and entry["path"] in exclude):
-            continue
-        got = matched.get(ident)
-        if isinstance(got, tuple):
-            points, parts = got[0], dict(got[1])
-        elif got is not None:
-            points, parts = strategy.score_prepared(query, features)
-        else:
-            points, parts = -neg_points, dict(baseline_parts[cache.ocat[pos]])
-        yield Hit(points, priority, entry, parts, pos, line)
-
-
-def uses_cache(strategy) -> bool:
-    return hasattr(strategy, "prepare_entry") and (hasattr(strategy, "score_prepared")
-                                                   or hasattr(strategy, "score_index"))
-
-
-def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
-         now=None, strategy=None, exclude=None, cache=None) -> list:
+def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
+         exclude=None) -> list:
     """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
 
-    Scores ``entries`` when given, else the store's machine cache (``cache``, or the
-    store's own when the configured strategy can use one), else the index on disk.
-    Every path gives the same hits in the same order. ``now``: an aware ``datetime`` (the
-    evaluation's clock), else the time. ``exclude``: index paths never
+    Scores ``index`` (a ``derived.cache.Index``), else the store's (``refresh.current_index``). ``now``:
+    an aware ``datetime`` (the evaluation's clock), else the time. ``exclude``: index paths never
     to return (memories this session has just been shown).
     """
-    own = strategy is None
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
         return []
-    opened = None
-    if entries is None and cache is None and own and uses_cache(strategy):
-        from ..derived.freshcache import fresh_cache
-        cache = opened = fresh_cache(memory_root, config, strategy)
+    from ..derived.cache import CacheInvalid
+    from ..derived.refresh import current_index
     try:
-        if entries is None and cache is None:
-            from ..derived.refresh import current_entries  # the plain path only: a cache needs none
-            entries = current_entries(memory_root, config)
-        if entries is not None:
-            stream = plain_hits(memory_root, strategy, query, entries, exclude)
-        else:
-            stream = cached_hits(strategy, query, cache, exclude)
-        shape_bonus = getattr(strategy, "answer_shape", 0)
-        shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if shape_bonus else None
-        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1),
-                       max(getattr(strategy, "max_related", 0), getattr(strategy, "second_chance", 0)),
-                       (shape, shape_bonus) if shape else None, getattr(strategy, "outdated_decision", 0))
-    finally:
-        if opened is not None:
-            opened.close()
+        hits = scored_hits(strategy, query, index or current_index(memory_root, config), exclude)
+    except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
+        hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude)
+    shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if strategy.answer_shape else None
+    return _finish(iter(hits), memory_root, config, limit, now, strategy.recency_bonus,
+                   max(strategy.max_related, strategy.second_chance),
+                   (shape, strategy.answer_shape) if shape else None, strategy.outdated_decision)
 
 
 def _merged(first: list, rest, key):

@@ -24,7 +24,7 @@ MIN_RARE_WORDS = 2
 
 def second_chance(strategy, rows: list) -> list:
     """``[(points, key, parts)]``: the second-chance titles of ``rows`` (``(rounded points, key, matches)``)."""
-    from .weights import _parts
+    from .weights import match_parts
     wanted = getattr(strategy, "second_chance", 0)
     if not wanted or not rows:
         return []
@@ -39,7 +39,7 @@ def second_chance(strategy, rows: list) -> list:
     out = []
     for total, key, matches in fit:
         if total >= cut:
-            parts = _parts(matches)
+            parts = match_parts(matches)
             parts["related"] = True
             out.append((total, key, parts))
     return out

@@ -70,7 +70,7 @@ def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:FUZZY_LIMIT]
 
 
-def _idf(df: int, n: int) -> float:
+def idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
@@ -78,10 +78,10 @@ def surface_weight(surface_df: int, n: int, weight: float) -> float:
     """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
     if not surface_df:
         return weight
-    return max(weight, MIN_WEIGHT, _idf(surface_df, n) / _idf(1, n))
+    return max(weight, MIN_WEIGHT, idf(surface_df, n) / idf(1, n))
 
 
-def _total(matches: list) -> float:
+def matches_total(matches: list) -> float:
     """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus
     ``adjacency`` and ``body_coverage``."""
     by_group: dict = {}
@@ -97,7 +97,7 @@ def _total(matches: list) -> float:
 def short_form_total(matches: list) -> float:
     """A memory's score with each prefix match counted as the exact match it stands for (``auth`` for
     ``authentication``): what the runner-up floor compares for a possibly related memory (``Smart.shown``)."""
-    return _total([(g, q, (m[0] / PREFIX, m[1], "exact", m[3]) if m[2] == "prefix" else m) for g, q, m in matches])
+    return matches_total([(g, q, (m[0] / PREFIX, m[1], "exact", m[3]) if m[2] == "prefix" else m) for g, q, m in matches])
 
 
 def body_coverage(matches: list) -> float:
@@ -134,7 +134,7 @@ def adjacency(matches: list) -> float:
     return ADJACENT * max((min(p, exact[g + 1]) for g, p in exact.items() if g + 1 in exact), default=0.0)
 
 
-def _parts(matches: list) -> dict:
+def match_parts(matches: list) -> dict:
     """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...]}``."""
     parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
     for _, q, (points, field, kind, target) in matches:

@@ -1,7 +1,7 @@
 """``similar``: the existing memory a new one should update instead of duplicating.
 
 A memory of the same category scores by the words of the title and the tags it shares with the new
-one (``scoring.score_entry``), and by the files both are about: a file both name counts as much as a
+one (``score_entry``), and by the files both are about: a file both name counts as much as a
 shared tag, a folder or glob of one that covers a file of the other as much as a title word. The
 best with ``SIMILAR_THRESHOLD`` points or more is shown with why ("shares app/session.py").
 """
@@ -15,7 +15,6 @@ from ..base.sanitize import clean_tag
 from ..records.exposure import name_is_shown, shown_related, shown_text
 from ..derived.index import entry_from_record
 from ..edits.write import content_hash
-from ..recall.scoring import score_entry
 from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
@@ -26,6 +25,24 @@ SHARED_FILE = 3  # both name the same file, folder or glob (as much as a shared 
 COVERED_FILE = 2  # a folder or glob of one names a file of the other (as much as a title word)
 CLI = user_cli()
 NO_SIMILAR = "no similar memory: save a new one"
+
+
+def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:
+    """Title/tag/prefix points of one entry for a set of words: +2 a title word, +3 a tag, +1 another
+    word of 4+ characters that starts a title word or tag (the seed's recall rule, kept for similarity)."""
+    title_tokens = tokenize(entry["title"])
+    entry_tags = set(entry["tags"])
+    exact_title = prompt_words & title_tokens
+    exact_tags = prompt_words & entry_tags
+    score = len(exact_title) * 2 + len(exact_tags) * 3
+    targets = title_tokens | entry_tags
+    prefixed = [pw for pw in prompt_words - (exact_title | exact_tags)
+                if len(pw) >= 4 and any(t.startswith(pw) for t in targets)]
+    score += len(prefixed)
+    if parts is not None:
+        parts.update(title=sorted(exact_title), tags=sorted(exact_tags), prefix=sorted(prefixed))
+    return score
+
 
 
 def register(subparsers, common) -> None:

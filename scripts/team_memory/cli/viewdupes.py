@@ -3,7 +3,7 @@
 ``near_duplicates(titles)``: titles as alike as ``doctor`` flags (``SequenceMatcher`` ratio of the
 normalised titles at least ``NEAR_DUPLICATE``, same category). ``similar_pairs(items)``: memories of
 one category that ``similar`` would name for each other (title words, tags and related files, scored
-by ``recall.scoring.score_entry`` and ``cmd_similar.shared_files``), kept only when one scores at
+by ``cmd_similar.score_entry`` and ``cmd_similar.shared_files``), kept only when one scores at
 least half of what each memory scores against itself, both ways, so a shared tag is not a duplicate.
 ``doctor`` and ``similar`` compare every pair; a page of 10,000 memories cannot, so candidates come
 from sort neighbours (titles) and from shared rare words (similar).
@@ -57,8 +57,7 @@ def similar_pairs(items: list) -> list:
     """``[(i, j, why)]`` for ``items`` of ``(category, entry, words, files)`` (``entry`` as
     ``derived.index.entry_from_record`` makes it, ``words`` the title's tokens and the clean tags,
     ``files`` the usable related entries) that ``similar`` names for each other (see the docstring)."""
-    from ..recall.scoring import score_entry
-    from .cmd_similar import SIMILAR_THRESHOLD, shared_files
+    from .cmd_similar import SIMILAR_THRESHOLD, score_entry, shared_files
     postings: dict = {}
     for i, (cat, _, words, files) in enumerate(items):
         for term in set(words) | {"\0" + f for f in files}:

@@ -63,7 +63,8 @@ def _suits(header: dict, config: dict) -> bool:
     return header.get("version") == VERSION and header.get("text_policy") == TEXT_POLICY and header.get("config") == config
 
 
-def _is_current(index: Index, memory_root: str, config: dict) -> bool:
+def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True) -> bool:
+    """``sure=False``: a time too close to the cache's own to trust counts as current (what differs only)."""
     header = index.header
     written = header.get("written_ns")
     if not (_suits(header, config) and isinstance(written, int) and header.get("index") == _index_stamp(memory_root)):
@@ -77,12 +78,12 @@ def _is_current(index: Index, memory_root: str, config: dict) -> bool:
     for category, folder in category_folders(config).items():
         path = os.path.join(memory_root, folder)
         now = _stat_ns(path)
-        if folders.get(folder) != now or (now is not None and not settled(now, written)):
+        if folders.get(folder) != now or (sure and now is not None and not settled(now, written)):
             return False
         table = files.get(category)
         if not (isinstance(table, list) and len(table) == 2 and _ctimes(path, table[0]) == table[1]):
             return False
-        if table[1] and not settled(max(table[1]), written):
+        if sure and table[1] and not settled(max(table[1]), written):
             return False
     return True
 
@@ -246,7 +247,7 @@ def index_is_outdated(memory_root: str, config: dict) -> bool:
     file was added, removed or changed since. The hooks bring it up to date on the next prompt."""
     data = _read(memory_root)
     try:
-        return data is None or not _is_current(Index(data), memory_root, config)
+        return data is None or not _is_current(Index(data), memory_root, config, sure=False)
     except CacheInvalid:
         return True
 

@@ -184,9 +184,3 @@ def transcript_line(role: str, text: str = "", tools=(), **extra) -> str:
     line = {"type": role, "message": {"role": role, "content": content}, "sessionId": "s"}
     line.update(extra)
     return json.dumps(line) + "\n"
-
-
-def pin_seed_strategy(memory_root, **retrieval) -> None:
-    """Write a store config that pins the seed's ``title_tags`` scoring (for tests of the seed's exact outputs)."""
-    settings = {"match_strategy": "title_tags", **retrieval}
-    (Path(memory_root) / "memory-config.json").write_text(json.dumps({"retrieval": settings}), encoding="utf-8")

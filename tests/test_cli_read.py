@@ -3,16 +3,8 @@ from __future__ import annotations
 
 import json
 
-from helpers import pin_seed_strategy, record, run_cli, write
+from helpers import record, run_cli, write
 from team_memory.cli.main import main
-
-
-def _store(memory_root):
-    pin_seed_strategy(memory_root)  # the exact seed scores below
-    write(memory_root, record("runbook", "fix-pydantic-import", "Fix pydantic ImportError",
-                              ["pydantic", "import", "error"], days_ago=4))
-    write(memory_root, record("decision", "use-redis", "Use Redis for sessions", ["redis"], days_ago=50))
-    write(memory_root, record("decision", "old", "Old choice", ["redis"], record_status="retired"))
 
 
 def test_demo_runs_the_real_hook():
@@ -103,7 +95,7 @@ def test_search_applies_the_hooks_prompt_minimum(project, memory_root, capsys):
 
 
 def test_explain_shows_near_misses_and_the_floor_they_missed(project, memory_root, capsys):
-    from team_memory.recall.scoring import get_strategy
+    from team_memory.recall.matching import get_strategy
     write(memory_root, record("decision", "use-redis", "Use Redis for web session storage", ["redis", "session"]))
     write(memory_root, record("runbook", "deploy", "Roll back a failed deploy", ["deploy"]))
     (memory_root / "memory-config.json").write_text(json.dumps({"retrieval": {"min_score": 7}}))

@@ -80,13 +80,6 @@ def test_the_cached_path_orders_the_same(memory_root):
     assert_same_results(memory_root, config, [PROMPT, "python dependencies", "poetry"])
 
 
-def test_the_seed_strategy_keeps_the_seed_block(memory_root):
-    config = _store(memory_root, strategy="title_tags")
-    hits = rank(str(memory_root), config, PROMPT, 5)
-    assert _ids(hits)[:2] == ["deps-poetry", "deps-uv"]
-    assert "(decision" not in format_block(hits, config, 4000, 0)
-
-
 def test_the_real_hook_says_superseded(project, memory_root):
     _store(memory_root)
     proc = run_prompt_hook(project, PROMPT)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from helpers import pin_seed_strategy, record, run_hook, write
+from helpers import record, run_hook, write
 
 HOOK = "user_prompt_submit.py"
 DESCRIPTIONS = (
@@ -16,20 +16,6 @@ DESCRIPTIONS = (
     "done in a coding session, with outcome and next steps; tech_debt=Known shortcuts, deferred work, and "
     'technical cleanup tasks to address later"'
 )
-
-
-@pytest.fixture
-def seed_store(project, memory_root):
-    pin_seed_strategy(memory_root)  # the seed's exact output
-    write(memory_root, record("runbook", "fix-pydantic-import", "Fix pydantic ImportError",
-                              ["pydantic", "import", "error"], days_ago=4))
-    write(memory_root, record("decision", "use-pydantic-v2", "Use pydantic v2 for schema validation",
-                              ["pydantic", "validation", "schema"], days_ago=300))
-    write(memory_root, record("preference", "python-type-hints", "Always use type hints in Python",
-                              ["python", "typing"], days_ago=300))
-    write(memory_root, record("decision", "old", "Use pydantic v1 forever", ["pydantic"], days_ago=300,
-                              record_status="retired"))
-    return project
 
 
 def test_seed_output_example_a(seed_store):

@@ -80,17 +80,6 @@ def test_hostile_names_titles_and_secrets_never_reach_the_block(hostile, memory_
     assert all(line.startswith(("#", "<!--", "- [DECISION] ")) for line in index.splitlines() if line), index
 
 
-def test_the_seed_block_keeps_its_bytes_and_the_policy(hostile, memory_root):
-    from helpers import pin_seed_strategy
-    pin_seed_strategy(memory_root)
-    out, err = recall(hostile)
-    assert_clean(out)
-    assert_clean(err)
-    assert out.startswith('<memory-context source=".claude/memory/" descriptions="constraint=External')
-    assert "- [DECISION] Redis [2J[31mTTL for sessions -> .claude/memory/decisions/redis-ttl.json" in out
-    assert "redis-cache" not in out and "redis-pool" not in out
-
-
 def test_the_excerpt_of_a_hand_edited_file_is_redacted(hostile):
     out, _ = recall(hostile, "what ttl do we set for redis sessions keys?")
     assert "  decision: Set the TTL with key [REDACTED] and [PRIVATE] now" in out

@@ -69,8 +69,8 @@ def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True)
     written = header.get("written_ns")
     if not (_suits(header, config) and isinstance(written, int) and header.get("index") == _index_stamp(memory_root)):
         return False
-    from .filemap import head_is_sound
-    if not head_is_sound(memory_root):
+    from .filemap import head_is_sound, map_path
+    if not os.path.lexists(map_path(memory_root)) or not head_is_sound(memory_root):
         return False
     folders, files = header.get("folders"), header.get("files")
     if not isinstance(folders, dict) or not isinstance(files, dict):

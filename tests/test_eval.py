@@ -62,7 +62,7 @@ def test_eval_bytes_are_the_prompt_hooks_block(tmp_path, capsys):
                     "kind": "ordinary"})
     (folder / "prompts.jsonl").write_text("".join(json.dumps(p) + "\n" for p in prompts))
     (folder / "meta.json").write_text(json.dumps({"now": record("decision", "x", "x")["updated_at"]}))
-    report = evaluate(str(folder), ["smart"])
+    report = evaluate(str(folder))
     results = {r["id"]: r for r in report["strategies"]["smart"]["results"]}
     for p in prompts:
         out = run_prompt_hook(folder / "store", p["prompt"], session=p["id"]).stdout
@@ -71,7 +71,7 @@ def test_eval_bytes_are_the_prompt_hooks_block(tmp_path, capsys):
     assert results["p1"]["bytes"] > 0 and results["p4"]["bytes"] == 0
     overall = report["strategies"]["smart"]["overall"]
     assert overall["bytes"] == pytest.approx(sum(r["bytes"] for r in results.values()) / 4)
-    assert main(["eval", str(folder), "--strategy", "smart"]) == 0
+    assert main(["eval", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "bytes per prompt" in out and "lines per answered" in out and "negatives with a block" in out
     assert "ordinary" in out.split("negatives with a block")[-1]
@@ -98,7 +98,7 @@ def test_eval_command_text_and_json(tmp_path, capsys):
     folder = _folder(tmp_path)
     assert main(["eval", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert "smart" in out and "title_tags" in out and "recall@3" in out and "silent stays silent" in out
+    assert "smart" in out and "recall@3" in out and "silent stays silent" in out
     assert "word_form" in out
     assert main(["eval", str(folder), "--json", "--results"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -115,16 +115,18 @@ def test_eval_uses_meta_now_for_recency(tmp_path, capsys):
     root = folder / "store" / ".claude" / "memory"
     write(root, record("decision", "alpha", "Kafka topic alpha", ["kafka"], days_ago=400))
     write(root, record("decision", "beta", "Kafka topic beta", ["kafka"], days_ago=100))
+    for i in range(12):  # others, so the two are the store's rare kafka memories
+        write(root, record("runbook", f"other{i}", f"Unrelated runbook {i}", ["misc"], days_ago=300))
     (folder / "prompts.jsonl").write_text(json.dumps({"prompt": "kafka topic question", "expected": ["beta"]}) + "\n")
 
     def top(now):
         (folder / "meta.json").write_text(json.dumps({"now": now}))
-        assert main(["eval", str(folder), "--json", "--results", "--strategy", "title_tags"]) == 0
-        return json.loads(capsys.readouterr().out)["strategies"]["title_tags"]["results"][0]["got"][0]
+        assert main(["eval", str(folder), "--json", "--results"]) == 0
+        return json.loads(capsys.readouterr().out)["strategies"]["smart"]["results"][0]["got"][0]
 
     assert top("2099-01-01T00:00:00Z") == "alpha"  # neither is recent: index order
     five_days_after_beta = record("decision", "x", "x", days_ago=95)["updated_at"]
-    assert top(five_days_after_beta) == "beta"  # beta is recent at that "now": +1
+    assert top(five_days_after_beta) == "beta"  # beta is recent at that "now": +0.5
 
 
 def test_eval_errors(tmp_path):
@@ -143,15 +145,14 @@ def test_splits_partition_the_prompts():
     assert dev and hold and not dev & hold and dev | hold == set(ids)
 
 
-@pytest.mark.slow  # the whole eval set, both strategies (~1.5 s): run by .ci/run and TEAM_MEMORY_SLOW=1
-def test_default_strategy_beats_the_seed_on_the_eval_set(tmp_path):
+@pytest.mark.slow  # the whole eval set (~1 s): run by .ci/run and TEAM_MEMORY_SLOW=1
+def test_the_eval_set_keeps_its_figures(tmp_path):
     folder = tmp_path / "eval"
     shutil.copytree(EVAL, folder)  # the checkout stays untouched
     for split in ("all", "holdout"):
         report = evaluate(str(folder), split=split)
-        smart, seed = report["strategies"]["smart"]["overall"], report["strategies"]["title_tags"]["overall"]
-        assert smart["recall@3"] - seed["recall@3"] >= 0.15, (split, smart, seed)
-        assert smart["precision"] >= seed["precision"], (split, smart, seed)
+        smart = report["strategies"]["smart"]["overall"]
+        assert smart["recall@3"] >= 0.85 and smart["precision"] >= 0.3, (split, smart)
         assert smart["silent"] >= 0.9, (split, smart)
     assert report["prompts"] >= 40
 
@@ -164,13 +165,13 @@ def test_eval_set_is_complete():
 
 def test_eval_set_overrides_retrieval_settings_and_reports_empty_answers(tmp_path, capsys):
     folder = _folder(tmp_path)
-    assert main(["eval", str(folder), "--json", "--strategy", "smart", "--set", "min_evidence=1000",
+    assert main(["eval", str(folder), "--json", "--set", "min_evidence=1000",
                  "--set", "min_corroborated=0", "--set", "min_explained=0", "--set", "field_idf=false"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["settings"] == {"min_evidence": 1000, "min_corroborated": 0, "min_explained": 0, "field_idf": False}
     overall = report["strategies"]["smart"]["overall"]
     assert overall["empty"] == 1.0 and overall["silent"] == 1.0 and overall["hit@1"] == 0.0
-    assert main(["eval", str(folder), "--strategy", "smart"]) == 0
+    assert main(["eval", str(folder)]) == 0
     assert "empty (answerable)" in capsys.readouterr().out
     proc = run_cli("eval", folder, "--set", "min_score")
     assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr  # a bad option value: a usage error
@@ -192,7 +193,7 @@ def test_generated_set_is_deterministic(tmp_path, script, silence):
     assert len(prompts) >= 300 and sum(1 for p in prompts if not p["expected"]) >= 90
     assert len(outs[0]) - 2 >= 400  # memories beside prompts.jsonl and meta.json
     if silence is not None:
-        report = evaluate(str(tmp_path / "a"), ["smart"], split="dev")
+        report = evaluate(str(tmp_path / "a"), split="dev")
         assert report["strategies"]["smart"]["overall"]["silent"] >= silence
 
 

@@ -144,7 +144,7 @@ def test_short_tokens_never_fuzzy(monkeypatch):
 def test_without_rapidfuzz_the_step_is_skipped_silently(monkeypatch, capsys):
     monkeypatch.setattr(weights, "_fuzzy_modules", (None, None))
     s = smart(2.0)
-    assert not matching.fuzzy_available()
+    assert not weights.fuzzy_available()
     es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"])] + filler()
     assert scores(s, "kubrenetes ingres", es) == {}
     assert capsys.readouterr().err == ""

@@ -222,8 +222,8 @@ def test_strong_words_count_exact_matches_of_different_prompt_words():
         assert strong_words([(0, "jon", match("tags", 1.0, "prefix")), (1, "party", match("title", 1.0))], n) == 1
         assert strong_words([(0, "+sleepcurrent", match("tags", 1.0)), (1, "sleep", match("title", 1.0))], n) == 1
     # a word tagged on a third of the store is strong at every size, though its weight falls as the store grows
-    from team_memory.recall.weights import idf_weight
-    third = [idf_weight(n / 3, n) / idf_weight(1, n) for n in (50, 500, 50_000)]
+    from team_memory.recall.weights import idf as _idf
+    third = [_idf(n / 3, n) / _idf(1, n) for n in (50, 500, 50_000)]
     assert third[0] > third[1] > third[2] and all(w > strong_weights(n)["tags"] for w, n in zip(third, (50, 500, 50_000)))
 
 

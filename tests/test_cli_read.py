@@ -45,11 +45,11 @@ def test_search_matches_the_hook_and_explains(project, memory_root, capsys):
     _store(memory_root)
     assert main(["search", "fix pydantic import error in tests", "--root", str(project), "--json"]) == 0
     hits = json.loads(capsys.readouterr().out)
-    assert hits[0]["id"] == "fix-pydantic-import" and hits[0]["score"] > 1
-    assert hits[0]["parts"]["recency"] == 0.5 and set(hits[0]["parts"]["tags"]) == {"error", "import", "pydantic"}
+    assert hits[0]["id"] == "fix-pydantic-import" and hits[0]["parts"]["recency"] == 0.5
+    assert hits[0]["parts"]["tags"] == ["error", "import", "pydantic"] and "fix" in hits[0]["parts"]["title"]
     assert main(["search", "fix pydantic import error in tests", "--root", str(project), "--explain"]) == 0
     out = capsys.readouterr().out
-    assert "recency: 0.5" in out and "tags: [" in out and "pydantic" in out
+    assert "recency: 0.5" in out and "tags: ['error', 'import', 'pydantic']" in out
     from team_memory.recall.retrieve import context_for_prompt
     assert main(["search", "fix pydantic import error in tests", "--root", str(project), "--block"]) == 0
     assert capsys.readouterr().out == context_for_prompt({"prompt": "fix pydantic import error in tests",

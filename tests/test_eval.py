@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, record, run_cli, run_prompt_hook, write
-from seed_scorer import SeedScorer
 from team_memory.cli.main import main
 from team_memory.recall.evaluate import evaluate, in_split, metrics
 
@@ -99,7 +98,7 @@ def test_eval_command_text_and_json(tmp_path, capsys):
     folder = _folder(tmp_path)
     assert main(["eval", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert "smart" in out and "title_tags" not in out and "recall@3" in out and "silent stays silent" in out
+    assert "smart" in out and "recall@3" in out and "silent stays silent" in out
     assert "word_form" in out
     assert main(["eval", str(folder), "--json", "--results"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -116,15 +115,18 @@ def test_eval_uses_meta_now_for_recency(tmp_path, capsys):
     root = folder / "store" / ".claude" / "memory"
     write(root, record("decision", "alpha", "Kafka topic alpha", ["kafka"], days_ago=400))
     write(root, record("decision", "beta", "Kafka topic beta", ["kafka"], days_ago=100))
+    for i in range(12):  # others, so the two are the store's rare kafka memories
+        write(root, record("runbook", f"other{i}", f"Unrelated runbook {i}", ["misc"], days_ago=300))
     (folder / "prompts.jsonl").write_text(json.dumps({"prompt": "kafka topic question", "expected": ["beta"]}) + "\n")
 
     def top(now):  # the seed's scoring: the two score the same but for the recency bonus
         (folder / "meta.json").write_text(json.dumps({"now": now}))
-        return evaluate(str(folder), [SeedScorer])["strategies"]["title_tags"]["results"][0]["got"][0]
+        assert main(["eval", str(folder), "--json", "--results"]) == 0
+        return json.loads(capsys.readouterr().out)["strategies"]["smart"]["results"][0]["got"][0]
 
     assert top("2099-01-01T00:00:00Z") == "alpha"  # neither is recent: index order
     five_days_after_beta = record("decision", "x", "x", days_ago=95)["updated_at"]
-    assert top(five_days_after_beta) == "beta"  # beta is recent at that "now": +1
+    assert top(five_days_after_beta) == "beta"  # beta is recent at that "now": +0.5
 
 
 def test_eval_errors(tmp_path):
@@ -143,15 +145,14 @@ def test_splits_partition_the_prompts():
     assert dev and hold and not dev & hold and dev | hold == set(ids)
 
 
-@pytest.mark.slow  # the whole eval set, both strategies (~1.5 s): run by .ci/run and TEAM_MEMORY_SLOW=1
-def test_default_strategy_beats_the_seed_on_the_eval_set(tmp_path):
+@pytest.mark.slow  # the whole eval set (~1 s): run by .ci/run and TEAM_MEMORY_SLOW=1
+def test_the_eval_set_keeps_its_figures(tmp_path):
     folder = tmp_path / "eval"
     shutil.copytree(EVAL, folder)  # the checkout stays untouched
     for split in ("all", "holdout"):
-        report = evaluate(str(folder), [SeedScorer], split=split)
-        smart, seed = report["strategies"]["smart"]["overall"], report["strategies"]["title_tags"]["overall"]
-        assert smart["recall@3"] - seed["recall@3"] >= 0.15, (split, smart, seed)
-        assert smart["precision"] >= seed["precision"], (split, smart, seed)
+        report = evaluate(str(folder), split=split)
+        smart = report["strategies"]["smart"]["overall"]
+        assert smart["recall@3"] >= 0.85 and smart["precision"] >= 0.3, (split, smart)
         assert smart["silent"] >= 0.9, (split, smart)
     assert report["prompts"] >= 40
 

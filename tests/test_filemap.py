@@ -14,7 +14,7 @@ import pytest
 from helpers import REPO, record, run_cli, write
 from team_memory.derived import cache as cachemod
 from team_memory.derived.filemap import MAGIC, MAP_REL, map_path, memories_for
-from team_memory.derived.filemapwrite import key_of, read_related, write_map
+from team_memory.derived.filemapwrite import key_of, write_map
 from team_memory.records import relpaths
 from team_memory.recall.byfile import MAX_CHARS, file_block
 
@@ -38,7 +38,13 @@ def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypa
     related = {f".claude/memory/decisions/m{i}.json": sorted({_entry(rng) for _ in range(rng.randint(1, 3))})
                for i in range(300)}
     write_map(str(memory_root), related)
-    assert read_related(str(memory_root)) == {m: sorted(e, key=lambda x: (key_of(x), x)) for m, e in related.items()}
+    lines = (memory_root / ".cache" / "files.map").read_text().splitlines()
+    back: dict = {}
+    for line in lines:
+        parts = line.split("\t")
+        if len(parts) == 3:
+            back.setdefault(parts[2], []).append(parts[1])
+    assert back == {m: sorted(e, key=lambda x: (key_of(x), x)) for m, e in related.items()}
     for _ in range(400):
         path = "/".join(rng.choice(NAMES) for _ in range(rng.randint(1, 4)))
         expected = {m for m, entries in related.items() if any(relpaths.matches(e, path) for e in entries)}
@@ -92,20 +98,17 @@ def test_a_hand_edit_reaches_the_map_at_the_next_prompt_and_a_lost_map_comes_bac
     assert b"app/cache.py" in _map(project)
 
 
-def test_a_cache_written_before_the_map_is_rebuilt_once(project, memory_root):
+def test_a_missing_map_makes_the_cache_outdated(project, memory_root):
     write(memory_root, record("decision", "a", "Sessions in Redis", ["redis"], related_files=["app/session.py"]))
     assert run_cli("rebuild", cwd=project).returncode == 0
-    cache = cachemod.Cache(cachemod.cache_path(str(memory_root)))
-    assert cache.meta["filemap"] == MAGIC.decode().strip()
-    cache.close()
     from team_memory.base.config import load_config
-    from team_memory.derived.upkeep import cache_compatible
-    from team_memory.text.features import features_for
+    from team_memory.derived.refresh import current_index, index_is_outdated
     config = load_config(str(memory_root))
-    cache = cachemod.Cache(cachemod.cache_path(str(memory_root)))
-    cache.meta.pop("filemap")
-    assert not cache_compatible(cache, config, features_for(config))
-    cache.close()
+    assert not index_is_outdated(str(memory_root), config)
+    os.unlink(map_path(str(memory_root)))
+    assert index_is_outdated(str(memory_root), config)
+    current_index(str(memory_root), config)
+    assert b"app/session.py" in _map(project)
 
 
 def test_the_map_is_never_written_through_a_linked_cache_folder(project, memory_root, tmp_path):

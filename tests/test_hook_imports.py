@@ -34,7 +34,8 @@ PINNED = {
     "PostToolUse Read": PACKAGE | POST | FILE_MAP,
     "SessionStart": PACKAGE | {"team_memory.handlers.session_start",
         "team_memory.capture", "team_memory.base.cliname", "team_memory.derived", "team_memory.derived.cache",
-        "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.derived.freshness",
+        "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.derived.refresh",
+        "team_memory.base.fsutil", "team_memory.derived.filemap",
         "team_memory.base.sanitize", "team_memory.base.config", "team_memory.records.store",
         "team_memory.capture.orientation"},
     "Stop": PACKAGE | {"team_memory.handlers.stop",
@@ -47,14 +48,14 @@ PINNED = {
         "_bisect", "bisect", "math", "team_memory.text", "team_memory.text.tokens",
         "team_memory.text.textnorm", "team_memory.text.features", "team_memory.text.fuzzycheck",
         "team_memory.text.wordforms", "team_memory.recall.weights", "team_memory.recall.abstention", "team_memory.recall.relevance",
-        "team_memory.recall.secondchance", "team_memory.recall.matching",
+        "team_memory.recall.secondchance", "team_memory.recall.matching", "team_memory.recall.scoring",
         "team_memory.records.store", "team_memory.recall.block", "team_memory.records.times",
         "team_memory.text.answershape", "team_memory.recall.rank", "team_memory.recall.retrieve",
-        "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.freshness",
-        "team_memory.derived.freshcache", "team_memory.base.fsutil", "_sha2", "_sha256",
+        "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.refresh",
+        "team_memory.base.fsutil", "_sha2", "_sha256",
         "team_memory.base.digest", "team_memory.base.state", "team_memory.recall.dedupe",
-        "team_memory.recall.bitplanes", "team_memory.recall.smartindex", "itertools", "team_memory.base.cliname",
-        "team_memory.derived.index", "team_memory.derived.staleness", "team_memory.base.sanitize", "team_memory.recall.excerpt", "team_memory.records.exposure",
+        "team_memory.recall.bitplanes", "itertools", "team_memory.base.cliname",
+        "team_memory.derived.index", "team_memory.derived.drift", "team_memory.base.sanitize", "team_memory.recall.excerpt", "team_memory.records.exposure",
         "team_memory.derived.filemap",  # a forged files.map head means rebuild (issue 24): a 4 KB read
         "team_memory.base.pathtext"},  # paths compared as / text on every platform (issue 23)
 }
@@ -128,14 +129,11 @@ def test_each_hook_imports_only_its_pinned_modules(scene, bare, name):
 
 
 def test_what_the_hot_path_keeps_instead_of_an_import():
-    """The copies that spare an import: the file map's magic, a two-way ``heapq.merge``."""
+    """The copy that spares an import: a two-way ``heapq.merge``."""
     import heapq
     import random
 
-    from team_memory.derived.filemap import MAGIC
-    from team_memory.derived.freshness import FILEMAP_MAGIC
     from team_memory.recall.rank import _merged
-    assert FILEMAP_MAGIC == MAGIC
     rng = random.Random(26)
     for _ in range(300):
         first = sorted((rng.randrange(6), "a", i) for i in range(rng.randrange(5)))

@@ -1,4 +1,4 @@
-"""index.md: format, parsing, atomic rebuild, staleness, path safety."""
+"""index.md: format, parsing, atomic rebuild, freshness, path safety."""
 from __future__ import annotations
 
 import os
@@ -7,7 +7,7 @@ import time
 from helpers import record, write
 from team_memory.base.config import load_config
 from team_memory.derived.index import build_entries, index_path, parse_index_line, resolve_entry_path
-from team_memory.derived.refresh import current_entries, index_is_stale, rebuild_index
+from team_memory.derived.refresh import current_entries, index_is_outdated, rebuild_index
 
 
 def test_rebuild_writes_seed_format_sorted(memory_root):
@@ -61,19 +61,19 @@ def test_parse_index_line_rejects_junk():
         "category": "DECISION", "title": "t", "path": "a.json", "tags": ["x", "y"]}
 
 
-def test_staleness_detects_new_edited_and_removed_files(memory_root):
+def test_outdated_index_detects_new_edited_and_removed_files(memory_root):
     config = load_config(str(memory_root))
     p = write(memory_root, record("decision", "a", "A", []))
-    assert index_is_stale(str(memory_root), config)
+    assert index_is_outdated(str(memory_root), config)
     rebuild_index(str(memory_root), config)
-    assert not index_is_stale(str(memory_root), config)
+    assert not index_is_outdated(str(memory_root), config)
     future = time.time() + 5
     os.utime(p, (future, future))  # an in-place edit
-    assert index_is_stale(str(memory_root), config)
+    assert index_is_outdated(str(memory_root), config)
     rebuild_index(str(memory_root), config)
     os.unlink(p)
     os.utime(p.parent, (future + 5, future + 5))
-    assert index_is_stale(str(memory_root), config)
+    assert index_is_outdated(str(memory_root), config)
 
 
 def test_current_entries_rebuilds_stale_index(memory_root):

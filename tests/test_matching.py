@@ -6,11 +6,11 @@ import json
 
 from helpers import record, write
 from team_memory.recall import matching, weights
-from team_memory.derived.bodycache import cached_bodies
+from team_memory.derived.cache import Index, encode
 from team_memory.text.features import body_text, derive_body_tokens
 from team_memory.derived.cache import cache_path
 from team_memory.base.config import deep_merge, load_config
-from team_memory.derived.refresh import current_entries, index_is_stale, rebuild_index
+from team_memory.derived.refresh import index_in_memory, rebuild_index
 from team_memory.recall.matching import Smart
 from team_memory.recall.rank import rank
 from team_memory.text.textnorm import STOP_WORDS, tokenize
@@ -26,8 +26,11 @@ def smart(min_score=0.0, **retrieval):
 
 
 def scores(strategy, prompt, entries, bodies=None):
-    strategy.prepare(None, entries, bodies)
-    return {e["title"]: (points, parts) for points, e, parts in strategy.score_all(strategy.query(prompt), entries)}
+    """``{title: (points, parts)}`` of the memories ``strategy`` shows for ``prompt``, over an index of ``entries``."""
+    items = [[e, 0.0, [*map(sorted, strategy.surface_tokens(e)), sorted((bodies or {}).get(e["path"], ()))], []]
+             for e in entries]
+    index = Index(encode({}, {}, items))
+    return {index.entry(i)["title"]: (points, parts) for points, i, parts in strategy.score(strategy.query(prompt), index)}
 
 
 def filler(n=8):
@@ -141,7 +144,7 @@ def test_short_tokens_never_fuzzy(monkeypatch):
 def test_without_rapidfuzz_the_step_is_skipped_silently(monkeypatch, capsys):
     monkeypatch.setattr(weights, "_fuzzy_modules", (None, None))
     s = smart(2.0)
-    assert not matching.fuzzy_available()
+    assert not weights.fuzzy_available()
     es = [entry("RUNBOOK", "kubernetes ingress timeout", ["kubernetes"])] + filler()
     assert scores(s, "kubrenetes ingres", es) == {}
     assert capsys.readouterr().err == ""
@@ -155,52 +158,6 @@ def test_body_text_covers_content_files_and_id():
     text = body_text(rec)
     assert "worker stuck" in text and "restart beat" in text and "app/tasks.py" in text and "fix-celery" in text
     assert {"worker", "stuck", "restart", "beat", "app/tasks.py", "task"} <= set(derive_body_tokens(rec, STOP_WORDS))
-
-
-def test_rebuild_writes_body_cache_in_the_same_step(memory_root):
-    write(memory_root, record("decision", "queue", "Message queue choice",
-                              content={"status": "accepted", "context": "c", "decision": "Use RabbitMQ quorum queues",
-                                       "rationale": ["r"]}))
-    config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 1}})
-    rebuild_index(str(memory_root), config)
-    cache = cached_bodies(str(memory_root), Smart(config))
-    assert cache == {".claude/memory/decisions/queue.json": set(derive_body_tokens(
-        json.loads((memory_root / "decisions" / "queue.json").read_text()), STOP_WORDS))}
-    assert "rabbitmq" in cache[".claude/memory/decisions/queue.json"]
-    hits = rank(str(memory_root), config, "rabbitmq quorum setup", 5)
-    assert [h.entry["title"] for h in hits] == ["Message queue choice"] and hits[0].parts["body"]
-
-
-def test_missing_cache_makes_the_index_stale(memory_root):
-    write(memory_root, record("decision", "a", "Alpha"))
-    config = load_config(str(memory_root))
-    rebuild_index(str(memory_root), config)
-    assert not index_is_stale(str(memory_root), config)
-    (memory_root / ".cache").joinpath(cache_path(str(memory_root)).rsplit("/", 1)[1]).unlink()
-    assert index_is_stale(str(memory_root), config)
-    current_entries(str(memory_root), config)
-    assert cached_bodies(str(memory_root), Smart(config)) is not None
-
-
-def test_a_corrupt_cache_is_replaced_and_the_plain_path_reads_bodies_from_the_files(memory_root):
-    write(memory_root, record("decision", "queue", "Message queue choice", ["rabbitmq"],
-                              content={"status": "accepted", "context": "c", "decision": "quorum queues",
-                                       "rationale": ["r"]}))
-    config = deep_merge(load_config(str(memory_root)), {"retrieval": {"min_score": 0.5, "min_evidence": 0.5}})
-    rebuild_index(str(memory_root), config)
-    assert rank(str(memory_root), config, "quorum setup here", 5)  # body match
-    entries = current_entries(str(memory_root), config)
-    for broken in (b"{not json", b"team-memory retrieval cache\n5\n{}", b""):
-        with open(cache_path(str(memory_root)), "wb") as f:
-            f.write(broken)
-        assert cached_bodies(str(memory_root), Smart(config)) is None
-        # the plain path (index entries given) takes the bodies from the JSON files
-        plain = rank(str(memory_root), config, "quorum setup here", 5, entries=entries, strategy=Smart(config))
-        assert [h.entry["title"] for h in plain] == ["Message queue choice"] and plain[0].parts["body"]
-        # the cached path ignores the broken file and writes a new one
-        hits = rank(str(memory_root), config, "quorum setup here", 5)
-        assert [h.entry["title"] for h in hits] == ["Message queue choice"]
-        assert cached_bodies(str(memory_root), Smart(config)) is not None
 
 
 def test_neighbouring_prompt_words_met_by_one_memory_add_a_phrase_bonus():
@@ -243,7 +200,7 @@ def test_three_rare_content_words_outrank_two_rare_title_words_in_both_paths(mem
     config = load_config(str(memory_root))
     rebuild_index(str(memory_root), config)
     prompt = "marigold kettle juniper lantern basil mirror saffron pebble thyme"  # no two known words side by side
-    plain = [h.entry["path"] for h in rank(str(memory_root), config, prompt, 5, entries=current_entries(str(memory_root), config))]
+    plain = [h.entry["path"] for h in rank(str(memory_root), config, prompt, 5, index_in_memory(str(memory_root), config))]
     cached = [h.entry["path"] for h in rank(str(memory_root), config, prompt, 5)]
     assert plain == cached
     assert [p.rsplit("/", 1)[1] for p in plain] == ["garden.json", "herbs.json"]

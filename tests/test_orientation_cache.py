@@ -1,9 +1,9 @@
-"""The SessionStart orientation from the machine cache gives the answer reading the records gives.
+"""The SessionStart orientation from the machine cache gives the answer an index built from the records gives.
 
-``summary_from_cache`` takes counts and each memory's time from the cache (patched in when
-files change); ``summary_from_records`` reads the index and every record. They must agree
-after an in-place edit of ``updated_at``, a retire and an add; the real hook prints the same
-text with the cache and without a usable one.
+``summary`` takes counts and each memory's time from the store's index (the cache, current, its
+unchanged entries reused when files change); the same built from every record must agree after
+an in-place edit of ``updated_at``, a retire and an add; the real hook prints the same text with
+the cache and without a usable one.
 """
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from helpers import iso, record, run_hook, write
 from team_memory.base.config import load_config
 from team_memory.capture import orientation
 from team_memory.derived.cache import cache_path
-from team_memory.derived.refresh import current_entries
 
 
 def both(memory_root):
     root, config = str(memory_root), load_config(str(memory_root))
-    from_cache = orientation.summary_from_cache(root, config)
-    from_records = orientation.summary_from_records(root, config, current_entries(root, config))
+    from_cache = orientation.summary(root, config)
+    os.unlink(cache_path(root))
+    from_records = orientation.summary(root, config)
     return from_cache, from_records
 
 
@@ -81,6 +81,5 @@ def test_hook_prints_the_same_with_and_without_a_usable_cache(project, memory_ro
     elsewhere.mkdir()                          # so no usable cache at all: the index and the records
     shutil.rmtree(os.path.dirname(cache))
     os.symlink(elsewhere, os.path.dirname(cache))
-    assert orientation.summary_from_cache(str(memory_root), load_config(str(memory_root))) is None
     no_cache = run_hook("session_start.py", payload, cwd=str(project))
     assert no_cache.returncode == 0 and no_cache.stdout == first.stdout and not os.listdir(elsewhere)

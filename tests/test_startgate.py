@@ -19,7 +19,7 @@ def record(argv):
         f.write("%d\\n" % os.getpid())
     return True
 detach.start_detached = record
-from team_memory.derived.staleness import recompute_in_background
+from team_memory.derived.drift import recompute_in_background
 sys.stdin.read()  # all start together
 recompute_in_background(sys.argv[2])
 """
@@ -60,13 +60,13 @@ def test_a_planted_marker_link_or_folder_is_never_followed(tmp_path):
 
 
 def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
-    from team_memory.derived import freshcache
+    from team_memory.derived import drift as freshcache
     started = []
     monkeypatch.setattr("team_memory.base.detach.start_detached", lambda argv: started.append(argv[-1]) or True)
     memory_root.mkdir(parents=True, exist_ok=True)
-    assert freshcache.hand_over(str(memory_root))
-    assert not freshcache.hand_over(str(memory_root))
-    assert freshcache.hand_over(str(memory_root), "team_memory.derived.stalemarks", "finish_marks_in_background")
+    assert freshcache.hand_over(str(memory_root), "os.path", "exists")
+    assert not freshcache.hand_over(str(memory_root), "os.path", "exists")
+    assert freshcache.hand_over(str(memory_root), "team_memory.derived.driftmarks", "finish_marks_in_background")
     assert len(started) == 2
     assert (memory_root / ".cache" / ".gitignore").exists()  # the folder it made ignores itself
 
@@ -85,7 +85,7 @@ def test_a_finished_run_frees_the_marker_for_new_work(tmp_path):
 
 def test_the_started_process_releases_its_marker(memory_root):
     """A real detached start (a harmless function of the standard library): when it ends, the next may start."""
-    from team_memory.derived import freshcache
+    from team_memory.derived import drift as freshcache
     memory_root.mkdir(parents=True, exist_ok=True)
     assert freshcache.hand_over(str(memory_root), "os.path", "exists")
     marker = memory_root / ".cache" / "exists.starting"

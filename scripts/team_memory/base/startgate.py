@@ -1,6 +1,6 @@
 """At most one background process started for one piece of work: a short-lived marker file.
 
-A hook that hands work to a detached process (``derived.freshcache.hand_over``) checks that
+A hook that hands work to a detached process (``derived.drift.hand_over``) checks that
 nobody did so moments ago. The process itself takes a lock once it runs, but starting Python
 takes a while, and forty prompts arriving together after ``git pull`` would each start one
 before the first holds its lock. ``first_to_start(folder, name)`` answers yes to exactly one

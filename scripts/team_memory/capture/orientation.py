@@ -6,22 +6,18 @@ On ``startup``, ``resume``, ``clear`` and ``compact`` (or no ``source`` at all)
 category holds, the titles of the most recent active decisions and
 constraints (sanitized: recalled text is data), and one line on how to search
 and save. It prints nothing when the store is empty or retrieval is disabled,
-and never more than ``MAX_CHARS``. The counts and each memory's time come from the cache
-(``summary_from_cache``: no memory file is opened); without a usable cache, from the index and
-the records (``summary_from_records``), with the same answer.
+and never more than ``MAX_CHARS``. The counts and each memory's time come from the store's index
+(``summary``: no memory file is opened).
 """
 from __future__ import annotations
 
 import os
 
-from ..base import fastjson
 from ..records.hookio import DATA_NOTE, enabled_store, first_store
 from ..base.cliname import cli_command
-from ..derived.cache import CacheInvalid
-from ..derived.freshness import current_as_is
-from ..base.model import CATEGORIES, category_from_display
+from ..base.model import CATEGORIES, display_name
 from ..base.sanitize import sanitize_title
-from ..records.store import project_root_of, read_bytes, record_status
+from ..records.store import project_root_of
 
 SOURCES = ("startup", "resume", "clear", "compact")
 MAX_CHARS = 1500
@@ -37,73 +33,24 @@ def _newest(dated: list) -> list:
     return [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
 
 
-def summary_from_cache(memory_root: str, config: dict):
-    """``(total, counts per category, newest titles per shown category)`` from the machine cache,
-    made current first (``fresh_cache``: every memory file checked, changes patched in); no memory
-    file and no ``index.md`` is read. None when there is no usable cache: the caller reads the records.
-    """
-    cache = current_as_is(memory_root, config)
-    if cache is None:  # something changed: the upkeep, imported only then for start-up speed
-        from ..derived.freshcache import Building, fresh_cache, hook_budget
-        from ..text.features import features_for
+def summary(memory_root: str, config: dict):
+    """``(total, counts per category, newest titles per shown category)`` from the store's index, made
+    current first (``refresh.current_index``); no memory file is opened (each memory's time is in it)."""
+    from ..derived.cache import CacheInvalid
+    from ..derived.refresh import current_index
+    for trust in (True, False):
+        index = current_index(memory_root, config, trust)
         try:
-            cache = fresh_cache(memory_root, config, features_for(config), hook_budget())
-        except Building:
-            return None
-        if cache is None:
-            return None
-    try:
-        ocat = cache.ocat
-        counts = {cat: ocat.count(code) for code, cat in enumerate(CATEGORIES) if ocat.count(code)}
-        shown = {category: [ident for _, ident in cache.ids_of_category(CATEGORIES.index(category))][:MAX_RECORDS_READ]
-                 for category, _ in SHOWN}
-        every = [ident for ids in shown.values() for ident in ids]
-        times = dict(zip(every, cache.times(every)))  # one read of the entries for both
-        recent = {}
-        for category, ids in shown.items():
-            titles = []
-            for ident in sorted(ids, key=lambda i: -times[i]):  # stable: ties stay in index order
-                entry = cache.item(ident)[0]
-                if entry is not None:
-                    titles.append(sanitize_title(entry["title"], TITLE_CHARS))
-                    if len(titles) == RECENT:
-                        break
-            recent[category] = titles
-        return sum(counts.values()), counts, recent
-    except (CacheInvalid, OSError, ValueError, TypeError, KeyError, IndexError):
-        return None
-    finally:
-        cache.close()
-
-
-def _recent_titles(memory_root: str, config: dict, entries: list, category: str) -> list:
-    """Titles of the newest active memories of ``category`` (by ``updated_at``), newest first."""
-    from ..derived.index import resolve_entry_path  # for start-up speed: only the path without a cache reads records
-    from ..records.times import record_time
-    dated = []
-    for entry in [e for e in entries if category_from_display(e["category"]) == category][:MAX_RECORDS_READ]:
-        path = resolve_entry_path(memory_root, config, entry)
-        if path is None:
+            counts = {cat: len(index.ids_of(display_name(cat))) for cat in CATEGORIES}
+            recent = {}
+            for category, _ in SHOWN:
+                ids = list(index.ids_of(display_name(category)))[:MAX_RECORDS_READ]
+                dated = [(index.item(i)[4], index.item(i)[1]) for i in ids]
+                recent[category] = _newest(dated)
+            return sum(counts.values()), {c: n for c, n in counts.items() if n}, recent
+        except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
             continue
-        try:  # never through a link, never a FIFO, bounded
-            record = fastjson.loads(read_bytes(path)[0])
-        except (OSError, ValueError, RecursionError):
-            continue
-        if not isinstance(record, dict) or record_status(record) != "active":
-            continue
-        dated.append((record_time(record), entry["title"]))
-    return _newest(dated)
-
-
-def summary_from_records(memory_root: str, config: dict, entries: list):
-    """``summary_from_cache``'s answer from index entries, reading the records for their times."""
-    counts = {}
-    for e in entries:
-        cat = category_from_display(e["category"])
-        if cat:
-            counts[cat] = counts.get(cat, 0) + 1
-    recent = {category: _recent_titles(memory_root, config, entries, category) for category, _ in SHOWN}
-    return len(entries), counts, recent
+    return None
 
 
 def build_orientation(memory_root: str, summary) -> str:
@@ -149,12 +96,8 @@ def on_session_start(payload: dict) -> str | None:
     if store is None:
         return first_use(payload)
     memory_root, config = store
-    summary = summary_from_cache(memory_root, config)
-    if summary is None:  # no usable cache (a read-only checkout, another process building it): the records
-        from ..derived.refresh import current_entries  # for start-up speed: only this path needs the index
-        entries = current_entries(memory_root, config)
-        summary = summary_from_records(memory_root, config, entries) if entries else None
-    if summary is None or not summary[0]:
+    found = summary(memory_root, config)
+    if found is None or not found[0]:
         return None
-    return build_orientation(memory_root, summary)
+    return build_orientation(memory_root, found)
 

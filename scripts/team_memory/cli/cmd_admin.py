@@ -169,7 +169,7 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
 
 def _stale_count(memory_root: str, config: dict, records: list) -> int:
     """How many active memories are stale (their related files changed in git since; see: review)."""
-    from ..derived.stalemarks import current_marks
+    from ..derived.driftmarks import current_marks
     try:
         return len(current_marks(memory_root, config, records))
     except OSError:  # a read-only checkout, a .cache that is a link

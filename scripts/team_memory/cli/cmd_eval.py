@@ -5,7 +5,6 @@ import os
 
 from .main import CliError, UsageError, add_command
 from ..base.config import TEMPLATES_DIR
-from ..recall.matching import STRATEGIES
 from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
@@ -25,8 +24,6 @@ def register(subparsers, common) -> None:
                     "  python3 scripts/memory.py eval --set min_evidence=0 --set min_score=1   # other floors")
     p.add_argument("path", nargs="?", default=DEFAULT_FOLDER,
                    help="folder with store/.claude/memory, prompts.jsonl and meta.json (default: tests/eval)")
-    p.add_argument("--strategy", action="append", choices=sorted(STRATEGIES),
-                   help="the scoring rule (one since 0.4.0, kept so that scripts naming it still run)")
     p.add_argument("--split", choices=SPLITS, default="all", help="all prompts, or the dev or holdout half")
     p.add_argument("--no-fuzzy", action="store_true", help="skip the fuzzy (rapidfuzz) step")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
@@ -78,7 +75,7 @@ def cmd_eval(ctx) -> int:
                        "with store/.claude/memory, prompts.jsonl and meta.json")
     settings = parse_settings(args.settings)
     try:
-        report = evaluate(os.path.abspath(args.path), (), args.split, fuzzy=not args.no_fuzzy,
+        report = evaluate(os.path.abspath(args.path), args.split, fuzzy=not args.no_fuzzy,
                           retrieval=settings)
     except EvalError as exc:
         raise CliError(str(exc)) from None

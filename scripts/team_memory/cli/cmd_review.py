@@ -4,7 +4,7 @@ Each stale memory is listed, oldest change first, with the commits since (short 
 subject), the entries that name nothing any more, and the exact commands that settle it:
 ``update ID --reviewed`` (still right: only ``updated_at`` moves), ``update``/``edit`` (it
 changed), ``retire`` (no longer true). The marks are worked out here, with git
-(``derived.stalemarks``), and stored for the hooks. ``--json`` prints the same for scripts.
+(``derived.driftmarks``), and stored for the hooks. ``--json`` prints the same for scripts.
 
 Exit codes: 0 the list was made (empty or not; with ``--strict``, 0 only when nothing is
 stale), 1 a known error (no store, an unsafe store, a stale memory found with ``--strict``),
@@ -79,7 +79,7 @@ def item_dict(item) -> dict:
 
 
 def cmd_review(ctx) -> int:
-    from ..derived.stalemarks import refresh_marks
+    from ..derived.driftmarks import refresh_marks
     found = refresh_marks(ctx.memory_root, ctx.config, force=True)
     stale = [item_dict(i) for i in found.stale]
     if ctx.args.json:

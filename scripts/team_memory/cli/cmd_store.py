@@ -11,7 +11,7 @@ from ..base.model import CATEGORIES, STATUSES
 from ..recall.retrieve import MIN_PROMPT_CHARS
 from ..recall.block import excerpt_chars, format_block, output_budget
 from ..recall.rank import rank
-from ..recall.matching import STRATEGIES, get_strategy
+from ..recall.matching import get_strategy
 from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
 
 CLI = user_cli()
@@ -44,8 +44,6 @@ def register(subparsers, common) -> None:
                     f'  {CLI} search "api auth policy" --json --limit 10')
     p.add_argument("prompt", help="the prompt text to match")
     p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
-    p.add_argument("--strategy", choices=sorted(STRATEGIES),
-                   help="the scoring rule (one since 0.4.0, kept so that scripts naming it still run)")
     p.add_argument("--explain", action="store_true",
                    help="show how each score was made, the prompt's ordinary and distinctive words, and the near "
                         "misses: their scores and the floor they missed (why the hook stayed silent)")
@@ -209,7 +207,7 @@ def cmd_show(ctx) -> int:
 
 def _stale_suffix(ctx, path: str) -> str:
     """The memory's stale mark (its related files changed in git since), worked out if out of date."""
-    from ..derived.stalemarks import current_marks
+    from ..derived.driftmarks import current_marks
     from ..records.store import project_root_of
     key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
     try:

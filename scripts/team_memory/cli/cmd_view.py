@@ -73,7 +73,7 @@ def cmd_view(ctx) -> int:
             _make_folder_in_repository(os.path.dirname(target), os.path.dirname(os.path.dirname(
                 os.path.abspath(ctx.memory_root))))
     else:
-        from ..derived.cachewrite import cache_folder
+        from ..derived.cache import cache_folder
         target = os.path.join(cache_folder(ctx.memory_root), PAGE_NAME)
     atomic_write_text(target, page, durable=False)
     active = sum(1 for m in data["memories"] if m["status"] == "active")

@@ -53,7 +53,7 @@ def config_problems(stored: dict) -> list:
     out += extra_cue_problems(stored.get("triage"))
     strategy = stored.get("retrieval", {}).get("match_strategy") if isinstance(stored.get("retrieval"), dict) else None
     if isinstance(strategy, str):
-        from ..recall.matching import STRATEGIES
+        from ..text.features import FEATURES as STRATEGIES
         if strategy not in STRATEGIES:
             retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
             out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}"

@@ -24,7 +24,7 @@ from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
 from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path
-from ..derived.refresh import apply_changes, index_is_stale, write_index_locked
+from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
 from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
@@ -113,7 +113,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
         path_a, path_b = titles[a][2], titles[b][2]
         found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
                              "have nearly the same title", "merge them: update one, retire the other", warning=True))
-    if not conflicted_index and index_is_stale(memory_root, config):
+    if not conflicted_index and index_is_outdated(memory_root, config):
         only_config = _only_config_is_newer(memory_root, config, config_path)
         found.append(Finding("stale-index", _rel(memory_root, index_path(memory_root)),
                              "was built before the last change to memory-config.json (hooks rebuild it on the next "
@@ -259,15 +259,15 @@ def _foreign_markers(memory_root: str) -> list:
 
 def _stale_memories(memory_root: str, config: dict) -> list:
     """One warning counting the memories whose related files changed in git since (see: review)."""
-    from ..derived.staleness import doc_is_broken, marks_path
-    from ..derived.stalemarks import current_marks
+    from ..derived.drift import doc_is_broken, marks_path
+    from ..derived.driftmarks import current_marks
     if doc_is_broken(memory_root):  # no marks can be stored there, so none are computed either
         return [Finding("stale-marks", _rel(memory_root, marks_path(memory_root)),
                         "is not a regular file (a folder or a link committed by mistake?): stale marks are off",
                         "remove it from git and from disk; the marks are derived and rewritten on their own")]
     try:
         count = len(current_marks(memory_root, config))
-    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about staleness
+    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift
         return []
     if not count:
         return []
@@ -383,7 +383,7 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             redacted = [getattr(f, "source", None) or os.path.join(project, f.path)
                         for f in findings if f.fixed and f.kind == "leak"]
             if redacted or moved:
-                apply_changes(memory_root, config, redacted + moved)
+                apply_changes(memory_root, config)
     return findings
 
 

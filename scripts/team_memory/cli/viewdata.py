@@ -4,7 +4,7 @@
 data for ``viewpage``: each memory's fields, tags, dates, related files, content and history;
 the author and date of the commit that added its file and of the last one that changed it (one
 bounded ``git log`` over the store through ``base.gitlog``); its review items (stale marks from
-``derived.stalemarks``, validation problems from ``records.validate``, duplicate ids and
+``derived.driftmarks``, validation problems from ``records.validate``, duplicate ids and
 near-duplicate titles by ``doctor``'s rules, a decision marked superseded or deprecated), each
 with the command that settles it; and the match tokens the page's search box looks in.
 
@@ -159,7 +159,7 @@ def _is_leak(message: str) -> bool:
 
 def _stale_items(memory_root: str, config: dict, records: list) -> dict:
     """Project-relative path -> ``review``'s item dict for every stale memory."""
-    from ..derived.stalemarks import refresh_marks
+    from ..derived.driftmarks import refresh_marks
     from .cmd_review import item_dict
     try:
         found = refresh_marks(memory_root, config, force=True, records=records)

@@ -1,6 +1,6 @@
 """What git says about each memory's related files: the commits that count, the entries that are gone.
 
-``count_commits`` gives every ``stalemarks.Item`` the commits (newest first) that touched a file
+``count_commits`` gives every ``driftmarks.Item`` the commits (newest first) that touched a file
 one of its entries names (``relpaths.matches``; exact entries and folders looked up by path
 prefix, globs matched one by one) after the memory was last vouched for: later than its
 ``updated_at``, and not before the newest commit that touched its own JSON file (``V``). "Not

@@ -3,9 +3,8 @@
 Recall by file (the PostToolUse hook) asks "which memories are about ``app/session.py``?"
 on every Read, Edit and Write. It must answer without listing the store or reading a memory
 file, so the derived files carry the answer: ``<store>/.cache/files.map``, written whenever
-``index.md`` and the machine cache are rebuilt (``upkeep.rebuild_locked``) or patched
-(``patch.apply_changes_locked``), under the store lock, atomically, in the ``.cache`` folder
-that is never a link (``cachewrite``). The hook reads it without a lock.
+``index.md`` and the machine cache are rebuilt (``refresh``), under the store lock, atomically, in the ``.cache`` folder
+that is never a link (``cache.cache_folder``). The hook reads it without a lock.
 
 Format (UTF-8 text, ``\\n`` line ends)::
 

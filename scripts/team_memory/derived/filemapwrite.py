@@ -1,9 +1,8 @@
 """Writing the file map (``filemap``, which also describes its format and reads it for the hook).
 
 ``write_map`` replaces ``<store>/.cache/files.map`` atomically, in the ``.cache`` folder that is
-never a link (``cachewrite``); its callers (``upkeep.rebuild_locked``, ``patch``) hold the store
-lock. ``read_related`` gives the map back as ``{memory path: [entries]}`` for the patch, which
-changes only the memories it re-read.
+never a link (``cache.cache_folder``); its caller (``refresh``) holds the store
+lock.
 """
 from __future__ import annotations
 
@@ -49,7 +48,7 @@ def write_map(memory_root: str, related: dict) -> None:
     """Replace the map with one built from ``related`` (``{memory path: [entries]}``). Under the store lock."""
     from ..base.config import warn
     from ..base.fsutil import atomic_write_bytes
-    from .cachewrite import cache_folder
+    from .cache import cache_folder
     data = encode_map(related)
     if len(data) > MAX_MAP_BYTES:
         warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
@@ -57,24 +56,3 @@ def write_map(memory_root: str, related: dict) -> None:
         data = encode_map({})
     cache_folder(memory_root)
     atomic_write_bytes(map_path(memory_root), data, durable=False)
-
-
-def read_related(memory_root: str):
-    """The map as ``{memory path: [entries]}``; None when it is missing or not a map (then rebuild)."""
-    from ..base.safefs import is_real_dir, read_regular
-    path = map_path(memory_root)
-    if not is_real_dir(os.path.dirname(path)):
-        return None  # .cache is a link: never read through (the rebuild refuses to write there too)
-    try:
-        data = read_regular(path, MAX_MAP_BYTES)[0]
-        body = parse_head(data)[3]
-    except (OSError, ValueError):
-        return None
-    if not data.endswith(b"\n"):
-        return None
-    related: dict = {}
-    for line in data[body:].split(b"\n"):
-        parts = line.decode("utf-8", "surrogateescape").split("\t")
-        if len(parts) == 3:
-            related.setdefault(parts[2], []).append(parts[1])
-    return related

@@ -1,12 +1,11 @@
 """Memory files read for the derived files: bounded, never through a link, into index entries.
 
 ``read_memory_file`` reads one file (a link, a FIFO or a file over ``MAX_MEMORY_BYTES`` is
-refused); ``Reader`` turns it into an index entry and the strategy's features, within a deadline.
+refused); ``Reader`` turns it into an index item: the entry, its time, its tokens, its related files.
 """
 from __future__ import annotations
 
 import os
-import time
 
 from ..base.config import category_enabled, warn
 from ..base.model import display_name
@@ -21,10 +20,6 @@ def _rel_folder(memory_root: str, folder: str) -> str:
 
 
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
-
-
-class OutOfTime(Exception):
-    """The caller's deadline passed before every file was read (the hook's time budget)."""
 
 
 class TooLarge(OSError):
@@ -65,57 +60,53 @@ def _skipped(path: str, memory_root: str, exc: Exception) -> None:
 
 
 class Reader:
-    """Turns memory files into index entries, with the tag clean-up memoised.
+    """Turns memory files into index items ``[entry, time, tokens, related]``, with the tag clean-up memoised."""
 
-    ``deadline`` (a ``time.monotonic()`` value): ``read`` raises ``OutOfTime`` once it has passed.
-    """
-
-    def __init__(self, memory_root: str, config: dict, strategy, deadline=None):
+    def __init__(self, memory_root: str, config: dict, features):
         from ..records.exposure import name_is_shown, recall_title, shown_tag
         from ..base.sanitize import TITLE_MAX
-        self.memory_root, self.config, self.strategy, self.deadline = memory_root, config, strategy, deadline
+        self.memory_root, self.config, self.features = memory_root, config, features
         self.recall_title, self.title_max = recall_title, TITLE_MAX
         self.shown_tag, self.safe_name = shown_tag, name_is_shown
         self.tags: dict = {}
         self.prefix: dict = {}
-        self.related: dict = {}  # memory path -> its related_files entries, for each indexed memory read (filemap)
 
     def read(self, category: str, folder: str, name: str):
-        """``(stamp, (entry, features, time) | None)`` of one file; stamp None when it cannot be read at all.
-
-        The features come from the strategy with the whole record at hand (``smart`` keeps
-        the body's tokens); the record itself is not kept, only when it was last written
-        (``times.record_time``).
-        """
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise OutOfTime()
+        """``(stamp, item | None)`` of one file; stamp ``(inode, mtime_ns, size, ctime_ns)``, None when it
+        cannot be read at all. The tokens come from the whole record (``SmartFeatures.prepare_entry``: the
+        body's too); the record itself is not kept, only when it was last written (``times.record_time``)."""
         path = os.path.join(self.memory_root, folder, name)
         try:
             data, st = read_memory_file(path)
         except TooLarge as exc:  # recorded in the file table (not in the index) until it changes
             _skipped(path, self.memory_root, exc)
             st = _lstat(path)
-            return (None if st is None else [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]), None
+            return (None if st is None else _stamp(st)), None
         except OSError as exc:
             _skipped(path, self.memory_root, exc)
             return None, None
-        stamp = [st.st_ino, st.st_mtime_ns, st.st_size, -1, st.st_ctime_ns]
         try:
             record = parse_memory(data)
         except NotARecord as exc:
             _skipped(path, self.memory_root, exc)
-            return stamp, None
+            return _stamp(st), None
         if record_status(record) != "active" or not category_enabled(self.config, category):
-            return stamp, None
+            return _stamp(st), None
         entry = self.entry(category, folder, name, record)
         if entry is None:
-            return stamp, None
+            return _stamp(st), None
+        related = []
         if record.get("related_files"):
             from ..records.relpaths import usable
-            entries = usable(record["related_files"])
-            if entries:
-                self.related[entry["path"]] = entries
-        return stamp, (entry, self.strategy.prepare_entry(entry, record), record_time(record))
+            related = usable(record["related_files"])
+        return _stamp(st), [entry, record_time(record), self.features.prepare_entry(entry, record), related]
+
+    def reused(self, category: str, folder: str, name: str, item: list) -> list:
+        """The item of an unchanged file from the cache's ``item`` (``cache.Index.item``): its path and
+        category from where the file is, never from the cache."""
+        entry = {"category": display_name(category), "title": item[1], "path": self.path_of(folder, name),
+                 "tags": item[3]}
+        return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
 
     def entry(self, category: str, folder: str, name: str, record: dict):
         tags = []
@@ -127,11 +118,10 @@ class Reader:
                     clean = self.tags[tag] = self.shown_tag(tag)  # hidden before it is cleaned
                 if clean and clean not in tags:
                     tags.append(clean)
-        prefix = self.path_of(folder, "")
         title = self.recall_title(record["title"], self.title_max)
         if not title or not self.safe_name(name):  # a hostile file name is never printed (validate reports it)
             return None
-        return {"category": display_name(category), "title": title, "path": prefix + name, "tags": tags}
+        return {"category": display_name(category), "title": title, "path": self.path_of(folder, name), "tags": tags}
 
     def path_of(self, folder: str, name: str) -> str:
         """The index path of the file ``name`` of ``folder`` (``.claude/memory/<folder>/<name>``)."""
@@ -139,6 +129,38 @@ class Reader:
         if prefix is None:
             prefix = self.prefix[folder] = _rel_folder(self.memory_root, folder)
         return prefix + name
+
+
+def _stamp(st) -> tuple:
+    """What tells one version of a memory file from another: an in-place rewrite keeps the inode, can keep
+    the size and set the mtime back, but always moves the ctime."""
+    return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
+
+
+def memory_stats(folder_path: str) -> list:
+    """``[(name, lstat)]`` of the memory files of one folder: ``*.json``, not hidden (never a writer's temp
+    file), regular files only; nothing through a link."""
+    out = []
+    if os.path.islink(folder_path):  # a category folder linked out of the store is never read
+        return out
+    try:
+        fd = os.open(folder_path, os.O_RDONLY)
+    except OSError:
+        return out
+    try:
+        for name in os.listdir(fd):
+            if name[-5:] == ".json" and name[0] != ".":
+                try:
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                except OSError:
+                    continue
+                if st.st_mode & 0o170000 == 0o100000:  # a regular file
+                    out.append((name, st))
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return out
 
 
 def _lstat(path: str):

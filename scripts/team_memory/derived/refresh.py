@@ -1,81 +1,258 @@
-"""Making ``index.md`` and the machine cache current: the one call for each kind of caller.
+"""Keeping ``index.md``, the machine cache and the file map in step with the JSON files.
 
-- ``current_entries``: a reader that must not wait (the hooks, ``search``): rebuilds a stale
-  index if the store lock is free, else works from what is on disk.
+- ``current_index``: the hooks' one call (and every reader's): the cache when it is current, else
+  rebuilt under the store lock when the lock is free, else built in memory. It never waits.
 - ``apply_changes``: a writer, under the store lock it holds, after it changed some files.
 - ``rebuild_index`` / ``write_index_locked``: everything again (``rebuild``, ``doctor``).
-- ``index_is_stale``: whether any of that is due.
+- ``index_is_outdated``: whether any of that is due.
 
-The work itself is ``upkeep``, ``patch`` and ``freshcache``; they are imported when first needed, for speed: a PostToolUse
-check that finds nothing changed imports this module and never needs it.
+Current means: the cache was written for this configuration, character policy and token shape,
+beside this ``index.md`` and a sound file map; no category folder changed (files added, replaced
+or removed); and no memory file's ctime moved (an in-place rewrite changes no folder, but always
+the file's ctime, which no tool can set back): one ``lstat`` per memory, the one cost of the hook
+that grows with the store. A time within two ticks of the file clock of the cache's own is not
+trusted (the file may have changed again in that tick): such a file is read again. A rebuild
+re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
 """
 from __future__ import annotations
 
 import os
+import time
 
+from ..base.config import category_folders
 from ..base.fsutil import LockBusy, store_lock
-from .index import build_entries, index_path, read_index
+from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
+from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_path, read_stamps
+
+VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
+RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
+
+
+def settled(ns, written: int) -> bool:
+    """A file or folder time ``ns`` far enough before ``written`` that nothing can change unseen in its tick."""
+    return ns is not None and written - ns >= (RACY_NS if ns % 1_000_000_000 == 0 else RACY_FINE_NS)
+
+
+def _stat_ns(path: str, attr: str = "st_mtime_ns"):
+    try:
+        return getattr(os.stat(path), attr)
+    except OSError:
+        return None
+
+
+def _index_stamp(memory_root: str):
+    try:
+        st = os.stat(os.path.join(memory_root, INDEX_NAME))
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+def _read(memory_root: str):
+    """The cache's bytes, or None (missing, unreadable, a link, too large)."""
+    from ..base.safefs import is_real_dir, read_regular
+    if not is_real_dir(os.path.join(memory_root, CACHE_DIR)):
+        return None
+    try:
+        return read_regular(cache_path(memory_root), MAX_CACHE_BYTES)[0]
+    except OSError:
+        return None
+
+
+def _suits(header: dict, config: dict) -> bool:
+    return header.get("version") == VERSION and header.get("text_policy") == TEXT_POLICY and header.get("config") == config
+
+
+def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True) -> bool:
+    """``sure=False``: a time too close to the cache's own to trust counts as current (what differs only)."""
+    header = index.header
+    written = header.get("written_ns")
+    if not (_suits(header, config) and isinstance(written, int) and header.get("index") == _index_stamp(memory_root)):
+        return False
+    from .filemap import head_is_sound, map_path
+    if not os.path.lexists(map_path(memory_root)) or not head_is_sound(memory_root):
+        return False
+    folders, files = header.get("folders"), header.get("files")
+    if not isinstance(folders, dict) or not isinstance(files, dict):
+        return False
+    for category, folder in category_folders(config).items():
+        path = os.path.join(memory_root, folder)
+        now = _stat_ns(path)
+        if folders.get(folder) != now or (sure and now is not None and not settled(now, written)):
+            return False
+        table = files.get(category)
+        if not (isinstance(table, list) and len(table) == 2 and _ctimes(path, table[0]) == table[1]):
+            return False
+        if sure and table[1] and not settled(max(table[1]), written):
+            return False
+    return True
+
+
+def _ctimes(folder_path: str, names):
+    """The ctimes of ``names`` in the folder (one ``lstat`` each, relative to the open folder); None when one is gone."""
+    if not isinstance(names, list) or not all(isinstance(n, str) and n and "/" not in n for n in names):
+        return None
+    if not names:
+        return []
+    try:
+        fd = os.open(folder_path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        stat = os.stat
+        return [stat(name, dir_fd=fd, follow_symlinks=False).st_ctime_ns for name in names]
+    except (OSError, NotImplementedError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def current_index(memory_root: str, config: dict, trust: bool = True) -> Index:
+    """The store's ``Index``, current. Never waits: when another process holds the store lock (or the
+    store cannot be written), it is built in memory. ``trust=False``: the cache on disk is ignored
+    (it was found damaged while read) and rebuilt."""
+    data = _read(memory_root) if trust else None
+    if data is not None:
+        try:
+            index = Index(data)
+            if _is_current(index, memory_root, config):
+                return index
+        except CacheInvalid:
+            data = None
+    try:
+        with store_lock(memory_root, blocking=False):
+            return Index(_rebuild_locked(memory_root, config, data))
+    except (LockBusy, OSError):  # a writer is at work, or a read-only checkout: work from memory
+        return index_in_memory(memory_root, config, data)
+
+
+def index_in_memory(memory_root: str, config: dict, old=None) -> Index:
+    """The store's ``Index`` built from the JSON files, nothing written (``old``: cache bytes to reuse)."""
+    from .cache import encode
+    return Index(encode(*_build(memory_root, config, old)[:3]))
+
+
+def _reusable(old, config: dict):
+    """``(index, stamps)`` of an old cache whose entries may be reused, else ``(None, {})``."""
+    if old is None:
+        return None, {}
+    try:
+        index = Index(old)
+        if not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
+            return None, {}
+        return index, read_stamps(old, index.stamps_at)
+    except CacheInvalid:
+        return None, {}
+
+
+def _old_rows(index, stamps: dict, category: str) -> dict:
+    """name -> ``(inode, mtime_ns, size, ctime_ns, id)`` the old cache recorded for one category, settled ones only."""
+    table, rows = index.header["files"].get(category), stamps.get(category)
+    if not (isinstance(table, list) and len(table) == 2 and isinstance(rows, list)):
+        return {}
+    written, out = index.header["written_ns"], {}
+    for name, ctime, row in zip(table[0], table[1], rows):
+        if (isinstance(row, list) and len(row) == 4 and isinstance(name, str) and settled(ctime, written)
+                and isinstance(row[1], int) and settled(row[1], written)):
+            out[name] = (row[0], row[1], row[2], ctime, row[3])
+    return out
+
+
+def _build(memory_root: str, config: dict, old=None):
+    """``(header, stamps, items, index.md text)`` from the JSON files (``cache.encode`` makes the cache of the
+    first three); an old cache's entries are reused for the files unchanged since it was written."""
+    from ..text.features import SmartFeatures
+    from .index import HEADER, format_index_line, parse_index_line
+    from .reader import Reader, memory_stats
+    features = SmartFeatures(config)
+    folders = category_folders(config)
+    written = time.time_ns()
+    folder_times = {f: _stat_ns(os.path.join(memory_root, f)) for f in sorted(set(folders.values()))}
+    old_index, old_stamps = _reusable(old, config)
+    reader = Reader(memory_root, config, features)
+    files, stamps, found = {}, {}, []
+    for category in CATEGORIES:
+        folder = folders[category]
+        previous = _old_rows(old_index, old_stamps, category) if old_index is not None else {}
+        table = files[category] = [[], []]
+        rows = stamps[category] = []
+        for name, st in sorted(memory_stats(os.path.join(memory_root, folder))):
+            row = previous.get(name)
+            if row is not None and row[:4] == (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns):
+                got = reader.reused(category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None
+                stamp = list(row[:4])
+            else:
+                stamp, got = reader.read(category, folder, name)
+                if stamp is None:
+                    continue
+            table[0].append(name)
+            table[1].append(stamp[3])
+            rows.append([stamp[0], stamp[1], stamp[2], -1])
+            if got is not None:
+                found.append((got[0]["category"], got[0]["title"].lower(), got[0]["path"], got, rows[-1]))
+    found.sort(key=lambda f: f[:3])
+    lines = [format_index_line(f[3][0]) for f in found]
+    items = []
+    for line, (_, _, _, (entry, when, tokens, related), row) in zip(lines, found):
+        parsed = parse_index_line(line)
+        if parsed is None:
+            continue
+        if parsed != entry:  # the line reads back otherwise (never for what the writer makes): score what it says
+            tokens = [*map(sorted, features.surface_tokens(parsed)), tokens[2]]
+        row[3] = len(items)
+        items.append([parsed, when, tokens, related])
+    header = {"version": VERSION, "text_policy": TEXT_POLICY, "config": config, "written_ns": written,
+              "folders": folder_times, "files": files}
+    return header, stamps, items, HEADER + "".join(line + "\n" for line in lines)
+
+
+def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
+    """Rebuild and write ``index.md``, the file map and the cache (the caller holds the store lock)."""
+    from ..base.fsutil import atomic_write_bytes, atomic_write_text
+    from .cache import cache_folder, encode
+    from .filemapwrite import write_map
+    header, stamps, items, text = _build(memory_root, config, old)
+    atomic_write_text(os.path.join(memory_root, INDEX_NAME), text, durable=False)
+    header["index"] = _index_stamp(memory_root)
+    write_map(memory_root, {item[0]["path"]: item[3] for item in items if item[3]})
+    data = encode(header, stamps, items)
+    cache_folder(memory_root)
+    atomic_write_bytes(cache_path(memory_root), data)  # a temp file in .cache, fsync, os.replace
+    return data
 
 
 def rebuild_index(memory_root: str, config: dict, blocking: bool = True, full: bool = True) -> int:
-    """Rewrite ``index.md`` from the JSON files under the store lock; return the entry count.
+    """Rewrite ``index.md`` and the cache from the JSON files under the store lock; return the entry count.
 
-    ``full=False`` checks every file but re-reads only those whose inode, size or modification
-    time differ from what the machine cache recorded (a full rebuild when there is no usable
-    cache). With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
+    ``full=False`` re-reads only the files whose inode, size, mtime or ctime differ from what the
+    cache recorded. With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
     """
     with store_lock(memory_root, blocking=blocking):
-        if full:
-            return write_index_locked(memory_root, config)
-        from .patch import apply_changes_locked  # for speed: see the module's note
-        return apply_changes_locked(memory_root, config, check_all=True)
+        return Index(_rebuild_locked(memory_root, config, None if full else _read(memory_root))).n
 
 
 def write_index_locked(memory_root: str, config: dict) -> int:
-    """Rewrite ``index.md`` (and the machine cache) from every JSON file; the caller holds the store lock."""
-    from .upkeep import rebuild_locked  # for speed: see the module's note
-    return rebuild_locked(memory_root, config)
+    """Rewrite ``index.md`` (and the cache) from every JSON file; the caller holds the store lock."""
+    return Index(_rebuild_locked(memory_root, config)).n
 
 
-def apply_changes(memory_root: str, config: dict, changed_paths, before=None) -> int:
-    """Bring ``index.md`` and the machine cache up to date after a writer changed ``changed_paths``.
-
-    For writers: call it under the store lock they already hold, after the JSON files were
-    written, replaced or removed. It re-lists only the folders of those paths and reads
-    only new or changed files (a full rebuild if the cache cannot be patched). Returns the
-    number of index lines. ``before``: ``patch.folder_stamps(paths)`` taken right before the
-    writer wrote them, under the same lock (then only those files are looked at).
-    """
-    from .patch import apply_changes_locked  # for speed: see the module's note
-    return apply_changes_locked(memory_root, config, changed_paths, before=before)
+def apply_changes(memory_root: str, config: dict) -> int:
+    """Bring ``index.md`` and the cache up to date after a writer changed files, under the store lock it
+    holds: only new or changed files are read. Returns the number of index lines."""
+    return Index(_rebuild_locked(memory_root, config, _read(memory_root))).n
 
 
-def index_is_stale(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` or the machine cache is missing, was built for another
-    configuration, or any memory file was added, removed or changed since (per file: inode,
-    size, mtime and ctime, so an in-place rewrite that keeps the size and the times counts too).
-
-    The hooks bring such an index up to date on the next prompt (``freshcache.fresh_cache``).
-    """
-    if not os.path.isfile(index_path(memory_root)):
+def index_is_outdated(memory_root: str, config: dict) -> bool:
+    """True when ``index.md`` or the cache is missing, was built for another configuration, or any memory
+    file was added, removed or changed since. The hooks bring it up to date on the next prompt."""
+    data = _read(memory_root)
+    try:
+        return data is None or not _is_current(Index(data), memory_root, config, sure=False)
+    except CacheInvalid:
         return True
-    from .freshcache import cache_is_current  # for speed: see the module's note
-    return not cache_is_current(memory_root, config)
 
 
 def current_entries(memory_root: str, config: dict) -> list:
-    """Fresh index entries for a reader that must not wait (the hooks).
-
-    Rebuilds a stale index if the lock is free; if another process holds it,
-    uses the index on disk, or builds the entries in memory when there is none.
-    """
-    if index_is_stale(memory_root, config):
-        try:
-            rebuild_index(memory_root, config, blocking=False)
-        except LockBusy:
-            entries = read_index(memory_root)
-            return entries if entries is not None else build_entries(memory_root, config)
-        except OSError:  # a read-only checkout, say: work from memory
-            return build_entries(memory_root, config)
-    entries = read_index(memory_root)
-    return entries if entries is not None else build_entries(memory_root, config)
+    """The index entries of every active memory, in index order (``current_index``)."""
+    index = current_index(memory_root, config)
+    return [index.entry(i) for i in range(index.n)]

@@ -54,5 +54,5 @@ def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False, now:
             except FileNotFoundError:
                 pass
         if gone:
-            apply_changes(memory_root, config, removed)
+            apply_changes(memory_root, config)
     return gone

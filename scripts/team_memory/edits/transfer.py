@@ -263,7 +263,7 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
             results.append({"id": record["id"], "from_id": wanted, "action": action,
                             "path": os.path.relpath(path, project).replace(os.sep, "/")})
         if not dry_run and any(r["action"] != "skipped" for r in results):
-            apply_changes(memory_root, config, touched)
+            apply_changes(memory_root, config)
     return results
 
 

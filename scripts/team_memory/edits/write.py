@@ -29,7 +29,6 @@ from ..records.privacy import scrub_record
 from ..base.sanitize import clean_line, clean_tag
 from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
                     record_status)
-from ..derived.patch import folder_stamps
 from ..records.validate import Problem, ValidationError, parse_iso, validate_record
 from ..records.recordspec import MAX_CHANGES
 
@@ -214,9 +213,8 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         record["id"] = memory_id
         path = memory_path(memory_root, config, category, memory_id)
         _check(record, category, memory_id, "new memory")
-        before = folder_stamps([path])
         write_record(path, record)
-        apply_changes(memory_root, config, [path], before=before)  # (no retention here: ``retire_past_retention``)
+        apply_changes(memory_root, config)  # (no retention here: ``retire_past_retention``)
         return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets)
 
 
@@ -244,7 +242,7 @@ def retire_past_retention(memory_root: str, config: dict, dry_run: bool = False)
     with store_lock(memory_root):
         retired = _apply_session_retention(memory_root, config, now_iso())
         if retired:
-            apply_changes(memory_root, config, [memory_path(memory_root, config, "session_summary", r) for r in retired])
+            apply_changes(memory_root, config)
         return retired
 
 
@@ -338,9 +336,8 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
         add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
         _check(new, category, memory_id, f"update of {memory_id}")
-        before = folder_stamps([path])
         write_record(path, new)
-        apply_changes(memory_root, config, [path], before=before)
+        apply_changes(memory_root, config)
         return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
 
 
@@ -382,7 +379,6 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             new.pop(f"{was}_reason", None)
             add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
         _check(new, category, memory_id, f"{verb} of {memory_id}")
-        before = folder_stamps([path])
         write_record(path, new)
-        apply_changes(memory_root, config, [path], before=before)
+        apply_changes(memory_root, config)
         return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)

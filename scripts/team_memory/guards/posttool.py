@@ -141,7 +141,7 @@ def check_tool_result(payload: dict):
     if changed or removed:
         try:
             with store_lock(store, blocking=False):
-                apply_changes(store, config, list(changed) + list(removed))
+                apply_changes(store, config)
         except (LockBusy, OSError):
             pass  # the next prompt patches a stale index
     if not notes:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 
-from .weights import BODY, FUZZY, JOINED, PREFIX, TAG, TITLE, idf_weight
+from .weights import BODY, FUZZY, JOINED, PREFIX, TAG, TITLE, idf
 
 COMMON_SHARE = 0.5  # a tag or title word held by half the store or more is common, never strong
 CORROBORATED_SHARE = 0.35  # the share of the whole prompt (``explained``) two corroborating words must explain
@@ -87,8 +87,8 @@ def strong_weights(n: int) -> dict:
     only when it is rare (``RARE``). A share of the store, not a fixed weight: a name tagged on
     a third of the memories is as strong at 50 memories as at 50,000, where its weight is lower.
     """
-    top = idf_weight(1, max(n, 1))
-    surface = idf_weight(COMMON_SHARE * n, n) / top
+    top = idf(1, max(n, 1))
+    surface = idf(COMMON_SHARE * n, n) / top
     return {"tags": surface, "title": surface, "body": RARE}
 
 

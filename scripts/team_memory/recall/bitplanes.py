@@ -78,7 +78,7 @@ class _Planes:
         return greater | equal
 
 
-def bound_planes(per_token: list, size: int) -> _Planes:
+def bound(per_token: list, size: int) -> _Planes:
     """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``).
 
     A body option counts ``1 + BODY_COVERAGE_MAX`` x its points: ``weights.body_coverage`` adds at

@@ -51,17 +51,18 @@ def _short(category: str, text: str) -> str:
 
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
-                 note: str = DATA_NOTE, marks: dict | None = None) -> str:
+                 marks: dict | None = None, note: str = DATA_NOTE) -> str:
     """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
 
-    The ``note`` first (``DATA_NOTE``: what follows is data), the memory lines with text as written (only what could end or forge the
-    block is neutralised), then one line describing the categories that appear, when it fits.
-    With ``excerpt_chars`` > 0 and
-    a clear winner, the winner's key content follows its line, indented (``excerpt``). ``marks``
-    (entry path -> stale suffix, ``derived.staleness.marks_for``): a memory's suffix ends its line.
-    Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked last) follow one
-    ``RELATED_HEAD`` line.
+    The ``note`` first, the memory lines with text as written (only what could end or forge the block
+    is neutralised), then one line describing the categories that appear, when it fits. With
+    ``excerpt_chars`` > 0 and a clear winner, the winner's key content follows its line, indented
+    (``excerpt``). ``marks`` (entry path -> stale suffix, ``derived.drift.marks_for``): a memory's
+    suffix ends its line. Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked
+    last) follow one ``RELATED_HEAD`` line.
     """
+    from ..records.exposure import shown_entry
+    from ..base.sanitize import block_line
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"
     lines = []
@@ -72,11 +73,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         from .excerpt import clear_winner
         winner = clear[0] if clear_winner(clear) else None
     for hit in hits:
-        if hit.line is None:  # read from index.md, which anyone could have written: hide what it shows
-            from ..records.exposure import shown_entry
-            from ..base.sanitize import block_line
-            hit.line = block_line(shown_entry(hit.entry))
-        line = hit.line
+        line = block_line(shown_entry(hit.entry))  # from a derived file anyone could have written: hidden as shown
         status = None if hit.record is None else decision_status(hit.record)
         if status:  # a decision the team has not settled on, or no longer holds: say so
             line = f"{line} (decision {status})"
@@ -107,7 +104,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
 def stale_suffix(text: str) -> str:
     """A stored stale mark as the block prints it: one clean line, cut, nothing that could end the block."""
     from ..base.sanitize import block_text
-    from ..derived.staleness import MAX_SUFFIX
+    from ..derived.drift import MAX_SUFFIX
     return block_text(text, MAX_SUFFIX)
 
 
@@ -116,5 +113,5 @@ def output_budget(config: dict) -> int:
 
 
 def excerpt_chars(config: dict) -> int:
-    """How long the winner's excerpt may be (``retrieval.excerpt_chars``)."""
+    """How long the winner's excerpt may be."""
     return int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000)

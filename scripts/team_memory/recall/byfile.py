@@ -69,7 +69,7 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
     if marks is None:  # a stale memory says so, as in the prompt hook's block (one small file read)
-        from ..derived.staleness import marks_for
+        from ..derived.drift import marks_for
         marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
     block = file_block([entry for entry, _ in hits], config, files, marks)
     if not block:
@@ -124,4 +124,4 @@ def file_block(entries: list, config: dict, files: list, marks: dict | None = No
     hits = [_Hit(entry, block_line(shown_entry(entry))) for entry in entries[:MAX_LINES]]
     named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
     note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
-    return format_block(hits, config, MAX_CHARS, 0, note, marks)
+    return format_block(hits, config, MAX_CHARS, 0, marks, note)

@@ -5,9 +5,8 @@ An evaluation folder holds ``store/.claude/memory/`` (the memories),
 per line; ``expected: []`` means the prompt should inject nothing) and
 ``meta.json`` (``{"now": ISO time}``, the clock for recency).
 
-For each strategy every prompt is ranked exactly as the hook ranks it
-(same floor, same ``max_inject``; no session dedupe), with the entries and
-body tokens built in memory, so the folder is never written to. Metrics:
+Every prompt is ranked exactly as the hook ranks it (same floor, same ``max_inject``;
+no session dedupe), over the store's index built in memory, so the folder is never written to. Metrics:
 
 - ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
 - ``precision``: of all memories injected over all prompts, the share that was expected;
@@ -34,13 +33,13 @@ import os
 from datetime import datetime, timezone
 
 from ..base.config import deep_merge, load_config, max_inject
-from ..derived.index import build_entries
-from .matching import fuzzy_available
+from ..derived.refresh import index_in_memory
+from .matching import get_strategy
+from .weights import fuzzy_available
 from ..base.model import MEMORY_REL
 from ..records.times import parse_time
 from .block import excerpt_chars, format_block, output_budget
 from .rank import rank
-from .matching import get_strategy
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")
 SPLITS = ("all", "dev", "holdout")
@@ -100,17 +99,14 @@ def memory_id(entry: dict) -> str:
     return os.path.basename(entry["path"])[:-5]
 
 
-def run(memory_root: str, config: dict, strategy, prompts: list, now) -> list:
-    """``[{"id", "kind", "expected", "got"}]``: what the hook would inject for each prompt (``strategy``:
-    the configured one, or a baseline with the same ``prepare`` and ``score_all``)."""
-    bodies: dict = {}
-    entries = build_entries(memory_root, config, bodies)
-    strategy.prepare(memory_root, entries, bodies)
+def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
+    """``[{"id", "kind", "expected", "got"}]``: what the hook would inject for each prompt."""
+    strategy = get_strategy(config)
     limit = max(max_inject(config), 1)
     budget, excerpt = output_budget(config), excerpt_chars(config)
     out = []
     for p in prompts:
-        hits = rank(memory_root, config, p["prompt"], limit, entries=entries, now=now, strategy=strategy)
+        hits = rank(memory_root, config, p["prompt"], limit, index, now=now, strategy=strategy)
         block = format_block(hits, config, budget, excerpt) if hits else ""
         out.append({"id": p["id"], "kind": p["kind"], "expected": list(p["expected"]),
                     "got": [memory_id(h.entry) for h in hits],
@@ -158,9 +154,8 @@ def metrics(results: list) -> dict:
     return out
 
 
-def evaluate(folder: str, baselines=(), split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
-    """The report: per strategy (the configured one, then each of ``baselines``: classes made with the
-    config, as ``matching.Smart`` is), overall and per prompt kind.
+def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
+    """The report: overall and per prompt kind (under ``strategies``, the configured strategy's name).
 
     ``fuzzy=False`` skips the fuzzy step; ``retrieval`` (a dict) overrides ``retrieval`` settings.
     """
@@ -173,17 +168,18 @@ def evaluate(folder: str, baselines=(), split: str = "all", fuzzy: bool = True, 
         config = deep_merge(config, {"retrieval": dict(retrieval)})
     if not fuzzy:
         config = deep_merge(config, {"retrieval": {"fuzzy": False}})
+    index = index_in_memory(memory_root, config)
     kinds = sorted({p["kind"] for p in prompts})
     report = {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
               "settings": dict(retrieval or {}),
               "fuzzy": fuzzy and fuzzy_available(),
               "prompts": len(prompts), "memories": None, "strategies": {}}
-    for strategy in [get_strategy(config), *(make(config) for make in baselines)]:
-        results = run(memory_root, config, strategy, prompts, now)
-        report["strategies"][strategy.name] = {
+    for name in [get_strategy(config).name]:
+        results = run(memory_root, config, index, prompts, now)
+        report["strategies"][name] = {
             "overall": metrics(results),
             "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
             "results": results,
         }
-    report["memories"] = len(build_entries(memory_root, config))
+    report["memories"] = index.n
     return report

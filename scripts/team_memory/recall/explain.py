@@ -3,8 +3,8 @@ with its score and the reason: the strategy's own verdict (``confident``, ``bar`
 behind it, or the ``max_inject`` cut."""
 from __future__ import annotations
 
-from ..derived.refresh import current_entries
-from .rank import MAX_PROMPT_CHARS, plain_hits
+from ..derived.refresh import current_index
+from .rank import MAX_PROMPT_CHARS, scored_hits
 from .relevance import ordinary_note, why_not
 from .weights import match_parts
 
@@ -12,8 +12,10 @@ NEAR_MISSES = 5
 
 
 def _without_floor(strategy):
-    """A copy of ``strategy`` that returns every memory it scores, and records whether the real one would
-    have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are exact matches.)"""
+    """A copy of ``strategy`` that scores and returns every memory the prompt meets, and records whether the
+    real one would have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are
+    exact matches.)"""
+
     class Unfloored(type(strategy)):
         verdict = None
 
@@ -24,21 +26,24 @@ def _without_floor(strategy):
         def bar(self, best: float) -> float:
             return 0.0
 
+        def floor(self) -> float:
+            return 0.0
+
         def shown(self, best: float, rows: list) -> list:
-            strategy._query = self._query  # what the relevance rule judged, and why (``relevance.why_not``)
-            strategy.shown(best, rows)
+            strategy._query, strategy._asks_team = self._query, self._asks_team  # what the relevance rule
+            strategy.shown(best, rows)  # judged, and why (``relevance.why_not``)
             self.relevance = strategy.relevance
             return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
 
     copy = Unfloored.__new__(Unfloored)
     copy.__dict__.update(strategy.__dict__)
-    copy._entries = None
+    copy.min_relative = 0.0  # nothing is left unscored for being far under the best
     return copy
 
 
 def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
-    if best < min(strategy.min_score, strategy.lowest_best()):  # only ``smart`` abstains (``_without_floor``)
+    if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
     from .abstention import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key, 0)]
@@ -68,9 +73,8 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []
-    entries = current_entries(memory_root, config)
     relaxed = _without_floor(strategy)
-    scored = list(plain_hits(memory_root, relaxed, query, entries))
+    scored = scored_hits(relaxed, query, current_index(memory_root, config))
     shown = {h.entry["path"] for h in hits}
     best = max((h.score for h in scored), default=0.0)
     verdict = getattr(relaxed, "verdict", None)
@@ -84,7 +88,7 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     for hit in scored:
         if hit.entry["path"] in shown:
             continue
-        irrelevant = None if abstained else why_not(report, hit.entry)
+        irrelevant = None if abstained else why_not(report, hit.pos)
         if abstained:
             reason = _abstained(strategy, verdict[0], verdict[1])
         elif irrelevant:
@@ -111,7 +115,7 @@ def print_near_misses(ctx, misses: list, notes=()) -> None:
         print("near misses: none (no other memory shares a word with the prompt)")
         return
     print("near misses (scored, not injected; scores before the recency bonus):")
-    from ..records.exposure import shown_name
+    from ..records.exposure import shown_name, shown_text
     for score, entry, parts, reason in misses:
         print(f"{score:>4g}  [{entry['category']}] {shown_text(entry['title'])} -> {shown_name(entry['path'])}")
         print(f"      {reason}")

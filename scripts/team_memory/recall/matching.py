@@ -66,32 +66,21 @@ unknown word), and a clear typo of a rare tag or title word counts as a rare wor
 ``explained`` way (``abstention.rare_words``): "the pydnatic valdation is failing again"
 answers, a near spelling of a word half the store carries does not.
 
-Body tokens are derived when the machine cache is built (``upkeep`` hands each
-record to ``prepare_entry``); the plain path reads them back from that cache
-(``bodycache.load_bodies``), or from the JSON files when there is none.
-
-With the cache, ``score_index`` gives the same hits from its postings alone:
-every entry is filed under ``"<token> <field points>"`` for each of its tokens
-(its best field), document frequencies are the postings' sizes, and prefixes
-are key ranges. rapidfuzz is loaded only when the fuzzy step runs
+The tokens of every memory (``prepare_entry``) are kept by the machine cache; ``scoring`` computes
+the scores over its ``Index``. rapidfuzz is loaded only when the fuzzy step runs
 (``optional.import_optional``: the hook starts without ``site``).
 """
 from __future__ import annotations
 
-import bisect
 import math
 
 from ..base.config import int_setting, quoted, section, warn
-from ..text.features import SmartFeatures, strategy_name
-from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
+from ..text.features import SmartFeatures
 from ..text.textnorm import joined_pairs, token_groups
-from ..text.wordforms import alternates
 from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
-                         strong_words, unknown_words)
+                         strong_words)
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
-from .secondchance import second_chance
-from .weights import (BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf_weight,
-                      match_parts, match_total, add_fuzzy, fuzzy_available, fuzzy_stems, short_form_total, surface_weight)
+from .weights import JOINED, PREFIX, match_parts, short_form_total
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_FUZZY_CUTOFF = 85
@@ -155,156 +144,26 @@ class Smart(SmartFeatures):
         self.min_distinct = float_setting(config, "min_distinct", DEFAULT_MIN_DISTINCT, 0.0, 1000.0)
         self.near_distinct = float_setting(config, "near_distinct", DEFAULT_NEAR_DISTINCT, 0.0, 1.0)
         self.min_distinct_team = float_setting(config, "min_distinct_team", DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0)
-        self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
-        self._entries = None
         self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
+        self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
+        self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
 
-    # -- the store side, built once per entry list -------------------------------------------
-    def prepare(self, memory_root: str | None, entries: list, bodies: dict | None = None) -> None:
-        """Build the inverted index of ``entries``; body tokens from ``bodies`` or the derived cache."""
-        if self._entries is entries:
-            return
-        if bodies is None and memory_root is not None:
-            from ..derived.bodycache import load_bodies  # for speed: the plain path only (no cache)
-            bodies = load_bodies(memory_root, self.config, self)
-        bodies = bodies or {}
-        postings: dict = {}  # token -> {entry index: field points}
-        surface: dict = {}   # token -> {entry index: field name} for title/tag tokens (the fuzzy vocabulary)
-        for i, entry in enumerate(entries):
-            tags, title = self._surface_tokens(entry)
-            fields = ((TAG, "tags", tags), (TITLE, "title", title), (BODY, "body", set(bodies.get(entry["path"], ()))))
-            for points, field, tokens in fields:
-                for token in tokens:
-                    slot = postings.setdefault(token, {})
-                    if points > slot.get(i, (0, ""))[0]:
-                        slot[i] = (points, field)
-                    if field != "body":
-                        surface.setdefault(token, set()).add(i)
-        n = len(entries)
-        top = idf_weight(1, n)
-        self.weights = {t: max(MIN_WEIGHT, idf_weight(len(p), n) / top) for t, p in postings.items()}
-        # a tag or title match weighs by how few memories carry the token in their tags or title
-        self.surface_weights = {t: surface_weight(sum(1 for v in p.values() if v[0] > BODY), n, self.weights[t])
-                                for t, p in postings.items()} if self.field_idf else self.weights
-        self.postings = postings
-        self.vocab = sorted(postings)
-        self.surface = sorted(surface)
-        self.index_of = {id(e): i for i, e in enumerate(entries)}
-        self._entries = entries
-
-    def score_index(self, query, index) -> list:
-        """``[(points, id, parts)]``: ``score_all`` over the cache's live entries, from its postings alone."""
-        from .smartindex import score_index  # for speed: the plain path (no cache) never loads it
+    def score(self, query, index) -> list:
+        """``[(points, id, parts)]``: the memories of ``index`` (``derived.cache.Index``) shown for ``query``."""
+        from .scoring import score_index
         self._query = query
         return score_index(self, query, index)
 
     # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
-        """The prompt's tokens grouped by the word or run they came from (see ``score_all``)."""
+        """The prompt's tokens grouped by the word or run they came from: the tokens of one word count
+        1, 1/2, 1/4... (``weights.matches_total``), so one word cannot outweigh several."""
         groups = token_groups(prompt, self.stop_words)
         self._asks_team = asks_team(prompt)
         if self.join_pairs:
             seen = {t for g in groups for t in g}
             groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
         return tuple(tuple(g) for g in groups)
-
-    def _prefix_targets(self, q: str) -> list:
-        """Index tokens that start with ``q`` or that ``q`` starts with (the shorter one 4+ characters)."""
-        out = []
-        if len(q) >= PREFIX_MIN:
-            lo = bisect.bisect_right(self.vocab, q)
-            while lo < len(self.vocab) and self.vocab[lo].startswith(q):
-                out.append(self.vocab[lo])
-                lo += 1
-        for k in range(PREFIX_MIN, len(q)):
-            if q[:k] in self.postings:
-                out.append(q[:k])
-        return out
-
-    def _match(self, q: str) -> dict:
-        """entry index -> (points, field, kind, target) for the best match of one prompt token."""
-        best: dict = {}
-        joined = q[:1] == JOINED
-        if joined:
-            q = q[1:]
-        for i, (points, field) in self.postings.get(q, {}).items():
-            best[i] = (points * self._weight(q, points), field, "exact", q)
-        for t in () if joined else self._prefix_targets(q):
-            for i, (points, field) in self.postings[t].items():
-                p = PREFIX * points * self._weight(t, points)
-                if p > best.get(i, (0,))[0]:
-                    best[i] = (p, field, "prefix", t)
-        for t in () if joined else alternates(q):  # "lose" meets "lost", at IRREGULAR x its points
-            for i, (points, field) in self.postings.get(t, {}).items():
-                p = IRREGULAR * points * self._weight(t, points)
-                if p > best.get(i, (0,))[0]:
-                    best[i] = (p, field, "exact", t)
-        return best
-
-    def _weight(self, token: str, points: float) -> float:
-        return self.surface_weights[token] if points > BODY else self.weights[token]
-
-    def _fuzzy_forms(self) -> tuple:
-        """``(forms, stems)``: the title and tag stems' written forms (``fuzzycheck``) and the stems as a set."""
-        if getattr(self, "_forms_of", None) is not self.surface:
-            self._forms, self._forms_of = (spelled_forms(self.surface), set(self.surface)), self.surface
-        return self._forms
-
-    def _fuzzy(self, q: str) -> dict:
-        best: dict = {}
-        forms, stems = self._fuzzy_forms()
-        for t, similarity in fuzzy_stems(q, forms, stems, self.fuzzy_cutoff):
-            w = self.surface_weights[t]
-            for i, (points, field) in self.postings[t].items():
-                if field == "body":
-                    continue
-                p = FUZZY * points * w * similarity / 100.0
-                if p > best.get(i, (0,))[0]:
-                    best[i] = (p, field, "fuzzy", t)
-        return best
-
-    def score_all(self, query, entries: list) -> list:
-        """``[(points, entry, parts)]`` for every memory at or above the floor.
-
-        Tokens from one prompt word (an identifier's whole and parts, a CJK run's
-        bigrams) share: per memory, the group's best match counts in full, the
-        next half, the next a quarter..., so one word cannot outweigh several.
-        """
-        self.prepare(None, entries)
-        self._query = query
-        found: dict = {}  # entry index -> [(group number, token, match)]
-        unmatched = []  # tokens the fuzzy step may try: no match at all, or by prefix only
-        reach: dict = {}  # group number -> the most points any memory gets from it
-        for g, group in enumerate(query):
-            for q in group:
-                best = self._match(q)
-                if not any(m[2] == "exact" for m in best.values()):
-                    unmatched.append((g, q))
-                if not best:
-                    continue
-                reach[g] = max(reach.get(g, 0.0), max(m[0] for m in best.values()))
-                for i, match in best.items():
-                    found.setdefault(i, []).append((g, q, match))
-        reachable = sum(reach.values())
-        unknown = unknown_words(query, reach)
-        totals = {i: match_total(m) for i, m in found.items()}
-        if (self.use_fuzzy and unmatched and not self.confident(max(totals.values(), default=0.0), reachable, unknown,
-                                                                totals, found, len(entries))
-                and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED],
-                                    self._fuzzy_forms()[0], self.fuzzy_cutoff)
-                and fuzzy_available()):
-            for g, q in unmatched:
-                if len(q) < FUZZY_MIN or q[:1] == JOINED:
-                    continue
-                for i, match in self._fuzzy(q).items():
-                    add_fuzzy(found.setdefault(i, []), g, q, match)
-                    reach[g] = max(reach.get(g, 0.0), match[0])  # a typo the store explains is not unknown
-            totals = {i: match_total(m) for i, m in found.items()}
-            reachable, unknown = sum(reach.values()), unknown_words(query, reach)
-        best = max(totals.values(), default=0.0)
-        if not self.confident(best, reachable, unknown, totals, found, len(entries)):
-            return second_chance(self, [(round(t, 2), entries[i], found[i]) for i, t in totals.items()])
-        return self.shown(best, [(round(total, 2), entries[i], found[i]) for i, total in totals.items()])
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
         """Whether the best memory is evidence enough to answer at all (``abstention``): its ``evidence``
@@ -332,7 +191,7 @@ class Smart(SmartFeatures):
     def floor(self) -> float:
         """No best or clear hit is under this: a best under ``lowest_best`` is not ``confident``, a
         runner-up is under ``bar`` (``clear_bar`` only grows with the best). A possibly related memory
-        met by short forms may be (``related_fit``): ``smartindex._related`` reads those bands itself."""
+        met by short forms may be (``related_fit``): ``scoring._related`` reads those bands itself."""
         return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
 
     def lowest_best(self) -> float:
@@ -379,7 +238,7 @@ class Smart(SmartFeatures):
         The clear hits (``clear_bar``), then the memories under it but at ``bar``: the
         ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title). Of
         those, the ones that explain the prompt's distinctive words (``relevance.judge``; judged
-        after the choice, so a memory left out never lets a weaker one in, on any path).
+        after the choice, so a memory left out never lets a weaker one in).
         """
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
@@ -399,17 +258,9 @@ class Smart(SmartFeatures):
             out.append((total, key, parts))
         return out
 
-    def score(self, query, entry: dict):
-        """One entry's points and parts (for callers that score entries one by one)."""
-        for points, e, parts in self.score_all(query, [entry] if self._entries is None else self._entries):
-            if e is entry:
-                return points, parts
-        return 0, {}
 
-
-STRATEGIES = {"smart": Smart}  # the names ``retrieval.match_strategy`` takes (``features.FEATURES``)
-
-
-def get_strategy(config: dict, name: str | None = None):
-    """The strategy named in ``retrieval.match_strategy`` (or ``name``), ready to score."""
-    return STRATEGIES[strategy_name(config, name)](config)
+def get_strategy(config: dict) -> Smart:
+    """The configured match strategy, ready to score (``smart``; ``retrieval.match_strategy`` names it)."""
+    from ..text.features import strategy_name
+    strategy_name(config)  # an unknown name warns
+    return Smart(config)

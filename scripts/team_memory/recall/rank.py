@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..base import fastjson
 from ..base.config import int_setting
-from ..base.model import CATEGORIES, PRIORITY, display_name
+from ..base.model import PRIORITY
 from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
 from ..records.times import DAY_US, epoch_us, now_us
 from ..text.answershape import asked_shape, holds_shape
@@ -35,15 +35,13 @@ MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 character
 class Hit:
     """One ranked memory: its final score, the index entry, and how the score was made.
 
-    ``pos`` is the entry's place in the index (ties keep index order); ``line`` is its
-    ready-made ``<memory-context>`` line when it came from the cache.
+    ``pos`` is the entry's place in the index (ties keep index order).
     """
 
-    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos", "line")
+    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos")
 
-    def __init__(self, score, priority, entry, parts, pos=0, line=None):
-        self.score, self.priority, self.entry, self.parts = score, priority, entry, parts
-        self.pos, self.line = pos, line
+    def __init__(self, score, priority, entry, parts, pos=0):
+        self.score, self.priority, self.entry, self.parts, self.pos = score, priority, entry, parts, pos
         self.record = None
         self.checked = False
 
@@ -75,75 +73,39 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     return True
 
 
-def plain_hits(memory_root, strategy, query, entries: list, exclude=None):
-    """Every entry scored from the index entries, hits only, best first (index order on ties)."""
-    strategy.prepare(memory_root, entries)
-    pos_of = {id(e): pos for pos, e in enumerate(entries)}
+def scored_hits(strategy, query, index, exclude=None) -> list:
+    """Every hit of ``index`` for ``query``, best first (index order on ties), ``exclude``'s paths left out."""
     hits = []
-    for points, entry, parts in strategy.score_all(query, entries):
-        if exclude and entry["path"] in exclude:
-            continue
-        hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, pos_of[id(entry)]))
+    for points, i, parts in strategy.score(query, index):
+        entry = index.entry(i)
+        if not (exclude and entry["path"] in exclude):
+            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, i))
     hits.sort(key=Hit.full_key)
-    return iter(hits)
+    return hits
 
 
-def cached_hits(strategy, query, cache, exclude=None):
-    """The same hits, in the same order, from the cache: the strategy scores from the postings in one
-    pass (``score_index``); a hit is read from the cache only when it is used."""
-    from ..derived.cache import DEAD
-    pos_of, ocat = cache.pos, cache.ocat
-    rows, explained = [], {}
-    for points, ident, parts in strategy.score_index(query, cache):
-        pos = pos_of[ident]
-        if pos != DEAD:
-            rows.append((-points, PRIORITY.get(display_name(CATEGORIES[ocat[pos]]), 10)
-                         if ocat[pos] < len(CATEGORIES) else 10, pos, ident))
-            explained[ident] = (points, parts)
-    rows.sort()
-    for _, priority, pos, ident in rows:
-        entry, _, _, line = cache.item(ident)
-        if entry is None or (exclude and entry["path"] in exclude):
-            continue
-        points, parts = explained[ident]
-        yield Hit(points, priority, entry, dict(parts), pos, line)
-
-
-def rank(memory_root: str, config: dict, prompt: str, limit: int, entries: list | None = None,
-         now=None, strategy=None, exclude=None, cache=None) -> list:
+def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
+         exclude=None) -> list:
     """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
 
-    Scores ``entries`` when given, else the store's machine cache (``cache``, or the
-    store's own when the configured strategy can use one), else the index on disk.
-    Every path gives the same hits in the same order. ``now``: an aware ``datetime`` (the
-    evaluation's clock), else the time. ``exclude``: index paths never
+    Scores ``index`` (a ``derived.cache.Index``), else the store's (``refresh.current_index``). ``now``:
+    an aware ``datetime`` (the evaluation's clock), else the time. ``exclude``: index paths never
     to return (memories this session has just been shown).
     """
-    own = strategy is None
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
         return []
-    opened = None
-    if entries is None and cache is None and own:
-        from ..derived.freshcache import fresh_cache
-        cache = opened = fresh_cache(memory_root, config, strategy)
+    from ..derived.cache import CacheInvalid
+    from ..derived.refresh import current_index
     try:
-        if entries is None and cache is None:
-            from ..derived.refresh import current_entries  # the plain path only: a cache needs none
-            entries = current_entries(memory_root, config)
-        if entries is not None:
-            stream = plain_hits(memory_root, strategy, query, entries, exclude)
-        else:
-            stream = cached_hits(strategy, query, cache, exclude)
-        shape_bonus = getattr(strategy, "answer_shape", 0)
-        shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if shape_bonus else None
-        return _finish(stream, memory_root, config, limit, now, getattr(strategy, "recency_bonus", 1),
-                       max(getattr(strategy, "max_related", 0), getattr(strategy, "second_chance", 0)),
-                       (shape, shape_bonus) if shape else None, getattr(strategy, "outdated_decision", 0))
-    finally:
-        if opened is not None:
-            opened.close()
+        hits = scored_hits(strategy, query, index or current_index(memory_root, config), exclude)
+    except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
+        hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude)
+    shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if strategy.answer_shape else None
+    return _finish(iter(hits), memory_root, config, limit, now, strategy.recency_bonus,
+                   max(strategy.max_related, strategy.second_chance),
+                   (shape, strategy.answer_shape) if shape else None, strategy.outdated_decision)
 
 
 def _merged(first: list, rest, key):

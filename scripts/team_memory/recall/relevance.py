@@ -146,18 +146,18 @@ def evidence(distinct: float, covered: float) -> float:
 def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
     """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best of them explains enough of
     ``query``'s distinctive words, without those far weaker than the best (module docstring); none otherwise.
-    ``report`` says why, for ``search --explain``: ``{"measures": {id(key): (distinct, cover)}, "proof": the
+    ``report`` says why, for ``search --explain``: ``{"measures": {key: (distinct, cover)}, "proof": the
     best evidence, "bar": the distinct points a memory needed beside the best, "ordinary" and "distinctive":
     the prompt's words that weigh nothing, and those that weigh in full}``."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()
     mass = masses(query, table)
-    measures = {id(key): measure(query, m, mass, table) for _, key, m in rows}
+    measures = {key: measure(query, m, mass, table) for _, key, m in rows}
     proof = max(evidence(d, c) for d, c in measures.values())
     bar = near * max(d for d, _ in measures.values())
     answered = proof >= least - 1e-9
-    kept = [row for row in rows if answered and measures[id(row[1])][0] >= bar - 1e-9]
+    kept = [row for row in rows if answered and measures[row[1]][0] >= bar - 1e-9]
     return kept, {"measures": measures, "proof": proof, "answered": answered, "bar": bar, "least": least,
                   "near": near, "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
                   "distinctive": [query[g][0] for g, m in mass.items() if m >= 1.0 - PLAIN]}
@@ -165,9 +165,9 @@ def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = 
 
 def why_not(report, key) -> str | None:
     """Why ``judge`` did not show ``key`` (for ``search --explain``); None if it was shown or not judged."""
-    if not report or id(key) not in report["measures"]:
+    if not report or key not in report["measures"]:
         return None
-    distinct, covered = report["measures"][id(key)]
+    distinct, covered = report["measures"][key]
     if not report["answered"]:
         setting = "min_distinct_team (a question about the team's own ways)" if report.get("team") else "min_distinct"
         return (f"the best memory explains too little of what is distinctive in the prompt: evidence "

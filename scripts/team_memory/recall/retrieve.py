@@ -1,16 +1,16 @@
 """The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out.
 
 Four steps, one module each: find the store (``enabled_store``: ``records.hookio``), make the
-derived files current (``derived.freshcache.fresh_cache``, within the hook's time budget), rank
-(``rank``), format (``block``). Memories already recalled in the session are held back
+derived files current (``derived.refresh.current_index``, never waiting), rank (``rank``), format
+(``block``). Memories already recalled in the session are held back
 (``dedupe``).
 """
 from __future__ import annotations
 
 from ..records.hookio import enabled_store
 from ..base.config import max_inject, warn
-from .matching import get_strategy
 from .block import excerpt_chars, format_block, output_budget
+from .matching import get_strategy
 from .rank import rank
 
 MIN_PROMPT_CHARS = 10
@@ -56,19 +56,7 @@ def context_for_prompt(payload: dict) -> str | None:
     limit = max_inject(config)
     if limit == 0:
         return None
-    strategy = get_strategy(config)
-    cache = None
-    try:
-        from ..derived.freshcache import Building, fresh_cache, hook_budget
-        try:
-            cache = fresh_cache(memory_root, config, strategy, hook_budget())
-        except Building as exc:  # answer from what is ready: nothing yet
-            warn(f"no memories recalled: {exc}; recall resumes once it is done")
-            return None
-        hits, block, recall = _recall(payload, prompt, memory_root, config, strategy, limit, cache)
-    finally:
-        if cache is not None:
-            cache.close()
+    hits, block, recall = _recall(payload, prompt, memory_root, config, limit)
     if recall is not None:
         try:
             recall.save([h.entry["path"] for h in hits] if block else [])
@@ -77,27 +65,22 @@ def context_for_prompt(payload: dict) -> str | None:
     return block
 
 
-def _recall(payload: dict, prompt: str, memory_root: str, config: dict, strategy, limit: int, cache):
-    """``(hits, block or None, Recall or None)`` for the prompt, from ``cache`` or (None) the index."""
-    entries = None
-    if cache is None:
-        from ..derived.refresh import current_entries  # the plain path only: a cache needs none
-        entries = current_entries(memory_root, config)
-        if not entries:
-            return [], None, None
-    elif not cache.meta.get("count"):
+def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: int):
+    """``(hits, block or None, Recall or None)`` for the prompt."""
+    from ..derived.refresh import current_index
+    index = current_index(memory_root, config)
+    if not index.n:
         return [], None, None
     from ..records.hookio import session_of
     from .dedupe import Recall, window as dedupe_window
     session, n = session_of(payload), dedupe_window(config)
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
-    hits = rank(memory_root, config, prompt, limit, entries=entries, strategy=strategy,
-                exclude=recall.held_back() if recall else None, cache=cache)
+    strategy = get_strategy(config)
+    hits = rank(memory_root, config, prompt, limit, index, strategy=strategy,
+                exclude=recall.held_back() if recall else None)
     marks = None
     if hits:  # only a block that shows something reads the stale marks (one small file)
-        from ..derived.staleness import marks_for
+        from ..derived.drift import marks_for
         marks = marks_for(memory_root, [(h.entry["path"], h.record) for h in hits])
-    block = format_block(hits, config, output_budget(config), excerpt_chars(config), marks=marks) or None
+    block = format_block(hits, config, output_budget(config), excerpt_chars(config), marks) or None
     return hits, block, recall
-
-

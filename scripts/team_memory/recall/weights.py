@@ -70,7 +70,7 @@ def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:FUZZY_LIMIT]
 
 
-def idf_weight(df: int, n: int) -> float:
+def idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
@@ -78,10 +78,10 @@ def surface_weight(surface_df: int, n: int, weight: float) -> float:
     """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
     if not surface_df:
         return weight
-    return max(weight, MIN_WEIGHT, idf_weight(surface_df, n) / idf_weight(1, n))
+    return max(weight, MIN_WEIGHT, idf(surface_df, n) / idf(1, n))
 
 
-def match_total(matches: list) -> float:
+def matches_total(matches: list) -> float:
     """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus
     ``adjacency`` and ``body_coverage``."""
     by_group: dict = {}
@@ -97,7 +97,7 @@ def match_total(matches: list) -> float:
 def short_form_total(matches: list) -> float:
     """A memory's score with each prefix match counted as the exact match it stands for (``auth`` for
     ``authentication``): what the runner-up floor compares for a possibly related memory (``Smart.shown``)."""
-    return match_total([(g, q, (m[0] / PREFIX, m[1], "exact", m[3]) if m[2] == "prefix" else m) for g, q, m in matches])
+    return matches_total([(g, q, (m[0] / PREFIX, m[1], "exact", m[3]) if m[2] == "prefix" else m) for g, q, m in matches])
 
 
 def body_coverage(matches: list) -> float:
@@ -108,7 +108,7 @@ def body_coverage(matches: list) -> float:
     question about details the content holds (``which night does Maya train with the group at the
     leisure centre``) then outranks memories that carry one of its words in their tags or title. One body word gets
     nothing, so a prompt met in one body word alone scores as before. ``smartindex`` bounds a score
-    by counting every body match at ``1 + BODY_COVERAGE_MAX`` x its points (``bitplanes.bound_planes``).
+    by counting every body match at ``1 + BODY_COVERAGE_MAX`` x its points (``bitplanes._bound``).
     """
     words, points = set(), 0.0
     for g, _, match in matches:

@@ -1,12 +1,8 @@
-"""What a match strategy precomputes for each memory: declared here, stored by the cache.
+"""What recall derives from each memory: its tag, title and body tokens (stored by the machine cache).
 
-The machine cache (``derived``) keeps, per memory, the ``features`` a strategy derives
-from its index entry and record, filed under the strategy's ``index_keys``; the strategy
-(``recall.matching.Smart``) builds on these classes and scores from the same features. ``features_for(config)`` is what the cache's upkeep needs, without
-the scoring: the strategy's name, the version of its features' shape, its stop words.
-
-Body tokens: ``derive_body_tokens`` is the one place that decides which text of a record
-counts as its body (content values, file names, id).
+``SmartFeatures`` holds the settings that shape the tokens (stop words, compound tags);
+``recall.matching.Smart`` builds on it. ``derive_body_tokens`` is the one place that decides
+which text of a record counts as its body (content values, file names, id).
 """
 from __future__ import annotations
 
@@ -54,7 +50,6 @@ class SmartFeatures:
     """``smart``: tag, title and body tokens of any script; a part of a compound tag counts as a title word."""
 
     name = "smart"
-    cache_version = 3  # 2: a part of a compound tag is filed as a title word; 3: number words are stop words
 
     def __init__(self, config: dict):
         self.stop_words = stop_words_for(config)
@@ -62,11 +57,11 @@ class SmartFeatures:
 
     def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
         """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
-        tags, title = self._surface_tokens(entry)
+        tags, title = self.surface_tokens(entry)
         body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
         return [sorted(tags), sorted(title), body]
 
-    def _surface_tokens(self, entry: dict) -> tuple:
+    def surface_tokens(self, entry: dict) -> tuple:
         """``(tag tokens, title tokens)``; a part of a compound tag counts as a title word.
 
         ``sleep-current`` is a tag; ``current`` alone is not: asked about on its own
@@ -81,20 +76,6 @@ class SmartFeatures:
                 else:
                     tags.add(token)
         return tags, title - tags
-
-    def index_keys(self, features: list) -> set:
-        """``"<token> <points>"`` per token, under its best field (tag 3, title 2, body 1).
-
-        A space sorts before every character a token can hold, so the keys of one token
-        are adjacent and the keys of all tokens that start with ``q`` form one range.
-        """
-        keys, seen = set(), set()
-        for code, tokens in zip(("3", "2", "1"), features):
-            for token in tokens:
-                if token not in seen:
-                    seen.add(token)
-                    keys.add(token + " " + code)
-        return keys
 
 
 FEATURES = {"smart": SmartFeatures}

@@ -2,10 +2,10 @@
 
 A memory is *stale* when files it names in ``related_files`` changed in git after its
 ``updated_at`` (or are gone). Working that out needs git and happens elsewhere
-(``stalemarks``: the CLI, or a detached background process); this module only reads what
+(``driftmarks``: the CLI, or a detached background process); this module only reads what
 was stored, so a hook's cost is one small bounded file read, through no link.
 
-The file (JSON, written atomically by ``stalemarks.write_marks``)::
+The file (JSON, written atomically by ``driftmarks.write_marks``)::
 
     {"format": 1,
      "head": "<the commit HEAD named when the marks were computed, or null>",
@@ -206,11 +206,10 @@ def doc_is_broken(memory_root: str) -> bool:
 
 
 def recompute_in_background(memory_root: str) -> bool:
-    """Hand the marks' recomputation (``stalemarks.finish_marks_in_background``) to a detached
+    """Hand the marks' recomputation (``driftmarks.finish_marks_in_background``) to a detached
     process, unless one is at it already (its lock is held). False when nothing was started."""
     from ..base.fsutil import LockBusy, store_lock
     from .cache import CACHE_DIR
-    from .freshcache import hand_over
     folder = os.path.join(memory_root, CACHE_DIR)
     if not os.access(folder if os.path.lexists(folder) else memory_root, os.W_OK):
         return False  # a read-only checkout: the marks could not be stored, so nothing is started for them
@@ -220,4 +219,36 @@ def recompute_in_background(memory_root: str) -> bool:
                 pass
         except (LockBusy, OSError):  # at work already, or a .cache that is a link: leave it
             return False
-    return hand_over(memory_root, "team_memory.derived.stalemarks", "finish_marks_in_background")
+    return hand_over(memory_root, "team_memory.derived.driftmarks", "finish_marks_in_background")
+
+
+def hand_over(memory_root: str, module: str, function: str) -> bool:
+    """Start ``module.function(memory_root)`` in a detached process; False when it cannot be started.
+
+    Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the client waits
+    for none of them: ``base.detach``); the function takes its lock itself, or leaves when busy. At
+    most one is started for ``function`` within ``startgate.LIFETIME_S`` seconds, however many hooks
+    ask at once (a marker in ``.cache``, ``base.startgate``). ``module`` and ``function`` are this
+    package's own names, never text from a file.
+    """
+    import sys
+    from ..base.detach import start_detached
+    from ..base.startgate import first_to_start, release
+    from .cache import CACHE_DIR, cache_folder
+    folder = os.path.join(memory_root, CACHE_DIR)
+    try:
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            folder = cache_folder(memory_root)  # (made with its .gitignore; never a link)
+    except OSError:
+        return False
+    marker = f"{function}.starting"
+    claim = first_to_start(folder, marker)
+    if not claim:
+        return False  # another hook started it moments ago
+    scripts = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = (f"import sys; sys.path.insert(0, sys.argv[1]); from team_memory.base.startgate import run_then_release; "
+            f"run_then_release('{module}', '{function}', *sys.argv[2:])")
+    if start_detached([sys.executable or "python3", "-S", "-c", code, scripts, memory_root, folder, marker, str(claim)]):
+        return True
+    release(folder, marker, claim)  # nothing started: the next hook may try
+    return False

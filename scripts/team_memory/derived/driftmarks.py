@@ -9,7 +9,7 @@ One ``git log`` over the whole range (since the oldest such ``updated_at``, at m
 ``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
 ``git ls-files`` when a folder or glob entry needs it: never one call per memory
 (``base.gitlog`` says how git is run). Without git, outside a repository or before the first
-commit, nothing is marked. The result goes to ``.cache/stale.json`` (``staleness`` reads
+commit, nothing is marked. The result goes to ``.cache/stale.json`` (``drift`` reads
 it), keyed to HEAD as read from git's files and to every (entry path, ``updated_at``,
 related entries): the CLI (``review``, ``doctor``, ``stats``) recomputes when the key is out
 of date, the prompt hook hands that to ``finish_marks_in_background``.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from .staleness import LOCK_NAME, MARKS_FORMAT, describe, entry_key, load_marks, marks_path, related_entries
+from .drift import LOCK_NAME, MARKS_FORMAT, describe, entry_key, load_marks, marks_path, related_entries
 
 MAX_COMMITS = 5000
 MAX_SEEN = 50000
@@ -46,7 +46,7 @@ class Item:
         return bool(self.commits or self.missing)
 
     def suffix(self) -> str:
-        """``(app/session.py changed since; 3 commits)`` and the like (``staleness.describe``), or ""."""
+        """``(app/session.py changed since; 3 commits)`` and the like (``drift.describe``), or ""."""
         gone, empty = self._missing()
         shown = [[self.shown.get(p, p) for p in paths]  # each entry hidden in its raw form (``shown_related``)
                  for paths in (gone, empty, [p for p in self.changed if p not in self.missing])]
@@ -58,7 +58,7 @@ class Item:
         return gone, [m for m in self.missing if m not in gone]
 
     def mark(self) -> dict:
-        """What the marks file keeps: indices into ``entries`` and counts, never text (``staleness``)."""
+        """What the marks file keeps: indices into ``entries`` and counts, never text (``drift``)."""
         from ..records.relpaths import matches
         gone, empty = self._missing()
         changed = [p for p in self.changed if p not in self.missing]
@@ -131,7 +131,7 @@ def write_marks(memory_root: str, found: Assessment) -> None:
     """Store ``found`` as ``.cache/stale.json`` (atomically, in a ``.cache`` that is never a link)."""
     from ..base import fastjson
     from ..base.fsutil import atomic_write_text
-    from .cachewrite import cache_folder
+    from .cache import cache_folder
     cache_folder(memory_root)
     keys = [i.key for i in found.items]
     doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
@@ -162,7 +162,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
     process is computing them.
     """
     from ..base.fsutil import store_lock
-    from .cachewrite import cache_folder
+    from .cache import cache_folder
     items = memory_items(memory_root, config, records) if items is None else items
     if not force and is_current(memory_root, items):
         return None
@@ -192,7 +192,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
 def current_marks(memory_root: str, config: dict, records=None) -> dict:
     """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
     ``records``: every ``(category, path, record)`` of the store, when the caller read them already."""
-    from .staleness import stale_marks
+    from .drift import stale_marks
     items = memory_items(memory_root, config, records)
     found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
     if found is not None:

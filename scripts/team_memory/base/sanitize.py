@@ -17,8 +17,7 @@ index markers `` -> ``/``#tags:`` neutralised); ``clean_text`` applies the polic
 to multi-line text and keeps its newlines and tabs. ``neutralize_block`` leaves
 text verbatim except what could end or forge a ``<memory-context>`` block (or
 the client's own wrapper), so commands, code, quotes and ``List<int>`` arrive as
-written. ``sanitize_title`` is the older, XML-escaped form kept for the seed's
-exact block (``title_tags``) and the orientation block.
+written. ``sanitize_title`` is the older, XML-escaped form kept for the orientation block.
 """
 from __future__ import annotations
 
@@ -218,17 +217,10 @@ def clean_tag(tag: str) -> str:
     return re.sub(r"[^\w.+-]", "", tag).strip(".-")
 
 
-def block_line(entry: dict, seed: bool = False) -> str:
-    """One index entry as printed inside ``<memory-context>``: title, path, sorted tags.
-
-    ``seed``: the seed's XML-escaped form (``title_tags`` keeps those exact bytes).
-    """
-    if seed:
-        title, path = sanitize_title(entry["title"]), escape_xml(clean_line(entry["path"]))
-        tags = sorted({escape_xml(t) for t in entry["tags"]})
-    else:
-        title, path = block_text(entry["title"]), neutralize_block(clean_line(entry["path"]))
-        tags = sorted({neutralize_block(clean_line(t)) for t in entry["tags"]})
+def block_line(entry: dict) -> str:
+    """One index entry as printed inside ``<memory-context>``: title, path, sorted tags."""
+    title, path = block_text(entry["title"]), neutralize_block(clean_line(entry["path"]))
+    tags = sorted({neutralize_block(clean_line(t)) for t in entry["tags"]})
     line = f"- [{entry['category']}] {title} -> {path}"
     if tags:
         line += f" #tags:{','.join(tags)}"

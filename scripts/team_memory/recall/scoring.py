@@ -182,20 +182,20 @@ class _Chooser:
 
 
 def score_index(strategy, query, index) -> list:
-    """``[(points, id, parts)]``, the hits ``strategy.score_all`` gives for the index's entries."""
+    """``[(points, id, parts)]``: the memories of ``index`` that ``strategy`` shows for ``query``."""
     n = index.n
     if not n:
         return []
     book = Book(index, strategy.field_idf)
     per_token, unmatched = [], []
-    reach: dict = {}  # group number -> the most points any entry gets from it (``Smart.score_all``)
+    reach: dict = {}  # group number -> the most points any entry gets from it
     for g, group in enumerate(query):
         for q in group:
             options = book.options(q)
             if options:
                 per_token.append((g, q, options))
                 reach[g] = max(reach.get(g, 0.0), options[0].points)
-            if not any(o.kind == "exact" for o in options):  # no match, or by prefix only (``Smart.score_all``)
+            if not any(o.kind == "exact" for o in options):  # no match, or by prefix only: the fuzzy step may try it
                 unmatched.append((g, q))
     reachable = sum(reach.values())
     unknown = unknown_words(query, reach)
@@ -242,7 +242,7 @@ def score_index(strategy, query, index) -> list:
             for g, q, m in extra:
                 add_fuzzy(found[i], g, q, m)
             totals[i] = matches_total(found[i])
-            for g, _, m in extra:  # a typo the store explains is not unknown (``Smart.score_all``)
+            for g, _, m in extra:  # a typo the store explains is not unknown
                 reach[g] = max(reach.get(g, 0.0), m[0])
         best = max(totals.values(), default=0.0)
         reachable, unknown = sum(reach.values()), unknown_words(query, reach)
@@ -315,7 +315,7 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
 def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
     forms, stems = book.forms()
-    touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
+    touched: dict = {}  # id -> fuzzy matches, in prompt order
     for g, q in unmatched:
         if len(q) < FUZZY_MIN or q[:1] == JOINED:
             continue

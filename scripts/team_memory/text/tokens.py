@@ -1,4 +1,4 @@
-"""The seed tokenizer (``title_tags`` strategy): lowercase ASCII words of 3+ characters
+"""The seed tokenizer (``similar``'s title and tag score): lowercase ASCII words of 3+ characters
 that are not stop words.
 """
 from __future__ import annotations

@@ -126,11 +126,10 @@ def test_block_text_neutralises_hostile_closers(hostile):
     assert "&lt;" in out
 
 
-def test_block_line_prints_the_sanitised_path_and_keeps_the_seed_form():
+def test_block_line_prints_the_sanitised_path():
     entry = {"category": "DECISION", "title": 'Use "x" & <y>', "path": ".claude/memory/decisions/a\u202eb\nc.json",
              "tags": ["redis"]}
     assert block_line(entry) == '- [DECISION] Use "x" & <y> -> .claude/memory/decisions/ab c.json #tags:redis'
-    assert block_line(entry, seed=True).startswith("- [DECISION] Use &quot;x&quot; &amp; &lt;y&gt; -> ")
 
 
 def test_safe_name():

@@ -17,8 +17,7 @@ index markers `` -> ``/``#tags:`` neutralised); ``clean_text`` applies the polic
 to multi-line text and keeps its newlines and tabs. ``neutralize_block`` leaves
 text verbatim except what could end or forge a ``<memory-context>`` block (or
 the client's own wrapper), so commands, code, quotes and ``List<int>`` arrive as
-written. ``sanitize_title`` is the XML-escaped form the orientation block and the
-category descriptions use.
+written. ``sanitize_title`` is the older, XML-escaped form kept for the orientation block.
 """
 from __future__ import annotations
 

@@ -123,7 +123,7 @@ def _category_runs(items: list) -> dict:
 
 def read_header(data: bytes):
     """``(header, where the stamps start)`` of cache bytes; ``CacheInvalid`` when they are not a cache's."""
-    if not data.startswith(MAGIC) or not data.endswith(b"\n"):
+    if data[:len(MAGIC)] != MAGIC or data[-1:] != b"\n":
         raise CacheInvalid("not a team-memory cache")
     end = data.find(b"\n", len(MAGIC))
     try:
@@ -173,8 +173,8 @@ class Index:
     asked for, and anything malformed raises ``CacheInvalid``.
     """
 
-    def __init__(self, data: bytes):
-        self.data = data
+    def __init__(self, data):
+        self.data = data  # bytes, or the file mapped read-only (``refresh``)
         self.header, self.stamps_at = read_header(data)
         self.n = self.header["count"]
         self.body = data.find(b"\n", self.stamps_at) + 1  # after the stamps
@@ -187,7 +187,7 @@ class Index:
         """The rest of the line that starts with ``key``, or None."""
         data = self.data
         at = seek(data, key, self.body, len(data))
-        if not data.startswith(key, at):
+        if data[at:at + len(key)] != key:
             return None
         return data[at + len(key):data.find(b"\n", at)]
 
@@ -244,13 +244,17 @@ class Index:
         return out
 
     def tokens_from(self, prefix: str) -> list:
-        """The tokens that start with ``prefix``, ascending (``prefix`` itself included)."""
+        """The tokens that start with ``prefix``, ascending (``prefix`` itself included); their lines are
+        parsed on the way (``tiers`` then asks nothing more)."""
         data, key = self.data, ("t" + prefix).encode("utf-8")
         at, out = seek(data, key, self.body, len(data)), []
-        while data.startswith(key, at):
-            end = data.find(b"\t", at)
-            out.append(data[at + 1:end].decode("utf-8"))
-            at = data.find(b"\n", at) + 1
+        while data[at:at + len(key)] == key:
+            tab, end = data.find(b"\t", at), data.find(b"\n", at)
+            token = data[at + 1:tab].decode("utf-8")
+            if token not in self._tiers:
+                self._tiers[token] = self._parse(data[tab + 1:end])
+            out.append(token)
+            at = end + 1
         return out
 
     def surface(self) -> list:

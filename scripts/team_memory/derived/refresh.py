@@ -49,14 +49,27 @@ def _index_stamp(memory_root: str):
 
 
 def _read(memory_root: str):
-    """The cache's bytes, or None (missing, unreadable, a link, too large)."""
-    from ..base.safefs import is_real_dir, read_regular
+    """The cache file mapped read-only, or None (missing, empty, unreadable, a link, too large).
+
+    Mapped, not read: a prompt touches the header and the lines of its own words, not the whole file
+    (9 MB at 10,000 memories: 25 ms to read). The writer replaces the file, so a mapping never changes.
+    """
+    from ..base.safefs import is_real_dir, open_regular
     if not is_real_dir(os.path.join(memory_root, CACHE_DIR)):
         return None
     try:
-        return read_regular(cache_path(memory_root), MAX_CACHE_BYTES)[0]
+        fd, st = open_regular(cache_path(memory_root))
     except OSError:
         return None
+    try:
+        if not 0 < st.st_size <= MAX_CACHE_BYTES:
+            return None
+        import mmap
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
 
 
 def _suits(header: dict, config: dict) -> bool:
@@ -90,7 +103,7 @@ def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True)
 
 def _ctimes(folder_path: str, names):
     """The ctimes of ``names`` in the folder (one ``lstat`` each, relative to the open folder); None when one is gone."""
-    if not isinstance(names, list) or not all(isinstance(n, str) and n and "/" not in n for n in names):
+    if not isinstance(names, list):
         return None
     if not names:
         return []
@@ -101,7 +114,7 @@ def _ctimes(folder_path: str, names):
     try:
         stat = os.stat
         return [stat(name, dir_fd=fd, follow_symlinks=False).st_ctime_ns for name in names]
-    except (OSError, NotImplementedError, ValueError):
+    except (OSError, NotImplementedError, ValueError, TypeError):  # TypeError: a forged name that is no text
         return None
     finally:
         os.close(fd)

@@ -61,7 +61,6 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     suffix ends its line. Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked
     last) follow one ``RELATED_HEAD`` line.
     """
-    from ..records.exposure import shown_entry
     from ..base.sanitize import block_line
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"
@@ -73,7 +72,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         from .excerpt import clear_winner
         winner = clear[0] if clear_winner(clear) else None
     for hit in hits:
-        line = block_line(shown_entry(hit.entry))  # from a derived file anyone could have written: hidden as shown
+        line = block_line(hit.entry)  # its text through the exposure rule when the index was built (``reader``)
         status = None if hit.record is None else decision_status(hit.record)
         if status:  # a decision the team has not settled on, or no longer holds: say so
             line = f"{line} (decision {status})"

@@ -20,10 +20,10 @@ MAX_CHECKED = 12  # memory files read to confirm what the map says
 
 
 class _Hit:
-    """What ``block.format_block`` reads of a hit: its line (already sanitized), entry, record and parts."""
+    """What ``block.format_block`` reads of a hit: its entry, record and parts."""
 
-    def __init__(self, entry: dict, line: str):
-        self.entry, self.line, self.record, self.parts = entry, line, None, {}
+    def __init__(self, entry: dict):
+        self.entry, self.record, self.parts = entry, None, {}
 
 
 def recall_found(session: str, memory_root: str, found: list, marks: dict | None = None):
@@ -117,11 +117,10 @@ def file_block(entries: list, config: dict, files: list, marks: dict | None = No
 
     ``marks``: memory path -> a short suffix (a stale memory's note), shown after that memory's line.
     """
-    from ..base.sanitize import block_line, block_text
-    from ..records.exposure import shown_entry
+    from ..base.sanitize import block_text
     from ..records.hookio import DATA_NOTE
     from .block import format_block
-    hits = [_Hit(entry, block_line(shown_entry(entry))) for entry in entries[:MAX_LINES]]
+    hits = [_Hit(entry) for entry in entries[:MAX_LINES]]
     named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
     note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
     return format_block(hits, config, MAX_CHARS, 0, marks, note)

@@ -90,7 +90,7 @@ class Book:
         self.field_idf = field_idf
         self.size = (self.n + 7) // 8  # bytes for a bitmap of every id
         self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
-        self.fuzzy_forms = None
+        self.surface = None
 
     def _weigh(self, token: str):
         got = self.memo.get(token)
@@ -106,12 +106,15 @@ class Book:
             got = self.memo[token] = (live, w, (surface_weight(surface, self.n, w) if self.field_idf else w))
         return got
 
+    def stems(self) -> set:
+        """Every tag and title token (the fuzzy step's stems)."""
+        if self.surface is None:
+            self.surface = set(self.index.surface())
+        return self.surface
+
     def forms(self) -> tuple:
         """``(forms, stems)``: the tag and title tokens' written forms (``fuzzycheck.spelled_forms``), and the tokens."""
-        if self.fuzzy_forms is None:
-            surface = self.index.surface()
-            self.fuzzy_forms = (spelled_forms(surface), set(surface))
-        return self.fuzzy_forms
+        return spelled_forms(self.stems()), self.stems()
 
     def tiers(self, token: str):
         """``([(field points, Members)], weight, tag/title weight)``; no tiers when no entry holds it."""
@@ -182,20 +185,20 @@ class _Chooser:
 
 
 def score_index(strategy, query, index) -> list:
-    """``[(points, id, parts)]``, the hits ``strategy.score_all`` gives for the index's entries."""
+    """``[(points, id, parts)]``: the memories of ``index`` that ``strategy`` shows for ``query``."""
     n = index.n
     if not n:
         return []
     book = Book(index, strategy.field_idf)
     per_token, unmatched = [], []
-    reach: dict = {}  # group number -> the most points any entry gets from it (``Smart.score_all``)
+    reach: dict = {}  # group number -> the most points any entry gets from it
     for g, group in enumerate(query):
         for q in group:
             options = book.options(q)
             if options:
                 per_token.append((g, q, options))
                 reach[g] = max(reach.get(g, 0.0), options[0].points)
-            if not any(o.kind == "exact" for o in options):  # no match, or by prefix only (``Smart.score_all``)
+            if not any(o.kind == "exact" for o in options):  # no match, or by prefix only: the fuzzy step may try it
                 unmatched.append((g, q))
     reachable = sum(reach.values())
     unknown = unknown_words(query, reach)
@@ -230,7 +233,7 @@ def score_index(strategy, query, index) -> list:
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found, n)
             and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED],
-                                book.forms()[0], strategy.fuzzy_cutoff)
+                                book.stems(), strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
         # so under the final bar: the fuzzy step only raises the best
@@ -242,7 +245,7 @@ def score_index(strategy, query, index) -> list:
             for g, q, m in extra:
                 add_fuzzy(found[i], g, q, m)
             totals[i] = matches_total(found[i])
-            for g, _, m in extra:  # a typo the store explains is not unknown (``Smart.score_all``)
+            for g, _, m in extra:  # a typo the store explains is not unknown
                 reach[g] = max(reach.get(g, 0.0), m[0])
         best = max(totals.values(), default=0.0)
         reachable, unknown = sum(reach.values()), unknown_words(query, reach)
@@ -315,7 +318,7 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
 def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
     forms, stems = book.forms()
-    touched: dict = {}  # id -> fuzzy matches, in the order Smart.score_all appends them
+    touched: dict = {}  # id -> fuzzy matches, in prompt order
     for g, q in unmatched:
         if len(q) < FUZZY_MIN or q[:1] == JOINED:
             continue

@@ -32,8 +32,7 @@ every pattern in ``redact`` and ``privacy``.
 """
 from __future__ import annotations
 
-from ..base.config import category_descriptions
-from ..base.sanitize import clean_line, folded, sanitize_title
+from ..base.sanitize import clean_line, folded
 
 # Lower-case pieces every secret or private-tag pattern contains (see redact.py, privacy.py).
 HINTS = ("private", ":/", "sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
@@ -198,13 +197,3 @@ def recall_title(title: str, limit: int) -> str:
     shown = hide(title)
     return (title if shown is title else clean_line(shown))[:limit].strip()
 
-
-def descriptions_attr(config: dict) -> str:
-    """The ``descriptions`` attribute of the ``<memory-context>`` tag ("" without descriptions).
-
-    Recall puts it in the block; the cache records it, so a cached block is rebuilt when it changes.
-    """
-    descs = sorted(category_descriptions(config).items())
-    if not descs:
-        return ""
-    return ' descriptions="' + "; ".join(f"{cat}={sanitize_title(hide(d), 500)}" for cat, d in descs) + '"'

@@ -88,8 +88,3 @@ def strategy_name(config: dict, name: str | None = None) -> str:
         return name
     warn(f"unknown retrieval.match_strategy {quoted(name)}; using {DEFAULT_STRATEGY!r}")
     return DEFAULT_STRATEGY
-
-
-def features_for(config: dict):
-    """What the configured strategy precomputes (for the cache's upkeep; the strategy itself scores)."""
-    return FEATURES[strategy_name(config)](config)

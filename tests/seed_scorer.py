@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from team_memory.base.config import category_descriptions, load_config, max_inject
 from team_memory.base.model import display_name
-from team_memory.cli.cmd_similar import score_entry
+from team_memory.cli.viewdupes import score_entry
 from team_memory.derived.index import build_entries
 from team_memory.recall.evaluate import in_split, load_folder, memory_id
 from team_memory.recall.rank import PRIORITY

@@ -128,7 +128,7 @@ def test_background_work_starts_through_subprocess(project, memory_root, trace):
 SUBSET = ["tests/test_platform.py", "tests/test_safefs.py", "tests/test_guards.py", "tests/test_pwsh.py",
           "tests/test_toolgate.py", "tests/test_hook_user_prompt_submit.py", "tests/test_cli_write.py",
           "tests/test_cli_admin.py", "tests/test_hardening.py", "tests/test_recall_by_file.py", "tests/test_index.py",
-          "tests/test_cli_advice.py", "tests/test_upkeep_writes.py", "tests/test_relpaths.py"]
+          "tests/test_cli_advice.py", "tests/test_cache.py", "tests/test_relpaths.py"]
 
 
 @pytest.mark.slow

@@ -1,7 +1,7 @@
 """The seed's title/tag score (``similar`` keeps it) and its tokenizer: worked examples A, B and C."""
 from __future__ import annotations
 
-from team_memory.cli.cmd_similar import score_entry
+from team_memory.cli.viewdupes import score_entry
 from team_memory.text.tokens import tokenize
 
 

@@ -19,27 +19,10 @@ from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
 from .main import CliError, add_command
+from .viewdupes import SIMILAR_THRESHOLD, score_entry, shared_files
 
-SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
-SHARED_FILE = 3  # both name the same file, folder or glob (as much as a shared tag)
-COVERED_FILE = 2  # a folder or glob of one names a file of the other (as much as a title word)
 CLI = user_cli()
 NO_SIMILAR = "no similar memory: save a new one"
-
-
-def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:
-    """Title/tag/prefix points of one entry against a set of words: +2 a title word, +3 a tag, +1 an
-    unmatched word of 4+ characters that starts a title word or a tag (the prior plugin's rule)."""
-    title_tokens = tokenize(entry["title"])
-    entry_tags = set(entry["tags"])
-    exact_title = prompt_words & title_tokens
-    exact_tags = prompt_words & entry_tags
-    targets = title_tokens | entry_tags
-    prefixed = [pw for pw in prompt_words - (exact_title | exact_tags)
-                if len(pw) >= 4 and any(t.startswith(pw) for t in targets)]
-    if parts is not None:
-        parts.update(title=sorted(exact_title), tags=sorted(exact_tags), prefix=sorted(prefixed))
-    return len(exact_title) * 2 + len(exact_tags) * 3 + len(prefixed)
 
 
 def register(subparsers, common) -> None:
@@ -55,32 +38,6 @@ def register(subparsers, common) -> None:
                    help="a file, folder or glob the new memory is about (repeatable); a memory about the same "
                         "files counts as similar")
     p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
-
-
-def _covers(entry: str, other: str) -> bool:
-    """Does ``entry`` (a folder or glob) name ``other`` (a file, or a folder: the files under it)?"""
-    return entry != other and (relpaths.is_glob(entry) or entry.endswith("/")) and not relpaths.is_glob(other) \
-        and relpaths.matches(entry, other.rstrip("/"))
-
-
-def shared_files(new: list, old: list) -> tuple:
-    """``(points, reasons)``: what the new memory's related files share with an existing one's.
-
-    Each new entry counts once, for its best match: ``SHARED_FILE`` when the other names it too,
-    ``COVERED_FILE`` when a folder or glob of either covers the other's file.
-    """
-    points, reasons = 0, []
-    for entry in new:
-        if entry in old:
-            points += SHARED_FILE
-            reasons.append(f"shares {entry}")
-            continue
-        cover = next((o for o in old if _covers(o, entry) or _covers(entry, o)), None)
-        if cover is not None:
-            points += COVERED_FILE
-            wide, narrow = (cover, entry) if _covers(cover, entry) else (entry, cover)
-            reasons.append(f"{wide} covers {narrow}")
-    return points, reasons
 
 
 def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:

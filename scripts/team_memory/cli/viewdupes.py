@@ -3,7 +3,7 @@
 ``near_duplicates(titles)``: titles as alike as ``doctor`` flags (``SequenceMatcher`` ratio of the
 normalised titles at least ``NEAR_DUPLICATE``, same category). ``similar_pairs(items)``: memories of
 one category that ``similar`` would name for each other (title words, tags and related files, scored
-by ``cmd_similar.score_entry`` and ``cmd_similar.shared_files``), kept only when one scores at
+by ``score_entry`` and ``shared_files``, below), kept only when one scores at
 least half of what each memory scores against itself, both ways, so a shared tag is not a duplicate.
 ``doctor`` and ``similar`` compare every pair; a page of 10,000 memories cannot, so candidates come
 from sort neighbours (titles) and from shared rare words (similar).
@@ -13,11 +13,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..records import relpaths
+from ..text.tokens import tokenize
+
 NEAR_DUPLICATE = 0.9  # doctor's title similarity rule
 NEIGHBOURS = 6  # titles each one is compared with, per sort order (see near_duplicates)
 COMMON_TERM = 64  # a word, tag or file shared by more memories than this proposes no candidate
 SELF_SHARE = 0.5  # each of two similar memories scores at least this share of its score against itself
 _WORDS = re.compile(r"\w+")
+SIMILAR_THRESHOLD = 3  # the prior plugin's candidate threshold, within one category
+SHARED_FILE = 3  # both name the same file, folder or glob (as much as a shared tag)
+COVERED_FILE = 2  # a folder or glob of one names a file of the other (as much as a title word)
 
 
 def normalised_title(title) -> str:
@@ -57,7 +63,6 @@ def similar_pairs(items: list) -> list:
     """``[(i, j, why)]`` for ``items`` of ``(category, entry, words, files)`` (``entry`` as
     ``derived.index.entry_from_record`` makes it, ``words`` the title's tokens and the clean tags,
     ``files`` the usable related entries) that ``similar`` names for each other (see the docstring)."""
-    from .cmd_similar import SIMILAR_THRESHOLD, score_entry, shared_files
     postings: dict = {}
     for i, (cat, _, words, files) in enumerate(items):
         for term in set(words) | {"\0" + f for f in files}:
@@ -81,3 +86,44 @@ def similar_pairs(items: list) -> list:
                 why = ([f"shares the words {', '.join(common)}"] if common else []) + reasons
                 pairs[(i, j)] = "; ".join(why)
     return sorted((i, j, why) for (i, j), why in pairs.items())
+
+
+def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:
+    """Title/tag/prefix points of one entry against a set of words: +2 a title word, +3 a tag, +1 an
+    unmatched word of 4+ characters that starts a title word or a tag (the prior plugin's rule)."""
+    title_tokens = tokenize(entry["title"])
+    entry_tags = set(entry["tags"])
+    exact_title = prompt_words & title_tokens
+    exact_tags = prompt_words & entry_tags
+    targets = title_tokens | entry_tags
+    prefixed = [pw for pw in prompt_words - (exact_title | exact_tags)
+                if len(pw) >= 4 and any(t.startswith(pw) for t in targets)]
+    if parts is not None:
+        parts.update(title=sorted(exact_title), tags=sorted(exact_tags), prefix=sorted(prefixed))
+    return len(exact_title) * 2 + len(exact_tags) * 3 + len(prefixed)
+
+
+def _covers(entry: str, other: str) -> bool:
+    """Does ``entry`` (a folder or glob) name ``other`` (a file, or a folder: the files under it)?"""
+    return entry != other and (relpaths.is_glob(entry) or entry.endswith("/")) and not relpaths.is_glob(other) \
+        and relpaths.matches(entry, other.rstrip("/"))
+
+
+def shared_files(new: list, old: list) -> tuple:
+    """``(points, reasons)``: what the new memory's related files share with an existing one's.
+
+    Each new entry counts once, for its best match: ``SHARED_FILE`` when the other names it too,
+    ``COVERED_FILE`` when a folder or glob of either covers the other's file.
+    """
+    points, reasons = 0, []
+    for entry in new:
+        if entry in old:
+            points += SHARED_FILE
+            reasons.append(f"shares {entry}")
+            continue
+        cover = next((o for o in old if _covers(o, entry) or _covers(entry, o)), None)
+        if cover is not None:
+            points += COVERED_FILE
+            wide, narrow = (cover, entry) if _covers(cover, entry) else (entry, cover)
+            reasons.append(f"{wide} covers {narrow}")
+    return points, reasons

@@ -1,4 +1,4 @@
-"""``scoring``'s upper bound: every entry's best possible score, added up as bit planes.
+"""``matching.score_index``'s upper bound: every entry's best possible score, added up as bit planes.
 
 Each prompt token's options (a bitmap of the entries it reaches, or their ids) add whole
 units of ``QUANTUM``, rounded up, to every entry they reach; plane k holds bit k of every

@@ -1,7 +1,7 @@
 """The ``smart`` strategy's weights and how matches add up to a score.
 
 Field points (tag, title, body), prefix and fuzzy factors, IDF, the per-word decay and the
-phrase bonus: used by ``scoring``, which
+phrase bonus: used by ``matching.score_index``, which
 computes every score. rapidfuzz is loaded here on first use.
 """
 from __future__ import annotations
@@ -107,7 +107,7 @@ def body_coverage(matches: list) -> float:
     One content word is often met by chance, three different ones in the same memory seldom: a
     question about details the content holds (``which night does Maya train with the group at the
     leisure centre``) then outranks memories that carry one of its words in their tags or title. One body word gets
-    nothing, so a prompt met in one body word alone scores as before. ``scoring`` bounds a score
+    nothing, so a prompt met in one body word alone scores as before. ``matching.score_index`` bounds a score
     by counting every body match at ``1 + BODY_COVERAGE_MAX`` x its points (``bitplanes._bound``).
     """
     words, points = set(), 0.0
@@ -125,7 +125,7 @@ def adjacency(matches: list) -> float:
     words that both meet the memory exactly (``data rate``, ``read replica``).
 
     Never more than ``ADJACENT`` / 2 x the sum of the words' points (the smaller of two is at
-    most half their sum): ``scoring`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
+    most half their sum): ``matching.score_index`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
     """
     exact: dict = {}
     for g, q, match in matches:

@@ -8,7 +8,7 @@ close to the written word, not to the stem (82 against ``validat``, 90 against
 
 The check needs no rapidfuzz: it bounds ``fuzz.ratio`` from lengths and shared characters,
 so a prompt whose words cannot reach the cutoff against any title or tag token never
-imports it (``recall.scoring`` asks here first).
+imports it (``recall.matching`` asks here first).
 """
 from __future__ import annotations
 

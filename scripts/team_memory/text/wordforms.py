@@ -5,7 +5,7 @@ past form that changes the word itself (``lost``, ``bought``, ``broken``, ``ran`
 verb that way. Questions about what happened ask in the base form ("when did Jon buy ...") while
 memories tell it in the past ("Jon bought ..."), so the prompt side tries each listed form of a
 prompt word too (``alternates``), at ``weights.IRREGULAR`` x its points (``Smart._match`` and
-``scoring``'s options alike). The index is not touched: ``paid`` keeps its own weight rather than
+``matching.score_index``'s options alike). The index is not touched: ``paid`` keeps its own weight rather than
 joining ``pay`` and ``payment`` (folding them together was measured and lost, docs/retrieval-eval.md).
 
 Left out: forms that are as often another word (``left``, ``ground``, ``wound``, ``rose``, ``shot``,

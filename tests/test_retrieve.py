@@ -55,3 +55,27 @@ def test_disabled_category_not_indexed(memory_root):
     write(memory_root, record("decision", "k", "kafka retention policy", ["kafka"]))
     (memory_root / "memory-config.json").write_text('{"categories": {"decision": {"enabled": false}}}')
     assert context_for_prompt({"prompt": "kafka retention please", "cwd": str(memory_root.parent.parent)}) is None
+
+
+def test_a_big_store_without_a_cache_is_built_in_the_background(memory_root, monkeypatch, capsys):
+    """A fresh clone of a big store: the hook hands the first build to a detached process and answers
+    nothing at once (reading every file could outlast the client's hook time-out); once the cache is
+    written, recall works. A store with a cache, or a small one, is never handed over."""
+    from team_memory.derived.cache import cache_path
+    from team_memory.recall import retrieve
+    for i in range(6):
+        write(memory_root, record("decision", f"kafka-{i}", f"Kafka retention rule {i}", ["kafka"]))
+    payload = {"prompt": "what is our kafka retention rule?", "cwd": str(memory_root.parent.parent)}
+    monkeypatch.setattr(retrieve, "COLD_FILES", 5)
+    assert not os.path.exists(cache_path(str(memory_root)))
+    assert context_for_prompt(payload) is None
+    assert "being built in the background" in capsys.readouterr().err
+    deadline = time.time() + 30
+    while not os.path.exists(cache_path(str(memory_root))) and time.time() < deadline:
+        time.sleep(0.05)
+    assert os.path.exists(cache_path(str(memory_root))), "the background build wrote no cache"
+    assert "Kafka retention rule" in context_for_prompt(dict(payload, session_id="later"))
+    monkeypatch.setattr(retrieve, "COLD_FILES", 6)  # six files: not over the bar
+    os.remove(cache_path(str(memory_root)))
+    assert "Kafka retention rule" in context_for_prompt(dict(payload, session_id="small"))
+    assert "background" not in capsys.readouterr().err

@@ -60,13 +60,13 @@ def test_a_planted_marker_link_or_folder_is_never_followed(tmp_path):
 
 
 def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
-    from team_memory.derived import drift as freshcache
+    from team_memory.derived import drift
     started = []
     monkeypatch.setattr("team_memory.base.detach.start_detached", lambda argv: started.append(argv[-1]) or True)
     memory_root.mkdir(parents=True, exist_ok=True)
-    assert freshcache.hand_over(str(memory_root), "os.path", "exists")
-    assert not freshcache.hand_over(str(memory_root), "os.path", "exists")
-    assert freshcache.hand_over(str(memory_root), "team_memory.derived.driftmarks", "finish_marks_in_background")
+    assert drift.hand_over(str(memory_root), "os.path", "exists")
+    assert not drift.hand_over(str(memory_root), "os.path", "exists")
+    assert drift.hand_over(str(memory_root), "team_memory.derived.driftmarks", "finish_marks_in_background")
     assert len(started) == 2
     assert (memory_root / ".cache" / ".gitignore").exists()  # the folder it made ignores itself
 
@@ -85,9 +85,9 @@ def test_a_finished_run_frees_the_marker_for_new_work(tmp_path):
 
 def test_the_started_process_releases_its_marker(memory_root):
     """A real detached start (a harmless function of the standard library): when it ends, the next may start."""
-    from team_memory.derived import drift as freshcache
+    from team_memory.derived import drift
     memory_root.mkdir(parents=True, exist_ok=True)
-    assert freshcache.hand_over(str(memory_root), "os.path", "exists")
+    assert drift.hand_over(str(memory_root), "os.path", "exists")
     marker = memory_root / ".cache" / "exists.starting"
     claimed = marker.stat().st_mtime_ns
     deadline = time.monotonic() + 30
@@ -95,7 +95,7 @@ def test_the_started_process_releases_its_marker(memory_root):
         time.sleep(0.05)
     assert marker.stat().st_mtime < time.time() - LIFETIME_S + GRACE_S  # released: free within GRACE_S
     time.sleep(GRACE_S + 0.1)
-    assert freshcache.hand_over(str(memory_root), "os.path", "exists")
+    assert drift.hand_over(str(memory_root), "os.path", "exists")
 
 
 import pytest  # noqa: E402

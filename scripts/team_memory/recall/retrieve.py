@@ -3,9 +3,13 @@
 Four steps, one module each: find the store (``enabled_store``: ``records.hookio``), make the
 derived files current (``derived.refresh.current_index``, never waiting), rank (``rank``), format
 (``block``). Memories already recalled in the session are held back
-(``dedupe``).
+(``dedupe``). A store with no machine cache yet and more than ``COLD_FILES`` memory files (a fresh
+clone of a big store) is built by a detached process instead: reading every file in the hook could
+outlast the client's hook time-out, which would kill it before the cache is written, prompt after prompt.
 """
 from __future__ import annotations
+
+import os
 
 from ..records.hookio import enabled_store
 from ..base.config import max_inject, warn
@@ -14,6 +18,7 @@ from .matching import get_strategy
 from .rank import rank
 
 MIN_PROMPT_CHARS = 10
+COLD_FILES = 2000  # about a second of reading on a 2-core machine; 10,000 took 5 s (docs/benchmarks.md)
 
 
 def prompt_of(payload: dict) -> str:
@@ -68,6 +73,12 @@ def context_for_prompt(payload: dict) -> str | None:
 def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: int):
     """``(hits, block or None, Recall or None)`` for the prompt."""
     from ..derived.refresh import current_index
+    if cold(memory_root, config):
+        from ..derived.drift import hand_over
+        hand_over(memory_root, __name__, "build_in_background")  # at most one at a time (its start gate)
+        warn(f"no memories recalled: this store's first index (over {COLD_FILES:,} memories) is being built "
+             "in the background; recall resumes once it is done")
+        return [], None, None
     index = current_index(memory_root, config)
     if not index.n:
         return [], None, None
@@ -84,3 +95,36 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
         marks = marks_for(memory_root, [(h.entry["path"], h.record) for h in hits])
     block = format_block(hits, config, output_budget(config), excerpt_chars(config), marks) or None
     return hits, block, recall
+
+
+def cold(memory_root: str, config: dict) -> bool:
+    """Whether the store has no machine cache yet and more than ``COLD_FILES`` memory files."""
+    from ..base.config import category_folders
+    from ..derived.cache import cache_path
+    if os.path.lexists(cache_path(memory_root)):
+        return False
+    count = 0
+    for folder in set(category_folders(config).values()):
+        path = os.path.join(memory_root, folder)
+        try:
+            if os.path.islink(path):
+                continue  # never followed (``derived.reader``)
+            with os.scandir(path) as entries:
+                count += sum(1 for entry in entries if entry.name.endswith(".json"))
+        except OSError:
+            continue
+        if count > COLD_FILES:
+            return True
+    return False
+
+
+def build_in_background(memory_root: str) -> int:
+    """What a cold prompt hands over (``derived.drift.hand_over``): the index and cache, built under the store
+    lock (this process may wait for a writer; the hook never does)."""
+    from ..base.config import load_config
+    from ..derived.refresh import rebuild_index
+    try:
+        rebuild_index(memory_root, load_config(memory_root), blocking=True, full=False)
+    except OSError:
+        return 1
+    return 0

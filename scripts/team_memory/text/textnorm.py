@@ -25,10 +25,8 @@ from __future__ import annotations
 from ..base.config import section
 from .tokens import STOP_WORDS as SEED_STOP_WORDS
 
-# The seed's list plus common English function words, number words (like "one" and "two":
-# "a three day trip" is about no memory with "three" in its title) and a few CJK function
-# words that carry no topic (question words, "do it" forms); extend or replace it with
-# ``retrieval.stop_words``.
+# The seed's list plus English function words, number words ("a three day trip" is about no memory
+# with "three" in its title) and CJK function words; ``retrieval.stop_words`` extends or replaces it.
 STOP_WORDS = SEED_STOP_WORDS | frozenset({
     "am", "as", "any", "all", "our", "ours", "us", "its", "his", "her", "their", "them", "there", "here",
     "than", "some", "such", "only", "own", "same", "other", "more", "most", "again", "now", "still",
@@ -58,6 +56,7 @@ FOLD_MIN = 4  # ASCII words shorter than this are left as they are
 
 _HANGUL, _HIRAGANA, _KATAKANA, _HAN, _WORD, _JOIN, _OTHER = range(7)
 _JOINERS = frozenset("_-./")
+_TO_UNDERSCORE = {ord(ch): "_" for ch in _JOINERS}
 _CJK = frozenset({_HANGUL, _HIRAGANA, _KATAKANA, _HAN})
 _class_cache: dict = {}
 
@@ -131,25 +130,13 @@ def identifier_forms(raw: str) -> list:
     raw = raw.strip("".join(_JOINERS))
     if not raw:
         return []
-    parts = [p for p in _split_joiners(raw) if p]
+    parts = [p for p in raw.translate(_TO_UNDERSCORE).split("_") if p]
     pieces = [piece for part in parts for piece in split_case(part)]
     forms = [raw.casefold()]
     if len(pieces) > 1:
         forms.extend(p.casefold() for p in pieces)
         forms.append("".join(pieces).casefold())
     return forms
-
-
-def _split_joiners(raw: str) -> list:
-    out, cur = [], []
-    for ch in raw:
-        if ch in _JOINERS:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return out
 
 
 def cjk_forms(run: str, cls: int) -> list:
@@ -226,11 +213,8 @@ def normalize(text: str) -> str:
 
 
 def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """The match tokens of ``text`` grouped by the run they came from, in text order.
-
-    A group is a list: the whole identifier or CJK run first (when kept), then its
-    parts or bigrams. A token appears in the first group that yields it only.
-    """
+    """The match tokens of ``text`` grouped by the run they came from, in text order: the whole identifier
+    or CJK run first (when kept), then its parts or bigrams; a token only in the first group that yields it."""
     text = nfkc(text)
     seen: set = set()
     groups = []
@@ -264,12 +248,9 @@ def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """Two neighbouring plain words written as one: ``sleep current`` -> ``sleepcurrent``.
-
-    An identifier gives its parts joined (``sleep-current`` -> ``sleepcurrent``), so a
-    prompt that spells a compound tag as two words meets it whole. Only letter-and-digit
-    words side by side (only spaces between them), stop words included (``no data``).
-    """
+    """Two neighbouring plain words written as one (``sleep current`` -> ``sleepcurrent``), so a prompt that
+    spells a compound tag as two words meets it whole. Letter-and-digit words with only spaces between
+    them, stop words included (``no data``)."""
     text = nfkc(text)
     out, last, last_end = [], None, -1
     i = 0

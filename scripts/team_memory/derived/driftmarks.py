@@ -1,18 +1,12 @@
 """Stale marks computed from git: which memories' related files changed since, or are gone.
 
-For every active memory with ``related_files`` (normalised: ``records.relpaths``), the commits
-that touched a file one of its entries names after it was last vouched for, and the entries
-that name nothing any more (``filechanges`` holds the rule). ``Item`` is one memory and its
-verdict, with the suffix the hooks print; ``Assessment`` all of them.
-
-One ``git log`` over the whole range (since the oldest such ``updated_at``, at most
-``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
-``git ls-files`` when a folder or glob entry needs it: never one call per memory
-(``base.gitlog`` says how git is run). Without git, outside a repository or before the first
-commit, nothing is marked. The result goes to ``.cache/stale.json`` (``drift`` reads
-it), keyed to HEAD as read from git's files and to every (entry path, ``updated_at``,
-related entries): the CLI (``review``, ``doctor``, ``stats``) recomputes when the key is out
-of date, the prompt hook hands that to ``finish_marks_in_background``.
+``Item`` is one active memory with ``related_files`` and its verdict (``filechanges`` holds the rule);
+``Assessment`` all of them. One ``git log`` over the whole range (since the oldest such ``updated_at``,
+at most ``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
+``git ls-files`` when a folder or glob entry needs it: never one call per memory. Without git, outside
+a repository or before the first commit, nothing is marked. The result goes to ``.cache/stale.json``
+(``drift`` reads it), keyed to HEAD and to every memory's entry key: the CLI recomputes when the key is
+out of date, the prompt hook hands that to ``finish_marks_in_background``.
 """
 from __future__ import annotations
 
@@ -77,8 +71,8 @@ class Item:
 
 
 def memory_items(memory_root: str, config: dict, records=None) -> list:
-    """An ``Item`` for every active memory with at least one usable related entry (of ``records``,
-    ``(category, path, record)`` already read, else of every record in the store)."""
+    """An ``Item`` for every active memory with a usable related entry (of ``records``, ``(category, path,
+    record)``, else of every record in the store)."""
     from ..records.store import iter_records, project_root_of, record_status
     project = project_root_of(memory_root)
     items = []
@@ -92,8 +86,8 @@ def memory_items(memory_root: str, config: dict, records=None) -> list:
 
 
 class Assessment:
-    """Every memory's verdict: ``head`` (as git's files name it), ``git`` (could it be asked),
-    ``complete`` (False when git's output was cut short by a bound), ``items``."""
+    """Every memory's verdict: ``head``, ``git`` (could it be asked), ``complete`` (False when git's output
+    was cut short by a bound), ``items``."""
 
     def __init__(self, head, git: bool, complete: bool, items: list):
         self.head, self.git, self.complete, self.items = head, git, complete, items
@@ -154,12 +148,9 @@ def is_current(memory_root: str, items: list) -> bool:
 
 def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None,
                   items=None):
-    """The current ``Assessment`` when it had to be worked out (and is now stored), else None
-    (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
-
-    Where the marks cannot be stored (a read-only checkout, a ``.cache`` that is a link) they
-    are worked out all the same and not stored. ``LockBusy`` (``blocking=False``) when another
-    process is computing them.
+    """The current ``Assessment`` when it had to be worked out (and is now stored, where it can be), else
+    None (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
+    ``LockBusy`` (``blocking=False``) when another process is computing them.
     """
     from ..base.fsutil import store_lock
     from .cache import cache_folder
@@ -191,7 +182,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
 
 def current_marks(memory_root: str, config: dict, records=None) -> dict:
     """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
-    ``records``: every ``(category, path, record)`` of the store, when the caller read them already."""
+    ``records``: every ``(category, path, record)`` of the store, when the caller has them."""
     from .drift import stale_marks
     items = memory_items(memory_root, config, records)
     found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
@@ -201,8 +192,7 @@ def current_marks(memory_root: str, config: dict, records=None) -> dict:
 
 
 def finish_marks_in_background(memory_root: str) -> int:
-    """What the prompt hook hands over: recompute the marks if still out of date. Leaves at once
-    when another process is at it (its lock is held)."""
+    """What the prompt hook hands over: recompute the marks if still out of date, unless another process is at it."""
     from ..base.config import load_config
     from ..base.fsutil import LockBusy
     try:

@@ -1,35 +1,22 @@
-"""Writing the file map (``filemap``, which also describes its format and reads it for the hook).
-
-``write_map`` replaces ``<store>/.cache/files.map`` atomically, in the ``.cache`` folder that is
-never a link (``cache.cache_folder``); its caller (``refresh``) holds the store
-lock.
-"""
+"""Writing the file map (``filemap`` describes its format and reads it for the hook)."""
 from __future__ import annotations
 
 import os
 
 from ..records.relpaths import literal_prefix
-from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, parse_head, map_path
+from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, map_path
+
 
 def key_of(entry: str) -> str:
     """Where a lookup finds ``entry`` (see the module doc): the folders before its first glob segment."""
     return literal_prefix(entry)
 
 
-def map_lines(related: dict) -> list:
-    """``{memory path: [entries]}`` -> the map's lines (bytes, sorted, without line ends)."""
-    lines = set()
-    for memory, entries in related.items():
-        if "\t" in memory or "\n" in memory:
-            continue
-        for entry in entries:
-            lines.add(f"{key_of(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape"))
-    return sorted(lines)
-
-
 def encode_map(related: dict) -> bytes:
     """The map's bytes for ``related`` (``{memory path: [entries]}``; the format: ``filemap``)."""
-    lines = map_lines(related)
+    lines = sorted({f"{key_of(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape")
+                    for memory, entries in related.items() if "\t" not in memory and "\n" not in memory
+                    for entry in entries})
     index, offset, block_start, segments = [], 0, None, set()
     for line in lines:
         key = line[:line.index(b"\t")]
@@ -45,7 +32,8 @@ def encode_map(related: dict) -> bytes:
 
 
 def write_map(memory_root: str, related: dict) -> None:
-    """Replace the map with one built from ``related`` (``{memory path: [entries]}``). Under the store lock."""
+    """Replace the map (atomically, in a ``.cache`` that is never a link) with one built from ``related``
+    (``{memory path: [entries]}``). The caller holds the store lock."""
     from ..base.config import warn
     from ..base.fsutil import atomic_write_bytes
     from .cache import cache_folder

@@ -4,7 +4,7 @@ Derived, git-ignored: one file, rewritten whole under the store lock (``refresh`
 without a lock; without a usable file the same bytes are built in memory (``encode``). UTF-8 text::
 
     team-memory cache 6
-    <header: JSON object>    format, config, text_policy, version (of the tokens), count,
+    <header: JSON object>    config, text_policy, version (of the tokens), count,
                              written_ns, folders {folder: mtime_ns}, index (index.md's stamp),
                              files {folder: [names, ctime_ns per name]}, categories {name: [first id, count]}
     <stamps: JSON object>    {folder: [[inode, mtime_ns, size, id], ...]} in the order of the header's names
@@ -85,11 +85,12 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
     """The cache's bytes. ``items``: ``[entry, time, [tag, title, body tokens], related]`` in index order."""
     dumps = fastjson.dumps
     n = len(items)
-    header = dict(header, count=n, categories=_category_runs(items))
     lines = []
     postings: dict = {}  # token -> [tag ids, title ids, body ids]
     surface = set()
+    categories: dict = {}  # category -> [first id, count]
     for i, (entry, when, tokens, related) in enumerate(items):
+        categories.setdefault(entry["category"], [i, 0])[1] += 1
         lines.append(b"e%07d\t" % i + dumps([entry["category"], entry["title"], entry["path"], entry["tags"], when,
                                              *tokens, related]).encode("utf-8"))
         seen = set()
@@ -106,16 +107,9 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
         lines.append(("t%s\t%s" % (token, "\t".join(tiers))).encode("utf-8"))
     lines.append(("v\t" + " ".join(sorted(surface))).encode("utf-8"))
     lines.sort()
+    header = dict(header, count=n, categories=categories)
     return b"".join([MAGIC, dumps(header).encode("utf-8"), b"\n", dumps(stamps).encode("utf-8"), b"\n",
                      b"\n".join(lines), b"\n"])
-
-
-def _category_runs(items: list) -> dict:
-    runs: dict = {}
-    for i, item in enumerate(items):
-        run = runs.setdefault(item[0]["category"], [i, 0])
-        run[1] += 1
-    return runs
 
 
 def read_header(data: bytes):

@@ -3,22 +3,15 @@
 ``tokenize(text, stop_words)`` returns the set of match tokens of ``text``:
 
 1. NFKC, so full-width and compatibility forms become their plain letters;
-2. the text is cut into runs by script: Hangul, hiragana, katakana and Han
-   runs each give their character bigrams plus the whole run (a lone Han
-   character is kept: in Japanese it is often a word between kana); any
-   other letters, digits and combining marks form words, joined into one
-   identifier by ``_ - . /`` (``src/app.py``, ``user_id``, ``pkg.mod``);
-3. an identifier gives its whole (case-folded), its parts split at ``_ - . /``
-   and at case changes (``ImportError`` -> ``import``, ``error``;
-   ``HTTPServer`` -> ``http``, ``server``), and its parts joined
-   (``import_error`` -> ``importerror``), so each spelling meets the others;
-4. case folding, then stop words are dropped and tokens under 2 characters
-   too (a lone Han character excepted);
-5. ASCII words of 4+ letters are folded to a light stem (``fold``): plurals,
-   ``-ing``, ``-ed``, ``-tion``, ``-ment`` and a final ``e``, the same on both
-   sides of a match, so ``fixing``, ``fixes`` and ``fixed`` all meet ``fix``.
-
-Everything is deterministic and standard library only.
+2. the text is cut into runs by script: Hangul, hiragana, katakana and Han runs each give their
+   character bigrams plus the whole run (a lone Han character is kept: in Japanese it is often a word
+   between kana); other letters, digits and combining marks form words, joined into one identifier by
+   ``_ - . /`` (``src/app.py``, ``user_id``);
+3. an identifier gives its whole, its parts split at ``_ - . /`` and at case changes (``HTTPServer`` ->
+   ``http``, ``server``), and its parts joined (``import_error`` -> ``importerror``);
+4. case folding; stop words and tokens under 2 characters (a lone Han character excepted) are dropped;
+5. ASCII words of 4+ letters are folded to a light stem (``fold``) on both sides of a match, so
+   ``fixing``, ``fixes`` and ``fixed`` all meet ``fix``.
 """
 from __future__ import annotations
 

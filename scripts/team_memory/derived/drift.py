@@ -4,7 +4,7 @@ A memory is *stale* when files it names in ``related_files`` changed in git afte
 (or are gone). ``driftmarks`` works that out with git (the CLI, or a detached background process);
 this module only reads what was stored: one small bounded file read, through no link. The file::
 
-    {"format": 1,
+    {"format": 2,
      "head": "<the commit HEAD named when the marks were computed, or null>",
      "seen": ["<entry key>", ...],           # every active memory with related files
      "seen_all": true,                       # false when there were too many to list
@@ -57,11 +57,9 @@ def load_marks(memory_root: str) -> dict | None:
 
 def _indices(value, size: int):
     """``value`` as distinct indices below ``size``, or None when it is anything else."""
-    if not isinstance(value, list) or len(value) > size:
-        return None
-    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in value):
-        return None
-    return value if len(set(value)) == len(value) else None
+    ok = (isinstance(value, list) and len(value) <= size
+          and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in value))
+    return value if ok and len(set(value)) == len(value) else None
 
 
 def _number(value):

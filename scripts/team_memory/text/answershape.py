@@ -84,10 +84,8 @@ def _is_number(word: str) -> bool:
 
 def _leading_number(word: str) -> tuple:
     """``("12", "pm")`` for ``12pm``, ``("3", "")`` for ``3``, ``("", word)`` when it starts with no digit."""
-    k = 0
-    while k < len(word) and word[k].isdigit():
-        k += 1
-    return word[:k], word[k:]
+    rest = word.lstrip("0123456789")
+    return word[:len(word) - len(rest)], rest
 
 
 def holds_shape(shape: str, text: str) -> bool:

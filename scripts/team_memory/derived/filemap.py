@@ -15,12 +15,10 @@ one line per (active memory, ``related_files`` entry): ``entry`` as ``relpaths.n
 finds the line: a file or folder entry without its trailing ``/``, a glob's literal folders (``""`` for
 a glob at the top, such as ``**/*.sql``).
 
-The lines are cut into blocks of about ``BLOCK_BYTES``; the block index gives each block's first key
-and its offset from the first line. A lookup for ``a/b/c.py`` reads the head (``HEAD_BYTES``): when no
-key starts with ``a`` and none is ``""``, that is all. Otherwise it reads the blocks where the lines
-keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` start (``\\t`` sorts before every character an entry may
-hold, so a key's lines are together) and matches each entry against the whole path (``relpaths.matches``):
-a few small reads whatever the map's size, at most ``MAX_TESTED`` lines matched.
+The block index gives the first key and offset of each block of about ``BLOCK_BYTES``. A lookup for
+``a/b/c.py`` reads the head; unless a first segment is ``a`` or ``""``, that is all. Otherwise it reads
+the blocks where the lines keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` start (``\\t`` sorts first, so a
+key's lines are together) and matches each entry against the whole path: a few small reads at any size.
 """
 from __future__ import annotations
 
@@ -77,10 +75,7 @@ def head_is_sound(memory_root: str) -> bool:
     except OSError:  # none, or a link or a folder by that name: never read, and a rebuild could not replace it
         return True
     try:
-        try:
-            parse_head(os.pread(fd, HEAD_BYTES, 0))
-        except _Short as short:  # a longer block index: read it whole (a head longer than the file is no map)
-            parse_head(os.pread(fd, short.args[0], 0))
+        read_head(fd)
     except (OSError, ValueError, ArithmeticError):
         return False
     finally:
@@ -90,6 +85,14 @@ def head_is_sound(memory_root: str) -> bool:
 
 class _Short(ValueError):
     """The first read did not hold the whole block index: ``args[0]`` bytes do."""
+
+
+def read_head(fd: int):
+    """``parse_head`` of an open map; a block index longer than ``HEAD_BYTES`` is read whole."""
+    try:
+        return parse_head(os.pread(fd, HEAD_BYTES, 0))
+    except _Short as short:  # (a head longer than the file is no map)
+        return parse_head(os.pread(fd, short.args[0], 0))
 
 
 def lookup(cwd: str, paths: list):
@@ -219,12 +222,7 @@ def memories_for(memory_root: str, paths: list) -> list:
 
 def _candidates(fd: int, paths: list) -> list:
     """``[(path, b"<entry>\\t<memory>")]`` of the lines keyed by each path or a folder above it."""
-    head = os.pread(fd, HEAD_BYTES, 0)
-    try:
-        segments, keys, offsets, body = parse_head(head)
-    except _Short as short:
-        head = os.pread(fd, short.args[0], 0)
-        segments, keys, offsets, body = parse_head(head)
+    segments, keys, offsets, body = read_head(fd)
     out = []
     for path in paths:
         parts = path.split("/")

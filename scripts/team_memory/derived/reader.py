@@ -6,10 +6,10 @@ import os
 from ..base.config import category_enabled, warn
 from ..base.model import display_name
 from ..base.safefs import open_read
-from ..base.sanitize import TITLE_MAX
-from ..records.exposure import name_is_shown, recall_title, shown_message, shown_name, shown_tag
+from ..records.exposure import name_is_shown, shown_message, shown_name
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status
 from ..records.times import record_time
+from .index import entry_from_record
 
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
 
@@ -48,11 +48,10 @@ def _skipped(path: str, memory_root: str, exc: Exception) -> None:
 
 
 class Reader:
-    """Turns memory files into index items ``[entry, time, tokens, related]``, with the tag clean-up memoised."""
+    """Turns memory files into index items ``[entry, time, tokens, related]``."""
 
     def __init__(self, memory_root: str, config: dict, features):
         self.memory_root, self.config, self.features = memory_root, config, features
-        self.tags: dict = {}
         self.prefix: dict = {}
 
     def read(self, category: str, folder: str, name: str):
@@ -93,19 +92,11 @@ class Reader:
         return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
 
     def entry(self, category: str, folder: str, name: str, record: dict):
-        tags = []
-        raw_tags = record.get("tags")
-        for tag in raw_tags if isinstance(raw_tags, list) else []:
-            if isinstance(tag, str):
-                clean = self.tags.get(tag)
-                if clean is None:
-                    clean = self.tags[tag] = shown_tag(tag)  # hidden before it is cleaned
-                if clean and clean not in tags:
-                    tags.append(clean)
-        title = recall_title(record["title"], TITLE_MAX)
-        if not title or not name_is_shown(name):  # a hostile file name is never printed (validate reports it)
+        """``index.entry_from_record``; None for a record without a title or a file name never shown."""
+        entry = entry_from_record(self.memory_root, category, os.path.join(self.memory_root, folder, name), record)
+        if not entry["title"] or not name_is_shown(name):  # a hostile file name is never printed (validate reports it)
             return None
-        return {"category": display_name(category), "title": title, "path": self.path_of(folder, name), "tags": tags}
+        return entry
 
     def path_of(self, folder: str, name: str) -> str:
         """The index path of the file ``name`` of ``folder`` (``.claude/memory/<folder>/<name>``)."""

@@ -7,14 +7,9 @@ from ..records.relpaths import literal_prefix
 from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, map_path
 
 
-def key_of(entry: str) -> str:
-    """Where a lookup finds ``entry`` (see the module doc): the folders before its first glob segment."""
-    return literal_prefix(entry)
-
-
 def encode_map(related: dict) -> bytes:
     """The map's bytes for ``related`` (``{memory path: [entries]}``; the format: ``filemap``)."""
-    lines = sorted({f"{key_of(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape")
+    lines = sorted({f"{literal_prefix(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape")
                     for memory, entries in related.items() if "\t" not in memory and "\n" not in memory
                     for entry in entries})
     index, offset, block_start, segments = [], 0, None, set()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 
-from ..records.relpaths import literal_prefix
+from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT, read_regular
+from ..records.relpaths import is_glob, literal_prefix, matches
 
 MAX_SPECS = 1000
 IGNORE_REVS = ".git-blame-ignore-revs"
@@ -20,7 +21,6 @@ MAX_IGNORE_REVS_BYTES = 1024 * 1024
 def ignored_revisions(top: str) -> set:
     """The full hashes ``.git-blame-ignore-revs`` at the repository's top lists: the mass reformatting a team
     tells ``git blame`` to look past changes no memory's meaning."""
-    from ..base.safefs import read_regular
     try:
         data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
     except OSError:
@@ -45,7 +45,6 @@ def pathspecs(items: list, store: str) -> list:
 
 def count_commits(items: list, commits: list, store_prefix: str) -> None:
     """Fill each item's counting commits and changed files (``commits`` newest first)."""
-    from ..records.relpaths import is_glob, matches
     plain, globs = {}, []
     for item in items:
         for entry in item.entries:
@@ -83,7 +82,6 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
 def find_missing(items: list, project: str) -> bool:
     """Fill each item's missing entries: an exact path missing from the work tree (never behind a link), a
     folder or glob matching no tracked file. False when a folder or glob could not be checked."""
-    from ..records.relpaths import is_glob, matches
     tracked = folders = None
     checked = {}
     complete = True
@@ -127,7 +125,6 @@ def _tracked(project: str):
 def exists_unlinked(project: str, entry: str):
     """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
     is a link: what lies behind it is outside what git tracks, and is not looked at."""
-    from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT
     parts = entry.split("/")
     here = project
     for n, part in enumerate(parts):

@@ -17,9 +17,9 @@ import os
 import time
 
 from ..base.config import category_folders
-from ..base.fsutil import LockBusy, store_lock
+from ..base.fsutil import LockBusy, atomic_write_bytes, atomic_write_text, store_lock
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
-from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_path, read_stamps
+from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode, read_stamps
 
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
 RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
@@ -135,7 +135,6 @@ def current_index(memory_root: str, config: dict, trust: bool = True) -> Index:
 
 def index_in_memory(memory_root: str, config: dict, old=None) -> Index:
     """The store's ``Index`` built from the JSON files, nothing written (``old``: cache bytes to reuse)."""
-    from .cache import encode
     return Index(encode(*_build(memory_root, config, old)[:3]))
 
 
@@ -215,8 +214,6 @@ def _build(memory_root: str, config: dict, old=None):
 
 def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
     """Rebuild and write ``index.md``, the file map and the cache (the caller holds the store lock)."""
-    from ..base.fsutil import atomic_write_bytes, atomic_write_text
-    from .cache import cache_folder, encode
     from .filemapwrite import write_map
     header, stamps, items, text = _build(memory_root, config, old)
     atomic_write_text(os.path.join(memory_root, INDEX_NAME), text, durable=False)

@@ -1,8 +1,6 @@
 """Writing the file map (``filemap`` describes its format and reads it for the hook)."""
 from __future__ import annotations
 
-import os
-
 from ..records.relpaths import literal_prefix
 from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, map_path
 

@@ -2,7 +2,7 @@
 
 Recall by file (the PostToolUse hook) asks "which memories are about ``app/session.py``?" on every
 Read, Edit and Write, without listing the store or reading a memory file. ``refresh`` writes the map
-with the other derived files (``filemapwrite``); the hook reads it without a lock. UTF-8 text::
+with the other derived files (``write_map``); the hook reads it without a lock. UTF-8 text::
 
     team-memory file map 2
     <size of the first segments> <size of the block index>   (in bytes)
@@ -27,7 +27,7 @@ import os
 
 MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
 MAGIC = b"team-memory file map 2\n"
-MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (``filemapwrite`` warns) and never read
+MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (``refresh.write_map`` warns) and never read
 MAX_TESTED = 2000  # lines matched against one path at most (a teammate's thousands of top-level globs)
 MAX_PATHS = 8  # paths of one tool call looked up
 BLOCK_BYTES = 4096  # lines per block of the index (a lookup reads about one block per folder level)

@@ -36,12 +36,8 @@ def entry_from_record(memory_root: str, category: str, path: str, record: dict) 
             if tag and tag not in tags:
                 tags.append(tag)
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
-    return {
-        "category": display_name(category),
-        "title": recall_title(record["title"], TITLE_MAX),
-        "path": rel,
-        "tags": tags,
-    }
+    return {"category": display_name(category), "title": recall_title(record["title"], TITLE_MAX), "path": rel,
+            "tags": tags}
 
 
 def format_index_line(entry: dict) -> str:

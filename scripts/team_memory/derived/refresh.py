@@ -1,4 +1,4 @@
-"""Keeping ``index.md``, the machine cache and the file map in step with the JSON files.
+"""Keeping ``index.md``, the machine cache and the file map in step with the JSON files (and writing them).
 
 ``current_index`` is every reader's call (the hooks' too): the cache when current, else rebuilt under
 the store lock when it is free, else built in memory; it never waits. Writers call ``apply_changes``
@@ -16,10 +16,11 @@ from __future__ import annotations
 import os
 import time
 
-from ..base.config import category_folders
+from ..base.config import category_folders, warn
 from ..base.fsutil import LockBusy, atomic_write_bytes, atomic_write_text, store_lock
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
 from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode, read_stamps
+from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, head_is_sound, map_path
 
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
 RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
@@ -77,7 +78,6 @@ def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True)
     written = header.get("written_ns")
     if not (_suits(header, config) and isinstance(written, int) and header.get("index") == _index_stamp(memory_root)):
         return False
-    from .filemap import head_is_sound, map_path
     if not os.path.lexists(map_path(memory_root)) or not head_is_sound(memory_root):
         return False
     folders, files = header.get("folders"), header.get("files")
@@ -214,7 +214,6 @@ def _build(memory_root: str, config: dict, old=None):
 
 def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
     """Rebuild and write ``index.md``, the file map and the cache (the caller holds the store lock)."""
-    from .filemapwrite import write_map
     header, stamps, items, text = _build(memory_root, config, old)
     atomic_write_text(os.path.join(memory_root, INDEX_NAME), text, durable=False)
     header["index"] = _index_stamp(memory_root)
@@ -223,6 +222,38 @@ def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
     cache_folder(memory_root)
     atomic_write_bytes(cache_path(memory_root), data)  # a temp file in .cache, fsync, os.replace
     return data
+
+
+def encode_map(related: dict) -> bytes:
+    """The file map's bytes for ``related`` (``{memory path: [entries]}``; the format: ``filemap``)."""
+    from ..records.relpaths import literal_prefix  # (a prompt whose cache is current writes no map)
+    lines = sorted({f"{literal_prefix(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape")
+                    for memory, entries in related.items() if "\t" not in memory and "\n" not in memory
+                    for entry in entries})
+    index, offset, block_start, segments = [], 0, None, set()
+    for line in lines:
+        key = line[:line.index(b"\t")]
+        segments.add(key.split(b"/", 1)[0])
+        if block_start is None or offset - block_start >= BLOCK_BYTES:
+            block_start = offset
+            index.append(key + b"\t%d\n" % offset)
+        offset += len(line) + 1
+    seg_bytes = b"\t".join(sorted(segments)) + b"\n" if segments else b""
+    index_bytes = b"".join(index)
+    return (MAGIC + b"%d %d\n" % (len(seg_bytes), len(index_bytes)) + seg_bytes + index_bytes
+            + b"".join(line + b"\n" for line in lines))
+
+
+def write_map(memory_root: str, related: dict) -> None:
+    """Replace the file map (atomically, in a ``.cache`` that is never a link) with one built from ``related``
+    (``{memory path: [entries]}``). The caller holds the store lock."""
+    data = encode_map(related)
+    if len(data) > MAX_MAP_BYTES:
+        warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
+             f"until fewer related_files entries are stored")
+        data = encode_map({})
+    cache_folder(memory_root)
+    atomic_write_bytes(map_path(memory_root), data, durable=False)
 
 
 def rebuild_index(memory_root: str, config: dict, full: bool = True) -> int:

@@ -184,3 +184,14 @@ def transcript_line(role: str, text: str = "", tools=(), **extra) -> str:
     line = {"type": role, "message": {"role": role, "content": content}, "sessionId": "s"}
     line.update(extra)
     return json.dumps(line) + "\n"
+
+
+def read_index(memory_root: str) -> list | None:
+    """The parsed entries of ``index.md``; None if it cannot be read (never through a link)."""
+    from team_memory.base.safefs import read_regular
+    from team_memory.derived.index import index_path, parse_index_line
+    try:
+        text = read_regular(index_path(memory_root), 256 * 1024 * 1024)[0].decode("utf-8", "replace")
+    except OSError:
+        return None
+    return [e for e in map(parse_index_line, text.splitlines()) if e is not None]

@@ -4,13 +4,40 @@ The product ranks with ``recall.matching.Smart``; ``seed_results`` gives what th
 each prompt, in the shape ``recall.evaluate.metrics`` reads."""
 from __future__ import annotations
 
-from team_memory.base.config import category_descriptions, load_config, max_inject
+import os
+
+from team_memory.base.config import category_descriptions, category_enabled, load_config, max_inject
 from team_memory.base.model import display_name
 from team_memory.cli.viewdupes import score_entry
-from team_memory.derived.index import build_entries
+from team_memory.derived.index import entry_from_record
 from team_memory.recall.evaluate import in_split, load_folder, memory_id
 from team_memory.recall.rank import PRIORITY
+from team_memory.records.store import record_status
 from team_memory.text.tokens import tokenize
+
+
+def build_entries(memory_root: str, config: dict, bodies: dict | None = None) -> list:
+    """Index entries for every active memory of an enabled category, in index order.
+
+    With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``features.derive_body_tokens``).
+    """
+    from team_memory.records.exposure import name_is_shown
+    from team_memory.records.store import iter_records
+    if bodies is not None:
+        from team_memory.text.features import derive_body_tokens
+        from team_memory.text.textnorm import stop_words_for
+        stop_words = stop_words_for(config)
+    entries = []
+    for category, path, record in iter_records(memory_root, config):
+        if record_status(record) != "active" or not category_enabled(config, category):
+            continue
+        entry = entry_from_record(memory_root, category, path, record)
+        if entry["title"] and name_is_shown(os.path.basename(path)):
+            entries.append(entry)
+            if bodies is not None:
+                bodies[entry["path"]] = derive_body_tokens(record, stop_words)
+    entries.sort(key=lambda e: (e["category"], e["title"].lower(), e["path"]))
+    return entries
 
 
 def score_description(prompt_words: set, description_tokens: set) -> int:

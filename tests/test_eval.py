@@ -207,7 +207,7 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
     import sys
     from team_memory.base.config import load_config
     from team_memory.recall.evaluate import load_folder, memory_id
-    from team_memory.derived.index import build_entries
+    from seed_scorer import build_entries
     from team_memory.recall.matching import Smart
     folder = EVAL
     if name != "harbor":

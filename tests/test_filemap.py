@@ -14,7 +14,7 @@ import pytest
 from helpers import REPO, record, run_cli, write
 from team_memory.derived import cache as cachemod
 from team_memory.derived.filemap import MAGIC, MAP_REL, map_path, memories_for
-from team_memory.derived.filemapwrite import key_of, write_map
+from team_memory.derived.refresh import write_map
 from team_memory.records import relpaths
 from team_memory.recall.byfile import MAX_CHARS, file_block
 
@@ -29,8 +29,8 @@ def _entry(rng: random.Random) -> str:
 @pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
 @pytest.mark.parametrize("block,head", [(4096, 16384), (100, 64)])
 def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypatch, block, head):
-    from team_memory.derived import filemap, filemapwrite
-    monkeypatch.setattr(filemapwrite, "BLOCK_BYTES", block)  # small: many blocks, an index longer than the first read
+    from team_memory.derived import filemap, refresh
+    monkeypatch.setattr(refresh, "BLOCK_BYTES", block)  # small: many blocks, an index longer than the first read
     monkeypatch.setattr(filemap, "HEAD_BYTES", head)
     rng = random.Random(5)
     memory_root = tmp_path / "p" / ".claude" / "memory"
@@ -44,7 +44,7 @@ def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypa
         parts = line.split("\t")
         if len(parts) == 3:
             back.setdefault(parts[2], []).append(parts[1])
-    assert back == {m: sorted(e, key=lambda x: (key_of(x), x)) for m, e in related.items()}
+    assert back == {m: sorted(e, key=lambda x: (relpaths.literal_prefix(x), x)) for m, e in related.items()}
     for _ in range(400):
         path = "/".join(rng.choice(NAMES) for _ in range(rng.randint(1, 4)))
         expected = {m for m, entries in related.items() if any(relpaths.matches(e, path) for e in entries)}

@@ -6,7 +6,8 @@ import time
 
 from helpers import record, write
 from team_memory.base.config import load_config
-from team_memory.derived.index import build_entries, index_path, parse_index_line, resolve_entry_path
+from seed_scorer import build_entries
+from team_memory.derived.index import index_path, parse_index_line, resolve_entry_path
 from team_memory.derived.refresh import current_entries, index_is_outdated, rebuild_index
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from helpers import REPO, record, run_cli, run_hook, write
 from team_memory.derived.filemap import memories_for
-from team_memory.derived.filemapwrite import encode_map
+from team_memory.derived.refresh import encode_map
 
 POST = "post_tool_use.py"
 PROMPT = "user_prompt_submit.py"

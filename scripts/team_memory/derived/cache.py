@@ -1,12 +1,10 @@
 """The machine cache, ``.claude/memory/.cache/retrieval.bin``, and ``Index``, the one index recall scores over.
 
-Derived, git-ignored, never the truth: one file, rewritten whole under the store lock
-(``refresh``), read whole by the hooks without a lock. The same bytes are built in memory
-when there is no usable file (``encode``), so recall always scores one kind of index.
-UTF-8 text, ``\\n`` line ends::
+Derived, git-ignored: one file, rewritten whole under the store lock (``refresh``), read by the hooks
+without a lock; without a usable file the same bytes are built in memory (``encode``). UTF-8 text::
 
     team-memory cache 6
-    <header: JSON object>    format, config, text_policy, version (of the tokens), count,
+    <header: JSON object>    config, text_policy, version (of the tokens), count,
                              written_ns, folders {folder: mtime_ns}, index (index.md's stamp),
                              files {folder: [names, ctime_ns per name]}, categories {name: [first id, count]}
     <stamps: JSON object>    {folder: [[inode, mtime_ns, size, id], ...]} in the order of the header's names
@@ -15,11 +13,10 @@ UTF-8 text, ``\\n`` line ends::
     t<token>\\t<tag ids>\\t<title ids>\\t<body ids>    ids "," joined, or "x" and a hex bitmap
     v\\t<the tag and title tokens, " " joined>
 
-The lines after the stamps are sorted as bytes, so one line is found by bisecting the bytes
-(``seek``), never by splitting them all: a prompt parses the header and the lines of its own
-words. Ids are index positions. The file is a thing anyone can commit: every line is checked
-as it is parsed (``CacheInvalid``), and a path in it is only ever a key (``index.resolve_entry_path``
-decides what a path may open).
+The lines after the stamps are sorted as bytes, so a line is found by bisecting them (``seek``): a prompt
+parses the header and the lines of its own words. Ids are index positions. Anyone can commit the file:
+every line is checked as it is parsed (``CacheInvalid``), and a path in it is only ever a key
+(``index.resolve_entry_path`` decides what a path may open).
 """
 from __future__ import annotations
 
@@ -44,7 +41,7 @@ def cache_path(memory_root: str) -> str:
 
 
 def cache_folder(memory_root: str) -> str:
-    """``<store>/.cache``, created if missing; never a link (``safefs.UnsafePath``), never written through one."""
+    """``<store>/.cache``, created if missing (with its ``.gitignore``); never a link, never written through one."""
     from ..base.safefs import make_dir, open_create
     folder = make_dir(os.path.join(memory_root, CACHE_DIR))
     try:
@@ -88,11 +85,12 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
     """The cache's bytes. ``items``: ``[entry, time, [tag, title, body tokens], related]`` in index order."""
     dumps = fastjson.dumps
     n = len(items)
-    header = dict(header, count=n, categories=_category_runs(items))
     lines = []
     postings: dict = {}  # token -> [tag ids, title ids, body ids]
     surface = set()
+    categories: dict = {}  # category -> [first id, count]
     for i, (entry, when, tokens, related) in enumerate(items):
+        categories.setdefault(entry["category"], [i, 0])[1] += 1
         lines.append(b"e%07d\t" % i + dumps([entry["category"], entry["title"], entry["path"], entry["tags"], when,
                                              *tokens, related]).encode("utf-8"))
         seen = set()
@@ -109,16 +107,9 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
         lines.append(("t%s\t%s" % (token, "\t".join(tiers))).encode("utf-8"))
     lines.append(("v\t" + " ".join(sorted(surface))).encode("utf-8"))
     lines.sort()
+    header = dict(header, count=n, categories=categories)
     return b"".join([MAGIC, dumps(header).encode("utf-8"), b"\n", dumps(stamps).encode("utf-8"), b"\n",
                      b"\n".join(lines), b"\n"])
-
-
-def _category_runs(items: list) -> dict:
-    runs: dict = {}
-    for i, item in enumerate(items):
-        run = runs.setdefault(item[0]["category"], [i, 0])
-        run[1] += 1
-    return runs
 
 
 def read_header(data: bytes):
@@ -167,11 +158,8 @@ def seek(data: bytes, key: bytes, lo: int, hi: int) -> int:
 
 
 class Index:
-    """The memories of one store as recall reads them: entries by id, each token's ids per field.
-
-    Built over cache bytes (the file's, or ``encode``'s in memory); every part is parsed when first
-    asked for, and anything malformed raises ``CacheInvalid``.
-    """
+    """The memories of one store as recall reads them, over cache bytes: entries by id, each token's ids per
+    field; every part is parsed when first asked for, anything malformed raises ``CacheInvalid``."""
 
     def __init__(self, data):
         self.data = data  # bytes, or the file mapped read-only (``refresh``)
@@ -244,8 +232,7 @@ class Index:
         return out
 
     def tokens_from(self, prefix: str) -> list:
-        """The tokens that start with ``prefix``, ascending (``prefix`` itself included); their lines are
-        parsed on the way (``tiers`` then asks nothing more)."""
+        """The tokens that start with ``prefix``, ascending (``prefix`` itself included), their lines parsed."""
         data, key = self.data, ("t" + prefix).encode("utf-8")
         at, out = seek(data, key, self.body, len(data)), []
         while data[at:at + len(key)] == key:

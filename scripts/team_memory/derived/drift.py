@@ -1,33 +1,24 @@
 """Stale marks as the hooks read them: ``.claude/memory/.cache/stale.json``, never git.
 
-A memory is *stale* when files it names in ``related_files`` changed in git after its
-``updated_at`` (or are gone). Working that out needs git and happens elsewhere
-(``driftmarks``: the CLI, or a detached background process); this module only reads what
-was stored, so a hook's cost is one small bounded file read, through no link.
+A memory is *stale* when files it names in ``related_files`` changed in git after its ``updated_at``
+(or are gone). ``driftmarks`` works that out with git (the CLI, or a detached background process);
+this module only reads what was stored: one small bounded file read, through no link. The file::
 
-The file (JSON, written atomically by ``driftmarks.write_marks``)::
-
-    {"format": 1,
+    {"format": 2,
      "head": "<the commit HEAD named when the marks were computed, or null>",
      "seen": ["<entry key>", ...],           # every active memory with related files
      "seen_all": true,                       # false when there were too many to list
      "marks": {"<entry path>": ["<entry key>", {"gone": [i, ...], "empty": [i, ...],
                                                 "changed": [i, ...], "files": n, "commits": n}], ...}}
 
-A mark holds numbers only: indices into the memory's own related entries (those gone, those
-matching no file, those whose files changed, newest first) and two counts. The words shown are
-written at display time from the memory itself (``render_mark``): a forged or damaged file can
-make a suffix wrong, never make it say anything (a suffix once stored as text put a teammate's
-instructions on a recalled line). A marks file that is not a regular file (a folder committed
-under that name) is left alone: the hook starts no recomputation for it (``marks_for``).
+A mark holds numbers only: indices into the memory's own related entries (gone, matching no file,
+changed, newest first) and two counts. The words shown are written at display time from the memory
+itself (``render_mark``): a forged file can make a suffix wrong, never make it say anything (a suffix
+once stored as text put a teammate's instructions on a recalled line).
 
-An entry path is the memory file's repository-relative path as ``index.md`` writes it
-(``.claude/memory/decisions/use-redis.json``); an entry key (``entry_key``) is a short
-digest of that path, the memory's ``updated_at`` and its normalised related entries: a mark
-is shown only while the memory is still the one it was computed for, so ``update`` clears it
-at once. ``marks_for`` is what the prompt hook calls: the marks of the memories it shows,
-and a background recomputation handed over when HEAD moved or a memory shown was never
-assessed.
+An entry path is the memory's repository-relative path as ``index.md`` writes it; an entry key
+(``entry_key``) a short digest of that path, ``updated_at`` and the normalised related entries: a mark
+is shown only while the memory is the one it was computed for, so ``update`` clears it at once.
 """
 from __future__ import annotations
 
@@ -66,11 +57,9 @@ def load_marks(memory_root: str) -> dict | None:
 
 def _indices(value, size: int):
     """``value`` as distinct indices below ``size``, or None when it is anything else."""
-    if not isinstance(value, list) or len(value) > size:
-        return None
-    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in value):
-        return None
-    return value if len(set(value)) == len(value) else None
+    ok = (isinstance(value, list) and len(value) <= size
+          and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in value))
+    return value if ok and len(set(value)) == len(value) else None
 
 
 def _number(value):
@@ -86,9 +75,8 @@ def some(paths: list) -> str:
 
 
 def describe(gone: list, empty: list, changed: list, files: int, commits: int) -> str:
-    """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``,
-    ``(billing/**/*.sql matches no file)``, several of them joined by ``;``, or "". ``changed``: the
-    changed files (live, from git) or the entries they fall under (``files`` of them, from the marks)."""
+    """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``, ``(x/*.sql matches no
+    file)``, joined by ``;``, or "". ``changed``: the changed files (from git) or the entries they fall under."""
     parts = []
     if gone:
         parts.append(some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
@@ -103,8 +91,8 @@ def describe(gone: list, empty: list, changed: list, files: int, commits: int) -
 
 
 def render_mark(entries: list, data) -> str:
-    """The suffix of a memory whose related entries are ``entries``, from the numbers its mark holds;
-    "" when they do not fit the memory (an index past its entries, a count out of range, text)."""
+    """The suffix of a memory whose related entries are ``entries``, from its mark's numbers; "" when they do
+    not fit the memory (an index past its entries, a count out of range, text)."""
     if not isinstance(data, dict):
         return ""
     picked = [_indices(data.get(key, []), len(entries)) for key in ("gone", "empty", "changed")]
@@ -116,9 +104,8 @@ def render_mark(entries: list, data) -> str:
 
 
 def stale_marks(memory_root: str, items: list) -> dict:
-    """Entry path -> suffix for ``items`` (objects with ``path``, ``key`` and ``entries``: the memories
-    as they are now), from the stored marks. ``{}`` when there are none or anything is unreadable.
-    Reads only the stored marks file (bounded, no link followed), never runs git, never raises."""
+    """Entry path -> suffix for ``items`` (objects with ``path``, ``key`` and ``entries``) from the stored
+    marks; ``{}`` when there are none or anything is unreadable. Never runs git, never raises."""
     try:
         doc = load_marks(memory_root)
         if doc is None:
@@ -136,14 +123,13 @@ def stale_marks(memory_root: str, items: list) -> dict:
 
 
 def related_entries(record: dict) -> list:
-    """The record's ``related_files`` in their normalised form; refused entries are left out (``relpaths.usable``)."""
+    """The record's ``related_files`` normalised, refused entries left out (``relpaths.usable``)."""
     from ..records.relpaths import usable
     return usable(record.get("related_files"))
 
 
 def entry_key(path: str, record: dict, entries: list | None = None) -> str:
-    """A short digest of what a mark depends on: the entry path, ``updated_at``, the related entries
-    (``entries``: ``related_entries(record)`` when the caller has them)."""
+    """A short digest of what a mark depends on: the entry path, ``updated_at``, the related entries."""
     from ..base.digest import sha256_hex
     updated = record.get("updated_at") or record.get("created_at")
     entries = related_entries(record) if entries is None else entries
@@ -152,15 +138,14 @@ def entry_key(path: str, record: dict, entries: list | None = None) -> str:
 
 
 def marks_for(memory_root: str, shown: list) -> dict:
-    """Entry path -> suffix for the memories ``shown`` (``[(entry path, record)]``), for the block.
+    """Entry path -> suffix for the memories ``shown`` (``[(entry path, record)]``): the prompt hook's call.
 
-    A mark is kept only when the memory is still the one it was computed for. When a memory
-    shown has related files and HEAD moved since, or it was never assessed, the recomputation
-    is handed to a detached background process and the stored marks are used meanwhile. A
-    block without such a memory costs one small file read. Never runs git, never raises.
+    When a memory shown has related files and HEAD moved since, or it was never assessed, the
+    recomputation is handed to a detached background process; the stored marks serve meanwhile.
+    Never runs git, never raises.
     """
     try:
-        if doc_is_broken(memory_root):  # a folder (or other non-file) by that name: no recomputation can fix it
+        if doc_is_broken(memory_root):  # no recomputation can fix it
             return {}
         doc = load_marks(memory_root)
         marks = doc["marks"] if doc else {}
@@ -195,9 +180,8 @@ def marks_for(memory_root: str, shown: list) -> dict:
 
 
 def doc_is_broken(memory_root: str) -> bool:
-    """Something other than a regular file (or nothing) stands where the marks file goes: a folder
-    committed under that name, a link. Writing the marks there fails, so the hook starts nothing for it
-    (it started another ``git log`` on every prompt); ``doctor`` reports it."""
+    """Something other than a regular file stands where the marks file goes (a folder committed under that
+    name, a link): the hook starts no recomputation for it (it once ran ``git log`` on every prompt)."""
     import stat
     try:
         return not stat.S_ISREG(os.lstat(marks_path(memory_root)).st_mode)
@@ -206,8 +190,8 @@ def doc_is_broken(memory_root: str) -> bool:
 
 
 def recompute_in_background(memory_root: str) -> bool:
-    """Hand the marks' recomputation (``driftmarks.finish_marks_in_background``) to a detached
-    process, unless one is at it already (its lock is held). False when nothing was started."""
+    """Hand ``driftmarks.finish_marks_in_background`` to a detached process unless one holds its lock;
+    False when nothing was started."""
     from ..base.fsutil import LockBusy, store_lock
     from .cache import CACHE_DIR
     folder = os.path.join(memory_root, CACHE_DIR)
@@ -223,13 +207,11 @@ def recompute_in_background(memory_root: str) -> bool:
 
 
 def hand_over(memory_root: str, module: str, function: str) -> bool:
-    """Start ``module.function(memory_root)`` in a detached process; False when it cannot be started.
+    """Start ``module.function(memory_root)`` in a detached process (``base.detach``); False when it cannot be.
 
-    Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the client waits
-    for none of them: ``base.detach``); the function takes its lock itself, or leaves when busy. At
-    most one is started for ``function`` within ``startgate.LIFETIME_S`` seconds, however many hooks
-    ask at once (a marker in ``.cache``, ``base.startgate``). ``module`` and ``function`` are this
-    package's own names, never text from a file.
+    At most one is started for ``function`` within ``startgate.LIFETIME_S`` seconds, however many
+    hooks ask at once (``base.startgate``). ``module`` and ``function`` are this package's own names,
+    never text from a file.
     """
     import sys
     from ..base.detach import start_detached

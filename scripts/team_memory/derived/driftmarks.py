@@ -1,24 +1,29 @@
 """Stale marks computed from git: which memories' related files changed since, or are gone.
 
-For every active memory with ``related_files`` (normalised: ``records.relpaths``), the commits
-that touched a file one of its entries names after it was last vouched for, and the entries
-that name nothing any more (``filechanges`` holds the rule). ``Item`` is one memory and its
-verdict, with the suffix the hooks print; ``Assessment`` all of them.
-
-One ``git log`` over the whole range (since the oldest such ``updated_at``, at most
-``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
-``git ls-files`` when a folder or glob entry needs it: never one call per memory
-(``base.gitlog`` says how git is run). Without git, outside a repository or before the first
-commit, nothing is marked. The result goes to ``.cache/stale.json`` (``drift`` reads
-it), keyed to HEAD as read from git's files and to every (entry path, ``updated_at``,
-related entries): the CLI (``review``, ``doctor``, ``stats``) recomputes when the key is out
-of date, the prompt hook hands that to ``finish_marks_in_background``.
+``Item`` is one active memory with ``related_files`` and its verdict (``filechanges`` holds the rule);
+``Assessment`` all of them. One ``git log`` over the whole range (since the oldest such ``updated_at``,
+at most ``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
+``git ls-files`` when a folder or glob entry needs it: never one call per memory. Without git, outside
+a repository or before the first commit, nothing is marked. The result goes to ``.cache/stale.json``
+(``drift`` reads it), keyed to HEAD and to every memory's entry key: the CLI recomputes when the key is
+out of date, the prompt hook hands that to ``finish_marks_in_background``.
 """
 from __future__ import annotations
 
 import os
 
-from .drift import LOCK_NAME, MARKS_FORMAT, describe, entry_key, load_marks, marks_path, related_entries
+from ..base import fastjson
+from ..base.config import load_config
+from ..base.fsutil import LockBusy, atomic_write_text, store_lock
+from ..base.githead import repository_head
+from ..base.gitlog import log_commits
+from ..records.exposure import shown_related
+from ..records.relpaths import is_glob, matches
+from ..records.store import iter_records, project_root_of, record_status
+from ..records.times import record_time
+from .cache import cache_folder
+from .drift import LOCK_NAME, MARKS_FORMAT, describe, entry_key, load_marks, marks_path, related_entries, stale_marks
+from .filechanges import count_commits, find_missing, ignored_revisions, pathspecs
 
 MAX_COMMITS = 5000
 MAX_SEEN = 50000
@@ -28,13 +33,11 @@ class Item:
     """One active memory with related files, and what git says about them."""
 
     def __init__(self, path: str, category: str, record: dict):
-        from ..records.times import record_time
         self.path, self.category = path, category
         self.title = record.get("title") if isinstance(record.get("title"), str) else os.path.basename(path)
         self.updated = record.get("updated_at") or record.get("created_at") or ""
         self.since = record_time(record)
         self.entries = related_entries(record)
-        from ..records.exposure import shown_related
         self.shown = shown_related(record.get("related_files"))  # stored form -> what may be shown of it
         self.key = entry_key(path, record, self.entries)
         self.commits: list = []  # the commits that count, newest first
@@ -53,13 +56,11 @@ class Item:
         return describe(*shown, 0, len(self.commits))
 
     def _missing(self) -> tuple:
-        from ..records.relpaths import is_glob
         gone = [m for m in self.missing if not is_glob(m) and not m.endswith("/")]
         return gone, [m for m in self.missing if m not in gone]
 
     def mark(self) -> dict:
         """What the marks file keeps: indices into ``entries`` and counts, never text (``drift``)."""
-        from ..records.relpaths import matches
         gone, empty = self._missing()
         changed = [p for p in self.changed if p not in self.missing]
         owners: list = []
@@ -77,9 +78,8 @@ class Item:
 
 
 def memory_items(memory_root: str, config: dict, records=None) -> list:
-    """An ``Item`` for every active memory with at least one usable related entry (of ``records``,
-    ``(category, path, record)`` already read, else of every record in the store)."""
-    from ..records.store import iter_records, project_root_of, record_status
+    """An ``Item`` for every active memory with a usable related entry (of ``records``, ``(category, path,
+    record)``, else of every record in the store)."""
     project = project_root_of(memory_root)
     items = []
     for category, path, record in iter_records(memory_root, config) if records is None else records:
@@ -92,8 +92,8 @@ def memory_items(memory_root: str, config: dict, records=None) -> list:
 
 
 class Assessment:
-    """Every memory's verdict: ``head`` (as git's files name it), ``git`` (could it be asked),
-    ``complete`` (False when git's output was cut short by a bound), ``items``."""
+    """Every memory's verdict: ``head``, ``git`` (could it be asked), ``complete`` (False when git's output
+    was cut short by a bound), ``items``."""
 
     def __init__(self, head, git: bool, complete: bool, items: list):
         self.head, self.git, self.complete, self.items = head, git, complete, items
@@ -106,10 +106,6 @@ class Assessment:
 
 def assess(memory_root: str, config: dict, items: list | None = None) -> Assessment:
     """Work out every memory's marks with git (one ``log``, at most one ``ls-files``)."""
-    from ..base.githead import repository_head
-    from ..base.gitlog import log_commits
-    from ..records.store import project_root_of
-    from .filechanges import count_commits, find_missing, ignored_revisions, pathspecs
     items = memory_items(memory_root, config) if items is None else items
     project = project_root_of(memory_root)
     repo = repository_head(project)
@@ -129,9 +125,6 @@ def assess(memory_root: str, config: dict, items: list | None = None) -> Assessm
 
 def write_marks(memory_root: str, found: Assessment) -> None:
     """Store ``found`` as ``.cache/stale.json`` (atomically, in a ``.cache`` that is never a link)."""
-    from ..base import fastjson
-    from ..base.fsutil import atomic_write_text
-    from .cache import cache_folder
     cache_folder(memory_root)
     keys = [i.key for i in found.items]
     doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
@@ -142,8 +135,6 @@ def write_marks(memory_root: str, found: Assessment) -> None:
 
 def is_current(memory_root: str, items: list) -> bool:
     """Do the stored marks answer for HEAD as it is now and for exactly these memories?"""
-    from ..base.githead import repository_head
-    from ..records.store import project_root_of
     doc = load_marks(memory_root)
     if doc is None or not doc.get("seen_all", True):
         return False
@@ -154,15 +145,10 @@ def is_current(memory_root: str, items: list) -> bool:
 
 def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None,
                   items=None):
-    """The current ``Assessment`` when it had to be worked out (and is now stored), else None
-    (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
-
-    Where the marks cannot be stored (a read-only checkout, a ``.cache`` that is a link) they
-    are worked out all the same and not stored. ``LockBusy`` (``blocking=False``) when another
-    process is computing them.
+    """The current ``Assessment`` when it had to be worked out (and is now stored, where it can be), else
+    None (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
+    ``LockBusy`` (``blocking=False``) when another process is computing them.
     """
-    from ..base.fsutil import store_lock
-    from .cache import cache_folder
     items = memory_items(memory_root, config, records) if items is None else items
     if not force and is_current(memory_root, items):
         return None
@@ -191,8 +177,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
 
 def current_marks(memory_root: str, config: dict, records=None) -> dict:
     """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
-    ``records``: every ``(category, path, record)`` of the store, when the caller read them already."""
-    from .drift import stale_marks
+    ``records``: every ``(category, path, record)`` of the store, when the caller has them."""
     items = memory_items(memory_root, config, records)
     found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
     if found is not None:
@@ -201,10 +186,7 @@ def current_marks(memory_root: str, config: dict, records=None) -> dict:
 
 
 def finish_marks_in_background(memory_root: str) -> int:
-    """What the prompt hook hands over: recompute the marks if still out of date. Leaves at once
-    when another process is at it (its lock is held)."""
-    from ..base.config import load_config
-    from ..base.fsutil import LockBusy
+    """What the prompt hook hands over: recompute the marks if still out of date, unless another process is at it."""
     try:
         refresh_marks(memory_root, load_config(memory_root), blocking=False)
     except (LockBusy, OSError):

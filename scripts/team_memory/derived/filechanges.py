@@ -1,22 +1,17 @@
 """What git says about each memory's related files: the commits that count, the entries that are gone.
 
-``count_commits`` gives every ``driftmarks.Item`` the commits (newest first) that touched a file
-one of its entries names (``relpaths.matches``; exact entries and folders looked up by path
-prefix, globs matched one by one) after the memory was last vouched for: later than its
-``updated_at``, and not before the newest commit that touched its own JSON file (``V``). "Not
-before V" reads git's topological order first: a commit listed before V is no ancestor of V and
-counts even within V's second; one listed after V counts only when its time is later than V's
-(a parallel branch merged after the memory, judged by the clock). Commits listed in
-``.git-blame-ignore-revs`` never count (``ignored_revisions``). ``find_missing`` names the entries
-that name nothing any more: an exact path missing from the work tree (``lstat`` part by part,
-never behind a link), a folder or glob matching no tracked file (one ``git ls-files``).
-``pathspecs`` says which paths the one ``git log`` must cover.
+A commit counts for a memory when it touched a file one of its entries names after the memory was last
+vouched for: later than its ``updated_at``, and not before the newest commit that touched its own JSON
+file (``V``). "Not before V" reads git's topological order first: a commit listed before V is no
+ancestor of V and counts even within V's second; one listed after V counts only when its time is later
+than V's (a parallel branch merged after the memory). Commits in ``.git-blame-ignore-revs`` never count.
 """
 from __future__ import annotations
 
 import os
 
-from ..records.relpaths import literal_prefix
+from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT, read_regular
+from ..records.relpaths import is_glob, literal_prefix, matches
 
 MAX_SPECS = 1000
 IGNORE_REVS = ".git-blame-ignore-revs"
@@ -24,9 +19,8 @@ MAX_IGNORE_REVS_BYTES = 1024 * 1024
 
 
 def ignored_revisions(top: str) -> set:
-    """The commits ``.git-blame-ignore-revs`` at the repository's top lists (full hashes): the
-    mass reformatting a team already tells ``git blame`` to look past changes no memory's meaning."""
-    from ..base.safefs import read_regular
+    """The full hashes ``.git-blame-ignore-revs`` at the repository's top lists: the mass reformatting a team
+    tells ``git blame`` to look past changes no memory's meaning."""
     try:
         data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
     except OSError:
@@ -51,7 +45,6 @@ def pathspecs(items: list, store: str) -> list:
 
 def count_commits(items: list, commits: list, store_prefix: str) -> None:
     """Fill each item's counting commits and changed files (``commits`` newest first)."""
-    from ..records.relpaths import is_glob, matches
     plain, globs = {}, []
     for item in items:
         for entry in item.entries:
@@ -87,8 +80,8 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
 
 
 def find_missing(items: list, project: str) -> bool:
-    """Fill each item's missing entries; False when a folder or glob could not be checked."""
-    from ..records.relpaths import is_glob, matches
+    """Fill each item's missing entries: an exact path missing from the work tree (never behind a link), a
+    folder or glob matching no tracked file. False when a folder or glob could not be checked."""
     tracked = folders = None
     checked = {}
     complete = True
@@ -132,7 +125,6 @@ def _tracked(project: str):
 def exists_unlinked(project: str, entry: str):
     """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
     is a link: what lies behind it is outside what git tracks, and is not looked at."""
-    from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT
     parts = entry.split("/")
     here = project
     for n, part in enumerate(parts):

@@ -1,39 +1,24 @@
-"""The file map: which active memories name a file in their ``related_files``.
+"""The file map, ``<store>/.cache/files.map``: which active memories name a file in their ``related_files``.
 
-Recall by file (the PostToolUse hook) asks "which memories are about ``app/session.py``?"
-on every Read, Edit and Write. It must answer without listing the store or reading a memory
-file, so the derived files carry the answer: ``<store>/.cache/files.map``, written whenever
-``index.md`` and the machine cache are rebuilt (``refresh``), under the store lock, atomically, in the ``.cache`` folder
-that is never a link (``cache.cache_folder``). The hook reads it without a lock.
-
-Format (UTF-8 text, ``\\n`` line ends)::
+Recall by file (the PostToolUse hook) asks "which memories are about ``app/session.py``?" on every
+Read, Edit and Write, without listing the store or reading a memory file. ``refresh`` writes the map
+with the other derived files (``write_map``); the hook reads it without a lock. UTF-8 text::
 
     team-memory file map 2
     <size of the first segments> <size of the block index>   (in bytes)
     <first segments: every key's first path segment, "\\t" between them>
     <block index: "<key>\\t<offset>" per block of lines>
-    <lines: "<key>\\t<entry>\\t<memory>">
+    <lines: "<key>\\t<entry>\\t<memory>">, sorted as bytes
 
-one line per (active memory, ``related_files`` entry), the lines sorted as bytes:
+one line per (active memory, ``related_files`` entry): ``entry`` as ``relpaths.normalise`` stores it
+(refused entries left out, never followed), ``memory`` the memory's index path, ``key`` where a lookup
+finds the line: a file or folder entry without its trailing ``/``, a glob's literal folders (``""`` for
+a glob at the top, such as ``**/*.sql``).
 
-- ``entry``: the entry as ``relpaths.normalise`` stores it; entries it refuses (``..``, an
-  absolute path, ``.git``...) are left out, never followed;
-- ``memory``: the memory's index path (``.claude/memory/decisions/x.json``), the key recall
-  uses everywhere;
-- ``key``: where a lookup finds the line: a file or folder entry without its trailing ``/``;
-  a glob's literal folders, the segments before the first one with a glob character (``""``
-  for a glob at the top, such as ``**/*.sql``).
-
-The lines are cut into blocks of about ``BLOCK_BYTES``; the block index gives each block's
-first key and its offset from the first line. A lookup for ``a/b/c.py`` reads the head
-(``HEAD_BYTES``): when no key starts with ``a`` and none is ``""``, that is all. Otherwise it
-looks at the lines keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` (``\\t`` sorts before every character an entry
-may hold, so a key's lines are together): the index, read with the head of the file, says
-in which block each run starts, and only those blocks are read (``os.pread``); then each
-entry is matched against the whole path (``relpaths.matches``). The cost is a few small
-reads whatever the map's size; at most ``MAX_TESTED`` lines are matched per lookup.
-Retired and archived memories are never in the map (the reader only yields active ones).
-This module is the hook's side (reading); ``filemapwrite`` builds and writes the map.
+The block index gives the first key and offset of each block of about ``BLOCK_BYTES``. A lookup for
+``a/b/c.py`` reads the head; unless a first segment is ``a`` or ``""``, that is all. Otherwise it reads
+the blocks where the lines keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` start (``\\t`` sorts first, so a
+key's lines are together) and matches each entry against the whole path: a few small reads at any size.
 """
 from __future__ import annotations
 
@@ -42,7 +27,7 @@ import os
 
 MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
 MAGIC = b"team-memory file map 2\n"
-MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (``filemapwrite`` warns) and never read
+MAX_MAP_BYTES = 16 * 1024 * 1024  # a bigger map is not written (``refresh.write_map`` warns) and never read
 MAX_TESTED = 2000  # lines matched against one path at most (a teammate's thousands of top-level globs)
 MAX_PATHS = 8  # paths of one tool call looked up
 BLOCK_BYTES = 4096  # lines per block of the index (a lookup reads about one block per folder level)
@@ -54,8 +39,8 @@ def map_path(memory_root: str) -> str:
 
 
 def parse_head(data: bytes):
-    """``(first segments, block keys, block offsets, where the lines start)`` from the map's first
-    bytes; ``ValueError`` when they are not a map's (``_Short`` when they do not hold the whole head)."""
+    """``(first segments, block keys, block offsets, where the lines start)`` from the map's first bytes;
+    ``ValueError`` when they are not a map's (``_Short`` when they do not hold the whole head)."""
     if not data.startswith(MAGIC):
         raise ValueError("not a file map")
     end = data.find(b"\n", len(MAGIC))
@@ -82,18 +67,15 @@ def parse_head(data: bytes):
 
 
 def head_is_sound(memory_root: str) -> bool:
-    """False when a map file is there but its head is not one ``parse_head`` reads (a forged or damaged
-    map: the caller rebuilds, which rewrites it); True for a sound map and for no regular file at all."""
+    """False when a map file is there but its head is unreadable (forged or damaged: the caller rebuilds);
+    True for a sound map and for no regular file at all."""
     from ..base.safefs import open_regular
     try:
         fd, _ = open_regular(map_path(memory_root))
     except OSError:  # none, or a link or a folder by that name: never read, and a rebuild could not replace it
         return True
     try:
-        try:
-            parse_head(os.pread(fd, HEAD_BYTES, 0))
-        except _Short as short:  # a longer block index: read it whole (a head longer than the file is no map)
-            parse_head(os.pread(fd, short.args[0], 0))
+        read_head(fd)
     except (OSError, ValueError, ArithmeticError):
         return False
     finally:
@@ -105,12 +87,18 @@ class _Short(ValueError):
     """The first read did not hold the whole block index: ``args[0]`` bytes do."""
 
 
-def lookup(cwd: str, paths: list):
-    """``(memory root, [(file, memory path)])`` for the files a tool call named (relative to ``cwd``
-    or absolute), as the map of the store above ``cwd`` has them; None when the map names none.
+def read_head(fd: int):
+    """``parse_head`` of an open map; a block index longer than ``HEAD_BYTES`` is read whole."""
+    try:
+        return parse_head(os.pread(fd, HEAD_BYTES, 0))
+    except _Short as short:  # (a head longer than the file is no map)
+        return parse_head(os.pread(fd, short.args[0], 0))
 
-    A file is named by its path inside the repository (lexically; failing that, with the links
-    in its folders resolved, for a project reached through a link): nothing is read but the map.
+
+def lookup(cwd: str, paths: list):
+    """``(memory root, [(file, memory path)])`` for the files a tool call named (relative to ``cwd`` or
+    absolute; failing that, with the links in their folders resolved), as the map of the store above
+    ``cwd`` has them; None when the map names none. Nothing is read but the map.
     """
     if not _worth_a_look(cwd, paths[:MAX_PATHS]):
         return None  # the common case: decided with ``os`` alone, nothing more imported
@@ -137,16 +125,13 @@ def lookup(cwd: str, paths: list):
 
 
 def _worth_a_look(cwd: str, paths: list) -> bool:
-    """A first look with ``os`` alone (no store rule, no ``relpaths``: the hook's speed): False only
-    when the map of the store ``find_memory_root`` would take names no key of these files, so
-    ``lookup`` could find nothing.
+    """A first look with ``os`` alone (the hook's imports, ``tests/test_hook_imports.py``): False only when
+    the map of the store ``find_memory_root`` would take names no key of these files.
 
-    The walk is ``find_memory_root``'s (the working folder's real path upwards, the first
-    ``.claude/memory`` but a home folder's when not started there, no further than a ``.git``);
-    ``.claude``, ``memory`` and ``.cache`` must be real folders (``lstat``) and the map is opened
-    with ``O_NOFOLLOW``: no link is followed, nothing outside the store is opened.
-    Each path is made relative both as written and with its folders' links resolved, loosely
-    normalised (``relpaths.normalise`` without its refusals). Anything unusual is left to ``lookup``.
+    The walk is ``find_memory_root``'s (upwards, the first ``.claude/memory`` but a home folder's when
+    not started there, no further than a ``.git``); no link is followed, nothing outside the store is
+    opened. Each path is made relative as written and with its folders' links resolved, loosely
+    normalised. Anything unusual is left to ``lookup``.
     """
     start = here = os.path.realpath(cwd)
     fulls = []
@@ -200,10 +185,9 @@ def _map_names(project: str, fulls: list) -> bool:
 
 
 def memories_for(memory_root: str, paths: list) -> list:
-    """``[(path, memory path)]``: the memories whose entries name each repository-relative file of
-    ``paths`` (``a/b.py``), each memory once: for each path, entries keyed by the file itself
-    first, then by each folder above it, the deepest first. ``[]`` when the map is missing or
-    unreadable (the next prompt's refresh writes it).
+    """``[(path, memory path)]``: the memories whose entries name each repository-relative file of ``paths``,
+    each memory once, entries keyed by the file first, then by each folder above it, the deepest first.
+    ``[]`` when the map is missing or unreadable (the next prompt's refresh writes it).
     """
     from ..base.safefs import is_real_dir, open_regular
     path = map_path(memory_root)
@@ -238,12 +222,7 @@ def memories_for(memory_root: str, paths: list) -> list:
 
 def _candidates(fd: int, paths: list) -> list:
     """``[(path, b"<entry>\\t<memory>")]`` of the lines keyed by each path or a folder above it."""
-    head = os.pread(fd, HEAD_BYTES, 0)
-    try:
-        segments, keys, offsets, body = parse_head(head)
-    except _Short as short:
-        head = os.pread(fd, short.args[0], 0)
-        segments, keys, offsets, body = parse_head(head)
+    segments, keys, offsets, body = read_head(fd)
     out = []
     for path in paths:
         parts = path.split("/")
@@ -260,8 +239,8 @@ def _candidates(fd: int, paths: list) -> list:
 
 
 def _last_below(keys: list, key: bytes) -> int:
-    """The block where ``key``'s lines would start: the last whose first key is below it, else the first
-    block when its first key is ``key`` itself, else -1."""
+    """The block where ``key``'s lines would start (the last whose first key is below it, else the first when
+    its first key is ``key``), else -1."""
     lo, hi = 0, len(keys)
     while lo < hi:
         mid = (lo + hi) // 2

@@ -1,27 +1,23 @@
-"""``index.md``: the derived, one-line-per-active-memory index (format, entries, reading, paths).
-
-Format (the prior plugin's, unchanged)::
+"""``index.md``: the derived index, one line per active memory, sorted by category then lower-cased title::
 
     - [DECISION] <title> -> .claude/memory/decisions/<id>.json #tags:a,b
 
-sorted by category then lower-cased title. The JSON files are the only source
-of truth: the index can always be rebuilt (``refresh``, with the machine cache).
+(the prior plugin's format). ``refresh`` rebuilds it from the JSON files, with the machine cache.
 """
 from __future__ import annotations
 
 import os
 
 from ..base.cliname import stable_cli
-from ..base.config import category_enabled, category_folder, category_folders
+from ..base.config import category_folder, category_folders
 from ..base.model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
-from ..records.store import project_root_of, record_status
+from ..records.store import project_root_of
 
 HEADER = (
     "# Memory Index\n\n"
     "<!-- Derived from the JSON files by team-memory; do not edit. "
     f"Rebuild with: {stable_cli()} rebuild -->\n\n"
 )
-
 
 
 def index_path(memory_root: str) -> str:
@@ -40,12 +36,8 @@ def entry_from_record(memory_root: str, category: str, path: str, record: dict) 
             if tag and tag not in tags:
                 tags.append(tag)
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
-    return {
-        "category": display_name(category),
-        "title": recall_title(record["title"], TITLE_MAX),
-        "path": rel,
-        "tags": tags,
-    }
+    return {"category": display_name(category), "title": recall_title(record["title"], TITLE_MAX), "path": rel,
+            "tags": tags}
 
 
 def format_index_line(entry: dict) -> str:
@@ -55,39 +47,8 @@ def format_index_line(entry: dict) -> str:
     return line
 
 
-def build_entries(memory_root: str, config: dict, bodies: dict | None = None) -> list:
-    """Index entries for every active memory of an enabled category, in index order.
-
-    With ``bodies`` (a dict), also fills ``{entry path: body tokens}`` (see ``features.derive_body_tokens``).
-    """
-    from ..records.exposure import name_is_shown
-    from ..records.store import iter_records
-    if bodies is not None:
-        from ..text.features import derive_body_tokens  # for speed: only a caller that wants bodies loads it
-        from ..text.textnorm import stop_words_for
-        stop_words = stop_words_for(config)
-    entries = []
-    for category, path, record in iter_records(memory_root, config):
-        if record_status(record) != "active" or not category_enabled(config, category):
-            continue
-        entry = entry_from_record(memory_root, category, path, record)
-        if entry["title"] and name_is_shown(os.path.basename(path)):
-            entries.append(entry)
-            if bodies is not None:
-                bodies[entry["path"]] = derive_body_tokens(record, stop_words)
-    entries.sort(key=lambda e: (e["category"], e["title"].lower(), e["path"]))
-    return entries
-
-
-def render_index(entries: list) -> str:
-    return HEADER + "".join(format_index_line(e) + "\n" for e in entries)
-
-
 def parse_index_line(line: str) -> dict | None:
     """One index line -> ``{category, title, path, tags}``; None for anything else."""
-    simple = _parse_simple(line)
-    if simple is not None:
-        return simple
     if not line.startswith("-"):  # the header and blank lines
         return None
     parsed = _parse_general(line.rstrip("\r\n"))
@@ -104,8 +65,7 @@ def _skip_space(text: str, i: int) -> int:
 
 def _parse_general(line: str) -> dict | None:
     """What ``^-\\s+\\[([A-Z_]+)\\]\\s+(.+?)\\s+->\\s+(\\S+)(?:\\s+#tags:(.+))?$`` said of a line, in one pass:
-    that expression took quadratic time on a long run of spaces (``index.md`` is a file anyone can commit).
-    The title ends at the first `` -> `` after which a path and nothing or the tags follow."""
+    that expression took quadratic time on a long run of spaces (``index.md`` is a file anyone can commit)."""
     i = _skip_space(line, 1)
     if i == 1 or not line.startswith("[", i):
         return None
@@ -136,56 +96,9 @@ def _parse_general(line: str) -> dict | None:
     return blank
 
 
-def _parse_simple(line: str) -> dict | None:
-    """The regex's answer without the regex, for the lines the index writer makes; None when unsure."""
-    if not line.startswith("- [") or "\r" in line or "\n" in line:
-        return None
-    close = line.find("] ", 3)
-    category = line[3:close]
-    if close < 0 or category not in _DISPLAY_NAMES:
-        return None
-    rest = line[close + 2:]
-    title, arrow, tail = rest.partition(" -> ")
-    if not arrow or not title or "->" in title or title != title.strip() or not title.isprintable():
-        return None
-    path, space, tags_str = tail.partition(" ")
-    if not path or not path.isprintable() or " " in path:
-        return None
-    if space:
-        if not tags_str.startswith("#tags:") or not tags_str.isprintable() or " " in tags_str:  # printable: no other space
-            return None
-        tags_str = tags_str[6:]
-        if not tags_str:
-            return None
-    tags = [t.lower() for t in tags_str.split(",") if t] if space else []
-    return {"category": category, "title": title, "path": path, "tags": tags}
-
-
-_DISPLAY_NAMES = frozenset(display_name(c) for c in ("decision", "constraint", "preference", "runbook",
-                                                      "tech_debt", "session_summary"))
-
-
-def parse_index_text(text: str) -> list:
-    return [e for e in map(parse_index_line, text.splitlines()) if e is not None]
-
-
-MAX_INDEX_BYTES = 256 * 1024 * 1024  # about two million lines
-
-
-def read_index(memory_root: str) -> list | None:
-    """The parsed entries of ``index.md``; None if it cannot be read."""
-    from ..base.safefs import read_regular
-    try:  # never through a link, never a FIFO, bounded
-        return parse_index_text(read_regular(index_path(memory_root), MAX_INDEX_BYTES)[0].decode("utf-8", "replace"))
-    except OSError:
-        return None
-
-
 def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
-    """The newest modification time among the category folders, their JSON files and the config.
-
-    Folder times catch files added, replaced or removed; file times catch in-place edits.
-    """
+    """The newest modification time among the category folders (files added or removed), their JSON files
+    (in-place edits) and the config."""
     newest = 0.0
     with_config = [os.path.join(memory_root, CONFIG_NAME)] if include_config else []
     for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
@@ -200,10 +113,8 @@ def newest_source_mtime(memory_root: str, config: dict, include_config: bool = T
 
 
 def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | None:
-    """The real file behind an index entry, or None if it lies outside its category folder.
-
-    Rejects absolute paths, ``..`` escapes, and symlinks (files or folders) that point out of the store.
-    """
+    """The real file behind an index entry, or None if it lies outside its category folder (an absolute
+    path, a ``..`` escape, a link out of the store)."""
     category = category_from_display(entry["category"])
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
@@ -211,15 +122,14 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     folder = _real_folder(memory_root, category_folder(config, category))
     if folder[0] is None:  # a category folder linked out of the store
         return None
-    # The common case, cheaply: "<the folder, as the index writes it>/<plain name>" naming a
-    # regular file (not a symlink) is that file in that folder; realpath only for the rest.
+    # "<the folder, as the index writes it>/<plain name>" naming a regular file is that file; realpath for the rest
     prefix, name = folder[1], rel[len(folder[1]):]
     if rel.startswith(prefix) and name not in (".json", "..json") and "/" not in name and os.sep not in name:
         try:
             st = os.lstat(os.path.join(folder[0], name))
         except OSError:
             st = None
-        if st is not None and stat_is_regular(st.st_mode):
+        if st is not None and st.st_mode & 0o170000 == 0o100000:  # a regular file, not a link
             return os.path.join(folder[0], name)
     real = os.path.realpath(os.path.join(project_root_of(memory_root), rel))
     if os.path.dirname(real) != folder[0]:
@@ -242,7 +152,3 @@ def _real_folder(memory_root: str, folder: str):
             real = None  # linked out of the store: nothing in it is ever read
         got = _folders_seen[key] = (real, rel)
     return got
-
-
-def stat_is_regular(mode: int) -> bool:
-    return (mode & 0o170000) == 0o100000

@@ -1,8 +1,4 @@
-"""Memory files read for the derived files: bounded, never through a link, into index entries.
-
-``read_memory_file`` reads one file (a link, a FIFO or a file over ``MAX_MEMORY_BYTES`` is
-refused); ``Reader`` turns it into an index item: the entry, its time, its tokens, its related files.
-"""
+"""Memory files read for the derived files (bounded, never through a link) into index items."""
 from __future__ import annotations
 
 import os
@@ -10,14 +6,10 @@ import os
 from ..base.config import category_enabled, warn
 from ..base.model import display_name
 from ..base.safefs import open_read
+from ..records.exposure import name_is_shown, shown_message, shown_name
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status
 from ..records.times import record_time
-
-
-def _rel_folder(memory_root: str, folder: str) -> str:
-    rel = os.path.relpath(os.path.join(memory_root, folder), project_root_of(memory_root))
-    return rel.replace(os.sep, "/") + "/"
-
+from .index import entry_from_record
 
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
 
@@ -27,11 +19,8 @@ class TooLarge(OSError):
 
 
 def read_memory_file(path: str):
-    """``(bytes, stat)`` of one memory file, read with a bound and never through a link.
-
-    Raises ``OSError`` for a link, anything but a regular file (a FIFO is never waited on)
-    and ``TooLarge`` for a file over ``MAX_MEMORY_BYTES``.
-    """
+    """``(bytes, stat)`` of one memory file; ``OSError`` for a link or anything but a regular file (a FIFO is
+    never waited on), ``TooLarge`` for a file over ``MAX_MEMORY_BYTES``."""
     fd = open_read(path)  # O_NOFOLLOW, or lstat/fstat where there is none
     try:
         st = os.fstat(fd)
@@ -54,34 +43,28 @@ def read_memory_file(path: str):
 
 
 def _skipped(path: str, memory_root: str, exc: Exception) -> None:
-    """One stderr line for a memory file recall cannot use; its name and the reason through the exposure rule."""
-    from ..records.exposure import shown_message, shown_name
+    """One stderr line for a memory file recall cannot use (its name and the reason through the exposure rule)."""
     warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
 
 
 class Reader:
-    """Turns memory files into index items ``[entry, time, tokens, related]``, with the tag clean-up memoised."""
+    """Turns memory files into index items ``[entry, time, tokens, related]``."""
 
     def __init__(self, memory_root: str, config: dict, features):
-        from ..records.exposure import name_is_shown, recall_title, shown_tag
-        from ..base.sanitize import TITLE_MAX
         self.memory_root, self.config, self.features = memory_root, config, features
-        self.recall_title, self.title_max = recall_title, TITLE_MAX
-        self.shown_tag, self.safe_name = shown_tag, name_is_shown
-        self.tags: dict = {}
         self.prefix: dict = {}
 
     def read(self, category: str, folder: str, name: str):
-        """``(stamp, item | None)`` of one file; stamp ``(inode, mtime_ns, size, ctime_ns)``, None when it
-        cannot be read at all. The tokens come from the whole record (``SmartFeatures.prepare_entry``: the
-        body's too); the record itself is not kept, only when it was last written (``times.record_time``)."""
+        """``(stamp, item | None)`` of one file; the stamp None when it cannot be read at all."""
         path = os.path.join(self.memory_root, folder, name)
         try:
             data, st = read_memory_file(path)
         except TooLarge as exc:  # recorded in the file table (not in the index) until it changes
             _skipped(path, self.memory_root, exc)
-            st = _lstat(path)
-            return (None if st is None else _stamp(st)), None
+            try:
+                return _stamp(os.lstat(path)), None
+            except OSError:
+                return None, None
         except OSError as exc:
             _skipped(path, self.memory_root, exc)
             return None, None
@@ -102,32 +85,25 @@ class Reader:
         return _stamp(st), [entry, record_time(record), self.features.prepare_entry(entry, record), related]
 
     def reused(self, category: str, folder: str, name: str, item: list) -> list:
-        """The item of an unchanged file from the cache's ``item`` (``cache.Index.item``): its path and
-        category from where the file is, never from the cache."""
+        """The item of an unchanged file from the cache's ``Index.item``: its path and category from where the
+        file is, never from the cache."""
         entry = {"category": display_name(category), "title": item[1], "path": self.path_of(folder, name),
                  "tags": item[3]}
         return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
 
     def entry(self, category: str, folder: str, name: str, record: dict):
-        tags = []
-        raw_tags = record.get("tags")
-        for tag in raw_tags if isinstance(raw_tags, list) else []:
-            if isinstance(tag, str):
-                clean = self.tags.get(tag)
-                if clean is None:
-                    clean = self.tags[tag] = self.shown_tag(tag)  # hidden before it is cleaned
-                if clean and clean not in tags:
-                    tags.append(clean)
-        title = self.recall_title(record["title"], self.title_max)
-        if not title or not self.safe_name(name):  # a hostile file name is never printed (validate reports it)
+        """``index.entry_from_record``; None for a record without a title or a file name never shown."""
+        entry = entry_from_record(self.memory_root, category, os.path.join(self.memory_root, folder, name), record)
+        if not entry["title"] or not name_is_shown(name):  # a hostile file name is never printed (validate reports it)
             return None
-        return {"category": display_name(category), "title": title, "path": self.path_of(folder, name), "tags": tags}
+        return entry
 
     def path_of(self, folder: str, name: str) -> str:
         """The index path of the file ``name`` of ``folder`` (``.claude/memory/<folder>/<name>``)."""
         prefix = self.prefix.get(folder)
         if prefix is None:
-            prefix = self.prefix[folder] = _rel_folder(self.memory_root, folder)
+            rel = os.path.relpath(os.path.join(self.memory_root, folder), project_root_of(self.memory_root))
+            prefix = self.prefix[folder] = rel.replace(os.sep, "/") + "/"
         return prefix + name
 
 
@@ -139,7 +115,7 @@ def _stamp(st) -> tuple:
 
 def memory_stats(folder_path: str) -> list:
     """``[(name, lstat)]`` of the memory files of one folder: ``*.json``, not hidden (never a writer's temp
-    file), regular files only; nothing through a link."""
+    file), regular files only, nothing through a link."""
     out = []
     if os.path.islink(folder_path):  # a category folder linked out of the store is never read
         return out
@@ -161,10 +137,3 @@ def memory_stats(folder_path: str) -> list:
     finally:
         os.close(fd)
     return out
-
-
-def _lstat(path: str):
-    try:
-        return os.lstat(path)
-    except OSError:
-        return None

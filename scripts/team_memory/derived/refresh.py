@@ -1,28 +1,26 @@
-"""Keeping ``index.md``, the machine cache and the file map in step with the JSON files.
+"""Keeping ``index.md``, the machine cache and the file map in step with the JSON files (and writing them).
 
-- ``current_index``: the hooks' one call (and every reader's): the cache when it is current, else
-  rebuilt under the store lock when the lock is free, else built in memory. It never waits.
-- ``apply_changes``: a writer, under the store lock it holds, after it changed some files.
-- ``rebuild_index`` / ``write_index_locked``: everything again (``rebuild``, ``doctor``).
-- ``index_is_outdated``: whether any of that is due.
+``current_index`` is every reader's call (the hooks' too): the cache when current, else rebuilt under
+the store lock when it is free, else built in memory; it never waits. Writers call ``apply_changes``
+under the lock they hold; ``rebuild_index`` and ``write_index_locked`` redo everything.
 
-Current means: the cache was written for this configuration, character policy and token shape,
-beside this ``index.md`` and a sound file map; no category folder changed (files added, replaced
-or removed); and no memory file's ctime moved (an in-place rewrite changes no folder, but always
-the file's ctime, which no tool can set back): one ``lstat`` per memory, the one cost of the hook
-that grows with the store. A time within two ticks of the file clock of the cache's own is not
-trusted (the file may have changed again in that tick): such a file is read again. A rebuild
-re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
+Current means: the cache was written for this configuration, character policy and token shape, beside
+this ``index.md`` and a sound file map; no category folder changed (files added, replaced or removed);
+and no memory file's ctime moved (an in-place rewrite changes no folder, but always the file's ctime,
+which no tool can set back): one ``lstat`` per memory, the one cost of the hook that grows with the
+store. A time within two ticks of the file clock of the cache's own is not trusted: that file is read
+again. A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
 """
 from __future__ import annotations
 
 import os
 import time
 
-from ..base.config import category_folders
-from ..base.fsutil import LockBusy, store_lock
+from ..base.config import category_folders, warn
+from ..base.fsutil import LockBusy, atomic_write_bytes, atomic_write_text, store_lock
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
-from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_path, read_stamps
+from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode, read_stamps
+from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, head_is_sound, map_path
 
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
 RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
@@ -33,9 +31,9 @@ def settled(ns, written: int) -> bool:
     return ns is not None and written - ns >= (RACY_NS if ns % 1_000_000_000 == 0 else RACY_FINE_NS)
 
 
-def _stat_ns(path: str, attr: str = "st_mtime_ns"):
+def _stat_ns(path: str):
     try:
-        return getattr(os.stat(path), attr)
+        return os.stat(path).st_mtime_ns
     except OSError:
         return None
 
@@ -49,11 +47,9 @@ def _index_stamp(memory_root: str):
 
 
 def _read(memory_root: str):
-    """The cache file mapped read-only, or None (missing, empty, unreadable, a link, too large).
-
-    Mapped, not read: a prompt touches the header and the lines of its own words, not the whole file
-    (9 MB at 10,000 memories: 25 ms to read). The writer replaces the file, so a mapping never changes.
-    """
+    """The cache file mapped read-only, or None (missing, empty, unreadable, a link, too large). Mapped: a
+    prompt touches the header and its own words' lines (reading 9 MB at 10,000 memories: 25 ms); the
+    writer replaces the file, so a mapping never changes."""
     from ..base.safefs import is_real_dir, open_regular
     if not is_real_dir(os.path.join(memory_root, CACHE_DIR)):
         return None
@@ -82,7 +78,6 @@ def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True)
     written = header.get("written_ns")
     if not (_suits(header, config) and isinstance(written, int) and header.get("index") == _index_stamp(memory_root)):
         return False
-    from .filemap import head_is_sound, map_path
     if not os.path.lexists(map_path(memory_root)) or not head_is_sound(memory_root):
         return False
     folders, files = header.get("folders"), header.get("files")
@@ -121,9 +116,8 @@ def _ctimes(folder_path: str, names):
 
 
 def current_index(memory_root: str, config: dict, trust: bool = True) -> Index:
-    """The store's ``Index``, current. Never waits: when another process holds the store lock (or the
-    store cannot be written), it is built in memory. ``trust=False``: the cache on disk is ignored
-    (it was found damaged while read) and rebuilt."""
+    """The store's ``Index``, current; built in memory when the store lock is held or the store read-only.
+    ``trust=False``: the cache on disk was found damaged while read and is rebuilt."""
     data = _read(memory_root) if trust else None
     if data is not None:
         try:
@@ -141,7 +135,6 @@ def current_index(memory_root: str, config: dict, trust: bool = True) -> Index:
 
 def index_in_memory(memory_root: str, config: dict, old=None) -> Index:
     """The store's ``Index`` built from the JSON files, nothing written (``old``: cache bytes to reuse)."""
-    from .cache import encode
     return Index(encode(*_build(memory_root, config, old)[:3]))
 
 
@@ -159,7 +152,7 @@ def _reusable(old, config: dict):
 
 
 def _old_rows(index, stamps: dict, category: str) -> dict:
-    """name -> ``(inode, mtime_ns, size, ctime_ns, id)`` the old cache recorded for one category, settled ones only."""
+    """name -> ``(inode, mtime_ns, size, ctime_ns, id)`` of one category in the old cache, settled ones only."""
     table, rows = index.header["files"].get(category), stamps.get(category)
     if not (isinstance(table, list) and len(table) == 2 and isinstance(rows, list)):
         return {}
@@ -172,8 +165,8 @@ def _old_rows(index, stamps: dict, category: str) -> dict:
 
 
 def _build(memory_root: str, config: dict, old=None):
-    """``(header, stamps, items, index.md text)`` from the JSON files (``cache.encode`` makes the cache of the
-    first three); an old cache's entries are reused for the files unchanged since it was written."""
+    """``(header, stamps, items, index.md text)`` from the JSON files, reusing an old cache's entries for the
+    files unchanged since it was written."""
     from ..text.features import SmartFeatures
     from .index import HEADER, format_index_line, parse_index_line
     from .reader import Reader, memory_stats
@@ -221,9 +214,6 @@ def _build(memory_root: str, config: dict, old=None):
 
 def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
     """Rebuild and write ``index.md``, the file map and the cache (the caller holds the store lock)."""
-    from ..base.fsutil import atomic_write_bytes, atomic_write_text
-    from .cache import cache_folder, encode
-    from .filemapwrite import write_map
     header, stamps, items, text = _build(memory_root, config, old)
     atomic_write_text(os.path.join(memory_root, INDEX_NAME), text, durable=False)
     header["index"] = _index_stamp(memory_root)
@@ -234,13 +224,42 @@ def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
     return data
 
 
-def rebuild_index(memory_root: str, config: dict, blocking: bool = True, full: bool = True) -> int:
-    """Rewrite ``index.md`` and the cache from the JSON files under the store lock; return the entry count.
+def encode_map(related: dict) -> bytes:
+    """The file map's bytes for ``related`` (``{memory path: [entries]}``; the format: ``filemap``)."""
+    from ..records.relpaths import literal_prefix  # (a prompt whose cache is current writes no map)
+    lines = sorted({f"{literal_prefix(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape")
+                    for memory, entries in related.items() if "\t" not in memory and "\n" not in memory
+                    for entry in entries})
+    index, offset, block_start, segments = [], 0, None, set()
+    for line in lines:
+        key = line[:line.index(b"\t")]
+        segments.add(key.split(b"/", 1)[0])
+        if block_start is None or offset - block_start >= BLOCK_BYTES:
+            block_start = offset
+            index.append(key + b"\t%d\n" % offset)
+        offset += len(line) + 1
+    seg_bytes = b"\t".join(sorted(segments)) + b"\n" if segments else b""
+    index_bytes = b"".join(index)
+    return (MAGIC + b"%d %d\n" % (len(seg_bytes), len(index_bytes)) + seg_bytes + index_bytes
+            + b"".join(line + b"\n" for line in lines))
 
-    ``full=False`` re-reads only the files whose inode, size, mtime or ctime differ from what the
-    cache recorded. With ``blocking=False`` raises ``LockBusy`` instead of waiting for another writer.
-    """
-    with store_lock(memory_root, blocking=blocking):
+
+def write_map(memory_root: str, related: dict) -> None:
+    """Replace the file map (atomically, in a ``.cache`` that is never a link) with one built from ``related``
+    (``{memory path: [entries]}``). The caller holds the store lock."""
+    data = encode_map(related)
+    if len(data) > MAX_MAP_BYTES:
+        warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
+             f"until fewer related_files entries are stored")
+        data = encode_map({})
+    cache_folder(memory_root)
+    atomic_write_bytes(map_path(memory_root), data, durable=False)
+
+
+def rebuild_index(memory_root: str, config: dict, full: bool = True) -> int:
+    """Rewrite ``index.md`` and the cache under the store lock; return the entry count. ``full=False``
+    re-reads only the files whose stamp differs from what the cache recorded."""
+    with store_lock(memory_root):
         return Index(_rebuild_locked(memory_root, config, None if full else _read(memory_root))).n
 
 
@@ -250,14 +269,14 @@ def write_index_locked(memory_root: str, config: dict) -> int:
 
 
 def apply_changes(memory_root: str, config: dict) -> int:
-    """Bring ``index.md`` and the cache up to date after a writer changed files, under the store lock it
-    holds: only new or changed files are read. Returns the number of index lines."""
+    """Bring ``index.md`` and the cache up to date after a writer (holding the store lock) changed files:
+    only new or changed files are read. Returns the number of index lines."""
     return Index(_rebuild_locked(memory_root, config, _read(memory_root))).n
 
 
 def index_is_outdated(memory_root: str, config: dict) -> bool:
-    """True when ``index.md`` or the cache is missing, was built for another configuration, or any memory
-    file was added, removed or changed since. The hooks bring it up to date on the next prompt."""
+    """Whether ``index.md`` or the cache is missing, was built for another configuration, or any memory file
+    was added, removed or changed since (the next prompt brings it up to date)."""
     data = _read(memory_root)
     try:
         return data is None or not _is_current(Index(data), memory_root, config, sure=False)

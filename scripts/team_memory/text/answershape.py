@@ -1,16 +1,9 @@
-"""The shape of the answer a question asks for, and whether a text holds one.
+"""The shape of the answer a question asks for (a date, a time, money, a count, a duration), and whether a text holds one.
 
-"When is Maya's interview?" asks for a date, "what time does the ceremony start?" for a time
-of day, "how much was the raise?" for an amount of money, "how many people can Priya
-invite?" for a count, "how long was Ana on the waiting list?" for a duration. Among memories
-that meet the question's words alike (the same person, the same topic), the one whose text
-holds something of that shape ("on 11 June", "at 1pm", "£40", "120 guests", "eight months")
-is more likely the answer. ``asked_shape`` reads the question, ``holds_shape`` the memory.
-
-Only these five shapes, each one that ordinary English writes in a few fixed ways (digits,
-month and day names, clock times, currency signs, units of time): a "who" or "where" has
-no shape a text shows without understanding it. Plain string work over ``tokens.words``, no
-``re``: the prompt hook does not import it.
+Among memories that meet a question's words alike, the one whose text holds something of the shape
+asked for ("on 11 June", "at 1pm", "£40", "120 guests", "eight months") is more likely the answer.
+Only shapes ordinary English writes in a few fixed ways; a "who" or "where" has none. Plain string
+work over ``tokens.words``, no ``re``: the prompt hook does not import it.
 """
 from __future__ import annotations
 
@@ -59,7 +52,7 @@ _MONEY_WORDS = frozenset({
     "pound", "pounds", "quid", "dollar", "dollars", "bucks", "euro", "euros", "cent", "cents", "pence",
     "percent", "usd", "eur", "gbp", "yen", "grand",
 })
-_CURRENCY_SIGNS = "$£€¥₹"
+_MONEY_SIGNS = "$£€¥₹%"
 
 
 def _clauses(text: str) -> list:
@@ -69,11 +62,9 @@ def _clauses(text: str) -> list:
 
 
 def asked_shape(prompt: str) -> str | None:
-    """The shape of answer the prompt asks for, or None: the first clause that opens (after
-    greetings and asks) with ``when``, ``what time``, ``how much``, ``how many``, ``how long``...
+    """The shape the first clause opening (after greetings and asks) with a question word asks for, or None.
 
-    Only a clause's opening counts: in "what does Maya check when she visits?" ``when`` joins
-    two clauses and asks for no date.
+    Only a clause's opening counts: in "what does Maya check when she visits?" ``when`` asks for no date.
     """
     for clause in _clauses(prompt[:2000]):
         k = 0
@@ -93,17 +84,13 @@ def _is_number(word: str) -> bool:
 
 def _leading_number(word: str) -> tuple:
     """``("12", "pm")`` for ``12pm``, ``("3", "")`` for ``3``, ``("", word)`` when it starts with no digit."""
-    k = 0
-    while k < len(word) and word[k].isdigit():
-        k += 1
-    return word[:k], word[k:]
+    rest = word.lstrip("0123456789")
+    return word[:len(word) - len(rest)], rest
 
 
 def holds_shape(shape: str, text: str) -> bool:
     """Whether ``text`` holds something of ``shape`` (see the module's docstring)."""
-    if shape == MONEY and any(sign in text for sign in _CURRENCY_SIGNS):
-        return True
-    if shape == MONEY and "%" in text:
+    if shape == MONEY and any(sign in text for sign in _MONEY_SIGNS):
         return True
     if shape == TIME and ":" in text and _has_clock_colon(text):
         return True

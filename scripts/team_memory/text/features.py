@@ -1,8 +1,6 @@
 """What recall derives from each memory: its tag, title and body tokens (stored by the machine cache).
 
-``SmartFeatures`` holds the settings that shape the tokens (stop words, compound tags);
-``recall.matching.Smart`` builds on it. ``derive_body_tokens`` is the one place that decides
-which text of a record counts as its body (content values, file names, id).
+``SmartFeatures`` holds the settings that shape them (``recall.matching.Smart`` builds on it).
 """
 from __future__ import annotations
 
@@ -27,8 +25,7 @@ def _strings(value, out: list) -> None:
 def body_text(record: dict) -> str:
     """The text of a record that is neither its title nor its tags: content values, file names, id."""
     parts: list = []
-    _strings(record.get("content"), parts)
-    _strings(record.get("related_files"), parts)
+    _strings([record.get("content"), record.get("related_files")], parts)
     if isinstance(record.get("id"), str):
         parts.append(record["id"])
     return "\n".join(parts)[:MAX_BODY_CHARS]
@@ -42,7 +39,7 @@ def content_text(record: dict) -> str:
 
 
 def derive_body_tokens(record: dict, stop_words: frozenset) -> list:
-    """The sorted body tokens of one record (the one derivation function)."""
+    """The sorted body tokens of one record: the one place that decides what its body is."""
     return sorted(tokenize(body_text(record), stop_words))
 
 
@@ -56,17 +53,14 @@ class SmartFeatures:
         self.compound_parts = section(config, "retrieval").get("compound_parts", True) is not False
 
     def prepare_entry(self, entry: dict, record: dict | None = None) -> list:
-        """``[tag tokens, title tokens, body tokens]`` (sorted lists): what ``prepare`` derives from one memory."""
+        """``[tag tokens, title tokens, body tokens]`` (sorted lists) of one memory."""
         tags, title = self.surface_tokens(entry)
         body = derive_body_tokens(record, self.stop_words) if isinstance(record, dict) else []
         return [sorted(tags), sorted(title), body]
 
     def surface_tokens(self, entry: dict) -> tuple:
-        """``(tag tokens, title tokens)``; a part of a compound tag counts as a title word.
-
-        ``sleep-current`` is a tag; ``current`` alone is not: asked about on its own
-        (``what's our current position``) it is as much evidence as a title word.
-        """
+        """``(tag tokens, title tokens)``; a part of a compound tag (``current`` of ``sleep-current``) counts as a
+        title word: asked about on its own it is as much evidence as one."""
         tags, title = set(), set(tokenize(entry["title"], self.stop_words))
         for tag in entry["tags"] or ():
             tokens = tokenize(tag, self.stop_words)

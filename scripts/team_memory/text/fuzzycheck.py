@@ -1,14 +1,9 @@
 """The fuzzy step's vocabulary and a cheap, exact pre-check before it runs.
 
-The vocabulary is every title and tag token (a stem: ``validat``) and the words the stemmer
-folded into it, spelled out (``spelled_forms``: ``validation``, ``validated``...): a typo
-often stops the prompt's word from folding (``validaiton``, ``postgress``), and it is then
-close to the written word, not to the stem (82 against ``validat``, 90 against
-``validation``). Both paths derive the forms from the stems alone, so they agree.
-
-The check needs no rapidfuzz: it bounds ``fuzz.ratio`` from lengths and shared characters,
-so a prompt whose words cannot reach the cutoff against any title or tag token never
-imports it (``recall.matching`` asks here first).
+The vocabulary is every title and tag token (a stem: ``validat``) and its written forms
+(``spelled_forms``: ``validation``...): a typo often stops a prompt word from folding
+(``validaiton``), and it is then close to the written word, not to the stem (82 against
+``validat``, 90 against ``validation``). The check needs no rapidfuzz (``recall.matching`` asks here first).
 """
 from __future__ import annotations
 
@@ -32,15 +27,15 @@ def spelled_forms(stems) -> list:
     return out
 
 
-def forms_by_length(stems_by_length: dict, wanted=None) -> dict:
+def forms_by_length(stems_by_length: dict, wanted) -> dict:
     """``spelled_forms`` of stems given as length -> stems, as length -> forms (only ``wanted`` lengths)."""
     out: dict = {}
     for length, stems in stems_by_length.items():
-        if wanted is None or length in wanted:
+        if length in wanted:
             out.setdefault(length, []).extend(stems)
         words = None
         for ending in ENDINGS:
-            if wanted is None or length + len(ending) in wanted:
+            if length + len(ending) in wanted:
                 if words is None:
                     words = [t for t in stems if spelled(t)]
                 out.setdefault(length + len(ending), []).extend(t + ending for t in words)
@@ -58,42 +53,28 @@ def stem_of(form: str, stems) -> str:
     return form
 
 
-def form_lengths(stem_length: int) -> list:
-    """The lengths ``spelled_forms`` can give a stem of ``stem_length`` characters."""
-    return [stem_length] + [stem_length + len(e) for e in ENDINGS]
-
-
 def fuzzy_may_match(prompt_tokens, stems, cutoff: float) -> bool:
     """False only when no written form of ``stems`` (``spelled_forms``) can reach ``cutoff`` against any
     prompt token.
 
-    ``fuzz.ratio`` is ``200 x LCS / (len(q) + len(t))``, with the longest common subsequence
-    at most the shorter length and at most the characters the two share (counted with
-    multiplicity). A pair that passes both bounds is compared exactly (``lcs_length``). When
-    no pair reaches the cutoff, ``process.extract`` would return nothing, so the fuzzy step
-    is skipped without importing rapidfuzz: the outcome is the same. A small margin keeps
-    float rounding on the safe side (run it). Only forms of a length that can reach some
-    prompt token are spelled (at 10,000 memories: a third of them, 8 ms a prompt).
+    ``fuzz.ratio`` is ``200 x LCS / (len(q) + len(t))``, with the longest common subsequence at most
+    the shorter length and at most the characters the two share (with multiplicity); a pair that
+    passes both bounds is compared exactly (``lcs_length``). When no pair reaches the cutoff,
+    ``process.extract`` would return nothing, so rapidfuzz is not imported: the outcome is the same.
+    A small margin keeps float rounding on the safe side. Only forms of a length that can reach some
+    prompt token are spelled (at 10,000 memories: a third of them, 8 ms a prompt). Per prompt token
+    and length, the prompt token's characters are deleted from all the forms at once: only a form
+    whose leftover is short enough is counted character by character.
     """
     if not prompt_tokens:
         return False
-    by_len: dict = {}
+    stems_by_length: dict = {}
     for t in stems:
-        by_len.setdefault(len(t), []).append(t)
+        stems_by_length.setdefault(len(t), []).append(t)
     c = (cutoff - 1e-6) / 200.0
-    reach = {lf for lb in by_len for lf in form_lengths(lb)
+    reach = {lf for lb in stems_by_length for lf in [lb] + [lb + len(e) for e in ENDINGS]
              if any(min(len(q), lf) >= c * (len(q) + lf) for q in prompt_tokens)}
-    return fuzzy_may_match_groups(prompt_tokens, forms_by_length(by_len, reach), cutoff)
-
-
-def fuzzy_may_match_groups(prompt_tokens, by_len: dict, cutoff: float) -> bool:
-    """``fuzzy_may_match`` with the vocabulary given as length -> tokens of that length.
-
-    Per prompt token and length, the tokens are joined and the prompt token's characters
-    deleted from all of them at once: what is left of each is the part it cannot share, so
-    only a token whose leftover is short enough is counted character by character.
-    """
-    c = (cutoff - 1e-6) / 200.0
+    by_len = forms_by_length(stems_by_length, reach)
     for q in prompt_tokens:
         la = len(q)
         chars = set(q)
@@ -123,12 +104,8 @@ LCS_CELLS = 10_000  # longer pairs are taken as a possible match (the bound alon
 
 
 def lcs_length(a: str, b: str) -> int:
-    """The longest common subsequence of ``a`` and ``b``: ``fuzz.ratio`` is ``200 x`` it ``/ (len(a) + len(b))``.
-
-    The character-count bound lets through words that share letters in another order (``lisbon``
-    and a dozen stems' written forms); comparing exactly keeps such a prompt from importing rapidfuzz
-    only to find nothing.
-    """
+    """The longest common subsequence of ``a`` and ``b``; compared exactly, words that share letters in
+    another order (``lisbon`` and a dozen stems' forms) do not make a prompt import rapidfuzz for nothing."""
     row = [0] * (len(b) + 1)
     for ch in a:
         prev_diag = 0

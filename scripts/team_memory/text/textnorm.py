@@ -3,32 +3,23 @@
 ``tokenize(text, stop_words)`` returns the set of match tokens of ``text``:
 
 1. NFKC, so full-width and compatibility forms become their plain letters;
-2. the text is cut into runs by script: Hangul, hiragana, katakana and Han
-   runs each give their character bigrams plus the whole run (a lone Han
-   character is kept: in Japanese it is often a word between kana); any
-   other letters, digits and combining marks form words, joined into one
-   identifier by ``_ - . /`` (``src/app.py``, ``user_id``, ``pkg.mod``);
-3. an identifier gives its whole (case-folded), its parts split at ``_ - . /``
-   and at case changes (``ImportError`` -> ``import``, ``error``;
-   ``HTTPServer`` -> ``http``, ``server``), and its parts joined
-   (``import_error`` -> ``importerror``), so each spelling meets the others;
-4. case folding, then stop words are dropped and tokens under 2 characters
-   too (a lone Han character excepted);
-5. ASCII words of 4+ letters are folded to a light stem (``fold``): plurals,
-   ``-ing``, ``-ed``, ``-tion``, ``-ment`` and a final ``e``, the same on both
-   sides of a match, so ``fixing``, ``fixes`` and ``fixed`` all meet ``fix``.
-
-Everything is deterministic and standard library only.
+2. the text is cut into runs by script: Hangul, hiragana, katakana and Han runs each give their
+   character bigrams plus the whole run (a lone Han character is kept: in Japanese it is often a word
+   between kana); other letters, digits and combining marks form words, joined into one identifier by
+   ``_ - . /`` (``src/app.py``, ``user_id``);
+3. an identifier gives its whole, its parts split at ``_ - . /`` and at case changes (``HTTPServer`` ->
+   ``http``, ``server``), and its parts joined (``import_error`` -> ``importerror``);
+4. case folding; stop words and tokens under 2 characters (a lone Han character excepted) are dropped;
+5. ASCII words of 4+ letters are folded to a light stem (``fold``) on both sides of a match, so
+   ``fixing``, ``fixes`` and ``fixed`` all meet ``fix``.
 """
 from __future__ import annotations
 
 from ..base.config import section
 from .tokens import STOP_WORDS as SEED_STOP_WORDS
 
-# The seed's list plus common English function words, number words (like "one" and "two":
-# "a three day trip" is about no memory with "three" in its title) and a few CJK function
-# words that carry no topic (question words, "do it" forms); extend or replace it with
-# ``retrieval.stop_words``.
+# The seed's list plus English function words, number words ("a three day trip" is about no memory
+# with "three" in its title) and CJK function words; ``retrieval.stop_words`` extends or replaces it.
 STOP_WORDS = SEED_STOP_WORDS | frozenset({
     "am", "as", "any", "all", "our", "ours", "us", "its", "his", "her", "their", "them", "there", "here",
     "than", "some", "such", "only", "own", "same", "other", "more", "most", "again", "now", "still",
@@ -58,6 +49,7 @@ FOLD_MIN = 4  # ASCII words shorter than this are left as they are
 
 _HANGUL, _HIRAGANA, _KATAKANA, _HAN, _WORD, _JOIN, _OTHER = range(7)
 _JOINERS = frozenset("_-./")
+_TO_UNDERSCORE = {ord(ch): "_" for ch in _JOINERS}
 _CJK = frozenset({_HANGUL, _HIRAGANA, _KATAKANA, _HAN})
 _class_cache: dict = {}
 
@@ -131,25 +123,13 @@ def identifier_forms(raw: str) -> list:
     raw = raw.strip("".join(_JOINERS))
     if not raw:
         return []
-    parts = [p for p in _split_joiners(raw) if p]
+    parts = [p for p in raw.translate(_TO_UNDERSCORE).split("_") if p]
     pieces = [piece for part in parts for piece in split_case(part)]
     forms = [raw.casefold()]
     if len(pieces) > 1:
         forms.extend(p.casefold() for p in pieces)
         forms.append("".join(pieces).casefold())
     return forms
-
-
-def _split_joiners(raw: str) -> list:
-    out, cur = [], []
-    for ch in raw:
-        if ch in _JOINERS:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return out
 
 
 def cjk_forms(run: str, cls: int) -> list:
@@ -226,11 +206,8 @@ def normalize(text: str) -> str:
 
 
 def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """The match tokens of ``text`` grouped by the run they came from, in text order.
-
-    A group is a list: the whole identifier or CJK run first (when kept), then its
-    parts or bigrams. A token appears in the first group that yields it only.
-    """
+    """The match tokens of ``text`` grouped by the run they came from, in text order: the whole identifier
+    or CJK run first (when kept), then its parts or bigrams; a token only in the first group that yields it."""
     text = nfkc(text)
     seen: set = set()
     groups = []
@@ -264,12 +241,9 @@ def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """Two neighbouring plain words written as one: ``sleep current`` -> ``sleepcurrent``.
-
-    An identifier gives its parts joined (``sleep-current`` -> ``sleepcurrent``), so a
-    prompt that spells a compound tag as two words meets it whole. Only letter-and-digit
-    words side by side (only spaces between them), stop words included (``no data``).
-    """
+    """Two neighbouring plain words written as one (``sleep current`` -> ``sleepcurrent``), so a prompt that
+    spells a compound tag as two words meets it whole. Letter-and-digit words with only spaces between
+    them, stop words included (``no data``)."""
     text = nfkc(text)
     out, last, last_end = [], None, -1
     i = 0

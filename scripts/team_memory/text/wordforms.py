@@ -1,128 +1,32 @@
 """Irregular English verb forms: "what did Ana lose?" meets a memory that says she *lost* it.
 
-The stemmer (``textnorm.fold``) handles regular endings (``painted``, ``painting`` -> ``paint``); a
-past form that changes the word itself (``lost``, ``bought``, ``broken``, ``ran``) never meets its
-verb that way. Questions about what happened ask in the base form ("when did Jon buy ...") while
-memories tell it in the past ("Jon bought ..."), so the prompt side tries each listed form of a
-prompt word too (``alternates``), at ``weights.IRREGULAR`` x its points (``Smart._match`` and
-``matching.score_index``'s options alike). The index is not touched: ``paid`` keeps its own weight rather than
-joining ``pay`` and ``payment`` (folding them together was measured and lost, docs/retrieval-eval.md).
-
-Left out: forms that are as often another word (``left``, ``ground``, ``wound``, ``rose``, ``shot``,
-``saw``, ``led``, ``bore``) and verbs whose forms are stop words (``go``, ``get``, ``make``, ``know``,
-``do``, ``see``).
+The stemmer (``textnorm.fold``) handles regular endings; a past form that changes the word (``lost``,
+``bought``) never meets its verb that way, so the prompt side tries each listed form of a prompt word too
+(``alternates``), at ``weights.IRREGULAR`` x its points. The index is not touched: folding ``paid`` into
+``pay`` was measured and lost (docs/retrieval-eval.md). Left out: forms as often another word (``left``,
+``ground``...) and verbs whose forms are stop words (``go``, ``get``...).
 """
 from __future__ import annotations
 
 from .textnorm import STOP_WORDS, fold
 
-# One verb a line: the base form, then its irregular past and past participle forms.
+# One verb between commas: the base form, then its irregular past and past participle forms.
 VERBS = """
-arise arose arisen
-awake awoke awoken
-bear bore borne
-become became
-begin began begun
-bend bent
-bet
-bleed bled
-blow blew blown
-break broke broken
-breed bred
-bring brought
-build built
-burn burnt
-buy bought
-catch caught
-choose chose chosen
-cling clung
-come came
-creep crept
-deal dealt
-dig dug
-dream dreamt
-drink drank drunk
-drive drove driven
-eat ate eaten
-fall fell fallen
-feel felt
-fight fought
-find found
-flee fled
-fling flung
-fly flew flown
-forbid forbade forbidden
-forget forgot forgotten
-forgive forgave forgiven
-freeze froze frozen
-give gave given
-grind ground
-grow grew grown
-hang hung
-hear heard
-hide hid hidden
-hold held
-keep kept
-kneel knelt
-lay laid
-lead led
-lean leant
-leap leapt
-learn learnt
-leave left
-lend lent
-lose lost
-mean meant
-meet met
-overcome overcame
-pay paid
-prove proven
-ride rode ridden
-ring rang rung
-rise rose risen
-run ran
-say said
-seek sought
-sell sold
-send sent
-shake shook shaken
-shine shone
-shoot shot
-shrink shrank shrunk
-sing sang sung
-sink sank sunk
-sit sat
-sleep slept
-slide slid
-speak spoke spoken
-speed sped
-spell spelt
-spend spent
-spill spilt
-spin spun
-spit spat
-stand stood
-steal stole stolen
-stick stuck
-sting stung
-stink stank stunk
-strike struck stricken
-swear swore sworn
-sweep swept
-swim swam swum
-swing swung
-take took taken
-teach taught
-tear tore torn
-tell told
-think thought
-throw threw thrown
-understand understood
-wake woke woken
-wear wore worn
-weep wept
-win won
-wind wound
+arise arose arisen, awake awoke awoken, bear bore borne, become became, begin began begun, bend bent, bet,
+bleed bled, blow blew blown, break broke broken, breed bred, bring brought, build built, burn burnt,
+buy bought, catch caught, choose chose chosen, cling clung, come came, creep crept, deal dealt, dig dug,
+dream dreamt, drink drank drunk, drive drove driven, eat ate eaten, fall fell fallen, feel felt,
+fight fought, find found, flee fled, fling flung, fly flew flown, forbid forbade forbidden,
+forget forgot forgotten, forgive forgave forgiven, freeze froze frozen, give gave given, grind ground,
+grow grew grown, hang hung, hear heard, hide hid hidden, hold held, keep kept, kneel knelt, lay laid,
+lead led, lean leant, leap leapt, learn learnt, leave left, lend lent, lose lost, mean meant, meet met,
+overcome overcame, pay paid, prove proven, ride rode ridden, ring rang rung, rise rose risen, run ran,
+say said, seek sought, sell sold, send sent, shake shook shaken, shine shone, shoot shot,
+shrink shrank shrunk, sing sang sung, sink sank sunk, sit sat, sleep slept, slide slid, speak spoke spoken,
+speed sped, spell spelt, spend spent, spill spilt, spin spun, spit spat, stand stood, steal stole stolen,
+stick stuck, sting stung, stink stank stunk, strike struck stricken, swear swore sworn, sweep swept,
+swim swam swum, swing swung, take took taken, teach taught, tear tore torn, tell told, think thought,
+throw threw thrown, understand understood, wake woke woken, wear wore worn, weep wept, win won, wind wound,
 write wrote written
 """
 _LEFT_OUT = frozenset({"ground", "left", "led", "rose", "shot", "wound", "bore", "saw"})
@@ -131,8 +35,8 @@ _table = None  # folded form -> the other folded forms of the same verb, built o
 
 def _build() -> dict:
     table: dict = {}
-    for line in VERBS.split("\n"):
-        forms = {fold(w) for w in line.split() if w not in _LEFT_OUT and w not in STOP_WORDS}
+    for verb in VERBS.replace("\n", ",").split(","):
+        forms = {fold(w) for w in verb.split() if w not in _LEFT_OUT and w not in STOP_WORDS}
         for form in forms:
             table.setdefault(form, set()).update(forms - {form})
     return {form: tuple(sorted(others)) for form, others in table.items() if others}

@@ -77,7 +77,7 @@ def guard_tool_use(payload: dict):
     command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
-    if stores and not _ordinary(payload):  # before the judge: whatever it lets through, PostToolUse compares
+    if stores and not outside_store(payload):  # before the judge: whatever it lets through, PostToolUse compares
         save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
         if _mentions_store(command, stores):
@@ -92,14 +92,6 @@ def guard_tool_use(payload: dict):
     if tool == "Bash" and allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
         return allow_decision()
     return None
-
-
-def _ordinary(payload: dict) -> bool:
-    """A line the fast path lets through (``toolgate.outside_store``): no snapshot, whichever way it came."""
-    try:
-        return outside_store(payload)
-    except Exception:  # noqa: BLE001 - unsure: snapshot
-        return False
 
 
 def _project_roots(payload: dict, stores: list) -> list:

@@ -1,21 +1,12 @@
-"""The tool hooks' fast path: most Write, Edit, Bash and PowerShell calls cannot concern a memory store.
+"""The tool hooks' fast path: ``outside_store(payload)`` is True only when a call certainly cannot write into a store.
 
-Importing the full guard (``guards``) costs several times an interpreter's start, so the tool hooks first ask
-``outside_store(payload)``: True only when the call certainly cannot write into a store, decided from the parsed
-payload with a few ``stat`` calls. It may only err towards the full guard; whenever it is True the PreToolUse guard
-allows the call and PostToolUse finds nothing to check (``tests/test_toolgate.py`` compares them).
-
-- Everywhere: ``cwd`` is a folder outside every store and every ``.claude`` folder.
-- Write tools: no text field holds ``.claude`` (any case), no path field has a glob, and every path (joined with
-  ``cwd``, and its real path) lies in no store: every ``.claude/memory`` at or above ``cwd`` and
-  ``$CLAUDE_PROJECT_DIR``'s.
-- Bash: plain words and quotes only (``shellscan`` reads them; no redirection, variable, substitution, glob, brace),
-  ASCII, no ``claude``, ``memory`` or store path once quotes are removed, and every command read-only
-  (``READ_ONLY``) or ordinary (``ORDINARY``: tests, builds, package managers, whose arguments resolve neither into a
-  store nor above one). Such a line needs no snapshot either; a script run by an interpreter is not ordinary
-  (arbitrary code: the snapshot's copies bring back what it deletes).
-- PowerShell: the same over read-only cmdlets and aliases (``PWSH_READ_ONLY``), with no ``$``, backtick,
-  redirection, bracket, ``@`` or ``#`` and ``\\`` read as ``/``.
+Importing the full guard costs several times an interpreter's start; this decides from the payload with a few
+``stat`` calls, and may only err towards the full guard (``tests/test_toolgate.py`` compares them). It requires a
+``cwd`` outside every store and ``.claude`` folder; for the write tools, no ``.claude`` in any text field, no glob in
+a path field and no path (or its real path) in a store; for Bash, plain words and quotes only, ASCII, no ``claude``,
+``memory`` or store path, and every command ``READ_ONLY`` or ``ORDINARY``; for PowerShell, read-only cmdlets
+(``PWSH_READ_ONLY``) with no ``$``, backtick, redirection, bracket, ``@`` or ``#``. A script run by an interpreter is
+never ordinary: arbitrary code, which the snapshot's copies must be able to undo.
 """
 from __future__ import annotations
 
@@ -25,16 +16,14 @@ import os
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path", "path")
 MAX_COMMAND = 4000
-# Programs that read and print, never write a file (given no redirection); the value lists the arguments (or their
-# prefixes) that would make one write or run another program.
+# Programs that only read and print (given no redirection): the arguments (prefixes) that would make one write or run.
 READ_ONLY = dict.fromkeys("ls cat head tail wc grep egrep fgrep pwd echo printf which stat du df date whoami uname id "
                           "true false test basename dirname realpath readlink nl cut tr cmp comm diff cd".split(), ())
 READ_ONLY.update(rg=("--pre",), find=("-delete", "-exec", "-ok", "-fprint", "-fls"),
                  git=("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c"))
 GIT_READ_ONLY = tuple("status diff log show rev-parse ls-files blame describe shortlog grep".split())
-# Test runners, builds and package managers: the full guard judges them only on their arguments (an unknown program).
-# Formatters and fixers (``black .``) are left out: their arguments are what they rewrite. ``tests/test_toolgate.py``
-# checks the full guard knows none.
+# Test runners, builds, package managers: the full guard judges them only on their arguments (``tests/test_toolgate.py``
+# checks it knows none). Formatters (``black .``) are left out: their arguments are what they rewrite.
 ORDINARY = frozenset("pytest py.test tox nox make gmake ninja cmake ctest meson npm yarn pnpm cargo go mvn gradle jest "
                      "vitest mocha mypy pyright tsc rspec rake bundle dotnet gcc cc clang g++ clang++ javac pip pip3 "
                      "uv poetry pre-commit".split())
@@ -75,7 +64,7 @@ def _outside(payload: dict) -> bool:
 
 
 def _stores(cwd: str) -> list:
-    """Real paths (lower case) of every ``.claude/memory`` folder at or above ``cwd``, and the project's."""
+    """Real paths (lower case) of every ``.claude/memory`` at or above ``cwd``, and the project's."""
     candidates, here = [], os.path.abspath(cwd)
     while True:
         candidates.append(os.path.join(here, ".claude", "memory"))

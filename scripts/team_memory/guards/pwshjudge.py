@@ -1,14 +1,9 @@
 """Can a PowerShell line write into a memory store? The Bash judge's rules with PowerShell's front end.
 
-``judge(command, cwd, stores)`` answers as ``shelljudge.judge`` does: None, or a short description of a way the line
-can change a store. Statements run in order (``Set-Location`` and ``$name = ...`` followed, what runs in ``$(...)``,
-``(...)`` and script blocks judged too, a pipe hands paths on: ``$_`` is what it gave). Cmdlets and aliases are
-bound as PowerShell binds them (any unambiguous parameter prefix, aliases, then positions) and what a writer writes
-is checked with ``shellpaths.reach``; redirections and .NET calls that write (``[IO.File]::WriteAllText``,
-``$file.Delete()``) likewise. Programs go to the Bash judge (``git``, ``python -c``, the CLI); ``powershell
--Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are read as lines of their own. On a line that
-names the store, what the reader cannot follow (``_UNREAD``: a pipe that binds the path, a splat, a .NET method,
-code in a string, another program) is denied. Paths compare with ``/``, in any case.
+Cmdlets and aliases are bound as PowerShell binds them (unambiguous parameter prefixes, aliases, then positions);
+programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
+read as lines of their own. On a line that names the store, what the reader cannot follow (``_UNREAD``: a pipe that
+binds the path, a splat, a .NET method, code in a string, another program) is denied. Paths compare as ``/``, any case.
 """
 from __future__ import annotations
 

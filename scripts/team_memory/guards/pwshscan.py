@@ -1,18 +1,12 @@
-"""A small reader of PowerShell lines for the write guard: statements, arguments, redirections.
+"""A small reader of PowerShell lines for the write guard: ``parse(text)`` -> ``[PsCommand]``.
 
-``parse(text)`` returns a list of ``PsCommand``: ``kind`` ``"command"`` (a cmdlet, alias or program), ``"assign"``
-(``$name = ...``: ``target``; ``words`` the right side read as a command, ``value`` when it is one plain value) or
-``"expr"`` (``[IO.File]::WriteAllText(...)``; ``calls`` names each ``.Name(...)``/``::Name(...)``, whose arguments
-are read as ``nested``). ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` and
-``("arg", elements)``, each element a list of parts as ``shellscan`` spells them (``("s", text)`` with ``\\`` as
-``/`` and glob markers, ``("v", NAME)``: ``$env:NAME``, ``$PWD``, ``$HOME``, ``ps:name`` for a PowerShell variable,
-``("u", "")`` for what cannot be known). ``redirects``, ``sep`` and ``nested`` (what runs inside ``$(...)``,
-``(...)``, ``@(...)``, ``{...}``) as in ``shellscan``.
-
-PowerShell's quoting: single quotes literal (``''`` one quote), double quotes expand ``$name`` and ``$(...)`` and
-take backtick escapes, a backtick escapes outside quotes (continues a line before a newline), here-strings,
-typographic quotes and dashes, ``#`` and ``<#...#>`` comments. It never runs anything, never fails, and stops at a
-depth bound (``flags`` gets ``"unfinished"`` / ``"too deep"``).
+``kind``: ``"command"``, ``"assign"`` (``$name = ...``: ``target``; ``words`` the right side read as a command,
+``value`` when it is one plain value) or ``"expr"`` (``calls`` names each ``.Name(...)``/``::Name(...)``).
+``words``: ``("param", name, value, spelled)`` or ``("arg", elements)``, each element a list of parts as in
+``shellscan`` (``\\`` read as ``/``; ``("v", NAME)`` for ``$env:NAME``, ``$PWD``, ``$HOME``, ``ps:name`` for a
+PowerShell variable). ``redirects``, ``sep`` and ``nested`` (inside ``$(...)``, ``(...)``, ``@(...)``, ``{...}``) as
+in ``shellscan``. It reads PowerShell's quotes, backtick escapes, here-strings, typographic quotes and dashes and
+comments; it never runs anything, never fails, and stops at a depth bound.
 """
 from __future__ import annotations
 

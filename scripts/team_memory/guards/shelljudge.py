@@ -1,18 +1,10 @@
-"""Can a Bash line write into a memory store? The write guard's decision, from what the line can do.
+"""Can a Bash line write into a memory store? ``judge(command, cwd, stores)``: None, or a short text saying how.
 
-``judge(command, cwd, stores)`` returns None (the line provably stays outside the stores, or only reads) or a short
-description of a way the line can change one (``"rm of .claude/memory/decisions/x.json"``). Commands run in order:
-``cd`` and ``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed ``xargs`` and
-interpreters. A value that cannot be known (``$VAR`` set elsewhere, a substitution, an archive's content, inline
-code) stands for any text: the line is denied only if that could reach a store (``shellpaths.reach``).
-
-Readers (``cat``, ``grep``, ``git status``, the team-memory CLI...) are allowed; known writers (``rm``, ``cp``,
-``sed -i``, ``tar -x``, ``git checkout``, ``find -delete``...) are checked on the paths they write; any other program
-is denied only when an argument names a store or something inside it (PostToolUse checks what any command changed).
-Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain ``stash``) are allowed: they are
-how a team's memories move, and PostToolUse reports what they remove. ``find``: roots, ``-name``/``-path`` and
-``-maxdepth`` narrow what it matches, ``-prune`` and ``-not -path`` can leave a store out, ``-o`` keeps every path;
-``-delete``, ``-exec CMD {}`` and ``-fprint`` act on it.
+Commands run in order (``cd`` and ``VAR=value`` followed, ``$(...)`` and ``<(...)`` judged too, pipes feed ``xargs``
+and interpreters); a value that cannot be known stands for any text, denied only if it could reach a store
+(``shellpaths.reach``). Readers are allowed, known writers are checked on the paths they write, any other program only
+when an argument names a store. Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain
+``stash``) are allowed: they are how a team's memories move, and PostToolUse reports what they remove.
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Path patterns and the judge's state, shared by the Bash and PowerShell judges.
 
-A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a value that cannot be known: any text,
-``/`` included) and the glob markers (within one component, never a leading dot). ``reach`` answers, without
-touching the disk, whether some expansion is a store, lies inside one, or (for what removes or moves a folder) holds
-one. ``State`` carries what a line has set (folder, variables) and its step and time bounds; ``check`` raises
-``Denied``.
+A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (any text, ``/`` included) and the glob
+markers (within one component, never a leading dot). ``reach`` answers, without touching the disk, whether some
+expansion is a store, lies inside one, or (for what removes or moves a folder) holds one.
 """
 from __future__ import annotations
 

@@ -1,19 +1,14 @@
-"""A small reader of Bash command lines for the write guard: commands, words, redirections.
+"""A small reader of Bash lines for the write guard: ``parse(text)`` -> ``[Command(words, redirects, sep, nested)]``.
 
-``parse(text)`` returns a list of ``Command(words, redirects, sep, nested)``:
-
-- ``words``: each word a list of parts: ``("s", text)`` (literal text, with unquoted glob and brace characters
-  replaced by the markers below), ``("v", NAME)`` (a variable, expanded later in order, so ``D=x; rm $D`` is
-  followed) or ``("u", "")`` (a command substitution or anything else whose value cannot be known);
-- ``redirects``: ``(operator, word)`` pairs; for here-documents the word is ``[("s", body)]`` and the operator
-  ``<<`` (``<<<`` for here-strings);
+- ``words``: each a list of parts: ``("s", text)`` (unquoted glob and brace characters replaced by the markers below),
+  ``("v", NAME)`` (a variable, expanded later in order, so ``D=x; rm $D`` is followed) or ``("u", "")`` (a value
+  that cannot be known);
+- ``redirects``: ``(operator, word)``; a here-document's word is ``[("s", body)]`` (``<<``; ``<<<`` for here-strings);
 - ``sep``: what follows the command (``|``, ``;``, ``&&``, ``||``, ``&``);
-- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``: they run too, so the caller
-  judges them as well.
+- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``, which run too.
 
-It is a guard's reader, not a shell: it never runs anything, never fails (odd input gives odd words, an unfinished
-quote runs to the end of the line) and stops at a bound. It uses no ``re`` so that reading an ordinary line costs
-next to nothing.
+It never runs anything, never fails (an unfinished quote runs to the end of the line), stops at a depth bound, and
+uses no ``re``, so an ordinary line costs next to nothing.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ comments; it never runs anything, never fails, and stops at a depth bound.
 """
 from __future__ import annotations
 
-from .shellscan import MARKERS, balanced, joined
+from .shellscan import MARKERS, MAX_DEPTH, balanced, joined
 
 SQUOTES, DQUOTES, DASHES = "'\u2018\u2019\u201a\u201b", '"\u201c\u201d\u201e', "-\u2013\u2014\u2015"
 END = set(" \t\r\n;|&(){},<>")
@@ -18,7 +18,6 @@ EXPR_END = END | set("[]=+!.")
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
 _ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
-MAX_DEPTH = 8
 _GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
 
 

@@ -237,10 +237,8 @@ def _is_cli(name: str, args: list) -> bool:
 
 
 def any_argument(name: str, args: list, state: State) -> None:
-    """An unknown program: denied if an argument names ``.claude`` (``names_store``) or can reach a store.
-
-    A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program that is
-    not known to write: only what the line spells out counts here."""
+    """An unknown program: denied if an argument names ``.claude`` or can reach a store; a value nothing is known about
+    (``black $f`` in a loop) is not held against it."""
     for w in args:
         if any(names_store(plain_text(a), state.stores) for a in w):
             raise Denied(f"{shown(name)} given a word that names .claude")
@@ -422,9 +420,6 @@ def _eval(name, args, state: State, stdin):
     if "$?" not in text or "claude" in state.text.lower():  # eval "$(ssh-agent)": nothing ties it to the store
         run_commands(parse(text), state.copy(), None)
 
-
-
-# --- programs that write where an option, an archive or an expression says --------------------------------
 
 def option_values(args: list, names: tuple, state, what: str) -> None:
     """Check the value of each ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``)."""

@@ -11,7 +11,7 @@ import time
 
 from ..base.model import DEFAULT_FOLDERS
 from ..base.pathtext import slashed
-from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK
+from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK, unmarked
 
 MAX_ALTERNATIVES = 32
 CONFIG_FILE = "memory-config.json"
@@ -58,9 +58,7 @@ def is_plain(pattern: str) -> bool:
 
 
 def plain_text(pattern: str) -> str:
-    for k, v in UNMARK.items():
-        pattern = pattern.replace(k, v)
-    return pattern.replace(UNKNOWN, "$?")
+    return unmarked(pattern).replace(UNKNOWN, "$?")
 
 
 def braces(pattern: str) -> list:

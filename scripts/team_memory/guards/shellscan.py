@@ -234,9 +234,7 @@ class _Reader:
     def heredoc(self, delimiter: list, strip_tabs: bool) -> list:
         """The body of a here-document that starts at the next line."""
         text = self.text
-        word = "".join(p[1] for p in delimiter if p[0] == "s")
-        for k, v in UNMARK.items():
-            word = word.replace(k, v)
+        word = unmarked("".join(p[1] for p in delimiter if p[0] == "s"))
         nl = text.find("\n", self.i)
         if nl < 0:
             return [("s", "")]
@@ -268,11 +266,7 @@ def _run_of(text: str, i: int, allowed: str, limit: int) -> str:
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
-    """The commands of a Bash line (see the module docstring).
-
-    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when substitutions nest past
-    ``MAX_DEPTH`` (their inside is then not read).
-    """
+    """The commands of a Bash line; ``flags`` gets ``"unfinished"`` (an open quote) and ``"too deep"`` (not read)."""
     r = _Reader(text, depth, flags if flags is not None else {})
     commands, words, redirects = [], [], []
     pending_heredocs = []
@@ -346,10 +340,11 @@ def joined(parts: list) -> list:
 
 def literal(word: list) -> str:
     """A word as plain text: markers back to their characters, variables as ``$NAME``."""
-    out = []
-    for kind, value in word:
-        out.append(value if kind == "s" else ("$" + value if kind == "v" else "$(...)"))
-    text = "".join(out)
-    for k, v in UNMARK.items():
-        text = text.replace(k, v)
+    return unmarked("".join(value if kind == "s" else "$" + value if kind == "v" else "$(...)" for kind, value in word))
+
+
+def unmarked(text: str) -> str:
+    """Text with the glob and brace markers back to the characters they stand for."""
+    for marker, char in UNMARK.items():
+        text = text.replace(marker, char)
     return text

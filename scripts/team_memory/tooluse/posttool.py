@@ -35,13 +35,9 @@ def answer(payload: dict):
 
 
 def _context(result) -> str:
-    if isinstance(result, str):
-        return result
-    if isinstance(result, dict):
-        specific = result.get("hookSpecificOutput")
-        text = specific.get("additionalContext") if isinstance(specific, dict) else None
-        return text if isinstance(text, str) else ""
-    return ""
+    specific = result.get("hookSpecificOutput") if isinstance(result, dict) else None
+    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return text if isinstance(text, str) else ""
 
 
 def _guard(payload: dict):

@@ -8,6 +8,7 @@ binds the path, a splat, a .NET method, code in a string, another program) is de
 from __future__ import annotations
 
 import os
+import re
 
 from ..base.pathtext import slashed
 from .pwshscan import parse
@@ -158,7 +159,6 @@ def judge(command: str, cwd: str, stores: list):
 
 def _read(command: str) -> str:
     """The line as PowerShell reads its words: backtick escapes, quotes and ``'a' + 'b'`` joins read away."""
-    import re
     text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "", command[:MAX_READ])
     text = re.sub(r"`(.)", r"\1", text, flags=re.S)
     return "".join(c for c in text if c not in "'\"\u2018\u2019\u201c\u201d")
@@ -167,7 +167,6 @@ def _read(command: str) -> str:
 def unread_use(command: str, stores: list, cwd: str = ""):
     """The class rule: on a line that names the store, a way of reaching it the reader cannot follow (``_UNREAD``);
     on a line run inside a store, a .NET method that writes (relative paths land in the store)."""
-    import re  # loaded only for a PowerShell line the reader let through
     text = _read(command)
     named, inside = names_store(text, stores), bool(cwd) and reach(cwd, stores, False)
     for what, pattern in _UNREAD.items() if named or inside else ():
@@ -407,12 +406,7 @@ def _shell(kind: str, args: list, state: State) -> None:
     if kind == "cmd":
         start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), None)
         if start is not None:
-            line, out, i = " ".join(texts[start:]), [], 0
-            while i < len(line):
-                i += line[i] == "^" and i + 1 < len(line)
-                out.append(line[i])
-                i += 1
-            _line("".join(out), state)
+            _line(re.sub(r"\^(.)", r"\1", " ".join(texts[start:]), flags=re.S), state)
         return
     i = 0
     while i < len(args):
@@ -433,10 +427,9 @@ def _shell(kind: str, args: list, state: State) -> None:
 
 def _decoded(text: str) -> str:
     import base64
-    import binascii
     try:
         return base64.b64decode(text, validate=False).decode("utf-16-le", "replace")
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error included
         return UNKNOWN
 
 

@@ -45,10 +45,8 @@ def outside_store(payload: dict) -> bool:
 
 def _outside(payload: dict) -> bool:
     tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
-    if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not cwd or "\x00" in cwd:
-        return False
-    if not os.path.isdir(cwd):
-        return False
+    if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
+        return False  # isdir is False for "" and for a name holding NUL
     stores = _stores(cwd)
     real_cwd = os.path.realpath(cwd)
     if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):

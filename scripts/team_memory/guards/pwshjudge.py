@@ -186,7 +186,7 @@ def run(commands: list, state: State, piped) -> None:
         for op, target in cmd.redirects:
             alts = expand(target, state)
             if alts != [""]:  # > $null
-                check([_abs(a, state) for a in alts], state, False, f"output redirection {op}")
+                check([_abs(a, state.cwd) for a in alts], state, False, f"output redirection {op}")
         out = _statement(cmd, state, piped)
         piped = (out or ("paths", [UNKNOWN])) if cmd.sep == "|" else None  # a pipe of unknown things
 
@@ -210,19 +210,17 @@ def _statement(cmd, state: State, piped):
     return None
 
 
-def _abs(alt: str, state: State) -> str:
+def _abs(alt: str, cwd: str) -> str:
     """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
     alt = alt.split("::", 1)[1] if "::" in alt else alt
     if len(alt) > 1 and alt[1] == ":" and alt[0].isalpha():
         return slashed(os.path.normpath(alt))
-    return absolute(alt, state.cwd)
+    return absolute(alt, cwd)
 
 
 def _paths(elements: list, state: State) -> list:
     """Each element's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
-    origin = state.copy()
-    origin.cwd = state.origin
-    bases = [state] if state.cwd == state.origin else [state, origin]
+    bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     out = [d for e in elements for a in expand(e, state) for b in bases for d in _dotted(_abs(a, b))]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
 
@@ -351,7 +349,7 @@ def _writer(name, kind, bound, switches, extra, named, state: State, piped) -> N
         if program:
             given = " ".join(plain_text(expand(e, state)[0]) for e in bound.get("argumentlist", []))
             _line(f"& '{program[0]}' {given}", state)
-    sources = _paths(named, state) if named else [_abs(a, state) for a in _given(piped)] if piped else []
+    sources = _paths(named, state) if named else [_abs(a, state.cwd) for a in _given(piped)] if piped else []
     if kind in ("write", "remove", "start"):
         given = named + extra
         paths = _paths(given, state) if given or name not in PATH_FROM_PIPE else sources
@@ -387,7 +385,7 @@ def _output(kind: str, bound: dict, state: State, piped):
     if kind == "join":
         heads = _paths(bound.get("path", []), state) or [UNKNOWN]
         tails = [a for e in bound.get("childpath", []) for a in expand(e, state)] or [""]
-        return ("paths", [_abs(h.rstrip("/") + "/" + t, state) for h in heads for t in tails][:MAX_ALTERNATIVES])
+        return ("paths", [_abs(h.rstrip("/") + "/" + t, state.cwd) for h in heads for t in tails][:MAX_ALTERNATIVES])
     roots = _paths(bound.get("path", []) + bound.get("literalpath", []), state) or [state.cwd]
     return ("paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots])
 
@@ -435,5 +433,5 @@ def _decoded(text: str) -> str:
 
 def _expression(cmd, state: State):
     """What an expression hands to a pipe: its values. (.NET calls that write are the class rule's, ``_UNREAD``.)"""
-    return "paths", [_abs(a, state) for w in cmd.words for e in w[1] for a in expand(e, state)][:MAX_ALTERNATIVES] or [
-        UNKNOWN]
+    values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
+    return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]

@@ -91,7 +91,7 @@ def _redirects(redirects: list, state: State):
             stdin = ("file", expand(target, state))
         elif op in (">&", "<&") and (literal(target).isdigit() or literal(target) == "-"):
             continue
-        elif ">" in op or op in ("<>", ">&"):
+        elif ">" in op:
             check(expand(target, state), state, False, f"output redirection {op}")
     return stdin
 

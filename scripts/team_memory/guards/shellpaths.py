@@ -25,9 +25,8 @@ _listing: dict = {}
 
 
 def names_store(text: str, stores: list) -> bool:
-    """Does ``text`` (as the shell reads it: quotes removed, escapes decoded) name a ``.claude`` folder or a store? The
-    class rule behind the guard: a word that names the store is never handed to a program the guard cannot read
-    (``trap``, an alias, ``git -c``, an unknown program, a pipe into a writer...)."""
+    """Does ``text`` (quotes removed, escapes decoded) name a ``.claude`` folder or a store? The class rule: such a word
+    is never handed to a program the guard cannot read (``trap``, an alias, ``git -c``, an unknown program...)."""
     low = slashed(text.lower())
     i = low.find(".claude")
     while i >= 0:
@@ -273,8 +272,7 @@ def word_text(alts: list) -> str:
 
 
 def check(alts: list, state: State, removes: bool, what: str) -> None:
-    """Deny if a path can reach a store: from the folder the line moved to, or from where it started (a ``cd`` that
-    fails leaves the shell there: ``cd nowhere; rm -rf .claude``)."""
+    """Deny if a path can reach a store, from the folder the line moved to or where it started (a failed ``cd``)."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     for alt in alts:
         if any(reach(absolute(alt, base), state.stores, removes) for base in bases):

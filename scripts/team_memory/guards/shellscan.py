@@ -20,9 +20,6 @@ class Command:
     def __init__(self, words: list, redirects: list, sep: str, nested: list):
         self.words, self.redirects, self.sep, self.nested = words, redirects, sep, nested
 
-    def __iter__(self):
-        return iter((self.words, self.redirects, self.sep, self.nested))
-
 
 UNKNOWN = "\x00"  # a value that cannot be known: matches anything, "/" included
 STAR, QUEST, LBRACK, RBRACK, LBRACE, RBRACE, COMMA = "\x01", "\x02", "\x03", "\x04", "\x05", "\x06", "\x07"
@@ -315,7 +312,9 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
         commands[-1].nested.extend(r.nested)
     elif r.nested:
         commands.append(Command([], [], "", r.nested))
-    return [Command(w, [tuple(x) for x in rd], s, n) for w, rd, s, n in commands]
+    for cmd in commands:
+        cmd.redirects = [tuple(entry) for entry in cmd.redirects]  # here-document bodies are filled in above
+    return commands
 
 
 def _fd_redirect(text: str, i: int) -> bool:

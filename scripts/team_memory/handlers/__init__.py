@@ -1,2 +1,1 @@
-"""One module per hook event, each ``handle(payload) -> output`` (None, text or a JSON-ready dict), run by
-``hooks/launch.py`` through ``records.hookio.run_hook``; each imports only what its event needs."""
+"""Handlers: one module per hook event, ``handle(payload) -> output``, each importing only what its event needs."""

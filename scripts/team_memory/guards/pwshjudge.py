@@ -12,7 +12,7 @@ import re
 
 from ..base.pathtext import slashed
 from .pwshscan import parse
-from .shelljudge import any_argument, judge_command as bash_command
+from .shelljudge import any_argument, judge_command as bash_command, piped_paths
 from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, names_store,
                          plain_text, reach)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
@@ -181,7 +181,7 @@ def run(commands: list, state: State, piped) -> None:
         state.tick("a PowerShell line")
         if cmd.nested:
             inner = state.copy()
-            inner.vars["ps:_"] = inner.vars["ps:psitem"] = _given(piped)
+            inner.vars["ps:_"] = inner.vars["ps:psitem"] = piped_paths(piped)
             run(cmd.nested, inner, None)
         for op, target in cmd.redirects:
             alts = expand(target, state)
@@ -240,10 +240,6 @@ def _dotted(pattern: str) -> list:
         if len(out) > MAX_ALTERNATIVES:
             return [UNKNOWN]
     return out
-
-
-def _given(piped) -> list:
-    return (piped[1] or [UNKNOWN]) if piped and piped[0] == "paths" else [UNKNOWN]
 
 
 def _name(words: list, state: State) -> str:
@@ -349,7 +345,7 @@ def _writer(name, kind, bound, switches, extra, named, state: State, piped) -> N
         if program:
             given = " ".join(plain_text(expand(e, state)[0]) for e in bound.get("argumentlist", []))
             _line(f"& '{program[0]}' {given}", state)
-    sources = _paths(named, state) if named else [_abs(a, state.cwd) for a in _given(piped)] if piped else []
+    sources = _paths(named, state) if named else [_abs(a, state.cwd) for a in piped_paths(piped)] if piped else []
     if kind in ("write", "remove", "start"):
         given = named + extra
         paths = _paths(given, state) if given or name not in PATH_FROM_PIPE else sources

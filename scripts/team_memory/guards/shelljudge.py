@@ -201,7 +201,7 @@ def command(name: str, words: list, raw: list, state: State, stdin):
             state.cwd = (absolute(ops[0][0], state.cwd) if len(ops[0]) == 1 else UNKNOWN) if ops else \
                 os.path.expanduser("~")
     elif name in ("read", "mapfile", "readarray"):
-        state.vars.update((word_text(w), _given(stdin)) for w in operands(args, "adnNptu"))
+        state.vars.update((word_text(w), piped_paths(stdin)) for w in operands(args, "adnNptu"))
     elif name == "memory.py" or _is_cli(name, args):
         pass
     elif name in HANDLERS:
@@ -331,7 +331,7 @@ def _xargs(name, args, state: State, stdin):
         elif t.startswith("-I") and len(t) > 2:
             replace = t[2:]
         i += 2 if len(t) == 2 and t[1] in "IiLlnPsdEa" else 1
-    inner, given = args[i:], _given(stdin)
+    inner, given = args[i:], piped_paths(stdin)
     if not inner:
         return None
     if replace:
@@ -343,7 +343,7 @@ def _xargs(name, args, state: State, stdin):
     return None
 
 
-def _given(stdin) -> list:
+def piped_paths(stdin) -> list:
     """The paths a pipe hands to ``xargs``/``read``: listed paths, or the words of echoed text."""
     if stdin and stdin[0] == "paths":
         return stdin[1] or [UNKNOWN]

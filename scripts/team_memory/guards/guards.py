@@ -18,10 +18,8 @@ from ..records.store import project_root_of, repo_root_of
 from .autoallow import allow_cli_call, allow_decision
 from .scope import SHELL_TOOLS, cli, shown_text, stores_of, tool_paths
 from .shelljudge import judge
-from .shellpaths import reach
+from .shellpaths import MAX_COMMAND_CHARS, reach
 from .toolgate import WRITE_TOOLS, outside_store
-
-MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
 
 def protected(path: str, stores: list, removes: bool = False) -> bool:

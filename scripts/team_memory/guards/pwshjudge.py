@@ -13,8 +13,8 @@ import re
 from ..base.pathtext import slashed
 from .pwshscan import parse
 from .shelljudge import any_argument, judge_command as bash_command, piped_paths
-from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, names_store,
-                         plain_text, reach)
+from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, TimeUp, absolute, check, expand,
+                         may_name_store, names_store, plain_text, reach)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 
 
@@ -116,7 +116,6 @@ WRITE_METHODS = frozenset((
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
-MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
 BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
 _PIPED_WRITERS = ("set-content sc add-content ac clear-content clc remove-item rm del erase ri rd rmdir move-item mv "
                   "move mi copy-item cp copy cpi rename-item ren rni set-item si clear-item cli new-item ni "
@@ -159,7 +158,8 @@ def judge(command: str, cwd: str, stores: list):
 
 def _read(command: str) -> str:
     """The line as PowerShell reads its words: backtick escapes, quotes and ``'a' + 'b'`` joins read away."""
-    text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "", command[:MAX_READ])
+    text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "",
+                  command[:MAX_COMMAND_CHARS])
     text = re.sub(r"`(.)", r"\1", text, flags=re.S)
     return "".join(c for c in text if c not in "'\"\u2018\u2019\u201c\u201d")
 

@@ -16,7 +16,8 @@ from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNO
 MAX_ALTERNATIVES = 32
 CONFIG_FILE = "memory-config.json"
 JUDGE_SECONDS = 1.5  # the judge's time: past it, a line that names the store is denied, any other is let through
-MAX_STEPS = 50_000  # more simple commands than fit in guards.MAX_COMMAND_CHARS: every line under it is read whole
+MAX_COMMAND_CHARS = 100_000  # longer shell lines are judged whole: parsing 20 MB would outlast the hook's time-out
+MAX_STEPS = 50_000  # more simple commands than fit in MAX_COMMAND_CHARS: every line under it is read whole
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
 # The names that matter in a store besides its own entries (``x.json`` stands for every memory file).
 _FIXED_NAMES = ("index.md", ".lock", ".cache", ".quarantine", ".gitignore", "retrieval.bin", "retrieval.delta",

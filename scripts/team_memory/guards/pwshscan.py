@@ -323,8 +323,7 @@ def _arguments(r: Reader, cmd: PsCommand) -> None:
 
 
 def _ended(r: Reader, cmd: PsCommand, ampersand: bool) -> bool:
-    """At the statement's end (``;``, a line break, a closing bracket) or a pipe, ``&&``, ``||`` (``&`` too for a
-    command): ``cmd.sep`` says which, and the reader moves past it."""
+    """At the statement's end or a pipe, ``&&``, ``||`` (``&`` too for a command): ``cmd.sep`` says which."""
     text, c = r.text, r.text[r.i]
     if c in "\n;)}":
         cmd.sep = ";"

@@ -21,8 +21,7 @@ def cli() -> str:
 
 
 def stores_of(payload: dict) -> list:
-    """Real paths of the memory stores this tool call could touch: only those the link rule allows
-    (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
+    """Real paths of the stores this call could touch that the link rule allows (a linked one is guarded by name)."""
     cwd = project_dir_of(payload)
     found = {os.path.join(cwd, *MEMORY_REL)}
     try:

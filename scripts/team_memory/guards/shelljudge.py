@@ -237,8 +237,7 @@ def _is_cli(name: str, args: list) -> bool:
 
 
 def any_argument(name: str, args: list, state: State) -> None:
-    """An unknown program: denied if an argument names ``.claude`` or can reach a store; a value nothing is known about
-    (``black $f`` in a loop) is not held against it."""
+    """An unknown program: denied if an argument the line spells out names ``.claude`` or can reach a store."""
     for w in args:
         if any(names_store(plain_text(a), state.stores) for a in w):
             raise Denied(f"{shown(name)} given a word that names .claude")

@@ -38,8 +38,7 @@ def names_store(text: str, stores: list) -> bool:
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge had
-    no time to read is held to."""
+    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.*``): the rule for a line read too late."""
     if names_store(text, stores) or "claude" in text.lower():
         return True
     low, i = text.lower(), text.find(".")

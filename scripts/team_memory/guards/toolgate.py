@@ -119,8 +119,7 @@ def _quiet_line(command: str, stores: list, cwd: str) -> bool:
 
 
 def simple_commands(command: str):
-    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``); None for anything
-    beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
+    """The line's simple commands as lists of words (``shellscan``); None for anything beyond plain words and quotes."""
     from .shellscan import COMMA, parse
     flags: dict = {}
     commands = []
@@ -141,8 +140,7 @@ def simple_commands(command: str):
 
 
 def _ordinary(words: list, stores: list, cwd: str) -> bool:
-    """A program of ``ORDINARY`` (``python -m pytest`` too) whose arguments, taken as paths and resolved, lie neither
-    in a store nor in a folder above one."""
+    """A program of ``ORDINARY`` whose arguments, resolved as paths, lie neither in a store nor above one."""
     name, args = words[0], words[1:]
     if name.rstrip("0123456789.") == "python" and args[:1] == ["-m"]:
         name, args = (args[1], args[2:]) if len(args) > 1 else ("", [])

@@ -203,10 +203,10 @@ def variable(name: str) -> tuple:
 
 
 class PsCommand:
-    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target", "value", "text")
+    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target", "value")
 
-    def __init__(self, kind: str, text: str):
-        self.kind, self.text = kind, text
+    def __init__(self, kind: str):
+        self.kind = kind
         self.words, self.redirects, self.nested, self.calls = [], [], [], []
         self.sep, self.target, self.value = "", None, None
 
@@ -224,10 +224,8 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
             r.i += 1
             continue
         start = r.i
-        cmd = _statement(r)
+        out.append(_statement(r))
         r.i = max(r.i, start + 1)  # every statement moves on: no input can stall the reader
-        cmd.text = r.text[start:r.i]
-        out.append(cmd)
 
 
 def _statement(r: Reader) -> PsCommand:
@@ -242,7 +240,7 @@ def _statement(r: Reader) -> PsCommand:
         if assign is not None:
             return assign
         return _expression(r)
-    cmd = PsCommand("command", "")
+    cmd = PsCommand("command")
     _arguments(r, cmd)
     return cmd
 
@@ -267,7 +265,7 @@ def _assignment(r: Reader):
         compound = k < len(text) and text[k] in "+-*/%?" and text.startswith("=", k + 1)
         if not compound:
             return None
-    cmd = PsCommand("assign", "")
+    cmd = PsCommand("assign")
     cmd.target = variable(text[i + 1:j].strip("{}"))[1]
     r.i = text.index("=", k) + 1
     r.skip_blank()
@@ -360,7 +358,7 @@ def _redirect(r: Reader):
 
 def _expression(r: Reader) -> PsCommand:
     """An expression statement: its plain values, the methods it calls and what it nests, to its end."""
-    cmd = PsCommand("expr", "")
+    cmd = PsCommand("expr")
     text, n = r.text, len(r.text)
     values, last_word = [], ""
     while r.i < n:

@@ -86,7 +86,7 @@ def _redirects(redirects: list, state: State):
     for op, target in redirects:
         if op in ("<<", "<<<"):
             body = "".join(v for k, v in target if k == "s") if op == "<<" else word_text(expand(target, state))
-            stdin = ("text", body, target)
+            stdin = ("text", body)
         elif op == "<":
             stdin = ("file", expand(target, state))
         elif op in (">&", "<&") and (literal(target).isdigit() or literal(target) == "-"):
@@ -97,7 +97,7 @@ def _redirects(redirects: list, state: State):
 
 
 def judge_command(words: list, raw: list, state: State, stdin):
-    """Judge one simple command; return what it prints for a pipe (("paths", alts), ("text", s, word) or None)."""
+    """Judge one simple command; return what it prints for a pipe (("paths", alts), ("text", s) or None)."""
     state.in_time()  # xargs, sudo, env... hand their command back here, not through run_commands
     words, raw = _assignments(words, raw, state)
     while words:

@@ -236,10 +236,7 @@ def _statement(r: Reader) -> PsCommand:
         r.skip_blank()
     elif c == "$" or c in "[(" or c in SQUOTES or c in DQUOTES or c.isdigit() or (c == "@" and text[r.i + 1:r.i + 2]
                                                                                   in "({'\""):
-        assign = _assignment(r)
-        if assign is not None:
-            return assign
-        return _expression(r)
+        return _assignment(r) or _expression(r)
     cmd = PsCommand("command")
     _arguments(r, cmd)
     return cmd
@@ -270,7 +267,7 @@ def _assignment(r: Reader):
     r.i = text.index("=", k) + 1
     r.skip_blank()
     rest = text[r.i:r.i + 1]
-    if text.startswith("=", k) and rest and (rest.isalpha() or rest in "&.") and not rest.isdigit():
+    if text.startswith("=", k) and rest and (rest.isalpha() or rest in "&."):
         _arguments(r, cmd)  # $p = Join-Path $root x
     else:
         value = _expression(r)

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from helpers import record, run_hook, write
 from team_memory.guards import toolgate
+from team_memory.guards.guards import guard_tool_use
+from team_memory.guards.posttool import check_tool_result
 from team_memory.base.state import state_dir
 from test_guards import ALLOWED, DENIED
 
@@ -63,8 +65,8 @@ def payload(tool, tool_input, cwd, event="PreToolUse"):
 def assert_agrees(p):
     """The rule under test: fast means the full guard allows and finds nothing afterwards."""
     if toolgate.outside_store(p):
-        assert toolgate.handler("PreToolUse")(dict(p)) is None, p
-        assert toolgate.handler("PostToolUse")(dict(p, hook_event_name="PostToolUse")) is None, p
+        assert guard_tool_use(dict(p)) is None, p
+        assert check_tool_result(dict(p, hook_event_name="PostToolUse")) is None, p
         return True
     return False
 

@@ -1,2 +1,1 @@
-"""Guards: the PreToolUse/PostToolUse handlers (what a tool call may write), the Bash and PowerShell readers and
-judges."""
+"""Guards: what a tool call may write into a store (PreToolUse, PostToolUse), the Bash and PowerShell judges."""

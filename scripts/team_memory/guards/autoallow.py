@@ -1,32 +1,20 @@
 """The plugin's own permission: Claude may run the team-memory CLI's store commands without asking.
 
-Claude Code asks before any Bash command that no rule allows, and in ``claude -p`` a question means a refusal. The
-slash commands and the skill carry ``allowed-tools`` rules, but those hold only while one of them runs; the Stop
-hook's reminder and the SessionStart text are answered outside them, and a plugin cannot ship ``permissions`` of its
-own. So the PreToolUse hook approves exactly one shape of command (``allow_cli_call``), and Claude Code asks as
-usual for everything else:
+Claude Code asks before a Bash command no rule allows (in ``claude -p`` a question is a refusal), the slash commands'
+``allowed-tools`` hold only while one runs, and a plugin cannot ship ``permissions``. So PreToolUse approves one shape,
+``python3 "<this CLI>" <command> [arguments]`` (or ``python``, ``py -3``), and Claude Code asks for everything else:
 
-    python3 "<this CLI>" <command> [arguments]      (or ``python``, ``py -3``: the names the hooks try)
+- ``<this CLI>`` is this very CLI (plugin root or drop-in runtime), compared as files: a look-alike is not approved;
+- ``<command>`` is one of ``COMMANDS`` (never ``retire``, ``archive``, ``import``, ``export``, ``gc``, ``install``...);
+- nothing the shell would expand or chain (``shell_literal``); single quotes keep a JSON record literal;
+- no option that reads or writes a file (``--input`` other than ``-``, ``--content-file``, ``--output``), ``--root``
+  only for this project; argparse's abbreviations count as the full option;
+- ``save`` (never over an existing memory) and ``update ID --reviewed``; an ``update`` that rewrites a memory (it may
+  be a teammate's) is asked about, except this session's own summary (``session-<day>-<session>``);
+- never with ``dangerouslyDisableSandbox``.
 
-- ``<this CLI>`` is this very file's CLI (the plugin root, or the project's drop-in runtime, compared as files, so a
-  look-alike path elsewhere is not approved);
-- ``<command>`` is one of ``COMMANDS`` (look-ups and validated writes; never ``retire``, ``archive``, ``import``,
-  ``export``, ``gc``, ``install``...);
-- nothing the shell would expand or chain: outside single quotes no ``$``, backquote, backslash, ``; & | < > ( ) { }
-  * ? [ ] ~ #`` or line break, and a backslash only in ``\\'``; inside double quotes no ``$``, backquote or
-  backslash; single quotes keep everything literal (a JSON record goes there, an apostrophe in it as ``'\\''``);
-- no option that reads or writes a file (``--input`` other than ``-``, ``--content-file``, ``--output``), and
-  ``--root`` only when it names this project; argparse's abbreviations count as the full option;
-- what Claude may change without asking: a new memory (``save``, never over an existing one; a time more than a day
-  ahead is refused by ``save`` itself) and ``update ID --reviewed`` (only its time moves). Rewriting an existing
-  memory (``update`` with ``--title``, ``--tag``, ``--content-json``, content on stdin, ``--related-file``,
-  ``--no-related-files``, ``--confidence``) is asked about, as it may be a teammate's, except for this very
-  session's own summary (``session-<day>-<session>``, which the Stop reminder asks Claude to keep current);
-- never when the call asks to run outside Claude Code's sandbox (``dangerouslyDisableSandbox``).
-
-The user's own ``deny`` and ``ask`` rules still apply after this approval (Claude Code 2.1.330).
-``TEAM_MEMORY_AUTO_ALLOW=0`` in the environment turns it off (the store's config cannot turn it on or off: it
-arrives by ``git pull``).
+The user's ``deny`` and ``ask`` rules still apply after this approval (Claude Code 2.1.330).
+``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it arrives by ``git pull``).
 """
 from __future__ import annotations
 
@@ -49,11 +37,8 @@ REASON = "team-memory: its own CLI (validated write or look-up), approved by the
 
 
 def shell_literal(command: str) -> bool:
-    """True when bash would run ``command`` as one simple command with no expansion of any kind.
-
-    Outside quotes, a backslash is accepted only before an apostrophe: ``'\\''`` is how an apostrophe goes inside a
-    single-quoted argument (Claude Code turns a ``\\u0027`` in a command into a bare one).
-    """
+    """True when bash would run ``command`` as one simple command with no expansion of any kind. Outside quotes a
+    backslash is accepted only in ``'\\''`` (an apostrophe inside a single-quoted argument)."""
     state = None  # None, "'" or '"'
     escaped = False
     for i, ch in enumerate(command):
@@ -81,10 +66,7 @@ def _option(arg: str, names) -> str | None:
     if not arg.startswith("--") or arg == "--":
         return None
     head = arg.split("=", 1)[0]
-    for name in names:
-        if name.startswith(head):
-            return name
-    return None
+    return next((name for name in names if name.startswith(head)), None)
 
 
 def _same(path: str, other: str) -> bool:
@@ -158,8 +140,7 @@ def _sandbox_off(payload) -> bool:
 
 
 def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) -> bool:
-    """True when ``command`` is this CLI's store command in the one approved shape (see the module doc). ``payload``:
-    the hook's input (its ``session_id``, the tool call's ``dangerouslyDisableSandbox``)."""
+    """True when ``command`` is this CLI's store command in the one approved shape (see the module doc)."""
     if os.environ.get("TEAM_MEMORY_AUTO_ALLOW", "1").strip() in ("0", "false", "no", "off"):
         return False
     if _sandbox_off(payload):

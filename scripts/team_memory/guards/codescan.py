@@ -1,12 +1,8 @@
 """Inline code handed to an interpreter (``python -c``, ``node -e``, a here-document...): can it write, can it reach?
 
-``writes(lang, code)``: the code calls something that creates, changes, moves or deletes a file, or runs other
-programs (``open(p, "w")``, ``os.remove``, ``fs.writeFileSync``, ``unlink``, ``subprocess``, ``system``...).
-Printing (``sys.stdout.write``, ``console.log``) and ``str.replace(a, b)`` do not count.
-
-``reaches(code, stores, cwd_above_store)``: the code names ``.claude`` or a store's path, builds names in ways a
-reader cannot follow (``chr(``, base64, hex escapes), or runs inside a store, or above one and walks folders or
-names ``memory``. Only code that does both is denied; the rest runs, and PostToolUse checks the store.
+``writes``: it calls something that changes a file or runs a program (printing and ``str.replace(a, b)`` do not
+count). ``reaches``: it names ``.claude`` or a store, builds names a reader cannot follow (``chr(``, base64, escapes),
+or runs inside a store, or above one and walks folders or names ``memory``. Only code that does both is denied.
 """
 from __future__ import annotations
 

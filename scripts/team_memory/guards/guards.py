@@ -1,17 +1,10 @@
-"""Write guards for Claude Code: memories are written through the CLI, nothing else.
+"""The PreToolUse write guard: memories are written through the CLI, nothing else.
 
-``PreToolUse`` (``guard_tool_use``): a ``Write``/``Edit``/``MultiEdit`` into a ``.claude/memory/`` folder, or a
-``Bash`` line that would write, move or delete there (``>``/``>>``, ``tee``, ``cp``/``mv`` into it, ``rm``, ``sed
--i``...; see ``shelljudge``), or a ``PowerShell`` line that would (``Set-Content``, ``Remove-Item``,
-``[IO.File]::WriteAllText``...; see ``pwshjudge``), is denied with the CLI command to use instead. Reading stays
-allowed, and so does ``memory-config.json`` (settings, not memories).
-
-Before a ``Bash`` or ``PowerShell`` line that could write into a store is judged (not a read-only or ordinary one,
-``toolgate``), the memory files are snapshot (``snapshot``) for ``PostToolUse`` (``posttool.check_tool_result``),
-which reports what the line changed anyway and never moves a file. The judge has a time bound
-(``shellpaths.JUDGE_SECONDS``): past it, a line that names the store is denied and any other is left to that report.
-
-Both run inside ``hookio.run_hook``: they fail open and never wait on a lock.
+A write tool into a ``.claude/memory/`` folder, or a Bash (``shelljudge``) or PowerShell (``pwshjudge``) line that
+could write, move or delete there, is denied with the CLI command to use instead; reading, and
+``memory-config.json`` (settings), stay allowed. Before a shell line that could touch a store is judged, the memory
+files are snapshot for PostToolUse (``posttool``), which reports what the line changed anyway. The judge has a time
+bound (``shellpaths.JUDGE_SECONDS``): past it, a line that names the store is denied, any other is left to that report.
 """
 from __future__ import annotations
 
@@ -25,10 +18,8 @@ from ..records.store import project_root_of, repo_root_of
 from .autoallow import allow_cli_call, allow_decision
 from .scope import SHELL_TOOLS, cli, shown_text, stores_of, tool_paths
 from .shelljudge import judge
-from .shellpaths import reach
+from .shellpaths import MAX_COMMAND_CHARS, reach
 from .toolgate import WRITE_TOOLS, outside_store
-
-MAX_COMMAND_CHARS = 100_000  # longer Bash lines are judged whole: parsing 20 MB would outlast the hook's time-out
 
 
 def protected(path: str, stores: list, removes: bool = False) -> bool:
@@ -53,9 +44,8 @@ def _deny(what: str, path: str | None) -> dict:
                                    "permissionDecisionReason": reason}}
 
 
-def _judged_stores(payload: dict, stores: list) -> list:
-    """The stores a Bash line is judged against: the real ones and where one would be created."""
-    cwd = project_dir_of(payload)
+def _judged_stores(cwd: str, stores: list) -> list:
+    """The stores a shell line is judged against: the real ones and where one would be created."""
     found = set(stores) | {os.path.join(cwd, *MEMORY_REL)}
     for base in (os.environ.get("CLAUDE_PROJECT_DIR"), project_root_of(stores[0]) if stores else None):
         if base:
@@ -65,19 +55,17 @@ def _judged_stores(payload: dict, stores: list) -> list:
 
 def guard_tool_use(payload: dict):
     """PreToolUse handler: the deny decision, or None to let the tool run."""
-    tool = payload.get("tool_name")
+    tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), project_dir_of(payload)
     stores = stores_of(payload)
     if tool in WRITE_TOOLS:
         for path in tool_paths(payload):
             if protected(path, stores):
-                return _deny(f"{tool} of", os.path.relpath(path, project_dir_of(payload)))
+                return _deny(f"{tool} of", os.path.relpath(path, cwd))
         return None
-    if tool not in SHELL_TOOLS:
-        return None
-    command = (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None
+    command = tool_input.get("command") if tool in SHELL_TOOLS and isinstance(tool_input, dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
-    if stores and not _ordinary(payload):  # before the judge: whatever it lets through, PostToolUse compares
+    if stores and not outside_store(payload):  # before the judge: whatever it lets through, PostToolUse compares
         save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
         if _mentions_store(command, stores):
@@ -86,24 +74,15 @@ def guard_tool_use(payload: dict):
         line_judge = judge
         if tool == "PowerShell":
             from .pwshjudge import judge as line_judge  # loaded for PowerShell calls only
-        what = line_judge(command, project_dir_of(payload), _judged_stores(payload, stores))
+        what = line_judge(command, cwd, _judged_stores(cwd, stores))
         if what is not None:
             return _deny(what, None)
-    if tool == "Bash" and allow_cli_call(command, project_dir_of(payload), _project_roots(payload, stores), payload):
+    if tool == "Bash" and allow_cli_call(command, cwd, _project_roots(cwd, stores), payload):
         return allow_decision()
     return None
 
 
-def _ordinary(payload: dict) -> bool:
-    """A line the fast path lets through (``toolgate.outside_store``): no snapshot, whichever way it came."""
-    try:
-        return outside_store(payload)
-    except Exception:  # noqa: BLE001 - unsure: snapshot
-        return False
-
-
-def _project_roots(payload: dict, stores: list) -> list:
-    cwd = project_dir_of(payload)
+def _project_roots(cwd: str, stores: list) -> list:
     roots = [cwd, repo_root_of(cwd) or cwd] + [project_root_of(s) for s in stores]
     if os.environ.get("CLAUDE_PROJECT_DIR"):
         roots.append(os.environ["CLAUDE_PROJECT_DIR"])

@@ -1,30 +1,22 @@
 """PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved.
 
-A hook cannot know who wrote a file: ``git pull``, ``git checkout``, an editor and a stray shell line look the same.
-So the hook never moves, deletes or rewrites a memory file (``git status`` after any tool call is what the tool made
-it). It reports:
-
-- a memory file the call changed (the tool's own ``file_path``, or for ``Bash`` the files whose size or time differ
-  from the PreToolUse snapshot; ``PowerShell`` alike) that is not a valid memory: which fields are wrong and why
-  (through the guards' message policy: one line, secrets hidden, markup neutralised) and how to fix it. It stays
-  where it is; recall reads it like any other file, sanitized.
-- a memory file the call removed, or rewrote while its previous version was in no git object (uncommitted): where to
-  get it back, from git or from the copy PreToolUse kept (``snapshot``). Not reported: a rewrite of a committed
-  version (git has it), a file touched but not changed, and a file the CLI itself wrote (``memory.py update`` run
-  through ``Bash``: ``snapshot.note_cli_write``).
-
-Valid or not, changed files are patched into the index (without waiting for the lock).
+A hook cannot tell ``git pull``, an editor and a stray shell line apart, so it never moves, deletes or rewrites a
+memory file. It reports a changed memory file (the tool's own path, or for a shell line what differs from the
+PreToolUse snapshot) that is not valid, and a removed or rewritten one whose previous version no git object holds,
+with where to get it back (git, or the snapshot's copy). Not reported: a rewrite of a committed version, a file
+touched but not changed, a file the CLI itself wrote (``snapshot.note_cli_write``). Changed files are patched into
+the index (without waiting for the lock).
 """
 from __future__ import annotations
 
 import os
 
-from ..base.config import load_config
+from ..base.config import category_folders, load_config
 from ..base.fsutil import LockBusy, store_lock
 from .scope import SHELL_TOOLS, cli, rel_shown, shown_text, stores_of, tool_paths
 from .toolgate import WRITE_TOOLS
 from ..derived.refresh import apply_changes
-from ..records.snapshot import cli_writes, copy_path, current_blob, take_snapshot
+from ..records.snapshot import cli_writes, copy_path, current_blob, memory_files, take_snapshot
 from ..records.store import project_root_of
 from ..records.validate import check_file
 
@@ -36,7 +28,6 @@ MAX_CHECKED = 500  # changed files validated by one PostToolUse run
 
 def _changed_files(payload: dict, store: str, config: dict):
     """``(changed paths, removed paths, the snapshot or None)``, paths absolute."""
-    from ..base.config import category_folders
     folders = {os.path.join(store, f) for f in category_folders(config).values()}
     changed, removed, before = set(), [], None
     for path in tool_paths(payload):
@@ -46,7 +37,6 @@ def _changed_files(payload: dict, store: str, config: dict):
     if payload.get("tool_name") in SHELL_TOOLS:
         before = take_snapshot(payload, store)
         if before is not None:
-            from ..records.snapshot import memory_files
             now = memory_files(store, config)
             changed |= {os.path.join(store, rel) for rel, sig in now.items()
                         if not isinstance(before.get(rel), list) or before[rel][:2] != sig}

@@ -1,24 +1,20 @@
 """Can a PowerShell line write into a memory store? The Bash judge's rules with PowerShell's front end.
 
-``judge(command, cwd, stores)`` answers as ``shelljudge.judge`` does: None, or a short description of a way the line
-can change a store. Statements run in order (``Set-Location`` and ``$name = ...`` followed, what runs in ``$(...)``,
-``(...)`` and script blocks judged too, a pipe hands paths on: ``$_`` is what it gave). Cmdlets and aliases are
-bound as PowerShell binds them (any unambiguous parameter prefix, aliases, then positions) and what a writer writes
-is checked with ``shellpaths.reach``; redirections and .NET calls that write (``[IO.File]::WriteAllText``,
-``$file.Delete()``) likewise. Programs go to the Bash judge (``git``, ``python -c``, the CLI); ``powershell
--Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are read as lines of their own. On a line that
-names the store, what the reader cannot follow (``_UNREAD``: a pipe that binds the path, a splat, a .NET method,
-code in a string, another program) is denied. Paths compare with ``/``, in any case.
+Cmdlets and aliases are bound as PowerShell binds them (unambiguous parameter prefixes, aliases, then positions);
+programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
+read as lines of their own. On a line that names the store, what the reader cannot follow (``_UNREAD``: a pipe that
+binds the path, a splat, a .NET method, code in a string, another program) is denied. Paths compare as ``/``, any case.
 """
 from __future__ import annotations
 
 import os
+import re
 
 from ..base.pathtext import slashed
 from .pwshscan import parse
-from .shelljudge import any_argument, judge_command as bash_command
-from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, may_name_store, names_store,
-                         plain_text, reach)
+from .shelljudge import any_argument, judge_command as bash_command, piped_paths
+from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, TimeUp, absolute, check, expand,
+                         may_name_store, names_store, plain_text, reach)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 
 
@@ -120,7 +116,6 @@ WRITE_METHODS = frozenset((
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
-MAX_READ = 100_000  # guards.MAX_COMMAND_CHARS: a longer line is judged whole
 BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
 _PIPED_WRITERS = ("set-content sc add-content ac clear-content clc remove-item rm del erase ri rd rmdir move-item mv "
                   "move mi copy-item cp copy cpi rename-item ren rni set-item si clear-item cli new-item ni "
@@ -163,8 +158,8 @@ def judge(command: str, cwd: str, stores: list):
 
 def _read(command: str) -> str:
     """The line as PowerShell reads its words: backtick escapes, quotes and ``'a' + 'b'`` joins read away."""
-    import re
-    text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "", command[:MAX_READ])
+    text = re.sub(r"['\"\u2018\u2019\u201c\u201d]\s*\+\s*['\"\u2018\u2019\u201c\u201d]", "",
+                  command[:MAX_COMMAND_CHARS])
     text = re.sub(r"`(.)", r"\1", text, flags=re.S)
     return "".join(c for c in text if c not in "'\"\u2018\u2019\u201c\u201d")
 
@@ -172,7 +167,6 @@ def _read(command: str) -> str:
 def unread_use(command: str, stores: list, cwd: str = ""):
     """The class rule: on a line that names the store, a way of reaching it the reader cannot follow (``_UNREAD``);
     on a line run inside a store, a .NET method that writes (relative paths land in the store)."""
-    import re  # loaded only for a PowerShell line the reader let through
     text = _read(command)
     named, inside = names_store(text, stores), bool(cwd) and reach(cwd, stores, False)
     for what, pattern in _UNREAD.items() if named or inside else ():
@@ -187,12 +181,12 @@ def run(commands: list, state: State, piped) -> None:
         state.tick("a PowerShell line")
         if cmd.nested:
             inner = state.copy()
-            inner.vars["ps:_"] = inner.vars["ps:psitem"] = _given(piped)
+            inner.vars["ps:_"] = inner.vars["ps:psitem"] = piped_paths(piped)
             run(cmd.nested, inner, None)
         for op, target in cmd.redirects:
             alts = expand(target, state)
             if alts != [""]:  # > $null
-                check([_abs(a, state) for a in alts], state, False, f"output redirection {op}")
+                check([_abs(a, state.cwd) for a in alts], state, False, f"output redirection {op}")
         out = _statement(cmd, state, piped)
         piped = (out or ("paths", [UNKNOWN])) if cmd.sep == "|" else None  # a pipe of unknown things
 
@@ -216,19 +210,17 @@ def _statement(cmd, state: State, piped):
     return None
 
 
-def _abs(alt: str, state: State) -> str:
+def _abs(alt: str, cwd: str) -> str:
     """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
     alt = alt.split("::", 1)[1] if "::" in alt else alt
     if len(alt) > 1 and alt[1] == ":" and alt[0].isalpha():
         return slashed(os.path.normpath(alt))
-    return absolute(alt, state.cwd)
+    return absolute(alt, cwd)
 
 
 def _paths(elements: list, state: State) -> list:
     """Each element's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
-    origin = state.copy()
-    origin.cwd = state.origin
-    bases = [state] if state.cwd == state.origin else [state, origin]
+    bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     out = [d for e in elements for a in expand(e, state) for b in bases for d in _dotted(_abs(a, b))]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
 
@@ -248,10 +240,6 @@ def _dotted(pattern: str) -> list:
         if len(out) > MAX_ALTERNATIVES:
             return [UNKNOWN]
     return out
-
-
-def _given(piped) -> list:
-    return (piped[1] or [UNKNOWN]) if piped and piped[0] == "paths" else [UNKNOWN]
 
 
 def _name(words: list, state: State) -> str:
@@ -357,7 +345,7 @@ def _writer(name, kind, bound, switches, extra, named, state: State, piped) -> N
         if program:
             given = " ".join(plain_text(expand(e, state)[0]) for e in bound.get("argumentlist", []))
             _line(f"& '{program[0]}' {given}", state)
-    sources = _paths(named, state) if named else [_abs(a, state) for a in _given(piped)] if piped else []
+    sources = _paths(named, state) if named else [_abs(a, state.cwd) for a in piped_paths(piped)] if piped else []
     if kind in ("write", "remove", "start"):
         given = named + extra
         paths = _paths(given, state) if given or name not in PATH_FROM_PIPE else sources
@@ -393,7 +381,7 @@ def _output(kind: str, bound: dict, state: State, piped):
     if kind == "join":
         heads = _paths(bound.get("path", []), state) or [UNKNOWN]
         tails = [a for e in bound.get("childpath", []) for a in expand(e, state)] or [""]
-        return ("paths", [_abs(h.rstrip("/") + "/" + t, state) for h in heads for t in tails][:MAX_ALTERNATIVES])
+        return ("paths", [_abs(h.rstrip("/") + "/" + t, state.cwd) for h in heads for t in tails][:MAX_ALTERNATIVES])
     roots = _paths(bound.get("path", []) + bound.get("literalpath", []), state) or [state.cwd]
     return ("paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots])
 
@@ -412,12 +400,7 @@ def _shell(kind: str, args: list, state: State) -> None:
     if kind == "cmd":
         start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), None)
         if start is not None:
-            line, out, i = " ".join(texts[start:]), [], 0
-            while i < len(line):
-                i += line[i] == "^" and i + 1 < len(line)
-                out.append(line[i])
-                i += 1
-            _line("".join(out), state)
+            _line(re.sub(r"\^(.)", r"\1", " ".join(texts[start:]), flags=re.S), state)
         return
     i = 0
     while i < len(args):
@@ -438,14 +421,13 @@ def _shell(kind: str, args: list, state: State) -> None:
 
 def _decoded(text: str) -> str:
     import base64
-    import binascii
     try:
         return base64.b64decode(text, validate=False).decode("utf-16-le", "replace")
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error included
         return UNKNOWN
 
 
 def _expression(cmd, state: State):
     """What an expression hands to a pipe: its values. (.NET calls that write are the class rule's, ``_UNREAD``.)"""
-    return "paths", [_abs(a, state) for w in cmd.words for e in w[1] for a in expand(e, state)][:MAX_ALTERNATIVES] or [
-        UNKNOWN]
+    values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
+    return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]

@@ -1,22 +1,16 @@
-"""A small reader of PowerShell lines for the write guard: statements, arguments, redirections.
+"""A small reader of PowerShell lines for the write guard: ``parse(text)`` -> ``[PsCommand]``.
 
-``parse(text)`` returns a list of ``PsCommand``: ``kind`` ``"command"`` (a cmdlet, alias or program), ``"assign"``
-(``$name = ...``: ``target``; ``words`` the right side read as a command, ``value`` when it is one plain value) or
-``"expr"`` (``[IO.File]::WriteAllText(...)``; ``calls`` names each ``.Name(...)``/``::Name(...)``, whose arguments
-are read as ``nested``). ``words``: ``("param", name, value, spelled)`` for ``-Name`` / ``-Name:value`` and
-``("arg", elements)``, each element a list of parts as ``shellscan`` spells them (``("s", text)`` with ``\\`` as
-``/`` and glob markers, ``("v", NAME)``: ``$env:NAME``, ``$PWD``, ``$HOME``, ``ps:name`` for a PowerShell variable,
-``("u", "")`` for what cannot be known). ``redirects``, ``sep`` and ``nested`` (what runs inside ``$(...)``,
-``(...)``, ``@(...)``, ``{...}``) as in ``shellscan``.
-
-PowerShell's quoting: single quotes literal (``''`` one quote), double quotes expand ``$name`` and ``$(...)`` and
-take backtick escapes, a backtick escapes outside quotes (continues a line before a newline), here-strings,
-typographic quotes and dashes, ``#`` and ``<#...#>`` comments. It never runs anything, never fails, and stops at a
-depth bound (``flags`` gets ``"unfinished"`` / ``"too deep"``).
+``kind``: ``"command"``, ``"assign"`` (``$name = ...``: ``target``; ``words`` the right side read as a command,
+``value`` when it is one plain value) or ``"expr"`` (``calls`` names each ``.Name(...)``/``::Name(...)``).
+``words``: ``("param", name, value, spelled)`` or ``("arg", elements)``, each element a list of parts as in
+``shellscan`` (``\\`` read as ``/``; ``("v", NAME)`` for ``$env:NAME``, ``$PWD``, ``$HOME``, ``ps:name`` for a
+PowerShell variable). ``redirects``, ``sep`` and ``nested`` (inside ``$(...)``, ``(...)``, ``@(...)``, ``{...}``) as
+in ``shellscan``. It reads PowerShell's quotes, backtick escapes, here-strings, typographic quotes and dashes and
+comments; it never runs anything, never fails, and stops at a depth bound.
 """
 from __future__ import annotations
 
-from .shellscan import MARKERS, balanced, joined
+from .shellscan import MARKERS, MAX_DEPTH, balanced, joined
 
 SQUOTES, DQUOTES, DASHES = "'\u2018\u2019\u201a\u201b", '"\u201c\u201d\u201e', "-\u2013\u2014\u2015"
 END = set(" \t\r\n;|&(){},<>")
@@ -24,7 +18,6 @@ EXPR_END = END | set("[]=+!.")
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
 _ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
-MAX_DEPTH = 8
 _GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
 
 
@@ -210,10 +203,10 @@ def variable(name: str) -> tuple:
 
 
 class PsCommand:
-    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target", "value", "text")
+    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target", "value")
 
-    def __init__(self, kind: str, text: str):
-        self.kind, self.text = kind, text
+    def __init__(self, kind: str):
+        self.kind = kind
         self.words, self.redirects, self.nested, self.calls = [], [], [], []
         self.sep, self.target, self.value = "", None, None
 
@@ -231,10 +224,8 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
             r.i += 1
             continue
         start = r.i
-        cmd = _statement(r)
+        out.append(_statement(r))
         r.i = max(r.i, start + 1)  # every statement moves on: no input can stall the reader
-        cmd.text = r.text[start:r.i]
-        out.append(cmd)
 
 
 def _statement(r: Reader) -> PsCommand:
@@ -245,11 +236,8 @@ def _statement(r: Reader) -> PsCommand:
         r.skip_blank()
     elif c == "$" or c in "[(" or c in SQUOTES or c in DQUOTES or c.isdigit() or (c == "@" and text[r.i + 1:r.i + 2]
                                                                                   in "({'\""):
-        assign = _assignment(r)
-        if assign is not None:
-            return assign
-        return _expression(r)
-    cmd = PsCommand("command", "")
+        return _assignment(r) or _expression(r)
+    cmd = PsCommand("command")
     _arguments(r, cmd)
     return cmd
 
@@ -274,12 +262,12 @@ def _assignment(r: Reader):
         compound = k < len(text) and text[k] in "+-*/%?" and text.startswith("=", k + 1)
         if not compound:
             return None
-    cmd = PsCommand("assign", "")
+    cmd = PsCommand("assign")
     cmd.target = variable(text[i + 1:j].strip("{}"))[1]
     r.i = text.index("=", k) + 1
     r.skip_blank()
     rest = text[r.i:r.i + 1]
-    if text.startswith("=", k) and rest and (rest.isalpha() or rest in "&.") and not rest.isdigit():
+    if text.startswith("=", k) and rest and (rest.isalpha() or rest in "&."):
         _arguments(r, cmd)  # $p = Join-Path $root x
     else:
         value = _expression(r)
@@ -330,8 +318,7 @@ def _arguments(r: Reader, cmd: PsCommand) -> None:
 
 
 def _ended(r: Reader, cmd: PsCommand, ampersand: bool) -> bool:
-    """At the statement's end (``;``, a line break, a closing bracket) or a pipe, ``&&``, ``||`` (``&`` too for a
-    command): ``cmd.sep`` says which, and the reader moves past it."""
+    """At the statement's end or a pipe, ``&&``, ``||`` (``&`` too for a command): ``cmd.sep`` says which."""
     text, c = r.text, r.text[r.i]
     if c in "\n;)}":
         cmd.sep = ";"
@@ -368,7 +355,7 @@ def _redirect(r: Reader):
 
 def _expression(r: Reader) -> PsCommand:
     """An expression statement: its plain values, the methods it calls and what it nests, to its end."""
-    cmd = PsCommand("expr", "")
+    cmd = PsCommand("expr")
     text, n = r.text, len(r.text)
     values, last_word = [], ""
     while r.i < n:

@@ -10,6 +10,7 @@ from ..base.model import MEMORY_REL
 from ..base.safefs import UnsafePath, is_real_dir, store_problem
 from ..records.hookio import project_dir_of
 from ..records.store import find_memory_root
+from .toolgate import PATH_KEYS
 
 SHELL_TOOLS = ("Bash", "PowerShell")  # PowerShell: Claude Code's shell tool on Windows, read by ``pwshjudge``
 
@@ -20,8 +21,7 @@ def cli() -> str:
 
 
 def stores_of(payload: dict) -> list:
-    """Real paths of the memory stores this tool call could touch: only those the link rule allows
-    (``safefs.store_problem``); a linked store is still guarded by name, never snapshot or indexed."""
+    """Real paths of the stores this call could touch that the link rule allows (a linked one is guarded by name)."""
     cwd = project_dir_of(payload)
     found = {os.path.join(cwd, *MEMORY_REL)}
     try:
@@ -50,7 +50,7 @@ def tool_paths(payload: dict) -> list:
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
     cwd = project_dir_of(payload)
     paths = []
-    for key in ("file_path", "notebook_path", "path"):
+    for key in PATH_KEYS:
         value = tool_input.get(key)
         if isinstance(value, str) and value and "\x00" not in value:
             paths.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))))

@@ -1,18 +1,10 @@
-"""Can a Bash line write into a memory store? The write guard's decision, from what the line can do.
+"""Can a Bash line write into a memory store? ``judge(command, cwd, stores)``: None, or a short text saying how.
 
-``judge(command, cwd, stores)`` returns None (the line provably stays outside the stores, or only reads) or a short
-description of a way the line can change one (``"rm of .claude/memory/decisions/x.json"``). Commands run in order:
-``cd`` and ``VAR=value`` are followed, ``$(...)`` and ``<(...)`` are judged too, pipes feed ``xargs`` and
-interpreters. A value that cannot be known (``$VAR`` set elsewhere, a substitution, an archive's content, inline
-code) stands for any text: the line is denied only if that could reach a store (``shellpaths.reach``).
-
-Readers (``cat``, ``grep``, ``git status``, the team-memory CLI...) are allowed; known writers (``rm``, ``cp``,
-``sed -i``, ``tar -x``, ``git checkout``, ``find -delete``...) are checked on the paths they write; any other program
-is denied only when an argument names a store or something inside it (PostToolUse checks what any command changed).
-Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain ``stash``) are allowed: they are
-how a team's memories move, and PostToolUse reports what they remove. ``find``: roots, ``-name``/``-path`` and
-``-maxdepth`` narrow what it matches, ``-prune`` and ``-not -path`` can leave a store out, ``-o`` keeps every path;
-``-delete``, ``-exec CMD {}`` and ``-fprint`` act on it.
+Commands run in order (``cd`` and ``VAR=value`` followed, ``$(...)`` and ``<(...)`` judged too, pipes feed ``xargs``
+and interpreters); a value that cannot be known stands for any text, denied only if it could reach a store
+(``shellpaths.reach``). Readers are allowed, known writers are checked on the paths they write, any other program only
+when an argument names a store. Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain
+``stash``) are allowed: they are how a team's memories move, and PostToolUse reports what they remove.
 """
 from __future__ import annotations
 
@@ -94,18 +86,18 @@ def _redirects(redirects: list, state: State):
     for op, target in redirects:
         if op in ("<<", "<<<"):
             body = "".join(v for k, v in target if k == "s") if op == "<<" else word_text(expand(target, state))
-            stdin = ("text", body, target)
+            stdin = ("text", body)
         elif op == "<":
             stdin = ("file", expand(target, state))
         elif op in (">&", "<&") and (literal(target).isdigit() or literal(target) == "-"):
             continue
-        elif ">" in op or op in ("<>", ">&"):
+        elif ">" in op:
             check(expand(target, state), state, False, f"output redirection {op}")
     return stdin
 
 
 def judge_command(words: list, raw: list, state: State, stdin):
-    """Judge one simple command; return what it prints for a pipe (("paths", alts), ("text", s, word) or None)."""
+    """Judge one simple command; return what it prints for a pipe (("paths", alts), ("text", s) or None)."""
     state.in_time()  # xargs, sudo, env... hand their command back here, not through run_commands
     words, raw = _assignments(words, raw, state)
     while words:
@@ -209,7 +201,7 @@ def command(name: str, words: list, raw: list, state: State, stdin):
             state.cwd = (absolute(ops[0][0], state.cwd) if len(ops[0]) == 1 else UNKNOWN) if ops else \
                 os.path.expanduser("~")
     elif name in ("read", "mapfile", "readarray"):
-        state.vars.update((word_text(w), _given(stdin)) for w in operands(args, "adnNptu"))
+        state.vars.update((word_text(w), piped_paths(stdin)) for w in operands(args, "adnNptu"))
     elif name == "memory.py" or _is_cli(name, args):
         pass
     elif name in HANDLERS:
@@ -245,10 +237,7 @@ def _is_cli(name: str, args: list) -> bool:
 
 
 def any_argument(name: str, args: list, state: State) -> None:
-    """An unknown program: denied if an argument names ``.claude`` (``names_store``) or can reach a store.
-
-    A value nothing is known about (``black $f`` in a loop over ``git diff``) is not held against a program that is
-    not known to write: only what the line spells out counts here."""
+    """An unknown program: denied if an argument the line spells out names ``.claude`` or can reach a store."""
     for w in args:
         if any(names_store(plain_text(a), state.stores) for a in w):
             raise Denied(f"{shown(name)} given a word that names .claude")
@@ -341,7 +330,7 @@ def _xargs(name, args, state: State, stdin):
         elif t.startswith("-I") and len(t) > 2:
             replace = t[2:]
         i += 2 if len(t) == 2 and t[1] in "IiLlnPsdEa" else 1
-    inner, given = args[i:], _given(stdin)
+    inner, given = args[i:], piped_paths(stdin)
     if not inner:
         return None
     if replace:
@@ -353,7 +342,7 @@ def _xargs(name, args, state: State, stdin):
     return None
 
 
-def _given(stdin) -> list:
+def piped_paths(stdin) -> list:
     """The paths a pipe hands to ``xargs``/``read``: listed paths, or the words of echoed text."""
     if stdin and stdin[0] == "paths":
         return stdin[1] or [UNKNOWN]
@@ -430,9 +419,6 @@ def _eval(name, args, state: State, stdin):
     if "$?" not in text or "claude" in state.text.lower():  # eval "$(ssh-agent)": nothing ties it to the store
         run_commands(parse(text), state.copy(), None)
 
-
-
-# --- programs that write where an option, an archive or an expression says --------------------------------
 
 def option_values(args: list, names: tuple, state, what: str) -> None:
     """Check the value of each ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``)."""

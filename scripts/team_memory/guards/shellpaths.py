@@ -1,10 +1,8 @@
 """Path patterns and the judge's state, shared by the Bash and PowerShell judges.
 
-A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (a value that cannot be known: any text,
-``/`` included) and the glob markers (within one component, never a leading dot). ``reach`` answers, without
-touching the disk, whether some expansion is a store, lies inside one, or (for what removes or moves a folder) holds
-one. ``State`` carries what a line has set (folder, variables) and its step and time bounds; ``check`` raises
-``Denied``.
+A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (any text, ``/`` included) and the glob
+markers (within one component, never a leading dot). ``reach`` answers, without touching the disk, whether some
+expansion is a store, lies inside one, or (for what removes or moves a folder) holds one.
 """
 from __future__ import annotations
 
@@ -13,12 +11,13 @@ import time
 
 from ..base.model import DEFAULT_FOLDERS
 from ..base.pathtext import slashed
-from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK
+from .shellscan import COMMA, LBRACE, LBRACK, QUEST, RBRACE, RBRACK, STAR, UNKNOWN, UNMARK, unmarked
 
 MAX_ALTERNATIVES = 32
 CONFIG_FILE = "memory-config.json"
 JUDGE_SECONDS = 1.5  # the judge's time: past it, a line that names the store is denied, any other is let through
-MAX_STEPS = 50_000  # more simple commands than fit in guards.MAX_COMMAND_CHARS: every line under it is read whole
+MAX_COMMAND_CHARS = 100_000  # longer shell lines are judged whole: parsing 20 MB would outlast the hook's time-out
+MAX_STEPS = 50_000  # more simple commands than fit in MAX_COMMAND_CHARS: every line under it is read whole
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
 # The names that matter in a store besides its own entries (``x.json`` stands for every memory file).
 _FIXED_NAMES = ("index.md", ".lock", ".cache", ".quarantine", ".gitignore", "retrieval.bin", "retrieval.delta",
@@ -27,9 +26,8 @@ _listing: dict = {}
 
 
 def names_store(text: str, stores: list) -> bool:
-    """Does ``text`` (as the shell reads it: quotes removed, escapes decoded) name a ``.claude`` folder or a store? The
-    class rule behind the guard: a word that names the store is never handed to a program the guard cannot read
-    (``trap``, an alias, ``git -c``, an unknown program, a pipe into a writer...)."""
+    """Does ``text`` (quotes removed, escapes decoded) name a ``.claude`` folder or a store? The class rule: such a word
+    is never handed to a program the guard cannot read (``trap``, an alias, ``git -c``, an unknown program...)."""
     low = slashed(text.lower())
     i = low.find(".claude")
     while i >= 0:
@@ -40,8 +38,7 @@ def names_store(text: str, stores: list) -> bool:
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.c?aude``, ``.*``): what a line the judge had
-    no time to read is held to."""
+    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.*``): the rule for a line read too late."""
     if names_store(text, stores) or "claude" in text.lower():
         return True
     low, i = text.lower(), text.find(".")
@@ -60,9 +57,7 @@ def is_plain(pattern: str) -> bool:
 
 
 def plain_text(pattern: str) -> str:
-    for k, v in UNMARK.items():
-        pattern = pattern.replace(k, v)
-    return pattern.replace(UNKNOWN, "$?")
+    return unmarked(pattern).replace(UNKNOWN, "$?")
 
 
 def braces(pattern: str) -> list:
@@ -277,8 +272,7 @@ def word_text(alts: list) -> str:
 
 
 def check(alts: list, state: State, removes: bool, what: str) -> None:
-    """Deny if a path can reach a store: from the folder the line moved to, or from where it started (a ``cd`` that
-    fails leaves the shell there: ``cd nowhere; rm -rf .claude``)."""
+    """Deny if a path can reach a store, from the folder the line moved to or where it started (a failed ``cd``)."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     for alt in alts:
         if any(reach(absolute(alt, base), state.stores, removes) for base in bases):

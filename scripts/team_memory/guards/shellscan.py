@@ -1,19 +1,14 @@
-"""A small reader of Bash command lines for the write guard: commands, words, redirections.
+"""A small reader of Bash lines for the write guard: ``parse(text)`` -> ``[Command(words, redirects, sep, nested)]``.
 
-``parse(text)`` returns a list of ``Command(words, redirects, sep, nested)``:
-
-- ``words``: each word a list of parts: ``("s", text)`` (literal text, with unquoted glob and brace characters
-  replaced by the markers below), ``("v", NAME)`` (a variable, expanded later in order, so ``D=x; rm $D`` is
-  followed) or ``("u", "")`` (a command substitution or anything else whose value cannot be known);
-- ``redirects``: ``(operator, word)`` pairs; for here-documents the word is ``[("s", body)]`` and the operator
-  ``<<`` (``<<<`` for here-strings);
+- ``words``: each a list of parts: ``("s", text)`` (unquoted glob and brace characters replaced by the markers below),
+  ``("v", NAME)`` (a variable, expanded later in order, so ``D=x; rm $D`` is followed) or ``("u", "")`` (a value
+  that cannot be known);
+- ``redirects``: ``(operator, word)``; a here-document's word is ``[("s", body)]`` (``<<``; ``<<<`` for here-strings);
 - ``sep``: what follows the command (``|``, ``;``, ``&&``, ``||``, ``&``);
-- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``: they run too, so the caller
-  judges them as well.
+- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``, which run too.
 
-It is a guard's reader, not a shell: it never runs anything, never fails (odd input gives odd words, an unfinished
-quote runs to the end of the line) and stops at a bound. It uses no ``re`` so that reading an ordinary line costs
-next to nothing.
+It never runs anything, never fails (an unfinished quote runs to the end of the line), stops at a depth bound, and
+uses no ``re``, so an ordinary line costs next to nothing.
 """
 from __future__ import annotations
 
@@ -24,9 +19,6 @@ class Command:
 
     def __init__(self, words: list, redirects: list, sep: str, nested: list):
         self.words, self.redirects, self.sep, self.nested = words, redirects, sep, nested
-
-    def __iter__(self):
-        return iter((self.words, self.redirects, self.sep, self.nested))
 
 
 UNKNOWN = "\x00"  # a value that cannot be known: matches anything, "/" included
@@ -239,9 +231,7 @@ class _Reader:
     def heredoc(self, delimiter: list, strip_tabs: bool) -> list:
         """The body of a here-document that starts at the next line."""
         text = self.text
-        word = "".join(p[1] for p in delimiter if p[0] == "s")
-        for k, v in UNMARK.items():
-            word = word.replace(k, v)
+        word = unmarked("".join(p[1] for p in delimiter if p[0] == "s"))
         nl = text.find("\n", self.i)
         if nl < 0:
             return [("s", "")]
@@ -273,11 +263,7 @@ def _run_of(text: str, i: int, allowed: str, limit: int) -> str:
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
-    """The commands of a Bash line (see the module docstring).
-
-    ``flags`` (a dict) gets ``"unfinished"`` for an open quote and ``"too deep"`` when substitutions nest past
-    ``MAX_DEPTH`` (their inside is then not read).
-    """
+    """The commands of a Bash line; ``flags`` gets ``"unfinished"`` (an open quote) and ``"too deep"`` (not read)."""
     r = _Reader(text, depth, flags if flags is not None else {})
     commands, words, redirects = [], [], []
     pending_heredocs = []
@@ -326,7 +312,9 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
         commands[-1].nested.extend(r.nested)
     elif r.nested:
         commands.append(Command([], [], "", r.nested))
-    return [Command(w, [tuple(x) for x in rd], s, n) for w, rd, s, n in commands]
+    for cmd in commands:
+        cmd.redirects = [tuple(entry) for entry in cmd.redirects]  # here-document bodies are filled in above
+    return commands
 
 
 def _fd_redirect(text: str, i: int) -> bool:
@@ -351,10 +339,11 @@ def joined(parts: list) -> list:
 
 def literal(word: list) -> str:
     """A word as plain text: markers back to their characters, variables as ``$NAME``."""
-    out = []
-    for kind, value in word:
-        out.append(value if kind == "s" else ("$" + value if kind == "v" else "$(...)"))
-    text = "".join(out)
-    for k, v in UNMARK.items():
-        text = text.replace(k, v)
+    return unmarked("".join(value if kind == "s" else "$" + value if kind == "v" else "$(...)" for kind, value in word))
+
+
+def unmarked(text: str) -> str:
+    """Text with the glob and brace markers back to the characters they stand for."""
+    for marker, char in UNMARK.items():
+        text = text.replace(marker, char)
     return text

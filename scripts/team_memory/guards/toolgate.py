@@ -1,41 +1,29 @@
-"""The tool hooks' fast path: most Write, Edit, Bash and PowerShell calls cannot concern a memory store.
+"""The tool hooks' fast path: ``outside_store(payload)`` is True only when a call certainly cannot write into a store.
 
-Importing the full guard (``guards``) costs several times an interpreter's start, so the tool hooks first ask
-``outside_store(payload)``: True only when the call certainly cannot write into a store, decided from the parsed
-payload with a few ``stat`` calls. It may only err towards the full guard; whenever it is True the PreToolUse guard
-allows the call and PostToolUse finds nothing to check (``tests/test_toolgate.py`` compares them).
-
-- Everywhere: ``cwd`` is a folder outside every store and every ``.claude`` folder.
-- Write tools: no text field holds ``.claude`` (any case), no path field has a glob, and every path (joined with
-  ``cwd``, and its real path) lies in no store: every ``.claude/memory`` at or above ``cwd`` and
-  ``$CLAUDE_PROJECT_DIR``'s.
-- Bash: plain words and quotes only (``shellscan`` reads them; no redirection, variable, substitution, glob, brace),
-  ASCII, no ``claude``, ``memory`` or store path once quotes are removed, and every command read-only
-  (``READ_ONLY``) or ordinary (``ORDINARY``: tests, builds, package managers, whose arguments resolve neither into a
-  store nor above one). Such a line needs no snapshot either; a script run by an interpreter is not ordinary
-  (arbitrary code: the snapshot's copies bring back what it deletes).
-- PowerShell: the same over read-only cmdlets and aliases (``PWSH_READ_ONLY``), with no ``$``, backtick,
-  redirection, bracket, ``@`` or ``#`` and ``\\`` read as ``/``.
+Importing the full guard costs several times an interpreter's start; this decides from the payload with a few
+``stat`` calls, and may only err towards the full guard (``tests/test_toolgate.py`` compares them). It requires a
+``cwd`` outside every store and ``.claude`` folder; for the write tools, no ``.claude`` in any text field, no glob in
+a path field and no path (or its real path) in a store; for Bash, plain words and quotes only, ASCII, no ``claude``,
+``memory`` or store path, and every command ``READ_ONLY`` or ``ORDINARY``; for PowerShell, read-only cmdlets
+(``PWSH_READ_ONLY``) with no ``$``, backtick, redirection, bracket, ``@`` or ``#``. A script run by an interpreter is
+never ordinary: arbitrary code, which the snapshot's copies must be able to undo.
 """
 from __future__ import annotations
 
 import os
 
 
-HANDLERS = {"PreToolUse": ("guards", "guard_tool_use"), "PostToolUse": ("posttool", "check_tool_result")}
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 PATH_KEYS = ("file_path", "notebook_path", "path")
 MAX_COMMAND = 4000
-# Programs that read and print, never write a file (given no redirection); the value lists the arguments (or their
-# prefixes) that would make one write or run another program.
+# Programs that only read and print (given no redirection): the arguments (prefixes) that would make one write or run.
 READ_ONLY = dict.fromkeys("ls cat head tail wc grep egrep fgrep pwd echo printf which stat du df date whoami uname id "
                           "true false test basename dirname realpath readlink nl cut tr cmp comm diff cd".split(), ())
 READ_ONLY.update(rg=("--pre",), find=("-delete", "-exec", "-ok", "-fprint", "-fls"),
                  git=("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c"))
 GIT_READ_ONLY = tuple("status diff log show rev-parse ls-files blame describe shortlog grep".split())
-# Test runners, builds and package managers: the full guard judges them only on their arguments (an unknown program).
-# Formatters and fixers (``black .``) are left out: their arguments are what they rewrite. ``tests/test_toolgate.py``
-# checks the full guard knows none.
+# Test runners, builds, package managers: the full guard judges them only on their arguments (``tests/test_toolgate.py``
+# checks it knows none). Formatters (``black .``) are left out: their arguments are what they rewrite.
 ORDINARY = frozenset("pytest py.test tox nox make gmake ninja cmake ctest meson npm yarn pnpm cargo go mvn gradle jest "
                      "vitest mocha mypy pyright tsc rspec rake bundle dotnet gcc cc clang g++ clang++ javac pip pip3 "
                      "uv poetry pre-commit".split())
@@ -47,20 +35,18 @@ PWSH_READ_ONLY = frozenset((
     "out-string out-host get-itemproperty convertfrom-json").split())
 
 
-def handler(event: str):
-    """The full guard's handler for ``event`` (imported only when called)."""
-    import importlib
-    module, name = HANDLERS[event]
-    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
-
-
 def outside_store(payload: dict) -> bool:
-    """True when this tool call certainly cannot write into a memory store (see the module doc)."""
+    """True when this tool call certainly cannot write into a memory store (see the module doc); unsure: False."""
+    try:
+        return _outside(payload)
+    except Exception:  # noqa: BLE001 - unsure: the full guard decides
+        return False
+
+
+def _outside(payload: dict) -> bool:
     tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
-    if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not cwd or "\x00" in cwd:
-        return False
-    if not os.path.isdir(cwd):
-        return False
+    if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
+        return False  # isdir is False for "" and for a name holding NUL
     stores = _stores(cwd)
     real_cwd = os.path.realpath(cwd)
     if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
@@ -76,7 +62,7 @@ def outside_store(payload: dict) -> bool:
 
 
 def _stores(cwd: str) -> list:
-    """Real paths (lower case) of every ``.claude/memory`` folder at or above ``cwd``, and the project's."""
+    """Real paths (lower case) of every ``.claude/memory`` at or above ``cwd``, and the project's."""
     candidates, here = [], os.path.abspath(cwd)
     while True:
         candidates.append(os.path.join(here, ".claude", "memory"))
@@ -133,8 +119,7 @@ def _quiet_line(command: str, stores: list, cwd: str) -> bool:
 
 
 def simple_commands(command: str):
-    """The line's simple commands as lists of words, read by the guard's own reader (``shellscan``); None for anything
-    beyond plain words and quotes (a variable, substitution, redirection, glob, brace)."""
+    """The line's simple commands as lists of words (``shellscan``); None for anything beyond plain words and quotes."""
     from .shellscan import COMMA, parse
     flags: dict = {}
     commands = []
@@ -155,8 +140,7 @@ def simple_commands(command: str):
 
 
 def _ordinary(words: list, stores: list, cwd: str) -> bool:
-    """A program of ``ORDINARY`` (``python -m pytest`` too) whose arguments, taken as paths and resolved, lie neither
-    in a store nor in a folder above one."""
+    """A program of ``ORDINARY`` whose arguments, resolved as paths, lie neither in a store nor above one."""
     name, args = words[0], words[1:]
     if name.rstrip("0123456789.") == "python" and args[:1] == ["-m"]:
         name, args = (args[1], args[2:]) if len(args) > 1 else ("", [])

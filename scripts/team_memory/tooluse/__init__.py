@@ -1,1 +1,1 @@
-"""Tool use: one hook event's answer composed from layers that know nothing of each other (the store guard and recall by file)."""
+"""Tool use: PostToolUse composed from the store guard and recall by file (layers that know nothing of each other)."""

@@ -1,18 +1,7 @@
 """PostToolUse: the store guard's report and recall by file, in one process and one answer.
 
-``guards`` (what a tool call did to the memory files) and ``recall`` (memories for a prompt
-or a file) know nothing of each other; this layer runs both for one PostToolUse call:
-
-- the guard as ``guards.toolgate`` runs it: a write tool or Bash call that certainly cannot
-  concern a store (``outside_store``) ends there, before the guard is imported;
-- recall by file (``recall.byfile``) for the files the call named: ``file_path`` or
-  ``notebook_path`` of Read, Edit, MultiEdit, Write and NotebookEdit; for Bash, the paths a
-  simple line of file readers names (``cat``, ``head``, ``sed -n``, ``pytest``...: ``READERS``),
-  read with ``toolgate``'s word reader (a line it cannot read names no file). A call that
-  names no file imports nothing more.
-
-Each part fails open on its own (one stderr line); their ``additionalContext`` texts are
-joined into one JSON answer, printed once.
+Recall by file reads ``file_path``/``notebook_path`` of the file tools, and for Bash the operands of a simple line of
+file readers (``READERS``, read with ``toolgate``'s word reader). Each part fails open on its own (one stderr line).
 """
 from __future__ import annotations
 
@@ -29,8 +18,7 @@ READERS.update(head=("-n", "-c"), tail=("-n", "-c"), sed=("-e", "-f", "-l"),
 
 
 def answer(payload: dict):
-    """The merged PostToolUse output of the guard and recall by file, or None when neither has anything
-    (a Codex patch: for each file it names, ``hookio.tool_calls``)."""
+    """The merged output of the guard and recall by file (for each file a Codex patch names), or None."""
     texts = []
     for call, part in ((call, part) for call in tool_calls(payload) for part in (_guard, _recall)):
         try:
@@ -47,25 +35,19 @@ def answer(payload: dict):
 
 
 def _context(result) -> str:
-    if isinstance(result, str):
-        return result
-    if isinstance(result, dict):
-        specific = result.get("hookSpecificOutput")
-        text = specific.get("additionalContext") if isinstance(specific, dict) else None
-        return text if isinstance(text, str) else ""
-    return ""
+    specific = result.get("hookSpecificOutput") if isinstance(result, dict) else None
+    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return text if isinstance(text, str) else ""
 
 
 def _guard(payload: dict):
     if payload.get("tool_name") not in GUARDED:
         return None  # Read writes nothing (and imports no guard)
-    from ..guards.toolgate import handler, outside_store
-    try:
-        if outside_store(payload):
-            return None
-    except Exception:  # noqa: BLE001 - unsure: the full guard decides
-        pass
-    return handler(EVENT)(payload)
+    from ..guards.toolgate import outside_store
+    if outside_store(payload):
+        return None
+    from ..guards.posttool import check_tool_result
+    return check_tool_result(payload)
 
 
 def _recall(payload: dict):

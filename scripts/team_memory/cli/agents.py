@@ -1,22 +1,11 @@
 """``install --agent NAME``: the same memory for every agent the team uses.
 
-Every agent gets the drop-in runtime (``install.py``: ``.claude/team-memory/``, committed with the
-repository) and the store; then, per agent, the file that agent reads, merged so every other setting
-is kept (a changed file is backed up to ``<file>.bak`` first; a second run changes nothing):
-
-- ``claude``: ``.claude/settings.json`` hooks, commands and skill (``install.install_project``);
-- ``codex``: ``.codex/hooks.json``, the same hook launchers (Codex reads Claude Code's hook shape;
-  its payloads are translated where they differ: ``records.hookio.tool_calls`` for ``apply_patch``,
-  ``capture.transcript.from_rollout`` for its transcript);
-- ``cursor``, ``vscode``: the MCP server (``memory.py mcp``) in ``.cursor/mcp.json`` (``mcpServers``) or
-  ``.vscode/mcp.json`` (``servers``, ``type: stdio``), started from ``${workspaceFolder}``.
-
-Every ``--agent`` install also keeps a generated block between ``AGENTS_BEGIN`` and ``AGENTS_END`` in the
-repository's ``AGENTS.md`` (read by Codex, Cursor, Copilot and others): the active critical and high-severity
-constraints by title, at most ``MAX_BLOCK_BYTES``, and the commands to search and save. The rest of the file
-is kept byte for byte; the block is written only when its text changes (when the memories behind it do).
-
-A link anywhere on the way to a file we write is refused (``base.safefs``).
+Every agent gets the drop-in runtime and the store, then the file that agent reads, merged (a changed file is
+backed up to ``<file>.bak``): ``claude`` the settings hooks, commands and skill; ``codex`` ``.codex/hooks.json``
+and ``gemini`` ``.gemini/settings.json``, the same launchers (their payloads are translated at the hook's input,
+``records.hookio``); ``cursor`` and ``vscode`` the MCP server in their ``mcp.json``. ``AGENTS.md`` keeps a
+generated block between ``AGENTS_BEGIN`` and ``AGENTS_END`` (the critical and high constraints, the commands);
+the rest of that file is kept byte for byte. A link on the way to a file we write is refused.
 """
 from __future__ import annotations
 

@@ -1,15 +1,5 @@
-"""``review``: the memories whose related files changed in git since they were last updated.
-
-Each stale memory is listed, oldest change first, with the commits since (short hash, date,
-subject), the entries that name nothing any more, and the exact commands that settle it:
-``update ID --reviewed`` (still right: only ``updated_at`` moves), ``update``/``edit`` (it
-changed), ``retire`` (no longer true). The marks are worked out here, with git
-(``derived.driftmarks``), and stored for the hooks. ``--json`` prints the same for scripts.
-
-Exit codes: 0 the list was made (empty or not; with ``--strict``, 0 only when nothing is
-stale), 1 a known error (no store, an unsafe store, a stale memory found with ``--strict``),
-2 a usage error.
-"""
+"""``review``: the memories whose related files changed in git since they were last updated (``derived.driftmarks``),
+with the commits since and the commands that settle each."""
 from __future__ import annotations
 
 import os

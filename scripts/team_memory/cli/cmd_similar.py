@@ -1,10 +1,5 @@
-"""``similar``: the existing memory a new one should update instead of duplicating.
-
-A memory of the same category scores by the words of the title and the tags it shares with the new
-one (``score_entry``, the prior plugin's title/tag/prefix points), and by the files both are about: a file both name counts as much as a
-shared tag, a folder or glob of one that covers a file of the other as much as a title word. The
-best with ``SIMILAR_THRESHOLD`` points or more is shown with why ("shares app/session.py").
-"""
+"""``similar``: the existing memory a new one should update instead of duplicating (scored by ``viewdupes``'
+``score_entry`` and ``shared_files``; the best with ``SIMILAR_THRESHOLD`` points or more)."""
 from __future__ import annotations
 
 import os

@@ -1,10 +1,5 @@
-"""Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``,
-``unarchive``, ``validate`` (``similar`` is in ``cmd_similar``).
-
-The logic lives in ``write.py`` and ``validate.py``; this module parses input,
-maps their errors to ``CliError`` (exit 1, nothing written) and prints results.
-A failed validation lists every problem with its field and a fix hint.
-"""
+"""Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``, ``unarchive``,
+``validate``; the write errors become ``CliError`` (exit 1, nothing written)."""
 from __future__ import annotations
 
 import json

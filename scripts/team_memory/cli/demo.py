@@ -1,8 +1,5 @@
-"""``demo``: build a small demo store from ``templates/demo/`` and show what the hook injects.
-
-The demo runs the real UserPromptSubmit hook launcher in a subprocess, exactly
-as ``hooks.json`` does, against a store in a temporary folder.
-"""
+"""``demo``: a demo store from ``templates/demo/`` in a temporary folder, and what the real UserPromptSubmit
+hook launcher (run as ``hooks.json`` runs it) injects for a few prompts."""
 from __future__ import annotations
 
 import json

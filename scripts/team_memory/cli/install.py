@@ -1,21 +1,10 @@
 """The drop-in install: team-memory copied into a repository, so a teammate who clones it has memory.
 
-``install_project(project)`` puts four things into ``<project>``, each idempotently (re-running it
-upgrades in place):
-
-1. the runtime, exactly the files ``RUNTIME_FILES`` names (hooks, the CLI and its package, templates,
-   ``hooks.json``, ``LICENSE``; no build output, no developer scripts, no evaluation set) in
-   ``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live;
-2. every hook entry of ``hooks.json`` merged into ``.claude/settings.json``, with
-   ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``${CLAUDE_PROJECT_DIR}/.claude/team-memory``; existing
-   settings and hooks are kept, a changed file is backed up to ``settings.json.bak`` first;
-3. the store ``.claude/memory/`` with a minimal ``memory-config.json`` (merged over the shipped
-   defaults at run time, so an upgrade brings new defaults) and the derived files in ``.gitignore``;
-4. the slash commands and the skill in ``.claude/commands/`` and ``.claude/skills/``, with their
-   CLI path adjusted to the drop-in location.
-
-``uninstall_project(project)`` removes 1, 2 and 4 (only what carries our marker) and keeps the
-memories, their config, ``.gitignore`` and every other setting.
+``install_project(project)`` puts into ``<project>``, idempotently: the runtime (``RUNTIME_FILES``) in
+``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live; hooks.json's hooks merged
+into ``.claude/settings.json`` with ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``HOOK_ROOT``; the store with a
+minimal config and the derived files in ``.gitignore``; the slash commands and the skill. ``uninstall_project``
+removes what carries our marker and keeps the memories, their config, ``.gitignore`` and every other setting.
 """
 from __future__ import annotations
 

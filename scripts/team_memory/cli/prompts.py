@@ -1,12 +1,6 @@
-"""Asking for a memory field by field on a terminal (``add`` with no ``--category``/``--title``).
-
-``ask_record(given, reader)`` asks for what ``given`` lacks: the category, the title,
-the tags, then every content field of the category as ``recordspec.CONTENT`` describes
-it (choices for enums, one line per list item, an empty line to finish, y/n for
-booleans). Required fields are asked again until answered; optional ones may be left
-empty. Prompts go to stderr so ``--json`` output stays clean; the end of input stops
-with ``PromptAborted`` and nothing is saved.
-"""
+"""Asking for a memory field by field on a terminal (``add`` with no ``--category``/``--title``), as
+``recordspec.CONTENT`` describes each category. Prompts go to stderr so ``--json`` output stays clean; the end
+of input raises ``PromptAborted`` and nothing is saved."""
 from __future__ import annotations
 
 import re

@@ -1,7 +1,5 @@
-"""``.claude/settings.json`` for the drop-in install: read it strictly, merge our hook entries in
-(each carries ``HOOK_MARKER``), take them out again, write it back with a backup of a changed file.
-Every other setting and hook is kept as it was.
-"""
+"""``.claude/settings.json`` for the drop-in install: read strictly, our hook entries (each carries
+``HOOK_MARKER``) merged in or taken out, written back with a backup of a changed file."""
 from __future__ import annotations
 
 import json

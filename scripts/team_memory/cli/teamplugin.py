@@ -1,16 +1,7 @@
-"""``install --plugin``: a project setting that offers the team-memory plugin to everyone who clones the repository.
-
-``enable_plugin(project, source)`` writes two entries into ``<project>/.claude/settings.json`` and nothing else:
-``extraKnownMarketplaces["team-memory"]`` (where Claude Code finds this repository's marketplace) and
-``enabledPlugins["team-memory@team-memory"] = true``. Every other setting is kept as it was, a changed file is
-backed up to ``settings.json.bak`` first, and running it again changes nothing. The derived files of a store are
-added to ``.gitignore`` as the drop-in install does. ``disable_plugin(project)`` takes exactly those two entries
-out again (an object left empty goes too, and so does a file left empty).
-
-What a teammate's fresh clone then does is Claude Code's part (docs/install.md, "A setting for the whole team"): once
-they trust the folder it adds the marketplace, and ``/plugin install team-memory@team-memory`` installs the
-plugin (``claude -p`` with ``CLAUDE_CODE_SYNC_PLUGIN_INSTALL=1`` does both before its first prompt).
-The drop-in install and the plugin would run every hook twice, so each refuses while the other is there.
+"""``install --plugin``: two entries in ``<project>/.claude/settings.json`` that offer the plugin to everyone who
+clones the repository, ``extraKnownMarketplaces["team-memory"]`` and ``enabledPlugins["team-memory@team-memory"]``
+(docs/install.md, "A setting for the whole team"); ``disable_plugin`` takes exactly those out again. The drop-in
+install and the plugin would run every hook twice, so each refuses while the other is there.
 """
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
 """The ``view`` page's style sheet and script, inlined into every page (no file, font or request).
 
-The script only filters and sorts what the HTML already holds: it reads the data block
-(``<script type="application/json" id="tm-data">``), keeps its state in the URL fragment
-(``#q=WORDS&category=...&tag=...&file=...&status=...&review=1&all=1&sort=...``) and sets the
-``hidden`` attribute of each ``article[data-memory-id]`` the search or a facet filters out.
-Its query words follow the hook's rules (``text.textnorm``) as far as a page can: NFKC, case
-folding, identifier parts (``ImportError``, ``user_id``), CJK bigrams, the light English word
-forms (``fold``) and the store's stop words; every query word must begin a word of the memory.
-Nothing here is built from a value: the page's CSP allows exactly this script by its hash.
+The script only filters and sorts what the HTML holds; its state is in the URL fragment. Its query words follow
+the hook's rules (``text.textnorm``) as far as a page can. The page's CSP allows exactly this script by its hash.
 """
 from __future__ import annotations
 

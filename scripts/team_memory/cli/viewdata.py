@@ -1,17 +1,9 @@
-"""What the ``view`` page shows, gathered from the store: every memory, who and when from git, what needs a human.
+"""What the ``view`` page shows: ``collect(memory_root, config, git=True) -> dict`` reads every memory once, with
+who and when from one bounded ``git log``, review items (stale marks, validation problems, duplicates by
+``doctor``'s rules, superseded decisions) with the command that settles each, and the page's search tokens.
 
-``collect(memory_root, config, git=True) -> dict`` reads every memory file once and returns plain
-data for ``viewpage``: each memory's fields, tags, dates, related files, content and history;
-the author and date of the commit that added its file and of the last one that changed it (one
-bounded ``git log`` over the store through ``base.gitlog``); its review items (stale marks from
-``derived.driftmarks``, validation problems from ``records.validate``, duplicate ids and
-near-duplicate titles by ``doctor``'s rules, a decision marked superseded or deprecated), each
-with the command that settles it; and the match tokens the page's search box looks in.
-
-Every string that reaches the page comes from ``shown`` (the one exposure helper of this
-feature: control and invisible characters cleaned, private sections and secrets hidden as
-the hooks hide them, length cut). A problem of an invalid file is named by its field and
-what is wrong, never by the value.
+Every string that reaches the page comes from ``shown`` (the page's one exposure step); a problem of an
+invalid file is named by its field and what is wrong, never by the value.
 """
 from __future__ import annotations
 

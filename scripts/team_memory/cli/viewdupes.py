@@ -1,13 +1,6 @@
-"""Which active memories look like the same memory twice, by ``doctor``'s and ``similar``'s rules, bounded.
-
-``near_duplicates(titles)``: titles as alike as ``doctor`` flags (``SequenceMatcher`` ratio of the
-normalised titles at least ``NEAR_DUPLICATE``, same category). ``similar_pairs(items)``: memories of
-one category that ``similar`` would name for each other (title words, tags and related files, scored
-by ``score_entry`` and ``shared_files``, below), kept only when one scores at
-least half of what each memory scores against itself, both ways, so a shared tag is not a duplicate.
-``doctor`` and ``similar`` compare every pair; a page of 10,000 memories cannot, so candidates come
-from sort neighbours (titles) and from shared rare words (similar).
-"""
+"""Which active memories look like the same memory twice, by ``doctor``'s and ``similar``'s rules, bounded:
+``doctor`` and ``similar`` compare every pair, a page of 10,000 memories cannot, so candidates come from sort
+neighbours (titles) and from shared rare words (similar)."""
 from __future__ import annotations
 
 import re

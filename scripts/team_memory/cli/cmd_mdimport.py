@@ -138,7 +138,7 @@ def import_markdown(ctx) -> int:
              for r in to_write]
     for row, result in zip(to_write, results):
         row["result"] = result
-    report = _report(rows, similar_to, invalid, notes, blocked, args.dry_run)
+    report = _report(rows, similar_to, notes, blocked, args.dry_run)
     if args.json:
         ctx.print_json(report)
     else:
@@ -149,7 +149,7 @@ def import_markdown(ctx) -> int:
     return 0
 
 
-def _report(rows, similar_to, invalid, notes, blocked, dry_run) -> dict:
+def _report(rows, similar_to, notes, blocked, dry_run) -> dict:
     memories = []
     for row in rows:
         item = row["item"]

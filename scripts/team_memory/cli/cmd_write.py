@@ -157,7 +157,7 @@ def write_root(ctx) -> str:
         return ctx.memory_root
     try:
         return ctx.memory_root
-    except CliError as exc:
+    except CliError:
         repo = repo_root_of(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
         if repo is None:
             from ..base.sanitize import shown_path
@@ -199,7 +199,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _same_id_note(ctx, result) -> str | None:
+def _same_id_note(result) -> str | None:
     """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
     base = re.match(r"^(.+)-\d+$", result.id)
     if result.action != "created" or not base:
@@ -214,7 +214,7 @@ def _same_id_note(ctx, result) -> str | None:
 
 
 def _report(ctx, result) -> int:
-    note = _same_id_note(ctx, result)
+    note = _same_id_note(result)
     if ctx.args.json:
         ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
         return 0

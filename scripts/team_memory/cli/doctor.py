@@ -246,7 +246,7 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
 
 def _memory_findings(memory_root: str, config: dict) -> tuple:
     """``(findings, id -> paths, invalid paths, active titles)`` over every memory file."""
-    found, seen_ids, invalid, titles, link_cache = [], {}, set(), [], {}
+    found, seen_ids, invalid, titles = [], {}, set(), []
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
         seen_ids.setdefault(memory_id, []).append(path)
@@ -255,14 +255,13 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
         except (NotARecord, OSError):
             record = None
         ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
-        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid, link_cache)
+        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid)
         if record is not None and record_status(record) == "active":
             titles.append((category, normalised_title(record["title"]), path))
     return found, seen_ids, invalid, titles
 
 
-def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set,
-                     link_cache: dict) -> list:
+def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set) -> list:
     """One memory (``names``: its id and its folder/id): a file name that is not an id, schema problems
     (``invalid`` gets its path), its related files, leaks."""
     (memory_id, ref), rel, found = names, _rel(memory_root, path), []
@@ -283,7 +282,7 @@ def _record_findings(memory_root: str, config: dict, path: str, record, names: t
                              f"see: validate {rel}" if id_problem(memory_id) is not None else
                              _update_fix(ref, record, schema, project_root_of(memory_root)) or
                              f"edit it ({CLI} edit {ref}) or see: validate {rel}"))
-    found += _related_links(memory_root, path, record, ref, link_cache)
+    found += _related_links(memory_root, path, record, ref)
     if leaked:
         unclosed = any("unclosed" in p.message for p in leaked)
         leak = Finding("leak", rel, "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
@@ -342,7 +341,7 @@ def _stale_memories(memory_root: str, config: dict) -> list:
                     f"review them: {CLI} review", warning=True)]
 
 
-def _related_links(memory_root: str, path: str, record, ref: str, cache: dict) -> list:
+def _related_links(memory_root: str, path: str, record, ref: str) -> list:
     """A warning for each related file reached through a symbolic link (checked with lstat, never followed)."""
     entries = record.get("related_files") if isinstance(record, dict) else None
     return [Finding("related-link", _rel(memory_root, path),
@@ -350,7 +349,7 @@ def _related_links(memory_root: str, path: str, record, ref: str, cache: dict) -
                     "followed, so this memory is not tied to the file it points at",
                     f"name the real path: {CLI} update {ref} --related-file ... (or edit it: {CLI} edit {ref})",
                     warning=True)
-            for i, entry, link in _linked_entries(project_root_of(memory_root), entries, cache)]
+            for i, entry, link in _linked_entries(project_root_of(memory_root), entries)]
 
 
 def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
@@ -369,10 +368,10 @@ def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
     return f"{CLI} update {ref} {args} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
 
 
-def _linked_entries(project_root: str, entries, seen: dict) -> list:
+def _linked_entries(project_root: str, entries) -> list:
     """``[(index, entry, link)]``: the entries that are, or lie under, a symbolic link in the working tree
     (``os.lstat`` on each folder from the project root, up to a glob's first pattern segment; a link is seen,
-    never entered). ``seen`` caches ``lstat`` answers across calls."""
+    never entered)."""
     out = []
     for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES] if isinstance(entries, list) else ()):
         try:
@@ -382,15 +381,12 @@ def _linked_entries(project_root: str, entries, seen: dict) -> list:
         for depth in range(1, len(parts) + 1):
             if relpaths.is_glob(parts[depth - 1]):
                 break
-            rel = "/".join(parts[:depth])
-            if rel not in seen:
-                try:
-                    seen[rel] = os.lstat(os.path.join(project_root, *parts[:depth])).st_mode
-                except (OSError, ValueError):
-                    seen[rel] = None
-            mode = seen[rel]
+            try:
+                mode = os.lstat(os.path.join(project_root, *parts[:depth])).st_mode
+            except (OSError, ValueError):
+                mode = None
             if mode is not None and stat.S_ISLNK(mode):
-                out.append((i, entry, rel))
+                out.append((i, entry, "/".join(parts[:depth])))
                 break
             if mode is None or not stat.S_ISDIR(mode):
                 break

@@ -137,10 +137,9 @@ def _error(mid, code: int, message: str) -> dict:
             "error": {"code": code, "message": message}}
 
 
-def serve(root: str, stdin=None, stdout=None) -> int:
-    """Answer messages from ``stdin`` (bytes, one per line) until it ends; 0."""
-    stdin = stdin or sys.stdin.buffer
-    stdout = stdout or sys.stdout.buffer
+def serve(root: str) -> int:
+    """Answer messages from stdin (bytes, one per line) until it ends; 0."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         line = stdin.readline(MAX_LINE + 1)
         if not line:

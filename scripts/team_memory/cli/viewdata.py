@@ -109,30 +109,17 @@ def _flat(value) -> list:
 
 # --- search tokens -------------------------------------------------------------------
 
-def match_tokens(text: str, stop_words: frozenset, memo: dict) -> list:
+def match_tokens(text: str, stop_words: frozenset) -> list:
     """The words the page's search box looks in: the hook's tokens (``textnorm.tokenize``: word forms
-    folded, identifier parts, CJK bigrams) plus each word as written, so a prefix typed so far meets
-    it too. ``memo`` keeps each run's words for the next memory (stores repeat their words)."""
+    folded, identifier parts, CJK bigrams) plus each word as written, so a prefix typed so far meets it too."""
     from ..text import textnorm
     tokens: set = set()
     for cls, run in textnorm.runs(textnorm.normalize(text)):
-        words = memo.get(run)
-        if words is None:
-            words = _run_words(textnorm, cls, run, stop_words)
-            if len(memo) < 200_000:
-                memo[run] = words
-        tokens.update(words)
+        for form, folded in textnorm.run_forms(cls, run, stop_words):
+            tokens.add(form)
+            if folded and folded not in stop_words:
+                tokens.add(folded)
     return sorted(tokens)
-
-
-def _run_words(textnorm, cls: int, run: str, stop_words: frozenset) -> tuple:
-    """One run's words, as ``textnorm.token_groups`` makes them, and each form unfolded."""
-    out = []
-    for form, folded in textnorm.run_forms(cls, run, stop_words):
-        out.append(form)
-        if folded and folded not in stop_words:
-            out.append(folded)
-    return tuple(out)
 
 
 # --- review: what needs a human --------------------------------------------------------
@@ -170,7 +157,7 @@ def _review(memory: dict, kind: str, text: str, commands: list) -> None:
 
 # --- the store -----------------------------------------------------------------------
 
-def _memory(project: str, category: str, path: str, record: dict, stop_words, memo: dict) -> dict:
+def _memory(project: str, category: str, path: str, record: dict, stop_words) -> dict:
     folder = os.path.basename(os.path.dirname(path))
     ident = os.path.basename(path)[:-5]
     status = record_status(record)
@@ -198,7 +185,7 @@ def _memory(project: str, category: str, path: str, record: dict, stop_words, me
                              "reason": shown(record.get(f"{state}_reason", ""), lines=True)}
     words = [memory["id"], memory["title"], memory["category_name"], *memory["tags"], *memory["files"],
              *_flat(memory["content"])]
-    memory["tokens"] = match_tokens("\n".join(words), stop_words, memo)
+    memory["tokens"] = match_tokens("\n".join(words), stop_words)
     return memory
 
 
@@ -208,9 +195,8 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
     from ..text.textnorm import stop_words_for
     project = project_root_of(memory_root)
     stop_words = stop_words_for(config)
-    memories, invalid, records, memo = [], [], [], {}
+    memories, invalid, records = [], [], []
     for category, path in iter_memory_files(memory_root, config):
-        folder, ident = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-5]
         problems = check_file(path, config, memory_root)
         try:
             record = load_memory(path)
@@ -222,7 +208,7 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
                             "command": f"{CLI} validate {shlex.quote(rel)}"})
             continue
         records.append((category, path, record))
-        memory = _memory(project, category, path, record, stop_words, memo)
+        memory = _memory(project, category, path, record, stop_words)
         leaked = [p for p in problems if _is_leak(p.message)]
         schema = [p for p in problems if not _is_leak(p.message)]
         if schema:

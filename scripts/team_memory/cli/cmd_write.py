@@ -106,8 +106,6 @@ def _content_args(p, what: str = "the content object") -> None:
     group.add_argument("stdin", nargs="?", choices=["-"], help=f"read {what} as JSON from stdin")
 
 
-# --- input -------------------------------------------------------------------
-
 def _parse_json(text: str, where: str):
     try:
         return json.loads(text)
@@ -171,8 +169,6 @@ def write_root(ctx) -> str:
     return nested
 
 
-# --- output ------------------------------------------------------------------
-
 def _problem_dicts(problems) -> list:
     from ..records.exposure import shown_message
     return [{"field": shown_message(p.field), "message": shown_message(p.message), "hint": shown_message(p.hint)}
@@ -233,8 +229,6 @@ def _report(ctx, result) -> int:
                   f"stay active until '{CLI} gc' retires them (it asks first: they may be teammates')")
     return 0
 
-
-# --- commands ----------------------------------------------------------------
 
 def related_args(memory_root: str, values: list) -> list:
     """``--related-file`` values as given (the write normalises and validates them); an absolute path inside

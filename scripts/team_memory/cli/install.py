@@ -24,7 +24,6 @@ from .settingsjson import (HOOK_MARKER, InstallError, merge_settings, read_setti
                            without_our_hooks, write_settings)
 from .teamplugin import DEFAULT_SOURCE, disable_plugin, enable_plugin, plugin_enabled
 
-# The checkout (or installed runtime) this module runs from: <source>/scripts/team_memory/cli/install.py.
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 RUNTIME_REL = (".claude", "team-memory")
@@ -61,13 +60,10 @@ GITIGNORE_LINES = (
     ".claude/settings.json.bak",
     ".claude/team-memory/**/__pycache__/",
 )
-# .quarantine/ was made by earlier versions (hooks no longer move files) and may hold a memory that failed
-# validation, perhaps with a secret in it: never committed (`doctor` lists what is left there).
+# .quarantine/ (made by earlier versions) may hold an invalid memory with a secret in it: never committed.
 
 MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}
 
-
-# ---------------------------------------------------------------- source
 
 def check_source(source: str) -> None:
     missing = [item for item in ("hooks", "scripts", "templates", "hooks.json") if not os.path.exists(os.path.join(source, item))]
@@ -106,8 +102,6 @@ def drop_in_hooks(source: str) -> dict:
             out[event] = converted
     return out
 
-
-# ---------------------------------------------------------------- files
 
 def runtime_files(source: str) -> list:
     """The relative paths ``RUNTIME_FILES`` names in ``source`` (regular files only), sorted."""
@@ -264,8 +258,6 @@ def ensure_gitignore(project: str) -> list:
     atomic_write_bytes(path, (prefix + "\n".join(block) + "\n").encode("utf-8", "surrogateescape"), mode)
     return missing
 
-
-# ---------------------------------------------------------------- entry points
 
 def project_dir(project: str) -> str:
     project = os.path.abspath(project)

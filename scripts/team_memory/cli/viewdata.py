@@ -42,8 +42,6 @@ def _ref(folder: str, ident: str) -> str:
     return shown(shlex.quote(f"{folder}/{ident}"), limit=400)
 
 
-# --- git: who added and who last changed each file ------------------------------------
-
 def git_history(project: str, memory_root: str) -> dict:
     """Store-relative path -> ``{"added": (author, time), "changed": (author, time)}`` from one ``git log``."""
     from ..base.gitlog import HEADER, LOG_OPTIONS, parse_log, run_git
@@ -68,8 +66,6 @@ def _who(pair) -> dict | None:
     return {"author": shown(pair[0], limit=80),
             "date": datetime.fromtimestamp(pair[1], timezone.utc).strftime("%Y-%m-%d")}
 
-
-# --- content -------------------------------------------------------------------------
 
 def shown_value(value, depth: int = 0):
     """A content value as plain data for the page: strings through ``shown``, lists and objects bounded."""
@@ -107,8 +103,6 @@ def _flat(value) -> list:
     return []
 
 
-# --- search tokens -------------------------------------------------------------------
-
 def match_tokens(text: str, stop_words: frozenset) -> list:
     """The words the page's search box looks in: the hook's tokens (``textnorm.tokenize``: word forms
     folded, identifier parts, CJK bigrams) plus each word as written, so a prefix typed so far meets it too."""
@@ -121,8 +115,6 @@ def match_tokens(text: str, stop_words: frozenset) -> list:
                 tokens.add(folded)
     return sorted(tokens)
 
-
-# --- review: what needs a human --------------------------------------------------------
 
 def _problem_text(field: str, message: str) -> str:
     """A validation problem named by field and what is wrong; a message quoting a value is not shown."""
@@ -154,8 +146,6 @@ def _review(memory: dict, kind: str, text: str, commands: list) -> None:
         merged[command] = f"{merged[command]} / {when}" if command in merged else when
     memory["review"].append({"kind": kind, "text": text, "commands": [(w, c) for c, w in merged.items()]})
 
-
-# --- the store -----------------------------------------------------------------------
 
 def _memory(project: str, category: str, path: str, record: dict, stop_words) -> dict:
     folder = os.path.basename(os.path.dirname(path))

@@ -54,8 +54,6 @@ def label(name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# --- one memory ----------------------------------------------------------------------
-
 def value_html(value) -> str:
     if isinstance(value, str):
         return f'<p class="text">{esc(value)}</p>'
@@ -140,8 +138,6 @@ def memory_html(i: int, m: dict) -> str:
             f'data-i="{i}" data-category="{esc(m["category"])}"{" hidden" if inactive else ""}>'
             + "".join(parts) + "</article>\n")
 
-
-# --- the page ------------------------------------------------------------------------
 
 def facet_html(title: str, facet: str, counts: Counter, limit: int | None = None, show=lambda v: v) -> str:
     if not counts:

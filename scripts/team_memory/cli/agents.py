@@ -144,9 +144,6 @@ def _write_mcp(project: str, agent: str, install: bool) -> dict:
     if install:
         servers[MCP_NAME] = server
     data = dict(data, **{key: servers}) if servers else {k: v for k, v in data.items() if k != key}
-    if original is None and not install:
-        return {"path": path, "changed": False, "backup": None, "removed": False}
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     return write_settings(path, data, original, delete_if_empty=not install)
 
 
@@ -194,27 +191,18 @@ def _read_object(path: str) -> tuple:
     return data, text
 
 
-def read_json_file(path: str) -> tuple:
-    """``_read_object`` of a hooks file, its ``hooks`` checked."""
-    data, text = _read_object(path)
-    hooks = data.get("hooks", {})
-    if not isinstance(hooks, dict) or any(not isinstance(v, list) for v in hooks.values()):
-        raise InstallError(f"{path}: expected a JSON object whose \"hooks\" maps events to lists; fix it and run again")
-    return data, text
-
-
 def _write_hooks(project: str, parts: tuple, ours: dict | None) -> dict:
     """Merge ``ours`` into (or, None, take our hooks out of) the hooks file at ``parts``."""
     path = _safe_path(project, parts)
-    data, original = read_json_file(path)
+    data, original = _read_object(path)
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict) or any(not isinstance(v, list) for v in hooks.values()):
+        raise InstallError(f"{path}: expected a JSON object whose \"hooks\" maps events to lists; fix it and run again")
     if ours is not None:
         data = merge_settings(data, ours)
     else:
         hooks = without_our_hooks(data.get("hooks", {}))
         data = dict(data, hooks=hooks) if hooks else {k: v for k, v in data.items() if k != "hooks"}
-    if original is None and ours is None:
-        return {"path": path, "changed": False, "backup": None, "removed": False}
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     return write_settings(path, data, original, delete_if_empty=ours is None)
 
 

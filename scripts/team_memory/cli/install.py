@@ -372,15 +372,13 @@ def uninstall_project(project: str) -> dict:
     refuse_links(project)
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)
-    result = {"path": settings_path, "changed": False, "backup": None, "removed": False}
-    if original is not None:
-        cleaned = dict(settings)
-        hooks = without_our_hooks(settings.get("hooks", {}))
-        if hooks:
-            cleaned["hooks"] = hooks
-        else:
-            cleaned.pop("hooks", None)
-        result = write_settings(settings_path, cleaned, original, delete_if_empty=True)
+    cleaned = dict(settings)
+    hooks = without_our_hooks(settings.get("hooks", {}))
+    if hooks:
+        cleaned["hooks"] = hooks
+    else:
+        cleaned.pop("hooks", None)
+    result = write_settings(settings_path, cleaned, original, delete_if_empty=True)  # no file: nothing written
     runtime = os.path.join(project, *RUNTIME_REL)
     runtime_removed = False
     if os.path.lexists(runtime):

@@ -102,15 +102,13 @@ def disable_plugin(project: str) -> dict:
     """Take our two entries out of ``project``'s settings (the file goes when nothing else is left in it)."""
     path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(path)
-    result = {"path": path, "changed": False, "backup": None, "removed": False}
-    if original is not None:
-        markets, enabled = _plugin_settings(settings)
-        cleaned = dict(settings)
-        for key, value, name in (("extraKnownMarketplaces", markets, MARKETPLACE), ("enabledPlugins", enabled, PLUGIN_ID)):
-            value.pop(name, None)
-            if value:
-                cleaned[key] = value
-            else:
-                cleaned.pop(key, None)
-        result = write_settings(path, cleaned, original, delete_if_empty=True)
+    markets, enabled = _plugin_settings(settings)
+    cleaned = dict(settings)
+    for key, value, name in (("extraKnownMarketplaces", markets, MARKETPLACE), ("enabledPlugins", enabled, PLUGIN_ID)):
+        value.pop(name, None)
+        if value:
+            cleaned[key] = value
+        else:
+            cleaned.pop(key, None)
+    result = write_settings(path, cleaned, original, delete_if_empty=True)  # no file: nothing written
     return {"settings": result, "marketplace": MARKETPLACE, "plugin": PLUGIN_ID}

@@ -6,7 +6,7 @@ import os
 
 from .main import CliError, add_command
 from .install import InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
-from .teamplugin import DEFAULT_SOURCE
+from .settingsjson import DEFAULT_SOURCE
 
 
 INSTALL_DESCRIPTION = """\

@@ -26,7 +26,7 @@ from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
-from .teamplugin import PLUGIN_ID
+from .settingsjson import PLUGIN_ID
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
 CLI = user_cli()

@@ -20,9 +20,8 @@ from ..base.cliname import PYTHONS
 from ..base import safefs
 from ..base.fsutil import atomic_write_bytes, atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
-from .settingsjson import (HOOK_MARKER, InstallError, merge_settings, read_settings,  # noqa: F401 (HOOK_MARKER: callers)
-                           without_our_hooks, write_settings)
-from .teamplugin import DEFAULT_SOURCE, disable_plugin, enable_plugin, plugin_enabled
+from .settingsjson import (DEFAULT_SOURCE, HOOK_MARKER, InstallError, disable_plugin, enable_plugin,  # noqa: F401 (HOOK_MARKER: callers)
+                           merge_settings, plugin_enabled, read_settings, without_our_hooks, write_settings)
 
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -348,7 +347,7 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
 
 
 def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
-    """``install --plugin``: the project setting that offers the plugin to every teammate (``teamplugin``)."""
+    """``install --plugin``: the project setting that offers the plugin to every teammate (``settingsjson``)."""
     project = project_dir(project)
     if not allow_no_git and not in_git_repository(project):
         raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get the setting "

@@ -85,6 +85,7 @@ def cmd_review(ctx) -> int:
 def _print(ctx, found, stale: list) -> None:
     from ..base.model import display_name
     from ..base.sanitize import shown_path
+    from ..records.relpaths import is_glob
     if not found.items:
         print(f"no memory names related files yet: nothing to review (set them with {CLI} update ID "
               "--related-file PATH)")
@@ -107,7 +108,7 @@ def _print(ctx, found, stale: list) -> None:
         print(f"{ctx.color(item['title'], '1')}  [{display_name(item['category'])}]")
         print(f"  {shown_path(item['path'])}, updated {item['updated_at'][:10]}")
         for entry, shown in zip(raw.missing, item["missing"]):
-            print(f"  {shown_path(shown)}: " + ("matches no tracked file" if entry.endswith("/") or _glob(entry)
+            print(f"  {shown_path(shown)}: " + ("matches no tracked file" if entry.endswith("/") or is_glob(entry)
                                                 else "no longer exists" if shown in item["changed"]
                                                 else "no such file"))  # (never there, or gone before)
         if item["commit_count"]:
@@ -123,8 +124,3 @@ def _print(ctx, found, stale: list) -> None:
         print(f"  still right:    {commands['reviewed']}")
         print(f"  needs changes:  {commands['update']}")
         print(f"  no longer true: {commands['retire']}")
-
-
-def _glob(entry: str) -> bool:
-    from ..records.relpaths import is_glob
-    return is_glob(entry)

@@ -1,5 +1,5 @@
-"""``similar``: the existing memory a new one should update instead of duplicating (scored by ``viewdupes``'
-``score_entry`` and ``shared_files``; the best with ``SIMILAR_THRESHOLD`` points or more)."""
+"""``similar``: the existing memory a new one should update instead of duplicating (scored by ``viewdupes.similarity``;
+the best with ``SIMILAR_THRESHOLD`` points or more)."""
 from __future__ import annotations
 
 import os
@@ -14,7 +14,7 @@ from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
 from .main import CliError, add_command
-from .viewdupes import SIMILAR_THRESHOLD, score_entry, shared_files
+from .viewdupes import SIMILAR_THRESHOLD, similarity
 
 CLI = user_cli()
 NO_SIMILAR = "no similar memory: save a new one"
@@ -52,13 +52,8 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
     candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
     best = None
     for entry, old_files in candidates:
-        parts: dict = {}
-        score = score_entry(words, entry, parts)
-        points, reasons = shared_files(files, old_files)
-        score += points
+        score, why = similarity(words, files, entry, old_files)
         if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
-            words_shared = sorted(set(parts["title"]) | set(parts["tags"]))
-            why = ([f"shares the words {', '.join(words_shared)}"] if words_shared else []) + reasons
             best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
                     "title": shown_text(entry["title"]), "path": entry["path"], "tags": entry["tags"],
                     "why": [shown_text(w) for w in why]}  # a reason quotes the memory's own related entries

@@ -68,17 +68,23 @@ def similar_pairs(items: list) -> list:
         for j, count in shared.items():
             if count < 2 or j < i:  # (a pair is judged once, from its first memory: the rule holds both ways)
                 continue
-            parts: dict = {}
-            points, reasons = shared_files(files, items[j][3])
-            score = score_entry(words, items[j][1], parts) + points
+            score, why = similarity(words, files, items[j][1], items[j][3])
             if score < SIMILAR_THRESHOLD or score < SELF_SHARE * own[i]:
                 continue
             back = score_entry(items[j][2], entry) + shared_files(items[j][3], files)[0]
             if back >= SELF_SHARE * own[j]:
-                common = sorted(set(parts["title"]) | set(parts["tags"]))
-                why = ([f"shares the words {', '.join(common)}"] if common else []) + reasons
                 pairs[(i, j)] = "; ".join(why)
     return sorted((i, j, why) for (i, j), why in pairs.items())
+
+
+def similarity(words: set, files: list, entry: dict, old_files: list) -> tuple:
+    """``(points, reasons)`` of an existing memory (``entry``, its related ``old_files``) for a new one's title
+    and tag ``words`` and related ``files``."""
+    parts: dict = {}
+    points, reasons = shared_files(files, old_files)
+    score = score_entry(words, entry, parts) + points
+    common = sorted(set(parts["title"]) | set(parts["tags"]))
+    return score, ([f"shares the words {', '.join(common)}"] if common else []) + reasons
 
 
 def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:

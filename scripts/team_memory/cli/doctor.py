@@ -117,7 +117,7 @@ def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) 
 
 
 def _config_findings(memory_root: str, config_path: str) -> list:
-    """memory-config.json unreadable, or a setting out of range (``configcheck``)."""
+    """memory-config.json unreadable, or a setting out of range (``config_problems``)."""
     if not os.path.lexists(config_path) or is_link(config_path):
         return []
     rel = _rel(memory_root, config_path)
@@ -428,12 +428,8 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
 
 def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
-    """Give a memory a new id, the first free one from ``base`` (default: a slug of its title); its new
-    path, or None.
-
-    The caller holds the lock. The record must be valid apart from its id; the old file goes only
-    after the new one is written.
-    """
+    """Give a memory (valid apart from its id) the first free id from ``base`` (default: a slug of its title); its
+    new path, or None. The caller holds the lock; the old file goes only after the new one is written."""
     from ..records.ids import slugify, unique_id
     from ..edits.write import add_change, write_record, now_iso
     if os.path.islink(path):

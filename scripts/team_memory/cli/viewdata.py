@@ -26,10 +26,7 @@ GIT_TIMEOUT_S = 20.0
 
 
 def shown(value, lines: bool = False, limit: int | None = None) -> str:
-    """Any value as the page may show it: cleaned, private sections and secrets hidden, cut.
-
-    The one exposure step of the page: every string the page holds comes through here.
-    """
+    """Any value as the page may show it (its one exposure step): cleaned, private sections and secrets hidden, cut."""
     text = value if isinstance(value, str) else str(value)  # (hidden whole: a cut could split a secret)
     if not lines:
         return shown_text(text, limit or LINE_CHARS)  # the hooks' own rule: hide, clean, hide again, cut

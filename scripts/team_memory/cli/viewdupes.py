@@ -25,11 +25,9 @@ def normalised_title(title) -> str:
 
 
 def near_duplicates(titles: list) -> list:
-    """Pairs of indices of ``titles`` (``(category, normalised title)``) as alike as ``doctor`` flags.
-
-    ``doctor`` compares every pair (quadratic); here each title meets its ``NEIGHBOURS`` nearest in
-    title order and in reversed-title order within its category (a near-duplicate differs in a few
-    characters, so it sorts close by one end or the other), plus every identical title."""
+    """Pairs of indices of ``titles`` (``(category, normalised title)``) with a ``SequenceMatcher`` ratio of at least
+    ``NEAR_DUPLICATE``: each title meets its ``NEIGHBOURS`` nearest in title and reversed-title order within its
+    category (a near-duplicate differs in a few characters, so it sorts close by one end or the other)."""
     from difflib import SequenceMatcher
     by_cat: dict = {}
     for i, (cat, title) in enumerate(titles):
@@ -109,11 +107,9 @@ def _covers(entry: str, other: str) -> bool:
 
 
 def shared_files(new: list, old: list) -> tuple:
-    """``(points, reasons)``: what the new memory's related files share with an existing one's.
-
-    Each new entry counts once, for its best match: ``SHARED_FILE`` when the other names it too,
-    ``COVERED_FILE`` when a folder or glob of either covers the other's file.
-    """
+    """``(points, reasons)``: what the new memory's related files share with an existing one's; each new entry
+    counts once: ``SHARED_FILE`` when the other names it too, else ``COVERED_FILE`` when a folder or glob of either
+    covers the other's file."""
     points, reasons = 0, []
     for entry in new:
         if entry in old:

@@ -406,6 +406,10 @@ def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> b
     return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
 
 
+def _folder_category(memory_root: str, config: dict, folder: str) -> str | None:
+    return next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
+
+
 def _redact(memory_root: str, config: dict, path: str) -> bool:
     """Rewrite one stored record with its private sections and secrets removed (caller holds the lock)."""
     from ..edits.write import add_change, write_record, now_iso
@@ -417,7 +421,7 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
     if not (private or secrets) or leaks(clean, config):
         return False
     add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
-    category = next((c for c, f in category_folders(config).items() if os.path.dirname(path) == os.path.join(memory_root, f)), None)
+    category = _folder_category(memory_root, config, os.path.dirname(path))
     if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
         return False
     write_record(path, clean)
@@ -439,8 +443,8 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     except (NotARecord, OSError):
         return None
     folder = os.path.dirname(path)
-    category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
-    new_id = unique_id(memory_root, config, base or slugify(record["title"] if isinstance(record.get("title"), str) else ""))
+    category = _folder_category(memory_root, config, folder)
+    new_id = unique_id(memory_root, config, base or slugify(record["title"]))
     renamed = dict(record, id=new_id)
     add_change(renamed, summary, now_iso())
     new_path = os.path.join(folder, f"{new_id}.json")

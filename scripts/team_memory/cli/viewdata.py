@@ -151,10 +151,9 @@ def _memory(project: str, category: str, path: str, record: dict, stop_words) ->
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
     related = record.get("related_files") if isinstance(record.get("related_files"), list) else []
     changes = record.get("changes") if isinstance(record.get("changes"), list) else []
-    title = record.get("title") if isinstance(record.get("title"), str) else ident
     memory = {
         "id": shown(ident, limit=120), "ref": _ref(folder, ident), "folder": shown(folder, limit=80),
-        "category": category, "category_name": shown(category.replace("_", " ").capitalize()), "title": shown(title),
+        "category": category, "category_name": shown(category.replace("_", " ").capitalize()), "title": shown(record["title"]),
         "status": status if status in ("active", "retired", "archived") else "active",
         "decision_status": decision_status(record),
         "created": shown(record.get("created_at", "")), "updated": shown(record.get("updated_at", "")),
@@ -190,7 +189,7 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
         except (NotARecord, OSError):
             record = None
         rel = shown(shown_path(os.path.relpath(path, project).replace(os.sep, "/")))
-        if record is None or not isinstance(record, dict):
+        if record is None:
             invalid.append({"path": rel, "problems": [_problem_text(p.field, p.message) for p in problems[:10]],
                             "command": f"{CLI} validate {shlex.quote(rel)}"})
             continue

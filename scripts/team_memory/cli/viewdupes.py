@@ -53,7 +53,8 @@ def near_duplicates(titles: list) -> list:
 def similar_pairs(items: list) -> list:
     """``[(i, j, why)]`` for ``items`` of ``(category, entry, words, files)`` (``entry`` as
     ``derived.index.entry_from_record`` makes it, ``words`` the title's tokens and the clean tags,
-    ``files`` the usable related entries) that ``similar`` names for each other (see the docstring)."""
+    ``files`` the usable related entries) that ``similar`` names for each other, each scoring at least
+    ``SELF_SHARE`` of its score against itself (so a shared tag is not a duplicate)."""
     postings: dict = {}
     for i, (cat, _, words, files) in enumerate(items):
         for term in set(words) | {"\0" + f for f in files}:

@@ -36,8 +36,7 @@ def register(subparsers, common) -> None:
 
 
 def _make_folder_in_repository(folder: str, root: str) -> None:
-    """Create ``folder`` (the page's missing parent) one level at a time, only inside the repository
-    ``root`` and never through a link; else the same one-line refusal as before."""
+    """Create ``folder`` (the page's missing parent) one level at a time, only inside ``root``, never through a link."""
     from ..base.sanitize import shown_path
     rel = os.path.relpath(folder, root)
     if rel.startswith(os.pardir) or os.path.isabs(rel):

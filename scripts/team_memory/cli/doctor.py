@@ -18,10 +18,10 @@ from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folder
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
 from ..base.fsutil import is_temp_file, store_lock
-from ..derived.index import index_path
+from ..derived.index import index_path, newest_source_mtime
 from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
 from ..records import relpaths
-from ..records.exposure import shown_text
+from ..records.exposure import hide, shown_message, shown_name, shown_text
 from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
@@ -48,7 +48,6 @@ class Finding:
     fixed: bool = False
 
     def to_dict(self) -> dict:
-        from ..records.exposure import shown_message, shown_name
         return dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
                     fix=shown_message(self.fix))
 
@@ -361,7 +360,6 @@ def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
     inside = [relpaths.repo_relative(e, project_root, project_root) if isinstance(e, str) and e.startswith(("/", "~"))
               else e for e in entries] if isinstance(entries, list) else entries
     kept = relpaths.usable(inside)
-    from ..records.exposure import hide
     if any(hide(e) != e for e in kept):  # an entry holding a secret or private text is never quoted back
         return None
     args = " ".join(f"--related-file {shlex.quote(e)}" for e in kept) if kept else "--no-related-files"
@@ -396,7 +394,6 @@ def _linked_entries(project_root: str, entries) -> list:
 def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
     """True when the index and cache exist and only the config changed since they were built."""
     from ..derived.cache import cache_path
-    from ..derived.index import newest_source_mtime
     try:
         built = os.stat(index_path(memory_root)).st_mtime
         os.stat(cache_path(memory_root))

@@ -13,7 +13,7 @@ import json
 import os
 
 from ..base.safefs import UnsafePath, is_link, read_regular
-from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
+from .install import (RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
                       install_project, install_target, project_dir, uninstall_project)
 from .settingsjson import HOOK_MARKER, InstallError, merge_settings, without_our_hooks, write_settings
 
@@ -57,15 +57,11 @@ CLI_HERE = "python3 .claude/team-memory/scripts/memory.py"
 
 def codex_hooks(source: str) -> dict:
     """hooks.json's groups for Codex: launchers from the repository root, tool matchers in Codex's names."""
-    out = {}
-    for event, groups in drop_in_hooks(source).items():
+    out = drop_in_hooks(source, CODEX_ROOT)
+    for event, groups in out.items():
         for group in groups:
-            for hook in group.get("hooks", []):
-                if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                    hook["command"] = hook["command"].replace(HOOK_ROOT, CODEX_ROOT)
             if event in CODEX_MATCHER:
                 group["matcher"] = CODEX_MATCHER[event]
-        out[event] = groups
     return out
 
 
@@ -152,7 +148,7 @@ def gemini_hooks(source: str) -> dict:
     ours = drop_in_hooks(source)
     out = {}
     for event, claude_event in GEMINI_EVENTS.items():
-        groups = json.loads(json.dumps(ours.get(claude_event, [])))
+        groups = ours.get(claude_event, [])  # a fresh copy: each event's groups are its own
         for group in groups:
             if event == "BeforeTool":
                 group["matcher"] = GEMINI_MATCHER

@@ -84,8 +84,8 @@ def load_hook_config(source: str) -> dict:
     return hooks
 
 
-def drop_in_hooks(source: str) -> dict:
-    """The hook groups of hooks.json with their commands pointed at the drop-in runtime."""
+def drop_in_hooks(source: str, root: str = HOOK_ROOT) -> dict:
+    """The hook groups of hooks.json with their commands pointed at the drop-in runtime (found from ``root``)."""
     out = {}
     for event, groups in load_hook_config(source).items():
         converted = []
@@ -95,7 +95,7 @@ def drop_in_hooks(source: str) -> dict:
             group = json.loads(json.dumps(group))  # deep copy
             for hook in group.get("hooks", []):
                 if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                    hook["command"] = hook["command"].replace(PLUGIN_ROOT_VAR, HOOK_ROOT)
+                    hook["command"] = hook["command"].replace(PLUGIN_ROOT_VAR, root)
             converted.append(group)
         if converted:
             out[event] = converted

@@ -14,7 +14,7 @@ from view_stores import BAD_TAG, CJK_TITLE, SECRETS, demo_project, hostile_proje
 
 from helpers import REPO
 from team_memory.cli.main import main
-from team_memory.cli.viewassets import JS
+from team_memory.cli.viewpage import JS
 from team_memory.cli.viewpage import script_json
 
 

@@ -1,22 +1,11 @@
 """``install --agent NAME``: the same memory for every agent the team uses.
 
-Every agent gets the drop-in runtime (``install.py``: ``.claude/team-memory/``, committed with the
-repository) and the store; then, per agent, the file that agent reads, merged so every other setting
-is kept (a changed file is backed up to ``<file>.bak`` first; a second run changes nothing):
-
-- ``claude``: ``.claude/settings.json`` hooks, commands and skill (``install.install_project``);
-- ``codex``: ``.codex/hooks.json``, the same hook launchers (Codex reads Claude Code's hook shape;
-  its payloads are translated where they differ: ``records.hookio.tool_calls`` for ``apply_patch``,
-  ``capture.transcript.from_rollout`` for its transcript);
-- ``cursor``, ``vscode``: the MCP server (``memory.py mcp``) in ``.cursor/mcp.json`` (``mcpServers``) or
-  ``.vscode/mcp.json`` (``servers``, ``type: stdio``), started from ``${workspaceFolder}``.
-
-Every ``--agent`` install also keeps a generated block between ``AGENTS_BEGIN`` and ``AGENTS_END`` in the
-repository's ``AGENTS.md`` (read by Codex, Cursor, Copilot and others): the active critical and high-severity
-constraints by title, at most ``MAX_BLOCK_BYTES``, and the commands to search and save. The rest of the file
-is kept byte for byte; the block is written only when its text changes (when the memories behind it do).
-
-A link anywhere on the way to a file we write is refused (``base.safefs``).
+Every agent gets the drop-in runtime and the store, then the file that agent reads, merged (a changed file is
+backed up to ``<file>.bak``): ``claude`` the settings hooks, commands and skill; ``codex`` ``.codex/hooks.json``
+and ``gemini`` ``.gemini/settings.json``, the same launchers (their payloads are translated at the hook's input,
+``records.hookio``); ``cursor`` and ``vscode`` the MCP server in their ``mcp.json``. ``AGENTS.md`` keeps a
+generated block between ``AGENTS_BEGIN`` and ``AGENTS_END`` (the critical and high constraints, the commands);
+the rest of that file is kept byte for byte. A link on the way to a file we write is refused.
 """
 from __future__ import annotations
 
@@ -24,7 +13,7 @@ import json
 import os
 
 from ..base.safefs import UnsafePath, is_link, read_regular
-from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
+from .install import (RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
                       install_project, install_target, project_dir, uninstall_project)
 from .settingsjson import HOOK_MARKER, InstallError, merge_settings, without_our_hooks, write_settings
 
@@ -68,15 +57,11 @@ CLI_HERE = "python3 .claude/team-memory/scripts/memory.py"
 
 def codex_hooks(source: str) -> dict:
     """hooks.json's groups for Codex: launchers from the repository root, tool matchers in Codex's names."""
-    out = {}
-    for event, groups in drop_in_hooks(source).items():
+    out = drop_in_hooks(source, CODEX_ROOT)
+    for event, groups in out.items():
         for group in groups:
-            for hook in group.get("hooks", []):
-                if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                    hook["command"] = hook["command"].replace(HOOK_ROOT, CODEX_ROOT)
             if event in CODEX_MATCHER:
                 group["matcher"] = CODEX_MATCHER[event]
-        out[event] = groups
     return out
 
 
@@ -155,9 +140,6 @@ def _write_mcp(project: str, agent: str, install: bool) -> dict:
     if install:
         servers[MCP_NAME] = server
     data = dict(data, **{key: servers}) if servers else {k: v for k, v in data.items() if k != key}
-    if original is None and not install:
-        return {"path": path, "changed": False, "backup": None, "removed": False}
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     return write_settings(path, data, original, delete_if_empty=not install)
 
 
@@ -166,7 +148,7 @@ def gemini_hooks(source: str) -> dict:
     ours = drop_in_hooks(source)
     out = {}
     for event, claude_event in GEMINI_EVENTS.items():
-        groups = json.loads(json.dumps(ours.get(claude_event, [])))
+        groups = ours.get(claude_event, [])  # a fresh copy: each event's groups are its own
         for group in groups:
             if event == "BeforeTool":
                 group["matcher"] = GEMINI_MATCHER
@@ -205,27 +187,18 @@ def _read_object(path: str) -> tuple:
     return data, text
 
 
-def read_json_file(path: str) -> tuple:
-    """``_read_object`` of a hooks file, its ``hooks`` checked."""
-    data, text = _read_object(path)
-    hooks = data.get("hooks", {})
-    if not isinstance(hooks, dict) or any(not isinstance(v, list) for v in hooks.values()):
-        raise InstallError(f"{path}: expected a JSON object whose \"hooks\" maps events to lists; fix it and run again")
-    return data, text
-
-
 def _write_hooks(project: str, parts: tuple, ours: dict | None) -> dict:
     """Merge ``ours`` into (or, None, take our hooks out of) the hooks file at ``parts``."""
     path = _safe_path(project, parts)
-    data, original = read_json_file(path)
+    data, original = _read_object(path)
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict) or any(not isinstance(v, list) for v in hooks.values()):
+        raise InstallError(f"{path}: expected a JSON object whose \"hooks\" maps events to lists; fix it and run again")
     if ours is not None:
         data = merge_settings(data, ours)
     else:
         hooks = without_our_hooks(data.get("hooks", {}))
         data = dict(data, hooks=hooks) if hooks else {k: v for k, v in data.items() if k != "hooks"}
-    if original is None and ours is None:
-        return {"path": path, "changed": False, "backup": None, "removed": False}
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     return write_settings(path, data, original, delete_if_empty=ours is None)
 
 

@@ -1,9 +1,4 @@
-"""Store upkeep commands: ``doctor``, ``gc``, ``stats``.
-
-The checks live in ``doctor.py`` and the deletion rule in ``purge.py``; this module
-prints their results for people (aligned text, colour only on a terminal) or scripts
-(``--json``). ``doctor`` exits 1 while problems remain; warnings do not fail it.
-"""
+"""Store upkeep commands: ``doctor`` (exit 1 while problems remain; warnings do not fail it), ``gc``, ``stats``."""
 from __future__ import annotations
 
 import os
@@ -12,9 +7,10 @@ from collections import Counter
 
 from ..base.cliname import user_cli
 from .main import NoStore, UsageError, add_command
-from .doctor import examine, repair
+from .doctor import examine, repair, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES
 from ..edits.purge import grace_days, purge_retired
+from ..records.exposure import hide_secrets, shown_message, shown_name, shown_tag, shown_text
 from ..records.store import iter_memory_files, iter_records, project_root_of, record_status
 
 CLI = user_cli()
@@ -53,11 +49,9 @@ def cmd_doctor(ctx) -> int:
     if ctx.args.temp_age < 0:
         raise UsageError("--temp-age must be 0 or more")
     from .hookpython import findings as hook_python
-    from .doctor import user_plugin_too
     try:
         root = ctx.memory_root
     except NoStore as exc:  # no store yet: the hooks' Python and the installs are checked all the same
-        from ..records.exposure import hide_secrets
         print(f"nothing to show: {hide_secrets(str(exc))}", file=sys.stderr)
         project = project_root_of(os.getcwd()) or os.getcwd()
         return _doctor_report(ctx, hook_python() + user_plugin_too(project), "the hooks' Python and the installs")
@@ -72,7 +66,6 @@ def cmd_doctor(ctx) -> int:
 def _doctor_report(ctx, findings: list, checked: str = "") -> int:
     """Each finding, then one summary line (``checked``: what was checked when there is no store)."""
     remaining = [f for f in findings if not f.fixed and (not f.warning or ctx.args.strict)]
-    from ..records.exposure import shown_message, shown_name
     if ctx.args.json:
         ctx.print_json({"ok": not remaining, "findings": [f.to_dict() for f in findings]})
         return 1 if remaining else 0
@@ -105,7 +98,6 @@ def cmd_gc(ctx) -> int:
             raise UsageError("--older-than must be 0 or more days")
         config["delete"] = dict(config.get("delete") if isinstance(config.get("delete"), dict) else {},
                                 grace_period_days=ctx.args.older_than)
-    from ..records.exposure import shown_name, shown_text
     from ..edits.write import retire_past_retention
     sessions = [shown_name(i) for i in retire_past_retention(ctx.memory_root, config, dry_run=ctx.args.dry_run)]
     items = [dict(item, id=shown_name(item["id"]), path=shown_name(item["path"]), title=shown_text(item["title"]))
@@ -127,7 +119,6 @@ def cmd_gc(ctx) -> int:
 
 def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     per_category = {c: {s: 0 for s in STATUSES} for c in CATEGORIES}
-    from ..records.exposure import shown_name, shown_tag, shown_text
     tags: Counter = Counter()
     dated, records = [], []
     for category, path, record in iter_records(memory_root, config):

@@ -6,7 +6,7 @@ import os
 
 from .main import CliError, add_command
 from .install import InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
-from .teamplugin import DEFAULT_SOURCE
+from .settingsjson import DEFAULT_SOURCE
 
 
 INSTALL_DESCRIPTION = """\
@@ -85,6 +85,10 @@ def _rel(project: str, path: str) -> str:
     return os.path.relpath(path, project)
 
 
+def _backup(project: str, result: dict) -> str:
+    return f"; backup {_rel(project, result['backup'])}" if result["backup"] else ""
+
+
 def _report(ctx, action, *args, **kwargs):
     """``action``'s report, or None once printed as JSON (``--json``); an ``InstallError`` is the CLI's error."""
     try:
@@ -100,21 +104,18 @@ def _report(ctx, action, *args, **kwargs):
 def cmd_install(ctx) -> int:
     if ctx.args.plugin:
         return _plugin_installed(ctx)
-    if ctx.args.agent and ctx.args.agent != ["claude"]:
-        return _agents_installed(ctx)
     if ctx.args.source != DEFAULT_SOURCE:
         raise CliError("--source goes with --plugin (the drop-in install copies this checkout)")
+    if ctx.args.agent and ctx.args.agent != ["claude"]:
+        return _agents_installed(ctx)
     report = _report(ctx, install_project, ctx.args.path, allow_no_git=ctx.args.no_git)
     if report is None:
         return 0
-    project = report["project"]
-    settings = report["settings"]
+    project, settings = report["project"], report["settings"]
     print(f"team-memory installed in {project}")
     print(f"  runtime   {_rel(project, report['runtime'])}/" + ("" if report["runtime_copied"] else " (already in place)"))
-    how = "unchanged" if not settings["changed"] else (
-        f"hooks merged ({', '.join(report['hook_events'])})"
-        + (f"; backup {_rel(project, settings['backup'])}" if settings["backup"] else ""))
-    print(f"  settings  {_rel(project, settings['path'])}: {how}")
+    how = f"hooks merged ({', '.join(report['hook_events'])})" if settings["changed"] else "unchanged"
+    print(f"  settings  {_rel(project, settings['path'])}: {how}{_backup(project, settings)}")
     print(f"  memories  {_rel(project, report['memory_root'])}/" + (" (created with memory-config.json)" if report["config_created"] else ""))
     if report["gitignore_added"]:
         print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
@@ -139,12 +140,12 @@ def _plugin_installed(ctx) -> int:
     if report is None:
         return 0
     project, settings = report["project"], report["settings"]
-    how = "unchanged (already there)" if not settings["changed"] else (
-        "marketplace and plugin entries written"
-        + (f"; backup {_rel(project, settings['backup'])}" if settings["backup"] else ""))
+    how = "marketplace and plugin entries written" if settings["changed"] else "unchanged (already there)"
+    source = report["source"]
     print(f"team-memory plugin enabled for {project}")
-    print(f"  settings  {_rel(project, settings['path'])}: {how}")
-    print(f"  marketplace  {report['marketplace']} from {_source_text(report['source'])}")
+    print(f"  settings  {_rel(project, settings['path'])}: {how}{_backup(project, settings)}")
+    print(f"  marketplace  {report['marketplace']} from "
+          f"{source.get('repo') or source.get('url') or source.get('path') or str(source)}")
     print(f"  plugin    {report['plugin']}")
     if report["gitignore_added"]:
         print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
@@ -164,14 +165,8 @@ def _python_advice() -> None:
         print(f"            fix: {shown_message(finding.fix)}")
 
 
-def _source_text(source: dict) -> str:
-    return source.get("repo") or source.get("url") or source.get("path") or str(source)
-
-
 def _agents_installed(ctx) -> int:
     from .agents import install_agents
-    if ctx.args.source != DEFAULT_SOURCE:
-        raise CliError("--source goes with --plugin (the drop-in install copies this checkout)")
     report = _report(ctx, install_agents, ctx.args.path, ctx.args.agent, allow_no_git=ctx.args.no_git)
     if report is None:
         return 0
@@ -182,9 +177,8 @@ def _agents_installed(ctx) -> int:
             print("  claude    .claude/settings.json hooks, commands and skill")
             continue
         hooks = part["hooks"]
-        how = "unchanged" if not hooks["changed"] else ("hooks merged" if name in ("codex", "gemini") else "MCP server added") + (
-            f"; backup {_rel(project, hooks['backup'])}" if hooks["backup"] else "")
-        print(f"  {name:<9} {_rel(project, hooks['path'])}: {how}")
+        how = ("hooks merged" if name in ("codex", "gemini") else "MCP server added") if hooks["changed"] else "unchanged"
+        print(f"  {name:<9} {_rel(project, hooks['path'])}: {how}{_backup(project, hooks)}")
         print(f"            {part['asks']}")
     block = report["agents_md"]
     print(f"  AGENTS.md {'block written' if block['changed'] else 'block unchanged'} (search and save commands, "
@@ -201,8 +195,7 @@ def cmd_uninstall(ctx) -> int:
     report = _report(ctx, uninstall_project, ctx.args.path)
     if report is None:
         return 0
-    project = report["project"]
-    settings = report["settings"]
+    project, settings = report["project"], report["settings"]
     if not (settings["changed"] or report["runtime_removed"] or report["markdown_removed"]):
         print(f"team-memory is not installed in {project}: nothing to remove "
               f"(memories in {_rel(project, report['memory_root'])}/ are never removed)")
@@ -210,8 +203,7 @@ def cmd_uninstall(ctx) -> int:
     print(f"team-memory uninstalled from {project}")
     if settings["changed"]:
         what = "removed (nothing else was in it)" if settings["removed"] else "team-memory hooks removed"
-        backup = f"; backup {_rel(project, settings['backup'])}" if settings["backup"] else ""
-        print(f"  settings  {_rel(project, settings['path'])}: {what}{backup}")
+        print(f"  settings  {_rel(project, settings['path'])}: {what}{_backup(project, settings)}")
     if report["runtime_removed"]:
         print("  removed   .claude/team-memory/")
     for rel in report["markdown_removed"]:
@@ -231,8 +223,7 @@ def _agents_uninstalled(ctx) -> int:
         hooks = part.get("hooks") or part.get("settings")
         what = ("removed (nothing else was in it)" if hooks["removed"] else "team-memory hooks removed") \
             if hooks["changed"] else "nothing of ours there"
-        backup = f"; backup {_rel(project, hooks['backup'])}" if hooks["backup"] else ""
-        print(f"  {name:<9} {_rel(project, hooks['path'])}: {what}{backup}")
+        print(f"  {name:<9} {_rel(project, hooks['path'])}: {what}{_backup(project, hooks)}")
     if report["agents_md"]["changed"]:
         print("  AGENTS.md our block removed (your own text kept)")
     print("  kept      .claude/memory/ (your memories); uninstall without --agent removes the runtime")
@@ -248,9 +239,8 @@ def _plugin_uninstalled(ctx) -> int:
         print(f"the team-memory plugin is not enabled in {project}'s settings: nothing to remove")
         return 0
     what = "removed (nothing else was in it)" if settings["removed"] else "team-memory marketplace and plugin entries removed"
-    backup = f"; backup {_rel(project, settings['backup'])}" if settings["backup"] else ""
     print(f"team-memory plugin setting removed from {project}")
-    print(f"  settings  {_rel(project, settings['path'])}: {what}{backup}")
+    print(f"  settings  {_rel(project, settings['path'])}: {what}{_backup(project, settings)}")
     memories = f"{_rel(project, report['memory_root'])}/ (your memories) and " if os.path.isdir(report["memory_root"]) else ""
     print(f"  kept      {memories}.gitignore; a teammate who "
           "installed the plugin keeps it until they run: claude plugin uninstall team-memory@team-memory")

@@ -1,13 +1,11 @@
-"""``import --from-claude-md PATH`` and ``import --from-auto-memory [PATH]``: what a team already wrote for
-Claude, as memories, through the normal import path.
+"""``import --from-claude-md PATH`` and ``import --from-auto-memory [PATH]``: proposals (``mdimport``) scrubbed
+and validated by ``transfer.prepare``, checked with ``similar`` (a memory like one is named, not duplicated,
+unless ``--allow-similar``) and written by ``transfer.import_records``. ``--dry-run`` writes nothing, not even
+a new store; the sources are only read.
 
-Each proposal (``mdimport.proposals``) is scrubbed and validated by ``transfer.prepare`` (private sections
-removed, secrets redacted, the same limits), checked against the store with ``similar`` (an existing
-memory like it is named, not duplicated, unless ``--allow-similar``), and written by
-``transfer.import_records`` under the store lock. Ids are title slugs, so a second run finds them taken
-and adds nothing. ``--dry-run`` prints every proposed memory with the source lines it came from and
-writes nothing, not even a new store. The source files are only read. At the end it lists which source
-lines are now memories, so a team can shorten its CLAUDE.md if it wants to.
+Claude Code (2.1.330) keeps a project's auto memory in ``<config dir>/projects/<key>/memory/``: the config dir
+is ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; the key is the repository root's path with every character but
+ASCII letters and digits as ``-``, cut at 200 characters and given the client's short hash of the path.
 """
 from __future__ import annotations
 
@@ -25,8 +23,47 @@ from ..records.validate import format_problems
 from .cmd_similar import best_similar
 from .cmd_write import write_root
 from .main import CliError
-from .automemory import auto_memory_files, auto_memory_folder
 from .mdimport import proposals
+
+MAX_AUTO_FILES = 200
+
+
+def _java_hash36(text: str) -> str:
+    """The client's short hash of a long path: a 32-bit string hash over UTF-16 units, base 36."""
+    h = 0
+    data = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(data), 2):
+        h = (h * 31 + (data[i] | (data[i + 1] << 8))) & 0xFFFFFFFF
+    h = h - (1 << 32) if h >= 1 << 31 else h
+    n, digits = abs(h), "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if not n:
+            return out
+
+
+def project_key(project: str) -> str:
+    """The folder name Claude Code gives a project under ``projects/``."""
+    key = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in project)
+    return key if len(key) <= 200 else f"{key[:200]}-{_java_hash36(project)}"
+
+
+def auto_memory_folder(project: str) -> str:
+    config_dir = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    return os.path.join(config_dir, "projects", project_key(project), "memory")
+
+
+def auto_memory_files(folder: str) -> list:
+    """``MEMORY.md`` first, then the other ``.md`` files, by name; regular files only."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    files = [n for n in names if n.lower().endswith(".md") and not n.startswith(".")]
+    files.sort(key=lambda n: (n != "MEMORY.md", n))
+    return [os.path.join(folder, n) for n in files[:MAX_AUTO_FILES]]
 
 
 def _shown(path: str) -> str:
@@ -101,7 +138,7 @@ def import_markdown(ctx) -> int:
              for r in to_write]
     for row, result in zip(to_write, results):
         row["result"] = result
-    report = _report(rows, similar_to, invalid, notes, blocked, args.dry_run)
+    report = _report(rows, similar_to, notes, blocked, args.dry_run)
     if args.json:
         ctx.print_json(report)
     else:
@@ -112,7 +149,7 @@ def import_markdown(ctx) -> int:
     return 0
 
 
-def _report(rows, similar_to, invalid, notes, blocked, dry_run) -> dict:
+def _report(rows, similar_to, notes, blocked, dry_run) -> dict:
     memories = []
     for row in rows:
         item = row["item"]

@@ -1,15 +1,5 @@
-"""``review``: the memories whose related files changed in git since they were last updated.
-
-Each stale memory is listed, oldest change first, with the commits since (short hash, date,
-subject), the entries that name nothing any more, and the exact commands that settle it:
-``update ID --reviewed`` (still right: only ``updated_at`` moves), ``update``/``edit`` (it
-changed), ``retire`` (no longer true). The marks are worked out here, with git
-(``derived.driftmarks``), and stored for the hooks. ``--json`` prints the same for scripts.
-
-Exit codes: 0 the list was made (empty or not; with ``--strict``, 0 only when nothing is
-stale), 1 a known error (no store, an unsafe store, a stale memory found with ``--strict``),
-2 a usage error.
-"""
+"""``review``: the memories whose related files changed in git since they were last updated (``derived.driftmarks``),
+with the commits since and the commands that settle each."""
 from __future__ import annotations
 
 import os
@@ -95,6 +85,7 @@ def cmd_review(ctx) -> int:
 def _print(ctx, found, stale: list) -> None:
     from ..base.model import display_name
     from ..base.sanitize import shown_path
+    from ..records.relpaths import is_glob
     if not found.items:
         print(f"no memory names related files yet: nothing to review (set them with {CLI} update ID "
               "--related-file PATH)")
@@ -117,7 +108,7 @@ def _print(ctx, found, stale: list) -> None:
         print(f"{ctx.color(item['title'], '1')}  [{display_name(item['category'])}]")
         print(f"  {shown_path(item['path'])}, updated {item['updated_at'][:10]}")
         for entry, shown in zip(raw.missing, item["missing"]):
-            print(f"  {shown_path(shown)}: " + ("matches no tracked file" if entry.endswith("/") or _glob(entry)
+            print(f"  {shown_path(shown)}: " + ("matches no tracked file" if entry.endswith("/") or is_glob(entry)
                                                 else "no longer exists" if shown in item["changed"]
                                                 else "no such file"))  # (never there, or gone before)
         if item["commit_count"]:
@@ -133,8 +124,3 @@ def _print(ctx, found, stale: list) -> None:
         print(f"  still right:    {commands['reviewed']}")
         print(f"  needs changes:  {commands['update']}")
         print(f"  no longer true: {commands['retire']}")
-
-
-def _glob(entry: str) -> bool:
-    from ..records.relpaths import is_glob
-    return is_glob(entry)

@@ -1,10 +1,5 @@
-"""``similar``: the existing memory a new one should update instead of duplicating.
-
-A memory of the same category scores by the words of the title and the tags it shares with the new
-one (``score_entry``, the prior plugin's title/tag/prefix points), and by the files both are about: a file both name counts as much as a
-shared tag, a folder or glob of one that covers a file of the other as much as a title word. The
-best with ``SIMILAR_THRESHOLD`` points or more is shown with why ("shares app/session.py").
-"""
+"""``similar``: the existing memory a new one should update instead of duplicating (scored by ``viewdupes.similarity``;
+the best with ``SIMILAR_THRESHOLD`` points or more)."""
 from __future__ import annotations
 
 import os
@@ -19,7 +14,7 @@ from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
 from .main import CliError, add_command
-from .viewdupes import SIMILAR_THRESHOLD, score_entry, shared_files
+from .viewdupes import SIMILAR_THRESHOLD, similarity
 
 CLI = user_cli()
 NO_SIMILAR = "no similar memory: save a new one"
@@ -57,13 +52,8 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
     candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
     best = None
     for entry, old_files in candidates:
-        parts: dict = {}
-        score = score_entry(words, entry, parts)
-        points, reasons = shared_files(files, old_files)
-        score += points
+        score, why = similarity(words, files, entry, old_files)
         if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
-            words_shared = sorted(set(parts["title"]) | set(parts["tags"]))
-            why = ([f"shares the words {', '.join(words_shared)}"] if words_shared else []) + reasons
             best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
                     "title": shown_text(entry["title"]), "path": entry["path"], "tags": entry["tags"],
                     "why": [shown_text(w) for w in why]}  # a reason quotes the memory's own related entries

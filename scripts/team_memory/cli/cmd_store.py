@@ -12,7 +12,7 @@ from ..recall.retrieve import MIN_PROMPT_CHARS
 from ..recall.block import excerpt_chars, format_block, output_budget
 from ..recall.rank import rank
 from ..recall.matching import get_strategy
-from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, record_status
+from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, project_root_of, record_status
 
 CLI = user_cli()
 
@@ -208,7 +208,6 @@ def cmd_show(ctx) -> int:
 def _stale_suffix(ctx, path: str) -> str:
     """The memory's stale mark (its related files changed in git since), worked out if out of date."""
     from ..derived.driftmarks import current_marks
-    from ..records.store import project_root_of
     key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
     try:
         return current_marks(ctx.memory_root, ctx.config).get(key, "")

@@ -1,9 +1,5 @@
-"""``export`` and ``import``: JSON Lines (YAML with pyyaml), and stores of the prior plugin.
-
-The logic lives in ``transfer.py``; this module reads and writes files and prints
-reports. An import with any invalid record writes nothing (exit 1) unless
-``--skip-invalid`` is given; the report names every problem of every record.
-"""
+"""``export`` and ``import``: JSON Lines (YAML with pyyaml), and stores of the prior plugin (``edits.transfer``).
+An import with any invalid record writes nothing unless ``--skip-invalid`` is given."""
 from __future__ import annotations
 
 import sys

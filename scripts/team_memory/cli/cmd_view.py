@@ -1,10 +1,5 @@
-"""``view``: the store as one self-contained HTML page to open, search and review.
-
-Writes the page (``viewdata`` gathers, ``viewpage`` renders) to ``--out FILE``, or else to
-``<store>/.cache/view.html`` (git-ignored, written atomically in a ``.cache`` folder that is
-never a link), and prints where; ``--open`` opens it with ``webbrowser``. ``--no-git`` leaves
-out who and when from git and the stale marks (no ``git`` is run).
-"""
+"""``view``: the store as one self-contained HTML page (``viewdata`` gathers, ``viewpage`` renders), written to
+``--out FILE`` or the store's git-ignored ``.cache/view.html``."""
 from __future__ import annotations
 
 import os
@@ -41,8 +36,7 @@ def register(subparsers, common) -> None:
 
 
 def _make_folder_in_repository(folder: str, root: str) -> None:
-    """Create ``folder`` (the page's missing parent) one level at a time, only inside the repository
-    ``root`` and never through a link; else the same one-line refusal as before."""
+    """Create ``folder`` (the page's missing parent) one level at a time, only inside ``root``, never through a link."""
     from ..base.sanitize import shown_path
     rel = os.path.relpath(folder, root)
     if rel.startswith(os.pardir) or os.path.isabs(rel):

@@ -1,10 +1,5 @@
-"""Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``,
-``unarchive``, ``validate`` (``similar`` is in ``cmd_similar``).
-
-The logic lives in ``write.py`` and ``validate.py``; this module parses input,
-maps their errors to ``CliError`` (exit 1, nothing written) and prints results.
-A failed validation lists every problem with its field and a fix hint.
-"""
+"""Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``, ``unarchive``,
+``validate``; the write errors become ``CliError`` (exit 1, nothing written)."""
 from __future__ import annotations
 
 import json
@@ -20,9 +15,9 @@ from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
 from ..records.privacy import PrivateTagError
 from .prompts import PromptAborted, ask_record
-from ..records.store import iter_memory_files, project_root_of, repo_root_of
-from ..records.validate import ValidationError, check_file, format_problems
-from ..edits.write import WriteError, create_memory, set_status, update_memory
+from ..records.store import find_memory, iter_memory_files, load_memory, project_root_of, repo_root_of
+from ..records.validate import ValidationError, check_file, format_problems, shown
+from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
 
 CLI = user_cli()
 
@@ -111,8 +106,6 @@ def _content_args(p, what: str = "the content object") -> None:
     group.add_argument("stdin", nargs="?", choices=["-"], help=f"read {what} as JSON from stdin")
 
 
-# --- input -------------------------------------------------------------------
-
 def _parse_json(text: str, where: str):
     try:
         return json.loads(text)
@@ -162,7 +155,7 @@ def write_root(ctx) -> str:
         return ctx.memory_root
     try:
         return ctx.memory_root
-    except CliError as exc:
+    except CliError:
         repo = repo_root_of(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
         if repo is None:
             from ..base.sanitize import shown_path
@@ -175,8 +168,6 @@ def write_root(ctx) -> str:
     ctx.memory_root = nested
     return nested
 
-
-# --- output ------------------------------------------------------------------
 
 def _problem_dicts(problems) -> list:
     from ..records.exposure import shown_message
@@ -204,12 +195,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _same_id_note(ctx, result) -> str | None:
+def _same_id_note(result) -> str | None:
     """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
     base = re.match(r"^(.+)-\d+$", result.id)
     if result.action != "created" or not base:
         return None
-    from ..records.store import find_memory
     memory_root = os.path.dirname(os.path.dirname(result.path))
     found = find_memory(memory_root, load_config(memory_root), base.group(1))
     if found is None:
@@ -219,7 +209,7 @@ def _same_id_note(ctx, result) -> str | None:
 
 
 def _report(ctx, result) -> int:
-    note = _same_id_note(ctx, result)
+    note = _same_id_note(result)
     if ctx.args.json:
         ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
         return 0
@@ -231,7 +221,6 @@ def _report(ctx, result) -> int:
         print(f"  removed {_plural(result.private_sections, 'private section')}, "
               f"redacted {_plural(result.secrets_redacted, 'secret')}")
     if result.category == "session_summary":
-        from ..edits.write import sessions_past_retention
         past = len(sessions_past_retention(ctx.memory_root, ctx.config))
         if past:
             print(f"  note: {past} older session summar{'y' if past == 1 else 'ies'} past categories.session_summary.max_retained "
@@ -239,13 +228,10 @@ def _report(ctx, result) -> int:
     return 0
 
 
-# --- commands ----------------------------------------------------------------
-
 def related_args(memory_root: str, values: list) -> list:
     """``--related-file`` values as given (the write normalises and validates them); an absolute path inside
     the project is refused with its repository-relative form, the one to write instead."""
     from ..records.relpaths import repo_relative
-    from ..records.validate import shown
     project = project_root_of(memory_root)
     for value in values:
         if os.path.isabs(value) or value.startswith("~"):
@@ -259,7 +245,6 @@ def related_args(memory_root: str, values: list) -> list:
 def checked_related(memory_root: str, values: list) -> list:
     """``related_args``, and each entry ``update`` would refuse refused here too, the same way (``similar``)."""
     from ..records.relpaths import problem
-    from ..records.validate import shown
     for value in related_args(memory_root, values):
         why = problem(value)
         if why:
@@ -272,7 +257,6 @@ def _warn_missing(ctx, result) -> None:
     the same: it may be about to be created), saying that ``review`` lists the memory until it is."""
     from ..derived.filechanges import exists_unlinked
     from ..records.relpaths import is_glob, usable
-    from ..records.store import load_memory
     try:
         entries = usable(load_memory(result.path).get("related_files"))
     except (OSError, ValueError, AttributeError):

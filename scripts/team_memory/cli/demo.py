@@ -1,8 +1,5 @@
-"""``demo``: build a small demo store from ``templates/demo/`` and show what the hook injects.
-
-The demo runs the real UserPromptSubmit hook launcher in a subprocess, exactly
-as ``hooks.json`` does, against a store in a temporary folder.
-"""
+"""``demo``: a demo store from ``templates/demo/`` in a temporary folder, and what the real UserPromptSubmit
+hook launcher (run as ``hooks.json`` runs it) injects for a few prompts."""
 from __future__ import annotations
 
 import json
@@ -14,7 +11,7 @@ import tempfile
 from datetime import datetime, timedelta, timezone
 
 from ..base.cliname import user_cli
-from .main import add_command
+from .main import CliError, add_command
 from ..base.config import TEMPLATES_DIR, load_config
 from ..derived.refresh import rebuild_index
 from ..base.model import MEMORY_REL
@@ -74,7 +71,6 @@ def run_hook(project: str, prompt: str) -> str:
 
 
 def cmd_demo(ctx) -> int:
-    from .main import CliError
     prompts = ctx.args.prompt or list(DEMO_PROMPTS)
     if ctx.args.keep:
         project = os.path.abspath(ctx.args.keep)

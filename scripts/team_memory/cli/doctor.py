@@ -1,35 +1,33 @@
-"""Store health checks for ``doctor``: what is wrong, and what can be fixed safely.
-
-``examine(memory_root, config) -> [Finding]`` looks for a stale or conflicted index,
-symbolic links anywhere in the store (and hard-linked memories), invalid and quarantined files, ids used in two folders, near-duplicate titles,
-private sections or secrets left in stored files, temp files of killed writers, git
-merge-conflict markers, a broken config and related files reached through a link (``relcheck``). ``repair(memory_root, config, findings)``
-fixes the safe ones under the store lock: it rebuilds the index, deletes leftover temp
-files, redacts stored secrets through the write path's filters and renames a memory whose
-file name is not an id (ASCII slug) to a slug of its title. Everything else is
-reported with the command or edit that fixes it.
+"""Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]`` finds what is wrong;
+``repair(memory_root, config, findings)`` fixes the safe ones under the store lock (rebuild the index, delete
+leftover temp files, redact stored secrets through the write path's filters, rename a file whose name is not an
+id); everything else is reported with the command or edit that fixes it.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+import shlex
 import stat
 import time
 from dataclasses import asdict, dataclass
 
 from ..base.cliname import user_cli
-from ..base.config import MAX_CONFIG_BYTES, category_folders
+from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folders
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
 from ..base.fsutil import is_temp_file, store_lock
-from ..derived.index import index_path
+from ..derived.index import index_path, newest_source_mtime
 from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
+from ..records import relpaths
+from ..records.exposure import hide, shown_message, shown_name, shown_text
 from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
-from .relcheck import linked_entries, update_fix
+from .settingsjson import PLUGIN_ID
+from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
 CLI = user_cli()
 
@@ -50,7 +48,6 @@ class Finding:
     fixed: bool = False
 
     def to_dict(self) -> dict:
-        from ..records.exposure import shown_message, shown_name
         return dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
                     fix=shown_message(self.fix))
 
@@ -95,20 +92,15 @@ def _links(memory_root: str) -> list:
     return out
 
 
-def _norm_title(title: str) -> str:
-    return " ".join(re.findall(r"\w+", title.lower()))
-
-
-def examine(memory_root: str, config: dict, now: float | None = None, temp_min_age: float = TEMP_MIN_AGE) -> list:
+def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) -> list:
     """Every finding of the store: links, the config, stray files, each memory, ids, titles, derived files."""
-    now = time.time() if now is None else now
+    now = time.time()
     config_path = os.path.join(memory_root, CONFIG_NAME)
     found = _links(memory_root) + _config_findings(memory_root, config_path)
     files, conflicted_index = _file_findings(memory_root, now, temp_min_age)
     found += files
     memories, seen_ids, invalid, titles = _memory_findings(memory_root, config)
     found += memories + _id_findings(memory_root, seen_ids, invalid)
-    from .viewdupes import near_duplicates  # bounded (sort neighbours), as the page finds them: not every pair
     for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
         path_a, path_b = titles[a][2], titles[b][2]
         found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
@@ -124,7 +116,7 @@ def examine(memory_root: str, config: dict, now: float | None = None, temp_min_a
 
 
 def _config_findings(memory_root: str, config_path: str) -> list:
-    """memory-config.json unreadable, or a setting out of range (``configcheck``)."""
+    """memory-config.json unreadable, or a setting out of range (``config_problems``)."""
     if not os.path.lexists(config_path) or is_link(config_path):
         return []
     rel = _rel(memory_root, config_path)
@@ -135,9 +127,81 @@ def _config_findings(memory_root: str, config_path: str) -> list:
     except (OSError, ValueError) as exc:
         return [Finding("config", rel, f"is unreadable ({exc}); defaults are used",
                         "fix the JSON by hand (or restore it from git)")]
-    from .configcheck import config_problems
     return [Finding("config", rel, f"{setting} {message}", "fix it in memory-config.json (docs/guide.md: Configuration)",
                     warning=advisory) for setting, message, advisory in config_problems(stored)]
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "null"
+
+
+def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
+    for key, value in stored.items():
+        name = f"{prefix}{key}"
+        if key not in default:
+            if prefix.startswith("categories.") or prefix.startswith("triage."):
+                continue  # open-ended sections (extra cues, a category's own settings)
+            out.append((name, "is not a setting team-memory knows (a typo?)", True))
+            continue
+        want = default[key]
+        if want is None:
+            continue  # null default: several shapes are allowed (stop_words.replace)
+        if isinstance(want, dict) and isinstance(value, dict):
+            _walk_config(value, want, name + ".", out)
+        elif _kind(value) != _kind(want):
+            out.append((name, f"is {_kind(value)} ({shown_text(json.dumps(value), 40)}), expected {_kind(want)}; "
+                              f"the default {json.dumps(want)[:40]} is used instead", False))
+
+
+def config_problems(stored: dict) -> list:
+    """``[(setting, message, warning_only)]``: values of a store's config of another type than the shipped
+    default's, an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out. The hooks fall back to
+    defaults for a bad value, so without this check a typo would quietly change nothing."""
+    with open(DEFAULT_CONFIG_PATH, encoding="utf-8") as f:
+        default = json.load(f)
+    default.setdefault("retrieval", {}).setdefault("fuzzy", True)  # documented, off only when false
+    out: list = []
+    _walk_config(stored, default, "", out)
+    out += _extra_cue_problems(stored.get("triage"))
+    strategy = stored.get("retrieval", {}).get("match_strategy") if isinstance(stored.get("retrieval"), dict) else None
+    if isinstance(strategy, str):
+        from ..text.features import FEATURES as STRATEGIES
+        if strategy not in STRATEGIES:
+            retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
+            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}"
+                                                    f"{retired}; smart is used instead", False))
+    return out
+
+
+def _extra_cue_problems(triage) -> list:
+    """``triage.extra_cues`` patterns the Stop hook leaves out (``base.patternrisk``), each with its fix."""
+    from ..base.patternrisk import backtrack_risk
+    from ..capture.triage import MAX_EXTRA_CUES, extra_cue_patterns, surplus_extra_cues
+    extra = triage.get("extra_cues") if isinstance(triage, dict) else None
+    out = []
+    for where, pattern in extra_cue_patterns(extra):
+        reason = backtrack_risk(pattern)
+        if reason:
+            out.append((where, f"cue {pattern[:60]!r} {reason}, so Stop ignores it; rewrite it with one repeat "
+                               "per stretch of text and no repeat inside a repeated group (a character class "
+                               "instead of alternatives: [ab]+ rather than (a|b|ab)+), or remove it", False))
+    surplus = surplus_extra_cues([(w, p) for w, p in extra_cue_patterns(extra) if not backtrack_risk(p)])
+    if surplus:
+        out.append((surplus[0][0], f"{len(surplus)} cues from {shown_text(repr(surplus[0][1][:60]), 70)} on are past "
+                                   f"the {MAX_EXTRA_CUES} triage.extra_cues Stop uses, so it ignores them (each cue "
+                                   "runs on every line of a conversation); merge cues into fewer patterns or "
+                                   "remove some", False))
+    return out
 
 
 def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
@@ -181,7 +245,7 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
 
 def _memory_findings(memory_root: str, config: dict) -> tuple:
     """``(findings, id -> paths, invalid paths, active titles)`` over every memory file."""
-    found, seen_ids, invalid, titles, link_cache = [], {}, set(), [], {}
+    found, seen_ids, invalid, titles = [], {}, set(), []
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
         seen_ids.setdefault(memory_id, []).append(path)
@@ -190,14 +254,13 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
         except (NotARecord, OSError):
             record = None
         ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
-        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid, link_cache)
+        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid)
         if record is not None and record_status(record) == "active":
-            titles.append((category, _norm_title(record["title"]), path))
+            titles.append((category, normalised_title(record["title"]), path))
     return found, seen_ids, invalid, titles
 
 
-def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set,
-                     link_cache: dict) -> list:
+def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set) -> list:
     """One memory (``names``: its id and its folder/id): a file name that is not an id, schema problems
     (``invalid`` gets its path), its related files, leaks."""
     (memory_id, ref), rel, found = names, _rel(memory_root, path), []
@@ -216,9 +279,9 @@ def _record_findings(memory_root: str, config: dict, path: str, record, names: t
         invalid.add(path)
         found.append(Finding("invalid", rel, "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
                              f"see: validate {rel}" if id_problem(memory_id) is not None else
-                             update_fix(CLI, ref, record, schema, project_root_of(memory_root)) or
+                             _update_fix(ref, record, schema, project_root_of(memory_root)) or
                              f"edit it ({CLI} edit {ref}) or see: validate {rel}"))
-    found += _related_links(memory_root, path, record, ref, link_cache)
+    found += _related_links(memory_root, path, record, ref)
     if leaked:
         unclosed = any("unclosed" in p.message for p in leaked)
         leak = Finding("leak", rel, "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
@@ -277,7 +340,7 @@ def _stale_memories(memory_root: str, config: dict) -> list:
                     f"review them: {CLI} review", warning=True)]
 
 
-def _related_links(memory_root: str, path: str, record, ref: str, cache: dict) -> list:
+def _related_links(memory_root: str, path: str, record, ref: str) -> list:
     """A warning for each related file reached through a symbolic link (checked with lstat, never followed)."""
     entries = record.get("related_files") if isinstance(record, dict) else None
     return [Finding("related-link", _rel(memory_root, path),
@@ -285,13 +348,52 @@ def _related_links(memory_root: str, path: str, record, ref: str, cache: dict) -
                     "followed, so this memory is not tied to the file it points at",
                     f"name the real path: {CLI} update {ref} --related-file ... (or edit it: {CLI} edit {ref})",
                     warning=True)
-            for i, entry, link in linked_entries(project_root_of(memory_root), entries, cache)]
+            for i, entry, link in _linked_entries(project_root_of(memory_root), entries)]
+
+
+def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
+    """``update REF --related-file ...`` keeping the good entries (an absolute path inside the project in its
+    relative form), when refused entries are the only problems."""
+    if not problems or not all(p.field.startswith("related_files") for p in problems):
+        return None
+    entries = record.get("related_files") if isinstance(record, dict) else None
+    inside = [relpaths.repo_relative(e, project_root, project_root) if isinstance(e, str) and e.startswith(("/", "~"))
+              else e for e in entries] if isinstance(entries, list) else entries
+    kept = relpaths.usable(inside)
+    if any(hide(e) != e for e in kept):  # an entry holding a secret or private text is never quoted back
+        return None
+    args = " ".join(f"--related-file {shlex.quote(e)}" for e in kept) if kept else "--no-related-files"
+    return f"{CLI} update {ref} {args} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
+
+
+def _linked_entries(project_root: str, entries) -> list:
+    """``[(index, entry, link)]``: the entries that are, or lie under, a symbolic link in the working tree
+    (``os.lstat`` on each folder from the project root, up to a glob's first pattern segment; a link is seen,
+    never entered)."""
+    out = []
+    for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES] if isinstance(entries, list) else ()):
+        try:
+            parts = relpaths.normalise(entry).rstrip("/").split("/")
+        except ValueError:
+            continue  # refused: reported as invalid
+        for depth in range(1, len(parts) + 1):
+            if relpaths.is_glob(parts[depth - 1]):
+                break
+            try:
+                mode = os.lstat(os.path.join(project_root, *parts[:depth])).st_mode
+            except (OSError, ValueError):
+                mode = None
+            if mode is not None and stat.S_ISLNK(mode):
+                out.append((i, entry, "/".join(parts[:depth])))
+                break
+            if mode is None or not stat.S_ISDIR(mode):
+                break
+    return out
 
 
 def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
     """True when the index and cache exist and only the config changed since they were built."""
     from ..derived.cache import cache_path
-    from ..derived.index import newest_source_mtime
     try:
         built = os.stat(index_path(memory_root)).st_mtime
         os.stat(cache_path(memory_root))
@@ -299,6 +401,10 @@ def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> b
     except OSError:
         return False
     return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
+
+
+def _folder_category(memory_root: str, config: dict, folder: str) -> str | None:
+    return next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
 
 
 def _redact(memory_root: str, config: dict, path: str) -> bool:
@@ -312,7 +418,7 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
     if not (private or secrets) or leaks(clean, config):
         return False
     add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
-    category = next((c for c, f in category_folders(config).items() if os.path.dirname(path) == os.path.join(memory_root, f)), None)
+    category = _folder_category(memory_root, config, os.path.dirname(path))
     if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
         return False
     write_record(path, clean)
@@ -323,12 +429,8 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
 
 def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
-    """Give a memory a new id, the first free one from ``base`` (default: a slug of its title); its new
-    path, or None.
-
-    The caller holds the lock. The record must be valid apart from its id; the old file goes only
-    after the new one is written.
-    """
+    """Give a memory (valid apart from its id) the first free id from ``base`` (default: a slug of its title); its
+    new path, or None. The caller holds the lock; the old file goes only after the new one is written."""
     from ..records.ids import slugify, unique_id
     from ..edits.write import add_change, write_record, now_iso
     if os.path.islink(path):
@@ -338,8 +440,8 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     except (NotARecord, OSError):
         return None
     folder = os.path.dirname(path)
-    category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
-    new_id = unique_id(memory_root, config, base or slugify(record["title"] if isinstance(record.get("title"), str) else ""))
+    category = _folder_category(memory_root, config, folder)
+    new_id = unique_id(memory_root, config, base or slugify(record["title"]))
     renamed = dict(record, id=new_id)
     add_change(renamed, summary, now_iso())
     new_path = os.path.join(folder, f"{new_id}.json")
@@ -400,9 +502,6 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
         moved += [path, new_path]
         finding.message += f"; {rel} is now {_rel(memory_root, new_path)}"
     return True
-
-
-PLUGIN_ID = "team-memory@team-memory"
 
 
 def user_json(path: str):

@@ -1,16 +1,8 @@
-"""The ``python3`` the hooks start, and what starting it costs (``doctor``'s hook-python check).
+"""``doctor``'s hook-python check: the ``python3`` the hooks' shell finds, and what starting it costs.
 
-Every hook command starts ``python3 -S <launcher>`` (then ``python``, then ``py -3``), as the shell that
-Claude Code runs the hooks with finds it on ``PATH``. Where that ``python3`` is a version manager's
-shim (pyenv's and asdf's are shell scripts that work out which version to run, then start it), every
-hook call pays for the shim before Python even starts: several times what the hook itself costs
-(docs/benchmarks.md). ``doctor`` (and ``install``) say so, with how much, and the fix: start Claude Code
-with the interpreter's own folder first on ``PATH``. The command's first word has to stay a plain
-``python3``: Claude Code runs hooks with PowerShell on Windows machines without Git Bash, where a
-quoted or ``$``-word there does not parse.
-
-Nothing here runs in a hook. The check runs what the hooks would run (``-S``, a few times) only when
-that program is a script, to say how much it costs.
+Where it is a version manager's shim (pyenv's and asdf's are shell scripts), every hook call pays for the shim
+before Python starts, several times what the hook costs (docs/benchmarks.md). The fix is the interpreter's own
+folder first on ``PATH``: the command's first word stays a plain ``python3`` (PowerShell parses nothing else).
 """
 from __future__ import annotations
 

@@ -1,21 +1,10 @@
 """The drop-in install: team-memory copied into a repository, so a teammate who clones it has memory.
 
-``install_project(project)`` puts four things into ``<project>``, each idempotently (re-running it
-upgrades in place):
-
-1. the runtime, exactly the files ``RUNTIME_FILES`` names (hooks, the CLI and its package, templates,
-   ``hooks.json``, ``LICENSE``; no build output, no developer scripts, no evaluation set) in
-   ``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live;
-2. every hook entry of ``hooks.json`` merged into ``.claude/settings.json``, with
-   ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``${CLAUDE_PROJECT_DIR}/.claude/team-memory``; existing
-   settings and hooks are kept, a changed file is backed up to ``settings.json.bak`` first;
-3. the store ``.claude/memory/`` with a minimal ``memory-config.json`` (merged over the shipped
-   defaults at run time, so an upgrade brings new defaults) and the derived files in ``.gitignore``;
-4. the slash commands and the skill in ``.claude/commands/`` and ``.claude/skills/``, with their
-   CLI path adjusted to the drop-in location.
-
-``uninstall_project(project)`` removes 1, 2 and 4 (only what carries our marker) and keeps the
-memories, their config, ``.gitignore`` and every other setting.
+``install_project(project)`` puts into ``<project>``, idempotently: the runtime (``RUNTIME_FILES``) in
+``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live; hooks.json's hooks merged
+into ``.claude/settings.json`` with ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``HOOK_ROOT``; the store with a
+minimal config and the derived files in ``.gitignore``; the slash commands and the skill. ``uninstall_project``
+removes what carries our marker and keeps the memories, their config, ``.gitignore`` and every other setting.
 """
 from __future__ import annotations
 
@@ -31,11 +20,9 @@ from ..base.cliname import PYTHONS
 from ..base import safefs
 from ..base.fsutil import atomic_write_bytes, atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
-from .settingsjson import (HOOK_MARKER, InstallError, merge_settings, read_settings,  # noqa: F401 (HOOK_MARKER: callers)
-                           without_our_hooks, write_settings)
-from .teamplugin import DEFAULT_SOURCE, disable_plugin, enable_plugin, plugin_enabled
+from .settingsjson import (DEFAULT_SOURCE, HOOK_MARKER, InstallError, disable_plugin, enable_plugin,  # noqa: F401 (HOOK_MARKER: callers)
+                           merge_settings, plugin_enabled, read_settings, without_our_hooks, write_settings)
 
-# The checkout (or installed runtime) this module runs from: <source>/scripts/team_memory/cli/install.py.
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 RUNTIME_REL = (".claude", "team-memory")
@@ -72,13 +59,10 @@ GITIGNORE_LINES = (
     ".claude/settings.json.bak",
     ".claude/team-memory/**/__pycache__/",
 )
-# .quarantine/ was made by earlier versions (hooks no longer move files) and may hold a memory that failed
-# validation, perhaps with a secret in it: never committed (`doctor` lists what is left there).
+# .quarantine/ (made by earlier versions) may hold an invalid memory with a secret in it: never committed.
 
 MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}
 
-
-# ---------------------------------------------------------------- source
 
 def check_source(source: str) -> None:
     missing = [item for item in ("hooks", "scripts", "templates", "hooks.json") if not os.path.exists(os.path.join(source, item))]
@@ -100,8 +84,8 @@ def load_hook_config(source: str) -> dict:
     return hooks
 
 
-def drop_in_hooks(source: str) -> dict:
-    """The hook groups of hooks.json with their commands pointed at the drop-in runtime."""
+def drop_in_hooks(source: str, root: str = HOOK_ROOT) -> dict:
+    """The hook groups of hooks.json with their commands pointed at the drop-in runtime (found from ``root``)."""
     out = {}
     for event, groups in load_hook_config(source).items():
         converted = []
@@ -111,14 +95,12 @@ def drop_in_hooks(source: str) -> dict:
             group = json.loads(json.dumps(group))  # deep copy
             for hook in group.get("hooks", []):
                 if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                    hook["command"] = hook["command"].replace(PLUGIN_ROOT_VAR, HOOK_ROOT)
+                    hook["command"] = hook["command"].replace(PLUGIN_ROOT_VAR, root)
             converted.append(group)
         if converted:
             out[event] = converted
     return out
 
-
-# ---------------------------------------------------------------- files
 
 def runtime_files(source: str) -> list:
     """The relative paths ``RUNTIME_FILES`` names in ``source`` (regular files only), sorted."""
@@ -276,8 +258,6 @@ def ensure_gitignore(project: str) -> list:
     return missing
 
 
-# ---------------------------------------------------------------- entry points
-
 def project_dir(project: str) -> str:
     project = os.path.abspath(project)
     if not os.path.isdir(project):
@@ -367,7 +347,7 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
 
 
 def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
-    """``install --plugin``: the project setting that offers the plugin to every teammate (``teamplugin``)."""
+    """``install --plugin``: the project setting that offers the plugin to every teammate (``settingsjson``)."""
     project = project_dir(project)
     if not allow_no_git and not in_git_repository(project):
         raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get the setting "
@@ -391,15 +371,13 @@ def uninstall_project(project: str) -> dict:
     refuse_links(project)
     settings_path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(settings_path)
-    result = {"path": settings_path, "changed": False, "backup": None, "removed": False}
-    if original is not None:
-        cleaned = dict(settings)
-        hooks = without_our_hooks(settings.get("hooks", {}))
-        if hooks:
-            cleaned["hooks"] = hooks
-        else:
-            cleaned.pop("hooks", None)
-        result = write_settings(settings_path, cleaned, original, delete_if_empty=True)
+    cleaned = dict(settings)
+    hooks = without_our_hooks(settings.get("hooks", {}))
+    if hooks:
+        cleaned["hooks"] = hooks
+    else:
+        cleaned.pop("hooks", None)
+    result = write_settings(settings_path, cleaned, original, delete_if_empty=True)  # no file: nothing written
     runtime = os.path.join(project, *RUNTIME_REL)
     runtime_removed = False
     if os.path.lexists(runtime):

@@ -1,12 +1,5 @@
-"""The command-line interface: ``python3 scripts/memory.py <command> ...``.
-
-``main(argv) -> int`` builds one argparse parser from the command modules
-listed in ``COMMANDS`` (each has ``register(subparsers, common)``), runs
-the chosen command, and maps every outcome to an exit code in one place:
-
-0 success, 1 a known error with a readable message (``CliError``, invalid
-input, nothing found), 2 a usage error, 3 anything unexpected.
-"""
+"""The command-line interface: ``main(argv) -> int`` parses, runs one command and maps every outcome to
+an exit code: 0 success, 1 a known error (``CliError``), 2 a usage error, 3 anything unexpected."""
 from __future__ import annotations
 
 import argparse
@@ -24,9 +17,8 @@ from ..base.model import MEMORY_REL
 from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
 
-# module (each has ``register(subparsers, common)``) -> the commands it registers, in ``--help``'s order: a run
-# imports only its command's module (tests/test_cli_lazy.py keeps this complete; an unlisted command still works,
-# by importing all).
+# module (each has ``register(subparsers, common)``) -> its commands, in ``--help``'s order: a run imports only its
+# command's module (tests/test_cli_lazy.py keeps this complete).
 COMMANDS = {
     "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall", "mcp"),
     "cmd_eval": ("eval",),
@@ -253,15 +245,11 @@ def _run(args) -> int:
     try:
         check_text_args(args)
         return int(args.func(Context(args)) or 0)
-    except NoStore as exc:
-        from ..records.exposure import hide_secrets
-        if args.command not in SHOW_ONLY:
-            print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
-            return exc.code
-        print(f"nothing to show: {hide_secrets(str(exc))}", file=sys.stderr)
-        return 0
     except CliError as exc:
         from ..records.exposure import hide_secrets
+        if isinstance(exc, NoStore) and args.command in SHOW_ONLY:
+            print(f"nothing to show: {hide_secrets(str(exc))}", file=sys.stderr)
+            return 0
         print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
     except UnsafePath as exc:  # a link or a non-regular file where the store needs a real one

@@ -1,18 +1,7 @@
-"""``memory.py mcp``: the memory as an MCP server over stdio, for agents without our hooks (Cursor, VS Code).
-
-Started by the client and ended with it (no daemon): newline-delimited JSON-RPC 2.0 on stdin/stdout, as MCP's
-stdio transport. Four tools, each run through the CLI command a teammate would type, in this process, so they
-rank, show, validate and write exactly as the CLI does (``search`` ranks as the prompt hook; ``save`` goes
-through the same validation, privacy and approval rules as ``save --record``):
-
-- ``search`` {query, limit?}: the memories a prompt recalls; ``show`` {id}: one memory;
-- ``file_memories`` {path}: the memories whose ``related_files`` name a file (recall by file's map);
-- ``save`` {record}: a new memory, the whole record as a JSON object.
-
-Every answer is at most ``MAX_TEXT`` characters and passes the exposure rule (the CLI's output already does;
-``file_memories`` shows through ``records.exposure``). A failed command is a tool result with ``isError``; an
-unknown tool or a bad argument, a JSON-RPC error; a line that is not JSON-RPC is answered with an error and the
-server reads on.
+"""``memory.py mcp``: the memory as an MCP server over stdio (newline-delimited JSON-RPC 2.0), for agents without
+our hooks (Cursor, VS Code). Each tool runs the CLI command a teammate would type, in this process, so it ranks,
+validates and writes exactly as the CLI does; every answer is at most ``MAX_TEXT`` characters and passes the
+exposure rule. A line that is not JSON-RPC is answered with an error and the server reads on.
 """
 from __future__ import annotations
 
@@ -148,10 +137,9 @@ def _error(mid, code: int, message: str) -> dict:
             "error": {"code": code, "message": message}}
 
 
-def serve(root: str, stdin=None, stdout=None) -> int:
-    """Answer messages from ``stdin`` (bytes, one per line) until it ends; 0."""
-    stdin = stdin or sys.stdin.buffer
-    stdout = stdout or sys.stdout.buffer
+def serve(root: str) -> int:
+    """Answer messages from stdin (bytes, one per line) until it ends; 0."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         line = stdin.readline(MAX_LINE + 1)
         if not line:

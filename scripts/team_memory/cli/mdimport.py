@@ -1,18 +1,9 @@
-"""What teams already wrote for Claude, as proposed memories: ``import --from-claude-md`` and
-``import --from-auto-memory``.
+"""What teams already wrote for Claude, as proposed memories: ``proposals(path, config)`` gives one
+``Proposal`` per piece of a Markdown file (``mdsource.split_markdown``); nothing here writes.
 
-``proposals(path, config)`` reads one Markdown file (``mdsource.split_markdown``) and gives one
-``Proposal`` per piece: a record for the normal import path (``transfer.prepare`` scrubs private
-sections and secrets and validates it; nothing here writes) and the source lines it came from.
-
-The category comes from the headings above a piece and its own words: the triage cues (``capture.triage``:
-"chose ... over ...", "must not", "at most", "prefer", "TODO"...) and a few heading words
-("Architecture decisions", "Limits", "Conventions"); a numbered list is a runbook; ``preference`` is the
-fallback. Content fills the category's schema with what the text says and no more: a decision without
-a stated reason says "not stated in the source" rather than invent one.
-
-Ids are the title's slug, so the same source line gives the same id on every run and a second import
-finds it taken and adds nothing. A piece that is only a link is left out (a pointer, not a rule). Where the client keeps auto memory: ``automemory``.
+The category comes from the triage cues (``capture.triage``), a few heading words and a numbered list
+(a runbook); ``preference`` is the fallback. Content says what the text says and no more: a missing reason
+is "not stated in the source". Ids are title slugs, so a second import finds them taken and adds nothing.
 """
 from __future__ import annotations
 
@@ -256,7 +247,7 @@ def read_markdown(path: str) -> str:
         raise ValueError(f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 and import again") from None
 
 
-def _topic_piece(pieces: list, front: dict) -> tuple:
+def _topic_piece(pieces: list) -> tuple:
     """An auto memory topic file holds one fact: ``(text, reason)`` of its whole body, with the
     ``**Why:**`` line as the reason and ``[[name]]`` links as plain names."""
     lines, reason = [], ""
@@ -308,7 +299,7 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
             return text[:text.lower().find("<private")]
     out = []
     if (front.get("name") or front.get("description")) and pieces:  # a topic file: one fact, one memory
-        text, reason = _topic_piece(pieces, front)
+        text, reason = _topic_piece(pieces)
         if not text:
             return [], notes
         title = title_of(scrubbed(front.get("description") or front.get("name", "").replace("-", " ") or text))

@@ -1,26 +1,12 @@
-"""Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) cut into the pieces that
-``import --from-claude-md`` / ``--from-auto-memory`` turn into memories.
+"""Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) cut into pieces:
+``split_markdown(text)`` returns ``Piece``s, each with the headings above it and its 1-based source lines.
 
-``split_markdown(text)`` returns ``Piece``s, each with the headings above it and the 1-based source
-lines it came from:
-
-- a bullet (``-``, ``*``, ``+``) is one piece, with its indented continuation and sub-bullets;
-- a run of numbered items (``1.``, ``2)``) is one piece of ``steps``; a paragraph just before it that
-  ends with ``:`` ("To release a version:") is its ``lead``, not a piece of its own;
-- a lead-in paragraph ending with ``:`` ("All changes need to:") and the bullets under it are one piece:
-  its items are the rest of its sentence, never memories of their own;
-- a run of bullets that lists the repository (under a "structure", "layout" or "directories" heading, or
-  each naming a file or folder first: "`src/` - the library") is one piece, led by its heading;
-- any other paragraph is one piece;
-- fenced code and tables are never split: they stay, as text, with the piece before them in the same
-  section (or make a paragraph of their own);
-- headings, ``@path`` import lines, HTML comments and front matter (``---`` ... ``---``, read into
-  ``front``) are not pieces.
-
-Private sections (``<private>...</private>``, as ``records.privacy`` finds them) that take whole lines
-are blanked here, before anything is cut, so no piece holds them; one inside a line is left for the
-normal write path, which replaces it with the marker. Plain string work, no ``re``: every file name and
-line here is the user's text.
+A bullet (with its indented continuation and sub-bullets) is a piece; a run of numbered items is one piece of
+``steps``; a paragraph ending with ``:`` just before a list is that list's ``lead``; a run of bullets that lists
+the repository (under a "structure" or "layout" heading, or each naming a path first) is one piece; any other
+paragraph is a piece. Fenced code and tables stay whole with the piece before them. Headings, ``@path`` lines,
+HTML comments and front matter (read into ``front``) are not pieces. Private sections that take whole lines are
+blanked before anything is cut. Plain string work, no ``re``: every line here is the user's text.
 """
 from __future__ import annotations
 

@@ -1,11 +1,15 @@
-"""``.claude/settings.json`` for the drop-in install: read it strictly, merge our hook entries in
-(each carries ``HOOK_MARKER``), take them out again, write it back with a backup of a changed file.
-Every other setting and hook is kept as it was.
+"""``.claude/settings.json``: read strictly, written back with a backup of a changed file, every other setting kept.
+
+The drop-in install merges in (or takes out) its hook entries, each carrying ``HOOK_MARKER``. ``install --plugin``
+writes two entries that offer the plugin to everyone who clones the repository, ``extraKnownMarketplaces["team-memory"]``
+and ``enabledPlugins["team-memory@team-memory"]`` (docs/install.md, "A setting for the whole team"); ``disable_plugin``
+takes exactly those out again. The two would run every hook twice, so each refuses while the other is there.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 
 from ..base.fsutil import atomic_write_text
 from ..base.safefs import read_text
@@ -95,3 +99,107 @@ def write_settings(path: str, data: dict, original: str | None, delete_if_empty:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         atomic_write_text(path, text)
     return result
+
+
+MARKETPLACE = "team-memory"             # .claude-plugin/marketplace.json's "name" (a test keeps them equal)
+PLUGIN_ID = "team-memory@team-memory"   # plugin.json's "name" @ the marketplace
+DEFAULT_SOURCE = "team-memory/team-memory"  # the repository plugin.json names (GitHub owner/repo)
+# What a git or GitHub marketplace source checks out (git sparse-checkout, cone mode: the files at the top are
+# always there, hooks.json and LICENSE among them): the runtime and the manifests, not tests/, docs/ or
+# benchmarks/. Claude Code copies that checkout into the plugin cache, so the installed copy is the runtime
+# (1.4 MB instead of 5.2 MB, docs/benchmarks.md). tests/test_team_plugin.py keeps it covering the runtime.
+SPARSE_PATHS = (".claude-plugin", ".claude", "hooks", "scripts", "templates")
+
+
+MAX_SOURCE_CHARS = 2000
+
+
+def _scp_like(text: str) -> bool:
+    """``user@host:path``, git's short ssh form (plain string work: a pattern over it was quadratic)."""
+    user, at, rest = text.partition("@")
+    host, colon, path = rest.partition(":")
+
+    def name(part: str) -> bool:
+        return bool(part) and all(c.isalnum() or c in "_.-" for c in part)
+    return bool(at and colon and name(user) and name(host) and path) and not any(c.isspace() for c in path)
+
+
+OWNER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def github_repo(text: str) -> bool:
+    """``owner/repo`` as GitHub spells it: an owner of letters, digits and ``-`` (not first), one ``/``, a repository
+    name of letters, digits, ``.``, ``_`` and ``-`` (plain string checks: linear on any input)."""
+    owner, slash, repo = text.partition("/")
+    return (bool(slash and owner and repo) and owner[0] != "-" and set(owner) <= OWNER_CHARS
+            and set(repo) <= OWNER_CHARS | {".", "_"})
+
+
+def marketplace_source(text: str) -> dict:
+    """A marketplace source object from what a user types: ``owner/repo`` (GitHub), a git URL (``https://``,
+    ``ssh://``, ``git@host:path``, ``file://``), both checked out sparsely (``SPARSE_PATHS``), or ``./path`` /
+    an absolute path (a folder on this machine, which Claude Code reads in place)."""
+    text = text.strip()
+    if len(text) > MAX_SOURCE_CHARS:
+        raise InstallError(f"a marketplace source of {len(text)} characters is not one (at most {MAX_SOURCE_CHARS})")
+    if re.fullmatch(r"(https?|ssh|git|file)://\S+", text) or _scp_like(text):
+        return {"source": "git", "url": text, "sparsePaths": list(SPARSE_PATHS)}
+    if github_repo(text):
+        return {"source": "github", "repo": text, "sparsePaths": list(SPARSE_PATHS)}
+    if text.startswith(("./", "../", "/", "~")) or os.path.isabs(text):
+        return {"source": "directory", "path": os.path.abspath(os.path.expanduser(text))}
+    raise InstallError(f"cannot read {text!r} as a marketplace source: give owner/repo (GitHub), a git URL "
+                       "(https://..., git@host:path, file:///...) or a folder path (./team-memory)")
+
+
+def _plugin_settings(settings: dict) -> tuple[dict, dict]:
+    """The two objects we write into, copied (``{}`` when missing); refuses ones that are not objects."""
+    out = []
+    for key in ("extraKnownMarketplaces", "enabledPlugins"):
+        value = settings.get(key, {})
+        if not isinstance(value, dict):
+            raise InstallError(f'.claude/settings.json: "{key}" must be an object; fix it and run again. Nothing was changed.')
+        out.append(dict(value))
+    return out[0], out[1]
+
+
+def _drop_in_hooks(settings: dict) -> bool:
+    return any(is_our_hook(h) for groups in settings.get("hooks", {}).values() for g in groups
+               if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
+
+
+def plugin_enabled(settings: dict) -> bool:
+    enabled = settings.get("enabledPlugins")
+    return isinstance(enabled, dict) and enabled.get(PLUGIN_ID) is True
+
+
+def enable_plugin(project: str, source: str = DEFAULT_SOURCE) -> dict:
+    """Name the marketplace and enable the plugin in ``project``'s settings; returns what changed."""
+    path = os.path.join(project, ".claude", "settings.json")
+    settings, original = read_settings(path)
+    if _drop_in_hooks(settings):
+        raise InstallError(f"{path} holds the drop-in install's hooks: with the plugin too every hook would run twice. "
+                           "Run 'uninstall PATH' first (it keeps the memories), then 'install --plugin PATH'.")
+    source_obj = marketplace_source(source)
+    markets, enabled = _plugin_settings(settings)
+    markets[MARKETPLACE] = {"source": source_obj}
+    enabled[PLUGIN_ID] = True
+    merged = dict(settings, extraKnownMarketplaces=markets, enabledPlugins=enabled)
+    return {"settings": write_settings(path, merged, original), "marketplace": MARKETPLACE,
+            "source": source_obj, "plugin": PLUGIN_ID}
+
+
+def disable_plugin(project: str) -> dict:
+    """Take our two entries out of ``project``'s settings (the file goes when nothing else is left in it)."""
+    path = os.path.join(project, ".claude", "settings.json")
+    settings, original = read_settings(path)
+    markets, enabled = _plugin_settings(settings)
+    cleaned = dict(settings)
+    for key, value, name in (("extraKnownMarketplaces", markets, MARKETPLACE), ("enabledPlugins", enabled, PLUGIN_ID)):
+        value.pop(name, None)
+        if value:
+            cleaned[key] = value
+        else:
+            cleaned.pop(key, None)
+    result = write_settings(path, cleaned, original, delete_if_empty=True)  # no file: nothing written
+    return {"settings": result, "marketplace": MARKETPLACE, "plugin": PLUGIN_ID}

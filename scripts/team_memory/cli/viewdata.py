@@ -1,17 +1,9 @@
-"""What the ``view`` page shows, gathered from the store: every memory, who and when from git, what needs a human.
+"""What the ``view`` page shows: ``collect(memory_root, config, git=True) -> dict`` reads every memory once, with
+who and when from one bounded ``git log``, review items (stale marks, validation problems, duplicates by
+``doctor``'s rules, superseded decisions) with the command that settles each, and the page's search tokens.
 
-``collect(memory_root, config, git=True) -> dict`` reads every memory file once and returns plain
-data for ``viewpage``: each memory's fields, tags, dates, related files, content and history;
-the author and date of the commit that added its file and of the last one that changed it (one
-bounded ``git log`` over the store through ``base.gitlog``); its review items (stale marks from
-``derived.driftmarks``, validation problems from ``records.validate``, duplicate ids and
-near-duplicate titles by ``doctor``'s rules, a decision marked superseded or deprecated), each
-with the command that settles it; and the match tokens the page's search box looks in.
-
-Every string that reaches the page comes from ``shown`` (the one exposure helper of this
-feature: control and invisible characters cleaned, private sections and secrets hidden as
-the hooks hide them, length cut). A problem of an invalid file is named by its field and
-what is wrong, never by the value.
+Every string that reaches the page comes from ``shown`` (the page's one exposure step); a problem of an
+invalid file is named by its field and what is wrong, never by the value.
 """
 from __future__ import annotations
 
@@ -34,10 +26,7 @@ GIT_TIMEOUT_S = 20.0
 
 
 def shown(value, lines: bool = False, limit: int | None = None) -> str:
-    """Any value as the page may show it: cleaned, private sections and secrets hidden, cut.
-
-    The one exposure step of the page: every string the page holds comes through here.
-    """
+    """Any value as the page may show it (its one exposure step): cleaned, private sections and secrets hidden, cut."""
     text = value if isinstance(value, str) else str(value)  # (hidden whole: a cut could split a secret)
     if not lines:
         return shown_text(text, limit or LINE_CHARS)  # the hooks' own rule: hide, clean, hide again, cut
@@ -49,8 +38,6 @@ def _ref(folder: str, ident: str) -> str:
     """How a command names a memory (``folder/id``, shell-quoted), as shown."""
     return shown(shlex.quote(f"{folder}/{ident}"), limit=400)
 
-
-# --- git: who added and who last changed each file ------------------------------------
 
 def git_history(project: str, memory_root: str) -> dict:
     """Store-relative path -> ``{"added": (author, time), "changed": (author, time)}`` from one ``git log``."""
@@ -76,8 +63,6 @@ def _who(pair) -> dict | None:
     return {"author": shown(pair[0], limit=80),
             "date": datetime.fromtimestamp(pair[1], timezone.utc).strftime("%Y-%m-%d")}
 
-
-# --- content -------------------------------------------------------------------------
 
 def shown_value(value, depth: int = 0):
     """A content value as plain data for the page: strings through ``shown``, lists and objects bounded."""
@@ -115,35 +100,18 @@ def _flat(value) -> list:
     return []
 
 
-# --- search tokens -------------------------------------------------------------------
-
-def match_tokens(text: str, stop_words: frozenset, memo: dict) -> list:
+def match_tokens(text: str, stop_words: frozenset) -> list:
     """The words the page's search box looks in: the hook's tokens (``textnorm.tokenize``: word forms
-    folded, identifier parts, CJK bigrams) plus each word as written, so a prefix typed so far meets
-    it too. ``memo`` keeps each run's words for the next memory (stores repeat their words)."""
+    folded, identifier parts, CJK bigrams) plus each word as written, so a prefix typed so far meets it too."""
     from ..text import textnorm
     tokens: set = set()
     for cls, run in textnorm.runs(textnorm.normalize(text)):
-        words = memo.get(run)
-        if words is None:
-            words = _run_words(textnorm, cls, run, stop_words)
-            if len(memo) < 200_000:
-                memo[run] = words
-        tokens.update(words)
+        for form, folded in textnorm.run_forms(cls, run, stop_words):
+            tokens.add(form)
+            if folded and folded not in stop_words:
+                tokens.add(folded)
     return sorted(tokens)
 
-
-def _run_words(textnorm, cls: int, run: str, stop_words: frozenset) -> tuple:
-    """One run's words, as ``textnorm.token_groups`` makes them, and each form unfolded."""
-    out = []
-    for form, folded in textnorm.run_forms(cls, run, stop_words):
-        out.append(form)
-        if folded and folded not in stop_words:
-            out.append(folded)
-    return tuple(out)
-
-
-# --- review: what needs a human --------------------------------------------------------
 
 def _problem_text(field: str, message: str) -> str:
     """A validation problem named by field and what is wrong; a message quoting a value is not shown."""
@@ -176,19 +144,16 @@ def _review(memory: dict, kind: str, text: str, commands: list) -> None:
     memory["review"].append({"kind": kind, "text": text, "commands": [(w, c) for c, w in merged.items()]})
 
 
-# --- the store -----------------------------------------------------------------------
-
-def _memory(project: str, category: str, path: str, record: dict, stop_words, memo: dict) -> dict:
+def _memory(project: str, category: str, path: str, record: dict, stop_words) -> dict:
     folder = os.path.basename(os.path.dirname(path))
     ident = os.path.basename(path)[:-5]
     status = record_status(record)
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
     related = record.get("related_files") if isinstance(record.get("related_files"), list) else []
     changes = record.get("changes") if isinstance(record.get("changes"), list) else []
-    title = record.get("title") if isinstance(record.get("title"), str) else ident
     memory = {
         "id": shown(ident, limit=120), "ref": _ref(folder, ident), "folder": shown(folder, limit=80),
-        "category": category, "category_name": shown(category.replace("_", " ").capitalize()), "title": shown(title),
+        "category": category, "category_name": shown(category.replace("_", " ").capitalize()), "title": shown(record["title"]),
         "status": status if status in ("active", "retired", "archived") else "active",
         "decision_status": decision_status(record),
         "created": shown(record.get("created_at", "")), "updated": shown(record.get("updated_at", "")),
@@ -206,7 +171,7 @@ def _memory(project: str, category: str, path: str, record: dict, stop_words, me
                              "reason": shown(record.get(f"{state}_reason", ""), lines=True)}
     words = [memory["id"], memory["title"], memory["category_name"], *memory["tags"], *memory["files"],
              *_flat(memory["content"])]
-    memory["tokens"] = match_tokens("\n".join(words), stop_words, memo)
+    memory["tokens"] = match_tokens("\n".join(words), stop_words)
     return memory
 
 
@@ -216,21 +181,20 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
     from ..text.textnorm import stop_words_for
     project = project_root_of(memory_root)
     stop_words = stop_words_for(config)
-    memories, invalid, records, memo = [], [], [], {}
+    memories, invalid, records = [], [], []
     for category, path in iter_memory_files(memory_root, config):
-        folder, ident = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-5]
         problems = check_file(path, config, memory_root)
         try:
             record = load_memory(path)
         except (NotARecord, OSError):
             record = None
         rel = shown(shown_path(os.path.relpath(path, project).replace(os.sep, "/")))
-        if record is None or not isinstance(record, dict):
+        if record is None:
             invalid.append({"path": rel, "problems": [_problem_text(p.field, p.message) for p in problems[:10]],
                             "command": f"{CLI} validate {shlex.quote(rel)}"})
             continue
         records.append((category, path, record))
-        memory = _memory(project, category, path, record, stop_words, memo)
+        memory = _memory(project, category, path, record, stop_words)
         leaked = [p for p in problems if _is_leak(p.message)]
         schema = [p for p in problems if not _is_leak(p.message)]
         if schema:

@@ -1,13 +1,6 @@
-"""Which active memories look like the same memory twice, by ``doctor``'s and ``similar``'s rules, bounded.
-
-``near_duplicates(titles)``: titles as alike as ``doctor`` flags (``SequenceMatcher`` ratio of the
-normalised titles at least ``NEAR_DUPLICATE``, same category). ``similar_pairs(items)``: memories of
-one category that ``similar`` would name for each other (title words, tags and related files, scored
-by ``score_entry`` and ``shared_files``, below), kept only when one scores at
-least half of what each memory scores against itself, both ways, so a shared tag is not a duplicate.
-``doctor`` and ``similar`` compare every pair; a page of 10,000 memories cannot, so candidates come
-from sort neighbours (titles) and from shared rare words (similar).
-"""
+"""Which active memories look like the same memory twice, by ``doctor``'s and ``similar``'s rules, bounded:
+``doctor`` and ``similar`` compare every pair, a page of 10,000 memories cannot, so candidates come from sort
+neighbours (titles) and from shared rare words (similar)."""
 from __future__ import annotations
 
 import re
@@ -32,11 +25,9 @@ def normalised_title(title) -> str:
 
 
 def near_duplicates(titles: list) -> list:
-    """Pairs of indices of ``titles`` (``(category, normalised title)``) as alike as ``doctor`` flags.
-
-    ``doctor`` compares every pair (quadratic); here each title meets its ``NEIGHBOURS`` nearest in
-    title order and in reversed-title order within its category (a near-duplicate differs in a few
-    characters, so it sorts close by one end or the other), plus every identical title."""
+    """Pairs of indices of ``titles`` (``(category, normalised title)``) with a ``SequenceMatcher`` ratio of at least
+    ``NEAR_DUPLICATE``: each title meets its ``NEIGHBOURS`` nearest in title and reversed-title order within its
+    category (a near-duplicate differs in a few characters, so it sorts close by one end or the other)."""
     from difflib import SequenceMatcher
     by_cat: dict = {}
     for i, (cat, title) in enumerate(titles):
@@ -62,7 +53,8 @@ def near_duplicates(titles: list) -> list:
 def similar_pairs(items: list) -> list:
     """``[(i, j, why)]`` for ``items`` of ``(category, entry, words, files)`` (``entry`` as
     ``derived.index.entry_from_record`` makes it, ``words`` the title's tokens and the clean tags,
-    ``files`` the usable related entries) that ``similar`` names for each other (see the docstring)."""
+    ``files`` the usable related entries) that ``similar`` names for each other, each scoring at least
+    ``SELF_SHARE`` of its score against itself (so a shared tag is not a duplicate)."""
     postings: dict = {}
     for i, (cat, _, words, files) in enumerate(items):
         for term in set(words) | {"\0" + f for f in files}:
@@ -75,17 +67,23 @@ def similar_pairs(items: list) -> list:
         for j, count in shared.items():
             if count < 2 or j < i:  # (a pair is judged once, from its first memory: the rule holds both ways)
                 continue
-            parts: dict = {}
-            points, reasons = shared_files(files, items[j][3])
-            score = score_entry(words, items[j][1], parts) + points
+            score, why = similarity(words, files, items[j][1], items[j][3])
             if score < SIMILAR_THRESHOLD or score < SELF_SHARE * own[i]:
                 continue
             back = score_entry(items[j][2], entry) + shared_files(items[j][3], files)[0]
             if back >= SELF_SHARE * own[j]:
-                common = sorted(set(parts["title"]) | set(parts["tags"]))
-                why = ([f"shares the words {', '.join(common)}"] if common else []) + reasons
                 pairs[(i, j)] = "; ".join(why)
     return sorted((i, j, why) for (i, j), why in pairs.items())
+
+
+def similarity(words: set, files: list, entry: dict, old_files: list) -> tuple:
+    """``(points, reasons)`` of an existing memory (``entry``, its related ``old_files``) for a new one's title
+    and tag ``words`` and related ``files``."""
+    parts: dict = {}
+    points, reasons = shared_files(files, old_files)
+    score = score_entry(words, entry, parts) + points
+    common = sorted(set(parts["title"]) | set(parts["tags"]))
+    return score, ([f"shares the words {', '.join(common)}"] if common else []) + reasons
 
 
 def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:
@@ -110,11 +108,9 @@ def _covers(entry: str, other: str) -> bool:
 
 
 def shared_files(new: list, old: list) -> tuple:
-    """``(points, reasons)``: what the new memory's related files share with an existing one's.
-
-    Each new entry counts once, for its best match: ``SHARED_FILE`` when the other names it too,
-    ``COVERED_FILE`` when a folder or glob of either covers the other's file.
-    """
+    """``(points, reasons)``: what the new memory's related files share with an existing one's; each new entry
+    counts once: ``SHARED_FILE`` when the other names it too, else ``COVERED_FILE`` when a folder or glob of either
+    covers the other's file."""
     points, reasons = 0, []
     for entry in new:
         if entry in old:

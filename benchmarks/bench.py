@@ -76,7 +76,7 @@ with store_lock(root):
     path = memory_path(root, config, rec["category"], rec["id"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
     atomic_write_text(path, dump_memory(rec))
-    apply_changes(root, config, [path])
+    apply_changes(root, config)
 """
 
 

@@ -124,7 +124,7 @@ def build_in_background(memory_root: str) -> int:
     from ..base.config import load_config
     from ..derived.refresh import rebuild_index
     try:
-        rebuild_index(memory_root, load_config(memory_root), blocking=True, full=False)
+        rebuild_index(memory_root, load_config(memory_root), full=False)
     except OSError:
         return 1
     return 0

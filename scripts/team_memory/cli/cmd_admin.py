@@ -14,7 +14,7 @@ from ..base.cliname import user_cli
 from .main import NoStore, UsageError, add_command
 from .doctor import examine, repair
 from ..base.model import CATEGORIES, STATUSES
-from ..edits.purge import grace_days, purge_retired
+from ..edits.write import grace_days, purge_retired
 from ..records.store import iter_memory_files, iter_records, project_root_of, record_status
 
 CLI = user_cli()

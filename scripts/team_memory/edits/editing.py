@@ -1,13 +1,7 @@
-"""``edit ID``: a memory's JSON in ``$EDITOR``, saved through the write path.
+"""``edit ID``: a memory's JSON in ``$EDITOR`` (then ``$VISUAL``, then ``vi``), saved through the write path.
 
-The editor (``$EDITOR``, then ``$VISUAL``, then ``vi``) opens a temporary copy.
-On save the text is parsed and turned into an update (``write.update_memory``:
-``id``, ``category`` and ``created_at`` are kept, ``times_updated`` goes up, the
-change is logged, private sections and secrets are filtered, all under the store
-lock and only if the file did not change meanwhile). If it fails, the problems are
-printed and the person chooses to edit again or stop. Nothing typed is lost: when
-the edit does not land, the text is kept in a recovery file whose path is printed
-(``edit ID --from PATH`` continues from it).
+A failed save prints the problems and offers another round; text that does not land is kept in a
+recovery file whose path is printed (``edit ID --from PATH`` continues from it).
 """
 from __future__ import annotations
 
@@ -118,11 +112,8 @@ def parsed(text: str, memory_id: str):
 
 
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text``; return the ``WriteResult``, or None when nothing changed.
-
-    Raises ``ValidationError`` for anything the person can fix in the editor, ``WriteError``
-    when the edit cannot land (the memory changed or went away meanwhile).
-    """
+    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` for
+    what the editor can fix, ``WriteError`` when the edit cannot land."""
     edited = parsed(text, memory_id)
     changes, problems = changes_from(original, edited)
     if problems:  # name the schema problems too, so one more round fixes everything
@@ -202,10 +193,8 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
 
 def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
                  again, report_problems):
-    """Run the edit loop; ``again()`` says whether to reopen after ``report_problems(problems)``.
-
-    Returns the ``WriteResult`` or None (no change); raises ``EditAborted`` otherwise.
-    """
+    """Run the edit loop (``again()``: reopen after ``report_problems(problems)``?): the ``WriteResult``, None
+    (no change), or ``EditAborted``."""
     text, original, original_hash = load_for_edit(memory_root, config, path)
     if start_text is not None:
         text = start_text

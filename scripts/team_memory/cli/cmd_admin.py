@@ -1,6 +1,6 @@
 """Store upkeep commands: ``doctor``, ``gc``, ``stats``.
 
-The checks live in ``doctor.py`` and the deletion rule in ``purge.py``; this module
+The checks live in ``doctor.py`` and the deletion rule in ``edits/write.py``; this module
 prints their results for people (aligned text, colour only on a terminal) or scripts
 (``--json``). ``doctor`` exits 1 while problems remain; warnings do not fail it.
 """

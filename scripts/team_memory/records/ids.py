@@ -1,11 +1,8 @@
 """Memory ids: readable slugs from titles, unique in the store, never reused by accident.
 
-``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``. Ids follow
-one rule, an ASCII slug (``validate.id_problem``): accents are taken off
-(``Café`` -> ``cafe``), other scripts are left out (``Кэш в Redis`` -> ``redis``),
-and a title with no ASCII letters or digits falls back to ``memory-`` and a
-short stable hash of the title. ``unique_id`` adds ``-2``, ``-3``... on a collision: an id is never
-taken from an existing file.
+``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``, an ASCII slug (``validate.id_problem``):
+accents are taken off (``Café`` -> ``cafe``), other scripts left out (``Кэш в Redis`` -> ``redis``); a
+title with no ASCII letter or digit gives ``memory-`` and a short hash of the title.
 """
 from __future__ import annotations
 
@@ -15,8 +12,7 @@ import unicodedata
 
 from ..base.config import category_folders
 
-SLUG_MAX_CHARS = 60
-SLUG_MAX_BYTES = 150  # file names are limited to 255 bytes; leave room for suffixes and temp names
+SLUG_MAX_CHARS = 60  # ASCII: well within a file name's 255 bytes, with room for suffixes and temp names
 
 
 def slugify(title: str) -> str:
@@ -33,8 +29,6 @@ def slugify(title: str) -> str:
         slug = slug[:SLUG_MAX_CHARS]
         if "-" in slug[SLUG_MAX_CHARS // 2:]:  # cut at a word boundary when one is near the end
             slug = slug[: slug.rindex("-")]
-    while len(slug.encode("utf-8")) > SLUG_MAX_BYTES:
-        slug = slug[:-1]
     slug = slug.strip("-")
     if not slug:
         from ..base.digest import sha256_hex

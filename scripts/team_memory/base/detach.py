@@ -1,14 +1,10 @@
 """Start a process that outlives the hook: its own session, nothing of the hook's I/O inherited.
 
 ``start_detached(argv)``: stdin, stdout and stderr on ``/dev/null`` (the client waits on the hook's
-pipes, never on the child's), every other inheritable descriptor closed, a new session (a hook's
-time-out kills the hook, not the child). With ``os.posix_spawn`` (Linux, macOS) this costs no
-import: ``subprocess`` alone takes 20-40 ms to import under ``python3 -S``, more than the rest of a
-hand-over. The descriptors to close are listed from ``/proc/self/fd`` (Linux) or ``/dev/fd`` (macOS,
-the BSDs). Elsewhere, or when the spawn is refused, ``subprocess.Popen`` does the same: a new session
-on POSIX; on Windows, where there are no sessions, a detached process in its own process group with
-no console window and no handle of the hook's (``DETACHED_PROCESS``, ``CREATE_NEW_PROCESS_GROUP``,
-``CREATE_NO_WINDOW``, ``close_fds``).
+pipes), every other inheritable descriptor closed (listed from ``/proc/self/fd`` or ``/dev/fd``), a new
+session. ``os.posix_spawn`` costs no import (``subprocess`` alone takes 20-40 ms under ``python3 -S``);
+elsewhere ``subprocess.Popen`` does the same (on Windows: ``DETACHED_PROCESS``,
+``CREATE_NEW_PROCESS_GROUP``, ``CREATE_NO_WINDOW``).
 """
 from __future__ import annotations
 

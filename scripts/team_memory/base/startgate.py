@@ -1,20 +1,13 @@
 """At most one background process started for one piece of work: a short-lived marker file.
 
-A hook that hands work to a detached process (``derived.drift.hand_over``) checks that
-nobody did so moments ago. The process itself takes a lock once it runs, but starting Python
-takes a while, and forty prompts arriving together after ``git pull`` would each start one
-before the first holds its lock. ``first_to_start(folder, name)`` answers yes to exactly one
-caller among those asking while a start is under way: the first creates the marker
-(``O_EXCL``); a marker older than ``LIFETIME_S`` seconds, or released, is taken by the first
-to hold it (``flock``) and find it still free, who renews its time. The started process
-``release``s it when it is done (its time set so that it frees itself ``GRACE_S`` later, only if
-it is still the claim that started it: hooks that read the work as undone just before the run
-ended do not start it again), so new work is held back by a finished run for a second at most;
-one that dies instead frees it after ``LIFETIME_S``. Nobody waits: a busy or unreadable marker means someone else is starting it.
-The marker is never removed, so no hook can renew a file another has just deleted; what is not the
-regular file we write (a folder, a link a teammate committed) is stale and cleared by the next caller. Where there
-is no ``flock`` (Windows) two callers taking a free marker at the same instant may both win;
-the process's own lock still keeps the work single.
+Forty prompts arriving together after ``git pull`` would each start a process (``derived.drift.hand_over``)
+before the first holds its own lock. ``first_to_start(folder, name)`` answers yes to one caller while a
+start is under way: the first creates the marker (``O_EXCL``); a marker older than ``LIFETIME_S`` or
+released is taken by the first to ``flock`` it and find it still free, who renews its time. The started
+process ``release``s it when done, to free itself ``GRACE_S`` later (hooks that read the work as undone
+just before the run ended do not start it again). Nobody waits; the marker is never removed (no hook can
+renew a file another has just deleted); anything but our regular file there is cleared. Without ``flock``
+(Windows) two callers may both win; the process's own lock still keeps the work single.
 """
 from __future__ import annotations
 

@@ -118,40 +118,34 @@ def compile_cues(config: dict, text: str | None = None) -> dict:
     from ``triage.cues`` plus ``triage.extra_cues``; with ``text`` (the conversation's scoring lines,
     lower-cased), only the cues whose keywords occur in it are compiled and listed."""
     triage = section(config, "triage")
-    groups = []
-    for key in ("cues", "extra_cues"):
-        group = triage.get(key, {})
-        groups.append((key, group if isinstance(group, dict) else {}))
-    refused = _refused_extra_cues(groups[1][1])
-    keys = None
-    if text is not None:
-        keys = cue_keys([p for _, group in groups for cues in group.values() if isinstance(cues, dict)
-                         for kind in CUE_KINDS if isinstance(cues.get(kind), list) for p in cues[kind]])
-    out = {}
-    for category in CUE_CATEGORIES:
-        kinds = {kind: CueList() for kind in CUE_KINDS}
-        for key, group in groups:
-            cues = group.get(category, {})
-            for kind in CUE_KINDS if isinstance(cues, dict) else ():
-                patterns = cues.get(kind)
-                for pattern in patterns if isinstance(patterns, list) else []:
-                    if isinstance(pattern, str) and pattern and not (key == "extra_cues" and pattern in refused):
-                        kinds[kind].add(pattern, f"triage.{key}.{category}.{kind}",
-                                        keys.get(pattern) if keys is not None else None, text)
-        out[category] = tuple(kinds[kind] for kind in CUE_KINDS)
+    refused = _refused_extra_cues(triage.get("extra_cues", {}))
+    found = [(key, category, kind, pattern) for key in ("cues", "extra_cues")
+             for category, kind, pattern in _cue_entries(triage.get(key, {}))
+             if not (key == "extra_cues" and pattern in refused)]
+    found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
+    keys = cue_keys([entry[3] for entry in found]) if text is not None else None
+    lists = {category: {kind: CueList() for kind in CUE_KINDS} for category in CUE_CATEGORIES}
+    for key, category, kind, pattern in found:
+        lists[category][kind].add(pattern, f"triage.{key}.{category}.{kind}",
+                                  keys.get(pattern) if keys is not None else None, text)
+    return {category: tuple(kinds[kind] for kind in CUE_KINDS) for category, kinds in lists.items()}
+
+
+def _cue_entries(group) -> list:
+    """``[(category, kind, pattern)]`` of a ``triage.cues``-shaped ``group``, as the scorer reads them."""
+    out = []
+    for category, cues in group.items() if isinstance(group, dict) else ():
+        for kind in CUE_KINDS if category in CUE_CATEGORIES and isinstance(cues, dict) else ():
+            patterns = cues.get(kind)
+            for pattern in patterns if isinstance(patterns, list) else ():
+                if isinstance(pattern, str) and pattern:
+                    out.append((category, kind, pattern))
     return out
 
 
 def extra_cue_patterns(extra: dict) -> list:
     """``[(where, pattern)]``: every cue a team added (``triage.extra_cues``), as the scorer reads them."""
-    out = []
-    for category, cues in extra.items() if isinstance(extra, dict) else ():
-        for kind in CUE_KINDS if category in CUE_CATEGORIES and isinstance(cues, dict) else ():
-            patterns = cues.get(kind)
-            for pattern in patterns if isinstance(patterns, list) else ():
-                if isinstance(pattern, str) and pattern:
-                    out.append((f"triage.extra_cues.{category}.{kind}", pattern))
-    return out
+    return [(f"triage.extra_cues.{category}.{kind}", pattern) for category, kind, pattern in _cue_entries(extra)]
 
 
 # The team's cues each run on every scoring line: their number bounds the work (cues x text) with the deadline.

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
-from ..records.ids import id_taken, slugify
+from ..records.ids import id_taken, slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from ..records.privacy import PrivateTagError, private_settings, scrub_record, scrub_text
@@ -211,24 +211,17 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
     results = []
     project = project_root_of(memory_root)
     planned: set = set()  # ids written by this import (a dry run writes nothing, so track them)
-
-    def taken(memory_id: str) -> bool:
-        return memory_id in planned or id_taken(memory_root, config, memory_id)
-
     with store_lock(memory_root):
         for record in records:
             record = dict(record)
             wanted = record["id"]
             action = "created"
-            if taken(wanted):
+            if wanted in planned or id_taken(memory_root, config, wanted):
                 if on_conflict == "skip":
                     results.append({"id": wanted, "from_id": wanted, "action": "skipped", "path": None})
                     continue
                 if on_conflict == "suffix":
-                    n = 2
-                    while taken(f"{wanted}-{n}"):
-                        n += 1
-                    record["id"], action = f"{wanted}-{n}", "renamed"
+                    record["id"], action = unique_id(memory_root, config, wanted, planned), "renamed"
                 else:
                     action = "replaced"
                     for folder in category_folders(config).values():

@@ -45,12 +45,13 @@ def hide(text: str) -> str:
     probe = _probe(text)
     if not might_hide(probe):
         return text
-    from .privacy import FORMATS, PrivateTagError, strip_sections
+    from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
     from .redact import redact_secrets
     try:
         shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
-    except PrivateTagError:
-        shown, private = _cut_at_first_tag(probe), 1
+    except PrivateTagError:  # an unclosed tag: everything from the first one on is hidden
+        start = first_tag(probe, FORMATS)
+        shown, private = (probe[:start] if start is not None else "") + "[PRIVATE]", 1
     shown, secrets = redact_secrets(shown)
     return shown if private or secrets else text
 
@@ -83,12 +84,12 @@ def shown_message(value, limit: int | None = None) -> str:
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = _probe(text)
     if might_hide(probe):
-        from .privacy import FORMATS, PrivateTagError, first_opening, strip_sections
+        from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
         try:
             shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
             text = shown if private else text
         except PrivateTagError:  # a closing tag the message names stays; an opening one hides the rest
-            cut_at = first_opening(probe, FORMATS)
+            cut_at = first_tag(probe, FORMATS, opening=True)
             if cut_at is not None:
                 text = probe[:cut_at] + "[PRIVATE]"
         text = hide_secrets(text)
@@ -166,12 +167,6 @@ def shown_entry(entry: dict) -> dict:
     if shown_title is title and shown_path_ is path and shown_tags is tags:
         return entry
     return dict(entry, title=shown_title, path=shown_path_, tags=shown_tags)
-
-
-def _cut_at_first_tag(text: str) -> str:
-    from .privacy import FORMATS, first_tag
-    start = first_tag(text, FORMATS)
-    return (text[:start] if start is not None else "") + "[PRIVATE]"
 
 
 def recall_title(title: str, limit: int) -> str:

@@ -42,11 +42,15 @@ def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:
                for folder in category_folders(config).values())
 
 
-def unique_id(memory_root: str, config: dict, base: str) -> str:
-    """``base``, or ``base-2``, ``base-3``... whichever is free first (call under the store lock)."""
-    if not id_taken(memory_root, config, base):
+def unique_id(memory_root: str, config: dict, base: str, planned=()) -> str:
+    """``base``, or ``base-2``, ``base-3``... whichever is free first, in the store and not in ``planned``
+    (call under the store lock)."""
+    def taken(memory_id: str) -> bool:
+        return memory_id in planned or id_taken(memory_root, config, memory_id)
+
+    if not taken(base):
         return base
     n = 2
-    while id_taken(memory_root, config, f"{base}-{n}"):
+    while taken(f"{base}-{n}"):
         n += 1
     return f"{base}-{n}"

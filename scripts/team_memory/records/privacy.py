@@ -147,12 +147,6 @@ def find_sections(text: str, formats=("xml",)) -> list:
     return sections
 
 
-def first_opening(text: str, formats=FORMATS):
-    """Where the first opening tag outside fenced code starts (closing tags passed over); None without one.
-    For messages, which may name a closing tag but never quote an opening one."""
-    return next((ev[0] for ev in _tag_events(text, formats) if ev[3]), None)
-
-
 def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
     inner = text[start:end]
     for fmt in formats:
@@ -166,10 +160,10 @@ def strip_private(text: str, config: dict) -> tuple:
     return strip_sections(text, *private_settings(config))
 
 
-def first_tag(text: str, formats=FORMATS):
-    """Where the first private tag outside fenced code starts; None without one."""
-    events = _tag_events(text, formats)
-    return events[0][0] if events else None
+def first_tag(text: str, formats=FORMATS, opening: bool = False):
+    """Where the first private tag (``opening``: opening tag, for messages that may name a closing one)
+    outside fenced code starts; None without one."""
+    return next((ev[0] for ev in _tag_events(text, formats) if ev[3] or not opening), None)
 
 
 def strip_sections(text: str, formats, marker: str) -> tuple:

@@ -90,7 +90,7 @@ def decision_status(record: dict) -> str | None:
 
 def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
-    from ..base.fsutil import category_dir, is_temp_file  # for start-up speed: hooks that list no folder skip fsutil
+    from ..base.fsutil import category_dir  # for start-up speed: hooks that list no folder skip fsutil
     for category, folder in category_folders(config).items():
         if only is not None and category != only:
             continue
@@ -102,7 +102,7 @@ def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
         except OSError:
             continue
         for name in names:
-            if name.endswith(".json") and not name.startswith(".") and not is_temp_file(name):
+            if name.endswith(".json") and not name.startswith("."):
                 path = os.path.join(folder_path, name)
                 if os.path.isfile(path) and not os.path.islink(path):
                     yield category, path

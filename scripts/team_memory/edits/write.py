@@ -57,12 +57,6 @@ class WriteResult:
     def to_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
 
-    def __eq__(self, other) -> bool:
-        return type(other) is WriteResult and self.to_dict() == other.to_dict()
-
-    def __repr__(self) -> str:
-        return "WriteResult(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.FIELDS) + ")"
-
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -215,29 +215,35 @@ def scrub_record(record: dict, config: dict) -> tuple:
     counts = [0, 0]
     errors = []
 
-    def walk(value, path):
-        if isinstance(value, str):
-            try:
-                text, private, secrets = scrub_text(value, settings)
-            except PrivateTagError as exc:
-                errors.append(f"{path}: {exc}")
-                return value
-            counts[0] += private
-            counts[1] += secrets
+    def scrub(path, text):
+        try:
+            text, private, secrets = scrub_text(text, settings)
+        except PrivateTagError as exc:
+            errors.append(f"{path}: {exc}")
             return text
-        if isinstance(value, list):
-            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
-        if isinstance(value, dict):
-            return {k: walk(v, f"{path}.{field_name(k)}" if path else field_name(k)) for k, v in value.items()}
-        return value
+        counts[0] += private
+        counts[1] += secrets
+        return text
 
-    out = {}
-    for key, value in record.items():
-        out[key] = value if key in STRUCTURAL_FIELDS else walk(value, field_name(key))
+    out = _map_texts(record, scrub)
     if errors:
         raise PrivateTagError("; ".join(errors) + " (close it with </private>, or put literal tags in a "
                               "fenced code block; nothing was written)")
     return out, counts[0], counts[1]
+
+
+def _map_texts(record: dict, change) -> dict:
+    """``record`` with ``change(path, text)`` for every string at any depth, ``STRUCTURAL_FIELDS`` left as they are."""
+    def walk(value, path):
+        if isinstance(value, str):
+            return change(path, value)
+        if isinstance(value, list):
+            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, dict):
+            return {k: walk(v, f"{path}.{field_name(k)}") for k, v in value.items()}
+        return value
+
+    return {key: value if key in STRUCTURAL_FIELDS else walk(value, field_name(key)) for key, value in record.items()}
 
 
 def field_name(name) -> str:
@@ -255,28 +261,20 @@ def leaks(record: dict, config: dict) -> list:
     settings = private_settings(config)
     found = []
 
-    def walk(value, path):
-        if isinstance(value, str):
-            try:
-                if "private" in value.lower():  # recall hides after an unclosed tag of any format: say so
-                    find_sections(folded(value), FORMATS)
-                _, private, secrets = scrub_text(value, settings)
-            except PrivateTagError:
-                found.append((path, UNCLOSED))
-                return
-            if private:
-                found.append((path, f"holds {private} private section(s)"))
-            if secrets:
-                kinds = secret_kinds(folded(value))
-                found.append((path, f"holds {secrets} secret(s)" + (f" ({', '.join(kinds)})" if kinds else "")))
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, f"{path}[{i}]")
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, f"{path}.{field_name(k)}")
+    def check(path, text):
+        try:
+            if "private" in text.lower():  # recall hides after an unclosed tag of any format: say so
+                find_sections(folded(text), FORMATS)
+            _, private, secrets = scrub_text(text, settings)
+        except PrivateTagError:
+            found.append((path, UNCLOSED))
+            return text
+        if private:
+            found.append((path, f"holds {private} private section(s)"))
+        if secrets:
+            kinds = secret_kinds(folded(text))
+            found.append((path, f"holds {secrets} secret(s)" + (f" ({', '.join(kinds)})" if kinds else "")))
+        return text
 
-    for key, value in record.items():
-        if key not in STRUCTURAL_FIELDS:
-            walk(value, field_name(key))
+    _map_texts(record, check)
     return found

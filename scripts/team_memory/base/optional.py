@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import sys
 
+_site_done = False
+
 
 def import_optional(name: str):
     """The module ``name``, or None when it is not installed."""
+    global _site_done
     import importlib
     try:
         return importlib.import_module(name)
@@ -31,7 +34,7 @@ def import_optional(name: str):
             pass
         for d in folders:
             sys.path.remove(d)
-        _mark_site_done()
+        _site_done = True
         site.main()
         try:
             return importlib.import_module(name)
@@ -39,10 +42,3 @@ def import_optional(name: str):
             return None
     return None
 
-
-_site_done = False
-
-
-def _mark_site_done() -> None:
-    global _site_done
-    _site_done = True

@@ -41,11 +41,6 @@ CONTENT_FIELDS = {
 }
 
 
-def _session_id(payload: dict) -> str:
-    value = payload.get("session_id")
-    return value if isinstance(value, str) and value else "no-session"
-
-
 def summary_id(session_id: str, when=None) -> str:
     """A stable memory id for this session's summary: ``session-<YYYY-MM-DD>-<8 chars>``
     (``when``: a ``datetime``, default now, UTC)."""
@@ -58,10 +53,6 @@ def summary_id(session_id: str, when=None) -> str:
     if not short:
         short = sha256_hex(session_id.encode("utf-8", "replace"))[:8]
     return f"session-{day}-{short}"
-
-
-def _digest(text: str) -> str:
-    return sha256_hex(text.encode("utf-8", "replace"))[:16]
 
 
 def _add_activity(total: dict, new: dict) -> dict:
@@ -203,7 +194,7 @@ def _read(payload: dict, state: dict, config: dict):
             return _with_last_message(stretch.turns, message), stretch.end, None
     if not isinstance(message, str) or not message.strip():
         return None
-    digest = _digest(message)
+    digest = sha256_hex(message.encode("utf-8", "replace"))[:16]
     if state.get("last_message") == digest:
         return None
     return [Turn("assistant", message)], None, digest
@@ -217,7 +208,8 @@ def on_stop(payload: dict) -> dict | None:
     config = load_config(memory_root)
     if not triage_enabled(config):
         return None
-    session = _session_id(payload)
+    session = payload.get("session_id")
+    session = session if isinstance(session, str) and session else "no-session"
     state = load_state(memory_root, STATE_KIND, session)
     path = payload.get("transcript_path")
     if payload.get("stop_hook_active") is True:

@@ -23,12 +23,6 @@ TITLE_CHARS = 100
 SHOWN = (("decision", "Recent decisions"), ("constraint", "Recent constraints"))
 
 
-def _newest(dated: list) -> list:
-    """The titles of the ``RECENT`` newest of ``(time, title)`` pairs, newest first (ties: index order)."""
-    dated.sort(key=lambda d: -d[0])
-    return [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
-
-
 def summary(memory_root: str, config: dict):
     """``(total, counts per category, newest titles per shown category)``, or None."""
     from ..derived.cache import CacheInvalid
@@ -41,7 +35,8 @@ def summary(memory_root: str, config: dict):
             for category, _ in SHOWN:
                 ids = list(index.ids_of(display_name(category)))[:MAX_RECORDS_READ]
                 dated = [(index.item(i)[4], index.item(i)[1]) for i in ids]
-                recent[category] = _newest(dated)
+                dated.sort(key=lambda d: -d[0])  # newest first; ties in index order
+                recent[category] = [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
             return sum(counts.values()), {c: n for c, n in counts.items() if n}, recent
         except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
             continue

@@ -368,5 +368,5 @@ def triage(turns: list, config: dict, act: dict | None = None) -> list:
         if score >= threshold(config, "session_summary"):
             line = f"{act.get('tool_uses', 0)} tool uses ({', '.join(act.get('tools', [])[:6])}), " \
                    f"{act.get('exchanges', 0)} exchanges"
-            findings.append(Finding("session_summary", score, [cut(clean_line(line), EVIDENCE_CHARS)]))
+            findings.append(Finding("session_summary", score, [evidence(line)]))
     return findings

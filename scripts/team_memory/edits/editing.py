@@ -52,11 +52,6 @@ def run_editor(path: str) -> int:
     return subprocess.call(command + [path])
 
 
-def recovery_path(memory_id: str) -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-    return os.path.join(state_home(), "recovery", f"{memory_id}.{stamp}.json")
-
-
 RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next one is written
 
 
@@ -70,7 +65,8 @@ def keep(memory_id: str, text: str, config: dict) -> str:
         from ..records.privacy import FORMATS, first_tag
         cut = first_tag(text, FORMATS)  # the stored [PRIVATE] marker is text, never where the cut falls
         text = text[:cut] + "[PRIVATE: unclosed tag, the rest was not kept]" if cut is not None else text
-    path = recovery_path(memory_id)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    path = os.path.join(state_home(), "recovery", f"{memory_id}.{stamp}.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     prune(os.path.dirname(path), RECOVERY_DAYS)
     atomic_write_text(path, text, mode=0o600)

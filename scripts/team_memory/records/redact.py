@@ -153,10 +153,6 @@ _PREFIX_KINDS = (("AKIA", "AWS access key"), ("ASIA", "AWS access key"), ("ghp_"
                  ("npm_", "npm token"), ("eyJ", "JSON web token"), ("sk-", "API key"))
 
 
-def _prefix_kind(value: str) -> str:
-    return next((kind for prefix, kind in _PREFIX_KINDS if value.startswith(prefix)), "API key")
-
-
 def secret_kinds(text: str) -> list:
     """The kinds of secret in ``text`` (``["AWS access key"]``), each once, in the order found; never the values."""
     kinds: list = []
@@ -175,7 +171,8 @@ def redact_secrets(text: str, kinds: list | None = None) -> tuple:
     def plain(m):
         counter[0] += 1
         value = m.group(0)
-        kinds.append("private key" if value.startswith("-----") else _prefix_kind(value))
+        kinds.append("private key" if value.startswith("-----") else
+                     next((kind for prefix, kind in _PREFIX_KINDS if value.startswith(prefix)), "API key"))
         return REDACTED
 
     def url(m):

@@ -149,16 +149,12 @@ def schema_text(category: str) -> str:
     return json.dumps(category_schema(category), indent=2, ensure_ascii=False) + "\n"
 
 
-def schema_path(category: str, folder: str = SCHEMAS_DIR) -> str:
-    return os.path.join(folder, f"{category}.schema.json")
-
-
 def write_schemas(folder: str = SCHEMAS_DIR) -> list:
     """Write every category's schema into ``folder``; return the paths."""
     os.makedirs(folder, exist_ok=True)
     paths = []
     for category in CATEGORIES:
-        path = schema_path(category, folder)
+        path = os.path.join(folder, f"{category}.schema.json")
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(schema_text(category))
         paths.append(path)

@@ -191,7 +191,10 @@ def cue_keys(patterns: list) -> dict:
     that have some. Worked out with ``re``'s parser once and kept in the user's cache folder (``bytecache``)."""
     patterns = [p for p in patterns if isinstance(p, str) and p]
     if not _key_cache:
-        _key_cache.update(_read_keys())
+        data = _read_marshal(KEYS_FILE)
+        if isinstance(data, dict) and all(isinstance(k, str) and (v is None or (
+                isinstance(v, tuple) and all(isinstance(x, str) and x for x in v))) for k, v in data.items()):
+            _key_cache.update(data)
     missing = [p for p in dict.fromkeys(patterns) if p not in _key_cache]
     if missing and not _cache_writable():  # keywords no later run could read: compile every cue, as before
         return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
@@ -252,14 +255,6 @@ def _write_marshal(name: str, value) -> None:
             write_private(_cache_path(name), marshal.dumps(value))
         except ValueError:
             pass
-
-
-def _read_keys() -> dict:
-    data = _read_marshal(KEYS_FILE)
-    ok = isinstance(data, dict) and all(
-        isinstance(k, str) and (v is None or (isinstance(v, tuple) and all(isinstance(x, str) and x for x in v)))
-        for k, v in data.items())
-    return data if ok else {}
 
 
 def _keys_of(pattern: str):

@@ -14,12 +14,15 @@ import tempfile
 from datetime import datetime, timezone
 
 from ..base.config import category_folders
-from ..base.fsutil import atomic_write_text
-from ..records.privacy import PrivateTagError
+from ..base.digest import sha256_hex
+from ..base.fsutil import atomic_write_text, store_lock
 from ..base.state import prune, state_home
-from ..records.store import NotARecord, load_memory, read_bytes
+from ..derived.refresh import write_index_locked
+from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
+from ..records.store import NotARecord, load_memory, read_bytes, record_status
 from ..records.validate import Problem, ValidationError, validate_record
-from .write import UPDATABLE, WriteError, content_hash, update_memory
+from .write import (UPDATABLE, WriteError, WriteResult, add_change, content_hash, now_iso, tidy, update_memory,
+                    write_record)
 
 # Fields the write path keeps itself; an edit that changes them is refused with a hint.
 HINTS = {
@@ -58,11 +61,9 @@ RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next on
 def keep(memory_id: str, text: str, config: dict) -> str:
     """Save ``text`` (private sections and secrets removed, as on every write) where the person can find it
     again, in ``<state folder>/recovery/``; prune recovery files older than a week; return the path."""
-    from ..records.privacy import private_settings, scrub_text
     try:
         text = scrub_text(text, private_settings(config))[0]
     except PrivateTagError:  # an unclosed tag: everything from the first one on may be private
-        from ..records.privacy import FORMATS, first_tag
         cut = first_tag(text, FORMATS)  # the stored [PRIVATE] marker is text, never where the cut falls
         text = text[:cut] + "[PRIVATE: unclosed tag, the rest was not kept]" if cut is not None else text
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
@@ -141,7 +142,6 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
     except (NotARecord, OSError) as exc:
         raise WriteError(f"{path} cannot be read ({exc})") from None
     text = data.decode("utf-8", errors="replace")  # bytes that are not UTF-8 show as U+FFFD, to be fixed
-    from ..base.digest import sha256_hex
     try:
         record = load_memory(path)
     except (NotARecord, OSError, ValueError):
@@ -154,11 +154,6 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
 
 def save_repaired(memory_root: str, config: dict, path: str, original_hash: str, text: str):
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
-    from ..derived.refresh import write_index_locked
-    from ..base.fsutil import store_lock
-    from ..records.privacy import scrub_record
-    from ..records.store import record_status
-    from .write import WriteResult, add_change, tidy, write_record, now_iso
     memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
     edited = parsed(text, memory_id)
     if isinstance(edited, dict) and "\ufffd" in text:

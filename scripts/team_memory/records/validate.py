@@ -297,7 +297,7 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
 
 def _check_id(ident, file_id, out: list) -> None:
     reason = id_problem(ident)
-    kinds = [] if reason else secret_kinds(ident) or secret_kinds(ident.upper())
+    kinds = [] if reason else secret_kinds(ident.upper())  # (``id_problem`` looked at it as written)
     if reason:
         out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
     elif kinds:  # an id is the file's name, shown everywhere; ids are lower case, keys often upper

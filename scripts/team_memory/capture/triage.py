@@ -219,8 +219,7 @@ def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
 
 
 class _Exchange:
-    """Per message: does it hold a booster or a proposal (looked for on first need), and which message
-    does it reply to."""
+    """Per message: does it hold a booster or a proposal (looked for on first need), and what does it reply to."""
 
     def __init__(self, lines: list, boosters, proposals):
         self.lines, self.boosters, self.proposals = lines, boosters, proposals

@@ -133,8 +133,7 @@ def split_lines(text: str) -> list:
 
 
 def message_lines(text: str, msg: int, role: str, turn: int = 0) -> list:
-    """``split_lines`` of one turn's text as ``Line`` objects; paragraphs (blank-line separated) are
-    numbered ``(turn, n)``."""
+    """``split_lines`` of one turn's text as ``Line`` objects, paragraphs numbered ``(turn, n)``."""
     return [Line(line, msg, role, (turn, para))
             for para, block in enumerate(paragraphs(text)) for line in split_lines(block)]
 

@@ -69,8 +69,7 @@ def content_hash(path: str) -> str:
 
 
 def tidy(record: dict) -> dict:
-    """Titles and tags cleaned as the index cleans them, related files normalised (other types are left to
-    validation)."""
+    """Titles and tags cleaned as the index cleans them, related files normalised (other types: validation's)."""
     if isinstance(record.get("title"), str):
         record["title"] = clean_line(record["title"])
     if isinstance(record.get("tags"), list):

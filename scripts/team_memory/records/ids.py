@@ -43,8 +43,7 @@ def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:
 
 
 def unique_id(memory_root: str, config: dict, base: str, planned=()) -> str:
-    """``base``, or ``base-2``, ``base-3``... whichever is free first, in the store and not in ``planned``
-    (call under the store lock)."""
+    """``base``, ``base-2``, ``base-3``...: the first free in the store and not in ``planned`` (under the lock)."""
     def taken(memory_id: str) -> bool:
         return memory_id in planned or id_taken(memory_root, config, memory_id)
 

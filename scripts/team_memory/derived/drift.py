@@ -226,14 +226,13 @@ def hand_over(memory_root: str, module: str, function: str) -> bool:
     """Start ``module.function(memory_root)`` in a detached process; False when it cannot be started.
 
     Its own session (a hook's time-out kills the hook, not it), no inherited pipes (the client waits
-    for none of them: ``base.detach``); the function takes its lock itself, or leaves when busy. At
+    for none of them: ``base.startgate``); the function takes its lock itself, or leaves when busy. At
     most one is started for ``function`` within ``startgate.LIFETIME_S`` seconds, however many hooks
     ask at once (a marker in ``.cache``, ``base.startgate``). ``module`` and ``function`` are this
     package's own names, never text from a file.
     """
     import sys
-    from ..base.detach import start_detached
-    from ..base.startgate import first_to_start, release
+    from ..base.startgate import first_to_start, release, start_detached
     from .cache import CACHE_DIR, cache_folder
     folder = os.path.join(memory_root, CACHE_DIR)
     try:

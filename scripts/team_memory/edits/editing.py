@@ -129,7 +129,7 @@ def try_save(memory_root: str, config: dict, memory_id: str, original: dict, ori
         raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
 
 
-def folder_category(memory_root: str, config: dict, path: str) -> str | None:
+def folder_category(config: dict, path: str) -> str | None:
     folder = os.path.basename(os.path.dirname(path))
     return next((c for c, f in category_folders(config).items() if f == folder), None)
 
@@ -146,7 +146,7 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
         record = load_memory(path)
     except (NotARecord, OSError, ValueError):
         record = None
-    if record is not None and validate_record(record, folder_category=folder_category(memory_root, config, path),
+    if record is not None and validate_record(record, folder_category=folder_category(config, path),
                                               file_id=os.path.basename(path)[:-5]):
         record = None
     return text, record, sha256_hex(data)
@@ -154,7 +154,7 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
 
 def save_repaired(memory_root: str, config: dict, path: str, original_hash: str, text: str):
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
-    memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
+    memory_id, category = os.path.basename(path)[:-5], folder_category(config, path)
     edited = parsed(text, memory_id)
     if isinstance(edited, dict) and "\ufffd" in text:
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",

@@ -6,6 +6,7 @@ no file can know, and ``SafeStream`` turns only that back into an escape sequenc
 from __future__ import annotations
 
 import os
+import sys
 
 from .sanitize import clean_text
 
@@ -40,12 +41,10 @@ class safe_output:
     """``with safe_output():`` routes ``sys.stdout`` and ``sys.stderr`` through ``SafeStream``."""
 
     def __enter__(self):
-        import sys
         self.saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
         return self
 
     def __exit__(self, *exc):
-        import sys
         sys.stdout, sys.stderr = self.saved
         return False

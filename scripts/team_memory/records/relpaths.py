@@ -8,6 +8,8 @@ refuses the entry (``ValueError``). Nothing here touches the file system; no ``r
 """
 from __future__ import annotations
 
+import os
+
 MAX_ENTRY = 300
 MAX_ENTRIES = 50
 GLOB_CHARS = frozenset("*?[")
@@ -168,7 +170,6 @@ def _in_class(body: str, char: str) -> bool:
 def repo_relative(path: str, cwd: str, root: str) -> str | None:
     """``path`` (absolute, or relative to ``cwd``) as a normalised path inside ``root`` as written (no link
     resolved); None if outside."""
-    import os
     if not isinstance(path, str) or not path or "\x00" in path:
         return None
     full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not os.path.isabs(path) else path)

@@ -1,4 +1,4 @@
-"""``base.detach.start_detached``: the child has its own session and none of the hook's descriptors."""
+"""``base.startgate.start_detached``: the child has its own session and none of the hook's descriptors."""
 from __future__ import annotations
 
 import os
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from team_memory.base.detach import start_detached
+from team_memory.base.startgate import start_detached
 
 
 def _wait_for(path, seconds: float = 10.0) -> str:

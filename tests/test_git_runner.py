@@ -112,4 +112,4 @@ def test_only_the_runner_starts_git():
     package = REPO / "scripts" / "team_memory"
     starters = {str(p.relative_to(package)) for p in package.rglob("*.py")
                 if "import subprocess" in p.read_text(encoding="utf-8")}
-    assert starters == {"base/gitlog.py", "base/detach.py", "edits/editing.py", "cli/demo.py", "cli/hookpython.py"}
+    assert starters == {"base/gitlog.py", "base/startgate.py", "edits/editing.py", "cli/demo.py", "cli/hookpython.py"}

@@ -55,11 +55,11 @@ def masked_python(code: str, folder):
 def test_the_mask_takes_the_features_away(tmp_path):
     code = ("import os, sys, json\n"
             "sys.path.insert(0, sys.argv[1])\n"
-            "from team_memory.base import fsutil, safefs, detach\n"
+            "from team_memory.base import fsutil, safefs, startgate\n"
             "try:\n    import fcntl; has_fcntl = True\nexcept ImportError:\n    has_fcntl = False\n"
             "try:\n    os.listdir('/proc/self/fd'); proc = True\nexcept OSError:\n    proc = False\n"
             "print(json.dumps([hasattr(os, 'O_NOFOLLOW'), has_fcntl, hasattr(os, 'posix_spawn'), proc, os.sep,\n"
-            "                  safefs.NOFOLLOW, fsutil._lock_modules()[0] is None, detach._inherited() is not None]))\n")
+            "                  safefs.NOFOLLOW, fsutil._lock_modules()[0] is None, startgate._inherited() is not None]))\n")
     out = masked_python(code, tmp_path)
     assert out.returncode == 0, out.stderr
     # /dev/fd is still there (as on macOS): descriptors are listed from it
@@ -117,7 +117,7 @@ def test_background_work_starts_through_subprocess(project, memory_root, trace):
     for i in range(3):
         write(memory_root, record("decision", f"d{i}", f"Decision {i} about caching", ["caching"]))
     code = ("import sys\nsys.path.insert(0, sys.argv[1])\n"
-            "from team_memory.base.detach import start_detached\n"
+            "from team_memory.base.startgate import start_detached\n"
             "print(start_detached([sys.executable, '-c', 'pass']))\n")
     out = masked_python(code, project)
     assert out.stdout.strip() == "True", out.stderr

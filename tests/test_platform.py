@@ -18,7 +18,7 @@ import pytest
 
 import platform_mask
 from helpers import record, write
-from team_memory.base import detach, fsutil, safefs
+from team_memory.base import fsutil, safefs, startgate
 from team_memory.base.pathtext import inside, slashed
 
 
@@ -144,7 +144,7 @@ def test_without_fcntl_the_lock_is_msvcrt_and_exclusive(memory_root, monkeypatch
 @pytest.mark.parametrize("folders, spawned", [(("/no/proc/self/fd", "/dev/fd"), True), (("/no/proc/self/fd",), False)])
 def test_without_proc_background_work_still_detaches(tmp_path, monkeypatch, folders, spawned):
     """macOS lists descriptors in /dev/fd (posix_spawn stays); with neither, subprocess does it."""
-    monkeypatch.setattr(detach, "FD_FOLDERS", folders)
+    monkeypatch.setattr(startgate, "FD_FOLDERS", folders)
     calls = []
     real_spawn = platform_mask.real("posix_spawn")
     monkeypatch.setattr(os, "posix_spawn", lambda *a, **k: (calls.append(a[0]), real_spawn(*a, **k))[1], raising=False)
@@ -152,7 +152,7 @@ def test_without_proc_background_work_still_detaches(tmp_path, monkeypatch, fold
     os.set_inheritable(write_end, True)
     out = tmp_path / "child.txt"
     try:
-        assert detach.start_detached(["/bin/sh", "-c", f"ls /dev/fd > '{out}.fds'; echo done > '{out}'"])
+        assert startgate.start_detached(["/bin/sh", "-c", f"ls /dev/fd > '{out}.fds'; echo done > '{out}'"])
         deadline = time.monotonic() + 10
         while not (out.exists() and out.read_text() == "done\n") and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -165,10 +165,10 @@ def test_without_proc_background_work_still_detaches(tmp_path, monkeypatch, fold
 
 def test_on_windows_background_work_detaches_with_creation_flags(monkeypatch):
     monkeypatch.setattr(os, "name", "nt")
-    flags = detach.popen_options()["creationflags"]
+    flags = startgate.popen_options()["creationflags"]
     assert flags == 0x00000008 | 0x00000200 | 0x08000000  # DETACHED_PROCESS, CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW
     monkeypatch.setattr(os, "name", "posix")
-    assert detach.popen_options() == {"start_new_session": True}
+    assert startgate.popen_options() == {"start_new_session": True}
 
 
 def test_path_text_is_compared_with_slashes(monkeypatch):

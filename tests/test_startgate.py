@@ -13,12 +13,12 @@ from team_memory.base.startgate import GRACE_S, LIFETIME_S, first_to_start, rele
 ASK = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
-from team_memory.base import detach
+from team_memory.base import startgate
 def record(argv):
     with open(sys.argv[3], "a") as f:
         f.write("%d\\n" % os.getpid())
     return True
-detach.start_detached = record
+startgate.start_detached = record
 from team_memory.derived.drift import recompute_in_background
 sys.stdin.read()  # all start together
 recompute_in_background(sys.argv[2])
@@ -62,7 +62,7 @@ def test_a_planted_marker_link_or_folder_is_never_followed(tmp_path):
 def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
     from team_memory.derived import drift
     started = []
-    monkeypatch.setattr("team_memory.base.detach.start_detached", lambda argv: started.append(argv[-1]) or True)
+    monkeypatch.setattr("team_memory.base.startgate.start_detached", lambda argv: started.append(argv[-1]) or True)
     memory_root.mkdir(parents=True, exist_ok=True)
     assert drift.hand_over(str(memory_root), "os.path", "exists")
     assert not drift.hand_over(str(memory_root), "os.path", "exists")

@@ -1,33 +1,20 @@
 """Compiled code for this package kept in the user's cache folder, when Python keeps none.
 
-Every hook is a new interpreter. Python normally caches each module's compiled code in a
-``__pycache__`` folder beside it, but not with ``PYTHONDONTWRITEBYTECODE=1`` (common in
-containers) nor when the plugin folder is read-only: then each run compiles the ~20 modules
-a hook imports again, which costs more than the hook's own work. ``install()`` (called by
-every launcher before anything else of the package is imported) checks for that case and,
-only then, loads this package's modules through ``CachingLoader``, which keeps their code in
-``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/team-memory/pycache``).
+Every hook is a new interpreter; with ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder each
+run would compile the ~20 modules a hook imports again, which costs more than the hook's own work.
+``install()`` (called by every launcher first) then loads this package's modules through
+``CachingLoader``, which keeps their code in ``$XDG_CACHE_HOME/team-memory/pycache`` (else
+``~/.cache/...``). Not ``sys.pycache_prefix``: Python would look there for the standard library's
+code too, and ``PYTHONDONTWRITEBYTECODE`` stops it anyway; the path hook answers only for this
+package's folders, so the user's setting holds for everything else. A cache file is used only when
+its header names this interpreter and the source's path, size and modification time.
 
-Why a loader of our own rather than ``sys.pycache_prefix``: with a prefix Python also looks
-for the *standard library's* compiled code there (not beside it), and
-``PYTHONDONTWRITEBYTECODE`` stops writing even with a prefix; clearing
-``sys.dont_write_bytecode`` would lift the user's setting for every module. The loader is
-installed as a path hook that answers only for this package's own folder, so the user's
-setting holds for everything else, and nothing is written inside the repository or the
-plugin folder. A cache file is used only when its header names this interpreter
-(``sys.version``), the source's path and its exact size and modification time; it is written
-atomically (temporary file + ``os.replace``), and any problem just means compiling, as before.
-
-Compiled code is run as it is, so the cache is trusted only when nobody else could have put
-anything there (``private_folder``): every folder from the cache root down (``team-memory``,
-``pycache``, ... , the ones this module creates) must be a real folder, not a link, owned by
-this user and writable by nobody else (group or others; one this user owns is tightened to
-that), and the cache root itself must not let others swap those folders (not writable by
-others unless sticky, as ``/tmp`` is). Each file is opened without following a link and used
-only when this user owns it and nobody else may write it. Anything else means no cache: one
-stderr line, compiling as usual. Windows has no owner ids to compare and its modes say
-nothing of ACLs: there the cache is used only under the user's own profile folder (no
-``XDG_CACHE_HOME``), with no link anywhere in our part.
+Compiled code is run as it is, so the cache is trusted only when nobody else could have put anything
+there (``private_folder``): every folder from the cache root down a real folder (no link), owned by
+this user and writable by nobody else (one this user owns is tightened to that), the root not
+writable by others unless sticky; each file opened without following a link, owned by this user,
+writable by nobody else. Else: one stderr line, compiling as usual. On Windows (no owner ids, modes
+that say nothing of ACLs) only under the user's own profile folder (no ``XDG_CACHE_HOME``).
 """
 from __future__ import annotations
 
@@ -67,9 +54,8 @@ _said: list = []
 
 
 def private_folder(parts=()) -> str | None:
-    """``cache_home()`` joined with ``parts``, each folder made if missing and checked (the module's
-    docstring says how); None when it cannot be trusted or made. Prints one line when refused
-    (once a process: the answer is kept)."""
+    """``cache_home()`` joined with ``parts``, each folder made if missing and checked; None when it cannot
+    be trusted or made (the answer is kept for the process)."""
     key = (cache_home(), tuple(parts))
     if key not in _checked:
         _checked[key] = _private_folder(parts)

@@ -2,19 +2,9 @@
 
 The slash commands and the skill declare ``allowed-tools: Bash(python3 "<root>/scripts/memory.py":*)``
 with ``<root>`` = ``${CLAUDE_PLUGIN_ROOT}`` (plugin) or ``${CLAUDE_PROJECT_DIR}/.claude/team-memory``
-(drop-in install), and the PreToolUse hook approves the same forms (``autoallow.py``). A hint that
-names the CLI any other way (unquoted, through a symlink, ``scripts/memory.py`` of a checkout that is
-not there) would need the user's approval or would not run at all.
-
-- ``cli_path()``: the CLI script as the rules spell it: ``$CLAUDE_PLUGIN_ROOT/scripts/memory.py`` when
-  that is this CLI (plugin hooks), ``<project>/.claude/team-memory/scripts/memory.py`` when that is this
-  CLI (drop-in), else this file's own path.
-- ``python_name()``: how this machine's Python is called: ``python3``, or the fallback hooks.json's command
-  ran the hook with (``python``, ``py -3``: the launcher's one argument), so a hint names what works here.
-- ``cli_command()``: ``<python> "<cli_path>"``, the form every hint and instruction uses. In a drop-in
-  install, text meant for people at a terminal in the project (``--help``, ``index.md``) may use the
-  shorter ``python3 .claude/team-memory/scripts/memory.py`` (``user_cli()``); the permission rules of a
-  drop-in install accept both.
+(drop-in), and ``autoallow.py`` approves the same forms: a hint naming the CLI any other way would need
+the user's approval or would not run. ``cli_command()`` is ``<python> "<cli_path>"``, the form every
+hint uses; text for people at a terminal may use ``user_cli()``.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""Configuration: ``templates/memory-config.default.json`` merged with the store's
-``memory-config.json``.
+"""Configuration: ``templates/memory-config.default.json`` merged with the store's ``memory-config.json``.
 
-Loose by design: a missing file means defaults, a broken file is reported on
-stderr (one line) and the defaults are used, a bad value falls back to its
-default with a warning. Nothing here raises for bad user input.
+Loose by design: a missing or broken file means defaults, a bad value its default, each with one line
+on stderr; nothing here raises for bad user input.
 """
 from __future__ import annotations
 
@@ -92,14 +90,7 @@ def retrieval_enabled(config: dict) -> bool:
 
 def max_inject(config: dict) -> int:
     """``retrieval.max_inject`` clamped to 0..20; a bad value warns and gives 5."""
-    raw = section(config, "retrieval").get("max_inject", MAX_INJECT_DEFAULT)
-    try:
-        if isinstance(raw, bool):
-            raise TypeError("boolean")
-        return max(0, min(MAX_INJECT_LIMIT, int(raw)))
-    except (ValueError, TypeError, OverflowError):
-        warn(f"invalid retrieval.max_inject {quoted(raw)}; using default {MAX_INJECT_DEFAULT}")
-        return MAX_INJECT_DEFAULT
+    return int_setting(config, "retrieval", "max_inject", MAX_INJECT_DEFAULT, 0, MAX_INJECT_LIMIT)
 
 
 def int_setting(config: dict, section_name: str, key: str, default: int, low: int, high: int) -> int:

@@ -1,10 +1,7 @@
-"""``loads``/``dumps``: JSON for the hot path, without importing the ``json`` package.
+"""``loads``/``dumps``: JSON for the hot path, without importing the ``json`` package (it pulls in ``re``).
 
-``import json`` pulls in ``re`` and friends, several milliseconds for an interpreter
-started without ``site``. The C scanner behind ``json.loads`` (``_json.make_scanner``)
-needs none of that, so this module drives it directly: same parser, same values, same
-rejection of malformed text (as ``ValueError``). Where ``_json`` is missing (another
-Python implementation) it falls back to ``json.loads``.
+``loads`` drives the C scanner behind ``json.loads`` (``_json.make_scanner``) directly: same parser,
+same values, malformed text refused as ``ValueError``; without ``_json`` it is ``json.loads``.
 """
 from __future__ import annotations
 
@@ -60,11 +57,8 @@ _encoder = None
 
 
 def dumps(value) -> str:
-    """Compact JSON, ASCII-only (a lone surrogate read from a memory stays encodable).
-
-    The C encoder when ``json`` is loaded anyway (the CLI); a small one otherwise, so the
-    hook's occasional patch does not pay for importing ``json`` and ``re``.
-    """
+    """Compact JSON, ASCII-only (a lone surrogate read from a memory stays encodable): the C encoder when
+    ``json`` is loaded anyway (the CLI), a small one otherwise."""
     global _encoder
     if _encoder is None and "json" in sys.modules:
         _encoder = sys.modules["json"].JSONEncoder(separators=(",", ":"))
@@ -86,7 +80,8 @@ def encode(value):
         elif _escape_c is not None:
             yield _escape_c(value)
         else:  # pragma: no cover
-            yield _escaped(value)
+            import json
+            yield json.dumps(value)
     elif isinstance(value, list) and all(type(item) is int for item in value):
         yield "[" + ",".join(map(str, value)) + "]"
     elif isinstance(value, list):
@@ -122,20 +117,3 @@ def encode(value):
         import json
         yield json.dumps(value, separators=(",", ":"))
 
-
-def _escaped(text: str) -> str:
-    """A JSON string literal, ASCII only (what ``json.dumps`` gives, up to escape spelling)."""
-    out = ['"']
-    for ch in text:
-        o = ord(ch)
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif 0x20 <= o < 0x7f:
-            out.append(ch)
-        elif o > 0xFFFF:
-            o -= 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF)))
-        else:
-            out.append("\\u%04x" % o)
-    out.append('"')
-    return "".join(out)

@@ -1,13 +1,9 @@
 """Atomic files and kernel-released advisory locks.
 
-Writers replace files atomically (same-folder temp file, fsync, ``os.replace``),
-so a reader sees the old file or the new one, never half of either; a file another
-program holds open (Windows) is retried for 100 ms, then ``FileBusy``. Read-modify-
-write runs under ``store_lock``, an advisory lock on ``<root>/.lock`` (``flock``;
-``msvcrt.locking`` where there is no ``fcntl``) that the kernel drops when the
-holder dies: no stale lock can outlive a crash, and nobody proceeds without the
-lock after a time-out. Hooks use ``blocking=False`` and fall back to what is on
-disk when the lock is busy.
+Writers replace files atomically (same-folder temp file, fsync, ``os.replace``); a file another program
+holds open (Windows) is retried for 100 ms, then ``FileBusy``. Read-modify-write runs under
+``store_lock`` (``flock``, else ``msvcrt.locking``), which the kernel drops when the holder dies: no
+stale lock outlives a crash. Hooks use ``blocking=False`` and fall back to what is on disk.
 """
 from __future__ import annotations
 
@@ -27,10 +23,7 @@ class FileBusy(PermissionError):
 
 
 def replace(tmp: str, path: str) -> None:
-    """``os.replace`` that waits out a sharing violation briefly (``REPLACE_WAITS``), then raises ``FileBusy``.
-
-    On Windows a file another process holds open (an editor, a virus scanner, a sync client) cannot
-    be replaced: ``PermissionError`` until it lets go, usually within milliseconds."""
+    """``os.replace`` that waits out a Windows sharing violation (``REPLACE_WAITS``), then raises ``FileBusy``."""
     for wait in REPLACE_WAITS + (None,):
         try:
             os.replace(tmp, path)
@@ -56,11 +49,8 @@ def fsync_dir(path: str) -> None:
 
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
-    """Replace ``path`` with ``text`` (UTF-8, ``\\n`` line ends) atomically.
-
-    ``durable=False`` skips the fsyncs: for derived files whose damage after a crash is
-    detected and repaired (``index.md`` is checked against the machine cache's stamp).
-    """
+    """Replace ``path`` with ``text`` (UTF-8) atomically; ``durable=False`` skips the fsyncs (derived files
+    whose damage after a crash is detected and repaired)."""
     atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
 
 
@@ -102,10 +92,8 @@ def write_text_under(root: str, rel: str, text: str, mode: int = 0o644) -> str:
 
 
 def create_temp(path: str):
-    """``(fd, temp path)``: a new, exclusively created temp file beside ``path`` (0600 until chmod).
-
-    ``tempfile.mkstemp`` would do, but importing ``tempfile`` costs more than a hook's whole run.
-    """
+    """``(fd, temp path)``: a new, exclusively created temp file beside ``path`` (0600 until chmod); not
+    ``tempfile.mkstemp``: importing ``tempfile`` costs more than a hook's whole run."""
     import time
     folder, name = os.path.split(os.path.abspath(path))
     for attempt in range(100):
@@ -156,13 +144,8 @@ def is_temp_file(name: str) -> bool:
 
 
 class store_lock:
-    """Hold the store's advisory lock for the ``with`` body.
-
-    ``blocking=False`` raises ``LockBusy`` at once if another process holds it. (A class,
-    not ``contextlib.contextmanager``: the hooks do not import ``contextlib``.) ``name``: another
-    lock file inside the store, for work that must not run twice but need not stop writers
-    (its folder must already be a real one).
-    """
+    """Hold the store's advisory lock for the ``with`` body (``blocking=False``: ``LockBusy`` at once if held).
+    ``name``: another lock file inside the store, for work that must not run twice but need not stop writers."""
 
     def __init__(self, memory_root: str, blocking: bool = True, name: str = LOCK_NAME):
         self.memory_root, self.blocking, self.name = memory_root, blocking, name
@@ -197,9 +180,8 @@ fcntl = msvcrt = _LOOK  # the lock's modules (fcntl, else msvcrt), looked up by 
 
 
 def _lock_modules() -> tuple:
-    """``(fcntl, msvcrt)``, looked up on the first lock rather than at import: a hook that writes a state
-    file but takes no lock loads no extension module for it. ``fcntl`` is None where there is none
-    (Windows, and the masked-platform tests: tests/platform_mask.py)."""
+    """``(fcntl, msvcrt)``, looked up on the first lock, not at import; ``fcntl`` None where there is none
+    (Windows, and tests/platform_mask.py)."""
     global fcntl, msvcrt
     if fcntl is _LOOK:
         try:

@@ -28,9 +28,16 @@ def _small(path: str, limit: int = MAX_SMALL) -> bytes | None:
         return None
 
 
+def _pointer(path: str) -> str:
+    """The one line of a small git pointer file (``gitdir: ...``, ``commondir``), or ""."""
+    data = _small(path)
+    text = data.decode("utf-8", "replace").strip() if data else ""
+    return "" if "\n" in text or "\x00" in text else text
+
+
 def find_git(start: str):
     """``(top, git folder)`` of the repository holding ``start`` (a worktree's own git folder), or None."""
-    from .safefs import S_IFDIR, S_IFMT, S_IFREG
+    from .safefs import S_IFDIR, S_IFMT, S_IFREG, is_real_dir
     here = os.path.abspath(start)
     for _ in range(MAX_UP):
         dot = os.path.join(here, ".git")
@@ -41,12 +48,10 @@ def find_git(start: str):
         if kind == S_IFDIR:
             return here, dot
         if kind == S_IFREG:
-            data = _small(dot)
-            text = data.decode("utf-8", "replace").strip() if data else ""
-            if not text.startswith("gitdir:") or "\n" in text or "\x00" in text:
+            text = _pointer(dot)
+            if not text.startswith("gitdir:"):
                 return None
             gitdir = os.path.join(here, text[len("gitdir:"):].strip())
-            from .safefs import is_real_dir
             return (here, os.path.normpath(gitdir)) if is_real_dir(os.path.normpath(gitdir)) else None
         if kind is not None:
             return None  # a link or something stranger named .git: not followed
@@ -59,9 +64,8 @@ def find_git(start: str):
 
 def _common(gitdir: str) -> str:
     """The folder shared by every worktree (``commondir``), else ``gitdir`` itself."""
-    data = _small(os.path.join(gitdir, "commondir"))
-    text = data.decode("utf-8", "replace").strip() if data else ""
-    if text and "\n" not in text and "\x00" not in text:
+    text = _pointer(os.path.join(gitdir, "commondir"))
+    if text:
         from .safefs import is_real_dir
         common = os.path.normpath(os.path.join(gitdir, text))
         if is_real_dir(common):

@@ -1,24 +1,14 @@
-"""Every git run of the package (``run_git``), so that nothing but git's own reading happens.
+"""Every git run of the package (``run_git``): nothing but git's own reading happens.
 
-The CLI, the background process that computes stale marks and PostToolUse's look-up of lost
-files' blobs (``git cat-file``) all run git here; nothing else in the package starts git.
-Every run: ``git --no-pager -c core.quotepath=off -c core.fsmonitor=false -c
-log.showSignature=false -c color.ui=never -c protocol.allow=never``, no external diff, no
-textconv, no mailmap or notes, ``GIT_OPTIONAL_LOCKS=0`` (a read takes no lock a user's own
-git would trip on), ``GIT_TERMINAL_PROMPT=0``, every other ``GIT_*`` variable dropped (a stray
-``GIT_DIR`` points nowhere), stdin closed or fed by us, output parsed from ``-z``
-(NUL-separated, so no file name can forge a record), at most ``limit`` bytes and ``timeout``
-seconds. Renames are not followed (``--no-renames``): a renamed file is its old path deleted
-and its new path added, so a memory naming the old path is told that path is gone.
+Every run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, ``GIT_OPTIONAL_LOCKS=0`` (no
+lock a user's own git would trip on), ``GIT_TERMINAL_PROMPT=0``, every other ``GIT_*`` variable dropped,
+stdin closed or ours, output parsed from ``-z`` (no file name can forge a record), at most ``limit``
+bytes and ``timeout`` seconds. Renames are not followed: a memory naming an old path is told it is gone.
 
-No fetch, ever: in a partial clone a missing object makes git fetch it from the promisor
-remote, and a committed-to or cloned config can name what that fetch runs (``uploadpack``,
-``core.sshCommand``, an ``ext::`` URL). ``GIT_NO_LAZY_FETCH=1`` switches lazy fetching off
-(git 2.44 and later); for older git, ``GIT_ALLOW_PROTOCOL`` names no protocol, which refuses
-every transport whatever the repository's ``protocol.*`` settings say, so the fetch fails
-before it starts anything. git runs in its own process group (its own session): at the
-time-out or the byte bound the whole group is killed, so no ``git fetch``, shell or helper it
-started outlives the run (on Windows, where there are no process groups, git itself).
+No fetch, ever: in a partial clone a missing object makes git fetch it, and a committed or cloned config
+can name what that runs (``uploadpack``, ``core.sshCommand``, an ``ext::`` URL). ``GIT_NO_LAZY_FETCH=1``
+(git 2.44+) and, for older git, ``GIT_ALLOW_PROTOCOL`` naming no protocol stop it before it starts. git
+runs in its own session: at the time-out or the byte bound the whole group is killed (on Windows git itself).
 """
 from __future__ import annotations
 
@@ -53,10 +43,7 @@ def git_env() -> dict:
 
 def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, timeout: float = TIMEOUT_S):
     """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd``; None when git is missing or fails.
-
-    ``complete`` is False when the output passed ``limit`` bytes or the run passed ``timeout``
-    seconds: git is stopped and what came so far is returned.
-    """
+    ``complete`` is False when git was stopped at ``limit`` bytes or ``timeout`` seconds."""
     import shutil
     import subprocess
     git = shutil.which("git")
@@ -140,11 +127,9 @@ def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
 
 
 def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = TIMEOUT_S):
-    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds),
-    in topological order (no commit after one of its ancestors, whatever the clocks said),
-    at most ``max_commits``, limited to ``paths`` (literal pathspecs, relative to ``cwd``; the
-    paths each commit touched are relative to ``cwd`` too). None when git fails (no git, no
-    repository, no commit yet)."""
+    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), in
+    topological order, at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``, as
+    are the paths each commit touched); None when git fails."""
     spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
             f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
@@ -156,12 +141,8 @@ def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = 
 
 
 def parse_log(data: bytes, complete: bool = True) -> list:
-    """Commits from ``git log --raw -z`` output in ``log_commits``' format.
-
-    Tokens are NUL-separated: a header (starts with ``HEADER``), then per file a raw status
-    token (starts with ``:``) followed by exactly one path token, so a file name can never be
-    read as a header. A cut-short output drops its last, possibly partial, commit.
-    """
+    """Commits from ``git log --raw -z`` output: a header token, then per file a status token (``:``) and
+    exactly one path token, so no file name reads as a header; a cut-short output drops its last commit."""
     commits, expect_path = [], False
     for token in data.split(b"\x00"):
         if expect_path:

@@ -1,20 +1,20 @@
-"""Optional extras (``rapidfuzz``) for code that may run without ``site``.
+"""Optional extras (``rapidfuzz``) for code that may run without ``site`` (hooks run as ``python3 -S``).
 
-The hook runs as ``python3 -S`` so the interpreter starts fast, which also leaves
-site-packages off ``sys.path``. Code that wants an optional extra calls
-``import_optional(name)`` at the moment it needs it: the first miss under ``-S`` adds the
-site-packages folders to ``sys.path`` and tries again, and only then runs ``site.main()``
-(``.pth`` files too, as a normal start would) for one last try. Nothing is paid on the
-common path that never needs the extra.
+``import_optional(name)`` is called when the extra is needed: the first miss under ``-S`` adds the
+site-packages folders to ``sys.path`` and tries again, then runs ``site.main()`` (``.pth`` files too)
+for one last try; the common path that never needs the extra pays nothing.
 """
 from __future__ import annotations
 
 import os
 import sys
 
+_site_done = False
+
 
 def import_optional(name: str):
     """The module ``name``, or None when it is not installed."""
+    global _site_done
     import importlib
     try:
         return importlib.import_module(name)
@@ -22,8 +22,6 @@ def import_optional(name: str):
         pass
     if sys.flags.no_site and not _site_done:
         import site
-        # First the site-packages folders alone: enough for an ordinary install, and much
-        # cheaper than ``site.main()``, which also runs every ``.pth`` file of the environment.
         candidates = site.getsitepackages()
         if not sys.flags.no_user_site:
             candidates.append(site.getusersitepackages())
@@ -36,7 +34,7 @@ def import_optional(name: str):
             pass
         for d in folders:
             sys.path.remove(d)
-        _mark_site_done()
+        _site_done = True
         site.main()
         try:
             return importlib.import_module(name)
@@ -44,10 +42,3 @@ def import_optional(name: str):
             return None
     return None
 
-
-_site_done = False
-
-
-def _mark_site_done() -> None:
-    global _site_done
-    _site_done = True

@@ -1,9 +1,7 @@
 """Path text compared in one spelling: ``/`` between parts, whatever separator the platform writes.
 
-Windows writes ``\\`` and accepts ``/``; a path can reach the code with either (a hook's payload, a
-command line, a file a teammate wrote). Code that splits, joins or compares path text itself does it
-on ``slashed`` text, so ``C:\\repo\\app`` and ``C:/repo/app`` are one folder, and never takes
-``os.sep`` for ``/`` (``tests/platform_mask.py`` runs the tests with ``os.sep`` set to ``\\``).
+A path can arrive with ``\\`` or ``/`` on Windows; code that splits, joins or compares path text does
+it on ``slashed`` text and never takes ``os.sep`` for ``/`` (``tests/platform_mask.py``).
 """
 from __future__ import annotations
 

@@ -1,20 +1,12 @@
 """Can a pattern from config backtrack? ``backtrack_risk(pattern) -> reason | None``.
 
-A regular expression a teammate writes into ``memory-config.json`` (``triage.extra_cues``) runs in every
-Stop hook over conversation lines. Python's engine backtracks, so some shapes take exponential or
-high-polynomial time on a line of a few dozen words (``^(\\w+\\s?)*$`` on 30 words ending in ``!`` ran for
-minutes). This module refuses those shapes before a pattern is compiled, from ``re``'s own parse:
-
-- longer than ``MAX_PATTERN_CHARS``, or not a valid expression;
-- a backreference (``\\1``, ``(?P=name)``) or a conditional group (``(?(1)a|b)``);
-- a repeated group (``*``, ``+``, ``{2,}``...) holding another quantifier, a lookaround, or alternatives
-  that can start with the same character (``(a+)+``, ``(\\w+\\s?)*``, ``(a|ab)*``);
-- two repeats one after the other that can match the same characters, with nothing required between
-  them that the first cannot match (``\\w+\\w+x``, ``.*a.*b``), unless the second is the pattern's last item.
-
-What is left backtracks at most quadratically in the line's length, and the scorer cuts every line to
-``triage_text.MAX_LINE_CHARS`` (1,000) characters. The check is conservative: a refused pattern can
-usually be rewritten (a character class instead of alternatives, one repeat instead of two).
+A teammate's ``triage.extra_cues`` run in every Stop hook, and Python's engine backtracks
+(``^(\\w+\\s?)*$`` on 30 words ending in ``!`` ran for minutes). Refused, from ``re``'s own parse: a
+pattern over ``MAX_PATTERN_CHARS`` or invalid; a backreference or conditional group; a repeated group
+holding another quantifier, a lookaround, or alternatives that can start alike (``(a+)+``,
+``(a|ab)*``); two repeats in a row that can match the same characters with nothing required between
+them (``\\w+\\w+x``, ``.*a.*b``) unless the second ends the pattern. What is left is at most quadratic
+on a line cut to ``triage_text.MAX_LINE_CHARS`` (1,000) characters.
 """
 from __future__ import annotations
 

@@ -1,25 +1,13 @@
 """Links are never followed: the store rule and the link-safe ways to open, read and create.
 
-Everything under ``.claude/`` arrives through ``git pull`` and may have been written by
-anyone, and git happily commits symbolic links. The rule (docs/reliability.md):
-
-- A store is used only when ``<project>/.claude`` and ``<project>/.claude/memory`` are real
-  folders, not links (``store_problem``); otherwise hooks print one stderr line and do
-  nothing, and the CLI stops with ``UnsafeStore``'s message, which says how to fix it.
-- Inside the store nothing is opened through a link either: files are opened with
-  ``O_NOFOLLOW`` (and ``O_NONBLOCK``, so a FIFO never blocks; where there is no ``O_NOFOLLOW``,
-  as on Windows, ``lstat`` before and ``fstat`` after the open must agree: ``open_read``), must be regular files and
-  are read up to a size bound (``read_regular``); folders are created with ``os.mkdir``
-  and checked with ``lstat`` (``make_dir``), files are created with ``O_EXCL`` or
-  ``O_NOFOLLOW`` (``open_create``). A link found anywhere is an ``UnsafePath`` error, which
-  hooks swallow and ``doctor`` reports with its fix.
-- Whatever writes into a repository (the installs) checks every path it will touch first
-  (``refuse_links``: no link on the way or in place, else nothing is changed) and reads and writes
-  through ``read_text`` / ``fsutil.write_text_under``.
-- Where a store is (``find_memory_root``): the nearest ``.claude/memory`` at or above the
-  working folder's real path, never above the repository root, checked by the rule above.
-  Here, not with the records, so a hook that only needs the store's place (recall by file on
-  a Read) loads nothing else.
+Everything under ``.claude/`` arrives through ``git pull`` and git commits symbolic links. The rule
+(docs/reliability.md): a store is used only when ``.claude`` and ``.claude/memory`` are real folders
+(``store_problem``; else hooks print one stderr line, the CLI stops with ``UnsafeStore``'s fix). Inside
+it files are opened with ``O_NOFOLLOW`` and ``O_NONBLOCK`` (without ``O_NOFOLLOW``, as on Windows,
+``lstat`` before and ``fstat`` after must agree), must be regular files and are read up to a bound;
+folders are made with ``os.mkdir`` and checked with ``lstat``. A link is an ``UnsafePath``, which hooks
+swallow and ``doctor`` reports. Installs check every path first (``refuse_links``). ``find_memory_root``
+lives here so a hook that only needs the store's place loads nothing else.
 """
 from __future__ import annotations
 
@@ -85,11 +73,8 @@ def check_store(memory_root: str) -> str:
 
 
 def open_read(path: str) -> int:
-    """A descriptor of ``path`` opened for reading, never through a link, never blocked by a FIFO.
-
-    With ``O_NOFOLLOW`` the kernel refuses a link. Where the platform has none (Windows), ``lstat``
-    before the open must see a regular file, and ``fstat`` after it the same file (device, inode and
-    type), so a link put in its place between the two is refused too (``UnsafePath``)."""
+    """A descriptor of ``path`` opened for reading, never through a link (``UnsafePath``), never blocked by
+    a FIFO; without ``O_NOFOLLOW``, ``lstat`` before and ``fstat`` after must see one regular file."""
     if NOFOLLOW:
         try:
             return os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
@@ -133,11 +118,8 @@ def open_regular(path: str):
 
 
 def read_regular(path: str, limit: int = MAX_FILE_BYTES, offset: int = 0, whole: bool = True):
-    """``(bytes, stat)`` of a regular file from ``offset``, never through a link, at most ``limit`` bytes.
-
-    ``whole``: a file longer than ``limit`` is refused (``UnsafePath``) rather than cut short.
-    Raises ``UnsafePath`` for a link, a FIFO, a device or a folder; ``OSError`` as usual.
-    """
+    """``(bytes, stat)`` of a regular file from ``offset``, never through a link, at most ``limit`` bytes
+    (``whole``: a longer file is refused rather than cut short); ``UnsafePath`` for anything else."""
     fd, st = open_regular(path)
     try:
         if whole and st.st_size - offset > limit:
@@ -168,10 +150,8 @@ def make_dir(path: str, mode: int = 0o755) -> str:
 
 
 def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
-    """Open ``path`` for writing, creating it if missing, never through a link (dangling or not).
-
-    Without ``O_NOFOLLOW``: ``O_EXCL`` creates a new file (it refuses any existing name, a link too);
-    an existing one is checked as ``open_read`` checks it, ``lstat`` before and ``fstat`` after."""
+    """Open ``path`` for writing, creating it if missing, never through a link (dangling or not); without
+    ``O_NOFOLLOW``, ``O_EXCL`` first, then an existing file checked as ``open_read`` checks it."""
     if not NOFOLLOW:
         try:
             return os.open(path, flags | os.O_CREAT | os.O_EXCL | NONBLOCK | CLOEXEC | BINARY, mode)
@@ -205,10 +185,7 @@ def linked_part(root: str, rel: str, seen: dict | None = None) -> str | None:
 
 def refuse_links(root: str, rels=(), trees=()) -> None:
     """``UnsafePath`` naming the first link at or on the way to a path of ``rels`` (relative to ``root``), or
-    anywhere inside a folder of ``trees``; called before anything is written, so a refusal changes nothing.
-
-    For whatever writes files a teammate's commit can put a link in place of (installs: ``.gitignore``,
-    ``.claude/settings.json``, command and skill files, a runtime folder)."""
+    anywhere inside a folder of ``trees``; called before anything is written, so a refusal changes nothing."""
     seen: dict = {}
     found = [linked_part(root, rel, seen) for rel in rels]
     for tree in trees:
@@ -234,12 +211,8 @@ def read_text(path: str, limit: int = MAX_FILE_BYTES, errors: str = "strict") ->
 
 
 def find_memory_root(start: str | None = None) -> str | None:
-    """The nearest ``.claude/memory`` folder at or above ``start``, not above the repository root.
-
-    The walk starts from ``start``'s real path, so a linked folder in the working tree cannot
-    lead it elsewhere; a store reached through a link (``.claude`` or ``.claude/memory``) raises
-    ``safefs.UnsafeStore`` rather than being used (see ``safefs``).
-    """
+    """The nearest ``.claude/memory`` at or above ``start``'s real path, not above the repository root;
+    ``UnsafeStore`` for a store reached through a link."""
     start = os.path.realpath(start or os.getcwd())
     here = start
     if not os.path.isdir(here):

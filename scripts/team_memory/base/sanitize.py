@@ -1,23 +1,11 @@
 """Text hygiene for every string that reaches Claude, a terminal or the index.
 
-One policy decides what a code point is (``char_class``), by Unicode category
-rather than by a hand list:
-
-- **dropped** (invisible or unsafe): categories Cc, Cf, Co, Cs and Cn
-  (unassigned), variation selectors (U+FE00-FE0F, U+E0100-E01EF, the Mongolian
-  ones), the tag block (U+E0000-E007F), and the default-ignorable fillers that
-  Unicode files under letters or marks (U+034F, U+115F, U+1160, U+17B4, U+17B5,
-  U+2800, U+3164, U+FFA0);
-- **space**: whitespace of any kind (Zs, Zl, Zp and the whitespace controls
-  ``\\t \\n \\v \\f \\r``, U+001C-001F, U+0085);
-- **kept**: everything else.
-
-``clean_line`` makes one safe line (NFKC, the policy, whitespace collapsed,
-index markers `` -> ``/``#tags:`` neutralised); ``clean_text`` applies the policy
-to multi-line text and keeps its newlines and tabs. ``neutralize_block`` leaves
-text verbatim except what could end or forge a ``<memory-context>`` block (or
-the client's own wrapper), so commands, code, quotes and ``List<int>`` arrive as
-written. ``sanitize_title`` is the older, XML-escaped form kept for the orientation block.
+One policy decides what a code point is (``char_class``), by Unicode category: **dropped** (Cc, Cf,
+Co, Cs, Cn, variation selectors, the tag block, the default-ignorable ``_FILLERS``), **space** (Z*
+and the whitespace controls), **kept** (everything else). ``clean_line`` makes one safe line (NFKC,
+the policy, whitespace collapsed, index markers `` -> ``/``#tags:`` neutralised); ``clean_text``
+keeps newlines and tabs; ``neutralize_block`` leaves text verbatim except what could end or forge a
+``<memory-context>`` block or the client's wrapper.
 """
 from __future__ import annotations
 
@@ -26,9 +14,7 @@ TITLE_MAX = 120
 DROP, SPACE, KEEP = 0, 1, 2
 _SPACE_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85")
 _DROPPED_CATEGORIES = frozenset(("Cc", "Cf", "Co", "Cs", "Cn"))
-# Default-ignorable code points that Unicode files under letters (Lo) or marks (Mn), so the
-# category rule alone would keep them: combining grapheme joiner, Hangul fillers, Khmer
-# inherent vowels, Mongolian free variation selectors, the braille blank.
+# Default-ignorable code points filed under letters or marks, which the category rule would keep.
 _FILLERS = frozenset((0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
                       0x2800, 0x3164, 0xFFA0))
 
@@ -54,11 +40,7 @@ def char_class(cp: int) -> int:
 
 
 class _Table(dict):
-    """A ``str.translate`` table filled on demand: each code point is classified once per process.
-
-    Building the table for all of Unicode up front would cost ~0.3 s on every hook run;
-    this way a run pays only for the few distinct characters it meets.
-    """
+    """A ``str.translate`` table filled on demand (for all of Unicode up front: ~0.3 s every hook run)."""
 
     def __init__(self, space: str, keep_lines: bool):
         super().__init__()
@@ -94,12 +76,8 @@ def apply_policy(text: str) -> str:
 
 
 def clean_text(text: str) -> str:
-    """Multi-line text with the policy applied: newlines and tabs kept (``\\r\\n`` -> ``\\n``), no NFKC.
-
-    For what is shown as it was written (``show`` in a terminal, excerpts before their cut).
-    """
-    # Fast path: ASCII without controls other than tab and newline is kept whole by the table
-    # (``char_class`` keeps 0x20-0x7e); a C-speed translate tells, for large CLI output too.
+    """Multi-line text with the policy applied: newlines and tabs kept (``\\r\\n`` -> ``\\n``), no NFKC."""
+    # ASCII without controls but tab and newline is kept whole by the table (``char_class`` keeps 0x20-0x7e).
     if text.isascii() and (text.isprintable() or len(text.translate(_ASCII_CONTROLS)) == len(text)):
         return text
     return text.replace("\r\n", "\n").translate(_TEXT)
@@ -109,10 +87,8 @@ _ASCII_CONTROLS = {c: None for c in (*range(32), 127) if c not in (9, 10)}
 
 
 def folded(text: str) -> str:
-    """NFKC and the policy, repeated until stable: the form secrets and private tags are looked for in.
-
-    Newlines are kept; a second round catches what removing an invisible character lets NFKC compose.
-    """
+    """NFKC and the policy, repeated until stable (newlines kept): the form secrets and private tags are
+    looked for in."""
     for _ in range(3):
         new = normalize(clean_text(text)) if not text.isascii() else clean_text(text)
         if new == text:
@@ -132,9 +108,7 @@ def neutralize_markers(text: str) -> str:
 
 def clean_line(text: str) -> str:
     """One line of plain, safe text (no escaping, no length cut)."""
-    # Fast path: printable ASCII holds nothing the policy drops or turns into a space other than
-    # " " itself (``char_class`` keeps 0x20-0x7e), so only the marker and spacing rules could
-    # change it; the check below must stay in step with ``char_class`` for ASCII.
+    # Printable ASCII holds nothing the policy changes (keep in step with ``char_class``).
     if (text.isascii() and text.isprintable() and "  " not in text and " -> " not in text
             and "#tags:" not in text and text == text.strip()):
         return text
@@ -153,11 +127,8 @@ BLOCK_TAG_PREFIXES = ("memory", "system")
 
 
 def neutralize_block(text: str) -> str:
-    """``text`` verbatim, except that a ``<`` opening or closing one of the block's tags becomes ``&lt;``.
-
-    Apply to one-line text that has been through ``clean_line`` (NFKC has already turned
-    full-width ``＜`` into ``<``, and invisible characters between the letters are gone).
-    """
+    """``text`` verbatim, except that a ``<`` opening or closing one of the block's tags becomes ``&lt;``;
+    for text through ``clean_line`` (full-width ``＜`` already ``<``, invisible characters gone)."""
     if "<" not in text:
         return text
     out, pos = [], 0
@@ -191,10 +162,7 @@ def cut(text: str, limit: int) -> str:
 
 
 def sanitize_title(title: str, limit: int = TITLE_MAX) -> str:
-    """A title in the XML-escaped form (the orientation block): clean, cut, escaped.
-
-    The cut happens before escaping so an entity such as ``&amp;`` is never split.
-    """
+    """A title in the XML-escaped form (the orientation block): clean, cut, then escaped (no split entity)."""
     return escape_xml(clean_line(title)[:limit].strip())
 
 
@@ -229,8 +197,7 @@ def block_line(entry: dict) -> str:
 
 def safe_name(name: str) -> bool:
     """A memory file name that can be printed as it is: letters and digits of any script, ``-_.``,
-    nothing the policy drops or changes, NFKC-stable. Files named otherwise are skipped by recall
-    and reported by ``validate`` and ``doctor``."""
+    nothing the policy drops or changes, NFKC-stable."""
     plain = name.replace("-", "").replace("_", "").replace(".", "")
     if name.isascii():
         return plain.isalnum()
@@ -238,9 +205,8 @@ def safe_name(name: str) -> bool:
 
 
 def shown_path(path: str) -> str:
-    """A file name or path as printed: every character the policy would drop or turn into a space
-    (except " ") becomes ``?``, so a hostile name stays visible, stays on one line, and still
-    matches the real file as a shell pattern."""
+    """A file name or path as printed: every character the policy would drop or turn into a space (but
+    " ") becomes ``?``: visible, one line, and still a shell pattern of the real file."""
     if path.isascii() and path.isprintable():
         return path
     return "".join(c if c == " " or char_class(ord(c)) == KEEP else "?" for c in path)

@@ -1,12 +1,8 @@
-"""Per-session runtime state, kept outside the repository.
+"""Per-session runtime state, kept outside the repository (never committed).
 
-Hooks remember small facts between runs (how far a transcript was triaged,
-which memories a session was already shown). That state is machine-local and
-never committed: it lives under ``$TEAM_MEMORY_STATE_DIR``, else
-``$XDG_STATE_HOME/team-memory``, else ``~/.local/state/team-memory``, in a
-folder per store (a hash of the memory root's real path) and a JSON file per
-``(kind, session_id)``. Reads are loose (anything unreadable is ``{}``),
-writes are atomic; old files are pruned after ``MAX_AGE_DAYS``.
+Under ``$TEAM_MEMORY_STATE_DIR``, else ``$XDG_STATE_HOME/team-memory``, else ``~/.local/state/team-memory``:
+a folder per store (a hash of the memory root's real path), a JSON file per ``(kind, session_id)``.
+Reads are loose (anything unreadable is ``{}``), writes atomic; files older than ``MAX_AGE_DAYS`` pruned.
 """
 from __future__ import annotations
 
@@ -20,10 +16,8 @@ from .digest import sha256 as _sha256  # the C SHA-256 alone, not OpenSSL throug
 
 MAX_AGE_DAYS = 14
 MAX_STATE_BYTES = 64 * 1024 * 1024  # a snapshot of 100,000 memories is about 6 MB
-# Kinds a later hook takes back and deletes (PreToolUse's snapshot, read by PostToolUse). Claude
-# Code may refuse a call after PreToolUse allowed it, and then no PostToolUse comes: each save of
-# such a kind removes a few of its files older than the longest wait for a call (a 10-minute Bash
-# time-out, a user slow to approve), so left-overs never pile up.
+# Kinds a later hook takes back and deletes (PreToolUse's snapshot); a refused call leaves one behind, so
+# each save removes a few older than the longest wait for a call (a 10-minute Bash time-out, a slow approval).
 TAKEN_BACK = {"tool-snapshot": 3600}
 SWEEP_LIMIT = 20
 
@@ -44,8 +38,7 @@ _dirs: dict = {}
 
 
 def state_dir(memory_root: str) -> str:
-    """The state folder of one store (created on demand by ``save_state``). Kept per process: a
-    hook asks for it several times (a ``realpath`` and a SHA-256 each)."""
+    """The state folder of one store (created by ``save_state``); kept per process (a ``realpath`` and a SHA-256)."""
     key = (state_home(), memory_root)
     if key not in _dirs:
         _dirs[key] = os.path.join(key[0], _key(os.path.realpath(memory_root)))
@@ -78,11 +71,8 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
 
 
 def claim(memory_root: str, kind: str, session_id: str, item: str) -> bool:
-    """Mark ``item`` done for ``(kind, session_id)``: True when this call made the mark, False when it was there.
-
-    An empty file created with ``O_EXCL``, so of two hooks running at once exactly one gets True
-    (a read-modify-write of a state file would let both through). Pruned with the rest.
-    """
+    """Mark ``item`` done for ``(kind, session_id)``: True when this call made the mark. An empty file made
+    with ``O_EXCL``, so of two hooks running at once exactly one gets True."""
     from .safefs import open_create
     os.makedirs(state_dir(memory_root), exist_ok=True)
     try:

@@ -1,14 +1,12 @@
-"""What the CLI writes to a terminal: the invisible/control-character policy on every line.
+"""What the CLI writes to a terminal: ``sanitize.clean_text`` on everything (text from files anyone wrote).
 
-Titles, ids, tags, paths and messages come from files anyone could have written, so
-``SafeStream`` applies ``sanitize.clean_text`` to everything written through it (an
-ANSI escape in a title arrives as harmless text; newlines and tabs stay). The CLI's own
-colours pass: ``colored`` wraps the code in a marker made fresh for each process, which
-no file can know, and the stream turns only that back into an escape sequence.
+The CLI's own colours pass: ``colored`` wraps the code in a marker made fresh for each process, which
+no file can know, and ``SafeStream`` turns only that back into an escape sequence.
 """
 from __future__ import annotations
 
 import os
+import sys
 
 from .sanitize import clean_text
 
@@ -43,12 +41,10 @@ class safe_output:
     """``with safe_output():`` routes ``sys.stdout`` and ``sys.stderr`` through ``SafeStream``."""
 
     def __enter__(self):
-        import sys
         self.saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
         return self
 
     def __exit__(self, *exc):
-        import sys
         sys.stdout, sys.stderr = self.saved
         return False

@@ -1,24 +1,12 @@
 """The Stop hook: notice what is worth saving and ask Claude, once, to save it.
 
-``on_stop(payload)`` reads only the part of the transcript added since the
-last triage of this session (the offset is runtime state, see ``state.py``),
-scores it (``triage.py``) and, when categories fire, returns
-``{"decision": "block", "reason": ...}``: the categories, one or two evidence
-lines each, and the exact commands to save. Rules that keep it from nagging:
-
-- never block while ``stop_hook_active`` is true (Claude is already answering
-  a reminder); what it writes then is the saving itself, so the offset moves
-  past it unscored;
-- each stretch is triaged once: the offset is saved *before* the reminder is
-  returned, and if it cannot be saved there is no reminder;
-- a missing or unreadable transcript falls back to ``last_assistant_message``
-  (remembered by hash, so the same message never asks twice).
-
-The reason stays under ``MAX_REASON_CHARS``; session summaries get a stable
-id per session (``session-<date>-<short session id>``). The files the stretch
-edited (Edit, Write, MultiEdit, NotebookEdit calls, counted across quiet
-stretches until a reminder, repository-relative, never under ``.claude/``) are
-named in it, most-edited first, and fill the proposed record's ``related_files``.
+``on_stop(payload)`` scores (``triage.py``) only the transcript added since this session's last triage
+and returns ``{"decision": "block", "reason": ...}`` when categories fire. It never blocks while
+``stop_hook_active`` is true (what Claude writes then is the saving: the offset moves past it
+unscored); the offset is saved *before* the reminder is returned, and without it there is no
+reminder; with no readable transcript it judges ``last_assistant_message`` (remembered by hash).
+The files the stretches edited (counted until a reminder, repository-relative, never under
+``.claude/``) fill the proposed record's ``related_files``.
 """
 from __future__ import annotations
 
@@ -26,7 +14,7 @@ import os
 
 from ..base.config import int_setting, load_config
 from ..base.digest import sha256_hex
-from ..records.hookio import first_store, project_dir_of  # noqa: F401 (first_store kept here for callers)
+from ..records.hookio import first_store, project_dir_of
 from ..base.state import load_state, save_state
 from ..records.store import find_memory_root, project_root_of
 from .transcript import MAX_READ_BYTES, Turn, read_transcript
@@ -53,11 +41,6 @@ CONTENT_FIELDS = {
 }
 
 
-def _session_id(payload: dict) -> str:
-    value = payload.get("session_id")
-    return value if isinstance(value, str) and value else "no-session"
-
-
 def summary_id(session_id: str, when=None) -> str:
     """A stable memory id for this session's summary: ``session-<YYYY-MM-DD>-<8 chars>``
     (``when``: a ``datetime``, default now, UTC)."""
@@ -72,10 +55,6 @@ def summary_id(session_id: str, when=None) -> str:
     return f"session-{day}-{short}"
 
 
-def _digest(text: str) -> str:
-    return sha256_hex(text.encode("utf-8", "replace"))[:16]
-
-
 def _add_activity(total: dict, new: dict) -> dict:
     return {"tool_uses": int(total.get("tool_uses", 0) or 0) + new["tool_uses"],
             "tools": sorted(set(total.get("tools", []) if isinstance(total.get("tools"), list) else []) | set(new["tools"])),
@@ -83,12 +62,8 @@ def _add_activity(total: dict, new: dict) -> dict:
 
 
 def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -> dict:
-    """``{repository-relative path: times edited}`` for the editing tool calls of ``turns``, added to ``counts``.
-
-    A call whose result was an error (refused, or the edit did not apply) is left out, and so are paths outside
-    ``root`` or under ``.claude/`` (lexically: nothing is resolved or read); at most ``MAX_TRACKED`` paths are
-    kept, the most edited.
-    """
+    """``{repository-relative path: times edited}`` for the successful editing calls of ``turns``, added to
+    ``counts``; paths outside ``root`` or under ``.claude/`` (lexically) left out, at most ``MAX_TRACKED`` kept."""
     out = dict(counts) if isinstance(counts, dict) else {}
     failed = {call for turn in turns if turn.role == "tool_result" for call, _ in turn.files}
     repo_relative = None
@@ -156,15 +131,9 @@ def build_reason(findings: list, project_root: str, session_summary_id: str, fil
 
 
 def _reason_text(findings: list, project_root: str, session_summary_id: str, files: list) -> str:
-    """The reminder, uncut.
-
-    The commands are the one form the plugin approves without asking (``autoallow.py``): the CLI as
-    ``python3 "<path>"``, one line each, the record as single-quoted JSON (no heredoc: Claude Code
-    refuses ``{"`` in one).
-    """
-    # Imported here, not at the top: only a reminder needs them, and the Stop hook runs after every
-    # turn (start-up speed; ``json`` alone pulls in ``re``).
-    import json
+    """The reminder, uncut. The commands are the one form ``autoallow.py`` approves without asking: one
+    line each, the record as single-quoted JSON (no heredoc: Claude Code refuses ``{"`` in one)."""
+    import json  # only a reminder needs it (``json`` pulls in ``re``)
 
     from ..base.cliname import cli_command, quote
     cli = cli_command(project_root)
@@ -225,7 +194,7 @@ def _read(payload: dict, state: dict, config: dict):
             return _with_last_message(stretch.turns, message), stretch.end, None
     if not isinstance(message, str) or not message.strip():
         return None
-    digest = _digest(message)
+    digest = sha256_hex(message.encode("utf-8", "replace"))[:16]
     if state.get("last_message") == digest:
         return None
     return [Turn("assistant", message)], None, digest
@@ -239,7 +208,8 @@ def on_stop(payload: dict) -> dict | None:
     config = load_config(memory_root)
     if not triage_enabled(config):
         return None
-    session = _session_id(payload)
+    session = payload.get("session_id")
+    session = session if isinstance(session, str) and session else "no-session"
     state = load_state(memory_root, STATE_KIND, session)
     path = payload.get("transcript_path")
     if payload.get("stop_hook_active") is True:

@@ -1,13 +1,9 @@
 """The SessionStart hook: a short orientation to the team's memory.
 
-On ``startup``, ``resume``, ``clear`` and ``compact`` (or no ``source`` at all)
-``on_session_start`` brings the machine cache up to date (as the prompt hook does), then prints, inside a
-``<memory-context kind="orientation">`` block, how many active memories each
-category holds, the titles of the most recent active decisions and
-constraints (sanitized: recalled text is data), and one line on how to search
-and save. It prints nothing when the store is empty or retrieval is disabled,
-and never more than ``MAX_CHARS``. The counts and each memory's time come from the store's index
-(``summary``: no memory file is opened).
+Inside a ``<memory-context kind="orientation">`` block: the active memories per category, the newest
+decisions' and constraints' titles (sanitized), one line on how to search and save; nothing for an
+empty or disabled store, never more than ``MAX_CHARS``. All from the store's index, made current
+first (no memory file is opened).
 """
 from __future__ import annotations
 
@@ -27,15 +23,8 @@ TITLE_CHARS = 100
 SHOWN = (("decision", "Recent decisions"), ("constraint", "Recent constraints"))
 
 
-def _newest(dated: list) -> list:
-    """The titles of the ``RECENT`` newest of ``(time, title)`` pairs, newest first (ties: index order)."""
-    dated.sort(key=lambda d: -d[0])
-    return [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
-
-
 def summary(memory_root: str, config: dict):
-    """``(total, counts per category, newest titles per shown category)`` from the store's index, made
-    current first (``refresh.current_index``); no memory file is opened (each memory's time is in it)."""
+    """``(total, counts per category, newest titles per shown category)``, or None."""
     from ..derived.cache import CacheInvalid
     from ..derived.refresh import current_index
     for trust in (True, False):
@@ -46,7 +35,8 @@ def summary(memory_root: str, config: dict):
             for category, _ in SHOWN:
                 ids = list(index.ids_of(display_name(category)))[:MAX_RECORDS_READ]
                 dated = [(index.item(i)[4], index.item(i)[1]) for i in ids]
-                recent[category] = _newest(dated)
+                dated.sort(key=lambda d: -d[0])  # newest first; ties in index order
+                recent[category] = [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
             return sum(counts.values()), {c: n for c, n in counts.items() if n}, recent
         except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
             continue

@@ -1,22 +1,11 @@
-"""A tolerant reader of Claude Code's transcript (JSONL, one JSON object per line), and of Codex's
-(its rollout file: ``from_rollout`` turns each line into Claude Code's shape).
+"""A tolerant reader of Claude Code's transcript (JSONL), and of Codex's rollout file (``from_rollout``).
 
-``read_transcript(path, offset)`` reads only what was appended after ``offset``
-(a byte position at a line start, as returned by the previous call), at most
-``max_bytes`` of it (the newest part when there is more), and returns the
-``Turn`` objects found there and the offset to resume from. What it keeps:
-
-- ``user`` and ``assistant`` lines: their text blocks (a ``user`` turn) or
-  text and ``tool_use`` blocks (an ``assistant`` turn, with the tool names, and
-  ``files``: ``(tool_use id, path)`` of each editing tool call, ``EDIT_TOOLS``,
-  the path as written, unchecked);
-- ``tool_result`` blocks (inside ``user`` lines) as ``tool_result`` turns (a
-  failed one's ``files`` holds ``(tool_use id, None)``: that edit did not happen).
-
-Everything else is skipped without complaint: unknown line types, meta and
-side-chain messages, thinking and image blocks, lines that are not JSON, and
-a last line still being written (it is read next time). A file that shrank
-(replaced or truncated) is read again from the start.
+``read_transcript(path, offset)`` reads only what was appended after ``offset`` (at most ``max_bytes``,
+the newest part) and returns the ``Turn`` objects found there and the offset to resume from: user and
+assistant text, tool names, ``files`` (``(tool_use id, path as written)`` of each ``EDIT_TOOLS`` call),
+and ``tool_result`` turns (a failed one's ``files`` holds ``(tool_use id, None)``). Everything else is
+skipped without complaint, a last line still being written is read next time, and a file that shrank
+is read again from the start.
 """
 from __future__ import annotations
 
@@ -44,12 +33,12 @@ class Turn:
 
 
 class Stretch:
-    """What one read found: the turns, where reading began and ended, and whether bytes were skipped."""
+    """What one read found: the turns, where reading ended, and whether bytes were skipped."""
 
-    __slots__ = ("turns", "start", "end", "skipped")
+    __slots__ = ("turns", "end", "skipped")
 
-    def __init__(self, turns: list, start: int, end: int, skipped: bool):
-        self.turns, self.start, self.end, self.skipped = turns, start, end, skipped
+    def __init__(self, turns: list, end: int, skipped: bool):
+        self.turns, self.end, self.skipped = turns, end, skipped
 
 
 def _block_text(content) -> str:
@@ -66,9 +55,8 @@ def _block_text(content) -> str:
     return "\n".join(parts)
 
 
-# Codex's rollout JSONL (``transcript_path`` of Codex CLI 0.171.0): the conversation is in the
-# ``response_item`` lines, Responses API items. ``from_rollout`` makes each one the line Claude Code
-# would have written: its shell (``exec_command``) as ``Bash``, each file of an ``apply_patch`` as an ``Edit``.
+# Codex CLI 0.171.0's rollout: the conversation is in ``response_item`` lines (Responses API items); its
+# shell (``exec_command``) reads as ``Bash``, each file of an ``apply_patch`` as an ``Edit``.
 CODEX_SHELL = "exec_command"
 CODEX_CONTEXT = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")  # Codex's own user items
 
@@ -164,10 +152,8 @@ def parse_lines(data: bytes) -> list:
 
 
 def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES) -> Stretch:
-    """The turns appended to ``path`` since ``offset``; raises ``OSError`` if the file cannot be read.
-
-    Only a regular file is read (a FIFO or device raises ``safefs.UnsafePath`` at once, never blocks).
-    """
+    """The turns appended to ``path`` since ``offset``; ``OSError`` (``UnsafePath`` for anything but a
+    regular file, never blocking) when it cannot be read."""
     from ..base.safefs import open_regular
     fd, st = open_regular(path)
     with os.fdopen(fd, "rb") as f:
@@ -181,7 +167,7 @@ def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES)
     if skipped:  # we landed mid-line: drop the partial first line
         cut = data.find(b"\n")
         if cut < 0:
-            return Stretch([], start, offset, True)
+            return Stretch([], offset, True)
         start, data = start + cut + 1, data[cut + 1:]
     last_nl = data.rfind(b"\n")
     complete, rest = (data[: last_nl + 1], data[last_nl + 1:]) if last_nl >= 0 else (b"", data)
@@ -192,4 +178,4 @@ def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES)
             complete, end = data, start + len(data)
         except (ValueError, RecursionError):
             pass
-    return Stretch(parse_lines(complete), start, end, skipped)
+    return Stretch(parse_lines(complete), end, skipped)

@@ -1,43 +1,18 @@
 """Triage: does this stretch of conversation hold something worth saving, and what?
 
-Text first loses what must never be scored or re-saved: fenced code,
-``<private>`` sections, ``<memory-context>`` blocks we injected, and the
-harness's own ``<system-reminder>``-style blocks (``clean_text``). It is then
-cut into lines; each line remembers its message and paragraph (``triage_text.py``).
+Each cue category is scored as the prior plugin did (seed report 9.1): each distinct *primary* cue
+phrase in a line is a hit, boosted when a *booster* matches in the 4-line window around it (two
+lines before, one after) or in its paragraph; score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2))
+/ 1.9. Optional kinds (``decision`` ships them): *dampers* (a question, "maybe") void their sentence;
+*proposals* boost a reply to them, and a user's reply with a hit to an assistant proposal counts the
+proposal as one more hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives*
+("instead of") add a hit to a sentence that already holds one.
 
-Each memory category is scored as the prior plugin did (seed report 9.1):
-
-- each distinct *primary* cue phrase in a line is a primary hit;
-- it is a boosted hit instead when a *booster* cue matches in the 4-line window
-  around it (the two lines before, the line itself and the one after) or, an
-  extension, anywhere in the same paragraph;
-- score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9, so 0..1.
-
-Four optional cue lists refine this (``decision`` ships them):
-
-- *dampers*: a sentence matching one (a question, "maybe", "not sure if",
-  "someday", "not decided yet") contributes no hits: talk about a choice is
-  not a choice;
-- *proposals*: a message that offers options or a recommendation, or asks for
-  one. A hit in a message that replies to such an exchange is boosted (the
-  comparison is often several lines away), and when the user replies to an
-  assistant proposal with a hit, the accepted proposal counts as one more hit;
-- *confirmations* ("ok, do that", "그렇게 해 주세요", "それでお願いします"): count
-  as hits only in a user reply to a proposal;
-- *alternatives* ("instead of", "대신", "ではなく"): one more hit in a sentence
-  that already holds a primary hit (a choice that names what it rejects);
-  alone they are only boosters.
-
-A category fires when its score reaches ``triage.thresholds[category]``.
-Cues are regular expressions (case-insensitive) in ``triage.cues``; a team
-adds its own in ``triage.extra_cues`` without repeating the defaults. A team's
-cue that could backtrack (``base.patternrisk``) is left out with one line on
-stderr; every cue runs on one line of at most 1,000 characters, and scoring
-stops looking after ``SCORING_SECONDS``. Only the
-cues that can match are compiled (``triage_text.cue_keys``: each cue's literal keywords, one
-of which any match contains), so most turns are scored without ``re``. The
-``session_summary`` score measures activity instead: tool uses, distinct
-tools and exchanges, each against a target in ``triage.activity``.
+A category fires at ``triage.thresholds[category]``. Cues are case-insensitive regular expressions
+(``triage.cues`` plus a team's ``triage.extra_cues``; one that could backtrack, ``base.patternrisk``,
+is left out with a warning); each runs on one line of at most 1,000 characters, scoring stops after
+``SCORING_SECONDS``, and only cues whose literal keywords occur are compiled (``triage_text.cue_keys``),
+so most turns are scored without ``re``. ``session_summary`` scores activity (``triage.activity``).
 """
 from __future__ import annotations
 
@@ -84,10 +59,8 @@ def sentence_with(line: str, regexes) -> str:
 
 
 class CueList:
-    """The cues of one kind that can match the text at hand, compiled on first use (most are never
-    used: dampers and boosters matter only around a hit). Its truth is whether the kind has any valid
-    cue at all (``configured``): the scoring rules that depend on a kind being configured (dampers,
-    proposals) apply whether or not one of its cues occurs in this text."""
+    """The cues of one kind that can match the text at hand, compiled on first use. Its truth is whether
+    the kind has any valid cue at all (the rules that depend on a kind apply even when none occurs here)."""
 
     def __init__(self):
         self.configured, self._compiled, self._pending = False, [], []
@@ -145,40 +118,34 @@ def compile_cues(config: dict, text: str | None = None) -> dict:
     from ``triage.cues`` plus ``triage.extra_cues``; with ``text`` (the conversation's scoring lines,
     lower-cased), only the cues whose keywords occur in it are compiled and listed."""
     triage = section(config, "triage")
-    groups = []
-    for key in ("cues", "extra_cues"):
-        group = triage.get(key, {})
-        groups.append((key, group if isinstance(group, dict) else {}))
-    refused = _refused_extra_cues(groups[1][1])
-    keys = None
-    if text is not None:
-        keys = cue_keys([p for _, group in groups for cues in group.values() if isinstance(cues, dict)
-                         for kind in CUE_KINDS if isinstance(cues.get(kind), list) for p in cues[kind]])
-    out = {}
-    for category in CUE_CATEGORIES:
-        kinds = {kind: CueList() for kind in CUE_KINDS}
-        for key, group in groups:
-            cues = group.get(category, {})
-            for kind in CUE_KINDS if isinstance(cues, dict) else ():
-                patterns = cues.get(kind)
-                for pattern in patterns if isinstance(patterns, list) else []:
-                    if isinstance(pattern, str) and pattern and not (key == "extra_cues" and pattern in refused):
-                        kinds[kind].add(pattern, f"triage.{key}.{category}.{kind}",
-                                        keys.get(pattern) if keys is not None else None, text)
-        out[category] = tuple(kinds[kind] for kind in CUE_KINDS)
+    refused = _refused_extra_cues(triage.get("extra_cues", {}))
+    found = [(key, category, kind, pattern) for key in ("cues", "extra_cues")
+             for category, kind, pattern in _cue_entries(triage.get(key, {}))
+             if not (key == "extra_cues" and pattern in refused)]
+    found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
+    keys = cue_keys([entry[3] for entry in found]) if text is not None else None
+    lists = {category: {kind: CueList() for kind in CUE_KINDS} for category in CUE_CATEGORIES}
+    for key, category, kind, pattern in found:
+        lists[category][kind].add(pattern, f"triage.{key}.{category}.{kind}",
+                                  keys.get(pattern) if keys is not None else None, text)
+    return {category: tuple(kinds[kind] for kind in CUE_KINDS) for category, kinds in lists.items()}
+
+
+def _cue_entries(group) -> list:
+    """``[(category, kind, pattern)]`` of a ``triage.cues``-shaped ``group``, as the scorer reads them."""
+    out = []
+    for category, cues in group.items() if isinstance(group, dict) else ():
+        for kind in CUE_KINDS if category in CUE_CATEGORIES and isinstance(cues, dict) else ():
+            patterns = cues.get(kind)
+            for pattern in patterns if isinstance(patterns, list) else ():
+                if isinstance(pattern, str) and pattern:
+                    out.append((category, kind, pattern))
     return out
 
 
 def extra_cue_patterns(extra: dict) -> list:
     """``[(where, pattern)]``: every cue a team added (``triage.extra_cues``), as the scorer reads them."""
-    out = []
-    for category, cues in extra.items() if isinstance(extra, dict) else ():
-        for kind in CUE_KINDS if category in CUE_CATEGORIES and isinstance(cues, dict) else ():
-            patterns = cues.get(kind)
-            for pattern in patterns if isinstance(patterns, list) else ():
-                if isinstance(pattern, str) and pattern:
-                    out.append((f"triage.extra_cues.{category}.{kind}", pattern))
-    return out
+    return [(f"triage.extra_cues.{category}.{kind}", pattern) for category, kind, pattern in _cue_entries(extra)]
 
 
 # The team's cues each run on every scoring line: their number bounds the work (cues x text) with the deadline.
@@ -212,9 +179,7 @@ def _refused_extra_cues(extra: dict) -> set:
     return set(risks) | {p for _, p in surplus}
 
 
-# Scoring stops looking once this many seconds have gone by (``score_categories``, checked before each
-# pattern): every cue runs on one line of at most 1,000 characters at a time and cannot backtrack badly
-# (``base.patternrisk``), yet a 2 MB stretch of conversation times many cues could still outlast the hook.
+# Checked before each pattern: a 2 MB stretch times many cues could still outlast the hook.
 SCORING_SECONDS = 3.0
 _deadline = [None]
 
@@ -254,12 +219,11 @@ def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
 
 
 class _Exchange:
-    """Per message: does it hold a booster or a proposal (looked for on first need), and which message
-    does it reply to."""
+    """Per message: does it hold a booster or a proposal (looked for on first need), and what does it reply to."""
 
     def __init__(self, lines: list, boosters, proposals):
         self.lines, self.boosters, self.proposals = lines, boosters, proposals
-        self._booster = self._proposal = self._booster_paras = None
+        self._found = None
         self.role, self.replies_to, self.asked = {}, {}, {}
         for line in lines:
             msg = getattr(line, "msg", None)
@@ -269,62 +233,44 @@ class _Exchange:
             if msg - 1 in self.role:
                 self.replies_to[msg], self.asked[msg] = msg - 1, (msg - 2 if msg - 2 in self.role else None)
 
-    def _scan(self) -> None:
-        self._booster, self._proposal, self._booster_paras = set(), set(), set()
-        for line in self.lines:
-            msg = getattr(line, "msg", None)
-            if msg is None:
-                continue
-            if _matches(self.boosters, line):
-                self._booster.add(msg)
-                self._booster_paras.add((msg, line.para))
-            if self.proposals and _matches(self.proposals, line):
-                self._proposal.add(msg)
-
-    @property
-    def booster(self) -> set:
-        if self._booster is None:
-            self._scan()
-        return self._booster
-
-    @property
-    def proposal(self) -> set:
-        if self._proposal is None:
-            self._scan()
-        return self._proposal
-
-    @property
-    def booster_paras(self) -> set:
-        if self._booster_paras is None:
-            self._scan()
-        return self._booster_paras
+    def _scan(self) -> tuple:
+        """``(messages with a booster, messages with a proposal, (message, paragraph)s with a booster)``."""
+        if self._found is None:
+            booster, proposal, booster_paras = set(), set(), set()
+            for line in self.lines:
+                msg = getattr(line, "msg", None)
+                if msg is None:
+                    continue
+                if _matches(self.boosters, line):
+                    booster.add(msg)
+                    booster_paras.add((msg, line.para))
+                if self.proposals and _matches(self.proposals, line):
+                    proposal.add(msg)
+            self._found = booster, proposal, booster_paras
+        return self._found
 
     def paragraph_boosted(self, line) -> bool:
-        return getattr(line, "msg", None) is not None and (line.msg, line.para) in self.booster_paras
+        return getattr(line, "msg", None) is not None and (line.msg, line.para) in self._scan()[2]
 
     def reply_boosted(self, msg) -> bool:
         """A booster or a proposal in the exchange this message replies to."""
+        booster, proposal, _ = self._scan()
         context = (self.replies_to.get(msg), self.asked.get(msg))
-        return any(m is not None and (m in self.booster or m in self.proposal) for m in context)
+        return any(m is not None and (m in booster or m in proposal) for m in context)
 
     def answers_proposal(self, msg) -> int | None:
         """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
         prev = self.replies_to.get(msg)
         if prev is None or self.role.get(msg) != "user" or self.role.get(prev) != "assistant":
             return None
-        return prev if prev in self.proposal or self.asked.get(msg) in self.proposal else None
+        proposal = self._scan()[1]
+        return prev if prev in proposal or self.asked.get(msg) in proposal else None
 
 
 def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
                 alternatives=()):
-    """``(score 0..1, evidence lines best first)`` of one category over ``lines``.
-
-    Each distinct primary cue phrase is a hit; a hit is boosted when a booster
-    matches in its line's 4-line window or its paragraph. ``Line`` objects
-    (``conversation_lines``) also carry the message rules: dampers, replies to
-    proposals, confirmations (see the module docstring); plain strings get the
-    window rule only.
-    """
+    """``(score 0..1, evidence lines best first)`` of one category over ``lines`` (the module's rules);
+    plain strings, unlike ``Line`` objects, get the window rule only."""
     n_primary = n_boosted = 0
     boosted_lines, primary_lines, accepted_lines = [], [], []
     booster_hit = None
@@ -409,11 +355,8 @@ def score_categories(turns: list, config: dict, cues: dict | None = None) -> dic
 
 
 def triage(turns: list, config: dict, act: dict | None = None) -> list:
-    """The categories that fire for ``turns``, in a fixed order, as ``Finding`` objects.
-
-    ``act`` is the activity to judge a session summary on (default: that of ``turns``),
-    so a caller can add up activity over several stretches.
-    """
+    """The categories that fire for ``turns``, in a fixed order, as ``Finding`` objects; ``act``: the
+    activity a session summary is judged on (default: that of ``turns``)."""
     findings = []
     for cat, (score, lines) in score_categories(turns, config).items():
         if category_enabled(config, cat) and score >= threshold(config, cat):
@@ -424,5 +367,5 @@ def triage(turns: list, config: dict, act: dict | None = None) -> list:
         if score >= threshold(config, "session_summary"):
             line = f"{act.get('tool_uses', 0)} tool uses ({', '.join(act.get('tools', [])[:6])}), " \
                    f"{act.get('exchanges', 0)} exchanges"
-            findings.append(Finding("session_summary", score, [cut(clean_line(line), EVIDENCE_CHARS)]))
+            findings.append(Finding("session_summary", score, [evidence(line)]))
     return findings

@@ -1,12 +1,11 @@
 """Triage text: what the scorer reads, and how it is cut up.
 
-``clean_text`` removes what must never be scored or re-saved (fenced and inline
-code, ``<private>`` sections, recalled ``<memory-context>`` blocks, harness
-blocks) with plain string code, ``re`` only when the text holds such a block.
-``cue_keys`` finds each cue's literal keywords, so that only the cues that can
-match a text are compiled. ``conversation_lines`` turns the user and assistant turns into
-``Line`` objects: one per text line, each knowing its message (consecutive
-turns of one speaker form one message), its speaker and its paragraph.
+``clean_text`` removes what must never be scored or re-saved (code, ``<private>`` sections, recalled
+``<memory-context>`` blocks, harness blocks); ``cue_keys`` finds each cue's literal keywords, so only
+the cues that can match a text are compiled; ``conversation_lines`` turns the user and assistant turns
+into ``Line`` objects. ``re`` is imported only for text that needs it: it alone costs the Stop hook,
+run after every turn, several milliseconds; the plain string code here does the same as the patterns
+its docstrings quote.
 """
 from __future__ import annotations
 
@@ -20,15 +19,12 @@ _patterns = None
 
 
 def _regexes():
-    """The cleaning and sentence patterns, compiled on first use: ``re`` is imported only for text that
-    needs it (start-up speed: the Stop hook runs after every turn, and ``re`` alone costs it several
-    milliseconds). Ordinary text goes through the plain string code below, which does the same."""
+    """The cleaning and sentence patterns, compiled on first use."""
     global _patterns
     if _patterns is None:
         _patterns = {
-            # Linear: the fence's line is known to end (the lookahead, once) before its backticks are counted,
-            # and a tag's opening cannot fail once found (``(?:>|\Z)``: an unclosed one hides the rest); a
-            # failing opening was tried again from every backtick or tag that followed (quadratic).
+            # Linear: the fence's line is known to end before its backticks are counted, and a tag's opening
+            # cannot fail once found (``(?:>|\Z)``: an unclosed one hides the rest).
             "fence": compiled(r"(?ms)^(?=[^\n]*\n)[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"),
             "private": compiled(r"(?is)<private\b[^>]*(?:>|\Z).*?(?:</private\s*>|\Z)"),
             "recalled": compiled(r"(?is)<memory-context\b[^>]*(?:>|\Z).*?(?:</memory-context\s*>|\Z)"),
@@ -41,8 +37,7 @@ def _regexes():
 
 
 def _without_inline_code(text: str) -> str:
-    """``text`` with each `inline code` span (backticks, no line break inside) replaced by a space:
-    ``re.sub(r"`[^`\\n]*`", " ", text)`` without ``re``."""
+    """``re.sub(r"`[^`\\n]*`", " ", text)``."""
     if "`" not in text:
         return text
     out, i = [], 0
@@ -89,8 +84,7 @@ class Line(str):
 
 
 def _without_list_mark(line: str) -> str:
-    """``line`` without a leading list marker (``-``, ``*``, ``+``, ``>``, ``1.``, ``2)``) and the spaces
-    around it: ``re.sub(r"^\\s*(?:[-*+>]|\\d+[.)])\\s+", "", line)`` without ``re``."""
+    """``re.sub(r"^\\s*(?:[-*+>]|\\d+[.)])\\s+", "", line)``."""
     n, i = len(line), 0
     while i < n and line[i].isspace():
         i += 1
@@ -110,8 +104,7 @@ def _without_list_mark(line: str) -> str:
 
 
 def paragraphs(text: str) -> list:
-    """``text`` cut at blank lines (only spaces or tabs between two line breaks):
-    ``re.split(r"\\n[ \\t]*\\n", text)`` without ``re``."""
+    """``re.split(r"\\n[ \\t]*\\n", text)``: ``text`` cut at blank lines."""
     parts, start, i = [], 0, 0
     while True:
         j = text.find("\n", i)
@@ -140,8 +133,7 @@ def split_lines(text: str) -> list:
 
 
 def message_lines(text: str, msg: int, role: str, turn: int = 0) -> list:
-    """``split_lines`` of one turn's text as ``Line`` objects; paragraphs (blank-line separated) are
-    numbered ``(turn, n)``."""
+    """``split_lines`` of one turn's text as ``Line`` objects, paragraphs numbered ``(turn, n)``."""
     return [Line(line, msg, role, (turn, para))
             for para, block in enumerate(paragraphs(text)) for line in split_lines(block)]
 
@@ -194,15 +186,14 @@ def may_match(keys: tuple, lowered: str) -> bool:
 
 
 def cue_keys(patterns: list) -> dict:
-    """pattern -> its keywords (lower-cased strings, one of which every match contains), for each of
-    ``patterns`` that compiles and has some; the others are left out (checked against every text).
-
-    Worked out with ``re``'s own parser once and kept in the user's cache folder beside the compiled
-    code (``bytecache``), so a hook run reads them instead of importing ``re``.
-    """
+    """pattern -> its keywords (lower-cased, one of which every match contains), for those of ``patterns``
+    that have some. Worked out with ``re``'s parser once and kept in the user's cache folder (``bytecache``)."""
     patterns = [p for p in patterns if isinstance(p, str) and p]
     if not _key_cache:
-        _key_cache.update(_read_keys())
+        data = _read_marshal(KEYS_FILE)
+        if isinstance(data, dict) and all(isinstance(k, str) and (v is None or (
+                isinstance(v, tuple) and all(isinstance(x, str) and x for x in v))) for k, v in data.items()):
+            _key_cache.update(data)
     missing = [p for p in dict.fromkeys(patterns) if p not in _key_cache]
     if missing and not _cache_writable():  # keywords no later run could read: compile every cue, as before
         return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
@@ -214,9 +205,8 @@ def cue_keys(patterns: list) -> dict:
 
 
 def cue_risks(patterns: list) -> dict:
-    """pattern -> why it is refused (``base.patternrisk``: it could backtrack, it is too long), for the
-    refused ones among ``patterns`` (cues a team wrote in its config). Verdicts are kept in the user's
-    cache folder beside the cue keywords, so a Stop run imports ``re`` only for a cue it has not seen."""
+    """pattern -> why ``base.patternrisk`` refuses it, for the refused ones among ``patterns``; verdicts
+    are kept in the cache folder beside the cue keywords."""
     from ..base.patternrisk import backtrack_risk
     patterns = [p for p in dict.fromkeys(patterns) if isinstance(p, str)]
     if not _risk_cache:
@@ -264,14 +254,6 @@ def _write_marshal(name: str, value) -> None:
             write_private(_cache_path(name), marshal.dumps(value))
         except ValueError:
             pass
-
-
-def _read_keys() -> dict:
-    data = _read_marshal(KEYS_FILE)
-    ok = isinstance(data, dict) and all(
-        isinstance(k, str) and (v is None or (isinstance(v, tuple) and all(isinstance(x, str) and x for x in v)))
-        for k, v in data.items())
-    return data if ok else {}
 
 
 def _keys_of(pattern: str):

@@ -207,15 +207,14 @@ def recompute_in_background(memory_root: str) -> bool:
 
 
 def hand_over(memory_root: str, module: str, function: str) -> bool:
-    """Start ``module.function(memory_root)`` in a detached process (``base.detach``); False when it cannot be.
+    """Start ``module.function(memory_root)`` in a detached process (``base.startgate``); False when it cannot be.
 
     At most one is started for ``function`` within ``startgate.LIFETIME_S`` seconds, however many
     hooks ask at once (``base.startgate``). ``module`` and ``function`` are this package's own names,
     never text from a file.
     """
     import sys
-    from ..base.detach import start_detached
-    from ..base.startgate import first_to_start, release
+    from ..base.startgate import first_to_start, release, start_detached
     from .cache import CACHE_DIR, cache_folder
     folder = os.path.join(memory_root, CACHE_DIR)
     try:

@@ -1,13 +1,7 @@
-"""``edit ID``: a memory's JSON in ``$EDITOR``, saved through the write path.
+"""``edit ID``: a memory's JSON in ``$EDITOR`` (then ``$VISUAL``, then ``vi``), saved through the write path.
 
-The editor (``$EDITOR``, then ``$VISUAL``, then ``vi``) opens a temporary copy.
-On save the text is parsed and turned into an update (``write.update_memory``:
-``id``, ``category`` and ``created_at`` are kept, ``times_updated`` goes up, the
-change is logged, private sections and secrets are filtered, all under the store
-lock and only if the file did not change meanwhile). If it fails, the problems are
-printed and the person chooses to edit again or stop. Nothing typed is lost: when
-the edit does not land, the text is kept in a recovery file whose path is printed
-(``edit ID --from PATH`` continues from it).
+A failed save prints the problems and offers another round; text that does not land is kept in a
+recovery file whose path is printed (``edit ID --from PATH`` continues from it).
 """
 from __future__ import annotations
 
@@ -20,12 +14,15 @@ import tempfile
 from datetime import datetime, timezone
 
 from ..base.config import category_folders
-from ..base.fsutil import atomic_write_text
-from ..records.privacy import PrivateTagError
+from ..base.digest import sha256_hex
+from ..base.fsutil import atomic_write_text, store_lock
 from ..base.state import prune, state_home
-from ..records.store import NotARecord, load_memory, read_bytes
+from ..derived.refresh import write_index_locked
+from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
+from ..records.store import NotARecord, load_memory, read_bytes, record_status
 from ..records.validate import Problem, ValidationError, validate_record
-from .write import UPDATABLE, WriteError, content_hash, update_memory
+from .write import (UPDATABLE, WriteError, WriteResult, add_change, content_hash, now_iso, tidy, update_memory,
+                    write_record)
 
 # Fields the write path keeps itself; an edit that changes them is refused with a hint.
 HINTS = {
@@ -58,25 +55,19 @@ def run_editor(path: str) -> int:
     return subprocess.call(command + [path])
 
 
-def recovery_path(memory_id: str) -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-    return os.path.join(state_home(), "recovery", f"{memory_id}.{stamp}.json")
-
-
 RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next one is written
 
 
 def keep(memory_id: str, text: str, config: dict) -> str:
     """Save ``text`` (private sections and secrets removed, as on every write) where the person can find it
     again, in ``<state folder>/recovery/``; prune recovery files older than a week; return the path."""
-    from ..records.privacy import private_settings, scrub_text
     try:
         text = scrub_text(text, private_settings(config))[0]
     except PrivateTagError:  # an unclosed tag: everything from the first one on may be private
-        from ..records.privacy import FORMATS, first_tag
         cut = first_tag(text, FORMATS)  # the stored [PRIVATE] marker is text, never where the cut falls
         text = text[:cut] + "[PRIVATE: unclosed tag, the rest was not kept]" if cut is not None else text
-    path = recovery_path(memory_id)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    path = os.path.join(state_home(), "recovery", f"{memory_id}.{stamp}.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     prune(os.path.dirname(path), RECOVERY_DAYS)
     atomic_write_text(path, text, mode=0o600)
@@ -118,11 +109,8 @@ def parsed(text: str, memory_id: str):
 
 
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text``; return the ``WriteResult``, or None when nothing changed.
-
-    Raises ``ValidationError`` for anything the person can fix in the editor, ``WriteError``
-    when the edit cannot land (the memory changed or went away meanwhile).
-    """
+    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` for
+    what the editor can fix, ``WriteError`` when the edit cannot land."""
     edited = parsed(text, memory_id)
     changes, problems = changes_from(original, edited)
     if problems:  # name the schema problems too, so one more round fixes everything
@@ -141,7 +129,7 @@ def try_save(memory_root: str, config: dict, memory_id: str, original: dict, ori
         raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
 
 
-def folder_category(memory_root: str, config: dict, path: str) -> str | None:
+def folder_category(config: dict, path: str) -> str | None:
     folder = os.path.basename(os.path.dirname(path))
     return next((c for c, f in category_folders(config).items() if f == folder), None)
 
@@ -154,12 +142,11 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
     except (NotARecord, OSError) as exc:
         raise WriteError(f"{path} cannot be read ({exc})") from None
     text = data.decode("utf-8", errors="replace")  # bytes that are not UTF-8 show as U+FFFD, to be fixed
-    from ..base.digest import sha256_hex
     try:
         record = load_memory(path)
     except (NotARecord, OSError, ValueError):
         record = None
-    if record is not None and validate_record(record, folder_category=folder_category(memory_root, config, path),
+    if record is not None and validate_record(record, folder_category=folder_category(config, path),
                                               file_id=os.path.basename(path)[:-5]):
         record = None
     return text, record, sha256_hex(data)
@@ -167,12 +154,7 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
 
 def save_repaired(memory_root: str, config: dict, path: str, original_hash: str, text: str):
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
-    from ..derived.refresh import write_index_locked
-    from ..base.fsutil import store_lock
-    from ..records.privacy import scrub_record
-    from ..records.store import record_status
-    from .write import WriteResult, add_change, tidy, write_record, now_iso
-    memory_id, category = os.path.basename(path)[:-5], folder_category(memory_root, config, path)
+    memory_id, category = os.path.basename(path)[:-5], folder_category(config, path)
     edited = parsed(text, memory_id)
     if isinstance(edited, dict) and "\ufffd" in text:
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
@@ -202,10 +184,8 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
 
 def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
                  again, report_problems):
-    """Run the edit loop; ``again()`` says whether to reopen after ``report_problems(problems)``.
-
-    Returns the ``WriteResult`` or None (no change); raises ``EditAborted`` otherwise.
-    """
+    """Run the edit loop (``again()``: reopen after ``report_problems(problems)``?): the ``WriteResult``, None
+    (no change), or ``EditAborted``."""
     text, original, original_hash = load_for_edit(memory_root, config, path)
     if start_text is not None:
         text = start_text

@@ -1,15 +1,9 @@
 """Moving memories in and out of a store: ``export`` and ``import``.
 
-Formats: JSON Lines (one record per line; the default) and YAML (one record per
-document) when pyyaml can be imported; the runtime never needs it. A JSON array
-is read too. ``claude_memory_entries(path)`` reads a store written by the prior
-plugin (``.claude/memory/<folder>/<id>.json``, schema 1.0).
-
-Import is all or nothing: every record is scrubbed (private sections, secrets)
-and validated first (``prepare``); with any invalid record nothing is written
-unless invalid records are to be skipped. ``import_records`` then writes under
-one store lock and rewrites the index once. Ids are kept when free; a taken id
-is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
+JSON Lines (the default; a JSON array is read too) or YAML when pyyaml can be imported (the runtime
+never needs it); ``claude_memory_entries`` reads a prior-plugin store. Import is all or nothing:
+every record is scrubbed and validated first (``prepare``), then ``import_records`` writes under one
+store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
 """
 from __future__ import annotations
 
@@ -20,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
-from ..records.ids import id_taken, slugify
+from ..records.ids import id_taken, slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from ..records.privacy import PrivateTagError, private_settings, scrub_record, scrub_text
@@ -36,25 +30,19 @@ class TransferError(ValueError):
     """The input cannot be read at all (not a format problem of one record)."""
 
 
-# optional: YAML only when pyyaml is installed; imported on first use (False: not tried yet),
-# so every other command does not pay for it
-_yaml = False
+_yaml = False  # pyyaml, imported on first use (other commands do not pay for it); None: not installed
 
 
-def _yaml_module():
+def _need_yaml():
     global _yaml
     if _yaml is False:
         try:
-            import yaml as module
+            import yaml as _yaml
         except ImportError:  # pragma: no cover - depends on the environment
-            module = None
-        _yaml = module
-    return _yaml
-
-
-def _need_yaml() -> None:
-    if _yaml_module() is None:
+            _yaml = None
+    if _yaml is None:
         raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it")
+    return _yaml
 
 
 def format_for(path: str | None, explicit: str | None) -> str:
@@ -62,8 +50,6 @@ def format_for(path: str | None, explicit: str | None) -> str:
         return explicit
     return "yaml" if path and path.lower().endswith((".yaml", ".yml")) else "jsonl"
 
-
-# --- export ------------------------------------------------------------------
 
 def export_records(memory_root: str, config: dict, status: str = "all", category: str | None = None) -> list:
     """The stored records (canonical key order), by category then id; what a hand-edited file holds
@@ -79,20 +65,18 @@ def export_records(memory_root: str, config: dict, status: str = "all", category
 
 def dumps(records: list, fmt: str) -> str:
     if fmt == "yaml":
-        _need_yaml()
-        return _yaml.safe_dump_all(records, allow_unicode=True, sort_keys=False, explicit_start=True) if records else ""
+        yaml = _need_yaml()
+        return yaml.safe_dump_all(records, allow_unicode=True, sort_keys=False, explicit_start=True) if records else ""
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
-
-# --- reading -----------------------------------------------------------------
 
 def loads(text: str, fmt: str) -> list:
     """``[(where, value)]`` for every record in ``text``; unparsable lines become ``(where, ParseFailure)``."""
     if fmt == "yaml":
-        _need_yaml()
+        yaml = _need_yaml()
         try:
-            docs = [d for d in _yaml.safe_load_all(text) if d is not None]
-        except _yaml.YAMLError as exc:
+            docs = [d for d in yaml.safe_load_all(text) if d is not None]
+        except yaml.YAMLError as exc:
             raise TransferError(f"not valid YAML: {exc}") from None
         if len(docs) == 1 and isinstance(docs[0], list):
             docs = docs[0]
@@ -174,8 +158,6 @@ def claude_memory_entries(path: str) -> list:
     return out
 
 
-# --- import ------------------------------------------------------------------
-
 @dataclass
 class Prepared:
     where: str
@@ -229,36 +211,26 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
     results = []
     project = project_root_of(memory_root)
     planned: set = set()  # ids written by this import (a dry run writes nothing, so track them)
-
-    def taken(memory_id: str) -> bool:
-        return memory_id in planned or id_taken(memory_root, config, memory_id)
-
-    touched = []  # files written or removed, for the incremental index update
     with store_lock(memory_root):
         for record in records:
             record = dict(record)
             wanted = record["id"]
             action = "created"
-            if taken(wanted):
+            if wanted in planned or id_taken(memory_root, config, wanted):
                 if on_conflict == "skip":
                     results.append({"id": wanted, "from_id": wanted, "action": "skipped", "path": None})
                     continue
                 if on_conflict == "suffix":
-                    n = 2
-                    while taken(f"{wanted}-{n}"):
-                        n += 1
-                    record["id"], action = f"{wanted}-{n}", "renamed"
+                    record["id"], action = unique_id(memory_root, config, wanted, planned), "renamed"
                 else:
                     action = "replaced"
                     for folder in category_folders(config).values():
                         old = os.path.join(memory_root, folder, f"{wanted}.json")
                         if not dry_run and os.path.isfile(old):
                             os.unlink(old)
-                            touched.append(old)
             path = memory_path(memory_root, config, record["category"], record["id"])
             if not dry_run:
                 write_record(path, record)
-                touched.append(path)
             planned.add(record["id"])
             results.append({"id": record["id"], "from_id": wanted, "action": action,
                             "path": os.path.relpath(path, project).replace(os.sep, "/")})

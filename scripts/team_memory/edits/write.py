@@ -1,17 +1,10 @@
-"""Writing memories: create, update, retire/restore/archive/unarchive.
+"""Writing memories: create, update, retire/restore/archive/unarchive, and ``gc``'s deletions.
 
-Every write follows the same path:
-
-1. private sections are stripped and secrets redacted from every text field
-   (``privacy.scrub_record``); an unclosed private tag stops the write;
-2. titles and tags are cleaned with the retrieval side's rules;
-3. under ``fsutil.store_lock`` the record is completed (id, times, history),
-   validated strictly (``validate.validate_record``) and written atomically,
-   and ``index.md`` is rewritten in the same locked step, so a saved memory is
-   retrievable on the next prompt.
-
-Nothing is written when any step fails. Results carry counts of what was
-stripped and redacted, never the text itself.
+Every text field is scrubbed first (``privacy.scrub_record``: private sections stripped, secrets
+redacted; an unclosed private tag stops the write), titles and tags cleaned as the index cleans them;
+then, under ``fsutil.store_lock``, the record is completed, validated strictly, written atomically and
+``index.md`` rewritten. Nothing is written when a step fails; results count what was stripped and
+redacted, never the text itself.
 """
 from __future__ import annotations
 
@@ -20,15 +13,16 @@ import re
 import time
 from datetime import datetime, timedelta, timezone
 
-from ..base.config import category_enabled, category_settings
+from ..base.config import category_enabled, category_settings, int_setting
 from ..base.fsutil import atomic_write_text, store_lock
 from ..records.ids import slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, SCHEMA_VERSION
 from ..records.privacy import scrub_record
 from ..base.sanitize import clean_line, clean_tag
-from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path, read_bytes,
-                    record_status)
+from ..records.exposure import hide
+from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path,
+                             project_root_of, read_bytes, record_status)
 from ..records.validate import Problem, ValidationError, parse_iso, validate_record
 from ..records.recordspec import MAX_CHANGES
 
@@ -63,12 +57,6 @@ class WriteResult:
     def to_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
 
-    def __eq__(self, other) -> bool:
-        return type(other) is WriteResult and self.to_dict() == other.to_dict()
-
-    def __repr__(self) -> str:
-        return "WriteResult(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.FIELDS) + ")"
-
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -81,8 +69,7 @@ def content_hash(path: str) -> str:
 
 
 def tidy(record: dict) -> dict:
-    """Titles and tags cleaned as the index cleans them, related files normalised (other types are left to
-    validation)."""
+    """Titles and tags cleaned as the index cleans them, related files normalised (other types: validation's)."""
     if isinstance(record.get("title"), str):
         record["title"] = clean_line(record["title"])
     if isinstance(record.get("tags"), list):
@@ -98,11 +85,8 @@ def tidy(record: dict) -> dict:
 
 
 def tidy_related(entries: list) -> list:
-    """``related_files`` in their stored form (``./app//x.py`` -> ``app/x.py``), a repeat kept once, in order.
-
-    When one entry is refused the list is left as given, so validation names each refused entry by the
-    index the writer used, with a hint (and nothing is written).
-    """
+    """``related_files`` in their stored form (``./app//x.py`` -> ``app/x.py``), a repeat kept once; left as
+    given when an entry is refused, so validation names it by the writer's index."""
     from ..records.relpaths import normalise
     out = []
     for entry in entries:
@@ -239,28 +223,21 @@ def retire_past_retention(memory_root: str, config: dict, dry_run: bool = False)
     Code asks about: they may be teammates' (``save``, approved without asking, never retires one)."""
     if dry_run:
         return [os.path.basename(path)[:-5] for path, _ in sessions_past_retention(memory_root, config)]
+    reason = (f"automatic: only the {session_max_retained(config)} newest session summaries stay active "
+              "(categories.session_summary.max_retained)")
     with store_lock(memory_root):
-        retired = _apply_session_retention(memory_root, config, now_iso())
+        now = now_iso()
+        retired = []
+        for path, rec in sessions_past_retention(memory_root, config):
+            rec = dict(rec, record_status="retired", retired_at=now, retired_reason=reason, updated_at=now)
+            add_change(rec, "retired automatically by session-summary retention", now)
+            if validate_record(rec, folder_category="session_summary", file_id=os.path.basename(path)[:-5]):
+                continue  # a hand-broken summary is left alone for 'validate' to report
+            write_record(path, rec)
+            retired.append(rec["id"])
         if retired:
             apply_changes(memory_root, config)
         return retired
-
-
-def _apply_session_retention(memory_root: str, config: dict, now: str) -> list:
-    """Retire active session summaries beyond the newest ``max_retained``; the caller holds the lock."""
-    keep = session_max_retained(config)
-    retired = []
-    for path, rec in sessions_past_retention(memory_root, config):
-        rec = dict(rec)
-        reason = (f"automatic: only the {keep} newest session summaries stay active "
-                  "(categories.session_summary.max_retained)")
-        rec.update(record_status="retired", retired_at=now, retired_reason=reason, updated_at=now)
-        add_change(rec, "retired automatically by session-summary retention", now)
-        if validate_record(rec, folder_category="session_summary", file_id=os.path.basename(path)[:-5]):
-            continue  # a hand-broken summary is left alone for 'validate' to report
-        write_record(path, rec)
-        retired.append(rec["id"])
-    return retired
 
 
 def _load_for_change(memory_root: str, config: dict, memory_id: str):
@@ -276,14 +253,9 @@ def _load_for_change(memory_root: str, config: dict, memory_id: str):
 
 def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict, *,
                   expect_hash: str | None = None, summary: str | None = None, reviewed: bool = False) -> WriteResult:
-    """Change an active memory's title, tags, content keys, related files or confidence.
-
-    Content keys given replace the stored ones (``None`` removes an optional key). Keeps
-    ``id``, ``category`` and ``created_at``; bumps ``times_updated``; appends to ``changes``.
-    With ``expect_hash`` the update is refused if the file changed since that hash was taken.
-    ``reviewed``: the memory was checked against its related files and is still right; with
-    no other change only ``updated_at`` moves (which clears its stale mark).
-    """
+    """Change an active memory's title, tags, content keys (``None`` removes one), related files or
+    confidence; refused when ``expect_hash`` no longer matches. ``reviewed`` with no other change moves
+    only ``updated_at`` (which clears its stale mark)."""
     if not isinstance(changes, dict) or (not changes and not reviewed):
         raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
                          "- (content from stdin), --related-file, --no-related-files, --confidence or --reviewed "
@@ -342,11 +314,8 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
 
 
 def set_status(memory_root: str, config: dict, memory_id: str, status: str, reason: str | None = None) -> WriteResult:
-    """Retire, archive, restore or unarchive a memory.
-
-    ``status`` is a verb (``retire``, ``archive``, ``restore``, ``unarchive``) or a target
-    status (``retired``, ``archived``, ``active``: restores or unarchives as fits).
-    """
+    """Retire, archive, restore or unarchive a memory: ``status`` is a verb of ``TRANSITIONS`` or a target
+    status (``active`` restores or unarchives as fits)."""
     reason_text, private, secrets = "", 0, 0
     if reason is not None:
         scrubbed, private, secrets = scrub_record({"reason": reason}, config)
@@ -382,3 +351,42 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         write_record(path, new)
         apply_changes(memory_root, config)
         return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
+
+
+GRACE_DEFAULT = 30
+GRACE_MAX = 36_500
+
+
+def grace_days(config: dict) -> int:
+    """How long a retired memory stays restorable before ``gc`` deletes it (git history keeps it after)."""
+    return int_setting(config, "delete", "grace_period_days", GRACE_DEFAULT, 0, GRACE_MAX)
+
+
+def due(memory_root: str, config: dict, now: datetime | None = None) -> list:
+    """``[{id, category, path, retired_at, days}]`` of retired memories past the grace period."""
+    now = now or datetime.now(timezone.utc)
+    cutoff = now - timedelta(days=grace_days(config))
+    out = []
+    for category, path, record in iter_records(memory_root, config):
+        retired_at = parse_iso(record.get("retired_at"))
+        if record_status(record) == "retired" and retired_at is not None and retired_at <= cutoff:
+            out.append({"id": os.path.basename(path)[:-5], "category": category, "title": hide(record["title"]),
+                        "path": os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"),
+                        "retired_at": record["retired_at"], "days": (now - retired_at).days})
+    return out
+
+
+def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False, now: datetime | None = None) -> list:
+    """Delete (or, with ``dry_run``, only list) the memories ``due`` returns; rewrite the index."""
+    if dry_run:
+        return due(memory_root, config, now)
+    with store_lock(memory_root):
+        gone = due(memory_root, config, now)  # read again under the lock: a restore may have won
+        for item in gone:
+            try:
+                os.unlink(os.path.join(project_root_of(memory_root), item["path"]))
+            except FileNotFoundError:
+                pass
+        if gone:
+            apply_changes(memory_root, config)
+    return gone

@@ -1,34 +1,18 @@
 """What recall and the CLI may show of a memory file, whoever wrote it: secrets and private text hidden.
 
-The write path scrubs records before they are stored (``privacy.scrub_record``), but a
-file edited by hand or pulled from a teammate was never scrubbed. ``hide(text)`` is
-applied to what is shown of such files (titles and tags when the index and cache are
-built, the recalled excerpt, ``show``): private sections in any of the three formats
-become ``[PRIVATE]`` (an unclosed one hides everything after its opening tag) and
-secret-shaped values become ``[REDACTED]``. Both are looked for in the normalised form
-(NFKC, invisible characters removed), so ``AKIA\\u200b...``, full-width ``ＡＫＩＡ...``
-and ``<pri\\u200bvate>`` are caught; when something is hidden the normalised text is what
-is shown.
+A file edited by hand or pulled from a teammate was never scrubbed. ``hide(text)`` turns private
+sections (any format; an unclosed one hides the rest) into ``[PRIVATE]`` and secret-shaped values into
+``[REDACTED]``, both looked for in the normalised form (NFKC, invisible characters removed: ``AKIA\u200b``,
+full-width ``ＡＫＩＡ``, ``<pri\u200bvate>`` are caught), which is then what is shown.
 
-The one rule for everything shown, to Claude or to a person: every string that came from a memory
-file, its name, the index, a derived file or a config value passes ``hide`` *before* any other
-cleaning (cleaning can join or lower-case what a pattern needs: ``<private>X</private>`` as a tag
-would become ``privatexprivate``), then the character policy, then a length cut. The public
-helpers below are that rule for each shape of value:
+The one rule for everything shown, to Claude or to a person: every string from a memory file, its
+name, the index, a derived file or a config value passes ``hide`` *before* any other cleaning
+(cleaning can join what a pattern needs: ``<private>X</private>`` as a tag becomes
+``privatexprivate``), then the character policy, then a length cut. The ``shown_*`` helpers below are
+that rule for each shape of value (``shown_value``: every string *and key* of a JSON value).
 
-- ``shown_text(value, limit)``: one line (a title, a message naming a field, a related entry);
-- ``shown_value(value)``: a JSON value for ``--json`` output and ``show``: every string *and key*
-  at any depth hidden (keys that collide after hiding get a counter);
-- ``shown_tag(tag)``: a tag as listed, "" when its raw form hides anything;
-- ``shown_name(name)``: a file name, id or path as printed (``sanitize.shown_path`` after ``hide``);
-  ``name_is_shown(name)``: whether recall may print a memory file's name at all;
-- ``shown_message(text)``: the tool's own message (it may name a closing tag; data in it is hidden);
-- ``shown_entry(entry)``: an entry read from ``index.md`` or the cache, title, path and tags hidden;
-- ``shown_related(entries)``: a record's related entries, stored form -> shown form (hidden raw).
-
-``might_hide`` is a substring check that runs first, so recall pays for the secret patterns
-only when a text holds something one of them needs (a hint below); it must list a piece of
-every pattern in ``redact`` and ``privacy``.
+``might_hide`` is a substring check run first, so recall pays for the patterns only when a text holds
+a piece one needs; ``HINTS`` must list a piece of every pattern in ``redact`` and ``privacy``.
 """
 from __future__ import annotations
 
@@ -40,11 +24,8 @@ HINTS = ("private", ":/", "sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "
 
 
 def might_hide(text: str) -> bool:
-    """False when ``text`` surely holds no secret or private tag.
-
-    Plain substring tests (no ``re``: the hook's fast path imports none); a loop, not ``any()``
-    over a generator, which costs twice as much per title when the index is built.
-    """
+    """False when ``text`` surely holds no secret or private tag. No ``re`` (the hook's fast path imports
+    none); a loop, not ``any()`` over a generator, which costs twice as much per title at index build."""
     low = text.lower()
     for hint in HINTS:
         if hint in low:
@@ -52,29 +33,33 @@ def might_hide(text: str) -> bool:
     return False
 
 
+def _probe(text: str) -> str:
+    """``text`` in the form the patterns look at: normalised unless it is printable ASCII."""
+    return text if text.isascii() and text.isprintable() else folded(text)
+
+
 def hide(text: str) -> str:
     """``text`` with private sections and secrets hidden (see the module docstring)."""
     if not isinstance(text, str) or not text:
         return text
-    probe = text if text.isascii() and text.isprintable() else folded(text)
+    probe = _probe(text)
     if not might_hide(probe):
         return text
-    from .privacy import FORMATS, PrivateTagError, strip_sections
+    from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
     from .redact import redact_secrets
     try:
         shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
-    except PrivateTagError:
-        shown, private = _cut_at_first_tag(probe), 1
+    except PrivateTagError:  # an unclosed tag: everything from the first one on is hidden
+        start = first_tag(probe, FORMATS)
+        shown, private = (probe[:start] if start is not None else "") + "[PRIVATE]", 1
     shown, secrets = redact_secrets(shown)
     return shown if private or secrets else text
 
 
 def hide_secrets(text: str) -> str:
-    """``text`` with secret-shaped values hidden (in the normalised form), private tags left as they are.
-
-    For the tool's own messages, which may name a private tag but never quote private text.
-    """
-    probe = text if text.isascii() and text.isprintable() else folded(text)
+    """``text`` with secret-shaped values hidden (in the normalised form), private tags left as they are:
+    for the tool's own messages, which may name a private tag but never quote private text."""
+    probe = _probe(text)
     if not might_hide(probe):
         return text
     from .redact import redact_secrets
@@ -97,14 +82,14 @@ def shown_message(value, limit: int | None = None) -> str:
     an opening tag no closing one ends hides the rest, as ``hide`` does."""
     from ..base.sanitize import cut
     text = clean_line(value if isinstance(value, str) else str(value))
-    probe = text if text.isascii() and text.isprintable() else folded(text)
+    probe = _probe(text)
     if might_hide(probe):
-        from .privacy import FORMATS, PrivateTagError, first_opening, strip_sections
+        from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
         try:
             shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
             text = shown if private else text
         except PrivateTagError:  # a closing tag the message names stays; an opening one hides the rest
-            cut_at = first_opening(probe, FORMATS)
+            cut_at = first_tag(probe, FORMATS, opening=True)
             if cut_at is not None:
                 text = probe[:cut_at] + "[PRIVATE]"
         text = hide_secrets(text)
@@ -159,9 +144,8 @@ def name_is_shown(name: str) -> bool:
 
 
 def shown_related(entries) -> dict:
-    """``{stored form: shown form}`` of a ``related_files`` value's usable entries. Each entry is hidden
-    in its raw form first: normalising can take a pattern apart (``https://u:pw@host`` is stored as
-    ``https:/u:pw@host``, which no secret pattern matches any more)."""
+    """``{stored form: shown form}`` of a ``related_files`` value's usable entries, each hidden in its raw
+    form first (``https://u:pw@host`` is stored as ``https:/u:pw@host``, which no pattern matches)."""
     from .relpaths import MAX_ENTRIES, normalise
     out: dict = {}
     for raw in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
@@ -175,20 +159,14 @@ def shown_related(entries) -> dict:
 
 
 def shown_entry(entry: dict) -> dict:
-    """An index entry (``index.md`` or the cache: files anyone could have written) with its title,
-    path and tags through the rule above; the same entry when nothing in it is hidden."""
+    """An index entry (``index.md`` or the cache) with its title, path and tags hidden; the same entry
+    when nothing in it is hidden."""
     title, path, tags = entry.get("title", ""), entry.get("path", ""), entry.get("tags") or []
     shown_title, shown_path_ = hide(title), hide(path)
     shown_tags = [t for t in map(shown_tag, tags) if t] if any(map(might_hide, tags)) else tags
     if shown_title is title and shown_path_ is path and shown_tags is tags:
         return entry
     return dict(entry, title=shown_title, path=shown_path_, tags=shown_tags)
-
-
-def _cut_at_first_tag(text: str) -> str:
-    from .privacy import FORMATS, first_tag
-    start = first_tag(text, FORMATS)
-    return (text[:start] if start is not None else "") + "[PRIVATE]"
 
 
 def recall_title(title: str, limit: int) -> str:

@@ -1,11 +1,8 @@
 """Memory ids: readable slugs from titles, unique in the store, never reused by accident.
 
-``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``. Ids follow
-one rule, an ASCII slug (``validate.id_problem``): accents are taken off
-(``Café`` -> ``cafe``), other scripts are left out (``Кэш в Redis`` -> ``redis``),
-and a title with no ASCII letters or digits falls back to ``memory-`` and a
-short stable hash of the title. ``unique_id`` adds ``-2``, ``-3``... on a collision: an id is never
-taken from an existing file.
+``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``, an ASCII slug (``validate.id_problem``):
+accents are taken off (``Café`` -> ``cafe``), other scripts left out (``Кэш в Redis`` -> ``redis``); a
+title with no ASCII letter or digit gives ``memory-`` and a short hash of the title.
 """
 from __future__ import annotations
 
@@ -15,8 +12,7 @@ import unicodedata
 
 from ..base.config import category_folders
 
-SLUG_MAX_CHARS = 60
-SLUG_MAX_BYTES = 150  # file names are limited to 255 bytes; leave room for suffixes and temp names
+SLUG_MAX_CHARS = 60  # ASCII: well within a file name's 255 bytes, with room for suffixes and temp names
 
 
 def slugify(title: str) -> str:
@@ -33,8 +29,6 @@ def slugify(title: str) -> str:
         slug = slug[:SLUG_MAX_CHARS]
         if "-" in slug[SLUG_MAX_CHARS // 2:]:  # cut at a word boundary when one is near the end
             slug = slug[: slug.rindex("-")]
-    while len(slug.encode("utf-8")) > SLUG_MAX_BYTES:
-        slug = slug[:-1]
     slug = slug.strip("-")
     if not slug:
         from ..base.digest import sha256_hex
@@ -48,11 +42,14 @@ def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:
                for folder in category_folders(config).values())
 
 
-def unique_id(memory_root: str, config: dict, base: str) -> str:
-    """``base``, or ``base-2``, ``base-3``... whichever is free first (call under the store lock)."""
-    if not id_taken(memory_root, config, base):
+def unique_id(memory_root: str, config: dict, base: str, planned=()) -> str:
+    """``base``, ``base-2``, ``base-3``...: the first free in the store and not in ``planned`` (under the lock)."""
+    def taken(memory_id: str) -> bool:
+        return memory_id in planned or id_taken(memory_root, config, memory_id)
+
+    if not taken(base):
         return base
     n = 2
-    while id_taken(memory_root, config, f"{base}-{n}"):
+    while taken(f"{base}-{n}"):
         n += 1
     return f"{base}-{n}"

@@ -1,25 +1,14 @@
 """Private sections: text the author marked as never to be stored.
 
-``strip_private(text, config) -> (text, count)`` replaces every private
-section with the configured marker (``[PRIVATE]`` by default, ``[REDACTED]``
-or nothing) and returns how many it removed. Rules:
+``strip_private(text, config) -> (text, count)`` replaces each section with the configured marker
+(``[PRIVATE]``, ``[REDACTED]`` or nothing): ``<private>...</private>`` always, ``[private]`` (``bracket``)
+and ``<!-- private -->`` (``comment``) when listed in ``privacy.private_tags.formats``. Tags in a closed
+fenced code block are text; the outermost of nested sections goes whole; a blank section vanishes
+without a marker; an unbalanced tag raises ``PrivateTagError`` and the caller writes nothing.
 
-- ``<private>...</private>`` always, case-insensitive; ``[private]...[/private]``
-  (``bracket``) and ``<!-- private -->...<!-- /private -->`` (``comment``) when
-  listed in ``privacy.private_tags.formats``;
-- tags inside a closed fenced code block (```` ``` ```` or ``~~~``) are literal text;
-- nested tags: the outermost section wins and is removed whole;
-- a section with nothing but whitespace in it vanishes without a marker;
-- an opening tag that is never closed (or a closing tag with no opening one)
-  raises ``PrivateTagError``: nothing is stripped and the caller writes
-  nothing, so private text never lands on disk by accident.
-
-``scrub_record`` applies this and secret redaction (``redact.redact_secrets``)
-to every text field of a record, ``$schema`` included (``id`` is checked by
-``validate``, which rejects a secret-shaped one). Invisible characters are removed
-first, and the NFKC form is checked too, so a secret or tag split by a zero-width
-character or written in full-width letters is caught. Error messages name the
-field and line, never the private text itself.
+``scrub_record`` applies this and ``redact.redact_secrets`` to every text field of a record (``id`` is
+``validate``'s), on the text with invisible characters removed and on its NFKC form too. Messages
+name the field and line, never the private text.
 """
 from __future__ import annotations
 
@@ -117,13 +106,9 @@ def _quoted_alone(text: str, start: int, end: int) -> bool:
 
 
 def _without_markers(text: str, events: list) -> list:
-    """``events`` less every ``[PRIVATE]`` that is this tool's own marker, not an opening tag.
-
-    The default marker is spelled like the bracket format's opening tag, so a stored record
-    holds "openers" no closer ends. A closing tag takes the nearest opening tag still open,
-    preferring one written any other way to one spelled exactly as the marker; a marker-spelled
-    opener left without a closer is plain text. Any other unclosed opener still counts.
-    """
+    """``events`` less every ``[PRIVATE]`` that is this tool's own marker (spelled like the bracket opening
+    tag): a closing tag takes the nearest open opener, preferring one spelled otherwise; a marker-spelled
+    opener left without a closer is plain text."""
     if DEFAULT_MARKER not in text:
         return events
     open_real, open_marker = [], []
@@ -162,12 +147,6 @@ def find_sections(text: str, formats=("xml",)) -> list:
     return sections
 
 
-def first_opening(text: str, formats=FORMATS):
-    """Where the first opening tag outside fenced code starts (closing tags passed over); None without one.
-    For messages, which may name a closing tag but never quote an opening one."""
-    return next((ev[0] for ev in _tag_events(text, formats) if ev[3]), None)
-
-
 def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
     inner = text[start:end]
     for fmt in formats:
@@ -178,21 +157,17 @@ def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
 
 def strip_private(text: str, config: dict) -> tuple:
     """``(text with private sections replaced by the marker, how many were removed)``."""
-    return _strip(text, *private_settings(config))
+    return strip_sections(text, *private_settings(config))
 
 
-def first_tag(text: str, formats=FORMATS):
-    """Where the first private tag outside fenced code starts; None without one."""
-    events = _tag_events(text, formats)
-    return events[0][0] if events else None
+def first_tag(text: str, formats=FORMATS, opening: bool = False):
+    """Where the first private tag (``opening``: opening tag, for messages that may name a closing one)
+    outside fenced code starts; None without one."""
+    return next((ev[0] for ev in _tag_events(text, formats) if ev[3] or not opening), None)
 
 
 def strip_sections(text: str, formats, marker: str) -> tuple:
     """``(text with private sections replaced by marker, count)``; ``PrivateTagError`` if unbalanced."""
-    return _strip(text, formats, marker)
-
-
-def _strip(text: str, formats, marker: str) -> tuple:
     if not isinstance(text, str) or "private" not in text.lower():
         return text, 0
     sections = find_sections(text, formats)
@@ -219,17 +194,14 @@ def _strip(text: str, formats, marker: str) -> tuple:
 
 def scrub_text(text: str, settings: tuple) -> tuple:
     """``(clean text, private sections removed, secrets redacted)``; ``settings`` from ``private_settings``.
-
-    Normalise first, then scrub: invisible characters go, and when the NFKC form reveals a
-    private section or a secret that the text as written hides, the NFKC form is kept.
-    """
+    When the NFKC form reveals a section or secret the text as written hides, the NFKC form is kept."""
     text = clean_text(text)
-    text, private = _strip(text, *settings)
+    text, private = strip_sections(text, *settings)
     text, secrets = redact_secrets(text)
     if not text.isascii():
         probe = folded(text)
         if probe != text:
-            probe, more_private = _strip(probe, *settings)
+            probe, more_private = strip_sections(probe, *settings)
             probe, more_secrets = redact_secrets(probe)
             if more_private or more_secrets:
                 return probe, private + more_private, secrets + more_secrets
@@ -237,45 +209,46 @@ def scrub_text(text: str, settings: tuple) -> tuple:
 
 
 def scrub_record(record: dict, config: dict) -> tuple:
-    """``(new record, private count, secret count)``: every text field stripped and redacted.
-
-    Raises ``PrivateTagError`` naming every field with an unbalanced tag.
-    """
+    """``(new record, private count, secret count)``: every text field stripped and redacted;
+    ``PrivateTagError`` naming every field with an unbalanced tag."""
     settings = private_settings(config)
     counts = [0, 0]
     errors = []
 
-    def walk(value, path):
-        if isinstance(value, str):
-            try:
-                text, private, secrets = scrub_text(value, settings)
-            except PrivateTagError as exc:
-                errors.append(f"{path}: {exc}")
-                return value
-            counts[0] += private
-            counts[1] += secrets
+    def scrub(path, text):
+        try:
+            text, private, secrets = scrub_text(text, settings)
+        except PrivateTagError as exc:
+            errors.append(f"{path}: {exc}")
             return text
-        if isinstance(value, list):
-            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
-        if isinstance(value, dict):
-            return {k: walk(v, f"{path}.{field_name(k)}" if path else field_name(k)) for k, v in value.items()}
-        return value
+        counts[0] += private
+        counts[1] += secrets
+        return text
 
-    out = {}
-    for key, value in record.items():
-        out[key] = value if key in STRUCTURAL_FIELDS else walk(value, field_name(key))
+    out = _map_texts(record, scrub)
     if errors:
         raise PrivateTagError("; ".join(errors) + " (close it with </private>, or put literal tags in a "
                               "fenced code block; nothing was written)")
     return out, counts[0], counts[1]
 
 
-def field_name(name) -> str:
-    """A field name as named in a message: as it is when it is a plain identifier, else described.
+def _map_texts(record: dict, change) -> dict:
+    """``record`` with ``change(path, text)`` for every string at any depth, ``STRUCTURAL_FIELDS`` left as they are."""
+    def walk(value, path):
+        if isinstance(value, str):
+            return change(path, value)
+        if isinstance(value, list):
+            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, dict):
+            return {k: walk(v, f"{path}.{field_name(k)}") for k, v in value.items()}
+        return value
 
-    A key of a hand-edited file can hold anything (a secret, a private section): a message names
-    where a problem is without quoting such a key.
-    """
+    return {key: value if key in STRUCTURAL_FIELDS else walk(value, field_name(key)) for key, value in record.items()}
+
+
+def field_name(name) -> str:
+    """A field name as named in a message: a plain identifier as it is, else described (a key of a
+    hand-edited file can hold a secret or a private section)."""
     name = str(name)
     if name.isascii() and name.replace("_", "a").replace("$", "a").isalnum() and len(name) <= 40 \
             and not secret_kinds(name):
@@ -288,28 +261,20 @@ def leaks(record: dict, config: dict) -> list:
     settings = private_settings(config)
     found = []
 
-    def walk(value, path):
-        if isinstance(value, str):
-            try:
-                if "private" in value.lower():  # recall hides after an unclosed tag of any format: say so
-                    find_sections(folded(value), FORMATS)
-                _, private, secrets = scrub_text(value, settings)
-            except PrivateTagError:
-                found.append((path, UNCLOSED))
-                return
-            if private:
-                found.append((path, f"holds {private} private section(s)"))
-            if secrets:
-                kinds = secret_kinds(folded(value))
-                found.append((path, f"holds {secrets} secret(s)" + (f" ({', '.join(kinds)})" if kinds else "")))
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, f"{path}[{i}]")
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, f"{path}.{field_name(k)}")
+    def check(path, text):
+        try:
+            if "private" in text.lower():  # recall hides after an unclosed tag of any format: say so
+                find_sections(folded(text), FORMATS)
+            _, private, secrets = scrub_text(text, settings)
+        except PrivateTagError:
+            found.append((path, UNCLOSED))
+            return text
+        if private:
+            found.append((path, f"holds {private} private section(s)"))
+        if secrets:
+            kinds = secret_kinds(folded(text))
+            found.append((path, f"holds {secrets} secret(s)" + (f" ({', '.join(kinds)})" if kinds else "")))
+        return text
 
-    for key, value in record.items():
-        if key not in STRUCTURAL_FIELDS:
-            walk(value, field_name(key))
+    _map_texts(record, check)
     return found

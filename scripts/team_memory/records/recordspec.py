@@ -14,8 +14,7 @@ MAX_ID_CHARS = 100
 ISO_EXAMPLE = "2026-01-31T12:00:00Z"
 
 
-# --- field kinds -------------------------------------------------------------
-# A spec is one of: "text", "text?" (may be empty), "bool", "iso", "date", ("enum", values),
+# A spec is one of: "text", "text?" (may be empty), "bool", "date", ("enum", values),
 # ("list", item_spec, min_items), ("object", {field: (spec, required)}).
 
 def _enum(*values):

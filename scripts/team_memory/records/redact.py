@@ -1,19 +1,10 @@
 """Secret redaction: value-shaped secrets become ``[REDACTED]`` before anything is stored.
 
-``redact_secrets(text) -> (text, count)``. Patterns look for the *shape* of a
-secret, never for bare words (``the password policy`` stays as it is):
-
-- PEM private-key blocks (``-----BEGIN ... PRIVATE KEY-----`` to its END line,
-  or to the end of the text when the END line is missing);
-- credentials inside URLs (``scheme://user:secret@host`` keeps the user name);
-- API keys with known prefixes (``sk-``, ``ghp_``/``github_pat_``, ``glpat-``,
-  ``xox?-``, ``AKIA``/``ASIA``, ``AIza``, ``sk_live_``, ``npm_``) and JWTs;
-- ``Bearer <token>``;
-- ``password=``/``secret:``/``token=``/``api_key:``... assignments that carry a
-  value (``$VAR`` references, placeholders and plain words after ``:`` are kept),
-  and ``--password VALUE``-style flags.
-
-Redaction is idempotent: a second pass finds nothing.
+``redact_secrets(text) -> (text, count)`` looks for the *shape* of a secret, never bare words (``the
+password policy`` stays): PEM private-key blocks (to the END line or the text's end), URL credentials
+(the user name kept), API keys with known prefixes and JWTs, ``Bearer <token>``, ``password=``-style
+assignments and ``--password VALUE`` flags that carry a value (``$VAR``, placeholders and plain words
+after ``:`` are kept). Idempotent: a second pass finds nothing.
 """
 from __future__ import annotations
 
@@ -49,10 +40,9 @@ _BEARER = re.compile(r"\b(bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)", re.I)
 
 _KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key"
              r"|client[_\-]?secret|credentials?")
-# ``name = value``: a whole run of name characters (only where a run starts, so every run is scanned
-# once), then the separator and the value. Whether the name holds a keyword is decided in code
-# (``_key_ok``): the single expression that did both was cubic on a run of keywords
-# (``"api_key-" * 800`` took 93 s); this one is linear.
+# ``name = value``: a whole run of name characters (where a run starts: linear), then the separator and
+# the value; whether the name holds a keyword is decided in code (``_key_ok``): one expression doing
+# both was cubic on a run of keywords (``"api_key-" * 800`` took 93 s).
 _ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]+)(?=[\"']?\s*[:=])", re.I)
 _ASSIGNED = re.compile(r"(?<=[A-Za-z0-9_.\-])"  # only right after a name: a run of spaces is scanned once
                        r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)", re.I)
@@ -163,10 +153,6 @@ _PREFIX_KINDS = (("AKIA", "AWS access key"), ("ASIA", "AWS access key"), ("ghp_"
                  ("npm_", "npm token"), ("eyJ", "JSON web token"), ("sk-", "API key"))
 
 
-def _prefix_kind(value: str) -> str:
-    return next((kind for prefix, kind in _PREFIX_KINDS if value.startswith(prefix)), "API key")
-
-
 def secret_kinds(text: str) -> list:
     """The kinds of secret in ``text`` (``["AWS access key"]``), each once, in the order found; never the values."""
     kinds: list = []
@@ -175,10 +161,7 @@ def secret_kinds(text: str) -> list:
 
 
 def redact_secrets(text: str, kinds: list | None = None) -> tuple:
-    """``(text with every secret replaced by [REDACTED], how many were replaced)``.
-
-    ``kinds``: a list that gets the kind of each secret replaced (for messages).
-    """
+    """``(text with every secret replaced by [REDACTED], how many)``; ``kinds`` gets the kind of each."""
     if not isinstance(text, str) or not text:
         return text, 0
     counter = [0]
@@ -188,7 +171,8 @@ def redact_secrets(text: str, kinds: list | None = None) -> tuple:
     def plain(m):
         counter[0] += 1
         value = m.group(0)
-        kinds.append("private key" if value.startswith("-----") else _prefix_kind(value))
+        kinds.append("private key" if value.startswith("-----") else
+                     next((kind for prefix, kind in _PREFIX_KINDS if value.startswith(prefix)), "API key"))
         return REDACTED
 
     def url(m):

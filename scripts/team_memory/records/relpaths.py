@@ -1,21 +1,14 @@
 """``related_files``: the files a memory is about, as repository-relative paths, folders or globs.
 
-An entry is one of:
-- a file, ``app/session.py``: that file;
-- a folder, ``billing/`` (or ``billing``): every file under it, at any depth;
-- a glob, ``billing/**/*.sql``: ``*`` and ``?`` match inside one path segment, ``[abc]``
-  one character of a class, and a ``**`` segment any number of segments (none included). A
-  glob is matched against the whole path: ``*.sql`` names top-level files only, write
-  ``**/*.sql`` for every depth. A glob ending in ``/`` names every file under the folders it
-  matches.
-
-``normalise(entry)`` gives the stored form (``/`` separators, no ``./``, no doubled ``/``) or
-raises ``ValueError`` with the reason: entries are repository-relative, so an absolute path,
-a ``~``, a drive letter, a ``..`` or ``.git`` segment, a control character or an empty entry
-is refused. Nothing here touches the file system: whether a path exists is the caller's
-question (asked without following a link). Matching needs no ``re`` (hooks' start-up speed).
+An entry is a file (``app/session.py``), a folder (``billing/`` or ``billing``: every file under it) or a
+glob (``billing/**/*.sql``: ``*`` and ``?`` within one segment, ``[abc]`` one character, a ``**`` segment
+any number of segments) matched against the whole path (``*.sql`` names top-level files only); a glob
+ending in ``/`` names every file under the folders it matches. ``normalise`` gives the stored form or
+refuses the entry (``ValueError``). Nothing here touches the file system; no ``re`` (hooks' start-up).
 """
 from __future__ import annotations
+
+import os
 
 MAX_ENTRY = 300
 MAX_ENTRIES = 50
@@ -101,15 +94,10 @@ def matches(entry: str, path: str) -> bool:
 
 
 def _segments(pattern: list, names: list) -> bool:
-    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``?
-
-    Each (pattern position, name position) pair is decided once, so a teammate's entry of many
-    ``**`` segments costs at most len(pattern) x len(names) steps, never an exponential search.
-    """
+    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``? Each (pattern position,
+    name position) pair is decided once: at most len(pattern) x len(names) steps, never exponential."""
     if "**" not in pattern:
         return len(pattern) == len(names) and all(_name(p, n) for p, n in zip(pattern, names))
-    if pattern[-1] != "**" and (not names or not _name(pattern[-1], names[-1])):
-        return False  # the last segment always takes the last name: most globs fail here, at once
     done: dict = {}
 
     def match(p: int, n: int) -> bool:
@@ -129,20 +117,6 @@ def _segments(pattern: list, names: list) -> bool:
 
 def _name(pattern: str, name: str) -> bool:
     """One segment against a pattern of ``*``, ``?`` and ``[...]`` (``[!...]`` negates)."""
-    if "[" not in pattern and "?" not in pattern:  # the usual "*.py", "test_*": string methods
-        if "*" not in pattern:
-            return pattern == name
-        parts = pattern.split("*")
-        head, tail = parts[0], parts[-1]
-        if len(name) < len(head) + len(tail) or not name.startswith(head) or not name.endswith(tail):
-            return False
-        pos, end = len(head), len(name) - len(tail)
-        for middle in parts[1:-1]:  # each in turn, leftmost first
-            found = name.find(middle, pos, end)
-            if found < 0:
-                return False
-            pos = found + len(middle)
-        return True
     p = n = 0
     star_p, star_n = -1, 0
     while n < len(name):
@@ -194,12 +168,8 @@ def _in_class(body: str, char: str) -> bool:
 
 
 def repo_relative(path: str, cwd: str, root: str) -> str | None:
-    """``path`` (absolute, or relative to ``cwd``) as a normalised path inside ``root``; None if outside.
-
-    Purely lexical (no link resolved, nothing read): a tool's path names a file of the
-    repository only when it lies under ``root`` as written.
-    """
-    import os
+    """``path`` (absolute, or relative to ``cwd``) as a normalised path inside ``root`` as written (no link
+    resolved); None if outside."""
     if not isinstance(path, str) or not path or "\x00" in path:
         return None
     full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not os.path.isabs(path) else path)

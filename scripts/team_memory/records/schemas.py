@@ -1,11 +1,8 @@
 """JSON Schemas (draft 2020-12) for hand-edited memories, made from ``recordspec.CONTENT``.
 
-``category_schema(category) -> dict`` mirrors ``validate.validate_record`` as far as a
-schema can: types, required fields, enums, lengths, list sizes, ``additionalProperties:
-false``. What a schema cannot say (``updated_at`` not before ``created_at``, the id
-matching the file name, leftover secrets, every Unicode rule of clean titles and tags)
-stays with ``memory.py validate``. The files in ``templates/schemas/`` are written by
-``write_schemas`` (``python3 scripts/make_schemas.py``); a test keeps them in step.
+``category_schema`` mirrors ``validate.validate_record`` as far as a schema can; the rest (time
+order, id against file name, secrets, Unicode rules) stays with ``memory.py validate``.
+``templates/schemas/`` is written by ``write_schemas`` (``scripts/make_schemas.py``); a test keeps it in step.
 """
 from __future__ import annotations
 
@@ -152,16 +149,12 @@ def schema_text(category: str) -> str:
     return json.dumps(category_schema(category), indent=2, ensure_ascii=False) + "\n"
 
 
-def schema_path(category: str, folder: str = SCHEMAS_DIR) -> str:
-    return os.path.join(folder, f"{category}.schema.json")
-
-
 def write_schemas(folder: str = SCHEMAS_DIR) -> list:
     """Write every category's schema into ``folder``; return the paths."""
     os.makedirs(folder, exist_ok=True)
     paths = []
     for category in CATEGORIES:
-        path = schema_path(category, folder)
+        path = os.path.join(folder, f"{category}.schema.json")
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(schema_text(category))
         paths.append(path)

@@ -1,20 +1,12 @@
 """What the memory files were just before a Bash call, and copies that make a lost one recoverable.
 
-PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``, ``lstat``,
-regular files in real category folders only) and, for each file not seen in that form
-before, keeps a copy of its bytes in the state folder, outside the repository:
-``<state>/<store>/copies/<git blob id>``. Copies are content-addressed by the id git would
-give the same bytes, so PostToolUse can ask git in one call whether a lost version is
-committed (then git has it) or not (then the copy has it). Bounds: a copy is at most
-``COPY_MAX_BYTES``, at most ``COPIES_PER_CALL`` are made per call (the newest files first,
-the rest on later calls), and a copy nobody lists any more is pruned after
-``state.MAX_AGE_DAYS``. A copy holds what ``exposure`` would show of the file (``shown_copy``):
-secrets and private sections of a hand-edited file are never kept outside the repository, and
-``doctor --fix`` rewrites older copies that still hold one (``scrub_copies``). The first
-snapshot of a store copies only its newest files: the older ones are recorded as present,
-without a copy (they are almost always committed).
-
-PostToolUse (``take_snapshot``) reads the call's listing back once and deletes it.
+PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``, regular files in real
+category folders) and copies each file not seen in that form before into the state folder, outside the
+repository, named by its git blob id, so PostToolUse (``take_snapshot``, read once then deleted) can ask
+git in one call whether a lost version is committed. At most ``COPY_MAX_BYTES`` a copy and
+``COPIES_PER_CALL`` copies a call (newest first; a store's first snapshot records the rest without a
+copy); unlisted copies are pruned after ``state.MAX_AGE_DAYS``. A copy holds what ``exposure`` would
+show (``shown_copy``): no secret or private section of a hand-edited file is kept outside the repository.
 """
 from __future__ import annotations
 
@@ -85,11 +77,8 @@ def _copy(store: str, rel: str):
 
 
 def shown_copy(data: bytes) -> bytes:
-    """What a copy keeps of a memory file's bytes: the same bytes, unless they hold what no write
-    stores (a secret, a private section, in any string or key of a hand-edited file): then the record
-    with those hidden (``exposure.shown_value``), or the text hidden (``exposure.hide``) when it is
-    not a JSON record. The copy is named for the original bytes (git's blob id), so PostToolUse can
-    still ask git whether that version is committed."""
+    """What a copy keeps of a memory file's bytes: the same bytes, unless they hold a secret or private
+    section; then the record through ``exposure.shown_value`` (the text through ``hide`` if not JSON)."""
     from .exposure import hide, might_hide, shown_value
     from ..base.sanitize import folded
     text = data.decode("utf-8", "replace")
@@ -110,8 +99,7 @@ MAX_SCRUBBED = 2000  # copies looked at by one ``scrub_copies``
 
 
 def scrub_copies(store: str) -> int:
-    """Rewrite every kept copy that still holds a secret or private section (a copy made before the
-    copies were hidden, or before ``doctor --fix`` redacted the file); how many were rewritten."""
+    """Rewrite every kept copy that still holds a secret or private section (``doctor --fix``); how many."""
     rewritten = 0
     try:
         with os.scandir(copies_dir(store)) as it:

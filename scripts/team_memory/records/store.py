@@ -1,12 +1,7 @@
 """Where memories live and how one is read and written as text.
 
-A store is ``<project>/.claude/memory/``: one JSON file per memory in its
-category folder, ``memory-config.json``, and the derived ``index.md``.
-``load_memory``/``dump_memory`` are the ``json``-like pair for one record;
-``dump_memory`` is deterministic (fixed key order, 2-space indent, trailing
-newline) so pull-request diffs stay minimal. ``iter_records`` is the tolerant
-reader: a file that is not valid JSON or not a record is skipped with one
-stderr line and never stops the caller.
+``dump_memory`` is deterministic (fixed key order, 2-space indent, trailing newline) so pull-request
+diffs stay minimal; ``iter_records`` skips a file that is not a record with one stderr line.
 """
 from __future__ import annotations
 
@@ -29,11 +24,7 @@ class NotARecord(ValueError):
 
 
 def load_memory(path: str) -> dict:
-    """Parse one memory file; ``NotARecord`` if it is not a JSON object with a text title.
-
-    Never through a link, never a FIFO or device, never more than ``MAX_MEMORY_BYTES``
-    (``safefs.UnsafePath``, an ``OSError``).
-    """
+    """Parse one memory file (``read_bytes``); ``NotARecord`` if it is not a JSON object with a text title."""
     return parse_memory(read_bytes(path)[0])
 
 
@@ -89,9 +80,7 @@ OUTDATED_DECISION = ("deprecated", "superseded")  # a decision that is no longer
 
 
 def decision_status(record: dict) -> str | None:
-    """A decision's own status when it is not simply the current one: ``proposed``, ``deprecated``
-    or ``superseded`` (``content.status``); None for an accepted decision, any other record, or a
-    value outside the schema's (never printed)."""
+    """A decision's ``content.status`` when it is ``proposed``, ``deprecated`` or ``superseded``; else None."""
     content = record.get("content")
     if record.get("category") != "decision" or not isinstance(content, dict):
         return None
@@ -101,7 +90,7 @@ def decision_status(record: dict) -> str | None:
 
 def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
-    from ..base.fsutil import category_dir, is_temp_file  # for start-up speed: hooks that list no folder skip fsutil
+    from ..base.fsutil import category_dir  # for start-up speed: hooks that list no folder skip fsutil
     for category, folder in category_folders(config).items():
         if only is not None and category != only:
             continue
@@ -113,7 +102,7 @@ def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
         except OSError:
             continue
         for name in names:
-            if name.endswith(".json") and not name.startswith(".") and not is_temp_file(name):
+            if name.endswith(".json") and not name.startswith("."):
                 path = os.path.join(folder_path, name)
                 if os.path.isfile(path) and not os.path.islink(path):
                     yield category, path
@@ -137,13 +126,8 @@ def memory_path(memory_root: str, config: dict, category: str, memory_id: str) -
 
 
 def find_memory(memory_root: str, config: dict, memory_id: str):
-    """``(category, path)`` of the memory ``memory_id`` names, or None.
-
-    ``memory_id`` is an id (the first category folder holding it wins), or, to pick one of two files
-    with the same id, ``category/id`` (``decision/use-redis``), ``folder/id`` (``decisions/use-redis``)
-    or the file's path (``.claude/memory/decisions/use-redis.json``, from the current folder or the
-    project). The path returned is always rebuilt as ``<store>/<folder>/<id>.json``.
-    """
+    """``(category, path)`` of the memory ``memory_id`` names, or None: an id (the first category folder
+    holding it wins), ``category/id``, ``folder/id`` or the file's path (from here or the project)."""
     if not isinstance(memory_id, str) or "\x00" in memory_id:
         return None
     folders = category_folders(config)

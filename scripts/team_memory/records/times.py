@@ -1,10 +1,8 @@
 """A record's times: ISO 8601 strings read leniently, and when a memory was last written.
 
-``parse_time`` is the one reading of a time field (recency in ranking, the evaluation's clock);
-``record_time`` is what the machine cache keeps per memory so the SessionStart orientation
-finds the newest memories without opening any file. ``epoch_us`` is ``parse_time``'s instant
-as an integer, for the prompt hook's recency test, which then imports no ``datetime`` (about
-1 ms of the hook's start with ``operator`` and ``math``; issue 26).
+``parse_time`` is the one reading of a time field; ``epoch_us`` is its instant as an integer, for the
+prompt hook's recency test, which then imports no ``datetime`` (about 1 ms of the hook's start with
+``operator`` and ``math``; issue 26); ``record_time`` is what the machine cache keeps per memory.
 """
 from __future__ import annotations
 
@@ -14,12 +12,8 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 def iso_datetime(value, separators: str = "Tt "):
     """``YYYY-MM-DD<sep>HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``+HH[:MM]``/``-HH[:MM]``
-    zone (``,`` may stand for the ``.``; any number of fraction digits); None if it is not that.
-
-    Written out rather than ``datetime.fromisoformat``, whose grammar grew in Python 3.11: a
-    memory's time must read the same on every teammate's Python (3.9's refuses ``.5`` and
-    ``+0000``, 3.11's accepts both). Naive when no zone is given.
-    """
+    zone (``,`` may stand for the ``.``), naive without one; None if it is not that. Not
+    ``datetime.fromisoformat``, whose grammar grew in 3.11: a time must read the same on every Python."""
     fields = _fields(value, separators)
     if fields is None:
         return None

@@ -1,14 +1,9 @@
-"""Strict validation of memory records and memory files (standard library only).
+"""Strict validation of memory records and memory files.
 
-``validate_record(record, folder_category=None, file_id=None) -> [Problem]``
-checks one record against the schema of its category and returns every
-problem found (an empty list means valid). Each ``Problem`` names the field
-(``content.steps[2]``), says what is wrong and how to fix it. Unknown fields
-are rejected everywhere except ``$schema`` at the top level.
-
-``check_file(path)`` checks a file on disk: JSON syntax, the schema, that its
-id and category match its name and folder, and that no private section or
-secret is left in it (shared by ``validate`` and the PostToolUse guard).
+``validate_record`` returns every ``Problem`` of a record (the field, ``content.steps[2]``, what is
+wrong, how to fix it); unknown fields are rejected except a top-level ``$schema``. ``check_file`` adds
+a file's JSON syntax, its id and category against its name and folder, and leftover private
+sections or secrets (shared by ``validate`` and the PostToolUse guard).
 """
 from __future__ import annotations
 
@@ -116,7 +111,7 @@ def _check_object(fields: dict, value, field: str, out: list) -> None:
             out.append(Problem(prefix + name, "is required", f"add {name!r} ({_describe(spec)})"))
     for name in value:
         if name not in fields:
-            out.append(Problem(prefix + shown_name(name), "is not a known field",
+            out.append(Problem(prefix + field_name(name), "is not a known field",
                                f"remove it; allowed here: {', '.join(fields)}"))
 
 
@@ -248,7 +243,7 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
             out.append(Problem(name, "is required", f"add {name!r}"))
     for name in record:
         if name not in TOP_REQUIRED and name not in TOP_OPTIONAL:
-            out.append(Problem(shown_name(name), "is not a known field",
+            out.append(Problem(field_name(name), "is not a known field",
                                f"remove it; allowed: {', '.join(TOP_REQUIRED + TOP_OPTIONAL)}"))
 
     if "schema_version" in record and record["schema_version"] != SCHEMA_VERSION:
@@ -302,7 +297,7 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
 
 def _check_id(ident, file_id, out: list) -> None:
     reason = id_problem(ident)
-    kinds = [] if reason else secret_kinds(ident) or secret_kinds(ident.upper())
+    kinds = [] if reason else secret_kinds(ident.upper())  # (``id_problem`` looked at it as written)
     if reason:
         out.append(Problem("id", reason, "use a slug like use-redis-for-sessions"))
     elif kinds:  # an id is the file's name, shown everywhere; ids are lower case, keys often upper
@@ -326,9 +321,6 @@ def _check_title(title, out: list) -> None:
     elif clean != title:
         out.append(Problem("title", "holds control, invisible or index-marker characters",
                            f"use {shown(clean, TITLE_MAX)}"))
-
-
-shown_name = field_name  # a field name as named in a message (``privacy.field_name``)
 
 
 def format_problems(problems, where: str = "") -> str:

@@ -278,3 +278,20 @@ def test_cli_refuses_nothing_written_in_a_subprocess(project, memory_root):
     assert proc.returncode == 1
     assert "content.steps" in proc.stderr and "content.bogus" in proc.stderr and "nothing was written" in proc.stderr
     assert snapshot(memory_root) == before
+
+
+def test_a_killed_writer_s_old_temp_file_is_swept_by_the_next_write(memory_root):
+    """A temp file as ``fsutil.create_temp`` names it, left by a writer killed mid-write, is removed by the next
+    write into its folder once it is a minute old; a fresh one (a live writer's, in principle) is kept."""
+    from team_memory.base.fsutil import create_temp
+    config = load_config(str(memory_root))
+    folder = memory_root / "decisions"
+    folder.mkdir(parents=True, exist_ok=True)
+    old_fd, old = create_temp(str(folder / "gone.json"))
+    new_fd, fresh = create_temp(str(folder / "writing.json"))
+    os.close(old_fd)
+    os.close(new_fd)
+    os.utime(old, (os.path.getmtime(old) - 120,) * 2)
+    create_memory(str(memory_root), config, new())
+    assert not os.path.exists(old)
+    assert os.path.exists(fresh)

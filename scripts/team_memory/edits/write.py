@@ -14,7 +14,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from ..base.config import category_enabled, category_settings, int_setting
-from ..base.fsutil import atomic_write_text, store_lock
+from ..base.fsutil import atomic_write_text, is_temp_file, store_lock
 from ..records.ids import slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, SCHEMA_VERSION
@@ -29,7 +29,6 @@ from ..records.recordspec import MAX_CHANGES
 RESURRECTION_WINDOW = timedelta(hours=24)
 UPDATABLE = ("title", "tags", "content", "related_files", "confidence")
 SESSION_RETAINED_DEFAULT = 5
-_DEAD_TEMP = re.compile(r"^\..+\.json\.[A-Za-z0-9_]{8}\.tmp$")
 
 # verb -> (statuses it applies to, target status, reason required)
 TRANSITIONS = {
@@ -116,7 +115,7 @@ def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
     try:
         with os.scandir(folder) as it:
             for entry in it:
-                if entry.name[:1] == "." and _DEAD_TEMP.match(entry.name) and time.time() - entry.stat().st_mtime > min_age:
+                if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > min_age:
                     os.unlink(entry.path)
     except OSError:
         pass

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 
-from .weights import BODY, FUZZY, JOINED, PREFIX, TAG, TITLE, idf
+from .weights import BODY, FUZZY, JOINED, PREFIX, TAG, TITLE, idf, match_parts
 
 COMMON_SHARE = 0.5  # a tag or title word held by half the store or more is common, never strong
 CORROBORATED_SHARE = 0.35  # the share of the whole prompt (``explained``) two corroborating words must explain
@@ -100,12 +100,6 @@ def strong_words(matches: list, n: int) -> int:
                 and points >= FIELD_POINTS[field] * least[field] - 1e-9})
 
 
-def best_matches(totals: dict, found: dict, best: float) -> list:
-    """The match lists of every memory that scores ``best`` (ties: any of them may answer)."""
-    return [found[i] for i, total in totals.items() if total == best]
-
-
-
 
 # A second chance when nothing clears the bar (``retrieval.second_chance``, off by default).
 #
@@ -128,8 +122,7 @@ MIN_RARE_WORDS = 2
 
 def second_chance(strategy, rows: list) -> list:
     """``[(points, key, parts)]``: the second-chance titles of ``rows`` (``(rounded points, key, matches)``)."""
-    from .weights import match_parts
-    wanted = getattr(strategy, "second_chance", 0)
+    wanted = strategy.second_chance
     if not wanted or not rows:
         return []
     best = max(total for total, _, _ in rows)

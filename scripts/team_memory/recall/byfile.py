@@ -26,11 +26,8 @@ class _Hit:
         self.entry, self.record, self.parts = entry, None, {}
 
 
-def recall_found(session: str, memory_root: str, found: list, marks: dict | None = None):
-    """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None.
-
-    ``marks``: memory path -> a short suffix shown after its line (a stale memory's note).
-    """
+def recall_found(session: str, memory_root: str, found: list):
+    """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None."""
     from .dedupe import file_done, shown_before
     done = {rel for rel, _ in found if file_done(memory_root, session, rel)}
     found = [(rel, memory) for rel, memory in found
@@ -41,10 +38,10 @@ def recall_found(session: str, memory_root: str, found: list, marks: dict | None
     config = load_config(memory_root)
     if not retrieval_enabled(config):
         return None
-    return _shown(memory_root, config, session, found, marks)
+    return _shown(memory_root, config, session, found)
 
 
-def _shown(memory_root: str, config: dict, session: str, found: list, marks):
+def _shown(memory_root: str, config: dict, session: str, found: list):
     """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
     from .dedupe import file_done, first_showing, note_shown
     hits, files = [], []
@@ -68,9 +65,8 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
         note_shown(memory_root, session, [entry["path"] for entry, _ in hits])
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
-    if marks is None:  # a stale memory says so, as in the prompt hook's block (one small file read)
-        from ..derived.drift import marks_for
-        marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
+    from ..derived.drift import marks_for  # a stale memory says so, as in the prompt hook's block
+    marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
     block = file_block([entry for entry, _ in hits], config, files, marks)
     if not block:
         return None

@@ -80,8 +80,8 @@ from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
-from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
-                         second_chance, strong_words, unknown_words)
+from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, evidence, explained, rare_words, second_chance,
+                         strong_words, unknown_words)
 from .bitplanes import QUANTUM, bound, reaching
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf,
@@ -129,7 +129,6 @@ class Smart(SmartFeatures):
 
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
-        self.config = config
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
@@ -186,7 +185,7 @@ class Smart(SmartFeatures):
         if totals is None:
             return False
         share = explained(best, reachable, unknown)
-        tops = best_matches(totals, found, best)  # the matches of every memory scoring ``best``
+        tops = [found[i] for i, total in totals.items() if total == best]  # ties: any of them may answer
         if (self.min_corroborated > 0 and best >= self.min_score and proof >= self.min_corroborated - 1e-9
                 and share >= CORROBORATED_SHARE - 1e-9 and any(strong_words(m, n) >= 2 for m in tops)):
             return True
@@ -314,10 +313,10 @@ _NOTHING = 1 << 62
 class Members:
     """The live entries filed under one key: a bitmap (dense keys) or a list of ids."""
 
-    __slots__ = ("bits", "ids", "count", "as_bytes", "as_set")
+    __slots__ = ("bits", "ids", "as_bytes", "as_set")
 
-    def __init__(self, bits, ids, count: int):
-        self.bits, self.ids, self.count = bits, ids, count
+    def __init__(self, bits, ids):
+        self.bits, self.ids = bits, ids
         self.as_bytes = self.as_set = None
 
     def __contains__(self, i: int) -> bool:
@@ -355,13 +354,20 @@ class Book:
         self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
         self.surface = None
 
-    def _weigh(self, token: str):
+    def stems(self) -> set:
+        """Every tag and title token (the fuzzy step's stems)."""
+        if self.surface is None:
+            self.surface = set(self.index.surface())
+        return self.surface
+
+    def tiers(self, token: str):
+        """``([(field points, Members)], weight, tag/title weight)``; no tiers when no entry holds it."""
         got = self.memo.get(token)
         if got is None:
             live, df, surface = [], 0, 0
             for field, bits, ids, count in self.index.tiers(token):
                 points = FIELD_POINTS[field]
-                live.append((points, Members(bits, ids, count)))
+                live.append((points, Members(bits, ids)))
                 df += count
                 if points > BODY:
                     surface += count
@@ -369,26 +375,12 @@ class Book:
             got = self.memo[token] = (live, w, (surface_weight(surface, self.n, w) if self.field_idf else w))
         return got
 
-    def stems(self) -> set:
-        """Every tag and title token (the fuzzy step's stems)."""
-        if self.surface is None:
-            self.surface = set(self.index.surface())
-        return self.surface
-
-    def forms(self) -> tuple:
-        """``(forms, stems)``: the tag and title tokens' written forms (``fuzzycheck.spelled_forms``), and the tokens."""
-        return spelled_forms(self.stems()), self.stems()
-
-    def tiers(self, token: str):
-        """``([(field points, Members)], weight, tag/title weight)``; no tiers when no entry holds it."""
-        return self._weigh(token)
-
     def targets(self, q: str) -> list:
         """The tokens ``q`` meets by prefix: longer ones that start with it, sorted, then ``q``'s own prefixes
         of 4+ characters (``PREFIX_MIN``)."""
         out = []
         if len(q) >= PREFIX_MIN:
-            out = [t for t in self.index.tokens_from(q) if t != q and self._weigh(t)[0]]
+            out = [t for t in self.index.tokens_from(q) if t != q and self.tiers(t)[0]]
         for k in range(PREFIX_MIN, len(q)):
             if self.tiers(q[:k])[0]:
                 out.append(q[:k])
@@ -580,7 +572,8 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
 
 def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
-    forms, stems = book.forms()
+    stems = book.stems()
+    forms = spelled_forms(stems)
     touched: dict = {}  # id -> fuzzy matches, in prompt order
     for g, q in unmatched:
         if len(q) < FUZZY_MIN or q[:1] == JOINED:

@@ -67,12 +67,12 @@ class Ranks:
     def __len__(self) -> int:
         return self.size
 
-    def get(self, word: str, default=None):
+    def get(self, word: str):
+        """The rank of ``word``; None when the list does not hold it."""
         if word not in self.seen:
             at = self.text.find("\n" + word + "\n") if word and "\n" not in word else -1
             self.seen[word] = self.text.count("\n", 0, at) + 1 if at >= 0 else None
-        found = self.seen[word]
-        return default if found is None else found
+        return self.seen[word]
 
 
 def ranks() -> Ranks:

@@ -22,8 +22,6 @@ BODY_COVERAGE, BODY_COVERAGE_MAX = 0.2, 0.4
 PREFIX_MIN = 4
 FUZZY_MIN = 5
 MIN_WEIGHT = 0.1
-FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
-_FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 
 
 def _rapidfuzz():

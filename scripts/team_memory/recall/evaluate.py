@@ -170,16 +170,12 @@ def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None
         config = deep_merge(config, {"retrieval": {"fuzzy": False}})
     index = index_in_memory(memory_root, config)
     kinds = sorted({p["kind"] for p in prompts})
-    report = {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
-              "settings": dict(retrieval or {}),
-              "fuzzy": fuzzy and fuzzy_available(),
-              "prompts": len(prompts), "memories": None, "strategies": {}}
-    for name in [get_strategy(config).name]:
-        results = run(memory_root, config, index, prompts, now)
-        report["strategies"][name] = {
-            "overall": metrics(results),
-            "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
-            "results": results,
-        }
-    report["memories"] = index.n
-    return report
+    name = get_strategy(config).name
+    results = run(memory_root, config, index, prompts, now)
+    return {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
+            "settings": dict(retrieval or {}), "fuzzy": fuzzy and fuzzy_available(), "prompts": len(prompts),
+            "memories": index.n, "strategies": {name: {
+                "overall": metrics(results),
+                "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
+                "results": results,
+            }}}

@@ -1,14 +1,10 @@
 """Recall by file: the memories whose ``related_files`` name a file a tool call just touched.
 
-The PostToolUse hook (``tooluse.posttool``) looks the paths a Read, Edit, MultiEdit, Write,
-NotebookEdit or simple Bash call named up in the derived file map (``derived.filemap.lookup``:
-one bounded read, no store scan, no freshness check: the next prompt brings the derived files
-up to date) and, only when the map names memories, hands them to ``recall_found``, which reads
-each memory file (bounded, never through a link) to be sure it is still active and still
-names that file. What it shows is the prompt hook's ``<memory-context>`` block (the
-data note first, every line sanitized and its secrets hidden), at most ``MAX_LINES`` memories
-and ``MAX_CHARS`` characters, each memory once per session whichever hook showed it first
-(``dedupe``). No match: no output, and nothing but the map was read.
+The PostToolUse hook (``tooluse.posttool``) looks the touched paths up in the derived file map
+(``derived.filemap.lookup``: one bounded read, no freshness check) and, only when the map names
+memories, calls ``recall_found``, which reads each memory file to be sure it is still active and
+still names that file. It shows the prompt hook's block (``block.format_block``), at most
+``MAX_LINES`` memories and ``MAX_CHARS`` characters, each memory once per session (``dedupe``).
 """
 from __future__ import annotations
 
@@ -75,10 +71,7 @@ def _shown(memory_root: str, config: dict, session: str, found: list):
 
 def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     """``(index entry, record)`` of the memory at index path ``memory`` if it is active and still names ``rel``.
-
-    ``memory`` comes from the map, which anyone could have written: it must be a file name of a
-    category folder of this store; neither the folder nor the file may be a link.
-    """
+    The map may be forged: ``memory`` must be a file of a category folder of this store, neither a link."""
     from ..base.config import category_enabled, category_folders
     from ..base.safefs import is_real_dir, read_regular
     from ..derived.index import entry_from_record
@@ -108,11 +101,8 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
 
 
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
-    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they
-    are tied to, one line each as the prompt hook prints it (at most ``MAX_LINES``, ``MAX_CHARS``).
-
-    ``marks``: memory path -> a short suffix (a stale memory's note), shown after that memory's line.
-    """
+    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they are
+    tied to, one line each as the prompt hook prints it; ``marks``: memory path -> a stale memory's suffix."""
     from ..base.sanitize import block_text
     from ..records.hookio import DATA_NOTE
     from .block import format_block

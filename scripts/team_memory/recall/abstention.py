@@ -3,9 +3,8 @@
 Three ways to be sure enough; any one is enough (``Smart.confident``; the settings: docs/guide.md):
 
 - **evidence** (``retrieval.min_score`` 1.3, ``retrieval.min_evidence`` 1.9): the best score
-  times the square root of the share of the prompt it explains (``evidence``). A rare tag asked
-  about alone keeps its points; a rare word met by chance in a long prompt about something
-  else is scaled down.
+  times the square root of the share of the prompt it explains (``evidence``): a rare tag asked
+  about alone keeps its points, a rare word met by chance in a long prompt is scaled down.
 - **corroborated** (``retrieval.min_corroborated`` 1.3; 0 turns it off): two different prompt
   words meet the best memory exactly and strongly (``strong_words``: a tag or title word that
   less than half the store holds there, or a rare body word), the best scores ``min_score``,

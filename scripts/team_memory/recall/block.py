@@ -108,12 +108,9 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
     """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
 
-    The ``note`` first, the memory lines with text as written (only what could end or forge the block
-    is neutralised), then one line describing the categories that appear, when it fits. With
-    ``excerpt_chars`` > 0 and a clear winner, the winner's key content follows its line, indented
-    (``excerpt_line``). ``marks`` (entry path -> stale suffix, ``derived.drift.marks_for``): a memory's
-    suffix ends its line. Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked
-    last) follow one ``RELATED_HEAD`` line.
+    The ``note``, the memory lines (a clear winner's excerpt under its line when ``excerpt_chars`` > 0;
+    ``marks``: entry path -> stale suffix, ``derived.drift.marks_for``), the hits marked ``related`` after
+    one ``RELATED_HEAD`` line, then one line describing the categories that appear, when it fits.
     """
     from ..base.sanitize import block_line, block_text
     head = '<memory-context source=".claude/memory/">'

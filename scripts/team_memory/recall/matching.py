@@ -153,9 +153,8 @@ class Smart(SmartFeatures):
                 and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in tops))
 
     def floor(self) -> float:
-        """No best or clear hit is under this: a best under ``lowest_best`` is not ``confident``, a
-        runner-up is under ``bar`` (``clear_bar`` only grows with the best). A possibly related memory
-        met by short forms may be (``related_fit``): ``_related`` reads those bands itself."""
+        """No best or clear hit is under this (``clear_bar`` only grows with the best); a possibly related
+        memory met by short forms may be (``related_fit``): ``_related`` reads those bands itself."""
         return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
 
     def lowest_best(self) -> float:
@@ -172,13 +171,13 @@ class Smart(SmartFeatures):
         return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
 
     def clear_bar(self, best: float) -> float:
-        """The points a memory needs to be shown as a clear hit beside a best of ``best`` (the best itself
-        is one, even under ``min_score`` when it answers the ``explained`` way)."""
+        """The points a clear hit needs beside a best of ``best`` (the best itself is one, even under
+        ``min_score`` when it answers the ``explained`` way)."""
         return min(best, max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best))
 
     def bar(self, best: float) -> float:
-        """The points a memory needs to be shown at all beside a best of ``best``: a clear hit, or a
-        possibly related one (``runner_up_floor`` and ``retrieval.min_related`` x the best)."""
+        """The points a memory needs to be shown at all beside a best of ``best``, as a clear hit or a
+        possibly related one."""
         clear = self.clear_bar(best)
         return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
 
@@ -190,9 +189,8 @@ class Smart(SmartFeatures):
 
     def related_fit(self, total: float, matches: list, best: float) -> bool:
         """Whether a memory under the clear bar may be shown as possibly related: it reaches ``bar``, or
-        ``related_floor`` with its prefix matches counted as the exact ones they stand for reaching ``bar``
-        (``weights.short_form_total``): "auth policy" meets ``authentication`` as surely as ``auth``,
-        only at ``PREFIX`` x the points, which the runner-up floor alone would never let through."""
+        ``related_floor`` and ``bar`` with its prefix matches counted as exact (``weights.short_form_total``):
+        "auth policy" meets ``authentication`` as surely as ``auth``, only at ``PREFIX`` x the points."""
         low = self.bar(best)
         return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
 
@@ -345,7 +343,8 @@ class Book:
         for order, (t, factor, kind) in enumerate(sources):
             tiers, w, ws = self.tiers(t)
             for points, members in tiers:
-                ranked.append((-(factor * points * (ws if points > BODY else w)), order, FIELD[points], kind, t, members))
+                weight = ws if points > BODY else w
+                ranked.append((-(factor * points * weight), order, FIELD[points], kind, t, members))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
 

@@ -76,12 +76,9 @@ def rare_words(matches: list) -> int:
 
 
 def strong_weights(n: int) -> dict:
-    """field -> the least weight of a strong match in a store of ``n`` memories (``strong_words``).
-
-    A tag or title word is strong unless half the store or more holds it there; a body word
-    only when it is rare (``RARE``). A share of the store, not a fixed weight: a name tagged on
-    a third of the memories is as strong at 50 memories as at 50,000, where its weight is lower.
-    """
+    """field -> the least weight of a strong match in a store of ``n`` memories (``strong_words``): a share
+    of the store, not a fixed weight, so a name tagged on a third of the memories is as strong at 50
+    memories as at 50,000, where its weight is lower."""
     top = idf(1, max(n, 1))
     surface = idf(COMMON_SHARE * n, n) / top
     return {"tags": surface, "title": surface, "body": RARE}

@@ -16,6 +16,9 @@ DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240
 CLEAR_RATIO = 1.5  # a clear winner scores at least this many times the runner-up
 RUNBOOK_STEPS = 3
+# category -> (label, content field) of a one-field key content
+KEY_FIELDS = {"decision": ("decision", "decision"), "constraint": ("rule", "rule"), "preference": ("value", "value"),
+              "tech_debt": ("debt", "description")}
 DESCRIPTION_CHARS = 50  # each category description shown, for the categories that appear
 RELATED_HEAD = "Possibly related (titles only):"
 # What each kind holds, whole, when the configured description is longer than ``DESCRIPTION_CHARS``
@@ -63,18 +66,13 @@ def key_content(category: str, record: dict) -> tuple:
     content = record.get("content")
     if not isinstance(content, dict):
         return "", ""
-    if category == "decision":
-        return "decision", _text(content.get("decision"))
+    if category in KEY_FIELDS:
+        label, field = KEY_FIELDS[category]
+        return label, _text(content.get(field))
     if category == "runbook":
         steps = [_text(s) for s in content.get("steps", []) if isinstance(s, str) and s.strip()] \
             if isinstance(content.get("steps"), list) else []
         return "first steps", " ".join(f"{i}. {s.strip()}" for i, s in enumerate(steps[:RUNBOOK_STEPS], 1))
-    if category == "constraint":
-        return "rule", _text(content.get("rule"))
-    if category == "preference":
-        return "value", _text(content.get("value"))
-    if category == "tech_debt":
-        return "debt", _text(content.get("description"))
     if category == "session_summary":
         outcome = _text(content.get("outcome"))
         nxt = _text(content.get("next_actions"))

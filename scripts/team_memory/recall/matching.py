@@ -465,13 +465,8 @@ def _ranked(per_token: list, ids, floor: float) -> list:
 
 def _related(strategy, per_token: list, planes, best: float, reached: float, rest: list, seen_ids,
              found: dict, totals: dict) -> None:
-    """Score the entries that can be among the ``max_related`` best under the clear bar.
-
-    Every entry not scored yet is under the clear bar. They are taken band by band of their
-    bound (``rest`` first: those over ``reached``, then lower bands read out of the planes),
-    each band largest exact bound first, and scoring stops once no entry left can reach
-    ``Smart.related_floor`` or the ``max_related``-th best related score so far (ties are kept).
-    """
+    """Score the entries that can be among the ``max_related`` best under the clear bar (step 5 above):
+    ``rest`` first (the bounds over ``reached``), then lower bands read out of the planes."""
     low, high = strategy.related_floor(best), strategy.clear_bar(best)
     pool = sorted((round(t, 2) for i, t in totals.items()
                    if round(t, 2) < high and strategy.related_fit(round(t, 2), found[i], best)), reverse=True)

@@ -77,12 +77,9 @@ def scored_hits(strategy, query, index, exclude=None) -> list:
 
 def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
          exclude=None) -> list:
-    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
-
-    Scores ``index`` (a ``derived.cache.Index``), else the store's (``refresh.current_index``). ``now``:
-    an aware ``datetime`` (the evaluation's clock), else the time. ``exclude``: index paths never
-    to return (memories this session has just been shown).
-    """
+    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects, from ``index``
+    (else the store's, current). ``now``: an aware ``datetime`` (the evaluation's clock), else the time.
+    ``exclude``: index paths never to return (memories this session has just been shown)."""
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:

@@ -12,9 +12,7 @@ IRREGULAR = 0.5  # another form of an irregular verb (``lost`` for "lose": ``tex
 GROUP_DECAY = 0.5
 JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
 ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
-# several prompt words met in one memory's content (``body_coverage``): its body points x 0.2 a word beyond
-# the first, at most x 0.4 (docs/retrieval-eval.md, round 4)
-BODY_COVERAGE, BODY_COVERAGE_MAX = 0.2, 0.4
+BODY_COVERAGE, BODY_COVERAGE_MAX = 0.2, 0.4  # ``body_coverage`` (docs/retrieval-eval.md, round 4)
 PREFIX_MIN = 4
 FUZZY_MIN = 5
 FUZZY_LIMIT = 3  # title/tag stems a prompt word may meet by the fuzzy step
@@ -97,9 +95,8 @@ def body_coverage(matches: list) -> float:
     matches in the body) x ``BODY_COVERAGE`` for each word beyond the first, at most x ``BODY_COVERAGE_MAX``.
 
     One content word is often met by chance, three in the same memory seldom: a question about details the
-    content holds (``which night does Maya train with the group at the leisure centre``) then outranks
-    memories that carry one of its words in their tags or title. The bound this puts on a score: the
-    comment above ``matching.FIELD``.
+    content holds (``which night does Maya train with the group``) then outranks memories that carry one of
+    its words in their tags or title.
     """
     words, points = set(), 0.0
     for g, _, match in matches:

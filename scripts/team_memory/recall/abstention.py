@@ -70,7 +70,7 @@ def rare_words(matches: list) -> int:
         if q[:1] == JOINED or kind not in KIND_FACTOR or field not in FIELD_POINTS:
             continue
         base = FIELD_POINTS[field] * KIND_FACTOR[kind]
-        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``Smart._match``)
+        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``matching.Book.options``)
             groups.add(g)
     return len(groups)
 

@@ -123,7 +123,6 @@ class Smart(SmartFeatures):
         self._query = query
         return score_index(self, query, index)
 
-    # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
         """The prompt's tokens grouped by the word or run they came from (``weights.matches_total``)."""
         groups = token_groups(prompt, self.stop_words)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from helpers import record
-from team_memory.recall.excerpt import clear_winner, excerpt_line, key_content
+from team_memory.recall.block import clear_winner, excerpt_line, key_content
 
 
 class H:

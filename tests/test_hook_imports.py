@@ -55,7 +55,7 @@ PINNED = {
         "team_memory.base.fsutil", "_sha2", "_sha256",
         "team_memory.base.digest", "team_memory.base.state", "team_memory.recall.dedupe",
         "team_memory.recall.bitplanes", "itertools", "team_memory.base.cliname",
-        "team_memory.derived.index", "team_memory.derived.drift", "team_memory.base.sanitize", "team_memory.recall.excerpt", "team_memory.records.exposure",
+        "team_memory.derived.index", "team_memory.derived.drift", "team_memory.base.sanitize", "team_memory.records.exposure",
         "team_memory.derived.filemap",  # a forged files.map head means rebuild (issue 24): a 4 KB read
         "team_memory.base.pathtext"},  # paths compared as / text on every platform (issue 23)
 }

@@ -1,11 +1,10 @@
 """When ``smart`` answers at all: the evidence that the best memory is what the prompt is about.
 
-Three ways to be sure enough; any one is enough (``Smart.confident``):
+Three ways to be sure enough; any one is enough (``Smart.confident``; the settings: docs/guide.md):
 
 - **evidence** (``retrieval.min_score`` 1.3, ``retrieval.min_evidence`` 1.9): the best score
-  times the square root of the share of the prompt it explains (``evidence``). A rare tag asked
-  about alone keeps its points; a rare word met by chance in a long prompt about something
-  else is scaled down.
+  times the square root of the share of the prompt it explains (``evidence``): a rare tag asked
+  about alone keeps its points, a rare word met by chance in a long prompt is scaled down.
 - **corroborated** (``retrieval.min_corroborated`` 1.3; 0 turns it off): two different prompt
   words meet the best memory exactly and strongly (``strong_words``: a tag or title word that
   less than half the store holds there, or a rare body word), the best scores ``min_score``,
@@ -28,11 +27,12 @@ from __future__ import annotations
 
 import math
 
-from .weights import BODY, FUZZY, JOINED, PREFIX, TAG, TITLE, idf
+from .weights import BODY, FUZZY, JOINED, PREFIX, TAG, TITLE, idf, match_parts
 
 COMMON_SHARE = 0.5  # a tag or title word held by half the store or more is common, never strong
 CORROBORATED_SHARE = 0.35  # the share of the whole prompt (``explained``) two corroborating words must explain
 RARE = 0.5  # the IDF weight (``idf(df) / idf(1)``) of a rare word
+MIN_RARE_WORDS = 2  # ``second_chance``
 EXPLAINED_FLOOR = 0.75  # the ``explained`` way answers from this share of ``retrieval.min_score`` (0.98 points)
 UNKNOWN = BODY  # a prompt word the store has never seen counts as a rare body word left unexplained
 FIELD_POINTS = {"tags": TAG, "title": TITLE, "body": BODY}
@@ -40,13 +40,8 @@ KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY}  # ``rare_words``
 
 
 def evidence(best: float, reachable: float) -> float:
-    """The best score times the square root of the share of the prompt it explains.
-
-    ``reachable`` adds up, per prompt word, the most points any memory gets from it: what
-    the store could explain of the prompt (words the store has never seen add nothing).
-    A rare tag asked about alone explains all of its prompt and keeps its points; the
-    same tag met by chance in a long prompt about something else explains a small share.
-    """
+    """The best score times the square root of the share of the prompt it explains; ``reachable`` adds up,
+    per prompt word, the most points any memory gets from it (words the store has never seen add nothing)."""
     if best <= 0 or reachable <= 0:
         return 0.0
     return best * math.sqrt(min(1.0, best / reachable))
@@ -75,18 +70,15 @@ def rare_words(matches: list) -> int:
         if q[:1] == JOINED or kind not in KIND_FACTOR or field not in FIELD_POINTS:
             continue
         base = FIELD_POINTS[field] * KIND_FACTOR[kind]
-        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``Smart._match``)
+        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``matching.Book.options``)
             groups.add(g)
     return len(groups)
 
 
 def strong_weights(n: int) -> dict:
-    """field -> the least weight of a strong match in a store of ``n`` memories (``strong_words``).
-
-    A tag or title word is strong unless half the store or more holds it there; a body word
-    only when it is rare (``RARE``). A share of the store, not a fixed weight: a name tagged on
-    a third of the memories is as strong at 50 memories as at 50,000, where its weight is lower.
-    """
+    """field -> the least weight of a strong match in a store of ``n`` memories (``strong_words``): a share
+    of the store, not a fixed weight, so a name tagged on a third of the memories is as strong at 50
+    memories as at 50,000, where its weight is lower."""
     top = idf(1, max(n, 1))
     surface = idf(COMMON_SHARE * n, n) / top
     return {"tags": surface, "title": surface, "body": RARE}
@@ -100,36 +92,15 @@ def strong_words(matches: list, n: int) -> int:
                 and points >= FIELD_POINTS[field] * least[field] - 1e-9})
 
 
-def best_matches(totals: dict, found: dict, best: float) -> list:
-    """The match lists of every memory that scores ``best`` (ties: any of them may answer)."""
-    return [found[i] for i, total in totals.items() if total == best]
-
-
-
-
-# A second chance when nothing clears the bar (``retrieval.second_chance``, off by default).
-#
-# When the best memory is not ``Smart.confident``, the prompt normally injects nothing. With
-# ``retrieval.second_chance`` N (1-5) the N best memories are still shown, by title only under
-# "Possibly related" (marked ``related``, as ``Smart.shown`` marks them), when:
-#
-# - the best memory itself qualifies (otherwise silence, as before);
-# - a memory qualifies when it meets at least ``MIN_RARE_WORDS`` (2) distinct rare prompt words
-#   exactly or by prefix (``abstention.rare_words``: IDF weight 0.5 or more, a word held by at
-#   most about the square root of the store's size), so the rule reads the same at any size. Two such words
-#   in one memory are unlikely by chance; one word, or common words, never qualify;
-# - it scores ``min_score`` and ``min_relative`` x the best (the cache path scores exactly
-#   every entry that can reach that, so both paths agree).
-#
-# The weight is read back from each match (its points over the field's points, ``weights``):
-# both paths hold the same matches, so they give the same hits.
-MIN_RARE_WORDS = 2
-
-
 def second_chance(strategy, rows: list) -> list:
-    """``[(points, key, parts)]``: the second-chance titles of ``rows`` (``(rounded points, key, matches)``)."""
-    from .weights import match_parts
-    wanted = getattr(strategy, "second_chance", 0)
+    """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of
+    ``rows`` (``(rounded points, key, matches)``), by title as possibly related, if the best is one of them.
+
+    A memory qualifies with ``min_score``, ``min_relative`` x the best, and ``MIN_RARE_WORDS`` distinct rare
+    prompt words (``rare_words``, read back from the matches): two such words in one memory are unlikely by
+    chance, so the rule reads the same at any store size.
+    """
+    wanted = strategy.second_chance
     if not wanted or not rows:
         return []
     best = max(total for total, _, _ in rows)

@@ -79,12 +79,8 @@ class _Planes:
 
 
 def bound(per_token: list, size: int) -> _Planes:
-    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``).
-
-    A body option counts ``1 + BODY_COVERAGE_MAX`` x its points: ``weights.body_coverage`` adds at
-    most ``BODY_COVERAGE_MAX`` x a memory's body points, so an entry's score stays under
-    (1 + ``ADJACENT`` / 2) x its bound.
-    """
+    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``); a body option
+    counts ``1 + BODY_COVERAGE_MAX`` x its points (why: the comment above ``matching.FIELD``)."""
     planes = _Planes()
     for _, _, options in per_token:
         groups: dict = {}  # units -> [bitmap, sparse ids]

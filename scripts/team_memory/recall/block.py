@@ -1,7 +1,9 @@
 """The ``<memory-context>`` block: ranked memories as sanitized lines within a character budget.
 
 Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned and its
-secrets hidden, and nothing can end or forge the block.
+secrets hidden, and nothing can end or forge the block. When one memory clearly wins, its key content
+follows its line (``excerpt_line``), so Claude need not open the file; only what could end or forge the
+block is neutralised there, so commands and code arrive as written.
 """
 from __future__ import annotations
 
@@ -12,27 +14,13 @@ from ..records.store import decision_status
 
 DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240
+CLEAR_RATIO = 1.5  # a clear winner scores at least this many times the runner-up
+RUNBOOK_STEPS = 3
+# category -> (label, content field) of a one-field key content
+KEY_FIELDS = {"decision": ("decision", "decision"), "constraint": ("rule", "rule"), "preference": ("value", "value"),
+              "tech_debt": ("debt", "description")}
 DESCRIPTION_CHARS = 50  # each category description shown, for the categories that appear
 RELATED_HEAD = "Possibly related (titles only):"
-
-
-def described_categories(config: dict, lines: list) -> str:
-    """One line describing the categories that appear in ``lines`` ("" when none has a description)."""
-    from ..records.exposure import hide
-    from ..base.sanitize import block_text
-    descs = category_descriptions(config)
-    shown = []
-    for line in lines:
-        cat = category_from_display(line[3:line.find("]")]) if line.startswith("- [") else None
-        if cat in descs and cat not in shown:
-            shown.append(cat)
-    if not shown:
-        return ""
-    described = [(cat, _short(cat, block_text(hide(descs[cat]), 500))) for cat in shown]
-    described = [(cat, d) for cat, d in described if d]
-    return "Kinds: " + "; ".join(f"{display_name(cat)} = {d}" for cat, d in described) if described else ""
-
-
 # What each kind holds, whole, when the configured description is longer than ``DESCRIPTION_CHARS``
 # (the defaults all are: a description cut mid-phrase, "...diagnosing and…", says less than these).
 SHORT_DESCRIPTIONS = {
@@ -45,23 +33,84 @@ SHORT_DESCRIPTIONS = {
 }
 
 
-def _short(category: str, text: str) -> str:
-    """``text`` when it is at most ``DESCRIPTION_CHARS``, else the kind's short whole description."""
-    return text if len(text) <= DESCRIPTION_CHARS else SHORT_DESCRIPTIONS.get(category, "")
+def described_categories(config: dict, lines: list) -> str:
+    """One line describing the categories that appear in ``lines`` ("" when none has a description)."""
+    from ..records.exposure import hide
+    from ..base.sanitize import block_text
+    descs = category_descriptions(config)
+    shown = []
+    for line in lines:
+        cat = category_from_display(line[3:line.find("]")]) if line.startswith("- [") else None
+        if cat in descs and cat not in shown:
+            shown.append(cat)
+    described = []
+    for cat in shown:
+        text = block_text(hide(descs[cat]), 500)
+        text = text if len(text) <= DESCRIPTION_CHARS else SHORT_DESCRIPTIONS.get(cat, "")
+        if text:
+            described.append(f"{display_name(cat)} = {text}")
+    return "Kinds: " + "; ".join(described) if described else ""
+
+
+def _text(value) -> str:
+    if isinstance(value, str):  # each string hidden on its own: an unclosed tag in one never eats the next
+        from ..records.exposure import hide
+        return hide(value)
+    if isinstance(value, list):
+        return "; ".join(_text(v) for v in value if _text(v))
+    return ""
+
+
+def key_content(category: str, record: dict) -> tuple:
+    """``(label, text)`` of a record's key content; ``("", "")`` when it has none."""
+    content = record.get("content")
+    if not isinstance(content, dict):
+        return "", ""
+    if category in KEY_FIELDS:
+        label, field = KEY_FIELDS[category]
+        return label, _text(content.get(field))
+    if category == "runbook":
+        steps = [_text(s) for s in content.get("steps", []) if isinstance(s, str) and s.strip()] \
+            if isinstance(content.get("steps"), list) else []
+        return "first steps", " ".join(f"{i}. {s.strip()}" for i, s in enumerate(steps[:RUNBOOK_STEPS], 1))
+    if category == "session_summary":
+        outcome = _text(content.get("outcome"))
+        nxt = _text(content.get("next_actions"))
+        text = f"outcome {outcome}" if outcome else ""
+        if nxt:
+            text = f"{text}; next: {nxt}" if text else f"next: {nxt}"
+        return "session", text
+    return "", ""
+
+
+def excerpt_line(category: str, record: dict, limit: int) -> str:
+    """The winner's indented excerpt line, or "" when there is nothing worth showing."""
+    from ..base.sanitize import clean_line, cut, neutralize_block
+    label, text = key_content(category, record)
+    text = clean_line(text)
+    if not text or limit <= 0:
+        return ""
+    from ..records.exposure import hide
+    text = cut(clean_line(hide(text)), limit)
+    return f"  {label}: {neutralize_block(text)}"
+
+
+def clear_winner(hits: list) -> bool:
+    """True when there is one result, or the first scores ``CLEAR_RATIO`` times the second."""
+    if not hits:
+        return False
+    return len(hits) == 1 or hits[0].score >= CLEAR_RATIO * hits[1].score
 
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
     """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
 
-    The ``note`` first, the memory lines with text as written (only what could end or forge the block
-    is neutralised), then one line describing the categories that appear, when it fits. With
-    ``excerpt_chars`` > 0 and a clear winner, the winner's key content follows its line, indented
-    (``excerpt``). ``marks`` (entry path -> stale suffix, ``derived.drift.marks_for``): a memory's
-    suffix ends its line. Hits marked ``related`` (``Smart.shown``: under the clear bar, ranked
-    last) follow one ``RELATED_HEAD`` line.
+    The ``note``, the memory lines (a clear winner's excerpt under its line when ``excerpt_chars`` > 0;
+    ``marks``: entry path -> stale suffix, ``derived.drift.marks_for``), the hits marked ``related`` after
+    one ``RELATED_HEAD`` line, then one line describing the categories that appear, when it fits.
     """
-    from ..base.sanitize import block_line
+    from ..base.sanitize import block_line, block_text
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"
     lines = []
@@ -69,15 +118,15 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     winner = None
     clear = [hit for hit in hits if hit.parts.get("related") is not True]
     if excerpt_chars > 0 and clear and clear[0].record is not None:
-        from .excerpt import clear_winner
         winner = clear[0] if clear_winner(clear) else None
     for hit in hits:
         line = block_line(hit.entry)  # its text through the exposure rule when the index was built (``reader``)
         status = None if hit.record is None else decision_status(hit.record)
         if status:  # a decision the team has not settled on, or no longer holds: say so
             line = f"{line} (decision {status})"
-        if marks and hit.entry.get("path") in marks:
-            line = f"{line} {stale_suffix(marks[hit.entry['path']])}"
+        if marks and hit.entry.get("path") in marks:  # one clean line, cut: nothing that could end the block
+            from ..derived.drift import MAX_SUFFIX
+            line = f"{line} {block_text(marks[hit.entry['path']], MAX_SUFFIX)}"
         head_line = RELATED_HEAD if hit.parts.get("related") is True and RELATED_HEAD not in lines else ""
         if used + len(line) + 1 + (len(head_line) + 1 if head_line else 0) > budget:
             continue
@@ -87,7 +136,6 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         used += len(line) + 1
         lines.append(line)
         if hit is winner:
-            from .excerpt import excerpt_line
             extra = excerpt_line(category_from_display(hit.entry["category"]) or "", hit.record, excerpt_chars)
             if extra and used + len(extra) + 1 <= budget:
                 used += len(extra) + 1
@@ -98,13 +146,6 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     if described and used + len(described) + 1 <= budget:
         lines.append(described)
     return "\n".join([head, note, *lines, tail]) + "\n"
-
-
-def stale_suffix(text: str) -> str:
-    """A stored stale mark as the block prints it: one clean line, cut, nothing that could end the block."""
-    from ..base.sanitize import block_text
-    from ..derived.drift import MAX_SUFFIX
-    return block_text(text, MAX_SUFFIX)
 
 
 def output_budget(config: dict) -> int:

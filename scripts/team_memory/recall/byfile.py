@@ -1,14 +1,10 @@
 """Recall by file: the memories whose ``related_files`` name a file a tool call just touched.
 
-The PostToolUse hook (``tooluse.posttool``) looks the paths a Read, Edit, MultiEdit, Write,
-NotebookEdit or simple Bash call named up in the derived file map (``derived.filemap.lookup``:
-one bounded read, no store scan, no freshness check: the next prompt brings the derived files
-up to date) and, only when the map names memories, hands them to ``recall_found``, which reads
-each memory file (bounded, never through a link) to be sure it is still active and still
-names that file. What it shows is the prompt hook's ``<memory-context>`` block (the
-data note first, every line sanitized and its secrets hidden), at most ``MAX_LINES`` memories
-and ``MAX_CHARS`` characters, each memory once per session whichever hook showed it first
-(``dedupe``). No match: no output, and nothing but the map was read.
+The PostToolUse hook (``tooluse.posttool``) looks the touched paths up in the derived file map
+(``derived.filemap.lookup``: one bounded read, no freshness check) and, only when the map names
+memories, calls ``recall_found``, which reads each memory file to be sure it is still active and
+still names that file. It shows the prompt hook's block (``block.format_block``), at most
+``MAX_LINES`` memories and ``MAX_CHARS`` characters, each memory once per session (``dedupe``).
 """
 from __future__ import annotations
 
@@ -26,11 +22,8 @@ class _Hit:
         self.entry, self.record, self.parts = entry, None, {}
 
 
-def recall_found(session: str, memory_root: str, found: list, marks: dict | None = None):
-    """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None.
-
-    ``marks``: memory path -> a short suffix shown after its line (a stale memory's note).
-    """
+def recall_found(session: str, memory_root: str, found: list):
+    """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None."""
     from .dedupe import file_done, shown_before
     done = {rel for rel, _ in found if file_done(memory_root, session, rel)}
     found = [(rel, memory) for rel, memory in found
@@ -41,10 +34,10 @@ def recall_found(session: str, memory_root: str, found: list, marks: dict | None
     config = load_config(memory_root)
     if not retrieval_enabled(config):
         return None
-    return _shown(memory_root, config, session, found, marks)
+    return _shown(memory_root, config, session, found)
 
 
-def _shown(memory_root: str, config: dict, session: str, found: list, marks):
+def _shown(memory_root: str, config: dict, session: str, found: list):
     """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
     from .dedupe import file_done, first_showing, note_shown
     hits, files = [], []
@@ -68,9 +61,8 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
         note_shown(memory_root, session, [entry["path"] for entry, _ in hits])
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
-    if marks is None:  # a stale memory says so, as in the prompt hook's block (one small file read)
-        from ..derived.drift import marks_for
-        marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
+    from ..derived.drift import marks_for  # a stale memory says so, as in the prompt hook's block
+    marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
     block = file_block([entry for entry, _ in hits], config, files, marks)
     if not block:
         return None
@@ -79,10 +71,7 @@ def _shown(memory_root: str, config: dict, session: str, found: list, marks):
 
 def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     """``(index entry, record)`` of the memory at index path ``memory`` if it is active and still names ``rel``.
-
-    ``memory`` comes from the map, which anyone could have written: it must be a file name of a
-    category folder of this store; neither the folder nor the file may be a link.
-    """
+    The map may be forged: ``memory`` must be a file of a category folder of this store, neither a link."""
     from ..base.config import category_enabled, category_folders
     from ..base.safefs import is_real_dir, read_regular
     from ..derived.index import entry_from_record
@@ -112,11 +101,8 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
 
 
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
-    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they
-    are tied to, one line each as the prompt hook prints it (at most ``MAX_LINES``, ``MAX_CHARS``).
-
-    ``marks``: memory path -> a short suffix (a stale memory's note), shown after that memory's line.
-    """
+    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they are
+    tied to, one line each as the prompt hook prints it; ``marks``: memory path -> a stale memory's suffix."""
     from ..base.sanitize import block_text
     from ..records.hookio import DATA_NOTE
     from .block import format_block

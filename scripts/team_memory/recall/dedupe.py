@@ -2,17 +2,14 @@
 
 State per ``(store, session_id)`` lives outside the repository (``state``):
 ``{"prompt": <how many prompts this session has had>, "shown": {"<index path>": <prompt number>}}``.
-A memory shown at prompt ``k`` is held back for prompts ``k+1 .. k+N``
-(``retrieval.dedupe_prompts``, N; 0 turns this off). Only the hooks use it:
-``search`` and ``eval`` rank without it.
+A memory shown at prompt ``k`` is held back for prompts ``k+1 .. k+N`` (``retrieval.dedupe_prompts``;
+``search`` and ``eval`` rank without it).
 
-Recall by file (``byfile``, the PostToolUse hook) shows a memory once per session, whichever
-hook showed it first: every memory either hook shows gets a mark of its own (``state.claim``,
-an empty file made with ``O_EXCL``: of two tool hooks running at once, one shows it), and one
-the file hook shows is also entered in ``shown`` at the session's current prompt, so the
-prompt hook holds it back for its window as if it had shown it itself. A file whose memories
-the file hook showed is marked too: touching it again shows nothing more (a file named by
-more memories than one block holds does not bring three more at every Read).
+Recall by file (``byfile``) shows a memory once per session, whichever hook showed it first: each
+memory shown gets a mark of its own (``state.claim``, an empty file made with ``O_EXCL``: of two tool
+hooks running at once, one shows it), and one the file hook shows is entered in ``shown`` at the
+current prompt. A file whose memories the file hook showed is marked too: touching it again shows
+nothing more.
 """
 from __future__ import annotations
 
@@ -29,16 +26,21 @@ def window(config: dict) -> int:
     return int_setting(config, "retrieval", "dedupe_prompts", DEFAULT_PROMPTS, 0, 1000)
 
 
+def _history(memory_root: str, session_id: str) -> tuple:
+    """``(prompts so far, {index path: prompt number})`` of the session's state, loosely read."""
+    data = load_state(memory_root, KIND, session_id)
+    prompt, shown = data.get("prompt"), data.get("shown")
+    return (prompt if isinstance(prompt, int) and not isinstance(prompt, bool) else 0,
+            shown if isinstance(shown, dict) else {})
+
+
 class Recall:
     """One session's recall history for one prompt: what to hold back, and what to remember."""
 
     def __init__(self, memory_root: str, session_id: str, n: int):
         self.memory_root, self.session_id, self.n = memory_root, session_id, n
-        data = load_state(memory_root, KIND, session_id)
-        prompt = data.get("prompt")
-        shown = data.get("shown")
-        self.prompt = (prompt if isinstance(prompt, int) and not isinstance(prompt, bool) else 0) + 1
-        shown = shown if isinstance(shown, dict) else {}
+        prompt, shown = _history(memory_root, session_id)
+        self.prompt = prompt + 1
         # keep only what still holds something back
         self.shown = {p: k for p, k in shown.items() if isinstance(k, int) and self.prompt - k <= n}
 
@@ -71,9 +73,6 @@ def file_done(memory_root: str, session_id: str, rel: str, mark: bool = False) -
 
 def note_shown(memory_root: str, session_id: str, paths) -> None:
     """Enter ``paths`` (shown by the file hook) in ``shown`` at the session's current prompt."""
-    data = load_state(memory_root, KIND, session_id)
-    prompt = data.get("prompt")
-    prompt = prompt if isinstance(prompt, int) and not isinstance(prompt, bool) else 0
-    shown = data.get("shown") if isinstance(data.get("shown"), dict) else {}
+    prompt, shown = _history(memory_root, session_id)
     shown.update(dict.fromkeys(paths, prompt))
     save_state(memory_root, KIND, session_id, {"prompt": prompt, "shown": shown})

@@ -1,29 +1,22 @@
 """Retrieval evaluation: rank labelled prompts against a store and score what would be injected.
 
-An evaluation folder holds ``store/.claude/memory/`` (the memories),
-``prompts.jsonl`` (one ``{"id", "prompt", "expected": [memory ids], "kind"}``
-per line; ``expected: []`` means the prompt should inject nothing) and
-``meta.json`` (``{"now": ISO time}``, the clock for recency).
+An evaluation folder holds ``store/.claude/memory/`` (the memories), ``prompts.jsonl`` (one
+``{"id", "prompt", "expected": [memory ids], "kind"}`` per line; ``expected: []`` means the prompt
+should inject nothing) and ``meta.json`` (``{"now": ISO time}``, the clock for recency).
 
-Every prompt is ranked exactly as the hook ranks it (same floor, same ``max_inject``;
-no session dedupe), over the store's index built in memory, so the folder is never written to. Metrics:
+Every prompt is ranked exactly as the hook ranks it (no session dedupe), over the store's index built
+in memory, so the folder is never written to. Metrics:
 
 - ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
-- ``precision``: of all memories injected over all prompts, the share that was expected;
-- ``clear_precision``: the same over the clear hits only, not the "possibly related" titles
-  (``Smart.shown``), which hit@1, recall@k, MRR and ``precision`` count as shown;
-- ``silent``: of the prompts that expect nothing, the share that injected nothing;
-- ``blocked``: of the prompts that expect nothing, the share that got a block (``1 - silent``);
+- ``precision``: of all memories injected, the share that was expected; ``clear_precision``: the same
+  over the clear hits only (the others count the "possibly related" titles as shown);
+- ``silent`` / ``blocked``: of the prompts that expect nothing, the share with no block / with one;
 - ``empty``: of the prompts that expect something, the share that injected nothing;
-- ``lines``, ``bytes``: the memory lines and the bytes of the ``<memory-context>`` block, the
-  hook's own ``format_block`` output, per prompt (0 for no block); ``lines_answered``: the mean
-  lines over the prompts that got a block.
+- ``lines``, ``bytes``: the memory lines and the bytes of the hook's block per prompt (0 for none);
+  ``lines_answered``: the mean lines over the prompts that got a block.
 
-``by_kind`` gives the same per prompt kind: ``blocked`` of the ``ordinary`` and ``same_domain``
-kinds is the share of ordinary prompts (and of those sharing the store's domain words) with a block.
-
-``split`` picks a deterministic half of the prompts (by a hash of their id):
-``dev`` and ``holdout``, so tuning on one half can be checked on the other.
+``by_kind`` gives the same per prompt kind. ``split`` picks a deterministic half of the prompts (by a
+hash of their id): ``dev`` and ``holdout``, so tuning on one half can be checked on the other.
 """
 from __future__ import annotations
 
@@ -170,16 +163,12 @@ def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None
         config = deep_merge(config, {"retrieval": {"fuzzy": False}})
     index = index_in_memory(memory_root, config)
     kinds = sorted({p["kind"] for p in prompts})
-    report = {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
-              "settings": dict(retrieval or {}),
-              "fuzzy": fuzzy and fuzzy_available(),
-              "prompts": len(prompts), "memories": None, "strategies": {}}
-    for name in [get_strategy(config).name]:
-        results = run(memory_root, config, index, prompts, now)
-        report["strategies"][name] = {
-            "overall": metrics(results),
-            "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
-            "results": results,
-        }
-    report["memories"] = index.n
-    return report
+    name = get_strategy(config).name
+    results = run(memory_root, config, index, prompts, now)
+    return {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
+            "settings": dict(retrieval or {}), "fuzzy": fuzzy and fuzzy_available(), "prompts": len(prompts),
+            "memories": index.n, "strategies": {name: {
+                "overall": metrics(results),
+                "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
+                "results": results,
+            }}}

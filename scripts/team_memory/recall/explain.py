@@ -46,11 +46,11 @@ def _abstained(strategy, best: float, reachable: float) -> str:
     if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
     from .abstention import evidence
-    others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key, 0)]
+    others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key)]
     neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
         f", and {others[0]} does not apply" if others else "")
     return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
-            f"retrieval.min_evidence {getattr(strategy, 'min_evidence', 0):g}{neither}): nothing is shown")
+            f"retrieval.min_evidence {strategy.min_evidence:g}{neither}): nothing is shown")
 
 
 def _under_bar(strategy, best: float, bar: float) -> str:
@@ -59,10 +59,10 @@ def _under_bar(strategy, best: float, bar: float) -> str:
         setting = f"retrieval.min_score {strategy.min_score:g}"
     elif abs(bar - strategy.min_relative * best) < 1e-9:
         setting = f"retrieval.min_relative {strategy.min_relative:g} x the best {best:g}"
-    elif abs(bar - getattr(strategy, "min_related", -1.0) * best) < 1e-9:
+    elif abs(bar - strategy.min_related * best) < 1e-9:
         setting = f"retrieval.min_related {strategy.min_related:g} x the best {best:g} (titles only)"
     else:
-        setting = f"retrieval.min_runner_up {getattr(strategy, 'min_runner_up', bar):g} (or 0.9 x a smaller best)"
+        setting = f"retrieval.min_runner_up {strategy.min_runner_up:g} (or 0.9 x a smaller best)"
     return f"under {bar:g}, what a runner-up needs: {setting}"
 
 
@@ -77,9 +77,9 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     scored = scored_hits(relaxed, query, current_index(memory_root, config))
     shown = {h.entry["path"] for h in hits}
     best = max((h.score for h in scored), default=0.0)
-    verdict = getattr(relaxed, "verdict", None)
+    verdict = relaxed.verdict
     abstained = verdict is not None and not verdict[2]
-    report = getattr(relaxed, "relevance", None)
+    report = relaxed.relevance
     bar = strategy.bar(best)
     note = None if abstained else ordinary_note(report)
     if note and notes is not None:
@@ -108,14 +108,13 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
 
 
 def print_near_misses(ctx, misses: list, notes=()) -> None:
-    from ..records.exposure import shown_text
+    from ..records.exposure import shown_name, shown_text
     for note in notes:
         print(shown_text(note))
     if not misses:
         print("near misses: none (no other memory shares a word with the prompt)")
         return
     print("near misses (scored, not injected; scores before the recency bonus):")
-    from ..records.exposure import shown_name, shown_text
     for score, entry, parts, reason in misses:
         print(f"{score:>4g}  [{entry['category']}] {shown_text(entry['title'])} -> {shown_name(entry['path'])}")
         print(f"      {reason}")

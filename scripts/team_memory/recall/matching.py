@@ -21,54 +21,27 @@ fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
 ``weight(token)`` is an IDF within the store: ``idf(df) / idf(1)``, so a token
 found in one memory weighs 1 and one found in half the store far less (never
 under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
-hold the token in their tags or title (``retrieval.field_idf``, on): a word that
-is one memory's tag stays rare however many bodies mention it. A memory's score
-is the sum over prompt words; the tokens of one word (an identifier's parts, a
-CJK run's bigrams) count 1, 1/2, 1/4... in order of their points. The best two
-neighbouring prompt words that both meet a memory exactly add ``ADJACENT`` (0.3) x
-the smaller of their points (``adjacency``: a phrase of the prompt found in one
-memory). Several prompt words met in one memory's content add ``BODY_COVERAGE`` (0.2)
-x its body points for each word beyond the first, at most ``BODY_COVERAGE_MAX`` (0.4) x
-(``body_coverage``): a question about a detail the content holds. Two neighbouring plain
-words also count written as one, exact matches only
-(``textnorm.joined_pairs``: ``sleep current`` meets the tag ``sleep-current``;
-``retrieval.join_pairs``).
+hold the token there (``retrieval.field_idf``): a word that is one memory's tag
+stays rare however many bodies mention it. A memory's score is the sum over prompt
+words (``weights.matches_total``: the tokens of one word count 1, 1/2, 1/4..., plus
+the phrase and content bonuses). Two neighbouring plain words also count written as
+one, exact matches only (``textnorm.joined_pairs``: ``sleep current`` meets the tag
+``sleep-current``; ``retrieval.join_pairs``).
 
-Whether to answer at all (``confident``): per prompt word, the most points any
-memory gets from it; their sum is what the store could explain of the prompt.
-The best memory must score ``retrieval.min_score`` (1.3) and its ``evidence``,
-its score x the square root of the share of that sum it explains, must reach
-``retrieval.min_evidence`` (1.9): a rare tag asked about alone answers, a common
-word does not, and a rare word met by chance in a long prompt about something
-else is scaled down. Two other ways may answer under that floor (``abstention``):
-two strong words of the prompt in the best memory (``retrieval.min_corroborated``),
-or a best memory that explains most of a short prompt (``retrieval.min_explained``).
-Beside the best, a memory needs ``min_score``,
-``retrieval.min_relative`` (0.6) x the best, and ``retrieval.min_runner_up`` (3)
-points or ``TIE`` (0.9) x the best when the best has fewer (``clear_bar``). Under that bar, the
-``retrieval.max_related`` (3) best memories that still reach ``retrieval.min_related`` (0.4) x
-the best and the runner-up floor are returned marked ``related`` (``shown``): the block lists them
-last, by title only, under "Possibly related". A memory met by short forms (``auth`` for its
-``authentication``) is held to that floor with its prefix matches counted as the exact matches they
-stand for (``related_fit``), so it is listed beside a memory that has the short form as a tag. When nothing is confident, ``retrieval.second_chance``
-(0: off) may still show a few titles that way (``abstention.second_chance``). When the prompt asks for a date,
-a time, an amount, a count or a duration, ``rank`` adds ``retrieval.answer_shape`` (1) points to the
-shown memories whose text holds one (``text.answershape``): a reordering of what this returns.
+Whether to answer at all: ``abstention`` (``Smart.confident``). Beside the best, a clear
+hit needs ``Smart.clear_bar``; under it, the ``retrieval.max_related`` best that reach
+``Smart.bar`` (or ``Smart.related_fit``) are shown by title as possibly related; of all
+these, only those that explain the prompt's distinctive words (``relevance``). What each
+setting means: docs/guide.md.
 
-The fuzzy step runs only when exact and prefix matching leave no confident best
-and rapidfuzz is importable: prompt tokens of 5+ characters that matched nothing exactly
-(nothing at all, or a prefix only: ``postgress`` starts ``postgr``) are compared with the
-title and tag tokens and the words they were folded from (``fuzzycheck.spelled_forms``:
-``validaiton`` is 90 from ``validation``, 82 from ``validat``; ``retrieval.fuzzy_cutoff``,
-85; ``retrieval.fuzzy: false`` turns it off). A fuzzy match replaces a weaker prefix match
-of the same token, adds to what the store could explain of the prompt (it is no longer an
-unknown word), and a clear typo of a rare tag or title word counts as a rare word for the
-``explained`` way (``abstention.rare_words``): "the pydnatic valdation is failing again"
-answers, a near spelling of a word half the store carries does not.
-
-The tokens of every memory (``prepare_entry``) are kept by the machine cache; the scores over its ``Index``
-are computed below (``score_index``). rapidfuzz is loaded only when the fuzzy step runs
-(``optional.import_optional``: the hook starts without ``site``).
+The fuzzy step runs only when exact and prefix matching leave no confident best and
+rapidfuzz is importable (loaded on first use: the hook starts without ``site``): prompt
+tokens of 5+ characters that matched nothing exactly (``postgress`` starts ``postgr``: a
+prefix only) are compared with the title and tag tokens and the words they were folded
+from (``fuzzycheck.spelled_forms``: ``validaiton`` is 90 from ``validation``, 82 from
+``validat``; ``retrieval.fuzzy_cutoff``, 85). A fuzzy match replaces a weaker prefix
+match of the same token, and the word is no longer unknown to the store; only a clear
+typo of a rare word counts as rare (``abstention.rare_words``).
 """
 from __future__ import annotations
 
@@ -80,8 +53,8 @@ from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
-from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, best_matches, evidence, explained, rare_words,
-                         second_chance, strong_words, unknown_words)
+from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, evidence, explained, rare_words, second_chance,
+                         strong_words, unknown_words)
 from .bitplanes import QUANTUM, bound, reaching
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf,
@@ -117,19 +90,13 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
 
 
 class Smart(SmartFeatures):
-    """Any-language tokens, two-way prefixes, IDF weights, body at a lower weight, fuzzy fallback, a floor.
-
-    What it stores per memory in the cache (``prepare_entry``, ``index_keys``) is declared by
-    ``features.SmartFeatures``.
-    """
+    """The strategy's settings and bars; what it caches per memory is ``features.SmartFeatures``'."""
 
     recency_bonus = 0.5
     outdated_decision = 1.0  # points off a deprecated or superseded decision that is still active (``rank``)
-    excerpts = True  # a clear winner's key content goes into the block
 
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
-        self.config = config
         self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
         self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
         self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
@@ -139,14 +106,11 @@ class Smart(SmartFeatures):
         self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
         self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``abstention.second_chance``
-        # points for a memory that holds the shape of answer the prompt asks for (``rank._finish``)
         self.answer_shape = float_setting(config, "answer_shape", DEFAULT_ANSWER_SHAPE, 0.0, 100.0)
         self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
-        # rapidfuzz is imported when the fuzzy step first runs, not here (see ``_rapidfuzz``)
         self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
         self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
         self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
-        # how much of the prompt's distinctive words a shown memory explains (``relevance``)
         self.min_distinct = float_setting(config, "min_distinct", DEFAULT_MIN_DISTINCT, 0.0, 1000.0)
         self.near_distinct = float_setting(config, "near_distinct", DEFAULT_NEAR_DISTINCT, 0.0, 1.0)
         self.min_distinct_team = float_setting(config, "min_distinct_team", DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0)
@@ -159,10 +123,8 @@ class Smart(SmartFeatures):
         self._query = query
         return score_index(self, query, index)
 
-    # -- the prompt side ------------------------------------------------------------------------
     def query(self, prompt: str):
-        """The prompt's tokens grouped by the word or run they came from: the tokens of one word count
-        1, 1/2, 1/4... (``weights.matches_total``), so one word cannot outweigh several."""
+        """The prompt's tokens grouped by the word or run they came from (``weights.matches_total``)."""
         groups = token_groups(prompt, self.stop_words)
         self._asks_team = asks_team(prompt)
         if self.join_pairs:
@@ -171,13 +133,9 @@ class Smart(SmartFeatures):
         return tuple(tuple(g) for g in groups)
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
-        """Whether the best memory is evidence enough to answer at all (``abstention``): its ``evidence``
-        reaches ``min_evidence``; or two strong words corroborate it (``min_corroborated``); or it
-        ``explained`` ``min_explained`` of the prompt with a rare word.
-
-        ``totals`` and ``found`` (key -> score, key -> matches) let the other ways see the best's matches;
-        ``n`` is the number of memories scored.
-        """
+        """Whether the best memory is evidence enough to answer at all (the three ways: ``abstention``).
+        ``totals`` and ``found`` (id -> score, id -> matches) and ``n`` (memories scored) serve the two
+        ways that read the best's matches."""
         if best < self.lowest_best() - 1e-9:
             return False
         proof = evidence(best, reachable)
@@ -186,7 +144,7 @@ class Smart(SmartFeatures):
         if totals is None:
             return False
         share = explained(best, reachable, unknown)
-        tops = best_matches(totals, found, best)  # the matches of every memory scoring ``best``
+        tops = [found[i] for i, total in totals.items() if total == best]  # ties: any of them may answer
         if (self.min_corroborated > 0 and best >= self.min_score and proof >= self.min_corroborated - 1e-9
                 and share >= CORROBORATED_SHARE - 1e-9 and any(strong_words(m, n) >= 2 for m in tops)):
             return True
@@ -194,9 +152,8 @@ class Smart(SmartFeatures):
                 and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in tops))
 
     def floor(self) -> float:
-        """No best or clear hit is under this: a best under ``lowest_best`` is not ``confident``, a
-        runner-up is under ``bar`` (``clear_bar`` only grows with the best). A possibly related memory
-        met by short forms may be (``related_fit``): ``_related`` reads those bands itself."""
+        """No best or clear hit is under this (``clear_bar`` only grows with the best); a possibly related
+        memory met by short forms may be (``related_fit``): ``_related`` reads those bands itself."""
         return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
 
     def lowest_best(self) -> float:
@@ -213,13 +170,13 @@ class Smart(SmartFeatures):
         return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
 
     def clear_bar(self, best: float) -> float:
-        """The points a memory needs to be shown as a clear hit beside a best of ``best`` (the best itself
-        is one, even under ``min_score`` when it answers the ``explained`` way)."""
+        """The points a clear hit needs beside a best of ``best`` (the best itself is one, even under
+        ``min_score`` when it answers the ``explained`` way)."""
         return min(best, max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best))
 
     def bar(self, best: float) -> float:
-        """The points a memory needs to be shown at all beside a best of ``best``: a clear hit, or a
-        possibly related one (``runner_up_floor`` and ``retrieval.min_related`` x the best)."""
+        """The points a memory needs to be shown at all beside a best of ``best``, as a clear hit or a
+        possibly related one."""
         clear = self.clear_bar(best)
         return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
 
@@ -231,20 +188,15 @@ class Smart(SmartFeatures):
 
     def related_fit(self, total: float, matches: list, best: float) -> bool:
         """Whether a memory under the clear bar may be shown as possibly related: it reaches ``bar``, or
-        ``related_floor`` with its prefix matches counted as the exact ones they stand for reaching ``bar``
-        (``weights.short_form_total``): "auth policy" meets ``authentication`` as surely as ``auth``,
-        only at ``PREFIX`` x the points, which the runner-up floor alone would never let through."""
+        ``related_floor`` and ``bar`` with its prefix matches counted as exact (``weights.short_form_total``):
+        "auth policy" meets ``authentication`` as surely as ``auth``, only at ``PREFIX`` x the points."""
         low = self.bar(best)
         return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
 
     def shown(self, best: float, rows: list) -> list:
-        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown.
-
-        The clear hits (``clear_bar``), then the memories under it but at ``bar``: the
-        ``retrieval.max_related`` best of them (ties kept), marked ``related`` (shown by title). Of
-        those, the ones that explain the prompt's distinctive words (``relevance.judge``; judged
-        after the choice, so a memory left out never lets a weaker one in).
-        """
+        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown: the clear
+        hits, then the ``max_related`` best under the clear bar (ties kept) marked ``related``; of those, the
+        ones ``relevance.judge`` keeps (judged after the choice: one left out never lets a weaker one in)."""
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
@@ -271,36 +223,26 @@ def get_strategy(config: dict) -> Smart:
     return Smart(config)
 
 
-# -- the scores over an ``Index`` --------------------------------------------------
-# ``smart``'s scores over an ``Index`` (``derived.cache``): the one implementation of the rule ``matching`` states.
+# -- the scores over an ``Index`` (``derived.cache``): the one implementation of the rule above ---------
+# An entry holds each of its tokens in its best field, so a token's document frequency is the size of its
+# ids, and the tokens that start with ``q`` are one range of sorted ones. Most entries a prompt touches
+# share only common words with it and end far below the floors, so few are scored exactly:
 #
-# An entry holds each of its tokens in its best field (tags, title, body), so a token's document
-# frequency is the size of its ids, and the tokens that start with ``q`` are one range of sorted ones.
-# Most entries a prompt touches share only common words with it and end far below the floors, so
-# exact scores are computed for few of them:
-#
-# 1. for each prompt token, its options (exact match per field, then each prefix target per
-#    field, then each irregular form) are ranked by points, earliest first on ties; an entry's
-#    match for the token is the first option that holds it;
-# 2. an upper bound of every entry's score (the sum over prompt tokens of its best option's points,
-#    a body option counted at ``1 + BODY_COVERAGE_MAX`` x its points for ``weights.body_coverage``;
-#    the real score decays a word's second and later tokens, and adds at most ``ADJACENT`` / 2 x that
-#    sum for neighbouring words, ``weights.adjacency``) is added up as bit planes (``bitplanes``): a
-#    common word in 40% of 10,000 memories costs a few dozen operations on whole ints, not 4,000
-#    Python steps (what keeps the prompt hook in its budget at 10,000 memories);
-# 3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2) (less a margin for the
-#    rounding to two places) are scored exactly (``weights.matches_total``), in order of falling exact
-#    bound, until the bound is under ``max(floor, min_relative x best so far)``: no entry left can
-#    reach the clear bar or the best score;
-# 4. when the fuzzy fallback has to run (the best is not ``Smart.confident``), the entries it
-#    touches are scored exactly with their fuzzy matches added; the others stay under the floor or
-#    under the bar, which the fuzzy step only raises;
-# 5. the abstention rule (``Smart.confident``) is applied to the exact scores, with the prompt's
-#    reachable points taken from each token's best option;
-# 6. the possibly related memories (under ``Smart.clear_bar``, ``Smart.related_fit``; the
-#    ``max_related`` best, ties kept): the entries not scored yet, band by band of their bound
-#    (``BAND``), largest exact bound first, until none left can reach ``Smart.related_floor`` or the
-#    ``max_related``-th best related score so far (``_related``); ``Smart.shown`` picks the shown ones.
+# 1. each prompt token's options (exact per field, then each prefix target, then each irregular form) are
+#    ranked by points, earliest first on ties; an entry's match for the token is the first that holds it;
+# 2. an upper bound of every entry's score, the sum of its best options' points with a body option at
+#    ``1 + BODY_COVERAGE_MAX`` x its points, is added up as bit planes (``bitplanes``): a common word in
+#    40% of 10,000 memories costs a few dozen operations on whole ints, not 4,000 Python steps (what keeps
+#    the prompt hook in its budget at 10,000 memories). The real score is at most (1 + ``ADJACENT`` / 2)
+#    x that bound (``weights.adjacency`` adds at most half that share of it, ``weights.body_coverage`` at
+#    most ``BODY_COVERAGE_MAX`` x the body points; a word's later tokens decay);
+# 3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2), less a margin for the
+#    rounding to two places, are scored exactly in order of falling exact bound, until the bound is under
+#    ``max(floor, min_relative x best so far)``: no entry left can reach the clear bar or the best;
+# 4. when the fuzzy step runs, the entries it touches are scored with their fuzzy matches added; the
+#    others stay under the floor or the bar, which the fuzzy step only raises;
+# 5. the possibly related memories: the entries not scored yet, band by band of their bound (``BAND``),
+#    until none left can reach ``Smart.related_floor`` or the ``max_related``-th best so far (``_related``).
 #
 # Rounding up only makes a bound larger, so no entry that reaches a floor is missed.
 
@@ -314,10 +256,10 @@ _NOTHING = 1 << 62
 class Members:
     """The live entries filed under one key: a bitmap (dense keys) or a list of ids."""
 
-    __slots__ = ("bits", "ids", "count", "as_bytes", "as_set")
+    __slots__ = ("bits", "ids", "as_bytes", "as_set")
 
-    def __init__(self, bits, ids, count: int):
-        self.bits, self.ids, self.count = bits, ids, count
+    def __init__(self, bits, ids):
+        self.bits, self.ids = bits, ids
         self.as_bytes = self.as_set = None
 
     def __contains__(self, i: int) -> bool:
@@ -355,13 +297,20 @@ class Book:
         self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
         self.surface = None
 
-    def _weigh(self, token: str):
+    def stems(self) -> set:
+        """Every tag and title token (the fuzzy step's stems)."""
+        if self.surface is None:
+            self.surface = set(self.index.surface())
+        return self.surface
+
+    def tiers(self, token: str):
+        """``([(field points, Members)], weight, tag/title weight)``; no tiers when no entry holds it."""
         got = self.memo.get(token)
         if got is None:
             live, df, surface = [], 0, 0
             for field, bits, ids, count in self.index.tiers(token):
                 points = FIELD_POINTS[field]
-                live.append((points, Members(bits, ids, count)))
+                live.append((points, Members(bits, ids)))
                 df += count
                 if points > BODY:
                     surface += count
@@ -369,26 +318,12 @@ class Book:
             got = self.memo[token] = (live, w, (surface_weight(surface, self.n, w) if self.field_idf else w))
         return got
 
-    def stems(self) -> set:
-        """Every tag and title token (the fuzzy step's stems)."""
-        if self.surface is None:
-            self.surface = set(self.index.surface())
-        return self.surface
-
-    def forms(self) -> tuple:
-        """``(forms, stems)``: the tag and title tokens' written forms (``fuzzycheck.spelled_forms``), and the tokens."""
-        return spelled_forms(self.stems()), self.stems()
-
-    def tiers(self, token: str):
-        """``([(field points, Members)], weight, tag/title weight)``; no tiers when no entry holds it."""
-        return self._weigh(token)
-
     def targets(self, q: str) -> list:
         """The tokens ``q`` meets by prefix: longer ones that start with it, sorted, then ``q``'s own prefixes
         of 4+ characters (``PREFIX_MIN``)."""
         out = []
         if len(q) >= PREFIX_MIN:
-            out = [t for t in self.index.tokens_from(q) if t != q and self._weigh(t)[0]]
+            out = [t for t in self.index.tokens_from(q) if t != q and self.tiers(t)[0]]
         for k in range(PREFIX_MIN, len(q)):
             if self.tiers(q[:k])[0]:
                 out.append(q[:k])
@@ -400,19 +335,15 @@ class Book:
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
         if joined:
             q = q[1:]
-        tiers, w, ws = self.tiers(q)
-        for points, members in tiers:
-            ranked.append((-(points * (ws if points > BODY else w)), 0, FIELD[points], "exact", q, members))
-        targets = () if joined else self.targets(q)
-        for order, t in enumerate(targets, 1):
+        sources = [(q, 1.0, "exact")]
+        if not joined:
+            sources += [(t, PREFIX, "prefix") for t in self.targets(q)]
+            sources += [(t, IRREGULAR, "exact") for t in alternates(q)]  # "lose" meets "lost"
+        for order, (t, factor, kind) in enumerate(sources):
             tiers, w, ws = self.tiers(t)
             for points, members in tiers:
-                ranked.append((-(PREFIX * points * (ws if points > BODY else w)), order, FIELD[points], "prefix", t, members))
-        for order, t in enumerate(() if joined else alternates(q), len(targets) + 1):  # "lose" meets "lost"
-            tiers, w, ws = self.tiers(t)
-            for points, members in tiers:
-                ranked.append((-(IRREGULAR * points * (ws if points > BODY else w)), order, FIELD[points], "exact", t,
-                               members))
+                weight = ws if points > BODY else w
+                ranked.append((-(factor * points * weight), order, FIELD[points], kind, t, members))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
 
@@ -461,8 +392,8 @@ def score_index(strategy, query, index) -> list:
             if options:
                 per_token.append((g, q, options))
                 reach[g] = max(reach.get(g, 0.0), options[0].points)
-            if not any(o.kind == "exact" for o in options):  # no match, or by prefix only: the fuzzy step may try it
-                unmatched.append((g, q))
+            if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(o.kind == "exact" for o in options):
+                unmatched.append((g, q))  # no match, or by prefix only: the fuzzy step may try it
     reachable = sum(reach.values())
     unknown = unknown_words(query, reach)
 
@@ -475,14 +406,11 @@ def score_index(strategy, query, index) -> list:
     candidates, planes, reached = [], None, 0.0
     if per_token:
         planes = bound(per_token, book.size)
-        # the entries with the largest bound, scored first: the best of them lifts the floor
-        # to min_relative x that score, under which no clear hit can be (a long prompt puts
-        # most entries over the floor alone)
+        # the entries with the largest bound, scored first, lift the floor to min_relative x the best
+        # of them (a long prompt puts most entries over the floor alone)
         seeds = ids_of_bits(planes.top())
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((matches_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
-        # a score is at most (1 + ADJACENT / 2) x the sum of its matches, body ones counted at
-        # 1 + BODY_COVERAGE_MAX x (``matching.adjacency``, ``weights.body_coverage``, ``bitplanes.bound``)
         reached = max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2)
         candidates = reaching(planes, reached)
     ranked = _ranked(per_token, candidates, floor)
@@ -495,8 +423,7 @@ def score_index(strategy, query, index) -> list:
         totals[i] = matches_total(matches)
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found, n)
-            and fuzzy_may_match([q for _, q in unmatched if len(q) >= FUZZY_MIN and q[:1] != JOINED],
-                                book.stems(), strategy.fuzzy_cutoff)
+            and fuzzy_may_match([q for _, q in unmatched], book.stems(), strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
         # so under the final bar: the fuzzy step only raises the best
@@ -537,13 +464,8 @@ def _ranked(per_token: list, ids, floor: float) -> list:
 
 def _related(strategy, per_token: list, planes, best: float, reached: float, rest: list, seen_ids,
              found: dict, totals: dict) -> None:
-    """Score the entries that can be among the ``max_related`` best under the clear bar.
-
-    Every entry not scored yet is under the clear bar. They are taken band by band of their
-    bound (``rest`` first: those over ``reached``, then lower bands read out of the planes),
-    each band largest exact bound first, and scoring stops once no entry left can reach
-    ``Smart.related_floor`` or the ``max_related``-th best related score so far (ties are kept).
-    """
+    """Score the entries that can be among the ``max_related`` best under the clear bar (step 5 above):
+    ``rest`` first (the bounds over ``reached``), then lower bands read out of the planes."""
     low, high = strategy.related_floor(best), strategy.clear_bar(best)
     pool = sorted((round(t, 2) for i, t in totals.items()
                    if round(t, 2) < high and strategy.related_fit(round(t, 2), found[i], best)), reverse=True)
@@ -580,11 +502,10 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
 
 def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
     """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
-    forms, stems = book.forms()
+    stems = book.stems()
+    forms = spelled_forms(stems)
     touched: dict = {}  # id -> fuzzy matches, in prompt order
     for g, q in unmatched:
-        if len(q) < FUZZY_MIN or q[:1] == JOINED:
-            continue
         best: dict = {}
         for t, similarity in fuzzy_stems(q, forms, stems, strategy.fuzzy_cutoff):
             tiers, _, ws = book.tiers(t)

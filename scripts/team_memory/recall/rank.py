@@ -1,21 +1,14 @@
 """Ranking: the store's memories for a prompt, best first, each one read and found active.
 
-Pipeline (the prior plugin's, with its gaps closed):
-
-1. text pass: every index entry scored by the configured strategy; only > 0 kept;
-   sorted by score, then category priority;
-2. deep check of the top 20: the JSON file is read, a retired, archived,
-   missing or unreadable memory is dropped, one updated within
-   ``retrieval.recency_days`` (30) gets the strategy's recency bonus (``smart``: +0.5), and,
-   when the prompt asks for a date, a time, an amount, a count or a duration
-   (``text.answershape``), one whose text holds such a thing gets ``retrieval.answer_shape``
-   (``smart``: +1), and a decision whose own status says it is deprecated or superseded
-   (``records.store.decision_status``) loses ``Smart.outdated_decision`` (1); re-sorted. These
-   only reorder what the strategy returned: which memories are clear hits and which are
-   possibly related titles is decided before;
-3. every entry that is about to be printed has been read and found active,
-   whatever its rank (the prior plugin printed unchecked entries past the top 20);
-   an index path outside its category folder is never followed or printed.
+1. the strategy scores the index (``Smart.score``): which memories are clear hits and which are
+   possibly related titles is decided there; sorted by score, then category priority;
+2. the first ``DEEP_CHECK_LIMIT`` are read: a retired, archived, missing or unreadable memory is
+   dropped; one updated within ``retrieval.recency_days`` (30) gets ``Smart.recency_bonus``; when the
+   prompt asks for a date, a time, an amount, a count or a duration (``text.answershape``), one whose
+   text holds one gets ``retrieval.answer_shape``; a decision whose own status says it is deprecated
+   or superseded loses ``Smart.outdated_decision``; re-sorted (these only reorder);
+3. every entry printed has been read and found active, whatever its rank; an index path outside
+   its category folder is never followed or printed.
 """
 from __future__ import annotations
 
@@ -33,14 +26,12 @@ MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 character
 
 
 class Hit:
-    """One ranked memory: its final score, the index entry, and how the score was made.
-
-    ``pos`` is the entry's place in the index (ties keep index order).
-    """
+    """One ranked memory: its final score, the index entry, how the score was made, and ``pos``, the entry's
+    place in the index (ties keep index order)."""
 
     __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos")
 
-    def __init__(self, score, priority, entry, parts, pos=0):
+    def __init__(self, score, priority, entry, parts, pos):
         self.score, self.priority, self.entry, self.parts, self.pos = score, priority, entry, parts, pos
         self.record = None
         self.checked = False
@@ -86,12 +77,9 @@ def scored_hits(strategy, query, index, exclude=None) -> list:
 
 def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
          exclude=None) -> list:
-    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects.
-
-    Scores ``index`` (a ``derived.cache.Index``), else the store's (``refresh.current_index``). ``now``:
-    an aware ``datetime`` (the evaluation's clock), else the time. ``exclude``: index paths never
-    to return (memories this session has just been shown).
-    """
+    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects, from ``index``
+    (else the store's, current). ``now``: an aware ``datetime`` (the evaluation's clock), else the time.
+    ``exclude``: index paths never to return (memories this session has just been shown)."""
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
@@ -121,8 +109,7 @@ def _merged(first: list, rest, key):
     yield from first[i:]
 
 
-def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus=1, most_related=0, shape=None,
-            outdated=0) -> list:
+def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus, most_related, shape, outdated) -> list:
     """Deep-check the first 20 hits (recency bonus; ``shape``: ``(shape, points)``, the answer-shape
     bonus; ``outdated``: points off a deprecated or superseded decision), re-sort, and keep ``limit``
     shown-safe ones, at most ``most_related`` of them marked related (``Smart.shown``)."""

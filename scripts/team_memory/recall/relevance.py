@@ -3,30 +3,20 @@
 The scorer weighs a word by how rare it is in the store; a word can be rare in the store and
 still say nothing about which memory a prompt needs ("write a test for the date parser" meets
 "End-to-end tests run in Playwright" on ``test``). This rule weighs each prompt word by how
-ordinary it is in programming text at large: ``ordinary.txt`` (next to this module, built
-offline from public text by ``scripts/make_ordinary.py``) lists the commonest words, most common
-first. A word's ``distinctness`` is 0 within the first ``COMMON`` ranks, rises with the log of
-its rank, and is 1 for a word past the list (a name, a product, an identifier, a typo, CJK text).
+ordinary it is in programming text at large: ``ordinary.txt`` (built offline from public text by
+``scripts/make_ordinary.py``) lists the commonest words, most common first. A word's
+``distinctness`` is 0 within the first ``COMMON`` ranks, rises with the log of its rank, and is 1
+past the list (a name, a product, an identifier, a typo, CJK text).
 
-Per prompt word (a group of ``textnorm.token_groups``: an identifier's parts or a CJK run's
-bigrams count as one word), its ``mass`` is the distinctness of its most distinctive token. A
-memory's match on a word is worth the match's points times ``ORDINARY_SHARE + (1 -
-ORDINARY_SHARE) x`` the distinctness of what it met (the word itself, or only the part it met:
-``setConsole`` met on ``console``, at ``PART`` of it: the prompt is about the identifier); the sum over the prompt's words is the memory's
-``distinct`` points. Its ``cover`` is the share of the prompt's whole mass it explains (never
-over less than ``LEAST_MASS``: a prompt of ordinary words alone has little to explain).
-
-The prompt is answered at all (``judge``, from ``Smart.shown``, which the plain and the cached
-path both call) when its best memory's *evidence*, its distinct points times the square root of its
-cover, reaches ``retrieval.min_distinct`` (0.9): a match on ordinary words weighs a fifth of its
-points, so "test" met in a tag (3 points) does not answer alone, and a memory that meets one rare
-word of a prompt whose other distinctive words it leaves unexplained ("add a null check on
-``user.profile`` in the Karpenter module") is scaled down by the share it explains. Beside the best,
-a memory is shown only with ``retrieval.near_distinct`` (0.3) x the best's distinct points: when one
-memory clearly answers, it is shown alone. A question about the team's own ways ("how do *we*
-deploy", "*should I* squash", "what's *our* rule", ``asks_team``) is what a team memory is for: its
-bar is ``retrieval.min_distinct_team`` (0.4). ``retrieval.min_distinct`` 0 turns the rule off. The word
-list is read once, only when a prompt has rows to judge (about 70 KB).
+Per prompt word (a group of ``textnorm.token_groups``), its ``mass`` is the distinctness of its most
+distinctive token. A memory's match on a word is worth its points x ``ORDINARY_SHARE + (1 -
+ORDINARY_SHARE) x`` the distinctness of what it met (the word, or only the part it met, at ``PART``:
+``setConsole`` met on ``console``); the sum is the memory's ``distinct`` points, and its ``cover`` the
+share of the prompt's whole mass it explains (over at least ``LEAST_MASS``). The prompt is answered
+(``judge``) when the best memory's distinct points x the square root of its cover reach
+``retrieval.min_distinct`` (or ``min_distinct_team`` for a question about the team's own ways,
+``asks_team``); beside it, a memory needs ``retrieval.near_distinct`` x the best's distinct points.
+The word list is read once, only when a prompt has rows to judge (about 70 KB).
 """
 from __future__ import annotations
 
@@ -67,12 +57,12 @@ class Ranks:
     def __len__(self) -> int:
         return self.size
 
-    def get(self, word: str, default=None):
+    def get(self, word: str):
+        """The rank of ``word``; None when the list does not hold it."""
         if word not in self.seen:
             at = self.text.find("\n" + word + "\n") if word and "\n" not in word else -1
             self.seen[word] = self.text.count("\n", 0, at) + 1 if at >= 0 else None
-        found = self.seen[word]
-        return default if found is None else found
+        return self.seen[word]
 
 
 def ranks() -> Ranks:
@@ -145,10 +135,9 @@ def evidence(distinct: float, covered: float) -> float:
 
 def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
     """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best of them explains enough of
-    ``query``'s distinctive words, without those far weaker than the best (module docstring); none otherwise.
-    ``report`` says why, for ``search --explain``: ``{"measures": {key: (distinct, cover)}, "proof": the
-    best evidence, "bar": the distinct points a memory needed beside the best, "ordinary" and "distinctive":
-    the prompt's words that weigh nothing, and those that weigh in full}``."""
+    ``query``'s distinctive words, without those far weaker than the best; none otherwise. ``report`` says
+    why, for ``search --explain``: ``{"measures": {key: (distinct, cover)}, "proof": the best evidence,
+    "bar": the distinct points needed beside the best, "ordinary"/"distinctive": the prompt's words}``."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()

@@ -1,11 +1,10 @@
 """The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out.
 
-Four steps, one module each: find the store (``enabled_store``: ``records.hookio``), make the
-derived files current (``derived.refresh.current_index``, never waiting), rank (``rank``), format
-(``block``). Memories already recalled in the session are held back
-(``dedupe``). A store with no machine cache yet and more than ``COLD_FILES`` memory files (a fresh
-clone of a big store) is built by a detached process instead: reading every file in the hook could
-outlast the client's hook time-out, which would kill it before the cache is written, prompt after prompt.
+Find the store (``records.hookio.enabled_store``), make the derived files current (never waiting),
+rank (``rank``), hold back what the session was just shown (``dedupe``), format (``block``). A store
+with no machine cache and more than ``COLD_FILES`` memory files (a fresh clone of a big store) is built
+by a detached process instead: reading every file in the hook could outlast the client's time-out,
+which would kill it before the cache is written, prompt after prompt.
 """
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The ``smart`` strategy's weights and how matches add up to a score.
-
-Field points (tag, title, body), prefix and fuzzy factors, IDF, the per-word decay and the
-phrase bonus: used by ``matching.score_index``, which
-computes every score. rapidfuzz is loaded here on first use.
-"""
+"""The ``smart`` strategy's weights and how matches add up to a score (``matching`` states the rule);
+rapidfuzz is loaded here on first use."""
 from __future__ import annotations
 
 import math
@@ -16,14 +12,11 @@ IRREGULAR = 0.5  # another form of an irregular verb (``lost`` for "lose": ``tex
 GROUP_DECAY = 0.5
 JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
 ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
-# several prompt words met in one memory's content (``body_coverage``): its body points x 0.2 a word beyond
-# the first, at most x 0.4 (docs/retrieval-eval.md, round 4)
-BODY_COVERAGE, BODY_COVERAGE_MAX = 0.2, 0.4
+BODY_COVERAGE, BODY_COVERAGE_MAX = 0.2, 0.4  # ``body_coverage`` (docs/retrieval-eval.md, round 4)
 PREFIX_MIN = 4
 FUZZY_MIN = 5
+FUZZY_LIMIT = 3  # title/tag stems a prompt word may meet by the fuzzy step
 MIN_WEIGHT = 0.1
-FIELDS = ((TAG, "tags"), (TITLE, "title"), (BODY, "body"))
-_FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 
 
 def _rapidfuzz():
@@ -52,9 +45,6 @@ def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
                 matches[k] = (g, q, match)
             return
     matches.append((g, q, match))
-
-
-FUZZY_LIMIT = 3  # title/tag stems a prompt word may meet by the fuzzy step
 
 
 def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
@@ -104,11 +94,9 @@ def body_coverage(matches: list) -> float:
     """Points for several prompt words met in one memory's content: its body points (the sum of its
     matches in the body) x ``BODY_COVERAGE`` for each word beyond the first, at most x ``BODY_COVERAGE_MAX``.
 
-    One content word is often met by chance, three different ones in the same memory seldom: a
-    question about details the content holds (``which night does Maya train with the group at the
-    leisure centre``) then outranks memories that carry one of its words in their tags or title. One body word gets
-    nothing, so a prompt met in one body word alone scores as before. ``matching.score_index`` bounds a score
-    by counting every body match at ``1 + BODY_COVERAGE_MAX`` x its points (``bitplanes._bound``).
+    One content word is often met by chance, three in the same memory seldom: a question about details the
+    content holds (``which night does Maya train with the group``) then outranks memories that carry one of
+    its words in their tags or title.
     """
     words, points = set(), 0.0
     for g, _, match in matches:
@@ -122,11 +110,7 @@ def body_coverage(matches: list) -> float:
 
 def adjacency(matches: list) -> float:
     """The phrase bonus: ``ADJACENT`` x the smaller points of the best two neighbouring prompt
-    words that both meet the memory exactly (``data rate``, ``read replica``).
-
-    Never more than ``ADJACENT`` / 2 x the sum of the words' points (the smaller of two is at
-    most half their sum): ``matching.score_index`` bounds a score by ``1 + ADJACENT / 2`` x its matches.
-    """
+    words that both meet the memory exactly (``data rate``, ``read replica``)."""
     exact: dict = {}
     for g, q, match in matches:
         if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):

@@ -21,7 +21,7 @@ NEVER = {"json", "re", "enum", "datetime", "heapq", "operator", "collections", "
 PACKAGE = {"team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.records",
            "team_memory.base.fastjson", "_json", "team_memory.records.hookio", "os", "stat", "_stat", "posixpath",
            "genericpath", "_collections_abc", "__future__", "gc", "launch", "team_memory.handlers"}  # every hook: the launcher, the payload, os
-TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate", "team_memory.guards.shellscan"}  # one shell reader
+TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate"}  # a plain line needs no shell reader
 POST = {"team_memory.tooluse", "team_memory.tooluse.posttool", "team_memory.handlers.post_tool_use"}
 FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap", "errno"}
 # ``re``: Stop compiles the cues whose keywords a new turn holds (this scene's "we decided ... because")

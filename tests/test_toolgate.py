@@ -193,3 +193,20 @@ def test_denials_still_arrive_through_the_hook(scene):
               payload("Write", {"file_path": "link-to-store/decisions/y.json", "content": "{}"}, project)):
         proc = run_hook("pre_tool_use.py", p, cwd=project)
         assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", p
+
+
+def test_a_plain_line_is_read_as_the_shell_reader_reads_it(monkeypatch):
+    """The fast path splits a line of ``PLAIN`` characters at spaces without the shell reader; the reader gives the
+    same words (or refuses the line, which only sends it to the full guard)."""
+    import random
+    rng = random.Random(7)
+    alphabet = sorted(toolgate.PLAIN) + [" "] * 12
+    lines = ["pytest -q tests/test_orders.py", "make -j4 all", "npm run build --if-present", "  go test ./...  ",
+             "a=b c", "x,y z", "%d @a +b"]
+    lines += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) for _ in range(3000)]
+    lines = [line for line in lines if line.strip()]
+    fast = [toolgate.simple_commands(line) for line in lines]
+    monkeypatch.setattr(toolgate, "PLAIN", frozenset())
+    for line, words in zip(lines, fast):
+        read = toolgate.simple_commands(line)
+        assert read is None or read == words, (line, words, read)

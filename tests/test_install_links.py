@@ -102,8 +102,10 @@ def outside(_outside, monkeypatch):
     return _outside
 
 
-def _refused(argv, repo, rel, outside, capsys) -> None:
-    repo_before, outside_before = _tree(repo), _tree(outside)
+def _refused(argv, repo, rel, outside, capsys, repo_before=None) -> None:
+    """``argv`` fails naming ``rel``; nothing changes in ``repo`` (its tree now, or ``repo_before`` when the caller
+    knows it) or in ``outside``."""
+    repo_before, outside_before = repo_before if repo_before is not None else _tree(repo), _tree(outside)
     assert main(argv) != 0
     err = capsys.readouterr().err
     assert rel in err and "symbolic link" in err and "git rm" in err, err
@@ -113,15 +115,17 @@ def _refused(argv, repo, rel, outside, capsys) -> None:
 
 @pytest.mark.parametrize("rel,is_dir", INSTALLED, ids=[rel for rel, _ in INSTALLED])
 def test_install_refuses_a_link_in_place_of_anything_it_writes(tmp_path, outside, capsys, fresh, rel, is_dir):
-    with _planted(fresh, rel, is_dir, outside, str(tmp_path)):
-        _refused(["install", fresh], fresh, rel, outside, capsys)
+    with _planted(fresh, rel, is_dir, outside, str(tmp_path)) as before:
+        _refused(["install", fresh], fresh, rel, outside, capsys, before)
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
     """One repository install has never run in, shared by the install cases: each plants its link (and the folders
     above it) and takes them out afterwards (a refused install changes nothing), so each starts from this tree."""
-    return _new_repo(str(tmp_path_factory.mktemp("fresh")))
+    repo = _new_repo(str(tmp_path_factory.mktemp("fresh")))
+    TREES[repo] = _tree(repo)
+    return repo
 
 
 @pytest.fixture(scope="module")
@@ -130,13 +134,18 @@ def installed(tmp_path_factory):
     back afterwards (a refused uninstall changes nothing), so each case starts from a fresh install's tree."""
     repo = _new_repo(str(tmp_path_factory.mktemp("installed")))
     install.install_project(repo)
+    TREES[repo] = _tree(repo)
     return repo
+
+
+TREES: dict = {}  # a shared repository -> its tree as its fixture left it (each case puts it back so)
 
 
 @contextlib.contextmanager
 def _planted(repo: str, rel: str, is_dir: bool, outside: str, aside: str):
     """A link to ``outside`` in place of ``rel`` for the block; what was there is moved aside and back, and the
-    folders made to hold the link are removed."""
+    folders made to hold the link are removed. Yields the repository's tree in the block: its tree in ``TREES``
+    with the link (and the folders made for it) in place of ``rel``, not read again."""
     path = os.path.join(repo, *rel.split("/"))
     kept = os.path.join(aside, "kept") if os.path.lexists(path) else None
     made, parent = [], os.path.dirname(path)
@@ -146,8 +155,11 @@ def _planted(repo: str, rel: str, is_dir: bool, outside: str, aside: str):
     if kept:
         os.rename(path, kept)
     try:
-        _plant(repo, rel, is_dir, outside)
-        yield
+        target = _plant(repo, rel, is_dir, outside)
+        tree = {key: kind for key, kind in TREES[repo].items() if key != rel and not key.startswith(rel + "/")}
+        tree.update({os.path.relpath(folder, repo).replace(os.sep, "/"): "dir" for folder in made})
+        tree[rel] = ("link", target)
+        yield tree
     finally:
         os.unlink(path)
         if kept:
@@ -165,8 +177,8 @@ def test_uninstall_refuses_a_link_in_place_of_anything_it_touches(tmp_path, outs
         _untouched(["uninstall", repo], repo, rel, outside)
         return
     repo = installed
-    with _planted(repo, rel, is_dir, outside, str(tmp_path)):
-        _refused(["uninstall", repo], repo, rel, outside, capsys)
+    with _planted(repo, rel, is_dir, outside, str(tmp_path)) as before:
+        _refused(["uninstall", repo], repo, rel, outside, capsys, before)
 
 
 def _untouched(argv, repo, rel, outside) -> None:

@@ -14,16 +14,30 @@ from helpers import REPO, record, write
 from team_memory.base import bytecache
 
 
-@pytest.fixture
-def plugin(tmp_path):
-    """A copy of the runtime, as a plugin folder (no compiled code in it)."""
-    root = tmp_path / "plugin"
+WRITTEN = "scripts/team_memory/records/hookio.py"  # the one source a test changes in place: copied, never linked
+
+
+@pytest.fixture(scope="module")
+def _runtime(tmp_path_factory):
+    """A copy of the runtime (no compiled code in it), made once for the module; never run, changed or written in."""
+    root = tmp_path_factory.mktemp("runtime")
     for item in ("hooks", "scripts", "templates", "hooks.json"):
         src = REPO / item
         if src.is_dir():
             shutil.copytree(src, root / item, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(src, root / item)
+    return root
+
+
+@pytest.fixture
+def plugin(tmp_path, _runtime):
+    """A copy of the runtime, as a plugin folder (no compiled code in it): folders of its own, its files hard links
+    to the module's copy (no test writes one in place, but ``WRITTEN``, which is copied)."""
+    root = tmp_path / "plugin"
+    shutil.copytree(_runtime, root, copy_function=os.link)
+    os.unlink(root / WRITTEN)
+    shutil.copy2(_runtime / WRITTEN, root / WRITTEN)
     return root
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -18,10 +19,9 @@ def git(cwd, *args):
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=dict(os.environ, **ENV))
 
 
-@pytest.fixture
-def repo(tmp_path):
-    """A repository whose memory names app/session.py (deleted since) and db/gone.sql (never there)."""
-    root = tmp_path / "repo"
+@pytest.fixture(scope="session")
+def _repo_template(tmp_path_factory):
+    root = tmp_path_factory.mktemp("messages-repo") / "repo"
     (root / "app").mkdir(parents=True)
     git(root, "init", "-q")
     (root / "app" / "session.py").write_text("x\n")
@@ -32,6 +32,15 @@ def repo(tmp_path):
     git(root, "commit", "-qm", "one")
     git(root, "rm", "-q", "app/session.py")
     git(root, "commit", "-qm", "session.py removed")
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path, _repo_template):
+    """A repository whose memory names app/session.py (deleted since) and db/gone.sql (never there): a copy of one
+    built once a session (per worker), every file its own."""
+    root = tmp_path / "repo"
+    shutil.copytree(_repo_template, root, symlinks=True)
     return root
 
 

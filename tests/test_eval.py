@@ -15,6 +15,23 @@ from team_memory.recall.evaluate import evaluate, in_split, metrics
 EVAL = REPO / "tests" / "eval"
 
 
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory):
+    """``generated(script)``: the folder ``tests/eval/<script>`` writes, built once a session (per worker) for the
+    tests that only read it."""
+    import subprocess
+    import sys
+    built = {}
+
+    def get(script: str) -> Path:
+        if script not in built:
+            folder = tmp_path_factory.mktemp(script[:-len(".py")]) / "set"
+            subprocess.run([sys.executable, str(EVAL / script), "--out", str(folder)], check=True, capture_output=True)
+            built[script] = folder
+        return built[script]
+    return get
+
+
 def test_metrics_by_hand():
     results = [
         {"id": "a", "kind": "k", "expected": ["x"], "got": ["x", "y"]},         # hit, rr 1
@@ -201,20 +218,16 @@ def test_generated_set_is_deterministic(tmp_path, script, silence):
 
 
 @pytest.mark.parametrize("name", ["harbor", "fieldline", "chat", "talk", "platform"])
-def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path, name):
+def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(generated, name):
     """A prompt no keyword method could answer measures nothing: each shares a token with its gold."""
-    import subprocess
-    import sys
     from team_memory.base.config import load_config
     from team_memory.recall.evaluate import load_folder, memory_id
     from seed_scorer import build_entries
     from team_memory.recall.matching import Smart
     folder = EVAL
     if name != "harbor":
-        folder = tmp_path / name
-        script = {"fieldline": "build_wide.py", "chat": "build_chat.py", "talk": "build_talk.py",
-                  "platform": "build_platform.py"}[name]
-        subprocess.run([sys.executable, str(EVAL / script), "--out", str(folder)], check=True, capture_output=True)
+        folder = generated({"fieldline": "build_wide.py", "chat": "build_chat.py", "talk": "build_talk.py",
+                            "platform": "build_platform.py"}[name])
     root, prompts, _ = load_folder(str(folder))
     config = load_config(root)
     bodies: dict = {}
@@ -232,17 +245,14 @@ def test_every_answerable_prompt_shares_a_word_with_an_expected_memory(tmp_path,
     assert not blind, blind
 
 
-def test_talk_set_records_validate_and_look_like_a_chat_store(tmp_path):
+def test_talk_set_records_validate_and_look_like_a_chat_store(generated):
     """Lakeside: every record passes the store's own validation, in the folder of its category, and
     the store is shaped as its generator says (400-700 memories, a person's name in most of them,
     2-4 tags, answerable questions with one or two expected memories that all exist)."""
-    import subprocess
-    import sys
     from team_memory.base.model import DEFAULT_FOLDERS
     from team_memory.records.validate import validate_record
-    subprocess.run([sys.executable, str(EVAL / "build_talk.py"), "--out", str(tmp_path)], check=True,
-                   capture_output=True)
-    files = sorted((tmp_path / "store" / ".claude" / "memory").rglob("*.json"))
+    folder = generated("build_talk.py")
+    files = sorted((folder / "store" / ".claude" / "memory").rglob("*.json"))
     assert 400 <= len(files) <= 700
     ids, named, categories = set(), 0, set()
     for path in files:
@@ -254,7 +264,7 @@ def test_talk_set_records_validate_and_look_like_a_chat_store(tmp_path):
         ids.add(record["id"])
         named += any(n in json.dumps(record) for n in ("Maya", "Jon", "Ana", "Priya"))
     assert named >= 0.9 * len(files) and categories == set(DEFAULT_FOLDERS)
-    prompts = [json.loads(line) for line in (tmp_path / "prompts.jsonl").read_text().splitlines()]
+    prompts = [json.loads(line) for line in (folder / "prompts.jsonl").read_text().splitlines()]
     answerable = [p for p in prompts if p["expected"]]
     assert len(answerable) >= 300 and all(1 <= len(p["expected"]) <= 2 and set(p["expected"]) <= ids
                                           for p in answerable)
@@ -268,7 +278,7 @@ def _shares(asked: set, gold: set) -> bool:
                                      for q in asked for t in gold)
 
 
-def test_platform_set_is_deterministic_valid_and_cites_its_source(tmp_path):
+def test_platform_set_is_deterministic_valid_and_cites_its_source(tmp_path, generated):
     """Platform (real text nobody on the team wrote): two runs byte-identical, every record valid in its
     category's folder, every expected id present, both halves hold unrelated prompts, and the set's
     source repository and licence are named where the data lives."""
@@ -278,11 +288,10 @@ def test_platform_set_is_deterministic_valid_and_cites_its_source(tmp_path):
     from team_memory.recall.evaluate import in_split
     from team_memory.records.validate import validate_record
     outs = []
-    for name in ("a", "b"):
-        subprocess.run([sys.executable, str(EVAL / "build_platform.py"), "--out", str(tmp_path / name)], check=True,
-                       capture_output=True)
-        outs.append(sorted((p.relative_to(tmp_path / name).as_posix(), p.read_bytes())
-                           for p in (tmp_path / name).rglob("*") if p.is_file()))
+    subprocess.run([sys.executable, str(EVAL / "build_platform.py"), "--out", str(tmp_path / "a")], check=True,
+                   capture_output=True)
+    for folder in (tmp_path / "a", generated("build_platform.py")):  # two runs: this one and the session's
+        outs.append(sorted((p.relative_to(folder).as_posix(), p.read_bytes()) for p in folder.rglob("*") if p.is_file()))
     assert outs[0] == outs[1]
     ids = set()
     for path in sorted((tmp_path / "a" / "store" / ".claude" / "memory").rglob("*.json")):

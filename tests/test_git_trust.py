@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -30,12 +31,13 @@ def git(cwd, *args):
     return proc.stdout
 
 
-@pytest.fixture
-def team(tmp_path):
-    """``(origin, alice, me, outside)``: alice and I share origin; ``outside`` is a folder no one should touch."""
-    origin, alice, me, outside = (tmp_path / n for n in ("origin.git", "alice", "me", "outside"))
-    git(tmp_path, "init", "-q", "--bare", str(origin))
-    git(tmp_path, "clone", "-q", str(origin), str(alice))
+@pytest.fixture(scope="session")
+def _team_template(tmp_path_factory):
+    """The starting state of ``team``, built once a session (per worker): a git repository and two clones."""
+    base = tmp_path_factory.mktemp("team-template")
+    origin, alice, me, outside = (base / n for n in ("origin.git", "alice", "me", "outside"))
+    git(base, "init", "-q", "--bare", str(origin))
+    git(base, "clone", "-q", str(origin), str(alice))
     store = alice / ".claude" / "memory"
     write(store, record("decision", "use-redis", "Use Redis for sessions", ["redis"]))
     (alice / "README").write_text("app\n")
@@ -43,10 +45,27 @@ def team(tmp_path):
     git(alice, "add", "-A")
     git(alice, "commit", "-qm", "start")
     git(alice, "push", "-q", "origin", "HEAD:main")
-    git(tmp_path, "clone", "-q", str(origin), str(me))
+    git(base, "clone", "-q", str(origin), str(me))
     outside.mkdir()
     (outside / "secret.txt").write_text("AWS_SECRET=outside-canary\n")
-    return origin, alice, me, outside
+    return base
+
+
+@pytest.fixture
+def team(tmp_path, _team_template):
+    """``(origin, alice, me, outside)``: alice and I share origin; ``outside`` is a folder no one should touch.
+
+    Each test gets its own copy of the session's template (every file copied, none shared), with the clones'
+    remote pointed at the copy's origin."""
+    names = ("origin.git", "alice", "me", "outside")
+    for name in names:
+        shutil.copytree(_team_template / name, tmp_path / name, symlinks=True)
+    for clone in ("alice", "me"):
+        config = tmp_path / clone / ".git" / "config"
+        text = config.read_text()
+        assert str(_team_template / "origin.git") in text
+        config.write_text(text.replace(str(_team_template / "origin.git"), str(tmp_path / "origin.git")))
+    return tuple(tmp_path / n for n in names)
 
 
 def add_args(category, title, tag):

@@ -81,18 +81,31 @@ def _plant(repo: str, rel: str, is_dir: bool, outside: str) -> str:
     return target
 
 
-@pytest.fixture
-def outside(tmp_path):
-    """A file and a folder outside the repository, the kind a link points to (``~/.bashrc``, ``~/.claude/commands``)."""
-    out = tmp_path / "home"
+@pytest.fixture(scope="module")
+def _outside(tmp_path_factory):
+    out = tmp_path_factory.mktemp("outside") / "home"
     (out / "folder").mkdir(parents=True)
     (out / "folder" / "mine.md").write_text("the user's own\n")
     (out / "secret.txt").write_text('{"auths": {"registry": "credential"}}\n')
     return str(out)
 
 
-def _refused(argv, repo, rel, outside, capsys) -> None:
-    repo_before, outside_before = _tree(repo), _tree(outside)
+@pytest.fixture
+def outside(_outside, monkeypatch):
+    """A file and a folder outside the repository, the kind a link points to (``~/.bashrc``, ``~/.claude/commands``),
+    in the home folder the commands see.
+
+    Built once for the module's tests: each compares it before and after its own command, so a write through a link
+    (or into the home folder) fails the test that made it."""
+    monkeypatch.setenv("HOME", _outside)
+    monkeypatch.setenv("XDG_STATE_HOME", os.path.join(_outside, ".local", "state"))
+    return _outside
+
+
+def _refused(argv, repo, rel, outside, capsys, repo_before=None) -> None:
+    """``argv`` fails naming ``rel``; nothing changes in ``repo`` (its tree now, or ``repo_before`` when the caller
+    knows it) or in ``outside``."""
+    repo_before, outside_before = repo_before if repo_before is not None else _tree(repo), _tree(outside)
     assert main(argv) != 0
     err = capsys.readouterr().err
     assert rel in err and "symbolic link" in err and "git rm" in err, err
@@ -101,10 +114,18 @@ def _refused(argv, repo, rel, outside, capsys) -> None:
 
 
 @pytest.mark.parametrize("rel,is_dir", INSTALLED, ids=[rel for rel, _ in INSTALLED])
-def test_install_refuses_a_link_in_place_of_anything_it_writes(tmp_path, outside, capsys, rel, is_dir):
-    repo = _new_repo(str(tmp_path))
-    _plant(repo, rel, is_dir, outside)
-    _refused(["install", repo], repo, rel, outside, capsys)
+def test_install_refuses_a_link_in_place_of_anything_it_writes(tmp_path, outside, capsys, fresh, rel, is_dir):
+    with _planted(fresh, rel, is_dir, outside, str(tmp_path)) as before:
+        _refused(["install", fresh], fresh, rel, outside, capsys, before)
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """One repository install has never run in, shared by the install cases: each plants its link (and the folders
+    above it) and takes them out afterwards (a refused install changes nothing), so each starts from this tree."""
+    repo = _new_repo(str(tmp_path_factory.mktemp("fresh")))
+    TREES[repo] = _tree(repo)
+    return repo
 
 
 @pytest.fixture(scope="module")
@@ -113,23 +134,38 @@ def installed(tmp_path_factory):
     back afterwards (a refused uninstall changes nothing), so each case starts from a fresh install's tree."""
     repo = _new_repo(str(tmp_path_factory.mktemp("installed")))
     install.install_project(repo)
+    TREES[repo] = _tree(repo)
     return repo
+
+
+TREES: dict = {}  # a shared repository -> its tree as its fixture left it (each case puts it back so)
 
 
 @contextlib.contextmanager
 def _planted(repo: str, rel: str, is_dir: bool, outside: str, aside: str):
-    """A link to ``outside`` in place of ``rel`` for the block; what was there is moved aside and back."""
+    """A link to ``outside`` in place of ``rel`` for the block; what was there is moved aside and back, and the
+    folders made to hold the link are removed. Yields the repository's tree in the block: its tree in ``TREES``
+    with the link (and the folders made for it) in place of ``rel``, not read again."""
     path = os.path.join(repo, *rel.split("/"))
     kept = os.path.join(aside, "kept") if os.path.lexists(path) else None
+    made, parent = [], os.path.dirname(path)
+    while not os.path.lexists(parent):  # the folders _plant makes above the link, taken out again afterwards
+        made.append(parent)
+        parent = os.path.dirname(parent)
     if kept:
         os.rename(path, kept)
     try:
-        _plant(repo, rel, is_dir, outside)
-        yield
+        target = _plant(repo, rel, is_dir, outside)
+        tree = {key: kind for key, kind in TREES[repo].items() if key != rel and not key.startswith(rel + "/")}
+        tree.update({os.path.relpath(folder, repo).replace(os.sep, "/"): "dir" for folder in made})
+        tree[rel] = ("link", target)
+        yield tree
     finally:
         os.unlink(path)
         if kept:
             os.rename(kept, path)
+        for folder in made:
+            os.rmdir(folder)
 
 
 @pytest.mark.parametrize("rel,is_dir", INSTALLED, ids=[rel for rel, _ in INSTALLED])
@@ -141,8 +177,8 @@ def test_uninstall_refuses_a_link_in_place_of_anything_it_touches(tmp_path, outs
         _untouched(["uninstall", repo], repo, rel, outside)
         return
     repo = installed
-    with _planted(repo, rel, is_dir, outside, str(tmp_path)):
-        _refused(["uninstall", repo], repo, rel, outside, capsys)
+    with _planted(repo, rel, is_dir, outside, str(tmp_path)) as before:
+        _refused(["uninstall", repo], repo, rel, outside, capsys, before)
 
 
 def _untouched(argv, repo, rel, outside) -> None:

@@ -11,6 +11,8 @@ import ast
 import os
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "scripts" / "team_memory"
 
 LAYERS = (
@@ -120,12 +122,23 @@ def test_every_module_lives_in_a_layer():
     assert folders == set(TIER), f"layer folders {sorted(folders)} differ from LAYERS {sorted(TIER)}"
 
 
-def test_no_import_goes_up_a_layer():
-    assert upward(graph(PACKAGE)) == []
+@pytest.fixture(scope="module")
+def _package_graph():
+    return graph(PACKAGE)
 
 
-def test_no_import_cycle():
-    assert cycles(graph(PACKAGE)) == []
+@pytest.fixture
+def package_graph(_package_graph):
+    """The package's import graph, parsed once for the module; each test gets its own copy."""
+    return {name: set(targets) for name, targets in _package_graph.items()}
+
+
+def test_no_import_goes_up_a_layer(package_graph):
+    assert upward(package_graph) == []
+
+
+def test_no_import_cycle(package_graph):
+    assert cycles(package_graph) == []
 
 
 def test_the_check_sees_upward_imports_and_cycles(tmp_path):

@@ -198,19 +198,43 @@ def store(project, memory_root):
     return project, memory_root
 
 
+@pytest.fixture(scope="module")
+def _judged_store(tmp_path_factory):
+    base = tmp_path_factory.mktemp("judged")
+    (base / "home").mkdir()
+    project, memory_root = base / "project", base / "project" / ".claude" / "memory"
+    (project / ".git").mkdir(parents=True)
+    memory_root.mkdir(parents=True)
+    write(memory_root, record("decision", "x", "Use Redis"))
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("print(1)\n")
+    return base, project, memory_root
+
+
+@pytest.fixture
+def judged_store(_judged_store, monkeypatch):
+    """``store`` for the tests that only judge a line (``judge`` reads, never writes): one built for the module, with
+    the home and working folders beside it as ``store`` has them."""
+    base, project, memory_root = _judged_store
+    monkeypatch.setenv("HOME", str(base / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(base / "home" / ".local" / "state"))
+    monkeypatch.chdir(base)
+    return project, memory_root
+
+
 def spelled(line: str, project) -> str:
     return line.replace("$D", str(project))
 
 
 @pytest.mark.parametrize("line", DENIED)
-def test_lines_that_write_into_the_store_are_denied(store, line):
-    project, memory_root = store
+def test_lines_that_write_into_the_store_are_denied(judged_store, line):
+    project, memory_root = judged_store
     assert judge(spelled(line, project), str(project), [str(memory_root)]) is not None, line
 
 
 @pytest.mark.parametrize("line", ALLOWED)
-def test_reading_lines_and_writes_elsewhere_are_allowed(store, line):
-    project, memory_root = store
+def test_reading_lines_and_writes_elsewhere_are_allowed(judged_store, line):
+    project, memory_root = judged_store
     assert judge(spelled(line, project), str(project), [str(memory_root)]) is None, line
 
 
@@ -384,9 +408,9 @@ def judged_within(line: str, project, memory_root, seconds: int = 5):
 
 
 @pytest.mark.parametrize("line", STALLED)
-def test_a_character_no_word_starts_with_never_stalls_the_reader(store, line):
+def test_a_character_no_word_starts_with_never_stalls_the_reader(judged_store, line):
     """A stalled reader is a hook killed by its time-out, and Claude Code then runs the tool: found by fuzzing."""
-    project, memory_root = store
+    project, memory_root = judged_store
     judged_within(line, project, memory_root)
 
 

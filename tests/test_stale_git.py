@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -59,14 +60,22 @@ def new_repo(root: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def repo(tmp_path):
-    """A repository whose memory about app/session.py was committed with that code, 9 days ago."""
-    root = new_repo(tmp_path / "repo")
+@pytest.fixture(scope="session")
+def _repo_template(tmp_path_factory):
+    root = new_repo(tmp_path_factory.mktemp("stale-repo") / "repo")
     edit(root, "app/session.py", "SESSIONS = 'redis'\n")
     edit(root, "app/old.py", "old\n")
     memory(root, ["app/session.py"], days_ago=10)
     commit(root, "sessions in redis, and why", days_ago=9)
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path, _repo_template):
+    """A repository whose memory about app/session.py was committed with that code, 9 days ago: a copy of one
+    built once a session (per worker), every file its own."""
+    root = tmp_path / "repo"
+    shutil.copytree(_repo_template, root, symlinks=True)
     return root
 
 

@@ -24,6 +24,14 @@ CONTENT = {
 }
 
 
+def copy_of(template: Path, tmp_path: Path, name: str = "repo") -> Path:
+    """A test's own copy of a tree built once a session (a repository, a store): every file its own."""
+    import shutil
+    root = tmp_path / name
+    shutil.copytree(template, root, symlinks=True)
+    return root
+
+
 def iso(days_ago: float = 100) -> str:
     return (datetime.now(timezone.utc) - timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
 

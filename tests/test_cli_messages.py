@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from helpers import record, run_cli, run_prompt_hook, write
+from helpers import copy_of, record, run_cli, run_prompt_hook, write
 
 ENV = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.com", "GIT_COMMITTER_NAME": "Dev",
        "GIT_COMMITTER_EMAIL": "dev@example.com"}
@@ -39,9 +38,7 @@ def _repo_template(tmp_path_factory):
 def repo(tmp_path, _repo_template):
     """A repository whose memory names app/session.py (deleted since) and db/gone.sql (never there): a copy of one
     built once a session (per worker), every file its own."""
-    root = tmp_path / "repo"
-    shutil.copytree(_repo_template, root, symlinks=True)
-    return root
+    return copy_of(_repo_template, tmp_path)
 
 
 def test_review_of_files_that_are_gone_offers_two_different_commands(repo):

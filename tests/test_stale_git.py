@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import record, run_cli, run_hook, write
+from helpers import copy_of, record, run_cli, run_hook, write
 
 HOOK = "user_prompt_submit.py"
 MEMORY = ".claude/memory/decisions/use-redis-for-sessions.json"
@@ -74,9 +73,7 @@ def _repo_template(tmp_path_factory):
 def repo(tmp_path, _repo_template):
     """A repository whose memory about app/session.py was committed with that code, 9 days ago: a copy of one
     built once a session (per worker), every file its own."""
-    root = tmp_path / "repo"
-    shutil.copytree(_repo_template, root, symlinks=True)
-    return root
+    return copy_of(_repo_template, tmp_path)
 
 
 def review(repo: Path) -> dict:

@@ -22,10 +22,12 @@ HANDLERS = {"UserPromptSubmit": "user_prompt_submit", "SessionStart": "session_s
 def run(event):
     """Run ``event``'s handler through the fail-open boundary (``records.hookio.run_hook``) and exit."""
     gc.disable()  # the imports below make thousands of objects that live to the end: no collection pays
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts"))
+    scripts = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "scripts")
+    sys.path.insert(0, scripts)
     try:
-        from team_memory.base import bytecache
-        bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
+        if not _python_caches(os.path.join(scripts, "team_memory")):
+            from team_memory.base import bytecache
+            bytecache.install()  # compiled code in the user's cache when Python keeps none (see bytecache)
         from team_memory.records.hookio import run_hook
         handler = __import__("team_memory.handlers." + HANDLERS[event], fromlist=["handle"]).handle
     except Exception as exc:  # a broken install must never break the session
@@ -34,3 +36,12 @@ def run(event):
     gc.freeze()  # ... nor a look at them later (nor at exit): collect only what the hook makes
     gc.enable()
     sys.exit(run_hook(event, handler))
+
+
+def _python_caches(package):
+    """``bytecache.python_caches_here``, without importing it where Python keeps compiled code itself (0.2 ms of a
+    tool hook's 1.4x budget, docs/benchmarks.md)."""
+    if sys.dont_write_bytecode:
+        return False
+    pycache = os.path.join(package, "__pycache__")
+    return os.access(pycache if os.path.isdir(pycache) else package, os.W_OK)

@@ -32,6 +32,14 @@ def copy_of(template: Path, tmp_path: Path, name: str = "repo") -> Path:
     return root
 
 
+def python_caches() -> bool:
+    """What ``base.bytecache.python_caches_here`` answers for the hooks the tests run."""
+    from team_memory.base.bytecache import PACKAGE_DIR
+    pycache = os.path.join(PACKAGE_DIR, "__pycache__")
+    return not os.environ.get("PYTHONDONTWRITEBYTECODE") and os.access(
+        pycache if os.path.isdir(pycache) else PACKAGE_DIR, os.W_OK)
+
+
 def iso(days_ago: float = 100) -> str:
     return (datetime.now(timezone.utc) - timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
 

@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from helpers import record, run_cli, run_hook, transcript_line, write
+from helpers import python_caches, record, run_cli, run_hook, transcript_line, write
 
 NEVER = {"json", "re", "enum", "datetime", "heapq", "operator", "collections", "functools", "hashlib", "subprocess"}
 PACKAGE = {"team_memory", "team_memory.base", "team_memory.base.bytecache", "team_memory.records",
@@ -61,14 +61,6 @@ PINNED = {
 }
 _SHA = {"_sha2", "_sha256"}
  # CPython's C SHA-256: _sha256 up to 3.11, _sha2 from 3.12
-
-
-def python_caches() -> bool:
-    """What ``base.bytecache.python_caches_here`` answers for the hooks this test runs."""
-    from team_memory.base.bytecache import PACKAGE_DIR
-    pycache = os.path.join(PACKAGE_DIR, "__pycache__")
-    return not os.environ.get("PYTHONDONTWRITEBYTECODE") and os.access(
-        pycache if os.path.isdir(pycache) else PACKAGE_DIR, os.W_OK)
 
 
 def imported(proc) -> set:

@@ -21,7 +21,7 @@ from ..base import safefs
 from ..base.fsutil import atomic_write_bytes, atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
 from .settingsjson import (DEFAULT_SOURCE, HOOK_MARKER, InstallError, disable_plugin, enable_plugin,  # noqa: F401 (HOOK_MARKER: callers)
-                           merge_settings, plugin_enabled, read_settings, without_our_hooks, write_settings)
+                           plugin_enabled, read_settings, write_hooks)
 
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -64,15 +64,8 @@ GITIGNORE_LINES = (
 MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}
 
 
-def check_source(source: str) -> None:
-    missing = [item for item in ("hooks", "scripts", "templates", "hooks.json") if not os.path.exists(os.path.join(source, item))]
-    if missing:
-        raise InstallError(f"{source} is not a team-memory checkout (missing {', '.join(missing)}); "
-                           "run install from a checkout: python3 scripts/memory.py install PATH")
-
-
-def load_hook_config(source: str) -> dict:
-    """``{event: [group, ...]}`` from the source's hooks.json."""
+def drop_in_hooks(source: str, root: str = HOOK_ROOT) -> dict:
+    """The hook groups of the source's hooks.json with their commands pointed at the drop-in runtime (from ``root``)."""
     path = os.path.join(source, "hooks.json")
     try:
         with open(path, encoding="utf-8") as f:
@@ -81,13 +74,8 @@ def load_hook_config(source: str) -> dict:
         raise InstallError(f"cannot read {path}: {exc}") from None
     if not isinstance(hooks, dict):
         raise InstallError(f"{path} has no \"hooks\" object")
-    return hooks
-
-
-def drop_in_hooks(source: str, root: str = HOOK_ROOT) -> dict:
-    """The hook groups of hooks.json with their commands pointed at the drop-in runtime (found from ``root``)."""
     out = {}
-    for event, groups in load_hook_config(source).items():
+    for event, groups in hooks.items():
         converted = []
         for group in groups if isinstance(groups, list) else []:
             if not isinstance(group, dict):
@@ -189,8 +177,8 @@ def markdown_sources(source: str):
 
 
 def install_markdown(source: str, project: str) -> tuple[list, list]:
-    """Copy commands and the skill; returns (files changed, files kept: ours-by-name-only, and ``.bak`` copies of
-    changed files we had written before, in case they were customised)."""
+    """Copy commands and the skill; returns (files changed, files kept: not ours, and ``.bak`` copies of changed
+    files of ours, in case they were customised)."""
     written, kept = [], []
     for rel, src in markdown_sources(source):
         dest = os.path.join(project, rel)
@@ -262,8 +250,7 @@ def project_dir(project: str) -> str:
     project = os.path.abspath(project)
     if not os.path.isdir(project):
         raise InstallError(f"{project} is not a folder")
-    from ..base.safefs import store_problem
-    problem = store_problem(os.path.join(project, *MEMORY_REL))  # never install or uninstall through a link
+    problem = safefs.store_problem(os.path.join(project, *MEMORY_REL))  # never install or uninstall through a link
     if problem:
         raise InstallError(problem)
     return project
@@ -286,30 +273,31 @@ def touched_paths(project: str, source: str | None = None) -> tuple[list, list]:
     return files, [runtime, skill]
 
 
-def refuse_links(project: str, source: str | None = None, files=None) -> None:
+def refuse_links(project: str, files, folders=()) -> None:
     """``InstallError`` naming a link in place of (or on the way to) anything the command touches; nothing written."""
     try:
-        if files is not None:
-            safefs.refuse_links(project, files)
-        else:
-            safefs.refuse_links(project, *touched_paths(project, source))
+        safefs.refuse_links(project, files, folders)
     except safefs.UnsafePath as exc:
         raise InstallError(str(exc)) from None
 
 
-def in_git_repository(path: str) -> bool:
-    from ..records.store import folders_up
-    return any(os.path.exists(os.path.join(folder, ".git")) for folder in folders_up(path))
+def git_project(project: str, allow_no_git: bool, what: str = "team-memory", anyway: str = "install anyway") -> str:
+    """``project_dir(project)``, refused outside a git repository unless ``allow_no_git``."""
+    project = project_dir(project)
+    if not allow_no_git and not safefs.repo_root_of(project):
+        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get {what} "
+                           f"through git, so run 'git init' there first, or pass --no-git to {anyway}")
+    return project
 
 
 def install_target(project: str, source: str, allow_no_git: bool) -> tuple:
     """``(project, source)``, absolute: a project folder in a git repository (unless ``allow_no_git``) that is
     not the checkout ``source`` itself, and a source that holds the runtime."""
-    project, source = project_dir(project), os.path.abspath(source)
-    check_source(source)
-    if not allow_no_git and not in_git_repository(project):
-        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get "
-                           "team-memory through git, so run 'git init' there first, or pass --no-git to install anyway")
+    project, source = git_project(project, allow_no_git), os.path.abspath(source)
+    missing = [item for item in ("hooks", "scripts", "templates", "hooks.json") if not os.path.exists(os.path.join(source, item))]
+    if missing:
+        raise InstallError(f"{source} is not a team-memory checkout (missing {', '.join(missing)}); "
+                           "run install from a checkout: python3 scripts/memory.py install PATH")
     if os.path.samefile(project, source):
         raise InstallError("that is the team-memory checkout itself; install into another repository "
                            "(it already works here as a plugin: claude --plugin-dir .)")
@@ -319,16 +307,15 @@ def install_target(project: str, source: str, allow_no_git: bool) -> tuple:
 def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
     """Install (or upgrade) team-memory into ``project``; returns a report of what changed."""
     project, source = install_target(project, source, allow_no_git)
-    refuse_links(project, source)
+    refuse_links(project, *touched_paths(project, source))
     settings_path = os.path.join(project, ".claude", "settings.json")
-    settings, original = read_settings(settings_path)  # refuse early, before anything is copied
-    if plugin_enabled(settings):
+    if plugin_enabled(read_settings(settings_path)[0]):  # refuse early, before anything is copied
         raise InstallError(f"{settings_path} enables the team-memory plugin (install --plugin): with the drop-in too "
                            "every hook would run twice. Run 'uninstall --plugin PATH' first, or keep the plugin.")
     ours = drop_in_hooks(source)
     runtime = os.path.join(project, *RUNTIME_REL)
     copied = copy_runtime(source, runtime)
-    settings_result = write_settings(settings_path, merge_settings(settings, ours), original)
+    settings_result = write_hooks(settings_path, ours)
     memory_root, config_created = ensure_store(project)
     gitignore_added = ensure_gitignore(project)
     written, kept = install_markdown(source, project)
@@ -348,11 +335,8 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
 
 def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
     """``install --plugin``: the project setting that offers the plugin to every teammate (``settingsjson``)."""
-    project = project_dir(project)
-    if not allow_no_git and not in_git_repository(project):
-        raise InstallError(f"{project} is not in a git repository (no .git at or above it): teammates get the setting "
-                           "through git, so run 'git init' there first, or pass --no-git to write it anyway")
-    refuse_links(project, files=SETTINGS_FILES)
+    project = git_project(project, allow_no_git, "the setting", "write it anyway")
+    refuse_links(project, SETTINGS_FILES)
     report = enable_plugin(project, source)
     report.update(project=project, gitignore_added=ensure_gitignore(project))
     return report
@@ -361,29 +345,20 @@ def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: 
 def uninstall_plugin(project: str) -> dict:
     """``uninstall --plugin``: take that setting out again; memories and every other setting stay."""
     project = project_dir(project)
-    refuse_links(project, files=SETTINGS_FILES[:2])
+    refuse_links(project, SETTINGS_FILES[:2])
     return dict(disable_plugin(project), project=project, memory_root=os.path.join(project, *MEMORY_REL))
 
 
 def uninstall_project(project: str) -> dict:
     """Remove our hooks, runtime, commands and skill from ``project``; keep memories and all else."""
     project = project_dir(project)
-    refuse_links(project)
-    settings_path = os.path.join(project, ".claude", "settings.json")
-    settings, original = read_settings(settings_path)
-    cleaned = dict(settings)
-    hooks = without_our_hooks(settings.get("hooks", {}))
-    if hooks:
-        cleaned["hooks"] = hooks
-    else:
-        cleaned.pop("hooks", None)
-    result = write_settings(settings_path, cleaned, original, delete_if_empty=True)  # no file: nothing written
+    refuse_links(project, *touched_paths(project))
+    result = write_hooks(os.path.join(project, ".claude", "settings.json"), None)  # no file: nothing written
     runtime = os.path.join(project, *RUNTIME_REL)
-    runtime_removed = False
-    if os.path.lexists(runtime):
+    runtime_removed = os.path.lexists(runtime)
+    if runtime_removed:
         assert_our_runtime(runtime)
         shutil.rmtree(runtime)
-        runtime_removed = True
     return {
         "project": project,
         "settings": result,

@@ -1,4 +1,5 @@
-"""``.claude/settings.json``: read strictly, written back with a backup of a changed file, every other setting kept.
+"""JSON settings files (``.claude/settings.json``, other agents' hook and MCP files): read strictly, written back
+with a backup of a changed file, every other setting kept.
 
 The drop-in install merges in (or takes out) its hook entries, each carrying ``HOOK_MARKER``. ``install --plugin``
 writes two entries that offer the plugin to everyone who clones the repository, ``extraKnownMarketplaces["team-memory"]``
@@ -21,8 +22,9 @@ class InstallError(Exception):
     """The install cannot proceed safely; the message says why and what to do."""
 
 
-def read_settings(path: str) -> tuple[dict, str | None]:
-    """The settings object and the file's original text (None when there is no file)."""
+def read_settings(path: str, hooks: bool = True) -> tuple[dict, str | None]:
+    """The settings object and the file's original text (None when there is no file); ``hooks``: its "hooks",
+    when there, must map events to lists."""
     try:
         text = read_text(path)  # never through a link (safefs), bounded
     except (OSError, UnicodeDecodeError) as exc:
@@ -36,11 +38,18 @@ def read_settings(path: str) -> tuple[dict, str | None]:
                            "Nothing was changed.") from None
     if not isinstance(data, dict):
         raise InstallError(f"{path} is not a JSON object; fix it and run again. Nothing was changed.")
-    hooks = data.get("hooks", {})
-    if not isinstance(hooks, dict) or any(not isinstance(v, list) for v in hooks.values()):
+    found = data.get("hooks", {})
+    if hooks and (not isinstance(found, dict) or any(not isinstance(v, list) for v in found.values())):
         raise InstallError(f"{path}: \"hooks\" must be an object of event -> list of groups; fix it and run again. "
                            "Nothing was changed.")
     return data, text
+
+
+def with_key(data: dict, key: str, value) -> dict:
+    """``data`` with ``key`` set to ``value`` (in its place), or taken out when ``value`` is empty."""
+    if value:
+        return dict(data, **{key: value})
+    return {k: v for k, v in data.items() if k != key}
 
 
 def is_our_hook(hook) -> bool:
@@ -65,39 +74,38 @@ def without_our_hooks(hooks: dict) -> dict:
     return out
 
 
-def merge_settings(settings: dict, ours: dict) -> dict:
-    """Settings with our hook groups replacing any earlier team-memory ones; everything else kept."""
-    hooks = without_our_hooks(settings.get("hooks", {}))
+def write_hooks(path: str, ours: dict | None) -> dict:
+    """Our hook groups in the settings file at ``path`` in place of any earlier ones (None: taken out, and the file
+    with them when nothing else is left); every other hook and setting kept."""
+    data, original = read_settings(path)
+    hooks = without_our_hooks(data.get("hooks", {}))
+    if ours is None:
+        return write_settings(path, with_key(data, "hooks", hooks), original, delete_if_empty=True)
     for event, groups in ours.items():
         hooks[event] = hooks.get(event, []) + groups
-    merged = dict(settings)
-    merged["hooks"] = hooks
-    return merged
+    return write_settings(path, dict(data, hooks=hooks), original)
 
 
 def write_settings(path: str, data: dict, original: str | None, delete_if_empty: bool = False) -> dict:
     """Write ``data`` if it differs from the file; back the old file up first. Returns what happened."""
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     result = {"path": path, "changed": False, "backup": None, "removed": False}
+    if original is None and not data and delete_if_empty:  # no file: nothing written
+        return result
     if original is not None:
         try:
             if json.loads(original) == data:
                 return result
         except ValueError:
             pass
-    elif not data and delete_if_empty:
-        return result
-    if original is not None:
-        backup = path + ".bak"
-        atomic_write_text(backup, original)
-        result["backup"] = backup
+        result["backup"] = path + ".bak"
+        atomic_write_text(result["backup"], original)
     result["changed"] = True
     if not data and delete_if_empty:
         os.unlink(path)
         result["removed"] = True
     else:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        atomic_write_text(path, text)
+        atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return result
 
 
@@ -109,9 +117,8 @@ DEFAULT_SOURCE = "team-memory/team-memory"  # the repository plugin.json names (
 # benchmarks/. Claude Code copies that checkout into the plugin cache, so the installed copy is the runtime
 # (1.4 MB instead of 5.2 MB, docs/benchmarks.md). tests/test_team_plugin.py keeps it covering the runtime.
 SPARSE_PATHS = (".claude-plugin", ".claude", "hooks", "scripts", "templates")
-
-
 MAX_SOURCE_CHARS = 2000
+OWNER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
 
 
 def _scp_like(text: str) -> bool:
@@ -122,9 +129,6 @@ def _scp_like(text: str) -> bool:
     def name(part: str) -> bool:
         return bool(part) and all(c.isalnum() or c in "_.-" for c in part)
     return bool(at and colon and name(user) and name(host) and path) and not any(c.isspace() for c in path)
-
-
-OWNER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
 
 
 def github_repo(text: str) -> bool:
@@ -152,20 +156,17 @@ def marketplace_source(text: str) -> dict:
                        "(https://..., git@host:path, file:///...) or a folder path (./team-memory)")
 
 
-def _plugin_settings(settings: dict) -> tuple[dict, dict]:
-    """The two objects we write into, copied (``{}`` when missing); refuses ones that are not objects."""
-    out = []
+def _plugin_settings(path: str) -> tuple:
+    """``(settings, original text, markets, enabled)``: the two objects we write into copied (``{}`` when missing);
+    refuses ones that are not objects."""
+    settings, original = read_settings(path)
+    out = [settings, original]
     for key in ("extraKnownMarketplaces", "enabledPlugins"):
         value = settings.get(key, {})
         if not isinstance(value, dict):
             raise InstallError(f'.claude/settings.json: "{key}" must be an object; fix it and run again. Nothing was changed.')
         out.append(dict(value))
-    return out[0], out[1]
-
-
-def _drop_in_hooks(settings: dict) -> bool:
-    return any(is_our_hook(h) for groups in settings.get("hooks", {}).values() for g in groups
-               if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
+    return tuple(out)
 
 
 def plugin_enabled(settings: dict) -> bool:
@@ -176,12 +177,11 @@ def plugin_enabled(settings: dict) -> bool:
 def enable_plugin(project: str, source: str = DEFAULT_SOURCE) -> dict:
     """Name the marketplace and enable the plugin in ``project``'s settings; returns what changed."""
     path = os.path.join(project, ".claude", "settings.json")
-    settings, original = read_settings(path)
-    if _drop_in_hooks(settings):
+    settings, original, markets, enabled = _plugin_settings(path)
+    if without_our_hooks(settings.get("hooks", {})) != settings.get("hooks", {}):
         raise InstallError(f"{path} holds the drop-in install's hooks: with the plugin too every hook would run twice. "
                            "Run 'uninstall PATH' first (it keeps the memories), then 'install --plugin PATH'.")
     source_obj = marketplace_source(source)
-    markets, enabled = _plugin_settings(settings)
     markets[MARKETPLACE] = {"source": source_obj}
     enabled[PLUGIN_ID] = True
     merged = dict(settings, extraKnownMarketplaces=markets, enabledPlugins=enabled)
@@ -192,14 +192,9 @@ def enable_plugin(project: str, source: str = DEFAULT_SOURCE) -> dict:
 def disable_plugin(project: str) -> dict:
     """Take our two entries out of ``project``'s settings (the file goes when nothing else is left in it)."""
     path = os.path.join(project, ".claude", "settings.json")
-    settings, original = read_settings(path)
-    markets, enabled = _plugin_settings(settings)
-    cleaned = dict(settings)
-    for key, value, name in (("extraKnownMarketplaces", markets, MARKETPLACE), ("enabledPlugins", enabled, PLUGIN_ID)):
-        value.pop(name, None)
-        if value:
-            cleaned[key] = value
-        else:
-            cleaned.pop(key, None)
-    result = write_settings(path, cleaned, original, delete_if_empty=True)  # no file: nothing written
-    return {"settings": result, "marketplace": MARKETPLACE, "plugin": PLUGIN_ID}
+    settings, original, markets, enabled = _plugin_settings(path)
+    markets.pop(MARKETPLACE, None)
+    enabled.pop(PLUGIN_ID, None)
+    cleaned = with_key(with_key(settings, "extraKnownMarketplaces", markets), "enabledPlugins", enabled)
+    return {"settings": write_settings(path, cleaned, original, delete_if_empty=True), "marketplace": MARKETPLACE,
+            "plugin": PLUGIN_ID}

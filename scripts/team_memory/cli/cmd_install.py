@@ -81,79 +81,84 @@ def _agent_option(p) -> None:
                         "see docs/agents.md")
 
 
-def _rel(project: str, path: str) -> str:
-    return os.path.relpath(path, project)
-
-
-def _backup(project: str, result: dict) -> str:
-    return f"; backup {_rel(project, result['backup'])}" if result["backup"] else ""
-
-
-def _report(ctx, action, *args, **kwargs):
-    """``action``'s report, or None once printed as JSON (``--json``); an ``InstallError`` is the CLI's error."""
+def _run(ctx, show, action, *args, **kwargs) -> int:
+    """``action``'s report, printed by ``show`` or as JSON (``--json``); an ``InstallError`` is the CLI's error."""
     try:
         report = action(*args, **kwargs)
     except InstallError as exc:
         raise CliError(str(exc)) from None
     if ctx.args.json:
         ctx.print_json(report)
-        return None
-    return report
+    else:
+        show(report)
+    return 0
+
+
+def _line(label: str, text: str) -> None:
+    print(f"  {label:<9} {text}")
+
+
+def _file_line(label: str, project: str, result: dict, how: str) -> None:
+    """A settings file's line: what happened to it and where its backup is."""
+    backup = f"; backup {os.path.relpath(result['backup'], project)}" if result["backup"] else ""
+    _line(label, f"{os.path.relpath(result['path'], project)}: {how}{backup}")
+
+
+def _gitignore_line(report: dict) -> None:
+    if report["gitignore_added"]:
+        print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
 
 
 def cmd_install(ctx) -> int:
-    if ctx.args.plugin:
-        return _plugin_installed(ctx)
-    if ctx.args.source != DEFAULT_SOURCE:
+    args = ctx.args
+    if args.plugin:
+        return _run(ctx, _plugin_installed, install_plugin, args.path, args.source, allow_no_git=args.no_git)
+    if args.source != DEFAULT_SOURCE:
         raise CliError("--source goes with --plugin (the drop-in install copies this checkout)")
-    if ctx.args.agent and ctx.args.agent != ["claude"]:
-        return _agents_installed(ctx)
-    report = _report(ctx, install_project, ctx.args.path, allow_no_git=ctx.args.no_git)
-    if report is None:
-        return 0
+    if args.agent and args.agent != ["claude"]:
+        from .agents import install_agents
+        return _run(ctx, _agents_installed, install_agents, args.path, args.agent, allow_no_git=args.no_git)
+    return _run(ctx, _installed, install_project, args.path, allow_no_git=args.no_git)
+
+
+def _installed(report: dict) -> None:
     project, settings = report["project"], report["settings"]
     print(f"team-memory installed in {project}")
-    print(f"  runtime   {_rel(project, report['runtime'])}/" + ("" if report["runtime_copied"] else " (already in place)"))
-    how = f"hooks merged ({', '.join(report['hook_events'])})" if settings["changed"] else "unchanged"
-    print(f"  settings  {_rel(project, settings['path'])}: {how}{_backup(project, settings)}")
-    print(f"  memories  {_rel(project, report['memory_root'])}/" + (" (created with memory-config.json)" if report["config_created"] else ""))
-    if report["gitignore_added"]:
-        print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
+    _line("runtime", f"{os.path.relpath(report['runtime'], project)}/"
+          + ("" if report["runtime_copied"] else " (already in place)"))
+    _file_line("settings", project, settings,
+               f"hooks merged ({', '.join(report['hook_events'])})" if settings["changed"] else "unchanged")
+    _line("memories", f"{os.path.relpath(report['memory_root'], project)}/"
+          + (" (created with memory-config.json)" if report["config_created"] else ""))
+    _gitignore_line(report)
     for rel in report["markdown_written"]:
-        print(f"  wrote     {rel}")
+        _line("wrote", rel)
     for rel in report["markdown_kept"]:
         if rel.endswith(".bak"):
-            print(f"  backup    {rel} (the previous text, in case you had changed it)")
+            _line("backup", f"{rel} (the previous text, in case you had changed it)")
         else:
-            print(f"  kept      {rel} (yours, not ours: not overwritten)")
+            _line("kept", f"{rel} (yours, not ours: not overwritten)")
     _python_advice()
     from .doctor import user_plugin_too
     for finding in user_plugin_too(project):
         print(f"warning: {finding.message}; {finding.fix}")
     print("next: commit .claude/ and .gitignore; teammates get memory with git clone. "
           "Try: python3 .claude/team-memory/scripts/memory.py demo")
-    return 0
 
 
-def _plugin_installed(ctx) -> int:
-    report = _report(ctx, install_plugin, ctx.args.path, ctx.args.source, allow_no_git=ctx.args.no_git)
-    if report is None:
-        return 0
-    project, settings = report["project"], report["settings"]
-    how = "marketplace and plugin entries written" if settings["changed"] else "unchanged (already there)"
-    source = report["source"]
+def _plugin_installed(report: dict) -> None:
+    project, settings, source = report["project"], report["settings"], report["source"]
     print(f"team-memory plugin enabled for {project}")
-    print(f"  settings  {_rel(project, settings['path'])}: {how}{_backup(project, settings)}")
+    _file_line("settings", project, settings,
+               "marketplace and plugin entries written" if settings["changed"] else "unchanged (already there)")
     print(f"  marketplace  {report['marketplace']} from "
           f"{source.get('repo') or source.get('url') or source.get('path') or str(source)}")
-    print(f"  plugin    {report['plugin']}")
-    if report["gitignore_added"]:
-        print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
+    _line("plugin", report["plugin"])
+    _gitignore_line(report)
     _python_advice()
     print("next: commit .claude/settings.json and .gitignore; a teammate who trusts the repository gets the "
           "marketplace and installs the plugin with /plugin install team-memory@team-memory. "
           "Undo: uninstall --plugin PATH")
-    return 0
 
 
 def _python_advice() -> None:
@@ -161,87 +166,75 @@ def _python_advice() -> None:
     from ..records.exposure import shown_message
     from .hookpython import findings
     for finding in findings():
-        print(f"  python    {shown_message(finding.message)}")
-        print(f"            fix: {shown_message(finding.fix)}")
+        _line("python", shown_message(finding.message))
+        _line("", f"fix: {shown_message(finding.fix)}")
 
 
-def _agents_installed(ctx) -> int:
-    from .agents import install_agents
-    report = _report(ctx, install_agents, ctx.args.path, ctx.args.agent, allow_no_git=ctx.args.no_git)
-    if report is None:
-        return 0
+def _agents_installed(report: dict) -> None:
     project = report["project"]
     print(f"team-memory installed in {project} (runtime .claude/team-memory/, memories .claude/memory/)")
     for name, part in report["agents"].items():
         if name == "claude":
-            print("  claude    .claude/settings.json hooks, commands and skill")
+            _line("claude", ".claude/settings.json hooks, commands and skill")
             continue
-        hooks = part["hooks"]
-        how = ("hooks merged" if name in ("codex", "gemini") else "MCP server added") if hooks["changed"] else "unchanged"
-        print(f"  {name:<9} {_rel(project, hooks['path'])}: {how}{_backup(project, hooks)}")
-        print(f"            {part['asks']}")
-    block = report["agents_md"]
-    print(f"  AGENTS.md {'block written' if block['changed'] else 'block unchanged'} (search and save commands, "
-          "critical and high constraints; your own text is kept)")
+        how = "hooks merged" if name in ("codex", "gemini") else "MCP server added"
+        _file_line(name, project, part["hooks"], how if part["hooks"]["changed"] else "unchanged")
+        _line("", part["asks"])
+    _line("AGENTS.md", f"{'block written' if report['agents_md']['changed'] else 'block unchanged'} (search and save "
+          "commands, critical and high constraints; your own text is kept)")
     print("next: commit .claude/, AGENTS.md, .gitignore and each agent's file; teammates get memory with git clone.")
-    return 0
 
 
 def cmd_uninstall(ctx) -> int:
     if ctx.args.plugin:
-        return _plugin_uninstalled(ctx)
+        return _run(ctx, _plugin_uninstalled, uninstall_plugin, ctx.args.path)
     if ctx.args.agent and ctx.args.agent != ["claude"]:
-        return _agents_uninstalled(ctx)
-    report = _report(ctx, uninstall_project, ctx.args.path)
-    if report is None:
-        return 0
+        from .agents import uninstall_agents
+        return _run(ctx, _agents_uninstalled, uninstall_agents, ctx.args.path, ctx.args.agent)
+    return _run(ctx, _uninstalled, uninstall_project, ctx.args.path)
+
+
+def _removed(result: dict, what: str) -> str:
+    return "removed (nothing else was in it)" if result["removed"] else what
+
+
+def _uninstalled(report: dict) -> None:
     project, settings = report["project"], report["settings"]
+    memories = os.path.relpath(report["memory_root"], project)
     if not (settings["changed"] or report["runtime_removed"] or report["markdown_removed"]):
         print(f"team-memory is not installed in {project}: nothing to remove "
-              f"(memories in {_rel(project, report['memory_root'])}/ are never removed)")
-        return 0
+              f"(memories in {memories}/ are never removed)")
+        return
     print(f"team-memory uninstalled from {project}")
     if settings["changed"]:
-        what = "removed (nothing else was in it)" if settings["removed"] else "team-memory hooks removed"
-        print(f"  settings  {_rel(project, settings['path'])}: {what}{_backup(project, settings)}")
+        _file_line("settings", project, settings, _removed(settings, "team-memory hooks removed"))
     if report["runtime_removed"]:
-        print("  removed   .claude/team-memory/")
+        _line("removed", ".claude/team-memory/")
     for rel in report["markdown_removed"]:
-        print(f"  removed   {rel}")
-    print(f"  kept      {_rel(project, report['memory_root'])}/ (your memories) and .gitignore")
-    return 0
+        _line("removed", rel)
+    _line("kept", f"{memories}/ (your memories) and .gitignore")
 
 
-def _agents_uninstalled(ctx) -> int:
-    from .agents import uninstall_agents
-    report = _report(ctx, uninstall_agents, ctx.args.path, ctx.args.agent)
-    if report is None:
-        return 0
+def _agents_uninstalled(report: dict) -> None:
     project = report["project"]
     print(f"team-memory uninstalled from {project} for {', '.join(report['agents'])}")
     for name, part in report["agents"].items():
         hooks = part.get("hooks") or part.get("settings")
-        what = ("removed (nothing else was in it)" if hooks["removed"] else "team-memory hooks removed") \
-            if hooks["changed"] else "nothing of ours there"
-        print(f"  {name:<9} {_rel(project, hooks['path'])}: {what}{_backup(project, hooks)}")
+        _file_line(name, project, hooks,
+                   _removed(hooks, "team-memory hooks removed") if hooks["changed"] else "nothing of ours there")
     if report["agents_md"]["changed"]:
-        print("  AGENTS.md our block removed (your own text kept)")
-    print("  kept      .claude/memory/ (your memories); uninstall without --agent removes the runtime")
-    return 0
+        _line("AGENTS.md", "our block removed (your own text kept)")
+    _line("kept", ".claude/memory/ (your memories); uninstall without --agent removes the runtime")
 
 
-def _plugin_uninstalled(ctx) -> int:
-    report = _report(ctx, uninstall_plugin, ctx.args.path)
-    if report is None:
-        return 0
+def _plugin_uninstalled(report: dict) -> None:
     project, settings = report["project"], report["settings"]
     if not settings["changed"]:
         print(f"the team-memory plugin is not enabled in {project}'s settings: nothing to remove")
-        return 0
-    what = "removed (nothing else was in it)" if settings["removed"] else "team-memory marketplace and plugin entries removed"
+        return
     print(f"team-memory plugin setting removed from {project}")
-    print(f"  settings  {_rel(project, settings['path'])}: {what}{_backup(project, settings)}")
-    memories = f"{_rel(project, report['memory_root'])}/ (your memories) and " if os.path.isdir(report["memory_root"]) else ""
-    print(f"  kept      {memories}.gitignore; a teammate who "
+    _file_line("settings", project, settings, _removed(settings, "team-memory marketplace and plugin entries removed"))
+    memories = f"{os.path.relpath(report['memory_root'], project)}/ (your memories) and " \
+        if os.path.isdir(report["memory_root"]) else ""
+    _line("kept", f"{memories}.gitignore; a teammate who "
           "installed the plugin keeps it until they run: claude plugin uninstall team-memory@team-memory")
-    return 0

@@ -5,6 +5,8 @@ id); everything else is reported with the command or edit that fixes it.
 """
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 import re
@@ -23,7 +25,7 @@ from ..derived.refresh import apply_changes, index_is_outdated, write_index_lock
 from ..records import relpaths
 from ..records.exposure import hide, shown_message, shown_name, shown_text
 from ..records.privacy import PrivateTagError, leaks, scrub_record
-from ..base.safefs import is_link, is_real_dir, read_regular
+from ..base.safefs import is_link, is_real_dir, linked_part, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
 from .settingsjson import PLUGIN_ID
@@ -59,7 +61,7 @@ def _rel(memory_root: str, path: str) -> str:
 
 
 def _store_files(memory_root: str):
-    """Every file below the store except the lock, with hidden folders (cache, quarantine) included."""
+    """Every file below the store, hidden folders (cache, quarantine) included."""
     for folder, dirs, names in os.walk(memory_root):
         dirs.sort()
         for name in sorted(names):
@@ -99,8 +101,8 @@ def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) 
     found = _links(memory_root) + _config_findings(memory_root, config_path)
     files, conflicted_index = _file_findings(memory_root, now, temp_min_age)
     found += files
-    memories, seen_ids, invalid, titles = _memory_findings(memory_root, config)
-    found += memories + _id_findings(memory_root, seen_ids, invalid)
+    memories, titles = _memory_findings(memory_root, config)
+    found += memories
     for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
         path_a, path_b = titles[a][2], titles[b][2]
         found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
@@ -131,18 +133,11 @@ def _config_findings(memory_root: str, config_path: str) -> list:
                     warning=advisory) for setting, message, advisory in config_problems(stored)]
 
 
+KINDS = ((bool, "true/false"), ((int, float), "a number"), (str, "text"), (list, "a list"), (dict, "an object"))
+
+
 def _kind(value) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return "null"
+    return next((name for types, name in KINDS if isinstance(value, types)), "null")
 
 
 def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
@@ -244,7 +239,7 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
 
 
 def _memory_findings(memory_root: str, config: dict) -> tuple:
-    """``(findings, id -> paths, invalid paths, active titles)`` over every memory file."""
+    """``(findings, active titles)`` over every memory file, then each id used in more than one folder."""
     found, seen_ids, invalid, titles = [], {}, set(), []
     for category, path in iter_memory_files(memory_root, config):
         memory_id = os.path.basename(path)[:-5]
@@ -257,7 +252,16 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
         found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid)
         if record is not None and record_status(record) == "active":
             titles.append((category, normalised_title(record["title"]), path))
-    return found, seen_ids, invalid, titles
+    for memory_id, paths in seen_ids.items():
+        if len(paths) > 1:
+            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
+            found.append(Finding("duplicate-id", ", ".join(_rel(memory_root, p) for p in paths),
+                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
+                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
+                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
+                                 "; fix the invalid one first, then --fix can give it a new id"),
+                                 fixable=not invalid.intersection(paths[1:])))
+    return found, titles
 
 
 def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set) -> list:
@@ -290,21 +294,6 @@ def _record_findings(memory_root: str, config: dict, path: str, record, names: t
                        fixable=not unclosed and not schema)
         leak.source = path  # the reported path shows hidden characters as "?"
         found.append(leak)
-    return found
-
-
-def _id_findings(memory_root: str, seen_ids: dict, invalid: set) -> list:
-    """An id used in more than one folder."""
-    found = []
-    for memory_id, paths in seen_ids.items():
-        if len(paths) > 1:
-            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
-            found.append(Finding("duplicate-id", ", ".join(_rel(memory_root, p) for p in paths),
-                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
-                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
-                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
-                                 "; fix the invalid one first, then --fix can give it a new id"),
-                                 fixable=not invalid.intersection(paths[1:])))
     return found
 
 
@@ -341,14 +330,24 @@ def _stale_memories(memory_root: str, config: dict) -> list:
 
 
 def _related_links(memory_root: str, path: str, record, ref: str) -> list:
-    """A warning for each related file reached through a symbolic link (checked with lstat, never followed)."""
+    """A warning for each related file that is, or lies under, a symbolic link in the working tree (each folder
+    checked with lstat up to a glob's first pattern segment; a link is seen, never entered)."""
     entries = record.get("related_files") if isinstance(record, dict) else None
-    return [Finding("related-link", _rel(memory_root, path),
-                    f"related_files[{i}] {shown(entry)} lies through the symbolic link {shown(link)}: a link is never "
-                    "followed, so this memory is not tied to the file it points at",
-                    f"name the real path: {CLI} update {ref} --related-file ... (or edit it: {CLI} edit {ref})",
-                    warning=True)
-            for i, entry, link in _linked_entries(project_root_of(memory_root), entries)]
+    found = []
+    for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES] if isinstance(entries, list) else ()):
+        try:
+            parts = relpaths.normalise(entry).rstrip("/").split("/")
+        except ValueError:
+            continue  # refused: reported as invalid
+        fixed = "/".join(itertools.takewhile(lambda p: not relpaths.is_glob(p), parts))
+        link = linked_part(project_root_of(memory_root), fixed)
+        if link:
+            found.append(Finding("related-link", _rel(memory_root, path),
+                                 f"related_files[{i}] {shown(entry)} lies through the symbolic link {shown(link)}: a "
+                                 "link is never followed, so this memory is not tied to the file it points at",
+                                 f"name the real path: {CLI} update {ref} --related-file ... (or edit it: "
+                                 f"{CLI} edit {ref})", warning=True))
+    return found
 
 
 def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
@@ -366,31 +365,6 @@ def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
     return f"{CLI} update {ref} {args} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
 
 
-def _linked_entries(project_root: str, entries) -> list:
-    """``[(index, entry, link)]``: the entries that are, or lie under, a symbolic link in the working tree
-    (``os.lstat`` on each folder from the project root, up to a glob's first pattern segment; a link is seen,
-    never entered)."""
-    out = []
-    for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES] if isinstance(entries, list) else ()):
-        try:
-            parts = relpaths.normalise(entry).rstrip("/").split("/")
-        except ValueError:
-            continue  # refused: reported as invalid
-        for depth in range(1, len(parts) + 1):
-            if relpaths.is_glob(parts[depth - 1]):
-                break
-            try:
-                mode = os.lstat(os.path.join(project_root, *parts[:depth])).st_mode
-            except (OSError, ValueError):
-                mode = None
-            if mode is not None and stat.S_ISLNK(mode):
-                out.append((i, entry, "/".join(parts[:depth])))
-                break
-            if mode is None or not stat.S_ISDIR(mode):
-                break
-    return out
-
-
 def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
     """True when the index and cache exist and only the config changed since they were built."""
     from ..derived.cache import cache_path
@@ -403,25 +377,27 @@ def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> b
     return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
 
 
-def _folder_category(memory_root: str, config: dict, folder: str) -> str | None:
-    return next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
+def _write_valid(memory_root: str, config: dict, path: str, record: dict, summary: str) -> bool:
+    """Write ``record`` to ``path``, ``summary`` in its history, if it is valid there; the caller holds the lock."""
+    from ..edits.write import add_change, now_iso, write_record
+    add_change(record, summary, now_iso())
+    folder = os.path.dirname(path)
+    category = next((c for c, f in category_folders(config).items() if folder == os.path.join(memory_root, f)), None)
+    if category is None or validate_record(record, folder_category=category, file_id=os.path.basename(path)[:-5]):
+        return False
+    write_record(path, record)
+    return True
 
 
 def _redact(memory_root: str, config: dict, path: str) -> bool:
     """Rewrite one stored record with its private sections and secrets removed (caller holds the lock)."""
-    from ..edits.write import add_change, write_record, now_iso
     try:
-        record = load_memory(path)
-        clean, private, secrets = scrub_record(record, config)
+        clean, private, secrets = scrub_record(load_memory(path), config)
     except (NotARecord, OSError, PrivateTagError):
         return False
-    if not (private or secrets) or leaks(clean, config):
+    if not (private or secrets) or leaks(clean, config) or not _write_valid(
+            memory_root, config, path, clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)"):
         return False
-    add_change(clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)", now_iso())
-    category = _folder_category(memory_root, config, os.path.dirname(path))
-    if validate_record(clean, folder_category=category, file_id=os.path.basename(path)[:-5]):
-        return False
-    write_record(path, clean)
     from ..records.snapshot import scrub_copies
     scrub_copies(memory_root)  # the copies kept outside the repository lose the secret too
     return True
@@ -432,22 +408,16 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     """Give a memory (valid apart from its id) the first free id from ``base`` (default: a slug of its title); its
     new path, or None. The caller holds the lock; the old file goes only after the new one is written."""
     from ..records.ids import slugify, unique_id
-    from ..edits.write import add_change, write_record, now_iso
     if os.path.islink(path):
         return None
     try:
         record = load_memory(path)
     except (NotARecord, OSError):
         return None
-    folder = os.path.dirname(path)
-    category = _folder_category(memory_root, config, folder)
     new_id = unique_id(memory_root, config, base or slugify(record["title"]))
-    renamed = dict(record, id=new_id)
-    add_change(renamed, summary, now_iso())
-    new_path = os.path.join(folder, f"{new_id}.json")
-    if category is None or os.path.lexists(new_path) or validate_record(renamed, folder_category=category, file_id=new_id):
+    new_path = os.path.join(os.path.dirname(path), f"{new_id}.json")
+    if os.path.lexists(new_path) or not _write_valid(memory_root, config, new_path, dict(record, id=new_id), summary):
         return None
-    write_record(new_path, renamed)
     os.unlink(path)
     return new_path
 
@@ -460,13 +430,9 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
         for f in (f for f in findings if f.fixable):
             path = getattr(f, "source", None) or os.path.join(project, f.path)
             if f.kind == "temp-file":
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(path)
-                    f.fixed = True
-                except FileNotFoundError:
-                    f.fixed = True
-                except OSError:
-                    pass
+                f.fixed = not os.path.lexists(path)
             elif f.kind == "leak":
                 f.fixed = _redact(memory_root, config, path)
             elif f.kind == "duplicate-id":
@@ -481,11 +447,8 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             write_index_locked(memory_root, config)
             for f in index_fixes:
                 f.fixed = True
-        else:
-            redacted = [getattr(f, "source", None) or os.path.join(project, f.path)
-                        for f in findings if f.fixed and f.kind == "leak"]
-            if redacted or moved:
-                apply_changes(memory_root, config)
+        elif moved or any(f.fixed and f.kind == "leak" for f in findings):
+            apply_changes(memory_root, config)
     return findings
 
 

@@ -70,12 +70,7 @@ def _doctor_report(ctx, findings: list, checked: str = "") -> int:
         ctx.print_json({"ok": not remaining, "findings": [f.to_dict() for f in findings]})
         return 1 if remaining else 0
     for f in findings:
-        if f.fixed:
-            label = ctx.color("fixed  ", "32")
-        elif f.warning:
-            label = ctx.color("warning", "33")
-        else:
-            label = ctx.color("problem", "31")
+        label = ctx.color(*(("fixed  ", "32") if f.fixed else ("warning", "33") if f.warning else ("problem", "31")))
         print(f"{label}  {f.kind:14}  {shown_name(f.path)}: {shown_message(f.message)}")
         if not f.fixed:
             print(f"{'':9}  {'':14}  fix: {shown_message(f.fix)}")
@@ -140,6 +135,11 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
             except OSError:
                 pass
     dated.sort()
+    from ..derived.driftmarks import current_marks
+    try:  # active memories whose related files changed in git since (see: review)
+        stale = len(current_marks(memory_root, config, records))
+    except OSError:  # a read-only checkout, a .cache that is a link
+        stale = 0
     as_item = lambda t: {"id": shown_name(t[1]), "title": shown_text(t[2]),  # noqa: E731
                          "created_at": shown_text(t[0])} if t else None
     by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
@@ -154,17 +154,8 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
         "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
         "store_files": files,
         "store_bytes": size,
-        "stale": _stale_count(memory_root, config, records),
+        "stale": stale,
     }
-
-
-def _stale_count(memory_root: str, config: dict, records: list) -> int:
-    """How many active memories are stale (their related files changed in git since; see: review)."""
-    from ..derived.driftmarks import current_marks
-    try:
-        return len(current_marks(memory_root, config, records))
-    except OSError:  # a read-only checkout, a .cache that is a link
-        return 0
 
 
 def cmd_stats(ctx) -> int:

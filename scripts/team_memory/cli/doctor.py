@@ -81,16 +81,13 @@ def _links(memory_root: str) -> list:
                                    "so it is ignored (a memory, folder, cache or lock reached through it is not used)",
                                    f"replace it with a real file or folder, or remove it: git rm {rel}"))
             elif name.endswith(".json") and not name.startswith("."):
-                try:
+                with contextlib.suppress(OSError):
                     st = os.lstat(path)
-                except OSError:
-                    continue
-                links = st.st_nlink if stat.S_ISREG(st.st_mode) else 1  # (a folder named x.json has 2 or more)
-                if links > 1:
-                    out.append(Finding("hard-link", rel, f"has {links} hard links: another name on this disk shares "
-                                       "its content (git never makes one; writes replace the file and break it)",
-                                       "make it a separate file: cp it aside, then move the copy over it",
-                                       warning=True))
+                    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
+                        out.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this disk "
+                                           "shares its content (git never makes one; writes replace the file and "
+                                           "break it)", "make it a separate file: cp it aside, then move the copy "
+                                           "over it", warning=True))
     return out
 
 
@@ -208,13 +205,10 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
             continue  # reported by _links, never opened
         inside = slashed(os.path.relpath(path, memory_root)).split("/")
         if is_temp_file(name):
-            try:
-                old = now - os.stat(path).st_mtime >= temp_min_age
-            except OSError:
-                continue
-            if old:
-                found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that was killed",
-                                     "delete it (--fix does)", fixable=True))
+            with contextlib.suppress(OSError):  # gone meanwhile
+                if now - os.stat(path).st_mtime >= temp_min_age:
+                    found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that "
+                                         "was killed", "delete it (--fix does)", fixable=True))
             continue
         if inside[0] == QUARANTINE and name.endswith(".json"):
             found.append(Finding("quarantined", _rel(memory_root, path),

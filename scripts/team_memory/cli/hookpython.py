@@ -19,10 +19,11 @@ SLOWER = 2.0  # a start this many times the interpreter's own ...
 EXTRA_MS = 10.0  # ... and this many milliseconds more is worth a line
 
 
-def hooks_path(environ) -> str:
-    """``PATH`` as the shell that runs the hooks has it. Run through pyenv's shim, this process has
-    folders of pyenv's own first (the version's ``bin`` and pyenv's tools, before the shims): they are
-    taken off, or the interpreter itself would be found where the hooks find the shim."""
+def hooks_python(environ=None) -> str | None:
+    """The ``python3`` the hooks' shell finds, or None. Run through pyenv's shim, this process has folders of
+    pyenv's own first on ``PATH`` (the version's ``bin`` and pyenv's tools, before the shims): they are taken
+    off, or the interpreter itself would be found where the hooks find the shim."""
+    environ = os.environ if environ is None else environ
     entries = environ.get("PATH", os.defpath).split(os.pathsep)
     root = environ.get("PYENV_ROOT", "")
     if root and "PYENV_DIR" in environ:  # set by ``pyenv exec``: this process came through a pyenv shim
@@ -30,13 +31,7 @@ def hooks_path(environ) -> str:
         within = os.path.join(root, "")
         while entries and entries[0] != shims and os.path.join(entries[0], "").startswith(within):
             entries.pop(0)
-    return os.pathsep.join(entries)
-
-
-def hooks_python(environ=None) -> str | None:
-    """The ``python3`` the hooks' shell finds (``hooks_path``), or None."""
-    environ = os.environ if environ is None else environ
-    return shutil.which("python3", path=hooks_path(environ))
+    return shutil.which("python3", path=os.pathsep.join(entries))
 
 
 def is_script(path: str) -> bool:
@@ -49,9 +44,8 @@ def is_script(path: str) -> bool:
 
 
 def start_ms(program: str, environ=None, runs: int = RUNS) -> float | None:
-    """The fastest of ``runs`` starts of ``program -S`` (a Python 3.9+ check), in milliseconds; None when
-    it fails or is older."""
-    best = None
+    """The fastest of ``runs`` starts of ``program -S`` in milliseconds; None when it fails or is older than 3.9."""
+    times = []
     for _ in range(runs):
         began = time.perf_counter()
         try:
@@ -61,17 +55,8 @@ def start_ms(program: str, environ=None, runs: int = RUNS) -> float | None:
             return None
         if proc.returncode != 0:
             return None
-        took = (time.perf_counter() - began) * 1000
-        best = took if best is None else min(best, took)
-    return best
-
-
-def _fix(interpreter: str, environ) -> str:
-    folder = os.path.dirname(interpreter)
-    how = f'start Claude Code with the interpreter\'s folder first on PATH: PATH="{folder}:$PATH" claude'
-    if environ.get("PYENV_ROOT"):
-        how += ' (with pyenv, PATH="$(pyenv prefix)/bin:$PATH" claude takes the version pyenv picks for the project)'
-    return how + "; Claude Code's own commands then find that python3 too"
+        times.append((time.perf_counter() - began) * 1000)
+    return min(times, default=None)
 
 
 def findings(environ=None) -> list:
@@ -84,6 +69,10 @@ def findings(environ=None) -> list:
     slow, fast = start_ms(program, environ), start_ms(here, environ)
     if slow is None or fast is None or slow < fast * SLOWER or slow - fast < EXTRA_MS:
         return []
+    fix = f'start Claude Code with the interpreter\'s folder first on PATH: PATH="{os.path.dirname(here)}:$PATH" claude'
+    if environ.get("PYENV_ROOT"):
+        fix += ' (with pyenv, PATH="$(pyenv prefix)/bin:$PATH" claude takes the version pyenv picks for the project)'
     return [Finding("hook-python", "python3", f"{program} is a script (a version manager's shim, it seems): every hook "
                     f"call spends about {slow - fast:.0f} ms in it before Python starts ({slow:.0f} ms against "
-                    f"{fast:.0f} ms for the interpreter itself)", _fix(here, environ), warning=True)]
+                    f"{fast:.0f} ms for the interpreter itself)",
+                    fix + "; Claude Code's own commands then find that python3 too", warning=True)]

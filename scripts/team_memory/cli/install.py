@@ -75,18 +75,10 @@ def drop_in_hooks(source: str, root: str = HOOK_ROOT) -> dict:
     if not isinstance(hooks, dict):
         raise InstallError(f"{path} has no \"hooks\" object")
     out = {}
-    for event, groups in hooks.items():
-        converted = []
-        for group in groups if isinstance(groups, list) else []:
-            if not isinstance(group, dict):
-                continue
-            group = json.loads(json.dumps(group))  # deep copy
-            for hook in group.get("hooks", []):
-                if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                    hook["command"] = hook["command"].replace(PLUGIN_ROOT_VAR, root)
-            converted.append(group)
-        if converted:
-            out[event] = converted
+    for event, groups in json.loads(json.dumps(hooks).replace(PLUGIN_ROOT_VAR, root)).items():  # a fresh copy
+        groups = [group for group in groups if isinstance(group, dict)] if isinstance(groups, list) else []
+        if groups:
+            out[event] = groups
     return out
 
 
@@ -223,10 +215,10 @@ def ensure_store(project: str) -> tuple[str, bool]:
     root = os.path.join(project, *MEMORY_REL)
     os.makedirs(root, exist_ok=True)
     config = os.path.join(root, CONFIG_NAME)
-    if os.path.exists(config):
-        return root, False
-    atomic_write_text(config, json.dumps(MINIMAL_CONFIG, indent=2) + "\n")
-    return root, True
+    created = not os.path.exists(config)
+    if created:
+        atomic_write_text(config, json.dumps(MINIMAL_CONFIG, indent=2) + "\n")
+    return root, created
 
 
 def ensure_gitignore(project: str) -> list:

@@ -389,8 +389,8 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
         clean, private, secrets = scrub_record(load_memory(path), config)
     except (NotARecord, OSError, PrivateTagError):
         return False
-    if not (private or secrets) or leaks(clean, config) or not _write_valid(
-            memory_root, config, path, clean, f"doctor: removed {private} private section(s), redacted {secrets} secret(s)"):
+    summary = f"doctor: removed {private} private section(s), redacted {secrets} secret(s)"
+    if not (private or secrets) or leaks(clean, config) or not _write_valid(memory_root, config, path, clean, summary):
         return False
     from ..records.snapshot import scrub_copies
     scrub_copies(memory_root)  # the copies kept outside the repository lose the secret too

@@ -20,8 +20,9 @@ from ..base.cliname import PYTHONS
 from ..base import safefs
 from ..base.fsutil import atomic_write_bytes, atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
-from .settingsjson import (DEFAULT_SOURCE, HOOK_MARKER, InstallError, disable_plugin, enable_plugin,  # noqa: F401 (HOOK_MARKER: callers)
-                           plugin_enabled, read_settings, write_hooks)
+from .settingsjson import HOOK_MARKER  # noqa: F401 (callers)
+from .settingsjson import (DEFAULT_SOURCE, MARKETPLACE, PLUGIN_ID, InstallError, marketplace_source, plugin_enabled,
+                           plugin_settings, read_settings, with_key, without_our_hooks, write_hooks, write_settings)
 
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -286,7 +287,8 @@ def install_target(project: str, source: str, allow_no_git: bool) -> tuple:
     """``(project, source)``, absolute: a project folder in a git repository (unless ``allow_no_git``) that is
     not the checkout ``source`` itself, and a source that holds the runtime."""
     project, source = git_project(project, allow_no_git), os.path.abspath(source)
-    missing = [item for item in ("hooks", "scripts", "templates", "hooks.json") if not os.path.exists(os.path.join(source, item))]
+    missing = [item for item in ("hooks", "scripts", "templates", "hooks.json")
+               if not os.path.exists(os.path.join(source, item))]
     if missing:
         raise InstallError(f"{source} is not a team-memory checkout (missing {', '.join(missing)}); "
                            "run install from a checkout: python3 scripts/memory.py install PATH")
@@ -326,19 +328,35 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
 
 
 def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
-    """``install --plugin``: the project setting that offers the plugin to every teammate (``settingsjson``)."""
+    """``install --plugin``: name the marketplace and enable the plugin in the project's settings, which offers
+    it to every teammate (``settingsjson``); returns what changed."""
     project = git_project(project, allow_no_git, "the setting", "write it anyway")
     refuse_links(project, SETTINGS_FILES)
-    report = enable_plugin(project, source)
-    report.update(project=project, gitignore_added=ensure_gitignore(project))
-    return report
+    path = os.path.join(project, ".claude", "settings.json")
+    settings, original, markets, enabled = plugin_settings(path)
+    if without_our_hooks(settings.get("hooks", {})) != settings.get("hooks", {}):
+        raise InstallError(f"{path} holds the drop-in install's hooks: with the plugin too every hook would run twice. "
+                           "Run 'uninstall PATH' first (it keeps the memories), then 'install --plugin PATH'.")
+    source_obj = marketplace_source(source)
+    markets[MARKETPLACE] = {"source": source_obj}
+    enabled[PLUGIN_ID] = True
+    merged = dict(settings, extraKnownMarketplaces=markets, enabledPlugins=enabled)
+    return {"settings": write_settings(path, merged, original), "marketplace": MARKETPLACE, "source": source_obj,
+            "plugin": PLUGIN_ID, "project": project, "gitignore_added": ensure_gitignore(project)}
 
 
 def uninstall_plugin(project: str) -> dict:
-    """``uninstall --plugin``: take that setting out again; memories and every other setting stay."""
+    """``uninstall --plugin``: take our two entries out again (the file goes when nothing else is left in it);
+    memories and every other setting stay."""
     project = project_dir(project)
     refuse_links(project, SETTINGS_FILES[:2])
-    return dict(disable_plugin(project), project=project, memory_root=os.path.join(project, *MEMORY_REL))
+    path = os.path.join(project, ".claude", "settings.json")
+    settings, original, markets, enabled = plugin_settings(path)
+    markets.pop(MARKETPLACE, None)
+    enabled.pop(PLUGIN_ID, None)
+    cleaned = with_key(with_key(settings, "extraKnownMarketplaces", markets), "enabledPlugins", enabled)
+    return {"settings": write_settings(path, cleaned, original, delete_if_empty=True), "marketplace": MARKETPLACE,
+            "plugin": PLUGIN_ID, "project": project, "memory_root": os.path.join(project, *MEMORY_REL)}
 
 
 def uninstall_project(project: str) -> dict:

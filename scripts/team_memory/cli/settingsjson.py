@@ -3,8 +3,8 @@ with a backup of a changed file, every other setting kept.
 
 The drop-in install merges in (or takes out) its hook entries, each carrying ``HOOK_MARKER``. ``install --plugin``
 writes two entries that offer the plugin to everyone who clones the repository, ``extraKnownMarketplaces["team-memory"]``
-and ``enabledPlugins["team-memory@team-memory"]`` (docs/install.md, "A setting for the whole team"); ``disable_plugin``
-takes exactly those out again. The two would run every hook twice, so each refuses while the other is there.
+and ``enabledPlugins["team-memory@team-memory"]`` (docs/install.md, "A setting for the whole team"); ``uninstall
+--plugin`` takes exactly those out again. The two would run every hook twice, so each refuses while the other is there.
 """
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def marketplace_source(text: str) -> dict:
                        "(https://..., git@host:path, file:///...) or a folder path (./team-memory)")
 
 
-def _plugin_settings(path: str) -> tuple:
+def plugin_settings(path: str) -> tuple:
     """``(settings, original text, markets, enabled)``: the two objects we write into copied (``{}`` when missing);
     refuses ones that are not objects."""
     settings, original = read_settings(path)
@@ -172,29 +172,3 @@ def _plugin_settings(path: str) -> tuple:
 def plugin_enabled(settings: dict) -> bool:
     enabled = settings.get("enabledPlugins")
     return isinstance(enabled, dict) and enabled.get(PLUGIN_ID) is True
-
-
-def enable_plugin(project: str, source: str = DEFAULT_SOURCE) -> dict:
-    """Name the marketplace and enable the plugin in ``project``'s settings; returns what changed."""
-    path = os.path.join(project, ".claude", "settings.json")
-    settings, original, markets, enabled = _plugin_settings(path)
-    if without_our_hooks(settings.get("hooks", {})) != settings.get("hooks", {}):
-        raise InstallError(f"{path} holds the drop-in install's hooks: with the plugin too every hook would run twice. "
-                           "Run 'uninstall PATH' first (it keeps the memories), then 'install --plugin PATH'.")
-    source_obj = marketplace_source(source)
-    markets[MARKETPLACE] = {"source": source_obj}
-    enabled[PLUGIN_ID] = True
-    merged = dict(settings, extraKnownMarketplaces=markets, enabledPlugins=enabled)
-    return {"settings": write_settings(path, merged, original), "marketplace": MARKETPLACE,
-            "source": source_obj, "plugin": PLUGIN_ID}
-
-
-def disable_plugin(project: str) -> dict:
-    """Take our two entries out of ``project``'s settings (the file goes when nothing else is left in it)."""
-    path = os.path.join(project, ".claude", "settings.json")
-    settings, original, markets, enabled = _plugin_settings(path)
-    markets.pop(MARKETPLACE, None)
-    enabled.pop(PLUGIN_ID, None)
-    cleaned = with_key(with_key(settings, "extraKnownMarketplaces", markets), "enabledPlugins", enabled)
-    return {"settings": write_settings(path, cleaned, original, delete_if_empty=True), "marketplace": MARKETPLACE,
-            "plugin": PLUGIN_ID}

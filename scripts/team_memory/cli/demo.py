@@ -72,14 +72,11 @@ def run_hook(project: str, prompt: str) -> str:
 
 def cmd_demo(ctx) -> int:
     prompts = ctx.args.prompt or list(DEMO_PROMPTS)
-    if ctx.args.keep:
-        project = os.path.abspath(ctx.args.keep)
-        if os.path.exists(project):
-            raise CliError(f"{project} already exists; name a new folder for --keep")
-        cleanup = None
-    else:
-        cleanup = tempfile.mkdtemp(prefix="team-memory-demo-")
-        project = os.path.join(cleanup, "project")
+    project = os.path.abspath(ctx.args.keep) if ctx.args.keep else None
+    if project and os.path.exists(project):
+        raise CliError(f"{project} already exists; name a new folder for --keep")
+    cleanup = None if project else tempfile.mkdtemp(prefix="team-memory-demo-")
+    project = project or os.path.join(cleanup, "project")
     try:
         memory_root = build_demo_project(project)
         count = sum(1 for _ in iter_memory_files(memory_root, load_config(memory_root)))

@@ -95,11 +95,9 @@ def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) 
     """Every finding of the store: links, the config, stray files, each memory, ids, titles, derived files."""
     now = time.time()
     config_path = os.path.join(memory_root, CONFIG_NAME)
-    found = _links(memory_root) + _config_findings(memory_root, config_path)
     files, conflicted_index = _file_findings(memory_root, now, temp_min_age)
-    found += files
     memories, titles = _memory_findings(memory_root, config)
-    found += memories
+    found = _links(memory_root) + _config_findings(memory_root, config_path) + files + memories
     for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
         path_a, path_b = titles[a][2], titles[b][2]
         found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
@@ -314,13 +312,11 @@ def _stale_memories(memory_root: str, config: dict) -> list:
     try:
         count = len(current_marks(memory_root, config))
     except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift
-        return []
-    if not count:
-        return []
+        count = 0
     return [Finding("stale", _rel(memory_root, memory_root),
                     f"{count} memor{'y is' if count == 1 else 'ies are'} stale: files they are about changed in git "
                     "since they were last updated, or are gone",
-                    f"review them: {CLI} review", warning=True)]
+                    f"review them: {CLI} review", warning=True)] if count else []
 
 
 def _related_links(memory_root: str, path: str, record, ref: str) -> list:

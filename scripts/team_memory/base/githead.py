@@ -1,13 +1,9 @@
-"""The commit HEAD names, read from git's own files, without running git.
+"""The commit HEAD names, read from git's own files, without running git (a hook never runs git).
 
-A hook must know whether the repository moved on (stale marks are keyed to HEAD) but never
-runs git on its own path. So this reads what git reads: the nearest ``.git`` at or above
-the project (a folder, or in a worktree or submodule a file ``gitdir: <path>``: git never
-checks out a path named ``.git``, so either is git's own), its ``HEAD``, and the ref HEAD
-names: a loose ref file, else ``packed-refs`` (branch refs live in the common folder a
-worktree's ``commondir`` names). Every read is bounded and opened without following a link;
-a ref name is checked before it becomes a path. Anything unusual (a reftable store, a ref
-through a link, a chain of symbolic refs) gives ``head`` None: "cannot tell", never an error.
+The nearest ``.git`` at or above the project (a folder, or a file ``gitdir: <path>`` in a worktree or
+submodule), its ``HEAD``, and the ref HEAD names: a loose ref file, else ``packed-refs`` (in the folder a
+worktree's ``commondir`` names). Every read is bounded and opened without following a link; a ref name is
+checked before it becomes a path. Anything unusual gives ``head`` None: "cannot tell", never an error.
 """
 from __future__ import annotations
 

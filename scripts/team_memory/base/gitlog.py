@@ -1,14 +1,10 @@
 """Every git run of the package (``run_git``): nothing but git's own reading happens.
 
-Every run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, ``GIT_OPTIONAL_LOCKS=0`` (no
-lock a user's own git would trip on), ``GIT_TERMINAL_PROMPT=0``, every other ``GIT_*`` variable dropped,
-stdin closed or ours, output parsed from ``-z`` (no file name can forge a record), at most ``limit``
-bytes and ``timeout`` seconds. Renames are not followed: a memory naming an old path is told it is gone.
-
-No fetch, ever: in a partial clone a missing object makes git fetch it, and a committed or cloned config
-can name what that runs (``uploadpack``, ``core.sshCommand``, an ``ext::`` URL). ``GIT_NO_LAZY_FETCH=1``
-(git 2.44+) and, for older git, ``GIT_ALLOW_PROTOCOL`` naming no protocol stop it before it starts. git
-runs in its own session: at the time-out or the byte bound the whole group is killed (on Windows git itself).
+Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, every
+other ``GIT_*`` variable dropped, output parsed from ``-z`` (no file name forges a record), at most ``limit``
+bytes and ``timeout`` seconds, then the whole process group killed. Renames are not followed. No fetch, ever:
+a partial clone fetches a missing object, and a committed config can name what that runs (``uploadpack``,
+``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
 """
 from __future__ import annotations
 
@@ -42,8 +38,8 @@ def git_env() -> dict:
 
 
 def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, timeout: float = TIMEOUT_S):
-    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd``; None when git is missing or fails.
-    ``complete`` is False when git was stopped at ``limit`` bytes or ``timeout`` seconds."""
+    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd`` (``complete`` False when stopped at ``limit``
+    bytes or ``timeout`` seconds); None when git is missing or fails."""
     import shutil
     import subprocess
     git = shutil.which("git")
@@ -127,9 +123,8 @@ def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
 
 
 def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = TIMEOUT_S):
-    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), in
-    topological order, at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``, as
-    are the paths each commit touched); None when git fails."""
+    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), topological,
+    at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``); None when git fails."""
     spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
             f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
@@ -141,8 +136,8 @@ def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = 
 
 
 def parse_log(data: bytes, complete: bool = True) -> list:
-    """Commits from ``git log --raw -z`` output: a header token, then per file a status token (``:``) and
-    exactly one path token, so no file name reads as a header; a cut-short output drops its last commit."""
+    """Commits from ``git log --raw -z``: a header token, then per file a status token (``:``) and one path
+    token, so no file name reads as a header; a cut-short output drops its last commit."""
     commits, expect_path = [], False
     for token in data.split(b"\x00"):
         if expect_path:

@@ -1,20 +1,14 @@
 """Background work: a process that outlives the hook, at most one for one piece of work.
 
-``start_detached(argv)``: stdin, stdout and stderr on ``/dev/null`` (the client waits on the hook's
-pipes), every other inheritable descriptor closed (listed from ``/proc/self/fd`` or ``/dev/fd``), a new
-session. ``os.posix_spawn`` costs no import (``subprocess`` alone takes 20-40 ms under ``python3 -S``);
-elsewhere ``subprocess.Popen`` does the same (on Windows: ``DETACHED_PROCESS``,
-``CREATE_NEW_PROCESS_GROUP``, ``CREATE_NO_WINDOW``).
+``start_detached(argv)``: stdin, stdout and stderr on ``/dev/null`` (the client waits on the hook's pipes),
+every other inherited descriptor closed, a new session; ``os.posix_spawn`` costs no import (``subprocess``
+takes 20-40 ms under ``python3 -S``), elsewhere ``subprocess.Popen`` detached.
 
-A marker file gates the start: forty prompts arriving together after ``git pull`` would each start a
-process (``derived.drift.hand_over``) before the first holds its own lock. ``first_to_start(folder, name)``
-answers yes to one caller while a start is under way: the first creates the marker (``O_EXCL``); a marker
-older than ``LIFETIME_S`` or released is taken by the first to ``flock`` it and find it still free, who
-renews its time. The started process ``release``s it when done, to free itself ``GRACE_S`` later (hooks
-that read the work as undone just before the run ended do not start it again). Nobody waits; the marker
-is never removed (no hook can renew a file another has just deleted); anything but our regular file
-there is cleared. Without ``flock`` (Windows) two callers may both win; the process's own lock still
-keeps the work single.
+A marker gates the start (forty prompts after ``git pull`` would each start one): ``first_to_start`` says yes
+to one caller; the first creates the marker (``O_EXCL``), one older than ``LIFETIME_S`` or released is taken by
+the first to ``flock`` it and find it free, who renews its time. The process ``release``s it at its end, free
+``GRACE_S`` later. Nobody waits; the marker is never removed; anything but our regular file there is cleared.
+Without ``flock`` (Windows) two callers may both win: the process's own lock keeps the work single.
 """
 from __future__ import annotations
 
@@ -29,8 +23,8 @@ DETACHED_PROCESS, CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW = 0x00000008, 0x000
 
 
 def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
-    """The claim (a nonzero token for ``release``) when the caller should start the process for
-    ``name``, a marker in ``folder`` (a real folder); 0 when another caller is starting it."""
+    """A claim (nonzero, for ``release``) when the caller should start the work ``name`` (a marker in the real
+    folder ``folder``); 0 when another caller is starting it."""
     from .safefs import NOFOLLOW, NONBLOCK
     path = os.path.join(folder, name)
     claim = _create(path)
@@ -71,8 +65,8 @@ def _create(path: str) -> int | None:
 
 
 def _clear_foreign(folder: str, name: str) -> bool:
-    """True once a marker that is not the regular file we write (a folder, a link, a FIFO: committed, not ours)
-    is out of the way: a folder moved aside (``.<name>.stale.<time>``, left for ``doctor``), anything else removed."""
+    """True once a marker that is not our regular file (committed) is out of the way: a folder moved aside
+    (``.<name>.stale.<time>``, for ``doctor``), anything else removed."""
     path = os.path.join(folder, name)
     try:
         mode = os.lstat(path).st_mode & 0o170000
@@ -106,7 +100,7 @@ def release(folder: str, name: str, claim: int) -> None:
 
 
 def run_then_release(module: str, function: str, memory_root: str, folder: str, name: str, claim: str) -> None:
-    """The started process's body: ``module.function(memory_root)``, then ``release`` its marker, however it ended."""
+    """The started process's body: ``module.function(memory_root)``, then ``release`` its marker."""
     try:
         getattr(__import__(module, fromlist=[function]), function)(memory_root)
     finally:

@@ -1,9 +1,8 @@
 """``related_files``: the files a memory is about, as repository-relative paths, folders or globs.
 
-An entry is a file (``app/session.py``), a folder (``billing/`` or ``billing``: every file under it) or a
-glob (``billing/**/*.sql``: ``*`` and ``?`` within one segment, ``[abc]`` one character, a ``**`` segment
-any number of segments) matched against the whole path (``*.sql`` names top-level files only); a glob
-ending in ``/`` names every file under the folders it matches. ``normalise`` gives the stored form or
+An entry is a file (``app/session.py``), a folder (``billing/`` or ``billing``: every file under it) or a glob
+(``*`` and ``?`` within one segment, ``[abc]``, a ``**`` segment for any number) matched against the whole path;
+a glob ending in ``/`` names every file under the folders it matches. ``normalise`` gives the stored form or
 refuses the entry (``ValueError``). Nothing here touches the file system; no ``re`` (hooks' start-up).
 """
 from __future__ import annotations
@@ -38,8 +37,7 @@ def normalise(entry) -> str:
     if any(p.lower() == ".git" for p in parts):
         raise ValueError("must not name git's own folder (.git)")
     stored = "/".join(parts) + ("/" if folder else "")
-    # dropping a leading "./" can bare a space ('./ x' -> ' x'): normalise that again, so the stored
-    # form is one a second normalise() keeps as it is
+    # dropping a leading "./" can bare a space ('./ x' -> ' x'): normalise again, so normalising is idempotent
     return stored if stored == stored.strip() else normalise(stored)
 
 
@@ -53,8 +51,7 @@ def problem(entry) -> str | None:
 
 
 def usable(entries) -> list:
-    """The entries of a stored ``related_files`` value that name something: normalised, in order, each once;
-    refused entries (and anything that is not a list) left out, at most ``MAX_ENTRIES``."""
+    """A stored ``related_files`` value's usable entries: normalised, in order, each once, at most ``MAX_ENTRIES``."""
     out = []
     for entry in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
         try:
@@ -71,8 +68,8 @@ def is_glob(entry: str) -> bool:
 
 
 def literal_prefix(entry: str) -> str:
-    """The folders of ``entry`` before its first glob segment (the entry itself, without a trailing
-    ``/``, when it has none; "" when it starts with a glob): every file it names lies under them."""
+    """The folders of ``entry`` before its first glob segment (all of it, without a trailing ``/``, when it has
+    none): every file it names lies under them."""
     parts = []
     for part in entry.rstrip("/").split("/"):
         if is_glob(part):
@@ -94,8 +91,8 @@ def matches(entry: str, path: str) -> bool:
 
 
 def _segments(pattern: list, names: list) -> bool:
-    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``? Each (pattern position,
-    name position) pair is decided once: at most len(pattern) x len(names) steps, never exponential."""
+    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``? Each (pattern, name) position
+    pair is decided once: never exponential."""
     if "**" not in pattern:
         return len(pattern) == len(names) and all(_name(p, n) for p, n in zip(pattern, names))
     done: dict = {}
@@ -168,8 +165,7 @@ def _in_class(body: str, char: str) -> bool:
 
 
 def repo_relative(path: str, cwd: str, root: str) -> str | None:
-    """``path`` (absolute, or relative to ``cwd``) as a normalised path inside ``root`` as written (no link
-    resolved); None if outside."""
+    """``path`` (absolute, or relative to ``cwd``) normalised, inside ``root`` as written (no link resolved), or None."""
     if not isinstance(path, str) or not path or "\x00" in path:
         return None
     full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not os.path.isabs(path) else path)

@@ -13,7 +13,8 @@ from ..base.config import TEMPLATES_DIR
 from ..base.model import CATEGORIES, DEFAULT_FOLDERS, SCHEMA_VERSION, STATUSES
 from ..base.sanitize import TITLE_MAX
 from .relpaths import MAX_ENTRIES, MAX_ENTRY
-from .recordspec import CONTENT, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAG_CHARS, MAX_TAGS, MAX_TEXT, TOP_REQUIRED
+from .recordspec import (CONTENT, FIELDS, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAG_CHARS, MAX_TAGS, MAX_TEXT,
+                         TOP_REQUIRED)
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://raw.githubusercontent.com/team-memory/team-memory/main/templates/schemas/"
@@ -32,31 +33,6 @@ _SEGMENT_START = "(.*[/\\\\]|\\s*)"
 _SEGMENT_END = "([/\\\\]|\\s*$)"
 RELPATH_PATTERN = (f"^(?!\\s*[/\\\\~])(?!\\s*[A-Za-z]:)(?!{_SEGMENT_START}\\.\\.{_SEGMENT_END})"
                    f"(?!{_SEGMENT_START}\\.[gG][iI][tT]{_SEGMENT_END})[^{_CTRL}]*[^\\s{_CTRL}][^{_CTRL}]*$")
-
-FIELD_DOCS = {
-    "$schema": "Optional: the schema this file follows (for editors).",
-    "schema_version": f"The record format version; always \"{SCHEMA_VERSION}\".",
-    "category": "The memory's category; must match its folder.",
-    "id": "The memory id: the file name without .json (an ASCII slug: a-z, 0-9, '-', '_').",
-    "title": f"A short, one-line title (1-{TITLE_MAX} characters, no double spaces).",
-    "created_at": "When the memory was created (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z).",
-    "updated_at": "When the memory last changed (ISO 8601 UTC); not before created_at.",
-    "tags": f"1 to {MAX_TAGS} lowercase one-word tags, no repeats.",
-    "related_files": ("What this memory is about, at most {n} entries, each relative to the repository root: a file "
-                      "(app/session.py), a folder (billing/: every file under it) or a glob (billing/**/*.sql: * and ? "
-                      "match within one name, [abc] one character, ** any number of folders). No leading / or ~, no "
-                      "drive letter, no '..', nothing under .git, no control characters; stored normalised "
-                      "(./app//x.py is app/x.py).").format(n=MAX_ENTRIES),
-    "confidence": "How sure this is, from 0 to 1.",
-    "record_status": "active (recalled), retired (no longer true) or archived (true, no longer useful).",
-    "content": "The category's own fields.",
-    "changes": f"What changed and when, oldest first (at most {MAX_CHANGES}).",
-    "times_updated": "How many times the memory was updated.",
-    "retired_at": "When it was retired (ISO 8601 UTC).",
-    "retired_reason": "Why it was retired.",
-    "archived_at": "When it was archived (ISO 8601 UTC).",
-    "archived_reason": "Why it was archived.",
-}
 
 
 def _text(description: str = "") -> dict:
@@ -130,7 +106,7 @@ def category_schema(category: str) -> dict:
         "archived_at": _iso(""),
         "archived_reason": _text(),
     }
-    for name, doc in FIELD_DOCS.items():
+    for name, doc in FIELDS.items():
         props[name]["description"] = doc
     return {
         "$schema": DRAFT,

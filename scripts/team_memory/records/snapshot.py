@@ -1,12 +1,10 @@
 """What the memory files were just before a Bash call, and copies that make a lost one recoverable.
 
-PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``, regular files in real
-category folders) and copies each file not seen in that form before into the state folder, outside the
-repository, named by its git blob id, so PostToolUse (``take_snapshot``, read once then deleted) can ask
-git in one call whether a lost version is committed. At most ``COPY_MAX_BYTES`` a copy and
-``COPIES_PER_CALL`` copies a call (newest first; a store's first snapshot records the rest without a
-copy); unlisted copies are pruned after ``state.MAX_AGE_DAYS``. A copy holds what ``exposure`` would
-show (``shown_copy``): no secret or private section of a hand-edited file is kept outside the repository.
+PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``) and copies each new or changed one
+into the state folder, outside the repository, named by its git blob id, so PostToolUse (``take_snapshot``,
+read once) can ask git in one call whether a lost version is committed. At most ``COPY_MAX_BYTES`` a copy and
+``COPIES_PER_CALL`` copies a call, newest first; unlisted copies pruned after ``state.MAX_AGE_DAYS``. A copy
+holds what ``exposure`` would show (``shown_copy``): no secret or private section is kept outside the repository.
 """
 from __future__ import annotations
 
@@ -77,8 +75,8 @@ def _copy(store: str, rel: str):
 
 
 def shown_copy(data: bytes) -> bytes:
-    """What a copy keeps of a memory file's bytes: the same bytes, unless they hold a secret or private
-    section; then the record through ``exposure.shown_value`` (the text through ``hide`` if not JSON)."""
+    """What a copy keeps of a memory file: its bytes, or if they hold a secret or private section the record
+    through ``exposure.shown_value`` (the text through ``hide`` if not JSON)."""
     from .exposure import hide, might_hide, shown_value
     from ..base.sanitize import folded
     text = data.decode("utf-8", "replace")
@@ -162,8 +160,8 @@ def prune_copies(store: str, keep: set, max_age_days: float = MAX_AGE_DAYS) -> N
 
 
 def note_cli_write(store: str, data: bytes) -> None:
-    """Remember that the CLI wrote a memory file with these bytes (the last ``CLI_WRITES_KEPT``), so
-    PostToolUse does not report a ``memory.py update`` run through ``Bash`` as a lost version."""
+    """Remember the CLI wrote these bytes (the last ``CLI_WRITES_KEPT``): a ``memory.py update`` run through
+    ``Bash`` is no lost version for PostToolUse."""
     try:
         state = load_state(store, CLI_WRITES_KIND, "store")
         blobs = [b for b in state.get("blobs", []) if isinstance(b, str)] if isinstance(state.get("blobs"), list) else []

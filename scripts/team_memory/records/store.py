@@ -11,13 +11,6 @@ from ..base.config import category_folders, warn
 from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, read_regular
 from ..base.safefs import find_memory_root, folders_up, project_root_of, repo_root_of  # noqa: F401 - found here too
 
-# The order keys are written in; unknown keys follow, sorted.
-KEY_ORDER = (
-    "$schema", "schema_version", "category", "id", "title", "created_at", "updated_at",
-    "tags", "related_files", "confidence", "record_status", "content", "changes",
-    "times_updated", "retired_at", "retired_reason", "archived_at", "archived_reason",
-)
-
 
 class NotARecord(ValueError):
     """The file parsed, but is not a memory record (or did not parse)."""
@@ -57,8 +50,9 @@ def parse_memory(data: bytes) -> dict:
 
 
 def ordered(record: dict) -> dict:
-    """The record with its keys in the canonical order."""
-    out = {k: record[k] for k in KEY_ORDER if k in record}
+    """The record with its keys in the canonical order (``recordspec.FIELDS``), unknown keys after, sorted."""
+    from .recordspec import FIELDS
+    out = {k: record[k] for k in FIELDS if k in record}
     for k in sorted(record):
         if k not in out:
             out[k] = record[k]

@@ -1,8 +1,7 @@
 """A record's times: ISO 8601 strings read leniently, and when a memory was last written.
 
-``parse_time`` is the one reading of a time field; ``epoch_us`` is its instant as an integer, for the
-prompt hook's recency test, which then imports no ``datetime`` (about 1 ms of the hook's start with
-``operator`` and ``math``; issue 26); ``record_time`` is what the machine cache keeps per memory.
+``parse_time`` is the one reading of a time field; ``epoch_us`` its instant as an integer, so the prompt hook's
+recency test imports no ``datetime`` (about 1 ms of its start); ``record_time`` is what the cache keeps.
 """
 from __future__ import annotations
 
@@ -11,9 +10,8 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def iso_datetime(value, separators: str = "Tt "):
-    """``YYYY-MM-DD<sep>HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``+HH[:MM]``/``-HH[:MM]``
-    zone (``,`` may stand for the ``.``), naive without one; None if it is not that. Not
-    ``datetime.fromisoformat``, whose grammar grew in 3.11: a time must read the same on every Python."""
+    """``YYYY-MM-DD<sep>HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``±HH[:MM]`` zone (``,`` for ``.``),
+    naive without one; None otherwise. Not ``fromisoformat``, whose grammar grew in 3.11."""
     fields = _fields(value, separators)
     if fields is None:
         return None
@@ -27,8 +25,8 @@ def iso_datetime(value, separators: str = "Tt "):
 
 
 def _fields(value, separators: str):
-    """``(year, month, day, hour, minute, second, microsecond, zone)`` as written, the zone
-    ``"Z"``, minutes east of UTC, or None (naive); None when the text is not that form."""
+    """``(year, month, day, hour, minute, second, microsecond, zone)`` as written (zone ``"Z"``, minutes east
+    of UTC or None); None when the text is not that form."""
     if not isinstance(value, str):
         return None
     text = value.strip()
@@ -68,8 +66,7 @@ def _zone(text: str):
 
 
 def epoch_us(value):
-    """``parse_time(value)`` as whole microseconds since 1970-01-01 UTC (naive taken as UTC),
-    or None exactly when ``parse_time`` gives None; no ``datetime`` involved."""
+    """``parse_time(value)`` as microseconds since 1970-01-01 UTC (None exactly when it is), without ``datetime``."""
     fields = _fields(value, "Tt ")
     if fields is None:
         return None
@@ -106,7 +103,7 @@ def parse_time(value):
 
 
 def record_time(record: dict) -> float:
-    """When ``record`` was last written (``updated_at``, else ``created_at``) as POSIX seconds; 0.0 when neither is a time."""
+    """When ``record`` was last written (``updated_at``, else ``created_at``) as POSIX seconds, else 0.0."""
     when = epoch_us(record.get("updated_at"))
     if when is None:
         when = epoch_us(record.get("created_at"))

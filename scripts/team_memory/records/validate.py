@@ -16,8 +16,8 @@ from datetime import date, datetime
 from ..base.config import category_folders, load_config
 from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
 from .privacy import UNCLOSED, field_name, leaks
-from .recordspec import (CONTENT, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAGS, MAX_TAG_CHARS,
-                        MAX_TEXT, TOP_OPTIONAL, TOP_REQUIRED)
+from .recordspec import (CONTENT, FIELDS, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAGS, MAX_TAG_CHARS,
+                         MAX_TEXT, TOP_REQUIRED)
 from .redact import secret_kinds
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
 from .store import NotARecord, find_memory_root, load_memory, project_root_of, read_bytes
@@ -242,9 +242,9 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
         if name not in record:
             out.append(Problem(name, "is required", f"add {name!r}"))
     for name in record:
-        if name not in TOP_REQUIRED and name not in TOP_OPTIONAL:
+        if name not in FIELDS:
             out.append(Problem(field_name(name), "is not a known field",
-                               f"remove it; allowed: {', '.join(TOP_REQUIRED + TOP_OPTIONAL)}"))
+                               f"remove it; allowed: {', '.join(FIELDS)}"))
 
     if "schema_version" in record and record["schema_version"] != SCHEMA_VERSION:
         out.append(Problem("schema_version", f"must be {SCHEMA_VERSION!r}, not {shown(record['schema_version'])}",

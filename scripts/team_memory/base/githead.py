@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 
-MAX_UP = 64
 MAX_SMALL = 4096
 MAX_PACKED = 16 * 1024 * 1024
 MAX_SYMREF_DEPTH = 5
@@ -33,28 +32,20 @@ def _pointer(path: str) -> str:
 
 def find_git(start: str):
     """``(top, git folder)`` of the repository holding ``start`` (a worktree's own git folder), or None."""
-    from .safefs import S_IFDIR, S_IFMT, S_IFREG, is_real_dir
-    here = os.path.abspath(start)
-    for _ in range(MAX_UP):
+    from .safefs import S_IFDIR, S_IFREG, folders_up, is_real_dir, kind_of
+    for here in folders_up(start):
         dot = os.path.join(here, ".git")
-        try:
-            kind = os.lstat(dot).st_mode & S_IFMT
-        except OSError:
-            kind = None
+        kind = kind_of(dot)
         if kind == S_IFDIR:
             return here, dot
         if kind == S_IFREG:
             text = _pointer(dot)
             if not text.startswith("gitdir:"):
                 return None
-            gitdir = os.path.join(here, text[len("gitdir:"):].strip())
-            return (here, os.path.normpath(gitdir)) if is_real_dir(os.path.normpath(gitdir)) else None
+            gitdir = os.path.normpath(os.path.join(here, text[len("gitdir:"):].strip()))
+            return (here, gitdir) if is_real_dir(gitdir) else None
         if kind is not None:
             return None  # a link or something stranger named .git: not followed
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
     return None
 
 

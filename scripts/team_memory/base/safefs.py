@@ -29,7 +29,8 @@ class UnsafeStore(UnsafePath):
     """The store itself is reached through a link: it is not used at all."""
 
 
-def _kind(path: str):
+def kind_of(path: str):
+    """``lstat``'s file type of ``path`` (``S_IFDIR``, ``S_IFLNK``...), None when there is nothing."""
     try:
         return os.lstat(path).st_mode & S_IFMT
     except OSError:
@@ -37,11 +38,11 @@ def _kind(path: str):
 
 
 def is_link(path: str) -> bool:
-    return _kind(path) == S_IFLNK
+    return kind_of(path) == S_IFLNK
 
 
 def is_real_dir(path: str) -> bool:
-    return _kind(path) == S_IFDIR
+    return kind_of(path) == S_IFDIR
 
 
 def store_problem(memory_root: str) -> str | None:
@@ -50,7 +51,7 @@ def store_problem(memory_root: str) -> str | None:
     parent = os.path.dirname(memory_root)
     checks = [memory_root] + ([parent] if os.path.basename(parent) == ".claude" else [])
     for path in reversed(checks):
-        kind = _kind(path)
+        kind = kind_of(path)
         name = os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path)) \
             if path == memory_root and len(checks) == 2 else os.path.basename(path)
         if kind == S_IFLNK:

@@ -84,22 +84,12 @@ def decision_status(record: dict) -> str | None:
 
 def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
-    from ..base.fsutil import category_dir  # for start-up speed: hooks that list no folder skip fsutil
+    from ..base.fsutil import memory_file_stats  # for start-up speed: hooks that list no folder skip fsutil
     for category, folder in category_folders(config).items():
-        if only is not None and category != only:
-            continue
-        folder_path = category_dir(memory_root, folder)  # a folder linked out of the store is never read
-        if folder_path is None:
-            continue
-        try:
-            names = sorted(os.listdir(folder_path))
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(".json") and not name.startswith("."):
-                path = os.path.join(folder_path, name)
-                if os.path.isfile(path) and not os.path.islink(path):
-                    yield category, path
+        if only is None or category == only:
+            for name in sorted(name for _, name, _ in memory_file_stats(memory_root, [folder])):
+                if not name.startswith("."):
+                    yield category, os.path.join(memory_root, folder, name)
 
 
 def iter_records(memory_root: str, config: dict, only: str | None = None):

@@ -159,27 +159,16 @@ class store_lock:
         return False
 
 
-_LOOK = object()  # not looked up yet
-fcntl = msvcrt = _LOOK  # the lock's modules (fcntl, else msvcrt), looked up by ``_lock_modules``
-
-
-def _lock_modules() -> tuple:
-    """``(fcntl, msvcrt)``, looked up on the first lock; ``fcntl`` None where there is none (Windows)."""
-    global fcntl, msvcrt
-    if fcntl is _LOOK:
-        try:
-            import fcntl as found
-        except ImportError:
-            found = None
-        fcntl = found
-    if fcntl is None and msvcrt is _LOOK:
-        import msvcrt as found_ms
-        msvcrt = found_ms
-    return fcntl, msvcrt
+fcntl = msvcrt = None  # the lock's module: fcntl, else msvcrt (Windows), imported on the first lock
 
 
 def _lock(fd: int, blocking: bool) -> None:
-    fcntl, msvcrt = _lock_modules()
+    global fcntl, msvcrt
+    if fcntl is None and msvcrt is None:
+        try:
+            import fcntl
+        except ImportError:
+            import msvcrt
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))

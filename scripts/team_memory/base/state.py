@@ -11,8 +11,7 @@ import time
 
 from . import fastjson
 from .fsutil import atomic_write_text
-
-from .digest import sha256 as _sha256  # the C SHA-256 alone, not OpenSSL through hashlib
+from .digest import sha256 as _sha256
 
 MAX_AGE_DAYS = 14
 MAX_STATE_BYTES = 64 * 1024 * 1024  # a snapshot of 100,000 memories is about 6 MB
@@ -92,8 +91,10 @@ def _claim_path(memory_root: str, kind: str, session_id: str, item: str) -> str:
     return os.path.join(state_dir(memory_root), f"{kind}-{_key(str(session_id))}-{_key(item)}")
 
 
-def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int | None = None) -> int:
-    """Remove files of ``folder`` (named ``prefix...``) older than ``max_age_days``; at most ``limit``. Returns how many."""
+def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int | None = None,
+          keep=()) -> int:
+    """Remove files of ``folder`` named ``prefix...`` (not in ``keep``) older than ``max_age_days``, at most ``limit``;
+    how many."""
     cutoff = time.time() - max_age_days * 86400
     removed = 0
     try:
@@ -101,7 +102,7 @@ def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", lim
             for entry in it:
                 if limit is not None and removed >= limit:
                     break
-                if not entry.name.startswith(prefix):
+                if not entry.name.startswith(prefix) or entry.name in keep:
                     continue
                 try:
                     if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:

@@ -16,7 +16,7 @@ from ..base.config import category_folders
 from ..base.digest import sha256_hex
 from ..base.fsutil import atomic_write_bytes, memory_file_stats
 from ..base.safefs import read_regular
-from ..base.state import MAX_AGE_DAYS, load_state, save_state, state_dir, state_path
+from ..base.state import load_state, prune, save_state, state_dir, state_path
 
 SNAPSHOT_KIND = "tool-snapshot"
 COPIES_KIND = "copies"
@@ -140,23 +140,8 @@ def keep_copies(store: str, files: dict) -> dict:
     if out != known:
         save_state(store, COPIES_KIND, "store", {"files": out})
         if int(time.time()) % 50 == 0:
-            prune_copies(store, {v[2] for v in out.values()})
+            prune(copies_dir(store), keep={v[2] for v in out.values()})
     return {rel: v[2] for rel, v in out.items()}
-
-
-def prune_copies(store: str, keep: set, max_age_days: float = MAX_AGE_DAYS) -> None:
-    """Delete copies no file refers to any more once they are ``max_age_days`` old."""
-    cutoff = time.time() - max_age_days * 86400
-    try:
-        with os.scandir(copies_dir(store)) as it:
-            for entry in it:
-                try:
-                    if entry.name not in keep and entry.stat(follow_symlinks=False).st_mtime < cutoff:
-                        os.unlink(entry.path)
-                except OSError:
-                    continue
-    except OSError:
-        return
 
 
 def note_cli_write(store: str, data: bytes) -> None:

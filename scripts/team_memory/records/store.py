@@ -144,30 +144,23 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
     """``category/id``, ``folder/id`` or a path to a memory file directly inside this store's folders."""
     parts = ref.replace("\\", "/").split("/")
     name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
-    if len(parts) >= 2 and not valid_id_shape(name):
+    if len(parts) < 2 or not valid_id_shape(name):
         return None
-    candidates = []
+    folder = None
     if len(parts) == 2:
-        by_name = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
-        if by_name:
-            candidates.append(by_name)
-    if not candidates and len(parts) >= 2:  # a path: its folder must be one of this store's category folders
-        project = project_root_of(memory_root)
-        for base in (os.getcwd(), project):
-            folder = os.path.dirname(os.path.join(base, "/".join(parts)))  # an absolute path (C:/..., /...) stays one
-            try:
-                inside = os.path.samefile(os.path.dirname(folder), memory_root)
-            except OSError:
-                continue
-            if inside and os.path.basename(folder) in folders.values():
-                candidates.append(os.path.basename(folder))
-                break
-    for folder in candidates:
-        path = _regular_in(memory_root, folder, f"{name}.json")
-        if path is not None:
-            category = next(c for c, f in folders.items() if f == folder)
-            return category, path
-    return None
+        folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
+    for base in (os.getcwd(), project_root_of(memory_root)) if folder is None else ():
+        # a path: its folder must be one of this store's category folders (an absolute path stays one)
+        there = os.path.dirname(os.path.join(base, "/".join(parts)))
+        try:
+            inside = os.path.samefile(os.path.dirname(there), memory_root)
+        except OSError:
+            continue
+        if inside and os.path.basename(there) in folders.values():
+            folder = os.path.basename(there)
+            break
+    path = _regular_in(memory_root, folder, f"{name}.json") if folder else None
+    return (next(c for c, f in folders.items() if f == folder), path) if path else None
 
 
 def valid_id_shape(memory_id: str) -> bool:

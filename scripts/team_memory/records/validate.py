@@ -1,9 +1,8 @@
 """Strict validation of memory records and memory files.
 
-``validate_record`` returns every ``Problem`` of a record (the field, ``content.steps[2]``, what is
-wrong, how to fix it); unknown fields are rejected except a top-level ``$schema``. ``check_file`` adds
-a file's JSON syntax, its id and category against its name and folder, and leftover private
-sections or secrets (shared by ``validate`` and the PostToolUse guard).
+``validate_record`` returns every ``Problem`` of a record (the field, ``content.steps[2]``, what is wrong, how
+to fix it); unknown fields are rejected. ``check_file`` adds a file's JSON syntax, its id and category against
+its name and folder, and leftover private sections or secrets (for ``validate`` and the PostToolUse guard).
 """
 from __future__ import annotations
 
@@ -24,8 +23,7 @@ from .store import NotARecord, find_memory_root, load_memory, project_root_of, r
 from .times import iso_datetime
 
 Problem = namedtuple("Problem", "field message hint")
-# The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
-# joined by "-" or "_". Ids are printed to Claude and terminals, so nothing else is allowed.
+# The one id (and so file-name) rule: an ASCII slug, lowercase letters and digits joined by "-" or "_".
 _ID_RULE = re.compile(r"[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?")  # fullmatch
 
 
@@ -140,12 +138,12 @@ def id_problem(memory_id) -> str | None:
 
 def shown(value, limit: int = 60) -> str:
     """A value as quoted in a message: one safe line, secrets and private text hidden, cut short."""
-    from .exposure import hide
-    from ..base.sanitize import cut
-    return repr(cut(clean_line(hide(value if isinstance(value, str) else str(value))), limit))
+    from .exposure import shown_text
+    return repr(shown_text(value, limit))
 
 
 def _check_tags(tags, out: list) -> None:
+    from .exposure import shown_tag
     if not isinstance(tags, list):
         out.append(Problem("tags", f"must be a list, not {_type_name(tags)}", 'write ["tag1", "tag2"]'))
         return
@@ -159,7 +157,6 @@ def _check_tags(tags, out: list) -> None:
             out.append(Problem(field, f"must be text, not {_type_name(tag)}", "write the tag as a string"))
             continue
         clean = clean_tag(tag).replace(",", "")
-        from .exposure import shown_tag
         if clean and not shown_tag(tag):  # a secret or private text: never suggested back in a cleaned form
             out.append(Problem(field, "holds a secret or private text", "remove the tag"))
         elif not clean:

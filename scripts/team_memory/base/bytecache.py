@@ -93,11 +93,10 @@ def _private_folder(parts) -> str | None:
 
 
 def _refused(folder: str, why: str) -> None:
-    if _said:
-        return None  # one line a process
-    _said.append(why)
-    name = "".join(c if c.isprintable() else "?" for c in os.path.basename(folder))[:60]
-    sys.stderr.write(f"[team-memory] compiled code not cached: the cache folder {name!r} is {why}\n")
+    if not _said:  # one line a process
+        _said.append(why)
+        name = "".join(c if c.isprintable() else "?" for c in os.path.basename(folder))[:60]
+        sys.stderr.write(f"[team-memory] compiled code not cached: the cache folder {name!r} is {why}\n")
     return None
 
 
@@ -119,26 +118,16 @@ def write_private(path: str, data: bytes) -> None:
 
 def read_private(path: str) -> bytes | None:
     """The bytes of ``path``: a regular file (no link followed) only this user may write; else None."""
+    uid = getattr(os, "getuid", lambda: None)()
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                     | getattr(os, "O_BINARY", 0))
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                          | getattr(os, "O_BINARY", 0)), "rb") as f:
+            st = os.fstat(f.fileno())
+            if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)):
+                return None
+            return f.read()
     except OSError:
         return None
-    try:
-        st = os.fstat(fd)
-        uid = getattr(os, "getuid", lambda: None)()
-        if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)):
-            return None
-        chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def python_caches_here(folder: str = PACKAGE_DIR) -> bool:

@@ -54,7 +54,7 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
     import time
     complete, deadline = False, time.monotonic() + timeout
     try:
-        data, complete = _read_bounded(proc, stdin, limit, timeout)
+        data, complete = _read_bounded(proc, stdin, limit, deadline)
         if complete:  # all read: git is leaving; its exit status says whether the output counts
             proc.wait(max(0.05, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
@@ -84,11 +84,10 @@ def stop(proc) -> None:
         pass
 
 
-def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
-    """``(output, complete)``: read as it comes, stopping at ``limit`` bytes or ``timeout`` seconds."""
+def _read_bounded(proc, stdin: bytes, limit: int, deadline: float):
+    """``(output, complete)``: read as it comes, stopping at ``limit`` bytes or the ``deadline`` (monotonic)."""
     import selectors
     import time
-    deadline = time.monotonic() + timeout
     try:
         proc.stdin.write(stdin)
         proc.stdin.close()
@@ -100,7 +99,7 @@ def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
     except (OSError, ValueError):  # pipes cannot be selected on (Windows): a timer stops git instead
         import threading
         stopped = []
-        timer = threading.Timer(timeout, lambda: stopped.append(stop(proc)))
+        timer = threading.Timer(deadline - time.monotonic(), lambda: stopped.append(stop(proc)))
         timer.start()
         try:
             data = proc.stdout.read(limit + 1)

@@ -40,24 +40,24 @@ def char_class(cp: int) -> int:
 class _Table(dict):
     """A ``str.translate`` table filled on demand (all of Unicode up front: ~0.3 s every hook run)."""
 
-    def __init__(self, space: str, keep_lines: bool):
+    def __init__(self, keep_lines: bool):
         super().__init__()
-        self.space, self.keep_lines = space, keep_lines
+        self.keep_lines = keep_lines
 
     def __missing__(self, cp: int):
         if self.keep_lines and cp in (9, 10):
             value = cp
         else:
             kind = char_class(cp)
-            value = None if kind == DROP else self.space if kind == SPACE else cp
+            value = None if kind == DROP else " " if kind == SPACE else cp
             if self.keep_lines and cp in (0x2028, 0x2029):
                 value = "\n"
         self[cp] = value
         return value
 
 
-_LINE = _Table(" ", keep_lines=False)
-_TEXT = _Table(" ", keep_lines=True)
+_LINE = _Table(keep_lines=False)
+_TEXT = _Table(keep_lines=True)
 # ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-"
 _ASCII_TAG_DROP = {c: None for c in range(128)
                    if not (chr(c).isalnum() or chr(c) in "_.+-")}

@@ -107,14 +107,9 @@ def emit(result) -> None:
     if result is None or result == "":
         return
     text = result if isinstance(result, str) else fastjson.dumps(result)  # not ``json``: start-up speed
-    out = getattr(sys.stdout, "buffer", None)
-    data = text.encode("utf-8", errors="replace")
-    if out is not None:
-        out.write(data)
-        out.flush()
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None) or sys.stdout
+    out.write(text if out is sys.stdout else text.encode("utf-8", errors="replace"))
+    out.flush()
 
 
 def run_hook(event: str, handler, payload: dict | None = None) -> int:

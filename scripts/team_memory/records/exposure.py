@@ -136,13 +136,9 @@ def name_is_shown(name: str) -> bool:
 def shown_related(entries) -> dict:
     """``{stored form: shown form}`` of a ``related_files`` value's usable entries, each hidden in its raw form
     first (``https://u:pw@host`` is stored as ``https:/u:pw@host``, which no pattern matches)."""
-    from .relpaths import MAX_ENTRIES, normalise
+    from .relpaths import normalised
     out: dict = {}
-    for raw in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
-        try:
-            stored = normalise(raw)
-        except ValueError:
-            continue
+    for raw, stored in normalised(entries):
         if stored not in out:
             out[stored] = shown_text(raw if hide(raw) != raw else stored)
     return out

@@ -50,17 +50,19 @@ def problem(entry) -> str | None:
     return None
 
 
-def usable(entries) -> list:
-    """A stored ``related_files`` value's usable entries: normalised, in order, each once, at most ``MAX_ENTRIES``."""
-    out = []
+def normalised(entries):
+    """``(entry, stored form)`` of each entry of a stored ``related_files`` value that is not refused, at most
+    ``MAX_ENTRIES`` (nothing when it is not a list)."""
     for entry in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
         try:
-            entry = normalise(entry)
+            yield entry, normalise(entry)
         except ValueError:
             continue
-        if entry not in out:
-            out.append(entry)
-    return out
+
+
+def usable(entries) -> list:
+    """A stored ``related_files`` value's usable entries: normalised, in order, each once."""
+    return list(dict.fromkeys(stored for _, stored in normalised(entries)))
 
 
 def is_glob(entry: str) -> bool:

@@ -77,10 +77,8 @@ def _packed(common: str, name: str) -> str | None:
     data = _small(os.path.join(common, "packed-refs"), MAX_PACKED)
     if not data:
         return None
-    needle = b" " + name.encode("ascii") + b"\n"
-    at = data.find(needle)
-    if at < 0 and data.endswith(needle[:-1]):
-        at = len(data) - len(needle) + 1
+    data += b"\n"  # the last line may have no newline
+    at = data.find(b" " + name.encode("ascii") + b"\n")
     if at < 0:
         return None
     start = data.rfind(b"\n", 0, at) + 1

@@ -121,13 +121,13 @@ def _read_bounded(proc, stdin: bytes, limit: int, deadline: float):
             got += len(chunk)
 
 
-def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = TIMEOUT_S):
+def log_commits(cwd: str, since: int, paths, max_commits: int):
     """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), topological,
     at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``); None when git fails."""
     spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
             f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
-    got = run_git(cwd, args, b"--" + spec + b"\n", MAX_LOG_BYTES, timeout)
+    got = run_git(cwd, args, b"--" + spec + b"\n")
     if got is None:
         return None
     data, complete = got
@@ -168,9 +168,9 @@ def _header(text: str):
     return Commit(ids[0], tuple(ids[1:]), when, parts[2]) if ids else None
 
 
-def tracked_files(cwd: str, timeout: float = TIMEOUT_S):
+def tracked_files(cwd: str):
     """The files git tracks under ``cwd`` (paths relative to it), or None when that cannot be told."""
-    got = run_git(cwd, ["ls-files", "-z", "--cached"], b"", MAX_LIST_BYTES, timeout)
+    got = run_git(cwd, ["ls-files", "-z", "--cached"], limit=MAX_LIST_BYTES)
     if got is None or not got[1]:
         return None
     return [p.decode("utf-8", "surrogateescape") for p in got[0].split(b"\x00") if p]

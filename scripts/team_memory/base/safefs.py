@@ -114,18 +114,16 @@ def open_regular(path: str):
     return fd, st
 
 
-def read_regular(path: str, limit: int = MAX_FILE_BYTES, offset: int = 0, whole: bool = True):
-    """``(bytes, stat)`` of a regular file from ``offset``, never through a link, at most ``limit`` bytes
-    (``whole``: a longer file is refused, not cut short); ``UnsafePath`` for anything else."""
+def read_regular(path: str, limit: int = MAX_FILE_BYTES):
+    """``(bytes, stat)`` of a regular file, never through a link, at most ``limit`` bytes (a longer file is
+    refused, not cut short); ``UnsafePath`` for anything else."""
     fd, st = open_regular(path)
     try:
-        if whole and st.st_size - offset > limit:
+        if st.st_size > limit:
             raise UnsafePath(f"{os.path.basename(path)} is larger than {limit} bytes; not read")
-        if offset:
-            os.lseek(fd, offset, os.SEEK_SET)
         chunks, got = [], 0
         while got < limit:
-            chunk = os.read(fd, min(limit - got, max(st.st_size - offset - got, 0) + 1, 1 << 22))
+            chunk = os.read(fd, min(limit - got, max(st.st_size - got, 0) + 1, 1 << 22))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -135,10 +133,10 @@ def read_regular(path: str, limit: int = MAX_FILE_BYTES, offset: int = 0, whole:
         os.close(fd)
 
 
-def make_dir(path: str, mode: int = 0o755) -> str:
+def make_dir(path: str) -> str:
     """Create the folder ``path`` (its parent must exist) without following a link planted there."""
     try:
-        os.mkdir(path, mode)
+        os.mkdir(path, 0o755)
     except FileExistsError:
         pass
     if not is_real_dir(path):
@@ -198,10 +196,10 @@ def refuse_links(root: str, rels=(), trees=()) -> None:
                          "then commit) and run again")
 
 
-def read_text(path: str, limit: int = MAX_FILE_BYTES, errors: str = "strict") -> str | None:
+def read_text(path: str, errors: str = "strict") -> str | None:
     """The UTF-8 text of the regular file ``path`` (``read_regular``), None when it is missing."""
     try:
-        data, _ = read_regular(path, limit)
+        data, _ = read_regular(path)
     except FileNotFoundError:
         return None
     return data.decode("utf-8", errors)

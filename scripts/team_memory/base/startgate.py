@@ -22,7 +22,7 @@ FD_FOLDERS = ("/proc/self/fd", "/dev/fd")
 DETACHED_PROCESS, CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW = 0x00000008, 0x00000200, 0x08000000
 
 
-def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
+def first_to_start(folder: str, name: str) -> int:
     """A claim (nonzero, for ``release``) when the caller should start the work ``name`` (a marker in the real
     folder ``folder``); 0 when another caller is starting it."""
     from .safefs import NOFOLLOW, NONBLOCK
@@ -39,7 +39,7 @@ def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
     try:
         _lock(fd, blocking=False)
         st = os.fstat(fd)
-        if st.st_mode & 0o170000 != 0o100000 or abs(time.time() - st.st_mtime) < lifetime:
+        if st.st_mode & 0o170000 != 0o100000 or abs(time.time() - st.st_mtime) < LIFETIME_S:
             return 0  # someone started it moments ago (a time far ahead, a clock set back, counts as old)
         os.utime(fd if os.utime in os.supports_fd else path)
         return os.fstat(fd).st_mtime_ns or 1

@@ -146,23 +146,17 @@ def _one(pattern: str, p: int, char: str) -> int:
         j += 1 if pattern[j:j + 1] == "]" else 0  # a "]" first is a member, as in fnmatch
         end = pattern.find("]", j)
         if end > 0:
-            body = pattern[p + 1 + negate:end]
-            hit = _in_class(body, char)
-            return end - p + 1 if hit != negate else 0
+            return end - p + 1 if _in_class(pattern[p + 1 + negate:end], char) != negate else 0
     return 1 if c == char else 0
 
 
 def _in_class(body: str, char: str) -> bool:
     i = 0
     while i < len(body):
-        if i + 2 < len(body) and body[i + 1] == "-":
-            if body[i] <= char <= body[i + 2]:
-                return True
-            i += 3
-        else:
-            if body[i] == char:
-                return True
-            i += 1
+        span = 3 if i + 2 < len(body) and body[i + 1] == "-" else 1  # a range "a-z", or one character
+        if body[i] <= char <= body[i + span - 1]:
+            return True
+        i += span
     return False
 
 

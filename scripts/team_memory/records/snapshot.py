@@ -37,10 +37,8 @@ def call_key(payload: dict) -> str:
 
 def memory_files(store: str, config: dict) -> dict:
     """``{"<folder>/<name>": [mtime_ns, size]}`` of every ``*.json`` regular file in the real category folders."""
-    files = {}
-    for folder, name, st in memory_file_stats(store, category_folders(config).values()):
-        files[f"{folder}/{name}"] = [st.st_mtime_ns, st.st_size]
-    return files
+    return {f"{folder}/{name}": [st.st_mtime_ns, st.st_size]
+            for folder, name, st in memory_file_stats(store, category_folders(config).values())}
 
 
 def blob_id(data: bytes) -> str:
@@ -107,15 +105,12 @@ def scrub_copies(store: str) -> int:
     for entry in entries:
         try:
             data = read_regular(entry.path, COPY_MAX_BYTES)[0]
-        except OSError:
-            continue
-        shown = shown_copy(data)
-        if shown != data:
-            try:
+            shown = shown_copy(data)
+            if shown != data:
                 atomic_write_bytes(entry.path, shown, mode=0o600)
                 rewritten += 1
-            except OSError:
-                continue
+        except OSError:
+            continue
     return rewritten
 
 

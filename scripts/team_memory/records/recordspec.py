@@ -150,7 +150,7 @@ def _iso(description: str) -> dict:
     return {"type": "string", "format": "date-time", "pattern": ISO_TIME, "description": description}
 
 
-def spec_schema(spec, description: str = "") -> dict:
+def spec_schema(spec) -> dict:
     """The schema of one ``validate`` field spec."""
     kind = spec if isinstance(spec, str) else spec[0]
     if kind == "text":
@@ -171,8 +171,6 @@ def spec_schema(spec, description: str = "") -> dict:
         out = object_schema(spec[1])
     else:  # pragma: no cover - a new spec kind must be added here
         raise ValueError(f"unknown spec kind {kind!r}")
-    if description:
-        out = dict(out, description=description)
     return out
 
 

@@ -234,15 +234,9 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored."""
     if not isinstance(record, dict):
         return [Problem("(record)", f"must be a JSON object, not {_type_name(record)}", "write {...}")]
-    out: list = []
-    for name in TOP_REQUIRED:
-        if name not in record:
-            out.append(Problem(name, "is required", f"add {name!r}"))
-    for name in record:
-        if name not in FIELDS:
-            out.append(Problem(field_name(name), "is not a known field",
-                               f"remove it; allowed: {', '.join(FIELDS)}"))
-
+    out = [Problem(name, "is required", f"add {name!r}") for name in TOP_REQUIRED if name not in record]
+    out += [Problem(field_name(name), "is not a known field", f"remove it; allowed: {', '.join(FIELDS)}")
+            for name in record if name not in FIELDS]
     if "schema_version" in record and record["schema_version"] != SCHEMA_VERSION:
         out.append(Problem("schema_version", f"must be {SCHEMA_VERSION!r}, not {shown(record['schema_version'])}",
                            f'use "{SCHEMA_VERSION}"'))

@@ -72,12 +72,8 @@ def is_glob(entry: str) -> bool:
 def literal_prefix(entry: str) -> str:
     """The folders of ``entry`` before its first glob segment (all of it, without a trailing ``/``, when it has
     none): every file it names lies under them."""
-    parts = []
-    for part in entry.rstrip("/").split("/"):
-        if is_glob(part):
-            break
-        parts.append(part)
-    return "/".join(parts)
+    parts = entry.rstrip("/").split("/")
+    return "/".join(parts[:next((i for i, part in enumerate(parts) if is_glob(part)), len(parts))])
 
 
 def matches(entry: str, path: str) -> bool:

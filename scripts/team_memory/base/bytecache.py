@@ -1,15 +1,13 @@
 """Compiled code for this package kept in the user's cache folder, when Python keeps none.
 
-Every hook is a new interpreter; under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder it would
-compile its ~20 modules again each run. ``install()`` (every launcher, first) then loads this package through
-``CachingLoader``, which keeps code in ``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``); not
-``sys.pycache_prefix``, which the standard library would use too. A cache file is used only when its header
-names this interpreter and the source's path, size and modification time.
-
-Compiled code runs as it is, so the cache is trusted only when nobody else could have written there: every
-folder from the cache root down real (no link), this user's and writable by nobody else (ours is tightened),
-the root not writable by others unless sticky; each file opened without following a link, ours, writable by
-nobody else. Else one stderr line and Python's usual compiling. On Windows only under the user's profile.
+Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder every hook would compile its ~20 modules again.
+``install()`` (every launcher, first) then loads this package through ``CachingLoader``, which keeps code in
+``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``; not ``sys.pycache_prefix``, which the standard
+library would use too), used only when its header names this interpreter and the source's path, size and time.
+Compiled code runs as it is, so the cache is trusted only when nobody else could have written it: every folder
+from the cache root down real, this user's and writable by nobody else (the root: unless sticky), each file
+opened without following a link, ours and writable by nobody else; else one stderr line and no cache. On
+Windows only under the user's profile.
 """
 from __future__ import annotations
 

@@ -1,14 +1,11 @@
 """Background work: a process that outlives the hook, at most one for one piece of work.
 
-``start_detached(argv)``: stdin, stdout and stderr on ``/dev/null`` (the client waits on the hook's pipes),
-every other inherited descriptor closed, a new session; ``os.posix_spawn`` costs no import (``subprocess``
-takes 20-40 ms under ``python3 -S``), elsewhere ``subprocess.Popen`` detached.
-
-A marker gates the start (forty prompts after ``git pull`` would each start one): ``first_to_start`` says yes
-to one caller; the first creates the marker (``O_EXCL``), one older than ``LIFETIME_S`` or released is taken by
-the first to ``flock`` it and find it free, who renews its time. The process ``release``s it at its end, free
-``GRACE_S`` later. Nobody waits; the marker is never removed; anything but our regular file there is cleared.
-Without ``flock`` (Windows) two callers may both win: the process's own lock keeps the work single.
+``start_detached(argv)``: stdio on ``/dev/null``, every other inherited descriptor closed, a new session, through
+``os.posix_spawn`` (``subprocess`` costs 20-40 ms under ``python3 -S``), else ``subprocess.Popen``. A marker gates
+the start (forty prompts after ``git pull`` would each start one): ``first_to_start`` says yes to one caller, the
+one that creates it (``O_EXCL``) or that ``flock``s one expired or released and renews its time; the process
+``release``s it at its end, free ``GRACE_S`` later. Nobody waits; the marker is never removed; anything but our
+regular file there is cleared. Without ``flock`` (Windows) two may win: the work's own lock keeps it single.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ character policy, then a length cut: the ``shown_*`` helpers are that rule for e
 """
 from __future__ import annotations
 
-from ..base.sanitize import clean_line, folded
+from ..base.sanitize import clean_line, clean_tag, cut, folded, safe_name, shown_path
 
 # A lower-case piece of every secret or private-tag pattern in redact.py and privacy.py.
 HINTS = ("private", ":/", "sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
@@ -67,7 +67,6 @@ def hide_secrets(text: str) -> str:
 
 def shown_text(value, limit: int | None = None) -> str:
     """Any value as one line anyone may see: hidden parts hidden (before cleaning), one clean line, cut."""
-    from ..base.sanitize import cut
     text = value if isinstance(value, str) else str(value)
     line = clean_line(hide(text))
     line = hide(line)  # cleaning can bring the pieces of a secret together: look again
@@ -77,7 +76,6 @@ def shown_text(value, limit: int | None = None) -> str:
 def shown_message(value, limit: int | None = None) -> str:
     """The tool's own message, which may quote a file's data: one clean line, private sections and secrets
     hidden; a closing tag it names (a fix saying "close it with </private>") stays."""
-    from ..base.sanitize import cut
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = _probe(text)
     if might_hide(probe):
@@ -112,7 +110,6 @@ def shown_value(value, depth: int = 0):
 
 def shown_tag(tag) -> str:
     """A tag as listed: cleaned, or "" when the raw or the clean form would show a hidden part."""
-    from ..base.sanitize import clean_tag
     if not isinstance(tag, str):
         return ""
     clean = clean_tag(tag).replace(",", "")
@@ -123,13 +120,11 @@ def shown_tag(tag) -> str:
 
 def shown_name(name) -> str:
     """A file name, id or path as printed: hidden parts hidden, then ``sanitize.shown_path``."""
-    from ..base.sanitize import shown_path
     return shown_path(hide(name if isinstance(name, str) else str(name)))
 
 
 def name_is_shown(name: str) -> bool:
     """Whether recall may print a memory file named ``name``: a safe name holding nothing hidden."""
-    from ..base.sanitize import safe_name
     return safe_name(name) and (not might_hide(name) or hide(name) == name)
 
 

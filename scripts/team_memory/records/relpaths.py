@@ -157,7 +157,7 @@ def _in_class(body: str, char: str) -> bool:
 
 
 def repo_relative(path: str, cwd: str, root: str) -> str | None:
-    """``path`` (absolute, or relative to ``cwd``) normalised, inside ``root`` as written (no link resolved), or None."""
+    """``path`` (absolute, or relative to ``cwd``) normalised inside ``root`` as written (no link resolved), or None."""
     if not isinstance(path, str) or not path or "\x00" in path:
         return None
     full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not os.path.isabs(path) else path)

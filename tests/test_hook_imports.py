@@ -49,7 +49,7 @@ PINNED = {
         "team_memory.text.textnorm", "team_memory.text.features", "team_memory.text.fuzzycheck",
         "team_memory.text.wordforms", "team_memory.recall.weights", "team_memory.recall.abstention", "team_memory.recall.relevance",
         "team_memory.recall.matching",
-        "team_memory.records.store", "team_memory.recall.block", "team_memory.records.times",
+        "team_memory.records.store", "team_memory.recall.block",
         "team_memory.text.answershape", "team_memory.recall.rank", "team_memory.recall.retrieve",
         "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.refresh", "mmap",
         "team_memory.base.fsutil", "_sha2", "_sha256",

@@ -20,7 +20,7 @@ from .recordspec import (CONTENT, FIELDS, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS
 from .redact import secret_kinds
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
 from .store import NotARecord, find_memory_root, load_memory, project_root_of, read_bytes
-from .times import iso_datetime
+from .store import iso_datetime
 
 Problem = namedtuple("Problem", "field message hint")
 # The one id (and so file-name) rule: an ASCII slug, lowercase letters and digits joined by "-" or "_".

@@ -40,7 +40,7 @@ PINNED = {
         "team_memory.capture.orientation"},
     "Stop": PACKAGE | {"team_memory.handlers.stop",
         "team_memory.capture", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
-        "_sha2", "_sha256", "team_memory.base.digest", "team_memory.base.fsutil", "team_memory.base.state",
+        "_sha2", "_sha256", "team_memory.base.fsutil", "team_memory.base.state",
         "team_memory.records.store", "team_memory.capture.transcript", "team_memory.base.sanitize",
         "team_memory.capture.triage_text", "team_memory.capture.triage", "team_memory.capture.capture"} | RE,
     "UserPromptSubmit": PACKAGE | {"team_memory.handlers.user_prompt_submit",
@@ -53,7 +53,7 @@ PINNED = {
         "team_memory.text.answershape", "team_memory.recall.rank", "team_memory.recall.retrieve",
         "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.refresh", "mmap",
         "team_memory.base.fsutil", "_sha2", "_sha256",
-        "team_memory.base.digest", "team_memory.base.state", "team_memory.recall.dedupe",
+        "team_memory.base.state", "team_memory.recall.dedupe",
         "team_memory.recall.bitplanes", "itertools", "team_memory.base.cliname",
         "team_memory.derived.index", "team_memory.derived.drift", "team_memory.base.sanitize", "team_memory.records.exposure",
         "team_memory.derived.filemap",  # a forged files.map head means rebuild (issue 24): a 4 KB read

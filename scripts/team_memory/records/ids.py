@@ -30,7 +30,7 @@ def slugify(title: str) -> str:
             slug = slug[: slug.rindex("-")]
     slug = slug.strip("-")
     if not slug:
-        from ..base.digest import sha256_hex
+        from ..base.state import sha256_hex
         slug = "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
     return slug
 

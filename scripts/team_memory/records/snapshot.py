@@ -13,10 +13,9 @@ import os
 import time
 
 from ..base.config import category_folders
-from ..base.digest import sha256_hex
 from ..base.fsutil import atomic_write_bytes, memory_file_stats
 from ..base.safefs import read_regular
-from ..base.state import load_state, prune, save_state, state_dir, state_path
+from ..base.state import load_state, prune, save_state, sha256_hex, state_dir, state_path
 
 SNAPSHOT_KIND = "tool-snapshot"
 COPIES_KIND = "copies"

@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from team_memory.records.schemas import write_schemas  # noqa: E402
+from team_memory.records.recordspec import write_schemas  # noqa: E402
 
 if __name__ == "__main__":
     for path in write_schemas():

@@ -117,7 +117,7 @@ def _trace(path: str, msvcrt, subprocess) -> None:
         fsutil = sys.modules.get("team_memory.base.fsutil")
         line = {"argv": sys.argv[:2], "locks": len(msvcrt.calls), "popen": started,
                 "nofollow": getattr(safefs, "NOFOLLOW", None),
-                "fcntl": getattr(fsutil, "fcntl", None) not in (None, getattr(fsutil, "_LOOK", None))}  # fcntl used
+                "fcntl": getattr(fsutil, "fcntl", None) is not None}  # fcntl used
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
 

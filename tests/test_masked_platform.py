@@ -58,8 +58,9 @@ def test_the_mask_takes_the_features_away(tmp_path):
             "from team_memory.base import fsutil, safefs, startgate\n"
             "try:\n    import fcntl; has_fcntl = True\nexcept ImportError:\n    has_fcntl = False\n"
             "try:\n    os.listdir('/proc/self/fd'); proc = True\nexcept OSError:\n    proc = False\n"
+            "fsutil._lock(os.open(sys.argv[0], os.O_RDONLY), False)\n"
             "print(json.dumps([hasattr(os, 'O_NOFOLLOW'), has_fcntl, hasattr(os, 'posix_spawn'), proc, os.sep,\n"
-            "                  safefs.NOFOLLOW, fsutil._lock_modules()[0] is None, startgate._inherited() is not None]))\n")
+            "                  safefs.NOFOLLOW, fsutil.fcntl is None, startgate._inherited() is not None]))\n")
     out = masked_python(code, tmp_path)
     assert out.returncode == 0, out.stderr
     # /dev/fd is still there (as on macOS): descriptors are listed from it

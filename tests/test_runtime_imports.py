@@ -40,7 +40,7 @@ def _stdlib_names() -> set:
 
 
 def test_runtime_is_stdlib_only():
-    # CPython's C SHA-256 is _sha256 up to 3.11 and _sha2 from 3.12 (digest.py tries both)
+    # CPython's C SHA-256 is _sha256 up to 3.11 and _sha2 from 3.12 (base/state.py tries both)
     stdlib = _stdlib_names() | {"team_memory", "launch", "__future__", "_sha2", "_sha256"}  # launch: hooks/launch.py
     bad = []
     for base in RUNTIME:

@@ -14,8 +14,6 @@ def test_read_regular_refuses_links_fifos_and_folders_and_bounds_the_read(tmp_pa
     os.symlink(tmp_path / "real.json", tmp_path / "link.json")
     os.mkfifo(tmp_path / "pipe.json")
     assert read_regular(str(tmp_path / "real.json"))[0] == b"x" * 100
-    assert read_regular(str(tmp_path / "real.json"), 10, whole=False)[0] == b"x" * 10
-    assert read_regular(str(tmp_path / "real.json"), 10, offset=95, whole=False)[0] == b"x" * 5
     for name, says in (("link.json", "symbolic link"), ("pipe.json", "not a regular file"), (".", "not a regular")):
         with pytest.raises(UnsafePath, match=says):
             read_regular(str(tmp_path / name))

@@ -9,7 +9,7 @@ import pytest
 
 from helpers import CONTENT, REPO, record
 from team_memory.base.model import CATEGORIES
-from team_memory.records.schemas import DRAFT, schema_text
+from team_memory.records.recordspec import DRAFT, schema_text
 from team_memory.records.validate import validate_record
 
 SCHEMAS = REPO / "templates" / "schemas"

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from team_memory.records.times import DAY_US, epoch_us, now_us, parse_time, record_time
+from team_memory.records.store import DAY_US, epoch_us, now_us, parse_time, record_time
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 

@@ -166,7 +166,7 @@ def test_times_read_the_same_on_every_python(text, expected):
 
 
 def test_a_naive_time_is_utc_for_ranking_and_a_space_may_separate():
-    from team_memory.records.times import parse_time
+    from team_memory.records.store import parse_time
     assert parse_time("2026-02-01 10:20:30").utcoffset().total_seconds() == 0
     assert parse_time("not a time") is None and parse_time(None) is None
 

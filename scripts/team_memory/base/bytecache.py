@@ -1,20 +1,13 @@
 """Compiled code for this package kept in the user's cache folder, when Python keeps none.
 
-Every hook is a new interpreter; with ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder each
-run would compile the ~20 modules a hook imports again, which costs more than the hook's own work.
-``install()`` (called by every launcher first) then loads this package's modules through
-``CachingLoader``, which keeps their code in ``$XDG_CACHE_HOME/team-memory/pycache`` (else
-``~/.cache/...``). Not ``sys.pycache_prefix``: Python would look there for the standard library's
-code too, and ``PYTHONDONTWRITEBYTECODE`` stops it anyway; the path hook answers only for this
-package's folders, so the user's setting holds for everything else. A cache file is used only when
-its header names this interpreter and the source's path, size and modification time.
-
-Compiled code is run as it is, so the cache is trusted only when nobody else could have put anything
-there (``private_folder``): every folder from the cache root down a real folder (no link), owned by
-this user and writable by nobody else (one this user owns is tightened to that), the root not
-writable by others unless sticky; each file opened without following a link, owned by this user,
-writable by nobody else. Else: one stderr line, compiling as usual. On Windows (no owner ids, modes
-that say nothing of ACLs) only under the user's own profile folder (no ``XDG_CACHE_HOME``).
+Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder every hook would compile its ~20 modules again.
+``install()`` (every launcher, first) then loads this package through ``CachingLoader``, which keeps code in
+``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``; not ``sys.pycache_prefix``, which the standard
+library would use too), used only when its header names this interpreter and the source's path, size and time.
+Compiled code runs as it is, so the cache is trusted only when nobody else could have written it: every folder
+from the cache root down real, this user's and writable by nobody else (the root: unless sticky), each file
+opened without following a link, ours and writable by nobody else; else one stderr line and no cache. On
+Windows only under the user's profile.
 """
 from __future__ import annotations
 
@@ -54,8 +47,7 @@ _said: list = []
 
 
 def private_folder(parts=()) -> str | None:
-    """``cache_home()`` joined with ``parts``, each folder made if missing and checked; None when it cannot
-    be trusted or made (the answer is kept for the process)."""
+    """``cache_home()`` joined with ``parts``, made and checked; None when untrusted (kept for the process)."""
     key = (cache_home(), tuple(parts))
     if key not in _checked:
         _checked[key] = _private_folder(parts)
@@ -99,11 +91,10 @@ def _private_folder(parts) -> str | None:
 
 
 def _refused(folder: str, why: str) -> None:
-    if _said:
-        return None  # one line a process
-    _said.append(why)
-    name = "".join(c if c.isprintable() else "?" for c in os.path.basename(folder))[:60]
-    sys.stderr.write(f"[team-memory] compiled code not cached: the cache folder {name!r} is {why}\n")
+    if not _said:  # one line a process
+        _said.append(why)
+        name = "".join(c if c.isprintable() else "?" for c in os.path.basename(folder))[:60]
+        sys.stderr.write(f"[team-memory] compiled code not cached: the cache folder {name!r} is {why}\n")
     return None
 
 
@@ -124,28 +115,17 @@ def write_private(path: str, data: bytes) -> None:
 
 
 def read_private(path: str) -> bytes | None:
-    """The bytes of ``path`` when it is a regular file (no link followed) this user owns and only
-    this user may write; None otherwise."""
+    """The bytes of ``path``: a regular file (no link followed) only this user may write; else None."""
+    uid = getattr(os, "getuid", lambda: None)()
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                     | getattr(os, "O_BINARY", 0))
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                          | getattr(os, "O_BINARY", 0)), "rb") as f:
+            st = os.fstat(f.fileno())
+            if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)):
+                return None
+            return f.read()
     except OSError:
         return None
-    try:
-        st = os.fstat(fd)
-        uid = getattr(os, "getuid", lambda: None)()
-        if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)):
-            return None
-        chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def python_caches_here(folder: str = PACKAGE_DIR) -> bool:

@@ -1,7 +1,6 @@
 """Configuration: ``templates/memory-config.default.json`` merged with the store's ``memory-config.json``.
 
-Loose by design: a missing or broken file means defaults, a bad value its default, each with one line
-on stderr; nothing here raises for bad user input.
+Loose by design: a missing or broken file means defaults, a bad value its default, each with one stderr line.
 """
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import sys
 from . import fastjson
 from .model import CATEGORIES, CONFIG_NAME, DEFAULT_FOLDERS
 
-TEMPLATES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "templates")
+TEMPLATES_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "templates"))
 DEFAULT_CONFIG_PATH = os.path.join(TEMPLATES_DIR, "memory-config.default.json")
 
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -20,7 +19,7 @@ MAX_INJECT_LIMIT = 20
 
 
 def warn(message: str) -> None:
-    """One line on stderr, prefixed so people know where it came from (file names in it made safe)."""
+    """One clean line on stderr, prefixed so people know where it came from."""
     from .sanitize import clean_line
     print(f"[team-memory] {clean_line(message)}", file=sys.stderr)
 
@@ -29,8 +28,8 @@ PLAIN_SETTING_CHARS = 12  # no secret shape fits in this many letters, digits an
 
 
 def quoted(raw) -> str:
-    """A config value as a warning quotes it: a number, a boolean, null or a short plain word as written,
-    anything else by its type and size only (a committed config is anyone's text: it could hold a secret)."""
+    """A config value as a warning quotes it: a number, boolean, null or short plain word as written, anything
+    else by type and size only (a committed config is anyone's text: it could hold a secret)."""
     if raw is None or isinstance(raw, (bool, int, float)):
         return repr(raw)
     if isinstance(raw, str) and len(raw) <= PLAIN_SETTING_CHARS and raw.isascii() \
@@ -89,7 +88,7 @@ def retrieval_enabled(config: dict) -> bool:
 
 
 def max_inject(config: dict) -> int:
-    """``retrieval.max_inject`` clamped to 0..20; a bad value warns and gives 5."""
+    """``retrieval.max_inject`` clamped to 0..20 (default 5)."""
     return int_setting(config, "retrieval", "max_inject", MAX_INJECT_DEFAULT, 0, MAX_INJECT_LIMIT)
 
 

@@ -1,9 +1,8 @@
 """Atomic files and kernel-released advisory locks.
 
-Writers replace files atomically (same-folder temp file, fsync, ``os.replace``); a file another program
-holds open (Windows) is retried for 100 ms, then ``FileBusy``. Read-modify-write runs under
-``store_lock`` (``flock``, else ``msvcrt.locking``), which the kernel drops when the holder dies: no
-stale lock outlives a crash. Hooks use ``blocking=False`` and fall back to what is on disk.
+Files are replaced atomically (same-folder temp file, fsync, ``os.replace``; a file another program holds open,
+on Windows, is retried for 100 ms, then ``FileBusy``). Read-modify-write runs under ``store_lock`` (``flock``,
+else ``msvcrt.locking``), which the kernel drops when the holder dies. Hooks use ``blocking=False``.
 """
 from __future__ import annotations
 
@@ -77,23 +76,9 @@ def atomic_write_bytes(path: str, data, mode: int = 0o644, durable: bool = True)
         fsync_dir(folder)
 
 
-def write_text_under(root: str, rel: str, text: str, mode: int = 0o644) -> str:
-    """Write ``root/rel`` atomically, its missing folders made, never through a link on the way
-    (``safefs.refuse_links``: ``UnsafePath``, nothing written); returns the path."""
-    from .safefs import make_dir, refuse_links
-    refuse_links(root, [rel])
-    parts = rel.replace("\\", "/").split("/")
-    folder = root
-    for part in parts[:-1]:
-        folder = make_dir(os.path.join(folder, part))
-    path = os.path.join(folder, parts[-1])
-    atomic_write_text(path, text, mode)
-    return path
-
-
 def create_temp(path: str):
-    """``(fd, temp path)``: a new, exclusively created temp file beside ``path`` (0600 until chmod); not
-    ``tempfile.mkstemp``: importing ``tempfile`` costs more than a hook's whole run."""
+    """``(fd, temp path)``: a new temp file beside ``path`` (0600); not ``tempfile``, whose import costs more
+    than a hook's whole run."""
     import time
     folder, name = os.path.split(os.path.abspath(path))
     for attempt in range(100):
@@ -120,8 +105,7 @@ def category_dir(memory_root: str, folder: str) -> str | None:
 
 
 def memory_file_stats(memory_root: str, folders):
-    """``(folder, name, lstat)`` of every ``*.json`` regular file in the real category ``folders``:
-    a linked folder or file is never listed, and nothing is stat'ed through a link."""
+    """``(folder, name, lstat)`` of every ``*.json`` regular file in the real category ``folders`` (no link)."""
     for folder in folders:
         path = category_dir(memory_root, folder)
         if path is None:
@@ -144,8 +128,8 @@ def is_temp_file(name: str) -> bool:
 
 
 class store_lock:
-    """Hold the store's advisory lock for the ``with`` body (``blocking=False``: ``LockBusy`` at once if held).
-    ``name``: another lock file inside the store, for work that must not run twice but need not stop writers."""
+    """Hold the store's lock for the ``with`` body (``blocking=False``: ``LockBusy`` at once if held); ``name``:
+    another lock file in the store, for work that must not run twice but need not stop writers."""
 
     def __init__(self, memory_root: str, blocking: bool = True, name: str = LOCK_NAME):
         self.memory_root, self.blocking, self.name = memory_root, blocking, name
@@ -175,28 +159,16 @@ class store_lock:
         return False
 
 
-_LOOK = object()  # not looked up yet
-fcntl = msvcrt = _LOOK  # the lock's modules (fcntl, else msvcrt), looked up by ``_lock_modules``
-
-
-def _lock_modules() -> tuple:
-    """``(fcntl, msvcrt)``, looked up on the first lock, not at import; ``fcntl`` None where there is none
-    (Windows, and tests/platform_mask.py)."""
-    global fcntl, msvcrt
-    if fcntl is _LOOK:
-        try:
-            import fcntl as found
-        except ImportError:
-            found = None
-        fcntl = found
-    if fcntl is None and msvcrt is _LOOK:
-        import msvcrt as found_ms
-        msvcrt = found_ms
-    return fcntl, msvcrt
+fcntl = msvcrt = None  # the lock's module: fcntl, else msvcrt (Windows), imported on the first lock
 
 
 def _lock(fd: int, blocking: bool) -> None:
-    fcntl, msvcrt = _lock_modules()
+    global fcntl, msvcrt
+    if fcntl is None and msvcrt is None:
+        try:
+            import fcntl
+        except ImportError:
+            import msvcrt
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))

@@ -1,19 +1,14 @@
-"""The commit HEAD names, read from git's own files, without running git.
+"""The commit HEAD names, read from git's own files, without running git (a hook never runs git).
 
-A hook must know whether the repository moved on (stale marks are keyed to HEAD) but never
-runs git on its own path. So this reads what git reads: the nearest ``.git`` at or above
-the project (a folder, or in a worktree or submodule a file ``gitdir: <path>``: git never
-checks out a path named ``.git``, so either is git's own), its ``HEAD``, and the ref HEAD
-names: a loose ref file, else ``packed-refs`` (branch refs live in the common folder a
-worktree's ``commondir`` names). Every read is bounded and opened without following a link;
-a ref name is checked before it becomes a path. Anything unusual (a reftable store, a ref
-through a link, a chain of symbolic refs) gives ``head`` None: "cannot tell", never an error.
+The nearest ``.git`` at or above the project (a folder, or a file ``gitdir: <path>`` in a worktree or
+submodule), its ``HEAD``, and the ref HEAD names: a loose ref file, else ``packed-refs`` (in the folder a
+worktree's ``commondir`` names). Every read is bounded and opened without following a link; a ref name is
+checked before it becomes a path. Anything unusual gives ``head`` None: "cannot tell", never an error.
 """
 from __future__ import annotations
 
 import os
 
-MAX_UP = 64
 MAX_SMALL = 4096
 MAX_PACKED = 16 * 1024 * 1024
 MAX_SYMREF_DEPTH = 5
@@ -37,28 +32,20 @@ def _pointer(path: str) -> str:
 
 def find_git(start: str):
     """``(top, git folder)`` of the repository holding ``start`` (a worktree's own git folder), or None."""
-    from .safefs import S_IFDIR, S_IFMT, S_IFREG, is_real_dir
-    here = os.path.abspath(start)
-    for _ in range(MAX_UP):
+    from .safefs import S_IFDIR, S_IFREG, folders_up, is_real_dir, kind_of
+    for here in folders_up(start):
         dot = os.path.join(here, ".git")
-        try:
-            kind = os.lstat(dot).st_mode & S_IFMT
-        except OSError:
-            kind = None
+        kind = kind_of(dot)
         if kind == S_IFDIR:
             return here, dot
         if kind == S_IFREG:
             text = _pointer(dot)
             if not text.startswith("gitdir:"):
                 return None
-            gitdir = os.path.join(here, text[len("gitdir:"):].strip())
-            return (here, os.path.normpath(gitdir)) if is_real_dir(os.path.normpath(gitdir)) else None
+            gitdir = os.path.normpath(os.path.join(here, text[len("gitdir:"):].strip()))
+            return (here, gitdir) if is_real_dir(gitdir) else None
         if kind is not None:
             return None  # a link or something stranger named .git: not followed
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
     return None
 
 
@@ -90,10 +77,8 @@ def _packed(common: str, name: str) -> str | None:
     data = _small(os.path.join(common, "packed-refs"), MAX_PACKED)
     if not data:
         return None
-    needle = b" " + name.encode("ascii") + b"\n"
-    at = data.find(needle)
-    if at < 0 and data.endswith(needle[:-1]):
-        at = len(data) - len(needle) + 1
+    data += b"\n"  # the last line may have no newline
+    at = data.find(b" " + name.encode("ascii") + b"\n")
     if at < 0:
         return None
     start = data.rfind(b"\n", 0, at) + 1

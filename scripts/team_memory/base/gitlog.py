@@ -1,14 +1,10 @@
 """Every git run of the package (``run_git``): nothing but git's own reading happens.
 
-Every run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, ``GIT_OPTIONAL_LOCKS=0`` (no
-lock a user's own git would trip on), ``GIT_TERMINAL_PROMPT=0``, every other ``GIT_*`` variable dropped,
-stdin closed or ours, output parsed from ``-z`` (no file name can forge a record), at most ``limit``
-bytes and ``timeout`` seconds. Renames are not followed: a memory naming an old path is told it is gone.
-
-No fetch, ever: in a partial clone a missing object makes git fetch it, and a committed or cloned config
-can name what that runs (``uploadpack``, ``core.sshCommand``, an ``ext::`` URL). ``GIT_NO_LAZY_FETCH=1``
-(git 2.44+) and, for older git, ``GIT_ALLOW_PROTOCOL`` naming no protocol stop it before it starts. git
-runs in its own session: at the time-out or the byte bound the whole group is killed (on Windows git itself).
+Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, every
+other ``GIT_*`` variable dropped, output parsed from ``-z`` (no file name forges a record), at most ``limit``
+bytes and ``timeout`` seconds, then the whole process group killed. Renames are not followed. No fetch, ever:
+a partial clone fetches a missing object, and a committed config can name what that runs (``uploadpack``,
+``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
 """
 from __future__ import annotations
 
@@ -42,8 +38,8 @@ def git_env() -> dict:
 
 
 def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, timeout: float = TIMEOUT_S):
-    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd``; None when git is missing or fails.
-    ``complete`` is False when git was stopped at ``limit`` bytes or ``timeout`` seconds."""
+    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd`` (``complete`` False when stopped at ``limit``
+    bytes or ``timeout`` seconds); None when git is missing or fails."""
     import shutil
     import subprocess
     git = shutil.which("git")
@@ -58,7 +54,7 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
     import time
     complete, deadline = False, time.monotonic() + timeout
     try:
-        data, complete = _read_bounded(proc, stdin, limit, timeout)
+        data, complete = _read_bounded(proc, stdin, limit, deadline)
         if complete:  # all read: git is leaving; its exit status says whether the output counts
             proc.wait(max(0.05, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
@@ -88,11 +84,10 @@ def stop(proc) -> None:
         pass
 
 
-def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
-    """``(output, complete)``: read as it comes, stopping at ``limit`` bytes or ``timeout`` seconds."""
+def _read_bounded(proc, stdin: bytes, limit: int, deadline: float):
+    """``(output, complete)``: read as it comes, stopping at ``limit`` bytes or the ``deadline`` (monotonic)."""
     import selectors
     import time
-    deadline = time.monotonic() + timeout
     try:
         proc.stdin.write(stdin)
         proc.stdin.close()
@@ -104,7 +99,7 @@ def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
     except (OSError, ValueError):  # pipes cannot be selected on (Windows): a timer stops git instead
         import threading
         stopped = []
-        timer = threading.Timer(timeout, lambda: stopped.append(stop(proc)))
+        timer = threading.Timer(deadline - time.monotonic(), lambda: stopped.append(stop(proc)))
         timer.start()
         try:
             data = proc.stdout.read(limit + 1)
@@ -126,14 +121,13 @@ def _read_bounded(proc, stdin: bytes, limit: int, timeout: float):
             got += len(chunk)
 
 
-def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = TIMEOUT_S):
-    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), in
-    topological order, at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``, as
-    are the paths each commit touched); None when git fails."""
+def log_commits(cwd: str, since: int, paths, max_commits: int):
+    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), topological,
+    at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``); None when git fails."""
     spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
             f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
-    got = run_git(cwd, args, b"--" + spec + b"\n", MAX_LOG_BYTES, timeout)
+    got = run_git(cwd, args, b"--" + spec + b"\n")
     if got is None:
         return None
     data, complete = got
@@ -141,8 +135,8 @@ def log_commits(cwd: str, since: int, paths, max_commits: int, timeout: float = 
 
 
 def parse_log(data: bytes, complete: bool = True) -> list:
-    """Commits from ``git log --raw -z`` output: a header token, then per file a status token (``:``) and
-    exactly one path token, so no file name reads as a header; a cut-short output drops its last commit."""
+    """Commits from ``git log --raw -z``: a header token, then per file a status token (``:``) and one path
+    token, so no file name reads as a header; a cut-short output drops its last commit."""
     commits, expect_path = [], False
     for token in data.split(b"\x00"):
         if expect_path:
@@ -174,9 +168,9 @@ def _header(text: str):
     return Commit(ids[0], tuple(ids[1:]), when, parts[2]) if ids else None
 
 
-def tracked_files(cwd: str, timeout: float = TIMEOUT_S):
+def tracked_files(cwd: str):
     """The files git tracks under ``cwd`` (paths relative to it), or None when that cannot be told."""
-    got = run_git(cwd, ["ls-files", "-z", "--cached"], b"", MAX_LIST_BYTES, timeout)
+    got = run_git(cwd, ["ls-files", "-z", "--cached"], limit=MAX_LIST_BYTES)
     if got is None or not got[1]:
         return None
     return [p.decode("utf-8", "surrogateescape") for p in got[0].split(b"\x00") if p]

@@ -1,7 +1,5 @@
-"""The fixed vocabulary of a store: categories, folders, display names, statuses.
-
-Categories are listed in priority order (used to break score ties): a
-decision outranks a constraint, ..., a session summary comes last.
+"""The fixed vocabulary of a store: categories (in priority order, which breaks score ties), folders, display
+names, statuses.
 """
 from __future__ import annotations
 

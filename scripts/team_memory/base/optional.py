@@ -1,8 +1,7 @@
 """Optional extras (``rapidfuzz``) for code that may run without ``site`` (hooks run as ``python3 -S``).
 
-``import_optional(name)`` is called when the extra is needed: the first miss under ``-S`` adds the
-site-packages folders to ``sys.path`` and tries again, then runs ``site.main()`` (``.pth`` files too)
-for one last try; the common path that never needs the extra pays nothing.
+The first miss under ``-S`` adds the site-packages folders to ``sys.path`` and tries again, then runs
+``site.main()`` (``.pth`` files too) for one last try; the common path that never needs the extra pays nothing.
 """
 from __future__ import annotations
 
@@ -12,33 +11,31 @@ import sys
 _site_done = False
 
 
-def import_optional(name: str):
-    """The module ``name``, or None when it is not installed."""
-    global _site_done
+def _imported(name: str):
     import importlib
     try:
         return importlib.import_module(name)
     except ImportError:
-        pass
-    if sys.flags.no_site and not _site_done:
-        import site
-        candidates = site.getsitepackages()
-        if not sys.flags.no_user_site:
-            candidates.append(site.getusersitepackages())
-        folders = [d for d in candidates if d not in sys.path and os.path.isdir(d)]
-        sys.path.extend(folders)
-        importlib.invalidate_caches()
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            pass
+        return None
+
+
+def import_optional(name: str):
+    """The module ``name``, or None when it is not installed."""
+    global _site_done
+    module = _imported(name)
+    if module is not None or not sys.flags.no_site or _site_done:
+        return module
+    import importlib
+    import site
+    candidates = site.getsitepackages() + ([] if sys.flags.no_user_site else [site.getusersitepackages()])
+    folders = [d for d in candidates if d not in sys.path and os.path.isdir(d)]
+    sys.path.extend(folders)
+    importlib.invalidate_caches()
+    module = _imported(name)
+    if module is None:
         for d in folders:
             sys.path.remove(d)
         _site_done = True
         site.main()
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            return None
-    return None
-
+        module = _imported(name)
+    return module

@@ -1,7 +1,5 @@
-"""Path text compared in one spelling: ``/`` between parts, whatever separator the platform writes.
-
-A path can arrive with ``\\`` or ``/`` on Windows; code that splits, joins or compares path text does
-it on ``slashed`` text and never takes ``os.sep`` for ``/`` (``tests/platform_mask.py``).
+"""Path text compared in one spelling: ``/`` between parts, whatever separator the platform writes
+(code never takes ``os.sep`` for ``/``: ``tests/platform_mask.py``).
 """
 from __future__ import annotations
 

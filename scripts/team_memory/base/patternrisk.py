@@ -1,12 +1,11 @@
 """Can a pattern from config backtrack? ``backtrack_risk(pattern) -> reason | None``.
 
-A teammate's ``triage.extra_cues`` run in every Stop hook, and Python's engine backtracks
-(``^(\\w+\\s?)*$`` on 30 words ending in ``!`` ran for minutes). Refused, from ``re``'s own parse: a
-pattern over ``MAX_PATTERN_CHARS`` or invalid; a backreference or conditional group; a repeated group
-holding another quantifier, a lookaround, or alternatives that can start alike (``(a+)+``,
-``(a|ab)*``); two repeats in a row that can match the same characters with nothing required between
-them (``\\w+\\w+x``, ``.*a.*b``) unless the second ends the pattern. What is left is at most quadratic
-on a line cut to ``triage_text.MAX_LINE_CHARS`` (1,000) characters.
+A teammate's ``triage.extra_cues`` run in every Stop hook, and ``re`` backtracks (``^(\\w+\\s?)*$`` ran for
+minutes). Refused, from ``re``'s own parse: a pattern over ``MAX_PATTERN_CHARS`` or invalid; a backreference or
+conditional; a repeated group holding another quantifier, a lookaround, or alternatives that can start alike
+(``(a+)+``, ``(a|ab)*``); two repeats in a row that can match the same text with nothing required between
+(``\\w+\\w+x``, ``.*a.*b``) unless the second ends the pattern. What is left is at most quadratic on a line
+cut to ``triage_text.MAX_LINE_CHARS`` characters.
 """
 from __future__ import annotations
 
@@ -129,8 +128,8 @@ class _Checker:
             seen |= first
 
     def run(self, items, open_loops: list, in_loop: bool, last_at_end: bool = False) -> list:
-        """Walk ``items`` with the repeats still "open" (whose characters could still be taken by the
-        next repeat); refuse a repeat that overlaps an open one. Returns the repeats open at the end."""
+        """Walk ``items``, refusing a repeat that overlaps an "open" one (whose characters the next repeat
+        could still take); returns the repeats open at the end."""
         c = self.c
         for index, (op, av) in enumerate(items):
             if op in (c.GROUPREF, getattr(c, "GROUPREF_EXISTS", None)):

@@ -1,13 +1,11 @@
 """Links are never followed: the store rule and the link-safe ways to open, read and create.
 
-Everything under ``.claude/`` arrives through ``git pull`` and git commits symbolic links. The rule
-(docs/reliability.md): a store is used only when ``.claude`` and ``.claude/memory`` are real folders
-(``store_problem``; else hooks print one stderr line, the CLI stops with ``UnsafeStore``'s fix). Inside
-it files are opened with ``O_NOFOLLOW`` and ``O_NONBLOCK`` (without ``O_NOFOLLOW``, as on Windows,
-``lstat`` before and ``fstat`` after must agree), must be regular files and are read up to a bound;
-folders are made with ``os.mkdir`` and checked with ``lstat``. A link is an ``UnsafePath``, which hooks
-swallow and ``doctor`` reports. Installs check every path first (``refuse_links``). ``find_memory_root``
-lives here so a hook that only needs the store's place loads nothing else.
+Everything under ``.claude/`` arrives through ``git pull``, and git commits symbolic links. A store is used
+only when ``.claude`` and ``.claude/memory`` are real folders (``store_problem``). Inside it files are opened
+with ``O_NOFOLLOW`` and ``O_NONBLOCK`` (without ``O_NOFOLLOW``, ``lstat`` before and ``fstat`` after must agree),
+must be regular and are read up to a bound; folders are made with ``os.mkdir`` and checked with ``lstat``.
+A link is an ``UnsafePath``. ``find_memory_root`` lives here so a hook that needs only the store's place
+loads nothing else.
 """
 from __future__ import annotations
 
@@ -31,7 +29,8 @@ class UnsafeStore(UnsafePath):
     """The store itself is reached through a link: it is not used at all."""
 
 
-def _kind(path: str):
+def kind_of(path: str):
+    """``lstat``'s file type of ``path`` (``S_IFDIR``, ``S_IFLNK``...), None when there is nothing."""
     try:
         return os.lstat(path).st_mode & S_IFMT
     except OSError:
@@ -39,12 +38,11 @@ def _kind(path: str):
 
 
 def is_link(path: str) -> bool:
-    return _kind(path) == S_IFLNK
+    return kind_of(path) == S_IFLNK
 
 
 def is_real_dir(path: str) -> bool:
-    """True for a folder that is not a link (``lstat``)."""
-    return _kind(path) == S_IFDIR
+    return kind_of(path) == S_IFDIR
 
 
 def store_problem(memory_root: str) -> str | None:
@@ -53,7 +51,7 @@ def store_problem(memory_root: str) -> str | None:
     parent = os.path.dirname(memory_root)
     checks = [memory_root] + ([parent] if os.path.basename(parent) == ".claude" else [])
     for path in reversed(checks):
-        kind = _kind(path)
+        kind = kind_of(path)
         name = os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path)) \
             if path == memory_root and len(checks) == 2 else os.path.basename(path)
         if kind == S_IFLNK:
@@ -73,8 +71,7 @@ def check_store(memory_root: str) -> str:
 
 
 def open_read(path: str) -> int:
-    """A descriptor of ``path`` opened for reading, never through a link (``UnsafePath``), never blocked by
-    a FIFO; without ``O_NOFOLLOW``, ``lstat`` before and ``fstat`` after must see one regular file."""
+    """A descriptor of ``path`` opened for reading, never through a link (``UnsafePath``) or blocked by a FIFO."""
     if NOFOLLOW:
         try:
             return os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
@@ -105,7 +102,7 @@ def same_file(fd: int, before, path: str) -> int:
 
 
 def open_regular(path: str):
-    """``(fd, stat)`` of a regular file opened for reading without following a link or blocking on a FIFO."""
+    """``(fd, stat)`` of a regular file opened with ``open_read``."""
     fd = open_read(path)
     try:
         st = os.fstat(fd)
@@ -117,18 +114,16 @@ def open_regular(path: str):
     return fd, st
 
 
-def read_regular(path: str, limit: int = MAX_FILE_BYTES, offset: int = 0, whole: bool = True):
-    """``(bytes, stat)`` of a regular file from ``offset``, never through a link, at most ``limit`` bytes
-    (``whole``: a longer file is refused rather than cut short); ``UnsafePath`` for anything else."""
+def read_regular(path: str, limit: int = MAX_FILE_BYTES):
+    """``(bytes, stat)`` of a regular file, never through a link, at most ``limit`` bytes (a longer file is
+    refused, not cut short); ``UnsafePath`` for anything else."""
     fd, st = open_regular(path)
     try:
-        if whole and st.st_size - offset > limit:
+        if st.st_size > limit:
             raise UnsafePath(f"{os.path.basename(path)} is larger than {limit} bytes; not read")
-        if offset:
-            os.lseek(fd, offset, os.SEEK_SET)
         chunks, got = [], 0
         while got < limit:
-            chunk = os.read(fd, min(limit - got, max(st.st_size - offset - got, 0) + 1, 1 << 22))
+            chunk = os.read(fd, min(limit - got, max(st.st_size - got, 0) + 1, 1 << 22))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -138,10 +133,10 @@ def read_regular(path: str, limit: int = MAX_FILE_BYTES, offset: int = 0, whole:
         os.close(fd)
 
 
-def make_dir(path: str, mode: int = 0o755) -> str:
+def make_dir(path: str) -> str:
     """Create the folder ``path`` (its parent must exist) without following a link planted there."""
     try:
-        os.mkdir(path, mode)
+        os.mkdir(path, 0o755)
     except FileExistsError:
         pass
     if not is_real_dir(path):
@@ -150,8 +145,8 @@ def make_dir(path: str, mode: int = 0o755) -> str:
 
 
 def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
-    """Open ``path`` for writing, creating it if missing, never through a link (dangling or not); without
-    ``O_NOFOLLOW``, ``O_EXCL`` first, then an existing file checked as ``open_read`` checks it."""
+    """Open ``path`` for writing, created if missing, never through a link (dangling or not); without
+    ``O_NOFOLLOW``: ``O_EXCL`` first, then an existing file checked as ``open_read`` checks it."""
     if not NOFOLLOW:
         try:
             return os.open(path, flags | os.O_CREAT | os.O_EXCL | NONBLOCK | CLOEXEC | BINARY, mode)
@@ -171,7 +166,7 @@ def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
 
 def linked_part(root: str, rel: str, seen: dict | None = None) -> str | None:
     """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``, ...) that is a link, or None; ``seen``
-    keeps what each part was, for paths that share folders."""
+    keeps each part's answer for paths that share folders."""
     parts = [part for part in rel.replace("\\", "/").split("/") if part]
     seen = {} if seen is None else seen
     for end in range(1, len(parts) + 1):
@@ -184,8 +179,8 @@ def linked_part(root: str, rel: str, seen: dict | None = None) -> str | None:
 
 
 def refuse_links(root: str, rels=(), trees=()) -> None:
-    """``UnsafePath`` naming the first link at or on the way to a path of ``rels`` (relative to ``root``), or
-    anywhere inside a folder of ``trees``; called before anything is written, so a refusal changes nothing."""
+    """``UnsafePath`` naming the first link on the way to a path of ``rels`` (relative to ``root``) or inside a
+    folder of ``trees``; called before anything is written, so a refusal changes nothing."""
     seen: dict = {}
     found = [linked_part(root, rel, seen) for rel in rels]
     for tree in trees:
@@ -201,10 +196,10 @@ def refuse_links(root: str, rels=(), trees=()) -> None:
                          "then commit) and run again")
 
 
-def read_text(path: str, limit: int = MAX_FILE_BYTES, errors: str = "strict") -> str | None:
-    """The UTF-8 text of the regular file ``path`` (``read_regular``: no link, bounded), None when it is missing."""
+def read_text(path: str, errors: str = "strict") -> str | None:
+    """The UTF-8 text of the regular file ``path`` (``read_regular``), None when it is missing."""
     try:
-        data, _ = read_regular(path, limit)
+        data, _ = read_regular(path)
     except FileNotFoundError:
         return None
     return data.decode("utf-8", errors)
@@ -239,7 +234,7 @@ def folders_up(path: str):
 
 
 def repo_root_of(start: str) -> str | None:
-    """The nearest folder at or above ``start`` that holds ``.git`` (a repository or worktree root), or None."""
+    """The nearest folder at or above ``start`` holding ``.git`` (a repository or worktree root), or None."""
     for folder in folders_up(start):
         if os.path.exists(os.path.join(folder, ".git")):
             return folder

@@ -1,11 +1,9 @@
 """Text hygiene for every string that reaches Claude, a terminal or the index.
 
-One policy decides what a code point is (``char_class``), by Unicode category: **dropped** (Cc, Cf,
-Co, Cs, Cn, variation selectors, the tag block, the default-ignorable ``_FILLERS``), **space** (Z*
-and the whitespace controls), **kept** (everything else). ``clean_line`` makes one safe line (NFKC,
-the policy, whitespace collapsed, index markers `` -> ``/``#tags:`` neutralised); ``clean_text``
-keeps newlines and tabs; ``neutralize_block`` leaves text verbatim except what could end or forge a
-``<memory-context>`` block or the client's wrapper.
+One policy (``char_class``, by Unicode category): **dropped** (Cc, Cf, Co, Cs, Cn, variation selectors, the
+tag block, ``_FILLERS``), **space** (Z* and the whitespace controls), **kept** (the rest). ``clean_line``: one
+safe line (NFKC, the policy, whitespace collapsed, index markers neutralised); ``clean_text`` keeps newlines
+and tabs; ``neutralize_block`` escapes only what could end or forge a ``<memory-context>`` block.
 """
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ TITLE_MAX = 120
 DROP, SPACE, KEEP = 0, 1, 2
 _SPACE_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85")
 _DROPPED_CATEGORIES = frozenset(("Cc", "Cf", "Co", "Cs", "Cn"))
-# Default-ignorable code points filed under letters or marks, which the category rule would keep.
+# Default-ignorable code points filed under letters or marks (the category rule would keep them).
 _FILLERS = frozenset((0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
                       0x2800, 0x3164, 0xFFA0))
 
@@ -40,33 +38,33 @@ def char_class(cp: int) -> int:
 
 
 class _Table(dict):
-    """A ``str.translate`` table filled on demand (for all of Unicode up front: ~0.3 s every hook run)."""
+    """A ``str.translate`` table filled on demand (all of Unicode up front: ~0.3 s every hook run)."""
 
-    def __init__(self, space: str, keep_lines: bool):
+    def __init__(self, keep_lines: bool):
         super().__init__()
-        self.space, self.keep_lines = space, keep_lines
+        self.keep_lines = keep_lines
 
     def __missing__(self, cp: int):
         if self.keep_lines and cp in (9, 10):
             value = cp
         else:
             kind = char_class(cp)
-            value = None if kind == DROP else self.space if kind == SPACE else cp
+            value = None if kind == DROP else " " if kind == SPACE else cp
             if self.keep_lines and cp in (0x2028, 0x2029):
                 value = "\n"
         self[cp] = value
         return value
 
 
-_LINE = _Table(" ", keep_lines=False)
-_TEXT = _Table(" ", keep_lines=True)
+_LINE = _Table(keep_lines=False)
+_TEXT = _Table(keep_lines=True)
 # ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-"
 _ASCII_TAG_DROP = {c: None for c in range(128)
                    if not (chr(c).isalnum() or chr(c) in "_.+-")}
 
 
 def normalize(text: str) -> str:
-    """NFKC, so look-alike forms (full-width arrows, ligatures) are caught by the rules below."""
+    """NFKC: look-alike forms (full-width arrows, ligatures) become what the rules look for."""
     return _unicodedata().normalize("NFKC", text)
 
 
@@ -87,23 +85,13 @@ _ASCII_CONTROLS = {c: None for c in (*range(32), 127) if c not in (9, 10)}
 
 
 def folded(text: str) -> str:
-    """NFKC and the policy, repeated until stable (newlines kept): the form secrets and private tags are
-    looked for in."""
+    """NFKC and the policy until stable (newlines kept): the form secrets and private tags are looked for in."""
     for _ in range(3):
         new = normalize(clean_text(text)) if not text.isascii() else clean_text(text)
         if new == text:
             break
         text = new
     return text
-
-
-def neutralize_markers(text: str) -> str:
-    """Remove what could forge an index line: `` -> `` and ``#tags:``, until none is left."""
-    while True:
-        new = text.replace(" -> ", " - ").replace("#tags:", "")
-        if new == text:
-            return text
-        text = new
 
 
 def clean_line(text: str) -> str:
@@ -117,18 +105,22 @@ def clean_line(text: str) -> str:
     text = text.translate(_LINE)
     if not text.isascii():  # removing a joiner can let NFKC compose what it separated
         text = normalize(text).translate(_LINE)
-    return neutralize_markers(" ".join(text.split())).strip()
+    text = " ".join(text.split())
+    while True:  # what could forge an index line: " -> " and "#tags:", until none is left
+        new = text.replace(" -> ", " - ").replace("#tags:", "")
+        if new == text:
+            return text.strip()
+        text = new
 
 
-# Tag names (lower-cased, without "-", "_", ":" or spaces) that could end or forge the
-# <memory-context> block or the client's wrapper around hook output (<system-reminder>); only
-# their "<" is escaped. Prefixes, so look-alike spellings (</memory‐context>, </system_x>) count.
+# Tag names (lower-cased, without "-", "_", ":" or spaces) that could end or forge the <memory-context> block or
+# the client's wrapper (<system-reminder>); prefixes, so look-alikes (</memory‐context>, </system_x>) count.
 BLOCK_TAG_PREFIXES = ("memory", "system")
 
 
 def neutralize_block(text: str) -> str:
-    """``text`` verbatim, except that a ``<`` opening or closing one of the block's tags becomes ``&lt;``;
-    for text through ``clean_line`` (full-width ``＜`` already ``<``, invisible characters gone)."""
+    """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (for text
+    through ``clean_line``: full-width ``＜`` already ``<``, invisible characters gone)."""
     if "<" not in text:
         return text
     out, pos = [], 0
@@ -196,8 +188,7 @@ def block_line(entry: dict) -> str:
 
 
 def safe_name(name: str) -> bool:
-    """A memory file name that can be printed as it is: letters and digits of any script, ``-_.``,
-    nothing the policy drops or changes, NFKC-stable."""
+    """A memory file name printable as it is: letters and digits of any script, ``-_.``, policy- and NFKC-stable."""
     plain = name.replace("-", "").replace("_", "").replace(".", "")
     if name.isascii():
         return plain.isalnum()
@@ -205,8 +196,8 @@ def safe_name(name: str) -> bool:
 
 
 def shown_path(path: str) -> str:
-    """A file name or path as printed: every character the policy would drop or turn into a space (but
-    " ") becomes ``?``: visible, one line, and still a shell pattern of the real file."""
+    """A file name or path as printed: each character the policy would drop or make a space (but " ") is ``?``:
+    visible, one line, and still a shell pattern of the real file."""
     if path.isascii() and path.isprintable():
         return path
     return "".join(c if c == " " or char_class(ord(c)) == KEEP else "?" for c in path)

@@ -1,20 +1,11 @@
 """Background work: a process that outlives the hook, at most one for one piece of work.
 
-``start_detached(argv)``: stdin, stdout and stderr on ``/dev/null`` (the client waits on the hook's
-pipes), every other inheritable descriptor closed (listed from ``/proc/self/fd`` or ``/dev/fd``), a new
-session. ``os.posix_spawn`` costs no import (``subprocess`` alone takes 20-40 ms under ``python3 -S``);
-elsewhere ``subprocess.Popen`` does the same (on Windows: ``DETACHED_PROCESS``,
-``CREATE_NEW_PROCESS_GROUP``, ``CREATE_NO_WINDOW``).
-
-A marker file gates the start: forty prompts arriving together after ``git pull`` would each start a
-process (``derived.drift.hand_over``) before the first holds its own lock. ``first_to_start(folder, name)``
-answers yes to one caller while a start is under way: the first creates the marker (``O_EXCL``); a marker
-older than ``LIFETIME_S`` or released is taken by the first to ``flock`` it and find it still free, who
-renews its time. The started process ``release``s it when done, to free itself ``GRACE_S`` later (hooks
-that read the work as undone just before the run ended do not start it again). Nobody waits; the marker
-is never removed (no hook can renew a file another has just deleted); anything but our regular file
-there is cleared. Without ``flock`` (Windows) two callers may both win; the process's own lock still
-keeps the work single.
+``start_detached(argv)``: stdio on ``/dev/null``, every other inherited descriptor closed, a new session, through
+``os.posix_spawn`` (``subprocess`` costs 20-40 ms under ``python3 -S``), else ``subprocess.Popen``. A marker gates
+the start (forty prompts after ``git pull`` would each start one): ``first_to_start`` says yes to one caller, the
+one that creates it (``O_EXCL``) or that ``flock``s one expired or released and renews its time; the process
+``release``s it at its end, free ``GRACE_S`` later. Nobody waits; the marker is never removed; anything but our
+regular file there is cleared. Without ``flock`` (Windows) two may win: the work's own lock keeps it single.
 """
 from __future__ import annotations
 
@@ -28,9 +19,9 @@ FD_FOLDERS = ("/proc/self/fd", "/dev/fd")
 DETACHED_PROCESS, CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW = 0x00000008, 0x00000200, 0x08000000
 
 
-def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
-    """The claim (a nonzero token for ``release``) when the caller should start the process for
-    ``name``, a marker in ``folder`` (a real folder); 0 when another caller is starting it."""
+def first_to_start(folder: str, name: str) -> int:
+    """A claim (nonzero, for ``release``) when the caller should start the work ``name`` (a marker in the real
+    folder ``folder``); 0 when another caller is starting it."""
     from .safefs import NOFOLLOW, NONBLOCK
     path = os.path.join(folder, name)
     claim = _create(path)
@@ -45,7 +36,7 @@ def first_to_start(folder: str, name: str, lifetime: float = LIFETIME_S) -> int:
     try:
         _lock(fd, blocking=False)
         st = os.fstat(fd)
-        if st.st_mode & 0o170000 != 0o100000 or abs(time.time() - st.st_mtime) < lifetime:
+        if st.st_mode & 0o170000 != 0o100000 or abs(time.time() - st.st_mtime) < LIFETIME_S:
             return 0  # someone started it moments ago (a time far ahead, a clock set back, counts as old)
         os.utime(fd if os.utime in os.supports_fd else path)
         return os.fstat(fd).st_mtime_ns or 1
@@ -71,8 +62,8 @@ def _create(path: str) -> int | None:
 
 
 def _clear_foreign(folder: str, name: str) -> bool:
-    """True once a marker that is not the regular file we write (a folder, a link, a FIFO: committed, not ours)
-    is out of the way: a folder moved aside (``.<name>.stale.<time>``, left for ``doctor``), anything else removed."""
+    """True once a marker that is not our regular file (committed) is out of the way: a folder moved aside
+    (``.<name>.stale.<time>``, for ``doctor``), anything else removed."""
     path = os.path.join(folder, name)
     try:
         mode = os.lstat(path).st_mode & 0o170000
@@ -106,7 +97,7 @@ def release(folder: str, name: str, claim: int) -> None:
 
 
 def run_then_release(module: str, function: str, memory_root: str, folder: str, name: str, claim: str) -> None:
-    """The started process's body: ``module.function(memory_root)``, then ``release`` its marker, however it ended."""
+    """The started process's body: ``module.function(memory_root)``, then ``release`` its marker."""
     try:
         getattr(__import__(module, fromlist=[function]), function)(memory_root)
     finally:

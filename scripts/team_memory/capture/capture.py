@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from ..base.config import int_setting, load_config
-from ..base.digest import sha256_hex
+from ..base.state import sha256_hex
 from ..records.hookio import first_store, project_dir_of
 from ..base.state import load_state, save_state
 from ..records.store import find_memory_root, project_root_of

@@ -130,7 +130,7 @@ def related_entries(record: dict) -> list:
 
 def entry_key(path: str, record: dict, entries: list | None = None) -> str:
     """A short digest of what a mark depends on: the entry path, ``updated_at``, the related entries."""
-    from ..base.digest import sha256_hex
+    from ..base.state import sha256_hex
     updated = record.get("updated_at") or record.get("created_at")
     entries = related_entries(record) if entries is None else entries
     text = "\x00".join([path, updated if isinstance(updated, str) else "", *entries])

@@ -20,7 +20,7 @@ from ..base.gitlog import log_commits
 from ..records.exposure import shown_related
 from ..records.relpaths import is_glob, matches
 from ..records.store import iter_records, project_root_of, record_status
-from ..records.times import record_time
+from ..records.store import record_time
 from .cache import cache_folder
 from .drift import LOCK_NAME, MARKS_FORMAT, describe, entry_key, load_marks, marks_path, related_entries, stale_marks
 from .filechanges import count_commits, find_missing, ignored_revisions, pathspecs

@@ -8,7 +8,7 @@ from ..base.model import display_name
 from ..base.safefs import open_read
 from ..records.exposure import name_is_shown, shown_message, shown_name
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status
-from ..records.times import record_time
+from ..records.store import record_time
 from .index import entry_from_record
 
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read

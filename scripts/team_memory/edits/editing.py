@@ -14,7 +14,7 @@ import tempfile
 from datetime import datetime, timezone
 
 from ..base.config import category_folders
-from ..base.digest import sha256_hex
+from ..base.state import sha256_hex
 from ..base.fsutil import atomic_write_text, store_lock
 from ..base.state import prune, state_home
 from ..derived.refresh import write_index_locked

@@ -63,7 +63,7 @@ def now_iso() -> str:
 
 def content_hash(path: str) -> str:
     """The SHA-256 of the file's bytes (what ``sha256sum`` prints), for ``--expect-hash``."""
-    from ..base.digest import sha256_hex  # not hashlib: it loads OpenSSL, a few ms of every CLI run
+    from ..base.state import sha256_hex  # not hashlib: it loads OpenSSL, a few ms of every CLI run
     return sha256_hex(read_bytes(path)[0])
 
 

@@ -30,7 +30,7 @@ from ..derived.refresh import index_in_memory
 from .matching import get_strategy
 from .weights import fuzzy_available
 from ..base.model import MEMORY_REL
-from ..records.times import parse_time
+from ..records.store import parse_time
 from .block import excerpt_chars, format_block, output_budget
 from .rank import rank
 

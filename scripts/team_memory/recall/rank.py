@@ -16,7 +16,7 @@ from ..base import fastjson
 from ..base.config import int_setting
 from ..base.model import PRIORITY
 from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
-from ..records.times import DAY_US, epoch_us, now_us
+from ..records.store import DAY_US, epoch_us, now_us
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
 from .matching import get_strategy

@@ -1,31 +1,23 @@
 """What recall and the CLI may show of a memory file, whoever wrote it: secrets and private text hidden.
 
-A file edited by hand or pulled from a teammate was never scrubbed. ``hide(text)`` turns private
-sections (any format; an unclosed one hides the rest) into ``[PRIVATE]`` and secret-shaped values into
-``[REDACTED]``, both looked for in the normalised form (NFKC, invisible characters removed: ``AKIA\u200b``,
-full-width ``ＡＫＩＡ``, ``<pri\u200bvate>`` are caught), which is then what is shown.
-
-The one rule for everything shown, to Claude or to a person: every string from a memory file, its
-name, the index, a derived file or a config value passes ``hide`` *before* any other cleaning
-(cleaning can join what a pattern needs: ``<private>X</private>`` as a tag becomes
-``privatexprivate``), then the character policy, then a length cut. The ``shown_*`` helpers below are
-that rule for each shape of value (``shown_value``: every string *and key* of a JSON value).
-
-``might_hide`` is a substring check run first, so recall pays for the patterns only when a text holds
-a piece one needs; ``HINTS`` must list a piece of every pattern in ``redact`` and ``privacy``.
+A hand-edited or pulled file was never scrubbed. ``hide`` turns private sections (any format; an unclosed
+one hides the rest) into ``[PRIVATE]`` and secrets into ``[REDACTED]``, looked for in the normalised form
+(NFKC, invisible characters gone: ``AKIA\u200b``, ``ＡＫＩＡ``), which is then what is shown. Every string
+shown passes ``hide`` *before* any other cleaning (cleaning can join what a pattern needs), then the
+character policy, then a length cut: the ``shown_*`` helpers are that rule for each shape of value.
+``might_hide`` is a substring check first, so recall pays for the patterns only when a text needs them.
 """
 from __future__ import annotations
 
-from ..base.sanitize import clean_line, folded
+from ..base.sanitize import clean_line, clean_tag, cut, folded, safe_name, shown_path
 
-# Lower-case pieces every secret or private-tag pattern contains (see redact.py, privacy.py).
+# A lower-case piece of every secret or private-tag pattern in redact.py and privacy.py.
 HINTS = ("private", ":/", "sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
          "xox", "akia", "asia", "aiza", "npm_", "eyj", "bearer", "pass", "secret", "token", "key", "credential")
 
 
 def might_hide(text: str) -> bool:
-    """False when ``text`` surely holds no secret or private tag. No ``re`` (the hook's fast path imports
-    none); a loop, not ``any()`` over a generator, which costs twice as much per title at index build."""
+    """False when ``text`` surely holds no secret or private tag (a loop: ``any()`` costs twice as much)."""
     low = text.lower()
     for hint in HINTS:
         if hint in low:
@@ -38,6 +30,18 @@ def _probe(text: str) -> str:
     return text if text.isascii() and text.isprintable() else folded(text)
 
 
+def _private_hidden(probe: str, opening: bool = False):
+    """``probe`` with its private sections as ``[PRIVATE]``, or None when it holds none; an unclosed tag hides
+    from the first tag on (``opening``: the first opening tag, so a message may name a closing one)."""
+    from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
+    try:
+        shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
+        return shown if private else None
+    except PrivateTagError:
+        start = first_tag(probe, FORMATS, opening)
+        return probe[:start] + "[PRIVATE]" if start is not None else None if opening else "[PRIVATE]"
+
+
 def hide(text: str) -> str:
     """``text`` with private sections and secrets hidden (see the module docstring)."""
     if not isinstance(text, str) or not text:
@@ -45,20 +49,14 @@ def hide(text: str) -> str:
     probe = _probe(text)
     if not might_hide(probe):
         return text
-    from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
     from .redact import redact_secrets
-    try:
-        shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
-    except PrivateTagError:  # an unclosed tag: everything from the first one on is hidden
-        start = first_tag(probe, FORMATS)
-        shown, private = (probe[:start] if start is not None else "") + "[PRIVATE]", 1
-    shown, secrets = redact_secrets(shown)
-    return shown if private or secrets else text
+    private = _private_hidden(probe)
+    shown, secrets = redact_secrets(probe if private is None else private)
+    return shown if private is not None or secrets else text
 
 
 def hide_secrets(text: str) -> str:
-    """``text`` with secret-shaped values hidden (in the normalised form), private tags left as they are:
-    for the tool's own messages, which may name a private tag but never quote private text."""
+    """``text`` with secrets hidden (in the normalised form), private tags left: for the tool's own messages."""
     probe = _probe(text)
     if not might_hide(probe):
         return text
@@ -69,7 +67,6 @@ def hide_secrets(text: str) -> str:
 
 def shown_text(value, limit: int | None = None) -> str:
     """Any value as one line anyone may see: hidden parts hidden (before cleaning), one clean line, cut."""
-    from ..base.sanitize import cut
     text = value if isinstance(value, str) else str(value)
     line = clean_line(hide(text))
     line = hide(line)  # cleaning can bring the pieces of a secret together: look again
@@ -77,22 +74,13 @@ def shown_text(value, limit: int | None = None) -> str:
 
 
 def shown_message(value, limit: int | None = None) -> str:
-    """The tool's own message, which may quote a file's data: one clean line, private sections and
-    secrets hidden. A closing tag the message names (a fix saying "close it with </private>") stays;
-    an opening tag no closing one ends hides the rest, as ``hide`` does."""
-    from ..base.sanitize import cut
+    """The tool's own message, which may quote a file's data: one clean line, private sections and secrets
+    hidden; a closing tag it names (a fix saying "close it with </private>") stays."""
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = _probe(text)
     if might_hide(probe):
-        from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
-        try:
-            shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
-            text = shown if private else text
-        except PrivateTagError:  # a closing tag the message names stays; an opening one hides the rest
-            cut_at = first_tag(probe, FORMATS, opening=True)
-            if cut_at is not None:
-                text = probe[:cut_at] + "[PRIVATE]"
-        text = hide_secrets(text)
+        private = _private_hidden(probe, opening=True)
+        text = hide_secrets(text if private is None else private)
     return cut(text, limit) if limit is not None else text
 
 
@@ -122,7 +110,6 @@ def shown_value(value, depth: int = 0):
 
 def shown_tag(tag) -> str:
     """A tag as listed: cleaned, or "" when the raw or the clean form would show a hidden part."""
-    from ..base.sanitize import clean_tag
     if not isinstance(tag, str):
         return ""
     clean = clean_tag(tag).replace(",", "")
@@ -133,40 +120,23 @@ def shown_tag(tag) -> str:
 
 def shown_name(name) -> str:
     """A file name, id or path as printed: hidden parts hidden, then ``sanitize.shown_path``."""
-    from ..base.sanitize import shown_path
     return shown_path(hide(name if isinstance(name, str) else str(name)))
 
 
 def name_is_shown(name: str) -> bool:
     """Whether recall may print a memory file named ``name``: a safe name holding nothing hidden."""
-    from ..base.sanitize import safe_name
     return safe_name(name) and (not might_hide(name) or hide(name) == name)
 
 
 def shown_related(entries) -> dict:
-    """``{stored form: shown form}`` of a ``related_files`` value's usable entries, each hidden in its raw
-    form first (``https://u:pw@host`` is stored as ``https:/u:pw@host``, which no pattern matches)."""
-    from .relpaths import MAX_ENTRIES, normalise
+    """``{stored form: shown form}`` of a ``related_files`` value's usable entries, each hidden in its raw form
+    first (``https://u:pw@host`` is stored as ``https:/u:pw@host``, which no pattern matches)."""
+    from .relpaths import normalised
     out: dict = {}
-    for raw in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
-        try:
-            stored = normalise(raw)
-        except ValueError:
-            continue
+    for raw, stored in normalised(entries):
         if stored not in out:
             out[stored] = shown_text(raw if hide(raw) != raw else stored)
     return out
-
-
-def shown_entry(entry: dict) -> dict:
-    """An index entry (``index.md`` or the cache) with its title, path and tags hidden; the same entry
-    when nothing in it is hidden."""
-    title, path, tags = entry.get("title", ""), entry.get("path", ""), entry.get("tags") or []
-    shown_title, shown_path_ = hide(title), hide(path)
-    shown_tags = [t for t in map(shown_tag, tags) if t] if any(map(might_hide, tags)) else tags
-    if shown_title is title and shown_path_ is path and shown_tags is tags:
-        return entry
-    return dict(entry, title=shown_title, path=shown_path_, tags=shown_tags)
 
 
 def recall_title(title: str, limit: int) -> str:

@@ -1,8 +1,7 @@
 """Memory ids: readable slugs from titles, unique in the store, never reused by accident.
 
-``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``, an ASCII slug (``validate.id_problem``):
-accents are taken off (``Café`` -> ``cafe``), other scripts left out (``Кэш в Redis`` -> ``redis``); a
-title with no ASCII letter or digit gives ``memory-`` and a short hash of the title.
+``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``, an ASCII slug: accents taken off (``Café``
+-> ``cafe``), other scripts left out; a title with no ASCII letter or digit gives ``memory-`` and a short hash.
 """
 from __future__ import annotations
 
@@ -31,7 +30,7 @@ def slugify(title: str) -> str:
             slug = slug[: slug.rindex("-")]
     slug = slug.strip("-")
     if not slug:
-        from ..base.digest import sha256_hex
+        from ..base.state import sha256_hex
         slug = "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
     return slug
 
@@ -44,12 +43,8 @@ def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:
 
 def unique_id(memory_root: str, config: dict, base: str, planned=()) -> str:
     """``base``, ``base-2``, ``base-3``...: the first free in the store and not in ``planned`` (under the lock)."""
-    def taken(memory_id: str) -> bool:
-        return memory_id in planned or id_taken(memory_root, config, memory_id)
-
-    if not taken(base):
-        return base
-    n = 2
-    while taken(f"{base}-{n}"):
+    memory_id, n = base, 1
+    while memory_id in planned or id_taken(memory_root, config, memory_id):
         n += 1
-    return f"{base}-{n}"
+        memory_id = f"{base}-{n}"
+    return memory_id

@@ -1,14 +1,10 @@
 """Private sections: text the author marked as never to be stored.
 
-``strip_private(text, config) -> (text, count)`` replaces each section with the configured marker
-(``[PRIVATE]``, ``[REDACTED]`` or nothing): ``<private>...</private>`` always, ``[private]`` (``bracket``)
-and ``<!-- private -->`` (``comment``) when listed in ``privacy.private_tags.formats``. Tags in a closed
-fenced code block are text; the outermost of nested sections goes whole; a blank section vanishes
-without a marker; an unbalanced tag raises ``PrivateTagError`` and the caller writes nothing.
-
-``scrub_record`` applies this and ``redact.redact_secrets`` to every text field of a record (``id`` is
-``validate``'s), on the text with invisible characters removed and on its NFKC form too. Messages
-name the field and line, never the private text.
+``<private>...</private>`` always, ``[private]`` (``bracket``) and ``<!-- private -->`` (``comment``) when listed
+in ``privacy.private_tags.formats``; each section becomes the configured marker. Tags in a closed fenced code
+block are text; the outermost of nested sections goes whole; a blank section vanishes; an unbalanced tag raises
+``PrivateTagError`` and the caller writes nothing. ``scrub_record`` applies this and ``redact_secrets`` to every
+text field, as written and in its NFKC form. Messages name the field and line, never the private text.
 """
 from __future__ import annotations
 
@@ -22,8 +18,7 @@ DEFAULT_MARKER = "[PRIVATE]"
 MARKERS = ("[PRIVATE]", "[REDACTED]", "")
 FORMATS = ("xml", "bracket", "comment")
 
-# format -> (opening tag, closing tag); compiled once.
-_TAGS = {
+_TAGS = {  # format -> (opening tag, closing tag)
     # ``(?:/\s*)?``, not ``\s*/?\s*``: two runs of spaces in a row were quadratic
     "xml": (re.compile(r"<\s*private\s*(?:/\s*)?>", re.I), re.compile(r"<\s*/\s*private\s*>", re.I)),
     "bracket": (re.compile(r"\[\s*private\s*\]", re.I), re.compile(r"\[\s*/\s*private\s*\]", re.I)),
@@ -34,7 +29,6 @@ _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.M)
 # Top-level fields that hold structure, not prose: never rewritten.
 STRUCTURAL_FIELDS = frozenset({"schema_version", "category", "id", "created_at", "updated_at",
                                "record_status", "retired_at", "archived_at", "times_updated", "confidence"})
-
 
 # What ``leaks`` says of a field with an unclosed private tag (``validate`` and ``doctor`` match it).
 UNCLOSED = "holds an unclosed private tag (recall shows nothing after it)"
@@ -59,7 +53,7 @@ def private_settings(config: dict) -> tuple:
     return tuple(dict.fromkeys(["xml", *formats])), marker
 
 
-def fenced_spans(text: str) -> list:
+def _fenced_spans(text: str) -> list:
     """``(start, end)`` of every closed fenced code block; an unclosed fence protects nothing."""
     spans = []
     pos = 0
@@ -81,7 +75,7 @@ def fenced_spans(text: str) -> list:
 
 def _tag_events(text: str, formats) -> list:
     """Every tag outside fenced code: ``(start, end, format, is_open)``, in order."""
-    fences = fenced_spans(text)
+    fences = _fenced_spans(text)
     events = []
     for fmt in formats:
         open_re, close_re = _TAGS[fmt]
@@ -106,9 +100,8 @@ def _quoted_alone(text: str, start: int, end: int) -> bool:
 
 
 def _without_markers(text: str, events: list) -> list:
-    """``events`` less every ``[PRIVATE]`` that is this tool's own marker (spelled like the bracket opening
-    tag): a closing tag takes the nearest open opener, preferring one spelled otherwise; a marker-spelled
-    opener left without a closer is plain text."""
+    """``events`` less each ``[PRIVATE]`` that is our own marker: a closing tag takes the nearest open opener,
+    preferring one spelled otherwise; a marker-spelled opener left without a closer is plain text."""
     if DEFAULT_MARKER not in text:
         return events
     open_real, open_marker = [], []
@@ -161,8 +154,7 @@ def strip_private(text: str, config: dict) -> tuple:
 
 
 def first_tag(text: str, formats=FORMATS, opening: bool = False):
-    """Where the first private tag (``opening``: opening tag, for messages that may name a closing one)
-    outside fenced code starts; None without one."""
+    """Where the first private tag (``opening``: opening tag) outside fenced code starts; None without one."""
     return next((ev[0] for ev in _tag_events(text, formats) if ev[3] or not opening), None)
 
 
@@ -194,7 +186,7 @@ def strip_sections(text: str, formats, marker: str) -> tuple:
 
 def scrub_text(text: str, settings: tuple) -> tuple:
     """``(clean text, private sections removed, secrets redacted)``; ``settings`` from ``private_settings``.
-    When the NFKC form reveals a section or secret the text as written hides, the NFKC form is kept."""
+    When the NFKC form reveals what the text as written hides, the NFKC form is kept."""
     text = clean_text(text)
     text, private = strip_sections(text, *settings)
     text, secrets = redact_secrets(text)
@@ -247,8 +239,7 @@ def _map_texts(record: dict, change) -> dict:
 
 
 def field_name(name) -> str:
-    """A field name as named in a message: a plain identifier as it is, else described (a key of a
-    hand-edited file can hold a secret or a private section)."""
+    """A field name as a message names it: a plain identifier as it is, else described (it may hold a secret)."""
     name = str(name)
     if name.isascii() and name.replace("_", "a").replace("$", "a").isalnum() and len(name) <= 40 \
             and not secret_kinds(name):

@@ -1,9 +1,20 @@
-"""The record schema as data: the limits, and each category's content fields with their kinds.
+"""The record schema: the limits, every top-level field with its meaning, each category's content fields, and
+the JSON Schemas (draft 2020-12) made from them for hand-edited memories.
 
-``validate`` checks a record against it; ``schemas`` writes the JSON Schemas from it; the CLI's
-questions (``prompts``) and ``add`` read its limits.
+``validate`` checks a record against the data; ``store`` writes a file's keys in ``FIELDS`` order; the CLI's
+questions (``prompts``) and ``add`` read the limits. ``category_schema`` mirrors ``validate.validate_record`` as
+far as a schema can (time order, id against file name, secrets and Unicode rules stay with ``memory.py
+validate``); ``write_schemas`` (``scripts/make_schemas.py``) writes ``templates/schemas/``, kept in step by a test.
 """
 from __future__ import annotations
+
+import json
+import os
+
+from ..base.config import TEMPLATES_DIR
+from ..base.model import CATEGORIES, DEFAULT_FOLDERS, SCHEMA_VERSION, STATUSES
+from ..base.sanitize import TITLE_MAX
+from .relpaths import MAX_ENTRIES, MAX_ENTRY
 
 MAX_TAGS = 12
 MAX_TAG_CHARS = 40
@@ -84,6 +95,148 @@ CONTENT = {
     },
 }
 
+# Every top-level field, in the order a file is written in, with its description in the JSON Schemas.
+FIELDS = {
+    "$schema": "Optional: the schema this file follows (for editors).",
+    "schema_version": f"The record format version; always \"{SCHEMA_VERSION}\".",
+    "category": "The memory's category; must match its folder.",
+    "id": "The memory id: the file name without .json (an ASCII slug: a-z, 0-9, '-', '_').",
+    "title": f"A short, one-line title (1-{TITLE_MAX} characters, no double spaces).",
+    "created_at": "When the memory was created (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z).",
+    "updated_at": "When the memory last changed (ISO 8601 UTC); not before created_at.",
+    "tags": f"1 to {MAX_TAGS} lowercase one-word tags, no repeats.",
+    "related_files": ("What this memory is about, at most {n} entries, each relative to the repository root: a file "
+                      "(app/session.py), a folder (billing/: every file under it) or a glob (billing/**/*.sql: * and ? "
+                      "match within one name, [abc] one character, ** any number of folders). No leading / or ~, no "
+                      "drive letter, no '..', nothing under .git, no control characters; stored normalised "
+                      "(./app//x.py is app/x.py).").format(n=MAX_ENTRIES),
+    "confidence": "How sure this is, from 0 to 1.",
+    "record_status": "active (recalled), retired (no longer true) or archived (true, no longer useful).",
+    "content": "The category's own fields.",
+    "changes": f"What changed and when, oldest first (at most {MAX_CHANGES}).",
+    "times_updated": "How many times the memory was updated.",
+    "retired_at": "When it was retired (ISO 8601 UTC).",
+    "retired_reason": "Why it was retired.",
+    "archived_at": "When it was archived (ISO 8601 UTC).",
+    "archived_reason": "Why it was archived.",
+}
 TOP_REQUIRED = ("schema_version", "category", "id", "title", "created_at", "updated_at", "tags", "content")
-TOP_OPTIONAL = ("$schema", "record_status", "related_files", "confidence", "changes", "times_updated",
-                "retired_at", "retired_reason", "archived_at", "archived_reason")
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+BASE_ID = "https://raw.githubusercontent.com/team-memory/team-memory/main/templates/schemas/"
+SCHEMAS_DIR = os.path.join(TEMPLATES_DIR, "schemas")
+
+_CTRL = "\\x00-\\x1f\\x7f"
+ISO_TIME = r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$"
+ISO_DATE = r"^\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2}))?$"
+ID_PATTERN = "^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$"  # validate's one id rule: an ASCII slug
+TITLE_PATTERN = f"^(?!.*\\s\\s)[^\\s{_CTRL}]([^{_CTRL}]*[^\\s{_CTRL}])?$"
+_TAG_BAD = "\\sA-Z,!\"#$%&'()*/:;<=>?@\\[\\\\\\]^`{|}~" + _CTRL
+TAG_PATTERN = f"^(?![.-])(?!.*[.-]$)[^{_TAG_BAD}]+$"
+# relpaths.normalise as far as a pattern says it: not absolute (/, \\, ~, C:), no '..' or '.git' segment, no
+# control character, not blank.
+_SEGMENT_START = "(.*[/\\\\]|\\s*)"
+_SEGMENT_END = "([/\\\\]|\\s*$)"
+RELPATH_PATTERN = (f"^(?!\\s*[/\\\\~])(?!\\s*[A-Za-z]:)(?!{_SEGMENT_START}\\.\\.{_SEGMENT_END})"
+                   f"(?!{_SEGMENT_START}\\.[gG][iI][tT]{_SEGMENT_END})[^{_CTRL}]*[^\\s{_CTRL}][^{_CTRL}]*$")
+
+
+def _text(description: str = "") -> dict:
+    out = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": "\\S"}
+    return dict(out, description=description) if description else out
+
+
+def _iso(description: str) -> dict:
+    return {"type": "string", "format": "date-time", "pattern": ISO_TIME, "description": description}
+
+
+def spec_schema(spec) -> dict:
+    """The schema of one ``validate`` field spec."""
+    kind = spec if isinstance(spec, str) else spec[0]
+    if kind == "text":
+        out = _text()
+    elif kind == "text?":
+        out = {"type": "string", "maxLength": MAX_TEXT}
+    elif kind == "bool":
+        out = {"type": "boolean"}
+    elif kind == "date":
+        out = {"type": "string", "pattern": ISO_DATE}
+    elif kind == "enum":
+        out = {"type": "string", "enum": list(spec[1])}
+    elif kind == "list":
+        out = {"type": "array", "items": spec_schema(spec[1]), "maxItems": MAX_ITEMS}
+        if spec[2]:
+            out["minItems"] = spec[2]
+    elif kind == "object":
+        out = object_schema(spec[1])
+    else:  # pragma: no cover - a new spec kind must be added here
+        raise ValueError(f"unknown spec kind {kind!r}")
+    return out
+
+
+def object_schema(fields: dict) -> dict:
+    return {"type": "object",
+            "properties": {name: spec_schema(spec) for name, (spec, _) in fields.items()},
+            "required": [name for name, (_, required) in fields.items() if required],
+            "additionalProperties": False}
+
+
+def category_schema(category: str) -> dict:
+    """The whole-record schema of one category."""
+    content = object_schema(CONTENT[category])
+    content["description"] = f"The fields of a {category} memory."
+    props = {
+        "$schema": {"type": "string"},
+        "schema_version": {"const": SCHEMA_VERSION},
+        "category": {"const": category},
+        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_CHARS, "pattern": ID_PATTERN},
+        "title": {"type": "string", "minLength": 1, "maxLength": TITLE_MAX, "pattern": TITLE_PATTERN},
+        "created_at": _iso(""),
+        "updated_at": _iso(""),
+        "tags": {"type": "array", "minItems": 1, "maxItems": MAX_TAGS, "uniqueItems": True,
+                 "items": {"type": "string", "minLength": 1, "maxLength": MAX_TAG_CHARS, "pattern": TAG_PATTERN}},
+        "related_files": {"type": "array", "maxItems": MAX_ENTRIES,
+                          "items": {"type": "string", "minLength": 1, "maxLength": MAX_ENTRY,
+                                    "pattern": RELPATH_PATTERN}},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        "record_status": {"type": "string", "enum": list(STATUSES), "default": "active"},
+        "content": content,
+        "changes": {"type": "array", "maxItems": MAX_CHANGES,
+                    "items": {"type": "object", "required": ["date", "summary"],
+                              "properties": {"date": _iso("When (ISO 8601 UTC)."),
+                                             "summary": _text("What changed and why.")}}},
+        "times_updated": {"type": "integer", "minimum": 0},
+        "retired_at": _iso(""),
+        "retired_reason": _text(),
+        "archived_at": _iso(""),
+        "archived_reason": _text(),
+    }
+    for name, doc in FIELDS.items():
+        props[name]["description"] = doc
+    return {
+        "$schema": DRAFT,
+        "$id": f"{BASE_ID}{category}.schema.json",
+        "title": f"team-memory {category} memory",
+        "description": (f"One {category} memory, stored as .claude/memory/{DEFAULT_FOLDERS[category]}/<id>.json. "
+                        "Check a file fully with the team-memory CLI: memory.py validate PATH"),
+        "type": "object",
+        "properties": props,
+        "required": list(TOP_REQUIRED),
+        "additionalProperties": False,
+    }
+
+
+def schema_text(category: str) -> str:
+    return json.dumps(category_schema(category), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(folder: str = SCHEMAS_DIR) -> list:
+    """Write every category's schema into ``folder``; return the paths."""
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for category in CATEGORIES:
+        path = os.path.join(folder, f"{category}.schema.json")
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(schema_text(category))
+        paths.append(path)
+    return paths

@@ -1,28 +1,26 @@
 """Secret redaction: value-shaped secrets become ``[REDACTED]`` before anything is stored.
 
-``redact_secrets(text) -> (text, count)`` looks for the *shape* of a secret, never bare words (``the
-password policy`` stays): PEM private-key blocks (to the END line or the text's end), URL credentials
-(the user name kept), API keys with known prefixes and JWTs, ``Bearer <token>``, ``password=``-style
-assignments and ``--password VALUE`` flags that carry a value (``$VAR``, placeholders and plain words
-after ``:`` are kept). Idempotent: a second pass finds nothing.
+``redact_secrets(text) -> (text, count)`` looks for the *shape* of a secret, never bare words (``the password
+policy`` stays): PEM private keys, URL credentials (the user name kept), prefixed API keys and JWTs, ``Bearer
+<token>``, ``password=``-style assignments and ``--password VALUE`` flags with a value (``$VAR``, placeholders
+and plain words after ``:`` kept). Idempotent: a second pass finds nothing.
 """
 from __future__ import annotations
 
 import re
 
 REDACTED = "[REDACTED]"
+TOKEN = "password or token"  # the kind of a bearer token, an assigned secret or a flag's value
 
 _PEM = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
                   r"(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)
 
-# Only where a run of scheme characters starts (every run scanned once: linear); the scheme itself
-# starts at a letter after a word boundary inside the run (``_scheme_ok``). One slash is enough: a
-# ``related_files`` entry is stored with ``//`` folded to ``/`` (``https:/user:pw@host``).
+# Only where a run of scheme characters starts (each run scanned once: linear); the scheme starts at a letter
+# after a word boundary in the run (``_scheme_ok``). One slash is enough: ``related_files`` folds ``//`` to ``/``.
 _URL_CREDENTIALS = re.compile(r"(?<![a-z0-9+.\-])(?P<scheme>[a-z0-9+.\-]*)(:/{1,2}[^\s/:@]+:)([^\s/@]+)(@)", re.I)
 _LETTER = re.compile(r"[a-z]", re.I)
 
-# Not after a letter or digit (``desk-...`` is a word); after ``-`` or ``_`` it is still a key (``key-AKIA...``,
-# ``tok_ghp_...``: a file name or identifier a secret was joined into).
+# Not after a letter or digit (``desk-...`` is a word); after ``-`` or ``_`` still a key (``key-AKIA...``).
 _PREFIXED = re.compile(r"""(?<![A-Za-z0-9])(?:
       sk-(?:proj-|ant-|live-|svcacct-)?[A-Za-z0-9_\-]{20,}
     | (?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}
@@ -40,9 +38,8 @@ _BEARER = re.compile(r"\b(bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)", re.I)
 
 _KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key"
              r"|client[_\-]?secret|credentials?")
-# ``name = value``: a whole run of name characters (where a run starts: linear), then the separator and
-# the value; whether the name holds a keyword is decided in code (``_key_ok``): one expression doing
-# both was cubic on a run of keywords (``"api_key-" * 800`` took 93 s).
+# ``name = value``: a whole run of name characters (where a run starts: linear), then separator and value; the
+# keyword is looked for in code (``_key_ok``): one expression doing both was cubic (``"api_key-" * 800``: 93 s).
 _ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]+)(?=[\"']?\s*[:=])", re.I)
 _ASSIGNED = re.compile(r"(?<=[A-Za-z0-9_.\-])"  # only right after a name: a run of spaces is scanned once
                        r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)", re.I)
@@ -65,13 +62,13 @@ def _looks_secret(value: str, loose_separator: bool) -> bool:
     return True
 
 
-def _assignment(key: str, m, counter) -> str:
+def _assignment(key: str, m, kinds: list) -> str:
     """``key`` and what ``_ASSIGNED`` matched after it, the value hidden when it looks like a secret."""
     value = m.group("value")
     loose = ":" in m.group("sep") and "=" not in m.group("sep") and not m.group("q2")
     if not _looks_secret(value, loose):
         return key + m.group(0)
-    counter[0] += 1
+    kinds.append(TOKEN)
     return key + m.group(0)[: m.start("value") - m.start()] + REDACTED
 
 
@@ -85,9 +82,8 @@ def _boundary(text: str, i: int) -> bool:
 
 
 def _key_ok(text: str, m) -> bool:
-    """Does the name before this separator hold a keyword, as ``password``, ``DB_PASSWORD``,
-    ``app.api-key_id`` do: a keyword, then only ``_part``/``-part`` pieces up to the separator, and a
-    word boundary at or before the keyword (what the one-expression form said, in one pass)."""
+    """Does the name hold a keyword (``password``, ``DB_PASSWORD``, ``app.api-key_id``): a keyword, then only
+    ``_part``/``-part`` pieces up to the separator, and a word boundary at or before the keyword?"""
     key, start = m.group("key"), m.start("key")
     first_boundary = None
     end = len(key)
@@ -107,9 +103,9 @@ def _key_ok(text: str, m) -> bool:
         end = j - 1
 
 
-def _assignments(text: str, counter) -> str:
-    """Every ``name = value`` whose name holds a keyword, its value hidden when it looks like a secret.
-    A name without a keyword leaves its value to be looked at again (``x=password=hunter2``)."""
+def _assignments(text: str, kinds: list) -> str:
+    """Every ``name = value`` whose name holds a keyword, its value hidden when it looks like a secret (a name
+    without one leaves its value to be looked at again: ``x=password=hunter2``)."""
     out, last, pos = [], 0, 0
     while True:
         m = _ASSIGNMENT.search(text, pos)
@@ -118,7 +114,7 @@ def _assignments(text: str, counter) -> str:
         pos = m.end()
         assigned = _ASSIGNED.match(text, pos) if _key_ok(text, m) else None
         if assigned is not None:
-            out += (text[last:m.start()], _assignment(m.group("key"), assigned, counter))
+            out += (text[last:m.start()], _assignment(m.group("key"), assigned, kinds))
             last = pos = assigned.end()
     out.append(text[last:])
     return "".join(out)
@@ -130,18 +126,18 @@ def _scheme_ok(text: str, m) -> bool:
     return any(_LETTER.match(ch) and _boundary(text, start + i) for i, ch in enumerate(m.group("scheme")))
 
 
-def _bearer(m, counter) -> str:
+def _bearer(m, kinds: list) -> str:
     token = m.group(2)
     if not (re.search(r"\d", token) or len(token) >= 24):  # "Bearer authentication" is a phrase
         return m.group(0)
-    counter[0] += 1
+    kinds.append(TOKEN)
     return m.group(1) + REDACTED
 
 
-def _flag(m, counter) -> str:
+def _flag(m, kinds: list) -> str:
     if not _looks_secret(m.group("value"), False):
         return m.group(0)
-    counter[0] += 1
+    kinds.append(TOKEN)
     return m.group("key") + REDACTED
 
 
@@ -164,12 +160,10 @@ def redact_secrets(text: str, kinds: list | None = None) -> tuple:
     """``(text with every secret replaced by [REDACTED], how many)``; ``kinds`` gets the kind of each."""
     if not isinstance(text, str) or not text:
         return text, 0
-    counter = [0]
     kinds = [] if kinds is None else kinds
     start = len(kinds)
 
     def plain(m):
-        counter[0] += 1
         value = m.group(0)
         kinds.append("private key" if value.startswith("-----") else
                      next((kind for prefix, kind in _PREFIX_KINDS if value.startswith(prefix)), "API key"))
@@ -178,15 +172,13 @@ def redact_secrets(text: str, kinds: list | None = None) -> tuple:
     def url(m):
         if m.group(3) == REDACTED or not _scheme_ok(text, m):
             return m.group(0)
-        counter[0] += 1
         kinds.append("password in a URL")
         return m.group("scheme") + m.group(2) + REDACTED + m.group(4)
 
     text = _PEM.sub(plain, text)
     text = _URL_CREDENTIALS.sub(url, text)
     text = _PREFIXED.sub(plain, text)
-    text = _BEARER.sub(lambda m: _bearer(m, counter), text)
-    text = _assignments(text, counter)
-    text = _FLAG.sub(lambda m: _flag(m, counter), text)
-    kinds.extend(["password or token"] * (counter[0] - (len(kinds) - start)))  # bearer, assignments, flags
-    return text, counter[0]
+    text = _BEARER.sub(lambda m: _bearer(m, kinds), text)
+    text = _assignments(text, kinds)
+    text = _FLAG.sub(lambda m: _flag(m, kinds), text)
+    return text, len(kinds) - start

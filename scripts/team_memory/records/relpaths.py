@@ -1,9 +1,8 @@
 """``related_files``: the files a memory is about, as repository-relative paths, folders or globs.
 
-An entry is a file (``app/session.py``), a folder (``billing/`` or ``billing``: every file under it) or a
-glob (``billing/**/*.sql``: ``*`` and ``?`` within one segment, ``[abc]`` one character, a ``**`` segment
-any number of segments) matched against the whole path (``*.sql`` names top-level files only); a glob
-ending in ``/`` names every file under the folders it matches. ``normalise`` gives the stored form or
+An entry is a file (``app/session.py``), a folder (``billing/`` or ``billing``: every file under it) or a glob
+(``*`` and ``?`` within one segment, ``[abc]``, a ``**`` segment for any number) matched against the whole path;
+a glob ending in ``/`` names every file under the folders it matches. ``normalise`` gives the stored form or
 refuses the entry (``ValueError``). Nothing here touches the file system; no ``re`` (hooks' start-up).
 """
 from __future__ import annotations
@@ -38,8 +37,7 @@ def normalise(entry) -> str:
     if any(p.lower() == ".git" for p in parts):
         raise ValueError("must not name git's own folder (.git)")
     stored = "/".join(parts) + ("/" if folder else "")
-    # dropping a leading "./" can bare a space ('./ x' -> ' x'): normalise that again, so the stored
-    # form is one a second normalise() keeps as it is
+    # dropping a leading "./" can bare a space ('./ x' -> ' x'): normalise again, so normalising is idempotent
     return stored if stored == stored.strip() else normalise(stored)
 
 
@@ -52,18 +50,19 @@ def problem(entry) -> str | None:
     return None
 
 
-def usable(entries) -> list:
-    """The entries of a stored ``related_files`` value that name something: normalised, in order, each once;
-    refused entries (and anything that is not a list) left out, at most ``MAX_ENTRIES``."""
-    out = []
+def normalised(entries):
+    """``(entry, stored form)`` of each entry of a stored ``related_files`` value that is not refused, at most
+    ``MAX_ENTRIES`` (nothing when it is not a list)."""
     for entry in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
         try:
-            entry = normalise(entry)
+            yield entry, normalise(entry)
         except ValueError:
             continue
-        if entry not in out:
-            out.append(entry)
-    return out
+
+
+def usable(entries) -> list:
+    """A stored ``related_files`` value's usable entries: normalised, in order, each once."""
+    return list(dict.fromkeys(stored for _, stored in normalised(entries)))
 
 
 def is_glob(entry: str) -> bool:
@@ -71,14 +70,10 @@ def is_glob(entry: str) -> bool:
 
 
 def literal_prefix(entry: str) -> str:
-    """The folders of ``entry`` before its first glob segment (the entry itself, without a trailing
-    ``/``, when it has none; "" when it starts with a glob): every file it names lies under them."""
-    parts = []
-    for part in entry.rstrip("/").split("/"):
-        if is_glob(part):
-            break
-        parts.append(part)
-    return "/".join(parts)
+    """The folders of ``entry`` before its first glob segment (all of it, without a trailing ``/``, when it has
+    none): every file it names lies under them."""
+    parts = entry.rstrip("/").split("/")
+    return "/".join(parts[:next((i for i, part in enumerate(parts) if is_glob(part)), len(parts))])
 
 
 def matches(entry: str, path: str) -> bool:
@@ -94,8 +89,8 @@ def matches(entry: str, path: str) -> bool:
 
 
 def _segments(pattern: list, names: list) -> bool:
-    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``? Each (pattern position,
-    name position) pair is decided once: at most len(pattern) x len(names) steps, never exponential."""
+    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``? Each (pattern, name) position
+    pair is decided once: never exponential."""
     if "**" not in pattern:
         return len(pattern) == len(names) and all(_name(p, n) for p, n in zip(pattern, names))
     done: dict = {}
@@ -147,29 +142,22 @@ def _one(pattern: str, p: int, char: str) -> int:
         j += 1 if pattern[j:j + 1] == "]" else 0  # a "]" first is a member, as in fnmatch
         end = pattern.find("]", j)
         if end > 0:
-            body = pattern[p + 1 + negate:end]
-            hit = _in_class(body, char)
-            return end - p + 1 if hit != negate else 0
+            return end - p + 1 if _in_class(pattern[p + 1 + negate:end], char) != negate else 0
     return 1 if c == char else 0
 
 
 def _in_class(body: str, char: str) -> bool:
     i = 0
     while i < len(body):
-        if i + 2 < len(body) and body[i + 1] == "-":
-            if body[i] <= char <= body[i + 2]:
-                return True
-            i += 3
-        else:
-            if body[i] == char:
-                return True
-            i += 1
+        span = 3 if i + 2 < len(body) and body[i + 1] == "-" else 1  # a range "a-z", or one character
+        if body[i] <= char <= body[i + span - 1]:
+            return True
+        i += span
     return False
 
 
 def repo_relative(path: str, cwd: str, root: str) -> str | None:
-    """``path`` (absolute, or relative to ``cwd``) as a normalised path inside ``root`` as written (no link
-    resolved); None if outside."""
+    """``path`` (absolute, or relative to ``cwd``) normalised inside ``root`` as written (no link resolved), or None."""
     if not isinstance(path, str) or not path or "\x00" in path:
         return None
     full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)) if not os.path.isabs(path) else path)

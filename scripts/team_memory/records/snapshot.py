@@ -1,12 +1,10 @@
 """What the memory files were just before a Bash call, and copies that make a lost one recoverable.
 
-PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``, regular files in real
-category folders) and copies each file not seen in that form before into the state folder, outside the
-repository, named by its git blob id, so PostToolUse (``take_snapshot``, read once then deleted) can ask
-git in one call whether a lost version is committed. At most ``COPY_MAX_BYTES`` a copy and
-``COPIES_PER_CALL`` copies a call (newest first; a store's first snapshot records the rest without a
-copy); unlisted copies are pruned after ``state.MAX_AGE_DAYS``. A copy holds what ``exposure`` would
-show (``shown_copy``): no secret or private section of a hand-edited file is kept outside the repository.
+PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``) and copies each new or changed one
+into the state folder, outside the repository, named by its git blob id, so PostToolUse (``take_snapshot``,
+read once) can ask git in one call whether a lost version is committed. At most ``COPY_MAX_BYTES`` a copy and
+``COPIES_PER_CALL`` copies a call, newest first; unlisted copies pruned after ``state.MAX_AGE_DAYS``. A copy
+holds what ``exposure`` would show (``shown_copy``): no secret or private section is kept outside the repository.
 """
 from __future__ import annotations
 
@@ -15,10 +13,9 @@ import os
 import time
 
 from ..base.config import category_folders
-from ..base.digest import sha256_hex
 from ..base.fsutil import atomic_write_bytes, memory_file_stats
 from ..base.safefs import read_regular
-from ..base.state import MAX_AGE_DAYS, load_state, save_state, state_dir, state_path
+from ..base.state import load_state, prune, save_state, sha256_hex, state_dir, state_path
 
 SNAPSHOT_KIND = "tool-snapshot"
 COPIES_KIND = "copies"
@@ -39,10 +36,8 @@ def call_key(payload: dict) -> str:
 
 def memory_files(store: str, config: dict) -> dict:
     """``{"<folder>/<name>": [mtime_ns, size]}`` of every ``*.json`` regular file in the real category folders."""
-    files = {}
-    for folder, name, st in memory_file_stats(store, category_folders(config).values()):
-        files[f"{folder}/{name}"] = [st.st_mtime_ns, st.st_size]
-    return files
+    return {f"{folder}/{name}": [st.st_mtime_ns, st.st_size]
+            for folder, name, st in memory_file_stats(store, category_folders(config).values())}
 
 
 def blob_id(data: bytes) -> str:
@@ -77,8 +72,8 @@ def _copy(store: str, rel: str):
 
 
 def shown_copy(data: bytes) -> bytes:
-    """What a copy keeps of a memory file's bytes: the same bytes, unless they hold a secret or private
-    section; then the record through ``exposure.shown_value`` (the text through ``hide`` if not JSON)."""
+    """What a copy keeps of a memory file: its bytes, or if they hold a secret or private section the record
+    through ``exposure.shown_value`` (the text through ``hide`` if not JSON)."""
     from .exposure import hide, might_hide, shown_value
     from ..base.sanitize import folded
     text = data.decode("utf-8", "replace")
@@ -109,15 +104,12 @@ def scrub_copies(store: str) -> int:
     for entry in entries:
         try:
             data = read_regular(entry.path, COPY_MAX_BYTES)[0]
-        except OSError:
-            continue
-        shown = shown_copy(data)
-        if shown != data:
-            try:
+            shown = shown_copy(data)
+            if shown != data:
                 atomic_write_bytes(entry.path, shown, mode=0o600)
                 rewritten += 1
-            except OSError:
-                continue
+        except OSError:
+            continue
     return rewritten
 
 
@@ -142,28 +134,13 @@ def keep_copies(store: str, files: dict) -> dict:
     if out != known:
         save_state(store, COPIES_KIND, "store", {"files": out})
         if int(time.time()) % 50 == 0:
-            prune_copies(store, {v[2] for v in out.values()})
+            prune(copies_dir(store), keep={v[2] for v in out.values()})
     return {rel: v[2] for rel, v in out.items()}
 
 
-def prune_copies(store: str, keep: set, max_age_days: float = MAX_AGE_DAYS) -> None:
-    """Delete copies no file refers to any more once they are ``max_age_days`` old."""
-    cutoff = time.time() - max_age_days * 86400
-    try:
-        with os.scandir(copies_dir(store)) as it:
-            for entry in it:
-                try:
-                    if entry.name not in keep and entry.stat(follow_symlinks=False).st_mtime < cutoff:
-                        os.unlink(entry.path)
-                except OSError:
-                    continue
-    except OSError:
-        return
-
-
 def note_cli_write(store: str, data: bytes) -> None:
-    """Remember that the CLI wrote a memory file with these bytes (the last ``CLI_WRITES_KEPT``), so
-    PostToolUse does not report a ``memory.py update`` run through ``Bash`` as a lost version."""
+    """Remember the CLI wrote these bytes (the last ``CLI_WRITES_KEPT``): a ``memory.py update`` run through
+    ``Bash`` is no lost version for PostToolUse."""
     try:
         state = load_state(store, CLI_WRITES_KIND, "store")
         blobs = [b for b in state.get("blobs", []) if isinstance(b, str)] if isinstance(state.get("blobs"), list) else []

@@ -1,7 +1,9 @@
-"""Where memories live and how one is read and written as text.
+"""Where memories live, how one is read and written as text, and its times.
 
-``dump_memory`` is deterministic (fixed key order, 2-space indent, trailing newline) so pull-request
-diffs stay minimal; ``iter_records`` skips a file that is not a record with one stderr line.
+``dump_memory`` is deterministic (fixed key order, 2-space indent, trailing newline) so pull-request diffs stay
+minimal; ``iter_records`` skips a file that is not a record with one stderr line. ``parse_time`` is the one
+reading of a time field; ``epoch_us`` its instant as an integer, so the prompt hook's recency test imports no
+``datetime`` (about 1 ms of its start); ``record_time`` is what the cache keeps.
 """
 from __future__ import annotations
 
@@ -10,13 +12,6 @@ import os
 from ..base.config import category_folders, warn
 from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, read_regular
 from ..base.safefs import find_memory_root, folders_up, project_root_of, repo_root_of  # noqa: F401 - found here too
-
-# The order keys are written in; unknown keys follow, sorted.
-KEY_ORDER = (
-    "$schema", "schema_version", "category", "id", "title", "created_at", "updated_at",
-    "tags", "related_files", "confidence", "record_status", "content", "changes",
-    "times_updated", "retired_at", "retired_reason", "archived_at", "archived_reason",
-)
 
 
 class NotARecord(ValueError):
@@ -57,8 +52,9 @@ def parse_memory(data: bytes) -> dict:
 
 
 def ordered(record: dict) -> dict:
-    """The record with its keys in the canonical order."""
-    out = {k: record[k] for k in KEY_ORDER if k in record}
+    """The record with its keys in the canonical order (``recordspec.FIELDS``), unknown keys after, sorted."""
+    from .recordspec import FIELDS
+    out = {k: record[k] for k in FIELDS if k in record}
     for k in sorted(record):
         if k not in out:
             out[k] = record[k]
@@ -90,22 +86,12 @@ def decision_status(record: dict) -> str | None:
 
 def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     """Yield ``(category, path)`` for every ``*.json`` file in the category folders (or ``only``'s), sorted."""
-    from ..base.fsutil import category_dir  # for start-up speed: hooks that list no folder skip fsutil
+    from ..base.fsutil import memory_file_stats  # for start-up speed: hooks that list no folder skip fsutil
     for category, folder in category_folders(config).items():
-        if only is not None and category != only:
-            continue
-        folder_path = category_dir(memory_root, folder)  # a folder linked out of the store is never read
-        if folder_path is None:
-            continue
-        try:
-            names = sorted(os.listdir(folder_path))
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(".json") and not name.startswith("."):
-                path = os.path.join(folder_path, name)
-                if os.path.isfile(path) and not os.path.islink(path):
-                    yield category, path
+        if only is None or category == only:
+            for name in sorted(name for _, name, _ in memory_file_stats(memory_root, [folder])):
+                if not name.startswith("."):
+                    yield category, os.path.join(memory_root, folder, name)
 
 
 def iter_records(memory_root: str, config: dict, only: str | None = None):
@@ -160,32 +146,130 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
     """``category/id``, ``folder/id`` or a path to a memory file directly inside this store's folders."""
     parts = ref.replace("\\", "/").split("/")
     name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
-    if len(parts) >= 2 and not valid_id_shape(name):
+    if len(parts) < 2 or not valid_id_shape(name):
         return None
-    candidates = []
+    folder = None
     if len(parts) == 2:
-        by_name = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
-        if by_name:
-            candidates.append(by_name)
-    if not candidates and len(parts) >= 2:  # a path: its folder must be one of this store's category folders
-        project = project_root_of(memory_root)
-        for base in (os.getcwd(), project):
-            folder = os.path.dirname(os.path.join(base, "/".join(parts)))  # an absolute path (C:/..., /...) stays one
-            try:
-                inside = os.path.samefile(os.path.dirname(folder), memory_root)
-            except OSError:
-                continue
-            if inside and os.path.basename(folder) in folders.values():
-                candidates.append(os.path.basename(folder))
-                break
-    for folder in candidates:
-        path = _regular_in(memory_root, folder, f"{name}.json")
-        if path is not None:
-            category = next(c for c, f in folders.items() if f == folder)
-            return category, path
-    return None
+        folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
+    for base in (os.getcwd(), project_root_of(memory_root)) if folder is None else ():
+        # a path: its folder must be one of this store's category folders (an absolute path stays one)
+        there = os.path.dirname(os.path.join(base, "/".join(parts)))
+        try:
+            inside = os.path.samefile(os.path.dirname(there), memory_root)
+        except OSError:
+            continue
+        if inside and os.path.basename(there) in folders.values():
+            folder = os.path.basename(there)
+            break
+    path = _regular_in(memory_root, folder, f"{name}.json") if folder else None
+    return (next(c for c, f in folders.items() if f == folder), path) if path else None
 
 
 def valid_id_shape(memory_id: str) -> bool:
     """An id names a file in a category folder: no path separators, not hidden, not empty."""
     return bool(memory_id) and "/" not in memory_id and "\\" not in memory_id and not memory_id.startswith(".") and "\x00" not in memory_id
+
+
+DAY_US = 86_400_000_000
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def iso_datetime(value, separators: str = "Tt "):
+    """``YYYY-MM-DD<sep>HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``±HH[:MM]`` zone (``,`` for ``.``),
+    naive without one; None otherwise. Not ``fromisoformat``, whose grammar grew in 3.11."""
+    fields = _fields(value, separators)
+    if fields is None:
+        return None
+    from datetime import datetime, timedelta, timezone
+    *numbers, offset = fields
+    zone = None if offset is None else timezone.utc if offset == "Z" else timezone(timedelta(minutes=offset))
+    try:
+        return datetime(*numbers, tzinfo=zone)
+    except ValueError:
+        return None
+
+
+def _fields(value, separators: str):
+    """``(year, month, day, hour, minute, second, microsecond, zone)`` as written (zone ``"Z"``, minutes east
+    of UTC or None); None when the text is not that form."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if len(text) < 16 or text[10] not in separators or not text.isascii():
+        return None
+    day, rest, zone = text[:10], text[11:], None
+    if rest[-1:] in ("Z", "z"):
+        rest, zone = rest[:-1], "Z"
+    else:
+        cut = max(rest.rfind("+"), rest.rfind("-"))
+        if cut >= 0:
+            rest, zone = rest[:cut], _zone(rest[cut:])
+            if zone is None:
+                return None
+    clock, dot, fraction = rest.replace(",", ".").partition(".")
+    pieces = clock.split(":")
+    numbers = day.split("-") + pieces
+    if (len(pieces) not in (2, 3) or [len(p) for p in day.split("-")] != [4, 2, 2]
+            or any(len(p) != 2 for p in pieces) or not all(p.isdigit() for p in numbers)
+            or (dot and not fraction.isdigit())):
+        return None
+    year, month, date_, hour, minute = (int(p) for p in numbers[:5])
+    second = int(numbers[5]) if len(pieces) == 3 else 0
+    return year, month, date_, hour, minute, second, int((fraction + "000000")[:6]) if dot else 0, zone
+
+
+def _zone(text: str):
+    """``+HH``, ``+HHMM`` or ``+HH:MM`` (or ``-``) as minutes east of UTC; None otherwise."""
+    digits = text[1:].replace(":", "", 1) if text[3:4] == ":" else text[1:]
+    if len(digits) not in (2, 4) or not digits.isdigit():
+        return None
+    hours, minutes = int(digits[:2]), int(digits[2:] or 0)
+    if hours > 23 or minutes > 59:
+        return None
+    offset = hours * 60 + minutes
+    return -offset if text[0] == "-" else offset
+
+
+def epoch_us(value):
+    """``parse_time(value)`` as microseconds since 1970-01-01 UTC (None exactly when it is), without ``datetime``."""
+    fields = _fields(value, "Tt ")
+    if fields is None:
+        return None
+    year, month, day, hour, minute, second, micro, zone = fields
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if (not 1 <= year <= 9999 or not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 59
+            or not 1 <= day <= _MONTH_DAYS[month - 1] + (month == 2 and leap)):
+        return None  # what the ``datetime`` constructor refuses
+    y = year - (month <= 2)  # days from 1970-01-01 in the proleptic Gregorian calendar
+    era, yoe = divmod(y, 400)
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    days = era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+    offset = 0 if zone is None or zone == "Z" else zone
+    return ((days * 24 + hour) * 60 + minute - offset) * 60_000_000 + second * 1_000_000 + micro
+
+
+def now_us(now=None) -> int:
+    """The clock in ``epoch_us`` units: ``now`` (an aware ``datetime``, the evaluation's clock) or the time."""
+    if now is None:
+        import time
+        return time.time_ns() // 1000
+    from datetime import datetime, timezone
+    delta = now - datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def parse_time(value):
+    """An ISO 8601 time (``Z`` allowed, naive taken as UTC) as an aware ``datetime``; None if it is not one."""
+    dt = iso_datetime(value)
+    if dt is None:
+        return None
+    from datetime import timezone
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def record_time(record: dict) -> float:
+    """When ``record`` was last written (``updated_at``, else ``created_at``) as POSIX seconds, else 0.0."""
+    when = epoch_us(record.get("updated_at"))
+    if when is None:
+        when = epoch_us(record.get("created_at"))
+    return when / 1_000_000 if when is not None else 0.0  # correctly rounded, as ``datetime.timestamp``

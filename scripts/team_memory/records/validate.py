@@ -1,9 +1,8 @@
 """Strict validation of memory records and memory files.
 
-``validate_record`` returns every ``Problem`` of a record (the field, ``content.steps[2]``, what is
-wrong, how to fix it); unknown fields are rejected except a top-level ``$schema``. ``check_file`` adds
-a file's JSON syntax, its id and category against its name and folder, and leftover private
-sections or secrets (shared by ``validate`` and the PostToolUse guard).
+``validate_record`` returns every ``Problem`` of a record (the field, ``content.steps[2]``, what is wrong, how
+to fix it); unknown fields are rejected. ``check_file`` adds a file's JSON syntax, its id and category against
+its name and folder, and leftover private sections or secrets (for ``validate`` and the PostToolUse guard).
 """
 from __future__ import annotations
 
@@ -16,16 +15,15 @@ from datetime import date, datetime
 from ..base.config import category_folders, load_config
 from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
 from .privacy import UNCLOSED, field_name, leaks
-from .recordspec import (CONTENT, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAGS, MAX_TAG_CHARS,
-                        MAX_TEXT, TOP_OPTIONAL, TOP_REQUIRED)
+from .recordspec import (CONTENT, FIELDS, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS, MAX_ITEMS, MAX_TAGS, MAX_TAG_CHARS,
+                         MAX_TEXT, TOP_REQUIRED)
 from .redact import secret_kinds
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
 from .store import NotARecord, find_memory_root, load_memory, project_root_of, read_bytes
-from .times import iso_datetime
+from .store import iso_datetime
 
 Problem = namedtuple("Problem", "field message hint")
-# The one id rule (and so the one file-name rule): an ASCII slug, lowercase letters and digits
-# joined by "-" or "_". Ids are printed to Claude and terminals, so nothing else is allowed.
+# The one id (and so file-name) rule: an ASCII slug, lowercase letters and digits joined by "-" or "_".
 _ID_RULE = re.compile(r"[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?")  # fullmatch
 
 
@@ -140,12 +138,12 @@ def id_problem(memory_id) -> str | None:
 
 def shown(value, limit: int = 60) -> str:
     """A value as quoted in a message: one safe line, secrets and private text hidden, cut short."""
-    from .exposure import hide
-    from ..base.sanitize import cut
-    return repr(cut(clean_line(hide(value if isinstance(value, str) else str(value))), limit))
+    from .exposure import shown_text
+    return repr(shown_text(value, limit))
 
 
 def _check_tags(tags, out: list) -> None:
+    from .exposure import shown_tag
     if not isinstance(tags, list):
         out.append(Problem("tags", f"must be a list, not {_type_name(tags)}", 'write ["tag1", "tag2"]'))
         return
@@ -159,7 +157,6 @@ def _check_tags(tags, out: list) -> None:
             out.append(Problem(field, f"must be text, not {_type_name(tag)}", "write the tag as a string"))
             continue
         clean = clean_tag(tag).replace(",", "")
-        from .exposure import shown_tag
         if clean and not shown_tag(tag):  # a secret or private text: never suggested back in a cleaned form
             out.append(Problem(field, "holds a secret or private text", "remove the tag"))
         elif not clean:
@@ -237,15 +234,9 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored."""
     if not isinstance(record, dict):
         return [Problem("(record)", f"must be a JSON object, not {_type_name(record)}", "write {...}")]
-    out: list = []
-    for name in TOP_REQUIRED:
-        if name not in record:
-            out.append(Problem(name, "is required", f"add {name!r}"))
-    for name in record:
-        if name not in TOP_REQUIRED and name not in TOP_OPTIONAL:
-            out.append(Problem(field_name(name), "is not a known field",
-                               f"remove it; allowed: {', '.join(TOP_REQUIRED + TOP_OPTIONAL)}"))
-
+    out = [Problem(name, "is required", f"add {name!r}") for name in TOP_REQUIRED if name not in record]
+    out += [Problem(field_name(name), "is not a known field", f"remove it; allowed: {', '.join(FIELDS)}")
+            for name in record if name not in FIELDS]
     if "schema_version" in record and record["schema_version"] != SCHEMA_VERSION:
         out.append(Problem("schema_version", f"must be {SCHEMA_VERSION!r}, not {shown(record['schema_version'])}",
                            f'use "{SCHEMA_VERSION}"'))

@@ -1,11 +1,9 @@
 """A tolerant reader of Claude Code's transcript (JSONL), and of Codex's rollout file (``from_rollout``).
 
-``read_transcript(path, offset)`` reads only what was appended after ``offset`` (at most ``max_bytes``,
-the newest part) and returns the ``Turn`` objects found there and the offset to resume from: user and
-assistant text, tool names, ``files`` (``(tool_use id, path as written)`` of each ``EDIT_TOOLS`` call),
-and ``tool_result`` turns (a failed one's ``files`` holds ``(tool_use id, None)``). Everything else is
-skipped without complaint, a last line still being written is read next time, and a file that shrank
-is read again from the start.
+``read_transcript(path, offset)`` reads what was appended after ``offset`` (the newest ``max_bytes``): the
+``Turn``s (text, tool names, ``files``: ``(tool_use id, path)`` of each ``EDIT_TOOLS`` call; a failed
+``tool_result``'s: ``(tool_use id, None)``) and the offset to resume from. Anything else is skipped, a line
+still being written is read next time, a file that shrank is read again from the start.
 """
 from __future__ import annotations
 
@@ -27,9 +25,6 @@ class Turn:
 
     def __init__(self, role: str, text: str = "", tools: tuple = (), files: tuple = ()):
         self.role, self.text, self.tools, self.files = role, text, tuple(tools), tuple(files)
-
-    def __repr__(self) -> str:
-        return f"Turn({self.role!r}, {self.text[:40]!r}, tools={self.tools!r})"
 
 
 class Stretch:

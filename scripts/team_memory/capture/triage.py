@@ -1,18 +1,13 @@
 """Triage: does this stretch of conversation hold something worth saving, and what?
 
-Each cue category is scored as the prior plugin did (seed report 9.1): each distinct *primary* cue
-phrase in a line is a hit, boosted when a *booster* matches in the 4-line window around it (two
-lines before, one after) or in its paragraph; score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2))
-/ 1.9. Optional kinds (``decision`` ships them): *dampers* (a question, "maybe") void their sentence;
-*proposals* boost a reply to them, and a user's reply with a hit to an assistant proposal counts the
-proposal as one more hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives*
-("instead of") add a hit to a sentence that already holds one.
-
-A category fires at ``triage.thresholds[category]``. Cues are case-insensitive regular expressions
-(``triage.cues`` plus a team's ``triage.extra_cues``; one that could backtrack, ``base.patternrisk``,
-is left out with a warning); each runs on one line of at most 1,000 characters, scoring stops after
-``SCORING_SECONDS``, and only cues whose literal keywords occur are compiled (``triage_text.cue_keys``),
-so most turns are scored without ``re``. ``session_summary`` scores activity (``triage.activity``).
+Scored as the prior plugin did (seed report 9.1): each distinct *primary* cue phrase in a line is a hit,
+boosted when a *booster* matches in the 4-line window around it or in its paragraph; score =
+(0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9. Optional kinds: *dampers* ("maybe", a question) void
+their sentence; *proposals* boost a reply to them, and a user's reply with a hit to one counts it as one more
+hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives* ("instead of") add a hit to a
+sentence that holds one. Cues (``triage.cues`` plus ``triage.extra_cues``, none that could backtrack) are
+case-insensitive, run on lines of at most 1,000 characters until ``SCORING_SECONDS``, and are compiled only
+when their keywords occur; ``session_summary`` scores activity (``triage.activity``).
 """
 from __future__ import annotations
 
@@ -20,8 +15,7 @@ from time import monotonic
 
 from ..base.config import category_enabled, section, warn
 from ..base.sanitize import clean_line, cut
-from .triage_text import (IGNORECASE, clean_text, compiled, conversation_lines, cue_keys, cue_risks,  # noqa: F401
-                          may_match, sentences, split_lines)
+from .triage_text import conversation_lines, cue_keys, cue_risks, may_match, sentences
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
@@ -59,8 +53,8 @@ def sentence_with(line: str, regexes) -> str:
 
 
 class CueList:
-    """The cues of one kind that can match the text at hand, compiled on first use. Its truth is whether
-    the kind has any valid cue at all (the rules that depend on a kind apply even when none occurs here)."""
+    """The cues of one kind that can match the text at hand, compiled on first use; true when the kind has
+    any valid cue at all (its rules apply even when none occurs here)."""
 
     def __init__(self):
         self.configured, self._compiled, self._pending = False, [], []
@@ -83,15 +77,15 @@ class CueList:
         return list(self) + list(other)
 
     def add(self, pattern: str, where: str, keys, text: str | None) -> None:
-        """Take ``pattern`` in: compiled now when it has no keywords (an invalid one is reported at once),
-        left out when its keywords are not in ``text``, else compiled on first use."""
+        """Without keywords: compiled now (an invalid one reported); else left out when they are not in
+        ``text``, or compiled on first use."""
         if keys is None:
             regex = _compile_one(pattern, where)
             if regex is not None:
                 self.configured = True
                 self._compiled.append(regex)
             return
-        self.configured = True  # a pattern with keywords compiles (``cue_keys`` checked it)
+        self.configured = True  # ``cue_keys`` found keywords only in a valid pattern
         if text is None or may_match(keys, text):
             self._pending.append((pattern, where))
 
@@ -102,21 +96,18 @@ _compiled: dict = {}
 def _compile_one(pattern: str, where: str):
     """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
     if pattern not in _compiled:
+        import re
         try:
-            _compiled[pattern] = compiled(pattern, IGNORECASE)
-        except Exception as exc:  # noqa: BLE001 - re.error, told apart below
-            import re
-            if not isinstance(exc, re.error):
-                raise
+            _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
+        except re.error as exc:
             warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
             _compiled[pattern] = None
     return _compiled[pattern]
 
 
 def compile_cues(config: dict, text: str | None = None) -> dict:
-    """category -> (primary, boosters, dampers, confirmations, proposals, alternatives) ``CueList``s,
-    from ``triage.cues`` plus ``triage.extra_cues``; with ``text`` (the conversation's scoring lines,
-    lower-cased), only the cues whose keywords occur in it are compiled and listed."""
+    """category -> a ``CueList`` per ``CUE_KINDS``, from ``triage.cues`` plus ``triage.extra_cues``; with
+    ``text`` (the scoring lines, lower-cased), only the cues whose keywords occur in it."""
     triage = section(config, "triage")
     refused = _refused_extra_cues(triage.get("extra_cues", {}))
     found = [(key, category, kind, pattern) for key in ("cues", "extra_cues")
@@ -161,8 +152,7 @@ def surplus_extra_cues(cues: list) -> list:
 
 
 def _refused_extra_cues(extra: dict) -> set:
-    """The team's cues that could backtrack (or are too long), and those past ``MAX_EXTRA_CUES``: left out,
-    with one line on stderr each."""
+    """The team's cues that could backtrack (or are too long) and those past ``MAX_EXTRA_CUES``, each warned of."""
     cues = extra_cue_patterns(extra)
     if not cues:
         return set()
@@ -204,8 +194,7 @@ def cue_hits(regexes, line: str) -> int:
 
 
 def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
-    """Cue phrases in ``line``, leaving out the sentences a damper matches; a sentence with a hit
-    that also names an alternative counts one more."""
+    """Cue phrases in ``line`` outside sentences a damper matches; one more for a hit naming an alternative."""
     if len(regexes) == 0:  # no cue can match this text (not ``not regexes``: see ``CueList``)
         return 0
     if not dampers and not alternatives:
@@ -273,7 +262,7 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
     plain strings, unlike ``Line`` objects, get the window rule only."""
     n_primary = n_boosted = 0
     boosted_lines, primary_lines, accepted_lines = [], [], []
-    booster_hit = None
+    booster_hit = shown = None
     exchange = _Exchange(lines, boosters, proposals)
     accepted = set()
     for i, line in enumerate(lines):
@@ -286,13 +275,14 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
+            shown = primary + list(confirmations)
         if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
                 or (proposals and msg is not None and exchange.reply_boosted(msg))):
             n_boosted += hits
-            boosted_lines.append(sentence_with(line, primary + list(confirmations)))
+            boosted_lines.append(sentence_with(line, shown))
         else:
             n_primary += hits
-            primary_lines.append(sentence_with(line, primary + list(confirmations)))
+            primary_lines.append(sentence_with(line, shown))
         if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
             accepted.add(answered)
             n_primary += 1

@@ -1,11 +1,6 @@
-"""Triage text: what the scorer reads, and how it is cut up.
-
-``clean_text`` removes what must never be scored or re-saved (code, ``<private>`` sections, recalled
-``<memory-context>`` blocks, harness blocks); ``cue_keys`` finds each cue's literal keywords, so only
-the cues that can match a text are compiled; ``conversation_lines`` turns the user and assistant turns
-into ``Line`` objects. ``re`` is imported only for text that needs it: it alone costs the Stop hook,
-run after every turn, several milliseconds; the plain string code here does the same as the patterns
-its docstrings quote.
+"""Triage text: what the scorer reads (``clean_text``: no code, private, recalled or harness blocks), cut into
+``Line``s; ``cue_keys``: each cue's literal keywords, so only cues that can match are compiled. ``re`` costs
+the Stop hook several ms a turn: the plain string code here does what the patterns its docstrings quote do.
 """
 from __future__ import annotations
 
@@ -187,38 +182,38 @@ def may_match(keys: tuple, lowered: str) -> bool:
 
 def cue_keys(patterns: list) -> dict:
     """pattern -> its keywords (lower-cased, one of which every match contains), for those of ``patterns``
-    that have some. Worked out with ``re``'s parser once and kept in the user's cache folder (``bytecache``)."""
+    that have some. Worked out with ``re``'s parser once and kept in the user's cache folder (``bytecache``);
+    with no folder to keep them in, none (every cue is compiled)."""
     patterns = [p for p in patterns if isinstance(p, str) and p]
-    if not _key_cache:
-        data = _read_marshal(KEYS_FILE)
-        if isinstance(data, dict) and all(isinstance(k, str) and (v is None or (
-                isinstance(v, tuple) and all(isinstance(x, str) and x for x in v))) for k, v in data.items()):
-            _key_cache.update(data)
-    missing = [p for p in dict.fromkeys(patterns) if p not in _key_cache]
-    if missing and not _cache_writable():  # keywords no later run could read: compile every cue, as before
-        return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
-    if missing:
-        for pattern in missing:
-            _key_cache[pattern] = _keys_of(pattern)
-        _write_marshal(KEYS_FILE, dict(_key_cache))
-    return {p: _key_cache[p] for p in patterns if _key_cache[p] is not None}
+    _cached(KEYS_FILE, _key_cache, patterns, _keys_of, lambda v: v is None or (
+        isinstance(v, tuple) and all(isinstance(x, str) and x for x in v)), always=False)
+    return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
 
 
 def cue_risks(patterns: list) -> dict:
-    """pattern -> why ``base.patternrisk`` refuses it, for the refused ones among ``patterns``; verdicts
-    are kept in the cache folder beside the cue keywords."""
+    """pattern -> why ``base.patternrisk`` refuses it, for the refused ones among ``patterns`` (verdicts kept
+    in the cache folder beside the cue keywords)."""
     from ..base.patternrisk import backtrack_risk
-    patterns = [p for p in dict.fromkeys(patterns) if isinstance(p, str)]
-    if not _risk_cache:
-        data = _read_marshal(RISKS_FILE)
-        if isinstance(data, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-            _risk_cache.update(data)
-    missing = [p for p in patterns if p not in _risk_cache]
-    for pattern in missing:
-        _risk_cache[pattern] = backtrack_risk(pattern, IGNORECASE) or ""
-    if missing and _cache_writable():
-        _write_marshal(RISKS_FILE, dict(_risk_cache))
+    patterns = [p for p in patterns if isinstance(p, str)]
+    _cached(RISKS_FILE, _risk_cache, patterns, lambda p: backtrack_risk(p, IGNORECASE) or "",
+            lambda v: isinstance(v, str), always=True)
     return {p: _risk_cache[p] for p in patterns if _risk_cache[p]}
+
+
+def _cached(name: str, cache: dict, patterns: list, work, valid, always: bool) -> None:
+    """Fill ``cache`` (pattern -> ``work(pattern)``) from the cache file ``name`` (values ``valid``), then work
+    out the missing patterns (only when the file can be rewritten with them, unless ``always``)."""
+    if not cache:
+        data = _read_marshal(name)
+        if isinstance(data, dict) and all(isinstance(k, str) and valid(v) for k, v in data.items()):
+            cache.update(data)
+    missing = [p for p in dict.fromkeys(patterns) if p not in cache]
+    writable = bool(missing) and _cache_writable()
+    if writable or (missing and always):
+        for pattern in missing:
+            cache[pattern] = work(pattern)
+        if writable:
+            _write_marshal(name, dict(cache))
 
 
 def _cache_path(name: str) -> str:
@@ -250,10 +245,7 @@ def _write_marshal(name: str, value) -> None:
 
     from ..base.bytecache import private_folder, write_private
     if private_folder() is not None:
-        try:
-            write_private(_cache_path(name), marshal.dumps(value))
-        except ValueError:
-            pass
+        write_private(_cache_path(name), marshal.dumps(value))
 
 
 def _keys_of(pattern: str):

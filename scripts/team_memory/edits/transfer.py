@@ -1,16 +1,14 @@
 """Moving memories in and out of a store: ``export`` and ``import``.
 
-JSON Lines (the default; a JSON array is read too) or YAML when pyyaml can be imported (the runtime
-never needs it); ``claude_memory_entries`` reads a prior-plugin store. Import is all or nothing:
-every record is scrubbed and validated first (``prepare``), then ``import_records`` writes under one
-store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
+JSON Lines (a JSON array is read too), or YAML when pyyaml can be imported; ``claude_memory_entries`` reads a
+prior-plugin store. Every record is scrubbed and validated first (``prepare``), then ``import_records`` writes
+under one store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
 """
 from __future__ import annotations
 
 import json
 import os
 from datetime import date, datetime, timezone
-from dataclasses import dataclass, field
 
 from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
@@ -30,19 +28,13 @@ class TransferError(ValueError):
     """The input cannot be read at all (not a format problem of one record)."""
 
 
-_yaml = False  # pyyaml, imported on first use (other commands do not pay for it); None: not installed
-
-
 def _need_yaml():
-    global _yaml
-    if _yaml is False:
-        try:
-            import yaml as _yaml
-        except ImportError:  # pragma: no cover - depends on the environment
-            _yaml = None
-    if _yaml is None:
-        raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it")
-    return _yaml
+    """pyyaml, imported on first use (other commands do not pay for it)."""
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it") from None
+    return yaml
 
 
 def format_for(path: str | None, explicit: str | None) -> str:
@@ -71,7 +63,7 @@ def dumps(records: list, fmt: str) -> str:
 
 
 def loads(text: str, fmt: str) -> list:
-    """``[(where, value)]`` for every record in ``text``; unparsable lines become ``(where, ParseFailure)``."""
+    """``[(where, value)]`` for every record in ``text``; an unparsable line's value is its ``Problem``."""
     if fmt == "yaml":
         yaml = _need_yaml()
         try:
@@ -94,7 +86,7 @@ def loads(text: str, fmt: str) -> list:
         try:
             out.append((f"line {n}", json.loads(line)))
         except ValueError as exc:
-            out.append((f"line {n}", ParseFailure(f"not valid JSON ({exc})")))
+            out.append((f"line {n}", Problem("(record)", f"not valid JSON ({exc})", "fix the line or leave it out")))
     return out
 
 
@@ -111,11 +103,6 @@ def _plain(value):
     if isinstance(value, date):
         return value.isoformat()
     return value
-
-
-@dataclass
-class ParseFailure:
-    message: str
 
 
 def claude_memory_root(path: str) -> str:
@@ -149,7 +136,7 @@ def claude_memory_entries(path: str) -> list:
             try:  # a regular file only, never through a link, bounded
                 data = json.loads(read_bytes(os.path.join(folder_path, name))[0].decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-                out.append((where, ParseFailure(f"cannot be read ({exc})")))
+                out.append((where, Problem("(record)", f"cannot be read ({exc})", "fix the line or leave it out")))
                 continue
             if isinstance(data, dict):
                 data.setdefault("id", name[:-5])
@@ -158,13 +145,11 @@ def claude_memory_entries(path: str) -> list:
     return out
 
 
-@dataclass
 class Prepared:
-    where: str
-    record: dict | None = None
-    problems: list = field(default_factory=list)
-    private_sections: int = 0
-    secrets_redacted: int = 0
+    """One entry of an import: its record when it is good, else its problems."""
+
+    def __init__(self, where: str):
+        self.where, self.record, self.problems, self.private_sections, self.secrets_redacted = where, None, [], 0, 0
 
 
 def prepare(entries: list, config: dict) -> list:
@@ -173,8 +158,8 @@ def prepare(entries: list, config: dict) -> list:
     for where, value in entries:
         item = Prepared(where)
         out.append(item)
-        if isinstance(value, ParseFailure):
-            item.problems = [Problem("(record)", value.message, "fix the line or leave it out")]
+        if isinstance(value, Problem):
+            item.problems = [value]
             continue
         if not isinstance(value, dict):
             item.problems = [Problem("(record)", "is not a JSON object", "each record is one {...}")]

@@ -21,8 +21,8 @@ from ..derived.refresh import write_index_locked
 from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
 from ..records.store import NotARecord, load_memory, read_bytes, record_status
 from ..records.validate import Problem, ValidationError, validate_record
-from .write import (UPDATABLE, WriteError, WriteResult, add_change, content_hash, now_iso, tidy, update_memory,
-                    write_record)
+from .write import (UPDATABLE, WriteError, WriteResult, add_change, check_record, content_hash, now_iso, tidy,
+                    update_memory, write_record)
 
 # Fields the write path keeps itself; an edit that changes them is refused with a hint.
 HINTS = {
@@ -156,13 +156,12 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
     memory_id, category = os.path.basename(path)[:-5], folder_category(config, path)
     edited = parsed(text, memory_id)
-    if isinstance(edited, dict) and "\ufffd" in text:
+    if not isinstance(edited, dict):
+        raise ValidationError([Problem("(record)", "must be a JSON object", "keep the outer {...}")], memory_id)
+    if "\ufffd" in text:
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
                                        "retype those characters")], memory_id)
-    problems = validate_record(edited, folder_category=category, file_id=memory_id) if isinstance(edited, dict) \
-        else [Problem("(record)", "must be a JSON object", "keep the outer {...}")]
-    if problems:
-        raise ValidationError(problems, memory_id)
+    check_record(edited, category, memory_id, memory_id)
     try:
         clean, private, secrets = scrub_record(edited, config)
     except PrivateTagError as exc:
@@ -171,9 +170,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     now = now_iso()
     clean["updated_at"] = now
     add_change(clean, "repaired by hand (edit)", now)
-    problems = validate_record(clean, folder_category=category, file_id=memory_id)
-    if problems:
-        raise ValidationError(problems, memory_id)
+    check_record(clean, category, memory_id, memory_id)
     with store_lock(memory_root):
         if not os.path.isfile(path) or content_hash(path) != original_hash:
             raise WriteError(f"{path} changed while you were editing")

@@ -1,10 +1,9 @@
 """Writing memories: create, update, retire/restore/archive/unarchive, and ``gc``'s deletions.
 
-Every text field is scrubbed first (``privacy.scrub_record``: private sections stripped, secrets
-redacted; an unclosed private tag stops the write), titles and tags cleaned as the index cleans them;
-then, under ``fsutil.store_lock``, the record is completed, validated strictly, written atomically and
-``index.md`` rewritten. Nothing is written when a step fails; results count what was stripped and
-redacted, never the text itself.
+Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles
+and tags cleaned as the index cleans them; then, under ``fsutil.store_lock``, the record is completed, validated
+strictly, written atomically and the index updated. Nothing is written when a step fails; results count what was
+stripped and redacted, never the text itself.
 """
 from __future__ import annotations
 
@@ -57,8 +56,8 @@ class WriteResult:
         return {name: getattr(self, name) for name in self.FIELDS}
 
 
-def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def now_iso(when: datetime | None = None) -> str:
+    return (when or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def content_hash(path: str) -> str:
@@ -110,12 +109,12 @@ def write_record(path: str, record: dict) -> None:
     note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
 
 
-def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
-    """Temp files of writers killed mid-write (we hold the lock, so no live writer owns them)."""
+def _remove_dead_temp_files(folder: str) -> None:
+    """Temp files a minute old, of writers killed mid-write (we hold the lock, so no live writer owns them)."""
     try:
         with os.scandir(folder) as it:
             for entry in it:
-                if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > min_age:
+                if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > 60:
                     os.unlink(entry.path)
     except OSError:
         pass
@@ -127,24 +126,22 @@ def add_change(record: dict, summary: str, now: str) -> None:
     record["changes"] = changes[-MAX_CHANGES:]
 
 
-def _check(record: dict, category: str, memory_id: str, where: str) -> None:
+def check_record(record: dict, category: str, memory_id: str, where: str) -> None:
+    """``ValidationError`` (``where``) when ``record`` is not valid as ``memory_id`` of ``category``."""
     problems = validate_record(record, folder_category=category, file_id=memory_id)
     if problems:
         raise ValidationError(problems, where)
 
 
 def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datetime):
-    """``(path, record)`` if ``memory_id`` names a memory retired within the last 24 hours."""
-    found = find_memory(memory_root, config, memory_id)
-    if found is None:
-        return None
+    """The record ``memory_id`` names if it was retired within the last 24 hours."""
     try:
-        record = load_memory(found[1])
-    except (NotARecord, OSError):
+        record = _load_for_change(memory_root, config, memory_id)[2]
+    except WriteError:
         return None
     retired_at = parse_iso(record.get("retired_at"))
     if record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW:
-        return found[1], record
+        return record
     return None
 
 
@@ -157,7 +154,7 @@ def _future_times(record: dict, now_dt: datetime) -> list:
     for name in ("created_at", "updated_at"):
         when = parse_iso(record.get(name))
         if when is not None and when > now_dt + MAX_AHEAD:
-            out.append(Problem(name, f"is in the future ({record[name]}; now is {now_dt.strftime('%Y-%m-%dT%H:%M:%SZ')})",
+            out.append(Problem(name, f"is in the future ({record[name]}; now is {now_iso(now_dt)})",
                                f"leave {name} out (the time of saving is used) or give a past time"))
     return out
 
@@ -169,7 +166,7 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
     record, private, secrets = scrub_record(record, config)
     record = tidy(record)
     now_dt = datetime.now(timezone.utc).replace(microsecond=0)
-    now = now_dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = now_iso(now_dt)
     record.setdefault("schema_version", SCHEMA_VERSION)
     record.setdefault("created_at", now)
     record.setdefault("updated_at", record["created_at"])
@@ -190,12 +187,12 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         if not force:
             hit = _recently_retired(memory_root, config, base, now_dt)
             if hit:
-                raise WriteError(f"memory {base!r} was retired at {hit[1].get('retired_at')} (less than 24 hours ago); "
+                raise WriteError(f"memory {base!r} was retired at {hit.get('retired_at')} (less than 24 hours ago); "
                                  f"bring it back with 'restore {base}', or pass --force to create a new memory anyway")
         memory_id = unique_id(memory_root, config, base)
         record["id"] = memory_id
         path = memory_path(memory_root, config, category, memory_id)
-        _check(record, category, memory_id, "new memory")
+        check_record(record, category, memory_id, "new memory")
         write_record(path, record)
         apply_changes(memory_root, config)  # (no retention here: ``retire_past_retention``)
         return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets)
@@ -287,18 +284,12 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         if record_status(record) != "active":
             verb = "restore" if record_status(record) == "retired" else "unarchive"
             raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
-        new = dict(record)
-        for key, value in scrubbed.items():
-            if key == "content":
-                content = dict(record.get("content") if isinstance(record.get("content"), dict) else {})
-                for ckey, cvalue in value.items():
-                    if cvalue is None:
-                        content.pop(ckey, None)
-                    else:
-                        content[ckey] = cvalue
-                new["content"] = content
-            else:
-                new[key] = value
+        new = dict(record, **scrubbed)
+        if "content" in scrubbed:  # only the keys given change; None removes one
+            old = record.get("content") if isinstance(record.get("content"), dict) else {}
+            new["content"] = dict(old, **scrubbed["content"])
+            for ckey in [k for k, v in scrubbed["content"].items() if v is None]:
+                del new["content"][ckey]
         now = now_iso()
         new["updated_at"] = now
         times = record.get("times_updated")
@@ -306,7 +297,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         what = [k for k in scrubbed if k != "content"]
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
         add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
-        _check(new, category, memory_id, f"update of {memory_id}")
+        check_record(new, category, memory_id, f"update of {memory_id}")
         write_record(path, new)
         apply_changes(memory_root, config)
         return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
@@ -346,7 +337,7 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             new.pop(f"{was}_at", None)
             new.pop(f"{was}_reason", None)
             add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
-        _check(new, category, memory_id, f"{verb} of {memory_id}")
+        check_record(new, category, memory_id, f"{verb} of {memory_id}")
         write_record(path, new)
         apply_changes(memory_root, config)
         return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)

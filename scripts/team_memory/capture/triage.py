@@ -73,9 +73,6 @@ class CueList:
         self._pending = []
         return iter(self._compiled)
 
-    def __add__(self, other) -> list:
-        return list(self) + list(other)
-
     def add(self, pattern: str, where: str, keys, text: str | None) -> None:
         """Without keywords: compiled now (an invalid one reported); else left out when they are not in
         ``text``, or compiled on first use."""
@@ -114,11 +111,10 @@ def compile_cues(config: dict, text: str | None = None) -> dict:
              for category, kind, pattern in _cue_entries(triage.get(key, {}))
              if not (key == "extra_cues" and pattern in refused)]
     found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
-    keys = cue_keys([entry[3] for entry in found]) if text is not None else None
+    keys = cue_keys([entry[3] for entry in found]) if text is not None else {}
     lists = {category: {kind: CueList() for kind in CUE_KINDS} for category in CUE_CATEGORIES}
     for key, category, kind, pattern in found:
-        lists[category][kind].add(pattern, f"triage.{key}.{category}.{kind}",
-                                  keys.get(pattern) if keys is not None else None, text)
+        lists[category][kind].add(pattern, f"triage.{key}.{category}.{kind}", keys.get(pattern), text)
     return {category: tuple(kinds[kind] for kind in CUE_KINDS) for category, kinds in lists.items()}
 
 
@@ -213,14 +209,16 @@ class _Exchange:
     def __init__(self, lines: list, boosters, proposals):
         self.lines, self.boosters, self.proposals = lines, boosters, proposals
         self._found = None
-        self.role, self.replies_to, self.asked = {}, {}, {}
+        self.role = {}
         for line in lines:
-            msg = getattr(line, "msg", None)
-            if msg is not None:
-                self.role.setdefault(msg, line.role)
-        for msg in self.role:  # the message replied to, and the one before it (the question it answered)
-            if msg - 1 in self.role:
-                self.replies_to[msg], self.asked[msg] = msg - 1, (msg - 2 if msg - 2 in self.role else None)
+            if getattr(line, "msg", None) is not None:
+                self.role.setdefault(line.msg, line.role)
+
+    def earlier(self, msg) -> tuple:
+        """The message ``msg`` replies to and the one before it (the question it answered); None where absent."""
+        if msg - 1 not in self.role:
+            return None, None
+        return msg - 1, (msg - 2 if msg - 2 in self.role else None)
 
     def _scan(self) -> tuple:
         """``(messages with a booster, messages with a proposal, (message, paragraph)s with a booster)``."""
@@ -244,16 +242,15 @@ class _Exchange:
     def reply_boosted(self, msg) -> bool:
         """A booster or a proposal in the exchange this message replies to."""
         booster, proposal, _ = self._scan()
-        context = (self.replies_to.get(msg), self.asked.get(msg))
-        return any(m is not None and (m in booster or m in proposal) for m in context)
+        return any(m is not None and (m in booster or m in proposal) for m in self.earlier(msg))
 
     def answers_proposal(self, msg) -> int | None:
         """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
-        prev = self.replies_to.get(msg)
+        prev, asked = self.earlier(msg)
         if prev is None or self.role.get(msg) != "user" or self.role.get(prev) != "assistant":
             return None
         proposal = self._scan()[1]
-        return prev if prev in proposal or self.asked.get(msg) in proposal else None
+        return prev if prev in proposal or asked in proposal else None
 
 
 def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
@@ -270,12 +267,12 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
         hits = _undamped_hits(line, primary, dampers, alternatives)
         answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
         if answered is not None and confirmations:
-            hits = _undamped_hits(line, primary + confirmations, dampers, alternatives)
+            hits = _undamped_hits(line, list(primary) + list(confirmations), dampers, alternatives)
         if not hits:
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-            shown = primary + list(confirmations)
+            shown = list(primary) + list(confirmations)
         if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
                 or (proposals and msg is not None and exchange.reply_boosted(msg))):
             n_boosted += hits

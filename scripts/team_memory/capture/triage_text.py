@@ -32,24 +32,15 @@ def _regexes():
 
 
 def _without_inline_code(text: str) -> str:
-    """``re.sub(r"`[^`\\n]*`", " ", text)``."""
+    """``re.sub(r"`[^`\n]*`", " ", text)``: on each line, the text between pairs of backticks."""
     if "`" not in text:
         return text
-    out, i = [], 0
-    while True:
-        a = text.find("`", i)
-        b = text.find("`", a + 1) if a >= 0 else -1
-        if b < 0:
-            break
-        newline = text.find("\n", a + 1, b)
-        if newline >= 0:  # no span opens at ``a``: the next one may open at ``b``
-            out.append(text[i:b])
-            i = b
-        else:
-            out += (text[i:a], " ")
-            i = b + 1
-    out.append(text[i:])
-    return "".join(out)
+    lines = []
+    for line in text.split("\n"):
+        parts = line.split("`")
+        tail = "`" + parts[-1] if len(parts) % 2 == 0 else ""  # an odd backtick opens no span
+        lines.append(" ".join(parts[::2]) + tail)
+    return "\n".join(lines)
 
 
 def clean_text(text: str) -> str:
@@ -80,40 +71,29 @@ class Line(str):
 
 def _without_list_mark(line: str) -> str:
     """``re.sub(r"^\\s*(?:[-*+>]|\\d+[.)])\\s+", "", line)``."""
-    n, i = len(line), 0
-    while i < n and line[i].isspace():
-        i += 1
-    if i < n and line[i] in "-*+>":
-        j = i + 1
+    rest, digits = line.lstrip(), 0
+    while digits < len(rest) and rest[digits].isdecimal():  # any decimal digit, as ``\d`` reads it
+        digits += 1
+    if rest[:1] in ("-", "*", "+", ">"):
+        body = rest[1:]
+    elif digits and rest[digits:digits + 1] in (".", ")"):
+        body = rest[digits + 1:]
     else:
-        j = i
-        while j < n and line[j].isdecimal():
-            j += 1
-        if j == i or j >= n or line[j] not in ".)":
-            return line
-        j += 1
-    k = j
-    while k < n and line[k].isspace():
-        k += 1
-    return line[k:] if k > j else line
+        return line
+    kept = body.lstrip()
+    return kept if len(kept) < len(body) else line
 
 
 def paragraphs(text: str) -> list:
     """``re.split(r"\\n[ \\t]*\\n", text)``: ``text`` cut at blank lines."""
-    parts, start, i = [], 0, 0
-    while True:
-        j = text.find("\n", i)
-        if j < 0:
-            break
-        k = j + 1
-        while k < len(text) and text[k] in " \t":
-            k += 1
-        if k < len(text) and text[k] == "\n":
-            parts.append(text[start:j])
-            start = i = k + 1
-        else:
-            i = j + 1
-    parts.append(text[start:])
+    lines, parts, start, j = text.split("\n"), [], 0, 1
+    while j < len(lines) - 1:
+        if lines[j].strip(" \t"):
+            j += 1
+        else:  # a blank line and both its newlines: the next line cannot be a cut
+            parts.append("\n".join(lines[start:j]))
+            start, j = j + 1, j + 2
+    parts.append("\n".join(lines[start:]))
     return parts
 
 

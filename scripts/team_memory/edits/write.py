@@ -136,7 +136,7 @@ def check_record(record: dict, category: str, memory_id: str, where: str) -> Non
 def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datetime):
     """The record ``memory_id`` names if it was retired within the last 24 hours."""
     try:
-        record = _load_for_change(memory_root, config, memory_id)[2]
+        record = _load_for_change(memory_root, config, memory_id)[3]
     except WriteError:
         return None
     retired_at = parse_iso(record.get("retired_at"))
@@ -191,11 +191,18 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
                                  f"bring it back with 'restore {base}', or pass --force to create a new memory anyway")
         memory_id = unique_id(memory_root, config, base)
         record["id"] = memory_id
-        path = memory_path(memory_root, config, category, memory_id)
-        check_record(record, category, memory_id, "new memory")
-        write_record(path, record)
-        apply_changes(memory_root, config)  # (no retention here: ``retire_past_retention``)
-        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets)
+        path = memory_path(memory_root, config, category, memory_id)  # (no retention here: ``retire_past_retention``)
+        return _save(memory_root, config, category, path, record, "created", "new memory", private, secrets)
+
+
+def _save(memory_root: str, config: dict, category: str, path: str, record: dict, action: str, where: str,
+          private: int, secrets: int) -> WriteResult:
+    """Validate ``record`` (``where`` names the write in a problem), write it to ``path``, update the index."""
+    memory_id = os.path.basename(path)[:-5]
+    check_record(record, category, memory_id, where)
+    write_record(path, record)
+    apply_changes(memory_root, config)
+    return WriteResult(memory_id, path, category, action, record_status(record), content_hash(path), private, secrets)
 
 
 def session_max_retained(config: dict) -> int:
@@ -237,12 +244,13 @@ def retire_past_retention(memory_root: str, config: dict, dry_run: bool = False)
 
 
 def _load_for_change(memory_root: str, config: dict, memory_id: str):
+    """``(category, path, id, record)`` of the memory ``memory_id`` names (an id, category/id or a path)."""
     found = find_memory(memory_root, config, memory_id)
     if found is None:
         raise WriteError(f"no memory with id {memory_id!r} (try: list --status all)")
     category, path = found
     try:
-        return category, path, load_memory(path)
+        return category, path, os.path.basename(path)[:-5], load_memory(path)
     except (NotARecord, OSError) as exc:
         raise WriteError(f"{path} cannot be read ({exc}); fix it by hand (see: validate {path})") from None
 
@@ -274,8 +282,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
     scrubbed = tidy(scrubbed)
 
     with store_lock(memory_root):
-        category, path, record = _load_for_change(memory_root, config, memory_id)
-        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
+        category, path, memory_id, record = _load_for_change(memory_root, config, memory_id)
         if expect_hash is not None:
             actual = content_hash(path)
             if not actual.startswith(wanted):
@@ -297,10 +304,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         what = [k for k in scrubbed if k != "content"]
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
         add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
-        check_record(new, category, memory_id, f"update of {memory_id}")
-        write_record(path, new)
-        apply_changes(memory_root, config)
-        return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
+        return _save(memory_root, config, category, path, new, "updated", f"update of {memory_id}", private, secrets)
 
 
 def set_status(memory_root: str, config: dict, memory_id: str, status: str, reason: str | None = None) -> WriteResult:
@@ -311,8 +315,7 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         scrubbed, private, secrets = scrub_record({"reason": reason}, config)
         reason_text = clean_line(scrubbed["reason"])
     with store_lock(memory_root):
-        category, path, record = _load_for_change(memory_root, config, memory_id)
-        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
+        category, path, memory_id, record = _load_for_change(memory_root, config, memory_id)
         current = record_status(record)
         verb = {"retired": "retire", "archived": "archive"}.get(status, status)
         if verb == "active":
@@ -337,10 +340,7 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             new.pop(f"{was}_at", None)
             new.pop(f"{was}_reason", None)
             add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
-        check_record(new, category, memory_id, f"{verb} of {memory_id}")
-        write_record(path, new)
-        apply_changes(memory_root, config)
-        return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
+        return _save(memory_root, config, category, path, new, f"{verb}d", f"{verb} of {memory_id}", private, secrets)
 
 
 GRACE_DEFAULT = 30

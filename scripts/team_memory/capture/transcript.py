@@ -37,17 +37,10 @@ class Stretch:
 
 
 def _block_text(content) -> str:
-    """The text of a message ``content`` (a string, or a list of blocks of which text blocks count)."""
-    if isinstance(content, str):
-        return content[:MAX_TEXT_CHARS]
-    parts = []
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-                parts.append(block["text"][:MAX_TEXT_CHARS])
-            elif isinstance(block, str):
-                parts.append(block[:MAX_TEXT_CHARS])
-    return "\n".join(parts)
+    """The text of a message ``content`` (a string, or a list of blocks of which text blocks and strings count)."""
+    blocks = [content] if isinstance(content, str) else content if isinstance(content, list) else []
+    texts = [b.get("text") if isinstance(b, dict) and b.get("type") == "text" else b for b in blocks]
+    return "\n".join(t[:MAX_TEXT_CHARS] for t in texts if isinstance(t, str))
 
 
 # Codex CLI 0.171.0's rollout: the conversation is in ``response_item`` lines (Responses API items); its

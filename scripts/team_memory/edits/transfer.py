@@ -119,9 +119,7 @@ def claude_memory_root(path: str) -> str:
 def claude_memory_entries(path: str) -> list:
     """``[(where, record)]`` from a prior-plugin store; id and category come from the file's name and folder."""
     root = claude_memory_root(path)
-    config = load_config(None)
-    if os.path.isfile(os.path.join(root, CONFIG_NAME)):  # its own folder names, if it set any
-        config = load_config(root)
+    config = load_config(root if os.path.isfile(os.path.join(root, CONFIG_NAME)) else None)  # its folder names
     out = []
     for category, folder in category_folders(config).items():
         folder_path = os.path.join(root, folder)
@@ -156,35 +154,36 @@ def prepare(entries: list, config: dict) -> list:
     """Scrub, complete and validate every entry; ``problems`` is empty for the good ones."""
     out = []
     for where, value in entries:
-        item = Prepared(where)
-        out.append(item)
-        if isinstance(value, Problem):
-            item.problems = [value]
-            continue
-        if not isinstance(value, dict):
-            item.problems = [Problem("(record)", "is not a JSON object", "each record is one {...}")]
-            continue
-        try:
-            record, item.private_sections, item.secrets_redacted = scrub_record(value, config)
-        except PrivateTagError as exc:
-            item.problems = [Problem("(record)", str(exc), "close the private tag")]
-            continue
-        record = tidy(record)
-        now = now_iso()
-        record.setdefault("schema_version", SCHEMA_VERSION)
-        record.setdefault("created_at", record.get("updated_at") if isinstance(record.get("updated_at"), str) else now)
-        record.setdefault("updated_at", record["created_at"])
-        given = record.get("id")
-        if isinstance(given, str) and _hides_something(given, config):
-            del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
-        if "id" not in record and isinstance(record.get("title"), str):
-            record["id"] = slugify(record["title"])  # the title is scrubbed already
-        item.problems = validate_record(record)
-        if not item.problems and not category_enabled(config, record["category"]):
-            item.problems = [Problem("category", f"{record['category']!r} is disabled in this store's config",
-                                     f"enable categories.{record['category']} or leave the record out")]
-        item.record = record
+        out.append(Prepared(where))
+        out[-1].problems = _prepare(out[-1], value, config)
     return out
+
+
+def _prepare(item: Prepared, value, config: dict) -> list:
+    """The problems of one entry; its scrubbed, completed record and counts go into ``item``."""
+    if isinstance(value, Problem):
+        return [value]
+    if not isinstance(value, dict):
+        return [Problem("(record)", "is not a JSON object", "each record is one {...}")]
+    try:
+        record, item.private_sections, item.secrets_redacted = scrub_record(value, config)
+    except PrivateTagError as exc:
+        return [Problem("(record)", str(exc), "close the private tag")]
+    record = item.record = tidy(record)
+    record.setdefault("schema_version", SCHEMA_VERSION)
+    updated = record.get("updated_at")
+    record.setdefault("created_at", updated if isinstance(updated, str) else now_iso())
+    record.setdefault("updated_at", record["created_at"])
+    given = record.get("id")
+    if isinstance(given, str) and _hides_something(given, config):
+        del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
+    if "id" not in record and isinstance(record.get("title"), str):
+        record["id"] = slugify(record["title"])  # the title is scrubbed already
+    problems = validate_record(record)
+    if not problems and not category_enabled(config, record["category"]):
+        return [Problem("category", f"{record['category']!r} is disabled in this store's config",
+                        f"enable categories.{record['category']} or leave the record out")]
+    return problems
 
 
 def import_records(memory_root: str, config: dict, records: list, on_conflict: str = "skip",

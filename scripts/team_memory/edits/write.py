@@ -47,10 +47,9 @@ class WriteResult:
 
     FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted")
 
-    def __init__(self, id: str, path: str, category: str, action: str, status: str = "active",  # noqa: A002
-                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0):  # noqa: A002
-        self.id, self.path, self.category, self.action, self.status = id, path, category, action, status
-        self.hash, self.private_sections, self.secrets_redacted = hash, private_sections, secrets_redacted
+    def __init__(self, *values):  # the ``FIELDS``, in order
+        for name, value in zip(self.FIELDS, values):
+            setattr(self, name, value)
 
     def to_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -122,8 +121,7 @@ def _remove_dead_temp_files(folder: str) -> None:
 
 def add_change(record: dict, summary: str, now: str) -> None:
     changes = record.get("changes") if isinstance(record.get("changes"), list) else []
-    changes = changes + [{"date": now, "summary": summary}]
-    record["changes"] = changes[-MAX_CHANGES:]
+    record["changes"] = (changes + [{"date": now, "summary": summary}])[-MAX_CHANGES:]
 
 
 def check_record(record: dict, category: str, memory_id: str, where: str) -> None:

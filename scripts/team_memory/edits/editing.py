@@ -1,7 +1,7 @@
 """``edit ID``: a memory's JSON in ``$EDITOR`` (then ``$VISUAL``, then ``vi``), saved through the write path.
 
-A failed save prints the problems and offers another round; text that does not land is kept in a
-recovery file whose path is printed (``edit ID --from PATH`` continues from it).
+A failed save prints the problems and offers another round; text that does not land is kept in a recovery
+file whose path is printed (``edit ID --from PATH`` continues from it).
 """
 from __future__ import annotations
 
@@ -109,8 +109,8 @@ def parsed(text: str, memory_id: str):
 
 
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` for
-    what the editor can fix, ``WriteError`` when the edit cannot land."""
+    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` or
+    ``PrivateTagError`` for what the editor can fix, ``WriteError`` when the edit cannot land."""
     edited = parsed(text, memory_id)
     changes, problems = changes_from(original, edited)
     if problems:  # name the schema problems too, so one more round fixes everything
@@ -122,11 +122,7 @@ def try_save(memory_root: str, config: dict, memory_id: str, original: dict, ori
         return None
     if "content" in changes and not isinstance(edited.get("content"), dict):
         raise ValidationError([Problem("content", "must be an object", "write {...}")], memory_id)
-    try:
-        return update_memory(memory_root, config, memory_id, changes, expect_hash=original_hash,
-                             summary="edited by hand")
-    except PrivateTagError as exc:
-        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+    return update_memory(memory_root, config, memory_id, changes, expect_hash=original_hash, summary="edited by hand")
 
 
 def folder_category(config: dict, path: str) -> str | None:
@@ -162,10 +158,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
                                        "retype those characters")], memory_id)
     check_record(edited, category, memory_id, memory_id)
-    try:
-        clean, private, secrets = scrub_record(edited, config)
-    except PrivateTagError as exc:
-        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+    clean, private, secrets = scrub_record(edited, config)
     clean = tidy(clean)  # stored forms, as every other write keeps them
     now = now_iso()
     clean["updated_at"] = now
@@ -207,8 +200,9 @@ def edit_session(memory_root: str, config: dict, memory_id: str, path: str, star
                 if original is None:
                     return save_repaired(memory_root, config, path, original_hash, text)
                 return try_save(memory_root, config, memory_id, original, original_hash, text)
-            except ValidationError as exc:
-                report_problems(exc.problems)
+            except (ValidationError, PrivateTagError) as exc:
+                unclosed = [Problem("(text)", str(exc), "close the private tag")]
+                report_problems(exc.problems if isinstance(exc, ValidationError) else unclosed)
                 if not again():
                     raise EditAborted("nothing was saved", keep(memory_id, text, config)) from None
             except WriteError as exc:

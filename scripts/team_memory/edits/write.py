@@ -350,9 +350,9 @@ def grace_days(config: dict) -> int:
     return int_setting(config, "delete", "grace_period_days", GRACE_DEFAULT, 0, GRACE_MAX)
 
 
-def due(memory_root: str, config: dict, now: datetime | None = None) -> list:
-    """``[{id, category, path, retired_at, days}]`` of retired memories past the grace period."""
-    now = now or datetime.now(timezone.utc)
+def due(memory_root: str, config: dict) -> list:
+    """``[{id, category, title, path, retired_at, days}]`` of retired memories past the grace period."""
+    now = datetime.now(timezone.utc)
     cutoff = now - timedelta(days=grace_days(config))
     out = []
     for category, path, record in iter_records(memory_root, config):
@@ -364,12 +364,12 @@ def due(memory_root: str, config: dict, now: datetime | None = None) -> list:
     return out
 
 
-def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False, now: datetime | None = None) -> list:
+def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False) -> list:
     """Delete (or, with ``dry_run``, only list) the memories ``due`` returns; rewrite the index."""
     if dry_run:
-        return due(memory_root, config, now)
+        return due(memory_root, config)
     with store_lock(memory_root):
-        gone = due(memory_root, config, now)  # read again under the lock: a restore may have won
+        gone = due(memory_root, config)  # read again under the lock: a restore may have won
         for item in gone:
             try:
                 os.unlink(os.path.join(project_root_of(memory_root), item["path"]))

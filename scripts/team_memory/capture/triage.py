@@ -112,10 +112,10 @@ def compile_cues(config: dict, text: str | None = None) -> dict:
              if not (key == "extra_cues" and pattern in refused)]
     found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
     keys = cue_keys([entry[3] for entry in found]) if text is not None else {}
-    lists = {category: {kind: CueList() for kind in CUE_KINDS} for category in CUE_CATEGORIES}
+    lists = {category: tuple(CueList() for _ in CUE_KINDS) for category in CUE_CATEGORIES}
     for key, category, kind, pattern in found:
-        lists[category][kind].add(pattern, f"triage.{key}.{category}.{kind}", keys.get(pattern), text)
-    return {category: tuple(kinds[kind] for kind in CUE_KINDS) for category, kinds in lists.items()}
+        lists[category][CUE_KINDS.index(kind)].add(pattern, f"triage.{key}.{category}.{kind}", keys.get(pattern), text)
+    return lists
 
 
 def _cue_entries(group) -> list:

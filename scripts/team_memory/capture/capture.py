@@ -56,8 +56,8 @@ def _add_activity(total: dict, new: dict) -> dict:
 
 
 def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -> dict:
-    """``{repository-relative path: times edited}`` for the successful editing calls of ``turns``, added to
-    ``counts``; paths outside ``root`` or under ``.claude/`` (lexically) left out, at most ``MAX_TRACKED`` kept."""
+    """``counts`` plus ``{repo-relative path: edits}`` of the successful edits in ``turns`` (none outside ``root``
+    or under ``.claude/``), at most ``MAX_TRACKED``."""
     out = dict(counts) if isinstance(counts, dict) else {}
     failed = {call for turn in turns if turn.role == "tool_result" for call, _ in turn.files}
     repo_relative = None

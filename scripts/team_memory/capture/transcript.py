@@ -85,15 +85,11 @@ def turns_of_line(obj) -> list:
     """The turns of one parsed transcript line; [] for anything that is not a conversation message."""
     if isinstance(obj, dict) and obj.get("type") == "response_item":
         obj = from_rollout(obj.get("payload"))
-    if not isinstance(obj, dict) or obj.get("isMeta") is True or obj.get("isSidechain") is True:
+    message = obj.get("message") if isinstance(obj, dict) else None
+    if (not isinstance(message, dict) or obj.get("isMeta") is True or obj.get("isSidechain") is True
+            or obj.get("type") not in ("user", "assistant")):
         return []
-    kind = obj.get("type")
-    if kind not in ("user", "assistant"):
-        return []
-    message = obj.get("message")
-    if not isinstance(message, dict):
-        return []
-    role = message.get("role") if message.get("role") in ("user", "assistant") else kind
+    role = message.get("role") if message.get("role") in ("user", "assistant") else obj["type"]
     content = message.get("content")
     if isinstance(content, str):
         return [Turn(role, content[:MAX_TEXT_CHARS])] if content.strip() else []
@@ -140,8 +136,7 @@ def parse_lines(data: bytes) -> list:
 
 
 def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES) -> Stretch:
-    """The turns appended to ``path`` since ``offset``; ``OSError`` (``UnsafePath`` for anything but a
-    regular file, never blocking) when it cannot be read."""
+    """The turns appended to ``path`` since ``offset``; ``OSError`` (``UnsafePath``: not a regular file)."""
     from ..base.safefs import open_regular
     fd, st = open_regular(path)
     with os.fdopen(fd, "rb") as f:

@@ -255,8 +255,7 @@ class _Exchange:
 
 def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
                 alternatives=()):
-    """``(score 0..1, evidence lines best first)`` of one category over ``lines`` (the module's rules);
-    plain strings, unlike ``Line`` objects, get the window rule only."""
+    """``(score 0..1, evidence lines best first)`` of one category (plain strings get the window rule only)."""
     n_primary = n_boosted = 0
     boosted_lines, primary_lines, accepted_lines = [], [], []
     booster_hit = shown = None
@@ -342,8 +341,7 @@ def score_categories(turns: list, config: dict, cues: dict | None = None) -> dic
 
 
 def triage(turns: list, config: dict, act: dict | None = None) -> list:
-    """The categories that fire for ``turns``, in a fixed order, as ``Finding`` objects; ``act``: the
-    activity a session summary is judged on (default: that of ``turns``)."""
+    """The ``Finding``s of ``turns`` in a fixed order; ``act``: the activity a summary is judged on (``turns``')."""
     findings = []
     for cat, (score, lines) in score_categories(turns, config).items():
         if category_enabled(config, cat) and score >= threshold(config, cat):

@@ -60,8 +60,7 @@ def clean_text(text: str) -> str:
 
 
 class Line(str):
-    """A scoring line that knows its message (``msg``: consecutive turns of one speaker are one message),
-    the speaker (``role``) and its paragraph (``para``)."""
+    """A scoring line with its message (``msg``: a speaker's consecutive turns), ``role`` and paragraph (``para``)."""
 
     def __new__(cls, text: str, msg: int, role: str, para: tuple):
         line = super().__new__(cls, text)

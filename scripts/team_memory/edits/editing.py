@@ -59,8 +59,7 @@ RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next on
 
 
 def keep(memory_id: str, text: str, config: dict) -> str:
-    """Save ``text`` (private sections and secrets removed, as on every write) where the person can find it
-    again, in ``<state folder>/recovery/``; prune recovery files older than a week; return the path."""
+    """The path of ``text`` (scrubbed as on every write) kept in ``<state folder>/recovery/`` (older ones pruned)."""
     try:
         text = scrub_text(text, private_settings(config))[0]
     except PrivateTagError:  # an unclosed tag: everything from the first one on may be private
@@ -174,8 +173,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
 
 def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
                  again, report_problems):
-    """Run the edit loop (``again()``: reopen after ``report_problems(problems)``?): the ``WriteResult``, None
-    (no change), or ``EditAborted``."""
+    """The edit loop (``again()``: reopen after ``report_problems``?): a ``WriteResult``, None, or ``EditAborted``."""
     text, original, original_hash = load_for_edit(memory_root, config, path)
     if start_text is not None:
         text = start_text

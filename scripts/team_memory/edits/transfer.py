@@ -188,8 +188,7 @@ def _prepare(item: Prepared, value, config: dict) -> list:
 
 def import_records(memory_root: str, config: dict, records: list, on_conflict: str = "skip",
                    dry_run: bool = False) -> list:
-    """Write valid records under one lock; ``[{id, from_id, action, path}]`` (action: created, replaced,
-    renamed, skipped)."""
+    """Write valid records under one lock: ``[{id, from_id, action (created/replaced/renamed/skipped), path}]``."""
     if on_conflict not in CONFLICT_MODES:
         raise ValueError(f"on_conflict must be one of {CONFLICT_MODES}")
     results = []

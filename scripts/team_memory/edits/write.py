@@ -306,8 +306,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
 
 
 def set_status(memory_root: str, config: dict, memory_id: str, status: str, reason: str | None = None) -> WriteResult:
-    """Retire, archive, restore or unarchive a memory: ``status`` is a verb of ``TRANSITIONS`` or a target
-    status (``active`` restores or unarchives as fits)."""
+    """``status``: a verb of ``TRANSITIONS`` or a target status (``active`` restores or unarchives as fits)."""
     reason_text, private, secrets = "", 0, 0
     if reason is not None:
         scrubbed, private, secrets = scrub_record({"reason": reason}, config)

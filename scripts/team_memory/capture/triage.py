@@ -223,17 +223,10 @@ class _Exchange:
     def _scan(self) -> tuple:
         """``(messages with a booster, messages with a proposal, (message, paragraph)s with a booster)``."""
         if self._found is None:
-            booster, proposal, booster_paras = set(), set(), set()
-            for line in self.lines:
-                msg = getattr(line, "msg", None)
-                if msg is None:
-                    continue
-                if _matches(self.boosters, line):
-                    booster.add(msg)
-                    booster_paras.add((msg, line.para))
-                if self.proposals and _matches(self.proposals, line):
-                    proposal.add(msg)
-            self._found = booster, proposal, booster_paras
+            said = [line for line in self.lines if getattr(line, "msg", None) is not None]
+            boosted = [line for line in said if _matches(self.boosters, line)]
+            proposed = {line.msg for line in said if self.proposals and _matches(self.proposals, line)}
+            self._found = {line.msg for line in boosted}, proposed, {(line.msg, line.para) for line in boosted}
         return self._found
 
     def paragraph_boosted(self, line) -> bool:

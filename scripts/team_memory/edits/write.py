@@ -329,13 +329,12 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         now = now_iso()
         new = dict(record, record_status=target, updated_at=now)
         if verb in ("retire", "archive"):
-            new[f"{target}_at"] = now
-            new[f"{target}_reason"] = reason_text
+            new.update({f"{target}_at": now, f"{target}_reason": reason_text})
             add_change(new, f"{target}: {reason_text}", now)
         else:
             was = "retired" if verb == "restore" else "archived"
-            new.pop(f"{was}_at", None)
-            new.pop(f"{was}_reason", None)
+            for field in (f"{was}_at", f"{was}_reason"):
+                new.pop(field, None)
             add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
         return _save(memory_root, config, category, path, new, f"{verb}d", f"{verb} of {memory_id}", private, secrets)
 

@@ -1,4 +1,4 @@
-"""A tolerant reader of Claude Code's transcript (JSONL), and of Codex's rollout file (``from_rollout``).
+"""A tolerant reader of Claude Code's transcript (JSONL), and of Codex's rollout file (``rollout_turns``).
 
 ``read_transcript(path, offset)`` reads what was appended after ``offset`` (the newest ``max_bytes``): the
 ``Turn``s (text, tool names, ``files``: ``(tool_use id, path)`` of each ``EDIT_TOOLS`` call; a failed
@@ -49,42 +49,36 @@ CODEX_SHELL = "exec_command"
 CODEX_CONTEXT = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")  # Codex's own user items
 
 
-def from_rollout(item) -> dict | None:
-    """A rollout ``response_item`` payload as a Claude Code transcript line; None when it is not conversation."""
+def rollout_turns(item) -> list:
+    """The turns of a rollout ``response_item`` payload; [] when it is not conversation."""
     if not isinstance(item, dict):
-        return None
-    kind, call = item.get("type"), item.get("call_id") if isinstance(item.get("call_id"), str) else ""
+        return []
+    kind, name = item.get("type"), item.get("name")
     if kind == "message" and item.get("role") in ("user", "assistant"):
         texts = [b["text"] for b in item.get("content") or () if isinstance(b, dict) and isinstance(b.get("text"), str)]
         if item["role"] == "user" and any(t.lstrip().startswith(CODEX_CONTEXT) for t in texts):
-            return None
-        return {"type": item["role"], "message": {"role": item["role"],
-                                                  "content": [{"type": "text", "text": t} for t in texts]}}
-    if kind == "function_call" and item.get("name") == CODEX_SHELL and isinstance(item.get("arguments"), str):
-        try:
-            command = fastjson.loads(item["arguments"][:MAX_TEXT_CHARS]).get("cmd")
-        except (ValueError, RecursionError, AttributeError):
-            command = None
-        blocks = [{"type": "tool_use", "id": call, "name": "Bash", "input": {"command": command}}]
-    elif kind in ("function_call", "custom_tool_call") and isinstance(item.get("name"), str):
+            return []
+        text = "\n".join(t for t in (t[:MAX_TEXT_CHARS] for t in texts) if t.strip())
+        return [Turn(item["role"], text)] if text else []
+    if kind == "function_call" and name == CODEX_SHELL and isinstance(item.get("arguments"), str):
+        return [Turn("assistant", tools=("Bash",))]
+    if kind in ("function_call", "custom_tool_call") and isinstance(name, str):
         from ..records.hookio import PATCH_TOOL, patch_files
-        patch = item.get("input") if item["name"] == PATCH_TOOL else None
-        blocks = [{"type": "tool_use", "id": call, "name": "Edit", "input": {"file_path": path}}
-                  for path in patch_files(patch[:MAX_TEXT_CHARS * 10])] if isinstance(patch, str) else []
-        blocks = blocks or [{"type": "tool_use", "id": call, "name": item["name"], "input": {}}]
-    elif kind in ("function_call_output", "custom_tool_call_output"):
+        patch = item.get("input") if name == PATCH_TOOL else None
+        paths = patch_files(patch[:MAX_TEXT_CHARS * 10]) if isinstance(patch, str) else []
+        call = item.get("call_id") if isinstance(item.get("call_id"), str) else ""
+        files = [(call, path) for path in paths if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS]
+        return [Turn("assistant", tools=["Edit"] * len(paths) or [name or "tool"], files=files)]
+    if kind in ("function_call_output", "custom_tool_call_output"):
         output = item.get("output")
-        return {"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call, "content": output if isinstance(output, str) else ""}]}}
-    else:
-        return None
-    return {"type": "assistant", "message": {"role": "assistant", "content": blocks}}
+        return [Turn("tool_result", output[:MAX_TEXT_CHARS] if isinstance(output, str) else "")]
+    return []
 
 
 def turns_of_line(obj) -> list:
     """The turns of one parsed transcript line; [] for anything that is not a conversation message."""
     if isinstance(obj, dict) and obj.get("type") == "response_item":
-        obj = from_rollout(obj.get("payload"))
+        return rollout_turns(obj.get("payload"))
     message = obj.get("message") if isinstance(obj, dict) else None
     if (not isinstance(message, dict) or obj.get("isMeta") is True or obj.get("isSidechain") is True
             or obj.get("type") not in ("user", "assistant")):

@@ -18,8 +18,7 @@ from ..base.sanitize import clean_line, cut
 from .triage_text import conversation_lines, cue_keys, cue_risks, may_match, sentences
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
-THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
-                      "preference": 0.4, "session_summary": 0.6}
+THRESHOLD_DEFAULTS = dict(dict.fromkeys(CUE_CATEGORIES, 0.4), session_summary=0.6)
 ACTIVITY_DEFAULTS = {"tool_uses": 20, "distinct_tools": 6, "exchanges": 5}
 
 PRIMARY_WEIGHT, BOOSTED_WEIGHT = 0.3, 0.5
@@ -46,10 +45,7 @@ class Finding:
 
 def sentence_with(line: str, regexes) -> str:
     """The sentence of ``line`` where a cue matched: the evidence to show."""
-    for sentence in sentences(line):
-        if _matches(regexes, sentence):
-            return sentence
-    return line
+    return next((sentence for sentence in sentences(line) if _matches(regexes, sentence)), line)
 
 
 class CueList:
@@ -57,21 +53,18 @@ class CueList:
     any valid cue at all (its rules apply even when none occurs here)."""
 
     def __init__(self):
-        self.configured, self._compiled, self._pending = False, [], []
+        self.configured, self._cues = False, []  # compiled, or ``(pattern, where)`` until first use
 
     def __bool__(self) -> bool:
         return self.configured
 
     def __len__(self) -> int:
-        return len(self._compiled) + len(self._pending)
+        return len(self._cues)
 
     def __iter__(self):
-        for pattern, where in self._pending:
-            regex = _compile_one(pattern, where)
-            if regex is not None:
-                self._compiled.append(regex)
-        self._pending = []
-        return iter(self._compiled)
+        compiled = (_compile_one(*cue) if isinstance(cue, tuple) else cue for cue in self._cues)
+        self._cues = [regex for regex in compiled if regex is not None]
+        return iter(self._cues)
 
     def add(self, pattern: str, where: str, keys, text: str | None) -> None:
         """Without keywords: compiled now (an invalid one reported); else left out when they are not in
@@ -80,11 +73,11 @@ class CueList:
             regex = _compile_one(pattern, where)
             if regex is not None:
                 self.configured = True
-                self._compiled.append(regex)
+                self._cues.append(regex)
             return
         self.configured = True  # ``cue_keys`` found keywords only in a valid pattern
         if text is None or may_match(keys, text):
-            self._pending.append((pattern, where))
+            self._cues.append((pattern, where))
 
 
 _compiled: dict = {}

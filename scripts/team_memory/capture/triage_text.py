@@ -47,13 +47,10 @@ def clean_text(text: str) -> str:
     """``text`` without fenced code, private sections, recalled memories and harness blocks."""
     if not isinstance(text, str):
         return ""
-    if "<" in text:
-        lowered = text.lower()
-        if any(tag in lowered for tag in _BLOCK_TAGS):
-            p = _regexes()
-            text = p["private"].sub(" ", text)
-            text = p["recalled"].sub(" ", text)
-            text = p["harness"].sub(" ", text)
+    lowered = text.lower() if "<" in text else ""
+    if any(tag in lowered for tag in _BLOCK_TAGS):
+        for name in ("private", "recalled", "harness"):
+            text = _regexes()[name].sub(" ", text)
     if "```" in text or "~~~" in text:
         text = _regexes()["fence"].sub("\n", text)
     return _without_inline_code(text)

@@ -50,8 +50,7 @@ def build_orientation(memory_root: str, summary) -> str:
     for category, label in SHOWN:
         titles = recent.get(category)
         if titles:
-            lines.append(f"{label}:")
-            lines += [f"- {t}" for t in titles]
+            lines += [f"{label}:"] + [f"- {t}" for t in titles]
     usage = (f"Search: {cli} search \"<words>\"; save: {cli} similar --category C --title \"...\" "
              f"then {cli} save --record '<the record as one line of JSON, each apostrophe written '\\''>'")
     while True:

@@ -124,12 +124,10 @@ def claude_memory_entries(path: str) -> list:
     for category, folder in category_folders(config).items():
         folder_path = os.path.join(root, folder)
         try:
-            names = sorted(os.listdir(folder_path))
+            names = sorted(n for n in os.listdir(folder_path) if n.endswith(".json") and not n.startswith("."))
         except OSError:
             continue
         for name in names:
-            if not name.endswith(".json") or name.startswith("."):
-                continue
             where = os.path.join(folder, name)
             try:  # a regular file only, never through a link, bounded
                 data = json.loads(read_bytes(os.path.join(folder_path, name))[0].decode("utf-8"))

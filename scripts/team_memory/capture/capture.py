@@ -43,9 +43,8 @@ def summary_id(session_id: str) -> str:
     """A stable memory id for this session's summary: ``session-<YYYY-MM-DD today, UTC>-<8 chars>``."""
     import time  # not ``datetime``: start-up speed (the Stop hook runs after every turn)
     day = time.strftime("%Y-%m-%d", time.gmtime())
-    short = "".join(ch for ch in session_id.lower() if ch in _ID_CHARS)[:8]
-    if not short:
-        short = sha256_hex(session_id.encode("utf-8", "replace"))[:8]
+    short = "".join(ch for ch in session_id.lower() if ch in _ID_CHARS)[:8] \
+        or sha256_hex(session_id.encode("utf-8", "replace"))[:8]
     return f"session-{day}-{short}"
 
 

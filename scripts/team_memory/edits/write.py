@@ -204,9 +204,7 @@ def _save(memory_root: str, config: dict, category: str, path: str, record: dict
 
 def session_max_retained(config: dict) -> int:
     raw = category_settings(config, "session_summary").get("max_retained", SESSION_RETAINED_DEFAULT)
-    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
-        return SESSION_RETAINED_DEFAULT
-    return raw
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 1 else SESSION_RETAINED_DEFAULT
 
 
 def sessions_past_retention(memory_root: str, config: dict) -> list:

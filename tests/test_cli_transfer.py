@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sys
 
 from helpers import REPO, record, run_cli, write
 from team_memory.cli.main import main
@@ -147,8 +148,7 @@ def test_export_import_in_a_subprocess(project, memory_root, tmp_path):
 
 def test_yaml_without_pyyaml_is_a_clear_error_and_jsonl_still_works(project, memory_root, tmp_path, capsys,
                                                                      monkeypatch):
-    import team_memory.edits.transfer as transfer
-    monkeypatch.setattr(transfer, "_yaml", None)
+    monkeypatch.setitem(sys.modules, "yaml", None)  # ``import yaml`` fails as when pyyaml is not installed
     write(memory_root, record("decision", "a", "A", tags=["x"]))
     assert main(["export", "--root", str(project), "--output", str(tmp_path / "m.yaml")]) == 1
     assert "YAML needs pyyaml" in capsys.readouterr().err and not (tmp_path / "m.yaml").exists()

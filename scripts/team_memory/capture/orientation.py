@@ -1,9 +1,7 @@
-"""The SessionStart hook: a short orientation to the team's memory.
+"""The SessionStart hook: a short orientation to the team's memory, from the store's index (no memory file opened).
 
-Inside a ``<memory-context kind="orientation">`` block: the active memories per category, the newest
-decisions' and constraints' titles (sanitized), one line on how to search and save; nothing for an
-empty or disabled store, never more than ``MAX_CHARS``. All from the store's index, made current
-first (no memory file is opened).
+In a ``<memory-context kind="orientation">`` block of at most ``MAX_CHARS``: the active memories per category,
+the newest decisions' and constraints' titles, how to search and save; nothing for an empty or disabled store.
 """
 from __future__ import annotations
 
@@ -34,9 +32,8 @@ def summary(memory_root: str, config: dict):
             recent = {}
             for category, _ in SHOWN:
                 ids = list(index.ids_of(display_name(category)))[:MAX_RECORDS_READ]
-                dated = [(index.item(i)[4], index.item(i)[1]) for i in ids]
-                dated.sort(key=lambda d: -d[0])  # newest first; ties in index order
-                recent[category] = [sanitize_title(title, TITLE_CHARS) for _, title in dated[:RECENT]]
+                items = sorted(map(index.item, ids), key=lambda item: -item[4])  # newest first; ties in index order
+                recent[category] = [sanitize_title(item[1], TITLE_CHARS) for item in items[:RECENT]]
             return sum(counts.values()), {c: n for c, n in counts.items() if n}, recent
         except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
             continue
@@ -53,8 +50,7 @@ def build_orientation(memory_root: str, summary) -> str:
     for category, label in SHOWN:
         titles = recent.get(category)
         if titles:
-            lines.append(f"{label}:")
-            lines += [f"- {t}" for t in titles]
+            lines += [f"{label}:"] + [f"- {t}" for t in titles]
     usage = (f"Search: {cli} search \"<words>\"; save: {cli} similar --category C --title \"...\" "
              f"then {cli} save --record '<the record as one line of JSON, each apostrophe written '\\''>'")
     while True:

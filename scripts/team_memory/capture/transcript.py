@@ -1,11 +1,9 @@
-"""A tolerant reader of Claude Code's transcript (JSONL), and of Codex's rollout file (``from_rollout``).
+"""A tolerant reader of Claude Code's transcript (JSONL), and of Codex's rollout file (``rollout_turns``).
 
-``read_transcript(path, offset)`` reads only what was appended after ``offset`` (at most ``max_bytes``,
-the newest part) and returns the ``Turn`` objects found there and the offset to resume from: user and
-assistant text, tool names, ``files`` (``(tool_use id, path as written)`` of each ``EDIT_TOOLS`` call),
-and ``tool_result`` turns (a failed one's ``files`` holds ``(tool_use id, None)``). Everything else is
-skipped without complaint, a last line still being written is read next time, and a file that shrank
-is read again from the start.
+``read_transcript(path, offset)`` reads what was appended after ``offset`` (the newest ``max_bytes``): the
+``Turn``s (text, tool names, ``files``: ``(tool_use id, path)`` of each ``EDIT_TOOLS`` call; a failed
+``tool_result``'s: ``(tool_use id, None)``) and the offset to resume from. Anything else is skipped, a line
+still being written is read next time, a file that shrank is read again from the start.
 """
 from __future__ import annotations
 
@@ -28,9 +26,6 @@ class Turn:
     def __init__(self, role: str, text: str = "", tools: tuple = (), files: tuple = ()):
         self.role, self.text, self.tools, self.files = role, text, tuple(tools), tuple(files)
 
-    def __repr__(self) -> str:
-        return f"Turn({self.role!r}, {self.text[:40]!r}, tools={self.tools!r})"
-
 
 class Stretch:
     """What one read found: the turns, where reading ended, and whether bytes were skipped."""
@@ -42,17 +37,10 @@ class Stretch:
 
 
 def _block_text(content) -> str:
-    """The text of a message ``content`` (a string, or a list of blocks of which text blocks count)."""
-    if isinstance(content, str):
-        return content[:MAX_TEXT_CHARS]
-    parts = []
-    if isinstance(content, list):
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-                parts.append(block["text"][:MAX_TEXT_CHARS])
-            elif isinstance(block, str):
-                parts.append(block[:MAX_TEXT_CHARS])
-    return "\n".join(parts)
+    """The text of a message ``content`` (a string, or a list of blocks of which text blocks and strings count)."""
+    blocks = [content] if isinstance(content, str) else content if isinstance(content, list) else []
+    texts = [b.get("text") if isinstance(b, dict) and b.get("type") == "text" else b for b in blocks]
+    return "\n".join(t[:MAX_TEXT_CHARS] for t in texts if isinstance(t, str))
 
 
 # Codex CLI 0.171.0's rollout: the conversation is in ``response_item`` lines (Responses API items); its
@@ -61,51 +49,41 @@ CODEX_SHELL = "exec_command"
 CODEX_CONTEXT = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")  # Codex's own user items
 
 
-def from_rollout(item) -> dict | None:
-    """A rollout ``response_item`` payload as a Claude Code transcript line; None when it is not conversation."""
+def rollout_turns(item) -> list:
+    """The turns of a rollout ``response_item`` payload; [] when it is not conversation."""
     if not isinstance(item, dict):
-        return None
-    kind, call = item.get("type"), item.get("call_id") if isinstance(item.get("call_id"), str) else ""
+        return []
+    kind, name = item.get("type"), item.get("name")
     if kind == "message" and item.get("role") in ("user", "assistant"):
         texts = [b["text"] for b in item.get("content") or () if isinstance(b, dict) and isinstance(b.get("text"), str)]
         if item["role"] == "user" and any(t.lstrip().startswith(CODEX_CONTEXT) for t in texts):
-            return None
-        return {"type": item["role"], "message": {"role": item["role"],
-                                                  "content": [{"type": "text", "text": t} for t in texts]}}
-    if kind == "function_call" and item.get("name") == CODEX_SHELL and isinstance(item.get("arguments"), str):
-        try:
-            command = fastjson.loads(item["arguments"][:MAX_TEXT_CHARS]).get("cmd")
-        except (ValueError, RecursionError, AttributeError):
-            command = None
-        blocks = [{"type": "tool_use", "id": call, "name": "Bash", "input": {"command": command}}]
-    elif kind in ("function_call", "custom_tool_call") and isinstance(item.get("name"), str):
+            return []
+        text = "\n".join(t for t in (t[:MAX_TEXT_CHARS] for t in texts) if t.strip())
+        return [Turn(item["role"], text)] if text else []
+    if kind == "function_call" and name == CODEX_SHELL and isinstance(item.get("arguments"), str):
+        return [Turn("assistant", tools=("Bash",))]
+    if kind in ("function_call", "custom_tool_call") and isinstance(name, str):
         from ..records.hookio import PATCH_TOOL, patch_files
-        patch = item.get("input") if item["name"] == PATCH_TOOL else None
-        blocks = [{"type": "tool_use", "id": call, "name": "Edit", "input": {"file_path": path}}
-                  for path in patch_files(patch[:MAX_TEXT_CHARS * 10])] if isinstance(patch, str) else []
-        blocks = blocks or [{"type": "tool_use", "id": call, "name": item["name"], "input": {}}]
-    elif kind in ("function_call_output", "custom_tool_call_output"):
+        patch = item.get("input") if name == PATCH_TOOL else None
+        paths = patch_files(patch[:MAX_TEXT_CHARS * 10]) if isinstance(patch, str) else []
+        call = item.get("call_id") if isinstance(item.get("call_id"), str) else ""
+        files = [(call, path) for path in paths if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS]
+        return [Turn("assistant", tools=["Edit"] * len(paths) or [name or "tool"], files=files)]
+    if kind in ("function_call_output", "custom_tool_call_output"):
         output = item.get("output")
-        return {"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call, "content": output if isinstance(output, str) else ""}]}}
-    else:
-        return None
-    return {"type": "assistant", "message": {"role": "assistant", "content": blocks}}
+        return [Turn("tool_result", output[:MAX_TEXT_CHARS] if isinstance(output, str) else "")]
+    return []
 
 
 def turns_of_line(obj) -> list:
     """The turns of one parsed transcript line; [] for anything that is not a conversation message."""
     if isinstance(obj, dict) and obj.get("type") == "response_item":
-        obj = from_rollout(obj.get("payload"))
-    if not isinstance(obj, dict) or obj.get("isMeta") is True or obj.get("isSidechain") is True:
+        return rollout_turns(obj.get("payload"))
+    message = obj.get("message") if isinstance(obj, dict) else None
+    if (not isinstance(message, dict) or obj.get("isMeta") is True or obj.get("isSidechain") is True
+            or obj.get("type") not in ("user", "assistant")):
         return []
-    kind = obj.get("type")
-    if kind not in ("user", "assistant"):
-        return []
-    message = obj.get("message")
-    if not isinstance(message, dict):
-        return []
-    role = message.get("role") if message.get("role") in ("user", "assistant") else kind
+    role = message.get("role") if message.get("role") in ("user", "assistant") else obj["type"]
     content = message.get("content")
     if isinstance(content, str):
         return [Turn(role, content[:MAX_TEXT_CHARS])] if content.strip() else []
@@ -152,8 +130,7 @@ def parse_lines(data: bytes) -> list:
 
 
 def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES) -> Stretch:
-    """The turns appended to ``path`` since ``offset``; ``OSError`` (``UnsafePath`` for anything but a
-    regular file, never blocking) when it cannot be read."""
+    """The turns appended to ``path`` since ``offset``; ``OSError`` (``UnsafePath``: not a regular file)."""
     from ..base.safefs import open_regular
     fd, st = open_regular(path)
     with os.fdopen(fd, "rb") as f:

@@ -1,18 +1,13 @@
 """Triage: does this stretch of conversation hold something worth saving, and what?
 
-Each cue category is scored as the prior plugin did (seed report 9.1): each distinct *primary* cue
-phrase in a line is a hit, boosted when a *booster* matches in the 4-line window around it (two
-lines before, one after) or in its paragraph; score = (0.3 * min(primary, 3) + 0.5 * min(boosted, 2))
-/ 1.9. Optional kinds (``decision`` ships them): *dampers* (a question, "maybe") void their sentence;
-*proposals* boost a reply to them, and a user's reply with a hit to an assistant proposal counts the
-proposal as one more hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives*
-("instead of") add a hit to a sentence that already holds one.
-
-A category fires at ``triage.thresholds[category]``. Cues are case-insensitive regular expressions
-(``triage.cues`` plus a team's ``triage.extra_cues``; one that could backtrack, ``base.patternrisk``,
-is left out with a warning); each runs on one line of at most 1,000 characters, scoring stops after
-``SCORING_SECONDS``, and only cues whose literal keywords occur are compiled (``triage_text.cue_keys``),
-so most turns are scored without ``re``. ``session_summary`` scores activity (``triage.activity``).
+Scored as the prior plugin did (seed report 9.1): each distinct *primary* cue phrase in a line is a hit,
+boosted when a *booster* matches in the 4-line window around it or in its paragraph; score =
+(0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9. Optional kinds: *dampers* ("maybe", a question) void
+their sentence; *proposals* boost a reply to them, and a user's reply with a hit to one counts it as one more
+hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives* ("instead of") add a hit to a
+sentence that holds one. Cues (``triage.cues`` plus ``triage.extra_cues``, none that could backtrack) are
+case-insensitive, run on lines of at most 1,000 characters until ``SCORING_SECONDS``, and are compiled only
+when their keywords occur; ``session_summary`` scores activity (``triage.activity``).
 """
 from __future__ import annotations
 
@@ -20,12 +15,10 @@ from time import monotonic
 
 from ..base.config import category_enabled, section, warn
 from ..base.sanitize import clean_line, cut
-from .triage_text import (IGNORECASE, clean_text, compiled, conversation_lines, cue_keys, cue_risks,  # noqa: F401
-                          may_match, sentences, split_lines)
+from .triage_text import conversation_lines, cue_keys, cue_risks, may_match, sentences
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
-THRESHOLD_DEFAULTS = {"decision": 0.4, "runbook": 0.4, "constraint": 0.4, "tech_debt": 0.4,
-                      "preference": 0.4, "session_summary": 0.6}
+THRESHOLD_DEFAULTS = dict(dict.fromkeys(CUE_CATEGORIES, 0.4), session_summary=0.6)
 ACTIVITY_DEFAULTS = {"tool_uses": 20, "distinct_tools": 6, "exchanges": 5}
 
 PRIMARY_WEIGHT, BOOSTED_WEIGHT = 0.3, 0.5
@@ -52,48 +45,39 @@ class Finding:
 
 def sentence_with(line: str, regexes) -> str:
     """The sentence of ``line`` where a cue matched: the evidence to show."""
-    for sentence in sentences(line):
-        if _matches(regexes, sentence):
-            return sentence
-    return line
+    return next((sentence for sentence in sentences(line) if _matches(regexes, sentence)), line)
 
 
 class CueList:
-    """The cues of one kind that can match the text at hand, compiled on first use. Its truth is whether
-    the kind has any valid cue at all (the rules that depend on a kind apply even when none occurs here)."""
+    """The cues of one kind that can match the text at hand, compiled on first use; true when the kind has
+    any valid cue at all (its rules apply even when none occurs here)."""
 
     def __init__(self):
-        self.configured, self._compiled, self._pending = False, [], []
+        self.configured, self._cues = False, []  # compiled, or ``(pattern, where)`` until first use
 
     def __bool__(self) -> bool:
         return self.configured
 
     def __len__(self) -> int:
-        return len(self._compiled) + len(self._pending)
+        return len(self._cues)
 
     def __iter__(self):
-        for pattern, where in self._pending:
-            regex = _compile_one(pattern, where)
-            if regex is not None:
-                self._compiled.append(regex)
-        self._pending = []
-        return iter(self._compiled)
-
-    def __add__(self, other) -> list:
-        return list(self) + list(other)
+        compiled = (_compile_one(*cue) if isinstance(cue, tuple) else cue for cue in self._cues)
+        self._cues = [regex for regex in compiled if regex is not None]
+        return iter(self._cues)
 
     def add(self, pattern: str, where: str, keys, text: str | None) -> None:
-        """Take ``pattern`` in: compiled now when it has no keywords (an invalid one is reported at once),
-        left out when its keywords are not in ``text``, else compiled on first use."""
+        """Without keywords: compiled now (an invalid one reported); else left out when they are not in
+        ``text``, or compiled on first use."""
         if keys is None:
             regex = _compile_one(pattern, where)
             if regex is not None:
                 self.configured = True
-                self._compiled.append(regex)
+                self._cues.append(regex)
             return
-        self.configured = True  # a pattern with keywords compiles (``cue_keys`` checked it)
+        self.configured = True  # ``cue_keys`` found keywords only in a valid pattern
         if text is None or may_match(keys, text):
-            self._pending.append((pattern, where))
+            self._cues.append((pattern, where))
 
 
 _compiled: dict = {}
@@ -102,33 +86,29 @@ _compiled: dict = {}
 def _compile_one(pattern: str, where: str):
     """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
     if pattern not in _compiled:
+        import re
         try:
-            _compiled[pattern] = compiled(pattern, IGNORECASE)
-        except Exception as exc:  # noqa: BLE001 - re.error, told apart below
-            import re
-            if not isinstance(exc, re.error):
-                raise
+            _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
+        except re.error as exc:
             warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
             _compiled[pattern] = None
     return _compiled[pattern]
 
 
 def compile_cues(config: dict, text: str | None = None) -> dict:
-    """category -> (primary, boosters, dampers, confirmations, proposals, alternatives) ``CueList``s,
-    from ``triage.cues`` plus ``triage.extra_cues``; with ``text`` (the conversation's scoring lines,
-    lower-cased), only the cues whose keywords occur in it are compiled and listed."""
+    """category -> a ``CueList`` per ``CUE_KINDS``, from ``triage.cues`` plus ``triage.extra_cues``; with
+    ``text`` (the scoring lines, lower-cased), only the cues whose keywords occur in it."""
     triage = section(config, "triage")
     refused = _refused_extra_cues(triage.get("extra_cues", {}))
     found = [(key, category, kind, pattern) for key in ("cues", "extra_cues")
              for category, kind, pattern in _cue_entries(triage.get(key, {}))
              if not (key == "extra_cues" and pattern in refused)]
     found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
-    keys = cue_keys([entry[3] for entry in found]) if text is not None else None
-    lists = {category: {kind: CueList() for kind in CUE_KINDS} for category in CUE_CATEGORIES}
+    keys = cue_keys([entry[3] for entry in found]) if text is not None else {}
+    lists = {category: tuple(CueList() for _ in CUE_KINDS) for category in CUE_CATEGORIES}
     for key, category, kind, pattern in found:
-        lists[category][kind].add(pattern, f"triage.{key}.{category}.{kind}",
-                                  keys.get(pattern) if keys is not None else None, text)
-    return {category: tuple(kinds[kind] for kind in CUE_KINDS) for category, kinds in lists.items()}
+        lists[category][CUE_KINDS.index(kind)].add(pattern, f"triage.{key}.{category}.{kind}", keys.get(pattern), text)
+    return lists
 
 
 def _cue_entries(group) -> list:
@@ -161,8 +141,7 @@ def surplus_extra_cues(cues: list) -> list:
 
 
 def _refused_extra_cues(extra: dict) -> set:
-    """The team's cues that could backtrack (or are too long), and those past ``MAX_EXTRA_CUES``: left out,
-    with one line on stderr each."""
+    """The team's cues that could backtrack (or are too long) and those past ``MAX_EXTRA_CUES``, each warned of."""
     cues = extra_cue_patterns(extra)
     if not cues:
         return set()
@@ -204,8 +183,7 @@ def cue_hits(regexes, line: str) -> int:
 
 
 def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
-    """Cue phrases in ``line``, leaving out the sentences a damper matches; a sentence with a hit
-    that also names an alternative counts one more."""
+    """Cue phrases in ``line`` outside sentences a damper matches; one more for a hit naming an alternative."""
     if len(regexes) == 0:  # no cue can match this text (not ``not regexes``: see ``CueList``)
         return 0
     if not dampers and not alternatives:
@@ -224,29 +202,24 @@ class _Exchange:
     def __init__(self, lines: list, boosters, proposals):
         self.lines, self.boosters, self.proposals = lines, boosters, proposals
         self._found = None
-        self.role, self.replies_to, self.asked = {}, {}, {}
+        self.role = {}
         for line in lines:
-            msg = getattr(line, "msg", None)
-            if msg is not None:
-                self.role.setdefault(msg, line.role)
-        for msg in self.role:  # the message replied to, and the one before it (the question it answered)
-            if msg - 1 in self.role:
-                self.replies_to[msg], self.asked[msg] = msg - 1, (msg - 2 if msg - 2 in self.role else None)
+            if getattr(line, "msg", None) is not None:
+                self.role.setdefault(line.msg, line.role)
+
+    def earlier(self, msg) -> tuple:
+        """The message ``msg`` replies to and the one before it (the question it answered); None where absent."""
+        if msg - 1 not in self.role:
+            return None, None
+        return msg - 1, (msg - 2 if msg - 2 in self.role else None)
 
     def _scan(self) -> tuple:
         """``(messages with a booster, messages with a proposal, (message, paragraph)s with a booster)``."""
         if self._found is None:
-            booster, proposal, booster_paras = set(), set(), set()
-            for line in self.lines:
-                msg = getattr(line, "msg", None)
-                if msg is None:
-                    continue
-                if _matches(self.boosters, line):
-                    booster.add(msg)
-                    booster_paras.add((msg, line.para))
-                if self.proposals and _matches(self.proposals, line):
-                    proposal.add(msg)
-            self._found = booster, proposal, booster_paras
+            said = [line for line in self.lines if getattr(line, "msg", None) is not None]
+            boosted = [line for line in said if _matches(self.boosters, line)]
+            proposed = {line.msg for line in said if self.proposals and _matches(self.proposals, line)}
+            self._found = {line.msg for line in boosted}, proposed, {(line.msg, line.para) for line in boosted}
         return self._found
 
     def paragraph_boosted(self, line) -> bool:
@@ -255,25 +228,23 @@ class _Exchange:
     def reply_boosted(self, msg) -> bool:
         """A booster or a proposal in the exchange this message replies to."""
         booster, proposal, _ = self._scan()
-        context = (self.replies_to.get(msg), self.asked.get(msg))
-        return any(m is not None and (m in booster or m in proposal) for m in context)
+        return any(m is not None and (m in booster or m in proposal) for m in self.earlier(msg))
 
     def answers_proposal(self, msg) -> int | None:
         """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
-        prev = self.replies_to.get(msg)
+        prev, asked = self.earlier(msg)
         if prev is None or self.role.get(msg) != "user" or self.role.get(prev) != "assistant":
             return None
         proposal = self._scan()[1]
-        return prev if prev in proposal or self.asked.get(msg) in proposal else None
+        return prev if prev in proposal or asked in proposal else None
 
 
 def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
                 alternatives=()):
-    """``(score 0..1, evidence lines best first)`` of one category over ``lines`` (the module's rules);
-    plain strings, unlike ``Line`` objects, get the window rule only."""
+    """``(score 0..1, evidence lines best first)`` of one category (plain strings get the window rule only)."""
     n_primary = n_boosted = 0
     boosted_lines, primary_lines, accepted_lines = [], [], []
-    booster_hit = None
+    booster_hit = shown = None
     exchange = _Exchange(lines, boosters, proposals)
     accepted = set()
     for i, line in enumerate(lines):
@@ -281,18 +252,19 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
         hits = _undamped_hits(line, primary, dampers, alternatives)
         answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
         if answered is not None and confirmations:
-            hits = _undamped_hits(line, primary + confirmations, dampers, alternatives)
+            hits = _undamped_hits(line, list(primary) + list(confirmations), dampers, alternatives)
         if not hits:
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
+            shown = list(primary) + list(confirmations)
         if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
                 or (proposals and msg is not None and exchange.reply_boosted(msg))):
             n_boosted += hits
-            boosted_lines.append(sentence_with(line, primary + list(confirmations)))
+            boosted_lines.append(sentence_with(line, shown))
         else:
             n_primary += hits
-            primary_lines.append(sentence_with(line, primary + list(confirmations)))
+            primary_lines.append(sentence_with(line, shown))
         if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
             accepted.add(answered)
             n_primary += 1
@@ -355,8 +327,7 @@ def score_categories(turns: list, config: dict, cues: dict | None = None) -> dic
 
 
 def triage(turns: list, config: dict, act: dict | None = None) -> list:
-    """The categories that fire for ``turns``, in a fixed order, as ``Finding`` objects; ``act``: the
-    activity a session summary is judged on (default: that of ``turns``)."""
+    """The ``Finding``s of ``turns`` in a fixed order; ``act``: the activity a summary is judged on (``turns``')."""
     findings = []
     for cat, (score, lines) in score_categories(turns, config).items():
         if category_enabled(config, cat) and score >= threshold(config, cat):

@@ -1,11 +1,6 @@
-"""Triage text: what the scorer reads, and how it is cut up.
-
-``clean_text`` removes what must never be scored or re-saved (code, ``<private>`` sections, recalled
-``<memory-context>`` blocks, harness blocks); ``cue_keys`` finds each cue's literal keywords, so only
-the cues that can match a text are compiled; ``conversation_lines`` turns the user and assistant turns
-into ``Line`` objects. ``re`` is imported only for text that needs it: it alone costs the Stop hook,
-run after every turn, several milliseconds; the plain string code here does the same as the patterns
-its docstrings quote.
+"""Triage text: what the scorer reads (``clean_text``: no code, private, recalled or harness blocks), cut into
+``Line``s; ``cue_keys``: each cue's literal keywords, so only cues that can match are compiled. ``re`` costs
+the Stop hook several ms a turn: the plain string code here does what the patterns its docstrings quote do.
 """
 from __future__ import annotations
 
@@ -37,45 +32,32 @@ def _regexes():
 
 
 def _without_inline_code(text: str) -> str:
-    """``re.sub(r"`[^`\\n]*`", " ", text)``."""
+    """``re.sub(r"`[^`\n]*`", " ", text)``: on each line, the text between pairs of backticks."""
     if "`" not in text:
         return text
-    out, i = [], 0
-    while True:
-        a = text.find("`", i)
-        b = text.find("`", a + 1) if a >= 0 else -1
-        if b < 0:
-            break
-        newline = text.find("\n", a + 1, b)
-        if newline >= 0:  # no span opens at ``a``: the next one may open at ``b``
-            out.append(text[i:b])
-            i = b
-        else:
-            out += (text[i:a], " ")
-            i = b + 1
-    out.append(text[i:])
-    return "".join(out)
+    lines = []
+    for line in text.split("\n"):
+        parts = line.split("`")
+        tail = "`" + parts[-1] if len(parts) % 2 == 0 else ""  # an odd backtick opens no span
+        lines.append(" ".join(parts[::2]) + tail)
+    return "\n".join(lines)
 
 
 def clean_text(text: str) -> str:
     """``text`` without fenced code, private sections, recalled memories and harness blocks."""
     if not isinstance(text, str):
         return ""
-    if "<" in text:
-        lowered = text.lower()
-        if any(tag in lowered for tag in _BLOCK_TAGS):
-            p = _regexes()
-            text = p["private"].sub(" ", text)
-            text = p["recalled"].sub(" ", text)
-            text = p["harness"].sub(" ", text)
+    lowered = text.lower() if "<" in text else ""
+    if any(tag in lowered for tag in _BLOCK_TAGS):
+        for name in ("private", "recalled", "harness"):
+            text = _regexes()[name].sub(" ", text)
     if "```" in text or "~~~" in text:
         text = _regexes()["fence"].sub("\n", text)
     return _without_inline_code(text)
 
 
 class Line(str):
-    """A scoring line that knows its message (``msg``: consecutive turns of one speaker are one message),
-    the speaker (``role``) and its paragraph (``para``)."""
+    """A scoring line with its message (``msg``: a speaker's consecutive turns), ``role`` and paragraph (``para``)."""
 
     def __new__(cls, text: str, msg: int, role: str, para: tuple):
         line = super().__new__(cls, text)
@@ -85,40 +67,29 @@ class Line(str):
 
 def _without_list_mark(line: str) -> str:
     """``re.sub(r"^\\s*(?:[-*+>]|\\d+[.)])\\s+", "", line)``."""
-    n, i = len(line), 0
-    while i < n and line[i].isspace():
-        i += 1
-    if i < n and line[i] in "-*+>":
-        j = i + 1
+    rest, digits = line.lstrip(), 0
+    while digits < len(rest) and rest[digits].isdecimal():  # any decimal digit, as ``\d`` reads it
+        digits += 1
+    if rest[:1] in ("-", "*", "+", ">"):
+        body = rest[1:]
+    elif digits and rest[digits:digits + 1] in (".", ")"):
+        body = rest[digits + 1:]
     else:
-        j = i
-        while j < n and line[j].isdecimal():
-            j += 1
-        if j == i or j >= n or line[j] not in ".)":
-            return line
-        j += 1
-    k = j
-    while k < n and line[k].isspace():
-        k += 1
-    return line[k:] if k > j else line
+        return line
+    kept = body.lstrip()
+    return kept if len(kept) < len(body) else line
 
 
 def paragraphs(text: str) -> list:
     """``re.split(r"\\n[ \\t]*\\n", text)``: ``text`` cut at blank lines."""
-    parts, start, i = [], 0, 0
-    while True:
-        j = text.find("\n", i)
-        if j < 0:
-            break
-        k = j + 1
-        while k < len(text) and text[k] in " \t":
-            k += 1
-        if k < len(text) and text[k] == "\n":
-            parts.append(text[start:j])
-            start = i = k + 1
-        else:
-            i = j + 1
-    parts.append(text[start:])
+    lines, parts, start, j = text.split("\n"), [], 0, 1
+    while j < len(lines) - 1:
+        if lines[j].strip(" \t"):
+            j += 1
+        else:  # a blank line and both its newlines: the next line cannot be a cut
+            parts.append("\n".join(lines[start:j]))
+            start, j = j + 1, j + 2
+    parts.append("\n".join(lines[start:]))
     return parts
 
 
@@ -187,38 +158,38 @@ def may_match(keys: tuple, lowered: str) -> bool:
 
 def cue_keys(patterns: list) -> dict:
     """pattern -> its keywords (lower-cased, one of which every match contains), for those of ``patterns``
-    that have some. Worked out with ``re``'s parser once and kept in the user's cache folder (``bytecache``)."""
+    that have some. Worked out with ``re``'s parser once and kept in the user's cache folder (``bytecache``);
+    with no folder to keep them in, none (every cue is compiled)."""
     patterns = [p for p in patterns if isinstance(p, str) and p]
-    if not _key_cache:
-        data = _read_marshal(KEYS_FILE)
-        if isinstance(data, dict) and all(isinstance(k, str) and (v is None or (
-                isinstance(v, tuple) and all(isinstance(x, str) and x for x in v))) for k, v in data.items()):
-            _key_cache.update(data)
-    missing = [p for p in dict.fromkeys(patterns) if p not in _key_cache]
-    if missing and not _cache_writable():  # keywords no later run could read: compile every cue, as before
-        return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
-    if missing:
-        for pattern in missing:
-            _key_cache[pattern] = _keys_of(pattern)
-        _write_marshal(KEYS_FILE, dict(_key_cache))
-    return {p: _key_cache[p] for p in patterns if _key_cache[p] is not None}
+    _cached(KEYS_FILE, _key_cache, patterns, _keys_of, lambda v: v is None or (
+        isinstance(v, tuple) and all(isinstance(x, str) and x for x in v)), always=False)
+    return {p: _key_cache[p] for p in patterns if _key_cache.get(p) is not None}
 
 
 def cue_risks(patterns: list) -> dict:
-    """pattern -> why ``base.patternrisk`` refuses it, for the refused ones among ``patterns``; verdicts
-    are kept in the cache folder beside the cue keywords."""
+    """pattern -> why ``base.patternrisk`` refuses it, for the refused ones among ``patterns`` (verdicts kept
+    in the cache folder beside the cue keywords)."""
     from ..base.patternrisk import backtrack_risk
-    patterns = [p for p in dict.fromkeys(patterns) if isinstance(p, str)]
-    if not _risk_cache:
-        data = _read_marshal(RISKS_FILE)
-        if isinstance(data, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-            _risk_cache.update(data)
-    missing = [p for p in patterns if p not in _risk_cache]
-    for pattern in missing:
-        _risk_cache[pattern] = backtrack_risk(pattern, IGNORECASE) or ""
-    if missing and _cache_writable():
-        _write_marshal(RISKS_FILE, dict(_risk_cache))
+    patterns = [p for p in patterns if isinstance(p, str)]
+    _cached(RISKS_FILE, _risk_cache, patterns, lambda p: backtrack_risk(p, IGNORECASE) or "",
+            lambda v: isinstance(v, str), always=True)
     return {p: _risk_cache[p] for p in patterns if _risk_cache[p]}
+
+
+def _cached(name: str, cache: dict, patterns: list, work, valid, always: bool) -> None:
+    """Fill ``cache`` (pattern -> ``work(pattern)``) from the cache file ``name`` (values ``valid``), then work
+    out the missing patterns (only when the file can be rewritten with them, unless ``always``)."""
+    if not cache:
+        data = _read_marshal(name)
+        if isinstance(data, dict) and all(isinstance(k, str) and valid(v) for k, v in data.items()):
+            cache.update(data)
+    missing = [p for p in dict.fromkeys(patterns) if p not in cache]
+    writable = bool(missing) and _cache_writable()
+    if writable or (missing and always):
+        for pattern in missing:
+            cache[pattern] = work(pattern)
+        if writable:
+            _write_marshal(name, dict(cache))
 
 
 def _cache_path(name: str) -> str:
@@ -250,10 +221,7 @@ def _write_marshal(name: str, value) -> None:
 
     from ..base.bytecache import private_folder, write_private
     if private_folder() is not None:
-        try:
-            write_private(_cache_path(name), marshal.dumps(value))
-        except ValueError:
-            pass
+        write_private(_cache_path(name), marshal.dumps(value))
 
 
 def _keys_of(pattern: str):

@@ -1,7 +1,7 @@
 """``edit ID``: a memory's JSON in ``$EDITOR`` (then ``$VISUAL``, then ``vi``), saved through the write path.
 
-A failed save prints the problems and offers another round; text that does not land is kept in a
-recovery file whose path is printed (``edit ID --from PATH`` continues from it).
+A failed save prints the problems and offers another round; text that does not land is kept in a recovery
+file whose path is printed (``edit ID --from PATH`` continues from it).
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from ..derived.refresh import write_index_locked
 from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
 from ..records.store import NotARecord, load_memory, read_bytes, record_status
 from ..records.validate import Problem, ValidationError, validate_record
-from .write import (UPDATABLE, WriteError, WriteResult, add_change, content_hash, now_iso, tidy, update_memory,
-                    write_record)
+from .write import (UPDATABLE, WriteError, WriteResult, add_change, check_record, content_hash, now_iso, tidy,
+                    update_memory, write_record)
 
 # Fields the write path keeps itself; an edit that changes them is refused with a hint.
 HINTS = {
@@ -59,8 +59,7 @@ RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next on
 
 
 def keep(memory_id: str, text: str, config: dict) -> str:
-    """Save ``text`` (private sections and secrets removed, as on every write) where the person can find it
-    again, in ``<state folder>/recovery/``; prune recovery files older than a week; return the path."""
+    """The path of ``text`` (scrubbed as on every write) kept in ``<state folder>/recovery/`` (older ones pruned)."""
     try:
         text = scrub_text(text, private_settings(config))[0]
     except PrivateTagError:  # an unclosed tag: everything from the first one on may be private
@@ -109,8 +108,8 @@ def parsed(text: str, memory_id: str):
 
 
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` for
-    what the editor can fix, ``WriteError`` when the edit cannot land."""
+    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` or
+    ``PrivateTagError`` for what the editor can fix, ``WriteError`` when the edit cannot land."""
     edited = parsed(text, memory_id)
     changes, problems = changes_from(original, edited)
     if problems:  # name the schema problems too, so one more round fixes everything
@@ -122,11 +121,7 @@ def try_save(memory_root: str, config: dict, memory_id: str, original: dict, ori
         return None
     if "content" in changes and not isinstance(edited.get("content"), dict):
         raise ValidationError([Problem("content", "must be an object", "write {...}")], memory_id)
-    try:
-        return update_memory(memory_root, config, memory_id, changes, expect_hash=original_hash,
-                             summary="edited by hand")
-    except PrivateTagError as exc:
-        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+    return update_memory(memory_root, config, memory_id, changes, expect_hash=original_hash, summary="edited by hand")
 
 
 def folder_category(config: dict, path: str) -> str | None:
@@ -156,24 +151,18 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
     memory_id, category = os.path.basename(path)[:-5], folder_category(config, path)
     edited = parsed(text, memory_id)
-    if isinstance(edited, dict) and "\ufffd" in text:
+    if not isinstance(edited, dict):
+        raise ValidationError([Problem("(record)", "must be a JSON object", "keep the outer {...}")], memory_id)
+    if "\ufffd" in text:
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
                                        "retype those characters")], memory_id)
-    problems = validate_record(edited, folder_category=category, file_id=memory_id) if isinstance(edited, dict) \
-        else [Problem("(record)", "must be a JSON object", "keep the outer {...}")]
-    if problems:
-        raise ValidationError(problems, memory_id)
-    try:
-        clean, private, secrets = scrub_record(edited, config)
-    except PrivateTagError as exc:
-        raise ValidationError([Problem("(text)", str(exc), "close the private tag")], memory_id) from None
+    check_record(edited, category, memory_id, memory_id)
+    clean, private, secrets = scrub_record(edited, config)
     clean = tidy(clean)  # stored forms, as every other write keeps them
     now = now_iso()
     clean["updated_at"] = now
     add_change(clean, "repaired by hand (edit)", now)
-    problems = validate_record(clean, folder_category=category, file_id=memory_id)
-    if problems:
-        raise ValidationError(problems, memory_id)
+    check_record(clean, category, memory_id, memory_id)
     with store_lock(memory_root):
         if not os.path.isfile(path) or content_hash(path) != original_hash:
             raise WriteError(f"{path} changed while you were editing")
@@ -184,8 +173,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
 
 def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
                  again, report_problems):
-    """Run the edit loop (``again()``: reopen after ``report_problems(problems)``?): the ``WriteResult``, None
-    (no change), or ``EditAborted``."""
+    """The edit loop (``again()``: reopen after ``report_problems``?): a ``WriteResult``, None, or ``EditAborted``."""
     text, original, original_hash = load_for_edit(memory_root, config, path)
     if start_text is not None:
         text = start_text
@@ -210,8 +198,9 @@ def edit_session(memory_root: str, config: dict, memory_id: str, path: str, star
                 if original is None:
                     return save_repaired(memory_root, config, path, original_hash, text)
                 return try_save(memory_root, config, memory_id, original, original_hash, text)
-            except ValidationError as exc:
-                report_problems(exc.problems)
+            except (ValidationError, PrivateTagError) as exc:
+                unclosed = [Problem("(text)", str(exc), "close the private tag")]
+                report_problems(exc.problems if isinstance(exc, ValidationError) else unclosed)
                 if not again():
                     raise EditAborted("nothing was saved", keep(memory_id, text, config)) from None
             except WriteError as exc:

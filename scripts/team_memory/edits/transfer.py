@@ -1,16 +1,14 @@
 """Moving memories in and out of a store: ``export`` and ``import``.
 
-JSON Lines (the default; a JSON array is read too) or YAML when pyyaml can be imported (the runtime
-never needs it); ``claude_memory_entries`` reads a prior-plugin store. Import is all or nothing:
-every record is scrubbed and validated first (``prepare``), then ``import_records`` writes under one
-store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
+JSON Lines (a JSON array is read too), or YAML when pyyaml can be imported; ``claude_memory_entries`` reads a
+prior-plugin store. Every record is scrubbed and validated first (``prepare``), then ``import_records`` writes
+under one store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
 """
 from __future__ import annotations
 
 import json
 import os
 from datetime import date, datetime, timezone
-from dataclasses import dataclass, field
 
 from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
@@ -30,19 +28,13 @@ class TransferError(ValueError):
     """The input cannot be read at all (not a format problem of one record)."""
 
 
-_yaml = False  # pyyaml, imported on first use (other commands do not pay for it); None: not installed
-
-
 def _need_yaml():
-    global _yaml
-    if _yaml is False:
-        try:
-            import yaml as _yaml
-        except ImportError:  # pragma: no cover - depends on the environment
-            _yaml = None
-    if _yaml is None:
-        raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it")
-    return _yaml
+    """pyyaml, imported on first use (other commands do not pay for it)."""
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise TransferError("YAML needs pyyaml (python3 -m pip install pyyaml); JSON Lines works without it") from None
+    return yaml
 
 
 def format_for(path: str | None, explicit: str | None) -> str:
@@ -71,7 +63,7 @@ def dumps(records: list, fmt: str) -> str:
 
 
 def loads(text: str, fmt: str) -> list:
-    """``[(where, value)]`` for every record in ``text``; unparsable lines become ``(where, ParseFailure)``."""
+    """``[(where, value)]`` for every record in ``text``; an unparsable line's value is its ``Problem``."""
     if fmt == "yaml":
         yaml = _need_yaml()
         try:
@@ -94,7 +86,7 @@ def loads(text: str, fmt: str) -> list:
         try:
             out.append((f"line {n}", json.loads(line)))
         except ValueError as exc:
-            out.append((f"line {n}", ParseFailure(f"not valid JSON ({exc})")))
+            out.append((f"line {n}", Problem("(record)", f"not valid JSON ({exc})", "fix the line or leave it out")))
     return out
 
 
@@ -113,11 +105,6 @@ def _plain(value):
     return value
 
 
-@dataclass
-class ParseFailure:
-    message: str
-
-
 def claude_memory_root(path: str) -> str:
     """The prior plugin's store at ``path`` (a project folder or its ``.claude/memory``)."""
     path = os.path.abspath(os.path.expanduser(path))
@@ -132,24 +119,20 @@ def claude_memory_root(path: str) -> str:
 def claude_memory_entries(path: str) -> list:
     """``[(where, record)]`` from a prior-plugin store; id and category come from the file's name and folder."""
     root = claude_memory_root(path)
-    config = load_config(None)
-    if os.path.isfile(os.path.join(root, CONFIG_NAME)):  # its own folder names, if it set any
-        config = load_config(root)
+    config = load_config(root if os.path.isfile(os.path.join(root, CONFIG_NAME)) else None)  # its folder names
     out = []
     for category, folder in category_folders(config).items():
         folder_path = os.path.join(root, folder)
         try:
-            names = sorted(os.listdir(folder_path))
+            names = sorted(n for n in os.listdir(folder_path) if n.endswith(".json") and not n.startswith("."))
         except OSError:
             continue
         for name in names:
-            if not name.endswith(".json") or name.startswith("."):
-                continue
             where = os.path.join(folder, name)
             try:  # a regular file only, never through a link, bounded
                 data = json.loads(read_bytes(os.path.join(folder_path, name))[0].decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-                out.append((where, ParseFailure(f"cannot be read ({exc})")))
+                out.append((where, Problem("(record)", f"cannot be read ({exc})", "fix the line or leave it out")))
                 continue
             if isinstance(data, dict):
                 data.setdefault("id", name[:-5])
@@ -158,54 +141,52 @@ def claude_memory_entries(path: str) -> list:
     return out
 
 
-@dataclass
 class Prepared:
-    where: str
-    record: dict | None = None
-    problems: list = field(default_factory=list)
-    private_sections: int = 0
-    secrets_redacted: int = 0
+    """One entry of an import: its record when it is good, else its problems."""
+
+    def __init__(self, where: str):
+        self.where, self.record, self.problems, self.private_sections, self.secrets_redacted = where, None, [], 0, 0
 
 
 def prepare(entries: list, config: dict) -> list:
     """Scrub, complete and validate every entry; ``problems`` is empty for the good ones."""
     out = []
     for where, value in entries:
-        item = Prepared(where)
-        out.append(item)
-        if isinstance(value, ParseFailure):
-            item.problems = [Problem("(record)", value.message, "fix the line or leave it out")]
-            continue
-        if not isinstance(value, dict):
-            item.problems = [Problem("(record)", "is not a JSON object", "each record is one {...}")]
-            continue
-        try:
-            record, item.private_sections, item.secrets_redacted = scrub_record(value, config)
-        except PrivateTagError as exc:
-            item.problems = [Problem("(record)", str(exc), "close the private tag")]
-            continue
-        record = tidy(record)
-        now = now_iso()
-        record.setdefault("schema_version", SCHEMA_VERSION)
-        record.setdefault("created_at", record.get("updated_at") if isinstance(record.get("updated_at"), str) else now)
-        record.setdefault("updated_at", record["created_at"])
-        given = record.get("id")
-        if isinstance(given, str) and _hides_something(given, config):
-            del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
-        if "id" not in record and isinstance(record.get("title"), str):
-            record["id"] = slugify(record["title"])  # the title is scrubbed already
-        item.problems = validate_record(record)
-        if not item.problems and not category_enabled(config, record["category"]):
-            item.problems = [Problem("category", f"{record['category']!r} is disabled in this store's config",
-                                     f"enable categories.{record['category']} or leave the record out")]
-        item.record = record
+        out.append(Prepared(where))
+        out[-1].problems = _prepare(out[-1], value, config)
     return out
+
+
+def _prepare(item: Prepared, value, config: dict) -> list:
+    """The problems of one entry; its scrubbed, completed record and counts go into ``item``."""
+    if isinstance(value, Problem):
+        return [value]
+    if not isinstance(value, dict):
+        return [Problem("(record)", "is not a JSON object", "each record is one {...}")]
+    try:
+        record, item.private_sections, item.secrets_redacted = scrub_record(value, config)
+    except PrivateTagError as exc:
+        return [Problem("(record)", str(exc), "close the private tag")]
+    record = item.record = tidy(record)
+    record.setdefault("schema_version", SCHEMA_VERSION)
+    updated = record.get("updated_at")
+    record.setdefault("created_at", updated if isinstance(updated, str) else now_iso())
+    record.setdefault("updated_at", record["created_at"])
+    given = record.get("id")
+    if isinstance(given, str) and _hides_something(given, config):
+        del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
+    if "id" not in record and isinstance(record.get("title"), str):
+        record["id"] = slugify(record["title"])  # the title is scrubbed already
+    problems = validate_record(record)
+    if not problems and not category_enabled(config, record["category"]):
+        return [Problem("category", f"{record['category']!r} is disabled in this store's config",
+                        f"enable categories.{record['category']} or leave the record out")]
+    return problems
 
 
 def import_records(memory_root: str, config: dict, records: list, on_conflict: str = "skip",
                    dry_run: bool = False) -> list:
-    """Write valid records under one lock; ``[{id, from_id, action, path}]`` (action: created, replaced,
-    renamed, skipped)."""
+    """Write valid records under one lock: ``[{id, from_id, action (created/replaced/renamed/skipped), path}]``."""
     if on_conflict not in CONFLICT_MODES:
         raise ValueError(f"on_conflict must be one of {CONFLICT_MODES}")
     results = []

@@ -1,10 +1,9 @@
 """Writing memories: create, update, retire/restore/archive/unarchive, and ``gc``'s deletions.
 
-Every text field is scrubbed first (``privacy.scrub_record``: private sections stripped, secrets
-redacted; an unclosed private tag stops the write), titles and tags cleaned as the index cleans them;
-then, under ``fsutil.store_lock``, the record is completed, validated strictly, written atomically and
-``index.md`` rewritten. Nothing is written when a step fails; results count what was stripped and
-redacted, never the text itself.
+Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles
+and tags cleaned as the index cleans them; then, under ``fsutil.store_lock``, the record is completed, validated
+strictly, written atomically and the index updated. Nothing is written when a step fails; results count what was
+stripped and redacted, never the text itself.
 """
 from __future__ import annotations
 
@@ -48,17 +47,16 @@ class WriteResult:
 
     FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted")
 
-    def __init__(self, id: str, path: str, category: str, action: str, status: str = "active",  # noqa: A002
-                 hash: str = "", private_sections: int = 0, secrets_redacted: int = 0):  # noqa: A002
-        self.id, self.path, self.category, self.action, self.status = id, path, category, action, status
-        self.hash, self.private_sections, self.secrets_redacted = hash, private_sections, secrets_redacted
+    def __init__(self, *values):  # the ``FIELDS``, in order
+        for name, value in zip(self.FIELDS, values):
+            setattr(self, name, value)
 
     def to_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
 
 
-def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def now_iso(when: datetime | None = None) -> str:
+    return (when or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def content_hash(path: str) -> str:
@@ -110,12 +108,12 @@ def write_record(path: str, record: dict) -> None:
     note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
 
 
-def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
-    """Temp files of writers killed mid-write (we hold the lock, so no live writer owns them)."""
+def _remove_dead_temp_files(folder: str) -> None:
+    """Temp files a minute old, of writers killed mid-write (we hold the lock, so no live writer owns them)."""
     try:
         with os.scandir(folder) as it:
             for entry in it:
-                if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > min_age:
+                if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > 60:
                     os.unlink(entry.path)
     except OSError:
         pass
@@ -123,28 +121,25 @@ def _remove_dead_temp_files(folder: str, min_age: float = 60.0) -> None:
 
 def add_change(record: dict, summary: str, now: str) -> None:
     changes = record.get("changes") if isinstance(record.get("changes"), list) else []
-    changes = changes + [{"date": now, "summary": summary}]
-    record["changes"] = changes[-MAX_CHANGES:]
+    record["changes"] = (changes + [{"date": now, "summary": summary}])[-MAX_CHANGES:]
 
 
-def _check(record: dict, category: str, memory_id: str, where: str) -> None:
+def check_record(record: dict, category: str, memory_id: str, where: str) -> None:
+    """``ValidationError`` (``where``) when ``record`` is not valid as ``memory_id`` of ``category``."""
     problems = validate_record(record, folder_category=category, file_id=memory_id)
     if problems:
         raise ValidationError(problems, where)
 
 
 def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datetime):
-    """``(path, record)`` if ``memory_id`` names a memory retired within the last 24 hours."""
-    found = find_memory(memory_root, config, memory_id)
-    if found is None:
-        return None
+    """The record ``memory_id`` names if it was retired within the last 24 hours."""
     try:
-        record = load_memory(found[1])
-    except (NotARecord, OSError):
+        record = _load_for_change(memory_root, config, memory_id)[3]
+    except WriteError:
         return None
     retired_at = parse_iso(record.get("retired_at"))
     if record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW:
-        return found[1], record
+        return record
     return None
 
 
@@ -157,7 +152,7 @@ def _future_times(record: dict, now_dt: datetime) -> list:
     for name in ("created_at", "updated_at"):
         when = parse_iso(record.get(name))
         if when is not None and when > now_dt + MAX_AHEAD:
-            out.append(Problem(name, f"is in the future ({record[name]}; now is {now_dt.strftime('%Y-%m-%dT%H:%M:%SZ')})",
+            out.append(Problem(name, f"is in the future ({record[name]}; now is {now_iso(now_dt)})",
                                f"leave {name} out (the time of saving is used) or give a past time"))
     return out
 
@@ -169,9 +164,8 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
     record, private, secrets = scrub_record(record, config)
     record = tidy(record)
     now_dt = datetime.now(timezone.utc).replace(microsecond=0)
-    now = now_dt.strftime("%Y-%m-%dT%H:%M:%SZ")
     record.setdefault("schema_version", SCHEMA_VERSION)
-    record.setdefault("created_at", now)
+    record.setdefault("created_at", now_iso(now_dt))
     record.setdefault("updated_at", record["created_at"])
     record.setdefault("record_status", "active")
     category = record.get("category")
@@ -190,22 +184,27 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         if not force:
             hit = _recently_retired(memory_root, config, base, now_dt)
             if hit:
-                raise WriteError(f"memory {base!r} was retired at {hit[1].get('retired_at')} (less than 24 hours ago); "
+                raise WriteError(f"memory {base!r} was retired at {hit.get('retired_at')} (less than 24 hours ago); "
                                  f"bring it back with 'restore {base}', or pass --force to create a new memory anyway")
         memory_id = unique_id(memory_root, config, base)
         record["id"] = memory_id
-        path = memory_path(memory_root, config, category, memory_id)
-        _check(record, category, memory_id, "new memory")
-        write_record(path, record)
-        apply_changes(memory_root, config)  # (no retention here: ``retire_past_retention``)
-        return WriteResult(memory_id, path, category, "created", "active", content_hash(path), private, secrets)
+        path = memory_path(memory_root, config, category, memory_id)  # (no retention here: ``retire_past_retention``)
+        return _save(memory_root, config, category, path, record, "created", "new memory", private, secrets)
+
+
+def _save(memory_root: str, config: dict, category: str, path: str, record: dict, action: str, where: str,
+          private: int, secrets: int) -> WriteResult:
+    """Validate ``record`` (``where`` names the write in a problem), write it to ``path``, update the index."""
+    memory_id = os.path.basename(path)[:-5]
+    check_record(record, category, memory_id, where)
+    write_record(path, record)
+    apply_changes(memory_root, config)
+    return WriteResult(memory_id, path, category, action, record_status(record), content_hash(path), private, secrets)
 
 
 def session_max_retained(config: dict) -> int:
     raw = category_settings(config, "session_summary").get("max_retained", SESSION_RETAINED_DEFAULT)
-    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
-        return SESSION_RETAINED_DEFAULT
-    return raw
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 1 else SESSION_RETAINED_DEFAULT
 
 
 def sessions_past_retention(memory_root: str, config: dict) -> list:
@@ -240,12 +239,13 @@ def retire_past_retention(memory_root: str, config: dict, dry_run: bool = False)
 
 
 def _load_for_change(memory_root: str, config: dict, memory_id: str):
+    """``(category, path, id, record)`` of the memory ``memory_id`` names (an id, category/id or a path)."""
     found = find_memory(memory_root, config, memory_id)
     if found is None:
         raise WriteError(f"no memory with id {memory_id!r} (try: list --status all)")
     category, path = found
     try:
-        return category, path, load_memory(path)
+        return category, path, os.path.basename(path)[:-5], load_memory(path)
     except (NotARecord, OSError) as exc:
         raise WriteError(f"{path} cannot be read ({exc}); fix it by hand (see: validate {path})") from None
 
@@ -277,8 +277,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
     scrubbed = tidy(scrubbed)
 
     with store_lock(memory_root):
-        category, path, record = _load_for_change(memory_root, config, memory_id)
-        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
+        category, path, memory_id, record = _load_for_change(memory_root, config, memory_id)
         if expect_hash is not None:
             actual = content_hash(path)
             if not actual.startswith(wanted):
@@ -287,18 +286,12 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         if record_status(record) != "active":
             verb = "restore" if record_status(record) == "retired" else "unarchive"
             raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
-        new = dict(record)
-        for key, value in scrubbed.items():
-            if key == "content":
-                content = dict(record.get("content") if isinstance(record.get("content"), dict) else {})
-                for ckey, cvalue in value.items():
-                    if cvalue is None:
-                        content.pop(ckey, None)
-                    else:
-                        content[ckey] = cvalue
-                new["content"] = content
-            else:
-                new[key] = value
+        new = dict(record, **scrubbed)
+        if "content" in scrubbed:  # only the keys given change; None removes one
+            old = record.get("content") if isinstance(record.get("content"), dict) else {}
+            new["content"] = dict(old, **scrubbed["content"])
+            for ckey in [k for k, v in scrubbed["content"].items() if v is None]:
+                del new["content"][ckey]
         now = now_iso()
         new["updated_at"] = now
         times = record.get("times_updated")
@@ -306,22 +299,17 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         what = [k for k in scrubbed if k != "content"]
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
         add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
-        _check(new, category, memory_id, f"update of {memory_id}")
-        write_record(path, new)
-        apply_changes(memory_root, config)
-        return WriteResult(memory_id, path, category, "updated", "active", content_hash(path), private, secrets)
+        return _save(memory_root, config, category, path, new, "updated", f"update of {memory_id}", private, secrets)
 
 
 def set_status(memory_root: str, config: dict, memory_id: str, status: str, reason: str | None = None) -> WriteResult:
-    """Retire, archive, restore or unarchive a memory: ``status`` is a verb of ``TRANSITIONS`` or a target
-    status (``active`` restores or unarchives as fits)."""
+    """``status``: a verb of ``TRANSITIONS`` or a target status (``active`` restores or unarchives as fits)."""
     reason_text, private, secrets = "", 0, 0
     if reason is not None:
         scrubbed, private, secrets = scrub_record({"reason": reason}, config)
         reason_text = clean_line(scrubbed["reason"])
     with store_lock(memory_root):
-        category, path, record = _load_for_change(memory_root, config, memory_id)
-        memory_id = os.path.basename(path)[:-5]  # the reference may be category/id or a path
+        category, path, memory_id, record = _load_for_change(memory_root, config, memory_id)
         current = record_status(record)
         verb = {"retired": "retire", "archived": "archive"}.get(status, status)
         if verb == "active":
@@ -338,18 +326,14 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         now = now_iso()
         new = dict(record, record_status=target, updated_at=now)
         if verb in ("retire", "archive"):
-            new[f"{target}_at"] = now
-            new[f"{target}_reason"] = reason_text
+            new.update({f"{target}_at": now, f"{target}_reason": reason_text})
             add_change(new, f"{target}: {reason_text}", now)
         else:
             was = "retired" if verb == "restore" else "archived"
-            new.pop(f"{was}_at", None)
-            new.pop(f"{was}_reason", None)
+            for field in (f"{was}_at", f"{was}_reason"):
+                new.pop(field, None)
             add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
-        _check(new, category, memory_id, f"{verb} of {memory_id}")
-        write_record(path, new)
-        apply_changes(memory_root, config)
-        return WriteResult(memory_id, path, category, f"{verb}d", target, content_hash(path), private, secrets)
+        return _save(memory_root, config, category, path, new, f"{verb}d", f"{verb} of {memory_id}", private, secrets)
 
 
 GRACE_DEFAULT = 30
@@ -361,9 +345,9 @@ def grace_days(config: dict) -> int:
     return int_setting(config, "delete", "grace_period_days", GRACE_DEFAULT, 0, GRACE_MAX)
 
 
-def due(memory_root: str, config: dict, now: datetime | None = None) -> list:
-    """``[{id, category, path, retired_at, days}]`` of retired memories past the grace period."""
-    now = now or datetime.now(timezone.utc)
+def due(memory_root: str, config: dict) -> list:
+    """``[{id, category, title, path, retired_at, days}]`` of retired memories past the grace period."""
+    now = datetime.now(timezone.utc)
     cutoff = now - timedelta(days=grace_days(config))
     out = []
     for category, path, record in iter_records(memory_root, config):
@@ -375,12 +359,12 @@ def due(memory_root: str, config: dict, now: datetime | None = None) -> list:
     return out
 
 
-def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False, now: datetime | None = None) -> list:
+def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False) -> list:
     """Delete (or, with ``dry_run``, only list) the memories ``due`` returns; rewrite the index."""
     if dry_run:
-        return due(memory_root, config, now)
+        return due(memory_root, config)
     with store_lock(memory_root):
-        gone = due(memory_root, config, now)  # read again under the lock: a restore may have won
+        gone = due(memory_root, config)  # read again under the lock: a restore may have won
         for item in gone:
             try:
                 os.unlink(os.path.join(project_root_of(memory_root), item["path"]))

@@ -8,8 +8,7 @@ from ..records.hookio import ToolCall, tool_calls
 
 def handle(payload: dict):
     """The guard's answer for this call; for Codex's ``apply_patch``, the first denial among the files it names."""
-    calls = [ToolCall(call) for call in tool_calls(payload)]
-    calls = [call for call in calls if not outside_store(call)]
+    calls = [call for call in map(ToolCall, tool_calls(payload)) if not outside_store(call)]
     if not calls:
         return None
     from ..guards.guards import guard_tool_use

@@ -1,7 +1,7 @@
-"""PostToolUse: the store guard's report and recall by file, in one process and one answer.
+"""PostToolUse: the store guard's report and recall by file, in one answer; each part fails open on its own.
 
 Recall by file reads ``file_path``/``notebook_path`` of the file tools, and for Bash the operands of a simple line of
-file readers (``READERS``, read with ``toolgate``'s word reader). Each part fails open on its own (one stderr line).
+file readers (``READERS``, read with ``toolgate``'s word reader).
 """
 from __future__ import annotations
 
@@ -26,18 +26,13 @@ def answer(payload: dict):
         except Exception as exc:  # noqa: BLE001 - one part failing must not silence the other
             report_skip(EVENT, exc)
             continue
-        text = _context(result)
-        if text:
+        specific = result.get("hookSpecificOutput") if isinstance(result, dict) else None
+        text = specific.get("additionalContext") if isinstance(specific, dict) else None
+        if isinstance(text, str) and text:
             texts.append(text)
     if not texts:
         return None
     return {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": "\n\n".join(texts)}}
-
-
-def _context(result) -> str:
-    specific = result.get("hookSpecificOutput") if isinstance(result, dict) else None
-    text = specific.get("additionalContext") if isinstance(specific, dict) else None
-    return text if isinstance(text, str) else ""
 
 
 def _guard(payload: dict):

@@ -1,4 +1,4 @@
-"""``stress.py``'s patterns phase: text and derived files a teammate commits, meant to stall or break the hooks.
+"""The stress run's patterns phase: text and derived files a teammate commits, meant to stall or break the hooks.
 
 Three figures, each printed:
 
@@ -18,8 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from stress_concurrency import make_project
-from stress_lab import CONTENT, FOLDERS, Lab
+from stress_lab import CONTENT, FOLDERS, Lab, make_project
 
 HOOK_LIMIT = 3.0
 WORST_TITLE = "Rotate keys " + "api_key-" * 500

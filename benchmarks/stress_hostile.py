@@ -19,7 +19,7 @@ from pathlib import Path
 
 from stress_lab import (AUDIT_SOURCE, BENCH, CONTENT, FOLDERS, FULL, HOOK_FILES, HOOK_TIMEOUT, HOSTILE_TEXT,
                         REPO, WORDS, Lab, Tally, audit_lines, check_output, content_for, make_project, planted,
-                        rand_token)
+                        put_record, rand_token, record)
 
 
 # --- payloads ---------------------------------------------------------------------------------
@@ -153,11 +153,7 @@ def hostile_store(base: Path, name: str, outside: Path, index_kind: str) -> Path
         (root / f).mkdir(exist_ok=True)
 
     def put(cat, mid, title, raw=None, **extra):
-        rec = {"schema_version": "1.0", "category": cat, "id": mid, "title": title,
-               "created_at": "2025-01-01T00:00:00Z", "updated_at": "2025-01-02T00:00:00Z",
-               "tags": ["pydantic", "redis"], "record_status": "active", "content": dict(CONTENT[cat])}
-        rec.update(extra)
-        (root / FOLDERS[cat] / f"{mid}.json").write_bytes(raw if raw is not None else json.dumps(rec).encode())
+        put_record(root, cat, mid, title, raw, **dict({"tags": ["pydantic", "redis"]}, **extra))
 
     put("runbook", "legit-deploy", "Roll back a stuck deploy with helm", tags=["deploy", "helm"],
         content={"trigger": "deploy stuck", "steps": ["helm rollback app", "check pods"], "verification": "green"})
@@ -236,10 +232,8 @@ def make_outside(base: Path) -> tuple:
     outside = base / "outside"
     (outside / "folder").mkdir(parents=True, exist_ok=True)
     canary = "OUTSIDECANARY" + rand_token(random.Random(9), 12)
-    rec = {"schema_version": "1.0", "category": "decision", "id": "secret",
-           "title": f"{canary} pydantic redis deploy", "created_at": "2025-01-01T00:00:00Z",
-           "updated_at": "2025-01-02T00:00:00Z", "tags": ["pydantic", "redis"], "record_status": "active",
-           "content": content_for("decision", canary)}
+    rec = record("decision", "secret", f"{canary} pydantic redis deploy", tags=["pydantic", "redis"],
+                 content=content_for("decision", canary))
     (outside / "secret.json").write_text(json.dumps(rec))
     (outside / "folder" / "canary.json").write_text(json.dumps(dict(rec, id="canary", category="tech_debt",
                                                                     content=dict(CONTENT["tech_debt"]))))

@@ -108,6 +108,23 @@ def planted(rng: random.Random, tag: str) -> tuple:
     return f"notes <private>{priv}</private> key {secret} end", [priv, secret]
 
 
+def record(category: str, memory_id: str, title, **extra) -> dict:
+    """A memory as a teammate writes it by hand: the fields given in ``extra`` replace the defaults."""
+    rec = {"schema_version": "1.0", "category": category, "id": memory_id, "title": title,
+           "created_at": "2025-01-01T00:00:00Z", "updated_at": "2025-01-02T00:00:00Z", "tags": [],
+           "record_status": "active", "content": dict(CONTENT[category])}
+    rec.update(extra)
+    return rec
+
+
+def put_record(root: Path, category: str, memory_id: str, title, raw: bytes = None, **extra) -> None:
+    """``record(...)`` written as compact JSON (or ``raw`` bytes) into its category folder under ``root``."""
+    folder = root / FOLDERS[category]
+    folder.mkdir(parents=True, exist_ok=True)
+    data = raw if raw is not None else json.dumps(record(category, memory_id, title, **extra)).encode()
+    (folder / f"{memory_id}.json").write_bytes(data)
+
+
 def content_for(category: str, text: str) -> dict:
     content = json.loads(json.dumps(CONTENT[category]))
     content[TEXT_FIELD[category]] = text

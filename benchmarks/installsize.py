@@ -24,7 +24,7 @@ from pathlib import Path
 
 from benchlib import REPO
 
-sys.path.insert(0, os.path.join(REPO, "tests"))
+sys.path[:0] = [os.path.join(REPO, "tests"), os.path.join(REPO, "scripts")]  # helpers.run_cli runs the CLI in process
 
 import e2e_support as e2e  # noqa: E402 (after the path)
 import helpers  # noqa: E402

@@ -1,6 +1,6 @@
 """What an install copies onto a user's machine, measured with the real Claude Code CLI and a scratch HOME.
 
-    python3 benchmarks/installsize.py
+    python3 benchmarks/bench.py install-size
 
 Needs the pinned CLI in ``.cache/claude-code`` and the offline harness beside the checkout (see
 ``tests/e2e_support.py``). From a git repository holding this checkout's files (what a user clones):
@@ -15,14 +15,16 @@ Prints the bytes and files of each installed copy (and of the marketplace's own 
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+from benchlib import REPO
+
+sys.path[:0] = [os.path.join(REPO, "tests"), os.path.join(REPO, "scripts")]  # helpers.run_cli runs the CLI in process
 
 import e2e_support as e2e  # noqa: E402 (after the path)
 import helpers  # noqa: E402
@@ -65,10 +67,10 @@ def via_setting(tmp: Path, clone: Path, name: str, sparse: bool) -> Path:
 
 
 def main(argv=None) -> int:
-    import argparse
-    argparse.ArgumentParser(description=__doc__).parse_args(argv)
+    argparse.ArgumentParser(prog="bench.py install-size", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     e2e.ensure_claude()
-    version = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["version"]
+    version = json.loads((Path(REPO) / ".claude-plugin" / "plugin.json").read_text())["version"]
     with tempfile.TemporaryDirectory(prefix="tm-size-") as tmp_name:
         tmp = Path(tmp_name)
         clone = e2e.checkout_repository(tmp / "team-memory")
@@ -92,7 +94,3 @@ def main(argv=None) -> int:
     print("| --- | --- | --- | --- |")
     print("\n".join(rows))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,14 +1,14 @@
 """What stale marks cost: the prompt hook, ``review`` and ``stats`` on a store in a git repository.
 
-Builds a store (``storegen``) in a git repository where ``--related`` memories name files (two of
+Builds a store (``benchlib.make_store``) in a git repository where ``--related`` memories name files (two of
 ``--files`` files, a folder now and then), commits it, then makes ``--commits`` commits that touch
 those files, so many memories are stale. A twin of the project, identical but for every
 ``related_files`` left out, is the yardstick: same memories, same hits for the prompt, no marks.
 Every scenario runs once per round in both, in a shuffled order; the report gives medians of
 CPU seconds (user + system, ``os.wait4``) and wall seconds, and the ratio of the medians.
 
-    python3 benchmarks/stalebench.py                        # 10,000 memories, 2,000 naming files
-    python3 benchmarks/stalebench.py --size 1000 --related 200 --rounds 10
+    python3 benchmarks/bench.py stale                        # 10,000 memories, 2,000 naming files
+    python3 benchmarks/bench.py stale --size 1000 --related 200 --rounds 10
 """
 from __future__ import annotations
 
@@ -18,21 +18,11 @@ import os
 import random
 import shutil
 import subprocess
-import sys
-import tempfile
+from statistics import median
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from bench import CLI, PY, hook_argv, match_prompt, run_wait4  # noqa: E402
-from storegen import make_store  # noqa: E402
+from benchlib import CLI, PY, REPO, git, hook_argv, make_store, match_prompt, run_wait4, scratch
 
-
-def git(cwd: str, *args, date: str | None = None) -> None:
-    env = dict(os.environ, GIT_AUTHOR_NAME="Bench", GIT_AUTHOR_EMAIL="bench@example.com",
-               GIT_COMMITTER_NAME="Bench", GIT_COMMITTER_EMAIL="bench@example.com")
-    if date:
-        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+ENV = dict(os.environ, CLAUDE_PLUGIN_ROOT=REPO)
 
 
 def memory_files(memory_root: str) -> list:
@@ -82,21 +72,19 @@ def stale_prompt(project: str, stale: list) -> str | None:
     """A prompt whose block shows a stale memory (its title asked about), or None."""
     for item in stale:
         prompt = f"how do we handle the {item['title'].lower()} question again?"
-        out = subprocess.run(hook_argv(), input=json.dumps({"prompt": prompt, "cwd": project}).encode(),
-                             capture_output=True, env=dict(os.environ, CLAUDE_PLUGIN_ROOT=os.path.dirname(HERE))).stdout
-        if b"changed since" in out:
+        if b"changed since" in hook_output(project, prompt):
             return prompt
     return None
 
 
-def median(values: list) -> float:
-    values = sorted(values)
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+def hook_output(project: str, prompt: str) -> bytes:
+    return subprocess.run(hook_argv(), input=json.dumps({"prompt": prompt, "cwd": project}).encode(),
+                          capture_output=True, env=ENV).stdout
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="bench.py stale", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=10000, help="memories in the store (default 10,000)")
     parser.add_argument("--related", type=int, default=2000, help="memories that name files (default 2,000)")
     parser.add_argument("--files", type=int, default=400, help="files they name (default 400)")
@@ -104,15 +92,15 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=15, help="runs of every scenario per project (default 15)")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
-    workdir = tempfile.mkdtemp(prefix="tm-stalebench-")
-    try:
+    with scratch(prefix="tm-stalebench-") as workdir:
         project, twin = build(workdir, args.size, args.related, args.files, args.commits, args.seed)
         for where in (project, twin):
             run_wait4([PY, CLI, "rebuild", "--root", where])
         review = subprocess.run([PY, CLI, "review", "--json", "--root", project], capture_output=True, text=True)
         found = json.loads(review.stdout)
         prompt = stale_prompt(project, found["stale"][:50]) if found["stale"] else None
-        prompt = prompt or match_prompt(project, os.path.join(project, ".claude", "memory"), random.Random(args.seed))
+        memory_root = os.path.join(project, ".claude", "memory")
+        prompt = prompt or match_prompt(project, memory_root, random.Random(args.seed))
         scenarios = {
             "hook (prompt)": lambda where: (hook_argv(), json.dumps({"prompt": prompt, "cwd": where}).encode()),
             "stats": lambda where: ([PY, CLI, "stats", "--root", where], b""),
@@ -125,13 +113,11 @@ def main(argv=None) -> int:
             rng.shuffle(order)
             for name, kind in order:
                 argv_, stdin = scenarios[name](project if kind == "stale" else twin)
-                wall, _, code, cpu = run_wait4(argv_, stdin, env=dict(os.environ, CLAUDE_PLUGIN_ROOT=os.path.dirname(HERE)))
+                wall, _, code, cpu = run_wait4(argv_, stdin, env=ENV)
                 if code != 0:
                     raise SystemExit(f"{name} ({kind}) exited {code}")
                 times[(name, kind)].append((cpu, wall))
-        shown = subprocess.run(hook_argv(), input=json.dumps({"prompt": prompt, "cwd": project}).encode(),
-                               capture_output=True, env=dict(os.environ, CLAUDE_PLUGIN_ROOT=os.path.dirname(HERE))
-                               ).stdout.decode()
+        shown = hook_output(project, prompt).decode()
         print(f"{args.size:,} memories, {args.related:,} naming 2-3 of {args.files:,} files; {args.commits:,} commits "
               f"after the store's; {found['count']:,} stale; {args.rounds} rounds; prompt {prompt!r}")
         print(f"marks shown by the hook for that prompt: {shown.count('changed since')}\n")
@@ -141,10 +127,4 @@ def main(argv=None) -> int:
             sc, sw = (median([t[i] for t in times[(name, "stale")]]) for i in (0, 1))
             pc, pw = (median([t[i] for t in times[(name, "plain")]]) for i in (0, 1))
             print(f"| {name} | {sc:.3f}, {sw:.3f} | {pc:.3f}, {pw:.3f} | {sc / pc:.2f}, {sw / pw:.2f} |")
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""``stress.py``'s concurrency phase: writers, rebuilds and hooks at once on one store; the store
+"""The stress run's concurrency phase: writers, rebuilds and hooks at once on one store; the store
 must end up exactly what the writers wrote.
 """
 from __future__ import annotations
@@ -6,30 +6,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-CLI = REPO / "scripts" / "memory.py"
-sys.path.insert(0, str(REPO / "scripts"))
-
-from team_memory.base.sanitize import clean_line  # noqa: E402
-from team_memory.records.validate import validate_record  # noqa: E402
-from stress_lab import (FOLDERS, Lab, TEXT_FIELD, WORDS, content_for, index_state, leaks_in, planted,
-                        temp_files)  # noqa: E402
-from stress_checks import Tally, _ENTRY, check_output  # noqa: E402
-
-STRESS = Path(__file__).resolve().with_name("stress.py")  # workers run as stress.py --worker
-
-
-# --- concurrency ---------------------------------------------------------------------------
-
-def make_project(path: Path) -> Path:
-    (path / ".git").mkdir(parents=True, exist_ok=True)
-    (path / ".claude" / "memory").mkdir(parents=True, exist_ok=True)
-    return path
+from stress_lab import (ENTRY, FOLDERS, TEXT_FIELD, WORDS, Lab, Tally, check_output, content_for, index_state,
+                        leaks_in, make_project, planted, spawn_worker, temp_files)
+from team_memory.base.sanitize import clean_line
+from team_memory.records.validate import validate_record
 
 
 def worker_writer(a) -> None:
@@ -104,7 +87,7 @@ def worker_hooks(a) -> None:
             run = lab.run_hook("UserPromptSubmit", payload, a.project)
             t1 = time.time()
             problems = check_output("UserPromptSubmit", run, {})
-            paths = [m.group(3) for m in map(_ENTRY.match, run["out"].decode("utf-8", "replace").splitlines()) if m]
+            paths = [m.group(3) for m in map(ENTRY.match, run["out"].decode("utf-8", "replace").splitlines()) if m]
             log.write(json.dumps({"kind": "hook", "t0": t0, "t1": t1, "paths": paths, "problems": problems,
                                   "secs": run["secs"]}) + "\n")
             t0 = time.time()
@@ -114,13 +97,6 @@ def worker_hooks(a) -> None:
                 log.write(json.dumps({"kind": "index", "t0": t0, "t1": t1, "bad": bad,
                                       "paths": [p.rsplit("/", 1)[1] for p in entries]}) + "\n")
             log.flush()
-
-
-def spawn_worker(kind: str, lab: Lab, **kw) -> subprocess.Popen:
-    args = [sys.executable, str(STRESS), "--worker", kind, "--lab", str(lab.base)]
-    for k, v in kw.items():
-        args += [f"--{k.replace('_', '-')}", str(v)]
-    return subprocess.Popen(args, env=lab.env, stdin=subprocess.DEVNULL)
 
 
 def section_concurrency(lab: Lab, size: dict, seed: int, canaries: list) -> bool:

@@ -1,4 +1,4 @@
-"""``stress.py``'s crash phase: writers killed with ``kill -9`` at random moments; nothing lost,
+"""The stress run's crash phase: writers killed with ``kill -9`` at random moments; nothing lost,
 nothing half-written, ``doctor`` repairs the rest.
 """
 from __future__ import annotations
@@ -12,20 +12,12 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-CLI = REPO / "scripts" / "memory.py"
-sys.path.insert(0, str(REPO / "scripts"))
+from stress_lab import (CLI, FOLDERS, HOOK_TIMEOUT, TEXT_FIELD, WORDS, Lab, Tally, check_output, content_for,
+                        index_state, leaks_in, make_project, planted, temp_files, truth)
+from team_memory.base.fsutil import is_temp_file
+from team_memory.records.store import dump_memory
+from team_memory.records.validate import validate_record
 
-from team_memory.base.fsutil import is_temp_file  # noqa: E402
-from team_memory.records.store import dump_memory  # noqa: E402
-from team_memory.records.validate import validate_record  # noqa: E402
-from stress_lab import (FOLDERS, HOOK_TIMEOUT, Lab, TEXT_FIELD, WORDS, content_for, index_state, leaks_in,
-                        planted, temp_files, truth)  # noqa: E402
-from stress_checks import Tally, check_output  # noqa: E402
-from stress_concurrency import make_project  # noqa: E402
-
-
-# --- crashes -------------------------------------------------------------------------------
 
 def doctor_available(lab: Lab) -> bool:
     return lab.cli("doctor", "--help").returncode == 0

@@ -1,4 +1,4 @@
-"""The git-delivered-content phase of ``stress.py``: what a teammate's commits can do to us.
+"""The stress run's git-delivered-content phase: what a teammate's commits can do to us.
 
 For each case a fresh shared origin, a teammate's clone that plants something and pushes,
 and our clone that pulls it the way Claude does (PreToolUse, ``git pull``, PostToolUse);
@@ -6,7 +6,7 @@ then every hook and the CLI commands people and Claude run (``list``, ``search``
 --json``, ``add``, ``retire``, ``doctor``, ``rebuild``). Checked after every case:
 
 - nothing outside the repository is created, changed or removed (a byte audit of a folder
-  the links point into, and of every link target), and the audit hook of ``stress.py``
+  the links point into, and of every link target), and the stress run's audit hook
   sees no open, listing, mkdir, rename or removal outside the repository, the state
   folder and the interpreter, in any hook or CLI process;
 - no hook changes what git put in the working tree (``git status`` right after the pull
@@ -26,22 +26,19 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from stress_lab import INVISIBLE, REPO, SECRET_RES
+
 CANARY = "ZQOUTSIDE-canary-7f3a"
-AUDIT_MARK = "#audited"  # what stress.py's audit hook writes first
 GIT_ENV = {"GIT_AUTHOR_NAME": "teammate", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "teammate",
            "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
 CONTENT = {"status": "accepted", "context": "c", "decision": "d", "rationale": ["r"]}
 HOOK_RUNS = 5  # PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop: the first runs of a case
-CLI_BOOT = ("import os, sys; p = sys.argv[1]; sys.path[0] = os.path.dirname(os.path.abspath(p)); "
-            "sys.path.insert(1, os.environ['TM_STRESS_AUDIT_DIR']); import sitecustomize; import runpy; "
-            "sys.argv = sys.argv[1:]; runpy.run_path(p, run_name='__main__')")
 
 
 @dataclass
@@ -223,24 +220,7 @@ def team(base: Path):
     return alice, me, outside
 
 
-def audited(lab, argv: list, cwd: Path, allowed: list, stdin: bytes = b"") -> dict:
-    """Run ``python3 <argv>`` (a CLI run) under the audit hook; ``{rc, out, err, audit}``."""
-    out_file = lab.base / "audit-out" / f"git-{os.getpid()}-{time.monotonic_ns()}"
-    env = dict(lab.env, PYTHONPATH=str(lab.base / "audit"), TM_STRESS_AUDIT_OUT=str(out_file),
-               TM_STRESS_ALLOWED=json.dumps(allowed), TM_STRESS_AUDIT_DIR=str(lab.base / "audit"))
-    proc = subprocess.run([sys.executable, "-c", CLI_BOOT, *argv], input=stdin, capture_output=True, cwd=cwd,
-                          env=env, timeout=120)
-    lines = out_file.read_text(errors="replace").splitlines() if out_file.exists() else []
-    if out_file.exists():
-        out_file.unlink()
-    if AUDIT_MARK not in lines:
-        lines.append("audit hook was not installed in the CLI process")
-    return {"rc": proc.returncode, "out": proc.stdout, "err": proc.stderr,
-            "audit": [line for line in lines if line != AUDIT_MARK]}
-
-
 def run_case(lab, tally, name: str, plant, rng, quick: bool = False) -> None:
-    import shutil
     base = lab.base / "git" / f"{name}-{rng.randrange(10**9)}"
     base.mkdir(parents=True)
     alice, me, outside = team(base)
@@ -303,7 +283,7 @@ def run_case(lab, tally, name: str, plant, rng, quick: bool = False) -> None:
         commands += [["list"], ["search", "redis sessions"], ["rebuild"]] + [["retire", i, "--reason", "r"]
                                                                             for i in expect.ids]
     for args in commands:
-        run = audited(lab, cli + args, me, allowed)
+        run = lab.audited(cli + args, me, allowed)
         tally.add("CLI runs")
         runs.append(run)
         if args[0] == "doctor" and expect.links and run["rc"] in (0, 1) and run["out"].strip():
@@ -314,7 +294,6 @@ def run_case(lab, tally, name: str, plant, rng, quick: bool = False) -> None:
                 bad("doctor missed a link", f"{len(found)} of {expect.links}")
         if b"Traceback" in run["err"]:
             bad("a traceback", run["err"][-300:].decode("utf-8", "replace"))
-    from stress_lab import INVISIBLE, SECRET_RES
     for i, run in enumerate(runs):
         for line in run["audit"]:
             bad("a path outside the repository was touched", line)

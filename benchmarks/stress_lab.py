@@ -1,28 +1,53 @@
-"""Shared by every ``stress.py`` phase: sizes, planted secrets and hostile text, the ``Lab`` (a
-temporary project, its environment, the audit hook that records every file access).
+"""Stress figures for team-memory (``bench.py stress``): concurrent writers, kill -9 crashes, hostile hook
+input, privacy, git-delivered content (``stress_git.py``), patterns and derived files built to stall or
+break a hook (``stress_patterns.py``). This module holds what every phase shares: sizes, planted secrets
+and hostile text, the ``Lab`` (a temporary project, its environment, the audit hook that records every
+file access), the checks of what a hook printed, the ``Tally``, and the run itself.
+
+    python3 benchmarks/bench.py stress              # full size (the figures in docs/reliability.md)
+    python3 benchmarks/bench.py stress --quick      # CI size (well under 3 minutes on 2 cores)
+    python3 benchmarks/bench.py stress --only crashes,hostile --seed 7
+
+Each section prints its counts and one ``PASS``/``FAIL`` line; the exit code is 1 when any
+check failed. Everything happens in a temporary folder. The real CLI (``scripts/memory.py``)
+and the real hooks run as subprocesses; hooks run exactly as ``hooks.json`` words them
+(``/bin/sh -c 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/<event>.py"'``), with ``python3`` on PATH
+being this interpreter. Most generated hostile payloads run in a forked child of a worker that
+has already imported the hook's modules and then executes the real launcher file as
+``__main__`` with the payload on fd 0 (an interpreter start costs ~70 ms, a fork ~5 ms); the
+fixed corpus and a share of the generated payloads run as full subprocesses.
+
+"Never reads a file outside the memory root" is checked with an audit hook
+(``sys.addaudithook``: ``open``, ``os.listdir``, ``os.scandir``, and the writes ``os.mkdir``,
+``os.rename``, ``os.remove``, ``os.rmdir``, ``os.symlink``, ``os.link``; an ``O_NOFOLLOW`` open and
+the writes are judged by the folder they happen in, as the kernel does), installed through a
+``sitecustomize`` on PYTHONPATH for subprocesses and directly in forked children.
+Standard library only.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
 import re
+import shutil
 import string
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CLI = REPO / "scripts" / "memory.py"
+BENCH = Path(__file__).resolve().with_name("bench.py")  # workers run as bench.py stress --worker
 sys.path.insert(0, str(REPO / "scripts"))
 
 from team_memory.base.fsutil import is_temp_file  # noqa: E402
 from team_memory.derived.index import parse_index_line  # noqa: E402
 from team_memory.base.sanitize import clean_line  # noqa: E402
-
-STRESS = Path(__file__).resolve().with_name("stress.py")  # workers run as stress.py --worker
 
 
 HOOK_TIMEOUT = 10.0  # what hooks.json gives every hook
@@ -83,6 +108,23 @@ def planted(rng: random.Random, tag: str) -> tuple:
     return f"notes <private>{priv}</private> key {secret} end", [priv, secret]
 
 
+def record(category: str, memory_id: str, title, **extra) -> dict:
+    """A memory as a teammate writes it by hand: the fields given in ``extra`` replace the defaults."""
+    rec = {"schema_version": "1.0", "category": category, "id": memory_id, "title": title,
+           "created_at": "2025-01-01T00:00:00Z", "updated_at": "2025-01-02T00:00:00Z", "tags": [],
+           "record_status": "active", "content": dict(CONTENT[category])}
+    rec.update(extra)
+    return rec
+
+
+def put_record(root: Path, category: str, memory_id: str, title, raw: bytes = None, **extra) -> None:
+    """``record(...)`` written as compact JSON (or ``raw`` bytes) into its category folder under ``root``."""
+    folder = root / FOLDERS[category]
+    folder.mkdir(parents=True, exist_ok=True)
+    data = raw if raw is not None else json.dumps(record(category, memory_id, title, **extra)).encode()
+    (folder / f"{memory_id}.json").write_bytes(data)
+
+
 def content_for(category: str, text: str) -> dict:
     content = json.loads(json.dumps(CONTENT[category]))
     content[TEXT_FIELD[category]] = text
@@ -96,6 +138,19 @@ def leaks_in(data, canaries=()) -> list:
     if PRIVATE_MARK in text or "hunter2-" in text:
         found.append("planted private text")
     return found + [c for c in canaries if c in text]
+
+
+def make_project(path: Path) -> Path:
+    (path / ".git").mkdir(parents=True, exist_ok=True)
+    (path / ".claude" / "memory").mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def spawn_worker(kind: str, lab: "Lab", **kw) -> subprocess.Popen:
+    args = [sys.executable, str(BENCH), "stress", "--worker", kind, "--lab", str(lab.base)]
+    for k, v in kw.items():
+        args += [f"--{k.replace('_', '-')}", str(v)]
+    return subprocess.Popen(args, env=lab.env, stdin=subprocess.DEVNULL)
 
 
 def temp_files(root: Path) -> list:
@@ -173,15 +228,24 @@ class Lab:
                 str(self.base / "cache"),  # the user cache folder: compiled code (bytecache.py)
                 *self.python_roots, "/dev/null", "/dev/urandom", *map(str, extra)]
 
+    def audit_env(self, allowed: list) -> tuple:
+        """``(environment that installs the audit hook, the file it writes)``."""
+        audit_out = self.base / "audit-out" / f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
+        return dict(self.env, PYTHONPATH=str(self.base / "audit"), TM_STRESS_AUDIT_OUT=str(audit_out),
+                    TM_STRESS_ALLOWED=json.dumps(allowed),  # paths may hold ':'
+                    TM_STRESS_AUDIT_DIR=str(self.base / "audit"), TM_STRESS_BOOT=AUDIT_BOOT), audit_out
+
+    def audited(self, argv: list, cwd: Path, allowed: list, stdin: bytes = b"") -> dict:
+        """Run ``python3 <argv>`` (a CLI run) under the audit hook; ``{rc, out, err, audit}``."""
+        env, audit_out = self.audit_env(allowed)
+        proc = subprocess.run([sys.executable, "-c", AUDIT_BOOT, *argv], input=stdin, capture_output=True, cwd=cwd,
+                              env=env, timeout=120)
+        return {"rc": proc.returncode, "out": proc.stdout, "err": proc.stderr,
+                "audit": audit_lines(audit_out, "the CLI process")}
+
     def run_hook(self, event: str, stdin: bytes, cwd, allowed=None, timeout=HOOK_TIMEOUT) -> dict:
         """Run one hook as hooks.json says; ``{rc, out, err, secs, timeout, audit}``."""
-        env = dict(self.env)
-        audit_out = None
-        if allowed is not None:
-            audit_out = self.base / "audit-out" / f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
-            env.update(PYTHONPATH=str(self.base / "audit"), TM_STRESS_AUDIT_OUT=str(audit_out),
-                       TM_STRESS_ALLOWED=json.dumps(allowed),  # paths may hold ':'
-                       TM_STRESS_AUDIT_DIR=str(self.base / "audit"), TM_STRESS_BOOT=AUDIT_BOOT)
+        env, audit_out = self.audit_env(allowed) if allowed is not None else (self.env, None)
         command = self.commands[event]
         if audit_out is not None:
             # hooks.json runs "python3 -S <launcher>": -S skips sitecustomize, so the audit is
@@ -197,23 +261,26 @@ class Lab:
         except subprocess.TimeoutExpired as exc:
             res = {"rc": None, "out": exc.stdout or b"", "err": exc.stderr or b"", "timeout": True}
         res["secs"] = time.monotonic() - t0
-        res["audit"] = []
-        if audit_out is not None:
-            lines = audit_out.read_text(errors="replace").splitlines() if audit_out.exists() else []
-            if audit_out.exists():
-                audit_out.unlink()
-            if AUDIT_MARK not in lines:  # the audit never ran: the run proves nothing, so it fails
-                lines.append("audit hook was not installed in the hook process")
-            res["audit"] = [line for line in lines if line != AUDIT_MARK]
+        res["audit"] = [] if audit_out is None else audit_lines(audit_out, "the hook process")
         return res
+
+
+def audit_lines(path: Path, who: str = "the hook process", expected: bool = True) -> list:
+    """What the audit hook recorded (the file removed), without its marker; a missing marker is itself
+    a finding: the audit never ran, so the run proves nothing."""
+    lines = path.read_text(errors="replace").splitlines() if path.exists() else []
+    path.unlink(missing_ok=True)
+    if expected and AUDIT_MARK not in lines:
+        lines.append(f"audit hook was not installed in {who}")
+    return [line for line in lines if line != AUDIT_MARK]
 
 
 AUDIT_MARK = "#audited"
 AUDIT_BOOT = (
-    # sys.path as "python3 <launcher>" has it (the launcher's folder first, not the working folder)
+    # sys.path as "python3 <file>" has it (the file's folder first, not the working folder)
     "import os, sys; p = sys.argv[1]; sys.path[0] = os.path.dirname(os.path.abspath(p)); "
     "sys.path.insert(1, os.environ['TM_STRESS_AUDIT_DIR']); import sitecustomize; import runpy; "
-    "sys.argv = [p]; runpy.run_path(p, run_name='__main__')"
+    "sys.argv = sys.argv[1:]; runpy.run_path(p, run_name='__main__')"
 )
 
 
@@ -283,3 +350,218 @@ if os.environ.get("TM_STRESS_AUDIT_OUT") and __name__ == "sitecustomize":
     import json
     atexit.register(install(json.loads(os.environ.get("TM_STRESS_ALLOWED", "[]")), os.environ["TM_STRESS_AUDIT_OUT"]))
 '''
+
+
+# --- output checks -------------------------------------------------------------------------
+
+ENTRY = re.compile(r"^- \[([A-Z_]+)\] (.+) -> (\.claude/memory/[a-z_-]+/[^/\s]+\.json)(?: #tags:(\S+))?"
+                    r"(?: \([^()]+\))?$")  # the stale mark, when the memory's related files changed since
+
+
+def data_note() -> str:
+    from team_memory.recall.block import DATA_NOTE
+    return DATA_NOTE
+
+
+def related_head() -> str:
+    from team_memory.recall.block import RELATED_HEAD
+    return RELATED_HEAD
+
+
+def check_block(text: str, event: str) -> list:
+    """Problems with a ``<memory-context>`` block (empty list: well formed)."""
+    problems = []
+    if not text.endswith("\n"):
+        return ["block does not end with a newline"]
+    lines = text[:-1].split("\n")
+    if not lines[0].startswith('<memory-context source=".claude/memory/"') or not lines[0].endswith(">"):
+        problems.append(f"bad head {lines[0][:80]!r}")
+    if lines[-1] != "</memory-context>" or text.count("</memory-context>") != 1 or text.count("<memory-context") != 1:
+        problems.append("block not closed exactly once at the end")
+    if INVISIBLE.search(text):
+        problems.append("control, bidi or zero-width character in the block")
+    inner = lines[1:-1]
+    note = data_note()
+    if text.count(note) != 1 or not inner or inner[0] != note:
+        problems.append("the reference-data note is not the first line, exactly once")
+    for line in inner:
+        if line == note:
+            continue
+        if event == "UserPromptSubmit":
+            m = ENTRY.match(line)
+            if m:
+                title = m.group(2)
+                if FORGED_TAG.search(title) or " -> " in title or "#tags:" in title:
+                    problems.append(f"forged tag or marker in title {title[:60]!r}")
+                if ".." in m.group(3).split("/"):
+                    problems.append(f"path escapes {m.group(3)!r}")
+            elif line.startswith("  ") and ":" in line:
+                if FORGED_TAG.search(line):
+                    problems.append(f"forged tag in excerpt {line[:60]!r}")
+            elif line.startswith("Kinds: ") and line is inner[-1]:
+                pass
+            elif line == related_head() and inner.count(line) == 1:
+                pass  # the possibly related titles follow the clear hits
+            else:
+                problems.append(f"unexpected line {line[:60]!r}")
+        else:
+            if line.startswith("Search: "):
+                continue  # our own usage line (it shows a <words> placeholder)
+            if "<" in line or ">" in line or " -> " in line:
+                problems.append(f"unescaped orientation line {line[:60]!r}")
+    return problems
+
+
+def check_output(event: str, run: dict, ctx: dict) -> list:
+    """Every rule a hook run must keep; an empty list when it kept them all."""
+    problems = []
+    if run["timeout"]:
+        return [f"no exit within {HOOK_TIMEOUT:g} s"]
+    if run["rc"] != 0:
+        problems.append(f"exit code {run['rc']}")
+    out, err = run["out"], run["err"]
+    if b"Traceback" in out or b"Traceback" in err:
+        problems.append("traceback printed")
+    if run.get("audit"):
+        problems.append("read outside the memory root: " + run["audit"][0])
+    if not out:
+        return problems
+    try:
+        text = out.decode("utf-8")
+    except UnicodeDecodeError:
+        return problems + ["stdout is not UTF-8"]
+    for canary in ctx.get("outside", ()):
+        if canary in text:
+            problems.append("printed a file from outside the memory root")
+    if leaks_in(text, ctx.get("canaries", ())):
+        problems.append("private text or a secret in hook output")
+    if event in ("UserPromptSubmit", "SessionStart"):
+        problems += check_block(text, event)
+        return problems
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return problems + ["stdout is neither empty nor JSON"]
+    if event == "Stop":
+        if not (isinstance(data, dict) and set(data) == {"decision", "reason"} and data["decision"] == "block"
+                and isinstance(data["reason"], str)):
+            problems.append("Stop output is not a block decision")
+        else:
+            for line in data["reason"].splitlines():
+                if line.startswith("- ") and ("<" in line or ">" in line):
+                    problems.append(f"unescaped evidence {line[:60]!r}")
+    else:
+        hso = data.get("hookSpecificOutput") if isinstance(data, dict) else None
+        if not isinstance(hso, dict) or hso.get("hookEventName") != event:
+            problems.append(f"{event} output lacks hookSpecificOutput")
+        elif event == "PreToolUse" and hso.get("permissionDecision") != "deny":
+            problems.append("PreToolUse output is not a deny")
+        elif event == "PostToolUse" and not isinstance(hso.get("additionalContext"), str):
+            problems.append("PostToolUse output has no context text")
+    return problems
+
+
+class Tally:
+    """Counts plus the first few examples of each problem."""
+
+    def __init__(self):
+        self.counts: dict = {}
+        self.problems: dict = {}
+
+    def add(self, key: str, n: int = 1):
+        self.counts[key] = self.counts.get(key, 0) + n
+
+    def problem(self, kind: str, example: str):
+        entry = self.problems.setdefault(kind, [0, []])
+        entry[0] += 1
+        if len(entry[1]) < int(os.environ.get("TM_STRESS_EXAMPLES", "3")):
+            entry[1].append(example[:300])
+
+    def merge(self, other: dict):
+        for k, v in other.get("counts", {}).items():
+            self.add(k, v)
+        for k, (n, ex) in other.get("problems", {}).items():
+            entry = self.problems.setdefault(k, [0, []])
+            entry[0] += n
+            entry[1] += ex[: 3 - len(entry[1])]
+
+    def to_dict(self):
+        return {"counts": self.counts, "problems": self.problems}
+
+    def report(self, name: str, secs: float) -> bool:
+        print(f"== {name} ==")
+        for k in sorted(self.counts):
+            print(f"  {k:<48} {self.counts[k]:>9,}")
+        for k, (n, examples) in sorted(self.problems.items()):
+            print(f"  VIOLATION {k}: {n}")
+            for ex in examples:
+                print(f"    e.g. {ex}")
+        ok = not self.problems
+        print(f"{name}: {'PASS' if ok else 'FAIL'} ({secs:.1f} s)\n", flush=True)
+        return ok
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+SECTIONS = ("concurrency", "crashes", "hostile", "privacy", "git", "patterns")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="bench.py stress", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="CI size (under 3 minutes on 2 cores)")
+    p.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections to run")
+    p.add_argument("--seed", type=int, default=8)
+    p.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    p.add_argument("--worker", help=argparse.SUPPRESS)
+    for name in ("lab", "project", "log", "stop", "ctx", "event", "out"):
+        p.add_argument(f"--{name}", help=argparse.SUPPRESS)
+    for name in ("index", "count", "writers", "start", "exec-count"):
+        p.add_argument(f"--{name}", type=int, help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    from stress_concurrency import section_concurrency, worker_hooks, worker_rebuild, worker_writer
+    from stress_crashes import section_crashes
+    from stress_git import section_git
+    from stress_hostile import section_hostile, worker_payloads
+    from stress_patterns import section_patterns
+    from stress_privacy import section_privacy
+    if a.worker:
+        if a.worker == "payloads":
+            a.stop = int(a.stop)
+        {"writer": worker_writer, "rebuild": worker_rebuild, "hooks": worker_hooks,
+         "payloads": worker_payloads}[a.worker](a)
+        return 0
+    size = SIZES["quick" if a.quick else "full"]
+    wanted = [s.strip() for s in a.only.split(",") if s.strip()]
+    unknown = set(wanted) - set(SECTIONS)
+    if unknown:
+        p.error(f"unknown section(s): {', '.join(sorted(unknown))}")
+    base = Path(tempfile.mkdtemp(prefix="tm-stress-"))
+    lab = Lab(base, setup=True)
+    print(f"team-memory stress ({'quick' if a.quick else 'full'} size, seed {a.seed}) in {base}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; sizes {size}\n", flush=True)
+    t0 = time.monotonic()
+    canaries: list = []
+    results = {}
+    try:
+        for name in SECTIONS:
+            if name not in wanted:
+                continue
+            if name == "hostile":
+                results[name] = section_hostile(lab, size, a.seed, canaries, a.jobs)
+            elif name == "git":
+                results[name] = section_git(lab, size, a.seed, Tally())
+            elif name == "patterns":
+                results[name] = section_patterns(lab, size, a.seed, canaries)
+            else:
+                results[name] = {"concurrency": section_concurrency, "crashes": section_crashes,
+                                 "privacy": section_privacy}[name](lab, size, a.seed, canaries)
+    finally:
+        if not a.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    ok = all(results.values())
+    print(f"stress: {'PASS' if ok else 'FAIL'} "
+          f"({', '.join(k + (' PASS' if v else ' FAIL') for k, v in results.items())}) "
+          f"in {time.monotonic() - t0:.0f} s")
+    return 0 if ok else 1

@@ -1,4 +1,4 @@
-"""``stress.py``'s patterns phase: text and derived files a teammate commits, meant to stall or break the hooks.
+"""The stress run's patterns phase: text and derived files a teammate commits, meant to stall or break the hooks.
 
 Three figures, each printed:
 
@@ -18,8 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from stress_concurrency import make_project
-from stress_lab import CONTENT, FOLDERS, Lab
+from stress_lab import Lab, make_project, put_record
 
 HOOK_LIMIT = 3.0
 WORST_TITLE = "Rotate keys " + "api_key-" * 500
@@ -40,12 +39,7 @@ FORGED = {
 
 
 def _put(root: Path, category: str, memory_id: str, title: str, **extra) -> None:
-    rec = {"schema_version": "1.0", "category": category, "id": memory_id, "title": title,
-           "created_at": "2025-01-01T00:00:00Z", "updated_at": "2025-01-02T00:00:00Z", "tags": ["keys"],
-           "record_status": "active", "content": dict(CONTENT[category])}
-    rec.update(extra)
-    (root / FOLDERS[category]).mkdir(parents=True, exist_ok=True)
-    (root / FOLDERS[category] / f"{memory_id}.json").write_text(json.dumps(rec), encoding="utf-8")
+    put_record(root, category, memory_id, title, **dict({"tags": ["keys"]}, **extra))
 
 
 def hostile_project(base: Path, name: str) -> Path:

@@ -1,4 +1,4 @@
-"""``stress.py``'s privacy phase: planted secrets and private sections never reach a hook's output
+"""The stress run's privacy phase: planted secrets and private sections never reach a hook's output
 or the CLI's.
 """
 from __future__ import annotations
@@ -7,12 +7,8 @@ import json
 import random
 import string
 import time
-from stress_lab import Lab, PRIVATE_MARK, WORDS, content_for, leaks_in, rand_token  # noqa: E402
-from stress_checks import Tally  # noqa: E402
-from stress_concurrency import make_project  # noqa: E402
+from stress_lab import PRIVATE_MARK, WORDS, Lab, Tally, content_for, leaks_in, make_project, rand_token
 
-
-# --- privacy -------------------------------------------------------------------------------
 
 def section_privacy(lab: Lab, size: dict, seed: int, canaries: list) -> bool:
     """Every write command with planted private sections and secrets; then scan every byte written."""

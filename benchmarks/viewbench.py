@@ -1,6 +1,6 @@
 """What the ``view`` page costs at 1,000 and 10,000 memories: building it, its size, the browser's render, a keystroke.
 
-For each size, a synthetic store (``storegen``) is committed to a new git repository, then:
+For each size, a synthetic store (``benchlib.make_store``) is committed to a new git repository, then:
 - ``view --out`` runs as a whole process (``--rounds`` times; median), the file's size is read;
 - headless Chromium (``tests/browser_support.Browser``, the DevTools protocol over a pipe) opens it from
   ``file://`` (``--rounds`` times): wall time until the script is ready, and the page's own navigation timing
@@ -8,9 +8,9 @@ For each size, a synthetic store (``storegen``) is committed to a new git reposi
 - a word is typed into the search box one key at a time: per key, the wall time from the key to the next
   frame laid out, and the main thread's busy time in that span (``Performance.getMetrics`` ``TaskDuration``).
 
-    python3 benchmarks/viewbench.py                    # 1,000 and 10,000 memories
-    python3 benchmarks/viewbench.py --sizes 1000 --rounds 5 --word migration
-    python3 benchmarks/viewbench.py --screenshot docs/view.png   # README's picture of the demo store's page
+    python3 benchmarks/bench.py view                    # 1,000 and 10,000 memories
+    python3 benchmarks/bench.py view --sizes 1000 --rounds 5 --word migration
+    python3 benchmarks/bench.py view --screenshot docs/view.png   # README's picture of the demo store's page
 """
 from __future__ import annotations
 
@@ -22,11 +22,9 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path[:0] = [HERE, os.path.join(REPO, "tests"), os.path.join(REPO, "scripts")]
+from benchlib import CLI, REPO, git, make_store
 
-from storegen import make_store  # noqa: E402
+sys.path[:0] = [os.path.join(REPO, "tests"), os.path.join(REPO, "scripts")]
 from browser_support import Browser, chromium  # noqa: E402
 
 TIMING = """(() => { const n = performance.getEntriesByType('navigation')[0];
@@ -34,11 +32,10 @@ TIMING = """(() => { const n = performance.getEntriesByType('navigation')[0];
   return [n.domContentLoadedEventEnd, n.loadEventEnd, p ? p.startTime : null]; })()"""
 
 
-def git(cwd: str, *args: str) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_AUTHOR_NAME="Ana Lima", GIT_AUTHOR_EMAIL="b@example.com", GIT_COMMITTER_NAME="Bench",
-               GIT_COMMITTER_EMAIL="b@example.com")
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+def commit_all(project: str, message: str) -> None:
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", message, author="Ana Lima")
 
 
 def ms(values) -> str:
@@ -48,11 +45,9 @@ def ms(values) -> str:
 def bench(n: int, rounds: int, word: str, workdir: str) -> None:
     project = os.path.join(workdir, f"store-{n}")
     make_store(project, n)
-    git(project, "init", "-q", "-b", "main")
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "-m", "memories")
+    commit_all(project, "memories")
     out = os.path.join(workdir, f"view-{n}.html")
-    cli = [sys.executable, os.path.join(REPO, "scripts", "memory.py"), "view", "--root", project, "--out", out]
+    cli = [sys.executable, CLI, "view", "--root", project, "--out", out]
     builds = []
     for _ in range(rounds):
         start = time.perf_counter()
@@ -89,11 +84,9 @@ def screenshot(png: str) -> int:
     """``demo --keep``'s store, committed, as its page shows a search."""
     with tempfile.TemporaryDirectory(prefix="tm-viewshot-") as workdir:
         project = os.path.join(workdir, "tm-demo")
-        memory = [sys.executable, os.path.join(REPO, "scripts", "memory.py")]
+        memory = [sys.executable, CLI]
         subprocess.run([*memory, "demo", "--keep", project, "--prompt", "x"], check=True, capture_output=True)
-        git(project, "init", "-q", "-b", "main")
-        git(project, "add", "-A")
-        git(project, "commit", "-q", "-m", "team memories")
+        commit_all(project, "team memories")
         page = os.path.join(project, "index.html")
         subprocess.run([*memory, "view", "--root", project, "--out", page], check=True, capture_output=True)
         with Browser() as browser:
@@ -104,7 +97,8 @@ def screenshot(png: str) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="bench.py view", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000", help="store sizes, comma-separated (default: 1000,10000)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--word", default="migration", help="the word typed into the search box")
@@ -122,7 +116,3 @@ def main(argv=None) -> int:
         for n in (int(s) for s in args.sizes.split(",")):
             bench(n, args.rounds, args.word, workdir)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

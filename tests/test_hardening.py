@@ -1,5 +1,5 @@
 """Hostile memories committed by a teammate (written straight to disk, not through the CLI), and the
-regressions the stress script (benchmarks/stress.py) found. Hooks run as hooks.json says."""
+regressions the stress run (benchmarks/bench.py stress) found. Hooks run as hooks.json says."""
 from __future__ import annotations
 
 import json

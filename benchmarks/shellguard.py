@@ -1,44 +1,39 @@
-#!/usr/bin/env python3
-"""Cost of the Bash write guard. Prints the numbers.
+"""Cost of the Bash write guard (``bench.py shell-guard``).
 
 1. The decision alone, in process: time per line over the labelled corpus (tests/fixtures/guard_corpus.jsonl).
 2. The real PreToolUse launcher (a new ``python3 -S`` process, as hooks.json runs it) for an ordinary Bash line and a
    line that writes into the store, each run in turn with ``python3 -S -c pass`` (A B A B ...): median wall and
    CPU (user + system) time, and the median of the pairwise A/B ratios.
 
-Usage: python3 benchmarks/bench_shell_guard.py [ROUNDS]
+    python3 benchmarks/bench.py shell-guard --rounds 30   # the figures in docs/guards.md
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "scripts"))
+from benchlib import PY, REPO, run_wait4
+
+sys.path.insert(0, os.path.join(REPO, "scripts"))
 from team_memory.guards.shelljudge import judge  # noqa: E402
 
 LINES = {"ordinary": "git status && npm test 2>&1 | tail -5", "store": "rm .claude/memory/decisions/m1.json"}
 
 
 def timed(argv: list, stdin: bytes) -> tuple:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(argv, input=stdin, capture_output=True, check=False)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    """``(wall ms, CPU ms)`` of one child."""
+    wall, _, _, cpu = run_wait4(argv, stdin)
     return wall * 1000, cpu * 1000
 
 
 def decision_cost(project: Path) -> None:
-    rows = [json.loads(line) for line in (REPO / "tests" / "fixtures" / "guard_corpus.jsonl").open()]
+    rows = [json.loads(line) for line in open(os.path.join(REPO, "tests", "fixtures", "guard_corpus.jsonl"))]
     stores = [str(project / ".claude" / "memory")]
     times = []
     for row in rows:
@@ -51,8 +46,8 @@ def decision_cost(project: Path) -> None:
 
 
 def launcher_cost(project: Path, rounds: int) -> None:
-    base = [sys.executable, "-S", "-c", "pass"]
-    hook = [sys.executable, "-S", str(REPO / "hooks" / "pre_tool_use.py")]  # as hooks.json runs it
+    base = [PY, "-S", "-c", "pass"]
+    hook = [PY, "-S", os.path.join(REPO, "hooks", "pre_tool_use.py")]  # as hooks.json runs it
     for name, command in LINES.items():
         payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project),
                               "session_id": "bench", "tool_use_id": "toolu_bench"}).encode()
@@ -68,8 +63,11 @@ def launcher_cost(project: Path, rounds: int) -> None:
               f"cpu {statistics.median(y[1] for y in b):.1f} ms; cpu ratio {ratio:.2f}")
 
 
-def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="bench.py shell-guard", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=30, help="launcher runs per line (default 30)")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp) / "project"
         (project / ".git").mkdir(parents=True)
@@ -79,8 +77,5 @@ def main() -> None:
             (folder / f"m{i}.json").write_text("{}\n")
         os.environ["TEAM_MEMORY_STATE_DIR"] = str(Path(tmp) / "state")
         decision_cost(project)
-        launcher_cost(project, rounds)
-
-
-if __name__ == "__main__":
-    main()
+        launcher_cost(project, args.rounds)
+    return 0

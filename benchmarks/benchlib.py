@@ -1,4 +1,4 @@
-"""Realistic synthetic team-memory stores for the benchmark (standard library only).
+"""What every benchmark shares: generated stores, hooks run as ``hooks.json`` says, timed child processes.
 
 ``make_store(project, n, seed)`` writes ``n`` memory files under ``<project>/.claude/memory``:
 six categories in realistic proportions, titles and tags drawn from a software vocabulary
@@ -12,8 +12,22 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+PY = sys.executable
+CLI = os.path.join(REPO, "scripts", "memory.py")
+MATCH = "how do we fix the redis cache timeout in the celery workers after the upgrade?"
 
 FOLDERS = {"session_summary": "sessions", "decision": "decisions", "runbook": "runbooks",
            "constraint": "constraints", "tech_debt": "tech-debt", "preference": "preferences"}
@@ -134,3 +148,112 @@ def make_store(project: str, n: int, seed: int = 7) -> str:
         sessions += rec["category"] == "session_summary"
         write_record(memory_root, rec)
     return memory_root
+
+
+def machine() -> str:
+    return f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()} ({PY})"
+
+
+@contextmanager
+def scratch(keep=None, prefix: str = "team-memory-bench-"):
+    """``keep`` when given (left in place), else a temporary folder removed afterwards."""
+    workdir = keep or tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield workdir
+    finally:
+        if not keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def git(cwd: str, *args: str, date=None, author: str = "Bench") -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME=author, GIT_AUTHOR_EMAIL="bench@example.com", GIT_COMMITTER_NAME="Bench",
+               GIT_COMMITTER_EMAIL="bench@example.com")
+    if date:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+
+
+def hook_argv(event: str = "UserPromptSubmit", runtime: str = REPO) -> list:
+    """The hook's argv from ``runtime``'s hooks.json, ``${CLAUDE_PLUGIN_ROOT}`` filled in (no extra shell)."""
+    with open(os.path.join(runtime, "hooks.json"), encoding="utf-8") as f:
+        command = json.load(f)["hooks"][event][0]["hooks"][0]["command"]
+    command = command.split(" || ")[0]  # the chain's first interpreter: what runs where python3 exists
+    argv = shlex.split(command.replace("${CLAUDE_PLUGIN_ROOT}", runtime))
+    return [PY if a == "python3" else a for a in argv]
+
+
+def runtime_copy(checkout: str, dest: str) -> str:
+    """A checkout's runtime without any ``__pycache__`` (Python reads one it finds even when it may not write)."""
+    for item in ("hooks", "scripts", "templates", "hooks.json"):
+        src = os.path.join(checkout, item)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(dest, item), ignore=shutil.ignore_patterns("__pycache__"))
+        elif os.path.exists(src):
+            shutil.copy(src, os.path.join(dest, item))
+    return dest
+
+
+def run_wait4(argv, stdin: bytes = b"", cwd=None, env=None):
+    """``(wall seconds, peak MB, exit code, CPU seconds)`` of one child, reaped with ``os.wait4``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd,
+                            env=env)
+    if stdin:
+        try:
+            proc.stdin.write(stdin)
+        except BrokenPipeError:
+            pass
+    proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    return elapsed, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
+
+
+def percentile(values, q):
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def answers(project: str, prompt: str) -> bool:
+    proc = subprocess.run([PY, CLI, "search", prompt, "--root", project, "--json"], capture_output=True)
+    return proc.returncode == 0 and bool(json.loads(proc.stdout or b"[]"))
+
+
+def match_prompt(project: str, memory_root: str, rng: random.Random, first: str = MATCH) -> str:
+    """``first`` when the store answers it, else a prompt naming a stored title.
+
+    The default strategy weighs words by rarity and stays silent below a floor; in a
+    generated store every word is common, so a fixed prompt may rightly match nothing.
+    """
+    if answers(project, first):
+        return first
+    with open(os.path.join(memory_root, "index.md"), encoding="utf-8") as f:
+        lines = [line for line in f if line.startswith("- [")]
+    for line in rng.sample(lines, min(len(lines), 50)):
+        prompt = f"how do we handle the {line.split('] ', 1)[1].split(' -> ', 1)[0].lower()} question again?"
+        if answers(project, prompt):
+            return prompt
+    raise SystemExit("no prompt found that the store answers")
+
+
+def transcript_line(role: str, text: str) -> str:
+    content = [{"type": "text", "text": text}]
+    return json.dumps({"type": role, "message": {"role": role, "content": content}, "sessionId": "bench"}) + "\n"
+
+
+def transcript(path: str):
+    """Write a 20-turn transcript at ``path``; return the setup that adds a turn before each Stop run."""
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(20):
+            f.write(transcript_line("user", f"can you look at the failing export test {i}?"))
+            f.write(transcript_line("assistant", f"The export test {i} failed on a timeout."))
+
+    def grow():
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(transcript_line("user", "and the retry step, does it still time out?"))
+            f.write(transcript_line("assistant", "It passes now. We decided to keep the retries at three because "
+                                                 "the partner API rate-limits us."))
+    return grow

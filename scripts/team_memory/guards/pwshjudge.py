@@ -1,7 +1,9 @@
-"""Can a PowerShell line write into a memory store? The Bash judge's rules with PowerShell's front end.
+"""Can a PowerShell line write into a memory store? A plainly conservative judge on PowerShell's front end.
 
-Cmdlets and aliases are bound as PowerShell binds them (unambiguous parameter prefixes, aliases, then positions);
-programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
+Reading cmdlets (``READERS``) and the listers whose output feeds a pipe are allowed; every other cmdlet (its own or
+another module's) is denied when any value it is given, or a path piped into it, could be a store, lie inside one or
+hold one (content parameters such as ``-Value`` aside): no parameter binding, so a copy out of the store is denied too.
+Programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
 read as lines of their own. On a line that names the store, what the reader cannot follow (``_UNREAD``: a pipe that
 binds the path, a splat, a .NET method, code in a string, another program) is denied. Paths compare as ``/``, any case.
 """
@@ -17,62 +19,8 @@ from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, Tim
                          may_name_store, names_store, plain_text, reach)
 from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
 
-
-def _spec(kind: str, positions: str = "", values: str = "", targets: str = "P") -> tuple:
-    """A cmdlet's (kind, positional parameters, parameters taking a value, parameters naming what it writes)."""
-    def words(text):
-        return tuple(text.replace("P", "path literalpath").split())
-    return kind, words(positions.replace("P", "path")), words("P " + values if targets == "P" else values), words(
-        targets)
-
-
-COMMON_VALUES = tuple("erroraction warningaction informationaction errorvariable warningvariable informationvariable "
-                      "outvariable outbuffer pipelinevariable progressaction credential filter include exclude "
-                      "encoding stream".split())
-PARAM_ALIASES = dict(p.split("=") for p in (
-    "pspath=literalpath lp=literalpath ea=erroraction wa=warningaction ev=errorvariable ov=outvariable ob=outbuffer "
-    "pv=pipelinevariable iv=informationvariable infa=informationaction type=itemtype target=value fullname=path "
-    "args=argumentlist rso=redirectstandardoutput rse=redirectstandarderror wd=workingdirectory dest=destination"
-).split())
-CMDLETS = {
-    "set-content": _spec("write", "P value", "value delimiter"), "set-item": _spec("write", "P value", "value"),
-    "add-content": _spec("write", "P value", "value delimiter"), "clear-content": _spec("write", "P"),
-    "clear-item": _spec("write", "P"),
-    "out-file": _spec("write", "filepath encoding", "filepath literalpath inputobject width", "filepath literalpath"),
-    "tee-object": _spec("write", "filepath", "filepath literalpath inputobject variable", "filepath literalpath"),
-    "export-csv": _spec("write", "P", "inputobject delimiter quotefields usequotes"),
-    "export-clixml": _spec("write", "P", "inputobject depth"),
-    "start-transcript": _spec("write", "P", "path literalpath outputdirectory", "path literalpath outputdirectory"),
-    "set-itemproperty": _spec("write", "P name value", "name value inputobject"),
-    "clear-itemproperty": _spec("write", "P name", "name"), "remove-itemproperty": _spec("write", "P name", "name"),
-    "new-itemproperty": _spec("write", "P name value", "name value propertytype"),
-    "set-acl": _spec("write", "P aclobject", "aclobject inputobject"),
-    "new-item": _spec("create", "path", "path name itemtype value", "path"), "remove-item": _spec("remove", "P"),
-    "copy-item": _spec("copy", "P destination", "destination fromsession tosession"),
-    "move-item": _spec("move", "P destination", "destination"), "rename-item": _spec("rename", "P newname", "newname"),
-    "expand-archive": _spec("extract", "P destinationpath", "path literalpath destinationpath", "destinationpath"),
-    "compress-archive": _spec("write", "P destinationpath", "path literalpath destinationpath compressionlevel",
-                              "destinationpath"),
-    "invoke-webrequest": _spec("write", "uri", "uri outfile method body headers contenttype infile useragent "
-                               "websession sessionvariable timeoutsec maximumredirection proxy form token", "outfile"),
-    "set-location": _spec("cd", "P", "stackname"), "push-location": _spec("cd", "P", "stackname"),
-    "pop-location": _spec("popd", "", "stackname", ""),
-    "invoke-expression": _spec("eval", "command", "command", "command"),
-    "start-process": _spec("start", "filepath argumentlist", "filepath argumentlist workingdirectory "
-                           "redirectstandardoutput redirectstandarderror redirectstandardinput verb windowstyle "
-                           "environment", "redirectstandardoutput redirectstandarderror"),
-    "get-childitem": _spec("list", "P filter", "depth attributes"), "get-item": _spec("list", "P"),
-    "resolve-path": _spec("list", "P", "relativebasepath"),
-    "join-path": _spec("join", "path childpath", "path childpath additionalchildpath", "path childpath"),
-    "new-object": _spec("object", "typename argumentlist", "typename argumentlist property comobject", "argumentlist"),
-    "new-temporaryfile": _spec("temp", "", "", ""), "write-output": _spec("echo", "inputobject", "inputobject", ""),
-    "where-object": _spec("pass", "", "property value filterscript", ""),
-    "sort-object": _spec("pass", "property", "property top bottom culture", ""),
-    "select-object": _spec("pass", "property", "property first last skip index expandproperty excludeproperty "
-                           "skiplast", ""),
-    "robocopy": ("robocopy", ("path", "destination"), (), ()),  # robocopy SRC DST [files]: DST gets content
-}
-CMDLETS.update({"invoke-restmethod": CMDLETS["invoke-webrequest"], "xcopy": CMDLETS["robocopy"]})
+# Parameters that always take a value, content rather than a path it writes: spelled with this many letters or more.
+CONTENT_PARAMS = {"value": 2, "inputobject": 3}
 # Cmdlets that only read, print or compute: allowed whatever their arguments say.
 READERS = frozenset((
     "get-content select-string test-path split-path get-location write-host write-verbose write-debug write-warning "
@@ -82,12 +30,15 @@ READERS = frozenset((
     "get-command get-help get-date get-process get-variable get-module import-csv import-clixml get-acl get-psdrive "
     "start-sleep test-json get-member select-xml get-unique get-history clear-host get-alias get-random "
     "measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host get-uptime get-error "
-    "get-job receive-job wait-job get-clipboard set-clipboard get-childitem set-variable new-variable clear-variable "
+    "get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable clear-variable "
     "remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if elseif else "
     "foreach for while do until try catch finally switch function filter param begin process end trap").split())
+# What a lister or a filter hands to the next command in a pipe.
+LISTERS, PASS = frozenset("get-childitem get-item resolve-path".split()), frozenset("where-object sort-object "
+                                                                                    "select-object".split())
 # Writers that take the path from a pipe when none is given (the others take their content from it).
 PATH_FROM_PIPE = frozenset("clear-content set-item clear-item set-itemproperty clear-itemproperty new-itemproperty "
-                           "remove-itemproperty set-acl remove-item".split())
+                           "remove-itemproperty set-acl remove-item copy-item move-item rename-item".split())
 ALIASES = dict(p.split("=") for p in (
     "sc=set-content ac=add-content clc=clear-content tee=tee-object epcsv=export-csv ni=new-item md=new-item "
     "mkdir=new-item ri=remove-item rm=remove-item rmdir=remove-item rd=remove-item del=remove-item erase=remove-item "
@@ -116,7 +67,6 @@ WRITE_METHODS = frozenset((
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
-BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
 _PIPED_WRITERS = ("set-content sc add-content ac clear-content clc remove-item rm del erase ri rd rmdir move-item mv "
                   "move mi copy-item cp copy cpi rename-item ren rni set-item si clear-item cli new-item ni "
                   "set-itemproperty sp clear-itemproperty clp remove-itemproperty rp rename-itemproperty rnp "
@@ -193,18 +143,17 @@ def run(commands: list, state: State, piped) -> None:
 
 def _statement(cmd, state: State, piped):
     if cmd.kind == "expr":
-        return _expression(cmd, state)
+        values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
+        return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]  # (.NET calls that write: the class rule's)
     if cmd.kind != "assign":
         return _command(cmd.words, state, piped)
     value = [UNKNOWN]
     if cmd.words:
         out = _command(cmd.words, state, piped)
         value = out[1] if out and out[0] == "paths" else [UNKNOWN]
-    elif cmd.calls:
-        _expression(cmd, state)
-        if cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
-            value = [TEMP_FILE]
-    elif cmd.value is not None:
+    elif cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
+        value = [TEMP_FILE]
+    elif cmd.value is not None and not cmd.calls:
         value = expand(cmd.value, state)
     state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
     return None
@@ -249,20 +198,45 @@ def _name(words: list, state: State) -> str:
     return text[:-4] if text.endswith((".exe", ".cmd", ".bat", ".com")) else text
 
 
+def _values(args: list) -> list:
+    """Every element the cmdlet is given (a parameter's value included), content parameters' values aside."""
+    out, i = [], 0
+    while i < len(args):
+        word = args[i]
+        i += 1
+        if word[0] == "arg":
+            out.extend(word[1])
+        elif any(len(word[1]) >= n and full.startswith(word[1]) for full, n in CONTENT_PARAMS.items()):
+            i += word[2] is None and i < len(args) and args[i][0] == "arg"  # -Value x: x is content
+        elif word[2] is not None:
+            out.extend(word[2])
+    return out
+
+
 def _command(words: list, state: State, piped):
     if not words:
         return None
     spelled = _name(words, state)
     name, args = ALIASES.get(spelled, spelled), words[1:]
-    if name in CMDLETS:
-        if spelled in BASH_TOO:
-            _program(spelled, args, state)
-        return _cmdlet(name, CMDLETS[name], args, state, piped)
-    if name in SHELLS:
+    if name in READERS:
+        return None
+    if name in LISTERS or name in PASS or name in ("write-output", "join-path", "new-temporaryfile"):
+        return _output(name, _values(args), state, piped)
+    if name in ("set-location", "push-location", "pop-location"):
+        alts = _paths(_values(args), state) or [os.path.expanduser("~")]
+        state.cwd = alts[0] if len(alts) == 1 and name != "pop-location" else UNKNOWN
+    elif name in SHELLS:
         _shell(SHELLS[name], args, state)
-    elif "-" in name and not name.startswith("-") and name not in READERS:  # another module's cmdlet: what it names
-        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
-    elif name not in READERS:
+    elif name == "invoke-expression":
+        for alt in [a for e in _values(args) for a in expand(e, state)] or [UNKNOWN]:
+            _line(alt, state)
+    elif "-" in name and not name.startswith("-"):  # a cmdlet that is no reader: nothing it is given may reach
+        given = _paths(_values(args), state)
+        given += [_abs(a, state.cwd) for a in piped_paths(piped)] if piped and name in PATH_FROM_PIPE else []
+        check(given, state, True, f"{name} of")
+        if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
+            raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")
+    else:
         _program(name, args, state)
     return None
 
@@ -282,108 +256,19 @@ def _program(name: str, args: list, state: State) -> None:
     bash_command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
 
 
-def _bind(spec: tuple, args: list) -> tuple:
-    """``({parameter: [elements]}, switches, extra positional elements)`` as PowerShell binds ``args``."""
-    known = spec[2] + COMMON_VALUES
-    bound, switches, extra, pos, i, rest = {}, set(), [], 0, 0, False
-    while i < len(args):
-        word = args[i]
-        i += 1
-        if word[0] == "param" and not rest:
-            given = PARAM_ALIASES.get(word[1], word[1])
-            full = given if given in known else next((k for k in known if k.startswith(given)), None)
-            if word[1] == "":
-                rest = True
-            elif full is None:
-                switches.add(given)
-            elif word[2] is not None:
-                bound.setdefault(full, []).extend(word[2])
-            elif i < len(args) and args[i][0] == "arg":
-                bound.setdefault(full, []).extend(args[i][1])
-                i += 1
-            continue
-        elements = word[1] if word[0] == "arg" else [[("s", word[3])]]
-        if pos < len(spec[1]):
-            bound.setdefault(spec[1][pos], []).extend(elements)
-            pos += 1
-        else:
-            extra.extend(elements)
-    return bound, switches, extra
-
-
-def _texts(elements: list, state: State) -> list:
-    return [plain_text(a) for e in elements for a in expand(e, state)]
-
-
-def _cmdlet(name: str, spec: tuple, args: list, state: State, piped):
-    kind, targets = spec[0], spec[3]
-    bound, switches, extra = _bind(spec, args)
-    named = [e for t in targets for e in bound.get(t, [])]
-    if kind in ("list", "join", "echo", "pass", "temp"):
-        return _output(kind, bound, state, piped)
-    if kind in ("cd", "popd"):
-        alts = _paths(named, state) if named else [os.path.expanduser("~")]
-        state.cwd = alts[0] if len(alts) == 1 and kind == "cd" else UNKNOWN
-    elif kind == "eval":
-        for alt in [a for e in named for a in expand(e, state)] or [UNKNOWN]:
-            _line(alt, state)
-    elif kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
-        type_name = " ".join(_texts(bound.get("typename", []), state)).lower()
-        if any(w in type_name for w in ("writer", "stream", "file", "$?")) and "reader" not in type_name:
-            check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
-            if "$?" in type_name and ".claude" in state.text:  # New-Object T(args): the arguments are not read
-                raise Denied("new-object with arguments that cannot be read, on a line that names .claude")
-    else:
-        _writer(name, kind, bound, switches, extra, named, state, piped)
-    return None
-
-
-def _writer(name, kind, bound, switches, extra, named, state: State, piped) -> None:
-    """What a cmdlet that writes, removes, copies, moves, renames or extracts does to its paths."""
-    if kind == "start":
-        program = _texts(bound.get("filepath", []), state)[:1]
-        if program:
-            given = " ".join(plain_text(expand(e, state)[0]) for e in bound.get("argumentlist", []))
-            _line(f"& '{program[0]}' {given}", state)
-    sources = _paths(named, state) if named else [_abs(a, state.cwd) for a in piped_paths(piped)] if piped else []
-    if kind in ("write", "remove", "start"):
-        given = named + extra
-        paths = _paths(given, state) if given or name not in PATH_FROM_PIPE else sources
-        check(paths, state, kind == "remove", f"{name} of")
-    elif kind == "create":
-        names = _texts(bound.get("name", []), state)
-        base = _paths(named + extra, state) or [state.cwd]
-        check([b + "/" + n for b in base for n in names] if names else base, state, False, f"{name} of")
-    elif kind in ("copy", "move"):
-        if kind == "move":
-            check(sources, state, True, f"{name} of")
-        dest = _paths(bound.get("destination", []) + extra, state) or [state.cwd]
-        check(dest, state, False, f"{name} into")
-        whole = kind == "move" or any("recurse".startswith(s) for s in switches)
-        leaves = [d + "/" + (s.rstrip("/").rsplit("/", 1)[-1] if UNKNOWN not in s.rsplit("/", 1)[-1] else UNKNOWN)
-                  for d in dest for s in sources]
-        check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
-    elif kind == "rename":
-        check(sources, state, True, f"{name} of")
-        new = _texts(bound.get("newname", []) + extra, state)
-        check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
-    elif kind in ("extract", "robocopy"):
-        dest = _paths(bound.get("destinationpath", bound.get("destination", [])), state) or [state.cwd]
-        check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
-
-
-def _output(kind: str, bound: dict, state: State, piped):
+def _output(name: str, given: list, state: State, piped):
     """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
-    if kind in ("pass", "temp"):
-        return piped if kind == "pass" else ("paths", [TEMP_FILE])
-    if kind == "echo":
-        return ("paths", [a for e in bound.get("inputobject", []) for a in expand(e, state)] or [UNKNOWN])
-    if kind == "join":
-        heads = _paths(bound.get("path", []), state) or [UNKNOWN]
-        tails = [a for e in bound.get("childpath", []) for a in expand(e, state)] or [""]
-        return ("paths", [_abs(h.rstrip("/") + "/" + t, state.cwd) for h in heads for t in tails][:MAX_ALTERNATIVES])
-    roots = _paths(bound.get("path", []) + bound.get("literalpath", []), state) or [state.cwd]
-    return ("paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots])
+    if name in PASS or name == "new-temporaryfile":
+        return piped if name in PASS else ("paths", [TEMP_FILE])
+    if name == "write-output":
+        return "paths", [a for e in given for a in expand(e, state)] or [UNKNOWN]
+    if name == "join-path":
+        joined = [""]
+        for e in given:
+            joined = [j + "/" + a if j else a for j in joined for a in expand(e, state)][:MAX_ALTERNATIVES]
+        return "paths", [_abs(j, state.cwd) for j in joined]
+    roots = _paths(given, state) or [state.cwd]
+    return "paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots]
 
 
 def _line(text: str, state: State) -> None:
@@ -425,9 +310,3 @@ def _decoded(text: str) -> str:
         return base64.b64decode(text, validate=False).decode("utf-16-le", "replace")
     except ValueError:  # binascii.Error included
         return UNKNOWN
-
-
-def _expression(cmd, state: State):
-    """What an expression hands to a pipe: its values. (.NET calls that write are the class rule's, ``_UNREAD``.)"""
-    values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
-    return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]

@@ -12,7 +12,7 @@ import os
 
 from ..base.safefs import open_read
 from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, code_reaches, expand, flags_of,
-                         fullmatch, is_plain, may_name_store, names_store, operands, plain_text, shown, word_text)
+                         is_plain, may_name_store, names_store, operands, plain_text, shown, word_text)
 from .shellscan import QUEST, STAR, UNKNOWN, literal, parse
 
 # A wrapper runs the command after its options: the short options that take a value.
@@ -557,12 +557,9 @@ def git_command(args: list, state):
     return None
 
 
-def _glob(text: str, slash_too: bool) -> str:
-    return text.replace("*", UNKNOWN if slash_too else STAR).replace("?", QUEST)
-
-
 def find_targets(name, args: list, state, stdin):
-    """find: the paths it can match (roots, -name/-path, exclusions), checked against what its actions write."""
+    """find: the paths it can match (roots, -name/-path), checked against what its actions write. Exclusions
+    (``-prune``, ``-not -path``) are not read: a ``find`` that acts on a tree holding the store is denied."""
     i = 0
     while i < len(args) and word_text(args[i]) in ("-H", "-L", "-P"):
         i += 1
@@ -570,18 +567,15 @@ def find_targets(name, args: list, state, stdin):
     while i < len(args) and not word_text(args[i]).startswith(("-", "(", "!", ")")):
         roots.append(args[i])
         i += 1
-    names, paths, excluded, execs, branches = [], [], [], [], 1
-    has_or, negate, maxdepth, previous = False, False, None, ""
+    names, paths, execs, branches, negate, maxdepth = [], [], [], 1, False, None
     while i < len(args):
         t = word_text(args[i])
         value = word_text(args[i + 1]) if i + 1 < len(args) else ""
         if t in ("-o", "-or", ","):
-            if previous == "-prune" and (paths or names):
-                excluded.append((paths or names).pop())  # A -prune -o B: A's subtree is left out
-            else:
-                has_or, branches = True, branches + 1
+            branches += 1
         elif t in ("-name", "-iname") + _FIND_PATHS:
-            (excluded if negate else paths if t in _FIND_PATHS else names).append((t in _FIND_PATHS, value))
+            if not negate:
+                (paths if t in _FIND_PATHS else names).append(value)
             i += 1
         elif t in ("-fprint", "-fprint0", "-fls", "-fprintf"):
             check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
@@ -597,12 +591,12 @@ def find_targets(name, args: list, state, stdin):
                 j += 1
             execs.append(args[i + 1:j])
             i = j
-        negate, previous = t in ("!", "-not"), t
+        negate = t in ("!", "-not")
         i += 1
-    has_or = has_or and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
+    has_or = branches > 1 and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
     matched = [m for root in roots or [["."]] for r in root for m in _matched(absolute(r, state.cwd), r, names, paths,
-                                                                               excluded, has_or, maxdepth, state)]
-    for action in execs if matched else []:
+                                                                               has_or, maxdepth)]
+    for action in execs:
         if action is None:
             check(matched, state, False, "find -delete of")
         elif action:
@@ -611,37 +605,21 @@ def find_targets(name, args: list, state, stdin):
     return "paths", matched
 
 
-def _rooted(pattern: str, base: str, given: str) -> str:
-    if given and pattern.startswith(given.rstrip("/")):
-        return base + pattern[len(given.rstrip("/")):]
-    return pattern if pattern.startswith(UNKNOWN) else base + "/" + UNKNOWN + "/" + pattern.lstrip("./")
-
-
-def _matched(base, given, names, paths, excluded, has_or, maxdepth, state) -> list:
-    """What ``find`` can match under one root (nothing when every store under it is left out)."""
-    if excluded and all(_excluded(store, base, given, excluded) for store in state.stores):
-        return []
+def _matched(base: str, given: str, names: list, paths: list, has_or: bool, maxdepth) -> list:
+    """What ``find`` can match under one root."""
     shallow = maxdepth in ("0", "1")
     if has_or or not (names or paths):
         return [base, base + "/" + (STAR if shallow else UNKNOWN)] if maxdepth != "0" else [base]
     if paths:
-        return [_rooted(_glob(p, True), base, given) for _, p in paths]
-    return [base + middle + _glob(n, False) for _, n in names for middle in (["/"] if shallow else
-                                                                             ["/", "/" + UNKNOWN + "/"])]
+        return [_rooted(p.replace("*", UNKNOWN).replace("?", QUEST), base, given) for p in paths]
+    return [base + middle + n.replace("*", STAR).replace("?", QUEST) for n in names
+            for middle in (["/"] if shallow else ["/", "/" + UNKNOWN + "/"])]
 
 
-def _excluded(store, base, given, excluded) -> bool:
-    """Is ``store`` left out by one of ``-prune``'s or ``-not -path``'s patterns?"""
-    parts = store.split("/")
-    for is_path, pattern in excluded:
-        if is_path:
-            pat = _rooted(_glob(pattern, True), base, given)
-            if fullmatch(pat, store) or all(fullmatch(pat, store + p) for p in ("/decisions/x.json", "/index.md")) \
-                    or any(fullmatch(pat, "/".join(parts[:k])) for k in range(2, len(parts))):
-                return True
-        elif any(fullmatch(_glob(pattern, False), part) for part in parts[-2:]):
-            return True
-    return False
+def _rooted(pattern: str, base: str, given: str) -> str:
+    if given and pattern.startswith(given.rstrip("/")):
+        return base + pattern[len(given.rstrip("/")):]
+    return pattern if pattern.startswith(UNKNOWN) else base + "/" + UNKNOWN + "/" + pattern.lstrip("./")
 
 
 HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import os
 
-from ..base.safefs import open_read
 from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, code_reaches, expand, flags_of,
-                         is_plain, may_name_store, names_store, operands, plain_text, shown, word_text)
+                         may_name_store, names_store, operands, plain_text, shown, word_text)
 from .shellscan import QUEST, STAR, UNKNOWN, literal, parse
 
 # A wrapper runs the command after its options: the short options that take a value.
@@ -37,7 +36,6 @@ META = set("chmod chown chgrp setfacl chattr xattr touch truncate mkdir mkfifo m
            "unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split csplit patch ex ed vi vim nvim nano emacs "
            "code subl setfattr restorecon chcon install ln link".split())
 COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
-MAX_PATCH_BYTES = 4 * 1024 * 1024
 _GIT_READ_ONLY_WITH_PATHS = set("add diff log show blame grep ls-files status commit check-ignore annotate difftool "
                                 "shortlog whatchanged ls-tree".split())
 _FIND_VALUED = set("-maxdepth -mindepth -type -xtype -newer -mtime -mmin -atime -amin -ctime -cmin -size -user -group "
@@ -480,33 +478,8 @@ def extract_archive(name, args, state, stdin):
 
 
 def apply_patch(name, args, state, stdin):
-    """patch / git apply: what the patch names (read, bounded) decides; unreadable: where it applies."""
-    patches = operands(args, "pidDoBrFzVYg" if name == "patch" else "pCS")
-    if name == "patch":
-        option_values(args, ("-i", "--input"), state, "patch")
-        check([a for w in patches for a in w], state, False, "patch of")
-        patches = [args[i + 1] for i, w in enumerate(args) if word_text(w) in ("-i", "--input") and i + 1 < len(args)]
-        patches += [stdin[1]] if stdin and stdin[0] == "file" else []
-    texts = [_read_patch(w, state) for w in patches] or [None]
-    if None in texts:
-        check([state.cwd + "/" + UNKNOWN], state, False, f"{name} (a patch that cannot be read) in")
-    elif any(code_reaches(t, state) for t in texts):
-        raise Denied(f"{name} of a patch that changes .claude/memory/")
-
-
-def _read_patch(word: list, state):
-    if len(word) != 1 or not is_plain(word[0]) or word_text(word) == "-":
-        return None
-    try:
-        fd = open_read(absolute(word[0], state.cwd))  # O_NOFOLLOW, or lstat/fstat where there is none
-        try:
-            import stat
-            return os.read(fd, MAX_PATCH_BYTES).decode("utf-8", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) \
-                else None
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
+    """patch / git apply: the patch is not read here, so anything under the folder it applies in may change."""
+    check([a for w in operands(args) for a in w] + [state.cwd + "/" + UNKNOWN], state, False, f"{name} in")
 
 
 def git_command(args: list, state):

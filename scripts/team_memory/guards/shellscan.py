@@ -112,7 +112,7 @@ class _Reader:
             parts.append(("v", inner) if plain else ("u", ""))
         elif text.startswith("'", i) and not quoted:  # $'...' ANSI-C quoting: a literal, escapes decoded
             self.i = i + 1
-            self._ansi_c(parts)
+            parts.append(("s", self._ansi_c()))
         elif text.startswith('"', i) and not quoted:  # $"..." (a translated string) reads as "..."
             self.i = i
             self._dquoted(parts)
@@ -174,16 +174,31 @@ class _Reader:
                 self.i += 1
         return joined(parts)
 
-    def _ansi_c(self, parts: list) -> None:
-        """``$'...'`` from ``self.i``: a literal without escapes; with one (``\\x2e``, ``\\056``), a value not decoded."""
-        end, n = self.i, len(self.text)
-        while end < n and self.text[end] != "'":
-            end += 2 if self.text[end] == "\\" else 1
-        if end >= n:
-            end, self.flags["unfinished"] = n, True
-        body = self.text[self.i:end]
-        parts.append(("u", "") if "\\" in body else ("s", body))
-        self.i = end + 1
+    def _ansi_c(self) -> str:
+        """The text of ``$'...'`` from ``self.i`` to its closing quote, as Bash reads it (``\\x2e``, ``\\056``...)."""
+        text, n, out = self.text, len(self.text), []
+        while self.i < n and text[self.i] != "'":
+            c = text[self.i]
+            self.i += 1
+            if c != "\\" or self.i >= n:
+                out.append(c)
+                continue
+            e = text[self.i]
+            self.i += 1
+            if e in "xuU":
+                digits = _run_of(text, self.i, "0123456789abcdefABCDEF", {"x": 2, "u": 4, "U": 8}[e])
+                out.append(chr(int(digits, 16)) if digits and int(digits, 16) < 0x110000 else "\\" + e)
+                self.i += len(digits)
+            elif e in "01234567":
+                digits = e + _run_of(text, self.i, "01234567", 2)
+                out.append(chr(int(digits, 8) & 0xFF))
+                self.i += len(digits) - 1
+            else:
+                out.append(_C_ESCAPES.get(e, "\\" + e if e not in "\\'\"?" else e))
+        if self.i >= n:
+            self.flags["unfinished"] = True
+        self.i += 1
+        return "".join(out)
 
     def _backquote(self, parts: list) -> None:
         j = self.text.find("`", self.i + 1)
@@ -235,7 +250,16 @@ class _Reader:
         return [("s", body)]
 
 
+_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
+              "v": "\v"}
 _TILDES = {"+": ("v", "PWD"), "-": ("v", "OLDPWD")}
+
+
+def _run_of(text: str, i: int, allowed: str, limit: int) -> str:
+    j = i
+    while j < len(text) and j - i < limit and text[j] in allowed:
+        j += 1
+    return text[i:j]
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:

@@ -41,6 +41,26 @@ _OBFUSCATED = re.compile(r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|un
 _WALKS = re.compile(r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir", re.I)
 
 
+_LITERAL = r"""(?P<q>['"])(?P<path>[^'"\\$`{}]+)(?P=q)"""
+_LITERAL_CALLS = {
+    "python": [r"\bopen\s*\(\s*" + _LITERAL + r"""\s*,\s*(mode\s*=\s*)?['"][^'"]*['"]\s*\)""",
+               r"\bPath\s*\(\s*" + _LITERAL + r"\s*\)\s*\.(write_text|write_bytes|unlink|touch|mkdir)\s*\(",
+               r"\bos\.(remove|unlink|makedirs|mkdir|rmdir)\s*\(\s*" + _LITERAL,
+               r"\bshutil\.rmtree\s*\(\s*" + _LITERAL],
+    "node": [r"\b(writeFileSync|appendFileSync|writeFile|appendFile|unlinkSync|rmSync|mkdirSync|rmdirSync|"
+             r"createWriteStream)\s*\(\s*" + _LITERAL],
+}
+
+
+def literal_targets(lang: str, code: str):
+    """The paths the code writes when every write is a call on a quoted path; None when some write is not."""
+    found, rest = [], code
+    for call in _LITERAL_CALLS.get(lang, ()):
+        found.extend(m.group("path") for m in re.finditer(call, rest))
+        rest = re.sub(call, " ", rest)
+    return found if found and not writes(lang, rest) else None
+
+
 def writes(lang: str, code: str) -> bool:
     """Can this code create, change, move or delete a file (or run another program that could)?"""
     pattern = _WRITES.get(lang, _GENERIC)

@@ -399,9 +399,16 @@ def _interpreter(lang: str, args: list, state: State, stdin) -> None:
 
 
 def _code(lang: str, code: str, state: State) -> None:
-    """Inline code that can write (``codescan``): denied when it can name a store."""
-    from .codescan import writes
-    if writes(lang, code) and code_reaches(code, state):
+    """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
+    from .codescan import literal_targets, writes
+    if not writes(lang, code):
+        return
+    targets = literal_targets(lang, code)
+    if targets is not None:
+        removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
+        for path in targets:
+            check([path], state, removes, f"{lang} code writing")
+    elif code_reaches(code, state):
         raise Denied(f"{lang} code that can write into .claude/memory/")
 
 

@@ -36,6 +36,12 @@ READERS = frozenset((
 # What a lister or a filter hands to the next command in a pipe.
 LISTERS, PASS = frozenset("get-childitem get-item resolve-path".split()), frozenset("where-object sort-object "
                                                                                     "select-object".split())
+# The writing cmdlets whose every path value is checked; another module's cmdlet is also denied a word naming .claude.
+KNOWN_WRITERS = frozenset((
+    "set-content set-item add-content clear-content clear-item out-file tee-object export-csv export-clixml "
+    "start-transcript set-itemproperty clear-itemproperty remove-itemproperty new-itemproperty set-acl new-item "
+    "remove-item copy-item move-item rename-item expand-archive compress-archive invoke-webrequest invoke-restmethod "
+    "start-process new-object robocopy xcopy").split())
 # Writers that take the path from a pipe when none is given (the others take their content from it).
 PATH_FROM_PIPE = frozenset("clear-content set-item clear-item set-itemproperty clear-itemproperty new-itemproperty "
                            "remove-itemproperty set-acl remove-item copy-item move-item rename-item".split())
@@ -230,15 +236,29 @@ def _command(words: list, state: State, piped):
     elif name == "invoke-expression":
         for alt in [a for e in _values(args) for a in expand(e, state)] or [UNKNOWN]:
             _line(alt, state)
-    elif "-" in name and not name.startswith("-"):  # a cmdlet that is no reader: nothing it is given may reach
-        given = _paths(_values(args), state)
-        given += [_abs(a, state.cwd) for a in piped_paths(piped)] if piped and name in PATH_FROM_PIPE else []
-        check(given, state, True, f"{name} of")
-        if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
-            raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")
+    elif ("-" in name and not name.startswith("-")) or name in ("robocopy", "xcopy"):
+        _writer(name, args, state, piped)
     else:
         _program(name, args, state)
     return None
+
+
+def _writer(name: str, args: list, state: State, piped) -> None:
+    """A cmdlet that is no reader: nothing it is given (a path, a name joined onto one, what is piped) may reach."""
+    values = _values(args)
+    given = _paths(values, state) + ([state.cwd] if name == "expand-archive" else [])
+    if name in ("new-item", "rename-item"):  # -Name and -NewName are taken inside the path or beside it
+        names = [a for e in values for a in expand(e, state) if not a.startswith(("/", UNKNOWN)) and a[1:2] != ":"]
+        given += [absolute(n, b) for g in given for b in (g, g.rsplit("/", 1)[0]) for n in names][:MAX_ALTERNATIVES * 4]
+    given += [_abs(a, state.cwd) for a in piped_paths(piped)] if piped and name in PATH_FROM_PIPE else []
+    check(given, state, True, f"{name} of")
+    if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
+        raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")
+    if name not in KNOWN_WRITERS:  # another module's cmdlet: a word that names .claude is enough
+        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
+    texts = [plain_text(a) for e in values for a in expand(e, state)[:1]]
+    if name == "start-process" and texts:
+        _line(f"& '{texts[0]}' " + " ".join(texts[1:]), state)
 
 
 def _bash_words(word, state: State) -> list:

@@ -308,10 +308,3 @@ def flags_of(words: list) -> set:
         elif t.startswith("-") and len(t) > 1:
             out.update("-" + c for c in t[1:])
     return out
-
-
-def code_reaches(code: str, state: State) -> bool:
-    """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
-    from .codescan import reaches  # imports re: only for lines that hand code to an interpreter
-    inside, above = reach(state.cwd, state.stores, False), reach(state.cwd, state.stores, True)
-    return reaches(code, state.stores, "inside" if inside else "above" if above else "")

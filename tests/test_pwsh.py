@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from helpers import REPO, record, run_cli, run_hook, write
 from team_memory.guards import toolgate
 from team_memory.guards.pwshjudge import judge
-from team_memory.guards.pwshscan import parse
+from team_memory.guards.pwshjudge import parse
 from test_toolgate import assert_agrees, payload
 
 PRE, POST = "pre_tool_use.py", "post_tool_use.py"

@@ -276,7 +276,9 @@ def check(alts: list, state: State, removes: bool, what: str) -> None:
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     for alt in alts:
         if any(reach(absolute(alt, base), state.stores, removes) for base in bases):
-            raise Denied(f"{what} {shown(plain_text(alt))}".strip())
+            text, origin = plain_text(alt), state.origin.rstrip("/") + "/"
+            text = text[len(origin):] if text.startswith(origin) else text
+            raise Denied(f"{what} {shown(text)}".strip())  # named from where the line starts, as Claude wrote it
 
 
 def shown(text: str, limit: int = 120) -> str:

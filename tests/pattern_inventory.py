@@ -33,10 +33,10 @@ FLAGS = {"I": re.I, "IGNORECASE": re.I, "M": re.M, "MULTILINE": re.M, "S": re.S,
 DYNAMIC = {
     ("records/privacy.py", "'^[ \\\\t]{0,3}' + re.escape(fence[0]) + '{' + str(len(fence)) + ',}[ \\\\t]*$'"):
         lambda: [(r"^[ \t]{0,3}" + re.escape(f[0]) + "{" + str(len(f)) + r",}[ \t]*$", re.M) for f in ("```", "~~~~")],
-    ("guards/codescan.py", "call"): lambda: [(p, 0) for ps in _module("guards.codescan")._LITERAL_CALLS.values()
+    ("guards/shelljudge.py", "call"): lambda: [(p, 0) for ps in _module("guards.shelljudge")._LITERAL_CALLS.values()
                                              for p in ps],
-    ("guards/codescan.py", "pattern"): lambda: [(p, re.I) for p in _module("guards.codescan")._WRITES.values()]
-    + [(_module("guards.codescan")._GENERIC, re.I)],
+    ("guards/shelljudge.py", "pattern"): lambda: [(p, re.I) for p in _module("guards.shelljudge")._WRITES.values()]
+    + [(_module("guards.shelljudge")._GENERIC, re.I)],
     ("guards/pwshjudge.py", "pattern"): lambda: [(p, 0) for p in _module("guards.pwshjudge")._UNREAD.values()],
     ("capture/triage.py", "pattern"): lambda: cue_patterns(),  # the cues: below
     ("capture/triage.py", "*cue"): lambda: cue_patterns(),  # a cue compiled on first use: (pattern, where)

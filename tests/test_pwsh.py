@@ -1,7 +1,7 @@
 """The PowerShell tool is guarded like Bash: lines that write into a store are denied, reading ones are not.
 
 ``pwshjudge.judge`` on a corpus (cmdlets, aliases, ``\\`` and ``/``, any case, PowerShell's quoting,
-``-Path``/``-LiteralPath``/``-Destination``, pipes, .NET calls, nested ``powershell -Command``/``cmd /c``);
+any cmdlet that is no reader given a path in the store, pipes, .NET calls, nested ``powershell -Command``/``cmd /c``);
 the real hooks as hooks.json runs them (deny, allow, the snapshot and PostToolUse's report); the fast
 path (``toolgate``) never lets through what the full guard would stop; the matchers name the tool.
 """
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from helpers import REPO, record, run_cli, run_hook, write
 from team_memory.guards import toolgate
 from team_memory.guards.pwshjudge import judge
-from team_memory.guards.pwshscan import parse
+from team_memory.guards.pwshjudge import parse
 from test_toolgate import assert_agrees, payload
 
 PRE, POST = "pre_tool_use.py", "post_tool_use.py"
@@ -130,6 +130,10 @@ DENIED = [
     "Start-Process -FilePath pwsh -ArgumentList '-c', 'Remove-Item .claude\\memory\\x.json'",
     'Remove-Item -Path src,.claude -Recurse\n',
     '$t = [IO.Path]::Combine($x, "y"); Remove-Item $t',
+    # A cmdlet that is no reader given a path in the store: denied without binding its parameters (a copy out too).
+    'Copy-Item .claude\\memory\\decisions\\x.json backup.json',
+    'Copy-Item -Path .claude\\memory -Destination backup -Recurse',
+    'Compress-Archive -Path .claude\\memory -DestinationPath backup.zip',
 ]
 
 ALLOWED = [
@@ -141,7 +145,6 @@ ALLOWED = [
     'git status',
     'git diff -- .claude/memory',
     "Set-Content -Path src\\notes.txt -Value '.claude\\memory is the store'",
-    'Copy-Item .claude\\memory\\decisions\\x.json backup.json',
     'echo hi > out.txt',
     'Remove-Item src\\*.tmp',
     'New-Item -ItemType Directory build',
@@ -178,8 +181,6 @@ ALLOWED = [
     "Get-ChildItem -Path src -Recurse -File | ForEach-Object { Set-Content -Path $_.FullName -Value '' }",
     'Get-Content .claude\\memory\\decisions\\x.json -Raw | ConvertFrom-Json',
     'cmd /c dir .claude\\memory',
-    'Copy-Item -Path .claude\\memory -Destination backup -Recurse',
-    'Compress-Archive -Path .claude\\memory -DestinationPath backup.zip',
     'cd src; Set-Content -Path notes.txt -Value x',
     'powershell -NoProfile -Command "Get-ChildItem .claude\\memory"',
     "Write-Output '.claude\\memory\\x.json'",

@@ -1,9 +1,19 @@
-"""Can a PowerShell line write into a memory store? The Bash judge's rules with PowerShell's front end.
+"""Can a PowerShell line write into a memory store? A plainly conservative judge on PowerShell's front end.
 
-Cmdlets and aliases are bound as PowerShell binds them (unambiguous parameter prefixes, aliases, then positions);
-programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
+Reading cmdlets (``READERS``) and the listers whose output feeds a pipe are allowed; every other cmdlet (its own or
+another module's) is denied when any value it is given, or a path piped into it, could be a store, lie inside one or
+hold one (content parameters such as ``-Value`` aside): no parameter binding, so a copy out of the store is denied too.
+Programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
 read as lines of their own. On a line that names the store, what the reader cannot follow (``_UNREAD``: a pipe that
 binds the path, a splat, a .NET method, code in a string, another program) is denied. Paths compare as ``/``, any case.
+
+The reader (``parse``): statements of ``kind`` ``"command"``, ``"assign"`` (``$name = ...``: ``target``; ``words`` the
+right side read as a command, ``value`` when it is one plain value) or ``"expr"`` (``calls`` names each
+``.Name(...)``/``::Name(...)``); ``words``: ``("param", name, value, spelled)`` or ``("arg", elements)``, each element a
+list of parts as in ``shellscan`` (``\\`` read as ``/``; ``("v", NAME)`` for ``$env:NAME``, ``$PWD``, ``$HOME``,
+``ps:name`` for a PowerShell variable); ``redirects``, ``sep`` and ``nested`` (inside ``$(...)``, ``(...)``, ``@(...)``,
+``{...}``) as in ``shellscan``. It reads PowerShell's quotes, backtick escapes, here-strings, typographic quotes and
+dashes and comments; it never runs anything, never fails, and stops at a depth bound.
 """
 from __future__ import annotations
 
@@ -11,68 +21,13 @@ import os
 import re
 
 from ..base.pathtext import slashed
-from .pwshscan import parse
 from .shelljudge import any_argument, judge_command as bash_command, piped_paths
 from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, TimeUp, absolute, check, expand,
                          may_name_store, names_store, plain_text, reach)
-from .shellscan import LBRACK, QUEST, RBRACK, STAR, UNKNOWN
+from .shellscan import LBRACK, MARKERS, MAX_DEPTH, QUEST, RBRACK, STAR, UNKNOWN, balanced, joined
 
-
-def _spec(kind: str, positions: str = "", values: str = "", targets: str = "P") -> tuple:
-    """A cmdlet's (kind, positional parameters, parameters taking a value, parameters naming what it writes)."""
-    def words(text):
-        return tuple(text.replace("P", "path literalpath").split())
-    return kind, words(positions.replace("P", "path")), words("P " + values if targets == "P" else values), words(
-        targets)
-
-
-COMMON_VALUES = tuple("erroraction warningaction informationaction errorvariable warningvariable informationvariable "
-                      "outvariable outbuffer pipelinevariable progressaction credential filter include exclude "
-                      "encoding stream".split())
-PARAM_ALIASES = dict(p.split("=") for p in (
-    "pspath=literalpath lp=literalpath ea=erroraction wa=warningaction ev=errorvariable ov=outvariable ob=outbuffer "
-    "pv=pipelinevariable iv=informationvariable infa=informationaction type=itemtype target=value fullname=path "
-    "args=argumentlist rso=redirectstandardoutput rse=redirectstandarderror wd=workingdirectory dest=destination"
-).split())
-CMDLETS = {
-    "set-content": _spec("write", "P value", "value delimiter"), "set-item": _spec("write", "P value", "value"),
-    "add-content": _spec("write", "P value", "value delimiter"), "clear-content": _spec("write", "P"),
-    "clear-item": _spec("write", "P"),
-    "out-file": _spec("write", "filepath encoding", "filepath literalpath inputobject width", "filepath literalpath"),
-    "tee-object": _spec("write", "filepath", "filepath literalpath inputobject variable", "filepath literalpath"),
-    "export-csv": _spec("write", "P", "inputobject delimiter quotefields usequotes"),
-    "export-clixml": _spec("write", "P", "inputobject depth"),
-    "start-transcript": _spec("write", "P", "path literalpath outputdirectory", "path literalpath outputdirectory"),
-    "set-itemproperty": _spec("write", "P name value", "name value inputobject"),
-    "clear-itemproperty": _spec("write", "P name", "name"), "remove-itemproperty": _spec("write", "P name", "name"),
-    "new-itemproperty": _spec("write", "P name value", "name value propertytype"),
-    "set-acl": _spec("write", "P aclobject", "aclobject inputobject"),
-    "new-item": _spec("create", "path", "path name itemtype value", "path"), "remove-item": _spec("remove", "P"),
-    "copy-item": _spec("copy", "P destination", "destination fromsession tosession"),
-    "move-item": _spec("move", "P destination", "destination"), "rename-item": _spec("rename", "P newname", "newname"),
-    "expand-archive": _spec("extract", "P destinationpath", "path literalpath destinationpath", "destinationpath"),
-    "compress-archive": _spec("write", "P destinationpath", "path literalpath destinationpath compressionlevel",
-                              "destinationpath"),
-    "invoke-webrequest": _spec("write", "uri", "uri outfile method body headers contenttype infile useragent "
-                               "websession sessionvariable timeoutsec maximumredirection proxy form token", "outfile"),
-    "set-location": _spec("cd", "P", "stackname"), "push-location": _spec("cd", "P", "stackname"),
-    "pop-location": _spec("popd", "", "stackname", ""),
-    "invoke-expression": _spec("eval", "command", "command", "command"),
-    "start-process": _spec("start", "filepath argumentlist", "filepath argumentlist workingdirectory "
-                           "redirectstandardoutput redirectstandarderror redirectstandardinput verb windowstyle "
-                           "environment", "redirectstandardoutput redirectstandarderror"),
-    "get-childitem": _spec("list", "P filter", "depth attributes"), "get-item": _spec("list", "P"),
-    "resolve-path": _spec("list", "P", "relativebasepath"),
-    "join-path": _spec("join", "path childpath", "path childpath additionalchildpath", "path childpath"),
-    "new-object": _spec("object", "typename argumentlist", "typename argumentlist property comobject", "argumentlist"),
-    "new-temporaryfile": _spec("temp", "", "", ""), "write-output": _spec("echo", "inputobject", "inputobject", ""),
-    "where-object": _spec("pass", "", "property value filterscript", ""),
-    "sort-object": _spec("pass", "property", "property top bottom culture", ""),
-    "select-object": _spec("pass", "property", "property first last skip index expandproperty excludeproperty "
-                           "skiplast", ""),
-    "robocopy": ("robocopy", ("path", "destination"), (), ()),  # robocopy SRC DST [files]: DST gets content
-}
-CMDLETS.update({"invoke-restmethod": CMDLETS["invoke-webrequest"], "xcopy": CMDLETS["robocopy"]})
+# Parameters that always take a value, content rather than a path it writes: spelled with this many letters or more.
+CONTENT_PARAMS = {"value": 2, "inputobject": 3}
 # Cmdlets that only read, print or compute: allowed whatever their arguments say.
 READERS = frozenset((
     "get-content select-string test-path split-path get-location write-host write-verbose write-debug write-warning "
@@ -82,12 +37,21 @@ READERS = frozenset((
     "get-command get-help get-date get-process get-variable get-module import-csv import-clixml get-acl get-psdrive "
     "start-sleep test-json get-member select-xml get-unique get-history clear-host get-alias get-random "
     "measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host get-uptime get-error "
-    "get-job receive-job wait-job get-clipboard set-clipboard get-childitem set-variable new-variable clear-variable "
+    "get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable clear-variable "
     "remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if elseif else "
     "foreach for while do until try catch finally switch function filter param begin process end trap").split())
+# What a lister or a filter hands to the next command in a pipe.
+LISTERS, PASS = frozenset("get-childitem get-item resolve-path".split()), frozenset("where-object sort-object "
+                                                                                    "select-object".split())
+# The writing cmdlets whose every path value is checked; another module's cmdlet is also denied a word naming .claude.
+KNOWN_WRITERS = frozenset((
+    "set-content set-item add-content clear-content clear-item out-file tee-object export-csv export-clixml "
+    "start-transcript set-itemproperty clear-itemproperty remove-itemproperty new-itemproperty set-acl new-item "
+    "remove-item copy-item move-item rename-item expand-archive compress-archive invoke-webrequest invoke-restmethod "
+    "start-process new-object robocopy xcopy").split())
 # Writers that take the path from a pipe when none is given (the others take their content from it).
 PATH_FROM_PIPE = frozenset("clear-content set-item clear-item set-itemproperty clear-itemproperty new-itemproperty "
-                           "remove-itemproperty set-acl remove-item".split())
+                           "remove-itemproperty set-acl remove-item copy-item move-item rename-item".split())
 ALIASES = dict(p.split("=") for p in (
     "sc=set-content ac=add-content clc=clear-content tee=tee-object epcsv=export-csv ni=new-item md=new-item "
     "mkdir=new-item ri=remove-item rm=remove-item rmdir=remove-item rd=remove-item del=remove-item erase=remove-item "
@@ -116,7 +80,6 @@ WRITE_METHODS = frozenset((
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
-BASH_TOO = ("rm", "cp", "mv", "rmdir", "mkdir", "tee", "curl", "wget", "cat", "ls")  # native programs on Linux/macOS
 _PIPED_WRITERS = ("set-content sc add-content ac clear-content clc remove-item rm del erase ri rd rmdir move-item mv "
                   "move mi copy-item cp copy cpi rename-item ren rni set-item si clear-item cli new-item ni "
                   "set-itemproperty sp clear-itemproperty clp remove-itemproperty rp rename-itemproperty rnp "
@@ -187,24 +150,23 @@ def run(commands: list, state: State, piped) -> None:
             alts = expand(target, state)
             if alts != [""]:  # > $null
                 check([_abs(a, state.cwd) for a in alts], state, False, f"output redirection {op}")
-        out = _statement(cmd, state, piped)
+        out = _judged(cmd, state, piped)
         piped = (out or ("paths", [UNKNOWN])) if cmd.sep == "|" else None  # a pipe of unknown things
 
 
-def _statement(cmd, state: State, piped):
+def _judged(cmd, state: State, piped):
     if cmd.kind == "expr":
-        return _expression(cmd, state)
+        values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
+        return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]  # (.NET calls that write: the class rule's)
     if cmd.kind != "assign":
         return _command(cmd.words, state, piped)
     value = [UNKNOWN]
     if cmd.words:
         out = _command(cmd.words, state, piped)
         value = out[1] if out and out[0] == "paths" else [UNKNOWN]
-    elif cmd.calls:
-        _expression(cmd, state)
-        if cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
-            value = [TEMP_FILE]
-    elif cmd.value is not None:
+    elif cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
+        value = [TEMP_FILE]
+    elif cmd.value is not None and not cmd.calls:
         value = expand(cmd.value, state)
     state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
     return None
@@ -249,22 +211,61 @@ def _name(words: list, state: State) -> str:
     return text[:-4] if text.endswith((".exe", ".cmd", ".bat", ".com")) else text
 
 
+def _given(args: list) -> list:
+    """Every element the cmdlet is given (a parameter's value included), content parameters' values aside."""
+    out, i = [], 0
+    while i < len(args):
+        word = args[i]
+        i += 1
+        if word[0] == "arg":
+            out.extend(word[1])
+        elif any(len(word[1]) >= n and full.startswith(word[1]) for full, n in CONTENT_PARAMS.items()):
+            i += word[2] is None and i < len(args) and args[i][0] == "arg"  # -Value x: x is content
+        elif word[2] is not None:
+            out.extend(word[2])
+    return out
+
+
 def _command(words: list, state: State, piped):
     if not words:
         return None
     spelled = _name(words, state)
     name, args = ALIASES.get(spelled, spelled), words[1:]
-    if name in CMDLETS:
-        if spelled in BASH_TOO:
-            _program(spelled, args, state)
-        return _cmdlet(name, CMDLETS[name], args, state, piped)
-    if name in SHELLS:
+    if name in READERS:
+        return None
+    if name in LISTERS or name in PASS or name in ("write-output", "join-path", "new-temporaryfile"):
+        return _output(name, _given(args), state, piped)
+    if name in ("set-location", "push-location", "pop-location"):
+        alts = _paths(_given(args), state) or [os.path.expanduser("~")]
+        state.cwd = alts[0] if len(alts) == 1 and name != "pop-location" else UNKNOWN
+    elif name in SHELLS:
         _shell(SHELLS[name], args, state)
-    elif "-" in name and not name.startswith("-") and name not in READERS:  # another module's cmdlet: what it names
-        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
-    elif name not in READERS:
+    elif name == "invoke-expression":
+        for alt in [a for e in _given(args) for a in expand(e, state)] or [UNKNOWN]:
+            _line(alt, state)
+    elif ("-" in name and not name.startswith("-")) or name in ("robocopy", "xcopy"):
+        _writer(name, args, state, piped)
+    else:
         _program(name, args, state)
     return None
+
+
+def _writer(name: str, args: list, state: State, piped) -> None:
+    """A cmdlet that is no reader: nothing it is given (a path, a name joined onto one, what is piped) may reach."""
+    values = _given(args)
+    given = _paths(values, state) + ([state.cwd] if name == "expand-archive" else [])
+    if name in ("new-item", "rename-item"):  # -Name and -NewName are taken inside the path or beside it
+        names = [a for e in values for a in expand(e, state) if not a.startswith(("/", UNKNOWN)) and a[1:2] != ":"]
+        given += [absolute(n, b) for g in given for b in (g, g.rsplit("/", 1)[0]) for n in names][:MAX_ALTERNATIVES * 4]
+    given += [_abs(a, state.cwd) for a in piped_paths(piped)] if piped and name in PATH_FROM_PIPE else []
+    check(given, state, True, f"{name} of")
+    if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
+        raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")
+    if name not in KNOWN_WRITERS:  # another module's cmdlet: a word that names .claude is enough
+        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
+    texts = [plain_text(a) for e in values for a in expand(e, state)[:1]]
+    if name == "start-process" and texts:
+        _line(f"& '{texts[0]}' " + " ".join(texts[1:]), state)
 
 
 def _bash_words(word, state: State) -> list:
@@ -282,108 +283,19 @@ def _program(name: str, args: list, state: State) -> None:
     bash_command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
 
 
-def _bind(spec: tuple, args: list) -> tuple:
-    """``({parameter: [elements]}, switches, extra positional elements)`` as PowerShell binds ``args``."""
-    known = spec[2] + COMMON_VALUES
-    bound, switches, extra, pos, i, rest = {}, set(), [], 0, 0, False
-    while i < len(args):
-        word = args[i]
-        i += 1
-        if word[0] == "param" and not rest:
-            given = PARAM_ALIASES.get(word[1], word[1])
-            full = given if given in known else next((k for k in known if k.startswith(given)), None)
-            if word[1] == "":
-                rest = True
-            elif full is None:
-                switches.add(given)
-            elif word[2] is not None:
-                bound.setdefault(full, []).extend(word[2])
-            elif i < len(args) and args[i][0] == "arg":
-                bound.setdefault(full, []).extend(args[i][1])
-                i += 1
-            continue
-        elements = word[1] if word[0] == "arg" else [[("s", word[3])]]
-        if pos < len(spec[1]):
-            bound.setdefault(spec[1][pos], []).extend(elements)
-            pos += 1
-        else:
-            extra.extend(elements)
-    return bound, switches, extra
-
-
-def _texts(elements: list, state: State) -> list:
-    return [plain_text(a) for e in elements for a in expand(e, state)]
-
-
-def _cmdlet(name: str, spec: tuple, args: list, state: State, piped):
-    kind, targets = spec[0], spec[3]
-    bound, switches, extra = _bind(spec, args)
-    named = [e for t in targets for e in bound.get(t, [])]
-    if kind in ("list", "join", "echo", "pass", "temp"):
-        return _output(kind, bound, state, piped)
-    if kind in ("cd", "popd"):
-        alts = _paths(named, state) if named else [os.path.expanduser("~")]
-        state.cwd = alts[0] if len(alts) == 1 and kind == "cd" else UNKNOWN
-    elif kind == "eval":
-        for alt in [a for e in named for a in expand(e, state)] or [UNKNOWN]:
-            _line(alt, state)
-    elif kind == "object":  # New-Object IO.StreamWriter path: a writer of a file opens it
-        type_name = " ".join(_texts(bound.get("typename", []), state)).lower()
-        if any(w in type_name for w in ("writer", "stream", "file", "$?")) and "reader" not in type_name:
-            check(_paths(named, state), state, False, f"new-object {type_name[:40]} on")
-            if "$?" in type_name and ".claude" in state.text:  # New-Object T(args): the arguments are not read
-                raise Denied("new-object with arguments that cannot be read, on a line that names .claude")
-    else:
-        _writer(name, kind, bound, switches, extra, named, state, piped)
-    return None
-
-
-def _writer(name, kind, bound, switches, extra, named, state: State, piped) -> None:
-    """What a cmdlet that writes, removes, copies, moves, renames or extracts does to its paths."""
-    if kind == "start":
-        program = _texts(bound.get("filepath", []), state)[:1]
-        if program:
-            given = " ".join(plain_text(expand(e, state)[0]) for e in bound.get("argumentlist", []))
-            _line(f"& '{program[0]}' {given}", state)
-    sources = _paths(named, state) if named else [_abs(a, state.cwd) for a in piped_paths(piped)] if piped else []
-    if kind in ("write", "remove", "start"):
-        given = named + extra
-        paths = _paths(given, state) if given or name not in PATH_FROM_PIPE else sources
-        check(paths, state, kind == "remove", f"{name} of")
-    elif kind == "create":
-        names = _texts(bound.get("name", []), state)
-        base = _paths(named + extra, state) or [state.cwd]
-        check([b + "/" + n for b in base for n in names] if names else base, state, False, f"{name} of")
-    elif kind in ("copy", "move"):
-        if kind == "move":
-            check(sources, state, True, f"{name} of")
-        dest = _paths(bound.get("destination", []) + extra, state) or [state.cwd]
-        check(dest, state, False, f"{name} into")
-        whole = kind == "move" or any("recurse".startswith(s) for s in switches)
-        leaves = [d + "/" + (s.rstrip("/").rsplit("/", 1)[-1] if UNKNOWN not in s.rsplit("/", 1)[-1] else UNKNOWN)
-                  for d in dest for s in sources]
-        check(leaves[: MAX_ALTERNATIVES * 2], state, whole, f"{name} into")
-    elif kind == "rename":
-        check(sources, state, True, f"{name} of")
-        new = _texts(bound.get("newname", []) + extra, state)
-        check([s.rsplit("/", 1)[0] + "/" + n for s in sources for n in new], state, True, f"{name} to")
-    elif kind in ("extract", "robocopy"):
-        dest = _paths(bound.get("destinationpath", bound.get("destination", [])), state) or [state.cwd]
-        check([d + "/" + UNKNOWN for d in dest], state, False, f"{name} into")
-
-
-def _output(kind: str, bound: dict, state: State, piped):
+def _output(name: str, given: list, state: State, piped):
     """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
-    if kind in ("pass", "temp"):
-        return piped if kind == "pass" else ("paths", [TEMP_FILE])
-    if kind == "echo":
-        return ("paths", [a for e in bound.get("inputobject", []) for a in expand(e, state)] or [UNKNOWN])
-    if kind == "join":
-        heads = _paths(bound.get("path", []), state) or [UNKNOWN]
-        tails = [a for e in bound.get("childpath", []) for a in expand(e, state)] or [""]
-        return ("paths", [_abs(h.rstrip("/") + "/" + t, state.cwd) for h in heads for t in tails][:MAX_ALTERNATIVES])
-    roots = _paths(bound.get("path", []) + bound.get("literalpath", []), state) or [state.cwd]
-    return ("paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots])
+    if name in PASS or name == "new-temporaryfile":
+        return piped if name in PASS else ("paths", [TEMP_FILE])
+    if name == "write-output":
+        return "paths", [a for e in given for a in expand(e, state)] or [UNKNOWN]
+    if name == "join-path":
+        joined = [""]
+        for e in given:
+            joined = [j + "/" + a if j else a for j in joined for a in expand(e, state)][:MAX_ALTERNATIVES]
+        return "paths", [_abs(j, state.cwd) for j in joined]
+    roots = _paths(given, state) or [state.cwd]
+    return "paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots]
 
 
 def _line(text: str, state: State) -> None:
@@ -427,7 +339,385 @@ def _decoded(text: str) -> str:
         return UNKNOWN
 
 
-def _expression(cmd, state: State):
-    """What an expression hands to a pipe: its values. (.NET calls that write are the class rule's, ``_UNREAD``.)"""
-    values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
-    return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]
+# --- the reader ---------------------------------------------------------------------------------------
+
+SQUOTES, DQUOTES, DASHES = "'\u2018\u2019\u201a\u201b", '"\u201c\u201d\u201e', "-\u2013\u2014\u2015"
+END = set(" \t\r\n;|&(){},<>")
+EXPR_END = END | set("[]=+!.")
+NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
+_ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+_KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
+_GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
+
+
+def _literal(text: str) -> list:
+    """Parts of literal text: ``\\`` read as ``/``, glob characters marked."""
+    return [("s", "".join(_GLOBS.get(c, "/" if c == "\\" else c) for c in text))] if text else []
+
+
+class Reader:
+    """A position in a PowerShell line and the ways to read what is there."""
+
+    def __init__(self, text: str, depth: int, flags: dict):
+        self.text, self.i, self.depth, self.flags = text, 0, depth, flags
+
+    def _closing(self, i: int, open_ch: str, close_ch: str) -> int:
+        """Index just past the ``close_ch`` balancing an ``open_ch`` before ``i`` (quotes and escapes skipped)."""
+        end = balanced(self.text, i, open_ch, close_ch, self._skip)
+        if end < 0:
+            self.flags["unfinished"] = True
+        return len(self.text) + 1 if end < 0 else end
+
+    def _skip(self, text: str, i: int) -> int:
+        return i + 2 if text[i] == "`" else self._quote_end(i) if text[i] in SQUOTES or text[i] in DQUOTES else i
+
+    def _quote_end(self, i: int) -> int:
+        text, n = self.text, len(self.text)
+        quotes = SQUOTES if text[i] in SQUOTES else DQUOTES
+        j = i + 1
+        while j < n:
+            if text[j] == "`" and quotes is DQUOTES:
+                j += 2
+                continue
+            if text[j] in quotes:
+                if j + 1 < n and text[j + 1] in quotes:
+                    j += 2
+                    continue
+                return j + 1
+            j += 1
+        self.flags["unfinished"] = True
+        return n
+
+    def nested(self, source: str, into: list) -> None:
+        if self.depth < MAX_DEPTH:
+            into.extend(parse(source, self.depth + 1, self.flags))
+        else:
+            self.flags["too deep"] = True
+
+    def _group(self, start: int, open_ch: str, close_ch: str, into: list) -> None:
+        """Read ``(...)``/``{...}`` whose opening character is at ``start``; its statements go to ``into``."""
+        end = self._closing(start + 1, open_ch, close_ch)
+        self.nested(self.text[start + 1:end - 1], into)
+        self.i = min(end, len(self.text))
+
+    def _dollar(self, parts: list, into: list) -> None:
+        """A ``$`` at ``self.i``: a variable, ``${...}`` or ``$(...)``."""
+        text, i = self.text, self.i + 1
+        if text.startswith("(", i):
+            self._group(i, "(", ")", into)
+            parts.append(("u", ""))
+            return
+        if text.startswith("{", i):
+            end = text.find("}", i)
+            end = len(text) if end < 0 else end
+            name, self.i = text[i + 1:end], end + 1
+        else:
+            j = i
+            while j < len(text) and text[j] in NAME_CHARS:
+                if text[j] == ":" and text[j + 1:j + 2] in ("", ":", "/"):
+                    break  # $x: at the end, $x::y and a drive's C:/ are not part of the name
+                j += 1
+            if j == i:
+                if j < len(text) and text[j] in "_$^?":
+                    parts.append(("u", ""))
+                    self.i = j + 1
+                else:
+                    parts.append(("s", "$"))
+                    self.i = i
+                return
+            name, self.i = text[i:j], j
+        parts.append(variable(name))
+
+    def element(self, into: list, stop=END) -> list:
+        """One value of an argument (up to a comma or the argument's end), as parts."""
+        text, parts, n = self.text, [], len(self.text)
+        while self.i < n:
+            c = text[self.i]
+            if c in stop or (c == "," and stop is END):
+                if c in "({" and stop is END and parts:  # a(b): PowerShell reads on; the value is unknown
+                    self._group(self.i, c, ")" if c == "(" else "}", into)
+                    parts.append(("u", ""))
+                    continue
+                break
+            if c == "`":
+                if self.i + 1 < n and text[self.i + 1] not in "\r\n":
+                    parts.extend(_literal(text[self.i + 1]))
+                self.i += 2
+            elif c in SQUOTES:
+                end = self._quote_end(self.i)
+                body = text[self.i + 1:end - 1] if text[end - 1:end] in SQUOTES else text[self.i + 1:end]
+                parts.extend(_literal(body.replace("''", "'")))
+                self.i = end
+            elif c in DQUOTES:
+                self._dquoted(parts, into)
+            elif c == "$":
+                self._dollar(parts, into)
+            elif c == "@" and text[self.i + 1:self.i + 2] in ("(", "{"):
+                self._group(self.i + 1, text[self.i + 1], ")" if text[self.i + 1] == "(" else "}", into)
+                parts.append(("u", ""))
+            elif c == "@" and text[self.i + 1:self.i + 2] and text[self.i + 1] in SQUOTES + DQUOTES:
+                self._herestring(parts, into)
+            elif c == "~" and not parts and (self.i + 1 >= n or text[self.i + 1] in "/\\" or text[self.i + 1] in stop):
+                parts.append(("v", "HOME"))
+                self.i += 1
+            else:
+                parts.extend(_literal(c))
+                self.i += 1
+        return joined(parts)
+
+    def _dquoted(self, parts: list, into: list) -> None:
+        text, n = self.text, len(self.text)
+        self.i += 1
+        while self.i < n:
+            c = text[self.i]
+            if c in DQUOTES:
+                if self.i + 1 < n and text[self.i + 1] in DQUOTES:
+                    parts.extend(_literal(c))
+                    self.i += 2
+                    continue
+                self.i += 1
+                return
+            if c == "`" and self.i + 1 < n:
+                parts.extend(_literal(_ESCAPES.get(text[self.i + 1], text[self.i + 1])))
+                self.i += 2
+            elif c == "$":
+                self._dollar(parts, into)
+            else:
+                parts.extend(_literal(c))
+                self.i += 1
+        self.flags["unfinished"] = True
+
+    def _herestring(self, parts: list, into: list) -> None:
+        text, quote = self.text, self.text[self.i + 1]
+        closing = "\n" + ("'" if quote in SQUOTES else '"') + "@"
+        end = text.find(closing, self.i + 2)
+        if end < 0:
+            self.flags["unfinished"] = True
+            end = len(text)
+        body = text[self.i + 2:end].lstrip(" \t").lstrip("\r\n")
+        if quote in SQUOTES:
+            parts.extend(_literal(body))
+        else:
+            inner = Reader(body, self.depth, self.flags)
+            while inner.i < len(body):
+                if body[inner.i] == "$":
+                    inner._dollar(parts, into)
+                else:
+                    parts.extend(_literal(body[inner.i]))
+                    inner.i += 1
+        self.i = end + len(closing)
+
+    def skip_blank(self) -> None:
+        text, n = self.text, len(self.text)
+        while self.i < n:
+            c = text[self.i]
+            if c in " \t\r" or (c == "`" and text[self.i + 1:self.i + 2] in ("\n", "\r")):
+                self.i += 1 if c != "`" else 2
+            elif c == "#" or text.startswith("<#", self.i):
+                end = text.find("\n" if c == "#" else "#>", self.i)
+                self.i = n if end < 0 else end + (0 if c == "#" else 2)
+            else:
+                return
+
+
+def variable(name: str) -> tuple:
+    """A variable's part: ``$env:X`` -> X, ``$PWD``/``$HOME`` as such, the rest ``ps:<name>`` (any case)."""
+    low = name.lower()
+    if low.startswith("env:"):
+        return ("v", name[4:])
+    low = low.split(":", 1)[1] if low.startswith(("script:", "global:", "local:", "private:")) else low
+    if low in ("true", "false", "null"):
+        return ("s", "")
+    return ("v", _KNOWN_VARS.get(low, "ps:" + low))
+
+
+class PsCommand:
+    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target", "value")
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.words, self.redirects, self.nested, self.calls = [], [], [], []
+        self.sep, self.target, self.value = "", None, None
+
+
+def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
+    """The statements of a PowerShell line (see the module docstring)."""
+    r = Reader(text, depth, flags if flags is not None else {})
+    out = []
+    while True:
+        r.skip_blank()
+        if r.i >= len(r.text):
+            return out
+        c = r.text[r.i]
+        if c in "\n;)}":
+            r.i += 1
+            continue
+        start = r.i
+        out.append(_statement(r))
+        r.i = max(r.i, start + 1)  # every statement moves on: no input can stall the reader
+
+
+def _statement(r: Reader) -> PsCommand:
+    text = r.text
+    c = text[r.i]
+    if c in "&." and text[r.i + 1:r.i + 2] in (" ", "\t", "'", '"') or text.startswith("& ", r.i):
+        r.i += 1  # the call operator (& 'C:\tools\x.exe') or dot-sourcing: the next value names the command
+        r.skip_blank()
+    elif c == "$" or c in "[(" or c in SQUOTES or c in DQUOTES or c.isdigit() or (c == "@" and text[r.i + 1:r.i + 2]
+                                                                                  in "({'\""):
+        return _assignment(r) or _expression(r)
+    cmd = PsCommand("command")
+    _arguments(r, cmd)
+    return cmd
+
+
+def _assignment(r: Reader):
+    """``[type]$name = ...``: the right side read as a command or a value; None for anything else."""
+    text, i = r.text, r.i
+    while text.startswith("[", i):
+        end = text.find("]", i)
+        if end < 0:
+            return None
+        i = end + 1
+    if not text.startswith("$", i):
+        return None
+    j = i + 1
+    while j < len(text) and (text[j] in NAME_CHARS or text[j] in "{}"):
+        j += 1
+    k = j
+    while k < len(text) and text[k] in " \t":
+        k += 1
+    if not text.startswith("=", k) or text.startswith("==", k):
+        compound = k < len(text) and text[k] in "+-*/%?" and text.startswith("=", k + 1)
+        if not compound:
+            return None
+    cmd = PsCommand("assign")
+    cmd.target = variable(text[i + 1:j].strip("{}"))[1]
+    r.i = text.index("=", k) + 1
+    r.skip_blank()
+    rest = text[r.i:r.i + 1]
+    if text.startswith("=", k) and rest and (rest.isalpha() or rest in "&."):
+        _arguments(r, cmd)  # $p = Join-Path $root x
+    else:
+        value = _expression(r)
+        cmd.value, cmd.nested, cmd.calls, cmd.sep = value.value, value.nested, value.calls, value.sep
+        cmd.redirects = value.redirects
+    if not text.startswith("=", k):
+        cmd.value, cmd.words = None, []  # += and friends: the value is no longer one known text
+    return cmd
+
+
+def _arguments(r: Reader, cmd: PsCommand) -> None:
+    """A command's words, redirections and separator, up to the statement's end."""
+    text, n = r.text, len(r.text)
+    while True:
+        r.skip_blank()
+        if r.i >= n:
+            return
+        c = text[r.i]
+        if _ended(r, cmd, c in "&"):
+            return
+        redirect = _redirect(r)
+        if redirect is not None:
+            if redirect:
+                cmd.redirects.append(redirect)
+            continue
+        if c in "({":
+            r._group(r.i, c, ")" if c == "(" else "}", cmd.nested)
+            cmd.words.append(("arg", [[("u", "")]]))
+            continue
+        if c in DASHES and r.i + 1 < n and (text[r.i + 1].isalpha() or text[r.i + 1] in DASHES + "?_"):
+            j = r.i + 1
+            while j < n and text[j] not in END and text[j] != ":":
+                j += 1
+            name, spelled = text[r.i + 1:j].lstrip("".join(DASHES)).lower(), "-" + text[r.i + 1:j]
+            value = None
+            r.i = j
+            if text.startswith(":", j):
+                r.i += 1
+                value = _values(r, cmd)
+            cmd.words.append(("param", name, value, spelled))
+            continue
+        start = r.i
+        values = _values(r, cmd)
+        if r.i == start:  # a character no word starts with (<): step over it, never loop on it
+            r.i += 1
+            continue
+        cmd.words.append(("arg", values))
+
+
+def _ended(r: Reader, cmd: PsCommand, ampersand: bool) -> bool:
+    """At the statement's end or a pipe, ``&&``, ``||`` (``&`` too for a command): ``cmd.sep`` says which."""
+    text, c = r.text, r.text[r.i]
+    if c in "\n;)}":
+        cmd.sep = ";"
+        r.i += c == "\n" or c == ";"
+    elif c == "|" or ampersand:
+        cmd.sep = text[r.i:r.i + 2] if text[r.i:r.i + 2] in ("||", "&&") else c
+        r.i += len(cmd.sep)
+    return bool(cmd.sep)
+
+
+def _values(r: Reader, cmd: PsCommand) -> list:
+    elements = [r.element(cmd.nested)]
+    while r.text.startswith(",", r.i):
+        r.i += 1
+        r.skip_blank()
+        elements.append(r.element(cmd.nested))
+    return elements
+
+
+def _redirect(r: Reader):
+    """``>``, ``>>``, ``2>``, ``*>``, ``3>&1``...: ``(op, parts)``; ``()`` for a stream merge; None if none here."""
+    text, i = r.text, r.i
+    j = i + 1 if text[i:i + 1] in "*123456" and text[i + 1:i + 2] == ">" else i
+    if not text.startswith(">", j):
+        return None
+    op = ">>" if text.startswith(">>", j) else ">"
+    r.i = j + len(op)
+    if text.startswith("&", r.i):
+        r.i += 2
+        return ()
+    r.skip_blank()
+    return (op, r.element([]))
+
+
+def _expression(r: Reader) -> PsCommand:
+    """An expression statement: its plain values, the methods it calls and what it nests, to its end."""
+    cmd = PsCommand("expr")
+    text, n = r.text, len(r.text)
+    values, last_word = [], ""
+    while r.i < n:
+        c = text[r.i]
+        if _ended(r, cmd, text.startswith("&&", r.i)):
+            break
+        if c in " \t\r+=!,-*/%" or c == "`":
+            r.i += 1 if c != "`" else 2
+            last_word = "" if c not in " \t" else last_word
+        elif c == "[":
+            r.i = min(r._closing(r.i + 1, "[", "]"), n)
+        elif c in "({":  # a method's arguments, a group or a script block: what they run is read too
+            if c == "(" and last_word:
+                cmd.calls.append(last_word.lower())
+            r._group(r.i, c, ")" if c == "(" else "}", cmd.nested)
+            last_word = ""
+        elif text.startswith("::", r.i) or c == ".":
+            r.i += 2 if text.startswith("::", r.i) else 1
+            j = r.i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            last_word, r.i = text[r.i:j], j
+        elif c == ">" or (c in "*123456" and text[r.i + 1:r.i + 2] == ">"):
+            redirect = _redirect(r)
+            if redirect:
+                cmd.redirects.append(redirect)
+        else:
+            before = r.i
+            value = r.element(cmd.nested, EXPR_END)
+            r.i += r.i == before
+            if c in "$@" or c in SQUOTES or c in DQUOTES:
+                values.append(value)
+            last_word = ""
+    cmd.words = [("arg", values)] if values else []
+    cmd.value = values[0] if len(values) == 1 and not cmd.calls else None
+    return cmd

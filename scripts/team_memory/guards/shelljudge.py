@@ -9,10 +9,10 @@ when an argument names a store. Whole-tree git operations (``checkout BRANCH``, 
 from __future__ import annotations
 
 import os
+import re
 
-from ..base.safefs import open_read
-from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, code_reaches, expand, flags_of,
-                         fullmatch, is_plain, may_name_store, names_store, operands, plain_text, shown, word_text)
+from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, flags_of,
+                         may_name_store, names_store, operands, plain_text, reach, shown, word_text)
 from .shellscan import QUEST, STAR, UNKNOWN, literal, parse
 
 # A wrapper runs the command after its options: the short options that take a value.
@@ -37,7 +37,6 @@ META = set("chmod chown chgrp setfacl chattr xattr touch truncate mkdir mkfifo m
            "unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split csplit patch ex ed vi vim nvim nano emacs "
            "code subl setfattr restorecon chcon install ln link".split())
 COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
-MAX_PATCH_BYTES = 4 * 1024 * 1024
 _GIT_READ_ONLY_WITH_PATHS = set("add diff log show blame grep ls-files status commit check-ignore annotate difftool "
                                 "shortlog whatchanged ls-tree".split())
 _FIND_VALUED = set("-maxdepth -mindepth -type -xtype -newer -mtime -mmin -atime -amin -ctime -cmin -size -user -group "
@@ -368,7 +367,7 @@ def _shell(args: list, state: State, stdin) -> None:
 
 
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
-    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``codescan``; a script on its arguments."""
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``writes``/``code_reaches``; a script on its arguments."""
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)
@@ -402,7 +401,6 @@ def _interpreter(lang: str, args: list, state: State, stdin) -> None:
 
 def _code(lang: str, code: str, state: State) -> None:
     """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
-    from .codescan import literal_targets, writes
     if not writes(lang, code):
         return
     targets = literal_targets(lang, code)
@@ -487,33 +485,8 @@ def extract_archive(name, args, state, stdin):
 
 
 def apply_patch(name, args, state, stdin):
-    """patch / git apply: what the patch names (read, bounded) decides; unreadable: where it applies."""
-    patches = operands(args, "pidDoBrFzVYg" if name == "patch" else "pCS")
-    if name == "patch":
-        option_values(args, ("-i", "--input"), state, "patch")
-        check([a for w in patches for a in w], state, False, "patch of")
-        patches = [args[i + 1] for i, w in enumerate(args) if word_text(w) in ("-i", "--input") and i + 1 < len(args)]
-        patches += [stdin[1]] if stdin and stdin[0] == "file" else []
-    texts = [_read_patch(w, state) for w in patches] or [None]
-    if None in texts:
-        check([state.cwd + "/" + UNKNOWN], state, False, f"{name} (a patch that cannot be read) in")
-    elif any(code_reaches(t, state) for t in texts):
-        raise Denied(f"{name} of a patch that changes .claude/memory/")
-
-
-def _read_patch(word: list, state):
-    if len(word) != 1 or not is_plain(word[0]) or word_text(word) == "-":
-        return None
-    try:
-        fd = open_read(absolute(word[0], state.cwd))  # O_NOFOLLOW, or lstat/fstat where there is none
-        try:
-            import stat
-            return os.read(fd, MAX_PATCH_BYTES).decode("utf-8", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) \
-                else None
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
+    """patch / git apply: the patch is not read here, so anything under the folder it applies in may change."""
+    check([a for w in operands(args) for a in w] + [state.cwd + "/" + UNKNOWN], state, False, f"{name} in")
 
 
 def git_command(args: list, state):
@@ -557,12 +530,9 @@ def git_command(args: list, state):
     return None
 
 
-def _glob(text: str, slash_too: bool) -> str:
-    return text.replace("*", UNKNOWN if slash_too else STAR).replace("?", QUEST)
-
-
 def find_targets(name, args: list, state, stdin):
-    """find: the paths it can match (roots, -name/-path, exclusions), checked against what its actions write."""
+    """find: the paths it can match (roots, -name/-path), checked against what its actions write. Exclusions
+    (``-prune``, ``-not -path``) are not read: a ``find`` that acts on a tree holding the store is denied."""
     i = 0
     while i < len(args) and word_text(args[i]) in ("-H", "-L", "-P"):
         i += 1
@@ -570,18 +540,15 @@ def find_targets(name, args: list, state, stdin):
     while i < len(args) and not word_text(args[i]).startswith(("-", "(", "!", ")")):
         roots.append(args[i])
         i += 1
-    names, paths, excluded, execs, branches = [], [], [], [], 1
-    has_or, negate, maxdepth, previous = False, False, None, ""
+    names, paths, execs, branches, negate, maxdepth = [], [], [], 1, False, None
     while i < len(args):
         t = word_text(args[i])
         value = word_text(args[i + 1]) if i + 1 < len(args) else ""
         if t in ("-o", "-or", ","):
-            if previous == "-prune" and (paths or names):
-                excluded.append((paths or names).pop())  # A -prune -o B: A's subtree is left out
-            else:
-                has_or, branches = True, branches + 1
+            branches += 1
         elif t in ("-name", "-iname") + _FIND_PATHS:
-            (excluded if negate else paths if t in _FIND_PATHS else names).append((t in _FIND_PATHS, value))
+            if not negate:
+                (paths if t in _FIND_PATHS else names).append(value)
             i += 1
         elif t in ("-fprint", "-fprint0", "-fls", "-fprintf"):
             check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
@@ -597,12 +564,12 @@ def find_targets(name, args: list, state, stdin):
                 j += 1
             execs.append(args[i + 1:j])
             i = j
-        negate, previous = t in ("!", "-not"), t
+        negate = t in ("!", "-not")
         i += 1
-    has_or = has_or and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
+    has_or = branches > 1 and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
     matched = [m for root in roots or [["."]] for r in root for m in _matched(absolute(r, state.cwd), r, names, paths,
-                                                                               excluded, has_or, maxdepth, state)]
-    for action in execs if matched else []:
+                                                                               has_or, maxdepth)]
+    for action in execs:
         if action is None:
             check(matched, state, False, "find -delete of")
         elif action:
@@ -611,39 +578,102 @@ def find_targets(name, args: list, state, stdin):
     return "paths", matched
 
 
+def _matched(base: str, given: str, names: list, paths: list, has_or: bool, maxdepth) -> list:
+    """What ``find`` can match under one root."""
+    shallow = maxdepth in ("0", "1")
+    if has_or or not (names or paths):
+        return [base, base + "/" + (STAR if shallow else UNKNOWN)] if maxdepth != "0" else [base]
+    if paths:
+        return [_rooted(p.replace("*", UNKNOWN).replace("?", QUEST), base, given) for p in paths]
+    return [base + middle + n.replace("*", STAR).replace("?", QUEST) for n in names
+            for middle in (["/"] if shallow else ["/", "/" + UNKNOWN + "/"])]
+
+
 def _rooted(pattern: str, base: str, given: str) -> str:
     if given and pattern.startswith(given.rstrip("/")):
         return base + pattern[len(given.rstrip("/")):]
     return pattern if pattern.startswith(UNKNOWN) else base + "/" + UNKNOWN + "/" + pattern.lstrip("./")
 
 
-def _matched(base, given, names, paths, excluded, has_or, maxdepth, state) -> list:
-    """What ``find`` can match under one root (nothing when every store under it is left out)."""
-    if excluded and all(_excluded(store, base, given, excluded) for store in state.stores):
-        return []
-    shallow = maxdepth in ("0", "1")
-    if has_or or not (names or paths):
-        return [base, base + "/" + (STAR if shallow else UNKNOWN)] if maxdepth != "0" else [base]
-    if paths:
-        return [_rooted(_glob(p, True), base, given) for _, p in paths]
-    return [base + middle + _glob(n, False) for _, n in names for middle in (["/"] if shallow else
-                                                                             ["/", "/" + UNKNOWN + "/"])]
-
-
-def _excluded(store, base, given, excluded) -> bool:
-    """Is ``store`` left out by one of ``-prune``'s or ``-not -path``'s patterns?"""
-    parts = store.split("/")
-    for is_path, pattern in excluded:
-        if is_path:
-            pat = _rooted(_glob(pattern, True), base, given)
-            if fullmatch(pat, store) or all(fullmatch(pat, store + p) for p in ("/decisions/x.json", "/index.md")) \
-                    or any(fullmatch(pat, "/".join(parts[:k])) for k in range(2, len(parts))):
-                return True
-        elif any(fullmatch(_glob(pattern, False), part) for part in parts[-2:]):
-            return True
-    return False
-
-
 HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
              "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive, "patch": apply_patch,
              "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": zip_output}
+
+
+# Inline code handed to an interpreter (``python -c``, ``node -e``, a here-document...): ``writes``: it calls
+# something that changes a file or runs a program (printing and ``str.replace(a, b)`` do not count); ``code_reaches``:
+# it names ``.claude`` or a store, builds names a reader cannot follow (``chr(``, base64, escapes), or runs inside a
+# store, or above one and walks folders or names ``memory``. Only code that does both is denied.
+_PRINTING = (r"(sys\.)?(stdout|stderr)\.write\s*\(|process\.(stdout|stderr)\.write\s*\(|"
+             r"\$stdout\.write|STDOUT\.write|\bprint\s*\(")
+_WRITES = {
+    "python": r"""\bopen\s*\(([^,()]|\([^()]*\))*,\s*(['"][^'"]*[wax+]|(?!encoding|errors|newline)[A-Za-z_])|"""
+              r"""\.open\s*\(\s*(['"][^'"]*[wax+]|[A-Za-z_])|mode\s*=\s*(['"][^'"]*[wax+]|[A-Za-z_])|"""
+              r"""\.write_(text|bytes)\s*\(|"""
+              r"""\.(unlink|rmdir|mkdir|touch|rename|symlink_to|hardlink_to|link_to|chmod|lchmod)\s*\(|"""
+              r"""\bos\.(remove|unlink|rename|renames|replace|rmdir|removedirs|makedirs|mkdir|link|symlink|"""
+              r"""truncate|open|system|popen|exec\w*|spawn\w*|fdopen|chmod|utime|write)\b|\bshutil\b|"""
+              r"""\bsubprocess\b|\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|__import__|\bimportlib\b|\bfileinput\b|"""
+              r"""\.replace\s*\(\s*[^,()]*\)|\bpty\b|\bctypes\b|\bgetattr\s*\(""",
+    "node": r"""\b(writeFile|appendFile|createWriteStream|unlink|rmSync|rmdir|rename|copyFile|cpSync|mkdir|"""
+            r"""symlink|truncate|chmod|chown|utimes|lchown|writeSync|ftruncate)\w*\s*\(|\b(fs|fsp|promises)\."""
+            r"""(rm|cp|link|open|write)\w*\s*\(|child_process|\bexecSync\b|\bspawn|\beval\s*\(|\bFunction\s*\(|"""
+            r"""\brequire\s*\(\s*[^'"]|\bimport\s*\(|Deno\.(write|remove|rename|create|mkdir|copy|open|truncate|"""
+            r"""symlink|link|run|Command)|Bun\.(write|spawn)""",
+    "ruby": r"""\bFile\.(write|open|delete|unlink|rename|symlink|link|truncate|chmod)\b|\bFileUtils\b|\bIO\."""
+            r"""(write|popen|sysopen)|\bDir\.(mkdir|rmdir|delete|unlink)|\bsystem\b|`|%x|\bexec\b|\beval\b|"""
+            r"""\bspawn\b|\bPathname\b|\bopen\s*\(|\bsend\b""",
+    "perl": r"""\bopen(?:[^;o]|o(?!pen)|\Bo(?=pen))*(['"]\s*(\+?[<>]|>>|\|)|,\s*['"]?\s*\+?[>|])|\b(unlink|rename|rmdir|mkdir|"""
+            r"""truncate|symlink|link|chmod|chown|utime|system|exec|eval|sysopen|qx)\b|`|\bFile::(Copy|Path)|"""
+            r"""\b(copy|move|make_path|remove_tree|rmtree)\s*\(|\$\^I|-i\b""",
+    "php": r"""\b(file_put_contents|fopen|fwrite|unlink|rename|copy|mkdir|rmdir|touch|chmod|chown|symlink|"""
+           r"""link|system|exec|shell_exec|passthru|proc_open|popen|eval|assert|tempnam)\s*\(|`""",
+}
+_GENERIC = r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate|system|exec|eval|spawn|popen|""" \
+           r"""shell|open\s*\(|>"""
+_OBFUSCATED = (r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|unhexlify|fromhex|\\x[0-9a-f]{2}|"
+               r"\\[0-7]{3}|\\u[0-9a-f]{4}|\[::-1\]|rot13|codecs|\bpack\s*\(|\bjoin\s*\(|reverse\s*\(")
+_WALKS = r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir"
+
+
+_LITERAL = r"""(?P<q>['"])(?P<path>[^'"\\$`{}]+)(?P=q)"""
+_LITERAL_CALLS = {
+    "python": [r"\bopen\s*\(\s*" + _LITERAL + r"""\s*,\s*(mode\s*=\s*)?['"][^'"]*['"]\s*\)""",
+               r"\bPath\s*\(\s*" + _LITERAL + r"\s*\)\s*\.(write_text|write_bytes|unlink|touch|mkdir)\s*\(",
+               r"\bos\.(remove|unlink|makedirs|mkdir|rmdir)\s*\(\s*" + _LITERAL,
+               r"\bshutil\.rmtree\s*\(\s*" + _LITERAL],
+    "node": [r"\b(writeFileSync|appendFileSync|writeFile|appendFile|unlinkSync|rmSync|mkdirSync|rmdirSync|"
+             r"createWriteStream)\s*\(\s*" + _LITERAL],
+}
+
+
+def literal_targets(lang: str, code: str):
+    """The paths the code writes when every write is a call on a quoted path; None when some write is not."""
+    found, rest = [], code
+    for call in _LITERAL_CALLS.get(lang, ()):
+        found.extend(m.group("path") for m in re.finditer(call, rest))
+        rest = re.sub(call, " ", rest)
+    return found if found and not writes(lang, rest) else None
+
+
+def writes(lang: str, code: str) -> bool:
+    """Can this code create, change, move or delete a file (or run another program that could)?"""
+    pattern = _WRITES.get(lang, _GENERIC)
+    code = re.sub(_PRINTING, "", code, flags=re.I)
+    return re.search(pattern, code, re.I if lang not in ("node", "ruby") else 0) is not None
+
+
+def code_names_store(code: str, stores: list, where: str) -> bool:
+    """Can this code name a store? ``where`` the code runs: "inside" a store, "above" one, or ""."""
+    lowered = code.lower()
+    if "claude" in lowered or any(s.lower() in lowered for s in stores):
+        return True
+    if where == "inside" or re.search(_OBFUSCATED, code, re.I):
+        return True
+    return where == "above" and ("memory" in lowered or re.search(_WALKS, code, re.I) is not None)
+
+
+def code_reaches(code: str, state: State) -> bool:
+    """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
+    inside, above = reach(state.cwd, state.stores, False), reach(state.cwd, state.stores, True)
+    return code_names_store(code, state.stores, "inside" if inside else "above" if above else "")

@@ -276,7 +276,9 @@ def check(alts: list, state: State, removes: bool, what: str) -> None:
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     for alt in alts:
         if any(reach(absolute(alt, base), state.stores, removes) for base in bases):
-            raise Denied(f"{what} {shown(plain_text(alt))}".strip())
+            text, origin = plain_text(alt), state.origin.rstrip("/") + "/"
+            text = text[len(origin):] if text.startswith(origin) else text
+            raise Denied(f"{what} {shown(text)}".strip())  # named from where the line starts, as Claude wrote it
 
 
 def shown(text: str, limit: int = 120) -> str:
@@ -308,10 +310,3 @@ def flags_of(words: list) -> set:
         elif t.startswith("-") and len(t) > 1:
             out.update("-" + c for c in t[1:])
     return out
-
-
-def code_reaches(code: str, state: State) -> bool:
-    """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
-    from .codescan import reaches  # imports re: only for lines that hand code to an interpreter
-    inside, above = reach(state.cwd, state.stores, False), reach(state.cwd, state.stores, True)
-    return reaches(code, state.stores, "inside" if inside else "above" if above else "")

@@ -485,8 +485,18 @@ def extract_archive(name, args, state, stdin):
 
 
 def apply_patch(name, args, state, stdin):
-    """patch / git apply: the patch is not read here, so anything under the folder it applies in may change."""
-    check([a for w in operands(args) for a in w] + [state.cwd + "/" + UNKNOWN], state, False, f"{name} in")
+    """patch / git apply: the patch is not read here, so anything under the folders it applies in may change: where
+    the line is, and a ``-d DIR``/``--directory=DIR`` (patch changes into it; git apply puts it before each name)."""
+    dirs = [state.cwd]
+    for k, text in enumerate(map(word_text, args)):
+        if text == "--directory" or (text.startswith("-") and not text.startswith("--") and text.endswith("d")):
+            dirs += args[k + 1] if k + 1 < len(args) else [UNKNOWN]
+        elif text.startswith("--directory="):
+            dirs += [a.split("=", 1)[1] for a in args[k]]
+        elif text.startswith("-") and not text.startswith("--") and "d" in text:
+            dirs += [a[a.index("d") + 1:] for a in args[k]]
+    folders = [absolute(d, state.cwd) + "/" + UNKNOWN for d in dirs]
+    check([a for w in operands(args, "d") for a in w] + folders, state, False, f"{name} in")
 
 
 def git_command(args: list, state):

@@ -1,27 +1,20 @@
 """When ``smart`` answers at all: the evidence that the best memory is what the prompt is about.
 
-Three ways to be sure enough; any one is enough (``Smart.confident``; the settings: docs/guide.md):
+Any one of three ways is enough (``Smart.confident``; the settings: docs/guide.md):
 
-- **evidence** (``retrieval.min_score`` 1.3, ``retrieval.min_evidence`` 1.9): the best score
-  times the square root of the share of the prompt it explains (``evidence``): a rare tag asked
-  about alone keeps its points, a rare word met by chance in a long prompt is scaled down.
-- **corroborated** (``retrieval.min_corroborated`` 1.3; 0 turns it off): two different prompt
-  words meet the best memory exactly and strongly (``strong_words``: a tag or title word that
-  less than half the store holds there, or a rare body word), the best scores ``min_score``,
-  its evidence reaches ``min_corroborated``, and it explains ``CORROBORATED_SHARE`` (0.35) of
-  the whole prompt (``explained``). Two words of one memory back each other up where one
-  alone may be chance: "how much did Jon raise in the end?" met by the memory tagged ``jon``
-  that says *raised* answers, though ``end`` is a title word of other memories.
-- **explained** (``retrieval.min_explained`` 0.7; 0 turns it off): the best memory explains
-  that share of the whole prompt, words the store has never seen counting against it
-  (``explained``), meets a rare word exactly or by prefix (``rare_words``), and scores
-  ``EXPLAINED_FLOOR`` (0.75) x ``min_score``: "what did Maya say about pottery?" met by the
-  one memory whose text says *pottery*, in a store where most memories name Maya. "how do
-  I glaze pottery without a kiln", whose best memory meets one word in four, stays silent,
-  as does one common word asked about alone.
+- **evidence** (``min_score`` 1.3, ``min_evidence`` 1.9): the best score x the square root of the
+  share of the prompt it explains: a rare tag asked about alone keeps its points, a rare word met by
+  chance in a long prompt is scaled down.
+- **corroborated** (``min_corroborated`` 1.3): two prompt words meet the best exactly and strongly
+  (``strong_words``), it scores ``min_score`` and explains ``CORROBORATED_SHARE`` of the prompt: two
+  words of one memory back each other up where one alone may be chance.
+- **explained** (``min_explained`` 0.7): the best explains that share of the whole prompt, words the
+  store has never seen counting against it, meets a rare word (``rare_words``) and scores
+  ``EXPLAINED_FLOOR`` x ``min_score``: one memory whose text says *pottery* answers "what did Maya
+  say about pottery?" in a store where most memories name Maya.
 
-``RARE`` and the strong shares read the same at any store size: a rare word is held by about
-the square root of the store's size or fewer memories (22 of 500, 100 of 10,000).
+A rare word is held by about the square root of the store's size or fewer memories, so the shares
+read the same at any store size.
 """
 from __future__ import annotations
 
@@ -40,16 +33,15 @@ KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY}  # ``rare_words``
 
 
 def evidence(best: float, reachable: float) -> float:
-    """The best score times the square root of the share of the prompt it explains; ``reachable`` adds up,
-    per prompt word, the most points any memory gets from it (words the store has never seen add nothing)."""
+    """The best score x the square root of the share of the prompt it explains (``reachable``: per prompt
+    word, the most points any memory gets from it)."""
     if best <= 0 or reachable <= 0:
         return 0.0
     return best * math.sqrt(min(1.0, best / reachable))
 
 
 def explained(best: float, reachable: float, unknown: int) -> float:
-    """The share of the whole prompt the best memory explains: ``best`` over what the store
-    could explain plus ``UNKNOWN`` points for each prompt word it has never seen (0..1)."""
+    """``best`` over what the store could explain plus ``UNKNOWN`` points per word it has never seen (0..1)."""
     whole = reachable + UNKNOWN * unknown
     if best <= 0 or whole <= 0:
         return 0.0
@@ -62,9 +54,8 @@ def unknown_words(query, reach: dict) -> int:
 
 
 def rare_words(matches: list) -> int:
-    """How many distinct prompt words meet the memory (exactly, by prefix, or by the fuzzy step in its
-    title or tags) with weight >= ``RARE``: a fuzzy match's points hold its similarity too, so only a
-    clear typo (``pydnatic``) of a rare word counts, never a near spelling of a common one."""
+    """How many distinct prompt words meet the memory with weight >= ``RARE`` (a fuzzy match's points hold
+    its similarity too: only a clear typo of a rare word counts)."""
     groups = set()
     for g, q, (points, field, kind, _) in matches:
         if q[:1] == JOINED or kind not in KIND_FACTOR or field not in FIELD_POINTS:
@@ -76,9 +67,8 @@ def rare_words(matches: list) -> int:
 
 
 def strong_weights(n: int) -> dict:
-    """field -> the least weight of a strong match in a store of ``n`` memories (``strong_words``): a share
-    of the store, not a fixed weight, so a name tagged on a third of the memories is as strong at 50
-    memories as at 50,000, where its weight is lower."""
+    """field -> the least weight of a strong match in a store of ``n`` memories: a share of the store, not
+    a fixed weight, so it reads the same at 50 memories as at 50,000."""
     top = idf(1, max(n, 1))
     surface = idf(COMMON_SHARE * n, n) / top
     return {"tags": surface, "title": surface, "body": RARE}
@@ -94,12 +84,9 @@ def strong_words(matches: list, n: int) -> int:
 
 def second_chance(strategy, rows: list) -> list:
     """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of
-    ``rows`` (``(rounded points, key, matches)``), by title as possibly related, if the best is one of them.
-
-    A memory qualifies with ``min_score``, ``min_relative`` x the best, and ``MIN_RARE_WORDS`` distinct rare
-    prompt words (``rare_words``, read back from the matches): two such words in one memory are unlikely by
-    chance, so the rule reads the same at any store size.
-    """
+    ``rows`` (``(rounded points, key, matches)``) as possibly related, if the best is one of them. One
+    qualifies with ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare prompt words
+    (two such words in one memory are unlikely by chance)."""
     wanted = strategy.second_chance
     if not wanted or not rows:
         return []

@@ -1,9 +1,8 @@
 """The ``<memory-context>`` block: ranked memories as sanitized lines within a character budget.
 
-Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned and its
-secrets hidden, and nothing can end or forge the block. When one memory clearly wins, its key content
-follows its line (``excerpt_line``), so Claude need not open the file; only what could end or forge the
-block is neutralised there, so commands and code arrive as written.
+Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned, secrets hidden,
+nothing can end or forge the block. A clear winner's key content follows its line (``excerpt_line``),
+neutralised only against ending the block, so commands and code arrive as written.
 """
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ KEY_FIELDS = {"decision": ("decision", "decision"), "constraint": ("rule", "rule
               "tech_debt": ("debt", "description")}
 DESCRIPTION_CHARS = 50  # each category description shown, for the categories that appear
 RELATED_HEAD = "Possibly related (titles only):"
-# What each kind holds, whole, when the configured description is longer than ``DESCRIPTION_CHARS``
-# (the defaults all are: a description cut mid-phrase, "...diagnosing and…", says less than these).
+# What each kind holds when the configured description is longer than ``DESCRIPTION_CHARS`` (a cut one says less)
 SHORT_DESCRIPTIONS = {
     "decision": "technical choices and their reasons",
     "constraint": "hard limits that cannot be changed",
@@ -104,12 +102,9 @@ def clear_winner(hits: list) -> bool:
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
-    """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
-
-    The ``note``, the memory lines (a clear winner's excerpt under its line when ``excerpt_chars`` > 0;
-    ``marks``: entry path -> stale suffix, ``derived.drift.marks_for``), the hits marked ``related`` after
-    one ``RELATED_HEAD`` line, then one line describing the categories that appear, when it fits.
-    """
+    """The block in at most ``budget`` characters (lines that do not fit are left out): the ``note``, the
+    memory lines (a clear winner's excerpt; ``marks``: entry path -> stale suffix), the related ones after
+    ``RELATED_HEAD``, then a line describing the categories that appear."""
     from ..base.sanitize import block_line, block_text
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"

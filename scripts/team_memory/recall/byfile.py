@@ -1,10 +1,8 @@
 """Recall by file: the memories whose ``related_files`` name a file a tool call just touched.
 
-The PostToolUse hook (``tooluse.posttool``) looks the touched paths up in the derived file map
-(``derived.filemap.lookup``: one bounded read, no freshness check) and, only when the map names
-memories, calls ``recall_found``, which reads each memory file to be sure it is still active and
-still names that file. It shows the prompt hook's block (``block.format_block``), at most
-``MAX_LINES`` memories and ``MAX_CHARS`` characters, each memory once per session (``dedupe``).
+The PostToolUse hook looks the paths up in the file map (``derived.filemap.lookup``); ``recall_found``
+reads each memory named to be sure it is active and still names that file, and shows at most
+``MAX_LINES`` of them in ``MAX_CHARS``, each once per session (``dedupe``).
 """
 from __future__ import annotations
 
@@ -70,8 +68,8 @@ def _shown(memory_root: str, config: dict, session: str, found: list):
 
 
 def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
-    """``(index entry, record)`` of the memory at index path ``memory`` if it is active and still names ``rel``.
-    The map may be forged: ``memory`` must be a file of a category folder of this store, neither a link."""
+    """``(index entry, record)`` of the memory at ``memory`` if it is active and still names ``rel`` (the map may
+    be forged: only a file of a category folder of this store, never a link)."""
     from ..base.config import category_enabled, category_folders
     from ..base.safefs import is_real_dir, read_regular
     from ..derived.index import entry_from_record
@@ -101,8 +99,8 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
 
 
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
-    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they are
-    tied to, one line each as the prompt hook prints it; ``marks``: memory path -> a stale memory's suffix."""
+    """The block for ``entries`` (index entries): the data note naming the files, a line each as the prompt
+    hook prints it (``marks``: memory path -> stale suffix)."""
     from ..base.sanitize import block_text
     from ..records.hookio import DATA_NOTE
     from .block import format_block

@@ -1,15 +1,9 @@
 """No repeats: a memory shown in a session is not shown again for the next few prompts.
 
-State per ``(store, session_id)`` lives outside the repository (``state``):
-``{"prompt": <how many prompts this session has had>, "shown": {"<index path>": <prompt number>}}``.
-A memory shown at prompt ``k`` is held back for prompts ``k+1 .. k+N`` (``retrieval.dedupe_prompts``;
-``search`` and ``eval`` rank without it).
-
-Recall by file (``byfile``) shows a memory once per session, whichever hook showed it first: each
-memory shown gets a mark of its own (``state.claim``, an empty file made with ``O_EXCL``: of two tool
-hooks running at once, one shows it), and one the file hook shows is entered in ``shown`` at the
-current prompt. A file whose memories the file hook showed is marked too: touching it again shows
-nothing more.
+State per ``(store, session_id)`` (``state``): ``{"prompt": n, "shown": {"<index path>": prompt number}}``;
+a memory shown at prompt ``k`` is held back for ``k+1 .. k+N`` (``retrieval.dedupe_prompts``). Each memory
+shown by either hook gets a mark of its own (``state.claim``, ``O_EXCL``: of two tool hooks at once, one
+shows it); recall by file shows a memory once per session, and marks the files it answered for.
 """
 from __future__ import annotations
 

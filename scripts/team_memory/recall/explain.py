@@ -1,6 +1,5 @@
-"""``search --explain``'s near misses: the memories a prompt scored but the hook would not inject, each
-with its score and the reason: the strategy's own verdict (``confident``, ``bar``) named by the setting
-behind it, or the ``max_inject`` cut."""
+"""``search --explain``'s near misses: memories a prompt scored but the hook would not inject, each with
+the reason (the strategy's verdict named by the setting behind it, or the ``max_inject`` cut)."""
 from __future__ import annotations
 
 from ..derived.refresh import current_index
@@ -12,9 +11,8 @@ NEAR_MISSES = 5
 
 
 def _without_floor(strategy):
-    """A copy of ``strategy`` that scores and returns every memory the prompt meets, and records whether the
-    real one would have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are
-    exact matches.)"""
+    """A copy of ``strategy`` that returns every memory the prompt meets and records whether the real one would
+    have answered (``confident``); its fuzzy step does not run."""
 
     class Unfloored(type(strategy)):
         verdict = None
@@ -68,8 +66,8 @@ def _under_bar(strategy, best: float, bar: float) -> str:
 
 def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int,
                 notes: list | None = None) -> list:
-    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first. ``notes``
-    gets the lines about the prompt as a whole (its ordinary words)."""
+    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first (``notes``:
+    lines about the prompt as a whole)."""
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []

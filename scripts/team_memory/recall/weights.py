@@ -37,8 +37,7 @@ def fuzzy_available() -> bool:
 
 
 def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
-    """Put a fuzzy ``match`` of prompt token ``q`` into one memory's ``matches``: it replaces a weaker
-    prefix match of the same token (a typo such as ``postgress`` starts ``postgr``), never a stronger one."""
+    """Put a fuzzy ``match`` of prompt token ``q`` into ``matches``, replacing a weaker match of the same token."""
     for k, (g0, q0, m0) in enumerate(matches):
         if g0 == g and q0 == q:
             if match[0] > m0[0]:
@@ -48,8 +47,8 @@ def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
 
 
 def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
-    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems (``stems``, a set) whose best written form in
-    ``forms`` (``fuzzycheck.spelled_forms``, any order) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
+    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems whose best written form in ``forms``
+    (``fuzzycheck.spelled_forms``) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
     from ..text.fuzzycheck import stem_of
     fuzz, process = _rapidfuzz()
     best: dict = {}
@@ -85,19 +84,13 @@ def matches_total(matches: list) -> float:
 
 
 def short_form_total(matches: list) -> float:
-    """A memory's score with each prefix match counted as the exact match it stands for (``auth`` for
-    ``authentication``): what the runner-up floor compares for a possibly related memory (``Smart.shown``)."""
+    """A memory's score with each prefix match counted as the exact match it stands for (``Smart.related_fit``)."""
     return matches_total([(g, q, (m[0] / PREFIX, m[1], "exact", m[3]) if m[2] == "prefix" else m) for g, q, m in matches])
 
 
 def body_coverage(matches: list) -> float:
-    """Points for several prompt words met in one memory's content: its body points (the sum of its
-    matches in the body) x ``BODY_COVERAGE`` for each word beyond the first, at most x ``BODY_COVERAGE_MAX``.
-
-    One content word is often met by chance, three in the same memory seldom: a question about details the
-    content holds (``which night does Maya train with the group``) then outranks memories that carry one of
-    its words in their tags or title.
-    """
+    """Body points x ``BODY_COVERAGE`` per prompt word met in the body beyond the first (at most
+    ``BODY_COVERAGE_MAX``): one content word is often met by chance, three in one memory seldom."""
     words, points = set(), 0.0
     for g, _, match in matches:
         if match[1] == "body":
@@ -109,8 +102,7 @@ def body_coverage(matches: list) -> float:
 
 
 def adjacency(matches: list) -> float:
-    """The phrase bonus: ``ADJACENT`` x the smaller points of the best two neighbouring prompt
-    words that both meet the memory exactly (``data rate``, ``read replica``)."""
+    """``ADJACENT`` x the smaller points of the best two neighbouring prompt words met exactly (``read replica``)."""
     exact: dict = {}
     for g, q, match in matches:
         if match[2] == "exact" and q[:1] != JOINED and match[0] > exact.get(g, 0.0):

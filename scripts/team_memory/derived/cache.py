@@ -1,22 +1,18 @@
 """The machine cache, ``.claude/memory/.cache/retrieval.bin``, and ``Index``, the one index recall scores over.
 
-Derived, git-ignored: one file, rewritten whole under the store lock (``refresh``), read by the hooks
-without a lock; without a usable file the same bytes are built in memory (``encode``). UTF-8 text::
+Derived, git-ignored, rewritten whole under the store lock (``refresh``), read without a lock; without a
+usable file the same bytes are built in memory (``encode``). UTF-8 text::
 
     team-memory cache 6
-    <header: JSON object>    config, text_policy, version (of the tokens), count,
-                             written_ns, folders {folder: mtime_ns}, index (index.md's stamp),
-                             files {folder: [names, ctime_ns per name]}, categories {name: [first id, count]}
-    <stamps: JSON object>    {folder: [[inode, mtime_ns, size, id], ...]} in the order of the header's names
-                             (id -1: read, not indexed); only ``refresh`` parses it
-    e<id, 7 digits>\\t<JSON: [category, title, path, tags, time, tag tokens, title tokens, body tokens, related]>
-    t<token>\\t<tag ids>\\t<title ids>\\t<body ids>    ids "," joined, or "x" and a hex bitmap
-    v\\t<the tag and title tokens, " " joined>
+    <header: JSON>   config, text_policy, version, count, written_ns, folders {folder: mtime_ns},
+                     index (index.md's stamp), files {folder: [names, ctimes]}, categories {name: [first id, count]}
+    <stamps: JSON>   {folder: [[inode, mtime_ns, size, id (-1: not indexed)], ...]} (``refresh`` only)
+    e<id, 7 digits>\t<JSON: [category, title, path, tags, time, tag tokens, title tokens, body tokens, related]>
+    t<token>\t<tag ids>\t<title ids>\t<body ids>    ids "," joined, or "x" and a hex bitmap
+    v\t<the tag and title tokens, " " joined>
 
-The lines after the stamps are sorted as bytes, so a line is found by bisecting them (``seek``): a prompt
-parses the header and the lines of its own words. Ids are index positions. Anyone can commit the file:
-every line is checked as it is parsed (``CacheInvalid``), and a path in it is only ever a key
-(``index.resolve_entry_path`` decides what a path may open).
+The lines after the stamps are sorted as bytes: a prompt bisects to its own words' lines (``seek``). Anyone
+can commit the file: every line is checked as parsed (``CacheInvalid``), and a path in it is only a key.
 """
 from __future__ import annotations
 

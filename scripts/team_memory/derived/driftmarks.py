@@ -1,12 +1,9 @@
 """Stale marks computed from git: which memories' related files changed since, or are gone.
 
-``Item`` is one active memory with ``related_files`` and its verdict (``filechanges`` holds the rule);
-``Assessment`` all of them. One ``git log`` over the whole range (since the oldest such ``updated_at``,
-at most ``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
-``git ls-files`` when a folder or glob entry needs it: never one call per memory. Without git, outside
-a repository or before the first commit, nothing is marked. The result goes to ``.cache/stale.json``
-(``drift`` reads it), keyed to HEAD and to every memory's entry key: the CLI recomputes when the key is
-out of date, the prompt hook hands that to ``finish_marks_in_background``.
+``Item`` is one active memory with ``related_files`` and its verdict (the rule: ``filechanges``);
+``Assessment`` all of them. One ``git log`` over the whole range (at most ``MAX_COMMITS``, limited to the
+paths named and the store) and at most one ``git ls-files``: never one call per memory. Without git or
+a commit, nothing is marked. The result goes to ``.cache/stale.json`` (read by ``drift``).
 """
 from __future__ import annotations
 

@@ -1,10 +1,9 @@
 """What git says about each memory's related files: the commits that count, the entries that are gone.
 
-A commit counts for a memory when it touched a file one of its entries names after the memory was last
-vouched for: later than its ``updated_at``, and not before the newest commit that touched its own JSON
-file (``V``). "Not before V" reads git's topological order first: a commit listed before V is no
-ancestor of V and counts even within V's second; one listed after V counts only when its time is later
-than V's (a parallel branch merged after the memory). Commits in ``.git-blame-ignore-revs`` never count.
+A commit counts when it touched a file an entry names after the memory was last vouched for: later
+than its ``updated_at``, and not before the newest commit that touched its own JSON file (``V``): a
+commit listed before V in git's topological order is no ancestor of V and counts; one listed after
+counts only when later than V (a branch merged after the memory). ``.git-blame-ignore-revs`` never counts.
 """
 from __future__ import annotations
 

@@ -1,15 +1,12 @@
 """Keeping ``index.md``, the machine cache and the file map in step with the JSON files (and writing them).
 
-``current_index`` is every reader's call (the hooks' too): the cache when current, else rebuilt under
-the store lock when it is free, else built in memory; it never waits. Writers call ``apply_changes``
-under the lock they hold; ``rebuild_index`` and ``write_index_locked`` redo everything.
+``current_index`` is every reader's call: the cache when current, else rebuilt under the store lock when
+it is free, else built in memory; it never waits. Writers call ``apply_changes`` under their lock.
 
-Current means: the cache was written for this configuration, character policy and token shape, beside
-this ``index.md`` and a sound file map; no category folder changed (files added, replaced or removed);
-and no memory file's ctime moved (an in-place rewrite changes no folder, but always the file's ctime,
-which no tool can set back): one ``lstat`` per memory, the one cost of the hook that grows with the
-store. A time within two ticks of the file clock of the cache's own is not trusted: that file is read
-again. A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
+Current: written for this configuration, character policy and token shape, beside this ``index.md``
+and a sound file map; no category folder changed and no memory file's ctime moved (an in-place rewrite
+always moves it): one ``lstat`` per memory. A time within two ticks of the cache's own is not trusted.
+A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
 """
 from __future__ import annotations
 

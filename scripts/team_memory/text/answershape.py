@@ -1,9 +1,7 @@
 """The shape of the answer a question asks for (a date, a time, money, a count, a duration), and whether a text holds one.
 
-Among memories that meet a question's words alike, the one whose text holds something of the shape
-asked for ("on 11 June", "at 1pm", "£40", "120 guests", "eight months") is more likely the answer.
-Only shapes ordinary English writes in a few fixed ways; a "who" or "where" has none. Plain string
-work over ``tokens.words``, no ``re``: the prompt hook does not import it.
+Among memories that meet a question alike, one whose text holds something of the shape asked for ("on
+11 June", "£40", "eight months") is more likely the answer. Plain string work over ``tokens.words``.
 """
 from __future__ import annotations
 

@@ -1,17 +1,10 @@
 """The ``smart`` tokenizer: words of every script, CJK bigrams, code identifiers, English word forms.
 
-``tokenize(text, stop_words)`` returns the set of match tokens of ``text``:
-
-1. NFKC, so full-width and compatibility forms become their plain letters;
-2. the text is cut into runs by script: Hangul, hiragana, katakana and Han runs each give their
-   character bigrams plus the whole run (a lone Han character is kept: in Japanese it is often a word
-   between kana); other letters, digits and combining marks form words, joined into one identifier by
-   ``_ - . /`` (``src/app.py``, ``user_id``);
-3. an identifier gives its whole, its parts split at ``_ - . /`` and at case changes (``HTTPServer`` ->
-   ``http``, ``server``), and its parts joined (``import_error`` -> ``importerror``);
-4. case folding; stop words and tokens under 2 characters (a lone Han character excepted) are dropped;
-5. ASCII words of 4+ letters are folded to a light stem (``fold``) on both sides of a match, so
-   ``fixing``, ``fixes`` and ``fixed`` all meet ``fix``.
+``tokenize(text, stop_words)``: NFKC; runs by script (a Hangul, kana or Han run gives its bigrams and
+the whole run, a lone Han character kept; other letters, digits and marks form words joined into one
+identifier by ``_ - . /``); an identifier gives its whole, its parts (at joiners and case changes) and
+its parts joined; case folded, stop words and 1-character tokens dropped; ASCII words of 4+ letters
+folded to a light stem (``fold``) on both sides of a match, so ``fixing`` and ``fixed`` meet ``fix``.
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Irregular English verb forms: "what did Ana lose?" meets a memory that says she *lost* it.
 
-The stemmer (``textnorm.fold``) handles regular endings; a past form that changes the word (``lost``,
-``bought``) never meets its verb that way, so the prompt side tries each listed form of a prompt word too
-(``alternates``), at ``weights.IRREGULAR`` x its points. The index is not touched: folding ``paid`` into
-``pay`` was measured and lost (docs/retrieval-eval.md). Left out: forms as often another word (``left``,
-``ground``...) and verbs whose forms are stop words (``go``, ``get``...).
+``textnorm.fold`` handles regular endings; the prompt side also tries each listed form of a prompt word
+(``alternates``) at ``weights.IRREGULAR`` x its points (folding them in the index was measured and lost).
+Left out: forms as often another word (``left``, ``ground``) and verbs whose forms are stop words.
 """
 from __future__ import annotations
 

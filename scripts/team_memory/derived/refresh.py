@@ -179,7 +179,7 @@ def _build(memory_root: str, config: dict, old=None):
         previous = _old_rows(old_index, old_stamps, category) if old_index is not None else {}
         table = files[category] = [[], []]
         rows = stamps[category] = []
-        for name, st in sorted(memory_stats(os.path.join(memory_root, folder))):
+        for name, st in sorted(memory_stats(memory_root, folder)):
             row = previous.get(name)
             if row is not None and row[:4] == (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns):
                 got = reader.reused(category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None

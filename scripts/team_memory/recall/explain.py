@@ -43,7 +43,7 @@ def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
     if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    from .abstention import evidence
+    from .weights import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key)]
     neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
         f", and {others[0]} does not apply" if others else "")

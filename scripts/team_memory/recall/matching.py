@@ -13,7 +13,7 @@ memory's tag stays rare however many bodies mention it. A memory's score sums it
 (``weights.matches_total``). Two neighbouring plain words also count written as one, exact
 matches only (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
-Whether to answer at all: ``abstention`` (``Smart.confident``); beside the best, a clear hit needs
+Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs
 ``Smart.clear_bar``; under it the ``retrieval.max_related`` best reaching ``Smart.bar`` (or
 ``related_fit``) are shown by title; of these, only those ``relevance`` keeps (docs/guide.md).
 
@@ -33,13 +33,12 @@ from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import joined_pairs, token_groups
 from ..text.wordforms import alternates
-from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, evidence, explained, rare_words, second_chance,
-                         strong_words, unknown_words)
 from .bitplanes import QUANTUM, bound, reaching
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
-from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf,
-                      matches_total, add_fuzzy, adjacency, body_coverage, fuzzy_available, fuzzy_stems, match_parts,
-                      short_form_total, surface_weight)
+from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
+                      MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
+                      fuzzy_available, fuzzy_stems, idf, match_parts, matches_total, rare_words, second_chance,
+                      short_form_total, strong_words, surface_weight, unknown_words)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
@@ -49,8 +48,8 @@ FLOAT_SETTINGS = {
     "min_score": (DEFAULT_MIN_SCORE, 0.0, 1000.0),
     "min_relative": (0.6, 0.0, 1.0),
     "min_evidence": (1.9, 0.0, 1000.0),
-    "min_corroborated": (1.3, 0.0, 1000.0),  # ``abstention.strong_words``: 0 turns that way of answering off
-    "min_explained": (0.7, 0.0, 1.0),  # ``abstention.explained``: 0 turns that way of answering off
+    "min_corroborated": (1.3, 0.0, 1000.0),  # ``weights.strong_words``: 0 turns that way of answering off
+    "min_explained": (0.7, 0.0, 1.0),  # ``weights.explained``: 0 turns that way of answering off
     "min_runner_up": (3.0, 0.0, 1000.0),
     "min_related": (0.4, 0.0, 1.0),
     "answer_shape": (1.0, 0.0, 100.0),  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
@@ -87,7 +86,7 @@ class Smart(SmartFeatures):
         for key, (default, low, high) in FLOAT_SETTINGS.items():
             setattr(self, key, float_setting(config, key, default, low, high))
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
-        self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``abstention.second_chance``
+        self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``weights.second_chance``
         retrieval = section(config, "retrieval")
         self.use_fuzzy = retrieval.get("fuzzy", True) is not False
         self.field_idf = retrieval.get("field_idf", True) is not False
@@ -111,7 +110,7 @@ class Smart(SmartFeatures):
         return tuple(tuple(g) for g in groups)
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
-        """Whether the best memory is evidence enough to answer at all (the three ways: ``abstention``);
+        """Whether the best memory is evidence enough to answer at all (the three ways: ``weights``);
         ``totals``, ``found`` (id -> score, id -> matches) and ``n`` serve the ways that read its matches."""
         if best < self.lowest_best() - 1e-9:
             return False
@@ -364,7 +363,7 @@ def score_index(strategy, query, index) -> list:
     best = 0.0
     least = strategy.floor()  # no entry under it is ever shown
     if strategy.second_chance:
-        least = min(least, strategy.min_score)  # ``abstention.second_chance``: min_score, min_relative x the best
+        least = min(least, strategy.min_score)  # ``weights.second_chance``: min_score, min_relative x the best
     floor = least - MARGIN  # no entry under it is ever scored exactly
     candidates, planes, reached = [], None, 0.0
     if per_token:

@@ -27,7 +27,7 @@ NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
 VOCAB = ("redis cache celery worker pydantic import error deploy rollback kafka topic schema migration "
          "postgres timeout retry token auth rate limit pytest fixture typing hints technical choices "
          "procedures errors session outcome shortcuts cleanup conventions "
-         "lost lose bought buy broken break ran run").split()  # irregular forms (``text.wordforms``)
+         "lost lose bought buy broken break ran run").split()  # irregular forms (``textnorm.alternates``)
 ODD = ["Ünïcødé tïtle", "キャッシュ設定", "a -> b #tags:x", "  spaced   out  ", "x" * 130, "<b>&amp;\"q\"</b>",
        "tab\there", "zero\u200bwidth", "ﬁx ligature", "İstanbul deploy"]
 CATEGORIES = ["decision", "constraint", "preference", "runbook", "tech_debt", "session_summary"]

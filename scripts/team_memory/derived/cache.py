@@ -108,30 +108,30 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
                      b"\n".join(lines), b"\n"])
 
 
+def _object_line(data: bytes, start: int, what: str) -> dict:
+    """The JSON object on the line at ``start``; ``CacheInvalid`` for anything else."""
+    try:
+        value = fastjson.loads(data[start:data.find(b"\n", start)])
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        raise CacheInvalid(f"unreadable {what}")
+    return value
+
+
 def read_header(data: bytes):
     """``(header, where the stamps start)`` of cache bytes; ``CacheInvalid`` when they are not a cache's."""
     if data[:len(MAGIC)] != MAGIC or data[-1:] != b"\n":
         raise CacheInvalid("not a team-memory cache")
-    end = data.find(b"\n", len(MAGIC))
-    try:
-        header = fastjson.loads(data[len(MAGIC):end])
-    except (ValueError, RecursionError):
-        raise CacheInvalid("unreadable header") from None
-    if not isinstance(header, dict) or not _count(header.get("count")):
+    header = _object_line(data, len(MAGIC), "header")
+    if not _count(header.get("count")):
         raise CacheInvalid("unreadable header")
-    return header, end + 1
+    return header, data.find(b"\n", len(MAGIC)) + 1
 
 
 def read_stamps(data: bytes, start: int) -> dict:
     """The stamps line (``refresh`` only): ``{folder: [[inode, mtime_ns, size, id], ...]}``."""
-    end = data.find(b"\n", start)
-    try:
-        stamps = fastjson.loads(data[start:end])
-    except (ValueError, RecursionError):
-        raise CacheInvalid("unreadable stamps") from None
-    if not isinstance(stamps, dict):
-        raise CacheInvalid("unreadable stamps")
-    return stamps
+    return _object_line(data, start, "stamps")
 
 
 def _count(value) -> bool:

@@ -4,7 +4,7 @@ Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``
 match ``TITLE`` (2; a part of a compound tag counts as title), a body match ``BODY`` (1.3), each
 x the token's weight; a prefix match (the shorter token has 4+ characters and starts the other,
 either way) at ``PREFIX`` (0.4) x those points; another form of an irregular verb (``lose`` meets
-``lost``: ``text.wordforms``) at ``IRREGULAR`` (0.5), counted as exact; the fuzzy fallback at
+``lost``: ``textnorm.alternates``) at ``IRREGULAR`` (0.5), counted as exact; the fuzzy fallback at
 ``FUZZY`` (0.7) x title/tag points x similarity.
 
 The weight is the store's IDF, ``idf(df) / idf(1)`` (never under ``MIN_WEIGHT``); a tag or title
@@ -31,8 +31,7 @@ from ..base.config import int_setting, quoted, section, warn
 from ..derived.cache import ids_of_bits
 from ..text.features import SmartFeatures
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
-from ..text.textnorm import joined_pairs, token_groups
-from ..text.wordforms import alternates
+from ..text.textnorm import alternates, joined_pairs, token_groups
 from .bitplanes import QUANTUM, bound, reaching
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,

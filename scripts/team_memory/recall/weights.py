@@ -25,7 +25,7 @@ _fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuz
 
 TAG, TITLE, BODY = 3.0, 2.0, 1.3
 PREFIX, FUZZY = 0.4, 0.7
-IRREGULAR = 0.5  # another form of an irregular verb (``lost`` for "lose": ``text.wordforms``), an exact match at half
+IRREGULAR = 0.5  # another form of an irregular verb (``lost`` for "lose": ``textnorm.alternates``), an exact match at half
 GROUP_DECAY = 0.5
 JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
 ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)

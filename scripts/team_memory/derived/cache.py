@@ -154,8 +154,7 @@ def seek(data: bytes, key: bytes, lo: int, hi: int) -> int:
 
 
 class Index:
-    """The memories of one store as recall reads them, over cache bytes: entries by id, each token's ids per
-    field; every part is parsed when first asked for, anything malformed raises ``CacheInvalid``."""
+    """One store's memories over cache bytes, each part parsed when first asked for (``CacheInvalid``)."""
 
     def __init__(self, data):
         self.data = data  # bytes, or the file mapped read-only (``refresh``)

@@ -95,8 +95,7 @@ def render_mark(entries: list, data) -> str:
 
 
 def stale_marks(memory_root: str, items: list) -> dict:
-    """Entry path -> suffix for ``items`` (with ``path``, ``key``, ``entries``) from the stored marks; never
-    runs git, never raises."""
+    """Entry path -> suffix for ``items`` (with ``path``, ``key``, ``entries``) from the stored marks."""
     try:
         doc = load_marks(memory_root)
         if doc is None:

@@ -75,8 +75,7 @@ class Item:
 
 
 def memory_items(memory_root: str, config: dict, records=None) -> list:
-    """An ``Item`` for every active memory with a usable related entry (of ``records``, ``(category, path,
-    record)``, else of every record in the store)."""
+    """An ``Item`` per active memory with a usable related entry (of ``records``, else of the store)."""
     project = project_root_of(memory_root)
     items = []
     for category, path, record in iter_records(memory_root, config) if records is None else records:
@@ -89,8 +88,7 @@ def memory_items(memory_root: str, config: dict, records=None) -> list:
 
 
 class Assessment:
-    """Every memory's verdict: ``head``, ``git`` (could it be asked), ``complete`` (False when git's output
-    was cut short by a bound), ``items``."""
+    """Every memory's verdict; ``complete`` is False when git's output was cut short by a bound."""
 
     def __init__(self, head, git: bool, complete: bool, items: list):
         self.head, self.git, self.complete, self.items = head, git, complete, items
@@ -142,10 +140,8 @@ def is_current(memory_root: str, items: list) -> bool:
 
 def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None,
                   items=None):
-    """The current ``Assessment`` when it had to be worked out (and is now stored, where it can be), else
-    None (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
-    ``LockBusy`` (``blocking=False``) when another process is computing them.
-    """
+    """The ``Assessment`` when it had to be worked out (and stored), else None; ``force``: work it out anyway
+    (``review`` needs the commits). ``LockBusy`` (``blocking=False``) when another process is at it."""
     items = memory_items(memory_root, config, records) if items is None else items
     if not force and is_current(memory_root, items):
         return None
@@ -173,8 +169,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
 
 
 def current_marks(memory_root: str, config: dict, records=None) -> dict:
-    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
-    ``records``: every ``(category, path, record)`` of the store, when the caller has them."""
+    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
     items = memory_items(memory_root, config, records)
     found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
     if found is not None:

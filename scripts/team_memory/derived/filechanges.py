@@ -18,8 +18,7 @@ MAX_IGNORE_REVS_BYTES = 1024 * 1024
 
 
 def ignored_revisions(top: str) -> set:
-    """The full hashes ``.git-blame-ignore-revs`` at the repository's top lists: the mass reformatting a team
-    tells ``git blame`` to look past changes no memory's meaning."""
+    """The full hashes ``.git-blame-ignore-revs`` lists: a mass reformatting changes no memory's meaning."""
     try:
         data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
     except OSError:
@@ -122,8 +121,7 @@ def _tracked(project: str):
 
 
 def exists_unlinked(project: str, entry: str):
-    """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
-    is a link: what lies behind it is outside what git tracks, and is not looked at."""
+    """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way is a link."""
     parts = entry.split("/")
     here = project
     for n, part in enumerate(parts):

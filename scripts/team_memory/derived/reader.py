@@ -57,8 +57,7 @@ class Reader:
         return _stamp(st), [entry, record_time(record), self.features.prepare_entry(entry, record), related]
 
     def reused(self, category: str, folder: str, name: str, item: list) -> list:
-        """The item of an unchanged file from the cache's ``Index.item``: its path and category from where the
-        file is, never from the cache."""
+        """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
         entry = {"category": display_name(category), "title": item[1], "path": self.path_of(folder, name),
                  "tags": item[3]}
         return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]

@@ -44,9 +44,7 @@ def _index_stamp(memory_root: str):
 
 
 def _read(memory_root: str):
-    """The cache file mapped read-only, or None (missing, empty, unreadable, a link, too large). Mapped: a
-    prompt touches the header and its own words' lines (reading 9 MB at 10,000 memories: 25 ms); the
-    writer replaces the file, so a mapping never changes."""
+    """The cache file mapped read-only (a prompt reads only its words' lines), or None when unusable."""
     from ..base.safefs import is_real_dir, open_regular
     if not is_real_dir(os.path.join(memory_root, CACHE_DIR)):
         return None
@@ -162,8 +160,7 @@ def _old_rows(index, stamps: dict, category: str) -> dict:
 
 
 def _build(memory_root: str, config: dict, old=None):
-    """``(header, stamps, items, index.md text)`` from the JSON files, reusing an old cache's entries for the
-    files unchanged since it was written."""
+    """``(header, stamps, items, index.md text)``, reusing the old cache's entries of unchanged files."""
     from ..text.features import SmartFeatures
     from .index import HEADER, format_index_line, parse_index_line
     from .reader import Reader, memory_stats
@@ -242,8 +239,7 @@ def encode_map(related: dict) -> bytes:
 
 
 def write_map(memory_root: str, related: dict) -> None:
-    """Replace the file map (atomically, in a ``.cache`` that is never a link) with one built from ``related``
-    (``{memory path: [entries]}``). The caller holds the store lock."""
+    """Replace the file map with one built from ``{memory path: [entries]}``; the caller holds the store lock."""
     data = encode_map(related)
     if len(data) > MAX_MAP_BYTES:
         warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
@@ -266,22 +262,15 @@ def write_index_locked(memory_root: str, config: dict) -> int:
 
 
 def apply_changes(memory_root: str, config: dict) -> int:
-    """Bring ``index.md`` and the cache up to date after a writer (holding the store lock) changed files:
-    only new or changed files are read. Returns the number of index lines."""
+    """Bring ``index.md`` and the cache up to date under a writer's lock (changed files only); the entry count."""
     return Index(_rebuild_locked(memory_root, config, _read(memory_root))).n
 
 
 def index_is_outdated(memory_root: str, config: dict) -> bool:
-    """Whether ``index.md`` or the cache is missing, was built for another configuration, or any memory file
-    was added, removed or changed since (the next prompt brings it up to date)."""
+    """Whether ``index.md`` or the cache is missing or out of date (the next prompt brings it up to date)."""
     data = _read(memory_root)
     try:
         return data is None or not _is_current(Index(data), memory_root, config, sure=False)
     except CacheInvalid:
         return True
 
-
-def current_entries(memory_root: str, config: dict) -> list:
-    """The index entries of every active memory, in index order (``current_index``)."""
-    index = current_index(memory_root, config)
-    return [index.entry(i) for i in range(index.n)]

@@ -139,10 +139,7 @@ def metrics(results: list) -> dict:
 
 
 def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
-    """The report: overall and per prompt kind (under ``strategies``, the configured strategy's name).
-
-    ``fuzzy=False`` skips the fuzzy step; ``retrieval`` (a dict) overrides ``retrieval`` settings.
-    """
+    """The report, overall and per prompt kind; ``fuzzy=False`` skips the fuzzy step, ``retrieval`` overrides settings."""
     memory_root, prompts, now = load_folder(folder)
     prompts = [p for p in prompts if in_split(p["id"], split)]
     if not prompts:

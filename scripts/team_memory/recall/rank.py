@@ -89,8 +89,7 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, no
 
 
 def _merged(first: list, rest, key):
-    """``heapq.merge(first, rest, key=key)`` for a sorted list and a sorted stream (``first``
-    wins ties), without importing ``heapq`` on every prompt that shows something."""
+    """``heapq.merge(first, rest, key=key)`` (``first`` wins ties) without importing ``heapq`` on the hook."""
     i, n = 0, len(first)
     for item in rest:
         k = key(item)

@@ -88,8 +88,7 @@ def surface_weight(surface_df: int, n: int, weight: float) -> float:
 
 
 def matches_total(matches: list) -> float:
-    """A memory's score: per prompt word, its matches sorted, weighted 1, 1/2, 1/4..., plus
-    ``adjacency`` and ``body_coverage``."""
+    """Per prompt word its matches weighted 1, 1/2, 1/4..., plus ``adjacency`` and ``body_coverage``."""
     by_group: dict = {}
     for g, _, match in matches:
         by_group.setdefault(g, []).append(match[0])

@@ -60,10 +60,7 @@ def _clauses(text: str) -> list:
 
 
 def asked_shape(prompt: str) -> str | None:
-    """The shape the first clause opening (after greetings and asks) with a question word asks for, or None.
-
-    Only a clause's opening counts: in "what does Maya check when she visits?" ``when`` asks for no date.
-    """
+    """The shape the first clause opening with a question word asks for (``when`` mid-clause asks for none)."""
     for clause in _clauses(prompt[:2000]):
         k = 0
         while k < len(clause) and clause[k] in _LEAD:

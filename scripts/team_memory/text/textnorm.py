@@ -220,8 +220,7 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """``[(form, folded)]`` of one run of ``runs``: its word forms, case-folded, without stop words and
-    single letters (a Han character excepted)."""
+    """``[(form, folded)]`` of one run: its word forms, without stop words and single letters (but Han)."""
     if cls != _WORD and run.casefold() in stop_words:
         return []  # a CJK stop word (``어떻게``) gives no bigrams either
     out = []
@@ -234,9 +233,8 @@ def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """Two neighbouring plain words written as one (``sleep current`` -> ``sleepcurrent``), so a prompt that
-    spells a compound tag as two words meets it whole. Letter-and-digit words with only spaces between
-    them, stop words included (``no data``)."""
+    """Two neighbouring plain words written as one (``sleep current`` -> ``sleepcurrent``, stop words too), so a
+    compound tag spelled as two words meets it whole."""
     text = nfkc(text)
     out, last, last_end = [], None, -1
     i = 0

@@ -134,11 +134,9 @@ def marks_for(memory_root: str, shown: list) -> dict:
     try:
         if doc_is_broken(memory_root):  # no recomputation can fix it
             return {}
-        doc = load_marks(memory_root)
-        marks = doc["marks"] if doc else {}
-        seen = doc.get("seen") if doc else None
+        doc = load_marks(memory_root) or {}
+        marks, seen, seen_all = doc.get("marks", {}), doc.get("seen"), bool(doc.get("seen_all", True))
         seen = set(seen) if isinstance(seen, list) else set()
-        seen_all = bool(doc.get("seen_all", True)) if doc else True
         out, relevant, stale = {}, False, False
         for path, record in shown:
             if not isinstance(record, dict):

@@ -8,6 +8,7 @@ a commit, nothing is marked. The result goes to ``.cache/stale.json`` (read by `
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack, suppress
 
 from ..base import fastjson
 from ..base.config import load_config
@@ -147,25 +148,20 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
         return None
     if not items and load_marks(memory_root) is None:  # nothing to mark, nothing stored: no file, no git
         return Assessment(None, False, True, [])
-    lock = store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME))
-    try:
-        cache_folder(memory_root)
-        lock.__enter__()
-    except OSError:
-        lock = None
-    try:
-        if not force and lock is not None and is_current(memory_root, items):
+    with ExitStack() as held:
+        try:  # a read-only store: worked out, not stored
+            cache_folder(memory_root)
+            held.enter_context(store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME)))
+            locked = True
+        except OSError:
+            locked = False
+        if not force and locked and is_current(memory_root, items):
             return None
         found = assess(memory_root, config, items)
-        if lock is not None:
-            try:
+        if locked:
+            with suppress(OSError):
                 write_marks(memory_root, found)
-            except OSError:
-                pass
         return found
-    finally:
-        if lock is not None:
-            lock.__exit__(None, None, None)
 
 
 def current_marks(memory_root: str, config: dict, records=None) -> dict:

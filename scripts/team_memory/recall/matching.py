@@ -217,17 +217,12 @@ _NOTHING = 1 << 62
 class Members:
     """The live entries filed under one key: a bitmap (dense keys) or a list of ids."""
 
-    __slots__ = ("bits", "ids", "as_bytes", "as_set")
+    __slots__ = ("bits", "ids", "as_bytes")
 
     def __init__(self, bits, ids):
-        self.bits, self.ids = bits, ids
-        self.as_bytes = self.as_set = None
+        self.bits, self.ids, self.as_bytes = bits, ids, None
 
-    def __contains__(self, i: int) -> bool:
-        if self.bits is None:
-            if self.as_set is None:
-                self.as_set = set(self.ids)
-            return i in self.as_set
+    def __contains__(self, i: int) -> bool:  # a bitmap's only (``_Chooser`` reads a list of ids itself)
         data = self.as_bytes
         if data is None:
             data = self.as_bytes = self.bits.to_bytes((self.bits.bit_length() + 7) // 8, "little")

@@ -22,10 +22,11 @@ class _Hit:
 
 def recall_found(session: str, memory_root: str, found: list):
     """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None."""
-    from .dedupe import file_done, shown_before
-    done = {rel for rel, _ in found if file_done(memory_root, session, rel)}
+    from ..base.state import claimed
+    from .dedupe import FILE_KIND, SEEN_KIND
+    done = {rel for rel, _ in found if claimed(memory_root, FILE_KIND, session, rel)}  # its memories shown
     found = [(rel, memory) for rel, memory in found
-             if rel not in done and not shown_before(memory_root, session, memory)]
+             if rel not in done and not claimed(memory_root, SEEN_KIND, session, memory)]
     if not found:
         return None  # all shown already: nothing more is read
     from ..base.config import load_config, retrieval_enabled
@@ -37,14 +38,15 @@ def recall_found(session: str, memory_root: str, found: list):
 
 def _shown(memory_root: str, config: dict, session: str, found: list):
     """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
-    from .dedupe import file_done, first_showing, note_shown
+    from ..base.state import claim
+    from .dedupe import FILE_KIND, SEEN_KIND, note_shown
     hits, files = [], []
     for rel, memory in found[:MAX_CHECKED]:
         if len(hits) == MAX_LINES:
             break
         got = _confirmed(memory_root, config, memory, rel)
         try:
-            if got is None or not first_showing(memory_root, session, memory):
+            if got is None or not claim(memory_root, SEEN_KIND, session, memory):  # another hook showed it
                 continue
         except OSError:  # no state can be kept: showing it anyway would repeat it at every call
             continue
@@ -55,7 +57,7 @@ def _shown(memory_root: str, config: dict, session: str, found: list):
         return None
     try:
         for rel in files:
-            file_done(memory_root, session, rel, mark=True)
+            claim(memory_root, FILE_KIND, session, rel)
         note_shown(memory_root, session, [entry["path"] for entry, _ in hits])
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating

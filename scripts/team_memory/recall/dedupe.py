@@ -8,7 +8,7 @@ shows it); recall by file shows a memory once per session, and marks the files i
 from __future__ import annotations
 
 from ..base.config import int_setting
-from ..base.state import claim, claimed, load_state, save_state
+from ..base.state import claim, load_state, save_state
 
 KIND = "recall"
 SEEN_KIND = "seen"  # one mark per memory shown in the session, by either hook
@@ -44,25 +44,8 @@ class Recall:
     def save(self, paths) -> None:
         for path in paths:
             self.shown[path] = self.prompt
-            first_showing(self.memory_root, self.session_id, path)  # the file hook skips it from now on
+            claim(self.memory_root, SEEN_KIND, self.session_id, path)  # the file hook skips it from now on
         save_state(self.memory_root, KIND, self.session_id, {"prompt": self.prompt, "shown": self.shown})
-
-
-def first_showing(memory_root: str, session_id: str, path: str) -> bool:
-    """Mark ``path`` shown in the session; True when no hook had shown it before (see the module doc)."""
-    return claim(memory_root, SEEN_KIND, session_id, path)
-
-
-def shown_before(memory_root: str, session_id: str, path: str) -> bool:
-    """Whether either hook showed ``path`` in the session (``first_showing`` was called for it)."""
-    return claimed(memory_root, SEEN_KIND, session_id, path)
-
-
-def file_done(memory_root: str, session_id: str, rel: str, mark: bool = False) -> bool:
-    """Whether the file hook already showed the memories of the file ``rel`` in the session (``mark``: say so now)."""
-    if mark:
-        return not claim(memory_root, FILE_KIND, session_id, rel)
-    return claimed(memory_root, FILE_KIND, session_id, rel)
 
 
 def note_shown(memory_root: str, session_id: str, paths) -> None:

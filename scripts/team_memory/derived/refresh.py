@@ -133,30 +133,25 @@ def index_in_memory(memory_root: str, config: dict, old=None) -> Index:
     return Index(encode(*_build(memory_root, config, old)[:3]))
 
 
-def _reusable(old, config: dict):
-    """``(index, stamps)`` of an old cache whose entries may be reused, else ``(None, {})``."""
-    if old is None:
-        return None, {}
+def _previous(old, config: dict):
+    """``(index, {category: {name: (inode, mtime_ns, size, ctime_ns, id)}})`` of an old cache whose entries may be
+    reused, its settled files only; ``(None, {})`` for none."""
     try:
-        index = Index(old)
-        if not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
+        index = Index(old) if old is not None else None
+        if index is None or not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
             return None, {}
-        return index, read_stamps(old, index.stamps_at)
+        stamps = read_stamps(old, index.stamps_at)
     except CacheInvalid:
         return None, {}
-
-
-def _old_rows(index, stamps: dict, category: str) -> dict:
-    """name -> ``(inode, mtime_ns, size, ctime_ns, id)`` of one category in the old cache, settled ones only."""
-    table, rows = index.header["files"].get(category), stamps.get(category)
-    if not (isinstance(table, list) and len(table) == 2 and isinstance(rows, list)):
-        return {}
     written, out = index.header["written_ns"], {}
-    for name, ctime, row in zip(table[0], table[1], rows):
-        if (isinstance(row, list) and len(row) == 4 and isinstance(name, str) and settled(ctime, written)
-                and isinstance(row[1], int) and settled(row[1], written)):
-            out[name] = (row[0], row[1], row[2], ctime, row[3])
-    return out
+    for category in CATEGORIES:
+        table, rows, got = index.header["files"].get(category), stamps.get(category), out.setdefault(category, {})
+        if isinstance(table, list) and len(table) == 2 and isinstance(rows, list):
+            for name, ctime, row in zip(table[0], table[1], rows):
+                if (isinstance(row, list) and len(row) == 4 and isinstance(name, str) and settled(ctime, written)
+                        and isinstance(row[1], int) and settled(row[1], written)):
+                    got[name] = (row[0], row[1], row[2], ctime, row[3])
+    return index, out
 
 
 def _build(memory_root: str, config: dict, old=None):
@@ -168,16 +163,15 @@ def _build(memory_root: str, config: dict, old=None):
     folders = category_folders(config)
     written = time.time_ns()
     folder_times = {f: _stat_ns(os.path.join(memory_root, f)) for f in sorted(set(folders.values()))}
-    old_index, old_stamps = _reusable(old, config)
+    old_index, previous = _previous(old, config)
     reader = Reader(memory_root, config, features)
     files, stamps, found = {}, {}, []
     for category in CATEGORIES:
         folder = folders[category]
-        previous = _old_rows(old_index, old_stamps, category) if old_index is not None else {}
         table = files[category] = [[], []]
         rows = stamps[category] = []
         for name, st in sorted(memory_stats(memory_root, folder)):
-            row = previous.get(name)
+            row = previous.get(category, {}).get(name)
             if row is not None and row[:4] == (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns):
                 got = reader.reused(category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None
                 stamp = list(row[:4])

@@ -29,7 +29,7 @@ import math
 
 from ..base.config import int_setting, quoted, section, warn
 from ..derived.cache import ids_of_bits
-from ..text.features import SmartFeatures
+from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, token_groups
 from .bitplanes import QUANTUM, bound, reaching
@@ -188,7 +188,6 @@ class Smart(SmartFeatures):
 
 def get_strategy(config: dict) -> Smart:
     """The configured match strategy, ready to score (``smart``; ``retrieval.match_strategy`` names it)."""
-    from ..text.features import strategy_name
     strategy_name(config)  # an unknown name warns
     return Smart(config)
 

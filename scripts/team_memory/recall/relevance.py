@@ -94,12 +94,6 @@ def named_by_path(head: str, token: str) -> bool:
     return bool(name) and name.startswith(token)
 
 
-def masses(query, table: dict) -> dict:
-    """group number -> the distinctness of its most distinctive token (joined pairs left out)."""
-    return {g: max(distinctness(t, table) for t in group) for g, group in enumerate(query)
-            if group and group[0][:1] != JOINED}
-
-
 def explained(query, matches: list, mass: dict, table: dict) -> dict:
     """group number -> ``(share of that prompt word explained, distinct points)`` for one memory's matches."""
     out: dict = {}
@@ -121,11 +115,6 @@ def measure(query, matches: list, mass: dict, table: dict) -> tuple:
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 
-def evidence(distinct: float, covered: float) -> float:
-    """What a memory proves the prompt is about it: its distinct points times the square root of its cover."""
-    return distinct * math.sqrt(max(0.0, covered))
-
-
 def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
     """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the
     prompt's distinctive words, less those far weaker than the best; none otherwise. ``report`` says why
@@ -133,9 +122,10 @@ def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = 
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()
-    mass = masses(query, table)
+    mass = {g: max(distinctness(t, table) for t in group) for g, group in enumerate(query)
+            if group and group[0][:1] != JOINED}  # a prompt word's most distinctive token (joined pairs left out)
     measures = {key: measure(query, m, mass, table) for _, key, m in rows}
-    proof = max(evidence(d, c) for d, c in measures.values())
+    proof = max(d * math.sqrt(max(0.0, c)) for d, c in measures.values())  # distinct points x the root of the cover
     bar = near * max(d for d, _ in measures.values())
     answered = proof >= least - 1e-9
     kept = [row for row in rows if answered and measures[row[1]][0] >= bar - 1e-9]

@@ -18,15 +18,6 @@ MIN_PROMPT_CHARS = 10
 COLD_FILES = 2000  # about a second of reading on a 2-core machine; 10,000 took 5 s (docs/benchmarks.md)
 
 
-def prompt_of(payload: dict) -> str:
-    """The prompt text of a UserPromptSubmit payload (``prompt``, else ``user_prompt``)."""
-    for key in ("prompt", "user_prompt"):
-        value = payload.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return ""
-
-
 def command_arguments(prompt: str) -> str:
     """``prompt`` without a leading ``/name`` or ``/plugin:name`` (a path stays): a slash command is matched by
     its arguments only, or its name would match memories about the command's own words."""
@@ -44,7 +35,7 @@ def command_arguments(prompt: str) -> str:
 
 def context_for_prompt(payload: dict) -> str | None:
     """UserPromptSubmit handler: the block to inject, or None for nothing."""
-    raw = prompt_of(payload)
+    raw = next((v for v in (payload.get("prompt"), payload.get("user_prompt")) if isinstance(v, str) and v), "")
     prompt = command_arguments(raw)
     if len(raw.strip()) < MIN_PROMPT_CHARS or not prompt.strip():
         return None

@@ -22,8 +22,8 @@ class _Hit:
 
 def recall_found(session: str, memory_root: str, found: list):
     """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None."""
-    from ..base.state import claimed
-    from .dedupe import FILE_KIND, SEEN_KIND
+    from ..base.state import claim, claimed
+    from .dedupe import FILE_KIND, SEEN_KIND, note_shown
     done = {rel for rel, _ in found if claimed(memory_root, FILE_KIND, session, rel)}  # its memories shown
     found = [(rel, memory) for rel, memory in found
              if rel not in done and not claimed(memory_root, SEEN_KIND, session, memory)]
@@ -33,13 +33,6 @@ def recall_found(session: str, memory_root: str, found: list):
     config = load_config(memory_root)
     if not retrieval_enabled(config):
         return None
-    return _shown(memory_root, config, session, found)
-
-
-def _shown(memory_root: str, config: dict, session: str, found: list):
-    """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
-    from ..base.state import claim
-    from .dedupe import FILE_KIND, SEEN_KIND, note_shown
     hits, files = [], []
     for rel, memory in found[:MAX_CHECKED]:
         if len(hits) == MAX_LINES:

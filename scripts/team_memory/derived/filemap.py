@@ -34,17 +34,13 @@ def map_path(memory_root: str) -> str:
 
 def parse_head(data: bytes):
     """``(first segments, block keys, offsets, where the lines start)``; ``ValueError`` for no map's head."""
-    if not data.startswith(MAGIC):
-        raise ValueError("not a file map")
     end = data.find(b"\n", len(MAGIC))
-    if end < 0 or end - len(MAGIC) > 24:
-        raise ValueError("not a file map")
-    sizes = data[len(MAGIC):end].split(b" ")
-    if len(sizes) != 2 or not all(s.isdigit() for s in sizes):
+    sizes = data[len(MAGIC):end].split(b" ") if 0 <= end - len(MAGIC) <= 24 else []
+    if not data.startswith(MAGIC) or len(sizes) != 2 or not all(s.isdigit() for s in sizes):
         raise ValueError("not a file map")
     seg_size, index_size = map(int, sizes)
     body = end + 1 + seg_size + index_size
-    if seg_size < 0 or index_size < 0 or body > MAX_MAP_BYTES:
+    if body > MAX_MAP_BYTES:
         raise ValueError("not a file map")  # a forged size is never allocated
     if len(data) < body:
         raise _Short(body)

@@ -55,8 +55,6 @@ def fuzzy_may_match(prompt_tokens, stems, cutoff: float) -> bool:
     most the shorter length and the characters the two share, and a pair within both bounds is compared
     exactly (``lcs_length``). Only forms of a length that can reach a prompt token are spelled, and a
     token's characters are deleted from all forms at once (8 ms a prompt at 10,000 memories)."""
-    if not prompt_tokens:
-        return False
     stems_by_length: dict = {}
     for t in stems:
         stems_by_length.setdefault(len(t), []).append(t)

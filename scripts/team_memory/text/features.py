@@ -23,9 +23,8 @@ def _strings(value, out: list) -> None:
 def body_text(record: dict) -> str:
     """The text of a record that is neither its title nor its tags: content values, file names, id."""
     parts: list = []
-    _strings([record.get("content"), record.get("related_files")], parts)
-    if isinstance(record.get("id"), str):
-        parts.append(record["id"])
+    _strings([record.get("content"), record.get("related_files"),
+              record["id"] if isinstance(record.get("id"), str) else None], parts)
     return "\n".join(parts)[:MAX_BODY_CHARS]
 
 

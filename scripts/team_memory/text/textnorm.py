@@ -165,11 +165,8 @@ def fold(word: str) -> str:
 
 def stop_words_from(config_value) -> frozenset:
     """``retrieval.stop_words``: a list adds words; ``{"extra": [...], "replace": [...]}`` adds or replaces."""
-    words = STOP_WORDS
-    extra = []
-    if isinstance(config_value, list):
-        extra = config_value
-    elif isinstance(config_value, dict):
+    words, extra = STOP_WORDS, config_value if isinstance(config_value, list) else []
+    if isinstance(config_value, dict):
         replace = config_value.get("replace")
         if isinstance(replace, list):
             words = frozenset(normalize(w) for w in replace if isinstance(w, str))

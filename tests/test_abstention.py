@@ -13,7 +13,7 @@ import pytest
 from helpers import record, run_hook, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
-from team_memory.recall.abstention import evidence
+from team_memory.recall.weights import evidence
 from team_memory.recall.matching import Smart
 from team_memory.recall.rank import rank
 
@@ -206,7 +206,7 @@ def test_two_strong_words_in_one_memory_answer_under_the_evidence_floor(memory_r
 
 def test_strong_words_count_exact_matches_of_different_prompt_words():
     """Strong: a tag or title word less than half the store holds, a rare body word; the same share at any size."""
-    from team_memory.recall.abstention import strong_weights, strong_words
+    from team_memory.recall.weights import strong_weights, strong_words
 
     def match(field, weight, kind="exact"):
         return ({"tags": 3.0, "title": 2.0, "body": 1.3}[field] * weight, field, kind, "t")

@@ -27,7 +27,7 @@ NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
 VOCAB = ("redis cache celery worker pydantic import error deploy rollback kafka topic schema migration "
          "postgres timeout retry token auth rate limit pytest fixture typing hints technical choices "
          "procedures errors session outcome shortcuts cleanup conventions "
-         "lost lose bought buy broken break ran run").split()  # irregular forms (``text.wordforms``)
+         "lost lose bought buy broken break ran run").split()  # irregular forms (``textnorm.alternates``)
 ODD = ["Ünïcødé tïtle", "キャッシュ設定", "a -> b #tags:x", "  spaced   out  ", "x" * 130, "<b>&amp;\"q\"</b>",
        "tab\there", "zero\u200bwidth", "ﬁx ligature", "İstanbul deploy"]
 CATEGORIES = ["decision", "constraint", "preference", "runbook", "tech_debt", "session_summary"]
@@ -90,7 +90,7 @@ STRATEGY_CONFIGS = {
     "smart-one-related": {"retrieval": {"min_score": 0.3, "min_runner_up": 1, "min_related": 0.1, "max_related": 1}},
     "smart-second-chance": {"retrieval": {"second_chance": 2}},
     "smart-second-chance-strict": {"retrieval": {"min_evidence": 4, "min_relative": 0.3, "second_chance": 3}},
-    # only the other ways of answering (``abstention``) decide: two strong words, or a prompt explained
+    # only the other ways of answering (``recall.weights``) decide: two strong words, or a prompt explained
     "smart-corroborated": {"retrieval": {"min_evidence": 6, "min_corroborated": 0.8, "min_explained": 0}},
     "smart-explained": {"retrieval": {"min_evidence": 6, "min_corroborated": 0, "min_explained": 0.3}},
 }

@@ -8,7 +8,7 @@ from helpers import record, write
 from team_memory.base.config import load_config
 from seed_scorer import build_entries
 from team_memory.derived.index import index_path, parse_index_line, resolve_entry_path
-from team_memory.derived.refresh import current_entries, index_is_outdated, rebuild_index
+from team_memory.derived.refresh import current_index, index_is_outdated, rebuild_index
 
 
 def test_rebuild_writes_seed_format_sorted(memory_root):
@@ -77,22 +77,23 @@ def test_outdated_index_detects_new_edited_and_removed_files(memory_root):
     assert index_is_outdated(str(memory_root), config)
 
 
-def test_current_entries_rebuilds_stale_index(memory_root):
+def test_current_index_rebuilds_stale_index(memory_root):
     config = load_config(str(memory_root))
     write(memory_root, record("decision", "a", "Alpha", []))
-    assert [e["title"] for e in current_entries(str(memory_root), config)] == ["Alpha"]
+    index = current_index(str(memory_root), config)
+    assert [index.entry(i)["title"] for i in range(index.n)] == ["Alpha"]
     assert (memory_root / "index.md").exists()
 
 
-def test_current_entries_does_not_wait_for_a_held_lock(memory_root):
+def test_current_index_does_not_wait_for_a_held_lock(memory_root):
     from team_memory.base.fsutil import store_lock
     config = load_config(str(memory_root))
     write(memory_root, record("decision", "a", "Alpha", []))
     with store_lock(str(memory_root)):  # held as any writer holds it (flock, or msvcrt on the masked platform)
         import subprocess, sys, json
-        code = ("import sys,json;sys.path.insert(0,%r);from team_memory.derived.refresh import current_entries;"
-                "from team_memory.base.config import load_config;r=%r;"
-                "print(json.dumps([e['title'] for e in current_entries(r, load_config(r))]))") % (
+        code = ("import sys,json;sys.path.insert(0,%r);from team_memory.derived.refresh import current_index;"
+                "from team_memory.base.config import load_config;r=%r;x=current_index(r, load_config(r));"
+                "print(json.dumps([x.entry(i)['title'] for i in range(x.n)]))") % (
             str(__import__('helpers').REPO / 'scripts'), str(memory_root))
         t = time.time()
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)

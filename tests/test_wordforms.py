@@ -12,7 +12,7 @@ from team_memory.recall.rank import rank
 from team_memory.recall.weights import BODY, IRREGULAR
 from team_memory.text.textnorm import fold
 from team_memory.text.textnorm import STOP_WORDS
-from team_memory.text.wordforms import _build, alternates
+from team_memory.text.textnorm import _build_alternates as _build, alternates
 from test_cache import assert_same_results
 
 

@@ -1,22 +1,18 @@
 """The machine cache, ``.claude/memory/.cache/retrieval.bin``, and ``Index``, the one index recall scores over.
 
-Derived, git-ignored: one file, rewritten whole under the store lock (``refresh``), read by the hooks
-without a lock; without a usable file the same bytes are built in memory (``encode``). UTF-8 text::
+Derived, git-ignored, rewritten whole under the store lock (``refresh``), read without a lock; without a
+usable file the same bytes are built in memory (``encode``). UTF-8 text::
 
     team-memory cache 6
-    <header: JSON object>    config, text_policy, version (of the tokens), count,
-                             written_ns, folders {folder: mtime_ns}, index (index.md's stamp),
-                             files {folder: [names, ctime_ns per name]}, categories {name: [first id, count]}
-    <stamps: JSON object>    {folder: [[inode, mtime_ns, size, id], ...]} in the order of the header's names
-                             (id -1: read, not indexed); only ``refresh`` parses it
-    e<id, 7 digits>\\t<JSON: [category, title, path, tags, time, tag tokens, title tokens, body tokens, related]>
-    t<token>\\t<tag ids>\\t<title ids>\\t<body ids>    ids "," joined, or "x" and a hex bitmap
-    v\\t<the tag and title tokens, " " joined>
+    <header: JSON>   config, text_policy, version, count, written_ns, folders {folder: mtime_ns},
+                     index (index.md's stamp), files {folder: [names, ctimes]}, categories {name: [first id, count]}
+    <stamps: JSON>   {folder: [[inode, mtime_ns, size, id (-1: not indexed)], ...]} (``refresh`` only)
+    e<id, 7 digits>\t<JSON: [category, title, path, tags, time, tag tokens, title tokens, body tokens, related]>
+    t<token>\t<tag ids>\t<title ids>\t<body ids>    ids "," joined, or "x" and a hex bitmap
+    v\t<the tag and title tokens, " " joined>
 
-The lines after the stamps are sorted as bytes, so a line is found by bisecting them (``seek``): a prompt
-parses the header and the lines of its own words. Ids are index positions. Anyone can commit the file:
-every line is checked as it is parsed (``CacheInvalid``), and a path in it is only ever a key
-(``index.resolve_entry_path`` decides what a path may open).
+The lines after the stamps are sorted as bytes: a prompt bisects to its own words' lines (``seek``). Anyone
+can commit the file: every line is checked as parsed (``CacheInvalid``), and a path in it is only a key.
 """
 from __future__ import annotations
 
@@ -112,30 +108,30 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
                      b"\n".join(lines), b"\n"])
 
 
+def _object_line(data: bytes, start: int, what: str) -> dict:
+    """The JSON object on the line at ``start``; ``CacheInvalid`` for anything else."""
+    try:
+        value = fastjson.loads(data[start:data.find(b"\n", start)])
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        raise CacheInvalid(f"unreadable {what}")
+    return value
+
+
 def read_header(data: bytes):
     """``(header, where the stamps start)`` of cache bytes; ``CacheInvalid`` when they are not a cache's."""
     if data[:len(MAGIC)] != MAGIC or data[-1:] != b"\n":
         raise CacheInvalid("not a team-memory cache")
-    end = data.find(b"\n", len(MAGIC))
-    try:
-        header = fastjson.loads(data[len(MAGIC):end])
-    except (ValueError, RecursionError):
-        raise CacheInvalid("unreadable header") from None
-    if not isinstance(header, dict) or not _count(header.get("count")):
+    header = _object_line(data, len(MAGIC), "header")
+    if not _count(header.get("count")):
         raise CacheInvalid("unreadable header")
-    return header, end + 1
+    return header, data.find(b"\n", len(MAGIC)) + 1
 
 
 def read_stamps(data: bytes, start: int) -> dict:
     """The stamps line (``refresh`` only): ``{folder: [[inode, mtime_ns, size, id], ...]}``."""
-    end = data.find(b"\n", start)
-    try:
-        stamps = fastjson.loads(data[start:end])
-    except (ValueError, RecursionError):
-        raise CacheInvalid("unreadable stamps") from None
-    if not isinstance(stamps, dict):
-        raise CacheInvalid("unreadable stamps")
-    return stamps
+    return _object_line(data, start, "stamps")
 
 
 def _count(value) -> bool:
@@ -158,8 +154,7 @@ def seek(data: bytes, key: bytes, lo: int, hi: int) -> int:
 
 
 class Index:
-    """The memories of one store as recall reads them, over cache bytes: entries by id, each token's ids per
-    field; every part is parsed when first asked for, anything malformed raises ``CacheInvalid``."""
+    """One store's memories over cache bytes, each part parsed when first asked for (``CacheInvalid``)."""
 
     def __init__(self, data):
         self.data = data  # bytes, or the file mapped read-only (``refresh``)

@@ -1,24 +1,16 @@
 """Stale marks as the hooks read them: ``.claude/memory/.cache/stale.json``, never git.
 
-A memory is *stale* when files it names in ``related_files`` changed in git after its ``updated_at``
-(or are gone). ``driftmarks`` works that out with git (the CLI, or a detached background process);
-this module only reads what was stored: one small bounded file read, through no link. The file::
+A memory is *stale* when files its ``related_files`` name changed in git after its ``updated_at`` (or
+are gone); ``driftmarks`` works that out with git, this module only reads the stored file::
 
-    {"format": 2,
-     "head": "<the commit HEAD named when the marks were computed, or null>",
-     "seen": ["<entry key>", ...],           # every active memory with related files
-     "seen_all": true,                       # false when there were too many to list
-     "marks": {"<entry path>": ["<entry key>", {"gone": [i, ...], "empty": [i, ...],
-                                                "changed": [i, ...], "files": n, "commits": n}], ...}}
+    {"format": 2, "head": "<HEAD when computed, or null>", "seen": ["<entry key>", ...], "seen_all": bool,
+     "marks": {"<entry path>": ["<entry key>", {"gone": [i, ...], "empty": [i, ...], "changed": [i, ...],
+                                               "files": n, "commits": n}], ...}}
 
-A mark holds numbers only: indices into the memory's own related entries (gone, matching no file,
-changed, newest first) and two counts. The words shown are written at display time from the memory
-itself (``render_mark``): a forged file can make a suffix wrong, never make it say anything (a suffix
-once stored as text put a teammate's instructions on a recalled line).
-
-An entry path is the memory's repository-relative path as ``index.md`` writes it; an entry key
-(``entry_key``) a short digest of that path, ``updated_at`` and the normalised related entries: a mark
-is shown only while the memory is the one it was computed for, so ``update`` clears it at once.
+A mark holds numbers only: indices into the memory's own related entries and two counts; the words
+shown are written from the memory itself (``render_mark``), so a forged file can make a suffix wrong,
+never make it say anything. An entry key (``entry_key``) digests the path, ``updated_at`` and the
+related entries: a mark is shown only while the memory is the one it was computed for.
 """
 from __future__ import annotations
 
@@ -91,8 +83,7 @@ def describe(gone: list, empty: list, changed: list, files: int, commits: int) -
 
 
 def render_mark(entries: list, data) -> str:
-    """The suffix of a memory whose related entries are ``entries``, from its mark's numbers; "" when they do
-    not fit the memory (an index past its entries, a count out of range, text)."""
+    """The suffix of a memory with related ``entries`` from its mark's numbers; "" when they do not fit it."""
     if not isinstance(data, dict):
         return ""
     picked = [_indices(data.get(key, []), len(entries)) for key in ("gone", "empty", "changed")]
@@ -104,8 +95,7 @@ def render_mark(entries: list, data) -> str:
 
 
 def stale_marks(memory_root: str, items: list) -> dict:
-    """Entry path -> suffix for ``items`` (objects with ``path``, ``key`` and ``entries``) from the stored
-    marks; ``{}`` when there are none or anything is unreadable. Never runs git, never raises."""
+    """Entry path -> suffix for ``items`` (with ``path``, ``key``, ``entries``) from the stored marks."""
     try:
         doc = load_marks(memory_root)
         if doc is None:
@@ -138,20 +128,15 @@ def entry_key(path: str, record: dict, entries: list | None = None) -> str:
 
 
 def marks_for(memory_root: str, shown: list) -> dict:
-    """Entry path -> suffix for the memories ``shown`` (``[(entry path, record)]``): the prompt hook's call.
-
-    When a memory shown has related files and HEAD moved since, or it was never assessed, the
-    recomputation is handed to a detached background process; the stored marks serve meanwhile.
-    Never runs git, never raises.
-    """
+    """Entry path -> suffix for the memories ``shown`` (``[(entry path, record)]``): the hooks' call. When one
+    has related files and HEAD moved or it was never assessed, a detached process recomputes the marks;
+    the stored ones serve meanwhile. Never runs git, never raises."""
     try:
         if doc_is_broken(memory_root):  # no recomputation can fix it
             return {}
-        doc = load_marks(memory_root)
-        marks = doc["marks"] if doc else {}
-        seen = doc.get("seen") if doc else None
+        doc = load_marks(memory_root) or {}
+        marks, seen, seen_all = doc.get("marks", {}), doc.get("seen"), bool(doc.get("seen_all", True))
         seen = set(seen) if isinstance(seen, list) else set()
-        seen_all = bool(doc.get("seen_all", True)) if doc else True
         out, relevant, stale = {}, False, False
         for path, record in shown:
             if not isinstance(record, dict):
@@ -180,8 +165,7 @@ def marks_for(memory_root: str, shown: list) -> dict:
 
 
 def doc_is_broken(memory_root: str) -> bool:
-    """Something other than a regular file stands where the marks file goes (a folder committed under that
-    name, a link): the hook starts no recomputation for it (it once ran ``git log`` on every prompt)."""
+    """Something other than a regular file stands where the marks go: no recomputation could fix it."""
     import stat
     try:
         return not stat.S_ISREG(os.lstat(marks_path(memory_root)).st_mode)
@@ -190,8 +174,7 @@ def doc_is_broken(memory_root: str) -> bool:
 
 
 def recompute_in_background(memory_root: str) -> bool:
-    """Hand ``driftmarks.finish_marks_in_background`` to a detached process unless one holds its lock;
-    False when nothing was started."""
+    """Hand ``driftmarks.finish_marks_in_background`` to a detached process unless one holds its lock."""
     from ..base.fsutil import LockBusy, store_lock
     from .cache import CACHE_DIR
     folder = os.path.join(memory_root, CACHE_DIR)
@@ -207,12 +190,8 @@ def recompute_in_background(memory_root: str) -> bool:
 
 
 def hand_over(memory_root: str, module: str, function: str) -> bool:
-    """Start ``module.function(memory_root)`` in a detached process (``base.startgate``); False when it cannot be.
-
-    At most one is started for ``function`` within ``startgate.LIFETIME_S`` seconds, however many
-    hooks ask at once (``base.startgate``). ``module`` and ``function`` are this package's own names,
-    never text from a file.
-    """
+    """Start ``module.function(memory_root)`` in a detached process, at most one per ``function`` at a time
+    (``base.startgate``); False when it cannot be. The names are this package's own, never a file's text."""
     import sys
     from ..base.startgate import first_to_start, release, start_detached
     from .cache import CACHE_DIR, cache_folder

@@ -1,16 +1,14 @@
 """Stale marks computed from git: which memories' related files changed since, or are gone.
 
-``Item`` is one active memory with ``related_files`` and its verdict (``filechanges`` holds the rule);
-``Assessment`` all of them. One ``git log`` over the whole range (since the oldest such ``updated_at``,
-at most ``MAX_COMMITS`` commits, limited to the paths the entries name and the store), plus one
-``git ls-files`` when a folder or glob entry needs it: never one call per memory. Without git, outside
-a repository or before the first commit, nothing is marked. The result goes to ``.cache/stale.json``
-(``drift`` reads it), keyed to HEAD and to every memory's entry key: the CLI recomputes when the key is
-out of date, the prompt hook hands that to ``finish_marks_in_background``.
+``Item`` is one active memory with ``related_files`` and its verdict (the rule: ``filechanges``);
+``Assessment`` all of them. One ``git log`` over the whole range (at most ``MAX_COMMITS``, limited to the
+paths named and the store) and at most one ``git ls-files``: never one call per memory. Without git or
+a commit, nothing is marked. The result goes to ``.cache/stale.json`` (read by ``drift``).
 """
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack, suppress
 
 from ..base import fastjson
 from ..base.config import load_config
@@ -78,8 +76,7 @@ class Item:
 
 
 def memory_items(memory_root: str, config: dict, records=None) -> list:
-    """An ``Item`` for every active memory with a usable related entry (of ``records``, ``(category, path,
-    record)``, else of every record in the store)."""
+    """An ``Item`` per active memory with a usable related entry (of ``records``, else of the store)."""
     project = project_root_of(memory_root)
     items = []
     for category, path, record in iter_records(memory_root, config) if records is None else records:
@@ -92,8 +89,7 @@ def memory_items(memory_root: str, config: dict, records=None) -> list:
 
 
 class Assessment:
-    """Every memory's verdict: ``head``, ``git`` (could it be asked), ``complete`` (False when git's output
-    was cut short by a bound), ``items``."""
+    """Every memory's verdict; ``complete`` is False when git's output was cut short by a bound."""
 
     def __init__(self, head, git: bool, complete: bool, items: list):
         self.head, self.git, self.complete, self.items = head, git, complete, items
@@ -145,39 +141,31 @@ def is_current(memory_root: str, items: list) -> bool:
 
 def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None,
                   items=None):
-    """The current ``Assessment`` when it had to be worked out (and is now stored, where it can be), else
-    None (the stored marks were current). ``force``: work it out anyway (``review`` needs the commits).
-    ``LockBusy`` (``blocking=False``) when another process is computing them.
-    """
+    """The ``Assessment`` when it had to be worked out (and stored), else None; ``force``: work it out anyway
+    (``review`` needs the commits). ``LockBusy`` (``blocking=False``) when another process is at it."""
     items = memory_items(memory_root, config, records) if items is None else items
     if not force and is_current(memory_root, items):
         return None
     if not items and load_marks(memory_root) is None:  # nothing to mark, nothing stored: no file, no git
         return Assessment(None, False, True, [])
-    lock = store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME))
-    try:
-        cache_folder(memory_root)
-        lock.__enter__()
-    except OSError:
-        lock = None
-    try:
-        if not force and lock is not None and is_current(memory_root, items):
+    with ExitStack() as held:
+        try:  # a read-only store: worked out, not stored
+            cache_folder(memory_root)
+            held.enter_context(store_lock(memory_root, blocking=blocking, name=os.path.join(".cache", LOCK_NAME)))
+            locked = True
+        except OSError:
+            locked = False
+        if not force and locked and is_current(memory_root, items):
             return None
         found = assess(memory_root, config, items)
-        if lock is not None:
-            try:
+        if locked:
+            with suppress(OSError):
                 write_marks(memory_root, found)
-            except OSError:
-                pass
         return found
-    finally:
-        if lock is not None:
-            lock.__exit__(None, None, None)
 
 
 def current_marks(memory_root: str, config: dict, records=None) -> dict:
-    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI).
-    ``records``: every ``(category, path, record)`` of the store, when the caller has them."""
+    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
     items = memory_items(memory_root, config, records)
     found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
     if found is not None:

@@ -1,10 +1,9 @@
 """What git says about each memory's related files: the commits that count, the entries that are gone.
 
-A commit counts for a memory when it touched a file one of its entries names after the memory was last
-vouched for: later than its ``updated_at``, and not before the newest commit that touched its own JSON
-file (``V``). "Not before V" reads git's topological order first: a commit listed before V is no
-ancestor of V and counts even within V's second; one listed after V counts only when its time is later
-than V's (a parallel branch merged after the memory). Commits in ``.git-blame-ignore-revs`` never count.
+A commit counts when it touched a file an entry names after the memory was last vouched for: later
+than its ``updated_at``, and not before the newest commit that touched its own JSON file (``V``): a
+commit listed before V in git's topological order is no ancestor of V and counts; one listed after
+counts only when later than V (a branch merged after the memory). ``.git-blame-ignore-revs`` never counts.
 """
 from __future__ import annotations
 
@@ -19,8 +18,7 @@ MAX_IGNORE_REVS_BYTES = 1024 * 1024
 
 
 def ignored_revisions(top: str) -> set:
-    """The full hashes ``.git-blame-ignore-revs`` at the repository's top lists: the mass reformatting a team
-    tells ``git blame`` to look past changes no memory's meaning."""
+    """The full hashes ``.git-blame-ignore-revs`` lists: a mass reformatting changes no memory's meaning."""
     try:
         data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
     except OSError:
@@ -123,8 +121,7 @@ def _tracked(project: str):
 
 
 def exists_unlinked(project: str, entry: str):
-    """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way
-    is a link: what lies behind it is outside what git tracks, and is not looked at."""
+    """Is the work tree's ``entry`` there (``lstat``, part by part)? None when a folder on the way is a link."""
     parts = entry.split("/")
     here = project
     for n, part in enumerate(parts):

@@ -1,24 +1,18 @@
 """The file map, ``<store>/.cache/files.map``: which active memories name a file in their ``related_files``.
 
-Recall by file (the PostToolUse hook) asks "which memories are about ``app/session.py``?" on every
-Read, Edit and Write, without listing the store or reading a memory file. ``refresh`` writes the map
-with the other derived files (``write_map``); the hook reads it without a lock. UTF-8 text::
+Recall by file asks "which memories are about ``app/session.py``?" on every Read, Edit and Write without
+listing the store. ``refresh`` writes the map (``write_map``); the hook reads it without a lock::
 
     team-memory file map 2
-    <size of the first segments> <size of the block index>   (in bytes)
-    <first segments: every key's first path segment, "\\t" between them>
-    <block index: "<key>\\t<offset>" per block of lines>
-    <lines: "<key>\\t<entry>\\t<memory>">, sorted as bytes
+    <size of the first segments> <size of the block index>
+    <first segments: every key's first path segment, "\t" between them>
+    <block index: "<key>\t<offset>" per block of about ``BLOCK_BYTES``>
+    <lines: "<key>\t<entry>\t<memory>">, sorted as bytes
 
-one line per (active memory, ``related_files`` entry): ``entry`` as ``relpaths.normalise`` stores it
-(refused entries left out, never followed), ``memory`` the memory's index path, ``key`` where a lookup
-finds the line: a file or folder entry without its trailing ``/``, a glob's literal folders (``""`` for
-a glob at the top, such as ``**/*.sql``).
-
-The block index gives the first key and offset of each block of about ``BLOCK_BYTES``. A lookup for
-``a/b/c.py`` reads the head; unless a first segment is ``a`` or ``""``, that is all. Otherwise it reads
-the blocks where the lines keyed ``a/b/c.py``, ``a/b``, ``a`` and ``""`` start (``\\t`` sorts first, so a
-key's lines are together) and matches each entry against the whole path: a few small reads at any size.
+``entry`` as ``relpaths.normalise`` stores it, ``key`` the entry without a trailing ``/`` or a glob's
+literal folders (``""`` for ``**/*.sql``). A lookup for ``a/b/c.py`` reads the head; only when a first
+segment is ``a`` or ``""`` does it read the blocks of ``a/b/c.py``, ``a/b``, ``a`` and ``""`` and match
+each entry against the whole path: a few small reads at any size.
 """
 from __future__ import annotations
 
@@ -39,19 +33,14 @@ def map_path(memory_root: str) -> str:
 
 
 def parse_head(data: bytes):
-    """``(first segments, block keys, block offsets, where the lines start)`` from the map's first bytes;
-    ``ValueError`` when they are not a map's (``_Short`` when they do not hold the whole head)."""
-    if not data.startswith(MAGIC):
-        raise ValueError("not a file map")
+    """``(first segments, block keys, offsets, where the lines start)``; ``ValueError`` for no map's head."""
     end = data.find(b"\n", len(MAGIC))
-    if end < 0 or end - len(MAGIC) > 24:
-        raise ValueError("not a file map")
-    sizes = data[len(MAGIC):end].split(b" ")
-    if len(sizes) != 2 or not all(s.isdigit() for s in sizes):
+    sizes = data[len(MAGIC):end].split(b" ") if 0 <= end - len(MAGIC) <= 24 else []
+    if not data.startswith(MAGIC) or len(sizes) != 2 or not all(s.isdigit() for s in sizes):
         raise ValueError("not a file map")
     seg_size, index_size = map(int, sizes)
     body = end + 1 + seg_size + index_size
-    if seg_size < 0 or index_size < 0 or body > MAX_MAP_BYTES:
+    if body > MAX_MAP_BYTES:
         raise ValueError("not a file map")  # a forged size is never allocated
     if len(data) < body:
         raise _Short(body)
@@ -67,8 +56,7 @@ def parse_head(data: bytes):
 
 
 def head_is_sound(memory_root: str) -> bool:
-    """False when a map file is there but its head is unreadable (forged or damaged: the caller rebuilds);
-    True for a sound map and for no regular file at all."""
+    """False when a map file is there with an unreadable head (the caller rebuilds); True otherwise."""
     from ..base.safefs import open_regular
     try:
         fd, _ = open_regular(map_path(memory_root))
@@ -96,10 +84,8 @@ def read_head(fd: int):
 
 
 def lookup(cwd: str, paths: list):
-    """``(memory root, [(file, memory path)])`` for the files a tool call named (relative to ``cwd`` or
-    absolute; failing that, with the links in their folders resolved), as the map of the store above
-    ``cwd`` has them; None when the map names none. Nothing is read but the map.
-    """
+    """``(memory root, [(file, memory path)])`` for the files a tool call named, as the map of the store above
+    ``cwd`` has them; None when it names none. Nothing is read but the map."""
     if not _worth_a_look(cwd, paths[:MAX_PATHS]):
         return None  # the common case: decided with ``os`` alone, nothing more imported
     from ..base.safefs import find_memory_root, project_root_of
@@ -125,14 +111,8 @@ def lookup(cwd: str, paths: list):
 
 
 def _worth_a_look(cwd: str, paths: list) -> bool:
-    """A first look with ``os`` alone (the hook's imports, ``tests/test_hook_imports.py``): False only when
-    the map of the store ``find_memory_root`` would take names no key of these files.
-
-    The walk is ``find_memory_root``'s (upwards, the first ``.claude/memory`` but a home folder's when
-    not started there, no further than a ``.git``); no link is followed, nothing outside the store is
-    opened. Each path is made relative as written and with its folders' links resolved, loosely
-    normalised. Anything unusual is left to ``lookup``.
-    """
+    """A first look with ``os`` alone (the hook's imports): False only when the map of the store
+    ``find_memory_root`` would take (the same walk) names no key of these files; anything unusual: True."""
     start = here = os.path.realpath(cwd)
     fulls = []
     for path in paths:
@@ -185,10 +165,8 @@ def _map_names(project: str, fulls: list) -> bool:
 
 
 def memories_for(memory_root: str, paths: list) -> list:
-    """``[(path, memory path)]``: the memories whose entries name each repository-relative file of ``paths``,
-    each memory once, entries keyed by the file first, then by each folder above it, the deepest first.
-    ``[]`` when the map is missing or unreadable (the next prompt's refresh writes it).
-    """
+    """``[(path, memory path)]``: the memories whose entries name each file of ``paths``, each once, the file's
+    own key first, then the folders above it; ``[]`` when the map is missing or unreadable."""
     from ..base.safefs import is_real_dir, open_regular
     path = map_path(memory_root)
     if not is_real_dir(os.path.dirname(path)):
@@ -239,8 +217,7 @@ def _candidates(fd: int, paths: list) -> list:
 
 
 def _last_below(keys: list, key: bytes) -> int:
-    """The block where ``key``'s lines would start (the last whose first key is below it, else the first when
-    its first key is ``key``), else -1."""
+    """The block where ``key``'s lines would start, else -1."""
     lo, hi = 0, len(keys)
     while lo < hi:
         mid = (lo + hi) // 2

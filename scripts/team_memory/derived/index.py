@@ -97,8 +97,7 @@ def _parse_general(line: str) -> dict | None:
 
 
 def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
-    """The newest modification time among the category folders (files added or removed), their JSON files
-    (in-place edits) and the config."""
+    """The newest modification time among the category folders, their JSON files and the config."""
     newest = 0.0
     with_config = [os.path.join(memory_root, CONFIG_NAME)] if include_config else []
     for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
@@ -113,8 +112,7 @@ def newest_source_mtime(memory_root: str, config: dict, include_config: bool = T
 
 
 def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | None:
-    """The real file behind an index entry, or None if it lies outside its category folder (an absolute
-    path, a ``..`` escape, a link out of the store)."""
+    """The real file behind an index entry, or None if it lies outside its category folder."""
     category = category_from_display(entry["category"])
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:

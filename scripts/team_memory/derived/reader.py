@@ -5,41 +5,14 @@ import os
 
 from ..base.config import category_enabled, warn
 from ..base.model import display_name
-from ..base.safefs import open_read
+from ..base.fsutil import memory_file_stats
+from ..base.safefs import S_IFMT, S_IFREG, read_regular
 from ..records.exposure import name_is_shown, shown_message, shown_name
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status
 from ..records.store import record_time
 from .index import entry_from_record
 
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
-
-
-class TooLarge(OSError):
-    pass
-
-
-def read_memory_file(path: str):
-    """``(bytes, stat)`` of one memory file; ``OSError`` for a link or anything but a regular file (a FIFO is
-    never waited on), ``TooLarge`` for a file over ``MAX_MEMORY_BYTES``."""
-    fd = open_read(path)  # O_NOFOLLOW, or lstat/fstat where there is none
-    try:
-        st = os.fstat(fd)
-        if st.st_mode & 0o170000 != 0o100000:
-            raise OSError("not a regular file")
-        if st.st_size > MAX_MEMORY_BYTES:
-            raise TooLarge(f"larger than {MAX_MEMORY_BYTES >> 20} MiB ({st.st_size} bytes); not read")
-        chunks, total = [], 0
-        while total <= MAX_MEMORY_BYTES:
-            chunk = os.read(fd, MAX_MEMORY_BYTES + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > MAX_MEMORY_BYTES:  # it grew while we read it
-            raise TooLarge(f"larger than {MAX_MEMORY_BYTES >> 20} MiB; not read")
-        return b"".join(chunks), st
-    finally:
-        os.close(fd)
 
 
 def _skipped(path: str, memory_root: str, exc: Exception) -> None:
@@ -57,17 +30,16 @@ class Reader:
     def read(self, category: str, folder: str, name: str):
         """``(stamp, item | None)`` of one file; the stamp None when it cannot be read at all."""
         path = os.path.join(self.memory_root, folder, name)
-        try:
-            data, st = read_memory_file(path)
-        except TooLarge as exc:  # recorded in the file table (not in the index) until it changes
-            _skipped(path, self.memory_root, exc)
-            try:
-                return _stamp(os.lstat(path)), None
-            except OSError:
-                return None, None
+        try:  # never through a link, never a FIFO, bounded
+            data, st = read_regular(path, MAX_MEMORY_BYTES)
         except OSError as exc:
             _skipped(path, self.memory_root, exc)
-            return None, None
+            try:  # one too large is recorded in the file table (not in the index) until it changes
+                st = os.lstat(path)
+            except OSError:
+                return None, None
+            too_large = st.st_mode & S_IFMT == S_IFREG and st.st_size > MAX_MEMORY_BYTES
+            return (_stamp(st) if too_large else None), None
         try:
             record = parse_memory(data)
         except NotARecord as exc:
@@ -85,8 +57,7 @@ class Reader:
         return _stamp(st), [entry, record_time(record), self.features.prepare_entry(entry, record), related]
 
     def reused(self, category: str, folder: str, name: str, item: list) -> list:
-        """The item of an unchanged file from the cache's ``Index.item``: its path and category from where the
-        file is, never from the cache."""
+        """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
         entry = {"category": display_name(category), "title": item[1], "path": self.path_of(folder, name),
                  "tags": item[3]}
         return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
@@ -113,27 +84,6 @@ def _stamp(st) -> tuple:
     return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
 
 
-def memory_stats(folder_path: str) -> list:
-    """``[(name, lstat)]`` of the memory files of one folder: ``*.json``, not hidden (never a writer's temp
-    file), regular files only, nothing through a link."""
-    out = []
-    if os.path.islink(folder_path):  # a category folder linked out of the store is never read
-        return out
-    try:
-        fd = os.open(folder_path, os.O_RDONLY)
-    except OSError:
-        return out
-    try:
-        for name in os.listdir(fd):
-            if name[-5:] == ".json" and name[0] != ".":
-                try:
-                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                except OSError:
-                    continue
-                if st.st_mode & 0o170000 == 0o100000:  # a regular file
-                    out.append((name, st))
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return out
+def memory_stats(memory_root: str, folder: str) -> list:
+    """``[(name, lstat)]`` of a category folder's memory files, never a hidden one (a writer's temp file)."""
+    return [(name, st) for _, name, st in memory_file_stats(memory_root, [folder]) if name[0] != "."]

@@ -1,15 +1,12 @@
 """Keeping ``index.md``, the machine cache and the file map in step with the JSON files (and writing them).
 
-``current_index`` is every reader's call (the hooks' too): the cache when current, else rebuilt under
-the store lock when it is free, else built in memory; it never waits. Writers call ``apply_changes``
-under the lock they hold; ``rebuild_index`` and ``write_index_locked`` redo everything.
+``current_index`` is every reader's call: the cache when current, else rebuilt under the store lock when
+it is free, else built in memory; it never waits. Writers call ``apply_changes`` under their lock.
 
-Current means: the cache was written for this configuration, character policy and token shape, beside
-this ``index.md`` and a sound file map; no category folder changed (files added, replaced or removed);
-and no memory file's ctime moved (an in-place rewrite changes no folder, but always the file's ctime,
-which no tool can set back): one ``lstat`` per memory, the one cost of the hook that grows with the
-store. A time within two ticks of the file clock of the cache's own is not trusted: that file is read
-again. A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
+Current: written for this configuration, character policy and token shape, beside this ``index.md``
+and a sound file map; no category folder changed and no memory file's ctime moved (an in-place rewrite
+always moves it): one ``lstat`` per memory. A time within two ticks of the cache's own is not trusted.
+A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
 """
 from __future__ import annotations
 
@@ -47,9 +44,7 @@ def _index_stamp(memory_root: str):
 
 
 def _read(memory_root: str):
-    """The cache file mapped read-only, or None (missing, empty, unreadable, a link, too large). Mapped: a
-    prompt touches the header and its own words' lines (reading 9 MB at 10,000 memories: 25 ms); the
-    writer replaces the file, so a mapping never changes."""
+    """The cache file mapped read-only (a prompt reads only its words' lines), or None when unusable."""
     from ..base.safefs import is_real_dir, open_regular
     if not is_real_dir(os.path.join(memory_root, CACHE_DIR)):
         return None
@@ -138,35 +133,29 @@ def index_in_memory(memory_root: str, config: dict, old=None) -> Index:
     return Index(encode(*_build(memory_root, config, old)[:3]))
 
 
-def _reusable(old, config: dict):
-    """``(index, stamps)`` of an old cache whose entries may be reused, else ``(None, {})``."""
-    if old is None:
-        return None, {}
+def _previous(old, config: dict):
+    """``(index, {category: {name: (inode, mtime_ns, size, ctime_ns, id)}})`` of an old cache whose entries may be
+    reused, its settled files only; ``(None, {})`` for none."""
     try:
-        index = Index(old)
-        if not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
+        index = Index(old) if old is not None else None
+        if index is None or not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
             return None, {}
-        return index, read_stamps(old, index.stamps_at)
+        stamps = read_stamps(old, index.stamps_at)
     except CacheInvalid:
         return None, {}
-
-
-def _old_rows(index, stamps: dict, category: str) -> dict:
-    """name -> ``(inode, mtime_ns, size, ctime_ns, id)`` of one category in the old cache, settled ones only."""
-    table, rows = index.header["files"].get(category), stamps.get(category)
-    if not (isinstance(table, list) and len(table) == 2 and isinstance(rows, list)):
-        return {}
     written, out = index.header["written_ns"], {}
-    for name, ctime, row in zip(table[0], table[1], rows):
-        if (isinstance(row, list) and len(row) == 4 and isinstance(name, str) and settled(ctime, written)
-                and isinstance(row[1], int) and settled(row[1], written)):
-            out[name] = (row[0], row[1], row[2], ctime, row[3])
-    return out
+    for category in CATEGORIES:
+        table, rows, got = index.header["files"].get(category), stamps.get(category), out.setdefault(category, {})
+        if isinstance(table, list) and len(table) == 2 and isinstance(rows, list):
+            for name, ctime, row in zip(table[0], table[1], rows):
+                if (isinstance(row, list) and len(row) == 4 and isinstance(name, str) and settled(ctime, written)
+                        and isinstance(row[1], int) and settled(row[1], written)):
+                    got[name] = (row[0], row[1], row[2], ctime, row[3])
+    return index, out
 
 
 def _build(memory_root: str, config: dict, old=None):
-    """``(header, stamps, items, index.md text)`` from the JSON files, reusing an old cache's entries for the
-    files unchanged since it was written."""
+    """``(header, stamps, items, index.md text)``, reusing the old cache's entries of unchanged files."""
     from ..text.features import SmartFeatures
     from .index import HEADER, format_index_line, parse_index_line
     from .reader import Reader, memory_stats
@@ -174,16 +163,15 @@ def _build(memory_root: str, config: dict, old=None):
     folders = category_folders(config)
     written = time.time_ns()
     folder_times = {f: _stat_ns(os.path.join(memory_root, f)) for f in sorted(set(folders.values()))}
-    old_index, old_stamps = _reusable(old, config)
+    old_index, previous = _previous(old, config)
     reader = Reader(memory_root, config, features)
     files, stamps, found = {}, {}, []
     for category in CATEGORIES:
         folder = folders[category]
-        previous = _old_rows(old_index, old_stamps, category) if old_index is not None else {}
         table = files[category] = [[], []]
         rows = stamps[category] = []
-        for name, st in sorted(memory_stats(os.path.join(memory_root, folder))):
-            row = previous.get(name)
+        for name, st in sorted(memory_stats(memory_root, folder)):
+            row = previous.get(category, {}).get(name)
             if row is not None and row[:4] == (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns):
                 got = reader.reused(category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None
                 stamp = list(row[:4])
@@ -245,8 +233,7 @@ def encode_map(related: dict) -> bytes:
 
 
 def write_map(memory_root: str, related: dict) -> None:
-    """Replace the file map (atomically, in a ``.cache`` that is never a link) with one built from ``related``
-    (``{memory path: [entries]}``). The caller holds the store lock."""
+    """Replace the file map with one built from ``{memory path: [entries]}``; the caller holds the store lock."""
     data = encode_map(related)
     if len(data) > MAX_MAP_BYTES:
         warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "
@@ -269,22 +256,15 @@ def write_index_locked(memory_root: str, config: dict) -> int:
 
 
 def apply_changes(memory_root: str, config: dict) -> int:
-    """Bring ``index.md`` and the cache up to date after a writer (holding the store lock) changed files:
-    only new or changed files are read. Returns the number of index lines."""
+    """Bring ``index.md`` and the cache up to date under a writer's lock (changed files only); the entry count."""
     return Index(_rebuild_locked(memory_root, config, _read(memory_root))).n
 
 
 def index_is_outdated(memory_root: str, config: dict) -> bool:
-    """Whether ``index.md`` or the cache is missing, was built for another configuration, or any memory file
-    was added, removed or changed since (the next prompt brings it up to date)."""
+    """Whether ``index.md`` or the cache is missing or out of date (the next prompt brings it up to date)."""
     data = _read(memory_root)
     try:
         return data is None or not _is_current(Index(data), memory_root, config, sure=False)
     except CacheInvalid:
         return True
 
-
-def current_entries(memory_root: str, config: dict) -> list:
-    """The index entries of every active memory, in index order (``current_index``)."""
-    index = current_index(memory_root, config)
-    return [index.entry(i) for i in range(index.n)]

@@ -79,8 +79,7 @@ class _Planes:
 
 
 def bound(per_token: list, size: int) -> _Planes:
-    """Every entry's rounded-up bound, as bit planes (read with ``at_least`` and ``top``); a body option
-    counts ``1 + BODY_COVERAGE_MAX`` x its points (why: the comment above ``matching.FIELD``)."""
+    """Every entry's rounded-up bound as bit planes (a body option at ``1 + BODY_COVERAGE_MAX`` x its points)."""
     planes = _Planes()
     for _, _, options in per_token:
         groups: dict = {}  # units -> [bitmap, sparse ids]

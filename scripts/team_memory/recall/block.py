@@ -1,9 +1,8 @@
 """The ``<memory-context>`` block: ranked memories as sanitized lines within a character budget.
 
-Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned and its
-secrets hidden, and nothing can end or forge the block. When one memory clearly wins, its key content
-follows its line (``excerpt_line``), so Claude need not open the file; only what could end or forge the
-block is neutralised there, so commands and code arrive as written.
+Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned, secrets hidden,
+nothing can end or forge the block. A clear winner's key content follows its line (``excerpt_line``),
+neutralised only against ending the block, so commands and code arrive as written.
 """
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ KEY_FIELDS = {"decision": ("decision", "decision"), "constraint": ("rule", "rule
               "tech_debt": ("debt", "description")}
 DESCRIPTION_CHARS = 50  # each category description shown, for the categories that appear
 RELATED_HEAD = "Possibly related (titles only):"
-# What each kind holds, whole, when the configured description is longer than ``DESCRIPTION_CHARS``
-# (the defaults all are: a description cut mid-phrase, "...diagnosing and…", says less than these).
+# What each kind holds when the configured description is longer than ``DESCRIPTION_CHARS`` (a cut one says less)
 SHORT_DESCRIPTIONS = {
     "decision": "technical choices and their reasons",
     "constraint": "hard limits that cannot be changed",
@@ -38,17 +36,15 @@ def described_categories(config: dict, lines: list) -> str:
     from ..records.exposure import hide
     from ..base.sanitize import block_text
     descs = category_descriptions(config)
-    shown = []
+    seen, described = set(), []
     for line in lines:
         cat = category_from_display(line[3:line.find("]")]) if line.startswith("- [") else None
-        if cat in descs and cat not in shown:
-            shown.append(cat)
-    described = []
-    for cat in shown:
-        text = block_text(hide(descs[cat]), 500)
-        text = text if len(text) <= DESCRIPTION_CHARS else SHORT_DESCRIPTIONS.get(cat, "")
-        if text:
-            described.append(f"{display_name(cat)} = {text}")
+        if cat in descs and cat not in seen:
+            seen.add(cat)
+            text = block_text(hide(descs[cat]), 500)
+            text = text if len(text) <= DESCRIPTION_CHARS else SHORT_DESCRIPTIONS.get(cat, "")
+            if text:
+                described.append(f"{display_name(cat)} = {text}")
     return "Kinds: " + "; ".join(described) if described else ""
 
 
@@ -74,12 +70,8 @@ def key_content(category: str, record: dict) -> tuple:
             if isinstance(content.get("steps"), list) else []
         return "first steps", " ".join(f"{i}. {s.strip()}" for i, s in enumerate(steps[:RUNBOOK_STEPS], 1))
     if category == "session_summary":
-        outcome = _text(content.get("outcome"))
-        nxt = _text(content.get("next_actions"))
-        text = f"outcome {outcome}" if outcome else ""
-        if nxt:
-            text = f"{text}; next: {nxt}" if text else f"next: {nxt}"
-        return "session", text
+        outcome, nxt = _text(content.get("outcome")), _text(content.get("next_actions"))
+        return "session", "; ".join(([f"outcome {outcome}"] if outcome else []) + ([f"next: {nxt}"] if nxt else []))
     return "", ""
 
 
@@ -97,28 +89,21 @@ def excerpt_line(category: str, record: dict, limit: int) -> str:
 
 def clear_winner(hits: list) -> bool:
     """True when there is one result, or the first scores ``CLEAR_RATIO`` times the second."""
-    if not hits:
-        return False
-    return len(hits) == 1 or hits[0].score >= CLEAR_RATIO * hits[1].score
+    return bool(hits) and (len(hits) == 1 or hits[0].score >= CLEAR_RATIO * hits[1].score)
 
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
-    """The ``<memory-context>`` block: at most ``budget`` characters; lines that do not fit are left out.
-
-    The ``note``, the memory lines (a clear winner's excerpt under its line when ``excerpt_chars`` > 0;
-    ``marks``: entry path -> stale suffix, ``derived.drift.marks_for``), the hits marked ``related`` after
-    one ``RELATED_HEAD`` line, then one line describing the categories that appear, when it fits.
-    """
+    """The block in at most ``budget`` characters (lines that do not fit are left out): the ``note``, the
+    memory lines (a clear winner's excerpt; ``marks``: entry path -> stale suffix), the related ones after
+    ``RELATED_HEAD``, then a line describing the categories that appear."""
     from ..base.sanitize import block_line, block_text
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"
     lines = []
     used = len(head) + len(tail) + 2 + len(note) + 1
-    winner = None
     clear = [hit for hit in hits if hit.parts.get("related") is not True]
-    if excerpt_chars > 0 and clear and clear[0].record is not None:
-        winner = clear[0] if clear_winner(clear) else None
+    winner = clear[0] if excerpt_chars > 0 and clear and clear[0].record is not None and clear_winner(clear) else None
     for hit in hits:
         line = block_line(hit.entry)  # its text through the exposure rule when the index was built (``reader``)
         status = None if hit.record is None else decision_status(hit.record)
@@ -127,14 +112,11 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         if marks and hit.entry.get("path") in marks:  # one clean line, cut: nothing that could end the block
             from ..derived.drift import MAX_SUFFIX
             line = f"{line} {block_text(marks[hit.entry['path']], MAX_SUFFIX)}"
-        head_line = RELATED_HEAD if hit.parts.get("related") is True and RELATED_HEAD not in lines else ""
-        if used + len(line) + 1 + (len(head_line) + 1 if head_line else 0) > budget:
+        new = ([RELATED_HEAD] if hit.parts.get("related") is True and RELATED_HEAD not in lines else []) + [line]
+        if used + sum(len(x) + 1 for x in new) > budget:
             continue
-        if head_line:
-            used += len(head_line) + 1
-            lines.append(head_line)
-        used += len(line) + 1
-        lines.append(line)
+        used += sum(len(x) + 1 for x in new)
+        lines += new
         if hit is winner:
             extra = excerpt_line(category_from_display(hit.entry["category"]) or "", hit.record, excerpt_chars)
             if extra and used + len(extra) + 1 <= budget:

@@ -1,10 +1,8 @@
 """Recall by file: the memories whose ``related_files`` name a file a tool call just touched.
 
-The PostToolUse hook (``tooluse.posttool``) looks the touched paths up in the derived file map
-(``derived.filemap.lookup``: one bounded read, no freshness check) and, only when the map names
-memories, calls ``recall_found``, which reads each memory file to be sure it is still active and
-still names that file. It shows the prompt hook's block (``block.format_block``), at most
-``MAX_LINES`` memories and ``MAX_CHARS`` characters, each memory once per session (``dedupe``).
+The PostToolUse hook looks the paths up in the file map (``derived.filemap.lookup``); ``recall_found``
+reads each memory named to be sure it is active and still names that file, and shows at most
+``MAX_LINES`` of them in ``MAX_CHARS``, each once per session (``dedupe``).
 """
 from __future__ import annotations
 
@@ -24,29 +22,24 @@ class _Hit:
 
 def recall_found(session: str, memory_root: str, found: list):
     """The PostToolUse output for ``found`` (``derived.filemap.lookup``: ``[(file, memory path)]``), or None."""
-    from .dedupe import file_done, shown_before
-    done = {rel for rel, _ in found if file_done(memory_root, session, rel)}
+    from ..base.state import claim, claimed
+    from .dedupe import FILE_KIND, SEEN_KIND, note_shown
+    done = {rel for rel, _ in found if claimed(memory_root, FILE_KIND, session, rel)}  # its memories shown
     found = [(rel, memory) for rel, memory in found
-             if rel not in done and not shown_before(memory_root, session, memory)]
+             if rel not in done and not claimed(memory_root, SEEN_KIND, session, memory)]
     if not found:
         return None  # all shown already: nothing more is read
     from ..base.config import load_config, retrieval_enabled
     config = load_config(memory_root)
     if not retrieval_enabled(config):
         return None
-    return _shown(memory_root, config, session, found)
-
-
-def _shown(memory_root: str, config: dict, session: str, found: list):
-    """The block for the memories ``found`` (``[(file, memory path)]``) not shown yet; None for none."""
-    from .dedupe import file_done, first_showing, note_shown
     hits, files = [], []
     for rel, memory in found[:MAX_CHECKED]:
         if len(hits) == MAX_LINES:
             break
         got = _confirmed(memory_root, config, memory, rel)
         try:
-            if got is None or not first_showing(memory_root, session, memory):
+            if got is None or not claim(memory_root, SEEN_KIND, session, memory):  # another hook showed it
                 continue
         except OSError:  # no state can be kept: showing it anyway would repeat it at every call
             continue
@@ -57,7 +50,7 @@ def _shown(memory_root: str, config: dict, session: str, found: list):
         return None
     try:
         for rel in files:
-            file_done(memory_root, session, rel, mark=True)
+            claim(memory_root, FILE_KIND, session, rel)
         note_shown(memory_root, session, [entry["path"] for entry, _ in hits])
     except OSError:
         pass  # the prompt hook's window is a nicety; the mark above already keeps this hook from repeating
@@ -70,8 +63,8 @@ def _shown(memory_root: str, config: dict, session: str, found: list):
 
 
 def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
-    """``(index entry, record)`` of the memory at index path ``memory`` if it is active and still names ``rel``.
-    The map may be forged: ``memory`` must be a file of a category folder of this store, neither a link."""
+    """``(index entry, record)`` of the memory at ``memory`` if it is active and still names ``rel`` (the map may
+    be forged: only a file of a category folder of this store, never a link)."""
     from ..base.config import category_enabled, category_folders
     from ..base.safefs import is_real_dir, read_regular
     from ..derived.index import entry_from_record
@@ -101,8 +94,8 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
 
 
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
-    """The ``<memory-context>`` block for ``entries`` (index entries): the data note, the files they are
-    tied to, one line each as the prompt hook prints it; ``marks``: memory path -> a stale memory's suffix."""
+    """The block for ``entries`` (index entries): the data note naming the files, a line each as the prompt
+    hook prints it (``marks``: memory path -> stale suffix)."""
     from ..base.sanitize import block_text
     from ..records.hookio import DATA_NOTE
     from .block import format_block

@@ -1,20 +1,14 @@
 """No repeats: a memory shown in a session is not shown again for the next few prompts.
 
-State per ``(store, session_id)`` lives outside the repository (``state``):
-``{"prompt": <how many prompts this session has had>, "shown": {"<index path>": <prompt number>}}``.
-A memory shown at prompt ``k`` is held back for prompts ``k+1 .. k+N`` (``retrieval.dedupe_prompts``;
-``search`` and ``eval`` rank without it).
-
-Recall by file (``byfile``) shows a memory once per session, whichever hook showed it first: each
-memory shown gets a mark of its own (``state.claim``, an empty file made with ``O_EXCL``: of two tool
-hooks running at once, one shows it), and one the file hook shows is entered in ``shown`` at the
-current prompt. A file whose memories the file hook showed is marked too: touching it again shows
-nothing more.
+State per ``(store, session_id)`` (``state``): ``{"prompt": n, "shown": {"<index path>": prompt number}}``;
+a memory shown at prompt ``k`` is held back for ``k+1 .. k+N`` (``retrieval.dedupe_prompts``). Each memory
+shown by either hook gets a mark of its own (``state.claim``, ``O_EXCL``: of two tool hooks at once, one
+shows it); recall by file shows a memory once per session, and marks the files it answered for.
 """
 from __future__ import annotations
 
 from ..base.config import int_setting
-from ..base.state import claim, claimed, load_state, save_state
+from ..base.state import claim, load_state, save_state
 
 KIND = "recall"
 SEEN_KIND = "seen"  # one mark per memory shown in the session, by either hook
@@ -50,25 +44,8 @@ class Recall:
     def save(self, paths) -> None:
         for path in paths:
             self.shown[path] = self.prompt
-            first_showing(self.memory_root, self.session_id, path)  # the file hook skips it from now on
+            claim(self.memory_root, SEEN_KIND, self.session_id, path)  # the file hook skips it from now on
         save_state(self.memory_root, KIND, self.session_id, {"prompt": self.prompt, "shown": self.shown})
-
-
-def first_showing(memory_root: str, session_id: str, path: str) -> bool:
-    """Mark ``path`` shown in the session; True when no hook had shown it before (see the module doc)."""
-    return claim(memory_root, SEEN_KIND, session_id, path)
-
-
-def shown_before(memory_root: str, session_id: str, path: str) -> bool:
-    """Whether either hook showed ``path`` in the session (``first_showing`` was called for it)."""
-    return claimed(memory_root, SEEN_KIND, session_id, path)
-
-
-def file_done(memory_root: str, session_id: str, rel: str, mark: bool = False) -> bool:
-    """Whether the file hook already showed the memories of the file ``rel`` in the session (``mark``: say so now)."""
-    if mark:
-        return not claim(memory_root, FILE_KIND, session_id, rel)
-    return claimed(memory_root, FILE_KIND, session_id, rel)
 
 
 def note_shown(memory_root: str, session_id: str, paths) -> None:

@@ -1,22 +1,13 @@
 """Retrieval evaluation: rank labelled prompts against a store and score what would be injected.
 
-An evaluation folder holds ``store/.claude/memory/`` (the memories), ``prompts.jsonl`` (one
-``{"id", "prompt", "expected": [memory ids], "kind"}`` per line; ``expected: []`` means the prompt
-should inject nothing) and ``meta.json`` (``{"now": ISO time}``, the clock for recency).
-
-Every prompt is ranked exactly as the hook ranks it (no session dedupe), over the store's index built
-in memory, so the folder is never written to. Metrics:
-
-- ``hit@1``, ``recall@3``, ``recall@5``, ``MRR``: over prompts that expect something;
-- ``precision``: of all memories injected, the share that was expected; ``clear_precision``: the same
-  over the clear hits only (the others count the "possibly related" titles as shown);
-- ``silent`` / ``blocked``: of the prompts that expect nothing, the share with no block / with one;
-- ``empty``: of the prompts that expect something, the share that injected nothing;
-- ``lines``, ``bytes``: the memory lines and the bytes of the hook's block per prompt (0 for none);
-  ``lines_answered``: the mean lines over the prompts that got a block.
-
-``by_kind`` gives the same per prompt kind. ``split`` picks a deterministic half of the prompts (by a
-hash of their id): ``dev`` and ``holdout``, so tuning on one half can be checked on the other.
+A folder holds ``store/.claude/memory/``, ``prompts.jsonl`` (``{"id", "prompt", "expected": [memory
+ids], "kind"}`` per line; ``expected: []``: inject nothing) and ``meta.json`` (``{"now": ISO time}``).
+Each prompt is ranked as the hook ranks it (no session dedupe) over an index built in memory; nothing
+is written. Metrics: ``hit@1``, ``recall@3``, ``recall@5``, ``MRR`` (over prompts that expect
+something); ``precision`` (``clear_precision``: the clear hits only); ``silent``/``blocked`` (prompts
+that expect nothing with no block / one); ``empty``; ``lines``, ``bytes``, ``lines_answered`` (the
+hook's block per prompt). ``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``,
+``holdout``).
 """
 from __future__ import annotations
 
@@ -148,10 +139,7 @@ def metrics(results: list) -> dict:
 
 
 def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None) -> dict:
-    """The report: overall and per prompt kind (under ``strategies``, the configured strategy's name).
-
-    ``fuzzy=False`` skips the fuzzy step; ``retrieval`` (a dict) overrides ``retrieval`` settings.
-    """
+    """The report, overall and per prompt kind; ``fuzzy=False`` skips the fuzzy step, ``retrieval`` overrides settings."""
     memory_root, prompts, now = load_folder(folder)
     prompts = [p for p in prompts if in_split(p["id"], split)]
     if not prompts:

@@ -1,6 +1,5 @@
-"""``search --explain``'s near misses: the memories a prompt scored but the hook would not inject, each
-with its score and the reason: the strategy's own verdict (``confident``, ``bar``) named by the setting
-behind it, or the ``max_inject`` cut."""
+"""``search --explain``'s near misses: memories a prompt scored but the hook would not inject, each with
+the reason (the strategy's verdict named by the setting behind it, or the ``max_inject`` cut)."""
 from __future__ import annotations
 
 from ..derived.refresh import current_index
@@ -12,9 +11,8 @@ NEAR_MISSES = 5
 
 
 def _without_floor(strategy):
-    """A copy of ``strategy`` that scores and returns every memory the prompt meets, and records whether the
-    real one would have answered at all (``confident``). (Its fuzzy fallback does not run: near misses are
-    exact matches.)"""
+    """A copy of ``strategy`` that returns every memory the prompt meets and records whether the real one would
+    have answered (``confident``); its fuzzy step does not run."""
 
     class Unfloored(type(strategy)):
         verdict = None
@@ -45,7 +43,7 @@ def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
     if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    from .abstention import evidence
+    from .weights import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key)]
     neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
         f", and {others[0]} does not apply" if others else "")
@@ -68,8 +66,8 @@ def _under_bar(strategy, best: float, bar: float) -> str:
 
 def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int,
                 notes: list | None = None) -> list:
-    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first. ``notes``
-    gets the lines about the prompt as a whole (its ordinary words)."""
+    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first (``notes``:
+    lines about the prompt as a whole)."""
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []

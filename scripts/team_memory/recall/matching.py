@@ -1,47 +1,27 @@
 """The ``smart`` match strategy: weighted token matching over title, tags and body.
 
-For each prompt token (``textnorm.tokenize``) and each memory, the best of:
+Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``TAG`` (3), a title
+match ``TITLE`` (2; a part of a compound tag counts as title), a body match ``BODY`` (1.3), each
+x the token's weight; a prefix match (the shorter token has 4+ characters and starts the other,
+either way) at ``PREFIX`` (0.4) x those points; another form of an irregular verb (``lose`` meets
+``lost``: ``textnorm.alternates``) at ``IRREGULAR`` (0.5), counted as exact; the fuzzy fallback at
+``FUZZY`` (0.7) x title/tag points x similarity.
 
-=====================  =====================================================
-match                  points
-=====================  =====================================================
-tag, exact             ``TAG`` (3) x weight(token)
-title, exact           ``TITLE`` (2) x weight(token); a part of a compound
-                       tag (``current`` of ``sleep-current``) counts as title
-body, exact            ``BODY`` (1.3) x weight(token)
-prefix                 ``PREFIX`` (0.4) x the field's points, either direction:
-                       the shorter token has 4+ characters and starts the other
-                       (``auth`` meets ``authenticat`` and back)
-irregular form         ``IRREGULAR`` (0.5) x the field's points, counted as exact:
-                       another form of an irregular verb (``lose`` meets ``lost``,
-                       ``bought`` meets ``buy``: ``text.wordforms``)
-fuzzy (fallback)       ``FUZZY`` (0.7) x title/tag points x similarity
-=====================  =====================================================
+The weight is the store's IDF, ``idf(df) / idf(1)`` (never under ``MIN_WEIGHT``); a tag or title
+match uses the IDF of the memories holding the token there (``retrieval.field_idf``), so one
+memory's tag stays rare however many bodies mention it. A memory's score sums its prompt words
+(``weights.matches_total``). Two neighbouring plain words also count written as one, exact
+matches only (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
-``weight(token)`` is an IDF within the store: ``idf(df) / idf(1)``, so a token
-found in one memory weighs 1 and one found in half the store far less (never
-under ``MIN_WEIGHT``). A tag or title match uses the IDF of the memories that
-hold the token there (``retrieval.field_idf``): a word that is one memory's tag
-stays rare however many bodies mention it. A memory's score is the sum over prompt
-words (``weights.matches_total``: the tokens of one word count 1, 1/2, 1/4..., plus
-the phrase and content bonuses). Two neighbouring plain words also count written as
-one, exact matches only (``textnorm.joined_pairs``: ``sleep current`` meets the tag
-``sleep-current``; ``retrieval.join_pairs``).
+Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs
+``Smart.clear_bar``; under it the ``retrieval.max_related`` best reaching ``Smart.bar`` (or
+``related_fit``) are shown by title; of these, only those ``relevance`` keeps (docs/guide.md).
 
-Whether to answer at all: ``abstention`` (``Smart.confident``). Beside the best, a clear
-hit needs ``Smart.clear_bar``; under it, the ``retrieval.max_related`` best that reach
-``Smart.bar`` (or ``Smart.related_fit``) are shown by title as possibly related; of all
-these, only those that explain the prompt's distinctive words (``relevance``). What each
-setting means: docs/guide.md.
-
-The fuzzy step runs only when exact and prefix matching leave no confident best and
-rapidfuzz is importable (loaded on first use: the hook starts without ``site``): prompt
-tokens of 5+ characters that matched nothing exactly (``postgress`` starts ``postgr``: a
-prefix only) are compared with the title and tag tokens and the words they were folded
-from (``fuzzycheck.spelled_forms``: ``validaiton`` is 90 from ``validation``, 82 from
-``validat``; ``retrieval.fuzzy_cutoff``, 85). A fuzzy match replaces a weaker prefix
-match of the same token, and the word is no longer unknown to the store; only a clear
-typo of a rare word counts as rare (``abstention.rare_words``).
+The fuzzy step runs only when exact and prefix matching leave no confident best and rapidfuzz is
+importable (loaded on first use): prompt tokens of 5+ characters with no exact match are compared
+with the title and tag tokens and their written forms (``fuzzycheck.spelled_forms``: a typo often
+stops a word from folding; ``retrieval.fuzzy_cutoff``, 85). A fuzzy match replaces a weaker prefix
+match of the same token.
 """
 from __future__ import annotations
 
@@ -49,29 +29,34 @@ import math
 
 from ..base.config import int_setting, quoted, section, warn
 from ..derived.cache import ids_of_bits
-from ..text.features import SmartFeatures
+from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
-from ..text.textnorm import joined_pairs, token_groups
-from ..text.wordforms import alternates
-from .abstention import (CORROBORATED_SHARE, EXPLAINED_FLOOR, evidence, explained, rare_words, second_chance,
-                         strong_words, unknown_words)
+from ..text.textnorm import alternates, joined_pairs, token_groups
 from .bitplanes import QUANTUM, bound, reaching
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
-from .weights import (ADJACENT, BODY, FUZZY, FUZZY_MIN, IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, idf,
-                      matches_total, add_fuzzy, adjacency, body_coverage, fuzzy_available, fuzzy_stems, match_parts,
-                      short_form_total, surface_weight)
+from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
+                      MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
+                      fuzzy_available, fuzzy_stems, idf, match_parts, matches_total, rare_words, second_chance,
+                      short_form_total, strong_words, surface_weight, unknown_words)
 
 DEFAULT_MIN_SCORE = 1.3
-DEFAULT_FUZZY_CUTOFF = 85
-DEFAULT_MIN_RELATIVE = 0.6
-DEFAULT_MIN_EVIDENCE = 1.9
-DEFAULT_MIN_CORROBORATED = 1.3  # ``abstention.strong_words``: 0 turns that way of answering off
-DEFAULT_MIN_EXPLAINED = 0.7  # ``abstention.explained``: 0 turns that way of answering off
-DEFAULT_MIN_RUNNER_UP = 3.0
-DEFAULT_MIN_RELATED = 0.4
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
-DEFAULT_ANSWER_SHAPE = 1.0  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
+# retrieval.<key>: (default, least, most); what each means: docs/guide.md
+FLOAT_SETTINGS = {
+    "min_score": (DEFAULT_MIN_SCORE, 0.0, 1000.0),
+    "min_relative": (0.6, 0.0, 1.0),
+    "min_evidence": (1.9, 0.0, 1000.0),
+    "min_corroborated": (1.3, 0.0, 1000.0),  # ``weights.strong_words``: 0 turns that way of answering off
+    "min_explained": (0.7, 0.0, 1.0),  # ``weights.explained``: 0 turns that way of answering off
+    "min_runner_up": (3.0, 0.0, 1000.0),
+    "min_related": (0.4, 0.0, 1.0),
+    "answer_shape": (1.0, 0.0, 100.0),  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
+    "fuzzy_cutoff": (85, 50.0, 100.0),
+    "min_distinct": (DEFAULT_MIN_DISTINCT, 0.0, 1000.0),
+    "near_distinct": (DEFAULT_NEAR_DISTINCT, 0.0, 1.0),
+    "min_distinct_team": (DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0),
+}
 
 
 def float_setting(config: dict, key: str, default: float, low: float, high: float) -> float:
@@ -97,23 +82,14 @@ class Smart(SmartFeatures):
 
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
-        self.min_score = float_setting(config, "min_score", DEFAULT_MIN_SCORE, 0.0, 1000.0)
-        self.min_relative = float_setting(config, "min_relative", DEFAULT_MIN_RELATIVE, 0.0, 1.0)
-        self.min_evidence = float_setting(config, "min_evidence", DEFAULT_MIN_EVIDENCE, 0.0, 1000.0)
-        self.min_corroborated = float_setting(config, "min_corroborated", DEFAULT_MIN_CORROBORATED, 0.0, 1000.0)
-        self.min_explained = float_setting(config, "min_explained", DEFAULT_MIN_EXPLAINED, 0.0, 1.0)
-        self.min_runner_up = float_setting(config, "min_runner_up", DEFAULT_MIN_RUNNER_UP, 0.0, 1000.0)
-        self.min_related = float_setting(config, "min_related", DEFAULT_MIN_RELATED, 0.0, 1.0)
+        for key, (default, low, high) in FLOAT_SETTINGS.items():
+            setattr(self, key, float_setting(config, key, default, low, high))
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
-        self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``abstention.second_chance``
-        self.answer_shape = float_setting(config, "answer_shape", DEFAULT_ANSWER_SHAPE, 0.0, 100.0)
-        self.fuzzy_cutoff = float_setting(config, "fuzzy_cutoff", DEFAULT_FUZZY_CUTOFF, 50.0, 100.0)
-        self.use_fuzzy = section(config, "retrieval").get("fuzzy", True) is not False
-        self.field_idf = section(config, "retrieval").get("field_idf", True) is not False
-        self.join_pairs = section(config, "retrieval").get("join_pairs", True) is not False
-        self.min_distinct = float_setting(config, "min_distinct", DEFAULT_MIN_DISTINCT, 0.0, 1000.0)
-        self.near_distinct = float_setting(config, "near_distinct", DEFAULT_NEAR_DISTINCT, 0.0, 1.0)
-        self.min_distinct_team = float_setting(config, "min_distinct_team", DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0)
+        self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``weights.second_chance``
+        retrieval = section(config, "retrieval")
+        self.use_fuzzy = retrieval.get("fuzzy", True) is not False
+        self.field_idf = retrieval.get("field_idf", True) is not False
+        self.join_pairs = retrieval.get("join_pairs", True) is not False
         self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
         self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
         self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
@@ -133,9 +109,8 @@ class Smart(SmartFeatures):
         return tuple(tuple(g) for g in groups)
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
-        """Whether the best memory is evidence enough to answer at all (the three ways: ``abstention``).
-        ``totals`` and ``found`` (id -> score, id -> matches) and ``n`` (memories scored) serve the two
-        ways that read the best's matches."""
+        """Whether the best memory is evidence enough to answer at all (the three ways: ``weights``);
+        ``totals``, ``found`` (id -> score, id -> matches) and ``n`` serve the ways that read its matches."""
         if best < self.lowest_best() - 1e-9:
             return False
         proof = evidence(best, reachable)
@@ -152,8 +127,7 @@ class Smart(SmartFeatures):
                 and share >= self.min_explained - 1e-9 and any(rare_words(m) for m in tops))
 
     def floor(self) -> float:
-        """No best or clear hit is under this (``clear_bar`` only grows with the best); a possibly related
-        memory met by short forms may be (``related_fit``): ``_related`` reads those bands itself."""
+        """No best or clear hit is under this (a possibly related one met by short forms may be: ``_related``)."""
         return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
 
     def lowest_best(self) -> float:
@@ -170,33 +144,29 @@ class Smart(SmartFeatures):
         return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
 
     def clear_bar(self, best: float) -> float:
-        """The points a clear hit needs beside a best of ``best`` (the best itself is one, even under
-        ``min_score`` when it answers the ``explained`` way)."""
+        """The points a clear hit needs beside a best of ``best`` (the best itself always is one)."""
         return min(best, max(self.min_score, min(self.min_runner_up, TIE * best), self.min_relative * best))
 
     def bar(self, best: float) -> float:
-        """The points a memory needs to be shown at all beside a best of ``best``, as a clear hit or a
-        possibly related one."""
+        """The points a memory needs to be shown at all beside a best of ``best``."""
         clear = self.clear_bar(best)
         return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
 
     def related_floor(self, best: float) -> float:
-        """The least a possibly related memory scores beside a best of ``best``: ``bar``, or for one met by
-        short forms (``related_fit``) ``retrieval.min_related`` x the best (never under ``min_score`` x ``PREFIX``)."""
+        """The least a possibly related memory met by short forms (``related_fit``) scores beside ``best``."""
         bar = self.bar(best)
         return min(bar, max(self.min_score * PREFIX, self.min_related * best)) if self.max_related else bar
 
     def related_fit(self, total: float, matches: list, best: float) -> bool:
         """Whether a memory under the clear bar may be shown as possibly related: it reaches ``bar``, or
-        ``related_floor`` and ``bar`` with its prefix matches counted as exact (``weights.short_form_total``):
-        "auth policy" meets ``authentication`` as surely as ``auth``, only at ``PREFIX`` x the points."""
+        ``related_floor`` and, its prefix matches counted as exact (``auth`` for ``authentication``), ``bar``."""
         low = self.bar(best)
         return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
 
     def shown(self, best: float, rows: list) -> list:
-        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) that are shown: the clear
-        hits, then the ``max_related`` best under the clear bar (ties kept) marked ``related``; of those, the
-        ones ``relevance.judge`` keeps (judged after the choice: one left out never lets a weaker one in)."""
+        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) shown: the clear hits and
+        the ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``relevance.judge``
+        (after the choice: one left out never lets a weaker one in)."""
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
@@ -218,33 +188,23 @@ class Smart(SmartFeatures):
 
 def get_strategy(config: dict) -> Smart:
     """The configured match strategy, ready to score (``smart``; ``retrieval.match_strategy`` names it)."""
-    from ..text.features import strategy_name
     strategy_name(config)  # an unknown name warns
     return Smart(config)
 
 
-# -- the scores over an ``Index`` (``derived.cache``): the one implementation of the rule above ---------
-# An entry holds each of its tokens in its best field, so a token's document frequency is the size of its
-# ids, and the tokens that start with ``q`` are one range of sorted ones. Most entries a prompt touches
-# share only common words with it and end far below the floors, so few are scored exactly:
-#
-# 1. each prompt token's options (exact per field, then each prefix target, then each irregular form) are
-#    ranked by points, earliest first on ties; an entry's match for the token is the first that holds it;
-# 2. an upper bound of every entry's score, the sum of its best options' points with a body option at
-#    ``1 + BODY_COVERAGE_MAX`` x its points, is added up as bit planes (``bitplanes``): a common word in
-#    40% of 10,000 memories costs a few dozen operations on whole ints, not 4,000 Python steps (what keeps
-#    the prompt hook in its budget at 10,000 memories). The real score is at most (1 + ``ADJACENT`` / 2)
-#    x that bound (``weights.adjacency`` adds at most half that share of it, ``weights.body_coverage`` at
-#    most ``BODY_COVERAGE_MAX`` x the body points; a word's later tokens decay);
-# 3. the entries whose bound reaches ``Smart.floor()`` / (1 + ``ADJACENT`` / 2), less a margin for the
-#    rounding to two places, are scored exactly in order of falling exact bound, until the bound is under
-#    ``max(floor, min_relative x best so far)``: no entry left can reach the clear bar or the best;
-# 4. when the fuzzy step runs, the entries it touches are scored with their fuzzy matches added; the
-#    others stay under the floor or the bar, which the fuzzy step only raises;
-# 5. the possibly related memories: the entries not scored yet, band by band of their bound (``BAND``),
-#    until none left can reach ``Smart.related_floor`` or the ``max_related``-th best so far (``_related``).
-#
-# Rounding up only makes a bound larger, so no entry that reaches a floor is missed.
+# -- the scores over an ``Index`` (``derived.cache``): the one implementation of the rule above.
+# Most entries a prompt touches share only common words with it, so few are scored exactly:
+# 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by
+#    points, earliest first on ties; an entry's match for the token is the first option holding it;
+# 2. an upper bound of every entry's score (a body option at ``1 + BODY_COVERAGE_MAX`` x its points)
+#    is added up as bit planes (``bitplanes``: what keeps the prompt hook in its budget at 10,000
+#    memories); the real score is at most (1 + ``ADJACENT`` / 2) x that bound;
+# 3. entries whose bound reaches the floor are scored in order of falling exact bound until the bound
+#    is under ``max(floor, min_relative x best so far)``;
+# 4. the fuzzy step scores the entries it touches (it only raises the best);
+# 5. possibly related memories: unscored entries, band by band of their bound (``BAND``), until none
+#    can reach ``Smart.related_floor`` or the ``max_related``-th best so far (``_related``).
+# Bounds are rounded up and compared less ``MARGIN``: no entry that reaches a floor is missed.
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 FIELD_POINTS = (TAG, TITLE, BODY)  # a cache tier's field: 0 tags, 1 title, 2 body
@@ -256,17 +216,12 @@ _NOTHING = 1 << 62
 class Members:
     """The live entries filed under one key: a bitmap (dense keys) or a list of ids."""
 
-    __slots__ = ("bits", "ids", "as_bytes", "as_set")
+    __slots__ = ("bits", "ids", "as_bytes")
 
     def __init__(self, bits, ids):
-        self.bits, self.ids = bits, ids
-        self.as_bytes = self.as_set = None
+        self.bits, self.ids, self.as_bytes = bits, ids, None
 
-    def __contains__(self, i: int) -> bool:
-        if self.bits is None:
-            if self.as_set is None:
-                self.as_set = set(self.ids)
-            return i in self.as_set
+    def __contains__(self, i: int) -> bool:  # a bitmap's only (``_Chooser`` reads a list of ids itself)
         data = self.as_bytes
         if data is None:
             data = self.as_bytes = self.bits.to_bytes((self.bits.bit_length() + 7) // 8, "little")
@@ -401,7 +356,7 @@ def score_index(strategy, query, index) -> list:
     best = 0.0
     least = strategy.floor()  # no entry under it is ever shown
     if strategy.second_chance:
-        least = min(least, strategy.min_score)  # ``abstention.second_chance``: min_score, min_relative x the best
+        least = min(least, strategy.min_score)  # ``weights.second_chance``: min_score, min_relative x the best
     floor = least - MARGIN  # no entry under it is ever scored exactly
     candidates, planes, reached = [], None, 0.0
     if per_token:

@@ -1,14 +1,10 @@
 """Ranking: the store's memories for a prompt, best first, each one read and found active.
 
-1. the strategy scores the index (``Smart.score``): which memories are clear hits and which are
-   possibly related titles is decided there; sorted by score, then category priority;
-2. the first ``DEEP_CHECK_LIMIT`` are read: a retired, archived, missing or unreadable memory is
-   dropped; one updated within ``retrieval.recency_days`` (30) gets ``Smart.recency_bonus``; when the
-   prompt asks for a date, a time, an amount, a count or a duration (``text.answershape``), one whose
-   text holds one gets ``retrieval.answer_shape``; a decision whose own status says it is deprecated
-   or superseded loses ``Smart.outdated_decision``; re-sorted (these only reorder);
-3. every entry printed has been read and found active, whatever its rank; an index path outside
-   its category folder is never followed or printed.
+The strategy scores the index (``Smart.score``: clear hits and possibly related titles); the first
+``DEEP_CHECK_LIMIT`` hits are read (retired, archived, missing or unreadable: dropped) and reordered
+by the recency bonus, the answer-shape bonus (``text.answershape``) and the points off an outdated
+decision. Every entry printed has been read and found active; an index path outside its category
+folder is never followed.
 """
 from __future__ import annotations
 
@@ -26,8 +22,7 @@ MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 character
 
 
 class Hit:
-    """One ranked memory: its final score, the index entry, how the score was made, and ``pos``, the entry's
-    place in the index (ties keep index order)."""
+    """One ranked memory: its score, index entry, how the score was made and ``pos``, its place in the index."""
 
     __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos")
 
@@ -77,9 +72,8 @@ def scored_hits(strategy, query, index, exclude=None) -> list:
 
 def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
          exclude=None) -> list:
-    """The top ``limit`` active memories for ``prompt``, best first, as ``Hit`` objects, from ``index``
-    (else the store's, current). ``now``: an aware ``datetime`` (the evaluation's clock), else the time.
-    ``exclude``: index paths never to return (memories this session has just been shown)."""
+    """The top ``limit`` active memories for ``prompt`` as ``Hit`` objects, best first, from ``index`` (else the
+    store's). ``now``: an aware ``datetime`` (the evaluation's clock); ``exclude``: index paths left out."""
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
@@ -91,14 +85,11 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, no
     except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
         hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude)
     shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if strategy.answer_shape else None
-    return _finish(iter(hits), memory_root, config, limit, now, strategy.recency_bonus,
-                   max(strategy.max_related, strategy.second_chance),
-                   (shape, strategy.answer_shape) if shape else None, strategy.outdated_decision)
+    return _finish(iter(hits), memory_root, config, limit, now, strategy, shape)
 
 
 def _merged(first: list, rest, key):
-    """``heapq.merge(first, rest, key=key)`` for a sorted list and a sorted stream (``first``
-    wins ties), without importing ``heapq`` on every prompt that shows something."""
+    """``heapq.merge(first, rest, key=key)`` (``first`` wins ties) without importing ``heapq`` on the hook."""
     i, n = 0, len(first)
     for item in rest:
         k = key(item)
@@ -109,11 +100,12 @@ def _merged(first: list, rest, key):
     yield from first[i:]
 
 
-def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus, most_related, shape, outdated) -> list:
-    """Deep-check the first 20 hits (recency bonus; ``shape``: ``(shape, points)``, the answer-shape
-    bonus; ``outdated``: points off a deprecated or superseded decision), re-sort, and keep ``limit``
-    shown-safe ones, at most ``most_related`` of them marked related (``Smart.shown``)."""
+def _finish(stream, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
+    """Deep-check the first hits and give them the strategy's bonuses (``shape``: the answer shape asked
+    for), re-sort, and keep ``limit`` shown-safe ones, the related among them at most ``most_related``."""
     from itertools import islice
+    outdated = strategy.outdated_decision
+    most_related = max(strategy.max_related, strategy.second_chance)
     now = now_us(now)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
     checked = []
@@ -122,11 +114,11 @@ def _finish(stream, memory_root: str, config: dict, limit: int, now, bonus, most
             continue
         updated = epoch_us(hit.record.get("updated_at"))
         recent = updated is not None and (now - updated) // DAY_US <= days  # ``timedelta.days``, exactly
-        hit.parts["recency"] = bonus if recent else 0
+        hit.parts["recency"] = strategy.recency_bonus if recent else 0
         hit.score += hit.parts["recency"]
-        if shape is not None and holds_shape(shape[0], f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
-            hit.parts["answer_shape"] = shape[0]
-            hit.score += shape[1]
+        if shape and holds_shape(shape, f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
+            hit.parts["answer_shape"] = shape
+            hit.score += strategy.answer_shape
         if outdated and decision_status(hit.record) in OUTDATED_DECISION:  # the current decision first
             hit.parts["outdated"] = -outdated
             hit.score -= outdated

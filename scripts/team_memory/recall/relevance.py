@@ -1,22 +1,16 @@
 """Relevance: a memory is shown only when it explains what is distinctive in the prompt.
 
-The scorer weighs a word by how rare it is in the store; a word can be rare in the store and
-still say nothing about which memory a prompt needs ("write a test for the date parser" meets
-"End-to-end tests run in Playwright" on ``test``). This rule weighs each prompt word by how
-ordinary it is in programming text at large: ``ordinary.txt`` (built offline from public text by
-``scripts/make_ordinary.py``) lists the commonest words, most common first. A word's
-``distinctness`` is 0 within the first ``COMMON`` ranks, rises with the log of its rank, and is 1
-past the list (a name, a product, an identifier, a typo, CJK text).
+A word rare in the store can still say nothing about which memory a prompt needs ("write a test for
+the date parser" meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is
+weighed by how ordinary it is in programming text: ``ordinary.txt`` (``scripts/make_ordinary.py``)
+lists the commonest words; a word's ``distinctness`` is 0 within the first ``COMMON`` ranks, rises
+with the log of its rank, and is 1 past the list (a name, an identifier, a typo, CJK text).
 
-Per prompt word (a group of ``textnorm.token_groups``), its ``mass`` is the distinctness of its most
-distinctive token. A memory's match on a word is worth its points x ``ORDINARY_SHARE + (1 -
-ORDINARY_SHARE) x`` the distinctness of what it met (the word, or only the part it met, at ``PART``:
-``setConsole`` met on ``console``); the sum is the memory's ``distinct`` points, and its ``cover`` the
-share of the prompt's whole mass it explains (over at least ``LEAST_MASS``). The prompt is answered
-(``judge``) when the best memory's distinct points x the square root of its cover reach
-``retrieval.min_distinct`` (or ``min_distinct_team`` for a question about the team's own ways,
-``asks_team``); beside it, a memory needs ``retrieval.near_distinct`` x the best's distinct points.
-The word list is read once, only when a prompt has rows to judge (about 70 KB).
+A memory's match on a word keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what
+it met (only a part of the word: ``PART``) of its points: its ``distinct`` points; its ``cover`` is the
+share of the prompt's distinctness it explains. ``judge`` answers when the best's distinct points x
+the square root of its cover reach ``retrieval.min_distinct`` (``min_distinct_team`` for a question
+about the team's own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
 """
 from __future__ import annotations
 
@@ -45,8 +39,7 @@ _RANKS = None
 
 
 class Ranks:
-    """word -> rank (1 = the commonest) in ``ordinary.txt``, looked up in the file's text as it is: a
-    prompt asks for a few words, so no table of thousands is built on the hook's path."""
+    """word -> rank (1 = the commonest) in ``ordinary.txt``, found in the file's text (no table built)."""
 
     def __init__(self, text: str):
         body = text.find("\n", text.rfind("\n#") + 1) if text.startswith("#") else -1
@@ -101,12 +94,6 @@ def named_by_path(head: str, token: str) -> bool:
     return bool(name) and name.startswith(token)
 
 
-def masses(query, table: dict) -> dict:
-    """group number -> the distinctness of its most distinctive token (joined pairs left out)."""
-    return {g: max(distinctness(t, table) for t in group) for g, group in enumerate(query)
-            if group and group[0][:1] != JOINED}
-
-
 def explained(query, matches: list, mass: dict, table: dict) -> dict:
     """group number -> ``(share of that prompt word explained, distinct points)`` for one memory's matches."""
     out: dict = {}
@@ -128,22 +115,17 @@ def measure(query, matches: list, mass: dict, table: dict) -> tuple:
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 
-def evidence(distinct: float, covered: float) -> float:
-    """What a memory proves the prompt is about it: its distinct points times the square root of its cover."""
-    return distinct * math.sqrt(max(0.0, covered))
-
-
 def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
-    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best of them explains enough of
-    ``query``'s distinctive words, without those far weaker than the best; none otherwise. ``report`` says
-    why, for ``search --explain``: ``{"measures": {key: (distinct, cover)}, "proof": the best evidence,
-    "bar": the distinct points needed beside the best, "ordinary"/"distinctive": the prompt's words}``."""
+    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the
+    prompt's distinctive words, less those far weaker than the best; none otherwise. ``report`` says why
+    (``search --explain``: ``why_not``, ``ordinary_note``)."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()
-    mass = masses(query, table)
+    mass = {g: max(distinctness(t, table) for t in group) for g, group in enumerate(query)
+            if group and group[0][:1] != JOINED}  # a prompt word's most distinctive token (joined pairs left out)
     measures = {key: measure(query, m, mass, table) for _, key, m in rows}
-    proof = max(evidence(d, c) for d, c in measures.values())
+    proof = max(d * math.sqrt(max(0.0, c)) for d, c in measures.values())  # distinct points x the root of the cover
     bar = near * max(d for d, _ in measures.values())
     answered = proof >= least - 1e-9
     kept = [row for row in rows if answered and measures[row[1]][0] >= bar - 1e-9]

@@ -1,10 +1,8 @@
 """The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out.
 
-Find the store (``records.hookio.enabled_store``), make the derived files current (never waiting),
-rank (``rank``), hold back what the session was just shown (``dedupe``), format (``block``). A store
-with no machine cache and more than ``COLD_FILES`` memory files (a fresh clone of a big store) is built
-by a detached process instead: reading every file in the hook could outlast the client's time-out,
-which would kill it before the cache is written, prompt after prompt.
+Find the store, make the derived files current (never waiting), rank, hold back what the session was
+just shown (``dedupe``), format (``block``). A store with no cache and over ``COLD_FILES`` memory files
+is built by a detached process: reading them all in the hook could outlast the client's time-out.
 """
 from __future__ import annotations
 
@@ -20,21 +18,9 @@ MIN_PROMPT_CHARS = 10
 COLD_FILES = 2000  # about a second of reading on a 2-core machine; 10,000 took 5 s (docs/benchmarks.md)
 
 
-def prompt_of(payload: dict) -> str:
-    """The prompt text of a UserPromptSubmit payload (``prompt``, else ``user_prompt``)."""
-    for key in ("prompt", "user_prompt"):
-        value = payload.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return ""
-
-
 def command_arguments(prompt: str) -> str:
-    """``prompt`` without a leading ``/name`` or ``/plugin:name`` (a path such as ``/usr/bin/x`` stays).
-
-    A slash command (``/team-memory:memory-search pgbouncer``) is matched by its arguments only: the
-    command's name would match memories about the command's own words.
-    """
+    """``prompt`` without a leading ``/name`` or ``/plugin:name`` (a path stays): a slash command is matched by
+    its arguments only, or its name would match memories about the command's own words."""
     text = prompt.lstrip()
     if not text.startswith("/"):
         return prompt
@@ -49,7 +35,7 @@ def command_arguments(prompt: str) -> str:
 
 def context_for_prompt(payload: dict) -> str | None:
     """UserPromptSubmit handler: the block to inject, or None for nothing."""
-    raw = prompt_of(payload)
+    raw = next((v for v in (payload.get("prompt"), payload.get("user_prompt")) if isinstance(v, str) and v), "")
     prompt = command_arguments(raw)
     if len(raw.strip()) < MIN_PROMPT_CHARS or not prompt.strip():
         return None
@@ -118,8 +104,7 @@ def cold(memory_root: str, config: dict) -> bool:
 
 
 def build_in_background(memory_root: str) -> int:
-    """What a cold prompt hands over (``derived.drift.hand_over``): the index and cache, built under the store
-    lock (this process may wait for a writer; the hook never does)."""
+    """What a cold prompt hands over (``derived.drift.hand_over``): the index built under the store lock."""
     from ..base.config import load_config
     from ..derived.refresh import rebuild_index
     try:

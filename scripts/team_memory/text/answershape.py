@@ -1,9 +1,7 @@
 """The shape of the answer a question asks for (a date, a time, money, a count, a duration), and whether a text holds one.
 
-Among memories that meet a question's words alike, the one whose text holds something of the shape
-asked for ("on 11 June", "at 1pm", "£40", "120 guests", "eight months") is more likely the answer.
-Only shapes ordinary English writes in a few fixed ways; a "who" or "where" has none. Plain string
-work over ``tokens.words``, no ``re``: the prompt hook does not import it.
+Among memories that meet a question alike, one whose text holds something of the shape asked for ("on
+11 June", "£40", "eight months") is more likely the answer. Plain string work over ``tokens.words``.
 """
 from __future__ import annotations
 
@@ -55,18 +53,12 @@ _MONEY_WORDS = frozenset({
 _MONEY_SIGNS = "$£€¥₹%"
 
 
-def _clauses(text: str) -> list:
+def asked_shape(prompt: str) -> str | None:
+    """The shape the first clause opening with a question word asks for (``when`` mid-clause asks for none)."""
+    text = prompt[:2000]
     for ch in _CLAUSE_BREAKS:
         text = text.replace(ch, "\n")
-    return [words(part) for part in text.split("\n")]
-
-
-def asked_shape(prompt: str) -> str | None:
-    """The shape the first clause opening (after greetings and asks) with a question word asks for, or None.
-
-    Only a clause's opening counts: in "what does Maya check when she visits?" ``when`` asks for no date.
-    """
-    for clause in _clauses(prompt[:2000]):
+    for clause in (words(part) for part in text.split("\n")):
         k = 0
         while k < len(clause) and clause[k] in _LEAD:
             k += 1
@@ -82,12 +74,6 @@ def _is_number(word: str) -> bool:
     return word.isdigit() or word in NUMBER_WORDS
 
 
-def _leading_number(word: str) -> tuple:
-    """``("12", "pm")`` for ``12pm``, ``("3", "")`` for ``3``, ``("", word)`` when it starts with no digit."""
-    rest = word.lstrip("0123456789")
-    return word[:len(word) - len(rest)], rest
-
-
 def holds_shape(shape: str, text: str) -> bool:
     """Whether ``text`` holds something of ``shape`` (see the module's docstring)."""
     if shape == MONEY and any(sign in text for sign in _MONEY_SIGNS):
@@ -96,7 +82,8 @@ def holds_shape(shape: str, text: str) -> bool:
         return True
     ws = words(text)
     for i, w in enumerate(ws):
-        digits, rest = _leading_number(w)
+        rest = w.lstrip("0123456789")  # "12pm": "12" and "pm"
+        digits = w[:len(w) - len(rest)]
         nxt = ws[i + 1] if i + 1 < len(ws) else ""
         prev = ws[i - 1] if i else ""
         if shape == COUNT:

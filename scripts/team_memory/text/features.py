@@ -1,7 +1,5 @@
-"""What recall derives from each memory: its tag, title and body tokens (stored by the machine cache).
-
-``SmartFeatures`` holds the settings that shape them (``recall.matching.Smart`` builds on it).
-"""
+"""What recall derives from each memory: its tag, title and body tokens (stored by the machine cache);
+``SmartFeatures`` holds the settings that shape them (``recall.matching.Smart`` builds on it)."""
 from __future__ import annotations
 
 from ..base.config import quoted, section, warn
@@ -25,9 +23,8 @@ def _strings(value, out: list) -> None:
 def body_text(record: dict) -> str:
     """The text of a record that is neither its title nor its tags: content values, file names, id."""
     parts: list = []
-    _strings([record.get("content"), record.get("related_files")], parts)
-    if isinstance(record.get("id"), str):
-        parts.append(record["id"])
+    _strings([record.get("content"), record.get("related_files"),
+              record["id"] if isinstance(record.get("id"), str) else None], parts)
     return "\n".join(parts)[:MAX_BODY_CHARS]
 
 
@@ -75,9 +72,9 @@ class SmartFeatures:
 FEATURES = {"smart": SmartFeatures}
 
 
-def strategy_name(config: dict, name: str | None = None) -> str:
-    """The strategy ``retrieval.match_strategy`` (or ``name``) names; an unknown one warns and gives the default."""
-    name = name or section(config, "retrieval").get("match_strategy", DEFAULT_STRATEGY)
+def strategy_name(config: dict) -> str:
+    """The strategy ``retrieval.match_strategy`` names; an unknown one warns and gives the default."""
+    name = section(config, "retrieval").get("match_strategy", DEFAULT_STRATEGY)
     if isinstance(name, str) and name in FEATURES:
         return name
     warn(f"unknown retrieval.match_strategy {quoted(name)}; using {DEFAULT_STRATEGY!r}")

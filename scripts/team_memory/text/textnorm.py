@@ -1,17 +1,10 @@
 """The ``smart`` tokenizer: words of every script, CJK bigrams, code identifiers, English word forms.
 
-``tokenize(text, stop_words)`` returns the set of match tokens of ``text``:
-
-1. NFKC, so full-width and compatibility forms become their plain letters;
-2. the text is cut into runs by script: Hangul, hiragana, katakana and Han runs each give their
-   character bigrams plus the whole run (a lone Han character is kept: in Japanese it is often a word
-   between kana); other letters, digits and combining marks form words, joined into one identifier by
-   ``_ - . /`` (``src/app.py``, ``user_id``);
-3. an identifier gives its whole, its parts split at ``_ - . /`` and at case changes (``HTTPServer`` ->
-   ``http``, ``server``), and its parts joined (``import_error`` -> ``importerror``);
-4. case folding; stop words and tokens under 2 characters (a lone Han character excepted) are dropped;
-5. ASCII words of 4+ letters are folded to a light stem (``fold``) on both sides of a match, so
-   ``fixing``, ``fixes`` and ``fixed`` all meet ``fix``.
+``tokenize(text, stop_words)``: NFKC; runs by script (a Hangul, kana or Han run gives its bigrams and
+the whole run, a lone Han character kept; other letters, digits and marks form words joined into one
+identifier by ``_ - . /``); an identifier gives its whole, its parts (at joiners and case changes) and
+its parts joined; case folded, stop words and 1-character tokens dropped; ASCII words of 4+ letters
+folded to a light stem (``fold``) on both sides of a match, so ``fixing`` and ``fixed`` meet ``fix``.
 """
 from __future__ import annotations
 
@@ -172,11 +165,8 @@ def fold(word: str) -> str:
 
 def stop_words_from(config_value) -> frozenset:
     """``retrieval.stop_words``: a list adds words; ``{"extra": [...], "replace": [...]}`` adds or replaces."""
-    words = STOP_WORDS
-    extra = []
-    if isinstance(config_value, list):
-        extra = config_value
-    elif isinstance(config_value, dict):
+    words, extra = STOP_WORDS, config_value if isinstance(config_value, list) else []
+    if isinstance(config_value, dict):
         replace = config_value.get("replace")
         if isinstance(replace, list):
             words = frozenset(normalize(w) for w in replace if isinstance(w, str))
@@ -227,8 +217,7 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """``[(form, folded)]`` of one run of ``runs``: its word forms, case-folded, without stop words and
-    single letters (a Han character excepted)."""
+    """``[(form, folded)]`` of one run: its word forms, without stop words and single letters (but Han)."""
     if cls != _WORD and run.casefold() in stop_words:
         return []  # a CJK stop word (``어떻게``) gives no bigrams either
     out = []
@@ -241,9 +230,8 @@ def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """Two neighbouring plain words written as one (``sleep current`` -> ``sleepcurrent``), so a prompt that
-    spells a compound tag as two words meets it whole. Letter-and-digit words with only spaces between
-    them, stop words included (``no data``)."""
+    """Two neighbouring plain words written as one (``sleep current`` -> ``sleepcurrent``, stop words too), so a
+    compound tag spelled as two words meets it whole."""
     text = nfkc(text)
     out, last, last_end = [], None, -1
     i = 0
@@ -262,3 +250,47 @@ def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
     """The set of match tokens of ``text`` (see the module docstring)."""
     return {t for group in token_groups(text, stop_words) for t in group}
+
+
+# -- irregular English verb forms: "what did Ana lose?" meets a memory that says she *lost* it. ``fold``
+# handles regular endings; the prompt side also tries each listed form of a word (``alternates``) at
+# ``weights.IRREGULAR`` x its points (folding them in the index was measured and lost). Left out: forms
+# as often another word (``left``, ``ground``) and verbs whose forms are stop words.
+# One verb between commas: the base form, then its irregular past and past participle forms.
+VERBS = """
+arise arose arisen, awake awoke awoken, bear bore borne, become became, begin began begun, bend bent, bet,
+bleed bled, blow blew blown, break broke broken, breed bred, bring brought, build built, burn burnt,
+buy bought, catch caught, choose chose chosen, cling clung, come came, creep crept, deal dealt, dig dug,
+dream dreamt, drink drank drunk, drive drove driven, eat ate eaten, fall fell fallen, feel felt,
+fight fought, find found, flee fled, fling flung, fly flew flown, forbid forbade forbidden,
+forget forgot forgotten, forgive forgave forgiven, freeze froze frozen, give gave given, grind ground,
+grow grew grown, hang hung, hear heard, hide hid hidden, hold held, keep kept, kneel knelt, lay laid,
+lead led, lean leant, leap leapt, learn learnt, leave left, lend lent, lose lost, mean meant, meet met,
+overcome overcame, pay paid, prove proven, ride rode ridden, ring rang rung, rise rose risen, run ran,
+say said, seek sought, sell sold, send sent, shake shook shaken, shine shone, shoot shot,
+shrink shrank shrunk, sing sang sung, sink sank sunk, sit sat, sleep slept, slide slid, speak spoke spoken,
+speed sped, spell spelt, spend spent, spill spilt, spin spun, spit spat, stand stood, steal stole stolen,
+stick stuck, sting stung, stink stank stunk, strike struck stricken, swear swore sworn, sweep swept,
+swim swam swum, swing swung, take took taken, teach taught, tear tore torn, tell told, think thought,
+throw threw thrown, understand understood, wake woke woken, wear wore worn, weep wept, win won, wind wound,
+write wrote written
+"""
+_LEFT_OUT = frozenset({"ground", "left", "led", "rose", "shot", "wound", "bore", "saw"})
+_alternates = None  # folded form -> the other folded forms of the same verb, built on first use
+
+
+def _build_alternates() -> dict:
+    table: dict = {}
+    for verb in VERBS.replace("\n", ",").split(","):
+        forms = {fold(w) for w in verb.split() if w not in _LEFT_OUT and w not in STOP_WORDS}
+        for form in forms:
+            table.setdefault(form, set()).update(forms - {form})
+    return {form: tuple(sorted(others)) for form, others in table.items() if others}
+
+
+def alternates(token: str) -> tuple:
+    """The other forms of the verb ``token`` (a folded prompt token) is a form of, sorted; () if none."""
+    global _alternates
+    if _alternates is None:
+        _alternates = _build_alternates()
+    return _alternates.get(token, ())

@@ -1,6 +1,5 @@
-"""The prior plugin's tokenizer (``similar``'s title/tag points): lowercase ASCII words of 3+ characters
-that are not stop words.
-"""
+"""The prior plugin's tokenizer (``similar``'s title/tag points): lowercase ASCII words of 3+ characters,
+not stop words."""
 from __future__ import annotations
 
 STOP_WORDS = frozenset({

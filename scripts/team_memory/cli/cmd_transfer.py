@@ -6,7 +6,7 @@ import sys
 import textwrap
 
 from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_stdin_text
+from .main import CliError, UsageError, add_command, read_source
 from .cmd_write import write_root
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
@@ -88,16 +88,7 @@ def _entries(args) -> list:
         return claude_memory_entries(args.from_claude_memory)
     if not args.source:
         raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
-    fmt = format_for(args.source, args.format)
-    if args.source == "-":
-        text = read_stdin_text("the import", limit=None)
-    else:
-        try:
-            with open(args.source, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CliError(f"cannot read {args.source}: {exc}") from None
-    return loads(text, fmt)
+    return loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
 
 
 def cmd_import(ctx) -> int:

@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_input_file, read_stdin_text
+from .main import CliError, UsageError, add_command, read_source
 from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
@@ -106,34 +106,29 @@ def _content_args(p, what: str = "the content object") -> None:
     group.add_argument("stdin", nargs="?", choices=["-"], help=f"read {what} as JSON from stdin")
 
 
-def _parse_json(text: str, where: str):
+def _parse_json(text: str, where: str, source: str | None = None):
+    """``text`` as JSON, read from ``source`` (a file, ``-``: stdin) when it is given."""
+    if source is not None:
+        text = read_source(source, where)
+        where += " (stdin)" if source == "-" else f" {source}"
     try:
         return json.loads(text)
     except ValueError as exc:
         raise CliError(f"{where} is not valid JSON: {exc}") from None
 
 
-def _read_source(source: str, where: str):
-    if source == "-":
-        return _parse_json(read_stdin_text(where), f"{where} (stdin)")
-    return _parse_json(read_input_file(source, where), f"{where} {source}")
-
-
 def _content_of(args):
     if args.content_json is not None:
         return _parse_json(args.content_json, "--content-json")
-    if args.content_file:
-        return _read_source(args.content_file, "--content-file")
-    if args.stdin == "-":
-        return _read_source("-", "content")
+    if args.content_file or args.stdin:
+        return _parse_json("", "--content-file" if args.content_file else "content", args.content_file or "-")
     return None
 
 
 STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
 
 
-def new_store(nested: str) -> None:
-    """Create ``<project>/.claude/memory`` with a ``.gitignore`` for the derived files (``.cache/`` ignores itself)."""
+def new_store(nested: str) -> None:  # the .gitignore names the derived files (.cache/ ignores itself)
     from ..base.safefs import check_store
     check_store(nested)  # never created through a linked .claude
     os.makedirs(nested, exist_ok=True)
@@ -156,17 +151,16 @@ def write_root(ctx) -> str:
     try:
         return ctx.memory_root
     except CliError:
-        repo = repo_root_of(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+        here = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        repo = repo_root_of(here)
         if repo is None:
             from ..base.sanitize import shown_path
-            here = shown_path(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-            raise CliError(f"nothing was saved: {here} is not inside a git repository and has no memory store "
-                           "(.claude/memory); run inside a repository (git init makes one) or pass --root "
+            raise CliError(f"nothing was saved: {shown_path(here)} is not inside a git repository and has no memory "
+                           "store (.claude/memory); run inside a repository (git init makes one) or pass --root "
                            "PROJECT-FOLDER") from None
-    nested = os.path.join(repo, *MEMORY_REL)
-    new_store(nested)
-    ctx.memory_root = nested
-    return nested
+    ctx.root = os.path.join(repo, *MEMORY_REL)
+    new_store(ctx.root)
+    return ctx.root
 
 
 def _problem_dicts(problems) -> list:
@@ -175,10 +169,11 @@ def _problem_dicts(problems) -> list:
             for p in problems]
 
 
-def _run(ctx, func, *args, **kwargs):
-    """Call a write function; report its known errors (exit 1, nothing written)."""
+def _write(ctx, func, *args, warn: bool = False, **kwargs) -> int:
+    """Call a write function and report its result (``warn``: and the related files not there); its known errors
+    become a ``CliError`` (exit 1, nothing written)."""
     try:
-        return func(*args, **kwargs)
+        result = func(*args, **kwargs)
     except ValidationError as exc:
         if ctx.args.json:
             ctx.print_json({"ok": False, "error": f"{exc.where} is invalid", "problems": _problem_dicts(exc.problems)})
@@ -189,6 +184,9 @@ def _run(ctx, func, *args, **kwargs):
         if ctx.args.json:
             ctx.print_json({"ok": False, "error": str(exc), "problems": []})
         raise CliError(f"{exc}") from None
+    if warn:
+        _warn_missing(ctx, result)
+    return report(ctx, result)
 
 
 def _plural(n: int, word: str) -> str:
@@ -208,7 +206,7 @@ def _same_id_note(result) -> str | None:
             f"{base.group(1)} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
 
 
-def _report(ctx, result) -> int:
+def report(ctx, result) -> int:
     note = _same_id_note(result)
     if ctx.args.json:
         ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
@@ -268,15 +266,14 @@ def _warn_missing(ctx, result) -> None:
     import shlex
 
     from ..records.exposure import hide, shown_text  # the entries may be a teammate's: shown as everything else is
+    one = len(missing) == 1
     names = ", ".join(shown_text(e, 200) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-    what = f"warning: related_files name {'a file' if len(missing) == 1 else 'files'} not in the work tree: {names} " \
-        "(kept; review lists this memory as stale while "
-    what += "it is missing)" if len(missing) == 1 else "they are missing)"
+    what = (f"warning: related_files name {'a file' if one else 'files'} not in the work tree: {names} (kept; review "
+            f"lists this memory as stale while {'it is' if one else 'they are'} missing)")
     if getattr(ctx.args, "reviewed", False):
         kept = [e for e in entries if e not in missing]
         fix = "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
-        what += f"; to clear the mark, drop {'it' if len(missing) == 1 else 'them'}: {CLI} update {result.id} " \
-            f"--reviewed{fix}"
+        what += f"; to clear the mark, drop {'it' if one else 'them'}: {CLI} update {result.id} --reviewed{fix}"
     print(what, file=sys.stderr)
 
 
@@ -298,44 +295,32 @@ def cmd_add(ctx) -> int:
         record["related_files"] = related_args(root, args.related_file)
     if args.confidence is not None:
         record["confidence"] = args.confidence
-    return _report(ctx, _run(ctx, create_memory, root, load_config(root), record, force=args.force))
+    return _write(ctx, create_memory, root, load_config(root), record, force=args.force)
 
 
 def cmd_save(ctx) -> int:
     if ctx.args.record is not None:
         record = _parse_json(ctx.args.record, "--record")
     else:
-        record = _read_source(ctx.args.input, "--input")
+        record = _parse_json("", "--input", ctx.args.input)
     root = write_root(ctx)
-    result = _run(ctx, create_memory, root, load_config(root), record, force=ctx.args.force)
-    _warn_missing(ctx, result)
-    return _report(ctx, result)
+    return _write(ctx, create_memory, root, load_config(root), record, warn=True, force=ctx.args.force)
 
 
 def cmd_update(ctx) -> int:
     args = ctx.args
-    changes = {}
-    if args.title is not None:
-        changes["title"] = args.title
-    if args.tag is not None:
-        changes["tags"] = list(args.tag)
-    content = _content_of(args)
-    if content is not None:
-        changes["content"] = content
+    changes = {key: value for key, value in (("title", args.title), ("tags", args.tag), ("content", _content_of(args)))
+               if value is not None}
     if args.related_file is not None or args.no_related_files:
         changes["related_files"] = related_args(ctx.memory_root, args.related_file or [])
     if args.confidence is not None:
         changes["confidence"] = args.confidence
-    result = _run(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes,
-                  expect_hash=args.expect_hash, summary=args.summary, reviewed=args.reviewed)
-    if "related_files" in changes or args.reviewed:
-        _warn_missing(ctx, result)
-    return _report(ctx, result)
+    return _write(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes, expect_hash=args.expect_hash,
+                  summary=args.summary, reviewed=args.reviewed, warn="related_files" in changes or args.reviewed)
 
 
 def cmd_status(ctx) -> int:
-    args = ctx.args
-    return _report(ctx, _run(ctx, set_status, ctx.memory_root, ctx.config, args.id, args.verb, args.reason))
+    return _write(ctx, set_status, ctx.memory_root, ctx.config, ctx.args.id, ctx.args.verb, ctx.args.reason)
 
 
 def _files_to_check(ctx) -> list:

@@ -62,18 +62,14 @@ class Context:
 
     def __init__(self, args):
         self.args = args
-        self._root = None
+        self.root = None
         self._config = None
 
     @property
     def memory_root(self) -> str:
-        if self._root is None:
-            self._root = resolve_root(getattr(self.args, "root", None))
-        return self._root
-
-    @memory_root.setter
-    def memory_root(self, root: str) -> None:
-        self._root = root
+        if self.root is None:
+            self.root = resolve_root(getattr(self.args, "root", None))
+        return self.root
 
     @property
     def config(self) -> dict:
@@ -110,15 +106,13 @@ def resolve_root(root: str | None) -> str:
 
 
 class NoStore(CliError):
-    """No memory store: an error for a command that changes one, nothing to show for one that reads."""
+    """No memory store: an error for a command that changes one, nothing to show (exit 0) for ``SHOW_ONLY``."""
 
 
-# Commands that only show the store: with none there is nothing to show, which is no error (exit 0).
 SHOW_ONLY = frozenset({"list", "stats", "doctor", "view", "review"})
 
 
 def no_store(where: str, how: str = "in ") -> CliError:
-    """The one "no store" message, right for a plugin and a drop-in install alike (neither needs a step)."""
     return NoStore(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
                     "--root PATH; the first save in a repository creates it")
 
@@ -128,17 +122,13 @@ PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file
                        "from_file", "keep"})
 
 
-def _has_surrogates(text: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in text)
-
-
 def check_text_args(args) -> None:
     """Refuse text arguments holding bytes that are not UTF-8 (a Latin-1 terminal: surrogate escapes in argv)."""
     for name, value in sorted(vars(args).items()):
         if name in PATH_ARGS or name == "func":
             continue
         for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str) and _has_surrogates(item):
+            if isinstance(item, str) and any("\udc80" <= ch <= "\udcff" for ch in item):
                 option = "--" + name.replace("_", "-") if name not in ("id", "prompt") else name.upper()
                 raise CliError(f"{option} is not valid UTF-8 text (is the terminal set to another encoding? "
                                "try a UTF-8 locale such as LANG=C.UTF-8); nothing was done")
@@ -147,44 +137,31 @@ def check_text_args(args) -> None:
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # a record or content: the store never reads a memory file larger than this
 
 
-def read_stdin_text(what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
-    """All of stdin as UTF-8 text, or a ``CliError`` naming the first bad byte (nothing is written);
-    more than ``limit`` bytes (None: no bound, for ``import``'s many records) is refused unread."""
-    buffer = getattr(sys.stdin, "buffer", None)
+def read_source(source: str, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
+    """The file ``source`` (``-``: stdin) as UTF-8 text, more than ``limit`` bytes (None: no bound, for
+    ``import``'s many records) refused unread; a ``CliError`` that says what to do otherwise (nothing is written)."""
     size = -1 if limit is None else limit + 1
-    if buffer is None:
-        text = sys.stdin.read(size)
-        if _has_surrogates(text):
-            raise CliError(f"{what} from stdin is not valid UTF-8; nothing was written")
-        return _bounded(text, f"{what} from stdin", limit)
-    return decode_input(buffer.read(size), f"{what} from stdin", limit)
-
-
-def read_input_file(path: str, what: str) -> str:
-    """The file ``path`` as UTF-8 text, read up to ``MAX_INPUT_BYTES``; a ``CliError`` otherwise."""
+    if source == "-":
+        buffer = getattr(sys.stdin, "buffer", None)  # None: a text stdin; a surrogate in it is no UTF-8 either
+        data = buffer.read(size) if buffer else sys.stdin.read(size).encode("utf-8", "surrogatepass")
+        return decode_input(data, f"{what} from stdin", limit)
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
+        with open(source, "rb") as f:
+            data = f.read(size)
     except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return decode_input(data, f"{what} {path}")
+        raise CliError(f"cannot read {source}: {exc.strerror or exc}") from None
+    return decode_input(data, f"{what} {source}", limit)
 
 
-def decode_input(data: bytes, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
-    """``data`` (read up to ``limit + 1`` bytes) as text, or a ``CliError`` that says what to do."""
-    _bounded(data, what, limit)
+def decode_input(data: bytes, what: str, limit: int | None) -> str:
+    if limit is not None and len(data) > limit:
+        raise CliError(f"{what} is larger than {limit // (1024 * 1024)} MB, far more than any memory; "
+                       "nothing was written")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CliError(f"{what} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
                        "save it as UTF-8 first (for example: iconv -f latin1 -t utf-8); nothing was written") from None
-
-
-def _bounded(data, what: str, limit: int | None = MAX_INPUT_BYTES):
-    if limit is not None and len(data) > limit:
-        raise CliError(f"{what} is larger than {limit // (1024 * 1024)} MB, far more than any memory; "
-                       "nothing was written")
-    return data
 
 
 def common_parser() -> argparse.ArgumentParser:
@@ -201,10 +178,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")
     common = common_parser()
-    modules = tuple(COMMANDS)
-    if argv and argv[0] in COMMAND_HOME:
-        modules = (COMMAND_HOME[argv[0]],)
-    for name in modules:
+    for name in (COMMAND_HOME[argv[0]],) if argv and argv[0] in COMMAND_HOME else COMMANDS:
         importlib.import_module(f".{name}", __package__).register(subparsers, common)
     return parser
 
@@ -252,13 +226,10 @@ def _run(args) -> int:
             return 0
         print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
-    except UnsafePath as exc:  # a link or a non-regular file where the store needs a real one
+    except (UnsafePath, FileBusy) as exc:  # a link where the store needs a real file; a file held open (Windows)
         from ..records.exposure import shown_message
-        print(f"error: {shown_message(exc)} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
-              file=sys.stderr)
-        return EXIT_ERROR
-    except FileBusy as exc:  # Windows: another program holds a file open
-        print(f"error: {exc}", file=sys.stderr)
+        hint = " (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)"
+        print(f"error: {shown_message(exc)}{hint if isinstance(exc, UnsafePath) else ''}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

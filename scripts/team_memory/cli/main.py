@@ -45,16 +45,12 @@ examples:
 
 
 class CliError(Exception):
-    """A known problem, reported as one readable message with exit code 1 (or ``code``)."""
-
-    def __init__(self, message: str, code: int = EXIT_ERROR):
-        super().__init__(message)
-        self.code = code
+    """A known problem, reported as one readable message with exit code ``code``."""
+    code = EXIT_ERROR
 
 
 class UsageError(CliError):
-    def __init__(self, message: str):
-        super().__init__(message, EXIT_USAGE)
+    code = EXIT_USAGE
 
 
 class Context:

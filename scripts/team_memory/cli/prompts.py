@@ -1,6 +1,5 @@
-"""Asking for a memory field by field on a terminal (``add`` with no ``--category``/``--title``), as
-``recordspec.CONTENT`` describes each category. Prompts go to stderr so ``--json`` output stays clean; the end
-of input raises ``PromptAborted`` and nothing is saved."""
+"""Asking for a memory field by field on a terminal (``add`` without its flags), as ``recordspec.CONTENT`` describes
+each category. Prompts go to stderr (``--json`` output stays clean); the end of input raises ``PromptAborted``."""
 from __future__ import annotations
 
 import re
@@ -17,7 +16,6 @@ class PromptAborted(Exception):
 
 
 def _ask(prompt: str) -> str:
-    """One answer line from stdin, the prompt on stderr."""
     sys.stderr.write(prompt)
     sys.stderr.flush()
     line = sys.stdin.readline()
@@ -63,7 +61,7 @@ def _list(label: str, item_spec, min_items: int, required: bool):
                + (f" (at least {min_items})" if min_items else "" if required else " (optional)"))
     items = []
     while True:
-        if isinstance(item_spec, tuple) and item_spec[0] == "object":
+        if isinstance(item_spec, tuple):  # a list of objects: an empty first field ends it
             item = _object(f"  {label}[{len(items)}]", item_spec[1], first_ends=True)
         else:
             item = _ask("  - ") or None
@@ -81,7 +79,7 @@ def _object(label: str, fields: dict, first_ends: bool = False):
         ends = first_ends and n == 0
         value = ask_field(f"{label}.{name}" if label else name, spec, required and not ends,
                           " (an empty line to finish)" if ends else " (optional)")
-        if value is None and first_ends and n == 0:
+        if value is None and ends:
             return None
         if value is not None:
             out[name] = value
@@ -90,8 +88,6 @@ def _object(label: str, fields: dict, first_ends: bool = False):
 
 def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
     kind = spec if isinstance(spec, str) else spec[0]
-    if kind in ("text", "text?"):
-        return _text(label, required, optional=optional)
     if kind == "enum":
         return _choose(label, list(spec[1]), required, optional)
     if kind == "bool":
@@ -103,7 +99,11 @@ def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
         return _list(label, spec[1], spec[2], required)
     if kind == "object":
         return _object(label, spec[1])
-    return _text(label, required)
+    return _text(label, required, optional=optional)  # "text", "text?"
+
+
+def _tags(answer: str) -> list:
+    return [t for t in map(clean_tag, re.split(r"[,\s]+", answer)) if t]
 
 
 def ask_record(given: dict) -> dict:
@@ -114,9 +114,7 @@ def ask_record(given: dict) -> dict:
     if not record.get("title"):
         record["title"] = _text("title", True, lambda t: len(t) <= 120, "a short line, at most 120 characters")
     if not record.get("tags"):
-        answer = _text("tags", True, lambda a: any(clean_tag(t) for t in re.split(r"[,\s]+", a)),
-                       "lowercase words, separated by commas or spaces")
-        record["tags"] = [t for t in (clean_tag(t) for t in re.split(r"[,\s]+", answer)) if t]
+        record["tags"] = _tags(_text("tags", True, _tags, "lowercase words, separated by commas or spaces"))
     if not record.get("content"):
         _say(f"{record['category']} fields:")
         record["content"] = _object("", CONTENT[record["category"]]) or {}

@@ -163,10 +163,15 @@ def write_root(ctx) -> str:
     return ctx.root
 
 
-def _problem_dicts(problems) -> list:
+def problem_dicts(problems) -> list:
     from ..records.exposure import shown_message
     return [{"field": shown_message(p.field), "message": shown_message(p.message), "hint": shown_message(p.hint)}
             for p in problems]
+
+
+def print_invalid(ctx, where: str, problems, file=None) -> None:
+    print(ctx.color(f"invalid {where}", "31"), file=file)
+    print(textwrap.indent(format_problems(problems), "  "), file=file)
 
 
 def _write(ctx, func, *args, warn: bool = False, **kwargs) -> int:
@@ -176,7 +181,7 @@ def _write(ctx, func, *args, warn: bool = False, **kwargs) -> int:
         result = func(*args, **kwargs)
     except ValidationError as exc:
         if ctx.args.json:
-            ctx.print_json({"ok": False, "error": f"{exc.where} is invalid", "problems": _problem_dicts(exc.problems)})
+            ctx.print_json({"ok": False, "error": f"{exc.where} is invalid", "problems": problem_dicts(exc.problems)})
         else:
             print(format_problems(exc.problems, exc.where), file=sys.stderr)
         raise CliError(f"{exc.where}: {len(exc.problems)} problem(s); nothing was written") from None
@@ -347,12 +352,11 @@ def cmd_validate(ctx) -> int:
                for path in _files_to_check(ctx)]
     invalid = [r for r in results if r[1]]
     if ctx.args.json:
-        ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": _problem_dicts(probs)}
+        ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": problem_dicts(probs)}
                         for p, probs in results])
     else:
         for path, problems in invalid:
-            print(ctx.color(f"invalid {shown_name(path)}", "31"))
-            print(textwrap.indent(format_problems(problems), "  "))
+            print_invalid(ctx, shown_name(path), problems)
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0
 

@@ -158,9 +158,9 @@ def write_root(ctx) -> str:
             raise CliError(f"nothing was saved: {shown_path(here)} is not inside a git repository and has no memory "
                            "store (.claude/memory); run inside a repository (git init makes one) or pass --root "
                            "PROJECT-FOLDER") from None
-    ctx.root = os.path.join(repo, *MEMORY_REL)
-    new_store(ctx.root)
-    return ctx.root
+    ctx.memory_root = os.path.join(repo, *MEMORY_REL)
+    new_store(ctx.memory_root)
+    return ctx.memory_root
 
 
 def problem_dicts(problems) -> list:

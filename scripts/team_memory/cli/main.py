@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import sys
+from functools import cached_property
 from typing import Sequence
 
 from ..base.cliname import user_cli
@@ -30,7 +31,6 @@ COMMAND_HOME = {command: module for module, commands in COMMANDS.items() for com
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
 
-PROG = "memory.py"
 CLI = user_cli()
 DESCRIPTION = f"""\
 team-memory: the team's memories as JSON files in the repository, recalled for
@@ -58,20 +58,14 @@ class Context:
 
     def __init__(self, args):
         self.args = args
-        self.root = None
-        self._config = None
 
-    @property
+    @cached_property
     def memory_root(self) -> str:
-        if self.root is None:
-            self.root = resolve_root(getattr(self.args, "root", None))
-        return self.root
+        return resolve_root(getattr(self.args, "root", None))
 
-    @property
+    @cached_property
     def config(self) -> dict:
-        if self._config is None:
-            self._config = load_config(self.memory_root)
-        return self._config
+        return load_config(self.memory_root)
 
     def print_json(self, data) -> None:
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -169,7 +163,7 @@ def common_parser() -> argparse.ArgumentParser:
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with ``argv`` naming a known command, only that command's module is imported."""
-    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog="memory.py", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")

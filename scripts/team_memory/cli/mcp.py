@@ -64,10 +64,8 @@ def _file_memories(root: str, path: str) -> tuple:
     from ..records.exposure import shown_name, shown_text
     from ..records.store import load_memory, project_root_of
     hit = lookup(project_root_of(root), [path])
-    if hit is None:
-        return 0, f"no memory names {shown_text(path)}"
     lines = []
-    for rel, memory_path in hit[1]:
+    for rel, memory_path in hit[1] if hit else ():
         try:
             record = load_memory(memory_path)
         except Exception:  # noqa: BLE001 - a broken file is left out, as recall leaves it out

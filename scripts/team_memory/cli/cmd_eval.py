@@ -76,8 +76,7 @@ def cmd_eval(ctx) -> int:
                        "with store/.claude/memory, prompts.jsonl and meta.json")
     settings = parse_settings(args.settings)
     try:
-        report = evaluate(os.path.abspath(args.path), args.split, fuzzy=not args.no_fuzzy,
-                          retrieval=settings)
+        report = evaluate(os.path.abspath(args.path), args.split, fuzzy=not args.no_fuzzy, retrieval=settings)
     except EvalError as exc:
         raise CliError(str(exc)) from None
     names = list(report["strategies"])

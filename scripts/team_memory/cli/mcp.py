@@ -112,10 +112,8 @@ def answer(root: str, message) -> dict | None:
                              "serverInfo": {"name": "team-memory", "version": __version__},
                              "instructions": "The team's memory for this repository: search it before deciding how "
                                              "to do something, save what a teammate would need later."})
-    if method == "ping":
-        return _result(mid, {})
-    if method == "tools/list":
-        return _result(mid, {"tools": TOOLS})
+    if method in ("ping", "tools/list"):
+        return _result(mid, {"tools": TOOLS} if method == "tools/list" else {})
     if method == "tools/call":
         if not isinstance(params, dict):
             return _error(mid, INVALID_PARAMS, "params must be an object")

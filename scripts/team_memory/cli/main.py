@@ -88,8 +88,7 @@ def resolve_root(root: str | None) -> str:
         if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
             return check_store(root)
         raise no_store(root)
-    start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    found = find_memory_root(os.getcwd()) or find_memory_root(start)
+    found = find_memory_root(os.getcwd()) or find_memory_root(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     if found is None:
         raise no_store(os.getcwd(), "at or above ")
     return found

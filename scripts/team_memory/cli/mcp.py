@@ -40,16 +40,12 @@ class ToolError(Exception):
 
 
 def _cli(root: str, *argv: str) -> tuple:
-    """``(exit code, output)`` of one CLI command run here, its output captured and bounded."""
+    """``(exit code, output)`` of one CLI command run here, its output captured."""
     from .main import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([*argv, "--root", root])
-    return code, _bounded(out.getvalue() + err.getvalue())
-
-
-def _bounded(text: str) -> str:
-    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "\n[... cut: ask for less]"
+    return code, out.getvalue() + err.getvalue()
 
 
 def _string(args: dict, key: str, limit: int = 4000) -> str:
@@ -72,7 +68,7 @@ def _file_memories(root: str, path: str) -> tuple:
             continue
         lines.append(f"- [{shown_text(record.get('category', '?')).upper()}] {shown_text(record.get('title', '?'))} "
                      f"(id {shown_name(os.path.basename(memory_path)[:-5])}; names {shown_text(rel)})")
-    return 0, _bounded("\n".join(lines) or f"no memory names {shown_text(path)}")
+    return 0, "\n".join(lines) or f"no memory names {shown_text(path)}"
 
 
 def call_tool(root: str, name, args) -> dict:
@@ -94,6 +90,8 @@ def call_tool(root: str, name, args) -> dict:
         code, text = _cli(root, "save", "--record", json.dumps(args["record"], ensure_ascii=False))
     else:
         raise ToolError(f"unknown tool {str(name)[:100]!r}; the tools: {', '.join(t['name'] for t in TOOLS)}")
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT] + "\n[... cut: ask for less]"
     return {"content": [{"type": "text", "text": text}], "isError": code != 0}
 
 

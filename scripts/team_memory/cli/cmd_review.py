@@ -116,5 +116,5 @@ def _print(ctx, found, stale: list) -> None:
                 print(f"    {commit['short']}  {commit['date']}  {commit['subject']}")
             if n > SHOWN_COMMITS:
                 print(f"    ... and {n - SHOWN_COMMITS} more (git log -- {shown_path(item['changed'][0])})")
-        for label, key in (("still right:   ", "reviewed"), ("needs changes: ", "update"), ("no longer true:", "retire")):
-            print(f"  {label} {item['commands'][key]}")
+        for label, key in (("still right:", "reviewed"), ("needs changes:", "update"), ("no longer true:", "retire")):
+            print(f"  {label:15} {item['commands'][key]}")

@@ -30,30 +30,21 @@ def _say(text: str) -> None:
 
 
 def _choose(label: str, choices, required: bool, optional: str = " (optional)"):
-    listed = "  ".join(f"{i}) {c}" for i, c in enumerate(choices, 1))
-    while True:
-        answer = _ask(f"{label} [{listed}]{'' if required else optional}: ")
-        if not answer and not required:
-            return None
-        if answer.isdigit() and 1 <= int(answer) <= len(choices):
-            return choices[int(answer) - 1]
-        if answer in choices:
-            return answer
-        _say(f"  pick one of: {', '.join(choices)} (or its number)")
+    picks = dict({str(i): c for i, c in enumerate(choices, 1)}, **{c: c for c in choices})
+    return _text(f"{label} [{'  '.join(f'{i}) {c}' for i, c in enumerate(choices, 1))}]", required, picks.get,
+                 optional=optional, invalid=f"  pick one of: {', '.join(choices)} (or its number)")
 
 
-def _text(label: str, required: bool, check=None, hint: str = "", optional: str = " (optional)"):
+def _text(label: str, required: bool, parse=None, hint: str = "", optional: str = " (optional)", invalid=None):
+    """An answer (``parse``: its value, None when not valid); None for an optional field left empty."""
     while True:
         answer = _ask(f"{label}{' (' + hint + ')' if hint else ''}{'' if required else optional}: ")
-        if not answer:
-            if not required:
-                return None
-            _say("  this field is required")
-            continue
-        if check and not check(answer):
-            _say(f"  not valid{': ' + hint if hint else ''}")
-            continue
-        return answer
+        if not answer and not required:
+            return None
+        value = (parse(answer) if parse else answer) if answer else None
+        if value is not None:
+            return value
+        _say(invalid or (f"  not valid{': ' + hint if hint else ''}" if answer else "  this field is required"))
 
 
 def _list(label: str, item_spec, min_items: int, required: bool):
@@ -91,19 +82,15 @@ def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
     if kind == "enum":
         return _choose(label, list(spec[1]), required, optional)
     if kind == "bool":
-        answer = _text(label, required, lambda a: a.lower() in ("y", "yes", "n", "no", "true", "false"), "y/n")
-        return None if answer is None else answer.lower() in ("y", "yes", "true")
+        return _text(label, required, lambda a: {"y": True, "yes": True, "true": True, "n": False, "no": False,
+                                                 "false": False}.get(a.lower()), "y/n")
     if kind == "date":
-        return _text(label, required, is_date, "YYYY-MM-DD")
+        return _text(label, required, lambda a: a if is_date(a) else None, "YYYY-MM-DD")
     if kind == "list":
         return _list(label, spec[1], spec[2], required)
     if kind == "object":
         return _object(label, spec[1])
     return _text(label, required, optional=optional)  # "text", "text?"
-
-
-def _tags(answer: str) -> list:
-    return [t for t in map(clean_tag, re.split(r"[,\s]+", answer)) if t]
 
 
 def ask_record(given: dict) -> dict:
@@ -112,9 +99,11 @@ def ask_record(given: dict) -> dict:
     if not record.get("category"):
         record["category"] = _choose("category", list(CATEGORIES), True)
     if not record.get("title"):
-        record["title"] = _text("title", True, lambda t: len(t) <= 120, "a short line, at most 120 characters")
+        record["title"] = _text("title", True, lambda t: t if len(t) <= 120 else None,
+                                "a short line, at most 120 characters")
     if not record.get("tags"):
-        record["tags"] = _tags(_text("tags", True, _tags, "lowercase words, separated by commas or spaces"))
+        record["tags"] = _text("tags", True, lambda a: [t for t in map(clean_tag, re.split(r"[,\s]+", a)) if t] or None,
+                               "lowercase words, separated by commas or spaces")
     if not record.get("content"):
         _say(f"{record['category']} fields:")
         record["content"] = _object("", CONTENT[record["category"]]) or {}

@@ -284,9 +284,9 @@ def _warn_missing(ctx, result) -> None:
 
 def cmd_add(ctx) -> int:
     args = ctx.args
-    record = {"category": args.category, "title": args.title, "tags": list(args.tag)}
     content = _content_of(args)
-    record["content"] = content if content is not None else {}
+    record = {"category": args.category, "title": args.title, "tags": args.tag,
+              "content": {} if content is None else content}
     missing = not (args.category and args.title)
     if sys.stdin.isatty() and (missing or content is None):
         try:
@@ -304,12 +304,10 @@ def cmd_add(ctx) -> int:
 
 
 def cmd_save(ctx) -> int:
-    if ctx.args.record is not None:
-        record = _parse_json(ctx.args.record, "--record")
-    else:
-        record = _parse_json("", "--input", ctx.args.input)
+    args = ctx.args
+    record = _parse_json(args.record, "--record") if args.record is not None else _parse_json("", "--input", args.input)
     root = write_root(ctx)
-    return _write(ctx, create_memory, root, load_config(root), record, warn=True, force=ctx.args.force)
+    return _write(ctx, create_memory, root, load_config(root), record, warn=True, force=args.force)
 
 
 def cmd_update(ctx) -> int:

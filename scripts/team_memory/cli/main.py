@@ -133,16 +133,13 @@ def read_source(source: str, what: str, limit: int | None = MAX_INPUT_BYTES) -> 
     if source == "-":
         buffer = getattr(sys.stdin, "buffer", None)  # None: a text stdin; a surrogate in it is no UTF-8 either
         data = buffer.read(size) if buffer else sys.stdin.read(size).encode("utf-8", "surrogatepass")
-        return decode_input(data, f"{what} from stdin", limit)
-    try:
-        with open(source, "rb") as f:
-            data = f.read(size)
-    except OSError as exc:
-        raise CliError(f"cannot read {source}: {exc.strerror or exc}") from None
-    return decode_input(data, f"{what} {source}", limit)
-
-
-def decode_input(data: bytes, what: str, limit: int | None) -> str:
+    else:
+        try:
+            with open(source, "rb") as f:
+                data = f.read(size)
+        except OSError as exc:
+            raise CliError(f"cannot read {source}: {exc.strerror or exc}") from None
+    what += " from stdin" if source == "-" else f" {source}"
     if limit is not None and len(data) > limit:
         raise CliError(f"{what} is larger than {limit // (1024 * 1024)} MB, far more than any memory; "
                        "nothing was written")

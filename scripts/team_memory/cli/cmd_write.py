@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import textwrap
 
@@ -200,15 +199,13 @@ def _plural(n: int, word: str) -> str:
 
 def _same_id_note(result) -> str | None:
     """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
-    base = re.match(r"^(.+)-\d+$", result.id)
-    if result.action != "created" or not base:
-        return None
+    base, _, number = result.id.rpartition("-")
     memory_root = os.path.dirname(os.path.dirname(result.path))
-    found = find_memory(memory_root, load_config(memory_root), base.group(1))
-    if found is None:
+    if result.action != "created" or not (base and number.isdecimal()) or \
+            find_memory(memory_root, load_config(memory_root), base) is None:
         return None
-    return (f"{base.group(1)!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
-            f"{base.group(1)} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
+    return (f"{base!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
+            f"{base} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
 
 
 def report(ctx, result) -> int:

@@ -87,23 +87,22 @@ def resolve_root(root: str | None) -> str:
             return check_store(nested)
         if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
             return check_store(root)
-        raise no_store(root)
+        raise NoStore(root)
     found = find_memory_root(os.getcwd()) or find_memory_root(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     if found is None:
-        raise no_store(os.getcwd(), "at or above ")
+        raise NoStore(os.getcwd(), "at or above ")
     return found
 
 
 class NoStore(CliError):
     """No memory store: an error for a command that changes one, nothing to show (exit 0) for ``SHOW_ONLY``."""
 
+    def __init__(self, where: str, how: str = "in "):
+        super().__init__(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
+                         "--root PATH; the first save in a repository creates it")
+
 
 SHOW_ONLY = frozenset({"list", "stats", "doctor", "view", "review"})
-
-
-def no_store(where: str, how: str = "in ") -> CliError:
-    return NoStore(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
-                    "--root PATH; the first save in a repository creates it")
 
 
 # Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.

@@ -1,10 +1,8 @@
 """How every hint names the CLI: the exact form Claude Code's permission rules match.
 
-The slash commands and the skill declare ``allowed-tools: Bash(python3 "<root>/scripts/memory.py":*)``
-with ``<root>`` = ``${CLAUDE_PLUGIN_ROOT}`` (plugin) or ``${CLAUDE_PROJECT_DIR}/.claude/team-memory``
-(drop-in), and ``autoallow.py`` approves the same forms: a hint naming the CLI any other way would need
-the user's approval or would not run. ``cli_command()`` is ``<python> "<cli_path>"``, the form every
-hint uses; text for people at a terminal may use ``user_cli()``.
+The slash commands, the skill and ``autoallow.py`` allow ``python3 "<root>/scripts/memory.py"`` with ``<root>`` =
+``${CLAUDE_PLUGIN_ROOT}`` (plugin) or ``${CLAUDE_PROJECT_DIR}/.claude/team-memory`` (drop-in): a hint naming the CLI
+any other way would need the user's approval or would not run. Text for people at a terminal may use ``user_cli()``.
 """
 from __future__ import annotations
 
@@ -27,16 +25,10 @@ def _same_file(a: str, b: str) -> bool:
 def cli_path(project_dir: str | None = None) -> str:
     """This CLI's script path, spelled as the permission rules of the current install spell it."""
     plugin_root = os.environ.get("CLAUDE_PLUGIN_ROOT")
-    if plugin_root:
-        candidate = os.path.join(plugin_root, "scripts", "memory.py")
-        if _same_file(candidate, SCRIPT):
-            return candidate
-    for base in (os.environ.get("CLAUDE_PROJECT_DIR"), project_dir):
-        if base:
-            candidate = os.path.join(base, DROP_IN_CLI)
-            if _same_file(candidate, SCRIPT):
-                return candidate
-    return SCRIPT
+    candidates = [os.path.join(plugin_root, "scripts", "memory.py")] if plugin_root else []
+    bases = (os.environ.get("CLAUDE_PROJECT_DIR"), project_dir)
+    candidates += [os.path.join(base, DROP_IN_CLI) for base in bases if base]
+    return next((candidate for candidate in candidates if _same_file(candidate, SCRIPT)), SCRIPT)
 
 
 def quote(path: str) -> str:
@@ -50,33 +42,28 @@ def quote(path: str) -> str:
 def python_name() -> str:
     """``python3``, or the name hooks.json's command found Python by when ``python3`` did not run (it passes that
     name as the launcher's one argument: ``python -S "<launcher>" python``)."""
-    name = sys.argv[1] if len(sys.argv) == 2 else ""
-    return name if name in PYTHONS else "python3"
+    return sys.argv[1] if len(sys.argv) == 2 and sys.argv[1] in PYTHONS else "python3"
 
 
 def cli_command(project_dir: str | None = None) -> str:
-    """``python3 "<cli_path>"`` (or ``python``/``py -3``, ``python_name``): how a hook tells Claude to run the CLI."""
+    """``python3 "<cli_path>"`` (or ``python_name()``): how a hook tells Claude to run the CLI."""
     return f"{python_name()} {quote(cli_path(project_dir))}"
 
 
-def drop_in_project(script: str = SCRIPT) -> str | None:
-    """The project this CLI is drop-in installed into (``<project>/.claude/team-memory/...``), or None."""
+def _drop_in() -> bool:
+    """Whether this CLI is drop-in installed into a project (``<project>/.claude/team-memory/scripts/memory.py``)."""
     from .pathtext import slashed
-    parts = slashed(os.path.normpath(script)).split("/")
-    if parts[-4:-2] == [".claude", "team-memory"] and parts[-2:] == ["scripts", "memory.py"]:
-        return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.normpath(script)))))
-    return None
+    return slashed(os.path.normpath(SCRIPT)).split("/")[-4:] == [".claude", "team-memory", "scripts", "memory.py"]
 
 
 def stable_cli() -> str:
     """The CLI as named in files this CLI writes (``index.md``): the same for every writer of one store."""
-    return f"python3 {DROP_IN_CLI}" if drop_in_project() is not None else f"python3 {quote(SCRIPT)}"
+    return f"python3 {DROP_IN_CLI}" if _drop_in() else f"python3 {quote(SCRIPT)}"
 
 
 def user_cli() -> str:
     """How a person at a terminal runs this CLI: short forms for a drop-in install and this checkout."""
-    project = drop_in_project()
-    if project is not None:
+    if _drop_in():
         return f"python3 {DROP_IN_CLI}"
     if _same_file(os.path.join("scripts", "memory.py"), SCRIPT):  # relative: from this checkout's root
         return "python3 scripts/memory.py"

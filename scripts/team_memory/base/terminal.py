@@ -5,6 +5,7 @@ no file can know, and ``SafeStream`` turns only that back into an escape sequenc
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -25,26 +26,20 @@ class SafeStream:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        if MARK in text:
-            parts = text.split(MARK)
-            text = "".join(f"\033[{p}m" if i % 2 and p.replace(";", "").isdigit() else clean_text(p)
-                           for i, p in enumerate(parts))
-        else:
-            text = clean_text(text)
-        return self._stream.write(text)
+        parts = text.split(MARK)  # odd parts: a colour code
+        return self._stream.write("".join(f"\033[{p}m" if i % 2 and p.replace(";", "").isdigit() else clean_text(p)
+                                          for i, p in enumerate(parts)))
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
 
 
-class safe_output:
+@contextlib.contextmanager
+def safe_output():
     """``with safe_output():`` routes ``sys.stdout`` and ``sys.stderr`` through ``SafeStream``."""
-
-    def __enter__(self):
-        self.saved = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
-        return self
-
-    def __exit__(self, *exc):
-        sys.stdout, sys.stderr = self.saved
-        return False
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved

@@ -5,7 +5,8 @@ import os
 import sys
 
 from ..base.cliname import user_cli
-from .main import CliError, add_command
+from .main import CliError, add_command, read_source
+from .cmd_write import report
 from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
 from ..records.store import find_memory
 from ..records.validate import format_problems
@@ -34,8 +35,7 @@ def _again() -> bool:
 
 
 def _report_problems(problems) -> None:
-    print("the memory was not saved:", file=sys.stderr)
-    print(format_problems(problems), file=sys.stderr)
+    print(f"the memory was not saved:\n{format_problems(problems)}", file=sys.stderr)
 
 
 def cmd_edit(ctx) -> int:
@@ -43,13 +43,7 @@ def cmd_edit(ctx) -> int:
     found = find_memory(ctx.memory_root, ctx.config, args.id)
     if found is None:
         raise CliError(f"no memory with id {args.id!r} (try: {CLI} list --status all)")
-    start = None
-    if args.from_file:
-        try:
-            with open(args.from_file, encoding="utf-8") as f:
-                start = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CliError(f"cannot read {args.from_file}: {exc}") from None
+    start = read_source(args.from_file, "--from") if args.from_file else None
     memory_id = os.path.basename(found[1])[:-5]
     try:
         result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again, _report_problems)
@@ -67,10 +61,4 @@ def cmd_edit(ctx) -> int:
         else:
             print(f"no changes to {args.id}; nothing was written")
         return 0
-    if args.json:
-        ctx.print_json(dict(result.to_dict(), ok=True))
-    else:
-        print(f"{result.action} {result.id} -> {result.path}")
-        if result.private_sections or result.secrets_redacted:
-            print(f"  removed {result.private_sections} private section(s), redacted {result.secrets_redacted} secret(s)")
-    return 0
+    return report(ctx, result)

@@ -11,7 +11,8 @@ DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
 LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
           "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent",
           "blocked": "negatives w/ block", "empty": "empty (answerable)"}
-PER_PROMPT = (("lines", "lines per prompt"), ("bytes", "bytes per prompt"), ("lines_answered", "lines per answered"))
+PER_PROMPT = (("injected_per_prompt", "injected per prompt"), ("lines", "lines per prompt"),
+              ("bytes", "bytes per prompt"), ("lines_answered", "lines per answered"))
 
 
 def register(subparsers, common) -> None:
@@ -43,12 +44,12 @@ def _num(value) -> str:
 def _kind_table(by_kind: dict, kinds: list, title: str, cell_text, header: bool = False, width_of=None) -> None:
     """One row per prompt kind: its count, then ``cell_text(metrics)`` for each strategy."""
     names = list(by_kind)
-    kwidth, cell = max(6, *(len(k) for k in (width_of or kinds))), 20
+    kwidth = max(6, *(len(k) for k in (width_of or kinds)))
     print(title)
     if header:
-        print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(cell) for n in names))
+        print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(20) for n in names))
     for k in kinds:
-        print(f"{k:{kwidth}} {by_kind[names[0]][k]['prompts']:4}" + "".join(cell_text(by_kind[n][k]).rjust(cell)
+        print(f"{k:{kwidth}} {by_kind[names[0]][k]['prompts']:4}" + "".join(cell_text(by_kind[n][k]).rjust(20)
                                                                             for n in names))
 
 
@@ -75,8 +76,7 @@ def cmd_eval(ctx) -> int:
                        "with store/.claude/memory, prompts.jsonl and meta.json")
     settings = parse_settings(args.settings)
     try:
-        report = evaluate(os.path.abspath(args.path), args.split, fuzzy=not args.no_fuzzy,
-                          retrieval=settings)
+        report = evaluate(os.path.abspath(args.path), args.split, fuzzy=not args.no_fuzzy, retrieval=settings)
     except EvalError as exc:
         raise CliError(str(exc)) from None
     names = list(report["strategies"])
@@ -92,12 +92,8 @@ def cmd_eval(ctx) -> int:
     print()
     width = max(12, *(len(n) for n in names))
     print(f"{'metric (%)':20}" + "".join(n.rjust(width) for n in names))
-    for m in METRICS:
-        print(f"{LABELS[m]:20}" + "".join(_pct(report["strategies"][n]["overall"][m]).rjust(width) for n in names))
-    print(f"{'injected per prompt':20}" + "".join(
-        f"{report['strategies'][n]['overall']['injected_per_prompt']:.2f}".rjust(width) for n in names))
-    for key, label in PER_PROMPT:
-        print(f"{label:20}" + "".join(_num(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
+    for key, label, cell in [(m, LABELS[m], _pct) for m in METRICS] + [(k, label, _num) for k, label in PER_PROMPT]:
+        print(f"{label:20}" + "".join(cell(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
     print()
     by_kind = {n: report["strategies"][n]["by_kind"] for n in names}
     kinds = list(by_kind[names[0]])

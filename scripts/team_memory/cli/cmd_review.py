@@ -43,14 +43,10 @@ def _commands(ident: str, item) -> dict:
     ref = shlex.quote(ident)
     from ..records.exposure import hide
     kept = [e for e in item.entries if e not in item.missing]
-    if any(hide(e) != e or item.shown.get(e, e) != e for e in kept):  # an entry that shows a hidden part is never quoted: edit the file
+    fix = "".join(f" --related-file {shlex.quote(e)}" for e in kept) if kept else " --no-related-files"
+    reviewed = f"{CLI} update {ref} --reviewed" + (fix if item.missing else "")
+    if any(hide(e) != e or item.shown.get(e, e) != e for e in kept):  # a hidden part is never quoted: edit the file
         reviewed = f"{CLI} edit {ref}"
-    elif not item.missing:
-        reviewed = f"{CLI} update {ref} --reviewed"
-    elif kept:
-        reviewed = f"{CLI} update {ref} --reviewed" + "".join(f" --related-file {shlex.quote(e)}" for e in kept)
-    else:
-        reviewed = f"{CLI} update {ref} --reviewed --no-related-files"
     return {"reviewed": reviewed, "update": f"{CLI} edit {ref}", "retire": f"{CLI} retire {ref} --reason '...'"}
 
 
@@ -97,9 +93,9 @@ def _print(ctx, found, stale: list) -> None:
     if not stale:
         print(f"no stale memories ({len(found.items)} with related files checked)")
         return
-    changed, missing = any(i["commit_count"] for i in stale), any(i["missing"] for i in stale)
-    why = ("files they are about changed in git since they were last updated" if changed else "") + \
-        (", or " if changed and missing else "") + ("they name related files that do not exist" if missing else "")
+    why = ", or ".join(text for text, present in (
+        ("files they are about changed in git since they were last updated", any(i["commit_count"] for i in stale)),
+        ("they name related files that do not exist", any(i["missing"] for i in stale))) if present)
     print(f"{len(stale)} stale memor{'y' if len(stale) == 1 else 'ies'} (oldest change first): {why}")
     if not found.complete:
         print("  (the history or the file list was cut short by a bound: counts may be low)")
@@ -120,7 +116,5 @@ def _print(ctx, found, stale: list) -> None:
                 print(f"    {commit['short']}  {commit['date']}  {commit['subject']}")
             if n > SHOWN_COMMITS:
                 print(f"    ... and {n - SHOWN_COMMITS} more (git log -- {shown_path(item['changed'][0])})")
-        commands = item["commands"]
-        print(f"  still right:    {commands['reviewed']}")
-        print(f"  needs changes:  {commands['update']}")
-        print(f"  no longer true: {commands['retire']}")
+        for label, key in (("still right:", "reviewed"), ("needs changes:", "update"), ("no longer true:", "retire")):
+            print(f"  {label:15} {item['commands'][key]}")

@@ -71,29 +71,19 @@ def cmd_rebuild(ctx) -> int:
 def _summary(category: str, path: str, record: dict) -> dict:
     from ..records.exposure import shown_name, shown_tag, shown_text
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
-    return {
-        "id": shown_name(os.path.basename(path)[:-5]),
-        "category": category,
-        "title": shown_text(record.get("title")),
-        "tags": [t for t in map(shown_tag, tags) if t],
-        "status": shown_text(record_status(record)),
-        "updated_at": shown_text(record.get("updated_at")) if isinstance(record.get("updated_at"), str) else "",
-        "path": shown_name(path),
-    }
+    updated = record.get("updated_at")
+    return {"id": shown_name(os.path.basename(path)[:-5]), "category": category,
+            "title": shown_text(record.get("title")), "tags": [t for t in map(shown_tag, tags) if t],
+            "status": shown_text(record_status(record)),
+            "updated_at": shown_text(updated) if isinstance(updated, str) else "", "path": shown_name(path)}
 
 
 def cmd_list(ctx) -> int:
     args = ctx.args
-    rows = []
-    for category, path, record in iter_records(ctx.memory_root, ctx.config):
-        row = _summary(category, path, record)
-        if args.category and category != args.category:
-            continue
-        if args.status != "all" and row["status"] != args.status:
-            continue
-        if any(t.lower() not in row["tags"] for t in args.tag):
-            continue
-        rows.append(row)
+    rows = [_summary(category, path, record) for category, path, record in iter_records(ctx.memory_root, ctx.config)
+            if not args.category or category == args.category]
+    rows = [row for row in rows
+            if args.status in ("all", row["status"]) and all(t.lower() in row["tags"] for t in args.tag)]
     rows.sort(key=lambda r: (r["updated_at"], r["id"]), reverse=True)
     if args.json:
         ctx.print_json(rows)
@@ -139,8 +129,7 @@ def cmd_search(ctx) -> int:
     if not hits:
         print("no memory matches")
     for h in hits:
-        score = f"{h.score:g}"
-        print(f"{ctx.color(score.rjust(4), '1')}  [{h.entry['category']}] {shown_text(h.entry['title'])} "
+        print(f"{ctx.color(f'{h.score:g}'.rjust(4), '1')}  [{h.entry['category']}] {shown_text(h.entry['title'])} "
               f"-> {shown_name(h.entry['path'])}")
         if args.explain:
             print("      " + ", ".join(f"{k}: {shown_text(v)}" for k, v in h.parts.items()
@@ -148,8 +137,7 @@ def cmd_search(ctx) -> int:
     if args.explain:
         from ..recall.explain import near_misses, print_near_misses
         notes: list = []
-        misses = near_misses(ctx.memory_root, ctx.config, args.prompt, get_strategy(ctx.config), hits,
-                             limit, notes)
+        misses = near_misses(ctx.memory_root, ctx.config, args.prompt, get_strategy(ctx.config), hits, limit, notes)
         print_near_misses(ctx, misses, notes)
     return 0
 
@@ -159,7 +147,7 @@ def cmd_show(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {ctx.args.id!r} (try: {CLI} list)")
     category, path = found
-    from ..records.exposure import shown_name, shown_text, shown_value
+    from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
     try:
         raw = load_memory(path)
     except NotARecord as exc:
@@ -175,13 +163,17 @@ def cmd_show(ctx) -> int:
     print(f"  hash: {content_hash(path)[:12]}  (for: update {shown_name(os.path.basename(path)[:-5])} "
           "--expect-hash ...)")
     if isinstance(raw.get("tags"), list) and raw["tags"]:
-        from ..records.exposure import shown_tag
         print(f"  tags: {', '.join(t for t in map(shown_tag, raw['tags']) if t)}")
     if record.get("confidence") is not None:
         print(f"  confidence: {shown_text(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
         print(f"  related files: {', '.join(map(shown_text, record['related_files']))}")
-        stale = _stale_suffix(ctx, path)
+        from ..derived.driftmarks import current_marks  # the stale mark: its files changed in git since
+        key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
+        try:
+            stale = current_marks(ctx.memory_root, ctx.config).get(key, "")
+        except OSError:
+            stale = ""
         if stale:
             print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")
     for state in ("retired", "archived"):
@@ -203,16 +195,6 @@ def cmd_show(ctx) -> int:
             else:
                 print(f"    {shown_text(change)}")
     return 0
-
-
-def _stale_suffix(ctx, path: str) -> str:
-    """The memory's stale mark (its related files changed in git since), worked out if out of date."""
-    from ..derived.driftmarks import current_marks
-    key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
-    try:
-        return current_marks(ctx.memory_root, ctx.config).get(key, "")
-    except OSError:
-        return ""
 
 
 def _print_field(key: str, value, indent: str = "  ") -> None:

@@ -3,17 +3,15 @@ An import with any invalid record writes nothing unless ``--skip-invalid`` is gi
 from __future__ import annotations
 
 import sys
-import textwrap
 
 from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_stdin_text
-from .cmd_write import write_root
+from .main import CliError, UsageError, add_command, read_source
+from .cmd_write import print_invalid, problem_dicts, write_root
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
 from ..base.model import CATEGORIES, STATUSES
 from ..edits.transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_memory_entries, dumps, export_records,
                        format_for, import_records, loads, prepare)
-from ..records.validate import format_problems
 
 CLI = user_cli()
 
@@ -88,16 +86,7 @@ def _entries(args) -> list:
         return claude_memory_entries(args.from_claude_memory)
     if not args.source:
         raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
-    fmt = format_for(args.source, args.format)
-    if args.source == "-":
-        text = read_stdin_text("the import", limit=None)
-    else:
-        try:
-            with open(args.source, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CliError(f"cannot read {args.source}: {exc}") from None
-    return loads(text, fmt)
+    return loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
 
 
 def cmd_import(ctx) -> int:
@@ -114,32 +103,28 @@ def cmd_import(ctx) -> int:
     root = write_root(ctx)
     config = load_config(root)
     prepared = prepare(entries, config)
-    invalid = [p for p in prepared if p.problems]
-    valid = [p for p in prepared if not p.problems]
+    invalid, valid = [p for p in prepared if p.problems], [p for p in prepared if not p.problems]
     blocked = bool(invalid) and not args.skip_invalid
     results = [] if blocked else import_records(root, config, [p.record for p in valid], args.on_conflict, args.dry_run)
     counts = {a: sum(1 for r in results if r["action"] == a) for a in ("created", "replaced", "renamed", "skipped")}
     report = {"ok": not blocked, "dry_run": args.dry_run, "read": len(prepared), **counts,
-              "invalid": [{"where": p.where, "problems": [{"field": q.field, "message": q.message, "hint": q.hint}
-                                                          for q in p.problems]} for p in invalid],
+              "invalid": [{"where": p.where, "problems": problem_dicts(p.problems)} for p in invalid],
               "private_sections": sum(p.private_sections for p in valid),
               "secrets_redacted": sum(p.secrets_redacted for p in valid), "memories": results}
     if args.json:
         ctx.print_json(report)
     else:
         for p in invalid:
-            print(ctx.color(f"invalid {p.where}", "31"), file=sys.stderr)
-            print(textwrap.indent(format_problems(p.problems), "  "), file=sys.stderr)
+            print_invalid(ctx, p.where, p.problems, sys.stderr)
         for r in results:
             if r["action"] == "renamed":
                 print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
             elif r["action"] == "skipped":
                 print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
-        verb = "would import" if args.dry_run else "imported"
         if not blocked:
-            print(f"{verb} {counts['created'] + counts['replaced'] + counts['renamed']} of {len(prepared)} records "
-                  f"({counts['created']} new, {counts['replaced']} replaced, {counts['renamed']} renamed, "
-                  f"{counts['skipped']} skipped, {len(invalid)} invalid)")
+            print(f"{'would import' if args.dry_run else 'imported'} {len(results) - counts['skipped']} of "
+                  f"{len(prepared)} records ({counts['created']} new, {counts['replaced']} replaced, "
+                  f"{counts['renamed']} renamed, {counts['skipped']} skipped, {len(invalid)} invalid)")
             if report["private_sections"] or report["secrets_redacted"]:
                 print(f"  removed {report['private_sections']} private section(s), "
                       f"redacted {report['secrets_redacted']} secret(s)")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import textwrap
 
 from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_input_file, read_stdin_text
+from .main import CliError, UsageError, add_command, read_source
 from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
@@ -106,34 +105,29 @@ def _content_args(p, what: str = "the content object") -> None:
     group.add_argument("stdin", nargs="?", choices=["-"], help=f"read {what} as JSON from stdin")
 
 
-def _parse_json(text: str, where: str):
+def _parse_json(text: str, where: str, source: str | None = None):
+    """``text`` as JSON, read from ``source`` (a file, ``-``: stdin) when it is given."""
+    if source is not None:
+        text = read_source(source, where)
+        where += " (stdin)" if source == "-" else f" {source}"
     try:
         return json.loads(text)
     except ValueError as exc:
         raise CliError(f"{where} is not valid JSON: {exc}") from None
 
 
-def _read_source(source: str, where: str):
-    if source == "-":
-        return _parse_json(read_stdin_text(where), f"{where} (stdin)")
-    return _parse_json(read_input_file(source, where), f"{where} {source}")
-
-
 def _content_of(args):
     if args.content_json is not None:
         return _parse_json(args.content_json, "--content-json")
-    if args.content_file:
-        return _read_source(args.content_file, "--content-file")
-    if args.stdin == "-":
-        return _read_source("-", "content")
+    if args.content_file or args.stdin:
+        return _parse_json("", "--content-file" if args.content_file else "content", args.content_file or "-")
     return None
 
 
 STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
 
 
-def new_store(nested: str) -> None:
-    """Create ``<project>/.claude/memory`` with a ``.gitignore`` for the derived files (``.cache/`` ignores itself)."""
+def new_store(nested: str) -> None:  # the .gitignore names the derived files (.cache/ ignores itself)
     from ..base.safefs import check_store
     check_store(nested)  # never created through a linked .claude
     os.makedirs(nested, exist_ok=True)
@@ -156,32 +150,37 @@ def write_root(ctx) -> str:
     try:
         return ctx.memory_root
     except CliError:
-        repo = repo_root_of(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+        here = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        repo = repo_root_of(here)
         if repo is None:
             from ..base.sanitize import shown_path
-            here = shown_path(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-            raise CliError(f"nothing was saved: {here} is not inside a git repository and has no memory store "
-                           "(.claude/memory); run inside a repository (git init makes one) or pass --root "
+            raise CliError(f"nothing was saved: {shown_path(here)} is not inside a git repository and has no memory "
+                           "store (.claude/memory); run inside a repository (git init makes one) or pass --root "
                            "PROJECT-FOLDER") from None
-    nested = os.path.join(repo, *MEMORY_REL)
-    new_store(nested)
-    ctx.memory_root = nested
-    return nested
+    ctx.memory_root = os.path.join(repo, *MEMORY_REL)
+    new_store(ctx.memory_root)
+    return ctx.memory_root
 
 
-def _problem_dicts(problems) -> list:
+def problem_dicts(problems) -> list:
     from ..records.exposure import shown_message
     return [{"field": shown_message(p.field), "message": shown_message(p.message), "hint": shown_message(p.hint)}
             for p in problems]
 
 
-def _run(ctx, func, *args, **kwargs):
-    """Call a write function; report its known errors (exit 1, nothing written)."""
+def print_invalid(ctx, where: str, problems, file=None) -> None:
+    print(ctx.color(f"invalid {where}", "31"), file=file)
+    print(textwrap.indent(format_problems(problems), "  "), file=file)
+
+
+def _write(ctx, func, *args, warn: bool = False, **kwargs) -> int:
+    """Call a write function and report its result (``warn``: and the related files not there); its known errors
+    become a ``CliError`` (exit 1, nothing written)."""
     try:
-        return func(*args, **kwargs)
+        result = func(*args, **kwargs)
     except ValidationError as exc:
         if ctx.args.json:
-            ctx.print_json({"ok": False, "error": f"{exc.where} is invalid", "problems": _problem_dicts(exc.problems)})
+            ctx.print_json({"ok": False, "error": f"{exc.where} is invalid", "problems": problem_dicts(exc.problems)})
         else:
             print(format_problems(exc.problems, exc.where), file=sys.stderr)
         raise CliError(f"{exc.where}: {len(exc.problems)} problem(s); nothing was written") from None
@@ -189,6 +188,9 @@ def _run(ctx, func, *args, **kwargs):
         if ctx.args.json:
             ctx.print_json({"ok": False, "error": str(exc), "problems": []})
         raise CliError(f"{exc}") from None
+    if warn:
+        _warn_missing(ctx, result)
+    return report(ctx, result)
 
 
 def _plural(n: int, word: str) -> str:
@@ -197,18 +199,16 @@ def _plural(n: int, word: str) -> str:
 
 def _same_id_note(result) -> str | None:
     """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
-    base = re.match(r"^(.+)-\d+$", result.id)
-    if result.action != "created" or not base:
-        return None
+    base, _, number = result.id.rpartition("-")
     memory_root = os.path.dirname(os.path.dirname(result.path))
-    found = find_memory(memory_root, load_config(memory_root), base.group(1))
-    if found is None:
+    if result.action != "created" or not (base and number.isdecimal()) or \
+            find_memory(memory_root, load_config(memory_root), base) is None:
         return None
-    return (f"{base.group(1)!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
-            f"{base.group(1)} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
+    return (f"{base!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
+            f"{base} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
 
 
-def _report(ctx, result) -> int:
+def report(ctx, result) -> int:
     note = _same_id_note(result)
     if ctx.args.json:
         ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
@@ -268,23 +268,22 @@ def _warn_missing(ctx, result) -> None:
     import shlex
 
     from ..records.exposure import hide, shown_text  # the entries may be a teammate's: shown as everything else is
+    one = len(missing) == 1
     names = ", ".join(shown_text(e, 200) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-    what = f"warning: related_files name {'a file' if len(missing) == 1 else 'files'} not in the work tree: {names} " \
-        "(kept; review lists this memory as stale while "
-    what += "it is missing)" if len(missing) == 1 else "they are missing)"
+    what = (f"warning: related_files name {'a file' if one else 'files'} not in the work tree: {names} (kept; review "
+            f"lists this memory as stale while {'it is' if one else 'they are'} missing)")
     if getattr(ctx.args, "reviewed", False):
         kept = [e for e in entries if e not in missing]
         fix = "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
-        what += f"; to clear the mark, drop {'it' if len(missing) == 1 else 'them'}: {CLI} update {result.id} " \
-            f"--reviewed{fix}"
+        what += f"; to clear the mark, drop {'it' if one else 'them'}: {CLI} update {result.id} --reviewed{fix}"
     print(what, file=sys.stderr)
 
 
 def cmd_add(ctx) -> int:
     args = ctx.args
-    record = {"category": args.category, "title": args.title, "tags": list(args.tag)}
     content = _content_of(args)
-    record["content"] = content if content is not None else {}
+    record = {"category": args.category, "title": args.title, "tags": args.tag,
+              "content": {} if content is None else content}
     missing = not (args.category and args.title)
     if sys.stdin.isatty() and (missing or content is None):
         try:
@@ -298,44 +297,30 @@ def cmd_add(ctx) -> int:
         record["related_files"] = related_args(root, args.related_file)
     if args.confidence is not None:
         record["confidence"] = args.confidence
-    return _report(ctx, _run(ctx, create_memory, root, load_config(root), record, force=args.force))
+    return _write(ctx, create_memory, root, load_config(root), record, force=args.force)
 
 
 def cmd_save(ctx) -> int:
-    if ctx.args.record is not None:
-        record = _parse_json(ctx.args.record, "--record")
-    else:
-        record = _read_source(ctx.args.input, "--input")
+    args = ctx.args
+    record = _parse_json(args.record, "--record") if args.record is not None else _parse_json("", "--input", args.input)
     root = write_root(ctx)
-    result = _run(ctx, create_memory, root, load_config(root), record, force=ctx.args.force)
-    _warn_missing(ctx, result)
-    return _report(ctx, result)
+    return _write(ctx, create_memory, root, load_config(root), record, warn=True, force=args.force)
 
 
 def cmd_update(ctx) -> int:
     args = ctx.args
-    changes = {}
-    if args.title is not None:
-        changes["title"] = args.title
-    if args.tag is not None:
-        changes["tags"] = list(args.tag)
-    content = _content_of(args)
-    if content is not None:
-        changes["content"] = content
+    changes = {key: value for key, value in (("title", args.title), ("tags", args.tag), ("content", _content_of(args)))
+               if value is not None}
     if args.related_file is not None or args.no_related_files:
         changes["related_files"] = related_args(ctx.memory_root, args.related_file or [])
     if args.confidence is not None:
         changes["confidence"] = args.confidence
-    result = _run(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes,
-                  expect_hash=args.expect_hash, summary=args.summary, reviewed=args.reviewed)
-    if "related_files" in changes or args.reviewed:
-        _warn_missing(ctx, result)
-    return _report(ctx, result)
+    return _write(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes, expect_hash=args.expect_hash,
+                  summary=args.summary, reviewed=args.reviewed, warn="related_files" in changes or args.reviewed)
 
 
 def cmd_status(ctx) -> int:
-    args = ctx.args
-    return _report(ctx, _run(ctx, set_status, ctx.memory_root, ctx.config, args.id, args.verb, args.reason))
+    return _write(ctx, set_status, ctx.memory_root, ctx.config, ctx.args.id, ctx.args.verb, ctx.args.reason)
 
 
 def _files_to_check(ctx) -> list:
@@ -362,12 +347,11 @@ def cmd_validate(ctx) -> int:
                for path in _files_to_check(ctx)]
     invalid = [r for r in results if r[1]]
     if ctx.args.json:
-        ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": _problem_dicts(probs)}
+        ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": problem_dicts(probs)}
                         for p, probs in results])
     else:
         for path, problems in invalid:
-            print(ctx.color(f"invalid {shown_name(path)}", "31"))
-            print(textwrap.indent(format_problems(problems), "  "))
+            print_invalid(ctx, shown_name(path), problems)
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0
 

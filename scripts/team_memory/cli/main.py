@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import sys
+from functools import cached_property
 from typing import Sequence
 
 from ..base.cliname import user_cli
@@ -30,7 +31,6 @@ COMMAND_HOME = {command: module for module, commands in COMMANDS.items() for com
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 0, 1, 2, 3
 
-PROG = "memory.py"
 CLI = user_cli()
 DESCRIPTION = f"""\
 team-memory: the team's memories as JSON files in the repository, recalled for
@@ -45,16 +45,12 @@ examples:
 
 
 class CliError(Exception):
-    """A known problem, reported as one readable message with exit code 1 (or ``code``)."""
-
-    def __init__(self, message: str, code: int = EXIT_ERROR):
-        super().__init__(message)
-        self.code = code
+    """A known problem, reported as one readable message with exit code ``code``."""
+    code = EXIT_ERROR
 
 
 class UsageError(CliError):
-    def __init__(self, message: str):
-        super().__init__(message, EXIT_USAGE)
+    code = EXIT_USAGE
 
 
 class Context:
@@ -62,24 +58,14 @@ class Context:
 
     def __init__(self, args):
         self.args = args
-        self._root = None
-        self._config = None
 
-    @property
+    @cached_property
     def memory_root(self) -> str:
-        if self._root is None:
-            self._root = resolve_root(getattr(self.args, "root", None))
-        return self._root
+        return resolve_root(getattr(self.args, "root", None))
 
-    @memory_root.setter
-    def memory_root(self, root: str) -> None:
-        self._root = root
-
-    @property
+    @cached_property
     def config(self) -> dict:
-        if self._config is None:
-            self._config = load_config(self.memory_root)
-        return self._config
+        return load_config(self.memory_root)
 
     def print_json(self, data) -> None:
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -101,35 +87,27 @@ def resolve_root(root: str | None) -> str:
             return check_store(nested)
         if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
             return check_store(root)
-        raise no_store(root)
-    start = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    found = find_memory_root(os.getcwd()) or find_memory_root(start)
+        raise NoStore(root)
+    found = find_memory_root(os.getcwd()) or find_memory_root(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     if found is None:
-        raise no_store(os.getcwd(), "at or above ")
+        raise NoStore(os.getcwd(), "at or above ")
     return found
 
 
 class NoStore(CliError):
-    """No memory store: an error for a command that changes one, nothing to show for one that reads."""
+    """No memory store: an error for a command that changes one, nothing to show (exit 0) for ``SHOW_ONLY``."""
+
+    def __init__(self, where: str, how: str = "in "):
+        super().__init__(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
+                         "--root PATH; the first save in a repository creates it")
 
 
-# Commands that only show the store: with none there is nothing to show, which is no error (exit 0).
 SHOW_ONLY = frozenset({"list", "stats", "doctor", "view", "review"})
-
-
-def no_store(where: str, how: str = "in ") -> CliError:
-    """The one "no store" message, right for a plugin and a drop-in install alike (neither needs a step)."""
-    return NoStore(f"no memory store (.claude/memory) {how}{where}: run inside a project that has one or pass "
-                    "--root PATH; the first save in a repository creates it")
 
 
 # Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
 PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file", "source", "from_claude_memory",
                        "from_file", "keep"})
-
-
-def _has_surrogates(text: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in text)
 
 
 def check_text_args(args) -> None:
@@ -138,7 +116,7 @@ def check_text_args(args) -> None:
         if name in PATH_ARGS or name == "func":
             continue
         for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str) and _has_surrogates(item):
+            if isinstance(item, str) and any("\udc80" <= ch <= "\udcff" for ch in item):
                 option = "--" + name.replace("_", "-") if name not in ("id", "prompt") else name.upper()
                 raise CliError(f"{option} is not valid UTF-8 text (is the terminal set to another encoding? "
                                "try a UTF-8 locale such as LANG=C.UTF-8); nothing was done")
@@ -147,44 +125,28 @@ def check_text_args(args) -> None:
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # a record or content: the store never reads a memory file larger than this
 
 
-def read_stdin_text(what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
-    """All of stdin as UTF-8 text, or a ``CliError`` naming the first bad byte (nothing is written);
-    more than ``limit`` bytes (None: no bound, for ``import``'s many records) is refused unread."""
-    buffer = getattr(sys.stdin, "buffer", None)
+def read_source(source: str, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
+    """The file ``source`` (``-``: stdin) as UTF-8 text, more than ``limit`` bytes (None: no bound, for
+    ``import``'s many records) refused unread; a ``CliError`` that says what to do otherwise (nothing is written)."""
     size = -1 if limit is None else limit + 1
-    if buffer is None:
-        text = sys.stdin.read(size)
-        if _has_surrogates(text):
-            raise CliError(f"{what} from stdin is not valid UTF-8; nothing was written")
-        return _bounded(text, f"{what} from stdin", limit)
-    return decode_input(buffer.read(size), f"{what} from stdin", limit)
-
-
-def read_input_file(path: str, what: str) -> str:
-    """The file ``path`` as UTF-8 text, read up to ``MAX_INPUT_BYTES``; a ``CliError`` otherwise."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return decode_input(data, f"{what} {path}")
-
-
-def decode_input(data: bytes, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
-    """``data`` (read up to ``limit + 1`` bytes) as text, or a ``CliError`` that says what to do."""
-    _bounded(data, what, limit)
+    if source == "-":
+        buffer = getattr(sys.stdin, "buffer", None)  # None: a text stdin; a surrogate in it is no UTF-8 either
+        data = buffer.read(size) if buffer else sys.stdin.read(size).encode("utf-8", "surrogatepass")
+    else:
+        try:
+            with open(source, "rb") as f:
+                data = f.read(size)
+        except OSError as exc:
+            raise CliError(f"cannot read {source}: {exc.strerror or exc}") from None
+    what += " from stdin" if source == "-" else f" {source}"
+    if limit is not None and len(data) > limit:
+        raise CliError(f"{what} is larger than {limit // (1024 * 1024)} MB, far more than any memory; "
+                       "nothing was written")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CliError(f"{what} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
                        "save it as UTF-8 first (for example: iconv -f latin1 -t utf-8); nothing was written") from None
-
-
-def _bounded(data, what: str, limit: int | None = MAX_INPUT_BYTES):
-    if limit is not None and len(data) > limit:
-        raise CliError(f"{what} is larger than {limit // (1024 * 1024)} MB, far more than any memory; "
-                       "nothing was written")
-    return data
 
 
 def common_parser() -> argparse.ArgumentParser:
@@ -196,15 +158,12 @@ def common_parser() -> argparse.ArgumentParser:
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with ``argv`` naming a known command, only that command's module is imported."""
-    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION,
+    parser = argparse.ArgumentParser(prog="memory.py", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")
     common = common_parser()
-    modules = tuple(COMMANDS)
-    if argv and argv[0] in COMMAND_HOME:
-        modules = (COMMAND_HOME[argv[0]],)
-    for name in modules:
+    for name in (COMMAND_HOME[argv[0]],) if argv and argv[0] in COMMAND_HOME else COMMANDS:
         importlib.import_module(f".{name}", __package__).register(subparsers, common)
     return parser
 
@@ -252,13 +211,10 @@ def _run(args) -> int:
             return 0
         print(f"error: {hide_secrets(str(exc))}", file=sys.stderr)
         return exc.code
-    except UnsafePath as exc:  # a link or a non-regular file where the store needs a real one
+    except (UnsafePath, FileBusy) as exc:  # a link where the store needs a real file; a file held open (Windows)
         from ..records.exposure import shown_message
-        print(f"error: {shown_message(exc)} (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)",
-              file=sys.stderr)
-        return EXIT_ERROR
-    except FileBusy as exc:  # Windows: another program holds a file open
-        print(f"error: {exc}", file=sys.stderr)
+        hint = " (team-memory never follows links under .claude/; run: python3 scripts/memory.py doctor)"
+        print(f"error: {shown_message(exc)}{hint if isinstance(exc, UnsafePath) else ''}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

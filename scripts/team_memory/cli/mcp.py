@@ -40,16 +40,12 @@ class ToolError(Exception):
 
 
 def _cli(root: str, *argv: str) -> tuple:
-    """``(exit code, output)`` of one CLI command run here, its output captured and bounded."""
+    """``(exit code, output)`` of one CLI command run here, its output captured."""
     from .main import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([*argv, "--root", root])
-    return code, _bounded(out.getvalue() + err.getvalue())
-
-
-def _bounded(text: str) -> str:
-    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "\n[... cut: ask for less]"
+    return code, out.getvalue() + err.getvalue()
 
 
 def _string(args: dict, key: str, limit: int = 4000) -> str:
@@ -64,17 +60,15 @@ def _file_memories(root: str, path: str) -> tuple:
     from ..records.exposure import shown_name, shown_text
     from ..records.store import load_memory, project_root_of
     hit = lookup(project_root_of(root), [path])
-    if hit is None:
-        return 0, f"no memory names {shown_text(path)}"
     lines = []
-    for rel, memory_path in hit[1]:
+    for rel, memory_path in hit[1] if hit else ():
         try:
             record = load_memory(memory_path)
         except Exception:  # noqa: BLE001 - a broken file is left out, as recall leaves it out
             continue
         lines.append(f"- [{shown_text(record.get('category', '?')).upper()}] {shown_text(record.get('title', '?'))} "
                      f"(id {shown_name(os.path.basename(memory_path)[:-5])}; names {shown_text(rel)})")
-    return 0, _bounded("\n".join(lines) or f"no memory names {shown_text(path)}")
+    return 0, "\n".join(lines) or f"no memory names {shown_text(path)}"
 
 
 def call_tool(root: str, name, args) -> dict:
@@ -96,6 +90,8 @@ def call_tool(root: str, name, args) -> dict:
         code, text = _cli(root, "save", "--record", json.dumps(args["record"], ensure_ascii=False))
     else:
         raise ToolError(f"unknown tool {str(name)[:100]!r}; the tools: {', '.join(t['name'] for t in TOOLS)}")
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT] + "\n[... cut: ask for less]"
     return {"content": [{"type": "text", "text": text}], "isError": code != 0}
 
 
@@ -114,10 +110,8 @@ def answer(root: str, message) -> dict | None:
                              "serverInfo": {"name": "team-memory", "version": __version__},
                              "instructions": "The team's memory for this repository: search it before deciding how "
                                              "to do something, save what a teammate would need later."})
-    if method == "ping":
-        return _result(mid, {})
-    if method == "tools/list":
-        return _result(mid, {"tools": TOOLS})
+    if method in ("ping", "tools/list"):
+        return _result(mid, {"tools": TOOLS} if method == "tools/list" else {})
     if method == "tools/call":
         if not isinstance(params, dict):
             return _error(mid, INVALID_PARAMS, "params must be an object")

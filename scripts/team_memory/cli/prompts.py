@@ -1,6 +1,5 @@
-"""Asking for a memory field by field on a terminal (``add`` with no ``--category``/``--title``), as
-``recordspec.CONTENT`` describes each category. Prompts go to stderr so ``--json`` output stays clean; the end
-of input raises ``PromptAborted`` and nothing is saved."""
+"""Asking for a memory field by field on a terminal (``add`` without its flags), as ``recordspec.CONTENT`` describes
+each category. Prompts go to stderr (``--json`` output stays clean); the end of input raises ``PromptAborted``."""
 from __future__ import annotations
 
 import re
@@ -17,7 +16,6 @@ class PromptAborted(Exception):
 
 
 def _ask(prompt: str) -> str:
-    """One answer line from stdin, the prompt on stderr."""
     sys.stderr.write(prompt)
     sys.stderr.flush()
     line = sys.stdin.readline()
@@ -32,30 +30,21 @@ def _say(text: str) -> None:
 
 
 def _choose(label: str, choices, required: bool, optional: str = " (optional)"):
-    listed = "  ".join(f"{i}) {c}" for i, c in enumerate(choices, 1))
-    while True:
-        answer = _ask(f"{label} [{listed}]{'' if required else optional}: ")
-        if not answer and not required:
-            return None
-        if answer.isdigit() and 1 <= int(answer) <= len(choices):
-            return choices[int(answer) - 1]
-        if answer in choices:
-            return answer
-        _say(f"  pick one of: {', '.join(choices)} (or its number)")
+    picks = dict({str(i): c for i, c in enumerate(choices, 1)}, **{c: c for c in choices})
+    return _text(f"{label} [{'  '.join(f'{i}) {c}' for i, c in enumerate(choices, 1))}]", required, picks.get,
+                 optional=optional, invalid=f"  pick one of: {', '.join(choices)} (or its number)")
 
 
-def _text(label: str, required: bool, check=None, hint: str = "", optional: str = " (optional)"):
+def _text(label: str, required: bool, parse=None, hint: str = "", optional: str = " (optional)", invalid=None):
+    """An answer (``parse``: its value, None when not valid); None for an optional field left empty."""
     while True:
         answer = _ask(f"{label}{' (' + hint + ')' if hint else ''}{'' if required else optional}: ")
-        if not answer:
-            if not required:
-                return None
-            _say("  this field is required")
-            continue
-        if check and not check(answer):
-            _say(f"  not valid{': ' + hint if hint else ''}")
-            continue
-        return answer
+        if not answer and not required:
+            return None
+        value = (parse(answer) if parse else answer) if answer else None
+        if value is not None:
+            return value
+        _say(invalid or (f"  not valid{': ' + hint if hint else ''}" if answer else "  this field is required"))
 
 
 def _list(label: str, item_spec, min_items: int, required: bool):
@@ -63,7 +52,7 @@ def _list(label: str, item_spec, min_items: int, required: bool):
                + (f" (at least {min_items})" if min_items else "" if required else " (optional)"))
     items = []
     while True:
-        if isinstance(item_spec, tuple) and item_spec[0] == "object":
+        if isinstance(item_spec, tuple):  # a list of objects: an empty first field ends it
             item = _object(f"  {label}[{len(items)}]", item_spec[1], first_ends=True)
         else:
             item = _ask("  - ") or None
@@ -81,7 +70,7 @@ def _object(label: str, fields: dict, first_ends: bool = False):
         ends = first_ends and n == 0
         value = ask_field(f"{label}.{name}" if label else name, spec, required and not ends,
                           " (an empty line to finish)" if ends else " (optional)")
-        if value is None and first_ends and n == 0:
+        if value is None and ends:
             return None
         if value is not None:
             out[name] = value
@@ -90,20 +79,18 @@ def _object(label: str, fields: dict, first_ends: bool = False):
 
 def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
     kind = spec if isinstance(spec, str) else spec[0]
-    if kind in ("text", "text?"):
-        return _text(label, required, optional=optional)
     if kind == "enum":
         return _choose(label, list(spec[1]), required, optional)
     if kind == "bool":
-        answer = _text(label, required, lambda a: a.lower() in ("y", "yes", "n", "no", "true", "false"), "y/n")
-        return None if answer is None else answer.lower() in ("y", "yes", "true")
+        return _text(label, required, lambda a: {"y": True, "yes": True, "true": True, "n": False, "no": False,
+                                                 "false": False}.get(a.lower()), "y/n")
     if kind == "date":
-        return _text(label, required, is_date, "YYYY-MM-DD")
+        return _text(label, required, lambda a: a if is_date(a) else None, "YYYY-MM-DD")
     if kind == "list":
         return _list(label, spec[1], spec[2], required)
     if kind == "object":
         return _object(label, spec[1])
-    return _text(label, required)
+    return _text(label, required, optional=optional)  # "text", "text?"
 
 
 def ask_record(given: dict) -> dict:
@@ -112,11 +99,11 @@ def ask_record(given: dict) -> dict:
     if not record.get("category"):
         record["category"] = _choose("category", list(CATEGORIES), True)
     if not record.get("title"):
-        record["title"] = _text("title", True, lambda t: len(t) <= 120, "a short line, at most 120 characters")
+        record["title"] = _text("title", True, lambda t: t if len(t) <= 120 else None,
+                                "a short line, at most 120 characters")
     if not record.get("tags"):
-        answer = _text("tags", True, lambda a: any(clean_tag(t) for t in re.split(r"[,\s]+", a)),
-                       "lowercase words, separated by commas or spaces")
-        record["tags"] = [t for t in (clean_tag(t) for t in re.split(r"[,\s]+", answer)) if t]
+        record["tags"] = _text("tags", True, lambda a: [t for t in map(clean_tag, re.split(r"[,\s]+", a)) if t] or None,
+                               "lowercase words, separated by commas or spaces")
     if not record.get("content"):
         _say(f"{record['category']} fields:")
         record["content"] = _object("", CONTENT[record["category"]]) or {}

@@ -23,7 +23,7 @@ from ..records.validate import format_problems
 from .cmd_similar import best_similar
 from .cmd_write import write_root
 from .main import CliError
-from .mdimport import proposals
+from .mdsource import proposals
 
 MAX_AUTO_FILES = 200
 

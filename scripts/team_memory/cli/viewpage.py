@@ -1,4 +1,4 @@
-"""The ``view`` page: ``render(data, generated) -> str``, one self-contained HTML file from ``viewdata.collect``.
+"""The ``view`` page: ``render(data, generated) -> str``, one self-contained HTML file from ``cmd_view.collect``.
 
 The HTML holds every memory in full (it reads, and the browser's find works, with scripts off); the inline
 script (``JS``) only filters and sorts, its state in the URL fragment, its query words following the hook's rules

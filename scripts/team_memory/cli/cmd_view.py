@@ -298,10 +298,7 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
         path = os.path.relpath(records[i][1], project).replace(os.sep, "/")
         item = stale.get(path)
         if item:
-            memory["stale"] = {"changed": [shown(p, limit=200) for p in item["changed"][:20]],
-                               "missing": [shown(p, limit=200) for p in item["missing"][:20]],
-                               "commits": item["commit_count"],
-                               "recent": [{"short": shown(c["short"]), "date": shown(c["date"]),
+            memory["stale"] = {"recent": [{"short": shown(c["short"]), "date": shown(c["date"]),
                                            "subject": shown(c["subject"], limit=100)} for c in item["commits"][:5]]}
             _review(memory, "stale", shown(item["suffix"].strip("()")),
                     [(when, shown(item["commands"][k], limit=2000)) for when, k in

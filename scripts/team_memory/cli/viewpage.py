@@ -72,9 +72,7 @@ def chips(facet: str, values: list, show=lambda v: v) -> str:
 
 
 def who(what: str, seen) -> str:
-    if not seen:
-        return ""
-    return f' · {what} by {esc(seen["author"])} on <time>{esc(seen["date"])}</time>'
+    return f' · {what} by {esc(seen["author"])} on <time>{esc(seen["date"])}</time>' if seen else ""
 
 
 def review_html(m: dict) -> str:
@@ -129,11 +127,10 @@ def facet_html(title: str, facet: str, counts: Counter, limit: int | None = None
     if not counts:
         return ""
     items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    shown = items[:limit] if limit else items
     rows = "".join(f'<li><button type="button" data-facet="{facet}" data-value="{esc(v)}"><span>{esc(show(v))}</span>'
-                   f'<span class="n">{n}</span></button></li>' for v, n in shown)
-    more = f'<li class="more">and {len(items) - len(shown)} more (click one on a memory)</li>' \
-        if len(items) > len(shown) else ""
+                   f'<span class="n">{n}</span></button></li>' for v, n in items[:limit or len(items)])
+    more = f'<li class="more">and {len(items) - limit} more (click one on a memory)</li>' \
+        if limit and len(items) > limit else ""
     return f"<h2>{esc(title)}</h2><ul>{rows}{more}</ul>"
 
 

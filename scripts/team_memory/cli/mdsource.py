@@ -596,10 +596,10 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
         title = title_of(scrubbed(front.get("description") or front.get("name", "").replace("-", " ") or text))
         category, why = classify(text + " " + title, [], cues, False)
         content = content_for(category, text, [], "", [kind or "auto memory"], where)
-        if reason:
-            for key in ("rationale", "reason"):
-                if key in content:
-                    content[key] = [reason] if key == "rationale" else reason
+        if reason and "rationale" in content:  # (a decision)
+            content["rationale"] = [reason]
+        elif reason and "reason" in content:  # (a preference)
+            content["reason"] = reason
         record = {"category": category, "id": slugify(title), "title": title,
                   "tags": tags_of([scrubbed(front.get("name", "").replace("-", " "))], scrubbed(text), source_tag),
                   "content": content}

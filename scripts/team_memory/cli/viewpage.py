@@ -41,10 +41,9 @@ def csp() -> str:
 
 
 def statuses(m: dict) -> list:
-    out = [m["status"]] + sorted({r["kind"] for r in m["review"]})
-    if m["decision_status"]:
-        out.append(m["decision_status"])
-    return list(dict.fromkeys(out))
+    """The memory's status, its review kinds and its decision status, each once."""
+    decision = [m["decision_status"]] if m["decision_status"] else []
+    return list(dict.fromkeys([m["status"], *sorted({r["kind"] for r in m["review"]}), *decision]))
 
 
 def label(name: str) -> str:
@@ -55,7 +54,8 @@ def label(name: str) -> str:
 def value_html(value, item: bool = False) -> str:
     """A content value (``cmd_view.shown_value``): text, a list or ``(key, value)`` pairs; ``item``: in a list."""
     if isinstance(value, list) and value and all(isinstance(v, tuple) for v in value):
-        if item and [k for k, _ in value] == ["option", "rejected_reason"] and all(isinstance(v, str) for _, v in value):
+        rejected = [k for k, _ in value] == ["option", "rejected_reason"] and all(isinstance(v, str) for _, v in value)
+        if item and rejected:  # an alternative a decision turned down
             return f'<strong>{esc(value[0][1])}</strong> <span class="pairs"><span class="k">rejected:</span>' \
                    f'{esc(value[1][1])}</span>'
         return "".join(f'<div class="pairs"><span class="k">{esc(label(k))}</span>{value_html(v, True)}</div>'

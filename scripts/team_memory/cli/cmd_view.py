@@ -278,21 +278,16 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
             "invalid": invalid, "git": bool(history), "stop_words": sorted({shown(w, limit=80) for w in stop_words})}
 
 
-def _stale_items(memory_root: str, config: dict, records: list) -> dict:
-    """Project-relative path -> ``review``'s item dict for every stale memory."""
-    from ..derived.driftmarks import refresh_marks
-    from .cmd_review import item_dict
-    try:
-        found = refresh_marks(memory_root, config, force=True, records=records)
-    except OSError:
-        return {}
-    return {i.path: item_dict(i) for i in (found.stale if found else [])}
-
-
 def _add_review(memories: list, records: list, memory_root: str, config: dict, project: str, git: bool) -> None:
     """Stale marks, superseded decisions, duplicate ids and near-duplicate titles as review items."""
+    from ..derived.driftmarks import refresh_marks
+    from .cmd_review import item_dict
     active = [i for i, m in enumerate(memories) if m["status"] == "active"]
-    stale = _stale_items(memory_root, config, records) if git else {}
+    try:  # project-relative path -> ``review``'s item for every stale memory
+        found = refresh_marks(memory_root, config, force=True, records=records) if git else None
+    except OSError:
+        found = None
+    stale = {i.path: item_dict(i) for i in (found.stale if found else [])}
     for i in active:
         memory = memories[i]
         path = os.path.relpath(records[i][1], project).replace(os.sep, "/")

@@ -271,7 +271,6 @@ dl.content>dd{margin:0;overflow-wrap:anywhere}
 dl.content ul,dl.content ol{margin:0;padding-left:1.2em}
 @media (max-width:600px){dl.content{grid-template-columns:1fr}}
 .text{white-space:pre-wrap;margin:0}
-.pairs{margin:0}
 .pairs .k{color:var(--muted);font-size:.84rem;margin-right:6px}
 .review{margin-top:12px;background:var(--warnbg);border-radius:8px;padding:8px 12px;font-size:.9rem}
 .review h4{margin:0 0 4px;font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--warn)}

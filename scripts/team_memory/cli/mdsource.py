@@ -221,19 +221,15 @@ def split_markdown(text: str) -> tuple:
         line, number = lines[n], n + 1
         stripped = line.strip()
         mark = _fence(line)
-        if mark:  # fenced code: to its closing fence (or the end), whole
-            end = n + 1
-            while end < len(lines) and not lines[end].lstrip(" ").startswith(mark):
+        if mark or stripped.startswith("|"):  # fenced code to its closing fence (or the end), or a table: whole
+            end = n + 1 if mark else n
+            while mark and end < len(lines) and not lines[end].lstrip(" ").startswith(mark):
+                end += 1
+            while not mark and end + 1 < len(lines) and lines[end + 1].strip().startswith("|"):
                 end += 1
             end = min(end, len(lines) - 1)
-            cut.attach_block(number, end + 1, "\n".join(lines[n:end + 1]))
-            n, blank_before = end + 1, False
-            continue
-        if stripped.startswith("|"):  # a table: its rows, whole
-            end = n
-            while end + 1 < len(lines) and lines[end + 1].strip().startswith("|"):
-                end += 1
-            cut.attach_block(number, end + 1, "\n".join(x.strip() for x in lines[n:end + 1]))
+            block = lines[n:end + 1] if mark else [row.strip() for row in lines[n:end + 1]]
+            cut.attach_block(number, end + 1, "\n".join(block))
             n, blank_before = end + 1, False
             continue
         heading = heading_of(line)

@@ -23,7 +23,7 @@ from ..records.validate import format_problems
 from .cmd_similar import best_similar
 from .cmd_write import write_root
 from .main import CliError
-from .mdimport import proposals
+from .mdsource import proposals
 
 MAX_AUTO_FILES = 200
 
@@ -118,69 +118,61 @@ def import_markdown(ctx) -> int:
         root = write_root(ctx)  # a dry run never starts a store
     config = load_config(root)
     prepared = prepare([(f"{p.source}:{p.lines}", p.record) for p in found], config)
-    rows = [{"source": p.source, "lines": p.lines, "category_from": p.why, "item": item}
-            for p, item in zip(found, prepared)]
-    invalid = [r for r in rows if r["item"].problems]
-    blocked = bool(invalid) and not args.skip_invalid
-    similar_to = {}
-    for row in rows:
-        record = row["item"].record
-        if root and not row["item"].problems and not args.allow_similar:
+    rows = []  # (proposal, prepared item, the id of an existing memory like it)
+    for proposal, item in zip(found, prepared):
+        record, similar = item.record, None
+        if root and not item.problems and not args.allow_similar:
             best = best_similar(root, config, record["category"], record["title"], record.get("tags", ()))
-            if best and best["id"] != record["id"]:
-                similar_to[id(row)] = best["id"]
-    to_write = [r for r in rows if not r["item"].problems and id(r) not in similar_to]
+            similar = best["id"] if best and best["id"] != record["id"] else None
+        rows.append((proposal, item, similar))
+    invalid = sum(1 for _, item, _ in rows if item.problems)
+    blocked = bool(invalid) and not args.skip_invalid
+    to_write = [item.record for _, item, similar in rows if not item.problems and not similar]
     results = []
     if not blocked and to_write:
-        results = import_records(root, config, [r["item"].record for r in to_write], args.on_conflict,
-                                 args.dry_run) if root else \
-            [{"id": r["item"].record["id"], "from_id": r["item"].record["id"], "action": "created", "path": None}
-             for r in to_write]
-    for row, result in zip(to_write, results):
-        row["result"] = result
-    report = _report(rows, similar_to, notes, blocked, args.dry_run)
+        results = import_records(root, config, to_write, args.on_conflict, args.dry_run) if root else \
+            [{"id": r["id"], "from_id": r["id"], "action": "created", "path": None} for r in to_write]
+    report = _report(rows, iter(results), notes, blocked, args.dry_run)
     if args.json:
         ctx.print_json(report)
     else:
         _print(ctx, report, rows, args.dry_run)
     if blocked:
-        raise CliError(f"{len(invalid)} of {len(rows)} proposed memories are invalid; nothing was imported "
+        raise CliError(f"{invalid} of {len(rows)} proposed memories are invalid; nothing was imported "
                        "(fix the source, or pass --skip-invalid to import the rest)")
     return 0
 
 
-def _report(rows, similar_to, notes, blocked, dry_run) -> dict:
+def _report(rows, results, notes, blocked, dry_run) -> dict:
     memories = []
-    for row in rows:
-        item = row["item"]
-        entry = {"source": row["source"], "lines": row["lines"], "category_from": row["category_from"]}
+    for proposal, item, similar in rows:
+        entry = {"source": proposal.source, "lines": proposal.lines, "category_from": proposal.why}
+        result = None if item.problems or similar else next(results, None)
         if item.problems:
             entry.update(action="invalid", problems=[{"field": q.field, "message": q.message, "hint": q.hint}
                                                      for q in item.problems])
-        elif id(row) in similar_to:
-            entry.update(action="similar", similar_to=similar_to[id(row)], record=item.record)
-        elif "result" in row:
-            entry.update(action=row["result"]["action"], id=row["result"]["id"], path=row["result"]["path"],
-                         record=item.record)
+        elif similar:
+            entry.update(action="similar", similar_to=similar, record=item.record)
+        elif result:
+            entry.update(action=result["action"], id=result["id"], path=result["path"], record=item.record)
         else:
             entry.update(action="not imported", record=item.record)
         memories.append(entry)
     counts = {a: sum(1 for m in memories if m["action"] == a)
               for a in ("created", "replaced", "renamed", "skipped", "similar", "invalid")}
     return {"ok": not blocked, "dry_run": dry_run, "read": len(rows), **counts,
-            "private_sections": sum(r["item"].private_sections for r in rows),
-            "secrets_redacted": sum(r["item"].secrets_redacted for r in rows),
+            "private_sections": sum(item.private_sections for _, item, _ in rows),
+            "secrets_redacted": sum(item.secrets_redacted for _, item, _ in rows),
             "notes": notes, "memories": memories}
 
 
 def _print(ctx, report, rows, dry_run) -> None:
     for note in report["notes"]:
         print(f"note: {note}", file=sys.stderr)
-    for m in report["memories"]:
+    for m, (_, item, _) in zip(report["memories"], rows):
         where = f"{m['source']}:{m['lines']}"
         if m["action"] == "invalid":
             print(ctx.color(f"invalid {where}", "31"), file=sys.stderr)
-            item = next(r["item"] for r in rows if f"{r['source']}:{r['lines']}" == where)
             print(textwrap.indent(format_problems(item.problems), "  "), file=sys.stderr)
             continue
         record = m["record"]

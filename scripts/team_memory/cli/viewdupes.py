@@ -41,12 +41,12 @@ def near_duplicates(titles: list) -> list:
                 matcher = SequenceMatcher(None)
                 matcher.set_seq2(titles[i][1])
                 for j in order[a + 1:a + 1 + NEIGHBOURS]:
-                    if (min(i, j), max(i, j)) in pairs:
-                        continue
-                    matcher.set_seq1(titles[j][1])
-                    if matcher.real_quick_ratio() >= NEAR_DUPLICATE and matcher.quick_ratio() >= NEAR_DUPLICATE \
-                            and matcher.ratio() >= NEAR_DUPLICATE:
-                        pairs.add((min(i, j), max(i, j)))
+                    pair = (min(i, j), max(i, j))
+                    if pair not in pairs:
+                        matcher.set_seq1(titles[j][1])
+                        if all(r() >= NEAR_DUPLICATE for r in (matcher.real_quick_ratio, matcher.quick_ratio,
+                                                               matcher.ratio)):  # the cheap bounds first
+                            pairs.add(pair)
     return sorted(pairs)
 
 

@@ -1,4 +1,4 @@
-"""The ``view`` page: ``render(data, generated) -> str``, one self-contained HTML file from ``viewdata.collect``.
+"""The ``view`` page: ``render(data, generated) -> str``, one self-contained HTML file from ``cmd_view.collect``.
 
 The HTML holds every memory in full (it reads, and the browser's find works, with scripts off); the inline
 script (``JS``) only filters and sorts, its state in the URL fragment, its query words following the hook's rules
@@ -41,10 +41,9 @@ def csp() -> str:
 
 
 def statuses(m: dict) -> list:
-    out = [m["status"]] + sorted({r["kind"] for r in m["review"]})
-    if m["decision_status"]:
-        out.append(m["decision_status"])
-    return list(dict.fromkeys(out))
+    """The memory's status, its review kinds and its decision status, each once."""
+    decision = [m["decision_status"]] if m["decision_status"] else []
+    return list(dict.fromkeys([m["status"], *sorted({r["kind"] for r in m["review"]}), *decision]))
 
 
 def label(name: str) -> str:
@@ -52,30 +51,19 @@ def label(name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def value_html(value) -> str:
-    if isinstance(value, str):
-        return f'<p class="text">{esc(value)}</p>'
+def value_html(value, item: bool = False) -> str:
+    """A content value (``cmd_view.shown_value``): text, a list or ``(key, value)`` pairs; ``item``: in a list."""
     if isinstance(value, list) and value and all(isinstance(v, tuple) for v in value):
-        return pairs_html(value)
-    if isinstance(value, list):
-        return "<ul>" + "".join(f"<li>{item_html(v)}</li>" for v in value) + "</ul>" if value else "<p>-</p>"
-    return f'<p class="text">{esc(value)}</p>'
-
-
-def item_html(value) -> str:
-    if isinstance(value, str):
-        return f'<span class="text">{esc(value)}</span>'
-    if isinstance(value, list) and value and all(isinstance(v, tuple) for v in value):
-        keys = [k for k, _ in value]
-        if keys == ["option", "rejected_reason"] and all(isinstance(v, str) for _, v in value):
+        rejected = [k for k, _ in value] == ["option", "rejected_reason"] and all(isinstance(v, str) for _, v in value)
+        if item and rejected:  # an alternative a decision turned down
             return f'<strong>{esc(value[0][1])}</strong> <span class="pairs"><span class="k">rejected:</span>' \
                    f'{esc(value[1][1])}</span>'
-        return pairs_html(value)
-    return value_html(value)
-
-
-def pairs_html(pairs: list) -> str:
-    return "".join(f'<div class="pairs"><span class="k">{esc(label(k))}</span>{item_html(v)}</div>' for k, v in pairs)
+        return "".join(f'<div class="pairs"><span class="k">{esc(label(k))}</span>{value_html(v, True)}</div>'
+                       for k, v in value)
+    if isinstance(value, list):
+        return "<ul>" + "".join(f"<li>{value_html(v, True)}</li>" for v in value) + "</ul>" if value else "<p>-</p>"
+    return f'<span class="text">{esc(value)}</span>' if item and isinstance(value, str) else \
+        f'<p class="text">{esc(value)}</p>'
 
 
 def chips(facet: str, values: list, show=lambda v: v) -> str:
@@ -84,9 +72,7 @@ def chips(facet: str, values: list, show=lambda v: v) -> str:
 
 
 def who(what: str, seen) -> str:
-    if not seen:
-        return ""
-    return f' · {what} by {esc(seen["author"])} on <time>{esc(seen["date"])}</time>'
+    return f' · {what} by {esc(seen["author"])} on <time>{esc(seen["date"])}</time>' if seen else ""
 
 
 def review_html(m: dict) -> str:
@@ -141,11 +127,10 @@ def facet_html(title: str, facet: str, counts: Counter, limit: int | None = None
     if not counts:
         return ""
     items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    shown = items[:limit] if limit else items
     rows = "".join(f'<li><button type="button" data-facet="{facet}" data-value="{esc(v)}"><span>{esc(show(v))}</span>'
-                   f'<span class="n">{n}</span></button></li>' for v, n in shown)
-    more = f'<li class="more">and {len(items) - len(shown)} more (click one on a memory)</li>' \
-        if len(items) > len(shown) else ""
+                   f'<span class="n">{n}</span></button></li>' for v, n in items[:limit or len(items)])
+    more = f'<li class="more">and {len(items) - limit} more (click one on a memory)</li>' \
+        if limit and len(items) > limit else ""
     return f"<h2>{esc(title)}</h2><ul>{rows}{more}</ul>"
 
 
@@ -286,7 +271,6 @@ dl.content>dd{margin:0;overflow-wrap:anywhere}
 dl.content ul,dl.content ol{margin:0;padding-left:1.2em}
 @media (max-width:600px){dl.content{grid-template-columns:1fr}}
 .text{white-space:pre-wrap;margin:0}
-.pairs{margin:0}
 .pairs .k{color:var(--muted);font-size:.84rem;margin-right:6px}
 .review{margin-top:12px;background:var(--warnbg);border-radius:8px;padding:8px 12px;font-size:.9rem}
 .review h4{margin:0 0 4px;font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--warn)}
@@ -330,16 +314,12 @@ JS = r"""
   function sortKey(k) { return k && Object.prototype.hasOwnProperty.call(SORTS, k) ? k : 'updated'; }
 
   // --- the hook's word rules, as far as a page can (text/textnorm.py) ---
-  var HANGUL = 1, HIRA = 2, KATA = 3, HAN = 4, WORD = 5, JOIN = 6, OTHER = 7, WORDCH = /[\p{L}\p{N}\p{M}]/u;
+  var HAN = 4, WORD = 5, JOIN = 6, OTHER = 7, WORDCH = /[\p{L}\p{N}\p{M}]/u;
+  var SCRIPTS = [/[\uAC00-\uD7A3\u1100-\u11FF\u3130-\u318F]/u, /[\u3040-\u309F]/u, /[\u30A0-\u30FF\u31F0-\u31FF]/u,
+                 /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\u{20000}-\u{3FFFF}]/u];  // Hangul, kana, kana, Han: 1 to 4
   function cls(ch) {
-    var o = ch.codePointAt(0);
-    if ((o >= 0xAC00 && o <= 0xD7A3) || (o >= 0x1100 && o <= 0x11FF) || (o >= 0x3130 && o <= 0x318F)) return HANGUL;
-    if (o >= 0x3040 && o <= 0x309F) return HIRA;
-    if ((o >= 0x30A0 && o <= 0x30FF) || (o >= 0x31F0 && o <= 0x31FF)) return KATA;
-    if ((o >= 0x3400 && o <= 0x4DBF) || (o >= 0x4E00 && o <= 0x9FFF) || (o >= 0xF900 && o <= 0xFAFF) ||
-        (o >= 0x20000 && o <= 0x3FFFF)) return HAN;
-    if ('_-./'.indexOf(ch) >= 0) return JOIN;
-    return WORDCH.test(ch) ? WORD : OTHER;
+    for (var k = 0; k < SCRIPTS.length; k++) if (SCRIPTS[k].test(ch)) return k + 1;
+    return '_-./'.indexOf(ch) >= 0 ? JOIN : WORDCH.test(ch) ? WORD : OTHER;
   }
   function runs(text) {
     var chars = Array.from(text), out = [], i = 0, n = chars.length;
@@ -473,39 +453,35 @@ JS = r"""
     if (state.sort !== sorted) sortBy(state.sort);
     sortSel.value = state.sort;
   }
-  function sortBy(key) {
-    var order = M.map(function (m, i) { return i; });
-    key = sortKey(key);
-    var by = SORTS[key];
-    var desc = key === 'updated' || key === 'created';
-    order.sort(function (a, b) {
+  function sortBy(key) {  // (key: checked by sortKey where it came in)
+    var by = SORTS[key], desc = key === 'updated' || key === 'created', frag = document.createDocumentFragment();
+    M.map(function (m, i) { return i; }).sort(function (a, b) {
       var x = by(M[a]), y = by(M[b]);
-      return x < y ? (desc ? 1 : -1) : x > y ? (desc ? -1 : 1) : a - b;
-    });
-    var frag = document.createDocumentFragment();
-    order.forEach(function (i) { frag.appendChild(arts[i]); });
+      return (x < y ? -1 : x > y ? 1 : 0) * (desc ? -1 : 1) || a - b;
+    }).forEach(function (i) { frag.appendChild(arts[i]); });
     list.appendChild(frag);
     sorted = key;
   }
 
+  function changed() { apply(); writeHash(); }
   var pending = 0;
   q.addEventListener('input', function () {
     state.q = q.value.slice(0, MAX_Q);
-    if (!pending) pending = requestAnimationFrame(function () { pending = 0; apply(); writeHash(); });
+    if (!pending) pending = requestAnimationFrame(function () { pending = 0; changed(); });
   });
   document.addEventListener('click', function (e) {
     var b = e.target.closest('button[data-facet]');
     if (!b) return;
-    var f = b.dataset.facet, v = b.dataset.value;
-    state[f] = state[f] === v ? '' : v;
-    apply(); writeHash();
+    state[b.dataset.facet] = state[b.dataset.facet] === b.dataset.value ? '' : b.dataset.value;
+    changed();
   });
-  reviewBtn.addEventListener('click', function () { state.review = !state.review; apply(); writeHash(); });
-  allBox.addEventListener('change', function () { state.all = allBox.checked; apply(); writeHash(); });
-  sortSel.addEventListener('change', function () { state.sort = sortKey(sortSel.value); apply(); writeHash(); });
+  reviewBtn.addEventListener('click', function () { state.review = !state.review; changed(); });
+  allBox.addEventListener('change', function () { state.all = allBox.checked; changed(); });
+  sortSel.addEventListener('change', function () { state.sort = sortKey(sortSel.value); changed(); });
   document.getElementById('clear').addEventListener('click', function () {
     state = {q: '', review: false, all: false, sort: state.sort, category: '', tag: '', file: '', status: ''};
-    q.value = ''; apply(); writeHash();
+    q.value = '';
+    changed();
   });
   window.addEventListener('hashchange', function () { readHash(); q.value = state.q; apply(); });
   readHash();

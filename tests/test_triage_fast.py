@@ -1,5 +1,6 @@
-"""Triage text: the plain string code does what the expressions did; the Stop hook loads ``re`` (its cues) but
-neither ``json`` nor ``datetime`` for an ordinary turn, and SessionStart none of the three."""
+"""Triage text: ``clean_text`` does what the plain expressions did (it runs them only where a tag or a fence
+is present); the Stop hook loads ``re`` (its cues) but neither ``json`` nor ``datetime`` for an ordinary turn,
+and SessionStart none of the three."""
 from __future__ import annotations
 
 import json
@@ -11,7 +12,6 @@ from hypothesis import given, settings, strategies as st
 
 import helpers
 from helpers import REPO, transcript_line
-from team_memory.capture import triage_text
 from team_memory.capture.triage_text import clean_text, paragraphs
 
 PIECES = ["`", "``", "```", "~~~", "\n", "\n\n", " \t\n", "-", "*", "+", ">", "1.", "12)", " ", "\t", "a", "Bc",
@@ -21,7 +21,7 @@ texts = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 
 
 def old_clean_text(text: str) -> str:
-    """The expressions ``clean_text`` applied before it had plain string code."""
+    """The expressions ``clean_text`` stands for, applied to the whole text."""
     text = re.sub(r"(?is)<private\b[^>]*>.*?(?:</private\s*>|\Z)", " ", text)
     text = re.sub(r"(?is)<memory-context\b[^>]*>.*?(?:</memory-context\s*>|\Z)", " ", text)
     text = re.sub(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|command-message|"
@@ -32,11 +32,9 @@ def old_clean_text(text: str) -> str:
 
 @settings(max_examples=400, deadline=None)
 @given(texts)
-def test_plain_string_code_does_what_the_expressions_did(text):
+def test_clean_text_does_what_the_expressions_did(text):
     assert clean_text(text) == old_clean_text(text)
     assert paragraphs(text) == re.split(r"\n[ \t]*\n", text)
-    for line in text.splitlines():
-        assert triage_text._without_list_mark(line) == re.sub(r"^\s*(?:[-*+>]|\d+[.)])\s+", "", line)
 
 
 PROBE = """

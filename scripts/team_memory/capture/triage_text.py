@@ -1,5 +1,5 @@
 """Triage text: what the scorer reads (``clean_text``: no code, private, recalled or harness blocks), cut into
-``Line``s; the plain string code here does what the patterns its docstrings quote do.
+``Line``s.
 """
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ MAX_LINES = 4000
 _BLOCK_TAGS = ("<private", "<memory-context", "<system-reminder", "<local-command-stdout", "<local-command-stderr",
                "<command-message", "<command-name", "<command-args", "<user-prompt-submit-hook")
 _patterns = None
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def _regexes():
@@ -30,18 +33,6 @@ def _regexes():
     return _patterns
 
 
-def _without_inline_code(text: str) -> str:
-    """``re.sub(r"`[^`\n]*`", " ", text)``: on each line, the text between pairs of backticks."""
-    if "`" not in text:
-        return text
-    lines = []
-    for line in text.split("\n"):
-        parts = line.split("`")
-        tail = "`" + parts[-1] if len(parts) % 2 == 0 else ""  # an odd backtick opens no span
-        lines.append(" ".join(parts[::2]) + tail)
-    return "\n".join(lines)
-
-
 def clean_text(text: str) -> str:
     """``text`` without fenced code, private sections, recalled memories and harness blocks."""
     if not isinstance(text, str):
@@ -52,7 +43,7 @@ def clean_text(text: str) -> str:
             text = _regexes()[name].sub(" ", text)
     if "```" in text or "~~~" in text:
         text = _regexes()["fence"].sub("\n", text)
-    return _without_inline_code(text)
+    return _INLINE_CODE.sub(" ", text)
 
 
 class Line(str):
@@ -64,39 +55,16 @@ class Line(str):
         return line
 
 
-def _without_list_mark(line: str) -> str:
-    """``re.sub(r"^\\s*(?:[-*+>]|\\d+[.)])\\s+", "", line)``."""
-    rest, digits = line.lstrip(), 0
-    while digits < len(rest) and rest[digits].isdecimal():  # any decimal digit, as ``\d`` reads it
-        digits += 1
-    if rest[:1] in ("-", "*", "+", ">"):
-        body = rest[1:]
-    elif digits and rest[digits:digits + 1] in (".", ")"):
-        body = rest[digits + 1:]
-    else:
-        return line
-    kept = body.lstrip()
-    return kept if len(kept) < len(body) else line
-
-
 def paragraphs(text: str) -> list:
-    """``re.split(r"\\n[ \\t]*\\n", text)``: ``text`` cut at blank lines."""
-    lines, parts, start, j = text.split("\n"), [], 0, 1
-    while j < len(lines) - 1:
-        if lines[j].strip(" \t"):
-            j += 1
-        else:  # a blank line and both its newlines: the next line cannot be a cut
-            parts.append("\n".join(lines[start:j]))
-            start, j = j + 1, j + 2
-    parts.append("\n".join(lines[start:]))
-    return parts
+    """``text`` cut at blank lines."""
+    return _BLANK_LINE.split(text)
 
 
 def split_lines(text: str) -> list:
     """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
     lines = []
     for raw in text.splitlines():
-        raw = _without_list_mark(raw).strip()
+        raw = _LIST_MARK.sub("", raw).strip()
         if raw:
             lines.append(raw[:MAX_LINE_CHARS])
     return lines

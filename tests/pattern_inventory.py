@@ -39,8 +39,6 @@ DYNAMIC = {
     + [(_module("guards.shelljudge")._GENERIC, re.I)],
     ("guards/pwshjudge.py", "pattern"): lambda: [(p, 0) for p in _module("guards.pwshjudge")._UNREAD.values()],
     ("capture/triage.py", "pattern"): lambda: cue_patterns(),  # the cues: below
-    ("capture/triage.py", "*cue"): lambda: cue_patterns(),  # a cue compiled on first use: (pattern, where)
-    ("capture/triage_text.py", "pattern"): lambda: cue_patterns(),
     # a team's cue, compiled to be checked, never run here (test_patternrisk times the ones it accepts)
     ("base/patternrisk.py", "pattern"): lambda: [],
 }

@@ -193,24 +193,3 @@ def test_an_open_cache_home_without_the_sticky_bit_is_not_used(plugin, store, tm
     os.chmod(cache, 0o1777)  # sticky, as /tmp: nobody removes or renames what they do not own
     proc = run(plugin, store, cache, PYTHONDONTWRITEBYTECODE="1")
     assert proc.stderr == b"" and "team_memory.records.hookio.bin" in cached_files(cache)
-
-
-def test_the_triage_cue_keys_are_read_only_from_a_private_file(monkeypatch, tmp_path):
-    """Stop unmarshals ``triage-cue-keys.marshal`` from the same cache: the same rule holds."""
-    from team_memory.capture import triage_text
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(bytecache, "_checked", {})
-    triage_text._write_marshal(triage_text.KEYS_FILE, {"engine": 1})
-    path = triage_text._cache_path(triage_text.KEYS_FILE)
-    assert triage_text._read_marshal(triage_text.KEYS_FILE) == {"engine": 1}
-    os.chmod(path, 0o646)  # anyone may write it now
-    assert triage_text._read_marshal(triage_text.KEYS_FILE) == {}
-    os.chmod(path, 0o600)
-    os.chmod(os.path.dirname(path), 0o777)  # the folder opened up: checked once a process, so a new process sees it
-    monkeypatch.setattr(bytecache, "_checked", {})
-    if os.geteuid() == 0:
-        os.chown(os.path.dirname(path), OTHER_UID, OTHER_UID)
-        assert triage_text._read_marshal(triage_text.KEYS_FILE) == {}
-    else:  # ours: tightened again, the file still ours
-        assert triage_text._read_marshal(triage_text.KEYS_FILE) == {"engine": 1}
-        assert os.stat(os.path.dirname(path)).st_mode & 0o022 == 0

@@ -24,7 +24,7 @@ PACKAGE = {"team_memory", "team_memory.base", "team_memory.base.bytecache", "tea
 TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate"}  # a plain line needs no shell reader
 POST = {"team_memory.tooluse", "team_memory.tooluse.posttool", "team_memory.handlers.post_tool_use"}
 FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap", "errno"}
-# ``re``: Stop compiles the cues whose keywords a new turn holds (this scene's "we decided ... because")
+# ``re``: Stop compiles its triage cues on every new turn
 RE = {"re", "re._constants", "re._parser", "re._casefix", "re._compiler", "_sre", "copyreg", "enum", "functools",
       "_functools", "operator", "_operator", "collections", "_collections", "keyword", "reprlib", "itertools", "types",
       "heapq", "_heapq", "sre_compile", "sre_parse", "sre_constants", "_locale"}  # the last six: what 3.9's re loads
@@ -123,8 +123,7 @@ def test_each_hook_imports_only_its_pinned_modules(scene, bare, name):
     pinned = PINNED[name]
     ours = {m for m in loaded if m.split(".")[0] == "team_memory"}
     mine = {m for m in pinned if m.split(".")[0] == "team_memory"}
-    if python_caches() and name != "Stop":  # our compiled-code loader only where Python keeps none (Stop's
-        # cue cache uses its private-folder checks either way)
+    if python_caches():  # our compiled-code loader only where Python keeps none
         mine.discard("team_memory.base.bytecache")
     assert ours == mine, f"new: {sorted(ours - mine)}; gone: {sorted(mine - ours)}"
     # the standard library's: nothing beyond the list (a version may load fewer, frozen or built in)

@@ -6,16 +6,17 @@ boosted when a *booster* matches in the 4-line window around it or in its paragr
 their sentence; *proposals* boost a reply to them, and a user's reply with a hit to one counts it as one more
 hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives* ("instead of") add a hit to a
 sentence that holds one. Cues (``triage.cues`` plus ``triage.extra_cues``, none that could backtrack) are
-case-insensitive, run on lines of at most 1,000 characters until ``SCORING_SECONDS``, and are compiled only
-when their keywords occur; ``session_summary`` scores activity (``triage.activity``).
+case-insensitive and run on lines of at most 1,000 characters until ``SCORING_SECONDS``; ``session_summary``
+scores activity (``triage.activity``).
 """
 from __future__ import annotations
 
+import re
 from time import monotonic
 
 from ..base.config import category_enabled, section, warn
 from ..base.sanitize import clean_line, cut
-from .triage_text import conversation_lines, cue_keys, cue_risks, may_match, sentences
+from .triage_text import conversation_lines, sentences
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = dict(dict.fromkeys(CUE_CATEGORIES, 0.4), session_summary=0.6)
@@ -48,45 +49,12 @@ def sentence_with(line: str, regexes) -> str:
     return next((sentence for sentence in sentences(line) if _matches(regexes, sentence)), line)
 
 
-class CueList:
-    """The cues of one kind that can match the text at hand, compiled on first use; true when the kind has
-    any valid cue at all (its rules apply even when none occurs here)."""
-
-    def __init__(self):
-        self.configured, self._cues = False, []  # compiled, or ``(pattern, where)`` until first use
-
-    def __bool__(self) -> bool:
-        return self.configured
-
-    def __len__(self) -> int:
-        return len(self._cues)
-
-    def __iter__(self):
-        compiled = (_compile_one(*cue) if isinstance(cue, tuple) else cue for cue in self._cues)
-        self._cues = [regex for regex in compiled if regex is not None]
-        return iter(self._cues)
-
-    def add(self, pattern: str, where: str, keys, text: str | None) -> None:
-        """Without keywords: compiled now (an invalid one reported); else left out when they are not in
-        ``text``, or compiled on first use."""
-        if keys is None:
-            regex = _compile_one(pattern, where)
-            if regex is not None:
-                self.configured = True
-                self._cues.append(regex)
-            return
-        self.configured = True  # ``cue_keys`` found keywords only in a valid pattern
-        if text is None or may_match(keys, text):
-            self._cues.append((pattern, where))
-
-
 _compiled: dict = {}
 
 
 def _compile_one(pattern: str, where: str):
     """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
     if pattern not in _compiled:
-        import re
         try:
             _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
         except re.error as exc:
@@ -95,19 +63,19 @@ def _compile_one(pattern: str, where: str):
     return _compiled[pattern]
 
 
-def compile_cues(config: dict, text: str | None = None) -> dict:
-    """category -> a ``CueList`` per ``CUE_KINDS``, from ``triage.cues`` plus ``triage.extra_cues``; with
-    ``text`` (the scoring lines, lower-cased), only the cues whose keywords occur in it."""
+def compile_cues(config: dict) -> dict:
+    """category -> a list of compiled cues per ``CUE_KINDS``, from ``triage.cues`` plus ``triage.extra_cues``."""
     triage = section(config, "triage")
     refused = _refused_extra_cues(triage.get("extra_cues", {}))
     found = [(key, category, kind, pattern) for key in ("cues", "extra_cues")
              for category, kind, pattern in _cue_entries(triage.get(key, {}))
              if not (key == "extra_cues" and pattern in refused)]
     found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
-    keys = cue_keys([entry[3] for entry in found]) if text is not None else {}
-    lists = {category: tuple(CueList() for _ in CUE_KINDS) for category in CUE_CATEGORIES}
+    lists = {category: tuple([] for _ in CUE_KINDS) for category in CUE_CATEGORIES}
     for key, category, kind, pattern in found:
-        lists[category][CUE_KINDS.index(kind)].add(pattern, f"triage.{key}.{category}.{kind}", keys.get(pattern), text)
+        regex = _compile_one(pattern, f"triage.{key}.{category}.{kind}")
+        if regex is not None:
+            lists[category][CUE_KINDS.index(kind)].append(regex)
     return lists
 
 
@@ -145,7 +113,9 @@ def _refused_extra_cues(extra: dict) -> set:
     cues = extra_cue_patterns(extra)
     if not cues:
         return set()
-    risks = cue_risks([p for _, p in cues])
+    from ..base.patternrisk import backtrack_risk
+    verdicts = {p: backtrack_risk(p) for p in dict.fromkeys(p for _, p in cues)}
+    risks = {p: why for p, why in verdicts.items() if why}
     if risks:
         where, pattern = next((w, p) for w, p in cues if p in risks)
         more = f" (and {len(risks) - 1} more)" if len(risks) > 1 else ""
@@ -184,7 +154,7 @@ def cue_hits(regexes, line: str) -> int:
 
 def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
     """Cue phrases in ``line`` outside sentences a damper matches; one more for a hit naming an alternative."""
-    if len(regexes) == 0:  # no cue can match this text (not ``not regexes``: see ``CueList``)
+    if not regexes:
         return 0
     if not dampers and not alternatives:
         return cue_hits(regexes, line)
@@ -318,7 +288,7 @@ def evidence(line: str) -> str:
 def score_categories(turns: list, config: dict, cues: dict | None = None) -> dict:
     """category -> (score, evidence lines) for every cue category."""
     lines = conversation_lines(turns)
-    cues = cues if cues is not None else compile_cues(config, "\n".join(lines).lower())
+    cues = cues if cues is not None else compile_cues(config)
     _deadline[0] = monotonic() + SCORING_SECONDS
     try:
         return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}

@@ -22,7 +22,9 @@ sys.path.insert(0, str(REPO / "scripts"))
 # costs several times a hook's own run) does not run for each of the suite's many hook calls.
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 os.environ.pop("PYENV_DIR", None)  # ... and that PATH is the hooks' as it is (doctor's hook-python check: cli/hookpython)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+TESTS = Path(__file__).resolve().parent
+# The shared helpers here, and each layer's folder: a test file may import another's checks by module name.
+sys.path[:0] = [str(TESTS)] + sorted(str(p) for p in TESTS.iterdir() if p.is_dir() and any(p.glob("test_*.py")))
 # Under PYTHONDONTWRITEBYTECODE (set in many containers) every worker compiles the tests and the package anew on
 # each run (~3 s a worker here): the test processes keep that compiled code in the checkout's ignored .cache/,
 # never beside the sources. Only these processes: hooks and commands the tests start keep the user's setting.

@@ -1,4 +1,4 @@
-"""Every regular expression the package holds, and adversarial text for each (``tests/test_pattern_time.py``,
+"""Every regular expression the package holds, and adversarial text for each (``tests/base/test_pattern_time.py``,
 ``benchmarks/stress_hostile.py``).
 
 ``patterns()`` finds them three ways: compiled patterns among module globals (also inside dicts, lists and

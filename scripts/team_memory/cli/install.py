@@ -27,7 +27,7 @@ from .settingsjson import (DEFAULT_SOURCE, MARKETPLACE, PLUGIN_ID, InstallError,
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 RUNTIME_REL = (".claude", "team-memory")
-# The runtime, file by file (glob patterns relative to the checkout; ``tests/test_install.py`` checks that every
+# The runtime, file by file (glob patterns relative to the checkout; ``tests/cli/test_install.py`` checks that every
 # tracked file under hooks/, scripts/ and templates/ is either here or in DEV_ONLY). A pattern matching nothing
 # is fine (LICENSE may be absent); ``*`` never matches a hidden file.
 RUNTIME_FILES = (

@@ -19,7 +19,7 @@ from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
 
 # module (each has ``register(subparsers, common)``) -> its commands, in ``--help``'s order: a run imports only its
-# command's module (tests/test_cli_lazy.py keeps this complete).
+# command's module (tests/cli/test_cli_lazy.py keeps this complete).
 COMMANDS = {
     "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall", "mcp"),
     "cmd_eval": ("eval",),

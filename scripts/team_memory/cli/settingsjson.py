@@ -115,7 +115,7 @@ DEFAULT_SOURCE = "team-memory/team-memory"  # the repository plugin.json names (
 # What a git or GitHub marketplace source checks out (git sparse-checkout, cone mode: the files at the top are
 # always there, hooks.json and LICENSE among them): the runtime and the manifests, not tests/, docs/ or
 # benchmarks/. Claude Code copies that checkout into the plugin cache, so the installed copy is the runtime
-# (1.4 MB instead of 5.2 MB, docs/benchmarks.md). tests/test_team_plugin.py keeps it covering the runtime.
+# (1.4 MB instead of 5.2 MB, docs/benchmarks.md). tests/cli/test_team_plugin.py keeps it covering the runtime.
 SPARSE_PATHS = (".claude-plugin", ".claude", "hooks", "scripts", "templates")
 MAX_SOURCE_CHARS = 2000
 OWNER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")

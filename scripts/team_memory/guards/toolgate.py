@@ -1,7 +1,7 @@
 """The tool hooks' fast path: ``outside_store(payload)`` is True only when a call certainly cannot write into a store.
 
 Importing the full guard costs several times an interpreter's start; this decides from the payload with a few
-``stat`` calls, and may only err towards the full guard (``tests/test_toolgate.py`` compares them). It requires a
+``stat`` calls, and may only err towards the full guard (``tests/guards/test_toolgate.py`` compares them). It requires a
 ``cwd`` outside every store and ``.claude`` folder; for the write tools, no ``.claude`` in any text field, no glob in
 a path field and no path (or its real path) in a store; for Bash, plain words and quotes only, ASCII, no ``claude``,
 ``memory`` or store path, and every command ``READ_ONLY`` or ``ORDINARY``; for PowerShell, read-only cmdlets
@@ -25,8 +25,9 @@ READ_ONLY = dict.fromkeys("ls cat head tail wc grep egrep fgrep pwd echo printf 
 READ_ONLY.update(rg=("--pre",), find=("-delete", "-exec", "-ok", "-fprint", "-fls"),
                  git=("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c"))
 GIT_READ_ONLY = tuple("status diff log show rev-parse ls-files blame describe shortlog grep".split())
-# Test runners, builds, package managers: the full guard judges them only on their arguments (``tests/test_toolgate.py``
-# checks it knows none). Formatters (``black .``) are left out: their arguments are what they rewrite.
+# Test runners, builds, package managers: the full guard judges them only on their arguments
+# (``tests/guards/test_toolgate.py`` checks it knows none).
+# Formatters (``black .``) are left out: their arguments are what they rewrite.
 ORDINARY = frozenset("pytest py.test tox nox make gmake ninja cmake ctest meson npm yarn pnpm cargo go mvn gradle jest "
                      "vitest mocha mypy pyright tsc rspec rake bundle dotnet gcc cc clang g++ clang++ javac pip pip3 "
                      "uv poetry pre-commit".split())

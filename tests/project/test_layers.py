@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "scripts" / "team_memory"
+PACKAGE = Path(__file__).resolve().parents[2] / "scripts" / "team_memory"
 
 LAYERS = (
     ("base",),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RUNTIME = [REPO / "hooks", REPO / "scripts"]
 ALLOWED_OPTIONAL = {"rapidfuzz", "yaml"}  # yaml: export/import in YAML only
 

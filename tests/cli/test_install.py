@@ -332,7 +332,7 @@ def test_uninstall_twice_says_nothing_was_installed(repo):
 
 def test_a_user_scope_plugin_beside_the_drop_in_is_named_by_install_and_doctor(tmp_path, monkeypatch):
     """Both load every hook: two orientation blocks, two Stop reminders. The files are the ones Claude Code
-    2.1.330 writes for ``claude plugin install team-memory@team-memory`` (tests/test_e2e_install.py)."""
+    2.1.330 writes for ``claude plugin install team-memory@team-memory`` (tests/e2e/test_e2e_install.py)."""
     home = tmp_path / "home"
     (home / ".claude" / "plugins").mkdir(parents=True)
     (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(

@@ -1,6 +1,6 @@
 """The page's script against a fragment anyone can put in a link (``#sort=__proto__``, a 45 KB ``#q=``), run in
 Node with the few DOM calls it makes stubbed (``NODE_PAGE``), so it runs where no Chromium is installed; the
-real browser tests are ``tests/test_view_browser.py``."""
+real browser tests are ``tests/cli/test_view_browser.py``."""
 from __future__ import annotations
 
 import json

@@ -5,7 +5,7 @@ guard must deny it) and ``false`` when it provably stays outside or only reads (
 must pass). The in-process decision runs on every line; the real PreToolUse hook runs
 in a subprocess, as Claude Code runs it, on every line (a few at a time) and must agree.
 Both sides must be at least 97% right; misclassified lines are listed in the failure.
-Run ``python3 -m pytest -q tests/test_guard_corpus.py -s`` to print the figures.
+Run ``python3 -m pytest -q tests/guards/test_guard_corpus.py -s`` to print the figures.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 from helpers import run_hook
 from team_memory.guards.guards import guard_tool_use
 
-CORPUS = [json.loads(line) for line in (Path(__file__).parent / "fixtures" / "guard_corpus.jsonl").open()]
+CORPUS = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "fixtures" / "guard_corpus.jsonl").open()]
 TARGET = 0.97
 
 

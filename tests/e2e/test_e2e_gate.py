@@ -38,7 +38,7 @@ def test_missing_cli_skips_with_one_line(no_cli, monkeypatch):
 def test_the_real_client_tests_need_nothing_outside_the_repository():
     """The fake model API and runner live in tests/: no test names a folder beside the checkout."""
     beside = ("..", "/shared")  # spelled apart so this test does not find itself
-    for path in sorted((REPO / "tests").glob("*.py")) + [REPO / ".ci" / "run"]:
+    for path in sorted((REPO / "tests").rglob("*.py")) + [REPO / ".ci" / "run"]:
         text = path.read_text(encoding="utf-8")
         assert "".join(beside) not in text and "cc-" + "e2e" not in text, path
 
@@ -104,7 +104,7 @@ def test_every_real_client_test_goes_through_the_gate():
     when required), so a machine without the harness sees a skip, never an error."""
     import ast
     offenders = []
-    for path in (REPO / "tests").glob("test_*.py"):
+    for path in (REPO / "tests").rglob("test_*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "ensure_claude":
                 offenders.append(f"{path.name}:{node.lineno}")

@@ -215,7 +215,7 @@ def test_without_git_nothing_is_marked(tmp_path, repo):
     # git missing from PATH: nothing is marked in a real repository either
     nogit = tmp_path / "nogit-bin"
     nogit.mkdir()
-    proc = subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "scripts" / "memory.py"),
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[2] / "scripts" / "memory.py"),
                            "review", "--json"], cwd=repo, capture_output=True, text=True,
                           env=dict(os.environ, PATH=str(nogit)))
     assert json.loads(proc.stdout)["count"] == 0

@@ -126,10 +126,12 @@ def test_background_work_starts_through_subprocess(project, memory_root, trace):
 
 
 # test_detach.py needs /proc (it checks the child's descriptors there): it runs unmasked.
-SUBSET = ["tests/test_platform.py", "tests/test_safefs.py", "tests/test_guards.py", "tests/test_pwsh.py",
-          "tests/test_toolgate.py", "tests/test_hook_user_prompt_submit.py", "tests/test_cli_write.py",
-          "tests/test_cli_admin.py", "tests/test_hardening.py", "tests/test_recall_by_file.py", "tests/test_index.py",
-          "tests/test_cli_advice.py", "tests/test_cache.py", "tests/test_relpaths.py"]
+SUBSET = ["tests/base/test_platform.py", "tests/base/test_safefs.py", "tests/guards/test_guards.py",
+          "tests/guards/test_pwsh.py", "tests/guards/test_toolgate.py",
+          "tests/hooks/test_hook_user_prompt_submit.py", "tests/cli/test_cli_write.py",
+          "tests/cli/test_cli_admin.py", "tests/records/test_hardening.py", "tests/hooks/test_recall_by_file.py",
+          "tests/derived/test_index.py", "tests/cli/test_cli_advice.py", "tests/derived/test_cache.py",
+          "tests/records/test_relpaths.py"]
 
 
 @pytest.mark.slow

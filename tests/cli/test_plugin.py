@@ -265,7 +265,7 @@ def test_directory_profile_finds_nothing(claude_bin):
 
 
 def test_readme_install_section_leads_with_what_users_type():
-    """README's install sections give the commands tests/test_e2e_install.py runs, the slash forms first."""
+    """README's install sections give the commands tests/e2e/test_e2e_install.py runs, the slash forms first."""
     readme = (REPO / "README.md").read_text()
     section = readme[readme.index("## Install as a plugin"):readme.index("## Commands")]
     market = marketplace()["name"]

@@ -255,7 +255,7 @@ def checked_related(memory_root: str, values: list) -> list:
 def _warn_missing(ctx, result) -> None:
     """One stderr line when the written memory's related files name a file that is not there (kept all
     the same: it may be about to be created), saying that ``review`` lists the memory until it is."""
-    from ..derived.filechanges import exists_unlinked
+    from ..derived.driftmarks import exists_unlinked
     from ..records.relpaths import is_glob, usable
     try:
         entries = usable(load_memory(result.path).get("related_files"))

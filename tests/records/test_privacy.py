@@ -6,7 +6,12 @@ import re
 import pytest
 from hypothesis import assume, example, given, settings, strategies as st
 
-from team_memory.records.privacy import PrivateTagError, leaks, scrub_record, strip_private
+from team_memory.records.privacy import PrivateTagError, leaks, private_settings, scrub_record, strip_sections
+
+def strip_private(text: str, config: dict) -> tuple:
+    """``(text with private sections replaced by the marker, how many were removed)``."""
+    return strip_sections(text, *private_settings(config))
+
 
 ALL = {"privacy": {"private_tags": {"formats": ["xml", "bracket", "comment"], "marker": "[PRIVATE]"}}}
 
@@ -128,7 +133,7 @@ def test_a_tag_written_as_inline_code_is_text_not_a_tag():
     """A table cell that names the tag (`` `<private>` section stripping ``) opens no section: this project's own
     CLAUDE.md imported with an 'unclosed private tag' error on the old code. A real section still goes."""
     from team_memory.base.config import load_config
-    from team_memory.records.privacy import strip_private
+
     config = load_config(None)
     cell = "| `records/privacy.py` | `<private>` section stripping, secret redaction |"
     assert strip_private(cell, config) == (cell, 0)

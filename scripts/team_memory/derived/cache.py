@@ -108,7 +108,7 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
                      b"\n".join(lines), b"\n"])
 
 
-def _object_line(data: bytes, start: int, what: str) -> dict:
+def object_line(data: bytes, start: int, what: str) -> dict:
     """The JSON object on the line at ``start``; ``CacheInvalid`` for anything else."""
     try:
         value = fastjson.loads(data[start:data.find(b"\n", start)])
@@ -123,15 +123,10 @@ def read_header(data: bytes):
     """``(header, where the stamps start)`` of cache bytes; ``CacheInvalid`` when they are not a cache's."""
     if data[:len(MAGIC)] != MAGIC or data[-1:] != b"\n":
         raise CacheInvalid("not a team-memory cache")
-    header = _object_line(data, len(MAGIC), "header")
+    header = object_line(data, len(MAGIC), "header")
     if not _count(header.get("count")):
         raise CacheInvalid("unreadable header")
     return header, data.find(b"\n", len(MAGIC)) + 1
-
-
-def read_stamps(data: bytes, start: int) -> dict:
-    """The stamps line (``refresh`` only): ``{folder: [[inode, mtime_ns, size, id], ...]}``."""
-    return _object_line(data, start, "stamps")
 
 
 def _count(value) -> bool:

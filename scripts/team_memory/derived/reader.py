@@ -8,8 +8,7 @@ from ..base.model import display_name
 from ..base.fsutil import memory_file_stats
 from ..base.safefs import S_IFMT, S_IFREG, read_regular
 from ..records.exposure import name_is_shown, shown_message, shown_name
-from ..records.store import NotARecord, parse_memory, project_root_of, record_status
-from ..records.store import record_time
+from ..records.store import NotARecord, parse_memory, project_root_of, record_status, record_time
 from .index import entry_from_record
 
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
@@ -47,8 +46,8 @@ class Reader:
             return _stamp(st), None
         if record_status(record) != "active" or not category_enabled(self.config, category):
             return _stamp(st), None
-        entry = self.entry(category, folder, name, record)
-        if entry is None:
+        entry = entry_from_record(self.memory_root, category, path, record)
+        if not entry["title"] or not name_is_shown(name):  # a hostile file name is never printed (validate reports it)
             return _stamp(st), None
         related = []
         if record.get("related_files"):
@@ -62,13 +61,6 @@ class Reader:
                  "tags": item[3]}
         return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
 
-    def entry(self, category: str, folder: str, name: str, record: dict):
-        """``index.entry_from_record``; None for a record without a title or a file name never shown."""
-        entry = entry_from_record(self.memory_root, category, os.path.join(self.memory_root, folder, name), record)
-        if not entry["title"] or not name_is_shown(name):  # a hostile file name is never printed (validate reports it)
-            return None
-        return entry
-
     def path_of(self, folder: str, name: str) -> str:
         """The index path of the file ``name`` of ``folder`` (``.claude/memory/<folder>/<name>``)."""
         prefix = self.prefix.get(folder)
@@ -79,8 +71,7 @@ class Reader:
 
 
 def _stamp(st) -> tuple:
-    """What tells one version of a memory file from another: an in-place rewrite keeps the inode, can keep
-    the size and set the mtime back, but always moves the ctime."""
+    """What tells versions apart: an in-place rewrite can keep inode, size and mtime, never the ctime."""
     return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
 
 

@@ -16,7 +16,7 @@ import time
 from ..base.config import category_folders, warn
 from ..base.fsutil import LockBusy, atomic_write_bytes, atomic_write_text, store_lock
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
-from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode, read_stamps
+from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode, object_line
 from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, head_is_sound, map_path
 
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
@@ -140,7 +140,7 @@ def _previous(old, config: dict):
         index = Index(old) if old is not None else None
         if index is None or not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
             return None, {}
-        stamps = read_stamps(old, index.stamps_at)
+        stamps = object_line(old, index.stamps_at, "stamps")
     except CacheInvalid:
         return None, {}
     written, out = index.header["written_ns"], {}

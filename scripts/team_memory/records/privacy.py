@@ -148,11 +148,6 @@ def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
     return not inner.strip()
 
 
-def strip_private(text: str, config: dict) -> tuple:
-    """``(text with private sections replaced by the marker, how many were removed)``."""
-    return strip_sections(text, *private_settings(config))
-
-
 def first_tag(text: str, formats=FORMATS, opening: bool = False):
     """Where the first private tag (``opening``: opening tag) outside fenced code starts; None without one."""
     return next((ev[0] for ev in _tag_events(text, formats) if ev[3] or not opening), None)

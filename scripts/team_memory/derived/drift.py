@@ -67,8 +67,7 @@ def some(paths: list) -> str:
 
 
 def describe(gone: list, empty: list, changed: list, files: int, commits: int) -> str:
-    """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists)``, ``(x/*.sql matches no
-    file)``, joined by ``;``, or "". ``changed``: the changed files (from git) or the entries they fall under."""
+    """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists; x/*.sql matches no file)``."""
     parts = []
     if gone:
         parts.append(some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
@@ -128,9 +127,8 @@ def entry_key(path: str, record: dict, entries: list | None = None) -> str:
 
 
 def marks_for(memory_root: str, shown: list) -> dict:
-    """Entry path -> suffix for the memories ``shown`` (``[(entry path, record)]``): the hooks' call. When one
-    has related files and HEAD moved or it was never assessed, a detached process recomputes the marks;
-    the stored ones serve meanwhile. Never runs git, never raises."""
+    """Entry path -> suffix for ``shown`` (``[(entry path, record)]``), the hooks' call: never runs git, never
+    raises; when HEAD moved or a memory was never assessed, a detached process recomputes the marks."""
     try:
         if doc_is_broken(memory_root):  # no recomputation can fix it
             return {}
@@ -190,8 +188,7 @@ def recompute_in_background(memory_root: str) -> bool:
 
 
 def hand_over(memory_root: str, module: str, function: str) -> bool:
-    """Start ``module.function(memory_root)`` in a detached process, at most one per ``function`` at a time
-    (``base.startgate``); False when it cannot be. The names are this package's own, never a file's text."""
+    """Start ``module.function(memory_root)`` detached, one per ``function`` at a time; False when it cannot be."""
     import sys
     from ..base.startgate import first_to_start, release, start_detached
     from .cache import CACHE_DIR, cache_folder

@@ -95,8 +95,8 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
 
 
 def find_missing(items: list, project: str) -> bool:
-    """Fill each item's missing entries: an exact path missing from the work tree (never behind a link), a
-    folder or glob matching no tracked file. False when a folder or glob could not be checked."""
+    """Fill each item's missing entries (a path gone, never seen behind a link; a folder or glob matching no
+    tracked file); False when a folder or glob could not be checked."""
     tracked = folders = None
     checked = {}
     complete = True
@@ -266,8 +266,7 @@ def is_current(memory_root: str, items: list) -> bool:
 
 def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking: bool = True, records=None,
                   items=None):
-    """The ``Assessment`` when it had to be worked out (and stored), else None; ``force``: work it out anyway
-    (``review`` needs the commits). ``LockBusy`` (``blocking=False``) when another process is at it."""
+    """The ``Assessment`` when it had to be worked out (``force``: anyway), else None; may raise ``LockBusy``."""
     items = memory_items(memory_root, config, records) if items is None else items
     if not force and is_current(memory_root, items):
         return None

@@ -84,8 +84,7 @@ def read_head(fd: int):
 
 
 def lookup(cwd: str, paths: list):
-    """``(memory root, [(file, memory path)])`` for the files a tool call named, as the map of the store above
-    ``cwd`` has them; None when it names none. Nothing is read but the map."""
+    """``(memory root, [(file, memory path)])`` for a tool call's files from the map alone; None for none."""
     if not _worth_a_look(cwd, paths[:MAX_PATHS]):
         return None  # the common case: decided with ``os`` alone, nothing more imported
     from ..base.safefs import find_memory_root, project_root_of
@@ -111,8 +110,7 @@ def lookup(cwd: str, paths: list):
 
 
 def _worth_a_look(cwd: str, paths: list) -> bool:
-    """A first look with ``os`` alone (the hook's imports): False only when the map of the store
-    ``find_memory_root`` would take (the same walk) names no key of these files; anything unusual: True."""
+    """With ``os`` alone: False only when the map of the store ``find_memory_root`` would take names none of these."""
     start = here = os.path.realpath(cwd)
     fulls = []
     for path in paths:
@@ -165,8 +163,7 @@ def _map_names(project: str, fulls: list) -> bool:
 
 
 def memories_for(memory_root: str, paths: list) -> list:
-    """``[(path, memory path)]``: the memories whose entries name each file of ``paths``, each once, the file's
-    own key first, then the folders above it; ``[]`` when the map is missing or unreadable."""
+    """``[(path, memory path)]`` naming each file (its own key first, then folders above); ``[]`` without a map."""
     from ..base.safefs import is_real_dir, open_regular
     path = map_path(memory_root)
     if not is_real_dir(os.path.dirname(path)):

@@ -111,8 +111,7 @@ def _ctimes(folder_path: str, names):
 
 
 def current_index(memory_root: str, config: dict, trust: bool = True) -> Index:
-    """The store's ``Index``, current; built in memory when the store lock is held or the store read-only.
-    ``trust=False``: the cache on disk was found damaged while read and is rebuilt."""
+    """The store's ``Index``, current (built in memory when locked or read-only); ``trust=False``: rebuild."""
     data = _read(memory_root) if trust else None
     if data is not None:
         try:
@@ -134,8 +133,7 @@ def index_in_memory(memory_root: str, config: dict, old=None) -> Index:
 
 
 def _previous(old, config: dict):
-    """``(index, {category: {name: (inode, mtime_ns, size, ctime_ns, id)}})`` of an old cache whose entries may be
-    reused, its settled files only; ``(None, {})`` for none."""
+    """``(index, {category: {name: (inode, mtime_ns, size, ctime_ns, id)}})`` of an old cache's settled files."""
     try:
         index = Index(old) if old is not None else None
         if index is None or not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
@@ -244,8 +242,7 @@ def write_map(memory_root: str, related: dict) -> None:
 
 
 def rebuild_index(memory_root: str, config: dict, full: bool = True) -> int:
-    """Rewrite ``index.md`` and the cache under the store lock; return the entry count. ``full=False``
-    re-reads only the files whose stamp differs from what the cache recorded."""
+    """Rewrite ``index.md`` and the cache under the store lock (``full=False``: changed files only); the count."""
     with store_lock(memory_root):
         return Index(_rebuild_locked(memory_root, config, None if full else _read(memory_root))).n
 

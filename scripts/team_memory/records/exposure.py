@@ -31,8 +31,8 @@ def _probe(text: str) -> str:
 
 
 def _private_hidden(probe: str, opening: bool = False):
-    """``probe`` with its private sections as ``[PRIVATE]``, or None when it holds none; an unclosed tag hides
-    from the first tag on (``opening``: the first opening tag, so a message may name a closing one)."""
+    """``probe`` with private sections as ``[PRIVATE]`` (None: none); an unclosed tag hides from the first
+    (``opening``: opening) tag on."""
     from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
     try:
         shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
@@ -74,8 +74,7 @@ def shown_text(value, limit: int | None = None) -> str:
 
 
 def shown_message(value, limit: int | None = None) -> str:
-    """The tool's own message, which may quote a file's data: one clean line, private sections and secrets
-    hidden; a closing tag it names (a fix saying "close it with </private>") stays."""
+    """The tool's own message: one clean line, hidden parts hidden; a closing tag it names ("close it with") stays."""
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = _probe(text)
     if might_hide(probe):
@@ -129,8 +128,7 @@ def name_is_shown(name: str) -> bool:
 
 
 def shown_related(entries) -> dict:
-    """``{stored form: shown form}`` of a ``related_files`` value's usable entries, each hidden in its raw form
-    first (``https://u:pw@host`` is stored as ``https:/u:pw@host``, which no pattern matches)."""
+    """``{stored form: shown form}`` of usable entries, hidden in the raw form (stored ``https:/u:pw@h`` hides nothing)."""
     from .relpaths import normalised
     out: dict = {}
     for raw, stored in normalised(entries):

@@ -58,8 +58,7 @@ def from_agent(payload: dict) -> dict:
 
 
 def for_agent(payload: dict, result):
-    """A handler's result as the agent reads it: for Gemini, text as ``additionalContext``, a denial as
-    ``{"decision": "deny", "reason"}``."""
+    """A handler's result as the agent reads it (Gemini: text as ``additionalContext``, a denial as ``decision``)."""
     event = payload.get(AGENT_EVENT)
     if not isinstance(event, str) or result is None or result == "":
         return result
@@ -92,8 +91,7 @@ def patch_files(patch: str) -> list:
 
 
 def tool_calls(payload: dict) -> list:
-    """A tool hook's payload as the calls the guard and recall by file judge: itself, or for Codex's
-    ``apply_patch`` one ``Edit`` per file the patch names."""
+    """A tool hook's payload as calls: itself, or one ``Edit`` per file a Codex ``apply_patch`` names."""
     tool_input = payload.get("tool_input")
     patch = tool_input.get("command") if payload.get("tool_name") == PATCH_TOOL and isinstance(tool_input, dict) else None
     if not isinstance(patch, str):

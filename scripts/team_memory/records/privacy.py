@@ -100,8 +100,8 @@ def _quoted_alone(text: str, start: int, end: int) -> bool:
 
 
 def _without_markers(text: str, events: list) -> list:
-    """``events`` less each ``[PRIVATE]`` that is our own marker: a closing tag takes the nearest open opener,
-    preferring one spelled otherwise; a marker-spelled opener left without a closer is plain text."""
+    """``events`` less each ``[PRIVATE]`` that is our own marker: an opener so spelled left without a closer
+    (a closer takes the nearest other opener first)."""
     if DEFAULT_MARKER not in text:
         return events
     open_real, open_marker = [], []
@@ -180,8 +180,7 @@ def strip_sections(text: str, formats, marker: str) -> tuple:
 
 
 def scrub_text(text: str, settings: tuple) -> tuple:
-    """``(clean text, private sections removed, secrets redacted)``; ``settings`` from ``private_settings``.
-    When the NFKC form reveals what the text as written hides, the NFKC form is kept."""
+    """``(clean text, private sections removed, secrets redacted)``; the NFKC form when it reveals more."""
     text = clean_text(text)
     text, private = strip_sections(text, *settings)
     text, secrets = redact_secrets(text)
@@ -196,8 +195,7 @@ def scrub_text(text: str, settings: tuple) -> tuple:
 
 
 def scrub_record(record: dict, config: dict) -> tuple:
-    """``(new record, private count, secret count)``: every text field stripped and redacted;
-    ``PrivateTagError`` naming every field with an unbalanced tag."""
+    """``(new record, private count, secret count)``; ``PrivateTagError`` names every unbalanced field."""
     settings = private_settings(config)
     counts = [0, 0]
     errors = []

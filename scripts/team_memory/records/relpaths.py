@@ -51,8 +51,7 @@ def problem(entry) -> str | None:
 
 
 def normalised(entries):
-    """``(entry, stored form)`` of each entry of a stored ``related_files`` value that is not refused, at most
-    ``MAX_ENTRIES`` (nothing when it is not a list)."""
+    """``(entry, stored form)`` of each of the first ``MAX_ENTRIES`` entries not refused (none for no list)."""
     for entry in entries[:MAX_ENTRIES] if isinstance(entries, list) else ():
         try:
             yield entry, normalise(entry)
@@ -70,8 +69,7 @@ def is_glob(entry: str) -> bool:
 
 
 def literal_prefix(entry: str) -> str:
-    """The folders of ``entry`` before its first glob segment (all of it, without a trailing ``/``, when it has
-    none): every file it names lies under them."""
+    """The folders before ``entry``'s first glob segment (all of it, less a trailing ``/``, for no glob)."""
     parts = entry.rstrip("/").split("/")
     return "/".join(parts[:next((i for i, part in enumerate(parts) if is_glob(part)), len(parts))])
 
@@ -89,8 +87,7 @@ def matches(entry: str, path: str) -> bool:
 
 
 def _segments(pattern: list, names: list) -> bool:
-    """Does ``pattern`` (segments, ``**`` for any number) match all of ``names``? Each (pattern, name) position
-    pair is decided once: never exponential."""
+    """Does ``pattern`` (``**``: any segments) match all ``names``? Each position pair decided once: not exponential."""
     if "**" not in pattern:
         return len(pattern) == len(names) and all(_name(p, n) for p, n in zip(pattern, names))
     done: dict = {}

@@ -72,8 +72,7 @@ def _copy(store: str, rel: str):
 
 
 def shown_copy(data: bytes) -> bytes:
-    """What a copy keeps of a memory file: its bytes, or if they hold a secret or private section the record
-    through ``exposure.shown_value`` (the text through ``hide`` if not JSON)."""
+    """A copy's bytes: as they are, or ``exposure.shown_value`` of the record (``hide`` if not JSON)."""
     from .exposure import hide, might_hide, shown_value
     from ..base.sanitize import folded
     text = data.decode("utf-8", "replace")
@@ -139,8 +138,7 @@ def keep_copies(store: str, files: dict) -> dict:
 
 
 def note_cli_write(store: str, data: bytes) -> None:
-    """Remember the CLI wrote these bytes (the last ``CLI_WRITES_KEPT``): a ``memory.py update`` run through
-    ``Bash`` is no lost version for PostToolUse."""
+    """Remember the CLI wrote these bytes: a ``memory.py update`` run through Bash is no lost version."""
     try:
         state = load_state(store, CLI_WRITES_KIND, "store")
         blobs = [b for b in state.get("blobs", []) if isinstance(b, str)] if isinstance(state.get("blobs"), list) else []

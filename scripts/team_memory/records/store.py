@@ -95,8 +95,7 @@ def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
 
 
 def iter_records(memory_root: str, config: dict, only: str | None = None):
-    """Yield ``(category, path, record)`` for every readable record (of category ``only``, when given);
-    skip the rest with one stderr line."""
+    """Yield ``(category, path, record)`` of every readable record (of ``only``); one stderr line per other."""
     for category, path in iter_memory_files(memory_root, config, only):
         try:
             record = load_memory(path)
@@ -112,8 +111,7 @@ def memory_path(memory_root: str, config: dict, category: str, memory_id: str) -
 
 
 def find_memory(memory_root: str, config: dict, memory_id: str):
-    """``(category, path)`` of the memory ``memory_id`` names, or None: an id (the first category folder
-    holding it wins), ``category/id``, ``folder/id`` or the file's path (from here or the project)."""
+    """``(category, path)`` of an id (first folder wins), ``category/id``, ``folder/id`` or file path; or None."""
     if not isinstance(memory_id, str) or "\x00" in memory_id:
         return None
     folders = category_folders(config)
@@ -129,8 +127,7 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
 
 
 def _regular_in(memory_root: str, folder: str, name: str):
-    """``folder/name`` in the store when the folder is real and the file a regular file, else None:
-    a linked folder or file never shadows a real one."""
+    """``folder/name`` when the folder is real and the file regular, else None (a link never shadows)."""
     from ..base.fsutil import category_dir  # for start-up speed (see iter_memory_files)
     folder_path = category_dir(memory_root, folder)
     if folder_path is None:
@@ -190,8 +187,7 @@ def iso_datetime(value, separators: str = "Tt "):
 
 
 def _fields(value, separators: str):
-    """``(year, month, day, hour, minute, second, microsecond, zone)`` as written (zone ``"Z"``, minutes east
-    of UTC or None); None when the text is not that form."""
+    """``(year, month, day, hour, minute, second, microsecond, zone "Z" | minutes east | None)`` or None."""
     if not isinstance(value, str):
         return None
     text = value.strip()

@@ -81,10 +81,11 @@ def _tag_events(text: str, formats) -> list:
         open_re, close_re = _TAGS[fmt]
         for is_open, regex in ((True, open_re), (False, close_re)):
             for m in regex.finditer(text):
-                if _quoted_alone(text, m.start(), m.end()):
-                    continue  # `<private>` written as inline code names the tag; it opens nothing
-                if not any(a <= m.start() < b for a, b in fences):
-                    events.append((m.start(), m.end(), fmt, is_open))
+                start, end = m.start(), m.end()
+                if text[start - 1:start] == "`" and text[end:end + 1] == "`" and text[start - 2:start - 1] != "`":
+                    continue  # `<private>` written as inline code (a whole span) names the tag; it opens nothing
+                if not any(a <= start < b for a, b in fences):
+                    events.append((start, end, fmt, is_open))
     events.sort()
     kept, last_end = [], -1
     for ev in events:
@@ -92,11 +93,6 @@ def _tag_events(text: str, formats) -> list:
             kept.append(ev)
             last_end = ev[1]
     return _without_markers(text, kept)
-
-
-def _quoted_alone(text: str, start: int, end: int) -> bool:
-    """True when the tag at ``start:end`` is a whole inline code span on its own: `` `<private>` ``."""
-    return text[start - 1:start] == "`" and text[end:end + 1] == "`" and text[start - 2:start - 1] != "`"
 
 
 def _without_markers(text: str, events: list) -> list:
@@ -140,14 +136,6 @@ def find_sections(text: str, formats=("xml",)) -> list:
     return sections
 
 
-def _inner_is_blank(text: str, start: int, end: int, formats) -> bool:
-    inner = text[start:end]
-    for fmt in formats:
-        for regex in _TAGS[fmt]:
-            inner = regex.sub("", inner)
-    return not inner.strip()
-
-
 def first_tag(text: str, formats=FORMATS, opening: bool = False):
     """Where the first private tag (``opening``: opening tag) outside fenced code starts; None without one."""
     return next((ev[0] for ev in _tag_events(text, formats) if ev[3] or not opening), None)
@@ -163,7 +151,10 @@ def strip_sections(text: str, formats, marker: str) -> tuple:
     out, pos = [], 0
     for start, end in sections:
         out.append(text[pos:start])
-        if not _inner_is_blank(text, start, end, formats):
+        inner = text[start:end]
+        for regex in (regex for fmt in formats for regex in _TAGS[fmt]):
+            inner = regex.sub("", inner)
+        if inner.strip():  # a blank section vanishes
             out.append(marker)
         pos = end
     out.append(text[pos:])

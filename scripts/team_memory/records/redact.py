@@ -72,13 +72,10 @@ def _assignment(key: str, m, kinds: list) -> str:
     return key + m.group(0)[: m.start("value") - m.start()] + REDACTED
 
 
-def _is_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
-
-
 def _boundary(text: str, i: int) -> bool:
     """``\\b`` at ``i``."""
-    return _is_word(text[i - 1] if i else "") != _is_word(text[i] if i < len(text) else "")
+    before, after = text[i - 1:i], text[i:i + 1]
+    return (before.isalnum() or before == "_") != (after.isalnum() or after == "_")
 
 
 def _key_ok(text: str, m) -> bool:

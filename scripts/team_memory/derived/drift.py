@@ -54,11 +54,6 @@ def _indices(value, size: int):
     return value if ok and len(set(value)) == len(value) else None
 
 
-def _number(value):
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
-    return value if ok else None
-
-
 def some(paths: list) -> str:
     """``a/b.py``, or ``a/b.py and 2 more``: the first one cleaned, secrets and private text hidden, cut."""
     from ..records.exposure import shown_text
@@ -86,8 +81,9 @@ def render_mark(entries: list, data) -> str:
     if not isinstance(data, dict):
         return ""
     picked = [_indices(data.get(key, []), len(entries)) for key in ("gone", "empty", "changed")]
-    files, commits = _number(data.get("files", 0)), _number(data.get("commits", 0))
-    if any(p is None for p in picked) or files is None or commits is None:
+    files, commits = data.get("files", 0), data.get("commits", 0)
+    if any(p is None for p in picked) or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
+                                                 for v in (files, commits)):
         return ""
     gone, empty, changed = ([entries[i] for i in p] for p in picked)
     return describe(gone, empty, changed, max(files, len(changed)), commits)

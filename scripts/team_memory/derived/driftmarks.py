@@ -195,10 +195,6 @@ class Item:
         return {"gone": [index[m] for m in gone if m in index], "empty": [index[m] for m in empty if m in index],
                 "changed": owners, "files": len(changed), "commits": len(self.commits)}
 
-    def first_change(self) -> float:
-        """When it went stale: its oldest counting commit, else (a file gone) its ``updated_at``."""
-        return self.commits[-1].time if self.commits else self.since
-
 
 def memory_items(memory_root: str, config: dict, records=None) -> list:
     """An ``Item`` per active memory with a usable related entry (of ``records``, else of the store)."""
@@ -221,8 +217,9 @@ class Assessment:
 
     @property
     def stale(self) -> list:
-        """The stale items, oldest change first."""
-        return sorted((i for i in self.items if i.stale), key=lambda i: (i.first_change(), i.path))
+        """The stale items, oldest change first (the oldest counting commit, else, a file gone, ``updated_at``)."""
+        return sorted((i for i in self.items if i.stale), key=lambda i: (i.commits[-1].time if i.commits else i.since,
+                                                                          i.path))
 
 
 def assess(memory_root: str, config: dict, items: list | None = None) -> Assessment:

@@ -5,7 +5,6 @@ import os
 
 from ..base.config import category_enabled, warn
 from ..base.model import display_name
-from ..base.fsutil import memory_file_stats
 from ..base.safefs import S_IFMT, S_IFREG, read_regular
 from ..records.exposure import name_is_shown, shown_message, shown_name
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status, record_time
@@ -73,8 +72,3 @@ class Reader:
 def _stamp(st) -> tuple:
     """What tells versions apart: an in-place rewrite can keep inode, size and mtime, never the ctime."""
     return st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns
-
-
-def memory_stats(memory_root: str, folder: str) -> list:
-    """``[(name, lstat)]`` of a category folder's memory files, never a hidden one (a writer's temp file)."""
-    return [(name, st) for _, name, st in memory_file_stats(memory_root, [folder]) if name[0] != "."]

@@ -14,7 +14,7 @@ import os
 import time
 
 from ..base.config import category_folders, warn
-from ..base.fsutil import LockBusy, atomic_write_bytes, atomic_write_text, store_lock
+from ..base.fsutil import LockBusy, atomic_write_bytes, atomic_write_text, memory_file_stats, store_lock
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
 from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode, object_line
 from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, head_is_sound, map_path
@@ -156,7 +156,7 @@ def _build(memory_root: str, config: dict, old=None):
     """``(header, stamps, items, index.md text)``, reusing the old cache's entries of unchanged files."""
     from ..text.features import SmartFeatures
     from .index import HEADER, format_index_line, parse_index_line
-    from .reader import Reader, memory_stats
+    from .reader import Reader
     features = SmartFeatures(config)
     folders = category_folders(config)
     written = time.time_ns()
@@ -168,7 +168,9 @@ def _build(memory_root: str, config: dict, old=None):
         folder = folders[category]
         table = files[category] = [[], []]
         rows = stamps[category] = []
-        for name, st in sorted(memory_stats(memory_root, folder)):
+        for _, name, st in sorted(memory_file_stats(memory_root, [folder])):
+            if name[0] == ".":  # a writer's temp file
+                continue
             row = previous.get(category, {}).get(name)
             if row is not None and row[:4] == (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns):
                 got = reader.reused(category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None

@@ -119,16 +119,6 @@ def object_line(data: bytes, start: int, what: str) -> dict:
     return value
 
 
-def read_header(data: bytes):
-    """``(header, where the stamps start)`` of cache bytes; ``CacheInvalid`` when they are not a cache's."""
-    if data[:len(MAGIC)] != MAGIC or data[-1:] != b"\n":
-        raise CacheInvalid("not a team-memory cache")
-    header = object_line(data, len(MAGIC), "header")
-    if not _count(header.get("count")):
-        raise CacheInvalid("unreadable header")
-    return header, data.find(b"\n", len(MAGIC)) + 1
-
-
 def _count(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10 ** ID_DIGITS
 
@@ -153,7 +143,12 @@ class Index:
 
     def __init__(self, data):
         self.data = data  # bytes, or the file mapped read-only (``refresh``)
-        self.header, self.stamps_at = read_header(data)
+        if data[:len(MAGIC)] != MAGIC or data[-1:] != b"\n":
+            raise CacheInvalid("not a team-memory cache")
+        self.header = object_line(data, len(MAGIC), "header")
+        if not _count(self.header.get("count")):
+            raise CacheInvalid("unreadable header")
+        self.stamps_at = data.find(b"\n", len(MAGIC)) + 1
         self.n = self.header["count"]
         self.body = data.find(b"\n", self.stamps_at) + 1  # after the stamps
         if self.body <= 0:

@@ -1,7 +1,6 @@
 """Keeping ``index.md``, the machine cache and the file map in step with the JSON files (and writing them).
 
-``current_index`` is every reader's call: the cache when current, else rebuilt under the store lock when
-it is free, else built in memory; it never waits. Writers call ``apply_changes`` under their lock.
+``current_index`` (every reader's call) never waits on the lock; writers call ``apply_changes`` under theirs.
 
 Current: written for this configuration, character policy and token shape, beside this ``index.md``
 and a sound file map; no category folder changed and no memory file's ctime moved (an in-place rewrite

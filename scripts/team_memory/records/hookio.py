@@ -1,8 +1,5 @@
-"""The one fail-open boundary every hook runs through, and what a hook asks of its payload.
-
-``run_hook(event, handler)`` reads stdin loosely (anything but a JSON object is ``{}``), prints the handler's
-result once (a string as is, a dict as JSON) and returns 0 whatever happens: any problem is one stderr line.
-"""
+"""The one fail-open boundary every hook runs through (``run_hook``: always 0, any problem one stderr line),
+and what a hook asks of its payload."""
 from __future__ import annotations
 
 import os

@@ -1,8 +1,4 @@
-"""Memory ids: readable slugs from titles, unique in the store, never reused by accident.
-
-``slugify("Use Redis for sessions")`` is ``use-redis-for-sessions``, an ASCII slug: accents taken off (``Café``
--> ``cafe``), other scripts left out; a title with no ASCII letter or digit gives ``memory-`` and a short hash.
-"""
+"""Memory ids: readable ASCII slugs from titles (``Café`` -> ``cafe``), unique in the store."""
 from __future__ import annotations
 
 import os

@@ -1,10 +1,7 @@
-"""The record schema: the limits, every top-level field with its meaning, each category's content fields, and
-the JSON Schemas (draft 2020-12) made from them for hand-edited memories.
+"""The record schema: the limits, every top-level field, each category's content fields, and the JSON Schemas.
 
-``validate`` checks a record against the data; ``store`` writes a file's keys in ``FIELDS`` order; the CLI's
-questions (``prompts``) and ``add`` read the limits. ``category_schema`` mirrors ``validate.validate_record`` as
-far as a schema can (time order, id against file name, secrets and Unicode rules stay with ``memory.py
-validate``); ``write_schemas`` (``scripts/make_schemas.py``) writes ``templates/schemas/``, kept in step by a test.
+``category_schema`` mirrors ``validate.validate_record`` as far as a schema can (time order, id against file
+name, secrets and Unicode rules stay with ``memory.py validate``); ``write_schemas`` writes ``templates/schemas/``.
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """What the memory files were just before a Bash call, and copies that make a lost one recoverable.
 
-PreToolUse (``save_snapshot``) lists every memory file (``[mtime_ns, size]``) and copies each new or changed one
-into the state folder, outside the repository, named by its git blob id, so PostToolUse (``take_snapshot``,
-read once) can ask git in one call whether a lost version is committed. At most ``COPY_MAX_BYTES`` a copy and
-``COPIES_PER_CALL`` copies a call, newest first; unlisted copies pruned after ``state.MAX_AGE_DAYS``. A copy
-holds what ``exposure`` would show (``shown_copy``): no secret or private section is kept outside the repository.
+PreToolUse copies each new or changed memory file into the state folder, named by its git blob id, so
+PostToolUse can ask git in one call whether a lost version is committed. A copy holds what ``exposure``
+would show (``shown_copy``): no secret or private section is kept outside the repository.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """Where memories live, how one is read and written as text, and its times.
 
-``dump_memory`` is deterministic (fixed key order, 2-space indent, trailing newline) so pull-request diffs stay
-minimal; ``iter_records`` skips a file that is not a record with one stderr line. ``parse_time`` is the one
-reading of a time field; ``epoch_us`` its instant as an integer, so the prompt hook's recency test imports no
-``datetime`` (about 1 ms of its start); ``record_time`` is what the cache keeps.
+``dump_memory`` is deterministic so pull-request diffs stay minimal. ``parse_time`` is the one reading of a
+time field; ``epoch_us`` its instant as an integer, so the prompt hook imports no ``datetime`` (about 1 ms).
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """Stale marks computed from git: which memories' related files changed since, or are gone.
 
-``Item`` is one active memory with ``related_files`` and its verdict; ``Assessment`` all of them. One
-``git log`` over the whole range (at most ``MAX_COMMITS``, limited to the paths named and the store) and
-at most one ``git ls-files``: never one call per memory. Without git or a commit, nothing is marked. The
-result goes to ``.cache/stale.json`` (read by ``drift``).
+One ``git log`` over the whole range (at most ``MAX_COMMITS``, limited to the paths named and the store) and
+at most one ``git ls-files``: never one call per memory. The result goes to ``.cache/stale.json`` (``drift``).
 
 A commit counts when it touched a file an entry names after the memory was last vouched for: later
 than its ``updated_at``, and not before the newest commit that touched its own JSON file (``V``): a
@@ -173,19 +171,18 @@ class Item:
 
     def suffix(self) -> str:
         """``(app/session.py changed since; 3 commits)`` and the like (``drift.describe``), or ""."""
-        gone, empty = self._missing()
         shown = [[self.shown.get(p, p) for p in paths]  # each entry hidden in its raw form (``shown_related``)
-                 for paths in (gone, empty, [p for p in self.changed if p not in self.missing])]
+                 for paths in self._parts()]
         return describe(*shown, 0, len(self.commits))
 
-    def _missing(self) -> tuple:
+    def _parts(self) -> tuple:
+        """``(gone, empty, changed)``: paths missing, folders or globs matching nothing, changed files."""
         gone = [m for m in self.missing if not is_glob(m) and not m.endswith("/")]
-        return gone, [m for m in self.missing if m not in gone]
+        return gone, [m for m in self.missing if m not in gone], [p for p in self.changed if p not in self.missing]
 
     def mark(self) -> dict:
         """What the marks file keeps: indices into ``entries`` and counts, never text (``drift``)."""
-        gone, empty = self._missing()
-        changed = [p for p in self.changed if p not in self.missing]
+        gone, empty, changed = self._parts()
         owners: list = []
         for path in changed:  # newest first: the entry each changed file falls under
             owner = next((i for i, e in enumerate(self.entries) if e.rstrip("/") == path or matches(e, path)), None)

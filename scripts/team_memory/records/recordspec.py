@@ -149,25 +149,16 @@ def _iso(description: str) -> dict:
 
 def spec_schema(spec) -> dict:
     """The schema of one ``validate`` field spec."""
-    kind = spec if isinstance(spec, str) else spec[0]
-    if kind == "text":
-        out = _text()
-    elif kind == "text?":
-        out = {"type": "string", "maxLength": MAX_TEXT}
-    elif kind == "bool":
-        out = {"type": "boolean"}
-    elif kind == "date":
-        out = {"type": "string", "pattern": ISO_DATE}
-    elif kind == "enum":
-        out = {"type": "string", "enum": list(spec[1])}
-    elif kind == "list":
-        out = {"type": "array", "items": spec_schema(spec[1]), "maxItems": MAX_ITEMS}
-        if spec[2]:
-            out["minItems"] = spec[2]
-    elif kind == "object":
-        out = object_schema(spec[1])
-    else:  # pragma: no cover - a new spec kind must be added here
-        raise ValueError(f"unknown spec kind {kind!r}")
+    if isinstance(spec, str):
+        return {"text": _text(), "text?": {"type": "string", "maxLength": MAX_TEXT}, "bool": {"type": "boolean"},
+                "date": {"type": "string", "pattern": ISO_DATE}}[spec]
+    if spec[0] == "enum":
+        return {"type": "string", "enum": list(spec[1])}
+    if spec[0] == "object":
+        return object_schema(spec[1])
+    out = {"type": "array", "items": spec_schema(spec[1]), "maxItems": MAX_ITEMS}  # ("list", item, min_items)
+    if spec[2]:
+        out["minItems"] = spec[2]
     return out
 
 

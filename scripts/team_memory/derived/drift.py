@@ -1,7 +1,7 @@
 """Stale marks as the hooks read them: ``.claude/memory/.cache/stale.json``, never git.
 
-A memory is *stale* when files its ``related_files`` name changed in git after its ``updated_at`` (or
-are gone); ``driftmarks`` works that out with git, this module only reads the stored file::
+A memory is *stale* when its ``related_files`` changed in git since (or are gone); ``driftmarks`` works that
+out with git, this module only reads the stored file::
 
     {"format": 2, "head": "<HEAD when computed, or null>", "seen": ["<entry key>", ...], "seen_all": bool,
      "marks": {"<entry path>": ["<entry key>", {"gone": [i, ...], "empty": [i, ...], "changed": [i, ...],

@@ -1,8 +1,6 @@
-"""``index.md``: the derived index, one line per active memory, sorted by category then lower-cased title::
+"""``index.md``: one line per active memory, by category then lower-cased title (the prior plugin's format)::
 
     - [DECISION] <title> -> .claude/memory/decisions/<id>.json #tags:a,b
-
-(the prior plugin's format). ``refresh`` rebuilds it from the JSON files, with the machine cache.
 """
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """What recall and the CLI may show of a memory file, whoever wrote it: secrets and private text hidden.
 
-A hand-edited or pulled file was never scrubbed. ``hide`` turns private sections (any format; an unclosed
-one hides the rest) into ``[PRIVATE]`` and secrets into ``[REDACTED]``, looked for in the normalised form
-(NFKC, invisible characters gone: ``AKIA\u200b``, ``ＡＫＩＡ``), which is then what is shown. Every string
-shown passes ``hide`` *before* any other cleaning (cleaning can join what a pattern needs), then the
-character policy, then a length cut: the ``shown_*`` helpers are that rule for each shape of value.
-``might_hide`` is a substring check first, so recall pays for the patterns only when a text needs them.
+A hand-edited or pulled file was never scrubbed. ``hide`` turns private sections (an unclosed one hides the
+rest) and secrets into markers, looked for in the normalised form (NFKC: ``ＡＫＩＡ``), which is then shown.
+Every string shown passes ``hide`` *before* any other cleaning (cleaning can join what a pattern needs).
 """
 from __future__ import annotations
 

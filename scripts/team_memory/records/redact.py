@@ -1,9 +1,7 @@
 """Secret redaction: value-shaped secrets become ``[REDACTED]`` before anything is stored.
 
-``redact_secrets(text) -> (text, count)`` looks for the *shape* of a secret, never bare words (``the password
-policy`` stays): PEM private keys, URL credentials (the user name kept), prefixed API keys and JWTs, ``Bearer
-<token>``, ``password=``-style assignments and ``--password VALUE`` flags with a value (``$VAR``, placeholders
-and plain words after ``:`` kept). Idempotent: a second pass finds nothing.
+``redact_secrets`` looks for the *shape* of a secret, never bare words (``the password policy`` stays);
+``$VAR``, placeholders and plain words after ``:`` are kept. Idempotent: a second pass finds nothing.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """``related_files``: the files a memory is about, as repository-relative paths, folders or globs.
 
-An entry is a file (``app/session.py``), a folder (``billing/`` or ``billing``: every file under it) or a glob
-(``*`` and ``?`` within one segment, ``[abc]``, a ``**`` segment for any number) matched against the whole path;
-a glob ending in ``/`` names every file under the folders it matches. ``normalise`` gives the stored form or
-refuses the entry (``ValueError``). Nothing here touches the file system; no ``re`` (hooks' start-up).
+An entry is a file, a folder (every file under it) or a glob (``*``, ``?``, ``[abc]``, ``**``) matched against
+the whole path. Nothing here touches the file system; no ``re`` (hooks' start-up).
 """
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Strict validation of memory records and memory files.
+"""Strict validation of memory records and memory files: every ``Problem`` (field, what is wrong, how to fix it).
 
-``validate_record`` returns every ``Problem`` of a record (the field, ``content.steps[2]``, what is wrong, how
-to fix it); unknown fields are rejected. ``check_file`` adds a file's JSON syntax, its id and category against
-its name and folder, and leftover private sections or secrets (for ``validate`` and the PostToolUse guard).
+``check_file`` adds a file's JSON syntax, its place, and leftover private sections or secrets.
 """
 from __future__ import annotations
 

@@ -39,27 +39,22 @@ def _private_hidden(probe: str, opening: bool = False):
         return probe[:start] + "[PRIVATE]" if start is not None else None if opening else "[PRIVATE]"
 
 
-def hide(text: str) -> str:
-    """``text`` with private sections and secrets hidden (see the module docstring)."""
+def hide(text: str, private: bool = True) -> str:
+    """``text`` with private sections (``private=False``: left, for the tool's own messages) and secrets hidden."""
     if not isinstance(text, str) or not text:
         return text
     probe = _probe(text)
     if not might_hide(probe):
         return text
     from .redact import redact_secrets
-    private = _private_hidden(probe)
-    shown, secrets = redact_secrets(probe if private is None else private)
-    return shown if private is not None or secrets else text
+    hidden = _private_hidden(probe) if private else None
+    shown, secrets = redact_secrets(probe if hidden is None else hidden)
+    return shown if hidden is not None or secrets else text
 
 
 def hide_secrets(text: str) -> str:
     """``text`` with secrets hidden (in the normalised form), private tags left: for the tool's own messages."""
-    probe = _probe(text)
-    if not might_hide(probe):
-        return text
-    from .redact import redact_secrets
-    shown, secrets = redact_secrets(probe)
-    return shown if secrets else text
+    return hide(text, private=False)
 
 
 def shown_text(value, limit: int | None = None) -> str:

@@ -17,7 +17,7 @@ from ..base import fastjson
 from ..base.config import load_config
 from ..base.fsutil import LockBusy, atomic_write_text, store_lock
 from ..base.githead import repository_head
-from ..base.gitlog import log_commits
+from ..base.gitlog import log_commits, tracked_files
 from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT, read_regular
 from ..records.exposure import shown_related
 from ..records.relpaths import is_glob, literal_prefix, matches
@@ -105,7 +105,12 @@ def find_missing(items: list, project: str) -> bool:
                     checked[entry] = exists_unlinked(project, entry)
                 else:
                     if tracked is None:
-                        tracked, folders = _tracked(project)
+                        tracked, folders = tracked_files(project), set()
+                        for path in tracked or ():  # every folder above a tracked file
+                            at = path.rfind("/")
+                            while at > 0 and path[:at] not in folders:
+                                folders.add(path[:at])
+                                at = path.rfind("/", 0, at)
                     if tracked is None:
                         complete = False
                         checked[entry] = None
@@ -118,21 +123,6 @@ def find_missing(items: list, project: str) -> bool:
             if checked[entry] is False:
                 item.missing.append(entry)
     return complete
-
-
-def _tracked(project: str):
-    """``(tracked files, every folder above one)`` under ``project``, or ``(None, None)``."""
-    from ..base.gitlog import tracked_files
-    files = tracked_files(project)
-    if files is None:
-        return None, None
-    folders = set()
-    for path in files:
-        at = path.rfind("/")
-        while at > 0 and path[:at] not in folders:
-            folders.add(path[:at])
-            at = path.rfind("/", 0, at)
-    return files, folders
 
 
 def exists_unlinked(project: str, entry: str):

@@ -46,13 +46,9 @@ def format_index_line(entry: dict) -> str:
 
 
 def parse_index_line(line: str) -> dict | None:
-    """One index line -> ``{category, title, path, tags}``; None for anything else."""
-    if not line.startswith("-"):  # the header and blank lines
-        return None
-    parsed = _parse_general(line.rstrip("\r\n"))
-    if parsed is None or category_from_display(parsed["category"]) is None:
-        return None
-    return parsed
+    """One index line -> ``{category, title, path, tags}``; None for anything else (the header, blank lines)."""
+    parsed = _parse_general(line.rstrip("\r\n")) if line.startswith("-") else None
+    return parsed if parsed is not None and category_from_display(parsed["category"]) is not None else None
 
 
 def _skip_space(text: str, i: int) -> int:

@@ -9,10 +9,8 @@ listing the store. ``refresh`` writes the map (``write_map``); the hook reads it
     <block index: "<key>\t<offset>" per block of about ``BLOCK_BYTES``>
     <lines: "<key>\t<entry>\t<memory>">, sorted as bytes
 
-``entry`` as ``relpaths.normalise`` stores it, ``key`` the entry without a trailing ``/`` or a glob's
-literal folders (``""`` for ``**/*.sql``). A lookup for ``a/b/c.py`` reads the head; only when a first
-segment is ``a`` or ``""`` does it read the blocks of ``a/b/c.py``, ``a/b``, ``a`` and ``""`` and match
-each entry against the whole path: a few small reads at any size.
+``key`` is the entry less a trailing ``/`` or a glob's literal folders (``""`` for ``**/*.sql``). A lookup reads
+the head, then only the blocks of the file's key and the folders above it: a few small reads at any size.
 """
 from __future__ import annotations
 

@@ -137,18 +137,13 @@ def _one(pattern: str, p: int, char: str) -> int:
         j += 1 if pattern[j:j + 1] == "]" else 0  # a "]" first is a member, as in fnmatch
         end = pattern.find("]", j)
         if end > 0:
-            return end - p + 1 if _in_class(pattern[p + 1 + negate:end], char) != negate else 0
+            body, i, member = pattern[p + 1 + negate:end], 0, False
+            while i < len(body) and not member:
+                span = 3 if i + 2 < len(body) and body[i + 1] == "-" else 1  # a range "a-z", or one character
+                member = body[i] <= char <= body[i + span - 1]
+                i += span
+            return end - p + 1 if member != negate else 0
     return 1 if c == char else 0
-
-
-def _in_class(body: str, char: str) -> bool:
-    i = 0
-    while i < len(body):
-        span = 3 if i + 2 < len(body) and body[i + 1] == "-" else 1  # a range "a-z", or one character
-        if body[i] <= char <= body[i + span - 1]:
-            return True
-        i += span
-    return False
 
 
 def repo_relative(path: str, cwd: str, root: str) -> str | None:

@@ -228,16 +228,6 @@ def assess(memory_root: str, config: dict, items: list | None = None) -> Assessm
     return Assessment(head, True, complete, items)
 
 
-def write_marks(memory_root: str, found: Assessment) -> None:
-    """Store ``found`` as ``.cache/stale.json`` (atomically, in a ``.cache`` that is never a link)."""
-    cache_folder(memory_root)
-    keys = [i.key for i in found.items]
-    doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
-           "seen": keys[:MAX_SEEN], "seen_all": len(keys) <= MAX_SEEN,
-           "marks": {i.path: [i.key, i.mark()] for i in found.items if i.stale}}
-    atomic_write_text(marks_path(memory_root), fastjson.dumps(doc), durable=False)
-
-
 def is_current(memory_root: str, items: list) -> bool:
     """Do the stored marks answer for HEAD as it is now and for exactly these memories?"""
     doc = load_marks(memory_root)
@@ -266,9 +256,14 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
         if not force and locked and is_current(memory_root, items):
             return None
         found = assess(memory_root, config, items)
-        if locked:
+        if locked:  # stored atomically, in a ``.cache`` that is never a link
+            keys = [i.key for i in found.items]
+            doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,
+                   "seen": keys[:MAX_SEEN], "seen_all": len(keys) <= MAX_SEEN,
+                   "marks": {i.path: [i.key, i.mark()] for i in found.items if i.stale}}
             with suppress(OSError):
-                write_marks(memory_root, found)
+                cache_folder(memory_root)
+                atomic_write_text(marks_path(memory_root), fastjson.dumps(doc), durable=False)
         return found
 
 

@@ -53,9 +53,7 @@ def ordered(record: dict) -> dict:
     """The record with its keys in the canonical order (``recordspec.FIELDS``), unknown keys after, sorted."""
     from .recordspec import FIELDS
     out = {k: record[k] for k in FIELDS if k in record}
-    for k in sorted(record):
-        if k not in out:
-            out[k] = record[k]
+    out.update((k, record[k]) for k in sorted(record) if k not in FIELDS)
     return out
 
 

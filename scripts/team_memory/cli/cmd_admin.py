@@ -5,15 +5,12 @@ import os
 import sys
 from collections import Counter
 
-from ..base.cliname import user_cli
-from .main import NoStore, UsageError, add_command
+from .main import CLI, NoStore, UsageError, add_command
 from .doctor import examine, repair, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES
 from ..edits.write import grace_days, purge_retired
 from ..records.exposure import hide_secrets, shown_message, shown_name, shown_tag, shown_text
 from ..records.store import iter_memory_files, iter_records, project_root_of, record_status
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

@@ -4,14 +4,11 @@ from __future__ import annotations
 import os
 import sys
 
-from ..base.cliname import user_cli
-from .main import CliError, add_command, read_source
+from .main import CLI, CliError, add_command, read_source
 from .cmd_write import report
 from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
 from ..records.store import find_memory
 from ..records.validate import format_problems
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import user_cli
-from .main import CliError, add_command
+from .main import CLI, CliError, add_command
 
-CLI = user_cli()
 SHOWN_COMMITS = 10
 JSON_COMMITS = 50
 SUBJECT_CHARS = 100

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import cli_command, user_cli
+from ..base.cliname import cli_command
 from ..base.model import CATEGORIES, display_name, topic_tags
 from ..base.sanitize import clean_tag
 from ..records.exposure import name_is_shown, shown_related, shown_text
@@ -13,10 +13,9 @@ from ..edits.write import content_hash
 from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
-from .main import CliError, add_command
+from .main import CLI, CliError, add_command
 from .viewdupes import SIMILAR_THRESHOLD, similarity
 
-CLI = user_cli()
 NO_SIMILAR = "no similar memory: save a new one"
 
 

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command
+from .main import CLI, CliError, UsageError, add_command
 from ..derived.index import index_path
 from ..derived.refresh import rebuild_index
 from ..base.model import CATEGORIES, STATUSES
@@ -13,8 +12,6 @@ from ..recall.block import excerpt_chars, format_block, output_budget
 from ..recall.rank import rank
 from ..recall.matching import get_strategy
 from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, project_root_of, record_status
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

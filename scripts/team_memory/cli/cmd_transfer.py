@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_source
+from .main import CLI, CliError, UsageError, add_command, read_source
 from .cmd_write import print_invalid, problem_dicts, write_root
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
 from ..base.model import CATEGORIES, STATUSES
 from ..edits.transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_memory_entries, dumps, export_records,
                        format_for, import_records, loads, prepare)
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

@@ -7,8 +7,7 @@ import os
 import sys
 import textwrap
 
-from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_source
+from .main import CLI, CliError, UsageError, add_command, read_source
 from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
@@ -17,8 +16,6 @@ from .prompts import PromptAborted, ask_record
 from ..records.store import find_memory, iter_memory_files, load_memory, project_root_of, repo_root_of
 from ..records.validate import ValidationError, check_file, format_problems, shown
 from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:

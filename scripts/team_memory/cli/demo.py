@@ -10,14 +10,11 @@ import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
 
-from ..base.cliname import user_cli
-from .main import CliError, add_command
+from .main import CLI, CliError, add_command
 from ..base.config import TEMPLATES_DIR, load_config
 from ..derived.refresh import rebuild_index
 from ..base.model import MEMORY_REL
 from ..records.store import dump_memory, iter_memory_files, load_memory
-
-CLI = user_cli()
 
 PLUGIN_ROOT = os.path.dirname(TEMPLATES_DIR)
 DEMO_DIR = os.path.join(TEMPLATES_DIR, "demo")

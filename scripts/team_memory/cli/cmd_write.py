@@ -118,7 +118,6 @@ def _content_of(args):
         return _parse_json(args.content_json, "--content-json")
     if args.content_file or args.stdin:
         return _parse_json("", "--content-file" if args.content_file else "content", args.content_file or "-")
-    return None
 
 
 STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
@@ -135,8 +134,7 @@ def new_store(nested: str) -> None:  # the .gitignore names the derived files (.
 
 
 def write_root(ctx) -> str:
-    """The store to write to; a new ``<project>/.claude/memory`` where ``--root`` names the project, else at
-    the repository root when no store is found (the first memory of a repository starts its store)."""
+    """The store to write to, started where ``--root`` names a project or the repository has none yet."""
     root = getattr(ctx.args, "root", None)
     if root:
         root = os.path.abspath(root)
@@ -171,8 +169,7 @@ def print_invalid(ctx, where: str, problems, file=None) -> None:
 
 
 def _write(ctx, func, *args, warn: bool = False, **kwargs) -> int:
-    """Call a write function and report its result (``warn``: and the related files not there); its known errors
-    become a ``CliError`` (exit 1, nothing written)."""
+    """Report ``func``'s result (``warn``: and missing related files); its known errors become a ``CliError``."""
     try:
         result = func(*args, **kwargs)
     except ValidationError as exc:
@@ -226,8 +223,7 @@ def report(ctx, result) -> int:
 
 
 def related_args(memory_root: str, values: list) -> list:
-    """``--related-file`` values as given (the write normalises and validates them); an absolute path inside
-    the project is refused with its repository-relative form, the one to write instead."""
+    """``--related-file`` values as given; an absolute path inside the project is refused with its relative form."""
     from ..records.relpaths import repo_relative
     project = project_root_of(memory_root)
     for value in values:
@@ -250,8 +246,7 @@ def checked_related(memory_root: str, values: list) -> list:
 
 
 def _warn_missing(ctx, result) -> None:
-    """One stderr line when the written memory's related files name a file that is not there (kept all
-    the same: it may be about to be created), saying that ``review`` lists the memory until it is."""
+    """One stderr line when the related files name a file not there (kept: it may be about to be created)."""
     from ..derived.filechanges import exists_unlinked
     from ..records.relpaths import is_glob, usable
     try:
@@ -263,7 +258,6 @@ def _warn_missing(ctx, result) -> None:
     if not missing:
         return
     import shlex
-
     from ..records.exposure import hide, shown_text  # the entries may be a teammate's: shown as everything else is
     one = len(missing) == 1
     names = ", ".join(shown_text(e, 200) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")

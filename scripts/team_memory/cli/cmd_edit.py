@@ -31,10 +31,6 @@ def _again() -> bool:
     return bool(line) and line.strip().lower() not in ("q", "quit", "n", "no")
 
 
-def _report_problems(problems) -> None:
-    print(f"the memory was not saved:\n{format_problems(problems)}", file=sys.stderr)
-
-
 def cmd_edit(ctx) -> int:
     args = ctx.args
     found = find_memory(ctx.memory_root, ctx.config, args.id)
@@ -43,7 +39,9 @@ def cmd_edit(ctx) -> int:
     start = read_source(args.from_file, "--from") if args.from_file else None
     memory_id = os.path.basename(found[1])[:-5]
     try:
-        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again, _report_problems)
+        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again,
+                              lambda problems: print(f"the memory was not saved:\n{format_problems(problems)}",
+                                                     file=sys.stderr))
     except EditAborted as exc:
         message = str(exc)
         if exc.recovery:

@@ -76,16 +76,6 @@ def cmd_export(ctx) -> int:
     return 0
 
 
-def _entries(args) -> list:
-    if args.from_claude_memory:
-        if args.source:
-            raise UsageError("give either FILE or --from-claude-memory PATH, not both")
-        return claude_memory_entries(args.from_claude_memory)
-    if not args.source:
-        raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
-    return loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
-
-
 def cmd_import(ctx) -> int:
     args = ctx.args
     if args.from_claude_md or args.from_auto_memory is not None:
@@ -93,8 +83,15 @@ def cmd_import(ctx) -> int:
             raise UsageError("--from-claude-md and --from-auto-memory go together, without FILE or --from-claude-memory")
         from .cmd_mdimport import import_markdown
         return import_markdown(ctx)
+    if args.from_claude_memory and args.source:
+        raise UsageError("give either FILE or --from-claude-memory PATH, not both")
+    if not (args.source or args.from_claude_memory):
+        raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
     try:
-        entries = _entries(args)
+        if args.from_claude_memory:
+            entries = claude_memory_entries(args.from_claude_memory)
+        else:
+            entries = loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
     except TransferError as exc:
         raise CliError(str(exc)) from None
     root = write_root(ctx)

@@ -16,8 +16,6 @@ from ..text.tokens import tokenize
 from .main import CLI, CliError, add_command
 from .viewdupes import SIMILAR_THRESHOLD, similarity
 
-NO_SIMILAR = "no similar memory: save a new one"
-
 
 def register(subparsers, common) -> None:
     p = add_command(subparsers, common, "similar", cmd_similar,
@@ -81,5 +79,5 @@ def cmd_similar(ctx) -> int:
         print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
               f"--expect-hash {best['hash']}")
     else:
-        print(NO_SIMILAR + ("" if memory_root else " (no memory store yet: the first save creates it)"))
+        print("no similar memory: save a new one" + ("" if memory_root else " (no memory store yet: the first save creates it)"))
     return 0

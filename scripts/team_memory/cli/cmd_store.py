@@ -183,10 +183,9 @@ def cmd_show(ctx) -> int:
             _print_field(key, value)
     else:
         print(dump_memory(record), end="")
-    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
-    if changes:
+    if isinstance(record.get("changes"), list) and record["changes"]:
         print("  history:")
-        for change in changes:
+        for change in record["changes"]:
             if isinstance(change, dict):
                 print(f"    {shown_text(change.get('date', '?'))}  {shown_text(change.get('summary', ''))}")
             else:

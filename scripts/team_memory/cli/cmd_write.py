@@ -314,10 +314,9 @@ def cmd_status(ctx) -> int:
     return _write(ctx, set_status, ctx.memory_root, ctx.config, ctx.args.id, ctx.args.verb, ctx.args.reason)
 
 
-def _files_to_check(ctx) -> list:
-    if not ctx.args.paths:
-        return [p for _, p in iter_memory_files(ctx.memory_root, ctx.config)]
-    files = []
+def cmd_validate(ctx) -> int:
+    from ..records.exposure import shown_name
+    files = [p for _, p in iter_memory_files(ctx.memory_root, ctx.config)] if not ctx.args.paths else []
     for raw in ctx.args.paths:
         if os.path.isdir(raw):
             for folder, dirs, names in os.walk(raw):
@@ -328,14 +327,9 @@ def _files_to_check(ctx) -> list:
             files.append(raw)
         else:
             raise CliError(f"no such file or folder: {raw}")
-    return files
-
-
-def cmd_validate(ctx) -> int:
-    from ..records.exposure import shown_name
     in_store = not ctx.args.paths  # the whole store: its config and root are known already
     results = [(path, check_file(path, ctx.config, ctx.memory_root) if in_store else check_file(path))
-               for path in _files_to_check(ctx)]
+               for path in files]
     invalid = [r for r in results if r[1]]
     if ctx.args.json:
         ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": problem_dicts(probs)}

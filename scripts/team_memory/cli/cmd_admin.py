@@ -139,9 +139,8 @@ def cmd_gc(ctx) -> int:
 def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     per_category = {c: {s: 0 for s in STATUSES} for c in CATEGORIES}
     tags: Counter = Counter()
-    dated, records = [], []
-    for category, path, record in iter_records(memory_root, config):
-        records.append((category, path, record))
+    dated, records = [], list(iter_records(memory_root, config))
+    for category, path, record in records:
         status = record_status(record)
         if status in STATUSES:
             per_category[category][status] += 1
@@ -167,19 +166,12 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
     as_item = lambda t: {"id": shown_name(t[1]), "title": shown_text(t[2]),  # noqa: E731
                          "created_at": shown_text(t[0])} if t else None
     by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
-    return {
-        "store": memory_root,
-        "total": sum(by_status.values()),
-        "by_status": by_status,
-        "by_category": per_category,
-        "top_tags": [{"tag": t, "count": n} for t, n in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
-        "oldest": as_item(dated[0] if dated else None),
-        "newest": as_item(dated[-1] if dated else None),
-        "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
-        "store_files": files,
-        "store_bytes": size,
-        "stale": stale,
-    }
+    return {"store": memory_root, "total": sum(by_status.values()), "by_status": by_status,
+            "by_category": per_category,
+            "top_tags": [{"tag": t, "count": n} for t, n in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
+            "oldest": as_item(dated[0] if dated else None), "newest": as_item(dated[-1] if dated else None),
+            "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
+            "store_files": files, "store_bytes": size, "stale": stale}
 
 
 def cmd_stats(ctx) -> int:
@@ -209,8 +201,7 @@ def cmd_stats(ctx) -> int:
 
 
 def _commands(ident: str, item) -> dict:
-    """The commands that settle a stale memory. With entries that name nothing any more, "still
-    right" keeps the others (``--related-file`` replaces the list; none left: ``--no-related-files``)."""
+    """The commands that settle a stale memory; "still right" drops the entries that name nothing any more."""
     import shlex
     ref = shlex.quote(ident)
     from ..records.exposure import hide

@@ -66,8 +66,8 @@ def cmd_similar(ctx) -> int:
     except CliError:
         memory_root = None  # no store yet: nothing can be similar (the first save creates it)
     if args.related_file:  # refused as update and save refuse it (an absolute path, .., .git)
-        from .cmd_write import checked_related
-        checked_related(memory_root or os.getcwd(), args.related_file)
+        from .cmd_write import related_args
+        related_args(memory_root or os.getcwd(), args.related_file, check=True)
     best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file) \
         if memory_root else None
     if args.json:

@@ -222,9 +222,10 @@ def report(ctx, result) -> int:
     return 0
 
 
-def related_args(memory_root: str, values: list) -> list:
-    """``--related-file`` values as given; an absolute path inside the project is refused with its relative form."""
-    from ..records.relpaths import repo_relative
+def related_args(memory_root: str, values: list, check: bool = False) -> list:
+    """``--related-file`` values as given; an absolute path inside the project is refused with its relative form
+    (``check``, for ``similar``: and each entry ``update`` would refuse, refused the same way)."""
+    from ..records.relpaths import problem, repo_relative
     project = project_root_of(memory_root)
     for value in values:
         if os.path.isabs(value) or value.startswith("~"):
@@ -232,13 +233,7 @@ def related_args(memory_root: str, values: list) -> list:
             if inside:
                 raise CliError(f"--related-file {shown(value)} is an absolute path; write it relative to the "
                                f"repository root: --related-file {inside} (nothing was written)")
-    return list(values)
-
-
-def checked_related(memory_root: str, values: list) -> list:
-    """``related_args``, and each entry ``update`` would refuse refused here too, the same way (``similar``)."""
-    from ..records.relpaths import problem
-    for value in related_args(memory_root, values):
+    for value in values if check else ():
         why = problem(value)
         if why:
             raise CliError(f"--related-file {shown(value)}: {why}")

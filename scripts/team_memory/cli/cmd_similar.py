@@ -33,8 +33,7 @@ def register(subparsers, common) -> None:
 
 
 def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:
-    """The active memory of ``category`` that best matches ``title``/``tags``/``related`` files with 3+ points,
-    or None; ``why`` says what it shares."""
+    """The active memory of ``category`` most like the new one (3+ points), or None; ``why`` says what it shares."""
     words = tokenize(title) | set(topic_tags(t for t in (clean_tag(tag) for tag in tags) if t))
     files = relpaths.usable(list(related))
     candidates = []

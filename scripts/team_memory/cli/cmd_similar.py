@@ -78,5 +78,6 @@ def cmd_similar(ctx) -> int:
         print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
               f"--expect-hash {best['hash']}")
     else:
-        print("no similar memory: save a new one" + ("" if memory_root else " (no memory store yet: the first save creates it)"))
+        print("no similar memory: save a new one"
+              + ("" if memory_root else " (no memory store yet: the first save creates it)"))
     return 0

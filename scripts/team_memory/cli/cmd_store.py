@@ -77,10 +77,9 @@ def _summary(category: str, path: str, record: dict) -> dict:
 
 def cmd_list(ctx) -> int:
     args = ctx.args
-    rows = [_summary(category, path, record) for category, path, record in iter_records(ctx.memory_root, ctx.config)
-            if not args.category or category == args.category]
-    rows = [row for row in rows
-            if args.status in ("all", row["status"]) and all(t.lower() in row["tags"] for t in args.tag)]
+    rows = [row for row in (_summary(*item) for item in iter_records(ctx.memory_root, ctx.config))
+            if args.category in (None, row["category"]) and args.status in ("all", row["status"])
+            and all(t.lower() in row["tags"] for t in args.tag)]
     rows.sort(key=lambda r: (r["updated_at"], r["id"]), reverse=True)
     if args.json:
         ctx.print_json(rows)

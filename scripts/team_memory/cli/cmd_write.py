@@ -223,8 +223,7 @@ def report(ctx, result) -> int:
 
 
 def related_args(memory_root: str, values: list, check: bool = False) -> list:
-    """``--related-file`` values as given; an absolute path inside the project is refused with its relative form
-    (``check``, for ``similar``: and each entry ``update`` would refuse, refused the same way)."""
+    """``--related-file`` values as given, an absolute path inside the project refused (``check``: as update would)."""
     from ..records.relpaths import problem, repo_relative
     project = project_root_of(memory_root)
     for value in values:

@@ -12,7 +12,7 @@ from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
 from ..records.privacy import PrivateTagError
-from .prompts import PromptAborted, ask_record
+from .prompts import ask_record
 from ..records.store import find_memory, iter_memory_files, load_memory, project_root_of, repo_root_of
 from ..records.validate import ValidationError, check_file, format_problems, shown
 from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
@@ -271,10 +271,7 @@ def cmd_add(ctx) -> int:
               "content": {} if content is None else content}
     missing = not (args.category and args.title)
     if sys.stdin.isatty() and (missing or content is None):
-        try:
-            record = ask_record({k: v for k, v in record.items() if v})
-        except PromptAborted as exc:
-            raise CliError(str(exc)) from None
+        record = ask_record({k: v for k, v in record.items() if v})  # PromptAborted: a CliError
     elif missing:  # without content, validation names every missing field
         raise UsageError("add needs --category and --title (run it on a terminal to be asked for each field)")
     root = write_root(ctx)

@@ -9,10 +9,11 @@ from ..base.model import CATEGORIES
 from ..base.sanitize import clean_tag
 from ..records.validate import is_date
 from ..records.recordspec import CONTENT
+from .main import CliError
 
 
-class PromptAborted(Exception):
-    """The input ended (or the person quit) before the memory was complete."""
+class PromptAborted(CliError):
+    """The input ended (or the person quit) before the memory was complete: an error (exit 1)."""
 
 
 def _ask(prompt: str) -> str:

@@ -25,8 +25,8 @@ def register(subparsers, common) -> None:
 
 
 def _again() -> bool:
-    sys.stderr.write("Press Enter to edit again (your text is kept), or q and Enter to stop: ")
-    sys.stderr.flush()
+    print("Press Enter to edit again (your text is kept), or q and Enter to stop: ", end="", file=sys.stderr,
+          flush=True)
     line = sys.stdin.readline()
     return bool(line) and line.strip().lower() not in ("q", "quit", "n", "no")
 

@@ -17,8 +17,7 @@ class PromptAborted(CliError):
 
 
 def _ask(prompt: str) -> str:
-    sys.stderr.write(prompt)
-    sys.stderr.flush()
+    print(prompt, end="", file=sys.stderr, flush=True)
     line = sys.stdin.readline()
     if not line:
         sys.stderr.write("\n")

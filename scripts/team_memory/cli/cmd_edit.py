@@ -4,14 +4,11 @@ from __future__ import annotations
 import os
 import sys
 
-from ..base.cliname import user_cli
-from .main import CliError, add_command, read_source
+from .main import CLI, CliError, add_command, read_source
 from .cmd_write import report
 from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
 from ..records.store import find_memory
 from ..records.validate import format_problems
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:
@@ -28,14 +25,10 @@ def register(subparsers, common) -> None:
 
 
 def _again() -> bool:
-    sys.stderr.write("Press Enter to edit again (your text is kept), or q and Enter to stop: ")
-    sys.stderr.flush()
+    print("Press Enter to edit again (your text is kept), or q and Enter to stop: ", end="", file=sys.stderr,
+          flush=True)
     line = sys.stdin.readline()
     return bool(line) and line.strip().lower() not in ("q", "quit", "n", "no")
-
-
-def _report_problems(problems) -> None:
-    print(f"the memory was not saved:\n{format_problems(problems)}", file=sys.stderr)
 
 
 def cmd_edit(ctx) -> int:
@@ -46,7 +39,9 @@ def cmd_edit(ctx) -> int:
     start = read_source(args.from_file, "--from") if args.from_file else None
     memory_id = os.path.basename(found[1])[:-5]
     try:
-        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again, _report_problems)
+        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again,
+                              lambda problems: print(f"the memory was not saved:\n{format_problems(problems)}",
+                                                     file=sys.stderr))
     except EditAborted as exc:
         message = str(exc)
         if exc.recovery:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import cli_command, user_cli
+from ..base.cliname import cli_command
 from ..base.model import CATEGORIES, display_name, topic_tags
 from ..base.sanitize import clean_tag
 from ..records.exposure import name_is_shown, shown_related, shown_text
@@ -13,11 +13,8 @@ from ..edits.write import content_hash
 from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
-from .main import CliError, add_command
+from .main import CLI, CliError, add_command
 from .viewdupes import SIMILAR_THRESHOLD, similarity
-
-CLI = user_cli()
-NO_SIMILAR = "no similar memory: save a new one"
 
 
 def register(subparsers, common) -> None:
@@ -36,8 +33,7 @@ def register(subparsers, common) -> None:
 
 
 def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:
-    """The active memory of ``category`` that best matches ``title``/``tags``/``related`` files with 3+ points,
-    or None; ``why`` says what it shares."""
+    """The active memory of ``category`` most like the new one (3+ points), or None; ``why`` says what it shares."""
     words = tokenize(title) | set(topic_tags(t for t in (clean_tag(tag) for tag in tags) if t))
     files = relpaths.usable(list(related))
     candidates = []
@@ -69,8 +65,8 @@ def cmd_similar(ctx) -> int:
     except CliError:
         memory_root = None  # no store yet: nothing can be similar (the first save creates it)
     if args.related_file:  # refused as update and save refuse it (an absolute path, .., .git)
-        from .cmd_write import checked_related
-        checked_related(memory_root or os.getcwd(), args.related_file)
+        from .cmd_write import related_args
+        related_args(memory_root or os.getcwd(), args.related_file, check=True)
     best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file) \
         if memory_root else None
     if args.json:
@@ -82,5 +78,6 @@ def cmd_similar(ctx) -> int:
         print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
               f"--expect-hash {best['hash']}")
     else:
-        print(NO_SIMILAR + ("" if memory_root else " (no memory store yet: the first save creates it)"))
+        print("no similar memory: save a new one"
+              + ("" if memory_root else " (no memory store yet: the first save creates it)"))
     return 0

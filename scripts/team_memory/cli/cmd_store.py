@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command
+from .main import CLI, CliError, UsageError, add_command
 from ..derived.index import index_path
 from ..derived.refresh import rebuild_index
 from ..base.model import CATEGORIES, STATUSES
@@ -13,8 +12,6 @@ from ..recall.block import excerpt_chars, format_block, output_budget
 from ..recall.rank import rank
 from ..recall.matching import get_strategy
 from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, project_root_of, record_status
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:
@@ -80,10 +77,9 @@ def _summary(category: str, path: str, record: dict) -> dict:
 
 def cmd_list(ctx) -> int:
     args = ctx.args
-    rows = [_summary(category, path, record) for category, path, record in iter_records(ctx.memory_root, ctx.config)
-            if not args.category or category == args.category]
-    rows = [row for row in rows
-            if args.status in ("all", row["status"]) and all(t.lower() in row["tags"] for t in args.tag)]
+    rows = [row for row in (_summary(*item) for item in iter_records(ctx.memory_root, ctx.config))
+            if args.category in (None, row["category"]) and args.status in ("all", row["status"])
+            and all(t.lower() in row["tags"] for t in args.tag)]
     rows.sort(key=lambda r: (r["updated_at"], r["id"]), reverse=True)
     if args.json:
         ctx.print_json(rows)
@@ -186,10 +182,9 @@ def cmd_show(ctx) -> int:
             _print_field(key, value)
     else:
         print(dump_memory(record), end="")
-    changes = record.get("changes") if isinstance(record.get("changes"), list) else []
-    if changes:
+    if isinstance(record.get("changes"), list) and record["changes"]:
         print("  history:")
-        for change in changes:
+        for change in record["changes"]:
             if isinstance(change, dict):
                 print(f"    {shown_text(change.get('date', '?'))}  {shown_text(change.get('summary', ''))}")
             else:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_source
+from .main import CLI, CliError, UsageError, add_command, read_source
 from .cmd_write import print_invalid, problem_dicts, write_root
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
 from ..base.model import CATEGORIES, STATUSES
 from ..edits.transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_memory_entries, dumps, export_records,
                        format_for, import_records, loads, prepare)
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:
@@ -79,16 +76,6 @@ def cmd_export(ctx) -> int:
     return 0
 
 
-def _entries(args) -> list:
-    if args.from_claude_memory:
-        if args.source:
-            raise UsageError("give either FILE or --from-claude-memory PATH, not both")
-        return claude_memory_entries(args.from_claude_memory)
-    if not args.source:
-        raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
-    return loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
-
-
 def cmd_import(ctx) -> int:
     args = ctx.args
     if args.from_claude_md or args.from_auto_memory is not None:
@@ -96,8 +83,15 @@ def cmd_import(ctx) -> int:
             raise UsageError("--from-claude-md and --from-auto-memory go together, without FILE or --from-claude-memory")
         from .cmd_mdimport import import_markdown
         return import_markdown(ctx)
+    if args.from_claude_memory and args.source:
+        raise UsageError("give either FILE or --from-claude-memory PATH, not both")
+    if not (args.source or args.from_claude_memory):
+        raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
     try:
-        entries = _entries(args)
+        if args.from_claude_memory:
+            entries = claude_memory_entries(args.from_claude_memory)
+        else:
+            entries = loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
     except TransferError as exc:
         raise CliError(str(exc)) from None
     root = write_root(ctx)

@@ -281,7 +281,7 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
 def _add_review(memories: list, records: list, memory_root: str, config: dict, project: str, git: bool) -> None:
     """Stale marks, superseded decisions, duplicate ids and near-duplicate titles as review items."""
     from ..derived.driftmarks import refresh_marks
-    from .cmd_review import item_dict
+    from .cmd_admin import item_dict
     active = [i for i, m in enumerate(memories) if m["status"] == "active"]
     try:  # project-relative path -> ``review``'s item for every stale memory
         found = refresh_marks(memory_root, config, force=True, records=records) if git else None

@@ -7,18 +7,15 @@ import os
 import sys
 import textwrap
 
-from ..base.cliname import user_cli
-from .main import CliError, UsageError, add_command, read_source
+from .main import CLI, CliError, UsageError, add_command, read_source
 from ..base.fsutil import atomic_write_text
 from ..base.config import load_config
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
 from ..records.privacy import PrivateTagError
-from .prompts import PromptAborted, ask_record
+from .prompts import ask_record
 from ..records.store import find_memory, iter_memory_files, load_memory, project_root_of, repo_root_of
 from ..records.validate import ValidationError, check_file, format_problems, shown
 from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
-
-CLI = user_cli()
 
 
 def register(subparsers, common) -> None:
@@ -121,7 +118,6 @@ def _content_of(args):
         return _parse_json(args.content_json, "--content-json")
     if args.content_file or args.stdin:
         return _parse_json("", "--content-file" if args.content_file else "content", args.content_file or "-")
-    return None
 
 
 STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
@@ -138,8 +134,7 @@ def new_store(nested: str) -> None:  # the .gitignore names the derived files (.
 
 
 def write_root(ctx) -> str:
-    """The store to write to; a new ``<project>/.claude/memory`` where ``--root`` names the project, else at
-    the repository root when no store is found (the first memory of a repository starts its store)."""
+    """The store to write to, started where ``--root`` names a project or the repository has none yet."""
     root = getattr(ctx.args, "root", None)
     if root:
         root = os.path.abspath(root)
@@ -174,8 +169,7 @@ def print_invalid(ctx, where: str, problems, file=None) -> None:
 
 
 def _write(ctx, func, *args, warn: bool = False, **kwargs) -> int:
-    """Call a write function and report its result (``warn``: and the related files not there); its known errors
-    become a ``CliError`` (exit 1, nothing written)."""
+    """Report ``func``'s result (``warn``: and missing related files); its known errors become a ``CliError``."""
     try:
         result = func(*args, **kwargs)
     except ValidationError as exc:
@@ -228,10 +222,9 @@ def report(ctx, result) -> int:
     return 0
 
 
-def related_args(memory_root: str, values: list) -> list:
-    """``--related-file`` values as given (the write normalises and validates them); an absolute path inside
-    the project is refused with its repository-relative form, the one to write instead."""
-    from ..records.relpaths import repo_relative
+def related_args(memory_root: str, values: list, check: bool = False) -> list:
+    """``--related-file`` values as given, an absolute path inside the project refused (``check``: as update would)."""
+    from ..records.relpaths import problem, repo_relative
     project = project_root_of(memory_root)
     for value in values:
         if os.path.isabs(value) or value.startswith("~"):
@@ -239,13 +232,7 @@ def related_args(memory_root: str, values: list) -> list:
             if inside:
                 raise CliError(f"--related-file {shown(value)} is an absolute path; write it relative to the "
                                f"repository root: --related-file {inside} (nothing was written)")
-    return list(values)
-
-
-def checked_related(memory_root: str, values: list) -> list:
-    """``related_args``, and each entry ``update`` would refuse refused here too, the same way (``similar``)."""
-    from ..records.relpaths import problem
-    for value in related_args(memory_root, values):
+    for value in values if check else ():
         why = problem(value)
         if why:
             raise CliError(f"--related-file {shown(value)}: {why}")
@@ -253,8 +240,7 @@ def checked_related(memory_root: str, values: list) -> list:
 
 
 def _warn_missing(ctx, result) -> None:
-    """One stderr line when the written memory's related files name a file that is not there (kept all
-    the same: it may be about to be created), saying that ``review`` lists the memory until it is."""
+    """One stderr line when the related files name a file not there (kept: it may be about to be created)."""
     from ..derived.driftmarks import exists_unlinked
     from ..records.relpaths import is_glob, usable
     try:
@@ -266,7 +252,6 @@ def _warn_missing(ctx, result) -> None:
     if not missing:
         return
     import shlex
-
     from ..records.exposure import hide, shown_text  # the entries may be a teammate's: shown as everything else is
     one = len(missing) == 1
     names = ", ".join(shown_text(e, 200) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
@@ -286,10 +271,7 @@ def cmd_add(ctx) -> int:
               "content": {} if content is None else content}
     missing = not (args.category and args.title)
     if sys.stdin.isatty() and (missing or content is None):
-        try:
-            record = ask_record({k: v for k, v in record.items() if v})
-        except PromptAborted as exc:
-            raise CliError(str(exc)) from None
+        record = ask_record({k: v for k, v in record.items() if v})  # PromptAborted: a CliError
     elif missing:  # without content, validation names every missing field
         raise UsageError("add needs --category and --title (run it on a terminal to be asked for each field)")
     root = write_root(ctx)
@@ -323,10 +305,9 @@ def cmd_status(ctx) -> int:
     return _write(ctx, set_status, ctx.memory_root, ctx.config, ctx.args.id, ctx.args.verb, ctx.args.reason)
 
 
-def _files_to_check(ctx) -> list:
-    if not ctx.args.paths:
-        return [p for _, p in iter_memory_files(ctx.memory_root, ctx.config)]
-    files = []
+def cmd_validate(ctx) -> int:
+    from ..records.exposure import shown_name
+    files = [p for _, p in iter_memory_files(ctx.memory_root, ctx.config)] if not ctx.args.paths else []
     for raw in ctx.args.paths:
         if os.path.isdir(raw):
             for folder, dirs, names in os.walk(raw):
@@ -337,14 +318,9 @@ def _files_to_check(ctx) -> list:
             files.append(raw)
         else:
             raise CliError(f"no such file or folder: {raw}")
-    return files
-
-
-def cmd_validate(ctx) -> int:
-    from ..records.exposure import shown_name
     in_store = not ctx.args.paths  # the whole store: its config and root are known already
     results = [(path, check_file(path, ctx.config, ctx.memory_root) if in_store else check_file(path))
-               for path in _files_to_check(ctx)]
+               for path in files]
     invalid = [r for r in results if r[1]]
     if ctx.args.json:
         ctx.print_json([{"path": shown_name(p), "valid": not probs, "problems": problem_dicts(probs)}

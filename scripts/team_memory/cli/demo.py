@@ -10,14 +10,11 @@ import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
 
-from ..base.cliname import user_cli
-from .main import CliError, add_command
+from .main import CLI, CliError, add_command
 from ..base.config import TEMPLATES_DIR, load_config
 from ..derived.refresh import rebuild_index
 from ..base.model import MEMORY_REL
 from ..records.store import dump_memory, iter_memory_files, load_memory
-
-CLI = user_cli()
 
 PLUGIN_ROOT = os.path.dirname(TEMPLATES_DIR)
 DEMO_DIR = os.path.join(TEMPLATES_DIR, "demo")
@@ -60,16 +57,6 @@ def build_demo_project(project: str) -> str:
     return memory_root
 
 
-def run_hook(project: str, prompt: str) -> str:
-    """Run the real UserPromptSubmit hook on ``prompt`` in ``project``; its stdout."""
-    payload = {"session_id": "demo", "transcript_path": "", "cwd": project,
-               "hook_event_name": "UserPromptSubmit", "prompt": prompt}
-    env = dict(os.environ, CLAUDE_PLUGIN_ROOT=PLUGIN_ROOT, CLAUDE_PROJECT_DIR=project)
-    proc = subprocess.run([sys.executable, os.path.join(PLUGIN_ROOT, "hooks", "user_prompt_submit.py")],
-                          input=json.dumps(payload), capture_output=True, text=True, env=env, timeout=30)
-    return proc.stdout
-
-
 def cmd_demo(ctx) -> int:
     prompts = ctx.args.prompt or list(DEMO_PROMPTS)
     project = os.path.abspath(ctx.args.keep) if ctx.args.keep else None
@@ -82,9 +69,13 @@ def cmd_demo(ctx) -> int:
         count = sum(1 for _ in iter_memory_files(memory_root, load_config(memory_root)))
         print(ctx.color(f"Demo store: {count} memories in {memory_root}", "1"))
         print("Each prompt below goes through the real UserPromptSubmit hook; its output is what Claude sees.\n")
+        env = dict(os.environ, CLAUDE_PLUGIN_ROOT=PLUGIN_ROOT, CLAUDE_PROJECT_DIR=project)
         for prompt in prompts:
             print(ctx.color(f"> {prompt}", "36"))
-            out = run_hook(project, prompt)
+            payload = {"session_id": "demo", "transcript_path": "", "cwd": project,
+                       "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+            out = subprocess.run([sys.executable, os.path.join(PLUGIN_ROOT, "hooks", "user_prompt_submit.py")],
+                                 input=json.dumps(payload), capture_output=True, text=True, env=env, timeout=30).stdout
             print(out.rstrip() if out.strip() else "(nothing injected)" + RETIRED_NOTE.get(prompt, ""))
             print()
         if ctx.args.keep:

@@ -1,8 +1,7 @@
 """``memory.py mcp``: the memory as an MCP server over stdio (newline-delimited JSON-RPC 2.0), for agents without
 our hooks (Cursor, VS Code). Each tool runs the CLI command a teammate would type, in this process, so it ranks,
 validates and writes exactly as the CLI does; every answer is at most ``MAX_TEXT`` characters and passes the
-exposure rule. A line that is not JSON-RPC is answered with an error and the server reads on.
-"""
+exposure rule. A line that is not JSON-RPC is answered with an error and the server reads on."""
 from __future__ import annotations
 
 import contextlib

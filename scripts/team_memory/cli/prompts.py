@@ -9,24 +9,20 @@ from ..base.model import CATEGORIES
 from ..base.sanitize import clean_tag
 from ..records.validate import is_date
 from ..records.recordspec import CONTENT
+from .main import CliError
 
 
-class PromptAborted(Exception):
-    """The input ended (or the person quit) before the memory was complete."""
+class PromptAborted(CliError):
+    """The input ended (or the person quit) before the memory was complete: an error (exit 1)."""
 
 
 def _ask(prompt: str) -> str:
-    sys.stderr.write(prompt)
-    sys.stderr.flush()
+    print(prompt, end="", file=sys.stderr, flush=True)
     line = sys.stdin.readline()
     if not line:
         sys.stderr.write("\n")
         raise PromptAborted("input ended before the memory was complete; nothing was saved")
     return line.rstrip("\r\n").strip()
-
-
-def _say(text: str) -> None:
-    sys.stderr.write(text + "\n")
 
 
 def _choose(label: str, choices, required: bool, optional: str = " (optional)"):
@@ -44,12 +40,13 @@ def _text(label: str, required: bool, parse=None, hint: str = "", optional: str 
         value = (parse(answer) if parse else answer) if answer else None
         if value is not None:
             return value
-        _say(invalid or (f"  not valid{': ' + hint if hint else ''}" if answer else "  this field is required"))
+        print(invalid or (f"  not valid{': ' + hint if hint else ''}" if answer else "  this field is required"),
+              file=sys.stderr)
 
 
 def _list(label: str, item_spec, min_items: int, required: bool):
-    _say(f"{label}: one per line, an empty line to finish"
-               + (f" (at least {min_items})" if min_items else "" if required else " (optional)"))
+    print(f"{label}: one per line, an empty line to finish"
+          + (f" (at least {min_items})" if min_items else "" if required else " (optional)"), file=sys.stderr)
     items = []
     while True:
         if isinstance(item_spec, tuple):  # a list of objects: an empty first field ends it
@@ -61,7 +58,7 @@ def _list(label: str, item_spec, min_items: int, required: bool):
         elif len(items) >= min_items:
             return items if items or required else None
         else:
-            _say(f"  add at least {min_items}")
+            print(f"  add at least {min_items}", file=sys.stderr)
 
 
 def _object(label: str, fields: dict, first_ends: bool = False):
@@ -105,6 +102,6 @@ def ask_record(given: dict) -> dict:
         record["tags"] = _text("tags", True, lambda a: [t for t in map(clean_tag, re.split(r"[,\s]+", a)) if t] or None,
                                "lowercase words, separated by commas or spaces")
     if not record.get("content"):
-        _say(f"{record['category']} fields:")
+        print(f"{record['category']} fields:", file=sys.stderr)
         record["content"] = _object("", CONTENT[record["category"]]) or {}
     return record

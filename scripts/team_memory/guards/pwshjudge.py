@@ -1,19 +1,14 @@
 """Can a PowerShell line write into a memory store? A plainly conservative judge on PowerShell's front end.
 
-Reading cmdlets (``READERS``) and the listers whose output feeds a pipe are allowed; every other cmdlet (its own or
-another module's) is denied when any value it is given, or a path piped into it, could be a store, lie inside one or
-hold one (content parameters such as ``-Value`` aside): no parameter binding, so a copy out of the store is denied too.
-Programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
-read as lines of their own. On a line that names the store, what the reader cannot follow (``_UNREAD``: a pipe that
-binds the path, a splat, a .NET method, code in a string, another program) is denied. Paths compare as ``/``, any case.
+Reading cmdlets (``READERS``) and listers feeding a pipe are allowed; any other cmdlet is denied when a value it is
+given (content parameters such as ``-Value`` aside) or a path piped into it could be, lie in or hold a store; values
+the reader cannot know count as any path. Programs go to the Bash judge; ``powershell -Command``, ``cmd /c`` and
+``Invoke-Expression`` text is judged as a line of its own, and code that cannot be known is denied. On a line that
+names the store, what the reader cannot follow (``_UNREAD``) is denied. Paths compare as ``/``, any case.
 
-The reader (``parse``): statements of ``kind`` ``"command"``, ``"assign"`` (``$name = ...``: ``target``; ``words`` the
-right side read as a command, ``value`` when it is one plain value) or ``"expr"`` (``calls`` names each
-``.Name(...)``/``::Name(...)``); ``words``: ``("param", name, value, spelled)`` or ``("arg", elements)``, each element a
-list of parts as in ``shellscan`` (``\\`` read as ``/``; ``("v", NAME)`` for ``$env:NAME``, ``$PWD``, ``$HOME``,
-``ps:name`` for a PowerShell variable); ``redirects``, ``sep`` and ``nested`` (inside ``$(...)``, ``(...)``, ``@(...)``,
-``{...}``) as in ``shellscan``. It reads PowerShell's quotes, backtick escapes, here-strings, typographic quotes and
-dashes and comments; it never runs anything, never fails, and stops at a depth bound.
+The reader (``parse``) yields ``PsCommand`` statements (``command``, ``assign`` or ``expr``) whose words are
+``("param", name, value, spelled)`` or ``("arg", elements)``, elements as parts like ``shellscan``'s. It reads quotes,
+backtick escapes, here-strings, typographic quotes, dashes and comments; it never runs anything and never fails.
 """
 from __future__ import annotations
 
@@ -30,16 +25,17 @@ from .shellscan import LBRACK, MARKERS, MAX_DEPTH, QUEST, RBRACK, STAR, UNKNOWN,
 CONTENT_PARAMS = {"value": 2, "inputobject": 3}
 # Cmdlets that only read, print or compute: allowed whatever their arguments say.
 READERS = frozenset((
-    "get-content select-string test-path split-path get-location write-host write-verbose write-debug write-warning "
-    "write-error write-information write-progress format-table format-list format-wide format-custom format-hex "
-    "out-string out-host out-null out-default foreach-object measure-object group-object compare-object "
-    "convertto-json convertfrom-json convertto-csv convertfrom-csv convertto-xml convertfrom-stringdata get-filehash "
-    "get-command get-help get-date get-process get-variable get-module import-csv import-clixml get-acl get-psdrive "
-    "start-sleep test-json get-member select-xml get-unique get-history clear-host get-alias get-random "
-    "measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host get-uptime get-error "
-    "get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable clear-variable "
-    "remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if elseif else "
-    "foreach for while do until try catch finally switch function filter param begin process end trap").split())
+    "get-content select-string test-path split-path join-path get-location write-output write-host write-verbose "
+    "write-debug write-warning write-error write-information write-progress format-table format-list format-wide "
+    "format-custom format-hex out-string out-host out-null out-default foreach-object measure-object group-object "
+    "compare-object convertto-json convertfrom-json convertto-csv convertfrom-csv convertto-xml "
+    "convertfrom-stringdata get-filehash get-command get-help get-date get-process get-variable get-module import-csv "
+    "import-clixml get-acl get-psdrive start-sleep test-json get-member select-xml get-unique get-history clear-host "
+    "get-alias get-random measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host "
+    "get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable "
+    "clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if "
+    "elseif else foreach for while do until try catch finally switch function filter param begin process end "
+    "trap").split())
 # What a lister or a filter hands to the next command in a pipe.
 LISTERS, PASS = frozenset("get-childitem get-item resolve-path".split()), frozenset("where-object sort-object "
                                                                                     "select-object".split())
@@ -233,8 +229,11 @@ def _command(words: list, state: State, piped):
     name, args = ALIASES.get(spelled, spelled), words[1:]
     if name in READERS:
         return None
-    if name in LISTERS or name in PASS or name in ("write-output", "join-path", "new-temporaryfile"):
-        return _output(name, _given(args), state, piped)
+    if name in PASS or name == "new-temporaryfile":  # what Join-Path or Write-Output hand on is unknown
+        return piped if name in PASS else ("paths", [TEMP_FILE])
+    if name in LISTERS:
+        roots = _paths(_given(args), state) or [state.cwd]
+        return "paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots]
     if name in ("set-location", "push-location", "pop-location"):
         alts = _paths(_given(args), state) or [os.path.expanduser("~")]
         state.cwd = alts[0] if len(alts) == 1 and name != "pop-location" else UNKNOWN
@@ -283,27 +282,11 @@ def _program(name: str, args: list, state: State) -> None:
     bash_command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
 
 
-def _output(name: str, given: list, state: State, piped):
-    """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
-    if name in PASS or name == "new-temporaryfile":
-        return piped if name in PASS else ("paths", [TEMP_FILE])
-    if name == "write-output":
-        return "paths", [a for e in given for a in expand(e, state)] or [UNKNOWN]
-    if name == "join-path":
-        joined = [""]
-        for e in given:
-            joined = [j + "/" + a if j else a for j in joined for a in expand(e, state)][:MAX_ALTERNATIVES]
-        return "paths", [_abs(j, state.cwd) for j in joined]
-    roots = _paths(given, state) or [state.cwd]
-    return "paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots]
-
-
 def _line(text: str, state: State) -> None:
     """Text PowerShell runs as a line of its own (``Invoke-Expression``, ``-Command``, ``Start-Process``)."""
-    if UNKNOWN not in text:
-        run(parse(plain_text(text)), state.copy(), None)
-    elif "claude" in state.text:
-        raise Denied("PowerShell code that cannot be known, on a line that names .claude")
+    if UNKNOWN in text:
+        raise Denied("PowerShell code that cannot be known")
+    run(parse(plain_text(text)), state.copy(), None)
 
 
 def _shell(kind: str, args: list, state: State) -> None:

@@ -151,19 +151,12 @@ def run(commands: list, state: State, piped) -> None:
 
 
 def _judged(cmd, state: State, piped):
-    if cmd.kind == "expr":
-        values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
-        return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]  # (.NET calls that write: the class rule's)
-    if cmd.kind != "assign":
-        return _command(cmd.words, state, piped)
-    value = [UNKNOWN]
-    if cmd.words:
-        out = _command(cmd.words, state, piped)
-        value = out[1] if out and out[0] == "paths" else [UNKNOWN]
-    elif cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
-        value = [TEMP_FILE]
-    elif cmd.value is not None and not cmd.calls:
-        value = expand(cmd.value, state)
+    """What the statement hands on; an assignment's variable holds it (an expression's value is unknown)."""
+    out = _command(cmd.words, state, piped) if cmd.kind == "command" else None
+    if cmd.target is None:
+        return out
+    temp = cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"])
+    value = [TEMP_FILE] if temp else out[1] if out and out[0] == "paths" else [UNKNOWN]
     state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
     return None
 
@@ -226,6 +219,8 @@ def _command(words: list, state: State, piped):
     if not words:
         return None
     spelled = _name(words, state)
+    if "$?" in spelled:
+        raise Denied("a PowerShell command whose name cannot be known")
     name, args = ALIASES.get(spelled, spelled), words[1:]
     if name in READERS:
         return None
@@ -260,8 +255,11 @@ def _writer(name: str, args: list, state: State, piped) -> None:
     check(given, state, True, f"{name} of")
     if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
         raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")
-    if name not in KNOWN_WRITERS:  # another module's cmdlet: a word that names .claude is enough
-        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
+    if name not in KNOWN_WRITERS:  # another module's cmdlet: a word that names .claude, or an unknown one, is enough
+        words = [b for w in args for b in _bash_words(w, state)]
+        if any(UNKNOWN in a for w in words for a in w):
+            raise Denied(f"{name} given a value that cannot be known")
+        any_argument(name, words, state)
     texts = [plain_text(a) for e in values for a in expand(e, state)[:1]]
     if name == "start-process" and texts:
         _line(f"& '{texts[0]}' " + " ".join(texts[1:]), state)
@@ -330,6 +328,7 @@ EXPR_END = END | set("[]=+!.")
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
 _ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
+_ASSIGN = re.compile(r"(?:\[[^\]]*\])*\$([A-Za-z0-9_?:{}]*)[ \t]*(?:([-+*/%?])=|=(?!=))")
 _GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
 
 
@@ -515,12 +514,12 @@ def variable(name: str) -> tuple:
 
 
 class PsCommand:
-    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target", "value")
+    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target")
 
     def __init__(self, kind: str):
         self.kind = kind
         self.words, self.redirects, self.nested, self.calls = [], [], [], []
-        self.sep, self.target, self.value = "", None, None
+        self.sep, self.target = "", None
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
@@ -555,38 +554,19 @@ def _statement(r: Reader) -> PsCommand:
 
 
 def _assignment(r: Reader):
-    """``[type]$name = ...``: the right side read as a command or a value; None for anything else."""
-    text, i = r.text, r.i
-    while text.startswith("[", i):
-        end = text.find("]", i)
-        if end < 0:
-            return None
-        i = end + 1
-    if not text.startswith("$", i):
+    """``[type]$name = ...`` (``+=`` too): the right side read as a command or an expression; None if no assignment."""
+    m = _ASSIGN.match(r.text, r.i)
+    if not m:
         return None
-    j = i + 1
-    while j < len(text) and (text[j] in NAME_CHARS or text[j] in "{}"):
-        j += 1
-    k = j
-    while k < len(text) and text[k] in " \t":
-        k += 1
-    if not text.startswith("=", k) or text.startswith("==", k):
-        compound = k < len(text) and text[k] in "+-*/%?" and text.startswith("=", k + 1)
-        if not compound:
-            return None
-    cmd = PsCommand("assign")
-    cmd.target = variable(text[i + 1:j].strip("{}"))[1]
-    r.i = text.index("=", k) + 1
+    r.i = m.end()
     r.skip_blank()
-    rest = text[r.i:r.i + 1]
-    if text.startswith("=", k) and rest and (rest.isalpha() or rest in "&."):
+    rest = r.text[r.i:r.i + 1]
+    if not m.group(2) and rest and (rest.isalpha() or rest in "&."):
+        cmd = PsCommand("command")
         _arguments(r, cmd)  # $p = Join-Path $root x
     else:
-        value = _expression(r)
-        cmd.value, cmd.nested, cmd.calls, cmd.sep = value.value, value.nested, value.calls, value.sep
-        cmd.redirects = value.redirects
-    if not text.startswith("=", k):
-        cmd.value, cmd.words = None, []  # += and friends: the value is no longer one known text
+        cmd = _expression(r)
+    cmd.target = variable(m.group(1).strip("{}"))[1]
     return cmd
 
 
@@ -669,7 +649,7 @@ def _expression(r: Reader) -> PsCommand:
     """An expression statement: its plain values, the methods it calls and what it nests, to its end."""
     cmd = PsCommand("expr")
     text, n = r.text, len(r.text)
-    values, last_word = [], ""
+    last_word = ""
     while r.i < n:
         c = text[r.i]
         if _ended(r, cmd, text.startswith("&&", r.i)):
@@ -696,11 +676,7 @@ def _expression(r: Reader) -> PsCommand:
                 cmd.redirects.append(redirect)
         else:
             before = r.i
-            value = r.element(cmd.nested, EXPR_END)
+            r.element(cmd.nested, EXPR_END)
             r.i += r.i == before
-            if c in "$@" or c in SQUOTES or c in DQUOTES:
-                values.append(value)
             last_word = ""
-    cmd.words = [("arg", values)] if values else []
-    cmd.value = values[0] if len(values) == 1 and not cmd.calls else None
     return cmd

@@ -151,12 +151,13 @@ def run(commands: list, state: State, piped) -> None:
 
 
 def _judged(cmd, state: State, piped):
-    """What the statement hands on; an assignment's variable holds it (an expression's value is unknown)."""
+    """What the statement hands on; an assignment's variable holds it (or the one plain value it is given)."""
     out = _command(cmd.words, state, piped) if cmd.kind == "command" else None
     if cmd.target is None:
         return out
     temp = cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"])
     value = [TEMP_FILE] if temp else out[1] if out and out[0] == "paths" else [UNKNOWN]
+    value = expand(cmd.value, state) if cmd.value is not None else value
     state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
     return None
 
@@ -289,7 +290,7 @@ def _line(text: str, state: State) -> None:
 
 def _shell(kind: str, args: list, state: State) -> None:
     """``powershell``/``pwsh`` and ``cmd`` (``^`` escapes read away): the line they are given is judged."""
-    texts = [plain_text(a) for w in args for b in _bash_words(w, state) for a in b[:1]]
+    texts = [a for w in args for b in _bash_words(w, state) for a in b[:1]]  # an unknown part stays unknown
     if kind == "cmd":
         start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), None)
         if start is not None:
@@ -314,6 +315,8 @@ def _shell(kind: str, args: list, state: State) -> None:
 
 def _decoded(text: str) -> str:
     import base64
+    if UNKNOWN in text:
+        return UNKNOWN
     try:
         return base64.b64decode(text, validate=False).decode("utf-16-le", "replace")
     except ValueError:  # binascii.Error included
@@ -514,12 +517,12 @@ def variable(name: str) -> tuple:
 
 
 class PsCommand:
-    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target")
+    __slots__ = ("kind", "words", "redirects", "sep", "nested", "calls", "target", "value")
 
     def __init__(self, kind: str):
         self.kind = kind
         self.words, self.redirects, self.nested, self.calls = [], [], [], []
-        self.sep, self.target = "", None
+        self.sep, self.target, self.value = "", None, None
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
@@ -567,6 +570,7 @@ def _assignment(r: Reader):
     else:
         cmd = _expression(r)
     cmd.target = variable(m.group(1).strip("{}"))[1]
+    cmd.value = None if m.group(2) else cmd.value  # += and friends: no longer one known text
     return cmd
 
 
@@ -649,7 +653,7 @@ def _expression(r: Reader) -> PsCommand:
     """An expression statement: its plain values, the methods it calls and what it nests, to its end."""
     cmd = PsCommand("expr")
     text, n = r.text, len(r.text)
-    last_word = ""
+    values, last_word = [], ""
     while r.i < n:
         c = text[r.i]
         if _ended(r, cmd, text.startswith("&&", r.i)):
@@ -676,7 +680,9 @@ def _expression(r: Reader) -> PsCommand:
                 cmd.redirects.append(redirect)
         else:
             before = r.i
-            r.element(cmd.nested, EXPR_END)
+            value = r.element(cmd.nested, EXPR_END)
             r.i += r.i == before
+            values += [value] if c in "$@" or c in SQUOTES or c in DQUOTES else []
             last_word = ""
+    cmd.value = values[0] if len(values) == 1 and not cmd.calls else None
     return cmd

@@ -76,10 +76,9 @@ WRITE_METHODS = frozenset((
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
-_PIPED_WRITERS = ("set-content sc add-content ac clear-content clc remove-item rm del erase ri rd rmdir move-item mv "
-                  "move mi copy-item cp copy cpi rename-item ren rni set-item si clear-item cli new-item ni "
-                  "set-itemproperty sp clear-itemproperty clp remove-itemproperty rp rename-itemproperty rnp "
-                  "new-itemproperty set-acl expand-archive unblock-file").split()
+_PIPED_WRITERS = PATH_FROM_PIPE | set("set-content add-content new-item rename-itemproperty rnp expand-archive "
+                                      "unblock-file".split())
+_PIPED_WRITERS = sorted(_PIPED_WRITERS | {a for a, name in ALIASES.items() if name in _PIPED_WRITERS})
 _UNREAD = {  # on a line that names the store, what hands its path on where the reader cannot follow (issue 36)
     "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
     "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
@@ -392,10 +391,11 @@ class Reader:
             self._group(i, "(", ")", into)
             parts.append(("u", ""))
             return
-        if text.startswith("{", i):
+        if text.startswith("{", i):  # ${...}: read as a value that cannot be known
             end = text.find("}", i)
-            end = len(text) if end < 0 else end
-            name, self.i = text[i + 1:end], end + 1
+            parts.append(("u", ""))
+            self.i = len(text) if end < 0 else end + 1
+            return
         else:
             j = i
             while j < len(text) and text[j] in NAME_CHARS:

@@ -330,7 +330,7 @@ EXPR_END = END | set("[]=+!.")
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
 _ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
-_ASSIGN = re.compile(r"(?:\[[^\]]*\])*\$([A-Za-z0-9_?:{}]*)[ \t]*(?:([-+*/%?])=|=(?!=))")
+_ASSIGN = re.compile(r"\$([A-Za-z0-9_?:{}]*)[ \t]*(?:([-+*/%?])=|=(?!=))")
 _GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
 
 
@@ -558,7 +558,12 @@ def _statement(r: Reader) -> PsCommand:
 
 def _assignment(r: Reader):
     """``[type]$name = ...`` (``+=`` too): the right side read as a command or an expression; None if no assignment."""
-    m = _ASSIGN.match(r.text, r.i)
+    i = r.i
+    while r.text.startswith("[", i):  # [type] casts
+        i = r.text.find("]", i) + 1
+        if not i:
+            return None
+    m = _ASSIGN.match(r.text, i)
     if not m:
         return None
     r.i = m.end()

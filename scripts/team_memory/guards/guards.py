@@ -18,18 +18,13 @@ from ..records.store import project_root_of, repo_root_of
 from .autoallow import allow_cli_call, allow_decision
 from .scope import SHELL_TOOLS, cli, shown_text, stores_of, tool_paths
 from .shelljudge import judge
-from .shellpaths import MAX_COMMAND_CHARS, reach
+from .shellpaths import MAX_COMMAND_CHARS, may_name_store, reach
 from .toolgate import WRITE_TOOLS, outside_store
 
 
 def protected(path: str, stores: list, removes: bool = False) -> bool:
     """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
     return reach(os.path.normpath(path), stores, removes)
-
-
-def _mentions_store(text: str, stores: list) -> bool:
-    lowered = text.lower().replace("\\", "/")  # PowerShell (and Windows paths) write \
-    return "/".join(MEMORY_REL) in lowered or any(s.lower().replace("\\", "/") in lowered for s in stores)
 
 
 def _deny(what: str, path: str | None) -> dict:
@@ -68,7 +63,7 @@ def guard_tool_use(payload: dict):
     if stores and not outside_store(payload):  # before the judge: whatever it lets through, PostToolUse compares
         save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
-        if _mentions_store(command, stores):
+        if may_name_store(command.replace("\\", "/"), stores):  # PowerShell (and Windows paths) write \
             return _deny("a command line too long to check", None)
     else:
         line_judge = judge

@@ -1,19 +1,14 @@
 """Can a PowerShell line write into a memory store? A plainly conservative judge on PowerShell's front end.
 
-Reading cmdlets (``READERS``) and the listers whose output feeds a pipe are allowed; every other cmdlet (its own or
-another module's) is denied when any value it is given, or a path piped into it, could be a store, lie inside one or
-hold one (content parameters such as ``-Value`` aside): no parameter binding, so a copy out of the store is denied too.
-Programs go to the Bash judge; ``powershell -Command``/``-EncodedCommand``, ``cmd /c`` and ``Invoke-Expression`` are
-read as lines of their own. On a line that names the store, what the reader cannot follow (``_UNREAD``: a pipe that
-binds the path, a splat, a .NET method, code in a string, another program) is denied. Paths compare as ``/``, any case.
+Reading cmdlets (``READERS``) and listers feeding a pipe are allowed; any other cmdlet is denied when a value it is
+given (content parameters such as ``-Value`` aside) or a path piped into it could be, lie in or hold a store; values
+the reader cannot know count as any path. Programs go to the Bash judge; ``powershell -Command``, ``cmd /c`` and
+``Invoke-Expression`` text is judged as a line of its own, and code that cannot be known is denied. On a line that
+names the store, what the reader cannot follow (``_UNREAD``) is denied. Paths compare as ``/``, any case.
 
-The reader (``parse``): statements of ``kind`` ``"command"``, ``"assign"`` (``$name = ...``: ``target``; ``words`` the
-right side read as a command, ``value`` when it is one plain value) or ``"expr"`` (``calls`` names each
-``.Name(...)``/``::Name(...)``); ``words``: ``("param", name, value, spelled)`` or ``("arg", elements)``, each element a
-list of parts as in ``shellscan`` (``\\`` read as ``/``; ``("v", NAME)`` for ``$env:NAME``, ``$PWD``, ``$HOME``,
-``ps:name`` for a PowerShell variable); ``redirects``, ``sep`` and ``nested`` (inside ``$(...)``, ``(...)``, ``@(...)``,
-``{...}``) as in ``shellscan``. It reads PowerShell's quotes, backtick escapes, here-strings, typographic quotes and
-dashes and comments; it never runs anything, never fails, and stops at a depth bound.
+The reader (``parse``) yields ``PsCommand`` statements (``command``, ``assign`` or ``expr``) whose words are
+``("param", name, value, spelled)`` or ``("arg", elements)``, elements as parts like ``shellscan``'s. It reads quotes,
+backtick escapes, here-strings, typographic quotes, dashes and comments; it never runs anything and never fails.
 """
 from __future__ import annotations
 
@@ -30,16 +25,17 @@ from .shellscan import LBRACK, MARKERS, MAX_DEPTH, QUEST, RBRACK, STAR, UNKNOWN,
 CONTENT_PARAMS = {"value": 2, "inputobject": 3}
 # Cmdlets that only read, print or compute: allowed whatever their arguments say.
 READERS = frozenset((
-    "get-content select-string test-path split-path get-location write-host write-verbose write-debug write-warning "
-    "write-error write-information write-progress format-table format-list format-wide format-custom format-hex "
-    "out-string out-host out-null out-default foreach-object measure-object group-object compare-object "
-    "convertto-json convertfrom-json convertto-csv convertfrom-csv convertto-xml convertfrom-stringdata get-filehash "
-    "get-command get-help get-date get-process get-variable get-module import-csv import-clixml get-acl get-psdrive "
-    "start-sleep test-json get-member select-xml get-unique get-history clear-host get-alias get-random "
-    "measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host get-uptime get-error "
-    "get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable clear-variable "
-    "remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if elseif else "
-    "foreach for while do until try catch finally switch function filter param begin process end trap").split())
+    "get-content select-string test-path split-path join-path get-location write-output write-host write-verbose "
+    "write-debug write-warning write-error write-information write-progress format-table format-list format-wide "
+    "format-custom format-hex out-string out-host out-null out-default foreach-object measure-object group-object "
+    "compare-object convertto-json convertfrom-json convertto-csv convertfrom-csv convertto-xml "
+    "convertfrom-stringdata get-filehash get-command get-help get-date get-process get-variable get-module import-csv "
+    "import-clixml get-acl get-psdrive start-sleep test-json get-member select-xml get-unique get-history clear-host "
+    "get-alias get-random measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host "
+    "get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable "
+    "clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if "
+    "elseif else foreach for while do until try catch finally switch function filter param begin process end "
+    "trap").split())
 # What a lister or a filter hands to the next command in a pipe.
 LISTERS, PASS = frozenset("get-childitem get-item resolve-path".split()), frozenset("where-object sort-object "
                                                                                     "select-object".split())
@@ -80,10 +76,9 @@ WRITE_METHODS = frozenset((
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
 TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
-_PIPED_WRITERS = ("set-content sc add-content ac clear-content clc remove-item rm del erase ri rd rmdir move-item mv "
-                  "move mi copy-item cp copy cpi rename-item ren rni set-item si clear-item cli new-item ni "
-                  "set-itemproperty sp clear-itemproperty clp remove-itemproperty rp rename-itemproperty rnp "
-                  "new-itemproperty set-acl expand-archive unblock-file").split()
+_PIPED_WRITERS = PATH_FROM_PIPE | set("set-content add-content new-item rename-itemproperty rnp expand-archive "
+                                      "unblock-file".split())
+_PIPED_WRITERS = sorted(_PIPED_WRITERS | {a for a, name in ALIASES.items() if name in _PIPED_WRITERS})
 _UNREAD = {  # on a line that names the store, what hands its path on where the reader cannot follow (issue 36)
     "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
     "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
@@ -155,19 +150,13 @@ def run(commands: list, state: State, piped) -> None:
 
 
 def _judged(cmd, state: State, piped):
-    if cmd.kind == "expr":
-        values = [_abs(a, state.cwd) for w in cmd.words for e in w[1] for a in expand(e, state)]
-        return "paths", values[:MAX_ALTERNATIVES] or [UNKNOWN]  # (.NET calls that write: the class rule's)
-    if cmd.kind != "assign":
-        return _command(cmd.words, state, piped)
-    value = [UNKNOWN]
-    if cmd.words:
-        out = _command(cmd.words, state, piped)
-        value = out[1] if out and out[0] == "paths" else [UNKNOWN]
-    elif cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"]):
-        value = [TEMP_FILE]
-    elif cmd.value is not None and not cmd.calls:
-        value = expand(cmd.value, state)
+    """What the statement hands on; an assignment's variable holds it (or the one plain value it is given)."""
+    out = _command(cmd.words, state, piped) if cmd.kind == "command" else None
+    if cmd.target is None:
+        return out
+    temp = cmd.calls in (["gettempfilename"], ["gettemppath"], ["createtempsubdirectory"])
+    value = [TEMP_FILE] if temp else out[1] if out and out[0] == "paths" else [UNKNOWN]
+    value = expand(cmd.value, state) if cmd.value is not None else value
     state.vars[cmd.target] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
     return None
 
@@ -230,11 +219,16 @@ def _command(words: list, state: State, piped):
     if not words:
         return None
     spelled = _name(words, state)
+    if "$?" in spelled:
+        raise Denied("a PowerShell command whose name cannot be known")
     name, args = ALIASES.get(spelled, spelled), words[1:]
     if name in READERS:
         return None
-    if name in LISTERS or name in PASS or name in ("write-output", "join-path", "new-temporaryfile"):
-        return _output(name, _given(args), state, piped)
+    if name in PASS or name == "new-temporaryfile":  # what Join-Path or Write-Output hand on is unknown
+        return piped if name in PASS else ("paths", [TEMP_FILE])
+    if name in LISTERS:
+        roots = _paths(_given(args), state) or [state.cwd]
+        return "paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots]
     if name in ("set-location", "push-location", "pop-location"):
         alts = _paths(_given(args), state) or [os.path.expanduser("~")]
         state.cwd = alts[0] if len(alts) == 1 and name != "pop-location" else UNKNOWN
@@ -261,8 +255,11 @@ def _writer(name: str, args: list, state: State, piped) -> None:
     check(given, state, True, f"{name} of")
     if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
         raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")
-    if name not in KNOWN_WRITERS:  # another module's cmdlet: a word that names .claude is enough
-        any_argument(name, [b for w in args for b in _bash_words(w, state)], state)
+    if name not in KNOWN_WRITERS:  # another module's cmdlet: a word that names .claude, or an unknown one, is enough
+        words = [b for w in args for b in _bash_words(w, state)]
+        if any(UNKNOWN in a for w in words for a in w):
+            raise Denied(f"{name} given a value that cannot be known")
+        any_argument(name, words, state)
     texts = [plain_text(a) for e in values for a in expand(e, state)[:1]]
     if name == "start-process" and texts:
         _line(f"& '{texts[0]}' " + " ".join(texts[1:]), state)
@@ -283,32 +280,16 @@ def _program(name: str, args: list, state: State) -> None:
     bash_command(words, [[("s", plain_text(w[0]))] for w in words], state, None)
 
 
-def _output(name: str, given: list, state: State, piped):
-    """What a lister, ``Join-Path``, ``Write-Output`` or a filter hands to the next command."""
-    if name in PASS or name == "new-temporaryfile":
-        return piped if name in PASS else ("paths", [TEMP_FILE])
-    if name == "write-output":
-        return "paths", [a for e in given for a in expand(e, state)] or [UNKNOWN]
-    if name == "join-path":
-        joined = [""]
-        for e in given:
-            joined = [j + "/" + a if j else a for j in joined for a in expand(e, state)][:MAX_ALTERNATIVES]
-        return "paths", [_abs(j, state.cwd) for j in joined]
-    roots = _paths(given, state) or [state.cwd]
-    return "paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots]
-
-
 def _line(text: str, state: State) -> None:
     """Text PowerShell runs as a line of its own (``Invoke-Expression``, ``-Command``, ``Start-Process``)."""
-    if UNKNOWN not in text:
-        run(parse(plain_text(text)), state.copy(), None)
-    elif "claude" in state.text:
-        raise Denied("PowerShell code that cannot be known, on a line that names .claude")
+    if UNKNOWN in text:
+        raise Denied("PowerShell code that cannot be known")
+    run(parse(plain_text(text)), state.copy(), None)
 
 
 def _shell(kind: str, args: list, state: State) -> None:
     """``powershell``/``pwsh`` and ``cmd`` (``^`` escapes read away): the line they are given is judged."""
-    texts = [plain_text(a) for w in args for b in _bash_words(w, state) for a in b[:1]]
+    texts = [a for w in args for b in _bash_words(w, state) for a in b[:1]]  # an unknown part stays unknown
     if kind == "cmd":
         start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), None)
         if start is not None:
@@ -333,6 +314,8 @@ def _shell(kind: str, args: list, state: State) -> None:
 
 def _decoded(text: str) -> str:
     import base64
+    if UNKNOWN in text:
+        return UNKNOWN
     try:
         return base64.b64decode(text, validate=False).decode("utf-16-le", "replace")
     except ValueError:  # binascii.Error included
@@ -347,6 +330,7 @@ EXPR_END = END | set("[]=+!.")
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:")
 _ESCAPES = {"0": "\x00", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _KNOWN_VARS = {"pwd": "PWD", "home": "HOME"}
+_ASSIGN = re.compile(r"\$([A-Za-z0-9_?:{}]*)[ \t]*(?:([-+*/%?])=|=(?!=))")
 _GLOBS = {c: MARKERS[c] for c in "*?[]"}  # PowerShell has no brace expansion: { } , stay text
 
 
@@ -407,10 +391,11 @@ class Reader:
             self._group(i, "(", ")", into)
             parts.append(("u", ""))
             return
-        if text.startswith("{", i):
+        if text.startswith("{", i):  # ${...}: read as a value that cannot be known
             end = text.find("}", i)
-            end = len(text) if end < 0 else end
-            name, self.i = text[i + 1:end], end + 1
+            parts.append(("u", ""))
+            self.i = len(text) if end < 0 else end + 1
+            return
         else:
             j = i
             while j < len(text) and text[j] in NAME_CHARS:
@@ -572,38 +557,25 @@ def _statement(r: Reader) -> PsCommand:
 
 
 def _assignment(r: Reader):
-    """``[type]$name = ...``: the right side read as a command or a value; None for anything else."""
-    text, i = r.text, r.i
-    while text.startswith("[", i):
-        end = text.find("]", i)
-        if end < 0:
+    """``[type]$name = ...`` (``+=`` too): the right side read as a command or an expression; None if no assignment."""
+    i = r.i
+    while r.text.startswith("[", i):  # [type] casts
+        i = r.text.find("]", i) + 1
+        if not i:
             return None
-        i = end + 1
-    if not text.startswith("$", i):
+    m = _ASSIGN.match(r.text, i)
+    if not m:
         return None
-    j = i + 1
-    while j < len(text) and (text[j] in NAME_CHARS or text[j] in "{}"):
-        j += 1
-    k = j
-    while k < len(text) and text[k] in " \t":
-        k += 1
-    if not text.startswith("=", k) or text.startswith("==", k):
-        compound = k < len(text) and text[k] in "+-*/%?" and text.startswith("=", k + 1)
-        if not compound:
-            return None
-    cmd = PsCommand("assign")
-    cmd.target = variable(text[i + 1:j].strip("{}"))[1]
-    r.i = text.index("=", k) + 1
+    r.i = m.end()
     r.skip_blank()
-    rest = text[r.i:r.i + 1]
-    if text.startswith("=", k) and rest and (rest.isalpha() or rest in "&."):
+    rest = r.text[r.i:r.i + 1]
+    if not m.group(2) and rest and (rest.isalpha() or rest in "&."):
+        cmd = PsCommand("command")
         _arguments(r, cmd)  # $p = Join-Path $root x
     else:
-        value = _expression(r)
-        cmd.value, cmd.nested, cmd.calls, cmd.sep = value.value, value.nested, value.calls, value.sep
-        cmd.redirects = value.redirects
-    if not text.startswith("=", k):
-        cmd.value, cmd.words = None, []  # += and friends: the value is no longer one known text
+        cmd = _expression(r)
+    cmd.target = variable(m.group(1).strip("{}"))[1]
+    cmd.value = None if m.group(2) else cmd.value  # += and friends: no longer one known text
     return cmd
 
 
@@ -715,9 +687,7 @@ def _expression(r: Reader) -> PsCommand:
             before = r.i
             value = r.element(cmd.nested, EXPR_END)
             r.i += r.i == before
-            if c in "$@" or c in SQUOTES or c in DQUOTES:
-                values.append(value)
+            values += [value] if c in "$@" or c in SQUOTES or c in DQUOTES else []
             last_word = ""
-    cmd.words = [("arg", values)] if values else []
     cmd.value = values[0] if len(values) == 1 and not cmd.calls else None
     return cmd

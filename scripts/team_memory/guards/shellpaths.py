@@ -52,10 +52,6 @@ def may_name_store(text: str, stores: list) -> bool:
     return False
 
 
-def is_plain(pattern: str) -> bool:
-    return not any(ch < "\x08" for ch in pattern)
-
-
 def plain_text(pattern: str) -> str:
     return unmarked(pattern).replace(UNKNOWN, "$?")
 
@@ -151,7 +147,7 @@ def fullmatch(pattern: str, text: str) -> bool:
 
 def reach(pattern: str, stores: list, removes: bool) -> bool:
     """Can ``pattern`` (absolute) name a store, something inside one, or (``removes``) a folder above one?"""
-    if is_plain(pattern):
+    if not any(ch < "\x08" for ch in pattern):  # no glob marker, no unknown part
         return _plain_reach(pattern, stores, removes)
     pattern = pattern.lower()
     tokens = _tokens(pattern)

@@ -175,30 +175,20 @@ class _Reader:
         return joined(parts)
 
     def _ansi_c(self) -> str:
-        """The text of ``$'...'`` from ``self.i`` to its closing quote, as Bash reads it (``\\x2e``, ``\\056``...)."""
-        text, n, out = self.text, len(self.text), []
-        while self.i < n and text[self.i] != "'":
-            c = text[self.i]
-            self.i += 1
-            if c != "\\" or self.i >= n:
-                out.append(c)
-                continue
-            e = text[self.i]
-            self.i += 1
-            if e in "xuU":
-                digits = _run_of(text, self.i, "0123456789abcdefABCDEF", {"x": 2, "u": 4, "U": 8}[e])
-                out.append(chr(int(digits, 16)) if digits and int(digits, 16) < 0x110000 else "\\" + e)
-                self.i += len(digits)
-            elif e in "01234567":
-                digits = e + _run_of(text, self.i, "01234567", 2)
-                out.append(chr(int(digits, 8) & 0xFF))
-                self.i += len(digits) - 1
-            else:
-                out.append(_C_ESCAPES.get(e, "\\" + e if e not in "\\'\"?" else e))
-        if self.i >= n:
+        """The text of ``$'...'`` from ``self.i`` to its closing quote, escapes decoded (``\\x2e``, ``\\056``...);
+        an escape read otherwise by Python than by Bash is a value that cannot be known, on an unfinished line."""
+        text, i, odd = self.text, self.i, False
+        while i < len(text) and text[i] != "'":
+            odd |= text[i] == "\\" and text[i + 1:i + 2] not in "xuU01234567nrtabfv\\'\""
+            i += 2 if text[i] == "\\" else 1
+        body, self.i = text[self.i:i], i + 1
+        try:
+            if odd or i >= len(text):
+                raise ValueError(body)
+            return body.encode("latin-1", "backslashreplace").decode("unicode_escape") if "\\" in body else body
+        except ValueError:  # UnicodeDecodeError included
             self.flags["unfinished"] = True
-        self.i += 1
-        return "".join(out)
+            return UNKNOWN
 
     def _backquote(self, parts: list) -> None:
         j = self.text.find("`", self.i + 1)
@@ -250,16 +240,7 @@ class _Reader:
         return [("s", body)]
 
 
-_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
-              "v": "\v"}
 _TILDES = {"+": ("v", "PWD"), "-": ("v", "OLDPWD")}
-
-
-def _run_of(text: str, i: int, allowed: str, limit: int) -> str:
-    j = i
-    while j < len(text) and j - i < limit and text[j] in allowed:
-        j += 1
-    return text[i:j]
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:

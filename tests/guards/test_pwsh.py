@@ -274,12 +274,13 @@ def test_quoting_is_powershells():
     assert first.sep == "|" and second.words[0] == ("arg", [[("s", "Out-File")]])
 
 
-def test_an_encoded_command_is_decoded_and_judged(store):
+def test_an_encoded_command_is_denied_unread(store):
+    """An encoded command is not decoded: denied whatever it says (the Get-ChildItem one was allowed before)."""
     project, memory_root = store
-    for line, denied in (("Remove-Item .claude\\memory -Recurse", True), ("Get-ChildItem .claude\\memory", False)):
+    for line in ("Remove-Item .claude\\memory -Recurse", "Get-ChildItem .claude\\memory"):
         encoded = base64.b64encode(line.encode("utf-16-le")).decode()
         said = judge(f"powershell -NoProfile -EncodedCommand {encoded}", str(project), [str(memory_root)])
-        assert (said is not None) == denied, line
+        assert said == "an encoded PowerShell command (not read)", line
 
 
 def test_the_team_memory_cli_is_allowed_however_python_is_named(store):

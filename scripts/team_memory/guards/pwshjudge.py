@@ -1,14 +1,11 @@
-"""Can a PowerShell line write into a memory store? A plainly conservative judge on PowerShell's front end.
+"""Can a PowerShell line write into a memory store? ``judge(command, cwd, stores)``: the Bash judge's rules
+(``shellpaths``) on PowerShell's front end, plainly conservative.
 
 Reading cmdlets (``READERS``) and listers feeding a pipe are allowed; any other cmdlet is denied when a value it is
-given (content parameters such as ``-Value`` aside) or a path piped into it could be, lie in or hold a store; values
-the reader cannot know count as any path. Programs go to the Bash judge; ``powershell -Command``, ``cmd /c`` and
-``Invoke-Expression`` text is judged as a line of its own, and code that cannot be known is denied. On a line that
-names the store, what the reader cannot follow (``_UNREAD``) is denied. Paths compare as ``/``, any case.
-
-The reader (``parse``) yields ``PsCommand`` statements (``command``, ``assign`` or ``expr``) whose words are
-``("param", name, value, spelled)`` or ``("arg", elements)``, elements as parts like ``shellscan``'s. It reads quotes,
-backtick escapes, here-strings, typographic quotes, dashes and comments; it never runs anything and never fails.
+given (content such as ``-Value`` aside) or a path piped into it could reach a store, unknown values counting as any
+path. Programs go to the Bash judge; ``-Command``, ``cmd /c`` and ``Invoke-Expression`` text is judged as a line,
+an encoded command is denied. On a line that names the store, what the reader cannot follow (``_UNREAD``) is denied.
+The reader (``parse``) yields statements whose words are ``("param", name, value, spelled)`` or ``("arg", elements)``.
 """
 from __future__ import annotations
 
@@ -300,8 +297,8 @@ def _shell(kind: str, args: list, state: State) -> None:
         name = args[i][1] if args[i][0] == "param" else None
         if name is None:
             return _line(" ".join(texts[i:]), state)  # powershell.exe's first argument: the command
-        if (name == "ec" or name[:1] == "e" and "encodedcommand".startswith(name)) and i + 1 < len(args):
-            return _line(_decoded(texts[i + 1]), state)
+        if name == "ec" or name[:1] == "e" and "encodedcommand".startswith(name):
+            raise Denied("an encoded PowerShell command (not read)")
         if name and "command".startswith(name) and i + 1 < len(args):
             return _line(" ".join(texts[i + 1:]), state)
         if name and "file".startswith(name):
@@ -310,16 +307,6 @@ def _shell(kind: str, args: list, state: State) -> None:
             i += 1  # -ExecutionPolicy Bypass: the value is no command
         i += 1
     return None
-
-
-def _decoded(text: str) -> str:
-    import base64
-    if UNKNOWN in text:
-        return UNKNOWN
-    try:
-        return base64.b64decode(text, validate=False).decode("utf-16-le", "replace")
-    except ValueError:  # binascii.Error included
-        return UNKNOWN
 
 
 # --- the reader ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ..base.pathtext import slashed
 from .shelljudge import any_argument, judge_command as bash_command, piped_paths
 from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, TimeUp, absolute, check, expand,
                          may_name_store, names_store, plain_text, reach)
-from .shellscan import LBRACK, MARKERS, MAX_DEPTH, QUEST, RBRACK, STAR, UNKNOWN, balanced, joined
+from .shellscan import MARKERS, MAX_DEPTH, UNKNOWN, balanced, joined
 
 # Parameters that always take a value, content rather than a path it writes: spelled with this many letters or more.
 CONTENT_PARAMS = {"value": 2, "inputobject": 3}
@@ -93,6 +93,7 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
     state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"))
+    state.dots = True  # PowerShell's * matches .claude
     flags: dict = {}
     try:
         run(parse(command, 0, flags), state, None)
@@ -169,25 +170,8 @@ def _abs(alt: str, cwd: str) -> str:
 def _paths(elements: list, state: State) -> list:
     """Each element's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
-    out = [d for e in elements for a in expand(e, state) for b in bases for d in _dotted(_abs(a, b))]
+    out = [d for e in elements for a in expand(e, state) for b in bases for d in [_abs(a, b)]]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
-
-
-def _dotted(pattern: str) -> list:
-    """PowerShell's wildcards also match a leading dot (``*`` matches ``.claude``; the Bash reader's never do)."""
-    out = [""]
-    for i, part in enumerate(pattern.split("/")):
-        choices = [part]
-        if part[:1] == STAR:
-            choices.append("." + part)
-        elif part[:1] == QUEST:
-            choices.append("." + part[1:])
-        elif part[:1] == LBRACK and RBRACK in part and "." in part[1:part.index(RBRACK)]:
-            choices.append("." + part[part.index(RBRACK) + 1:])
-        out = [o + ("/" if i else "") + c for o in out for c in choices]
-        if len(out) > MAX_ALTERNATIVES:
-            return [UNKNOWN]
-    return out
 
 
 def _name(words: list, state: State) -> str:

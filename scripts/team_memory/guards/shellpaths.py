@@ -134,18 +134,19 @@ def _step(states: set, tokens: list, ch, component_start: bool) -> set:
     return nxt
 
 
-def fullmatch(pattern: str, text: str) -> bool:
-    """Does ``pattern`` match the whole of ``text`` (both compared in lower case)?"""
+def fullmatch(pattern: str, text: str, dots: bool = False) -> bool:
+    """Does ``pattern`` match the whole of ``text`` (both compared in lower case)? ``dots``: globs match a leading
+    dot, as PowerShell's do."""
     tokens, text = _tokens(pattern.lower()), text.lower()
     states = _step({0}, tokens, None, False)
     for i, ch in enumerate(text):
-        states = _step(states, tokens, ch, i == 0 or text[i - 1] == "/")
+        states = _step(states, tokens, ch, (i == 0 or text[i - 1] == "/") and not dots)
         if not states:
             return False
     return len(tokens) in states
 
 
-def reach(pattern: str, stores: list, removes: bool) -> bool:
+def reach(pattern: str, stores: list, removes: bool, dots: bool = False) -> bool:
     """Can ``pattern`` (absolute) name a store, something inside one, or (``removes``) a folder above one?"""
     if not any(ch < "\x08" for ch in pattern):  # no glob marker, no unknown part
         return _plain_reach(pattern, stores, removes)
@@ -157,19 +158,19 @@ def reach(pattern: str, stores: list, removes: bool) -> bool:
         for i, ch in enumerate(text):
             if removes and ch == "/" and i > 0 and len(tokens) in states:
                 return True  # the pattern can be a folder above the store
-            states = _step(states, tokens, ch, i > 0 and text[i - 1] == "/")
+            states = _step(states, tokens, ch, i > 0 and text[i - 1] == "/" and not dots)
             if not states:
                 break
         else:
             if len(tokens) in states:
                 return True  # the store itself
             states = _step(states, tokens, "/", False)
-            if states and not _only_config(tokens, states) and _can_name_member(pattern, store):
+            if states and not _only_config(tokens, states) and _can_name_member(pattern, store, dots):
                 return True  # something inside it that matters (a memory, a folder, the index, the cache)
     return False
 
 
-def _can_name_member(pattern: str, store: str) -> bool:
+def _can_name_member(pattern: str, store: str, dots: bool) -> bool:
     """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)? Memory files are any
     ``*.json``; the rest are the store's own entries (bounded) and the names every store can hold."""
     last = pattern.rsplit("/", 1)[-1]
@@ -183,7 +184,7 @@ def _can_name_member(pattern: str, store: str) -> bool:
         except OSError:
             pass
         _listing[store] = names
-    return any(fullmatch(last, name) for name in _listing[store])
+    return any(fullmatch(last, name, dots) for name in _listing[store])
 
 
 def _only_config(tokens: list, states: set) -> bool:
@@ -221,12 +222,13 @@ class State:
     def __init__(self, cwd: str, stores: list, text: str):
         self.cwd, self.stores, self.text, self.origin = cwd, stores, text, cwd
         self.vars: dict = {}
-        self.steps = 0
+        self.steps, self.dots = 0, False  # dots: globs match a leading dot (PowerShell's)
         self.deadline = time.monotonic() + JUDGE_SECONDS
 
     def copy(self):
         other = State(self.cwd, self.stores, self.text)
         other.vars, other.steps, other.deadline, other.origin = dict(self.vars), self.steps, self.deadline, self.origin
+        other.dots = self.dots
         return other
 
     def tick(self, what: str) -> None:
@@ -271,7 +273,7 @@ def check(alts: list, state: State, removes: bool, what: str) -> None:
     """Deny if a path can reach a store, from the folder the line moved to or where it started (a failed ``cd``)."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     for alt in alts:
-        if any(reach(absolute(alt, base), state.stores, removes) for base in bases):
+        if any(reach(absolute(alt, base), state.stores, removes, state.dots) for base in bases):
             text, origin = plain_text(alt), state.origin.rstrip("/") + "/"
             text = text[len(origin):] if text.startswith(origin) else text
             raise Denied(f"{what} {shown(text)}".strip())  # named from where the line starts, as Claude wrote it

@@ -1,10 +1,9 @@
 """The PreToolUse write guard: memories are written through the CLI, nothing else.
 
-A write tool into a ``.claude/memory/`` folder, or a Bash (``shelljudge``) or PowerShell (``pwshjudge``) line that
-could write, move or delete there, is denied with the CLI command to use instead; reading, and
-``memory-config.json`` (settings), stay allowed. Before a shell line that could touch a store is judged, the memory
-files are snapshot for PostToolUse (``posttool``), which reports what the line changed anyway. The judge has a time
-bound (``shellpaths.JUDGE_SECONDS``): past it, a line that names the store is denied, any other is left to that report.
+A write tool into ``.claude/memory/``, or a Bash/PowerShell line that could write there, is denied with the CLI
+command to use; reading and ``memory-config.json`` stay allowed. Before a shell line is judged the memory files are
+snapshot, so PostToolUse (``posttool``) reports what a line changed anyway; past the judge's time bound
+(``shellpaths.JUDGE_SECONDS``) a line that names the store is denied, any other is left to that report.
 """
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
 """PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved.
 
-A hook cannot tell ``git pull``, an editor and a stray shell line apart, so it never moves, deletes or rewrites a
-memory file. It reports a changed memory file (the tool's own path, or for a shell line what differs from the
-PreToolUse snapshot) that is not valid, and a removed or rewritten one whose previous version no git object holds,
-with where to get it back (git, or the snapshot's copy). Not reported: a rewrite of a committed version, a file
-touched but not changed, a file the CLI itself wrote (``snapshot.note_cli_write``). Changed files are patched into
-the index (without waiting for the lock).
+A hook cannot tell ``git pull``, an editor and a stray shell line apart, so it never moves, deletes or rewrites a memory
+file. It reports a changed file (the tool's path, or what differs from the PreToolUse snapshot) that is not valid, and
+a removed or rewritten one no git object holds, with where to get it back; not a rewrite of a committed version, an
+unchanged file or one the CLI wrote (``snapshot.note_cli_write``). Changed files are patched into the index.
 """
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ import re
 
 from ..base.pathtext import slashed
 from .shelljudge import any_argument, judge_command as bash_command, piped_paths
-from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, TimeUp, absolute, check, expand,
-                         may_name_store, names_store, plain_text, reach)
+from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, absolute, check, expand,
+                         may_name_store, names_store, plain_text, reach, verdict)
 from .shellscan import MARKERS, MAX_DEPTH, UNKNOWN, balanced, joined
 
 # Parameters that always take a value, content rather than a path it writes: spelled with this many letters or more.
@@ -92,24 +92,14 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
-    state = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/"))
-    state.dots = True  # PowerShell's * matches .claude
-    flags: dict = {}
-    try:
-        run(parse(command, 0, flags), state, None)
-        if flags.get("unfinished") and "claude" in state.text:
-            raise Denied("a PowerShell line with an unfinished quote or bracket")
-        if flags.get("too deep"):
-            raise Denied("a PowerShell line nested too deeply to check")
-    except Denied as exc:
-        return str(exc)
-    except RecursionError:
-        return "a PowerShell line too deeply nested to check"
-    except TimeUp:
-        text = _read(command)  # PowerShell's * also matches a leading dot: any wildcard counts here
-        named = may_name_store(text, stores) or "*" in text or "?" in text
-        return "a PowerShell line too long to check in time" if named else None
-    return unread_use(command, state.stores, state.origin)
+    state, flags = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/")), {}
+    state.dots = True  # PowerShell's * matches .claude: past the time bound, any wildcard counts too
+
+    def named():
+        text = _read(command)
+        return may_name_store(text, stores) or "*" in text or "?" in text
+    return verdict(lambda: run(parse(command, 0, flags), state, None), flags, command, "a PowerShell line",
+                   named) or unread_use(command, state.stores, state.origin)
 
 
 def _read(command: str) -> str:

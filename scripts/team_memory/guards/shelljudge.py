@@ -1,18 +1,17 @@
 """Can a Bash line write into a memory store? ``judge(command, cwd, stores)``: None, or a short text saying how.
 
-Commands run in order (``cd`` and ``VAR=value`` followed, ``$(...)`` and ``<(...)`` judged too, pipes feed ``xargs``
-and interpreters); a value that cannot be known stands for any text, denied only if it could reach a store
-(``shellpaths.reach``). Readers are allowed, known writers are checked on the paths they write, any other program only
-when an argument names a store. Whole-tree git operations (``checkout BRANCH``, ``pull``, ``reset --hard``, a plain
-``stash``) are allowed: they are how a team's memories move, and PostToolUse reports what they remove.
+Commands run in order (``cd``, ``VAR=value``, ``$(...)``, pipes into ``xargs`` and interpreters followed); an unknown
+value stands for any text (``shellpaths.reach``). Readers are allowed, known writers checked on the paths they write,
+any other program only on arguments that name a store. Whole-tree git operations (``checkout BRANCH``, ``pull``,
+``reset --hard``, a plain ``stash``) are allowed: they move a team's memories, and PostToolUse reports removals.
 """
 from __future__ import annotations
 
 import os
 import re
 
-from .shellpaths import (MAX_ALTERNATIVES, Denied, State, TimeUp, absolute, check, expand, flags_of,
-                         may_name_store, names_store, operands, plain_text, reach, shown, word_text)
+from .shellpaths import (MAX_ALTERNATIVES, Denied, State, absolute, check, expand, flags_of,
+                         may_name_store, names_store, operands, plain_text, reach, shown, verdict, word_text)
 from .shellscan import QUEST, STAR, UNKNOWN, literal, parse
 
 # A wrapper runs the command after its options: the short options that take a value.
@@ -48,23 +47,10 @@ CODE_OPTIONS = tuple("-c -e -E --eval -r -p --print -pe -ne -le -lne -lpe -pie -
 
 def judge(command: str, cwd: str, stores: list):
     """None if the line cannot change a store, else what can (a short text)."""
-    state = State(cwd, stores, command)
-    flags: dict = {}
-    try:
-        run_commands(parse(command, 0, flags), state, None)
-        if flags.get("unfinished") and "claude" in command.lower():
-            raise Denied("a command line with an unfinished quote")
-        if flags.get("too deep"):
-            raise Denied("a command line nested too deeply to check")
-    except Denied as exc:
-        return str(exc)
-    except RecursionError:
-        return "a command line too deeply nested to check"
-    except TimeUp:
-        read = command.replace("\\\n", "").replace("\\", "").replace("'", "").replace('"', "")  # quotes read away
-        named = may_name_store(read, stores) or "$'" in command  # $'\x2e...' escapes: not decoded here
-        return "a command line too long to check in time" if named else None
-    return None
+    state, flags = State(cwd, stores, command), {}
+    read = command.replace("\\\n", "").replace("\\", "").replace("'", "").replace('"', "")  # quotes read away
+    return verdict(lambda: run_commands(parse(command, 0, flags), state, None), flags, command, "a command line",
+                   lambda: may_name_store(read, stores) or "$'" in command)  # $'\x2e...': not decoded here
 
 
 def run_commands(commands: list, state: State, stdin) -> None:
@@ -367,7 +353,7 @@ def _shell(args: list, state: State, stdin) -> None:
 
 
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
-    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``writes``/``code_reaches``; a script on its arguments."""
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``_code``; a script on its arguments."""
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)

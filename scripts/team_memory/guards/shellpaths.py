@@ -216,6 +216,24 @@ class TimeUp(Exception):
     """The judge ran out of time (``JUDGE_SECONDS``): the snapshot taken before it is the backstop."""
 
 
+def verdict(judged, flags: dict, text: str, what: str, named) -> str | None:
+    """The judges' common end: None, or how the line can change a store. ``judged()`` reads and judges it (raising
+    ``Denied``), the reader filling ``flags``; past the time bound, ``named()`` says whether the line may name one."""
+    try:
+        judged()
+        if flags.get("unfinished") and "claude" in text.lower():
+            raise Denied(f"{what} with an unfinished quote or bracket")
+        if flags.get("too deep"):
+            raise Denied(f"{what} nested too deeply to check")
+    except Denied as exc:
+        return str(exc)
+    except RecursionError:
+        return f"{what} nested too deeply to check"
+    except TimeUp:
+        return f"{what} too long to check in time" if named() else None
+    return None
+
+
 class State:
     """What a line has set so far (folder, variables) and its bounds in steps and time."""
 

@@ -1,14 +1,9 @@
-"""A small reader of Bash lines for the write guard: ``parse(text)`` -> ``[Command(words, redirects, sep, nested)]``.
+"""The shell-word reader of Bash lines, shared by the guard and ``toolgate``: ``parse(text)`` -> ``[Command]``.
 
-- ``words``: each a list of parts: ``("s", text)`` (unquoted glob and brace characters replaced by the markers below),
-  ``("v", NAME)`` (a variable, expanded later in order, so ``D=x; rm $D`` is followed) or ``("u", "")`` (a value
-  that cannot be known);
-- ``redirects``: ``(operator, word)``; a here-document's word is ``[("s", body)]`` (``<<``; ``<<<`` for here-strings);
-- ``sep``: what follows the command (``|``, ``;``, ``&&``, ``||``, ``&``);
-- ``nested``: the commands inside ``$(...)``, backticks and ``<(...)``/``>(...)``, which run too.
-
-It never runs anything, never fails (an unfinished quote runs to the end of the line), stops at a depth bound, and
-uses no ``re``, so an ordinary line costs next to nothing.
+A word is a list of parts: ``("s", text)`` (glob and brace characters as the markers below), ``("v", NAME)`` (a
+variable, expanded later in order) or ``("u", "")`` (a value that cannot be known). Redirections are ``(operator,
+word)`` (a here-document's word is its body); ``nested`` holds the commands of ``$(...)``, backticks and ``<(...)``.
+It never runs anything, never fails (an open quote runs to the end), stops at a depth bound and uses no ``re``.
 """
 from __future__ import annotations
 

@@ -1,12 +1,9 @@
 """The tool hooks' fast path: ``outside_store(payload)`` is True only when a call certainly cannot write into a store.
 
-Importing the full guard costs several times an interpreter's start; this decides from the payload with a few
-``stat`` calls, and may only err towards the full guard (``tests/guards/test_toolgate.py`` compares them). It requires a
-``cwd`` outside every store and ``.claude`` folder; for the write tools, no ``.claude`` in any text field, no glob in
-a path field and no path (or its real path) in a store; for Bash, plain words and quotes only, ASCII, no ``claude``,
-``memory`` or store path, and every command ``READ_ONLY`` or ``ORDINARY``; for PowerShell, read-only cmdlets
-(``PWSH_READ_ONLY``) with no ``$``, backtick, redirection, bracket, ``@`` or ``#``. A script run by an interpreter is
-never ordinary: arbitrary code, which the snapshot's copies must be able to undo.
+It decides from the payload with a few ``stat`` calls (the full guard costs several interpreter starts to import) and
+may only err towards the full guard (``tests/guards/test_toolgate.py`` compares them): a ``cwd`` outside every store
+and ``.claude``; write tools naming no ``.claude``, glob or store path; Bash lines of plain words of ``READ_ONLY`` or
+``ORDINARY`` commands; PowerShell lines of ``PWSH_READ_ONLY`` cmdlets. A script run by an interpreter is never ordinary.
 """
 from __future__ import annotations
 

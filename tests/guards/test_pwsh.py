@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from helpers import REPO, record, run_cli, run_hook, write
 from team_memory.guards import toolgate
 from team_memory.guards.pwshjudge import judge
-from team_memory.guards.pwshjudge import parse
+from team_memory.guards.pwshjudge import bash_text
+from team_memory.guards.shellscan import parse
 from test_toolgate import assert_agrees, payload
 
 PRE, POST = "pre_tool_use.py", "post_tool_use.py"
@@ -265,13 +266,13 @@ def test_a_dotnet_write_from_inside_the_store_is_denied_though_no_word_names_it(
 
 def test_quoting_is_powershells():
     """Single quotes are literal, a backtick escapes, double quotes expand, \\ is a path separator."""
-    (cmd,) = parse("Set-Content -Path 'a`b$c' -Value \"x`ty$env:HOME\"")
-    assert cmd.words[2] == ("arg", [[("s", "a`b$c")]])
-    assert cmd.words[4] == ("arg", [[("s", "x\ty"), ("v", "HOME")]])
-    (cmd,) = parse(r"Remove-Item `.claude\memory 'it''s'")
-    assert cmd.words[1:] == [("arg", [[("s", ".claude/memory")]]), ("arg", [[("s", "it's")]])]
-    first, second = parse("Get-Content a.txt | Out-File b.txt")
-    assert first.sep == "|" and second.words[0] == ("arg", [[("s", "Out-File")]])
+    (cmd,) = parse(bash_text("Set-Content -Path 'a`b$c' -Value \"x`ty$env:HOME\""))
+    assert cmd.words[2] == [("s", "a`b$c")]
+    assert cmd.words[4] == [("s", "x\ty"), ("v", "ps_env_home")]
+    (cmd,) = parse(bash_text(r"Remove-Item `.claude\memory 'it''s'"))
+    assert cmd.words[1:] == [[("s", ".claude/memory")], [("s", "it's")]]
+    first, second = parse(bash_text("Get-Content a.txt | Out-File b.txt"))
+    assert first.sep == "|" and second.words[0] == [("s", "Out-File")]
 
 
 def test_an_encoded_command_is_denied_unread(store):

@@ -59,9 +59,12 @@ def run_commands(commands: list, state: State, stdin) -> None:
     for cmd in commands:
         state.tick("a command line")
         if cmd.nested:
-            run_commands(cmd.nested, state.copy(), None)
+            inner = state.copy()
+            if state.judge:  # PowerShell: $_ in a script block is what the pipe hands on
+                inner.vars["ps__"] = piped_paths(piped)
+            run_commands(cmd.nested, inner, None)
         out = _redirects(cmd.redirects, state)
-        produced = judge_command([expand(w, state) for w in cmd.words], cmd.words, state, out or piped)
+        produced = (state.judge or judge_command)([expand(w, state) for w in cmd.words], cmd.words, state, out or piped)
         piped = produced if cmd.sep in ("|", "|&") else None
 
 

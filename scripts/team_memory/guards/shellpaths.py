@@ -241,12 +241,13 @@ class State:
         self.cwd, self.stores, self.text, self.origin = cwd, stores, text, cwd
         self.vars: dict = {}
         self.steps, self.dots = 0, False  # dots: globs match a leading dot (PowerShell's)
+        self.judge = None  # the judge of one command, when not the Bash one (PowerShell's)
         self.deadline = time.monotonic() + JUDGE_SECONDS
 
     def copy(self):
         other = State(self.cwd, self.stores, self.text)
         other.vars, other.steps, other.deadline, other.origin = dict(self.vars), self.steps, self.deadline, self.origin
-        other.dots = self.dots
+        other.dots, other.judge = self.dots, self.judge
         return other
 
     def tick(self, what: str) -> None:

@@ -1,20 +1,16 @@
 """The plugin's own permission: Claude may run the team-memory CLI's store commands without asking.
 
-Claude Code asks before a Bash command no rule allows (in ``claude -p`` a question is a refusal), the slash commands'
+Claude Code asks before a Bash command no rule allows (in ``claude -p`` a question is a refusal), slash commands'
 ``allowed-tools`` hold only while one runs, and a plugin cannot ship ``permissions``. So PreToolUse approves one shape,
 ``python3 "<this CLI>" <command> [arguments]`` (or ``python``, ``py -3``), and Claude Code asks for everything else:
-
-- ``<this CLI>`` is this very CLI (plugin root or drop-in runtime), compared as files: a look-alike is not approved;
-- ``<command>`` is one of ``COMMANDS`` (never ``retire``, ``archive``, ``import``, ``export``, ``gc``, ``install``...);
-- nothing the shell would expand or chain (``shell_literal``); single quotes keep a JSON record literal;
-- no option that reads or writes a file (``--input`` other than ``-``, ``--content-file``, ``--output``), ``--root``
-  only for this project; argparse's abbreviations count as the full option;
-- ``save`` (never over an existing memory) and ``update ID --reviewed``; an ``update`` that rewrites a memory (it may
-  be a teammate's) is asked about, except this session's own summary (``session-<day>-<session>``);
-- never with ``dangerouslyDisableSandbox``.
-
-The user's ``deny`` and ``ask`` rules still apply after this approval (Claude Code 2.1.330).
-``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it arrives by ``git pull``).
+``<this CLI>`` is this very CLI, compared as files (a look-alike is not approved); ``<command>`` one of ``COMMANDS``
+(never ``retire``, ``archive``, ``import``, ``export``, ``gc``, ``install``...); nothing the shell would expand or
+chain (``shell_literal``; single quotes keep a JSON record literal); no option that reads or writes a file (``--input``
+other than ``-``, ``--content-file``, ``--output``), ``--root`` only for this project, argparse's abbreviations
+counting as the full option; ``save`` (never over an existing memory) and ``update ID --reviewed``, an ``update`` that
+rewrites a memory (maybe a teammate's) asked about unless it is this session's summary (``session-<day>-<session>``);
+never with ``dangerouslyDisableSandbox``. The user's ``deny`` and ``ask`` rules still apply after this approval
+(Claude Code 2.1.330). ``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it arrives by ``git pull``).
 """
 from __future__ import annotations
 

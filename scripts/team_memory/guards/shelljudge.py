@@ -566,8 +566,8 @@ def find_targets(name, args: list, state, stdin):
         negate = t in ("!", "-not")
         i += 1
     has_or = branches > 1 and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
-    matched = [m for root in roots or [["."]] for r in root for m in _matched(absolute(r, state.cwd), r, names, paths,
-                                                                               has_or, maxdepth)]
+    matched = [m for root in roots or [["."]] for r in root
+               for m in _matched(absolute(r, state.cwd), names, paths, has_or, maxdepth)]
     for action in execs:
         if action is None:
             check(matched, state, False, "find -delete of")
@@ -577,21 +577,13 @@ def find_targets(name, args: list, state, stdin):
     return "paths", matched
 
 
-def _matched(base: str, given: str, names: list, paths: list, has_or: bool, maxdepth) -> list:
-    """What ``find`` can match under one root."""
+def _matched(base: str, names: list, paths: list, has_or: bool, maxdepth) -> list:
+    """What ``find`` can match under one root (``-path``: anything under it)."""
     shallow = maxdepth in ("0", "1")
-    if has_or or not (names or paths):
+    if has_or or paths or not names:
         return [base, base + "/" + (STAR if shallow else UNKNOWN)] if maxdepth != "0" else [base]
-    if paths:
-        return [_rooted(p.replace("*", UNKNOWN).replace("?", QUEST), base, given) for p in paths]
     return [base + middle + n.replace("*", STAR).replace("?", QUEST) for n in names
             for middle in (["/"] if shallow else ["/", "/" + UNKNOWN + "/"])]
-
-
-def _rooted(pattern: str, base: str, given: str) -> str:
-    if given and pattern.startswith(given.rstrip("/")):
-        return base + pattern[len(given.rstrip("/")):]
-    return pattern if pattern.startswith(UNKNOWN) else base + "/" + UNKNOWN + "/" + pattern.lstrip("./")
 
 
 HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,

@@ -291,6 +291,7 @@ def word_text(alts: list) -> str:
 def check(alts: list, state: State, removes: bool, what: str) -> None:
     """Deny if a path can reach a store, from the folder the line moved to or where it started (a failed ``cd``)."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
+    state.in_time()  # a command given thousands of words: each may cost a realpath
     for alt in alts:
         if any(reach(absolute(alt, base), state.stores, removes, state.dots) for base in bases):
             text, origin = plain_text(alt), state.origin.rstrip("/") + "/"

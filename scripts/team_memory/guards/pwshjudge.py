@@ -125,7 +125,8 @@ def unread_use(command: str, stores: list, cwd: str = ""):
 
 # --- the front end: a PowerShell line spelled for the Bash reader -------------------------------------------------
 
-_TYPOGRAPHIC = str.maketrans("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u2013\u2014\u2015", "''''\"\"\"---")
+_TYPOGRAPHIC = str.maketrans("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u2013\u2014\u2015\x1f", "''''\"\"\"---?")
+_SET, _ADD = "\x1fset", "\x1fadd"  # $x = ... and $x += ...: words no line can spell (its \x1f is read as ?)
 _ESCAPES = {"0": "", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _NAME = re.compile(r"[A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?")
 _ASSIGN = re.compile(r"\$([A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?)[ \t]*([-+*/%?]?)=(?!=)")
@@ -173,7 +174,7 @@ def bash_text(text: str, depth: int = 0) -> str:
             start, m = False, _ASSIGN.match(text, i)
             if m:  # $x = ...: the value is a statement of its own; x keeps its result (+= and friends: unknown)
                 known = not m.group(2) and (_COMMAND.match(text, m.end()) or _PLAIN.match(text, m.end()))
-                out.append(f"ps_{'set' if known else 'add'} {_variable(m.group(1))[5:-1]} ")
+                out.append(f"{_SET if known else _ADD} {_variable(m.group(1))[5:-1]} ")
                 i, start = m.end(), True
                 continue
             if c in "$[(@'\"" or c.isdigit():
@@ -265,10 +266,10 @@ def _command(words: list, raw: list, state: State, piped):
     """Judge one command (``State.judge`` of a PowerShell line); returns what it hands to a pipe."""
     if not words:
         return None
+    if word_text(words[0]) in (_SET, _ADD):
+        return _assign(words, raw, state, piped)
     spelled = word_text(words[0]).rsplit("/", 1)[-1].lower()
     spelled = spelled[:-4] if spelled.endswith((".exe", ".cmd", ".bat", ".com")) else spelled
-    if spelled in ("ps_set", "ps_add"):
-        return _assign(words, raw, state, piped)
     if "$?" in spelled:
         raise Denied("a PowerShell command whose name cannot be known")
     name, args = ALIASES.get(spelled, spelled), words[1:]
@@ -299,10 +300,10 @@ def _command(words: list, raw: list, state: State, piped):
 
 
 def _assign(words: list, raw: list, state: State, piped) -> None:
-    """``$x = ...`` (``ps_set x ...``): the statement judged; x holds its one plain value, or what it lists."""
+    """``$x = ...`` (``_SET x ...``): the statement judged; x holds its one plain value, or what it lists."""
     rest, texts = words[2:], [word_text(w).lower() for w in words[2:]]
     out = _command(rest, raw[2:], state, piped)
-    if word_text(words[0]) == "ps_add" or len(words) < 2:
+    if word_text(words[0]) == _ADD or len(words) < 2:
         value = [UNKNOWN]
     elif texts[:1] == [":"]:
         temp = len(texts) == 2 and any(t in texts[1] for t in ("gettempfilename", "gettemppath", "tempsubdirectory"))

@@ -127,6 +127,7 @@ def unread_use(command: str, stores: list, cwd: str = ""):
 
 _TYPOGRAPHIC = str.maketrans("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u2013\u2014\u2015\x1f", "''''\"\"\"---?")
 _SET, _ADD = "\x1fset", "\x1fadd"  # $x = ... and $x += ...: words no line can spell (its \x1f is read as ?)
+_SPELLED = {",#": " , \\", ",": " , ", ")": " ", "}": " ", "*>": "&", "<": "\\<"}  # PowerShell's sense, for Bash
 _ESCAPES = {"0": "", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _NAME = re.compile(r"[A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?")
 _ASSIGN = re.compile(r"\$([A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?)[ \t]*([-+*/%?]?)=(?!=)")
@@ -179,8 +180,8 @@ def bash_text(text: str, depth: int = 0) -> str:
                 continue
             if c in "$[(@'\"" or c.isdigit():
                 out.append(": ")  # an expression: only what it nests runs (and the class rule reads it)
-            elif c == "&" and nxt != "&":
-                i += 1  # the call operator: the next word names the command
+            elif (c == "&" and nxt != "&") or (c == "." and nxt in (" ", "\t", "'", '"', "$")):
+                i += 1  # the call operator or dot-sourcing: the next word names the command
                 continue
         if c == "`":
             out.append("/" if nxt == "\\" else "\\" + nxt if nxt and nxt != "\r" else
@@ -201,8 +202,7 @@ def bash_text(text: str, depth: int = 0) -> str:
             end = text.find("#>", i + 2)
             i = len(text) if end < 0 else end + 2
         else:
-            out.append(" , " if c == "," else " " if c in ")}" else "&" if c == "*" and nxt == ">" else "\\<" if c == "<"
-                       else c)
+            out.append(_SPELLED.get(c + nxt) or _SPELLED.get(c, c))
             start = c in ";|\n&" or (start and c in " \t\r")
             i += 1
     return "".join(out)

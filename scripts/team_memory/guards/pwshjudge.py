@@ -237,20 +237,22 @@ def _double(text: str, i: int, out: list, depth: int) -> int:
                        "\\" + e if e and e in '"$`' else e)
             i += 2
         elif c == "$":
-            i = _dollar(text, i + 1, out, depth)
+            i = _dollar(text, i + 1, out, depth, True)
         else:
             out.append("/" if c == "\\" else "\\" + c if c in '"`' else '"' + c + '"' if c in "*?[]" else c)
             i += 1
     return i  # unfinished: the reader sees an open quote
 
 
-def _dollar(text: str, i: int, out: list, depth: int) -> int:
-    """What follows a ``$`` (``i`` just past it): ``$(...)``, a variable, or a value that cannot be known."""
+def _dollar(text: str, i: int, out: list, depth: int, quoted: bool = False) -> int:
+    """What follows a ``$`` (``i`` just past it): ``$(...)``, a variable, or a value that cannot be known (unquoted,
+    ``$x.Path`` is a property: unknown, but for the piped item's ``$_.FullName``)."""
     if text.startswith("(", i):
         return _group(text, i, out, depth)
     m = _NAME.match(text, i)
     if m:
-        out.append(_variable(m.group()))
+        prop = not quoted and text[m.end():m.end() + 1] == "." and text[m.end() + 1:m.end() + 2].isalpha()
+        out.append("$(:)" if prop and m.group().lower() not in ("_", "psitem") else _variable(m.group()))
         return m.end()
     if text.startswith("{", i):
         end = text.find("}", i)

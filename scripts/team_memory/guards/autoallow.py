@@ -10,7 +10,7 @@ other than ``-``, ``--content-file``, ``--output``), ``--root`` only for this pr
 counting as the full option; ``save`` (never over an existing memory) and ``update ID --reviewed``, an ``update`` that
 rewrites a memory (maybe a teammate's) asked about unless it is this session's summary (``session-<day>-<session>``);
 never with ``dangerouslyDisableSandbox``. The user's ``deny`` and ``ask`` rules still apply after this approval
-(Claude Code 2.1.330). ``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it arrives by ``git pull``).
+(Claude Code 2.1.330). ``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it comes by ``git pull``).
 """
 from __future__ import annotations
 

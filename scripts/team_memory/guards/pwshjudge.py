@@ -160,7 +160,7 @@ def _group(text: str, i: int, out: list, depth: int) -> int:
     """``(...)``, ``{...}`` (``$`` or ``@`` before them) whose bracket is at ``i``: a nested line, as ``$(...)``."""
     end = balanced(text, i + 1, text[i], ")" if text[i] == "(" else "}", _skip)
     inner = text[i + 1:end - 1] if end > 0 else text[i + 1:]
-    out.append("$(" + bash_text(inner, depth + 1) + (")" if end > 0 else ") '"))  # unclosed: the reader sees an open quote
+    out.append("$(" + bash_text(inner, depth + 1) + (")" if end > 0 else ") '"))  # unclosed: an open quote follows
     return end if end > 0 else len(text)
 
 

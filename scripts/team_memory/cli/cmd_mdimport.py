@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import sys
 import textwrap
 
@@ -30,16 +31,13 @@ MAX_AUTO_FILES = 200
 
 def _java_hash36(text: str) -> str:
     """The client's short hash of a long path: a 32-bit string hash over UTF-16 units, base 36."""
-    h = 0
-    data = text.encode("utf-16-le", "surrogatepass")
-    for i in range(0, len(data), 2):
-        h = (h * 31 + (data[i] | (data[i + 1] << 8))) & 0xFFFFFFFF
-    h = h - (1 << 32) if h >= 1 << 31 else h
-    n, digits = abs(h), "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
+    h, data = 0, text.encode("utf-16-le", "surrogatepass")
+    for unit in struct.unpack(f"<{len(data) // 2}H", data):
+        h = (h * 31 + unit) & 0xFFFFFFFF
+    n, out = abs(h - (1 << 32) if h >= 1 << 31 else h), ""
     while True:
         n, r = divmod(n, 36)
-        out = digits[r] + out
+        out = "0123456789abcdefghijklmnopqrstuvwxyz"[r] + out
         if not n:
             return out
 
@@ -94,18 +92,6 @@ def _sources(args) -> list:
     return out
 
 
-def _read_all(sources: list, config: dict) -> tuple:
-    found, notes = [], []
-    for path, shown, tag, index in sources:
-        try:
-            items, more = proposals(path, config, tag, shown, index)
-        except (OSError, UnsafePath, ValueError) as exc:
-            raise CliError(f"cannot read {shown}: {exc}") from None
-        found += items
-        notes += more
-    return found, notes
-
-
 def import_markdown(ctx) -> int:
     args = ctx.args
     sources = _sources(args)
@@ -113,7 +99,14 @@ def import_markdown(ctx) -> int:
         root = ctx.memory_root
     except CliError:
         root = None
-    found, notes = _read_all(sources, load_config(root))  # every source read before anything is written
+    found, notes, config = [], [], load_config(root)
+    for path, shown, tag, index in sources:  # every source read before anything is written
+        try:
+            items, more = proposals(path, config, tag, shown, index)
+        except (OSError, UnsafePath, ValueError) as exc:
+            raise CliError(f"cannot read {shown}: {exc}") from None
+        found += items
+        notes += more
     if root is None and not args.dry_run:
         root = write_root(ctx)  # a dry run never starts a store
     config = load_config(root)

@@ -60,34 +60,31 @@ def _rel(memory_root: str, path: str) -> str:
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
-def _store_files(memory_root: str):
-    """Every file below the store, hidden folders (cache, quarantine) included."""
-    for folder, dirs, names in os.walk(memory_root):
+def _store_files(memory_root: str, folders: bool = False):
+    """Every file (and folder if ``folders``) below the store, hidden folders (cache, quarantine) included."""
+    for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
         dirs.sort()
-        for name in sorted(names):
+        for name in (dirs if folders else []) + sorted(names):
             yield os.path.join(folder, name)
 
 
 def _links(memory_root: str) -> list:
     """A finding for every symbolic link in the store (never followed), and a warning per hard-linked memory."""
     out = []
-    for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
-        dirs.sort()
-        for name in sorted(dirs) + sorted(names):
-            path = os.path.join(folder, name)
-            rel = _rel(memory_root, path)
-            if is_link(path):
-                out.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, "
-                                   "so it is ignored (a memory, folder, cache or lock reached through it is not used)",
-                                   f"replace it with a real file or folder, or remove it: git rm {rel}"))
-            elif name.endswith(".json") and not name.startswith("."):
-                with contextlib.suppress(OSError):
-                    st = os.lstat(path)
-                    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
-                        out.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this disk "
-                                           "shares its content (git never makes one; writes replace the file and "
-                                           "break it)", "make it a separate file: cp it aside, then move the copy "
-                                           "over it", warning=True))
+    for path in _store_files(memory_root, folders=True):
+        name, rel = os.path.basename(path), _rel(memory_root, path)
+        if is_link(path):
+            out.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, "
+                               "so it is ignored (a memory, folder, cache or lock reached through it is not used)",
+                               f"replace it with a real file or folder, or remove it: git rm {rel}"))
+        elif name.endswith(".json") and not name.startswith("."):
+            with contextlib.suppress(OSError):
+                st = os.lstat(path)
+                if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
+                    out.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this disk "
+                                       "shares its content (git never makes one; writes replace the file and "
+                                       "break it)", "make it a separate file: cp it aside, then move the copy "
+                                       "over it", warning=True))
     return out
 
 
@@ -139,9 +136,8 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
     for key, value in stored.items():
         name = f"{prefix}{key}"
         if key not in default:
-            if prefix.startswith("categories.") or prefix.startswith("triage."):
-                continue  # open-ended sections (extra cues, a category's own settings)
-            out.append((name, "is not a setting team-memory knows (a typo?)", True))
+            if not prefix.startswith(("categories.", "triage.")):  # (open-ended: extra cues, a category's settings)
+                out.append((name, "is not a setting team-memory knows (a typo?)", True))
             continue
         want = default[key]
         if want is None:

@@ -45,8 +45,7 @@ class Piece:
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
 
     def add(self, sep: str, more: str) -> None:
-        """``sep + more`` after the last step or the text, unless that is ``MAX_PIECE_CHARS`` long already (a
-        million continuation lines cost one pass, not a copy of the piece per line)."""
+        """``sep + more`` after the last step or the text, unless that is full (no copy of the piece per line)."""
         if self.kind == "steps" and self.steps:
             if len(self.steps[-1]) < MAX_PIECE_CHARS:
                 self.steps[-1] += sep + more
@@ -89,11 +88,6 @@ def heading_of(line: str):
 def _fence(line: str) -> str:
     s = line.lstrip(" ")
     return s[:3] if len(line) - len(s) <= 3 and s[:3] in ("```", "~~~") else ""
-
-
-def _is_rule(s: str) -> bool:
-    t = s.replace(" ", "")
-    return len(t) >= 3 and len(set(t)) == 1 and t[0] in "-*_="
 
 
 def front_matter(lines: list) -> tuple:
@@ -157,12 +151,9 @@ class _Cutter:
 
     def attach_block(self, first: int, last: int, block: str) -> None:
         """Code or a table: kept whole, with the piece before it in this section."""
-        target = self.current
-        if target is None and self.pieces and self.pieces[-1].headings == self.heading_texts() and not self.para:
-            target = self.pieces[-1]
-        if self.para:
-            self.flush_para()
-            target = self.pieces[-1]
+        self.flush_para()
+        same = self.pieces and self.pieces[-1].headings == self.heading_texts()
+        target = self.current or (self.pieces[-1] if same else None)
         if target is None:
             self.pieces.append(Piece("paragraph", self.heading_texts(), text=block, first=first, last=last))
             return
@@ -233,7 +224,9 @@ def split_markdown(text: str) -> tuple:
             n, blank_before = end + 1, False
             continue
         heading = heading_of(line)
-        if not stripped or heading or _is_rule(stripped) or stripped.startswith("<!--") or stripped.startswith("@"):
+        rule = stripped.replace(" ", "")
+        if (not stripped or heading or stripped.startswith(("<!--", "@"))
+                or len(rule) >= 3 and len(set(rule)) == 1 and rule[0] in "-*_="):
             if heading:
                 cut.close()
                 level, title = heading
@@ -329,6 +322,7 @@ HEADING_HINTS = {
 STRONG_WORDS = ("always", "never", "must", "do not", "don't", "required", "mandatory")
 LIMIT_WORDS = ("at most", "at least", "no more than", "maximum", "minimum", "limit", "must not", "never exceed",
                "hard cap", "timeout", "quota")
+REJECTING = (" over ", " instead of ", " rather than ")
 POLICY_WORDS = ("review", "approval", "approve", "sign-off", "policy", "legal", "licen", "compliance")
 
 
@@ -445,31 +439,18 @@ def only_links(text: str) -> bool:
     return has_link and not [w for w in _words(" ".join(words)) if w not in FILLER]
 
 
-def _hint(headings: list) -> str | None:
-    """The category the nearest heading names, if any."""
-    for heading in reversed(headings):
-        words = set(_words(plain(heading)))
-        for category in CATEGORY_ORDER:
-            if words & set(HEADING_HINTS[category]):
-                return category
-    return None
-
-
 def classify(text: str, headings: list, cues: dict, steps: bool) -> tuple:
     """``(category, why)`` for one piece."""
     if steps:
         return "runbook", "a numbered list"
     lowered = " ".join(text.lower().split())
-    scores = {}
-    for category in CATEGORY_ORDER:
-        primary = cues[category][0]
-        scores[category] = min(cue_hits(primary, lowered), 2) if len(primary) else 0
+    scores = {c: min(cue_hits(cues[c][0], lowered), 2) if len(cues[c][0]) else 0 for c in CATEGORY_ORDER}
     if any(w in lowered for w in LIMIT_WORDS) or any(ch.isdigit() for ch in lowered) and "must" in lowered:
         scores["constraint"] += 1
-    for rejected in (" over ", " instead of ", " rather than "):
-        if rejected in lowered and scores["decision"]:
-            scores["decision"] += 1
-    hint = _hint(headings)
+    if scores["decision"]:
+        scores["decision"] += sum(w in lowered for w in REJECTING)
+    nearest_first = [set(_words(plain(h))) for h in reversed(headings)]  # the category the nearest heading names:
+    hint = next((c for words in nearest_first for c in CATEGORY_ORDER if not words.isdisjoint(HEADING_HINTS[c])), None)
     if hint:
         scores[hint] += 2
     best = max(CATEGORY_ORDER, key=lambda c: (scores[c], c == hint, -CATEGORY_ORDER.index(c)))
@@ -491,7 +472,7 @@ def _reason(text: str) -> str:
 
 def _rejected(text: str) -> list:
     lowered = text.lower()
-    for word in (" over ", " instead of ", " rather than "):
+    for word in REJECTING:
         at = lowered.find(word)
         if at >= 0:
             option = plain(text[at + len(word):]).split(",")[0].split(";")[0].split(" because ")[0]

@@ -1,12 +1,9 @@
 """The ``view`` page: ``render(data, generated) -> str``, one self-contained HTML file from ``cmd_view.collect``.
 
-The HTML holds every memory in full (it reads, and the browser's find works, with scripts off); the inline
-script (``JS``) only filters and sorts, its state in the URL fragment, its query words following the hook's rules
-(``text.textnorm``) as far as a page can. Markup is built with ``html.escape`` on every value (``esc``; attributes
-always double-quoted), never by pasting a value into a template; the script's data travels in
-``<script type="application/json">`` with ``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e``, ``\\u0026``. A
-Content-Security-Policy allows no request of any kind and no script but the page's own (by hash), so even a
-value that slipped through could neither run nor load.
+The HTML holds every memory in full (it reads with scripts off); the script (``JS``) only filters and sorts, its
+state in the URL fragment. Every value goes through ``esc`` (attributes double-quoted); the script's data is JSON
+that cannot close its element (``script_json``). The Content-Security-Policy allows no request and no script but
+the page's own (by hash), so even a value that slipped through could neither run nor load.
 """
 from __future__ import annotations
 
@@ -71,10 +68,6 @@ def chips(facet: str, values: list, show=lambda v: v) -> str:
                    f'{esc(show(v))}</button></li>' for v in values)
 
 
-def who(what: str, seen) -> str:
-    return f' · {what} by {esc(seen["author"])} on <time>{esc(seen["date"])}</time>' if seen else ""
-
-
 def review_html(m: dict) -> str:
     if not m["review"]:
         return ""
@@ -94,8 +87,10 @@ def memory_html(i: int, m: dict) -> str:
     badges = [f'<span class="badge cat">{esc(m["category_name"])}</span>']
     badges += [f'<span class="badge {esc(s)}">{esc(s)}</span>' for s in statuses(m) if s != "active"]
     meta = f'<code>{esc(m["id"])}</code> · created <time>{esc(m["created"][:10])}</time>' \
-           f' · updated <time>{esc(m["updated"][:10])}</time>' + who("added", m.get("git_added")) + \
-           (who("last changed", m.get("git_changed")) if m.get("git_changed") != m.get("git_added") else "")
+           f' · updated <time>{esc(m["updated"][:10])}</time>'
+    for what, seen in (("added", m.get("git_added")), ("last changed", m.get("git_changed"))):
+        if seen and (what == "added" or seen != m.get("git_added")):
+            meta += f' · {what} by {esc(seen["author"])} on <time>{esc(seen["date"])}</time>'
     parts = [f'<div class="badges">{"".join(badges)}</div>', f'<h3>{esc(m["title"])}</h3>', f'<p class="meta">{meta}</p>']
     for state in ("retired", "archived"):
         if m.get(state):
@@ -134,15 +129,6 @@ def facet_html(title: str, facet: str, counts: Counter, limit: int | None = None
     return f"<h2>{esc(title)}</h2><ul>{rows}{more}</ul>"
 
 
-def invalid_html(invalid: list) -> str:
-    if not invalid:
-        return ""
-    rows = "".join(f'<li><code>{esc(f["path"])}</code>: {esc("; ".join(f["problems"]) or "is not a valid memory")}'
-                   f'<pre><code>{esc(f["command"])}</code></pre></li>' for f in invalid)
-    return (f'<section class="panel" id="invalid-panel"><h2>{len(invalid)} file{"" if len(invalid) == 1 else "s"} '
-            f'to fix</h2><ul>{rows}</ul></section>')
-
-
 def render(data: dict, generated: str) -> str:
     # newest change first, as the script sorts by default (and as the page reads without it)
     memories = sorted(data["memories"], key=lambda m: m["updated"], reverse=True)
@@ -166,6 +152,12 @@ def render(data: dict, generated: str) -> str:
                f'{"s" if review == 1 else ""} review · {inactive} retired or archived · '
                f'{len(data["invalid"])} invalid file{"" if len(data["invalid"]) == 1 else "s"} · generated {generated}')
     sorts = "".join(f'<option value="{k}">{esc(v)}</option>' for k, v in SORTS)
+    invalid = "".join(f'<li><code>{esc(f["path"])}</code>: {esc("; ".join(f["problems"]) or "is not a valid memory")}'
+                      f'<pre><code>{esc(f["command"])}</code></pre></li>' for f in data["invalid"])
+    if invalid:
+        n = len(data["invalid"])
+        invalid = (f'<section class="panel" id="invalid-panel"><h2>{n} file{"" if n == 1 else "s"} to fix</h2>'
+                   f'<ul>{invalid}</ul></section>')
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -194,7 +186,7 @@ def render(data: dict, generated: str) -> str:
 <div class="layout">
 <nav class="facets js-only" aria-label="Filters">{facets}</nav>
 <main>
-{invalid_html(data["invalid"])}
+{invalid}
 <div id="memories">
 {"".join(memory_html(i, m) for i, m in enumerate(memories))}</div>
 <p id="empty" hidden>No memory matches. Clear the search or a filter.</p>

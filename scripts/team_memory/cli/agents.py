@@ -1,11 +1,8 @@
 """``install --agent NAME``: the same memory for every agent the team uses.
 
-Every agent gets the drop-in runtime and the store, then the file that agent reads, merged (a changed file is
-backed up to ``<file>.bak``): ``claude`` the settings hooks, commands and skill; ``codex`` ``.codex/hooks.json``
-and ``gemini`` ``.gemini/settings.json``, the same launchers (their payloads are translated at the hook's input,
-``records.hookio``); ``cursor`` and ``vscode`` the MCP server in their ``mcp.json``. ``AGENTS.md`` keeps a
-generated block between ``AGENTS_BEGIN`` and ``AGENTS_END`` (the critical and high constraints, the commands);
-the rest of that file is kept byte for byte. A link on the way to a file we write is refused.
+Every agent gets the drop-in runtime and the store, then its own file merged (``AGENT_FILES``; a changed file is
+backed up to ``<file>.bak``). ``AGENTS.md`` keeps a generated block between ``AGENTS_BEGIN`` and ``AGENTS_END``
+(the critical and high constraints, the commands), the rest kept byte for byte. A link on the way is refused.
 """
 from __future__ import annotations
 

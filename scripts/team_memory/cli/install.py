@@ -1,10 +1,8 @@
 """The drop-in install: team-memory copied into a repository, so a teammate who clones it has memory.
 
-``install_project(project)`` puts into ``<project>``, idempotently: the runtime (``RUNTIME_FILES``) in
-``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live; hooks.json's hooks merged
-into ``.claude/settings.json`` with ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``HOOK_ROOT``; the store with a
-minimal config and the derived files in ``.gitignore``; the slash commands and the skill. ``uninstall_project``
-removes what carries our marker and keeps the memories, their config, ``.gitignore`` and every other setting.
+``install_project`` puts, idempotently: the runtime in ``.claude/team-memory/`` (swapped in whole, never half
+live), hooks.json's hooks in ``.claude/settings.json``, the store, ``.gitignore`` lines, the commands and the skill.
+``uninstall_project`` removes what carries our marker; memories, ``.gitignore`` and other settings stay.
 """
 from __future__ import annotations
 

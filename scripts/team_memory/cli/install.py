@@ -30,7 +30,8 @@ RUNTIME_REL = (".claude", "team-memory")
 # is fine (LICENSE may be absent); ``*`` never matches a hidden file.
 RUNTIME_FILES = ("hooks.json", "LICENSE", "hooks/*.py", "scripts/memory.py", "scripts/team_memory/*.py",
                  "scripts/team_memory/*/*.py", "scripts/team_memory/recall/ordinary.txt",
-                 "templates/memory-config.default.json", "templates/schemas/*.schema.json", "templates/demo/*/*.json")
+                 "scripts/team_memory/cli/view.*", "templates/memory-config.default.json",
+                 "templates/schemas/*.schema.json", "templates/demo/*/*.json")
 # Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
 DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_cli_docs.py", "scripts/make_ordinary.py", "scripts/make_schemas.py",
             "scripts/triage_eval.py")

@@ -74,7 +74,7 @@ def similar_pairs(items: list) -> list:
 
 
 def similarity(words: set, files: list, entry: dict, old_files: list) -> tuple:
-    """``(points, reasons)`` of an existing memory (``entry``, ``old_files``) for a new one's ``words`` and ``files``."""
+    """``(points, reasons)`` of an existing memory (``entry``, ``old_files``) for new ``words`` and ``files``."""
     parts: dict = {}
     points, reasons = shared_files(files, old_files)
     score = score_entry(words, entry, parts) + points

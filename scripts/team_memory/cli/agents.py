@@ -1,11 +1,8 @@
 """``install --agent NAME``: the same memory for every agent the team uses.
 
-Every agent gets the drop-in runtime and the store, then the file that agent reads, merged (a changed file is
-backed up to ``<file>.bak``): ``claude`` the settings hooks, commands and skill; ``codex`` ``.codex/hooks.json``
-and ``gemini`` ``.gemini/settings.json``, the same launchers (their payloads are translated at the hook's input,
-``records.hookio``); ``cursor`` and ``vscode`` the MCP server in their ``mcp.json``. ``AGENTS.md`` keeps a
-generated block between ``AGENTS_BEGIN`` and ``AGENTS_END`` (the critical and high constraints, the commands);
-the rest of that file is kept byte for byte. A link on the way to a file we write is refused.
+Every agent gets the drop-in runtime and the store, then its own file merged (``AGENT_FILES``; a changed file is
+backed up to ``<file>.bak``). ``AGENTS.md`` keeps a generated block between ``AGENTS_BEGIN`` and ``AGENTS_END``
+(the critical and high constraints, the commands), the rest kept byte for byte. A link on the way is refused.
 """
 from __future__ import annotations
 
@@ -19,34 +16,34 @@ from .settingsjson import HOOK_MARKER, InstallError, read_settings, with_key, wr
 AGENTS = ("claude", "codex", "gemini", "cursor", "vscode")
 # Gemini CLI sets CLAUDE_PROJECT_DIR (and GEMINI_PROJECT_DIR) for its hooks: Claude Code's drop-in commands run
 # as they are; its events and tools are translated at the hook's input (``records.hookio.from_agent``).
-GEMINI_FILE = (".gemini", "settings.json")
 GEMINI_EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse"}
 GEMINI_MATCHER = "run_shell_command|write_file|replace"
-GEMINI_ASKS = ("Gemini CLI runs a project's hooks once you trust the folder: on the first start it asks whether "
-               "to trust it; answer Trust folder. `gemini hooks list` shows the three team-memory hooks.")
 # Codex runs a hook's command in the session's folder and names no project variable: the launchers are found from
 # the repository root (``./`` keeps settingsjson's marker, ``/.claude/team-memory/hooks/``, in every command).
 CODEX_ROOT = "./.claude/team-memory"
-CODEX_FILE = (".codex", "hooks.json")
 # Codex's tool names in hook payloads (0.171.0): its shell is "Bash", its patch tool "apply_patch".
 CODEX_MATCHER = {"PreToolUse": "Bash|apply_patch", "PostToolUse": "Bash|apply_patch"}
-CODEX_ASKS = ("Codex asks twice on the first start in this repository (start codex at its root): \"Trust this "
-              "folder?\": answer 1, Trust and continue (project hooks run only in a trusted project); then \"Hooks "
-              "need review: 5 hooks are new or changed\": answer 2, Trust all and continue (or 1 to review them: "
-              "their commands run .claude/team-memory/hooks/*.py). Asked again only when the hooks change. "
-              "For automation: codex exec --dangerously-bypass-hook-trust in a trusted project.")
-
-
 # The MCP server for editors: started from the workspace folder both editors substitute in their mcp.json.
 MCP_NAME = "team-memory"
 MCP_ARGS = ["${workspaceFolder}/.claude/team-memory/scripts/memory.py", "mcp", "--root", "${workspaceFolder}"]
-MCP_FILES = {"cursor": ((".cursor", "mcp.json"), "mcpServers", {"command": "python3", "args": MCP_ARGS}),
-             "vscode": ((".vscode", "mcp.json"), "servers", {"type": "stdio", "command": "python3", "args": MCP_ARGS})}
-ASKS = {"codex": CODEX_ASKS, "gemini": GEMINI_ASKS,
-        "cursor": "Cursor lists the project's MCP servers under Settings > MCP: switch team-memory on "
-                  "(it asks once whether to trust this project's servers).",
-        "vscode": "VS Code asks whether to trust and start the MCP server team-memory from .vscode/mcp.json "
-                  "(Copilot's agent mode): answer Trust."}
+# Each agent but claude: (its file, what our entry is: a hooks builder or (MCP key, server), what it asks on start).
+AGENT_FILES = {
+    "codex": ((".codex", "hooks.json"), "codex",
+              "Codex asks twice on the first start in this repository (start codex at its root): \"Trust this "
+              "folder?\": answer 1, Trust and continue (project hooks run only in a trusted project); then \"Hooks "
+              "need review: 5 hooks are new or changed\": answer 2, Trust all and continue (or 1 to review them: "
+              "their commands run .claude/team-memory/hooks/*.py). Asked again only when the hooks change. "
+              "For automation: codex exec --dangerously-bypass-hook-trust in a trusted project."),
+    "gemini": ((".gemini", "settings.json"), "gemini",
+               "Gemini CLI runs a project's hooks once you trust the folder: on the first start it asks whether "
+               "to trust it; answer Trust folder. `gemini hooks list` shows the three team-memory hooks."),
+    "cursor": ((".cursor", "mcp.json"), ("mcpServers", {"command": "python3", "args": MCP_ARGS}),
+               "Cursor lists the project's MCP servers under Settings > MCP: switch team-memory on "
+               "(it asks once whether to trust this project's servers)."),
+    "vscode": ((".vscode", "mcp.json"), ("servers", {"type": "stdio", "command": "python3", "args": MCP_ARGS}),
+               "VS Code asks whether to trust and start the MCP server team-memory from .vscode/mcp.json "
+               "(Copilot's agent mode): answer Trust."),
+}
 
 AGENTS_MD = "AGENTS.md"
 AGENTS_BEGIN = "<!-- team-memory:begin (generated by memory.py install --agent; rewritten when the memories change) -->"
@@ -55,32 +52,25 @@ MAX_BLOCK_BYTES = 2048
 CLI_HERE = "python3 .claude/team-memory/scripts/memory.py"
 
 
-def codex_hooks(source: str) -> dict:
-    """hooks.json's groups for Codex: launchers from the repository root, tool matchers in Codex's names."""
-    out = drop_in_hooks(source, CODEX_ROOT)
-    for event, matcher in CODEX_MATCHER.items():
-        for group in out.get(event, []):
-            group["matcher"] = matcher
-    return out
-
-
-def gemini_hooks(source: str) -> dict:
-    """hooks.json's groups under Gemini CLI's event names, the guard matched on its tool names."""
-    ours = drop_in_hooks(source)
-    out = {}
+def agent_hooks(agent: str, source: str) -> dict:
+    """hooks.json's groups for Codex (launchers from the repository root, its tool names) or Gemini CLI (its event
+    names and tool names, timeouts in milliseconds)."""
+    if agent == "codex":
+        out = drop_in_hooks(source, CODEX_ROOT)
+        for event, matcher in CODEX_MATCHER.items():
+            for group in out.get(event, []):
+                group["matcher"] = matcher
+        return out
+    ours, out = drop_in_hooks(source), {}
     for event, claude_event in GEMINI_EVENTS.items():
-        groups = ours.get(claude_event, [])  # a fresh copy: each event's groups are its own
-        for group in groups:
+        out[event] = ours.get(claude_event, [])  # a fresh copy: each event's groups are its own
+        for group in out[event]:
             if event == "BeforeTool":
                 group["matcher"] = GEMINI_MATCHER
             for hook in group.get("hooks", []):
                 if isinstance(hook, dict) and isinstance(hook.get("timeout"), int):
                     hook["timeout"] *= 1000  # Gemini counts milliseconds
-        out[event] = groups
     return out
-
-
-HOOK_FILES = {"codex": (CODEX_FILE, codex_hooks), "gemini": (GEMINI_FILE, gemini_hooks)}
 
 
 def agents_block(memory_root: str) -> str:
@@ -151,12 +141,11 @@ def write_agents_md(project: str, block: str | None) -> dict:
 
 def _write_agent(project: str, agent: str, source: str | None) -> dict:
     """Our hooks or MCP server in the agent's file (``source`` None: taken out); all else kept, a backup first."""
-    if agent in HOOK_FILES:
-        parts, hooks = HOOK_FILES[agent]
-        return write_hooks(_path(project, parts), hooks(source) if source else None)
-    parts, key, server = MCP_FILES[agent]
+    parts, entry, _ = AGENT_FILES[agent]
     path = _path(project, parts)
-    data, original = read_settings(path, hooks=False)
+    if isinstance(entry, str):
+        return write_hooks(path, agent_hooks(agent, source) if source else None)
+    (key, server), (data, original) = entry, read_settings(path, hooks=False)
     servers = data.get(key, {})
     if not isinstance(servers, dict):
         raise InstallError(f"{path}: \"{key}\" must be an object of servers; fix it and run again")
@@ -181,7 +170,7 @@ def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, all
         ensure_gitignore(project)
     for agent in AGENTS[1:]:
         if agent in agents:
-            reports[agent] = {"hooks": _write_agent(project, agent, source), "asks": ASKS[agent]}
+            reports[agent] = {"hooks": _write_agent(project, agent, source), "asks": AGENT_FILES[agent][2]}
     block = write_agents_md(project, agents_block(os.path.join(project, ".claude", "memory")))
     return {"project": project, "agents": reports, "agents_md": block}
 
@@ -198,12 +187,12 @@ def uninstall_agents(project: str, agents: list) -> dict:
 
 def _agent_left(project: str) -> bool:
     """Is any agent still installed here (its file names our hooks or server)? Then AGENTS.md keeps the block."""
-    files = [(parts, HOOK_MARKER) for parts in (CODEX_FILE, GEMINI_FILE, (".claude", "settings.json"))]
-    files += [(parts, f'"{MCP_NAME}"') for parts, _, _ in MCP_FILES.values()]
+    files = [((".claude", "settings.json"), HOOK_MARKER)]
+    files += [(parts, HOOK_MARKER if isinstance(entry, str) else f'"{MCP_NAME}"')
+              for parts, entry, _ in AGENT_FILES.values()]
     for parts, mark in files:
-        path = _path(project, parts)
         try:
-            if mark in (read_text(path, errors="replace") or ""):
+            if mark in (read_text(_path(project, parts), errors="replace") or ""):
                 return True
         except OSError:
             continue

@@ -98,15 +98,11 @@ def _line(label: str, text: str) -> None:
     print(f"  {label:<9} {text}")
 
 
-def _file_line(label: str, project: str, result: dict, how: str) -> None:
-    """A settings file's line: what happened to it and where its backup is."""
+def _file_line(label: str, project: str, result: dict, how: str, removed: bool = False) -> None:
+    """A settings file's line: what happened to it (``removed``: or that it went) and where its backup is."""
+    how = "removed (nothing else was in it)" if removed and result["removed"] else how
     backup = f"; backup {os.path.relpath(result['backup'], project)}" if result["backup"] else ""
     _line(label, f"{os.path.relpath(result['path'], project)}: {how}{backup}")
-
-
-def _gitignore_line(report: dict) -> None:
-    if report["gitignore_added"]:
-        print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
 
 
 def cmd_install(ctx) -> int:
@@ -134,10 +130,8 @@ def _installed(report: dict) -> None:
     for rel in report["markdown_written"]:
         _line("wrote", rel)
     for rel in report["markdown_kept"]:
-        if rel.endswith(".bak"):
-            _line("backup", f"{rel} (the previous text, in case you had changed it)")
-        else:
-            _line("kept", f"{rel} (yours, not ours: not overwritten)")
+        _line(*(("backup", f"{rel} (the previous text, in case you had changed it)") if rel.endswith(".bak")
+                else ("kept", f"{rel} (yours, not ours: not overwritten)")))
     _python_advice()
     from .doctor import user_plugin_too
     for finding in user_plugin_too(project):
@@ -159,6 +153,11 @@ def _plugin_installed(report: dict) -> None:
     print("next: commit .claude/settings.json and .gitignore; a teammate who trusts the repository gets the "
           "marketplace and installs the plugin with /plugin install team-memory@team-memory. "
           "Undo: uninstall --plugin PATH")
+
+
+def _gitignore_line(report: dict) -> None:
+    if report["gitignore_added"]:
+        print(f"  .gitignore  added {', '.join(report['gitignore_added'])}")
 
 
 def _python_advice() -> None:
@@ -194,10 +193,6 @@ def cmd_uninstall(ctx) -> int:
     return _run(ctx, _uninstalled, uninstall_project, ctx.args.path)
 
 
-def _removed(result: dict, what: str) -> str:
-    return "removed (nothing else was in it)" if result["removed"] else what
-
-
 def _uninstalled(report: dict) -> None:
     project, settings = report["project"], report["settings"]
     memories = os.path.relpath(report["memory_root"], project)
@@ -207,10 +202,8 @@ def _uninstalled(report: dict) -> None:
         return
     print(f"team-memory uninstalled from {project}")
     if settings["changed"]:
-        _file_line("settings", project, settings, _removed(settings, "team-memory hooks removed"))
-    if report["runtime_removed"]:
-        _line("removed", ".claude/team-memory/")
-    for rel in report["markdown_removed"]:
+        _file_line("settings", project, settings, "team-memory hooks removed", removed=True)
+    for rel in ([".claude/team-memory/"] if report["runtime_removed"] else []) + report["markdown_removed"]:
         _line("removed", rel)
     _line("kept", f"{memories}/ (your memories) and .gitignore")
 
@@ -220,8 +213,8 @@ def _agents_uninstalled(report: dict) -> None:
     print(f"team-memory uninstalled from {project} for {', '.join(report['agents'])}")
     for name, part in report["agents"].items():
         hooks = part.get("hooks") or part.get("settings")
-        _file_line(name, project, hooks,
-                   _removed(hooks, "team-memory hooks removed") if hooks["changed"] else "nothing of ours there")
+        _file_line(name, project, hooks, "team-memory hooks removed" if hooks["changed"] else "nothing of ours there",
+                   removed=hooks["changed"])
     if report["agents_md"]["changed"]:
         _line("AGENTS.md", "our block removed (your own text kept)")
     _line("kept", ".claude/memory/ (your memories); uninstall without --agent removes the runtime")
@@ -233,7 +226,7 @@ def _plugin_uninstalled(report: dict) -> None:
         print(f"the team-memory plugin is not enabled in {project}'s settings: nothing to remove")
         return
     print(f"team-memory plugin setting removed from {project}")
-    _file_line("settings", project, settings, _removed(settings, "team-memory marketplace and plugin entries removed"))
+    _file_line("settings", project, settings, "team-memory marketplace and plugin entries removed", removed=True)
     memories = f"{os.path.relpath(report['memory_root'], project)}/ (your memories) and " \
         if os.path.isdir(report["memory_root"]) else ""
     _line("kept", f"{memories}.gitignore; a teammate who "

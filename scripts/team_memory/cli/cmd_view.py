@@ -1,11 +1,8 @@
-"""``view``: the store as one self-contained HTML page (``viewpage`` renders it), written to ``--out FILE`` or the
-store's git-ignored ``.cache/view.html``.
+"""``view``: the store as one HTML page (``viewpage`` renders it), written to ``--out FILE`` or ``.cache/view.html``.
 
-``collect(memory_root, config, git=True) -> dict`` gathers what the page shows: every memory read once, who and
-when from one bounded ``git log``, review items (stale marks, validation problems, duplicates by ``doctor``'s
-rules, superseded decisions) with the command that settles each, and the page's search tokens. Every string that
-reaches the page comes from ``shown`` (the page's one exposure step); a problem of an invalid file is named by its
-field and what is wrong, never by the value.
+``collect`` gathers what the page shows: every memory read once, who and when from one bounded ``git log``, review
+items with the command that settles each, the search tokens. Every string passes ``shown`` (the page's one exposure
+step); a problem of an invalid file is named by its field and what is wrong, never by the value.
 """
 from __future__ import annotations
 
@@ -164,8 +161,7 @@ def _flat(value) -> list:
 
 
 def match_tokens(text: str, stop_words: frozenset) -> list:
-    """The words the page's search box looks in: the hook's tokens (``textnorm.tokenize``: word forms
-    folded, identifier parts, CJK bigrams) plus each word as written, so a prefix typed so far meets it too."""
+    """The words the page's search looks in: the hook's tokens plus each word as written (a typed prefix meets it)."""
     from ..text import textnorm
     tokens: set = set()
     for cls, run in textnorm.runs(textnorm.normalize(text)):
@@ -183,11 +179,6 @@ def _problem_text(field: str, message: str) -> str:
     return f"{shown(field, limit=80)}: {shown(message, limit=200)}"
 
 
-def _is_leak(message: str) -> bool:
-    """A problem ``records.privacy.leaks`` reported (private text or a secret left in a stored file)."""
-    return message.startswith("holds ") and ("private" in message or "secret" in message)
-
-
 def _review(memory: dict, kind: str, text: str, commands: list) -> None:
     """A review item: what is wrong, and ``(when, command)`` pairs that settle it (a command given once)."""
     merged: dict = {}
@@ -197,13 +188,12 @@ def _review(memory: dict, kind: str, text: str, commands: list) -> None:
 
 
 def _memory(category: str, path: str, rel: str, record: dict, stop_words) -> dict:
-    folder = os.path.basename(os.path.dirname(path))
-    ident = os.path.basename(path)[:-5]
+    folder, ident = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-5]
+    status = record_status(record)
 
     def items(key: str) -> list:
         value = record.get(key)
         return value[:MAX_ITEMS] if isinstance(value, list) else []
-    status = record_status(record)
     memory = {
         "id": shown(ident, limit=120), "ref": shown(shlex.quote(f"{folder}/{ident}"), limit=400),
         "folder": shown(folder, limit=80), "category": category,
@@ -230,8 +220,10 @@ def _memory(category: str, path: str, rel: str, record: dict, stop_words) -> dic
 
 def _problems(memory: dict, rel: str, problems: list, invalid: list) -> None:
     """Validation problems of a memory that loaded as review items (and the invalid files' list)."""
-    leaked = [p for p in problems if _is_leak(p.message)]
-    schema = [p for p in problems if not _is_leak(p.message)]
+    leaked, schema = [], []
+    for p in problems:  # ``records.privacy.leaks`` reports private text or a secret left in a stored file
+        leak = p.message.startswith("holds ") and ("private" in p.message or "secret" in p.message)
+        (leaked if leak else schema).append(p)
     if schema:
         texts = [_problem_text(p.field, p.message) for p in schema[:10]]
         _review(memory, "invalid", "; ".join(texts),
@@ -250,8 +242,7 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
     """Everything the page shows (see the module docstring)."""
     from ..records.validate import check_file
     from ..text.textnorm import stop_words_for
-    project = project_root_of(memory_root)
-    stop_words = stop_words_for(config)
+    project, stop_words = project_root_of(memory_root), stop_words_for(config)
     memories, invalid, records = [], [], []
     history = git_history(project, memory_root) if git else {}
     for category, path in iter_memory_files(memory_root, config):
@@ -269,9 +260,8 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
         records.append((category, path, record))
         memory = _memory(category, path, rel, record, stop_words)
         _problems(memory, rel, problems, invalid)
-        seen = history.get(relative)
-        if seen:
-            memory["git_added"], memory["git_changed"] = _who(seen.get("added")), _who(seen.get("changed"))
+        if relative in history:
+            memory["git_added"], memory["git_changed"] = (_who(history[relative].get(k)) for k in ("added", "changed"))
         memories.append(memory)
     _add_review(memories, records, memory_root, config, project, git)
     return {"project": shown(os.path.basename(project) or project, limit=120), "memories": memories,
@@ -305,12 +295,11 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
     by_id: dict = {}
     for i, memory in enumerate(memories):
         by_id.setdefault(memory["id"], []).append(i)
-    for ident, group in by_id.items():
-        if len(group) > 1:
-            for i in group:
-                others = ", ".join(memories[j]["folder"] + "/" + ident for j in group if j != i)
-                _review(memories[i], "duplicate", f"the id is used in another folder too ({others})",
-                        [("give the copy a new id", f"{CLI} doctor --fix")])
+    for group in (g for g in by_id.values() if len(g) > 1):
+        for i in group:
+            others = ", ".join(memories[j]["folder"] + "/" + memories[j]["id"] for j in group if j != i)
+            _review(memories[i], "duplicate", f"the id is used in another folder too ({others})",
+                    [("give the copy a new id", f"{CLI} doctor --fix")])
     from ..derived.index import entry_from_record
     from ..records import relpaths
     from ..text.tokens import tokenize

@@ -1,8 +1,7 @@
 """``doctor``'s hook-python check: the ``python3`` the hooks' shell finds, and what starting it costs.
 
-Where it is a version manager's shim (pyenv's and asdf's are shell scripts), every hook call pays for the shim
-before Python starts, several times what the hook costs (docs/benchmarks.md). The fix is the interpreter's own
-folder first on ``PATH``: the command's first word stays a plain ``python3`` (PowerShell parses nothing else).
+A version manager's shim (a shell script) costs every hook call several times the hook (docs/benchmarks.md); the
+fix is the interpreter's folder first on ``PATH``, so the command stays a plain ``python3`` (all PowerShell parses).
 """
 from __future__ import annotations
 
@@ -20,15 +19,13 @@ EXTRA_MS = 10.0  # ... and this many milliseconds more is worth a line
 
 
 def hooks_python(environ=None) -> str | None:
-    """The ``python3`` the hooks' shell finds, or None. Run through pyenv's shim, this process has folders of
-    pyenv's own first on ``PATH`` (the version's ``bin`` and pyenv's tools, before the shims): they are taken
-    off, or the interpreter itself would be found where the hooks find the shim."""
+    """The ``python3`` the hooks' shell finds, or None; pyenv's own folders that ``pyenv exec`` put before its shims
+    on this process's ``PATH`` are taken off (the hooks' shell finds the shim there)."""
     environ = os.environ if environ is None else environ
     entries = environ.get("PATH", os.defpath).split(os.pathsep)
     root = environ.get("PYENV_ROOT", "")
     if root and "PYENV_DIR" in environ:  # set by ``pyenv exec``: this process came through a pyenv shim
-        shims = os.path.join(root, "shims")
-        within = os.path.join(root, "")
+        shims, within = os.path.join(root, "shims"), os.path.join(root, "")
         while entries and entries[0] != shims and os.path.join(entries[0], "").startswith(within):
             entries.pop(0)
     return shutil.which("python3", path=os.pathsep.join(entries))

@@ -1,10 +1,8 @@
 """The drop-in install: team-memory copied into a repository, so a teammate who clones it has memory.
 
-``install_project(project)`` puts into ``<project>``, idempotently: the runtime (``RUNTIME_FILES``) in
-``.claude/team-memory/``, swapped in whole so a half-copied runtime is never live; hooks.json's hooks merged
-into ``.claude/settings.json`` with ``${CLAUDE_PLUGIN_ROOT}`` rewritten to ``HOOK_ROOT``; the store with a
-minimal config and the derived files in ``.gitignore``; the slash commands and the skill. ``uninstall_project``
-removes what carries our marker and keeps the memories, their config, ``.gitignore`` and every other setting.
+``install_project`` puts, idempotently: the runtime in ``.claude/team-memory/`` (swapped in whole, never half
+live), hooks.json's hooks in ``.claude/settings.json``, the store, ``.gitignore`` lines, the commands and the skill.
+``uninstall_project`` removes what carries our marker; memories, ``.gitignore`` and other settings stay.
 """
 from __future__ import annotations
 
@@ -30,13 +28,10 @@ RUNTIME_REL = (".claude", "team-memory")
 # The runtime, file by file (glob patterns relative to the checkout; ``tests/cli/test_install.py`` checks that every
 # tracked file under hooks/, scripts/ and templates/ is either here or in DEV_ONLY). A pattern matching nothing
 # is fine (LICENSE may be absent); ``*`` never matches a hidden file.
-RUNTIME_FILES = (
-    "hooks.json", "LICENSE",
-    "hooks/*.py",
-    "scripts/memory.py", "scripts/team_memory/*.py", "scripts/team_memory/*/*.py",
-    "scripts/team_memory/recall/ordinary.txt",
-    "templates/memory-config.default.json", "templates/schemas/*.schema.json", "templates/demo/*/*.json",
-)
+RUNTIME_FILES = ("hooks.json", "LICENSE", "hooks/*.py", "scripts/memory.py", "scripts/team_memory/*.py",
+                 "scripts/team_memory/*/*.py", "scripts/team_memory/recall/ordinary.txt",
+                 "scripts/team_memory/cli/view.*", "templates/memory-config.default.json",
+                 "templates/schemas/*.schema.json", "templates/demo/*/*.json")
 # Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
 DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_cli_docs.py", "scripts/make_ordinary.py", "scripts/make_schemas.py",
             "scripts/triage_eval.py")
@@ -45,22 +40,16 @@ PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 # Braced: a hook's shell expands it (sh, bash, Git Bash) and Claude Code rewrites it to ${env:...} for PowerShell,
 # which reads the bare $CLAUDE_PROJECT_DIR as an empty variable of its own (checked with Claude Code 2.1.330).
 HOOK_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"
-MARKDOWN_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"    # substituted by Claude Code in commands/skills
+MARKDOWN_ROOT = HOOK_ROOT  # substituted by Claude Code in commands/skills
 MARKDOWN_MARKER = "/.claude/team-memory/scripts/memory.py"     # every command/skill file we install contains it
 
 SKILL_NAME = "team-memory"
 COMMAND_GLOB = re.compile(r"^memory(-[a-z0-9-]+)?\.md$")
 
 GITIGNORE_HEADER = "# team-memory: derived and local files (rebuilt automatically; commit the JSON memories)"
-GITIGNORE_LINES = (
-    ".claude/memory/index.md",
-    ".claude/memory/.lock",
-    ".claude/memory/.cache/",
-    ".claude/memory/.quarantine/",
-    ".claude/settings.json.bak",
-    ".claude/team-memory/**/__pycache__/",
-)
 # .quarantine/ (made by earlier versions) may hold an invalid memory with a secret in it: never committed.
+GITIGNORE_LINES = (".claude/memory/index.md", ".claude/memory/.lock", ".claude/memory/.cache/",
+                   ".claude/memory/.quarantine/", ".claude/settings.json.bak", ".claude/team-memory/**/__pycache__/")
 
 MINIMAL_CONFIG = {"retrieval": {"enabled": True, "max_inject": 5}}
 
@@ -170,8 +159,7 @@ def markdown_sources(source: str):
 
 
 def install_markdown(source: str, project: str) -> tuple[list, list]:
-    """Copy commands and the skill; returns (files changed, files kept: not ours, and ``.bak`` copies of changed
-    files of ours, in case they were customised)."""
+    """Copy commands and the skill; returns (files changed, files kept: not ours, or ``.bak`` of changed ones)."""
     written, kept = [], []
     for rel, src in markdown_sources(source):
         dest = os.path.join(project, rel)
@@ -253,8 +241,7 @@ SETTINGS_FILES = (".claude/settings.json", ".claude/settings.json.bak", ".gitign
 
 
 def touched_paths(project: str, source: str | None = None) -> tuple[list, list]:
-    """``(files, folders)`` relative to ``project`` that an install from ``source`` (None: an uninstall) may read,
-    write or remove; a folder counts with everything in it."""
+    """``(files, folders)`` in ``project`` an install from ``source`` (None: an uninstall) may read, write or remove."""
     runtime, skill = "/".join(RUNTIME_REL), f".claude/skills/{SKILL_NAME}"
     files = list(SETTINGS_FILES) + ["/".join(MEMORY_REL + (CONFIG_NAME,)), ".claude/commands", ".claude/skills"]
     if source:
@@ -284,8 +271,7 @@ def git_project(project: str, allow_no_git: bool, what: str = "team-memory", any
 
 
 def install_target(project: str, source: str, allow_no_git: bool) -> tuple:
-    """``(project, source)``, absolute: a project folder in a git repository (unless ``allow_no_git``) that is
-    not the checkout ``source`` itself, and a source that holds the runtime."""
+    """``(project, source)``, absolute: a git project (unless ``allow_no_git``) other than the checkout ``source``."""
     project, source = git_project(project, allow_no_git), os.path.abspath(source)
     missing = [item for item in ("hooks", "scripts", "templates", "hooks.json")
                if not os.path.exists(os.path.join(source, item))]
@@ -306,30 +292,19 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
     if plugin_enabled(read_settings(settings_path)[0]):  # refuse early, before anything is copied
         raise InstallError(f"{settings_path} enables the team-memory plugin (install --plugin): with the drop-in too "
                            "every hook would run twice. Run 'uninstall --plugin PATH' first, or keep the plugin.")
-    ours = drop_in_hooks(source)
-    runtime = os.path.join(project, *RUNTIME_REL)
+    ours, runtime = drop_in_hooks(source), os.path.join(project, *RUNTIME_REL)
     copied = copy_runtime(source, runtime)
     settings_result = write_hooks(settings_path, ours)
     memory_root, config_created = ensure_store(project)
     gitignore_added = ensure_gitignore(project)
     written, kept = install_markdown(source, project)
-    return {
-        "project": project,
-        "runtime": runtime,
-        "runtime_copied": copied,
-        "settings": settings_result,
-        "hook_events": sorted(ours),
-        "memory_root": memory_root,
-        "config_created": config_created,
-        "gitignore_added": gitignore_added,
-        "markdown_written": written,
-        "markdown_kept": kept,
-    }
+    return {"project": project, "runtime": runtime, "runtime_copied": copied, "settings": settings_result,
+            "hook_events": sorted(ours), "memory_root": memory_root, "config_created": config_created,
+            "gitignore_added": gitignore_added, "markdown_written": written, "markdown_kept": kept}
 
 
 def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
-    """``install --plugin``: name the marketplace and enable the plugin in the project's settings, which offers
-    it to every teammate (``settingsjson``); returns what changed."""
+    """``install --plugin``: the marketplace and the enabled plugin in the project's settings (``settingsjson``)."""
     project = git_project(project, allow_no_git, "the setting", "write it anyway")
     refuse_links(project, SETTINGS_FILES)
     path = os.path.join(project, ".claude", "settings.json")
@@ -338,16 +313,14 @@ def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: 
         raise InstallError(f"{path} holds the drop-in install's hooks: with the plugin too every hook would run twice. "
                            "Run 'uninstall PATH' first (it keeps the memories), then 'install --plugin PATH'.")
     source_obj = marketplace_source(source)
-    markets[MARKETPLACE] = {"source": source_obj}
-    enabled[PLUGIN_ID] = True
+    markets[MARKETPLACE], enabled[PLUGIN_ID] = {"source": source_obj}, True
     merged = dict(settings, extraKnownMarketplaces=markets, enabledPlugins=enabled)
     return {"settings": write_settings(path, merged, original), "marketplace": MARKETPLACE, "source": source_obj,
             "plugin": PLUGIN_ID, "project": project, "gitignore_added": ensure_gitignore(project)}
 
 
 def uninstall_plugin(project: str) -> dict:
-    """``uninstall --plugin``: take our two entries out again (the file goes when nothing else is left in it);
-    memories and every other setting stay."""
+    """``uninstall --plugin``: our two entries out again (the file too when nothing else is left in it)."""
     project = project_dir(project)
     refuse_links(project, SETTINGS_FILES[:2])
     path = os.path.join(project, ".claude", "settings.json")
@@ -369,10 +342,5 @@ def uninstall_project(project: str) -> dict:
     if runtime_removed:
         assert_our_runtime(runtime)
         shutil.rmtree(runtime)
-    return {
-        "project": project,
-        "settings": result,
-        "runtime_removed": runtime_removed,
-        "markdown_removed": remove_markdown(project),
-        "memory_root": os.path.join(project, *MEMORY_REL),
-    }
+    return {"project": project, "settings": result, "runtime_removed": runtime_removed,
+            "markdown_removed": remove_markdown(project), "memory_root": os.path.join(project, *MEMORY_REL)}

@@ -1,11 +1,7 @@
 """JSON settings files (``.claude/settings.json``, other agents' hook and MCP files): read strictly, written back
-with a backup of a changed file, every other setting kept.
-
-The drop-in install merges in (or takes out) its hook entries, each carrying ``HOOK_MARKER``. ``install --plugin``
-writes two entries that offer the plugin to everyone who clones the repository, ``extraKnownMarketplaces["team-memory"]``
-and ``enabledPlugins["team-memory@team-memory"]`` (docs/install.md, "A setting for the whole team"); ``uninstall
---plugin`` takes exactly those out again. The two would run every hook twice, so each refuses while the other is there.
-"""
+with a backup of a changed file, every other setting kept. The drop-in's hook entries carry ``HOOK_MARKER``;
+``install --plugin`` writes ``extraKnownMarketplaces["team-memory"]`` and ``enabledPlugins["team-memory@team-memory"]``
+(docs/install.md). The two would run every hook twice, so each refuses while the other is there."""
 from __future__ import annotations
 
 import json
@@ -23,8 +19,7 @@ class InstallError(Exception):
 
 
 def read_settings(path: str, hooks: bool = True) -> tuple[dict, str | None]:
-    """The settings object and the file's original text (None when there is no file); ``hooks``: its "hooks",
-    when there, must map events to lists."""
+    """The settings object and the file's text (None: no file); ``hooks``: its "hooks" must map events to lists."""
     try:
         text = read_text(path)  # never through a link (safefs), bounded
     except (OSError, UnicodeDecodeError) as exc:
@@ -75,8 +70,7 @@ def without_our_hooks(hooks: dict) -> dict:
 
 
 def write_hooks(path: str, ours: dict | None) -> dict:
-    """Our hook groups in the settings file at ``path`` in place of any earlier ones (None: taken out, and the file
-    with them when nothing else is left); every other hook and setting kept."""
+    """Our hook groups in the file at ``path`` instead of earlier ones (None: out; an emptied file goes)."""
     data, original = read_settings(path)
     hooks = without_our_hooks(data.get("hooks", {}))
     if ours is None:
@@ -112,10 +106,8 @@ def write_settings(path: str, data: dict, original: str | None, delete_if_empty:
 MARKETPLACE = "team-memory"             # .claude-plugin/marketplace.json's "name" (a test keeps them equal)
 PLUGIN_ID = "team-memory@team-memory"   # plugin.json's "name" @ the marketplace
 DEFAULT_SOURCE = "team-memory/team-memory"  # the repository plugin.json names (GitHub owner/repo)
-# What a git or GitHub marketplace source checks out (git sparse-checkout, cone mode: the files at the top are
-# always there, hooks.json and LICENSE among them): the runtime and the manifests, not tests/, docs/ or
-# benchmarks/. Claude Code copies that checkout into the plugin cache, so the installed copy is the runtime
-# (1.4 MB instead of 5.2 MB, docs/benchmarks.md). tests/cli/test_team_plugin.py keeps it covering the runtime.
+# What a git or GitHub marketplace source checks out (sparse, cone mode: top-level files always come): the runtime
+# and manifests, not tests/ or docs/, so the plugin cache holds 1.4 MB instead of 5.2 MB (test_team_plugin.py).
 SPARSE_PATHS = (".claude-plugin", ".claude", "hooks", "scripts", "templates")
 MAX_SOURCE_CHARS = 2000
 OWNER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
@@ -132,17 +124,14 @@ def _scp_like(text: str) -> bool:
 
 
 def github_repo(text: str) -> bool:
-    """``owner/repo`` as GitHub spells it: an owner of letters, digits and ``-`` (not first), one ``/``, a repository
-    name of letters, digits, ``.``, ``_`` and ``-`` (plain string checks: linear on any input)."""
+    """``owner/repo`` as GitHub spells it (plain string checks: linear on any input)."""
     owner, slash, repo = text.partition("/")
     return (bool(slash and owner and repo) and owner[0] != "-" and set(owner) <= OWNER_CHARS
             and set(repo) <= OWNER_CHARS | {".", "_"})
 
 
 def marketplace_source(text: str) -> dict:
-    """A marketplace source object from what a user types: ``owner/repo`` (GitHub), a git URL (``https://``,
-    ``ssh://``, ``git@host:path``, ``file://``), both checked out sparsely (``SPARSE_PATHS``), or ``./path`` /
-    an absolute path (a folder on this machine, which Claude Code reads in place)."""
+    """A marketplace source object from ``owner/repo`` (GitHub) or a git URL, both sparse, or a folder path."""
     text = text.strip()
     if len(text) > MAX_SOURCE_CHARS:
         raise InstallError(f"a marketplace source of {len(text)} characters is not one (at most {MAX_SOURCE_CHARS})")
@@ -157,8 +146,7 @@ def marketplace_source(text: str) -> dict:
 
 
 def plugin_settings(path: str) -> tuple:
-    """``(settings, original text, markets, enabled)``: the two objects we write into copied (``{}`` when missing);
-    refuses ones that are not objects."""
+    """``(settings, original text, markets, enabled)``: the two objects we write into, copied (``{}`` if missing)."""
     settings, original = read_settings(path)
     out = [settings, original]
     for key in ("extraKnownMarketplaces", "enabledPlugins"):

@@ -25,9 +25,8 @@ def normalised_title(title) -> str:
 
 
 def near_duplicates(titles: list) -> list:
-    """Pairs of indices of ``titles`` (``(category, normalised title)``) with a ``SequenceMatcher`` ratio of at least
-    ``NEAR_DUPLICATE``: each title meets its ``NEIGHBOURS`` nearest in title and reversed-title order within its
-    category (a near-duplicate differs in a few characters, so it sorts close by one end or the other)."""
+    """Index pairs of ``titles`` (``(category, normalised title)``) at a ratio of ``NEAR_DUPLICATE`` or more, among
+    ``NEIGHBOURS`` in title and reversed-title order (a near-duplicate sorts close by one end or the other)."""
     from difflib import SequenceMatcher
     by_cat: dict = {}
     for i, (cat, title) in enumerate(titles):
@@ -51,10 +50,8 @@ def near_duplicates(titles: list) -> list:
 
 
 def similar_pairs(items: list) -> list:
-    """``[(i, j, why)]`` for ``items`` of ``(category, entry, words, files)`` (``entry`` as
-    ``derived.index.entry_from_record`` makes it, ``words`` the title's tokens and the clean tags,
-    ``files`` the usable related entries) that ``similar`` names for each other, each scoring at least
-    ``SELF_SHARE`` of its score against itself (so a shared tag is not a duplicate)."""
+    """``[(i, j, why)]`` of ``items`` (``(category, index entry, title and tag words, related files)``) ``similar``
+    names for each other, each scoring ``SELF_SHARE`` of its score against itself (a shared tag is no duplicate)."""
     postings: dict = {}
     for i, (cat, _, words, files) in enumerate(items):
         for term in set(words) | {"\0" + f for f in files}:
@@ -77,8 +74,7 @@ def similar_pairs(items: list) -> list:
 
 
 def similarity(words: set, files: list, entry: dict, old_files: list) -> tuple:
-    """``(points, reasons)`` of an existing memory (``entry``, its related ``old_files``) for a new one's title
-    and tag ``words`` and related ``files``."""
+    """``(points, reasons)`` of an existing memory (``entry``, ``old_files``) for new ``words`` and ``files``."""
     parts: dict = {}
     points, reasons = shared_files(files, old_files)
     score = score_entry(words, entry, parts) + points
@@ -89,13 +85,10 @@ def similarity(words: set, files: list, entry: dict, old_files: list) -> tuple:
 def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:
     """Title/tag/prefix points of one entry against a set of words: +2 a title word, +3 a tag, +1 an
     unmatched word of 4+ characters that starts a title word or a tag (the prior plugin's rule)."""
-    title_tokens = tokenize(entry["title"])
-    entry_tags = set(entry["tags"])
-    exact_title = prompt_words & title_tokens
-    exact_tags = prompt_words & entry_tags
-    targets = title_tokens | entry_tags
+    title_tokens, entry_tags = tokenize(entry["title"]), set(entry["tags"])
+    exact_title, exact_tags = prompt_words & title_tokens, prompt_words & entry_tags
     prefixed = [pw for pw in prompt_words - (exact_title | exact_tags)
-                if len(pw) >= 4 and any(t.startswith(pw) for t in targets)]
+                if len(pw) >= 4 and any(t.startswith(pw) for t in title_tokens | entry_tags)]
     if parts is not None:
         parts.update(title=sorted(exact_title), tags=sorted(exact_tags), prefix=sorted(prefixed))
     return len(exact_title) * 2 + len(exact_tags) * 3 + len(prefixed)
@@ -108,9 +101,8 @@ def _covers(entry: str, other: str) -> bool:
 
 
 def shared_files(new: list, old: list) -> tuple:
-    """``(points, reasons)``: what the new memory's related files share with an existing one's; each new entry
-    counts once: ``SHARED_FILE`` when the other names it too, else ``COVERED_FILE`` when a folder or glob of either
-    covers the other's file."""
+    """``(points, reasons)`` of the related files shared with an existing memory: each new entry counts once,
+    ``SHARED_FILE`` when named by both, else ``COVERED_FILE`` when a folder or glob of either covers the other."""
     points, reasons = 0, []
     for entry in new:
         if entry in old:

@@ -67,8 +67,9 @@ class Context:
     def config(self) -> dict:
         return load_config(self.memory_root)
 
-    def print_json(self, data) -> None:
+    def print_json(self, data) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
+        return EXIT_OK
 
     def color(self, text: str, code: str) -> str:
         """``text`` in an ANSI colour, only on a terminal and never with ``NO_COLOR``."""
@@ -103,8 +104,7 @@ class NoStore(CliError):
 
 
 SHOW_ONLY = frozenset({"list", "stats", "doctor", "view", "review"})
-
-
+RAW_OUTPUT = frozenset({"export", "mcp"})  # data meant to be read back (JSON Lines), written as is
 # Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
 PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file", "source", "from_claude_memory",
                        "from_file", "keep"})
@@ -126,8 +126,7 @@ MAX_INPUT_BYTES = 4 * 1024 * 1024  # a record or content: the store never reads 
 
 
 def read_source(source: str, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
-    """The file ``source`` (``-``: stdin) as UTF-8 text, more than ``limit`` bytes (None: no bound, for
-    ``import``'s many records) refused unread; a ``CliError`` that says what to do otherwise (nothing is written)."""
+    """The file ``source`` (``-``: stdin) as UTF-8 text; over ``limit`` bytes (None: no bound, for ``import``) refused."""
     size = -1 if limit is None else limit + 1
     if source == "-":
         buffer = getattr(sys.stdin, "buffer", None)  # None: a text stdin; a surrogate in it is no UTF-8 either
@@ -168,14 +167,40 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def add_command(subparsers, common, name: str, func, help_text: str, examples: str, **kwargs):
-    """Add one subcommand with its help line, description and examples."""
+def flag(help_text: str) -> dict:
+    """``add_argument`` keywords of an on/off option."""
+    return {"action": "store_true", "help": help_text}
+
+
+JSON_OPT = ("--json", flag("print JSON"))
+RESULT_JSON = ("--json", flag("print the result as JSON"))
+
+
+def add_command(subparsers, common, name: str, func, help_text: str, examples: str, *options, **kwargs):
+    """Add one subcommand with its help line, description, examples and ``options``: (flags, add_argument kwargs)."""
     p = subparsers.add_parser(name, parents=[common], help=help_text,
                               description=f"{help_text}\n\nexamples:\n{examples}",
                               formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
     p.add_argument("--version", action="version", version=f"team-memory {__version__}")
     p.set_defaults(func=func)
+    add_options(p, options)
     return p
+
+
+def add_options(target, options) -> None:
+    """Each option is (flags, ``add_argument`` keywords), or (group keywords, [options]): a mutually exclusive group."""
+    for flags, spec in options:
+        if isinstance(spec, list):
+            add_options(target.add_mutually_exclusive_group(**flags), spec)
+        else:
+            target.add_argument(*((flags,) if isinstance(flags, str) else flags), **spec)
+
+
+def related_fix(kept: list) -> str:
+    """The options that set related_files to ``kept``, to copy into a command (a hidden part stays hidden)."""
+    import shlex
+    from ..records.exposure import hide
+    return "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -194,10 +219,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..base.terminal import safe_output
     with safe_output():  # nothing read from a file reaches the terminal with escapes or invisible text
         return _run(args)
-
-
-# Commands whose output is data meant to be read back (JSON Lines), written as is.
-RAW_OUTPUT = frozenset({"export", "mcp"})
 
 
 def _run(args) -> int:

@@ -14,7 +14,7 @@ from ..base.cliname import user_cli
 from .. import __version__
 from ..base.config import load_config
 from ..base.fsutil import FileBusy
-from ..base.model import MEMORY_REL
+from ..base.model import CATEGORIES, MEMORY_REL
 from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
 
@@ -126,7 +126,7 @@ MAX_INPUT_BYTES = 4 * 1024 * 1024  # a record or content: the store never reads 
 
 
 def read_source(source: str, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
-    """The file ``source`` (``-``: stdin) as UTF-8 text; over ``limit`` bytes (None: no bound, for ``import``) refused."""
+    """The file ``source`` (``-``: stdin) as UTF-8 text, refused over ``limit`` bytes (None: no bound, for import)."""
     size = -1 if limit is None else limit + 1
     if source == "-":
         buffer = getattr(sys.stdin, "buffer", None)  # None: a text stdin; a surrogate in it is no UTF-8 either
@@ -174,6 +174,7 @@ def flag(help_text: str) -> dict:
 
 JSON_OPT = ("--json", flag("print JSON"))
 RESULT_JSON = ("--json", flag("print the result as JSON"))
+CATEGORY_ONLY = ("--category", {"choices": CATEGORIES, "help": "only this category"})
 
 
 def add_command(subparsers, common, name: str, func, help_text: str, examples: str, *options, **kwargs):

@@ -4,57 +4,57 @@ from __future__ import annotations
 
 import sys
 
-from .main import CLI, CliError, UsageError, add_command, read_source
+from .main import CATEGORY_ONLY, CLI, CliError, UsageError, add_command, flag, read_source
 from .cmd_write import print_invalid, problem_dicts, write_root
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
-from ..base.model import CATEGORIES, STATUSES
+from ..base.model import STATUSES
 from ..edits.transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_memory_entries, dumps, export_records,
                        format_for, import_records, loads, prepare)
 
 
-def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "export", cmd_export,
-                    "write memories as JSON Lines (one record per line), or YAML when pyyaml is installed",
-                    f"  {CLI} export > memories.jsonl\n"
-                    f"  {CLI} export --output backup.jsonl --status active --category decision\n"
-                    f"  {CLI} export --output memories.yaml        # YAML (needs pyyaml)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: stdout)")
-    p.add_argument("--format", choices=FORMATS, help="jsonl or yaml (default: from the file name, else jsonl)")
-    p.add_argument("--status", choices=STATUSES + ("all",), default="all", help="which memories (default: all)")
-    p.add_argument("--category", choices=CATEGORIES, help="only this category")
+FORMAT = ("--format", {"choices": FORMATS, "help": "jsonl or yaml (default: from the file name, else jsonl)"})
 
-    p = add_command(subparsers, common, "import", cmd_import,
-                    "add memories from JSON Lines or YAML, from a store of the prior plugin, or from what the "
-                    "team wrote for Claude (CLAUDE.md, rules files, Claude Code's auto memory); "
-                    "every record is validated first",
-                    f"  {CLI} import memories.jsonl\n"
-                    f"  {CLI} import backup.jsonl --on-conflict replace --json\n"
-                    f"  cat memories.jsonl | {CLI} import - --skip-invalid\n"
-                    f"  {CLI} import --from-claude-memory ~/src/old-project --dry-run\n"
-                    f"  {CLI} import --from-claude-md CLAUDE.md --dry-run      # see each proposed memory first\n"
-                    f"  {CLI} import --from-claude-md CLAUDE.md --from-claude-md .claude/rules/testing.md\n"
-                    f"  {CLI} import --from-auto-memory                       # this project's auto memory\n"
-                    f"  {CLI} import --from-auto-memory ~/.claude/projects/-src-app/memory --json")
-    p.add_argument("source", nargs="?", metavar="FILE|-", help="the file to read (- for stdin)")
-    p.add_argument("--from-claude-memory", metavar="PATH",
-                   help="read a store written by the prior plugin (a project folder or its .claude/memory)")
-    p.add_argument("--from-claude-md", metavar="PATH", action="append", default=None,
-                   help="read a Markdown file written for Claude (CLAUDE.md, CLAUDE.local.md, .claude/rules/*.md; "
-                        "repeat for several): one memory per bullet, paragraph or numbered list; the file is "
-                        "never changed")
-    p.add_argument("--from-auto-memory", metavar="PATH", nargs="?", const="",
-                   help="read Claude Code's auto memory (MEMORY.md and its topic files): this project's folder, "
-                        "or the folder PATH")
-    p.add_argument("--allow-similar", action="store_true",
-                   help="with --from-claude-md/--from-auto-memory: import a piece even when `similar` finds an "
-                        "existing memory like it (default: leave it out and name the memory)")
-    p.add_argument("--format", choices=FORMATS, help="jsonl or yaml (default: from the file name, else jsonl)")
-    p.add_argument("--on-conflict", choices=CONFLICT_MODES, default="skip",
-                   help="when an id is taken: skip the record (default), replace the memory, or add a -2 suffix")
-    p.add_argument("--skip-invalid", action="store_true", help="import the valid records, report the others")
-    p.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+def register(subparsers, common) -> None:
+    add_command(subparsers, common, "export", cmd_export,
+                "write memories as JSON Lines (one record per line), or YAML when pyyaml is installed",
+                f"  {CLI} export > memories.jsonl\n"
+                f"  {CLI} export --output backup.jsonl --status active --category decision\n"
+                f"  {CLI} export --output memories.yaml        # YAML (needs pyyaml)",
+                (("--output", "-o"), {"metavar": "FILE", "help": "write to FILE (default: stdout)"}), FORMAT,
+                ("--status", {"choices": STATUSES + ("all",), "default": "all", "help": "which memories (default: all)"}),
+                CATEGORY_ONLY)
+    add_command(subparsers, common, "import", cmd_import,
+                "add memories from JSON Lines or YAML, from a store of the prior plugin, or from what the "
+                "team wrote for Claude (CLAUDE.md, rules files, Claude Code's auto memory); "
+                "every record is validated first",
+                f"  {CLI} import memories.jsonl\n"
+                f"  {CLI} import backup.jsonl --on-conflict replace --json\n"
+                f"  cat memories.jsonl | {CLI} import - --skip-invalid\n"
+                f"  {CLI} import --from-claude-memory ~/src/old-project --dry-run\n"
+                f"  {CLI} import --from-claude-md CLAUDE.md --dry-run      # see each proposed memory first\n"
+                f"  {CLI} import --from-claude-md CLAUDE.md --from-claude-md .claude/rules/testing.md\n"
+                f"  {CLI} import --from-auto-memory                       # this project's auto memory\n"
+                f"  {CLI} import --from-auto-memory ~/.claude/projects/-src-app/memory --json",
+                ("source", {"nargs": "?", "metavar": "FILE|-", "help": "the file to read (- for stdin)"}),
+                ("--from-claude-memory", {"metavar": "PATH", "help": "read a store written by the prior plugin (a "
+                                                                     "project folder or its .claude/memory)"}),
+                ("--from-claude-md", {"metavar": "PATH", "action": "append",
+                                      "help": "read a Markdown file written for Claude (CLAUDE.md, CLAUDE.local.md, "
+                                              ".claude/rules/*.md; repeat for several): one memory per bullet, "
+                                              "paragraph or numbered list; the file is never changed"}),
+                ("--from-auto-memory", {"metavar": "PATH", "nargs": "?", "const": "",
+                                        "help": "read Claude Code's auto memory (MEMORY.md and its topic files): this "
+                                                "project's folder, or the folder PATH"}),
+                ("--allow-similar", flag("with --from-claude-md/--from-auto-memory: import a piece even when `similar` "
+                                         "finds an existing memory like it (default: leave it out and name the "
+                                         "memory)")), FORMAT,
+                ("--on-conflict", {"choices": CONFLICT_MODES, "default": "skip", "help": "when an id is taken: skip "
+                                   "the record (default), replace the memory, or add a -2 suffix"}),
+                ("--skip-invalid", flag("import the valid records, report the others")),
+                ("--dry-run", flag("report what would happen, write nothing")),
+                ("--json", flag("print the report as JSON")))
 
 
 def cmd_export(ctx) -> int:

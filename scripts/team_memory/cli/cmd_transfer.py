@@ -88,18 +88,15 @@ def cmd_import(ctx) -> int:
     if not (args.source or args.from_claude_memory):
         raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
     try:
-        if args.from_claude_memory:
-            entries = claude_memory_entries(args.from_claude_memory)
-        else:
-            entries = loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
+        entries = claude_memory_entries(args.from_claude_memory) if args.from_claude_memory else \
+            loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
     except TransferError as exc:
         raise CliError(str(exc)) from None
-    root = write_root(ctx)
-    config = load_config(root)
+    config = load_config(write_root(ctx))
     prepared = prepare(entries, config)
     invalid, valid = [p for p in prepared if p.problems], [p for p in prepared if not p.problems]
     blocked = bool(invalid) and not args.skip_invalid
-    results = [] if blocked else import_records(root, config, [p.record for p in valid], args.on_conflict, args.dry_run)
+    results = [] if blocked else import_records(ctx.memory_root, config, [p.record for p in valid], args.on_conflict, args.dry_run)
     counts = {a: sum(1 for r in results if r["action"] == a) for a in ("created", "replaced", "renamed", "skipped")}
     report = {"ok": not blocked, "dry_run": args.dry_run, "read": len(prepared), **counts,
               "invalid": [{"where": p.where, "problems": problem_dicts(p.problems)} for p in invalid],
@@ -108,21 +105,25 @@ def cmd_import(ctx) -> int:
     if args.json:
         ctx.print_json(report)
     else:
-        for p in invalid:
-            print_invalid(ctx, p.where, p.problems, sys.stderr)
-        for r in results:
-            if r["action"] == "renamed":
-                print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
-            elif r["action"] == "skipped":
-                print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
-        if not blocked:
-            print(f"{'would import' if args.dry_run else 'imported'} {len(results) - counts['skipped']} of "
-                  f"{len(prepared)} records ({counts['created']} new, {counts['replaced']} replaced, "
-                  f"{counts['renamed']} renamed, {counts['skipped']} skipped, {len(invalid)} invalid)")
-            if report["private_sections"] or report["secrets_redacted"]:
-                print(f"  removed {report['private_sections']} private section(s), "
-                      f"redacted {report['secrets_redacted']} secret(s)")
+        _print_import(ctx, report, invalid)
     if blocked:
         raise CliError(f"{len(invalid)} of {len(prepared)} records are invalid; nothing was imported "
                        "(fix them, or pass --skip-invalid to import the rest)")
     return 0
+
+
+def _print_import(ctx, report: dict, invalid: list) -> None:
+    for p in invalid:
+        print_invalid(ctx, p.where, p.problems, sys.stderr)
+    for r in report["memories"]:
+        if r["action"] == "renamed":
+            print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
+        elif r["action"] == "skipped":
+            print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
+    if report["ok"]:
+        print(f"{'would import' if report['dry_run'] else 'imported'} {len(report['memories']) - report['skipped']} "
+              f"of {report['read']} records ({report['created']} new, {report['replaced']} replaced, "
+              f"{report['renamed']} renamed, {report['skipped']} skipped, {len(invalid)} invalid)")
+    if report["ok"] and (report["private_sections"] or report["secrets_redacted"]):
+        print(f"  removed {report['private_sections']} private section(s), "
+              f"redacted {report['secrets_redacted']} secret(s)")

@@ -32,13 +32,13 @@ RETIRED_NOTE = {DEMO_PROMPTS[3]: " -- the celery cron memory matches but is reti
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "demo", cmd_demo,
-                    "build a demo store in a temporary folder and show what the hook injects for a few prompts",
-                    f"  {CLI} demo\n"
-                    f'  {CLI} demo --prompt "how do we roll back a deploy?"\n'
-                    f"  {CLI} demo --keep /tmp/demo-project")
-    p.add_argument("--prompt", action="append", help="a prompt to try (repeatable; default: a built-in set)")
-    p.add_argument("--keep", metavar="DIR", help="build the demo project in DIR and keep it (DIR must not exist)")
+    add_command(subparsers, common, "demo", cmd_demo,
+                "build a demo store in a temporary folder and show what the hook injects for a few prompts",
+                f"  {CLI} demo\n"
+                f'  {CLI} demo --prompt "how do we roll back a deploy?"\n'
+                f"  {CLI} demo --keep /tmp/demo-project",
+                ("--prompt", {"action": "append", "help": "a prompt to try (repeatable; default: a built-in set)"}),
+                ("--keep", {"metavar": "DIR", "help": "build the demo project in DIR and keep it (DIR must not exist)"}))
 
 
 def build_demo_project(project: str) -> str:

@@ -228,16 +228,13 @@ def cmd_review(ctx) -> int:
 
 
 def _print_review(ctx, found, stale: list) -> None:
-    if not found.items:
-        print(f"no memory names related files yet: nothing to review (set them with {CLI} update ID "
-              "--related-file PATH)")
-        return
-    if not found.git:
-        print("no git history to compare with (git is missing, this is not a repository, or it has no commit "
-              "yet): nothing is marked")
-        return
-    if not stale:
-        print(f"no stale memories ({len(found.items)} with related files checked)")
+    nothing = (f"no memory names related files yet: nothing to review (set them with {CLI} update ID "
+               "--related-file PATH)" if not found.items else
+               "no git history to compare with (git is missing, this is not a repository, or it has no commit "
+               "yet): nothing is marked" if not found.git else
+               f"no stale memories ({len(found.items)} with related files checked)" if not stale else "")
+    if nothing:
+        print(nothing)
         return
     why = ", or ".join(text for text, present in (
         ("files they are about changed in git since they were last updated", any(i["commit_count"] for i in stale)),

@@ -18,8 +18,7 @@ from ..base.model import CATEGORIES, MEMORY_REL
 from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
 
-# module (each has ``register(subparsers, common)``) -> its commands, in ``--help``'s order: a run imports only its
-# command's module (tests/cli/test_cli_lazy.py keeps this complete).
+# module (with ``register(subparsers, common)``) -> its commands in --help's order: a run imports one module
 COMMANDS = {
     "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall", "mcp"),
     "cmd_eval": ("eval",),
@@ -113,7 +112,7 @@ PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file
 def check_text_args(args) -> None:
     """Refuse text arguments holding bytes that are not UTF-8 (a Latin-1 terminal: surrogate escapes in argv)."""
     for name, value in sorted(vars(args).items()):
-        if name in PATH_ARGS or name == "func":
+        if name in PATH_ARGS:
             continue
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and any("\udc80" <= ch <= "\udcff" for ch in item):
@@ -205,8 +204,7 @@ def related_fix(kept: list) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
+    argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)

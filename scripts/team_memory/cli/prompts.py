@@ -22,7 +22,7 @@ def _ask(prompt: str) -> str:
     if not line:
         sys.stderr.write("\n")
         raise PromptAborted("input ended before the memory was complete; nothing was saved")
-    return line.rstrip("\r\n").strip()
+    return line.strip()
 
 
 def _choose(label: str, choices, required: bool, optional: str = " (optional)"):

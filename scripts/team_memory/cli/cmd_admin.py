@@ -6,7 +6,7 @@ import os
 import sys
 from collections import Counter
 
-from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, related_fix
+from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix
 from .doctor import examine, repair, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES, display_name
 from ..base.sanitize import shown_path
@@ -40,30 +40,29 @@ def register(subparsers, common) -> None:
                 "(a version manager's shim costs every hook call)",
                 f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
                 f"  {CLI} doctor --json",
-                ("--fix", flag("fix what is safe to fix (under the store lock)")),
-                ("--strict", flag("also fail on warnings (near-duplicate titles)")),
-                ("--temp-age", {"type": float, "default": 60.0, "metavar": "SECONDS",
-                                "help": "report temp files at least this old (default 60: a younger one may belong "
-                                        "to a live writer); 0 when you know no writer is running"}), JSON_OPT)
+                flag("--fix", "fix what is safe to fix (under the store lock)"),
+                flag("--strict", "also fail on warnings (near-duplicate titles)"),
+                opt("--temp-age", "report temp files at least this old (default 60: a younger one may belong to a live "
+                                  "writer); 0 when you know no writer is running", type=float, default=60.0,
+                    metavar="SECONDS"), JSON_OPT)
     add_command(subparsers, common, "gc", cmd_gc,
                 "retire session summaries past categories.session_summary.max_retained (5), and delete memories "
                 "retired longer ago than delete.grace_period_days (default 30)",
                 f"  {CLI} gc --dry-run\n  {CLI} gc\n  {CLI} gc --older-than 90 --json",
-                ("--dry-run", flag("list what would be retired and deleted, change nothing")),
-                ("--older-than", {"type": int, "metavar": "DAYS", "help": "override delete.grace_period_days"}),
-                JSON_OPT)
+                flag("--dry-run", "list what would be retired and deleted, change nothing"),
+                opt("--older-than", "override delete.grace_period_days", type=int, metavar="DAYS"), JSON_OPT)
     add_command(subparsers, common, "stats", cmd_stats,
                 "count memories per category and status, top tags, oldest and newest, store size",
                 f"  {CLI} stats\n  {CLI} stats --json",
-                ("--top", {"type": int, "default": 10, "help": "how many tags to list (default 10)"}), JSON_OPT)
+                opt("--top", "how many tags to list (default 10)", type=int, default=10), JSON_OPT)
     add_command(subparsers, common, "review", cmd_review,
                 "list memories whose related files changed in git since they were last updated, with the commits "
                 "since", REVIEW_EXAMPLES,
-                ("--json", flag('print JSON: {"git", "head", "complete", "count", "stale": [{"id", "category", '
-                                '"title", "path", "updated_at", "suffix", "changed", "missing", "commit_count", '
-                                '"commits": [{"hash", "short", "date", "subject"}], "commands": {"reviewed", '
-                                '"update", "retire"}}]}')),
-                ("--strict", flag("exit 1 when any memory is stale")))
+                flag("--json", 'print JSON: {"git", "head", "complete", "count", "stale": [{"id", "category", "title", '
+                               '"path", "updated_at", "suffix", "changed", "missing", "commit_count", "commits": '
+                               '[{"hash", "short", "date", "subject"}], "commands": {"reviewed", "update", '
+                               '"retire"}}]}'),
+                flag("--strict", "exit 1 when any memory is stale"))
 
 
 def cmd_doctor(ctx) -> int:

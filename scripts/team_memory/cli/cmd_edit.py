@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .main import CLI, RESULT_JSON, CliError, add_command, read_source
+from .main import CLI, RESULT_JSON, CliError, add_command, opt, read_source
 from .cmd_write import report
 from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
 from ..records.store import find_memory
@@ -17,10 +17,10 @@ def register(subparsers, common) -> None:
                 f"  {CLI} edit use-redis-for-sessions\n"
                 f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
                 f"  {CLI} edit use-redis-for-sessions --from ~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json",
-                ("id", {"help": "the memory id, or category/id or the file's path (one of two files with one id); a "
-                                "broken file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates"}),
-                ("--from", {"dest": "from_file", "metavar": "FILE",
-                            "help": "start from this text (a recovery file) instead of the stored memory"}), RESULT_JSON)
+                opt("id", "the memory id, or category/id or the file's path (one of two files with one id); a broken "
+                          "file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates"),
+                opt("--from", "start from this text (a recovery file) instead of the stored memory", dest="from_file",
+                    metavar="FILE"), RESULT_JSON)
 
 
 def _again() -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 
-from .main import JSON_OPT, CliError, UsageError, add_command, flag
+from .main import JSON_OPT, CliError, UsageError, add_command, flag, opt
 from ..base.config import TEMPLATES_DIR
 from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
 
@@ -24,13 +24,13 @@ def register(subparsers, common) -> None:
                 "  python3 scripts/memory.py eval tests/eval --json\n"
                 "  python3 scripts/memory.py eval --split holdout --no-fuzzy\n"
                 "  python3 scripts/memory.py eval --set min_evidence=0 --set min_score=1   # other floors",
-                ("path", {"nargs": "?", "default": DEFAULT_FOLDER, "help": "folder with store/.claude/memory, "
-                          "prompts.jsonl and meta.json (default: tests/eval)"}),
-                ("--split", {"choices": SPLITS, "default": "all", "help": "all prompts, or the dev or holdout half"}),
-                ("--no-fuzzy", flag("skip the fuzzy (rapidfuzz) step")),
-                ("--set", {"action": "append", "default": [], "metavar": "KEY=VALUE", "dest": "settings",
-                           "help": "override a retrieval setting for this run (repeatable; VALUE is JSON, else text)"}),
-                ("--results", flag("with --json: include each prompt's ranked ids")), JSON_OPT)
+                opt("path", "folder with store/.claude/memory, prompts.jsonl and meta.json (default: tests/eval)",
+                    nargs="?", default=DEFAULT_FOLDER),
+                opt("--split", "all prompts, or the dev or holdout half", choices=SPLITS, default="all"),
+                flag("--no-fuzzy", "skip the fuzzy (rapidfuzz) step"),
+                opt("--set", "override a retrieval setting for this run (repeatable; VALUE is JSON, else text)",
+                    action="append", default=[], metavar="KEY=VALUE", dest="settings"),
+                flag("--results", "with --json: include each prompt's ranked ids"), JSON_OPT)
 
 
 def _pct(value) -> str:

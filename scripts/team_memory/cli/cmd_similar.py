@@ -12,7 +12,7 @@ from ..edits.write import content_hash
 from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
-from .main import CLI, CliError, add_command, flag
+from .main import CLI, CliError, add_command, flag, opt
 from .viewdupes import SIMILAR_THRESHOLD, similarity
 
 
@@ -22,13 +22,12 @@ def register(subparsers, common) -> None:
                 f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
                 f"  {CLI} similar --category decision --title 'Session store' --related-file app/session.py\n"
                 f"  {CLI} similar --category runbook --title 'pydantic import error' --json",
-                ("--category", {"required": True, "choices": CATEGORIES, "help": "the new memory's category"}),
-                ("--title", {"required": True, "help": "the new memory's title"}),
-                ("--tag", {"action": "append", "default": [], "help": "the new memory's tags (repeatable)"}),
-                ("--related-file", {"action": "append", "default": [], "metavar": "PATH",
-                                    "help": "a file, folder or glob the new memory is about (repeatable); a memory "
-                                            "about the same files counts as similar"}),
-                ("--json", flag("print JSON (null when nothing is close)")))
+                opt("--category", "the new memory's category", required=True, choices=CATEGORIES),
+                opt("--title", "the new memory's title", required=True),
+                opt("--tag", "the new memory's tags (repeatable)", action="append", default=[]),
+                opt("--related-file", "a file, folder or glob the new memory is about (repeatable); a memory about the "
+                                      "same files counts as similar", action="append", default=[], metavar="PATH"),
+                flag("--json", "print JSON (null when nothing is close)"))
 
 
 def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from .main import CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag
+from .main import CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag, opt
 from ..base.config import max_inject
 from ..base.model import STATUSES
 from ..base.sanitize import display, shown_path
@@ -22,34 +22,32 @@ def register(subparsers, common) -> None:
     add_command(subparsers, common, "rebuild", cmd_rebuild,
                 "rewrite index.md and the machine cache from the JSON files (atomically, under the store lock)",
                 f"  {CLI} rebuild\n  {CLI} rebuild --full\n  {CLI} rebuild --root ~/src/app", RESULT_JSON,
-                ("--full", flag("re-read every memory file (default: every file is checked, and re-read only "
-                                "when its size, time or inode changed since the cache was written)")))
+                flag("--full", "re-read every memory file (default: every file is checked, and re-read only when its "
+                               "size, time or inode changed since the cache was written)"))
     add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
                 f"  {CLI} list\n  {CLI} list --category decision --tag redis\n  {CLI} list --status retired --json",
                 CATEGORY_ONLY,
-                ("--tag", {"action": "append", "default": [],
-                           "help": "only memories with this tag (repeatable: all must match)"}),
-                ("--status", {"choices": STATUSES + ("all",), "default": "active",
-                              "help": "record status (default: active)"}), JSON_OPT)
+                opt("--tag", "only memories with this tag (repeatable: all must match)", action="append", default=[]),
+                opt("--status", "record status (default: active)", choices=STATUSES + ("all",), default="active"),
+                JSON_OPT)
     add_command(subparsers, common, "search", cmd_search,
                 "rank memories for a prompt exactly as the UserPromptSubmit hook does (prompts under "
                 f"{MIN_PROMPT_CHARS} characters inject nothing, in both)",
                 f'  {CLI} search "fix pydantic import error in tests"\n'
                 f'  {CLI} search "where do we keep sessions" --explain   # also the near misses\n'
                 f'  {CLI} search "api auth policy" --json --limit 10',
-                ("prompt", {"help": "the prompt text to match"}),
-                ("--limit", {"type": int, "help": "how many results (default: retrieval.max_inject)"}),
-                ("--explain", flag("show how each score was made, the prompt's ordinary and distinctive words, and "
-                                   "the near misses: their scores and the floor they missed (why the hook stayed "
-                                   "silent)")),
-                ("--block", flag("print the exact <memory-context> block the hook would inject")), JSON_OPT)
+                opt("prompt", "the prompt text to match"),
+                opt("--limit", "how many results (default: retrieval.max_inject)", type=int),
+                flag("--explain", "show how each score was made, the prompt's ordinary and distinctive words, and the "
+                                  "near misses: their scores and the floor they missed (why the hook stayed silent)"),
+                flag("--block", "print the exact <memory-context> block the hook would inject"), JSON_OPT)
     add_command(subparsers, common, "show", cmd_show, "show one memory",
                 f"  {CLI} show use-pydantic-v2\n  {CLI} show use-pydantic-v2 --json\n"
                 f"  {CLI} show decision/use-pydantic-v2      # one of two files with the same id",
-                ("id", {"help": "the memory id (its file name without .json), or category/id or the file's path "
-                                "when two folders hold the same id"}),
-                ("--json", flag("print the stored record as JSON (secrets and private sections of hand-edited files "
-                                "hidden)")))
+                opt("id", "the memory id (its file name without .json), or category/id or the file's path when two "
+                          "folders hold the same id"),
+                flag("--json", "print the stored record as JSON (secrets and private sections of hand-edited files "
+                               "hidden)"))
 
 
 def cmd_rebuild(ctx) -> int:

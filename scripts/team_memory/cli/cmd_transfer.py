@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .main import CATEGORY_ONLY, CLI, CliError, UsageError, add_command, flag, read_source
+from .main import CATEGORY_ONLY, CLI, CliError, UsageError, add_command, flag, opt, read_source
 from .cmd_write import print_invalid, problem_dicts, write_root
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
@@ -13,7 +13,7 @@ from ..edits.transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_mem
                        format_for, import_records, loads, prepare)
 
 
-FORMAT = ("--format", {"choices": FORMATS, "help": "jsonl or yaml (default: from the file name, else jsonl)"})
+FORMAT = opt("--format", "jsonl or yaml (default: from the file name, else jsonl)", choices=FORMATS)
 
 
 def register(subparsers, common) -> None:
@@ -22,8 +22,8 @@ def register(subparsers, common) -> None:
                 f"  {CLI} export > memories.jsonl\n"
                 f"  {CLI} export --output backup.jsonl --status active --category decision\n"
                 f"  {CLI} export --output memories.yaml        # YAML (needs pyyaml)",
-                (("--output", "-o"), {"metavar": "FILE", "help": "write to FILE (default: stdout)"}), FORMAT,
-                ("--status", {"choices": STATUSES + ("all",), "default": "all", "help": "which memories (default: all)"}),
+                opt(("--output", "-o"), "write to FILE (default: stdout)", metavar="FILE"), FORMAT,
+                opt("--status", "which memories (default: all)", choices=STATUSES + ("all",), default="all"),
                 CATEGORY_ONLY)
     add_command(subparsers, common, "import", cmd_import,
                 "add memories from JSON Lines or YAML, from a store of the prior plugin, or from what the "
@@ -37,24 +37,21 @@ def register(subparsers, common) -> None:
                 f"  {CLI} import --from-claude-md CLAUDE.md --from-claude-md .claude/rules/testing.md\n"
                 f"  {CLI} import --from-auto-memory                       # this project's auto memory\n"
                 f"  {CLI} import --from-auto-memory ~/.claude/projects/-src-app/memory --json",
-                ("source", {"nargs": "?", "metavar": "FILE|-", "help": "the file to read (- for stdin)"}),
-                ("--from-claude-memory", {"metavar": "PATH", "help": "read a store written by the prior plugin (a "
-                                                                     "project folder or its .claude/memory)"}),
-                ("--from-claude-md", {"metavar": "PATH", "action": "append",
-                                      "help": "read a Markdown file written for Claude (CLAUDE.md, CLAUDE.local.md, "
-                                              ".claude/rules/*.md; repeat for several): one memory per bullet, "
-                                              "paragraph or numbered list; the file is never changed"}),
-                ("--from-auto-memory", {"metavar": "PATH", "nargs": "?", "const": "",
-                                        "help": "read Claude Code's auto memory (MEMORY.md and its topic files): this "
-                                                "project's folder, or the folder PATH"}),
-                ("--allow-similar", flag("with --from-claude-md/--from-auto-memory: import a piece even when `similar` "
-                                         "finds an existing memory like it (default: leave it out and name the "
-                                         "memory)")), FORMAT,
-                ("--on-conflict", {"choices": CONFLICT_MODES, "default": "skip", "help": "when an id is taken: skip "
-                                   "the record (default), replace the memory, or add a -2 suffix"}),
-                ("--skip-invalid", flag("import the valid records, report the others")),
-                ("--dry-run", flag("report what would happen, write nothing")),
-                ("--json", flag("print the report as JSON")))
+                opt("source", "the file to read (- for stdin)", nargs="?", metavar="FILE|-"),
+                opt("--from-claude-memory", "read a store written by the prior plugin (a project folder or its "
+                                            ".claude/memory)", metavar="PATH"),
+                opt("--from-claude-md", "read a Markdown file written for Claude (CLAUDE.md, CLAUDE.local.md, "
+                                        ".claude/rules/*.md; repeat for several): one memory per bullet, paragraph or "
+                                        "numbered list; the file is never changed", metavar="PATH", action="append"),
+                opt("--from-auto-memory", "read Claude Code's auto memory (MEMORY.md and its topic files): this "
+                                          "project's folder, or the folder PATH", metavar="PATH", nargs="?", const=""),
+                flag("--allow-similar", "with --from-claude-md/--from-auto-memory: import a piece even when `similar` "
+                                        "finds an existing memory like it (default: leave it out and name the memory)"),
+                FORMAT, opt("--on-conflict", "when an id is taken: skip the record (default), replace the memory, or "
+                                             "add a -2 suffix", choices=CONFLICT_MODES, default="skip"),
+                flag("--skip-invalid", "import the valid records, report the others"),
+                flag("--dry-run", "report what would happen, write nothing"),
+                flag("--json", "print the report as JSON"))
 
 
 def cmd_export(ctx) -> int:
@@ -92,11 +89,12 @@ def cmd_import(ctx) -> int:
             loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
     except TransferError as exc:
         raise CliError(str(exc)) from None
-    config = load_config(write_root(ctx))
+    root = write_root(ctx)
+    config = load_config(root)
     prepared = prepare(entries, config)
     invalid, valid = [p for p in prepared if p.problems], [p for p in prepared if not p.problems]
     blocked = bool(invalid) and not args.skip_invalid
-    results = [] if blocked else import_records(ctx.memory_root, config, [p.record for p in valid], args.on_conflict, args.dry_run)
+    results = [] if blocked else import_records(root, config, [p.record for p in valid], args.on_conflict, args.dry_run)
     counts = {a: sum(1 for r in results if r["action"] == a) for a in ("created", "replaced", "renamed", "skipped")}
     report = {"ok": not blocked, "dry_run": args.dry_run, "read": len(prepared), **counts,
               "invalid": [{"where": p.where, "problems": problem_dicts(p.problems)} for p in invalid],

@@ -7,7 +7,7 @@ import os
 import sys
 import textwrap
 
-from .main import CLI, RESULT_JSON, CliError, UsageError, add_command, flag, read_source, related_fix
+from .main import CLI, RESULT_JSON, CliError, UsageError, add_command, flag, group, opt, read_source, related_fix
 from .prompts import ask_record
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
@@ -24,16 +24,16 @@ from ..records.validate import ValidationError, check_file, format_problems, sho
 
 RELATED_HELP = ("a file (app/session.py), folder (app/) or glob ('billing/**/*.sql') this memory is about, "
                 "relative to the repository root (repeat for more)")
-ID = ("id", {"help": "the memory id; when two folders hold the same id, name one as category/id "
-                     "(decision/use-redis) or by its path (.claude/memory/decisions/use-redis.json)"})
-CONFIDENCE = ("--confidence", {"type": float, "help": "how sure this is, 0 to 1"})
-FORCE = ("--force", flag("create even if a memory with this id was retired < 24 h ago"))
+ID = opt("id", "the memory id; when two folders hold the same id, name one as category/id (decision/use-redis) or "
+               "by its path (.claude/memory/decisions/use-redis.json)")
+CONFIDENCE = opt("--confidence", "how sure this is, 0 to 1", type=float)
+FORCE = flag("--force", "create even if a memory with this id was retired < 24 h ago")
 
 
 def _content_opts(what: str = "the content object") -> tuple:
-    return {}, [("--content-json", {"metavar": "JSON", "help": f"{what}, as JSON text"}),
-                ("--content-file", {"metavar": "FILE", "help": f"{what}, from a JSON file"}),
-                ("stdin", {"nargs": "?", "choices": ["-"], "help": f"read {what} as JSON from stdin"})]
+    return group(opt("--content-json", f"{what}, as JSON text", metavar="JSON"),
+                 opt("--content-file", f"{what}, from a JSON file", metavar="FILE"),
+                 opt("stdin", f"read {what} as JSON from stdin", nargs="?", choices=["-"]))
 
 
 def register(subparsers, common) -> None:
@@ -46,19 +46,18 @@ def register(subparsers, common) -> None:
                 f"  echo '{{...}}' | {CLI} add --category preference --title 'Tabs in Makefiles' --tag make -\n"
                 f"  {CLI} add --category constraint --title 'Keep the retry loop' --tag billing "
                 "--related-file billing/export.py --related-file 'billing/**/*.sql' --content-file rule.json",
-                ("--category", {"choices": CATEGORIES, "help": "the memory's category (asked on a terminal)"}),
-                ("--title", {"help": "a short title, 1-120 characters (asked on a terminal)"}),
-                ("--tag", {"action": "append", "default": [], "help": "a lowercase tag (repeat: 1 to 12)"}),
-                _content_opts(), ("--related-file", {"action": "append", "metavar": "PATH", "help": RELATED_HELP}),
-                CONFIDENCE, FORCE, RESULT_JSON)
+                opt("--category", "the memory's category (asked on a terminal)", choices=CATEGORIES),
+                opt("--title", "a short title, 1-120 characters (asked on a terminal)"),
+                opt("--tag", "a lowercase tag (repeat: 1 to 12)", action="append", default=[]), _content_opts(),
+                opt("--related-file", RELATED_HELP, action="append", metavar="PATH"), CONFIDENCE, FORCE, RESULT_JSON)
     add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
                 f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "related_files": ["app/session.py"], "content": {{...}}}}'\n"""
                 f"  {CLI} save --input record.json\n"
                 f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""",
-                ({"required": True}, [("--record", {"metavar": "JSON", "help": "the record as one JSON argument (in "
-                                                    "single quotes; an apostrophe inside it as '\\'')"}),
-                                      ("--input", {"metavar": "FILE|-", "help": "the record as JSON, from a file or - "
-                                                                               "for stdin"})]),
+                group(opt("--record", "the record as one JSON argument (in single quotes; an apostrophe inside it "
+                                      "as '\\'')", metavar="JSON"),
+                      opt("--input", "the record as JSON, from a file or - for stdin", metavar="FILE|-"),
+                      required=True),
                 FORCE, RESULT_JSON)
     add_command(subparsers, common, "update", cmd_update, "change a memory's title, tags or content keys",
                 f"  {CLI} update use-redis-for-sessions --tag redis --tag sessions --tag cache\n"
@@ -67,31 +66,30 @@ def register(subparsers, common) -> None:
                 f"  {CLI} update use-redis-for-sessions --related-file app/session.py --related-file app/cache/   # replaces them\n"
                 f"  {CLI} update use-redis-for-sessions --no-related-files   # removes them all\n"
                 f"  {CLI} update use-redis-for-sessions --reviewed   # still right after its files changed (see: review)",
-                ID, ("--title", {"help": "the new title"}),
-                ("--tag", {"action": "append", "help": "the new tags (repeat; replaces all tags)"}),
+                ID, opt("--title", "the new title"),
+                opt("--tag", "the new tags (repeat; replaces all tags)", action="append"),
                 _content_opts("content keys to replace (null removes an optional key)"),
-                ({}, [("--related-file", {"action": "append", "metavar": "PATH",
-                                          "help": RELATED_HELP + "; replaces all of them"}),
-                      ("--no-related-files", flag("remove every related file"))]),
+                group(opt("--related-file", RELATED_HELP + "; replaces all of them", action="append", metavar="PATH"),
+                      flag("--no-related-files", "remove every related file")),
                 CONFIDENCE,
-                ("--expect-hash", {"metavar": "H", "help": "refuse if the file's SHA-256 is no longer H (at least 12 "
-                                                           "hex digits)"}),
-                ("--reviewed", flag("the memory was checked against its related files and is still right: moves "
-                                    "updated_at (clearing its stale mark, see: review) even with no other change")),
-                ("--summary", {"help": "what changed and why (kept in the memory's changes)"}), RESULT_JSON)
+                opt("--expect-hash", "refuse if the file's SHA-256 is no longer H (at least 12 hex digits)",
+                    metavar="H"),
+                flag("--reviewed", "the memory was checked against its related files and is still right: moves "
+                                   "updated_at (clearing its stale mark, see: review) even with no other change"),
+                opt("--summary", "what changed and why (kept in the memory's changes)"), RESULT_JSON)
     for verb, help_text, needs in (("retire", "retire a memory that is no longer true (kept, never recalled)", True),
                                    ("archive", "archive a memory that is still true but no longer useful", True),
                                    ("restore", "bring a retired memory back", False),
                                    ("unarchive", "bring an archived memory back", False)):
         example = f"  {CLI} {verb} use-celery-beat-for-cron" + (" --reason 'moved to the platform scheduler'" if needs else "")
         add_command(subparsers, common, verb, cmd_status, help_text, example, ID,
-                    ("--reason", {"required": needs, "help": "why" + ("" if needs else " (optional)")}),
+                    opt("--reason", "why" + ("" if needs else " (optional)"), required=needs),
                     RESULT_JSON).set_defaults(verb=verb)
     add_command(subparsers, common, "validate", cmd_validate,
                 "check memory files against the schema (all files when no PATH is given)",
                 f"  {CLI} validate\n  {CLI} validate .claude/memory/decisions/use-redis-for-sessions.json --json",
-                ("paths", {"nargs": "*", "metavar": "PATH", "help": "memory files or folders"}),
-                ("--json", flag("print the results as JSON")))
+                opt("paths", "memory files or folders", nargs="*", metavar="PATH"),
+                flag("--json", "print the results as JSON"))
 
 
 def _parse_json(text: str, where: str, source: str | None = None):

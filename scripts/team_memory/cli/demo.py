@@ -10,7 +10,7 @@ import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
 
-from .main import CLI, CliError, add_command
+from .main import CLI, CliError, add_command, opt
 from ..base.config import TEMPLATES_DIR, load_config
 from ..derived.refresh import rebuild_index
 from ..base.model import MEMORY_REL
@@ -37,8 +37,8 @@ def register(subparsers, common) -> None:
                 f"  {CLI} demo\n"
                 f'  {CLI} demo --prompt "how do we roll back a deploy?"\n'
                 f"  {CLI} demo --keep /tmp/demo-project",
-                ("--prompt", {"action": "append", "help": "a prompt to try (repeatable; default: a built-in set)"}),
-                ("--keep", {"metavar": "DIR", "help": "build the demo project in DIR and keep it (DIR must not exist)"}))
+                opt("--prompt", "a prompt to try (repeatable; default: a built-in set)", action="append"),
+                opt("--keep", "build the demo project in DIR and keep it (DIR must not exist)", metavar="DIR"))
 
 
 def build_demo_project(project: str) -> str:

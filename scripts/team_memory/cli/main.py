@@ -166,18 +166,27 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def flag(help_text: str) -> dict:
-    """``add_argument`` keywords of an on/off option."""
-    return {"action": "store_true", "help": help_text}
+def opt(flags, help_text: str, **kwargs) -> tuple:
+    """An option for ``add_command``: its name (or names) and ``add_argument`` keywords."""
+    return flags, dict(kwargs, help=help_text)
 
 
-JSON_OPT = ("--json", flag("print JSON"))
-RESULT_JSON = ("--json", flag("print the result as JSON"))
-CATEGORY_ONLY = ("--category", {"choices": CATEGORIES, "help": "only this category"})
+def flag(name: str, help_text: str) -> tuple:
+    return opt(name, help_text, action="store_true")
+
+
+def group(*options, required: bool = False) -> tuple:
+    """Mutually exclusive options."""
+    return {"required": required}, list(options)
+
+
+JSON_OPT = flag("--json", "print JSON")
+RESULT_JSON = flag("--json", "print the result as JSON")
+CATEGORY_ONLY = opt("--category", "only this category", choices=CATEGORIES)
 
 
 def add_command(subparsers, common, name: str, func, help_text: str, examples: str, *options, **kwargs):
-    """Add one subcommand with its help line, description, examples and ``options``: (flags, add_argument kwargs)."""
+    """Add one subcommand with its help line, description, examples and ``options`` (see ``add_options``)."""
     p = subparsers.add_parser(name, parents=[common], help=help_text,
                               description=f"{help_text}\n\nexamples:\n{examples}",
                               formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
@@ -188,7 +197,7 @@ def add_command(subparsers, common, name: str, func, help_text: str, examples: s
 
 
 def add_options(target, options) -> None:
-    """Each option is (flags, ``add_argument`` keywords), or (group keywords, [options]): a mutually exclusive group."""
+    """Each option from ``opt``, ``flag`` or ``group``."""
     for flags, spec in options:
         if isinstance(spec, list):
             add_options(target.add_mutually_exclusive_group(**flags), spec)

@@ -9,9 +9,8 @@ from ..base.config import TEMPLATES_DIR
 from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
-LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
-          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent",
-          "blocked": "negatives w/ block", "empty": "empty (answerable)"}
+LABELS = {"mrr": "MRR", "clear_precision": "precision (clear)", "silent": "silent stays silent",
+          "blocked": "negatives w/ block", "empty": "empty (answerable)"}  # the others: the metric's own name
 PER_PROMPT = (("injected_per_prompt", "injected per prompt"), ("lines", "lines per prompt"),
               ("bytes", "bytes per prompt"), ("lines_answered", "lines per answered"))
 
@@ -84,7 +83,7 @@ def cmd_eval(ctx) -> int:
           + "".join(f", {k}={v}" for k, v in sorted(settings.items())) + "\n")
     width = max(12, *(len(n) for n in names))
     print(f"{'metric (%)':20}" + "".join(n.rjust(width) for n in names))
-    for key, label, cell in [(m, LABELS[m], _pct) for m in METRICS] + [(k, label, _num) for k, label in PER_PROMPT]:
+    for key, label, cell in [(m, LABELS.get(m, m), _pct) for m in METRICS] + [(k, label, _num) for k, label in PER_PROMPT]:
         print(f"{label:20}" + "".join(cell(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
     by_kind = {n: report["strategies"][n]["by_kind"] for n in names}
     kinds = list(by_kind[names[0]])

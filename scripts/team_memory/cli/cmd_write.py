@@ -250,7 +250,7 @@ def cmd_add(ctx) -> int:
               "content": {} if content is None else content}
     missing = not (args.category and args.title)
     if sys.stdin.isatty() and (missing or content is None):
-        record = ask_record({k: v for k, v in record.items() if v})  # PromptAborted: a CliError
+        record = ask_record({k: v for k, v in record.items() if v})  # the input ending: a CliError
     elif missing:  # without content, validation names every missing field
         raise UsageError("add needs --category and --title (run it on a terminal to be asked for each field)")
     root = write_root(ctx)

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 from .main import CLI, CliError, add_command, opt
 from ..base.config import TEMPLATES_DIR, load_config
+from ..base.fsutil import atomic_write_text
 from ..derived.refresh import rebuild_index
 from ..base.model import MEMORY_REL
 from ..records.store import dump_memory, iter_memory_files, load_memory
@@ -49,8 +50,7 @@ def build_demo_project(project: str) -> str:
     runbook = os.path.join(memory_root, "runbooks", "fix-pydantic-import.json")
     record = load_memory(runbook)
     record["updated_at"] = (datetime.now(timezone.utc) - timedelta(days=4)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    with open(runbook, "w", encoding="utf-8") as f:
-        f.write(dump_memory(record))
+    atomic_write_text(runbook, dump_memory(record))
     rebuild_index(memory_root, load_config(memory_root))
     from .install import ensure_gitignore
     ensure_gitignore(project)  # as a real project has: derived files stay out of git

@@ -106,7 +106,8 @@ def _doctor_report(ctx, findings: list, checked: str = "") -> int:
 
 
 def cmd_gc(ctx) -> int:
-    args, config = ctx.args, dict(ctx.config)
+    args = ctx.args
+    config = dict(ctx.config)
     if args.older_than is not None:
         if args.older_than < 0:
             raise UsageError("--older-than must be 0 or more days")

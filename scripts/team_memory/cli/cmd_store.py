@@ -137,7 +137,7 @@ def cmd_show(ctx) -> int:
     if ctx.args.json:
         print(dump_memory(record), end="")
         return 0
-    from ..edits.write import content_hash  # 27 ms of imports that search does not need
+    from ..edits.write import content_hash  # a heavy import that search does not need
     print(ctx.color(shown_text(record["title"]), "1"))
     print(f"  {category} · {shown_text(record_status(raw))} · updated {shown_text(record.get('updated_at', '?'))} "
           f"· {shown_name(path)}")
@@ -162,10 +162,8 @@ def cmd_show(ctx) -> int:
     if isinstance(record.get("changes"), list) and record["changes"]:
         print("  history:")
         for change in record["changes"]:
-            if isinstance(change, dict):
-                print(f"    {shown_text(change.get('date', '?'))}  {shown_text(change.get('summary', ''))}")
-            else:
-                print(f"    {shown_text(change)}")
+            parts = (change.get("date", "?"), change.get("summary", "")) if isinstance(change, dict) else (change,)
+            print("    " + "  ".join(map(shown_text, parts)))
     return 0
 
 

@@ -1,5 +1,4 @@
-"""Store upkeep commands: ``doctor`` (exit 1 while problems remain; warnings do not fail it), ``gc``, ``stats``,
-and ``review``: the memories whose related files changed in git since their last update (``derived.driftmarks``)."""
+"""Store upkeep: ``doctor``, ``gc``, ``stats``, ``review`` (memories whose related files changed in git since)."""
 from __future__ import annotations
 
 import os

@@ -1,5 +1,4 @@
-"""Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``, ``unarchive``,
-``validate``; the write errors become ``CliError`` (exit 1, nothing written)."""
+"""Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write)."""
 from __future__ import annotations
 
 import json

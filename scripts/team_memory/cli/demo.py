@@ -1,5 +1,4 @@
-"""``demo``: a demo store from ``templates/demo/`` in a temporary folder, and what the real UserPromptSubmit
-hook launcher (run as ``hooks.json`` runs it) injects for a few prompts."""
+"""``demo``: a store from ``templates/demo/`` in a temporary folder, and what the real prompt hook injects for it."""
 from __future__ import annotations
 
 import json

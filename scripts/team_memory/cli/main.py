@@ -1,5 +1,4 @@
-"""The command-line interface: ``main(argv) -> int`` parses, runs one command and maps every outcome to
-an exit code: 0 success, 1 a known error (``CliError``), 2 a usage error, 3 anything unexpected."""
+"""The command-line interface: ``main(argv) -> int``; exit 0 ok, 1 a known error (``CliError``), 2 usage, 3 other."""
 from __future__ import annotations
 
 import argparse

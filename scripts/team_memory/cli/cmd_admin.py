@@ -1,16 +1,17 @@
-"""Store upkeep commands: ``doctor`` (exit 1 while problems remain; warnings do not fail it), ``gc``, ``stats``,
-and ``review``: the memories whose related files changed in git since their last update (``derived.driftmarks``)."""
+"""Store upkeep: ``doctor``, ``gc``, ``stats``, ``review`` (memories whose related files changed in git since)."""
 from __future__ import annotations
 
 import os
 import sys
 from collections import Counter
 
-from .main import CLI, CliError, NoStore, UsageError, add_command
+from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix
 from .doctor import examine, repair, user_plugin_too
-from ..base.model import CATEGORIES, STATUSES
-from ..edits.write import grace_days, purge_retired
-from ..records.exposure import hide_secrets, shown_message, shown_name, shown_tag, shown_text
+from ..base.model import CATEGORIES, STATUSES, display_name
+from ..base.sanitize import shown_path
+from ..edits.write import grace_days, purge_retired, retire_past_retention
+from ..records.exposure import hide, hide_secrets, shown_message, shown_name, shown_tag, shown_text
+from ..records.relpaths import is_glob
 from ..records.store import iter_memory_files, iter_records, project_root_of, record_status
 
 SHOWN_COMMITS = 10
@@ -32,55 +33,48 @@ a stale memory, 2 a usage error."""
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "doctor", cmd_doctor,
-                    "check the store: links, stale index, invalid or quarantined files, duplicate ids, near-duplicate "
-                    "titles, leftover secrets, temp files, merge conflicts; and the Python the hooks start "
-                    "(a version manager's shim costs every hook call)",
-                    f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
-                    f"  {CLI} doctor --json")
-    p.add_argument("--fix", action="store_true", help="fix what is safe to fix (under the store lock)")
-    p.add_argument("--strict", action="store_true", help="also fail on warnings (near-duplicate titles)")
-    p.add_argument("--temp-age", type=float, default=60.0, metavar="SECONDS",
-                   help="report temp files at least this old (default 60: a younger one may belong to a live "
-                        "writer); 0 when you know no writer is running")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = add_command(subparsers, common, "gc", cmd_gc,
-                    "retire session summaries past categories.session_summary.max_retained (5), and delete memories "
-                    "retired longer ago than delete.grace_period_days (default 30)",
-                    f"  {CLI} gc --dry-run\n  {CLI} gc\n  {CLI} gc --older-than 90 --json")
-    p.add_argument("--dry-run", action="store_true", help="list what would be retired and deleted, change nothing")
-    p.add_argument("--older-than", type=int, metavar="DAYS", help="override delete.grace_period_days")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = add_command(subparsers, common, "stats", cmd_stats,
-                    "count memories per category and status, top tags, oldest and newest, store size",
-                    f"  {CLI} stats\n  {CLI} stats --json")
-    p.add_argument("--top", type=int, default=10, help="how many tags to list (default 10)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = add_command(subparsers, common, "review", cmd_review,
-                    "list memories whose related files changed in git since they were last updated, with the commits "
-                    "since", REVIEW_EXAMPLES)
-    p.add_argument("--json", action="store_true",
-                   help='print JSON: {"git", "head", "complete", "count", "stale": [{"id", "category", "title", '
-                        '"path", "updated_at", "suffix", "changed", "missing", "commit_count", "commits": '
-                        '[{"hash", "short", "date", "subject"}], "commands": {"reviewed", "update", "retire"}}]}')
-    p.add_argument("--strict", action="store_true", help="exit 1 when any memory is stale")
+    add_command(subparsers, common, "doctor", cmd_doctor,
+                "check the store: links, stale index, invalid or quarantined files, duplicate ids, near-duplicate "
+                "titles, leftover secrets, temp files, merge conflicts; and the Python the hooks start "
+                "(a version manager's shim costs every hook call)",
+                f"  {CLI} doctor\n  {CLI} doctor --fix          # rebuild the index, delete temp files, redact secrets\n"
+                f"  {CLI} doctor --json",
+                flag("--fix", "fix what is safe to fix (under the store lock)"),
+                flag("--strict", "also fail on warnings (near-duplicate titles)"),
+                opt("--temp-age", "report temp files at least this old (default 60: a younger one may belong to a live "
+                                  "writer); 0 when you know no writer is running", type=float, default=60.0,
+                    metavar="SECONDS"), JSON_OPT)
+    add_command(subparsers, common, "gc", cmd_gc,
+                "retire session summaries past categories.session_summary.max_retained (5), and delete memories "
+                "retired longer ago than delete.grace_period_days (default 30)",
+                f"  {CLI} gc --dry-run\n  {CLI} gc\n  {CLI} gc --older-than 90 --json",
+                flag("--dry-run", "list what would be retired and deleted, change nothing"),
+                opt("--older-than", "override delete.grace_period_days", type=int, metavar="DAYS"), JSON_OPT)
+    add_command(subparsers, common, "stats", cmd_stats,
+                "count memories per category and status, top tags, oldest and newest, store size",
+                f"  {CLI} stats\n  {CLI} stats --json",
+                opt("--top", "how many tags to list (default 10)", type=int, default=10), JSON_OPT)
+    add_command(subparsers, common, "review", cmd_review,
+                "list memories whose related files changed in git since they were last updated, with the commits "
+                "since", REVIEW_EXAMPLES,
+                flag("--json", 'print JSON: {"git", "head", "complete", "count", "stale": [{"id", "category", "title", '
+                               '"path", "updated_at", "suffix", "changed", "missing", "commit_count", "commits": '
+                               '[{"hash", "short", "date", "subject"}], "commands": {"reviewed", "update", '
+                               '"retire"}}]}'),
+                flag("--strict", "exit 1 when any memory is stale"))
 
 
 def cmd_doctor(ctx) -> int:
     if ctx.args.temp_age < 0:
         raise UsageError("--temp-age must be 0 or more")
-    from .hookpython import findings as hook_python
+    from .hookpython import findings as hook_python  # the interpreter every hook starts: a shim costs every call
     try:
         root = ctx.memory_root
     except NoStore as exc:  # no store yet: the hooks' Python and the installs are checked all the same
         print(f"nothing to show: {hide_secrets(str(exc))}", file=sys.stderr)
         project = project_root_of(os.getcwd()) or os.getcwd()
         return _doctor_report(ctx, hook_python() + user_plugin_too(project), "the hooks' Python and the installs")
-    findings = examine(root, ctx.config, temp_min_age=ctx.args.temp_age)
-    findings += hook_python()  # the interpreter every hook starts: a version manager's shim costs every call
+    findings = examine(root, ctx.config, temp_min_age=ctx.args.temp_age) + hook_python()
     findings += user_plugin_too(os.path.dirname(os.path.dirname(os.path.abspath(root))))
     if ctx.args.fix and any(f.fixable for f in findings):
         repair(root, ctx.config, findings)
@@ -111,24 +105,23 @@ def _doctor_report(ctx, findings: list, checked: str = "") -> int:
 
 
 def cmd_gc(ctx) -> int:
+    args = ctx.args
     config = dict(ctx.config)
-    if ctx.args.older_than is not None:
-        if ctx.args.older_than < 0:
+    if args.older_than is not None:
+        if args.older_than < 0:
             raise UsageError("--older-than must be 0 or more days")
         config["delete"] = dict(config.get("delete") if isinstance(config.get("delete"), dict) else {},
-                                grace_period_days=ctx.args.older_than)
-    from ..edits.write import retire_past_retention
-    sessions = [shown_name(i) for i in retire_past_retention(ctx.memory_root, config, dry_run=ctx.args.dry_run)]
+                                grace_period_days=args.older_than)
+    sessions = [shown_name(i) for i in retire_past_retention(ctx.memory_root, config, dry_run=args.dry_run)]
     items = [dict(item, id=shown_name(item["id"]), path=shown_name(item["path"]), title=shown_text(item["title"]))
-             for item in purge_retired(ctx.memory_root, config, dry_run=ctx.args.dry_run)]
-    if ctx.args.json:
-        ctx.print_json({"dry_run": ctx.args.dry_run, "grace_period_days": grace_days(config), "deleted": items,
-                        "retired_sessions": sessions})
-        return 0
+             for item in purge_retired(ctx.memory_root, config, dry_run=args.dry_run)]
+    if args.json:
+        return ctx.print_json({"dry_run": args.dry_run, "grace_period_days": grace_days(config), "deleted": items,
+                               "retired_sessions": sessions})
     if sessions:
-        print(f"{'would retire' if ctx.args.dry_run else 'retired'} {len(sessions)} older session summar"
+        print(f"{'would retire' if args.dry_run else 'retired'} {len(sessions)} older session summar"
               f"{'y' if len(sessions) == 1 else 'ies'} (categories.session_summary.max_retained): {', '.join(sessions)}")
-    verb = "would delete" if ctx.args.dry_run else "deleted"
+    verb = "would delete" if args.dry_run else "deleted"
     for item in items:
         print(f"{verb} {item['id']} (retired {item['days']} days ago) -> {item['path']}")
     print(f"{verb} {len(items)} memor{'y' if len(items) == 1 else 'ies'} retired more than "
@@ -136,7 +129,7 @@ def cmd_gc(ctx) -> int:
     return 0
 
 
-def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
+def store_stats(memory_root: str, config: dict, top: int) -> dict:
     per_category = {c: {s: 0 for s in STATUSES} for c in CATEGORIES}
     tags: Counter = Counter()
     dated, records = [], list(iter_records(memory_root, config))
@@ -146,30 +139,29 @@ def store_stats(memory_root: str, config: dict, top: int = 10) -> dict:
             per_category[category][status] += 1
         if status == "active" and isinstance(record.get("tags"), list):
             tags.update(filter(None, map(shown_tag, record["tags"])))  # hidden before cleaning, as recall lists them
-        created = record.get("created_at")
-        if isinstance(created, str):
-            dated.append((created, os.path.basename(path)[:-5], record["title"]))
+        if isinstance(record.get("created_at"), str):
+            dated.append((record["created_at"], os.path.basename(path)[:-5], record["title"]))
     size = files = 0
-    for folder, dirs, names in os.walk(memory_root):
+    for folder, _, names in os.walk(memory_root):
         for name in names:
             try:
                 size += os.lstat(os.path.join(folder, name)).st_size  # a link's own size, never its target's
                 files += 1
             except OSError:
                 pass
-    dated.sort()
     from ..derived.driftmarks import current_marks
     try:  # active memories whose related files changed in git since (see: review)
         stale = len(current_marks(memory_root, config, records))
     except OSError:  # a read-only checkout, a .cache that is a link
         stale = 0
-    as_item = lambda t: {"id": shown_name(t[1]), "title": shown_text(t[2]),  # noqa: E731
-                         "created_at": shown_text(t[0])} if t else None
+    dated.sort()
+    ends = [{"id": shown_name(ident), "title": shown_text(title), "created_at": shown_text(created)}
+            for created, ident, title in dated[:1] + dated[-1:]] or [None, None]  # the oldest and the newest
     by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
     return {"store": memory_root, "total": sum(by_status.values()), "by_status": by_status,
             "by_category": per_category,
             "top_tags": [{"tag": t, "count": n} for t, n in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
-            "oldest": as_item(dated[0] if dated else None), "newest": as_item(dated[-1] if dated else None),
+            "oldest": ends[0], "newest": ends[1],
             "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
             "store_files": files, "store_bytes": size, "stale": stale}
 
@@ -179,10 +171,8 @@ def cmd_stats(ctx) -> int:
         raise UsageError("--top must be 0 or more")
     stats = store_stats(ctx.memory_root, ctx.config, ctx.args.top)
     if ctx.args.json:
-        ctx.print_json(stats)
-        return 0
-    project = project_root_of(ctx.memory_root)
-    print(f"{stats['total']} memories in {os.path.relpath(ctx.memory_root, project)} "
+        return ctx.print_json(stats)
+    print(f"{stats['total']} memories in {os.path.relpath(ctx.memory_root, project_root_of(ctx.memory_root))} "
           f"({', '.join(f'{n} {s}' for s, n in stats['by_status'].items())}); "
           f"{stats['store_files']} files, {stats['store_bytes'] / 1024:.1f} KiB")
     print(f"  {'category':16}" + "".join(f"{s:>10}" for s in STATUSES))
@@ -193,21 +183,17 @@ def cmd_stats(ctx) -> int:
     if stats["top_tags"]:
         print("  top tags: " + ", ".join(f"{t['tag']} ({t['count']})" for t in stats["top_tags"]))
     for which in ("oldest", "newest"):
-        item = stats[which]
-        if item:
-            print(f"  {which}: {item['created_at'][:10]}  {item['id']}  {item['title']}")
+        if stats[which]:
+            print(f"  {which}: {stats[which]['created_at'][:10]}  {stats[which]['id']}  {stats[which]['title']}")
     return 0
-
 
 
 def _commands(ident: str, item) -> dict:
     """The commands that settle a stale memory; "still right" drops the entries that name nothing any more."""
     import shlex
     ref = shlex.quote(ident)
-    from ..records.exposure import hide
     kept = [e for e in item.entries if e not in item.missing]
-    fix = "".join(f" --related-file {shlex.quote(e)}" for e in kept) if kept else " --no-related-files"
-    reviewed = f"{CLI} update {ref} --reviewed" + (fix if item.missing else "")
+    reviewed = f"{CLI} update {ref} --reviewed" + (related_fix(kept) if item.missing else "")
     if any(hide(e) != e or item.shown.get(e, e) != e for e in kept):  # a hidden part is never quoted: edit the file
         reviewed = f"{CLI} edit {ref}"
     return {"reviewed": reviewed, "update": f"{CLI} edit {ref}", "retire": f"{CLI} retire {ref} --reason '...'"}
@@ -215,7 +201,6 @@ def _commands(ident: str, item) -> dict:
 
 def item_dict(item) -> dict:
     from datetime import datetime, timezone
-    from ..records.exposure import shown_name, shown_text
     ident = shown_name(os.path.basename(item.path)[:-5])
     commits = [{"hash": c.hash, "short": c.hash[:7],
                 "date": datetime.fromtimestamp(c.time, timezone.utc).strftime("%Y-%m-%d"),
@@ -235,26 +220,20 @@ def cmd_review(ctx) -> int:
         ctx.print_json({"git": found.git, "head": found.head, "complete": found.complete,
                         "count": len(stale), "stale": stale})
     else:
-        _print(ctx, found, stale)
+        _print_review(ctx, found, stale)
     if ctx.args.strict and stale:
         raise CliError(f"{len(stale)} stale memor{'y' if len(stale) == 1 else 'ies'}")
     return 0
 
 
-def _print(ctx, found, stale: list) -> None:
-    from ..base.model import display_name
-    from ..base.sanitize import shown_path
-    from ..records.relpaths import is_glob
-    if not found.items:
-        print(f"no memory names related files yet: nothing to review (set them with {CLI} update ID "
-              "--related-file PATH)")
-        return
-    if not found.git:
-        print("no git history to compare with (git is missing, this is not a repository, or it has no commit "
-              "yet): nothing is marked")
-        return
-    if not stale:
-        print(f"no stale memories ({len(found.items)} with related files checked)")
+def _print_review(ctx, found, stale: list) -> None:
+    nothing = (f"no memory names related files yet: nothing to review (set them with {CLI} update ID "
+               "--related-file PATH)" if not found.items else
+               "no git history to compare with (git is missing, this is not a repository, or it has no commit "
+               "yet): nothing is marked" if not found.git else
+               f"no stale memories ({len(found.items)} with related files checked)" if not stale else "")
+    if nothing:
+        print(nothing)
         return
     why = ", or ".join(text for text, present in (
         ("files they are about changed in git since they were last updated", any(i["commit_count"] for i in stale)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .main import CLI, CliError, add_command, read_source
+from .main import CLI, RESULT_JSON, CliError, add_command, opt, read_source
 from .cmd_write import report
 from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
 from ..records.store import find_memory
@@ -12,16 +12,15 @@ from ..records.validate import format_problems
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "edit", cmd_edit,
-                    "edit a memory's JSON in $EDITOR (then $VISUAL, then vi); validated on save, never lost",
-                    f"  {CLI} edit use-redis-for-sessions\n"
-                    f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
-                    f"  {CLI} edit use-redis-for-sessions --from ~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json")
-    p.add_argument("id", help="the memory id, or category/id or the file's path (one of two files with one id); "
-                             "a broken file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates")
-    p.add_argument("--from", dest="from_file", metavar="FILE",
-                   help="start from this text (a recovery file) instead of the stored memory")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_command(subparsers, common, "edit", cmd_edit,
+                "edit a memory's JSON in $EDITOR (then $VISUAL, then vi); validated on save, never lost",
+                f"  {CLI} edit use-redis-for-sessions\n"
+                f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
+                f"  {CLI} edit use-redis-for-sessions --from ~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json",
+                opt("id", "the memory id, or category/id or the file's path (one of two files with one id); a broken "
+                          "file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates"),
+                opt("--from", "start from this text (a recovery file) instead of the stored memory", dest="from_file",
+                    metavar="FILE"), RESULT_JSON)
 
 
 def _again() -> bool:
@@ -50,10 +49,9 @@ def cmd_edit(ctx) -> int:
         raise CliError(message) from None
     except ValueError as exc:  # WriteError before the editor opened
         raise CliError(str(exc)) from None
+    if result is None and args.json:
+        return ctx.print_json({"ok": True, "id": args.id, "action": "unchanged"})
     if result is None:
-        if args.json:
-            ctx.print_json({"ok": True, "id": args.id, "action": "unchanged"})
-        else:
-            print(f"no changes to {args.id}; nothing was written")
+        print(f"no changes to {args.id}; nothing was written")
         return 0
     return report(ctx, result)

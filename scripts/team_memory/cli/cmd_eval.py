@@ -1,36 +1,35 @@
 """``eval``: retrieval quality on a labelled evaluation folder."""
 from __future__ import annotations
 
+import json
 import os
 
-from .main import CliError, UsageError, add_command
+from .main import JSON_OPT, CliError, UsageError, add_command, flag, opt
 from ..base.config import TEMPLATES_DIR
 from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
 
 DEFAULT_FOLDER = os.path.join(os.path.dirname(TEMPLATES_DIR), "tests", "eval")
-LABELS = {"hit@1": "hit@1", "recall@3": "recall@3", "recall@5": "recall@5", "mrr": "MRR",
-          "precision": "precision", "clear_precision": "precision (clear)", "silent": "silent stays silent",
-          "blocked": "negatives w/ block", "empty": "empty (answerable)"}
+LABELS = {"mrr": "MRR", "clear_precision": "precision (clear)", "silent": "silent stays silent",
+          "blocked": "negatives w/ block", "empty": "empty (answerable)"}  # the others: the metric's own name
 PER_PROMPT = (("injected_per_prompt", "injected per prompt"), ("lines", "lines per prompt"),
               ("bytes", "bytes per prompt"), ("lines_answered", "lines per answered"))
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "eval", cmd_eval,
-                    "measure retrieval on a labelled prompt set: hit@1, recall@3/5, MRR, precision, silence, "
-                    "negatives with a block, lines and bytes injected",
-                    "  python3 scripts/memory.py eval                       # the repository's tests/eval\n"
-                    "  python3 scripts/memory.py eval tests/eval --json\n"
-                    "  python3 scripts/memory.py eval --split holdout --no-fuzzy\n"
-                    "  python3 scripts/memory.py eval --set min_evidence=0 --set min_score=1   # other floors")
-    p.add_argument("path", nargs="?", default=DEFAULT_FOLDER,
-                   help="folder with store/.claude/memory, prompts.jsonl and meta.json (default: tests/eval)")
-    p.add_argument("--split", choices=SPLITS, default="all", help="all prompts, or the dev or holdout half")
-    p.add_argument("--no-fuzzy", action="store_true", help="skip the fuzzy (rapidfuzz) step")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                   help="override a retrieval setting for this run (repeatable; VALUE is JSON, else text)")
-    p.add_argument("--results", action="store_true", help="with --json: include each prompt's ranked ids")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_command(subparsers, common, "eval", cmd_eval,
+                "measure retrieval on a labelled prompt set: hit@1, recall@3/5, MRR, precision, silence, "
+                "negatives with a block, lines and bytes injected",
+                "  python3 scripts/memory.py eval                       # the repository's tests/eval\n"
+                "  python3 scripts/memory.py eval tests/eval --json\n"
+                "  python3 scripts/memory.py eval --split holdout --no-fuzzy\n"
+                "  python3 scripts/memory.py eval --set min_evidence=0 --set min_score=1   # other floors",
+                opt("path", "folder with store/.claude/memory, prompts.jsonl and meta.json (default: tests/eval)",
+                    nargs="?", default=DEFAULT_FOLDER),
+                opt("--split", "all prompts, or the dev or holdout half", choices=SPLITS, default="all"),
+                flag("--no-fuzzy", "skip the fuzzy (rapidfuzz) step"),
+                opt("--set", "override a retrieval setting for this run (repeatable; VALUE is JSON, else text)",
+                    action="append", default=[], metavar="KEY=VALUE", dest="settings"),
+                flag("--results", "with --json: include each prompt's ranked ids"), JSON_OPT)
 
 
 def _pct(value) -> str:
@@ -41,13 +40,9 @@ def _num(value) -> str:
     return "-" if value is None else f"{value:.2f}" if value < 100 else f"{value:.0f}"
 
 
-def _kind_table(by_kind: dict, kinds: list, title: str, cell_text, header: bool = False, width_of=None) -> None:
+def _kind_table(by_kind: dict, kinds: list, kwidth: int, cell_text) -> None:
     """One row per prompt kind: its count, then ``cell_text(metrics)`` for each strategy."""
     names = list(by_kind)
-    kwidth = max(6, *(len(k) for k in (width_of or kinds)))
-    print(title)
-    if header:
-        print(f"{'kind':{kwidth}}    n" + "".join(n.rjust(20) for n in names))
     for k in kinds:
         print(f"{k:{kwidth}} {by_kind[names[0]][k]['prompts']:4}" + "".join(cell_text(by_kind[n][k]).rjust(20)
                                                                             for n in names))
@@ -55,7 +50,6 @@ def _kind_table(by_kind: dict, kinds: list, title: str, cell_text, header: bool 
 
 def parse_settings(items: list) -> dict:
     """``["min_score=1", "fuzzy=false"]`` -> ``{"min_score": 1, "fuzzy": False}`` (JSON values, else text)."""
-    import json
     out = {}
     for item in items:
         key, sep, raw = item.partition("=")
@@ -81,28 +75,26 @@ def cmd_eval(ctx) -> int:
         raise CliError(str(exc)) from None
     names = list(report["strategies"])
     if args.json:
-        if not args.results:
-            for data in report["strategies"].values():
-                data.pop("results", None)
-        ctx.print_json(report)
-        return 0
+        for data in report["strategies"].values() if not args.results else ():
+            data.pop("results", None)
+        return ctx.print_json(report)
     print(f"eval {args.path}: {report['memories']} memories, {report['prompts']} prompts "
           f"(split {report['split']}), now {report['now']}, fuzzy {'on' if report['fuzzy'] else 'off'}"
-          + "".join(f", {k}={v}" for k, v in sorted(settings.items())))
-    print()
+          + "".join(f", {k}={v}" for k, v in sorted(settings.items())) + "\n")
     width = max(12, *(len(n) for n in names))
     print(f"{'metric (%)':20}" + "".join(n.rjust(width) for n in names))
-    for key, label, cell in [(m, LABELS[m], _pct) for m in METRICS] + [(k, label, _num) for k, label in PER_PROMPT]:
+    for key, label, cell in [(m, LABELS.get(m, m), _pct) for m in METRICS] + [(k, label, _num) for k, label in PER_PROMPT]:
         print(f"{label:20}" + "".join(cell(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
-    print()
     by_kind = {n: report["strategies"][n]["by_kind"] for n in names}
     kinds = list(by_kind[names[0]])
-    _kind_table(by_kind, kinds, "by kind: recall@3 / precision / silent stays silent (%)",
-                lambda m: f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}", header=True)
+    kwidth = max(6, *(len(k) for k in kinds))
+    print(f"\nby kind: recall@3 / precision / silent stays silent (%)\n{'kind':{kwidth}}    n"
+          + "".join(n.rjust(20) for n in names))
+    _kind_table(by_kind, kinds, kwidth,
+                lambda m: f"{_pct(m['recall@3'])} / {_pct(m['precision'])} / {_pct(m['silent'])}")
     first = by_kind[names[0]]
     negative = [k for k in kinds if first[k]["blocked"] is not None and first[k]["hit@1"] is None]
     if negative:
-        print()
-        _kind_table(by_kind, negative, "negatives with a block (%) / lines per prompt, by kind",
-                    lambda m: f"{_pct(m['blocked'])} / {_num(m['lines'])}", width_of=kinds)
+        print("\nnegatives with a block (%) / lines per prompt, by kind")
+        _kind_table(by_kind, negative, kwidth, lambda m: f"{_pct(m['blocked'])} / {_num(m['lines'])}")
     return 0

@@ -1,5 +1,4 @@
-"""``similar``: the existing memory a new one should update instead of duplicating (scored by ``viewdupes.similarity``;
-the best with ``SIMILAR_THRESHOLD`` points or more)."""
+"""``similar``: the existing memory a new one should update instead of duplicating (``viewdupes.similarity``)."""
 from __future__ import annotations
 
 import os
@@ -13,23 +12,22 @@ from ..edits.write import content_hash
 from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
-from .main import CLI, CliError, add_command
+from .main import CLI, CliError, add_command, flag, opt
 from .viewdupes import SIMILAR_THRESHOLD, similarity
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "similar", cmd_similar,
-                    "find the existing memory a new one should update instead of duplicating",
-                    f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
-                    f"  {CLI} similar --category decision --title 'Session store' --related-file app/session.py\n"
-                    f"  {CLI} similar --category runbook --title 'pydantic import error' --json")
-    p.add_argument("--category", required=True, choices=CATEGORIES, help="the new memory's category")
-    p.add_argument("--title", required=True, help="the new memory's title")
-    p.add_argument("--tag", action="append", default=[], help="the new memory's tags (repeatable)")
-    p.add_argument("--related-file", action="append", default=[], metavar="PATH",
-                   help="a file, folder or glob the new memory is about (repeatable); a memory about the same "
-                        "files counts as similar")
-    p.add_argument("--json", action="store_true", help="print JSON (null when nothing is close)")
+    add_command(subparsers, common, "similar", cmd_similar,
+                "find the existing memory a new one should update instead of duplicating",
+                f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
+                f"  {CLI} similar --category decision --title 'Session store' --related-file app/session.py\n"
+                f"  {CLI} similar --category runbook --title 'pydantic import error' --json",
+                opt("--category", "the new memory's category", required=True, choices=CATEGORIES),
+                opt("--title", "the new memory's title", required=True),
+                opt("--tag", "the new memory's tags (repeatable)", action="append", default=[]),
+                opt("--related-file", "a file, folder or glob the new memory is about (repeatable); a memory about the "
+                                      "same files counts as similar", action="append", default=[], metavar="PATH"),
+                flag("--json", "print JSON (null when nothing is close)"))
 
 
 def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:
@@ -46,16 +44,14 @@ def best_similar(memory_root: str, config: dict, category: str, title: str, tags
             shown = shown_related(record.get("related_files")) if files else {}
             candidates.append((entry, [e for e, s in shown.items() if s == e]))  # never quotes a hidden entry
     candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
-    best = None
-    for entry, old_files in candidates:
-        score, why = similarity(words, files, entry, old_files)
-        if score >= SIMILAR_THRESHOLD and (best is None or score > best["score"]):
-            best = {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
-                    "title": shown_text(entry["title"]), "path": entry["path"], "tags": entry["tags"],
-                    "why": [shown_text(w) for w in why]}  # a reason quotes the memory's own related entries
-    if best:  # the hash lets the caller update it with --expect-hash
-        best["hash"] = content_hash(os.path.join(project_root_of(memory_root), best["path"]))
-    return best
+    scored = [(similarity(words, files, entry, old_files), entry) for entry, old_files in candidates]
+    (score, why), entry = max(scored, key=lambda s: s[0][0], default=((0, []), None))
+    if score < SIMILAR_THRESHOLD:
+        return None
+    return {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
+            "title": shown_text(entry["title"]), "path": entry["path"], "tags": entry["tags"],
+            "why": [shown_text(w) for w in why],  # a reason quotes the memory's own related entries
+            "hash": content_hash(os.path.join(project_root_of(memory_root), entry["path"]))}  # for --expect-hash
 
 
 def cmd_similar(ctx) -> int:
@@ -67,8 +63,7 @@ def cmd_similar(ctx) -> int:
     if args.related_file:  # refused as update and save refuse it (an absolute path, .., .git)
         from .cmd_write import related_args
         related_args(memory_root or os.getcwd(), args.related_file, check=True)
-    best = best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file) \
-        if memory_root else None
+    best = memory_root and best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file)
     if args.json:
         ctx.print_json(best)
     elif best:

@@ -3,70 +3,62 @@ from __future__ import annotations
 
 import os
 
-from .main import CLI, CliError, UsageError, add_command
+from .main import CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag, opt
+from ..base.config import max_inject
+from ..base.model import STATUSES
+from ..base.sanitize import display, shown_path
 from ..derived.index import index_path
 from ..derived.refresh import rebuild_index
-from ..base.model import CATEGORIES, STATUSES
-from ..recall.retrieve import MIN_PROMPT_CHARS
 from ..recall.block import excerpt_chars, format_block, output_budget
-from ..recall.rank import rank
 from ..recall.matching import get_strategy
-from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, project_root_of, record_status
+from ..recall.rank import rank
+from ..recall.retrieve import MIN_PROMPT_CHARS
+from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
+from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, project_root_of,
+                             record_status)
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "rebuild", cmd_rebuild,
-                    "rewrite index.md and the machine cache from the JSON files (atomically, under the store lock)",
-                    f"  {CLI} rebuild\n  {CLI} rebuild --full\n"
-                    f"  {CLI} rebuild --root ~/src/app")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--full", action="store_true",
-                   help="re-read every memory file (default: every file is checked, and re-read only "
-                        "when its size, time or inode changed since the cache was written)")
-
-    p = add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
-                    f"  {CLI} list\n"
-                    f"  {CLI} list --category decision --tag redis\n"
-                    f"  {CLI} list --status retired --json")
-    p.add_argument("--category", choices=CATEGORIES, help="only this category")
-    p.add_argument("--tag", action="append", default=[], help="only memories with this tag (repeatable: all must match)")
-    p.add_argument("--status", choices=STATUSES + ("all",), default="active", help="record status (default: active)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = add_command(subparsers, common, "search", cmd_search,
-                    "rank memories for a prompt exactly as the UserPromptSubmit hook does (prompts under "
-                    f"{MIN_PROMPT_CHARS} characters inject nothing, in both)",
-                    f'  {CLI} search "fix pydantic import error in tests"\n'
-                    f'  {CLI} search "where do we keep sessions" --explain   # also the near misses\n'
-                    f'  {CLI} search "api auth policy" --json --limit 10')
-    p.add_argument("prompt", help="the prompt text to match")
-    p.add_argument("--limit", type=int, default=None, help="how many results (default: retrieval.max_inject)")
-    p.add_argument("--explain", action="store_true",
-                   help="show how each score was made, the prompt's ordinary and distinctive words, and the near "
-                        "misses: their scores and the floor they missed (why the hook stayed silent)")
-    p.add_argument("--block", action="store_true", help="print the exact <memory-context> block the hook would inject")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = add_command(subparsers, common, "show", cmd_show, "show one memory",
-                    f"  {CLI} show use-pydantic-v2\n  {CLI} show use-pydantic-v2 --json\n"
-                    f"  {CLI} show decision/use-pydantic-v2      # one of two files with the same id")
-    p.add_argument("id", help="the memory id (its file name without .json), or category/id or the file's path "
-                             "when two folders hold the same id")
-    p.add_argument("--json", action="store_true",
-                   help="print the stored record as JSON (secrets and private sections of hand-edited files hidden)")
+    add_command(subparsers, common, "rebuild", cmd_rebuild,
+                "rewrite index.md and the machine cache from the JSON files (atomically, under the store lock)",
+                f"  {CLI} rebuild\n  {CLI} rebuild --full\n  {CLI} rebuild --root ~/src/app", RESULT_JSON,
+                flag("--full", "re-read every memory file (default: every file is checked, and re-read only when its "
+                               "size, time or inode changed since the cache was written)"))
+    add_command(subparsers, common, "list", cmd_list, "list memories, newest first",
+                f"  {CLI} list\n  {CLI} list --category decision --tag redis\n  {CLI} list --status retired --json",
+                CATEGORY_ONLY,
+                opt("--tag", "only memories with this tag (repeatable: all must match)", action="append", default=[]),
+                opt("--status", "record status (default: active)", choices=STATUSES + ("all",), default="active"),
+                JSON_OPT)
+    add_command(subparsers, common, "search", cmd_search,
+                "rank memories for a prompt exactly as the UserPromptSubmit hook does (prompts under "
+                f"{MIN_PROMPT_CHARS} characters inject nothing, in both)",
+                f'  {CLI} search "fix pydantic import error in tests"\n'
+                f'  {CLI} search "where do we keep sessions" --explain   # also the near misses\n'
+                f'  {CLI} search "api auth policy" --json --limit 10',
+                opt("prompt", "the prompt text to match"),
+                opt("--limit", "how many results (default: retrieval.max_inject)", type=int),
+                flag("--explain", "show how each score was made, the prompt's ordinary and distinctive words, and the "
+                                  "near misses: their scores and the floor they missed (why the hook stayed silent)"),
+                flag("--block", "print the exact <memory-context> block the hook would inject"), JSON_OPT)
+    add_command(subparsers, common, "show", cmd_show, "show one memory",
+                f"  {CLI} show use-pydantic-v2\n  {CLI} show use-pydantic-v2 --json\n"
+                f"  {CLI} show decision/use-pydantic-v2      # one of two files with the same id",
+                opt("id", "the memory id (its file name without .json), or category/id or the file's path when two "
+                          "folders hold the same id"),
+                flag("--json", "print the stored record as JSON (secrets and private sections of hand-edited files "
+                               "hidden)"))
 
 
 def cmd_rebuild(ctx) -> int:
     count = rebuild_index(ctx.memory_root, ctx.config, full=ctx.args.full)
     if ctx.args.json:
-        ctx.print_json({"index": index_path(ctx.memory_root), "entries": count})
-    else:
-        print(f"rebuilt {index_path(ctx.memory_root)}: {count} active memor{'y' if count == 1 else 'ies'}")
+        return ctx.print_json({"index": index_path(ctx.memory_root), "entries": count})
+    print(f"rebuilt {index_path(ctx.memory_root)}: {count} active memor{'y' if count == 1 else 'ies'}")
     return 0
 
 
 def _summary(category: str, path: str, record: dict) -> dict:
-    from ..records.exposure import shown_name, shown_tag, shown_text
     tags = record.get("tags") if isinstance(record.get("tags"), list) else []
     updated = record.get("updated_at")
     return {"id": shown_name(os.path.basename(path)[:-5]), "category": category,
@@ -82,13 +74,10 @@ def cmd_list(ctx) -> int:
             and all(t.lower() in row["tags"] for t in args.tag)]
     rows.sort(key=lambda r: (r["updated_at"], r["id"]), reverse=True)
     if args.json:
-        ctx.print_json(rows)
-        return 0
+        return ctx.print_json(rows)
     if not rows:
         print("no memories match")
-        return 0
-    from ..base.sanitize import display, shown_path
-    width = max(len(shown_path(r["id"])) for r in rows)
+    width = max((len(shown_path(r["id"])) for r in rows), default=0)
     for r in rows:
         status = "" if r["status"] == "active" else f" ({r['status']})"
         print(f"{display(r['updated_at'])[:10]:10}  {r['category']:15}  {ctx.color(shown_path(r['id']).ljust(width), '1')}"
@@ -97,7 +86,6 @@ def cmd_list(ctx) -> int:
 
 
 def cmd_search(ctx) -> int:
-    from ..base.config import max_inject
     args = ctx.args
     limit = args.limit if args.limit is not None else max_inject(ctx.config)
     if limit < 1:
@@ -105,8 +93,8 @@ def cmd_search(ctx) -> int:
     length = len(args.prompt.strip())
     if length < MIN_PROMPT_CHARS:  # the hook's own minimum: short prompts ("ok", "yes") inject nothing
         if args.json:
-            ctx.print_json([])
-        elif not args.block:
+            return ctx.print_json([])
+        if not args.block:
             print(f"no memory matches: the hook injects nothing for a prompt under {MIN_PROMPT_CHARS} characters "
                   f"(this one has {length}); try a whole question, or: list --tag WORD")
         return 0
@@ -114,14 +102,12 @@ def cmd_search(ctx) -> int:
     if args.block:
         print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config)), end="")
         return 0
-    from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
     if args.json:  # the index or cache may be a forged file: what it says is shown through the same rule
-        ctx.print_json([{"id": shown_name(os.path.basename(h.entry["path"])[:-5]), "score": h.score,
-                         "category": h.entry["category"].lower(), "title": shown_text(h.entry["title"]),
-                         "path": shown_name(h.entry["path"]),
-                         "tags": sorted(filter(None, map(shown_tag, h.entry["tags"]))),
-                         "parts": shown_value(h.parts)} for h in hits])
-        return 0
+        return ctx.print_json([{"id": shown_name(os.path.basename(h.entry["path"])[:-5]), "score": h.score,
+                                "category": h.entry["category"].lower(), "title": shown_text(h.entry["title"]),
+                                "path": shown_name(h.entry["path"]),
+                                "tags": sorted(filter(None, map(shown_tag, h.entry["tags"]))),
+                                "parts": shown_value(h.parts)} for h in hits])
     if not hits:
         print("no memory matches")
     for h in hits:
@@ -143,7 +129,6 @@ def cmd_show(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {ctx.args.id!r} (try: {CLI} list)")
     category, path = found
-    from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
     try:
         raw = load_memory(path)
     except NotARecord as exc:
@@ -152,7 +137,7 @@ def cmd_show(ctx) -> int:
     if ctx.args.json:
         print(dump_memory(record), end="")
         return 0
-    from ..edits.write import content_hash
+    from ..edits.write import content_hash  # a heavy import that search does not need
     print(ctx.color(shown_text(record["title"]), "1"))
     print(f"  {category} · {shown_text(record_status(raw))} · updated {shown_text(record.get('updated_at', '?'))} "
           f"· {shown_name(path)}")
@@ -164,47 +149,46 @@ def cmd_show(ctx) -> int:
         print(f"  confidence: {shown_text(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
         print(f"  related files: {', '.join(map(shown_text, record['related_files']))}")
-        from ..derived.driftmarks import current_marks  # the stale mark: its files changed in git since
-        key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
-        try:
-            stale = current_marks(ctx.memory_root, ctx.config).get(key, "")
-        except OSError:
-            stale = ""
-        if stale:
-            print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")
+        _print_stale(ctx, path)
     for state in ("retired", "archived"):
         if record.get(f"{state}_at") or record.get(f"{state}_reason"):
             print(f"  {state} {shown_text(record.get(f'{state}_at', '?'))}: "
                   f"{shown_text(record.get(f'{state}_reason') or '(no reason given)')}")
-    content = record.get("content")
-    if isinstance(content, dict):
-        for key, value in content.items():
+    if isinstance(record.get("content"), dict):
+        for key, value in record["content"].items():
             _print_field(key, value)
     else:
         print(dump_memory(record), end="")
     if isinstance(record.get("changes"), list) and record["changes"]:
         print("  history:")
         for change in record["changes"]:
-            if isinstance(change, dict):
-                print(f"    {shown_text(change.get('date', '?'))}  {shown_text(change.get('summary', ''))}")
-            else:
-                print(f"    {shown_text(change)}")
+            parts = (change.get("date", "?"), change.get("summary", "")) if isinstance(change, dict) else (change,)
+            print("    " + "  ".join(map(shown_text, parts)))
     return 0
+
+
+def _print_stale(ctx, path: str) -> None:
+    """The memory's stale mark: its related files changed in git since its last update."""
+    from ..derived.driftmarks import current_marks
+    key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
+    try:
+        stale = current_marks(ctx.memory_root, ctx.config).get(key, "")
+    except OSError:
+        stale = ""
+    if stale:
+        print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")
 
 
 def _print_field(key: str, value, indent: str = "  ") -> None:
     """One content field of a record already through ``shown_value``; each line through ``shown_text``."""
-    from ..records.exposure import shown_text
-    if isinstance(value, list):
-        print(f"{indent}{shown_text(key)}:")
-        for item in value:
-            if isinstance(item, dict):
-                print(f"{indent}  - " + "; ".join(f"{shown_text(k)}: {shown_text(v)}" for k, v in item.items()))
-            else:
-                print(f"{indent}  - {shown_text(item)}")
-    elif isinstance(value, dict):
-        print(f"{indent}{shown_text(key)}:")
-        for k, v in value.items():
-            _print_field(k, v, indent + "  ")
-    else:
+    if not isinstance(value, (list, dict)):
         print(f"{indent}{shown_text(key)}: {shown_text(value)}")
+        return
+    print(f"{indent}{shown_text(key)}:")
+    for item in value.items() if isinstance(value, dict) else ():
+        _print_field(*item, indent + "  ")
+    for item in value if isinstance(value, list) else ():
+        if isinstance(item, dict):
+            print(f"{indent}  - " + "; ".join(f"{shown_text(k)}: {shown_text(v)}" for k, v in item.items()))
+        else:
+            print(f"{indent}  - {shown_text(item)}")

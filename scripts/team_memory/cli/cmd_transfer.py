@@ -4,57 +4,54 @@ from __future__ import annotations
 
 import sys
 
-from .main import CLI, CliError, UsageError, add_command, read_source
+from .main import CATEGORY_ONLY, CLI, CliError, UsageError, add_command, flag, opt, read_source
 from .cmd_write import print_invalid, problem_dicts, write_root
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
-from ..base.model import CATEGORIES, STATUSES
+from ..base.model import STATUSES
 from ..edits.transfer import (CONFLICT_MODES, FORMATS, TransferError, claude_memory_entries, dumps, export_records,
                        format_for, import_records, loads, prepare)
 
 
-def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "export", cmd_export,
-                    "write memories as JSON Lines (one record per line), or YAML when pyyaml is installed",
-                    f"  {CLI} export > memories.jsonl\n"
-                    f"  {CLI} export --output backup.jsonl --status active --category decision\n"
-                    f"  {CLI} export --output memories.yaml        # YAML (needs pyyaml)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: stdout)")
-    p.add_argument("--format", choices=FORMATS, help="jsonl or yaml (default: from the file name, else jsonl)")
-    p.add_argument("--status", choices=STATUSES + ("all",), default="all", help="which memories (default: all)")
-    p.add_argument("--category", choices=CATEGORIES, help="only this category")
+FORMAT = opt("--format", "jsonl or yaml (default: from the file name, else jsonl)", choices=FORMATS)
 
-    p = add_command(subparsers, common, "import", cmd_import,
-                    "add memories from JSON Lines or YAML, from a store of the prior plugin, or from what the "
-                    "team wrote for Claude (CLAUDE.md, rules files, Claude Code's auto memory); "
-                    "every record is validated first",
-                    f"  {CLI} import memories.jsonl\n"
-                    f"  {CLI} import backup.jsonl --on-conflict replace --json\n"
-                    f"  cat memories.jsonl | {CLI} import - --skip-invalid\n"
-                    f"  {CLI} import --from-claude-memory ~/src/old-project --dry-run\n"
-                    f"  {CLI} import --from-claude-md CLAUDE.md --dry-run      # see each proposed memory first\n"
-                    f"  {CLI} import --from-claude-md CLAUDE.md --from-claude-md .claude/rules/testing.md\n"
-                    f"  {CLI} import --from-auto-memory                       # this project's auto memory\n"
-                    f"  {CLI} import --from-auto-memory ~/.claude/projects/-src-app/memory --json")
-    p.add_argument("source", nargs="?", metavar="FILE|-", help="the file to read (- for stdin)")
-    p.add_argument("--from-claude-memory", metavar="PATH",
-                   help="read a store written by the prior plugin (a project folder or its .claude/memory)")
-    p.add_argument("--from-claude-md", metavar="PATH", action="append", default=None,
-                   help="read a Markdown file written for Claude (CLAUDE.md, CLAUDE.local.md, .claude/rules/*.md; "
-                        "repeat for several): one memory per bullet, paragraph or numbered list; the file is "
-                        "never changed")
-    p.add_argument("--from-auto-memory", metavar="PATH", nargs="?", const="",
-                   help="read Claude Code's auto memory (MEMORY.md and its topic files): this project's folder, "
-                        "or the folder PATH")
-    p.add_argument("--allow-similar", action="store_true",
-                   help="with --from-claude-md/--from-auto-memory: import a piece even when `similar` finds an "
-                        "existing memory like it (default: leave it out and name the memory)")
-    p.add_argument("--format", choices=FORMATS, help="jsonl or yaml (default: from the file name, else jsonl)")
-    p.add_argument("--on-conflict", choices=CONFLICT_MODES, default="skip",
-                   help="when an id is taken: skip the record (default), replace the memory, or add a -2 suffix")
-    p.add_argument("--skip-invalid", action="store_true", help="import the valid records, report the others")
-    p.add_argument("--dry-run", action="store_true", help="report what would happen, write nothing")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+def register(subparsers, common) -> None:
+    add_command(subparsers, common, "export", cmd_export,
+                "write memories as JSON Lines (one record per line), or YAML when pyyaml is installed",
+                f"  {CLI} export > memories.jsonl\n"
+                f"  {CLI} export --output backup.jsonl --status active --category decision\n"
+                f"  {CLI} export --output memories.yaml        # YAML (needs pyyaml)",
+                opt(("--output", "-o"), "write to FILE (default: stdout)", metavar="FILE"), FORMAT,
+                opt("--status", "which memories (default: all)", choices=STATUSES + ("all",), default="all"),
+                CATEGORY_ONLY)
+    add_command(subparsers, common, "import", cmd_import,
+                "add memories from JSON Lines or YAML, from a store of the prior plugin, or from what the "
+                "team wrote for Claude (CLAUDE.md, rules files, Claude Code's auto memory); "
+                "every record is validated first",
+                f"  {CLI} import memories.jsonl\n"
+                f"  {CLI} import backup.jsonl --on-conflict replace --json\n"
+                f"  cat memories.jsonl | {CLI} import - --skip-invalid\n"
+                f"  {CLI} import --from-claude-memory ~/src/old-project --dry-run\n"
+                f"  {CLI} import --from-claude-md CLAUDE.md --dry-run      # see each proposed memory first\n"
+                f"  {CLI} import --from-claude-md CLAUDE.md --from-claude-md .claude/rules/testing.md\n"
+                f"  {CLI} import --from-auto-memory                       # this project's auto memory\n"
+                f"  {CLI} import --from-auto-memory ~/.claude/projects/-src-app/memory --json",
+                opt("source", "the file to read (- for stdin)", nargs="?", metavar="FILE|-"),
+                opt("--from-claude-memory", "read a store written by the prior plugin (a project folder or its "
+                                            ".claude/memory)", metavar="PATH"),
+                opt("--from-claude-md", "read a Markdown file written for Claude (CLAUDE.md, CLAUDE.local.md, "
+                                        ".claude/rules/*.md; repeat for several): one memory per bullet, paragraph or "
+                                        "numbered list; the file is never changed", metavar="PATH", action="append"),
+                opt("--from-auto-memory", "read Claude Code's auto memory (MEMORY.md and its topic files): this "
+                                          "project's folder, or the folder PATH", metavar="PATH", nargs="?", const=""),
+                flag("--allow-similar", "with --from-claude-md/--from-auto-memory: import a piece even when `similar` "
+                                        "finds an existing memory like it (default: leave it out and name the memory)"),
+                FORMAT, opt("--on-conflict", "when an id is taken: skip the record (default), replace the memory, or "
+                                             "add a -2 suffix", choices=CONFLICT_MODES, default="skip"),
+                flag("--skip-invalid", "import the valid records, report the others"),
+                flag("--dry-run", "report what would happen, write nothing"),
+                flag("--json", "print the report as JSON"))
 
 
 def cmd_export(ctx) -> int:
@@ -88,10 +85,8 @@ def cmd_import(ctx) -> int:
     if not (args.source or args.from_claude_memory):
         raise UsageError("give the FILE to import (- for stdin), or --from-claude-memory PATH")
     try:
-        if args.from_claude_memory:
-            entries = claude_memory_entries(args.from_claude_memory)
-        else:
-            entries = loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
+        entries = claude_memory_entries(args.from_claude_memory) if args.from_claude_memory else \
+            loads(read_source(args.source, "the import", limit=None), format_for(args.source, args.format))
     except TransferError as exc:
         raise CliError(str(exc)) from None
     root = write_root(ctx)
@@ -108,21 +103,25 @@ def cmd_import(ctx) -> int:
     if args.json:
         ctx.print_json(report)
     else:
-        for p in invalid:
-            print_invalid(ctx, p.where, p.problems, sys.stderr)
-        for r in results:
-            if r["action"] == "renamed":
-                print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
-            elif r["action"] == "skipped":
-                print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
-        if not blocked:
-            print(f"{'would import' if args.dry_run else 'imported'} {len(results) - counts['skipped']} of "
-                  f"{len(prepared)} records ({counts['created']} new, {counts['replaced']} replaced, "
-                  f"{counts['renamed']} renamed, {counts['skipped']} skipped, {len(invalid)} invalid)")
-            if report["private_sections"] or report["secrets_redacted"]:
-                print(f"  removed {report['private_sections']} private section(s), "
-                      f"redacted {report['secrets_redacted']} secret(s)")
+        _print_import(ctx, report, invalid)
     if blocked:
         raise CliError(f"{len(invalid)} of {len(prepared)} records are invalid; nothing was imported "
                        "(fix them, or pass --skip-invalid to import the rest)")
     return 0
+
+
+def _print_import(ctx, report: dict, invalid: list) -> None:
+    for p in invalid:
+        print_invalid(ctx, p.where, p.problems, sys.stderr)
+    for r in report["memories"]:
+        if r["action"] == "renamed":
+            print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
+        elif r["action"] == "skipped":
+            print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
+    if report["ok"]:
+        print(f"{'would import' if report['dry_run'] else 'imported'} {len(report['memories']) - report['skipped']} "
+              f"of {report['read']} records ({report['created']} new, {report['replaced']} replaced, "
+              f"{report['renamed']} renamed, {report['skipped']} skipped, {len(invalid)} invalid)")
+    if report["ok"] and (report["private_sections"] or report["secrets_redacted"]):
+        print(f"  removed {report['private_sections']} private section(s), "
+              f"redacted {report['secrets_redacted']} secret(s)")

@@ -1,5 +1,4 @@
-"""Write-side commands: ``add``, ``save``, ``update``, ``retire``, ``restore``, ``archive``, ``unarchive``,
-``validate``; the write errors become ``CliError`` (exit 1, nothing written)."""
+"""Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write)."""
 from __future__ import annotations
 
 import json
@@ -7,99 +6,89 @@ import os
 import sys
 import textwrap
 
-from .main import CLI, CliError, UsageError, add_command, read_source
-from ..base.fsutil import atomic_write_text
-from ..base.config import load_config
-from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
-from ..records.privacy import PrivateTagError
+from .main import CLI, RESULT_JSON, CliError, UsageError, add_command, flag, group, opt, read_source, related_fix
 from .prompts import ask_record
+from ..base.config import load_config
+from ..base.fsutil import atomic_write_text
+from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
+from ..base.safefs import check_store
+from ..base.sanitize import shown_path
+from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
+from ..records.exposure import shown_message, shown_name, shown_text
+from ..records.privacy import PrivateTagError
+from ..records.relpaths import is_glob, problem, repo_relative, usable
 from ..records.store import find_memory, iter_memory_files, load_memory, project_root_of, repo_root_of
 from ..records.validate import ValidationError, check_file, format_problems, shown
-from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
+
+
+RELATED_HELP = ("a file (app/session.py), folder (app/) or glob ('billing/**/*.sql') this memory is about, "
+                "relative to the repository root (repeat for more)")
+ID = opt("id", "the memory id; when two folders hold the same id, name one as category/id (decision/use-redis) or "
+               "by its path (.claude/memory/decisions/use-redis.json)")
+CONFIDENCE = opt("--confidence", "how sure this is, 0 to 1", type=float)
+FORCE = flag("--force", "create even if a memory with this id was retired < 24 h ago")
+
+
+def _content_opts(what: str = "the content object") -> tuple:
+    return group(opt("--content-json", f"{what}, as JSON text", metavar="JSON"),
+                 opt("--content-file", f"{what}, from a JSON file", metavar="FILE"),
+                 opt("stdin", f"read {what} as JSON from stdin", nargs="?", choices=["-"]))
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "add", cmd_add,
-                    "create a memory from options (content as JSON); on a terminal, asks for what is missing",
-                    f"  {CLI} add                   # on a terminal: asks for the category, title, tags and fields\n"
-                    f"  {CLI} add --category decision --title 'Use Redis for sessions' --tag redis --tag sessions \\\n"
-                    """      --content-json '{"status": "accepted", "context": "...", "decision": "...", "rationale": ["..."]}'\n"""
-                    f"  {CLI} add --category runbook --title 'Fix flaky login test' --tag tests --content-file steps.json\n"
-                    f"  echo '{{...}}' | {CLI} add --category preference --title 'Tabs in Makefiles' --tag make -\n"
-                    f"  {CLI} add --category constraint --title 'Keep the retry loop' --tag billing "
-                    "--related-file billing/export.py --related-file 'billing/**/*.sql' --content-file rule.json")
-    p.add_argument("--category", choices=CATEGORIES, help="the memory's category (asked on a terminal)")
-    p.add_argument("--title", help="a short title, 1-120 characters (asked on a terminal)")
-    p.add_argument("--tag", action="append", default=[], help="a lowercase tag (repeat: 1 to 12)")
-    _content_args(p)
-    p.add_argument("--related-file", action="append", default=None, metavar="PATH", help=RELATED_HELP)
-    p.add_argument("--confidence", type=float, help="how sure this is, 0 to 1")
-    p.add_argument("--force", action="store_true", help="create even if a memory with this id was retired < 24 h ago")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-
-    p = add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
-                    f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "related_files": ["app/session.py"], "content": {{...}}}}'\n"""
-                    f"  {CLI} save --input record.json\n"
-                    f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""")
-    source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--record", metavar="JSON", help="the record as one JSON argument (in single quotes; "
-                                                          "an apostrophe inside it as '\\'')")
-    source.add_argument("--input", metavar="FILE|-", help="the record as JSON, from a file or - for stdin")
-    p.add_argument("--force", action="store_true", help="create even if a memory with this id was retired < 24 h ago")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-
-    p = add_command(subparsers, common, "update", cmd_update, "change a memory's title, tags or content keys",
-                    f"  {CLI} update use-redis-for-sessions --tag redis --tag sessions --tag cache\n"
-                    f"""  {CLI} update session-2026-02 --content-json '{{"next_actions": ["ship it"]}}' --summary 'next steps'\n"""
-                    f"  {CLI} update use-redis-for-sessions --title 'Use Valkey for sessions' --expect-hash $(sha256sum FILE | cut -c1-64)\n"
-                    f"  {CLI} update use-redis-for-sessions --related-file app/session.py --related-file app/cache/   # replaces them\n"
-                    f"  {CLI} update use-redis-for-sessions --no-related-files   # removes them all\n"
-                    f"  {CLI} update use-redis-for-sessions --reviewed   # still right after its files changed (see: review)")
-    p.add_argument("id", help=ID_HELP)
-    p.add_argument("--title", help="the new title")
-    p.add_argument("--tag", action="append", default=None, help="the new tags (repeat; replaces all tags)")
-    _content_args(p, "content keys to replace (null removes an optional key)")
-    related = p.add_mutually_exclusive_group()
-    related.add_argument("--related-file", action="append", default=None, metavar="PATH",
-                         help=RELATED_HELP + "; replaces all of them")
-    related.add_argument("--no-related-files", action="store_true", help="remove every related file")
-    p.add_argument("--confidence", type=float, help="how sure this is, 0 to 1")
-    p.add_argument("--expect-hash", metavar="H", help="refuse if the file's SHA-256 is no longer H (at least 12 hex digits)")
-    p.add_argument("--reviewed", action="store_true",
-                   help="the memory was checked against its related files and is still right: moves updated_at "
-                        "(clearing its stale mark, see: review) even with no other change")
-    p.add_argument("--summary", help="what changed and why (kept in the memory's changes)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-
+    add_command(subparsers, common, "add", cmd_add,
+                "create a memory from options (content as JSON); on a terminal, asks for what is missing",
+                f"  {CLI} add                   # on a terminal: asks for the category, title, tags and fields\n"
+                f"  {CLI} add --category decision --title 'Use Redis for sessions' --tag redis --tag sessions \\\n"
+                """      --content-json '{"status": "accepted", "context": "...", "decision": "...", "rationale": ["..."]}'\n"""
+                f"  {CLI} add --category runbook --title 'Fix flaky login test' --tag tests --content-file steps.json\n"
+                f"  echo '{{...}}' | {CLI} add --category preference --title 'Tabs in Makefiles' --tag make -\n"
+                f"  {CLI} add --category constraint --title 'Keep the retry loop' --tag billing "
+                "--related-file billing/export.py --related-file 'billing/**/*.sql' --content-file rule.json",
+                opt("--category", "the memory's category (asked on a terminal)", choices=CATEGORIES),
+                opt("--title", "a short title, 1-120 characters (asked on a terminal)"),
+                opt("--tag", "a lowercase tag (repeat: 1 to 12)", action="append", default=[]), _content_opts(),
+                opt("--related-file", RELATED_HELP, action="append", metavar="PATH"), CONFIDENCE, FORCE, RESULT_JSON)
+    add_command(subparsers, common, "save", cmd_save, "create a memory from a whole JSON record (how Claude saves)",
+                f"""  {CLI} save --record '{{"category": "decision", "title": "Use Valkey for sessions", "tags": ["valkey"], "related_files": ["app/session.py"], "content": {{...}}}}'\n"""
+                f"  {CLI} save --input record.json\n"
+                f"""  echo '{{"category": "preference", "title": "...", "tags": ["x"], "content": {{...}}}}' | {CLI} save --input - --json""",
+                group(opt("--record", "the record as one JSON argument (in single quotes; an apostrophe inside it "
+                                      "as '\\'')", metavar="JSON"),
+                      opt("--input", "the record as JSON, from a file or - for stdin", metavar="FILE|-"),
+                      required=True),
+                FORCE, RESULT_JSON)
+    add_command(subparsers, common, "update", cmd_update, "change a memory's title, tags or content keys",
+                f"  {CLI} update use-redis-for-sessions --tag redis --tag sessions --tag cache\n"
+                f"""  {CLI} update session-2026-02 --content-json '{{"next_actions": ["ship it"]}}' --summary 'next steps'\n"""
+                f"  {CLI} update use-redis-for-sessions --title 'Use Valkey for sessions' --expect-hash $(sha256sum FILE | cut -c1-64)\n"
+                f"  {CLI} update use-redis-for-sessions --related-file app/session.py --related-file app/cache/   # replaces them\n"
+                f"  {CLI} update use-redis-for-sessions --no-related-files   # removes them all\n"
+                f"  {CLI} update use-redis-for-sessions --reviewed   # still right after its files changed (see: review)",
+                ID, opt("--title", "the new title"),
+                opt("--tag", "the new tags (repeat; replaces all tags)", action="append"),
+                _content_opts("content keys to replace (null removes an optional key)"),
+                group(opt("--related-file", RELATED_HELP + "; replaces all of them", action="append", metavar="PATH"),
+                      flag("--no-related-files", "remove every related file")),
+                CONFIDENCE,
+                opt("--expect-hash", "refuse if the file's SHA-256 is no longer H (at least 12 hex digits)",
+                    metavar="H"),
+                flag("--reviewed", "the memory was checked against its related files and is still right: moves "
+                                   "updated_at (clearing its stale mark, see: review) even with no other change"),
+                opt("--summary", "what changed and why (kept in the memory's changes)"), RESULT_JSON)
     for verb, help_text, needs in (("retire", "retire a memory that is no longer true (kept, never recalled)", True),
                                    ("archive", "archive a memory that is still true but no longer useful", True),
                                    ("restore", "bring a retired memory back", False),
                                    ("unarchive", "bring an archived memory back", False)):
         example = f"  {CLI} {verb} use-celery-beat-for-cron" + (" --reason 'moved to the platform scheduler'" if needs else "")
-        p = add_command(subparsers, common, verb, cmd_status, help_text, example)
-        p.add_argument("id", help=ID_HELP)
-        p.add_argument("--reason", required=needs, help="why" + ("" if needs else " (optional)"))
-        p.add_argument("--json", action="store_true", help="print the result as JSON")
-        p.set_defaults(verb=verb)
-
-    p = add_command(subparsers, common, "validate", cmd_validate,
-                    "check memory files against the schema (all files when no PATH is given)",
-                    f"  {CLI} validate\n  {CLI} validate .claude/memory/decisions/use-redis-for-sessions.json --json")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="memory files or folders")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
-
-
-RELATED_HELP = ("a file (app/session.py), folder (app/) or glob ('billing/**/*.sql') this memory is about, "
-                "relative to the repository root (repeat for more)")
-ID_HELP = ("the memory id; when two folders hold the same id, name one as category/id "
-           "(decision/use-redis) or by its path (.claude/memory/decisions/use-redis.json)")
-
-
-def _content_args(p, what: str = "the content object") -> None:
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--content-json", metavar="JSON", help=f"{what}, as JSON text")
-    group.add_argument("--content-file", metavar="FILE", help=f"{what}, from a JSON file")
-    group.add_argument("stdin", nargs="?", choices=["-"], help=f"read {what} as JSON from stdin")
+        add_command(subparsers, common, verb, cmd_status, help_text, example, ID,
+                    opt("--reason", "why" + ("" if needs else " (optional)"), required=needs),
+                    RESULT_JSON).set_defaults(verb=verb)
+    add_command(subparsers, common, "validate", cmd_validate,
+                "check memory files against the schema (all files when no PATH is given)",
+                f"  {CLI} validate\n  {CLI} validate .claude/memory/decisions/use-redis-for-sessions.json --json",
+                opt("paths", "memory files or folders", nargs="*", metavar="PATH"),
+                flag("--json", "print the results as JSON"))
 
 
 def _parse_json(text: str, where: str, source: str | None = None):
@@ -123,9 +112,9 @@ def _content_of(args):
 STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
 
 
-def new_store(nested: str) -> None:  # the .gitignore names the derived files (.cache/ ignores itself)
-    from ..base.safefs import check_store
-    check_store(nested)  # never created through a linked .claude
+def new_store(nested: str) -> None:
+    """Start a store (never through a linked .claude); its .gitignore names the derived files."""
+    check_store(nested)
     os.makedirs(nested, exist_ok=True)
     ignore = os.path.join(nested, ".gitignore")
     if not os.path.lexists(ignore):
@@ -148,7 +137,6 @@ def write_root(ctx) -> str:
         here = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
         repo = repo_root_of(here)
         if repo is None:
-            from ..base.sanitize import shown_path
             raise CliError(f"nothing was saved: {shown_path(here)} is not inside a git repository and has no memory "
                            "store (.claude/memory); run inside a repository (git init makes one) or pass --root "
                            "PROJECT-FOLDER") from None
@@ -158,7 +146,6 @@ def write_root(ctx) -> str:
 
 
 def problem_dicts(problems) -> list:
-    from ..records.exposure import shown_message
     return [{"field": shown_message(p.field), "message": shown_message(p.message), "hint": shown_message(p.hint)}
             for p in problems]
 
@@ -205,33 +192,28 @@ def _same_id_note(result) -> str | None:
 def report(ctx, result) -> int:
     note = _same_id_note(result)
     if ctx.args.json:
-        ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
-        return 0
-    from ..records.exposure import shown_message, shown_name
+        return ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
     print(f"{result.action} {shown_name(result.id)} -> {shown_name(result.path)}")
     if note:
         print(f"  note: {shown_message(note)}")
     if result.private_sections or result.secrets_redacted:
         print(f"  removed {_plural(result.private_sections, 'private section')}, "
               f"redacted {_plural(result.secrets_redacted, 'secret')}")
-    if result.category == "session_summary":
-        past = len(sessions_past_retention(ctx.memory_root, ctx.config))
-        if past:
-            print(f"  note: {past} older session summar{'y' if past == 1 else 'ies'} past categories.session_summary.max_retained "
-                  f"stay active until '{CLI} gc' retires them (it asks first: they may be teammates')")
+    past = len(sessions_past_retention(ctx.memory_root, ctx.config)) if result.category == "session_summary" else 0
+    if past:
+        print(f"  note: {past} older session summar{'y' if past == 1 else 'ies'} past categories.session_summary."
+              f"max_retained stay active until '{CLI} gc' retires them (it asks first: they may be teammates')")
     return 0
 
 
 def related_args(memory_root: str, values: list, check: bool = False) -> list:
     """``--related-file`` values as given, an absolute path inside the project refused (``check``: as update would)."""
-    from ..records.relpaths import problem, repo_relative
     project = project_root_of(memory_root)
     for value in values:
-        if os.path.isabs(value) or value.startswith("~"):
-            inside = repo_relative(value, os.getcwd(), project)
-            if inside:
-                raise CliError(f"--related-file {shown(value)} is an absolute path; write it relative to the "
-                               f"repository root: --related-file {inside} (nothing was written)")
+        inside = (os.path.isabs(value) or value.startswith("~")) and repo_relative(value, os.getcwd(), project)
+        if inside:
+            raise CliError(f"--related-file {shown(value)} is an absolute path; write it relative to the "
+                           f"repository root: --related-file {inside} (nothing was written)")
     for value in values if check else ():
         why = problem(value)
         if why:
@@ -242,7 +224,6 @@ def related_args(memory_root: str, values: list, check: bool = False) -> list:
 def _warn_missing(ctx, result) -> None:
     """One stderr line when the related files name a file not there (kept: it may be about to be created)."""
     from ..derived.driftmarks import exists_unlinked
-    from ..records.relpaths import is_glob, usable
     try:
         entries = usable(load_memory(result.path).get("related_files"))
     except (OSError, ValueError, AttributeError):
@@ -251,15 +232,12 @@ def _warn_missing(ctx, result) -> None:
     missing = [e for e in entries if not is_glob(e) and not e.endswith("/") and exists_unlinked(project, e) is False]
     if not missing:
         return
-    import shlex
-    from ..records.exposure import hide, shown_text  # the entries may be a teammate's: shown as everything else is
-    one = len(missing) == 1
+    one = len(missing) == 1  # the entries may be a teammate's: shown as everything else is
     names = ", ".join(shown_text(e, 200) for e in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
     what = (f"warning: related_files name {'a file' if one else 'files'} not in the work tree: {names} (kept; review "
             f"lists this memory as stale while {'it is' if one else 'they are'} missing)")
     if getattr(ctx.args, "reviewed", False):
-        kept = [e for e in entries if e not in missing]
-        fix = "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
+        fix = related_fix([e for e in entries if e not in missing])
         what += f"; to clear the mark, drop {'it' if one else 'them'}: {CLI} update {result.id} --reviewed{fix}"
     print(what, file=sys.stderr)
 
@@ -271,7 +249,7 @@ def cmd_add(ctx) -> int:
               "content": {} if content is None else content}
     missing = not (args.category and args.title)
     if sys.stdin.isatty() and (missing or content is None):
-        record = ask_record({k: v for k, v in record.items() if v})  # PromptAborted: a CliError
+        record = ask_record({k: v for k, v in record.items() if v})  # the input ending: a CliError
     elif missing:  # without content, validation names every missing field
         raise UsageError("add needs --category and --title (run it on a terminal to be asked for each field)")
     root = write_root(ctx)
@@ -295,7 +273,7 @@ def cmd_update(ctx) -> int:
                if value is not None}
     if args.related_file is not None or args.no_related_files:
         changes["related_files"] = related_args(ctx.memory_root, args.related_file or [])
-    if args.confidence is not None:
+    if args.confidence is not None:  # after related_files: the order names the change in its history
         changes["confidence"] = args.confidence
     return _write(ctx, update_memory, ctx.memory_root, ctx.config, args.id, changes, expect_hash=args.expect_hash,
                   summary=args.summary, reviewed=args.reviewed, warn="related_files" in changes or args.reviewed)
@@ -306,7 +284,6 @@ def cmd_status(ctx) -> int:
 
 
 def cmd_validate(ctx) -> int:
-    from ..records.exposure import shown_name
     files = [p for _, p in iter_memory_files(ctx.memory_root, ctx.config)] if not ctx.args.paths else []
     for raw in ctx.args.paths:
         if os.path.isdir(raw):
@@ -330,4 +307,3 @@ def cmd_validate(ctx) -> int:
             print_invalid(ctx, shown_name(path), problems)
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0
-

@@ -1,5 +1,4 @@
-"""``demo``: a demo store from ``templates/demo/`` in a temporary folder, and what the real UserPromptSubmit
-hook launcher (run as ``hooks.json`` runs it) injects for a few prompts."""
+"""``demo``: a store from ``templates/demo/`` in a temporary folder, and what the real prompt hook injects for it."""
 from __future__ import annotations
 
 import json
@@ -10,8 +9,9 @@ import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
 
-from .main import CLI, CliError, add_command
+from .main import CLI, CliError, add_command, opt
 from ..base.config import TEMPLATES_DIR, load_config
+from ..base.fsutil import atomic_write_text
 from ..derived.refresh import rebuild_index
 from ..base.model import MEMORY_REL
 from ..records.store import dump_memory, iter_memory_files, load_memory
@@ -32,13 +32,13 @@ RETIRED_NOTE = {DEMO_PROMPTS[3]: " -- the celery cron memory matches but is reti
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "demo", cmd_demo,
-                    "build a demo store in a temporary folder and show what the hook injects for a few prompts",
-                    f"  {CLI} demo\n"
-                    f'  {CLI} demo --prompt "how do we roll back a deploy?"\n'
-                    f"  {CLI} demo --keep /tmp/demo-project")
-    p.add_argument("--prompt", action="append", help="a prompt to try (repeatable; default: a built-in set)")
-    p.add_argument("--keep", metavar="DIR", help="build the demo project in DIR and keep it (DIR must not exist)")
+    add_command(subparsers, common, "demo", cmd_demo,
+                "build a demo store in a temporary folder and show what the hook injects for a few prompts",
+                f"  {CLI} demo\n"
+                f'  {CLI} demo --prompt "how do we roll back a deploy?"\n'
+                f"  {CLI} demo --keep /tmp/demo-project",
+                opt("--prompt", "a prompt to try (repeatable; default: a built-in set)", action="append"),
+                opt("--keep", "build the demo project in DIR and keep it (DIR must not exist)", metavar="DIR"))
 
 
 def build_demo_project(project: str) -> str:
@@ -49,8 +49,7 @@ def build_demo_project(project: str) -> str:
     runbook = os.path.join(memory_root, "runbooks", "fix-pydantic-import.json")
     record = load_memory(runbook)
     record["updated_at"] = (datetime.now(timezone.utc) - timedelta(days=4)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    with open(runbook, "w", encoding="utf-8") as f:
-        f.write(dump_memory(record))
+    atomic_write_text(runbook, dump_memory(record))
     rebuild_index(memory_root, load_config(memory_root))
     from .install import ensure_gitignore
     ensure_gitignore(project)  # as a real project has: derived files stay out of git

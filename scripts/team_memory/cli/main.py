@@ -1,5 +1,4 @@
-"""The command-line interface: ``main(argv) -> int`` parses, runs one command and maps every outcome to
-an exit code: 0 success, 1 a known error (``CliError``), 2 a usage error, 3 anything unexpected."""
+"""The command-line interface: ``main(argv) -> int``; exit 0 ok, 1 a known error (``CliError``), 2 usage, 3 other."""
 from __future__ import annotations
 
 import argparse
@@ -14,12 +13,11 @@ from ..base.cliname import user_cli
 from .. import __version__
 from ..base.config import load_config
 from ..base.fsutil import FileBusy
-from ..base.model import MEMORY_REL
+from ..base.model import CATEGORIES, MEMORY_REL
 from ..base.safefs import UnsafePath, check_store
 from ..records.store import find_memory_root
 
-# module (each has ``register(subparsers, common)``) -> its commands, in ``--help``'s order: a run imports only its
-# command's module (tests/cli/test_cli_lazy.py keeps this complete).
+# module (with ``register(subparsers, common)``) -> its commands in --help's order: a run imports one module
 COMMANDS = {
     "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall", "mcp"),
     "cmd_eval": ("eval",),
@@ -67,8 +65,9 @@ class Context:
     def config(self) -> dict:
         return load_config(self.memory_root)
 
-    def print_json(self, data) -> None:
+    def print_json(self, data) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
+        return EXIT_OK
 
     def color(self, text: str, code: str) -> str:
         """``text`` in an ANSI colour, only on a terminal and never with ``NO_COLOR``."""
@@ -103,8 +102,7 @@ class NoStore(CliError):
 
 
 SHOW_ONLY = frozenset({"list", "stats", "doctor", "view", "review"})
-
-
+RAW_OUTPUT = frozenset({"export", "mcp"})  # data meant to be read back (JSON Lines), written as is
 # Arguments that name files: any bytes the file system allows. Every other text argument must be UTF-8.
 PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file", "source", "from_claude_memory",
                        "from_file", "keep"})
@@ -113,7 +111,7 @@ PATH_ARGS = frozenset({"root", "path", "paths", "input", "output", "content_file
 def check_text_args(args) -> None:
     """Refuse text arguments holding bytes that are not UTF-8 (a Latin-1 terminal: surrogate escapes in argv)."""
     for name, value in sorted(vars(args).items()):
-        if name in PATH_ARGS or name == "func":
+        if name in PATH_ARGS:
             continue
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and any("\udc80" <= ch <= "\udcff" for ch in item):
@@ -126,8 +124,7 @@ MAX_INPUT_BYTES = 4 * 1024 * 1024  # a record or content: the store never reads 
 
 
 def read_source(source: str, what: str, limit: int | None = MAX_INPUT_BYTES) -> str:
-    """The file ``source`` (``-``: stdin) as UTF-8 text, more than ``limit`` bytes (None: no bound, for
-    ``import``'s many records) refused unread; a ``CliError`` that says what to do otherwise (nothing is written)."""
+    """The file ``source`` (``-``: stdin) as UTF-8 text, refused over ``limit`` bytes (None: no bound, for import)."""
     size = -1 if limit is None else limit + 1
     if source == "-":
         buffer = getattr(sys.stdin, "buffer", None)  # None: a text stdin; a surrogate in it is no UTF-8 either
@@ -168,19 +165,54 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def add_command(subparsers, common, name: str, func, help_text: str, examples: str, **kwargs):
-    """Add one subcommand with its help line, description and examples."""
+def opt(flags, help_text: str, **kwargs) -> tuple:
+    """An option for ``add_command``: its name (or names) and ``add_argument`` keywords."""
+    return flags, dict(kwargs, help=help_text)
+
+
+def flag(name: str, help_text: str) -> tuple:
+    return opt(name, help_text, action="store_true")
+
+
+def group(*options, required: bool = False) -> tuple:
+    """Mutually exclusive options."""
+    return {"required": required}, list(options)
+
+
+JSON_OPT = flag("--json", "print JSON")
+RESULT_JSON = flag("--json", "print the result as JSON")
+CATEGORY_ONLY = opt("--category", "only this category", choices=CATEGORIES)
+
+
+def add_command(subparsers, common, name: str, func, help_text: str, examples: str, *options, **kwargs):
+    """Add one subcommand with its help line, description, examples and ``options`` (see ``add_options``)."""
     p = subparsers.add_parser(name, parents=[common], help=help_text,
                               description=f"{help_text}\n\nexamples:\n{examples}",
                               formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
     p.add_argument("--version", action="version", version=f"team-memory {__version__}")
     p.set_defaults(func=func)
+    add_options(p, options)
     return p
 
 
+def add_options(target, options) -> None:
+    """Each option from ``opt``, ``flag`` or ``group``."""
+    for flags, spec in options:
+        if isinstance(spec, list):
+            add_options(target.add_mutually_exclusive_group(**flags), spec)
+        else:
+            target.add_argument(*((flags,) if isinstance(flags, str) else flags), **spec)
+
+
+def related_fix(kept: list) -> str:
+    """The options that set related_files to ``kept``, to copy into a command (a hidden part stays hidden)."""
+    import shlex
+    from ..records.exposure import hide
+    return "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
+    argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
@@ -194,10 +226,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..base.terminal import safe_output
     with safe_output():  # nothing read from a file reaches the terminal with escapes or invisible text
         return _run(args)
-
-
-# Commands whose output is data meant to be read back (JSON Lines), written as is.
-RAW_OUTPUT = frozenset({"export", "mcp"})
 
 
 def _run(args) -> int:

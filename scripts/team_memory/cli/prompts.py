@@ -1,5 +1,5 @@
 """Asking for a memory field by field on a terminal (``add`` without its flags), as ``recordspec.CONTENT`` describes
-each category. Prompts go to stderr (``--json`` output stays clean); the end of input raises ``PromptAborted``."""
+each category. Prompts go to stderr (``--json`` output stays clean); the end of input is a ``CliError`` (exit 1)."""
 from __future__ import annotations
 
 import re
@@ -12,17 +12,13 @@ from ..records.recordspec import CONTENT
 from .main import CliError
 
 
-class PromptAborted(CliError):
-    """The input ended (or the person quit) before the memory was complete: an error (exit 1)."""
-
-
 def _ask(prompt: str) -> str:
     print(prompt, end="", file=sys.stderr, flush=True)
     line = sys.stdin.readline()
     if not line:
         sys.stderr.write("\n")
-        raise PromptAborted("input ended before the memory was complete; nothing was saved")
-    return line.rstrip("\r\n").strip()
+        raise CliError("input ended before the memory was complete; nothing was saved")
+    return line.strip()
 
 
 def _choose(label: str, choices, required: bool, optional: str = " (optional)"):

@@ -1,13 +1,11 @@
 """Compiled code for this package kept in the user's cache folder, when Python keeps none.
 
-Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder every hook would compile its ~20 modules again.
-``install()`` (every launcher, first) then loads this package through ``CachingLoader``, which keeps code in
-``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``; not ``sys.pycache_prefix``, which the standard
-library would use too), used only when its header names this interpreter and the source's path, size and time.
-Compiled code runs as it is, so the cache is trusted only when nobody else could have written it: every folder
-from the cache root down real, this user's and writable by nobody else (the root: unless sticky), each file
-opened without following a link, ours and writable by nobody else; else one stderr line and no cache. On
-Windows only under the user's profile.
+Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder, ``install()`` (every launcher, first) loads this
+package through ``CachingLoader``: code kept in ``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``; not
+``sys.pycache_prefix``, the standard library's too), used only when its header names this interpreter and the
+source's path, size and time. Compiled code runs as it is, so every folder from the cache root down must be real,
+this user's and writable by nobody else (the root: unless sticky), each file opened without following a link;
+else one stderr line and no cache. On Windows only under the user's profile.
 """
 from __future__ import annotations
 
@@ -42,19 +40,11 @@ def _fails(st, uid: int) -> str | None:
     return None
 
 
-_checked: dict = {}
 _said: list = []
 
 
 def private_folder(parts=()) -> str | None:
-    """``cache_home()`` joined with ``parts``, made and checked; None when untrusted (kept for the process)."""
-    key = (cache_home(), tuple(parts))
-    if key not in _checked:
-        _checked[key] = _private_folder(parts)
-    return _checked[key]
-
-
-def _private_folder(parts) -> str | None:
+    """``cache_home()`` joined with ``parts``, made and checked; None when it cannot be trusted."""
     home = cache_home()
     root = os.path.dirname(os.path.dirname(os.path.dirname(home)))  # $XDG_CACHE_HOME or ~/.cache
     names = [n for n in home[len(root):].split(os.sep) if n] + [n for p in parts for n in p.split(os.sep) if n]
@@ -77,9 +67,7 @@ def _private_folder(parts) -> str | None:
             st = os.lstat(folder)
             if st.st_mode & 0o170000 != 0o040000 or getattr(st, "st_reparse_tag", 0):  # a link, junction, file
                 return _refused(folder, "not a real folder")
-            if uid is None:
-                continue
-            why = _fails(st, uid)
+            why = None if uid is None else _fails(st, uid)
             if why == "writable by other users":  # ours, made loose by an older version's umask: tighten it
                 os.chmod(folder, st.st_mode & 0o755)
                 why = _fails(os.lstat(folder), uid)

@@ -17,47 +17,37 @@ _FILLERS = frozenset((0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x
                       0x2800, 0x3164, 0xFFA0))
 
 
-def _unicodedata():
-    import unicodedata  # a C module; imported on first non-ASCII text only
-    return unicodedata
-
-
 def char_class(cp: int) -> int:
     """``DROP``, ``SPACE`` or ``KEEP`` for one code point: the whole policy."""
     ch = chr(cp)
     if ch in _SPACE_CONTROLS:
         return SPACE
-    if (0xFE00 <= cp <= 0xFE0F or 0xE0000 <= cp <= 0xE01EF or cp in _FILLERS):
+    if 0xFE00 <= cp <= 0xFE0F or 0xE0000 <= cp <= 0xE01EF or cp in _FILLERS:
         return DROP
-    cat = _unicodedata().category(ch)
-    if cat in _DROPPED_CATEGORIES:
-        return DROP
-    if cat[0] == "Z":
-        return SPACE
-    return KEEP
+    import unicodedata  # a C module; imported on first non-ASCII text only
+    cat = unicodedata.category(ch)
+    return DROP if cat in _DROPPED_CATEGORIES else SPACE if cat[0] == "Z" else KEEP
 
 
-class _Table(dict):
+class _Line(dict):
     """A ``str.translate`` table filled on demand (all of Unicode up front: ~0.3 s every hook run)."""
 
-    def __init__(self, keep_lines: bool):
-        super().__init__()
-        self.keep_lines = keep_lines
-
     def __missing__(self, cp: int):
-        if self.keep_lines and cp in (9, 10):
-            value = cp
-        else:
-            kind = char_class(cp)
-            value = None if kind == DROP else " " if kind == SPACE else cp
-            if self.keep_lines and cp in (0x2028, 0x2029):
-                value = "\n"
-        self[cp] = value
+        kind = char_class(cp)
+        self[cp] = value = None if kind == DROP else " " if kind == SPACE else cp
         return value
 
 
-_LINE = _Table(keep_lines=False)
-_TEXT = _Table(keep_lines=True)
+class _Text(dict):
+    """``_Line``, but tabs and newlines kept (line and paragraph separators become newlines)."""
+
+    def __missing__(self, cp: int):
+        self[cp] = value = cp if cp in (9, 10) else "\n" if cp in (0x2028, 0x2029) else _LINE[cp]
+        return value
+
+
+_LINE = _Line()
+_TEXT = _Text()
 # ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-"
 _ASCII_TAG_DROP = {c: None for c in range(128)
                    if not (chr(c).isalnum() or chr(c) in "_.+-")}
@@ -65,7 +55,8 @@ _ASCII_TAG_DROP = {c: None for c in range(128)
 
 def normalize(text: str) -> str:
     """NFKC: look-alike forms (full-width arrows, ligatures) become what the rules look for."""
-    return _unicodedata().normalize("NFKC", text)
+    import unicodedata
+    return unicodedata.normalize("NFKC", text)
 
 
 def apply_policy(text: str) -> str:
@@ -119,8 +110,8 @@ BLOCK_TAG_PREFIXES = ("memory", "system")
 
 
 def neutralize_block(text: str) -> str:
-    """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (for text
-    through ``clean_line``: full-width ``＜`` already ``<``, invisible characters gone)."""
+    """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (for text through
+    ``clean_line``: full-width ``＜`` already ``<``, invisible characters gone)."""
     if "<" not in text:
         return text
     out, pos = [], 0
@@ -196,8 +187,7 @@ def safe_name(name: str) -> bool:
 
 
 def shown_path(path: str) -> str:
-    """A file name or path as printed: each character the policy would drop or make a space (but " ") is ``?``:
-    visible, one line, and still a shell pattern of the real file."""
+    """A path as printed: a character the policy would drop or make a space (but " ") is ``?``, a shell pattern."""
     if path.isascii() and path.isprintable():
         return path
     return "".join(c if c == " " or char_class(ord(c)) == KEEP else "?" for c in path)

@@ -32,10 +32,8 @@ SWEEP_LIMIT = 20
 
 def state_home() -> str:
     explicit = os.environ.get("TEAM_MEMORY_STATE_DIR")
-    if explicit:
-        return explicit
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "team-memory")
+    base = explicit or os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return explicit or os.path.join(base, "team-memory")
 
 
 def sha256_hex(data: bytes) -> str:
@@ -83,8 +81,7 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
 
 
 def claim(memory_root: str, kind: str, session_id: str, item: str) -> bool:
-    """Mark ``item`` done for ``(kind, session_id)``: True when this call made the mark. An empty file made
-    with ``O_EXCL``, so of two hooks running at once exactly one gets True."""
+    """Mark ``item`` done for ``(kind, session_id)``: True when this call made the (``O_EXCL``) mark."""
     from .safefs import open_create
     os.makedirs(state_dir(memory_root), exist_ok=True)
     try:
@@ -104,21 +101,18 @@ def _claim_path(memory_root: str, kind: str, session_id: str, item: str) -> str:
     return os.path.join(state_dir(memory_root), f"{kind}-{_key(str(session_id))}-{_key(item)}")
 
 
-def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int | None = None,
-          keep=()) -> int:
-    """Remove files of ``folder`` named ``prefix...`` (not in ``keep``) older than ``max_age_days``, at most ``limit``;
-    how many."""
+def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int = 1 << 30, keep=()) -> int:
+    """Remove up to ``limit`` files ``prefix...`` of ``folder`` (not in ``keep``) older than ``max_age_days``."""
     cutoff = time.time() - max_age_days * 86400
     removed = 0
     try:
         with os.scandir(folder) as it:
             for entry in it:
-                if limit is not None and removed >= limit:
+                if removed >= limit:
                     break
-                if not entry.name.startswith(prefix) or entry.name in keep:
-                    continue
                 try:
-                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    if (entry.name.startswith(prefix) and entry.name not in keep and entry.is_file(follow_symlinks=False)
+                            and entry.stat(follow_symlinks=False).st_mtime < cutoff):
                         os.unlink(entry.path)
                         removed += 1
                 except OSError:

@@ -28,8 +28,7 @@ def _probe(text: str) -> str:
 
 
 def _private_hidden(probe: str, opening: bool = False):
-    """``probe`` with private sections as ``[PRIVATE]`` (None: none); an unclosed tag hides from the first
-    (``opening``: opening) tag on."""
+    """``probe``, private sections as ``[PRIVATE]`` (None: none); unclosed: hidden from the first (``opening``) tag."""
     from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
     try:
         shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
@@ -60,8 +59,7 @@ def hide_secrets(text: str) -> str:
 def shown_text(value, limit: int | None = None) -> str:
     """Any value as one line anyone may see: hidden parts hidden (before cleaning), one clean line, cut."""
     text = value if isinstance(value, str) else str(value)
-    line = clean_line(hide(text))
-    line = hide(line)  # cleaning can bring the pieces of a secret together: look again
+    line = hide(clean_line(hide(text)))  # cleaning can bring the pieces of a secret together: look again
     return cut(line, limit) if limit is not None else line
 
 
@@ -104,9 +102,7 @@ def shown_tag(tag) -> str:
     if not isinstance(tag, str):
         return ""
     clean = clean_tag(tag).replace(",", "")
-    if hide(tag) != tag or hide(clean) != clean:
-        return ""
-    return clean
+    return "" if hide(tag) != tag or hide(clean) != clean else clean
 
 
 def shown_name(name) -> str:
@@ -134,4 +130,3 @@ def recall_title(title: str, limit: int) -> str:
     title = clean_line(title)
     shown = hide(title)
     return (title if shown is title else clean_line(shown))[:limit].strip()
-

@@ -25,9 +25,7 @@ def read_payload() -> dict:
         raise SystemExit(0)
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", errors="replace")
-    if not raw.strip():
-        return {}
-    try:
+    try:  # blank stdin too: not a JSON document
         data = fastjson.loads(raw)
     except (ValueError, RecursionError):
         return {}

@@ -17,7 +17,7 @@ class NotARecord(ValueError):
 
 
 def load_memory(path: str) -> dict:
-    """Parse one memory file (``read_bytes``); ``NotARecord`` if it is not a JSON object with a text title."""
+    """Parse one memory file (``read_bytes``, ``parse_memory``)."""
     return parse_memory(read_bytes(path)[0])
 
 
@@ -74,9 +74,7 @@ OUTDATED_DECISION = ("deprecated", "superseded")  # a decision that is no longer
 def decision_status(record: dict) -> str | None:
     """A decision's ``content.status`` when it is ``proposed``, ``deprecated`` or ``superseded``; else None."""
     content = record.get("content")
-    if record.get("category") != "decision" or not isinstance(content, dict):
-        return None
-    status = content.get("status")
+    status = content.get("status") if record.get("category") == "decision" and isinstance(content, dict) else None
     return status if status in ("proposed",) + OUTDATED_DECISION else None
 
 
@@ -126,11 +124,9 @@ def _regular_in(memory_root: str, folder: str, name: str):
     """``folder/name`` when the folder is real and the file regular, else None (a link never shadows)."""
     from ..base.fsutil import category_dir  # for start-up speed (see iter_memory_files)
     folder_path = category_dir(memory_root, folder)
-    if folder_path is None:
-        return None
-    path = os.path.join(folder_path, name)
+    path = os.path.join(folder_path, name) if folder_path else None
     try:
-        return path if os.lstat(path).st_mode & S_IFMT == S_IFREG else None
+        return path if path and os.lstat(path).st_mode & S_IFMT == S_IFREG else None
     except OSError:
         return None
 
@@ -253,15 +249,14 @@ def now_us(now=None) -> int:
 def parse_time(value):
     """An ISO 8601 time (``Z`` allowed, naive taken as UTC) as an aware ``datetime``; None if it is not one."""
     dt = iso_datetime(value)
-    if dt is None:
-        return None
+    if dt is None or dt.tzinfo:
+        return dt
     from datetime import timezone
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return dt.replace(tzinfo=timezone.utc)
 
 
 def record_time(record: dict) -> float:
     """When ``record`` was last written (``updated_at``, else ``created_at``) as POSIX seconds, else 0.0."""
     when = epoch_us(record.get("updated_at"))
-    if when is None:
-        when = epoch_us(record.get("created_at"))
+    when = epoch_us(record.get("created_at")) if when is None else when
     return when / 1_000_000 if when is not None else 0.0  # correctly rounded, as ``datetime.timestamp``

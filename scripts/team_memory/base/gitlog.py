@@ -1,10 +1,9 @@
 """Every git run of the package (``run_git``): nothing but git's own reading happens.
 
-Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, every
-other ``GIT_*`` variable dropped, output parsed from ``-z`` (no file name forges a record), at most ``limit``
-bytes and ``timeout`` seconds, then the whole process group killed. Renames are not followed. No fetch, ever:
-a partial clone fetches a missing object, and a committed config can name what that runs (``uploadpack``,
-``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
+Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, other
+``GIT_*`` variables dropped, output parsed from ``-z``, at most ``limit`` bytes and ``timeout`` seconds, then the
+process group killed. No fetch, ever: a partial clone fetches a missing object, and a committed config can name
+what that runs (``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
 """
 from __future__ import annotations
 
@@ -135,8 +134,8 @@ def log_commits(cwd: str, since: int, paths, max_commits: int):
 
 
 def parse_log(data: bytes, complete: bool = True) -> list:
-    """Commits from ``git log --raw -z``: a header token, then per file a status token (``:``) and one path
-    token, so no file name reads as a header; a cut-short output drops its last commit."""
+    """Commits from ``git log --raw -z`` (per file a status token, then a path token: no name reads as a header);
+    a cut-short output drops its last commit."""
     commits, expect_path = [], False
     for token in data.split(b"\x00"):
         if expect_path:
@@ -158,14 +157,11 @@ def parse_log(data: bytes, complete: bool = True) -> list:
 
 def _header(text: str):
     parts = text.split("\x1f", 2)
-    if len(parts) != 3:
-        return None
     ids = parts[0].split()
     try:
-        when = int(parts[1])
+        return Commit(ids[0], tuple(ids[1:]), int(parts[1]), parts[2]) if len(parts) == 3 and ids else None
     except ValueError:
         return None
-    return Commit(ids[0], tuple(ids[1:]), when, parts[2]) if ids else None
 
 
 def tracked_files(cwd: str):

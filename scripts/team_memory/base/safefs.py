@@ -162,7 +162,7 @@ def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
 
 
 def linked_part(root: str, rel: str, seen: dict | None = None) -> str | None:
-    """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``, ...) that is a link (``seen``: answers kept)."""
+    """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``...) that is a link (``seen``: answers kept)."""
     parts = [part for part in rel.replace("\\", "/").split("/") if part]
     seen = {} if seen is None else seen
     for end in range(1, len(parts) + 1):

@@ -110,9 +110,10 @@ def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", lim
             for entry in it:
                 if removed >= limit:
                     break
+                if not entry.name.startswith(prefix) or entry.name in keep:
+                    continue
                 try:
-                    if (entry.name.startswith(prefix) and entry.name not in keep and entry.is_file(follow_symlinks=False)
-                            and entry.stat(follow_symlinks=False).st_mtime < cutoff):
+                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
                         os.unlink(entry.path)
                         removed += 1
                 except OSError:

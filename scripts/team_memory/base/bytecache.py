@@ -33,11 +33,7 @@ def cache_home() -> str:
 
 def _fails(st, uid: int) -> str | None:
     """Why a folder or file with status ``st`` cannot be trusted, or None."""
-    if st.st_uid != uid:
-        return "owned by another user"
-    if st.st_mode & 0o022:
-        return "writable by other users"
-    return None
+    return "owned by another user" if st.st_uid != uid else "writable by other users" if st.st_mode & 0o022 else None
 
 
 _said: list = []
@@ -109,9 +105,7 @@ def read_private(path: str) -> bytes | None:
         with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
                           | getattr(os, "O_BINARY", 0)), "rb") as f:
             st = os.fstat(f.fileno())
-            if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)):
-                return None
-            return f.read()
+            return None if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)) else f.read()
     except OSError:
         return None
 

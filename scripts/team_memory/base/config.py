@@ -112,9 +112,8 @@ def category_enabled(config: dict, category: str) -> bool:
 def category_folder(config: dict, category: str) -> str:
     """The folder of a category; a configured folder is used only if it is a plain name."""
     folder = category_settings(config, category).get("folder")
-    if isinstance(folder, str) and folder and folder not in (".", "..") and "/" not in folder and "\\" not in folder:
-        return folder
-    return DEFAULT_FOLDERS[category]
+    plain = isinstance(folder, str) and folder not in ("", ".", "..") and "/" not in folder and "\\" not in folder
+    return folder if plain else DEFAULT_FOLDERS[category]
 
 
 def category_folders(config: dict) -> dict:

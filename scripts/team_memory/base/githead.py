@@ -107,8 +107,6 @@ def repository_head(project_root: str) -> dict | None:
     """``{"top": the repository's top folder, "head": object id or None}``, or None outside a repository."""
     try:
         found = find_git(project_root)
-        if found is None:
-            return None
-        return {"top": found[0], "head": resolve_head(found[1])}
+        return None if found is None else {"top": found[0], "head": resolve_head(found[1])}
     except (OSError, ValueError, UnicodeError):
         return None

@@ -62,9 +62,7 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
         stop(proc)  # the whole group, also after a clean exit: nothing git started outlives the run
         proc.stdout.close()
         code = proc.wait()
-    if complete and code != 0:
-        return None
-    return data[:limit], complete
+    return None if complete and code != 0 else (data[:limit], complete)
 
 
 def stop(proc) -> None:
@@ -127,10 +125,7 @@ def log_commits(cwd: str, since: int, paths, max_commits: int):
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
             f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
     got = run_git(cwd, args, b"--" + spec + b"\n")
-    if got is None:
-        return None
-    data, complete = got
-    return parse_log(data, complete), complete
+    return None if got is None else (parse_log(*got), got[1])
 
 
 def parse_log(data: bytes, complete: bool = True) -> list:
@@ -167,6 +162,4 @@ def _header(text: str):
 def tracked_files(cwd: str):
     """The files git tracks under ``cwd`` (paths relative to it), or None when that cannot be told."""
     got = run_git(cwd, ["ls-files", "-z", "--cached"], limit=MAX_LIST_BYTES)
-    if got is None or not got[1]:
-        return None
-    return [p.decode("utf-8", "surrogateescape") for p in got[0].split(b"\x00") if p]
+    return [p.decode("utf-8", "surrogateescape") for p in got[0].split(b"\x00") if p] if got and got[1] else None

@@ -67,9 +67,8 @@ def apply_policy(text: str) -> str:
 def clean_text(text: str) -> str:
     """Multi-line text with the policy applied: newlines and tabs kept (``\\r\\n`` -> ``\\n``), no NFKC."""
     # ASCII without controls but tab and newline is kept whole by the table (``char_class`` keeps 0x20-0x7e).
-    if text.isascii() and (text.isprintable() or len(text.translate(_ASCII_CONTROLS)) == len(text)):
-        return text
-    return text.replace("\r\n", "\n").translate(_TEXT)
+    plain = text.isascii() and (text.isprintable() or len(text.translate(_ASCII_CONTROLS)) == len(text))
+    return text if plain else text.replace("\r\n", "\n").translate(_TEXT)
 
 
 _ASCII_CONTROLS = {c: None for c in (*range(32), 127) if c not in (9, 10)}
@@ -139,9 +138,7 @@ def escape_xml(text: str) -> str:
 
 def cut(text: str, limit: int) -> str:
     """At most ``limit`` characters, with an ellipsis when something was cut."""
-    if len(text) <= limit:
-        return text
-    return text[: max(0, limit - 1)].rstrip() + "\u2026"
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "\u2026"
 
 
 def sanitize_title(title: str, limit: int = TITLE_MAX) -> str:
@@ -172,18 +169,13 @@ def block_line(entry: dict) -> str:
     """One index entry as printed inside ``<memory-context>``: title, path, sorted tags."""
     title, path = block_text(entry["title"]), neutralize_block(clean_line(entry["path"]))
     tags = sorted({neutralize_block(clean_line(t)) for t in entry["tags"]})
-    line = f"- [{entry['category']}] {title} -> {path}"
-    if tags:
-        line += f" #tags:{','.join(tags)}"
-    return line
+    return f"- [{entry['category']}] {title} -> {path}" + (f" #tags:{','.join(tags)}" if tags else "")
 
 
 def safe_name(name: str) -> bool:
     """A memory file name printable as it is: letters and digits of any script, ``-_.``, policy- and NFKC-stable."""
     plain = name.replace("-", "").replace("_", "").replace(".", "")
-    if name.isascii():
-        return plain.isalnum()
-    return plain.isalnum() and apply_policy(name) == name and normalize(name) == name
+    return plain.isalnum() and (name.isascii() or (apply_policy(name) == name and normalize(name) == name))
 
 
 def shown_path(path: str) -> str:

@@ -118,8 +118,7 @@ def is_temp_file(name: str) -> bool:
 
 
 class store_lock:
-    """Hold the store's lock for the ``with`` body (``blocking=False``: ``LockBusy`` at once if held); ``name``:
-    another lock file in the store, for work that must not run twice but need not stop writers."""
+    """Hold the store's lock (``blocking=False``: ``LockBusy`` at once if held; ``name``: another lock file)."""
 
     def __init__(self, memory_root: str, blocking: bool = True, name: str = LOCK_NAME):
         self.memory_root, self.blocking, self.name = memory_root, blocking, name

@@ -37,8 +37,7 @@ def git_env() -> dict:
 
 
 def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, timeout: float = TIMEOUT_S):
-    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd`` (``complete`` False when stopped at ``limit``
-    bytes or ``timeout`` seconds); None when git is missing or fails."""
+    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd`` (False: stopped early); None when git fails."""
     import shutil
     import subprocess
     git = shutil.which("git")
@@ -119,8 +118,7 @@ def _read_bounded(proc, stdin: bytes, limit: int, deadline: float):
 
 
 def log_commits(cwd: str, since: int, paths, max_commits: int):
-    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), topological,
-    at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``); None when git fails."""
+    """``(commits newest first, complete)`` of HEAD's history since ``since`` touching ``paths``; None on failure."""
     spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
             f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
@@ -129,8 +127,7 @@ def log_commits(cwd: str, since: int, paths, max_commits: int):
 
 
 def parse_log(data: bytes, complete: bool = True) -> list:
-    """Commits from ``git log --raw -z`` (per file a status token, then a path token: no name reads as a header);
-    a cut-short output drops its last commit."""
+    """Commits from ``git log --raw -z`` (a path token follows each status token); cut short: the last dropped."""
     commits, expect_path = [], False
     for token in data.split(b"\x00"):
         if expect_path:

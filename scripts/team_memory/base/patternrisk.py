@@ -128,8 +128,7 @@ class _Checker:
             seen |= first
 
     def run(self, items, open_loops: list, in_loop: bool, last_at_end: bool = False) -> list:
-        """Walk ``items``, refusing a repeat that overlaps an "open" one (whose characters the next repeat
-        could still take); returns the repeats open at the end."""
+        """Walk ``items``, refusing a repeat that overlaps an "open" one; returns the repeats open at the end."""
         c = self.c
         for index, (op, av) in enumerate(items):
             if op in (c.GROUPREF, getattr(c, "GROUPREF_EXISTS", None)):

@@ -142,8 +142,7 @@ def make_dir(path: str) -> str:
 
 
 def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
-    """Open ``path`` for writing, created if missing, never through a link (without ``O_NOFOLLOW``: ``O_EXCL``
-    first, then an existing file checked as ``open_read`` checks it)."""
+    """Open ``path`` for writing, created if missing, never through a link (else as ``open_read`` checks it)."""
     if not NOFOLLOW:
         try:
             return os.open(path, flags | os.O_CREAT | os.O_EXCL | NONBLOCK | CLOEXEC | BINARY, mode)
@@ -201,8 +200,7 @@ def read_text(path: str, errors: str = "strict") -> str | None:
 
 
 def find_memory_root(start: str | None = None) -> str | None:
-    """The nearest ``.claude/memory`` at or above ``start``'s real path, not above the repository root (here so a
-    hook that needs only the store's place loads nothing else); ``UnsafeStore`` for one reached through a link."""
+    """The nearest ``.claude/memory`` at or above ``start``, not above the repository root (``UnsafeStore``: a link)."""
     start = os.path.realpath(start or os.getcwd())
     for folder in folders_up(start if os.path.isdir(start) else os.path.dirname(start)):
         candidate = os.path.join(folder, *MEMORY_REL)

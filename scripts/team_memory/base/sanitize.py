@@ -109,8 +109,7 @@ BLOCK_TAG_PREFIXES = ("memory", "system")
 
 
 def neutralize_block(text: str) -> str:
-    """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (for text through
-    ``clean_line``: full-width ``＜`` already ``<``, invisible characters gone)."""
+    """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (after clean_line)."""
     if "<" not in text:
         return text
     out, pos = [], 0

@@ -91,8 +91,7 @@ def _tag_events(text: str, formats) -> list:
 
 
 def _without_markers(text: str, events: list) -> list:
-    """``events`` less each ``[PRIVATE]`` that is our own marker: an opener so spelled left without a closer
-    (a closer takes the nearest other opener first)."""
+    """``events`` less each ``[PRIVATE]`` that is our own marker: an opener so spelled and left without a closer."""
     if DEFAULT_MARKER not in text:
         return events
     open_real, open_marker = [], []

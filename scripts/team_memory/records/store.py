@@ -111,13 +111,8 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
     folders = category_folders(config)
     if "/" in memory_id or "\\" in memory_id or memory_id.endswith(".json"):
         return _find_by_reference(memory_root, folders, memory_id)
-    if not valid_id_shape(memory_id):
-        return None
-    for category, folder in folders.items():
-        path = _regular_in(memory_root, folder, f"{memory_id}.json")
-        if path is not None:
-            return category, path
-    return None
+    found = (_regular_in(memory_root, folder, f"{memory_id}.json") for folder in folders.values())
+    return next(((c, path) for c, path in zip(folders, found) if path), None) if valid_id_shape(memory_id) else None
 
 
 def _regular_in(memory_root: str, folder: str, name: str):
@@ -137,9 +132,7 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
     name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
     if len(parts) < 2 or not valid_id_shape(name):
         return None
-    folder = None
-    if len(parts) == 2:
-        folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
+    folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None) if len(parts) == 2 else None
     for base in (os.getcwd(), project_root_of(memory_root)) if folder is None else ():
         # a path: its folder must be one of this store's category folders (an absolute path stays one)
         there = os.path.dirname(os.path.join(base, "/".join(parts)))
@@ -164,8 +157,7 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def iso_datetime(value, separators: str = "Tt "):
-    """``YYYY-MM-DD<sep>HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``±HH[:MM]`` zone (``,`` for ``.``),
-    naive without one; None otherwise. Not ``fromisoformat``, whose grammar grew in 3.11."""
+    """``YYYY-MM-DD<sep>HH:MM[:SS[.f]]`` with an optional ``Z`` or ``±HH[:MM]`` zone (naive without), else None."""
     fields = _fields(value, separators)
     if fields is None:
         return None

@@ -63,14 +63,14 @@ def shown_text(value, limit: int | None = None) -> str:
     return cut(line, limit) if limit is not None else line
 
 
-def shown_message(value, limit: int | None = None) -> str:
+def shown_message(value) -> str:
     """The tool's own message: one clean line, hidden parts hidden; a closing tag it names ("close it with") stays."""
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = _probe(text)
     if might_hide(probe):
         private = _private_hidden(probe, opening=True)
         text = hide_secrets(text if private is None else private)
-    return cut(text, limit) if limit is not None else text
+    return text
 
 
 MAX_DEPTH = 40  # nesting shown by ``shown_value``; anything deeper is "..."

@@ -9,14 +9,8 @@ SCHEMA_VERSION = "1.0"
 
 CATEGORIES = ("decision", "constraint", "preference", "runbook", "tech_debt", "session_summary")
 
-DEFAULT_FOLDERS = {
-    "session_summary": "sessions",
-    "decision": "decisions",
-    "runbook": "runbooks",
-    "constraint": "constraints",
-    "tech_debt": "tech-debt",
-    "preference": "preferences",
-}
+DEFAULT_FOLDERS = {"session_summary": "sessions", "decision": "decisions", "runbook": "runbooks",
+                   "constraint": "constraints", "tech_debt": "tech-debt", "preference": "preferences"}
 
 # DISPLAY name (as written in index.md) -> tie-break priority, lower first.
 PRIORITY = {cat.upper(): rank for rank, cat in enumerate(CATEGORIES, start=1)}

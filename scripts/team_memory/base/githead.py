@@ -51,13 +51,10 @@ def find_git(start: str):
 
 def _common(gitdir: str) -> str:
     """The folder shared by every worktree (``commondir``), else ``gitdir`` itself."""
+    from .safefs import is_real_dir
     text = _pointer(os.path.join(gitdir, "commondir"))
-    if text:
-        from .safefs import is_real_dir
-        common = os.path.normpath(os.path.join(gitdir, text))
-        if is_real_dir(common):
-            return common
-    return gitdir
+    common = os.path.normpath(os.path.join(gitdir, text)) if text else gitdir
+    return common if is_real_dir(common) else gitdir
 
 
 def valid_ref(name: str) -> bool:

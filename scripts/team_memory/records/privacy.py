@@ -165,13 +165,12 @@ def scrub_text(text: str, settings: tuple) -> tuple:
     text = clean_text(text)
     text, private = strip_sections(text, *settings)
     text, secrets = redact_secrets(text)
-    if not text.isascii():
-        probe = folded(text)
-        if probe != text:
-            probe, more_private = strip_sections(probe, *settings)
-            probe, more_secrets = redact_secrets(probe)
-            if more_private or more_secrets:
-                return probe, private + more_private, secrets + more_secrets
+    probe = text if text.isascii() else folded(text)
+    if probe != text:
+        probe, more_private = strip_sections(probe, *settings)
+        probe, more_secrets = redact_secrets(probe)
+        if more_private or more_secrets:
+            return probe, private + more_private, secrets + more_secrets
     return text, private, secrets
 
 

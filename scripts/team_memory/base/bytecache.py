@@ -9,8 +9,7 @@ else one stderr line and no cache. On Windows only under the user's profile.
 """
 from __future__ import annotations
 
-# Kept for the hooks' budgets under PYTHONDONTWRITEBYTECODE (bench.py --floor, 100 memories): without it PreToolUse
-# 2.7x, PostToolUse 2.9x (budget 2.0x) and the prompt hook 7.8x (budget 3.0x); with it 1.8x, 1.9x and 3.0x.
+# Kept for the budgets without bytecode caching (bench.py --floor): PreToolUse 2.7x -> 1.8x, prompt hook 7.8x -> 3.0x.
 import marshal
 import os
 import sys

@@ -12,8 +12,7 @@ import time
 from . import fastjson
 from .fsutil import atomic_write_text
 
-# CPython's own C SHA-256 (``_sha2`` from 3.12, ``_sha256`` before), not ``hashlib``, which loads OpenSSL first:
-# kept for the prompt hook's budget (<= 3.0x), ``hashlib`` measured +0.4x on it (3.1x -> 3.5x, bench.py --hooks).
+# CPython's own C SHA-256, not ``hashlib`` (OpenSSL): kept for the prompt hook's budget, hashlib costs it +0.4x.
 try:
     from _sha2 import sha256
 except ImportError:
@@ -24,8 +23,7 @@ except ImportError:
 
 MAX_AGE_DAYS = 14
 MAX_STATE_BYTES = 64 * 1024 * 1024  # a snapshot of 100,000 memories is about 6 MB
-# Kinds a later hook takes back and deletes (PreToolUse's snapshot); a refused call leaves one behind, so
-# each save removes a few older than the longest wait for a call (a 10-minute Bash time-out, a slow approval).
+# Kinds a later hook takes back (PreToolUse's snapshot): a refused call leaves one, swept after the longest wait.
 TAKEN_BACK = {"tool-snapshot": 3600}
 SWEEP_LIMIT = 20
 

@@ -118,8 +118,7 @@ ID_PATTERN = "^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$"  # validate's one id rule: an AS
 TITLE_PATTERN = f"^(?!.*\\s\\s)[^\\s{_CTRL}]([^{_CTRL}]*[^\\s{_CTRL}])?$"
 _TAG_BAD = "\\sA-Z,!\"#$%&'()*/:;<=>?@\\[\\\\\\]^`{|}~" + _CTRL
 TAG_PATTERN = f"^(?![.-])(?!.*[.-]$)[^{_TAG_BAD}]+$"
-# relpaths.normalise as far as a pattern says it: not absolute (/, \\, ~, C:), no '..' or '.git' segment, no
-# control character, not blank.
+# relpaths.normalise as a pattern: not absolute (/, \\, ~, C:), no '..' or '.git' segment, no control, not blank.
 _SEGMENT_START = "(.*[/\\\\]|\\s*)"
 _SEGMENT_END = "([/\\\\]|\\s*$)"
 RELPATH_PATTERN = (f"^(?!\\s*[/\\\\~])(?!\\s*[A-Za-z]:)(?!{_SEGMENT_START}\\.\\.{_SEGMENT_END})"

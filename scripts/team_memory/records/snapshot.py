@@ -109,22 +109,15 @@ def scrub_copies(store: str) -> int:
 
 def keep_copies(store: str, files: dict) -> dict:
     """``{rel: blob id | None}`` for ``files`` (``memory_files``), copying what is new or changed."""
-    state = load_state(store, COPIES_KIND, "store")
-    known = state.get("files") if isinstance(state.get("files"), dict) else {}
-    first = not known
-    out, todo = {}, []
-    for rel, sig in files.items():
-        old = known.get(rel)
-        if isinstance(old, list) and len(old) == 3 and old[:2] == sig:
-            out[rel] = old
-        else:
-            todo.append(rel)
-    todo.sort(key=lambda rel: -files[rel][0])  # the newest first: the likeliest to be uncommitted
+    known = load_state(store, COPIES_KIND, "store").get("files")
+    known = known if isinstance(known, dict) else {}
+    out = {rel: known[rel] for rel, sig in files.items()
+           if isinstance(known.get(rel), list) and len(known[rel]) == 3 and known[rel][:2] == sig}
+    todo = sorted((rel for rel in files if rel not in out), key=lambda rel: -files[rel][0])  # newest: likeliest lost
     for rel in todo[:COPIES_PER_CALL]:
         out[rel] = files[rel] + [_copy(store, rel)]
-    if first:
-        for rel in todo[COPIES_PER_CALL:]:
-            out[rel] = files[rel] + [None]
+    for rel in todo[COPIES_PER_CALL:] if not known else ():
+        out[rel] = files[rel] + [None]
     if out != known:
         save_state(store, COPIES_KIND, "store", {"files": out})
         if int(time.time()) % 50 == 0:

@@ -112,23 +112,19 @@ def neutralize_block(text: str) -> str:
     """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (after clean_line)."""
     if "<" not in text:
         return text
-    out, pos = [], 0
-    while True:
-        i = text.find("<", pos)
-        if i < 0:
-            out.append(text[pos:])
-            return "".join(out)
-        j = i + 1
-        while j < len(text) and text[j] in " /\\!?":
-            j += 1
-        name = []
-        while j < len(text) and len(name) < 20 and (text[j].isalnum() or text[j] in "-_: "):
-            if text[j] not in "-_: ":
-                name.append(text[j].lower())
-            j += 1
-        forged = "".join(name).startswith(BLOCK_TAG_PREFIXES)
-        out.append(text[pos:i] + ("&lt;" if forged else "<"))
-        pos = i + 1
+    parts = text.split("<")
+    return parts[0] + "".join(("&lt;" if _forged(part) else "<") + part for part in parts[1:])
+
+
+def _forged(after: str) -> bool:
+    """Does the text after a ``<`` name one of the block's tags (``BLOCK_TAG_PREFIXES``)?"""
+    name = []
+    for ch in after.lstrip(" /\\!?"):
+        if len(name) >= 20 or not (ch.isalnum() or ch in "-_: "):
+            break
+        if ch not in "-_: ":
+            name.append(ch.lower())
+    return "".join(name).startswith(BLOCK_TAG_PREFIXES)
 
 
 def escape_xml(text: str) -> str:

@@ -82,12 +82,6 @@ def create_temp(path: str):
     raise FileExistsError(f"no free temp name beside {path}")
 
 
-def within(root: str, path: str) -> bool:
-    """True when ``path``, symlinks resolved, lies inside ``root`` (so reading it never leaves the store)."""
-    from .pathtext import inside
-    return inside(os.path.realpath(path), os.path.realpath(root))
-
-
 def category_dir(memory_root: str, folder: str) -> str | None:
     """``<root>/<folder>`` if it is a real folder inside the store; None for a missing one or a link out of it."""
     path = os.path.join(memory_root, folder)

@@ -193,9 +193,8 @@ def _fields(value, separators: str):
             or any(len(p) != 2 for p in pieces) or not all(p.isdigit() for p in numbers)
             or (dot and not fraction.isdigit())):
         return None
-    year, month, date_, hour, minute = (int(p) for p in numbers[:5])
-    second = int(numbers[5]) if len(pieces) == 3 else 0
-    return year, month, date_, hour, minute, second, int((fraction + "000000")[:6]) if dot else 0, zone
+    numbers += [] if len(pieces) == 3 else ["0"]  # no seconds: 0
+    return (*map(int, numbers), int((fraction + "000000")[:6]) if dot else 0, zone)
 
 
 def _zone(text: str):
@@ -233,9 +232,8 @@ def now_us(now=None) -> int:
     if now is None:
         import time
         return time.time_ns() // 1000
-    from datetime import datetime, timezone
-    delta = now - datetime(1970, 1, 1, tzinfo=timezone.utc)
-    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    from datetime import datetime, timedelta, timezone
+    return (now - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(microseconds=1)
 
 
 def parse_time(value):

@@ -56,10 +56,7 @@ def deep_merge(base: dict, over: dict) -> dict:
     """A new dict: ``over`` on top of ``base``, recursing into nested dicts."""
     out = dict(base)
     for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = deep_merge(out[key], value)
-        else:
-            out[key] = value
+        out[key] = deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
     return out
 
 

@@ -71,15 +71,9 @@ def _object_id(text: str) -> str | None:
 
 
 def _packed(common: str, name: str) -> str | None:
-    data = _small(os.path.join(common, "packed-refs"), MAX_PACKED)
-    if not data:
-        return None
-    data += b"\n"  # the last line may have no newline
+    data = (_small(os.path.join(common, "packed-refs"), MAX_PACKED) or b"") + b"\n"  # the last line: maybe no newline
     at = data.find(b" " + name.encode("ascii") + b"\n")
-    if at < 0:
-        return None
-    start = data.rfind(b"\n", 0, at) + 1
-    return _object_id(data[start:at].decode("ascii", "replace"))
+    return _object_id(data[data.rfind(b"\n", 0, at) + 1:at].decode("ascii", "replace")) if at >= 0 else None
 
 
 def resolve_head(gitdir: str) -> str | None:

@@ -83,9 +83,8 @@ def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     from ..base.fsutil import memory_file_stats  # for start-up speed: hooks that list no folder skip fsutil
     for category, folder in category_folders(config).items():
         if only is None or category == only:
-            for name in sorted(name for _, name, _ in memory_file_stats(memory_root, [folder])):
-                if not name.startswith("."):
-                    yield category, os.path.join(memory_root, folder, name)
+            names = sorted(name for _, name, _ in memory_file_stats(memory_root, [folder]) if not name.startswith("."))
+            yield from ((category, os.path.join(memory_root, folder, name)) for name in names)
 
 
 def iter_records(memory_root: str, config: dict, only: str | None = None):

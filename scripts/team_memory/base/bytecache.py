@@ -1,18 +1,15 @@
 """Compiled code for this package kept in the user's cache folder, when Python keeps none.
 
-Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder every hook would compile its ~20 modules again.
-``install()`` (every launcher, first) then loads this package through ``CachingLoader``, which keeps code in
-``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``; not ``sys.pycache_prefix``, which the standard
-library would use too), used only when its header names this interpreter and the source's path, size and time.
-Compiled code runs as it is, so the cache is trusted only when nobody else could have written it: every folder
-from the cache root down real, this user's and writable by nobody else (the root: unless sticky), each file
-opened without following a link, ours and writable by nobody else; else one stderr line and no cache. On
-Windows only under the user's profile.
+Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder, ``install()`` (every launcher, first) loads this
+package through ``CachingLoader``: code kept in ``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``; not
+``sys.pycache_prefix``, the standard library's too), used only when its header names this interpreter and the
+source's path, size and time. Compiled code runs as it is, so every folder from the cache root down must be real,
+this user's and writable by nobody else (the root: unless sticky), each file opened without following a link;
+else one stderr line and no cache. On Windows only under the user's profile.
 """
 from __future__ import annotations
 
-# Kept for the hooks' budgets under PYTHONDONTWRITEBYTECODE (bench.py --floor, 100 memories): without it PreToolUse
-# 2.7x, PostToolUse 2.9x (budget 2.0x) and the prompt hook 7.8x (budget 3.0x); with it 1.8x, 1.9x and 3.0x.
+# Kept for the budgets without bytecode caching (bench.py --floor): PreToolUse 2.7x -> 1.8x, prompt hook 7.8x -> 3.0x.
 import marshal
 import os
 import sys
@@ -35,26 +32,14 @@ def cache_home() -> str:
 
 def _fails(st, uid: int) -> str | None:
     """Why a folder or file with status ``st`` cannot be trusted, or None."""
-    if st.st_uid != uid:
-        return "owned by another user"
-    if st.st_mode & 0o022:
-        return "writable by other users"
-    return None
+    return "owned by another user" if st.st_uid != uid else "writable by other users" if st.st_mode & 0o022 else None
 
 
-_checked: dict = {}
 _said: list = []
 
 
 def private_folder(parts=()) -> str | None:
-    """``cache_home()`` joined with ``parts``, made and checked; None when untrusted (kept for the process)."""
-    key = (cache_home(), tuple(parts))
-    if key not in _checked:
-        _checked[key] = _private_folder(parts)
-    return _checked[key]
-
-
-def _private_folder(parts) -> str | None:
+    """``cache_home()`` joined with ``parts``, made and checked; None when it cannot be trusted."""
     home = cache_home()
     root = os.path.dirname(os.path.dirname(os.path.dirname(home)))  # $XDG_CACHE_HOME or ~/.cache
     names = [n for n in home[len(root):].split(os.sep) if n] + [n for p in parts for n in p.split(os.sep) if n]
@@ -77,9 +62,7 @@ def _private_folder(parts) -> str | None:
             st = os.lstat(folder)
             if st.st_mode & 0o170000 != 0o040000 or getattr(st, "st_reparse_tag", 0):  # a link, junction, file
                 return _refused(folder, "not a real folder")
-            if uid is None:
-                continue
-            why = _fails(st, uid)
+            why = None if uid is None else _fails(st, uid)
             if why == "writable by other users":  # ours, made loose by an older version's umask: tighten it
                 os.chmod(folder, st.st_mode & 0o755)
                 why = _fails(os.lstat(folder), uid)
@@ -121,9 +104,7 @@ def read_private(path: str) -> bytes | None:
         with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
                           | getattr(os, "O_BINARY", 0)), "rb") as f:
             st = os.fstat(f.fileno())
-            if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)):
-                return None
-            return f.read()
+            return None if st.st_mode & 0o170000 != 0o100000 or (uid is not None and _fails(st, uid)) else f.read()
     except OSError:
         return None
 

@@ -40,8 +40,7 @@ def quote(path: str) -> str:
 
 
 def python_name() -> str:
-    """``python3``, or the name hooks.json's command found Python by when ``python3`` did not run (it passes that
-    name as the launcher's one argument: ``python -S "<launcher>" python``)."""
+    """``python3``, or the name hooks.json's command found Python by (its launcher's one argument)."""
     return sys.argv[1] if len(sys.argv) == 2 and sys.argv[1] in PYTHONS else "python3"
 
 

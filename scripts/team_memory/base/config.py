@@ -14,8 +14,6 @@ TEMPLATES_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".
 DEFAULT_CONFIG_PATH = os.path.join(TEMPLATES_DIR, "memory-config.default.json")
 
 MAX_CONFIG_BYTES = 1024 * 1024
-MAX_INJECT_DEFAULT = 5
-MAX_INJECT_LIMIT = 20
 
 
 def warn(message: str) -> None:
@@ -28,8 +26,7 @@ PLAIN_SETTING_CHARS = 12  # no secret shape fits in this many letters, digits an
 
 
 def quoted(raw) -> str:
-    """A config value as a warning quotes it: a number, boolean, null or short plain word as written, anything
-    else by type and size only (a committed config is anyone's text: it could hold a secret)."""
+    """A config value as a warning quotes it: a number, boolean, null or short plain word, else type and size only."""
     if raw is None or isinstance(raw, (bool, int, float)):
         return repr(raw)
     if isinstance(raw, str) and len(raw) <= PLAIN_SETTING_CHARS and raw.isascii() \
@@ -59,10 +56,7 @@ def deep_merge(base: dict, over: dict) -> dict:
     """A new dict: ``over`` on top of ``base``, recursing into nested dicts."""
     out = dict(base)
     for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = deep_merge(out[key], value)
-        else:
-            out[key] = value
+        out[key] = deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
     return out
 
 
@@ -88,8 +82,7 @@ def retrieval_enabled(config: dict) -> bool:
 
 
 def max_inject(config: dict) -> int:
-    """``retrieval.max_inject`` clamped to 0..20 (default 5)."""
-    return int_setting(config, "retrieval", "max_inject", MAX_INJECT_DEFAULT, 0, MAX_INJECT_LIMIT)
+    return int_setting(config, "retrieval", "max_inject", 5, 0, 20)
 
 
 def int_setting(config: dict, section_name: str, key: str, default: int, low: int, high: int) -> int:
@@ -105,7 +98,7 @@ def int_setting(config: dict, section_name: str, key: str, default: int, low: in
 
 
 def category_settings(config: dict, category: str) -> dict:
-    value = section(config, "categories").get(category, {})
+    value = section(config, "categories").get(category)
     return value if isinstance(value, dict) else {}
 
 
@@ -116,9 +109,8 @@ def category_enabled(config: dict, category: str) -> bool:
 def category_folder(config: dict, category: str) -> str:
     """The folder of a category; a configured folder is used only if it is a plain name."""
     folder = category_settings(config, category).get("folder")
-    if isinstance(folder, str) and folder and folder not in (".", "..") and "/" not in folder and "\\" not in folder:
-        return folder
-    return DEFAULT_FOLDERS[category]
+    plain = isinstance(folder, str) and folder not in ("", ".", "..") and "/" not in folder and "\\" not in folder
+    return folder if plain else DEFAULT_FOLDERS[category]
 
 
 def category_folders(config: dict) -> dict:
@@ -128,9 +120,6 @@ def category_folders(config: dict) -> dict:
 
 def category_descriptions(config: dict) -> dict:
     """category -> description (cut to 500 characters), for enabled categories that have one."""
-    out = {}
-    for cat in CATEGORIES:
-        desc = category_settings(config, cat).get("description", "")
-        if isinstance(desc, str) and desc and category_enabled(config, cat):
-            out[cat] = desc[:500]
-    return out
+    descriptions = {cat: category_settings(config, cat).get("description") for cat in CATEGORIES}
+    return {cat: desc[:500] for cat, desc in descriptions.items()
+            if isinstance(desc, str) and desc and category_enabled(config, cat)}

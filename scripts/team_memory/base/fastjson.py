@@ -57,8 +57,7 @@ def loads(text):
 
 
 def dumps(value) -> str:
-    """Compact JSON, ASCII-only (a lone surrogate stays encodable): what ``json.dumps(value, separators=(",", ":"))``
-    runs, the same text."""
+    """``json.dumps(value, separators=(",", ":"))``: compact, ASCII-only (a lone surrogate stays encodable)."""
     if _encoder is None:  # pragma: no cover
         import json
         return json.dumps(value, separators=(",", ":"))

@@ -35,27 +35,13 @@ def replace(tmp: str, path: str) -> None:
             time.sleep(wait)
 
 
-def fsync_dir(path: str) -> None:
-    """Make a rename inside ``path`` durable (best effort; not every platform allows it)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError:
-        pass
-
-
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) atomically; ``durable=False`` skips the fsyncs (derived files
-    whose damage after a crash is detected and repaired)."""
+    """Replace ``path`` with ``text`` (UTF-8) atomically; ``durable=False`` (derived files) skips the fsyncs."""
     atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
 
 
 def atomic_write_bytes(path: str, data, mode: int = 0o644, durable: bool = True) -> None:
     """``atomic_write_text`` for bytes, or a list of byte strings written one after another."""
-    folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = create_temp(path)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -72,13 +58,19 @@ def atomic_write_bytes(path: str, data, mode: int = 0o644, durable: bool = True)
         except OSError:
             pass
         raise
-    if durable:
-        fsync_dir(folder)
+    if durable:  # the rename itself made durable (best effort: not every platform allows it)
+        try:
+            fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
 
 
 def create_temp(path: str):
-    """``(fd, temp path)``: a new temp file beside ``path`` (0600); not ``tempfile``, whose import costs more
-    than a hook's whole run."""
+    """``(fd, temp path)``: a new temp file beside ``path`` (0600); not ``tempfile``, slower to import than a hook."""
     import time
     folder, name = os.path.split(os.path.abspath(path))
     for attempt in range(100):
@@ -90,18 +82,10 @@ def create_temp(path: str):
     raise FileExistsError(f"no free temp name beside {path}")
 
 
-def within(root: str, path: str) -> bool:
-    """True when ``path``, symlinks resolved, lies inside ``root`` (so reading it never leaves the store)."""
-    from .pathtext import inside
-    return inside(os.path.realpath(path), os.path.realpath(root))
-
-
 def category_dir(memory_root: str, folder: str) -> str | None:
     """``<root>/<folder>`` if it is a real folder inside the store; None for a missing one or a link out of it."""
     path = os.path.join(memory_root, folder)
-    if os.path.islink(path) or not os.path.isdir(path):
-        return None
-    return path
+    return None if os.path.islink(path) or not os.path.isdir(path) else path
 
 
 def memory_file_stats(memory_root: str, folders):
@@ -128,8 +112,7 @@ def is_temp_file(name: str) -> bool:
 
 
 class store_lock:
-    """Hold the store's lock for the ``with`` body (``blocking=False``: ``LockBusy`` at once if held); ``name``:
-    another lock file in the store, for work that must not run twice but need not stop writers."""
+    """Hold the store's lock (``blocking=False``: ``LockBusy`` at once if held; ``name``: another lock file)."""
 
     def __init__(self, memory_root: str, blocking: bool = True, name: str = LOCK_NAME):
         self.memory_root, self.blocking, self.name = memory_root, blocking, name
@@ -150,7 +133,6 @@ class store_lock:
             os.close(fd)
             raise
         self.fd = fd
-        return None
 
     def __exit__(self, *exc):
         fd, self.fd = self.fd, None

@@ -51,13 +51,10 @@ def find_git(start: str):
 
 def _common(gitdir: str) -> str:
     """The folder shared by every worktree (``commondir``), else ``gitdir`` itself."""
+    from .safefs import is_real_dir
     text = _pointer(os.path.join(gitdir, "commondir"))
-    if text:
-        from .safefs import is_real_dir
-        common = os.path.normpath(os.path.join(gitdir, text))
-        if is_real_dir(common):
-            return common
-    return gitdir
+    common = os.path.normpath(os.path.join(gitdir, text)) if text else gitdir
+    return common if is_real_dir(common) else gitdir
 
 
 def valid_ref(name: str) -> bool:
@@ -74,15 +71,9 @@ def _object_id(text: str) -> str | None:
 
 
 def _packed(common: str, name: str) -> str | None:
-    data = _small(os.path.join(common, "packed-refs"), MAX_PACKED)
-    if not data:
-        return None
-    data += b"\n"  # the last line may have no newline
+    data = (_small(os.path.join(common, "packed-refs"), MAX_PACKED) or b"") + b"\n"  # the last line: maybe no newline
     at = data.find(b" " + name.encode("ascii") + b"\n")
-    if at < 0:
-        return None
-    start = data.rfind(b"\n", 0, at) + 1
-    return _object_id(data[start:at].decode("ascii", "replace"))
+    return _object_id(data[data.rfind(b"\n", 0, at) + 1:at].decode("ascii", "replace")) if at >= 0 else None
 
 
 def resolve_head(gitdir: str) -> str | None:
@@ -107,8 +98,6 @@ def repository_head(project_root: str) -> dict | None:
     """``{"top": the repository's top folder, "head": object id or None}``, or None outside a repository."""
     try:
         found = find_git(project_root)
-        if found is None:
-            return None
-        return {"top": found[0], "head": resolve_head(found[1])}
+        return None if found is None else {"top": found[0], "head": resolve_head(found[1])}
     except (OSError, ValueError, UnicodeError):
         return None

@@ -1,10 +1,9 @@
 """Every git run of the package (``run_git``): nothing but git's own reading happens.
 
-Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, every
-other ``GIT_*`` variable dropped, output parsed from ``-z`` (no file name forges a record), at most ``limit``
-bytes and ``timeout`` seconds, then the whole process group killed. Renames are not followed. No fetch, ever:
-a partial clone fetches a missing object, and a committed config can name what that runs (``uploadpack``,
-``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
+Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, other
+``GIT_*`` variables dropped, output parsed from ``-z``, at most ``limit`` bytes and ``timeout`` seconds, then the
+process group killed. No fetch, ever: a partial clone fetches a missing object, and a committed config can name
+what that runs (``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
 """
 from __future__ import annotations
 
@@ -38,8 +37,7 @@ def git_env() -> dict:
 
 
 def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, timeout: float = TIMEOUT_S):
-    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd`` (``complete`` False when stopped at ``limit``
-    bytes or ``timeout`` seconds); None when git is missing or fails."""
+    """``(stdout bytes, complete)`` of ``git <args>`` in ``cwd`` (False: stopped early); None when git fails."""
     import shutil
     import subprocess
     git = shutil.which("git")
@@ -63,9 +61,7 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
         stop(proc)  # the whole group, also after a clean exit: nothing git started outlives the run
         proc.stdout.close()
         code = proc.wait()
-    if complete and code != 0:
-        return None
-    return data[:limit], complete
+    return None if complete and code != 0 else (data[:limit], complete)
 
 
 def stop(proc) -> None:
@@ -122,21 +118,16 @@ def _read_bounded(proc, stdin: bytes, limit: int, deadline: float):
 
 
 def log_commits(cwd: str, since: int, paths, max_commits: int):
-    """``(commits newest first, complete)`` of HEAD's history since ``since`` (POSIX seconds), topological,
-    at most ``max_commits``, limited to ``paths`` (literal, relative to ``cwd``); None when git fails."""
+    """``(commits newest first, complete)`` of HEAD's history since ``since`` touching ``paths``; None on failure."""
     spec = b"".join(b"\n" + (":(literal)" + p).encode("utf-8", "surrogateescape") for p in paths)
     args = ["log", f"--format={HEADER}%H %P%x1f%ct%x1f%s", f"--max-count={max_commits}",
             f"--since=@{max(1, int(since))}", "--topo-order", *LOG_OPTIONS, "--stdin", "HEAD"]
     got = run_git(cwd, args, b"--" + spec + b"\n")
-    if got is None:
-        return None
-    data, complete = got
-    return parse_log(data, complete), complete
+    return None if got is None else (parse_log(*got), got[1])
 
 
 def parse_log(data: bytes, complete: bool = True) -> list:
-    """Commits from ``git log --raw -z``: a header token, then per file a status token (``:``) and one path
-    token, so no file name reads as a header; a cut-short output drops its last commit."""
+    """Commits from ``git log --raw -z`` (a path token follows each status token); cut short: the last dropped."""
     commits, expect_path = [], False
     for token in data.split(b"\x00"):
         if expect_path:
@@ -158,19 +149,14 @@ def parse_log(data: bytes, complete: bool = True) -> list:
 
 def _header(text: str):
     parts = text.split("\x1f", 2)
-    if len(parts) != 3:
-        return None
     ids = parts[0].split()
     try:
-        when = int(parts[1])
+        return Commit(ids[0], tuple(ids[1:]), int(parts[1]), parts[2]) if len(parts) == 3 and ids else None
     except ValueError:
         return None
-    return Commit(ids[0], tuple(ids[1:]), when, parts[2]) if ids else None
 
 
 def tracked_files(cwd: str):
     """The files git tracks under ``cwd`` (paths relative to it), or None when that cannot be told."""
     got = run_git(cwd, ["ls-files", "-z", "--cached"], limit=MAX_LIST_BYTES)
-    if got is None or not got[1]:
-        return None
-    return [p.decode("utf-8", "surrogateescape") for p in got[0].split(b"\x00") if p]
+    return [p.decode("utf-8", "surrogateescape") for p in got[0].split(b"\x00") if p] if got and got[1] else None

@@ -9,22 +9,15 @@ SCHEMA_VERSION = "1.0"
 
 CATEGORIES = ("decision", "constraint", "preference", "runbook", "tech_debt", "session_summary")
 
-DEFAULT_FOLDERS = {
-    "session_summary": "sessions",
-    "decision": "decisions",
-    "runbook": "runbooks",
-    "constraint": "constraints",
-    "tech_debt": "tech-debt",
-    "preference": "preferences",
-}
+DEFAULT_FOLDERS = {"session_summary": "sessions", "decision": "decisions", "runbook": "runbooks",
+                   "constraint": "constraints", "tech_debt": "tech-debt", "preference": "preferences"}
 
 # DISPLAY name (as written in index.md) -> tie-break priority, lower first.
 PRIORITY = {cat.upper(): rank for rank, cat in enumerate(CATEGORIES, start=1)}
 
 STATUSES = ("active", "retired", "archived")
 
-# Version of what the index and cache keep of a record for display (sanitize + exposure rules);
-# a cache written under another version is rebuilt.
+# Version of what the index and cache keep of a record for display: a cache of another version is rebuilt.
 TEXT_POLICY = 2
 
 INDEX_NAME = "index.md"
@@ -42,8 +35,7 @@ def category_from_display(display: str) -> str | None:
     return cat if cat in DEFAULT_FOLDERS else None
 
 
-# Tags an importer adds to say where a memory came from, not what it is about: they never count toward
-# similarity (``similar``, the importers' hold-back, the page's and ``view``'s duplicate flags).
+# Tags an importer adds to say where a memory came from, not what it is about: they never count toward similarity.
 PROVENANCE_TAGS = frozenset({"claude-md", "auto-memory"})
 
 

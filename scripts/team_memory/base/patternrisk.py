@@ -128,8 +128,7 @@ class _Checker:
             seen |= first
 
     def run(self, items, open_loops: list, in_loop: bool, last_at_end: bool = False) -> list:
-        """Walk ``items``, refusing a repeat that overlaps an "open" one (whose characters the next repeat
-        could still take); returns the repeats open at the end."""
+        """Walk ``items``, refusing a repeat that overlaps an "open" one; returns the repeats open at the end."""
         c = self.c
         for index, (op, av) in enumerate(items):
             if op in (c.GROUPREF, getattr(c, "GROUPREF_EXISTS", None)):
@@ -176,18 +175,14 @@ class _Checker:
             if "in a row" not in str(refused):
                 raise
             raise _Refused("has a repeated group whose passes can share text (such as (\\w+\\s?)* or (a+)+)") from None
-        first = self.required(body)
+        first = self.first_chars(body)  # the first required character: any, when unknown
+        first = frozenset(_SAMPLE) if first is None else first
         if any(first & o for o in open_loops) and not terminal:
             raise _Refused("has two repeats in a row that can match the same text "
                            "(such as \\w+\\w+ or .*a.*b)")
         if low:
             open_loops = [o for o in open_loops if o & first]
         return open_loops + [self.body_chars(body)]
-
-    def required(self, items) -> frozenset:
-        """The characters the first required character of ``items`` can be (all, when unknown)."""
-        first = self.first_chars(items)
-        return first if first is not None else frozenset(_SAMPLE)
 
 
 def _union(a: list, b: list) -> list:

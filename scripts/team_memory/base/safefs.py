@@ -1,11 +1,9 @@
 """Links are never followed: the store rule and the link-safe ways to open, read and create.
 
-Everything under ``.claude/`` arrives through ``git pull``, and git commits symbolic links. A store is used
-only when ``.claude`` and ``.claude/memory`` are real folders (``store_problem``). Inside it files are opened
-with ``O_NOFOLLOW`` and ``O_NONBLOCK`` (without ``O_NOFOLLOW``, ``lstat`` before and ``fstat`` after must agree),
-must be regular and are read up to a bound; folders are made with ``os.mkdir`` and checked with ``lstat``.
-A link is an ``UnsafePath``. ``find_memory_root`` lives here so a hook that needs only the store's place
-loads nothing else.
+``.claude/`` arrives through ``git pull``, which commits symbolic links: a store is used only when ``.claude`` and
+``.claude/memory`` are real folders (``store_problem``). Files are opened with ``O_NOFOLLOW`` and ``O_NONBLOCK``
+(without ``O_NOFOLLOW``, ``lstat`` before and ``fstat`` after must agree), must be regular and are read up to a
+bound; folders are made with ``os.mkdir`` and checked with ``lstat``. A link is an ``UnsafePath``.
 """
 from __future__ import annotations
 
@@ -115,8 +113,7 @@ def open_regular(path: str):
 
 
 def read_regular(path: str, limit: int = MAX_FILE_BYTES):
-    """``(bytes, stat)`` of a regular file, never through a link, at most ``limit`` bytes (a longer file is
-    refused, not cut short); ``UnsafePath`` for anything else."""
+    """``(bytes, stat)`` of a regular file, never through a link; a file over ``limit`` bytes is an ``UnsafePath``."""
     fd, st = open_regular(path)
     try:
         if st.st_size > limit:
@@ -145,8 +142,7 @@ def make_dir(path: str) -> str:
 
 
 def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
-    """Open ``path`` for writing, created if missing, never through a link (dangling or not); without
-    ``O_NOFOLLOW``: ``O_EXCL`` first, then an existing file checked as ``open_read`` checks it."""
+    """Open ``path`` for writing, created if missing, never through a link (else as ``open_read`` checks it)."""
     if not NOFOLLOW:
         try:
             return os.open(path, flags | os.O_CREAT | os.O_EXCL | NONBLOCK | CLOEXEC | BINARY, mode)
@@ -165,8 +161,7 @@ def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
 
 
 def linked_part(root: str, rel: str, seen: dict | None = None) -> str | None:
-    """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``, ...) that is a link, or None; ``seen``
-    keeps each part's answer for paths that share folders."""
+    """The first of ``rel``'s parts under ``root`` (``a``, then ``a/b``...) that is a link (``seen``: answers kept)."""
     parts = [part for part in rel.replace("\\", "/").split("/") if part]
     seen = {} if seen is None else seen
     for end in range(1, len(parts) + 1):
@@ -179,8 +174,7 @@ def linked_part(root: str, rel: str, seen: dict | None = None) -> str | None:
 
 
 def refuse_links(root: str, rels=(), trees=()) -> None:
-    """``UnsafePath`` naming the first link on the way to a path of ``rels`` (relative to ``root``) or inside a
-    folder of ``trees``; called before anything is written, so a refusal changes nothing."""
+    """``UnsafePath`` naming the first link on the way to a path of ``rels`` (under ``root``) or inside ``trees``."""
     seen: dict = {}
     found = [linked_part(root, rel, seen) for rel in rels]
     for tree in trees:
@@ -206,20 +200,15 @@ def read_text(path: str, errors: str = "strict") -> str | None:
 
 
 def find_memory_root(start: str | None = None) -> str | None:
-    """The nearest ``.claude/memory`` at or above ``start``'s real path, not above the repository root;
-    ``UnsafeStore`` for a store reached through a link."""
+    """The nearest ``.claude/memory`` at or above ``start``, not above the repository root (``UnsafeStore``: a link)."""
     start = os.path.realpath(start or os.getcwd())
-    here = start
-    if not os.path.isdir(here):
-        here = os.path.dirname(here)
-    for folder in folders_up(here):
+    for folder in folders_up(start if os.path.isdir(start) else os.path.dirname(start)):
         candidate = os.path.join(folder, *MEMORY_REL)
         # ~/.claude is Claude Code's own settings folder: only a store when we start there.
         if os.path.lexists(candidate) and (folder == start or folder != os.path.realpath(os.path.expanduser("~"))):
             return check_store(candidate)
         if os.path.exists(os.path.join(folder, ".git")):
             return None
-    return None
 
 
 def folders_up(path: str):

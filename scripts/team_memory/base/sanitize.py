@@ -17,47 +17,37 @@ _FILLERS = frozenset((0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x
                       0x2800, 0x3164, 0xFFA0))
 
 
-def _unicodedata():
-    import unicodedata  # a C module; imported on first non-ASCII text only
-    return unicodedata
-
-
 def char_class(cp: int) -> int:
     """``DROP``, ``SPACE`` or ``KEEP`` for one code point: the whole policy."""
     ch = chr(cp)
     if ch in _SPACE_CONTROLS:
         return SPACE
-    if (0xFE00 <= cp <= 0xFE0F or 0xE0000 <= cp <= 0xE01EF or cp in _FILLERS):
+    if 0xFE00 <= cp <= 0xFE0F or 0xE0000 <= cp <= 0xE01EF or cp in _FILLERS:
         return DROP
-    cat = _unicodedata().category(ch)
-    if cat in _DROPPED_CATEGORIES:
-        return DROP
-    if cat[0] == "Z":
-        return SPACE
-    return KEEP
+    import unicodedata  # a C module; imported on first non-ASCII text only
+    cat = unicodedata.category(ch)
+    return DROP if cat in _DROPPED_CATEGORIES else SPACE if cat[0] == "Z" else KEEP
 
 
-class _Table(dict):
+class _Line(dict):
     """A ``str.translate`` table filled on demand (all of Unicode up front: ~0.3 s every hook run)."""
 
-    def __init__(self, keep_lines: bool):
-        super().__init__()
-        self.keep_lines = keep_lines
-
     def __missing__(self, cp: int):
-        if self.keep_lines and cp in (9, 10):
-            value = cp
-        else:
-            kind = char_class(cp)
-            value = None if kind == DROP else " " if kind == SPACE else cp
-            if self.keep_lines and cp in (0x2028, 0x2029):
-                value = "\n"
-        self[cp] = value
+        kind = char_class(cp)
+        self[cp] = value = None if kind == DROP else " " if kind == SPACE else cp
         return value
 
 
-_LINE = _Table(keep_lines=False)
-_TEXT = _Table(keep_lines=True)
+class _Text(dict):
+    """``_Line``, but tabs and newlines kept (line and paragraph separators become newlines)."""
+
+    def __missing__(self, cp: int):
+        self[cp] = value = cp if cp in (9, 10) else "\n" if cp in (0x2028, 0x2029) else _LINE[cp]
+        return value
+
+
+_LINE = _Line()
+_TEXT = _Text()
 # ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-"
 _ASCII_TAG_DROP = {c: None for c in range(128)
                    if not (chr(c).isalnum() or chr(c) in "_.+-")}
@@ -65,7 +55,8 @@ _ASCII_TAG_DROP = {c: None for c in range(128)
 
 def normalize(text: str) -> str:
     """NFKC: look-alike forms (full-width arrows, ligatures) become what the rules look for."""
-    return _unicodedata().normalize("NFKC", text)
+    import unicodedata
+    return unicodedata.normalize("NFKC", text)
 
 
 def apply_policy(text: str) -> str:
@@ -76,9 +67,8 @@ def apply_policy(text: str) -> str:
 def clean_text(text: str) -> str:
     """Multi-line text with the policy applied: newlines and tabs kept (``\\r\\n`` -> ``\\n``), no NFKC."""
     # ASCII without controls but tab and newline is kept whole by the table (``char_class`` keeps 0x20-0x7e).
-    if text.isascii() and (text.isprintable() or len(text.translate(_ASCII_CONTROLS)) == len(text)):
-        return text
-    return text.replace("\r\n", "\n").translate(_TEXT)
+    plain = text.isascii() and (text.isprintable() or len(text.translate(_ASCII_CONTROLS)) == len(text))
+    return text if plain else text.replace("\r\n", "\n").translate(_TEXT)
 
 
 _ASCII_CONTROLS = {c: None for c in (*range(32), 127) if c not in (9, 10)}
@@ -119,27 +109,22 @@ BLOCK_TAG_PREFIXES = ("memory", "system")
 
 
 def neutralize_block(text: str) -> str:
-    """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (for text
-    through ``clean_line``: full-width ``＜`` already ``<``, invisible characters gone)."""
+    """``text`` verbatim, but a ``<`` opening or closing one of the block's tags becomes ``&lt;`` (after clean_line)."""
     if "<" not in text:
         return text
-    out, pos = [], 0
-    while True:
-        i = text.find("<", pos)
-        if i < 0:
-            out.append(text[pos:])
-            return "".join(out)
-        j = i + 1
-        while j < len(text) and text[j] in " /\\!?":
-            j += 1
-        name = []
-        while j < len(text) and len(name) < 20 and (text[j].isalnum() or text[j] in "-_: "):
-            if text[j] not in "-_: ":
-                name.append(text[j].lower())
-            j += 1
-        forged = "".join(name).startswith(BLOCK_TAG_PREFIXES)
-        out.append(text[pos:i] + ("&lt;" if forged else "<"))
-        pos = i + 1
+    parts = text.split("<")
+    return parts[0] + "".join(("&lt;" if _forged(part) else "<") + part for part in parts[1:])
+
+
+def _forged(after: str) -> bool:
+    """Does the text after a ``<`` name one of the block's tags (``BLOCK_TAG_PREFIXES``)?"""
+    name = []
+    for ch in after.lstrip(" /\\!?"):
+        if len(name) >= 20 or not (ch.isalnum() or ch in "-_: "):
+            break
+        if ch not in "-_: ":
+            name.append(ch.lower())
+    return "".join(name).startswith(BLOCK_TAG_PREFIXES)
 
 
 def escape_xml(text: str) -> str:
@@ -148,9 +133,7 @@ def escape_xml(text: str) -> str:
 
 def cut(text: str, limit: int) -> str:
     """At most ``limit`` characters, with an ellipsis when something was cut."""
-    if len(text) <= limit:
-        return text
-    return text[: max(0, limit - 1)].rstrip() + "\u2026"
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "\u2026"
 
 
 def sanitize_title(title: str, limit: int = TITLE_MAX) -> str:
@@ -181,23 +164,17 @@ def block_line(entry: dict) -> str:
     """One index entry as printed inside ``<memory-context>``: title, path, sorted tags."""
     title, path = block_text(entry["title"]), neutralize_block(clean_line(entry["path"]))
     tags = sorted({neutralize_block(clean_line(t)) for t in entry["tags"]})
-    line = f"- [{entry['category']}] {title} -> {path}"
-    if tags:
-        line += f" #tags:{','.join(tags)}"
-    return line
+    return f"- [{entry['category']}] {title} -> {path}" + (f" #tags:{','.join(tags)}" if tags else "")
 
 
 def safe_name(name: str) -> bool:
     """A memory file name printable as it is: letters and digits of any script, ``-_.``, policy- and NFKC-stable."""
     plain = name.replace("-", "").replace("_", "").replace(".", "")
-    if name.isascii():
-        return plain.isalnum()
-    return plain.isalnum() and apply_policy(name) == name and normalize(name) == name
+    return plain.isalnum() and (name.isascii() or (apply_policy(name) == name and normalize(name) == name))
 
 
 def shown_path(path: str) -> str:
-    """A file name or path as printed: each character the policy would drop or make a space (but " ") is ``?``:
-    visible, one line, and still a shell pattern of the real file."""
+    """A path as printed: a character the policy would drop or make a space (but " ") is ``?``, a shell pattern."""
     if path.isascii() and path.isprintable():
         return path
     return "".join(c if c == " " or char_class(ord(c)) == KEEP else "?" for c in path)

@@ -1,11 +1,11 @@
 """Background work: a process that outlives the hook, at most one for one piece of work.
 
-``start_detached(argv)``: stdio on ``/dev/null``, every other inherited descriptor closed, a new session, through
+``start_detached(argv)``: stdio on ``/dev/null``, other inherited descriptors closed, a new session, through
 ``os.posix_spawn`` (``subprocess`` costs 20-40 ms under ``python3 -S``), else ``subprocess.Popen``. A marker gates
-the start (forty prompts after ``git pull`` would each start one): ``first_to_start`` says yes to one caller, the
-one that creates it (``O_EXCL``) or that ``flock``s one expired or released and renews its time; the process
-``release``s it at its end, free ``GRACE_S`` later. Nobody waits; the marker is never removed; anything but our
-regular file there is cleared. Without ``flock`` (Windows) two may win: the work's own lock keeps it single.
+the start (forty prompts after ``git pull`` would each start one): ``first_to_start`` says yes to the caller that
+creates it (``O_EXCL``) or ``flock``s one expired or released; the process ``release``s it at its end, free
+``GRACE_S`` later. Nobody waits; anything but our regular file there is cleared. Without ``flock`` (Windows) two
+may win: the work's own lock keeps it single.
 """
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ DETACHED_PROCESS, CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW = 0x00000008, 0x000
 
 
 def first_to_start(folder: str, name: str) -> int:
-    """A claim (nonzero, for ``release``) when the caller should start the work ``name`` (a marker in the real
-    folder ``folder``); 0 when another caller is starting it."""
+    """A claim (nonzero, for ``release``) when the caller should start the work ``name`` (a marker in ``folder``)."""
     from .safefs import NOFOLLOW, NONBLOCK
     path = os.path.join(folder, name)
     claim = _create(path)
@@ -62,8 +61,7 @@ def _create(path: str) -> int | None:
 
 
 def _clear_foreign(folder: str, name: str) -> bool:
-    """True once a marker that is not our regular file (committed) is out of the way: a folder moved aside
-    (``.<name>.stale.<time>``, for ``doctor``), anything else removed."""
+    """True once a marker not our regular file is out of the way: a folder moved aside (for ``doctor``) or removed."""
     path = os.path.join(folder, name)
     try:
         mode = os.lstat(path).st_mode & 0o170000
@@ -81,15 +79,16 @@ def _clear_foreign(folder: str, name: str) -> bool:
 def release(folder: str, name: str, claim: int) -> None:
     """Free the marker ``name`` for the next start, if it still holds ``claim`` (the started process, at its end)."""
     from .safefs import NOFOLLOW, NONBLOCK
+    path = os.path.join(folder, name)
     try:
-        fd = os.open(os.path.join(folder, name), os.O_WRONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return
     try:
         _lock(fd, blocking=True)  # a caller holds it for microseconds at most
         if os.fstat(fd).st_mtime_ns == claim:  # free in GRACE_S: a hook that saw the work undone just before
             free = max(1, int((time.time() - LIFETIME_S + GRACE_S) * 1e9))  # the end does not start it again
-            os.utime(fd if os.utime in os.supports_fd else os.path.join(folder, name), ns=(free, free))
+            os.utime(fd if os.utime in os.supports_fd else path, ns=(free, free))
     except OSError:
         pass
     finally:
@@ -145,10 +144,9 @@ def start_detached(argv: list) -> bool:
         except (OSError, NotImplementedError, TypeError, ValueError, AttributeError):
             pass  # no setsid support: the portable way below
     import subprocess
-    how = popen_options()
     try:
         subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         close_fds=True, **how)
+                         close_fds=True, **popen_options())
     except (OSError, ValueError):
         return False
     return True

@@ -12,8 +12,7 @@ import time
 from . import fastjson
 from .fsutil import atomic_write_text
 
-# CPython's own C SHA-256 (``_sha2`` from 3.12, ``_sha256`` before), not ``hashlib``, which loads OpenSSL first:
-# kept for the prompt hook's budget (<= 3.0x), ``hashlib`` measured +0.4x on it (3.1x -> 3.5x, bench.py --hooks).
+# CPython's own C SHA-256, not ``hashlib`` (OpenSSL): kept for the prompt hook's budget, hashlib costs it +0.4x.
 try:
     from _sha2 import sha256
 except ImportError:
@@ -24,18 +23,15 @@ except ImportError:
 
 MAX_AGE_DAYS = 14
 MAX_STATE_BYTES = 64 * 1024 * 1024  # a snapshot of 100,000 memories is about 6 MB
-# Kinds a later hook takes back and deletes (PreToolUse's snapshot); a refused call leaves one behind, so
-# each save removes a few older than the longest wait for a call (a 10-minute Bash time-out, a slow approval).
+# Kinds a later hook takes back (PreToolUse's snapshot): a refused call leaves one, swept after the longest wait.
 TAKEN_BACK = {"tool-snapshot": 3600}
 SWEEP_LIMIT = 20
 
 
 def state_home() -> str:
     explicit = os.environ.get("TEAM_MEMORY_STATE_DIR")
-    if explicit:
-        return explicit
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "team-memory")
+    base = explicit or os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return explicit or os.path.join(base, "team-memory")
 
 
 def sha256_hex(data: bytes) -> str:
@@ -83,8 +79,7 @@ def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None
 
 
 def claim(memory_root: str, kind: str, session_id: str, item: str) -> bool:
-    """Mark ``item`` done for ``(kind, session_id)``: True when this call made the mark. An empty file made
-    with ``O_EXCL``, so of two hooks running at once exactly one gets True."""
+    """Mark ``item`` done for ``(kind, session_id)``: True when this call made the (``O_EXCL``) mark."""
     from .safefs import open_create
     os.makedirs(state_dir(memory_root), exist_ok=True)
     try:
@@ -104,16 +99,14 @@ def _claim_path(memory_root: str, kind: str, session_id: str, item: str) -> str:
     return os.path.join(state_dir(memory_root), f"{kind}-{_key(str(session_id))}-{_key(item)}")
 
 
-def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int | None = None,
-          keep=()) -> int:
-    """Remove files of ``folder`` named ``prefix...`` (not in ``keep``) older than ``max_age_days``, at most ``limit``;
-    how many."""
+def prune(folder: str, max_age_days: float = MAX_AGE_DAYS, prefix: str = "", limit: int = 1 << 30, keep=()) -> int:
+    """Remove up to ``limit`` files ``prefix...`` of ``folder`` (not in ``keep``) older than ``max_age_days``."""
     cutoff = time.time() - max_age_days * 86400
     removed = 0
     try:
         with os.scandir(folder) as it:
             for entry in it:
-                if limit is not None and removed >= limit:
+                if removed >= limit:
                     break
                 if not entry.name.startswith(prefix) or entry.name in keep:
                     continue

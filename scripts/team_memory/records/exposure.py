@@ -28,8 +28,7 @@ def _probe(text: str) -> str:
 
 
 def _private_hidden(probe: str, opening: bool = False):
-    """``probe`` with private sections as ``[PRIVATE]`` (None: none); an unclosed tag hides from the first
-    (``opening``: opening) tag on."""
+    """``probe``, private sections as ``[PRIVATE]`` (None: none); unclosed: hidden from the first (``opening``) tag."""
     from .privacy import FORMATS, PrivateTagError, first_tag, strip_sections
     try:
         shown, private = strip_sections(probe, FORMATS, "[PRIVATE]")
@@ -60,19 +59,18 @@ def hide_secrets(text: str) -> str:
 def shown_text(value, limit: int | None = None) -> str:
     """Any value as one line anyone may see: hidden parts hidden (before cleaning), one clean line, cut."""
     text = value if isinstance(value, str) else str(value)
-    line = clean_line(hide(text))
-    line = hide(line)  # cleaning can bring the pieces of a secret together: look again
+    line = hide(clean_line(hide(text)))  # cleaning can bring the pieces of a secret together: look again
     return cut(line, limit) if limit is not None else line
 
 
-def shown_message(value, limit: int | None = None) -> str:
+def shown_message(value) -> str:
     """The tool's own message: one clean line, hidden parts hidden; a closing tag it names ("close it with") stays."""
     text = clean_line(value if isinstance(value, str) else str(value))
     probe = _probe(text)
     if might_hide(probe):
         private = _private_hidden(probe, opening=True)
         text = hide_secrets(text if private is None else private)
-    return cut(text, limit) if limit is not None else text
+    return text
 
 
 MAX_DEPTH = 40  # nesting shown by ``shown_value``; anything deeper is "..."
@@ -104,9 +102,7 @@ def shown_tag(tag) -> str:
     if not isinstance(tag, str):
         return ""
     clean = clean_tag(tag).replace(",", "")
-    if hide(tag) != tag or hide(clean) != clean:
-        return ""
-    return clean
+    return "" if hide(tag) != tag or hide(clean) != clean else clean
 
 
 def shown_name(name) -> str:
@@ -134,4 +130,3 @@ def recall_title(title: str, limit: int) -> str:
     title = clean_line(title)
     shown = hide(title)
     return (title if shown is title else clean_line(shown))[:limit].strip()
-

@@ -20,14 +20,11 @@ def read_payload() -> dict:
     except (OSError, ValueError):
         return {}
     if not raw and sys.argv[1:] in (["python"], ["py -3"]):
-        # hooks.json's fallback interpreter finding stdin read: an earlier one ran this hook, then failed;
-        # running again would answer twice. Exit 0, so its answer stands.
+        # hooks.json's fallback interpreter, stdin read: an earlier one ran this hook and failed; its answer stands.
         raise SystemExit(0)
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", errors="replace")
-    if not raw.strip():
-        return {}
-    try:
+    try:  # blank stdin too: not a JSON document
         data = fastjson.loads(raw)
     except (ValueError, RecursionError):
         return {}
@@ -69,8 +66,7 @@ def for_agent(payload: dict, result):
     return dict(result, hookSpecificOutput=dict(specific, hookEventName=event))
 
 
-# Codex's patch tool: ``tool_name`` "apply_patch", ``tool_input.command`` the patch, which names each file
-# it adds, updates, deletes or moves to on a line of its own (checked with Codex CLI 0.171.0).
+# Codex's patch tool: ``tool_input.command`` names each file it touches on a line of its own (Codex CLI 0.171.0).
 PATCH_TOOL = "apply_patch"
 PATCH_FILE_LINES = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 MAX_PATCH_FILES = 200

@@ -24,11 +24,10 @@ def slugify(title: str) -> str:
         slug = slug[:SLUG_MAX_CHARS]
         if "-" in slug[SLUG_MAX_CHARS // 2:]:  # cut at a word boundary when one is near the end
             slug = slug[: slug.rindex("-")]
-    slug = slug.strip("-")
-    if not slug:
-        from ..base.state import sha256_hex
-        slug = "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
-    return slug
+    if slug.strip("-"):
+        return slug.strip("-")
+    from ..base.state import sha256_hex
+    return "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
 
 
 def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:

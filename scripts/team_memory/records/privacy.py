@@ -54,17 +54,14 @@ def private_settings(config: dict) -> tuple:
 
 def _fenced_spans(text: str) -> list:
     """``(start, end)`` of every closed fenced code block; an unclosed fence protects nothing."""
-    spans = []
-    pos = 0
+    spans, pos = [], 0
     while True:
         opening = _FENCE.search(text, pos)
-        if not opening:
+        line_end = text.find("\n", opening.end()) if opening else -1
+        if line_end < 0:
             return spans
         fence = opening.group(1)
         closing = re.compile(r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M)
-        line_end = text.find("\n", opening.end())
-        if line_end < 0:
-            return spans
         close = closing.search(text, line_end + 1)
         if not close:
             return spans
@@ -85,9 +82,8 @@ def _tag_events(text: str, formats) -> list:
                     continue  # `<private>` written as inline code (a whole span) names the tag; it opens nothing
                 if not any(a <= start < b for a, b in fences):
                     events.append((start, end, fmt, is_open))
-    events.sort()
     kept, last_end = [], -1
-    for ev in events:
+    for ev in sorted(events):
         if ev[0] >= last_end:
             kept.append(ev)
             last_end = ev[1]
@@ -95,8 +91,7 @@ def _tag_events(text: str, formats) -> list:
 
 
 def _without_markers(text: str, events: list) -> list:
-    """``events`` less each ``[PRIVATE]`` that is our own marker: an opener so spelled left without a closer
-    (a closer takes the nearest other opener first)."""
+    """``events`` less each ``[PRIVATE]`` that is our own marker: an opener so spelled and left without a closer."""
     if DEFAULT_MARKER not in text:
         return events
     open_real, open_marker = [], []
@@ -113,25 +108,21 @@ def _without_markers(text: str, events: list) -> list:
     return [ev for i, ev in enumerate(events) if i not in inert] if inert else events
 
 
-def _line_of(text: str, index: int) -> int:
-    return text.count("\n", 0, index) + 1
-
-
 def find_sections(text: str, formats=("xml",)) -> list:
     """``(start, end)`` of every outermost private section; ``PrivateTagError`` if unbalanced."""
-    sections = []
-    depth, fmt, start = 0, None, 0
+    sections, depth, fmt, start = [], 0, None, 0
     for ev_start, ev_end, ev_fmt, is_open in _tag_events(text, formats):
         if depth == 0:
             if not is_open:
-                raise PrivateTagError(f"a closing private tag at line {_line_of(text, ev_start)} has no opening tag")
+                line = text.count("\n", 0, ev_start) + 1
+                raise PrivateTagError(f"a closing private tag at line {line} has no opening tag")
             depth, fmt, start = 1, ev_fmt, ev_start
         elif ev_fmt == fmt:  # inside a section only its own format nests; others are swallowed
             depth += 1 if is_open else -1
             if depth == 0:
                 sections.append((start, ev_end))
     if depth:
-        raise PrivateTagError(f"a private tag opened at line {_line_of(text, start)} is never closed")
+        raise PrivateTagError(f"a private tag opened at line {text.count(chr(10), 0, start) + 1} is never closed")
     return sections
 
 
@@ -174,21 +165,18 @@ def scrub_text(text: str, settings: tuple) -> tuple:
     text = clean_text(text)
     text, private = strip_sections(text, *settings)
     text, secrets = redact_secrets(text)
-    if not text.isascii():
-        probe = folded(text)
-        if probe != text:
-            probe, more_private = strip_sections(probe, *settings)
-            probe, more_secrets = redact_secrets(probe)
-            if more_private or more_secrets:
-                return probe, private + more_private, secrets + more_secrets
+    probe = text if text.isascii() else folded(text)
+    if probe != text:
+        probe, more_private = strip_sections(probe, *settings)
+        probe, more_secrets = redact_secrets(probe)
+        if more_private or more_secrets:
+            return probe, private + more_private, secrets + more_secrets
     return text, private, secrets
 
 
 def scrub_record(record: dict, config: dict) -> tuple:
     """``(new record, private count, secret count)``; ``PrivateTagError`` names every unbalanced field."""
-    settings = private_settings(config)
-    counts = [0, 0]
-    errors = []
+    settings, counts, errors = private_settings(config), [0, 0], []
 
     def scrub(path, text):
         try:
@@ -232,8 +220,7 @@ def field_name(name) -> str:
 
 def leaks(record: dict, config: dict) -> list:
     """Fields of a stored record that still hold private sections or secrets (for ``validate``)."""
-    settings = private_settings(config)
-    found = []
+    settings, found = private_settings(config), []
 
     def check(path, text):
         try:

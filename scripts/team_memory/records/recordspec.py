@@ -24,71 +24,59 @@ ISO_EXAMPLE = "2026-01-31T12:00:00Z"
 
 # A spec is one of: "text", "text?" (may be empty), "bool", "date", ("enum", values),
 # ("list", item_spec, min_items), ("object", {field: (spec, required)}).
-
-def _enum(*values):
-    return ("enum", values)
-
-
-def _texts(min_items: int = 0):
-    return ("list", "text", min_items)
-
-
-def _obj(**fields):
-    return ("object", fields)
-
-
 REQ, OPT = True, False
+TEXTS = ("list", "text", 0)
 
 CONTENT = {
     "decision": {
-        "status": (_enum("proposed", "accepted", "deprecated", "superseded"), REQ),
+        "status": (("enum", ("proposed", "accepted", "deprecated", "superseded")), REQ),
         "context": ("text", REQ),
         "decision": ("text", REQ),
-        "rationale": (_texts(), REQ),
-        "alternatives": (("list", _obj(option=("text", REQ), rejected_reason=("text", REQ)), 0), OPT),
-        "consequences": (_texts(), OPT),
+        "rationale": (TEXTS, REQ),
+        "alternatives": (("list", ("object", {"option": ("text", REQ), "rejected_reason": ("text", REQ)}), 0), OPT),
+        "consequences": (TEXTS, OPT),
     },
     "session_summary": {
         "goal": ("text", REQ),
-        "outcome": (_enum("success", "partial", "blocked", "abandoned"), REQ),
-        "completed": (_texts(), REQ),
-        "next_actions": (_texts(), REQ),
-        "in_progress": (_texts(), OPT),
-        "blockers": (_texts(), OPT),
-        "key_changes": (_texts(), OPT),
+        "outcome": (("enum", ("success", "partial", "blocked", "abandoned")), REQ),
+        "completed": (TEXTS, REQ),
+        "next_actions": (TEXTS, REQ),
+        "in_progress": (TEXTS, OPT),
+        "blockers": (TEXTS, OPT),
+        "key_changes": (TEXTS, OPT),
     },
     "runbook": {
         "trigger": ("text", REQ),
-        "steps": (_texts(1), REQ),
+        "steps": (("list", "text", 1), REQ),
         "verification": ("text", REQ),
-        "symptoms": (_texts(), OPT),
+        "symptoms": (TEXTS, OPT),
         "root_cause": ("text", OPT),
         "environment": ("text", OPT),
     },
     "constraint": {
-        "kind": (_enum("limitation", "gap", "policy", "technical"), REQ),
+        "kind": (("enum", ("limitation", "gap", "policy", "technical")), REQ),
         "rule": ("text", REQ),
-        "impact": (_texts(), REQ),
-        "severity": (_enum("high", "medium", "low"), REQ),
+        "impact": (TEXTS, REQ),
+        "severity": (("enum", ("high", "medium", "low")), REQ),
         "active": ("bool", REQ),
-        "workarounds": (_texts(), OPT),
+        "workarounds": (TEXTS, OPT),
         "expires": ("date", OPT),
     },
     "tech_debt": {
-        "status": (_enum("open", "in_progress", "resolved", "wont_fix"), REQ),
-        "priority": (_enum("critical", "high", "medium", "low"), REQ),
+        "status": (("enum", ("open", "in_progress", "resolved", "wont_fix")), REQ),
+        "priority": (("enum", ("critical", "high", "medium", "low")), REQ),
         "description": ("text", REQ),
         "reason_deferred": ("text", REQ),
-        "impact": (_texts(), OPT),
-        "suggested_fix": (_texts(), OPT),
-        "acceptance_criteria": (_texts(), OPT),
+        "impact": (TEXTS, OPT),
+        "suggested_fix": (TEXTS, OPT),
+        "acceptance_criteria": (TEXTS, OPT),
     },
     "preference": {
         "topic": ("text", REQ),
         "value": ("text", REQ),
         "reason": ("text", REQ),
-        "strength": (_enum("strong", "default", "soft"), REQ),
-        "examples": (_obj(prefer=(_texts(), OPT), avoid=(_texts(), OPT)), OPT),
+        "strength": (("enum", ("strong", "default", "soft")), REQ),
+        "examples": (("object", {"prefer": (TEXTS, OPT), "avoid": (TEXTS, OPT)}), OPT),
     },
 }
 
@@ -130,8 +118,7 @@ ID_PATTERN = "^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$"  # validate's one id rule: an AS
 TITLE_PATTERN = f"^(?!.*\\s\\s)[^\\s{_CTRL}]([^{_CTRL}]*[^\\s{_CTRL}])?$"
 _TAG_BAD = "\\sA-Z,!\"#$%&'()*/:;<=>?@\\[\\\\\\]^`{|}~" + _CTRL
 TAG_PATTERN = f"^(?![.-])(?!.*[.-]$)[^{_TAG_BAD}]+$"
-# relpaths.normalise as far as a pattern says it: not absolute (/, \\, ~, C:), no '..' or '.git' segment, no
-# control character, not blank.
+# relpaths.normalise as a pattern: not absolute (/, \\, ~, C:), no '..' or '.git' segment, no control, not blank.
 _SEGMENT_START = "(.*[/\\\\]|\\s*)"
 _SEGMENT_END = "([/\\\\]|\\s*$)"
 RELPATH_PATTERN = (f"^(?!\\s*[/\\\\~])(?!\\s*[A-Za-z]:)(?!{_SEGMENT_START}\\.\\.{_SEGMENT_END})"

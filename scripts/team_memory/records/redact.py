@@ -77,8 +77,7 @@ def _boundary(text: str, i: int) -> bool:
 
 
 def _key_ok(text: str, m) -> bool:
-    """Does the name hold a keyword (``password``, ``DB_PASSWORD``, ``app.api-key_id``): a keyword, then only
-    ``_part``/``-part`` pieces up to the separator, and a word boundary at or before the keyword?"""
+    """Does the name end in a keyword and ``_part``/``-part`` pieces (``DB_PASSWORD``, ``app.api-key_id``)?"""
     key, start = m.group("key"), m.start("key")
     first_boundary = None
     end = len(key)
@@ -99,8 +98,7 @@ def _key_ok(text: str, m) -> bool:
 
 
 def _assignments(text: str, kinds: list) -> str:
-    """Every ``name = value`` whose name holds a keyword, its value hidden when it looks like a secret (a name
-    without one leaves its value to be looked at again: ``x=password=hunter2``)."""
+    """Every ``name = value`` whose name holds a keyword, its value hidden when it looks like a secret."""
     out, last, pos = [], 0, 0
     while True:
         m = _ASSIGNMENT.search(text, pos)

@@ -62,10 +62,9 @@ def _copy(store: str, rel: str):
     except OSError:
         return None
     blob = blob_id(data)
-    target = copy_path(store, blob)
-    if not os.path.exists(target):
+    if not os.path.exists(copy_path(store, blob)):
         os.makedirs(copies_dir(store), mode=0o700, exist_ok=True)
-        atomic_write_bytes(target, shown_copy(data), mode=0o600, durable=False)
+        atomic_write_bytes(copy_path(store, blob), shown_copy(data), mode=0o600, durable=False)
     return blob
 
 
@@ -82,9 +81,7 @@ def shown_copy(data: bytes) -> bytes:
         shown = hide(text)
         return data if shown is text else shown.encode("utf-8")
     shown_record = shown_value(value)
-    if shown_record == value:
-        return data
-    return (json.dumps(shown_record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return data if shown_record == value else (json.dumps(shown_record, indent=2, ensure_ascii=False) + "\n").encode()
 
 
 MAX_SCRUBBED = 2000  # copies looked at by one ``scrub_copies``
@@ -112,22 +109,15 @@ def scrub_copies(store: str) -> int:
 
 def keep_copies(store: str, files: dict) -> dict:
     """``{rel: blob id | None}`` for ``files`` (``memory_files``), copying what is new or changed."""
-    state = load_state(store, COPIES_KIND, "store")
-    known = state.get("files") if isinstance(state.get("files"), dict) else {}
-    first = not known
-    out, todo = {}, []
-    for rel, sig in files.items():
-        old = known.get(rel)
-        if isinstance(old, list) and len(old) == 3 and old[:2] == sig:
-            out[rel] = old
-        else:
-            todo.append(rel)
-    todo.sort(key=lambda rel: -files[rel][0])  # the newest first: the likeliest to be uncommitted
+    known = load_state(store, COPIES_KIND, "store").get("files")
+    known = known if isinstance(known, dict) else {}
+    out = {rel: known[rel] for rel, sig in files.items()
+           if isinstance(known.get(rel), list) and len(known[rel]) == 3 and known[rel][:2] == sig}
+    todo = sorted((rel for rel in files if rel not in out), key=lambda rel: -files[rel][0])  # newest: likeliest lost
     for rel in todo[:COPIES_PER_CALL]:
         out[rel] = files[rel] + [_copy(store, rel)]
-    if first:
-        for rel in todo[COPIES_PER_CALL:]:
-            out[rel] = files[rel] + [None]
+    for rel in todo[COPIES_PER_CALL:] if not known else ():
+        out[rel] = files[rel] + [None]
     if out != known:
         save_state(store, COPIES_KIND, "store", {"files": out})
         if int(time.time()) % 50 == 0:
@@ -138,17 +128,16 @@ def keep_copies(store: str, files: dict) -> dict:
 def note_cli_write(store: str, data: bytes) -> None:
     """Remember the CLI wrote these bytes: a ``memory.py update`` run through Bash is no lost version."""
     try:
-        state = load_state(store, CLI_WRITES_KIND, "store")
-        blobs = [b for b in state.get("blobs", []) if isinstance(b, str)] if isinstance(state.get("blobs"), list) else []
-        blobs = (blobs + [blob_id(data)])[-CLI_WRITES_KEPT:]
+        blobs = (cli_writes(store) + [blob_id(data)])[-CLI_WRITES_KEPT:]
         save_state(store, CLI_WRITES_KIND, "store", {"blobs": blobs})
     except OSError:
         pass  # at worst PostToolUse reports a CLI update as a rewrite, with the copy to get it back
 
 
-def cli_writes(store: str) -> set:
-    state = load_state(store, CLI_WRITES_KIND, "store")
-    return set(state["blobs"]) if isinstance(state.get("blobs"), list) else set()
+def cli_writes(store: str) -> list:
+    """The blob ids the CLI wrote last, oldest first."""
+    blobs = load_state(store, CLI_WRITES_KIND, "store").get("blobs")
+    return [b for b in blobs if isinstance(b, str)] if isinstance(blobs, list) else []
 
 
 def current_blob(path: str):
@@ -173,10 +162,9 @@ def save_snapshot(payload: dict, store: str, config: dict) -> None:
 def take_snapshot(payload: dict, store: str):
     """PostToolUse: this call's ``{rel: [mtime_ns, size, blob | None]}`` (read once, then deleted), or None."""
     key = call_key(payload)
-    data = load_state(store, SNAPSHOT_KIND, key)
+    files = load_state(store, SNAPSHOT_KIND, key).get("files")
     try:
         os.unlink(state_path(store, SNAPSHOT_KIND, key))
     except OSError:
         pass
-    files = data.get("files")
     return files if isinstance(files, dict) else None

@@ -17,7 +17,7 @@ class NotARecord(ValueError):
 
 
 def load_memory(path: str) -> dict:
-    """Parse one memory file (``read_bytes``); ``NotARecord`` if it is not a JSON object with a text title."""
+    """Parse one memory file (``read_bytes``, ``parse_memory``)."""
     return parse_memory(read_bytes(path)[0])
 
 
@@ -74,9 +74,7 @@ OUTDATED_DECISION = ("deprecated", "superseded")  # a decision that is no longer
 def decision_status(record: dict) -> str | None:
     """A decision's ``content.status`` when it is ``proposed``, ``deprecated`` or ``superseded``; else None."""
     content = record.get("content")
-    if record.get("category") != "decision" or not isinstance(content, dict):
-        return None
-    status = content.get("status")
+    status = content.get("status") if record.get("category") == "decision" and isinstance(content, dict) else None
     return status if status in ("proposed",) + OUTDATED_DECISION else None
 
 
@@ -85,9 +83,8 @@ def iter_memory_files(memory_root: str, config: dict, only: str | None = None):
     from ..base.fsutil import memory_file_stats  # for start-up speed: hooks that list no folder skip fsutil
     for category, folder in category_folders(config).items():
         if only is None or category == only:
-            for name in sorted(name for _, name, _ in memory_file_stats(memory_root, [folder])):
-                if not name.startswith("."):
-                    yield category, os.path.join(memory_root, folder, name)
+            names = sorted(name for _, name, _ in memory_file_stats(memory_root, [folder]) if not name.startswith("."))
+            yield from ((category, os.path.join(memory_root, folder, name)) for name in names)
 
 
 def iter_records(memory_root: str, config: dict, only: str | None = None):
@@ -113,24 +110,17 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
     folders = category_folders(config)
     if "/" in memory_id or "\\" in memory_id or memory_id.endswith(".json"):
         return _find_by_reference(memory_root, folders, memory_id)
-    if not valid_id_shape(memory_id):
-        return None
-    for category, folder in folders.items():
-        path = _regular_in(memory_root, folder, f"{memory_id}.json")
-        if path is not None:
-            return category, path
-    return None
+    found = (_regular_in(memory_root, folder, f"{memory_id}.json") for folder in folders.values())
+    return next(((c, path) for c, path in zip(folders, found) if path), None) if valid_id_shape(memory_id) else None
 
 
 def _regular_in(memory_root: str, folder: str, name: str):
     """``folder/name`` when the folder is real and the file regular, else None (a link never shadows)."""
     from ..base.fsutil import category_dir  # for start-up speed (see iter_memory_files)
     folder_path = category_dir(memory_root, folder)
-    if folder_path is None:
-        return None
-    path = os.path.join(folder_path, name)
+    path = os.path.join(folder_path, name) if folder_path else None
     try:
-        return path if os.lstat(path).st_mode & S_IFMT == S_IFREG else None
+        return path if path and os.lstat(path).st_mode & S_IFMT == S_IFREG else None
     except OSError:
         return None
 
@@ -141,9 +131,7 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
     name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
     if len(parts) < 2 or not valid_id_shape(name):
         return None
-    folder = None
-    if len(parts) == 2:
-        folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None)
+    folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None) if len(parts) == 2 else None
     for base in (os.getcwd(), project_root_of(memory_root)) if folder is None else ():
         # a path: its folder must be one of this store's category folders (an absolute path stays one)
         there = os.path.dirname(os.path.join(base, "/".join(parts)))
@@ -168,8 +156,7 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def iso_datetime(value, separators: str = "Tt "):
-    """``YYYY-MM-DD<sep>HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``±HH[:MM]`` zone (``,`` for ``.``),
-    naive without one; None otherwise. Not ``fromisoformat``, whose grammar grew in 3.11."""
+    """``YYYY-MM-DD<sep>HH:MM[:SS[.f]]`` with an optional ``Z`` or ``±HH[:MM]`` zone (naive without), else None."""
     fields = _fields(value, separators)
     if fields is None:
         return None
@@ -205,9 +192,8 @@ def _fields(value, separators: str):
             or any(len(p) != 2 for p in pieces) or not all(p.isdigit() for p in numbers)
             or (dot and not fraction.isdigit())):
         return None
-    year, month, date_, hour, minute = (int(p) for p in numbers[:5])
-    second = int(numbers[5]) if len(pieces) == 3 else 0
-    return year, month, date_, hour, minute, second, int((fraction + "000000")[:6]) if dot else 0, zone
+    numbers += [] if len(pieces) == 3 else ["0"]  # no seconds: 0
+    return (*map(int, numbers), int((fraction + "000000")[:6]) if dot else 0, zone)
 
 
 def _zone(text: str):
@@ -245,23 +231,21 @@ def now_us(now=None) -> int:
     if now is None:
         import time
         return time.time_ns() // 1000
-    from datetime import datetime, timezone
-    delta = now - datetime(1970, 1, 1, tzinfo=timezone.utc)
-    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    from datetime import datetime, timedelta, timezone
+    return (now - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(microseconds=1)
 
 
 def parse_time(value):
     """An ISO 8601 time (``Z`` allowed, naive taken as UTC) as an aware ``datetime``; None if it is not one."""
     dt = iso_datetime(value)
-    if dt is None:
-        return None
+    if dt is None or dt.tzinfo:
+        return dt
     from datetime import timezone
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return dt.replace(tzinfo=timezone.utc)
 
 
 def record_time(record: dict) -> float:
     """When ``record`` was last written (``updated_at``, else ``created_at``) as POSIX seconds, else 0.0."""
     when = epoch_us(record.get("updated_at"))
-    if when is None:
-        when = epoch_us(record.get("created_at"))
+    when = epoch_us(record.get("created_at")) if when is None else when
     return when / 1_000_000 if when is not None else 0.0  # correctly rounded, as ``datetime.timestamp``

@@ -17,8 +17,7 @@ from .recordspec import (CONTENT, FIELDS, ISO_EXAMPLE, MAX_CHANGES, MAX_ID_CHARS
                          MAX_TEXT, TOP_REQUIRED)
 from .redact import secret_kinds
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
-from .store import NotARecord, find_memory_root, load_memory, project_root_of, read_bytes
-from .store import iso_datetime
+from .store import NotARecord, find_memory_root, iso_datetime, load_memory, project_root_of, read_bytes
 
 Problem = namedtuple("Problem", "field message hint")
 # The one id (and so file-name) rule: an ASCII slug, lowercase letters and digits joined by "-" or "_".
@@ -41,16 +40,13 @@ def parse_iso(value) -> datetime | None:
 
 
 def is_date(value) -> bool:
-    if not isinstance(value, str):
-        return False
     if parse_iso(value):
         return True
-    pieces = value.split("-")  # YYYY-MM-DD, as every Python reads it (3.11's reader takes more)
+    pieces = value.split("-") if isinstance(value, str) else ()  # YYYY-MM-DD, as every Python reads it (not 3.11's)
     if [len(p) for p in pieces] != [4, 2, 2] or not all(p.isascii() and p.isdigit() for p in pieces):
         return False
     try:
-        date(*map(int, pieces))
-        return True
+        return bool(date(*map(int, pieces)))
     except ValueError:
         return False
 
@@ -249,12 +245,10 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
         _check_id(record["id"], file_id, out)
     if "title" in record:
         _check_title(record["title"], out)
-    times = {}
-    for name in ("created_at", "updated_at", "retired_at", "archived_at"):
-        if name in record:
-            times[name] = parse_iso(record[name])
-            if times[name] is None:
-                out.append(Problem(name, f"is not an ISO 8601 UTC time: {shown(record[name])}", f"use {ISO_EXAMPLE}"))
+    times = {name: parse_iso(record[name]) for name in ("created_at", "updated_at", "retired_at", "archived_at")
+             if name in record}
+    out += [Problem(name, f"is not an ISO 8601 UTC time: {shown(record[name])}", f"use {ISO_EXAMPLE}")
+            for name, when in times.items() if when is None]
     if times.get("created_at") and times.get("updated_at") and times["updated_at"] < times["created_at"]:
         out.append(Problem("updated_at", "is earlier than created_at", "set it to created_at or later"))
     if "tags" in record:
@@ -266,14 +260,12 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
         _check("text", record["$schema"], "$schema", out)
     if "related_files" in record:
         _check_related(record["related_files"], out)
-    if "confidence" in record:
-        value = record["confidence"]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            out.append(Problem("confidence", f"must be a number from 0 to 1, not {shown(value)}", "use e.g. 0.8"))
-    if "times_updated" in record:
-        value = record["times_updated"]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            out.append(Problem("times_updated", f"must be a whole number >= 0, not {shown(value)}", "use 0"))
+    value = record.get("confidence", 0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        out.append(Problem("confidence", f"must be a number from 0 to 1, not {shown(value)}", "use e.g. 0.8"))
+    value = record.get("times_updated", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        out.append(Problem("times_updated", f"must be a whole number >= 0, not {shown(value)}", "use 0"))
     for name in ("retired_reason", "archived_reason"):
         if name in record:
             _check("text", record[name], name, out)
@@ -326,11 +318,10 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
         memory_root = find_memory_root(os.path.dirname(path))
     if config is None:
         config = load_config(memory_root)
-    folder_category = None
-    if memory_root:
-        for category, folder in category_folders(config).items():
-            if os.path.dirname(path) == os.path.join(os.path.abspath(memory_root), folder):
-                folder_category = category
+    here = os.path.dirname(path)
+    homes = [c for c, f in category_folders(config).items()
+             if here == os.path.join(os.path.abspath(memory_root), f)] if memory_root else []
+    folder_category = homes[-1] if homes else None
     try:
         record = load_memory(path)
     except NotARecord as exc:

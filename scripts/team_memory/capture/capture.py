@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 
 from ..base.config import int_setting, load_config
-from ..base.state import sha256_hex
+from ..base.state import load_state, save_state, sha256_hex
 from ..records.hookio import first_store, project_dir_of
-from ..base.state import load_state, save_state
 from ..records.store import find_memory_root, project_root_of
 from .transcript import MAX_READ_BYTES, Turn, read_transcript
 from .triage import activity, triage, triage_enabled
@@ -42,10 +41,9 @@ CONTENT_FIELDS = {
 def summary_id(session_id: str) -> str:
     """A stable memory id for this session's summary: ``session-<YYYY-MM-DD today, UTC>-<8 chars>``."""
     import time  # not ``datetime``: start-up speed (the Stop hook runs after every turn)
-    day = time.strftime("%Y-%m-%d", time.gmtime())
     short = "".join(ch for ch in session_id.lower() if ch in _ID_CHARS)[:8] \
         or sha256_hex(session_id.encode("utf-8", "replace"))[:8]
-    return f"session-{day}-{short}"
+    return f"session-{time.strftime('%Y-%m-%d', time.gmtime())}-{short}"
 
 
 def _add_activity(total: dict, new: dict) -> dict:
@@ -99,9 +97,7 @@ def _with_last_message(turns: list, message) -> list:
     if not isinstance(message, str) or not message.strip():
         return turns
     said = "\n".join(t.text for t in turns if t.role == "assistant")
-    if message.strip()[-200:] in said:
-        return turns
-    return turns + [Turn("assistant", message)]
+    return turns if message.strip()[-200:] in said else turns + [Turn("assistant", message)]
 
 
 def build_reason(findings: list, project_root: str, session_summary_id: str, files: list = ()) -> str:
@@ -176,10 +172,9 @@ def _read(payload: dict, state: dict, config: dict):
         max_bytes = int_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
         try:
             stretch = read_transcript(path, offset, max_bytes)
+            return _with_last_message(stretch.turns, message), stretch.end, None
         except (OSError, ValueError):
             pass
-        else:
-            return _with_last_message(stretch.turns, message), stretch.end, None
     if not isinstance(message, str) or not message.strip():
         return None
     digest = sha256_hex(message.encode("utf-8", "replace"))[:16]

@@ -281,14 +281,10 @@ def triage_enabled(config: dict) -> bool:
     return section(config, "triage").get("enabled", True) is not False
 
 
-def evidence(line: str) -> str:
-    return cut(clean_line(line), EVIDENCE_CHARS)
-
-
-def score_categories(turns: list, config: dict, cues: dict | None = None) -> dict:
+def score_categories(turns: list, config: dict) -> dict:
     """category -> (score, evidence lines) for every cue category."""
     lines = conversation_lines(turns)
-    cues = cues if cues is not None else compile_cues(config)
+    cues = compile_cues(config)
     _deadline[0] = monotonic() + SCORING_SECONDS
     try:
         return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}
@@ -301,12 +297,12 @@ def triage(turns: list, config: dict, act: dict | None = None) -> list:
     findings = []
     for cat, (score, lines) in score_categories(turns, config).items():
         if category_enabled(config, cat) and score >= threshold(config, cat):
-            findings.append(Finding(cat, score, [evidence(ln) for ln in lines[:2]]))
+            findings.append(Finding(cat, score, [cut(clean_line(ln), EVIDENCE_CHARS) for ln in lines[:2]]))
     if category_enabled(config, "session_summary"):
         act = act if act is not None else activity(turns)
         score = activity_score(act, config)
         if score >= threshold(config, "session_summary"):
             line = f"{act.get('tool_uses', 0)} tool uses ({', '.join(act.get('tools', [])[:6])}), " \
                    f"{act.get('exchanges', 0)} exchanges"
-            findings.append(Finding("session_summary", score, [evidence(line)]))
+            findings.append(Finding("session_summary", score, [cut(clean_line(line), EVIDENCE_CHARS)]))
     return findings

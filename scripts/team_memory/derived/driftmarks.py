@@ -1,7 +1,6 @@
-"""Stale marks computed from git: which memories' related files changed since, or are gone.
-
-One ``git log`` over the whole range (at most ``MAX_COMMITS``, limited to the paths named and the store) and
-at most one ``git ls-files``: never one call per memory. The result goes to ``.cache/stale.json`` (``drift``).
+"""Stale marks computed from git: which memories' related files changed since, or are gone, into
+``.cache/stale.json`` (``drift``). One ``git log`` (at most ``MAX_COMMITS``, limited to the paths named and the
+store) and at most one ``git ls-files``: never one call per memory.
 
 A commit counts when it touched a file an entry names after the memory was last vouched for: later
 than its ``updated_at``, and not before the newest commit that touched its own JSON file (``V``): a
@@ -38,12 +37,8 @@ def ignored_revisions(top: str) -> set:
         data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
     except OSError:
         return set()
-    revs = set()
-    for line in data.decode("ascii", "replace").splitlines():
-        word = line.split("#", 1)[0].strip().lower()
-        if len(word) in (40, 64) and all(c in "0123456789abcdef" for c in word):
-            revs.add(word)
-    return revs
+    words = (line.split("#", 1)[0].strip().lower() for line in data.decode("ascii", "replace").splitlines())
+    return {w for w in words if len(w) in (40, 64) and all(c in "0123456789abcdef" for c in w)}
 
 
 def pathspecs(items: list, store: str) -> list:
@@ -98,30 +93,27 @@ def find_missing(items: list, project: str) -> bool:
     tracked = folders = None
     checked = {}
     complete = True
+    for entry in dict.fromkeys(e for item in items for e in item.entries):
+        if not is_glob(entry) and not entry.endswith("/"):
+            checked[entry] = exists_unlinked(project, entry)
+            continue
+        if tracked is None:
+            tracked, folders = tracked_files(project), set()
+            for path in tracked or ():  # every folder above a tracked file
+                at = path.rfind("/")
+                while at > 0 and path[:at] not in folders:
+                    folders.add(path[:at])
+                    at = path.rfind("/", 0, at)
+        if tracked is None:
+            complete = False
+            checked[entry] = None
+        elif not is_glob(entry):
+            checked[entry] = entry.rstrip("/") in folders
+        else:
+            prefix = literal_prefix(entry)
+            checked[entry] = any(matches(entry, p) for p in tracked if not prefix or p.startswith(prefix + "/"))
     for item in items:
-        for entry in item.entries:
-            if entry not in checked:
-                if not is_glob(entry) and not entry.endswith("/"):
-                    checked[entry] = exists_unlinked(project, entry)
-                else:
-                    if tracked is None:
-                        tracked, folders = tracked_files(project), set()
-                        for path in tracked or ():  # every folder above a tracked file
-                            at = path.rfind("/")
-                            while at > 0 and path[:at] not in folders:
-                                folders.add(path[:at])
-                                at = path.rfind("/", 0, at)
-                    if tracked is None:
-                        complete = False
-                        checked[entry] = None
-                    elif not is_glob(entry):
-                        checked[entry] = entry.rstrip("/") in folders
-                    else:
-                        prefix = literal_prefix(entry)
-                        checked[entry] = any(matches(entry, p) for p in tracked
-                                             if not prefix or p.startswith(prefix + "/"))
-            if checked[entry] is False:
-                item.missing.append(entry)
+        item.missing += [entry for entry in item.entries if checked[entry] is False]
     return complete
 
 

@@ -70,10 +70,6 @@ def asked_shape(prompt: str) -> str | None:
     return None
 
 
-def _is_number(word: str) -> bool:
-    return word.isdigit() or word in NUMBER_WORDS
-
-
 def holds_shape(shape: str, text: str) -> bool:
     """Whether ``text`` holds something of ``shape`` (see the module's docstring)."""
     if shape == MONEY and any(sign in text for sign in _MONEY_SIGNS):
@@ -87,10 +83,10 @@ def holds_shape(shape: str, text: str) -> bool:
         nxt = ws[i + 1] if i + 1 < len(ws) else ""
         prev = ws[i - 1] if i else ""
         if shape == COUNT:
-            if _is_number(w):
+            if w.isdigit() or w in NUMBER_WORDS:
                 return True
         elif shape == DURATION:
-            if (w in _TIME_UNITS and (_is_number(prev) or prev in ("a", "an", "few", "several"))) \
+            if (w in _TIME_UNITS and (prev.isdigit() or prev in NUMBER_WORDS or prev in ("a", "an", "few", "several"))) \
                     or (digits and rest in _TIME_UNITS) or w in ("fortnight", "overnight"):
                 return True
         elif shape == TIME:

@@ -45,6 +45,7 @@ _TIME_UNITS = frozenset({
     "day", "days", "night", "nights", "week", "weeks", "wk", "wks", "month", "months", "year", "years",
     "yr", "yrs", "fortnight", "fortnights", "decade", "decades",
 })
+_FEW = ("a", "an", "few", "several")
 _CLOCK_WORDS = frozenset({"noon", "midday", "midnight"})
 _MONEY_WORDS = frozenset({
     "pound", "pounds", "quid", "dollar", "dollars", "bucks", "euro", "euros", "cent", "cents", "pence",
@@ -86,7 +87,7 @@ def holds_shape(shape: str, text: str) -> bool:
             if w.isdigit() or w in NUMBER_WORDS:
                 return True
         elif shape == DURATION:
-            if (w in _TIME_UNITS and (prev.isdigit() or prev in NUMBER_WORDS or prev in ("a", "an", "few", "several"))) \
+            if (w in _TIME_UNITS and (prev.isdigit() or prev in NUMBER_WORDS or prev in _FEW)) \
                     or (digits and rest in _TIME_UNITS) or w in ("fortnight", "overnight"):
                 return True
         elif shape == TIME:

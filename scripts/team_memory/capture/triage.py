@@ -49,18 +49,7 @@ def sentence_with(line: str, regexes) -> str:
     return next((sentence for sentence in sentences(line) if _matches(regexes, sentence)), line)
 
 
-_compiled: dict = {}
-
-
-def _compile_one(pattern: str, where: str):
-    """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
-    if pattern not in _compiled:
-        try:
-            _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
-        except re.error as exc:
-            warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
-            _compiled[pattern] = None
-    return _compiled[pattern]
+_compiled: dict = {}  # pattern -> its regex, or None when it is not a valid expression (warned of once)
 
 
 def compile_cues(config: dict) -> dict:
@@ -73,9 +62,14 @@ def compile_cues(config: dict) -> dict:
     found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
     lists = {category: tuple([] for _ in CUE_KINDS) for category in CUE_CATEGORIES}
     for key, category, kind, pattern in found:
-        regex = _compile_one(pattern, f"triage.{key}.{category}.{kind}")
-        if regex is not None:
-            lists[category][CUE_KINDS.index(kind)].append(regex)
+        if pattern not in _compiled:
+            try:
+                _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
+            except re.error as exc:
+                warn(f"ignored triage cue {pattern!r} in triage.{key}.{category}.{kind}: {exc}")
+                _compiled[pattern] = None
+        if _compiled[pattern] is not None:
+            lists[category][CUE_KINDS.index(kind)].append(_compiled[pattern])
     return lists
 
 
@@ -152,10 +146,8 @@ def cue_hits(regexes, line: str) -> int:
     return hits
 
 
-def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
+def _undamped_hits(line: str, regexes, dampers, alternatives) -> int:
     """Cue phrases in ``line`` outside sentences a damper matches; one more for a hit naming an alternative."""
-    if not regexes:
-        return 0
     if not dampers and not alternatives:
         return cue_hits(regexes, line)
     hits = 0
@@ -214,20 +206,18 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
     """``(score 0..1, evidence lines best first)`` of one category (plain strings get the window rule only)."""
     n_primary = n_boosted = 0
     boosted_lines, primary_lines, accepted_lines = [], [], []
-    booster_hit = shown = None
+    booster_hit = None
+    shown = list(primary) + list(confirmations)  # what a reply to a proposal may hit, and evidence is cut around
     exchange = _Exchange(lines, boosters, proposals)
     accepted = set()
     for i, line in enumerate(lines):
         msg = getattr(line, "msg", None)
-        hits = _undamped_hits(line, primary, dampers, alternatives)
         answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
-        if answered is not None and confirmations:
-            hits = _undamped_hits(line, list(primary) + list(confirmations), dampers, alternatives)
+        hits = _undamped_hits(line, primary if answered is None else shown, dampers, alternatives)
         if not hits:
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-            shown = list(primary) + list(confirmations)
         if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
                 or (proposals and msg is not None and exchange.reply_boosted(msg))):
             n_boosted += hits

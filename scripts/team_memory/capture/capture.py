@@ -46,12 +46,6 @@ def summary_id(session_id: str) -> str:
     return f"session-{time.strftime('%Y-%m-%d', time.gmtime())}-{short}"
 
 
-def _add_activity(total: dict, new: dict) -> dict:
-    return {"tool_uses": int(total.get("tool_uses", 0) or 0) + new["tool_uses"],
-            "tools": sorted(set(total.get("tools", []) if isinstance(total.get("tools"), list) else []) | set(new["tools"])),
-            "exchanges": int(total.get("exchanges", 0) or 0) + new["exchanges"]}
-
-
 def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -> dict:
     """``counts`` plus ``{repo-relative path: edits}`` of the successful edits in ``turns`` (none outside ``root``
     or under ``.claude/``), at most ``MAX_TRACKED``."""
@@ -90,14 +84,6 @@ def files_to_name(counts: dict) -> list:
         out.append(path)
         room -= len(path)
     return out
-
-
-def _with_last_message(turns: list, message) -> list:
-    """``turns`` plus ``last_assistant_message`` when the transcript does not have it yet."""
-    if not isinstance(message, str) or not message.strip():
-        return turns
-    said = "\n".join(t.text for t in turns if t.role == "assistant")
-    return turns if message.strip()[-200:] in said else turns + [Turn("assistant", message)]
 
 
 def build_reason(findings: list, project_root: str, session_summary_id: str, files: list = ()) -> str:
@@ -164,18 +150,23 @@ def _reason_text(findings: list, project_root: str, session_summary_id: str, fil
 
 
 def _read(payload: dict, state: dict, config: dict):
-    """``(turns, new offset or None, fallback digest or None)``; None when there is nothing to judge."""
+    """``(turns, new offset or None, fallback digest or None)``; None when there is nothing to judge. The
+    transcript's turns get ``last_assistant_message`` when they do not have it yet."""
     path = payload.get("transcript_path")
     message = payload.get("last_assistant_message")
+    message = message if isinstance(message, str) and message.strip() else None
     if isinstance(path, str) and path and "\x00" not in path:
         offset = state.get("offset", 0) if state.get("path") == path else 0
         max_bytes = int_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
         try:
             stretch = read_transcript(path, offset, max_bytes)
-            return _with_last_message(stretch.turns, message), stretch.end, None
         except (OSError, ValueError):
-            pass
-    if not isinstance(message, str) or not message.strip():
+            stretch = None
+        if stretch is not None:
+            said = "\n".join(t.text for t in stretch.turns if t.role == "assistant")
+            missing = message is not None and message.strip()[-200:] not in said
+            return stretch.turns + ([Turn("assistant", message)] if missing else []), stretch.end, None
+    if message is None:
         return None
     digest = sha256_hex(message.encode("utf-8", "replace"))[:16]
     if state.get("last_message") == digest:
@@ -209,7 +200,10 @@ def on_stop(payload: dict) -> dict | None:
     turns, new_offset, digest = read
     root = project_root_of(memory_root)
     edited = edited_files(turns, project_dir_of(payload) or root, root, state.get("edited"))
-    total = _add_activity(state.get("activity") if isinstance(state.get("activity"), dict) else {}, activity(turns))
+    before, new = state.get("activity") if isinstance(state.get("activity"), dict) else {}, activity(turns)
+    total = {"tool_uses": int(before.get("tool_uses", 0) or 0) + new["tool_uses"],
+             "tools": sorted(set(before["tools"] if isinstance(before.get("tools"), list) else []) | set(new["tools"])),
+             "exchanges": int(before.get("exchanges", 0) or 0) + new["exchanges"]}
     findings = triage(turns, config, act=total)
     fired_summary = any(f.category == "session_summary" for f in findings)
     if new_offset is not None:

@@ -40,9 +40,6 @@ class Finding:
     def __init__(self, category: str, score: float, evidence: list):
         self.category, self.score, self.evidence = category, score, evidence
 
-    def __repr__(self) -> str:
-        return f"Finding({self.category!r}, {self.score:.2f}, {self.evidence!r})"
-
 
 def sentence_with(line: str, regexes) -> str:
     """The sentence of ``line`` where a cue matched: the evidence to show."""

@@ -31,26 +31,6 @@ IGNORE_REVS = ".git-blame-ignore-revs"
 MAX_IGNORE_REVS_BYTES = 1024 * 1024
 
 
-def ignored_revisions(top: str) -> set:
-    """The full hashes ``.git-blame-ignore-revs`` lists: a mass reformatting changes no memory's meaning."""
-    try:
-        data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
-    except OSError:
-        return set()
-    words = (line.split("#", 1)[0].strip().lower() for line in data.decode("ascii", "replace").splitlines())
-    return {w for w in words if len(w) in (40, 64) and all(c in "0123456789abcdef" for c in w)}
-
-
-def pathspecs(items: list, store: str) -> list:
-    """Literal paths that cover every entry (a glob by its literal folders), and the store."""
-    specs = {literal_prefix(e) for i in items for e in i.entries}
-    if "" in specs:
-        return []  # a glob from the top: the whole history, filtered here
-    if len(specs) > MAX_SPECS:  # keep git's pathspec matching cheap: top folders instead
-        specs = {s.split("/", 1)[0] for s in specs}
-    return sorted(specs | {store})
-
-
 def count_commits(items: list, commits: list, store_prefix: str) -> None:
     """Fill each item's counting commits and changed files (``commits`` newest first)."""
     plain, globs = {}, []
@@ -210,11 +190,20 @@ def assess(memory_root: str, config: dict, items: list | None = None) -> Assessm
     if repo is None or not items:
         return Assessment(head, repo is not None, True, items)
     store = os.path.relpath(memory_root, project).replace(os.sep, "/")
-    got = log_commits(project, min(i.since for i in items), pathspecs(items, store), MAX_COMMITS)
+    specs = {literal_prefix(e) for i in items for e in i.entries}  # literal paths covering every entry, and the store
+    if len(specs) > MAX_SPECS:  # keep git's pathspec matching cheap: top folders instead
+        specs = {s.split("/", 1)[0] for s in specs}
+    specs = [] if "" in specs else sorted(specs | {store})  # "": a glob from the top, the whole history filtered here
+    got = log_commits(project, min(i.since for i in items), specs, MAX_COMMITS)
     if got is None:  # no git, no commit yet, or git refused the repository
         return Assessment(head, False, True, items)
     commits, complete = got
-    ignored = ignored_revisions(repo["top"])
+    try:  # the commits ``.git-blame-ignore-revs`` lists: a mass reformatting changes no memory's meaning
+        data = read_regular(os.path.join(repo["top"], IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
+    except OSError:
+        data = b""
+    words = (line.split("#", 1)[0].strip().lower() for line in data.decode("ascii", "replace").splitlines())
+    ignored = {w for w in words if len(w) in (40, 64) and all(c in "0123456789abcdef" for c in w)}
     count_commits(items, [c for c in commits if c.hash not in ignored], store + "/")
     complete = find_missing(items, project) and complete and len(commits) < MAX_COMMITS
     return Assessment(head, True, complete, items)

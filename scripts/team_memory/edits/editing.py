@@ -31,9 +31,6 @@ HINTS = {
 }
 
 
-NOT_AN_OBJECT = Problem("(record)", "must be a JSON object", "keep the outer {...}")
-
-
 class EditAborted(Exception):
     """The edit did not land; ``recovery`` is where the text was kept (None if nothing changed)."""
 
@@ -68,10 +65,8 @@ def keep(memory_id: str, text: str, config: dict) -> str:
     return path
 
 
-def changes_from(original: dict, edited) -> tuple:
+def changes_from(original: dict, edited: dict) -> tuple:
     """``(changes for update_memory, [Problem])`` from the stored and the edited record."""
-    if not isinstance(edited, dict):
-        return {}, [NOT_AN_OBJECT]
     problems, changes = [], {}
     for key in sorted(set(original) | set(edited), key=str):
         old, new = original.get(key), edited.get(key)
@@ -94,12 +89,15 @@ def changes_from(original: dict, edited) -> tuple:
 
 
 def parsed(text: str, memory_id: str):
-    """The JSON value of an edited file, or a ``ValidationError`` that points at the syntax."""
+    """The JSON object of an edited file, or a ``ValidationError`` that points at the syntax."""
     try:
-        return json.loads(text)
+        edited = json.loads(text)
     except ValueError as exc:
         raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
                               memory_id) from None
+    if not isinstance(edited, dict):
+        raise ValidationError([Problem("(record)", "must be a JSON object", "keep the outer {...}")], memory_id)
+    return edited
 
 
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
@@ -145,8 +143,6 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
     memory_id, category = os.path.basename(path)[:-5], folder_category(config, path)
     edited = parsed(text, memory_id)
-    if not isinstance(edited, dict):
-        raise ValidationError([NOT_AN_OBJECT], memory_id)
     if "\ufffd" in text:
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
                                        "retype those characters")], memory_id)

@@ -150,8 +150,8 @@ def _reason_text(findings: list, project_root: str, session_summary_id: str, fil
 
 
 def _read(payload: dict, state: dict, config: dict):
-    """``(turns, new offset or None, fallback digest or None)``; None when there is nothing to judge. The
-    transcript's turns get ``last_assistant_message`` when they do not have it yet."""
+    """The turns to judge (the transcript's since ``state``'s offset, with ``last_assistant_message`` when they lack
+    it), ``state`` moved past them; None when there is nothing to judge."""
     path = payload.get("transcript_path")
     message = payload.get("last_assistant_message")
     message = message if isinstance(message, str) and message.strip() else None
@@ -165,13 +165,15 @@ def _read(payload: dict, state: dict, config: dict):
         if stretch is not None:
             said = "\n".join(t.text for t in stretch.turns if t.role == "assistant")
             missing = message is not None and message.strip()[-200:] not in said
-            return stretch.turns + ([Turn("assistant", message)] if missing else []), stretch.end, None
+            state.update(path=path, offset=stretch.end)
+            return stretch.turns + ([Turn("assistant", message)] if missing else [])
     if message is None:
         return None
     digest = sha256_hex(message.encode("utf-8", "replace"))[:16]
     if state.get("last_message") == digest:
         return None
-    return [Turn("assistant", message)], None, digest
+    state["last_message"] = digest
+    return [Turn("assistant", message)]
 
 
 def on_stop(payload: dict) -> dict | None:
@@ -194,10 +196,9 @@ def on_stop(payload: dict) -> dict | None:
             except (OSError, ValueError):
                 pass
         return None
-    read = _read(payload, state, config)
-    if read is None:
+    turns = _read(payload, state, config)
+    if turns is None:
         return None
-    turns, new_offset, digest = read
     root = project_root_of(memory_root)
     edited = edited_files(turns, project_dir_of(payload) or root, root, state.get("edited"))
     before, new = state.get("activity") if isinstance(state.get("activity"), dict) else {}, activity(turns)
@@ -206,10 +207,6 @@ def on_stop(payload: dict) -> dict | None:
              "exchanges": int(before.get("exchanges", 0) or 0) + new["exchanges"]}
     findings = triage(turns, config, act=total)
     fired_summary = any(f.category == "session_summary" for f in findings)
-    if new_offset is not None:
-        state.update(path=path, offset=new_offset)
-    if digest is not None:
-        state["last_message"] = digest
     state["activity"] = {"tool_uses": 0, "tools": [], "exchanges": 0} if fired_summary else total
     if fired_summary and not isinstance(state.get("summary_id"), str):
         state["summary_id"] = summary_id(session)

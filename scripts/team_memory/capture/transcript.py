@@ -136,8 +136,8 @@ def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES)
         if cut < 0:
             return Stretch([], offset, True)
         start, data = start + cut + 1, data[cut + 1:]
-    last_nl = data.rfind(b"\n")
-    complete, rest = (data[: last_nl + 1], data[last_nl + 1:]) if last_nl >= 0 else (b"", data)
+    last_nl = data.rfind(b"\n")  # (-1: no complete line)
+    complete, rest = data[:last_nl + 1], data[last_nl + 1:]
     end = start + len(complete)
     if rest.strip():
         try:  # a final line without its newline counts only if it is already whole

@@ -259,9 +259,8 @@ def activity_score(act: dict, config: dict) -> float:
 def threshold(config: dict, category: str) -> float:
     raw = section(config, "triage").get("thresholds", {})
     value = raw.get(category) if isinstance(raw, dict) else None
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
-        return float(value)
-    return THRESHOLD_DEFAULTS[category]
+    usable = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
+    return float(value) if usable else THRESHOLD_DEFAULTS[category]
 
 
 def triage_enabled(config: dict) -> bool:

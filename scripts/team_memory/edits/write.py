@@ -273,10 +273,9 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
             raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
         new = dict(record, **scrubbed)
         if "content" in scrubbed:  # only the keys given change; None removes one
+            given = scrubbed["content"]
             old = record.get("content") if isinstance(record.get("content"), dict) else {}
-            new["content"] = dict(old, **scrubbed["content"])
-            for ckey in [k for k, v in scrubbed["content"].items() if v is None]:
-                del new["content"][ckey]
+            new["content"] = {k: v for k, v in dict(old, **given).items() if k not in given or given[k] is not None}
         now = now_iso()
         new["updated_at"] = now
         times = record.get("times_updated")

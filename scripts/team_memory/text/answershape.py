@@ -97,14 +97,11 @@ def holds_shape(shape: str, text: str) -> bool:
             if (digits and (rest in _MONEY_WORDS or rest == "k")) or (digits and not rest and nxt in _MONEY_WORDS):
                 return True
         elif shape == DATE:
-            if w in WEEKDAYS or w in _DAY_WORDS or (w in MONTHS and w not in _MONTH_ALSO_WORD):
+            if (w in WEEKDAYS or w in _DAY_WORDS or (w in MONTHS and w not in _MONTH_ALSO_WORD)
+                    or ((w in _MONTH_ALSO_WORD or w in _MONTH_SHORT) and (prev.isdigit() or nxt.isdigit()))
+                    or (digits and not rest and len(w) == 4 and w[:2] in ("19", "20"))  # a year
+                    or (digits and rest in ("st", "nd", "rd", "th") and len(digits) <= 2)):  # the 3rd
                 return True
-            if (w in _MONTH_ALSO_WORD or w in _MONTH_SHORT) and (prev.isdigit() or nxt.isdigit()):
-                return True
-            if digits and not rest and len(w) == 4 and w[:2] in ("19", "20"):
-                return True  # a year
-            if digits and rest in ("st", "nd", "rd", "th") and len(digits) <= 2:
-                return True  # the 3rd
     return False
 
 

@@ -65,8 +65,23 @@ def keep(memory_id: str, text: str, config: dict) -> str:
     return path
 
 
-def changes_from(original: dict, edited: dict) -> tuple:
-    """``(changes for update_memory, [Problem])`` from the stored and the edited record."""
+def parsed(text: str, memory_id: str):
+    """The JSON object of an edited file, or a ``ValidationError`` that points at the syntax."""
+    try:
+        edited = json.loads(text)
+    except ValueError as exc:
+        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
+                              memory_id) from None
+    if not isinstance(edited, dict):
+        raise ValidationError([Problem("(record)", "must be a JSON object", "keep the outer {...}")], memory_id)
+    return edited
+
+
+def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
+    """Save the edited ``text`` as the changes from ``original`` (fields the write path keeps refused): the
+    ``WriteResult``, or None when nothing changed; ``ValidationError`` or ``PrivateTagError`` for what the editor
+    can fix, ``WriteError`` when the edit cannot land."""
+    edited = parsed(text, memory_id)
     problems, changes = [], {}
     for key in sorted(set(original) | set(edited), key=str):
         old, new = original.get(key), edited.get(key)
@@ -85,26 +100,6 @@ def changes_from(original: dict, edited: dict) -> tuple:
             problems.append(Problem(str(key), f"is kept by team-memory and cannot be {what} here",
                                     HINTS.get(key, f"put it back as it was: {json.dumps(old, ensure_ascii=False)}"
                                               if key in original else "remove it")))
-    return changes, problems
-
-
-def parsed(text: str, memory_id: str):
-    """The JSON object of an edited file, or a ``ValidationError`` that points at the syntax."""
-    try:
-        edited = json.loads(text)
-    except ValueError as exc:
-        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
-                              memory_id) from None
-    if not isinstance(edited, dict):
-        raise ValidationError([Problem("(record)", "must be a JSON object", "keep the outer {...}")], memory_id)
-    return edited
-
-
-def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` or
-    ``PrivateTagError`` for what the editor can fix, ``WriteError`` when the edit cannot land."""
-    edited = parsed(text, memory_id)
-    changes, problems = changes_from(original, edited)
     if problems:  # name the schema problems too, so one more round fixes everything
         named = {p.field for p in problems}
         problems += [p for p in validate_record(edited, folder_category=original.get("category"), file_id=memory_id)

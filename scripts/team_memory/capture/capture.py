@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 
 from ..base.config import int_setting, load_config
-from ..base.state import sha256_hex
+from ..base.state import load_state, save_state, sha256_hex
 from ..records.hookio import first_store, project_dir_of
-from ..base.state import load_state, save_state
 from ..records.store import find_memory_root, project_root_of
 from .transcript import MAX_READ_BYTES, Turn, read_transcript
 from .triage import activity, triage, triage_enabled
@@ -42,16 +41,9 @@ CONTENT_FIELDS = {
 def summary_id(session_id: str) -> str:
     """A stable memory id for this session's summary: ``session-<YYYY-MM-DD today, UTC>-<8 chars>``."""
     import time  # not ``datetime``: start-up speed (the Stop hook runs after every turn)
-    day = time.strftime("%Y-%m-%d", time.gmtime())
     short = "".join(ch for ch in session_id.lower() if ch in _ID_CHARS)[:8] \
         or sha256_hex(session_id.encode("utf-8", "replace"))[:8]
-    return f"session-{day}-{short}"
-
-
-def _add_activity(total: dict, new: dict) -> dict:
-    return {"tool_uses": int(total.get("tool_uses", 0) or 0) + new["tool_uses"],
-            "tools": sorted(set(total.get("tools", []) if isinstance(total.get("tools"), list) else []) | set(new["tools"])),
-            "exchanges": int(total.get("exchanges", 0) or 0) + new["exchanges"]}
+    return f"session-{time.strftime('%Y-%m-%d', time.gmtime())}-{short}"
 
 
 def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -> dict:
@@ -92,16 +84,6 @@ def files_to_name(counts: dict) -> list:
         out.append(path)
         room -= len(path)
     return out
-
-
-def _with_last_message(turns: list, message) -> list:
-    """``turns`` plus ``last_assistant_message`` when the transcript does not have it yet."""
-    if not isinstance(message, str) or not message.strip():
-        return turns
-    said = "\n".join(t.text for t in turns if t.role == "assistant")
-    if message.strip()[-200:] in said:
-        return turns
-    return turns + [Turn("assistant", message)]
 
 
 def build_reason(findings: list, project_root: str, session_summary_id: str, files: list = ()) -> str:
@@ -168,24 +150,30 @@ def _reason_text(findings: list, project_root: str, session_summary_id: str, fil
 
 
 def _read(payload: dict, state: dict, config: dict):
-    """``(turns, new offset or None, fallback digest or None)``; None when there is nothing to judge."""
+    """The turns to judge (the transcript's since ``state``'s offset, with ``last_assistant_message`` when they lack
+    it), ``state`` moved past them; None when there is nothing to judge."""
     path = payload.get("transcript_path")
     message = payload.get("last_assistant_message")
+    message = message if isinstance(message, str) and message.strip() else None
     if isinstance(path, str) and path and "\x00" not in path:
         offset = state.get("offset", 0) if state.get("path") == path else 0
         max_bytes = int_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
         try:
             stretch = read_transcript(path, offset, max_bytes)
         except (OSError, ValueError):
-            pass
-        else:
-            return _with_last_message(stretch.turns, message), stretch.end, None
-    if not isinstance(message, str) or not message.strip():
+            stretch = None
+        if stretch is not None:
+            said = "\n".join(t.text for t in stretch.turns if t.role == "assistant")
+            missing = message is not None and message.strip()[-200:] not in said
+            state.update(path=path, offset=stretch.end)
+            return stretch.turns + ([Turn("assistant", message)] if missing else [])
+    if message is None:
         return None
     digest = sha256_hex(message.encode("utf-8", "replace"))[:16]
     if state.get("last_message") == digest:
         return None
-    return [Turn("assistant", message)], None, digest
+    state["last_message"] = digest
+    return [Turn("assistant", message)]
 
 
 def on_stop(payload: dict) -> dict | None:
@@ -208,19 +196,17 @@ def on_stop(payload: dict) -> dict | None:
             except (OSError, ValueError):
                 pass
         return None
-    read = _read(payload, state, config)
-    if read is None:
+    turns = _read(payload, state, config)
+    if turns is None:
         return None
-    turns, new_offset, digest = read
     root = project_root_of(memory_root)
     edited = edited_files(turns, project_dir_of(payload) or root, root, state.get("edited"))
-    total = _add_activity(state.get("activity") if isinstance(state.get("activity"), dict) else {}, activity(turns))
+    before, new = state.get("activity") if isinstance(state.get("activity"), dict) else {}, activity(turns)
+    total = {"tool_uses": int(before.get("tool_uses", 0) or 0) + new["tool_uses"],
+             "tools": sorted(set(before["tools"] if isinstance(before.get("tools"), list) else []) | set(new["tools"])),
+             "exchanges": int(before.get("exchanges", 0) or 0) + new["exchanges"]}
     findings = triage(turns, config, act=total)
     fired_summary = any(f.category == "session_summary" for f in findings)
-    if new_offset is not None:
-        state.update(path=path, offset=new_offset)
-    if digest is not None:
-        state["last_message"] = digest
     state["activity"] = {"tool_uses": 0, "tools": [], "exchanges": 0} if fired_summary else total
     if fired_summary and not isinstance(state.get("summary_id"), str):
         state["summary_id"] = summary_id(session)

@@ -40,28 +40,6 @@ def summary(memory_root: str, config: dict):
     return None
 
 
-def build_orientation(memory_root: str, summary) -> str:
-    total, counts, recent = summary
-    listed = ", ".join(f"{cat} {counts[cat]}" for cat in CATEGORIES if counts.get(cat))
-    head = '<memory-context source=".claude/memory/" kind="orientation">'
-    tail = "</memory-context>"
-    cli = cli_command(project_root_of(memory_root))
-    lines = [DATA_NOTE, f"team-memory: {total} active memor{'y' if total == 1 else 'ies'} ({listed})."]
-    for category, label in SHOWN:
-        titles = recent.get(category)
-        if titles:
-            lines += [f"{label}:"] + [f"- {t}" for t in titles]
-    usage = (f"Search: {cli} search \"<words>\"; save: {cli} similar --category C --title \"...\" "
-             f"then {cli} save --record '<the record as one line of JSON, each apostrophe written '\\''>'")
-    while True:
-        text = "\n".join([head, *lines, usage, tail]) + "\n"
-        if len(text) <= MAX_CHARS or len(lines) <= 2:
-            return text if len(text) <= MAX_CHARS else "\n".join([head, *lines[:2], tail]) + "\n"
-        lines.pop()
-        if lines[-1].endswith(":"):
-            lines.pop()
-
-
 def first_use(payload: dict) -> str | None:
     """One line for a plugin user whose repository has no memories yet: how memory starts."""
     memory_root = first_store(payload)
@@ -85,5 +63,23 @@ def on_session_start(payload: dict) -> str | None:
     found = summary(memory_root, config)
     if found is None or not found[0]:
         return None
-    return build_orientation(memory_root, found)
+    total, counts, recent = found
+    listed = ", ".join(f"{cat} {counts[cat]}" for cat in CATEGORIES if counts.get(cat))
+    head = '<memory-context source=".claude/memory/" kind="orientation">'
+    tail = "</memory-context>"
+    cli = cli_command(project_root_of(memory_root))
+    lines = [DATA_NOTE, f"team-memory: {total} active memor{'y' if total == 1 else 'ies'} ({listed})."]
+    for category, label in SHOWN:
+        titles = recent.get(category)
+        if titles:
+            lines += [f"{label}:"] + [f"- {t}" for t in titles]
+    usage = (f"Search: {cli} search \"<words>\"; save: {cli} similar --category C --title \"...\" "
+             f"then {cli} save --record '<the record as one line of JSON, each apostrophe written '\\''>'")
+    while True:  # titles give way from the last, a label with its last title
+        text = "\n".join([head, *lines, usage, tail]) + "\n"
+        if len(text) <= MAX_CHARS or len(lines) <= 2:
+            return text if len(text) <= MAX_CHARS else "\n".join([head, *lines[:2], tail]) + "\n"
+        lines.pop()
+        if lines[-1].endswith(":"):
+            lines.pop()
 

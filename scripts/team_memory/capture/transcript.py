@@ -30,17 +30,8 @@ class Turn:
 class Stretch:
     """What one read found: the turns, where reading ended, and whether bytes were skipped."""
 
-    __slots__ = ("turns", "end", "skipped")
-
     def __init__(self, turns: list, end: int, skipped: bool):
         self.turns, self.end, self.skipped = turns, end, skipped
-
-
-def _block_text(content) -> str:
-    """The text of a message ``content`` (a string, or a list of blocks of which text blocks and strings count)."""
-    blocks = [content] if isinstance(content, str) else content if isinstance(content, list) else []
-    texts = [b.get("text") if isinstance(b, dict) and b.get("type") == "text" else b for b in blocks]
-    return "\n".join(t[:MAX_TEXT_CHARS] for t in texts if isinstance(t, str))
 
 
 # Codex CLI 0.171.0's rollout: the conversation is in ``response_item`` lines (Responses API items); its
@@ -104,9 +95,12 @@ def turns_of_line(obj) -> list:
             path = tool_input.get(key) if isinstance(tool_input, dict) else None
             if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS:
                 files.append((block.get("id") if isinstance(block.get("id"), str) else "", path))
-        elif btype == "tool_result":
+        elif btype == "tool_result":  # its text: a string, or the text blocks and strings of a list
             failed = block.get("is_error") is True and isinstance(block.get("tool_use_id"), str)
-            turns.append(Turn("tool_result", _block_text(block.get("content")),
+            result = block.get("content")
+            result = [result] if isinstance(result, str) else result if isinstance(result, list) else []
+            result = [b.get("text") if isinstance(b, dict) and b.get("type") == "text" else b for b in result]
+            turns.append(Turn("tool_result", "\n".join(t[:MAX_TEXT_CHARS] for t in result if isinstance(t, str)),
                               files=((block["tool_use_id"], None),) if failed else ()))
     text = "\n".join(t for t in texts if t.strip())
     if text or tools:
@@ -117,15 +111,11 @@ def turns_of_line(obj) -> list:
 def parse_lines(data: bytes) -> list:
     """Turns from complete JSONL lines; corrupt lines are skipped."""
     turns = []
-    for raw in data.split(b"\n"):
-        raw = raw.strip()
-        if not raw:
-            continue
+    for raw in filter(None, (raw.strip() for raw in data.split(b"\n"))):
         try:
-            obj = fastjson.loads(raw.decode("utf-8", errors="replace"))
+            turns.extend(turns_of_line(fastjson.loads(raw.decode("utf-8", errors="replace"))))
         except (ValueError, RecursionError):
             continue
-        turns.extend(turns_of_line(obj))
     return turns
 
 
@@ -146,8 +136,8 @@ def read_transcript(path: str, offset: int = 0, max_bytes: int = MAX_READ_BYTES)
         if cut < 0:
             return Stretch([], offset, True)
         start, data = start + cut + 1, data[cut + 1:]
-    last_nl = data.rfind(b"\n")
-    complete, rest = (data[: last_nl + 1], data[last_nl + 1:]) if last_nl >= 0 else (b"", data)
+    last_nl = data.rfind(b"\n")  # (-1: no complete line)
+    complete, rest = data[:last_nl + 1], data[last_nl + 1:]
     end = start + len(complete)
     if rest.strip():
         try:  # a final line without its newline counts only if it is already whole

@@ -40,27 +40,13 @@ class Finding:
     def __init__(self, category: str, score: float, evidence: list):
         self.category, self.score, self.evidence = category, score, evidence
 
-    def __repr__(self) -> str:
-        return f"Finding({self.category!r}, {self.score:.2f}, {self.evidence!r})"
-
 
 def sentence_with(line: str, regexes) -> str:
     """The sentence of ``line`` where a cue matched: the evidence to show."""
     return next((sentence for sentence in sentences(line) if _matches(regexes, sentence)), line)
 
 
-_compiled: dict = {}
-
-
-def _compile_one(pattern: str, where: str):
-    """``pattern`` compiled (case-insensitive), or None with a warning when it is not a valid expression."""
-    if pattern not in _compiled:
-        try:
-            _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
-        except re.error as exc:
-            warn(f"ignored triage cue {pattern!r} in {where}: {exc}")
-            _compiled[pattern] = None
-    return _compiled[pattern]
+_compiled: dict = {}  # pattern -> its regex, or None when it is not a valid expression (warned of once)
 
 
 def compile_cues(config: dict) -> dict:
@@ -73,9 +59,14 @@ def compile_cues(config: dict) -> dict:
     found.sort(key=lambda entry: CUE_CATEGORIES.index(entry[1]))  # stable: warnings in category order
     lists = {category: tuple([] for _ in CUE_KINDS) for category in CUE_CATEGORIES}
     for key, category, kind, pattern in found:
-        regex = _compile_one(pattern, f"triage.{key}.{category}.{kind}")
-        if regex is not None:
-            lists[category][CUE_KINDS.index(kind)].append(regex)
+        if pattern not in _compiled:
+            try:
+                _compiled[pattern] = re.compile(pattern, re.IGNORECASE)
+            except re.error as exc:
+                warn(f"ignored triage cue {pattern!r} in triage.{key}.{category}.{kind}: {exc}")
+                _compiled[pattern] = None
+        if _compiled[pattern] is not None:
+            lists[category][CUE_KINDS.index(kind)].append(_compiled[pattern])
     return lists
 
 
@@ -152,10 +143,8 @@ def cue_hits(regexes, line: str) -> int:
     return hits
 
 
-def _undamped_hits(line: str, regexes, dampers=(), alternatives=()) -> int:
+def _undamped_hits(line: str, regexes, dampers, alternatives) -> int:
     """Cue phrases in ``line`` outside sentences a damper matches; one more for a hit naming an alternative."""
-    if not regexes:
-        return 0
     if not dampers and not alternatives:
         return cue_hits(regexes, line)
     hits = 0
@@ -214,20 +203,18 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
     """``(score 0..1, evidence lines best first)`` of one category (plain strings get the window rule only)."""
     n_primary = n_boosted = 0
     boosted_lines, primary_lines, accepted_lines = [], [], []
-    booster_hit = shown = None
+    booster_hit = None
+    shown = list(primary) + list(confirmations)  # what a reply to a proposal may hit, and evidence is cut around
     exchange = _Exchange(lines, boosters, proposals)
     accepted = set()
     for i, line in enumerate(lines):
         msg = getattr(line, "msg", None)
-        hits = _undamped_hits(line, primary, dampers, alternatives)
         answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
-        if answered is not None and confirmations:
-            hits = _undamped_hits(line, list(primary) + list(confirmations), dampers, alternatives)
+        hits = _undamped_hits(line, primary if answered is None else shown, dampers, alternatives)
         if not hits:
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-            shown = list(primary) + list(confirmations)
         if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
                 or (proposals and msg is not None and exchange.reply_boosted(msg))):
             n_boosted += hits
@@ -272,23 +259,18 @@ def activity_score(act: dict, config: dict) -> float:
 def threshold(config: dict, category: str) -> float:
     raw = section(config, "triage").get("thresholds", {})
     value = raw.get(category) if isinstance(raw, dict) else None
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
-        return float(value)
-    return THRESHOLD_DEFAULTS[category]
+    usable = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
+    return float(value) if usable else THRESHOLD_DEFAULTS[category]
 
 
 def triage_enabled(config: dict) -> bool:
     return section(config, "triage").get("enabled", True) is not False
 
 
-def evidence(line: str) -> str:
-    return cut(clean_line(line), EVIDENCE_CHARS)
-
-
-def score_categories(turns: list, config: dict, cues: dict | None = None) -> dict:
+def score_categories(turns: list, config: dict) -> dict:
     """category -> (score, evidence lines) for every cue category."""
     lines = conversation_lines(turns)
-    cues = cues if cues is not None else compile_cues(config)
+    cues = compile_cues(config)
     _deadline[0] = monotonic() + SCORING_SECONDS
     try:
         return {cat: score_lines(lines, *cues[cat]) for cat in CUE_CATEGORIES}
@@ -301,12 +283,12 @@ def triage(turns: list, config: dict, act: dict | None = None) -> list:
     findings = []
     for cat, (score, lines) in score_categories(turns, config).items():
         if category_enabled(config, cat) and score >= threshold(config, cat):
-            findings.append(Finding(cat, score, [evidence(ln) for ln in lines[:2]]))
+            findings.append(Finding(cat, score, [cut(clean_line(ln), EVIDENCE_CHARS) for ln in lines[:2]]))
     if category_enabled(config, "session_summary"):
         act = act if act is not None else activity(turns)
         score = activity_score(act, config)
         if score >= threshold(config, "session_summary"):
             line = f"{act.get('tool_uses', 0)} tool uses ({', '.join(act.get('tools', [])[:6])}), " \
                    f"{act.get('exchanges', 0)} exchanges"
-            findings.append(Finding("session_summary", score, [evidence(line)]))
+            findings.append(Finding("session_summary", score, [cut(clean_line(line), EVIDENCE_CHARS)]))
     return findings

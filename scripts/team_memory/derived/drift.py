@@ -1,16 +1,14 @@
-"""Stale marks as the hooks read them: ``.claude/memory/.cache/stale.json``, never git.
+"""Stale marks as the hooks read them: ``.claude/memory/.cache/stale.json``, never git (``driftmarks`` runs it).
 
-A memory is *stale* when its ``related_files`` changed in git since (or are gone); ``driftmarks`` works that
-out with git, this module only reads the stored file::
+A memory is *stale* when its ``related_files`` changed in git since (or are gone). The stored file::
 
     {"format": 2, "head": "<HEAD when computed, or null>", "seen": ["<entry key>", ...], "seen_all": bool,
      "marks": {"<entry path>": ["<entry key>", {"gone": [i, ...], "empty": [i, ...], "changed": [i, ...],
                                                "files": n, "commits": n}], ...}}
 
-A mark holds numbers only: indices into the memory's own related entries and two counts; the words
-shown are written from the memory itself (``render_mark``), so a forged file can make a suffix wrong,
-never make it say anything. An entry key (``entry_key``) digests the path, ``updated_at`` and the
-related entries: a mark is shown only while the memory is the one it was computed for.
+A mark holds numbers only (indices into the memory's own related entries, two counts); the words shown are
+written from the memory itself (``render_mark``), so a forged file can make a suffix wrong, never make it say
+anything. A mark is shown only while its ``entry_key`` (path, ``updated_at``, related entries) still matches.
 """
 from __future__ import annotations
 
@@ -47,22 +45,14 @@ def load_marks(memory_root: str) -> dict | None:
     return doc
 
 
-def _indices(value, size: int):
-    """``value`` as distinct indices below ``size``, or None when it is anything else."""
-    ok = (isinstance(value, list) and len(value) <= size
-          and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in value))
-    return value if ok and len(set(value)) == len(value) else None
-
-
-def some(paths: list) -> str:
-    """``a/b.py``, or ``a/b.py and 2 more``: the first one cleaned, secrets and private text hidden, cut."""
-    from ..records.exposure import shown_text
-    first = shown_text(paths[0], SHOWN_PATH)
-    return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
-
-
 def describe(gone: list, empty: list, changed: list, files: int, commits: int) -> str:
-    """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists; x/*.sql matches no file)``."""
+    """``(app/session.py changed since; 3 commits)``, ``(app/old.py no longer exists; x/*.sql matches no file)``:
+    each list as its first path (cleaned, secrets and private text hidden, cut) and how many more."""
+    def some(paths: list) -> str:
+        from ..records.exposure import shown_text
+        first = shown_text(paths[0], SHOWN_PATH)
+        return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
+
     parts = []
     if gone:
         parts.append(some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
@@ -76,14 +66,22 @@ def describe(gone: list, empty: list, changed: list, files: int, commits: int) -
     return ("(" + "; ".join(parts) + ")")[:MAX_SUFFIX] if parts else ""
 
 
+def _is_for(stored, key: str) -> bool:
+    return isinstance(stored, list) and len(stored) == 2 and stored[0] == key
+
+
 def render_mark(entries: list, data) -> str:
     """The suffix of a memory with related ``entries`` from its mark's numbers; "" when they do not fit it."""
     if not isinstance(data, dict):
         return ""
-    picked = [_indices(data.get(key, []), len(entries)) for key in ("gone", "empty", "changed")]
+    size = len(entries)
+    picked = [data.get(key, []) for key in ("gone", "empty", "changed")]
     files, commits = data.get("files", 0), data.get("commits", 0)
-    if any(p is None for p in picked) or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
-                                                 for v in (files, commits)):
+    fits = all(isinstance(p, list) and len(p) <= size  # distinct indices below size
+               and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in p)
+               and len(set(p)) == len(p) for p in picked)
+    if not fits or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
+                           for v in (files, commits)):
         return ""
     gone, empty, changed = ([entries[i] for i in p] for p in picked)
     return describe(gone, empty, changed, max(files, len(changed)), commits)
@@ -92,17 +90,9 @@ def render_mark(entries: list, data) -> str:
 def stale_marks(memory_root: str, items: list) -> dict:
     """Entry path -> suffix for ``items`` (with ``path``, ``key``, ``entries``) from the stored marks."""
     try:
-        doc = load_marks(memory_root)
-        if doc is None:
-            return {}
-        out = {}
-        for item in items:
-            stored = doc["marks"].get(item.path)
-            if isinstance(stored, list) and len(stored) == 2 and stored[0] == item.key:
-                suffix = render_mark(item.entries, stored[1])
-                if suffix:
-                    out[item.path] = suffix
-        return out
+        marks = (load_marks(memory_root) or {"marks": {}})["marks"]
+        found = {i.path: render_mark(i.entries, marks[i.path][1]) for i in items if _is_for(marks.get(i.path), i.key)}
+        return {path: suffix for path, suffix in found.items() if suffix}
     except Exception:  # a hook's nicety: never the reason a block is lost
         return {}
 
@@ -141,10 +131,8 @@ def marks_for(memory_root: str, shown: list) -> dict:
                 continue
             relevant = True
             key = entry_key(path, record, entries)
-            if isinstance(stored, list) and len(stored) == 2 and stored[0] == key:
-                suffix = render_mark(entries, stored[1])
-                if suffix:
-                    out[path] = suffix
+            if _is_for(stored, key):
+                out[path] = render_mark(entries, stored[1])
             elif stored is not None or (key not in seen and seen_all):
                 stale = True
         if relevant and not stale:
@@ -153,7 +141,7 @@ def marks_for(memory_root: str, shown: list) -> dict:
             stale = (repository_head(project_root_of(memory_root)) or {}).get("head") != doc.get("head")
         if stale:
             recompute_in_background(memory_root)
-        return out
+        return {path: suffix for path, suffix in out.items() if suffix}
     except Exception:
         return {}
 

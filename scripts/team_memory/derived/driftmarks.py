@@ -1,7 +1,6 @@
-"""Stale marks computed from git: which memories' related files changed since, or are gone.
-
-One ``git log`` over the whole range (at most ``MAX_COMMITS``, limited to the paths named and the store) and
-at most one ``git ls-files``: never one call per memory. The result goes to ``.cache/stale.json`` (``drift``).
+"""Stale marks computed from git: which memories' related files changed since, or are gone, into
+``.cache/stale.json`` (``drift``). One ``git log`` (at most ``MAX_COMMITS``, limited to the paths named and the
+store) and at most one ``git ls-files``: never one call per memory.
 
 A commit counts when it touched a file an entry names after the memory was last vouched for: later
 than its ``updated_at``, and not before the newest commit that touched its own JSON file (``V``): a
@@ -30,30 +29,6 @@ MAX_SEEN = 50000
 MAX_SPECS = 1000
 IGNORE_REVS = ".git-blame-ignore-revs"
 MAX_IGNORE_REVS_BYTES = 1024 * 1024
-
-
-def ignored_revisions(top: str) -> set:
-    """The full hashes ``.git-blame-ignore-revs`` lists: a mass reformatting changes no memory's meaning."""
-    try:
-        data = read_regular(os.path.join(top, IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
-    except OSError:
-        return set()
-    revs = set()
-    for line in data.decode("ascii", "replace").splitlines():
-        word = line.split("#", 1)[0].strip().lower()
-        if len(word) in (40, 64) and all(c in "0123456789abcdef" for c in word):
-            revs.add(word)
-    return revs
-
-
-def pathspecs(items: list, store: str) -> list:
-    """Literal paths that cover every entry (a glob by its literal folders), and the store."""
-    specs = {literal_prefix(e) for i in items for e in i.entries}
-    if "" in specs:
-        return []  # a glob from the top: the whole history, filtered here
-    if len(specs) > MAX_SPECS:  # keep git's pathspec matching cheap: top folders instead
-        specs = {s.split("/", 1)[0] for s in specs}
-    return sorted(specs | {store})
 
 
 def count_commits(items: list, commits: list, store_prefix: str) -> None:
@@ -98,30 +73,27 @@ def find_missing(items: list, project: str) -> bool:
     tracked = folders = None
     checked = {}
     complete = True
+    for entry in dict.fromkeys(e for item in items for e in item.entries):
+        if not is_glob(entry) and not entry.endswith("/"):
+            checked[entry] = exists_unlinked(project, entry)
+            continue
+        if tracked is None:
+            tracked, folders = tracked_files(project), set()
+            for path in tracked or ():  # every folder above a tracked file
+                at = path.rfind("/")
+                while at > 0 and path[:at] not in folders:
+                    folders.add(path[:at])
+                    at = path.rfind("/", 0, at)
+        if tracked is None:
+            complete = False
+            checked[entry] = None
+        elif not is_glob(entry):
+            checked[entry] = entry.rstrip("/") in folders
+        else:
+            prefix = literal_prefix(entry)
+            checked[entry] = any(matches(entry, p) for p in tracked if not prefix or p.startswith(prefix + "/"))
     for item in items:
-        for entry in item.entries:
-            if entry not in checked:
-                if not is_glob(entry) and not entry.endswith("/"):
-                    checked[entry] = exists_unlinked(project, entry)
-                else:
-                    if tracked is None:
-                        tracked, folders = tracked_files(project), set()
-                        for path in tracked or ():  # every folder above a tracked file
-                            at = path.rfind("/")
-                            while at > 0 and path[:at] not in folders:
-                                folders.add(path[:at])
-                                at = path.rfind("/", 0, at)
-                    if tracked is None:
-                        complete = False
-                        checked[entry] = None
-                    elif not is_glob(entry):
-                        checked[entry] = entry.rstrip("/") in folders
-                    else:
-                        prefix = literal_prefix(entry)
-                        checked[entry] = any(matches(entry, p) for p in tracked
-                                             if not prefix or p.startswith(prefix + "/"))
-            if checked[entry] is False:
-                item.missing.append(entry)
+        item.missing += [entry for entry in item.entries if checked[entry] is False]
     return complete
 
 
@@ -218,11 +190,20 @@ def assess(memory_root: str, config: dict, items: list | None = None) -> Assessm
     if repo is None or not items:
         return Assessment(head, repo is not None, True, items)
     store = os.path.relpath(memory_root, project).replace(os.sep, "/")
-    got = log_commits(project, min(i.since for i in items), pathspecs(items, store), MAX_COMMITS)
+    specs = {literal_prefix(e) for i in items for e in i.entries}  # literal paths covering every entry, and the store
+    if len(specs) > MAX_SPECS:  # keep git's pathspec matching cheap: top folders instead
+        specs = {s.split("/", 1)[0] for s in specs}
+    specs = [] if "" in specs else sorted(specs | {store})  # "": a glob from the top, the whole history filtered here
+    got = log_commits(project, min(i.since for i in items), specs, MAX_COMMITS)
     if got is None:  # no git, no commit yet, or git refused the repository
         return Assessment(head, False, True, items)
     commits, complete = got
-    ignored = ignored_revisions(repo["top"])
+    try:  # the commits ``.git-blame-ignore-revs`` lists: a mass reformatting changes no memory's meaning
+        data = read_regular(os.path.join(repo["top"], IGNORE_REVS), MAX_IGNORE_REVS_BYTES)[0]
+    except OSError:
+        data = b""
+    words = (line.split("#", 1)[0].strip().lower() for line in data.decode("ascii", "replace").splitlines())
+    ignored = {w for w in words if len(w) in (40, 64) and all(c in "0123456789abcdef" for c in w)}
     count_commits(items, [c for c in commits if c.hash not in ignored], store + "/")
     complete = find_missing(items, project) and complete and len(commits) < MAX_COMMITS
     return Assessment(head, True, complete, items)

@@ -14,9 +14,8 @@ import tempfile
 from datetime import datetime, timezone
 
 from ..base.config import category_folders
-from ..base.state import sha256_hex
 from ..base.fsutil import atomic_write_text, store_lock
-from ..base.state import prune, state_home
+from ..base.state import prune, sha256_hex, state_home
 from ..derived.refresh import write_index_locked
 from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
 from ..records.store import NotARecord, load_memory, read_bytes, record_status
@@ -48,13 +47,6 @@ def editor_command() -> list:
     return ["vi"]
 
 
-def run_editor(path: str) -> int:
-    command = editor_command()
-    if shutil.which(command[0]) is None and not os.path.isfile(command[0]):
-        raise EditAborted(f"the editor {command[0]!r} was not found; set $EDITOR (e.g. EDITOR=nano)")
-    return subprocess.call(command + [path])
-
-
 RECOVERY_DAYS = 7  # recovery files older than this are deleted when the next one is written
 
 
@@ -73,10 +65,23 @@ def keep(memory_id: str, text: str, config: dict) -> str:
     return path
 
 
-def changes_from(original: dict, edited) -> tuple:
-    """``(changes for update_memory, [Problem])`` from the stored and the edited record."""
+def parsed(text: str, memory_id: str):
+    """The JSON object of an edited file, or a ``ValidationError`` that points at the syntax."""
+    try:
+        edited = json.loads(text)
+    except ValueError as exc:
+        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
+                              memory_id) from None
     if not isinstance(edited, dict):
-        return {}, [Problem("(record)", "must be a JSON object", "keep the outer {...}")]
+        raise ValidationError([Problem("(record)", "must be a JSON object", "keep the outer {...}")], memory_id)
+    return edited
+
+
+def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
+    """Save the edited ``text`` as the changes from ``original`` (fields the write path keeps refused): the
+    ``WriteResult``, or None when nothing changed; ``ValidationError`` or ``PrivateTagError`` for what the editor
+    can fix, ``WriteError`` when the edit cannot land."""
+    edited = parsed(text, memory_id)
     problems, changes = [], {}
     for key in sorted(set(original) | set(edited), key=str):
         old, new = original.get(key), edited.get(key)
@@ -95,23 +100,6 @@ def changes_from(original: dict, edited) -> tuple:
             problems.append(Problem(str(key), f"is kept by team-memory and cannot be {what} here",
                                     HINTS.get(key, f"put it back as it was: {json.dumps(old, ensure_ascii=False)}"
                                               if key in original else "remove it")))
-    return changes, problems
-
-
-def parsed(text: str, memory_id: str):
-    """The JSON value of an edited file, or a ``ValidationError`` that points at the syntax."""
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise ValidationError([Problem("(file)", f"is not valid JSON: {exc}", "fix the syntax at that line")],
-                              memory_id) from None
-
-
-def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text``: the ``WriteResult``, or None when nothing changed; ``ValidationError`` or
-    ``PrivateTagError`` for what the editor can fix, ``WriteError`` when the edit cannot land."""
-    edited = parsed(text, memory_id)
-    changes, problems = changes_from(original, edited)
     if problems:  # name the schema problems too, so one more round fixes everything
         named = {p.field for p in problems}
         problems += [p for p in validate_record(edited, folder_category=original.get("category"), file_id=memory_id)
@@ -129,7 +117,7 @@ def folder_category(config: dict, path: str) -> str | None:
     return next((c for c, f in category_folders(config).items() if f == folder), None)
 
 
-def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
+def load_for_edit(config: dict, path: str) -> tuple:
     """``(text, record, hash)`` of the stored file; ``record`` is None when the file is broken (it does not
     parse, is not UTF-8, or fails validation): then the raw text is edited and saved whole (``save_repaired``)."""
     try:
@@ -139,10 +127,9 @@ def load_for_edit(memory_root: str, config: dict, path: str) -> tuple:
     text = data.decode("utf-8", errors="replace")  # bytes that are not UTF-8 show as U+FFFD, to be fixed
     try:
         record = load_memory(path)
+        if validate_record(record, folder_category=folder_category(config, path), file_id=os.path.basename(path)[:-5]):
+            record = None
     except (NotARecord, OSError, ValueError):
-        record = None
-    if record is not None and validate_record(record, folder_category=folder_category(config, path),
-                                              file_id=os.path.basename(path)[:-5]):
         record = None
     return text, record, sha256_hex(data)
 
@@ -151,8 +138,6 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     """Save the whole edited text of a broken file: it must parse and validate for its folder and file name."""
     memory_id, category = os.path.basename(path)[:-5], folder_category(config, path)
     edited = parsed(text, memory_id)
-    if not isinstance(edited, dict):
-        raise ValidationError([Problem("(record)", "must be a JSON object", "keep the outer {...}")], memory_id)
     if "\ufffd" in text:
         raise ValidationError([Problem("(text)", "holds U+FFFD where the file had bytes that were not UTF-8",
                                        "retype those characters")], memory_id)
@@ -174,10 +159,12 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
 def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,
                  again, report_problems):
     """The edit loop (``again()``: reopen after ``report_problems``?): a ``WriteResult``, None, or ``EditAborted``."""
-    text, original, original_hash = load_for_edit(memory_root, config, path)
-    if start_text is not None:
-        text = start_text
+    text, original, original_hash = load_for_edit(config, path)
     stored_text = text if start_text is None else None
+    text = text if start_text is None else start_text
+    command = editor_command()
+    if shutil.which(command[0]) is None and not os.path.isfile(command[0]):
+        raise EditAborted(f"the editor {command[0]!r} was not found; set $EDITOR (e.g. EDITOR=nano)")
     work_dir = tempfile.mkdtemp(prefix="team-memory-edit-")
     work = os.path.join(work_dir, f"{memory_id}.json")
     try:
@@ -185,7 +172,7 @@ def edit_session(memory_root: str, config: dict, memory_id: str, path: str, star
             with open(work, "w", encoding="utf-8", newline="\n") as f:
                 f.write(text)
             try:
-                status = run_editor(work)
+                status = subprocess.call(command + [work])
             finally:
                 with open(work, encoding="utf-8", errors="replace") as f:
                     text = f.read()

@@ -38,9 +38,7 @@ def _need_yaml():
 
 
 def format_for(path: str | None, explicit: str | None) -> str:
-    if explicit:
-        return explicit
-    return "yaml" if path and path.lower().endswith((".yaml", ".yml")) else "jsonl"
+    return explicit or ("yaml" if path and path.lower().endswith((".yaml", ".yml")) else "jsonl")
 
 
 def export_records(memory_root: str, config: dict, status: str = "all", category: str | None = None) -> list:
@@ -105,20 +103,16 @@ def _plain(value):
     return value
 
 
-def claude_memory_root(path: str) -> str:
-    """The prior plugin's store at ``path`` (a project folder or its ``.claude/memory``)."""
-    path = os.path.abspath(os.path.expanduser(path))
-    nested = os.path.join(path, *MEMORY_REL)
-    if os.path.isdir(nested):
-        return nested
-    if os.path.isdir(path) and any(os.path.isdir(os.path.join(path, f)) for f in category_folders({}).values()):
-        return path
-    raise TransferError(f"no memory store at {path}: expected {nested} or a folder holding decisions/, runbooks/...")
-
-
 def claude_memory_entries(path: str) -> list:
-    """``[(where, record)]`` from a prior-plugin store; id and category come from the file's name and folder."""
-    root = claude_memory_root(path)
+    """``[(where, record)]`` from a prior-plugin store at ``path`` (a project folder or its ``.claude/memory``);
+    id and category come from the file's name and folder."""
+    root = os.path.abspath(os.path.expanduser(path))
+    nested = os.path.join(root, *MEMORY_REL)
+    if os.path.isdir(nested):
+        root = nested
+    elif not any(os.path.isdir(os.path.join(root, f)) for f in category_folders({}).values()):
+        raise TransferError(f"no memory store at {root}: expected {nested} "
+                            "or a folder holding decisions/, runbooks/...")
     config = load_config(root if os.path.isfile(os.path.join(root, CONFIG_NAME)) else None)  # its folder names
     out = []
     for category, folder in category_folders(config).items():
@@ -142,46 +136,41 @@ def claude_memory_entries(path: str) -> list:
 
 
 class Prepared:
-    """One entry of an import: its record when it is good, else its problems."""
+    """One entry of an import, scrubbed, completed and validated: its record, and ``problems`` (none when good)."""
 
-    def __init__(self, where: str):
-        self.where, self.record, self.problems, self.private_sections, self.secrets_redacted = where, None, [], 0, 0
+    def __init__(self, where: str, value, config: dict):
+        self.where, self.record, self.private_sections, self.secrets_redacted = where, None, 0, 0
+        self.problems = self._check(value, config)
+
+    def _check(self, value, config: dict) -> list:
+        if isinstance(value, Problem):
+            return [value]
+        if not isinstance(value, dict):
+            return [Problem("(record)", "is not a JSON object", "each record is one {...}")]
+        try:
+            record, self.private_sections, self.secrets_redacted = scrub_record(value, config)
+        except PrivateTagError as exc:
+            return [Problem("(record)", str(exc), "close the private tag")]
+        record = self.record = tidy(record)
+        record.setdefault("schema_version", SCHEMA_VERSION)
+        updated = record.get("updated_at")
+        record.setdefault("created_at", updated if isinstance(updated, str) else now_iso())
+        record.setdefault("updated_at", record["created_at"])
+        given = record.get("id")
+        if isinstance(given, str) and _hides_something(given, config):
+            del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
+        if "id" not in record and isinstance(record.get("title"), str):
+            record["id"] = slugify(record["title"])  # the title is scrubbed already
+        problems = validate_record(record)
+        if not problems and not category_enabled(config, record["category"]):
+            return [Problem("category", f"{record['category']!r} is disabled in this store's config",
+                            f"enable categories.{record['category']} or leave the record out")]
+        return problems
 
 
 def prepare(entries: list, config: dict) -> list:
-    """Scrub, complete and validate every entry; ``problems`` is empty for the good ones."""
-    out = []
-    for where, value in entries:
-        out.append(Prepared(where))
-        out[-1].problems = _prepare(out[-1], value, config)
-    return out
-
-
-def _prepare(item: Prepared, value, config: dict) -> list:
-    """The problems of one entry; its scrubbed, completed record and counts go into ``item``."""
-    if isinstance(value, Problem):
-        return [value]
-    if not isinstance(value, dict):
-        return [Problem("(record)", "is not a JSON object", "each record is one {...}")]
-    try:
-        record, item.private_sections, item.secrets_redacted = scrub_record(value, config)
-    except PrivateTagError as exc:
-        return [Problem("(record)", str(exc), "close the private tag")]
-    record = item.record = tidy(record)
-    record.setdefault("schema_version", SCHEMA_VERSION)
-    updated = record.get("updated_at")
-    record.setdefault("created_at", updated if isinstance(updated, str) else now_iso())
-    record.setdefault("updated_at", record["created_at"])
-    given = record.get("id")
-    if isinstance(given, str) and _hides_something(given, config):
-        del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
-    if "id" not in record and isinstance(record.get("title"), str):
-        record["id"] = slugify(record["title"])  # the title is scrubbed already
-    problems = validate_record(record)
-    if not problems and not category_enabled(config, record["category"]):
-        return [Problem("category", f"{record['category']!r} is disabled in this store's config",
-                        f"enable categories.{record['category']} or leave the record out")]
-    return problems
+    """Scrub, complete and validate every ``(where, value)`` entry."""
+    return [Prepared(where, value, config) for where, value in entries]
 
 
 def import_records(memory_root: str, config: dict, records: list, on_conflict: str = "skip",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from contextlib import suppress
 from datetime import datetime, timedelta, timezone
 
 from ..base.config import category_enabled, category_settings, int_setting
@@ -98,25 +99,20 @@ def tidy_related(entries: list) -> list:
 
 def write_record(path: str, record: dict) -> None:
     from ..base.safefs import check_store, make_dir
+    from ..records.snapshot import note_cli_write
     folder = os.path.dirname(path)
     check_store(os.path.dirname(folder))
     make_dir(folder)  # a category folder that is a link is never written through
-    _remove_dead_temp_files(folder)
-    text = dump_memory(record)
-    atomic_write_text(path, text)
-    from ..records.snapshot import note_cli_write
-    note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
-
-
-def _remove_dead_temp_files(folder: str) -> None:
-    """Temp files a minute old, of writers killed mid-write (we hold the lock, so no live writer owns them)."""
-    try:
+    try:  # temp files a minute old are of writers killed mid-write (we hold the lock: no live writer owns them)
         with os.scandir(folder) as it:
             for entry in it:
                 if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > 60:
                     os.unlink(entry.path)
     except OSError:
         pass
+    text = dump_memory(record)
+    atomic_write_text(path, text)
+    note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
 
 
 def add_change(record: dict, summary: str, now: str) -> None:
@@ -138,23 +134,11 @@ def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datet
     except WriteError:
         return None
     retired_at = parse_iso(record.get("retired_at"))
-    if record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW:
-        return record
-    return None
+    recent = record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW
+    return record if recent else None
 
 
 MAX_AHEAD = timedelta(days=1)  # clocks disagree a little; a memory dated beyond this would rank as new for ever
-
-
-def _future_times(record: dict, now_dt: datetime) -> list:
-    """Problems for ``created_at``/``updated_at`` more than ``MAX_AHEAD`` after ``now_dt``."""
-    out = []
-    for name in ("created_at", "updated_at"):
-        when = parse_iso(record.get(name))
-        if when is not None and when > now_dt + MAX_AHEAD:
-            out.append(Problem(name, f"is in the future ({record[name]}; now is {now_iso(now_dt)})",
-                               f"leave {name} out (the time of saving is used) or give a past time"))
-    return out
 
 
 def create_memory(memory_root: str, config: dict, record: dict, *, force: bool = False) -> WriteResult:
@@ -174,7 +158,11 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
     problems = validate_record(record, folder_category=category if category in CATEGORIES else None)
     if record.get("record_status") != "active":
         problems.append(Problem("record_status", "a new memory must be active", 'leave it out or use "active"'))
-    problems += _future_times(record, now_dt)
+    for name in ("created_at", "updated_at"):
+        when = parse_iso(record.get(name))
+        if when is not None and when > now_dt + MAX_AHEAD:
+            problems.append(Problem(name, f"is in the future ({record[name]}; now is {now_iso(now_dt)})",
+                                    f"leave {name} out (the time of saving is used) or give a past time"))
     if problems:
         raise ValidationError(problems, "new memory")
     if not category_enabled(config, category):
@@ -266,19 +254,17 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         problems.append(Problem("content", "must be an object of the keys to change", 'write {"key": value}'))
     if problems:
         raise ValidationError(problems, f"update of {memory_id}")
-    wanted = None
-    if expect_hash is not None:
-        wanted = expect_hash.strip().lower()
-        if not re.fullmatch(r"[0-9a-f]{12,64}", wanted):
-            raise WriteError(f"--expect-hash {expect_hash!r} is not a hash: give at least the first 12 hex digits "
-                             "that 'show ID' prints as 'hash' (or 'save'/'update --json' return)")
+    wanted = expect_hash.strip().lower() if expect_hash is not None else None
+    if wanted is not None and not re.fullmatch(r"[0-9a-f]{12,64}", wanted):
+        raise WriteError(f"--expect-hash {expect_hash!r} is not a hash: give at least the first 12 hex digits "
+                         "that 'show ID' prints as 'hash' (or 'save'/'update --json' return)")
     scrubbed, private, secrets = scrub_record(dict(changes, _summary=summary or ""), config)
     note = clean_line(scrubbed.pop("_summary"))
     scrubbed = tidy(scrubbed)
 
     with store_lock(memory_root):
         category, path, memory_id, record = _load_for_change(memory_root, config, memory_id)
-        if expect_hash is not None:
+        if wanted is not None:
             actual = content_hash(path)
             if not actual.startswith(wanted):
                 raise WriteError(f"{memory_id} changed since it was read (hash {actual[:12]}, expected "
@@ -288,10 +274,9 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
             raise WriteError(f"{memory_id} is {record_status(record)}; '{verb} {memory_id}' first")
         new = dict(record, **scrubbed)
         if "content" in scrubbed:  # only the keys given change; None removes one
+            given = scrubbed["content"]
             old = record.get("content") if isinstance(record.get("content"), dict) else {}
-            new["content"] = dict(old, **scrubbed["content"])
-            for ckey in [k for k, v in scrubbed["content"].items() if v is None]:
-                del new["content"][ckey]
+            new["content"] = {k: v for k, v in dict(old, **given).items() if k not in given or given[k] is not None}
         now = now_iso()
         new["updated_at"] = now
         times = record.get("times_updated")
@@ -336,13 +321,9 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
         return _save(memory_root, config, category, path, new, f"{verb}d", f"{verb} of {memory_id}", private, secrets)
 
 
-GRACE_DEFAULT = 30
-GRACE_MAX = 36_500
-
-
 def grace_days(config: dict) -> int:
     """How long a retired memory stays restorable before ``gc`` deletes it (git history keeps it after)."""
-    return int_setting(config, "delete", "grace_period_days", GRACE_DEFAULT, 0, GRACE_MAX)
+    return int_setting(config, "delete", "grace_period_days", 30, 0, 36_500)
 
 
 def due(memory_root: str, config: dict) -> list:
@@ -366,10 +347,8 @@ def purge_retired(memory_root: str, config: dict, *, dry_run: bool = False) -> l
     with store_lock(memory_root):
         gone = due(memory_root, config)  # read again under the lock: a restore may have won
         for item in gone:
-            try:
+            with suppress(FileNotFoundError):
                 os.unlink(os.path.join(project_root_of(memory_root), item["path"]))
-            except FileNotFoundError:
-                pass
         if gone:
             apply_changes(memory_root, config)
     return gone

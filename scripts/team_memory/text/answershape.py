@@ -45,6 +45,7 @@ _TIME_UNITS = frozenset({
     "day", "days", "night", "nights", "week", "weeks", "wk", "wks", "month", "months", "year", "years",
     "yr", "yrs", "fortnight", "fortnights", "decade", "decades",
 })
+_FEW = ("a", "an", "few", "several")
 _CLOCK_WORDS = frozenset({"noon", "midday", "midnight"})
 _MONEY_WORDS = frozenset({
     "pound", "pounds", "quid", "dollar", "dollars", "bucks", "euro", "euros", "cent", "cents", "pence",
@@ -70,10 +71,6 @@ def asked_shape(prompt: str) -> str | None:
     return None
 
 
-def _is_number(word: str) -> bool:
-    return word.isdigit() or word in NUMBER_WORDS
-
-
 def holds_shape(shape: str, text: str) -> bool:
     """Whether ``text`` holds something of ``shape`` (see the module's docstring)."""
     if shape == MONEY and any(sign in text for sign in _MONEY_SIGNS):
@@ -87,10 +84,10 @@ def holds_shape(shape: str, text: str) -> bool:
         nxt = ws[i + 1] if i + 1 < len(ws) else ""
         prev = ws[i - 1] if i else ""
         if shape == COUNT:
-            if _is_number(w):
+            if w.isdigit() or w in NUMBER_WORDS:
                 return True
         elif shape == DURATION:
-            if (w in _TIME_UNITS and (_is_number(prev) or prev in ("a", "an", "few", "several"))) \
+            if (w in _TIME_UNITS and (prev.isdigit() or prev in NUMBER_WORDS or prev in _FEW)) \
                     or (digits and rest in _TIME_UNITS) or w in ("fortnight", "overnight"):
                 return True
         elif shape == TIME:
@@ -100,14 +97,11 @@ def holds_shape(shape: str, text: str) -> bool:
             if (digits and (rest in _MONEY_WORDS or rest == "k")) or (digits and not rest and nxt in _MONEY_WORDS):
                 return True
         elif shape == DATE:
-            if w in WEEKDAYS or w in _DAY_WORDS or (w in MONTHS and w not in _MONTH_ALSO_WORD):
+            if (w in WEEKDAYS or w in _DAY_WORDS or (w in MONTHS and w not in _MONTH_ALSO_WORD)
+                    or ((w in _MONTH_ALSO_WORD or w in _MONTH_SHORT) and (prev.isdigit() or nxt.isdigit()))
+                    or (digits and not rest and len(w) == 4 and w[:2] in ("19", "20"))  # a year
+                    or (digits and rest in ("st", "nd", "rd", "th") and len(digits) <= 2)):  # the 3rd
                 return True
-            if (w in _MONTH_ALSO_WORD or w in _MONTH_SHORT) and (prev.isdigit() or nxt.isdigit()):
-                return True
-            if digits and not rest and len(w) == 4 and w[:2] in ("19", "20"):
-                return True  # a year
-            if digits and rest in ("st", "nd", "rd", "th") and len(digits) <= 2:
-                return True  # the 3rd
     return False
 
 

@@ -9,30 +9,24 @@ DEFAULT_STRATEGY = "smart"
 MAX_BODY_CHARS = 6000  # a huge record is matched on its first 6,000 characters of text
 
 
-def _strings(value, out: list) -> None:
+def _strings(value):
+    """Every string in ``value``, at any depth of lists and dict values, in order."""
     if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, list):
-        for item in value:
-            _strings(item, out)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _strings(item, out)
+        yield value
+    elif isinstance(value, (list, dict)):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _strings(item)
 
 
 def body_text(record: dict) -> str:
     """The text of a record that is neither its title nor its tags: content values, file names, id."""
-    parts: list = []
-    _strings([record.get("content"), record.get("related_files"),
-              record["id"] if isinstance(record.get("id"), str) else None], parts)
-    return "\n".join(parts)[:MAX_BODY_CHARS]
+    ident = record["id"] if isinstance(record.get("id"), str) else None
+    return "\n".join(_strings([record.get("content"), record.get("related_files"), ident]))[:MAX_BODY_CHARS]
 
 
 def content_text(record: dict) -> str:
     """The text of a record's content values alone (what ``answershape`` reads for an answer)."""
-    parts: list = []
-    _strings(record.get("content"), parts)
-    return "\n".join(parts)[:MAX_BODY_CHARS]
+    return "\n".join(_strings(record.get("content")))[:MAX_BODY_CHARS]
 
 
 def derive_body_tokens(record: dict, stop_words: frozenset) -> list:

@@ -50,11 +50,10 @@ def stem_of(form: str, stems) -> str:
 
 
 def fuzzy_may_match(prompt_tokens, stems, cutoff: float) -> bool:
-    """False only when no written form of ``stems`` can reach ``cutoff`` against any prompt token, so
-    rapidfuzz need not be imported. ``fuzz.ratio`` is ``200 x LCS / (len(q) + len(t))``; the LCS is at
-    most the shorter length and the characters the two share, and a pair within both bounds is compared
-    exactly (``lcs_length``). Only forms of a length that can reach a prompt token are spelled, and a
-    token's characters are deleted from all forms at once (8 ms a prompt at 10,000 memories)."""
+    """False only when no written form of ``stems`` can reach ``cutoff`` (``fuzz.ratio``: ``200 x LCS / (len(q) +
+    len(t))``) against any prompt token, so rapidfuzz need not be imported. The LCS is at most the shorter length
+    and the characters the two share; a pair within both bounds is compared exactly. Only forms of a length that
+    can reach a prompt token are spelled, a token's characters deleted from all at once (8 ms at 10,000 memories)."""
     stems_by_length: dict = {}
     for t in stems:
         stems_by_length.setdefault(len(t), []).append(t)

@@ -111,27 +111,6 @@ def split_case(word: str) -> list:
     return [p for p in pieces if p]
 
 
-def identifier_forms(raw: str) -> list:
-    """The whole identifier, its parts, its case pieces and its parts joined, case-folded."""
-    raw = raw.strip("".join(_JOINERS))
-    if not raw:
-        return []
-    parts = [p for p in raw.translate(_TO_UNDERSCORE).split("_") if p]
-    pieces = [piece for part in parts for piece in split_case(part)]
-    forms = [raw.casefold()]
-    if len(pieces) > 1:
-        forms.extend(p.casefold() for p in pieces)
-        forms.append("".join(pieces).casefold())
-    return forms
-
-
-def cjk_forms(run: str, cls: int) -> list:
-    """A CJK run: its bigrams plus the whole run (a lone Han character stands alone, lone kana and Hangul drop)."""
-    if len(run) == 1:
-        return [run] if cls == _HAN else []
-    return [run] + [run[i:i + 2] for i in range(len(run) - 1)]
-
-
 def fold(word: str) -> str:
     """A light, deterministic English stem: applied to ASCII letter words of 4+ characters."""
     if len(word) < FOLD_MIN or not (word.isascii() and word.isalpha()):
@@ -217,11 +196,23 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """``[(form, folded)]`` of one run: its word forms, without stop words and single letters (but Han)."""
-    if cls != _WORD and run.casefold() in stop_words:
+    """``[(form, folded)]`` of one run, without stop words and single letters (but Han): an identifier gives its
+    whole and, when it has several, its parts (at joiners and case changes) and their join; a CJK run gives itself
+    and its bigrams (a lone Han character stands alone, lone kana and Hangul drop)."""
+    if cls == _WORD:
+        raw = run.strip("".join(_JOINERS))
+        pieces = [piece for part in raw.translate(_TO_UNDERSCORE).split("_") if part for piece in split_case(part)]
+        forms = [raw] if raw else []
+        if len(pieces) > 1:
+            forms += pieces + ["".join(pieces)]
+    elif run.casefold() in stop_words:
         return []  # a CJK stop word (``어떻게``) gives no bigrams either
+    elif len(run) > 1:
+        forms = [run] + [run[i:i + 2] for i in range(len(run) - 1)]
+    else:
+        forms = [run] if cls == _HAN else []
     out = []
-    for form in identifier_forms(run) if cls == _WORD else cjk_forms(run, cls):
+    for form in forms:
         form = form.casefold()
         if form in stop_words or (len(form) < 2 and char_class(form[:1] or " ") != _HAN):
             continue

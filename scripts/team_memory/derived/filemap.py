@@ -14,7 +14,6 @@ the head, then only the blocks of the file's key and the folders above it: a few
 """
 from __future__ import annotations
 
-import errno
 import os
 
 MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
@@ -51,22 +50,6 @@ def parse_head(data: bytes):
         keys.append(key)
         offsets.append(int(offset))
     return segments, keys, offsets, body
-
-
-def head_is_sound(memory_root: str) -> bool:
-    """False when a map file is there with an unreadable head (the caller rebuilds); True otherwise."""
-    from ..base.safefs import open_regular
-    try:
-        fd, _ = open_regular(map_path(memory_root))
-    except OSError:  # none, or a link or a folder by that name: never read, and a rebuild could not replace it
-        return True
-    try:
-        read_head(fd)
-    except (OSError, ValueError, ArithmeticError):
-        return False
-    finally:
-        os.close(fd)
-    return True
 
 
 class _Short(ValueError):
@@ -151,8 +134,10 @@ def _map_names(project: str, fulls: list) -> bool:
                 for f in (f.replace(os.sep, "/").replace("\\", "/") for f in fulls) if f.startswith(top)]
         rels = [r for r in rels if r]
         return bool(rels) and bool(_candidates(fd, rels))
-    except OSError as exc:
-        return exc.errno not in (errno.ENOENT, errno.ENOTDIR)  # no map: nothing; a link or worse: lookup decides
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # no map: nothing
+    except OSError:
+        return True  # a link or worse: lookup decides
     except ValueError:
         return True
     finally:

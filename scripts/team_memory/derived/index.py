@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import stable_cli
 from ..base.config import category_folder, category_folders
 from ..base.model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from ..records.store import project_root_of
 
-HEADER = (
-    "# Memory Index\n\n"
-    "<!-- Derived from the JSON files by team-memory; do not edit. "
-    f"Rebuild with: {stable_cli()} rebuild -->\n\n"
-)
+def index_header() -> str:
+    """The first lines of ``index.md``."""
+    from ..base.cliname import stable_cli  # (not imported where recall reads this module)
+    return ("# Memory Index\n\n<!-- Derived from the JSON files by team-memory; do not edit. "
+            f"Rebuild with: {stable_cli()} rebuild -->\n\n")
 
 
 def index_path(memory_root: str) -> str:

@@ -61,6 +61,8 @@ def bits_of(ids, size: int) -> int:
 
 
 _NONZERO = bytes([0] + [1] * 255)
+# Python 3.10+: a bitmap's ids counted without writing it out in binary (3.5 M instructions a prompt at 10,000)
+_ones = getattr(int, "bit_count", None) or (lambda bits: bin(bits).count("1"))
 
 
 def ids_of_bits(bits: int) -> list:
@@ -224,7 +226,7 @@ class Index:
                     bits = int(text[1:], 16)
                     if bits <= 0 or bits >> self.n:
                         raise ValueError
-                    out.append((field, bits, None, bin(bits).count("1")))
+                    out.append((field, bits, None, _ones(bits)))
                 else:
                     ids = [int(x) for x in text.split(b",")]
                     if min(ids) < 0 or max(ids) >= self.n:

@@ -91,17 +91,16 @@ def _parse_general(line: str) -> dict | None:
 
 def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
     """The newest modification time among the category folders, their JSON files and the config."""
-    newest = 0.0
-    with_config = [os.path.join(memory_root, CONFIG_NAME)] if include_config else []
-    for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
+    from ..base.fsutil import memory_file_stats
+    folders = category_folders(config).values()
+    times = [st.st_mtime for _folder, _name, st in memory_file_stats(memory_root, folders)]
+    paths = [os.path.join(memory_root, f) for f in folders]
+    for path in (paths + [os.path.join(memory_root, CONFIG_NAME)] if include_config else paths):
         try:
-            newest = max(newest, os.stat(path).st_mtime)
+            times.append(os.stat(path).st_mtime)
         except OSError:
             continue
-    from ..base.fsutil import memory_file_stats
-    for _folder, _name, st in memory_file_stats(memory_root, category_folders(config).values()):
-        newest = max(newest, st.st_mtime)
-    return newest
+    return max(times + [0.0])
 
 
 def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | None:

@@ -256,7 +256,8 @@ class Index:
 
     def ids_of(self, category: str) -> range:
         """The ids of one display category (index order keeps a category's entries together)."""
-        run = self.header.get("categories", {}).get(category)
+        runs = self.header.get("categories")
+        run = runs.get(category) if isinstance(runs, dict) else None
         if not (isinstance(run, list) and len(run) == 2 and all(map(_count, run)) and sum(run) <= self.n):
             return range(0)
         return range(run[0], run[0] + run[1])

@@ -20,6 +20,7 @@ from .cache import json_line
 
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
 RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
+READ_WHOLE = 512 * 1024  # a cache this small (about 500 memories) is read whole: no mmap module loaded (0.03x)
 
 
 def settled(ns, written: int) -> bool:
@@ -48,7 +49,7 @@ def _stamps(memory_root: str) -> list:
 
 
 def _read(memory_root: str):
-    """The cache file mapped read-only (a prompt reads only its words' lines), or None when unusable."""
+    """The cache file's bytes, or mapped read-only (a prompt reads only its words' lines); None when unusable."""
     from ..base.safefs import is_real_dir, open_regular
     if not is_real_dir(os.path.join(memory_root, CACHE_DIR)):
         return None
@@ -59,6 +60,8 @@ def _read(memory_root: str):
     try:
         if not 0 < st.st_size <= MAX_CACHE_BYTES:
             return None
+        if st.st_size <= READ_WHOLE:
+            return os.read(fd, st.st_size)
         import mmap
         return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):

@@ -30,6 +30,7 @@ def _entry(rng: random.Random) -> str:
 @pytest.mark.parametrize("block,head", [(4096, 16384), (100, 64)])
 def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypatch, block, head):
     from team_memory.derived import filemap, refresh
+    assert refresh.BLOCK_BYTES == filemap.BLOCK_BYTES
     monkeypatch.setattr(refresh, "BLOCK_BYTES", block)  # small: many blocks, an index longer than the first read
     monkeypatch.setattr(filemap, "HEAD_BYTES", head)
     rng = random.Random(5)

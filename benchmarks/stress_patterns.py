@@ -26,7 +26,7 @@ BACKTRACKING_CUE = r"^(\w+\s?)*$"
 STOP_TEXT = ("We compared Redis and Memcached for the session store.\nWe decided to use Redis because it persists "
              "sessions across restarts.\nMemcached would have been simpler, but we chose Redis over it.\n"
              + " ".join(["word"] * 30) + "!")
-HEADER = b"team-memory cache 6\n"
+HEADER = b"team-memory cache 7\n"
 FORGED = {
     "retrieval.bin: a 14-digit header length": (("retrieval.bin",), HEADER + b"99999999999999\n{}"),
     "retrieval.bin: a 31-digit header length": (("retrieval.bin",), HEADER + b"9" * 31 + b"\n{}"),

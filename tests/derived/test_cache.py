@@ -120,8 +120,8 @@ def _cache_file(memory_root):
     return memory_root / ".cache" / cachemod.CACHE_NAME
 
 
-@pytest.mark.parametrize("damage", [b"", b"garbage", b"team-memory cache 6\n{\"count\": 5}\n{}\n",
-                                    b"team-memory cache 6\n[1]\n", None])
+@pytest.mark.parametrize("damage", [b"", b"garbage", b"team-memory cache 7\n{\"count\": 5}\n{}\n",
+                                    b"team-memory cache 7\n[1]\n", None])
 def test_a_corrupt_cache_is_ignored_and_rebuilt(memory_root, damage):
     write(memory_root, record("decision", "redis-cache", "Redis cache policy", ["redis", "cache"]))
     rebuild_index(str(memory_root), load_config(str(memory_root)))

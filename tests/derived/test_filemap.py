@@ -30,6 +30,7 @@ def _entry(rng: random.Random) -> str:
 @pytest.mark.parametrize("block,head", [(4096, 16384), (100, 64)])
 def test_lookup_finds_exactly_what_matching_every_entry_finds(tmp_path, monkeypatch, block, head):
     from team_memory.derived import filemap, refresh
+    assert refresh.BLOCK_BYTES == filemap.BLOCK_BYTES
     monkeypatch.setattr(refresh, "BLOCK_BYTES", block)  # small: many blocks, an index longer than the first read
     monkeypatch.setattr(filemap, "HEAD_BYTES", head)
     rng = random.Random(5)
@@ -170,7 +171,7 @@ def test_a_read_of_a_file_without_memories_imports_little(tmp_path):
     assert proc.returncode == 0 and proc.stdout == b""
     expected = {
         "team_memory", "team_memory.base", "team_memory.base.fastjson",
-        "team_memory.records", "team_memory.records.hookio", "team_memory.tooluse", "team_memory.tooluse.posttool",
+        "team_memory.records", "team_memory.records.hookio",
         "team_memory.handlers", "team_memory.handlers.post_tool_use",
         "team_memory.derived", "team_memory.derived.filemap",
     }
@@ -220,13 +221,13 @@ def test_the_first_look_never_misses_what_the_look_up_finds(tmp_path, monkeypatc
     ("cat a.py > b.py", []),
 ])
 def test_bash_lines_name_their_files(command, expected):
-    from team_memory.tooluse.posttool import touched_paths
+    from team_memory.handlers.post_tool_use import touched_paths
     assert touched_paths({"tool_name": "Bash", "tool_input": {"command": command}}) == expected
 
 
 def test_the_guarded_tools_are_the_guards():
     from team_memory.guards.toolgate import WRITE_TOOLS
-    from team_memory.tooluse.posttool import FILE_TOOLS, GUARDED
+    from team_memory.handlers.post_tool_use import FILE_TOOLS, GUARDED
     assert GUARDED == WRITE_TOOLS + ("Bash", "PowerShell") and FILE_TOOLS == ("Read",) + WRITE_TOOLS
 
 

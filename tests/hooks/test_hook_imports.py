@@ -22,8 +22,8 @@ PACKAGE = {"team_memory", "team_memory.base", "team_memory.base.bytecache", "tea
            "team_memory.base.fastjson", "_json", "team_memory.records.hookio", "os", "stat", "_stat", "posixpath",
            "genericpath", "_collections_abc", "__future__", "gc", "launch", "team_memory.handlers"}  # every hook: the launcher, the payload, os
 TOOL_GATE = {"team_memory.guards", "team_memory.guards.toolgate"}  # a plain line needs no shell reader
-POST = {"team_memory.tooluse", "team_memory.tooluse.posttool", "team_memory.handlers.post_tool_use"}
-FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap", "errno"}
+POST = {"team_memory.handlers.post_tool_use"}
+FILE_MAP = {"team_memory.derived", "team_memory.derived.filemap"}
 # ``re``: Stop compiles its triage cues on every new turn
 RE = {"re", "re._constants", "re._parser", "re._casefix", "re._compiler", "_sre", "copyreg", "enum", "functools",
       "_functools", "operator", "_operator", "collections", "_collections", "keyword", "reprlib", "itertools", "types",
@@ -35,7 +35,7 @@ PINNED = {
     "SessionStart": PACKAGE | {"team_memory.handlers.session_start",
         "team_memory.capture", "team_memory.base.cliname", "team_memory.derived", "team_memory.derived.cache",
         "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.derived.refresh",
-        "team_memory.base.fsutil", "team_memory.derived.filemap", "mmap",
+        "team_memory.base.fsutil",
         "team_memory.base.sanitize", "team_memory.base.config", "team_memory.records.store",
         "team_memory.capture.orientation"},
     "Stop": PACKAGE | {"team_memory.handlers.stop",
@@ -51,13 +51,12 @@ PINNED = {
         "team_memory.recall.matching",
         "team_memory.records.store", "team_memory.recall.block",
         "team_memory.text.answershape", "team_memory.recall.rank", "team_memory.recall.retrieve",
-        "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.refresh", "mmap",
+        "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.refresh",
         "team_memory.base.fsutil", "_sha2", "_sha256",
         "team_memory.base.state", "team_memory.recall.dedupe",
-        "team_memory.recall.bitplanes", "itertools", "team_memory.base.cliname",
-        "team_memory.derived.index", "team_memory.derived.drift", "team_memory.base.sanitize", "team_memory.records.exposure",
-        "team_memory.derived.filemap",  # a forged files.map head means rebuild (issue 24): a 4 KB read
-        "team_memory.base.pathtext"},  # paths compared as / text on every platform (issue 23)
+        "team_memory.recall.bitplanes", "itertools",
+        "team_memory.derived.index", "team_memory.derived.drift", "team_memory.base.sanitize",
+        "team_memory.records.exposure"},
 }
 _SHA = {"_sha2", "_sha256"}
  # CPython's C SHA-256: _sha256 up to 3.11, _sha2 from 3.12

@@ -21,7 +21,7 @@ LAYERS = (
     ("text",),
     ("derived",),
     ("edits", "recall", "guards"),
-    ("capture", "tooluse"),
+    ("capture",),
     ("cli", "handlers"),
 )
 TIER = {layer: tier for tier, layers in enumerate(LAYERS) for layer in layers}

@@ -29,7 +29,7 @@ def scores(strategy, prompt, entries, bodies=None):
     """``{title: (points, parts)}`` of the memories ``strategy`` shows for ``prompt``, over an index of ``entries``."""
     items = [[e, 0.0, [*map(sorted, strategy.surface_tokens(e)), sorted((bodies or {}).get(e["path"], ()))], []]
              for e in entries]
-    index = Index(encode({}, {}, items))
+    index = Index(encode({"files": {}}, ([], [], []), items))
     return {index.entry(i)["title"]: (points, parts) for points, i, parts in strategy.score(strategy.query(prompt), index)}
 
 

@@ -1,12 +1,14 @@
 """The machine cache, ``.claude/memory/.cache/retrieval.bin``, and ``Index``, the one index recall scores over.
 
 Derived, git-ignored, rewritten whole under the store lock (``refresh``), read without a lock; without a
-usable file the same bytes are built in memory (``encode``). UTF-8 text::
+usable file the same bytes are built in memory (``encode``)::
 
-    team-memory cache 6
-    <header: JSON>   config, text_policy, version, count, written_ns, folders {folder: mtime_ns},
-                     index (index.md's stamp), files {folder: [names, ctimes]}, categories {name: [first id, count]}
-    <stamps: JSON>   {folder: [[inode, mtime_ns, size, id (-1: not indexed)], ...]} (``refresh`` only)
+    team-memory cache 7
+    <header: JSON>   config, text_policy, version, count, written_ns, folders {folder: mtime_ns}, index and map
+                     (their stamps), files {category: count}, names (bytes), categories {name: [first id, count]}
+    <names>          the memory files' names (as the file system has them), "/" between them, category by category
+    <ctimes>         their ctimes, 8 bytes each: the prompt hook compares them as one list (issue 33: 10,000 memories)
+    <stamps: JSON>   [[inode, mtime_ns, size, id (-1: not indexed)], ...] in the same order (``refresh`` only)
     e<id, 7 digits>\t<JSON: [category, title, path, tags, time, tag tokens, title tokens, body tokens, related]>
     t<token>\t<tag ids>\t<title ids>\t<body ids>    ids "," joined, or "x" and a hex bitmap
     v\t<the tag and title tokens, " " joined>
@@ -22,7 +24,8 @@ from ..base import fastjson
 
 CACHE_DIR = ".cache"
 CACHE_NAME = "retrieval.bin"
-MAGIC = b"team-memory cache 6\n"
+MAP_NAME = "files.map"  # the file map (``filemap``), beside the cache
+MAGIC = b"team-memory cache 7\n"
 MAX_CACHE_BYTES = 512 * 1024 * 1024
 ID_DIGITS = 7
 DENSE_FLOOR = 32  # ids of a token's field kept as a bitmap from this many (and n / 64) on: the bound adds them as one int
@@ -58,6 +61,8 @@ def bits_of(ids, size: int) -> int:
 
 
 _NONZERO = bytes([0] + [1] * 255)
+# Python 3.10+: a bitmap's ids counted without writing it out in binary (3.5 M instructions a prompt at 10,000)
+_ones = getattr(int, "bit_count", None) or (lambda bits: bin(bits).count("1"))
 
 
 def ids_of_bits(bits: int) -> list:
@@ -77,8 +82,10 @@ def ids_of_bits(bits: int) -> list:
     return out
 
 
-def encode(header: dict, stamps: dict, items: list) -> bytes:
-    """The cache's bytes. ``items``: ``[entry, time, [tag, title, body tokens], related]`` in index order."""
+def encode(header: dict, table: tuple, items: list) -> bytes:
+    """The cache's bytes. ``table``: ``(names, ctimes, stamps)`` of the files; ``items``: ``[entry, time, [tag, title,
+    body tokens], related]`` in index order."""
+    from struct import pack  # (``array`` would load ``collections``: 12 M instructions)
     dumps = fastjson.dumps
     n = len(items)
     lines = []
@@ -103,24 +110,25 @@ def encode(header: dict, stamps: dict, items: list) -> bytes:
         lines.append(("t%s\t%s" % (token, "\t".join(tiers))).encode("utf-8"))
     lines.append(("v\t" + " ".join(sorted(surface))).encode("utf-8"))
     lines.sort()
-    header = dict(header, count=n, categories=categories)
-    return b"".join([MAGIC, dumps(header).encode("utf-8"), b"\n", dumps(stamps).encode("utf-8"), b"\n",
-                     b"\n".join(lines), b"\n"])
+    names = b"/".join(map(os.fsencode, table[0]))
+    header = dict(header, count=n, categories=categories, names=len(names))
+    return b"".join([MAGIC, dumps(header).encode("utf-8"), b"\n", names, pack("%dq" % len(table[1]), *table[1]), b"\n",
+                     dumps(table[2]).encode("utf-8"), b"\n", b"\n".join(lines), b"\n"])
 
 
-def object_line(data: bytes, start: int, what: str) -> dict:
-    """The JSON object on the line at ``start``; ``CacheInvalid`` for anything else."""
+def json_line(data: bytes, start: int, what: str, kind=dict):
+    """The JSON object (or ``kind``) on the line at ``start``; ``CacheInvalid`` for anything else."""
     try:
         value = fastjson.loads(data[start:data.find(b"\n", start)])
     except (ValueError, RecursionError):
         value = None
-    if not isinstance(value, dict):
+    if not isinstance(value, kind):
         raise CacheInvalid(f"unreadable {what}")
     return value
 
 
-def _count(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10 ** ID_DIGITS
+def _count(value, bound: int = 10 ** ID_DIGITS) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound
 
 
 def seek(data: bytes, key: bytes, lo: int, hi: int) -> int:
@@ -145,16 +153,28 @@ class Index:
         self.data = data  # bytes, or the file mapped read-only (``refresh``)
         if data[:len(MAGIC)] != MAGIC or data[-1:] != b"\n":
             raise CacheInvalid("not a team-memory cache")
-        self.header = object_line(data, len(MAGIC), "header")
-        if not _count(self.header.get("count")):
+        header = self.header = json_line(data, len(MAGIC), "header")
+        files = header.get("files")
+        if not (_count(header.get("count")) and isinstance(files, dict) and all(map(_count, files.values()))
+                and _count(header.get("names"), MAX_CACHE_BYTES)):
             raise CacheInvalid("unreadable header")
-        self.stamps_at = data.find(b"\n", len(MAGIC)) + 1
-        self.n = self.header["count"]
+        self.n = header["count"]
+        self.names_at = data.find(b"\n", len(MAGIC)) + 1
+        self.ctimes_at = self.names_at + header["names"]
+        self.stamps_at = self.ctimes_at + 8 * sum(files.values()) + 1
         self.body = data.find(b"\n", self.stamps_at) + 1  # after the stamps
-        if self.body <= 0:
-            raise CacheInvalid("no stamps")
+        if data[self.stamps_at - 1:self.stamps_at] != b"\n" or self.body <= 0:
+            raise CacheInvalid("no file table")
         self._entries: dict = {}
         self._tiers: dict = {}
+
+    def table(self) -> tuple:
+        """``(names as bytes, ctimes)`` of the memory files the cache was built from, category by category."""
+        total = sum(self.header["files"].values())
+        names = self.data[self.names_at:self.ctimes_at].split(b"/") if total else []
+        if len(names) != total:
+            raise CacheInvalid("unreadable file table")
+        return names, memoryview(self.data[self.ctimes_at:self.stamps_at - 1]).cast("q").tolist()
 
     def _line(self, key: bytes):
         """The rest of the line that starts with ``key``, or None."""
@@ -206,7 +226,7 @@ class Index:
                     bits = int(text[1:], 16)
                     if bits <= 0 or bits >> self.n:
                         raise ValueError
-                    out.append((field, bits, None, bin(bits).count("1")))
+                    out.append((field, bits, None, _ones(bits)))
                 else:
                     ids = [int(x) for x in text.split(b",")]
                     if min(ids) < 0 or max(ids) >= self.n:
@@ -236,7 +256,8 @@ class Index:
 
     def ids_of(self, category: str) -> range:
         """The ids of one display category (index order keeps a category's entries together)."""
-        run = self.header.get("categories", {}).get(category)
+        runs = self.header.get("categories")
+        run = runs.get(category) if isinstance(runs, dict) else None
         if not (isinstance(run, list) and len(run) == 2 and all(map(_count, run)) and sum(run) <= self.n):
             return range(0)
         return range(run[0], run[0] + run[1])

@@ -14,7 +14,6 @@ the head, then only the blocks of the file's key and the folders above it: a few
 """
 from __future__ import annotations
 
-import errno
 import os
 
 MAP_REL = (".cache", "files.map")  # beside the machine cache (``cache.CACHE_DIR``; not imported: the hook's speed)
@@ -30,8 +29,9 @@ def map_path(memory_root: str) -> str:
     return os.path.join(memory_root, *MAP_REL)
 
 
-def parse_head(data: bytes):
-    """``(first segments, block keys, offsets, where the lines start)``; ``ValueError`` for no map's head."""
+def read_head(fd: int):
+    """``(first segments, block keys, offsets, where the lines start)`` of an open map; ``ValueError`` for no map."""
+    data = os.pread(fd, HEAD_BYTES, 0)
     end = data.find(b"\n", len(MAGIC))
     sizes = data[len(MAGIC):end].split(b" ") if 0 <= end - len(MAGIC) <= 24 else []
     if not data.startswith(MAGIC) or len(sizes) != 2 or not all(s.isdigit() for s in sizes):
@@ -40,8 +40,10 @@ def parse_head(data: bytes):
     body = end + 1 + seg_size + index_size
     if body > MAX_MAP_BYTES:
         raise ValueError("not a file map")  # a forged size is never allocated
-    if len(data) < body:
-        raise _Short(body)
+    if len(data) < body:  # a block index longer than the first read: read whole (a head past the file is no map)
+        data = os.pread(fd, body, 0)
+        if len(data) < body:
+            raise ValueError("not a file map")
     segments = set(data[end + 1:end + seg_size].split(b"\t")) if seg_size else set()
     keys, offsets = [], []
     for line in data[end + 1 + seg_size:body].split(b"\n")[:-1]:
@@ -51,34 +53,6 @@ def parse_head(data: bytes):
         keys.append(key)
         offsets.append(int(offset))
     return segments, keys, offsets, body
-
-
-def head_is_sound(memory_root: str) -> bool:
-    """False when a map file is there with an unreadable head (the caller rebuilds); True otherwise."""
-    from ..base.safefs import open_regular
-    try:
-        fd, _ = open_regular(map_path(memory_root))
-    except OSError:  # none, or a link or a folder by that name: never read, and a rebuild could not replace it
-        return True
-    try:
-        read_head(fd)
-    except (OSError, ValueError, ArithmeticError):
-        return False
-    finally:
-        os.close(fd)
-    return True
-
-
-class _Short(ValueError):
-    """The first read did not hold the whole block index: ``args[0]`` bytes do."""
-
-
-def read_head(fd: int):
-    """``parse_head`` of an open map; a block index longer than ``HEAD_BYTES`` is read whole."""
-    try:
-        return parse_head(os.pread(fd, HEAD_BYTES, 0))
-    except _Short as short:  # (a head longer than the file is no map)
-        return parse_head(os.pread(fd, short.args[0], 0))
 
 
 def lookup(cwd: str, paths: list):
@@ -151,10 +125,10 @@ def _map_names(project: str, fulls: list) -> bool:
                 for f in (f.replace(os.sep, "/").replace("\\", "/") for f in fulls) if f.startswith(top)]
         rels = [r for r in rels if r]
         return bool(rels) and bool(_candidates(fd, rels))
-    except OSError as exc:
-        return exc.errno not in (errno.ENOENT, errno.ENOTDIR)  # no map: nothing; a link or worse: lookup decides
-    except ValueError:
-        return True
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # no map: nothing
+    except (OSError, ValueError):
+        return True  # a link, worse, or no map's head: lookup decides
     finally:
         if fd is not None:
             os.close(fd)
@@ -203,26 +177,12 @@ def _candidates(fd: int, paths: list) -> list:
         if parts[0].encode("utf-8", "surrogateescape") not in segments:
             wanted = []  # no entry under this file's top folder (the common case: nothing more is read)
         for key in wanted + ([""] if b"" in segments else []):
+            from bisect import bisect_left  # (only once a key is looked up)
             key = key.encode("utf-8", "surrogateescape")
-            block = _last_below(keys, key)
-            if block < 0:
-                continue  # every line sorts after this key: none has it
-            out.extend((path, rest) for rest in _run(fd, body + offsets[block], key, MAX_TESTED - len(out)))
+            block = max(bisect_left(keys, key) - 1, 0)  # the block where key's lines would start
+            if keys:
+                out.extend((path, rest) for rest in _run(fd, body + offsets[block], key, MAX_TESTED - len(out)))
     return out
-
-
-def _last_below(keys: list, key: bytes) -> int:
-    """The block where ``key``'s lines would start, else -1."""
-    lo, hi = 0, len(keys)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if keys[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo == 0:
-        return 0 if keys and keys[0] == key else -1
-    return lo - 1
 
 
 def _run(fd: int, start: int, key: bytes, limit: int) -> list:

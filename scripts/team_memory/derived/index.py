@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import os
 
-from ..base.cliname import stable_cli
 from ..base.config import category_folder, category_folders
 from ..base.model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from ..records.store import project_root_of
 
-HEADER = (
-    "# Memory Index\n\n"
-    "<!-- Derived from the JSON files by team-memory; do not edit. "
-    f"Rebuild with: {stable_cli()} rebuild -->\n\n"
-)
+def index_header() -> str:
+    """The first lines of ``index.md``."""
+    from ..base.cliname import stable_cli  # (not imported where recall reads this module)
+    return ("# Memory Index\n\n<!-- Derived from the JSON files by team-memory; do not edit. "
+            f"Rebuild with: {stable_cli()} rebuild -->\n\n")
 
 
 def index_path(memory_root: str) -> str:
@@ -92,17 +91,16 @@ def _parse_general(line: str) -> dict | None:
 
 def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
     """The newest modification time among the category folders, their JSON files and the config."""
-    newest = 0.0
-    with_config = [os.path.join(memory_root, CONFIG_NAME)] if include_config else []
-    for path in with_config + [os.path.join(memory_root, f) for f in category_folders(config).values()]:
+    from ..base.fsutil import memory_file_stats
+    folders = category_folders(config).values()
+    times = [st.st_mtime for _folder, _name, st in memory_file_stats(memory_root, folders)]
+    paths = [os.path.join(memory_root, f) for f in folders]
+    for path in (paths + [os.path.join(memory_root, CONFIG_NAME)] if include_config else paths):
         try:
-            newest = max(newest, os.stat(path).st_mtime)
+            times.append(os.stat(path).st_mtime)
         except OSError:
             continue
-    from ..base.fsutil import memory_file_stats
-    for _folder, _name, st in memory_file_stats(memory_root, category_folders(config).values()):
-        newest = max(newest, st.st_mtime)
-    return newest
+    return max(times + [0.0])
 
 
 def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | None:

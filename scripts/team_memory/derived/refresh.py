@@ -2,9 +2,9 @@
 
 ``current_index`` (every reader's call) never waits on the lock; writers call ``apply_changes`` under theirs.
 
-Current: written for this configuration, character policy and token shape, beside this ``index.md``
-and a sound file map; no category folder changed and no memory file's ctime moved (an in-place rewrite
-always moves it): one ``lstat`` per memory. A time within two ticks of the cache's own is not trusted.
+Current: written for this configuration, character policy and token shape, beside this ``index.md`` and
+this file map (their stamps); no category folder changed and no memory file's ctime moved (an in-place
+rewrite always moves it): one ``lstat`` per memory. A time within two ticks of the cache's own is not trusted.
 A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
 """
 from __future__ import annotations
@@ -12,14 +12,16 @@ from __future__ import annotations
 import os
 import time
 
-from ..base.config import category_folders, warn
 from ..base.fsutil import LockBusy, atomic_write_bytes, atomic_write_text, memory_file_stats, store_lock
+from ..base.config import category_folders, warn
 from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
-from .cache import CACHE_DIR, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode, object_line
-from .filemap import BLOCK_BYTES, MAGIC, MAX_MAP_BYTES, head_is_sound, map_path
+from .cache import CACHE_DIR, MAP_NAME, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode
+from .cache import json_line
 
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
 RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
+BLOCK_BYTES = 4096  # the file map's block (``filemap.BLOCK_BYTES``; not imported from it: the prompt hook's speed)
+READ_WHOLE = 512 * 1024  # a cache this small (about 500 memories) is read whole: no mmap module loaded (0.03x)
 
 
 def settled(ns, written: int) -> bool:
@@ -34,16 +36,21 @@ def _stat_ns(path: str):
         return None
 
 
-def _index_stamp(memory_root: str):
-    try:
-        st = os.stat(os.path.join(memory_root, INDEX_NAME))
-    except OSError:
-        return None
-    return [st.st_mtime_ns, st.st_size, st.st_ino]
+def _stamps(memory_root: str) -> list:
+    """The stamps of ``index.md`` and the file map: any other file by those names means a rebuild."""
+    out = []
+    for path in (os.path.join(memory_root, INDEX_NAME), os.path.join(memory_root, CACHE_DIR, MAP_NAME)):
+        try:
+            st = os.lstat(path)
+        except OSError:
+            out.append(None)
+            continue
+        out.append([st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns])
+    return out
 
 
 def _read(memory_root: str):
-    """The cache file mapped read-only (a prompt reads only its words' lines), or None when unusable."""
+    """The cache file's bytes, or mapped read-only (a prompt reads only its words' lines); None when unusable."""
     from ..base.safefs import is_real_dir, open_regular
     if not is_real_dir(os.path.join(memory_root, CACHE_DIR)):
         return None
@@ -54,6 +61,8 @@ def _read(memory_root: str):
     try:
         if not 0 < st.st_size <= MAX_CACHE_BYTES:
             return None
+        if st.st_size <= READ_WHOLE:
+            return os.read(fd, st.st_size)
         import mmap
         return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
@@ -69,31 +78,27 @@ def _suits(header: dict, config: dict) -> bool:
 def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True) -> bool:
     """``sure=False``: a time too close to the cache's own to trust counts as current (what differs only)."""
     header = index.header
-    written = header.get("written_ns")
-    if not (_suits(header, config) and isinstance(written, int) and header.get("index") == _index_stamp(memory_root)):
+    written, folders = header.get("written_ns"), header.get("folders")
+    if not (_suits(header, config) and isinstance(written, int) and isinstance(folders, dict)
+            and [header.get("index"), header.get("map")] == _stamps(memory_root)):
         return False
-    if not os.path.lexists(map_path(memory_root)) or not head_is_sound(memory_root):
-        return False
-    folders, files = header.get("folders"), header.get("files")
-    if not isinstance(folders, dict) or not isinstance(files, dict):
-        return False
+    (names, ctimes), at, now_ctimes = index.table(), 0, []
     for category, folder in category_folders(config).items():
         path = os.path.join(memory_root, folder)
         now = _stat_ns(path)
         if folders.get(folder) != now or (sure and now is not None and not settled(now, written)):
             return False
-        table = files.get(category)
-        if not (isinstance(table, list) and len(table) == 2 and _ctimes(path, table[0]) == table[1]):
+        count = header["files"].get(category, 0)
+        got = _ctimes(path, names[at:at + count])
+        if got is None:
             return False
-        if sure and table[1] and not settled(max(table[1]), written):
-            return False
-    return True
+        now_ctimes += got
+        at += count
+    return at == len(names) and now_ctimes == ctimes and not (sure and ctimes and not settled(max(ctimes), written))
 
 
-def _ctimes(folder_path: str, names):
+def _ctimes(folder_path: str, names: list):
     """The ctimes of ``names`` in the folder (one ``lstat`` each, relative to the open folder); None when one is gone."""
-    if not isinstance(names, list):
-        return None
     if not names:
         return []
     try:
@@ -103,7 +108,7 @@ def _ctimes(folder_path: str, names):
     try:
         stat = os.stat
         return [stat(name, dir_fd=fd, follow_symlinks=False).st_ctime_ns for name in names]
-    except (OSError, NotImplementedError, ValueError, TypeError):  # TypeError: a forged name that is no text
+    except (OSError, NotImplementedError, ValueError):
         return None
     finally:
         os.close(fd)
@@ -132,29 +137,29 @@ def index_in_memory(memory_root: str, config: dict, old=None) -> Index:
 
 
 def _previous(old, config: dict):
-    """``(index, {category: {name: (inode, mtime_ns, size, ctime_ns, id)}})`` of an old cache's settled files."""
+    """``(index, {(category, name): (inode, mtime_ns, size, ctime_ns, id)})`` of an old cache's settled files."""
     try:
         index = Index(old) if old is not None else None
         if index is None or not _suits(index.header, config) or not isinstance(index.header.get("written_ns"), int):
             return None, {}
-        stamps = object_line(old, index.stamps_at, "stamps")
+        names, ctimes = index.table()
+        rows = json_line(old, index.stamps_at, "stamps", list)
     except CacheInvalid:
         return None, {}
-    written, out = index.header["written_ns"], {}
-    for category in CATEGORIES:
-        table, rows, got = index.header["files"].get(category), stamps.get(category), out.setdefault(category, {})
-        if isinstance(table, list) and len(table) == 2 and isinstance(rows, list):
-            for name, ctime, row in zip(table[0], table[1], rows):
-                if (isinstance(row, list) and len(row) == 4 and isinstance(name, str) and settled(ctime, written)
-                        and isinstance(row[1], int) and settled(row[1], written)):
-                    got[name] = (row[0], row[1], row[2], ctime, row[3])
+    written, files, out = index.header["written_ns"], index.header["files"], {}
+    categories = [category for category in CATEGORIES for _ in range(files.get(category, 0))]
+    for category, name, ctime, row in zip(categories, names, ctimes, rows):
+        if (isinstance(row, list) and len(row) == 4 and all(isinstance(v, int) for v in row)
+                and settled(ctime, written) and settled(row[1], written)):
+            out[category, os.fsdecode(name)] = (row[0], row[1], row[2], ctime, row[3])
     return index, out
 
 
 def _build(memory_root: str, config: dict, old=None):
-    """``(header, stamps, items, index.md text)``, reusing the old cache's entries of unchanged files."""
+    """``(header, (names, ctimes, stamps), items, index.md text)``, reusing the old cache's entries of unchanged
+    files."""
     from ..text.features import SmartFeatures
-    from .index import HEADER, format_index_line, parse_index_line
+    from .index import format_index_line, index_header, parse_index_line
     from .reader import Reader
     features = SmartFeatures(config)
     folders = category_folders(config)
@@ -162,27 +167,26 @@ def _build(memory_root: str, config: dict, old=None):
     folder_times = {f: _stat_ns(os.path.join(memory_root, f)) for f in sorted(set(folders.values()))}
     old_index, previous = _previous(old, config)
     reader = Reader(memory_root, config, features)
-    files, stamps, found = {}, {}, []
+    counts, names, ctimes, stamps, found = {}, [], [], [], []
     for category in CATEGORIES:
-        folder = folders[category]
-        table = files[category] = [[], []]
-        rows = stamps[category] = []
+        folder, before = folders[category], len(names)
         for _, name, st in sorted(memory_file_stats(memory_root, [folder])):
             if name[0] == ".":  # a writer's temp file
                 continue
-            row = previous.get(category, {}).get(name)
+            row = previous.get((category, name))
             if row is not None and row[:4] == (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns):
                 got = reader.reused(category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None
-                stamp = list(row[:4])
+                stamp = row[:4]
             else:
                 stamp, got = reader.read(category, folder, name)
                 if stamp is None:
                     continue
-            table[0].append(name)
-            table[1].append(stamp[3])
-            rows.append([stamp[0], stamp[1], stamp[2], -1])
+            names.append(name)
+            ctimes.append(stamp[3])
+            stamps.append([stamp[0], stamp[1], stamp[2], -1])
             if got is not None:
-                found.append((got[0]["category"], got[0]["title"].lower(), got[0]["path"], got, rows[-1]))
+                found.append((got[0]["category"], got[0]["title"].lower(), got[0]["path"], got, stamps[-1]))
+        counts[category] = len(names) - before
     found.sort(key=lambda f: f[:3])
     lines = [format_index_line(f[3][0]) for f in found]
     items = []
@@ -195,17 +199,17 @@ def _build(memory_root: str, config: dict, old=None):
         row[3] = len(items)
         items.append([parsed, when, tokens, related])
     header = {"version": VERSION, "text_policy": TEXT_POLICY, "config": config, "written_ns": written,
-              "folders": folder_times, "files": files}
-    return header, stamps, items, HEADER + "".join(line + "\n" for line in lines)
+              "folders": folder_times, "files": counts}
+    return header, (names, ctimes, stamps), items, index_header() + "".join(line + "\n" for line in lines)
 
 
 def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
     """Rebuild and write ``index.md``, the file map and the cache (the caller holds the store lock)."""
-    header, stamps, items, text = _build(memory_root, config, old)
+    header, table, items, text = _build(memory_root, config, old)
     atomic_write_text(os.path.join(memory_root, INDEX_NAME), text, durable=False)
-    header["index"] = _index_stamp(memory_root)
     write_map(memory_root, {item[0]["path"]: item[3] for item in items if item[3]})
-    data = encode(header, stamps, items)
+    header["index"], header["map"] = _stamps(memory_root)
+    data = encode(header, table, items)
     cache_folder(memory_root)
     atomic_write_bytes(cache_path(memory_root), data)  # a temp file in .cache, fsync, os.replace
     return data
@@ -213,7 +217,8 @@ def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
 
 def encode_map(related: dict) -> bytes:
     """The file map's bytes for ``related`` (``{memory path: [entries]}``; the format: ``filemap``)."""
-    from ..records.relpaths import literal_prefix  # (a prompt whose cache is current writes no map)
+    from ..records.relpaths import literal_prefix
+    from .filemap import MAGIC
     lines = sorted({f"{literal_prefix(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape")
                     for memory, entries in related.items() if "\t" not in memory and "\n" not in memory
                     for entry in entries})
@@ -233,6 +238,7 @@ def encode_map(related: dict) -> bytes:
 
 def write_map(memory_root: str, related: dict) -> None:
     """Replace the file map with one built from ``{memory path: [entries]}``; the caller holds the store lock."""
+    from .filemap import MAX_MAP_BYTES, map_path
     data = encode_map(related)
     if len(data) > MAX_MAP_BYTES:
         warn(f"the file map would be {len(data)} bytes (more than {MAX_MAP_BYTES}); recall by file is off "

@@ -18,10 +18,9 @@ Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a 
 ``related_fit``) are shown by title; of these, only those ``relevance`` keeps (docs/guide.md).
 
 The fuzzy step runs only when exact and prefix matching leave no confident best and rapidfuzz is
-importable (loaded on first use): prompt tokens of 5+ characters with no exact match are compared
-with the title and tag tokens and their written forms (``fuzzycheck.spelled_forms``: a typo often
-stops a word from folding; ``retrieval.fuzzy_cutoff``, 85). A fuzzy match replaces a weaker prefix
-match of the same token.
+importable: prompt tokens of 5+ characters with no exact match meet the title and tag tokens and
+their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``, 85), replacing a
+weaker prefix match of the same token.
 """
 from __future__ import annotations
 
@@ -36,8 +35,8 @@ from .bitplanes import QUANTUM, bound, reaching
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
                       MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
-                      fuzzy_available, fuzzy_stems, idf, match_parts, matches_total, rare_words, second_chance,
-                      short_form_total, strong_words, surface_weight, unknown_words)
+                      fuzzy_available, fuzzy_stems, idf, matches_total, nth_best, rare_words, second_chance,
+                      short_form_total, strong_words, surface_weight, unknown_words, with_parts)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
@@ -170,20 +169,13 @@ class Smart(SmartFeatures):
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
-        related = sorted((t for t, _, _ in fits if t < high), reverse=True)
-        cut = related[min(len(related), self.max_related) - 1] if related else high
+        cut = nth_best([t for t, _, _ in fits if t < high], self.max_related, high)
         chosen = [(t, key, m) for t, key, m in fits if t >= high or t >= cut]
         least = min(self.min_distinct, self.min_distinct_team) if self._asks_team else self.min_distinct
         chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct)
         if self.relevance is not None:
             self.relevance["team"] = self._asks_team
-        out = []
-        for total, key, matches in chosen:
-            parts = match_parts(matches)
-            if total < high:
-                parts["related"] = True
-            out.append((total, key, parts))
-        return out
+        return with_parts(chosen, high)
 
 
 def get_strategy(config: dict) -> Smart:
@@ -227,9 +219,6 @@ class Members:
             data = self.as_bytes = self.bits.to_bytes((self.bits.bit_length() + 7) // 8, "little")
         return (i >> 3) < len(data) and data[i >> 3] >> (i & 7) & 1 == 1
 
-    def id_list(self) -> list:
-        return ids_of_bits(self.bits) if self.bits is not None else list(self.ids)
-
 
 class Option:
     __slots__ = ("points", "field", "kind", "target", "members")
@@ -250,13 +239,6 @@ class Book:
         self.field_idf = field_idf
         self.size = (self.n + 7) // 8  # bytes for a bitmap of every id
         self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
-        self.surface = None
-
-    def stems(self) -> set:
-        """Every tag and title token (the fuzzy step's stems)."""
-        if self.surface is None:
-            self.surface = set(self.index.surface())
-        return self.surface
 
     def tiers(self, token: str):
         """``([(field points, Members)], weight, tag/title weight)``; no tiers when no entry holds it."""
@@ -273,26 +255,18 @@ class Book:
             got = self.memo[token] = (live, w, (surface_weight(surface, self.n, w) if self.field_idf else w))
         return got
 
-    def targets(self, q: str) -> list:
-        """The tokens ``q`` meets by prefix: longer ones that start with it, sorted, then ``q``'s own prefixes
-        of 4+ characters (``PREFIX_MIN``)."""
-        out = []
-        if len(q) >= PREFIX_MIN:
-            out = [t for t in self.index.tokens_from(q) if t != q and self.tiers(t)[0]]
-        for k in range(PREFIX_MIN, len(q)):
-            if self.tiers(q[:k])[0]:
-                out.append(q[:k])
-        return out
-
     def options(self, q: str) -> list:
-        """``[Option]`` best first: exact, then by prefix, then irregular forms (ties in that order)."""
+        """``[Option]`` best first: exact, then by prefix (longer tokens that start with ``q``, sorted, then its own
+        prefixes of ``PREFIX_MIN``+ characters), then irregular forms (ties in that order)."""
         ranked = []
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
         if joined:
             q = q[1:]
         sources = [(q, 1.0, "exact")]
         if not joined:
-            sources += [(t, PREFIX, "prefix") for t in self.targets(q)]
+            longer = self.index.tokens_from(q) if len(q) >= PREFIX_MIN else ()
+            sources += [(t, PREFIX, "prefix") for t in longer if t != q and self.tiers(t)[0]]
+            sources += [(q[:k], PREFIX, "prefix") for k in range(PREFIX_MIN, len(q)) if self.tiers(q[:k])[0]]
             sources += [(t, IRREGULAR, "exact") for t in alternates(q)]  # "lose" meets "lost"
         for order, (t, factor, kind) in enumerate(sources):
             tiers, w, ws = self.tiers(t)
@@ -378,11 +352,11 @@ def score_index(strategy, query, index) -> list:
         totals[i] = matches_total(matches)
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found, n)
-            and fuzzy_may_match([q for _, q in unmatched], book.stems(), strategy.fuzzy_cutoff)
+            and fuzzy_may_match([q for _, q in unmatched], (stems := set(index.surface())), strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
         # so under the final bar: the fuzzy step only raises the best
-        touched = _fuzzy(strategy, book, unmatched)
+        touched = _fuzzy(strategy, book, unmatched, stems)
         chooser = _Chooser(per_token, set(touched))
         for i, extra in touched.items():
             if i not in found:
@@ -408,9 +382,7 @@ def _ranked(per_token: list, ids, floor: float) -> list:
     ranked = []
     for i in ids:
         matches = chooser.matches(i)
-        ub = adjacency(matches) + body_coverage(matches)
-        for m in matches:
-            ub += m[2][0]
+        ub = sum((m[2][0] for m in matches), adjacency(matches) + body_coverage(matches))
         if ub >= floor:
             ranked.append((-ub, i, matches))
     ranked.sort(key=lambda r: r[0])
@@ -455,9 +427,8 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
         top = bottom
 
 
-def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
-    """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
-    stems = book.stems()
+def _fuzzy(strategy, book: Book, unmatched: list, stems: set) -> dict:
+    """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens (``stems``)."""
     forms = spelled_forms(stems)
     touched: dict = {}  # id -> fuzzy matches, in prompt order
     for g, q in unmatched:
@@ -467,7 +438,7 @@ def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
             for points, members in tiers:
                 if points == BODY:
                     continue
-                for i in members.id_list():
+                for i in (ids_of_bits(members.bits) if members.bits is not None else members.ids):
                     p = FUZZY * points * ws * similarity / 100.0
                     if p > best.get(i, (0,))[0]:
                         best[i] = (p, FIELD[points], "fuzzy", t)

@@ -28,14 +28,10 @@ class Hit:
 
     def __init__(self, score, priority, entry, parts, pos):
         self.score, self.priority, self.entry, self.parts, self.pos = score, priority, entry, parts, pos
-        self.record = None
-        self.checked = False
+        self.record, self.checked = None, False
 
     def sort_key(self):
         return (self.related(), -self.score, self.priority)
-
-    def full_key(self):
-        return (self.related(), -self.score, self.priority, self.pos)
 
     def related(self) -> bool:
         """Shown by title only, after every clear hit (``Smart.shown``), whatever its recency bonus."""
@@ -66,7 +62,7 @@ def scored_hits(strategy, query, index, exclude=None) -> list:
         entry = index.entry(i)
         if not (exclude and entry["path"] in exclude):
             hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, i))
-    hits.sort(key=Hit.full_key)
+    hits.sort(key=lambda hit: (*hit.sort_key(), hit.pos))
     return hits
 
 

@@ -212,12 +212,21 @@ def second_chance(strategy, rows: list) -> list:
            if total >= least and rare_words(matches) >= MIN_RARE_WORDS]
     if not fit or max(total for total, _, _ in fit) < best:
         return []  # the best itself must qualify
-    scores = sorted((total for total, _, _ in fit), reverse=True)
-    cut = scores[min(len(scores), wanted) - 1]
+    cut = nth_best([total for total, _, _ in fit], wanted, best)
+    return with_parts([row for row in fit if row[0] >= cut], math.inf)
+
+
+def nth_best(scores: list, n: int, default: float) -> float:
+    """The ``n``-th best of ``scores`` (the least when fewer; ``default`` when none): ties with it are kept too."""
+    return sorted(scores, reverse=True)[min(len(scores), n) - 1] if scores else default
+
+
+def with_parts(rows: list, clear: float) -> list:
+    """``[(points, key, parts)]`` of ``rows`` (``(points, key, matches)``), those under ``clear`` marked ``related``."""
     out = []
-    for total, key, matches in fit:
-        if total >= cut:
-            parts = match_parts(matches)
+    for total, key, matches in rows:
+        parts = match_parts(matches)
+        if total < clear:
             parts["related"] = True
-            out.append((total, key, parts))
+        out.append((total, key, parts))
     return out

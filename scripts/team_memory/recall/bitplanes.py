@@ -21,13 +21,6 @@ def _units(points: float) -> int:
     return int(points / QUANTUM * (1.0 + 1e-9)) + 1
 
 
-def _ladder(units: int) -> int:
-    for step in LADDER:
-        if step >= units:
-            return step
-    return units
-
-
 class _Planes:
     """Non-negative whole numbers per entry, as bit planes (plane k: bit k of every entry's number)."""
 
@@ -91,7 +84,8 @@ def bound(per_token: list, size: int) -> _Planes:
                 slot = groups.setdefault(units, [0, []])
                 slot[0] |= members.bits
             else:
-                units = _ladder(_units(points))
+                units = _units(points)
+                units = next((step for step in LADDER if step >= units), units)
                 groups.setdefault(units, [0, []])[1].extend(members.ids)
         seen = 0
         for units in sorted(groups, reverse=True):

@@ -94,9 +94,9 @@ def named_by_path(head: str, token: str) -> bool:
     return bool(name) and name.startswith(token)
 
 
-def explained(query, matches: list, mass: dict, table: dict) -> dict:
-    """group number -> ``(share of that prompt word explained, distinct points)`` for one memory's matches."""
-    out: dict = {}
+def measure(query, matches: list, mass: dict, table: dict) -> tuple:
+    """``(distinct points, cover)`` of one memory: see the module docstring."""
+    out: dict = {}  # group number -> (share of that prompt word explained, distinct points)
     for g, q, match in matches:
         if g not in mass:
             continue
@@ -106,12 +106,7 @@ def explained(query, matches: list, mass: dict, table: dict) -> dict:
         points = match[0] * (ORDINARY_SHARE + (1.0 - ORDINARY_SHARE) * part)
         old = out.get(g, (0.0, 0.0))
         out[g] = (max(old[0], share), max(old[1], points))
-    return out
-
-
-def measure(query, matches: list, mass: dict, table: dict) -> tuple:
-    """``(distinct points, cover)`` of one memory: see the module docstring."""
-    parts = explained(query, matches, mass, table).values()
+    parts = out.values()
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 

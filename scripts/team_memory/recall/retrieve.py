@@ -22,15 +22,10 @@ def command_arguments(prompt: str) -> str:
     """``prompt`` without a leading ``/name`` or ``/plugin:name`` (a path stays): a slash command is matched by
     its arguments only, or its name would match memories about the command's own words."""
     text = prompt.lstrip()
-    if not text.startswith("/"):
-        return prompt
-    end = 1
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    name = text[1:end]
+    name = text[1:].split(None, 1)[0] if text[:1] == "/" and text[1:2].strip() else ""
     if not name or not all(c.isalnum() or c in "-_:." for c in name):
         return prompt
-    return text[end:].strip()
+    return text[1 + len(name):].strip()
 
 
 def context_for_prompt(payload: dict) -> str | None:
@@ -73,7 +68,7 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
     strategy = get_strategy(config)
     hits = rank(memory_root, config, prompt, limit, index, strategy=strategy,
-                exclude=recall.held_back() if recall else None)
+                exclude=recall.shown if recall else None)
     marks = None
     if hits:  # only a block that shows something reads the stale marks (one small file)
         from ..derived.drift import marks_for

@@ -51,8 +51,15 @@ def _abstained(strategy, best: float, reachable: float) -> str:
             f"retrieval.min_evidence {strategy.min_evidence:g}{neither}): nothing is shown")
 
 
-def _under_bar(strategy, best: float, bar: float) -> str:
-    """Which setting made ``bar``, the points a runner-up needs beside ``best``."""
+def _reason(strategy, score: float, best: float, shown: int, limit: int) -> str:
+    """Why a memory the relevance rule kept and scoring ``score`` beside ``best`` was not among the ``shown``."""
+    bar = strategy.bar(best)
+    if score >= bar:
+        if shown >= limit:
+            return f"beyond the {limit} shown (retrieval.max_inject or --limit)"
+        if score < strategy.clear_bar(best):
+            return "possibly related, beyond the ones shown by title (retrieval.max_related)"
+        return "not shown: retired, archived or unreadable (the hook checks each file)"
     if bar == strategy.min_score:
         setting = f"retrieval.min_score {strategy.min_score:g}"
     elif abs(bar - strategy.min_relative * best) < 1e-9:
@@ -75,31 +82,16 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     scored = scored_hits(relaxed, query, current_index(memory_root, config))
     shown = {h.entry["path"] for h in hits}
     best = max((h.score for h in scored), default=0.0)
-    verdict = relaxed.verdict
-    abstained = verdict is not None and not verdict[2]
-    report = relaxed.relevance
-    bar = strategy.bar(best)
+    verdict, report = relaxed.verdict, relaxed.relevance
+    abstained = _abstained(strategy, verdict[0], verdict[1]) if verdict is not None and not verdict[2] else None
     note = None if abstained else ordinary_note(report)
     if note and notes is not None:
         notes.append(note)
     out = []
     for hit in scored:
-        if hit.entry["path"] in shown:
-            continue
-        irrelevant = None if abstained else why_not(report, hit.pos)
-        if abstained:
-            reason = _abstained(strategy, verdict[0], verdict[1])
-        elif irrelevant:
-            reason = irrelevant
-        elif hit.score < bar:
-            reason = _under_bar(strategy, best, bar)
-        elif len(hits) >= limit:
-            reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
-        elif hit.score < strategy.clear_bar(best):
-            reason = "possibly related, beyond the ones shown by title (retrieval.max_related)"
-        else:
-            reason = "not shown: retired, archived or unreadable (the hook checks each file)"
-        out.append((hit.score, hit.entry, hit.parts, reason))
+        if hit.entry["path"] not in shown:
+            reason = abstained or why_not(report, hit.pos) or _reason(strategy, hit.score, best, len(hits), limit)
+            out.append((hit.score, hit.entry, hit.parts, reason))
         if len(out) >= NEAR_MISSES:
             break
     return out

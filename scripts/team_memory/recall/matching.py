@@ -76,9 +76,6 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
 class Smart(SmartFeatures):
     """The strategy's settings and bars; what it caches per memory is ``features.SmartFeatures``'."""
 
-    recency_bonus = 0.5
-    outdated_decision = 1.0  # points off a deprecated or superseded decision that is still active (``rank``)
-
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
         for key, (default, low, high) in FLOAT_SETTINGS.items():

@@ -18,6 +18,8 @@ from ..text.features import content_text
 from .matching import get_strategy
 
 DEEP_CHECK_LIMIT = 20
+RECENCY_BONUS = 0.5
+OUTDATED_POINTS = 1.0  # off a deprecated or superseded decision that is still active
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
 
 
@@ -81,47 +83,32 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, no
     except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
         hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude)
     shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if strategy.answer_shape else None
-    return _finish(iter(hits), memory_root, config, limit, now, strategy, shape)
+    return _finish(hits, memory_root, config, limit, now, strategy, shape)
 
 
-def _merged(first: list, rest, key):
-    """``heapq.merge(first, rest, key=key)`` (``first`` wins ties) without importing ``heapq`` on the hook."""
-    i, n = 0, len(first)
-    for item in rest:
-        k = key(item)
-        while i < n and key(first[i]) <= k:
-            yield first[i]
-            i += 1
-        yield item
-    yield from first[i:]
-
-
-def _finish(stream, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
+def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
     """Deep-check the first hits and give them the strategy's bonuses (``shape``: the answer shape asked
     for), re-sort, and keep ``limit`` shown-safe ones, the related among them at most ``most_related``."""
-    from itertools import islice
-    outdated = strategy.outdated_decision
     most_related = max(strategy.max_related, strategy.second_chance)
     now = now_us(now)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
     checked = []
-    for hit in islice(stream, DEEP_CHECK_LIMIT):
+    for hit in hits[:DEEP_CHECK_LIMIT]:
         if not _deep_check(hit, memory_root, config):
             continue
         updated = epoch_us(hit.record.get("updated_at"))
         recent = updated is not None and (now - updated) // DAY_US <= days  # ``timedelta.days``, exactly
-        hit.parts["recency"] = strategy.recency_bonus if recent else 0
+        hit.parts["recency"] = RECENCY_BONUS if recent else 0
         hit.score += hit.parts["recency"]
         if shape and holds_shape(shape, f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
             hit.parts["answer_shape"] = shape
             hit.score += strategy.answer_shape
-        if outdated and decision_status(hit.record) in OUTDATED_DECISION:  # the current decision first
-            hit.parts["outdated"] = -outdated
-            hit.score -= outdated
+        if decision_status(hit.record) in OUTDATED_DECISION:  # the current decision first
+            hit.parts["outdated"] = -OUTDATED_POINTS
+            hit.score -= OUTDATED_POINTS
         checked.append(hit)
     checked.sort(key=Hit.sort_key)
-    # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)
-    ordered = _merged(checked, stream, Hit.sort_key)
+    ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)  # stable: on ties the checked first
 
     top = []
     related = 0

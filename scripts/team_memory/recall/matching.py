@@ -218,13 +218,11 @@ class Members:
 
 
 class Option:
-    __slots__ = ("points", "field", "kind", "target", "members")
+    __slots__ = ("points", "field", "kind", "members", "match")
 
     def __init__(self, points, field, kind, target, members):
-        self.points, self.field, self.kind, self.target, self.members = points, field, kind, target, members
-
-    def match(self) -> tuple:
-        return (self.points, self.field, self.kind, self.target)
+        self.points, self.field, self.kind, self.members = points, field, kind, members
+        self.match = (points, field, kind, target)
 
 
 class Book:
@@ -300,7 +298,7 @@ class _Chooser:
                     best = rank
                     break
             if best != _NOTHING:
-                out.append((g, q, options[best].match()))
+                out.append((g, q, options[best].match))
         return out
 
 

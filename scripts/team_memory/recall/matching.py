@@ -160,9 +160,9 @@ class Smart(SmartFeatures):
         return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
 
     def shown(self, best: float, rows: list) -> list:
-        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) shown: the clear hits and
-        the ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``relevance.judge``
-        (after the choice: one left out never lets a weaker one in)."""
+        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) shown: the clear hits and the
+        ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``relevance.judge`` (after
+        the choice: one left out never lets a weaker one in)."""
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]

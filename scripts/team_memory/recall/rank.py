@@ -11,8 +11,7 @@ from __future__ import annotations
 from ..base import fastjson
 from ..base.config import int_setting
 from ..base.model import PRIORITY
-from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
-from ..records.store import DAY_US, epoch_us, now_us
+from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, read_bytes, record_status
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
 from .matching import get_strategy
@@ -87,8 +86,8 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, no
 
 
 def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
-    """Deep-check the first hits and give them the strategy's bonuses (``shape``: the answer shape asked
-    for), re-sort, and keep ``limit`` shown-safe ones, the related among them at most ``most_related``."""
+    """Deep-check the first hits, add their bonuses (``shape``: the answer shape asked for), re-sort, and keep
+    ``limit`` shown-safe ones, the related among them at most ``most_related``."""
     most_related = max(strategy.max_related, strategy.second_chance)
     now = now_us(now)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)

@@ -111,9 +111,8 @@ def measure(query, matches: list, mass: dict, table: dict) -> tuple:
 
 
 def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
-    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the
-    prompt's distinctive words, less those far weaker than the best; none otherwise. ``report`` says why
-    (``search --explain``: ``why_not``, ``ordinary_note``)."""
+    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the prompt's
+    distinctive words, less those far weaker than the best; none otherwise. ``report``: why (``search --explain``)."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()

@@ -144,8 +144,7 @@ KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY}  # ``rare_words``
 
 
 def evidence(best: float, reachable: float) -> float:
-    """The best score x the square root of the share of the prompt it explains (``reachable``: per prompt
-    word, the most points any memory gets from it)."""
+    """The best score x the root of the share of the prompt it explains (``reachable``: per word, the most points)."""
     if best <= 0 or reachable <= 0:
         return 0.0
     return best * math.sqrt(min(1.0, best / reachable))
@@ -194,10 +193,9 @@ def strong_words(matches: list, n: int) -> int:
 
 
 def second_chance(strategy, rows: list) -> list:
-    """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of
-    ``rows`` (``(rounded points, key, matches)``) as possibly related, if the best is one of them. One
-    qualifies with ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare prompt words
-    (two such words in one memory are unlikely by chance)."""
+    """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of ``rows``
+    (``(rounded points, key, matches)``) as possibly related, if the best is one of them. One qualifies with
+    ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare words (two are unlikely by chance)."""
     wanted = strategy.second_chance
     if not wanted or not rows:
         return []

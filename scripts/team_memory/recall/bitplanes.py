@@ -21,70 +21,60 @@ def _units(points: float) -> int:
     return int(points / QUANTUM * (1.0 + 1e-9)) + 1
 
 
-class _Planes:
-    """Non-negative whole numbers per entry, as bit planes (plane k: bit k of every entry's number)."""
-
-    def __init__(self):
-        self.planes: list = []
-
-    def add(self, bits: int, units: int) -> None:
-        """Add ``units`` to every entry in ``bits``."""
-        planes = self.planes
-        k = 0
-        while units:
-            if units & 1:
-                carry, j = bits, k
-                while carry:
-                    if j >= len(planes):
-                        planes.extend([0] * (j - len(planes)))
-                        planes.append(carry)
-                        break
-                    plane = planes[j]
-                    planes[j] = plane ^ carry
-                    carry &= plane
-                    j += 1
-            units >>= 1
-            k += 1
-
-    def top(self) -> int:
-        """A bitmap of the entries holding the largest number."""
-        found = None
-        for plane in reversed(self.planes):
-            both = plane if found is None else found & plane
-            if both:
-                found = both
-        return found or 0
-
-    def at_least(self, threshold: int) -> int:
-        """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
-        planes = self.planes
-        if threshold >> len(planes):
-            return 0
-        greater, equal = 0, -1
-        for k in range(len(planes) - 1, -1, -1):
-            plane = planes[k]
-            if threshold >> k & 1:
-                equal &= plane
-            else:
-                greater |= equal & plane
-                equal &= ~plane
-        return greater | equal
+def _add(planes: list, bits: int, units: int) -> None:
+    """Add ``units`` to the number of every entry in ``bits`` (plane k: bit k of every entry's number)."""
+    k = 0
+    while units:
+        if units & 1:
+            carry, j = bits, k
+            while carry:
+                if j >= len(planes):
+                    planes += [0] * (j - len(planes)) + [carry]
+                    break
+                plane = planes[j]
+                planes[j] = plane ^ carry
+                carry &= plane
+                j += 1
+        units >>= 1
+        k += 1
 
 
-def bound(per_token: list, size: int) -> _Planes:
+def top(planes: list) -> int:
+    """A bitmap of the entries holding the largest number."""
+    found = None
+    for plane in reversed(planes):
+        both = plane if found is None else found & plane
+        if both:
+            found = both
+    return found or 0
+
+
+def _at_least(planes: list, threshold: int) -> int:
+    """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
+    if threshold >> len(planes):
+        return 0
+    greater, equal = 0, -1
+    for k in range(len(planes) - 1, -1, -1):
+        plane = planes[k]
+        if threshold >> k & 1:
+            equal &= plane
+        else:
+            greater |= equal & plane
+            equal &= ~plane
+    return greater | equal
+
+
+def bound(per_token: list, size: int) -> list:
     """Every entry's rounded-up bound as bit planes (a body option at ``1 + BODY_COVERAGE_MAX`` x its points)."""
-    planes = _Planes()
+    planes: list = []
     for _, _, options in per_token:
         groups: dict = {}  # units -> [bitmap, sparse ids]
         for option in options:
             members = option.members
-            points = option.points * (1.0 + BODY_COVERAGE_MAX) if option.field == "body" else option.points
+            units = _units(option.points * (1.0 + BODY_COVERAGE_MAX) if option.field == "body" else option.points)
             if members.bits is not None:
-                units = _units(points)
-                slot = groups.setdefault(units, [0, []])
-                slot[0] |= members.bits
+                groups.setdefault(units, [0, []])[0] |= members.bits
             else:
-                units = _units(points)
                 units = next((step for step in LADDER if step >= units), units)
                 groups.setdefault(units, [0, []])[1].extend(members.ids)
         seen = 0
@@ -95,10 +85,10 @@ def bound(per_token: list, size: int) -> _Planes:
             fresh = bits & ~seen if seen else bits
             seen |= bits
             if fresh:
-                planes.add(fresh, units)
+                _add(planes, fresh, units)
     return planes
 
 
-def reaching(planes: _Planes, floor: float) -> list:
+def reaching(planes: list, floor: float) -> list:
     """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
-    return ids_of_bits(planes.at_least(max(1, int(floor / QUANTUM))))
+    return ids_of_bits(_at_least(planes, max(1, int(floor / QUANTUM))))

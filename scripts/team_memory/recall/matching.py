@@ -31,7 +31,7 @@ from ..derived.cache import ids_of_bits
 from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, token_groups
-from .bitplanes import QUANTUM, bound, reaching
+from .bitplanes import QUANTUM, bound, reaching, top
 from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
 from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
                       MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
@@ -332,7 +332,7 @@ def score_index(strategy, query, index) -> list:
         planes = bound(per_token, book.size)
         # the entries with the largest bound, scored first, lift the floor to min_relative x the best
         # of them (a long prompt puts most entries over the floor alone)
-        seeds = ids_of_bits(planes.top())
+        seeds = ids_of_bits(top(planes))
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((matches_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
         reached = max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2)

@@ -32,7 +32,7 @@ from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, token_groups
 from .bitplanes import QUANTUM, bound, reaching, top
-from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
+from .relevance import asks_team, judge
 from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
                       MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
                       fuzzy_available, fuzzy_stems, idf, matches_total, nth_best, rare_words, second_chance,
@@ -52,9 +52,9 @@ FLOAT_SETTINGS = {
     "min_related": (0.4, 0.0, 1.0),
     "answer_shape": (1.0, 0.0, 100.0),  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
     "fuzzy_cutoff": (85, 50.0, 100.0),
-    "min_distinct": (DEFAULT_MIN_DISTINCT, 0.0, 1000.0),
-    "near_distinct": (DEFAULT_NEAR_DISTINCT, 0.0, 1.0),
-    "min_distinct_team": (DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0),
+    "min_distinct": (1.0, 0.0, 1000.0),  # ``relevance.judge``
+    "near_distinct": (0.3, 0.0, 1.0),
+    "min_distinct_team": (0.4, 0.0, 1000.0),
 }
 
 

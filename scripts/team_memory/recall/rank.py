@@ -106,7 +106,6 @@ def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strateg
             hit.parts["outdated"] = -OUTDATED_POINTS
             hit.score -= OUTDATED_POINTS
         checked.append(hit)
-    checked.sort(key=Hit.sort_key)
     ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)  # stable: on ties the checked first
 
     top = []

@@ -25,15 +25,12 @@ LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone
 PART = 0.5  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
 QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
 PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
-DEFAULT_MIN_DISTINCT = 1.0
-DEFAULT_MIN_DISTINCT_TEAM = 0.4
 # words by which a prompt asks about the team's own ways (English), and pairs of words
 # ("rule" and "policy" are not: a CSS rule and an IAM policy are code)
 TEAM_WORDS = frozenset({"we", "we're", "we've", "our", "ours", "us", "team", "allowed", "convention", "conventions",
                         "again", "supposed"})
 TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
 TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` reads
-DEFAULT_NEAR_DISTINCT = 0.3
 
 _RANKS = None
 
@@ -110,7 +107,7 @@ def measure(query, matches: list, mass: dict, table: dict) -> tuple:
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 
-def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
+def judge(query, rows: list, least: float, near: float):
     """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the prompt's
     distinctive words, less those far weaker than the best; none otherwise. ``report``: why (``search --explain``)."""
     if not rows or least <= 0 or query is None:

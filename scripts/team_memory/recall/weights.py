@@ -166,14 +166,9 @@ def unknown_words(query, reach: dict) -> int:
 def rare_words(matches: list) -> int:
     """How many distinct prompt words meet the memory with weight >= ``RARE`` (a fuzzy match's points hold
     its similarity too: only a clear typo of a rare word counts)."""
-    groups = set()
-    for g, q, (points, field, kind, _) in matches:
-        if q[:1] == JOINED or kind not in KIND_FACTOR or field not in FIELD_POINTS:
-            continue
-        base = FIELD_POINTS[field] * KIND_FACTOR[kind]
-        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``matching.Book.options``)
-            groups.add(g)
-    return len(groups)
+    return len({g for g, q, (points, field, kind, _) in matches  # points: the base below x the token's weight
+                if q[:1] != JOINED and kind in KIND_FACTOR and field in FIELD_POINTS
+                and points >= RARE * (FIELD_POINTS[field] * KIND_FACTOR[kind]) - 1e-9})
 
 
 def strong_weights(n: int) -> dict:

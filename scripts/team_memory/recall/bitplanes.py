@@ -1,9 +1,8 @@
 """``matching.score_index``'s upper bound: every entry's best possible score, added up as bit planes.
 
-Each prompt token's options (a bitmap of the entries it reaches, or their ids) add whole
-units of ``QUANTUM``, rounded up, to every entry they reach; plane k holds bit k of every
-entry's sum, so adding to a thousand entries is a few whole-int operations. ``reaching``
-gives the ids whose bound reaches a floor: only those are scored exactly.
+Each prompt token's options (a bitmap of the entries it reaches, or their ids) add whole units of
+``QUANTUM``, rounded up, to every entry they reach; plane k holds bit k of every entry's sum, so adding to
+a thousand entries is a few whole-int operations. Only the ids ``reaching`` a floor are scored exactly.
 """
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ from ..derived.cache import bits_of, ids_of_bits
 from .weights import BODY_COVERAGE_MAX
 
 QUANTUM = 0.01  # the bound's unit
-# Options filed under few entries are merged per rounded value; the value is first rounded
-# up to one of these (in units), so a token has few such groups.
+# options filed under few entries are merged per value rounded up to one of these units: a token has few groups
 LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 
 

@@ -62,12 +62,10 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
     """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
     raw = section(config, "retrieval").get(key, default)
     try:
-        if isinstance(raw, bool):
-            raise TypeError("boolean")
-        value = float(raw)
-        if math.isnan(value):
-            raise ValueError("NaN")
+        value = math.nan if isinstance(raw, bool) else float(raw)
     except (TypeError, ValueError, OverflowError):
+        value = math.nan
+    if math.isnan(value):
         warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
         return default
     return max(low, min(high, value))
@@ -183,16 +181,15 @@ def get_strategy(config: dict) -> Smart:
 
 # -- the scores over an ``Index`` (``derived.cache``): the one implementation of the rule above.
 # Most entries a prompt touches share only common words with it, so few are scored exactly:
-# 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by
-#    points, earliest first on ties; an entry's match for the token is the first option holding it;
-# 2. an upper bound of every entry's score (a body option at ``1 + BODY_COVERAGE_MAX`` x its points)
-#    is added up as bit planes (``bitplanes``: what keeps the prompt hook in its budget at 10,000
-#    memories); the real score is at most (1 + ``ADJACENT`` / 2) x that bound;
-# 3. entries whose bound reaches the floor are scored in order of falling exact bound until the bound
-#    is under ``max(floor, min_relative x best so far)``;
-# 4. the fuzzy step scores the entries it touches (it only raises the best);
-# 5. possibly related memories: unscored entries, band by band of their bound (``BAND``), until none
-#    can reach ``Smart.related_floor`` or the ``max_related``-th best so far (``_related``).
+# 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by points,
+#    earliest first on ties; an entry's match for the token is the first option holding it;
+# 2. every entry's upper bound (a body option at ``1 + BODY_COVERAGE_MAX`` x its points) is added up as bit
+#    planes (``bitplanes``: what keeps the prompt hook in its budget at 10,000 memories); the real score is at
+#    most (1 + ``ADJACENT`` / 2) x that bound;
+# 3. entries whose bound reaches the floor are scored by falling exact bound until the bound is under
+#    ``max(floor, min_relative x best so far)``; 4. the fuzzy step scores what it touches (it only raises the best);
+# 5. possibly related memories: unscored entries, band by band of their bound (``BAND``), until none can reach
+#    ``Smart.related_floor`` or the ``max_related``-th best so far (``_related``).
 # Bounds are rounded up and compared less ``MARGIN``: no entry that reaches a floor is missed.
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}

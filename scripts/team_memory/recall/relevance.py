@@ -1,16 +1,15 @@
 """Relevance: a memory is shown only when it explains what is distinctive in the prompt.
 
-A word rare in the store can still say nothing about which memory a prompt needs ("write a test for
-the date parser" meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is
-weighed by how ordinary it is in programming text: ``ordinary.txt`` (``scripts/make_ordinary.py``)
-lists the commonest words; a word's ``distinctness`` is 0 within the first ``COMMON`` ranks, rises
-with the log of its rank, and is 1 past the list (a name, an identifier, a typo, CJK text).
+A word rare in the store can still say nothing about which memory a prompt needs ("write a test for the
+date parser" meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is weighed by how
+ordinary it is in programming text (``ordinary.txt``, ``scripts/make_ordinary.py``): its ``distinctness``
+is 0 within the first ``COMMON`` ranks, rises with the log of its rank, and is 1 past the list.
 
-A memory's match on a word keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what
-it met (only a part of the word: ``PART``) of its points: its ``distinct`` points; its ``cover`` is the
-share of the prompt's distinctness it explains. ``judge`` answers when the best's distinct points x
-the square root of its cover reach ``retrieval.min_distinct`` (``min_distinct_team`` for a question
-about the team's own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
+A memory's match on a word keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what it
+met (only a part of the word: ``PART``) of its points: its ``distinct`` points; its ``cover`` is the share
+of the prompt's distinctness it explains. ``judge`` answers when the best's distinct points x the square
+root of its cover reach ``retrieval.min_distinct`` (``min_distinct_team`` for a question about the team's
+own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
 """
 from __future__ import annotations
 

@@ -320,9 +320,8 @@ def score_index(strategy, query, index) -> list:
 
     found, totals = {}, {}
     best = 0.0
-    least = strategy.floor()  # no entry under it is ever shown
-    if strategy.second_chance:
-        least = min(least, strategy.min_score)  # ``weights.second_chance``: min_score, min_relative x the best
+    least = strategy.floor()  # no entry under it is ever shown (``weights.second_chance``: min_score at least)
+    least = min(least, strategy.min_score) if strategy.second_chance else least
     floor = least - MARGIN  # no entry under it is ever scored exactly
     candidates, planes, reached = [], None, 0.0
     if per_token:
@@ -355,9 +354,8 @@ def score_index(strategy, query, index) -> list:
                 found[i] = chooser.matches(i)
             for g, q, m in extra:
                 add_fuzzy(found[i], g, q, m)
+                reach[g] = max(reach.get(g, 0.0), m[0])  # a typo the store explains is not unknown
             totals[i] = matches_total(found[i])
-            for g, _, m in extra:  # a typo the store explains is not unknown
-                reach[g] = max(reach.get(g, 0.0), m[0])
         best = max(totals.values(), default=0.0)
         reachable, unknown = sum(reach.values()), unknown_words(query, reach)
     if not strategy.confident(best, reachable, unknown, totals, found, n):

@@ -77,9 +77,7 @@ def idf(df: int, n: int) -> float:
 
 def surface_weight(surface_df: int, n: int, weight: float) -> float:
     """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
-    if not surface_df:
-        return weight
-    return max(weight, MIN_WEIGHT, idf(surface_df, n) / idf(1, n))
+    return max(weight, MIN_WEIGHT, idf(surface_df, n) / idf(1, n)) if surface_df else weight
 
 
 def matches_total(matches: list) -> float:
@@ -107,9 +105,7 @@ def body_coverage(matches: list) -> float:
         if match[1] == "body":
             words.add(g)
             points += match[0]
-    if len(words) < 2:
-        return 0.0
-    return points * min(BODY_COVERAGE_MAX, BODY_COVERAGE * (len(words) - 1))
+    return points * min(BODY_COVERAGE_MAX, BODY_COVERAGE * (len(words) - 1)) if len(words) > 1 else 0.0
 
 
 def adjacency(matches: list) -> float:
@@ -145,17 +141,13 @@ KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY}  # ``rare_words``
 
 def evidence(best: float, reachable: float) -> float:
     """The best score x the root of the share of the prompt it explains (``reachable``: per word, the most points)."""
-    if best <= 0 or reachable <= 0:
-        return 0.0
-    return best * math.sqrt(min(1.0, best / reachable))
+    return best * math.sqrt(min(1.0, best / reachable)) if best > 0 and reachable > 0 else 0.0
 
 
 def explained(best: float, reachable: float, unknown: int) -> float:
     """``best`` over what the store could explain plus ``UNKNOWN`` points per word it has never seen (0..1)."""
     whole = reachable + UNKNOWN * unknown
-    if best <= 0 or whole <= 0:
-        return 0.0
-    return min(1.0, best / whole)
+    return min(1.0, best / whole) if best > 0 and whole > 0 else 0.0
 
 
 def unknown_words(query, reach: dict) -> int:

@@ -35,13 +35,12 @@ def described_categories(config: dict, lines: list) -> str:
     """One line describing the categories that appear in ``lines`` ("" when none has a description)."""
     from ..records.exposure import hide
     from ..base.sanitize import block_text
-    descs = category_descriptions(config)
-    seen, described = set(), []
+    descs = dict(category_descriptions(config))  # each described once
+    described = []
     for line in lines:
         cat = category_from_display(line[3:line.find("]")]) if line.startswith("- [") else None
-        if cat in descs and cat not in seen:
-            seen.add(cat)
-            text = block_text(hide(descs[cat]), 500)
+        if cat in descs:
+            text = block_text(hide(descs.pop(cat)), 500)
             text = text if len(text) <= DESCRIPTION_CHARS else SHORT_DESCRIPTIONS.get(cat, "")
             if text:
                 described.append(f"{display_name(cat)} = {text}")

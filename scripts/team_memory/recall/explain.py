@@ -11,8 +11,7 @@ NEAR_MISSES = 5
 
 
 def _without_floor(strategy):
-    """A copy of ``strategy`` that returns every memory the prompt meets and records whether the real one would
-    have answered (``confident``); its fuzzy step does not run."""
+    """A copy of ``strategy`` showing every memory the prompt meets (no fuzzy step), noting if the real one answers."""
 
     class Unfloored(type(strategy)):
         verdict = None
@@ -73,8 +72,7 @@ def _reason(strategy, score: float, best: float, shown: int, limit: int) -> str:
 
 def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int,
                 notes: list | None = None) -> list:
-    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first (``notes``:
-    lines about the prompt as a whole)."""
+    """``[(score, entry, parts, reason)]``: up to 5 scored memories not in ``hits``, best first (``notes``: lines)."""
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []

@@ -103,8 +103,7 @@ class Smart(SmartFeatures):
         return tuple(tuple(g) for g in groups)
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
-        """Whether the best memory is evidence enough to answer at all (the three ways: ``weights``);
-        ``totals``, ``found`` (id -> score, id -> matches) and ``n`` serve the ways that read its matches."""
+        """Whether the best is evidence enough to answer (``weights``; ``totals``, ``found``: id -> score, matches)."""
         if best < self.lowest_best() - 1e-9:
             return False
         proof = evidence(best, reachable)

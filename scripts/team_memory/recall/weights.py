@@ -59,8 +59,7 @@ def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
 
 
 def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
-    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems whose best written form in ``forms``
-    (``fuzzycheck.spelled_forms``) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
+    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems whose best form in ``forms`` meets ``cutoff``, best first."""
     from ..text.fuzzycheck import stem_of
     fuzz, process = _rapidfuzz()
     best: dict = {}
@@ -164,8 +163,7 @@ def rare_words(matches: list) -> int:
 
 
 def strong_weights(n: int) -> dict:
-    """field -> the least weight of a strong match in a store of ``n`` memories: a share of the store, not
-    a fixed weight, so it reads the same at 50 memories as at 50,000."""
+    """field -> the least weight of a strong match in ``n`` memories: a share of the store, so the same at any size."""
     top = idf(1, max(n, 1))
     surface = idf(COMMON_SHARE * n, n) / top
     return {"tags": surface, "title": surface, "body": RARE}

@@ -8,7 +8,7 @@ from ..derived.index import index_path
 from ..derived.refresh import rebuild_index
 from ..base.model import CATEGORIES, STATUSES
 from ..recall.retrieve import MIN_PROMPT_CHARS
-from ..recall.block import excerpt_chars, format_block, output_budget
+from ..recall.block import format_block, sizes
 from ..recall.rank import rank
 from ..recall.matching import get_strategy
 from ..records.store import dump_memory, find_memory, iter_records, load_memory, NotARecord, project_root_of, record_status
@@ -112,7 +112,7 @@ def cmd_search(ctx) -> int:
         return 0
     hits = rank(ctx.memory_root, ctx.config, args.prompt, limit)
     if args.block:
-        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config)), end="")
+        print(format_block(hits, ctx.config, *sizes(ctx.config)), end="")
         return 0
     from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
     if args.json:  # the index or cache may be a forged file: what it says is shown through the same rule

@@ -129,10 +129,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     return "\n".join([head, note, *lines, tail]) + "\n"
 
 
-def output_budget(config: dict) -> int:
-    return int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
-
-
-def excerpt_chars(config: dict) -> int:
-    """How long the winner's excerpt may be."""
-    return int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000)
+def sizes(config: dict) -> tuple:
+    """``(budget, excerpt_chars)``: how long the block and the winner's excerpt may be."""
+    return (int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000),
+            int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000))

@@ -21,7 +21,7 @@ from .matching import get_strategy
 from .weights import fuzzy_available
 from ..base.model import MEMORY_REL
 from ..records.store import parse_time
-from .block import excerpt_chars, format_block, output_budget
+from .block import format_block, sizes
 from .rank import rank
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")
@@ -86,7 +86,7 @@ def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
     """``[{"id", "kind", "expected", "got"}]``: what the hook would inject for each prompt."""
     strategy = get_strategy(config)
     limit = max(max_inject(config), 1)
-    budget, excerpt = output_budget(config), excerpt_chars(config)
+    budget, excerpt = sizes(config)
     out = []
     for p in prompts:
         hits = rank(memory_root, config, p["prompt"], limit, index, now=now, strategy=strategy)

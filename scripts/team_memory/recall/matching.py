@@ -195,7 +195,6 @@ FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 FIELD_POINTS = (TAG, TITLE, BODY)  # a cache tier's field: 0 tags, 1 title, 2 body
 MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
 BAND = 0.75  # the related step reads the entries under the clear bar in bands of their bound this wide
-_NOTHING = 1 << 62
 
 
 class Members:
@@ -286,14 +285,14 @@ class _Chooser:
     def matches(self, i: int) -> list:
         out = []
         for g, q, options, dense, first in self.rows:
-            best = first.get(i, _NOTHING)
+            best = first.get(i, len(options))  # len: none holds it
             for rank, members in dense:
                 if rank >= best:
                     break
                 if i in members:
                     best = rank
                     break
-            if best != _NOTHING:
+            if best < len(options):
                 out.append((g, q, options[best].match))
         return out
 

@@ -10,7 +10,7 @@ import os
 
 from ..records.hookio import enabled_store
 from ..base.config import max_inject, warn
-from .block import excerpt_chars, format_block, output_budget
+from .block import format_block, sizes
 from .rank import rank
 
 MIN_PROMPT_CHARS = 10
@@ -59,7 +59,7 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
     if hits:  # only a block that shows something reads the stale marks (one small file)
         from ..derived.drift import marks_for
         marks = marks_for(memory_root, [(h.entry["path"], h.record) for h in hits])
-    block = format_block(hits, config, output_budget(config), excerpt_chars(config), marks) or None
+    block = format_block(hits, config, *sizes(config), marks) or None
     if recall is not None:
         try:
             recall.save([h.entry["path"] for h in hits] if block else [])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..derived.refresh import current_index
 from .rank import MAX_PROMPT_CHARS, scored_hits
 from .relevance import ordinary_note, why_not
-from .weights import match_parts
+from .weights import evidence, match_parts
 
 NEAR_MISSES = 5
 
@@ -20,11 +20,10 @@ def _without_floor(strategy):
             self.verdict = (best, reachable, super().confident(best, reachable, *more))
             return True
 
-        def bar(self, best: float) -> float:
+        def bar(self, *_) -> float:  # and ``floor``: every memory met is scored and shown
             return 0.0
 
-        def floor(self) -> float:
-            return 0.0
+        floor = bar
 
         def shown(self, best: float, rows: list) -> list:
             strategy._query, strategy._asks_team = self._query, self._asks_team  # what the relevance rule
@@ -42,7 +41,6 @@ def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
     if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    from .weights import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key)]
     neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
         f", and {others[0]} does not apply" if others else "")

@@ -313,8 +313,7 @@ def score_index(strategy, query, index) -> list:
                 reach[g] = max(reach.get(g, 0.0), options[0].points)
             if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(o.kind == "exact" for o in options):
                 unmatched.append((g, q))  # no match, or by prefix only: the fuzzy step may try it
-    reachable = sum(reach.values())
-    unknown = unknown_words(query, reach)
+    reachable, unknown = sum(reach.values()), unknown_words(query, reach)
 
     found, totals = {}, {}
     best = 0.0

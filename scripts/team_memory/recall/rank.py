@@ -49,10 +49,9 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
         record = fastjson.loads(read_bytes(path)[0])
     except (OSError, ValueError):
         return False
-    if not isinstance(record, dict) or record_status(record) != "active":
-        return False
-    hit.record = record
-    return True
+    active = isinstance(record, dict) and record_status(record) == "active"
+    hit.record = record if active else None
+    return active
 
 
 def scored_hits(strategy, query, index, exclude=None) -> list:
@@ -68,8 +67,8 @@ def scored_hits(strategy, query, index, exclude=None) -> list:
 
 def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
          exclude=None) -> list:
-    """The top ``limit`` active memories for ``prompt`` as ``Hit`` objects, best first, from ``index`` (else the
-    store's). ``now``: an aware ``datetime`` (the evaluation's clock); ``exclude``: index paths left out."""
+    """The top ``limit`` active ``Hit``s for ``prompt``, best first, from ``index`` (else the store's); ``now``: an
+    aware ``datetime`` (the evaluation's clock); ``exclude``: index paths left out."""
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:

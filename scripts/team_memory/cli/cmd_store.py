@@ -134,7 +134,7 @@ def cmd_search(ctx) -> int:
         from ..recall.explain import near_misses, print_near_misses
         notes: list = []
         misses = near_misses(ctx.memory_root, ctx.config, args.prompt, get_strategy(ctx.config), hits, limit, notes)
-        print_near_misses(ctx, misses, notes)
+        print_near_misses(misses, notes)
     return 0
 
 

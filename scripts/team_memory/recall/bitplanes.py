@@ -14,11 +14,6 @@ QUANTUM = 0.01  # the bound's unit
 LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 
 
-def _units(points: float) -> int:
-    """``points`` in whole units, rounded up (strictly above, whatever the float error)."""
-    return int(points / QUANTUM * (1.0 + 1e-9)) + 1
-
-
 def _add(planes: list, bits: int, units: int) -> None:
     """Add ``units`` to the number of every entry in ``bits`` (plane k: bit k of every entry's number)."""
     k = 0
@@ -69,7 +64,8 @@ def bound(per_token: list, size: int) -> list:
         groups: dict = {}  # units -> [bitmap, sparse ids]
         for option in options:
             members = option.members
-            units = _units(option.points * (1.0 + BODY_COVERAGE_MAX) if option.field == "body" else option.points)
+            points = option.points * (1.0 + BODY_COVERAGE_MAX) if option.field == "body" else option.points
+            units = int(points / QUANTUM * (1.0 + 1e-9)) + 1  # rounded up: strictly above, whatever the float error
             if members.bits is not None:
                 groups.setdefault(units, [0, []])[0] |= members.bits
             else:

@@ -93,9 +93,8 @@ def clear_winner(hits: list) -> bool:
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
-    """The block in at most ``budget`` characters (a line that does not fit is left out): the ``note``, the memory
-    lines (a clear winner's excerpt; ``marks``: entry path -> stale suffix), the related ones after ``RELATED_HEAD``,
-    then a line describing the categories that appear."""
+    """The block in at most ``budget`` characters: the ``note``, the memory lines that fit (a clear winner's excerpt;
+    ``marks``: entry path -> stale suffix), the related after ``RELATED_HEAD``, a line describing their categories."""
     from ..base.sanitize import block_line, block_text
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"

@@ -93,7 +93,7 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     return out
 
 
-def print_near_misses(ctx, misses: list, notes=()) -> None:
+def print_near_misses(misses: list, notes=()) -> None:
     from ..records.exposure import shown_name, shown_text
     for note in notes:
         print(shown_text(note))

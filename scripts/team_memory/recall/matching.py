@@ -151,8 +151,7 @@ class Smart(SmartFeatures):
         return min(bar, max(self.min_score * PREFIX, self.min_related * best)) if self.max_related else bar
 
     def related_fit(self, total: float, matches: list, best: float) -> bool:
-        """Whether a memory under the clear bar may be shown as possibly related: it reaches ``bar``, or
-        ``related_floor`` and, its prefix matches counted as exact (``auth`` for ``authentication``), ``bar``."""
+        """Whether one under the clear bar is related: it reaches ``bar``, its prefixes as exact from ``related_floor``."""
         low = self.bar(best)
         return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
 
@@ -246,8 +245,7 @@ class Book:
         return got
 
     def options(self, q: str) -> list:
-        """``[Option]`` best first: exact, then by prefix (longer tokens that start with ``q``, sorted, then its own
-        prefixes of ``PREFIX_MIN``+ characters), then irregular forms (ties in that order)."""
+        """``[Option]`` best first: exact, by prefix (longer tokens, sorted, then ``q``'s own), irregular (ties so)."""
         ranked = []
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
         if joined:
@@ -378,8 +376,7 @@ def _ranked(per_token: list, ids, floor: float) -> list:
 
 def _related(strategy, per_token: list, planes, best: float, reached: float, rest: list, seen_ids,
              found: dict, totals: dict) -> None:
-    """Score the entries that can be among the ``max_related`` best under the clear bar (step 5 above):
-    ``rest`` first (the bounds over ``reached``), then lower bands read out of the planes."""
+    """Score what can be among the ``max_related`` best under the clear bar (step 5): ``rest``, then lower bands."""
     low, high = strategy.related_floor(best), strategy.clear_bar(best)
     pool = sorted((round(t, 2) for i, t in totals.items()
                    if round(t, 2) < high and strategy.related_fit(round(t, 2), found[i], best)), reverse=True)

@@ -84,8 +84,7 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, no
 
 
 def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
-    """Deep-check the first hits, add their bonuses (``shape``: the answer shape asked for), re-sort, and keep
-    ``limit`` shown-safe ones, the related among them at most ``most_related``."""
+    """Deep-check the first hits, add their bonuses (``shape``: asked for), re-sort, keep ``limit`` of them."""
     most_related = max(strategy.max_related, strategy.second_chance)
     now = now_us(now)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)

@@ -58,9 +58,8 @@ def ranks() -> Ranks:
     """The ranks of ``ordinary.txt``; empty when it cannot be read."""
     global _RANKS
     if _RANKS is None:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ordinary.txt")
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ordinary.txt"), encoding="utf-8") as f:
                 _RANKS = Ranks(f.read())
         except OSError:
             _RANKS = Ranks("")

@@ -151,7 +151,7 @@ class Smart(SmartFeatures):
         return min(bar, max(self.min_score * PREFIX, self.min_related * best)) if self.max_related else bar
 
     def related_fit(self, total: float, matches: list, best: float) -> bool:
-        """Whether one under the clear bar is related: it reaches ``bar``, its prefixes as exact from ``related_floor``."""
+        """Whether one under the clear bar is related: it reaches ``bar``, prefixes as exact from ``related_floor``."""
         low = self.bar(best)
         return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
 

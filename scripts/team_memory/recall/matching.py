@@ -193,6 +193,7 @@ def get_strategy(config: dict) -> Smart:
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 FIELD_POINTS = (TAG, TITLE, BODY)  # a cache tier's field: 0 tags, 1 title, 2 body
 MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
+_NOTHING = 1 << 62
 BAND = 0.75  # the related step reads the entries under the clear bar in bands of their bound this wide
 
 
@@ -283,14 +284,14 @@ class _Chooser:
     def matches(self, i: int) -> list:
         out = []
         for g, q, options, dense, first in self.rows:
-            best = first.get(i, len(options))  # len: none holds it
+            best = first.get(i, _NOTHING)
             for rank, members in dense:
                 if rank >= best:
                     break
                 if i in members:
                     best = rank
                     break
-            if best < len(options):
+            if best != _NOTHING:
                 out.append((g, q, options[best].match))
         return out
 

@@ -127,17 +127,3 @@ def test_each_hook_imports_only_its_pinned_modules(scene, bare, name):
     assert ours == mine, f"new: {sorted(ours - mine)}; gone: {sorted(mine - ours)}"
     # the standard library's: nothing beyond the list (a version may load fewer, frozen or built in)
     assert loaded - ours <= pinned - mine | _SHA, f"new: {sorted(loaded - ours - pinned - _SHA)}"
-
-
-def test_what_the_hot_path_keeps_instead_of_an_import():
-    """The copy that spares an import: a two-way ``heapq.merge``."""
-    import heapq
-    import random
-
-    from team_memory.recall.rank import _merged
-    rng = random.Random(26)
-    for _ in range(300):
-        first = sorted((rng.randrange(6), "a", i) for i in range(rng.randrange(5)))
-        rest = sorted((rng.randrange(6), "b", i) for i in range(rng.randrange(8)))
-        key = lambda item: item[0]  # noqa: E731 - ties broken by input order, as heapq.merge does
-        assert list(_merged(first, iter(rest), key)) == list(heapq.merge(first, rest, key=key))

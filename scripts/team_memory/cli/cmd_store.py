@@ -9,7 +9,7 @@ from ..base.model import STATUSES
 from ..base.sanitize import display, shown_path
 from ..derived.index import index_path
 from ..derived.refresh import rebuild_index
-from ..recall.block import excerpt_chars, format_block, output_budget
+from ..recall.block import format_block, sizes
 from ..recall.matching import get_strategy
 from ..recall.rank import rank
 from ..recall.retrieve import MIN_PROMPT_CHARS
@@ -100,7 +100,7 @@ def cmd_search(ctx) -> int:
         return 0
     hits = rank(ctx.memory_root, ctx.config, args.prompt, limit)
     if args.block:
-        print(format_block(hits, ctx.config, output_budget(ctx.config), excerpt_chars(ctx.config)), end="")
+        print(format_block(hits, ctx.config, *sizes(ctx.config)), end="")
         return 0
     if args.json:  # the index or cache may be a forged file: what it says is shown through the same rule
         return ctx.print_json([{"id": shown_name(os.path.basename(h.entry["path"])[:-5]), "score": h.score,
@@ -120,7 +120,7 @@ def cmd_search(ctx) -> int:
         from ..recall.explain import near_misses, print_near_misses
         notes: list = []
         misses = near_misses(ctx.memory_root, ctx.config, args.prompt, get_strategy(ctx.config), hits, limit, notes)
-        print_near_misses(ctx, misses, notes)
+        print_near_misses(misses, notes)
     return 0
 
 

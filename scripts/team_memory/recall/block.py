@@ -35,13 +35,12 @@ def described_categories(config: dict, lines: list) -> str:
     """One line describing the categories that appear in ``lines`` ("" when none has a description)."""
     from ..records.exposure import hide
     from ..base.sanitize import block_text
-    descs = category_descriptions(config)
-    seen, described = set(), []
+    descs = dict(category_descriptions(config))  # each described once
+    described = []
     for line in lines:
         cat = category_from_display(line[3:line.find("]")]) if line.startswith("- [") else None
-        if cat in descs and cat not in seen:
-            seen.add(cat)
-            text = block_text(hide(descs[cat]), 500)
+        if cat in descs:
+            text = block_text(hide(descs.pop(cat)), 500)
             text = text if len(text) <= DESCRIPTION_CHARS else SHORT_DESCRIPTIONS.get(cat, "")
             if text:
                 described.append(f"{display_name(cat)} = {text}")
@@ -94,9 +93,8 @@ def clear_winner(hits: list) -> bool:
 
 def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt_chars: int = 0,
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
-    """The block in at most ``budget`` characters (lines that do not fit are left out): the ``note``, the
-    memory lines (a clear winner's excerpt; ``marks``: entry path -> stale suffix), the related ones after
-    ``RELATED_HEAD``, then a line describing the categories that appear."""
+    """The block in at most ``budget`` characters: the ``note``, the memory lines that fit (a clear winner's excerpt;
+    ``marks``: entry path -> stale suffix), the related after ``RELATED_HEAD``, a line describing their categories."""
     from ..base.sanitize import block_line, block_text
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"
@@ -130,10 +128,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     return "\n".join([head, note, *lines, tail]) + "\n"
 
 
-def output_budget(config: dict) -> int:
-    return int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000)
-
-
-def excerpt_chars(config: dict) -> int:
-    """How long the winner's excerpt may be."""
-    return int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000)
+def sizes(config: dict) -> tuple:
+    """``(budget, excerpt_chars)``: how long the block and the winner's excerpt may be."""
+    return (int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000),
+            int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000))

@@ -57,9 +57,7 @@ def recall_found(session: str, memory_root: str, found: list):
     from ..derived.drift import marks_for  # a stale memory says so, as in the prompt hook's block
     marks = marks_for(memory_root, [(entry["path"], record) for entry, record in hits])
     block = file_block([entry for entry, _ in hits], config, files, marks)
-    if not block:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": block}}
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": block}} if block else None
 
 
 def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
@@ -94,8 +92,7 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
 
 
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
-    """The block for ``entries`` (index entries): the data note naming the files, a line each as the prompt
-    hook prints it (``marks``: memory path -> stale suffix)."""
+    """The block for ``entries`` (index entries): a note naming ``files``, a line each as the prompt hook prints it."""
     from ..base.sanitize import block_text
     from ..records.hookio import DATA_NOTE
     from .block import format_block

@@ -38,9 +38,6 @@ class Recall:
         # keep only what still holds something back
         self.shown = {p: k for p, k in shown.items() if isinstance(k, int) and self.prompt - k <= n}
 
-    def held_back(self) -> set:
-        return set(self.shown)
-
     def save(self, paths) -> None:
         for path in paths:
             self.shown[path] = self.prompt

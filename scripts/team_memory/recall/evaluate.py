@@ -1,13 +1,12 @@
 """Retrieval evaluation: rank labelled prompts against a store and score what would be injected.
 
-A folder holds ``store/.claude/memory/``, ``prompts.jsonl`` (``{"id", "prompt", "expected": [memory
-ids], "kind"}`` per line; ``expected: []``: inject nothing) and ``meta.json`` (``{"now": ISO time}``).
-Each prompt is ranked as the hook ranks it (no session dedupe) over an index built in memory; nothing
-is written. Metrics: ``hit@1``, ``recall@3``, ``recall@5``, ``MRR`` (over prompts that expect
-something); ``precision`` (``clear_precision``: the clear hits only); ``silent``/``blocked`` (prompts
-that expect nothing with no block / one); ``empty``; ``lines``, ``bytes``, ``lines_answered`` (the
-hook's block per prompt). ``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``,
-``holdout``).
+A folder holds ``store/.claude/memory/``, ``prompts.jsonl`` (``{"id", "prompt", "expected": [memory ids],
+"kind"}`` per line; ``expected: []``: inject nothing) and ``meta.json`` (``{"now": ISO time}``). Each prompt
+is ranked as the hook ranks it (no session dedupe) over an index built in memory; nothing is written.
+Metrics: ``hit@1``, ``recall@3``, ``recall@5``, ``MRR`` (over prompts that expect something); ``precision``
+(``clear_precision``: the clear hits only); ``silent``/``blocked`` (prompts that expect nothing with no
+block / one); ``empty``; ``lines``, ``bytes``, ``lines_answered`` (the hook's block per prompt).
+``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``, ``holdout``).
 """
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from .matching import get_strategy
 from .weights import fuzzy_available
 from ..base.model import MEMORY_REL
 from ..records.store import parse_time
-from .block import excerpt_chars, format_block, output_budget
+from .block import format_block, sizes
 from .rank import rank
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")
@@ -56,10 +55,8 @@ def load_prompts(path: str) -> list:
 
 
 def in_split(prompt_id: str, split: str) -> bool:
-    if split == "all":
-        return True
     half = int(hashlib.sha256(str(prompt_id).encode()).hexdigest(), 16) % 2
-    return (half == 0) == (split == "dev")
+    return split == "all" or (half == 0) == (split == "dev")
 
 
 def load_folder(folder: str):
@@ -87,7 +84,7 @@ def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
     """``[{"id", "kind", "expected", "got"}]``: what the hook would inject for each prompt."""
     strategy = get_strategy(config)
     limit = max(max_inject(config), 1)
-    budget, excerpt = output_budget(config), excerpt_chars(config)
+    budget, excerpt = sizes(config)
     out = []
     for p in prompts:
         hits = rank(memory_root, config, p["prompt"], limit, index, now=now, strategy=strategy)
@@ -99,25 +96,21 @@ def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
     return out
 
 
+def _mean(rows: list, value):
+    """The mean of ``value(row)`` over ``rows``; None when there are none."""
+    return sum(value(r) for r in rows) / len(rows) if rows else None
+
+
 def metrics(results: list) -> dict:
     """The metrics of a list of results (see the module docstring); None where nothing applies."""
     answerable = [r for r in results if r["expected"]]
-    silent = [r for r in results if not r["expected"]]
-    out: dict = {"prompts": len(results)}
-    if answerable:
-        def recall(r, k):
-            return len(set(r["got"][:k]) & set(r["expected"])) / len(set(r["expected"]))
-
-        def rr(r):
-            return next((1.0 / i for i, m in enumerate(r["got"], 1) if m in r["expected"]), 0.0)
-
-        n = len(answerable)
-        out["hit@1"] = sum(1 for r in answerable if r["got"][:1] and r["got"][0] in r["expected"]) / n
-        out["recall@3"] = sum(recall(r, 3) for r in answerable) / n
-        out["recall@5"] = sum(recall(r, 5) for r in answerable) / n
-        out["mrr"] = sum(rr(r) for r in answerable) / n
-    else:
-        out.update({"hit@1": None, "recall@3": None, "recall@5": None, "mrr": None})
+    out: dict = {"prompts": len(results),
+                 "hit@1": _mean(answerable, lambda r: 1 if r["got"][:1] and r["got"][0] in r["expected"] else 0)}
+    for k in (3, 5):
+        out[f"recall@{k}"] = _mean(answerable, lambda r: len(set(r["got"][:k]) & set(r["expected"]))
+                                   / len(set(r["expected"])))
+    out["mrr"] = _mean(answerable, lambda r: next((1.0 / i for i, m in enumerate(r["got"], 1)
+                                                   if m in r["expected"]), 0.0))
     injected = sum(len(r["got"]) for r in results)
     relevant = sum(len(set(r["got"]) & set(r["expected"])) for r in results)
     out["precision"] = relevant / injected if injected else None
@@ -125,16 +118,15 @@ def metrics(results: list) -> dict:
     shown_clear = sum(len(c) for c, _ in clear)
     out["clear_precision"] = (sum(len(c & set(r["expected"])) for c, r in clear) / shown_clear
                               if shown_clear else None)
-    out["silent"] = sum(1 for r in silent if not r["got"]) / len(silent) if silent else None
+    out["silent"] = _mean([r for r in results if not r["expected"]], lambda r: 0 if r["got"] else 1)
     out["blocked"] = None if out["silent"] is None else 1.0 - out["silent"]
-    out["empty"] = sum(1 for r in answerable if not r["got"]) / len(answerable) if answerable else None
+    out["empty"] = _mean(answerable, lambda r: 0 if r["got"] else 1)
     out["injected_per_prompt"] = injected / len(results) if results else 0.0
     n_all = len(results) or 1
-    answered = [r for r in results if r.get("lines", len(r["got"]))]
-    out["lines"] = sum(r.get("lines", len(r["got"])) for r in results) / n_all
+    lines = [r.get("lines", len(r["got"])) for r in results]
+    out["lines"] = sum(lines) / n_all
     out["bytes"] = sum(r.get("bytes", 0) for r in results) / n_all
-    out["lines_answered"] = (sum(r.get("lines", len(r["got"])) for r in answered) / len(answered)
-                             if answered else None)
+    out["lines_answered"] = _mean([n for n in lines if n], int)
     return out
 
 
@@ -150,12 +142,11 @@ def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None
     if not fuzzy:
         config = deep_merge(config, {"retrieval": {"fuzzy": False}})
     index = index_in_memory(memory_root, config)
-    kinds = sorted({p["kind"] for p in prompts})
-    name = get_strategy(config).name
     results = run(memory_root, config, index, prompts, now)
+    kinds = sorted({p["kind"] for p in prompts})
     return {"folder": folder, "now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "split": split,
             "settings": dict(retrieval or {}), "fuzzy": fuzzy and fuzzy_available(), "prompts": len(prompts),
-            "memories": index.n, "strategies": {name: {
+            "memories": index.n, "strategies": {get_strategy(config).name: {
                 "overall": metrics(results),
                 "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
                 "results": results,

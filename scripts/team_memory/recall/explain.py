@@ -5,14 +5,13 @@ from __future__ import annotations
 from ..derived.refresh import current_index
 from .rank import MAX_PROMPT_CHARS, scored_hits
 from .relevance import ordinary_note, why_not
-from .weights import match_parts
+from .weights import evidence, match_parts
 
 NEAR_MISSES = 5
 
 
 def _without_floor(strategy):
-    """A copy of ``strategy`` that returns every memory the prompt meets and records whether the real one would
-    have answered (``confident``); its fuzzy step does not run."""
+    """A copy of ``strategy`` showing every memory the prompt meets (no fuzzy step), noting if the real one answers."""
 
     class Unfloored(type(strategy)):
         verdict = None
@@ -21,11 +20,10 @@ def _without_floor(strategy):
             self.verdict = (best, reachable, super().confident(best, reachable, *more))
             return True
 
-        def bar(self, best: float) -> float:
+        def bar(self, *_) -> float:  # and ``floor``: every memory met is scored and shown
             return 0.0
 
-        def floor(self) -> float:
-            return 0.0
+        floor = bar
 
         def shown(self, best: float, rows: list) -> list:
             strategy._query, strategy._asks_team = self._query, self._asks_team  # what the relevance rule
@@ -43,7 +41,6 @@ def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
     if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    from .weights import evidence
     others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key)]
     neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
         f", and {others[0]} does not apply" if others else "")
@@ -51,8 +48,15 @@ def _abstained(strategy, best: float, reachable: float) -> str:
             f"retrieval.min_evidence {strategy.min_evidence:g}{neither}): nothing is shown")
 
 
-def _under_bar(strategy, best: float, bar: float) -> str:
-    """Which setting made ``bar``, the points a runner-up needs beside ``best``."""
+def _reason(strategy, score: float, best: float, shown: int, limit: int) -> str:
+    """Why a memory the relevance rule kept and scoring ``score`` beside ``best`` was not among the ``shown``."""
+    bar = strategy.bar(best)
+    if score >= bar:
+        if shown >= limit:
+            return f"beyond the {limit} shown (retrieval.max_inject or --limit)"
+        if score < strategy.clear_bar(best):
+            return "possibly related, beyond the ones shown by title (retrieval.max_related)"
+        return "not shown: retired, archived or unreadable (the hook checks each file)"
     if bar == strategy.min_score:
         setting = f"retrieval.min_score {strategy.min_score:g}"
     elif abs(bar - strategy.min_relative * best) < 1e-9:
@@ -66,8 +70,7 @@ def _under_bar(strategy, best: float, bar: float) -> str:
 
 def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int,
                 notes: list | None = None) -> list:
-    """``[(score, entry, parts, reason)]``: up to 5 scored memories not among ``hits``, best first (``notes``:
-    lines about the prompt as a whole)."""
+    """``[(score, entry, parts, reason)]``: up to 5 scored memories not in ``hits``, best first (``notes``: lines)."""
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []
@@ -75,37 +78,22 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     scored = scored_hits(relaxed, query, current_index(memory_root, config))
     shown = {h.entry["path"] for h in hits}
     best = max((h.score for h in scored), default=0.0)
-    verdict = relaxed.verdict
-    abstained = verdict is not None and not verdict[2]
-    report = relaxed.relevance
-    bar = strategy.bar(best)
+    verdict, report = relaxed.verdict, relaxed.relevance
+    abstained = _abstained(strategy, verdict[0], verdict[1]) if verdict is not None and not verdict[2] else None
     note = None if abstained else ordinary_note(report)
     if note and notes is not None:
         notes.append(note)
     out = []
     for hit in scored:
-        if hit.entry["path"] in shown:
-            continue
-        irrelevant = None if abstained else why_not(report, hit.pos)
-        if abstained:
-            reason = _abstained(strategy, verdict[0], verdict[1])
-        elif irrelevant:
-            reason = irrelevant
-        elif hit.score < bar:
-            reason = _under_bar(strategy, best, bar)
-        elif len(hits) >= limit:
-            reason = f"beyond the {limit} shown (retrieval.max_inject or --limit)"
-        elif hit.score < strategy.clear_bar(best):
-            reason = "possibly related, beyond the ones shown by title (retrieval.max_related)"
-        else:
-            reason = "not shown: retired, archived or unreadable (the hook checks each file)"
-        out.append((hit.score, hit.entry, hit.parts, reason))
+        if hit.entry["path"] not in shown:
+            reason = abstained or why_not(report, hit.pos) or _reason(strategy, hit.score, best, len(hits), limit)
+            out.append((hit.score, hit.entry, hit.parts, reason))
         if len(out) >= NEAR_MISSES:
             break
     return out
 
 
-def print_near_misses(ctx, misses: list, notes=()) -> None:
+def print_near_misses(misses: list, notes=()) -> None:
     from ..records.exposure import shown_name, shown_text
     for note in notes:
         print(shown_text(note))

@@ -18,10 +18,9 @@ Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a 
 ``related_fit``) are shown by title; of these, only those ``relevance`` keeps (docs/guide.md).
 
 The fuzzy step runs only when exact and prefix matching leave no confident best and rapidfuzz is
-importable (loaded on first use): prompt tokens of 5+ characters with no exact match are compared
-with the title and tag tokens and their written forms (``fuzzycheck.spelled_forms``: a typo often
-stops a word from folding; ``retrieval.fuzzy_cutoff``, 85). A fuzzy match replaces a weaker prefix
-match of the same token.
+importable: prompt tokens of 5+ characters with no exact match meet the title and tag tokens and
+their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``, 85), replacing a
+weaker prefix match of the same token.
 """
 from __future__ import annotations
 
@@ -32,12 +31,12 @@ from ..derived.cache import ids_of_bits
 from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, token_groups
-from .bitplanes import QUANTUM, bound, reaching
-from .relevance import DEFAULT_MIN_DISTINCT, DEFAULT_MIN_DISTINCT_TEAM, DEFAULT_NEAR_DISTINCT, asks_team, judge
+from .bitplanes import QUANTUM, bound, reaching, top
+from .relevance import asks_team, judge
 from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
                       MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
-                      fuzzy_available, fuzzy_stems, idf, match_parts, matches_total, rare_words, second_chance,
-                      short_form_total, strong_words, surface_weight, unknown_words)
+                      fuzzy_available, fuzzy_stems, idf, matches_total, nth_best, rare_words, second_chance,
+                      short_form_total, strong_words, surface_weight, unknown_words, with_parts)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
@@ -53,9 +52,9 @@ FLOAT_SETTINGS = {
     "min_related": (0.4, 0.0, 1.0),
     "answer_shape": (1.0, 0.0, 100.0),  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
     "fuzzy_cutoff": (85, 50.0, 100.0),
-    "min_distinct": (DEFAULT_MIN_DISTINCT, 0.0, 1000.0),
-    "near_distinct": (DEFAULT_NEAR_DISTINCT, 0.0, 1.0),
-    "min_distinct_team": (DEFAULT_MIN_DISTINCT_TEAM, 0.0, 1000.0),
+    "min_distinct": (1.0, 0.0, 1000.0),  # ``relevance.judge``
+    "near_distinct": (0.3, 0.0, 1.0),
+    "min_distinct_team": (0.4, 0.0, 1000.0),
 }
 
 
@@ -63,12 +62,10 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
     """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
     raw = section(config, "retrieval").get(key, default)
     try:
-        if isinstance(raw, bool):
-            raise TypeError("boolean")
-        value = float(raw)
-        if math.isnan(value):
-            raise ValueError("NaN")
+        value = math.nan if isinstance(raw, bool) else float(raw)
     except (TypeError, ValueError, OverflowError):
+        value = math.nan
+    if math.isnan(value):
         warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
         return default
     return max(low, min(high, value))
@@ -76,9 +73,6 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
 
 class Smart(SmartFeatures):
     """The strategy's settings and bars; what it caches per memory is ``features.SmartFeatures``'."""
-
-    recency_bonus = 0.5
-    outdated_decision = 1.0  # points off a deprecated or superseded decision that is still active (``rank``)
 
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
@@ -109,8 +103,7 @@ class Smart(SmartFeatures):
         return tuple(tuple(g) for g in groups)
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
-        """Whether the best memory is evidence enough to answer at all (the three ways: ``weights``);
-        ``totals``, ``found`` (id -> score, id -> matches) and ``n`` serve the ways that read its matches."""
+        """Whether the best is evidence enough to answer (``weights``; ``totals``, ``found``: id -> score, matches)."""
         if best < self.lowest_best() - 1e-9:
             return False
         proof = evidence(best, reachable)
@@ -158,32 +151,24 @@ class Smart(SmartFeatures):
         return min(bar, max(self.min_score * PREFIX, self.min_related * best)) if self.max_related else bar
 
     def related_fit(self, total: float, matches: list, best: float) -> bool:
-        """Whether a memory under the clear bar may be shown as possibly related: it reaches ``bar``, or
-        ``related_floor`` and, its prefix matches counted as exact (``auth`` for ``authentication``), ``bar``."""
+        """Whether one under the clear bar is related: it reaches ``bar``, prefixes as exact from ``related_floor``."""
         low = self.bar(best)
         return total >= low or (total >= self.related_floor(best) - 1e-9 and short_form_total(matches) >= low - 1e-9)
 
     def shown(self, best: float, rows: list) -> list:
-        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) shown: the clear hits and
-        the ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``relevance.judge``
-        (after the choice: one left out never lets a weaker one in)."""
+        """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) shown: the clear hits and the
+        ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``relevance.judge`` (after
+        the choice: one left out never lets a weaker one in)."""
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
         fits = [(t, key, m) for t, key, m in rows if t > 0 and (t >= high or self.related_fit(t, m, best))]
-        related = sorted((t for t, _, _ in fits if t < high), reverse=True)
-        cut = related[min(len(related), self.max_related) - 1] if related else high
+        cut = nth_best([t for t, _, _ in fits if t < high], self.max_related, high)
         chosen = [(t, key, m) for t, key, m in fits if t >= high or t >= cut]
         least = min(self.min_distinct, self.min_distinct_team) if self._asks_team else self.min_distinct
         chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct)
         if self.relevance is not None:
             self.relevance["team"] = self._asks_team
-        out = []
-        for total, key, matches in chosen:
-            parts = match_parts(matches)
-            if total < high:
-                parts["related"] = True
-            out.append((total, key, parts))
-        return out
+        return with_parts(chosen, high)
 
 
 def get_strategy(config: dict) -> Smart:
@@ -194,23 +179,22 @@ def get_strategy(config: dict) -> Smart:
 
 # -- the scores over an ``Index`` (``derived.cache``): the one implementation of the rule above.
 # Most entries a prompt touches share only common words with it, so few are scored exactly:
-# 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by
-#    points, earliest first on ties; an entry's match for the token is the first option holding it;
-# 2. an upper bound of every entry's score (a body option at ``1 + BODY_COVERAGE_MAX`` x its points)
-#    is added up as bit planes (``bitplanes``: what keeps the prompt hook in its budget at 10,000
-#    memories); the real score is at most (1 + ``ADJACENT`` / 2) x that bound;
-# 3. entries whose bound reaches the floor are scored in order of falling exact bound until the bound
-#    is under ``max(floor, min_relative x best so far)``;
-# 4. the fuzzy step scores the entries it touches (it only raises the best);
-# 5. possibly related memories: unscored entries, band by band of their bound (``BAND``), until none
-#    can reach ``Smart.related_floor`` or the ``max_related``-th best so far (``_related``).
+# 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by points,
+#    earliest first on ties; an entry's match for the token is the first option holding it;
+# 2. every entry's upper bound (a body option at ``1 + BODY_COVERAGE_MAX`` x its points) is added up as bit
+#    planes (``bitplanes``: what keeps the prompt hook in its budget at 10,000 memories); the real score is at
+#    most (1 + ``ADJACENT`` / 2) x that bound;
+# 3. entries whose bound reaches the floor are scored by falling exact bound until the bound is under
+#    ``max(floor, min_relative x best so far)``; 4. the fuzzy step scores what it touches (it only raises the best);
+# 5. possibly related memories: unscored entries, band by band of their bound (``BAND``), until none can reach
+#    ``Smart.related_floor`` or the ``max_related``-th best so far (``_related``).
 # Bounds are rounded up and compared less ``MARGIN``: no entry that reaches a floor is missed.
 
 FIELD = {TAG: "tags", TITLE: "title", BODY: "body"}
 FIELD_POINTS = (TAG, TITLE, BODY)  # a cache tier's field: 0 tags, 1 title, 2 body
 MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
-BAND = 0.75  # the related step reads the entries under the clear bar in bands of their bound this wide
 _NOTHING = 1 << 62
+BAND = 0.75  # the related step reads the entries under the clear bar in bands of their bound this wide
 
 
 class Members:
@@ -227,18 +211,13 @@ class Members:
             data = self.as_bytes = self.bits.to_bytes((self.bits.bit_length() + 7) // 8, "little")
         return (i >> 3) < len(data) and data[i >> 3] >> (i & 7) & 1 == 1
 
-    def id_list(self) -> list:
-        return ids_of_bits(self.bits) if self.bits is not None else list(self.ids)
-
 
 class Option:
-    __slots__ = ("points", "field", "kind", "target", "members")
+    __slots__ = ("points", "field", "kind", "members", "match")
 
     def __init__(self, points, field, kind, target, members):
-        self.points, self.field, self.kind, self.target, self.members = points, field, kind, target, members
-
-    def match(self) -> tuple:
-        return (self.points, self.field, self.kind, self.target)
+        self.points, self.field, self.kind, self.members = points, field, kind, members
+        self.match = (points, field, kind, target)
 
 
 class Book:
@@ -250,13 +229,6 @@ class Book:
         self.field_idf = field_idf
         self.size = (self.n + 7) // 8  # bytes for a bitmap of every id
         self.memo: dict = {}  # token -> ([(field points, Members)], weight, tag/title weight)
-        self.surface = None
-
-    def stems(self) -> set:
-        """Every tag and title token (the fuzzy step's stems)."""
-        if self.surface is None:
-            self.surface = set(self.index.surface())
-        return self.surface
 
     def tiers(self, token: str):
         """``([(field points, Members)], weight, tag/title weight)``; no tiers when no entry holds it."""
@@ -273,26 +245,17 @@ class Book:
             got = self.memo[token] = (live, w, (surface_weight(surface, self.n, w) if self.field_idf else w))
         return got
 
-    def targets(self, q: str) -> list:
-        """The tokens ``q`` meets by prefix: longer ones that start with it, sorted, then ``q``'s own prefixes
-        of 4+ characters (``PREFIX_MIN``)."""
-        out = []
-        if len(q) >= PREFIX_MIN:
-            out = [t for t in self.index.tokens_from(q) if t != q and self.tiers(t)[0]]
-        for k in range(PREFIX_MIN, len(q)):
-            if self.tiers(q[:k])[0]:
-                out.append(q[:k])
-        return out
-
     def options(self, q: str) -> list:
-        """``[Option]`` best first: exact, then by prefix, then irregular forms (ties in that order)."""
+        """``[Option]`` best first: exact, by prefix (longer tokens, sorted, then ``q``'s own), irregular (ties so)."""
         ranked = []
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
         if joined:
             q = q[1:]
         sources = [(q, 1.0, "exact")]
         if not joined:
-            sources += [(t, PREFIX, "prefix") for t in self.targets(q)]
+            longer = self.index.tokens_from(q) if len(q) >= PREFIX_MIN else ()
+            sources += [(t, PREFIX, "prefix") for t in longer if t != q and self.tiers(t)[0]]
+            sources += [(q[:k], PREFIX, "prefix") for k in range(PREFIX_MIN, len(q)) if self.tiers(q[:k])[0]]
             sources += [(t, IRREGULAR, "exact") for t in alternates(q)]  # "lose" meets "lost"
         for order, (t, factor, kind) in enumerate(sources):
             tiers, w, ws = self.tiers(t)
@@ -329,7 +292,7 @@ class _Chooser:
                     best = rank
                     break
             if best != _NOTHING:
-                out.append((g, q, options[best].match()))
+                out.append((g, q, options[best].match))
         return out
 
 
@@ -349,21 +312,19 @@ def score_index(strategy, query, index) -> list:
                 reach[g] = max(reach.get(g, 0.0), options[0].points)
             if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(o.kind == "exact" for o in options):
                 unmatched.append((g, q))  # no match, or by prefix only: the fuzzy step may try it
-    reachable = sum(reach.values())
-    unknown = unknown_words(query, reach)
+    reachable, unknown = sum(reach.values()), unknown_words(query, reach)
 
     found, totals = {}, {}
     best = 0.0
-    least = strategy.floor()  # no entry under it is ever shown
-    if strategy.second_chance:
-        least = min(least, strategy.min_score)  # ``weights.second_chance``: min_score, min_relative x the best
+    least = strategy.floor()  # no entry under it is ever shown (``weights.second_chance``: min_score at least)
+    least = min(least, strategy.min_score) if strategy.second_chance else least
     floor = least - MARGIN  # no entry under it is ever scored exactly
     candidates, planes, reached = [], None, 0.0
     if per_token:
         planes = bound(per_token, book.size)
         # the entries with the largest bound, scored first, lift the floor to min_relative x the best
         # of them (a long prompt puts most entries over the floor alone)
-        seeds = ids_of_bits(planes.top())
+        seeds = ids_of_bits(top(planes))
         seed_chooser = _Chooser(per_token, set(seeds))
         lifted = max((matches_total(seed_chooser.matches(i)) for i in seeds), default=0.0)
         reached = max(floor, strategy.min_relative * lifted - MARGIN) / (1.0 + ADJACENT / 2)
@@ -378,20 +339,19 @@ def score_index(strategy, query, index) -> list:
         totals[i] = matches_total(matches)
         best = max(best, totals[i])
     if (strategy.use_fuzzy and unmatched and not strategy.confident(best, reachable, unknown, totals, found, n)
-            and fuzzy_may_match([q for _, q in unmatched], book.stems(), strategy.fuzzy_cutoff)
+            and fuzzy_may_match([q for _, q in unmatched], (stems := set(index.surface())), strategy.fuzzy_cutoff)
             and fuzzy_available()):
         # entries never scored have bounds under max(min_score, min_relative x the best so far),
         # so under the final bar: the fuzzy step only raises the best
-        touched = _fuzzy(strategy, book, unmatched)
+        touched = _fuzzy(strategy, book, unmatched, stems)
         chooser = _Chooser(per_token, set(touched))
         for i, extra in touched.items():
             if i not in found:
                 found[i] = chooser.matches(i)
             for g, q, m in extra:
                 add_fuzzy(found[i], g, q, m)
+                reach[g] = max(reach.get(g, 0.0), m[0])  # a typo the store explains is not unknown
             totals[i] = matches_total(found[i])
-            for g, _, m in extra:  # a typo the store explains is not unknown
-                reach[g] = max(reach.get(g, 0.0), m[0])
         best = max(totals.values(), default=0.0)
         reachable, unknown = sum(reach.values()), unknown_words(query, reach)
     if not strategy.confident(best, reachable, unknown, totals, found, n):
@@ -408,9 +368,7 @@ def _ranked(per_token: list, ids, floor: float) -> list:
     ranked = []
     for i in ids:
         matches = chooser.matches(i)
-        ub = adjacency(matches) + body_coverage(matches)
-        for m in matches:
-            ub += m[2][0]
+        ub = sum((m[2][0] for m in matches), adjacency(matches) + body_coverage(matches))
         if ub >= floor:
             ranked.append((-ub, i, matches))
     ranked.sort(key=lambda r: r[0])
@@ -419,8 +377,7 @@ def _ranked(per_token: list, ids, floor: float) -> list:
 
 def _related(strategy, per_token: list, planes, best: float, reached: float, rest: list, seen_ids,
              found: dict, totals: dict) -> None:
-    """Score the entries that can be among the ``max_related`` best under the clear bar (step 5 above):
-    ``rest`` first (the bounds over ``reached``), then lower bands read out of the planes."""
+    """Score what can be among the ``max_related`` best under the clear bar (step 5): ``rest``, then lower bands."""
     low, high = strategy.related_floor(best), strategy.clear_bar(best)
     pool = sorted((round(t, 2) for i, t in totals.items()
                    if round(t, 2) < high and strategy.related_fit(round(t, 2), found[i], best)), reverse=True)
@@ -455,9 +412,8 @@ def _related(strategy, per_token: list, planes, best: float, reached: float, res
         top = bottom
 
 
-def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
-    """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens."""
-    stems = book.stems()
+def _fuzzy(strategy, book: Book, unmatched: list, stems: set) -> dict:
+    """``Smart``'s fuzzy step: unmatched 5+ character tokens against the live title and tag tokens (``stems``)."""
     forms = spelled_forms(stems)
     touched: dict = {}  # id -> fuzzy matches, in prompt order
     for g, q in unmatched:
@@ -467,7 +423,7 @@ def _fuzzy(strategy, book: Book, unmatched: list) -> dict:
             for points, members in tiers:
                 if points == BODY:
                     continue
-                for i in members.id_list():
+                for i in (ids_of_bits(members.bits) if members.bits is not None else members.ids):
                     p = FUZZY * points * ws * similarity / 100.0
                     if p > best.get(i, (0,))[0]:
                         best[i] = (p, FIELD[points], "fuzzy", t)

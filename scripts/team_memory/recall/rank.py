@@ -1,23 +1,23 @@
 """Ranking: the store's memories for a prompt, best first, each one read and found active.
 
 The strategy scores the index (``Smart.score``: clear hits and possibly related titles); the first
-``DEEP_CHECK_LIMIT`` hits are read (retired, archived, missing or unreadable: dropped) and reordered
-by the recency bonus, the answer-shape bonus (``text.answershape``) and the points off an outdated
-decision. Every entry printed has been read and found active; an index path outside its category
-folder is never followed.
+``DEEP_CHECK_LIMIT`` hits are read (retired, archived, missing or unreadable: dropped) and reordered by the
+recency bonus, the answer-shape bonus (``text.answershape``) and the points off an outdated decision. An
+index path outside its category folder is never followed.
 """
 from __future__ import annotations
 
 from ..base import fastjson
 from ..base.config import int_setting
 from ..base.model import PRIORITY
-from ..records.store import OUTDATED_DECISION, decision_status, read_bytes, record_status
-from ..records.store import DAY_US, epoch_us, now_us
+from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, read_bytes, record_status
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
 from .matching import get_strategy
 
 DEEP_CHECK_LIMIT = 20
+RECENCY_BONUS = 0.5
+OUTDATED_POINTS = 1.0  # off a deprecated or superseded decision that is still active
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
 
 
@@ -28,14 +28,10 @@ class Hit:
 
     def __init__(self, score, priority, entry, parts, pos):
         self.score, self.priority, self.entry, self.parts, self.pos = score, priority, entry, parts, pos
-        self.record = None
-        self.checked = False
+        self.record, self.checked = None, False
 
     def sort_key(self):
         return (self.related(), -self.score, self.priority)
-
-    def full_key(self):
-        return (self.related(), -self.score, self.priority, self.pos)
 
     def related(self) -> bool:
         """Shown by title only, after every clear hit (``Smart.shown``), whatever its recency bonus."""
@@ -53,10 +49,9 @@ def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
         record = fastjson.loads(read_bytes(path)[0])
     except (OSError, ValueError):
         return False
-    if not isinstance(record, dict) or record_status(record) != "active":
-        return False
-    hit.record = record
-    return True
+    active = isinstance(record, dict) and record_status(record) == "active"
+    hit.record = record if active else None
+    return active
 
 
 def scored_hits(strategy, query, index, exclude=None) -> list:
@@ -66,14 +61,14 @@ def scored_hits(strategy, query, index, exclude=None) -> list:
         entry = index.entry(i)
         if not (exclude and entry["path"] in exclude):
             hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, i))
-    hits.sort(key=Hit.full_key)
+    hits.sort(key=lambda hit: (*hit.sort_key(), hit.pos))
     return hits
 
 
 def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
          exclude=None) -> list:
-    """The top ``limit`` active memories for ``prompt`` as ``Hit`` objects, best first, from ``index`` (else the
-    store's). ``now``: an aware ``datetime`` (the evaluation's clock); ``exclude``: index paths left out."""
+    """The top ``limit`` active ``Hit``s for ``prompt``, best first, from ``index`` (else the store's); ``now``: an
+    aware ``datetime`` (the evaluation's clock); ``exclude``: index paths left out."""
     strategy = strategy or get_strategy(config)
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query or limit <= 0:
@@ -85,47 +80,30 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, no
     except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
         hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude)
     shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if strategy.answer_shape else None
-    return _finish(iter(hits), memory_root, config, limit, now, strategy, shape)
+    return _finish(hits, memory_root, config, limit, now, strategy, shape)
 
 
-def _merged(first: list, rest, key):
-    """``heapq.merge(first, rest, key=key)`` (``first`` wins ties) without importing ``heapq`` on the hook."""
-    i, n = 0, len(first)
-    for item in rest:
-        k = key(item)
-        while i < n and key(first[i]) <= k:
-            yield first[i]
-            i += 1
-        yield item
-    yield from first[i:]
-
-
-def _finish(stream, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
-    """Deep-check the first hits and give them the strategy's bonuses (``shape``: the answer shape asked
-    for), re-sort, and keep ``limit`` shown-safe ones, the related among them at most ``most_related``."""
-    from itertools import islice
-    outdated = strategy.outdated_decision
+def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
+    """Deep-check the first hits, add their bonuses (``shape``: asked for), re-sort, keep ``limit`` of them."""
     most_related = max(strategy.max_related, strategy.second_chance)
     now = now_us(now)
     days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
     checked = []
-    for hit in islice(stream, DEEP_CHECK_LIMIT):
+    for hit in hits[:DEEP_CHECK_LIMIT]:
         if not _deep_check(hit, memory_root, config):
             continue
         updated = epoch_us(hit.record.get("updated_at"))
         recent = updated is not None and (now - updated) // DAY_US <= days  # ``timedelta.days``, exactly
-        hit.parts["recency"] = strategy.recency_bonus if recent else 0
+        hit.parts["recency"] = RECENCY_BONUS if recent else 0
         hit.score += hit.parts["recency"]
         if shape and holds_shape(shape, f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
             hit.parts["answer_shape"] = shape
             hit.score += strategy.answer_shape
-        if outdated and decision_status(hit.record) in OUTDATED_DECISION:  # the current decision first
-            hit.parts["outdated"] = -outdated
-            hit.score -= outdated
+        if decision_status(hit.record) in OUTDATED_DECISION:  # the current decision first
+            hit.parts["outdated"] = -OUTDATED_POINTS
+            hit.score -= OUTDATED_POINTS
         checked.append(hit)
-    checked.sort(key=Hit.sort_key)
-    # a stable merge: on equal keys the checked hits come first, as in sorted(checked + rest)
-    ordered = _merged(checked, stream, Hit.sort_key)
+    ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)  # stable: on ties the checked first
 
     top = []
     related = 0

@@ -1,16 +1,15 @@
 """Relevance: a memory is shown only when it explains what is distinctive in the prompt.
 
-A word rare in the store can still say nothing about which memory a prompt needs ("write a test for
-the date parser" meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is
-weighed by how ordinary it is in programming text: ``ordinary.txt`` (``scripts/make_ordinary.py``)
-lists the commonest words; a word's ``distinctness`` is 0 within the first ``COMMON`` ranks, rises
-with the log of its rank, and is 1 past the list (a name, an identifier, a typo, CJK text).
+A word rare in the store can still say nothing about which memory a prompt needs ("write a test for the
+date parser" meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is weighed by how
+ordinary it is in programming text (``ordinary.txt``, ``scripts/make_ordinary.py``): its ``distinctness``
+is 0 within the first ``COMMON`` ranks, rises with the log of its rank, and is 1 past the list.
 
-A memory's match on a word keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what
-it met (only a part of the word: ``PART``) of its points: its ``distinct`` points; its ``cover`` is the
-share of the prompt's distinctness it explains. ``judge`` answers when the best's distinct points x
-the square root of its cover reach ``retrieval.min_distinct`` (``min_distinct_team`` for a question
-about the team's own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
+A memory's match on a word keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what it
+met (only a part of the word: ``PART``) of its points: its ``distinct`` points; its ``cover`` is the share
+of the prompt's distinctness it explains. ``judge`` answers when the best's distinct points x the square
+root of its cover reach ``retrieval.min_distinct`` (``min_distinct_team`` for a question about the team's
+own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
 """
 from __future__ import annotations
 
@@ -25,15 +24,12 @@ LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone
 PART = 0.5  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
 QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
 PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
-DEFAULT_MIN_DISTINCT = 1.0
-DEFAULT_MIN_DISTINCT_TEAM = 0.4
 # words by which a prompt asks about the team's own ways (English), and pairs of words
 # ("rule" and "policy" are not: a CSS rule and an IAM policy are code)
 TEAM_WORDS = frozenset({"we", "we're", "we've", "our", "ours", "us", "team", "allowed", "convention", "conventions",
                         "again", "supposed"})
 TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
 TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` reads
-DEFAULT_NEAR_DISTINCT = 0.3
 
 _RANKS = None
 
@@ -62,9 +58,8 @@ def ranks() -> Ranks:
     """The ranks of ``ordinary.txt``; empty when it cannot be read."""
     global _RANKS
     if _RANKS is None:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ordinary.txt")
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ordinary.txt"), encoding="utf-8") as f:
                 _RANKS = Ranks(f.read())
         except OSError:
             _RANKS = Ranks("")
@@ -94,9 +89,9 @@ def named_by_path(head: str, token: str) -> bool:
     return bool(name) and name.startswith(token)
 
 
-def explained(query, matches: list, mass: dict, table: dict) -> dict:
-    """group number -> ``(share of that prompt word explained, distinct points)`` for one memory's matches."""
-    out: dict = {}
+def measure(query, matches: list, mass: dict, table: dict) -> tuple:
+    """``(distinct points, cover)`` of one memory: see the module docstring."""
+    out: dict = {}  # group number -> (share of that prompt word explained, distinct points)
     for g, q, match in matches:
         if g not in mass:
             continue
@@ -106,19 +101,13 @@ def explained(query, matches: list, mass: dict, table: dict) -> dict:
         points = match[0] * (ORDINARY_SHARE + (1.0 - ORDINARY_SHARE) * part)
         old = out.get(g, (0.0, 0.0))
         out[g] = (max(old[0], share), max(old[1], points))
-    return out
-
-
-def measure(query, matches: list, mass: dict, table: dict) -> tuple:
-    """``(distinct points, cover)`` of one memory: see the module docstring."""
-    parts = explained(query, matches, mass, table).values()
+    parts = out.values()
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 
-def judge(query, rows: list, least: float = DEFAULT_MIN_DISTINCT, near: float = DEFAULT_NEAR_DISTINCT):
-    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the
-    prompt's distinctive words, less those far weaker than the best; none otherwise. ``report`` says why
-    (``search --explain``: ``why_not``, ``ordinary_note``)."""
+def judge(query, rows: list, least: float, near: float):
+    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the prompt's
+    distinctive words, less those far weaker than the best; none otherwise. ``report``: why (``search --explain``)."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()

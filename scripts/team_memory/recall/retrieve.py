@@ -10,8 +10,7 @@ import os
 
 from ..records.hookio import enabled_store
 from ..base.config import max_inject, warn
-from .block import excerpt_chars, format_block, output_budget
-from .matching import get_strategy
+from .block import format_block, sizes
 from .rank import rank
 
 MIN_PROMPT_CHARS = 10
@@ -22,15 +21,10 @@ def command_arguments(prompt: str) -> str:
     """``prompt`` without a leading ``/name`` or ``/plugin:name`` (a path stays): a slash command is matched by
     its arguments only, or its name would match memories about the command's own words."""
     text = prompt.lstrip()
-    if not text.startswith("/"):
-        return prompt
-    end = 1
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    name = text[1:end]
+    name = text[1:].split(None, 1)[0] if text[:1] == "/" and text[1:2].strip() else ""
     if not name or not all(c.isalnum() or c in "-_:." for c in name):
         return prompt
-    return text[end:].strip()
+    return text[1 + len(name):].strip()
 
 
 def context_for_prompt(payload: dict) -> str | None:
@@ -40,46 +34,38 @@ def context_for_prompt(payload: dict) -> str | None:
     if len(raw.strip()) < MIN_PROMPT_CHARS or not prompt.strip():
         return None
     store = enabled_store(payload)
-    if store is None:
-        return None
-    memory_root, config = store
-    limit = max_inject(config)
-    if limit == 0:
-        return None
-    hits, block, recall = _recall(payload, prompt, memory_root, config, limit)
-    if recall is not None:
-        try:
-            recall.save([h.entry["path"] for h in hits] if block else [])
-        except OSError as exc:  # state is a nicety: never lose the block over it
-            warn(f"could not save recall state: {exc}")
-    return block
+    limit = max_inject(store[1]) if store is not None else 0
+    return _recall(payload, prompt, *store, limit) if limit else None
 
 
 def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: int):
-    """``(hits, block or None, Recall or None)`` for the prompt."""
+    """The block for the prompt, or None; what it shows is held back from the next prompts (``dedupe``)."""
     from ..derived.refresh import current_index
     if cold(memory_root, config):
         from ..derived.drift import hand_over
         hand_over(memory_root, __name__, "build_in_background")  # at most one at a time (its start gate)
         warn(f"no memories recalled: this store's first index (over {COLD_FILES:,} memories) is being built "
              "in the background; recall resumes once it is done")
-        return [], None, None
+        return None
     index = current_index(memory_root, config)
     if not index.n:
-        return [], None, None
+        return None
     from ..records.hookio import session_of
     from .dedupe import Recall, window as dedupe_window
     session, n = session_of(payload), dedupe_window(config)
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
-    strategy = get_strategy(config)
-    hits = rank(memory_root, config, prompt, limit, index, strategy=strategy,
-                exclude=recall.held_back() if recall else None)
+    hits = rank(memory_root, config, prompt, limit, index, exclude=recall.shown if recall else None)
     marks = None
     if hits:  # only a block that shows something reads the stale marks (one small file)
         from ..derived.drift import marks_for
         marks = marks_for(memory_root, [(h.entry["path"], h.record) for h in hits])
-    block = format_block(hits, config, output_budget(config), excerpt_chars(config), marks) or None
-    return hits, block, recall
+    block = format_block(hits, config, *sizes(config), marks) or None
+    if recall is not None:
+        try:
+            recall.save([h.entry["path"] for h in hits] if block else [])
+        except OSError as exc:  # state is a nicety: never lose the block over it
+            warn(f"could not save recall state: {exc}")
+    return block
 
 
 def cold(memory_root: str, config: dict) -> bool:

@@ -2,20 +2,15 @@
 when the evidence is enough to answer at all; rapidfuzz is loaded here on first use.
 
 The best memory answers by any one of three ways (``Smart.confident``; the settings: docs/guide.md):
-
-- **evidence** (``min_score`` 1.3, ``min_evidence`` 1.9): the best score x the square root of the
-  share of the prompt it explains: a rare tag asked about alone keeps its points, a rare word met by
-  chance in a long prompt is scaled down.
-- **corroborated** (``min_corroborated`` 1.3): two prompt words meet the best exactly and strongly
-  (``strong_words``), it scores ``min_score`` and explains ``CORROBORATED_SHARE`` of the prompt: two
-  words of one memory back each other up where one alone may be chance.
-- **explained** (``min_explained`` 0.7): the best explains that share of the whole prompt, words the
-  store has never seen counting against it, meets a rare word (``rare_words``) and scores
-  ``EXPLAINED_FLOOR`` x ``min_score``: one memory whose text says *pottery* answers "what did Maya
-  say about pottery?" in a store where most memories name Maya.
-
-A rare word is held by about the square root of the store's size or fewer memories, so the shares
-read the same at any store size.
+- **evidence** (``min_score``, ``min_evidence``): the best score x the square root of the share of the
+  prompt it explains: a rare tag asked about alone keeps its points, a word met by chance in a long one does not;
+- **corroborated** (``min_corroborated``): two prompt words meet the best exactly and strongly
+  (``strong_words``), it scores ``min_score`` and explains ``CORROBORATED_SHARE`` of the prompt;
+- **explained** (``min_explained``): the best explains that share of the whole prompt (words the store
+  never saw count against it), meets a rare word (``rare_words``) and scores ``EXPLAINED_FLOOR`` x
+  ``min_score``: *pottery* answers "what did Maya say about pottery?" where most memories name Maya.
+A rare word is held by about the square root of the store's size or fewer memories, so the shares read
+the same at any store size.
 """
 from __future__ import annotations
 
@@ -64,8 +59,7 @@ def add_fuzzy(matches: list, g: int, q: str, match: tuple) -> None:
 
 
 def fuzzy_stems(q: str, forms: list, stems, cutoff: float) -> list:
-    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems whose best written form in ``forms``
-    (``fuzzycheck.spelled_forms``) reaches ``cutoff`` against ``q``, best first (ties by stem)."""
+    """``[(stem, similarity)]``: the ``FUZZY_LIMIT`` stems whose best form in ``forms`` meets ``cutoff``, best first."""
     from ..text.fuzzycheck import stem_of
     fuzz, process = _rapidfuzz()
     best: dict = {}
@@ -82,9 +76,7 @@ def idf(df: int, n: int) -> float:
 
 def surface_weight(surface_df: int, n: int, weight: float) -> float:
     """The weight of a tag or title match: the IDF of the memories holding the token there (its best field)."""
-    if not surface_df:
-        return weight
-    return max(weight, MIN_WEIGHT, idf(surface_df, n) / idf(1, n))
+    return max(weight, MIN_WEIGHT, idf(surface_df, n) / idf(1, n)) if surface_df else weight
 
 
 def matches_total(matches: list) -> float:
@@ -112,9 +104,7 @@ def body_coverage(matches: list) -> float:
         if match[1] == "body":
             words.add(g)
             points += match[0]
-    if len(words) < 2:
-        return 0.0
-    return points * min(BODY_COVERAGE_MAX, BODY_COVERAGE * (len(words) - 1))
+    return points * min(BODY_COVERAGE_MAX, BODY_COVERAGE * (len(words) - 1)) if len(words) > 1 else 0.0
 
 
 def adjacency(matches: list) -> float:
@@ -149,19 +139,14 @@ KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY}  # ``rare_words``
 
 
 def evidence(best: float, reachable: float) -> float:
-    """The best score x the square root of the share of the prompt it explains (``reachable``: per prompt
-    word, the most points any memory gets from it)."""
-    if best <= 0 or reachable <= 0:
-        return 0.0
-    return best * math.sqrt(min(1.0, best / reachable))
+    """The best score x the root of the share of the prompt it explains (``reachable``: per word, the most points)."""
+    return best * math.sqrt(min(1.0, best / reachable)) if best > 0 and reachable > 0 else 0.0
 
 
 def explained(best: float, reachable: float, unknown: int) -> float:
     """``best`` over what the store could explain plus ``UNKNOWN`` points per word it has never seen (0..1)."""
     whole = reachable + UNKNOWN * unknown
-    if best <= 0 or whole <= 0:
-        return 0.0
-    return min(1.0, best / whole)
+    return min(1.0, best / whole) if best > 0 and whole > 0 else 0.0
 
 
 def unknown_words(query, reach: dict) -> int:
@@ -172,19 +157,13 @@ def unknown_words(query, reach: dict) -> int:
 def rare_words(matches: list) -> int:
     """How many distinct prompt words meet the memory with weight >= ``RARE`` (a fuzzy match's points hold
     its similarity too: only a clear typo of a rare word counts)."""
-    groups = set()
-    for g, q, (points, field, kind, _) in matches:
-        if q[:1] == JOINED or kind not in KIND_FACTOR or field not in FIELD_POINTS:
-            continue
-        base = FIELD_POINTS[field] * KIND_FACTOR[kind]
-        if points >= RARE * base - 1e-9:  # points = base x the token's weight (``matching.Book.options``)
-            groups.add(g)
-    return len(groups)
+    return len({g for g, q, (points, field, kind, _) in matches  # points: the base below x the token's weight
+                if q[:1] != JOINED and kind in KIND_FACTOR and field in FIELD_POINTS
+                and points >= RARE * (FIELD_POINTS[field] * KIND_FACTOR[kind]) - 1e-9})
 
 
 def strong_weights(n: int) -> dict:
-    """field -> the least weight of a strong match in a store of ``n`` memories: a share of the store, not
-    a fixed weight, so it reads the same at 50 memories as at 50,000."""
+    """field -> the least weight of a strong match in ``n`` memories: a share of the store, so the same at any size."""
     top = idf(1, max(n, 1))
     surface = idf(COMMON_SHARE * n, n) / top
     return {"tags": surface, "title": surface, "body": RARE}
@@ -199,10 +178,9 @@ def strong_words(matches: list, n: int) -> int:
 
 
 def second_chance(strategy, rows: list) -> list:
-    """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of
-    ``rows`` (``(rounded points, key, matches)``) as possibly related, if the best is one of them. One
-    qualifies with ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare prompt words
-    (two such words in one memory are unlikely by chance)."""
+    """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of ``rows``
+    (``(rounded points, key, matches)``) as possibly related, if the best is one of them. One qualifies with
+    ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare words (two are unlikely by chance)."""
     wanted = strategy.second_chance
     if not wanted or not rows:
         return []
@@ -212,12 +190,21 @@ def second_chance(strategy, rows: list) -> list:
            if total >= least and rare_words(matches) >= MIN_RARE_WORDS]
     if not fit or max(total for total, _, _ in fit) < best:
         return []  # the best itself must qualify
-    scores = sorted((total for total, _, _ in fit), reverse=True)
-    cut = scores[min(len(scores), wanted) - 1]
+    cut = nth_best([total for total, _, _ in fit], wanted, best)
+    return with_parts([row for row in fit if row[0] >= cut], math.inf)
+
+
+def nth_best(scores: list, n: int, default: float) -> float:
+    """The ``n``-th best of ``scores`` (the least when fewer; ``default`` when none): ties with it are kept too."""
+    return sorted(scores, reverse=True)[min(len(scores), n) - 1] if scores else default
+
+
+def with_parts(rows: list, clear: float) -> list:
+    """``[(points, key, parts)]`` of ``rows`` (``(points, key, matches)``), those under ``clear`` marked ``related``."""
     out = []
-    for total, key, matches in fit:
-        if total >= cut:
-            parts = match_parts(matches)
+    for total, key, matches in rows:
+        parts = match_parts(matches)
+        if total < clear:
             parts["related"] = True
-            out.append((total, key, parts))
+        out.append((total, key, parts))
     return out

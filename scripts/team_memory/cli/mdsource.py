@@ -127,22 +127,45 @@ def blank_private(text: str) -> tuple:
 
 
 class _Cutter:
-    """One pass over the lines; ``pieces`` in source order."""
+    """The state of one pass over a file's lines: ``pieces`` final, in source order; ``open``, the last piece,
+    which code, a table or its next lines may still grow; ``current``, that piece while it is a list item taking
+    continuation lines; ``para``, the paragraph being read; ``listing``, the piece a listing run goes into."""
 
     def __init__(self):
         self.pieces: list = []
         self.headings: list = []  # (level, text)
-        self.para: list = []  # (n, text) of the paragraph being read
-        self.current = None  # the bullet or steps piece still taking continuation lines
+        self.para: list = []  # (n, text)
+        self.open = self.current = self.listing = None
 
-    def heading_texts(self) -> list:
+    def section(self) -> list:
         return [t for _, t in self.headings]
+
+    def start(self, piece: Piece) -> Piece:
+        """``piece`` opens, and the one before it is final: left out when empty, else kept or, when it is an item
+        of a run that lists the repository (``_listing_item``, one section), gathered into that run's listing,
+        led by the heading (a new one past ``LIST_CHARS``)."""
+        done, self.open = self.open, piece
+        if done is None or not (done.text.strip() or done.steps):
+            return piece
+        prev = self.pieces[-1] if self.pieces else None
+        if not (_listing_item(done) and prev is not None and prev.headings == done.headings
+                and (prev is self.listing or _listing_item(prev))):
+            self.pieces.append(done)
+            return piece
+        if prev is not self.listing:  # the run's first item becomes the listing
+            self.listing = _led(prev, done.headings[-1])
+        if len(self.listing.text) + len(done.text) > LIST_CHARS:  # full: this item starts the next one
+            self.listing = _led(done, done.headings[-1])
+            self.pieces.append(self.listing)
+        else:
+            self.listing.text += f"\n- {done.text}"
+            self.listing.last = done.last
+        return piece
 
     def flush_para(self) -> None:
         if self.para:
             text = " ".join(t.strip() for _, t in self.para)
-            self.pieces.append(Piece("paragraph", self.heading_texts(), text=text,
-                                     first=self.para[0][0], last=self.para[-1][0]))
+            self.start(Piece("paragraph", self.section(), text=text, first=self.para[0][0], last=self.para[-1][0]))
             self.para = []
 
     def close(self) -> None:
@@ -152,10 +175,10 @@ class _Cutter:
     def attach_block(self, first: int, last: int, block: str) -> None:
         """Code or a table: kept whole, with the piece before it in this section."""
         self.flush_para()
-        same = self.pieces and self.pieces[-1].headings == self.heading_texts()
-        target = self.current or (self.pieces[-1] if same else None)
+        same = self.open is not None and self.open.headings == self.section()
+        target = self.current or (self.open if same else None)
         if target is None:
-            self.pieces.append(Piece("paragraph", self.heading_texts(), text=block, first=first, last=last))
+            self.start(Piece("paragraph", self.section(), text=block, first=first, last=last))
             return
         target.add("\n", block)
         target.last = max(target.last, last)
@@ -164,16 +187,16 @@ class _Cutter:
         """``(lead, first line)``: the paragraph just before a list that introduces it (ends with ``:``, "To
         release a version:"), taken out of the pieces; else ``("", n)``."""
         self.flush_para()
-        last = self.pieces[-1] if self.pieces else None
-        if (last is not None and last.kind == "paragraph" and last.headings == self.heading_texts()
+        last = self.open
+        if (last is not None and last.kind == "paragraph" and last.headings == self.section()
                 and last.text.rstrip().endswith(":") and "\n" not in last.text):
-            self.pieces.pop()
+            self.open = None
             return last.text, last.first
         return "", n
 
     def bullet(self, n: int, body: str) -> None:
         current = self.current
-        if current is not None and current.kind == "bullet" and current.lead and not self.para:
+        if current is not None and current.kind == "bullet" and current.lead:
             if len(current.text) + len(body) <= LIST_CHARS:
                 current.text += f"\n- {body}"  # the next item of a led list
                 current.last = n
@@ -181,9 +204,8 @@ class _Cutter:
             lead, first = current.lead, n  # a long list goes on in a piece of its own, under the same lead
         else:
             lead, first = self.take_lead(n)  # "All changes need to:" and its items: one piece
-        self.current = Piece("bullet", self.heading_texts(), text=f"{lead}\n- {body}" if lead else body, lead=lead,
-                             first=first, last=n)
-        self.pieces.append(self.current)
+        self.current = self.start(Piece("bullet", self.section(), text=f"{lead}\n- {body}" if lead else body,
+                                        lead=lead, first=first, last=n))
 
     def step(self, n: int, body: str) -> None:
         if self.current is not None and self.current.kind == "steps":
@@ -191,8 +213,7 @@ class _Cutter:
             self.current.last = n
             return
         lead, first = self.take_lead(n)
-        self.current = Piece("steps", self.heading_texts(), steps=[body], lead=lead, first=first, last=n)
-        self.pieces.append(self.current)
+        self.current = self.start(Piece("steps", self.section(), steps=[body], lead=lead, first=first, last=n))
 
     def continuation(self, n: int, text: str) -> None:
         body = bullet_body(text)
@@ -205,13 +226,11 @@ def split_markdown(text: str) -> tuple:
     text = text[:MAX_SOURCE_CHARS].replace("\r\n", "\n").replace("\r", "\n")
     text, blanked = blank_private(text)
     lines = text.split("\n")
-    front, skip = front_matter(lines)
-    cut = _Cutter()
-    n, blank_before = skip, False
+    front, n = front_matter(lines)
+    cut, blank_before = _Cutter(), False
     while n < len(lines):
-        line, number = lines[n], n + 1
-        stripped = line.strip()
-        mark = _fence(line)
+        line, number, stripped = lines[n], n + 1, lines[n].strip()
+        mark, heading, rule = _fence(line), heading_of(line), stripped.replace(" ", "")
         if mark or stripped.startswith("|"):  # fenced code to its closing fence (or the end), or a table: whole
             end = n + 1 if mark else n
             while mark and end < len(lines) and not lines[end].lstrip(" ").startswith(mark):
@@ -221,43 +240,37 @@ def split_markdown(text: str) -> tuple:
             end = min(end, len(lines) - 1)
             block = lines[n:end + 1] if mark else [row.strip() for row in lines[n:end + 1]]
             cut.attach_block(number, end + 1, "\n".join(block))
-            n, blank_before = end + 1, False
-            continue
-        heading = heading_of(line)
-        rule = stripped.replace(" ", "")
-        if (not stripped or heading or stripped.startswith(("<!--", "@"))
-                or len(rule) >= 3 and len(set(rule)) == 1 and rule[0] in "-*_="):
-            if heading:
-                cut.close()
-                level, title = heading
-                cut.headings = [h for h in cut.headings if h[0] < level] + [(level, title)]
-            elif stripped.startswith("<!--"):  # a comment: to its end, never a memory
-                while n < len(lines) and "-->" not in lines[n]:
-                    n += 1
-            elif stripped:
-                cut.close()
-            else:
-                cut.flush_para()
-            blank_before = not stripped
-            n += 1
-            continue
-        body, step = bullet_body(line), number_body(line)
-        indented = len(line) - len(line.lstrip(" \t")) >= 2
-        if cut.current is not None and indented and (body is not None or step is None or cut.current.kind != "steps"):
-            cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
-        elif step is not None:
-            cut.step(number, step)
-        elif body is not None:
-            cut.bullet(number, body)
-        elif cut.current is not None and not blank_before:
-            cut.continuation(number, line)  # a lazy continuation line
+            n = end
+        elif heading:
+            cut.close()
+            cut.headings = [h for h in cut.headings if h[0] < heading[0]] + [heading]
+        elif stripped.startswith("<!--"):  # a comment: to its end, never a memory
+            while n < len(lines) and "-->" not in lines[n]:
+                n += 1
+        elif not stripped:
+            cut.flush_para()
+        elif stripped.startswith("@") or len(rule) >= 3 and len(set(rule)) == 1 and rule[0] in "-*_=":
+            cut.close()  # an @path line or a rule
         else:
-            cut.current = None
-            cut.para.append((number, line))
-        blank_before = False
+            body, step = bullet_body(line), number_body(line)
+            indented = len(line) - len(line.lstrip(" \t")) >= 2
+            current = cut.current
+            if current is not None and indented and (body is not None or step is None or current.kind != "steps"):
+                cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
+            elif step is not None:
+                cut.step(number, step)
+            elif body is not None:
+                cut.bullet(number, body)
+            elif current is not None and not blank_before:
+                cut.continuation(number, line)  # a lazy continuation line
+            else:
+                cut.current = None
+                cut.para.append((number, line))
+        blank_before = not stripped
         n += 1
     cut.close()
-    return _listings([p for p in cut.pieces if (p.text.strip() or p.steps)]), front, blanked
+    cut.start(None)
+    return cut.pieces, front, blanked
 
 
 LISTING_WORDS = ("structure", "layout", "directories", "directory", "folders", "tree")
@@ -281,28 +294,6 @@ def _led(piece: Piece, heading: str) -> Piece:
     piece.kind, piece.lead = "listing", heading + ":"
     piece.text = f"{piece.lead}\n- {piece.text}"
     return piece
-
-
-def _listings(pieces: list) -> list:
-    """Each run of bullets that lists the repository (``_listing_item``, one section) made one piece, led by
-    its heading (a new one past ``LIST_CHARS``); a single path-first bullet elsewhere stays as it is."""
-    out: list = []
-    listing = None  # the piece the current run is gathered into
-    for piece in pieces:
-        prev = out[-1] if out else None
-        if not (_listing_item(piece) and prev is not None and prev.headings == piece.headings
-                and (prev is listing or _listing_item(prev))):
-            out.append(piece)
-            continue
-        if prev is not listing:  # the run's first item becomes the listing
-            listing = _led(prev, piece.headings[-1])
-        if len(listing.text) + len(piece.text) > LIST_CHARS:  # full: this item starts the next one
-            listing = _led(piece, piece.headings[-1])
-            out.append(listing)
-            continue
-        listing.text += f"\n- {piece.text}"
-        listing.last = piece.last
-    return out
 
 
 NOT_STATED = "not stated in the source"

@@ -1,6 +1,5 @@
-"""Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) as proposed memories: nothing here
-writes. ``split_markdown(text)`` cuts a file into ``Piece``s (each with the headings above it and its 1-based
-source lines); ``proposals(path, config)`` gives one ``Proposal`` per piece.
+"""Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) as proposed memories, written nowhere:
+``split_markdown(text)`` cuts a file into ``Piece``s; ``proposals(path, config)`` gives one ``Proposal`` per piece.
 
 Cutting: a bullet (with its indented continuation and sub-bullets) is a piece; a run of numbered items is one piece
 of ``steps``; a paragraph ending with ``:`` just before a list is that list's ``lead``; a run of bullets that lists
@@ -32,7 +31,7 @@ LIST_CHARS = 2_000  # a led list or a listing longer than this goes on in a new 
 
 @dataclass
 class Piece:
-    kind: str  # "bullet", "steps", "listing" (``_listings``) or "paragraph"
+    kind: str  # "bullet", "steps", "listing" (``_listing_item``) or "paragraph"
     headings: list
     text: str = ""
     steps: list = field(default_factory=list)
@@ -46,7 +45,7 @@ class Piece:
 
     def add(self, sep: str, more: str) -> None:
         """``sep + more`` after the last step or the text, unless that is full (no copy of the piece per line)."""
-        if self.kind == "steps" and self.steps:
+        if self.kind == "steps":
             if len(self.steps[-1]) < MAX_PIECE_CHARS:
                 self.steps[-1] += sep + more
         elif len(self.text) < MAX_PIECE_CHARS:
@@ -127,9 +126,8 @@ def blank_private(text: str) -> tuple:
 
 
 class _Cutter:
-    """The state of one pass over a file's lines: ``pieces`` final, in source order; ``open``, the last piece,
-    which code, a table or its next lines may still grow; ``current``, that piece while it is a list item taking
-    continuation lines; ``para``, the paragraph being read; ``listing``, the piece a listing run goes into."""
+    """One pass over the lines: ``pieces`` final, in source order; ``open``, the last piece (code or a table may
+    still grow it); ``current``, the list item taking continuation lines; ``listing``, the run being gathered."""
 
     def __init__(self):
         self.pieces: list = []
@@ -141,9 +139,8 @@ class _Cutter:
         return [t for _, t in self.headings]
 
     def start(self, piece: Piece) -> Piece:
-        """``piece`` opens, and the one before it is final: left out when empty, else kept or, when it is an item
-        of a run that lists the repository (``_listing_item``, one section), gathered into that run's listing,
-        led by the heading (a new one past ``LIST_CHARS``)."""
+        """``piece`` opens; the one before is final: left out when empty, or gathered into the listing of its
+        section (``_listing_item``, led by the heading, a new one past ``LIST_CHARS``), or kept."""
         done, self.open = self.open, piece
         if done is None or not (done.text.strip() or done.steps):
             return piece
@@ -373,8 +370,7 @@ def _words(text: str) -> list:
 
 
 def tags_of(headings: list, text: str, source_tag: str) -> list:
-    """Words of the nearest heading, file and folder names in backticks (``file_name``), and where it came
-    from (always kept); at most 8."""
+    """Words of the nearest heading, file names in backticks (``file_name``), the source tag; at most 8."""
     tags: list = []
 
     def add(word: str) -> None:
@@ -394,9 +390,8 @@ def tags_of(headings: list, text: str, source_tag: str) -> list:
 
 
 def file_name(code: str) -> bool:
-    """Inline code that names a file or folder (``src/``, ``pyproject.toml``): the only code that makes a
-    tag. An expression (``id=None``), a value (``fix:``), a function (``os.replace``) or a plain word is what
-    the text says, not a topic."""
+    """Inline code that names a file or folder (``src/``, ``pyproject.toml``), the only code that makes a tag:
+    not an expression (``id=None``), a value (``fix:``), a function (``os.replace``) or a word."""
     code = code.strip()
     if not (1 < len(code) <= 60 and all(ch.isalnum() or ch in "_.-/" for ch in code)
             and any(ch.isalpha() for ch in code)):
@@ -413,8 +408,7 @@ FILLER = frozenset({"see", "also", "read", "more", "details", "docs", "documenta
 
 
 def only_links(text: str) -> bool:
-    """A piece that is nothing but links (``[Architecture](docs/arch.md)``, ``See <https://...>.``): a pointer
-    to where the rules are, not a rule."""
+    """A piece that is nothing but links (``See <https://...>.``): a pointer to the rules, not a rule."""
     rest = plain(text, link_text=False)
     words = [w.lower() for w in rest.replace("<", " ").replace(">", " ").split()]
     has_link = rest != plain(text) or any(w.startswith(("http://", "https://")) for w in words)
@@ -499,8 +493,8 @@ def read_markdown(path: str) -> str:
 
 
 def _topic_piece(pieces: list) -> tuple:
-    """An auto memory topic file holds one fact: ``(text, reason)`` of its whole body, with the
-    ``**Why:**`` line as the reason and ``[[name]]`` links as plain names."""
+    """``(text, reason)`` of an auto memory topic file (one fact): its body with ``[[name]]`` links as names,
+    its ``**Why:**`` line as the reason."""
     lines, reason = [], ""
     for piece in pieces:
         body = piece.text if piece.kind != "steps" else "\n".join(f"{i}. {s}" for i, s in enumerate(piece.steps, 1))

@@ -191,26 +191,22 @@ class _Cutter:
             return last.text, last.first
         return "", n
 
-    def bullet(self, n: int, body: str) -> None:
+    def item(self, kind: str, n: int, body: str) -> None:
+        """A bullet or a step: the next item of the list being read, or a new piece with its lead-in ("All changes
+        need to:" and its items: one piece)."""
         current = self.current
-        if current is not None and current.kind == "bullet" and current.lead:
-            if len(current.text) + len(body) <= LIST_CHARS:
-                current.text += f"\n- {body}"  # the next item of a led list
-                current.last = n
-                return
-            lead, first = current.lead, n  # a long list goes on in a piece of its own, under the same lead
-        else:
-            lead, first = self.take_lead(n)  # "All changes need to:" and its items: one piece
-        self.current = self.start(Piece("bullet", self.section(), text=f"{lead}\n- {body}" if lead else body,
-                                        lead=lead, first=first, last=n))
-
-    def step(self, n: int, body: str) -> None:
-        if self.current is not None and self.current.kind == "steps":
-            self.current.steps.append(body)
-            self.current.last = n
+        more = current is not None and current.kind == kind and (kind == "steps" or current.lead)
+        if more and kind == "steps":
+            current.steps.append(body)
+        elif more and len(current.text) + len(body) <= LIST_CHARS:
+            current.text += f"\n- {body}"  # the next item of a led list
+        else:  # a long led list goes on in a piece of its own, under the same lead
+            lead, first = (current.lead, n) if more else self.take_lead(n)
+            text = "" if kind == "steps" else f"{lead}\n- {body}" if lead else body
+            self.current = self.start(Piece(kind, self.section(), text=text, steps=[body] if kind == "steps" else [],
+                                            lead=lead, first=first, last=n))
             return
-        lead, first = self.take_lead(n)
-        self.current = self.start(Piece("steps", self.section(), steps=[body], lead=lead, first=first, last=n))
+        current.last = n
 
     def continuation(self, n: int, text: str) -> None:
         body = bullet_body(text)
@@ -255,9 +251,9 @@ def split_markdown(text: str) -> tuple:
             if current is not None and indented and (body is not None or step is None or current.kind != "steps"):
                 cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
             elif step is not None:
-                cut.step(number, step)
+                cut.item("steps", number, step)
             elif body is not None:
-                cut.bullet(number, body)
+                cut.item("bullet", number, body)
             elif current is not None and not blank_before:
                 cut.continuation(number, line)  # a lazy continuation line
             else:

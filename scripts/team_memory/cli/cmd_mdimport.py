@@ -56,11 +56,11 @@ def auto_memory_folder(project: str) -> str:
 def auto_memory_files(folder: str) -> list:
     """``MEMORY.md`` first, then the other ``.md`` files, by name; regular files only."""
     try:
-        names = sorted(os.listdir(folder))
+        names = os.listdir(folder)
     except OSError:
         return []
-    files = [n for n in names if n.lower().endswith(".md") and not n.startswith(".")]
-    files.sort(key=lambda n: (n != "MEMORY.md", n))
+    files = sorted((n for n in names if n.lower().endswith(".md") and not n.startswith(".")),
+                   key=lambda n: (n != "MEMORY.md", n))
     return [os.path.join(folder, n) for n in files[:MAX_AUTO_FILES]]
 
 
@@ -71,7 +71,7 @@ def _shown(path: str) -> str:
 
 
 def _sources(args) -> list:
-    """``[(path, shown name, source tag)]`` to read; ``CliError`` for a folder with nothing to read."""
+    """``[(path, shown name, source tag, is MEMORY.md)]`` to read; ``CliError`` for a folder with nothing to read."""
     out = [(path, _shown(path), "claude-md", False) for path in args.from_claude_md or []]
     if args.from_auto_memory is not None:
         folder = args.from_auto_memory

@@ -84,11 +84,6 @@ def heading_of(line: str):
     return level, rest.strip().rstrip("#").strip()
 
 
-def _fence(line: str) -> str:
-    s = line.lstrip(" ")
-    return s[:3] if len(line) - len(s) <= 3 and s[:3] in ("```", "~~~") else ""
-
-
 def front_matter(lines: list) -> tuple:
     """``(fields, lines it takes)``: ``key: value`` pairs of a leading ``---`` block."""
     if not lines or lines[0].strip() != "---":
@@ -223,7 +218,8 @@ def split_markdown(text: str) -> tuple:
     cut, blank_before = _Cutter(), False
     while n < len(lines):
         line, number, stripped = lines[n], n + 1, lines[n].strip()
-        mark, heading, rule = _fence(line), heading_of(line), stripped.replace(" ", "")
+        heading, rule, unindented = heading_of(line), stripped.replace(" ", ""), line.lstrip(" ")
+        mark = unindented[:3] if len(line) - len(unindented) <= 3 and unindented[:3] in ("```", "~~~") else ""
         if mark or stripped.startswith("|"):  # fenced code to its closing fence (or the end), or a table: whole
             end = n + 1 if mark else n
             while mark and end < len(lines) and not lines[end].lstrip(" ").startswith(mark):

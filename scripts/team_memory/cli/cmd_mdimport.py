@@ -56,11 +56,11 @@ def auto_memory_folder(project: str) -> str:
 def auto_memory_files(folder: str) -> list:
     """``MEMORY.md`` first, then the other ``.md`` files, by name; regular files only."""
     try:
-        names = sorted(os.listdir(folder))
+        names = os.listdir(folder)
     except OSError:
         return []
-    files = [n for n in names if n.lower().endswith(".md") and not n.startswith(".")]
-    files.sort(key=lambda n: (n != "MEMORY.md", n))
+    files = sorted((n for n in names if n.lower().endswith(".md") and not n.startswith(".")),
+                   key=lambda n: (n != "MEMORY.md", n))
     return [os.path.join(folder, n) for n in files[:MAX_AUTO_FILES]]
 
 
@@ -71,7 +71,7 @@ def _shown(path: str) -> str:
 
 
 def _sources(args) -> list:
-    """``[(path, shown name, source tag)]`` to read; ``CliError`` for a folder with nothing to read."""
+    """``[(path, shown name, source tag, is MEMORY.md)]`` to read; ``CliError`` for a folder with nothing to read."""
     out = [(path, _shown(path), "claude-md", False) for path in args.from_claude_md or []]
     if args.from_auto_memory is not None:
         folder = args.from_auto_memory
@@ -125,71 +125,64 @@ def import_markdown(ctx) -> int:
     if not blocked and to_write:
         results = import_records(root, config, to_write, args.on_conflict, args.dry_run) if root else \
             [{"id": r["id"], "from_id": r["id"], "action": "created", "path": None} for r in to_write]
-    report = _report(rows, iter(results), notes, blocked, args.dry_run)
+    report = _report(ctx, rows, iter(results), notes, blocked)
     if args.json:
         ctx.print_json(report)
-    else:
-        _print(ctx, report, rows, args.dry_run)
     if blocked:
         raise CliError(f"{invalid} of {len(rows)} proposed memories are invalid; nothing was imported "
                        "(fix the source, or pass --skip-invalid to import the rest)")
     return 0
 
 
-def _report(rows, results, notes, blocked, dry_run) -> dict:
+def _report(ctx, rows, results, notes, blocked) -> dict:
+    """The import's report, printed for a person as it is built unless ``--json``."""
+    dry_run, say = ctx.args.dry_run, not ctx.args.json
+    for note in notes if say else ():
+        print(f"note: {note}", file=sys.stderr)
     memories = []
     for proposal, item, similar in rows:
+        where, record = f"{proposal.source}:{proposal.lines}", item.record
         entry = {"source": proposal.source, "lines": proposal.lines, "category_from": proposal.why}
-        result = None if item.problems or similar else next(results, None)
+        memories.append(entry)
         if item.problems:
             entry.update(action="invalid", problems=[{"field": q.field, "message": q.message, "hint": q.hint}
                                                      for q in item.problems])
-        elif similar:
-            entry.update(action="similar", similar_to=similar, record=item.record)
-        elif result:
-            entry.update(action=result["action"], id=result["id"], path=result["path"], record=item.record)
-        else:
-            entry.update(action="not imported", record=item.record)
-        memories.append(entry)
-    counts = {a: sum(1 for m in memories if m["action"] == a)
-              for a in ("created", "replaced", "renamed", "skipped", "similar", "invalid")}
-    return {"ok": not blocked, "dry_run": dry_run, "read": len(rows), **counts,
-            "private_sections": sum(item.private_sections for _, item, _ in rows),
-            "secrets_redacted": sum(item.secrets_redacted for _, item, _ in rows),
-            "notes": notes, "memories": memories}
-
-
-def _print(ctx, report, rows, dry_run) -> None:
-    for note in report["notes"]:
-        print(f"note: {note}", file=sys.stderr)
-    for m, (_, item, _) in zip(report["memories"], rows):
-        where = f"{m['source']}:{m['lines']}"
-        if m["action"] == "invalid":
-            print(ctx.color(f"invalid {where}", "31"), file=sys.stderr)
-            print(textwrap.indent(format_problems(item.problems), "  "), file=sys.stderr)
+            if say:
+                print(ctx.color(f"invalid {where}", "31"), file=sys.stderr)
+                print(textwrap.indent(format_problems(item.problems), "  "), file=sys.stderr)
             continue
-        record = m["record"]
-        if dry_run:
-            print(f"{where}  {record['category']}  {shown_text(record['title'])}  (category from {m['category_from']})")
+        result = None if similar else next(results, None)
+        if similar:
+            entry.update(action="similar", similar_to=similar, record=record)
+        elif result:
+            entry.update(action=result["action"], id=result["id"], path=result["path"], record=record)
+        else:
+            entry.update(action="not imported", record=record)
+        if say and dry_run:
+            print(f"{where}  {record['category']}  {shown_text(record['title'])}  (category from {proposal.why})")
             print(f"    id: {shown_name(record['id'])}   tags: {', '.join(shown_text(t) for t in record['tags'])}")
             print(textwrap.indent(json.dumps(shown_value(record["content"]), indent=2, ensure_ascii=False), "    "))
-        if m["action"] == "similar":
-            print(f"left out {where}: like the existing memory {m['similar_to']} (update that one, or pass "
-                  "--allow-similar)")
-    verb = "would import" if dry_run else "imported"
-    made = report["created"] + report["replaced"] + report["renamed"]
-    if report["ok"]:
-        print(f"{verb} {made} of {report['read']} proposed memories ({report['created']} new, "
-              f"{report['replaced']} replaced, {report['renamed']} renamed, {report['skipped']} already there, "
-              f"{report['similar']} like an existing one, {report['invalid']} invalid)")
-        if report["skipped"]:
-            print(f"  {report['skipped']} already there (same id: imported before); --on-conflict replace rewrites them")
+        if say and similar:
+            print(f"left out {where}: like the existing memory {similar} (update that one, or pass --allow-similar)")
+    n = {a: sum(1 for m in memories if m["action"] == a)
+         for a in ("created", "replaced", "renamed", "skipped", "similar", "invalid")}
+    report = {"ok": not blocked, "dry_run": dry_run, "read": len(rows), **n,
+              "private_sections": sum(item.private_sections for _, item, _ in rows),
+              "secrets_redacted": sum(item.secrets_redacted for _, item, _ in rows),
+              "notes": notes, "memories": memories}
+    if say and not blocked:
+        print(f"{'would import' if dry_run else 'imported'} {n['created'] + n['replaced'] + n['renamed']} of "
+              f"{len(rows)} proposed memories ({n['created']} new, {n['replaced']} replaced, {n['renamed']} "
+              f"renamed, {n['skipped']} already there, {n['similar']} like an existing one, {n['invalid']} invalid)")
+        if n["skipped"]:
+            print(f"  {n['skipped']} already there (same id: imported before); --on-conflict replace rewrites them")
         if report["private_sections"] or report["secrets_redacted"]:
             print(f"  removed {report['private_sections']} private section(s), "
                   f"redacted {report['secrets_redacted']} secret(s)")
-    held = [m for m in report["memories"] if m["action"] in ("created", "replaced", "renamed", "skipped")]
-    if held and not dry_run:
+    held = [m for m in memories if m["action"] in ("created", "replaced", "renamed", "skipped")]
+    if say and held and not dry_run:
         print("source lines now held as memories (shorten the source if you like: recall brings them back "
               "when a prompt needs them):")
         for m in held:
             print(f"  {m['source']}:{m['lines']}  -> {m['id']}")
+    return report

@@ -1,6 +1,5 @@
-"""Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) as proposed memories: nothing here
-writes. ``split_markdown(text)`` cuts a file into ``Piece``s (each with the headings above it and its 1-based
-source lines); ``proposals(path, config)`` gives one ``Proposal`` per piece.
+"""Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) as proposed memories, written nowhere:
+``split_markdown(text)`` cuts a file into ``Piece``s; ``proposals(path, config)`` gives one ``Proposal`` per piece.
 
 Cutting: a bullet (with its indented continuation and sub-bullets) is a piece; a run of numbered items is one piece
 of ``steps``; a paragraph ending with ``:`` just before a list is that list's ``lead``; a run of bullets that lists
@@ -32,7 +31,7 @@ LIST_CHARS = 2_000  # a led list or a listing longer than this goes on in a new 
 
 @dataclass
 class Piece:
-    kind: str  # "bullet", "steps", "listing" (``_listings``) or "paragraph"
+    kind: str  # "bullet", "steps", "listing" (``_listing_item``) or "paragraph"
     headings: list
     text: str = ""
     steps: list = field(default_factory=list)
@@ -46,7 +45,7 @@ class Piece:
 
     def add(self, sep: str, more: str) -> None:
         """``sep + more`` after the last step or the text, unless that is full (no copy of the piece per line)."""
-        if self.kind == "steps" and self.steps:
+        if self.kind == "steps":
             if len(self.steps[-1]) < MAX_PIECE_CHARS:
                 self.steps[-1] += sep + more
         elif len(self.text) < MAX_PIECE_CHARS:
@@ -83,11 +82,6 @@ def heading_of(line: str):
     if level > 6 or (rest and rest[0] not in " \t"):
         return None
     return level, rest.strip().rstrip("#").strip()
-
-
-def _fence(line: str) -> str:
-    s = line.lstrip(" ")
-    return s[:3] if len(line) - len(s) <= 3 and s[:3] in ("```", "~~~") else ""
 
 
 def front_matter(lines: list) -> tuple:
@@ -127,22 +121,43 @@ def blank_private(text: str) -> tuple:
 
 
 class _Cutter:
-    """One pass over the lines; ``pieces`` in source order."""
+    """One pass over the lines: ``pieces`` final, in source order; ``open``, the last piece (code or a table may
+    still grow it); ``current``, the list item taking continuation lines; ``listing``, the run being gathered."""
 
     def __init__(self):
         self.pieces: list = []
         self.headings: list = []  # (level, text)
-        self.para: list = []  # (n, text) of the paragraph being read
-        self.current = None  # the bullet or steps piece still taking continuation lines
+        self.para: list = []  # (n, text)
+        self.open = self.current = self.listing = None
 
-    def heading_texts(self) -> list:
+    def section(self) -> list:
         return [t for _, t in self.headings]
+
+    def start(self, piece: Piece) -> Piece:
+        """``piece`` opens; the one before is final: left out when empty, or gathered into the listing of its
+        section (``_listing_item``, led by the heading, a new one past ``LIST_CHARS``), or kept."""
+        done, self.open = self.open, piece
+        if done is None or not (done.text.strip() or done.steps):
+            return piece
+        prev = self.pieces[-1] if self.pieces else None
+        if not (_listing_item(done) and prev is not None and prev.headings == done.headings
+                and (prev is self.listing or _listing_item(prev))):
+            self.pieces.append(done)
+            return piece
+        if prev is not self.listing:  # the run's first item becomes the listing
+            self.listing = _led(prev, done.headings[-1])
+        if len(self.listing.text) + len(done.text) > LIST_CHARS:  # full: this item starts the next one
+            self.listing = _led(done, done.headings[-1])
+            self.pieces.append(self.listing)
+        else:
+            self.listing.text += f"\n- {done.text}"
+            self.listing.last = done.last
+        return piece
 
     def flush_para(self) -> None:
         if self.para:
             text = " ".join(t.strip() for _, t in self.para)
-            self.pieces.append(Piece("paragraph", self.heading_texts(), text=text,
-                                     first=self.para[0][0], last=self.para[-1][0]))
+            self.start(Piece("paragraph", self.section(), text=text, first=self.para[0][0], last=self.para[-1][0]))
             self.para = []
 
     def close(self) -> None:
@@ -152,10 +167,10 @@ class _Cutter:
     def attach_block(self, first: int, last: int, block: str) -> None:
         """Code or a table: kept whole, with the piece before it in this section."""
         self.flush_para()
-        same = self.pieces and self.pieces[-1].headings == self.heading_texts()
-        target = self.current or (self.pieces[-1] if same else None)
+        same = self.open is not None and self.open.headings == self.section()
+        target = self.current or (self.open if same else None)
         if target is None:
-            self.pieces.append(Piece("paragraph", self.heading_texts(), text=block, first=first, last=last))
+            self.start(Piece("paragraph", self.section(), text=block, first=first, last=last))
             return
         target.add("\n", block)
         target.last = max(target.last, last)
@@ -164,35 +179,29 @@ class _Cutter:
         """``(lead, first line)``: the paragraph just before a list that introduces it (ends with ``:``, "To
         release a version:"), taken out of the pieces; else ``("", n)``."""
         self.flush_para()
-        last = self.pieces[-1] if self.pieces else None
-        if (last is not None and last.kind == "paragraph" and last.headings == self.heading_texts()
+        last = self.open
+        if (last is not None and last.kind == "paragraph" and last.headings == self.section()
                 and last.text.rstrip().endswith(":") and "\n" not in last.text):
-            self.pieces.pop()
+            self.open = None
             return last.text, last.first
         return "", n
 
-    def bullet(self, n: int, body: str) -> None:
+    def item(self, kind: str, n: int, body: str) -> None:
+        """A bullet or a step: the next item of the list being read, or a new piece with its lead-in ("All changes
+        need to:" and its items: one piece)."""
         current = self.current
-        if current is not None and current.kind == "bullet" and current.lead and not self.para:
-            if len(current.text) + len(body) <= LIST_CHARS:
-                current.text += f"\n- {body}"  # the next item of a led list
-                current.last = n
-                return
-            lead, first = current.lead, n  # a long list goes on in a piece of its own, under the same lead
-        else:
-            lead, first = self.take_lead(n)  # "All changes need to:" and its items: one piece
-        self.current = Piece("bullet", self.heading_texts(), text=f"{lead}\n- {body}" if lead else body, lead=lead,
-                             first=first, last=n)
-        self.pieces.append(self.current)
-
-    def step(self, n: int, body: str) -> None:
-        if self.current is not None and self.current.kind == "steps":
-            self.current.steps.append(body)
-            self.current.last = n
+        more = current is not None and current.kind == kind and (kind == "steps" or current.lead)
+        if more and kind == "steps":
+            current.steps.append(body)
+        elif more and len(current.text) + len(body) <= LIST_CHARS:
+            current.text += f"\n- {body}"  # the next item of a led list
+        else:  # a long led list goes on in a piece of its own, under the same lead
+            lead, first = (current.lead, n) if more else self.take_lead(n)
+            text = "" if kind == "steps" else f"{lead}\n- {body}" if lead else body
+            self.current = self.start(Piece(kind, self.section(), text=text, steps=[body] if kind == "steps" else [],
+                                            lead=lead, first=first, last=n))
             return
-        lead, first = self.take_lead(n)
-        self.current = Piece("steps", self.heading_texts(), steps=[body], lead=lead, first=first, last=n)
-        self.pieces.append(self.current)
+        current.last = n
 
     def continuation(self, n: int, text: str) -> None:
         body = bullet_body(text)
@@ -205,13 +214,12 @@ def split_markdown(text: str) -> tuple:
     text = text[:MAX_SOURCE_CHARS].replace("\r\n", "\n").replace("\r", "\n")
     text, blanked = blank_private(text)
     lines = text.split("\n")
-    front, skip = front_matter(lines)
-    cut = _Cutter()
-    n, blank_before = skip, False
+    front, n = front_matter(lines)
+    cut, blank_before = _Cutter(), False
     while n < len(lines):
-        line, number = lines[n], n + 1
-        stripped = line.strip()
-        mark = _fence(line)
+        line, number, stripped = lines[n], n + 1, lines[n].strip()
+        heading, rule, unindented = heading_of(line), stripped.replace(" ", ""), line.lstrip(" ")
+        mark = unindented[:3] if len(line) - len(unindented) <= 3 and unindented[:3] in ("```", "~~~") else ""
         if mark or stripped.startswith("|"):  # fenced code to its closing fence (or the end), or a table: whole
             end = n + 1 if mark else n
             while mark and end < len(lines) and not lines[end].lstrip(" ").startswith(mark):
@@ -221,43 +229,37 @@ def split_markdown(text: str) -> tuple:
             end = min(end, len(lines) - 1)
             block = lines[n:end + 1] if mark else [row.strip() for row in lines[n:end + 1]]
             cut.attach_block(number, end + 1, "\n".join(block))
-            n, blank_before = end + 1, False
-            continue
-        heading = heading_of(line)
-        rule = stripped.replace(" ", "")
-        if (not stripped or heading or stripped.startswith(("<!--", "@"))
-                or len(rule) >= 3 and len(set(rule)) == 1 and rule[0] in "-*_="):
-            if heading:
-                cut.close()
-                level, title = heading
-                cut.headings = [h for h in cut.headings if h[0] < level] + [(level, title)]
-            elif stripped.startswith("<!--"):  # a comment: to its end, never a memory
-                while n < len(lines) and "-->" not in lines[n]:
-                    n += 1
-            elif stripped:
-                cut.close()
-            else:
-                cut.flush_para()
-            blank_before = not stripped
-            n += 1
-            continue
-        body, step = bullet_body(line), number_body(line)
-        indented = len(line) - len(line.lstrip(" \t")) >= 2
-        if cut.current is not None and indented and (body is not None or step is None or cut.current.kind != "steps"):
-            cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
-        elif step is not None:
-            cut.step(number, step)
-        elif body is not None:
-            cut.bullet(number, body)
-        elif cut.current is not None and not blank_before:
-            cut.continuation(number, line)  # a lazy continuation line
+            n = end
+        elif heading:
+            cut.close()
+            cut.headings = [h for h in cut.headings if h[0] < heading[0]] + [heading]
+        elif stripped.startswith("<!--"):  # a comment: to its end, never a memory
+            while n < len(lines) and "-->" not in lines[n]:
+                n += 1
+        elif not stripped:
+            cut.flush_para()
+        elif stripped.startswith("@") or len(rule) >= 3 and len(set(rule)) == 1 and rule[0] in "-*_=":
+            cut.close()  # an @path line or a rule
         else:
-            cut.current = None
-            cut.para.append((number, line))
-        blank_before = False
+            body, step = bullet_body(line), number_body(line)
+            indented = len(line) - len(line.lstrip(" \t")) >= 2
+            current = cut.current
+            if current is not None and indented and (body is not None or step is None or current.kind != "steps"):
+                cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
+            elif step is not None:
+                cut.item("steps", number, step)
+            elif body is not None:
+                cut.item("bullet", number, body)
+            elif current is not None and not blank_before:
+                cut.continuation(number, line)  # a lazy continuation line
+            else:
+                cut.current = None
+                cut.para.append((number, line))
+        blank_before = not stripped
         n += 1
     cut.close()
-    return _listings([p for p in cut.pieces if (p.text.strip() or p.steps)]), front, blanked
+    cut.start(None)
+    return cut.pieces, front, blanked
 
 
 LISTING_WORDS = ("structure", "layout", "directories", "directory", "folders", "tree")
@@ -281,28 +283,6 @@ def _led(piece: Piece, heading: str) -> Piece:
     piece.kind, piece.lead = "listing", heading + ":"
     piece.text = f"{piece.lead}\n- {piece.text}"
     return piece
-
-
-def _listings(pieces: list) -> list:
-    """Each run of bullets that lists the repository (``_listing_item``, one section) made one piece, led by
-    its heading (a new one past ``LIST_CHARS``); a single path-first bullet elsewhere stays as it is."""
-    out: list = []
-    listing = None  # the piece the current run is gathered into
-    for piece in pieces:
-        prev = out[-1] if out else None
-        if not (_listing_item(piece) and prev is not None and prev.headings == piece.headings
-                and (prev is listing or _listing_item(prev))):
-            out.append(piece)
-            continue
-        if prev is not listing:  # the run's first item becomes the listing
-            listing = _led(prev, piece.headings[-1])
-        if len(listing.text) + len(piece.text) > LIST_CHARS:  # full: this item starts the next one
-            listing = _led(piece, piece.headings[-1])
-            out.append(listing)
-            continue
-        listing.text += f"\n- {piece.text}"
-        listing.last = piece.last
-    return out
 
 
 NOT_STATED = "not stated in the source"
@@ -336,34 +316,26 @@ class Proposal:
 
 def plain(text: str, link_text: bool = True) -> str:
     """Markdown emphasis and links dropped: ``**x**`` -> ``x``, ``[x](url)`` -> ``x`` (nothing when not
-    ``link_text``); one line."""
-    out, i, memo = [], 0, {}
-    while i < len(text):
-        ch = text[i]
-        if ch == "[":
-            close = _next(text, "](", i, memo)
-            end = _next(text, ")", close + 2, memo) if close > 0 else -1
-            newline = _next(text, "\n", i, memo)
-            if close > 0 and end > 0 and not 0 <= newline < end:
-                out.append(text[i + 1:close] if link_text else " ")
-                i = end + 1
+    ``link_text``); one line. Linear: a line where a link fails to close holds no further link."""
+    out = []
+    for line in text.split("\n"):
+        i, links = 0, True
+        while i < len(line):
+            if links and line[i] == "[":
+                close = line.find("](", i)
+                end = line.find(")", close + 2) if close > 0 else -1
+                links = end > 0
+                if links:
+                    out.append(line[i + 1:close] if link_text else " ")
+                    i = end + 1
+                    continue
+            if line.startswith(("**", "__"), i):
+                i += 2
                 continue
-        if text.startswith("**", i) or text.startswith("__", i):
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
+            out.append(line[i])
+            i += 1
+        out.append("\n")
     return " ".join("".join(out).split())
-
-
-def _next(text: str, sub: str, start: int, memo: dict) -> int:
-    """``text.find(sub, start)`` for a ``start`` that never goes back: each search resumes where the last one
-    ended, so a line of 400,000 ``[`` is read once, not once per ``[``."""
-    found = memo.get(sub, -2)
-    if found == -1 or found >= start:
-        return found
-    memo[sub] = found = text.find(sub, start)
-    return found
 
 
 def title_of(text: str, whole: bool = False) -> str:
@@ -390,8 +362,7 @@ def _words(text: str) -> list:
 
 
 def tags_of(headings: list, text: str, source_tag: str) -> list:
-    """Words of the nearest heading, file and folder names in backticks (``file_name``), and where it came
-    from (always kept); at most 8."""
+    """Words of the nearest heading, file names in backticks (``file_name``), the source tag; at most 8."""
     tags: list = []
 
     def add(word: str) -> None:
@@ -411,9 +382,8 @@ def tags_of(headings: list, text: str, source_tag: str) -> list:
 
 
 def file_name(code: str) -> bool:
-    """Inline code that names a file or folder (``src/``, ``pyproject.toml``): the only code that makes a
-    tag. An expression (``id=None``), a value (``fix:``), a function (``os.replace``) or a plain word is what
-    the text says, not a topic."""
+    """Inline code that names a file or folder (``src/``, ``pyproject.toml``), the only code that makes a tag:
+    not an expression (``id=None``), a value (``fix:``), a function (``os.replace``) or a word."""
     code = code.strip()
     if not (1 < len(code) <= 60 and all(ch.isalnum() or ch in "_.-/" for ch in code)
             and any(ch.isalpha() for ch in code)):
@@ -430,8 +400,7 @@ FILLER = frozenset({"see", "also", "read", "more", "details", "docs", "documenta
 
 
 def only_links(text: str) -> bool:
-    """A piece that is nothing but links (``[Architecture](docs/arch.md)``, ``See <https://...>.``): a pointer
-    to where the rules are, not a rule."""
+    """A piece that is nothing but links (``See <https://...>.``): a pointer to the rules, not a rule."""
     rest = plain(text, link_text=False)
     words = [w.lower() for w in rest.replace("<", " ").replace(">", " ").split()]
     has_link = rest != plain(text) or any(w.startswith(("http://", "https://")) for w in words)
@@ -516,8 +485,8 @@ def read_markdown(path: str) -> str:
 
 
 def _topic_piece(pieces: list) -> tuple:
-    """An auto memory topic file holds one fact: ``(text, reason)`` of its whole body, with the
-    ``**Why:**`` line as the reason and ``[[name]]`` links as plain names."""
+    """``(text, reason)`` of an auto memory topic file (one fact): its body with ``[[name]]`` links as names,
+    its ``**Why:**`` line as the reason."""
     lines, reason = [], ""
     for piece in pieces:
         body = piece.text if piece.kind != "steps" else "\n".join(f"{i}. {s}" for i, s in enumerate(piece.steps, 1))

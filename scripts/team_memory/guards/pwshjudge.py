@@ -131,10 +131,48 @@ _SPELLED = {",#": " , \\", ",": " , ", ")": " ", "}": " ", "*>": "&", "<": "\\<"
 _ESCAPES = {"0": "", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _NAME = re.compile(r"[A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?")
 _ASSIGN = re.compile(r"\$([A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?)[ \t]*([-+*/%?]?)=(?!=)")
-_PLAIN = re.compile(r"""[ \t]*(?:'[^'\n]*'|"[^"`$\n]*"|\[(?:system\.)?io\.path\]::gettemp\w*\(\)|[\w./\\:-]+)"""
-                    r"[ \t]*(?:[;\n|}]|$)", re.I)  # a value x = keeps: one quoted or bare word, or a temp file's name
-_COMMAND = re.compile(r"[ \t]*[A-Za-z]")
+_TEMP_NAMES = ("[io.path]::gettemp", "[system.io.path]::gettemp")  # a temp file's name: a value x = keeps
+_BARE = "_./\\:-"  # with letters and digits: a bare word x = keeps
 _VALUES = {"null": "/dev/null", "true": "''", "false": "''", "pwd": "$PWD", "home": "$HOME"}
+
+
+def _blank_end(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _known_value(text: str, i: int) -> bool:
+    """Whether what ``$x =`` assigns from ``i`` is a command (x keeps its listing) or one quoted or bare word or
+    a temp file's name ending the statement. Plain string work: linear however often it is asked."""
+    n, i = len(text), _blank_end(text, i)
+    if i < n and text[i].isascii() and text[i].isalpha():
+        return True
+    low = text[i:i + 40].lower()
+    if i < n and text[i] in "'\"":
+        stop = "'\n" if text[i] == "'" else '"`$\n'
+        j = i + 1
+        while j < n and text[j] not in stop:
+            j += 1
+        if j >= n or text[j] != text[i]:
+            return False
+        i = j + 1
+    elif low.startswith(_TEMP_NAMES):
+        i += low.index("gettemp") + len("gettemp")
+        while i < n and (text[i].isalnum() or text[i] == "_"):
+            i += 1
+        if text[i:i + 2] != "()":
+            return False
+        i += 2
+    else:
+        j = i
+        while j < n and (text[j].isalnum() or text[j] in _BARE):
+            j += 1
+        if j == i:
+            return False
+        i = j
+    i = _blank_end(text, i)
+    return i >= n or text[i] in ";\n|}"
 
 
 def _variable(name: str) -> str:
@@ -174,7 +212,7 @@ def bash_text(text: str, depth: int = 0) -> str:
         if start and c not in " \t\r":
             start, m = False, _ASSIGN.match(text, i)
             if m:  # $x = ...: the value is a statement of its own; x keeps its result (+= and friends: unknown)
-                known = not m.group(2) and (_COMMAND.match(text, m.end()) or _PLAIN.match(text, m.end()))
+                known = not m.group(2) and _known_value(text, m.end())
                 out.append(f"{_SET if known else _ADD} {_variable(m.group(1))[5:-1]} ")
                 i, start = m.end(), True
                 continue

@@ -1,8 +1,6 @@
-"""Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]`` finds what is wrong;
+"""Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]``, each with its fix;
 ``repair(memory_root, config, findings)`` fixes the safe ones under the store lock (rebuild the index, delete
-leftover temp files, redact stored secrets through the write path's filters, rename a file whose name is not an
-id); everything else is reported with the command or edit that fixes it.
-"""
+leftover temp files, redact stored secrets through the write path, rename a file whose name is not an id)."""
 from __future__ import annotations
 
 import contextlib
@@ -49,10 +47,13 @@ class Finding:
     fixable: bool = False
     warning: bool = False  # advisory: does not make doctor fail
     fixed: bool = False
+    source: str = ""  # the file --fix works on (``path`` shows hidden characters as "?"); never printed
 
     def to_dict(self) -> dict:
-        return dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
-                    fix=shown_message(self.fix))
+        out = dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
+                   fix=shown_message(self.fix))
+        del out["source"]
+        return out
 
 
 def _rel(memory_root: str, path: str) -> str:
@@ -278,11 +279,9 @@ def _record_findings(memory_root: str, config: dict, path: str, record, names: t
     schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
     leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
     if id_problem(memory_id) is not None:  # the name itself breaks the id rule: a rename fixes it
-        bad = Finding("bad-id", rel, "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
-                      "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
-                      fixable=record is not None and not os.path.islink(path))
-        bad.source = path
-        found.append(bad)
+        found.append(Finding("bad-id", rel, "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
+                             "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
+                             fixable=record is not None and not os.path.islink(path), source=path))
         schema = [p for p in schema if p.field != "id"]
     if schema:
         invalid.add(path)
@@ -293,12 +292,10 @@ def _record_findings(memory_root: str, config: dict, path: str, record, names: t
     found += _related_links(memory_root, path, record, ref)
     if leaked:
         unclosed = any("unclosed" in p.message for p in leaked)
-        leak = Finding("leak", rel, "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
-                       "close the private tag by hand" if unclosed else
-                       "redact it (--fix does); then rotate the secret: it is still in git history",
-                       fixable=not unclosed and not schema)
-        leak.source = path  # the reported path shows hidden characters as "?"
-        found.append(leak)
+        found.append(Finding("leak", rel, "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
+                             "close the private tag by hand" if unclosed else
+                             "redact it (--fix does); then rotate the secret: it is still in git history",
+                             fixable=not unclosed and not schema, source=path))
     return found
 
 
@@ -425,7 +422,7 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
     moved: list = []
     with store_lock(memory_root):
         for f in (f for f in findings if f.fixable):
-            path = getattr(f, "source", None) or os.path.join(project, f.path)
+            path = f.source or os.path.join(project, f.path)
             if f.kind == "temp-file":
                 with contextlib.suppress(OSError):
                     os.unlink(path)

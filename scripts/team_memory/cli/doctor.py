@@ -248,14 +248,12 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
     """``(findings, active titles)`` over every memory file, then each id used in more than one folder."""
     found, seen_ids, invalid, titles = [], {}, set(), []
     for category, path in iter_memory_files(memory_root, config):
-        memory_id = os.path.basename(path)[:-5]
-        seen_ids.setdefault(memory_id, []).append(path)
+        seen_ids.setdefault(os.path.basename(path)[:-5], []).append(path)
         try:
             record = load_memory(path)
         except (NotARecord, OSError):
             record = None
-        ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
-        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid)
+        found += _record_findings(memory_root, config, path, record, invalid)
         if record is not None and record_status(record) == "active":
             titles.append((category, normalised_title(record["title"]), path))
     for memory_id, paths in seen_ids.items():
@@ -270,15 +268,15 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
     return found, titles
 
 
-def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set) -> list:
-    """One memory (``names``: its id and its folder/id): a file name that is not an id, schema problems
-    (``invalid`` gets its path), its related files, leaks."""
-    (memory_id, ref), rel, found = names, _rel(memory_root, path), []
+def _record_findings(memory_root: str, config: dict, path: str, record, invalid: set) -> list:
+    """One memory: a file name that is not an id, schema problems (``invalid`` gets its path), related files, leaks."""
+    memory_id, rel, found = os.path.basename(path)[:-5], _rel(memory_root, path), []
+    ref, bad_name = f"{os.path.basename(os.path.dirname(path))}/{memory_id}", id_problem(memory_id) is not None
     problems = check_file(path, config, memory_root)
     leak_pairs = set(leaks(record, config)) if record is not None else set()
     schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
     leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
-    if id_problem(memory_id) is not None:  # the name itself breaks the id rule: a rename fixes it
+    if bad_name:  # the name itself breaks the id rule: a rename fixes it
         found.append(Finding("bad-id", rel, "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
                              "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
                              fixable=record is not None and not os.path.islink(path), source=path))
@@ -286,7 +284,7 @@ def _record_findings(memory_root: str, config: dict, path: str, record, names: t
     if schema:
         invalid.add(path)
         found.append(Finding("invalid", rel, "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                             f"see: validate {rel}" if id_problem(memory_id) is not None else
+                             f"see: validate {rel}" if bad_name else
                              _update_fix(ref, record, schema, project_root_of(memory_root)) or
                              f"edit it ({CLI} edit {ref}) or see: validate {rel}"))
     found += _related_links(memory_root, path, record, ref)
@@ -324,8 +322,7 @@ def _stale_memories(memory_root: str, config: dict) -> list:
 
 
 def _related_links(memory_root: str, path: str, record, ref: str) -> list:
-    """A warning for each related file that is, or lies under, a symbolic link in the working tree (each folder
-    checked with lstat up to a glob's first pattern segment; a link is seen, never entered)."""
+    """A warning per related file that is, or lies under, a symbolic link (lstat up to a glob's first pattern)."""
     entries = record.get("related_files") if isinstance(record, dict) else None
     found = []
     for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES] if isinstance(entries, list) else ()):
@@ -345,8 +342,7 @@ def _related_links(memory_root: str, path: str, record, ref: str) -> list:
 
 
 def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
-    """``update REF --related-file ...`` keeping the good entries (an absolute path inside the project in its
-    relative form), when refused entries are the only problems."""
+    """``update REF --related-file ...`` keeping the good entries, when refused entries are the only problems."""
     if not problems or not all(p.field.startswith("related_files") for p in problems):
         return None
     entries = record.get("related_files") if isinstance(record, dict) else None
@@ -399,8 +395,8 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
 
 def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
-    """Give a memory (valid apart from its id) the first free id from ``base`` (default: a slug of its title); its
-    new path, or None. The caller holds the lock; the old file goes only after the new one is written."""
+    """Give a memory the first free id from ``base`` (default: a slug of its title): its new path, or None. The
+    caller holds the lock; the old file goes only after the new one is written."""
     from ..records.ids import slugify, unique_id
     if os.path.islink(path):
         return None
@@ -462,8 +458,8 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
 
 
 def user_json(path: str):
-    """A JSON file of the user's own Claude configuration, or None. A link there is the user's own doing (a
-    dotfiles manager), so it is followed; a FIFO, a device or a folder is never opened, and 1 MB at most is read."""
+    """A JSON file of the user's own Claude configuration, or None: a link there (a dotfiles manager) is followed;
+    a FIFO, a device or a folder is never opened, and 1 MB at most is read."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
@@ -475,10 +471,8 @@ def user_json(path: str):
 
 
 def user_plugin_too(project: str, home: str | None = None) -> list:
-    """A warning when this project has the drop-in install and the user also installed the plugin at user
-    scope (``~/.claude/plugins/installed_plugins.json`` or ``~/.claude/settings.json`` enabledPlugins, as
-    Claude Code 2.1.330 writes them): every hook then runs twice. The project's drop-in folder counts only
-    as a real folder (a link there is not followed)."""
+    """A warning when this project has the drop-in install (a real folder, no link followed) and the user also
+    installed the plugin at user scope (installed_plugins.json or settings.json enabledPlugins): hooks run twice."""
     if not is_real_dir(os.path.join(project, ".claude")) or not is_real_dir(os.path.join(project, ".claude", "team-memory")):
         return []
     config = os.path.join(home or os.path.expanduser("~"), ".claude")

@@ -127,12 +127,7 @@ def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) 
         found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
                              "have nearly the same title", "merge them: update one, retire the other", warning=True))
     if not conflicted_index and index_is_outdated(memory_root, config):
-        only_config = _only_config_is_newer(memory_root, config, config_path)
-        found.append(Finding("stale-index", _rel(memory_root, index_path(memory_root)),
-                             "was built before the last change to memory-config.json (hooks rebuild it on the next "
-                             "prompt)" if only_config else
-                             "is missing or behind the memories (the next prompt's hook brings it up to date)",
-                             "rebuild it (--fix does)", fixable=True, warning=only_config))
+        found.append(_stale_index(memory_root, config, config_path))
     return found + _stale_memories(memory_root, config) + _foreign_markers(memory_root)
 
 
@@ -355,16 +350,21 @@ def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
     return f"{CLI} update {ref} {args} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
 
 
-def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
-    """True when the index and cache exist and only the config changed since they were built."""
+def _stale_index(memory_root: str, config: dict, config_path: str) -> Finding:
+    """The index is behind: a warning only when the index and cache exist and only the config changed since."""
     from ..derived.cache import cache_path
     try:
         built = os.stat(index_path(memory_root)).st_mtime
         os.stat(cache_path(memory_root))
         config_time = os.stat(config_path).st_mtime
     except OSError:
-        return False
-    return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
+        built = config_time = 0.0
+    only_config = config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
+    return Finding("stale-index", _rel(memory_root, index_path(memory_root)),
+                   "was built before the last change to memory-config.json (hooks rebuild it on the next prompt)"
+                   if only_config else
+                   "is missing or behind the memories (the next prompt's hook brings it up to date)",
+                   "rebuild it (--fix does)", fixable=True, warning=only_config)
 
 
 def _write_valid(memory_root: str, config: dict, path: str, record: dict, summary: str) -> bool:

@@ -143,8 +143,9 @@ def _config_findings(memory_root: str, config_path: str) -> list:
     except (OSError, ValueError) as exc:
         return [Finding("config", rel, f"is unreadable ({exc}); defaults are used",
                         "fix the JSON by hand (or restore it from git)")]
-    return [Finding("config", rel, f"{setting} {message}", "fix it in memory-config.json (docs/guide.md: Configuration)",
-                    warning=advisory) for setting, message, advisory in config_problems(stored)]
+    return [Finding("config", rel, f"{setting} {message}",
+                    "fix it in memory-config.json (docs/guide.md: Configuration)", warning=advisory)
+            for setting, message, advisory in config_problems(stored)]
 
 
 KINDS = ((bool, "true/false"), ((int, float), "a number"), (str, "text"), (list, "a list"), (dict, "an object"))
@@ -181,13 +182,15 @@ def config_problems(stored: dict) -> list:
     out: list = []
     _walk_config(stored, default, "", out)
     out += _extra_cue_problems(stored.get("triage"))
-    strategy = stored.get("retrieval", {}).get("match_strategy") if isinstance(stored.get("retrieval"), dict) else None
+    retrieval = stored.get("retrieval")
+    strategy = retrieval.get("match_strategy") if isinstance(retrieval, dict) else None
     if isinstance(strategy, str):
         from ..text.features import FEATURES as STRATEGIES
         if strategy not in STRATEGIES:
-            retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
-            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}"
-                                                    f"{retired}; smart is used instead", False))
+            retired = (" (the prior plugin's title_tags scoring was retired in 0.4.0)"
+                       if strategy == "title_tags" else "")
+            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of "
+                        f"{', '.join(sorted(STRATEGIES))}{retired}; smart is used instead", False))
     return out
 
 
@@ -473,20 +476,19 @@ def user_json(path: str):
 def user_plugin_too(project: str, home: str | None = None) -> list:
     """A warning when this project has the drop-in install (a real folder, no link followed) and the user also
     installed the plugin at user scope (installed_plugins.json or settings.json enabledPlugins): hooks run twice."""
-    if not is_real_dir(os.path.join(project, ".claude")) or not is_real_dir(os.path.join(project, ".claude", "team-memory")):
+    drop_in = os.path.join(project, ".claude")
+    if not is_real_dir(drop_in) or not is_real_dir(os.path.join(drop_in, "team-memory")):
         return []
     config = os.path.join(home or os.path.expanduser("~"), ".claude")
     hits = []
-    for rel, key in ((os.path.join("plugins", "installed_plugins.json"), "plugins"), ("settings.json", "enabledPlugins")):
-        data = user_json(os.path.join(config, rel))
+    for rel, key in (("plugins/installed_plugins.json", "plugins"), ("settings.json", "enabledPlugins")):
+        data = user_json(os.path.join(config, *rel.split("/")))
         entry = data.get(key) if isinstance(data, dict) else None
         if isinstance(entry, dict) and entry.get(PLUGIN_ID):
-            hits.append("~/.claude/" + rel.replace(os.sep, "/"))
-    if not hits:
-        return []
+            hits.append("~/.claude/" + rel)
     return [Finding("double-hooks", ".claude/team-memory",
                     f"the team-memory plugin is installed for your user ({', '.join(hits)}) and this project has the "
                     "drop-in install: every hook runs twice (two orientation blocks, two Stop reminders)",
                     f"keep one: claude plugin uninstall {PLUGIN_ID} (the drop-in stays, for the whole team), or "
                     "python3 .claude/team-memory/scripts/memory.py uninstall . (the plugin stays, for you alone)",
-                    warning=True)]
+                    warning=True)] if hits else []

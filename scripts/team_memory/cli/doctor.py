@@ -17,7 +17,6 @@ from ..base.cliname import user_cli
 from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folders
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
-from ..base.sanitize import shown_path
 from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path, newest_source_mtime
 from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
@@ -58,59 +57,35 @@ class Finding:
 
 def _rel(memory_root: str, path: str) -> str:
     """A path as reported: project-relative, hostile characters shown as ``?``."""
+    from ..base.sanitize import shown_path
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
-# The checks whose words do not depend on the file: kind -> (message, fix); {rel} is the path reported.
-TEXTS = {
-    "link": ("is a symbolic link; team-memory never follows links under .claude/, so it is ignored (a memory, "
-             "folder, cache or lock reached through it is not used)",
-             "replace it with a real file or folder, or remove it: git rm {rel}"),
-    "hard-link": ("has {links} hard links: another name on this disk shares its content (git never makes one; "
-                  "writes replace the file and break it)",
-                  "make it a separate file: cp it aside, then move the copy over it"),
-    "temp-file": ("is a temp file left by a writer that was killed", "delete it (--fix does)"),
-    "quarantined": ("was written outside the CLI, was invalid and was moved aside",
-                    "read it, save what is useful with 'save' or 'add', then delete it"),
-    "conflict": ("holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
-                 "resolve the conflict by hand, then run: validate {rel}"),
-    "start-marker": ("is a folder where hooks keep a start marker file (a teammate's commit?); hooks move it aside "
-                     "and go on", "remove it: git rm -r {rel} (or rm -r if git does not track it); .cache/ is "
-                     "derived and never committed"),
-    "stale-marks": ("is not a regular file (a folder or a link committed by mistake?): stale marks are off",
-                    "remove it from git and from disk; the marks are derived and rewritten on their own"),
-}
-
-
-def _found(kind: str, memory_root: str, path: str, fix: str | None = None, links: int = 0, **flags) -> Finding:
-    """A finding of a ``TEXTS`` kind about ``path``."""
-    rel = _rel(memory_root, path)
-    message, default_fix = TEXTS[kind]
-    return Finding(kind, rel, message.format(links=links), fix or default_fix.format(rel=rel), **flags)
-
-
-def _walk(memory_root: str) -> list:
-    """``(path, is_folder)`` for everything below the store, hidden folders (cache, quarantine) included."""
-    out = []
+def _store_files(memory_root: str, folders: bool = False):
+    """Every file (and folder if ``folders``) below the store, hidden folders (cache, quarantine) included."""
     for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
         dirs.sort()
-        out += [(os.path.join(folder, name), True) for name in dirs]
-        out += [(os.path.join(folder, name), False) for name in sorted(names)]
-    return out
+        for name in (dirs if folders else []) + sorted(names):
+            yield os.path.join(folder, name)
 
 
-def _links(memory_root: str, entries: list) -> list:
+def _links(memory_root: str) -> list:
     """A finding for every symbolic link in the store (never followed), and a warning per hard-linked memory."""
     out = []
-    for path, _ in entries:
-        name = os.path.basename(path)
+    for path in _store_files(memory_root, folders=True):
+        name, rel = os.path.basename(path), _rel(memory_root, path)
         if is_link(path):
-            out.append(_found("link", memory_root, path))
+            out.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, "
+                               "so it is ignored (a memory, folder, cache or lock reached through it is not used)",
+                               f"replace it with a real file or folder, or remove it: git rm {rel}"))
         elif name.endswith(".json") and not name.startswith("."):
             with contextlib.suppress(OSError):
                 st = os.lstat(path)
                 if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
-                    out.append(_found("hard-link", memory_root, path, links=st.st_nlink, warning=True))
+                    out.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this disk "
+                                       "shares its content (git never makes one; writes replace the file and "
+                                       "break it)", "make it a separate file: cp it aside, then move the copy "
+                                       "over it", warning=True))
     return out
 
 
@@ -118,10 +93,9 @@ def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) 
     """Every finding of the store: links, the config, stray files, each memory, ids, titles, derived files."""
     now = time.time()
     config_path = os.path.join(memory_root, CONFIG_NAME)
-    entries = _walk(memory_root)
-    files, conflicted_index = _file_findings(memory_root, [p for p, folder in entries if not folder], now, temp_min_age)
+    files, conflicted_index = _file_findings(memory_root, now, temp_min_age)
     memories, titles = _memory_findings(memory_root, config)
-    found = _links(memory_root, entries) + _config_findings(memory_root, config_path) + files + memories
+    found = _links(memory_root) + _config_findings(memory_root, config_path) + files + memories
     for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
         path_a, path_b = titles[a][2], titles[b][2]
         found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
@@ -212,34 +186,40 @@ def _extra_cue_problems(triage) -> list:
     return out
 
 
-def _file_findings(memory_root: str, paths: list, now: float, temp_min_age: float) -> tuple:
+def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
     """``(findings, whether index.md holds conflict markers)``: old temp files, quarantined files, merge conflicts."""
     found, conflicted_index = [], False
-    for path in paths:
+    for path in _store_files(memory_root):
         name = os.path.basename(path)
-        inside = slashed(os.path.relpath(path, memory_root)).split("/")
         if is_link(path):
             continue  # reported by _links, never opened
+        inside = slashed(os.path.relpath(path, memory_root)).split("/")
         if is_temp_file(name):
             with contextlib.suppress(OSError):  # gone meanwhile
                 if now - os.stat(path).st_mtime >= temp_min_age:
-                    found.append(_found("temp-file", memory_root, path, fixable=True))
-        elif inside[0] == QUARANTINE and name.endswith(".json"):
-            found.append(_found("quarantined", memory_root, path))
-        elif not inside[0].startswith(".") and name.endswith((".json", ".md")) and _CONFLICT.search(_text(path)):
+                    found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that "
+                                         "was killed", "delete it (--fix does)", fixable=True))
+            continue
+        if inside[0] == QUARANTINE and name.endswith(".json"):
+            found.append(Finding("quarantined", _rel(memory_root, path),
+                                 "was written outside the CLI, was invalid and was moved aside",
+                                 "read it, save what is useful with 'save' or 'add', then delete it"))
+            continue
+        if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
+            continue
+        try:
+            text = read_regular(path)[0].decode("utf-8", "replace")
+        except OSError:
+            continue
+        if _CONFLICT.search(text):
             is_index = path == index_path(memory_root)
             conflicted_index |= is_index
-            found.append(_found("conflict", memory_root, path, "rebuild it (--fix does)" if is_index else None,
-                                fixable=is_index))
+            found.append(Finding("conflict", _rel(memory_root, path),
+                                 "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
+                                 "rebuild it (--fix does)" if is_index else
+                                 "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
+                                 fixable=is_index))
     return found, conflicted_index
-
-
-def _text(path: str) -> str:
-    """A file's text ('' when it cannot be read), never through a link."""
-    try:
-        return read_regular(path)[0].decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 def _memory_findings(memory_root: str, config: dict) -> tuple:
@@ -299,8 +279,12 @@ def _foreign_markers(memory_root: str) -> list:
     """A start marker in ``.cache`` that is a folder (``base.startgate``: hooks move it aside)."""
     cache = os.path.join(memory_root, ".cache")
     names = sorted(os.listdir(cache)) if is_real_dir(cache) else []
-    return [_found("start-marker", memory_root, os.path.join(cache, name)) for name in names
-            if (name.endswith(".starting") or ".starting.stale." in name) and is_real_dir(os.path.join(cache, name))]
+    return [Finding("start-marker", _rel(memory_root, os.path.join(cache, name)),
+                    "is a folder where hooks keep a start marker file (a teammate's commit?); hooks move it aside "
+                    "and go on", f"remove it: git rm -r {_rel(memory_root, os.path.join(cache, name))} (or rm -r "
+                    "if git does not track it); .cache/ is derived and never committed")
+            for name in names if name.endswith(".starting") or ".starting.stale." in name
+            if is_real_dir(os.path.join(cache, name))]
 
 
 def _stale_memories(memory_root: str, config: dict) -> list:
@@ -308,7 +292,9 @@ def _stale_memories(memory_root: str, config: dict) -> list:
     from ..derived.drift import doc_is_broken, marks_path
     from ..derived.driftmarks import current_marks
     if doc_is_broken(memory_root):  # no marks can be stored there, so none are computed either
-        return [_found("stale-marks", memory_root, marks_path(memory_root))]
+        return [Finding("stale-marks", _rel(memory_root, marks_path(memory_root)),
+                        "is not a regular file (a folder or a link committed by mistake?): stale marks are off",
+                        "remove it from git and from disk; the marks are derived and rewritten on their own")]
     try:
         count = len(current_marks(memory_root, config))
     except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift

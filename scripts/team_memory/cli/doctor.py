@@ -17,6 +17,7 @@ from ..base.cliname import user_cli
 from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folders
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
+from ..base.sanitize import shown_path
 from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path, newest_source_mtime
 from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
@@ -57,7 +58,6 @@ class Finding:
 
 def _rel(memory_root: str, path: str) -> str:
     """A path as reported: project-relative, hostile characters shown as ``?``."""
-    from ..base.sanitize import shown_path
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
@@ -199,26 +199,20 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
                 if now - os.stat(path).st_mtime >= temp_min_age:
                     found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that "
                                          "was killed", "delete it (--fix does)", fixable=True))
-            continue
-        if inside[0] == QUARANTINE and name.endswith(".json"):
+        elif inside[0] == QUARANTINE and name.endswith(".json"):
             found.append(Finding("quarantined", _rel(memory_root, path),
                                  "was written outside the CLI, was invalid and was moved aside",
                                  "read it, save what is useful with 'save' or 'add', then delete it"))
-            continue
-        if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
-            continue
-        try:
-            text = read_regular(path)[0].decode("utf-8", "replace")
-        except OSError:
-            continue
-        if _CONFLICT.search(text):
-            is_index = path == index_path(memory_root)
-            conflicted_index |= is_index
-            found.append(Finding("conflict", _rel(memory_root, path),
-                                 "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
-                                 "rebuild it (--fix does)" if is_index else
-                                 "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
-                                 fixable=is_index))
+        elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
+            with contextlib.suppress(OSError):  # unreadable: nothing to check
+                if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
+                    is_index = path == index_path(memory_root)
+                    conflicted_index |= is_index
+                    found.append(Finding("conflict", _rel(memory_root, path),
+                                         "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
+                                         "rebuild it (--fix does)" if is_index else
+                                         "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
+                                         fixable=is_index))
     return found, conflicted_index
 
 

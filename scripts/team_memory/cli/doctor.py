@@ -147,9 +147,8 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
 
 
 def config_problems(stored: dict) -> list:
-    """``[(setting, message, warning_only)]``: values of a store's config of another type than the shipped
-    default's, an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out. The hooks fall back to
-    defaults for a bad value, so without this check a typo would quietly change nothing."""
+    """``[(setting, message, warning_only)]``: values of another type than the shipped default's, unknown settings,
+    an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
     with open(DEFAULT_CONFIG_PATH, encoding="utf-8") as f:
         default = json.load(f)
     default.setdefault("retrieval", {}).setdefault("fuzzy", True)  # documented, off only when false

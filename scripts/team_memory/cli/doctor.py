@@ -1,8 +1,6 @@
-"""Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]`` finds what is wrong;
+"""Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]``, each with its fix;
 ``repair(memory_root, config, findings)`` fixes the safe ones under the store lock (rebuild the index, delete
-leftover temp files, redact stored secrets through the write path's filters, rename a file whose name is not an
-id); everything else is reported with the command or edit that fixes it.
-"""
+leftover temp files, redact stored secrets through the write path, rename a file whose name is not an id)."""
 from __future__ import annotations
 
 import contextlib
@@ -19,6 +17,7 @@ from ..base.cliname import user_cli
 from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folders
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
+from ..base.sanitize import shown_path
 from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path, newest_source_mtime
 from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
@@ -48,15 +47,17 @@ class Finding:
     fixable: bool = False
     warning: bool = False  # advisory: does not make doctor fail
     fixed: bool = False
+    source: str = ""  # the file --fix works on (``path`` shows hidden characters as "?"); never printed
 
     def to_dict(self) -> dict:
-        return dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
-                    fix=shown_message(self.fix))
+        out = dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
+                   fix=shown_message(self.fix))
+        del out["source"]
+        return out
 
 
 def _rel(memory_root: str, path: str) -> str:
     """A path as reported: project-relative, hostile characters shown as ``?``."""
-    from ..base.sanitize import shown_path
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
@@ -100,12 +101,7 @@ def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) 
         found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
                              "have nearly the same title", "merge them: update one, retire the other", warning=True))
     if not conflicted_index and index_is_outdated(memory_root, config):
-        only_config = _only_config_is_newer(memory_root, config, config_path)
-        found.append(Finding("stale-index", _rel(memory_root, index_path(memory_root)),
-                             "was built before the last change to memory-config.json (hooks rebuild it on the next "
-                             "prompt)" if only_config else
-                             "is missing or behind the memories (the next prompt's hook brings it up to date)",
-                             "rebuild it (--fix does)", fixable=True, warning=only_config))
+        found.append(_stale_index(memory_root, config, config_path))
     return found + _stale_memories(memory_root, config) + _foreign_markers(memory_root)
 
 
@@ -121,8 +117,9 @@ def _config_findings(memory_root: str, config_path: str) -> list:
     except (OSError, ValueError) as exc:
         return [Finding("config", rel, f"is unreadable ({exc}); defaults are used",
                         "fix the JSON by hand (or restore it from git)")]
-    return [Finding("config", rel, f"{setting} {message}", "fix it in memory-config.json (docs/guide.md: Configuration)",
-                    warning=advisory) for setting, message, advisory in config_problems(stored)]
+    return [Finding("config", rel, f"{setting} {message}",
+                    "fix it in memory-config.json (docs/guide.md: Configuration)", warning=advisory)
+            for setting, message, advisory in config_problems(stored)]
 
 
 KINDS = ((bool, "true/false"), ((int, float), "a number"), (str, "text"), (list, "a list"), (dict, "an object"))
@@ -150,22 +147,23 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
 
 
 def config_problems(stored: dict) -> list:
-    """``[(setting, message, warning_only)]``: values of a store's config of another type than the shipped
-    default's, an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out. The hooks fall back to
-    defaults for a bad value, so without this check a typo would quietly change nothing."""
+    """``[(setting, message, warning_only)]``: values of another type than the shipped default's, unknown settings,
+    an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
     with open(DEFAULT_CONFIG_PATH, encoding="utf-8") as f:
         default = json.load(f)
     default.setdefault("retrieval", {}).setdefault("fuzzy", True)  # documented, off only when false
     out: list = []
     _walk_config(stored, default, "", out)
     out += _extra_cue_problems(stored.get("triage"))
-    strategy = stored.get("retrieval", {}).get("match_strategy") if isinstance(stored.get("retrieval"), dict) else None
+    retrieval = stored.get("retrieval")
+    strategy = retrieval.get("match_strategy") if isinstance(retrieval, dict) else None
     if isinstance(strategy, str):
         from ..text.features import FEATURES as STRATEGIES
         if strategy not in STRATEGIES:
-            retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
-            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of {', '.join(sorted(STRATEGIES))}"
-                                                    f"{retired}; smart is used instead", False))
+            retired = (" (the prior plugin's title_tags scoring was retired in 0.4.0)"
+                       if strategy == "title_tags" else "")
+            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of "
+                        f"{', '.join(sorted(STRATEGIES))}{retired}; smart is used instead", False))
     return out
 
 
@@ -200,26 +198,20 @@ def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
                 if now - os.stat(path).st_mtime >= temp_min_age:
                     found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that "
                                          "was killed", "delete it (--fix does)", fixable=True))
-            continue
-        if inside[0] == QUARANTINE and name.endswith(".json"):
+        elif inside[0] == QUARANTINE and name.endswith(".json"):
             found.append(Finding("quarantined", _rel(memory_root, path),
                                  "was written outside the CLI, was invalid and was moved aside",
                                  "read it, save what is useful with 'save' or 'add', then delete it"))
-            continue
-        if inside[0].startswith(".") or not (name.endswith(".json") or name.endswith(".md")):
-            continue
-        try:
-            text = read_regular(path)[0].decode("utf-8", "replace")
-        except OSError:
-            continue
-        if _CONFLICT.search(text):
-            is_index = path == index_path(memory_root)
-            conflicted_index |= is_index
-            found.append(Finding("conflict", _rel(memory_root, path),
-                                 "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
-                                 "rebuild it (--fix does)" if is_index else
-                                 "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
-                                 fixable=is_index))
+        elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
+            with contextlib.suppress(OSError):  # unreadable: nothing to check
+                if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
+                    is_index = path == index_path(memory_root)
+                    conflicted_index |= is_index
+                    found.append(Finding("conflict", _rel(memory_root, path),
+                                         "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
+                                         "rebuild it (--fix does)" if is_index else
+                                         "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
+                                         fixable=is_index))
     return found, conflicted_index
 
 
@@ -227,14 +219,12 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
     """``(findings, active titles)`` over every memory file, then each id used in more than one folder."""
     found, seen_ids, invalid, titles = [], {}, set(), []
     for category, path in iter_memory_files(memory_root, config):
-        memory_id = os.path.basename(path)[:-5]
-        seen_ids.setdefault(memory_id, []).append(path)
+        seen_ids.setdefault(os.path.basename(path)[:-5], []).append(path)
         try:
             record = load_memory(path)
         except (NotARecord, OSError):
             record = None
-        ref = f"{os.path.basename(os.path.dirname(path))}/{memory_id}"
-        found += _record_findings(memory_root, config, path, record, (memory_id, ref), invalid)
+        found += _record_findings(memory_root, config, path, record, invalid)
         if record is not None and record_status(record) == "active":
             titles.append((category, normalised_title(record["title"]), path))
     for memory_id, paths in seen_ids.items():
@@ -249,36 +239,32 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
     return found, titles
 
 
-def _record_findings(memory_root: str, config: dict, path: str, record, names: tuple, invalid: set) -> list:
-    """One memory (``names``: its id and its folder/id): a file name that is not an id, schema problems
-    (``invalid`` gets its path), its related files, leaks."""
-    (memory_id, ref), rel, found = names, _rel(memory_root, path), []
+def _record_findings(memory_root: str, config: dict, path: str, record, invalid: set) -> list:
+    """One memory: a file name that is not an id, schema problems (``invalid`` gets its path), related files, leaks."""
+    memory_id, rel, found = os.path.basename(path)[:-5], _rel(memory_root, path), []
+    ref, bad_name = f"{os.path.basename(os.path.dirname(path))}/{memory_id}", id_problem(memory_id) is not None
     problems = check_file(path, config, memory_root)
     leak_pairs = set(leaks(record, config)) if record is not None else set()
     schema = [p for p in problems if (p.field, p.message) not in leak_pairs]
     leaked = [p for p in problems if (p.field, p.message) in leak_pairs]
-    if id_problem(memory_id) is not None:  # the name itself breaks the id rule: a rename fixes it
-        bad = Finding("bad-id", rel, "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
-                      "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
-                      fixable=record is not None and not os.path.islink(path))
-        bad.source = path
-        found.append(bad)
+    if bad_name:  # the name itself breaks the id rule: a rename fixes it
+        found.append(Finding("bad-id", rel, "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
+                             "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
+                             fixable=record is not None and not os.path.islink(path), source=path))
         schema = [p for p in schema if p.field != "id"]
     if schema:
         invalid.add(path)
         found.append(Finding("invalid", rel, "; ".join(f"{p.field}: {p.message}" for p in schema[:5]),
-                             f"see: validate {rel}" if id_problem(memory_id) is not None else
+                             f"see: validate {rel}" if bad_name else
                              _update_fix(ref, record, schema, project_root_of(memory_root)) or
                              f"edit it ({CLI} edit {ref}) or see: validate {rel}"))
     found += _related_links(memory_root, path, record, ref)
     if leaked:
         unclosed = any("unclosed" in p.message for p in leaked)
-        leak = Finding("leak", rel, "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
-                       "close the private tag by hand" if unclosed else
-                       "redact it (--fix does); then rotate the secret: it is still in git history",
-                       fixable=not unclosed and not schema)
-        leak.source = path  # the reported path shows hidden characters as "?"
-        found.append(leak)
+        found.append(Finding("leak", rel, "; ".join(f"{p.field}: {p.message}" for p in leaked[:5]),
+                             "close the private tag by hand" if unclosed else
+                             "redact it (--fix does); then rotate the secret: it is still in git history",
+                             fixable=not unclosed and not schema, source=path))
     return found
 
 
@@ -313,8 +299,7 @@ def _stale_memories(memory_root: str, config: dict) -> list:
 
 
 def _related_links(memory_root: str, path: str, record, ref: str) -> list:
-    """A warning for each related file that is, or lies under, a symbolic link in the working tree (each folder
-    checked with lstat up to a glob's first pattern segment; a link is seen, never entered)."""
+    """A warning per related file that is, or lies under, a symbolic link (lstat up to a glob's first pattern)."""
     entries = record.get("related_files") if isinstance(record, dict) else None
     found = []
     for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES] if isinstance(entries, list) else ()):
@@ -334,8 +319,7 @@ def _related_links(memory_root: str, path: str, record, ref: str) -> list:
 
 
 def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
-    """``update REF --related-file ...`` keeping the good entries (an absolute path inside the project in its
-    relative form), when refused entries are the only problems."""
+    """``update REF --related-file ...`` keeping the good entries, when refused entries are the only problems."""
     if not problems or not all(p.field.startswith("related_files") for p in problems):
         return None
     entries = record.get("related_files") if isinstance(record, dict) else None
@@ -348,16 +332,21 @@ def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
     return f"{CLI} update {ref} {args} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
 
 
-def _only_config_is_newer(memory_root: str, config: dict, config_path: str) -> bool:
-    """True when the index and cache exist and only the config changed since they were built."""
+def _stale_index(memory_root: str, config: dict, config_path: str) -> Finding:
+    """The index is behind: a warning only when the index and cache exist and only the config changed since."""
     from ..derived.cache import cache_path
     try:
         built = os.stat(index_path(memory_root)).st_mtime
         os.stat(cache_path(memory_root))
         config_time = os.stat(config_path).st_mtime
     except OSError:
-        return False
-    return config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
+        built = config_time = 0.0
+    only_config = config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
+    return Finding("stale-index", _rel(memory_root, index_path(memory_root)),
+                   "was built before the last change to memory-config.json (hooks rebuild it on the next prompt)"
+                   if only_config else
+                   "is missing or behind the memories (the next prompt's hook brings it up to date)",
+                   "rebuild it (--fix does)", fixable=True, warning=only_config)
 
 
 def _write_valid(memory_root: str, config: dict, path: str, record: dict, summary: str) -> bool:
@@ -388,8 +377,8 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
 
 def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
-    """Give a memory (valid apart from its id) the first free id from ``base`` (default: a slug of its title); its
-    new path, or None. The caller holds the lock; the old file goes only after the new one is written."""
+    """Give a memory the first free id from ``base`` (default: a slug of its title): its new path, or None. The
+    caller holds the lock; the old file goes only after the new one is written."""
     from ..records.ids import slugify, unique_id
     if os.path.islink(path):
         return None
@@ -411,7 +400,7 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
     moved: list = []
     with store_lock(memory_root):
         for f in (f for f in findings if f.fixable):
-            path = getattr(f, "source", None) or os.path.join(project, f.path)
+            path = f.source or os.path.join(project, f.path)
             if f.kind == "temp-file":
                 with contextlib.suppress(OSError):
                     os.unlink(path)
@@ -451,8 +440,8 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
 
 
 def user_json(path: str):
-    """A JSON file of the user's own Claude configuration, or None. A link there is the user's own doing (a
-    dotfiles manager), so it is followed; a FIFO, a device or a folder is never opened, and 1 MB at most is read."""
+    """A JSON file of the user's own Claude configuration, or None: a link there (a dotfiles manager) is followed;
+    a FIFO, a device or a folder is never opened, and 1 MB at most is read."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
@@ -464,24 +453,21 @@ def user_json(path: str):
 
 
 def user_plugin_too(project: str, home: str | None = None) -> list:
-    """A warning when this project has the drop-in install and the user also installed the plugin at user
-    scope (``~/.claude/plugins/installed_plugins.json`` or ``~/.claude/settings.json`` enabledPlugins, as
-    Claude Code 2.1.330 writes them): every hook then runs twice. The project's drop-in folder counts only
-    as a real folder (a link there is not followed)."""
-    if not is_real_dir(os.path.join(project, ".claude")) or not is_real_dir(os.path.join(project, ".claude", "team-memory")):
+    """A warning when this project has the drop-in install (a real folder, no link followed) and the user also
+    installed the plugin at user scope (installed_plugins.json or settings.json enabledPlugins): hooks run twice."""
+    drop_in = os.path.join(project, ".claude")
+    if not is_real_dir(drop_in) or not is_real_dir(os.path.join(drop_in, "team-memory")):
         return []
     config = os.path.join(home or os.path.expanduser("~"), ".claude")
     hits = []
-    for rel, key in ((os.path.join("plugins", "installed_plugins.json"), "plugins"), ("settings.json", "enabledPlugins")):
-        data = user_json(os.path.join(config, rel))
+    for rel, key in (("plugins/installed_plugins.json", "plugins"), ("settings.json", "enabledPlugins")):
+        data = user_json(os.path.join(config, *rel.split("/")))
         entry = data.get(key) if isinstance(data, dict) else None
         if isinstance(entry, dict) and entry.get(PLUGIN_ID):
-            hits.append("~/.claude/" + rel.replace(os.sep, "/"))
-    if not hits:
-        return []
+            hits.append("~/.claude/" + rel)
     return [Finding("double-hooks", ".claude/team-memory",
                     f"the team-memory plugin is installed for your user ({', '.join(hits)}) and this project has the "
                     "drop-in install: every hook runs twice (two orientation blocks, two Stop reminders)",
                     f"keep one: claude plugin uninstall {PLUGIN_ID} (the drop-in stays, for the whole team), or "
                     "python3 .claude/team-memory/scripts/memory.py uninstall . (the plugin stays, for you alone)",
-                    warning=True)]
+                    warning=True)] if hits else []

@@ -197,3 +197,18 @@ def test_doctor_finds_near_duplicates_without_comparing_every_pair(tmp_path):
     found = [f for f in examine(str(root), load_config(str(root))) if f.kind == "near-duplicate"]
     assert time.monotonic() - began < 20
     assert any("twin-a" in f.path and "twin-b" in f.path for f in found), found
+
+
+def test_doctor_never_reads_the_time_of_a_folder_a_link_points_to(project, memory_root, tmp_path, capsys):
+    """A category folder that is a link is reported, and what it points to (outside the repository) is never
+    read: its changing time does not make the index look behind."""
+    write(memory_root, record("decision", "a", "Use Redis for sessions", tags=["redis"]))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (memory_root / "runbooks").symlink_to(outside, target_is_directory=True)
+    assert main(["rebuild", "--root", str(project)]) == 0
+    capsys.readouterr()
+    later = time.time() + 60
+    os.utime(outside, (later, later))
+    code, result = run_json(capsys, "doctor", "--root", project)
+    assert set(kinds(result)) == {"link"}, result

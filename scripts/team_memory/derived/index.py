@@ -97,7 +97,7 @@ def newest_source_mtime(memory_root: str, config: dict, include_config: bool = T
     paths = [os.path.join(memory_root, f) for f in folders]
     for path in (paths + [os.path.join(memory_root, CONFIG_NAME)] if include_config else paths):
         try:
-            times.append(os.stat(path).st_mtime)
+            times.append(os.lstat(path).st_mtime)  # a linked folder is never followed
         except OSError:
             continue
     return max(times + [0.0])

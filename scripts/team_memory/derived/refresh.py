@@ -30,8 +30,8 @@ def settled(ns, written: int) -> bool:
 
 
 def _stat_ns(path: str):
-    try:
-        return os.stat(path).st_mtime_ns
+    try:  # the link's own time: a linked category folder is never followed (``reader``), nor is its time read
+        return os.lstat(path).st_mtime_ns
     except OSError:
         return None
 

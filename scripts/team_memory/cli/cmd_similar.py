@@ -12,7 +12,7 @@ from ..edits.write import content_hash
 from ..records import relpaths
 from ..records.store import iter_records, project_root_of, record_status
 from ..text.tokens import tokenize
-from .main import CLI, CliError, add_command, flag, opt
+from .main import CLI, CliError, add_command, flag, opt, related_args
 from .viewdupes import SIMILAR_THRESHOLD, similarity
 
 
@@ -61,7 +61,6 @@ def cmd_similar(ctx) -> int:
     except CliError:
         memory_root = None  # no store yet: nothing can be similar (the first save creates it)
     if args.related_file:  # refused as update and save refuse it (an absolute path, .., .git)
-        from .cmd_write import related_args
         related_args(memory_root or os.getcwd(), args.related_file, check=True)
     best = memory_root and best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file)
     if args.json:

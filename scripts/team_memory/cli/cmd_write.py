@@ -6,7 +6,8 @@ import os
 import sys
 import textwrap
 
-from .main import CLI, RESULT_JSON, CliError, UsageError, add_command, flag, group, opt, read_source, related_fix
+from .main import (CLI, RESULT_JSON, CliError, UsageError, add_command, flag, group, opt, read_source, related_args,
+                   related_fix)
 from .prompts import ask_record
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
@@ -16,9 +17,9 @@ from ..base.sanitize import shown_path
 from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
 from ..records.exposure import shown_message, shown_name, shown_text
 from ..records.privacy import PrivateTagError
-from ..records.relpaths import is_glob, problem, repo_relative, usable
+from ..records.relpaths import is_glob, usable
 from ..records.store import find_memory, iter_memory_files, load_memory, project_root_of, repo_root_of
-from ..records.validate import ValidationError, check_file, format_problems, shown
+from ..records.validate import ValidationError, check_file, format_problems
 
 
 RELATED_HELP = ("a file (app/session.py), folder (app/) or glob ('billing/**/*.sql') this memory is about, "
@@ -204,21 +205,6 @@ def report(ctx, result) -> int:
         print(f"  note: {past} older session summar{'y' if past == 1 else 'ies'} past categories.session_summary."
               f"max_retained stay active until '{CLI} gc' retires them (it asks first: they may be teammates')")
     return 0
-
-
-def related_args(memory_root: str, values: list, check: bool = False) -> list:
-    """``--related-file`` values as given, an absolute path inside the project refused (``check``: as update would)."""
-    project = project_root_of(memory_root)
-    for value in values:
-        inside = (os.path.isabs(value) or value.startswith("~")) and repo_relative(value, os.getcwd(), project)
-        if inside:
-            raise CliError(f"--related-file {shown(value)} is an absolute path; write it relative to the "
-                           f"repository root: --related-file {inside} (nothing was written)")
-    for value in values if check else ():
-        why = problem(value)
-        if why:
-            raise CliError(f"--related-file {shown(value)}: {why}")
-    return list(values)
 
 
 def _warn_missing(ctx, result) -> None:

@@ -211,6 +211,24 @@ def related_fix(kept: list) -> str:
     return "".join(f" --related-file {shlex.quote(hide(e))}" for e in kept) if kept else " --no-related-files"
 
 
+def related_args(memory_root: str, values: list, check: bool = False) -> list:
+    """``--related-file`` values as given, an absolute path inside the project refused (``check``: as update would)."""
+    from ..records.relpaths import problem, repo_relative
+    from ..records.store import project_root_of
+    from ..records.validate import shown
+    project = project_root_of(memory_root)
+    for value in values:
+        inside = (os.path.isabs(value) or value.startswith("~")) and repo_relative(value, os.getcwd(), project)
+        if inside:
+            raise CliError(f"--related-file {shown(value)} is an absolute path; write it relative to the "
+                           f"repository root: --related-file {inside} (nothing was written)")
+    for value in values if check else ():
+        why = problem(value)
+        if why:
+            raise CliError(f"--related-file {shown(value)}: {why}")
+    return list(values)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)

@@ -214,3 +214,15 @@ def test_unchanged_files_are_not_read_again(memory_root, monkeypatch):
     with store_lock(str(memory_root)):
         apply_changes(str(memory_root), config)
     assert seen == ["new.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="no O_NOFOLLOW on this platform")
+def test_the_currency_check_never_reads_a_folder_through_a_link(tmp_path):
+    """A file table naming files in a category folder that is a link (a forged cache) reads nothing there."""
+    from team_memory.derived import refresh
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.json").write_text("{}")
+    (tmp_path / "decisions").symlink_to(outside, target_is_directory=True)
+    assert refresh._ctimes(str(outside), ["x.json"]) is not None  # a real folder is read
+    assert refresh._ctimes(str(tmp_path / "decisions"), ["x.json"]) is None

@@ -18,6 +18,8 @@ from ..base.model import CATEGORIES, INDEX_NAME, TEXT_POLICY
 from .cache import CACHE_DIR, MAP_NAME, MAX_CACHE_BYTES, CacheInvalid, Index, cache_folder, cache_path, encode
 from .cache import json_line
 
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_DIRECTORY", 0)
+
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
 RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
 BLOCK_BYTES = 4096  # the file map's block (``filemap.BLOCK_BYTES``; not imported from it: the prompt hook's speed)
@@ -102,7 +104,7 @@ def _ctimes(folder_path: str, names: list):
     if not names:
         return []
     try:
-        fd = os.open(folder_path, os.O_RDONLY)
+        fd = os.open(folder_path, os.O_RDONLY | NO_FOLLOW)  # a linked folder (a forged file table) is not read
     except OSError:
         return None
     try:

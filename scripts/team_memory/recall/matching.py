@@ -4,7 +4,8 @@ Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``
 match ``TITLE`` (2; a part of a compound tag counts as title), a body match ``BODY`` (1.3), each
 x the token's weight; a prefix match (the shorter token has 4+ characters and starts the other,
 either way) at ``PREFIX`` (0.4) x those points; another form of an irregular verb (``lose`` meets
-``lost``: ``textnorm.alternates``) at ``IRREGULAR`` (0.5), counted as exact; the fuzzy fallback at
+``lost``: ``textnorm.alternates``) at ``IRREGULAR`` (0.5), counted as exact; another name of the same thing
+(``k8s`` meets ``kubernetes``: ``textnorm.synonyms``) at ``SYNONYM`` (0.7); the fuzzy fallback at
 ``FUZZY`` (0.7) x title/tag points x similarity.
 
 The weight is the store's IDF, ``idf(df) / idf(1)`` (never under ``MIN_WEIGHT``); a tag or title
@@ -30,11 +31,11 @@ from ..base.config import int_setting, quoted, section, warn
 from ..derived.cache import ids_of_bits
 from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
-from ..text.textnorm import alternates, joined_pairs, token_groups
+from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups
 from .bitplanes import QUANTUM, bound, reaching, top
 from .relevance import asks_team, judge
 from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
-                      MIN_WEIGHT, PREFIX, PREFIX_MIN, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
+                      MIN_WEIGHT, PREFIX, PREFIX_MIN, SYNONYM, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
                       fuzzy_available, fuzzy_stems, idf, matches_total, nth_best, rare_words, second_chance,
                       short_form_total, strong_words, surface_weight, unknown_words, with_parts)
 
@@ -257,6 +258,7 @@ class Book:
             sources += [(t, PREFIX, "prefix") for t in longer if t != q and self.tiers(t)[0]]
             sources += [(q[:k], PREFIX, "prefix") for k in range(PREFIX_MIN, len(q)) if self.tiers(q[:k])[0]]
             sources += [(t, IRREGULAR, "exact") for t in alternates(q)]  # "lose" meets "lost"
+            sources += [(t, SYNONYM, "synonym") for t in synonyms(q)]  # "k8s" meets "kubernetes"
         for order, (t, factor, kind) in enumerate(sources):
             tiers, w, ws = self.tiers(t)
             for points, members in tiers:

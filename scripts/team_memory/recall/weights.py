@@ -20,6 +20,7 @@ _fuzzy_modules = None  # (fuzz, process) once loaded; (None, None) when rapidfuz
 
 TAG, TITLE, BODY = 3.0, 2.0, 1.3
 PREFIX, FUZZY = 0.4, 0.7
+SYNONYM = 0.7  # another name of one thing (``k8s`` for "kubernetes": ``textnorm.synonyms``); chosen on dev splits
 IRREGULAR = 0.5  # another form of an irregular verb (``lost`` for "lose": ``textnorm.alternates``), an exact match at half
 GROUP_DECAY = 0.5
 JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
@@ -117,8 +118,9 @@ def adjacency(matches: list) -> float:
 
 
 def match_parts(matches: list) -> dict:
-    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...]}``."""
-    parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": []}
+    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...],
+    "synonym": [...]}``."""
+    parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": [], "synonym": []}
     for _, q, (points, field, kind, target) in matches:
         if kind == "exact":
             parts[field].append(target)
@@ -135,7 +137,8 @@ MIN_RARE_WORDS = 2  # ``second_chance``
 EXPLAINED_FLOOR = 0.75  # the ``explained`` way answers from this share of ``retrieval.min_score`` (0.98 points)
 UNKNOWN = BODY  # a prompt word the store has never seen counts as a rare body word left unexplained
 FIELD_POINTS = {"tags": TAG, "title": TITLE, "body": BODY}
-KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY}  # ``rare_words``: what a match's points were scaled by
+# ``rare_words``: what a match's points were scaled by
+KIND_FACTOR = {"exact": 1.0, "prefix": PREFIX, "fuzzy": FUZZY, "synonym": SYNONYM}
 
 
 def evidence(best: float, reachable: float) -> float:

@@ -270,10 +270,11 @@ _LEFT_OUT = frozenset({"ground", "left", "led", "rose", "shot", "wound", "bore",
 _alternates = None  # folded form -> the other folded forms of the same verb, built on first use
 
 
-def _build_alternates() -> dict:
+def _build_alternates(text: str = VERBS, left_out: frozenset = _LEFT_OUT) -> dict:
+    """Folded word -> the other folded words of its group (groups: ``text`` between commas)."""
     table: dict = {}
-    for verb in VERBS.replace("\n", ",").split(","):
-        forms = {fold(w) for w in verb.split() if w not in _LEFT_OUT and w not in STOP_WORDS}
+    for group in text.replace("\n", ",").split(","):
+        forms = {fold(w) for w in group.split() if w not in left_out and w not in STOP_WORDS}
         for form in forms:
             table.setdefault(form, set()).update(forms - {form})
     return {form: tuple(sorted(others)) for form, others in table.items() if others}
@@ -285,3 +286,28 @@ def alternates(token: str) -> tuple:
     if _alternates is None:
         _alternates = _build_alternates()
     return _alternates.get(token, ())
+
+
+# -- names of one thing: "the k8s cluster" meets a memory about *Kubernetes*. The prompt side tries each
+# other name of a word (``synonyms``) at ``weights.SYNONYM`` x its points. Only names a developer uses for
+# the same thing: short forms (``k8s``, ``l10n``, ``authn``), spellings (``postgres``, ``regexp``), a tool for
+# what it drives (``kubectl``), generative-AI assistants. Not everyday words (``delete``/``remove``,
+# ``db``/``database``, ``config``): their other names are as common as they are, and meeting them lets a
+# prompt about nothing in the store speak (measured: docs/retrieval-eval.md, issue 32).
+NAMES = """
+kubernetes k8s kube, kubectl kubernetes, javascript ecmascript, typescript ts, postgres postgresql psql,
+repository repo, configuration cfg, authentication authn, authorization authz, login signin logon,
+logout signout, localization l10n translation, internationalization i18n, pr pullrequest, email mail,
+mock fake stub, raise throw, folder directory, dependency deps, administrator admin, production prod,
+password passwd, certificate cert, tls ssl, aws amazon, terraform tf, github gh, e2e endtoend, regex regexp,
+asynchronous async, temporary tmp temp, chatgpt genai llm copilot
+"""
+_synonyms = None  # folded word -> the folded other names of the same thing, built on first use
+
+
+def synonyms(token: str) -> tuple:
+    """The other names (``NAMES``) of what ``token`` (a folded prompt token) names, sorted; () if none."""
+    global _synonyms
+    if _synonyms is None:
+        _synonyms = _build_alternates(NAMES, frozenset())
+    return _synonyms.get(token, ())

@@ -290,17 +290,18 @@ def alternates(token: str) -> tuple:
 
 # -- names of one thing: "the k8s cluster" meets a memory about *Kubernetes*. The prompt side tries each
 # other name of a word (``synonyms``) at ``weights.SYNONYM`` x its points. Only names a developer uses for
-# the same thing: short forms (``k8s``, ``l10n``, ``authn``), spellings (``postgres``, ``regexp``), a tool for
-# what it drives (``kubectl``), generative-AI assistants. Not everyday words (``delete``/``remove``,
-# ``db``/``database``, ``config``): their other names are as common as they are, and meeting them lets a
-# prompt about nothing in the store speak (measured: docs/retrieval-eval.md, issue 32).
+# the same thing: short forms (``k8s``, ``l10n``, ``authn``), spellings (``postgres``, ``regexp``), a tool
+# or a managed service for what it drives (``kubectl``, ``eks``), generative-AI assistants. Not everyday
+# words (``delete``/``remove``, ``db``/``database``, ``config``): their other names are as common as they
+# are, and meeting them lets a prompt about nothing in the store speak (docs/retrieval-eval.md, round 8).
 NAMES = """
 kubernetes k8s kube, kubectl kubernetes, javascript ecmascript, typescript ts, postgres postgresql psql,
 repository repo, configuration cfg, authentication authn, authorization authz, login signin logon,
 logout signout, localization l10n translation, internationalization i18n, pr pullrequest, email mail,
 mock fake stub, raise throw, folder directory, dependency deps, administrator admin, production prod,
 password passwd, certificate cert, tls ssl, aws amazon, terraform tf, github gh, e2e endtoend, regex regexp,
-asynchronous async, temporary tmp temp, chatgpt genai llm copilot
+asynchronous async, temporary tmp temp, chatgpt genai llm copilot, mfa 2fa twofactor, eks kubernetes,
+gke kubernetes, aks kubernetes, yaml yml, mongodb mongo, graphql gql
 """
 _synonyms = None  # folded word -> the folded other names of the same thing, built on first use
 

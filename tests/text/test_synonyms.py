@@ -38,7 +38,7 @@ def test_the_table_is_symmetric_and_holds_no_stop_word():
 
 def _store(memory_root, config_extra=None) -> dict:
     write(memory_root, record("runbook", "cluster-upgrade", "Upgrade the Kubernetes cluster one minor version at a time",
-                              ["upgrade", "eks"]))
+                              ["upgrade", "cluster"]))
     write(memory_root, record("decision", "l10n-files", "Localization strings live in one FTL file per component",
                               ["fluent"]))
     for i in range(30):

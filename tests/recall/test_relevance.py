@@ -149,3 +149,14 @@ def test_cjk_word_forms_and_typos_still_recall(memory_root, cached):
     assert _shown(memory_root, "数据库迁移要先在哪里运行？")[:1] == ["zh"]
     assert _shown(memory_root, "how are billing retries retried with redis?")[:1] == ["queue"]  # word forms
     assert _shown(memory_root, "do we use launchdarkyl?")[:1] == ["flags"]  # a typo (the fuzzy step)
+
+
+def test_a_number_alone_does_not_make_a_prompt_speak(memory_root):
+    """``10`` of "the first 10 lines" meets "Python 3.10" but says nothing of what the prompt is about."""
+    write(memory_root, record("preference", "py310", "Support Python 3.10 and newer", ["python-versions"]))
+    for i in range(20):
+        write(memory_root, record("preference", f"note-{i}", f"Notes on topic {i + 20}", ["misc"]))
+    assert _shown(memory_root, "print the first 10 lines of the file") == []
+    assert _shown(memory_root, "列出并删除最早的10个文件") == []
+    assert _shown(memory_root, "do we still support python 3.10?")[:1] == ["py310"]
+    assert relevance.distinctness("10", relevance.ranks()) == relevance.NUMBER < 1.0

@@ -21,6 +21,7 @@ from .weights import JOINED
 COMMON = 60  # a word within the commonest COMMON ranks is not distinctive at all
 ORDINARY_SHARE = 0.2  # what a match on an ordinary word keeps of its points
 LEAST_MASS = 0.8  # the least mass a prompt is judged over: ordinary words alone explain little
+NUMBER = 0.5  # a number ("the oldest 10 files", ``3.10``) seldom says alone what a prompt is about
 PART = 0.5  # a part of an identifier (``profile`` of ``user.profile``) says only so much about it; a CJK bigram all
 QUALITY = {"exact": 1.0, "prefix": 0.7, "fuzzy": 0.85}  # how surely a match of that kind explains a word
 PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordinary, one over 1 - PLAIN distinctive
@@ -74,7 +75,9 @@ def asks_team(prompt: str) -> bool:
 
 
 def distinctness(token: str, table: dict) -> float:
-    """0 for the ``COMMON`` commonest words, 1 past the list, the log of the rank between."""
+    """0 for the ``COMMON`` commonest words, 1 past the list, the log of the rank between; ``NUMBER`` for digits."""
+    if token.isdigit():
+        return NUMBER
     rank = table.get(token)
     if rank is None:
         return 1.0

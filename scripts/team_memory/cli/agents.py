@@ -168,9 +168,8 @@ def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, all
         copy_runtime(source, _path(project, RUNTIME_REL))
         ensure_store(project)
         ensure_gitignore(project)
-    for agent in AGENTS[1:]:
-        if agent in agents:
-            reports[agent] = {"hooks": _write_agent(project, agent, source), "asks": AGENT_FILES[agent][2]}
+    reports.update({agent: {"hooks": _write_agent(project, agent, source), "asks": AGENT_FILES[agent][2]}
+                    for agent in AGENTS[1:] if agent in agents})
     block = write_agents_md(project, agents_block(os.path.join(project, ".claude", "memory")))
     return {"project": project, "agents": reports, "agents_md": block}
 

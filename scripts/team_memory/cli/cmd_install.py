@@ -55,7 +55,8 @@ def register(subparsers, common) -> None:
                 "  python3 scripts/memory.py uninstall ~/src/app\n"
                 "  python3 scripts/memory.py uninstall . --json\n"
                 "  python3 scripts/memory.py uninstall --plugin ~/src/app   # undo install --plugin\n"
-                "  python3 scripts/memory.py uninstall ~/src/app --agent codex   # take out .codex/hooks.json's entries",
+                "  python3 scripts/memory.py uninstall ~/src/app --agent codex   "
+                "# take out .codex/hooks.json's entries",
                 opt("path", "the repository (project folder) to uninstall from", metavar="PATH"),
                 flag("--plugin", "take out the plugin setting install --plugin wrote (the memories and other "
                      "settings stay)"), AGENT_OPT, DONE_JSON)

@@ -40,10 +40,10 @@ def is_script(path: str) -> bool:
         return False
 
 
-def start_ms(program: str, environ=None, runs: int = RUNS) -> float | None:
-    """The fastest of ``runs`` starts of ``program -S`` in milliseconds; None when it fails or is older than 3.9."""
+def start_ms(program: str, environ=None) -> float | None:
+    """The fastest of ``RUNS`` starts of ``program -S`` in milliseconds; None when it fails or is older than 3.9."""
     times = []
-    for _ in range(runs):
+    for _ in range(RUNS):
         began = time.perf_counter()
         try:
             proc = subprocess.run([program, "-S", "-c", "import sys; sys.exit(sys.version_info < (3, 9))"],

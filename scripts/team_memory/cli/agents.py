@@ -151,12 +151,12 @@ def _write_agent(project: str, agent: str, source: str | None) -> dict:
     return write_settings(path, with_key(data, key, servers), original, delete_if_empty=not source)
 
 
-def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
+def install_agents(project: str, agents: list, *, allow_no_git: bool = False) -> dict:
     """Install for each of ``agents``; returns ``{"project", "agents": {name: report}, "agents_md"}``."""
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         raise InstallError(f"unknown agent {unknown[0]!r}; choose from {', '.join(AGENTS)}")
-    project, source = install_target(project, source, allow_no_git)
+    project, source = install_target(project, SOURCE_ROOT, allow_no_git)
     reports = {}
     if "claude" in agents:
         reports["claude"] = install_project(project, source, allow_no_git=allow_no_git)

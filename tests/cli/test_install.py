@@ -12,6 +12,7 @@ import pytest
 import helpers
 from helpers import REPO, run_cli
 from team_memory.cli import install
+from team_memory.cli.settingsjson import HOOK_MARKER
 
 USER_SETTINGS = {
     "permissions": {"allow": ["Bash(npm test:*)"]},
@@ -152,7 +153,7 @@ def test_reinstall_upgrades_in_place(repo):
     commands = commands_of(settings(repo))
     assert "SessionEnd" not in settings(repo)["hooks"]
     assert "echo mine" in commands
-    assert [c for c in commands if install.HOOK_MARKER in c] == installed_commands()
+    assert [c for c in commands if HOOK_MARKER in c] == installed_commands()
     assert memory.exists() and json.loads((repo / ".claude/memory/memory-config.json").read_text()) == \
         {"retrieval": {"max_inject": 3}}
     assert not [p for p in (repo / ".claude").iterdir() if p.name.startswith(".team-memory.")]  # no staging left

@@ -68,8 +68,8 @@ def test_a_hostile_title_is_escaped_text_and_the_data_block_cannot_end_its_scrip
 
 def test_the_csp_allows_exactly_the_pages_script():
     digest = base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
-    from team_memory.cli.viewpage import csp
-    assert f"script-src 'sha256-{digest}'" in csp()
+    from team_memory.cli.viewpage import CSP
+    assert f"script-src 'sha256-{digest}'" in CSP
 
 
 def test_no_secret_private_text_or_invalid_value_reaches_the_page(hostile):

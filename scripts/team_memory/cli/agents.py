@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from ..base.safefs import read_text
-from .install import (RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
+from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
                       install_project, install_target, project_dir, refuse_links, uninstall_project)
 from .settingsjson import HOOK_MARKER, InstallError, read_settings, with_key, write_hooks, write_settings
 
@@ -17,12 +17,14 @@ AGENTS = ("claude", "codex", "gemini", "cursor", "vscode")
 # Gemini CLI sets CLAUDE_PROJECT_DIR (and GEMINI_PROJECT_DIR) for its hooks: Claude Code's drop-in commands run
 # as they are; its events and tools are translated at the hook's input (``records.hookio.from_agent``).
 GEMINI_EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse"}
-GEMINI_MATCHER = "run_shell_command|write_file|replace"
 # Codex runs a hook's command in the session's folder and names no project variable: the launchers are found from
 # the repository root (``./`` keeps settingsjson's marker, ``/.claude/team-memory/hooks/``, in every command).
-CODEX_ROOT = "./.claude/team-memory"
-# Codex's tool names in hook payloads (0.171.0): its shell is "Bash", its patch tool "apply_patch".
-CODEX_MATCHER = {"PreToolUse": "Bash|apply_patch", "PostToolUse": "Bash|apply_patch"}
+# Its tool names in hook payloads (0.171.0): its shell is "Bash", its patch tool "apply_patch".
+CODEX_TOOLS = "Bash|apply_patch"
+# Each hooks agent: (the launchers' root, {its event: Claude Code's} (None: the same), {its event: matcher},
+# the timeout's unit per second: Gemini counts milliseconds).
+HOOK_AGENTS = {"codex": ("./.claude/team-memory", None, {"PreToolUse": CODEX_TOOLS, "PostToolUse": CODEX_TOOLS}, 1),
+               "gemini": (HOOK_ROOT, GEMINI_EVENTS, {"BeforeTool": "run_shell_command|write_file|replace"}, 1000)}
 # The MCP server for editors: started from the workspace folder both editors substitute in their mcp.json.
 MCP_NAME = "team-memory"
 MCP_ARGS = ["${workspaceFolder}/.claude/team-memory/scripts/memory.py", "mcp", "--root", "${workspaceFolder}"]
@@ -53,23 +55,17 @@ CLI_HERE = "python3 .claude/team-memory/scripts/memory.py"
 
 
 def agent_hooks(agent: str, source: str) -> dict:
-    """hooks.json's groups for Codex (launchers from the repository root, its tool names) or Gemini CLI (its event
-    names and tool names, timeouts in milliseconds)."""
-    if agent == "codex":
-        out = drop_in_hooks(source, CODEX_ROOT)
-        for event, matcher in CODEX_MATCHER.items():
-            for group in out.get(event, []):
-                group["matcher"] = matcher
-        return out
-    ours, out = drop_in_hooks(source), {}
-    for event, claude_event in GEMINI_EVENTS.items():
-        out[event] = ours.get(claude_event, [])  # a fresh copy: each event's groups are its own
-        for group in out[event]:
-            if event == "BeforeTool":
-                group["matcher"] = GEMINI_MATCHER
-            for hook in group.get("hooks", []):
+    """hooks.json's groups in a hooks agent's terms (``HOOK_AGENTS``): launchers, events, tool names, timeouts."""
+    root, events, matchers, unit = HOOK_AGENTS[agent]
+    ours = drop_in_hooks(source, root)  # a fresh copy: each event's groups are its own
+    out = {event: ours.get(claude_event, []) for event, claude_event in (events or dict(zip(ours, ours))).items()}
+    for event, groups in out.items():
+        for group in groups:
+            if event in matchers:
+                group["matcher"] = matchers[event]
+            for hook in group.get("hooks", []) if unit != 1 else ():
                 if isinstance(hook, dict) and isinstance(hook.get("timeout"), int):
-                    hook["timeout"] *= 1000  # Gemini counts milliseconds
+                    hook["timeout"] *= unit
     return out
 
 
@@ -155,12 +151,12 @@ def _write_agent(project: str, agent: str, source: str | None) -> dict:
     return write_settings(path, with_key(data, key, servers), original, delete_if_empty=not source)
 
 
-def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, allow_no_git: bool = False) -> dict:
+def install_agents(project: str, agents: list, *, allow_no_git: bool = False) -> dict:
     """Install for each of ``agents``; returns ``{"project", "agents": {name: report}, "agents_md"}``."""
     unknown = [a for a in agents if a not in AGENTS]
     if unknown:
         raise InstallError(f"unknown agent {unknown[0]!r}; choose from {', '.join(AGENTS)}")
-    project, source = install_target(project, source, allow_no_git)
+    project, source = install_target(project, SOURCE_ROOT, allow_no_git)
     reports = {}
     if "claude" in agents:
         reports["claude"] = install_project(project, source, allow_no_git=allow_no_git)
@@ -168,9 +164,8 @@ def install_agents(project: str, agents: list, source: str = SOURCE_ROOT, *, all
         copy_runtime(source, _path(project, RUNTIME_REL))
         ensure_store(project)
         ensure_gitignore(project)
-    for agent in AGENTS[1:]:
-        if agent in agents:
-            reports[agent] = {"hooks": _write_agent(project, agent, source), "asks": AGENT_FILES[agent][2]}
+    reports.update({agent: {"hooks": _write_agent(project, agent, source), "asks": AGENT_FILES[agent][2]}
+                    for agent in AGENTS[1:] if agent in agents})
     block = write_agents_md(project, agents_block(os.path.join(project, ".claude", "memory")))
     return {"project": project, "agents": reports, "agents_md": block}
 

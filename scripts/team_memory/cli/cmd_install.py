@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import os
 
-from .main import CliError, add_command
+from .agents import AGENTS, install_agents, uninstall_agents
+from .main import CliError, add_command, flag, opt
 from .install import InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
 from .settingsjson import DEFAULT_SOURCE
-
 
 INSTALL_DESCRIPTION = """\
 install team-memory into a repository, so every teammate who clones it gets memory
@@ -27,6 +27,9 @@ and installs the plugin with /plugin install team-memory@team-memory. Your other
 running it again changes nothing; `uninstall --plugin PATH` takes the two entries out.
 
 """
+AGENT_OPT = opt("--agent", f"the agent to install for, repeatable: {', '.join(AGENTS)} (default: claude); "
+                "see docs/agents.md", action="append", choices=AGENTS, metavar="NAME")
+DONE_JSON = flag("--json", "print what was done as JSON")
 
 
 def register(subparsers, common) -> None:
@@ -38,29 +41,25 @@ def register(subparsers, common) -> None:
                     "  cd ~/src/app && git add .claude .gitignore && git commit -m 'Add team-memory'\n"
                     "  python3 scripts/memory.py install --plugin ~/src/app   # the plugin for the team, nothing copied\n"
                     "  python3 scripts/memory.py install --plugin . --source https://git.example.com/tools/team-memory.git\n"
-                    "  python3 scripts/memory.py install ~/src/app --agent claude --agent codex   # see docs/agents.md")
+                    "  python3 scripts/memory.py install ~/src/app --agent claude --agent codex   # see docs/agents.md",
+                    opt("path", "the repository (project folder) to install into", metavar="PATH"),
+                    flag("--plugin", "write the project setting that enables the team-memory plugin instead of copying "
+                         "a runtime"),
+                    opt("--source", "with --plugin: where teammates' Claude Code gets the marketplace: owner/repo "
+                        "(GitHub), a git URL (https://, git@host:path, file:///) or a folder (default: "
+                        f"{DEFAULT_SOURCE})", default=DEFAULT_SOURCE, metavar="SOURCE"),
+                    flag("--no-git", "install even though PATH is not in a git repository"), AGENT_OPT, DONE_JSON)
     p.description = INSTALL_DESCRIPTION + p.description.split("\n\n", 1)[1]
-    p.add_argument("path", metavar="PATH", help="the repository (project folder) to install into")
-    p.add_argument("--plugin", action="store_true",
-                   help="write the project setting that enables the team-memory plugin instead of copying a runtime")
-    p.add_argument("--source", default=DEFAULT_SOURCE, metavar="SOURCE",
-                   help="with --plugin: where teammates' Claude Code gets the marketplace: owner/repo (GitHub), "
-                        f"a git URL (https://, git@host:path, file:///) or a folder (default: {DEFAULT_SOURCE})")
-    p.add_argument("--no-git", action="store_true", help="install even though PATH is not in a git repository")
-    _agent_option(p)
-    p.add_argument("--json", action="store_true", help="print what was done as JSON")
-
-    p = add_command(subparsers, bare, "uninstall", cmd_uninstall,
-                    "remove the drop-in install (keeps the memories and your settings)",
-                    "  python3 scripts/memory.py uninstall ~/src/app\n"
-                    "  python3 scripts/memory.py uninstall . --json\n"
-                    "  python3 scripts/memory.py uninstall --plugin ~/src/app   # undo install --plugin\n"
-                    "  python3 scripts/memory.py uninstall ~/src/app --agent codex   # take out .codex/hooks.json's entries")
-    p.add_argument("path", metavar="PATH", help="the repository (project folder) to uninstall from")
-    p.add_argument("--plugin", action="store_true",
-                   help="take out the plugin setting install --plugin wrote (the memories and other settings stay)")
-    _agent_option(p)
-    p.add_argument("--json", action="store_true", help="print what was done as JSON")
+    add_command(subparsers, bare, "uninstall", cmd_uninstall,
+                "remove the drop-in install (keeps the memories and your settings)",
+                "  python3 scripts/memory.py uninstall ~/src/app\n"
+                "  python3 scripts/memory.py uninstall . --json\n"
+                "  python3 scripts/memory.py uninstall --plugin ~/src/app   # undo install --plugin\n"
+                "  python3 scripts/memory.py uninstall ~/src/app --agent codex   "
+                "# take out .codex/hooks.json's entries",
+                opt("path", "the repository (project folder) to uninstall from", metavar="PATH"),
+                flag("--plugin", "take out the plugin setting install --plugin wrote (the memories and other "
+                     "settings stay)"), AGENT_OPT, DONE_JSON)
 
     add_command(subparsers, common, "mcp", cmd_mcp,
                 "serve the memory to an agent over MCP (stdio; started by the agent, ends with it)",
@@ -72,13 +71,6 @@ def register(subparsers, common) -> None:
 def cmd_mcp(ctx) -> int:
     from .mcp import serve
     return serve(ctx.memory_root)
-
-
-def _agent_option(p) -> None:
-    from .agents import AGENTS
-    p.add_argument("--agent", action="append", choices=AGENTS, metavar="NAME",
-                   help=f"the agent to install for, repeatable: {', '.join(AGENTS)} (default: claude); "
-                        "see docs/agents.md")
 
 
 def _run(ctx, show, action, *args, **kwargs) -> int:
@@ -112,7 +104,6 @@ def cmd_install(ctx) -> int:
     if args.source != DEFAULT_SOURCE:
         raise CliError("--source goes with --plugin (the drop-in install copies this checkout)")
     if args.agent and args.agent != ["claude"]:
-        from .agents import install_agents
         return _run(ctx, _agents_installed, install_agents, args.path, args.agent, allow_no_git=args.no_git)
     return _run(ctx, _installed, install_project, args.path, allow_no_git=args.no_git)
 
@@ -188,7 +179,6 @@ def cmd_uninstall(ctx) -> int:
     if ctx.args.plugin:
         return _run(ctx, _plugin_uninstalled, uninstall_plugin, ctx.args.path)
     if ctx.args.agent and ctx.args.agent != ["claude"]:
-        from .agents import uninstall_agents
         return _run(ctx, _agents_uninstalled, uninstall_agents, ctx.args.path, ctx.args.agent)
     return _run(ctx, _uninstalled, uninstall_project, ctx.args.path)
 

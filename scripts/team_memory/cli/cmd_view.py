@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from datetime import datetime, timezone
 
 from ..base.cliname import user_cli
 from ..base.model import topic_tags
@@ -65,7 +66,6 @@ def _make_folder_in_repository(folder: str, root: str) -> None:
 
 
 def cmd_view(ctx) -> int:
-    from datetime import datetime, timezone
     from ..base.fsutil import atomic_write_text
     from .viewpage import render
     data = collect(ctx.memory_root, ctx.config, git=not ctx.args.no_git)
@@ -106,7 +106,7 @@ def shown(value, lines: bool = False, limit: int | None = None) -> str:
 
 
 def git_history(project: str, memory_root: str) -> dict:
-    """Project-relative path -> ``{"added": (author, time), "changed": (author, time)}`` from one ``git log``."""
+    """Project-relative path -> ``{"git_added": (author, time), "git_changed": (author, time)}`` from one git log."""
     from ..base.gitlog import HEADER, LOG_OPTIONS, parse_log, run_git
     store = os.path.relpath(memory_root, project).replace(os.sep, "/")
     args = ["log", f"--format={HEADER}%H %P%x1f%at%x1f%an", f"--max-count={GIT_MAX_COMMITS}", *LOG_OPTIONS,
@@ -115,15 +115,9 @@ def git_history(project: str, memory_root: str) -> dict:
     history: dict = {}
     for commit in parse_log(*got) if got is not None else ():  # newest first; "subject" holds the author's name
         for path in commit.paths:
-            seen = history.setdefault(path, {"changed": (commit.subject, commit.time)})
-            seen["added"] = (commit.subject, commit.time)
+            seen = history.setdefault(path, {"git_added": None, "git_changed": (commit.subject, commit.time)})
+            seen["git_added"] = (commit.subject, commit.time)
     return history
-
-
-def _who(pair) -> dict | None:
-    from datetime import datetime, timezone
-    return {"author": shown(pair[0], limit=80),
-            "date": datetime.fromtimestamp(pair[1], timezone.utc).strftime("%Y-%m-%d")} if pair else None
 
 
 def shown_value(value, depth: int = 0):
@@ -260,8 +254,9 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
         records.append((category, path, record))
         memory = _memory(category, path, rel, record, stop_words)
         _problems(memory, rel, problems, invalid)
-        if relative in history:
-            memory["git_added"], memory["git_changed"] = (_who(history[relative].get(k)) for k in ("added", "changed"))
+        for key, (author, when) in history.get(relative, {}).items():
+            memory[key] = {"author": shown(author, limit=80),
+                           "date": datetime.fromtimestamp(when, timezone.utc).strftime("%Y-%m-%d")}
         memories.append(memory)
     _add_review(memories, records, memory_root, config, project, git)
     return {"project": shown(os.path.basename(project) or project, limit=120), "memories": memories,

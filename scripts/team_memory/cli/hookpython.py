@@ -40,34 +40,33 @@ def is_script(path: str) -> bool:
         return False
 
 
-def start_ms(program: str, environ=None, runs: int = RUNS) -> float | None:
-    """The fastest of ``runs`` starts of ``program -S`` in milliseconds; None when it fails or is older than 3.9."""
+def start_ms(program: str) -> float | None:
+    """The fastest of ``RUNS`` starts of ``program -S`` in milliseconds; None when it fails or is older than 3.9."""
     times = []
-    for _ in range(runs):
+    for _ in range(RUNS):
         began = time.perf_counter()
         try:
             proc = subprocess.run([program, "-S", "-c", "import sys; sys.exit(sys.version_info < (3, 9))"],
-                                  capture_output=True, timeout=10, env=environ)
+                                  capture_output=True, timeout=10)
         except (OSError, subprocess.SubprocessError):
             return None
         if proc.returncode != 0:
             return None
         times.append((time.perf_counter() - began) * 1000)
-    return min(times, default=None)
+    return min(times)
 
 
-def findings(environ=None) -> list:
+def findings() -> list:
     """An advisory ``Finding`` when the hooks' ``python3`` is a slow script in front of the interpreter."""
-    environ = dict(os.environ) if environ is None else environ
-    program = hooks_python(environ)
+    program = hooks_python()
     here = sys.executable if sys.executable and not is_script(sys.executable) else ""
     if program is None or not here or not is_script(program):
         return []  # an interpreter itself (or nothing better to name): nothing to gain
-    slow, fast = start_ms(program, environ), start_ms(here, environ)
+    slow, fast = start_ms(program), start_ms(here)
     if slow is None or fast is None or slow < fast * SLOWER or slow - fast < EXTRA_MS:
         return []
     fix = f'start Claude Code with the interpreter\'s folder first on PATH: PATH="{os.path.dirname(here)}:$PATH" claude'
-    if environ.get("PYENV_ROOT"):
+    if os.environ.get("PYENV_ROOT"):
         fix += ' (with pyenv, PATH="$(pyenv prefix)/bin:$PATH" claude takes the version pyenv picks for the project)'
     return [Finding("hook-python", "python3", f"{program} is a script (a version manager's shim, it seems): every hook "
                     f"call spends about {slow - fast:.0f} ms in it before Python starts ({slow:.0f} ms against "

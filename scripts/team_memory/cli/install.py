@@ -2,8 +2,7 @@
 
 ``install_project`` puts, idempotently: the runtime in ``.claude/team-memory/`` (swapped in whole, never half
 live), hooks.json's hooks in ``.claude/settings.json``, the store, ``.gitignore`` lines, the commands and the skill.
-``uninstall_project`` removes what carries our marker; memories, ``.gitignore`` and other settings stay.
-"""
+``uninstall_project`` removes what carries our marker; memories, ``.gitignore`` and other settings stay."""
 from __future__ import annotations
 
 import contextlib
@@ -18,9 +17,8 @@ from ..base.cliname import PYTHONS
 from ..base import safefs
 from ..base.fsutil import atomic_write_bytes, atomic_write_text
 from ..base.model import CONFIG_NAME, MEMORY_REL
-from .settingsjson import HOOK_MARKER  # noqa: F401 (callers)
-from .settingsjson import (DEFAULT_SOURCE, MARKETPLACE, PLUGIN_ID, InstallError, marketplace_source, plugin_enabled,
-                           plugin_settings, read_settings, with_key, without_our_hooks, write_hooks, write_settings)
+from .settingsjson import (DEFAULT_SOURCE, MARKETPLACE, PLUGIN_ID, InstallError, marketplace_source, plugin_settings,
+                           read_settings, with_key, without_our_hooks, write_hooks, write_settings)
 
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -64,22 +62,17 @@ def drop_in_hooks(source: str, root: str = HOOK_ROOT) -> dict:
         raise InstallError(f"cannot read {path}: {exc}") from None
     if not isinstance(hooks, dict):
         raise InstallError(f"{path} has no \"hooks\" object")
-    out = {}
-    for event, groups in json.loads(json.dumps(hooks).replace(PLUGIN_ROOT_VAR, root)).items():  # a fresh copy
-        groups = [group for group in groups if isinstance(group, dict)] if isinstance(groups, list) else []
-        if groups:
-            out[event] = groups
-    return out
+    fresh = json.loads(json.dumps(hooks).replace(PLUGIN_ROOT_VAR, root))  # a copy: each caller's groups are its own
+    out = {event: [g for g in groups if isinstance(g, dict)]
+           for event, groups in fresh.items() if isinstance(groups, list)}
+    return {event: groups for event, groups in out.items() if groups}
 
 
 def runtime_files(source: str) -> list:
     """The relative paths ``RUNTIME_FILES`` names in ``source`` (regular files only), sorted."""
-    found = set()
-    for pattern in RUNTIME_FILES:
-        for path in glob.glob(os.path.join(glob.escape(source), pattern)):
-            if os.path.isfile(path) and not os.path.islink(path):
-                found.add(os.path.relpath(path, source).replace(os.sep, "/"))
-    return sorted(found)
+    return sorted({os.path.relpath(path, source).replace(os.sep, "/") for pattern in RUNTIME_FILES
+                   for path in glob.glob(os.path.join(glob.escape(source), pattern))
+                   if os.path.isfile(path) and not os.path.islink(path)})
 
 
 def copy_runtime(source: str, dest: str) -> bool:
@@ -128,13 +121,6 @@ SUBFOLDER_NOTE = ("\n(Drop-in install: Claude Code reads this project's hooks on
                   "do not resolve. Ask the user to start `claude` at the root.)\n\n")
 
 
-def adjust_markdown(text: str) -> str:
-    """A plugin command or skill made to work from the drop-in runtime."""
-    text = text.replace(PLUGIN_RULE, DROP_IN_RULE).replace(PLUGIN_ROOT_VAR, MARKDOWN_ROOT)
-    end = text.find("\n---\n", 4) if text.startswith("---\n") else -1
-    return text if end < 0 else text[:end + 5] + SUBFOLDER_NOTE + text[end + 5:]
-
-
 def is_ours(path: str) -> bool:
     try:
         return MARKDOWN_MARKER in (safefs.read_text(path) or "")
@@ -166,8 +152,10 @@ def install_markdown(source: str, project: str) -> tuple[list, list]:
         if os.path.exists(dest) and not is_ours(dest):
             kept.append(rel)
             continue
-        with open(src, encoding="utf-8") as f:
-            text = adjust_markdown(f.read())
+        with open(src, encoding="utf-8") as f:  # the plugin's text, made to work from the drop-in runtime
+            text = f.read().replace(PLUGIN_RULE, DROP_IN_RULE).replace(PLUGIN_ROOT_VAR, MARKDOWN_ROOT)
+        end = text.find("\n---\n", 4) if text.startswith("---\n") else -1
+        text = text if end < 0 else text[:end + 5] + SUBFOLDER_NOTE + text[end + 5:]
         before = safefs.read_text(dest, errors="surrogateescape")
         if before is not None:
             if before == text:
@@ -289,7 +277,8 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
     project, source = install_target(project, source, allow_no_git)
     refuse_links(project, *touched_paths(project, source))
     settings_path = os.path.join(project, ".claude", "settings.json")
-    if plugin_enabled(read_settings(settings_path)[0]):  # refuse early, before anything is copied
+    enabled = read_settings(settings_path)[0].get("enabledPlugins")
+    if isinstance(enabled, dict) and enabled.get(PLUGIN_ID) is True:  # refuse early, before anything is copied
         raise InstallError(f"{settings_path} enables the team-memory plugin (install --plugin): with the drop-in too "
                            "every hook would run twice. Run 'uninstall --plugin PATH' first, or keep the plugin.")
     ours, runtime = drop_in_hooks(source), os.path.join(project, *RUNTIME_REL)

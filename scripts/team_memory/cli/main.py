@@ -184,11 +184,11 @@ RESULT_JSON = flag("--json", "print the result as JSON")
 CATEGORY_ONLY = opt("--category", "only this category", choices=CATEGORIES)
 
 
-def add_command(subparsers, common, name: str, func, help_text: str, examples: str, *options, **kwargs):
+def add_command(subparsers, common, name: str, func, help_text: str, examples: str, *options):
     """Add one subcommand with its help line, description, examples and ``options`` (see ``add_options``)."""
     p = subparsers.add_parser(name, parents=[common], help=help_text,
                               description=f"{help_text}\n\nexamples:\n{examples}",
-                              formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"team-memory {__version__}")
     p.set_defaults(func=func)
     add_options(p, options)

@@ -123,13 +123,6 @@ def _scp_like(text: str) -> bool:
     return bool(at and colon and name(user) and name(host) and path) and not any(c.isspace() for c in path)
 
 
-def github_repo(text: str) -> bool:
-    """``owner/repo`` as GitHub spells it (plain string checks: linear on any input)."""
-    owner, slash, repo = text.partition("/")
-    return (bool(slash and owner and repo) and owner[0] != "-" and set(owner) <= OWNER_CHARS
-            and set(repo) <= OWNER_CHARS | {".", "_"})
-
-
 def marketplace_source(text: str) -> dict:
     """A marketplace source object from ``owner/repo`` (GitHub) or a git URL, both sparse, or a folder path."""
     text = text.strip()
@@ -137,7 +130,9 @@ def marketplace_source(text: str) -> dict:
         raise InstallError(f"a marketplace source of {len(text)} characters is not one (at most {MAX_SOURCE_CHARS})")
     if re.fullmatch(r"(https?|ssh|git|file)://\S+", text) or _scp_like(text):
         return {"source": "git", "url": text, "sparsePaths": list(SPARSE_PATHS)}
-    if github_repo(text):
+    owner, slash, repo = text.partition("/")  # owner/repo as GitHub spells it (plain string checks: linear)
+    if slash and owner and repo and owner[0] != "-" and set(owner) <= OWNER_CHARS \
+            and set(repo) <= OWNER_CHARS | {".", "_"}:
         return {"source": "github", "repo": text, "sparsePaths": list(SPARSE_PATHS)}
     if text.startswith(("./", "../", "/", "~")) or os.path.isabs(text):
         return {"source": "directory", "path": os.path.abspath(os.path.expanduser(text))}
@@ -155,8 +150,3 @@ def plugin_settings(path: str) -> tuple:
             raise InstallError(f'.claude/settings.json: "{key}" must be an object; fix it and run again. Nothing was changed.')
         out.append(dict(value))
     return tuple(out)
-
-
-def plugin_enabled(settings: dict) -> bool:
-    enabled = settings.get("enabledPlugins")
-    return isinstance(enabled, dict) and enabled.get(PLUGIN_ID) is True

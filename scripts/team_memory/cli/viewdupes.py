@@ -25,8 +25,8 @@ def normalised_title(title) -> str:
 
 
 def near_duplicates(titles: list) -> list:
-    """Index pairs of ``titles`` (``(category, normalised title)``) at a ratio of ``NEAR_DUPLICATE`` or more, among
-    ``NEIGHBOURS`` in title and reversed-title order (a near-duplicate sorts close by one end or the other)."""
+    """Index pairs of ``(category, normalised title)`` at ``NEAR_DUPLICATE`` or more, among sort neighbours."""
+    # a near-duplicate sorts close by one end or the other: neighbours in title and reversed-title order
     from difflib import SequenceMatcher
     by_cat: dict = {}
     for i, (cat, title) in enumerate(titles):
@@ -50,8 +50,8 @@ def near_duplicates(titles: list) -> list:
 
 
 def similar_pairs(items: list) -> list:
-    """``[(i, j, why)]`` of ``items`` (``(category, index entry, title and tag words, related files)``) ``similar``
-    names for each other, each scoring ``SELF_SHARE`` of its score against itself (a shared tag is no duplicate)."""
+    """``[(i, j, why)]`` of ``(category, entry, words, files)`` items ``similar`` names for each other."""
+    # each must score SELF_SHARE of its score against itself: one shared tag is no duplicate
     postings: dict = {}
     for i, (cat, _, words, files) in enumerate(items):
         for term in set(words) | {"\0" + f for f in files}:
@@ -83,8 +83,7 @@ def similarity(words: set, files: list, entry: dict, old_files: list) -> tuple:
 
 
 def score_entry(prompt_words: set, entry: dict, parts: dict | None = None) -> int:
-    """Title/tag/prefix points of one entry against a set of words: +2 a title word, +3 a tag, +1 an
-    unmatched word of 4+ characters that starts a title word or a tag (the prior plugin's rule)."""
+    """+2 a title word, +3 a tag, +1 an unmatched word of 4+ characters starting either (the prior plugin's rule)."""
     title_tokens, entry_tags = tokenize(entry["title"]), set(entry["tags"])
     exact_title, exact_tags = prompt_words & title_tokens, prompt_words & entry_tags
     prefixed = [pw for pw in prompt_words - (exact_title | exact_tags)
@@ -101,8 +100,7 @@ def _covers(entry: str, other: str) -> bool:
 
 
 def shared_files(new: list, old: list) -> tuple:
-    """``(points, reasons)`` of the related files shared with an existing memory: each new entry counts once,
-    ``SHARED_FILE`` when named by both, else ``COVERED_FILE`` when a folder or glob of either covers the other."""
+    """``(points, reasons)`` of related files: each new entry once, named by both or covered by a folder or glob."""
     points, reasons = 0, []
     for entry in new:
         if entry in old:

@@ -26,6 +26,9 @@ with open(os.path.join(HERE, "view.js"), encoding="utf-8", newline="") as f:
     JS = f.read()  # the script only filters and sorts (its state in the URL fragment)
 # Shown only when scripts are off: every memory (retired ones too), no controls that need a script.
 NOSCRIPT_CSS = ".js-only{display:none!important}.memory[hidden]{display:block!important}"
+DIGEST = base64.b64encode(hashlib.sha256(JS.encode("utf-8")).digest()).decode("ascii")
+CSP = (f"default-src 'none'; script-src 'sha256-{DIGEST}'; style-src 'unsafe-inline'; base-uri 'none'; "
+       "form-action 'none'")
 
 
 def esc(value) -> str:
@@ -37,12 +40,6 @@ def script_json(obj) -> str:
     """JSON that cannot end its ``<script>`` element or open another."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
-
-
-def csp() -> str:
-    digest = base64.b64encode(hashlib.sha256(JS.encode("utf-8")).digest()).decode("ascii")
-    return (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; "
-            "base-uri 'none'; form-action 'none'")
 
 
 def statuses(m: dict) -> list:
@@ -171,7 +168,7 @@ def render(data: dict, generated: str) -> str:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{esc(csp())}">
+<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
 <title>Team memory · {esc(data["project"])}</title>

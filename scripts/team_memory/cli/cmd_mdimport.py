@@ -14,7 +14,6 @@ import sys
 import textwrap
 
 from ..base.config import load_config
-from ..base.safefs import UnsafePath
 from ..records.exposure import shown_name, shown_text, shown_value
 from ..edits.transfer import import_records, prepare
 from ..records.store import repo_root_of
@@ -100,7 +99,7 @@ def import_markdown(ctx) -> int:
     for path, shown, tag, index in sources:  # every source read before anything is written
         try:
             items, more = proposals(path, config, tag, shown, index)
-        except (OSError, UnsafePath, ValueError) as exc:
+        except (OSError, ValueError) as exc:  # (an UnsafePath is an OSError)
             raise CliError(f"cannot read {shown}: {exc}") from None
         found += items
         notes += more

@@ -57,9 +57,7 @@ def bullet_body(line: str):
 def number_body(line: str):
     """The text after a list number (``12. x`` -> ``x``), or None."""
     s = line.lstrip(" \t")
-    i = 0
-    while i < len(s) and i < 9 and s[i].isdigit() and s[i].isascii():
-        i += 1
+    i = len(s[:9]) - len(s[:9].lstrip("0123456789"))  # up to 9 ASCII digits
     if 0 < i < len(s) - 1 and s[i] in ".)" and s[i + 1] in " \t":
         return s[i + 2:].strip()
     return None
@@ -106,9 +104,7 @@ def blank_private(text: str) -> tuple:
         line_end = text.find("\n", end) % (len(text) + 1)  # (-1: the end of the text)
         before, after = text[line_start:start], text[end:line_end]
         if before.strip(" \t-*+>") == "" and number_body(before + "x") is None and after.strip() == "":
-            for i in range(line_start, line_end):
-                if chars[i] != "\n":
-                    chars[i] = ""
+            chars[line_start:line_end] = ["\n" if c == "\n" else "" for c in chars[line_start:line_end]]
             blanked += 1
     return "".join(chars), blanked
 

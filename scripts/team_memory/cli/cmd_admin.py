@@ -1,12 +1,13 @@
 """Store upkeep: ``doctor``, ``gc``, ``stats``, ``review`` (memories whose related files changed in git since)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections import Counter
 
 from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix
-from .doctor import examine, repair, user_plugin_too
+from .doctor import examine, repair, store_files, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES, display_name
 from ..base.sanitize import shown_path
 from ..edits.write import grace_days, purge_retired, retire_past_retention
@@ -75,7 +76,7 @@ def cmd_doctor(ctx) -> int:
         project = project_root_of(os.getcwd()) or os.getcwd()
         return _doctor_report(ctx, hook_python() + user_plugin_too(project), "the hooks' Python and the installs")
     findings = examine(root, ctx.config, temp_min_age=ctx.args.temp_age) + hook_python()
-    findings += user_plugin_too(os.path.dirname(os.path.dirname(os.path.abspath(root))))
+    findings += user_plugin_too(project_root_of(root))
     if ctx.args.fix and any(f.fixable for f in findings):
         repair(root, ctx.config, findings)
     return _doctor_report(ctx, findings)
@@ -141,14 +142,10 @@ def store_stats(memory_root: str, config: dict, top: int) -> dict:
             tags.update(filter(None, map(shown_tag, record["tags"])))  # hidden before cleaning, as recall lists them
         if isinstance(record.get("created_at"), str):
             dated.append((record["created_at"], os.path.basename(path)[:-5], record["title"]))
-    size = files = 0
-    for folder, _, names in os.walk(memory_root):
-        for name in names:
-            try:
-                size += os.lstat(os.path.join(folder, name)).st_size  # a link's own size, never its target's
-                files += 1
-            except OSError:
-                pass
+    sizes = []
+    for path in store_files(memory_root):
+        with contextlib.suppress(OSError):
+            sizes.append(os.lstat(path).st_size)  # a link's own size, never its target's
     from ..derived.driftmarks import current_marks
     try:  # active memories whose related files changed in git since (see: review)
         stale = len(current_marks(memory_root, config, records))
@@ -163,7 +160,7 @@ def store_stats(memory_root: str, config: dict, top: int) -> dict:
             "top_tags": [{"tag": t, "count": n} for t, n in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
             "oldest": ends[0], "newest": ends[1],
             "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
-            "store_files": files, "store_bytes": size, "stale": stale}
+            "store_files": len(sizes), "store_bytes": sum(sizes), "stale": stale}
 
 
 def cmd_stats(ctx) -> int:

@@ -1,7 +1,5 @@
-"""``import --from-claude-md PATH`` and ``import --from-auto-memory [PATH]``: proposals (``mdimport``) scrubbed
-and validated by ``transfer.prepare``, checked with ``similar`` (a memory like one is named, not duplicated,
-unless ``--allow-similar``) and written by ``transfer.import_records``. ``--dry-run`` writes nothing, not even
-a new store; the sources are only read.
+"""``import --from-claude-md PATH`` and ``import --from-auto-memory [PATH]``: ``mdsource`` proposals, prepared and
+written as ``transfer`` imports; one like an existing memory (``similar``) is left out unless ``--allow-similar``.
 
 Claude Code (2.1.330) keeps a project's auto memory in ``<config dir>/projects/<key>/memory/``: the config dir
 is ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; the key is the repository root's path with every character but
@@ -16,13 +14,11 @@ import sys
 import textwrap
 
 from ..base.config import load_config
-from ..base.safefs import UnsafePath
 from ..records.exposure import shown_name, shown_text, shown_value
 from ..edits.transfer import import_records, prepare
 from ..records.store import repo_root_of
-from ..records.validate import format_problems
 from .cmd_similar import best_similar
-from .cmd_write import write_root
+from .cmd_write import print_invalid, write_root
 from .main import CliError
 from .mdsource import proposals
 
@@ -103,7 +99,7 @@ def import_markdown(ctx) -> int:
     for path, shown, tag, index in sources:  # every source read before anything is written
         try:
             items, more = proposals(path, config, tag, shown, index)
-        except (OSError, UnsafePath, ValueError) as exc:
+        except (OSError, ValueError) as exc:  # (an UnsafePath is an OSError)
             raise CliError(f"cannot read {shown}: {exc}") from None
         found += items
         notes += more
@@ -148,8 +144,7 @@ def _report(ctx, rows, results, notes, blocked) -> dict:
             entry.update(action="invalid", problems=[{"field": q.field, "message": q.message, "hint": q.hint}
                                                      for q in item.problems])
             if say:
-                print(ctx.color(f"invalid {where}", "31"), file=sys.stderr)
-                print(textwrap.indent(format_problems(item.problems), "  "), file=sys.stderr)
+                print_invalid(ctx, where, item.problems, sys.stderr)
             continue
         result = None if similar else next(results, None)
         if similar:

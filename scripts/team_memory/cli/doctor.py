@@ -61,7 +61,7 @@ def _rel(memory_root: str, path: str) -> str:
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
-def _store_files(memory_root: str, folders: bool = False):
+def store_files(memory_root: str, folders: bool = False):
     """Every file (and folder if ``folders``) below the store, hidden folders (cache, quarantine) included."""
     for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
         dirs.sort()
@@ -72,7 +72,7 @@ def _store_files(memory_root: str, folders: bool = False):
 def _links(memory_root: str) -> list:
     """A finding for every symbolic link in the store (never followed), and a warning per hard-linked memory."""
     out = []
-    for path in _store_files(memory_root, folders=True):
+    for path in store_files(memory_root, folders=True):
         name, rel = os.path.basename(path), _rel(memory_root, path)
         if is_link(path):
             out.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, "
@@ -188,7 +188,7 @@ def _extra_cue_problems(triage) -> list:
 def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
     """``(findings, whether index.md holds conflict markers)``: old temp files, quarantined files, merge conflicts."""
     found, conflicted_index = [], False
-    for path in _store_files(memory_root):
+    for path in store_files(memory_root):
         name = os.path.basename(path)
         if is_link(path):
             continue  # reported by _links, never opened
@@ -227,15 +227,14 @@ def _memory_findings(memory_root: str, config: dict) -> tuple:
         found += _record_findings(memory_root, config, path, record, invalid)
         if record is not None and record_status(record) == "active":
             titles.append((category, normalised_title(record["title"]), path))
-    for memory_id, paths in seen_ids.items():
-        if len(paths) > 1:
-            refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
-            found.append(Finding("duplicate-id", ", ".join(_rel(memory_root, p) for p in paths),
-                                 f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
-                                 f"act on each as {refs}" + ("; --fix gives the later one(s) a new id "
-                                 f"({memory_id}-2)" if not invalid.intersection(paths[1:]) else
-                                 "; fix the invalid one first, then --fix can give it a new id"),
-                                 fixable=not invalid.intersection(paths[1:])))
+    for memory_id, paths in ((i, p) for i, p in seen_ids.items() if len(p) > 1):
+        refs = " or ".join(f"{os.path.basename(os.path.dirname(p))}/{memory_id}" for p in paths)
+        blocked = invalid.intersection(paths[1:])
+        found.append(Finding("duplicate-id", ", ".join(_rel(memory_root, p) for p in paths),
+                             f"the id {memory_id!r} is used in {len(paths)} folders; a bare id picks the first",
+                             f"act on each as {refs}" + ("; fix the invalid one first, then --fix can give it a new "
+                             "id" if blocked else f"; --fix gives the later one(s) a new id ({memory_id}-2)"),
+                             fixable=not blocked))
     return found, titles
 
 
@@ -250,7 +249,7 @@ def _record_findings(memory_root: str, config: dict, path: str, record, invalid:
     if bad_name:  # the name itself breaks the id rule: a rename fixes it
         found.append(Finding("bad-id", rel, "its file name is not an id (an ASCII slug: a-z, 0-9, '-', '_')",
                              "rename it to a slug of its title and set its id to match (--fix does; commit the rename)",
-                             fixable=record is not None and not os.path.islink(path), source=path))
+                             fixable=record is not None, source=path))  # (load_memory refuses a link)
         schema = [p for p in schema if p.field != "id"]
     if schema:
         invalid.add(path)
@@ -380,9 +379,7 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     """Give a memory the first free id from ``base`` (default: a slug of its title): its new path, or None. The
     caller holds the lock; the old file goes only after the new one is written."""
     from ..records.ids import slugify, unique_id
-    if os.path.islink(path):
-        return None
-    try:
+    try:  # (a link is refused: never renamed)
         record = load_memory(path)
     except (NotARecord, OSError):
         return None

@@ -1,21 +1,14 @@
 """Markdown written for Claude (CLAUDE.md, a rules file, an auto memory file) as proposed memories, written nowhere:
-``split_markdown(text)`` cuts a file into ``Piece``s; ``proposals(path, config)`` gives one ``Proposal`` per piece.
-
-Cutting: a bullet (with its indented continuation and sub-bullets) is a piece; a run of numbered items is one piece
-of ``steps``; a paragraph ending with ``:`` just before a list is that list's ``lead``; a run of bullets that lists
-the repository (under a "structure" or "layout" heading, or each naming a path first) is one piece; any other
-paragraph is a piece. Fenced code and tables stay whole with the piece before them. Headings, ``@path`` lines,
-HTML comments and front matter (read into ``front``) are not pieces. Private sections that take whole lines are
-blanked before anything is cut. Plain string work, no ``re``: every line here is the user's text.
-
-Proposing: the category comes from the triage cues (``capture.triage``), a few heading words and a numbered list
-(a runbook); ``preference`` is the fallback. Content says what the text says and no more: a missing reason is
-"not stated in the source". Ids are title slugs, so a second import finds them taken and adds nothing.
+``split_markdown(text)`` cuts a file into ``Piece``s (a bullet, a run of numbered steps, a listing, a paragraph);
+``proposals(path, config)`` gives one ``Proposal`` per piece. Plain string work, no ``re``: every line is the user's.
+The category comes from the triage cues, heading words and a numbered list (a runbook), else ``preference``.
+Content says what the text says and no more; ids are title slugs, so a second import finds them taken.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections import namedtuple
+from dataclasses import dataclass, field, replace
 
 from ..base.safefs import read_regular
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
@@ -40,11 +33,11 @@ class Piece:
     last: int = 0
 
     @property
-    def lines(self) -> str:
+    def lines(self) -> str:  # "12" or "12-15"
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
 
     def add(self, sep: str, more: str) -> None:
-        """``sep + more`` after the last step or the text, unless that is full (no copy of the piece per line)."""
+        """``sep + more`` after the last step or the text, unless that is full (appending stays linear)."""
         if self.kind == "steps":
             if len(self.steps[-1]) < MAX_PIECE_CHARS:
                 self.steps[-1] += sep + more
@@ -64,9 +57,7 @@ def bullet_body(line: str):
 def number_body(line: str):
     """The text after a list number (``12. x`` -> ``x``), or None."""
     s = line.lstrip(" \t")
-    i = 0
-    while i < len(s) and i < 9 and s[i].isdigit() and s[i].isascii():
-        i += 1
+    i = len(s[:9]) - len(s[:9].lstrip("0123456789"))  # up to 9 ASCII digits
     if 0 < i < len(s) - 1 and s[i] in ".)" and s[i + 1] in " \t":
         return s[i + 2:].strip()
     return None
@@ -113,9 +104,7 @@ def blank_private(text: str) -> tuple:
         line_end = text.find("\n", end) % (len(text) + 1)  # (-1: the end of the text)
         before, after = text[line_start:start], text[end:line_end]
         if before.strip(" \t-*+>") == "" and number_body(before + "x") is None and after.strip() == "":
-            for i in range(line_start, line_end):
-                if chars[i] != "\n":
-                    chars[i] = ""
+            chars[line_start:line_end] = ["\n" if c == "\n" else "" for c in chars[line_start:line_end]]
             blanked += 1
     return "".join(chars), blanked
 
@@ -134,8 +123,7 @@ class _Cutter:
         return [t for _, t in self.headings]
 
     def start(self, piece: Piece) -> Piece:
-        """``piece`` opens; the one before is final: left out when empty, or gathered into the listing of its
-        section (``_listing_item``, led by the heading, a new one past ``LIST_CHARS``), or kept."""
+        """``piece`` opens; the one before is final: dropped when empty, or gathered into its section's listing."""
         done, self.open = self.open, piece
         if done is None or not (done.text.strip() or done.steps):
             return piece
@@ -176,8 +164,7 @@ class _Cutter:
         target.last = max(target.last, last)
 
     def take_lead(self, n: int) -> tuple:
-        """``(lead, first line)``: the paragraph just before a list that introduces it (ends with ``:``, "To
-        release a version:"), taken out of the pieces; else ``("", n)``."""
+        """``(lead, first line)``: the paragraph ending with ``:`` just before a list, taken out; else ``("", n)``."""
         self.flush_para()
         last = self.open
         if (last is not None and last.kind == "paragraph" and last.headings == self.section()
@@ -187,8 +174,7 @@ class _Cutter:
         return "", n
 
     def item(self, kind: str, n: int, body: str) -> None:
-        """A bullet or a step: the next item of the list being read, or a new piece with its lead-in ("All changes
-        need to:" and its items: one piece)."""
+        """A bullet or a step: the next item of the list being read, or a new piece with its lead-in."""
         current = self.current
         more = current is not None and current.kind == kind and (kind == "steps" or current.lead)
         if more and kind == "steps":
@@ -306,17 +292,12 @@ REJECTING = (" over ", " instead of ", " rather than ")
 POLICY_WORDS = ("review", "approval", "approve", "sign-off", "policy", "legal", "licen", "compliance")
 
 
-@dataclass
-class Proposal:
-    record: dict
-    source: str  # the file, as given
-    lines: str  # "12" or "12-15"
-    why: str  # what chose the category
+Proposal = namedtuple("Proposal", "record source lines why")  # source: the file as given; why: what chose the category
 
 
 def plain(text: str, link_text: bool = True) -> str:
-    """Markdown emphasis and links dropped: ``**x**`` -> ``x``, ``[x](url)`` -> ``x`` (nothing when not
-    ``link_text``); one line. Linear: a line where a link fails to close holds no further link."""
+    """One line without Markdown emphasis and links (``[x](url)`` -> ``x``, or nothing when not ``link_text``).
+    Linear: a line where a link fails to close holds no further link."""
     out = []
     for line in text.split("\n"):
         i, links = 0, True
@@ -382,8 +363,7 @@ def tags_of(headings: list, text: str, source_tag: str) -> list:
 
 
 def file_name(code: str) -> bool:
-    """Inline code that names a file or folder (``src/``, ``pyproject.toml``), the only code that makes a tag:
-    not an expression (``id=None``), a value (``fix:``), a function (``os.replace``) or a word."""
+    """Inline code that names a file or folder (``src/``, ``pyproject.toml``), not ``id=None`` or ``os.replace``."""
     code = code.strip()
     if not (1 < len(code) <= 60 and all(ch.isalnum() or ch in "_.-/" for ch in code)
             and any(ch.isalpha() for ch in code)):
@@ -485,8 +465,7 @@ def read_markdown(path: str) -> str:
 
 
 def _topic_piece(pieces: list) -> tuple:
-    """``(text, reason)`` of an auto memory topic file (one fact): its body with ``[[name]]`` links as names,
-    its ``**Why:**`` line as the reason."""
+    """``(text, reason)`` of an auto memory topic file: its body with ``[[name]]`` as names, ``**Why:**`` the reason."""
     lines, reason = [], ""
     for piece in pieces:
         body = piece.text if piece.kind != "steps" else "\n".join(f"{i}. {s}" for i, s in enumerate(piece.steps, 1))
@@ -549,8 +528,7 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
         record = {"category": category, "id": slugify(title), "title": title,
                   "tags": tags_of([scrubbed(front.get("name", "").replace("-", " "))], scrubbed(text), source_tag),
                   "content": content}
-        lines = f"{pieces[0].first}-{pieces[-1].last}" if pieces[-1].last != pieces[0].first else str(pieces[0].first)
-        return [Proposal(record, where, lines, why)], notes
+        return [Proposal(record, where, replace(pieces[0], last=pieces[-1].last).lines, why)], notes
     links = 0
     for piece in pieces:
         text = piece.text.strip()

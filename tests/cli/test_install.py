@@ -372,3 +372,20 @@ def test_the_double_hooks_check_never_blocks_nor_follows_the_project_s_links(tmp
     elsewhere.mkdir()
     (project / ".claude" / "team-memory").symlink_to(elsewhere, target_is_directory=True)
     assert user_plugin_too(str(project), str(home)) == []
+
+
+def test_doctor_without_a_store_checks_the_drop_in_of_the_repository_it_runs_in(tmp_path, monkeypatch):
+    """No store yet (the drop-in's files are there, the memory folder is not): the double-hooks check still reads
+    the project of the current folder, found by its ``.git``, from any folder inside it."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"team-memory@team-memory": True}}))
+    monkeypatch.setenv("HOME", str(home))
+    project = tmp_path / "app"
+    (project / ".git").mkdir(parents=True)
+    (project / ".claude" / "team-memory").mkdir(parents=True)
+    (project / "src" / "deep").mkdir(parents=True)
+    for cwd in (project, project / "src" / "deep"):
+        doctor = run_cli("doctor", "--json", cwd=cwd)
+        kinds = [f["kind"] for f in json.loads(doctor.stdout)["findings"]]
+        assert "double-hooks" in kinds, (cwd, doctor.stdout, doctor.stderr)

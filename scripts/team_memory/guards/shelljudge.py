@@ -182,12 +182,9 @@ def command(name: str, words: list, raw: list, state: State, stdin):
     """What one program does, by its family; returns what it prints for a pipe."""
     args, base = words[1:], name.rstrip("0123456789.")
     if name in ("cd", "pushd", "popd"):
-        ops = operands(args)
-        if name == "popd" or (ops and word_text(ops[0]) == "-"):
-            state.cwd = UNKNOWN
-        else:
-            state.cwd = (absolute(ops[0][0], state.cwd) if len(ops[0]) == 1 else UNKNOWN) if ops else \
-                os.path.expanduser("~")
+        ops = operands(args) or [[os.path.expanduser("~")]]
+        known = name != "popd" and len(ops[0]) == 1 and word_text(ops[0]) != "-"
+        state.cwd = absolute(ops[0][0], state.cwd) if known else UNKNOWN
     elif name in ("read", "mapfile", "readarray"):
         state.vars.update((word_text(w), piped_paths(stdin)) for w in operands(args, "adnNptu"))
     elif name == "memory.py" or _is_cli(name, args):
@@ -247,14 +244,14 @@ def _reader(name: str, args: list, state: State, stdin):
         if any(c in program for c in (">", "system", "|")) and code_reaches(program, state):
             raise Denied(f"{name} program that can write")
     elif name in ("sort", "base64"):
-        option_values(args, ("-o", "--output"), state, f"{name} -o")
+        _check_each(option_values(args, ("-o", "--output")), state, False, f"{name} -o")
     elif name == "uniq" or (name == "xxd" and "-r" not in flags):
         _check_each(operands(args, "fsw")[1:2], state, False, f"{name} output")
     elif name == "git":
         return git_command(args, state)
     elif name == "mktemp":
         _check_each(operands(args, "p"), state, False, "mktemp in")
-        option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
+        _check_each(option_values(args, ("-p", "--tmpdir")), state, False, "mktemp in")
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
             run_commands(parse(stdin[1]), state.copy(), None)
@@ -281,7 +278,7 @@ def _printed(name: str, args: list, state: State, stdin):
 def _copy(name: str, args: list, state: State) -> None:
     """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
     flags = flags_of(args)
-    target = option_word(args, "-t", "--target-directory")
+    target = (option_values(args, ("-t", "--target-directory")) or [None])[0]
     sources = [w for w in operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
     if target is None:
         if len(sources) == 1 and len(sources[0]) > 1:
@@ -407,27 +404,18 @@ def _eval(name, args, state: State, stdin):
         run_commands(parse(text), state.copy(), None)
 
 
-def option_values(args: list, names: tuple, state, what: str) -> None:
-    """Check the value of each ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``)."""
+def option_values(args: list, names: tuple) -> list:
+    """The words given as ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``: short, long)."""
+    out = []
     for i, w in enumerate(args):
         t = word_text(w)
         if t in names and i + 1 < len(args):
-            check(args[i + 1], state, False, what)
-        elif any(t.startswith(n + "=") for n in names if n.startswith("--")):
-            check([a.split("=", 1)[1] for a in w], state, False, what)
-        elif len(names[0]) == 2 and t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
-            check([a[2:] for a in w], state, False, what)
-
-
-def option_word(args: list, short: str, long: str):
-    """The value of ``-X VALUE``, ``--long VALUE`` or ``--long=VALUE`` (a word's alternatives), else None."""
-    for i, w in enumerate(args):
-        t = word_text(w)
-        if t in (short, long) and i + 1 < len(args):
-            return args[i + 1]
-        if t.startswith(long + "="):
-            return [a.split("=", 1)[1] for a in w]
-    return None
+            out.append(args[i + 1])
+        elif t.startswith(names[1] + "="):
+            out.append([a.split("=", 1)[1] for a in w])
+        elif t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
+            out.append([a[2:] for a in w])
+    return out
 
 
 def last_name(pattern: str) -> str:
@@ -446,9 +434,10 @@ def dd_output(name, args, state, stdin):
 
 
 def download(name, args, state, stdin):
-    option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"), state, f"{name} to")
+    outputs = option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"))
     if name == "wget":
-        option_values(args, ("-P", "--directory-prefix"), state, "wget into")
+        outputs += option_values(args, ("-P", "--directory-prefix"))
+    _check_each(outputs, state, False, f"{name} to")
     flags = flags_of(args)
     if (name == "curl" and flags & {"-O", "--remote-name"}) or (name == "wget" and "-O" not in flags):
         check([state.cwd + "/" + STAR], state, False, f"{name} into")
@@ -459,8 +448,8 @@ def extract_archive(name, args, state, stdin):
     first, flags = word_text(args[0]) if args else "", flags_of(args)
     if name in ("tar", "bsdtar", "gtar"):
         if not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
-            return option_values(args, ("-f", "--file"), state, f"{name} -f")
-        dest = option_word(args, "-C", "--directory") or [state.cwd]
+            return _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
+        dest = (option_values(args, ("-C", "--directory")) or [[state.cwd]])[0]
     elif name == "unzip":
         if flags & {"-l", "-t", "-v", "-Z", "-p"}:
             return None

@@ -199,14 +199,11 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         _interpreter(base, args, state, stdin)
     elif name in READERS:
         return _reader(name, args, state, stdin)
-    elif name in REMOVERS:
-        _check_each(operands(args), state, bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in
-                    ("trash", "trash-put", "gio"), f"{name} of")
     elif name in COPIERS:
         _copy(name, args, state)
-    elif name in META:
-        _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "install", "split") else ""), state,
-                    bool(flags_of(args) & {"-r", "-R", "--recursive"}), f"{name} of")
+    elif name in REMOVERS or name in META:
+        whole = bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in ("trash", "trash-put", "gio")
+        _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "split") else ""), state, whole, f"{name} of")
     else:
         any_argument(name, args, state)
     return None
@@ -446,20 +443,14 @@ def download(name, args, state, stdin):
 def extract_archive(name, args, state, stdin):
     """tar -x (-C DIR), unzip (-d DIR), 7z x (-oDIR): anything may land under the folder they extract into."""
     first, flags = word_text(args[0]) if args else "", flags_of(args)
-    if name in ("tar", "bsdtar", "gtar"):
-        if not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
-            return _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
-        dest = (option_values(args, ("-C", "--directory")) or [[state.cwd]])[0]
-    elif name == "unzip":
-        if flags & {"-l", "-t", "-v", "-Z", "-p"}:
-            return None
-        dest = next((args[i + 1] for i, w in enumerate(args) if word_text(w) == "-d" and i + 1 < len(args)),
-                    [state.cwd])
-    else:  # 7z x -oDIR
-        if not first.startswith(("x", "e")):
-            return None
-        dest = next(([a[2:] for a in w] for w in args if word_text(w).startswith("-o")), [state.cwd])
-    return check([absolute(a, state.cwd) + "/" + UNKNOWN for a in dest], state, False, f"{name} extracting into")
+    tar = name in ("tar", "bsdtar", "gtar")
+    if tar and not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
+        return _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
+    if (name == "unzip" and flags & {"-l", "-t", "-v", "-Z", "-p"}) or (name == "7z" and first[:1] not in ("x", "e")):
+        return None
+    dest = option_values(args, ("-C", "--directory") if tar else ("-d", "-d") if name == "unzip" else ("-o", "-o"))
+    folders = [absolute(a, state.cwd) + "/" + UNKNOWN for a in (dest or [[state.cwd]])[0]]
+    return check(folders, state, False, f"{name} extracting into")
 
 
 def apply_patch(name, args, state, stdin):

@@ -288,7 +288,7 @@ def _copy(name: str, args: list, state: State) -> None:
             target, sources = sources[-1], sources[:-1]
     if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
         return  # host:path: written on another machine
-    if name in ("mv", "gmv") or "--remove-source-files" in flags:
+    if name in ("mv", "gmv", "git mv") or "--remove-source-files" in flags:
         _check_each(sources, state, True, f"{name} of")
     if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):
         _check_each(sources, state, False, f"hard {name} to")  # a second name for a memory file: a write from outside
@@ -498,11 +498,7 @@ def git_command(args: list, state):
         if "--" in texts or (ops and word_text(ops[0]) == "push" and ops[1:]):  # else the whole tree: allowed
             check([a for w in ops if word_text(w) not in ("push", "save") for a in w], state, True, "git stash of")
     elif sub == "mv" and len(operands(rest)) >= 2:
-        ops = operands(rest)
-        check([a for w in ops[:-1] for a in w], state, True, "git mv of")
-        dest = [absolute(a, state.cwd) for a in ops[-1]]
-        names = [last_name(a) for w in ops[:-1] for a in w]
-        check(dest + [d + "/" + n for d in dest for n in names], state, False, "git mv into")
+        _copy("git mv", rest, state)
     elif sub in ("checkout", "restore", "rm", "mv") and not (sub == "rm" and "--cached" in flags) and not (
             sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):
         check([a for w in operands(rest, "bBsm" if sub != "mv" else "") for a in w], state, True, f"git {sub} of")

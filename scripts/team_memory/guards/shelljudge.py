@@ -389,8 +389,7 @@ def _code(lang: str, code: str, state: State) -> None:
     targets = literal_targets(lang, code)
     if targets is not None:
         removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
-        for path in targets:
-            check([path], state, removes, f"{lang} code writing")
+        check(targets, state, removes, f"{lang} code writing")
     elif code_reaches(code, state):
         raise Denied(f"{lang} code that can write into .claude/memory/")
 

@@ -401,7 +401,7 @@ def _eval(name, args, state: State, stdin):
 
 
 def option_values(args: list, names: tuple) -> list:
-    """The words given as ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``: short, long)."""
+    """The words given as ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``)."""
     out = []
     for i, w in enumerate(args):
         t = word_text(w)

@@ -586,17 +586,10 @@ _WRITES = {
             r"""(rm|cp|link|open|write)\w*\s*\(|child_process|\bexecSync\b|\bspawn|\beval\s*\(|\bFunction\s*\(|"""
             r"""\brequire\s*\(\s*[^'"]|\bimport\s*\(|Deno\.(write|remove|rename|create|mkdir|copy|open|truncate|"""
             r"""symlink|link|run|Command)|Bun\.(write|spawn)""",
-    "ruby": r"""\bFile\.(write|open|delete|unlink|rename|symlink|link|truncate|chmod)\b|\bFileUtils\b|\bIO\."""
-            r"""(write|popen|sysopen)|\bDir\.(mkdir|rmdir|delete|unlink)|\bsystem\b|`|%x|\bexec\b|\beval\b|"""
-            r"""\bspawn\b|\bPathname\b|\bopen\s*\(|\bsend\b""",
-    "perl": r"""\bopen(?:[^;o]|o(?!pen)|\Bo(?=pen))*(['"]\s*(\+?[<>]|>>|\|)|,\s*['"]?\s*\+?[>|])|\b(unlink|rename|rmdir|mkdir|"""
-            r"""truncate|symlink|link|chmod|chown|utime|system|exec|eval|sysopen|qx)\b|`|\bFile::(Copy|Path)|"""
-            r"""\b(copy|move|make_path|remove_tree|rmtree)\s*\(|\$\^I|-i\b""",
-    "php": r"""\b(file_put_contents|fopen|fwrite|unlink|rename|copy|mkdir|rmdir|touch|chmod|chown|symlink|"""
-           r"""link|system|exec|shell_exec|passthru|proc_open|popen|eval|assert|tempnam)\s*\(|`""",
 }
-_GENERIC = r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate|system|exec|eval|spawn|popen|""" \
-           r"""shell|open\s*\(|>"""
+_GENERIC = (r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate|system|exec|eval|spawn|popen|shell|"""
+            r"""open\s*\(|\.open\b|link|chmod|chown|utime|touch|rmtree|fileutils|pathname|\bsend\b|\bqx\b|%x|`|\$\^I|"""
+            r"""-i\b|put_contents|passthru|assert|tempnam|>""")  # ruby, perl, php and any other language
 _OBFUSCATED = (r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|unhexlify|fromhex|\\x[0-9a-f]{2}|"
                r"\\[0-7]{3}|\\u[0-9a-f]{4}|\[::-1\]|rot13|codecs|\bpack\s*\(|\bjoin\s*\(|reverse\s*\(")
 _WALKS = r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir"
@@ -626,7 +619,7 @@ def writes(lang: str, code: str) -> bool:
     """Can this code create, change, move or delete a file (or run another program that could)?"""
     pattern = _WRITES.get(lang, _GENERIC)
     code = re.sub(_PRINTING, "", code, flags=re.I)
-    return re.search(pattern, code, re.I if lang not in ("node", "ruby") else 0) is not None
+    return re.search(pattern, code, re.I if lang != "node" else 0) is not None
 
 
 def code_names_store(code: str, stores: list, where: str) -> bool:

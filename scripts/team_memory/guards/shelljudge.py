@@ -581,15 +581,11 @@ _WRITES = {
               r"""truncate|open|system|popen|exec\w*|spawn\w*|fdopen|chmod|utime|write)\b|\bshutil\b|"""
               r"""\bsubprocess\b|\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|__import__|\bimportlib\b|\bfileinput\b|"""
               r"""\.replace\s*\(\s*[^,()]*\)|\bpty\b|\bctypes\b|\bgetattr\s*\(""",
-    "node": r"""\b(writeFile|appendFile|createWriteStream|unlink|rmSync|rmdir|rename|copyFile|cpSync|mkdir|"""
-            r"""symlink|truncate|chmod|chown|utimes|lchown|writeSync|ftruncate)\w*\s*\(|\b(fs|fsp|promises)\."""
-            r"""(rm|cp|link|open|write)\w*\s*\(|child_process|\bexecSync\b|\bspawn|\beval\s*\(|\bFunction\s*\(|"""
-            r"""\brequire\s*\(\s*[^'"]|\bimport\s*\(|Deno\.(write|remove|rename|create|mkdir|copy|open|truncate|"""
-            r"""symlink|link|run|Command)|Bun\.(write|spawn)""",
 }
 _GENERIC = (r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate|system|exec|eval|spawn|popen|shell|"""
+            r"""append|\brm|\bcp\w*\s*\(|child_process|function\s*\(|require\s*\(\s*[^'"]|import\s*\(|deno|bun\.|"""
             r"""open\s*\(|\.open\b|link|chmod|chown|utime|touch|rmtree|fileutils|pathname|\bsend\b|\bqx\b|%x|`|\$\^I|"""
-            r"""-i\b|put_contents|passthru|assert|tempnam|>""")  # ruby, perl, php and any other language
+            r"""-i\b|put_contents|passthru|assert|tempnam|(?<![=-])>""")  # node, ruby, perl, php, any other (not => ->)
 _OBFUSCATED = (r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|unhexlify|fromhex|\\x[0-9a-f]{2}|"
                r"\\[0-7]{3}|\\u[0-9a-f]{4}|\[::-1\]|rot13|codecs|\bpack\s*\(|\bjoin\s*\(|reverse\s*\(")
 _WALKS = r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir"
@@ -619,7 +615,7 @@ def writes(lang: str, code: str) -> bool:
     """Can this code create, change, move or delete a file (or run another program that could)?"""
     pattern = _WRITES.get(lang, _GENERIC)
     code = re.sub(_PRINTING, "", code, flags=re.I)
-    return re.search(pattern, code, re.I if lang != "node" else 0) is not None
+    return re.search(pattern, code, re.I) is not None
 
 
 def code_names_store(code: str, stores: list, where: str) -> bool:

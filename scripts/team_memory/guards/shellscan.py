@@ -156,14 +156,10 @@ class _Reader:
                 self._dollar(parts, False)
             elif c == "`":
                 self._backquote(parts)
-            elif c == "~" and self.i == start:
-                after, end = text[self.i + 1:self.i + 2], text[self.i + 2:self.i + 3]
-                if after in ("+", "-") and (end in ("", "/") or end in _METACHARS):
-                    parts.append(_TILDES[after])  # ~+ is $PWD, ~- is $OLDPWD
-                    self.i += 2
-                    continue
+            elif c == "~" and self.i == start:  # ~user, ~+ ($PWD), ~- ($OLDPWD): unknown
+                after = text[self.i + 1:self.i + 2]
                 parts.append(("v", "HOME") if after in ("", "/") or after in _METACHARS else ("u", ""))
-                self.i += 1
+                self.i += 2 if after in ("+", "-") else 1
             else:
                 parts.append(("s", MARKERS.get(c, c)))
                 self.i += 1
@@ -233,9 +229,6 @@ class _Reader:
         body = "\n".join(lines)
         self.text = text[:nl + 1] + text[j:]  # the body is data, not commands
         return [("s", body)]
-
-
-_TILDES = {"+": ("v", "PWD"), "-": ("v", "OLDPWD")}
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:

@@ -94,13 +94,10 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
     state, flags = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/")), {}
-    state.dots, state.judge = True, _command  # PowerShell's * matches .claude: past the time bound, any wildcard counts
-
-    def named():
-        text = _read(command)
-        return may_name_store(text, stores) or "*" in text or "?" in text
-    return verdict(lambda: run_commands(parse(bash_text(command), 0, flags), state, None), flags, command,
-                   "a PowerShell line", named) or unread_use(command, state.stores, state.origin)
+    state.dots, state.judge = True, _command  # PowerShell's * matches .claude
+    said = verdict(lambda: run_commands(parse(bash_text(command), 0, flags), state, None), flags, command,
+                   "a PowerShell line", lambda: may_name_store(_read(command), stores))
+    return said or unread_use(command, state.stores, state.origin)
 
 
 def _read(command: str) -> str:

@@ -38,18 +38,9 @@ def names_store(text: str, stores: list) -> bool:
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.*``): the rule for a line read too late."""
-    if names_store(text, stores) or "claude" in text.lower():
-        return True
-    low, i = text.lower(), text.find(".")
-    while i >= 0:
-        j = i + 1
-        while j < len(low) and j - i - 1 < 6 and low[j] == "claude"[j - i - 1]:
-            j += 1
-        if low[j:j + 1] in ("*", "?", "[", "{"):
-            return True
-        i = text.find(".", i + 1)
-    return False
+    """``names_store``, ``claude``, or any glob (``.cl*``, ``.*`` can match ``.claude``): the rule for a line read too
+    late."""
+    return names_store(text, stores) or "claude" in text.lower() or any(c in text for c in "*?[{")
 
 
 def plain_text(pattern: str) -> str:

@@ -395,9 +395,7 @@ def _code(lang: str, code: str, state: State) -> None:
 
 
 def _eval(name, args, state: State, stdin):
-    text = " ".join(word_text(w) for w in args)
-    if "$?" not in text or "claude" in state.text.lower():  # eval "$(ssh-agent)": nothing ties it to the store
-        run_commands(parse(text), state.copy(), None)
+    run_commands(parse(" ".join(word_text(w) for w in args)), state.copy(), None)
 
 
 def option_values(args: list, names: tuple) -> list:

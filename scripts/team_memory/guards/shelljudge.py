@@ -286,8 +286,6 @@ def _copy(name: str, args: list, state: State) -> None:
             return
         else:
             target, sources = sources[-1], sources[:-1]
-    if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
-        return  # host:path: written on another machine
     if name in ("mv", "gmv", "git mv") or "--remove-source-files" in flags:
         _check_each(sources, state, True, f"{name} of")
     if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):

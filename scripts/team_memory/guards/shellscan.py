@@ -1,8 +1,8 @@
 """The shell-word reader of Bash lines, shared by the guard and ``toolgate``: ``parse(text)`` -> ``[Command]``.
 
 A word is a list of parts: ``("s", text)`` (glob and brace characters as the markers below), ``("v", NAME)`` (a
-variable, expanded later in order) or ``("u", "")`` (a value that cannot be known). Redirections are ``(operator,
-word)`` (a here-document's word is its body); ``nested`` holds the commands of ``$(...)``, backticks and ``<(...)``.
+variable, expanded later in order) or ``("u", "")`` (a value that cannot be known). Redirections are ``[operator,
+word]`` (a here-document's word is its body); ``nested`` holds the commands of ``$(...)``, backticks and ``<(...)``.
 It never runs anything, never fails (an open quote runs to the end), stops at a depth bound and uses no ``re``.
 """
 from __future__ import annotations
@@ -281,8 +281,6 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
         commands[-1].nested.extend(r.nested)
     elif r.nested:
         commands.append(Command([], [], "", r.nested))
-    for cmd in commands:
-        cmd.redirects = [tuple(entry) for entry in cmd.redirects]  # here-document bodies are filled in above
     return commands
 
 

@@ -140,6 +140,8 @@ DENIED = [
     '$t = [IO.Path]::GetTempFileName(); Remove-Item $t',
     "$p = 'src\\a.py'; Remove-Item $p",
     "$c = 'open(\".claude/memory/x.json\", \"w\")'; python -c $c",
+    'ps_p=x; Remove-Item "$p.claude\\memory" -Recurse',  # a Bash assignment sets no PowerShell variable
+    'export ps_p=x; Remove-Item "$p.claude\\memory" -Recurse',
 ]
 
 ALLOWED = [

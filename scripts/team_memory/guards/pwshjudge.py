@@ -283,11 +283,11 @@ def _command(words: list, raw: list, state: State, piped):
     else:  # a program: what the Bash guard says of it (a cd in it moves the line too)
         if _ASSIGN.search(state.text) and any(UNKNOWN in a for w in args for a in w):
             raise Denied(f"{shown(spelled)} given a value that cannot be known, on a line that sets a variable")
-        state.judge = None
+        state.judge, kept = None, dict(state.vars)
         try:
             bash_command([[spelled]] + args, [[("s", spelled)]] + raw[1:], state, None)
-        finally:
-            state.judge = _command
+        finally:  # a program sets no PowerShell variable (``ps_x=1``, ``export ps_x=1`` are Bash's)
+            state.judge, state.vars = _command, kept
     return "paths", [UNKNOWN]
 
 

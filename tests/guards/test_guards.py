@@ -215,6 +215,10 @@ def test_denial_names_the_cli_and_echoes_nothing_unsafe(project, memory_root):
     "awk -i inplace '{print}' .claude/memory/decisions/x.json",
     "ln .claude/memory/decisions/x.json /tmp/hard.json",  # a hard link writes the memory from outside
     "cp -t.claude/memory/decisions a.json",               # an option's value joined to it
+    "cp -vt .claude/memory/decisions a.json",             # or ending a cluster of short options
+    "tar -czf .claude/memory/decisions/x.json src",
+    "curl -sSo .claude/memory/decisions/x.json https://x",
+    "rsync -t backup/ .claude/memory/",                   # rsync's -t keeps times: no target folder
     "eval rm $UNSET_X/x.json",                            # eval's text judged as a line, unknown values too
     "cd .claude && rm -rf ~+/memory",                     # ~+ and ~- cannot be known
     "ruby -e 'FileUtils.rm_rf(\".claude/memory\")'",      # any language's inline code

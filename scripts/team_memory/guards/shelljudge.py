@@ -275,7 +275,9 @@ def _printed(name: str, args: list, state: State, stdin):
 def _copy(name: str, args: list, state: State) -> None:
     """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
     flags = flags_of(args)
-    target = (option_values(args, ("-t", "--target-directory")) or [None])[0]
+    target = None  # rsync's, scp's and rclone's -t is no target folder
+    if name not in ("rsync", "scp", "rclone"):
+        target = (option_values(args, ("-t", "--target-directory")) or [None])[0]
     sources = [w for w in operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
     if target is None:
         if len(sources) == 1 and len(sources[0]) > 1:
@@ -397,11 +399,11 @@ def _eval(name, args, state: State, stdin):
 
 
 def option_values(args: list, names: tuple) -> list:
-    """The words given as ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``)."""
+    """The words given as ``-o VALUE``, ``-xo VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE``."""
     out = []
     for i, w in enumerate(args):
         t = word_text(w)
-        if t in names and i + 1 < len(args):
+        if (t in names or t[:1] == "-" != t[1:2] and t.endswith(names[0][1])) and i + 1 < len(args):
             out.append(args[i + 1])
         elif t.startswith(names[1] + "="):
             out.append([a.split("=", 1)[1] for a in w])
@@ -440,10 +442,12 @@ def extract_archive(name, args, state, stdin):
     first, flags = word_text(args[0]) if args else "", flags_of(args)
     tar = name in ("tar", "bsdtar", "gtar")
     if tar and not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
-        return _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
+        listing = (not first.startswith("-") and "t" in first) or flags & {"-t", "--list"}
+        return None if listing else _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
     if (name == "unzip" and flags & {"-l", "-t", "-v", "-Z", "-p"}) or (name == "7z" and first[:1] not in ("x", "e")):
         return None
-    dest = option_values(args, ("-C", "--directory") if tar else ("-d", "-d") if name == "unzip" else ("-o", "-o"))
+    dest = option_values(args, ("-C", "--directory") if tar else ("-d", "-d")) if name != "7z" else [
+        [a[2:] for a in w] for w in args if word_text(w).startswith("-o")]  # 7z: -oDIR only (-so: to stdout)
     folders = [absolute(a, state.cwd) + "/" + UNKNOWN for a in (dest or [[state.cwd]])[0]]
     return check(folders, state, False, f"{name} extracting into")
 

@@ -214,6 +214,14 @@ def test_denial_names_the_cli_and_echoes_nothing_unsafe(project, memory_root):
     "python3 - <<'EOF'\nimport os\nos.remove('.claude/memory/decisions/x.json')\nEOF",
     "awk -i inplace '{print}' .claude/memory/decisions/x.json",
     "ln .claude/memory/decisions/x.json /tmp/hard.json",  # a hard link writes the memory from outside
+    "cp -t.claude/memory/decisions a.json",               # an option's value joined to it
+    "cp -vt .claude/memory/decisions a.json",             # or ending a cluster of short options
+    "tar -czf .claude/memory/decisions/x.json src",
+    "curl -sSo .claude/memory/decisions/x.json https://x",
+    "rsync -t backup/ .claude/memory/",                   # rsync's -t keeps times: no target folder
+    "eval rm $UNSET_X/x.json",                            # eval's text judged as a line, unknown values too
+    "cd .claude && rm -rf ~+/memory",                     # ~+ and ~- cannot be known
+    "ruby -e 'FileUtils.rm_rf(\".claude/memory\")'",      # any language's inline code
 ])
 def test_issue_forms_that_slipped_past_the_guard_are_denied(project, memory_root, command):
     assert decision(run_hook(PRE, bash(command, project))) is not None, command

@@ -135,6 +135,13 @@ DENIED = [
     'Copy-Item .claude\\memory\\decisions\\x.json backup.json',
     'Copy-Item -Path .claude\\memory -Destination backup -Recurse',
     'Compress-Archive -Path .claude\\memory -DestinationPath backup.zip',
+    # A variable is never known (plainly conservative): one handed to a writer, or to a program on a line that sets one.
+    '$t = New-TemporaryFile; Set-Content $t 1; Remove-Item $t',
+    '$t = [IO.Path]::GetTempFileName(); Remove-Item $t',
+    "$p = 'src\\a.py'; Remove-Item $p",
+    "$c = 'open(\".claude/memory/x.json\", \"w\")'; python -c $c",
+    'ps_p=x; Remove-Item "$p.claude\\memory" -Recurse',  # a Bash assignment sets no PowerShell variable
+    'export ps_p=x; Remove-Item "$p.claude\\memory" -Recurse',
 ]
 
 ALLOWED = [
@@ -187,8 +194,6 @@ ALLOWED = [
     "Write-Output '.claude\\memory\\x.json'",
     "Set-Content -Path build\\out.txt -Value '.claude/memory/decisions/x.json'",
     "Select-String -Path .claude\\memory\\*\\*.json -Pattern 'redis' | Out-File report.txt\n",
-    '$t = New-TemporaryFile; Set-Content $t 1; Remove-Item $t',
-    '$t = [IO.Path]::GetTempFileName(); Remove-Item $t',
 ]
 
 

@@ -75,25 +75,22 @@ def _same(path: str, other: str) -> bool:
 def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
     i = 0
     while i < len(args):
-        arg = args[i]
-        if arg == "--":
+        name = _option(args[i], FILE_OPTIONS + ("--root",))
+        if args[i] == "--":
             return False
-        name = _option(arg, FILE_OPTIONS + ("--root",))
-        if name is not None:
-            value = arg.split("=", 1)[1] if "=" in arg else (args[i + 1] if i + 1 < len(args) else None)
-            i += 1 if "=" in arg else 2
-            if value is None:
-                return False
-            if name == "--input" and value == "-":
-                continue
-            if name != "--root":
-                return False
+        if name is None:
+            i += 1
+            continue
+        inline = "=" in args[i]
+        value = args[i].split("=", 1)[1] if inline else args[i + 1] if i + 1 < len(args) else None
+        i += 1 if inline else 2
+        if name == "--root" and value is not None:
             target = os.path.join(cwd, value)
             if not any(_same(target, root) or _same(target, os.path.join(root, ".claude", "memory"))
                        for root in project_roots):
                 return False
-            continue
-        i += 1
+        elif not (name == "--input" and value == "-"):
+            return False
     return True
 
 

@@ -38,15 +38,6 @@ def _deny(what: str, path: str | None) -> dict:
                                    "permissionDecisionReason": reason}}
 
 
-def _judged_stores(cwd: str, stores: list) -> list:
-    """The stores a shell line is judged against: the real ones and where one would be created."""
-    found = set(stores) | {os.path.join(cwd, *MEMORY_REL)}
-    for base in (os.environ.get("CLAUDE_PROJECT_DIR"), project_root_of(stores[0]) if stores else None):
-        if base:
-            found.add(os.path.join(base, *MEMORY_REL))
-    return sorted(found)
-
-
 def guard_tool_use(payload: dict):
     """PreToolUse handler: the deny decision, or None to let the tool run."""
     tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), project_dir_of(payload)
@@ -59,6 +50,7 @@ def guard_tool_use(payload: dict):
     command = tool_input.get("command") if tool in SHELL_TOOLS and isinstance(tool_input, dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
+    roots = _project_roots(cwd, stores)
     if stores and not outside_store(payload):  # before the judge: whatever it lets through, PostToolUse compares
         save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
@@ -68,16 +60,16 @@ def guard_tool_use(payload: dict):
         line_judge = judge
         if tool == "PowerShell":
             from .pwshjudge import judge as line_judge  # loaded for PowerShell calls only
-        what = line_judge(command, cwd, _judged_stores(cwd, stores))
+        judged = set(stores) | {os.path.join(root, *MEMORY_REL) for root in roots}  # and where one would be created
+        what = line_judge(command, cwd, sorted(judged))
         if what is not None:
             return _deny(what, None)
-    if tool == "Bash" and allow_cli_call(command, cwd, _project_roots(cwd, stores), payload):
+    if tool == "Bash" and allow_cli_call(command, cwd, roots, payload):
         return allow_decision()
     return None
 
 
 def _project_roots(cwd: str, stores: list) -> list:
-    roots = [cwd, repo_root_of(cwd) or cwd] + [project_root_of(s) for s in stores]
-    if os.environ.get("CLAUDE_PROJECT_DIR"):
-        roots.append(os.environ["CLAUDE_PROJECT_DIR"])
-    return roots
+    """Where this call's project can be: its folder, the repository, each store's project, ``CLAUDE_PROJECT_DIR``."""
+    roots = [cwd, repo_root_of(cwd), os.environ.get("CLAUDE_PROJECT_DIR")] + [project_root_of(s) for s in stores]
+    return [root for root in roots if root]

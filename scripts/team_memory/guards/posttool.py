@@ -111,18 +111,13 @@ def check_tool_result(payload: dict):
     if len(changed) > MAX_CHECKED:  # a big pull: the hook must answer within its time-out
         invalid.insert(0, f"{len(changed) - MAX_CHECKED} more memory files changed and were not checked here; "
                        f"run {cli()} validate to check them all.")
-    lost, by_cli = [], None
-    for path, removed_now in [(p, True) for p in removed] + [(p, False) for p in changed]:
-        old = (before or {}).get(os.path.relpath(path, store))
-        blob = old[2] if isinstance(old, list) and len(old) > 2 and isinstance(old[2], str) else None
-        if not removed_now:
-            if blob is None:
-                continue  # a rewrite is only a loss when the previous version is known
-            now_blob = current_blob(path)
-            by_cli = cli_writes(store) if by_cli is None else by_cli
-            if now_blob == blob or now_blob in by_cli:
-                continue  # touched, not changed; or written by the CLI (update, retire...)
-        lost.append((path, blob, removed_now))
+    blobs = {rel: old[2] for rel, old in (before or {}).items()
+             if isinstance(old, list) and len(old) > 2 and isinstance(old[2], str)}  # before the call
+    lost = [(path, blobs.get(os.path.relpath(path, store)), True) for path in removed]
+    rewritten = [(path, blobs.get(os.path.relpath(path, store))) for path in changed]
+    kept = cli_writes(store) if any(blob for _, blob in rewritten) else []  # what the CLI wrote (update, retire...)
+    lost += [(path, blob, False) for path, blob in rewritten  # a loss only when the previous version is known
+             if blob and current_blob(path) not in [blob] + kept]  # and changed, not just touched
     lost_notes = _lost_notes(store, project, lost)
     notes = invalid[:MAX_LISTED] + lost_notes[:MAX_LISTED]
     hidden = len(invalid) + len(lost_notes) - len(notes)

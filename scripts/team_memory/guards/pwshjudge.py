@@ -1,13 +1,13 @@
 """Can a PowerShell line write into a memory store? ``judge(command, cwd, stores)``: the Bash judge on PowerShell's
 front end, plainly conservative.
 
-``bash_text`` spells the line for the one shell-word reader (``shellscan``): quotes, backtick escapes, here-strings
-and comments as PowerShell reads them, ``\\`` as ``/``, a group, script block or ``$(...)`` as a nested line whose
-value is unknown, a variable unknown unless the line assigns it, an expression statement as ``:``. Reading cmdlets
-(``READERS``) are allowed; any other cmdlet is denied when a value it is given (content such as ``-Value`` aside) or a
-path piped into it could reach a store. Programs go to the Bash judge; ``-Command``, ``cmd /c`` and
-``Invoke-Expression`` text is judged as a line, an encoded command is denied. On a line that names the store, what
-the reader cannot follow (``_UNREAD``) is denied.
+``bash_text`` spells the line for the one shell-word reader (``shellscan``): PowerShell's quotes, backtick escapes,
+here-strings and comments read, ``\\`` as ``/``, a group, script block or ``$(...)`` as a nested line of unknown value,
+every variable unknown (``$x = ...`` is only its statement), an expression statement as ``:``. Reading cmdlets
+(``READERS``) are allowed; any other is denied when a value it is given (content such as ``-Value`` aside) or a path
+piped into it could reach a store. Programs go to the Bash judge (given an unknown value on a line that sets a
+variable: denied); ``-Command``, ``cmd /c`` and ``Invoke-Expression`` text is judged as a line, an encoded command is
+denied. On a line that names the store, what the reader cannot follow (``_UNREAD``) is denied.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import re
 from ..base.pathtext import slashed
 from .shelljudge import any_argument, judge_command as bash_command, piped_paths, run_commands
 from .shellpaths import (MAX_ALTERNATIVES, MAX_COMMAND_CHARS, Denied, State, absolute, check, may_name_store,
-                         names_store, plain_text, reach, verdict, word_text)
+                         names_store, plain_text, reach, shown, verdict, word_text)
 from .shellscan import MAX_DEPTH, UNKNOWN, balanced, parse
 
 # Parameters that always take a value, content rather than a path it writes: spelled with this many letters or more.
@@ -74,7 +74,6 @@ WRITE_METHODS = frozenset((
     "moveto copyto writealltextasync writeallbytesasync writealllinesasync appendalltextasync appendalllinesasync "
     "new write writeline save extracttodirectory createfromdirectory setvalue").split())
 
-TEMP_FILE = slashed(os.path.join(os.environ.get("TEMP") or os.environ.get("TMPDIR") or "/tmp", "tmp-new.tmp"))
 _PIPED_WRITERS = PATH_FROM_PIPE | set("set-content add-content new-item rename-itemproperty rnp expand-archive "
                                       "unblock-file".split())
 _PIPED_WRITERS = sorted(_PIPED_WRITERS | {a for a, name in ALIASES.items() if name in _PIPED_WRITERS})
@@ -95,13 +94,10 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
     state, flags = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/")), {}
-    state.dots, state.judge = True, _command  # PowerShell's * matches .claude: past the time bound, any wildcard counts
-
-    def named():
-        text = _read(command)
-        return may_name_store(text, stores) or "*" in text or "?" in text
-    return verdict(lambda: run_commands(parse(bash_text(command), 0, flags), state, None), flags, command,
-                   "a PowerShell line", named) or unread_use(command, state.stores, state.origin)
+    state.dots, state.judge = True, _command  # PowerShell's * matches .claude
+    said = verdict(lambda: run_commands(parse(bash_text(command), 0, flags), state, None), flags, command,
+                   "a PowerShell line", lambda: may_name_store(_read(command), stores))
+    return said or unread_use(command, state.stores, state.origin)
 
 
 def _read(command: str) -> str:
@@ -126,53 +122,11 @@ def unread_use(command: str, stores: list, cwd: str = ""):
 # --- the front end: a PowerShell line spelled for the Bash reader -------------------------------------------------
 
 _TYPOGRAPHIC = str.maketrans("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u2013\u2014\u2015\x1f", "''''\"\"\"---?")
-_SET, _ADD = "\x1fset", "\x1fadd"  # $x = ... and $x += ...: words no line can spell (its \x1f is read as ?)
 _SPELLED = {",#": " , \\", ",": " , ", ")": " ", "}": " ", "*>": "&", "<": "\\<"}  # PowerShell's sense, for Bash
 _ESCAPES = {"0": "", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _NAME = re.compile(r"[A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?")
 _ASSIGN = re.compile(r"\$([A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?)[ \t]*([-+*/%?]?)=(?!=)")
-_TEMP_NAMES = ("[io.path]::gettemp", "[system.io.path]::gettemp")  # a temp file's name: a value x = keeps
-_BARE = "_./\\:-"  # with letters and digits: a bare word x = keeps
 _VALUES = {"null": "/dev/null", "true": "''", "false": "''", "pwd": "$PWD", "home": "$HOME"}
-
-
-def _blank_end(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t":
-        i += 1
-    return i
-
-
-def _known_value(text: str, i: int) -> bool:
-    """Whether what ``$x =`` assigns from ``i`` is a command (x keeps its listing) or one quoted or bare word or
-    a temp file's name ending the statement. Plain string work: linear however often it is asked."""
-    n, i = len(text), _blank_end(text, i)
-    if i < n and text[i].isascii() and text[i].isalpha():
-        return True
-    low = text[i:i + 40].lower()
-    if i < n and text[i] in "'\"":
-        stop = "'\n" if text[i] == "'" else '"`$\n'
-        j = i + 1
-        while j < n and text[j] not in stop:
-            j += 1
-        if j >= n or text[j] != text[i]:
-            return False
-        i = j + 1
-    elif low.startswith(_TEMP_NAMES):
-        i += low.index("gettemp") + len("gettemp")
-        while i < n and (text[i].isalnum() or text[i] == "_"):
-            i += 1
-        if text[i:i + 2] != "()":
-            return False
-        i += 2
-    else:
-        j = i
-        while j < n and (text[j].isalnum() or text[j] in _BARE):
-            j += 1
-        if j == i:
-            return False
-        i = j
-    i = _blank_end(text, i)
-    return i >= n or text[i] in ";\n|}"
 
 
 def _variable(name: str) -> str:
@@ -211,9 +165,7 @@ def bash_text(text: str, depth: int = 0) -> str:
         c, nxt = text[i], text[i + 1:i + 2]
         if start and c not in " \t\r":
             start, m = False, _ASSIGN.match(text, i)
-            if m:  # $x = ...: the value is a statement of its own; x keeps its result (+= and friends: unknown)
-                known = not m.group(2) and _known_value(text, m.end())
-                out.append(f"{_SET if known else _ADD} {_variable(m.group(1))[5:-1]} ")
+            if m:  # $x = ...: the value is a statement of its own; x is never known
                 i, start = m.end(), True
                 continue
             if c in "$[(@'\"" or c.isdigit():
@@ -306,15 +258,13 @@ def _command(words: list, raw: list, state: State, piped):
     """Judge one command (``State.judge`` of a PowerShell line); returns what it hands to a pipe."""
     if not words:
         return None
-    if word_text(words[0]) in (_SET, _ADD):
-        return _assign(words, raw, state, piped)
     spelled = word_text(words[0]).rsplit("/", 1)[-1].lower()
     spelled = spelled[:-4] if spelled.endswith((".exe", ".cmd", ".bat", ".com")) else spelled
     if "$?" in spelled:
         raise Denied("a PowerShell command whose name cannot be known")
     name, args = ALIASES.get(spelled, spelled), words[1:]
-    if name in PASS or name == "new-temporaryfile":  # what Join-Path or Write-Output hand on is unknown
-        return piped if name in PASS else ("paths", [TEMP_FILE])
+    if name in PASS:  # what Join-Path or Write-Output hand on is unknown
+        return piped
     if name in LISTERS:
         roots = _paths(_given(args), state) or [state.cwd]
         return "paths", roots + [r.rstrip("/") + "/" + UNKNOWN for r in roots]
@@ -331,27 +281,14 @@ def _command(words: list, raw: list, state: State, piped):
     elif ("-" in name and not name.startswith("-")) or name in ("robocopy", "xcopy"):
         _writer(name, args, state, piped)
     else:  # a program: what the Bash guard says of it (a cd in it moves the line too)
-        state.judge = None
+        if _ASSIGN.search(state.text) and any(UNKNOWN in a for w in args for a in w):
+            raise Denied(f"{shown(spelled)} given a value that cannot be known, on a line that sets a variable")
+        state.judge, kept = None, dict(state.vars)
         try:
             bash_command([[spelled]] + args, [[("s", spelled)]] + raw[1:], state, None)
-        finally:
-            state.judge = _command
+        finally:  # a program sets no PowerShell variable (``ps_x=1``, ``export ps_x=1`` are Bash's)
+            state.judge, state.vars = _command, kept
     return "paths", [UNKNOWN]
-
-
-def _assign(words: list, raw: list, state: State, piped) -> None:
-    """``$x = ...`` (``_SET x ...``): the statement judged; x holds its one plain value, or what it lists."""
-    rest, texts = words[2:], [word_text(w).lower() for w in words[2:]]
-    out = _command(rest, raw[2:], state, piped)
-    if word_text(words[0]) == _ADD or len(words) < 2:
-        value = [UNKNOWN]
-    elif texts[:1] == [":"]:
-        temp = len(texts) == 2 and any(t in texts[1] for t in ("gettempfilename", "gettemppath", "tempsubdirectory"))
-        plain = len(rest) == 2 and all(kind != "u" for kind, _ in raw[3])  # '.claude', not [IO.Path]::Combine(..)
-        value = [TEMP_FILE] if temp else rest[1] if plain else [UNKNOWN]
-    else:
-        value = out[1] if out and out[0] == "paths" else [UNKNOWN]
-    state.vars["ps_" + (word_text(words[1]) if len(words) > 1 else "")] = value[:MAX_ALTERNATIVES] or [UNKNOWN]
 
 
 def _param(text: str):

@@ -182,12 +182,9 @@ def command(name: str, words: list, raw: list, state: State, stdin):
     """What one program does, by its family; returns what it prints for a pipe."""
     args, base = words[1:], name.rstrip("0123456789.")
     if name in ("cd", "pushd", "popd"):
-        ops = operands(args)
-        if name == "popd" or (ops and word_text(ops[0]) == "-"):
-            state.cwd = UNKNOWN
-        else:
-            state.cwd = (absolute(ops[0][0], state.cwd) if len(ops[0]) == 1 else UNKNOWN) if ops else \
-                os.path.expanduser("~")
+        ops = operands(args) or [[os.path.expanduser("~")]]
+        known = name != "popd" and len(ops[0]) == 1 and word_text(ops[0]) != "-"
+        state.cwd = absolute(ops[0][0], state.cwd) if known else UNKNOWN
     elif name in ("read", "mapfile", "readarray"):
         state.vars.update((word_text(w), piped_paths(stdin)) for w in operands(args, "adnNptu"))
     elif name == "memory.py" or _is_cli(name, args):
@@ -202,14 +199,11 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         _interpreter(base, args, state, stdin)
     elif name in READERS:
         return _reader(name, args, state, stdin)
-    elif name in REMOVERS:
-        _check_each(operands(args), state, bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in
-                    ("trash", "trash-put", "gio"), f"{name} of")
     elif name in COPIERS:
         _copy(name, args, state)
-    elif name in META:
-        _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "install", "split") else ""), state,
-                    bool(flags_of(args) & {"-r", "-R", "--recursive"}), f"{name} of")
+    elif name in REMOVERS or name in META:
+        whole = bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in ("trash", "trash-put", "gio")
+        _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "split") else ""), state, whole, f"{name} of")
     else:
         any_argument(name, args, state)
     return None
@@ -247,14 +241,14 @@ def _reader(name: str, args: list, state: State, stdin):
         if any(c in program for c in (">", "system", "|")) and code_reaches(program, state):
             raise Denied(f"{name} program that can write")
     elif name in ("sort", "base64"):
-        option_values(args, ("-o", "--output"), state, f"{name} -o")
+        _check_each(option_values(args, ("-o", "--output")), state, False, f"{name} -o")
     elif name == "uniq" or (name == "xxd" and "-r" not in flags):
         _check_each(operands(args, "fsw")[1:2], state, False, f"{name} output")
     elif name == "git":
         return git_command(args, state)
     elif name == "mktemp":
         _check_each(operands(args, "p"), state, False, "mktemp in")
-        option_values(args, ("-p", "--tmpdir"), state, "mktemp in")
+        _check_each(option_values(args, ("-p", "--tmpdir")), state, False, "mktemp in")
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
             run_commands(parse(stdin[1]), state.copy(), None)
@@ -281,7 +275,9 @@ def _printed(name: str, args: list, state: State, stdin):
 def _copy(name: str, args: list, state: State) -> None:
     """cp/mv/install/rsync/scp/ln: the destination (and each source's name inside it); mv moves sources away."""
     flags = flags_of(args)
-    target = option_word(args, "-t", "--target-directory")
+    target = None  # rsync's, scp's and rclone's -t is no target folder
+    if name not in ("rsync", "scp", "rclone"):
+        target = (option_values(args, ("-t", "--target-directory")) or [None])[0]
     sources = [w for w in operands(args, "tSmogbe" if name != "rsync" else "efeB") if w is not target]
     if target is None:
         if len(sources) == 1 and len(sources[0]) > 1:
@@ -292,9 +288,7 @@ def _copy(name: str, args: list, state: State) -> None:
             return
         else:
             target, sources = sources[-1], sources[:-1]
-    if name in ("scp", "rsync", "rclone") and any(":" in a.split("/", 1)[0] and not a.startswith("/") for a in target):
-        return  # host:path: written on another machine
-    if name in ("mv", "gmv") or "--remove-source-files" in flags:
+    if name in ("mv", "gmv", "git mv") or "--remove-source-files" in flags:
         _check_each(sources, state, True, f"{name} of")
     if name == "link" or (name == "ln" and not flags & {"-s", "--symbolic"}):
         _check_each(sources, state, False, f"hard {name} to")  # a second name for a memory file: a write from outside
@@ -395,39 +389,27 @@ def _code(lang: str, code: str, state: State) -> None:
     targets = literal_targets(lang, code)
     if targets is not None:
         removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
-        for path in targets:
-            check([path], state, removes, f"{lang} code writing")
+        check(targets, state, removes, f"{lang} code writing")
     elif code_reaches(code, state):
         raise Denied(f"{lang} code that can write into .claude/memory/")
 
 
 def _eval(name, args, state: State, stdin):
-    text = " ".join(word_text(w) for w in args)
-    if "$?" not in text or "claude" in state.text.lower():  # eval "$(ssh-agent)": nothing ties it to the store
-        run_commands(parse(text), state.copy(), None)
+    run_commands(parse(" ".join(word_text(w) for w in args)), state.copy(), None)
 
 
-def option_values(args: list, names: tuple, state, what: str) -> None:
-    """Check the value of each ``-o VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE`` (``names``)."""
+def option_values(args: list, names: tuple) -> list:
+    """The words given as ``-o VALUE``, ``-xo VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE``."""
+    out = []
     for i, w in enumerate(args):
         t = word_text(w)
-        if t in names and i + 1 < len(args):
-            check(args[i + 1], state, False, what)
-        elif any(t.startswith(n + "=") for n in names if n.startswith("--")):
-            check([a.split("=", 1)[1] for a in w], state, False, what)
-        elif len(names[0]) == 2 and t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
-            check([a[2:] for a in w], state, False, what)
-
-
-def option_word(args: list, short: str, long: str):
-    """The value of ``-X VALUE``, ``--long VALUE`` or ``--long=VALUE`` (a word's alternatives), else None."""
-    for i, w in enumerate(args):
-        t = word_text(w)
-        if t in (short, long) and i + 1 < len(args):
-            return args[i + 1]
-        if t.startswith(long + "="):
-            return [a.split("=", 1)[1] for a in w]
-    return None
+        if (t in names or t[:1] == "-" != t[1:2] and t.endswith(names[0][1])) and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif t.startswith(names[1] + "="):
+            out.append([a.split("=", 1)[1] for a in w])
+        elif t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
+            out.append([a[2:] for a in w])
+    return out
 
 
 def last_name(pattern: str) -> str:
@@ -446,9 +428,10 @@ def dd_output(name, args, state, stdin):
 
 
 def download(name, args, state, stdin):
-    option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"), state, f"{name} to")
+    outputs = option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"))
     if name == "wget":
-        option_values(args, ("-P", "--directory-prefix"), state, "wget into")
+        outputs += option_values(args, ("-P", "--directory-prefix"))
+    _check_each(outputs, state, False, f"{name} to")
     flags = flags_of(args)
     if (name == "curl" and flags & {"-O", "--remote-name"}) or (name == "wget" and "-O" not in flags):
         check([state.cwd + "/" + STAR], state, False, f"{name} into")
@@ -457,20 +440,16 @@ def download(name, args, state, stdin):
 def extract_archive(name, args, state, stdin):
     """tar -x (-C DIR), unzip (-d DIR), 7z x (-oDIR): anything may land under the folder they extract into."""
     first, flags = word_text(args[0]) if args else "", flags_of(args)
-    if name in ("tar", "bsdtar", "gtar"):
-        if not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
-            return option_values(args, ("-f", "--file"), state, f"{name} -f")
-        dest = option_word(args, "-C", "--directory") or [state.cwd]
-    elif name == "unzip":
-        if flags & {"-l", "-t", "-v", "-Z", "-p"}:
-            return None
-        dest = next((args[i + 1] for i, w in enumerate(args) if word_text(w) == "-d" and i + 1 < len(args)),
-                    [state.cwd])
-    else:  # 7z x -oDIR
-        if not first.startswith(("x", "e")):
-            return None
-        dest = next(([a[2:] for a in w] for w in args if word_text(w).startswith("-o")), [state.cwd])
-    return check([absolute(a, state.cwd) + "/" + UNKNOWN for a in dest], state, False, f"{name} extracting into")
+    tar = name in ("tar", "bsdtar", "gtar")
+    if tar and not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
+        listing = (not first.startswith("-") and "t" in first) or flags & {"-t", "--list"}
+        return None if listing else _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
+    if (name == "unzip" and flags & {"-l", "-t", "-v", "-Z", "-p"}) or (name == "7z" and first[:1] not in ("x", "e")):
+        return None
+    dest = option_values(args, ("-C", "--directory") if tar else ("-d", "-d")) if name != "7z" else [
+        [a[2:] for a in w] for w in args if word_text(w).startswith("-o")]  # 7z: -oDIR only (-so: to stdout)
+    folders = [absolute(a, state.cwd) + "/" + UNKNOWN for a in (dest or [[state.cwd]])[0]]
+    return check(folders, state, False, f"{name} extracting into")
 
 
 def apply_patch(name, args, state, stdin):
@@ -518,11 +497,7 @@ def git_command(args: list, state):
         if "--" in texts or (ops and word_text(ops[0]) == "push" and ops[1:]):  # else the whole tree: allowed
             check([a for w in ops if word_text(w) not in ("push", "save") for a in w], state, True, "git stash of")
     elif sub == "mv" and len(operands(rest)) >= 2:
-        ops = operands(rest)
-        check([a for w in ops[:-1] for a in w], state, True, "git mv of")
-        dest = [absolute(a, state.cwd) for a in ops[-1]]
-        names = [last_name(a) for w in ops[:-1] for a in w]
-        check(dest + [d + "/" + n for d in dest for n in names], state, False, "git mv into")
+        _copy("git mv", rest, state)
     elif sub in ("checkout", "restore", "rm", "mv") and not (sub == "rm" and "--cached" in flags) and not (
             sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):
         check([a for w in operands(rest, "bBsm" if sub != "mv" else "") for a in w], state, True, f"git {sub} of")
@@ -606,22 +581,11 @@ _WRITES = {
               r"""truncate|open|system|popen|exec\w*|spawn\w*|fdopen|chmod|utime|write)\b|\bshutil\b|"""
               r"""\bsubprocess\b|\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|__import__|\bimportlib\b|\bfileinput\b|"""
               r"""\.replace\s*\(\s*[^,()]*\)|\bpty\b|\bctypes\b|\bgetattr\s*\(""",
-    "node": r"""\b(writeFile|appendFile|createWriteStream|unlink|rmSync|rmdir|rename|copyFile|cpSync|mkdir|"""
-            r"""symlink|truncate|chmod|chown|utimes|lchown|writeSync|ftruncate)\w*\s*\(|\b(fs|fsp|promises)\."""
-            r"""(rm|cp|link|open|write)\w*\s*\(|child_process|\bexecSync\b|\bspawn|\beval\s*\(|\bFunction\s*\(|"""
-            r"""\brequire\s*\(\s*[^'"]|\bimport\s*\(|Deno\.(write|remove|rename|create|mkdir|copy|open|truncate|"""
-            r"""symlink|link|run|Command)|Bun\.(write|spawn)""",
-    "ruby": r"""\bFile\.(write|open|delete|unlink|rename|symlink|link|truncate|chmod)\b|\bFileUtils\b|\bIO\."""
-            r"""(write|popen|sysopen)|\bDir\.(mkdir|rmdir|delete|unlink)|\bsystem\b|`|%x|\bexec\b|\beval\b|"""
-            r"""\bspawn\b|\bPathname\b|\bopen\s*\(|\bsend\b""",
-    "perl": r"""\bopen(?:[^;o]|o(?!pen)|\Bo(?=pen))*(['"]\s*(\+?[<>]|>>|\|)|,\s*['"]?\s*\+?[>|])|\b(unlink|rename|rmdir|mkdir|"""
-            r"""truncate|symlink|link|chmod|chown|utime|system|exec|eval|sysopen|qx)\b|`|\bFile::(Copy|Path)|"""
-            r"""\b(copy|move|make_path|remove_tree|rmtree)\s*\(|\$\^I|-i\b""",
-    "php": r"""\b(file_put_contents|fopen|fwrite|unlink|rename|copy|mkdir|rmdir|touch|chmod|chown|symlink|"""
-           r"""link|system|exec|shell_exec|passthru|proc_open|popen|eval|assert|tempnam)\s*\(|`""",
 }
-_GENERIC = r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate|system|exec|eval|spawn|popen|""" \
-           r"""shell|open\s*\(|>"""
+_GENERIC = (r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate|system|exec|eval|spawn|popen|shell|"""
+            r"""append|\brm|\bcp\w*\s*\(|child_process|function\s*\(|require\s*\(\s*[^'"]|import\s*\(|deno|bun\.|"""
+            r"""open\s*\(|\.open\b|link|chmod|chown|utime|touch|rmtree|fileutils|pathname|\bsend\b|\bqx\b|%x|`|\$\^I|"""
+            r"""-i\b|put_contents|passthru|assert|tempnam|(?<![=-])>""")  # node, ruby, perl, php, any other (not => ->)
 _OBFUSCATED = (r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|unhexlify|fromhex|\\x[0-9a-f]{2}|"
                r"\\[0-7]{3}|\\u[0-9a-f]{4}|\[::-1\]|rot13|codecs|\bpack\s*\(|\bjoin\s*\(|reverse\s*\(")
 _WALKS = r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir"
@@ -651,7 +615,7 @@ def writes(lang: str, code: str) -> bool:
     """Can this code create, change, move or delete a file (or run another program that could)?"""
     pattern = _WRITES.get(lang, _GENERIC)
     code = re.sub(_PRINTING, "", code, flags=re.I)
-    return re.search(pattern, code, re.I if lang not in ("node", "ruby") else 0) is not None
+    return re.search(pattern, code, re.I) is not None
 
 
 def code_names_store(code: str, stores: list, where: str) -> bool:

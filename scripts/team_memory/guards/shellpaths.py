@@ -38,18 +38,9 @@ def names_store(text: str, stores: list) -> bool:
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, or a glob that can match ``.claude`` (``.cl*``, ``.*``): the rule for a line read too late."""
-    if names_store(text, stores) or "claude" in text.lower():
-        return True
-    low, i = text.lower(), text.find(".")
-    while i >= 0:
-        j = i + 1
-        while j < len(low) and j - i - 1 < 6 and low[j] == "claude"[j - i - 1]:
-            j += 1
-        if low[j:j + 1] in ("*", "?", "[", "{"):
-            return True
-        i = text.find(".", i + 1)
-    return False
+    """``names_store``, ``claude``, or any glob (``.cl*``, ``.*`` can match ``.claude``): the rule for a line read too
+    late."""
+    return names_store(text, stores) or "claude" in text.lower() or any(c in text for c in "*?[{")
 
 
 def plain_text(pattern: str) -> str:
@@ -134,18 +125,6 @@ def _step(states: set, tokens: list, ch, component_start: bool) -> set:
     return nxt
 
 
-def fullmatch(pattern: str, text: str, dots: bool = False) -> bool:
-    """Does ``pattern`` match the whole of ``text`` (both compared in lower case)? ``dots``: globs match a leading
-    dot, as PowerShell's do."""
-    tokens, text = _tokens(pattern.lower()), text.lower()
-    states = _step({0}, tokens, None, False)
-    for i, ch in enumerate(text):
-        states = _step(states, tokens, ch, (i == 0 or text[i - 1] == "/") and not dots)
-        if not states:
-            return False
-    return len(tokens) in states
-
-
 def reach(pattern: str, stores: list, removes: bool, dots: bool = False) -> bool:
     """Can ``pattern`` (absolute) name a store, something inside one, or (``removes``) a folder above one?"""
     if not any(ch < "\x08" for ch in pattern):  # no glob marker, no unknown part
@@ -184,7 +163,14 @@ def _can_name_member(pattern: str, store: str, dots: bool) -> bool:
         except OSError:
             pass
         _listing[store] = names
-    return any(fullmatch(last, name, dots) for name in _listing[store])
+    tokens = _tokens(last)
+    for name in _listing[store]:
+        states = _step({0}, tokens, None, False)
+        for i, ch in enumerate(name):
+            states = _step(states, tokens, ch, i == 0 and not dots)  # dots: PowerShell's globs match a leading dot
+        if len(tokens) in states:
+            return True
+    return False
 
 
 def _only_config(tokens: list, states: set) -> bool:
@@ -245,9 +231,8 @@ class State:
         self.deadline = time.monotonic() + JUDGE_SECONDS
 
     def copy(self):
-        other = State(self.cwd, self.stores, self.text)
-        other.vars, other.steps, other.deadline, other.origin = dict(self.vars), self.steps, self.deadline, self.origin
-        other.dots, other.judge = self.dots, self.judge
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__, vars=dict(self.vars))
         return other
 
     def tick(self, what: str) -> None:

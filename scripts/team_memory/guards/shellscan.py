@@ -1,8 +1,8 @@
 """The shell-word reader of Bash lines, shared by the guard and ``toolgate``: ``parse(text)`` -> ``[Command]``.
 
 A word is a list of parts: ``("s", text)`` (glob and brace characters as the markers below), ``("v", NAME)`` (a
-variable, expanded later in order) or ``("u", "")`` (a value that cannot be known). Redirections are ``(operator,
-word)`` (a here-document's word is its body); ``nested`` holds the commands of ``$(...)``, backticks and ``<(...)``.
+variable, expanded later in order) or ``("u", "")`` (a value that cannot be known). Redirections are ``[operator,
+word]`` (a here-document's word is its body); ``nested`` holds the commands of ``$(...)``, backticks and ``<(...)``.
 It never runs anything, never fails (an open quote runs to the end), stops at a depth bound and uses no ``re``.
 """
 from __future__ import annotations
@@ -156,14 +156,10 @@ class _Reader:
                 self._dollar(parts, False)
             elif c == "`":
                 self._backquote(parts)
-            elif c == "~" and self.i == start:
-                after, end = text[self.i + 1:self.i + 2], text[self.i + 2:self.i + 3]
-                if after in ("+", "-") and (end in ("", "/") or end in _METACHARS):
-                    parts.append(_TILDES[after])  # ~+ is $PWD, ~- is $OLDPWD
-                    self.i += 2
-                    continue
+            elif c == "~" and self.i == start:  # ~user, ~+ ($PWD), ~- ($OLDPWD): unknown
+                after = text[self.i + 1:self.i + 2]
                 parts.append(("v", "HOME") if after in ("", "/") or after in _METACHARS else ("u", ""))
-                self.i += 1
+                self.i += 2 if after in ("+", "-") else 1
             else:
                 parts.append(("s", MARKERS.get(c, c)))
                 self.i += 1
@@ -235,9 +231,6 @@ class _Reader:
         return [("s", body)]
 
 
-_TILDES = {"+": ("v", "PWD"), "-": ("v", "OLDPWD")}
-
-
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     """The commands of a Bash line; ``flags`` gets ``"unfinished"`` (an open quote) and ``"too deep"`` (not read)."""
     r = _Reader(text, depth, flags if flags is not None else {})
@@ -288,8 +281,6 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
         commands[-1].nested.extend(r.nested)
     elif r.nested:
         commands.append(Command([], [], "", r.nested))
-    for cmd in commands:
-        cmd.redirects = [tuple(entry) for entry in cmd.redirects]  # here-document bodies are filled in above
     return commands
 
 

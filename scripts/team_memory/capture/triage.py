@@ -13,6 +13,7 @@ recalled and harness blocks (``clean_text``), cut into ``Line``s.
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from time import monotonic
 
 from ..base.config import category_enabled, section, warn
@@ -104,13 +105,7 @@ EVIDENCE_CHARS = 140
 CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "alternatives")
 
 
-class Finding:
-    """A category that fired: its score and one or two evidence lines."""
-
-    __slots__ = ("category", "score", "evidence")
-
-    def __init__(self, category: str, score: float, evidence: list):
-        self.category, self.score, self.evidence = category, score, evidence
+Finding = namedtuple("Finding", "category score evidence")  # a category that fired: its score, 1-2 evidence lines
 
 
 def sentence_with(line: str, regexes) -> str:

@@ -127,17 +127,6 @@ def check_record(record: dict, category: str, memory_id: str, where: str) -> Non
         raise ValidationError(problems, where)
 
 
-def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datetime):
-    """The record ``memory_id`` names if it was retired within the last 24 hours."""
-    try:
-        record = _load_for_change(memory_root, config, memory_id)[3]
-    except WriteError:
-        return None
-    retired_at = parse_iso(record.get("retired_at"))
-    recent = record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW
-    return record if recent else None
-
-
 MAX_AHEAD = timedelta(days=1)  # clocks disagree a little; a memory dated beyond this would rank as new for ever
 
 
@@ -169,9 +158,13 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         raise WriteError(f"category {category!r} is disabled in memory-config.json (categories.{category}.enabled)")
 
     with store_lock(memory_root):
-        if not force:
-            hit = _recently_retired(memory_root, config, base, now_dt)
-            if hit:
+        try:  # the id of a memory retired less than 24 hours ago: restore it (or --force)
+            hit = None if force else _load_for_change(memory_root, config, base)[3]
+        except WriteError:
+            hit = None
+        if hit:
+            retired_at = parse_iso(hit.get("retired_at"))
+            if record_status(hit) == "retired" and retired_at and now_dt - retired_at < RESURRECTION_WINDOW:
                 raise WriteError(f"memory {base!r} was retired at {hit.get('retired_at')} (less than 24 hours ago); "
                                  f"bring it back with 'restore {base}', or pass --force to create a new memory anyway")
         memory_id = unique_id(memory_root, config, base)

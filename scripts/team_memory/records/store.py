@@ -110,8 +110,10 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
     folders = category_folders(config)
     if "/" in memory_id or "\\" in memory_id or memory_id.endswith(".json"):
         return _find_by_reference(memory_root, folders, memory_id)
+    if not memory_id or memory_id.startswith("."):  # a file in a category folder: not hidden, not empty
+        return None
     found = (_regular_in(memory_root, folder, f"{memory_id}.json") for folder in folders.values())
-    return next(((c, path) for c, path in zip(folders, found) if path), None) if valid_id_shape(memory_id) else None
+    return next(((c, path) for c, path in zip(folders, found) if path), None)
 
 
 def _regular_in(memory_root: str, folder: str, name: str):
@@ -129,7 +131,7 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
     """``category/id``, ``folder/id`` or a path to a memory file directly inside this store's folders."""
     parts = ref.replace("\\", "/").split("/")
     name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
-    if len(parts) < 2 or not valid_id_shape(name):
+    if len(parts) < 2 or not name or name.startswith("."):
         return None
     folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None) if len(parts) == 2 else None
     for base in (os.getcwd(), project_root_of(memory_root)) if folder is None else ():
@@ -144,11 +146,6 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
             break
     path = _regular_in(memory_root, folder, f"{name}.json") if folder else None
     return (next(c for c, f in folders.items() if f == folder), path) if path else None
-
-
-def valid_id_shape(memory_id: str) -> bool:
-    """An id names a file in a category folder: no path separators, not hidden, not empty."""
-    return bool(memory_id) and "/" not in memory_id and "\\" not in memory_id and not memory_id.startswith(".") and "\x00" not in memory_id
 
 
 DAY_US = 86_400_000_000

@@ -78,9 +78,8 @@ def parsed(text: str, memory_id: str):
 
 
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text`` as the changes from ``original`` (fields the write path keeps refused): the
-    ``WriteResult``, or None when nothing changed; ``ValidationError`` or ``PrivateTagError`` for what the editor
-    can fix, ``WriteError`` when the edit cannot land."""
+    """Save the edited ``text`` as changes from ``original``: the ``WriteResult``, None when nothing changed;
+    ``ValidationError`` or ``PrivateTagError`` for what the editor can fix, ``WriteError`` when it cannot land."""
     edited = parsed(text, memory_id)
     problems, changes = [], {}
     for key in sorted(set(original) | set(edited), key=str):

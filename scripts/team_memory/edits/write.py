@@ -73,7 +73,7 @@ def tidy(record: dict) -> dict:
     if isinstance(record.get("tags"), list):
         tags = []
         for tag in record["tags"]:
-            tag = clean_tag(tag).replace(",", "") if isinstance(tag, str) else tag
+            tag = clean_tag(tag) if isinstance(tag, str) else tag
             if tag != "" and tag not in tags:
                 tags.append(tag)
         record["tags"] = tags

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections import namedtuple
 from contextlib import suppress
 from datetime import datetime, timedelta, timezone
 
@@ -43,17 +44,11 @@ class WriteError(ValueError):
     """A write that cannot be done as asked (missing memory, conflict, wrong state...)."""
 
 
-class WriteResult:
-    """What a write did (a plain class: ``dataclasses`` costs the CLI a few ms to import)."""
-
-    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted")
-
-    def __init__(self, *values):  # the ``FIELDS``, in order
-        for name, value in zip(self.FIELDS, values):
-            setattr(self, name, value)
+class WriteResult(namedtuple("WriteResult", "id path category action status hash private_sections secrets_redacted")):
+    """What a write did (``dataclasses`` would cost the CLI a few ms to import)."""
 
     def to_dict(self) -> dict:
-        return {name: getattr(self, name) for name in self.FIELDS}
+        return self._asdict()
 
 
 def now_iso(when: datetime | None = None) -> str:

@@ -158,7 +158,7 @@ def _previous(old, config: dict):
 
 
 def _build(memory_root: str, config: dict, old=None):
-    """``(header, (names, ctimes, stamps), items, index.md text)``, the old cache's entries of unchanged files reused."""
+    """``(header, (names, ctimes, stamps), items, index.md text)``; unchanged files' old entries reused."""
     from ..text.features import SmartFeatures
     from .index import Reader, format_index_line, index_header, parse_index_line
     features = SmartFeatures(config)

@@ -80,16 +80,8 @@ def tidy(record: dict) -> dict:
 def tidy_related(entries: list) -> list:
     """``related_files`` in their stored form (``./app//x.py`` -> ``app/x.py``), a repeat kept once; left as
     given when an entry is refused, so validation names it by the writer's index."""
-    from ..records.relpaths import normalise
-    out = []
-    for entry in entries:
-        try:
-            entry = normalise(entry)
-        except ValueError:
-            return entries
-        if entry not in out:
-            out.append(entry)
-    return out
+    from ..records.relpaths import normalise, problem
+    return entries if any(problem(entry) for entry in entries) else list(dict.fromkeys(map(normalise, entries)))
 
 
 def write_record(path: str, record: dict) -> None:
@@ -98,13 +90,11 @@ def write_record(path: str, record: dict) -> None:
     folder = os.path.dirname(path)
     check_store(os.path.dirname(folder))
     make_dir(folder)  # a category folder that is a link is never written through
-    try:  # temp files a minute old are of writers killed mid-write (we hold the lock: no live writer owns them)
-        with os.scandir(folder) as it:
-            for entry in it:
-                if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > 60:
-                    os.unlink(entry.path)
-    except OSError:
-        pass
+    # temp files a minute old are of writers killed mid-write (we hold the lock: no live writer owns them)
+    with suppress(OSError), os.scandir(folder) as it:
+        for entry in it:
+            if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > 60:
+                os.unlink(entry.path)
     text = dump_memory(record)
     atomic_write_text(path, text)
     note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss

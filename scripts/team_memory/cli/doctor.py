@@ -379,7 +379,7 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
     """Give a memory the first free id from ``base`` (default: a slug of its title): its new path, or None. The
     caller holds the lock; the old file goes only after the new one is written."""
-    from ..records.ids import slugify, unique_id
+    from ..records.store import slugify, unique_id
     if os.path.islink(path):
         return None
     try:

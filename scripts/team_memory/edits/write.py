@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..base.config import category_enabled, category_settings, int_setting
 from ..base.fsutil import atomic_write_text, is_temp_file, store_lock
-from ..records.ids import slugify, unique_id
+from ..records.store import slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, SCHEMA_VERSION
 from ..records.privacy import scrub_record

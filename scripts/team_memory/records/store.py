@@ -1,4 +1,4 @@
-"""Where memories live, how one is read and written as text, and its times.
+"""Where memories live, how one is read and written as text, its id (a slug of its title), and its times.
 
 ``dump_memory`` is deterministic so pull-request diffs stay minimal. ``parse_time`` is the one reading of a
 time field; ``epoch_us`` its instant as an integer, so the prompt hook imports no ``datetime`` (about 1 ms).
@@ -246,3 +246,42 @@ def record_time(record: dict) -> float:
     when = epoch_us(record.get("updated_at"))
     when = epoch_us(record.get("created_at")) if when is None else when
     return when / 1_000_000 if when is not None else 0.0  # correctly rounded, as ``datetime.timestamp``
+
+
+SLUG_MAX_CHARS = 60  # ASCII: well within a file name's 255 bytes, with room for suffixes and temp names
+
+
+def slugify(title: str) -> str:
+    """A lowercase, hyphenated id from ``title`` (``Café`` -> ``cafe``); never empty."""
+    import unicodedata  # (a C module: only a new memory needs it)
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", title or "")).lower()
+    chars = []
+    for ch in text:
+        if ch.isascii() and ch.isalnum():
+            chars.append(ch)
+        elif unicodedata.category(ch)[0] != "M":  # accents go, every other character separates words
+            chars.append("-")
+    slug = "-".join(part for part in "".join(chars).split("-") if part)  # one "-" between words
+    if len(slug) > SLUG_MAX_CHARS:
+        slug = slug[:SLUG_MAX_CHARS]
+        if "-" in slug[SLUG_MAX_CHARS // 2:]:  # cut at a word boundary when one is near the end
+            slug = slug[: slug.rindex("-")]
+    if slug.strip("-"):
+        return slug.strip("-")
+    from ..base.state import sha256_hex
+    return "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
+
+
+def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:
+    """True if any category folder already holds ``<memory_id>.json``."""
+    return any(os.path.lexists(os.path.join(memory_root, folder, f"{memory_id}.json"))
+               for folder in category_folders(config).values())
+
+
+def unique_id(memory_root: str, config: dict, base: str, planned=()) -> str:
+    """``base``, ``base-2``, ``base-3``...: the first free in the store and not in ``planned`` (under the lock)."""
+    memory_id, n = base, 1
+    while memory_id in planned or id_taken(memory_root, config, memory_id):
+        n += 1
+        memory_id = f"{base}-{n}"
+    return memory_id

@@ -240,14 +240,14 @@ def adversarial(pattern: str, flags: int, size: int = 20_000) -> list:
 
 
 def is_cue(name: str) -> bool:
-    """Triage cues only ever see one scoring line (``triage_text.MAX_LINE_CHARS``): the documented slice."""
+    """Triage cues only ever see one scoring line (``triage.MAX_LINE_CHARS``): the documented slice."""
     return name == "triage cue" or name.startswith("capture/triage")
 
 
 def time_all(size: int, stream=sys.stdout) -> None:
     """Every pattern on every adversarial string (``finditer``: every start tried), cues line by line:
     a JSON line before and after each run."""
-    line = _module("capture.triage_text").MAX_LINE_CHARS
+    line = _module("capture.triage").MAX_LINE_CHARS
     for name, pattern, flags in patterns():
         regex = re.compile(pattern, flags)
         for label, text in adversarial(pattern, flags, size // 2 if is_cue(name) else size):
@@ -284,7 +284,7 @@ def random_patterns(count: int, seed: int) -> list:
 def time_accepted(count: int, seed: int, size: int, stream=sys.stdout) -> None:
     """The random patterns ``base.patternrisk`` accepts, timed as the scorer runs a cue: line by line."""
     risk = _module("base.patternrisk").backtrack_risk
-    line = _module("capture.triage_text").MAX_LINE_CHARS
+    line = _module("capture.triage").MAX_LINE_CHARS
     for pattern in random_patterns(count, seed):
         if risk(pattern, re.I):
             continue

@@ -7,7 +7,7 @@ from team_memory.base.config import deep_merge, load_config
 from team_memory.capture.transcript import Turn
 from team_memory.capture.triage import (DENOMINATOR, activity, activity_score, compile_cues, cue_hits,
                                 score_categories, score_lines, triage)
-from team_memory.capture.triage_text import clean_text, conversation_lines, split_lines
+from team_memory.capture.triage import clean_text, conversation_lines, split_lines
 import re
 
 DECISION = ("We compared Redis and Memcached for the session store.\n"

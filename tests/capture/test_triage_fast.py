@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 import helpers
 from helpers import REPO, transcript_line
-from team_memory.capture.triage_text import clean_text, paragraphs
+from team_memory.capture.triage import clean_text, paragraphs
 
 PIECES = ["`", "``", "```", "~~~", "\n", "\n\n", " \t\n", "-", "*", "+", ">", "1.", "12)", " ", "\t", "a", "Bc",
           "<private>", "</private>", "<memory-context x>", "</memory-context>", "<system-reminder>",

@@ -207,7 +207,7 @@ def test_unchanged_files_are_not_read_again(memory_root, monkeypatch):
     rebuild_index(str(memory_root), config, full=True)
     time.sleep(0.05)
     write(memory_root, record("decision", "new", "Kafka topic", ["kafka"]))
-    from team_memory.derived import reader
+    from team_memory.derived import index as reader
     seen = []
     real = reader.Reader.read
     monkeypatch.setattr(reader.Reader, "read", lambda self, c, f, n: seen.append(n) or real(self, c, f, n))

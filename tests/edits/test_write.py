@@ -15,7 +15,7 @@ import pytest
 from helpers import CONTENT, REPO, read_index, record, run_cli, write
 from team_memory.cli.main import main
 from team_memory.base.config import load_config
-from team_memory.records.ids import slugify
+from team_memory.records.store import slugify
 from team_memory.records.privacy import PrivateTagError
 from team_memory.records.validate import ValidationError
 from team_memory.edits.write import WriteError, content_hash, create_memory, set_status, update_memory

@@ -42,7 +42,7 @@ PINNED = {
         "team_memory.capture", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
         "_sha2", "_sha256", "team_memory.base.fsutil", "team_memory.base.state",
         "team_memory.records.store", "team_memory.capture.transcript", "team_memory.base.sanitize",
-        "team_memory.capture.triage_text", "team_memory.capture.triage", "team_memory.capture.capture"} | RE,
+        "team_memory.capture.triage", "team_memory.capture.capture"} | RE,
     "UserPromptSubmit": PACKAGE | {"team_memory.handlers.user_prompt_submit",
         "team_memory.recall", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
         "_bisect", "bisect", "math", "team_memory.text", "team_memory.text.tokens",

@@ -1,9 +1,5 @@
-"""Atomic files and kernel-released advisory locks.
-
-Files are replaced atomically (same-folder temp file, fsync, ``os.replace``; a file another program holds open,
-on Windows, is retried for 100 ms, then ``FileBusy``). Read-modify-write runs under ``store_lock`` (``flock``,
-else ``msvcrt.locking``), which the kernel drops when the holder dies. Hooks use ``blocking=False``.
-"""
+"""Atomic files (same-folder temp file, fsync, ``os.replace``) and ``store_lock``, a kernel-released advisory lock
+(``flock``, else ``msvcrt.locking``: no stale lock survives a crash). Hooks use ``blocking=False``."""
 from __future__ import annotations
 
 import os
@@ -40,13 +36,12 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = T
     atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
 
 
-def atomic_write_bytes(path: str, data, mode: int = 0o644, durable: bool = True) -> None:
-    """``atomic_write_text`` for bytes, or a list of byte strings written one after another."""
+def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
+    """``atomic_write_text`` for bytes."""
     fd, tmp = create_temp(path)
     try:
         with os.fdopen(fd, "wb") as f:
-            for chunk in data if isinstance(data, list) else [data]:
-                f.write(chunk)
+            f.write(data)
             f.flush()
             if durable:
                 os.fsync(f.fileno())
@@ -115,8 +110,7 @@ class store_lock:
     """Hold the store's lock (``blocking=False``: ``LockBusy`` at once if held; ``name``: another lock file)."""
 
     def __init__(self, memory_root: str, blocking: bool = True, name: str = LOCK_NAME):
-        self.memory_root, self.blocking, self.name = memory_root, blocking, name
-        self.fd = None
+        self.memory_root, self.blocking, self.name, self.fd = memory_root, blocking, name, None
 
     def __enter__(self):
         from .safefs import UnsafePath, check_store, is_real_dir, open_create

@@ -8,6 +8,7 @@ what that runs (``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 
 SAFE_CONFIG = ("-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false",
                "-c", "color.ui=never", "-c", "protocol.allow=never")
@@ -17,23 +18,8 @@ HEADER = "\x1e"
 MAX_LOG_BYTES = 64 * 1024 * 1024
 MAX_LIST_BYTES = 64 * 1024 * 1024
 TIMEOUT_S = 20.0
-
-
-class Commit:
-    """One commit of the log: full hash, parents, committer time (POSIX seconds), subject, paths touched."""
-
-    __slots__ = ("hash", "parents", "time", "subject", "paths")
-
-    def __init__(self, hash_, parents, time_, subject):
-        self.hash, self.parents, self.time, self.subject = hash_, parents, time_, subject
-        self.paths: list = []
-
-
-def git_env() -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", PAGER="cat",
-               GIT_NO_LAZY_FETCH="1", GIT_ALLOW_PROTOCOL="none")  # no transport at all: the module's docstring
-    return env
+# One commit of the log: full hash, parents, committer time (POSIX seconds), subject, paths touched.
+Commit = namedtuple("Commit", "hash parents time subject paths")
 
 
 def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, timeout: float = TIMEOUT_S):
@@ -43,8 +29,11 @@ def run_git(cwd: str, args, stdin: bytes = b"", limit: int = MAX_LOG_BYTES, time
     git = shutil.which("git")
     if git is None:
         return None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", PAGER="cat",
+               GIT_NO_LAZY_FETCH="1", GIT_ALLOW_PROTOCOL="none")  # no transport at all: the module's docstring
     try:
-        proc = subprocess.Popen([git, "--no-pager", *SAFE_CONFIG, *args], cwd=cwd, env=git_env(),
+        proc = subprocess.Popen([git, "--no-pager", *SAFE_CONFIG, *args], cwd=cwd, env=env,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                 close_fds=True, start_new_session=hasattr(os, "killpg"))
     except (OSError, ValueError):
@@ -139,21 +128,16 @@ def parse_log(data: bytes, complete: bool = True) -> list:
         if token.startswith(b":"):
             expect_path = True
         elif token.startswith(HEADER.encode()):
-            commit = _header(token[1:].decode("utf-8", "replace"))
-            if commit is not None:
-                commits.append(commit)
+            parts = token[1:].decode("utf-8", "replace").split("\x1f", 2)
+            ids = parts[0].split()
+            try:
+                if len(parts) == 3 and ids:
+                    commits.append(Commit(ids[0], tuple(ids[1:]), int(parts[1]), parts[2], []))
+            except ValueError:
+                continue
     if not complete and commits:
         commits.pop()
     return commits
-
-
-def _header(text: str):
-    parts = text.split("\x1f", 2)
-    ids = parts[0].split()
-    try:
-        return Commit(ids[0], tuple(ids[1:]), int(parts[1]), parts[2]) if len(parts) == 3 and ids else None
-    except ValueError:
-        return None
 
 
 def tracked_files(cwd: str):

@@ -152,7 +152,7 @@ def display(text) -> str:
 
 
 def clean_tag(tag: str) -> str:
-    """A tag as stored and indexed: one lowercase word (letters of any script, digits, ``.+-_``)."""
+    """A tag as stored and indexed: one lowercase word (letters of any script, digits, ``.+-_``; never a comma)."""
     tag = clean_line(tag).lower().replace(" ", "-")
     if tag.isascii():
         return tag.translate(_ASCII_TAG_DROP).strip(".-")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import time
 
+from .safefs import CLOEXEC, NOFOLLOW, NONBLOCK, UnsafePath, open_create
+
 LIFETIME_S = 10.0  # the longest a started process may take to hold its own lock, or to end
 GRACE_S = 1.0  # how long a released marker still holds: hooks that decided just before the run ended
 FD_FOLDERS = ("/proc/self/fd", "/dev/fd")
@@ -21,7 +23,6 @@ DETACHED_PROCESS, CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW = 0x00000008, 0x000
 
 def first_to_start(folder: str, name: str) -> int:
     """A claim (nonzero, for ``release``) when the caller should start the work ``name`` (a marker in ``folder``)."""
-    from .safefs import NOFOLLOW, NONBLOCK
     path = os.path.join(folder, name)
     claim = _create(path)
     if claim is None and _clear_foreign(folder, name):
@@ -29,7 +30,7 @@ def first_to_start(folder: str, name: str) -> int:
     if claim is not None:
         return claim
     try:
-        fd = os.open(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
     except OSError:
         return 0
     try:
@@ -47,7 +48,6 @@ def first_to_start(folder: str, name: str) -> int:
 
 def _create(path: str) -> int | None:
     """A claim on a marker made now (``O_EXCL``, no link followed); None when the name is taken; 0 on another error."""
-    from .safefs import UnsafePath, open_create
     try:
         fd = open_create(path, os.O_WRONLY | os.O_EXCL)
         try:
@@ -78,10 +78,9 @@ def _clear_foreign(folder: str, name: str) -> bool:
 
 def release(folder: str, name: str, claim: int) -> None:
     """Free the marker ``name`` for the next start, if it still holds ``claim`` (the started process, at its end)."""
-    from .safefs import NOFOLLOW, NONBLOCK
     path = os.path.join(folder, name)
     try:
-        fd = os.open(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_WRONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
     except OSError:
         return
     try:

@@ -47,8 +47,7 @@ def summary_id(session_id: str) -> str:
 
 
 def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -> dict:
-    """``counts`` plus ``{repo-relative path: edits}`` of the successful edits in ``turns`` (none outside ``root``
-    or under ``.claude/``), at most ``MAX_TRACKED``."""
+    """``counts`` plus ``{repo-relative path: edits}`` of ``turns``' successful edits (not under ``.claude/``)."""
     out = dict(counts) if isinstance(counts, dict) else {}
     failed = {call for turn in turns if turn.role == "tool_result" for call, _ in turn.files}
     repo_relative = None

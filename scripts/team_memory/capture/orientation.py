@@ -40,25 +40,20 @@ def summary(memory_root: str, config: dict):
     return None
 
 
-def first_use(payload: dict) -> str | None:
-    """One line for a plugin user whose repository has no memories yet: how memory starts."""
-    memory_root = first_store(payload)
-    if memory_root is None or os.path.lexists(memory_root):
-        return None  # not the plugin, not a repository, or a store that is there but switched off
-    project = project_root_of(memory_root)
-    return (f"team-memory: no team memories in this repository yet; the first save creates .claude/memory/ "
-            f"at {project} (commit it to share): {cli_command(project)} save --record '<JSON, each apostrophe "
-            f"written '\\''>'.\n")
-
-
 def on_session_start(payload: dict) -> str | None:
     """SessionStart handler: the orientation text, or None."""
     source = payload.get("source")
     if source is not None and source not in SOURCES:
         return None
     store = enabled_store(payload)
-    if store is None:
-        return first_use(payload)
+    if store is None:  # a plugin user whose repository has no memories yet: one line on how memory starts
+        memory_root = first_store(payload)
+        if memory_root is None or os.path.lexists(memory_root):
+            return None  # not the plugin, not a repository, or a store that is there but switched off
+        project = project_root_of(memory_root)
+        return (f"team-memory: no team memories in this repository yet; the first save creates .claude/memory/ "
+                f"at {project} (commit it to share): {cli_command(project)} save --record '<JSON, each apostrophe "
+                f"written '\\''>'.\n")
     memory_root, config = store
     found = summary(memory_root, config)
     if found is None or not found[0]:

@@ -8,6 +8,7 @@ still being written is read next time, a file that shrank is read again from the
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 
 from ..base import fastjson  # not ``json``: start-up speed (``json`` imports ``re``)
 
@@ -27,11 +28,7 @@ class Turn:
         self.role, self.text, self.tools, self.files = role, text, tuple(tools), tuple(files)
 
 
-class Stretch:
-    """What one read found: the turns, where reading ended, and whether bytes were skipped."""
-
-    def __init__(self, turns: list, end: int, skipped: bool):
-        self.turns, self.end, self.skipped = turns, end, skipped
+Stretch = namedtuple("Stretch", "turns end skipped")  # what one read found; ``skipped``: bytes were left unread
 
 
 # Codex CLI 0.171.0's rollout: the conversation is in ``response_item`` lines (Responses API items); its

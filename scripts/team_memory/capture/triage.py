@@ -7,16 +7,89 @@ their sentence; *proposals* boost a reply to them, and a user's reply with a hit
 hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives* ("instead of") add a hit to a
 sentence that holds one. Cues (``triage.cues`` plus ``triage.extra_cues``, none that could backtrack) are
 case-insensitive and run on lines of at most 1,000 characters until ``SCORING_SECONDS``; ``session_summary``
-scores activity (``triage.activity``).
+scores activity (``triage.activity``). The scorer reads the user and assistant text less code, private,
+recalled and harness blocks (``clean_text``), cut into ``Line``s.
 """
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from time import monotonic
 
 from ..base.config import category_enabled, section, warn
 from ..base.sanitize import clean_line, cut
-from .triage_text import conversation_lines, sentences
+
+MAX_LINE_CHARS = 1000  # a pattern never runs over a pasted megabyte
+MAX_LINES = 4000
+_BLOCK_TAGS = ("<private", "<memory-context", "<system-reminder", "<local-command-stdout", "<local-command-stderr",
+               "<command-message", "<command-name", "<command-args", "<user-prompt-submit-hook")
+# Linear: the fence's line is known to end before its backticks are counted, and a tag's opening cannot fail
+# once found (``(?:>|\Z)``: an unclosed one hides the rest). The blocks go in this order: private, recalled, harness.
+_FENCE = re.compile(r"(?ms)^(?=[^\n]*\n)[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
+_BLOCKS = (re.compile(r"(?is)<private\b[^>]*(?:>|\Z).*?(?:</private\s*>|\Z)"),
+           re.compile(r"(?is)<memory-context\b[^>]*(?:>|\Z).*?(?:</memory-context\s*>|\Z)"),
+           re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|"
+                      r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*(?:>|\Z)"
+                      r".*?(?:</\1\s*>|\Z)"))
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)")  # also 。！？
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without fenced code, private sections, recalled memories and harness blocks."""
+    if not isinstance(text, str):
+        return ""
+    lowered = text.lower() if "<" in text else ""
+    if any(tag in lowered for tag in _BLOCK_TAGS):
+        for block in _BLOCKS:
+            text = block.sub(" ", text)
+    if "```" in text or "~~~" in text:
+        text = _FENCE.sub("\n", text)
+    return _INLINE_CODE.sub(" ", text)
+
+
+class Line(str):
+    """A scoring line with its message (``msg``: a speaker's consecutive turns), ``role`` and paragraph (``para``)."""
+
+    def __new__(cls, text: str, msg: int, role: str, para: tuple):
+        line = super().__new__(cls, text)
+        line.msg, line.role, line.para = msg, role, para
+        return line
+
+
+def paragraphs(text: str) -> list:
+    return _BLANK_LINE.split(text)
+
+
+def split_lines(text: str) -> list:
+    """Cleaned text as scoring lines: list markers dropped, empties left out, each cut to ``MAX_LINE_CHARS``."""
+    stripped = (_LIST_MARK.sub("", raw).strip() for raw in text.splitlines())
+    return [line[:MAX_LINE_CHARS] for line in stripped if line]
+
+
+def sentences(line: str) -> list:
+    return [s for s in _SENTENCE_END.split(line) if s.strip()]
+
+
+def conversation_lines(turns: list) -> list:
+    """The scoring lines of the user and assistant text in ``turns`` (tool output is not conversation); a
+    message is a speaker's consecutive turns, a paragraph ``(turn, n)``."""
+    lines, msg, speaker = [], -1, None
+    for turn, t in enumerate(turns):
+        if t.role in ("user", "assistant") and t.text:
+            cleaned = clean_text(t.text)
+            if not split_lines(cleaned):
+                continue
+            if t.role != speaker:
+                msg, speaker = msg + 1, t.role
+            lines.extend(Line(line, msg, t.role, (turn, para))
+                         for para, block in enumerate(paragraphs(cleaned)) for line in split_lines(block))
+            if len(lines) >= MAX_LINES:
+                return lines[-MAX_LINES:]
+    return lines
+
 
 CUE_CATEGORIES = ("decision", "runbook", "constraint", "tech_debt", "preference")
 THRESHOLD_DEFAULTS = dict(dict.fromkeys(CUE_CATEGORIES, 0.4), session_summary=0.6)
@@ -32,13 +105,7 @@ EVIDENCE_CHARS = 140
 CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "alternatives")
 
 
-class Finding:
-    """A category that fired: its score and one or two evidence lines."""
-
-    __slots__ = ("category", "score", "evidence")
-
-    def __init__(self, category: str, score: float, evidence: list):
-        self.category, self.score, self.evidence = category, score, evidence
+Finding = namedtuple("Finding", "category score evidence")  # a category that fired: its score, 1-2 evidence lines
 
 
 def sentence_with(line: str, regexes) -> str:

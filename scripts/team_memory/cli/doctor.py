@@ -20,7 +20,7 @@ from ..base.pathtext import slashed
 from ..base.sanitize import shown_path
 from ..base.fsutil import is_temp_file, store_lock
 from ..derived.index import index_path, newest_source_mtime
-from ..derived.refresh import apply_changes, index_is_outdated, write_index_locked
+from ..derived.refresh import apply_changes, index_is_outdated
 from ..records import relpaths
 from ..records.exposure import hide, shown_message, shown_name, shown_text
 from ..records.privacy import PrivateTagError, leaks, scrub_record
@@ -378,7 +378,7 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
     """Give a memory the first free id from ``base`` (default: a slug of its title): its new path, or None. The
     caller holds the lock; the old file goes only after the new one is written."""
-    from ..records.ids import slugify, unique_id
+    from ..records.store import slugify, unique_id
     try:  # (a link is refused: never renamed)
         record = load_memory(path)
     except (NotARecord, OSError):
@@ -413,7 +413,7 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
                     moved += [path, new_path]
         index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
         if index_fixes:  # a stale or damaged index: rebuilt from every file
-            write_index_locked(memory_root, config)
+            apply_changes(memory_root, config, full=True)
             for f in index_fixes:
                 f.fixed = True
         elif moved or any(f.fixed and f.kind == "leak" for f in findings):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from ..base.safefs import read_regular
 from ..base.sanitize import TITLE_MAX, clean_line, clean_tag
 from ..capture.triage import compile_cues, cue_hits
-from ..records.ids import slugify
+from ..records.store import slugify
 from ..records.privacy import FORMATS, PrivateTagError, find_sections, private_settings, scrub_text
 from ..text.textnorm import STOP_WORDS
 

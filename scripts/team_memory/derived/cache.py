@@ -83,8 +83,7 @@ def ids_of_bits(bits: int) -> list:
 
 
 def encode(header: dict, table: tuple, items: list) -> bytes:
-    """The cache's bytes. ``table``: ``(names, ctimes, stamps)`` of the files; ``items``: ``[entry, time, [tag, title,
-    body tokens], related]`` in index order."""
+    """The cache's bytes: ``table`` ``(names, ctimes, stamps)`` of the files, ``items`` in index order."""
     from struct import pack  # (``array`` would load ``collections``: 12 M instructions)
     dumps = fastjson.dumps
     n = len(items)

@@ -10,6 +10,7 @@ counts only when later than V (a branch merged after the memory). ``.git-blame-i
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from contextlib import ExitStack, suppress
 
 from ..base import fastjson
@@ -168,11 +169,8 @@ def memory_items(memory_root: str, config: dict, records=None) -> list:
     return items
 
 
-class Assessment:
+class Assessment(namedtuple("Assessment", "head git complete items")):
     """Every memory's verdict; ``complete`` is False when git's output was cut short by a bound."""
-
-    def __init__(self, head, git: bool, complete: bool, items: list):
-        self.head, self.git, self.complete, self.items = head, git, complete, items
 
     @property
     def stale(self) -> list:

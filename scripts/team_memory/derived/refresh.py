@@ -32,7 +32,7 @@ def settled(ns, written: int) -> bool:
 
 
 def _stat_ns(path: str):
-    try:  # the link's own time: a linked category folder is never followed (``reader``), nor is its time read
+    try:  # the link's own time: a linked category folder is never followed (``index.Reader``), nor is its time read
         return os.lstat(path).st_mtime_ns
     except OSError:
         return None
@@ -158,11 +158,9 @@ def _previous(old, config: dict):
 
 
 def _build(memory_root: str, config: dict, old=None):
-    """``(header, (names, ctimes, stamps), items, index.md text)``, reusing the old cache's entries of unchanged
-    files."""
+    """``(header, (names, ctimes, stamps), items, index.md text)``; unchanged files' old entries reused."""
     from ..text.features import SmartFeatures
-    from .index import format_index_line, index_header, parse_index_line
-    from .reader import Reader
+    from .index import Reader, format_index_line, index_header, parse_index_line
     features = SmartFeatures(config)
     folders = category_folders(config)
     written = time.time_ns()
@@ -253,17 +251,12 @@ def write_map(memory_root: str, related: dict) -> None:
 def rebuild_index(memory_root: str, config: dict, full: bool = True) -> int:
     """Rewrite ``index.md`` and the cache under the store lock (``full=False``: changed files only); the count."""
     with store_lock(memory_root):
-        return Index(_rebuild_locked(memory_root, config, None if full else _read(memory_root))).n
+        return apply_changes(memory_root, config, full)
 
 
-def write_index_locked(memory_root: str, config: dict) -> int:
-    """Rewrite ``index.md`` (and the cache) from every JSON file; the caller holds the store lock."""
-    return Index(_rebuild_locked(memory_root, config)).n
-
-
-def apply_changes(memory_root: str, config: dict) -> int:
-    """Bring ``index.md`` and the cache up to date under a writer's lock (changed files only); the entry count."""
-    return Index(_rebuild_locked(memory_root, config, _read(memory_root))).n
+def apply_changes(memory_root: str, config: dict, full: bool = False) -> int:
+    """Bring ``index.md`` and the cache up to date under a writer's lock (``full``: from every file); the count."""
+    return Index(_rebuild_locked(memory_root, config, None if full else _read(memory_root))).n
 
 
 def index_is_outdated(memory_root: str, config: dict) -> bool:

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from ..base.config import category_folders
 from ..base.fsutil import atomic_write_text, store_lock
 from ..base.state import prune, sha256_hex, state_home
-from ..derived.refresh import write_index_locked
+from ..derived.refresh import apply_changes
 from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
 from ..records.store import NotARecord, load_memory, read_bytes, record_status
 from ..records.validate import Problem, ValidationError, validate_record
@@ -78,9 +78,8 @@ def parsed(text: str, memory_id: str):
 
 
 def try_save(memory_root: str, config: dict, memory_id: str, original: dict, original_hash: str, text: str):
-    """Save the edited ``text`` as the changes from ``original`` (fields the write path keeps refused): the
-    ``WriteResult``, or None when nothing changed; ``ValidationError`` or ``PrivateTagError`` for what the editor
-    can fix, ``WriteError`` when the edit cannot land."""
+    """Save the edited ``text`` as changes from ``original``: the ``WriteResult``, None when nothing changed;
+    ``ValidationError`` or ``PrivateTagError`` for what the editor can fix, ``WriteError`` when it cannot land."""
     edited = parsed(text, memory_id)
     problems, changes = [], {}
     for key in sorted(set(original) | set(edited), key=str):
@@ -152,7 +151,7 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
         if not os.path.isfile(path) or content_hash(path) != original_hash:
             raise WriteError(f"{path} changed while you were editing")
         write_record(path, clean)
-        write_index_locked(memory_root, config)  # the file broke outside the CLI: rebuild from every file
+        apply_changes(memory_root, config, full=True)  # the file broke outside the CLI: rebuild from every file
     return WriteResult(memory_id, path, category, "repaired", record_status(clean), content_hash(path), private, secrets)
 
 

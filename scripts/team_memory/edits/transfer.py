@@ -12,7 +12,7 @@ from datetime import date, datetime, timezone
 
 from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
-from ..records.ids import id_taken, slugify, unique_id
+from ..records.store import id_taken, slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from ..records.privacy import PrivateTagError, private_settings, scrub_record, scrub_text

@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections import namedtuple
 from contextlib import suppress
 from datetime import datetime, timedelta, timezone
 
 from ..base.config import category_enabled, category_settings, int_setting
 from ..base.fsutil import atomic_write_text, is_temp_file, store_lock
-from ..records.ids import slugify, unique_id
+from ..records.store import slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, SCHEMA_VERSION
 from ..records.privacy import scrub_record
@@ -43,17 +44,11 @@ class WriteError(ValueError):
     """A write that cannot be done as asked (missing memory, conflict, wrong state...)."""
 
 
-class WriteResult:
-    """What a write did (a plain class: ``dataclasses`` costs the CLI a few ms to import)."""
-
-    FIELDS = ("id", "path", "category", "action", "status", "hash", "private_sections", "secrets_redacted")
-
-    def __init__(self, *values):  # the ``FIELDS``, in order
-        for name, value in zip(self.FIELDS, values):
-            setattr(self, name, value)
+class WriteResult(namedtuple("WriteResult", "id path category action status hash private_sections secrets_redacted")):
+    """What a write did (``dataclasses`` would cost the CLI a few ms to import)."""
 
     def to_dict(self) -> dict:
-        return {name: getattr(self, name) for name in self.FIELDS}
+        return self._asdict()
 
 
 def now_iso(when: datetime | None = None) -> str:
@@ -73,7 +68,7 @@ def tidy(record: dict) -> dict:
     if isinstance(record.get("tags"), list):
         tags = []
         for tag in record["tags"]:
-            tag = clean_tag(tag).replace(",", "") if isinstance(tag, str) else tag
+            tag = clean_tag(tag) if isinstance(tag, str) else tag
             if tag != "" and tag not in tags:
                 tags.append(tag)
         record["tags"] = tags
@@ -85,16 +80,8 @@ def tidy(record: dict) -> dict:
 def tidy_related(entries: list) -> list:
     """``related_files`` in their stored form (``./app//x.py`` -> ``app/x.py``), a repeat kept once; left as
     given when an entry is refused, so validation names it by the writer's index."""
-    from ..records.relpaths import normalise
-    out = []
-    for entry in entries:
-        try:
-            entry = normalise(entry)
-        except ValueError:
-            return entries
-        if entry not in out:
-            out.append(entry)
-    return out
+    from ..records.relpaths import normalise, problem
+    return entries if any(problem(entry) for entry in entries) else list(dict.fromkeys(map(normalise, entries)))
 
 
 def write_record(path: str, record: dict) -> None:
@@ -103,13 +90,11 @@ def write_record(path: str, record: dict) -> None:
     folder = os.path.dirname(path)
     check_store(os.path.dirname(folder))
     make_dir(folder)  # a category folder that is a link is never written through
-    try:  # temp files a minute old are of writers killed mid-write (we hold the lock: no live writer owns them)
-        with os.scandir(folder) as it:
-            for entry in it:
-                if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > 60:
-                    os.unlink(entry.path)
-    except OSError:
-        pass
+    # temp files a minute old are of writers killed mid-write (we hold the lock: no live writer owns them)
+    with suppress(OSError), os.scandir(folder) as it:
+        for entry in it:
+            if is_temp_file(entry.name) and time.time() - entry.stat().st_mtime > 60:
+                os.unlink(entry.path)
     text = dump_memory(record)
     atomic_write_text(path, text)
     note_cli_write(os.path.dirname(folder), text.encode("utf-8"))  # PostToolUse: a CLI write is not a loss
@@ -125,17 +110,6 @@ def check_record(record: dict, category: str, memory_id: str, where: str) -> Non
     problems = validate_record(record, folder_category=category, file_id=memory_id)
     if problems:
         raise ValidationError(problems, where)
-
-
-def _recently_retired(memory_root: str, config: dict, memory_id: str, now: datetime):
-    """The record ``memory_id`` names if it was retired within the last 24 hours."""
-    try:
-        record = _load_for_change(memory_root, config, memory_id)[3]
-    except WriteError:
-        return None
-    retired_at = parse_iso(record.get("retired_at"))
-    recent = record_status(record) == "retired" and retired_at and now - retired_at < RESURRECTION_WINDOW
-    return record if recent else None
 
 
 MAX_AHEAD = timedelta(days=1)  # clocks disagree a little; a memory dated beyond this would rank as new for ever
@@ -169,9 +143,13 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         raise WriteError(f"category {category!r} is disabled in memory-config.json (categories.{category}.enabled)")
 
     with store_lock(memory_root):
-        if not force:
-            hit = _recently_retired(memory_root, config, base, now_dt)
-            if hit:
+        try:  # the id of a memory retired less than 24 hours ago: restore it (or --force)
+            hit = None if force else _load_for_change(memory_root, config, base)[3]
+        except WriteError:
+            hit = None
+        if hit:
+            retired_at = parse_iso(hit.get("retired_at"))
+            if record_status(hit) == "retired" and retired_at and now_dt - retired_at < RESURRECTION_WINDOW:
                 raise WriteError(f"memory {base!r} was retired at {hit.get('retired_at')} (less than 24 hours ago); "
                                  f"bring it back with 'restore {base}', or pass --force to create a new memory anyway")
         memory_id = unique_id(memory_root, config, base)

@@ -101,7 +101,7 @@ def shown_tag(tag) -> str:
     """A tag as listed: cleaned, or "" when the raw or the clean form would show a hidden part."""
     if not isinstance(tag, str):
         return ""
-    clean = clean_tag(tag).replace(",", "")
+    clean = clean_tag(tag)
     return "" if hide(tag) != tag or hide(clean) != clean else clean
 
 

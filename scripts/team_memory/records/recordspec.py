@@ -206,12 +206,10 @@ def schema_text(category: str) -> str:
 
 
 def write_schemas(folder: str = SCHEMAS_DIR) -> list:
-    """Write every category's schema into ``folder``; return the paths."""
+    """Write every category's schema into ``folder`` (atomically); return the paths."""
+    from ..base.fsutil import atomic_write_text
     os.makedirs(folder, exist_ok=True)
-    paths = []
-    for category in CATEGORIES:
-        path = os.path.join(folder, f"{category}.schema.json")
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(schema_text(category))
-        paths.append(path)
+    paths = [os.path.join(folder, f"{category}.schema.json") for category in CATEGORIES]
+    for category, path in zip(CATEGORIES, paths):
+        atomic_write_text(path, schema_text(category))
     return paths

@@ -135,11 +135,9 @@ def _flag(m, kinds: list) -> str:
 
 
 # What a prefixed key is, by its first characters (for messages that name the kind, never the value).
-_PREFIX_KINDS = (("AKIA", "AWS access key"), ("ASIA", "AWS access key"), ("ghp_", "GitHub token"),
-                 ("gho_", "GitHub token"), ("ghu_", "GitHub token"), ("ghs_", "GitHub token"),
-                 ("ghr_", "GitHub token"), ("github_pat_", "GitHub token"), ("glpat-", "GitLab token"),
-                 ("xox", "Slack token"), ("AIza", "Google API key"), ("sk_", "Stripe key"), ("rk_", "Stripe key"),
-                 ("npm_", "npm token"), ("eyJ", "JSON web token"), ("sk-", "API key"))
+_PREFIX_KINDS = {"AWS access key": ("AKIA", "ASIA"), "GitLab token": ("glpat-",), "Slack token": ("xox",),
+                 "GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), "Google API key": ("AIza",),
+                 "Stripe key": ("sk_", "rk_"), "npm token": ("npm_",), "JSON web token": ("eyJ",), "API key": ("sk-",)}
 
 
 def secret_kinds(text: str) -> list:
@@ -159,7 +157,7 @@ def redact_secrets(text: str, kinds: list | None = None) -> tuple:
     def plain(m):
         value = m.group(0)
         kinds.append("private key" if value.startswith("-----") else
-                     next((kind for prefix, kind in _PREFIX_KINDS if value.startswith(prefix)), "API key"))
+                     next((kind for kind, prefixes in _PREFIX_KINDS.items() if value.startswith(prefixes)), "API key"))
         return REDACTED
 
     def url(m):

@@ -1,4 +1,4 @@
-"""Where memories live, how one is read and written as text, and its times.
+"""Where memories live, how one is read and written as text, its id (a slug of its title), and its times.
 
 ``dump_memory`` is deterministic so pull-request diffs stay minimal. ``parse_time`` is the one reading of a
 time field; ``epoch_us`` its instant as an integer, so the prompt hook imports no ``datetime`` (about 1 ms).
@@ -110,8 +110,10 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
     folders = category_folders(config)
     if "/" in memory_id or "\\" in memory_id or memory_id.endswith(".json"):
         return _find_by_reference(memory_root, folders, memory_id)
+    if not memory_id or memory_id.startswith("."):  # a file in a category folder: not hidden, not empty
+        return None
     found = (_regular_in(memory_root, folder, f"{memory_id}.json") for folder in folders.values())
-    return next(((c, path) for c, path in zip(folders, found) if path), None) if valid_id_shape(memory_id) else None
+    return next(((c, path) for c, path in zip(folders, found) if path), None)
 
 
 def _regular_in(memory_root: str, folder: str, name: str):
@@ -129,7 +131,7 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
     """``category/id``, ``folder/id`` or a path to a memory file directly inside this store's folders."""
     parts = ref.replace("\\", "/").split("/")
     name = parts[-1][:-5] if parts[-1].endswith(".json") else parts[-1]
-    if len(parts) < 2 or not valid_id_shape(name):
+    if len(parts) < 2 or not name or name.startswith("."):
         return None
     folder = folders.get(parts[0]) or (parts[0] if parts[0] in folders.values() else None) if len(parts) == 2 else None
     for base in (os.getcwd(), project_root_of(memory_root)) if folder is None else ():
@@ -144,11 +146,6 @@ def _find_by_reference(memory_root: str, folders: dict, ref: str):
             break
     path = _regular_in(memory_root, folder, f"{name}.json") if folder else None
     return (next(c for c, f in folders.items() if f == folder), path) if path else None
-
-
-def valid_id_shape(memory_id: str) -> bool:
-    """An id names a file in a category folder: no path separators, not hidden, not empty."""
-    return bool(memory_id) and "/" not in memory_id and "\\" not in memory_id and not memory_id.startswith(".") and "\x00" not in memory_id
 
 
 DAY_US = 86_400_000_000
@@ -249,3 +246,42 @@ def record_time(record: dict) -> float:
     when = epoch_us(record.get("updated_at"))
     when = epoch_us(record.get("created_at")) if when is None else when
     return when / 1_000_000 if when is not None else 0.0  # correctly rounded, as ``datetime.timestamp``
+
+
+SLUG_MAX_CHARS = 60  # ASCII: well within a file name's 255 bytes, with room for suffixes and temp names
+
+
+def slugify(title: str) -> str:
+    """A lowercase, hyphenated id from ``title`` (``Café`` -> ``cafe``); never empty."""
+    import unicodedata  # (a C module: only a new memory needs it)
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", title or "")).lower()
+    chars = []
+    for ch in text:
+        if ch.isascii() and ch.isalnum():
+            chars.append(ch)
+        elif unicodedata.category(ch)[0] != "M":  # accents go, every other character separates words
+            chars.append("-")
+    slug = "-".join(part for part in "".join(chars).split("-") if part)  # one "-" between words
+    if len(slug) > SLUG_MAX_CHARS:
+        slug = slug[:SLUG_MAX_CHARS]
+        if "-" in slug[SLUG_MAX_CHARS // 2:]:  # cut at a word boundary when one is near the end
+            slug = slug[: slug.rindex("-")]
+    if slug.strip("-"):
+        return slug.strip("-")
+    from ..base.state import sha256_hex
+    return "memory-" + sha256_hex((title or "").encode("utf-8", "replace"))[:8]
+
+
+def id_taken(memory_root: str, config: dict, memory_id: str) -> bool:
+    """True if any category folder already holds ``<memory_id>.json``."""
+    return any(os.path.lexists(os.path.join(memory_root, folder, f"{memory_id}.json"))
+               for folder in category_folders(config).values())
+
+
+def unique_id(memory_root: str, config: dict, base: str, planned=()) -> str:
+    """``base``, ``base-2``, ``base-3``...: the first free in the store and not in ``planned`` (under the lock)."""
+    memory_id, n = base, 1
+    while memory_id in planned or id_taken(memory_root, config, memory_id):
+        n += 1
+        memory_id = f"{base}-{n}"
+    return memory_id

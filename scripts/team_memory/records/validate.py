@@ -150,7 +150,7 @@ def _check_tags(tags, out: list) -> None:
         if not isinstance(tag, str):
             out.append(Problem(field, f"must be text, not {_type_name(tag)}", "write the tag as a string"))
             continue
-        clean = clean_tag(tag).replace(",", "")
+        clean = clean_tag(tag)
         if clean and not shown_tag(tag):  # a secret or private text: never suggested back in a cleaned form
             out.append(Problem(field, "holds a secret or private text", "remove the tag"))
         elif not clean:

@@ -79,7 +79,7 @@ def cold(memory_root: str, config: dict) -> bool:
         path = os.path.join(memory_root, folder)
         try:
             if os.path.islink(path):
-                continue  # never followed (``derived.reader``)
+                continue  # never followed (``derived.index``)
             with os.scandir(path) as entries:
                 count += sum(1 for entry in entries if entry.name.endswith(".json"))
         except OSError:

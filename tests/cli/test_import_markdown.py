@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import run_cli, run_prompt_hook
+from helpers import examples, run_cli, run_prompt_hook
 from team_memory.cli.cmd_mdimport import auto_memory_folder, project_key
 from team_memory.cli.mdsource import split_markdown
 
@@ -104,7 +104,7 @@ def test_tables_code_comments_and_front_matter():
     assert "- not a bullet" in pieces[0].text and "editors" not in pieces[0].text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(["# H", "## H2", "- a", "  - b", "1. s", "2) t", "```", "| x |", "para", "",
                                  "   cont", "<private>p</private>", "<!-- c -->", "---", "@f", "To do:"]),
                 max_size=30))

@@ -175,3 +175,21 @@ def _memory_temp_root(path: str = "/dev/shm", room: int = 1 << 30):
 _TEMP_ROOT = None if os.environ.get("TMPDIR") or os.environ.get("PYTEST_DEBUG_TEMPROOT") else _memory_temp_root()
 if _TEMP_ROOT:
     os.environ["PYTEST_DEBUG_TEMPROOT"] = _TEMP_ROOT
+
+
+@pytest.fixture(scope="session")
+def _empty_git(tmp_path_factory):
+    import subprocess
+    path = tmp_path_factory.mktemp("git-init") / "repo"
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path
+
+
+@pytest.fixture
+def git_init(_empty_git):
+    """``git_init(path)``: what ``git init -q path`` leaves, copied from one made once a session (a process start
+    saved for each test that needs only an empty repository). Returns ``path``."""
+    def make(path):
+        shutil.copytree(_empty_git, path, symlinks=True, dirs_exist_ok=True)
+        return Path(path)
+    return make

@@ -211,3 +211,10 @@ def read_index(memory_root: str) -> list | None:
     except OSError:
         return None
     return [e for e in map(parse_index_line, text.splitlines()) if e is not None]
+
+
+def examples(count: int) -> int:
+    """A property test's number of examples: ``count`` in the full run (TEAM_MEMORY_SLOW=1, and .ci/run), a quarter
+    of it (at least 50) in the fast suite, which a developer runs many times a day, each time at random."""
+    full = any(os.environ.get(name, "") not in ("", "0") for name in ("TEAM_MEMORY_SLOW", "TEAM_MEMORY_REQUIRE_E2E"))
+    return count if full else max(50, count // 4)

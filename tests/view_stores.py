@@ -8,7 +8,7 @@ import subprocess
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from helpers import record, write
+from helpers import copy_of, record, write
 
 HOSTILE_TITLE = "<img src=x onerror=\"document.title='pwned'\"></script><script>document.title='pwned2'</script> & co"
 SECRETS = ("AKIAQWERTYUIOPASDFGH", "ghp_" + "a1B2" * 9, "hunter2secret", "db7.corp.internal", "SECRETVALUE43")
@@ -36,13 +36,15 @@ def commit_all(cwd, message: str, days_ago: float, author: str = "Dev") -> None:
 
 
 def demo_project(tmp_path: Path) -> Path:
-    """``demo --keep``'s store, committed to a new repository."""
-    from team_memory.cli.main import main
-    project = tmp_path / "demo"
-    assert main(["demo", "--keep", str(project), "--prompt", "x"]) == 0
-    git(project, "init", "-q", "-b", "main")
-    commit_all(project, "the team's memories", days_ago=3, author="Ana Example")
-    return project
+    """``demo --keep``'s store, committed to a new repository: a copy (every file its own) of one built once a
+    session per worker, beside the test folders (``demo`` runs the real hook as a process, then three gits)."""
+    template = tmp_path.parent / "view-demo-template"
+    if not (template / ".git").is_dir():
+        from team_memory.cli.main import main
+        assert main(["demo", "--keep", str(template), "--prompt", "x"]) == 0
+        git(template, "init", "-q", "-b", "main")
+        commit_all(template, "the team's memories", days_ago=3, author="Ana Example")
+    return copy_of(template, tmp_path, "demo")
 
 
 def hostile_project(tmp_path: Path) -> Path:

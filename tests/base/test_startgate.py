@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import time
+import types
 
 from helpers import REPO
 from team_memory.base.startgate import GRACE_S, LIFETIME_S, first_to_start, release
@@ -23,6 +24,13 @@ from team_memory.derived.drift import recompute_in_background
 sys.stdin.read()  # all start together
 recompute_in_background(sys.argv[2])
 """
+
+
+def later(monkeypatch, seconds: float) -> None:
+    """The gate's clock ``seconds`` ahead: what a hook sees that much later, without waiting for it."""
+    from team_memory.base import startgate
+    monkeypatch.setattr(startgate, "time", types.SimpleNamespace(time=lambda: time.time() + seconds,
+                                                                 time_ns=lambda: time.time_ns() + int(seconds * 1e9)))
 
 
 def test_forty_hooks_after_head_moved_start_one_background_process(memory_root, tmp_path):
@@ -71,19 +79,19 @@ def test_the_hand_over_is_gated_per_work(memory_root, monkeypatch):
     assert (memory_root / ".cache" / ".gitignore").exists()  # the folder it made ignores itself
 
 
-def test_a_finished_run_frees_the_marker_for_new_work(tmp_path):
+def test_a_finished_run_frees_the_marker_for_new_work(tmp_path, monkeypatch):
     claim = first_to_start(str(tmp_path), "work.starting")
     assert claim and not first_to_start(str(tmp_path), "work.starting")
     release(str(tmp_path), "work.starting", claim + 1)  # not its claim (another took it since): left alone
     assert not first_to_start(str(tmp_path), "work.starting")
     release(str(tmp_path), "work.starting", claim)
     assert not first_to_start(str(tmp_path), "work.starting")  # a hook that saw the work undone just before the end
-    time.sleep(GRACE_S + 0.1)
+    later(monkeypatch, GRACE_S + 0.1)
     again = first_to_start(str(tmp_path), "work.starting")
     assert again and not first_to_start(str(tmp_path), "work.starting")
 
 
-def test_the_started_process_releases_its_marker(memory_root):
+def test_the_started_process_releases_its_marker(memory_root, monkeypatch):
     """A real detached start (a harmless function of the standard library): when it ends, the next may start."""
     from team_memory.derived import drift
     memory_root.mkdir(parents=True, exist_ok=True)
@@ -94,7 +102,7 @@ def test_the_started_process_releases_its_marker(memory_root):
     while marker.stat().st_mtime_ns == claimed and time.monotonic() < deadline:
         time.sleep(0.05)
     assert marker.stat().st_mtime < time.time() - LIFETIME_S + GRACE_S  # released: free within GRACE_S
-    time.sleep(GRACE_S + 0.1)
+    later(monkeypatch, GRACE_S + 0.1)
     assert drift.hand_over(str(memory_root), "os.path", "exists")
 
 

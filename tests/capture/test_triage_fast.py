@@ -11,7 +11,7 @@ import sys
 from hypothesis import given, settings, strategies as st
 
 import helpers
-from helpers import REPO, transcript_line
+from helpers import REPO, examples, transcript_line
 from team_memory.capture.triage import clean_text, paragraphs
 
 PIECES = ["`", "``", "```", "~~~", "\n", "\n\n", " \t\n", "-", "*", "+", ">", "1.", "12)", " ", "\t", "a", "Bc",
@@ -30,7 +30,7 @@ def old_clean_text(text: str) -> str:
     return re.sub(r"`[^`\n]*`", " ", text)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(texts)
 def test_clean_text_does_what_the_expressions_did(text):
     assert clean_text(text) == old_clean_text(text)

@@ -20,11 +20,8 @@ PATCH = ("*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** Add File
 
 
 @pytest.fixture
-def repo(tmp_path):
-    project = tmp_path / "repo"
-    project.mkdir()
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
-    return project
+def repo(tmp_path, git_init):
+    return git_init(tmp_path / "repo")
 
 
 def _codex_hook(name: str):

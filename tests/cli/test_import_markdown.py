@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import run_cli, run_prompt_hook
+from helpers import examples, run_cli, run_prompt_hook
 from team_memory.cli.cmd_mdimport import auto_memory_folder, project_key
 from team_memory.cli.mdsource import split_markdown
 
@@ -64,12 +63,6 @@ make release
 """
 
 
-def git_repo(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["git", "init", "-q", str(path)], check=True)
-    return path
-
-
 def store_files(repo: Path) -> list:
     return sorted((repo / ".claude" / "memory").rglob("*.json"))
 
@@ -104,7 +97,7 @@ def test_tables_code_comments_and_front_matter():
     assert "- not a bullet" in pieces[0].text and "editors" not in pieces[0].text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(["# H", "## H2", "- a", "  - b", "1. s", "2) t", "```", "| x |", "para", "",
                                  "   cont", "<private>p</private>", "<!-- c -->", "---", "@f", "To do:"]),
                 max_size=30))
@@ -119,8 +112,8 @@ def test_any_markdown_is_cut_without_error_and_lines_stay_in_range(lines):
 
 # --- CLAUDE.md ----------------------------------------------------------------------------------------
 
-def test_claude_md_imports_as_valid_memories_once_and_recall_finds_them(tmp_path):
-    repo = git_repo(tmp_path / "repo")
+def test_claude_md_imports_as_valid_memories_once_and_recall_finds_them(tmp_path, git_init):
+    repo = git_init(tmp_path / "repo")
     source = repo / "CLAUDE.md"
     source.write_text(CLAUDE_MD, encoding="utf-8")
     before = source.read_bytes()
@@ -161,8 +154,8 @@ def test_claude_md_imports_as_valid_memories_once_and_recall_finds_them(tmp_path
         assert expected in out, (prompt, out)
 
 
-def test_an_existing_memory_like_an_imported_piece_is_named_not_duplicated(tmp_path):
-    repo = git_repo(tmp_path / "repo")
+def test_an_existing_memory_like_an_imported_piece_is_named_not_duplicated(tmp_path, git_init):
+    repo = git_init(tmp_path / "repo")
     record = {"category": "preference", "title": "Use ruff for formatting and linting", "tags": ["ruff", "lint"],
               "content": {"topic": "lint", "value": "ruff", "reason": "fast", "strength": "strong"}}
     assert run_cli("save", "--record", json.dumps(record), cwd=repo).returncode == 0
@@ -176,8 +169,8 @@ def test_an_existing_memory_like_an_imported_piece_is_named_not_duplicated(tmp_p
     assert forced.returncode == 0 and len(store_files(repo)) == 2
 
 
-def test_bad_sources_get_a_clear_error_and_nothing_is_written(tmp_path):
-    repo = git_repo(tmp_path / "repo")
+def test_bad_sources_get_a_clear_error_and_nothing_is_written(tmp_path, git_init):
+    repo = git_init(tmp_path / "repo")
     missing = run_cli("import", "--from-claude-md", "NOPE.md", cwd=repo)
     assert missing.returncode == 1 and "cannot read NOPE.md" in missing.stderr
     (repo / "latin1.md").write_bytes("- caf\xe9 rules\n".encode("latin-1"))
@@ -215,8 +208,8 @@ def write_auto_memory(folder: Path) -> None:
         "The user is a data scientist; explain frontend code in Python terms.\n", encoding="utf-8")
 
 
-def test_auto_memory_is_found_where_the_client_keeps_it_and_imported(tmp_path, monkeypatch):
-    repo = git_repo(tmp_path / "my repo.v2")
+def test_auto_memory_is_found_where_the_client_keeps_it_and_imported(tmp_path, monkeypatch, git_init):
+    repo = git_init(tmp_path / "my repo.v2")
     (repo / "sub").mkdir()
     config = tmp_path / "claude-config"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
@@ -239,8 +232,8 @@ def test_auto_memory_is_found_where_the_client_keeps_it_and_imported(tmp_path, m
         "imported 0 of 2 proposed memories (0 new, 0 replaced, 0 renamed, 2 already there")
 
 
-def test_no_auto_memory_is_a_clear_error(tmp_path, monkeypatch):
-    repo = git_repo(tmp_path / "repo")
+def test_no_auto_memory_is_a_clear_error(tmp_path, monkeypatch, git_init):
+    repo = git_init(tmp_path / "repo")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
     out = run_cli("import", "--from-auto-memory", cwd=repo)
     assert out.returncode == 1 and "no auto memory at" in out.stderr and "projects" in out.stderr
@@ -253,11 +246,11 @@ def test_a_long_project_path_gets_the_clients_hash():
     assert project_key("x" * 250) == "x" * 200 + "-mmfaww"
 
 
-def test_the_readme_examples_run_as_printed(tmp_path, monkeypatch):
+def test_the_readme_examples_run_as_printed(tmp_path, monkeypatch, git_init):
     from test_readme import section_commands
     commands = section_commands("Bringing in what the team already wrote")
     assert len(commands) == 4 and all(c.startswith("python3 scripts/memory.py import ") for c in commands)
-    repo = git_repo(tmp_path / "repo")
+    repo = git_init(tmp_path / "repo")
     (repo / "CLAUDE.md").write_text(CLAUDE_MD, encoding="utf-8")
     (repo / ".claude" / "rules").mkdir(parents=True)
     (repo / ".claude" / "rules" / "testing.md").write_text("# Testing\n\n- Never mock the database in "
@@ -294,11 +287,11 @@ RULES_TWO = """# Python style
 """
 
 
-def test_a_second_rules_file_imports_all_its_distinct_rules_the_source_tag_shares_no_topic(tmp_path):
+def test_a_second_rules_file_imports_all_its_distinct_rules_the_source_tag_shares_no_topic(tmp_path, git_init):
     """Every imported memory carries its source tag (``claude-md``); that tag says where a memory came from, so
     it counts toward no similarity: the second file's rules are not held back as like the first's, and the page
     flags no pair of them as duplicates (on the old code: held back as 'like the existing memory')."""
-    repo = git_repo(tmp_path / "repo")
+    repo = git_init(tmp_path / "repo")
     (repo / "ONE.md").write_text(RULES_ONE, encoding="utf-8")
     (repo / "TWO.md").write_text(RULES_TWO, encoding="utf-8")
     first = run_cli("import", "--from-claude-md", "ONE.md", "--json", cwd=repo)
@@ -330,10 +323,10 @@ LEAKY_MD = f"""# Deploys <private>{STAGING}heading</private>
 """
 
 
-def test_ids_tags_and_file_names_come_from_the_scrubbed_text(tmp_path):
+def test_ids_tags_and_file_names_come_from_the_scrubbed_text(tmp_path, git_init):
     """A private section or a secret in a heading, a bullet or backquotes reaches no id, no tag and no file
     name (on the old code the staging key and the AWS key became tags, ids and file names)."""
-    repo = git_repo(tmp_path / "repo")
+    repo = git_init(tmp_path / "repo")
     (repo / "CLAUDE.md").write_text(LEAKY_MD, encoding="utf-8")
     out = run_cli("import", "--from-claude-md", "CLAUDE.md", "--json", cwd=repo)
     assert out.returncode == 0, out.stderr
@@ -348,8 +341,8 @@ def test_ids_tags_and_file_names_come_from_the_scrubbed_text(tmp_path):
         assert record["id"] == path.stem and not any(s.lower() in record["id"] for s in ("stagingkey", "akia", "github"))
 
 
-def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path):
-    repo = git_repo(tmp_path / "repo")
+def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path, git_init):
+    repo = git_init(tmp_path / "repo")
     record = {"category": "decision", "id": f"rotate-{AWS_KEY.lower()}", "title": "Rotate the deploy key quarterly",
               "tags": ["keys"], "content": {"status": "accepted", "context": "c", "decision": "d", "rationale": ["r"]}}
     (tmp_path / "in.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
@@ -360,11 +353,11 @@ def test_an_imported_record_whose_id_spells_a_secret_gets_a_new_id(tmp_path):
 
 
 @pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run
-def test_import_reads_pathological_lines_in_linear_time(tmp_path):
+def test_import_reads_pathological_lines_in_linear_time(tmp_path, git_init):
     """A line of 400,000 ``[`` (one search per ``[`` on the old code: 67 s) and a bullet followed by a million
     lazy continuation lines (the piece copied once per line: 31 s) each import in a few seconds."""
     import time
-    repo = git_repo(tmp_path / "repo")
+    repo = git_init(tmp_path / "repo")
     (repo / "BRACKETS.md").write_text("- " + "[" * 400_000 + "\n", encoding="utf-8")
     (repo / "LINES.md").write_text("- start\n" + "x\n" * 999_000, encoding="utf-8")
     for name in ("BRACKETS.md", "LINES.md"):
@@ -403,12 +396,12 @@ See [the contributing guide](CONTRIBUTING.md).
 """
 
 
-def test_prose_keeps_a_lead_in_with_its_list_and_leaves_out_links_listings_and_code_tags(tmp_path):
+def test_prose_keeps_a_lead_in_with_its_list_and_leaves_out_links_listings_and_code_tags(tmp_path, git_init):
     """What a real CLAUDE.md made on the old code: a lead-in cut from its items ("All changes need to", "come
     with a clear issue description, or"), memories that are only a link, one constraint per folder of a
     structure listing, and tags made from code (``idnone``, ``strictfalse``) and from commit prefixes
     (``fix``, ``docs``, ``chore``) that pulled a PR-title rule into any prompt starting with "fix"."""
-    repo = git_repo(tmp_path / "repo")
+    repo = git_init(tmp_path / "repo")
     (repo / "CLAUDE.md").write_text(PROSE_MD, encoding="utf-8")
     out = run_cli("import", "--from-claude-md", "CLAUDE.md", "--json", cwd=repo)
     assert out.returncode == 0, out.stderr
@@ -444,9 +437,9 @@ def test_a_long_led_list_and_a_long_listing_go_on_in_pieces_under_the_same_lead(
         assert sum(p.text.count("\n- ") for p in group) == 60  # every item kept, none twice
 
 
-def test_every_piece_of_a_long_list_is_imported(tmp_path):
+def test_every_piece_of_a_long_list_is_imported(tmp_path, git_init):
     """Each piece of a long led list or listing gets a title of its own, so none is taken for another."""
-    repo = git_repo(tmp_path / "repo")
+    repo = git_init(tmp_path / "repo")
     items = "".join(f"- rule number {n} says to keep the {n}th module small and its tests beside it\n" for n in range(60))
     folders = "".join(f"- `pkg{n}/` - the {n}th package of the workspace, with its own tests\n" for n in range(60))
     (repo / "CLAUDE.md").write_text(f"## Rules\n\nEvery change must follow:\n{items}\n## Layout\n\n{folders}",

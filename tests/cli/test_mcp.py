@@ -1,6 +1,7 @@
 """``memory.py mcp``: the MCP server over stdio, through the official MCP client library and line by line."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import e2e_support as e2e
 import helpers
 
 MEMORY = helpers.record("decision", "redis-sessions", "Sessions live in Redis", tags=["redis", "sessions"],
@@ -68,9 +70,22 @@ def test_show_file_memories_and_save_follow_the_cli_rules(repo):
     assert (repo / ".claude" / "memory" / "preferences" / "tabs-in-makefiles.json").is_file()
 
 
-def test_official_mcp_client_initializes_lists_and_searches(repo):
+def require_official_client():
+    """The official MCP client library (the ``mcp-client`` extra, Python 3.10+): a one-line skip without it, a
+    failure under TEAM_MEMORY_REQUIRE_E2E=1 (``.ci/run`` installs it), as for the other real clients."""
     if sys.version_info < (3, 10):
-        pytest.skip("the mcp client library needs Python 3.10 or newer")
+        reason = "the official MCP client library needs Python 3.10 or newer"
+    elif importlib.util.find_spec("mcp") is None:
+        reason = 'the official MCP client library is not installed: python3 -m pip install -e ".[mcp-client]"'
+    else:
+        return
+    if e2e.required():
+        pytest.fail(f"{e2e.REQUIRE_ENV}=1 and {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def test_official_mcp_client_initializes_lists_and_searches(repo):
+    require_official_client()
     import anyio
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import get_default_environment, stdio_client
@@ -90,3 +105,17 @@ def test_official_mcp_client_initializes_lists_and_searches(repo):
     assert names == ["search", "show", "file_memories", "save"]
     error = found.is_error if hasattr(found, "is_error") else found.isError  # the library's 2.x and 1.x names
     assert error is False and "Sessions live in Redis" in found.content[0].text
+
+
+def test_without_the_client_library_the_test_skips_or_fails_when_required(monkeypatch):
+    """A newcomer's ``.[dev]`` lacks the library: a one-line skip naming the extra; under
+    TEAM_MEMORY_REQUIRE_E2E=1 (.ci/run) the same gap fails the run."""
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a))
+    monkeypatch.delenv(e2e.REQUIRE_ENV, raising=False)
+    with pytest.raises(pytest.skip.Exception) as info:
+        require_official_client()
+    assert ("mcp-client" in str(info.value) or "3.10" in str(info.value)) and "\n" not in str(info.value)
+    monkeypatch.setenv(e2e.REQUIRE_ENV, "1")
+    with pytest.raises(pytest.fail.Exception, match="TEAM_MEMORY_REQUIRE_E2E=1"):
+        require_official_client()

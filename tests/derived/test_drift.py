@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+from helpers import copy_of
 from team_memory.base.githead import find_git, repository_head, resolve_head, valid_ref
 from team_memory.derived.drift import (MARKS_FORMAT, entry_key, marks_for, marks_path, related_entries,
                                            stale_marks)
@@ -140,8 +141,10 @@ def _git(cwd, *args):
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def _repo(path):
-    path.mkdir(parents=True, exist_ok=True)
+@pytest.fixture(scope="session")
+def _repo_template(tmp_path_factory):
+    path = tmp_path_factory.mktemp("drift-repo") / "repo"
+    path.mkdir()
     _git(path, "init", "-q", "-b", "main")
     _git(path, "config", "user.email", "t@example.com")
     _git(path, "config", "user.name", "T")
@@ -151,8 +154,13 @@ def _repo(path):
     return path
 
 
-def test_repository_head_reads_loose_packed_detached_and_worktree_heads(tmp_path):
-    repo = _repo(tmp_path / "repo")
+@pytest.fixture
+def repo(tmp_path, _repo_template):
+    """A repository with one commit (a.txt) and a committer: a copy of one built once a session."""
+    return copy_of(_repo_template, tmp_path)
+
+
+def test_repository_head_reads_loose_packed_detached_and_worktree_heads(tmp_path, repo):
     (repo / "sub").mkdir()
     head = _git(repo, "rev-parse", "HEAD")
     assert repository_head(str(repo / "sub")) == {"top": str(repo), "head": head}
@@ -203,9 +211,8 @@ def test_marks_for_does_nothing_for_memories_without_related_files(memory_root, 
     assert started == [str(memory_root)]  # never assessed: recomputed in the background
 
 
-def test_git_log_parsing_cannot_be_forged_by_file_names(tmp_path):
+def test_git_log_parsing_cannot_be_forged_by_file_names(tmp_path, repo):
     from team_memory.base.gitlog import log_commits, tracked_files
-    repo = _repo(tmp_path / "repo")
     forged = ["\x1e" + "f" * 40 + " \x1f1\x1fforged", ":100644 100644 0 0 M", "\nline", "we ird\tname"]
     for name in forged:
         (repo / name).write_text("x\n")
@@ -228,13 +235,12 @@ def test_nothing_is_started_for_a_store_that_cannot_be_written(memory_root, monk
     assert drift.recompute_in_background(str(memory_root)) is False and len(started) == 1
 
 
-def test_git_output_is_read_where_pipes_cannot_be_selected(tmp_path, monkeypatch):
+def test_git_output_is_read_where_pipes_cannot_be_selected(tmp_path, monkeypatch, repo):
     import selectors
     from team_memory.base.gitlog import log_commits, run_git, tracked_files
 
     def refuse():
         raise OSError("select() works on sockets only")  # as on Windows
-    repo = _repo(tmp_path / "repo")
     monkeypatch.setattr(selectors, "DefaultSelector", refuse)
     commits, complete = log_commits(str(repo), 1, [], 100)
     assert complete and [c.subject for c in commits] == ["first"]
@@ -243,9 +249,8 @@ def test_git_output_is_read_where_pipes_cannot_be_selected(tmp_path, monkeypatch
     assert not complete and len(data) == 10  # cut at the bound
 
 
-def test_git_output_is_cut_at_its_bound(tmp_path):
+def test_git_output_is_cut_at_its_bound(tmp_path, repo):
     from team_memory.base.gitlog import run_git
-    repo = _repo(tmp_path / "repo")
     data, complete = run_git(str(repo), ["log", "--format=%H%n%H%n%H"], limit=50)
     assert not complete and len(data) == 50
     assert run_git(str(repo), ["no-such-command"]) is None

@@ -8,7 +8,7 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import CONTENT, record, write
+from helpers import CONTENT, examples, record, write
 from team_memory.cli.main import main
 from team_memory.records import relpaths
 from team_memory.records.validate import validate_record
@@ -197,7 +197,7 @@ def test_doctor_warns_of_related_files_through_a_link_and_never_follows_it(proje
     assert main(["doctor", "--root", str(project), "--strict"]) == 1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(alphabet="ab/.\\ *~:\x00é", max_size=12), max_size=8))
 def test_a_write_stores_every_list_validation_accepts_in_a_form_it_accepts_again(entries):
     from team_memory.edits.write import tidy_related

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO, record, run_cli, run_hook, write
+from helpers import REPO, examples, record, run_cli, run_hook, write
 from team_memory.guards import toolgate
 from team_memory.guards.pwshjudge import judge
 from team_memory.guards.pwshjudge import bash_text
@@ -378,7 +378,7 @@ WORDS = ["ls", "gci", "Get-Content", "Remove-Item", "rm", "cp", "git", "status",
          "|", ";", ">", "$HOME", "$(pwd)", "`", "'", '"', "Set-Content", "sc", "ni", "echo", "Select-String", "\\"]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=7), glue=st.sampled_from([" ", ""]))
 def test_generated_lines_agree_with_the_full_guard(store, words, glue):
     project, _ = store
@@ -422,7 +422,7 @@ def test_a_character_no_word_starts_with_never_stalls_the_reader(judged_store, l
     judged_within(line, project, memory_root)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=40))
 def test_any_line_is_judged_without_an_error(store, pieces):
     project, memory_root = store

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import record, run_hook, write
+from helpers import examples, record, run_hook, write
 from team_memory.guards import toolgate
 from team_memory.guards.guards import guard_tool_use
 from team_memory.guards.posttool import check_tool_result
@@ -148,7 +148,7 @@ WORDS = ["ls", "cat", "rm", "mv", "cp", "git", "status", "checkout", "diff", "fi
          "elsewhere-store", "../elsewhere-store/decisions/x.json", "xargs", "sed", "-i", "touch", "-o", "out"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=8), glue=st.sampled_from([" ", "", "  "]))
 def test_generated_commands_agree_with_the_full_guard(scene, words, glue):
     project, other, _ = scene
@@ -161,7 +161,7 @@ PARTS = ["src", "..", ".", ".claude", ".Claude", "memory", "decisions", "link-to
          "other", "project", "*", "notes.md"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(st.sampled_from(PARTS), min_size=1, max_size=6), absolute=st.booleans(),
        tool=st.sampled_from(["Write", "Edit", "MultiEdit", "NotebookEdit"]))
 @pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -86,6 +87,7 @@ def scene(project, memory_root, tmp_path):
         write(memory_root, record("decision", f"d{i}", title, tags))
     (project / "src").mkdir()
     (project / "src" / "app.py").write_text("print(1)\n")
+    time.sleep(0.05)  # past the file clock's racy window (refresh.RACY_FINE_NS): the cache rebuilt now is current
     assert run_cli("rebuild", "--root", project).returncode == 0
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(transcript_line("user", "can you run the export test?") +

@@ -206,12 +206,10 @@ def test_activity_adds_up_over_stretches_until_a_summary_is_asked(project):
     assert asked[0] is False and any(asked)  # no single stretch is busy enough; together they are
 
 
-def test_the_first_save_leaves_only_memories_for_git(tmp_path):
-    repo = tmp_path / "fresh"
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+def test_the_first_save_leaves_only_memories_for_git(tmp_path, git_init):
+    repo = git_init(tmp_path / "fresh")
     record = json.dumps(helpers.record("decision", "use-redis", "Use Redis", tags=["redis"]))
-    proc = subprocess.run(["python3", str(REPO / "scripts" / "memory.py"), "save", "--record", record],
-                          cwd=repo, capture_output=True, text=True)
+    proc = helpers.run_cli("save", "--record", record, cwd=repo)
     assert proc.returncode == 0, proc.stderr
     status = subprocess.run(["git", "status", "--short", "--untracked-files=all"], cwd=repo,
                             capture_output=True, text=True).stdout.split("\n")

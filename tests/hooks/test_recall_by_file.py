@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from helpers import REPO, record, run_cli, run_hook, write
+from helpers import REPO, copy_of, record, run_cli, run_hook, write
 from team_memory.derived.filemap import memories_for
 from team_memory.derived.refresh import encode_map
 
@@ -17,10 +17,9 @@ POST = "post_tool_use.py"
 PROMPT = "user_prompt_submit.py"
 
 
-@pytest.fixture
-def repo(tmp_path):
-    """A real git repository with a store and a few files, everything committed."""
-    root = tmp_path / "repo"
+@pytest.fixture(scope="session")
+def _repo_template(tmp_path_factory):
+    root = tmp_path_factory.mktemp("by-file") / "repo"
     root.mkdir()
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     for rel in ("app/session.py", "app/views.py", "billing/export.py", "billing/sql/q1.sql", "docs/x.md"):
@@ -40,6 +39,15 @@ def repo(tmp_path):
     git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@e"]
     subprocess.run(git + ["add", "-A"], check=True)
     subprocess.run(git + ["commit", "-qm", "init"], check=True)
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path, _repo_template):
+    """A real git repository with a store and a few files, everything committed: a copy (every file its own) of one
+    built once a session, its cache rebuilt for the copy (the files' stamps changed with it)."""
+    root = copy_of(_repo_template, tmp_path)
+    assert run_cli("rebuild", cwd=root).returncode == 0
     return root
 
 

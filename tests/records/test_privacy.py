@@ -6,6 +6,7 @@ import re
 import pytest
 from hypothesis import assume, example, given, settings, strategies as st
 
+from helpers import examples
 from team_memory.records.privacy import PrivateTagError, leaks, private_settings, scrub_record, strip_sections
 
 def strip_private(text: str, config: dict) -> tuple:
@@ -97,7 +98,7 @@ SAFE = st.text(alphabet=st.characters(blacklist_characters="<>[]`~!-/", blacklis
 SECRET = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", min_size=12, max_size=30)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(SAFE, SAFE)
 def test_text_without_tags_is_unchanged(a, b):
     text = a + b
@@ -105,7 +106,7 @@ def test_text_without_tags_is_unchanged(a, b):
         assert strip_private(text, ALL) == (text, 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(SAFE, SECRET, SAFE, st.sampled_from(["<private>", "<PRIVATE>", "< private >"]),
        st.sampled_from(["</private>", "</PRIVATE>", "</ private>"]))
 def test_a_private_section_never_survives(a, secret, b, opening, closing):
@@ -115,7 +116,7 @@ def test_a_private_section_never_survives(a, secret, b, opening, closing):
     assert out == re.sub(r"\n{3,}", "\n\n", a + "[PRIVATE]" + b)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @example(["<private>", "</private>", "```\n", "\n", "```\n", "x", "<private>", "```\n", "```\n"])  # a fence moved
 @given(st.lists(st.sampled_from(["<private>", "</private>", "x", "SECRETWORD", "\n", "```\n", " "]), max_size=25))
 def test_any_mix_of_tags_is_stripped_or_refused(parts):

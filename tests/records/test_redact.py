@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from helpers import examples
 from team_memory.records.redact import REDACTED, redact_secrets
 
 GHP = "ghp_" + "A1b2C3d4" * 5
@@ -68,14 +69,14 @@ def test_counts_every_secret():
 FRAGMENTS = [s for s, _, _ in SECRETS] + PROSE + [" ", "\n", "=", ":", "'", '"', "x", "token", "password", "@", "//"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=12))
 def test_redaction_is_idempotent(parts):
     once, _ = redact_secrets("".join(parts))
     assert redact_secrets(once) == (once, 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=200))
 def test_never_fails_on_any_text(text):
     out, n = redact_secrets(text)

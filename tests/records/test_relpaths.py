@@ -8,6 +8,7 @@ import re
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
+from helpers import examples
 from team_memory.records import relpaths
 
 
@@ -68,7 +69,7 @@ def _reversed_range(pattern: str) -> bool:
                and "[" in pattern[:i] for i in range(len(pattern)))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(PATTERN, SEGMENT)
 def test_one_segment_agrees_with_fnmatchcase(pattern, name):
     # A range written backwards is where Python's own fnmatch differs by version: 3.9 builds a bad

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from team_memory.records.store import DAY_US, epoch_us, now_us, parse_time, record_time
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -33,7 +34,7 @@ def test_epoch_us_matches_the_datetime_reading():
         assert epoch_us(value) == reference_us(value), value
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
        st.sampled_from(["Z", "", "+05:30", "-08:00", "+0000", "-23:59", "+01"]),
        st.sampled_from(["T", " ", "t"]), st.integers(0, 9))

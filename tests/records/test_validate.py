@@ -171,11 +171,10 @@ def test_a_naive_time_is_utc_for_ranking_and_a_space_may_separate():
     assert parse_time("not a time") is None and parse_time(None) is None
 
 
-def test_an_id_that_spells_a_secret_is_named_by_validate_and_doctor(tmp_path):
+def test_an_id_that_spells_a_secret_is_named_by_validate_and_doctor(tmp_path, git_init):
     """Ids are file names, shown by every command: an AWS key lower-cased into one is found (old code: valid)."""
-    import subprocess
     from helpers import record, run_cli, write
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    git_init(tmp_path)
     root = tmp_path / ".claude" / "memory"
     write(root, record("decision", "rotate-akiaiosfodnn7example", "Rotate the deploy key"))
     out = run_cli("validate", cwd=tmp_path)

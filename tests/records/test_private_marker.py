@@ -157,7 +157,8 @@ def test_an_unclosed_tag_in_one_step_hides_that_step_only(project, memory_root):
 
 
 MIXED = st.lists(st.sampled_from(["[PRIVATE]", "<private>", "</private>", "[private]", "[/private]", "<!-- private -->",
-                                  "password=", "hunter2x9", " AKIAIOSFODNN7EXAMPLE ", "word", " ", "\n", "```\n"]),
+                                  "password=", "hunter2x9", " AKIAIOSFODNN7EXAMPLE ", "word", " ", "\n", "```\n",
+                                  "~~~\n", "token:\n  ", "- ", "`", "\t"]),
                  max_size=25).map("".join)
 
 

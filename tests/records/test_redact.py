@@ -83,11 +83,13 @@ def test_never_fails_on_any_text(text):
     assert isinstance(out, str) and n >= 0
 
 
-# The two expressions the linear code replaced (cubic on a run of keywords): the reference it must equal.
+# The two expressions the linear code replaced (cubic on a run of keywords): the reference it must equal
+# (the value's line rule, ``redact._ASSIGNED``, as it is now).
 _OLD_KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key"
                  r"|client[_\-]?secret|credentials?")
 _OLD_ASSIGNMENT = (r"(?P<key>\b[A-Za-z0-9_.\-]*?(?:" + _OLD_KEYWORDS + r")(?:[_\-][A-Za-z0-9]+)*)"
-                   r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)")
+                   r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])[^\S\n]*(?:\n[^\S\n]+)?)(?P<q2>[\"']?)"
+                   r"(?P<value>[^\s\"',;]+)")  # the value on its line or an indented next one
 _OLD_URL = r"\b([a-z][a-z0-9+.\-]*:/{1,2}[^\s/:@]+:)([^\s/@]+)(@)"  # (one slash too: see _URL_CREDENTIALS)
 _PIECES = ["password", "passwd", "secret", "token", "api_key", "api-key", "apikey", "client_secret", "credentials",
            "DB_", "my.", "x", "é", "ſ", "K", "_", "-", ".", "=", ":", "=>", ":=", " ", "\n", '"', "'", ",", ";",
@@ -155,3 +157,15 @@ def test_the_posttool_note_does_not_name_such_a_file_raw(tmp_path):
 @pytest.mark.parametrize("word", ["desk-" + "a" * 30, "risk_live_" + "a" * 20, "BAKIA" + "A" * 16])
 def test_a_prefix_inside_a_word_is_not_a_key(word):
     assert redact_secrets(word) == (word, 0)
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("```\n<private>password=\n```\n", "```\n<private>password=\n```\n"),  # the closing fence is no value
+    ("Password:\n- rotate it monthly", "Password:\n- rotate it monthly"),  # nor a bullet at the margin
+    ("secret:\n  s3cr3t-value", "secret:\n  [REDACTED]"),  # YAML's indented next line is
+    ("password=`cat secret.txt`", "password=`cat secret.txt`"),  # code, as $(...) is
+    ("token:\n  ~~~\n<private>x\n~~~\n", "token:\n  ~~~\n<private>x\n~~~\n"),  # an indented fence is no value
+])
+def test_a_value_is_on_its_line_or_an_indented_next_one(text, shown):
+    from team_memory.records.exposure import hide
+    assert hide(text) == shown and hide(hide(text)) == hide(text)

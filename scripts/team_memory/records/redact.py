@@ -39,8 +39,11 @@ _KEYWORDS = (r"password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?
 # ``name = value``: a whole run of name characters (where a run starts: linear), then separator and value; the
 # keyword is looked for in code (``_key_ok``): one expression doing both was cubic (``"api_key-" * 800``: 93 s).
 _ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]+)(?=[\"']?\s*[:=])", re.I)
+# The value is on the same line or an indented next one (YAML's ``key:\n  value``); a next line's fence or bullet
+# at the margin is no value: hiding it would change the text's shape, and hiding again would hide more.
 _ASSIGNED = re.compile(r"(?<=[A-Za-z0-9_.\-])"  # only right after a name: a run of spaces is scanned once
-                       r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])\s*)(?P<q2>[\"']?)(?P<value>[^\s\"',;]+)", re.I)
+                       r"(?P<q1>[\"']?)(?P<sep>\s*(?:=>|:=|[:=])[^\S\n]*(?:\n[^\S\n]+)?)(?P<q2>[\"']?)"
+                       r"(?P<value>[^\s\"',;]+)", re.I)
 _KEYWORD_END = re.compile(r"(?:" + _KEYWORDS + r")\Z", re.I)
 _NAME_PART = re.compile(r"[A-Za-z0-9]", re.I)  # ``re.I``: also the long s and the Kelvin sign, as before
 _KEYWORD_CHARS = 13  # the longest keyword (``client_secret``)
@@ -51,7 +54,7 @@ _PLACEHOLDERS = {"none", "null", "nil", "true", "false", "undefined", "required"
 
 def _looks_secret(value: str, loose_separator: bool) -> bool:
     """Is this assignment value a real secret rather than a reference, placeholder or word?"""
-    if value.startswith(REDACTED[:-1]) or value[0] in "$<{%*[(" or value.lower().strip(".") in _PLACEHOLDERS:
+    if value.startswith(REDACTED[:-1]) or value[0] in "$<{%*[(`~" or value.lower().strip(".") in _PLACEHOLDERS:
         return False
     if value.isdigit() and len(value) < 6:  # max_tokens=4096, timeout values
         return False

@@ -28,6 +28,14 @@ def test_everyday_words_have_none(word):
     assert synonyms(fold(word)) == ()
 
 
+def test_every_folded_name_is_a_part_of_the_table_s_text():
+    """What lets ``synonyms`` and ``alternates`` skip building their tables for a word their text lacks."""
+    from team_memory.text.textnorm import VERBS
+    for text in (NAMES, VERBS):
+        for word in text.replace(",", " ").split():
+            assert fold(word) in text, word
+
+
 def test_the_table_is_symmetric_and_holds_no_stop_word():
     table = _build_alternates(NAMES, frozenset())
     assert len(table) > 40

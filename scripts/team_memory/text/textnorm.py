@@ -283,6 +283,8 @@ def _build_alternates(text: str = VERBS, left_out: frozenset = _LEFT_OUT) -> dic
 def alternates(token: str) -> tuple:
     """The other forms of the verb ``token`` (a folded prompt token) is a form of, sorted; () if none."""
     global _alternates
+    if token not in VERBS:  # every folded form is a part of its word: most prompt words build no table
+        return ()
     if _alternates is None:
         _alternates = _build_alternates()
     return _alternates.get(token, ())
@@ -309,6 +311,8 @@ _synonyms = None  # folded word -> the folded other names of the same thing, bui
 def synonyms(token: str) -> tuple:
     """The other names (``NAMES``) of what ``token`` (a folded prompt token) names, sorted; () if none."""
     global _synonyms
+    if token not in NAMES:  # as in ``alternates``
+        return ()
     if _synonyms is None:
         _synonyms = _build_alternates(NAMES, frozenset())
     return _synonyms.get(token, ())

@@ -1,17 +1,15 @@
 """Names of one thing: "the k8s upgrade" meets the memory about *Kubernetes*, at ``SYNONYM`` x the points."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from helpers import record, write
-from team_memory.base.config import load_config
-from team_memory.derived.refresh import rebuild_index
+from helpers import record
 from team_memory.recall.rank import rank
 from team_memory.recall.weights import BODY, SYNONYM
 from team_memory.text.textnorm import NAMES, STOP_WORDS, _build_alternates, fold, synonyms
 from test_cache import assert_same_results
+from test_wordforms import indexed_store
 
 
 @pytest.mark.parametrize("word, names", [
@@ -44,18 +42,12 @@ def test_the_table_is_symmetric_and_holds_no_stop_word():
         assert all(form in table[other] for other in others)
 
 
-def _store(memory_root, config_extra=None) -> dict:
-    write(memory_root, record("runbook", "cluster-upgrade", "Upgrade the Kubernetes cluster one minor version at a time",
-                              ["upgrade", "cluster"]))
-    write(memory_root, record("decision", "l10n-files", "Localization strings live in one FTL file per component",
-                              ["fluent"]))
-    for i in range(30):
-        write(memory_root, record("preference", f"note-{i}", f"Notes on topic {i}", ["misc"]))
-    if config_extra:
-        (memory_root / "memory-config.json").write_text(json.dumps(config_extra))
-    config = load_config(str(memory_root))
-    rebuild_index(str(memory_root), config)
-    return config
+def _store(memory_root, settings=None) -> dict:
+    return indexed_store(memory_root, [
+        record("runbook", "cluster-upgrade", "Upgrade the Kubernetes cluster one minor version at a time",
+               ["upgrade", "cluster"]),
+        record("decision", "l10n-files", "Localization strings live in one FTL file per component", ["fluent"]),
+    ], settings)
 
 
 def test_a_short_form_recalls_the_memory_and_says_how(memory_root):

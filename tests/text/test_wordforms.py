@@ -38,15 +38,24 @@ def test_the_table_is_symmetric_and_holds_no_stop_word():
             assert form in table[other]
 
 
-def _store(memory_root) -> dict:
-    content = {"status": "accepted", "context": "Trip notes.", "decision": "Ana lost her passport in Kyoto; "
-               "the embassy issued a temporary one.", "rationale": []}
-    write(memory_root, record("decision", "ana-passport", "Ana's trip, October", ["ana", "travel"], content=content))
+def indexed_store(memory_root, memories: list, settings=None) -> dict:
+    """``memories`` and 30 unrelated notes, ``settings`` as the store's config, indexed: the config."""
+    for memory in memories:
+        write(memory_root, memory)
     for i in range(30):
         write(memory_root, record("preference", f"note-{i}", f"Notes on topic {i}", ["misc"]))
+    if settings:
+        (memory_root / "memory-config.json").write_text(json.dumps(settings))
     config = load_config(str(memory_root))
     rebuild_index(str(memory_root), config)
     return config
+
+
+def _store(memory_root) -> dict:
+    content = {"status": "accepted", "context": "Trip notes.", "decision": "Ana lost her passport in Kyoto; "
+               "the embassy issued a temporary one.", "rationale": []}
+    return indexed_store(memory_root, [record("decision", "ana-passport", "Ana's trip, October", ["ana", "travel"],
+                                              content=content)])
 
 
 def test_a_question_in_the_base_form_meets_the_past_form(memory_root):

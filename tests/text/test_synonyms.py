@@ -1,7 +1,6 @@
 """Names of one thing: "the k8s upgrade" meets the memory about *Kubernetes*, at ``SYNONYM`` x the points."""
 from __future__ import annotations
 
-
 import pytest
 
 from helpers import record

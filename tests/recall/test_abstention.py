@@ -264,3 +264,23 @@ def test_a_short_form_beside_an_exact_tag_is_at_least_possibly_related(project, 
     assert _shown(memory_root, f"what is our {COMMON} policy for employees") == []
     (memory_root / "memory-config.json").unlink()
     assert _shown(memory_root, prompt)[:1] == ["auth-style"]
+
+
+def test_a_pair_met_as_one_word_and_as_two_counts_at_half(memory_root):
+    """``metadata-database`` meets "metadata", "database" and the pair "metadatadatabase": the pair counts at
+    ``JOINED_FACTOR``, so it does not outweigh a title that meets three of the prompt's words."""
+    migration = record("runbook", "new-migration", "Add a metadata-database migration after changing the ORM",
+                       ["alembic", "migrations", "database"])
+    marker = record("preference", "db-test-marker", "Mark tests that touch the database with db_test",
+                    ["pytest", "database", "xdist"])
+    others = [record("decision", f"db-{i}", title, ["database"]) for i, title in enumerate(
+        ["Database backups run nightly", "Database users are per service", "Test data is generated, never copied"])]
+    from test_wordforms import indexed_store
+    config = indexed_store(memory_root, [migration, marker] + others)
+    hits = rank(str(memory_root), config, "mark this test module as needing the metadata database", 5)
+    assert [h.entry["path"].rsplit("/", 1)[-1] for h in hits[:2]] == ["db-test-marker.json", "new-migration.json"], hits
+    assert rank(str(memory_root), config, "metadata database migration", 5)[0].entry["path"].endswith("new-migration.json")
+    from team_memory.recall.weights import twice_met
+    exact = (2.0, "title", "exact", "")
+    # "no data" meets the tag ``no-data`` as one word only ("no" is a stop word): the pair counts in full
+    assert twice_met([(0, "data", exact), (1, "+nodata", exact)]) == set()

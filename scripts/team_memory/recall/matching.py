@@ -12,7 +12,7 @@ The weight is the store's IDF, ``idf(df) / idf(1)`` (never under ``MIN_WEIGHT``)
 match uses the IDF of the memories holding the token there (``retrieval.field_idf``), so one
 memory's tag stays rare however many bodies mention it. A memory's score sums its prompt words
 (``weights.matches_total``). Two neighbouring plain words also count written as one, exact
-matches only (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
+matches only, at half where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
 Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs
 ``Smart.clear_bar``; under it the ``retrieval.max_related`` best reaching ``Smart.bar`` (or

@@ -24,6 +24,7 @@ SYNONYM = 0.7  # another name of one thing (``k8s`` for "kubernetes": ``textnorm
 IRREGULAR = 0.5  # another form of an irregular verb (``lost`` for "lose": ``textnorm.alternates``), an exact match at half
 GROUP_DECAY = 0.5
 JOINED = "+"  # marks a prompt token made of two words (``textnorm.joined_pairs``): exact matches only
+JOINED_FACTOR = 0.5  # ... at half where the memory meets both words too (``metadata-database``): ``twice_met``
 ADJACENT = 0.3  # neighbouring prompt words met exactly by one memory (``adjacency``)
 BODY_COVERAGE, BODY_COVERAGE_MAX = 0.2, 0.4  # ``body_coverage`` (docs/retrieval-eval.md, round 4)
 PREFIX_MIN = 4
@@ -83,13 +84,22 @@ def surface_weight(surface_df: int, n: int, weight: float) -> float:
 def matches_total(matches: list) -> float:
     """Per prompt word its matches weighted 1, 1/2, 1/4..., plus ``adjacency`` and ``body_coverage``."""
     by_group: dict = {}
-    for g, _, match in matches:
-        by_group.setdefault(g, []).append(match[0])
+    twice = twice_met(matches)
+    for g, q, match in matches:
+        by_group.setdefault(g, []).append(match[0] * JOINED_FACTOR if q in twice else match[0])
     total = 0.0
     for points in by_group.values():
         points.sort(reverse=True)
         total += sum(p * GROUP_DECAY ** k for k, p in enumerate(points))
     return total + adjacency(matches) + body_coverage(matches)
+
+
+def twice_met(matches: list) -> set:
+    """The joined pairs (``+metadatadatabas``) whose memory also meets two prompt words inside them exactly."""
+    if not any(q[:1] == JOINED for _, q, _ in matches):
+        return set()
+    plain = [(g, q) for g, q, match in matches if q[:1] != JOINED and match[2] == "exact"]
+    return {q for _, q, _ in matches if q[:1] == JOINED and len({g for g, p in plain if p in q}) >= 2}
 
 
 def short_form_total(matches: list) -> float:

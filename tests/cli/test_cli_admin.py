@@ -172,9 +172,12 @@ def test_doctor_reports_a_broken_config_value_and_a_config_only_change_is_not_st
     stale = next(f for f in result["findings"] if f["kind"] == "stale-index")
     assert "memory-config.json" in stale["message"] and "older than the memories" not in stale["message"]
     assert stale["warning"] is True
-    config.write_text(json.dumps({"retrieval": {"max_inject": 3, "fuzzy": False}}))
+    switches = {key: False for key in ("fuzzy", "field_idf", "compound_parts", "join_pairs", "unknown_names")}
+    config.write_text(json.dumps({"retrieval": {"max_inject": 3, **switches}}))  # every documented switch
     os.utime(config, (later, later))
-    assert main(["doctor", "--root", str(project)]) == 0  # valid values, the config-only change is advisory
+    code, result = run_json(capsys, "doctor", "--root", project)
+    assert code == 0  # valid values, the config-only change is advisory
+    assert not [f for f in result["findings"] if f["kind"] == "config"], result["findings"]
 
 
 @pytest.mark.slow  # a long check: TEAM_MEMORY_SLOW=1 and .ci/run

@@ -160,3 +160,39 @@ def test_a_number_alone_does_not_make_a_prompt_speak(memory_root):
     assert _shown(memory_root, "列出并删除最早的10个文件") == []
     assert _shown(memory_root, "do we still support python 3.10?")[:1] == ["py310"]
     assert relevance.distinctness("10", relevance.ranks()) == relevance.NUMBER < 1.0
+
+
+@pytest.mark.parametrize("prompt, name", [
+    ("When did Elena register for the half marathon?", "Elena"),
+    ("quick one - what's Elena's race number?", "Elena"),  # 's: even first in its sentence
+    ("Elena went to Kyoto. When?", "Kyoto"),  # a sentence's first word may be any word
+    ("ok so Elena asked me about Kyoto", "Kyoto"),  # who asked is not what the prompt is about
+    ("What's our rule on using Alembic autogenerate?", "Alembic"),
+    ("what does ?? do in TypeScript", ""),  # a capital inside the word: code, not a name
+    ("my test fails with RemovedInAirflow3Warning", ""),
+    ("write a Test for the Parser", ""),  # ordinary words, whatever their case
+    ("ask the SRE team", ""),
+])
+def test_subject_name(prompt, name):
+    from team_memory.text.textnorm import STOP_WORDS
+    assert relevance.subject_name(prompt, STOP_WORDS) == name
+
+
+def test_a_prompt_about_a_name_no_memory_mentions_stays_silent(memory_root):
+    """The same question about someone the store never names is about someone else ("the next conversation's
+    store"): nothing is shown, and ``search --explain`` says why. ``retrieval.unknown_names: false`` turns it off."""
+    write(memory_root, record("decision", "maya-race", "Maya's half marathon", ["maya", "half-marathon"],
+                              content={"status": "accepted", "context": "Race news.", "rationale": [],
+                                       "decision": "Maya registered for the Riverside half marathon in March."}))
+    write(memory_root, record("decision", "kyoto", "Trip to Kyoto in October", ["travel", "kyoto"]))
+    assert _shown(memory_root, "When did Maya register for the half marathon?")[:1] == ["maya-race"]
+    assert _shown(memory_root, "When did Elena register for the half marathon?") == []
+    assert _shown(memory_root, "what's Elena's half marathon time?") == []
+    assert _shown(memory_root, "ok so Elena asked me when Maya registered for the half marathon")[:1] == ["maya-race"]
+    assert _shown(memory_root, "when was Maya's trip to Kyoto?")[:1] == ["kyoto"]  # every name known
+    out = run_cli("search", "When did Elena register for the half marathon?", "--explain",
+                  "--root", str(memory_root)).stdout
+    assert "no memory matches" in out and "the prompt is about Elena, a name no memory mentions" in out
+    assert "maya-race.json" in out  # what it would have met, listed as a near miss
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"unknown_names": false}}')
+    assert _shown(memory_root, "When did Elena register for the half marathon?")[:1] == ["maya-race"]

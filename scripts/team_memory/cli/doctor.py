@@ -151,7 +151,8 @@ def config_problems(stored: dict) -> list:
     an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
     with open(DEFAULT_CONFIG_PATH, encoding="utf-8") as f:
         default = json.load(f)
-    default.setdefault("retrieval", {}).setdefault("fuzzy", True)  # documented, off only when false
+    for switch in ("fuzzy", "field_idf", "compound_parts", "join_pairs", "unknown_names"):  # documented (guide),
+        default.setdefault("retrieval", {}).setdefault(switch, True)  # each off only when false
     out: list = []
     _walk_config(stored, default, "", out)
     out += _extra_cue_problems(stored.get("triage"))

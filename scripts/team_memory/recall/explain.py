@@ -75,11 +75,19 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     if not query:
         return []
     relaxed = _without_floor(strategy)
-    scored = scored_hits(relaxed, query, current_index(memory_root, config))
+    index = current_index(memory_root, config)
+    scored = scored_hits(relaxed, query, index)
+    stranger = relaxed.stranger
+    if stranger:  # scored as if the prompt named no one, to show what it would have met
+        relaxed._subject = ""
+        scored = scored_hits(relaxed, query, index)
     shown = {h.entry["path"] for h in hits}
     best = max((h.score for h in scored), default=0.0)
     verdict, report = relaxed.verdict, relaxed.relevance
     abstained = _abstained(strategy, verdict[0], verdict[1]) if verdict is not None and not verdict[2] else None
+    if stranger:
+        abstained = (f"the prompt is about {stranger}, a name no memory mentions, so about someone or something "
+                     "else: nothing is shown (retrieval.unknown_names: false turns this off)")
     note = None if abstained else ordinary_note(report)
     if note and notes is not None:
         notes.append(note)

@@ -31,9 +31,9 @@ from ..base.config import int_setting, quoted, section, warn
 from ..derived.cache import ids_of_bits
 from ..text.features import SmartFeatures, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
-from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups
+from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups, tokenize
 from .bitplanes import QUANTUM, bound, reaching, top
-from .relevance import asks_team, judge
+from .relevance import asks_team, judge, subject_name
 from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
                       MIN_WEIGHT, PREFIX, PREFIX_MIN, SYNONYM, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
                       fuzzy_available, fuzzy_stems, idf, matches_total, nth_best, rare_words, second_chance,
@@ -85,6 +85,8 @@ class Smart(SmartFeatures):
         self.use_fuzzy = retrieval.get("fuzzy", True) is not False
         self.field_idf = retrieval.get("field_idf", True) is not False
         self.join_pairs = retrieval.get("join_pairs", True) is not False
+        self.unknown_names = retrieval.get("unknown_names", True) is not False
+        self._subject = self.stranger = ""  # the prompt's first name; it, when no memory mentions it (``score_index``)
         self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
         self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
         self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
@@ -98,6 +100,7 @@ class Smart(SmartFeatures):
         """The prompt's tokens grouped by the word or run they came from (``weights.matches_total``)."""
         groups = token_groups(prompt, self.stop_words)
         self._asks_team = asks_team(prompt)
+        self._subject = subject_name(prompt, self.stop_words) if self.unknown_names else ""
         if self.join_pairs:
             seen = {t for g in groups for t in g}
             groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
@@ -315,6 +318,9 @@ def score_index(strategy, query, index) -> list:
             if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(o.kind == "exact" for o in options):
                 unmatched.append((g, q))  # no match, or by prefix only: the fuzzy step may try it
     reachable, unknown = sum(reach.values()), unknown_words(query, reach)
+    strategy.stranger = "" if _mentioned(book, strategy._subject) else strategy._subject
+    if strategy.stranger:
+        return []  # "When did Elena sign up?" of a store that never names Elena: about someone else
 
     found, totals = {}, {}
     best = 0.0
@@ -362,6 +368,12 @@ def score_index(strategy, query, index) -> list:
     if strategy.related_floor(shown) < strategy.clear_bar(shown) and planes is not None:
         _related(strategy, per_token, planes, shown, reached, list(rest), [i for _, i, _ in ranked], found, totals)
     return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])
+
+
+def _mentioned(book: Book, name: str) -> bool:
+    """Whether some memory holds ``name`` (or another name of it: ``textnorm.synonyms``); True for no name."""
+    tokens = tokenize(name)
+    return not tokens or any(book.tiers(t)[0] or any(book.tiers(o)[0] for o in synonyms(t)) for t in tokens)
 
 
 def _ranked(per_token: list, ids, floor: float) -> list:

@@ -30,7 +30,9 @@ PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordina
 TEAM_WORDS = frozenset({"we", "we're", "we've", "our", "ours", "us", "team", "allowed", "convention", "conventions",
                         "again", "supposed"})
 TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
-TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` reads
+TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` and ``subject_name`` read
+ASKED = frozenset({"asked", "asks", "said", "says", "told", "tells", "wants", "wanted", "mentioned", "suggested",
+                   "wrote", "thinks"})  # "Ana asked me about ...": Ana is who asked, not what the prompt is about
 
 _RANKS = None
 
@@ -72,6 +74,23 @@ def asks_team(prompt: str) -> bool:
     text = prompt[:TEAM_SLICE].lower().replace("\u2019", "'")
     words = "".join(c if c.isalnum() or c == "'" else " " for c in text).split()
     return any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))
+
+
+def subject_name(prompt: str, stop_words: frozenset) -> str:
+    """The first name the prompt mentions ("When did **Elena** sign up?", "**Elena's** race number?"), or "": a
+    capitalized word inside a sentence or with ``'s``, not in ``ordinary.txt``; one who asked ("Elena asked me
+    about ...") is skipped."""
+    words = "".join(c if c.isalnum() or c in "'_" else " " if c not in ".?!\n" else " . "
+                    for c in prompt[:TEAM_SLICE].replace("\u2019", "'")).split()
+    for k, word in enumerate(words):
+        name = word[:-2] if word.endswith("'s") else word.strip("'")
+        first = k == 0 or words[k - 1] == "."
+        if (len(name) >= 3 and name.isalpha() and name[0].isupper() and name[1:].islower() and name.isascii()
+                and (not first or word.endswith("'s")) and name.lower() not in stop_words
+                and distinctness(name.lower(), ranks()) >= 1.0
+                and (k + 1 == len(words) or words[k + 1].lower() not in ASKED)):
+            return name
+    return ""
 
 
 def distinctness(token: str, table: dict) -> float:

@@ -30,6 +30,8 @@ PLAIN = 0.25  # ``search --explain`` names a word under this distinctness ordina
 TEAM_WORDS = frozenset({"we", "we're", "we've", "our", "ours", "us", "team", "allowed", "convention", "conventions",
                         "again", "supposed"})
 TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
+QUESTION_WORDS = frozenset("how what why where when which who whose do does did is are was were can could should would "
+                           "will may might must".split())
 TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` and ``subject_name`` read
 ASKED = frozenset({"asked", "asks", "said", "says", "told", "tells", "wants", "wanted", "mentioned", "suggested",
                    "wrote", "thinks"})  # "Ana asked me about ...": Ana is who asked, not what the prompt is about
@@ -70,10 +72,13 @@ def ranks() -> Ranks:
 
 
 def asks_team(prompt: str) -> bool:
-    """Whether the prompt asks about the team's own ways ("how do we ...", "our rule", "should I ...")."""
+    """Whether the prompt asks about the team's own ways ("how do we ...", "our rule?", "should I ..."): a team word
+    in a question (a "?", a question word first, or "how" or "why"); "we should add X" is a task, not a question."""
     text = prompt[:TEAM_SLICE].lower().replace("\u2019", "'")
     words = "".join(c if c.isalnum() or c == "'" else " " for c in text).split()
-    return any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))
+    if not (any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))):
+        return False
+    return "?" in text or words[0].split("'")[0] in QUESTION_WORDS or "how" in words or "why" in words
 
 
 def subject_name(prompt: str, stop_words: frozenset) -> str:

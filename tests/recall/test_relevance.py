@@ -168,12 +168,13 @@ def test_a_number_alone_does_not_make_a_prompt_speak(memory_root):
     ("When did Elena register for the half marathon?", "Elena"),
     ("quick one - what's Elena's race number?", "Elena"),  # 's: even first in its sentence
     ("Elena went to Kyoto. When?", "Kyoto"),  # a sentence's first word may be any word
-    ("ok so Elena asked me about Kyoto", "Kyoto"),  # who asked is not what the prompt is about
+    ("ok so Elena asked me about Kyoto, when was it?", "Kyoto"),  # who asked is not what it is about
     ("What's our rule on using Alembic autogenerate?", "Alembic"),
     ("what does ?? do in TypeScript", ""),  # a capital inside the word: code, not a name
     ("my test fails with RemovedInAirflow3Warning", ""),
     ("write a Test for the Parser", ""),  # ordinary words, whatever their case
     ("ask the SRE team", ""),
+    ("help Elena with the deploy runbook", ""),  # a task, not a question about someone
 ])
 def test_subject_name(prompt, name):
     from team_memory.text.textnorm import STOP_WORDS

@@ -74,17 +74,27 @@ def ranks() -> Ranks:
 def asks_team(prompt: str) -> bool:
     """Whether the prompt asks about the team's own ways ("how do we ...", "our rule?", "should I ..."): a team word
     in a question (a "?", a question word first, or "how" or "why"); "we should add X" is a task, not a question."""
-    text = prompt[:TEAM_SLICE].lower().replace("\u2019", "'")
-    words = "".join(c if c.isalnum() or c == "'" else " " for c in text).split()
+    text, words = _lowered(prompt)
     if not (any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))):
         return False
+    return _question(text, words)
+
+
+def _lowered(prompt: str) -> tuple:
+    text = prompt[:TEAM_SLICE].lower().replace("\u2019", "'")
+    return text, "".join(c if c.isalnum() or c == "'" else " " for c in text).split()
+
+
+def _question(text: str, words: list) -> bool:
     return "?" in text or words[0].split("'")[0] in QUESTION_WORDS or "how" in words or "why" in words
 
 
 def subject_name(prompt: str, stop_words: frozenset) -> str:
-    """The first name the prompt mentions ("When did **Elena** sign up?", "**Elena's** race number?"), or "": a
+    """The first name a question mentions ("When did **Elena** sign up?", "**Elena's** race number?"), or "": a
     capitalized word inside a sentence or with ``'s``, not in ``ordinary.txt``; one who asked ("Elena asked me
-    about ...") is skipped."""
+    about ...") is skipped, and a task ("help Elena with the deploy") names none."""
+    if not _question(*_lowered(prompt)):
+        return ""
     words = "".join(c if c.isalnum() or c in "'_" else " " if c not in ".?!\n" else " . "
                     for c in prompt[:TEAM_SLICE].replace("\u2019", "'")).split()
     for k, word in enumerate(words):

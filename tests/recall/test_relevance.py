@@ -199,3 +199,18 @@ def test_a_prompt_about_a_name_no_memory_mentions_stays_silent(memory_root):
     assert "maya-race.json" in out  # what it would have met, listed as a near miss
     (memory_root / "memory-config.json").write_text('{"retrieval": {"unknown_names": false}}')
     assert _shown(memory_root, "When did Elena register for the half marathon?")[:1] == ["maya-race"]
+
+
+def test_a_memory_that_does_not_name_the_question_s_subject_ranks_lower(memory_root):
+    """"who's Maya's boss now?": Priya's boss is someone else's; at ``SUBJECT_MISSING`` x its points it follows
+    the memory about Maya."""
+    write(memory_root, record("decision", "priya-boss", "Priya's boss Gareth is retiring", ["priya", "boss", "work"]))
+    write(memory_root, record("decision", "maya-ward", "Maya moved to Ward 7", ["maya", "ward", "work"],
+                              content={"status": "accepted", "context": "Work news.", "rationale": [],
+                                       "decision": "Maya moved to Ward 7; her boss there is Dr Okafor."}))
+    for i in range(12):  # Maya is in many memories, so her name weighs less than "boss"
+        write(memory_root, record("preference", f"note-{i}", f"Notes on topic {i}", ["maya" if i < 8 else "misc"]))
+    assert _shown(memory_root, "who's Maya's boss now?")[:1] == ["maya-ward"]
+    assert _shown(memory_root, "who is the boss of Priya?")[:1] == ["priya-boss"]
+    (memory_root / "memory-config.json").write_text('{"retrieval": {"unknown_names": false}}')
+    assert _shown(memory_root, "who's Maya's boss now?")[:1] == ["priya-boss"]  # the boss tag outweighs a body word

@@ -42,6 +42,7 @@ from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
+SUBJECT_MISSING = 0.5  # a memory's score when it does not name the question's first name (chosen on dev splits)
 # retrieval.<key>: (default, least, most); what each means: docs/guide.md
 FLOAT_SETTINGS = {
     "min_score": (DEFAULT_MIN_SCORE, 0.0, 1000.0),
@@ -367,6 +368,10 @@ def score_index(strategy, query, index) -> list:
     shown = round(best, 2)  # the best as ``Smart.shown`` takes it (rows are rounded)
     if strategy.related_floor(shown) < strategy.clear_bar(shown) and planes is not None:
         _related(strategy, per_token, planes, shown, reached, list(rest), [i for _, i, _ in ranked], found, totals)
+    if strategy._subject:  # "who's Maya's boss?": a memory that never names Maya is about someone else's boss
+        named = set(tokenize(strategy._subject))
+        totals = {i: t if any(q in named for _, q, _ in found[i]) else t * SUBJECT_MISSING for i, t in totals.items()}
+        best = max(totals.values())
     return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])
 
 

@@ -214,3 +214,13 @@ def test_a_memory_that_does_not_name_the_question_s_subject_ranks_lower(memory_r
     assert _shown(memory_root, "who is the boss of Priya?")[:1] == ["priya-boss"]
     (memory_root / "memory-config.json").write_text('{"retrieval": {"unknown_names": false}}')
     assert _shown(memory_root, "who's Maya's boss now?")[:1] == ["priya-boss"]  # the boss tag outweighs a body word
+
+
+def test_subject_name_reads_a_bounded_number_of_words():
+    """Each capitalized word is looked up in ``ordinary.txt``: at most ``NAMES_TRIED`` of them are."""
+    from team_memory.text.textnorm import STOP_WORDS
+    ordinary = " ".join(w.capitalize() for w in ("function", "return", "value", "string", "object", "number",
+                                                  "array", "error", "class", "method"))
+    assert relevance.NAMES_TRIED < 10
+    assert relevance.subject_name(f"how do {ordinary} Elena?", STOP_WORDS) == ""
+    assert relevance.subject_name("how do Function Return Elena?", STOP_WORDS) == "Elena"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 
+from ..text.textnorm import fold
 from .weights import JOINED
 
 COMMON = 60  # a word within the commonest COMMON ranks is not distinctive at all
@@ -33,6 +34,7 @@ TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
 QUESTION_WORDS = frozenset("how what why where when which who whose do does did is are was were can could should would "
                            "will may might must".split())
 TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` and ``subject_name`` read
+NAMES_TRIED = 8  # capitalized words looked up in ``ordinary.txt`` at most (each lookup reads the list's text)
 ASKED = frozenset({"asked", "asks", "said", "says", "told", "tells", "wants", "wanted", "mentioned", "suggested",
                    "wrote", "thinks"})  # "Ana asked me about ...": Ana is who asked, not what the prompt is about
 
@@ -97,14 +99,18 @@ def subject_name(prompt: str, stop_words: frozenset) -> str:
         return ""
     words = "".join(c if c.isalnum() or c in "'_" else " " if c not in ".?!\n" else " . "
                     for c in prompt[:TEAM_SLICE].replace("\u2019", "'")).split()
+    tried = 0
     for k, word in enumerate(words):
         name = word[:-2] if word.endswith("'s") else word.strip("'")
         first = k == 0 or words[k - 1] == "."
         if (len(name) >= 3 and name.isalpha() and name[0].isupper() and name[1:].islower() and name.isascii()
-                and (not first or word.endswith("'s")) and name.lower() not in stop_words
-                and distinctness(name.lower(), ranks()) >= 1.0
-                and (k + 1 == len(words) or words[k + 1].lower() not in ASKED)):
-            return name
+                and (not first or word.endswith("'s")) and name.lower() not in stop_words):
+            tried += 1
+            if tried > NAMES_TRIED:
+                break
+            asker = k + 1 < len(words) and words[k + 1].lower() in ASKED
+            if distinctness(fold(name.lower()), ranks()) >= 1.0 and not asker:
+                return name
     return ""
 
 

@@ -175,6 +175,7 @@ def test_a_number_alone_does_not_make_a_prompt_speak(memory_root):
     ("write a Test for the Parser", ""),  # ordinary words, whatever their case
     ("ask the SRE team", ""),
     ("help Elena with the deploy runbook", ""),  # a task, not a question about someone
+    ("", ""), ("................", ""), ("??? !!!", ""),  # no word at all
 ])
 def test_subject_name(prompt, name):
     from team_memory.text.textnorm import STOP_WORDS

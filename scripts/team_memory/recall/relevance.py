@@ -88,7 +88,7 @@ def _lowered(prompt: str) -> tuple:
 
 
 def _question(text: str, words: list) -> bool:
-    return "?" in text or words[0].split("'")[0] in QUESTION_WORDS or "how" in words or "why" in words
+    return "?" in text or (bool(words) and words[0].split("'")[0] in QUESTION_WORDS) or "how" in words or "why" in words
 
 
 def subject_name(prompt: str, stop_words: frozenset) -> str:

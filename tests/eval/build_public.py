@@ -16,7 +16,9 @@ LoCoMo's questions asked of the next conversation's store: ``someone-else`` (Lak
 ``other-names`` (Lakeside's questions about the same friends renamed, asked of the whole store)
 and ``wrong-store`` (Lakeside's questions asked of the Pebbleworks store, ``build_chat.py``). The
 dev/holdout split is the eval's own (a hash of the prompt id: ``recall/evaluate.py`` ``in_split``), so
-a prompt falls in the same half in every set. Deterministic: the same output every run. See
+a prompt falls in the same half in every set. ``fresh`` (``fresh_world.py``: ministryofjustice/cloud-platform)
+is a sixth store written after the scorer's rules were chosen, built as its own set only, outside ``stores()``
+and ``mixed``, so the other sets stay as they were. Deterministic: the same output every run. See
 ``tests/eval/README.md`` ("Public sets").
 
 Usage:
@@ -37,6 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from build_wide import NOW, write_set  # noqa: E402  (the same writer and clock)
+import fresh_world  # noqa: E402
 import platform_world  # noqa: E402
 import public_world  # noqa: E402
 
@@ -120,6 +123,17 @@ def build(out: Path) -> dict:
     return counts
 
 
+def build_fresh(out: Path) -> dict:
+    """The sixth store, ``fresh`` (``fresh_world.py``), as its own set: not in ``stores()``, so ``mixed`` and the
+    other sets are unchanged by it."""
+    memories = fresh_world.FRESH
+    prompts = prompts_for("fresh", memories, fresh_world.FRESH_QUESTIONS, ordinary_prompts(), fresh_world.FRESH_DOMAIN)
+    return {"fresh": write_set(out / "fresh", [record(*m) for m in memories], prompts,
+                               "fresh: memories restating ministryofjustice/cloud-platform (MIT): a platform team's "
+                               "decision records and runbooks, written after the scorer's rules were chosen; "
+                               "questions written for this set; ordinary prompts from ordinary_prompts.json")}
+
+
 def _lakeside(tmp: Path) -> tuple:
     """``(memories by id, answerable questions)`` of the Lakeside set, built into ``tmp``."""
     import build_talk
@@ -193,6 +207,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=str(HERE / "public"), help="output folder (default: tests/eval/public)")
     args = parser.parse_args(argv)
     counts = build(Path(args.out))
+    counts.update(build_fresh(Path(args.out)))
     counts.update(build_someone_else(Path(args.out)))
     for name, c in counts.items():
         print(f"{name}: {c['memories']} memories, {c['prompts']} prompts ({c['silent']} that no memory answers)")

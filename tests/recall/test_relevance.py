@@ -120,8 +120,9 @@ def test_a_question_about_the_teams_own_ways_needs_less_proof(memory_root):
     ("how do we deploy?", True), ("Should I squash this?", True), ("what's our rule on retries", True),
     ("We\u2019re moving to pnpm, right?", True), ("is that allowed here", True), ("add a test for parse_date", False),
     ("explain TypeScript's type narrowing", False), ("trust the weather API", False), ("", False),
-    ("we should add aggregation group unit test", False), ("update our deploy script", False),  # tasks
+    ("we should add aggregation group unit test", False), ("the team should add a unit test", False),  # tasks
     ("we just pushed a broken release, how do I undo it", True),
+    ("add the user's email to every request log line in our middleware", True),  # "our": the team's own code
 ])
 def test_asks_team(prompt, asks):
     assert relevance.asks_team(prompt) is asks

@@ -74,9 +74,12 @@ def ranks() -> Ranks:
 
 
 def asks_team(prompt: str) -> bool:
-    """Whether the prompt asks about the team's own ways ("how do we ...", "our rule?", "should I ..."): a team word
-    in a question (a "?", a question word first, or "how" or "why"); "we should add X" is a task, not a question."""
+    """Whether the prompt asks about the team's own ways ("how do we ...", "should I ...", "in our middleware"):
+    "our" anywhere, another team word in a question (a "?", a question word first, or "how" or "why"); "we should
+    add X" is a task, not a question."""
     text, words = _lowered(prompt)
+    if "our" in words or "ours" in words:  # the team's own things, asked about or worked on
+        return True
     if not (any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))):
         return False
     return _question(text, words)

@@ -214,6 +214,8 @@ def test_a_memory_that_does_not_name_the_question_s_subject_ranks_lower(memory_r
         write(memory_root, record("preference", f"note-{i}", f"Notes on topic {i}", ["maya" if i < 8 else "misc"]))
     assert _shown(memory_root, "who's Maya's boss now?")[:1] == ["maya-ward"]
     assert _shown(memory_root, "who is the boss of Priya?")[:1] == ["priya-boss"]
+    out = run_cli("search", "who's Maya's boss now?", "--explain", "--root", str(memory_root)).stdout
+    assert "the question asks about Maya: a memory that does not name it counts at 0.5 of its points" in out
     (memory_root / "memory-config.json").write_text('{"retrieval": {"unknown_names": false}}')
     assert _shown(memory_root, "who's Maya's boss now?")[:1] == ["priya-boss"]  # the boss tag outweighs a body word
 

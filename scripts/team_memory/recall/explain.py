@@ -3,6 +3,7 @@ the reason (the strategy's verdict named by the setting behind it, or the ``max_
 from __future__ import annotations
 
 from ..derived.refresh import current_index
+from .matching import SUBJECT_MISSING
 from .rank import MAX_PROMPT_CHARS, scored_hits
 from .relevance import ordinary_note, why_not
 from .weights import evidence, match_parts
@@ -91,6 +92,9 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     note = None if abstained else ordinary_note(report)
     if note and notes is not None:
         notes.append(note)
+    if relaxed._subject and not stranger and notes is not None:
+        notes.append(f"the question asks about {relaxed._subject}: a memory that does not name it counts at "
+                     f"{SUBJECT_MISSING:g} of its points (retrieval.unknown_names: false turns this off)")
     out = []
     for hit in scored:
         if hit.entry["path"] not in shown:

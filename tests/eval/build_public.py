@@ -10,10 +10,11 @@ domain words is of kind ``same_domain``, the others are ``ordinary``, so ``memor
 share of each that got a block.
 
 Sets (one folder each under ``--out``): one per store; ``mixed`` (every store in one, like a team whose
-memory holds several projects); and three where every answer is missing (kind ``someone_else``), like
+memory holds several projects); and four where every answer is missing (kind ``someone_else``), like
 LoCoMo's questions asked of the next conversation's store: ``someone-else`` (Lakeside,
 ``build_talk.py``, split in two: the questions about Maya and Jon asked of Ana's and Priya's memories),
-``other-names`` (Lakeside's questions about the same friends renamed, asked of the whole store)
+``other-names`` and ``common-names`` (Lakeside's questions about the same friends renamed, asked of the whole
+store)
 and ``wrong-store`` (Lakeside's questions asked of the Pebbleworks store, ``build_chat.py``). The
 dev/holdout split is the eval's own (a hash of the prompt id: ``recall/evaluate.py`` ``in_split``), so
 a prompt falls in the same half in every set. ``fresh`` (``fresh_world.py``: ministryofjustice/cloud-platform)
@@ -152,6 +153,7 @@ def _write_negatives(out: Path, prompts: list, description: str) -> None:
 
 
 OTHER_NAMES = {"Maya": "Elena", "Jon": "Lukas", "Ana": "Rosa", "Priya": "Ingrid"}  # no Lakeside memory names these
+COMMON_NAMES = {"Maya": "James", "Jon": "Andrew", "Ana": "Dave", "Priya": "Evan"}  # nor these, common in programming text
 
 
 def build_someone_else(out: Path) -> dict:
@@ -160,7 +162,8 @@ def build_someone_else(out: Path) -> dict:
     ``someone-else``: Lakeside split in two conversations: the store keeps the memories whose first tag
     is Ana or Priya, the questions are those about Maya and Jon (whose memories are left out).
     ``other-names``: Lakeside's questions with Maya, Jon, Ana and Priya renamed (``OTHER_NAMES``), asked of the
-    whole Lakeside store: the same topics, about people it never names.
+    whole Lakeside store: the same topics, about people it never names. ``common-names``: the same with names
+    that man pages and docs also hold (``COMMON_NAMES``: James, Andrew, Dave, Evan).
     ``wrong-store``: all of Lakeside's questions asked of the Pebbleworks store (another group's chat).
     """
     import build_chat
@@ -181,18 +184,19 @@ def build_someone_else(out: Path) -> dict:
         _write_negatives(target, asked, "someone-else: Lakeside's questions about Maya and Jon asked of the store "
                          "of Ana's and Priya's memories (every answer missing)")
         counts["someone-else"] = {"memories": len(kept), "prompts": len(asked), "silent": len(asked)}
-        target = out / "other-names"
-        if (target / "store").exists():
-            shutil.rmtree(target / "store")
-        shutil.copytree(Path(tmp) / "store", target / "store")
-        asked = []
-        for q in questions:
-            renamed = re.sub(r"\b(Maya|Jon|Ana|Priya)\b", lambda m: OTHER_NAMES[m.group(1)], q["prompt"])
-            if renamed != q["prompt"]:
-                asked.append({"id": q["id"], "kind": "someone_else", "expected": [], "prompt": renamed})
-        _write_negatives(target, asked, "other-names: Lakeside's questions with each friend renamed to someone the "
-                         "store never names, asked of the whole store (every answer missing)")
-        counts["other-names"] = {"memories": len(memories), "prompts": len(asked), "silent": len(asked)}
+        for name, others in (("other-names", OTHER_NAMES), ("common-names", COMMON_NAMES)):
+            target = out / name
+            if (target / "store").exists():
+                shutil.rmtree(target / "store")
+            shutil.copytree(Path(tmp) / "store", target / "store")
+            asked = []
+            for q in questions:
+                renamed = re.sub(r"\b(Maya|Jon|Ana|Priya)\b", lambda m: others[m.group(1)], q["prompt"])
+                if renamed != q["prompt"]:
+                    asked.append({"id": q["id"], "kind": "someone_else", "expected": [], "prompt": renamed})
+            _write_negatives(target, asked, f"{name}: Lakeside's questions with each friend renamed to someone the "
+                             "store never names, asked of the whole store (every answer missing)")
+            counts[name] = {"memories": len(memories), "prompts": len(asked), "silent": len(asked)}
     target = out / "wrong-store"
     build_chat.build(target)
     asked = [{"id": q["id"], "kind": "someone_else", "expected": [], "prompt": q["prompt"]} for q in questions]

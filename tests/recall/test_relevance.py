@@ -176,6 +176,8 @@ def test_a_number_alone_does_not_make_a_prompt_speak(memory_root):
     ("write a Test for the Parser", ""),  # ordinary words, whatever their case
     ("ask the SRE team", ""),
     ("help Elena with the deploy runbook", ""),  # a task, not a question about someone
+    ("When did John sign up?", "John"), ("what is Dave's race number?", "Dave"),  # names docs hold too
+    ("does it run on Windows or Linux?", ""), ("can we use Python here?", ""),  # common words of programming text
     ("", ""), ("................", ""), ("??? !!!", ""),  # no word at all
 ])
 def test_subject_name(prompt, name):

@@ -34,6 +34,8 @@ TEAM_PAIRS = frozenset({("should", "i"), ("can", "i")})
 QUESTION_WORDS = frozenset("how what why where when which who whose do does did is are was were can could should would "
                            "will may might must".split())
 TEAM_SLICE = 2000  # the characters of a prompt ``asks_team`` and ``subject_name`` read
+NAME_DISTINCT = 0.75  # a capitalized word past about the commonest 2,000 of programming text may be a name:
+# "John", "Sam" and "Jon" are (man pages and docs hold them), "Python", "React", "Windows" are not
 NAMES_TRIED = 8  # capitalized words looked up in ``ordinary.txt`` at most (each lookup reads the list's text)
 ASKED = frozenset({"asked", "asks", "said", "says", "told", "tells", "wants", "wanted", "mentioned", "suggested",
                    "wrote", "thinks"})  # "Ana asked me about ...": Ana is who asked, not what the prompt is about
@@ -96,7 +98,7 @@ def _question(text: str, words: list) -> bool:
 
 def subject_name(prompt: str, stop_words: frozenset) -> str:
     """The first name a question mentions ("When did **Elena** sign up?", "**Elena's** race number?"), or "": a
-    capitalized word inside a sentence or with ``'s``, not in ``ordinary.txt``; one who asked ("Elena asked me
+    capitalized word inside a sentence or with ``'s``, not among ``ordinary.txt``'s commonest; one who asked ("Elena asked me
     about ...") is skipped, and a task ("help Elena with the deploy") names none."""
     if not _question(*_lowered(prompt)):
         return ""
@@ -112,7 +114,7 @@ def subject_name(prompt: str, stop_words: frozenset) -> str:
             if tried > NAMES_TRIED:
                 break
             asker = k + 1 < len(words) and words[k + 1].lower() in ASKED
-            if distinctness(fold(name.lower()), ranks()) >= 1.0 and not asker:
+            if distinctness(fold(name.lower()), ranks()) >= NAME_DISTINCT and not asker:
                 return name
     return ""
 

@@ -205,6 +205,50 @@ def test_a_prompt_about_a_name_no_memory_mentions_stays_silent(memory_root):
     assert _shown(memory_root, "When did Elena register for the half marathon?")[:1] == ["maya-race"]
 
 
+def test_a_name_must_be_written_out_not_only_share_its_token(memory_root):
+    """"James" folds to the token of "jam", "Evan" to that of "Evans": a store holding only those words never
+    names them, so a question about James or Evan stays silent. A memory writing the name (or its
+    possessive, or the singular of "the Smiths") out in its body is enough; so is a name's other name."""
+    write(memory_root, record("decision", "rehearsal", "Band rehearsal: the Thursday jam session",
+                              ["band", "jam", "rehearsal"]))
+    write(memory_root, record("decision", "landlord", "Mr Evans the landlord fixed the boiler", ["flat", "boiler"]))
+    assert _shown(memory_root, "when is the Thursday jam session?")[:1] == ["rehearsal"]
+    assert _shown(memory_root, "When did James book the jam session?") == []
+    assert _shown(memory_root, "what did Evan say about the boiler?") == []
+    out = run_cli("search", "When did James book the jam session?", "--explain", "--root", str(memory_root)).stdout
+    assert "the prompt is about James, a name no memory mentions" in out
+    write(memory_root, record("decision", "drums", "New drum kit for the band", ["band", "drums"],
+                              content={"status": "accepted", "context": "Kit.", "rationale": [],
+                                       "decision": "James's old kit goes to the school."}))
+    assert _shown(memory_root, "When did James book the jam session?")[:1] == ["rehearsal"]
+    write(memory_root, record("decision", "smith", "The Smith family moved to Leeds", ["neighbours"]))
+    assert _shown(memory_root, "when did the Smiths move to Leeds?")[:1] == ["smith"]
+
+
+def test_a_name_held_by_many_memories_is_taken_as_written_out(memory_root):
+    """At most ``NAME_READS`` memories are read to find a name written out; past them the tokens decide."""
+    from team_memory.recall.matching import NAME_READS
+    for i in range(NAME_READS + 1):
+        write(memory_root, record("decision", f"jam-{i}", f"Jam session number {i}", ["jam", f"session-{i}"]))
+    out = run_cli("search", "When did James book the jam session?", "--explain", "--root", str(memory_root)).stdout
+    assert "the question asks about James" in out and "a name no memory mentions" not in out
+    (memory_root / "decisions" / "jam-0.json").unlink()
+    out = run_cli("search", "When did James book the jam session?", "--explain", "--root", str(memory_root)).stdout
+    assert "the prompt is about James, a name no memory mentions" in out
+
+
+@pytest.mark.parametrize("text, name, found", [
+    ("Mr Evans the landlord", "evan", False), ("the jam session", "james", False), ("ask Evan's sister", "evan", True),
+    ("tags: maya-running", "maya", True), ("Mayapur", "maya", False), ("The Smith family", "smiths", True),
+    ("EVAN", "evan", True), ("", "evan", False), ("xevan evanx Evan", "evan", True),
+    ("two JSON schemas", "schema", True), ("the Schemas team", "schema", False), ("new boxes", "box", True),
+    ("the boxer", "box", False), ("İstanbul trip with Evan", "evan", True),
+])
+def test_written_out(text, name, found):
+    from team_memory.recall.matching import written_out
+    assert written_out(text, name) is found
+
+
 def test_a_memory_that_does_not_name_the_question_s_subject_ranks_lower(memory_root):
     """"who's Maya's boss now?": Priya's boss is someone else's; at ``SUBJECT_MISSING`` x its points it follows
     the memory about Maya."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..derived.refresh import current_index
 from .matching import SUBJECT_MISSING
-from .rank import MAX_PROMPT_CHARS, scored_hits
+from .rank import MAX_PROMPT_CHARS, read_record, scored_hits
 from .relevance import ordinary_note, why_not
 from .weights import evidence, match_parts
 
@@ -77,7 +77,11 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
         return []
     relaxed = _without_floor(strategy)
     index = current_index(memory_root, config)
-    scored = scored_hits(relaxed, query, index)
+
+    def read(entry: dict):
+        return read_record(memory_root, config, entry)
+
+    scored = scored_hits(relaxed, query, index, read=read)
     stranger = relaxed.stranger
     if stranger:  # scored as if the prompt named no one, to show what it would have met
         relaxed._subject = ""

@@ -29,7 +29,7 @@ import math
 
 from ..base.config import int_setting, quoted, section, warn
 from ..derived.cache import ids_of_bits
-from ..text.features import SmartFeatures, strategy_name
+from ..text.features import SmartFeatures, body_text, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups, tokenize
 from .bitplanes import QUANTUM, bound, reaching, top
@@ -43,6 +43,7 @@ DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
 TIE = 0.9  # a runner-up needs min_runner_up points, or TIE x the best when the best has fewer
 SUBJECT_MISSING = 0.5  # a memory's score when it does not name the question's first name (chosen on dev splits)
+NAME_READS = 8  # memories read at most to find a name written out ("jam" holds the token of "James")
 # retrieval.<key>: (default, least, most); what each means: docs/guide.md
 FLOAT_SETTINGS = {
     "min_score": (DEFAULT_MIN_SCORE, 0.0, 1000.0),
@@ -92,10 +93,11 @@ class Smart(SmartFeatures):
         self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
         self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
 
-    def score(self, query, index) -> list:
-        """``[(points, id, parts)]``: the memories of ``index`` (``derived.cache.Index``) shown for ``query``."""
+    def score(self, query, index, read=None) -> list:
+        """``[(points, id, parts)]``: the memories of ``index`` (``derived.cache.Index``) shown for ``query``
+        (``read``: index entry -> its record or None, to find a name written out: ``_mentioned``)."""
         self._query = query
-        return score_index(self, query, index)
+        return score_index(self, query, index, read)
 
     def query(self, prompt: str):
         """The prompt's tokens grouped by the word or run they came from (``weights.matches_total``)."""
@@ -302,7 +304,7 @@ class _Chooser:
         return out
 
 
-def score_index(strategy, query, index) -> list:
+def score_index(strategy, query, index, read=None) -> list:
     """``[(points, id, parts)]``: the memories of ``index`` that ``strategy`` shows for ``query``."""
     n = index.n
     if not n:
@@ -319,7 +321,7 @@ def score_index(strategy, query, index) -> list:
             if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(o.kind == "exact" for o in options):
                 unmatched.append((g, q))  # no match, or by prefix only: the fuzzy step may try it
     reachable, unknown = sum(reach.values()), unknown_words(query, reach)
-    strategy.stranger = "" if _mentioned(book, strategy._subject) else strategy._subject
+    strategy.stranger = "" if _mentioned(book, strategy._subject, read) else strategy._subject
     if strategy.stranger:
         return []  # "When did Elena sign up?" of a store that never names Elena: about someone else
 
@@ -375,10 +377,50 @@ def score_index(strategy, query, index) -> list:
     return strategy.shown(best, [(round(total, 2), i, found[i]) for i, total in totals.items()])
 
 
-def _mentioned(book: Book, name: str) -> bool:
-    """Whether some memory holds ``name`` (or another name of it: ``textnorm.synonyms``); True for no name."""
+def _mentioned(book: Book, name: str, read=None) -> bool:
+    """Whether some memory names ``name`` (or another name of it: ``textnorm.synonyms``); True for no name. With
+    ``read`` (index entry -> record or None), a memory holding the name's token must also write the name out:
+    "jam" holds the token of "James" and "Evans" that of "Evan", and neither names them."""
     tokens = tokenize(name)
-    return not tokens or any(book.tiers(t)[0] or any(book.tiers(o)[0] for o in synonyms(t)) for t in tokens)
+    if not tokens or any(book.tiers(o)[0] for t in tokens for o in synonyms(t)):
+        return True
+    holders = [members for t in tokens for _, members in book.tiers(t)[0]]
+    if read is None or not holders:
+        return bool(holders)
+    seen = set()
+    for members in holders:  # tags and titles first
+        for i in members.ids if members.ids is not None else ids_of_bits(members.bits):
+            if i in seen:
+                continue
+            seen.add(i)
+            if len(seen) > NAME_READS:
+                return True  # too many to read: as the tokens say
+            entry = book.index.entry(i)
+            record = read(entry)
+            text = "\n".join([entry["title"], *entry["tags"], body_text(record) if record else ""])
+            if written_out(text, name.lower()):
+                return True
+    return False
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # keeps every index
+
+
+def written_out(text: str, name: str) -> bool:
+    """Whether ``text`` holds ``name`` (lowercase) as a word, its plural in lowercase ("schemas" for "Schema";
+    "Evans" is another name than "Evan"), or its singular ("Smith" for "the Smiths")."""
+    low = text.translate(_ASCII_LOWER)
+    for word in (name, name[:-1]) if name.endswith("s") else (name,):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            rest = low[end:end + 3]
+            plural = rest[:1] == "s" and not rest[1:2].isalpha() or rest[:2] == "es" and not rest[2:3].isalpha()
+            if (not (at and low[at - 1].isalpha())
+                    and (not rest[:1].isalpha() or plural and not text[at].isupper())):
+                return True
+            at = low.find(word, at + 1)
+    return False
 
 
 def _ranked(per_token: list, ids, floor: float) -> list:

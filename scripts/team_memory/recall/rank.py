@@ -41,23 +41,30 @@ class Hit:
 def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
     """Read the memory behind ``hit``; False if it must not be shown."""
     hit.checked = True
-    from ..derived.index import resolve_entry_path  # for speed: only a hit read from its file needs it
-    path = resolve_entry_path(memory_root, config, hit.entry)
-    if path is None:
-        return False
-    try:  # never through a link, never a FIFO, bounded
-        record = fastjson.loads(read_bytes(path)[0])
-    except (OSError, ValueError):
-        return False
-    active = isinstance(record, dict) and record_status(record) == "active"
+    record = read_record(memory_root, config, hit.entry)
+    active = record is not None and record_status(record) == "active"
     hit.record = record if active else None
     return active
 
 
-def scored_hits(strategy, query, index, exclude=None) -> list:
-    """Every hit of ``index`` for ``query``, best first (index order on ties), ``exclude``'s paths left out."""
+def read_record(memory_root: str, config: dict, entry: dict):
+    """The JSON object behind an index entry, or None (outside its folder, unreadable, not an object)."""
+    from ..derived.index import resolve_entry_path  # for speed: only a hit read from its file needs it
+    path = resolve_entry_path(memory_root, config, entry)
+    if path is None:
+        return None
+    try:  # never through a link, never a FIFO, bounded
+        record = fastjson.loads(read_bytes(path)[0])
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def scored_hits(strategy, query, index, exclude=None, read=None) -> list:
+    """Every hit of ``index`` for ``query``, best first (index order on ties), ``exclude``'s paths left out
+    (``read``: index entry -> record, ``Smart.score``)."""
     hits = []
-    for points, i, parts in strategy.score(query, index):
+    for points, i, parts in strategy.score(query, index, read):
         entry = index.entry(i)
         if not (exclude and entry["path"] in exclude):
             hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, i))
@@ -75,10 +82,14 @@ def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, no
         return []
     from ..derived.cache import CacheInvalid
     from ..derived.refresh import current_index
+
+    def read(entry: dict):
+        return read_record(memory_root, config, entry)
+
     try:
-        hits = scored_hits(strategy, query, index or current_index(memory_root, config), exclude)
+        hits = scored_hits(strategy, query, index or current_index(memory_root, config), exclude, read)
     except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
-        hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude)
+        hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude, read)
     shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if strategy.answer_shape else None
     return _finish(hits, memory_root, config, limit, now, strategy, shape)
 

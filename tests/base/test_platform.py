@@ -74,7 +74,7 @@ def test_cache_and_map_reads_take_the_same_way(tmp_path, no_nofollow):
     (tmp_path / "real").write_text("x")
     os.symlink(tmp_path / "real", tmp_path / "link")
     with pytest.raises(safefs.UnsafePath):
-        safefs.open_read(str(tmp_path / "link"))
+        safefs.open_regular(str(tmp_path / "link"))
 
 
 def busy_replace(times: list, fail: int):

@@ -68,22 +68,30 @@ def check_store(memory_root: str) -> str:
     return memory_root
 
 
-def open_read(path: str) -> int:
-    """A descriptor of ``path`` opened for reading, never through a link (``UnsafePath``) or blocked by a FIFO."""
+def open_regular(path: str):
+    """``(fd, stat)`` of a regular file opened for reading, never through a link (``UnsafePath``) or blocked by a FIFO."""
     if NOFOLLOW:
         try:
-            return os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
+            fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: what BSDs say for O_NOFOLLOW on a link
                 raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed") from None
             raise
-    before = os.lstat(path)
-    if before.st_mode & S_IFMT == S_IFLNK:
-        raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed")
-    if before.st_mode & S_IFMT != S_IFREG:
-        raise UnsafePath(f"{os.path.basename(path)} is not a regular file; not read")
-    fd = os.open(path, os.O_RDONLY | NONBLOCK | CLOEXEC | BINARY)
-    return same_file(fd, before, path)
+    else:
+        before = os.lstat(path)
+        if before.st_mode & S_IFMT == S_IFLNK:
+            raise UnsafePath(f"{os.path.basename(path)} is a symbolic link; not followed")
+        if before.st_mode & S_IFMT != S_IFREG:
+            raise UnsafePath(f"{os.path.basename(path)} is not a regular file; not read")
+        fd = same_file(os.open(path, os.O_RDONLY | NONBLOCK | CLOEXEC | BINARY), before, path)
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & S_IFMT != S_IFREG:
+            raise UnsafePath(f"{os.path.basename(path)} is not a regular file; not read")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
 
 
 def same_file(fd: int, before, path: str) -> int:
@@ -97,19 +105,6 @@ def same_file(fd: int, before, path: str) -> int:
         os.close(fd)
         raise
     return fd
-
-
-def open_regular(path: str):
-    """``(fd, stat)`` of a regular file opened with ``open_read``."""
-    fd = open_read(path)
-    try:
-        st = os.fstat(fd)
-        if st.st_mode & S_IFMT != S_IFREG:
-            raise UnsafePath(f"{os.path.basename(path)} is not a regular file; not read")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, st
 
 
 def read_regular(path: str, limit: int = MAX_FILE_BYTES):
@@ -142,7 +137,7 @@ def make_dir(path: str) -> str:
 
 
 def open_create(path: str, flags: int = os.O_RDWR, mode: int = 0o644) -> int:
-    """Open ``path`` for writing, created if missing, never through a link (else as ``open_read`` checks it)."""
+    """Open ``path`` for writing, created if missing, never through a link (else as ``open_regular`` checks it)."""
     if not NOFOLLOW:
         try:
             return os.open(path, flags | os.O_CREAT | os.O_EXCL | NONBLOCK | CLOEXEC | BINARY, mode)

@@ -115,9 +115,9 @@ def _map_names(project: str, fulls: list) -> bool:
         map_path = os.path.join(path, MAP_REL[-1])
         if hasattr(os, "O_NOFOLLOW"):  # the first look needs os alone
             fd = os.open(map_path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-        else:  # Windows: lstat before, fstat after (safefs.open_read)
-            from ..base.safefs import open_read
-            fd = open_read(map_path)
+        else:  # Windows: lstat before, fstat after (safefs.open_regular)
+            from ..base.safefs import open_regular
+            fd = open_regular(map_path)[0]
         if os.fstat(fd).st_size > MAX_MAP_BYTES:
             return False  # lookup never reads such a map either
         top = project.replace(os.sep, "/").rstrip("/") + "/"  # path text compared with / (base.pathtext's rule)

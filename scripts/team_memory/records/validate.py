@@ -194,7 +194,7 @@ _RELATED_HINTS = (
 )
 
 
-def _check_related(entries, out: list) -> None:
+def _check_related(entries, out: list, project: str | None) -> None:
     """``related_files``: a list of at most ``relpaths.MAX_ENTRIES`` repository-relative paths, folders or globs."""
     from . import relpaths
     if not isinstance(entries, list):
@@ -206,26 +206,19 @@ def _check_related(entries, out: list) -> None:
     for i, entry in enumerate(entries[:relpaths.MAX_ENTRIES]):
         reason = relpaths.problem(entry)
         if reason:
-            hint = next((h for words, h in _RELATED_HINTS if words in reason), "write a path relative to the "
-                        "repository root: app/session.py")
+            # an absolute entry inside the project: the hint gives its relative form
+            absolute = project and isinstance(entry, str) and entry.startswith(("/", "~"))
+            inside = relpaths.repo_relative(entry, project, project) if absolute else None
+            hint = f"write it relative to the repository root: {inside}" if inside else next(
+                (h for words, h in _RELATED_HINTS if words in reason), "write a path relative to the repository root: "
+                "app/session.py")
             message = f"{shown(entry)} {reason}" if isinstance(entry, str) else f"must be text, not {_type_name(entry)}"
             out.append(Problem(f"related_files[{i}]", message, hint))
 
 
-def _inside_hint(problem: Problem, record: dict, project: str) -> Problem:
-    """A refused absolute ``related_files`` entry that lies inside the project: the hint gives its relative form."""
-    from .relpaths import repo_relative
-    field = problem.field
-    if not (field.startswith("related_files[") and field.endswith("]") and field[14:-1].isdigit()):
-        return problem
-    entries = record.get("related_files")
-    entry = entries[int(field[14:-1])] if isinstance(entries, list) and int(field[14:-1]) < len(entries) else None
-    inside = repo_relative(entry, project, project) if isinstance(entry, str) and entry.startswith(("/", "~")) else None
-    return problem._replace(hint=f"write it relative to the repository root: {inside}") if inside else problem
-
-
-def validate_record(record, *, folder_category: str | None = None, file_id: str | None = None) -> list:
-    """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored."""
+def validate_record(record, *, folder_category: str | None = None, file_id: str | None = None,
+                    project: str | None = None) -> list:
+    """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored, in ``project``."""
     if not isinstance(record, dict):
         return [Problem("(record)", f"must be a JSON object, not {_type_name(record)}", "write {...}")]
     out = [Problem(name, "is required", f"add {name!r}") for name in TOP_REQUIRED if name not in record]
@@ -259,7 +252,7 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
     if "$schema" in record:
         _check("text", record["$schema"], "$schema", out)
     if "related_files" in record:
-        _check_related(record["related_files"], out)
+        _check_related(record["related_files"], out, project)
     value = record.get("confidence", 0)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         out.append(Problem("confidence", f"must be a number from 0 to 1, not {shown(value)}", "use e.g. 0.8"))
@@ -332,10 +325,8 @@ def check_file(path: str, config: dict | None = None, memory_root: str | None = 
     except OSError as exc:
         return [Problem("(file)", f"cannot be read: {exc}", "check the path and permissions")]
     name = os.path.basename(path)
-    problems = validate_record(record, folder_category=folder_category,
-                               file_id=name[:-5] if name.endswith(".json") else name)
-    if memory_root and isinstance(record, dict):
-        problems = [_inside_hint(p, record, project_root_of(memory_root)) for p in problems]
+    problems = validate_record(record, folder_category=folder_category, file_id=name[:-5] if name.endswith(".json")
+                               else name, project=project_root_of(memory_root) if memory_root else None)
     if isinstance(record, dict):
         problems += [Problem(f, m, "close it with </private> (or [/private]), or remove the opening tag"
                              if m == UNCLOSED else "remove it, or rewrite the memory with the update command (it "

@@ -1,11 +1,5 @@
-"""The ``smart`` tokenizer: words of every script, CJK bigrams, code identifiers, English word forms.
-
-``tokenize(text, stop_words)``: NFKC; runs by script (a Hangul, kana or Han run gives its bigrams and
-the whole run, a lone Han character kept; other letters, digits and marks form words joined into one
-identifier by ``_ - . /``); an identifier gives its whole, its parts (at joiners and case changes) and
-its parts joined; case folded, stop words and 1-character tokens dropped; ASCII words of 4+ letters
-folded to a light stem (``fold``) on both sides of a match, so ``fixing`` and ``fixed`` meet ``fix``.
-"""
+"""The ``smart`` tokenizer: words of every script, CJK bigrams, code identifiers (``run_forms``), and English
+word forms folded to a light stem (``fold``) on both sides of a match, so ``fixing`` and ``fixed`` meet ``fix``."""
 from __future__ import annotations
 
 from ..base.config import section
@@ -175,8 +169,7 @@ def normalize(text: str) -> str:
 
 
 def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """The match tokens of ``text`` grouped by the run they came from, in text order: the whole identifier
-    or CJK run first (when kept), then its parts or bigrams; a token only in the first group that yields it."""
+    """The match tokens of ``text`` (NFKC) by the run they came from, in order; a token only in its first group."""
     text = nfkc(text)
     seen: set = set()
     groups = []
@@ -221,8 +214,7 @@ def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """Two neighbouring plain words written as one (``sleep current`` -> ``sleepcurrent``, stop words too), so a
-    compound tag spelled as two words meets it whole."""
+    """Neighbouring plain words joined (``sleep current`` -> ``sleepcurrent``): a compound tag meets them whole."""
     text = nfkc(text)
     out, last, last_end = [], None, -1
     i = 0
@@ -239,7 +231,7 @@ def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
-    """The set of match tokens of ``text`` (see the module docstring)."""
+    """The set of match tokens of ``text``."""
     return {t for group in token_groups(text, stop_words) for t in group}
 
 
@@ -267,7 +259,6 @@ throw threw thrown, understand understood, wake woke woken, wear wore worn, weep
 write wrote written
 """
 _LEFT_OUT = frozenset({"ground", "left", "led", "rose", "shot", "wound", "bore", "saw"})
-_alternates = None  # folded form -> the other folded forms of the same verb, built on first use
 
 
 def _build_alternates(text: str = VERBS, left_out: frozenset = _LEFT_OUT) -> dict:
@@ -280,14 +271,20 @@ def _build_alternates(text: str = VERBS, left_out: frozenset = _LEFT_OUT) -> dic
     return {form: tuple(sorted(others)) for form, others in table.items() if others}
 
 
+_tables: dict = {}  # VERBS or NAMES -> folded word -> the other folded words of its group, built on first use
+
+
+def _others(token: str, text: str, left_out: frozenset) -> tuple:
+    if token not in text:  # every folded form is a part of its word: most prompt words build no table
+        return ()
+    if text not in _tables:
+        _tables[text] = _build_alternates(text, left_out)
+    return _tables[text].get(token, ())
+
+
 def alternates(token: str) -> tuple:
     """The other forms of the verb ``token`` (a folded prompt token) is a form of, sorted; () if none."""
-    global _alternates
-    if token not in VERBS:  # every folded form is a part of its word: most prompt words build no table
-        return ()
-    if _alternates is None:
-        _alternates = _build_alternates()
-    return _alternates.get(token, ())
+    return _others(token, VERBS, _LEFT_OUT)
 
 
 # -- names of one thing: "the k8s cluster" meets a memory about *Kubernetes*. The prompt side tries each
@@ -305,14 +302,8 @@ password passwd, certificate cert, tls ssl, aws amazon, terraform tf, github gh,
 asynchronous async, temporary tmp temp, chatgpt genai llm copilot, mfa 2fa twofactor, eks kubernetes,
 gke kubernetes, aks kubernetes, yaml yml, mongodb mongo, graphql gql
 """
-_synonyms = None  # folded word -> the folded other names of the same thing, built on first use
 
 
 def synonyms(token: str) -> tuple:
     """The other names (``NAMES``) of what ``token`` (a folded prompt token) names, sorted; () if none."""
-    global _synonyms
-    if token not in NAMES:  # as in ``alternates``
-        return ()
-    if _synonyms is None:
-        _synonyms = _build_alternates(NAMES, frozenset())
-    return _synonyms.get(token, ())
+    return _others(token, NAMES, frozenset())

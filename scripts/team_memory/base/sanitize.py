@@ -1,10 +1,5 @@
-"""Text hygiene for every string that reaches Claude, a terminal or the index.
-
-One policy (``char_class``, by Unicode category): **dropped** (Cc, Cf, Co, Cs, Cn, variation selectors, the
-tag block, ``_FILLERS``), **space** (Z* and the whitespace controls), **kept** (the rest). ``clean_line``: one
-safe line (NFKC, the policy, whitespace collapsed, index markers neutralised); ``clean_text`` keeps newlines
-and tabs; ``neutralize_block`` escapes only what could end or forge a ``<memory-context>`` block.
-"""
+"""Text hygiene for every string that reaches Claude, a terminal or the index: one policy (``char_class``, by
+Unicode category) says which code points are dropped, which become a space and which are kept."""
 from __future__ import annotations
 
 TITLE_MAX = 120

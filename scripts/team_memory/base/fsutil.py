@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from .safefs import UnsafePath, check_store, is_real_dir, open_create
+
 LOCK_NAME = ".lock"
 TEMP_SUFFIX = ".tmp"
 REPLACE_WAITS = (0.005, 0.01, 0.02, 0.03, 0.035)  # 100 ms in all, then FileBusy
@@ -80,7 +82,7 @@ def create_temp(path: str):
 def category_dir(memory_root: str, folder: str) -> str | None:
     """``<root>/<folder>`` if it is a real folder inside the store; None for a missing one or a link out of it."""
     path = os.path.join(memory_root, folder)
-    return None if os.path.islink(path) or not os.path.isdir(path) else path
+    return path if is_real_dir(path) else None
 
 
 def memory_file_stats(memory_root: str, folders):
@@ -113,7 +115,6 @@ class store_lock:
         self.memory_root, self.blocking, self.name, self.fd = memory_root, blocking, name, None
 
     def __enter__(self):
-        from .safefs import UnsafePath, check_store, is_real_dir, open_create
         check_store(self.memory_root)  # never a lock (or a store) created through a link
         if not os.path.lexists(self.memory_root):
             os.makedirs(self.memory_root, exist_ok=True)

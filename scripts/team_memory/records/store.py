@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ..base.config import category_folders, warn
-from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFMT, S_IFREG, read_regular
+from ..base.safefs import MAX_FILE_BYTES as MAX_MEMORY_BYTES, S_IFREG, is_real_dir, kind_of, read_regular
 from ..base.safefs import find_memory_root, folders_up, project_root_of, repo_root_of  # noqa: F401 - found here too
 
 
@@ -118,13 +118,8 @@ def find_memory(memory_root: str, config: dict, memory_id: str):
 
 def _regular_in(memory_root: str, folder: str, name: str):
     """``folder/name`` when the folder is real and the file regular, else None (a link never shadows)."""
-    from ..base.fsutil import category_dir  # for start-up speed (see iter_memory_files)
-    folder_path = category_dir(memory_root, folder)
-    path = os.path.join(folder_path, name) if folder_path else None
-    try:
-        return path if path and os.lstat(path).st_mode & S_IFMT == S_IFREG else None
-    except OSError:
-        return None
+    path = os.path.join(memory_root, folder, name)
+    return path if is_real_dir(os.path.dirname(path)) and kind_of(path) == S_IFREG else None
 
 
 def _find_by_reference(memory_root: str, folders: dict, ref: str):

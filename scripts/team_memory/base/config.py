@@ -27,10 +27,9 @@ PLAIN_SETTING_CHARS = 12  # no secret shape fits in this many letters, digits an
 
 def quoted(raw) -> str:
     """A config value as a warning quotes it: a number, boolean, null or short plain word, else type and size only."""
-    if raw is None or isinstance(raw, (bool, int, float)):
-        return repr(raw)
-    if isinstance(raw, str) and len(raw) <= PLAIN_SETTING_CHARS and raw.isascii() \
-            and raw.replace("_", "a").replace("-", "a").replace(".", "a").isalnum():
+    plain = isinstance(raw, str) and len(raw) <= PLAIN_SETTING_CHARS and raw.isascii() \
+        and raw.replace("_", "a").replace("-", "a").replace(".", "a").isalnum()
+    if plain or raw is None or isinstance(raw, (bool, int, float)):
         return repr(raw)
     size = f" of {len(raw)}" + (" characters" if isinstance(raw, str) else " items") \
         if isinstance(raw, (str, list, dict)) else ""

@@ -74,8 +74,7 @@ def _tag_events(text: str, formats) -> list:
     fences = _fenced_spans(text)
     events = []
     for fmt in formats:
-        open_re, close_re = _TAGS[fmt]
-        for is_open, regex in ((True, open_re), (False, close_re)):
+        for is_open, regex in zip((True, False), _TAGS[fmt]):
             for m in regex.finditer(text):
                 start, end = m.start(), m.end()
                 if text[start - 1:start] == "`" and text[end:end + 1] == "`" and text[start - 2:start - 1] != "`":

@@ -69,7 +69,7 @@ def check_store(memory_root: str) -> str:
 
 
 def open_regular(path: str):
-    """``(fd, stat)`` of a regular file opened for reading, never through a link (``UnsafePath``) or blocked by a FIFO."""
+    """``(fd, stat)`` of a regular file opened for reading, never through a link (``UnsafePath``) nor a FIFO."""
     if NOFOLLOW:
         try:
             fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)

@@ -218,7 +218,7 @@ def _check_related(entries, out: list, project: str | None) -> None:
 
 def validate_record(record, *, folder_category: str | None = None, file_id: str | None = None,
                     project: str | None = None) -> list:
-    """Every problem of ``record``; ``folder_category``/``file_id`` are where it is (or will be) stored, in ``project``."""
+    """Every problem of ``record``; ``folder_category``/``file_id``/``project``: where it is (or will be) stored."""
     if not isinstance(record, dict):
         return [Problem("(record)", f"must be a JSON object, not {_type_name(record)}", "write {...}")]
     out = [Problem(name, "is required", f"add {name!r}") for name in TOP_REQUIRED if name not in record]

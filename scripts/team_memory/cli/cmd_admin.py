@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 
 from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix
-from .doctor import examine, repair, store_files, user_plugin_too
+from .doctor import examine, hook_python, repair, store_files, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES, display_name
 from ..base.safefs import folders_up
 from ..base.sanitize import shown_path
@@ -69,7 +69,6 @@ def register(subparsers, common) -> None:
 def cmd_doctor(ctx) -> int:
     if ctx.args.temp_age < 0:
         raise UsageError("--temp-age must be 0 or more")
-    from .hookpython import findings as hook_python  # the interpreter every hook starts: a shim costs every call
     try:
         root = ctx.memory_root
     except NoStore as exc:  # no store yet: the hooks' Python and the installs are checked all the same

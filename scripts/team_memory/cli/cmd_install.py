@@ -154,8 +154,8 @@ def _gitignore_line(report: dict) -> None:
 def _python_advice() -> None:
     """What ``doctor`` says of the Python the hooks start on this machine (a version manager's shim), said here too."""
     from ..records.exposure import shown_message
-    from .hookpython import findings
-    for finding in findings():
+    from .doctor import hook_python
+    for finding in hook_python():
         _line("python", shown_message(finding.message))
         _line("", f"fix: {shown_message(finding.fix)}")
 

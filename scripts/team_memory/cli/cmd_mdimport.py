@@ -17,8 +17,7 @@ from ..base.config import load_config
 from ..records.exposure import shown_name, shown_text, shown_value
 from ..edits.transfer import import_records, prepare
 from ..records.store import repo_root_of
-from .cmd_similar import best_similar
-from .cmd_write import print_invalid, write_root
+from .cmd_write import best_similar, print_invalid, write_root
 from .main import CliError
 from .mdsource import proposals
 

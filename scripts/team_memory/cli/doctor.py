@@ -1,6 +1,9 @@
 """Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]``, each with its fix;
 ``repair(memory_root, config, findings)`` fixes the safe ones under the store lock (rebuild the index, delete
-leftover temp files, redact stored secrets through the write path, rename a file whose name is not an id)."""
+leftover temp files, redact stored secrets through the write path, rename a file whose name is not an id).
+``hook_python()``: the ``python3`` the hooks' shell finds, when it is a version manager's shim (a shell script that
+costs every hook call several times the hook, docs/benchmarks.md); the fix is the interpreter's folder first on
+``PATH``, so the command stays a plain ``python3`` (all PowerShell parses)."""
 from __future__ import annotations
 
 import contextlib
@@ -8,8 +11,10 @@ import itertools
 import json
 import os
 import re
-import shlex
+import shutil
 import stat
+import subprocess
+import sys
 import time
 from dataclasses import asdict, dataclass
 
@@ -27,6 +32,7 @@ from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, linked_part, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
+from .main import related_fix
 from .settingsjson import PLUGIN_ID
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
@@ -40,7 +46,7 @@ _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 @dataclass
 class Finding:
     kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link, stale, start-marker, hook-python (hookpython.py)
+    #                config, link, hard-link, related-link, stale, start-marker, hook-python
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -328,8 +334,7 @@ def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
     kept = relpaths.usable(inside)
     if any(hide(e) != e for e in kept):  # an entry holding a secret or private text is never quoted back
         return None
-    args = " ".join(f"--related-file {shlex.quote(e)}" for e in kept) if kept else "--no-related-files"
-    return f"{CLI} update {ref} {args} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
+    return f"{CLI} update {ref}{related_fix(kept)} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
 
 
 def _stale_index(memory_root: str, config: dict, config_path: str) -> Finding:
@@ -469,3 +474,64 @@ def user_plugin_too(project: str, home: str | None = None) -> list:
                     f"keep one: claude plugin uninstall {PLUGIN_ID} (the drop-in stays, for the whole team), or "
                     "python3 .claude/team-memory/scripts/memory.py uninstall . (the plugin stays, for you alone)",
                     warning=True)] if hits else []
+
+
+RUNS = 3
+SLOWER = 2.0  # a start this many times the interpreter's own ...
+EXTRA_MS = 10.0  # ... and this many milliseconds more is worth a line
+
+
+def hooks_python(environ=None) -> str | None:
+    """The ``python3`` the hooks' shell finds, or None; pyenv's own folders that ``pyenv exec`` put before its shims
+    on this process's ``PATH`` are taken off (the hooks' shell finds the shim there)."""
+    environ = os.environ if environ is None else environ
+    entries = environ.get("PATH", os.defpath).split(os.pathsep)
+    root = environ.get("PYENV_ROOT", "")
+    if root and "PYENV_DIR" in environ:  # set by ``pyenv exec``: this process came through a pyenv shim
+        shims, within = os.path.join(root, "shims"), os.path.join(root, "")
+        while entries and entries[0] != shims and os.path.join(entries[0], "").startswith(within):
+            entries.pop(0)
+    return shutil.which("python3", path=os.pathsep.join(entries))
+
+
+def is_script(path: str) -> bool:
+    """True when ``path`` (links followed) starts with ``#!``: a shell script, not an interpreter."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:
+        return False
+
+
+def start_ms(program: str) -> float | None:
+    """The fastest of ``RUNS`` starts of ``program -S`` in milliseconds; None when it fails or is older than 3.9."""
+    times = []
+    for _ in range(RUNS):
+        began = time.perf_counter()
+        try:
+            proc = subprocess.run([program, "-S", "-c", "import sys; sys.exit(sys.version_info < (3, 9))"],
+                                  capture_output=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if proc.returncode != 0:
+            return None
+        times.append((time.perf_counter() - began) * 1000)
+    return min(times)
+
+
+def hook_python() -> list:
+    """An advisory ``Finding`` when the hooks' ``python3`` is a slow script in front of the interpreter."""
+    program = hooks_python()
+    here = sys.executable if sys.executable and not is_script(sys.executable) else ""
+    if program is None or not here or not is_script(program):
+        return []  # an interpreter itself (or nothing better to name): nothing to gain
+    slow, fast = start_ms(program), start_ms(here)
+    if slow is None or fast is None or slow < fast * SLOWER or slow - fast < EXTRA_MS:
+        return []
+    fix = f'start Claude Code with the interpreter\'s folder first on PATH: PATH="{os.path.dirname(here)}:$PATH" claude'
+    if os.environ.get("PYENV_ROOT"):
+        fix += ' (with pyenv, PATH="$(pyenv prefix)/bin:$PATH" claude takes the version pyenv picks for the project)'
+    return [Finding("hook-python", "python3", f"{program} is a script (a version manager's shim, it seems): every hook "
+                    f"call spends about {slow - fast:.0f} ms in it before Python starts ({slow:.0f} ms against "
+                    f"{fast:.0f} ms for the interpreter itself)",
+                    fix + "; Claude Code's own commands then find that python3 too", warning=True)]

@@ -6,8 +6,7 @@ import os
 
 from .agents import AGENTS, install_agents, uninstall_agents
 from .main import CliError, add_command, flag, opt
-from .install import InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
-from .settingsjson import DEFAULT_SOURCE
+from .install import DEFAULT_SOURCE, InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
 
 INSTALL_DESCRIPTION = """\
 install team-memory into a repository, so every teammate who clones it gets memory

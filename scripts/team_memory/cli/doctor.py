@@ -33,7 +33,6 @@ from ..base.safefs import is_link, is_real_dir, linked_part, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
 from .main import related_fix
-from .settingsjson import PLUGIN_ID
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
 CLI = user_cli()
@@ -458,6 +457,7 @@ def user_json(path: str):
 def user_plugin_too(project: str, home: str | None = None) -> list:
     """A warning when this project has the drop-in install (a real folder, no link followed) and the user also
     installed the plugin at user scope (installed_plugins.json or settings.json enabledPlugins): hooks run twice."""
+    from .install import PLUGIN_ID  # (install's imports: only this check needs them)
     drop_in = os.path.join(project, ".claude")
     if not is_real_dir(drop_in) or not is_real_dir(os.path.join(drop_in, "team-memory")):
         return []

@@ -1,5 +1,6 @@
 """Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write);
-``similar``: the existing memory a new one should update instead of duplicating (``viewdupes.similarity``)."""
+``similar``: the existing memory a new one should update instead of duplicating (``viewdupes.similarity``);
+``edit ID``: change a memory in your editor (the loop itself lives in ``edits.editing``)."""
 from __future__ import annotations
 
 import json
@@ -18,6 +19,7 @@ from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name, topi
 from ..base.safefs import check_store
 from ..base.sanitize import clean_tag, shown_path
 from ..derived.index import entry_from_record
+from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
 from ..edits.write import WriteError, content_hash, create_memory, sessions_past_retention, set_status, update_memory
 from ..records.exposure import name_is_shown, shown_message, shown_name, shown_related, shown_text
 from ..records.privacy import PrivateTagError
@@ -107,6 +109,15 @@ def register(subparsers, common) -> None:
                 opt("--related-file", "a file, folder or glob the new memory is about (repeatable); a memory about the "
                                       "same files counts as similar", action="append", default=[], metavar="PATH"),
                 flag("--json", "print JSON (null when nothing is close)"))
+    add_command(subparsers, common, "edit", cmd_edit,
+                "edit a memory's JSON in $EDITOR (then $VISUAL, then vi); validated on save, never lost",
+                f"  {CLI} edit use-redis-for-sessions\n"
+                f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
+                f"  {CLI} edit use-redis-for-sessions --from ~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json",
+                opt("id", "the memory id, or category/id or the file's path (one of two files with one id); a broken "
+                          "file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates"),
+                opt("--from", "start from this text (a recovery file) instead of the stored memory", dest="from_file",
+                    metavar="FILE"), RESULT_JSON)
 
 
 def _parse_json(text: str, where: str, source: str | None = None):
@@ -357,3 +368,37 @@ def cmd_similar(ctx) -> int:
         print("no similar memory: save a new one"
               + ("" if memory_root else " (no memory store yet: the first save creates it)"))
     return 0
+
+
+def _again() -> bool:
+    print("Press Enter to edit again (your text is kept), or q and Enter to stop: ", end="", file=sys.stderr,
+          flush=True)
+    line = sys.stdin.readline()
+    return bool(line) and line.strip().lower() not in ("q", "quit", "n", "no")
+
+
+def cmd_edit(ctx) -> int:
+    args = ctx.args
+    found = find_memory(ctx.memory_root, ctx.config, args.id)
+    if found is None:
+        raise CliError(f"no memory with id {args.id!r} (try: {CLI} list --status all)")
+    start = read_source(args.from_file, "--from") if args.from_file else None
+    memory_id = os.path.basename(found[1])[:-5]
+    try:
+        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again,
+                              lambda problems: print(f"the memory was not saved:\n{format_problems(problems)}",
+                                                     file=sys.stderr))
+    except EditAborted as exc:
+        message = str(exc)
+        if exc.recovery:
+            message += (f"; your text (private sections and secrets removed) is kept for {RECOVERY_DAYS} days in "
+                        f"{exc.recovery} (continue with: {CLI} edit {args.id} --from {exc.recovery})")
+        raise CliError(message) from None
+    except ValueError as exc:  # WriteError before the editor opened
+        raise CliError(str(exc)) from None
+    if result is None and args.json:
+        return ctx.print_json({"ok": True, "id": args.id, "action": "unchanged"})
+    if result is None:
+        print(f"no changes to {args.id}; nothing was written")
+        return 0
+    return report(ctx, result)

@@ -21,9 +21,8 @@ from ..records.store import find_memory_root
 COMMANDS = {
     "cmd_store": ("rebuild", "list", "search", "show", "demo"), "cmd_install": ("install", "uninstall", "mcp"),
     "cmd_eval": ("eval",),
-    "cmd_write": ("add", "save", "update", "retire", "archive", "restore", "unarchive", "validate", "similar"),
-    "cmd_admin": ("doctor", "gc", "stats", "review"),
-    "cmd_transfer": ("export", "import"), "cmd_edit": ("edit",), "cmd_view": ("view",),
+    "cmd_write": ("add", "save", "update", "retire", "archive", "restore", "unarchive", "validate", "similar", "edit"),
+    "cmd_admin": ("doctor", "gc", "stats", "review"), "cmd_transfer": ("export", "import"), "cmd_view": ("view",),
 }
 COMMAND_HOME = {command: module for module, commands in COMMANDS.items() for command in commands}
 

@@ -316,7 +316,8 @@ def call_tool(root: str, name, args) -> dict:
 def answer(root: str, message) -> dict | None:
     """The JSON-RPC response to one message; None for a notification."""
     if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or not isinstance(message.get("method"), str):
-        return _error(message.get("id") if isinstance(message, dict) else None, INVALID_REQUEST, "not a JSON-RPC 2.0 request")
+        return _error(message.get("id") if isinstance(message, dict) else None, INVALID_REQUEST,
+                      "not a JSON-RPC 2.0 request")
     method, mid, params = message["method"], message.get("id"), message.get("params") or {}
     if "id" not in message:
         return None  # notifications (initialized, cancelled): nothing to answer

@@ -7,7 +7,8 @@ import os
 import sys
 from datetime import datetime, timedelta, timezone
 
-from .main import CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag, opt
+from .main import (CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag, opt,
+                   stale_marks)
 from ..base.config import TEMPLATES_DIR, load_config, max_inject
 from ..base.fsutil import atomic_write_text
 from ..base.model import MEMORY_REL, STATUSES
@@ -175,7 +176,10 @@ def cmd_show(ctx) -> int:
         print(f"  confidence: {shown_text(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
         print(f"  related files: {', '.join(map(shown_text, record['related_files']))}")
-        _print_stale(ctx, path)
+        stale = stale_marks(ctx.memory_root, ctx.config).get(
+            os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/"))
+        if stale:  # its related files changed in git since its last update
+            print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")
     for state in ("retired", "archived"):
         if record.get(f"{state}_at") or record.get(f"{state}_reason"):
             print(f"  {state} {shown_text(record.get(f'{state}_at', '?'))}: "
@@ -191,18 +195,6 @@ def cmd_show(ctx) -> int:
             parts = (change.get("date", "?"), change.get("summary", "")) if isinstance(change, dict) else (change,)
             print("    " + "  ".join(map(shown_text, parts)))
     return 0
-
-
-def _print_stale(ctx, path: str) -> None:
-    """The memory's stale mark: its related files changed in git since its last update."""
-    from ..derived.driftmarks import current_marks
-    key = os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/")
-    try:
-        stale = current_marks(ctx.memory_root, ctx.config).get(key, "")
-    except OSError:
-        stale = ""
-    if stale:
-        print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")
 
 
 def _print_field(key: str, value, indent: str = "  ") -> None:

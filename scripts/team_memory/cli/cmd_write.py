@@ -113,7 +113,8 @@ def register(subparsers, common) -> None:
                 "edit a memory's JSON in $EDITOR (then $VISUAL, then vi); validated on save, never lost",
                 f"  {CLI} edit use-redis-for-sessions\n"
                 f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
-                f"  {CLI} edit use-redis-for-sessions --from ~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json",
+                f"  {CLI} edit use-redis-for-sessions --from "
+                "~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json",
                 opt("id", "the memory id, or category/id or the file's path (one of two files with one id); a broken "
                           "file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates"),
                 opt("--from", "start from this text (a recovery file) instead of the stored memory", dest="from_file",

@@ -32,7 +32,7 @@ from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, linked_part, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
-from .main import related_fix
+from .main import related_fix, stale_marks
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
 CLI = user_cli()
@@ -288,15 +288,11 @@ def _foreign_markers(memory_root: str) -> list:
 def _stale_memories(memory_root: str, config: dict) -> list:
     """One warning counting the memories whose related files changed in git since (see: review)."""
     from ..derived.drift import doc_is_broken, marks_path
-    from ..derived.driftmarks import current_marks
     if doc_is_broken(memory_root):  # no marks can be stored there, so none are computed either
         return [Finding("stale-marks", _rel(memory_root, marks_path(memory_root)),
                         "is not a regular file (a folder or a link committed by mistake?): stale marks are off",
                         "remove it from git and from disk; the marks are derived and rewritten on their own")]
-    try:
-        count = len(current_marks(memory_root, config))
-    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift
-        count = 0
+    count = len(stale_marks(memory_root, config))
     return [Finding("stale", _rel(memory_root, memory_root),
                     f"{count} memor{'y is' if count == 1 else 'ies are'} stale: files they are about changed in git "
                     "since they were last updated, or are gone",

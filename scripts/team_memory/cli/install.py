@@ -159,7 +159,8 @@ def plugin_settings(path: str) -> tuple:
     for key in ("extraKnownMarketplaces", "enabledPlugins"):
         value = settings.get(key, {})
         if not isinstance(value, dict):
-            raise InstallError(f'.claude/settings.json: "{key}" must be an object; fix it and run again. Nothing was changed.')
+            raise InstallError(f'.claude/settings.json: "{key}" must be an object; fix it and run again. '
+                               'Nothing was changed.')
         out.append(dict(value))
     return tuple(out)
 

@@ -18,7 +18,6 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-from ..base.cliname import user_cli
 from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folders
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
@@ -32,10 +31,8 @@ from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, linked_part, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
-from .main import related_fix, stale_marks
+from .main import CLI, related_fix, stale_marks
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
-
-CLI = user_cli()
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer

@@ -19,8 +19,7 @@ from ..records.store import find_memory_root
 
 # module (with ``register(subparsers, common)``) -> its commands in --help's order: a run imports one module
 COMMANDS = {
-    "cmd_store": ("rebuild", "list", "search", "show", "demo"), "cmd_install": ("install", "uninstall", "mcp"),
-    "cmd_eval": ("eval",),
+    "cmd_store": ("rebuild", "list", "search", "show", "demo", "eval"), "cmd_install": ("install", "uninstall", "mcp"),
     "cmd_write": ("add", "save", "update", "retire", "archive", "restore", "unarchive", "validate", "similar", "edit"),
     "cmd_admin": ("doctor", "gc", "stats", "review"), "cmd_transfer": ("export", "import"), "cmd_view": ("view",),
 }

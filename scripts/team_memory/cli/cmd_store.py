@@ -332,7 +332,8 @@ def cmd_eval(ctx) -> int:
           + "".join(f", {k}={v}" for k, v in sorted(settings.items())) + "\n")
     width = max(12, *(len(n) for n in names))
     print(f"{'metric (%)':20}" + "".join(n.rjust(width) for n in names))
-    for key, label, cell in [(m, LABELS.get(m, m), _pct) for m in METRICS] + [(k, label, _num) for k, label in PER_PROMPT]:
+    rows = [(m, LABELS.get(m, m), _pct) for m in METRICS] + [(k, label, _num) for k, label in PER_PROMPT]
+    for key, label, cell in rows:
         print(f"{label:20}" + "".join(cell(report["strategies"][n]["overall"][key]).rjust(width) for n in names))
     by_kind = {n: report["strategies"][n]["by_kind"] for n in names}
     kinds = list(by_kind[names[0]])

@@ -397,8 +397,9 @@ def review_html(m: dict) -> str:
         if r["kind"] == "stale" and m.get("stale"):
             extra = "".join(f'<div class="commits"><code>{esc(c["short"])}</code> <time>{esc(c["date"])}</time> '
                             f'{esc(c["subject"])}</div>' for c in m["stale"]["recent"])
-        commands = '<div class="cmds">' + "".join(f'<span class="when">{esc(when)}</span><pre><code>{esc(c)}</code></pre>'
-                                                  for when, c in r["commands"]) + "</div>"
+        commands = '<div class="cmds">' + "".join(f'<span class="when">{esc(when)}</span>'
+                                                  f'<pre><code>{esc(c)}</code></pre>' for when, c in r["commands"])
+        commands += "</div>"
         items.append(f'<li><strong>{esc(r["kind"])}</strong>: {esc(r["text"])}{extra}{commands}</li>')
     return f'<div class="review"><h4>Needs review</h4><ul>{"".join(items)}</ul></div>'
 
@@ -411,7 +412,8 @@ def memory_html(i: int, m: dict) -> str:
     for what, seen in (("added", m.get("git_added")), ("last changed", m.get("git_changed"))):
         if seen and (what == "added" or seen != m.get("git_added")):
             meta += f' · {what} by {esc(seen["author"])} on <time>{esc(seen["date"])}</time>'
-    parts = [f'<div class="badges">{"".join(badges)}</div>', f'<h3>{esc(m["title"])}</h3>', f'<p class="meta">{meta}</p>']
+    parts = [f'<div class="badges">{"".join(badges)}</div>', f'<h3>{esc(m["title"])}</h3>',
+             f'<p class="meta">{meta}</p>']
     for state in ("retired", "archived"):
         if m.get(state):
             parts.append(f'<p class="meta">{state} <time>{esc(m[state]["at"][:10])}</time>: '
@@ -470,7 +472,8 @@ def render(data: dict, generated: str) -> str:
     inactive = len(memories) - len(active)
     summary = (f'{len(active)} active memor{"y" if len(active) == 1 else "ies"} · {review} need'
                f'{"s" if review == 1 else ""} review · {inactive} retired or archived · '
-               f'{len(data["invalid"])} invalid file{"" if len(data["invalid"]) == 1 else "s"} · generated {generated}')
+               f'{len(data["invalid"])} invalid file{"" if len(data["invalid"]) == 1 else "s"} · '
+               f'generated {generated}')
     sorts = "".join(f'<option value="{k}">{esc(v)}</option>' for k, v in SORTS)
     invalid = "".join(f'<li><code>{esc(f["path"])}</code>: {esc("; ".join(f["problems"]) or "is not a valid memory")}'
                       f'<pre><code>{esc(f["command"])}</code></pre></li>' for f in data["invalid"])

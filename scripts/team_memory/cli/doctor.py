@@ -18,7 +18,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folders
+from ..base.config import MAX_CONFIG_BYTES, category_folders, load_config
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
 from ..base.sanitize import shown_path
@@ -151,8 +151,7 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
 def config_problems(stored: dict) -> list:
     """``[(setting, message, warning_only)]``: values of another type than the shipped default's, unknown settings,
     an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
-    with open(DEFAULT_CONFIG_PATH, encoding="utf-8") as f:
-        default = json.load(f)
+    default = load_config(None)  # the shipped defaults, a fresh copy
     for switch in ("fuzzy", "field_idf", "compound_parts", "join_pairs", "unknown_names"):  # documented (guide),
         default.setdefault("retrieval", {}).setdefault(switch, True)  # each off only when false
     out: list = []

@@ -81,8 +81,7 @@ def cmd_view(ctx) -> int:
             raise CliError(f"{shown_path(target)} is a folder; name the file to write (for example "
                            f"{shown_path(os.path.join(target, 'memory.html'))})")
         if not os.path.isdir(os.path.dirname(target)):
-            _make_folder_in_repository(os.path.dirname(target), os.path.dirname(os.path.dirname(
-                os.path.abspath(ctx.memory_root))))
+            _make_folder_in_repository(os.path.dirname(target), project_root_of(ctx.memory_root))
     else:
         from ..derived.cache import cache_folder
         target = os.path.join(cache_folder(ctx.memory_root), PAGE_NAME)

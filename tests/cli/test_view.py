@@ -14,8 +14,8 @@ from view_stores import BAD_TAG, CJK_TITLE, SECRETS, demo_project, hostile_proje
 
 from helpers import REPO
 from team_memory.cli.main import main
-from team_memory.cli.cmd_view import JS
-from team_memory.cli.cmd_view import script_json
+from team_memory.cli.viewpage import JS
+from team_memory.cli.viewpage import script_json
 
 
 def build(project, *extra) -> str:
@@ -68,7 +68,7 @@ def test_a_hostile_title_is_escaped_text_and_the_data_block_cannot_end_its_scrip
 
 def test_the_csp_allows_exactly_the_pages_script():
     digest = base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
-    from team_memory.cli.cmd_view import CSP
+    from team_memory.cli.viewpage import CSP
     assert f"script-src 'sha256-{digest}'" in CSP
 
 

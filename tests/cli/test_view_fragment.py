@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 
 from team_memory.cli.main import main
-from team_memory.cli.cmd_view import JS
+from team_memory.cli.viewpage import JS
 from view_stores import demo_project
 
 NODE_PAGE = r"""

@@ -152,10 +152,13 @@ def marketplace_source(text: str) -> dict:
                        "(https://..., git@host:path, file:///...) or a folder path (./team-memory)")
 
 
-def plugin_settings(path: str) -> tuple:
-    """``(settings, original text, markets, enabled)``: the two objects we write into, copied (``{}`` if missing)."""
+def plugin_settings(project: str, files) -> tuple:
+    """``(path, settings, original text, markets, enabled)`` of the project's settings.json (a link among ``files``
+    refused): the two objects we write into, copied (``{}`` if missing)."""
+    refuse_links(project, files)
+    path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(path)
-    out = [settings, original]
+    out = [path, settings, original]
     for key in ("extraKnownMarketplaces", "enabledPlugins"):
         value = settings.get(key, {})
         if not isinstance(value, dict):
@@ -440,9 +443,7 @@ def install_project(project: str, source: str = SOURCE_ROOT, *, allow_no_git: bo
 def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: bool = False) -> dict:
     """``install --plugin``: the marketplace and the enabled plugin in the project's settings."""
     project = git_project(project, allow_no_git, "the setting", "write it anyway")
-    refuse_links(project, SETTINGS_FILES)
-    path = os.path.join(project, ".claude", "settings.json")
-    settings, original, markets, enabled = plugin_settings(path)
+    path, settings, original, markets, enabled = plugin_settings(project, SETTINGS_FILES)
     if without_our_hooks(settings.get("hooks", {})) != settings.get("hooks", {}):
         raise InstallError(f"{path} holds the drop-in install's hooks: with the plugin too every hook would run twice. "
                            "Run 'uninstall PATH' first (it keeps the memories), then 'install --plugin PATH'.")
@@ -456,9 +457,7 @@ def install_plugin(project: str, source: str = DEFAULT_SOURCE, *, allow_no_git: 
 def uninstall_plugin(project: str) -> dict:
     """``uninstall --plugin``: our two entries out again (the file too when nothing else is left in it)."""
     project = project_dir(project)
-    refuse_links(project, SETTINGS_FILES[:2])
-    path = os.path.join(project, ".claude", "settings.json")
-    settings, original, markets, enabled = plugin_settings(path)
+    path, settings, original, markets, enabled = plugin_settings(project, SETTINGS_FILES[:2])
     markets.pop(MARKETPLACE, None)
     enabled.pop(PLUGIN_ID, None)
     cleaned = with_key(with_key(settings, "extraKnownMarketplaces", markets), "enabledPlugins", enabled)

@@ -107,9 +107,9 @@ def test_a_timed_out_git_is_stopped_with_everything_it_started(tmp_path, monkeyp
 
 def test_only_the_runner_starts_git():
     """The modules that start processes at all: git's runner, the detached background process, the editor,
-    the demo's hook run and doctor's look at the interpreter the hooks start (``hookpython``: that program,
+    the demo's hook run and doctor's look at the interpreter the hooks start (``hook_python``: that program,
     never git); none of the others imports ``subprocess`` (PostToolUse's ``git cat-file`` once did)."""
     package = REPO / "scripts" / "team_memory"
     starters = {str(p.relative_to(package)) for p in package.rglob("*.py")
                 if "import subprocess" in p.read_text(encoding="utf-8")}
-    assert starters == {"base/gitlog.py", "base/startgate.py", "edits/editing.py", "cli/demo.py", "cli/hookpython.py"}
+    assert starters == {"base/gitlog.py", "base/startgate.py", "edits/editing.py", "cli/cmd_store.py", "cli/doctor.py"}

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import examples, run_cli, run_prompt_hook
-from team_memory.cli.cmd_mdimport import auto_memory_folder, project_key
+from team_memory.cli.cmd_transfer import auto_memory_folder, project_key
 from team_memory.cli.mdsource import split_markdown
 
 SECRET = "AKIAIOSFODNN7EXAMPLE"

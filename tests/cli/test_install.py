@@ -12,7 +12,7 @@ import pytest
 import helpers
 from helpers import REPO, run_cli
 from team_memory.cli import install
-from team_memory.cli.settingsjson import HOOK_MARKER
+from team_memory.cli.install import HOOK_MARKER
 
 USER_SETTINGS = {
     "permissions": {"allow": ["Bash(npm test:*)"]},

@@ -7,11 +7,11 @@ import json
 import pytest
 
 from helpers import REPO, run_cli
-from team_memory.cli import settingsjson
-from team_memory.cli.settingsjson import InstallError
+from team_memory.cli import install
+from team_memory.cli.install import InstallError
 from test_install import snapshot
 
-SPARSE = {"sparsePaths": list(settingsjson.SPARSE_PATHS)}
+SPARSE = {"sparsePaths": list(install.SPARSE_PATHS)}
 THEIRS = {"permissions": {"allow": ["Bash(npm test:*)"]}, "enabledPlugins": {"linter@tools": True},
           "extraKnownMarketplaces": {"tools": {"source": {"source": "github", "repo": "acme/tools"}}},
           "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo bye"}]}]}}
@@ -31,9 +31,9 @@ def settings(repo) -> dict:
 def test_names_match_the_manifests():
     market = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text())
     plugin = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
-    assert settingsjson.MARKETPLACE == market["name"]
-    assert settingsjson.PLUGIN_ID == f"{plugin['name']}@{market['name']}"
-    assert plugin["repository"].endswith("/" + settingsjson.DEFAULT_SOURCE)
+    assert install.MARKETPLACE == market["name"]
+    assert install.PLUGIN_ID == f"{plugin['name']}@{market['name']}"
+    assert plugin["repository"].endswith("/" + install.DEFAULT_SOURCE)
 
 
 def test_writes_the_two_entries_and_keeps_everything_else(repo):
@@ -89,7 +89,7 @@ def test_a_new_source_replaces_ours_only(repo):
     ("/opt/team-memory", {"source": "directory", "path": "/opt/team-memory"}),
 ])
 def test_marketplace_sources(text, expected):
-    assert settingsjson.marketplace_source(text) == expected
+    assert install.marketplace_source(text) == expected
 
 
 def test_the_sparse_checkout_holds_the_whole_runtime():
@@ -100,7 +100,7 @@ def test_the_sparse_checkout_holds_the_whole_runtime():
     needed = install.runtime_files(str(REPO)) + [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json",
                                                  plugin["commands"][2:].rstrip("/") + "/memory.md",
                                                  plugin["skills"][2:].rstrip("/") + "/team-memory/SKILL.md"]
-    outside = [rel for rel in needed if "/" in rel and rel.split("/")[0] not in settingsjson.SPARSE_PATHS]
+    outside = [rel for rel in needed if "/" in rel and rel.split("/")[0] not in install.SPARSE_PATHS]
     assert not outside, outside
     assert all((REPO / rel).is_file() for rel in needed)
 
@@ -108,7 +108,7 @@ def test_the_sparse_checkout_holds_the_whole_runtime():
 @pytest.mark.parametrize("text", ["", "team-memory", "a b/c", "javascript:alert(1)"])
 def test_unreadable_sources_are_refused(text):
     with pytest.raises(InstallError, match="marketplace source"):
-        settingsjson.marketplace_source(text)
+        install.marketplace_source(text)
 
 
 @pytest.mark.parametrize("content", ["{not json", '{"enabledPlugins": []}', '{"extraKnownMarketplaces": "x"}'])

@@ -208,14 +208,14 @@ def test_an_interpreter_on_path_is_not_reported(project, tmp_path):
 def shimmed_project(tmp_path, monkeypatch):
     """A repository whose hooks meet a shim first on PATH; the start times are given, not measured, so what
     is said does not depend on how busy the machine is."""
-    from team_memory.cli import hookpython
+    from team_memory.cli import doctor
     project = tmp_path / "app"
     (project / ".git").mkdir(parents=True)
     shim(tmp_path / "shims")
     for key in [k for k in os.environ if k.startswith("PYENV")]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("PATH", f"{tmp_path / 'shims'}:/usr/bin:/bin")
-    monkeypatch.setattr(hookpython, "start_ms", lambda program, environ=None, runs=0:
+    monkeypatch.setattr(doctor, "start_ms", lambda program, environ=None, runs=0:
                         300.0 if str(tmp_path / "shims") in program else 20.0)
     return project
 
@@ -245,7 +245,7 @@ def test_doctor_checks_the_hooks_python_before_the_first_save(shimmed_project, m
 def test_run_through_pyenv_the_shim_is_still_the_one_the_hooks_meet(tmp_path):
     """``pyenv exec`` puts the version's folder (and its own) first on PATH for the process it starts, so a
     doctor run through the shim would find the interpreter itself; those folders are taken off."""
-    from team_memory.cli.hookpython import hooks_python
+    from team_memory.cli.doctor import hooks_python
     root = tmp_path / "pyenv"
     shim(root / "shims")
     (root / "versions" / "3.11.7").mkdir(parents=True)

@@ -9,16 +9,16 @@ from __future__ import annotations
 import os
 
 from ..base.safefs import read_text
-from .install import (HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, copy_runtime, drop_in_hooks, ensure_gitignore, ensure_store,
-                      install_project, install_target, project_dir, refuse_links, uninstall_project)
-from .settingsjson import HOOK_MARKER, InstallError, read_settings, with_key, write_hooks, write_settings
+from .install import (HOOK_MARKER, HOOK_ROOT, RUNTIME_REL, SOURCE_ROOT, InstallError, copy_runtime, drop_in_hooks,
+                      ensure_gitignore, ensure_store, install_project, install_target, project_dir, read_settings,
+                      refuse_links, uninstall_project, with_key, write_hooks, write_settings)
 
 AGENTS = ("claude", "codex", "gemini", "cursor", "vscode")
 # Gemini CLI sets CLAUDE_PROJECT_DIR (and GEMINI_PROJECT_DIR) for its hooks: Claude Code's drop-in commands run
 # as they are; its events and tools are translated at the hook's input (``records.hookio.from_agent``).
 GEMINI_EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse"}
 # Codex runs a hook's command in the session's folder and names no project variable: the launchers are found from
-# the repository root (``./`` keeps settingsjson's marker, ``/.claude/team-memory/hooks/``, in every command).
+# the repository root (``./`` keeps install's marker, ``/.claude/team-memory/hooks/``, in every command).
 # Its tool names in hook payloads (0.171.0): its shell is "Bash", its patch tool "apply_patch".
 CODEX_TOOLS = "Bash|apply_patch"
 # Each hooks agent: (the launchers' root, {its event: Claude Code's} (None: the same), {its event: matcher},

@@ -6,8 +6,8 @@ import os
 import sys
 from collections import Counter
 
-from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix
-from .doctor import examine, repair, store_files, user_plugin_too
+from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix, stale_marks
+from .doctor import examine, hook_python, repair, store_files, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES, display_name
 from ..base.safefs import folders_up
 from ..base.sanitize import shown_path
@@ -69,7 +69,6 @@ def register(subparsers, common) -> None:
 def cmd_doctor(ctx) -> int:
     if ctx.args.temp_age < 0:
         raise UsageError("--temp-age must be 0 or more")
-    from .hookpython import findings as hook_python  # the interpreter every hook starts: a shim costs every call
     try:
         root = ctx.memory_root
     except NoStore as exc:  # no store yet: the hooks' Python and the installs are checked all the same
@@ -147,11 +146,6 @@ def store_stats(memory_root: str, config: dict, top: int) -> dict:
     for path in store_files(memory_root):
         with contextlib.suppress(OSError):
             sizes.append(os.lstat(path).st_size)  # a link's own size, never its target's
-    from ..derived.driftmarks import current_marks
-    try:  # active memories whose related files changed in git since (see: review)
-        stale = len(current_marks(memory_root, config, records))
-    except OSError:  # a read-only checkout, a .cache that is a link
-        stale = 0
     dated.sort()
     ends = [{"id": shown_name(ident), "title": shown_text(title), "created_at": shown_text(created)}
             for created, ident, title in dated[:1] + dated[-1:]] or [None, None]  # the oldest and the newest
@@ -161,7 +155,8 @@ def store_stats(memory_root: str, config: dict, top: int) -> dict:
             "top_tags": [{"tag": t, "count": n} for t, n in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
             "oldest": ends[0], "newest": ends[1],
             "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
-            "store_files": len(sizes), "store_bytes": sum(sizes), "stale": stale}
+            "store_files": len(sizes), "store_bytes": sum(sizes),
+            "stale": len(stale_marks(memory_root, config, records))}  # changed in git since (see: review)
 
 
 def cmd_stats(ctx) -> int:

@@ -6,8 +6,7 @@ import os
 
 from .agents import AGENTS, install_agents, uninstall_agents
 from .main import CliError, add_command, flag, opt
-from .install import InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
-from .settingsjson import DEFAULT_SOURCE
+from .install import DEFAULT_SOURCE, InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
 
 INSTALL_DESCRIPTION = """\
 install team-memory into a repository, so every teammate who clones it gets memory
@@ -154,8 +153,8 @@ def _gitignore_line(report: dict) -> None:
 def _python_advice() -> None:
     """What ``doctor`` says of the Python the hooks start on this machine (a version manager's shim), said here too."""
     from ..records.exposure import shown_message
-    from .hookpython import findings
-    for finding in findings():
+    from .doctor import hook_python
+    for finding in hook_python():
         _line("python", shown_message(finding.message))
         _line("", f"fix: {shown_message(finding.fix)}")
 

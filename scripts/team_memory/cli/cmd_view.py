@@ -11,16 +11,14 @@ import shlex
 import sys
 from datetime import datetime, timezone
 
-from ..base.cliname import user_cli
 from ..base.model import topic_tags
 from ..base.sanitize import clean_tag, clean_text, cut, shown_path
 from ..records.exposure import hide, shown_text
 from ..records.recordspec import CONTENT, MAX_ITEMS, MAX_TEXT
 from ..records.store import NotARecord, decision_status, iter_memory_files, load_memory, project_root_of, \
     record_status
-from .main import CliError, add_command
+from .main import CLI, CliError, add_command, flag, opt
 
-CLI = user_cli()
 PAGE_NAME = "view.html"
 LINE_CHARS = 300  # one-line values: titles, tags, names, dates
 MAX_DEPTH = 6  # nesting shown of a hand-edited content value
@@ -43,12 +41,10 @@ command that settles each. Secrets and private sections are hidden as in the hoo
 
 
 def register(subparsers, common) -> None:
-    p = add_command(subparsers, common, "view", cmd_view, HELP, EXAMPLES)
-    p.add_argument("--out", metavar="FILE", dest="output",
-                   help=f"write the page here (default: the store's git-ignored .cache/{PAGE_NAME})")
-    p.add_argument("--open", action="store_true", help="open the page in the default browser")
-    p.add_argument("--no-git", action="store_true",
-                   help="run no git: no authors and dates from git, no stale marks")
+    add_command(subparsers, common, "view", cmd_view, HELP, EXAMPLES,
+                opt("--out", f"write the page here (default: the store's git-ignored .cache/{PAGE_NAME})",
+                    metavar="FILE", dest="output"), flag("--open", "open the page in the default browser"),
+                flag("--no-git", "run no git: no authors and dates from git, no stale marks"))
 
 
 def _make_folder_in_repository(folder: str, root: str) -> None:
@@ -76,8 +72,7 @@ def cmd_view(ctx) -> int:
             raise CliError(f"{shown_path(target)} is a folder; name the file to write (for example "
                            f"{shown_path(os.path.join(target, 'memory.html'))})")
         if not os.path.isdir(os.path.dirname(target)):
-            _make_folder_in_repository(os.path.dirname(target), os.path.dirname(os.path.dirname(
-                os.path.abspath(ctx.memory_root))))
+            _make_folder_in_repository(os.path.dirname(target), project_root_of(ctx.memory_root))
     else:
         from ..derived.cache import cache_folder
         target = os.path.join(cache_folder(ctx.memory_root), PAGE_NAME)

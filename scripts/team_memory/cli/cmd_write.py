@@ -1,25 +1,36 @@
-"""Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write)."""
+"""Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write);
+``similar``: the existing memory a new one should update instead of duplicating (``viewdupes.similarity``);
+``edit ID``: change a memory in your editor (the loop itself lives in ``edits.editing``). ``add`` without its flags
+asks on a terminal for each field, as ``recordspec.CONTENT`` describes it; prompts go to stderr (``--json`` output
+stays clean) and the end of input is a ``CliError`` (exit 1)."""
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import textwrap
 
 from .main import (CLI, RESULT_JSON, CliError, UsageError, add_command, flag, group, opt, read_source, related_args,
                    related_fix)
-from .prompts import ask_record
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
-from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL
+from .viewdupes import SIMILAR_THRESHOLD, similarity
+from ..base.cliname import cli_command
+from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, display_name, topic_tags
 from ..base.safefs import check_store
-from ..base.sanitize import shown_path
-from ..edits.write import WriteError, create_memory, sessions_past_retention, set_status, update_memory
-from ..records.exposure import shown_message, shown_name, shown_text
+from ..base.sanitize import clean_tag, shown_path
+from ..derived.index import entry_from_record
+from ..edits.editing import RECOVERY_DAYS, EditAborted, edit_session
+from ..edits.write import WriteError, content_hash, create_memory, sessions_past_retention, set_status, update_memory
+from ..records.exposure import name_is_shown, shown_message, shown_name, shown_related, shown_text
 from ..records.privacy import PrivateTagError
 from ..records.relpaths import is_glob, usable
-from ..records.store import find_memory, iter_memory_files, load_memory, project_root_of, repo_root_of
-from ..records.validate import ValidationError, check_file, format_problems
+from ..records.store import find_memory, iter_memory_files, iter_records, load_memory, project_root_of, \
+    record_status, repo_root_of
+from ..records.recordspec import CONTENT
+from ..records.validate import ValidationError, check_file, format_problems, is_date
+from ..text.tokens import tokenize
 
 
 RELATED_HELP = ("a file (app/session.py), folder (app/) or glob ('billing/**/*.sql') this memory is about, "
@@ -90,6 +101,27 @@ def register(subparsers, common) -> None:
                 f"  {CLI} validate\n  {CLI} validate .claude/memory/decisions/use-redis-for-sessions.json --json",
                 opt("paths", "memory files or folders", nargs="*", metavar="PATH"),
                 flag("--json", "print the results as JSON"))
+    add_command(subparsers, common, "similar", cmd_similar,
+                "find the existing memory a new one should update instead of duplicating",
+                f"  {CLI} similar --category decision --title 'Use Redis for session storage' --tag redis\n"
+                f"  {CLI} similar --category decision --title 'Session store' --related-file app/session.py\n"
+                f"  {CLI} similar --category runbook --title 'pydantic import error' --json",
+                opt("--category", "the new memory's category", required=True, choices=CATEGORIES),
+                opt("--title", "the new memory's title", required=True),
+                opt("--tag", "the new memory's tags (repeatable)", action="append", default=[]),
+                opt("--related-file", "a file, folder or glob the new memory is about (repeatable); a memory about the "
+                                      "same files counts as similar", action="append", default=[], metavar="PATH"),
+                flag("--json", "print JSON (null when nothing is close)"))
+    add_command(subparsers, common, "edit", cmd_edit,
+                "edit a memory's JSON in $EDITOR (then $VISUAL, then vi); validated on save, never lost",
+                f"  {CLI} edit use-redis-for-sessions\n"
+                f"  EDITOR='code --wait' {CLI} edit use-redis-for-sessions\n"
+                f"  {CLI} edit use-redis-for-sessions --from "
+                "~/.local/state/team-memory/recovery/use-redis-for-sessions.X.json",
+                opt("id", "the memory id, or category/id or the file's path (one of two files with one id); a broken "
+                          "file (bad JSON, not UTF-8, invalid) opens as raw text, saved once it validates"),
+                opt("--from", "start from this text (a recovery file) instead of the stored memory", dest="from_file",
+                    metavar="FILE"), RESULT_JSON)
 
 
 def _parse_json(text: str, where: str, source: str | None = None):
@@ -293,3 +325,175 @@ def cmd_validate(ctx) -> int:
             print_invalid(ctx, shown_name(path), problems)
         print(f"{_plural(len(results), 'file')} checked, {len(invalid)} invalid")
     return 1 if invalid else 0
+
+
+def best_similar(memory_root: str, config: dict, category: str, title: str, tags=(), related=()) -> dict | None:
+    """The active memory of ``category`` most like the new one (3+ points), or None; ``why`` says what it shares."""
+    words = tokenize(title) | set(topic_tags(t for t in (clean_tag(tag) for tag in tags) if t))
+    files = usable(list(related))
+    candidates = []
+    for cat, path, record in iter_records(memory_root, config, category):
+        if record_status(record) != "active" or not name_is_shown(os.path.basename(path)):
+            continue
+        entry = entry_from_record(memory_root, cat, path, record)
+        entry = dict(entry, tags=topic_tags(entry["tags"]))  # where it came from is not what it is about
+        if entry["title"] and entry["category"] == display_name(category):
+            shown = shown_related(record.get("related_files")) if files else {}
+            candidates.append((entry, [e for e, s in shown.items() if s == e]))  # never quotes a hidden entry
+    candidates.sort(key=lambda c: (c[0]["title"].lower(), c[0]["path"]))  # the index's order: ties go to the first
+    scored = [(similarity(words, files, entry, old_files), entry) for entry, old_files in candidates]
+    (score, why), entry = max(scored, key=lambda s: s[0][0], default=((0, []), None))
+    if score < SIMILAR_THRESHOLD:
+        return None
+    return {"id": os.path.basename(entry["path"])[:-5], "score": score, "category": category,
+            "title": shown_text(entry["title"]), "path": entry["path"], "tags": entry["tags"],
+            "why": [shown_text(w) for w in why],  # a reason quotes the memory's own related entries
+            "hash": content_hash(os.path.join(project_root_of(memory_root), entry["path"]))}  # for --expect-hash
+
+
+def cmd_similar(ctx) -> int:
+    args = ctx.args
+    try:
+        memory_root = ctx.memory_root
+    except CliError:
+        memory_root = None  # no store yet: nothing can be similar (the first save creates it)
+    if args.related_file:  # refused as update and save refuse it (an absolute path, .., .git)
+        related_args(memory_root or os.getcwd(), args.related_file, check=True)
+    best = memory_root and best_similar(memory_root, ctx.config, args.category, args.title, args.tag, args.related_file)
+    if args.json:
+        ctx.print_json(best)
+    elif best:
+        print(f"{best['score']:>3}  {best['id']}  {best['title']}  -> {best['path']}")
+        if best["why"]:
+            print(f"     why: {'; '.join(best['why'])}")
+        print(f"     update it instead of adding a duplicate: {cli_command()} update {best['id']} ... "
+              f"--expect-hash {best['hash']}")
+    else:
+        print("no similar memory: save a new one"
+              + ("" if memory_root else " (no memory store yet: the first save creates it)"))
+    return 0
+
+
+def _again() -> bool:
+    print("Press Enter to edit again (your text is kept), or q and Enter to stop: ", end="", file=sys.stderr,
+          flush=True)
+    line = sys.stdin.readline()
+    return bool(line) and line.strip().lower() not in ("q", "quit", "n", "no")
+
+
+def cmd_edit(ctx) -> int:
+    args = ctx.args
+    found = find_memory(ctx.memory_root, ctx.config, args.id)
+    if found is None:
+        raise CliError(f"no memory with id {args.id!r} (try: {CLI} list --status all)")
+    start = read_source(args.from_file, "--from") if args.from_file else None
+    memory_id = os.path.basename(found[1])[:-5]
+    try:
+        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again,
+                              lambda problems: print(f"the memory was not saved:\n{format_problems(problems)}",
+                                                     file=sys.stderr))
+    except EditAborted as exc:
+        message = str(exc)
+        if exc.recovery:
+            message += (f"; your text (private sections and secrets removed) is kept for {RECOVERY_DAYS} days in "
+                        f"{exc.recovery} (continue with: {CLI} edit {args.id} --from {exc.recovery})")
+        raise CliError(message) from None
+    except ValueError as exc:  # WriteError before the editor opened
+        raise CliError(str(exc)) from None
+    if result is None and args.json:
+        return ctx.print_json({"ok": True, "id": args.id, "action": "unchanged"})
+    if result is None:
+        print(f"no changes to {args.id}; nothing was written")
+        return 0
+    return report(ctx, result)
+
+
+def _ask(prompt: str) -> str:
+    print(prompt, end="", file=sys.stderr, flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        sys.stderr.write("\n")
+        raise CliError("input ended before the memory was complete; nothing was saved")
+    return line.strip()
+
+
+def _choose(label: str, choices, required: bool, optional: str = " (optional)"):
+    picks = dict({str(i): c for i, c in enumerate(choices, 1)}, **{c: c for c in choices})
+    return _text(f"{label} [{'  '.join(f'{i}) {c}' for i, c in enumerate(choices, 1))}]", required, picks.get,
+                 optional=optional, invalid=f"  pick one of: {', '.join(choices)} (or its number)")
+
+
+def _text(label: str, required: bool, parse=None, hint: str = "", optional: str = " (optional)", invalid=None):
+    """An answer (``parse``: its value, None when not valid); None for an optional field left empty."""
+    while True:
+        answer = _ask(f"{label}{' (' + hint + ')' if hint else ''}{'' if required else optional}: ")
+        if not answer and not required:
+            return None
+        value = (parse(answer) if parse else answer) if answer else None
+        if value is not None:
+            return value
+        print(invalid or (f"  not valid{': ' + hint if hint else ''}" if answer else "  this field is required"),
+              file=sys.stderr)
+
+
+def _list(label: str, item_spec, min_items: int, required: bool):
+    print(f"{label}: one per line, an empty line to finish"
+          + (f" (at least {min_items})" if min_items else "" if required else " (optional)"), file=sys.stderr)
+    items = []
+    while True:
+        if isinstance(item_spec, tuple):  # a list of objects: an empty first field ends it
+            item = _object(f"  {label}[{len(items)}]", item_spec[1], first_ends=True)
+        else:
+            item = _ask("  - ") or None
+        if item is not None:
+            items.append(item)
+        elif len(items) >= min_items:
+            return items if items or required else None
+        else:
+            print(f"  add at least {min_items}", file=sys.stderr)
+
+
+def _object(label: str, fields: dict, first_ends: bool = False):
+    out = {}
+    for n, (name, (spec, required)) in enumerate(fields.items()):
+        ends = first_ends and n == 0
+        value = ask_field(f"{label}.{name}" if label else name, spec, required and not ends,
+                          " (an empty line to finish)" if ends else " (optional)")
+        if value is None and ends:
+            return None
+        if value is not None:
+            out[name] = value
+    return out or None
+
+
+def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
+    kind = spec if isinstance(spec, str) else spec[0]
+    if kind == "enum":
+        return _choose(label, list(spec[1]), required, optional)
+    if kind == "bool":
+        return _text(label, required, lambda a: {"y": True, "yes": True, "true": True, "n": False, "no": False,
+                                                 "false": False}.get(a.lower()), "y/n")
+    if kind == "date":
+        return _text(label, required, lambda a: a if is_date(a) else None, "YYYY-MM-DD")
+    if kind == "list":
+        return _list(label, spec[1], spec[2], required)
+    if kind == "object":
+        return _object(label, spec[1])
+    return _text(label, required, optional=optional)  # "text", "text?"
+
+
+def ask_record(given: dict) -> dict:
+    """A record from ``given`` (category, title, tags, content may be set) plus the answers."""
+    record = dict(given)
+    if not record.get("category"):
+        record["category"] = _choose("category", list(CATEGORIES), True)
+    if not record.get("title"):
+        record["title"] = _text("title", True, lambda t: t if len(t) <= 120 else None,
+                                "a short line, at most 120 characters")
+    if not record.get("tags"):
+        record["tags"] = _text("tags", True, lambda a: [t for t in map(clean_tag, re.split(r"[,\s]+", a)) if t] or None,
+                               "lowercase words, separated by commas or spaces")
+    if not record.get("content"):
+        print(f"{record['category']} fields:", file=sys.stderr)
+        record["content"] = _object("", CONTENT[record["category"]]) or {}
+    return record

@@ -1,6 +1,9 @@
 """Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]``, each with its fix;
 ``repair(memory_root, config, findings)`` fixes the safe ones under the store lock (rebuild the index, delete
-leftover temp files, redact stored secrets through the write path, rename a file whose name is not an id)."""
+leftover temp files, redact stored secrets through the write path, rename a file whose name is not an id).
+``hook_python()``: the ``python3`` the hooks' shell finds, when it is a version manager's shim (a shell script that
+costs every hook call several times the hook, docs/benchmarks.md); the fix is the interpreter's folder first on
+``PATH``, so the command stays a plain ``python3`` (all PowerShell parses)."""
 from __future__ import annotations
 
 import contextlib
@@ -8,13 +11,14 @@ import itertools
 import json
 import os
 import re
-import shlex
+import shutil
 import stat
+import subprocess
+import sys
 import time
 from dataclasses import asdict, dataclass
 
-from ..base.cliname import user_cli
-from ..base.config import DEFAULT_CONFIG_PATH, MAX_CONFIG_BYTES, category_folders
+from ..base.config import MAX_CONFIG_BYTES, category_folders, load_config
 from ..base.model import CONFIG_NAME
 from ..base.pathtext import slashed
 from ..base.sanitize import shown_path
@@ -27,10 +31,8 @@ from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, linked_part, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
 from ..records.validate import check_file, id_problem, shown, validate_record
-from .settingsjson import PLUGIN_ID
+from .main import CLI, related_fix, stale_marks
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
-
-CLI = user_cli()
 
 QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
@@ -40,7 +42,7 @@ _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 @dataclass
 class Finding:
     kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link, stale, start-marker, hook-python (hookpython.py)
+    #                config, link, hard-link, related-link, stale, start-marker, hook-python
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -149,8 +151,7 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
 def config_problems(stored: dict) -> list:
     """``[(setting, message, warning_only)]``: values of another type than the shipped default's, unknown settings,
     an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
-    with open(DEFAULT_CONFIG_PATH, encoding="utf-8") as f:
-        default = json.load(f)
+    default = load_config(None)  # the shipped defaults, a fresh copy
     for switch in ("fuzzy", "field_idf", "compound_parts", "join_pairs", "unknown_names"):  # documented (guide),
         default.setdefault("retrieval", {}).setdefault(switch, True)  # each off only when false
     out: list = []
@@ -283,15 +284,11 @@ def _foreign_markers(memory_root: str) -> list:
 def _stale_memories(memory_root: str, config: dict) -> list:
     """One warning counting the memories whose related files changed in git since (see: review)."""
     from ..derived.drift import doc_is_broken, marks_path
-    from ..derived.driftmarks import current_marks
     if doc_is_broken(memory_root):  # no marks can be stored there, so none are computed either
         return [Finding("stale-marks", _rel(memory_root, marks_path(memory_root)),
                         "is not a regular file (a folder or a link committed by mistake?): stale marks are off",
                         "remove it from git and from disk; the marks are derived and rewritten on their own")]
-    try:
-        count = len(current_marks(memory_root, config))
-    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift
-        count = 0
+    count = len(stale_marks(memory_root, config))
     return [Finding("stale", _rel(memory_root, memory_root),
                     f"{count} memor{'y is' if count == 1 else 'ies are'} stale: files they are about changed in git "
                     "since they were last updated, or are gone",
@@ -328,8 +325,7 @@ def _update_fix(ref: str, record, problems, project_root: str) -> str | None:
     kept = relpaths.usable(inside)
     if any(hide(e) != e for e in kept):  # an entry holding a secret or private text is never quoted back
         return None
-    args = " ".join(f"--related-file {shlex.quote(e)}" for e in kept) if kept else "--no-related-files"
-    return f"{CLI} update {ref} {args} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
+    return f"{CLI} update {ref}{related_fix(kept)} (keeps the entries that are fine), or edit it: {CLI} edit {ref}"
 
 
 def _stale_index(memory_root: str, config: dict, config_path: str) -> Finding:
@@ -453,6 +449,7 @@ def user_json(path: str):
 def user_plugin_too(project: str, home: str | None = None) -> list:
     """A warning when this project has the drop-in install (a real folder, no link followed) and the user also
     installed the plugin at user scope (installed_plugins.json or settings.json enabledPlugins): hooks run twice."""
+    from .install import PLUGIN_ID  # (install's imports: only this check needs them)
     drop_in = os.path.join(project, ".claude")
     if not is_real_dir(drop_in) or not is_real_dir(os.path.join(drop_in, "team-memory")):
         return []
@@ -469,3 +466,64 @@ def user_plugin_too(project: str, home: str | None = None) -> list:
                     f"keep one: claude plugin uninstall {PLUGIN_ID} (the drop-in stays, for the whole team), or "
                     "python3 .claude/team-memory/scripts/memory.py uninstall . (the plugin stays, for you alone)",
                     warning=True)] if hits else []
+
+
+RUNS = 3
+SLOWER = 2.0  # a start this many times the interpreter's own ...
+EXTRA_MS = 10.0  # ... and this many milliseconds more is worth a line
+
+
+def hooks_python(environ=None) -> str | None:
+    """The ``python3`` the hooks' shell finds, or None; pyenv's own folders that ``pyenv exec`` put before its shims
+    on this process's ``PATH`` are taken off (the hooks' shell finds the shim there)."""
+    environ = os.environ if environ is None else environ
+    entries = environ.get("PATH", os.defpath).split(os.pathsep)
+    root = environ.get("PYENV_ROOT", "")
+    if root and "PYENV_DIR" in environ:  # set by ``pyenv exec``: this process came through a pyenv shim
+        shims, within = os.path.join(root, "shims"), os.path.join(root, "")
+        while entries and entries[0] != shims and os.path.join(entries[0], "").startswith(within):
+            entries.pop(0)
+    return shutil.which("python3", path=os.pathsep.join(entries))
+
+
+def is_script(path: str) -> bool:
+    """True when ``path`` (links followed) starts with ``#!``: a shell script, not an interpreter."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:
+        return False
+
+
+def start_ms(program: str) -> float | None:
+    """The fastest of ``RUNS`` starts of ``program -S`` in milliseconds; None when it fails or is older than 3.9."""
+    times = []
+    for _ in range(RUNS):
+        began = time.perf_counter()
+        try:
+            proc = subprocess.run([program, "-S", "-c", "import sys; sys.exit(sys.version_info < (3, 9))"],
+                                  capture_output=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if proc.returncode != 0:
+            return None
+        times.append((time.perf_counter() - began) * 1000)
+    return min(times)
+
+
+def hook_python() -> list:
+    """An advisory ``Finding`` when the hooks' ``python3`` is a slow script in front of the interpreter."""
+    program = hooks_python()
+    here = sys.executable if sys.executable and not is_script(sys.executable) else ""
+    if program is None or not here or not is_script(program):
+        return []  # an interpreter itself (or nothing better to name): nothing to gain
+    slow, fast = start_ms(program), start_ms(here)
+    if slow is None or fast is None or slow < fast * SLOWER or slow - fast < EXTRA_MS:
+        return []
+    fix = f'start Claude Code with the interpreter\'s folder first on PATH: PATH="{os.path.dirname(here)}:$PATH" claude'
+    if os.environ.get("PYENV_ROOT"):
+        fix += ' (with pyenv, PATH="$(pyenv prefix)/bin:$PATH" claude takes the version pyenv picks for the project)'
+    return [Finding("hook-python", "python3", f"{program} is a script (a version manager's shim, it seems): every hook "
+                    f"call spends about {slow - fast:.0f} ms in it before Python starts ({slow:.0f} ms against "
+                    f"{fast:.0f} ms for the interpreter itself)",
+                    fix + "; Claude Code's own commands then find that python3 too", warning=True)]

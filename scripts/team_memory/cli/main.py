@@ -19,11 +19,9 @@ from ..records.store import find_memory_root
 
 # module (with ``register(subparsers, common)``) -> its commands in --help's order: a run imports one module
 COMMANDS = {
-    "cmd_store": ("rebuild", "list", "search", "show"), "demo": ("demo",), "cmd_install": ("install", "uninstall", "mcp"),
-    "cmd_eval": ("eval",),
-    "cmd_write": ("add", "save", "update", "retire", "archive", "restore", "unarchive", "validate"),
-    "cmd_similar": ("similar",), "cmd_admin": ("doctor", "gc", "stats", "review"),
-    "cmd_transfer": ("export", "import"), "cmd_edit": ("edit",), "cmd_view": ("view",),
+    "cmd_store": ("rebuild", "list", "search", "show", "demo", "eval"), "cmd_install": ("install", "uninstall", "mcp"),
+    "cmd_write": ("add", "save", "update", "retire", "archive", "restore", "unarchive", "validate", "similar", "edit"),
+    "cmd_admin": ("doctor", "gc", "stats", "review"), "cmd_transfer": ("export", "import"), "cmd_view": ("view",),
 }
 COMMAND_HOME = {command: module for module, commands in COMMANDS.items() for command in commands}
 
@@ -59,7 +57,20 @@ class Context:
 
     @cached_property
     def memory_root(self) -> str:
-        return resolve_root(getattr(self.args, "root", None))
+        """From ``--root`` (a project folder or the memory folder itself), else found upward."""
+        root = getattr(self.args, "root", None)
+        if root:
+            root = os.path.abspath(root)
+            nested = os.path.join(root, *MEMORY_REL)
+            if os.path.lexists(nested):
+                return check_store(nested)
+            if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
+                return check_store(root)
+            raise NoStore(root)
+        found = find_memory_root(os.getcwd()) or find_memory_root(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+        if found is None:
+            raise NoStore(os.getcwd(), "at or above ")
+        return found
 
     @cached_property
     def config(self) -> dict:
@@ -75,22 +86,6 @@ class Context:
             return text
         from ..base.terminal import colored
         return colored(text, code)
-
-
-def resolve_root(root: str | None) -> str:
-    """The memory root from ``--root`` (a project folder or the memory folder itself), else found upward."""
-    if root:
-        root = os.path.abspath(root)
-        nested = os.path.join(root, *MEMORY_REL)
-        if os.path.lexists(nested):
-            return check_store(nested)
-        if os.path.isdir(root) and os.path.basename(root) == MEMORY_REL[-1]:
-            return check_store(root)
-        raise NoStore(root)
-    found = find_memory_root(os.getcwd()) or find_memory_root(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    if found is None:
-        raise NoStore(os.getcwd(), "at or above ")
-    return found
 
 
 class NoStore(CliError):
@@ -202,6 +197,15 @@ def add_options(target, options) -> None:
             add_options(target.add_mutually_exclusive_group(**flags), spec)
         else:
             target.add_argument(*((flags,) if isinstance(flags, str) else flags), **spec)
+
+
+def stale_marks(memory_root: str, config: dict, records=None) -> dict:
+    """Project-relative memory path -> its stale mark (``derived.driftmarks``); none when they cannot be made."""
+    from ..derived.driftmarks import current_marks
+    try:
+        return current_marks(memory_root, config, records)
+    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift
+        return {}
 
 
 def related_fix(kept: list) -> str:

@@ -161,7 +161,6 @@ class Reader:
 
     def __init__(self, memory_root: str, config: dict, features):
         self.memory_root, self.config, self.features = memory_root, config, features
-        self.prefix: dict = {}
 
     def read(self, category: str, folder: str, name: str):
         """``(stamp, item | None)`` of one file; the stamp None when it cannot be read at all."""
@@ -194,17 +193,9 @@ class Reader:
 
     def reused(self, category: str, folder: str, name: str, item: list) -> list:
         """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
-        entry = {"category": display_name(category), "title": item[1], "path": self.path_of(folder, name),
-                 "tags": item[3]}
+        path = _real_folder(self.memory_root, folder)[1] + name  # .claude/memory/<folder>/<name>
+        entry = {"category": display_name(category), "title": item[1], "path": path, "tags": item[3]}
         return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
-
-    def path_of(self, folder: str, name: str) -> str:
-        """The index path of the file ``name`` of ``folder`` (``.claude/memory/<folder>/<name>``)."""
-        prefix = self.prefix.get(folder)
-        if prefix is None:
-            rel = os.path.relpath(os.path.join(self.memory_root, folder), project_root_of(self.memory_root))
-            prefix = self.prefix[folder] = rel.replace(os.sep, "/") + "/"
-        return prefix + name
 
 
 def _stamp(st) -> tuple:

@@ -320,10 +320,6 @@ def threshold(config: dict, category: str) -> float:
     return float(value) if usable else THRESHOLD_DEFAULTS[category]
 
 
-def triage_enabled(config: dict) -> bool:
-    return section(config, "triage").get("enabled", True) is not False
-
-
 def score_categories(turns: list, config: dict) -> dict:
     """category -> (score, evidence lines) for every cue category."""
     lines = conversation_lines(turns)

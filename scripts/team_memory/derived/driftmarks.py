@@ -179,9 +179,8 @@ class Assessment(namedtuple("Assessment", "head git complete items")):
                                                                           i.path))
 
 
-def assess(memory_root: str, config: dict, items: list | None = None) -> Assessment:
-    """Work out every memory's marks with git (one ``log``, at most one ``ls-files``)."""
-    items = memory_items(memory_root, config) if items is None else items
+def assess(memory_root: str, items: list) -> Assessment:
+    """Work out the marks of ``items`` with git (one ``log``, at most one ``ls-files``)."""
     project = project_root_of(memory_root)
     repo = repository_head(project)
     head = repo.get("head") if repo else None
@@ -234,7 +233,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
             locked = False
         if not force and locked and is_current(memory_root, items):
             return None
-        found = assess(memory_root, config, items)
+        found = assess(memory_root, items)
         if locked:  # stored atomically, in a ``.cache`` that is never a link
             keys = [i.key for i in found.items]
             doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,

@@ -29,13 +29,9 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
-    tags = []
-    raw_tags = record.get("tags")
-    for tag in raw_tags if isinstance(raw_tags, list) else []:
-        if isinstance(tag, str):
-            tag = shown_tag(tag)  # hidden before it is cleaned: "<private>x</private>" never reads "privatexprivate"
-            if tag and tag not in tags:
-                tags.append(tag)
+    raw_tags = record.get("tags") if isinstance(record.get("tags"), list) else []
+    # each hidden before it is cleaned: "<private>x</private>" never reads "privatexprivate"
+    tags = list(dict.fromkeys(tag for tag in (shown_tag(t) for t in raw_tags if isinstance(t, str)) if tag))
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
     return {"category": display_name(category), "title": recall_title(record["title"], TITLE_MAX), "path": rel,
             "tags": tags}

@@ -146,11 +146,9 @@ class Item:
     def mark(self) -> dict:
         """What the marks file keeps: indices into ``entries`` and counts, never text (``drift``)."""
         gone, empty, changed = self._parts()
-        owners: list = []
-        for path in changed:  # newest first: the entry each changed file falls under
-            owner = next((i for i, e in enumerate(self.entries) if e.rstrip("/") == path or matches(e, path)), None)
-            if owner is not None and owner not in owners:
-                owners.append(owner)
+        found = (next((i for i, e in enumerate(self.entries) if e.rstrip("/") == path or matches(e, path)), None)
+                 for path in changed)  # newest first: the entry each changed file falls under
+        owners = list(dict.fromkeys(i for i in found if i is not None))
         index = {e: i for i, e in enumerate(self.entries)}
         return {"gone": [index[m] for m in gone if m in index], "empty": [index[m] for m in empty if m in index],
                 "changed": owners, "files": len(changed), "commits": len(self.commits)}

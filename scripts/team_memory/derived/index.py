@@ -109,22 +109,19 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
         return None
-    folder = _real_folder(memory_root, category_folder(config, category))
-    if folder[0] is None:  # a category folder linked out of the store
+    folder, prefix = _real_folder(memory_root, category_folder(config, category))
+    if folder is None:  # a category folder linked out of the store
         return None
     # "<the folder, as the index writes it>/<plain name>" naming a regular file is that file; realpath for the rest
-    prefix, name = folder[1], rel[len(folder[1]):]
+    name = rel[len(prefix):]
     if rel.startswith(prefix) and name not in (".json", "..json") and "/" not in name and os.sep not in name:
         try:
-            st = os.lstat(os.path.join(folder[0], name))
+            if os.lstat(os.path.join(folder, name)).st_mode & S_IFMT == S_IFREG:  # a regular file, not a link
+                return os.path.join(folder, name)
         except OSError:
-            st = None
-        if st is not None and st.st_mode & 0o170000 == 0o100000:  # a regular file, not a link
-            return os.path.join(folder[0], name)
+            pass
     real = os.path.realpath(os.path.join(project_root_of(memory_root), rel))
-    if os.path.dirname(real) != folder[0]:
-        return None
-    return real
+    return real if os.path.dirname(real) == folder else None
 
 
 _folders_seen: dict = {}

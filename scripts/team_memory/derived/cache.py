@@ -179,9 +179,7 @@ class Index:
         """The rest of the line that starts with ``key``, or None."""
         data = self.data
         at = seek(data, key, self.body, len(data))
-        if data[at:at + len(key)] != key:
-            return None
-        return data[at + len(key):data.find(b"\n", at)]
+        return data[at + len(key):data.find(b"\n", at)] if data[at:at + len(key)] == key else None
 
     def item(self, i: int) -> list:
         """``[category, title, path, tags, time, tag tokens, title tokens, body tokens, related]`` of id ``i``."""

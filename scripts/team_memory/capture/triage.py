@@ -258,12 +258,10 @@ class _Exchange:
 def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
                 alternatives=()):
     """``(score 0..1, evidence lines best first)`` of one category (plain strings get the window rule only)."""
-    n_primary = n_boosted = 0
-    boosted_lines, primary_lines, accepted_lines = [], [], []
-    booster_hit = None
+    counts, evidence = [0, 0], ([], [])  # hits and evidence lines: [0] primary, [1] boosted
+    accepted, accepted_lines, booster_hit = set(), [], None
     shown = list(primary) + list(confirmations)  # what a reply to a proposal may hit, and evidence is cut around
     exchange = _Exchange(lines, boosters, proposals)
-    accepted = set()
     for i, line in enumerate(lines):
         msg = getattr(line, "msg", None)
         answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
@@ -272,20 +270,18 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-        if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
-                or (proposals and msg is not None and exchange.reply_boosted(msg))):
-            n_boosted += hits
-            boosted_lines.append(sentence_with(line, shown))
-        else:
-            n_primary += hits
-            primary_lines.append(sentence_with(line, shown))
+        boosted = bool(any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1])
+                       or exchange.paragraph_boosted(line)
+                       or (proposals and msg is not None and exchange.reply_boosted(msg)))
+        counts[boosted] += hits
+        evidence[boosted].append(sentence_with(line, shown))
         if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
             accepted.add(answered)
-            n_primary += 1
+            counts[0] += 1
             offered = [ln for ln in lines if getattr(ln, "msg", None) == answered]
             accepted_lines += ([ln for ln in offered if _matches(proposals, ln)] or offered)[:1]
-    score = (PRIMARY_WEIGHT * min(n_primary, MAX_PRIMARY) + BOOSTED_WEIGHT * min(n_boosted, MAX_BOOSTED)) / DENOMINATOR
-    return min(1.0, score), boosted_lines + primary_lines + accepted_lines
+    score = (PRIMARY_WEIGHT * min(counts[0], MAX_PRIMARY) + BOOSTED_WEIGHT * min(counts[1], MAX_BOOSTED)) / DENOMINATOR
+    return min(1.0, score), evidence[1] + evidence[0] + accepted_lines
 
 
 def activity(turns: list) -> dict:

@@ -157,14 +157,10 @@ class Item:
 def memory_items(memory_root: str, config: dict, records=None) -> list:
     """An ``Item`` per active memory with a usable related entry (of ``records``, else of the store)."""
     project = project_root_of(memory_root)
-    items = []
-    for category, path, record in iter_records(memory_root, config) if records is None else records:
-        if record_status(record) != "active" or not record.get("related_files"):
-            continue
-        item = Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record)
-        if item.entries:  # (every entry refused: nothing to check)
-            items.append(item)
-    return items
+    found = (Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record)
+             for category, path, record in (iter_records(memory_root, config) if records is None else records)
+             if record_status(record) == "active" and record.get("related_files"))
+    return [item for item in found if item.entries]  # (every entry refused: nothing to check)
 
 
 class Assessment(namedtuple("Assessment", "head git complete items")):

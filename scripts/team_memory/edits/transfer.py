@@ -122,8 +122,7 @@ def claude_memory_entries(path: str) -> list:
             try:  # a regular file only, never through a link, bounded
                 data = json.loads(read_bytes(os.path.join(folder_path, name))[0].decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-                out.append((where, Problem("(record)", f"cannot be read ({exc})", "fix the line or leave it out")))
-                continue
+                data = Problem("(record)", f"cannot be read ({exc})", "fix the line or leave it out")
             if isinstance(data, dict):
                 data.setdefault("id", name[:-5])
                 data.setdefault("category", category)

@@ -57,15 +57,10 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
                 touched.setdefault(id(item), []).append((place, commit, path))
     for item in items:
         own_place, own_time = vouched.get(item.path, (-1, 0))
-        seen = set()
-        for place, commit, path in touched.get(id(item), ()):
-            if commit.time <= item.since or (place >= own_place >= 0 and commit.time <= own_time):
-                continue
-            if commit.hash not in seen:
-                seen.add(commit.hash)
-                item.commits.append(commit)
-            if path not in item.changed:
-                item.changed.append(path)
+        counted = [(commit, path) for place, commit, path in touched.get(id(item), ())
+                   if commit.time > item.since and not (place >= own_place >= 0 and commit.time <= own_time)]
+        item.commits += {commit.hash: commit for commit, _ in counted}.values()  # each once, newest first
+        item.changed += dict.fromkeys(path for _, path in counted)
 
 
 def find_missing(items: list, project: str) -> bool:

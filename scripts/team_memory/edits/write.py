@@ -271,9 +271,8 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
     with store_lock(memory_root):
         category, path, memory_id, record = _load_for_change(memory_root, config, memory_id)
         current = record_status(record)
-        verb = {"retired": "retire", "archived": "archive"}.get(status, status)
-        if verb == "active":
-            verb = "unarchive" if current == "archived" else "restore"
+        back = "unarchive" if current == "archived" else "restore"
+        verb = {"retired": "retire", "archived": "archive", "active": back}.get(status, status)
         if verb not in TRANSITIONS:
             raise WriteError(f"unknown status change {status!r}; use one of {', '.join(TRANSITIONS)}")
         allowed, target, needs_reason = TRANSITIONS[verb]

@@ -197,8 +197,7 @@ class Index:
 
     def entry(self, i: int) -> dict:
         """The index entry of id ``i``: ``{category, title, path, tags}``."""
-        got = self.item(i)
-        return {"category": got[0], "title": got[1], "path": got[2], "tags": got[3]}
+        return dict(zip(("category", "title", "path", "tags"), self.item(i)))
 
     def tiers(self, token: str) -> list:
         """``[(field, bitmap or None, ids or None, count)]`` of ``token`` (field 0 tags, 1 title, 2 body)."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 
-from ..base.config import int_setting, load_config
+from ..base.config import int_setting, load_config, section
 from ..base.state import load_state, save_state, sha256_hex
 from ..records.hookio import first_store, project_dir_of
 from ..records.store import find_memory_root, project_root_of
 from .transcript import MAX_READ_BYTES, Turn, read_transcript
-from .triage import activity, triage, triage_enabled
+from .triage import activity, triage
 
 STATE_KIND = "triage"
 _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -181,7 +181,7 @@ def on_stop(payload: dict) -> dict | None:
     if memory_root is None:
         return None
     config = load_config(memory_root)
-    if not triage_enabled(config):
+    if section(config, "triage").get("enabled", True) is False:
         return None
     session = payload.get("session_id")
     session = session if isinstance(session, str) and session else "no-session"

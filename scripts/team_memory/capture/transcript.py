@@ -19,13 +19,8 @@ EDIT_TOOLS = {"Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path
 MAX_PATH_CHARS = 4096
 
 
-class Turn:
-    """One piece of the conversation: ``role`` is user, assistant or tool_result."""
-
-    __slots__ = ("role", "text", "tools", "files")
-
-    def __init__(self, role: str, text: str = "", tools: tuple = (), files: tuple = ()):
-        self.role, self.text, self.tools, self.files = role, text, tuple(tools), tuple(files)
+# One piece of the conversation: ``role`` is user, assistant or tool_result; ``tools`` and ``files`` are tuples.
+Turn = namedtuple("Turn", "role text tools files", defaults=("", (), ()))
 
 
 Stretch = namedtuple("Stretch", "turns end skipped")  # what one read found; ``skipped``: bytes were left unread
@@ -56,7 +51,7 @@ def rollout_turns(item) -> list:
         paths = patch_files(patch[:MAX_TEXT_CHARS * 10]) if isinstance(patch, str) else []
         call = item.get("call_id") if isinstance(item.get("call_id"), str) else ""
         files = [(call, path) for path in paths if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS]
-        return [Turn("assistant", tools=["Edit"] * len(paths) or [name or "tool"], files=files)]
+        return [Turn("assistant", tools=("Edit",) * len(paths) or (name or "tool",), files=tuple(files))]
     if kind in ("function_call_output", "custom_tool_call_output"):
         output = item.get("output")
         return [Turn("tool_result", output[:MAX_TEXT_CHARS] if isinstance(output, str) else "")]
@@ -101,7 +96,7 @@ def turns_of_line(obj) -> list:
                               files=((block["tool_use_id"], None),) if failed else ()))
     text = "\n".join(t for t in texts if t.strip())
     if text or tools:
-        turns.insert(0, Turn(role, text, tools, files if role == "assistant" else ()))
+        turns.insert(0, Turn(role, text, tuple(tools), tuple(files) if role == "assistant" else ()))
     return turns
 
 

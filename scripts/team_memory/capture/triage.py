@@ -21,16 +21,15 @@ from ..base.sanitize import clean_line, cut
 
 MAX_LINE_CHARS = 1000  # a pattern never runs over a pasted megabyte
 MAX_LINES = 4000
-_BLOCK_TAGS = ("<private", "<memory-context", "<system-reminder", "<local-command-stdout", "<local-command-stderr",
-               "<command-message", "<command-name", "<command-args", "<user-prompt-submit-hook")
+_HARNESS = ("system-reminder", "local-command-stdout", "local-command-stderr", "command-message", "command-name",
+            "command-args", "user-prompt-submit-hook")
+_BLOCK_TAGS = tuple("<" + tag for tag in ("private", "memory-context") + _HARNESS)
 # Linear: the fence's line is known to end before its backticks are counted, and a tag's opening cannot fail
 # once found (``(?:>|\Z)``: an unclosed one hides the rest). The blocks go in this order: private, recalled, harness.
 _FENCE = re.compile(r"(?ms)^(?=[^\n]*\n)[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
 _BLOCKS = (re.compile(r"(?is)<private\b[^>]*(?:>|\Z).*?(?:</private\s*>|\Z)"),
            re.compile(r"(?is)<memory-context\b[^>]*(?:>|\Z).*?(?:</memory-context\s*>|\Z)"),
-           re.compile(r"(?is)<(system-reminder|local-command-stdout|local-command-stderr|"
-                      r"command-message|command-name|command-args|user-prompt-submit-hook)\b[^>]*(?:>|\Z)"
-                      r".*?(?:</\1\s*>|\Z)"))
+           re.compile(r"(?is)<(%s)\b[^>]*(?:>|\Z).*?(?:</\1\s*>|\Z)" % "|".join(_HARNESS)))
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])(?=\S)")  # also 。！？
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+")
@@ -223,57 +222,46 @@ def _undamped_hits(line: str, regexes, dampers, alternatives) -> int:
 
 
 class _Exchange:
-    """Per message: does it hold a booster or a proposal (looked for on first need), and what does it reply to."""
+    """Per message: its speaker, and (looked for on first need) does it hold a booster or a proposal."""
 
     def __init__(self, lines: list, boosters, proposals):
-        self.lines, self.boosters, self.proposals = lines, boosters, proposals
-        self._found = None
+        self.said = [line for line in lines if getattr(line, "msg", None) is not None]
+        self.boosters, self.proposals, self._found = boosters, proposals, None
         self.role = {}
-        for line in lines:
-            if getattr(line, "msg", None) is not None:
-                self.role.setdefault(line.msg, line.role)
-
-    def earlier(self, msg) -> tuple:
-        """The message ``msg`` replies to and the one before it (the question it answered); None where absent."""
-        if msg - 1 not in self.role:
-            return None, None
-        return msg - 1, (msg - 2 if msg - 2 in self.role else None)
+        for line in self.said:
+            self.role.setdefault(line.msg, line.role)
 
     def _scan(self) -> tuple:
-        """``(messages with a booster, messages with a proposal, (message, paragraph)s with a booster)``."""
+        """``(messages with a booster or a proposal, with a proposal, (message, paragraph)s with a booster)``."""
         if self._found is None:
-            said = [line for line in self.lines if getattr(line, "msg", None) is not None]
-            boosted = [line for line in said if _matches(self.boosters, line)]
-            proposed = {line.msg for line in said if self.proposals and _matches(self.proposals, line)}
-            self._found = {line.msg for line in boosted}, proposed, {(line.msg, line.para) for line in boosted}
+            boosted = [line for line in self.said if _matches(self.boosters, line)]
+            proposed = {line.msg for line in self.said if self.proposals and _matches(self.proposals, line)}
+            self._found = {line.msg for line in boosted} | proposed, proposed, {(ln.msg, ln.para) for ln in boosted}
         return self._found
 
     def paragraph_boosted(self, line) -> bool:
         return getattr(line, "msg", None) is not None and (line.msg, line.para) in self._scan()[2]
 
     def reply_boosted(self, msg) -> bool:
-        """A booster or a proposal in the exchange this message replies to."""
-        booster, proposal, _ = self._scan()
-        return any(m is not None and (m in booster or m in proposal) for m in self.earlier(msg))
+        """A booster or a proposal in the message this one replies to, or in the one before it (its question)."""
+        either = self._scan()[0]
+        return msg - 1 in self.role and (msg - 1 in either or msg - 2 in either)
 
     def answers_proposal(self, msg) -> int | None:
         """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
-        prev, asked = self.earlier(msg)
-        if prev is None or self.role.get(msg) != "user" or self.role.get(prev) != "assistant":
+        if self.role.get(msg) != "user" or self.role.get(msg - 1) != "assistant":
             return None
         proposal = self._scan()[1]
-        return prev if prev in proposal or asked in proposal else None
+        return msg - 1 if msg - 1 in proposal or msg - 2 in proposal else None
 
 
 def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
                 alternatives=()):
     """``(score 0..1, evidence lines best first)`` of one category (plain strings get the window rule only)."""
-    n_primary = n_boosted = 0
-    boosted_lines, primary_lines, accepted_lines = [], [], []
-    booster_hit = None
+    counts, evidence = [0, 0], ([], [])  # hits and evidence lines: [0] primary, [1] boosted
+    accepted, accepted_lines, booster_hit = set(), [], None
     shown = list(primary) + list(confirmations)  # what a reply to a proposal may hit, and evidence is cut around
     exchange = _Exchange(lines, boosters, proposals)
-    accepted = set()
     for i, line in enumerate(lines):
         msg = getattr(line, "msg", None)
         answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
@@ -282,20 +270,18 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
             continue
         if booster_hit is None:
             booster_hit = [_matches(boosters, ln) for ln in lines]
-        if (any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or exchange.paragraph_boosted(line)
-                or (proposals and msg is not None and exchange.reply_boosted(msg))):
-            n_boosted += hits
-            boosted_lines.append(sentence_with(line, shown))
-        else:
-            n_primary += hits
-            primary_lines.append(sentence_with(line, shown))
+        boosted = bool(any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1])
+                       or exchange.paragraph_boosted(line)
+                       or (proposals and msg is not None and exchange.reply_boosted(msg)))
+        counts[boosted] += hits
+        evidence[boosted].append(sentence_with(line, shown))
         if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
             accepted.add(answered)
-            n_primary += 1
+            counts[0] += 1
             offered = [ln for ln in lines if getattr(ln, "msg", None) == answered]
             accepted_lines += ([ln for ln in offered if _matches(proposals, ln)] or offered)[:1]
-    score = (PRIMARY_WEIGHT * min(n_primary, MAX_PRIMARY) + BOOSTED_WEIGHT * min(n_boosted, MAX_BOOSTED)) / DENOMINATOR
-    return min(1.0, score), boosted_lines + primary_lines + accepted_lines
+    score = (PRIMARY_WEIGHT * min(counts[0], MAX_PRIMARY) + BOOSTED_WEIGHT * min(counts[1], MAX_BOOSTED)) / DENOMINATOR
+    return min(1.0, score), evidence[1] + evidence[0] + accepted_lines
 
 
 def activity(turns: list) -> dict:
@@ -328,10 +314,6 @@ def threshold(config: dict, category: str) -> float:
     value = raw.get(category) if isinstance(raw, dict) else None
     usable = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
     return float(value) if usable else THRESHOLD_DEFAULTS[category]
-
-
-def triage_enabled(config: dict) -> bool:
-    return section(config, "triage").get("enabled", True) is not False
 
 
 def score_categories(turns: list, config: dict) -> dict:

@@ -225,7 +225,7 @@ def _same_id_note(result) -> str | None:
 def report(ctx, result) -> int:
     note = _same_id_note(result)
     if ctx.args.json:
-        return ctx.print_json(dict(result.to_dict(), ok=True, **({"note": note} if note else {})))
+        return ctx.print_json(dict(result._asdict(), ok=True, **({"note": note} if note else {})))
     print(f"{result.action} {shown_name(result.id)} -> {shown_name(result.path)}")
     if note:
         print(f"  note: {shown_message(note)}")

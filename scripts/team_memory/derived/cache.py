@@ -89,7 +89,6 @@ def encode(header: dict, table: tuple, items: list) -> bytes:
     n = len(items)
     lines = []
     postings: dict = {}  # token -> [tag ids, title ids, body ids]
-    surface = set()
     categories: dict = {}  # category -> [first id, count]
     for i, (entry, when, tokens, related) in enumerate(items):
         categories.setdefault(entry["category"], [i, 0])[1] += 1
@@ -101,13 +100,12 @@ def encode(header: dict, table: tuple, items: list) -> bytes:
                 if token not in seen:
                     seen.add(token)
                     postings.setdefault(token, ([], [], []))[field].append(i)
-                    if field < 2:
-                        surface.add(token)
     dense, size = max(DENSE_FLOOR, n // 64), (n + 7) // 8
     for token, fields in postings.items():
         tiers = ["x%x" % bits_of(ids, size) if len(ids) >= dense else ",".join(map(str, ids)) for ids in fields]
         lines.append(("t%s\t%s" % (token, "\t".join(tiers))).encode("utf-8"))
-    lines.append(("v\t" + " ".join(sorted(surface))).encode("utf-8"))
+    surface = sorted(token for token, fields in postings.items() if fields[0] or fields[1])  # the tag and title tokens
+    lines.append(("v\t" + " ".join(surface)).encode("utf-8"))
     lines.sort()
     names = b"/".join(map(os.fsencode, table[0]))
     header = dict(header, count=n, categories=categories, names=len(names))
@@ -179,9 +177,7 @@ class Index:
         """The rest of the line that starts with ``key``, or None."""
         data = self.data
         at = seek(data, key, self.body, len(data))
-        if data[at:at + len(key)] != key:
-            return None
-        return data[at + len(key):data.find(b"\n", at)]
+        return data[at + len(key):data.find(b"\n", at)] if data[at:at + len(key)] == key else None
 
     def item(self, i: int) -> list:
         """``[category, title, path, tags, time, tag tokens, title tokens, body tokens, related]`` of id ``i``."""
@@ -201,8 +197,7 @@ class Index:
 
     def entry(self, i: int) -> dict:
         """The index entry of id ``i``: ``{category, title, path, tags}``."""
-        got = self.item(i)
-        return {"category": got[0], "title": got[1], "path": got[2], "tags": got[3]}
+        return dict(zip(("category", "title", "path", "tags"), self.item(i)))
 
     def tiers(self, token: str) -> list:
         """``[(field, bitmap or None, ids or None, count)]`` of ``token`` (field 0 tags, 1 title, 2 body)."""

@@ -57,15 +57,10 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
                 touched.setdefault(id(item), []).append((place, commit, path))
     for item in items:
         own_place, own_time = vouched.get(item.path, (-1, 0))
-        seen = set()
-        for place, commit, path in touched.get(id(item), ()):
-            if commit.time <= item.since or (place >= own_place >= 0 and commit.time <= own_time):
-                continue
-            if commit.hash not in seen:
-                seen.add(commit.hash)
-                item.commits.append(commit)
-            if path not in item.changed:
-                item.changed.append(path)
+        counted = [(commit, path) for place, commit, path in touched.get(id(item), ())
+                   if commit.time > item.since and not (place >= own_place >= 0 and commit.time <= own_time)]
+        item.commits += {commit.hash: commit for commit, _ in counted}.values()  # each once, newest first
+        item.changed += dict.fromkeys(path for _, path in counted)
 
 
 def find_missing(items: list, project: str) -> bool:
@@ -146,11 +141,9 @@ class Item:
     def mark(self) -> dict:
         """What the marks file keeps: indices into ``entries`` and counts, never text (``drift``)."""
         gone, empty, changed = self._parts()
-        owners: list = []
-        for path in changed:  # newest first: the entry each changed file falls under
-            owner = next((i for i, e in enumerate(self.entries) if e.rstrip("/") == path or matches(e, path)), None)
-            if owner is not None and owner not in owners:
-                owners.append(owner)
+        found = (next((i for i, e in enumerate(self.entries) if e.rstrip("/") == path or matches(e, path)), None)
+                 for path in changed)  # newest first: the entry each changed file falls under
+        owners = list(dict.fromkeys(i for i in found if i is not None))
         index = {e: i for i, e in enumerate(self.entries)}
         return {"gone": [index[m] for m in gone if m in index], "empty": [index[m] for m in empty if m in index],
                 "changed": owners, "files": len(changed), "commits": len(self.commits)}
@@ -159,14 +152,10 @@ class Item:
 def memory_items(memory_root: str, config: dict, records=None) -> list:
     """An ``Item`` per active memory with a usable related entry (of ``records``, else of the store)."""
     project = project_root_of(memory_root)
-    items = []
-    for category, path, record in iter_records(memory_root, config) if records is None else records:
-        if record_status(record) != "active" or not record.get("related_files"):
-            continue
-        item = Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record)
-        if item.entries:  # (every entry refused: nothing to check)
-            items.append(item)
-    return items
+    found = (Item(os.path.relpath(path, project).replace(os.sep, "/"), category, record)
+             for category, path, record in (iter_records(memory_root, config) if records is None else records)
+             if record_status(record) == "active" and record.get("related_files"))
+    return [item for item in found if item.entries]  # (every entry refused: nothing to check)
 
 
 class Assessment(namedtuple("Assessment", "head git complete items")):
@@ -179,9 +168,8 @@ class Assessment(namedtuple("Assessment", "head git complete items")):
                                                                           i.path))
 
 
-def assess(memory_root: str, config: dict, items: list | None = None) -> Assessment:
-    """Work out every memory's marks with git (one ``log``, at most one ``ls-files``)."""
-    items = memory_items(memory_root, config) if items is None else items
+def assess(memory_root: str, items: list) -> Assessment:
+    """Work out the marks of ``items`` with git (one ``log``, at most one ``ls-files``)."""
     project = project_root_of(memory_root)
     repo = repository_head(project)
     head = repo.get("head") if repo else None
@@ -234,7 +222,7 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
             locked = False
         if not force and locked and is_current(memory_root, items):
             return None
-        found = assess(memory_root, config, items)
+        found = assess(memory_root, items)
         if locked:  # stored atomically, in a ``.cache`` that is never a link
             keys = [i.key for i in found.items]
             doc = {"format": MARKS_FORMAT, "head": found.head, "git": found.git, "complete": found.complete,

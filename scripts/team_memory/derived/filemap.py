@@ -155,16 +155,15 @@ def memories_for(memory_root: str, paths: list) -> list:
     if not candidates:
         return []
     from ..records.relpaths import matches
-    found, seen, verdicts = [], set(), {}
+    found, verdicts = {}, {}  # memory -> the first path it names
     for path, line in candidates:
         entry, _, memory = line.decode("utf-8", "surrogateescape").partition("\t")
         verdict = verdicts.get((entry, path))
         if verdict is None:  # many memories share an entry ("src/**/*.py"): matched once
             verdict = verdicts[(entry, path)] = matches(entry, path)
-        if memory not in seen and verdict:
-            seen.add(memory)
-            found.append((path, memory))
-    return found
+        if verdict:
+            found.setdefault(memory, path)
+    return [(path, memory) for memory, path in found.items()]
 
 
 def _candidates(fd: int, paths: list) -> list:

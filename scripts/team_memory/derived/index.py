@@ -29,13 +29,9 @@ def index_path(memory_root: str) -> str:
 
 def entry_from_record(memory_root: str, category: str, path: str, record: dict) -> dict:
     """The index entry of one record: display category, clean title, project-relative path, clean tags."""
-    tags = []
-    raw_tags = record.get("tags")
-    for tag in raw_tags if isinstance(raw_tags, list) else []:
-        if isinstance(tag, str):
-            tag = shown_tag(tag)  # hidden before it is cleaned: "<private>x</private>" never reads "privatexprivate"
-            if tag and tag not in tags:
-                tags.append(tag)
+    raw_tags = record.get("tags") if isinstance(record.get("tags"), list) else []
+    # each hidden before it is cleaned: "<private>x</private>" never reads "privatexprivate"
+    tags = list(dict.fromkeys(tag for tag in (shown_tag(t) for t in raw_tags if isinstance(t, str)) if tag))
     rel = os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/")
     return {"category": display_name(category), "title": recall_title(record["title"], TITLE_MAX), "path": rel,
             "tags": tags}
@@ -113,22 +109,19 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     rel = entry["path"]
     if category is None or os.path.isabs(rel) or not rel.endswith(".json") or "\x00" in rel:
         return None
-    folder = _real_folder(memory_root, category_folder(config, category))
-    if folder[0] is None:  # a category folder linked out of the store
+    folder, prefix = _real_folder(memory_root, category_folder(config, category))
+    if folder is None:  # a category folder linked out of the store
         return None
     # "<the folder, as the index writes it>/<plain name>" naming a regular file is that file; realpath for the rest
-    prefix, name = folder[1], rel[len(folder[1]):]
+    name = rel[len(prefix):]
     if rel.startswith(prefix) and name not in (".json", "..json") and "/" not in name and os.sep not in name:
         try:
-            st = os.lstat(os.path.join(folder[0], name))
+            if os.lstat(os.path.join(folder, name)).st_mode & S_IFMT == S_IFREG:  # a regular file, not a link
+                return os.path.join(folder, name)
         except OSError:
-            st = None
-        if st is not None and st.st_mode & 0o170000 == 0o100000:  # a regular file, not a link
-            return os.path.join(folder[0], name)
+            pass
     real = os.path.realpath(os.path.join(project_root_of(memory_root), rel))
-    if os.path.dirname(real) != folder[0]:
-        return None
-    return real
+    return real if os.path.dirname(real) == folder else None
 
 
 _folders_seen: dict = {}
@@ -161,7 +154,6 @@ class Reader:
 
     def __init__(self, memory_root: str, config: dict, features):
         self.memory_root, self.config, self.features = memory_root, config, features
-        self.prefix: dict = {}
 
     def read(self, category: str, folder: str, name: str):
         """``(stamp, item | None)`` of one file; the stamp None when it cannot be read at all."""
@@ -194,17 +186,9 @@ class Reader:
 
     def reused(self, category: str, folder: str, name: str, item: list) -> list:
         """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
-        entry = {"category": display_name(category), "title": item[1], "path": self.path_of(folder, name),
-                 "tags": item[3]}
+        path = _real_folder(self.memory_root, folder)[1] + name  # .claude/memory/<folder>/<name>
+        entry = {"category": display_name(category), "title": item[1], "path": path, "tags": item[3]}
         return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
-
-    def path_of(self, folder: str, name: str) -> str:
-        """The index path of the file ``name`` of ``folder`` (``.claude/memory/<folder>/<name>``)."""
-        prefix = self.prefix.get(folder)
-        if prefix is None:
-            rel = os.path.relpath(os.path.join(self.memory_root, folder), project_root_of(self.memory_root))
-            prefix = self.prefix[folder] = rel.replace(os.sep, "/") + "/"
-        return prefix + name
 
 
 def _stamp(st) -> tuple:

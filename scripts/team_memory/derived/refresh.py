@@ -31,24 +31,22 @@ def settled(ns, written: int) -> bool:
     return ns is not None and written - ns >= (RACY_NS if ns % 1_000_000_000 == 0 else RACY_FINE_NS)
 
 
-def _stat_ns(path: str):
-    try:  # the link's own time: a linked category folder is never followed (``index.Reader``), nor is its time read
-        return os.lstat(path).st_mtime_ns
+def _lstat(path: str):
+    try:  # the link's own: a linked category folder is never followed (``index.Reader``), nor is its time read
+        return os.lstat(path)
     except OSError:
         return None
 
 
+def _stat_ns(path: str):
+    st = _lstat(path)
+    return st.st_mtime_ns if st else None
+
+
 def _stamps(memory_root: str) -> list:
     """The stamps of ``index.md`` and the file map: any other file by those names means a rebuild."""
-    out = []
-    for path in (os.path.join(memory_root, INDEX_NAME), os.path.join(memory_root, CACHE_DIR, MAP_NAME)):
-        try:
-            st = os.lstat(path)
-        except OSError:
-            out.append(None)
-            continue
-        out.append([st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns])
-    return out
+    paths = (os.path.join(memory_root, INDEX_NAME), os.path.join(memory_root, CACHE_DIR, MAP_NAME))
+    return [[st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns] if st else None for st in map(_lstat, paths)]
 
 
 def _read(memory_root: str):

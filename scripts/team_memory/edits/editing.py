@@ -16,12 +16,10 @@ from datetime import datetime, timezone
 from ..base.config import category_folders
 from ..base.fsutil import atomic_write_text, store_lock
 from ..base.state import prune, sha256_hex, state_home
-from ..derived.refresh import apply_changes
 from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
-from ..records.store import NotARecord, load_memory, read_bytes, record_status
+from ..records.store import NotARecord, load_memory, read_bytes
 from ..records.validate import Problem, ValidationError, validate_record
-from .write import (UPDATABLE, WriteError, WriteResult, add_change, check_record, content_hash, now_iso, tidy,
-                    update_memory, write_record)
+from .write import UPDATABLE, WriteError, add_change, check_record, content_hash, now_iso, save, tidy, update_memory
 
 # Fields the write path keeps itself; an edit that changes them is refused with a hint.
 HINTS = {
@@ -150,9 +148,8 @@ def save_repaired(memory_root: str, config: dict, path: str, original_hash: str,
     with store_lock(memory_root):
         if not os.path.isfile(path) or content_hash(path) != original_hash:
             raise WriteError(f"{path} changed while you were editing")
-        write_record(path, clean)
-        apply_changes(memory_root, config, full=True)  # the file broke outside the CLI: rebuild from every file
-    return WriteResult(memory_id, path, category, "repaired", record_status(clean), content_hash(path), private, secrets)
+        # the file broke outside the CLI: the index rebuilt from every file
+        return save(memory_root, config, category, path, clean, "repaired", memory_id, private, secrets, full=True)
 
 
 def edit_session(memory_root: str, config: dict, memory_id: str, path: str, start_text: str | None,

@@ -14,7 +14,7 @@ from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
 from ..records.store import id_taken, slugify, unique_id
 from ..derived.refresh import apply_changes
-from ..base.model import CATEGORIES, CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
+from ..base.model import CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from ..records.privacy import PrivateTagError, private_settings, scrub_record, scrub_text
 from ..records.store import iter_records, memory_path, ordered, project_root_of, read_bytes, record_status
 from ..records.validate import Problem, validate_record
@@ -45,12 +45,8 @@ def export_records(memory_root: str, config: dict, status: str = "all", category
     """The stored records (canonical key order), by category then id; what a hand-edited file holds
     that no write would have stored (secrets, private sections, in any string or key) is hidden."""
     from ..records.exposure import shown_value
-    out = []
-    for cat, path, record in iter_records(memory_root, config):
-        if (category and cat != category) or (status != "all" and record_status(record) != status):
-            continue
-        out.append((CATEGORIES.index(cat), os.path.basename(path), ordered(shown_value(record))))
-    return [rec for _, _, rec in sorted(out, key=lambda t: t[:2])]
+    return [ordered(shown_value(record)) for cat, _, record in iter_records(memory_root, config)  # in that order
+            if (not category or cat == category) and (status == "all" or record_status(record) == status)]
 
 
 def dumps(records: list, fmt: str) -> str:
@@ -126,8 +122,7 @@ def claude_memory_entries(path: str) -> list:
             try:  # a regular file only, never through a link, bounded
                 data = json.loads(read_bytes(os.path.join(folder_path, name))[0].decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-                out.append((where, Problem("(record)", f"cannot be read ({exc})", "fix the line or leave it out")))
-                continue
+                data = Problem("(record)", f"cannot be read ({exc})", "fix the line or leave it out")
             if isinstance(data, dict):
                 data.setdefault("id", name[:-5])
                 data.setdefault("category", category)

@@ -44,11 +44,8 @@ class WriteError(ValueError):
     """A write that cannot be done as asked (missing memory, conflict, wrong state...)."""
 
 
-class WriteResult(namedtuple("WriteResult", "id path category action status hash private_sections secrets_redacted")):
-    """What a write did (``dataclasses`` would cost the CLI a few ms to import)."""
-
-    def to_dict(self) -> dict:
-        return self._asdict()
+# What a write did (``dataclasses`` would cost the CLI a few ms to import).
+WriteResult = namedtuple("WriteResult", "id path category action status hash private_sections secrets_redacted")
 
 
 def now_iso(when: datetime | None = None) -> str:
@@ -127,8 +124,7 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
     record.setdefault("updated_at", record["created_at"])
     record.setdefault("record_status", "active")
     category = record.get("category")
-    base = record.get("id") if "id" in record else slugify(record.get("title") if isinstance(record.get("title"), str) else "")
-    record["id"] = base
+    base = record.setdefault("id", slugify(record.get("title") if isinstance(record.get("title"), str) else ""))
     problems = validate_record(record, folder_category=category if category in CATEGORIES else None)
     if record.get("record_status") != "active":
         problems.append(Problem("record_status", "a new memory must be active", 'leave it out or use "active"'))
@@ -155,16 +151,17 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
         memory_id = unique_id(memory_root, config, base)
         record["id"] = memory_id
         path = memory_path(memory_root, config, category, memory_id)  # (no retention here: ``retire_past_retention``)
-        return _save(memory_root, config, category, path, record, "created", "new memory", private, secrets)
+        return save(memory_root, config, category, path, record, "created", "new memory", private, secrets)
 
 
-def _save(memory_root: str, config: dict, category: str, path: str, record: dict, action: str, where: str,
-          private: int, secrets: int) -> WriteResult:
-    """Validate ``record`` (``where`` names the write in a problem), write it to ``path``, update the index."""
+def save(memory_root: str, config: dict, category: str, path: str, record: dict, action: str, where: str,
+         private: int, secrets: int, full: bool = False) -> WriteResult:
+    """Validate ``record`` (``where`` names the write in a problem), write it to ``path``, update the index
+    (``full``: from every file); the caller holds the store lock."""
     memory_id = os.path.basename(path)[:-5]
     check_record(record, category, memory_id, where)
     write_record(path, record)
-    apply_changes(memory_root, config)
+    apply_changes(memory_root, config, full)
     return WriteResult(memory_id, path, category, action, record_status(record), content_hash(path), private, secrets)
 
 
@@ -262,7 +259,7 @@ def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict,
         what = [k for k in scrubbed if k != "content"]
         what += [f"content.{k}" for k in scrubbed.get("content", {})]
         add_change(new, note or ("updated " + ", ".join(what) if what else "reviewed: still right"), now)
-        return _save(memory_root, config, category, path, new, "updated", f"update of {memory_id}", private, secrets)
+        return save(memory_root, config, category, path, new, "updated", f"update of {memory_id}", private, secrets)
 
 
 def set_status(memory_root: str, config: dict, memory_id: str, status: str, reason: str | None = None) -> WriteResult:
@@ -274,9 +271,8 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
     with store_lock(memory_root):
         category, path, memory_id, record = _load_for_change(memory_root, config, memory_id)
         current = record_status(record)
-        verb = {"retired": "retire", "archived": "archive"}.get(status, status)
-        if verb == "active":
-            verb = "unarchive" if current == "archived" else "restore"
+        back = "unarchive" if current == "archived" else "restore"
+        verb = {"retired": "retire", "archived": "archive", "active": back}.get(status, status)
         if verb not in TRANSITIONS:
             raise WriteError(f"unknown status change {status!r}; use one of {', '.join(TRANSITIONS)}")
         allowed, target, needs_reason = TRANSITIONS[verb]
@@ -292,11 +288,10 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
             new.update({f"{target}_at": now, f"{target}_reason": reason_text})
             add_change(new, f"{target}: {reason_text}", now)
         else:
-            was = "retired" if verb == "restore" else "archived"
-            for field in (f"{was}_at", f"{was}_reason"):
+            for field in (f"{current}_at", f"{current}_reason"):
                 new.pop(field, None)
             add_change(new, f"{verb}d" + (f": {reason_text}" if reason_text else ""), now)
-        return _save(memory_root, config, category, path, new, f"{verb}d", f"{verb} of {memory_id}", private, secrets)
+        return save(memory_root, config, category, path, new, f"{verb}d", f"{verb} of {memory_id}", private, secrets)
 
 
 def grace_days(config: dict) -> int:

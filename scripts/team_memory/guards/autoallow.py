@@ -52,14 +52,6 @@ def shell_literal(command: str) -> bool:
     return state is None
 
 
-def _option(arg: str, names) -> str | None:
-    """The option of ``names`` that ``arg`` (``--opt``, ``--opt=v`` or an abbreviation) stands for."""
-    if not arg.startswith("--") or arg == "--":
-        return None
-    head = arg.split("=", 1)[0]
-    return next((name for name in names if name.startswith(head)), None)
-
-
 def _same(path: str, other: str) -> bool:
     try:
         return os.path.samefile(path, other)
@@ -70,9 +62,10 @@ def _same(path: str, other: str) -> bool:
 def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
     i = 0
     while i < len(args):
-        name = _option(args[i], FILE_OPTIONS + ("--root",))
         if args[i] == "--":
             return False
+        head = args[i].split("=", 1)[0]  # --opt, --opt=v or an abbreviation: the option it stands for
+        name = next((n for n in FILE_OPTIONS + ("--root",) if n.startswith(head)), None) if head[:2] == "--" else None
         if name is None:
             i += 1
             continue

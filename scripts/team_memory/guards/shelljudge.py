@@ -614,8 +614,7 @@ def writes(lang: str, code: str) -> bool:
 
 
 def code_reaches(code: str, state: State) -> bool:
-    """Can inline code reach a store? It names one (or builds a name), runs inside one, or above one and walks or
-    names ``memory``."""
+    """Can inline code reach a store (see the comment above ``_PRINTING``)?"""
     lowered = code.lower()
     if "claude" in lowered or any(s.lower() in lowered for s in state.stores) or re.search(_OBFUSCATED, code, re.I):
         return True

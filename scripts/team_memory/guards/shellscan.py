@@ -220,15 +220,12 @@ class _Reader:
         while j < len(text):
             end = text.find("\n", j)
             end = len(text) if end < 0 else end
-            line = text[j:end]
+            line, j = text[j:end], end + 1
             if (line.lstrip("\t") if strip_tabs else line) == word:
-                j = end + 1
                 break
             lines.append(line)
-            j = end + 1
-        body = "\n".join(lines)
         self.text = text[:nl + 1] + text[j:]  # the body is data, not commands
-        return [("s", body)]
+        return [("s", "\n".join(lines))]
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:

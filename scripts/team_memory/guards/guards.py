@@ -21,11 +21,6 @@ from .shellpaths import MAX_COMMAND_CHARS, may_name_store, reach
 from .toolgate import WRITE_TOOLS, outside_store
 
 
-def protected(path: str, stores: list, removes: bool = False) -> bool:
-    """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
-    return reach(os.path.normpath(path), stores, removes)
-
-
 def _deny(what: str, path: str | None) -> dict:
     where = f" ({what}{': ' + shown_text(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
@@ -44,7 +39,7 @@ def guard_tool_use(payload: dict):
     stores = stores_of(payload)
     if tool in WRITE_TOOLS:
         for path in tool_paths(payload):
-            if protected(path, stores):
+            if reach(path, stores, False):  # tool_paths are normalized
                 return _deny(f"{tool} of", os.path.relpath(path, cwd))
         return None
     command = tool_input.get("command") if tool in SHELL_TOOLS and isinstance(tool_input, dict) else None

@@ -81,11 +81,14 @@ class _Reader:
         self.text, self.i, self.depth, self.flags = text, 0, depth, flags
         self.nested: list = []
 
-    def _sub(self, source: str) -> None:
+    def _sub(self, start: int, end: int, parts: list) -> None:
+        """Commands nested in ``text[start:end - 1]`` (their value unknown); reading goes on at ``end``."""
         if self.depth < MAX_DEPTH:
-            self.nested.extend(parse(source, self.depth + 1, self.flags))
+            self.nested.extend(parse(self.text[start:end - 1], self.depth + 1, self.flags))
         else:
             self.flags["too deep"] = True  # not read: the caller must not call it safe
+        self.i = end
+        parts.append(("u", ""))
 
     def _dollar(self, parts: list, quoted: bool) -> None:
         """Read what follows a ``$`` at ``self.i`` (already past the ``$``)."""
@@ -95,10 +98,7 @@ class _Reader:
             self.i = self.i + 1 if text.startswith(")", self.i) else self.i
             parts.append(("u", ""))
         elif text.startswith("(", i):
-            end = _closing(text, i + 1, "(", ")")
-            self._sub(text[i + 1:end - 1])
-            self.i = end
-            parts.append(("u", ""))
+            self._sub(i + 1, _closing(text, i + 1, "(", ")"), parts)
         elif text.startswith("{", i):
             end = _closing(text, i + 1, "{", "}")
             inner = text[i + 1:end - 1]
@@ -133,10 +133,7 @@ class _Reader:
             c = text[self.i]
             if c in _METACHARS:
                 if c in "<>" and text.startswith("(", self.i + 1):  # process substitution
-                    end = _closing(text, self.i + 2, "(", ")")
-                    self._sub(text[self.i + 2:end - 1])
-                    self.i = end
-                    parts.append(("u", ""))
+                    self._sub(self.i + 2, _closing(text, self.i + 2, "(", ")"), parts)
                     continue
                 break
             if c == "\\":
@@ -183,10 +180,7 @@ class _Reader:
 
     def _backquote(self, parts: list) -> None:
         j = self.text.find("`", self.i + 1)
-        j = len(self.text) if j < 0 else j
-        self._sub(self.text[self.i + 1:j])
-        parts.append(("u", ""))
-        self.i = j + 1
+        self._sub(self.i + 1, (len(self.text) if j < 0 else j) + 1, parts)
 
     def _dquoted(self, parts: list) -> None:
         text, n = self.text, len(self.text)

@@ -64,12 +64,10 @@ def _outside(payload: dict) -> bool:
 
 def _stores(cwd: str) -> list:
     """Real paths (lower case) of every ``.claude/memory`` at or above ``cwd``, and the project's."""
-    candidates, here = [], os.path.abspath(cwd)
-    while True:
+    candidates, here, parent = [], None, os.path.abspath(cwd)
+    while here != parent:  # cwd, then each folder above it, the root last
+        here, parent = parent, os.path.dirname(parent)
         candidates.append(os.path.join(here, ".claude", "memory"))
-        if os.path.dirname(here) == here:
-            break
-        here = os.path.dirname(here)
     if os.environ.get("CLAUDE_PROJECT_DIR"):
         candidates.append(os.path.join(os.path.abspath(os.environ["CLAUDE_PROJECT_DIR"]), ".claude", "memory"))
     return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]

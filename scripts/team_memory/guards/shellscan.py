@@ -227,9 +227,9 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     r = _Reader(text, depth, flags if flags is not None else {})
     commands, words, redirects = [], [], []
     pending_heredocs = []
-    while r.i < len(r.text):
-        c = r.text[r.i]
-        if c in " \t":
+    while True:
+        c = r.text[r.i:r.i + 1]  # "": the end of the text, which ends the last command
+        if c in (" ", "\t"):
             r.i += 1
             continue
         if c == "#" and (r.i == 0 or r.text[r.i - 1] in " \t\n;&|("):
@@ -239,15 +239,17 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
         op = next((o for o in _OPERATORS if r.text.startswith(o, r.i)), None)
         if c in "<>" and r.text.startswith("(", r.i + 1):
             op = None  # <(...) and >(...): a word (process substitution), not a redirection
-        if c == "\n" or c in "()" or (op and op[0] in ";&|" and op not in ("&>", "&>>")):
+        if c in ("\n", "(", ")", "") or (op and op[0] in ";&|" and op not in ("&>", "&>>")):
             for body_at, strip in pending_heredocs:
                 body_at[1] = r.heredoc(body_at[1], strip)
             pending_heredocs = []
-            sep = "\n" if c in "\n()" else op
+            sep = op or ("\n" if c else "")
             if words or redirects:
                 commands.append(Command(words, redirects, sep, []))
             words, redirects = [], []
-            r.i += 1 if c in "\n()" else len(op)
+            if not c:
+                break
+            r.i += len(op) if op else 1
             continue
         if op is not None or (c.isdigit() and _fd_redirect(r.text, r.i)):
             if op is None:  # 2>file, 2>&1: the descriptor number is not a word
@@ -264,10 +266,6 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
             redirects.append(entry)
             continue
         words.append(r.word())
-    if words or redirects:
-        commands.append(Command(words, redirects, "", []))
-    for body_at, strip in pending_heredocs:
-        body_at[1] = r.heredoc(body_at[1], strip)
     if commands:
         commands[-1].nested.extend(r.nested)
     elif r.nested:

@@ -254,11 +254,7 @@ def _reader(name: str, args: list, state: State, stdin):
         if any(UNKNOWN in a for w in args for a in w) and names_store(state.text, state.stores):
             raise Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
         any_argument(name, args, state)
-    return _printed(name, args, state, stdin)
-
-
-def _printed(name: str, args: list, state: State, stdin):
-    if name == "ls":
+    if name == "ls":  # what it prints, for a pipe
         return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) for a in w] or [
             state.cwd + "/" + STAR]
     if name in ("echo", "printf"):
@@ -347,7 +343,8 @@ def _shell(args: list, state: State, stdin) -> None:
 
 
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
-    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``_code``; a script on its arguments."""
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged on the quoted paths it writes when all are known,
+    else on whether it can reach a store; a script on its arguments."""
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)
@@ -375,13 +372,7 @@ def _interpreter(lang: str, args: list, state: State, stdin) -> None:
         ops = operands(args)
         _check_each(ops[1:] if code is None else [w for w in ops if word_text(w) not in code], state, False,
                     f"{lang} -i of")
-    if code:
-        _code(lang, code, state)
-
-
-def _code(lang: str, code: str, state: State) -> None:
-    """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
-    if not writes(lang, code):
+    if not code or not writes(lang, code):
         return
     targets = literal_targets(lang, code)
     if targets is not None:

@@ -45,7 +45,8 @@ def guard_tool_use(payload: dict):
     command = tool_input.get("command") if tool in SHELL_TOOLS and isinstance(tool_input, dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
-    roots = _project_roots(cwd, stores)
+    roots = [cwd, repo_root_of(cwd), os.environ.get("CLAUDE_PROJECT_DIR")] + [project_root_of(s) for s in stores]
+    roots = [root for root in roots if root]  # where this call's project can be
     if stores and not outside_store(payload):  # before the judge: whatever it lets through, PostToolUse compares
         save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
@@ -62,9 +63,3 @@ def guard_tool_use(payload: dict):
     if tool == "Bash" and allow_cli_call(command, cwd, roots, payload):
         return allow_decision()
     return None
-
-
-def _project_roots(cwd: str, stores: list) -> list:
-    """Where this call's project can be: its folder, the repository, each store's project, ``CLAUDE_PROJECT_DIR``."""
-    roots = [cwd, repo_root_of(cwd), os.environ.get("CLAUDE_PROJECT_DIR")] + [project_root_of(s) for s in stores]
-    return [root for root in roots if root]

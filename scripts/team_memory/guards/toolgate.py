@@ -39,27 +39,23 @@ PWSH_READ_ONLY = frozenset((
 def outside_store(payload: dict) -> bool:
     """True when this tool call certainly cannot write into a memory store (see the module doc); unsure: False."""
     try:
-        return _outside(payload)
+        tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
+        if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
+            return False  # isdir is False for "" and for a name holding NUL
+        stores = _stores(cwd)
+        real_cwd = os.path.realpath(cwd)
+        if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
+            return False  # working inside a store (or .claude): relative paths land there
+        if tool in WRITE_TOOLS:
+            return _write_outside(tool_input, cwd, stores)
+        command = tool_input.get("command")
+        if not isinstance(command, str) or len(command) > MAX_COMMAND or not command.isascii():
+            return False
+        if tool == "Bash":
+            return not _names(command, stores) and _quiet_line(command, stores, cwd)
+        return tool == "PowerShell" and not _names(command.replace("\\", "/"), stores) and _pwsh_read_only(command)
     except Exception:  # noqa: BLE001 - unsure: the full guard decides
         return False
-
-
-def _outside(payload: dict) -> bool:
-    tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
-    if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
-        return False  # isdir is False for "" and for a name holding NUL
-    stores = _stores(cwd)
-    real_cwd = os.path.realpath(cwd)
-    if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
-        return False  # working inside a store (or .claude): relative paths land there
-    if tool in WRITE_TOOLS:
-        return _write_outside(tool_input, cwd, stores)
-    command = tool_input.get("command")
-    if not isinstance(command, str) or len(command) > MAX_COMMAND or not command.isascii():
-        return False
-    if tool == "Bash":
-        return not _names(command, stores) and _quiet_line(command, stores, cwd)
-    return tool == "PowerShell" and not _names(command.replace("\\", "/"), stores) and _pwsh_read_only(command)
 
 
 def _stores(cwd: str) -> list:

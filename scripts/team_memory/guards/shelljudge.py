@@ -601,7 +601,8 @@ def literal_targets(lang: str, code: str):
 
 def writes(lang: str, code: str) -> bool:
     """Can this code create, change, move or delete a file (or run another program that could)?"""
-    return re.search(_WRITES.get(lang, _GENERIC), re.sub(_PRINTING, "", code, flags=re.I), re.I) is not None
+    pattern = _WRITES.get(lang, _GENERIC)
+    return re.search(pattern, re.sub(_PRINTING, "", code, flags=re.I), re.I) is not None
 
 
 def code_reaches(code: str, state: State) -> bool:

@@ -22,9 +22,8 @@ READ_ONLY = dict.fromkeys("ls cat head tail wc grep egrep fgrep pwd echo printf 
 READ_ONLY.update(rg=("--pre",), find=("-delete", "-exec", "-ok", "-fprint", "-fls"),
                  git=("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c"))
 GIT_READ_ONLY = tuple("status diff log show rev-parse ls-files blame describe shortlog grep".split())
-# Test runners, builds, package managers: the full guard judges them only on their arguments
-# (``tests/guards/test_toolgate.py`` checks it knows none).
-# Formatters (``black .``) are left out: their arguments are what they rewrite.
+# Test runners, builds, package managers: the full guard judges them only on their arguments (test_toolgate.py
+# checks it knows none). Formatters (``black .``) are left out: their arguments are what they rewrite.
 ORDINARY = frozenset("pytest py.test tox nox make gmake ninja cmake ctest meson npm yarn pnpm cargo go mvn gradle jest "
                      "vitest mocha mypy pyright tsc rspec rake bundle dotnet gcc cc clang g++ clang++ javac pip pip3 "
                      "uv poetry pre-commit".split())

@@ -38,7 +38,7 @@ def names_store(text: str, stores: list) -> bool:
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, ``claude`` or any glob (``.cl*``, ``.*`` can match ``.claude``): the rule for a line read late."""
+    """``names_store``, ``claude`` or a glob (``.cl*``, ``.*`` can match ``.claude``): the rule for a line read late."""
     return names_store(text, stores) or "claude" in text.lower() or any(c in text for c in "*?[{")
 
 

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from helpers import REPO, python_chain, record, run_hook, write
-from team_memory.guards.guards import protected
+from team_memory.guards.shellpaths import reach
 from team_memory.guards.shelljudge import judge
 
 PRE, POST = "pre_tool_use.py", "post_tool_use.py"
@@ -184,11 +184,11 @@ def test_hooks_json_wires_both_guards():
 
 def test_protected_and_write_targets_units(tmp_path):
     store = str(tmp_path / "p" / ".claude" / "memory")
-    assert protected(store + "/decisions/a.json", [store])
-    assert not protected(store + "/memory-config.json", [store])
-    assert protected(str(tmp_path / "p" / ".claude"), [store], removes=True)
-    assert not protected(str(tmp_path / "p" / ".claude"), [store], removes=False)
-    assert protected("/elsewhere/.Claude/Memory/x.json", [])
+    assert reach(store + "/decisions/a.json", [store], False)
+    assert not reach(store + "/memory-config.json", [store], False)
+    assert reach(str(tmp_path / "p" / ".claude"), [store], True)
+    assert not reach(str(tmp_path / "p" / ".claude"), [store], False)
+    assert reach("/elsewhere/.Claude/Memory/x.json", [], False)
     assert judge("cd /a && echo x 2>&1 > out.txt | tee -a /b/log", "/w", [store]) is None
     assert judge("cd /p && tee -a .claude/memory/d/x.json", "/w", ["/p/.claude/memory"]) == \
         "tee of .claude/memory/d/x.json"

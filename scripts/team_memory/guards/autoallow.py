@@ -1,16 +1,12 @@
 """The plugin's own permission: Claude may run the team-memory CLI's store commands without asking.
 
-Claude Code asks before a Bash command no rule allows (in ``claude -p`` a question is a refusal), slash commands'
-``allowed-tools`` hold only while one runs, and a plugin cannot ship ``permissions``. So PreToolUse approves one shape,
-``python3 "<this CLI>" <command> [arguments]`` (or ``python``, ``py -3``), and Claude Code asks for everything else:
-``<this CLI>`` is this very CLI, compared as files (a look-alike is not approved); ``<command>`` one of ``COMMANDS``
-(never ``retire``, ``archive``, ``import``, ``export``, ``gc``, ``install``...); nothing the shell would expand or
-chain (``shell_literal``; single quotes keep a JSON record literal); no option that reads or writes a file (``--input``
-other than ``-``, ``--content-file``, ``--output``), ``--root`` only for this project, argparse's abbreviations
-counting as the full option; ``save`` (never over an existing memory) and ``update ID --reviewed``, an ``update`` that
-rewrites a memory (maybe a teammate's) asked about unless it is this session's summary (``session-<day>-<session>``);
-never with ``dangerouslyDisableSandbox``. The user's ``deny`` and ``ask`` rules still apply after this approval
-(Claude Code 2.1.330). ``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it comes by ``git pull``).
+A plugin cannot ship ``permissions`` and ``claude -p`` refuses what it would ask, so PreToolUse approves one shape,
+``python3 "<this CLI>" <command> [arguments]`` (or ``python``, ``py -3``): this very CLI (compared as files, a
+look-alike is not approved), a command of ``COMMANDS``, nothing the shell would expand or chain (``shell_literal``), no
+option that reads or writes a file (``--input -`` aside; argparse's abbreviations count as the full option), ``--root``
+only for this project, an ``update`` only ``--reviewed`` or of this session's own summary, never with
+``dangerouslyDisableSandbox``. The user's ``deny`` and ``ask`` rules still apply after it (Claude Code 2.1.330).
+``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it comes by ``git pull``).
 """
 from __future__ import annotations
 
@@ -20,10 +16,9 @@ from ..base.cliname import DROP_IN_CLI, PYTHONS, SCRIPT
 
 COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats", "review")
 FILE_OPTIONS = ("--input", "--content-file", "--output", "--keep")
-UPDATE_OPTIONS = ("--root", "--version", "--title", "--tag", "--content-json", "--content-file", "--related-file",
-                  "--no-related-files", "--confidence", "--expect-hash", "--reviewed", "--summary", "--json", "--help")
 UPDATE_WITH_VALUE = ("--root", "--title", "--tag", "--content-json", "--content-file", "--related-file", "--confidence",
                      "--expect-hash", "--summary")
+UPDATE_OPTIONS = UPDATE_WITH_VALUE + ("--version", "--no-related-files", "--reviewed", "--json", "--help")
 UPDATE_KEEPING = ("--root", "--expect-hash", "--reviewed", "--summary", "--json")  # no memory's words rewritten
 ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 UNQUOTED_SPECIAL = set("$`\\;&|<>(){}*?[]~#\n\r\t")
@@ -35,8 +30,7 @@ REASON = "team-memory: its own CLI (validated write or look-up), approved by the
 def shell_literal(command: str) -> bool:
     """True when bash would run ``command`` as one simple command with no expansion of any kind. Outside quotes a
     backslash is accepted only in ``'\\''`` (an apostrophe inside a single-quoted argument)."""
-    state = None  # None, "'" or '"'
-    escaped = False
+    state, escaped = None, False  # state: None, "'" or '"'
     for i, ch in enumerate(command):
         if escaped:
             escaped = False
@@ -57,14 +51,6 @@ def shell_literal(command: str) -> bool:
     return state is None
 
 
-def _option(arg: str, names) -> str | None:
-    """The option of ``names`` that ``arg`` (``--opt``, ``--opt=v`` or an abbreviation) stands for."""
-    if not arg.startswith("--") or arg == "--":
-        return None
-    head = arg.split("=", 1)[0]
-    return next((name for name in names if name.startswith(head)), None)
-
-
 def _same(path: str, other: str) -> bool:
     try:
         return os.path.samefile(path, other)
@@ -75,9 +61,10 @@ def _same(path: str, other: str) -> bool:
 def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
     i = 0
     while i < len(args):
-        name = _option(args[i], FILE_OPTIONS + ("--root",))
         if args[i] == "--":
             return False
+        head = args[i].split("=", 1)[0]  # --opt, --opt=v or an abbreviation: the option it stands for
+        name = next((n for n in FILE_OPTIONS + ("--root",) if n.startswith(head)), None) if head[:2] == "--" else None
         if name is None:
             i += 1
             continue
@@ -122,21 +109,15 @@ def _update_ok(args: list, session_id) -> bool:
         reviewed |= name == "--reviewed"
         if name in UPDATE_WITH_VALUE and "=" not in arg:
             i += 1
-    if memory_id is None:
-        return False
-    return _own_summary(memory_id, session_id) if rewrites else reviewed
-
-
-def _sandbox_off(payload) -> bool:
-    tool_input = payload.get("tool_input") if isinstance(payload, dict) else None
-    return isinstance(tool_input, dict) and tool_input.get("dangerouslyDisableSandbox") not in (None, False)
+    return memory_id is not None and (_own_summary(memory_id, session_id) if rewrites else reviewed)
 
 
 def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) -> bool:
     """True when ``command`` is this CLI's store command in the one approved shape (see the module doc)."""
     if os.environ.get("TEAM_MEMORY_AUTO_ALLOW", "1").strip() in ("0", "false", "no", "off"):
         return False
-    if _sandbox_off(payload):
+    tool_input = payload.get("tool_input") if isinstance(payload, dict) else None
+    if isinstance(tool_input, dict) and tool_input.get("dangerouslyDisableSandbox") not in (None, False):
         return False
     if "memory.py" not in command or len(command) > MAX_COMMAND_CHARS or not shell_literal(command.strip()):
         return False

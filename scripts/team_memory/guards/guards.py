@@ -21,11 +21,6 @@ from .shellpaths import MAX_COMMAND_CHARS, may_name_store, reach
 from .toolgate import WRITE_TOOLS, outside_store
 
 
-def protected(path: str, stores: list, removes: bool = False) -> bool:
-    """True if writing ``path`` changes a memory store (or, for ``removes``, would remove one whole)."""
-    return reach(os.path.normpath(path), stores, removes)
-
-
 def _deny(what: str, path: str | None) -> dict:
     where = f" ({what}{': ' + shown_text(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
@@ -44,13 +39,14 @@ def guard_tool_use(payload: dict):
     stores = stores_of(payload)
     if tool in WRITE_TOOLS:
         for path in tool_paths(payload):
-            if protected(path, stores):
+            if reach(path, stores, False):  # tool_paths are normalized
                 return _deny(f"{tool} of", os.path.relpath(path, cwd))
         return None
     command = tool_input.get("command") if tool in SHELL_TOOLS and isinstance(tool_input, dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
-    roots = _project_roots(cwd, stores)
+    roots = [cwd, repo_root_of(cwd), os.environ.get("CLAUDE_PROJECT_DIR")] + [project_root_of(s) for s in stores]
+    roots = [root for root in roots if root]  # where this call's project can be
     if stores and not outside_store(payload):  # before the judge: whatever it lets through, PostToolUse compares
         save_snapshot(payload, stores[0], load_config(stores[0]))
     if len(command) > MAX_COMMAND_CHARS:
@@ -67,9 +63,3 @@ def guard_tool_use(payload: dict):
     if tool == "Bash" and allow_cli_call(command, cwd, roots, payload):
         return allow_decision()
     return None
-
-
-def _project_roots(cwd: str, stores: list) -> list:
-    """Where this call's project can be: its folder, the repository, each store's project, ``CLAUDE_PROJECT_DIR``."""
-    roots = [cwd, repo_root_of(cwd), os.environ.get("CLAUDE_PROJECT_DIR")] + [project_root_of(s) for s in stores]
-    return [root for root in roots if root]

@@ -48,10 +48,6 @@ def rel_shown(path: str, project: str) -> str:
 
 def tool_paths(payload: dict) -> list:
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
-    cwd = project_dir_of(payload)
-    paths = []
-    for key in PATH_KEYS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and value and "\x00" not in value:
-            paths.append(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))))
-    return paths
+    cwd, values = project_dir_of(payload), [tool_input.get(key) for key in PATH_KEYS]
+    return [os.path.normpath(os.path.join(cwd, os.path.expanduser(value))) for value in values
+            if isinstance(value, str) and value and "\x00" not in value]

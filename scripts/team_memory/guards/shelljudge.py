@@ -247,19 +247,14 @@ def _reader(name: str, args: list, state: State, stdin):
     elif name == "git":
         return git_command(args, state)
     elif name == "mktemp":
-        _check_each(operands(args, "p"), state, False, "mktemp in")
-        _check_each(option_values(args, ("-p", "--tmpdir")), state, False, "mktemp in")
+        _check_each(operands(args, "p") + option_values(args, ("-p", "--tmpdir")), state, False, "mktemp in")
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
             run_commands(parse(stdin[1]), state.copy(), None)
         if any(UNKNOWN in a for w in args for a in w) and names_store(state.text, state.stores):
             raise Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
         any_argument(name, args, state)
-    return _printed(name, args, state, stdin)
-
-
-def _printed(name: str, args: list, state: State, stdin):
-    if name == "ls":
+    if name == "ls":  # what it prints, for a pipe
         return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) for a in w] or [
             state.cwd + "/" + STAR]
     if name in ("echo", "printf"):
@@ -313,15 +308,13 @@ def _xargs(name, args, state: State, stdin):
             replace = t[2:]
         i += 2 if len(t) == 2 and t[1] in "IiLlnPsdEa" else 1
     inner, given = args[i:], piped_paths(stdin)
-    if not inner:
-        return None
     if replace:
         inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
                  for w in inner]
-    else:
+    elif inner:
         inner = inner + [given]
-    judge_command(inner, [[("s", word_text(w))] for w in inner], state, None)
-    return None
+    if inner:
+        judge_command(inner, [[("s", word_text(w))] for w in inner], state, None)
 
 
 def piped_paths(stdin) -> list:
@@ -350,7 +343,8 @@ def _shell(args: list, state: State, stdin) -> None:
 
 
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
-    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged by ``_code``; a script on its arguments."""
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged on the quoted paths it writes when all are known,
+    else on whether it can reach a store; a script on its arguments."""
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)
@@ -378,13 +372,7 @@ def _interpreter(lang: str, args: list, state: State, stdin) -> None:
         ops = operands(args)
         _check_each(ops[1:] if code is None else [w for w in ops if word_text(w) not in code], state, False,
                     f"{lang} -i of")
-    if code:
-        _code(lang, code, state)
-
-
-def _code(lang: str, code: str, state: State) -> None:
-    """Inline code: judged on the quoted paths it writes when all are known, else on whether it can name a store."""
-    if not writes(lang, code):
+    if not code or not writes(lang, code):
         return
     targets = literal_targets(lang, code)
     if targets is not None:
@@ -614,21 +602,14 @@ def literal_targets(lang: str, code: str):
 def writes(lang: str, code: str) -> bool:
     """Can this code create, change, move or delete a file (or run another program that could)?"""
     pattern = _WRITES.get(lang, _GENERIC)
-    code = re.sub(_PRINTING, "", code, flags=re.I)
-    return re.search(pattern, code, re.I) is not None
-
-
-def code_names_store(code: str, stores: list, where: str) -> bool:
-    """Can this code name a store? ``where`` the code runs: "inside" a store, "above" one, or ""."""
-    lowered = code.lower()
-    if "claude" in lowered or any(s.lower() in lowered for s in stores):
-        return True
-    if where == "inside" or re.search(_OBFUSCATED, code, re.I):
-        return True
-    return where == "above" and ("memory" in lowered or re.search(_WALKS, code, re.I) is not None)
+    return re.search(pattern, re.sub(_PRINTING, "", code, flags=re.I), re.I) is not None
 
 
 def code_reaches(code: str, state: State) -> bool:
-    """Can inline code reach a store? It names one, or works relative to a folder that holds one."""
-    inside, above = reach(state.cwd, state.stores, False), reach(state.cwd, state.stores, True)
-    return code_names_store(code, state.stores, "inside" if inside else "above" if above else "")
+    """Can inline code reach a store (see the comment above ``_PRINTING``)?"""
+    lowered = code.lower()
+    if "claude" in lowered or any(s.lower() in lowered for s in state.stores) or re.search(_OBFUSCATED, code, re.I):
+        return True
+    if reach(state.cwd, state.stores, False):
+        return True
+    return reach(state.cwd, state.stores, True) and ("memory" in lowered or re.search(_WALKS, code, re.I) is not None)

@@ -38,8 +38,7 @@ def names_store(text: str, stores: list) -> bool:
 
 
 def may_name_store(text: str, stores: list) -> bool:
-    """``names_store``, ``claude``, or any glob (``.cl*``, ``.*`` can match ``.claude``): the rule for a line read too
-    late."""
+    """``names_store``, ``claude`` or a glob (``.cl*``, ``.*`` can match ``.claude``): the rule for a line read late."""
     return names_store(text, stores) or "claude" in text.lower() or any(c in text for c in "*?[{")
 
 
@@ -150,8 +149,7 @@ def reach(pattern: str, stores: list, removes: bool, dots: bool = False) -> bool
 
 
 def _can_name_member(pattern: str, store: str, dots: bool) -> bool:
-    """Can the pattern's last component be a name that matters in a store (``*.pyc`` cannot)? Memory files are any
-    ``*.json``; the rest are the store's own entries (bounded) and the names every store can hold."""
+    """Can the last component name what matters in a store: any ``*.json``, its own entries, ``_FIXED_NAMES``?"""
     last = pattern.rsplit("/", 1)[-1]
     if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
         return True

@@ -81,11 +81,14 @@ class _Reader:
         self.text, self.i, self.depth, self.flags = text, 0, depth, flags
         self.nested: list = []
 
-    def _sub(self, source: str) -> None:
+    def _sub(self, start: int, end: int, parts: list) -> None:
+        """Commands nested in ``text[start:end - 1]`` (their value unknown); reading goes on at ``end``."""
         if self.depth < MAX_DEPTH:
-            self.nested.extend(parse(source, self.depth + 1, self.flags))
+            self.nested.extend(parse(self.text[start:end - 1], self.depth + 1, self.flags))
         else:
             self.flags["too deep"] = True  # not read: the caller must not call it safe
+        self.i = end
+        parts.append(("u", ""))
 
     def _dollar(self, parts: list, quoted: bool) -> None:
         """Read what follows a ``$`` at ``self.i`` (already past the ``$``)."""
@@ -95,10 +98,7 @@ class _Reader:
             self.i = self.i + 1 if text.startswith(")", self.i) else self.i
             parts.append(("u", ""))
         elif text.startswith("(", i):
-            end = _closing(text, i + 1, "(", ")")
-            self._sub(text[i + 1:end - 1])
-            self.i = end
-            parts.append(("u", ""))
+            self._sub(i + 1, _closing(text, i + 1, "(", ")"), parts)
         elif text.startswith("{", i):
             end = _closing(text, i + 1, "{", "}")
             inner = text[i + 1:end - 1]
@@ -133,10 +133,7 @@ class _Reader:
             c = text[self.i]
             if c in _METACHARS:
                 if c in "<>" and text.startswith("(", self.i + 1):  # process substitution
-                    end = _closing(text, self.i + 2, "(", ")")
-                    self._sub(text[self.i + 2:end - 1])
-                    self.i = end
-                    parts.append(("u", ""))
+                    self._sub(self.i + 2, _closing(text, self.i + 2, "(", ")"), parts)
                     continue
                 break
             if c == "\\":
@@ -183,10 +180,7 @@ class _Reader:
 
     def _backquote(self, parts: list) -> None:
         j = self.text.find("`", self.i + 1)
-        j = len(self.text) if j < 0 else j
-        self._sub(self.text[self.i + 1:j])
-        parts.append(("u", ""))
-        self.i = j + 1
+        self._sub(self.i + 1, (len(self.text) if j < 0 else j) + 1, parts)
 
     def _dquoted(self, parts: list) -> None:
         text, n = self.text, len(self.text)
@@ -220,15 +214,12 @@ class _Reader:
         while j < len(text):
             end = text.find("\n", j)
             end = len(text) if end < 0 else end
-            line = text[j:end]
+            line, j = text[j:end], end + 1
             if (line.lstrip("\t") if strip_tabs else line) == word:
-                j = end + 1
                 break
             lines.append(line)
-            j = end + 1
-        body = "\n".join(lines)
         self.text = text[:nl + 1] + text[j:]  # the body is data, not commands
-        return [("s", body)]
+        return [("s", "\n".join(lines))]
 
 
 def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
@@ -236,9 +227,9 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
     r = _Reader(text, depth, flags if flags is not None else {})
     commands, words, redirects = [], [], []
     pending_heredocs = []
-    while r.i < len(r.text):
-        c = r.text[r.i]
-        if c in " \t":
+    while True:
+        c = r.text[r.i:r.i + 1]  # "": the end of the text, which ends the last command
+        if c in (" ", "\t"):
             r.i += 1
             continue
         if c == "#" and (r.i == 0 or r.text[r.i - 1] in " \t\n;&|("):
@@ -248,15 +239,17 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
         op = next((o for o in _OPERATORS if r.text.startswith(o, r.i)), None)
         if c in "<>" and r.text.startswith("(", r.i + 1):
             op = None  # <(...) and >(...): a word (process substitution), not a redirection
-        if c == "\n" or c in "()" or (op and op[0] in ";&|" and op not in ("&>", "&>>")):
+        if c in ("\n", "(", ")", "") or (op and op[0] in ";&|" and op not in ("&>", "&>>")):
             for body_at, strip in pending_heredocs:
                 body_at[1] = r.heredoc(body_at[1], strip)
             pending_heredocs = []
-            sep = "\n" if c in "\n()" else op
+            sep = op or ("\n" if c else "")
             if words or redirects:
                 commands.append(Command(words, redirects, sep, []))
             words, redirects = [], []
-            r.i += 1 if c in "\n()" else len(op)
+            if not c:
+                break
+            r.i += len(op) if op else 1
             continue
         if op is not None or (c.isdigit() and _fd_redirect(r.text, r.i)):
             if op is None:  # 2>file, 2>&1: the descriptor number is not a word
@@ -273,10 +266,6 @@ def parse(text: str, depth: int = 0, flags: dict | None = None) -> list:
             redirects.append(entry)
             continue
         words.append(r.word())
-    if words or redirects:
-        commands.append(Command(words, redirects, "", []))
-    for body_at, strip in pending_heredocs:
-        body_at[1] = r.heredoc(body_at[1], strip)
     if commands:
         commands[-1].nested.extend(r.nested)
     elif r.nested:

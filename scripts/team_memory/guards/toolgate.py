@@ -22,9 +22,8 @@ READ_ONLY = dict.fromkeys("ls cat head tail wc grep egrep fgrep pwd echo printf 
 READ_ONLY.update(rg=("--pre",), find=("-delete", "-exec", "-ok", "-fprint", "-fls"),
                  git=("--output", "-O", "--open-files-in-pager", "--ext-diff", "-c"))
 GIT_READ_ONLY = tuple("status diff log show rev-parse ls-files blame describe shortlog grep".split())
-# Test runners, builds, package managers: the full guard judges them only on their arguments
-# (``tests/guards/test_toolgate.py`` checks it knows none).
-# Formatters (``black .``) are left out: their arguments are what they rewrite.
+# Test runners, builds, package managers: the full guard judges them only on their arguments (test_toolgate.py
+# checks it knows none). Formatters (``black .``) are left out: their arguments are what they rewrite.
 ORDINARY = frozenset("pytest py.test tox nox make gmake ninja cmake ctest meson npm yarn pnpm cargo go mvn gradle jest "
                      "vitest mocha mypy pyright tsc rspec rake bundle dotnet gcc cc clang g++ clang++ javac pip pip3 "
                      "uv poetry pre-commit".split())
@@ -39,37 +38,31 @@ PWSH_READ_ONLY = frozenset((
 def outside_store(payload: dict) -> bool:
     """True when this tool call certainly cannot write into a memory store (see the module doc); unsure: False."""
     try:
-        return _outside(payload)
+        tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
+        if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
+            return False  # isdir is False for "" and for a name holding NUL
+        stores = _stores(cwd)
+        real_cwd = os.path.realpath(cwd)
+        if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
+            return False  # working inside a store (or .claude): relative paths land there
+        if tool in WRITE_TOOLS:
+            return _write_outside(tool_input, cwd, stores)
+        command = tool_input.get("command")
+        if not isinstance(command, str) or len(command) > MAX_COMMAND or not command.isascii():
+            return False
+        if tool == "Bash":
+            return not _names(command, stores) and _quiet_line(command, stores, cwd)
+        return tool == "PowerShell" and not _names(command.replace("\\", "/"), stores) and _pwsh_read_only(command)
     except Exception:  # noqa: BLE001 - unsure: the full guard decides
         return False
 
 
-def _outside(payload: dict) -> bool:
-    tool, tool_input, cwd = payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd")
-    if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
-        return False  # isdir is False for "" and for a name holding NUL
-    stores = _stores(cwd)
-    real_cwd = os.path.realpath(cwd)
-    if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
-        return False  # working inside a store (or .claude): relative paths land there
-    if tool in WRITE_TOOLS:
-        return _write_outside(tool_input, cwd, stores)
-    command = tool_input.get("command")
-    if not isinstance(command, str) or len(command) > MAX_COMMAND or not command.isascii():
-        return False
-    if tool == "Bash":
-        return not _names(command, stores) and _quiet_line(command, stores, cwd)
-    return tool == "PowerShell" and not _names(command.replace("\\", "/"), stores) and _pwsh_read_only(command)
-
-
 def _stores(cwd: str) -> list:
     """Real paths (lower case) of every ``.claude/memory`` at or above ``cwd``, and the project's."""
-    candidates, here = [], os.path.abspath(cwd)
-    while True:
+    candidates, here, parent = [], None, os.path.abspath(cwd)
+    while here != parent:  # cwd, then each folder above it, the root last
+        here, parent = parent, os.path.dirname(parent)
         candidates.append(os.path.join(here, ".claude", "memory"))
-        if os.path.dirname(here) == here:
-            break
-        here = os.path.dirname(here)
     if os.environ.get("CLAUDE_PROJECT_DIR"):
         candidates.append(os.path.join(os.path.abspath(os.environ["CLAUDE_PROJECT_DIR"]), ".claude", "memory"))
     return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]

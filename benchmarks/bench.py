@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 COMMANDS = {  # what -> (module, keyword arguments of its main)
     "floor": ("floorbench", {"kind": "floor"}), "hooks": ("floorbench", {"kind": "hooks"}), "view": ("viewbench", {}),
     "stale": ("stalebench", {}), "install-size": ("installsize", {}), "shell-guard": ("shellguard", {}),
-    "stress": ("stress_lab", {}),
+    "stress": ("stress", {}),
 }
 
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 # Python under test (the 3.9 venv of .ci/run included), and a version manager's shim in front of it (pyenv's
 # costs several times a hook's own run) does not run for each of the suite's many hook calls.
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
-os.environ.pop("PYENV_DIR", None)  # ... and that PATH is the hooks' as it is (doctor's hook-python check: cli/hookpython)
+os.environ.pop("PYENV_DIR", None)  # ... and that PATH is the hooks' as it is (doctor's hook-python check: cli/doctor.hook_python)
 TESTS = Path(__file__).resolve().parent
 # The shared helpers here, and each layer's folder: a test file may import another's checks by module name.
 sys.path[:0] = [str(TESTS)] + sorted(str(p) for p in TESTS.iterdir() if p.is_dir() and any(p.glob("test_*.py")))

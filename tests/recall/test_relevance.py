@@ -211,7 +211,8 @@ def test_a_name_must_be_written_out_not_only_share_its_token(memory_root):
     possessive, or the singular of "the Smiths") out in its body is enough; so is a name's other name."""
     write(memory_root, record("decision", "rehearsal", "Band rehearsal: the Thursday jam session",
                               ["band", "jam", "rehearsal"]))
-    write(memory_root, record("decision", "landlord", "Mr Evans the landlord fixed the boiler", ["flat", "boiler"]))
+    write(memory_root, record("decision", "mr-evans-boiler", "Mr Evans the landlord fixed the boiler",
+                              ["flat", "boiler", "evans"]))  # the id and a tag write "evans" in lowercase
     assert _shown(memory_root, "when is the Thursday jam session?")[:1] == ["rehearsal"]
     assert _shown(memory_root, "When did James book the jam session?") == []
     assert _shown(memory_root, "what did Evan say about the boiler?") == []
@@ -242,11 +243,13 @@ def test_a_name_held_by_many_memories_is_taken_as_written_out(memory_root):
     ("tags: maya-running", "maya", True), ("Mayapur", "maya", False), ("The Smith family", "smiths", True),
     ("EVAN", "evan", True), ("", "evan", False), ("xevan evanx Evan", "evan", True),
     ("two JSON schemas", "schema", True), ("the Schemas team", "schema", False), ("new boxes", "box", True),
+    ("evans", "evan", True),
     ("the boxer", "box", False), ("İstanbul trip with Evan", "evan", True),
 ])
 def test_written_out(text, name, found):
     from team_memory.recall.matching import written_out
     assert written_out(text, name) is found
+    assert written_out(text, name, plural=False) is (found and text not in ("two JSON schemas", "new boxes", "evans"))
 
 
 def test_a_memory_that_does_not_name_the_question_s_subject_ranks_lower(memory_root):

@@ -29,7 +29,7 @@ import math
 
 from ..base.config import int_setting, quoted, section, warn
 from ..derived.cache import ids_of_bits
-from ..text.features import SmartFeatures, body_text, strategy_name
+from ..text.features import SmartFeatures, content_text, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups, tokenize
 from .bitplanes import QUANTUM, bound, reaching, top
@@ -397,8 +397,8 @@ def _mentioned(book: Book, name: str, read=None) -> bool:
                 return True  # too many to read: as the tokens say
             entry = book.index.entry(i)
             record = read(entry)
-            text = "\n".join([entry["title"], *entry["tags"], body_text(record) if record else ""])
-            if written_out(text, name.lower()):
+            text = "\n".join([entry["title"], content_text(record) if record else ""])  # not the id, a lowercase title
+            if written_out(text, name.lower()) or any(written_out(tag, name.lower(), False) for tag in entry["tags"]):
                 return True
     return False
 
@@ -406,18 +406,19 @@ def _mentioned(book: Book, name: str, read=None) -> bool:
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # keeps every index
 
 
-def written_out(text: str, name: str) -> bool:
+def written_out(text: str, name: str, plural: bool = True) -> bool:
     """Whether ``text`` holds ``name`` (lowercase) as a word, its plural in lowercase ("schemas" for "Schema";
-    "Evans" is another name than "Evan"), or its singular ("Smith" for "the Smiths")."""
+    "Evans" is another name than "Evan"; ``plural=False`` for text with no capitals: tags), or its singular
+    ("Smith" for "the Smiths")."""
     low = text.translate(_ASCII_LOWER)
     for word in (name, name[:-1]) if name.endswith("s") else (name,):
         at = low.find(word)
         while at >= 0:
             end = at + len(word)
             rest = low[end:end + 3]
-            plural = rest[:1] == "s" and not rest[1:2].isalpha() or rest[:2] == "es" and not rest[2:3].isalpha()
+            inflected = rest[:1] == "s" and not rest[1:2].isalpha() or rest[:2] == "es" and not rest[2:3].isalpha()
             if (not (at and low[at - 1].isalpha())
-                    and (not rest[:1].isalpha() or plural and not text[at].isupper())):
+                    and (not rest[:1].isalpha() or plural and inflected and not text[at].isupper())):
                 return True
             at = low.find(word, at + 1)
     return False

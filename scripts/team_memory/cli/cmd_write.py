@@ -1,8 +1,6 @@
 """Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write);
-``similar``: the existing memory a new one should update instead of duplicating (``viewdupes.similarity``);
-``edit ID``: change a memory in your editor (the loop itself lives in ``edits.editing``). ``add`` without its flags
-asks on a terminal for each field, as ``recordspec.CONTENT`` describes it; prompts go to stderr (``--json`` output
-stays clean) and the end of input is a ``CliError`` (exit 1)."""
+``similar`` (the memory a new one should update instead), ``edit ID`` (the loop is ``edits.editing``). ``add`` without
+its flags asks on a terminal for each ``recordspec.CONTENT`` field, on stderr; the end of input is a ``CliError``."""
 from __future__ import annotations
 
 import json
@@ -417,12 +415,6 @@ def _ask(prompt: str) -> str:
     return line.strip()
 
 
-def _choose(label: str, choices, required: bool, optional: str = " (optional)"):
-    picks = dict({str(i): c for i, c in enumerate(choices, 1)}, **{c: c for c in choices})
-    return _text(f"{label} [{'  '.join(f'{i}) {c}' for i, c in enumerate(choices, 1))}]", required, picks.get,
-                 optional=optional, invalid=f"  pick one of: {', '.join(choices)} (or its number)")
-
-
 def _text(label: str, required: bool, parse=None, hint: str = "", optional: str = " (optional)", invalid=None):
     """An answer (``parse``: its value, None when not valid); None for an optional field left empty."""
     while True:
@@ -468,8 +460,11 @@ def _object(label: str, fields: dict, first_ends: bool = False):
 
 def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
     kind = spec if isinstance(spec, str) else spec[0]
-    if kind == "enum":
-        return _choose(label, list(spec[1]), required, optional)
+    if kind == "enum":  # a choice by name or number
+        choices = list(spec[1])
+        picks = dict({str(i): c for i, c in enumerate(choices, 1)}, **{c: c for c in choices})
+        return _text(f"{label} [{'  '.join(f'{i}) {c}' for i, c in enumerate(choices, 1))}]", required, picks.get,
+                     optional=optional, invalid=f"  pick one of: {', '.join(choices)} (or its number)")
     if kind == "bool":
         return _text(label, required, lambda a: {"y": True, "yes": True, "true": True, "n": False, "no": False,
                                                  "false": False}.get(a.lower()), "y/n")
@@ -486,7 +481,7 @@ def ask_record(given: dict) -> dict:
     """A record from ``given`` (category, title, tags, content may be set) plus the answers."""
     record = dict(given)
     if not record.get("category"):
-        record["category"] = _choose("category", list(CATEGORIES), True)
+        record["category"] = ask_field("category", ("enum", CATEGORIES), True)
     if not record.get("title"):
         record["title"] = _text("title", True, lambda t: t if len(t) <= 120 else None,
                                 "a short line, at most 120 characters")

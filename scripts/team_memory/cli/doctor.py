@@ -1,9 +1,6 @@
-"""Store health checks for ``doctor``: ``examine(memory_root, config) -> [Finding]``, each with its fix;
-``repair(memory_root, config, findings)`` fixes the safe ones under the store lock (rebuild the index, delete
-leftover temp files, redact stored secrets through the write path, rename a file whose name is not an id).
-``hook_python()``: the ``python3`` the hooks' shell finds, when it is a version manager's shim (a shell script that
-costs every hook call several times the hook, docs/benchmarks.md); the fix is the interpreter's folder first on
-``PATH``, so the command stays a plain ``python3`` (all PowerShell parses)."""
+"""Health checks for ``doctor``: ``examine`` lists the store's findings, each with its fix; ``repair`` fixes the safe
+ones under the store lock; ``hook_python`` flags a version manager's shim as the hooks' ``python3`` (it costs every
+hook call several times the hook; the fix puts the interpreter's folder first on ``PATH``)."""
 from __future__ import annotations
 
 import contextlib
@@ -93,9 +90,8 @@ def _links(memory_root: str) -> list:
 
 def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) -> list:
     """Every finding of the store: links, the config, stray files, each memory, ids, titles, derived files."""
-    now = time.time()
     config_path = os.path.join(memory_root, CONFIG_NAME)
-    files, conflicted_index = _file_findings(memory_root, now, temp_min_age)
+    files, conflicted_index = _file_findings(memory_root, time.time(), temp_min_age)
     memories, titles = _memory_findings(memory_root, config)
     found = _links(memory_root) + _config_findings(memory_root, config_path) + files + memories
     for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
@@ -151,6 +147,7 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
 def config_problems(stored: dict) -> list:
     """``[(setting, message, warning_only)]``: values of another type than the shipped default's, unknown settings,
     an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
+    from ..text.features import FEATURES as STRATEGIES
     default = load_config(None)  # the shipped defaults, a fresh copy
     for switch in ("fuzzy", "field_idf", "compound_parts", "join_pairs", "unknown_names"):  # documented (guide),
         default.setdefault("retrieval", {}).setdefault(switch, True)  # each off only when false
@@ -159,13 +156,10 @@ def config_problems(stored: dict) -> list:
     out += _extra_cue_problems(stored.get("triage"))
     retrieval = stored.get("retrieval")
     strategy = retrieval.get("match_strategy") if isinstance(retrieval, dict) else None
-    if isinstance(strategy, str):
-        from ..text.features import FEATURES as STRATEGIES
-        if strategy not in STRATEGIES:
-            retired = (" (the prior plugin's title_tags scoring was retired in 0.4.0)"
-                       if strategy == "title_tags" else "")
-            out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of "
-                        f"{', '.join(sorted(STRATEGIES))}{retired}; smart is used instead", False))
+    if isinstance(strategy, str) and strategy not in STRATEGIES:
+        retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
+        out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of "
+                    f"{', '.join(sorted(STRATEGIES))}{retired}; smart is used instead", False))
     return out
 
 
@@ -373,8 +367,7 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
 
 def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
-    """Give a memory the first free id from ``base`` (default: a slug of its title): its new path, or None. The
-    caller holds the lock; the old file goes only after the new one is written."""
+    """The memory moved to the first free id from ``base`` (default: its title's slug), lock held: new path or None."""
     from ..records.store import slugify, unique_id
     try:  # (a link is refused: never renamed)
         record = load_memory(path)
@@ -434,8 +427,7 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
 
 
 def user_json(path: str):
-    """A JSON file of the user's own Claude configuration, or None: a link there (a dotfiles manager) is followed;
-    a FIFO, a device or a folder is never opened, and 1 MB at most is read."""
+    """The user's Claude config file as JSON, or None: links followed (dotfiles), only a regular file read, 1 MB max."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
@@ -500,12 +492,10 @@ def start_ms(program: str) -> float | None:
     times = []
     for _ in range(RUNS):
         began = time.perf_counter()
-        try:
-            proc = subprocess.run([program, "-S", "-c", "import sys; sys.exit(sys.version_info < (3, 9))"],
-                                  capture_output=True, timeout=10)
+        try:  # (a failed check is a CalledProcessError)
+            subprocess.run([program, "-S", "-c", "import sys; sys.exit(sys.version_info < (3, 9))"],
+                           capture_output=True, timeout=10, check=True)
         except (OSError, subprocess.SubprocessError):
-            return None
-        if proc.returncode != 0:
             return None
         times.append((time.perf_counter() - began) * 1000)
     return min(times)

@@ -1,13 +1,10 @@
 """The drop-in install: team-memory copied into a repository, so a teammate who clones it has memory.
 
 ``install_project`` puts, idempotently: the runtime in ``.claude/team-memory/`` (swapped in whole, never half
-live), hooks.json's hooks in ``.claude/settings.json``, the store, ``.gitignore`` lines, the commands and the skill.
-``uninstall_project`` removes what carries our marker; memories, ``.gitignore`` and other settings stay.
-
-JSON settings files (``.claude/settings.json``, other agents' hook and MCP files) are read strictly and written back
-with a backup of a changed file, every other setting kept. The drop-in's hook entries carry ``HOOK_MARKER``;
-``install --plugin`` writes ``extraKnownMarketplaces["team-memory"]`` and ``enabledPlugins["team-memory@team-memory"]``
-(docs/install.md). The two would run every hook twice, so each refuses while the other is there."""
+live), hooks.json's hooks (marked by ``HOOK_MARKER``) in ``.claude/settings.json``, the store, ``.gitignore`` lines,
+the commands and the skill; ``uninstall_project`` removes what carries our marker. ``install --plugin`` writes the
+marketplace and the enabled plugin instead (docs/install.md); the two would run every hook twice, so each refuses
+while the other is there. Settings files are read strictly and written back with a backup, other settings kept."""
 from __future__ import annotations
 
 import contextlib
@@ -70,11 +67,10 @@ def without_our_hooks(hooks: dict) -> dict:
         kept = []
         for group in groups:
             inner = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(inner, list) or not any(is_our_hook(h) for h in inner):
+            rest = [h for h in inner if not is_our_hook(h)] if isinstance(inner, list) else None
+            if rest is None or len(rest) == len(inner):
                 kept.append(group)
-                continue
-            rest = [h for h in inner if not is_our_hook(h)]
-            if rest:
+            elif rest:
                 kept.append(dict(group, hooks=rest))
         if kept:
             out[event] = kept
@@ -98,11 +94,9 @@ def write_settings(path: str, data: dict, original: str | None, delete_if_empty:
     if original is None and not data and delete_if_empty:  # no file: nothing written
         return result
     if original is not None:
-        try:
+        with contextlib.suppress(ValueError):
             if json.loads(original) == data:
                 return result
-        except ValueError:
-            pass
         result["backup"] = path + ".bak"
         atomic_write_text(result["backup"], original)
     result["changed"] = True
@@ -153,8 +147,7 @@ def marketplace_source(text: str) -> dict:
 
 
 def plugin_settings(project: str, files) -> tuple:
-    """``(path, settings, original text, markets, enabled)`` of the project's settings.json (a link among ``files``
-    refused): the two objects we write into, copied (``{}`` if missing)."""
+    """``(path, settings, original text, markets, enabled)``: the last two copied (``{}`` if missing); links refused."""
     refuse_links(project, files)
     path = os.path.join(project, ".claude", "settings.json")
     settings, original = read_settings(path)

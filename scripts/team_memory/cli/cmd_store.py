@@ -226,10 +226,8 @@ def _print_field(key: str, value, indent: str = "  ") -> None:
     for item in value.items() if isinstance(value, dict) else ():
         _print_field(*item, indent + "  ")
     for item in value if isinstance(value, list) else ():
-        if isinstance(item, dict):
-            print(f"{indent}  - " + "; ".join(f"{shown_text(k)}: {shown_text(v)}" for k, v in item.items()))
-        else:
-            print(f"{indent}  - {shown_text(item)}")
+        print(f"{indent}  - " + ("; ".join(f"{shown_text(k)}: {shown_text(v)}" for k, v in item.items())
+                                if isinstance(item, dict) else shown_text(item)))
 
 
 def build_demo_project(project: str) -> str:

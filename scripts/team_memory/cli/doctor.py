@@ -95,8 +95,7 @@ def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) 
     memories, titles = _memory_findings(memory_root, config)
     found = _links(memory_root) + _config_findings(memory_root, config_path) + files + memories
     for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
-        path_a, path_b = titles[a][2], titles[b][2]
-        found.append(Finding("near-duplicate", f"{_rel(memory_root, path_a)}, {_rel(memory_root, path_b)}",
+        found.append(Finding("near-duplicate", f"{_rel(memory_root, titles[a][2])}, {_rel(memory_root, titles[b][2])}",
                              "have nearly the same title", "merge them: update one, retire the other", warning=True))
     if not conflicted_index and index_is_outdated(memory_root, config):
         found.append(_stale_index(memory_root, config, config_path))

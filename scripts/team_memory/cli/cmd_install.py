@@ -79,9 +79,8 @@ def _run(ctx, show, action, *args, **kwargs) -> int:
     except InstallError as exc:
         raise CliError(str(exc)) from None
     if ctx.args.json:
-        ctx.print_json(report)
-    else:
-        show(report)
+        return ctx.print_json(report)
+    show(report)
     return 0
 
 
@@ -89,9 +88,9 @@ def _line(label: str, text: str) -> None:
     print(f"  {label:<9} {text}")
 
 
-def _file_line(label: str, project: str, result: dict, how: str, removed: bool = False) -> None:
-    """A settings file's line: what happened to it (``removed``: or that it went) and where its backup is."""
-    how = "removed (nothing else was in it)" if removed and result["removed"] else how
+def _file_line(label: str, project: str, result: dict, how: str) -> None:
+    """A settings file's line: what happened to it (or that it went: only an uninstall removes one), its backup."""
+    how = "removed (nothing else was in it)" if result["removed"] else how
     backup = f"; backup {os.path.relpath(result['backup'], project)}" if result["backup"] else ""
     _line(label, f"{os.path.relpath(result['path'], project)}: {how}{backup}")
 
@@ -191,7 +190,7 @@ def _uninstalled(report: dict) -> None:
         return
     print(f"team-memory uninstalled from {project}")
     if settings["changed"]:
-        _file_line("settings", project, settings, "team-memory hooks removed", removed=True)
+        _file_line("settings", project, settings, "team-memory hooks removed")
     for rel in ([".claude/team-memory/"] if report["runtime_removed"] else []) + report["markdown_removed"]:
         _line("removed", rel)
     _line("kept", f"{memories}/ (your memories) and .gitignore")
@@ -202,8 +201,7 @@ def _agents_uninstalled(report: dict) -> None:
     print(f"team-memory uninstalled from {project} for {', '.join(report['agents'])}")
     for name, part in report["agents"].items():
         hooks = part.get("hooks") or part.get("settings")
-        _file_line(name, project, hooks, "team-memory hooks removed" if hooks["changed"] else "nothing of ours there",
-                   removed=hooks["changed"])
+        _file_line(name, project, hooks, "team-memory hooks removed" if hooks["changed"] else "nothing of ours there")
     if report["agents_md"]["changed"]:
         _line("AGENTS.md", "our block removed (your own text kept)")
     _line("kept", ".claude/memory/ (your memories); uninstall without --agent removes the runtime")
@@ -215,7 +213,7 @@ def _plugin_uninstalled(report: dict) -> None:
         print(f"the team-memory plugin is not enabled in {project}'s settings: nothing to remove")
         return
     print(f"team-memory plugin setting removed from {project}")
-    _file_line("settings", project, settings, "team-memory marketplace and plugin entries removed", removed=True)
+    _file_line("settings", project, settings, "team-memory marketplace and plugin entries removed")
     memories = f"{os.path.relpath(report['memory_root'], project)}/ (your memories) and " \
         if os.path.isdir(report["memory_root"]) else ""
     _line("kept", f"{memories}.gitignore; a teammate who "

@@ -1,10 +1,7 @@
-"""The drop-in install: team-memory copied into a repository, so a teammate who clones it has memory.
-
-``install_project`` puts, idempotently: the runtime in ``.claude/team-memory/`` (swapped in whole, never half
-live), hooks.json's hooks (marked by ``HOOK_MARKER``) in ``.claude/settings.json``, the store, ``.gitignore`` lines,
-the commands and the skill; ``uninstall_project`` removes what carries our marker. ``install --plugin`` writes the
-marketplace and the enabled plugin instead (docs/install.md); the two would run every hook twice, so each refuses
-while the other is there. Settings files are read strictly and written back with a backup, other settings kept."""
+"""The drop-in install: ``install_project`` copies team-memory into a repository (runtime, hooks marked by
+``HOOK_MARKER`` in .claude/settings.json, store, .gitignore lines, commands, skill), idempotently; ``uninstall_project``
+removes what carries our marker. ``install --plugin`` writes the plugin's two settings instead (docs/install.md); each
+refuses while the other is there (every hook would run twice). Settings files are written back with a backup."""
 from __future__ import annotations
 
 import contextlib
@@ -123,10 +120,8 @@ def _scp_like(text: str) -> bool:
     """``user@host:path``, git's short ssh form (plain string work: a pattern over it was quadratic)."""
     user, at, rest = text.partition("@")
     host, colon, path = rest.partition(":")
-
-    def name(part: str) -> bool:
-        return bool(part) and all(c.isalnum() or c in "_.-" for c in part)
-    return bool(at and colon and name(user) and name(host) and path) and not any(c.isspace() for c in path)
+    names = all(part and all(c.isalnum() or c in "_.-" for c in part) for part in (user, host))
+    return bool(at and colon and names and path) and not any(c.isspace() for c in path)
 
 
 def marketplace_source(text: str) -> dict:
@@ -164,9 +159,8 @@ def plugin_settings(project: str, files) -> tuple:
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 RUNTIME_REL = (".claude", "team-memory")
-# The runtime, file by file (glob patterns relative to the checkout; ``tests/cli/test_install.py`` checks that every
-# tracked file under hooks/, scripts/ and templates/ is either here or in DEV_ONLY). A pattern matching nothing
-# is fine (LICENSE may be absent); ``*`` never matches a hidden file.
+# The runtime: globs in the checkout (test_install.py checks every tracked file under hooks/, scripts/, templates/
+# is here or in DEV_ONLY); a pattern may match nothing (LICENSE may be absent), ``*`` never matches a hidden file.
 RUNTIME_FILES = ("hooks.json", "LICENSE", "hooks/*.py", "scripts/memory.py", "scripts/team_memory/*.py",
                  "scripts/team_memory/*/*.py", "scripts/team_memory/recall/ordinary.txt",
                  "scripts/team_memory/cli/view.*", "templates/memory-config.default.json",

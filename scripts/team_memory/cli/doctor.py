@@ -60,40 +60,20 @@ def _rel(memory_root: str, path: str) -> str:
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
-def store_files(memory_root: str, folders: bool = False):
-    """Every file (and folder if ``folders``) below the store, hidden folders (cache, quarantine) included."""
+def store_files(memory_root: str):
+    """Every file below the store, hidden folders (cache, quarantine) included."""
     for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
         dirs.sort()
-        for name in (dirs if folders else []) + sorted(names):
+        for name in sorted(names):
             yield os.path.join(folder, name)
-
-
-def _links(memory_root: str) -> list:
-    """A finding for every symbolic link in the store (never followed), and a warning per hard-linked memory."""
-    out = []
-    for path in store_files(memory_root, folders=True):
-        name, rel = os.path.basename(path), _rel(memory_root, path)
-        if is_link(path):
-            out.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, "
-                               "so it is ignored (a memory, folder, cache or lock reached through it is not used)",
-                               f"replace it with a real file or folder, or remove it: git rm {rel}"))
-        elif name.endswith(".json") and not name.startswith("."):
-            with contextlib.suppress(OSError):
-                st = os.lstat(path)
-                if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
-                    out.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this disk "
-                                       "shares its content (git never makes one; writes replace the file and "
-                                       "break it)", "make it a separate file: cp it aside, then move the copy "
-                                       "over it", warning=True))
-    return out
 
 
 def examine(memory_root: str, config: dict, temp_min_age: float = TEMP_MIN_AGE) -> list:
     """Every finding of the store: links, the config, stray files, each memory, ids, titles, derived files."""
     config_path = os.path.join(memory_root, CONFIG_NAME)
-    files, conflicted_index = _file_findings(memory_root, time.time(), temp_min_age)
+    links, files, conflicted_index = _walk_findings(memory_root, time.time(), temp_min_age)
     memories, titles = _memory_findings(memory_root, config)
-    found = _links(memory_root) + _config_findings(memory_root, config_path) + files + memories
+    found = links + _config_findings(memory_root, config_path) + files + memories
     for a, b in near_duplicates([(category, title) for category, title, _ in titles]):
         found.append(Finding("near-duplicate", f"{_rel(memory_root, titles[a][2])}, {_rel(memory_root, titles[b][2])}",
                              "have nearly the same title", "merge them: update one, retire the other", warning=True))
@@ -128,17 +108,12 @@ def _kind(value) -> str:
 
 def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
     for key, value in stored.items():
-        name = f"{prefix}{key}"
-        if key not in default:
-            if not prefix.startswith(("categories.", "triage.")):  # (open-ended: extra cues, a category's settings)
-                out.append((name, "is not a setting team-memory knows (a typo?)", True))
-            continue
-        want = default[key]
-        if want is None:
-            continue  # null default: several shapes are allowed (stop_words.replace)
-        if isinstance(want, dict) and isinstance(value, dict):
+        name, want = f"{prefix}{key}", default.get(key)
+        if key not in default and not prefix.startswith(("categories.", "triage.")):  # (those are open-ended)
+            out.append((name, "is not a setting team-memory knows (a typo?)", True))
+        elif isinstance(want, dict) and isinstance(value, dict):
             _walk_config(value, want, name + ".", out)
-        elif _kind(value) != _kind(want):
+        elif want is not None and _kind(value) != _kind(want):  # (a null default allows several shapes)
             out.append((name, f"is {_kind(value)} ({shown_text(json.dumps(value), 40)}), expected {_kind(want)}; "
                               f"the default {json.dumps(want)[:40]} is used instead", False))
 
@@ -180,34 +155,50 @@ def _extra_cue_problems(triage) -> list:
     return out
 
 
-def _file_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
-    """``(findings, whether index.md holds conflict markers)``: old temp files, quarantined files, merge conflicts."""
-    found, conflicted_index = [], False
-    for path in store_files(memory_root):
-        name = os.path.basename(path)
-        if is_link(path):
-            continue  # reported by _links, never opened
-        inside = slashed(os.path.relpath(path, memory_root)).split("/")
-        if is_temp_file(name):
-            with contextlib.suppress(OSError):  # gone meanwhile
-                if now - os.stat(path).st_mtime >= temp_min_age:
-                    found.append(Finding("temp-file", _rel(memory_root, path), "is a temp file left by a writer that "
-                                         "was killed", "delete it (--fix does)", fixable=True))
-        elif inside[0] == QUARANTINE and name.endswith(".json"):
-            found.append(Finding("quarantined", _rel(memory_root, path),
-                                 "was written outside the CLI, was invalid and was moved aside",
-                                 "read it, save what is useful with 'save' or 'add', then delete it"))
-        elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
-            with contextlib.suppress(OSError):  # unreadable: nothing to check
-                if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
-                    is_index = path == index_path(memory_root)
-                    conflicted_index |= is_index
-                    found.append(Finding("conflict", _rel(memory_root, path),
-                                         "holds git merge-conflict markers (<<<<<<<, =======, >>>>>>>)",
-                                         "rebuild it (--fix does)" if is_index else
-                                         "resolve the conflict by hand, then run: validate " + _rel(memory_root, path),
-                                         fixable=is_index))
-    return found, conflicted_index
+def _walk_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
+    """One walk of the store: ``(link findings, file findings, whether index.md holds conflict markers)``; a link is
+    never followed, a hard-linked memory warned of; old temp files, quarantined files, merge conflicts."""
+    links, found, conflicted_index = [], [], False
+    for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
+        dirs.sort()
+        for name in dirs + sorted(names):
+            path = os.path.join(folder, name)
+            rel = _rel(memory_root, path)
+            if is_link(path):
+                links.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under "
+                                     ".claude/, so it is ignored (a memory, folder, cache or lock reached through it "
+                                     "is not used)", f"replace it with a real file or folder, or remove it: git rm "
+                                     f"{rel}"))
+                continue  # never opened
+            if name.endswith(".json") and not name.startswith("."):
+                with contextlib.suppress(OSError):
+                    st = os.lstat(path)
+                    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
+                        links.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this "
+                                             "disk shares its content (git never makes one; writes replace the file "
+                                             "and break it)", "make it a separate file: cp it aside, then move the "
+                                             "copy over it", warning=True))
+            if name in dirs:
+                continue
+            inside = slashed(os.path.relpath(path, memory_root)).split("/")
+            if is_temp_file(name):
+                with contextlib.suppress(OSError):  # gone meanwhile
+                    if now - os.stat(path).st_mtime >= temp_min_age:
+                        found.append(Finding("temp-file", rel, "is a temp file left by a writer that was killed",
+                                             "delete it (--fix does)", fixable=True))
+            elif inside[0] == QUARANTINE and name.endswith(".json"):
+                found.append(Finding("quarantined", rel, "was written outside the CLI, was invalid and was moved aside",
+                                     "read it, save what is useful with 'save' or 'add', then delete it"))
+            elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
+                with contextlib.suppress(OSError):  # unreadable: nothing to check
+                    if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
+                        is_index = path == index_path(memory_root)
+                        conflicted_index |= is_index
+                        found.append(Finding("conflict", rel, "holds git merge-conflict markers (<<<<<<<, =======, "
+                                             ">>>>>>>)", "rebuild it (--fix does)" if is_index else
+                                             "resolve the conflict by hand, then run: validate " + rel,
+                                             fixable=is_index))
+    return links, found, conflicted_index
 
 
 def _memory_findings(memory_root: str, config: dict) -> tuple:

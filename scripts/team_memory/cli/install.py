@@ -48,9 +48,7 @@ def read_settings(path: str, hooks: bool = True) -> tuple[dict, str | None]:
 
 def with_key(data: dict, key: str, value) -> dict:
     """``data`` with ``key`` set to ``value`` (in its place), or taken out when ``value`` is empty."""
-    if value:
-        return dict(data, **{key: value})
-    return {k: v for k, v in data.items() if k != key}
+    return dict(data, **{key: value}) if value else {k: v for k, v in data.items() if k != key}
 
 
 def is_our_hook(hook) -> bool:

@@ -15,7 +15,7 @@ from ..base.config import load_config
 from ..base.fsutil import FileBusy
 from ..base.model import CATEGORIES, MEMORY_REL
 from ..base.safefs import UnsafePath, check_store
-from ..records.store import find_memory_root
+from ..records.store import find_memory_root, project_root_of
 
 # module (with ``register(subparsers, common)``) -> its commands in --help's order: a run imports one module
 COMMANDS = {
@@ -218,7 +218,6 @@ def related_fix(kept: list) -> str:
 def related_args(memory_root: str, values: list, check: bool = False) -> list:
     """``--related-file`` values as given, an absolute path inside the project refused (``check``: as update would)."""
     from ..records.relpaths import problem, repo_relative
-    from ..records.store import project_root_of
     from ..records.validate import shown
     project = project_root_of(memory_root)
     for value in values:

@@ -432,10 +432,8 @@ def _list(label: str, item_spec, min_items: int, required: bool):
           + (f" (at least {min_items})" if min_items else "" if required else " (optional)"), file=sys.stderr)
     items = []
     while True:
-        if isinstance(item_spec, tuple):  # a list of objects: an empty first field ends it
-            item = _object(f"  {label}[{len(items)}]", item_spec[1], first_ends=True)
-        else:
-            item = _ask("  - ") or None
+        item = (_object(f"  {label}[{len(items)}]", item_spec[1], first_ends=True)  # an empty first field ends it
+                if isinstance(item_spec, tuple) else _ask("  - ") or None)
         if item is not None:
             items.append(item)
         elif len(items) >= min_items:

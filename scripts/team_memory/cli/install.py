@@ -76,11 +76,9 @@ def write_hooks(path: str, ours: dict | None) -> dict:
     """Our hook groups in the file at ``path`` instead of earlier ones (None: out; an emptied file goes)."""
     data, original = read_settings(path)
     hooks = without_our_hooks(data.get("hooks", {}))
-    if ours is None:
-        return write_settings(path, with_key(data, "hooks", hooks), original, delete_if_empty=True)
-    for event, groups in ours.items():
+    for event, groups in (ours or {}).items():
         hooks[event] = hooks.get(event, []) + groups
-    return write_settings(path, dict(data, hooks=hooks), original)
+    return write_settings(path, with_key(data, "hooks", hooks), original, delete_if_empty=ours is None)
 
 
 def write_settings(path: str, data: dict, original: str | None, delete_if_empty: bool = False) -> dict:

@@ -9,8 +9,8 @@ import re
 import sys
 import textwrap
 
-from .main import (CLI, RESULT_JSON, CliError, UsageError, add_command, flag, group, opt, read_source, related_args,
-                   related_fix)
+from .main import (CLI, RESULT_JSON, CliError, NoStore, UsageError, add_command, flag, group, opt, read_source,
+                   related_args, related_fix)
 from ..base.config import load_config
 from ..base.fsutil import atomic_write_text
 from .viewdupes import SIMILAR_THRESHOLD, similarity
@@ -143,37 +143,30 @@ def _content_of(args):
 STORE_GITIGNORE = "# team-memory: derived and local files; commit the JSON memories\nindex.md\n.lock\n"
 
 
-def new_store(nested: str) -> None:
-    """Start a store (never through a linked .claude); its .gitignore names the derived files."""
+def write_root(ctx) -> str:
+    """The store to write to; started (never through a linked .claude, with a .gitignore naming the derived files)
+    where ``--root`` names a project folder without one, or the repository has none yet."""
+    try:
+        return ctx.memory_root
+    except NoStore:
+        root = getattr(ctx.args, "root", None)
+        if root and not os.path.isdir(root):
+            raise
+        here = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        project = os.path.abspath(root) if root else repo_root_of(here)
+        if project is None:
+            raise CliError(f"nothing was saved: {shown_path(here)} is not inside a git repository and has no memory "
+                           "store (.claude/memory); run inside a repository (git init makes one) or pass --root "
+                           "PROJECT-FOLDER") from None
+    nested = os.path.join(project, *MEMORY_REL)
     check_store(nested)
     os.makedirs(nested, exist_ok=True)
     ignore = os.path.join(nested, ".gitignore")
     if not os.path.lexists(ignore):
         atomic_write_text(ignore, STORE_GITIGNORE)
     print(f"created the memory store {nested} (commit it to share the memories with your team)", file=sys.stderr)
-
-
-def write_root(ctx) -> str:
-    """The store to write to, started where ``--root`` names a project or the repository has none yet."""
-    root = getattr(ctx.args, "root", None)
-    if root:
-        root = os.path.abspath(root)
-        nested = os.path.join(root, *MEMORY_REL)
-        if not os.path.isdir(nested) and os.path.isdir(root) and os.path.basename(root) != MEMORY_REL[-1]:
-            new_store(nested)
-        return ctx.memory_root
-    try:
-        return ctx.memory_root
-    except CliError:
-        here = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-        repo = repo_root_of(here)
-        if repo is None:
-            raise CliError(f"nothing was saved: {shown_path(here)} is not inside a git repository and has no memory "
-                           "store (.claude/memory); run inside a repository (git init makes one) or pass --root "
-                           "PROJECT-FOLDER") from None
-    ctx.memory_root = os.path.join(repo, *MEMORY_REL)
-    new_store(ctx.memory_root)
-    return ctx.memory_root
+    ctx.memory_root = nested
+    return nested
 
 
 def problem_dicts(problems) -> list:

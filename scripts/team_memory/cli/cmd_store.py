@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import tempfile
 from datetime import datetime, timedelta, timezone
 
 from .main import (CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag, opt,
@@ -232,7 +234,6 @@ def _print_field(key: str, value, indent: str = "  ") -> None:
 
 def build_demo_project(project: str) -> str:
     """Copy the demo memories into ``project/.claude/memory`` and index them; returns the memory root."""
-    import shutil
     memory_root = os.path.join(project, *MEMORY_REL)
     shutil.copytree(DEMO_DIR, memory_root)
     # The pydantic runbook was "updated 4 days ago", as in the reference's worked example A.
@@ -247,9 +248,7 @@ def build_demo_project(project: str) -> str:
 
 
 def cmd_demo(ctx) -> int:
-    import shutil
     import subprocess
-    import tempfile
     prompts = ctx.args.prompt or list(DEMO_PROMPTS)
     project = os.path.abspath(ctx.args.keep) if ctx.args.keep else None
     if project and os.path.exists(project):

@@ -9,7 +9,7 @@ from collections import Counter
 from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix, stale_marks
 from .doctor import examine, hook_python, repair, store_files, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES, display_name
-from ..base.safefs import folders_up
+from ..base.safefs import repo_root_of
 from ..base.sanitize import shown_path
 from ..edits.write import grace_days, purge_retired, retire_past_retention
 from ..records.exposure import hide, hide_secrets, shown_message, shown_name, shown_tag, shown_text
@@ -73,7 +73,7 @@ def cmd_doctor(ctx) -> int:
         root = ctx.memory_root
     except NoStore as exc:  # no store yet: the hooks' Python and the installs are checked all the same
         print(f"nothing to show: {hide_secrets(str(exc))}", file=sys.stderr)
-        project = next((f for f in folders_up(os.getcwd()) if os.path.exists(os.path.join(f, ".git"))), os.getcwd())
+        project = repo_root_of(os.getcwd()) or os.getcwd()
         return _doctor_report(ctx, hook_python() + user_plugin_too(project), "the hooks' Python and the installs")
     findings = examine(root, ctx.config, temp_min_age=ctx.args.temp_age) + hook_python()
     findings += user_plugin_too(project_root_of(root))

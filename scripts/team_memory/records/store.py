@@ -93,10 +93,15 @@ def iter_records(memory_root: str, config: dict, only: str | None = None):
         try:
             record = load_memory(path)
         except (NotARecord, OSError) as exc:
-            from .exposure import shown_message, shown_name
-            warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
+            warn_skipped(path, memory_root, exc)
             continue
         yield category, path, record
+
+
+def warn_skipped(path: str, memory_root: str, exc: Exception) -> None:
+    """One stderr line for a memory file that cannot be used (its name and the reason through the exposure rule)."""
+    from .exposure import shown_message, shown_name
+    warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
 
 
 def memory_path(memory_root: str, config: dict, category: str, memory_id: str) -> str:

@@ -107,11 +107,6 @@ CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "al
 Finding = namedtuple("Finding", "category score evidence")  # a category that fired: its score, 1-2 evidence lines
 
 
-def sentence_with(line: str, regexes) -> str:
-    """The sentence of ``line`` where a cue matched: the evidence to show."""
-    return next((sentence for sentence in sentences(line) if _matches(regexes, sentence)), line)
-
-
 _compiled: dict = {}  # pattern -> its regex, or None when it is not a valid expression (warned of once)
 
 
@@ -256,7 +251,7 @@ def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirma
         boosted = bool(any(hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or msg is not None and (
             (msg, line.para) in paragraphs or proposals and msg - 1 in role and {msg - 1, msg - 2} & either))
         counts[boosted] += hits
-        evidence[boosted].append(sentence_with(line, shown))
+        evidence[boosted].append(next((s for s in sentences(line) if _matches(shown, s)), line))  # where a cue is
         if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
             accepted.add(answered)
             counts[0] += 1

@@ -8,7 +8,7 @@ import json
 import os
 import re
 from collections import namedtuple
-from datetime import date, datetime
+from datetime import datetime
 
 from ..base.config import category_folders, load_config
 from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
@@ -40,15 +40,9 @@ def parse_iso(value) -> datetime | None:
 
 
 def is_date(value) -> bool:
-    if parse_iso(value):
-        return True
-    pieces = value.split("-") if isinstance(value, str) else ()  # YYYY-MM-DD, as every Python reads it (not 3.11's)
-    if [len(p) for p in pieces] != [4, 2, 2] or not all(p.isascii() and p.isdigit() for p in pieces):
-        return False
-    try:
-        return bool(date(*map(int, pieces)))
-    except ValueError:
-        return False
+    """``parse_iso``'s date-time, or a bare ``YYYY-MM-DD`` date (read as its midnight, as every Python reads it)."""
+    return parse_iso(value) is not None or (isinstance(value, str) and len(value) == 10
+                                            and iso_datetime(value + "T00:00", "T") is not None)
 
 
 def _type_name(value) -> str:

@@ -306,10 +306,9 @@ def score_categories(turns: list, config: dict) -> dict:
 
 def triage(turns: list, config: dict, act: dict | None = None) -> list:
     """The ``Finding``s of ``turns`` in a fixed order; ``act``: the activity a summary is judged on (``turns``')."""
-    findings = []
-    for cat, (score, lines) in score_categories(turns, config).items():
-        if category_enabled(config, cat) and score >= threshold(config, cat):
-            findings.append(Finding(cat, score, [cut(clean_line(ln), EVIDENCE_CHARS) for ln in lines[:2]]))
+    findings = [Finding(cat, score, [cut(clean_line(ln), EVIDENCE_CHARS) for ln in lines[:2]])
+                for cat, (score, lines) in score_categories(turns, config).items()
+                if category_enabled(config, cat) and score >= threshold(config, cat)]
     if category_enabled(config, "session_summary"):
         act = act if act is not None else activity(turns)
         score = activity_score(act, config)

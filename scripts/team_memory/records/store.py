@@ -255,12 +255,8 @@ def slugify(title: str) -> str:
     """A lowercase, hyphenated id from ``title`` (``Café`` -> ``cafe``); never empty."""
     import unicodedata  # (a C module: only a new memory needs it)
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", title or "")).lower()
-    chars = []
-    for ch in text:
-        if ch.isascii() and ch.isalnum():
-            chars.append(ch)
-        elif unicodedata.category(ch)[0] != "M":  # accents go, every other character separates words
-            chars.append("-")
+    # accents (marks) go, every character but an ASCII letter or digit separates words
+    chars = [ch if ch.isascii() and ch.isalnum() else "-" for ch in text if unicodedata.category(ch)[0] != "M"]
     slug = "-".join(part for part in "".join(chars).split("-") if part)  # one "-" between words
     if len(slug) > SLUG_MAX_CHARS:
         slug = slug[:SLUG_MAX_CHARS]

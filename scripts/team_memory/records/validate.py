@@ -95,10 +95,8 @@ def _check_object(fields: dict, value, field: str, out: list) -> None:
             _check(spec, value[name], prefix + name, out)
         elif required:
             out.append(Problem(prefix + name, "is required", f"add {name!r} ({_describe(spec)})"))
-    for name in value:
-        if name not in fields:
-            out.append(Problem(prefix + field_name(name), "is not a known field",
-                               f"remove it; allowed here: {', '.join(fields)}"))
+    out += [Problem(prefix + field_name(name), "is not a known field", f"remove it; allowed here: {', '.join(fields)}")
+            for name in value if name not in fields]
 
 
 def _describe(spec) -> str:

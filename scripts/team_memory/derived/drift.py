@@ -40,9 +40,8 @@ def load_marks(memory_root: str) -> dict | None:
         doc = fastjson.loads(read_regular(path, MAX_MARKS_BYTES)[0])
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(doc, dict) or doc.get("format") != MARKS_FORMAT or not isinstance(doc.get("marks"), dict):
-        return None
-    return doc
+    ours = isinstance(doc, dict) and doc.get("format") == MARKS_FORMAT and isinstance(doc.get("marks"), dict)
+    return doc if ours else None
 
 
 def describe(gone: list, empty: list, changed: list, files: int, commits: int) -> str:

@@ -238,9 +238,7 @@ def current_marks(memory_root: str, config: dict, records=None) -> dict:
     """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
     items = memory_items(memory_root, config, records)
     found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
-    if found is not None:
-        return {i.path: i.suffix() for i in found.items if i.stale}
-    return stale_marks(memory_root, items)
+    return stale_marks(memory_root, items) if found is None else {i.path: i.suffix() for i in found.items if i.stale}
 
 
 def finish_marks_in_background(memory_root: str) -> int:

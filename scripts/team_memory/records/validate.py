@@ -117,9 +117,7 @@ def id_problem(memory_id) -> str | None:
     if not memory_id.isascii() or not _ID_RULE.fullmatch(memory_id):
         return "must be an ASCII slug: lowercase letters and digits joined by '-' or '_'"
     kinds = secret_kinds(memory_id)
-    if kinds:
-        return f"looks like a secret ({', '.join(kinds)})"
-    return None
+    return f"looks like a secret ({', '.join(kinds)})" if kinds else None
 
 
 def shown(value, limit: int = 60) -> str:

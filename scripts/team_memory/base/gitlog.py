@@ -125,11 +125,9 @@ def parse_log(data: bytes, complete: bool = True) -> list:
         elif token.startswith(HEADER.encode()):
             parts = token[1:].decode("utf-8", "replace").split("\x1f", 2)
             ids = parts[0].split()
-            try:
+            with suppress(ValueError):  # a time that is no number: no commit
                 if len(parts) == 3 and ids:
                     commits.append(Commit(ids[0], tuple(ids[1:]), int(parts[1]), parts[2], []))
-            except ValueError:
-                continue
     if not complete and commits:
         commits.pop()
     return commits

@@ -38,10 +38,8 @@ def entry_from_record(memory_root: str, category: str, path: str, record: dict) 
 
 
 def format_index_line(entry: dict) -> str:
-    line = f"- [{entry['category']}] {entry['title']} -> {entry['path']}"
-    if entry["tags"]:
-        line += f" #tags:{','.join(entry['tags'])}"
-    return line
+    tags = f" #tags:{','.join(entry['tags'])}" if entry["tags"] else ""
+    return f"- [{entry['category']}] {entry['title']} -> {entry['path']}{tags}"
 
 
 def parse_index_line(line: str) -> dict | None:

@@ -293,9 +293,10 @@ def test_a_reminder_without_edits_proposes_no_related_files(project, transcript)
 
 
 def test_the_commands_stay_whole_when_the_edited_files_do_not_fit():
-    from team_memory.capture.capture import CONTENT_FIELDS, MAX_REASON_CHARS, build_reason
+    from team_memory.capture.capture import MAX_REASON_CHARS, build_reason
     from team_memory.capture.triage import Finding
-    findings = [Finding(c, 1.0, ["we decided this " * 20]) for c in CONTENT_FIELDS]
+    categories = ("decision", "runbook", "constraint", "preference", "tech_debt", "session_summary")
+    findings = [Finding(c, 1.0, ["we decided this " * 20]) for c in categories]
     files = [f"app/{'y' * 50}{i}.py" for i in range(5)]
     short = build_reason(findings[:1], "/srv/app", "session-x", files)
     assert short.count("--related-file") == 5 and short.endswith("Never save secrets, credentials or personal data.")

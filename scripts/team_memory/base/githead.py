@@ -49,14 +49,6 @@ def find_git(start: str):
     return None
 
 
-def _common(gitdir: str) -> str:
-    """The folder shared by every worktree (``commondir``), else ``gitdir`` itself."""
-    from .safefs import is_real_dir
-    text = _pointer(os.path.join(gitdir, "commondir"))
-    common = os.path.normpath(os.path.join(gitdir, text)) if text else gitdir
-    return common if is_real_dir(common) else gitdir
-
-
 def valid_ref(name: str) -> bool:
     """A ref name safe to turn into a path under a git folder (``refs/...``, no ``..``, nothing odd)."""
     if not name.startswith("refs/") or len(name) > 1024 or name.endswith("/") or name.endswith(".lock"):
@@ -78,7 +70,10 @@ def _packed(common: str, name: str) -> str | None:
 
 def resolve_head(gitdir: str) -> str | None:
     """The object id HEAD names in ``gitdir`` (detached, or through its branch), or None."""
-    common = _common(gitdir)
+    from .safefs import is_real_dir
+    text = _pointer(os.path.join(gitdir, "commondir"))  # the folder every worktree shares, else gitdir itself
+    common = os.path.normpath(os.path.join(gitdir, text)) if text else gitdir
+    common = common if is_real_dir(common) else gitdir
     data = _small(os.path.join(gitdir, "HEAD"))
     for _ in range(MAX_SYMREF_DEPTH):
         text = data.decode("ascii", "replace").strip() if data else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import namedtuple
+from contextlib import suppress
 
 SAFE_CONFIG = ("-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false",
                "-c", "color.ui=never", "-c", "protocol.allow=never")
@@ -58,26 +59,20 @@ def stop(proc) -> None:
     killpg = getattr(os, "killpg", None)
     if killpg is not None:
         import signal
-        try:
+        with suppress(OSError):  # (gone already, group and all)
             killpg(proc.pid, signal.SIGKILL)  # its own group (``start_new_session``): children too
             return
-        except OSError:  # gone already, group and all
-            pass
-    try:
+    with suppress(OSError):
         proc.kill()
-    except OSError:
-        pass
 
 
 def _read_bounded(proc, stdin: bytes, limit: int, deadline: float):
     """``(output, complete)``: read as it comes, stopping at ``limit`` bytes or the ``deadline`` (monotonic)."""
     import selectors
     import time
-    try:
+    with suppress(OSError):
         proc.stdin.write(stdin)
         proc.stdin.close()
-    except OSError:
-        pass
     try:
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -130,11 +125,9 @@ def parse_log(data: bytes, complete: bool = True) -> list:
         elif token.startswith(HEADER.encode()):
             parts = token[1:].decode("utf-8", "replace").split("\x1f", 2)
             ids = parts[0].split()
-            try:
+            with suppress(ValueError):  # a time that is no number: no commit
                 if len(parts) == 3 and ids:
                     commits.append(Commit(ids[0], tuple(ids[1:]), int(parts[1]), parts[2], []))
-            except ValueError:
-                continue
     if not complete and commits:
         commits.pop()
     return commits

@@ -153,6 +153,5 @@ def start_detached(argv: list) -> bool:
 
 def popen_options() -> dict:
     """How ``subprocess.Popen`` detaches here: a new session on POSIX, creation flags on Windows."""
-    if os.name == "nt":
-        return {"creationflags": DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW}
-    return {"start_new_session": True}
+    windows = {"creationflags": DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW}
+    return windows if os.name == "nt" else {"start_new_session": True}

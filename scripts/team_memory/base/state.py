@@ -29,9 +29,8 @@ SWEEP_LIMIT = 20
 
 
 def state_home() -> str:
-    explicit = os.environ.get("TEAM_MEMORY_STATE_DIR")
-    base = explicit or os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return explicit or os.path.join(base, "team-memory")
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.environ.get("TEAM_MEMORY_STATE_DIR") or os.path.join(base, "team-memory")
 
 
 def sha256_hex(data: bytes) -> str:

@@ -27,16 +27,6 @@ TAGS_HINT = ("tags: the words a teammate would type later that the title lacks: 
              "(auth/authentication), the error text's key words, the command or tool, the symptom (timeout, flaky)")
 MAX_REASON_CHARS = 3000  # well under the ~10,000 characters Claude Code passes on whole; the commands alone take ~1,500 with long paths
 
-# What the ``content`` object of each category holds (the write path validates it; see ``save --help``).
-CONTENT_FIELDS = {
-    "decision": "status, context, decision, rationale[]",
-    "runbook": "trigger, steps[], verification",
-    "constraint": "kind, rule, impact[], severity, active",
-    "preference": "topic, value, reason, strength",
-    "tech_debt": "status, priority, description, reason_deferred",
-    "session_summary": "goal, outcome, completed[], next_actions[]",
-}
-
 
 def summary_id(session_id: str) -> str:
     """A stable memory id for this session's summary: ``session-<YYYY-MM-DD today, UTC>-<8 chars>``."""
@@ -105,6 +95,7 @@ def _reason_text(findings: list, project_root: str, session_summary_id: str, fil
     from ..base.cliname import cli_command, quote
     from ..base.sanitize import escape_xml
     from ..records.exposure import hide_secrets
+    from ..records.recordspec import CONTENT  # a category's required content fields, as the write path checks them
     cli = cli_command(project_root)
     root = f"--root {quote(project_root)}"
     head = ("team-memory: this part of the conversation may hold something the team should remember. "
@@ -123,7 +114,9 @@ def _reason_text(findings: list, project_root: str, session_summary_id: str, fil
         f"\"tags\": [\"<tag>\"], {record_files}\"content\": {{...}}}}'",
         f"   if it prints a match, update that one instead (ID and hash H as it shows them): "
         f"{cli} update ID {root} --content-json '<JSON>' --expect-hash H",
-        "content fields: " + "; ".join(f"{f.category}: {CONTENT_FIELDS[f.category]}" for f in findings),
+        "content fields: " + "; ".join(f"{f.category}: " + ", ".join(name + ("[]" if spec[0] == "list" else "")
+                                       for name, (spec, required) in CONTENT[f.category].items() if required)
+                                       for f in findings),
         TAGS_HINT,
     ]
     if files:

@@ -31,7 +31,7 @@ def summary(memory_root: str, config: dict):
             counts = {cat: len(index.ids_of(display_name(cat))) for cat in CATEGORIES}
             recent = {}
             for category, _ in SHOWN:
-                ids = list(index.ids_of(display_name(category)))[:MAX_RECORDS_READ]
+                ids = index.ids_of(display_name(category))[:MAX_RECORDS_READ]
                 items = sorted(map(index.item, ids), key=lambda item: -item[4])  # newest first; ties in index order
                 recent[category] = [sanitize_title(item[1], TITLE_CHARS) for item in items[:RECENT]]
             return sum(counts.values()), {c: n for c, n in counts.items() if n}, recent

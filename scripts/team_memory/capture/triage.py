@@ -107,11 +107,6 @@ CUE_KINDS = ("primary", "boosters", "dampers", "confirmations", "proposals", "al
 Finding = namedtuple("Finding", "category score evidence")  # a category that fired: its score, 1-2 evidence lines
 
 
-def sentence_with(line: str, regexes) -> str:
-    """The sentence of ``line`` where a cue matched: the evidence to show."""
-    return next((sentence for sentence in sentences(line) if _matches(regexes, sentence)), line)
-
-
 _compiled: dict = {}  # pattern -> its regex, or None when it is not a valid expression (warned of once)
 
 
@@ -221,60 +216,42 @@ def _undamped_hits(line: str, regexes, dampers, alternatives) -> int:
     return hits
 
 
-class _Exchange:
-    """Per message: its speaker, and (looked for on first need) does it hold a booster or a proposal."""
-
-    def __init__(self, lines: list, boosters, proposals):
-        self.said = [line for line in lines if getattr(line, "msg", None) is not None]
-        self.boosters, self.proposals, self._found = boosters, proposals, None
-        self.role = {}
-        for line in self.said:
-            self.role.setdefault(line.msg, line.role)
-
-    def _scan(self) -> tuple:
-        """``(messages with a booster or a proposal, with a proposal, (message, paragraph)s with a booster)``."""
-        if self._found is None:
-            boosted = [line for line in self.said if _matches(self.boosters, line)]
-            proposed = {line.msg for line in self.said if self.proposals and _matches(self.proposals, line)}
-            self._found = {line.msg for line in boosted} | proposed, proposed, {(ln.msg, ln.para) for ln in boosted}
-        return self._found
-
-    def paragraph_boosted(self, line) -> bool:
-        return getattr(line, "msg", None) is not None and (line.msg, line.para) in self._scan()[2]
-
-    def reply_boosted(self, msg) -> bool:
-        """A booster or a proposal in the message this one replies to, or in the one before it (its question)."""
-        either = self._scan()[0]
-        return msg - 1 in self.role and (msg - 1 in either or msg - 2 in either)
-
-    def answers_proposal(self, msg) -> int | None:
-        """The assistant message a user message accepts: it proposed, or answered a request for a proposal."""
-        if self.role.get(msg) != "user" or self.role.get(msg - 1) != "assistant":
-            return None
-        proposal = self._scan()[1]
-        return msg - 1 if msg - 1 in proposal or msg - 2 in proposal else None
-
-
 def score_lines(lines: list, primary: list, boosters: list, dampers=(), confirmations=(), proposals=(),
                 alternatives=()):
     """``(score 0..1, evidence lines best first)`` of one category (plain strings get the window rule only)."""
     counts, evidence = [0, 0], ([], [])  # hits and evidence lines: [0] primary, [1] boosted
-    accepted, accepted_lines, booster_hit = set(), [], None
+    accepted, accepted_lines, found = set(), [], []
     shown = list(primary) + list(confirmations)  # what a reply to a proposal may hit, and evidence is cut around
-    exchange = _Exchange(lines, boosters, proposals)
+    said = [line for line in lines if getattr(line, "msg", None) is not None]
+    role = {}  # message -> its speaker
+    for line in said:
+        role.setdefault(line.msg, line.role)
+
+    def scan() -> tuple:
+        """On first need: ``(a booster in each line, messages with a booster or a proposal, with a proposal,
+        (message, paragraph)s with a booster)``."""
+        if not found:
+            hit = [_matches(boosters, ln) for ln in lines]
+            boosted = [ln for ln, h in zip(lines, hit) if h and getattr(ln, "msg", None) is not None]
+            proposed = {ln.msg for ln in said if proposals and _matches(proposals, ln)}
+            found.extend((hit, {ln.msg for ln in boosted} | proposed, proposed, {(ln.msg, ln.para) for ln in boosted}))
+        return found
+
     for i, line in enumerate(lines):
         msg = getattr(line, "msg", None)
-        answered = exchange.answers_proposal(msg) if proposals and msg is not None else None
+        answered = None  # the assistant message a user reply accepts: it proposed, or answered a request for one
+        if proposals and msg is not None and role.get(msg) == "user" and role.get(msg - 1) == "assistant":
+            answered = msg - 1 if {msg - 1, msg - 2} & scan()[2] else None
         hits = _undamped_hits(line, primary if answered is None else shown, dampers, alternatives)
         if not hits:
             continue
-        if booster_hit is None:
-            booster_hit = [_matches(boosters, ln) for ln in lines]
-        boosted = bool(any(booster_hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1])
-                       or exchange.paragraph_boosted(line)
-                       or (proposals and msg is not None and exchange.reply_boosted(msg)))
+        # boosted: a booster in the window, in the line's paragraph, or (a reply) in the message it answers or
+        # the one before that (its question)
+        hit, either, _, paragraphs = scan()
+        boosted = bool(any(hit[max(0, i - WINDOW_BEFORE): i + WINDOW_AFTER + 1]) or msg is not None and (
+            (msg, line.para) in paragraphs or proposals and msg - 1 in role and {msg - 1, msg - 2} & either))
         counts[boosted] += hits
-        evidence[boosted].append(sentence_with(line, shown))
+        evidence[boosted].append(next((s for s in sentences(line) if _matches(shown, s)), line))  # where a cue is
         if answered is not None and answered not in accepted:  # the accepted proposal is a hit of its own
             accepted.add(answered)
             counts[0] += 1
@@ -329,10 +306,9 @@ def score_categories(turns: list, config: dict) -> dict:
 
 def triage(turns: list, config: dict, act: dict | None = None) -> list:
     """The ``Finding``s of ``turns`` in a fixed order; ``act``: the activity a summary is judged on (``turns``')."""
-    findings = []
-    for cat, (score, lines) in score_categories(turns, config).items():
-        if category_enabled(config, cat) and score >= threshold(config, cat):
-            findings.append(Finding(cat, score, [cut(clean_line(ln), EVIDENCE_CHARS) for ln in lines[:2]]))
+    findings = [Finding(cat, score, [cut(clean_line(ln), EVIDENCE_CHARS) for ln in lines[:2]])
+                for cat, (score, lines) in score_categories(turns, config).items()
+                if category_enabled(config, cat) and score >= threshold(config, cat)]
     if category_enabled(config, "session_summary"):
         act = act if act is not None else activity(turns)
         score = activity_score(act, config)

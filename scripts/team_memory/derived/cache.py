@@ -129,13 +129,11 @@ def _count(value, bound: int = 10 ** ID_DIGITS) -> bool:
 
 
 def seek(data: bytes, key: bytes, lo: int, hi: int) -> int:
-    """The start of the first line of ``data[lo:hi]`` (whole lines, sorted) that is ``key`` or more."""
+    """The start of the first line of ``data[lo:hi]`` (sorted whole lines, each with its newline) >= ``key``."""
     while lo < hi:
         mid = (lo + hi) // 2
         start = max(lo, data.rfind(b"\n", lo, mid) + 1)
         end = data.find(b"\n", mid, hi)
-        if end < 0:
-            end = hi
         if data[start:end] < key:
             lo = end + 1
         else:

@@ -40,9 +40,8 @@ def load_marks(memory_root: str) -> dict | None:
         doc = fastjson.loads(read_regular(path, MAX_MARKS_BYTES)[0])
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(doc, dict) or doc.get("format") != MARKS_FORMAT or not isinstance(doc.get("marks"), dict):
-        return None
-    return doc
+    ours = isinstance(doc, dict) and doc.get("format") == MARKS_FORMAT and isinstance(doc.get("marks"), dict)
+    return doc if ours else None
 
 
 def describe(gone: list, empty: list, changed: list, files: int, commits: int) -> str:
@@ -53,14 +52,10 @@ def describe(gone: list, empty: list, changed: list, files: int, commits: int) -
         first = shown_text(paths[0], SHOWN_PATH)
         return first if len(paths) == 1 else f"{first} and {len(paths) - 1} more"
 
-    parts = []
-    if gone:
-        parts.append(some(gone) + (" no longer exists" if len(gone) == 1 else " no longer exist"))
-    if empty:
-        parts.append(some(empty) + (" matches no file" if len(empty) == 1 else " match no file"))
+    parts = [some(paths) + (one if len(paths) == 1 else many) for paths, one, many in
+             ((gone, " no longer exists", " no longer exist"), (empty, " matches no file", " match no file")) if paths]
     if changed:
-        more = files - len(changed)
-        parts.append(some(changed) + (f" ({files} files)" if more > 0 else "") + " changed since")
+        parts.append(some(changed) + (f" ({files} files)" if files > len(changed) else "") + " changed since")
     if commits:
         parts.append(f"{commits} commit" + ("" if commits == 1 else "s"))
     return ("(" + "; ".join(parts) + ")")[:MAX_SUFFIX] if parts else ""

@@ -66,14 +66,13 @@ def count_commits(items: list, commits: list, store_prefix: str) -> None:
 def find_missing(items: list, project: str) -> bool:
     """Fill each item's missing entries (a path gone, never seen behind a link; a folder or glob matching no
     tracked file); False when a folder or glob could not be checked."""
-    tracked = folders = None
+    tracked = folders = None  # git's list, asked for once, on the first folder or glob
     checked = {}
-    complete = True
     for entry in dict.fromkeys(e for item in items for e in item.entries):
         if not is_glob(entry) and not entry.endswith("/"):
             checked[entry] = exists_unlinked(project, entry)
             continue
-        if tracked is None:
+        if folders is None:
             tracked, folders = tracked_files(project), set()
             for path in tracked or ():  # every folder above a tracked file
                 at = path.rfind("/")
@@ -81,7 +80,6 @@ def find_missing(items: list, project: str) -> bool:
                     folders.add(path[:at])
                     at = path.rfind("/", 0, at)
         if tracked is None:
-            complete = False
             checked[entry] = None
         elif not is_glob(entry):
             checked[entry] = entry.rstrip("/") in folders
@@ -90,7 +88,7 @@ def find_missing(items: list, project: str) -> bool:
             checked[entry] = any(matches(entry, p) for p in tracked if not prefix or p.startswith(prefix + "/"))
     for item in items:
         item.missing += [entry for entry in item.entries if checked[entry] is False]
-    return complete
+    return folders is None or tracked is not None
 
 
 def exists_unlinked(project: str, entry: str):
@@ -238,9 +236,7 @@ def current_marks(memory_root: str, config: dict, records=None) -> dict:
     """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
     items = memory_items(memory_root, config, records)
     found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
-    if found is not None:
-        return {i.path: i.suffix() for i in found.items if i.stale}
-    return stale_marks(memory_root, items)
+    return stale_marks(memory_root, items) if found is None else {i.path: i.suffix() for i in found.items if i.stale}
 
 
 def finish_marks_in_background(memory_root: str) -> int:

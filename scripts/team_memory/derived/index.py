@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 
-from ..base.config import category_enabled, category_folder, category_folders, warn
+from ..base.config import category_enabled, category_folder, category_folders
 from ..base.model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
 from ..base.safefs import S_IFMT, S_IFREG, read_regular
 from ..base.sanitize import TITLE_MAX
-from ..records.exposure import name_is_shown, recall_title, shown_message, shown_name, shown_tag
-from ..records.store import NotARecord, parse_memory, project_root_of, record_status, record_time
+from ..records.exposure import name_is_shown, recall_title, shown_tag
+from ..records.store import NotARecord, parse_memory, project_root_of, record_status, record_time, warn_skipped
 
 
 def index_header() -> str:
@@ -38,10 +38,8 @@ def entry_from_record(memory_root: str, category: str, path: str, record: dict) 
 
 
 def format_index_line(entry: dict) -> str:
-    line = f"- [{entry['category']}] {entry['title']} -> {entry['path']}"
-    if entry["tags"]:
-        line += f" #tags:{','.join(entry['tags'])}"
-    return line
+    tags = f" #tags:{','.join(entry['tags'])}" if entry["tags"] else ""
+    return f"- [{entry['category']}] {entry['title']} -> {entry['path']}{tags}"
 
 
 def parse_index_line(line: str) -> dict | None:
@@ -144,11 +142,6 @@ def _real_folder(memory_root: str, folder: str):
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
 
 
-def _skipped(path: str, memory_root: str, exc: Exception) -> None:
-    """One stderr line for a memory file recall cannot use (its name and the reason through the exposure rule)."""
-    warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
-
-
 class Reader:
     """Turns memory files into index items ``[entry, time, tokens, related]``."""
 
@@ -161,7 +154,7 @@ class Reader:
         try:  # never through a link, never a FIFO, bounded
             data, st = read_regular(path, MAX_MEMORY_BYTES)
         except OSError as exc:
-            _skipped(path, self.memory_root, exc)
+            warn_skipped(path, self.memory_root, exc)
             try:  # one too large is recorded in the file table (not in the index) until it changes
                 st = os.lstat(path)
             except OSError:
@@ -171,7 +164,7 @@ class Reader:
         try:
             record = parse_memory(data)
         except NotARecord as exc:
-            _skipped(path, self.memory_root, exc)
+            warn_skipped(path, self.memory_root, exc)
             return _stamp(st), None
         if record_status(record) != "active" or not category_enabled(self.config, category):
             return _stamp(st), None

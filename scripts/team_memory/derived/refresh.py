@@ -146,13 +146,12 @@ def _previous(old, config: dict):
         rows = json_line(old, index.stamps_at, "stamps", list)
     except CacheInvalid:
         return None, {}
-    written, files, out = index.header["written_ns"], index.header["files"], {}
+    written, files = index.header["written_ns"], index.header["files"]
     categories = [category for category in CATEGORIES for _ in range(files.get(category, 0))]
-    for category, name, ctime, row in zip(categories, names, ctimes, rows):
-        if (isinstance(row, list) and len(row) == 4 and all(isinstance(v, int) for v in row)
-                and settled(ctime, written) and settled(row[1], written)):
-            out[category, os.fsdecode(name)] = (row[0], row[1], row[2], ctime, row[3])
-    return index, out
+    return index, {(category, os.fsdecode(name)): (row[0], row[1], row[2], ctime, row[3])
+                   for category, name, ctime, row in zip(categories, names, ctimes, rows)
+                   if isinstance(row, list) and len(row) == 4 and all(isinstance(v, int) for v in row)
+                   and settled(ctime, written) and settled(row[1], written)}
 
 
 def _build(memory_root: str, config: dict, old=None):

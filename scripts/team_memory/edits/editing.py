@@ -156,8 +156,7 @@ def edit_session(memory_root: str, config: dict, memory_id: str, path: str, star
                  again, report_problems):
     """The edit loop (``again()``: reopen after ``report_problems``?): a ``WriteResult``, None, or ``EditAborted``."""
     text, original, original_hash = load_for_edit(config, path)
-    stored_text = text if start_text is None else None
-    text = text if start_text is None else start_text
+    stored_text, text = (text, text) if start_text is None else (None, start_text)  # None: any text is a change
     command = editor_command()
     if shutil.which(command[0]) is None and not os.path.isfile(command[0]):
         raise EditAborted(f"the editor {command[0]!r} was not found; set $EDITOR (e.g. EDITOR=nano)")

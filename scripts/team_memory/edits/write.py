@@ -16,14 +16,13 @@ from datetime import datetime, timedelta, timezone
 
 from ..base.config import category_enabled, category_settings, int_setting
 from ..base.fsutil import atomic_write_text, is_temp_file, store_lock
-from ..records.store import slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, SCHEMA_VERSION
 from ..records.privacy import scrub_record
 from ..base.sanitize import clean_line, clean_tag
 from ..records.exposure import hide
 from ..records.store import (NotARecord, dump_memory, find_memory, iter_records, load_memory, memory_path,
-                             project_root_of, read_bytes, record_status)
+                             project_root_of, read_bytes, record_status, slugify, unique_id)
 from ..records.validate import Problem, ValidationError, parse_iso, validate_record
 from ..records.recordspec import MAX_CHANGES
 

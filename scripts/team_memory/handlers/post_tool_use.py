@@ -31,9 +31,7 @@ def handle(payload: dict):
         text = specific.get("additionalContext") if isinstance(specific, dict) else None
         if isinstance(text, str) and text:
             texts.append(text)
-    if not texts:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": "\n\n".join(texts)}}
+    return {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": "\n\n".join(texts)}} if texts else None
 
 
 def _guard(payload: dict):

@@ -166,8 +166,6 @@ def category_schema(category: str) -> dict:
         "category": {"const": category},
         "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_CHARS, "pattern": ID_PATTERN},
         "title": {"type": "string", "minLength": 1, "maxLength": TITLE_MAX, "pattern": TITLE_PATTERN},
-        "created_at": _iso(""),
-        "updated_at": _iso(""),
         "tags": {"type": "array", "minItems": 1, "maxItems": MAX_TAGS, "uniqueItems": True,
                  "items": {"type": "string", "minLength": 1, "maxLength": MAX_TAG_CHARS, "pattern": TAG_PATTERN}},
         "related_files": {"type": "array", "maxItems": MAX_ENTRIES,
@@ -181,13 +179,10 @@ def category_schema(category: str) -> dict:
                               "properties": {"date": _iso("When (ISO 8601 UTC)."),
                                              "summary": _text("What changed and why.")}}},
         "times_updated": {"type": "integer", "minimum": 0},
-        "retired_at": _iso(""),
-        "retired_reason": _text(),
-        "archived_at": _iso(""),
-        "archived_reason": _text(),
+        **{name: _iso("") for name in ("created_at", "updated_at", "retired_at", "archived_at")},
+        **{name: _text() for name in ("retired_reason", "archived_reason")},
     }
-    for name, doc in FIELDS.items():
-        props[name]["description"] = doc
+    props = {name: dict(props[name], description=doc) for name, doc in FIELDS.items()}  # in the file's order
     return {
         "$schema": DRAFT,
         "$id": f"{BASE_ID}{category}.schema.json",

@@ -103,10 +103,7 @@ def _key_ok(text: str, m) -> bool:
 def _assignments(text: str, kinds: list) -> str:
     """Every ``name = value`` whose name holds a keyword, its value hidden when it looks like a secret."""
     out, last, pos = [], 0, 0
-    while True:
-        m = _ASSIGNMENT.search(text, pos)
-        if m is None:
-            break
+    while (m := _ASSIGNMENT.search(text, pos)) is not None:
         pos = m.end()
         assigned = _ASSIGNED.match(text, pos) if _key_ok(text, m) else None
         if assigned is not None:

@@ -114,10 +114,8 @@ def keep_copies(store: str, files: dict) -> dict:
     out = {rel: known[rel] for rel, sig in files.items()
            if isinstance(known.get(rel), list) and len(known[rel]) == 3 and known[rel][:2] == sig}
     todo = sorted((rel for rel in files if rel not in out), key=lambda rel: -files[rel][0])  # newest: likeliest lost
-    for rel in todo[:COPIES_PER_CALL]:
-        out[rel] = files[rel] + [_copy(store, rel)]
-    for rel in todo[COPIES_PER_CALL:] if not known else ():
-        out[rel] = files[rel] + [None]
+    out.update((rel, files[rel] + [_copy(store, rel)]) for rel in todo[:COPIES_PER_CALL])
+    out.update((rel, files[rel] + [None]) for rel in (todo[COPIES_PER_CALL:] if not known else ()))  # (a first run)
     if out != known:
         save_state(store, COPIES_KIND, "store", {"files": out})
         if int(time.time()) % 50 == 0:

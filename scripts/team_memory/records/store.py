@@ -93,10 +93,15 @@ def iter_records(memory_root: str, config: dict, only: str | None = None):
         try:
             record = load_memory(path)
         except (NotARecord, OSError) as exc:
-            from .exposure import shown_message, shown_name
-            warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
+            warn_skipped(path, memory_root, exc)
             continue
         yield category, path, record
+
+
+def warn_skipped(path: str, memory_root: str, exc: Exception) -> None:
+    """One stderr line for a memory file that cannot be used (its name and the reason through the exposure rule)."""
+    from .exposure import shown_message, shown_name
+    warn(f"skipped {shown_name(os.path.relpath(path, memory_root))}: {shown_message(exc)}")
 
 
 def memory_path(memory_root: str, config: dict, category: str, memory_id: str) -> str:
@@ -250,12 +255,8 @@ def slugify(title: str) -> str:
     """A lowercase, hyphenated id from ``title`` (``Café`` -> ``cafe``); never empty."""
     import unicodedata  # (a C module: only a new memory needs it)
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", title or "")).lower()
-    chars = []
-    for ch in text:
-        if ch.isascii() and ch.isalnum():
-            chars.append(ch)
-        elif unicodedata.category(ch)[0] != "M":  # accents go, every other character separates words
-            chars.append("-")
+    # accents (marks) go, every character but an ASCII letter or digit separates words
+    chars = [ch if ch.isascii() and ch.isalnum() else "-" for ch in text if unicodedata.category(ch)[0] != "M"]
     slug = "-".join(part for part in "".join(chars).split("-") if part)  # one "-" between words
     if len(slug) > SLUG_MAX_CHARS:
         slug = slug[:SLUG_MAX_CHARS]

@@ -8,7 +8,7 @@ import json
 import os
 import re
 from collections import namedtuple
-from datetime import date, datetime
+from datetime import datetime
 
 from ..base.config import category_folders, load_config
 from ..base.model import CATEGORIES, SCHEMA_VERSION, STATUSES
@@ -40,15 +40,9 @@ def parse_iso(value) -> datetime | None:
 
 
 def is_date(value) -> bool:
-    if parse_iso(value):
-        return True
-    pieces = value.split("-") if isinstance(value, str) else ()  # YYYY-MM-DD, as every Python reads it (not 3.11's)
-    if [len(p) for p in pieces] != [4, 2, 2] or not all(p.isascii() and p.isdigit() for p in pieces):
-        return False
-    try:
-        return bool(date(*map(int, pieces)))
-    except ValueError:
-        return False
+    """``parse_iso``'s date-time, or a bare ``YYYY-MM-DD`` date (read as its midnight, as every Python reads it)."""
+    return parse_iso(value) is not None or (isinstance(value, str) and len(value) == 10
+                                            and iso_datetime(value + "T00:00", "T") is not None)
 
 
 def _type_name(value) -> str:
@@ -101,10 +95,8 @@ def _check_object(fields: dict, value, field: str, out: list) -> None:
             _check(spec, value[name], prefix + name, out)
         elif required:
             out.append(Problem(prefix + name, "is required", f"add {name!r} ({_describe(spec)})"))
-    for name in value:
-        if name not in fields:
-            out.append(Problem(prefix + field_name(name), "is not a known field",
-                               f"remove it; allowed here: {', '.join(fields)}"))
+    out += [Problem(prefix + field_name(name), "is not a known field", f"remove it; allowed here: {', '.join(fields)}")
+            for name in value if name not in fields]
 
 
 def _describe(spec) -> str:
@@ -125,9 +117,7 @@ def id_problem(memory_id) -> str | None:
     if not memory_id.isascii() or not _ID_RULE.fullmatch(memory_id):
         return "must be an ASCII slug: lowercase letters and digits joined by '-' or '_'"
     kinds = secret_kinds(memory_id)
-    if kinds:
-        return f"looks like a secret ({', '.join(kinds)})"
-    return None
+    return f"looks like a secret ({', '.join(kinds)})" if kinds else None
 
 
 def shown(value, limit: int = 60) -> str:

@@ -18,10 +18,7 @@ def spelled(stem: str) -> bool:
 def spelled_forms(stems) -> list:
     """Every stem of ``stems`` and, for English ones, the stem + each of ``ENDINGS`` (repeats possible)."""
     words = [t for t in stems if spelled(t)]
-    out = list(stems)
-    for ending in ENDINGS:
-        out.extend(t + ending for t in words)
-    return out
+    return list(stems) + [t + ending for ending in ENDINGS for t in words]
 
 
 def forms_by_length(stems_by_length: dict, wanted) -> dict:

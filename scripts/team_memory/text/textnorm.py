@@ -204,13 +204,8 @@ def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
         forms = [run] + [run[i:i + 2] for i in range(len(run) - 1)]
     else:
         forms = [run] if cls == _HAN else []
-    out = []
-    for form in forms:
-        form = form.casefold()
-        if form in stop_words or (len(form) < 2 and char_class(form[:1] or " ") != _HAN):
-            continue
-        out.append((form, fold(form)))
-    return out
+    return [(form, fold(form)) for form in (form.casefold() for form in forms)
+            if form not in stop_words and (len(form) >= 2 or char_class(form[:1] or " ") == _HAN)]
 
 
 def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:

@@ -66,11 +66,9 @@ def number_body(line: str):
 def heading_of(line: str):
     """``(level, text)`` of an ATX heading (``## Build``), or None."""
     s = line.lstrip(" ")
-    if len(line) - len(s) > 3 or not s.startswith("#"):
-        return None
     level = len(s) - len(s.lstrip("#"))
     rest = s[level:]
-    if level > 6 or (rest and rest[0] not in " \t"):
+    if len(line) - len(s) > 3 or not 0 < level <= 6 or rest[:1] not in ("", " ", "\t"):
         return None
     return level, rest.strip().rstrip("#").strip()
 
@@ -80,8 +78,7 @@ def front_matter(lines: list) -> tuple:
     if not lines or lines[0].strip() != "---":
         return {}, 0
     fields = {}
-    for n in range(1, min(len(lines), 60)):
-        line = lines[n]
+    for n, line in enumerate(lines[1:60], 1):
         if line.strip() in ("---", "..."):
             return fields, n + 1
         key, sep, value = line.partition(":")
@@ -163,16 +160,6 @@ class _Cutter:
         target.add("\n", block)
         target.last = max(target.last, last)
 
-    def take_lead(self, n: int) -> tuple:
-        """``(lead, first line)``: the paragraph ending with ``:`` just before a list, taken out; else ``("", n)``."""
-        self.flush_para()
-        last = self.open
-        if (last is not None and last.kind == "paragraph" and last.headings == self.section()
-                and last.text.rstrip().endswith(":") and "\n" not in last.text):
-            self.open = None
-            return last.text, last.first
-        return "", n
-
     def item(self, kind: str, n: int, body: str) -> None:
         """A bullet or a step: the next item of the list being read, or a new piece with its lead-in."""
         current = self.current
@@ -182,7 +169,13 @@ class _Cutter:
         elif more and len(current.text) + len(body) <= LIST_CHARS:
             current.text += f"\n- {body}"  # the next item of a led list
         else:  # a long led list goes on in a piece of its own, under the same lead
-            lead, first = (current.lead, n) if more else self.take_lead(n)
+            lead, first = (current.lead, n) if more else ("", n)
+            if not more:  # a paragraph ending with ":" just before the list is its lead-in
+                self.flush_para()
+                last = self.open
+                if (last is not None and last.kind == "paragraph" and last.headings == self.section()
+                        and last.text.rstrip().endswith(":") and "\n" not in last.text):
+                    self.open, lead, first = None, last.text, last.first
             text = "" if kind == "steps" else f"{lead}\n- {body}" if lead else body
             self.current = self.start(Piece(kind, self.section(), text=text, steps=[body] if kind == "steps" else [],
                                             lead=lead, first=first, last=n))
@@ -431,14 +424,16 @@ def _rejected(text: str) -> list:
     return []
 
 
-def content_for(category: str, text: str, steps: list, lead: str, headings: list, where: str) -> dict:
+def content_for(category: str, text: str, steps: list, lead: str, headings: list, where: str,
+                reason: str = "") -> dict:
     body = text.strip() if text.strip() else "\n".join(steps)
+    reason = reason or _reason(body) or NOT_STATED  # (``reason``: a topic file's **Why:**)
     section = " > ".join(plain(h) for h in headings) or "top"
     lowered = body.lower()
     strong = any(w in lowered for w in STRONG_WORDS)
     if category == "decision":
         return {"status": "accepted", "context": f"Written in {where} (section: {section}).", "decision": body,
-                "rationale": [_reason(body) or NOT_STATED], "alternatives": _rejected(body)}
+                "rationale": [reason], "alternatives": _rejected(body)}
     if category == "constraint":
         kind = "policy" if any(w in lowered for w in POLICY_WORDS) else "technical"
         return {"kind": kind, "rule": body, "impact": [], "severity": "high" if strong or "at most" in lowered
@@ -451,7 +446,7 @@ def content_for(category: str, text: str, steps: list, lead: str, headings: list
     if category == "tech_debt":
         return {"status": "open", "priority": "medium", "description": body, "reason_deferred": NOT_STATED}
     topic = plain(headings[-1]) if headings else "general"
-    return {"topic": topic or "general", "value": body, "reason": _reason(body) or NOT_STATED,
+    return {"topic": topic or "general", "value": body, "reason": reason,
             "strength": "strong" if strong else "default"}
 
 
@@ -472,8 +467,7 @@ def _topic_piece(pieces: list) -> tuple:
         if piece.lead and piece.kind == "steps":  # a led bullet list holds its lead already
             body = piece.lead + "\n" + body
         for line in body.split("\n"):
-            key = plain(line).lower()
-            if key.startswith("why:"):
+            if plain(line).lower().startswith("why:"):
                 reason = plain(line)[4:].strip()
             else:
                 lines.append(line)
@@ -520,14 +514,9 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
             return [], notes
         title = title_of(scrubbed(front.get("description") or front.get("name", "").replace("-", " ") or text))
         category, why = classify(text + " " + title, [], cues, False)
-        content = content_for(category, text, [], "", [kind or "auto memory"], where)
-        if reason and "rationale" in content:  # (a decision)
-            content["rationale"] = [reason]
-        elif reason and "reason" in content:  # (a preference)
-            content["reason"] = reason
         record = {"category": category, "id": slugify(title), "title": title,
                   "tags": tags_of([scrubbed(front.get("name", "").replace("-", " "))], scrubbed(text), source_tag),
-                  "content": content}
+                  "content": content_for(category, text, [], "", [kind or "auto memory"], where, reason)}
         return [Proposal(record, where, replace(pieces[0], last=pieces[-1].last).lines, why)], notes
     links = 0
     for piece in pieces:

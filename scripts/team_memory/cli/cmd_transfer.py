@@ -147,11 +147,10 @@ def _java_hash36(text: str) -> str:
     for unit in struct.unpack(f"<{len(data) // 2}H", data):
         h = (h * 31 + unit) & 0xFFFFFFFF
     n, out = abs(h - (1 << 32) if h >= 1 << 31 else h), ""
-    while True:
+    while n or not out:
         n, r = divmod(n, 36)
         out = "0123456789abcdefghijklmnopqrstuvwxyz"[r] + out
-        if not n:
-            return out
+    return out
 
 
 def project_key(project: str) -> str:

@@ -112,12 +112,9 @@ class _Cutter:
 
     def __init__(self):
         self.pieces: list = []
-        self.headings: list = []  # (level, text)
+        self.section: list = []  # the headings above, outermost first
         self.para: list = []  # (n, text)
         self.open = self.current = self.listing = None
-
-    def section(self) -> list:
-        return [t for _, t in self.headings]
 
     def start(self, piece: Piece) -> Piece:
         """``piece`` opens; the one before is final: dropped when empty, or gathered into its section's listing."""
@@ -142,7 +139,7 @@ class _Cutter:
     def flush_para(self) -> None:
         if self.para:
             text = " ".join(t.strip() for _, t in self.para)
-            self.start(Piece("paragraph", self.section(), text=text, first=self.para[0][0], last=self.para[-1][0]))
+            self.start(Piece("paragraph", self.section, text=text, first=self.para[0][0], last=self.para[-1][0]))
             self.para = []
 
     def close(self) -> None:
@@ -152,10 +149,10 @@ class _Cutter:
     def attach_block(self, first: int, last: int, block: str) -> None:
         """Code or a table: kept whole, with the piece before it in this section."""
         self.flush_para()
-        same = self.open is not None and self.open.headings == self.section()
+        same = self.open is not None and self.open.headings == self.section
         target = self.current or (self.open if same else None)
         if target is None:
-            self.start(Piece("paragraph", self.section(), text=block, first=first, last=last))
+            self.start(Piece("paragraph", self.section, text=block, first=first, last=last))
             return
         target.add("\n", block)
         target.last = max(target.last, last)
@@ -173,11 +170,11 @@ class _Cutter:
             if not more:  # a paragraph ending with ":" just before the list is its lead-in
                 self.flush_para()
                 last = self.open
-                if (last is not None and last.kind == "paragraph" and last.headings == self.section()
+                if (last is not None and last.kind == "paragraph" and last.headings == self.section
                         and last.text.rstrip().endswith(":") and "\n" not in last.text):
                     self.open, lead, first = None, last.text, last.first
             text = "" if kind == "steps" else f"{lead}\n- {body}" if lead else body
-            self.current = self.start(Piece(kind, self.section(), text=text, steps=[body] if kind == "steps" else [],
+            self.current = self.start(Piece(kind, self.section, text=text, steps=[body] if kind == "steps" else [],
                                             lead=lead, first=first, last=n))
             return
         current.last = n
@@ -194,7 +191,7 @@ def split_markdown(text: str) -> tuple:
     text, blanked = blank_private(text)
     lines = text.split("\n")
     front, n = front_matter(lines)
-    cut, blank_before = _Cutter(), False
+    cut, blank_before, levels = _Cutter(), False, []  # levels: (level, text) of the headings above
     while n < len(lines):
         line, number, stripped = lines[n], n + 1, lines[n].strip()
         heading, rule, unindented = heading_of(line), stripped.replace(" ", ""), line.lstrip(" ")
@@ -211,7 +208,8 @@ def split_markdown(text: str) -> tuple:
             n = end
         elif heading:
             cut.close()
-            cut.headings = [h for h in cut.headings if h[0] < heading[0]] + [heading]
+            levels = [h for h in levels if h[0] < heading[0]] + [heading]
+            cut.section = [t for _, t in levels]
         elif stripped.startswith("<!--"):  # a comment: to its end, never a memory
             while n < len(lines) and "-->" not in lines[n]:
                 n += 1

@@ -221,14 +221,13 @@ def split_markdown(text: str) -> tuple:
             body, step = bullet_body(line), number_body(line)
             indented = len(line) - len(line.lstrip(" \t")) >= 2
             current = cut.current
-            if current is not None and indented and (body is not None or step is None or current.kind != "steps"):
-                cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
+            if current is not None and (indented and (body is not None or step is None or current.kind != "steps")
+                                        or not blank_before and body is None and step is None):
+                cut.continuation(number, line)  # under the item above (sub-bullets included), or a lazy continuation
             elif step is not None:
                 cut.item("steps", number, step)
             elif body is not None:
                 cut.item("bullet", number, body)
-            elif current is not None and not blank_before:
-                cut.continuation(number, line)  # a lazy continuation line
             else:
                 cut.current = None
                 cut.para.append((number, line))

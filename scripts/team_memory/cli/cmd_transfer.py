@@ -114,28 +114,24 @@ def cmd_import(ctx) -> int:
     if args.json:
         ctx.print_json(report)
     else:
-        _print_import(ctx, report, invalid)
+        for p in invalid:
+            print_invalid(ctx, p.where, p.problems, sys.stderr)
+        for r in results:
+            if r["action"] == "renamed":
+                print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
+            elif r["action"] == "skipped":
+                print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
+    if not (blocked or args.json):
+        print(f"{'would import' if args.dry_run else 'imported'} {len(results) - counts['skipped']} of {len(prepared)} "
+              f"records ({counts['created']} new, {counts['replaced']} replaced, {counts['renamed']} renamed, "
+              f"{counts['skipped']} skipped, {len(invalid)} invalid)")
+        if report["private_sections"] or report["secrets_redacted"]:
+            print(f"  removed {report['private_sections']} private section(s), "
+                  f"redacted {report['secrets_redacted']} secret(s)")
     if blocked:
         raise CliError(f"{len(invalid)} of {len(prepared)} records are invalid; nothing was imported "
                        "(fix them, or pass --skip-invalid to import the rest)")
     return 0
-
-
-def _print_import(ctx, report: dict, invalid: list) -> None:
-    for p in invalid:
-        print_invalid(ctx, p.where, p.problems, sys.stderr)
-    for r in report["memories"]:
-        if r["action"] == "renamed":
-            print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
-        elif r["action"] == "skipped":
-            print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
-    if report["ok"]:
-        print(f"{'would import' if report['dry_run'] else 'imported'} {len(report['memories']) - report['skipped']} "
-              f"of {report['read']} records ({report['created']} new, {report['replaced']} replaced, "
-              f"{report['renamed']} renamed, {report['skipped']} skipped, {len(invalid)} invalid)")
-    if report["ok"] and (report["private_sections"] or report["secrets_redacted"]):
-        print(f"  removed {report['private_sections']} private section(s), "
-              f"redacted {report['secrets_redacted']} secret(s)")
 
 
 MAX_AUTO_FILES = 200

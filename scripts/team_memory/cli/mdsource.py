@@ -166,7 +166,7 @@ class _Cutter:
         elif more and len(current.text) + len(body) <= LIST_CHARS:
             current.text += f"\n- {body}"  # the next item of a led list
         else:  # a long led list goes on in a piece of its own, under the same lead
-            lead, first = (current.lead, n) if more else ("", n)
+            lead, first = current.lead if more else "", n
             if not more:  # a paragraph ending with ":" just before the list is its lead-in
                 self.flush_para()
                 last = self.open

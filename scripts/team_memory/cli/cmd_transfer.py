@@ -226,8 +226,7 @@ def import_markdown(ctx) -> int:
             best = best_similar(root, config, record["category"], record["title"], record.get("tags", ()))
             similar = best["id"] if best and best["id"] != record["id"] else None
         rows.append((proposal, item, similar))
-    invalid = sum(1 for _, item, _ in rows if item.problems)
-    blocked = bool(invalid) and not args.skip_invalid
+    blocked = any(item.problems for _, item, _ in rows) and not args.skip_invalid
     to_write = [item.record for _, item, similar in rows if not item.problems and not similar]
     results = []
     if not blocked and to_write:
@@ -237,7 +236,7 @@ def import_markdown(ctx) -> int:
     if args.json:
         ctx.print_json(report)
     if blocked:
-        raise CliError(f"{invalid} of {len(rows)} proposed memories are invalid; nothing was imported "
+        raise CliError(f"{report['invalid']} of {len(rows)} proposed memories are invalid; nothing was imported "
                        "(fix the source, or pass --skip-invalid to import the rest)")
     return 0
 

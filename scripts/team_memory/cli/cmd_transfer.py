@@ -121,11 +121,11 @@ def cmd_import(ctx) -> int:
                 print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
             elif r["action"] == "skipped":
                 print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
-    if not (blocked or args.json):
-        print(f"{'would import' if args.dry_run else 'imported'} {len(results) - counts['skipped']} of {len(prepared)} "
-              f"records ({counts['created']} new, {counts['replaced']} replaced, {counts['renamed']} renamed, "
-              f"{counts['skipped']} skipped, {len(invalid)} invalid)")
-        if report["private_sections"] or report["secrets_redacted"]:
+        if not blocked:
+            print(f"{'would import' if args.dry_run else 'imported'} {len(results) - counts['skipped']} of "
+                  f"{len(prepared)} records ({counts['created']} new, {counts['replaced']} replaced, "
+                  f"{counts['renamed']} renamed, {counts['skipped']} skipped, {len(invalid)} invalid)")
+        if not blocked and (report["private_sections"] or report["secrets_redacted"]):
             print(f"  removed {report['private_sections']} private section(s), "
                   f"redacted {report['secrets_redacted']} secret(s)")
     if blocked:

@@ -334,21 +334,14 @@ def _words(text: str) -> list:
 
 def tags_of(headings: list, text: str, source_tag: str) -> list:
     """Words of the nearest heading, file names in backticks (``file_name``), the source tag; at most 8."""
+    words = [w for heading in headings[-1:] for w in _words(plain(heading))]  # (a file's title would tag them all)
+    words += [code.strip().strip("/").split("/")[-1] for code in text.split("`")[1::2][:6] if file_name(code)]
     tags: list = []
-
-    def add(word: str) -> None:
+    for i, word in enumerate(words + [source_tag]):  # the source tag always kept: it says where the memory came from
         tag = clean_tag(word)[:40].strip(".-")
-        if tag and len(tag) > 1 and tag not in STOP_WORDS and tag not in tags and not tag.isdigit():
+        room = len(tags) < 7 or i == len(words)
+        if room and len(tag) > 1 and tag not in STOP_WORDS and tag not in tags and not tag.isdigit():
             tags.append(tag)
-
-    for heading in headings[-1:]:  # the nearest heading only: a file's title would tag every memory
-        for word in _words(plain(heading)):
-            add(word)
-    for code in text.split("`")[1::2][:6]:
-        if file_name(code):
-            add(code.strip().strip("/").split("/")[-1])
-    tags = tags[:7]
-    add(source_tag)  # always kept: it says where the memory came from
     return tags
 
 
@@ -395,8 +388,7 @@ def classify(text: str, headings: list, cues: dict, steps: bool) -> tuple:
     best = max(CATEGORY_ORDER, key=lambda c: (scores[c], c == hint, -CATEGORY_ORDER.index(c)))
     if scores[best] <= 0:
         return "preference", "the fallback (no cue matched)"
-    why = "the heading" if best == hint and scores[best] <= 2 else "its words"
-    return best, why
+    return best, "the heading" if best == hint and scores[best] <= 2 else "its words"
 
 
 def _reason(text: str) -> str:

@@ -117,14 +117,13 @@ def write_agents_md(project: str, block: str | None) -> dict:
     if begin >= 0 and end > begin:
         stop = end + len(AGENTS_END) + (1 if text[end + len(AGENTS_END):].startswith("\n") else 0)
         before, after = text[:begin], text[stop:]
+        if block is None and before.endswith("\n\n") and not after:
+            before = before[:-1]  # the blank line the block was added after goes with it
     elif block is None:
         return {"path": path, "changed": False}
     else:
         before, after = text + ("" if not text or text.endswith("\n") else "\n") + ("\n" if text else ""), ""
-    if block is None:
-        new = (before[:-1] if before.endswith("\n\n") and not after else before) + after
-    else:
-        new = before + block + after
+    new = before + (block or "") + after
     if new == text:
         return {"path": path, "changed": False}
     from ..base.fsutil import atomic_write_bytes

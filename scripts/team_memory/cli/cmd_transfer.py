@@ -114,28 +114,24 @@ def cmd_import(ctx) -> int:
     if args.json:
         ctx.print_json(report)
     else:
-        _print_import(ctx, report, invalid)
+        for p in invalid:
+            print_invalid(ctx, p.where, p.problems, sys.stderr)
+        for r in results:
+            if r["action"] == "renamed":
+                print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
+            elif r["action"] == "skipped":
+                print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
+        if not blocked:
+            print(f"{'would import' if args.dry_run else 'imported'} {len(results) - counts['skipped']} of "
+                  f"{len(prepared)} records ({counts['created']} new, {counts['replaced']} replaced, "
+                  f"{counts['renamed']} renamed, {counts['skipped']} skipped, {len(invalid)} invalid)")
+        if not blocked and (report["private_sections"] or report["secrets_redacted"]):
+            print(f"  removed {report['private_sections']} private section(s), "
+                  f"redacted {report['secrets_redacted']} secret(s)")
     if blocked:
         raise CliError(f"{len(invalid)} of {len(prepared)} records are invalid; nothing was imported "
                        "(fix them, or pass --skip-invalid to import the rest)")
     return 0
-
-
-def _print_import(ctx, report: dict, invalid: list) -> None:
-    for p in invalid:
-        print_invalid(ctx, p.where, p.problems, sys.stderr)
-    for r in report["memories"]:
-        if r["action"] == "renamed":
-            print(f"renamed {r['from_id']} -> {r['id']} ({r['path']})")
-        elif r["action"] == "skipped":
-            print(f"skipped {r['id']}: the id is taken (--on-conflict replace or suffix to import it)")
-    if report["ok"]:
-        print(f"{'would import' if report['dry_run'] else 'imported'} {len(report['memories']) - report['skipped']} "
-              f"of {report['read']} records ({report['created']} new, {report['replaced']} replaced, "
-              f"{report['renamed']} renamed, {report['skipped']} skipped, {len(invalid)} invalid)")
-    if report["ok"] and (report["private_sections"] or report["secrets_redacted"]):
-        print(f"  removed {report['private_sections']} private section(s), "
-              f"redacted {report['secrets_redacted']} secret(s)")
 
 
 MAX_AUTO_FILES = 200
@@ -147,11 +143,10 @@ def _java_hash36(text: str) -> str:
     for unit in struct.unpack(f"<{len(data) // 2}H", data):
         h = (h * 31 + unit) & 0xFFFFFFFF
     n, out = abs(h - (1 << 32) if h >= 1 << 31 else h), ""
-    while True:
+    while n or not out:
         n, r = divmod(n, 36)
         out = "0123456789abcdefghijklmnopqrstuvwxyz"[r] + out
-        if not n:
-            return out
+    return out
 
 
 def project_key(project: str) -> str:
@@ -231,8 +226,7 @@ def import_markdown(ctx) -> int:
             best = best_similar(root, config, record["category"], record["title"], record.get("tags", ()))
             similar = best["id"] if best and best["id"] != record["id"] else None
         rows.append((proposal, item, similar))
-    invalid = sum(1 for _, item, _ in rows if item.problems)
-    blocked = bool(invalid) and not args.skip_invalid
+    blocked = any(item.problems for _, item, _ in rows) and not args.skip_invalid
     to_write = [item.record for _, item, similar in rows if not item.problems and not similar]
     results = []
     if not blocked and to_write:
@@ -242,7 +236,7 @@ def import_markdown(ctx) -> int:
     if args.json:
         ctx.print_json(report)
     if blocked:
-        raise CliError(f"{invalid} of {len(rows)} proposed memories are invalid; nothing was imported "
+        raise CliError(f"{report['invalid']} of {len(rows)} proposed memories are invalid; nothing was imported "
                        "(fix the source, or pass --skip-invalid to import the rest)")
     return 0
 

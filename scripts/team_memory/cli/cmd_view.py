@@ -236,13 +236,11 @@ def collect(memory_root: str, config: dict, git: bool = True) -> dict:
     history = git_history(project, memory_root) if git else {}
     for category, path in iter_memory_files(memory_root, config):
         problems = check_file(path, config, memory_root)
+        relative = os.path.relpath(path, project).replace(os.sep, "/")
+        rel = shown(shown_path(relative))
         try:
             record = load_memory(path)
         except (NotARecord, OSError):
-            record = None
-        relative = os.path.relpath(path, project).replace(os.sep, "/")
-        rel = shown(shown_path(relative))
-        if record is None:
             invalid.append({"path": rel, "problems": [_problem_text(p.field, p.message) for p in problems[:10]],
                             "command": f"{CLI} validate {shlex.quote(rel)}"})
             continue

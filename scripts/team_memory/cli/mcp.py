@@ -133,10 +133,7 @@ def _error(mid, code: int, message: str) -> dict:
 def serve(root: str) -> int:
     """Answer messages from stdin (bytes, one per line) until it ends; 0."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    while True:
-        line = stdin.readline(MAX_LINE + 1)
-        if not line:
-            return 0
+    for line in iter(lambda: stdin.readline(MAX_LINE + 1), b""):
         if len(line) > MAX_LINE:
             while line and not line.endswith(b"\n"):  # the rest of an over-long line is skipped
                 line = stdin.readline(MAX_LINE)
@@ -157,3 +154,4 @@ def serve(root: str) -> int:
         if reply is not None:
             stdout.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
             stdout.flush()
+    return 0

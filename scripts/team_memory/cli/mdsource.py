@@ -66,11 +66,9 @@ def number_body(line: str):
 def heading_of(line: str):
     """``(level, text)`` of an ATX heading (``## Build``), or None."""
     s = line.lstrip(" ")
-    if len(line) - len(s) > 3 or not s.startswith("#"):
-        return None
     level = len(s) - len(s.lstrip("#"))
     rest = s[level:]
-    if level > 6 or (rest and rest[0] not in " \t"):
+    if len(line) - len(s) > 3 or not 0 < level <= 6 or rest[:1] not in ("", " ", "\t"):
         return None
     return level, rest.strip().rstrip("#").strip()
 
@@ -80,8 +78,7 @@ def front_matter(lines: list) -> tuple:
     if not lines or lines[0].strip() != "---":
         return {}, 0
     fields = {}
-    for n in range(1, min(len(lines), 60)):
-        line = lines[n]
+    for n, line in enumerate(lines[1:60], 1):
         if line.strip() in ("---", "..."):
             return fields, n + 1
         key, sep, value = line.partition(":")
@@ -115,12 +112,9 @@ class _Cutter:
 
     def __init__(self):
         self.pieces: list = []
-        self.headings: list = []  # (level, text)
+        self.section: list = []  # the headings above, outermost first
         self.para: list = []  # (n, text)
         self.open = self.current = self.listing = None
-
-    def section(self) -> list:
-        return [t for _, t in self.headings]
 
     def start(self, piece: Piece) -> Piece:
         """``piece`` opens; the one before is final: dropped when empty, or gathered into its section's listing."""
@@ -145,7 +139,7 @@ class _Cutter:
     def flush_para(self) -> None:
         if self.para:
             text = " ".join(t.strip() for _, t in self.para)
-            self.start(Piece("paragraph", self.section(), text=text, first=self.para[0][0], last=self.para[-1][0]))
+            self.start(Piece("paragraph", self.section, text=text, first=self.para[0][0], last=self.para[-1][0]))
             self.para = []
 
     def close(self) -> None:
@@ -155,23 +149,13 @@ class _Cutter:
     def attach_block(self, first: int, last: int, block: str) -> None:
         """Code or a table: kept whole, with the piece before it in this section."""
         self.flush_para()
-        same = self.open is not None and self.open.headings == self.section()
+        same = self.open is not None and self.open.headings == self.section
         target = self.current or (self.open if same else None)
         if target is None:
-            self.start(Piece("paragraph", self.section(), text=block, first=first, last=last))
+            self.start(Piece("paragraph", self.section, text=block, first=first, last=last))
             return
         target.add("\n", block)
         target.last = max(target.last, last)
-
-    def take_lead(self, n: int) -> tuple:
-        """``(lead, first line)``: the paragraph ending with ``:`` just before a list, taken out; else ``("", n)``."""
-        self.flush_para()
-        last = self.open
-        if (last is not None and last.kind == "paragraph" and last.headings == self.section()
-                and last.text.rstrip().endswith(":") and "\n" not in last.text):
-            self.open = None
-            return last.text, last.first
-        return "", n
 
     def item(self, kind: str, n: int, body: str) -> None:
         """A bullet or a step: the next item of the list being read, or a new piece with its lead-in."""
@@ -182,9 +166,15 @@ class _Cutter:
         elif more and len(current.text) + len(body) <= LIST_CHARS:
             current.text += f"\n- {body}"  # the next item of a led list
         else:  # a long led list goes on in a piece of its own, under the same lead
-            lead, first = (current.lead, n) if more else self.take_lead(n)
+            lead, first = current.lead if more else "", n
+            if not more:  # a paragraph ending with ":" just before the list is its lead-in
+                self.flush_para()
+                last = self.open
+                if (last is not None and last.kind == "paragraph" and last.headings == self.section
+                        and last.text.rstrip().endswith(":") and "\n" not in last.text):
+                    self.open, lead, first = None, last.text, last.first
             text = "" if kind == "steps" else f"{lead}\n- {body}" if lead else body
-            self.current = self.start(Piece(kind, self.section(), text=text, steps=[body] if kind == "steps" else [],
+            self.current = self.start(Piece(kind, self.section, text=text, steps=[body] if kind == "steps" else [],
                                             lead=lead, first=first, last=n))
             return
         current.last = n
@@ -201,7 +191,7 @@ def split_markdown(text: str) -> tuple:
     text, blanked = blank_private(text)
     lines = text.split("\n")
     front, n = front_matter(lines)
-    cut, blank_before = _Cutter(), False
+    cut, blank_before, levels = _Cutter(), False, []  # levels: (level, text) of the headings above
     while n < len(lines):
         line, number, stripped = lines[n], n + 1, lines[n].strip()
         heading, rule, unindented = heading_of(line), stripped.replace(" ", ""), line.lstrip(" ")
@@ -218,7 +208,8 @@ def split_markdown(text: str) -> tuple:
             n = end
         elif heading:
             cut.close()
-            cut.headings = [h for h in cut.headings if h[0] < heading[0]] + [heading]
+            levels = [h for h in levels if h[0] < heading[0]] + [heading]
+            cut.section = [t for _, t in levels]
         elif stripped.startswith("<!--"):  # a comment: to its end, never a memory
             while n < len(lines) and "-->" not in lines[n]:
                 n += 1
@@ -230,14 +221,13 @@ def split_markdown(text: str) -> tuple:
             body, step = bullet_body(line), number_body(line)
             indented = len(line) - len(line.lstrip(" \t")) >= 2
             current = cut.current
-            if current is not None and indented and (body is not None or step is None or current.kind != "steps"):
-                cut.continuation(number, line)  # under the item above: its own text, sub-bullets included
+            if current is not None and (indented and (body is not None or step is None or current.kind != "steps")
+                                        or not blank_before and body is None and step is None):
+                cut.continuation(number, line)  # under the item above (sub-bullets included), or a lazy continuation
             elif step is not None:
                 cut.item("steps", number, step)
             elif body is not None:
                 cut.item("bullet", number, body)
-            elif current is not None and not blank_before:
-                cut.continuation(number, line)  # a lazy continuation line
             else:
                 cut.current = None
                 cut.para.append((number, line))
@@ -344,21 +334,14 @@ def _words(text: str) -> list:
 
 def tags_of(headings: list, text: str, source_tag: str) -> list:
     """Words of the nearest heading, file names in backticks (``file_name``), the source tag; at most 8."""
+    words = [w for heading in headings[-1:] for w in _words(plain(heading))]  # (a file's title would tag them all)
+    words += [code.strip().strip("/").split("/")[-1] for code in text.split("`")[1::2][:6] if file_name(code)]
     tags: list = []
-
-    def add(word: str) -> None:
+    for i, word in enumerate(words + [source_tag]):  # the source tag always kept: it says where the memory came from
         tag = clean_tag(word)[:40].strip(".-")
-        if tag and len(tag) > 1 and tag not in STOP_WORDS and tag not in tags and not tag.isdigit():
+        room = len(tags) < 7 or i == len(words)
+        if room and len(tag) > 1 and tag not in STOP_WORDS and tag not in tags and not tag.isdigit():
             tags.append(tag)
-
-    for heading in headings[-1:]:  # the nearest heading only: a file's title would tag every memory
-        for word in _words(plain(heading)):
-            add(word)
-    for code in text.split("`")[1::2][:6]:
-        if file_name(code):
-            add(code.strip().strip("/").split("/")[-1])
-    tags = tags[:7]
-    add(source_tag)  # always kept: it says where the memory came from
     return tags
 
 
@@ -405,8 +388,7 @@ def classify(text: str, headings: list, cues: dict, steps: bool) -> tuple:
     best = max(CATEGORY_ORDER, key=lambda c: (scores[c], c == hint, -CATEGORY_ORDER.index(c)))
     if scores[best] <= 0:
         return "preference", "the fallback (no cue matched)"
-    why = "the heading" if best == hint and scores[best] <= 2 else "its words"
-    return best, why
+    return best, "the heading" if best == hint and scores[best] <= 2 else "its words"
 
 
 def _reason(text: str) -> str:
@@ -431,14 +413,16 @@ def _rejected(text: str) -> list:
     return []
 
 
-def content_for(category: str, text: str, steps: list, lead: str, headings: list, where: str) -> dict:
+def content_for(category: str, text: str, steps: list, lead: str, headings: list, where: str,
+                reason: str = "") -> dict:
     body = text.strip() if text.strip() else "\n".join(steps)
+    reason = reason or _reason(body) or NOT_STATED  # (``reason``: a topic file's **Why:**)
     section = " > ".join(plain(h) for h in headings) or "top"
     lowered = body.lower()
     strong = any(w in lowered for w in STRONG_WORDS)
     if category == "decision":
         return {"status": "accepted", "context": f"Written in {where} (section: {section}).", "decision": body,
-                "rationale": [_reason(body) or NOT_STATED], "alternatives": _rejected(body)}
+                "rationale": [reason], "alternatives": _rejected(body)}
     if category == "constraint":
         kind = "policy" if any(w in lowered for w in POLICY_WORDS) else "technical"
         return {"kind": kind, "rule": body, "impact": [], "severity": "high" if strong or "at most" in lowered
@@ -451,7 +435,7 @@ def content_for(category: str, text: str, steps: list, lead: str, headings: list
     if category == "tech_debt":
         return {"status": "open", "priority": "medium", "description": body, "reason_deferred": NOT_STATED}
     topic = plain(headings[-1]) if headings else "general"
-    return {"topic": topic or "general", "value": body, "reason": _reason(body) or NOT_STATED,
+    return {"topic": topic or "general", "value": body, "reason": reason,
             "strength": "strong" if strong else "default"}
 
 
@@ -472,8 +456,7 @@ def _topic_piece(pieces: list) -> tuple:
         if piece.lead and piece.kind == "steps":  # a led bullet list holds its lead already
             body = piece.lead + "\n" + body
         for line in body.split("\n"):
-            key = plain(line).lower()
-            if key.startswith("why:"):
+            if plain(line).lower().startswith("why:"):
                 reason = plain(line)[4:].strip()
             else:
                 lines.append(line)
@@ -520,14 +503,9 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
             return [], notes
         title = title_of(scrubbed(front.get("description") or front.get("name", "").replace("-", " ") or text))
         category, why = classify(text + " " + title, [], cues, False)
-        content = content_for(category, text, [], "", [kind or "auto memory"], where)
-        if reason and "rationale" in content:  # (a decision)
-            content["rationale"] = [reason]
-        elif reason and "reason" in content:  # (a preference)
-            content["reason"] = reason
         record = {"category": category, "id": slugify(title), "title": title,
                   "tags": tags_of([scrubbed(front.get("name", "").replace("-", " "))], scrubbed(text), source_tag),
-                  "content": content}
+                  "content": content_for(category, text, [], "", [kind or "auto memory"], where, reason)}
         return [Proposal(record, where, replace(pieces[0], last=pieces[-1].last).lines, why)], notes
     links = 0
     for piece in pieces:

@@ -37,8 +37,7 @@ def near_duplicates(titles: list) -> list:
         for key in (lambda i: titles[i][1], lambda i: titles[i][1][::-1]):
             order = sorted(group, key=key)
             for a, i in enumerate(order):
-                matcher = SequenceMatcher(None)
-                matcher.set_seq2(titles[i][1])
+                matcher = SequenceMatcher(None, "", titles[i][1])
                 for j in order[a + 1:a + 1 + NEIGHBOURS]:
                     pair = (min(i, j), max(i, j))
                     if pair not in pairs:

@@ -1,4 +1,5 @@
 """The ``view`` page: ``render(data, generated) -> str``, one self-contained HTML file from ``cmd_view.collect``.
+Its frame, style and script are the files ``view.html``, ``view.css`` and ``view.js`` beside this module.
 
 The HTML holds every memory in full (it reads with scripts off); the script (``JS``) only filters and sorts, its
 state in the URL fragment. Every value goes through ``esc`` (attributes double-quoted); the script's data is JSON
@@ -13,19 +14,22 @@ import json
 import os
 from collections import Counter
 from html import escape
+from string import Template
 
 TOP_TAGS = 60  # facet entries listed (every tag and file of a memory is also a button on its card)
 TOP_FILES = 40
 STATUS_ORDER = ("stale", "invalid", "leak", "duplicate", "superseded", "deprecated", "proposed", "active", "retired",
                 "archived")
-SORTS = (("updated", "Last updated"), ("created", "Created"), ("title", "Title"), ("category", "Category"))
 HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "view.css"), encoding="utf-8", newline="") as f:
-    CSS = f.read()
-with open(os.path.join(HERE, "view.js"), encoding="utf-8", newline="") as f:
-    JS = f.read()  # the script only filters and sorts (its state in the URL fragment)
-# Shown only when scripts are off: every memory (retired ones too), no controls that need a script.
-NOSCRIPT_CSS = ".js-only{display:none!important}.memory[hidden]{display:block!important}"
+
+
+def _asset(name: str) -> str:
+    with open(os.path.join(HERE, name), encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+CSS, JS = _asset("view.css"), _asset("view.js")  # the script only filters and sorts (its state in the URL fragment)
+PAGE = Template(_asset("view.html"))  # the page around them; its <noscript> style shows every memory, no controls
 DIGEST = base64.b64encode(hashlib.sha256(JS.encode("utf-8")).digest()).decode("ascii")
 CSP = (f"default-src 'none'; script-src 'sha256-{DIGEST}'; style-src 'unsafe-inline'; base-uri 'none'; "
        "form-action 'none'")
@@ -156,51 +160,13 @@ def render(data: dict, generated: str) -> str:
     summary = (f'{len(active)} active memor{"y" if len(active) == 1 else "ies"} · {review} need'
                f'{"s" if review == 1 else ""} review · {inactive} retired or archived · '
                f'{len(data["invalid"])} invalid file{"" if len(data["invalid"]) == 1 else "s"} · generated {generated}')
-    sorts = "".join(f'<option value="{k}">{esc(v)}</option>' for k, v in SORTS)
     invalid = "".join(f'<li><code>{esc(f["path"])}</code>: {esc("; ".join(f["problems"]) or "is not a valid memory")}'
                       f'<pre><code>{esc(f["command"])}</code></pre></li>' for f in data["invalid"])
     if invalid:
         n = len(data["invalid"])
         invalid = (f'<section class="panel" id="invalid-panel"><h2>{n} file{"" if n == 1 else "s"} to fix</h2>'
                    f'<ul>{invalid}</ul></section>')
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light dark">
-<title>Team memory · {esc(data["project"])}</title>
-<style>{CSS}</style>
-<noscript><style>{NOSCRIPT_CSS}</style></noscript>
-</head>
-<body>
-<header class="top">
-<h1>Team memory <span class="project">· {esc(data["project"])}</span></h1>
-<p class="summary">{esc(summary)}</p>
-<div class="controls js-only">
-<input type="search" id="q" maxlength="200" placeholder="Search memories (word forms, prefixes, CJK)" aria-label="Search memories" autocomplete="off" spellcheck="false">
-<button type="button" id="review-toggle" aria-pressed="false">Needs review ({review})</button>
-<label><input type="checkbox" id="show-inactive"> retired and archived ({inactive})</label>
-<select id="sort" aria-label="Sort by">{sorts}</select>
-<button type="button" id="clear">Clear</button>
-<span id="count" aria-live="polite"></span>
-</div>
-</header>
-<div class="layout">
-<nav class="facets js-only" aria-label="Filters">{facets}</nav>
-<main>
-{invalid}
-<div id="memories">
-{"".join(memory_html(i, m) for i, m in enumerate(memories))}</div>
-<p id="empty" hidden>No memory matches. Clear the search or a filter.</p>
-</main>
-</div>
-<footer>Made by <code>memory.py view</code>; memories are the JSON files under <code>.claude/memory/</code>.</footer>
-<script type="application/json" id="tm-data">{payload}</script>
-<script>{JS}</script>
-</body>
-</html>
-"""
+    return PAGE.substitute(csp=esc(CSP), project=esc(data["project"]), css=CSS, summary=esc(summary), review=review,
+                           inactive=inactive, facets=facets, invalid=invalid, payload=payload, js=JS,
+                           memories="".join(memory_html(i, m) for i, m in enumerate(memories)))
 

@@ -493,8 +493,8 @@ def git_command(args: list, state):
 
 
 def find_targets(name, args: list, state, stdin):
-    """find: the paths it can match (roots, -name/-path), checked against what its actions write. Exclusions
-    (``-prune``, ``-not -path``) are not read: a ``find`` that acts on a tree holding the store is denied."""
+    """find: the paths it can match (its roots, narrowed by ``-name`` but not ``-path`` or an ``-o`` with other tests),
+    checked against what its actions write. Exclusions (``-prune``, ``-not -path``) are not read."""
     i = 0
     while i < len(args) and word_text(args[i]) in ("-H", "-L", "-P"):
         i += 1
@@ -502,21 +502,20 @@ def find_targets(name, args: list, state, stdin):
     while i < len(args) and not word_text(args[i]).startswith(("-", "(", "!", ")")):
         roots.append(args[i])
         i += 1
-    names, paths, execs, branches, negate, maxdepth = [], [], [], 1, False, None
+    names, wide, execs, branches, negate = [], False, [], 1, False
     while i < len(args):
         t = word_text(args[i])
-        value = word_text(args[i + 1]) if i + 1 < len(args) else ""
         if t in ("-o", "-or", ","):
             branches += 1
         elif t in ("-name", "-iname") + _FIND_PATHS:
             if not negate:
-                (paths if t in _FIND_PATHS else names).append(value)
+                names.append(word_text(args[i + 1]) if i + 1 < len(args) else "")
+                wide |= t in _FIND_PATHS
             i += 1
         elif t in ("-fprint", "-fprint0", "-fls", "-fprintf"):
             check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
             i += 1 + (t == "-fprintf")
         elif t in _FIND_VALUED:
-            maxdepth = value if t == "-maxdepth" else maxdepth
             i += 1
         elif t == "-delete":
             execs.append(None)
@@ -528,9 +527,9 @@ def find_targets(name, args: list, state, stdin):
             i = j
         negate = t in ("!", "-not")
         i += 1
-    has_or = branches > 1 and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
-    matched = [m for root in roots or [["."]] for r in root
-               for m in _matched(absolute(r, state.cwd), names, paths, has_or, maxdepth)]
+    tails = ["", "/" + UNKNOWN] if wide or len(names) < branches else [  # -name A -o -name B: the union of the names
+        middle + n.replace("*", STAR).replace("?", QUEST) for n in names for middle in ("/", "/" + UNKNOWN + "/")]
+    matched = [absolute(r, state.cwd) + tail for root in roots or [["."]] for r in root for tail in tails]
     for action in execs:
         if action is None:
             check(matched, state, False, "find -delete of")
@@ -538,15 +537,6 @@ def find_targets(name, args: list, state, stdin):
             words = [[a.replace("{}", m) for a in w for m in (matched if "{}" in a else [""])] for w in action]
             judge_command(words, [[("s", word_text(w))] for w in action], state, None)
     return "paths", matched
-
-
-def _matched(base: str, names: list, paths: list, has_or: bool, maxdepth) -> list:
-    """What ``find`` can match under one root (``-path``: anything under it)."""
-    shallow = maxdepth in ("0", "1")
-    if has_or or paths or not names:
-        return [base, base + "/" + (STAR if shallow else UNKNOWN)] if maxdepth != "0" else [base]
-    return [base + middle + n.replace("*", STAR).replace("?", QUEST) for n in names
-            for middle in (["/"] if shallow else ["/", "/" + UNKNOWN + "/"])]
 
 
 HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,

@@ -143,7 +143,7 @@ def reach(pattern: str, stores: list, removes: bool, dots: bool = False) -> bool
             if len(tokens) in states:
                 return True  # the store itself
             states = _step(states, tokens, "/", False)
-            if states and not _only_config(tokens, states) and _can_name_member(pattern, store, dots):
+            if states and _can_name_member(pattern, store, dots):
                 return True  # something inside it that matters (a memory, a folder, the index, the cache)
     return False
 
@@ -169,12 +169,6 @@ def _can_name_member(pattern: str, store: str, dots: bool) -> bool:
         if len(tokens) in states:
             return True
     return False
-
-
-def _only_config(tokens: list, states: set) -> bool:
-    """True if, past the store's folder, the pattern can only be ``memory-config.json`` (settings)."""
-    return all(all(t[0] == "c" for t in tokens[s:]) and "".join(t[1] for t in tokens[s:]) == CONFIG_FILE
-               for s in states)
 
 
 def _plain_reach(path: str, stores: list, removes: bool) -> bool:

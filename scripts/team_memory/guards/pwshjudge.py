@@ -1,13 +1,6 @@
 """Can a PowerShell line write into a memory store? ``judge(command, cwd, stores)``: the Bash judge on PowerShell's
-front end, plainly conservative.
-
-``bash_text`` spells the line for the one shell-word reader (``shellscan``): PowerShell's quotes, backtick escapes,
-here-strings and comments read, ``\\`` as ``/``, a group, script block or ``$(...)`` as a nested line of unknown value,
-every variable unknown (``$x = ...`` is only its statement), an expression statement as ``:``. Reading cmdlets
-(``READERS``) are allowed; any other is denied when a value it is given (content such as ``-Value`` aside) or a path
-piped into it could reach a store. Programs go to the Bash judge (given an unknown value on a line that sets a
-variable: denied); ``-Command``, ``cmd /c`` and ``Invoke-Expression`` text is judged as a line, an encoded command is
-denied. On a line that names the store, what the reader cannot follow (``_UNREAD``) is denied.
+front end (``bash_text``), plainly conservative: every variable unknown, a cmdlet that is no reader denied any value
+that could reach a store, and on a line that names the store what the reader cannot follow (``_UNREAD``) denied.
 """
 from __future__ import annotations
 

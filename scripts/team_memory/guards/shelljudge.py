@@ -1,9 +1,7 @@
 """Can a Bash line write into a memory store? ``judge(command, cwd, stores)``: None, or a short text saying how.
 
-Commands run in order (``cd``, ``VAR=value``, ``$(...)``, pipes into ``xargs`` and interpreters followed); an unknown
-value stands for any text (``shellpaths.reach``). Readers are allowed, known writers checked on the paths they write,
-any other program only on arguments that name a store. Whole-tree git operations (``checkout BRANCH``, ``pull``,
-``reset --hard``, a plain ``stash``) are allowed: they move a team's memories, and PostToolUse reports removals.
+Commands are followed in order; readers pass, known writers are checked on what they write, any other program on the
+arguments that name a store. Whole-tree git operations pass: they move a team's memories (PostToolUse reports them).
 """
 from __future__ import annotations
 
@@ -441,18 +439,11 @@ def extract_archive(name, args, state, stdin):
 
 
 def apply_patch(name, args, state, stdin):
-    """patch / git apply: the patch is not read here, so anything under the folders it applies in may change: where
-    the line is, and a ``-d DIR``/``--directory=DIR`` (patch changes into it; git apply puts it before each name)."""
-    dirs = [state.cwd]
-    for k, text in enumerate(map(word_text, args)):
-        if text == "--directory" or (text.startswith("-") and not text.startswith("--") and text.endswith("d")):
-            dirs += args[k + 1] if k + 1 < len(args) else [UNKNOWN]
-        elif text.startswith("--directory="):
-            dirs += [a.split("=", 1)[1] for a in args[k]]
-        elif text.startswith("-") and not text.startswith("--") and "d" in text:
-            dirs += [a[a.index("d") + 1:] for a in args[k]]
-    folders = [absolute(d, state.cwd) + "/" + UNKNOWN for d in dirs]
-    check([a for w in operands(args, "d") for a in w] + folders, state, False, f"{name} in")
+    """patch / git apply: the patch is not read, so anything under the folder it applies in may change (any folder
+    once a ``-d DIR``/``--directory`` moves it)."""
+    moved = any(t.startswith("--directory") or (t[:1] == "-" != t[1:2] and "d" in t) for t in map(word_text, args))
+    check([a for w in operands(args, "d") for a in w] + [UNKNOWN if moved else state.cwd + "/" + UNKNOWN], state,
+          False, f"{name} in")
 
 
 def git_command(args: list, state):

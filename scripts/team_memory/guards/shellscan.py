@@ -1,9 +1,7 @@
 """The shell-word reader of Bash lines, shared by the guard and ``toolgate``: ``parse(text)`` -> ``[Command]``.
 
-A word is a list of parts: ``("s", text)`` (glob and brace characters as the markers below), ``("v", NAME)`` (a
-variable, expanded later in order) or ``("u", "")`` (a value that cannot be known). Redirections are ``[operator,
-word]`` (a here-document's word is its body); ``nested`` holds the commands of ``$(...)``, backticks and ``<(...)``.
-It never runs anything, never fails (an open quote runs to the end), stops at a depth bound and uses no ``re``.
+A word is a list of parts: ``("s", text)`` (glob and brace characters as markers), ``("v", NAME)`` or ``("u", "")``
+(a value that cannot be known). It never runs anything, never fails, stops at a depth bound and uses no ``re``.
 """
 from __future__ import annotations
 

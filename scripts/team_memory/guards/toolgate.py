@@ -1,9 +1,8 @@
 """The tool hooks' fast path: ``outside_store(payload)`` is True only when a call certainly cannot write into a store.
 
-It decides from the payload with a few ``stat`` calls (the full guard costs several interpreter starts to import) and
-may only err towards the full guard (``tests/guards/test_toolgate.py`` compares them): a ``cwd`` outside every store
-and ``.claude``; write tools naming no ``.claude``, glob or store path; Bash lines of plain words of ``READ_ONLY`` or
-``ORDINARY`` commands; PowerShell lines of ``PWSH_READ_ONLY`` cmdlets. A script run by an interpreter is never ordinary.
+A few ``stat`` calls instead of importing the full guard; it may only err towards it (``tests/guards/test_toolgate.py``
+compares them): write tools naming no ``.claude``, Bash lines of ``READ_ONLY``/``ORDINARY`` commands, PowerShell
+lines of ``PWSH_READ_ONLY`` cmdlets, run from outside every store.
 """
 from __future__ import annotations
 

@@ -341,8 +341,8 @@ def _shell(args: list, state: State, stdin) -> None:
 
 
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
-    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged on the quoted paths it writes when all are known,
-    else on whether it can reach a store; a script on its arguments."""
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged as the comment above ``_PRINTING`` says; a script
+    on its arguments."""
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)
@@ -372,11 +372,10 @@ def _interpreter(lang: str, args: list, state: State, stdin) -> None:
                     f"{lang} -i of")
     if not code or not writes(lang, code):
         return
-    targets = literal_targets(lang, code)
-    if targets is not None:
-        removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
-        check(targets, state, removes, f"{lang} code writing")
-    elif code_reaches(code, state):
+    removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
+    check(list(dict.fromkeys(m.group("path") for m in re.finditer(_LITERAL, code))), state, removes,
+          f"{lang} code writing")
+    if code_reaches(code, state):
         raise Denied(f"{lang} code that can write into .claude/memory/")
 
 
@@ -538,7 +537,8 @@ HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_
 # Inline code handed to an interpreter (``python -c``, ``node -e``, a here-document...): ``writes``: it calls
 # something that changes a file or runs a program (printing and ``str.replace(a, b)`` do not count); ``code_reaches``:
 # it names ``.claude`` or a store, builds names a reader cannot follow (``chr(``, base64, escapes), or runs inside a
-# store, or above one and walks folders or names ``memory``. Only code that does both is denied.
+# store, or above one and walks folders or names ``memory``. Code that does both is denied, and so is code that writes
+# with a quoted path that reaches a store (a link into one included).
 _PRINTING = (r"(sys\.)?(stdout|stderr)\.write\s*\(|process\.(stdout|stderr)\.write\s*\(|"
              r"\$stdout\.write|STDOUT\.write|\bprint\s*\(")
 _WRITES = {
@@ -558,26 +558,7 @@ _GENERIC = (r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate
 _OBFUSCATED = (r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|unhexlify|fromhex|\\x[0-9a-f]{2}|"
                r"\\[0-7]{3}|\\u[0-9a-f]{4}|\[::-1\]|rot13|codecs|\bpack\s*\(|\bjoin\s*\(|reverse\s*\(")
 _WALKS = r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir"
-
-
-_LITERAL = r"""(?P<q>['"])(?P<path>[^'"\\$`{}]+)(?P=q)"""
-_LITERAL_CALLS = {
-    "python": [r"\bopen\s*\(\s*" + _LITERAL + r"""\s*,\s*(mode\s*=\s*)?['"][^'"]*['"]\s*\)""",
-               r"\bPath\s*\(\s*" + _LITERAL + r"\s*\)\s*\.(write_text|write_bytes|unlink|touch|mkdir)\s*\(",
-               r"\bos\.(remove|unlink|makedirs|mkdir|rmdir)\s*\(\s*" + _LITERAL,
-               r"\bshutil\.rmtree\s*\(\s*" + _LITERAL],
-    "node": [r"\b(writeFileSync|appendFileSync|writeFile|appendFile|unlinkSync|rmSync|mkdirSync|rmdirSync|"
-             r"createWriteStream)\s*\(\s*" + _LITERAL],
-}
-
-
-def literal_targets(lang: str, code: str):
-    """The paths the code writes when every write is a call on a quoted path; None when some write is not."""
-    found, rest = [], code
-    for call in _LITERAL_CALLS.get(lang, ()):
-        found.extend(m.group("path") for m in re.finditer(call, rest))
-        rest = re.sub(call, " ", rest)
-    return found if found and not writes(lang, rest) else None
+_LITERAL = r"""(?P<q>['"])(?P<path>[^'"\\$`{}]+)(?P=q)"""  # a quoted path: one the code writes is checked as well
 
 
 def writes(lang: str, code: str) -> bool:

@@ -102,8 +102,7 @@ def _read(command: str) -> str:
 
 
 def unread_use(command: str, stores: list, cwd: str = ""):
-    """The class rule: on a line that names the store, a way of reaching it the reader cannot follow (``_UNREAD``);
-    on a line run inside a store, a .NET method that writes (relative paths land in the store)."""
+    """The class rule: ``_UNREAD`` on a line that names the store; a .NET method that writes, on one run inside it."""
     text = _read(command)
     named, inside = names_store(text, stores), bool(cwd) and reach(cwd, stores, False)
     for what, pattern in _UNREAD.items() if named or inside else ():
@@ -228,8 +227,7 @@ def _double(text: str, i: int, out: list, depth: int) -> int:
 
 
 def _dollar(text: str, i: int, out: list, depth: int, quoted: bool = False) -> int:
-    """What follows a ``$`` (``i`` just past it): ``$(...)``, a variable, or a value that cannot be known (unquoted,
-    ``$x.Path`` is a property: unknown, but for the piped item's ``$_.FullName``)."""
+    """What follows a ``$`` (``i`` past it): ``$(...)``, a variable or an unknown value (a property but ``$_``'s)."""
     if text.startswith("(", i):
         return _group(text, i, out, depth)
     m = _NAME.match(text, i)

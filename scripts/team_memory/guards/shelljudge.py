@@ -29,10 +29,9 @@ READERS = set((
 SHELLS = set("sh bash zsh dash ksh fish ash busybox-sh".split())
 INTERPRETERS = set("python node nodejs deno bun ruby perl php lua luajit rscript osascript pwsh tclsh julia groovy "
                    "jshell".split())
-REMOVERS = set("rm rmdir unlink shred srm trash trash-put gio".split())
-META = set("chmod chown chgrp setfacl chattr xattr touch truncate mkdir mkfifo mknod tee sponge shred dos2unix "
-           "unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split csplit patch ex ed vi vim nvim nano emacs "
-           "code subl setfattr restorecon chcon install ln link".split())
+WRITERS = set("rm rmdir unlink shred srm trash trash-put gio chmod chown chgrp setfacl chattr xattr touch truncate "
+              "mkdir mkfifo mknod tee sponge dos2unix unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split "
+              "csplit ex ed vi vim nvim nano emacs code subl setfattr restorecon chcon".split())  # on every operand
 COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
 _GIT_READ_ONLY_WITH_PATHS = set("add diff log show blame grep ls-files status commit check-ignore annotate difftool "
                                 "shortlog whatchanged ls-tree".split())
@@ -199,7 +198,7 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         return _reader(name, args, state, stdin)
     elif name in COPIERS:
         _copy(name, args, state)
-    elif name in REMOVERS or name in META:
+    elif name in WRITERS:
         whole = bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in ("trash", "trash-put", "gio")
         _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "split") else ""), state, whole, f"{name} of")
     else:
@@ -438,8 +437,7 @@ def extract_archive(name, args, state, stdin):
 
 
 def apply_patch(name, args, state, stdin):
-    """patch / git apply: the patch is not read, so anything under the folder it applies in may change (any folder
-    once a ``-d DIR``/``--directory`` moves it)."""
+    """patch / git apply: the patch is not read, so anything under its folder (any, given ``-d``) may change."""
     moved = any(t.startswith("--directory") or (t[:1] == "-" != t[1:2] and "d" in t) for t in map(word_text, args))
     check([a for w in operands(args, "d") for a in w] + [UNKNOWN if moved else state.cwd + "/" + UNKNOWN], state,
           False, f"{name} in")
@@ -483,8 +481,7 @@ def git_command(args: list, state):
 
 
 def find_targets(name, args: list, state, stdin):
-    """find: the paths it can match (its roots, narrowed by ``-name`` but not ``-path`` or an ``-o`` with other tests),
-    checked against what its actions write. Exclusions (``-prune``, ``-not -path``) are not read."""
+    """find: what it can match (its roots, narrowed by ``-name`` alone), checked against what its actions write."""
     i = 0
     while i < len(args) and word_text(args[i]) in ("-H", "-L", "-P"):
         i += 1

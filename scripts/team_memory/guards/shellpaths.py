@@ -25,8 +25,7 @@ _listing: dict = {}
 
 
 def names_store(text: str, stores: list) -> bool:
-    """Does ``text`` (quotes removed, escapes decoded) name a ``.claude`` folder or a store? The class rule: such a word
-    is never handed to a program the guard cannot read (``trap``, an alias, ``git -c``, an unknown program...)."""
+    """Does ``text`` (quotes removed, escapes decoded) name a ``.claude`` folder or a store (the class rule's test)?"""
     low = slashed(text.lower())
     i = low.find(".claude")
     while i >= 0:
@@ -66,8 +65,7 @@ def braces(pattern: str) -> list:
 
 
 def absolute(pattern: str, cwd: str) -> str:
-    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded; ``/`` between parts.
-    ``C:/...`` is absolute on Windows (Git Bash takes it too); elsewhere it names a folder called ``C:``."""
+    """``pattern`` against ``cwd`` (itself possibly a pattern), ``.``/``..`` folded; ``C:/...`` absolute on Windows."""
     drive = os.name == "nt" and len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
     if not pattern.startswith(("/", UNKNOWN)) and not drive:
         pattern = slashed(cwd).rstrip("/") + "/" + pattern
@@ -194,8 +192,7 @@ class TimeUp(Exception):
 
 
 def verdict(judged, flags: dict, text: str, what: str, named) -> str | None:
-    """The judges' common end: None, or how the line can change a store. ``judged()`` reads and judges it (raising
-    ``Denied``), the reader filling ``flags``; past the time bound, ``named()`` says whether the line may name one."""
+    """The judges' common end: None, or how ``judged()`` found the line can change a store (``named``: late)."""
     try:
         judged()
         if flags.get("unfinished") and "claude" in text.lower():

@@ -364,9 +364,7 @@ def _interpreter(lang: str, args: list, state: State, stdin) -> None:
         i += 1
     code = code if code is not None else stdin[1] if stdin and stdin[0] == "text" else None
     if inplace:
-        ops = operands(args)
-        _check_each(ops[1:] if code is None else [w for w in ops if word_text(w) not in code], state, False,
-                    f"{lang} -i of")
+        _check_each(operands(args), state, False, f"{lang} -i of")
     if not code or not writes(lang, code):
         return
     removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))

@@ -67,20 +67,13 @@ def _stores(cwd: str) -> list:
     return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]
 
 
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
-        yield from _strings(item)
-
-
 def _inside(path: str, stores: list) -> bool:
     path = path.replace(os.sep, "/")  # compared as / text (base.pathtext's rule), without importing it here
     return any(path == s or path.startswith(s.rstrip("/") + "/") for s in (s.replace(os.sep, "/") for s in stores))
 
 
 def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
-    if any(".claude" in text.lower() for text in _strings(tool_input)):
+    if ".claude" in repr(tool_input).lower():  # in any value (or key) at any depth
         return False
     for key in PATH_KEYS:
         value = tool_input.get(key)

@@ -188,12 +188,10 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         pass
     elif name in HANDLERS:
         return HANDLERS[name](name, args, state, stdin)
-    elif name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
-        _interpreter("python", args[1:] if args and word_text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
     elif base in SHELLS:
         _shell(args, state, stdin)
-    elif base in INTERPRETERS:
-        _interpreter(base, args, state, stdin)
+    elif base in INTERPRETERS or name == "py":  # Windows' Python launcher: ``py -3 ARGS`` runs ``python ARGS``
+        _interpreter("python" if name == "py" else base, args, state, stdin)
     elif name in READERS:
         return _reader(name, args, state, stdin)
     elif name in COPIERS:
@@ -250,8 +248,7 @@ def _reader(name: str, args: list, state: State, stdin):
             raise Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
         any_argument(name, args, state)
     if name == "ls":  # what it prints, for a pipe
-        return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) for a in w] or [
-            state.cwd + "/" + STAR]
+        return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) or [[state.cwd]] for a in w]
     if name in ("echo", "printf"):
         return "text", " ".join(word_text(w) for w in operands(args)).replace("\\n", "\n")
     if name == "cat" and not args:

@@ -447,12 +447,10 @@ def git_command(args: list, state):
         elif t in ("-c", "--config-env") and any(names_store(word_text(w), state.stores) for w in args):
             raise Denied("git given a setting on a line that names .claude")  # alias.x='!rm ...', core.pager
         i += 2 if t in ("-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace") else 1
-    if i >= len(args):
-        return "paths", [UNKNOWN]
+    if i >= len(args) or word_text(args[i]) in _GIT_READ_ONLY_WITH_PATHS:
+        return "paths", [UNKNOWN]  # what it prints, for a pipe
     sub, rest = word_text(args[i]), args[i + 1:]
     flags, texts = flags_of(rest), [word_text(w) for w in rest]
-    if sub in _GIT_READ_ONLY_WITH_PATHS:
-        return "paths", [state.cwd + "/" + UNKNOWN]
     if sub in ("apply", "am"):
         if not flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} or "--index" in flags:
             apply_patch("git " + sub, rest, state, None)

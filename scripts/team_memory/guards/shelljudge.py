@@ -25,7 +25,7 @@ READERS = set((
     "[[ true false pwd which type whereis column fold fmt strings bat date printenv id whoami uname hostname ps sleep "
     "wait exit return set shopt unset history seq yes expr let paste join man help zcat zless base64 xxd sort uniq "
     "awk gawk sed git lsof pgrep kill jobs fg bg shift source . hash tput clear rev tac look getent nproc free "
-    "uptime env :").split())
+    "uptime env : mktemp").split())
 SHELLS = set("sh bash zsh dash ksh fish ash busybox-sh".split())
 INTERPRETERS = set("python node nodejs deno bun ruby perl php lua luajit rscript osascript pwsh tclsh julia groovy "
                    "jshell".split())
@@ -241,6 +241,8 @@ def _reader(name: str, args: list, state: State, stdin):
         _check_each(operands(args, "fsw")[1:2], state, False, f"{name} output")
     elif name == "git":
         return git_command(args, state)
+    elif name == "mktemp":
+        _check_each(operands(args, "p") + option_values(args, ("-p", "--tmpdir")), state, False, "mktemp in")
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
             run_commands(parse(stdin[1]), state.copy(), None)

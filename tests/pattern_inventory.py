@@ -33,8 +33,6 @@ FLAGS = {"I": re.I, "IGNORECASE": re.I, "M": re.M, "MULTILINE": re.M, "S": re.S,
 DYNAMIC = {
     ("records/privacy.py", "'^[ \\\\t]{0,3}' + re.escape(fence[0]) + '{' + str(len(fence)) + ',}[ \\\\t]*$'"):
         lambda: [(r"^[ \t]{0,3}" + re.escape(f[0]) + "{" + str(len(f)) + r",}[ \t]*$", re.M) for f in ("```", "~~~~")],
-    ("guards/shelljudge.py", "call"): lambda: [(p, 0) for ps in _module("guards.shelljudge")._LITERAL_CALLS.values()
-                                             for p in ps],
     ("guards/shelljudge.py", "pattern"): lambda: [(p, re.I) for p in _module("guards.shelljudge")._WRITES.values()]
     + [(_module("guards.shelljudge")._GENERIC, re.I)],
     ("guards/pwshjudge.py", "pattern"): lambda: [(p, 0) for p in _module("guards.pwshjudge")._UNREAD.values()],

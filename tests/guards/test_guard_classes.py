@@ -202,8 +202,9 @@ def test_past_its_time_the_judge_denies_a_line_that_can_name_the_store_and_no_ot
                                   "patch -p1 -d.. < x.patch", "patch -Nd .. < x.patch", "patch -p0 -i x.patch -d ..",
                                   "git apply --directory=.. x.patch", "patch -d $X < x.patch"])
 def test_a_patch_applied_in_a_folder_above_the_store_is_denied_wherever_the_line_runs(store, line):
-    """The patch is not read, so the folder it applies in decides: ``-d``/``--directory`` naming a folder that holds
-    the store is denied from a subfolder too; applied where no store can be, it passes."""
+    """The patch is not read, so the folder it applies in decides: any ``-d``/``--directory`` is denied (read plainly:
+    it may name a folder that holds the store), from a subfolder too; applied where no store can be, it passes."""
     project, memory_root = store
     assert bash_judge(line, str(project / "src"), [str(memory_root)]) is not None, line
-    assert bash_judge("patch -d deep -p1 < x.patch", str(project / "src"), [str(memory_root)]) is None
+    assert bash_judge("patch -d deep -p1 < x.patch", str(project / "src"), [str(memory_root)]) is not None
+    assert bash_judge("patch -p1 < x.patch", str(project / "src"), [str(memory_root)]) is None

@@ -28,8 +28,7 @@ REASON = "team-memory: its own CLI (validated write or look-up), approved by the
 
 
 def shell_literal(command: str) -> bool:
-    """True when bash would run ``command`` as one simple command with no expansion of any kind. Outside quotes a
-    backslash is accepted only in ``'\\''`` (an apostrophe inside a single-quoted argument)."""
+    """True when bash would run ``command`` as one simple command with no expansion (outside quotes only ``'\\''``)."""
     state, escaped = None, False  # state: None, "'" or '"'
     for i, ch in enumerate(command):
         if escaped:

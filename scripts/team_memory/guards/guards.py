@@ -1,9 +1,7 @@
 """The PreToolUse write guard: memories are written through the CLI, nothing else.
 
-A write tool into ``.claude/memory/``, or a Bash/PowerShell line that could write there, is denied with the CLI
-command to use; reading and ``memory-config.json`` stay allowed. Before a shell line is judged the memory files are
-snapshot, so PostToolUse (``posttool``) reports what a line changed anyway; past the judge's time bound
-(``shellpaths.JUDGE_SECONDS``) a line that names the store is denied, any other is left to that report.
+A write tool into ``.claude/memory/``, or a shell line that could write there, is denied with the CLI command to use.
+The memory files are snapshot before a shell line is judged: PostToolUse (``posttool``) reports what it changed anyway.
 """
 from __future__ import annotations
 

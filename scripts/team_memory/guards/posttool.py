@@ -1,9 +1,6 @@
-"""PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved.
-
-A hook cannot tell ``git pull``, an editor and a stray shell line apart, so it never moves, deletes or rewrites a memory
-file. It reports a changed file (the tool's path, or what differs from the PreToolUse snapshot) that is not valid, and
-a removed or rewritten one no git object holds, with where to get it back; not a rewrite of a committed version, an
-unchanged file or one the CLI wrote (``snapshot.note_cli_write``). Changed files are patched into the index.
+"""PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved (a hook cannot tell
+``git pull``, an editor and a stray shell line apart). It reports a changed file that is not valid, and a removed or
+rewritten one no git object holds with where to get it back; changed files are patched into the index.
 """
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
 """Can a PowerShell line write into a memory store? ``judge(command, cwd, stores)``: the Bash judge on PowerShell's
-front end, plainly conservative.
-
-``bash_text`` spells the line for the one shell-word reader (``shellscan``): PowerShell's quotes, backtick escapes,
-here-strings and comments read, ``\\`` as ``/``, a group, script block or ``$(...)`` as a nested line of unknown value,
-every variable unknown (``$x = ...`` is only its statement), an expression statement as ``:``. Reading cmdlets
-(``READERS``) are allowed; any other is denied when a value it is given (content such as ``-Value`` aside) or a path
-piped into it could reach a store. Programs go to the Bash judge (given an unknown value on a line that sets a
-variable: denied); ``-Command``, ``cmd /c`` and ``Invoke-Expression`` text is judged as a line, an encoded command is
-denied. On a line that names the store, what the reader cannot follow (``_UNREAD``) is denied.
+front end (``bash_text``), plainly conservative: every variable unknown, a cmdlet that is no reader denied any value
+that could reach a store, and on a line that names the store what the reader cannot follow (``_UNREAD``) denied.
 """
 from __future__ import annotations
 
@@ -109,8 +102,7 @@ def _read(command: str) -> str:
 
 
 def unread_use(command: str, stores: list, cwd: str = ""):
-    """The class rule: on a line that names the store, a way of reaching it the reader cannot follow (``_UNREAD``);
-    on a line run inside a store, a .NET method that writes (relative paths land in the store)."""
+    """The class rule: ``_UNREAD`` on a line that names the store; a .NET method that writes, on one run inside it."""
     text = _read(command)
     named, inside = names_store(text, stores), bool(cwd) and reach(cwd, stores, False)
     for what, pattern in _UNREAD.items() if named or inside else ():
@@ -235,8 +227,7 @@ def _double(text: str, i: int, out: list, depth: int) -> int:
 
 
 def _dollar(text: str, i: int, out: list, depth: int, quoted: bool = False) -> int:
-    """What follows a ``$`` (``i`` just past it): ``$(...)``, a variable, or a value that cannot be known (unquoted,
-    ``$x.Path`` is a property: unknown, but for the piped item's ``$_.FullName``)."""
+    """What follows a ``$`` (``i`` past it): ``$(...)``, a variable or an unknown value (a property but ``$_``'s)."""
     if text.startswith("(", i):
         return _group(text, i, out, depth)
     m = _NAME.match(text, i)

@@ -1,9 +1,7 @@
 """Can a Bash line write into a memory store? ``judge(command, cwd, stores)``: None, or a short text saying how.
 
-Commands run in order (``cd``, ``VAR=value``, ``$(...)``, pipes into ``xargs`` and interpreters followed); an unknown
-value stands for any text (``shellpaths.reach``). Readers are allowed, known writers checked on the paths they write,
-any other program only on arguments that name a store. Whole-tree git operations (``checkout BRANCH``, ``pull``,
-``reset --hard``, a plain ``stash``) are allowed: they move a team's memories, and PostToolUse reports removals.
+Commands are followed in order; readers pass, known writers are checked on what they write, any other program on the
+arguments that name a store. Whole-tree git operations pass: they move a team's memories (PostToolUse reports them).
 """
 from __future__ import annotations
 
@@ -31,10 +29,9 @@ READERS = set((
 SHELLS = set("sh bash zsh dash ksh fish ash busybox-sh".split())
 INTERPRETERS = set("python node nodejs deno bun ruby perl php lua luajit rscript osascript pwsh tclsh julia groovy "
                    "jshell".split())
-REMOVERS = set("rm rmdir unlink shred srm trash trash-put gio".split())
-META = set("chmod chown chgrp setfacl chattr xattr touch truncate mkdir mkfifo mknod tee sponge shred dos2unix "
-           "unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split csplit patch ex ed vi vim nvim nano emacs "
-           "code subl setfattr restorecon chcon install ln link".split())
+WRITERS = set("rm rmdir unlink shred srm trash trash-put gio chmod chown chgrp setfacl chattr xattr touch truncate "
+              "mkdir mkfifo mknod tee sponge dos2unix unix2dos gunzip gzip bunzip2 bzip2 unxz xz zstd unzstd split "
+              "csplit ex ed vi vim nvim nano emacs code subl setfattr restorecon chcon".split())  # on every operand
 COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
 _GIT_READ_ONLY_WITH_PATHS = set("add diff log show blame grep ls-files status commit check-ignore annotate difftool "
                                 "shortlog whatchanged ls-tree".split())
@@ -191,17 +188,15 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         pass
     elif name in HANDLERS:
         return HANDLERS[name](name, args, state, stdin)
-    elif name == "py":  # Windows' Python launcher (a name the hooks' hints use): ``py -3 ARGS`` runs ``python ARGS``
-        _interpreter("python", args[1:] if args and word_text(args[0])[:2] in ("-2", "-3") else args, state, stdin)
     elif base in SHELLS:
         _shell(args, state, stdin)
-    elif base in INTERPRETERS:
-        _interpreter(base, args, state, stdin)
+    elif base in INTERPRETERS or name == "py":  # Windows' Python launcher: ``py -3 ARGS`` runs ``python ARGS``
+        _interpreter("python" if name == "py" else base, args, state, stdin)
     elif name in READERS:
         return _reader(name, args, state, stdin)
     elif name in COPIERS:
         _copy(name, args, state)
-    elif name in REMOVERS or name in META:
+    elif name in WRITERS:
         whole = bool(flags_of(args) & {"-r", "-R", "--recursive"}) or name in ("trash", "trash-put", "gio")
         _check_each(operands(args, "sgmoSbCl" if name in ("truncate", "split") else ""), state, whole, f"{name} of")
     else:
@@ -255,8 +250,7 @@ def _reader(name: str, args: list, state: State, stdin):
             raise Denied(f"{name} of code that cannot be known, on a line that names .claude")  # source <(...)
         any_argument(name, args, state)
     if name == "ls":  # what it prints, for a pipe
-        return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) for a in w] or [
-            state.cwd + "/" + STAR]
+        return "paths", [absolute(a, state.cwd) + "/" + STAR for w in operands(args) or [[state.cwd]] for a in w]
     if name in ("echo", "printf"):
         return "text", " ".join(word_text(w) for w in operands(args)).replace("\\n", "\n")
     if name == "cat" and not args:
@@ -343,8 +337,8 @@ def _shell(args: list, state: State, stdin) -> None:
 
 
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
-    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged on the quoted paths it writes when all are known,
-    else on whether it can reach a store; a script on its arguments."""
+    """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged as the comment above ``_PRINTING`` says; a script
+    on its arguments."""
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)
@@ -369,16 +363,13 @@ def _interpreter(lang: str, args: list, state: State, stdin) -> None:
         i += 1
     code = code if code is not None else stdin[1] if stdin and stdin[0] == "text" else None
     if inplace:
-        ops = operands(args)
-        _check_each(ops[1:] if code is None else [w for w in ops if word_text(w) not in code], state, False,
-                    f"{lang} -i of")
+        _check_each(operands(args), state, False, f"{lang} -i of")
     if not code or not writes(lang, code):
         return
-    targets = literal_targets(lang, code)
-    if targets is not None:
-        removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
-        check(targets, state, removes, f"{lang} code writing")
-    elif code_reaches(code, state):
+    removes = any(word in code for word in ("rm", "unlink", "remove", "rename", "move", "delete"))
+    check(list(dict.fromkeys(m.group("path") for m in re.finditer(_LITERAL, code))), state, removes,
+          f"{lang} code writing")
+    if code_reaches(code, state):
         raise Denied(f"{lang} code that can write into .claude/memory/")
 
 
@@ -441,18 +432,10 @@ def extract_archive(name, args, state, stdin):
 
 
 def apply_patch(name, args, state, stdin):
-    """patch / git apply: the patch is not read here, so anything under the folders it applies in may change: where
-    the line is, and a ``-d DIR``/``--directory=DIR`` (patch changes into it; git apply puts it before each name)."""
-    dirs = [state.cwd]
-    for k, text in enumerate(map(word_text, args)):
-        if text == "--directory" or (text.startswith("-") and not text.startswith("--") and text.endswith("d")):
-            dirs += args[k + 1] if k + 1 < len(args) else [UNKNOWN]
-        elif text.startswith("--directory="):
-            dirs += [a.split("=", 1)[1] for a in args[k]]
-        elif text.startswith("-") and not text.startswith("--") and "d" in text:
-            dirs += [a[a.index("d") + 1:] for a in args[k]]
-    folders = [absolute(d, state.cwd) + "/" + UNKNOWN for d in dirs]
-    check([a for w in operands(args, "d") for a in w] + folders, state, False, f"{name} in")
+    """patch / git apply: the patch is not read, so anything under its folder (any, given ``-d``) may change."""
+    moved = any(t.startswith("--directory") or (t[:1] == "-" != t[1:2] and "d" in t) for t in map(word_text, args))
+    check([a for w in operands(args, "d") for a in w] + [UNKNOWN if moved else state.cwd + "/" + UNKNOWN], state,
+          False, f"{name} in")
 
 
 def git_command(args: list, state):
@@ -466,12 +449,10 @@ def git_command(args: list, state):
         elif t in ("-c", "--config-env") and any(names_store(word_text(w), state.stores) for w in args):
             raise Denied("git given a setting on a line that names .claude")  # alias.x='!rm ...', core.pager
         i += 2 if t in ("-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace") else 1
-    if i >= len(args):
-        return "paths", [UNKNOWN]
+    if i >= len(args) or word_text(args[i]) in _GIT_READ_ONLY_WITH_PATHS:
+        return "paths", [UNKNOWN]  # what it prints, for a pipe
     sub, rest = word_text(args[i]), args[i + 1:]
     flags, texts = flags_of(rest), [word_text(w) for w in rest]
-    if sub in _GIT_READ_ONLY_WITH_PATHS:
-        return "paths", [state.cwd + "/" + UNKNOWN]
     if sub in ("apply", "am"):
         if not flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} or "--index" in flags:
             apply_patch("git " + sub, rest, state, None)
@@ -493,8 +474,7 @@ def git_command(args: list, state):
 
 
 def find_targets(name, args: list, state, stdin):
-    """find: the paths it can match (roots, -name/-path), checked against what its actions write. Exclusions
-    (``-prune``, ``-not -path``) are not read: a ``find`` that acts on a tree holding the store is denied."""
+    """find: what it can match (its roots, narrowed by ``-name`` alone), checked against what its actions write."""
     i = 0
     while i < len(args) and word_text(args[i]) in ("-H", "-L", "-P"):
         i += 1
@@ -502,21 +482,20 @@ def find_targets(name, args: list, state, stdin):
     while i < len(args) and not word_text(args[i]).startswith(("-", "(", "!", ")")):
         roots.append(args[i])
         i += 1
-    names, paths, execs, branches, negate, maxdepth = [], [], [], 1, False, None
+    names, wide, execs, branches, negate = [], False, [], 1, False
     while i < len(args):
         t = word_text(args[i])
-        value = word_text(args[i + 1]) if i + 1 < len(args) else ""
         if t in ("-o", "-or", ","):
             branches += 1
         elif t in ("-name", "-iname") + _FIND_PATHS:
             if not negate:
-                (paths if t in _FIND_PATHS else names).append(value)
+                names.append(word_text(args[i + 1]) if i + 1 < len(args) else "")
+                wide |= t in _FIND_PATHS
             i += 1
         elif t in ("-fprint", "-fprint0", "-fls", "-fprintf"):
             check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
             i += 1 + (t == "-fprintf")
         elif t in _FIND_VALUED:
-            maxdepth = value if t == "-maxdepth" else maxdepth
             i += 1
         elif t == "-delete":
             execs.append(None)
@@ -528,9 +507,9 @@ def find_targets(name, args: list, state, stdin):
             i = j
         negate = t in ("!", "-not")
         i += 1
-    has_or = branches > 1 and (len(names) < branches or bool(paths))  # -name A -o -name B: the union of the names
-    matched = [m for root in roots or [["."]] for r in root
-               for m in _matched(absolute(r, state.cwd), names, paths, has_or, maxdepth)]
+    tails = ["", "/" + UNKNOWN] if wide or len(names) < branches else [  # -name A -o -name B: the union of the names
+        middle + n.replace("*", STAR).replace("?", QUEST) for n in names for middle in ("/", "/" + UNKNOWN + "/")]
+    matched = [absolute(r, state.cwd) + tail for root in roots or [["."]] for r in root for tail in tails]
     for action in execs:
         if action is None:
             check(matched, state, False, "find -delete of")
@@ -538,15 +517,6 @@ def find_targets(name, args: list, state, stdin):
             words = [[a.replace("{}", m) for a in w for m in (matched if "{}" in a else [""])] for w in action]
             judge_command(words, [[("s", word_text(w))] for w in action], state, None)
     return "paths", matched
-
-
-def _matched(base: str, names: list, paths: list, has_or: bool, maxdepth) -> list:
-    """What ``find`` can match under one root (``-path``: anything under it)."""
-    shallow = maxdepth in ("0", "1")
-    if has_or or paths or not names:
-        return [base, base + "/" + (STAR if shallow else UNKNOWN)] if maxdepth != "0" else [base]
-    return [base + middle + n.replace("*", STAR).replace("?", QUEST) for n in names
-            for middle in (["/"] if shallow else ["/", "/" + UNKNOWN + "/"])]
 
 
 HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
@@ -557,7 +527,8 @@ HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_
 # Inline code handed to an interpreter (``python -c``, ``node -e``, a here-document...): ``writes``: it calls
 # something that changes a file or runs a program (printing and ``str.replace(a, b)`` do not count); ``code_reaches``:
 # it names ``.claude`` or a store, builds names a reader cannot follow (``chr(``, base64, escapes), or runs inside a
-# store, or above one and walks folders or names ``memory``. Only code that does both is denied.
+# store, or above one and walks folders or names ``memory``. Code that does both is denied, and so is code that writes
+# with a quoted path that reaches a store (a link into one included).
 _PRINTING = (r"(sys\.)?(stdout|stderr)\.write\s*\(|process\.(stdout|stderr)\.write\s*\(|"
              r"\$stdout\.write|STDOUT\.write|\bprint\s*\(")
 _WRITES = {
@@ -577,26 +548,7 @@ _GENERIC = (r"""write|remove|unlink|delete|rename|move|copy|mkdir|rmdir|truncate
 _OBFUSCATED = (r"\bchr\s*\(|fromCharCode|b64decode|base64|atob\s*\(|unhexlify|fromhex|\\x[0-9a-f]{2}|"
                r"\\[0-7]{3}|\\u[0-9a-f]{4}|\[::-1\]|rot13|codecs|\bpack\s*\(|\bjoin\s*\(|reverse\s*\(")
 _WALKS = r"\bwalk\b|rglob|listdir|scandir|readdir|opendir|\bDir\[|\*\*|\bFind\b|\.iterdir"
-
-
-_LITERAL = r"""(?P<q>['"])(?P<path>[^'"\\$`{}]+)(?P=q)"""
-_LITERAL_CALLS = {
-    "python": [r"\bopen\s*\(\s*" + _LITERAL + r"""\s*,\s*(mode\s*=\s*)?['"][^'"]*['"]\s*\)""",
-               r"\bPath\s*\(\s*" + _LITERAL + r"\s*\)\s*\.(write_text|write_bytes|unlink|touch|mkdir)\s*\(",
-               r"\bos\.(remove|unlink|makedirs|mkdir|rmdir)\s*\(\s*" + _LITERAL,
-               r"\bshutil\.rmtree\s*\(\s*" + _LITERAL],
-    "node": [r"\b(writeFileSync|appendFileSync|writeFile|appendFile|unlinkSync|rmSync|mkdirSync|rmdirSync|"
-             r"createWriteStream)\s*\(\s*" + _LITERAL],
-}
-
-
-def literal_targets(lang: str, code: str):
-    """The paths the code writes when every write is a call on a quoted path; None when some write is not."""
-    found, rest = [], code
-    for call in _LITERAL_CALLS.get(lang, ()):
-        found.extend(m.group("path") for m in re.finditer(call, rest))
-        rest = re.sub(call, " ", rest)
-    return found if found and not writes(lang, rest) else None
+_LITERAL = r"""(?P<q>['"])(?P<path>[^'"\\$`{}]+)(?P=q)"""  # a quoted path: one the code writes is checked as well
 
 
 def writes(lang: str, code: str) -> bool:

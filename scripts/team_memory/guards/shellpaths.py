@@ -1,8 +1,7 @@
 """Path patterns and the judge's state, shared by the Bash and PowerShell judges.
 
-A pattern is a path whose unknown parts stay open: ``shellscan.UNKNOWN`` (any text, ``/`` included) and the glob
-markers (within one component, never a leading dot). ``reach`` answers, without touching the disk, whether some
-expansion is a store, lies inside one, or (for what removes or moves a folder) holds one.
+A pattern is a path whose unknown parts stay open (``shellscan.UNKNOWN``: any text; glob markers: within one
+component). ``reach``: can some expansion be a store, lie inside one, or (for what removes a folder) hold one?
 """
 from __future__ import annotations
 
@@ -26,8 +25,7 @@ _listing: dict = {}
 
 
 def names_store(text: str, stores: list) -> bool:
-    """Does ``text`` (quotes removed, escapes decoded) name a ``.claude`` folder or a store? The class rule: such a word
-    is never handed to a program the guard cannot read (``trap``, an alias, ``git -c``, an unknown program...)."""
+    """Does ``text`` (quotes removed, escapes decoded) name a ``.claude`` folder or a store (the class rule's test)?"""
     low = slashed(text.lower())
     i = low.find(".claude")
     while i >= 0:
@@ -67,8 +65,7 @@ def braces(pattern: str) -> list:
 
 
 def absolute(pattern: str, cwd: str) -> str:
-    """``pattern`` against ``cwd`` (itself possibly a pattern), with ``.``/``..`` folded; ``/`` between parts.
-    ``C:/...`` is absolute on Windows (Git Bash takes it too); elsewhere it names a folder called ``C:``."""
+    """``pattern`` against ``cwd`` (itself possibly a pattern), ``.``/``..`` folded; ``C:/...`` absolute on Windows."""
     drive = os.name == "nt" and len(pattern) > 2 and pattern[1] == ":" and pattern[2] == "/" and pattern[0].isalpha()
     if not pattern.startswith(("/", UNKNOWN)) and not drive:
         pattern = slashed(cwd).rstrip("/") + "/" + pattern
@@ -143,7 +140,7 @@ def reach(pattern: str, stores: list, removes: bool, dots: bool = False) -> bool
             if len(tokens) in states:
                 return True  # the store itself
             states = _step(states, tokens, "/", False)
-            if states and not _only_config(tokens, states) and _can_name_member(pattern, store, dots):
+            if states and _can_name_member(pattern, store, dots):
                 return True  # something inside it that matters (a memory, a folder, the index, the cache)
     return False
 
@@ -171,12 +168,6 @@ def _can_name_member(pattern: str, store: str, dots: bool) -> bool:
     return False
 
 
-def _only_config(tokens: list, states: set) -> bool:
-    """True if, past the store's folder, the pattern can only be ``memory-config.json`` (settings)."""
-    return all(all(t[0] == "c" for t in tokens[s:]) and "".join(t[1] for t in tokens[s:]) == CONFIG_FILE
-               for s in states)
-
-
 def _plain_reach(path: str, stores: list, removes: bool) -> bool:
     parts = [p for p in path.lower().split("/") if p]
     for i in range(len(parts) - 1):
@@ -201,8 +192,7 @@ class TimeUp(Exception):
 
 
 def verdict(judged, flags: dict, text: str, what: str, named) -> str | None:
-    """The judges' common end: None, or how the line can change a store. ``judged()`` reads and judges it (raising
-    ``Denied``), the reader filling ``flags``; past the time bound, ``named()`` says whether the line may name one."""
+    """The judges' common end: None, or how ``judged()`` found the line can change a store (``named``: late)."""
     try:
         judged()
         if flags.get("unfinished") and "claude" in text.lower():

@@ -1,9 +1,7 @@
 """The shell-word reader of Bash lines, shared by the guard and ``toolgate``: ``parse(text)`` -> ``[Command]``.
 
-A word is a list of parts: ``("s", text)`` (glob and brace characters as the markers below), ``("v", NAME)`` (a
-variable, expanded later in order) or ``("u", "")`` (a value that cannot be known). Redirections are ``[operator,
-word]`` (a here-document's word is its body); ``nested`` holds the commands of ``$(...)``, backticks and ``<(...)``.
-It never runs anything, never fails (an open quote runs to the end), stops at a depth bound and uses no ``re``.
+A word is a list of parts: ``("s", text)`` (glob and brace characters as markers), ``("v", NAME)`` or ``("u", "")``
+(a value that cannot be known). It never runs anything, never fails, stops at a depth bound and uses no ``re``.
 """
 from __future__ import annotations
 
@@ -29,8 +27,7 @@ MAX_DEPTH = 8
 
 
 def balanced(text: str, i: int, open_ch: str, close_ch: str, skip) -> int:
-    """Index just past the ``close_ch`` that balances an ``open_ch`` before ``i``, -1 if none; ``skip(text, i)``: the
-    index past a quote or an escape at ``i`` (each shell's own), else ``i``. Shared by both readers."""
+    """Index past the ``close_ch`` balancing an ``open_ch`` before ``i`` (-1: none); ``skip``: each shell's quotes."""
     depth = 1
     while i < len(text):
         j = skip(text, i)
@@ -163,8 +160,7 @@ class _Reader:
         return joined(parts)
 
     def _ansi_c(self) -> str:
-        """The text of ``$'...'`` from ``self.i`` to its closing quote, escapes decoded (``\\x2e``, ``\\056``...);
-        an escape read otherwise by Python than by Bash is a value that cannot be known, on an unfinished line."""
+        """The text of ``$'...'`` from ``self.i``, escapes decoded; one Python reads otherwise than Bash: unknown."""
         text, i, odd = self.text, self.i, False
         while i < len(text) and text[i] != "'":
             odd |= text[i] == "\\" and text[i + 1:i + 2] not in "xuU01234567nrtabfv\\'\""

@@ -1,9 +1,8 @@
 """The tool hooks' fast path: ``outside_store(payload)`` is True only when a call certainly cannot write into a store.
 
-It decides from the payload with a few ``stat`` calls (the full guard costs several interpreter starts to import) and
-may only err towards the full guard (``tests/guards/test_toolgate.py`` compares them): a ``cwd`` outside every store
-and ``.claude``; write tools naming no ``.claude``, glob or store path; Bash lines of plain words of ``READ_ONLY`` or
-``ORDINARY`` commands; PowerShell lines of ``PWSH_READ_ONLY`` cmdlets. A script run by an interpreter is never ordinary.
+A few ``stat`` calls instead of importing the full guard; it may only err towards it (``tests/guards/test_toolgate.py``
+compares them): write tools naming no ``.claude``, Bash lines of ``READ_ONLY``/``ORDINARY`` commands, PowerShell
+lines of ``PWSH_READ_ONLY`` cmdlets, run from outside every store.
 """
 from __future__ import annotations
 
@@ -68,20 +67,13 @@ def _stores(cwd: str) -> list:
     return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]
 
 
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
-        yield from _strings(item)
-
-
 def _inside(path: str, stores: list) -> bool:
     path = path.replace(os.sep, "/")  # compared as / text (base.pathtext's rule), without importing it here
     return any(path == s or path.startswith(s.rstrip("/") + "/") for s in (s.replace(os.sep, "/") for s in stores))
 
 
 def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
-    if any(".claude" in text.lower() for text in _strings(tool_input)):
+    if ".claude" in repr(tool_input).lower():  # in any value (or key) at any depth
         return False
     for key in PATH_KEYS:
         value = tool_input.get(key)

@@ -252,8 +252,7 @@ def _report(ctx, rows, results, notes, blocked) -> dict:
         entry = {"source": proposal.source, "lines": proposal.lines, "category_from": proposal.why}
         memories.append(entry)
         if item.problems:
-            entry.update(action="invalid", problems=[{"field": q.field, "message": q.message, "hint": q.hint}
-                                                     for q in item.problems])
+            entry.update(action="invalid", problems=problem_dicts(item.problems))
             if say:
                 print_invalid(ctx, where, item.problems, sys.stderr)
             continue

@@ -42,9 +42,8 @@ def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
     if best < min(strategy.min_score, strategy.lowest_best()):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key)]
-    neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
-        f", and {others[0]} does not apply" if others else "")
+    others = " nor ".join(f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key))
+    neither = f", and neither {others} applies" if " nor " in others else others and f", and {others} does not apply"
     return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
             f"retrieval.min_evidence {strategy.min_evidence:g}{neither}): nothing is shown")
 
@@ -77,11 +76,7 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
         return []
     relaxed = _without_floor(strategy)
     index = current_index(memory_root, config)
-
-    def read(entry: dict):
-        return read_record(memory_root, config, entry)
-
-    scored = scored_hits(relaxed, query, index, read=read)
+    scored = scored_hits(relaxed, query, index, read=lambda entry: read_record(memory_root, config, entry))
     stranger = relaxed.stranger
     if stranger:  # scored as if the prompt named no one, to show what it would have met
         relaxed._subject = ""

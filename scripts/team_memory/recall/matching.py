@@ -1,27 +1,22 @@
 """The ``smart`` match strategy: weighted token matching over title, tags and body.
 
-Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``TAG`` (3), a title
-match ``TITLE`` (2; a part of a compound tag counts as title), a body match ``BODY`` (1.3), each
-x the token's weight; a prefix match (the shorter token has 4+ characters and starts the other,
-either way) at ``PREFIX`` (0.4) x those points; another form of an irregular verb (``lose`` meets
-``lost``: ``textnorm.alternates``) at ``IRREGULAR`` (0.5), counted as exact; another name of the same thing
-(``k8s`` meets ``kubernetes``: ``textnorm.synonyms``) at ``SYNONYM`` (0.7); the fuzzy fallback at
-``FUZZY`` (0.7) x title/tag points x similarity.
-
-The weight is the store's IDF, ``idf(df) / idf(1)`` (never under ``MIN_WEIGHT``); a tag or title
-match uses the IDF of the memories holding the token there (``retrieval.field_idf``), so one
+Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``TAG``, a title match ``TITLE``
+(a part of a compound tag counts as title), a body match ``BODY``, each x the token's weight; a prefix match
+(the shorter token has 4+ characters and starts the other) at ``PREFIX`` x those points; another form of an
+irregular verb (``lose``/``lost``: ``textnorm.alternates``) at ``IRREGULAR``, counted as exact; another name of
+the same thing (``k8s``/``kubernetes``: ``textnorm.synonyms``) at ``SYNONYM``; the fuzzy fallback at ``FUZZY``
+x title/tag points x similarity. The weight is the store's IDF, ``idf(df) / idf(1)`` (at least ``MIN_WEIGHT``);
+a tag or title match uses the IDF of the memories holding the token there (``retrieval.field_idf``), so one
 memory's tag stays rare however many bodies mention it. A memory's score sums its prompt words
-(``weights.matches_total``). Two neighbouring plain words also count written as one, exact
-matches only, at half where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
+(``weights.matches_total``); two neighbouring words also count written as one, exact matches only, at half
+where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
-Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs
-``Smart.clear_bar``; under it the ``retrieval.max_related`` best reaching ``Smart.bar`` (or
-``related_fit``) are shown by title; of these, only those ``relevance`` keeps (docs/guide.md).
-
-The fuzzy step runs only when exact and prefix matching leave no confident best and rapidfuzz is
-importable: prompt tokens of 5+ characters with no exact match meet the title and tag tokens and
-their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``, 85), replacing a
-weaker prefix match of the same token.
+Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs ``clear_bar``;
+under it the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) are shown by title; of these,
+only those ``relevance`` keeps (docs/guide.md). The fuzzy step runs only when exact and prefix matching leave
+no confident best and rapidfuzz is importable: prompt tokens of 5+ characters with no exact match meet the
+title and tag tokens and their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``),
+replacing a weaker prefix match of the same token.
 """
 from __future__ import annotations
 
@@ -83,11 +78,9 @@ class Smart(SmartFeatures):
             setattr(self, key, float_setting(config, key, default, low, high))
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
         self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``weights.second_chance``
-        retrieval = section(config, "retrieval")
-        self.use_fuzzy = retrieval.get("fuzzy", True) is not False
-        self.field_idf = retrieval.get("field_idf", True) is not False
-        self.join_pairs = retrieval.get("join_pairs", True) is not False
-        self.unknown_names = retrieval.get("unknown_names", True) is not False
+        switches = ("fuzzy", "field_idf", "join_pairs", "unknown_names")  # on unless set to false
+        self.use_fuzzy, self.field_idf, self.join_pairs, self.unknown_names = (
+            section(config, "retrieval").get(key, True) is not False for key in switches)
         self._subject = self.stranger = ""  # the prompt's first name; it, when no memory mentions it (``score_index``)
         self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
         self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
@@ -132,12 +125,9 @@ class Smart(SmartFeatures):
 
     def lowest_best(self) -> float:
         """The least score a best memory answers with, by the ways switched on (``confident``)."""
-        ways = [max(self.min_score, self.min_evidence)]  # evidence is never more than the best score
-        if self.min_corroborated > 0:
-            ways.append(max(self.min_score, self.min_corroborated))
-        if self.min_explained > 0:
-            ways.append(EXPLAINED_FLOOR * self.min_score)
-        return min(ways)
+        return min(max(self.min_score, self.min_evidence),  # evidence is never more than the best score
+                   max(self.min_score, self.min_corroborated) if self.min_corroborated > 0 else math.inf,
+                   EXPLAINED_FLOOR * self.min_score if self.min_explained > 0 else math.inf)
 
     def runner_up_floor(self) -> float:
         """No memory under this is shown beside a best of ``min_evidence`` or more, nor as possibly related."""
@@ -188,9 +178,8 @@ def get_strategy(config: dict) -> Smart:
 # Most entries a prompt touches share only common words with it, so few are scored exactly:
 # 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by points,
 #    earliest first on ties; an entry's match for the token is the first option holding it;
-# 2. every entry's upper bound (a body option at ``1 + BODY_COVERAGE_MAX`` x its points) is added up as bit
-#    planes (``bitplanes``: what keeps the prompt hook in its budget at 10,000 memories); the real score is at
-#    most (1 + ``ADJACENT`` / 2) x that bound;
+# 2. every entry's upper bound is added up as bit planes (``bitplanes``: what keeps the prompt hook in its
+#    budget at 10,000 memories); the real score is at most (1 + ``ADJACENT`` / 2) x that bound;
 # 3. entries whose bound reaches the floor are scored by falling exact bound until the bound is under
 #    ``max(floor, min_relative x best so far)``; 4. the fuzzy step scores what it touches (it only raises the best);
 # 5. possibly related memories: unscored entries, band by band of their bound (``BAND``), until none can reach
@@ -256,8 +245,7 @@ class Book:
         """``[Option]`` best first: exact, by prefix (longer tokens, sorted, then ``q``'s own), irregular (ties so)."""
         ranked = []
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
-        if joined:
-            q = q[1:]
+        q = q[1:] if joined else q
         sources = [(q, 1.0, "exact")]
         if not joined:
             longer = self.index.tokens_from(q) if len(q) >= PREFIX_MIN else ()
@@ -378,9 +366,8 @@ def score_index(strategy, query, index, read=None) -> list:
 
 
 def _mentioned(book: Book, name: str, read=None) -> bool:
-    """Whether some memory names ``name`` (or another name of it: ``textnorm.synonyms``); True for no name. With
-    ``read`` (index entry -> record or None), a memory holding the name's token must also write the name out:
-    "jam" holds the token of "James" and "Evans" that of "Evan", and neither names them."""
+    """Whether some memory names ``name`` (or a synonym of it); True for no name. With ``read`` (entry -> record
+    or None) it must also write the name out: "jam" holds the token of "James", "Evans" that of "Evan"."""
     tokens = tokenize(name)
     if not tokens or any(book.tiers(o)[0] for t in tokens for o in synonyms(t)):
         return True

@@ -128,8 +128,7 @@ def adjacency(matches: list) -> float:
 
 
 def match_parts(matches: list) -> dict:
-    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...],
-    "synonym": [...]}``."""
+    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], ...}``."""
     parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": [], "synonym": []}
     for _, q, (points, field, kind, target) in matches:
         if kind == "exact":
@@ -177,8 +176,7 @@ def rare_words(matches: list) -> int:
 
 def strong_weights(n: int) -> dict:
     """field -> the least weight of a strong match in ``n`` memories: a share of the store, so the same at any size."""
-    top = idf(1, max(n, 1))
-    surface = idf(COMMON_SHARE * n, n) / top
+    surface = idf(COMMON_SHARE * n, n) / idf(1, max(n, 1))
     return {"tags": surface, "title": surface, "body": RARE}
 
 
@@ -191,9 +189,8 @@ def strong_words(matches: list, n: int) -> int:
 
 
 def second_chance(strategy, rows: list) -> list:
-    """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of ``rows``
-    (``(rounded points, key, matches)``) as possibly related, if the best is one of them. One qualifies with
-    ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare words (two are unlikely by chance)."""
+    """When nothing is ``Smart.confident``: the ``retrieval.second_chance`` best of ``rows`` as possibly related if
+    the best is one; each needs ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare words."""
     wanted = strategy.second_chance
     if not wanted or not rows:
         return []

@@ -68,8 +68,7 @@ def _reason(strategy, score: float, best: float, shown: int, limit: int) -> str:
     return f"under {bar:g}, what a runner-up needs: {setting}"
 
 
-def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int,
-                notes: list | None = None) -> list:
+def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int, notes: list) -> list:
     """``[(score, entry, parts, reason)]``: up to 5 scored memories not in ``hits``, best first (``notes``: lines)."""
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
@@ -89,9 +88,9 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
         abstained = (f"the prompt is about {stranger}, a name no memory mentions, so about someone or something "
                      "else: nothing is shown (retrieval.unknown_names: false turns this off)")
     note = None if abstained else ordinary_note(report)
-    if note and notes is not None:
+    if note:
         notes.append(note)
-    if relaxed._subject and not stranger and notes is not None:
+    if relaxed._subject and not stranger:
         notes.append(f"the question asks about {relaxed._subject}: a memory that does not name it counts at "
                      f"{SUBJECT_MISSING:g} of its points (retrieval.unknown_names: false turns this off)")
     out = []

@@ -74,6 +74,7 @@ class Smart(SmartFeatures):
 
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
+        strategy_name(config)  # an unknown name warns
         for key, (default, low, high) in FLOAT_SETTINGS.items():
             setattr(self, key, float_setting(config, key, default, low, high))
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
@@ -87,8 +88,7 @@ class Smart(SmartFeatures):
         self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
 
     def score(self, query, index, read=None) -> list:
-        """``[(points, id, parts)]``: the memories of ``index`` (``derived.cache.Index``) shown for ``query``
-        (``read``: index entry -> its record or None, to find a name written out: ``_mentioned``)."""
+        """``[(points, id, parts)]`` shown for ``query`` (``read``: index entry -> record or None: ``_mentioned``)."""
         self._query = query
         return score_index(self, query, index, read)
 
@@ -168,10 +168,7 @@ class Smart(SmartFeatures):
         return with_parts(chosen, high)
 
 
-def get_strategy(config: dict) -> Smart:
-    """The configured match strategy, ready to score (``smart``; ``retrieval.match_strategy`` names it)."""
-    strategy_name(config)  # an unknown name warns
-    return Smart(config)
+get_strategy = Smart  # the configured match strategy, ready to score (``smart``; ``retrieval.match_strategy``)
 
 
 # -- the scores over an ``Index`` (``derived.cache``): the one implementation of the rule above.
@@ -394,9 +391,8 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 
 def written_out(text: str, name: str, plural: bool = True) -> bool:
-    """Whether ``text`` holds ``name`` (lowercase) as a word, its plural in lowercase ("schemas" for "Schema";
-    "Evans" is another name than "Evan"; ``plural=False`` for text with no capitals: tags), or its singular
-    ("Smith" for "the Smiths")."""
+    """Whether ``text`` holds ``name`` (lowercase) as a word, its singular, or its plural in lowercase ("schemas"
+    for "Schema"; "Evans" is another name than "Evan"; ``plural=False`` for text with no capitals: tags)."""
     low = text.translate(_ASCII_LOWER)
     for word in (name, name[:-1]) if name.endswith("s") else (name,):
         at = low.find(word)

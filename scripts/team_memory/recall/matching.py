@@ -266,12 +266,10 @@ class _Chooser:
         self.rows = []
         for g, q, options in per_token:
             dense = [(rank, o.members) for rank, o in enumerate(options) if o.members.bits is not None]
-            first: dict = {}  # id -> rank of the first sparse option holding it
-            for rank, option in enumerate(options):
+            first: dict = {}  # id -> rank of the first sparse option holding it (an earlier one overwrites)
+            for rank, option in reversed(list(enumerate(options))):
                 if option.members.bits is None:
-                    for i in option.members.ids:
-                        if i in wanted and i not in first:
-                            first[i] = rank
+                    first.update((i, rank) for i in option.members.ids if i in wanted)
             self.rows.append((g, q, options, dense, first))
 
     def matches(self, i: int) -> list:
@@ -310,8 +308,7 @@ def score_index(strategy, query, index, read=None) -> list:
     if strategy.stranger:
         return []  # "When did Elena sign up?" of a store that never names Elena: about someone else
 
-    found, totals = {}, {}
-    best = 0.0
+    found, totals, best = {}, {}, 0.0
     least = strategy.floor()  # no entry under it is ever shown (``weights.second_chance``: min_score at least)
     least = min(least, strategy.min_score) if strategy.second_chance else least
     floor = least - MARGIN  # no entry under it is ever scored exactly

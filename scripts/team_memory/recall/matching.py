@@ -60,13 +60,12 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
     """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
     raw = section(config, "retrieval").get(key, default)
     try:
-        value = math.nan if isinstance(raw, bool) else float(raw)
+        if isinstance(raw, bool) or math.isnan(float(raw)):
+            raise ValueError(raw)
+        return max(low, min(high, float(raw)))
     except (TypeError, ValueError, OverflowError):
-        value = math.nan
-    if math.isnan(value):
         warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
         return default
-    return max(low, min(high, value))
 
 
 class Smart(SmartFeatures):
@@ -266,10 +265,12 @@ class _Chooser:
         self.rows = []
         for g, q, options in per_token:
             dense = [(rank, o.members) for rank, o in enumerate(options) if o.members.bits is not None]
-            first: dict = {}  # id -> rank of the first sparse option holding it (an earlier one overwrites)
-            for rank, option in reversed(list(enumerate(options))):
+            first: dict = {}  # id -> rank of the first sparse option holding it
+            for rank, option in enumerate(options):
                 if option.members.bits is None:
-                    first.update((i, rank) for i in option.members.ids if i in wanted)
+                    for i in option.members.ids:
+                        if i in wanted and i not in first:
+                            first[i] = rank
             self.rows.append((g, q, options, dense, first))
 
     def matches(self, i: int) -> list:

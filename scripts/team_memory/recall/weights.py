@@ -4,10 +4,12 @@ when the evidence is enough to answer at all; rapidfuzz is loaded here on first 
 The best memory answers by any one of three ways (``Smart.confident``; the settings: docs/guide.md):
 - **evidence** (``min_score``, ``min_evidence``): the best score x the root of the share of the prompt it
   explains: a rare tag asked about alone keeps its points, a word met by chance in a long one does not;
-- **corroborated** (``min_corroborated``): two prompt words meet the best exactly and strongly (``strong_words``);
+- **corroborated** (``min_corroborated``): two prompt words meet the best exactly and strongly (``strong_words``),
+  it scores ``min_score`` and explains ``CORROBORATED_SHARE`` of the prompt;
 - **explained** (``min_explained``): the best explains that share of the whole prompt (words the store never
-  saw count against it) and meets a rare word: *pottery* answers "what did Maya say about pottery?" where most
-  memories name Maya. A rare word is held by about the root of the store's size or fewer memories.
+  saw count against it), meets a rare word and scores ``EXPLAINED_FLOOR`` x ``min_score``: *pottery* answers
+  "what did Maya say about pottery?" where most memories name Maya. A rare word is held by about the root of
+  the store's size or fewer memories, so the shares read the same at any store size.
 """
 from __future__ import annotations
 

@@ -93,14 +93,10 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     if relaxed._subject and not stranger:
         notes.append(f"the question asks about {relaxed._subject}: a memory that does not name it counts at "
                      f"{SUBJECT_MISSING:g} of its points (retrieval.unknown_names: false turns this off)")
-    out = []
-    for hit in scored:
-        if hit.entry["path"] not in shown:
-            reason = abstained or why_not(report, hit.pos) or _reason(strategy, hit.score, best, len(hits), limit)
-            out.append((hit.score, hit.entry, hit.parts, reason))
-        if len(out) >= NEAR_MISSES:
-            break
-    return out
+    missed = [hit for hit in scored if hit.entry["path"] not in shown][:NEAR_MISSES]
+    return [(hit.score, hit.entry, hit.parts,
+             abstained or why_not(report, hit.pos) or _reason(strategy, hit.score, best, len(hits), limit))
+            for hit in missed]
 
 
 def print_near_misses(misses: list, notes=()) -> None:

@@ -161,9 +161,7 @@ class Smart(SmartFeatures):
         cut = nth_best([t for t, _, _ in fits if t < high], self.max_related, high)
         chosen = [(t, key, m) for t, key, m in fits if t >= high or t >= cut]
         least = min(self.min_distinct, self.min_distinct_team) if self._asks_team else self.min_distinct
-        chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct)
-        if self.relevance is not None:
-            self.relevance["team"] = self._asks_team
+        chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct, self._asks_team)
         return with_parts(chosen, high)
 
 

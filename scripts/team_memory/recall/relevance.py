@@ -148,9 +148,9 @@ def measure(query, matches: list, mass: dict, table: dict) -> tuple:
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 
-def judge(query, rows: list, least: float, near: float):
-    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the prompt's
-    distinctive words, less those far weaker than the best; none otherwise. ``report``: why (``search --explain``)."""
+def judge(query, rows: list, least: float, near: float, team: bool = False):
+    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) less those far weaker than the best, or none when
+    the best explains too little of the prompt's distinctive words; ``report``: why (``team``: a team question)."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()
@@ -162,7 +162,7 @@ def judge(query, rows: list, least: float, near: float):
     answered = proof >= least - 1e-9
     kept = [row for row in rows if answered and measures[row[1]][0] >= bar - 1e-9]
     return kept, {"measures": measures, "proof": proof, "answered": answered, "bar": bar, "least": least,
-                  "near": near, "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
+                  "near": near, "team": team, "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
                   "distinctive": [query[g][0] for g, m in mass.items() if m >= 1.0 - PLAIN]}
 
 
@@ -172,7 +172,7 @@ def why_not(report, key) -> str | None:
         return None
     distinct, covered = report["measures"][key]
     if not report["answered"]:
-        setting = "min_distinct_team (a question about the team's own ways)" if report.get("team") else "min_distinct"
+        setting = "min_distinct_team (a question about the team's own ways)" if report["team"] else "min_distinct"
         return (f"the best memory explains too little of what is distinctive in the prompt: evidence "
                 f"{report['proof']:.2f} (distinct points x the square root of the share of the prompt explained), "
                 f"under retrieval.{setting} {report['least']:g}; this one: {distinct:.2f} distinct points, "

@@ -40,7 +40,7 @@ def _without_floor(strategy):
 
 def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
-    if best < min(strategy.min_score, strategy.lowest_best()):
+    if best < min(strategy.min_score, strategy.lowest_best):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
     others = " nor ".join(f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key))
     neither = f", and neither {others} applies" if " nor " in others else others and f", and {others} does not apply"

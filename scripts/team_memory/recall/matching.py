@@ -76,6 +76,12 @@ class Smart(SmartFeatures):
         strategy_name(config)  # an unknown name warns
         for key, (default, low, high) in FLOAT_SETTINGS.items():
             setattr(self, key, float_setting(config, key, default, low, high))
+        # the least score a best memory answers with, by the ways switched on (``confident``)
+        self.lowest_best = min(max(self.min_score, self.min_evidence),  # evidence is never more than the best score
+                               max(self.min_score, self.min_corroborated) if self.min_corroborated > 0 else math.inf,
+                               EXPLAINED_FLOOR * self.min_score if self.min_explained > 0 else math.inf)
+        # no memory under this is shown beside a best of ``min_evidence`` or more, nor as possibly related
+        self.runner_up_floor = max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
         self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``weights.second_chance``
         switches = ("fuzzy", "field_idf", "join_pairs", "unknown_names")  # on unless set to false
@@ -103,7 +109,7 @@ class Smart(SmartFeatures):
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
         """Whether the best is evidence enough to answer (``weights``; ``totals``, ``found``: id -> score, matches)."""
-        if best < self.lowest_best() - 1e-9:
+        if best < self.lowest_best - 1e-9:
             return False
         proof = evidence(best, reachable)
         if best >= self.min_score and proof >= self.min_evidence - 1e-9:
@@ -120,17 +126,7 @@ class Smart(SmartFeatures):
 
     def floor(self) -> float:
         """No best or clear hit is under this (a possibly related one met by short forms may be: ``_related``)."""
-        return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
-
-    def lowest_best(self) -> float:
-        """The least score a best memory answers with, by the ways switched on (``confident``)."""
-        return min(max(self.min_score, self.min_evidence),  # evidence is never more than the best score
-                   max(self.min_score, self.min_corroborated) if self.min_corroborated > 0 else math.inf,
-                   EXPLAINED_FLOOR * self.min_score if self.min_explained > 0 else math.inf)
-
-    def runner_up_floor(self) -> float:
-        """No memory under this is shown beside a best of ``min_evidence`` or more, nor as possibly related."""
-        return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
+        return min(self.clear_bar(self.lowest_best), self.runner_up_floor)
 
     def clear_bar(self, best: float) -> float:
         """The points a clear hit needs beside a best of ``best`` (the best itself always is one)."""
@@ -139,7 +135,7 @@ class Smart(SmartFeatures):
     def bar(self, best: float) -> float:
         """The points a memory needs to be shown at all beside a best of ``best``."""
         clear = self.clear_bar(best)
-        return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
+        return min(clear, max(self.runner_up_floor, self.min_related * best)) if self.max_related else clear
 
     def related_floor(self, best: float) -> float:
         """The least a possibly related memory met by short forms (``related_fit``) scores beside ``best``."""

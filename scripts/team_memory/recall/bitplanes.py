@@ -34,12 +34,10 @@ def _add(planes: list, bits: int, units: int) -> None:
 
 def top(planes: list) -> int:
     """A bitmap of the entries holding the largest number."""
-    found = None
+    found = -1  # every entry, narrowed plane by plane from the highest
     for plane in reversed(planes):
-        both = plane if found is None else found & plane
-        if both:
-            found = both
-    return found or 0
+        found = found & plane or found
+    return max(found, 0)
 
 
 def _at_least(planes: list, threshold: int) -> int:

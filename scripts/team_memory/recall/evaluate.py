@@ -96,8 +96,7 @@ def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
     return out
 
 
-def _mean(rows: list, value):
-    """The mean of ``value(row)`` over ``rows``; None when there are none."""
+def _mean(rows: list, value):  # None when there are no rows
     return sum(value(r) for r in rows) / len(rows) if rows else None
 
 
@@ -114,18 +113,16 @@ def metrics(results: list) -> dict:
     injected = sum(len(r["got"]) for r in results)
     relevant = sum(len(set(r["got"]) & set(r["expected"])) for r in results)
     out["precision"] = relevant / injected if injected else None
-    clear = [(set(r["got"]) - set(r.get("related", ())), r) for r in results]
+    clear = [(set(r["got"]) - set(r.get("related", ())), set(r["expected"])) for r in results]
     shown_clear = sum(len(c) for c, _ in clear)
-    out["clear_precision"] = (sum(len(c & set(r["expected"])) for c, r in clear) / shown_clear
-                              if shown_clear else None)
+    out["clear_precision"] = sum(len(c & e) for c, e in clear) / shown_clear if shown_clear else None
     out["silent"] = _mean([r for r in results if not r["expected"]], lambda r: 0 if r["got"] else 1)
     out["blocked"] = None if out["silent"] is None else 1.0 - out["silent"]
     out["empty"] = _mean(answerable, lambda r: 0 if r["got"] else 1)
     out["injected_per_prompt"] = injected / len(results) if results else 0.0
-    n_all = len(results) or 1
     lines = [r.get("lines", len(r["got"])) for r in results]
-    out["lines"] = sum(lines) / n_all
-    out["bytes"] = sum(r.get("bytes", 0) for r in results) / n_all
+    out["lines"] = sum(lines) / (len(results) or 1)
+    out["bytes"] = sum(r.get("bytes", 0) for r in results) / (len(results) or 1)
     out["lines_answered"] = _mean([n for n in lines if n], int)
     return out
 
@@ -137,10 +134,9 @@ def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None
     if not prompts:
         raise EvalError(f"no prompts in {folder} (split {split})")
     config = load_config(memory_root)
-    if retrieval:
-        config = deep_merge(config, {"retrieval": dict(retrieval)})
-    if not fuzzy:
-        config = deep_merge(config, {"retrieval": {"fuzzy": False}})
+    overrides = dict(retrieval or {}, **({} if fuzzy else {"fuzzy": False}))
+    if overrides:
+        config = deep_merge(config, {"retrieval": overrides})
     index = index_in_memory(memory_root, config)
     results = run(memory_root, config, index, prompts, now)
     kinds = sorted({p["kind"] for p in prompts})

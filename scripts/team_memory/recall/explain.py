@@ -40,11 +40,10 @@ def _without_floor(strategy):
 
 def _abstained(strategy, best: float, reachable: float) -> str:
     """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
-    if best < min(strategy.min_score, strategy.lowest_best()):
+    if best < min(strategy.min_score, strategy.lowest_best):
         return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
-    others = [f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key)]
-    neither = f", and neither {' nor '.join(others)} applies" if len(others) == 2 else (
-        f", and {others[0]} does not apply" if others else "")
+    others = " nor ".join(f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key))
+    neither = f", and neither {others} applies" if " nor " in others else others and f", and {others} does not apply"
     return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
             f"retrieval.min_evidence {strategy.min_evidence:g}{neither}): nothing is shown")
 
@@ -69,19 +68,14 @@ def _reason(strategy, score: float, best: float, shown: int, limit: int) -> str:
     return f"under {bar:g}, what a runner-up needs: {setting}"
 
 
-def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int,
-                notes: list | None = None) -> list:
+def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int, notes: list) -> list:
     """``[(score, entry, parts, reason)]``: up to 5 scored memories not in ``hits``, best first (``notes``: lines)."""
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []
     relaxed = _without_floor(strategy)
     index = current_index(memory_root, config)
-
-    def read(entry: dict):
-        return read_record(memory_root, config, entry)
-
-    scored = scored_hits(relaxed, query, index, read=read)
+    scored = scored_hits(relaxed, query, index, read=lambda entry: read_record(memory_root, config, entry))
     stranger = relaxed.stranger
     if stranger:  # scored as if the prompt named no one, to show what it would have met
         relaxed._subject = ""
@@ -94,19 +88,15 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
         abstained = (f"the prompt is about {stranger}, a name no memory mentions, so about someone or something "
                      "else: nothing is shown (retrieval.unknown_names: false turns this off)")
     note = None if abstained else ordinary_note(report)
-    if note and notes is not None:
+    if note:
         notes.append(note)
-    if relaxed._subject and not stranger and notes is not None:
+    if relaxed._subject and not stranger:
         notes.append(f"the question asks about {relaxed._subject}: a memory that does not name it counts at "
                      f"{SUBJECT_MISSING:g} of its points (retrieval.unknown_names: false turns this off)")
-    out = []
-    for hit in scored:
-        if hit.entry["path"] not in shown:
-            reason = abstained or why_not(report, hit.pos) or _reason(strategy, hit.score, best, len(hits), limit)
-            out.append((hit.score, hit.entry, hit.parts, reason))
-        if len(out) >= NEAR_MISSES:
-            break
-    return out
+    missed = [hit for hit in scored if hit.entry["path"] not in shown][:NEAR_MISSES]
+    return [(hit.score, hit.entry, hit.parts,
+             abstained or why_not(report, hit.pos) or _reason(strategy, hit.score, best, len(hits), limit))
+            for hit in missed]
 
 
 def print_near_misses(misses: list, notes=()) -> None:

@@ -1,27 +1,22 @@
 """The ``smart`` match strategy: weighted token matching over title, tags and body.
 
-Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``TAG`` (3), a title
-match ``TITLE`` (2; a part of a compound tag counts as title), a body match ``BODY`` (1.3), each
-x the token's weight; a prefix match (the shorter token has 4+ characters and starts the other,
-either way) at ``PREFIX`` (0.4) x those points; another form of an irregular verb (``lose`` meets
-``lost``: ``textnorm.alternates``) at ``IRREGULAR`` (0.5), counted as exact; another name of the same thing
-(``k8s`` meets ``kubernetes``: ``textnorm.synonyms``) at ``SYNONYM`` (0.7); the fuzzy fallback at
-``FUZZY`` (0.7) x title/tag points x similarity.
-
-The weight is the store's IDF, ``idf(df) / idf(1)`` (never under ``MIN_WEIGHT``); a tag or title
-match uses the IDF of the memories holding the token there (``retrieval.field_idf``), so one
+Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``TAG``, a title match ``TITLE``
+(a part of a compound tag counts as title), a body match ``BODY``, each x the token's weight; a prefix match
+(the shorter token has 4+ characters and starts the other) at ``PREFIX`` x those points; another form of an
+irregular verb (``lose``/``lost``: ``textnorm.alternates``) at ``IRREGULAR``, counted as exact; another name of
+the same thing (``k8s``/``kubernetes``: ``textnorm.synonyms``) at ``SYNONYM``; the fuzzy fallback at ``FUZZY``
+x title/tag points x similarity. The weight is the store's IDF, ``idf(df) / idf(1)`` (at least ``MIN_WEIGHT``);
+a tag or title match uses the IDF of the memories holding the token there (``retrieval.field_idf``), so one
 memory's tag stays rare however many bodies mention it. A memory's score sums its prompt words
-(``weights.matches_total``). Two neighbouring plain words also count written as one, exact
-matches only, at half where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
+(``weights.matches_total``); two neighbouring words also count written as one, exact matches only, at half
+where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
-Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs
-``Smart.clear_bar``; under it the ``retrieval.max_related`` best reaching ``Smart.bar`` (or
-``related_fit``) are shown by title; of these, only those ``relevance`` keeps (docs/guide.md).
-
-The fuzzy step runs only when exact and prefix matching leave no confident best and rapidfuzz is
-importable: prompt tokens of 5+ characters with no exact match meet the title and tag tokens and
-their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``, 85), replacing a
-weaker prefix match of the same token.
+Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs ``clear_bar``;
+under it the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) are shown by title; of these,
+only those ``relevance`` keeps (docs/guide.md). The fuzzy step runs only when exact and prefix matching leave
+no confident best and rapidfuzz is importable: prompt tokens of 5+ characters with no exact match meet the
+title and tag tokens and their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``),
+replacing a weaker prefix match of the same token.
 """
 from __future__ import annotations
 
@@ -65,13 +60,12 @@ def float_setting(config: dict, key: str, default: float, low: float, high: floa
     """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
     raw = section(config, "retrieval").get(key, default)
     try:
-        value = math.nan if isinstance(raw, bool) else float(raw)
+        if isinstance(raw, bool) or math.isnan(float(raw)):
+            raise ValueError(raw)
+        return max(low, min(high, float(raw)))
     except (TypeError, ValueError, OverflowError):
-        value = math.nan
-    if math.isnan(value):
         warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
         return default
-    return max(low, min(high, value))
 
 
 class Smart(SmartFeatures):
@@ -79,23 +73,27 @@ class Smart(SmartFeatures):
 
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
+        strategy_name(config)  # an unknown name warns
         for key, (default, low, high) in FLOAT_SETTINGS.items():
             setattr(self, key, float_setting(config, key, default, low, high))
+        # the least score a best memory answers with, by the ways switched on (``confident``)
+        self.lowest_best = min(max(self.min_score, self.min_evidence),  # evidence is never more than the best score
+                               max(self.min_score, self.min_corroborated) if self.min_corroborated > 0 else math.inf,
+                               EXPLAINED_FLOOR * self.min_score if self.min_explained > 0 else math.inf)
+        # no memory under this is shown beside a best of ``min_evidence`` or more, nor as possibly related
+        self.runner_up_floor = max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
         self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
         self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``weights.second_chance``
-        retrieval = section(config, "retrieval")
-        self.use_fuzzy = retrieval.get("fuzzy", True) is not False
-        self.field_idf = retrieval.get("field_idf", True) is not False
-        self.join_pairs = retrieval.get("join_pairs", True) is not False
-        self.unknown_names = retrieval.get("unknown_names", True) is not False
+        switches = ("fuzzy", "field_idf", "join_pairs", "unknown_names")  # on unless set to false
+        self.use_fuzzy, self.field_idf, self.join_pairs, self.unknown_names = (
+            section(config, "retrieval").get(key, True) is not False for key in switches)
         self._subject = self.stranger = ""  # the prompt's first name; it, when no memory mentions it (``score_index``)
         self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
         self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
         self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
 
     def score(self, query, index, read=None) -> list:
-        """``[(points, id, parts)]``: the memories of ``index`` (``derived.cache.Index``) shown for ``query``
-        (``read``: index entry -> its record or None, to find a name written out: ``_mentioned``)."""
+        """``[(points, id, parts)]`` shown for ``query`` (``read``: index entry -> record or None: ``_mentioned``)."""
         self._query = query
         return score_index(self, query, index, read)
 
@@ -111,7 +109,7 @@ class Smart(SmartFeatures):
 
     def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
         """Whether the best is evidence enough to answer (``weights``; ``totals``, ``found``: id -> score, matches)."""
-        if best < self.lowest_best() - 1e-9:
+        if best < self.lowest_best - 1e-9:
             return False
         proof = evidence(best, reachable)
         if best >= self.min_score and proof >= self.min_evidence - 1e-9:
@@ -128,20 +126,7 @@ class Smart(SmartFeatures):
 
     def floor(self) -> float:
         """No best or clear hit is under this (a possibly related one met by short forms may be: ``_related``)."""
-        return min(self.clear_bar(self.lowest_best()), self.runner_up_floor())
-
-    def lowest_best(self) -> float:
-        """The least score a best memory answers with, by the ways switched on (``confident``)."""
-        ways = [max(self.min_score, self.min_evidence)]  # evidence is never more than the best score
-        if self.min_corroborated > 0:
-            ways.append(max(self.min_score, self.min_corroborated))
-        if self.min_explained > 0:
-            ways.append(EXPLAINED_FLOOR * self.min_score)
-        return min(ways)
-
-    def runner_up_floor(self) -> float:
-        """No memory under this is shown beside a best of ``min_evidence`` or more, nor as possibly related."""
-        return max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
+        return min(self.clear_bar(self.lowest_best), self.runner_up_floor)
 
     def clear_bar(self, best: float) -> float:
         """The points a clear hit needs beside a best of ``best`` (the best itself always is one)."""
@@ -150,7 +135,7 @@ class Smart(SmartFeatures):
     def bar(self, best: float) -> float:
         """The points a memory needs to be shown at all beside a best of ``best``."""
         clear = self.clear_bar(best)
-        return min(clear, max(self.runner_up_floor(), self.min_related * best)) if self.max_related else clear
+        return min(clear, max(self.runner_up_floor, self.min_related * best)) if self.max_related else clear
 
     def related_floor(self, best: float) -> float:
         """The least a possibly related memory met by short forms (``related_fit``) scores beside ``best``."""
@@ -172,25 +157,19 @@ class Smart(SmartFeatures):
         cut = nth_best([t for t, _, _ in fits if t < high], self.max_related, high)
         chosen = [(t, key, m) for t, key, m in fits if t >= high or t >= cut]
         least = min(self.min_distinct, self.min_distinct_team) if self._asks_team else self.min_distinct
-        chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct)
-        if self.relevance is not None:
-            self.relevance["team"] = self._asks_team
+        chosen, self.relevance = judge(self._query, chosen, least, self.near_distinct, self._asks_team)
         return with_parts(chosen, high)
 
 
-def get_strategy(config: dict) -> Smart:
-    """The configured match strategy, ready to score (``smart``; ``retrieval.match_strategy`` names it)."""
-    strategy_name(config)  # an unknown name warns
-    return Smart(config)
+get_strategy = Smart  # the configured match strategy, ready to score (``smart``; ``retrieval.match_strategy``)
 
 
 # -- the scores over an ``Index`` (``derived.cache``): the one implementation of the rule above.
 # Most entries a prompt touches share only common words with it, so few are scored exactly:
 # 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by points,
 #    earliest first on ties; an entry's match for the token is the first option holding it;
-# 2. every entry's upper bound (a body option at ``1 + BODY_COVERAGE_MAX`` x its points) is added up as bit
-#    planes (``bitplanes``: what keeps the prompt hook in its budget at 10,000 memories); the real score is at
-#    most (1 + ``ADJACENT`` / 2) x that bound;
+# 2. every entry's upper bound is added up as bit planes (``bitplanes``: what keeps the prompt hook in its
+#    budget at 10,000 memories); the real score is at most (1 + ``ADJACENT`` / 2) x that bound;
 # 3. entries whose bound reaches the floor are scored by falling exact bound until the bound is under
 #    ``max(floor, min_relative x best so far)``; 4. the fuzzy step scores what it touches (it only raises the best);
 # 5. possibly related memories: unscored entries, band by band of their bound (``BAND``), until none can reach
@@ -256,8 +235,7 @@ class Book:
         """``[Option]`` best first: exact, by prefix (longer tokens, sorted, then ``q``'s own), irregular (ties so)."""
         ranked = []
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
-        if joined:
-            q = q[1:]
+        q = q[1:] if joined else q
         sources = [(q, 1.0, "exact")]
         if not joined:
             longer = self.index.tokens_from(q) if len(q) >= PREFIX_MIN else ()
@@ -325,8 +303,7 @@ def score_index(strategy, query, index, read=None) -> list:
     if strategy.stranger:
         return []  # "When did Elena sign up?" of a store that never names Elena: about someone else
 
-    found, totals = {}, {}
-    best = 0.0
+    found, totals, best = {}, {}, 0.0
     least = strategy.floor()  # no entry under it is ever shown (``weights.second_chance``: min_score at least)
     least = min(least, strategy.min_score) if strategy.second_chance else least
     floor = least - MARGIN  # no entry under it is ever scored exactly
@@ -378,9 +355,8 @@ def score_index(strategy, query, index, read=None) -> list:
 
 
 def _mentioned(book: Book, name: str, read=None) -> bool:
-    """Whether some memory names ``name`` (or another name of it: ``textnorm.synonyms``); True for no name. With
-    ``read`` (index entry -> record or None), a memory holding the name's token must also write the name out:
-    "jam" holds the token of "James" and "Evans" that of "Evan", and neither names them."""
+    """Whether some memory names ``name`` (or a synonym of it); True for no name. With ``read`` (entry -> record
+    or None) it must also write the name out: "jam" holds the token of "James", "Evans" that of "Evan"."""
     tokens = tokenize(name)
     if not tokens or any(book.tiers(o)[0] for t in tokens for o in synonyms(t)):
         return True
@@ -407,9 +383,8 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 
 def written_out(text: str, name: str, plural: bool = True) -> bool:
-    """Whether ``text`` holds ``name`` (lowercase) as a word, its plural in lowercase ("schemas" for "Schema";
-    "Evans" is another name than "Evan"; ``plural=False`` for text with no capitals: tags), or its singular
-    ("Smith" for "the Smiths")."""
+    """Whether ``text`` holds ``name`` (lowercase) as a word, its singular, or its plural in lowercase ("schemas"
+    for "Schema"; "Evans" is another name than "Evan"; ``plural=False`` for text with no capitals: tags)."""
     low = text.translate(_ASCII_LOWER)
     for word in (name, name[:-1]) if name.endswith("s") else (name,):
         at = low.find(word)

@@ -2,14 +2,12 @@
 
 A word rare in the store can still say nothing about which memory a prompt needs ("write a test for the
 date parser" meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is weighed by how
-ordinary it is in programming text (``ordinary.txt``, ``scripts/make_ordinary.py``): its ``distinctness``
-is 0 within the first ``COMMON`` ranks, rises with the log of its rank, and is 1 past the list.
-
+ordinary it is in programming text (``ordinary.txt``, ``scripts/make_ordinary.py``): its ``distinctness``.
 A memory's match on a word keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what it
-met (only a part of the word: ``PART``) of its points: its ``distinct`` points; its ``cover`` is the share
-of the prompt's distinctness it explains. ``judge`` answers when the best's distinct points x the square
-root of its cover reach ``retrieval.min_distinct`` (``min_distinct_team`` for a question about the team's
-own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
+met of its points (its ``distinct`` points); its ``cover`` is the share of the prompt's distinctness it
+explains. ``judge`` answers when the best's distinct points x the root of its cover reach ``min_distinct``
+(``min_distinct_team`` for a question about the team's own ways); beside it, a memory needs ``near_distinct``
+x the best's distinct points.
 """
 from __future__ import annotations
 
@@ -77,14 +75,12 @@ def ranks() -> Ranks:
 
 def asks_team(prompt: str) -> bool:
     """Whether the prompt asks about the team's own ways ("how do we ...", "should I ...", "in our middleware"):
-    "our" anywhere, another team word in a question (a "?", a question word first, or "how" or "why"); "we should
-    add X" is a task, not a question."""
+    "our" anywhere, another team word in a question; "we should add X" is a task, not a question."""
     text, words = _lowered(prompt)
     if "our" in words or "ours" in words:  # the team's own things, asked about or worked on
         return True
-    if not (any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))):
-        return False
-    return _question(text, words)
+    team = any(w in TEAM_WORDS for w in words) or any(p in TEAM_PAIRS for p in zip(words, words[1:]))
+    return team and _question(text, words)
 
 
 def _lowered(prompt: str) -> tuple:
@@ -92,14 +88,13 @@ def _lowered(prompt: str) -> tuple:
     return text, "".join(c if c.isalnum() or c == "'" else " " for c in text).split()
 
 
-def _question(text: str, words: list) -> bool:
+def _question(text: str, words: list) -> bool:  # a "?", a question word first, or "how" or "why"
     return "?" in text or (bool(words) and words[0].split("'")[0] in QUESTION_WORDS) or "how" in words or "why" in words
 
 
 def subject_name(prompt: str, stop_words: frozenset) -> str:
     """The first name a question mentions ("When did **Elena** sign up?", "**Elena's** race number?"), or "": a
-    capitalized word inside a sentence or with ``'s``, not among ``ordinary.txt``'s commonest; one who asked ("Elena asked me
-    about ...") is skipped, and a task ("help Elena with the deploy") names none."""
+    capitalized word in a sentence or with ``'s``, not ordinary; not one who asked ("Elena asked me about ...")."""
     if not _question(*_lowered(prompt)):
         return ""
     words = "".join(c if c.isalnum() or c in "'_" else " " if c not in ".?!\n" else " . "
@@ -153,9 +148,9 @@ def measure(query, matches: list, mass: dict, table: dict) -> tuple:
     return sum(p for _, p in parts), sum(s for s, _ in parts) / max(sum(mass.values()), LEAST_MASS)
 
 
-def judge(query, rows: list, least: float, near: float):
-    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) when the best explains enough of the prompt's
-    distinctive words, less those far weaker than the best; none otherwise. ``report``: why (``search --explain``)."""
+def judge(query, rows: list, least: float, near: float, team: bool = False):
+    """``(kept rows, report)``: ``rows`` (``(points, key, matches)``) less those far weaker than the best, or none when
+    the best explains too little of the prompt's distinctive words; ``report``: why (``team``: a team question)."""
     if not rows or least <= 0 or query is None:
         return rows, None
     table = ranks()
@@ -167,7 +162,7 @@ def judge(query, rows: list, least: float, near: float):
     answered = proof >= least - 1e-9
     kept = [row for row in rows if answered and measures[row[1]][0] >= bar - 1e-9]
     return kept, {"measures": measures, "proof": proof, "answered": answered, "bar": bar, "least": least,
-                  "near": near, "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
+                  "near": near, "team": team, "ordinary": [query[g][0] for g, m in mass.items() if m < PLAIN],
                   "distinctive": [query[g][0] for g, m in mass.items() if m >= 1.0 - PLAIN]}
 
 
@@ -177,7 +172,7 @@ def why_not(report, key) -> str | None:
         return None
     distinct, covered = report["measures"][key]
     if not report["answered"]:
-        setting = "min_distinct_team (a question about the team's own ways)" if report.get("team") else "min_distinct"
+        setting = "min_distinct_team (a question about the team's own ways)" if report["team"] else "min_distinct"
         return (f"the best memory explains too little of what is distinctive in the prompt: evidence "
                 f"{report['proof']:.2f} (distinct points x the square root of the share of the prompt explained), "
                 f"under retrieval.{setting} {report['least']:g}; this one: {distinct:.2f} distinct points, "

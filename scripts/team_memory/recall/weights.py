@@ -2,15 +2,14 @@
 when the evidence is enough to answer at all; rapidfuzz is loaded here on first use.
 
 The best memory answers by any one of three ways (``Smart.confident``; the settings: docs/guide.md):
-- **evidence** (``min_score``, ``min_evidence``): the best score x the square root of the share of the
-  prompt it explains: a rare tag asked about alone keeps its points, a word met by chance in a long one does not;
-- **corroborated** (``min_corroborated``): two prompt words meet the best exactly and strongly
-  (``strong_words``), it scores ``min_score`` and explains ``CORROBORATED_SHARE`` of the prompt;
-- **explained** (``min_explained``): the best explains that share of the whole prompt (words the store
-  never saw count against it), meets a rare word (``rare_words``) and scores ``EXPLAINED_FLOOR`` x
-  ``min_score``: *pottery* answers "what did Maya say about pottery?" where most memories name Maya.
-A rare word is held by about the square root of the store's size or fewer memories, so the shares read
-the same at any store size.
+- **evidence** (``min_score``, ``min_evidence``): the best score x the root of the share of the prompt it
+  explains: a rare tag asked about alone keeps its points, a word met by chance in a long one does not;
+- **corroborated** (``min_corroborated``): two prompt words meet the best exactly and strongly (``strong_words``),
+  it scores ``min_score`` and explains ``CORROBORATED_SHARE`` of the prompt;
+- **explained** (``min_explained``): the best explains that share of the whole prompt (words the store never
+  saw count against it), meets a rare word and scores ``EXPLAINED_FLOOR`` x ``min_score``: *pottery* answers
+  "what did Maya say about pottery?" where most memories name Maya. A rare word is held by about the root of
+  the store's size or fewer memories, so the shares read the same at any store size.
 """
 from __future__ import annotations
 
@@ -128,8 +127,7 @@ def adjacency(matches: list) -> float:
 
 
 def match_parts(matches: list) -> dict:
-    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], "fuzzy": [...],
-    "synonym": [...]}``."""
+    """How a score was made: ``{"tags": [...], "title": [...], "body": [...], "prefix": [...], ...}``."""
     parts: dict = {"tags": [], "title": [], "body": [], "prefix": [], "fuzzy": [], "synonym": []}
     for _, q, (points, field, kind, target) in matches:
         if kind == "exact":
@@ -177,8 +175,7 @@ def rare_words(matches: list) -> int:
 
 def strong_weights(n: int) -> dict:
     """field -> the least weight of a strong match in ``n`` memories: a share of the store, so the same at any size."""
-    top = idf(1, max(n, 1))
-    surface = idf(COMMON_SHARE * n, n) / top
+    surface = idf(COMMON_SHARE * n, n) / idf(1, max(n, 1))
     return {"tags": surface, "title": surface, "body": RARE}
 
 
@@ -191,9 +188,8 @@ def strong_words(matches: list, n: int) -> int:
 
 
 def second_chance(strategy, rows: list) -> list:
-    """``[(points, key, parts)]``: when nothing is ``Smart.confident``, the ``retrieval.second_chance`` best of ``rows``
-    (``(rounded points, key, matches)``) as possibly related, if the best is one of them. One qualifies with
-    ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare words (two are unlikely by chance)."""
+    """When nothing is ``Smart.confident``: the ``retrieval.second_chance`` best of ``rows`` as possibly related if
+    the best is one; each needs ``min_score``, ``min_relative`` x the best and ``MIN_RARE_WORDS`` rare words."""
     wanted = strategy.second_chance
     if not wanted or not rows:
         return []

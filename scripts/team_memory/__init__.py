@@ -6,4 +6,4 @@ Python standard library (rapidfuzz is an optional extra, imported lazily).
 """
 from __future__ import annotations
 
-__version__ = "0.9.1"
+__version__ = "0.9.2"

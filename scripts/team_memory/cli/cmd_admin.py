@@ -6,7 +6,7 @@ import os
 import sys
 from collections import Counter
 
-from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix, stale_marks
+from .main import CLI, JSON_OPT, CliError, NoStore, UsageError, add_command, flag, opt, related_fix
 from .doctor import examine, hook_python, repair, store_files, user_plugin_too
 from ..base.model import CATEGORIES, STATUSES, display_name
 from ..base.safefs import repo_root_of
@@ -150,13 +150,14 @@ def store_stats(memory_root: str, config: dict, top: int) -> dict:
     ends = [{"id": shown_name(ident), "title": shown_text(title), "created_at": shown_text(created)}
             for created, ident, title in dated[:1] + dated[-1:]] or [None, None]  # the oldest and the newest
     by_status = {s: sum(c[s] for c in per_category.values()) for s in STATUSES}
+    from ..derived.driftmarks import current_marks
     return {"store": memory_root, "total": sum(by_status.values()), "by_status": by_status,
             "by_category": per_category,
             "top_tags": [{"tag": t, "count": n} for t, n in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
             "oldest": ends[0], "newest": ends[1],
             "memory_files": sum(1 for _ in iter_memory_files(memory_root, config)),
             "store_files": len(sizes), "store_bytes": sum(sizes),
-            "stale": len(stale_marks(memory_root, config, records))}  # changed in git since (see: review)
+            "stale": len(current_marks(memory_root, config, records))}  # changed in git since (see: review)
 
 
 def cmd_stats(ctx) -> int:

@@ -9,8 +9,7 @@ import sys
 import tempfile
 from datetime import datetime, timedelta, timezone
 
-from .main import (CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag, opt,
-                   stale_marks)
+from .main import CATEGORY_ONLY, CLI, JSON_OPT, RESULT_JSON, CliError, UsageError, add_command, flag, opt
 from ..base.config import TEMPLATES_DIR, load_config, max_inject
 from ..base.fsutil import atomic_write_text
 from ..base.model import MEMORY_REL, STATUSES
@@ -198,7 +197,8 @@ def cmd_show(ctx) -> int:
         print(f"  confidence: {shown_text(record['confidence'])}")
     if isinstance(record.get("related_files"), list) and record["related_files"]:
         print(f"  related files: {', '.join(map(shown_text, record['related_files']))}")
-        stale = stale_marks(ctx.memory_root, ctx.config).get(
+        from ..derived.driftmarks import current_marks
+        stale = current_marks(ctx.memory_root, ctx.config).get(
             os.path.relpath(path, project_root_of(ctx.memory_root)).replace(os.sep, "/"))
         if stale:  # its related files changed in git since its last update
             print(f"  stale: {shown_text(stale)}  (see: {CLI} review)")

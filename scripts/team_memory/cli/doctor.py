@@ -27,8 +27,8 @@ from ..records.exposure import hide, shown_message, shown_name, shown_text
 from ..records.privacy import PrivateTagError, leaks, scrub_record
 from ..base.safefs import is_link, is_real_dir, linked_part, read_regular
 from ..records.store import NotARecord, iter_memory_files, load_memory, project_root_of, record_status
-from ..records.validate import check_file, id_problem, shown, validate_record
-from .main import CLI, related_fix, stale_marks
+from ..records.validate import check_file, id_problem, shown, type_name, validate_record
+from .main import CLI, related_fix
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
 QUARANTINE = ".quarantine"
@@ -99,13 +99,6 @@ def _config_findings(memory_root: str, config_path: str) -> list:
             for setting, message, advisory in config_problems(stored)]
 
 
-KINDS = ((bool, "true/false"), ((int, float), "a number"), (str, "text"), (list, "a list"), (dict, "an object"))
-
-
-def _kind(value) -> str:
-    return next((name for types, name in KINDS if isinstance(value, types)), "null")
-
-
 def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
     for key, value in stored.items():
         name, want = f"{prefix}{key}", default.get(key)
@@ -113,9 +106,9 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
             out.append((name, "is not a setting team-memory knows (a typo?)", True))
         elif isinstance(want, dict) and isinstance(value, dict):
             _walk_config(value, want, name + ".", out)
-        elif want is not None and _kind(value) != _kind(want):  # (a null default allows several shapes)
-            out.append((name, f"is {_kind(value)} ({shown_text(json.dumps(value), 40)}), expected {_kind(want)}; "
-                              f"the default {json.dumps(want)[:40]} is used instead", False))
+        elif want is not None and type_name(value) != type_name(want):  # (a null default allows several shapes)
+            out.append((name, f"is {type_name(value)} ({shown_text(json.dumps(value), 40)}), expected "
+                              f"{type_name(want)}; the default {json.dumps(want)[:40]} is used instead", False))
 
 
 def config_problems(stored: dict) -> list:
@@ -268,11 +261,12 @@ def _foreign_markers(memory_root: str) -> list:
 def _stale_memories(memory_root: str, config: dict) -> list:
     """One warning counting the memories whose related files changed in git since (see: review)."""
     from ..derived.drift import doc_is_broken, marks_path
+    from ..derived.driftmarks import current_marks
     if doc_is_broken(memory_root):  # no marks can be stored there, so none are computed either
         return [Finding("stale-marks", _rel(memory_root, marks_path(memory_root)),
                         "is not a regular file (a folder or a link committed by mistake?): stale marks are off",
                         "remove it from git and from disk; the marks are derived and rewritten on their own")]
-    count = len(stale_marks(memory_root, config))
+    count = len(current_marks(memory_root, config))
     return [Finding("stale", _rel(memory_root, memory_root),
                     f"{count} memor{'y is' if count == 1 else 'ies are'} stale: files they are about changed in git "
                     "since they were last updated, or are gone",

@@ -199,15 +199,6 @@ def add_options(target, options) -> None:
             target.add_argument(*((flags,) if isinstance(flags, str) else flags), **spec)
 
 
-def stale_marks(memory_root: str, config: dict, records=None) -> dict:
-    """Project-relative memory path -> its stale mark (``derived.driftmarks``); none when they cannot be made."""
-    from ..derived.driftmarks import current_marks
-    try:
-        return current_marks(memory_root, config, records)
-    except OSError:  # a read-only checkout, a .cache that is a link: nothing to say about git drift
-        return {}
-
-
 def related_fix(kept: list) -> str:
     """The options that set related_files to ``kept``, to copy into a command (a hidden part stays hidden)."""
     import shlex

@@ -233,10 +233,16 @@ def refresh_marks(memory_root: str, config: dict, force: bool = False, blocking:
 
 
 def current_marks(memory_root: str, config: dict, records=None) -> dict:
-    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI)."""
-    items = memory_items(memory_root, config, records)
-    found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
-    return stale_marks(memory_root, items) if found is None else {i.path: i.suffix() for i in found.items if i.stale}
+    """Entry path -> suffix, recomputed first when the stored marks are out of date (the CLI); none when they cannot
+    be made (a read-only checkout, a .cache that is a link)."""
+    try:
+        items = memory_items(memory_root, config, records)
+        found = refresh_marks(memory_root, config, items=items)  # (blocking: waits for a background run to finish)
+        if found is None:
+            return stale_marks(memory_root, items)
+        return {i.path: i.suffix() for i in found.items if i.stale}
+    except OSError:
+        return {}
 
 
 def finish_marks_in_background(memory_root: str) -> int:

@@ -45,7 +45,7 @@ def is_date(value) -> bool:
                                             and iso_datetime(value + "T00:00", "T") is not None)
 
 
-def _type_name(value) -> str:
+def type_name(value) -> str:
     return {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(
         type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__)
 
@@ -55,14 +55,14 @@ def _check(spec, value, field: str, out: list) -> None:
     kind = spec if isinstance(spec, str) else spec[0]
     if kind in ("text", "text?"):
         if not isinstance(value, str):
-            out.append(Problem(field, f"must be text, not {_type_name(value)}", 'write it as a JSON string: "..."'))
+            out.append(Problem(field, f"must be text, not {type_name(value)}", 'write it as a JSON string: "..."'))
         elif kind == "text" and not value.strip():
             out.append(Problem(field, "must not be empty", "write a short sentence"))
         elif len(value) > MAX_TEXT:
             out.append(Problem(field, f"is {len(value)} characters long (at most {MAX_TEXT})", "shorten it"))
     elif kind == "bool":
         if not isinstance(value, bool):
-            out.append(Problem(field, f"must be true or false, not {_type_name(value)}", "use true or false (no quotes)"))
+            out.append(Problem(field, f"must be true or false, not {type_name(value)}", "use true or false (no quotes)"))
     elif kind == "date":
         if not is_date(value):
             out.append(Problem(field, f"is not an ISO 8601 date: {shown(value)}", f"use 2026-12-31 or {ISO_EXAMPLE}"))
@@ -73,7 +73,7 @@ def _check(spec, value, field: str, out: list) -> None:
     elif kind == "list":
         _, item_spec, min_items = spec
         if not isinstance(value, list):
-            out.append(Problem(field, f"must be a list, not {_type_name(value)}", 'write a JSON list: ["..."]'))
+            out.append(Problem(field, f"must be a list, not {type_name(value)}", 'write a JSON list: ["..."]'))
             return
         if len(value) < min_items:
             out.append(Problem(field, f"needs at least {min_items} item(s)", "add at least one entry"))
@@ -87,7 +87,7 @@ def _check(spec, value, field: str, out: list) -> None:
 
 def _check_object(fields: dict, value, field: str, out: list) -> None:
     if not isinstance(value, dict):
-        out.append(Problem(field, f"must be an object, not {_type_name(value)}", "write a JSON object: {...}"))
+        out.append(Problem(field, f"must be an object, not {type_name(value)}", "write a JSON object: {...}"))
         return
     prefix = f"{field}." if field else ""
     for name, (spec, required) in fields.items():
@@ -129,7 +129,7 @@ def shown(value, limit: int = 60) -> str:
 def _check_tags(tags, out: list) -> None:
     from .exposure import shown_tag
     if not isinstance(tags, list):
-        out.append(Problem("tags", f"must be a list, not {_type_name(tags)}", 'write ["tag1", "tag2"]'))
+        out.append(Problem("tags", f"must be a list, not {type_name(tags)}", 'write ["tag1", "tag2"]'))
         return
     if not 1 <= len(tags) <= MAX_TAGS:
         out.append(Problem("tags", f"has {len(tags)} tags (1 to {MAX_TAGS} allowed)",
@@ -138,7 +138,7 @@ def _check_tags(tags, out: list) -> None:
     for i, tag in enumerate(tags):
         field = f"tags[{i}]"
         if not isinstance(tag, str):
-            out.append(Problem(field, f"must be text, not {_type_name(tag)}", "write the tag as a string"))
+            out.append(Problem(field, f"must be text, not {type_name(tag)}", "write the tag as a string"))
             continue
         clean = clean_tag(tag)
         if clean and not shown_tag(tag):  # a secret or private text: never suggested back in a cleaned form
@@ -156,7 +156,7 @@ def _check_tags(tags, out: list) -> None:
 
 def _check_changes(changes, out: list) -> None:
     if not isinstance(changes, list):
-        out.append(Problem("changes", f"must be a list, not {_type_name(changes)}", "write a list of {date, summary}"))
+        out.append(Problem("changes", f"must be a list, not {type_name(changes)}", "write a list of {date, summary}"))
         return
     if len(changes) > MAX_CHANGES:
         out.append(Problem("changes", f"has {len(changes)} entries (at most {MAX_CHANGES})",
@@ -164,7 +164,7 @@ def _check_changes(changes, out: list) -> None:
     for i, change in enumerate(changes):
         field = f"changes[{i}]"
         if not isinstance(change, dict):
-            out.append(Problem(field, f"must be an object, not {_type_name(change)}", 'write {"date": ..., "summary": ...}'))
+            out.append(Problem(field, f"must be an object, not {type_name(change)}", 'write {"date": ..., "summary": ...}'))
             continue
         if parse_iso(change.get("date")) is None:
             out.append(Problem(f"{field}.date", "must be an ISO 8601 UTC time", f"use {ISO_EXAMPLE}"))
@@ -188,7 +188,7 @@ def _check_related(entries, out: list, project: str | None) -> None:
     """``related_files``: a list of at most ``relpaths.MAX_ENTRIES`` repository-relative paths, folders or globs."""
     from . import relpaths
     if not isinstance(entries, list):
-        out.append(Problem("related_files", f"must be a list, not {_type_name(entries)}", 'write ["app/session.py"]'))
+        out.append(Problem("related_files", f"must be a list, not {type_name(entries)}", 'write ["app/session.py"]'))
         return
     if len(entries) > relpaths.MAX_ENTRIES:
         out.append(Problem("related_files", f"has {len(entries)} entries (at most {relpaths.MAX_ENTRIES})",
@@ -202,7 +202,7 @@ def _check_related(entries, out: list, project: str | None) -> None:
             hint = f"write it relative to the repository root: {inside}" if inside else next(
                 (h for words, h in _RELATED_HINTS if words in reason), "write a path relative to the repository root: "
                 "app/session.py")
-            message = f"{shown(entry)} {reason}" if isinstance(entry, str) else f"must be text, not {_type_name(entry)}"
+            message = f"{shown(entry)} {reason}" if isinstance(entry, str) else f"must be text, not {type_name(entry)}"
             out.append(Problem(f"related_files[{i}]", message, hint))
 
 
@@ -210,7 +210,7 @@ def validate_record(record, *, folder_category: str | None = None, file_id: str 
                     project: str | None = None) -> list:
     """Every problem of ``record``; ``folder_category``/``file_id``/``project``: where it is (or will be) stored."""
     if not isinstance(record, dict):
-        return [Problem("(record)", f"must be a JSON object, not {_type_name(record)}", "write {...}")]
+        return [Problem("(record)", f"must be a JSON object, not {type_name(record)}", "write {...}")]
     out = [Problem(name, "is required", f"add {name!r}") for name in TOP_REQUIRED if name not in record]
     out += [Problem(field_name(name), "is not a known field", f"remove it; allowed: {', '.join(FIELDS)}")
             for name in record if name not in FIELDS]
@@ -275,7 +275,7 @@ def _check_id(ident, file_id, out: list) -> None:
 
 def _check_title(title, out: list) -> None:
     if not isinstance(title, str):
-        out.append(Problem("title", f"must be text, not {_type_name(title)}", "write a short title"))
+        out.append(Problem("title", f"must be text, not {type_name(title)}", "write a short title"))
         return
     clean = clean_line(title)
     if not clean:

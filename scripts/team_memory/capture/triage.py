@@ -143,37 +143,34 @@ def _cue_entries(group) -> list:
     return out
 
 
-def extra_cue_patterns(extra: dict) -> list:
-    """``[(where, pattern)]``: every cue a team added (``triage.extra_cues``), as the scorer reads them."""
-    return [(f"triage.extra_cues.{category}.{kind}", pattern) for category, kind, pattern in _cue_entries(extra)]
-
-
 # The team's cues each run on every scoring line: their number bounds the work (cues x text) with the deadline.
 MAX_EXTRA_CUES = 40
 
 
-def surplus_extra_cues(cues: list) -> list:
-    """``[(where, pattern)]`` of ``extra_cue_patterns`` past the first ``MAX_EXTRA_CUES`` distinct ones: left out."""
+def extra_cues(extra) -> tuple:
+    """``(cues, risks, surplus)`` of ``triage.extra_cues``: every ``(where, pattern)`` as the scorer reads it,
+    ``{pattern: why it could backtrack}``, and the others past the first ``MAX_EXTRA_CUES`` distinct ones."""
+    cues = [(f"triage.extra_cues.{category}.{kind}", pattern) for category, kind, pattern in _cue_entries(extra)]
+    if not cues:
+        return cues, {}, []
+    from ..base.patternrisk import backtrack_risk
+    verdicts = {p: backtrack_risk(p) for p in dict.fromkeys(p for _, p in cues)}
+    risks = {p: why for p, why in verdicts.items() if why}
     seen: dict = {}
     for where, pattern in cues:
-        seen.setdefault(pattern, where)
-    return list((w, p) for p, w in seen.items())[MAX_EXTRA_CUES:]
+        if pattern not in risks:
+            seen.setdefault(pattern, where)
+    return cues, risks, list((w, p) for p, w in seen.items())[MAX_EXTRA_CUES:]
 
 
 def _refused_extra_cues(extra: dict) -> set:
     """The team's cues that could backtrack (or are too long) and those past ``MAX_EXTRA_CUES``, each warned of."""
-    cues = extra_cue_patterns(extra)
-    if not cues:
-        return set()
-    from ..base.patternrisk import backtrack_risk
-    verdicts = {p: backtrack_risk(p) for p in dict.fromkeys(p for _, p in cues)}
-    risks = {p: why for p, why in verdicts.items() if why}
+    cues, risks, surplus = extra_cues(extra)
     if risks:
         where, pattern = next((w, p) for w, p in cues if p in risks)
         more = f" (and {len(risks) - 1} more)" if len(risks) > 1 else ""
         warn(f"ignored triage cue {pattern[:60]!r} in {where}{more}: it {risks[pattern]}; "
              "rewrite it (doctor explains) or remove it")
-    surplus = surplus_extra_cues([(w, p) for w, p in cues if p not in risks])
     if surplus:
         warn(f"ignored {len(surplus)} triage cues from {surplus[0][0]} on: at most {MAX_EXTRA_CUES} "
              "triage.extra_cues are used; merge or remove some (doctor explains)")

@@ -132,14 +132,11 @@ def config_problems(stored: dict) -> list:
 
 def _extra_cue_problems(triage) -> list:
     """``triage.extra_cues`` patterns the Stop hook leaves out (``base.patternrisk``), each with its fix."""
-    from ..base.patternrisk import backtrack_risk
-    from ..capture.triage import MAX_EXTRA_CUES, extra_cue_patterns, surplus_extra_cues
-    cues = extra_cue_patterns(triage.get("extra_cues") if isinstance(triage, dict) else None)
-    risks = {pattern: backtrack_risk(pattern) for _, pattern in cues}
+    from ..capture.triage import MAX_EXTRA_CUES, extra_cues
+    cues, risks, surplus = extra_cues(triage.get("extra_cues") if isinstance(triage, dict) else None)
     out = [(where, f"cue {pattern[:60]!r} {risks[pattern]}, so Stop ignores it; rewrite it with one repeat per stretch "
                    "of text and no repeat inside a repeated group (a character class instead of alternatives: [ab]+ "
-                   "rather than (a|b|ab)+), or remove it", False) for where, pattern in cues if risks[pattern]]
-    surplus = surplus_extra_cues([(w, p) for w, p in cues if not risks[p]])
+                   "rather than (a|b|ab)+), or remove it", False) for where, pattern in cues if pattern in risks]
     if surplus:
         out.append((surplus[0][0], f"{len(surplus)} cues from {shown_text(repr(surplus[0][1][:60]), 70)} on are past "
                                    f"the {MAX_EXTRA_CUES} triage.extra_cues Stop uses, so it ignores them (each cue "

@@ -214,9 +214,8 @@ def _load_for_change(memory_root: str, config: dict, memory_id: str):
 
 def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict, *,
                   expect_hash: str | None = None, summary: str | None = None, reviewed: bool = False) -> WriteResult:
-    """Change an active memory's title, tags, content keys (``None`` removes one), related files or
-    confidence; refused when ``expect_hash`` no longer matches. ``reviewed`` with no other change moves
-    only ``updated_at`` (which clears its stale mark)."""
+    """Change an active memory's title, tags, content keys (``None`` removes one), related files or confidence;
+    refused if ``expect_hash`` no longer matches. ``reviewed`` alone moves ``updated_at`` (clearing its stale mark)."""
     if not isinstance(changes, dict) or (not changes and not reviewed):
         raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
                          "- (content from stdin), --related-file, --no-related-files, --confidence or --reviewed "

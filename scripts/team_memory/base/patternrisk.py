@@ -5,8 +5,7 @@ minutes). Refused, from ``re``'s own parse: a pattern over ``MAX_PATTERN_CHARS``
 conditional; a repeated group holding another quantifier, a lookaround, or alternatives that can start alike
 (``(a+)+``, ``(a|ab)*``); two repeats in a row that can match the same text with nothing required between
 (``\\w+\\w+x``, ``.*a.*b``) unless the second ends the pattern. What is left is at most quadratic on a line
-cut to ``capture.triage.MAX_LINE_CHARS`` characters.
-"""
+cut to ``capture.triage.MAX_LINE_CHARS`` characters."""
 from __future__ import annotations
 
 MAX_PATTERN_CHARS = 500

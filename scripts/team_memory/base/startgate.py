@@ -5,8 +5,7 @@
 the start (forty prompts after ``git pull`` would each start one): ``first_to_start`` says yes to the caller that
 creates it (``O_EXCL``) or ``flock``s one expired or released; the process ``release``s it at its end, free
 ``GRACE_S`` later. Nobody waits; anything but our regular file there is cleared. Without ``flock`` (Windows) two
-may win: the work's own lock keeps it single.
-"""
+may win: the work's own lock keeps it single."""
 from __future__ import annotations
 
 import os

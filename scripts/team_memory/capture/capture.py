@@ -4,8 +4,7 @@
 with a reminder when categories fire; never while ``stop_hook_active`` (what Claude writes then is the saving:
 skipped unscored). The offset is saved before a reminder, or there is none; with no readable transcript
 ``last_assistant_message`` is judged (remembered by hash). Files the stretches edited (never under ``.claude/``)
-fill the proposed ``related_files``.
-"""
+fill the proposed ``related_files``."""
 from __future__ import annotations
 
 import os

@@ -3,8 +3,7 @@
 Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles
 and tags cleaned as the index cleans them; then, under ``fsutil.store_lock``, the record is completed, validated
 strictly, written atomically and the index updated. Nothing is written when a step fails; results count what was
-stripped and redacted, never the text itself.
-"""
+stripped and redacted, never the text itself."""
 from __future__ import annotations
 
 import os

@@ -6,8 +6,7 @@ is ranked as the hook ranks it (no session dedupe) over an index built in memory
 Metrics: ``hit@1``, ``recall@3``, ``recall@5``, ``MRR`` (over prompts that expect something); ``precision``
 (``clear_precision``: the clear hits only); ``silent``/``blocked`` (prompts that expect nothing with no
 block / one); ``empty``; ``lines``, ``bytes``, ``lines_answered`` (the hook's block per prompt).
-``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``, ``holdout``).
-"""
+``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``, ``holdout``)."""
 from __future__ import annotations
 
 import hashlib

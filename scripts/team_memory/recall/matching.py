@@ -16,8 +16,7 @@ under it the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``
 only those ``relevance`` keeps (docs/guide.md). The fuzzy step runs only when exact and prefix matching leave
 no confident best and rapidfuzz is importable: prompt tokens of 5+ characters with no exact match meet the
 title and tag tokens and their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``),
-replacing a weaker prefix match of the same token.
-"""
+replacing a weaker prefix match of the same token."""
 from __future__ import annotations
 
 import math

@@ -3,8 +3,7 @@
 The strategy scores the index (``Smart.score``: clear hits and possibly related titles); the first
 ``DEEP_CHECK_LIMIT`` hits are read (retired, archived, missing or unreadable: dropped) and reordered by the
 recency bonus, the answer-shape bonus (``text.answershape``) and the points off an outdated decision. An
-index path outside its category folder is never followed.
-"""
+index path outside its category folder is never followed."""
 from __future__ import annotations
 
 from ..base import fastjson

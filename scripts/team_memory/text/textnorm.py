@@ -226,7 +226,6 @@ def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
-    """The set of match tokens of ``text``."""
     return {t for group in token_groups(text, stop_words) for t in group}
 
 

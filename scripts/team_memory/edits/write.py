@@ -1,9 +1,8 @@
 """Writing memories: create, update, retire/restore/archive/unarchive, and ``gc``'s deletions.
 
-Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles
-and tags cleaned as the index cleans them; then, under ``fsutil.store_lock``, the record is completed, validated
-strictly, written atomically and the index updated. Nothing is written when a step fails; results count what was
-stripped and redacted, never the text itself."""
+Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles and tags
+cleaned as in the index; then, under ``fsutil.store_lock``, the record is completed, validated strictly, written
+atomically and indexed. A failed step writes nothing; results count what was stripped and redacted, never the text."""
 from __future__ import annotations
 
 import os

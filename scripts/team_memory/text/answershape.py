@@ -1,7 +1,8 @@
 """The shape of the answer a question asks for (a date, a time, money, a count, a duration), and whether a text holds one.
 
 Among memories that meet a question alike, one whose text holds something of the shape asked for ("on
-11 June", "£40", "eight months") is more likely the answer. Plain string work over ``tokens.words``."""
+11 June", "£40", "eight months") is more likely the answer. Plain string work over ``tokens.words``.
+"""
 from __future__ import annotations
 
 from .tokens import words

@@ -2,7 +2,8 @@
 
 The vocabulary is every title and tag token (a stem: ``validat``) and its written forms (``spelled_forms``):
 a typo often stops a prompt word from folding (``validaiton``), and is then closer to the written word
-than to the stem. The check needs no rapidfuzz (``recall.matching`` asks here first)."""
+than to the stem. The check needs no rapidfuzz (``recall.matching`` asks here first).
+"""
 from __future__ import annotations
 
 # What ``textnorm.fold`` takes off a word, put back; not a lone ``e`` or ``s`` (``deploy`` + ``e`` meets ``employe``)

@@ -2,7 +2,8 @@
 
 A hand-edited or pulled file was never scrubbed. ``hide`` turns private sections (an unclosed one hides the
 rest) and secrets into markers, looked for in the normalised form (NFKC: ``ＡＫＩＡ``), which is then shown.
-Every string shown passes ``hide`` *before* any other cleaning (cleaning can join what a pattern needs)."""
+Every string shown passes ``hide`` *before* any other cleaning (cleaning can join what a pattern needs).
+"""
 from __future__ import annotations
 
 from ..base.sanitize import clean_line, clean_tag, cut, folded, safe_name, shown_path

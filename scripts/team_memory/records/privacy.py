@@ -3,7 +3,8 @@
 ``<private>...</private>`` always, ``[private]`` (``bracket``) and ``<!-- private -->`` (``comment``) when listed
 in ``privacy.private_tags.formats``; each section becomes the configured marker. Tags in a closed fenced code
 block are text; the outermost of nested sections goes whole; a blank section vanishes; an unbalanced tag raises
-``PrivateTagError`` and the caller writes nothing. Messages name the field and line, never the private text."""
+``PrivateTagError`` and the caller writes nothing. Messages name the field and line, never the private text.
+"""
 from __future__ import annotations
 
 import re

@@ -1,7 +1,8 @@
 """The record schema: the limits, every top-level field, each category's content fields, and the JSON Schemas.
 
 ``category_schema`` mirrors ``validate.validate_record`` as far as a schema can (time order, id against file
-name, secrets and Unicode rules stay with ``memory.py validate``); ``write_schemas`` writes ``templates/schemas/``."""
+name, secrets and Unicode rules stay with ``memory.py validate``); ``write_schemas`` writes ``templates/schemas/``.
+"""
 from __future__ import annotations
 
 import json

@@ -1,7 +1,8 @@
 """``related_files``: the files a memory is about, as repository-relative paths, folders or globs.
 
 An entry is a file, a folder (every file under it) or a glob (``*``, ``?``, ``[abc]``, ``**``) matched against
-the whole path. Nothing here touches the file system; no ``re`` (hooks' start-up)."""
+the whole path. Nothing here touches the file system; no ``re`` (hooks' start-up).
+"""
 from __future__ import annotations
 
 import os

@@ -2,7 +2,8 @@
 
 PreToolUse copies each new or changed memory file into the state folder, named by its git blob id, so
 PostToolUse can ask git in one call whether a lost version is committed. A copy holds what ``exposure``
-would show (``shown_copy``): no secret or private section is kept outside the repository."""
+would show (``shown_copy``): no secret or private section is kept outside the repository.
+"""
 from __future__ import annotations
 
 import json

@@ -1,7 +1,8 @@
 """Where memories live, how one is read and written as text, its id (a slug of its title), and its times.
 
 ``dump_memory`` is deterministic so pull-request diffs stay minimal. ``parse_time`` is the one reading of a
-time field; ``epoch_us`` its instant as an integer, so the prompt hook imports no ``datetime`` (about 1 ms)."""
+time field; ``epoch_us`` its instant as an integer, so the prompt hook imports no ``datetime`` (about 1 ms).
+"""
 from __future__ import annotations
 
 import os

@@ -1,6 +1,7 @@
 """Strict validation of memory records and memory files: every ``Problem`` (field, what is wrong, how to fix it).
 
-``check_file`` adds a file's JSON syntax, its place, and leftover private sections or secrets."""
+``check_file`` adds a file's JSON syntax, its place, and leftover private sections or secrets.
+"""
 from __future__ import annotations
 
 import json

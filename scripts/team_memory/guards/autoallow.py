@@ -6,7 +6,8 @@ look-alike is not approved), a command of ``COMMANDS``, nothing the shell would 
 option that reads or writes a file (``--input -`` aside; argparse's abbreviations count as the full option), ``--root``
 only for this project, an ``update`` only ``--reviewed`` or of this session's own summary, never with
 ``dangerouslyDisableSandbox``. The user's ``deny`` and ``ask`` rules still apply after it (Claude Code 2.1.330).
-``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it comes by ``git pull``)."""
+``TEAM_MEMORY_AUTO_ALLOW=0`` turns it off; the store's config cannot (it comes by ``git pull``).
+"""
 from __future__ import annotations
 
 import os

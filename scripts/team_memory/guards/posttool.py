@@ -1,6 +1,7 @@
 """PostToolUse: what a tool call did to the memory files, told to Claude; nothing is ever moved (a hook cannot tell
 ``git pull``, an editor and a stray shell line apart). It reports a changed file that is not valid, and a removed or
-rewritten one no git object holds with where to get it back; changed files are patched into the index."""
+rewritten one no git object holds with where to get it back; changed files are patched into the index.
+"""
 from __future__ import annotations
 
 import os

@@ -1,6 +1,7 @@
 """Can a PowerShell line write into a memory store? ``judge(command, cwd, stores)``: the Bash judge on PowerShell's
 front end (``bash_text``), plainly conservative: every variable unknown, a cmdlet that is no reader denied any value
-that could reach a store, and on a line that names the store what the reader cannot follow (``_UNREAD``) denied."""
+that could reach a store, and on a line that names the store what the reader cannot follow (``_UNREAD``) denied.
+"""
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """What a tool call concerns, for the guard and its PostToolUse report: the stores it can touch, the paths it names,
-how a file is named back to Claude, and the CLI to name instead."""
+how a file is named back to Claude, and the CLI to name instead.
+"""
 from __future__ import annotations
 
 import os

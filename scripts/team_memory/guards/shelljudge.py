@@ -1,7 +1,8 @@
 """Can a Bash line write into a memory store? ``judge(command, cwd, stores)``: None, or a short text saying how.
 
 Commands are followed in order; readers pass, known writers are checked on what they write, any other program on the
-arguments that name a store. Whole-tree git operations pass: they move a team's memories (PostToolUse reports them)."""
+arguments that name a store. Whole-tree git operations pass: they move a team's memories (PostToolUse reports them).
+"""
 from __future__ import annotations
 
 import os

@@ -1,7 +1,8 @@
 """Path patterns and the judge's state, shared by the Bash and PowerShell judges.
 
 A pattern is a path whose unknown parts stay open (``shellscan.UNKNOWN``: any text; glob markers: within one
-component). ``reach``: can some expansion be a store, lie inside one, or (for what removes a folder) hold one?"""
+component). ``reach``: can some expansion be a store, lie inside one, or (for what removes a folder) hold one?
+"""
 from __future__ import annotations
 
 import os

@@ -1,7 +1,8 @@
 """The shell-word reader of Bash lines, shared by the guard and ``toolgate``: ``parse(text)`` -> ``[Command]``.
 
 A word is a list of parts: ``("s", text)`` (glob and brace characters as markers), ``("v", NAME)`` or ``("u", "")``
-(a value that cannot be known). It never runs anything, never fails, stops at a depth bound and uses no ``re``."""
+(a value that cannot be known). It never runs anything, never fails, stops at a depth bound and uses no ``re``.
+"""
 from __future__ import annotations
 
 

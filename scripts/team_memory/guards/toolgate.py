@@ -2,7 +2,8 @@
 
 A few ``stat`` calls instead of importing the full guard; it may only err towards it (``tests/guards/test_toolgate.py``
 compares them): write tools naming no ``.claude``, Bash lines of ``READ_ONLY``/``ORDINARY`` commands, PowerShell
-lines of ``PWSH_READ_ONLY`` cmdlets, run from outside every store."""
+lines of ``PWSH_READ_ONLY`` cmdlets, run from outside every store.
+"""
 from __future__ import annotations
 
 import os

@@ -14,7 +14,8 @@ usable file the same bytes are built in memory (``encode``)::
     v\t<the tag and title tokens, " " joined>
 
 The lines after the stamps are sorted as bytes: a prompt bisects to its own words' lines (``seek``). Anyone
-can commit the file: every line is checked as parsed (``CacheInvalid``), and a path in it is only a key."""
+can commit the file: every line is checked as parsed (``CacheInvalid``), and a path in it is only a key.
+"""
 from __future__ import annotations
 
 import os

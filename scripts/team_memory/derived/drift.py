@@ -8,7 +8,8 @@ A memory is *stale* when its ``related_files`` changed in git since (or are gone
 
 A mark holds numbers only (indices into the memory's own related entries, two counts); the words shown are
 written from the memory itself (``render_mark``), so a forged file can make a suffix wrong, never make it say
-anything. A mark is shown only while its ``entry_key`` (path, ``updated_at``, related entries) still matches."""
+anything. A mark is shown only while its ``entry_key`` (path, ``updated_at``, related entries) still matches.
+"""
 from __future__ import annotations
 
 import os

@@ -5,7 +5,8 @@ store) and at most one ``git ls-files``: never one call per memory.
 A commit counts when it touched a file an entry names after the memory was last vouched for: later
 than its ``updated_at``, and not before the newest commit that touched its own JSON file (``V``): a
 commit listed before V in git's topological order is no ancestor of V and counts; one listed after
-counts only when later than V (a branch merged after the memory). ``.git-blame-ignore-revs`` never counts."""
+counts only when later than V (a branch merged after the memory). ``.git-blame-ignore-revs`` never counts.
+"""
 from __future__ import annotations
 
 import os

@@ -10,7 +10,8 @@ listing the store. ``refresh`` writes the map (``write_map``); the hook reads it
     <lines: "<key>\t<entry>\t<memory>">, sorted as bytes
 
 ``key`` is the entry less a trailing ``/`` or a glob's literal folders (``""`` for ``**/*.sql``). A lookup reads
-the head, then only the blocks of the file's key and the folders above it: a few small reads at any size."""
+the head, then only the blocks of the file's key and the folders above it: a few small reads at any size.
+"""
 from __future__ import annotations
 
 import os

@@ -2,7 +2,8 @@
 
     - [DECISION] <title> -> .claude/memory/decisions/<id>.json #tags:a,b
 
-and ``Reader``: memory files read for the derived files (bounded, never through a link) into index items."""
+and ``Reader``: memory files read for the derived files (bounded, never through a link) into index items.
+"""
 from __future__ import annotations
 
 import os

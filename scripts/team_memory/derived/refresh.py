@@ -5,7 +5,8 @@
 Current: written for this configuration, character policy and token shape, beside this ``index.md`` and
 this file map (their stamps); no category folder changed and no memory file's ctime moved (an in-place
 rewrite always moves it): one ``lstat`` per memory. A time within two ticks of the cache's own is not trusted.
-A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record."""
+A rebuild re-reads only the files whose inode, mtime, size or ctime differ from the cache's record.
+"""
 from __future__ import annotations
 
 import os

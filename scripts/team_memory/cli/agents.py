@@ -2,7 +2,8 @@
 
 Every agent gets the drop-in runtime and the store, then its own file merged (``AGENT_FILES``; a changed file is
 backed up to ``<file>.bak``). ``AGENTS.md`` keeps a generated block between ``AGENTS_BEGIN`` and ``AGENTS_END``
-(the critical and high constraints, the commands), the rest kept byte for byte. A link on the way is refused."""
+(the critical and high constraints, the commands), the rest kept byte for byte. A link on the way is refused.
+"""
 from __future__ import annotations
 
 import os

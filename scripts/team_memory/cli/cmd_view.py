@@ -2,7 +2,8 @@
 
 ``collect`` gathers what the page shows: every memory read once, who and when from one bounded ``git log``, review
 items with the command that settles each, the search tokens. Every string passes ``shown`` (the page's one exposure
-step); a problem of an invalid file is named by its field and what is wrong, never by the value."""
+step); a problem of an invalid file is named by its field and what is wrong, never by the value.
+"""
 from __future__ import annotations
 
 import os

@@ -2,7 +2,8 @@
 ``split_markdown(text)`` cuts a file into ``Piece``s (a bullet, a run of numbered steps, a listing, a paragraph);
 ``proposals(path, config)`` gives one ``Proposal`` per piece. Plain string work, no ``re``: every line is the user's.
 The category comes from the triage cues, heading words and a numbered list (a runbook), else ``preference``.
-Content says what the text says and no more; ids are title slugs, so a second import finds them taken."""
+Content says what the text says and no more; ids are title slugs, so a second import finds them taken.
+"""
 from __future__ import annotations
 
 import os

@@ -4,7 +4,8 @@ Its frame, style and script are the files ``view.html``, ``view.css`` and ``view
 The HTML holds every memory in full (it reads with scripts off); the script (``JS``) only filters and sorts, its
 state in the URL fragment. Every value goes through ``esc`` (attributes double-quoted); the script's data is JSON
 that cannot close its element (``script_json``). The Content-Security-Policy allows no request and no script but
-the page's own (by hash), so even a value that slipped through could neither run nor load."""
+the page's own (by hash), so even a value that slipped through could neither run nor load.
+"""
 from __future__ import annotations
 
 import base64

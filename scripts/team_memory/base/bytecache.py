@@ -5,7 +5,8 @@ package through ``CachingLoader``: code kept in ``$XDG_CACHE_HOME/team-memory/py
 ``sys.pycache_prefix``, the standard library's too), used only when its header names this interpreter and the
 source's path, size and time. Compiled code runs as it is, so every folder from the cache root down must be real,
 this user's and writable by nobody else (the root: unless sticky), each file opened without following a link;
-else one stderr line and no cache. On Windows only under the user's profile."""
+else one stderr line and no cache. On Windows only under the user's profile.
+"""
 from __future__ import annotations
 
 # Kept for the budgets without bytecode caching (bench.py --floor): PreToolUse 2.7x -> 1.8x, prompt hook 7.8x -> 3.0x.

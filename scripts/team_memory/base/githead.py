@@ -3,7 +3,8 @@
 The nearest ``.git`` at or above the project (a folder, or a file ``gitdir: <path>`` in a worktree or
 submodule), its ``HEAD``, and the ref HEAD names: a loose ref file, else ``packed-refs`` (in the folder a
 worktree's ``commondir`` names). Every read is bounded and opened without following a link; a ref name is
-checked before it becomes a path. Anything unusual gives ``head`` None: "cannot tell", never an error."""
+checked before it becomes a path. Anything unusual gives ``head`` None: "cannot tell", never an error.
+"""
 from __future__ import annotations
 
 import os

@@ -3,7 +3,8 @@
 ``.claude/`` arrives through ``git pull``, which commits symbolic links: a store is used only when ``.claude`` and
 ``.claude/memory`` are real folders (``store_problem``). Files are opened with ``O_NOFOLLOW`` and ``O_NONBLOCK``
 (without ``O_NOFOLLOW``, ``lstat`` before and ``fstat`` after must agree), must be regular and are read up to a
-bound; folders are made with ``os.mkdir`` and checked with ``lstat``. A link is an ``UnsafePath``."""
+bound; folders are made with ``os.mkdir`` and checked with ``lstat``. A link is an ``UnsafePath``.
+"""
 from __future__ import annotations
 
 import errno

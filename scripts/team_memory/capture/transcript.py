@@ -3,7 +3,8 @@
 ``read_transcript(path, offset)`` reads what was appended after ``offset`` (the newest ``max_bytes``): the
 ``Turn``s (text, tool names, ``files``: ``(tool_use id, path)`` of each ``EDIT_TOOLS`` call; a failed
 ``tool_result``'s: ``(tool_use id, None)``) and the offset to resume from. Anything else is skipped, a line
-still being written is read next time, a file that shrank is read again from the start."""
+still being written is read next time, a file that shrank is read again from the start.
+"""
 from __future__ import annotations
 
 import os

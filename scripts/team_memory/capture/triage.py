@@ -7,7 +7,8 @@ to them, and a user's reply with a hit to one counts it as one more hit; *confir
 such a reply; *alternatives* ("instead of") add a hit to a sentence that holds one. Cues (``triage.cues`` plus
 ``triage.extra_cues``, none that could backtrack) are case-insensitive and run on lines of at most 1,000 characters
 until ``SCORING_SECONDS``; ``session_summary`` scores activity (``triage.activity``). The scorer reads the user and
-assistant text less code, private, recalled and harness blocks (``clean_text``), cut into ``Line``s."""
+assistant text less code, private, recalled and harness blocks (``clean_text``), cut into ``Line``s.
+"""
 from __future__ import annotations
 
 import re

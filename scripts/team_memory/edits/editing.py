@@ -1,7 +1,8 @@
 """``edit ID``: a memory's JSON in ``$EDITOR`` (then ``$VISUAL``, then ``vi``), saved through the write path.
 
 A failed save prints the problems and offers another round; text that does not land is kept in a recovery
-file whose path is printed (``edit ID --from PATH`` continues from it)."""
+file whose path is printed (``edit ID --from PATH`` continues from it).
+"""
 from __future__ import annotations
 
 import json

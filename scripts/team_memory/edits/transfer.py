@@ -2,7 +2,8 @@
 
 JSON Lines (a JSON array is read too), or YAML when pyyaml can be imported; ``claude_memory_entries`` reads a
 prior-plugin store. Every record is scrubbed and validated first (``prepare``), then ``import_records`` writes
-under one store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``)."""
+under one store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
+"""
 from __future__ import annotations
 
 import json

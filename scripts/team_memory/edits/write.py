@@ -2,7 +2,8 @@
 
 Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles and tags
 cleaned as in the index; then, under ``fsutil.store_lock``, the record is completed, validated strictly, written
-atomically and indexed. A failed step writes nothing; results count what was stripped and redacted, never the text."""
+atomically and indexed. A failed step writes nothing; results count what was stripped and redacted, never the text.
+"""
 from __future__ import annotations
 
 import os

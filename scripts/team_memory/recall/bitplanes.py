@@ -2,7 +2,8 @@
 
 Each prompt token's options (a bitmap of the entries it reaches, or their ids) add whole units of
 ``QUANTUM``, rounded up, to every entry they reach; plane k holds bit k of every entry's sum, so adding to
-a thousand entries is a few whole-int operations. Only the ids ``reaching`` a floor are scored exactly."""
+a thousand entries is a few whole-int operations. Only the ids ``reaching`` a floor are scored exactly.
+"""
 from __future__ import annotations
 
 from ..derived.cache import bits_of, ids_of_bits

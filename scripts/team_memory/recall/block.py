@@ -2,7 +2,8 @@
 
 Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned, secrets hidden,
 nothing can end or forge the block. A clear winner's key content follows its line (``excerpt_line``),
-neutralised only against ending the block, so commands and code arrive as written."""
+neutralised only against ending the block, so commands and code arrive as written.
+"""
 from __future__ import annotations
 
 from ..base.config import category_descriptions, int_setting

@@ -2,7 +2,8 @@
 
 The PostToolUse hook looks the paths up in the file map (``derived.filemap.lookup``); ``recall_found``
 reads each memory named to be sure it is active and still names that file, and shows at most
-``MAX_LINES`` of them in ``MAX_CHARS``, each once per session (``dedupe``)."""
+``MAX_LINES`` of them in ``MAX_CHARS``, each once per session (``dedupe``).
+"""
 from __future__ import annotations
 
 import os

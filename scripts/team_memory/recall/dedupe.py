@@ -3,7 +3,8 @@
 State per ``(store, session_id)`` (``state``): ``{"prompt": n, "shown": {"<index path>": prompt number}}``;
 a memory shown at prompt ``k`` is held back for ``k+1 .. k+N`` (``retrieval.dedupe_prompts``). Each memory
 shown by either hook gets a mark of its own (``state.claim``, ``O_EXCL``: of two tool hooks at once, one
-shows it); recall by file shows a memory once per session, and marks the files it answered for."""
+shows it); recall by file shows a memory once per session, and marks the files it answered for.
+"""
 from __future__ import annotations
 
 from ..base.config import int_setting

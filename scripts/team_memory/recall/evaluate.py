@@ -5,7 +5,8 @@ line; ``expected: []``: inject nothing) and ``meta.json`` (``{"now": ISO time}``
 ranks it (no session dedupe) over an index built in memory; nothing is written. Metrics: ``hit@1``, ``recall@3``,
 ``recall@5``, ``MRR`` (over prompts expecting something); ``precision`` (``clear_precision``: clear hits only);
 ``silent``/``blocked`` (prompts expecting nothing: no block / one); ``empty``; ``lines``, ``bytes``, ``lines_answered``
-(the hook's block per prompt). ``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``, ``holdout``)."""
+(the hook's block per prompt). ``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``, ``holdout``).
+"""
 from __future__ import annotations
 
 import hashlib

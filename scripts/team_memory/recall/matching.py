@@ -14,7 +14,8 @@ Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a 
 the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) that ``relevance`` keeps are shown by title
 (docs/guide.md). The fuzzy step runs only when rapidfuzz is importable and exact and prefix matching leave no confident
 best: prompt tokens of 5+ characters with no exact match meet title and tag tokens and their written forms
-(``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``), replacing the token's weaker prefix match."""
+(``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``), replacing the token's weaker prefix match.
+"""
 from __future__ import annotations
 
 import math

@@ -2,7 +2,8 @@
 
 The strategy scores the index (``Smart.score``: clear hits, possibly related titles); the first ``DEEP_CHECK_LIMIT``
 hits are read (retired, archived, missing or unreadable: dropped) and reordered by the recency and answer-shape bonuses
-(``text.answershape``) and an outdated decision's penalty; an index path outside its category folder is not followed."""
+(``text.answershape``) and an outdated decision's penalty; an index path outside its category folder is not followed.
+"""
 from __future__ import annotations
 
 from ..base import fastjson

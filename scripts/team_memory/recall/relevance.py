@@ -6,7 +6,8 @@ programming text (``ordinary.txt``, ``scripts/make_ordinary.py``): its ``distinc
 keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what it met of its points (its ``distinct``
 points); its ``cover`` is the share of the prompt's distinctness it explains. ``judge`` answers when the best's
 distinct points x the root of its cover reach ``min_distinct`` (``min_distinct_team`` for a question about the team's
-own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points."""
+own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
+"""
 from __future__ import annotations
 
 import math

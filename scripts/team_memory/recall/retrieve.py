@@ -2,7 +2,8 @@
 
 Find the store, make the derived files current (never waiting), rank, hold back what the session was
 just shown (``dedupe``), format (``block``). A store with no cache and over ``COLD_FILES`` memory files
-is built by a detached process: reading them all in the hook could outlast the client's time-out."""
+is built by a detached process: reading them all in the hook could outlast the client's time-out.
+"""
 from __future__ import annotations
 
 import os

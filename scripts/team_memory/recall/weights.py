@@ -9,7 +9,8 @@ The best memory answers by any one of three ways (``Smart.confident``; the setti
 - **explained** (``min_explained``): the best explains that share of the whole prompt (words the store never
   saw count against it), meets a rare word and scores ``EXPLAINED_FLOOR`` x ``min_score``: *pottery* answers
   "what did Maya say about pottery?" where most memories name Maya. A rare word is held by about the root of
-  the store's size or fewer memories, so the shares read the same at any store size."""
+  the store's size or fewer memories, so the shares read the same at any store size.
+"""
 from __future__ import annotations
 
 import math

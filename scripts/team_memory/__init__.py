@@ -1,8 +1,7 @@
 """team-memory: a drop-in, git-committed memory folder for Claude Code.
 
-The package is the shared core imported by every hook launcher in ``hooks/``
-and by the CLI launcher ``scripts/memory.py``. Runtime code uses only the
-Python standard library (rapidfuzz is an optional extra, imported lazily).
+The shared core that every hook launcher in ``hooks/`` and the CLI launcher ``scripts/memory.py`` import;
+runtime code uses only the Python standard library (rapidfuzz is an optional extra, imported lazily).
 """
 from __future__ import annotations
 

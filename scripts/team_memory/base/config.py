@@ -1,6 +1,5 @@
-"""Configuration: ``templates/memory-config.default.json`` merged with the store's ``memory-config.json``.
-
-Loose by design: a missing or broken file means defaults, a bad value its default, each with one stderr line.
+"""Configuration: ``templates/memory-config.default.json`` merged with the store's ``memory-config.json``;
+loose by design: a missing or broken file means defaults, a bad value its default, each with one stderr line.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``loads``/``dumps``: JSON for the hot path through the C scanner and encoder behind ``json``, without
-importing the ``json`` package (it pulls in ``re``). Same parser, same text; without ``_json``, ``json`` itself.
+"""``loads``/``dumps``: JSON for the hot path through ``json``'s C scanner and encoder without importing ``json``
+(it pulls in ``re``). Same parser, same text; without ``_json``, ``json`` itself.
 """
 from __future__ import annotations
 

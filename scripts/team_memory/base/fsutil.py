@@ -39,7 +39,6 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = T
 
 
 def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
-    """``atomic_write_text`` for bytes."""
     fd, tmp = create_temp(path)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -1,9 +1,9 @@
 """Every git run of the package (``run_git``): nothing but git's own reading happens.
 
-Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, other
-``GIT_*`` variables dropped, output parsed from ``-z``, at most ``limit`` bytes and ``timeout`` seconds, then the
-process group killed. No fetch, ever: a partial clone fetches a missing object, and a committed config can name
-what that runs (``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
+Each run: ``SAFE_CONFIG``, no external diff, textconv, mailmap or notes, no optional locks, no prompt, other ``GIT_*``
+variables dropped, output parsed from ``-z``, at most ``limit`` bytes and ``timeout`` seconds, then the process group
+killed. No fetch, ever: a partial clone fetches a missing object, and a committed config can name what that runs
+(``core.sshCommand``, ``ext::``); ``GIT_NO_LAZY_FETCH=1`` (git 2.44+) and ``GIT_ALLOW_PROTOCOL`` stop it.
 """
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The fixed vocabulary of a store: categories (in priority order, which breaks score ties), folders, display
-names, statuses.
-"""
+"""A store's fixed vocabulary: categories (in priority order, which breaks score ties), folders, names, statuses."""
 from __future__ import annotations
 
 from .safefs import MEMORY_REL  # noqa: F401 - the memory root, relative to the project root (the store rule's)

@@ -1,5 +1,5 @@
-"""Path text compared in one spelling: ``/`` between parts, whatever separator the platform writes
-(code never takes ``os.sep`` for ``/``: ``tests/platform_mask.py``).
+"""Path text compared in one spelling: ``/`` between parts, whatever the platform's separator (code never takes
+``os.sep`` for ``/``: ``tests/platform_mask.py``).
 """
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
 """Can a pattern from config backtrack? ``backtrack_risk(pattern) -> reason | None``.
 
-A teammate's ``triage.extra_cues`` run in every Stop hook, and ``re`` backtracks (``^(\\w+\\s?)*$`` ran for
-minutes). Refused, from ``re``'s own parse: a pattern over ``MAX_PATTERN_CHARS`` or invalid; a backreference or
-conditional; a repeated group holding another quantifier, a lookaround, or alternatives that can start alike
-(``(a+)+``, ``(a|ab)*``); two repeats in a row that can match the same text with nothing required between
-(``\\w+\\w+x``, ``.*a.*b``) unless the second ends the pattern. What is left is at most quadratic on a line
-cut to ``capture.triage.MAX_LINE_CHARS`` characters.
+A teammate's ``triage.extra_cues`` run in every Stop hook, and ``re`` backtracks (``^(\\w+\\s?)*$`` ran for minutes).
+Refused, from ``re``'s own parse: a pattern over ``MAX_PATTERN_CHARS`` or invalid; a backreference or conditional; a
+repeated group holding another quantifier, a lookaround, or alternatives that can start alike (``(a+)+``, ``(a|ab)*``);
+two repeats in a row that can match the same text with nothing required between (``\\w+\\w+x``, ``.*a.*b``) unless the
+second ends the pattern. What is left is at most quadratic on a line cut to ``capture.triage.MAX_LINE_CHARS``.
 """
 from __future__ import annotations
 

@@ -43,7 +43,6 @@ class _Text(dict):
 
 _LINE = _Line()
 _TEXT = _Text()
-# ASCII characters a tag keeps: letters, digits, "_", ".", "+", "-"
 _ASCII_TAG_DROP = {c: None for c in range(128)
                    if not (chr(c).isalnum() or chr(c) in "_.+-")}
 

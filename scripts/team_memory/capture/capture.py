@@ -1,10 +1,9 @@
 """The Stop hook: notice what is worth saving and ask Claude, once, to save it.
 
-``on_stop(payload)`` scores (``triage.py``) the transcript added since this session's last triage and blocks
-with a reminder when categories fire; never while ``stop_hook_active`` (what Claude writes then is the saving:
-skipped unscored). The offset is saved before a reminder, or there is none; with no readable transcript
-``last_assistant_message`` is judged (remembered by hash). Files the stretches edited (never under ``.claude/``)
-fill the proposed ``related_files``.
+``on_stop(payload)`` scores (``triage``) the transcript added since the session's last triage and blocks with a reminder
+when categories fire; never while ``stop_hook_active`` (Claude is saving then: skipped unscored). The offset is saved
+before a reminder, or there is none; with no readable transcript ``last_assistant_message`` is judged (remembered by
+hash). Files edited there (never under ``.claude/``) fill the proposed ``related_files``.
 """
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
 """Triage: does this stretch of conversation hold something worth saving, and what?
 
-Scored as the prior plugin did (seed report 9.1): each distinct *primary* cue phrase in a line is a hit,
-boosted when a *booster* matches in the 4-line window around it or in its paragraph; score =
-(0.3 * min(primary, 3) + 0.5 * min(boosted, 2)) / 1.9. Optional kinds: *dampers* ("maybe", a question) void
-their sentence; *proposals* boost a reply to them, and a user's reply with a hit to one counts it as one more
-hit; *confirmations* ("ok, do that") count only in such a reply; *alternatives* ("instead of") add a hit to a
-sentence that holds one. Cues (``triage.cues`` plus ``triage.extra_cues``, none that could backtrack) are
-case-insensitive and run on lines of at most 1,000 characters until ``SCORING_SECONDS``; ``session_summary``
-scores activity (``triage.activity``). The scorer reads the user and assistant text less code, private,
-recalled and harness blocks (``clean_text``), cut into ``Line``s.
+Scored as the prior plugin did (seed report 9.1): each distinct *primary* cue phrase in a line is a hit, boosted when
+a *booster* matches in the 4-line window around it or in its paragraph; score = (0.3 * min(primary, 3) + 0.5 *
+min(boosted, 2)) / 1.9. Optional kinds: *dampers* ("maybe", a question) void their sentence; *proposals* boost a reply
+to them, and a user's reply with a hit to one counts it as one more hit; *confirmations* ("ok, do that") count only in
+such a reply; *alternatives* ("instead of") add a hit to a sentence that holds one. Cues (``triage.cues`` plus
+``triage.extra_cues``, none that could backtrack) are case-insensitive and run on lines of at most 1,000 characters
+until ``SCORING_SECONDS``; ``session_summary`` scores activity (``triage.activity``). The scorer reads the user and
+assistant text less code, private, recalled and harness blocks (``clean_text``), cut into ``Line``s.
 """
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Which active memories look like the same memory twice, by ``doctor``'s and ``similar``'s rules, bounded:
-``doctor`` and ``similar`` compare every pair, a page of 10,000 memories cannot, so candidates come from sort
-neighbours (titles) and from shared rare words (similar)."""
+"""Which active memories look like one memory twice (``doctor``'s and ``similar``'s rules), bounded: they compare every
+pair, a page of 10,000 memories cannot, so candidates are sort neighbours (titles) and shared rare words (similar)."""
 from __future__ import annotations
 
 import re

@@ -17,7 +17,6 @@ from ..records.store import NotARecord, parse_memory, project_root_of, record_st
 
 
 def index_header() -> str:
-    """The first lines of ``index.md``."""
     from ..base.cliname import stable_cli  # (not imported where recall reads this module)
     return ("# Memory Index\n\n<!-- Derived from the JSON files by team-memory; do not edit. "
             f"Rebuild with: {stable_cli()} rebuild -->\n\n")

@@ -1,9 +1,8 @@
 """Writing memories: create, update, retire/restore/archive/unarchive, and ``gc``'s deletions.
 
-Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles
-and tags cleaned as the index cleans them; then, under ``fsutil.store_lock``, the record is completed, validated
-strictly, written atomically and the index updated. Nothing is written when a step fails; results count what was
-stripped and redacted, never the text itself.
+Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles and tags
+cleaned as in the index; then, under ``fsutil.store_lock``, the record is completed, validated strictly, written
+atomically and indexed. A failed step writes nothing; results count what was stripped and redacted, never the text.
 """
 from __future__ import annotations
 
@@ -214,9 +213,8 @@ def _load_for_change(memory_root: str, config: dict, memory_id: str):
 
 def update_memory(memory_root: str, config: dict, memory_id: str, changes: dict, *,
                   expect_hash: str | None = None, summary: str | None = None, reviewed: bool = False) -> WriteResult:
-    """Change an active memory's title, tags, content keys (``None`` removes one), related files or
-    confidence; refused when ``expect_hash`` no longer matches. ``reviewed`` with no other change moves
-    only ``updated_at`` (which clears its stale mark)."""
+    """Change an active memory's title, tags, content keys (``None`` removes one), related files or confidence;
+    refused if ``expect_hash`` no longer matches. ``reviewed`` alone moves ``updated_at`` (clearing its stale mark)."""
     if not isinstance(changes, dict) or (not changes and not reviewed):
         raise WriteError("nothing to update: give at least one of --title, --tag, --content-json, --content-file, "
                          "- (content from stdin), --related-file, --no-related-files, --confidence or --reviewed "

@@ -1,8 +1,6 @@
 """PostToolUse: the store guard's report on what the call changed, and recall by the files it named; each part
-fails open on its own.
-
-Recall by file reads ``file_path``/``notebook_path`` of the file tools, and for Bash the operands of a simple line of
-file readers (``READERS``, read with ``toolgate``'s word reader).
+fails open on its own. Recall by file reads ``file_path``/``notebook_path`` of the file tools, and for Bash the
+operands of a simple line of file readers (``READERS``, read with ``toolgate``'s word reader).
 """
 from __future__ import annotations
 

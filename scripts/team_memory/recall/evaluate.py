@@ -1,12 +1,11 @@
 """Retrieval evaluation: rank labelled prompts against a store and score what would be injected.
 
-A folder holds ``store/.claude/memory/``, ``prompts.jsonl`` (``{"id", "prompt", "expected": [memory ids],
-"kind"}`` per line; ``expected: []``: inject nothing) and ``meta.json`` (``{"now": ISO time}``). Each prompt
-is ranked as the hook ranks it (no session dedupe) over an index built in memory; nothing is written.
-Metrics: ``hit@1``, ``recall@3``, ``recall@5``, ``MRR`` (over prompts that expect something); ``precision``
-(``clear_precision``: the clear hits only); ``silent``/``blocked`` (prompts that expect nothing with no
-block / one); ``empty``; ``lines``, ``bytes``, ``lines_answered`` (the hook's block per prompt).
-``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``, ``holdout``).
+A folder holds ``store/.claude/memory/``, ``prompts.jsonl`` (``{"id", "prompt", "expected": [memory ids], "kind"}`` per
+line; ``expected: []``: inject nothing) and ``meta.json`` (``{"now": ISO time}``). Each prompt is ranked as the hook
+ranks it (no session dedupe) over an index built in memory; nothing is written. Metrics: ``hit@1``, ``recall@3``,
+``recall@5``, ``MRR`` (over prompts expecting something); ``precision`` (``clear_precision``: clear hits only);
+``silent``/``blocked`` (prompts expecting nothing: no block / one); ``empty``; ``lines``, ``bytes``, ``lines_answered``
+(the hook's block per prompt). ``by_kind`` per prompt kind; ``split``: a hash-picked half (``dev``, ``holdout``).
 """
 from __future__ import annotations
 

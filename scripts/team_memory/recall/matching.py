@@ -1,22 +1,20 @@
 """The ``smart`` match strategy: weighted token matching over title, tags and body.
 
-Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``TAG``, a title match ``TITLE``
-(a part of a compound tag counts as title), a body match ``BODY``, each x the token's weight; a prefix match
-(the shorter token has 4+ characters and starts the other) at ``PREFIX`` x those points; another form of an
-irregular verb (``lose``/``lost``: ``textnorm.alternates``) at ``IRREGULAR``, counted as exact; another name of
-the same thing (``k8s``/``kubernetes``: ``textnorm.synonyms``) at ``SYNONYM``; the fuzzy fallback at ``FUZZY``
-x title/tag points x similarity. The weight is the store's IDF, ``idf(df) / idf(1)`` (at least ``MIN_WEIGHT``);
-a tag or title match uses the IDF of the memories holding the token there (``retrieval.field_idf``), so one
-memory's tag stays rare however many bodies mention it. A memory's score sums its prompt words
-(``weights.matches_total``); two neighbouring words also count written as one, exact matches only, at half
-where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
+Per prompt token (``textnorm.tokenize``) and memory, the best of: a tag match ``TAG``, a title match ``TITLE`` (a part
+of a compound tag counts as title), a body match ``BODY``, each x the token's weight; a prefix match (the shorter token,
+of 4+ characters, starts the other) at ``PREFIX`` x those points; another form of an irregular verb (``lose``/``lost``:
+``textnorm.alternates``) at ``IRREGULAR``, counted as exact; another name of the same thing (``k8s``/``kubernetes``:
+``textnorm.synonyms``) at ``SYNONYM``; the fuzzy fallback at ``FUZZY`` x title/tag points x similarity. The weight is
+the store's IDF, ``idf(df) / idf(1)`` (at least ``MIN_WEIGHT``); a tag or title match takes the IDF among the memories
+holding the token there (``retrieval.field_idf``), so one memory's tag stays rare however many bodies mention it. A
+memory's score sums its prompt words (``weights.matches_total``); two neighbouring words also count written as one,
+exact matches only, at half where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
-Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs ``clear_bar``;
-under it the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) are shown by title; of these,
-only those ``relevance`` keeps (docs/guide.md). The fuzzy step runs only when exact and prefix matching leave
-no confident best and rapidfuzz is importable: prompt tokens of 5+ characters with no exact match meet the
-title and tag tokens and their written forms (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``),
-replacing a weaker prefix match of the same token.
+Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs ``clear_bar``; under it
+the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) that ``relevance`` keeps are shown by title
+(docs/guide.md). The fuzzy step runs only when rapidfuzz is importable and exact and prefix matching leave no confident
+best: prompt tokens of 5+ characters with no exact match meet title and tag tokens and their written forms
+(``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``), replacing the token's weaker prefix match.
 """
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """Ranking: the store's memories for a prompt, best first, each one read and found active.
 
-The strategy scores the index (``Smart.score``: clear hits and possibly related titles); the first
-``DEEP_CHECK_LIMIT`` hits are read (retired, archived, missing or unreadable: dropped) and reordered by the
-recency bonus, the answer-shape bonus (``text.answershape``) and the points off an outdated decision. An
-index path outside its category folder is never followed.
+The strategy scores the index (``Smart.score``: clear hits, possibly related titles); the first ``DEEP_CHECK_LIMIT``
+hits are read (retired, archived, missing or unreadable: dropped) and reordered by the recency and answer-shape bonuses
+(``text.answershape``) and an outdated decision's penalty; an index path outside its category folder is not followed.
 """
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
 """Relevance: a memory is shown only when it explains what is distinctive in the prompt.
 
-A word rare in the store can still say nothing about which memory a prompt needs ("write a test for the
-date parser" meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is weighed by how
-ordinary it is in programming text (``ordinary.txt``, ``scripts/make_ordinary.py``): its ``distinctness``.
-A memory's match on a word keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what it
-met of its points (its ``distinct`` points); its ``cover`` is the share of the prompt's distinctness it
-explains. ``judge`` answers when the best's distinct points x the root of its cover reach ``min_distinct``
-(``min_distinct_team`` for a question about the team's own ways); beside it, a memory needs ``near_distinct``
-x the best's distinct points.
+A word rare in the store can still say nothing about which memory a prompt needs ("write a test for the date parser"
+meets "End-to-end tests run in Playwright" on ``test``). So each prompt word is weighed by how ordinary it is in
+programming text (``ordinary.txt``, ``scripts/make_ordinary.py``): its ``distinctness``. A memory's match on a word
+keeps ``ORDINARY_SHARE + (1 - ORDINARY_SHARE) x`` the distinctness of what it met of its points (its ``distinct``
+points); its ``cover`` is the share of the prompt's distinctness it explains. ``judge`` answers when the best's
+distinct points x the root of its cover reach ``min_distinct`` (``min_distinct_team`` for a question about the team's
+own ways); beside it, a memory needs ``near_distinct`` x the best's distinct points.
 """
 from __future__ import annotations
 

@@ -135,7 +135,6 @@ def _iso(description: str) -> dict:
 
 
 def spec_schema(spec) -> dict:
-    """The schema of one ``validate`` field spec."""
     if isinstance(spec, str):
         return {"text": _text(), "text?": {"type": "string", "maxLength": MAX_TEXT}, "bool": {"type": "boolean"},
                 "date": {"type": "string", "pattern": ISO_DATE}}[spec]

@@ -226,15 +226,13 @@ def joined_pairs(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def tokenize(text: str, stop_words: frozenset = STOP_WORDS) -> set:
-    """The set of match tokens of ``text``."""
     return {t for group in token_groups(text, stop_words) for t in group}
 
 
-# -- irregular English verb forms: "what did Ana lose?" meets a memory that says she *lost* it. ``fold``
-# handles regular endings; the prompt side also tries each listed form of a word (``alternates``) at
-# ``weights.IRREGULAR`` x its points (folding them in the index was measured and lost). Left out: forms
-# as often another word (``left``, ``ground``) and verbs whose forms are stop words.
-# One verb between commas: the base form, then its irregular past and past participle forms.
+# -- irregular English verb forms: "what did Ana lose?" meets a memory that says she *lost* it. ``fold`` handles regular
+# endings; the prompt side tries each listed form of a word (``alternates``) at ``weights.IRREGULAR`` x its points
+# (folding them in the index was measured and lost). Left out: forms as often another word (``left``, ``ground``) and
+# verbs whose forms are stop words. One verb between commas: the base form, then its irregular past and past participle.
 VERBS = """
 arise arose arisen, awake awoke awoken, bear bore borne, become became, begin began begun, bend bent, bet,
 bleed bled, blow blew blown, break broke broken, breed bred, bring brought, build built, burn burnt,

@@ -1,5 +1,4 @@
-"""The prior plugin's tokenizer (``similar``'s title/tag points): lowercase ASCII words of 3+ characters,
-not stop words."""
+"""The seed's tokenizer (``similar``'s title/tag points): lowercase ASCII words of 3+ characters, no stop words."""
 from __future__ import annotations
 
 STOP_WORDS = frozenset({

@@ -1,8 +1,7 @@
 """How every hint names the CLI: the exact form Claude Code's permission rules match.
 
-The slash commands, the skill and ``autoallow.py`` allow ``python3 "<root>/scripts/memory.py"`` with ``<root>`` =
-``${CLAUDE_PLUGIN_ROOT}`` (plugin) or ``${CLAUDE_PROJECT_DIR}/.claude/team-memory`` (drop-in): a hint naming the CLI
-any other way would need the user's approval or would not run. Text for people at a terminal may use ``user_cli()``.
+The slash commands, the skill and ``autoallow.py`` allow ``python3 "<root>/scripts/memory.py"`` (``<root>``: the
+plugin or ``.claude/team-memory``); any other spelling would need approval. People may be shown ``user_cli()``.
 """
 from __future__ import annotations
 

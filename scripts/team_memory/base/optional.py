@@ -1,7 +1,5 @@
-"""Optional extras (``rapidfuzz``) for code that may run without ``site`` (hooks run as ``python3 -S``).
-
-The first miss under ``-S`` adds the site-packages folders to ``sys.path`` and tries again, then ``site.main()``
-(``.pth`` files too) for one last try; the common path that never needs the extra pays nothing.
+"""Optional extras (``rapidfuzz``) under ``python3 -S``: on the first miss, the site-packages folders, then
+``site.main()``; code that never needs the extra pays nothing.
 """
 from __future__ import annotations
 

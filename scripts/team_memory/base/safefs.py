@@ -1,9 +1,7 @@
-"""Links are never followed: the store rule and the link-safe ways to open, read and create.
+"""Links are never followed (``git pull`` commits them): the store rule and the link-safe ways to open, read and create.
 
-``.claude/`` arrives through ``git pull``, which commits symbolic links: a store is used only when ``.claude`` and
-``.claude/memory`` are real folders (``store_problem``). Files are opened with ``O_NOFOLLOW`` and ``O_NONBLOCK``
-(without ``O_NOFOLLOW``, ``lstat`` before and ``fstat`` after must agree), must be regular and are read up to a
-bound; folders are made with ``os.mkdir`` and checked with ``lstat``. A link is an ``UnsafePath``.
+A store is used only when ``.claude`` and ``.claude/memory`` are real folders. Files are opened with ``O_NOFOLLOW``
+(without it, ``lstat`` before and ``fstat`` after must agree), must be regular and are read up to a bound.
 """
 from __future__ import annotations
 

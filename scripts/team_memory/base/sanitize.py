@@ -48,8 +48,10 @@ _ASCII_TAG_DROP = {c: None for c in range(128)
 
 
 def normalize(text: str) -> str:
-    """NFKC: look-alike forms (full-width arrows, ligatures) become what the rules look for."""
-    import unicodedata
+    """NFKC: look-alike forms (full-width arrows, ligatures) become what the rules look for (ASCII is its own)."""
+    if text.isascii():
+        return text
+    import unicodedata  # a C module: loaded for non-ASCII text only
     return unicodedata.normalize("NFKC", text)
 
 
@@ -71,7 +73,7 @@ _ASCII_CONTROLS = {c: None for c in (*range(32), 127) if c not in (9, 10)}
 def folded(text: str) -> str:
     """NFKC and the policy until stable (newlines kept): the form secrets and private tags are looked for in."""
     for _ in range(3):
-        new = normalize(clean_text(text)) if not text.isascii() else clean_text(text)
+        new = normalize(clean_text(text))
         if new == text:
             break
         text = new
@@ -84,9 +86,7 @@ def clean_line(text: str) -> str:
     if (text.isascii() and text.isprintable() and "  " not in text and " -> " not in text
             and "#tags:" not in text and text == text.strip()):
         return text
-    if not text.isascii():
-        text = normalize(text)
-    text = text.translate(_LINE)
+    text = normalize(text).translate(_LINE)
     if not text.isascii():  # removing a joiner can let NFKC compose what it separated
         text = normalize(text).translate(_LINE)
     text = " ".join(text.split())

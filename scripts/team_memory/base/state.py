@@ -1,8 +1,7 @@
-"""Per-session runtime state, kept outside the repository (never committed), and the package's SHA-256.
+"""Per-session runtime state outside the repository (never committed), and the package's SHA-256.
 
 Under ``$TEAM_MEMORY_STATE_DIR``, else ``$XDG_STATE_HOME/team-memory``, else ``~/.local/state/team-memory``: a folder
-per store (a hash of the memory root's real path), a JSON file per ``(kind, session_id)``; reads are loose (anything
-unreadable is ``{}``), writes atomic, files older than ``MAX_AGE_DAYS`` pruned.
+per store, a JSON file per ``(kind, session)``; reads loose, writes atomic, old files pruned.
 """
 from __future__ import annotations
 

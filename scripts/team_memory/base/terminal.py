@@ -1,7 +1,5 @@
-"""What the CLI writes to a terminal: ``sanitize.clean_text`` on everything (text from files anyone wrote).
-
-The CLI's own colours pass: ``colored`` wraps the code in a marker made fresh per process, which no file can
-know, and ``SafeStream`` turns only that back into an escape sequence.
+"""What the CLI writes to a terminal: ``sanitize.clean_text`` on everything, but for the CLI's own colours
+(``colored``: a marker made fresh per process, which no file can know).
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""The Stop hook: notice what is worth saving and ask Claude, once, to save it.
+"""The Stop hook: notice what is worth saving in the transcript since the last triage, and ask Claude, once.
 
-``on_stop(payload)`` scores (``triage``) the transcript added since the session's last triage and blocks with a reminder
-when categories fire; never while ``stop_hook_active`` (Claude is saving then: skipped unscored). The offset is saved
-before a reminder, or there is none; with no readable transcript ``last_assistant_message`` is judged (remembered by
-hash). Files edited there (never under ``.claude/``) fill the proposed ``related_files``.
+Never while ``stop_hook_active`` (Claude is saving). The offset is saved before a reminder, or none is given; without
+a transcript ``last_assistant_message`` is judged. Files edited there (not under ``.claude/``) fill ``related_files``.
 """
 from __future__ import annotations
 

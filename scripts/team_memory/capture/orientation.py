@@ -1,6 +1,4 @@
-"""The SessionStart hook: a short orientation to the team's memory, from the store's index (no memory file opened).
-
-In a ``<memory-context kind="orientation">`` block of at most ``MAX_CHARS``: the active memories per category,
+"""The SessionStart hook: a short orientation from the store's index (no memory file opened): counts per category,
 the newest decisions' and constraints' titles, how to search and save; nothing for an empty or disabled store.
 """
 from __future__ import annotations

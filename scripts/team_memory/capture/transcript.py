@@ -1,9 +1,7 @@
-"""A tolerant reader of Claude Code's transcript (JSONL), and of Codex's rollout file (``rollout_turns``).
+"""A tolerant reader of Claude Code's transcript (JSONL) and of Codex's rollout file (``rollout_turns``).
 
-``read_transcript(path, offset)`` reads what was appended after ``offset`` (the newest ``max_bytes``): the
-``Turn``s (text, tool names, ``files``: ``(tool_use id, path)`` of each ``EDIT_TOOLS`` call; a failed
-``tool_result``'s: ``(tool_use id, None)``) and the offset to resume from. Anything else is skipped, a line
-still being written is read next time, a file that shrank is read again from the start.
+``read_transcript`` returns the ``Turn``s appended since an offset and where to resume: a line still being written is
+read next time, a file that shrank is read again from the start, anything else skipped.
 """
 from __future__ import annotations
 

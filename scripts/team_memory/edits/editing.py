@@ -1,7 +1,5 @@
-"""``edit ID``: a memory's JSON in ``$EDITOR`` (then ``$VISUAL``, then ``vi``), saved through the write path.
-
-A failed save prints the problems and offers another round; text that does not land is kept in a recovery
-file whose path is printed (``edit ID --from PATH`` continues from it).
+"""``edit ID``: a memory's JSON in ``$EDITOR`` (then ``$VISUAL``, then ``vi``), saved through the write path;
+text that does not land is kept in a recovery file (``edit ID --from PATH`` continues from it).
 """
 from __future__ import annotations
 
@@ -17,7 +15,7 @@ from ..base.config import category_folders
 from ..base.fsutil import atomic_write_text, store_lock
 from ..base.state import prune, sha256_hex, state_home
 from ..records.privacy import FORMATS, PrivateTagError, first_tag, private_settings, scrub_record, scrub_text
-from ..records.store import NotARecord, load_memory, read_bytes
+from ..records.store import parse_memory, read_bytes
 from ..records.validate import Problem, ValidationError, validate_record
 from .write import UPDATABLE, WriteError, add_change, check_record, content_hash, now_iso, save, tidy, update_memory
 
@@ -119,14 +117,14 @@ def load_for_edit(config: dict, path: str) -> tuple:
     parse, is not UTF-8, or fails validation): then the raw text is edited and saved whole (``save_repaired``)."""
     try:
         data = read_bytes(path)[0]  # a regular file only, never through a link, read with a bound
-    except (NotARecord, OSError) as exc:
+    except OSError as exc:
         raise WriteError(f"{path} cannot be read ({exc})") from None
     text = data.decode("utf-8", errors="replace")  # bytes that are not UTF-8 show as U+FFFD, to be fixed
     try:
-        record = load_memory(path)
+        record = parse_memory(data)
         if validate_record(record, folder_category=folder_category(config, path), file_id=os.path.basename(path)[:-5]):
             record = None
-    except (NotARecord, OSError, ValueError):
+    except ValueError:  # (``NotARecord`` too)
         record = None
     return text, record, sha256_hex(data)
 

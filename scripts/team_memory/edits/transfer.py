@@ -1,8 +1,7 @@
-"""Moving memories in and out of a store: ``export`` and ``import``.
+"""``export`` and ``import``: JSON Lines (or a JSON array), YAML with pyyaml, or a prior-plugin store.
 
-JSON Lines (a JSON array is read too), or YAML when pyyaml can be imported; ``claude_memory_entries`` reads a
-prior-plugin store. Every record is scrubbed and validated first (``prepare``), then ``import_records`` writes
-under one store lock; a taken id is skipped, replaced, or given a ``-2`` suffix (``on_conflict``).
+Every record is scrubbed and validated first (``prepare``); ``import_records`` writes under one lock, a taken id
+skipped, replaced or given a ``-2`` suffix.
 """
 from __future__ import annotations
 

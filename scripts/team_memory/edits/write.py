@@ -1,8 +1,7 @@
 """Writing memories: create, update, retire/restore/archive/unarchive, and ``gc``'s deletions.
 
-Every text field is scrubbed first (``privacy.scrub_record``; an unclosed private tag stops the write), titles and tags
-cleaned as in the index; then, under ``fsutil.store_lock``, the record is completed, validated strictly, written
-atomically and indexed. A failed step writes nothing; results count what was stripped and redacted, never the text.
+Text is scrubbed first (an unclosed private tag stops the write); then, under the store lock, the record is
+completed, validated, written atomically and indexed. Results count what was hidden, never the text.
 """
 from __future__ import annotations
 
@@ -61,12 +60,8 @@ def tidy(record: dict) -> dict:
     if isinstance(record.get("title"), str):
         record["title"] = clean_line(record["title"])
     if isinstance(record.get("tags"), list):
-        tags = []
-        for tag in record["tags"]:
-            tag = clean_tag(tag) if isinstance(tag, str) else tag
-            if tag != "" and tag not in tags:
-                tags.append(tag)
-        record["tags"] = tags
+        tags = [clean_tag(tag) if isinstance(tag, str) else tag for tag in record["tags"]]
+        record["tags"] = [tag for i, tag in enumerate(tags) if tag != "" and tag not in tags[:i]]
     if isinstance(record.get("related_files"), list):
         record["related_files"] = tidy_related(record["related_files"])
     return record

@@ -1,8 +1,7 @@
 """What recall and the CLI may show of a memory file, whoever wrote it: secrets and private text hidden.
 
-A hand-edited or pulled file was never scrubbed. ``hide`` turns private sections (an unclosed one hides the
-rest) and secrets into markers, looked for in the normalised form (NFKC: ``ＡＫＩＡ``), which is then shown.
-Every string shown passes ``hide`` *before* any other cleaning (cleaning can join what a pattern needs).
+``hide`` looks in the normalised form (NFKC: ``ＡＫＩＡ``), and runs *before* any other cleaning (cleaning can
+join what a pattern needs).
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""Private sections: text the author marked as never to be stored.
+"""Private sections: text the author marked as never to be stored, each replaced by the configured marker.
 
-``<private>...</private>`` always, ``[private]`` (``bracket``) and ``<!-- private -->`` (``comment``) when listed
-in ``privacy.private_tags.formats``; each section becomes the configured marker. Tags in a closed fenced code
-block are text; the outermost of nested sections goes whole; a blank section vanishes; an unbalanced tag raises
-``PrivateTagError`` and the caller writes nothing. Messages name the field and line, never the private text.
+``<private>`` always; ``[private]`` and ``<!-- private -->`` when ``privacy.private_tags.formats`` lists them. Tags in
+closed fenced code are text; nested sections go whole; an unbalanced tag raises ``PrivateTagError`` (nothing written).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Secret redaction: value-shaped secrets become ``[REDACTED]`` before anything is stored.
 
-``redact_secrets`` looks for the *shape* of a secret, never bare words (``the password policy`` stays);
-``$VAR``, placeholders and plain words after ``:`` are kept. Idempotent: a second pass finds nothing.
+The *shape* of a secret, never bare words (``the password policy`` stays); ``$VAR``, placeholders and plain words
+after ``:`` are kept. Idempotent: a second pass finds nothing.
 """
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""``related_files``: the files a memory is about, as repository-relative paths, folders or globs.
+"""``related_files``: repository-relative files, folders (every file under it) or globs (``*?[`` and ``**``).
 
-An entry is a file, a folder (every file under it) or a glob (``*``, ``?``, ``[abc]``, ``**``) matched against
-the whole path. Nothing here touches the file system; no ``re`` (hooks' start-up).
+Matched against the whole path; nothing here touches the file system; no ``re`` (hooks' start-up).
 """
 from __future__ import annotations
 

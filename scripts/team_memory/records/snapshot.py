@@ -1,8 +1,7 @@
 """What the memory files were just before a Bash call, and copies that make a lost one recoverable.
 
-PreToolUse copies each new or changed memory file into the state folder, named by its git blob id, so
-PostToolUse can ask git in one call whether a lost version is committed. A copy holds what ``exposure``
-would show (``shown_copy``): no secret or private section is kept outside the repository.
+Copies are named by git blob id (PostToolUse asks git once whether a lost version is committed) and hold only
+what ``exposure`` would show: no secret or private section is kept outside the repository.
 """
 from __future__ import annotations
 

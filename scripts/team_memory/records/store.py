@@ -1,7 +1,6 @@
 """Where memories live, how one is read and written as text, its id (a slug of its title), and its times.
 
-``dump_memory`` is deterministic so pull-request diffs stay minimal. ``parse_time`` is the one reading of a
-time field; ``epoch_us`` its instant as an integer, so the prompt hook imports no ``datetime`` (about 1 ms).
+``dump_memory`` is deterministic (minimal diffs); ``epoch_us`` reads a time without ``datetime`` (1 ms a prompt).
 """
 from __future__ import annotations
 
@@ -21,9 +20,7 @@ def load_memory(path: str) -> dict:
     return parse_memory(read_bytes(path)[0])
 
 
-def read_bytes(path: str):
-    """``(bytes, stat)`` of a memory file: a regular file, not a link, at most ``MAX_MEMORY_BYTES``."""
-    return read_regular(path, MAX_MEMORY_BYTES)
+read_bytes = read_regular  # ``(bytes, stat)`` of a memory file: regular, no link, at most ``MAX_MEMORY_BYTES``
 
 
 def parse_memory(data: bytes) -> dict:

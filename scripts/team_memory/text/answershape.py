@@ -1,7 +1,5 @@
-"""The shape of the answer a question asks for (a date, a time, money, a count, a duration), and whether a text holds one.
-
-Among memories that meet a question alike, one whose text holds something of the shape asked for ("on
-11 June", "£40", "eight months") is more likely the answer. Plain string work over ``tokens.words``.
+"""The shape of answer a question asks for (a date, a time, money, a count, a duration), and whether a text holds one:
+among memories that meet a question alike, one holding that shape ("on 11 June", "£40") is likelier the answer.
 """
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The fuzzy step's vocabulary and a cheap, exact pre-check before it runs.
-
-The vocabulary is every title and tag token (a stem: ``validat``) and its written forms (``spelled_forms``):
-a typo often stops a prompt word from folding (``validaiton``), and is then closer to the written word
-than to the stem. The check needs no rapidfuzz (``recall.matching`` asks here first).
+"""The fuzzy step's vocabulary (title and tag stems and their written forms: a typo such as ``validaiton`` is
+closer to ``validation`` than to ``validat``) and an exact pre-check, so rapidfuzz is imported only when it can match.
 """
 from __future__ import annotations
 

@@ -3,6 +3,7 @@ word forms folded to a light stem (``fold``) on both sides of a match, so ``fixi
 from __future__ import annotations
 
 from ..base.config import section
+from ..base.sanitize import normalize as nfkc
 from .tokens import STOP_WORDS as SEED_STOP_WORDS
 
 # The seed's list plus English function words, number words ("a three day trip" is about no memory
@@ -156,11 +157,6 @@ def stop_words_for(config: dict) -> frozenset:
 def _unicodedata():
     import unicodedata  # a C module: loaded for non-ASCII text only (start-up speed, issue 26)
     return unicodedata
-
-
-def nfkc(text: str) -> str:
-    """NFKC; ASCII text is its own NFKC form (no ``unicodedata`` for it)."""
-    return text if text.isascii() else _unicodedata().normalize("NFKC", text)
 
 
 def normalize(text: str) -> str:

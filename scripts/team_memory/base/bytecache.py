@@ -1,11 +1,9 @@
 """Compiled code for this package kept in the user's cache folder, when Python keeps none.
 
-Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder, ``install()`` (every launcher, first) loads this
-package through ``CachingLoader``: code kept in ``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache/...``; not
-``sys.pycache_prefix``, the standard library's too), used only when its header names this interpreter and the
-source's path, size and time. Compiled code runs as it is, so every folder from the cache root down must be real,
-this user's and writable by nobody else (the root: unless sticky), each file opened without following a link;
-else one stderr line and no cache. On Windows only under the user's profile.
+Under ``PYTHONDONTWRITEBYTECODE=1`` or a read-only plugin folder, ``install()`` loads the package through
+``CachingLoader`` from ``$XDG_CACHE_HOME/team-memory/pycache`` (else ``~/.cache``), code used only when its header names
+this interpreter and the source's path, size and time. Compiled code runs as it is: every folder from the cache root
+down must be real, this user's and writable by nobody else, no link followed; else one stderr line and no cache.
 """
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Configuration: ``templates/memory-config.default.json`` merged with the store's ``memory-config.json``;
-loose by design: a missing or broken file means defaults, a bad value its default, each with one stderr line.
-"""
+"""Configuration, loose by design: defaults merged with ``memory-config.json``, each bad value warned and defaulted."""
 from __future__ import annotations
 
 import os

@@ -1,6 +1,4 @@
-"""``loads``/``dumps``: JSON for the hot path through ``json``'s C scanner and encoder without importing ``json``
-(it pulls in ``re``). Same parser, same text; without ``_json``, ``json`` itself.
-"""
+"""``loads``/``dumps`` through ``json``'s C scanner and encoder without importing ``json`` (it pulls in ``re``)."""
 from __future__ import annotations
 
 # Kept for the tool hooks' budget (<= 2.0x ``python3 -S -c pass``): ``import json`` costs them about 10 ms (1.2x).

@@ -1,9 +1,7 @@
-"""The commit HEAD names, read from git's own files, without running git (a hook never runs git).
+"""The commit HEAD names, read from git's own files without running git (a hook never runs git).
 
-The nearest ``.git`` at or above the project (a folder, or a file ``gitdir: <path>`` in a worktree or
-submodule), its ``HEAD``, and the ref HEAD names: a loose ref file, else ``packed-refs`` (in the folder a
-worktree's ``commondir`` names). Every read is bounded and opened without following a link; a ref name is
-checked before it becomes a path. Anything unusual gives ``head`` None: "cannot tell", never an error.
+The nearest ``.git`` (a folder, or ``gitdir: <path>``), its ``HEAD``, and the ref it names: a loose ref file, else
+``packed-refs``. Reads are bounded, no link followed, ref names checked; anything unusual gives ``head`` None.
 """
 from __future__ import annotations
 

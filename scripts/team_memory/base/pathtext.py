@@ -1,6 +1,4 @@
-"""Path text compared in one spelling: ``/`` between parts, whatever the platform's separator (code never takes
-``os.sep`` for ``/``: ``tests/platform_mask.py``).
-"""
+"""Path text compared in one spelling: ``/`` between parts, whatever the platform (``tests/platform_mask.py``)."""
 from __future__ import annotations
 
 import os

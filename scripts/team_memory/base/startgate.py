@@ -1,10 +1,9 @@
 """Background work: a process that outlives the hook, at most one for one piece of work.
 
-``start_detached(argv)``: a new session, stdio on ``/dev/null``, inherited descriptors closed, by ``os.posix_spawn``
-(``subprocess`` costs 20-40 ms under ``python3 -S``), else ``subprocess.Popen``. A marker gates the start (forty prompts
-after ``git pull`` would each start one): ``first_to_start`` says yes to whoever creates it (``O_EXCL``) or ``flock``s
-one expired or released; the process ``release``s it when done, free ``GRACE_S`` later. Nobody waits; anything but our
-regular file there is cleared. Without ``flock`` (Windows) two may win: the work's own lock keeps it single.
+``start_detached``: a new session, stdio on ``/dev/null``, no inherited descriptors, by ``os.posix_spawn``
+(``subprocess`` costs 20-40 ms under ``python3 -S``). A marker gates the start (forty prompts after ``git pull``
+would each start one): ``first_to_start`` says yes to whoever creates it (``O_EXCL``) or ``flock``s one expired or
+released; nobody waits. Without ``flock`` (Windows) two may win: the work's own lock keeps it single.
 """
 from __future__ import annotations
 

@@ -54,8 +54,7 @@ def edited_files(turns: list, cwd: str, root: str, counts: dict | None = None) -
 
 
 def files_to_name(counts: dict) -> list:
-    """The files a reminder names: most edited first, only paths that stay literal inside a single-quoted
-    shell argument and on one clean line, within ``MAX_EDITED``/``MAX_EDITED_CHARS``."""
+    """The files a reminder names, most edited first: literal in single quotes and on one clean line, within caps."""
     from ..base.sanitize import clean_line
     from ..records.relpaths import is_glob, problem
     ranked = sorted((kv for kv in counts.items() if isinstance(kv[0], str) and isinstance(kv[1], int)),
@@ -73,8 +72,7 @@ def files_to_name(counts: dict) -> list:
 
 
 def build_reason(findings: list, project_root: str, session_summary_id: str, files: list = ()) -> str:
-    """The reminder Claude reads: what fired, the evidence, the exact commands and the edited ``files`` (fewer,
-    or none, when the commands would not fit under the size cap whole)."""
+    """The reminder Claude reads; the edited ``files`` give way (fewer, or none) so that the commands fit whole."""
     from ..base.sanitize import cut
     files = list(files)
     while True:
@@ -138,13 +136,12 @@ def _reason_text(findings: list, project_root: str, session_summary_id: str, fil
     return "\n".join(lines + commands)
 
 
-def _read(payload: dict, state: dict, config: dict):
-    """The turns to judge (the transcript's since ``state``'s offset, with ``last_assistant_message`` when they lack
-    it), ``state`` moved past them; None when there is nothing to judge."""
-    path = payload.get("transcript_path")
+def _read(payload: dict, path, state: dict, config: dict):
+    """The turns to judge (the transcript ``path``'s since ``state``'s offset, with ``last_assistant_message`` when
+    they lack it), ``state`` moved past them; None when there is nothing to judge."""
     message = payload.get("last_assistant_message")
     message = message if isinstance(message, str) and message.strip() else None
-    if isinstance(path, str) and path and "\x00" not in path:
+    if path:
         offset = state.get("offset", 0) if state.get("path") == path else 0
         max_bytes = int_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
         try:
@@ -177,19 +174,20 @@ def on_stop(payload: dict) -> dict | None:
     session = session if isinstance(session, str) and session else "no-session"
     state = load_state(memory_root, STATE_KIND, session)
     path = payload.get("transcript_path")
+    path = path if isinstance(path, str) and path and "\x00" not in path else None
     if payload.get("stop_hook_active") is True:
-        if isinstance(path, str) and path and "\x00" not in path:
-            try:
+        try:
+            if path:
                 state.update(path=path, offset=os.path.getsize(path))
                 save_state(memory_root, STATE_KIND, session, state)
-            except (OSError, ValueError):
-                pass
+        except (OSError, ValueError):
+            pass
         return None
-    turns = _read(payload, state, config)
+    turns = _read(payload, path, state, config)
     if turns is None:
         return None
     root = project_root_of(memory_root)
-    edited = edited_files(turns, project_dir_of(payload) or root, root, state.get("edited"))
+    edited = edited_files(turns, project_dir_of(payload), root, state.get("edited"))
     before, new = state.get("activity") if isinstance(state.get("activity"), dict) else {}, activity(turns)
     total = {"tool_uses": int(before.get("tool_uses", 0) or 0) + new["tool_uses"],
              "tools": sorted(set(before["tools"] if isinstance(before.get("tools"), list) else []) | set(new["tools"])),

@@ -2,12 +2,10 @@
 
 Scored as the prior plugin did (seed report 9.1): each distinct *primary* cue phrase in a line is a hit, boosted when
 a *booster* matches in the 4-line window around it or in its paragraph; score = (0.3 * min(primary, 3) + 0.5 *
-min(boosted, 2)) / 1.9. Optional kinds: *dampers* ("maybe", a question) void their sentence; *proposals* boost a reply
-to them, and a user's reply with a hit to one counts it as one more hit; *confirmations* ("ok, do that") count only in
-such a reply; *alternatives* ("instead of") add a hit to a sentence that holds one. Cues (``triage.cues`` plus
-``triage.extra_cues``, none that could backtrack) are case-insensitive and run on lines of at most 1,000 characters
-until ``SCORING_SECONDS``; ``session_summary`` scores activity (``triage.activity``). The scorer reads the user and
-assistant text less code, private, recalled and harness blocks (``clean_text``), cut into ``Line``s.
+min(boosted, 2)) / 1.9. *Dampers* ("maybe", a question) void their sentence; a user's reply accepting a *proposal*
+is a hit of its own, and only there *confirmations* ("ok, do that") count; *alternatives* ("instead of") add a hit.
+Cues never backtrack and run on lines of at most 1,000 characters until ``SCORING_SECONDS``; ``session_summary``
+scores activity. Code, private, recalled and harness blocks are not read (``clean_text``).
 """
 from __future__ import annotations
 
@@ -72,8 +70,7 @@ def sentences(line: str) -> list:
 
 
 def conversation_lines(turns: list) -> list:
-    """The scoring lines of the user and assistant text in ``turns`` (tool output is not conversation); a
-    message is a speaker's consecutive turns, a paragraph ``(turn, n)``."""
+    """The scoring lines of the user and assistant text in ``turns`` (tool output is not conversation)."""
     lines, msg, speaker = [], -1, None
     for turn, t in enumerate(turns):
         if t.role in ("user", "assistant") and t.text:

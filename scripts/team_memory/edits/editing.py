@@ -113,8 +113,7 @@ def folder_category(config: dict, path: str) -> str | None:
 
 
 def load_for_edit(config: dict, path: str) -> tuple:
-    """``(text, record, hash)`` of the stored file; ``record`` is None when the file is broken (it does not
-    parse, is not UTF-8, or fails validation): then the raw text is edited and saved whole (``save_repaired``)."""
+    """``(text, record, hash)``; ``record`` None for a broken file, then saved whole (``save_repaired``)."""
     try:
         data = read_bytes(path)[0]  # a regular file only, never through a link, read with a bound
     except OSError as exc:

@@ -41,8 +41,7 @@ def format_for(path: str | None, explicit: str | None) -> str:
 
 
 def export_records(memory_root: str, config: dict, status: str = "all", category: str | None = None) -> list:
-    """The stored records (canonical key order), by category then id; what a hand-edited file holds
-    that no write would have stored (secrets, private sections, in any string or key) is hidden."""
+    """The stored records (canonical key order) by category then id, anything no write would store hidden."""
     from ..records.exposure import shown_value
     return [ordered(shown_value(record)) for cat, _, record in iter_records(memory_root, config)  # in that order
             if (not category or cat == category) and (status == "all" or record_status(record) == status)]
@@ -98,8 +97,7 @@ def _plain(value):
 
 
 def claude_memory_entries(path: str) -> list:
-    """``[(where, record)]`` from a prior-plugin store at ``path`` (a project folder or its ``.claude/memory``);
-    id and category come from the file's name and folder."""
+    """``[(where, record)]`` of a prior-plugin store (a project or its ``.claude/memory``), id and category filled."""
     root = os.path.abspath(os.path.expanduser(path))
     nested = os.path.join(root, *MEMORY_REL)
     if os.path.isdir(nested):
@@ -203,8 +201,7 @@ def import_records(memory_root: str, config: dict, records: list, on_conflict: s
 
 
 def _hides_something(text: str, config: dict) -> bool:
-    """True when scrubbing ``text`` would change it: it holds a private section or a secret (ids are lower
-    case, so an upper-case key such as AWS's is looked for in the upper-cased id too)."""
+    """True when scrubbing ``text``, or its upper case (an id is lower case, AWS keys upper), would change it."""
     settings = private_settings(config)
     for form in (text, text.upper()):
         try:

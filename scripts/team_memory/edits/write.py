@@ -68,8 +68,7 @@ def tidy(record: dict) -> dict:
 
 
 def tidy_related(entries: list) -> list:
-    """``related_files`` in their stored form (``./app//x.py`` -> ``app/x.py``), a repeat kept once; left as
-    given when an entry is refused, so validation names it by the writer's index."""
+    """``related_files`` stored (``./app//x.py`` -> ``app/x.py``), each once; as given when one is refused."""
     from ..records.relpaths import normalise, problem
     return entries if any(problem(entry) for entry in entries) else list(dict.fromkeys(map(normalise, entries)))
 
@@ -149,8 +148,7 @@ def create_memory(memory_root: str, config: dict, record: dict, *, force: bool =
 
 def save(memory_root: str, config: dict, category: str, path: str, record: dict, action: str, where: str,
          private: int, secrets: int, full: bool = False) -> WriteResult:
-    """Validate ``record`` (``where`` names the write in a problem), write it to ``path``, update the index
-    (``full``: from every file); the caller holds the store lock."""
+    """Validate, write and index ``record`` (``full``: the index from every file); the caller holds the lock."""
     memory_id = os.path.basename(path)[:-5]
     check_record(record, category, memory_id, where)
     write_record(path, record)

@@ -1,7 +1,5 @@
-"""The record schema: the limits, every top-level field, each category's content fields, and the JSON Schemas.
-
-``category_schema`` mirrors ``validate.validate_record`` as far as a schema can (time order, id against file
-name, secrets and Unicode rules stay with ``memory.py validate``); ``write_schemas`` writes ``templates/schemas/``.
+"""The record schema: the limits, every top-level field, each category's content fields, and the JSON Schemas
+(what a schema can say of ``validate_record``'s rules; time order, file names and secrets stay with ``validate``).
 """
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Strict validation of memory records and memory files: every ``Problem`` (field, what is wrong, how to fix it).
-
-``check_file`` adds a file's JSON syntax, its place, and leftover private sections or secrets.
-"""
+"""Strict validation of memory records and files: every ``Problem`` (field, what is wrong, how to fix it)."""
 from __future__ import annotations
 
 import json

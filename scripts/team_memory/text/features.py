@@ -50,8 +50,7 @@ class SmartFeatures:
         return [sorted(tags), sorted(title), body]
 
     def surface_tokens(self, entry: dict) -> tuple:
-        """``(tag tokens, title tokens)``; a part of a compound tag (``current`` of ``sleep-current``) counts as a
-        title word: asked about on its own it is as much evidence as one."""
+        """``(tag tokens, title tokens)``; a compound tag's part (``current`` of ``sleep-current``) is a title word."""
         tags, title = set(), set(tokenize(entry["title"], self.stop_words))
         for tag in entry["tags"] or ():
             tokens = tokenize(tag, self.stop_words)

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections import namedtuple
 from datetime import date, datetime, timezone
 
 from ..base.config import category_enabled, category_folders, load_config
 from ..base.fsutil import store_lock
-from ..records.store import id_taken, slugify, unique_id
 from ..derived.refresh import apply_changes
 from ..base.model import CONFIG_NAME, MEMORY_REL, SCHEMA_VERSION
 from ..records.privacy import PrivateTagError, private_settings, scrub_record, scrub_text
-from ..records.store import iter_records, memory_path, ordered, project_root_of, read_bytes, record_status
+from ..records.store import (id_taken, iter_records, memory_path, ordered, project_root_of, read_bytes, record_status,
+                             slugify, unique_id)
 from ..records.validate import Problem, validate_record
 from .write import tidy, write_record, now_iso
 
@@ -126,42 +127,39 @@ def claude_memory_entries(path: str) -> list:
     return out
 
 
-class Prepared:
-    """One entry of an import, scrubbed, completed and validated: its record, and ``problems`` (none when good)."""
-
-    def __init__(self, where: str, value, config: dict):
-        self.where, self.record, self.private_sections, self.secrets_redacted = where, None, 0, 0
-        self.problems = self._check(value, config)
-
-    def _check(self, value, config: dict) -> list:
-        if isinstance(value, Problem):
-            return [value]
-        if not isinstance(value, dict):
-            return [Problem("(record)", "is not a JSON object", "each record is one {...}")]
-        try:
-            record, self.private_sections, self.secrets_redacted = scrub_record(value, config)
-        except PrivateTagError as exc:
-            return [Problem("(record)", str(exc), "close the private tag")]
-        record = self.record = tidy(record)
-        record.setdefault("schema_version", SCHEMA_VERSION)
-        updated = record.get("updated_at")
-        record.setdefault("created_at", updated if isinstance(updated, str) else now_iso())
-        record.setdefault("updated_at", record["created_at"])
-        given = record.get("id")
-        if isinstance(given, str) and _hides_something(given, config):
-            del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
-        if "id" not in record and isinstance(record.get("title"), str):
-            record["id"] = slugify(record["title"])  # the title is scrubbed already
-        problems = validate_record(record)
-        if not problems and not category_enabled(config, record["category"]):
-            return [Problem("category", f"{record['category']!r} is disabled in this store's config",
-                            f"enable categories.{record['category']} or leave the record out")]
-        return problems
+# One entry of an import, scrubbed, completed and validated: its record, and ``problems`` (none when good).
+Prepared = namedtuple("Prepared", "where record problems private_sections secrets_redacted")
 
 
 def prepare(entries: list, config: dict) -> list:
     """Scrub, complete and validate every ``(where, value)`` entry."""
-    return [Prepared(where, value, config) for where, value in entries]
+    return [_prepared(where, value, config) for where, value in entries]
+
+
+def _prepared(where: str, value, config: dict) -> Prepared:
+    if not isinstance(value, dict):
+        problem = value if isinstance(value, Problem) else Problem("(record)", "is not a JSON object",
+                                                                   "each record is one {...}")
+        return Prepared(where, None, [problem], 0, 0)
+    try:
+        record, private, secrets = scrub_record(value, config)
+    except PrivateTagError as exc:
+        return Prepared(where, None, [Problem("(record)", str(exc), "close the private tag")], 0, 0)
+    record = tidy(record)
+    record.setdefault("schema_version", SCHEMA_VERSION)
+    updated = record.get("updated_at")
+    record.setdefault("created_at", updated if isinstance(updated, str) else now_iso())
+    record.setdefault("updated_at", record["created_at"])
+    given = record.get("id")
+    if isinstance(given, str) and _hides_something(given, config):
+        del record["id"]  # an id is a file name and shown everywhere: never one that spells a secret
+    if "id" not in record and isinstance(record.get("title"), str):
+        record["id"] = slugify(record["title"])  # the title is scrubbed already
+    problems = validate_record(record)
+    if not problems and not category_enabled(config, record["category"]):
+        problems = [Problem("category", f"{record['category']!r} is disabled in this store's config",
+                            f"enable categories.{record['category']} or leave the record out")]
+    return Prepared(where, record, problems, private, secrets)
 
 
 def import_records(memory_root: str, config: dict, records: list, on_conflict: str = "skip",

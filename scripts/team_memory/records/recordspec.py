@@ -112,6 +112,8 @@ SCHEMAS_DIR = os.path.join(TEMPLATES_DIR, "schemas")
 _CTRL = "\\x00-\\x1f\\x7f"
 ISO_TIME = r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$"
 ISO_DATE = r"^\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2}))?$"
+TEXT_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": "\\S"}
+ISO_SCHEMA = {"type": "string", "format": "date-time", "pattern": ISO_TIME}
 ID_PATTERN = "^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$"  # validate's one id rule: an ASCII slug
 TITLE_PATTERN = f"^(?!.*\\s\\s)[^\\s{_CTRL}]([^{_CTRL}]*[^\\s{_CTRL}])?$"
 _TAG_BAD = "\\sA-Z,!\"#$%&'()*/:;<=>?@\\[\\\\\\]^`{|}~" + _CTRL
@@ -123,19 +125,10 @@ RELPATH_PATTERN = (f"^(?!\\s*[/\\\\~])(?!\\s*[A-Za-z]:)(?!{_SEGMENT_START}\\.\\.
                    f"(?!{_SEGMENT_START}\\.[gG][iI][tT]{_SEGMENT_END})[^{_CTRL}]*[^\\s{_CTRL}][^{_CTRL}]*$")
 
 
-def _text(description: str = "") -> dict:
-    out = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": "\\S"}
-    return dict(out, description=description) if description else out
-
-
-def _iso(description: str) -> dict:
-    return {"type": "string", "format": "date-time", "pattern": ISO_TIME, "description": description}
-
-
 def spec_schema(spec) -> dict:
     if isinstance(spec, str):
-        return {"text": _text(), "text?": {"type": "string", "maxLength": MAX_TEXT}, "bool": {"type": "boolean"},
-                "date": {"type": "string", "pattern": ISO_DATE}}[spec]
+        return {"text": dict(TEXT_SCHEMA), "text?": {"type": "string", "maxLength": MAX_TEXT},
+                "bool": {"type": "boolean"}, "date": {"type": "string", "pattern": ISO_DATE}}[spec]
     if spec[0] == "enum":
         return {"type": "string", "enum": list(spec[1])}
     if spec[0] == "object":
@@ -173,11 +166,11 @@ def category_schema(category: str) -> dict:
         "content": content,
         "changes": {"type": "array", "maxItems": MAX_CHANGES,
                     "items": {"type": "object", "required": ["date", "summary"],
-                              "properties": {"date": _iso("When (ISO 8601 UTC)."),
-                                             "summary": _text("What changed and why.")}}},
+                              "properties": {"date": dict(ISO_SCHEMA, description="When (ISO 8601 UTC)."),
+                                             "summary": dict(TEXT_SCHEMA, description="What changed and why.")}}},
         "times_updated": {"type": "integer", "minimum": 0},
-        **{name: _iso("") for name in ("created_at", "updated_at", "retired_at", "archived_at")},
-        **{name: _text() for name in ("retired_reason", "archived_reason")},
+        **{name: ISO_SCHEMA for name in ("created_at", "updated_at", "retired_at", "archived_at")},
+        **{name: TEXT_SCHEMA for name in ("retired_reason", "archived_reason")},
     }
     props = {name: dict(props[name], description=doc) for name, doc in FIELDS.items()}  # in the file's order
     return {

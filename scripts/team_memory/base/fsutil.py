@@ -115,8 +115,7 @@ class store_lock:
 
     def __enter__(self):
         check_store(self.memory_root)  # never a lock (or a store) created through a link
-        if not os.path.lexists(self.memory_root):
-            os.makedirs(self.memory_root, exist_ok=True)
+        os.makedirs(self.memory_root, exist_ok=True)
         folder = os.path.dirname(self.name)
         if folder and not is_real_dir(os.path.join(self.memory_root, folder)):
             raise UnsafePath(f"{folder} is not a real folder; no lock taken in it")

@@ -86,19 +86,18 @@ def _read_bounded(proc, stdin: bytes, limit: int, deadline: float):
         finally:
             timer.cancel()
         return data, len(data) <= limit and not stopped
-    chunks, got = [], 0
+    data = bytearray()
     with sel:
         while True:
             left = deadline - time.monotonic()
-            if left <= 0 or got > limit:
-                return b"".join(chunks), False
+            if left <= 0 or len(data) > limit:
+                return bytes(data), False
             if not sel.select(left):
                 continue
             chunk = os.read(proc.stdout.fileno(), 1 << 16)
             if not chunk:
-                return b"".join(chunks), True
-            chunks.append(chunk)
-            got += len(chunk)
+                return bytes(data), True
+            data += chunk
 
 
 def log_commits(cwd: str, since: int, paths, max_commits: int):

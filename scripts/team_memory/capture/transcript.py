@@ -24,8 +24,7 @@ Turn = namedtuple("Turn", "role text tools files", defaults=("", (), ()))
 Stretch = namedtuple("Stretch", "turns end skipped")  # what one read found; ``skipped``: bytes were left unread
 
 
-# Codex CLI 0.171.0's rollout: the conversation is in ``response_item`` lines (Responses API items); its
-# shell (``exec_command``) reads as ``Bash``, each file of an ``apply_patch`` as an ``Edit``.
+# Codex CLI 0.171.0's rollout (``response_item`` lines): its shell is ``Bash``, an ``apply_patch`` file an ``Edit``.
 CODEX_SHELL = "exec_command"
 CODEX_CONTEXT = ("<environment_context>", "# AGENTS.md instructions", "<user_instructions>")  # Codex's own user items
 

@@ -31,8 +31,7 @@ def read_payload() -> dict:
     return from_agent(data) if isinstance(data, dict) else {}
 
 
-# Gemini CLI (0.61.0) runs the same launchers under its own names for events and tools, and reads a decision or a
-# context only as JSON: ``from_agent`` gives a handler Claude Code's shape, ``for_agent`` gives Gemini its own.
+# Gemini CLI (0.61.0) runs the launchers under its own event and tool names and reads answers only as JSON.
 GEMINI_EVENTS = {"BeforeAgent": "UserPromptSubmit", "BeforeTool": "PreToolUse", "AfterTool": "PostToolUse"}
 GEMINI_TOOLS = {"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit", "read_file": "Read"}
 AGENT_EVENT = "agent_event"  # the agent's own event name, kept in the translated payload for the answer

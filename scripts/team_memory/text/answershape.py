@@ -7,8 +7,7 @@ from .tokens import words
 
 DATE, TIME, MONEY, COUNT, DURATION = "date", "time", "money", "count", "duration"
 
-# What a clause may start with before its question word: greetings, chat openers and asks
-# ("hey, quick one - when ...", "do you remember how much ...", "but how long ...").
+# What a clause may start with before its question word ("hey, quick one - when ...", "do you remember how much ...").
 _LEAD = frozenset({
     "hey", "hi", "hello", "ok", "okay", "so", "but", "and", "also", "then", "quick", "one", "question",
     "um", "oh", "btw", "wait", "sorry", "actually", "just", "again", "remind", "me", "us", "do", "you",

@@ -14,9 +14,8 @@ STOP_WORDS = frozenset({
     "want", "know", "think", "make", "like", "use", "get", "go", "see",
 })
 
-# Every byte that is not ``[a-z0-9]`` becomes a space. Applied after ``lower()`` and an ASCII
-# encoding that turns each other character into ``?``, it splits text exactly as the seed's
-# ``re.findall(r"[a-z0-9]+", text.lower())`` does, without importing ``re`` on the hook's path.
+# Every byte but ``[a-z0-9]`` becomes a space: after ``lower()`` and ASCII encoding (``?`` for the rest), text splits
+# exactly as the seed's ``re.findall(r"[a-z0-9]+", text.lower())``, without ``re`` on the hook's path.
 _KEEP = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
 _TABLE = bytes(c if c in _KEEP else 32 for c in range(256))
 

@@ -116,14 +116,12 @@ def _inherited():
         except OSError:
             continue
         found = []
-        for name in names:
-            fd = int(name)
-            if fd > 2:
-                try:
-                    if os.get_inheritable(fd):
-                        found.append(fd)
-                except OSError:  # the listing's own descriptor, closed since
-                    pass
+        for fd in map(int, names):
+            try:
+                if fd > 2 and os.get_inheritable(fd):
+                    found.append(fd)
+            except OSError:  # the listing's own descriptor, closed since
+                pass
         return found
     return None
 

@@ -1,7 +1,5 @@
-"""``export`` and ``import``: JSON Lines (or a JSON array), YAML with pyyaml, or a prior-plugin store.
-
-Every record is scrubbed and validated first (``prepare``); ``import_records`` writes under one lock, a taken id
-skipped, replaced or given a ``-2`` suffix.
+"""``export`` and ``import``: JSON Lines (or a JSON array), YAML with pyyaml, or a prior-plugin store; every record
+scrubbed and validated first (``prepare``), then written under one lock (``import_records``).
 """
 from __future__ import annotations
 
@@ -90,8 +88,7 @@ def _plain(value):
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, datetime):  # a naive one is taken as UTC
-        utc = value.replace(tzinfo=value.tzinfo or timezone.utc).astimezone(timezone.utc)
-        return utc.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return now_iso(value.replace(tzinfo=value.tzinfo or timezone.utc).astimezone(timezone.utc))
     if isinstance(value, date):
         return value.isoformat()
     return value

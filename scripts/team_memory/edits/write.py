@@ -171,8 +171,7 @@ def sessions_past_retention(memory_root: str, config: dict) -> list:
 
 
 def retire_past_retention(memory_root: str, config: dict, dry_run: bool = False) -> list:
-    """Retire the session summaries ``sessions_past_retention`` names; their ids. ``gc`` does it, which Claude
-    Code asks about: they may be teammates' (``save``, approved without asking, never retires one)."""
+    """Retire the summaries past retention; their ids. Only ``gc`` (Claude Code asks first): they may be teammates'."""
     if dry_run:
         return [os.path.basename(path)[:-5] for path, _ in sessions_past_retention(memory_root, config)]
     reason = (f"automatic: only the {session_max_retained(config)} newest session summaries stay active "

@@ -1,7 +1,5 @@
-"""What recall and the CLI may show of a memory file, whoever wrote it: secrets and private text hidden.
-
-``hide`` looks in the normalised form (NFKC: ``ＡＫＩＡ``), and runs *before* any other cleaning (cleaning can
-join what a pattern needs).
+"""What recall and the CLI may show of a memory file, whoever wrote it: secrets and private text hidden, looked for
+in the NFKC form (``ＡＫＩＡ``) and before any other cleaning (cleaning can join what a pattern needs).
 """
 from __future__ import annotations
 

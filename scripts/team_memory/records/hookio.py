@@ -43,8 +43,7 @@ def from_agent(payload: dict) -> dict:
     gemini = event in GEMINI_EVENTS or (event == "SessionStart" and bool(os.environ.get("GEMINI_PROJECT_DIR")))
     if not gemini:
         return payload
-    out = dict(payload, hook_event_name=GEMINI_EVENTS.get(event, event))
-    out[AGENT_EVENT] = event
+    out = dict(payload, hook_event_name=GEMINI_EVENTS.get(event, event), **{AGENT_EVENT: event})
     if payload.get("tool_name") in GEMINI_TOOLS:
         out["tool_name"] = GEMINI_TOOLS[payload["tool_name"]]
     return out

@@ -1,7 +1,5 @@
-"""Secret redaction: value-shaped secrets become ``[REDACTED]`` before anything is stored.
-
-The *shape* of a secret, never bare words (``the password policy`` stays); ``$VAR``, placeholders and plain words
-after ``:`` are kept. Idempotent: a second pass finds nothing.
+"""Secret redaction: value-shaped secrets become ``[REDACTED]`` (never bare words: ``the password policy`` stays;
+``$VAR``, placeholders and plain words after ``:`` are kept). Idempotent: a second pass finds nothing.
 """
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""What the memory files were just before a Bash call, and copies that make a lost one recoverable.
-
-Copies are named by git blob id (PostToolUse asks git once whether a lost version is committed) and hold only
-what ``exposure`` would show: no secret or private section is kept outside the repository.
+"""What the memory files were before a Bash call, and copies (named by git blob id, holding only what ``exposure``
+shows: no secret leaves the repository) that make a lost one recoverable.
 """
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Where memories live, how one is read and written as text, its id (a slug of its title), and its times.
-
-``dump_memory`` is deterministic (minimal diffs); ``epoch_us`` reads a time without ``datetime`` (1 ms a prompt).
+"""Where memories live, how one is read and written (``dump_memory``: deterministic, minimal diffs), its id (a slug
+of its title), and its times (``epoch_us``: without ``datetime``, 1 ms a prompt).
 """
 from __future__ import annotations
 

@@ -45,9 +45,8 @@ def stem_of(form: str, stems) -> str:
 
 def fuzzy_may_match(prompt_tokens, stems, cutoff: float) -> bool:
     """False only when no written form of ``stems`` can reach ``cutoff`` (``fuzz.ratio``: ``200 x LCS / (len(q) +
-    len(t))``) against any prompt token, so rapidfuzz need not be imported. The LCS is at most the shorter length
-    and the characters the two share; a pair within both bounds is compared exactly. Only forms of a length that
-    can reach a prompt token are spelled, a token's characters deleted from all at once (8 ms at 10,000 memories)."""
+    len(t))``) against any prompt token. The LCS is at most the shorter length and the characters the two share; a
+    pair within both bounds is compared exactly; only lengths that can reach are spelled (8 ms at 10,000 memories)."""
     stems_by_length: dict = {}
     for t in stems:
         stems_by_length.setdefault(len(t), []).append(t)

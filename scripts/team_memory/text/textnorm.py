@@ -185,9 +185,8 @@ def token_groups(text: str, stop_words: frozenset = STOP_WORDS) -> list:
 
 
 def run_forms(cls: int, run: str, stop_words: frozenset = STOP_WORDS) -> list:
-    """``[(form, folded)]`` of one run, without stop words and single letters (but Han): an identifier gives its
-    whole and, when it has several, its parts (at joiners and case changes) and their join; a CJK run gives itself
-    and its bigrams (a lone Han character stands alone, lone kana and Hangul drop)."""
+    """``[(form, folded)]`` of one run, no stop words nor single letters (but Han): an identifier, its parts (at joiners
+    and case changes) and their join; a CJK run, itself and its bigrams (lone kana and Hangul drop)."""
     if cls == _WORD:
         raw = run.strip("".join(_JOINERS))
         pieces = [piece for part in raw.translate(_TO_UNDERSCORE).split("_") if part for piece in split_case(part)]
@@ -276,12 +275,11 @@ def alternates(token: str) -> tuple:
     return _others(token, VERBS, _LEFT_OUT)
 
 
-# -- names of one thing: "the k8s cluster" meets a memory about *Kubernetes*. The prompt side tries each
-# other name of a word (``synonyms``) at ``weights.SYNONYM`` x its points. Only names a developer uses for
-# the same thing: short forms (``k8s``, ``l10n``, ``authn``), spellings (``postgres``, ``regexp``), a tool
-# or a managed service for what it drives (``kubectl``, ``eks``), generative-AI assistants. Not everyday
-# words (``delete``/``remove``, ``db``/``database``, ``config``): their other names are as common as they
-# are, and meeting them lets a prompt about nothing in the store speak (docs/retrieval-eval.md, round 8).
+# -- names of one thing: "the k8s cluster" meets a memory about *Kubernetes*. The prompt side tries each other name of
+# a word (``synonyms``) at ``weights.SYNONYM`` x its points. Only names a developer uses for the same thing: short
+# forms (``k8s``, ``authn``), spellings (``regexp``), a tool or a service for what it drives (``kubectl``, ``eks``),
+# generative-AI assistants. Not everyday words (``delete``/``remove``, ``db``/``database``): their other names are as
+# common, and meeting them lets a prompt about nothing in the store speak (docs/retrieval-eval.md, round 8).
 NAMES = """
 kubernetes k8s kube, kubectl kubernetes, javascript ecmascript, typescript ts, postgres postgresql psql,
 repository repo, configuration cfg, authentication authn, authorization authz, login signin logon,

@@ -173,23 +173,21 @@ def scrub_text(text: str, settings: tuple) -> tuple:
 
 def scrub_record(record: dict, config: dict) -> tuple:
     """``(new record, private count, secret count)``; ``PrivateTagError`` names every unbalanced field."""
-    settings, counts, errors = private_settings(config), [0, 0], []
+    settings, counts, errors = private_settings(config), [], []
 
     def scrub(path, text):
         try:
-            text, private, secrets = scrub_text(text, settings)
+            text, *found = scrub_text(text, settings)
+            counts.append(found)
         except PrivateTagError as exc:
             errors.append(f"{path}: {exc}")
-            return text
-        counts[0] += private
-        counts[1] += secrets
         return text
 
     out = _map_texts(record, scrub)
     if errors:
         raise PrivateTagError("; ".join(errors) + " (close it with </private>, or put literal tags in a "
                               "fenced code block; nothing was written)")
-    return out, counts[0], counts[1]
+    return out, sum(private for private, _ in counts), sum(secrets for _, secrets in counts)
 
 
 def _map_texts(record: dict, change) -> dict:

@@ -1,7 +1,5 @@
-"""Per-session runtime state outside the repository (never committed), and the package's SHA-256.
-
-Under ``$TEAM_MEMORY_STATE_DIR``, else ``$XDG_STATE_HOME/team-memory``, else ``~/.local/state/team-memory``: a folder
-per store, a JSON file per ``(kind, session)``; reads loose, writes atomic, old files pruned.
+"""Per-session runtime state outside the repository (``state_home``; never committed): a folder per store, a JSON file
+per ``(kind, session)``, reads loose, writes atomic, old files pruned; and the package's SHA-256.
 """
 from __future__ import annotations
 

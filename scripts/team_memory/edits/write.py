@@ -1,7 +1,5 @@
-"""Writing memories: create, update, retire/restore/archive/unarchive, and ``gc``'s deletions.
-
-Text is scrubbed first (an unclosed private tag stops the write); then, under the store lock, the record is
-completed, validated, written atomically and indexed. Results count what was hidden, never the text.
+"""Writing memories: create, update, retire/restore/archive/unarchive, ``gc``'s deletions. Text is scrubbed first (an
+unclosed private tag stops the write), then under the store lock the record is validated, written and indexed.
 """
 from __future__ import annotations
 

@@ -130,9 +130,8 @@ def _one(pattern: str, p: int, char: str) -> int:
     if c == "?":
         return 1
     if c == "[":
-        j = p + 1
-        negate = pattern[j:j + 1] == "!"
-        j += 1 if negate else 0
+        negate = pattern[p + 1:p + 2] == "!"
+        j = p + 1 + negate
         j += 1 if pattern[j:j + 1] == "]" else 0  # a "]" first is a member, as in fnmatch
         end = pattern.find("]", j)
         if end > 0:

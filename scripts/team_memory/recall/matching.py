@@ -21,16 +21,16 @@ from __future__ import annotations
 import math
 
 from ..base.config import int_setting, quoted, section, warn
-from ..derived.cache import ids_of_bits
+from ..derived.cache import bits_of, ids_of_bits
 from ..text.features import SmartFeatures, content_text, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups, tokenize
-from .bitplanes import QUANTUM, bound, reaching, top
 from .relevance import asks_team, judge, subject_name
-from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
-                      MIN_WEIGHT, PREFIX, PREFIX_MIN, SYNONYM, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
-                      fuzzy_available, fuzzy_stems, idf, matches_total, nth_best, rare_words, second_chance,
-                      short_form_total, strong_words, surface_weight, unknown_words, with_parts)
+from .weights import (ADJACENT, BODY, BODY_COVERAGE_MAX, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN,
+                      IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, SYNONYM, TAG, TITLE, add_fuzzy, adjacency,
+                      body_coverage, evidence, explained, fuzzy_available, fuzzy_stems, idf, matches_total, nth_best,
+                      rare_words, second_chance, short_form_total, strong_words, surface_weight, unknown_words,
+                      with_parts)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
@@ -166,7 +166,7 @@ get_strategy = Smart  # the configured match strategy, ready to score (``smart``
 # Most entries a prompt touches share only common words with it, so few are scored exactly:
 # 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by points,
 #    earliest first on ties; an entry's match for the token is the first option holding it;
-# 2. every entry's upper bound is added up as bit planes (``bitplanes``: what keeps the prompt hook in its
+# 2. every entry's upper bound is added up as bit planes (``bound``: what keeps the prompt hook in its
 #    budget at 10,000 memories); the real score is at most (1 + ``ADJACENT`` / 2) x that bound;
 # 3. entries whose bound reaches the floor are scored by falling exact bound until the bound is under
 #    ``max(floor, min_relative x best so far)``; 4. the fuzzy step scores what it touches (it only raises the best);
@@ -179,6 +179,82 @@ FIELD_POINTS = (TAG, TITLE, BODY)  # a cache tier's field: 0 tags, 1 title, 2 bo
 MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
 _NOTHING = 1 << 62
 BAND = 0.75  # the related step reads the entries under the clear bar in bands of their bound this wide
+QUANTUM = 0.01  # the bound's unit: each option adds whole units, rounded up, to every entry it reaches
+# options filed under few entries are merged per value rounded up to one of these units: a token has few groups
+LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+
+
+def _add(planes: list, bits: int, units: int) -> None:
+    """Add ``units`` to the number of every entry in ``bits`` (plane k: bit k of every entry's number, so adding
+    to a thousand entries is a few whole-int operations)."""
+    k = 0
+    while units:
+        if units & 1:
+            carry, j = bits, k
+            while carry:
+                if j >= len(planes):
+                    planes += [0] * (j - len(planes)) + [carry]
+                    break
+                plane = planes[j]
+                planes[j] = plane ^ carry
+                carry &= plane
+                j += 1
+        units >>= 1
+        k += 1
+
+
+def top(planes: list) -> int:
+    """A bitmap of the entries holding the largest number."""
+    found = -1  # every entry, narrowed plane by plane from the highest
+    for plane in reversed(planes):
+        found = found & plane or found
+    return max(found, 0)
+
+
+def _at_least(planes: list, threshold: int) -> int:
+    """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
+    if threshold >> len(planes):
+        return 0
+    greater, equal = 0, -1
+    for k in range(len(planes) - 1, -1, -1):
+        plane = planes[k]
+        if threshold >> k & 1:
+            equal &= plane
+        else:
+            greater |= equal & plane
+            equal &= ~plane
+    return greater | equal
+
+
+def bound(per_token: list, size: int) -> list:
+    """Every entry's rounded-up bound as bit planes (a body option at ``1 + BODY_COVERAGE_MAX`` x its points)."""
+    planes: list = []
+    for _, _, options in per_token:
+        groups: dict = {}  # units -> [bitmap, sparse ids]
+        for option in options:
+            members = option.members
+            points = option.points * (1.0 + BODY_COVERAGE_MAX) if option.field == "body" else option.points
+            units = int(points / QUANTUM * (1.0 + 1e-9)) + 1  # rounded up: strictly above, whatever the float error
+            if members.bits is not None:
+                groups.setdefault(units, [0, []])[0] |= members.bits
+            else:
+                units = next((step for step in LADDER if step >= units), units)
+                groups.setdefault(units, [0, []])[1].extend(members.ids)
+        seen = 0
+        for units in sorted(groups, reverse=True):
+            bits, ids = groups[units]
+            if ids:
+                bits |= bits_of(ids, size)
+            fresh = bits & ~seen if seen else bits
+            seen |= bits
+            if fresh:
+                _add(planes, fresh, units)
+    return planes
+
+
+def reaching(planes: list, floor: float) -> list:
+    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
+    return ids_of_bits(_at_least(planes, max(1, int(floor / QUANTUM))))
 
 
 class Members:

@@ -165,7 +165,7 @@ def cmd_search(ctx) -> int:
             print("      " + ", ".join(f"{k}: {shown_text(v)}" for k, v in h.parts.items()
                                        if v not in ([], 0, None, "")))
     if args.explain:
-        from ..recall.explain import near_misses, print_near_misses
+        from ..recall.evaluate import near_misses, print_near_misses
         notes: list = []
         misses = near_misses(ctx.memory_root, ctx.config, args.prompt, get_strategy(ctx.config), hits, limit, notes)
         print_near_misses(misses, notes)

@@ -19,7 +19,7 @@ from team_memory.base.fsutil import store_lock
 from team_memory.derived.index import index_path
 from team_memory.derived.refresh import apply_changes, current_index, index_in_memory, rebuild_index
 from team_memory.recall.retrieve import context_for_prompt
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.recall.matching import get_strategy
 from team_memory.text.tokens import words
 

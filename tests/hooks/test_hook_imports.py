@@ -51,7 +51,7 @@ PINNED = {
         "team_memory.recall.weights", "team_memory.recall.relevance",
         "team_memory.recall.matching",
         "team_memory.records.store", "team_memory.recall.block",
-        "team_memory.text.answershape", "team_memory.recall.rank", "team_memory.recall.retrieve",
+        "team_memory.text.answershape", "team_memory.recall.retrieve",
         "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.refresh",
         "team_memory.base.fsutil", "_sha2", "_sha256",
         "team_memory.base.state", "team_memory.recall.dedupe",

@@ -15,7 +15,7 @@ from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.weights import evidence
 from team_memory.recall.matching import Smart
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 
 WORDS = ("billing export invoice retry worker queue cache redis kafka schema migration search index "
          "upload report dashboard metrics alert timeout config feature flag release mobile android ios "

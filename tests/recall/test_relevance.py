@@ -7,7 +7,7 @@ from helpers import record, run_cli, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall import relevance
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 
 MEMORIES = [
     ("e2e", "End-to-end tests run in Playwright", ["testing", "playwright", "e2e"]),

@@ -19,8 +19,7 @@ from ..derived.refresh import rebuild_index
 from ..recall.block import format_block, sizes
 from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
 from ..recall.matching import get_strategy
-from ..recall.rank import rank
-from ..recall.retrieve import MIN_PROMPT_CHARS
+from ..recall.retrieve import MIN_PROMPT_CHARS, rank
 from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
 from ..records.store import (NotARecord, dump_memory, find_memory, iter_memory_files, iter_records, load_memory,
                              project_root_of, record_status)

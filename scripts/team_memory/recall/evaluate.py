@@ -22,8 +22,8 @@ from ..derived.refresh import current_index, index_in_memory
 from ..records.store import parse_time
 from .block import format_block, sizes
 from .matching import SUBJECT_MISSING, get_strategy
-from .rank import MAX_PROMPT_CHARS, rank, read_record, scored_hits
 from .relevance import ordinary_note, why_not
+from .retrieve import MAX_PROMPT_CHARS, rank, read_record, scored_hits
 from .weights import evidence, fuzzy_available, match_parts
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")

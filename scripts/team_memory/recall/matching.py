@@ -231,9 +231,8 @@ def bound(per_token: list, size: int) -> list:
     planes: list = []
     for _, _, options in per_token:
         groups: dict = {}  # units -> [bitmap, sparse ids]
-        for option in options:
-            members = option.members
-            points = option.points * (1.0 + BODY_COVERAGE_MAX) if option.field == "body" else option.points
+        for (points, field, _, _), members in options:
+            points = points * (1.0 + BODY_COVERAGE_MAX) if field == "body" else points
             units = int(points / QUANTUM * (1.0 + 1e-9)) + 1  # rounded up: strictly above, whatever the float error
             if members.bits is not None:
                 groups.setdefault(units, [0, []])[0] |= members.bits
@@ -272,14 +271,6 @@ class Members:
         return (i >> 3) < len(data) and data[i >> 3] >> (i & 7) & 1 == 1
 
 
-class Option:
-    __slots__ = ("points", "field", "kind", "members", "match")
-
-    def __init__(self, points, field, kind, target, members):
-        self.points, self.field, self.kind, self.members = points, field, kind, members
-        self.match = (points, field, kind, target)
-
-
 class Book:
     """Live postings and weights of tokens, read from the index once per token."""
 
@@ -306,7 +297,8 @@ class Book:
         return got
 
     def options(self, q: str) -> list:
-        """``[Option]`` best first: exact, by prefix (longer tokens, sorted, then ``q``'s own), irregular (ties so)."""
+        """``[(match, Members)]`` best first, a match ``(points, field, kind, target)``: exact, by prefix (longer
+        tokens, sorted, then ``q``'s own), irregular (ties so)."""
         ranked = []
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
         q = q[1:] if joined else q
@@ -323,7 +315,7 @@ class Book:
                 weight = ws if points > BODY else w
                 ranked.append((-(factor * points * weight), order, FIELD[points], kind, t, members))
         ranked.sort(key=lambda r: (r[0], r[1]))
-        return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
+        return [((-r[0], r[2], r[3], r[4]), r[5]) for r in ranked]
 
 
 class _Chooser:
@@ -332,11 +324,11 @@ class _Chooser:
     def __init__(self, per_token: list, wanted):
         self.rows = []
         for g, q, options in per_token:
-            dense = [(rank, o.members) for rank, o in enumerate(options) if o.members.bits is not None]
+            dense = [(rank, members) for rank, (_, members) in enumerate(options) if members.bits is not None]
             first: dict = {}  # id -> rank of the first sparse option holding it
-            for rank, option in enumerate(options):
-                if option.members.bits is None:
-                    for i in option.members.ids:
+            for rank, (_, members) in enumerate(options):
+                if members.bits is None:
+                    for i in members.ids:
                         if i in wanted and i not in first:
                             first[i] = rank
             self.rows.append((g, q, options, dense, first))
@@ -352,7 +344,7 @@ class _Chooser:
                     best = rank
                     break
             if best != _NOTHING:
-                out.append((g, q, options[best].match))
+                out.append((g, q, options[best][0]))
         return out
 
 
@@ -369,8 +361,8 @@ def score_index(strategy, query, index, read=None) -> list:
             options = book.options(q)
             if options:
                 per_token.append((g, q, options))
-                reach[g] = max(reach.get(g, 0.0), options[0].points)
-            if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(o.kind == "exact" for o in options):
+                reach[g] = max(reach.get(g, 0.0), options[0][0][0])  # the best option's points
+            if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(m[2] == "exact" for m, _ in options):
                 unmatched.append((g, q))  # no match, or by prefix only: the fuzzy step may try it
     reachable, unknown = sum(reach.values()), unknown_words(query, reach)
     strategy.stranger = "" if _mentioned(book, strategy._subject, read) else strategy._subject

@@ -89,7 +89,7 @@ def test_the_rule_can_be_switched_off(memory_root):
 def test_distinctness_follows_the_rank_in_ordinary_programming_text():
     from team_memory.recall import relevance
     table = relevance.ranks()
-    assert len(table) > 5000
+    assert table.size > 5000
     test, parser, unknown = (relevance.distinctness(w, table) for w in ("test", "parser", "pydnatic"))
     assert relevance.distinctness("the", table) in (0.0, 1.0)  # a stop word is never a prompt token
     assert test < parser < unknown == 1.0

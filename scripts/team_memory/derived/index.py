@@ -165,10 +165,9 @@ class Reader:
         except NotARecord as exc:
             warn_skipped(path, self.memory_root, exc)
             return _stamp(st), None
-        if record_status(record) != "active" or not category_enabled(self.config, category):
-            return _stamp(st), None
-        entry = entry_from_record(self.memory_root, category, path, record)
-        if not entry["title"] or not name_is_shown(name):  # a hostile file name is never printed (validate reports it)
+        active = record_status(record) == "active" and category_enabled(self.config, category)
+        entry = entry_from_record(self.memory_root, category, path, record) if active else None
+        if not (entry and entry["title"] and name_is_shown(name)):  # a hostile file name is never printed
             return _stamp(st), None
         related = []
         if record.get("related_files"):

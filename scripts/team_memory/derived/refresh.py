@@ -38,11 +38,6 @@ def _lstat(path: str):
         return None
 
 
-def _stat_ns(path: str):
-    st = _lstat(path)
-    return st.st_mtime_ns if st else None
-
-
 def _stamps(memory_root: str) -> list:
     """The stamps of ``index.md`` and the file map: any other file by those names means a rebuild."""
     paths = (os.path.join(memory_root, INDEX_NAME), os.path.join(memory_root, CACHE_DIR, MAP_NAME))
@@ -85,7 +80,7 @@ def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True)
     (names, ctimes), at, now_ctimes = index.table(), 0, []
     for category, folder in category_folders(config).items():
         path = os.path.join(memory_root, folder)
-        now = _stat_ns(path)
+        now = getattr(_lstat(path), "st_mtime_ns", None)
         if folders.get(folder) != now or (sure and now is not None and not settled(now, written)):
             return False
         count = header["files"].get(category, 0)
@@ -161,7 +156,8 @@ def _build(memory_root: str, config: dict, old=None):
     features = SmartFeatures(config)
     folders = category_folders(config)
     written = time.time_ns()
-    folder_times = {f: _stat_ns(os.path.join(memory_root, f)) for f in sorted(set(folders.values()))}
+    folder_times = {f: getattr(_lstat(os.path.join(memory_root, f)), "st_mtime_ns", None)
+                    for f in sorted(set(folders.values()))}
     old_index, previous = _previous(old, config)
     reader = Reader(memory_root, config, features)
     counts, names, ctimes, stamps, found = {}, [], [], [], []

@@ -21,7 +21,7 @@ from ..base.model import MEMORY_REL
 from ..derived.refresh import current_index, index_in_memory
 from ..records.store import parse_time
 from .block import format_block, sizes
-from .matching import SUBJECT_MISSING, get_strategy
+from .matching import SUBJECT_MISSING, Smart, get_strategy
 from .relevance import ordinary_note, why_not
 from .retrieve import MAX_PROMPT_CHARS, rank, read_record, scored_hits
 from .weights import evidence, fuzzy_available, match_parts
@@ -153,31 +153,29 @@ def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None
 
 
 # -- search --explain's near misses
-def _without_floor(strategy):
-    """A copy of ``strategy`` showing every memory the prompt meets (no fuzzy step), noting if the real one answers."""
+class Unfloored(Smart):
+    """``strategy`` showing every memory the prompt meets (no fuzzy step), noting if the real one answers."""
 
-    class Unfloored(type(strategy)):
-        verdict = None
+    verdict = None
 
-        def confident(self, best: float, reachable: float, *more) -> bool:
-            self.verdict = (best, reachable, super().confident(best, reachable, *more))
-            return True
+    def __init__(self, strategy):  # its settings and the prompt it was given, not read again
+        self.__dict__.update(strategy.__dict__)
+        self.real, self.min_relative = strategy, 0.0  # nothing is left unscored for being far under the best
 
-        def bar(self, *_) -> float:  # and ``floor``: every memory met is scored and shown
-            return 0.0
+    def confident(self, best: float, reachable: float, *more) -> bool:
+        self.verdict = (best, reachable, super().confident(best, reachable, *more))
+        return True
 
-        floor = bar
+    def bar(self, *_) -> float:  # and ``floor``: every memory met is scored and shown
+        return 0.0
 
-        def shown(self, best: float, rows: list) -> list:
-            strategy._query, strategy._asks_team = self._query, self._asks_team  # what the relevance rule
-            strategy.shown(best, rows)  # judged, and why (``relevance.why_not``)
-            self.relevance = strategy.relevance
-            return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
+    floor = bar
 
-    copy = Unfloored.__new__(Unfloored)
-    copy.__dict__.update(strategy.__dict__)
-    copy.min_relative = 0.0  # nothing is left unscored for being far under the best
-    return copy
+    def shown(self, best: float, rows: list) -> list:
+        self.real._query = self._query  # what the relevance rule judged, and why (``relevance.why_not``)
+        self.real.shown(best, rows)
+        self.relevance = self.real.relevance
+        return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
 
 
 def _abstained(strategy, best: float, reachable: float) -> str:
@@ -215,7 +213,7 @@ def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: lis
     query = strategy.query(prompt[:MAX_PROMPT_CHARS])
     if not query:
         return []
-    relaxed = _without_floor(strategy)
+    relaxed = Unfloored(strategy)
     index = current_index(memory_root, config)
     scored = scored_hits(relaxed, query, index, read=lambda entry: read_record(memory_root, config, entry))
     stranger = relaxed.stranger

@@ -49,9 +49,6 @@ class Ranks:
         self.size = self.text.count("\n") - 1
         self.seen: dict = {}
 
-    def __len__(self) -> int:
-        return self.size
-
     def get(self, word: str):
         """The rank of ``word``; None when the list does not hold it."""
         if word not in self.seen:
@@ -113,7 +110,7 @@ def subject_name(prompt: str, stop_words: frozenset) -> str:
     return ""
 
 
-def distinctness(token: str, table: dict) -> float:
+def distinctness(token: str, table: Ranks) -> float:
     """0 for the ``COMMON`` commonest words, 1 past the list, the log of the rank between; ``NUMBER`` for digits."""
     if token.isdigit():
         return NUMBER
@@ -122,7 +119,7 @@ def distinctness(token: str, table: dict) -> float:
         return 1.0
     if rank <= COMMON:
         return 0.0
-    return min(1.0, math.log(rank / COMMON) / math.log((len(table) + 1) / COMMON))
+    return min(1.0, math.log(rank / COMMON) / math.log((table.size + 1) / COMMON))
 
 
 def named_by_path(head: str, token: str) -> bool:
@@ -131,7 +128,7 @@ def named_by_path(head: str, token: str) -> bool:
     return bool(name) and name.startswith(token)
 
 
-def measure(query, matches: list, mass: dict, table: dict) -> tuple:
+def measure(query, matches: list, mass: dict, table: Ranks) -> tuple:
     """``(distinct points, cover)`` of one memory: see the module docstring."""
     out: dict = {}  # group number -> (share of that prompt word explained, distinct points)
     for g, q, match in matches:

@@ -54,7 +54,7 @@ PINNED = {
         "team_memory.text.answershape", "team_memory.recall.retrieve",
         "team_memory.derived", "team_memory.derived.cache", "team_memory.derived.refresh",
         "team_memory.base.fsutil", "_sha2", "_sha256",
-        "team_memory.base.state", "team_memory.recall.byfile",
+        "team_memory.base.state",
         "itertools",
         "team_memory.derived.index", "team_memory.derived.drift", "team_memory.base.sanitize",
         "team_memory.records.exposure"},

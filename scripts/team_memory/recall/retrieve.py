@@ -1,7 +1,7 @@
 """The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out, and the ranking it shows.
 
 Find the store, make the derived files current (never waiting), rank, hold back what the session was
-just shown (``byfile.Recall``), format (``block``). A store with no cache and over ``COLD_FILES`` memory files
+just shown (``block.Recall``), format (``block``). A store with no cache and over ``COLD_FILES`` memory files
 is built by a detached process: reading them all in the hook could outlast the client's time-out.
 
 Ranking: the strategy scores the index (``Smart.score``: clear hits, possibly related titles); the first
@@ -163,7 +163,7 @@ def context_for_prompt(payload: dict) -> str | None:
 
 
 def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: int):
-    """The block for the prompt, or None; what it shows is held back from the next prompts (``byfile.Recall``)."""
+    """The block for the prompt, or None; what it shows is held back from the next prompts (``block.Recall``)."""
     from ..derived.refresh import current_index
     if cold(memory_root, config):
         from ..derived.drift import hand_over
@@ -175,7 +175,7 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
     if not index.n:
         return None
     from ..records.hookio import session_of
-    from .byfile import Recall, window as dedupe_window
+    from .block import Recall, window as dedupe_window
     session, n = session_of(payload), dedupe_window(config)
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
     hits = rank(memory_root, config, prompt, limit, index, exclude=recall.shown if recall else None)

@@ -97,6 +97,23 @@ def excerpt_line(category: str, record: dict, limit: int) -> str:
     return f"  {label}: {neutralize_block(text)}"
 
 
+class Hit:
+    """One ranked memory: its score, index entry, how the score was made and ``pos``, its place in the index."""
+
+    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos")
+
+    def __init__(self, score, priority, entry, parts, pos):
+        self.score, self.priority, self.entry, self.parts, self.pos = score, priority, entry, parts, pos
+        self.record, self.checked = None, False
+
+    def sort_key(self):
+        return (self.related(), -self.score, self.priority)
+
+    def related(self) -> bool:
+        """Shown by title only, after every clear hit (``Smart.shown``), whatever its recency bonus."""
+        return self.parts.get("related", False) is True
+
+
 def clear_winner(hits: list) -> bool:
     """True when there is one result, or the first scores ``CLEAR_RATIO`` times the second."""
     return bool(hits) and (len(hits) == 1 or hits[0].score >= CLEAR_RATIO * hits[1].score)
@@ -111,7 +128,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
     tail = "</memory-context>"
     lines = []
     used = len(head) + len(tail) + 2 + len(note) + 1
-    clear = [hit for hit in hits if hit.parts.get("related") is not True]
+    clear = [hit for hit in hits if not hit.related()]
     winner = clear[0] if excerpt_chars > 0 and clear and clear[0].record is not None and clear_winner(clear) else None
     for hit in hits:
         line = block_line(hit.entry)  # its text through the exposure rule when the index was built (``reader``)
@@ -121,7 +138,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
         if marks and hit.entry.get("path") in marks:  # one clean line, cut: nothing that could end the block
             from ..derived.drift import MAX_SUFFIX
             line = f"{line} {block_text(marks[hit.entry['path']], MAX_SUFFIX)}"
-        new = ([RELATED_HEAD] if hit.parts.get("related") is True and RELATED_HEAD not in lines else []) + [line]
+        new = ([RELATED_HEAD] if hit.related() and RELATED_HEAD not in lines else []) + [line]
         if used + sum(len(x) + 1 for x in new) > budget:
             continue
         used += sum(len(x) + 1 for x in new)
@@ -153,13 +170,6 @@ DEFAULT_PROMPTS = 3
 MAX_LINES = 3
 MAX_CHARS = 1000
 MAX_CHECKED = 12  # memory files read to confirm what the map says
-
-
-class _Hit:
-    """What ``format_block`` reads of a hit: its entry, record and parts."""
-
-    def __init__(self, entry: dict):
-        self.entry, self.record, self.parts = entry, None, {}
 
 
 def recall_found(session: str, memory_root: str, found: list):
@@ -233,7 +243,7 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
     """The block for ``entries`` (index entries): a note naming ``files``, a line each as the prompt hook prints it."""
     from ..base.sanitize import block_text
-    hits = [_Hit(entry) for entry in entries[:MAX_LINES]]
+    hits = [Hit(0.0, 0, entry, {}, 0) for entry in entries[:MAX_LINES]]
     named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
     note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."
     return format_block(hits, config, MAX_CHARS, 0, marks, note)

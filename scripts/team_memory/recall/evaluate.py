@@ -94,7 +94,7 @@ def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
         block = format_block(hits, config, budget, excerpt) if hits else ""
         out.append({"id": p["id"], "kind": p["kind"], "expected": list(p["expected"]),
                     "got": [memory_id(h.entry) for h in hits],
-                    "related": [memory_id(h.entry) for h in hits if h.parts.get("related") is True],
+                    "related": [memory_id(h.entry) for h in hits if h.related()],
                     "lines": len(hits) if block else 0, "bytes": len(block.encode("utf-8"))})
     return out
 

@@ -20,7 +20,7 @@ from ..records.hookio import enabled_store
 from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, read_bytes, record_status
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
-from .block import format_block, sizes
+from .block import Hit, format_block, sizes
 from .matching import get_strategy
 
 MIN_PROMPT_CHARS = 10
@@ -29,23 +29,6 @@ DEEP_CHECK_LIMIT = 20
 RECENCY_BONUS = 0.5
 OUTDATED_POINTS = 1.0  # off a deprecated or superseded decision that is still active
 MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
-
-
-class Hit:
-    """One ranked memory: its score, index entry, how the score was made and ``pos``, its place in the index."""
-
-    __slots__ = ("score", "priority", "entry", "parts", "record", "checked", "pos")
-
-    def __init__(self, score, priority, entry, parts, pos):
-        self.score, self.priority, self.entry, self.parts, self.pos = score, priority, entry, parts, pos
-        self.record, self.checked = None, False
-
-    def sort_key(self):
-        return (self.related(), -self.score, self.priority)
-
-    def related(self) -> bool:
-        """Shown by title only, after every clear hit (``Smart.shown``), whatever its recency bonus."""
-        return self.parts.get("related", False) is True
 
 
 def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:

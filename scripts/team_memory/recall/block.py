@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import os
 
-from ..base.config import category_descriptions, int_setting, load_config, retrieval_enabled
+from ..base.config import (category_descriptions, category_enabled, category_folders, int_setting, load_config,
+                           retrieval_enabled)
 from ..base.model import category_from_display, display_name
+from ..base.safefs import is_real_dir, read_regular
+from ..base.sanitize import block_line, block_text, clean_line, cut, neutralize_block
 from ..base.state import claim, claimed, load_state, save_state
 from ..records.hookio import DATA_NOTE
-from ..records.store import decision_status
+from ..records.store import (MAX_MEMORY_BYTES, NotARecord, decision_status, parse_memory, project_root_of,
+                             record_status)
 
 DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240
@@ -45,7 +49,6 @@ SHORT_DESCRIPTIONS = {
 def described_categories(config: dict, lines: list) -> str:
     """One line describing the categories that appear in ``lines`` ("" when none has a description)."""
     from ..records.exposure import hide
-    from ..base.sanitize import block_text
     descs = dict(category_descriptions(config))  # each described once
     described = []
     for line in lines:
@@ -87,7 +90,6 @@ def key_content(category: str, record: dict) -> tuple:
 
 def excerpt_line(category: str, record: dict, limit: int) -> str:
     """The winner's indented excerpt line, or "" when there is nothing worth showing."""
-    from ..base.sanitize import clean_line, cut, neutralize_block
     label, text = key_content(category, record)
     text = clean_line(text)
     if not text or limit <= 0:
@@ -123,7 +125,6 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
     """The block in at most ``budget`` characters: the ``note``, the memory lines that fit (a clear winner's excerpt;
     ``marks``: entry path -> stale suffix), the related after ``RELATED_HEAD``, a line describing their categories."""
-    from ..base.sanitize import block_line, block_text
     head = '<memory-context source=".claude/memory/">'
     tail = "</memory-context>"
     lines = []
@@ -212,12 +213,9 @@ def recall_found(session: str, memory_root: str, found: list):
 def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     """``(index entry, record)`` of the memory at ``memory`` if it is active and still names ``rel`` (the map may
     be forged: only a file of a category folder of this store, never a link)."""
-    from ..base.config import category_enabled, category_folders
-    from ..base.safefs import is_real_dir, read_regular
     from ..derived.index import entry_from_record
     from ..records.exposure import name_is_shown
     from ..records.relpaths import matches, usable
-    from ..records.store import MAX_MEMORY_BYTES, NotARecord, parse_memory, project_root_of, record_status
     prefix = os.path.relpath(memory_root, project_root_of(memory_root)).replace(os.sep, "/") + "/"
     if not memory.startswith(prefix):
         return None
@@ -242,7 +240,6 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
 
 def file_block(entries: list, config: dict, files: list, marks: dict | None = None) -> str:
     """The block for ``entries`` (index entries): a note naming ``files``, a line each as the prompt hook prints it."""
-    from ..base.sanitize import block_text
     hits = [Hit(0.0, 0, entry, {}, 0) for entry in entries[:MAX_LINES]]
     named = ", ".join(block_text(f, 120) for f in files[:2]) + (", ..." if len(files) > 2 else "")
     note = f"{DATA_NOTE} These memories name {named} (related files), which the last tool call touched."

@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 
 from ..base import fastjson
-from ..base.config import int_setting, max_inject, warn
+from ..base.config import category_folders, int_setting, load_config, max_inject, warn
 from ..base.model import PRIORITY
-from ..records.hookio import enabled_store
+from ..records.hookio import enabled_store, session_of
 from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, read_bytes, record_status
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
-from .block import Hit, format_block, sizes
+from .block import Hit, Recall, format_block, sizes, window as dedupe_window
 from .matching import get_strategy
 
 MIN_PROMPT_CHARS = 10
@@ -157,8 +157,6 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
     index = current_index(memory_root, config)
     if not index.n:
         return None
-    from ..records.hookio import session_of
-    from .block import Recall, window as dedupe_window
     session, n = session_of(payload), dedupe_window(config)
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
     hits = rank(memory_root, config, prompt, limit, index, exclude=recall.shown if recall else None)
@@ -177,7 +175,6 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
 
 def cold(memory_root: str, config: dict) -> bool:
     """Whether the store has no machine cache yet and more than ``COLD_FILES`` memory files."""
-    from ..base.config import category_folders
     from ..derived.cache import cache_path
     if os.path.lexists(cache_path(memory_root)):
         return False
@@ -198,7 +195,6 @@ def cold(memory_root: str, config: dict) -> bool:
 
 def build_in_background(memory_root: str) -> int:
     """What a cold prompt hands over (``derived.drift.hand_over``): the index built under the store lock."""
-    from ..base.config import load_config
     from ..derived.refresh import rebuild_index
     try:
         rebuild_index(memory_root, load_config(memory_root), full=False)

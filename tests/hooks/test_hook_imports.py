@@ -48,7 +48,7 @@ PINNED = {
         "team_memory.recall", "errno", "team_memory.base.safefs", "team_memory.base.model", "team_memory.base.config",
         "_bisect", "bisect", "math", "team_memory.text", "team_memory.text.tokens",
         "team_memory.text.textnorm", "team_memory.text.features", "team_memory.text.fuzzycheck",
-        "team_memory.recall.weights", "team_memory.recall.relevance",
+        "team_memory.recall.weights",
         "team_memory.recall.matching",
         "team_memory.records.store", "team_memory.recall.block",
         "team_memory.text.answershape", "team_memory.recall.retrieve",

@@ -22,9 +22,8 @@ from ..derived.refresh import current_index, index_in_memory
 from ..records.store import parse_time
 from .block import format_block, sizes
 from .matching import SUBJECT_MISSING, Smart, get_strategy
-from .relevance import ordinary_note, why_not
 from .retrieve import MAX_PROMPT_CHARS, rank, read_record, scored_hits
-from .weights import evidence, fuzzy_available, match_parts
+from .weights import evidence, fuzzy_available, match_parts, ordinary_note, why_not
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")
 SPLITS = ("all", "dev", "holdout")
@@ -172,7 +171,7 @@ class Unfloored(Smart):
     floor = bar
 
     def shown(self, best: float, rows: list) -> list:
-        self.real._query = self._query  # what the relevance rule judged, and why (``relevance.why_not``)
+        self.real._query = self._query  # what the relevance rule judged, and why (``weights.why_not``)
         self.real.shown(best, rows)
         self.relevance = self.real.relevance
         return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]

@@ -11,7 +11,7 @@ memory's score sums its prompt words (``weights.matches_total``); two neighbouri
 exact matches only, at half where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
 Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs ``clear_bar``; under it
-the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) that ``relevance`` keeps are shown by title
+the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) that ``weights.judge`` keeps are shown by title
 (docs/guide.md). The fuzzy step runs only when rapidfuzz is importable and exact and prefix matching leave no confident
 best: prompt tokens of 5+ characters with no exact match meet title and tag tokens and their written forms
 (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``), replacing the token's weaker prefix match.
@@ -25,12 +25,11 @@ from ..derived.cache import bits_of, ids_of_bits
 from ..text.features import SmartFeatures, content_text, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups, tokenize
-from .relevance import asks_team, judge, subject_name
 from .weights import (ADJACENT, BODY, BODY_COVERAGE_MAX, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN,
                       IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, SYNONYM, TAG, TITLE, add_fuzzy, adjacency,
-                      body_coverage, evidence, explained, fuzzy_available, fuzzy_stems, idf, matches_total, nth_best,
-                      rare_words, second_chance, short_form_total, strong_words, surface_weight, unknown_words,
-                      with_parts)
+                      asks_team, body_coverage, evidence, explained, fuzzy_available, fuzzy_stems, idf, judge,
+                      matches_total, nth_best, rare_words, second_chance, short_form_total, strong_words,
+                      subject_name, surface_weight, unknown_words, with_parts)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
@@ -48,7 +47,7 @@ FLOAT_SETTINGS = {
     "min_related": (0.4, 0.0, 1.0),
     "answer_shape": (1.0, 0.0, 100.0),  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
     "fuzzy_cutoff": (85, 50.0, 100.0),
-    "min_distinct": (1.0, 0.0, 1000.0),  # ``relevance.judge``
+    "min_distinct": (1.0, 0.0, 1000.0),  # ``weights.judge``
     "near_distinct": (0.3, 0.0, 1.0),
     "min_distinct_team": (0.4, 0.0, 1000.0),
 }
@@ -86,9 +85,9 @@ class Smart(SmartFeatures):
         self.use_fuzzy, self.field_idf, self.join_pairs, self.unknown_names = (
             section(config, "retrieval").get(key, True) is not False for key in switches)
         self._subject = self.stranger = ""  # the prompt's first name; it, when no memory mentions it (``score_index``)
-        self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
-        self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
-        self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
+        self._query = None  # the prompt being scored, for ``shown`` (``weights.judge``)
+        self._asks_team = False  # whether the prompt asks about the team's own ways (``weights.asks_team``)
+        self.relevance = None  # what ``weights.judge`` said of the last prompt (``search --explain``)
 
     def score(self, query, index, read=None) -> list:
         """``[(points, id, parts)]`` shown for ``query`` (``read``: index entry -> record or None: ``_mentioned``)."""
@@ -147,7 +146,7 @@ class Smart(SmartFeatures):
 
     def shown(self, best: float, rows: list) -> list:
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) shown: the clear hits and the
-        ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``relevance.judge`` (after
+        ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``weights.judge`` (after
         the choice: one left out never lets a weaker one in)."""
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)

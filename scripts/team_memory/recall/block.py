@@ -222,12 +222,9 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
     folder, _, name = memory[len(prefix):].partition("/")
     category = {f: c for c, f in category_folders(config).items()}.get(folder)
     if category is None or not category_enabled(config, category) or "/" in name or not name.endswith(".json") \
-            or not name_is_shown(name) or name.startswith("."):
+            or not name_is_shown(name) or name.startswith(".") or not is_real_dir(os.path.join(memory_root, folder)):
         return None
-    folder_path = os.path.join(memory_root, folder)
-    if not is_real_dir(folder_path):
-        return None
-    path = os.path.join(folder_path, name)
+    path = os.path.join(memory_root, folder, name)
     try:
         record = parse_memory(read_regular(path, MAX_MEMORY_BYTES)[0])
     except (OSError, NotARecord):

@@ -1,16 +1,13 @@
 """What the hooks show: the ``<memory-context>`` block, recall by file, and no repeats.
 
 Recalled text is data: a note says so first (``DATA_NOTE``), every line is cleaned, secrets hidden, nothing can end
-or forge the block. A clear winner's key content follows its line (``excerpt_line``), neutralised only against
-ending the block, so commands and code arrive as written.
+or forge the block; a clear winner's key content (``excerpt_line``) is neutralised only against ending the block, so
+commands and code arrive as written. Recall by file (PostToolUse) shows at most ``MAX_LINES`` memories the file map
+names (``derived.filemap.lookup``), each read first to be sure it is active and still names that file.
 
-Recall by file (PostToolUse): ``recall_found`` reads each memory the file map names (``derived.filemap.lookup``) to
-be sure it is active and still names that file, and shows at most ``MAX_LINES`` of them in ``MAX_CHARS``.
-
-No repeats: per ``(store, session_id)`` the state ``{"prompt": n, "shown": {"<index path>": prompt number}}`` holds
-a memory shown at prompt ``k`` back for ``k+1 .. k+N`` (``retrieval.dedupe_prompts``); each memory shown by either
-hook gets a mark of its own (``state.claim``, ``O_EXCL``: of two tool hooks at once, one shows it), so recall by file
-shows it once per session, and marks the files it answered for.
+No repeats: a memory shown at prompt ``k`` is held back for ``k+1 .. k+N`` (``retrieval.dedupe_prompts``; state per
+``(store, session_id)``); each memory shown by either hook gets a mark of its own (``state.claim``, ``O_EXCL``: of
+two tool hooks at once, one shows it), so recall by file shows it once per session.
 """
 from __future__ import annotations
 

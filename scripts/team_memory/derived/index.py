@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from ..base.config import category_enabled, category_folder, category_folders
-from ..base.model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
+from ..base.model import INDEX_NAME, category_from_display, display_name
 from ..base.safefs import S_IFMT, S_IFREG, read_regular
 from ..base.sanitize import TITLE_MAX
 from ..records.exposure import name_is_shown, recall_title, shown_tag
@@ -86,13 +86,12 @@ def _parse_general(line: str) -> dict | None:
     return blank
 
 
-def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
-    """The newest modification time among the category folders, their JSON files and the config."""
+def newest_source_mtime(memory_root: str, config: dict) -> float:
+    """The newest modification time among the category folders and their JSON files."""
     from ..base.fsutil import memory_file_stats
     folders = category_folders(config).values()
     times = [st.st_mtime for _folder, _name, st in memory_file_stats(memory_root, folders)]
-    paths = [os.path.join(memory_root, f) for f in folders]
-    for path in (paths + [os.path.join(memory_root, CONFIG_NAME)] if include_config else paths):
+    for path in (os.path.join(memory_root, f) for f in folders):
         try:
             times.append(os.lstat(path).st_mtime)  # a linked folder is never followed
         except OSError:

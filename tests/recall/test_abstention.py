@@ -80,7 +80,7 @@ def test_old_floor_keys_still_work_and_new_ones_can_be_switched_off():
     old = Smart({"retrieval": {"min_score": 2.5, "min_relative": 0.5}})  # a store config from before
     assert (old.min_score, old.min_relative, old.min_evidence) == (2.5, 0.5, 1.9)
     off = Smart({"retrieval": {"min_score": 0, "min_relative": 0, "min_evidence": 0, "min_runner_up": 0}})
-    assert off.confident(0.1, 50.0) and off.bar(4.0) == 0
+    assert off.confident(0.1, 50.0, 0, {}, {}, 0) and off.bar(4.0) == 0
     assert Smart({"retrieval": {"min_evidence": "lots"}}).min_evidence == 1.9
 
 

@@ -104,15 +104,13 @@ class Smart(SmartFeatures):
             groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
         return tuple(tuple(g) for g in groups)
 
-    def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
+    def confident(self, best: float, reachable: float, unknown: int, totals: dict, found: dict, n: int) -> bool:
         """Whether the best is evidence enough to answer (``weights``; ``totals``, ``found``: id -> score, matches)."""
         if best < self.lowest_best - 1e-9:
             return False
         proof = evidence(best, reachable)
         if best >= self.min_score and proof >= self.min_evidence - 1e-9:
             return True
-        if totals is None:
-            return False
         share = explained(best, reachable, unknown)
         tops = [found[i] for i, total in totals.items() if total == best]  # ties: any of them may answer
         if (self.min_corroborated > 0 and best >= self.min_score and proof >= self.min_corroborated - 1e-9

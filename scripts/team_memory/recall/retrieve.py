@@ -123,7 +123,6 @@ def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strateg
     return top
 
 
-
 def command_arguments(prompt: str) -> str:
     """``prompt`` without a leading ``/name`` or ``/plugin:name`` (a path stays): a slash command is matched by
     its arguments only, or its name would match memories about the command's own words."""

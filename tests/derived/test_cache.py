@@ -209,8 +209,8 @@ def test_unchanged_files_are_not_read_again(memory_root, monkeypatch):
     write(memory_root, record("decision", "new", "Kafka topic", ["kafka"]))
     from team_memory.derived import index as reader
     seen = []
-    real = reader.Reader.read
-    monkeypatch.setattr(reader.Reader, "read", lambda self, c, f, n: seen.append(n) or real(self, c, f, n))
+    real = reader.read_item
+    monkeypatch.setattr(reader, "read_item", lambda *args: seen.append(args[-1]) or real(*args))
     with store_lock(str(memory_root)):
         apply_changes(str(memory_root), config)
     assert seen == ["new.json"]

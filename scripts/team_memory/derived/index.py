@@ -2,7 +2,7 @@
 
     - [DECISION] <title> -> .claude/memory/decisions/<id>.json #tags:a,b
 
-and ``Reader``: memory files read for the derived files (bounded, never through a link) into index items.
+and the memory files read for the derived files (bounded, never through a link) into index items.
 """
 from __future__ import annotations
 
@@ -140,45 +140,41 @@ def _real_folder(memory_root: str, folder: str):
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
 
 
-class Reader:
-    """Turns memory files into index items ``[entry, time, tokens, related]``."""
+def read_item(memory_root: str, config: dict, features, category: str, folder: str, name: str):
+    """``(stamp, item | None)`` of one memory file, an item ``[entry, time, tokens, related]``; the stamp None when
+    the file cannot be read at all."""
+    path = os.path.join(memory_root, folder, name)
+    try:  # never through a link, never a FIFO, bounded
+        data, st = read_regular(path, MAX_MEMORY_BYTES)
+    except OSError as exc:
+        warn_skipped(path, memory_root, exc)
+        try:  # one too large is recorded in the file table (not in the index) until it changes
+            st = os.lstat(path)
+        except OSError:
+            return None, None
+        too_large = st.st_mode & S_IFMT == S_IFREG and st.st_size > MAX_MEMORY_BYTES
+        return (_stamp(st) if too_large else None), None
+    try:
+        record = parse_memory(data)
+    except NotARecord as exc:
+        warn_skipped(path, memory_root, exc)
+        return _stamp(st), None
+    active = record_status(record) == "active" and category_enabled(config, category)
+    entry = entry_from_record(memory_root, category, path, record) if active else None
+    if not (entry and entry["title"] and name_is_shown(name)):  # a hostile file name is never printed
+        return _stamp(st), None
+    related = []
+    if record.get("related_files"):
+        from ..records.relpaths import usable
+        related = usable(record["related_files"])
+    return _stamp(st), [entry, record_time(record), features.prepare_entry(entry, record), related]
 
-    def __init__(self, memory_root: str, config: dict, features):
-        self.memory_root, self.config, self.features = memory_root, config, features
 
-    def read(self, category: str, folder: str, name: str):
-        """``(stamp, item | None)`` of one file; the stamp None when it cannot be read at all."""
-        path = os.path.join(self.memory_root, folder, name)
-        try:  # never through a link, never a FIFO, bounded
-            data, st = read_regular(path, MAX_MEMORY_BYTES)
-        except OSError as exc:
-            warn_skipped(path, self.memory_root, exc)
-            try:  # one too large is recorded in the file table (not in the index) until it changes
-                st = os.lstat(path)
-            except OSError:
-                return None, None
-            too_large = st.st_mode & S_IFMT == S_IFREG and st.st_size > MAX_MEMORY_BYTES
-            return (_stamp(st) if too_large else None), None
-        try:
-            record = parse_memory(data)
-        except NotARecord as exc:
-            warn_skipped(path, self.memory_root, exc)
-            return _stamp(st), None
-        active = record_status(record) == "active" and category_enabled(self.config, category)
-        entry = entry_from_record(self.memory_root, category, path, record) if active else None
-        if not (entry and entry["title"] and name_is_shown(name)):  # a hostile file name is never printed
-            return _stamp(st), None
-        related = []
-        if record.get("related_files"):
-            from ..records.relpaths import usable
-            related = usable(record["related_files"])
-        return _stamp(st), [entry, record_time(record), self.features.prepare_entry(entry, record), related]
-
-    def reused(self, category: str, folder: str, name: str, item: list) -> list:
-        """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
-        path = _real_folder(self.memory_root, folder)[1] + name  # .claude/memory/<folder>/<name>
-        entry = {"category": display_name(category), "title": item[1], "path": path, "tags": item[3]}
-        return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
+def reused_item(memory_root: str, category: str, folder: str, name: str, item: list) -> list:
+    """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
+    path = _real_folder(memory_root, folder)[1] + name  # .claude/memory/<folder>/<name>
+    entry = {"category": display_name(category), "title": item[1], "path": path, "tags": item[3]}
+    return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
 
 
 def _stamp(st) -> tuple:

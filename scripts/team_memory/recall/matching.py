@@ -53,26 +53,21 @@ FLOAT_SETTINGS = {
 }
 
 
-def float_setting(config: dict, key: str, default: float, low: float, high: float) -> float:
-    """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
-    raw = section(config, "retrieval").get(key, default)
-    try:
-        if isinstance(raw, bool) or math.isnan(float(raw)):
-            raise ValueError(raw)
-        return max(low, min(high, float(raw)))
-    except (TypeError, ValueError, OverflowError):
-        warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
-        return default
-
-
 class Smart(SmartFeatures):
     """The strategy's settings and bars; what it caches per memory is ``features.SmartFeatures``'."""
 
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
         strategy_name(config)  # an unknown name warns
-        for key, (default, low, high) in FLOAT_SETTINGS.items():
-            setattr(self, key, float_setting(config, key, default, low, high))
+        for key, (default, low, high) in FLOAT_SETTINGS.items():  # clamped; a bad value warns and gives the default
+            raw = section(config, "retrieval").get(key, default)
+            try:
+                if isinstance(raw, bool) or math.isnan(float(raw)):
+                    raise ValueError(raw)
+                setattr(self, key, max(low, min(high, float(raw))))
+            except (TypeError, ValueError, OverflowError):
+                warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
+                setattr(self, key, default)
         # the least score a best memory answers with, by the ways switched on (``confident``)
         self.lowest_best = min(max(self.min_score, self.min_evidence),  # evidence is never more than the best score
                                max(self.min_score, self.min_corroborated) if self.min_corroborated > 0 else math.inf,

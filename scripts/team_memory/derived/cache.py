@@ -161,8 +161,7 @@ class Index:
         self.body = data.find(b"\n", self.stamps_at) + 1  # after the stamps
         if data[self.stamps_at - 1:self.stamps_at] != b"\n" or self.body <= 0:
             raise CacheInvalid("no file table")
-        self._entries: dict = {}
-        self._tiers: dict = {}
+        self._entries, self._tiers = {}, {}  # id -> item, token -> tiers: each line parsed once
 
     def table(self) -> tuple:
         """``(names as bytes, ctimes)`` of the memory files the cache was built from, category by category."""

@@ -256,11 +256,10 @@ class Recall:
     """One session's recall history for one prompt: what to hold back, and what to remember."""
 
     def __init__(self, memory_root: str, session_id: str, n: int):
-        self.memory_root, self.session_id, self.n = memory_root, session_id, n
+        self.memory_root, self.session_id = memory_root, session_id
         prompt, shown = _history(memory_root, session_id)
         self.prompt = prompt + 1
-        # keep only what still holds something back
-        self.shown = {p: k for p, k in shown.items() if isinstance(k, int) and self.prompt - k <= n}
+        self.shown = {p: k for p, k in shown.items() if isinstance(k, int) and self.prompt - k <= n}  # still held
 
     def save(self, paths) -> None:
         for path in paths:

@@ -34,8 +34,17 @@ class EvalError(ValueError):
     """The evaluation folder is missing or malformed."""
 
 
-def load_prompts(path: str) -> list:
-    prompts = []
+def in_split(prompt_id: str, split: str) -> bool:
+    half = int(hashlib.sha256(str(prompt_id).encode()).hexdigest(), 16) % 2
+    return split == "all" or (half == 0) == (split == "dev")
+
+
+def load_folder(folder: str):
+    """``(memory_root, prompts, now)`` of an evaluation folder."""
+    memory_root = os.path.join(folder, "store", *MEMORY_REL)
+    if not os.path.isdir(memory_root):
+        raise EvalError(f"no store at {memory_root}")
+    path, prompts = os.path.join(folder, "prompts.jsonl"), []
     try:
         with open(path, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -53,20 +62,6 @@ def load_prompts(path: str) -> list:
                 prompts.append(item)
     except OSError as exc:
         raise EvalError(f"cannot read {path}: {exc}") from None
-    return prompts
-
-
-def in_split(prompt_id: str, split: str) -> bool:
-    half = int(hashlib.sha256(str(prompt_id).encode()).hexdigest(), 16) % 2
-    return split == "all" or (half == 0) == (split == "dev")
-
-
-def load_folder(folder: str):
-    """``(memory_root, prompts, now)`` of an evaluation folder."""
-    memory_root = os.path.join(folder, "store", *MEMORY_REL)
-    if not os.path.isdir(memory_root):
-        raise EvalError(f"no store at {memory_root}")
-    prompts = load_prompts(os.path.join(folder, "prompts.jsonl"))
     now = datetime.now(timezone.utc)
     try:
         with open(os.path.join(folder, "meta.json"), encoding="utf-8") as f:

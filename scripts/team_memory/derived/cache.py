@@ -206,11 +206,10 @@ class Index:
         return got
 
     def _parse(self, line: bytes) -> list:
-        parts = line.split(b"\t")
-        if len(parts) != 3:
-            raise CacheInvalid("a token line unreadable")
-        out = []
+        parts, out = line.split(b"\t"), []
         try:
+            if len(parts) != 3:
+                raise ValueError
             for field, text in enumerate(parts):
                 if not text:
                     continue

@@ -41,27 +41,24 @@ def format_index_line(entry: dict) -> str:
     return f"- [{entry['category']}] {entry['title']} -> {entry['path']}{tags}"
 
 
-def parse_index_line(line: str) -> dict | None:
-    """One index line -> ``{category, title, path, tags}``; None for anything else (the header, blank lines)."""
-    parsed = _parse_general(line.rstrip("\r\n")) if line.startswith("-") else None
-    return parsed if parsed is not None and category_from_display(parsed["category"]) is not None else None
-
-
 def _skip_space(text: str, i: int) -> int:
     while i < len(text) and text[i].isspace():
         i += 1
     return i
 
 
-def _parse_general(line: str) -> dict | None:
-    """What ``^-\\s+\\[([A-Z_]+)\\]\\s+(.+?)\\s+->\\s+(\\S+)(?:\\s+#tags:(.+))?$`` said of a line, in one pass:
-    that expression took quadratic time on a long run of spaces (``index.md`` is a file anyone can commit)."""
+def parse_index_line(line: str) -> dict | None:
+    """One index line -> ``{category, title, path, tags}``; None for anything else (the header, blank lines). What
+    ``^-\\s+\\[([A-Z_]+)\\]\\s+(.+?)\\s+->\\s+(\\S+)(?:\\s+#tags:(.+))?$`` said of a line, in one pass: that
+    expression took quadratic time on a long run of spaces (``index.md`` is a file anyone can commit)."""
+    line = line.rstrip("\r\n") if line.startswith("-") else ""
     i = _skip_space(line, 1)
     if i == 1 or not line.startswith("[", i):
         return None
     close = line.find("]", i + 1)
     category = line[i + 1:close]
-    if close < 0 or not category or not all("A" <= ch <= "Z" or ch == "_" for ch in category):
+    if close < 0 or not category or not all("A" <= ch <= "Z" or ch == "_" for ch in category) \
+            or category_from_display(category) is None:
         return None
     rest = line[close + 1:]
     if "\n" in rest or not rest[:1].isspace():

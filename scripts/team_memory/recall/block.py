@@ -122,8 +122,7 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
                  marks: dict | None = None, note: str = DATA_NOTE) -> str:
     """The block in at most ``budget`` characters: the ``note``, the memory lines that fit (a clear winner's excerpt;
     ``marks``: entry path -> stale suffix), the related after ``RELATED_HEAD``, a line describing their categories."""
-    head = '<memory-context source=".claude/memory/">'
-    tail = "</memory-context>"
+    head, tail = '<memory-context source=".claude/memory/">', "</memory-context>"
     lines = []
     used = len(head) + len(tail) + 2 + len(note) + 1
     clear = [hit for hit in hits if not hit.related()]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build ``recall/ordinary.txt``: the words of ordinary programming text, most common first.
 
-The prompt hook's relevance rule (``recall/relevance.py``) weighs a prompt word by how ordinary it
+The prompt hook's relevance rule (``recall/weights.py``) weighs a prompt word by how ordinary it
 is in programming text at large: a memory met on "test", "type" or "null" alone says little about a
 prompt. This script measures that from public text, offline, and writes the word list the package
 ships (rank = line number after the header).
@@ -99,7 +99,7 @@ def main(argv=None) -> int:
     middle = {w: median([s.get(w, 0.0) for s in per_source]) for w in words}
     top = sorted((w for w in words if middle[w] > 0), key=lambda w: (-middle[w], w))[:args.top]
     header = ["# The words of ordinary programming text, most common first (rank = line number after this header).",
-              "# Built by scripts/make_ordinary.py; read by recall/relevance.py. Do not edit by hand.",
+              "# Built by scripts/make_ordinary.py; read by recall/weights.py. Do not edit by hand.",
               f"# {args.note}" if args.note else "# sources: " + ", ".join(os.path.basename(s) for s in args.sources)]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(header + top) + "\n")

@@ -11,7 +11,7 @@ from team_memory.base.model import display_name
 from team_memory.cli.viewdupes import score_entry
 from team_memory.derived.index import entry_from_record
 from team_memory.recall.evaluate import in_split, load_folder, memory_id
-from team_memory.recall.rank import PRIORITY
+from team_memory.recall.retrieve import PRIORITY
 from team_memory.records.store import record_status
 from team_memory.text.tokens import tokenize
 

@@ -19,7 +19,7 @@ from team_memory.base.fsutil import store_lock
 from team_memory.derived.index import index_path
 from team_memory.derived.refresh import apply_changes, current_index, index_in_memory, rebuild_index
 from team_memory.recall.retrieve import context_for_prompt
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.recall.matching import get_strategy
 from team_memory.text.tokens import words
 
@@ -209,8 +209,8 @@ def test_unchanged_files_are_not_read_again(memory_root, monkeypatch):
     write(memory_root, record("decision", "new", "Kafka topic", ["kafka"]))
     from team_memory.derived import index as reader
     seen = []
-    real = reader.Reader.read
-    monkeypatch.setattr(reader.Reader, "read", lambda self, c, f, n: seen.append(n) or real(self, c, f, n))
+    real = reader.read_item
+    monkeypatch.setattr(reader, "read_item", lambda *args: seen.append(args[-1]) or real(*args))
     with store_lock(str(memory_root)):
         apply_changes(str(memory_root), config)
     assert seen == ["new.json"]

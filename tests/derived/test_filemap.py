@@ -16,7 +16,7 @@ from team_memory.derived import cache as cachemod
 from team_memory.derived.filemap import MAGIC, MAP_REL, map_path, memories_for
 from team_memory.derived.refresh import write_map
 from team_memory.records import relpaths
-from team_memory.recall.byfile import MAX_CHARS, file_block
+from team_memory.recall.block import MAX_CHARS, file_block
 
 NAMES = ["app", "billing", "sql", "x.py", "a b", "ü", "b", "q1.sql", "main.py"]
 

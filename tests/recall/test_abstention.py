@@ -15,7 +15,7 @@ from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.weights import evidence
 from team_memory.recall.matching import Smart
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 
 WORDS = ("billing export invoice retry worker queue cache redis kafka schema migration search index "
          "upload report dashboard metrics alert timeout config feature flag release mobile android ios "
@@ -80,7 +80,7 @@ def test_old_floor_keys_still_work_and_new_ones_can_be_switched_off():
     old = Smart({"retrieval": {"min_score": 2.5, "min_relative": 0.5}})  # a store config from before
     assert (old.min_score, old.min_relative, old.min_evidence) == (2.5, 0.5, 1.9)
     off = Smart({"retrieval": {"min_score": 0, "min_relative": 0, "min_evidence": 0, "min_runner_up": 0}})
-    assert off.confident(0.1, 50.0) and off.bar(4.0) == 0
+    assert off.confident(0.1, 50.0, 0, {}, {}, 0) and off.bar(4.0) == 0
     assert Smart({"retrieval": {"min_evidence": "lots"}}).min_evidence == 1.9
 
 

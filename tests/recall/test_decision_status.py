@@ -10,7 +10,7 @@ from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.block import format_block
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.records.hookio import DATA_NOTE
 from team_memory.records.store import decision_status
 from test_cache import assert_same_results

@@ -12,7 +12,7 @@ from team_memory.derived.cache import cache_path
 from team_memory.base.config import deep_merge, load_config
 from team_memory.derived.refresh import index_in_memory, rebuild_index
 from team_memory.recall.matching import Smart
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.text.textnorm import STOP_WORDS, tokenize
 
 

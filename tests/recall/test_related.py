@@ -15,7 +15,7 @@ from team_memory.cli.main import main
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.block import RELATED_HEAD, format_block
 from team_memory.recall.evaluate import metrics
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 
 PROMPT = "kafka lag with consumer alerting thresholds"
 

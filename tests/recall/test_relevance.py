@@ -1,4 +1,4 @@
-"""A memory is shown only when it explains the prompt's distinctive words (``recall/relevance``)."""
+"""A memory is shown only when it explains the prompt's distinctive words (``recall/weights.judge``)."""
 from __future__ import annotations
 
 import pytest
@@ -6,8 +6,8 @@ import pytest
 from helpers import record, run_cli, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
-from team_memory.recall import relevance
-from team_memory.recall.rank import rank
+from team_memory.recall import weights
+from team_memory.recall.retrieve import rank
 
 MEMORIES = [
     ("e2e", "End-to-end tests run in Playwright", ["testing", "playwright", "e2e"]),
@@ -87,13 +87,13 @@ def test_the_rule_can_be_switched_off(memory_root):
 
 
 def test_distinctness_follows_the_rank_in_ordinary_programming_text():
-    from team_memory.recall import relevance
-    table = relevance.ranks()
-    assert len(table) > 5000
-    test, parser, unknown = (relevance.distinctness(w, table) for w in ("test", "parser", "pydnatic"))
-    assert relevance.distinctness("the", table) in (0.0, 1.0)  # a stop word is never a prompt token
+    from team_memory.recall import weights
+    table = weights.ranks()
+    assert table.size > 5000
+    test, parser, unknown = (weights.distinctness(w, table) for w in ("test", "parser", "pydnatic"))
+    assert weights.distinctness("the", table) in (0.0, 1.0)  # a stop word is never a prompt token
     assert test < parser < unknown == 1.0
-    assert relevance.distinctness("funct", table) < 0.25  # "function", folded as prompts are (``textnorm``)
+    assert weights.distinctness("funct", table) < 0.25  # "function", folded as prompts are (``textnorm``)
 
 
 def test_search_explain_says_why_it_stayed_silent(memory_root):
@@ -125,8 +125,8 @@ def test_a_question_about_the_teams_own_ways_needs_less_proof(memory_root):
     ("add the user's email to every request log line in our middleware", True),  # "our": the team's own code
 ])
 def test_asks_team(prompt, asks):
-    assert relevance.asks_team(prompt) is asks
-    assert relevance.asks_team("x" * relevance.TEAM_SLICE + " we") is False  # a bounded slice is read
+    assert weights.asks_team(prompt) is asks
+    assert weights.asks_team("x" * weights.TEAM_SLICE + " we") is False  # a bounded slice is read
 
 
 def test_a_path_is_about_the_file_it_names(memory_root):
@@ -134,8 +134,8 @@ def test_a_path_is_about_the_file_it_names(memory_root):
     _store(memory_root, False)
     write(memory_root, record("decision", "pgbouncer", "Use PgBouncer in transaction mode", ["pgbouncer"]))
     assert _shown(memory_root, "/usr/local/bin/pgbouncer crashes on start") == ["pgbouncer"]
-    assert relevance.named_by_path("usr/local/bin/pgbouncer", "pgbouncer")
-    assert not relevance.named_by_path("usr/local/bin/pgbouncer", "bin") and not relevance.named_by_path("pgbouncer", "pgb")
+    assert weights.named_by_path("usr/local/bin/pgbouncer", "pgbouncer")
+    assert not weights.named_by_path("usr/local/bin/pgbouncer", "bin") and not weights.named_by_path("pgbouncer", "pgb")
 
 
 @pytest.mark.parametrize("cached", [False, True])
@@ -162,7 +162,7 @@ def test_a_number_alone_does_not_make_a_prompt_speak(memory_root):
     assert _shown(memory_root, "print the first 10 lines of the file") == []
     assert _shown(memory_root, "列出并删除最早的10个文件") == []
     assert _shown(memory_root, "do we still support python 3.10?")[:1] == ["py310"]
-    assert relevance.distinctness("10", relevance.ranks()) == relevance.NUMBER < 1.0
+    assert weights.distinctness("10", weights.ranks()) == weights.NUMBER < 1.0
 
 
 @pytest.mark.parametrize("prompt, name", [
@@ -182,7 +182,7 @@ def test_a_number_alone_does_not_make_a_prompt_speak(memory_root):
 ])
 def test_subject_name(prompt, name):
     from team_memory.text.textnorm import STOP_WORDS
-    assert relevance.subject_name(prompt, STOP_WORDS) == name
+    assert weights.subject_name(prompt, STOP_WORDS) == name
 
 
 def test_a_prompt_about_a_name_no_memory_mentions_stays_silent(memory_root):
@@ -274,6 +274,6 @@ def test_subject_name_reads_a_bounded_number_of_words():
     from team_memory.text.textnorm import STOP_WORDS
     ordinary = " ".join(w.capitalize() for w in ("function", "return", "value", "string", "object", "number",
                                                   "array", "error", "class", "method"))
-    assert relevance.NAMES_TRIED < 10
-    assert relevance.subject_name(f"how do {ordinary} Elena?", STOP_WORDS) == ""
-    assert relevance.subject_name("how do Function Return Elena?", STOP_WORDS) == "Elena"
+    assert weights.NAMES_TRIED < 10
+    assert weights.subject_name(f"how do {ordinary} Elena?", STOP_WORDS) == ""
+    assert weights.subject_name("how do Function Return Elena?", STOP_WORDS) == "Elena"

@@ -9,7 +9,7 @@ from team_memory.base.config import load_config, max_inject
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall.retrieve import context_for_prompt
 from team_memory.recall.block import format_block
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 
 
 def _freeze_index(memory_root):

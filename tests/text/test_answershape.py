@@ -14,7 +14,7 @@ from hypothesis import given, strategies as st
 from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.text.answershape import COUNT, DATE, DURATION, MONEY, TIME, asked_shape, holds_shape
 from test_cache import assert_same_results
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import record
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.recall.weights import BODY, SYNONYM
 from team_memory.text.textnorm import NAMES, STOP_WORDS, _build_alternates, fold, synonyms
 from test_cache import assert_same_results

@@ -13,7 +13,7 @@ from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
 from team_memory.recall import weights
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.text.fuzzycheck import forms_by_length, spelled_forms, stem_of
 from test_cache import assert_same_results
 

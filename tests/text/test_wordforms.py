@@ -8,7 +8,7 @@ import pytest
 from helpers import record, run_prompt_hook, write
 from team_memory.base.config import load_config
 from team_memory.derived.refresh import rebuild_index
-from team_memory.recall.rank import rank
+from team_memory.recall.retrieve import rank
 from team_memory.recall.weights import BODY, IRREGULAR
 from team_memory.text.textnorm import fold
 from team_memory.text.textnorm import STOP_WORDS

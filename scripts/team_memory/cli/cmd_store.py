@@ -19,8 +19,7 @@ from ..derived.refresh import rebuild_index
 from ..recall.block import format_block, sizes
 from ..recall.evaluate import METRICS, SPLITS, EvalError, evaluate
 from ..recall.matching import get_strategy
-from ..recall.rank import rank
-from ..recall.retrieve import MIN_PROMPT_CHARS
+from ..recall.retrieve import MIN_PROMPT_CHARS, rank
 from ..records.exposure import shown_name, shown_tag, shown_text, shown_value
 from ..records.store import (NotARecord, dump_memory, find_memory, iter_memory_files, iter_records, load_memory,
                              project_root_of, record_status)
@@ -165,7 +164,7 @@ def cmd_search(ctx) -> int:
             print("      " + ", ".join(f"{k}: {shown_text(v)}" for k, v in h.parts.items()
                                        if v not in ([], 0, None, "")))
     if args.explain:
-        from ..recall.explain import near_misses, print_near_misses
+        from ..recall.evaluate import near_misses, print_near_misses
         notes: list = []
         misses = near_misses(ctx.memory_root, ctx.config, args.prompt, get_strategy(ctx.config), hits, limit, notes)
         print_near_misses(misses, notes)

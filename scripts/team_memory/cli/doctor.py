@@ -312,7 +312,7 @@ def _stale_index(memory_root: str, config: dict, config_path: str) -> Finding:
         config_time = os.stat(config_path).st_mtime
     except OSError:
         built = config_time = 0.0
-    only_config = config_time > built >= newest_source_mtime(memory_root, config, include_config=False)
+    only_config = config_time > built >= newest_source_mtime(memory_root, config)
     return Finding("stale-index", _rel(memory_root, index_path(memory_root)),
                    "was built before the last change to memory-config.json (hooks rebuild it on the next prompt)"
                    if only_config else

@@ -124,7 +124,8 @@ def json_line(data: bytes, start: int, what: str, kind=dict):
     return value
 
 
-def _count(value, bound: int = 10 ** ID_DIGITS) -> bool:
+def is_count(value, bound: int = 10 ** ID_DIGITS) -> bool:
+    """An int (not a bool) in ``[0, bound)``: what an id, a size or a count read from a file must be."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound
 
 
@@ -150,8 +151,8 @@ class Index:
             raise CacheInvalid("not a team-memory cache")
         header = self.header = json_line(data, len(MAGIC), "header")
         files = header.get("files")
-        if not (_count(header.get("count")) and isinstance(files, dict) and all(map(_count, files.values()))
-                and _count(header.get("names"), MAX_CACHE_BYTES)):
+        if not (is_count(header.get("count")) and isinstance(files, dict) and all(map(is_count, files.values()))
+                and is_count(header.get("names"), MAX_CACHE_BYTES)):
             raise CacheInvalid("unreadable header")
         self.n = header["count"]
         self.names_at = data.find(b"\n", len(MAGIC)) + 1
@@ -160,8 +161,7 @@ class Index:
         self.body = data.find(b"\n", self.stamps_at) + 1  # after the stamps
         if data[self.stamps_at - 1:self.stamps_at] != b"\n" or self.body <= 0:
             raise CacheInvalid("no file table")
-        self._entries: dict = {}
-        self._tiers: dict = {}
+        self._entries, self._tiers = {}, {}  # id -> item, token -> tiers: each line parsed once
 
     def table(self) -> tuple:
         """``(names as bytes, ctimes)`` of the memory files the cache was built from, category by category."""
@@ -206,11 +206,10 @@ class Index:
         return got
 
     def _parse(self, line: bytes) -> list:
-        parts = line.split(b"\t")
-        if len(parts) != 3:
-            raise CacheInvalid("a token line unreadable")
-        out = []
+        parts, out = line.split(b"\t"), []
         try:
+            if len(parts) != 3:
+                raise ValueError
             for field, text in enumerate(parts):
                 if not text:
                     continue
@@ -250,6 +249,6 @@ class Index:
         """The ids of one display category (index order keeps a category's entries together)."""
         runs = self.header.get("categories")
         run = runs.get(category) if isinstance(runs, dict) else None
-        if not (isinstance(run, list) and len(run) == 2 and all(map(_count, run)) and sum(run) <= self.n):
+        if not (isinstance(run, list) and len(run) == 2 and all(map(is_count, run)) and sum(run) <= self.n):
             return range(0)
         return range(run[0], run[0] + run[1])

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 
+from .cache import CACHE_DIR, cache_folder, is_count
+
 MARKS_NAME = "stale.json"
 MARKS_FORMAT = 2  # 1 held the suffix as text: ignored, recomputed once
 MAX_MARKS_BYTES = 2 * 1024 * 1024
@@ -25,7 +27,6 @@ LOCK_NAME = "stale.lock"
 
 
 def marks_path(memory_root: str) -> str:
-    from .cache import CACHE_DIR
     return os.path.join(memory_root, CACHE_DIR, MARKS_NAME)
 
 
@@ -72,11 +73,9 @@ def render_mark(entries: list, data) -> str:
     size = len(entries)
     picked = [data.get(key, []) for key in ("gone", "empty", "changed")]
     files, commits = data.get("files", 0), data.get("commits", 0)
-    fits = all(isinstance(p, list) and len(p) <= size  # distinct indices below size
-               and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in p)
+    fits = all(isinstance(p, list) and len(p) <= size and all(is_count(i, size) for i in p)  # distinct indices
                and len(set(p)) == len(p) for p in picked)
-    if not fits or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
-                           for v in (files, commits)):
+    if not fits or not all(is_count(v, MAX_COUNT + 1) for v in (files, commits)):
         return ""
     gone, empty, changed = ([entries[i] for i in p] for p in picked)
     return describe(gone, empty, changed, max(files, len(changed)), commits)
@@ -153,7 +152,6 @@ def doc_is_broken(memory_root: str) -> bool:
 def recompute_in_background(memory_root: str) -> bool:
     """Hand ``driftmarks.finish_marks_in_background`` to a detached process unless one holds its lock."""
     from ..base.fsutil import LockBusy, store_lock
-    from .cache import CACHE_DIR
     folder = os.path.join(memory_root, CACHE_DIR)
     if not os.access(folder if os.path.lexists(folder) else memory_root, os.W_OK):
         return False  # a read-only checkout: the marks could not be stored, so nothing is started for them
@@ -170,7 +168,6 @@ def hand_over(memory_root: str, module: str, function: str) -> bool:
     """Start ``module.function(memory_root)`` detached, one per ``function`` at a time; False when it cannot be."""
     import sys
     from ..base.startgate import first_to_start, release, start_detached
-    from .cache import CACHE_DIR, cache_folder
     folder = os.path.join(memory_root, CACHE_DIR)
     try:
         if not os.path.isdir(folder) or os.path.islink(folder):

@@ -2,14 +2,14 @@
 
     - [DECISION] <title> -> .claude/memory/decisions/<id>.json #tags:a,b
 
-and ``Reader``: memory files read for the derived files (bounded, never through a link) into index items.
+and the memory files read for the derived files (bounded, never through a link) into index items.
 """
 from __future__ import annotations
 
 import os
 
 from ..base.config import category_enabled, category_folder, category_folders
-from ..base.model import CONFIG_NAME, INDEX_NAME, category_from_display, display_name
+from ..base.model import INDEX_NAME, category_from_display, display_name
 from ..base.safefs import S_IFMT, S_IFREG, read_regular
 from ..base.sanitize import TITLE_MAX
 from ..records.exposure import name_is_shown, recall_title, shown_tag
@@ -41,27 +41,24 @@ def format_index_line(entry: dict) -> str:
     return f"- [{entry['category']}] {entry['title']} -> {entry['path']}{tags}"
 
 
-def parse_index_line(line: str) -> dict | None:
-    """One index line -> ``{category, title, path, tags}``; None for anything else (the header, blank lines)."""
-    parsed = _parse_general(line.rstrip("\r\n")) if line.startswith("-") else None
-    return parsed if parsed is not None and category_from_display(parsed["category"]) is not None else None
-
-
 def _skip_space(text: str, i: int) -> int:
     while i < len(text) and text[i].isspace():
         i += 1
     return i
 
 
-def _parse_general(line: str) -> dict | None:
-    """What ``^-\\s+\\[([A-Z_]+)\\]\\s+(.+?)\\s+->\\s+(\\S+)(?:\\s+#tags:(.+))?$`` said of a line, in one pass:
-    that expression took quadratic time on a long run of spaces (``index.md`` is a file anyone can commit)."""
+def parse_index_line(line: str) -> dict | None:
+    """One index line -> ``{category, title, path, tags}``; None for anything else (the header, blank lines). What
+    ``^-\\s+\\[([A-Z_]+)\\]\\s+(.+?)\\s+->\\s+(\\S+)(?:\\s+#tags:(.+))?$`` said of a line, in one pass: that
+    expression took quadratic time on a long run of spaces (``index.md`` is a file anyone can commit)."""
+    line = line.rstrip("\r\n") if line.startswith("-") else ""
     i = _skip_space(line, 1)
     if i == 1 or not line.startswith("[", i):
         return None
     close = line.find("]", i + 1)
     category = line[i + 1:close]
-    if close < 0 or not category or not all("A" <= ch <= "Z" or ch == "_" for ch in category):
+    if close < 0 or not category or not all("A" <= ch <= "Z" or ch == "_" for ch in category) \
+            or category_from_display(category) is None:
         return None
     rest = line[close + 1:]
     if "\n" in rest or not rest[:1].isspace():
@@ -86,13 +83,12 @@ def _parse_general(line: str) -> dict | None:
     return blank
 
 
-def newest_source_mtime(memory_root: str, config: dict, include_config: bool = True) -> float:
-    """The newest modification time among the category folders, their JSON files and the config."""
+def newest_source_mtime(memory_root: str, config: dict) -> float:
+    """The newest modification time among the category folders and their JSON files."""
     from ..base.fsutil import memory_file_stats
     folders = category_folders(config).values()
     times = [st.st_mtime for _folder, _name, st in memory_file_stats(memory_root, folders)]
-    paths = [os.path.join(memory_root, f) for f in folders]
-    for path in (paths + [os.path.join(memory_root, CONFIG_NAME)] if include_config else paths):
+    for path in (os.path.join(memory_root, f) for f in folders):
         try:
             times.append(os.lstat(path).st_mtime)  # a linked folder is never followed
         except OSError:
@@ -141,46 +137,41 @@ def _real_folder(memory_root: str, folder: str):
 MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and reported), never read
 
 
-class Reader:
-    """Turns memory files into index items ``[entry, time, tokens, related]``."""
+def read_item(memory_root: str, config: dict, features, category: str, folder: str, name: str):
+    """``(stamp, item | None)`` of one memory file, an item ``[entry, time, tokens, related]``; the stamp None when
+    the file cannot be read at all."""
+    path = os.path.join(memory_root, folder, name)
+    try:  # never through a link, never a FIFO, bounded
+        data, st = read_regular(path, MAX_MEMORY_BYTES)
+    except OSError as exc:
+        warn_skipped(path, memory_root, exc)
+        try:  # one too large is recorded in the file table (not in the index) until it changes
+            st = os.lstat(path)
+        except OSError:
+            return None, None
+        too_large = st.st_mode & S_IFMT == S_IFREG and st.st_size > MAX_MEMORY_BYTES
+        return (_stamp(st) if too_large else None), None
+    try:
+        record = parse_memory(data)
+    except NotARecord as exc:
+        warn_skipped(path, memory_root, exc)
+        return _stamp(st), None
+    active = record_status(record) == "active" and category_enabled(config, category)
+    entry = entry_from_record(memory_root, category, path, record) if active else None
+    if not (entry and entry["title"] and name_is_shown(name)):  # a hostile file name is never printed
+        return _stamp(st), None
+    related = []
+    if record.get("related_files"):
+        from ..records.relpaths import usable
+        related = usable(record["related_files"])
+    return _stamp(st), [entry, record_time(record), features.prepare_entry(entry, record), related]
 
-    def __init__(self, memory_root: str, config: dict, features):
-        self.memory_root, self.config, self.features = memory_root, config, features
 
-    def read(self, category: str, folder: str, name: str):
-        """``(stamp, item | None)`` of one file; the stamp None when it cannot be read at all."""
-        path = os.path.join(self.memory_root, folder, name)
-        try:  # never through a link, never a FIFO, bounded
-            data, st = read_regular(path, MAX_MEMORY_BYTES)
-        except OSError as exc:
-            warn_skipped(path, self.memory_root, exc)
-            try:  # one too large is recorded in the file table (not in the index) until it changes
-                st = os.lstat(path)
-            except OSError:
-                return None, None
-            too_large = st.st_mode & S_IFMT == S_IFREG and st.st_size > MAX_MEMORY_BYTES
-            return (_stamp(st) if too_large else None), None
-        try:
-            record = parse_memory(data)
-        except NotARecord as exc:
-            warn_skipped(path, self.memory_root, exc)
-            return _stamp(st), None
-        if record_status(record) != "active" or not category_enabled(self.config, category):
-            return _stamp(st), None
-        entry = entry_from_record(self.memory_root, category, path, record)
-        if not entry["title"] or not name_is_shown(name):  # a hostile file name is never printed (validate reports it)
-            return _stamp(st), None
-        related = []
-        if record.get("related_files"):
-            from ..records.relpaths import usable
-            related = usable(record["related_files"])
-        return _stamp(st), [entry, record_time(record), self.features.prepare_entry(entry, record), related]
-
-    def reused(self, category: str, folder: str, name: str, item: list) -> list:
-        """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
-        path = _real_folder(self.memory_root, folder)[1] + name  # .claude/memory/<folder>/<name>
-        entry = {"category": display_name(category), "title": item[1], "path": path, "tags": item[3]}
-        return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
+def reused_item(memory_root: str, category: str, folder: str, name: str, item: list) -> list:
+    """The item of an unchanged file from ``Index.item``, its path and category from where the file is."""
+    path = _real_folder(memory_root, folder)[1] + name  # .claude/memory/<folder>/<name>
+    entry = {"category": display_name(category), "title": item[1], "path": path, "tags": item[3]}
+    return [entry, item[4], [item[5], item[6], item[7]], [e for e in item[8] if isinstance(e, str)]]
 
 
 def _stamp(st) -> tuple:

@@ -32,15 +32,10 @@ def settled(ns, written: int) -> bool:
 
 
 def _lstat(path: str):
-    try:  # the link's own: a linked category folder is never followed (``index.Reader``), nor is its time read
+    try:  # the link's own: a linked category folder is never followed (``index.read_item``), nor is its time read
         return os.lstat(path)
     except OSError:
         return None
-
-
-def _stat_ns(path: str):
-    st = _lstat(path)
-    return st.st_mtime_ns if st else None
 
 
 def _stamps(memory_root: str) -> list:
@@ -85,7 +80,7 @@ def _is_current(index: Index, memory_root: str, config: dict, sure: bool = True)
     (names, ctimes), at, now_ctimes = index.table(), 0, []
     for category, folder in category_folders(config).items():
         path = os.path.join(memory_root, folder)
-        now = _stat_ns(path)
+        now = getattr(_lstat(path), "st_mtime_ns", None)
         if folders.get(folder) != now or (sure and now is not None and not settled(now, written)):
             return False
         count = header["files"].get(category, 0)
@@ -157,13 +152,13 @@ def _previous(old, config: dict):
 def _build(memory_root: str, config: dict, old=None):
     """``(header, (names, ctimes, stamps), items, index.md text)``; unchanged files' old entries reused."""
     from ..text.features import SmartFeatures
-    from .index import Reader, format_index_line, index_header, parse_index_line
+    from .index import format_index_line, index_header, parse_index_line, read_item, reused_item
     features = SmartFeatures(config)
     folders = category_folders(config)
     written = time.time_ns()
-    folder_times = {f: _stat_ns(os.path.join(memory_root, f)) for f in sorted(set(folders.values()))}
+    folder_times = {f: getattr(_lstat(os.path.join(memory_root, f)), "st_mtime_ns", None)
+                    for f in sorted(set(folders.values()))}
     old_index, previous = _previous(old, config)
-    reader = Reader(memory_root, config, features)
     counts, names, ctimes, stamps, found = {}, [], [], [], []
     for category in CATEGORIES:
         folder, before = folders[category], len(names)
@@ -172,10 +167,10 @@ def _build(memory_root: str, config: dict, old=None):
                 continue
             row = previous.get((category, name))
             if row is not None and row[:4] == (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns):
-                got = reader.reused(category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None
+                got = reused_item(memory_root, category, folder, name, old_index.item(row[4])) if row[4] >= 0 else None
                 stamp = row[:4]
             else:
-                stamp, got = reader.read(category, folder, name)
+                stamp, got = read_item(memory_root, config, features, category, folder, name)
                 if stamp is None:
                     continue
             names.append(name)

@@ -51,7 +51,7 @@ def _recall(payload: dict):
     hit = lookup(project_dir_of(payload), paths)
     if hit is None:
         return None  # the common case: no memory names these files (recall is not even imported)
-    from ..recall.byfile import recall_found
+    from ..recall.block import recall_found
     return recall_found(session, *hit)
 
 

@@ -1,4 +1,6 @@
-"""Retrieval evaluation: rank labelled prompts against a store and score what would be injected.
+"""Retrieval evaluation: rank labelled prompts against a store and score what would be injected; and
+``search --explain``'s near misses: memories a prompt scored but the hook would not inject, each with the reason
+(the strategy's verdict named by the setting behind it, or the ``max_inject`` cut).
 
 A folder holds ``store/.claude/memory/``, ``prompts.jsonl`` (``{"id", "prompt", "expected": [memory ids], "kind"}`` per
 line; ``expected: []``: inject nothing) and ``meta.json`` (``{"now": ISO time}``). Each prompt is ranked as the hook
@@ -15,24 +17,34 @@ import os
 from datetime import datetime, timezone
 
 from ..base.config import deep_merge, load_config, max_inject
-from ..derived.refresh import index_in_memory
-from .matching import get_strategy
-from .weights import fuzzy_available
 from ..base.model import MEMORY_REL
+from ..derived.refresh import current_index, index_in_memory
 from ..records.store import parse_time
 from .block import format_block, sizes
-from .rank import rank
+from .matching import SUBJECT_MISSING, Smart, get_strategy
+from .retrieve import MAX_PROMPT_CHARS, rank, read_record, scored_hits
+from .weights import evidence, fuzzy_available, match_parts, ordinary_note, why_not
 
 METRICS = ("hit@1", "recall@3", "recall@5", "mrr", "precision", "clear_precision", "silent", "blocked", "empty")
 SPLITS = ("all", "dev", "holdout")
+NEAR_MISSES = 5  # shown by search --explain
 
 
 class EvalError(ValueError):
     """The evaluation folder is missing or malformed."""
 
 
-def load_prompts(path: str) -> list:
-    prompts = []
+def in_split(prompt_id: str, split: str) -> bool:
+    half = int(hashlib.sha256(str(prompt_id).encode()).hexdigest(), 16) % 2
+    return split == "all" or (half == 0) == (split == "dev")
+
+
+def load_folder(folder: str):
+    """``(memory_root, prompts, now)`` of an evaluation folder."""
+    memory_root = os.path.join(folder, "store", *MEMORY_REL)
+    if not os.path.isdir(memory_root):
+        raise EvalError(f"no store at {memory_root}")
+    path, prompts = os.path.join(folder, "prompts.jsonl"), []
     try:
         with open(path, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -50,20 +62,6 @@ def load_prompts(path: str) -> list:
                 prompts.append(item)
     except OSError as exc:
         raise EvalError(f"cannot read {path}: {exc}") from None
-    return prompts
-
-
-def in_split(prompt_id: str, split: str) -> bool:
-    half = int(hashlib.sha256(str(prompt_id).encode()).hexdigest(), 16) % 2
-    return split == "all" or (half == 0) == (split == "dev")
-
-
-def load_folder(folder: str):
-    """``(memory_root, prompts, now)`` of an evaluation folder."""
-    memory_root = os.path.join(folder, "store", *MEMORY_REL)
-    if not os.path.isdir(memory_root):
-        raise EvalError(f"no store at {memory_root}")
-    prompts = load_prompts(os.path.join(folder, "prompts.jsonl"))
     now = datetime.now(timezone.utc)
     try:
         with open(os.path.join(folder, "meta.json"), encoding="utf-8") as f:
@@ -90,7 +88,7 @@ def run(memory_root: str, config: dict, index, prompts: list, now) -> list:
         block = format_block(hits, config, budget, excerpt) if hits else ""
         out.append({"id": p["id"], "kind": p["kind"], "expected": list(p["expected"]),
                     "got": [memory_id(h.entry) for h in hits],
-                    "related": [memory_id(h.entry) for h in hits if h.parts.get("related") is True],
+                    "related": [memory_id(h.entry) for h in hits if h.related()],
                     "lines": len(hits) if block else 0, "bytes": len(block.encode("utf-8"))})
     return out
 
@@ -146,3 +144,107 @@ def evaluate(folder: str, split: str = "all", fuzzy: bool = True, retrieval=None
                 "by_kind": {k: metrics([r for r in results if r["kind"] == k]) for k in kinds},
                 "results": results,
             }}}
+
+
+# -- search --explain's near misses
+class Unfloored(Smart):
+    """``strategy`` showing every memory the prompt meets (no fuzzy step), noting if the real one answers."""
+
+    verdict = None
+
+    def __init__(self, strategy):  # its settings and the prompt it was given, not read again
+        self.__dict__.update(strategy.__dict__)
+        self.real, self.min_relative = strategy, 0.0  # nothing is left unscored for being far under the best
+
+    def confident(self, best: float, reachable: float, *more) -> bool:
+        self.verdict = (best, reachable, super().confident(best, reachable, *more))
+        return True
+
+    def bar(self, *_) -> float:  # and ``floor``: every memory met is scored and shown
+        return 0.0
+
+    floor = bar
+
+    def shown(self, best: float, rows: list) -> list:
+        self.real._query = self._query  # what the relevance rule judged, and why (``weights.why_not``)
+        self.real.shown(best, rows)
+        self.relevance = self.real.relevance
+        return [(total, key, match_parts(matches)) for total, key, matches in rows if total > 0]
+
+
+def _abstained(strategy, best: float, reachable: float) -> str:
+    """Why the strategy showed nothing at all for a prompt whose best memory scored ``best``."""
+    if best < min(strategy.min_score, strategy.lowest_best):
+        return f"the best score {best:g} is under retrieval.min_score {strategy.min_score:g}: nothing is shown"
+    others = " nor ".join(f"retrieval.{key}" for key in ("min_corroborated", "min_explained") if getattr(strategy, key))
+    neither = f", and neither {others} applies" if " nor " in others else others and f", and {others} does not apply"
+    return (f"the best match explains too little of the prompt (evidence {evidence(best, reachable):.2f} under "
+            f"retrieval.min_evidence {strategy.min_evidence:g}{neither}): nothing is shown")
+
+
+def _reason(strategy, score: float, best: float, shown: int, limit: int) -> str:
+    """Why a memory the relevance rule kept and scoring ``score`` beside ``best`` was not among the ``shown``."""
+    bar = strategy.bar(best)
+    if score >= bar:
+        if shown >= limit:
+            return f"beyond the {limit} shown (retrieval.max_inject or --limit)"
+        if score < strategy.clear_bar(best):
+            return "possibly related, beyond the ones shown by title (retrieval.max_related)"
+        return "not shown: retired, archived or unreadable (the hook checks each file)"
+    if bar == strategy.min_score:
+        setting = f"retrieval.min_score {strategy.min_score:g}"
+    elif abs(bar - strategy.min_relative * best) < 1e-9:
+        setting = f"retrieval.min_relative {strategy.min_relative:g} x the best {best:g}"
+    elif abs(bar - strategy.min_related * best) < 1e-9:
+        setting = f"retrieval.min_related {strategy.min_related:g} x the best {best:g} (titles only)"
+    else:
+        setting = f"retrieval.min_runner_up {strategy.min_runner_up:g} (or 0.9 x a smaller best)"
+    return f"under {bar:g}, what a runner-up needs: {setting}"
+
+
+def near_misses(memory_root: str, config: dict, prompt: str, strategy, hits: list, limit: int, notes: list) -> list:
+    """``[(score, entry, parts, reason)]``: up to 5 scored memories not in ``hits``, best first (``notes``: lines)."""
+    query = strategy.query(prompt[:MAX_PROMPT_CHARS])
+    if not query:
+        return []
+    relaxed = Unfloored(strategy)
+    index = current_index(memory_root, config)
+    scored = scored_hits(relaxed, query, index, read=lambda entry: read_record(memory_root, config, entry))
+    stranger = relaxed.stranger
+    if stranger:  # scored as if the prompt named no one, to show what it would have met
+        relaxed._subject = ""
+        scored = scored_hits(relaxed, query, index)
+    shown = {h.entry["path"] for h in hits}
+    best = max((h.score for h in scored), default=0.0)
+    verdict, report = relaxed.verdict, relaxed.relevance
+    abstained = _abstained(strategy, verdict[0], verdict[1]) if verdict is not None and not verdict[2] else None
+    if stranger:
+        abstained = (f"the prompt is about {stranger}, a name no memory mentions, so about someone or something "
+                     "else: nothing is shown (retrieval.unknown_names: false turns this off)")
+    note = None if abstained else ordinary_note(report)
+    if note:
+        notes.append(note)
+    if relaxed._subject and not stranger:
+        notes.append(f"the question asks about {relaxed._subject}: a memory that does not name it counts at "
+                     f"{SUBJECT_MISSING:g} of its points (retrieval.unknown_names: false turns this off)")
+    missed = [hit for hit in scored if hit.entry["path"] not in shown][:NEAR_MISSES]
+    return [(hit.score, hit.entry, hit.parts,
+             abstained or why_not(report, hit.pos) or _reason(strategy, hit.score, best, len(hits), limit))
+            for hit in missed]
+
+
+def print_near_misses(misses: list, notes=()) -> None:
+    from ..records.exposure import shown_name, shown_text
+    for note in notes:
+        print(shown_text(note))
+    if not misses:
+        print("near misses: none (no other memory shares a word with the prompt)")
+        return
+    print("near misses (scored, not injected; scores before the recency bonus):")
+    for score, entry, parts, reason in misses:
+        print(f"{score:>4g}  [{entry['category']}] {shown_text(entry['title'])} -> {shown_name(entry['path'])}")
+        print(f"      {reason}")
+        details = shown_text(", ".join(f"{k}: {v}" for k, v in parts.items() if v not in ([], 0, None, "")))
+        if details:
+            print(f"      {details}")
+

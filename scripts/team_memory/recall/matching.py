@@ -11,7 +11,7 @@ memory's score sums its prompt words (``weights.matches_total``); two neighbouri
 exact matches only, at half where the memory meets both words too (``textnorm.joined_pairs``; ``retrieval.join_pairs``).
 
 Whether to answer at all: ``weights`` (``Smart.confident``); beside the best, a clear hit needs ``clear_bar``; under it
-the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) that ``relevance`` keeps are shown by title
+the ``retrieval.max_related`` best reaching ``bar`` (or ``related_fit``) that ``weights.judge`` keeps are shown by title
 (docs/guide.md). The fuzzy step runs only when rapidfuzz is importable and exact and prefix matching leave no confident
 best: prompt tokens of 5+ characters with no exact match meet title and tag tokens and their written forms
 (``fuzzycheck.spelled_forms``; ``retrieval.fuzzy_cutoff``), replacing the token's weaker prefix match.
@@ -21,16 +21,15 @@ from __future__ import annotations
 import math
 
 from ..base.config import int_setting, quoted, section, warn
-from ..derived.cache import ids_of_bits
+from ..derived.cache import bits_of, ids_of_bits
 from ..text.features import SmartFeatures, content_text, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
 from ..text.textnorm import alternates, joined_pairs, synonyms, token_groups, tokenize
-from .bitplanes import QUANTUM, bound, reaching, top
-from .relevance import asks_team, judge, subject_name
-from .weights import (ADJACENT, BODY, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN, IRREGULAR, JOINED,
-                      MIN_WEIGHT, PREFIX, PREFIX_MIN, SYNONYM, TAG, TITLE, add_fuzzy, adjacency, body_coverage, evidence, explained,
-                      fuzzy_available, fuzzy_stems, idf, matches_total, nth_best, rare_words, second_chance,
-                      short_form_total, strong_words, surface_weight, unknown_words, with_parts)
+from .weights import (ADJACENT, BODY, BODY_COVERAGE_MAX, CORROBORATED_SHARE, EXPLAINED_FLOOR, FUZZY, FUZZY_MIN,
+                      IRREGULAR, JOINED, MIN_WEIGHT, PREFIX, PREFIX_MIN, SYNONYM, TAG, TITLE, add_fuzzy, adjacency,
+                      asks_team, body_coverage, evidence, explained, fuzzy_available, fuzzy_stems, idf, judge,
+                      matches_total, nth_best, rare_words, second_chance, short_form_total, strong_words,
+                      subject_name, surface_weight, unknown_words, with_parts)
 
 DEFAULT_MIN_SCORE = 1.3
 DEFAULT_MAX_RELATED = 3  # possibly related memories shown by title after the clear hits
@@ -48,22 +47,10 @@ FLOAT_SETTINGS = {
     "min_related": (0.4, 0.0, 1.0),
     "answer_shape": (1.0, 0.0, 100.0),  # a date for "when ...?", an amount for "how much ...?" (``text.answershape``)
     "fuzzy_cutoff": (85, 50.0, 100.0),
-    "min_distinct": (1.0, 0.0, 1000.0),  # ``relevance.judge``
+    "min_distinct": (1.0, 0.0, 1000.0),  # ``weights.judge``
     "near_distinct": (0.3, 0.0, 1.0),
     "min_distinct_team": (0.4, 0.0, 1000.0),
 }
-
-
-def float_setting(config: dict, key: str, default: float, low: float, high: float) -> float:
-    """A number in ``retrieval``, clamped; a bad value warns and gives ``default``."""
-    raw = section(config, "retrieval").get(key, default)
-    try:
-        if isinstance(raw, bool) or math.isnan(float(raw)):
-            raise ValueError(raw)
-        return max(low, min(high, float(raw)))
-    except (TypeError, ValueError, OverflowError):
-        warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
-        return default
 
 
 class Smart(SmartFeatures):
@@ -72,8 +59,15 @@ class Smart(SmartFeatures):
     def __init__(self, config: dict):
         super().__init__(config)  # stop_words, compound_parts
         strategy_name(config)  # an unknown name warns
-        for key, (default, low, high) in FLOAT_SETTINGS.items():
-            setattr(self, key, float_setting(config, key, default, low, high))
+        for key, (default, low, high) in FLOAT_SETTINGS.items():  # clamped; a bad value warns and gives the default
+            raw = section(config, "retrieval").get(key, default)
+            try:
+                if isinstance(raw, bool) or math.isnan(float(raw)):
+                    raise ValueError(raw)
+                setattr(self, key, max(low, min(high, float(raw))))
+            except (TypeError, ValueError, OverflowError):
+                warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
+                setattr(self, key, default)
         # the least score a best memory answers with, by the ways switched on (``confident``)
         self.lowest_best = min(max(self.min_score, self.min_evidence),  # evidence is never more than the best score
                                max(self.min_score, self.min_corroborated) if self.min_corroborated > 0 else math.inf,
@@ -86,9 +80,9 @@ class Smart(SmartFeatures):
         self.use_fuzzy, self.field_idf, self.join_pairs, self.unknown_names = (
             section(config, "retrieval").get(key, True) is not False for key in switches)
         self._subject = self.stranger = ""  # the prompt's first name; it, when no memory mentions it (``score_index``)
-        self._query = None  # the prompt being scored, for ``shown`` (``relevance.judge``)
-        self._asks_team = False  # whether the prompt asks about the team's own ways (``relevance.asks_team``)
-        self.relevance = None  # what ``relevance.judge`` said of the last prompt (``search --explain``)
+        self._query = None  # the prompt being scored, for ``shown`` (``weights.judge``)
+        self._asks_team = False  # whether the prompt asks about the team's own ways (``weights.asks_team``)
+        self.relevance = None  # what ``weights.judge`` said of the last prompt (``search --explain``)
 
     def score(self, query, index, read=None) -> list:
         """``[(points, id, parts)]`` shown for ``query`` (``read``: index entry -> record or None: ``_mentioned``)."""
@@ -105,15 +99,13 @@ class Smart(SmartFeatures):
             groups += [[JOINED + t] for t in joined_pairs(prompt, self.stop_words) if t not in seen]
         return tuple(tuple(g) for g in groups)
 
-    def confident(self, best: float, reachable: float, unknown: int = 0, totals=None, found=None, n: int = 0) -> bool:
+    def confident(self, best: float, reachable: float, unknown: int, totals: dict, found: dict, n: int) -> bool:
         """Whether the best is evidence enough to answer (``weights``; ``totals``, ``found``: id -> score, matches)."""
         if best < self.lowest_best - 1e-9:
             return False
         proof = evidence(best, reachable)
         if best >= self.min_score and proof >= self.min_evidence - 1e-9:
             return True
-        if totals is None:
-            return False
         share = explained(best, reachable, unknown)
         tops = [found[i] for i, total in totals.items() if total == best]  # ties: any of them may answer
         if (self.min_corroborated > 0 and best >= self.min_score and proof >= self.min_corroborated - 1e-9
@@ -147,7 +139,7 @@ class Smart(SmartFeatures):
 
     def shown(self, best: float, rows: list) -> list:
         """``[(points, key, parts)]`` of ``rows`` (``(rounded points, key, matches)``) shown: the clear hits and the
-        ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``relevance.judge`` (after
+        ``max_related`` best under the clear bar (ties kept, marked ``related``), then ``weights.judge`` (after
         the choice: one left out never lets a weaker one in)."""
         best = round(best, 2)  # as ``rows`` are: a best answering under ``min_score`` is its own clear bar
         high = self.clear_bar(best)
@@ -166,7 +158,7 @@ get_strategy = Smart  # the configured match strategy, ready to score (``smart``
 # Most entries a prompt touches share only common words with it, so few are scored exactly:
 # 1. each prompt token's options (exact per field, prefix targets, irregular forms) are ranked by points,
 #    earliest first on ties; an entry's match for the token is the first option holding it;
-# 2. every entry's upper bound is added up as bit planes (``bitplanes``: what keeps the prompt hook in its
+# 2. every entry's upper bound is added up as bit planes (``bound``: what keeps the prompt hook in its
 #    budget at 10,000 memories); the real score is at most (1 + ``ADJACENT`` / 2) x that bound;
 # 3. entries whose bound reaches the floor are scored by falling exact bound until the bound is under
 #    ``max(floor, min_relative x best so far)``; 4. the fuzzy step scores what it touches (it only raises the best);
@@ -179,6 +171,81 @@ FIELD_POINTS = (TAG, TITLE, BODY)  # a cache tier's field: 0 tags, 1 title, 2 bo
 MARGIN = 0.01  # scores are rounded to 2 places before the floors compare them
 _NOTHING = 1 << 62
 BAND = 0.75  # the related step reads the entries under the clear bar in bands of their bound this wide
+QUANTUM = 0.01  # the bound's unit: each option adds whole units, rounded up, to every entry it reaches
+# options filed under few entries are merged per value rounded up to one of these units: a token has few groups
+LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+
+
+def _add(planes: list, bits: int, units: int) -> None:
+    """Add ``units`` to the number of every entry in ``bits`` (plane k: bit k of every entry's number, so adding
+    to a thousand entries is a few whole-int operations)."""
+    k = 0
+    while units:
+        if units & 1:
+            carry, j = bits, k
+            while carry:
+                if j >= len(planes):
+                    planes += [0] * (j - len(planes)) + [carry]
+                    break
+                plane = planes[j]
+                planes[j] = plane ^ carry
+                carry &= plane
+                j += 1
+        units >>= 1
+        k += 1
+
+
+def top(planes: list) -> int:
+    """A bitmap of the entries holding the largest number."""
+    found = -1  # every entry, narrowed plane by plane from the highest
+    for plane in reversed(planes):
+        found = found & plane or found
+    return max(found, 0)
+
+
+def _at_least(planes: list, threshold: int) -> int:
+    """A bitmap of the entries whose number is ``threshold`` (>= 1) or more."""
+    if threshold >> len(planes):
+        return 0
+    greater, equal = 0, -1
+    for k in range(len(planes) - 1, -1, -1):
+        plane = planes[k]
+        if threshold >> k & 1:
+            equal &= plane
+        else:
+            greater |= equal & plane
+            equal &= ~plane
+    return greater | equal
+
+
+def bound(per_token: list, size: int) -> list:
+    """Every entry's rounded-up bound as bit planes (a body option at ``1 + BODY_COVERAGE_MAX`` x its points)."""
+    planes: list = []
+    for _, _, options in per_token:
+        groups: dict = {}  # units -> [bitmap, sparse ids]
+        for (points, field, _, _), members in options:
+            points = points * (1.0 + BODY_COVERAGE_MAX) if field == "body" else points
+            units = int(points / QUANTUM * (1.0 + 1e-9)) + 1  # rounded up: strictly above, whatever the float error
+            if members.bits is not None:
+                groups.setdefault(units, [0, []])[0] |= members.bits
+            else:
+                units = next((step for step in LADDER if step >= units), units)
+                groups.setdefault(units, [0, []])[1].extend(members.ids)
+        seen = 0
+        for units in sorted(groups, reverse=True):
+            bits, ids = groups[units]
+            if ids:
+                bits |= bits_of(ids, size)
+            fresh = bits & ~seen if seen else bits
+            seen |= bits
+            if fresh:
+                _add(planes, fresh, units)
+    return planes
+
+
+def reaching(planes: list, floor: float) -> list:
+    """The ids whose rounded-up bound reaches ``floor`` (every id whose exact bound does, and maybe more)."""
+    return ids_of_bits(_at_least(planes, max(1, int(floor / QUANTUM))))
 
 
 class Members:
@@ -194,14 +261,6 @@ class Members:
         if data is None:
             data = self.as_bytes = self.bits.to_bytes((self.bits.bit_length() + 7) // 8, "little")
         return (i >> 3) < len(data) and data[i >> 3] >> (i & 7) & 1 == 1
-
-
-class Option:
-    __slots__ = ("points", "field", "kind", "members", "match")
-
-    def __init__(self, points, field, kind, target, members):
-        self.points, self.field, self.kind, self.members = points, field, kind, members
-        self.match = (points, field, kind, target)
 
 
 class Book:
@@ -230,7 +289,8 @@ class Book:
         return got
 
     def options(self, q: str) -> list:
-        """``[Option]`` best first: exact, by prefix (longer tokens, sorted, then ``q``'s own), irregular (ties so)."""
+        """``[(match, Members)]`` best first, a match ``(points, field, kind, target)``: exact, by prefix (longer
+        tokens, sorted, then ``q``'s own), irregular (ties so)."""
         ranked = []
         joined = q[:1] == JOINED  # two prompt words written as one: exact matches only
         q = q[1:] if joined else q
@@ -247,7 +307,7 @@ class Book:
                 weight = ws if points > BODY else w
                 ranked.append((-(factor * points * weight), order, FIELD[points], kind, t, members))
         ranked.sort(key=lambda r: (r[0], r[1]))
-        return [Option(-r[0], r[2], r[3], r[4], r[5]) for r in ranked]
+        return [((-r[0], r[2], r[3], r[4]), r[5]) for r in ranked]
 
 
 class _Chooser:
@@ -256,11 +316,11 @@ class _Chooser:
     def __init__(self, per_token: list, wanted):
         self.rows = []
         for g, q, options in per_token:
-            dense = [(rank, o.members) for rank, o in enumerate(options) if o.members.bits is not None]
+            dense = [(rank, members) for rank, (_, members) in enumerate(options) if members.bits is not None]
             first: dict = {}  # id -> rank of the first sparse option holding it
-            for rank, option in enumerate(options):
-                if option.members.bits is None:
-                    for i in option.members.ids:
+            for rank, (_, members) in enumerate(options):
+                if members.bits is None:
+                    for i in members.ids:
                         if i in wanted and i not in first:
                             first[i] = rank
             self.rows.append((g, q, options, dense, first))
@@ -276,7 +336,7 @@ class _Chooser:
                     best = rank
                     break
             if best != _NOTHING:
-                out.append((g, q, options[best].match))
+                out.append((g, q, options[best][0]))
         return out
 
 
@@ -293,8 +353,8 @@ def score_index(strategy, query, index, read=None) -> list:
             options = book.options(q)
             if options:
                 per_token.append((g, q, options))
-                reach[g] = max(reach.get(g, 0.0), options[0].points)
-            if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(o.kind == "exact" for o in options):
+                reach[g] = max(reach.get(g, 0.0), options[0][0][0])  # the best option's points
+            if len(q) >= FUZZY_MIN and q[:1] != JOINED and not any(m[2] == "exact" for m, _ in options):
                 unmatched.append((g, q))  # no match, or by prefix only: the fuzzy step may try it
     reachable, unknown = sum(reach.values()), unknown_words(query, reach)
     strategy.stranger = "" if _mentioned(book, strategy._subject, read) else strategy._subject

@@ -1,20 +1,126 @@
-"""The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out.
+"""The UserPromptSubmit handler: prompt in, ``<memory-context>`` block out, and the ranking it shows.
 
 Find the store, make the derived files current (never waiting), rank, hold back what the session was
-just shown (``dedupe``), format (``block``). A store with no cache and over ``COLD_FILES`` memory files
+just shown (``block.Recall``), format (``block``). A store with no cache and over ``COLD_FILES`` memory files
 is built by a detached process: reading them all in the hook could outlast the client's time-out.
+
+Ranking: the strategy scores the index (``Smart.score``: clear hits, possibly related titles); the first
+``DEEP_CHECK_LIMIT`` hits are read (retired, archived, missing or unreadable: dropped) and reordered by the recency and
+answer-shape bonuses (``text.answershape``) and an outdated decision's penalty; an index path outside its category
+folder is not followed.
 """
 from __future__ import annotations
 
 import os
 
-from ..records.hookio import enabled_store
-from ..base.config import max_inject, warn
-from .block import format_block, sizes
-from .rank import rank
+from ..base import fastjson
+from ..base.config import category_folders, int_setting, load_config, max_inject, warn
+from ..base.model import PRIORITY
+from ..records.hookio import enabled_store, session_of
+from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, read_bytes, record_status
+from ..text.answershape import asked_shape, holds_shape
+from ..text.features import content_text
+from .block import Hit, Recall, format_block, sizes, window as dedupe_window
+from .matching import get_strategy
 
 MIN_PROMPT_CHARS = 10
 COLD_FILES = 2000  # about a second of reading on a 2-core machine; 10,000 took 5 s (docs/benchmarks.md)
+DEEP_CHECK_LIMIT = 20
+RECENCY_BONUS = 0.5
+OUTDATED_POINTS = 1.0  # off a deprecated or superseded decision that is still active
+MAX_PROMPT_CHARS = 8000  # a 20 MB paste is matched on its first 8,000 characters
+
+
+def _deep_check(hit: Hit, memory_root: str, config: dict) -> bool:
+    """Read the memory behind ``hit``; False if it must not be shown."""
+    hit.checked = True
+    record = read_record(memory_root, config, hit.entry)
+    active = record is not None and record_status(record) == "active"
+    hit.record = record if active else None
+    return active
+
+
+def read_record(memory_root: str, config: dict, entry: dict):
+    """The JSON object behind an index entry, or None (outside its folder, unreadable, not an object)."""
+    from ..derived.index import resolve_entry_path  # for speed: only a hit read from its file needs it
+    path = resolve_entry_path(memory_root, config, entry)
+    if path is None:
+        return None
+    try:  # never through a link, never a FIFO, bounded
+        record = fastjson.loads(read_bytes(path)[0])
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def scored_hits(strategy, query, index, exclude=None, read=None) -> list:
+    """Every hit of ``index`` for ``query``, best first (index order on ties), ``exclude``'s paths left out
+    (``read``: index entry -> record, ``Smart.score``)."""
+    hits = []
+    for points, i, parts in strategy.score(query, index, read):
+        entry = index.entry(i)
+        if not (exclude and entry["path"] in exclude):
+            hits.append(Hit(points, PRIORITY.get(entry["category"], 10), entry, parts, i))
+    hits.sort(key=lambda hit: (*hit.sort_key(), hit.pos))
+    return hits
+
+
+def rank(memory_root: str, config: dict, prompt: str, limit: int, index=None, now=None, strategy=None,
+         exclude=None) -> list:
+    """The top ``limit`` active ``Hit``s for ``prompt``, best first, from ``index`` (else the store's); ``now``: an
+    aware ``datetime`` (the evaluation's clock); ``exclude``: index paths left out."""
+    strategy = strategy or get_strategy(config)
+    query = strategy.query(prompt[:MAX_PROMPT_CHARS])
+    if not query or limit <= 0:
+        return []
+    from ..derived.cache import CacheInvalid
+    from ..derived.refresh import current_index
+
+    def read(entry: dict):
+        return read_record(memory_root, config, entry)
+
+    try:
+        hits = scored_hits(strategy, query, index or current_index(memory_root, config), exclude, read)
+    except CacheInvalid:  # a damaged or forged cache line: ignored, rebuilt
+        hits = scored_hits(strategy, query, current_index(memory_root, config, trust=False), exclude, read)
+    shape = asked_shape(prompt[:MAX_PROMPT_CHARS]) if strategy.answer_shape else None
+    return _finish(hits, memory_root, config, limit, now, strategy, shape)
+
+
+def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strategy, shape) -> list:
+    """Deep-check the first hits, add their bonuses (``shape``: asked for), re-sort, keep ``limit`` of them."""
+    most_related = max(strategy.max_related, strategy.second_chance)
+    now = now_us(now)
+    days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
+    checked = []
+    for hit in hits[:DEEP_CHECK_LIMIT]:
+        if not _deep_check(hit, memory_root, config):
+            continue
+        updated = epoch_us(hit.record.get("updated_at"))
+        recent = updated is not None and (now - updated) // DAY_US <= days  # ``timedelta.days``, exactly
+        hit.parts["recency"] = RECENCY_BONUS if recent else 0
+        hit.score += hit.parts["recency"]
+        if shape and holds_shape(shape, f"{hit.record.get('title')!s:.500}\n{content_text(hit.record)}"):
+            hit.parts["answer_shape"] = shape
+            hit.score += strategy.answer_shape
+        if decision_status(hit.record) in OUTDATED_DECISION:  # the current decision first
+            hit.parts["outdated"] = -OUTDATED_POINTS
+            hit.score -= OUTDATED_POINTS
+        checked.append(hit)
+    ordered = sorted(checked + hits[DEEP_CHECK_LIMIT:], key=Hit.sort_key)  # stable: on ties the checked first
+
+    top = []
+    related = 0
+    for hit in ordered:
+        if len(top) >= limit:
+            break
+        if hit.related() and related >= most_related:
+            break  # the related hits come last: nothing after this one is shown
+        if hit.checked or _deep_check(hit, memory_root, config):
+            related += hit.related()
+            hit.parts.setdefault("recency", 0)
+            top.append(hit)
+    return top
 
 
 def command_arguments(prompt: str) -> str:
@@ -39,7 +145,7 @@ def context_for_prompt(payload: dict) -> str | None:
 
 
 def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: int):
-    """The block for the prompt, or None; what it shows is held back from the next prompts (``dedupe``)."""
+    """The block for the prompt, or None; what it shows is held back from the next prompts (``block.Recall``)."""
     from ..derived.refresh import current_index
     if cold(memory_root, config):
         from ..derived.drift import hand_over
@@ -50,8 +156,6 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
     index = current_index(memory_root, config)
     if not index.n:
         return None
-    from ..records.hookio import session_of
-    from .dedupe import Recall, window as dedupe_window
     session, n = session_of(payload), dedupe_window(config)
     recall = Recall(memory_root, session, n) if session else None  # n == 0 holds nothing back, still marks
     hits = rank(memory_root, config, prompt, limit, index, exclude=recall.shown if recall else None)
@@ -70,7 +174,6 @@ def _recall(payload: dict, prompt: str, memory_root: str, config: dict, limit: i
 
 def cold(memory_root: str, config: dict) -> bool:
     """Whether the store has no machine cache yet and more than ``COLD_FILES`` memory files."""
-    from ..base.config import category_folders
     from ..derived.cache import cache_path
     if os.path.lexists(cache_path(memory_root)):
         return False
@@ -91,7 +194,6 @@ def cold(memory_root: str, config: dict) -> bool:
 
 def build_in_background(memory_root: str) -> int:
     """What a cold prompt hands over (``derived.drift.hand_over``): the index built under the store lock."""
-    from ..base.config import load_config
     from ..derived.refresh import rebuild_index
     try:
         rebuild_index(memory_root, load_config(memory_root), full=False)

@@ -39,6 +39,9 @@ _FIND_VALUED = set("-maxdepth -mindepth -type -xtype -newer -mtime -mmin -atime 
                    "-perm -regex -iregex -regextype -uid -gid -links -inum -samefile -lname -ilname -used -fstype "
                    "-context -printf -newermt -anewer -cnewer -files0-from".split())
 _FIND_PATHS = ("-path", "-ipath", "-wholename", "-iwholename")
+# Programs that write the value of an option; curl, wget and zip write more (see ``_reader``).
+OUTPUTS = {"dd": "of=", "curl": "-o --output", "wget": "-O --output-document -P --directory-prefix", "zip": "",
+           "sort": "-o --output", "base64": "-o --output", "mktemp": "-p --tmpdir"}
 CODE_OPTIONS = tuple("-c -e -E --eval -r -p --print -pe -ne -le -lne -lpe -pie -i.bak".split())
 
 
@@ -192,7 +195,7 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         _shell(args, state, stdin)
     elif base in INTERPRETERS or name == "py":  # Windows' Python launcher: ``py -3 ARGS`` runs ``python ARGS``
         _interpreter("python" if name == "py" else base, args, state, stdin)
-    elif name in READERS:
+    elif name in READERS or name in OUTPUTS:
         return _reader(name, args, state, stdin)
     elif name in COPIERS:
         _copy(name, args, state)
@@ -227,6 +230,10 @@ def any_argument(name: str, args: list, state: State) -> None:
 def _reader(name: str, args: list, state: State, stdin):
     """A program that reads, unless an option makes it write (``sed -i``, ``sort -o``...); what it prints."""
     flags = flags_of(args)
+    _check_each(option_values(args, OUTPUTS.get(name, "").split()), state, False, f"{name} to")
+    if name in ("curl", "wget", "zip"):  # curl -O, wget: into the working folder; zip: its first operand
+        check([state.cwd + "/" + STAR] if name != "zip" else [a for w in operands(args, "bnitxP")[:1] for a in w],
+              state, False, f"{name} into")
     if name == "sed" and (flags & {"-i", "--in-place"} or any(word_text(a).startswith("-i") for a in args)):
         _check_each(operands(args, "ef")[0 if flags & {"-e", "-f"} else 1:], state, False, "sed -i of")
     elif name in ("awk", "gawk") and any(word_text(a) == "inplace" for a in args):
@@ -235,14 +242,12 @@ def _reader(name: str, args: list, state: State, stdin):
         program = next((word_text(a) for a in operands(args, "fvF")), "")
         if any(c in program for c in (">", "system", "|")) and code_reaches(program, state):
             raise Denied(f"{name} program that can write")
-    elif name in ("sort", "base64"):
-        _check_each(option_values(args, ("-o", "--output")), state, False, f"{name} -o")
     elif name == "uniq" or (name == "xxd" and "-r" not in flags):
         _check_each(operands(args, "fsw")[1:2], state, False, f"{name} output")
     elif name == "git":
         return git_command(args, state)
     elif name == "mktemp":
-        _check_each(operands(args, "p") + option_values(args, ("-p", "--tmpdir")), state, False, "mktemp in")
+        _check_each(operands(args, "p"), state, False, "mktemp in")
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
             run_commands(parse(stdin[1]), state.copy(), None)
@@ -377,17 +382,17 @@ def _eval(name, args, state: State, stdin):
     run_commands(parse(" ".join(word_text(w) for w in args)), state.copy(), None)
 
 
-def option_values(args: list, names: tuple) -> list:
-    """The words given as ``-o VALUE``, ``-xo VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE``."""
+def option_values(args: list, names: list) -> list:
+    """The words given as ``-o VALUE``, ``-xo VALUE``, ``-oVALUE``, ``--output VALUE``, ``--output=VALUE``, ``of=VALUE``."""
     out = []
     for i, w in enumerate(args):
         t = word_text(w)
-        if (t in names or t[:1] == "-" != t[1:2] and t.endswith(names[0][1])) and i + 1 < len(args):
-            out.append(args[i + 1])
-        elif t.startswith(names[1] + "="):
-            out.append([a.split("=", 1)[1] for a in w])
-        elif t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
-            out.append([a[2:] for a in w])
+        for n in names:
+            if (t == n or len(n) == 2 and t[:1] == "-" != t[1:2] and t.endswith(n[1])) and i + 1 < len(args):
+                out.append(args[i + 1])
+            elif t.startswith(n) and t != n:
+                cut = len(n) + (n[:2] == "--" and t[len(n)] == "=")
+                out.append([a[cut:] for a in w])
     return out
 
 
@@ -395,25 +400,6 @@ def last_name(pattern: str) -> str:
     if pattern.endswith(("/", "/.")) or UNKNOWN in pattern.rsplit("/", 1)[-1]:
         return UNKNOWN  # the folder's content: any names
     return pattern.rstrip("/").rsplit("/", 1)[-1]
-
-
-def zip_output(name, args, state, stdin):
-    """zip: only the archive (the first operand) is written; the inputs are read."""
-    check([a for w in operands(args, "bnitxP")[:1] for a in w], state, False, f"{name} archive")
-
-
-def dd_output(name, args, state, stdin):
-    check([a[3:] for w in args if word_text(w).startswith("of=") for a in w], state, False, "dd of=")
-
-
-def download(name, args, state, stdin):
-    outputs = option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"))
-    if name == "wget":
-        outputs += option_values(args, ("-P", "--directory-prefix"))
-    _check_each(outputs, state, False, f"{name} to")
-    flags = flags_of(args)
-    if (name == "curl" and flags & {"-O", "--remote-name"}) or (name == "wget" and "-O" not in flags):
-        check([state.cwd + "/" + STAR], state, False, f"{name} into")
 
 
 def extract_archive(name, args, state, stdin):
@@ -519,9 +505,9 @@ def find_targets(name, args: list, state, stdin):
     return "paths", matched
 
 
-HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
+HANDLERS = {"tar": extract_archive, "bsdtar": extract_archive,
              "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive, "patch": apply_patch,
-             "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": zip_output}
+             "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval}
 
 
 # Inline code handed to an interpreter (``python -c``, ``node -e``, a here-document...): ``writes``: it calls

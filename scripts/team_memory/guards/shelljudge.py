@@ -438,24 +438,19 @@ def git_command(args: list, state):
     if i >= len(args) or word_text(args[i]) in _GIT_READ_ONLY_WITH_PATHS:
         return "paths", [UNKNOWN]  # what it prints, for a pipe
     sub, rest = word_text(args[i]), args[i + 1:]
-    flags, texts = flags_of(rest), [word_text(w) for w in rest]
-    if sub in ("apply", "am"):
-        if not flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} or "--index" in flags:
-            apply_patch("git " + sub, rest, state, None)
-    elif sub == "clean" and not flags & {"-n", "--dry-run"}:
-        excluded = [texts[k + 1] for k, t in enumerate(texts[:-1]) if t == "-e"]
-        excluded += [t.split("=", 1)[1] for t in texts if t.startswith("--exclude=")]
-        if not any(e.strip("/").lower() in (".claude", "memory", ".claude/memory") for e in excluded):
-            check([a for w in operands(rest, "e") or [[state.cwd]] for a in w], state, True, "git clean of")
-    elif sub == "stash":
-        ops = operands(rest, "m")
-        if "--" in texts or (ops and word_text(ops[0]) == "push" and ops[1:]):  # else the whole tree: allowed
-            check([a for w in ops if word_text(w) not in ("push", "save") for a in w], state, True, "git stash of")
-    elif sub == "mv" and len(operands(rest)) >= 2:
+    if sub in ("apply", "am"):  # even --check or --cached: read plainly
+        apply_patch("git " + sub, rest, state, None)
+    elif sub == "mv":
         _copy("git mv", rest, state)
-    elif sub in ("checkout", "restore", "rm", "mv") and not (sub == "rm" and "--cached" in flags) and not (
-            sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):
-        check([a for w in operands(rest, "bBsm" if sub != "mv" else "") for a in w], state, True, f"git {sub} of")
+    elif sub in ("checkout", "restore", "rm", "clean", "stash"):  # a pathspec, read plainly (git clean: the folder)
+        flags, ops = flags_of(rest), operands(rest, "bBsme")
+        if {"rm": {"--cached"}, "clean": {"-n", "--dry-run"}}.get(sub, set()) & flags or (
+                sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):
+            return None  # nothing in the work tree changes
+        if sub == "stash" and not ("--" in map(word_text, rest) or ops and word_text(ops[0]) == "push"):
+            return None  # the whole tree: allowed
+        ops = [w for w in ops if sub != "stash" or word_text(w) not in ("push", "save")]
+        check([a for w in ops or ([[state.cwd]] if sub == "clean" else []) for a in w], state, True, f"git {sub} of")
     return None
 
 

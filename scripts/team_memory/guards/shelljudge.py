@@ -10,7 +10,7 @@ import re
 
 from .shellpaths import (MAX_ALTERNATIVES, Denied, State, absolute, check, expand, flags_of,
                          may_name_store, names_store, operands, plain_text, reach, shown, verdict, word_text)
-from .shellscan import QUEST, STAR, UNKNOWN, literal, parse
+from .shellscan import QUEST, STAR, UNKNOWN, parse
 
 # A wrapper runs the command after its options: the short options that take a value.
 WRAPPERS = dict(w.partition(":")[::2] for w in (
@@ -78,7 +78,7 @@ def _redirects(redirects: list, state: State):
             stdin = ("text", body)
         elif op == "<":
             stdin = ("file", expand(target, state))
-        elif op in (">&", "<&") and (literal(target).isdigit() or literal(target) == "-"):
+        elif op in (">&", "<&") and ("".join(v for _, v in target).isdigit() or target == [("s", "-")]):
             continue
         elif ">" in op:
             check(expand(target, state), state, False, f"output redirection {op}")
@@ -403,26 +403,24 @@ def last_name(pattern: str) -> str:
     return pattern.rstrip("/").rsplit("/", 1)[-1]
 
 
-def extract_archive(name, args, state, stdin):
-    """tar -x (-C DIR), unzip (-d DIR), 7z x (-oDIR): anything may land under the folder they extract into."""
+def unpack(name, args, state, stdin):
+    """tar -x, unzip, 7z x, patch, git apply: anything may land under the folder they write in (``-C``, ``-d``, ``-o``;
+    a patch is not read, so given ``-d`` any folder); tar otherwise writes its ``-f``."""
     first, flags = word_text(args[0]) if args else "", flags_of(args)
-    tar = name in ("tar", "bsdtar", "gtar")
-    if tar and not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
-        listing = (not first.startswith("-") and "t" in first) or flags & {"-t", "--list"}
-        return None if listing else _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
-    if (name == "unzip" and flags & {"-l", "-t", "-v", "-Z", "-p"}) or (name == "7z" and first[:1] not in ("x", "e")):
+    mode = "" if first.startswith("-") else first
+    if name in ("tar", "bsdtar", "gtar") and not ("x" in mode or flags & {"-x", "--extract", "--get"}):
+        return _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")  # tar -t too
+    if (name == "unzip" and flags & {"-l", "-t", "-v", "-Z", "-p"}) or (name == "7z" and mode[:1] not in ("x", "e")):
         return None
-    dest = option_values(args, ("-C", "--directory") if tar else ("-d", "-d")) if name != "7z" else [
-        [a[2:] for a in w] for w in args if word_text(w).startswith("-o")]  # 7z: -oDIR only (-so: to stdout)
-    folders = [absolute(a, state.cwd) + "/" + UNKNOWN for a in (dest or [[state.cwd]])[0]]
-    return check(folders, state, False, f"{name} extracting into")
-
-
-def apply_patch(name, args, state, stdin):
-    """patch / git apply: the patch is not read, so anything under its folder (any, given ``-d``) may change."""
-    moved = any(t.startswith("--directory") or (t[:1] == "-" != t[1:2] and "d" in t) for t in map(word_text, args))
-    check([a for w in operands(args, "d") for a in w] + [UNKNOWN if moved else state.cwd + "/" + UNKNOWN], state,
-          False, f"{name} in")
+    if name in ("patch", "git apply", "git am"):
+        _check_each(operands(args, "d"), state, False, f"{name} of")
+        moved = any(t.startswith("--directory") or (t[:1] == "-" != t[1:2] and "d" in t) for t in map(word_text, args))
+        folders = [UNKNOWN if moved else state.cwd]
+    elif name == "7z":  # -oDIR only (-so: to stdout)
+        folders = ([[a[2:] for a in w] for w in args if word_text(w).startswith("-o")] or [[state.cwd]])[0]
+    else:
+        folders = (option_values(args, ("-d",) if name == "unzip" else ("-C", "--directory")) or [[state.cwd]])[0]
+    return check([absolute(a, state.cwd) + "/" + UNKNOWN for a in folders], state, False, f"{name} writing into")
 
 
 def git_command(args: list, state):
@@ -440,7 +438,7 @@ def git_command(args: list, state):
         return "paths", [UNKNOWN]  # what it prints, for a pipe
     sub, rest = word_text(args[i]), args[i + 1:]
     if sub in ("apply", "am"):  # even --check or --cached: read plainly
-        apply_patch("git " + sub, rest, state, None)
+        unpack("git " + sub, rest, state, None)
     elif sub == "mv":
         _copy("git mv", rest, state)
     elif sub in ("checkout", "restore", "rm", "clean", "stash"):  # a pathspec, read plainly (git clean: the folder)
@@ -495,8 +493,7 @@ def find_targets(name, args: list, state, stdin):
     return "paths", matched
 
 
-HANDLERS = {"tar": extract_archive, "bsdtar": extract_archive,
-             "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive, "patch": apply_patch,
+HANDLERS = {"tar": unpack, "bsdtar": unpack, "gtar": unpack, "unzip": unpack, "7z": unpack, "patch": unpack,
              "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval}
 
 

@@ -289,11 +289,6 @@ def joined(parts: list) -> list:
     return out
 
 
-def literal(word: list) -> str:
-    """A word as plain text: markers back to their characters, variables as ``$NAME``."""
-    return unmarked("".join(value if kind == "s" else "$" + value if kind == "v" else "$(...)" for kind, value in word))
-
-
 def unmarked(text: str) -> str:
     """Text with the glob and brace markers back to the characters they stand for."""
     for marker, char in UNMARK.items():

@@ -35,11 +35,6 @@ WRITERS = set("rm rmdir unlink shred srm trash trash-put gio chmod chown chgrp s
 COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
 _GIT_READ_ONLY_WITH_PATHS = set("add diff log show blame grep ls-files status commit check-ignore annotate difftool "
                                 "shortlog whatchanged ls-tree".split())
-# find's options that take a value: paths (any name under the roots), names, outputs, the rest.
-_FIND_VALUED = tuple((
-    "-path -ipath -wholename -iwholename -name -iname -fprint -fprint0 -fls -fprintf -maxdepth -mindepth -type -xtype "
-    "-newer -mtime -mmin -atime -amin -ctime -cmin -size -user -group -perm -regex -iregex -regextype -uid -gid -links "
-    "-inum -samefile -lname -ilname -used -fstype -context -printf -newermt -anewer -cnewer -files0-from").split())
 # Programs that write the value of an option; curl, wget and zip write more (see ``_reader``).
 OUTPUTS = {"dd": "of=", "curl": "-o --output", "wget": "-O --output-document -P --directory-prefix", "zip": "",
            "sort": "-o --output", "base64": "-o --output", "mktemp": "-p --tmpdir"}
@@ -464,14 +459,14 @@ def find_targets(name, args: list, state, stdin):
         i += 1
     names, wide, execs, branches = [], False, [], 1
     while i < len(args):
-        t = word_text(args[i])
-        wide |= t in ("!", "-not") + _FIND_VALUED[:4]  # then any name under the roots
+        t, value = word_text(args[i]), word_text(args[i + 1]) if i + 1 < len(args) else ""
+        wide |= t in ("!", "-not", "-path", "-ipath", "-wholename", "-iwholename")  # then any name under the roots
         branches += t in ("-o", "-or", ",")
         if t in ("-name", "-iname"):
-            names.append(word_text(args[i + 1]) if i + 1 < len(args) else "")
-        elif t in _FIND_VALUED[6:10]:
+            names.append(value)
+            i += 1
+        elif t in ("-fprint", "-fprint0", "-fls", "-fprintf"):
             check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
-            i += t == "-fprintf"
         elif t == "-delete":
             execs.append(None)
         elif t in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -480,7 +475,9 @@ def find_targets(name, args: list, state, stdin):
                 j += 1
             execs.append(args[i + 1:j])
             i = j
-        i += 1 + (t in _FIND_VALUED)
+        elif t[:1] == "-" and value and not value.startswith(("-", "(", ")", "!", ",")):
+            i += 1  # an option's value (read plainly: any word that is no option, bracket or operator)
+        i += 1
     tails = ["", "/" + UNKNOWN] if wide or len(names) < branches else [  # -name A -o -name B: either
         middle + n.replace("*", STAR).replace("?", QUEST) for n in names for middle in ("/", "/" + UNKNOWN + "/")]
     matched = [absolute(r, state.cwd) + tail for root in roots or [["."]] for r in root for tail in tails]

@@ -230,10 +230,9 @@ def _reader(name: str, args: list, state: State, stdin):
     if name in ("curl", "wget", "zip"):  # curl -O, wget: into the working folder; zip: its first operand
         check([state.cwd + "/" + STAR] if name != "zip" else [a for w in operands(args, "bnitxP")[:1] for a in w],
               state, False, f"{name} into")
-    if name == "sed" and (flags & {"-i", "--in-place"} or any(word_text(a).startswith("-i") for a in args)):
-        _check_each(operands(args, "ef")[0 if flags & {"-e", "-f"} else 1:], state, False, "sed -i of")
-    elif name in ("awk", "gawk") and any(word_text(a) == "inplace" for a in args):
-        _check_each(operands(args, "fvF")[1:], state, False, f"{name} -i inplace of")
+    if (name == "sed" and (flags & {"-i", "--in-place"} or any(word_text(a).startswith("-i") for a in args))) or (
+            name in ("awk", "gawk") and any(word_text(a) == "inplace" for a in args)):  # after the program
+        _check_each(operands(args, "efvF")[0 if flags & {"-e", "-f"} else 1:], state, False, f"{name} in place of")
     elif name in ("awk", "gawk"):
         program = next((word_text(a) for a in operands(args, "fvF")), "")
         if any(c in program for c in (">", "system", "|")) and code_reaches(program, state):

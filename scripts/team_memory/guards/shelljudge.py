@@ -301,14 +301,17 @@ def _xargs(name, args, state: State, stdin):
         elif t.startswith("-I") and len(t) > 2:
             replace = t[2:]
         i += 2 if len(t) == 2 and t[1] in "IiLlnPsdEa" else 1
-    inner, given = args[i:], piped_paths(stdin)
-    if replace:
-        inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
-                 for w in inner]
-    elif inner:
-        inner = inner + [given]
-    if inner:
-        judge_command(inner, [[("s", word_text(w))] for w in inner], state, None)
+    run_given(args[i:], replace, piped_paths(stdin), state)
+
+
+def run_given(words: list, marker, given: list, state: State) -> None:
+    """Judge the command ``words``, ``marker`` in a word replaced by each of ``given`` (no marker: ``given`` added)."""
+    if marker:
+        words = [[a.replace(marker, g) for a in w for g in given] if any(marker in a for a in w) else w for w in words]
+    elif words:
+        words = words + [given]
+    if words:
+        judge_command(words, [[("s", word_text(w))] for w in words], state, None)
 
 
 def piped_paths(stdin) -> list:
@@ -483,9 +486,8 @@ def find_targets(name, args: list, state, stdin):
     for action in execs:
         if action is None:
             check(matched, state, False, "find -delete of")
-        elif action:
-            words = [[a.replace("{}", m) for a in w for m in (matched if "{}" in a else [""])] for w in action]
-            judge_command(words, [[("s", word_text(w))] for w in action], state, None)
+        else:
+            run_given(action, "{}", matched, state)
     return "paths", matched
 
 

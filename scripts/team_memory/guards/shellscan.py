@@ -47,30 +47,17 @@ def _skip(text: str, i: int) -> int:
     if text[i] == "'":
         j = text.find("'", i + 1)
         return len(text) if j < 0 else j + 1
-    return _dquote_end(text, i + 1) if text[i] == '"' else i
+    if text[i] == '"':  # read as a word reads it, at the depth where nothing nested is parsed
+        reader = _Reader(text, MAX_DEPTH, {})
+        reader.i = i
+        reader._dquoted([])
+        return reader.i
+    return i
 
 
 def _closing(text: str, i: int, open_ch: str, close_ch: str) -> int:
     end = balanced(text, i, open_ch, close_ch, _skip)
     return len(text) if end < 0 else end
-
-
-def _dquote_end(text: str, i: int) -> int:
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-        elif c == '"':
-            return i + 1
-        elif c == "$" and text.startswith("$(", i):
-            i = _closing(text, i + 2, "(", ")")
-        elif c == "`":
-            j = text.find("`", i + 1)
-            i = n if j < 0 else j + 1
-        else:
-            i += 1
-    return n
 
 
 class _Reader:

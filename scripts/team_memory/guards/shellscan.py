@@ -77,11 +77,7 @@ class _Reader:
     def _dollar(self, parts: list, quoted: bool) -> None:
         """Read what follows a ``$`` at ``self.i`` (already past the ``$``)."""
         text, i = self.text, self.i
-        if text.startswith("((", i):
-            self.i = _closing(text, i + 2, "(", ")")
-            self.i = self.i + 1 if text.startswith(")", self.i) else self.i
-            parts.append(("u", ""))
-        elif text.startswith("(", i):
+        if text.startswith("(", i):  # $(...), and $((...)) read the same way
             self._sub(i + 1, _closing(text, i + 1, "(", ")"), parts)
         elif text.startswith("{", i):
             end = _closing(text, i + 1, "{", "}")

@@ -381,7 +381,7 @@ def _eval(name, args, state: State, stdin):
 
 
 def option_values(args: list, names: list) -> list:
-    """The words given as ``-o VALUE``, ``-xo VALUE``, ``-oVALUE``, ``--output VALUE``, ``--output=VALUE``, ``of=VALUE``."""
+    """What the options ``names`` are given: ``-o V``, ``-xo V``, ``-oV``, ``-o=V``, ``--output V``, ``--output=V``, ``of=V``."""
     out = []
     for i, w in enumerate(args):
         t = word_text(w)
@@ -389,7 +389,7 @@ def option_values(args: list, names: list) -> list:
             if (t == n or len(n) == 2 and t[:1] == "-" != t[1:2] and t.endswith(n[1])) and i + 1 < len(args):
                 out.append(args[i + 1])
             elif t.startswith(n) and t != n:
-                cut = len(n) + (n[:2] == "--" and t[len(n)] == "=")
+                cut = len(n) + (t[len(n)] == "=")
                 out.append([a[cut:] for a in w])
     return out
 

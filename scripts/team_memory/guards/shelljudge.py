@@ -381,7 +381,7 @@ def _eval(name, args, state: State, stdin):
 
 
 def option_values(args: list, names: list) -> list:
-    """The values given to ``names``: ``-o V``, ``-xo V``, ``-oV``, ``-o=V``, ``--output V``, ``--output=V``, ``of=V``."""
+    """Values given to ``names``: ``-o V``, ``-xo V``, ``-oV``, ``-o=V``, ``--output V``, ``--output=V``, ``of=V``."""
     out = []
     for i, w in enumerate(args):
         t = word_text(w)

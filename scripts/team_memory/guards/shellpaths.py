@@ -109,12 +109,12 @@ def reach(pattern: str, stores: list, removes: bool, dots: bool = False) -> bool
     if not any(ch < "\x08" for ch in pattern):  # no glob marker, no unknown part
         return _plain_reach(pattern, stores, removes)
     glob = _glob(pattern.lower())
-    for store in (s.lower() for s in stores):
-        states = _step({0}, glob, None, False)
-        for i, ch in enumerate(store):
+    for store in stores:
+        states, text = _step({0}, glob, None, False), store.lower()
+        for i, ch in enumerate(text):
             if removes and ch == "/" and i > 0 and len(glob) in states:
                 return True  # the pattern can be a folder above the store
-            states = _step(states, glob, ch, store[i - 1:i] == "/" and not dots)
+            states = _step(states, glob, ch, text[i - 1:i] == "/" and not dots)
         if len(glob) in states or _step(states, glob, "/", False) and _can_name_member(pattern, store, dots):
             return True  # the store itself, or something inside it that matters
     return False

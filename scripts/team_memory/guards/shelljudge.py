@@ -436,9 +436,9 @@ def git_command(args: list, state):
     sub, rest = word_text(args[i]), args[i + 1:]
     if sub in ("apply", "am"):  # even --check or --cached: read plainly
         unpack("git " + sub, rest, state, None)
-    elif sub == "mv":
+    elif sub == "mv" and len(operands(rest)) >= 2:
         _copy("git mv", rest, state)
-    elif sub in ("checkout", "restore", "rm", "clean", "stash"):  # a pathspec, read plainly (git clean: the folder)
+    elif sub in ("checkout", "restore", "rm", "mv", "clean", "stash"):  # a pathspec, read plainly (git clean: the folder)
         flags, ops = flags_of(rest), operands(rest, "bBsme")
         if {"rm": {"--cached"}, "clean": {"-n", "--dry-run"}}.get(sub, set()) & flags or (
                 sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):

@@ -256,3 +256,11 @@ def test_a_glob_reaches_a_store_entry_of_its_own_under_a_folder_in_capitals(tmp_
     assert reach(inside + "play" + QUEST + "ooks", [str(store)], False)
     assert reach(inside + "pl" + LBRACK + "a" + RBRACK + "ybooks", [str(store)], False)
     assert not reach(inside + "play" + QUEST + "ooks.pyc", [str(store)], False)
+
+
+@pytest.mark.parametrize("command, denied", [
+    ("env -C .claude/memory rm x.json", True), ("env --chdir .claude/memory rm x.json", True),
+    ("env -S 'rm -rf .claude'", True), ("env - rm $UNSET_X", True), ("env -u HOME rm .claude/memory/x.json", True),
+    ("env -i A=1 rm .claude/memory/x.json", True), ("env -C /tmp rm -rf x", False), ("env A=1", False)])
+def test_env_is_a_wrapper_that_moves_and_runs_strings(command, denied):
+    assert (judge(command, "/p", ["/p/.claude/memory"]) is not None) == denied, command

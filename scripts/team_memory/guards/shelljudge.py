@@ -16,7 +16,7 @@ from .shellscan import QUEST, STAR, UNKNOWN, parse
 WRAPPERS = dict(w.partition(":")[::2] for w in (
     "sudo:ugpCDrtUh doas:uC nice:n ionice:cnp nohup time:f command builtin exec:a stdbuf:ioe timeout:ks chrt taskset "
     "unbuffer caffeinate:tw busybox toybox strace:eoposu ltrace:eoposu watch:nd flock:wE setsid noglob xvfb-run "
-    "catchsegv rlwrap").split())
+    "catchsegv rlwrap env:uCS").split())
 _SKIP_ONE = {"timeout", "taskset", "chrt", "flock"}  # a duration, a mask, a lock file before the command
 KEYWORDS = set("if then else elif fi do done while until ! { } esac in function coproc select".split())
 READERS = set((
@@ -25,7 +25,7 @@ READERS = set((
     "[[ true false pwd which type whereis column fold fmt strings bat date printenv id whoami uname hostname ps sleep "
     "wait exit return set shopt unset history seq yes expr let paste join man help zcat zless base64 xxd sort uniq "
     "awk gawk sed git lsof pgrep kill jobs fg bg shift source . hash tput clear rev tac look getent nproc free "
-    "uptime env : mktemp").split())
+    "uptime : mktemp").split())
 SHELLS = set("sh bash zsh dash ksh fish ash busybox-sh".split())
 INTERPRETERS = set("python node nodejs deno bun ruby perl php lua luajit rscript osascript pwsh tclsh julia groovy "
                    "jshell".split())
@@ -97,12 +97,7 @@ def judge_command(words: list, raw: list, state: State, stdin):
         elif name == "case":
             return None
         elif name in WRAPPERS:
-            words, raw = _unwrap(name, words, raw)
-        elif name == "env":
-            rest = _env(words, state)
-            if rest is None:
-                return None
-            words, raw = _assignments(words[len(words) - len(rest):], raw[len(raw) - len(rest):], None)
+            words, raw = _unwrap(name, words, raw, state)
         else:
             break
     return command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin) if words else None
@@ -134,40 +129,26 @@ def _assigned(word: list, state: State) -> list:
     return expand([("s", first)] + rest, state)
 
 
-def _unwrap(name: str, words: list, raw: list):
+def _unwrap(name: str, words: list, raw: list, state: State):
+    """The command a wrapper runs: past its options (their values too) and, for sudo and env, ``NAME=value``;
+    ``env -C DIR`` moves, ``env -S STRING`` runs STRING as a line."""
     i = 1
     while i < len(words):
-        t = word_text(words[i])
-        if t.startswith("-") and len(t) > 1:
-            i += 2 if len(t) == 2 and t[1] in WRAPPERS[name] else 1
-        elif name == "sudo" and "=" in t:
+        t, value = word_text(words[i]), words[i + 1] if i + 1 < len(words) else [UNKNOWN]
+        if name == "env" and t in ("-C", "--chdir"):
+            state.cwd = absolute(value[0], state.cwd)
+        elif name == "env" and t in ("-S", "--split-string"):
+            run_commands(parse(word_text(value)), state.copy(), None)
+            return [], []
+        if t.startswith("-") and (len(t) > 1 or name == "env"):
+            long_value = name == "env" and t in ("--unset", "--chdir")
+            i += 2 if long_value or (len(t) == 2 and t[1] in WRAPPERS[name]) else 1
+        elif name in ("sudo", "env") and "=" in t:
             i += 1
         else:
             break
     i += name in _SKIP_ONE and i < len(words)
     return words[i:], raw[i:]
-
-
-def _env(words: list, state: State):
-    """The command ``env`` runs (words), None if it only prints; follows ``-C DIR`` and ``-S STRING``."""
-    i = 1
-    while i < len(words):
-        t = word_text(words[i])
-        if t in ("-u", "--unset"):
-            i += 2
-        elif t in ("-C", "--chdir"):
-            if i + 1 < len(words):
-                state.cwd = absolute(words[i + 1][0], state.cwd)
-            i += 2
-        elif t in ("-S", "--split-string"):
-            if i + 1 < len(words):
-                run_commands(parse(word_text(words[i + 1])), state.copy(), None)
-            return None
-        elif t.startswith("-") or "=" in t:
-            i += 1
-        else:
-            return words[i:]
-    return None
 
 
 def _check_each(words: list, state: State, removes: bool, what: str) -> None:
@@ -438,7 +419,7 @@ def git_command(args: list, state):
         unpack("git " + sub, rest, state, None)
     elif sub == "mv" and len(operands(rest)) >= 2:
         _copy("git mv", rest, state)
-    elif sub in ("checkout", "restore", "rm", "mv", "clean", "stash"):  # a pathspec, read plainly (git clean: the folder)
+    elif sub in ("checkout", "restore", "rm", "mv", "clean", "stash"):  # a pathspec read plainly (clean: the folder)
         flags, ops = flags_of(rest), operands(rest, "bBsme")
         if {"rm": {"--cached"}, "clean": {"-n", "--dry-run"}}.get(sub, set()) & flags or (
                 sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):

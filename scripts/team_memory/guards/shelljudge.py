@@ -103,8 +103,8 @@ def judge_command(words: list, raw: list, state: State, stdin):
     return command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin) if words else None
 
 
-def _assignments(words: list, raw: list, state):
-    """Leading ``NAME=value`` words: kept for later commands when alone (``state`` given)."""
+def _assignments(words: list, raw: list, state: State):
+    """Leading ``NAME=value`` words: kept for later commands when alone (or after ``export``...); the rest."""
     keep = []
     lead = 1 if words and word_text(words[0]) in ("export", "declare", "local", "readonly", "typeset") else 0
     i = lead
@@ -113,13 +113,12 @@ def _assignments(words: list, raw: list, state):
         name = part[1].split("=", 1)[0] if part[0] == "s" and "=" in part[1] else ""
         if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
             break
-        keep.append((name, _assigned(raw[i], state) if state is not None else None))
+        keep.append((name, _assigned(raw[i], state)))
         i += 1
-    if state is not None and (i == len(words) or lead):
+    if i == len(words) or lead:
         state.vars.update(keep)
-        if lead:
-            return [], []
-    return (words[i:], raw[i:]) if keep else (words, raw)
+        return [], []
+    return words[i:], raw[i:]
 
 
 def _assigned(word: list, state: State) -> list:

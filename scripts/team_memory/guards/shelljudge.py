@@ -163,7 +163,7 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         state.cwd = absolute(ops[0][0], state.cwd) if known else UNKNOWN
     elif name in ("read", "mapfile", "readarray"):
         state.vars.update((word_text(w), piped_paths(stdin)) for w in operands(args, "adnNptu"))
-    elif name == "memory.py" or _is_cli(name, args):
+    elif name == "memory.py":  # the team-memory CLI (run by python: in _interpreter)
         pass
     elif name in HANDLERS:
         return HANDLERS[name](name, args, state, stdin)
@@ -181,15 +181,6 @@ def command(name: str, words: list, raw: list, state: State, stdin):
     else:
         any_argument(name, args, state)
     return None
-
-
-def _is_cli(name: str, args: list) -> bool:
-    """The team-memory CLI itself (``python3 .../memory.py``, ``py -3 .../memory.py``): the sanctioned way to write."""
-    if name != "py" and not name.startswith("python"):
-        return False
-    while args and word_text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
-        args = args[1:]  # python3 -S memory.py, py -3 memory.py
-    return bool(args) and os.path.basename(word_text(args[0])) == "memory.py"
 
 
 def any_argument(name: str, args: list, state: State) -> None:
@@ -322,6 +313,9 @@ def _shell(args: list, state: State, stdin) -> None:
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
     """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged as the comment above ``_PRINTING`` says; a script
     on its arguments."""
+    lead = next((t for t in map(word_text, args) if t not in ("-3", "-S", "-u", "-B", "-E", "-I", "-s")), "")
+    if lang == "python" and os.path.basename(lead) == "memory.py":
+        return  # the team-memory CLI (python3 -S .../memory.py, py -3 .../memory.py): the sanctioned way to write
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)

@@ -9,6 +9,7 @@ import pytest
 from helpers import REPO, python_chain, record, run_hook, write
 from team_memory.guards.shellpaths import reach
 from team_memory.guards.shelljudge import judge
+from team_memory.guards.shellscan import LBRACK, QUEST, RBRACK
 
 PRE, POST = "pre_tool_use.py", "post_tool_use.py"
 CLI = f'python3 "{REPO / "scripts" / "memory.py"}"'
@@ -245,3 +246,21 @@ def test_pathological_lines_are_read_whole_or_denied():
     assert judge("a;" * 40_000 + "rm -rf .cl*", "/p", stores) is not None  # the write at the very end is seen
     assert judge("echo " + "$(echo " * 12 + "x" + ")" * 12, "/p", stores) == "a command line nested too deeply to check"
     assert judge("echo 'open quote > .claude/memory/x.json", "/p", stores) is not None
+
+
+def test_a_glob_reaches_a_store_entry_of_its_own_under_a_folder_in_capitals(tmp_path):
+    """The store's own entries are listed from its real path (not the lower-case text the glob is matched against)."""
+    store = tmp_path / "Work" / ".claude" / "memory"
+    (store / "playbooks").mkdir(parents=True)
+    inside = str(store) + "/"
+    assert reach(inside + "play" + QUEST + "ooks", [str(store)], False)
+    assert reach(inside + "pl" + LBRACK + "a" + RBRACK + "ybooks", [str(store)], False)
+    assert not reach(inside + "play" + QUEST + "ooks.pyc", [str(store)], False)
+
+
+@pytest.mark.parametrize("command, denied", [
+    ("env -C .claude/memory rm x.json", True), ("env --chdir .claude/memory rm x.json", True),
+    ("env -S 'rm -rf .claude'", True), ("env - rm $UNSET_X", True), ("env -u HOME rm .claude/memory/x.json", True),
+    ("env -i A=1 rm .claude/memory/x.json", True), ("env -C /tmp rm -rf x", False), ("env A=1", False)])
+def test_env_is_a_wrapper_that_moves_and_runs_strings(command, denied):
+    assert (judge(command, "/p", ["/p/.claude/memory"]) is not None) == denied, command

@@ -89,8 +89,8 @@ def test_lines_that_can_touch_a_store_are_not_ordinary(scene):
 def test_the_full_guard_knows_no_ordinary_program():
     """An ordinary program is one the full guard judges on its arguments only (an unknown program)."""
     from team_memory.guards import shelljudge
-    known = (set(shelljudge.HANDLERS) | shelljudge.SHELLS | shelljudge.INTERPRETERS | shelljudge.READERS
-             | shelljudge.WRITERS | shelljudge.COPIERS | set(toolgate.READ_ONLY))
+    known = (set(shelljudge.HANDLERS) | set(shelljudge.OUTPUTS) | shelljudge.SHELLS | shelljudge.INTERPRETERS
+             | shelljudge.READERS | shelljudge.WRITERS | shelljudge.COPIERS | set(toolgate.READ_ONLY))
     assert not toolgate.ORDINARY & known
     assert not {name.rstrip("0123456789.") for name in toolgate.ORDINARY} & known
 

@@ -10,13 +10,13 @@ import re
 
 from .shellpaths import (MAX_ALTERNATIVES, Denied, State, absolute, check, expand, flags_of,
                          may_name_store, names_store, operands, plain_text, reach, shown, verdict, word_text)
-from .shellscan import QUEST, STAR, UNKNOWN, literal, parse
+from .shellscan import QUEST, STAR, UNKNOWN, parse
 
 # A wrapper runs the command after its options: the short options that take a value.
 WRAPPERS = dict(w.partition(":")[::2] for w in (
     "sudo:ugpCDrtUh doas:uC nice:n ionice:cnp nohup time:f command builtin exec:a stdbuf:ioe timeout:ks chrt taskset "
     "unbuffer caffeinate:tw busybox toybox strace:eoposu ltrace:eoposu watch:nd flock:wE setsid noglob xvfb-run "
-    "catchsegv rlwrap").split())
+    "catchsegv rlwrap env:uCS").split())
 _SKIP_ONE = {"timeout", "taskset", "chrt", "flock"}  # a duration, a mask, a lock file before the command
 KEYWORDS = set("if then else elif fi do done while until ! { } esac in function coproc select".split())
 READERS = set((
@@ -25,7 +25,7 @@ READERS = set((
     "[[ true false pwd which type whereis column fold fmt strings bat date printenv id whoami uname hostname ps sleep "
     "wait exit return set shopt unset history seq yes expr let paste join man help zcat zless base64 xxd sort uniq "
     "awk gawk sed git lsof pgrep kill jobs fg bg shift source . hash tput clear rev tac look getent nproc free "
-    "uptime env : mktemp").split())
+    "uptime : mktemp").split())
 SHELLS = set("sh bash zsh dash ksh fish ash busybox-sh".split())
 INTERPRETERS = set("python node nodejs deno bun ruby perl php lua luajit rscript osascript pwsh tclsh julia groovy "
                    "jshell".split())
@@ -35,10 +35,9 @@ WRITERS = set("rm rmdir unlink shred srm trash trash-put gio chmod chown chgrp s
 COPIERS = set("cp mv install rsync scp ln link rclone gcp gmv ditto".split())
 _GIT_READ_ONLY_WITH_PATHS = set("add diff log show blame grep ls-files status commit check-ignore annotate difftool "
                                 "shortlog whatchanged ls-tree".split())
-_FIND_VALUED = set("-maxdepth -mindepth -type -xtype -newer -mtime -mmin -atime -amin -ctime -cmin -size -user -group "
-                   "-perm -regex -iregex -regextype -uid -gid -links -inum -samefile -lname -ilname -used -fstype "
-                   "-context -printf -newermt -anewer -cnewer -files0-from".split())
-_FIND_PATHS = ("-path", "-ipath", "-wholename", "-iwholename")
+# Programs that write the value of an option; curl, wget and zip write more (see ``_reader``).
+OUTPUTS = {"dd": "of=", "curl": "-o --output", "wget": "-O --output-document -P --directory-prefix", "zip": "",
+           "sort": "-o --output", "base64": "-o --output", "mktemp": "-p --tmpdir"}
 CODE_OPTIONS = tuple("-c -e -E --eval -r -p --print -pe -ne -le -lne -lpe -pie -i.bak".split())
 
 
@@ -74,7 +73,7 @@ def _redirects(redirects: list, state: State):
             stdin = ("text", body)
         elif op == "<":
             stdin = ("file", expand(target, state))
-        elif op in (">&", "<&") and (literal(target).isdigit() or literal(target) == "-"):
+        elif op in (">&", "<&") and ("".join(v for _, v in target).isdigit() or target == [("s", "-")]):
             continue
         elif ">" in op:
             check(expand(target, state), state, False, f"output redirection {op}")
@@ -98,19 +97,14 @@ def judge_command(words: list, raw: list, state: State, stdin):
         elif name == "case":
             return None
         elif name in WRAPPERS:
-            words, raw = _unwrap(name, words, raw)
-        elif name == "env":
-            rest = _env(words, state)
-            if rest is None:
-                return None
-            words, raw = _assignments(words[len(words) - len(rest):], raw[len(raw) - len(rest):], None)
+            words, raw = _unwrap(name, words, raw, state)
         else:
             break
     return command(os.path.basename(word_text(words[0])).lower(), words, raw, state, stdin) if words else None
 
 
-def _assignments(words: list, raw: list, state):
-    """Leading ``NAME=value`` words: kept for later commands when alone (``state`` given)."""
+def _assignments(words: list, raw: list, state: State):
+    """Leading ``NAME=value`` words: kept for later commands when alone (or after ``export``...); the rest."""
     keep = []
     lead = 1 if words and word_text(words[0]) in ("export", "declare", "local", "readonly", "typeset") else 0
     i = lead
@@ -119,13 +113,12 @@ def _assignments(words: list, raw: list, state):
         name = part[1].split("=", 1)[0] if part[0] == "s" and "=" in part[1] else ""
         if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
             break
-        keep.append((name, _assigned(raw[i], state) if state is not None else None))
+        keep.append((name, _assigned(raw[i], state)))
         i += 1
-    if state is not None and (i == len(words) or lead):
+    if i == len(words) or lead:
         state.vars.update(keep)
-        if lead:
-            return [], []
-    return (words[i:], raw[i:]) if keep else (words, raw)
+        return [], []
+    return words[i:], raw[i:]
 
 
 def _assigned(word: list, state: State) -> list:
@@ -135,40 +128,26 @@ def _assigned(word: list, state: State) -> list:
     return expand([("s", first)] + rest, state)
 
 
-def _unwrap(name: str, words: list, raw: list):
+def _unwrap(name: str, words: list, raw: list, state: State):
+    """The command a wrapper runs: past its options (their values too) and, for sudo and env, ``NAME=value``;
+    ``env -C DIR`` moves, ``env -S STRING`` runs STRING as a line."""
     i = 1
     while i < len(words):
-        t = word_text(words[i])
-        if t.startswith("-") and len(t) > 1:
-            i += 2 if len(t) == 2 and t[1] in WRAPPERS[name] else 1
-        elif name == "sudo" and "=" in t:
+        t, value = word_text(words[i]), words[i + 1] if i + 1 < len(words) else [UNKNOWN]
+        if name == "env" and t in ("-C", "--chdir"):
+            state.cwd = absolute(value[0], state.cwd)
+        elif name == "env" and t in ("-S", "--split-string"):
+            run_commands(parse(word_text(value)), state.copy(), None)
+            return [], []
+        if t.startswith("-") and (len(t) > 1 or name == "env"):
+            long_value = name == "env" and t in ("--unset", "--chdir")
+            i += 2 if long_value or (len(t) == 2 and t[1] in WRAPPERS[name]) else 1
+        elif name in ("sudo", "env") and "=" in t:
             i += 1
         else:
             break
     i += name in _SKIP_ONE and i < len(words)
     return words[i:], raw[i:]
-
-
-def _env(words: list, state: State):
-    """The command ``env`` runs (words), None if it only prints; follows ``-C DIR`` and ``-S STRING``."""
-    i = 1
-    while i < len(words):
-        t = word_text(words[i])
-        if t in ("-u", "--unset"):
-            i += 2
-        elif t in ("-C", "--chdir"):
-            if i + 1 < len(words):
-                state.cwd = absolute(words[i + 1][0], state.cwd)
-            i += 2
-        elif t in ("-S", "--split-string"):
-            if i + 1 < len(words):
-                run_commands(parse(word_text(words[i + 1])), state.copy(), None)
-            return None
-        elif t.startswith("-") or "=" in t:
-            i += 1
-        else:
-            return words[i:]
-    return None
 
 
 def _check_each(words: list, state: State, removes: bool, what: str) -> None:
@@ -184,7 +163,7 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         state.cwd = absolute(ops[0][0], state.cwd) if known else UNKNOWN
     elif name in ("read", "mapfile", "readarray"):
         state.vars.update((word_text(w), piped_paths(stdin)) for w in operands(args, "adnNptu"))
-    elif name == "memory.py" or _is_cli(name, args):
+    elif name == "memory.py":  # the team-memory CLI (run by python: in _interpreter)
         pass
     elif name in HANDLERS:
         return HANDLERS[name](name, args, state, stdin)
@@ -192,7 +171,7 @@ def command(name: str, words: list, raw: list, state: State, stdin):
         _shell(args, state, stdin)
     elif base in INTERPRETERS or name == "py":  # Windows' Python launcher: ``py -3 ARGS`` runs ``python ARGS``
         _interpreter("python" if name == "py" else base, args, state, stdin)
-    elif name in READERS:
+    elif name in READERS or name in OUTPUTS:
         return _reader(name, args, state, stdin)
     elif name in COPIERS:
         _copy(name, args, state)
@@ -202,15 +181,6 @@ def command(name: str, words: list, raw: list, state: State, stdin):
     else:
         any_argument(name, args, state)
     return None
-
-
-def _is_cli(name: str, args: list) -> bool:
-    """The team-memory CLI itself (``python3 .../memory.py``, ``py -3 .../memory.py``): the sanctioned way to write."""
-    if name != "py" and not name.startswith("python"):
-        return False
-    while args and word_text(args[0]) in ("-3", "-S", "-u", "-B", "-E", "-I", "-s"):
-        args = args[1:]  # python3 -S memory.py, py -3 memory.py
-    return bool(args) and os.path.basename(word_text(args[0])) == "memory.py"
 
 
 def any_argument(name: str, args: list, state: State) -> None:
@@ -227,22 +197,23 @@ def any_argument(name: str, args: list, state: State) -> None:
 def _reader(name: str, args: list, state: State, stdin):
     """A program that reads, unless an option makes it write (``sed -i``, ``sort -o``...); what it prints."""
     flags = flags_of(args)
-    if name == "sed" and (flags & {"-i", "--in-place"} or any(word_text(a).startswith("-i") for a in args)):
-        _check_each(operands(args, "ef")[0 if flags & {"-e", "-f"} else 1:], state, False, "sed -i of")
-    elif name in ("awk", "gawk") and any(word_text(a) == "inplace" for a in args):
-        _check_each(operands(args, "fvF")[1:], state, False, f"{name} -i inplace of")
+    _check_each(option_values(args, OUTPUTS.get(name, "").split()), state, False, f"{name} to")
+    if name in ("curl", "wget", "zip"):  # curl -O, wget: into the working folder; zip: its first operand
+        check([state.cwd + "/" + STAR] if name != "zip" else [a for w in operands(args, "bnitxP")[:1] for a in w],
+              state, False, f"{name} into")
+    if (name == "sed" and (flags & {"-i", "--in-place"} or any(word_text(a).startswith("-i") for a in args))) or (
+            name in ("awk", "gawk") and any(word_text(a) == "inplace" for a in args)):  # after the program
+        _check_each(operands(args, "efvF")[0 if flags & {"-e", "-f"} else 1:], state, False, f"{name} in place of")
     elif name in ("awk", "gawk"):
         program = next((word_text(a) for a in operands(args, "fvF")), "")
         if any(c in program for c in (">", "system", "|")) and code_reaches(program, state):
             raise Denied(f"{name} program that can write")
-    elif name in ("sort", "base64"):
-        _check_each(option_values(args, ("-o", "--output")), state, False, f"{name} -o")
     elif name == "uniq" or (name == "xxd" and "-r" not in flags):
         _check_each(operands(args, "fsw")[1:2], state, False, f"{name} output")
     elif name == "git":
         return git_command(args, state)
     elif name == "mktemp":
-        _check_each(operands(args, "p") + option_values(args, ("-p", "--tmpdir")), state, False, "mktemp in")
+        _check_each(operands(args, "p"), state, False, "mktemp in")
     elif name in ("source", "."):
         if stdin and stdin[0] == "text":  # source /dev/stdin <<< 'code': the code runs here
             run_commands(parse(stdin[1]), state.copy(), None)
@@ -301,14 +272,17 @@ def _xargs(name, args, state: State, stdin):
         elif t.startswith("-I") and len(t) > 2:
             replace = t[2:]
         i += 2 if len(t) == 2 and t[1] in "IiLlnPsdEa" else 1
-    inner, given = args[i:], piped_paths(stdin)
-    if replace:
-        inner = [[a.replace(replace, g) for a in w for g in given] if any(replace in a for a in w) else w
-                 for w in inner]
-    elif inner:
-        inner = inner + [given]
-    if inner:
-        judge_command(inner, [[("s", word_text(w))] for w in inner], state, None)
+    run_given(args[i:], replace, piped_paths(stdin), state)
+
+
+def run_given(words: list, marker, given: list, state: State) -> None:
+    """Judge the command ``words``, ``marker`` in a word replaced by each of ``given`` (no marker: ``given`` added)."""
+    if marker:
+        words = [[a.replace(marker, g) for a in w for g in given] if any(marker in a for a in w) else w for w in words]
+    elif words:
+        words = words + [given]
+    if words:
+        judge_command(words, [[("s", word_text(w))] for w in words], state, None)
 
 
 def piped_paths(stdin) -> list:
@@ -339,6 +313,9 @@ def _shell(args: list, state: State, stdin) -> None:
 def _interpreter(lang: str, args: list, state: State, stdin) -> None:
     """python/node/perl...: inline code (``-c``, ``-e``, stdin) judged as the comment above ``_PRINTING`` says; a script
     on its arguments."""
+    lead = next((t for t in map(word_text, args) if t not in ("-3", "-S", "-u", "-B", "-E", "-I", "-s")), "")
+    if lang == "python" and os.path.basename(lead) == "memory.py":
+        return  # the team-memory CLI (python3 -S .../memory.py, py -3 .../memory.py): the sanctioned way to write
     code, i = None, 0
     inplace = lang in ("perl", "ruby") and any(word_text(a).startswith("-") and not word_text(a).startswith("--")
                                                 and "i" in word_text(a)[1:].split("e")[0] for a in args)
@@ -377,17 +354,17 @@ def _eval(name, args, state: State, stdin):
     run_commands(parse(" ".join(word_text(w) for w in args)), state.copy(), None)
 
 
-def option_values(args: list, names: tuple) -> list:
-    """The words given as ``-o VALUE``, ``-xo VALUE``, ``-oVALUE``, ``--output VALUE`` or ``--output=VALUE``."""
+def option_values(args: list, names: list) -> list:
+    """Values given to ``names``: ``-o V``, ``-xo V``, ``-oV``, ``-o=V``, ``--output V``, ``--output=V``, ``of=V``."""
     out = []
     for i, w in enumerate(args):
         t = word_text(w)
-        if (t in names or t[:1] == "-" != t[1:2] and t.endswith(names[0][1])) and i + 1 < len(args):
-            out.append(args[i + 1])
-        elif t.startswith(names[1] + "="):
-            out.append([a.split("=", 1)[1] for a in w])
-        elif t.startswith(names[0]) and len(t) > 2 and not t.startswith("--"):
-            out.append([a[2:] for a in w])
+        for n in names:
+            if (t == n or len(n) == 2 and t[:1] == "-" != t[1:2] and t.endswith(n[1])) and i + 1 < len(args):
+                out.append(args[i + 1])
+            elif t.startswith(n) and t != n:
+                cut = len(n) + (t[len(n)] == "=")
+                out.append([a[cut:] for a in w])
     return out
 
 
@@ -397,45 +374,24 @@ def last_name(pattern: str) -> str:
     return pattern.rstrip("/").rsplit("/", 1)[-1]
 
 
-def zip_output(name, args, state, stdin):
-    """zip: only the archive (the first operand) is written; the inputs are read."""
-    check([a for w in operands(args, "bnitxP")[:1] for a in w], state, False, f"{name} archive")
-
-
-def dd_output(name, args, state, stdin):
-    check([a[3:] for w in args if word_text(w).startswith("of=") for a in w], state, False, "dd of=")
-
-
-def download(name, args, state, stdin):
-    outputs = option_values(args, ("-o", "--output") if name == "curl" else ("-O", "--output-document"))
-    if name == "wget":
-        outputs += option_values(args, ("-P", "--directory-prefix"))
-    _check_each(outputs, state, False, f"{name} to")
-    flags = flags_of(args)
-    if (name == "curl" and flags & {"-O", "--remote-name"}) or (name == "wget" and "-O" not in flags):
-        check([state.cwd + "/" + STAR], state, False, f"{name} into")
-
-
-def extract_archive(name, args, state, stdin):
-    """tar -x (-C DIR), unzip (-d DIR), 7z x (-oDIR): anything may land under the folder they extract into."""
+def unpack(name, args, state, stdin):
+    """tar -x, unzip, 7z x, patch, git apply: anything may land under the folder they write in (``-C``, ``-d``, ``-o``;
+    a patch is not read, so given ``-d`` any folder); tar otherwise writes its ``-f``."""
     first, flags = word_text(args[0]) if args else "", flags_of(args)
-    tar = name in ("tar", "bsdtar", "gtar")
-    if tar and not ((not first.startswith("-") and "x" in first) or flags & {"-x", "--extract", "--get"}):
-        listing = (not first.startswith("-") and "t" in first) or flags & {"-t", "--list"}
-        return None if listing else _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")
-    if (name == "unzip" and flags & {"-l", "-t", "-v", "-Z", "-p"}) or (name == "7z" and first[:1] not in ("x", "e")):
+    mode = "" if first.startswith("-") else first
+    if name in ("tar", "bsdtar", "gtar") and not ("x" in mode or flags & {"-x", "--extract", "--get"}):
+        return _check_each(option_values(args, ("-f", "--file")), state, False, f"{name} -f")  # tar -t too
+    if (name == "unzip" and flags & {"-l", "-t", "-v", "-Z", "-p"}) or (name == "7z" and mode[:1] not in ("x", "e")):
         return None
-    dest = option_values(args, ("-C", "--directory") if tar else ("-d", "-d")) if name != "7z" else [
-        [a[2:] for a in w] for w in args if word_text(w).startswith("-o")]  # 7z: -oDIR only (-so: to stdout)
-    folders = [absolute(a, state.cwd) + "/" + UNKNOWN for a in (dest or [[state.cwd]])[0]]
-    return check(folders, state, False, f"{name} extracting into")
-
-
-def apply_patch(name, args, state, stdin):
-    """patch / git apply: the patch is not read, so anything under its folder (any, given ``-d``) may change."""
-    moved = any(t.startswith("--directory") or (t[:1] == "-" != t[1:2] and "d" in t) for t in map(word_text, args))
-    check([a for w in operands(args, "d") for a in w] + [UNKNOWN if moved else state.cwd + "/" + UNKNOWN], state,
-          False, f"{name} in")
+    if name in ("patch", "git apply", "git am"):
+        _check_each(operands(args, "d"), state, False, f"{name} of")
+        moved = any(t.startswith("--directory") or (t[:1] == "-" != t[1:2] and "d" in t) for t in map(word_text, args))
+        folders = [UNKNOWN if moved else state.cwd]
+    elif name == "7z":  # -oDIR only (-so: to stdout)
+        folders = ([[a[2:] for a in w] for w in args if word_text(w).startswith("-o")] or [[state.cwd]])[0]
+    else:
+        folders = (option_values(args, ("-d",) if name == "unzip" else ("-C", "--directory")) or [[state.cwd]])[0]
+    return check([absolute(a, state.cwd) + "/" + UNKNOWN for a in folders], state, False, f"{name} writing into")
 
 
 def git_command(args: list, state):
@@ -452,24 +408,19 @@ def git_command(args: list, state):
     if i >= len(args) or word_text(args[i]) in _GIT_READ_ONLY_WITH_PATHS:
         return "paths", [UNKNOWN]  # what it prints, for a pipe
     sub, rest = word_text(args[i]), args[i + 1:]
-    flags, texts = flags_of(rest), [word_text(w) for w in rest]
-    if sub in ("apply", "am"):
-        if not flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} or "--index" in flags:
-            apply_patch("git " + sub, rest, state, None)
-    elif sub == "clean" and not flags & {"-n", "--dry-run"}:
-        excluded = [texts[k + 1] for k, t in enumerate(texts[:-1]) if t == "-e"]
-        excluded += [t.split("=", 1)[1] for t in texts if t.startswith("--exclude=")]
-        if not any(e.strip("/").lower() in (".claude", "memory", ".claude/memory") for e in excluded):
-            check([a for w in operands(rest, "e") or [[state.cwd]] for a in w], state, True, "git clean of")
-    elif sub == "stash":
-        ops = operands(rest, "m")
-        if "--" in texts or (ops and word_text(ops[0]) == "push" and ops[1:]):  # else the whole tree: allowed
-            check([a for w in ops if word_text(w) not in ("push", "save") for a in w], state, True, "git stash of")
+    if sub in ("apply", "am"):  # even --check or --cached: read plainly
+        unpack("git " + sub, rest, state, None)
     elif sub == "mv" and len(operands(rest)) >= 2:
         _copy("git mv", rest, state)
-    elif sub in ("checkout", "restore", "rm", "mv") and not (sub == "rm" and "--cached" in flags) and not (
-            sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):
-        check([a for w in operands(rest, "bBsm" if sub != "mv" else "") for a in w], state, True, f"git {sub} of")
+    elif sub in ("checkout", "restore", "rm", "mv", "clean", "stash"):  # a pathspec read plainly (clean: the folder)
+        flags, ops = flags_of(rest), operands(rest, "bBsme")
+        if {"rm": {"--cached"}, "clean": {"-n", "--dry-run"}}.get(sub, set()) & flags or (
+                sub == "restore" and flags & {"--staged", "-S"} and not flags & {"--worktree", "-W"}):
+            return None  # nothing in the work tree changes
+        if sub == "stash" and not ("--" in map(word_text, rest) or ops and word_text(ops[0]) == "push"):
+            return None  # the whole tree: allowed
+        ops = [w for w in ops if sub != "stash" or word_text(w) not in ("push", "save")]
+        check([a for w in ops or ([[state.cwd]] if sub == "clean" else []) for a in w], state, True, f"git {sub} of")
     return None
 
 
@@ -482,21 +433,16 @@ def find_targets(name, args: list, state, stdin):
     while i < len(args) and not word_text(args[i]).startswith(("-", "(", "!", ")")):
         roots.append(args[i])
         i += 1
-    names, wide, execs, branches, negate = [], False, [], 1, False
+    names, wide, execs, branches = [], False, [], 1
     while i < len(args):
-        t = word_text(args[i])
-        if t in ("-o", "-or", ","):
-            branches += 1
-        elif t in ("-name", "-iname") + _FIND_PATHS:
-            if not negate:
-                names.append(word_text(args[i + 1]) if i + 1 < len(args) else "")
-                wide |= t in _FIND_PATHS
+        t, value = word_text(args[i]), word_text(args[i + 1]) if i + 1 < len(args) else ""
+        wide |= t in ("!", "-not", "-path", "-ipath", "-wholename", "-iwholename")  # then any name under the roots
+        branches += t in ("-o", "-or", ",")
+        if t in ("-name", "-iname"):
+            names.append(value)
             i += 1
         elif t in ("-fprint", "-fprint0", "-fls", "-fprintf"):
             check(args[i + 1] if i + 1 < len(args) else [UNKNOWN], state, False, f"find {t}")
-            i += 1 + (t == "-fprintf")
-        elif t in _FIND_VALUED:
-            i += 1
         elif t == "-delete":
             execs.append(None)
         elif t in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -505,23 +451,22 @@ def find_targets(name, args: list, state, stdin):
                 j += 1
             execs.append(args[i + 1:j])
             i = j
-        negate = t in ("!", "-not")
+        elif t[:1] == "-" and value and not value.startswith(("-", "(", ")", "!", ",")):
+            i += 1  # an option's value (read plainly: any word that is no option, bracket or operator)
         i += 1
-    tails = ["", "/" + UNKNOWN] if wide or len(names) < branches else [  # -name A -o -name B: the union of the names
+    tails = ["", "/" + UNKNOWN] if wide or len(names) < branches else [  # -name A -o -name B: either
         middle + n.replace("*", STAR).replace("?", QUEST) for n in names for middle in ("/", "/" + UNKNOWN + "/")]
     matched = [absolute(r, state.cwd) + tail for root in roots or [["."]] for r in root for tail in tails]
     for action in execs:
         if action is None:
             check(matched, state, False, "find -delete of")
-        elif action:
-            words = [[a.replace("{}", m) for a in w for m in (matched if "{}" in a else [""])] for w in action]
-            judge_command(words, [[("s", word_text(w))] for w in action], state, None)
+        else:
+            run_given(action, "{}", matched, state)
     return "paths", matched
 
 
-HANDLERS = {"dd": dd_output, "curl": download, "wget": download, "tar": extract_archive, "bsdtar": extract_archive,
-             "gtar": extract_archive, "unzip": extract_archive, "7z": extract_archive, "patch": apply_patch,
-             "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval, "zip": zip_output}
+HANDLERS = {"tar": unpack, "bsdtar": unpack, "gtar": unpack, "unzip": unpack, "7z": unpack, "patch": unpack,
+             "find": find_targets, "xargs": _xargs, "parallel": _xargs, "eval": _eval}
 
 
 # Inline code handed to an interpreter (``python -c``, ``node -e``, a here-document...): ``writes``: it calls

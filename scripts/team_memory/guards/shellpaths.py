@@ -74,48 +74,31 @@ def absolute(pattern: str, cwd: str) -> str:
     return slashed(os.path.normpath(pattern)).replace("//", "/")
 
 
-def _tokens(pattern: str) -> list:
-    """The pattern as match tokens: ("c", ch), ("?",), ("*",), ("U",) or ("[", set, negated)."""
+def _glob(pattern: str) -> str:
+    """The pattern to match: a bracket expression read as ``?`` (any one character, a superset), braces as text."""
     out, i = [], 0
     while i < len(pattern):
-        ch = pattern[i]
-        if ch in (UNKNOWN, STAR, QUEST):
-            out.append(({UNKNOWN: "U", STAR: "*", QUEST: "?"}[ch],))
-        elif ch == LBRACK and RBRACK in pattern[i + 1:]:
-            end = pattern.index(RBRACK, i + 1)
-            body = pattern[i + 1:end]
-            negated = body[:1] in ("!", "^")
-            body, chars, k = body[negated:], set(), 0
-            while k < len(body):
-                ranged = k + 2 < len(body) and body[k + 1] == "-"
-                chars.update(chr(c) for c in range(ord(body[k]), ord(body[k + 2 if ranged else k]) + 1))
-                k += 3 if ranged else 1
-            out.append(("[", chars, negated))
-            i = end
-        else:
-            out.append(("c", UNMARK.get(ch, ch)))
-        i += 1
-    return out
+        end = pattern.find(RBRACK, i + 1) if pattern[i] == LBRACK else -1
+        out.append(QUEST if end > 0 else pattern[i] if pattern[i] < "\x03" else UNMARK.get(pattern[i], pattern[i]))
+        i = max(end, i) + 1
+    return "".join(out)
 
 
-def _step(states: set, tokens: list, ch, component_start: bool) -> set:
-    """The matcher's states after ``ch`` (None: none, only the closure of ``states``)."""
+def _step(states: set, glob: str, ch: str, leading: bool) -> set:
+    """The matcher's states after ``ch`` (None: only the closure); globs stay within a component and skip a
+    ``leading`` dot (a hidden name)."""
+    free = ch != "/" and not (ch == "." and leading)
     nxt = set(states) if ch is None else set()
     for s in states if ch is not None else ():
-        tok = tokens[s] if s < len(tokens) else ("",)
-        kind = tok[0]
-        if kind == "U" or (kind == "*" and ch != "/" and not (ch == "." and component_start)):
+        tok = glob[s:s + 1]
+        if tok == UNKNOWN or (tok == STAR and free):
             nxt.add(s)
-        elif kind == "c":
-            if tok[1] == ch:
-                nxt.add(s + 1)
-        elif kind and ch != "/" and not (ch == "." and component_start) and (
-                kind == "?" or (ch in tok[1]) != tok[2]):
-            nxt.add(s + 1)  # globs stay within a component and skip hidden names
+        elif tok == ch or (tok == QUEST and free):
+            nxt.add(s + 1)
     todo = list(nxt)
     while todo:  # an unknown value or a star may also be empty
         s = todo.pop()
-        if s < len(tokens) and tokens[s][0] in "*U" and s + 1 not in nxt:
+        if glob[s:s + 1] in (STAR, UNKNOWN) and s + 1 not in nxt:
             nxt.add(s + 1)
             todo.append(s + 1)
     return nxt
@@ -125,29 +108,21 @@ def reach(pattern: str, stores: list, removes: bool, dots: bool = False) -> bool
     """Can ``pattern`` (absolute) name a store, something inside one, or (``removes``) a folder above one?"""
     if not any(ch < "\x08" for ch in pattern):  # no glob marker, no unknown part
         return _plain_reach(pattern, stores, removes)
-    pattern = pattern.lower()
-    tokens = _tokens(pattern)
+    glob = _glob(pattern.lower())
     for store in stores:
-        text = store.lower()
-        states = _step({0}, tokens, None, False)
+        states, text = _step({0}, glob, None, False), store.lower()
         for i, ch in enumerate(text):
-            if removes and ch == "/" and i > 0 and len(tokens) in states:
+            if removes and ch == "/" and i > 0 and len(glob) in states:
                 return True  # the pattern can be a folder above the store
-            states = _step(states, tokens, ch, i > 0 and text[i - 1] == "/" and not dots)
-            if not states:
-                break
-        else:
-            if len(tokens) in states:
-                return True  # the store itself
-            states = _step(states, tokens, "/", False)
-            if states and _can_name_member(pattern, store, dots):
-                return True  # something inside it that matters (a memory, a folder, the index, the cache)
+            states = _step(states, glob, ch, text[i - 1:i] == "/" and not dots)
+        if len(glob) in states or _step(states, glob, "/", False) and _can_name_member(pattern, store, dots):
+            return True  # the store itself, or something inside it that matters
     return False
 
 
 def _can_name_member(pattern: str, store: str, dots: bool) -> bool:
     """Can the last component name what matters in a store: any ``*.json``, its own entries, ``_FIXED_NAMES``?"""
-    last = pattern.rsplit("/", 1)[-1]
+    last = pattern.lower().rsplit("/", 1)[-1]
     if UNKNOWN in last or last.endswith(".json") or last[-1:] in (STAR, QUEST, RBRACK):
         return True
     if store not in _listing:
@@ -158,12 +133,12 @@ def _can_name_member(pattern: str, store: str, dots: bool) -> bool:
         except OSError:
             pass
         _listing[store] = names
-    tokens = _tokens(last)
+    last = _glob(last)
     for name in _listing[store]:
-        states = _step({0}, tokens, None, False)
+        states = _step({0}, last, None, False)
         for i, ch in enumerate(name):
-            states = _step(states, tokens, ch, i == 0 and not dots)  # dots: PowerShell's globs match a leading dot
-        if len(tokens) in states:
+            states = _step(states, last, ch, i == 0 and not dots)  # dots: PowerShell's globs match a leading dot
+        if len(last) in states:
             return True
     return False
 

@@ -47,30 +47,17 @@ def _skip(text: str, i: int) -> int:
     if text[i] == "'":
         j = text.find("'", i + 1)
         return len(text) if j < 0 else j + 1
-    return _dquote_end(text, i + 1) if text[i] == '"' else i
+    if text[i] == '"':  # read as a word reads it, at the depth where nothing nested is parsed
+        reader = _Reader(text, MAX_DEPTH, {})
+        reader.i = i
+        reader._dquoted([])
+        return reader.i
+    return i
 
 
 def _closing(text: str, i: int, open_ch: str, close_ch: str) -> int:
     end = balanced(text, i, open_ch, close_ch, _skip)
     return len(text) if end < 0 else end
-
-
-def _dquote_end(text: str, i: int) -> int:
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-        elif c == '"':
-            return i + 1
-        elif c == "$" and text.startswith("$(", i):
-            i = _closing(text, i + 2, "(", ")")
-        elif c == "`":
-            j = text.find("`", i + 1)
-            i = n if j < 0 else j + 1
-        else:
-            i += 1
-    return n
 
 
 class _Reader:
@@ -90,11 +77,7 @@ class _Reader:
     def _dollar(self, parts: list, quoted: bool) -> None:
         """Read what follows a ``$`` at ``self.i`` (already past the ``$``)."""
         text, i = self.text, self.i
-        if text.startswith("((", i):
-            self.i = _closing(text, i + 2, "(", ")")
-            self.i = self.i + 1 if text.startswith(")", self.i) else self.i
-            parts.append(("u", ""))
-        elif text.startswith("(", i):
+        if text.startswith("(", i):  # $(...), and $((...)) read the same way
             self._sub(i + 1, _closing(text, i + 1, "(", ")"), parts)
         elif text.startswith("{", i):
             end = _closing(text, i + 1, "{", "}")
@@ -287,11 +270,6 @@ def joined(parts: list) -> list:
         else:
             out.append(part)
     return out
-
-
-def literal(word: list) -> str:
-    """A word as plain text: markers back to their characters, variables as ``$NAME``."""
-    return unmarked("".join(value if kind == "s" else "$" + value if kind == "v" else "$(...)" for kind, value in word))
 
 
 def unmarked(text: str) -> str:

@@ -11,6 +11,7 @@ only for this project, an ``update`` only ``--reviewed`` or of this session's ow
 from __future__ import annotations
 
 import os
+import re
 
 from ..base.cliname import DROP_IN_CLI, PYTHONS, SCRIPT
 
@@ -21,33 +22,18 @@ UPDATE_WITH_VALUE = ("--root", "--title", "--tag", "--content-json", "--content-
 UPDATE_OPTIONS = UPDATE_WITH_VALUE + ("--version", "--no-related-files", "--reviewed", "--json", "--help")
 UPDATE_KEEPING = ("--root", "--expect-hash", "--reviewed", "--summary", "--json")  # no memory's words rewritten
 ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-UNQUOTED_SPECIAL = set("$`\\;&|<>(){}*?[]~#\n\r\t")
-DOUBLE_QUOTED_SPECIAL = set("$`\\\n\r")
 MAX_COMMAND_CHARS = 20_000
 REASON = "team-memory: its own CLI (validated write or look-up), approved by the plugin's hook"
 
 
+# One simple command with no expansion: outside quotes no special character (``'\\''`` aside), inside double quotes
+# no ``$``, backquote, backslash or line break. Linear: each alternative starts with a character of its own.
+_LITERAL = re.compile(r"""(?:[^$`\\;&|<>(){}*?\[\]~#\n\r\t'"]|'[^']*'|"[^"$`\\\n\r]*"|\\')*""")
+
+
 def shell_literal(command: str) -> bool:
     """True when bash would run ``command`` as one simple command with no expansion (outside quotes only ``'\\''``)."""
-    state, escaped = None, False  # state: None, "'" or '"'
-    for i, ch in enumerate(command):
-        if escaped:
-            escaped = False
-        elif state == "'":
-            if ch == "'":
-                state = None
-        elif state == '"':
-            if ch == '"':
-                state = None
-            elif ch in DOUBLE_QUOTED_SPECIAL:
-                return False
-        elif ch in ("'", '"'):
-            state = ch
-        elif ch == "\\" and command[i + 1:i + 2] == "'":
-            escaped = True
-        elif ch in UNQUOTED_SPECIAL:
-            return False
-    return state is None
+    return _LITERAL.fullmatch(command) is not None
 
 
 def _same(path: str, other: str) -> bool:

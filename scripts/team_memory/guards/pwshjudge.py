@@ -15,22 +15,23 @@ from .shellscan import MAX_DEPTH, UNKNOWN, balanced, parse
 
 # Parameters that always take a value, content rather than a path it writes: spelled with this many letters or more.
 CONTENT_PARAMS = {"value": 2, "inputobject": 3}
-# Cmdlets that only read, print or compute: allowed whatever their arguments say.
+# Cmdlets (and their aliases) that only read, print or compute: allowed whatever their arguments say.
 READERS = frozenset((
-    "get-content select-string test-path split-path join-path get-location write-output write-host write-verbose "
-    "write-debug write-warning write-error write-information write-progress format-table format-list format-wide "
-    "format-custom format-hex out-string out-host out-null out-default foreach-object measure-object group-object "
-    "compare-object convertto-json convertfrom-json convertto-csv convertfrom-csv convertto-xml "
-    "convertfrom-stringdata get-filehash get-command get-help get-date get-process get-variable get-module import-csv "
-    "import-clixml get-acl get-psdrive start-sleep test-json get-member select-xml get-unique get-history clear-host "
-    "get-alias get-random measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host "
-    "get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable "
-    "clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if "
-    "elseif else foreach for while do until try catch finally switch function filter param begin process end "
+    "get-content gc cat type select-string sls test-path split-path join-path get-location gl pwd write-output echo "
+    "write write-host write-verbose write-debug write-warning write-error write-information write-progress "
+    "format-table ft format-list fl format-wide fw format-custom format-hex out-string out-host out-null out-default "
+    "foreach-object % measure-object measure group-object group compare-object compare diff convertto-json "
+    "convertfrom-json convertto-csv convertfrom-csv convertto-xml convertfrom-stringdata get-filehash get-command gcm "
+    "get-help man help get-date get-process gps ps get-variable gv get-module import-csv ipcsv import-clixml get-acl "
+    "get-psdrive start-sleep sleep test-json get-member gm select-xml get-unique gu get-history h history clear-host "
+    "cls get-alias gal get-random measure-command get-itemproperty gp get-itempropertyvalue gpv get-service "
+    "get-culture get-host get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable sv "
+    "new-variable clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break continue "
+    "throw if elseif else foreach for while do until try catch finally switch function filter param begin process end "
     "trap").split())
 # What a lister or a filter hands to the next command in a pipe.
-LISTERS, PASS = frozenset("get-childitem get-item resolve-path".split()), frozenset("where-object sort-object "
-                                                                                    "select-object".split())
+LISTERS = frozenset("get-childitem gci ls dir get-item gi resolve-path rvpa".split())
+PASS = frozenset("where-object ? sort-object sort select-object select".split())
 # The writing cmdlets whose every path value is checked; another module's cmdlet is also denied a word naming .claude.
 KNOWN_WRITERS = frozenset((
     "set-content set-item add-content clear-content clear-item out-file tee-object export-csv export-clixml "
@@ -40,21 +41,14 @@ KNOWN_WRITERS = frozenset((
 # Writers that take the path from a pipe when none is given (the others take their content from it).
 PATH_FROM_PIPE = frozenset("clear-content set-item clear-item set-itemproperty clear-itemproperty new-itemproperty "
                            "remove-itemproperty set-acl remove-item copy-item move-item rename-item".split())
-ALIASES = dict(p.split("=") for p in (
+ALIASES = dict(p.split("=") for p in (  # of the cmdlets that are no reader
     "sc=set-content ac=add-content clc=clear-content tee=tee-object epcsv=export-csv ni=new-item md=new-item "
     "mkdir=new-item ri=remove-item rm=remove-item rmdir=remove-item rd=remove-item del=remove-item erase=remove-item "
     "cp=copy-item copy=copy-item cpi=copy-item mv=move-item move=move-item mi=move-item ren=rename-item "
     "rni=rename-item rename=rename-item si=set-item cli=clear-item sp=set-itemproperty clp=clear-itemproperty "
     "rp=remove-itemproperty iwr=invoke-webrequest curl=invoke-webrequest wget=invoke-webrequest irm=invoke-restmethod "
     "cd=set-location sl=set-location chdir=set-location pushd=push-location popd=pop-location iex=invoke-expression "
-    "saps=start-process start=start-process gci=get-childitem ls=get-childitem dir=get-childitem gi=get-item "
-    "rvpa=resolve-path echo=write-output write=write-output ?=where-object sort=sort-object select=select-object "
-    "gc=get-content cat=get-content type=get-content sls=select-string gl=get-location pwd=get-location "
-    "%=foreach-object foreach=foreach-object measure=measure-object ft=format-table fl=format-list fw=format-wide "
-    "gm=get-member sleep=start-sleep cls=clear-host gcm=get-command gal=get-alias gps=get-process ps=get-process "
-    "gv=get-variable sv=set-variable h=get-history history=get-history gu=get-unique diff=compare-object "
-    "compare=compare-object group=group-object man=get-help help=get-help gp=get-itemproperty "
-    "gpv=get-itempropertyvalue ipcsv=import-csv").split())
+    "saps=start-process start=start-process").split())
 # Programs that are PowerShell themselves, or cmd.exe: the text they are given is a line to judge.
 PWSH_VALUES = tuple("executionpolicy ep ex windowstyle w inputformat outputformat of configurationname "
                     "workingdirectory wd settingsfile custompipename version v".split())

@@ -53,13 +53,8 @@ ALIASES = dict(p.split("=") for p in (  # of the cmdlets that are no reader
 PWSH_VALUES = tuple("executionpolicy ep ex windowstyle w inputformat outputformat of configurationname "
                     "workingdirectory wd settingsfile custompipename version v".split())
 SHELLS = {"powershell": "pwsh", "pwsh": "pwsh", "powershell_ise": "pwsh", "cmd": "cmd"}
-# .NET methods that write, move or delete a file (the class rule's ``_UNREAD``).
-WRITE_METHODS = frozenset((
-    "writealltext writealllines writeallbytes appendalltext appendalllines appendtext createtext create delete move "
-    "copy replace openwrite open encrypt decrypt setattributes setcreationtime setlastwritetime setlastaccesstime "
-    "setcreationtimeutc setlastwritetimeutc setlastaccesstimeutc setaccesscontrol createdirectory createsymboliclink "
-    "moveto copyto writealltextasync writeallbytesasync writealllinesasync appendalltextasync appendalllinesasync "
-    "new write writeline save extracttodirectory createfromdirectory setvalue").split())
+# .NET methods that write, move or delete a file: by the verb their name starts with (the class rule's ``_UNREAD``).
+_WRITE_METHOD = r"(?:write|append|create|delete|move|copy|replace|open|encrypt|decrypt|set|new|save|extract)\w*"
 
 _PIPED_WRITERS = PATH_FROM_PIPE | set("set-content add-content new-item rename-itemproperty rnp expand-archive "
                                       "unblock-file".split())
@@ -67,9 +62,8 @@ _PIPED_WRITERS = sorted(_PIPED_WRITERS | {a for a, name in ALIASES.items() if na
 _UNREAD = {  # on a line that names the store, what hands its path on where the reader cannot follow (issue 36)
     "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
     "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
-    "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(WRITE_METHODS)) + r")\s*\(",
-    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*(?:" + "|".join(sorted(WRITE_METHODS))
-                                    + r")\b",
+    "a .NET method that writes": r"(?:\.|::)" + _WRITE_METHOD + r"\s*\(",
+    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*" + _WRITE_METHOD + r"\b",
     "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb|"
                               r"invokescript|addscript|newscriptblock)\b"
                               r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",

@@ -75,10 +75,17 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
     state, flags = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/")), {}
-    state.dots, state.judge = True, _command  # PowerShell's * matches .claude
+    state.dots, state.judge, text = True, _command, _read(command)  # PowerShell's * matches .claude
     said = verdict(lambda: run_commands(parse(bash_text(command), 0, flags), state, None), flags, command,
-                   "a PowerShell line", lambda: may_name_store(_read(command), stores))
-    return said or unread_use(command, state.stores, state.origin)
+                   "a PowerShell line", lambda: may_name_store(text, stores))
+    if said:
+        return said
+    # The class rule: ``_UNREAD`` on a line that names the store; a .NET method that writes, on one run inside it.
+    named, inside = names_store(text, state.stores), bool(state.origin) and reach(state.origin, state.stores, False)
+    for what, pattern in _UNREAD.items() if named or inside else ():
+        if (named or what.startswith("a .NET")) and re.search(pattern, text.lower()):
+            return f"{what}, on a line that {'names .claude' if named else 'runs inside .claude/memory'}"
+    return None
 
 
 def _read(command: str) -> str:
@@ -87,16 +94,6 @@ def _read(command: str) -> str:
                   command[:MAX_COMMAND_CHARS])
     text = re.sub(r"`(.)", r"\1", text, flags=re.S)
     return "".join(c for c in text if c not in "'\"\u2018\u2019\u201c\u201d")
-
-
-def unread_use(command: str, stores: list, cwd: str = ""):
-    """The class rule: ``_UNREAD`` on a line that names the store; a .NET method that writes, on one run inside it."""
-    text = _read(command)
-    named, inside = names_store(text, stores), bool(cwd) and reach(cwd, stores, False)
-    for what, pattern in _UNREAD.items() if named or inside else ():
-        if (named or what.startswith("a .NET")) and re.search(pattern, text.lower()):
-            return f"{what}, on a line that {'names .claude' if named else 'runs inside .claude/memory'}"
-    return None
 
 
 # --- the front end: a PowerShell line spelled for the Bash reader -------------------------------------------------

@@ -41,8 +41,7 @@ def outside_store(payload: dict) -> bool:
         if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
             return False  # isdir is False for "" and for a name holding NUL
         stores = _stores(cwd)
-        real_cwd = os.path.realpath(cwd)
-        if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
+        if _touches(cwd, stores):
             return False  # working inside a store (or .claude): relative paths land there
         if tool in WRITE_TOOLS:
             return _write_outside(tool_input, cwd, stores)
@@ -67,9 +66,12 @@ def _stores(cwd: str) -> list:
     return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]
 
 
-def _inside(path: str, stores: list) -> bool:
-    path = path.replace(os.sep, "/")  # compared as / text (base.pathtext's rule), without importing it here
-    return any(path == s or path.startswith(s.rstrip("/") + "/") for s in (s.replace(os.sep, "/") for s in stores))
+def _touches(path: str, stores: list, above: bool = False) -> bool:
+    """Does ``path`` (or its real path) name ``.claude`` or lie in a store (``above``: or hold one)?"""
+    real = os.path.realpath(path).lower().replace(os.sep, "/")  # / text (base.pathtext's rule), without importing it
+    stores = [s.replace(os.sep, "/").rstrip("/") + "/" for s in stores]
+    return ".claude" in path.lower() or ".claude" in real or any((real + "/").startswith(s) for s in stores) or (
+        above and any(s.startswith(real.rstrip("/") + "/") for s in stores))
 
 
 def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
@@ -81,9 +83,7 @@ def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
             continue
         if not isinstance(value, str) or "\x00" in value or any(c in value for c in "*?["):
             return False
-        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
-        real = os.path.realpath(path)
-        if ".claude" in path.lower() or ".claude" in real.lower() or _inside(real.lower(), stores):
+        if _touches(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))), stores):
             return False
     return True
 
@@ -138,9 +138,7 @@ def _ordinary(words: list, stores: list, cwd: str) -> bool:
         value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
         if not value or value.startswith("-"):
             continue
-        real = os.path.realpath(os.path.join(cwd, value)).lower()
-        above = real.replace(os.sep, "/").rstrip("/") + "/"  # a folder above a store: compared as / text too
-        if ".claude" in real or _inside(real, stores) or any(s.replace(os.sep, "/").startswith(above) for s in stores):
+        if _touches(os.path.join(cwd, value), stores, above=True):
             return False
     return True
 

@@ -289,18 +289,13 @@ def _given(args: list) -> list:
     return out
 
 
-def _abs(alt: str, cwd: str) -> str:
-    """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
-    alt = alt.split("::", 1)[1] if "::" in alt else alt
-    if len(alt) > 1 and alt[1] == ":" and alt[0].isalpha():
-        return slashed(os.path.normpath(alt))
-    return absolute(alt, cwd)
-
-
 def _paths(values: list, state: State) -> list:
-    """Each value's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
+    """Each value's paths (``C:/x``, ``FileSystem::/x``, relative): from the folder the line moved to and (a failed
+    ``cd`` stays) where it started."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
-    out = [_abs(a, b) for w in values for a in w for b in bases]
+    alts = [a.split("::", 1)[1] if "::" in a else a for w in values for a in w]
+    out = [slashed(os.path.normpath(a)) if a[1:2] == ":" and a[:1].isalpha() else absolute(a, b)
+           for a in alts for b in bases]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
 
 
@@ -311,7 +306,7 @@ def _writer(name: str, args: list, state: State, piped) -> None:
     if name in ("new-item", "rename-item"):  # -Name and -NewName are taken inside the path or beside it
         names = [a for w in values for a in w if not a.startswith(("/", UNKNOWN)) and a[1:2] != ":"]
         given += [absolute(n, b) for g in given for b in (g, g.rsplit("/", 1)[0]) for n in names][:MAX_ALTERNATIVES * 4]
-    given += [_abs(a, state.cwd) for a in piped_paths(piped)] if piped and name in PATH_FROM_PIPE else []
+    given += _paths([piped_paths(piped)], state) if piped and name in PATH_FROM_PIPE else []
     check(given, state, True, f"{name} of")
     if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
         raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")

@@ -32,12 +32,6 @@ READERS = frozenset((
 # What a lister or a filter hands to the next command in a pipe.
 LISTERS = frozenset("get-childitem gci ls dir get-item gi resolve-path rvpa".split())
 PASS = frozenset("where-object ? sort-object sort select-object select".split())
-# The writing cmdlets whose every path value is checked; another module's cmdlet is also denied a word naming .claude.
-KNOWN_WRITERS = frozenset((
-    "set-content set-item add-content clear-content clear-item out-file tee-object export-csv export-clixml "
-    "start-transcript set-itemproperty clear-itemproperty remove-itemproperty new-itemproperty set-acl new-item "
-    "remove-item copy-item move-item rename-item expand-archive compress-archive invoke-webrequest invoke-restmethod "
-    "start-process new-object robocopy xcopy").split())
 # Writers that take the path from a pipe when none is given (the others take their content from it).
 PATH_FROM_PIPE = frozenset("clear-content set-item clear-item set-itemproperty clear-itemproperty new-itemproperty "
                            "remove-itemproperty set-acl remove-item copy-item move-item rename-item".split())
@@ -49,6 +43,9 @@ ALIASES = dict(p.split("=") for p in (  # of the cmdlets that are no reader
     "rp=remove-itemproperty iwr=invoke-webrequest curl=invoke-webrequest wget=invoke-webrequest irm=invoke-restmethod "
     "cd=set-location sl=set-location chdir=set-location pushd=push-location popd=pop-location iex=invoke-expression "
     "saps=start-process start=start-process").split())
+# The writing cmdlets whose every path value is checked; another module's cmdlet is also denied a word naming .claude.
+KNOWN_WRITERS = PATH_FROM_PIPE | set(ALIASES.values()) | set("out-file export-clixml start-transcript expand-archive "
+                                                              "compress-archive new-object robocopy xcopy".split())
 # Programs that are PowerShell themselves, or cmd.exe: the text they are given is a line to judge.
 PWSH_VALUES = tuple("executionpolicy ep ex windowstyle w inputformat outputformat of configurationname "
                     "workingdirectory wd settingsfile custompipename version v".split())

@@ -108,23 +108,17 @@ def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) ->
         return False
     from .toolgate import simple_commands  # the guard's own shell-word reader
     commands = simple_commands(command)
-    if not commands or len(commands) != 1:
-        return False
-    argv = commands[0]
+    argv = commands[0] if commands and len(commands) == 1 else []
     python = next((name.split() for name in PYTHONS if argv[:len(name.split())] == name.split()), None)
     if python is None:
         return False
     argv = argv[len(python) - 1:]  # [the interpreter's last word, the script, the command, ...]
-    if len(argv) < 3 or argv[2] not in COMMANDS:
+    if len(argv) < 3 or argv[2] not in COMMANDS or not _same(os.path.join(cwd, argv[1]), SCRIPT):
         return False
-    script = argv[1]
-    if not os.path.isabs(script) and os.path.normpath(script) != DROP_IN_CLI:
+    if not os.path.isabs(argv[1]) and os.path.normpath(argv[1]) != DROP_IN_CLI:
         return False
-    if not _same(os.path.join(cwd, script), SCRIPT):
-        return False
-    if argv[2] == "update" and not _update_ok(argv[3:], (payload or {}).get("session_id")):
-        return False
-    return _arguments_ok(argv[3:], cwd, project_roots)
+    session = (payload or {}).get("session_id")
+    return (argv[2] != "update" or _update_ok(argv[3:], session)) and _arguments_ok(argv[3:], cwd, project_roots)
 
 
 def allow_decision() -> dict:

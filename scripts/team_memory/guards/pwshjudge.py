@@ -327,10 +327,8 @@ def _shell(kind: str, args: list, state: State) -> None:
     """``powershell``/``pwsh`` and ``cmd`` (``^`` escapes read away): the line they are given is judged."""
     texts = [word_text(w) for w in args]
     if kind == "cmd":
-        start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), None)
-        if start is not None:
-            _line(re.sub(r"\^(.)", r"\1", " ".join(texts[start:]), flags=re.S), state)
-        return None
+        start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), len(texts))
+        return _line(re.sub(r"\^(.)", r"\1", " ".join(texts[start:]), flags=re.S), state)
     i = 0
     while i < len(texts):
         name = _param(texts[i])
@@ -338,7 +336,7 @@ def _shell(kind: str, args: list, state: State) -> None:
             return _line(" ".join(texts[i:]), state)  # powershell.exe's first argument: the command
         if name == "ec" or name[:1] == "e" and "encodedcommand".startswith(name):
             raise Denied("an encoded PowerShell command (not read)")
-        if name and "command".startswith(name) and i + 1 < len(texts):
+        if name and "command".startswith(name):
             return _line(" ".join(texts[i + 1:]), state)
         if name and "file".startswith(name):
             return any_argument("powershell -File", args[i + 1:], state)

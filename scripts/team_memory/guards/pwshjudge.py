@@ -287,8 +287,7 @@ def _given(args: list) -> list:
 
 
 def _paths(values: list, state: State) -> list:
-    """Each value's paths (``C:/x``, ``FileSystem::/x``, relative): from the folder the line moved to and (a failed
-    ``cd`` stays) where it started."""
+    """Each value's paths (``C:/x``, ``FileSystem::/x``, relative) from where the line moved and (a failed cd) began."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
     alts = [a.split("::", 1)[1] if "::" in a else a for w in values for a in w]
     out = [slashed(os.path.normpath(a)) if a[1:2] == ":" and a[:1].isalpha() else absolute(a, b)

@@ -25,10 +25,10 @@ READERS = frozenset((
     "get-help man help get-date get-process gps ps get-variable gv get-module import-csv ipcsv import-clixml get-acl "
     "get-psdrive start-sleep sleep test-json get-member gm select-xml get-unique gu get-history h history clear-host "
     "cls get-alias gal get-random measure-command get-itemproperty gp get-itempropertyvalue gpv get-service "
-    "get-culture get-host get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable sv "
-    "new-variable clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break continue "
-    "throw if elseif else foreach for while do until try catch finally switch function filter param begin process end "
-    "trap").split())
+    "get-culture get-host get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable "
+    "sv new-variable clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break "
+    "continue throw if elseif else foreach for while do until try catch finally switch function filter param begin "
+    "process end trap").split())
 # What a lister or a filter hands to the next command in a pipe.
 LISTERS = frozenset("get-childitem gci ls dir get-item gi resolve-path rvpa".split())
 PASS = frozenset("where-object ? sort-object sort select-object select".split())

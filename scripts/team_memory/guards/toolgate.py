@@ -155,6 +155,5 @@ def _pwsh_read_only(command: str) -> bool:
 
 def _read_only(words: list) -> bool:
     name = words[0]
-    if name not in READ_ONLY or (name == "git" and (len(words) < 2 or words[1] not in GIT_READ_ONLY)):
-        return False
-    return not READ_ONLY[name] or not any(word.startswith(READ_ONLY[name]) for word in words[1:])
+    return name in READ_ONLY and (name != "git" or (words + [""])[1] in GIT_READ_ONLY) and not any(
+        word.startswith(READ_ONLY[name]) for word in words[1:])

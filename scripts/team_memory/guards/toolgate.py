@@ -134,13 +134,8 @@ def _ordinary(words: list, stores: list, cwd: str) -> bool:
         name, args = (args[1], args[2:]) if len(args) > 1 else ("", [])
     if name not in ORDINARY:
         return False
-    for word in args:
-        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
-        if not value or value.startswith("-"):
-            continue
-        if _touches(os.path.join(cwd, value), stores, above=True):
-            return False
-    return True
+    values = [word.split("=", 1)[1] if word.startswith("-") and "=" in word else word for word in args]
+    return not any(_touches(os.path.join(cwd, v), stores, above=True) for v in values if v and not v.startswith("-"))
 
 
 def _pwsh_read_only(command: str) -> bool:

@@ -112,16 +112,11 @@ def simple_commands(command: str):
     flags: dict = {}
     commands = []
     for cmd in parse(command, 0, flags):
-        if cmd.redirects or cmd.nested:
+        if cmd.redirects or cmd.nested or any(kind != "s" for word in cmd.words for kind, _ in word):
             return None
-        words = []
-        for word in cmd.words:
-            if any(kind != "s" for kind, _ in word):
-                return None
-            text = "".join(value for _, value in word).replace(COMMA, ",")
-            if any(c < " " for c in text):  # a glob or brace marker (or a control character)
-                return None
-            words.append(text)
+        words = ["".join(value for _, value in word).replace(COMMA, ",") for word in cmd.words]
+        if any(c < " " for word in words for c in word):  # a glob or brace marker (or a control character)
+            return None
         if words:
             commands.append(words)
     return None if flags else commands

@@ -97,11 +97,8 @@ def _names(command: str, stores: list) -> bool:
 def _quiet_line(command: str, stores: list, cwd: str) -> bool:
     """Only read-only and ordinary commands (only read-only ones after a ``cd``: later words are relative to it)."""
     commands = simple_commands(command)
-    if commands is None:
-        return False
-    if len(commands) > 1 and any(words[0] == "cd" for words in commands):
-        return all(_read_only(w) for w in commands)
-    return all(_read_only(words) or _ordinary(words, stores, cwd) for words in commands)
+    moved = commands is not None and len(commands) > 1 and any(words[0] == "cd" for words in commands)
+    return commands is not None and all(_read_only(w) or not moved and _ordinary(w, stores, cwd) for w in commands)
 
 
 def simple_commands(command: str):

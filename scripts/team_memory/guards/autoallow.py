@@ -79,21 +79,18 @@ def _update_ok(args: list, session_id) -> bool:
     while i < len(args):
         arg = args[i]
         i += 1
-        if not arg.startswith("-") or arg == "-":
-            if arg == "-":  # content on stdin
-                rewrites = True
-            elif memory_id is None:
-                memory_id = arg
-            continue
         head = arg.split("=", 1)[0]
         names = [n for n in UPDATE_OPTIONS if n.startswith(head)] if head.startswith("--") else []
-        if len(names) != 1:
+        if arg == "-":  # content on stdin
+            rewrites = True
+        elif not arg.startswith("-"):
+            memory_id = arg if memory_id is None else memory_id
+        elif len(names) != 1:
             return False  # unknown or ambiguous: argparse refuses it anyway
-        name = names[0]
-        rewrites |= name not in UPDATE_KEEPING
-        reviewed |= name == "--reviewed"
-        if name in UPDATE_WITH_VALUE and "=" not in arg:
-            i += 1
+        else:
+            rewrites |= names[0] not in UPDATE_KEEPING
+            reviewed |= names[0] == "--reviewed"
+            i += names[0] in UPDATE_WITH_VALUE and "=" not in arg
     return memory_id is not None and (_own_summary(memory_id, session_id) if rewrites else reviewed)
 
 

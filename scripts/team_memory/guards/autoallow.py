@@ -44,24 +44,20 @@ def _same(path: str, other: str) -> bool:
 
 
 def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
+    roots = [r for root in project_roots for r in (root, os.path.join(root, ".claude", "memory"))]
     i = 0
     while i < len(args):
         if args[i] == "--":
             return False
-        head = args[i].split("=", 1)[0]  # --opt, --opt=v or an abbreviation: the option it stands for
+        head, inline, value = args[i].partition("=")  # --opt, --opt=v or an abbreviation: the option it stands for
         name = next((n for n in FILE_OPTIONS + ("--root",) if n.startswith(head)), None) if head[:2] == "--" else None
-        if name is None:
-            i += 1
-            continue
-        inline = "=" in args[i]
-        value = args[i].split("=", 1)[1] if inline else args[i + 1] if i + 1 < len(args) else None
-        i += 1 if inline else 2
+        if name and not inline:
+            value = args[i + 1] if i + 1 < len(args) else None
+        i += 2 if name and not inline else 1
         if name == "--root" and value is not None:
-            target = os.path.join(cwd, value)
-            if not any(_same(target, root) or _same(target, os.path.join(root, ".claude", "memory"))
-                       for root in project_roots):
+            if not any(_same(os.path.join(cwd, value), root) for root in roots):
                 return False
-        elif not (name == "--input" and value == "-"):
+        elif name and not (name == "--input" and value == "-"):
             return False
     return True
 

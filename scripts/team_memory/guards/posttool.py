@@ -25,11 +25,9 @@ MAX_CHECKED = 500  # changed files validated by one PostToolUse run
 def _changed_files(payload: dict, store: str, config: dict):
     """``(changed paths, removed paths, the snapshot or None)``, paths absolute."""
     folders = {os.path.join(store, f) for f in category_folders(config).values()}
-    changed, removed, before = set(), [], None
-    for path in tool_paths(payload):
-        path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))  # the file: not resolved
-        if os.path.dirname(path) in folders and path.endswith(".json"):
-            changed.add(path)
+    named = (os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p)) for p in tool_paths(payload))
+    changed = {p for p in named if os.path.dirname(p) in folders and p.endswith(".json")}  # the file: not resolved
+    removed, before = [], None
     if payload.get("tool_name") in SHELL_TOOLS:
         before = take_snapshot(payload, store)
         if before is not None:

@@ -132,9 +132,7 @@ def _ordinary(words: list, stores: list, cwd: str) -> bool:
 
 def _pwsh_read_only(command: str) -> bool:
     """A PowerShell line of read-only cmdlets and plain words (quotes kept, ``\\`` as ``/``)."""
-    if any(c in "@#`$<>(){}[]" for c in command):
-        return False
-    commands = simple_commands(command.replace("\\", "/"))
+    commands = None if any(c in "@#`$<>(){}[]" for c in command) else simple_commands(command.replace("\\", "/"))
     return commands is not None and all(
         _read_only(words) if words[0].lower() == "git" else words[0].lower() in PWSH_READ_ONLY and not any(
             w.lower().startswith(("-outf", "-filep", "-lit")) for w in words[1:]) for words in commands)

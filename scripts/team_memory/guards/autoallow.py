@@ -11,6 +11,7 @@ only for this project, an ``update`` only ``--reviewed`` or of this session's ow
 from __future__ import annotations
 
 import os
+import re
 
 from ..base.cliname import DROP_IN_CLI, PYTHONS, SCRIPT
 
@@ -21,33 +22,18 @@ UPDATE_WITH_VALUE = ("--root", "--title", "--tag", "--content-json", "--content-
 UPDATE_OPTIONS = UPDATE_WITH_VALUE + ("--version", "--no-related-files", "--reviewed", "--json", "--help")
 UPDATE_KEEPING = ("--root", "--expect-hash", "--reviewed", "--summary", "--json")  # no memory's words rewritten
 ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-UNQUOTED_SPECIAL = set("$`\\;&|<>(){}*?[]~#\n\r\t")
-DOUBLE_QUOTED_SPECIAL = set("$`\\\n\r")
 MAX_COMMAND_CHARS = 20_000
 REASON = "team-memory: its own CLI (validated write or look-up), approved by the plugin's hook"
 
 
+# One simple command with no expansion: outside quotes no special character (``'\\''`` aside), inside double quotes
+# no ``$``, backquote, backslash or line break. Linear: each alternative starts with a character of its own.
+_LITERAL = re.compile(r"""(?:[^$`\\;&|<>(){}*?\[\]~#\n\r\t'"]|'[^']*'|"[^"$`\\\n\r]*"|\\')*""")
+
+
 def shell_literal(command: str) -> bool:
     """True when bash would run ``command`` as one simple command with no expansion (outside quotes only ``'\\''``)."""
-    state, escaped = None, False  # state: None, "'" or '"'
-    for i, ch in enumerate(command):
-        if escaped:
-            escaped = False
-        elif state == "'":
-            if ch == "'":
-                state = None
-        elif state == '"':
-            if ch == '"':
-                state = None
-            elif ch in DOUBLE_QUOTED_SPECIAL:
-                return False
-        elif ch in ("'", '"'):
-            state = ch
-        elif ch == "\\" and command[i + 1:i + 2] == "'":
-            escaped = True
-        elif ch in UNQUOTED_SPECIAL:
-            return False
-    return state is None
+    return _LITERAL.fullmatch(command) is not None
 
 
 def _same(path: str, other: str) -> bool:
@@ -58,24 +44,20 @@ def _same(path: str, other: str) -> bool:
 
 
 def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
+    roots = [r for root in project_roots for r in (root, os.path.join(root, ".claude", "memory"))]
     i = 0
     while i < len(args):
         if args[i] == "--":
             return False
-        head = args[i].split("=", 1)[0]  # --opt, --opt=v or an abbreviation: the option it stands for
+        head, inline, value = args[i].partition("=")  # --opt, --opt=v or an abbreviation: the option it stands for
         name = next((n for n in FILE_OPTIONS + ("--root",) if n.startswith(head)), None) if head[:2] == "--" else None
-        if name is None:
-            i += 1
-            continue
-        inline = "=" in args[i]
-        value = args[i].split("=", 1)[1] if inline else args[i + 1] if i + 1 < len(args) else None
-        i += 1 if inline else 2
+        if name and not inline:
+            value = args[i + 1] if i + 1 < len(args) else None
+        i += 2 if name and not inline else 1
         if name == "--root" and value is not None:
-            target = os.path.join(cwd, value)
-            if not any(_same(target, root) or _same(target, os.path.join(root, ".claude", "memory"))
-                       for root in project_roots):
+            if not any(_same(os.path.join(cwd, value), root) for root in roots):
                 return False
-        elif not (name == "--input" and value == "-"):
+        elif name and not (name == "--input" and value == "-"):
             return False
     return True
 
@@ -93,21 +75,18 @@ def _update_ok(args: list, session_id) -> bool:
     while i < len(args):
         arg = args[i]
         i += 1
-        if not arg.startswith("-") or arg == "-":
-            if arg == "-":  # content on stdin
-                rewrites = True
-            elif memory_id is None:
-                memory_id = arg
-            continue
         head = arg.split("=", 1)[0]
         names = [n for n in UPDATE_OPTIONS if n.startswith(head)] if head.startswith("--") else []
-        if len(names) != 1:
+        if arg == "-":  # content on stdin
+            rewrites = True
+        elif not arg.startswith("-"):
+            memory_id = arg if memory_id is None else memory_id
+        elif len(names) != 1:
             return False  # unknown or ambiguous: argparse refuses it anyway
-        name = names[0]
-        rewrites |= name not in UPDATE_KEEPING
-        reviewed |= name == "--reviewed"
-        if name in UPDATE_WITH_VALUE and "=" not in arg:
-            i += 1
+        else:
+            rewrites |= names[0] not in UPDATE_KEEPING
+            reviewed |= names[0] == "--reviewed"
+            i += names[0] in UPDATE_WITH_VALUE and "=" not in arg
     return memory_id is not None and (_own_summary(memory_id, session_id) if rewrites else reviewed)
 
 
@@ -122,23 +101,17 @@ def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) ->
         return False
     from .toolgate import simple_commands  # the guard's own shell-word reader
     commands = simple_commands(command)
-    if not commands or len(commands) != 1:
-        return False
-    argv = commands[0]
+    argv = commands[0] if commands and len(commands) == 1 else []
     python = next((name.split() for name in PYTHONS if argv[:len(name.split())] == name.split()), None)
     if python is None:
         return False
     argv = argv[len(python) - 1:]  # [the interpreter's last word, the script, the command, ...]
-    if len(argv) < 3 or argv[2] not in COMMANDS:
+    if len(argv) < 3 or argv[2] not in COMMANDS or not _same(os.path.join(cwd, argv[1]), SCRIPT):
         return False
-    script = argv[1]
-    if not os.path.isabs(script) and os.path.normpath(script) != DROP_IN_CLI:
+    if not os.path.isabs(argv[1]) and os.path.normpath(argv[1]) != DROP_IN_CLI:
         return False
-    if not _same(os.path.join(cwd, script), SCRIPT):
-        return False
-    if argv[2] == "update" and not _update_ok(argv[3:], (payload or {}).get("session_id")):
-        return False
-    return _arguments_ok(argv[3:], cwd, project_roots)
+    session = (payload or {}).get("session_id")
+    return (argv[2] != "update" or _update_ok(argv[3:], session)) and _arguments_ok(argv[3:], cwd, project_roots)
 
 
 def allow_decision() -> dict:

@@ -47,17 +47,14 @@ def guard_tool_use(payload: dict):
     roots = [root for root in roots if root]  # where this call's project can be
     if stores and not outside_store(payload):  # before the judge: whatever it lets through, PostToolUse compares
         save_snapshot(payload, stores[0], load_config(stores[0]))
-    if len(command) > MAX_COMMAND_CHARS:
-        if may_name_store(command.replace("\\", "/"), stores):  # PowerShell (and Windows paths) write \
-            return _deny("a command line too long to check", None)
+    if len(command) > MAX_COMMAND_CHARS:  # PowerShell (and Windows paths) write \
+        what = "a command line too long to check" if may_name_store(command.replace("\\", "/"), stores) else None
     else:
         line_judge = judge
         if tool == "PowerShell":
             from .pwshjudge import judge as line_judge  # loaded for PowerShell calls only
         judged = set(stores) | {os.path.join(root, *MEMORY_REL) for root in roots}  # and where one would be created
         what = line_judge(command, cwd, sorted(judged))
-        if what is not None:
-            return _deny(what, None)
-    if tool == "Bash" and allow_cli_call(command, cwd, roots, payload):
-        return allow_decision()
-    return None
+    if what is not None:
+        return _deny(what, None)
+    return allow_decision() if tool == "Bash" and allow_cli_call(command, cwd, roots, payload) else None

@@ -4,6 +4,7 @@ rewritten one no git object holds with where to get it back; changed files are p
 """
 from __future__ import annotations
 
+import contextlib
 import os
 
 from ..base.config import category_folders, load_config
@@ -24,11 +25,9 @@ MAX_CHECKED = 500  # changed files validated by one PostToolUse run
 def _changed_files(payload: dict, store: str, config: dict):
     """``(changed paths, removed paths, the snapshot or None)``, paths absolute."""
     folders = {os.path.join(store, f) for f in category_folders(config).values()}
-    changed, removed, before = set(), [], None
-    for path in tool_paths(payload):
-        path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))  # the file: not resolved
-        if os.path.dirname(path) in folders and path.endswith(".json"):
-            changed.add(path)
+    named = (os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p)) for p in tool_paths(payload))
+    changed = {p for p in named if os.path.dirname(p) in folders and p.endswith(".json")}  # the file: not resolved
+    removed, before = [], None
     if payload.get("tool_name") in SHELL_TOOLS:
         before = take_snapshot(payload, store)
         if before is not None:
@@ -91,20 +90,15 @@ def _invalid_note(path: str, problems: list, project: str) -> str:
 
 def check_tool_result(payload: dict):
     """PostToolUse handler: report invalid or lost memory files the tool changed; never move one."""
-    if payload.get("tool_name") not in WRITE_TOOLS + SHELL_TOOLS:
-        return None
-    stores = stores_of(payload)
+    stores = stores_of(payload) if payload.get("tool_name") in WRITE_TOOLS + SHELL_TOOLS else []
     if not stores:
         return None
     store = stores[0]
     config = load_config(store)
     changed, removed, before = _changed_files(payload, store, config)
     project = project_root_of(store)
-    invalid = []
-    for path in changed[:MAX_CHECKED]:
-        problems = check_file(path, config, store)
-        if problems:
-            invalid.append(_invalid_note(path, problems, project))
+    checked = ((path, check_file(path, config, store)) for path in changed[:MAX_CHECKED])
+    invalid = [_invalid_note(path, problems, project) for path, problems in checked if problems]
     if len(changed) > MAX_CHECKED:  # a big pull: the hook must answer within its time-out
         invalid.insert(0, f"{len(changed) - MAX_CHECKED} more memory files changed and were not checked here; "
                        f"run {cli()} validate to check them all.")
@@ -118,12 +112,9 @@ def check_tool_result(payload: dict):
     lost_notes = _lost_notes(store, project, lost)
     notes = invalid[:MAX_LISTED] + lost_notes[:MAX_LISTED]
     hidden = len(invalid) + len(lost_notes) - len(notes)
-    if changed or removed:
-        try:
-            with store_lock(store, blocking=False):
-                apply_changes(store, config)
-        except (LockBusy, OSError):
-            pass  # the next prompt patches a stale index
+    if changed or removed:  # the index patched now, or (the lock busy) by the next prompt
+        with contextlib.suppress(LockBusy, OSError), store_lock(store, blocking=False):
+            apply_changes(store, config)
     if not notes:
         return None
     text = ("team-memory: " + " ".join(notes) + (f" (and {hidden} more)" if hidden > 0 else "") +

@@ -15,57 +15,43 @@ from .shellscan import MAX_DEPTH, UNKNOWN, balanced, parse
 
 # Parameters that always take a value, content rather than a path it writes: spelled with this many letters or more.
 CONTENT_PARAMS = {"value": 2, "inputobject": 3}
-# Cmdlets that only read, print or compute: allowed whatever their arguments say.
+# Cmdlets (and their aliases) that only read, print or compute: allowed whatever their arguments say.
 READERS = frozenset((
-    "get-content select-string test-path split-path join-path get-location write-output write-host write-verbose "
-    "write-debug write-warning write-error write-information write-progress format-table format-list format-wide "
-    "format-custom format-hex out-string out-host out-null out-default foreach-object measure-object group-object "
-    "compare-object convertto-json convertfrom-json convertto-csv convertfrom-csv convertto-xml "
-    "convertfrom-stringdata get-filehash get-command get-help get-date get-process get-variable get-module import-csv "
-    "import-clixml get-acl get-psdrive start-sleep test-json get-member select-xml get-unique get-history clear-host "
-    "get-alias get-random measure-command get-itemproperty get-itempropertyvalue get-service get-culture get-host "
-    "get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable new-variable "
-    "clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break continue throw if "
-    "elseif else foreach for while do until try catch finally switch function filter param begin process end "
-    "trap").split())
+    "get-content gc cat type select-string sls test-path split-path join-path get-location gl pwd write-output echo "
+    "write write-host write-verbose write-debug write-warning write-error write-information write-progress "
+    "format-table ft format-list fl format-wide fw format-custom format-hex out-string out-host out-null out-default "
+    "foreach-object % measure-object measure group-object group compare-object compare diff convertto-json "
+    "convertfrom-json convertto-csv convertfrom-csv convertto-xml convertfrom-stringdata get-filehash get-command gcm "
+    "get-help man help get-date get-process gps ps get-variable gv get-module import-csv ipcsv import-clixml get-acl "
+    "get-psdrive start-sleep sleep test-json get-member gm select-xml get-unique gu get-history h history clear-host "
+    "cls get-alias gal get-random measure-command get-itemproperty gp get-itempropertyvalue gpv get-service "
+    "get-culture get-host get-uptime get-error get-job receive-job wait-job get-clipboard set-clipboard set-variable "
+    "sv new-variable clear-variable remove-variable get-executionpolicy get-psreadlineoption exit return break "
+    "continue throw if elseif else foreach for while do until try catch finally switch function filter param begin "
+    "process end trap").split())
 # What a lister or a filter hands to the next command in a pipe.
-LISTERS, PASS = frozenset("get-childitem get-item resolve-path".split()), frozenset("where-object sort-object "
-                                                                                    "select-object".split())
-# The writing cmdlets whose every path value is checked; another module's cmdlet is also denied a word naming .claude.
-KNOWN_WRITERS = frozenset((
-    "set-content set-item add-content clear-content clear-item out-file tee-object export-csv export-clixml "
-    "start-transcript set-itemproperty clear-itemproperty remove-itemproperty new-itemproperty set-acl new-item "
-    "remove-item copy-item move-item rename-item expand-archive compress-archive invoke-webrequest invoke-restmethod "
-    "start-process new-object robocopy xcopy").split())
+LISTERS = frozenset("get-childitem gci ls dir get-item gi resolve-path rvpa".split())
+PASS = frozenset("where-object ? sort-object sort select-object select".split())
 # Writers that take the path from a pipe when none is given (the others take their content from it).
 PATH_FROM_PIPE = frozenset("clear-content set-item clear-item set-itemproperty clear-itemproperty new-itemproperty "
                            "remove-itemproperty set-acl remove-item copy-item move-item rename-item".split())
-ALIASES = dict(p.split("=") for p in (
+ALIASES = dict(p.split("=") for p in (  # of the cmdlets that are no reader
     "sc=set-content ac=add-content clc=clear-content tee=tee-object epcsv=export-csv ni=new-item md=new-item "
     "mkdir=new-item ri=remove-item rm=remove-item rmdir=remove-item rd=remove-item del=remove-item erase=remove-item "
     "cp=copy-item copy=copy-item cpi=copy-item mv=move-item move=move-item mi=move-item ren=rename-item "
     "rni=rename-item rename=rename-item si=set-item cli=clear-item sp=set-itemproperty clp=clear-itemproperty "
     "rp=remove-itemproperty iwr=invoke-webrequest curl=invoke-webrequest wget=invoke-webrequest irm=invoke-restmethod "
     "cd=set-location sl=set-location chdir=set-location pushd=push-location popd=pop-location iex=invoke-expression "
-    "saps=start-process start=start-process gci=get-childitem ls=get-childitem dir=get-childitem gi=get-item "
-    "rvpa=resolve-path echo=write-output write=write-output ?=where-object sort=sort-object select=select-object "
-    "gc=get-content cat=get-content type=get-content sls=select-string gl=get-location pwd=get-location "
-    "%=foreach-object foreach=foreach-object measure=measure-object ft=format-table fl=format-list fw=format-wide "
-    "gm=get-member sleep=start-sleep cls=clear-host gcm=get-command gal=get-alias gps=get-process ps=get-process "
-    "gv=get-variable sv=set-variable h=get-history history=get-history gu=get-unique diff=compare-object "
-    "compare=compare-object group=group-object man=get-help help=get-help gp=get-itemproperty "
-    "gpv=get-itempropertyvalue ipcsv=import-csv").split())
+    "saps=start-process start=start-process").split())
+# The writing cmdlets whose every path value is checked; another module's cmdlet is also denied a word naming .claude.
+KNOWN_WRITERS = PATH_FROM_PIPE | set(ALIASES.values()) | set("out-file export-clixml start-transcript expand-archive "
+                                                              "compress-archive new-object robocopy xcopy".split())
 # Programs that are PowerShell themselves, or cmd.exe: the text they are given is a line to judge.
 PWSH_VALUES = tuple("executionpolicy ep ex windowstyle w inputformat outputformat of configurationname "
                     "workingdirectory wd settingsfile custompipename version v".split())
 SHELLS = {"powershell": "pwsh", "pwsh": "pwsh", "powershell_ise": "pwsh", "cmd": "cmd"}
-# .NET methods that write, move or delete a file (the class rule's ``_UNREAD``).
-WRITE_METHODS = frozenset((
-    "writealltext writealllines writeallbytes appendalltext appendalllines appendtext createtext create delete move "
-    "copy replace openwrite open encrypt decrypt setattributes setcreationtime setlastwritetime setlastaccesstime "
-    "setcreationtimeutc setlastwritetimeutc setlastaccesstimeutc setaccesscontrol createdirectory createsymboliclink "
-    "moveto copyto writealltextasync writeallbytesasync writealllinesasync appendalltextasync appendalllinesasync "
-    "new write writeline save extracttodirectory createfromdirectory setvalue").split())
+# .NET methods that write, move or delete a file: by the verb their name starts with (the class rule's ``_UNREAD``).
+_WRITE_METHOD = r"(?:write|append|create|delete|move|copy|replace|open|encrypt|decrypt|set|new|save|extract)\w*"
 
 _PIPED_WRITERS = PATH_FROM_PIPE | set("set-content add-content new-item rename-itemproperty rnp expand-archive "
                                       "unblock-file".split())
@@ -73,9 +59,8 @@ _PIPED_WRITERS = sorted(_PIPED_WRITERS | {a for a, name in ALIASES.items() if na
 _UNREAD = {  # on a line that names the store, what hands its path on where the reader cannot follow (issue 36)
     "a pipe into a cmdlet that takes its path from the piped item": r"\|\s*(?:" + "|".join(_PIPED_WRITERS) + r")\b",
     "a splatted parameter set": r"(?<![\w@$])@[a-z_]",
-    "a .NET method that writes": r"(?:\.|::)(?:" + "|".join(sorted(WRITE_METHODS)) + r")\s*\(",
-    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*(?:" + "|".join(sorted(WRITE_METHODS))
-                                    + r")\b",
+    "a .NET method that writes": r"(?:\.|::)" + _WRITE_METHOD + r"\s*\(",
+    "a .NET method called by name": r"(?:foreach-object|%|\.foreach\(|-m\w*)\s*" + _WRITE_METHOD + r"\b",
     "code run from a string": r"\b(?:iex|invoke-expression|invoke-command|icm|start-job|start-threadjob|sajb|"
                               r"invokescript|addscript|newscriptblock)\b"
                               r"|scriptblock\]|-e(?:nc\w*|c)?\s+[a-z0-9+/=]{8}",
@@ -87,10 +72,17 @@ _UNREAD = {  # on a line that names the store, what hands its path on where the 
 def judge(command: str, cwd: str, stores: list):
     """None if the PowerShell line cannot change a store, else what can (a short text)."""
     state, flags = State(slashed(cwd), [slashed(s) for s in stores], command.lower().replace("\\", "/")), {}
-    state.dots, state.judge = True, _command  # PowerShell's * matches .claude
+    state.dots, state.judge, text = True, _command, _read(command)  # PowerShell's * matches .claude
     said = verdict(lambda: run_commands(parse(bash_text(command), 0, flags), state, None), flags, command,
-                   "a PowerShell line", lambda: may_name_store(_read(command), stores))
-    return said or unread_use(command, state.stores, state.origin)
+                   "a PowerShell line", lambda: may_name_store(text, stores))
+    if said:
+        return said
+    # The class rule: ``_UNREAD`` on a line that names the store; a .NET method that writes, on one run inside it.
+    named, inside = names_store(text, state.stores), bool(state.origin) and reach(state.origin, state.stores, False)
+    for what, pattern in _UNREAD.items() if named or inside else ():
+        if (named or what.startswith("a .NET")) and re.search(pattern, text.lower()):
+            return f"{what}, on a line that {'names .claude' if named else 'runs inside .claude/memory'}"
+    return None
 
 
 def _read(command: str) -> str:
@@ -99,16 +91,6 @@ def _read(command: str) -> str:
                   command[:MAX_COMMAND_CHARS])
     text = re.sub(r"`(.)", r"\1", text, flags=re.S)
     return "".join(c for c in text if c not in "'\"\u2018\u2019\u201c\u201d")
-
-
-def unread_use(command: str, stores: list, cwd: str = ""):
-    """The class rule: ``_UNREAD`` on a line that names the store; a .NET method that writes, on one run inside it."""
-    text = _read(command)
-    named, inside = names_store(text, stores), bool(cwd) and reach(cwd, stores, False)
-    for what, pattern in _UNREAD.items() if named or inside else ():
-        if (named or what.startswith("a .NET")) and re.search(pattern, text.lower()):
-            return f"{what}, on a line that {'names .claude' if named else 'runs inside .claude/memory'}"
-    return None
 
 
 # --- the front end: a PowerShell line spelled for the Bash reader -------------------------------------------------
@@ -304,18 +286,12 @@ def _given(args: list) -> list:
     return out
 
 
-def _abs(alt: str, cwd: str) -> str:
-    """A PowerShell path (``C:/x``, ``FileSystem::/x``, relative) made absolute against the folder the line is in."""
-    alt = alt.split("::", 1)[1] if "::" in alt else alt
-    if len(alt) > 1 and alt[1] == ":" and alt[0].isalpha():
-        return slashed(os.path.normpath(alt))
-    return absolute(alt, cwd)
-
-
 def _paths(values: list, state: State) -> list:
-    """Each value's paths, from the folder the line moved to and (a failed ``cd`` stays) where it started."""
+    """Each value's paths (``C:/x``, ``FileSystem::/x``, relative) from where the line moved and (a failed cd) began."""
     bases = (state.cwd,) if state.cwd == state.origin else (state.cwd, state.origin)
-    out = [_abs(a, b) for w in values for a in w for b in bases]
+    alts = [a.split("::", 1)[1] if "::" in a else a for w in values for a in w]
+    out = [slashed(os.path.normpath(a)) if a[1:2] == ":" and a[:1].isalpha() else absolute(a, b)
+           for a in alts for b in bases]
     return out if len(out) <= MAX_ALTERNATIVES * 2 else [UNKNOWN]
 
 
@@ -326,7 +302,7 @@ def _writer(name: str, args: list, state: State, piped) -> None:
     if name in ("new-item", "rename-item"):  # -Name and -NewName are taken inside the path or beside it
         names = [a for w in values for a in w if not a.startswith(("/", UNKNOWN)) and a[1:2] != ":"]
         given += [absolute(n, b) for g in given for b in (g, g.rsplit("/", 1)[0]) for n in names][:MAX_ALTERNATIVES * 4]
-    given += [_abs(a, state.cwd) for a in piped_paths(piped)] if piped and name in PATH_FROM_PIPE else []
+    given += _paths([piped_paths(piped)], state) if piped and name in PATH_FROM_PIPE else []
     check(given, state, True, f"{name} of")
     if any(UNKNOWN in g for g in given) and names_store(state.text, state.stores):
         raise Denied(f"{name} given a value that cannot be read, on a line that names .claude")
@@ -350,10 +326,8 @@ def _shell(kind: str, args: list, state: State) -> None:
     """``powershell``/``pwsh`` and ``cmd`` (``^`` escapes read away): the line they are given is judged."""
     texts = [word_text(w) for w in args]
     if kind == "cmd":
-        start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), None)
-        if start is not None:
-            _line(re.sub(r"\^(.)", r"\1", " ".join(texts[start:]), flags=re.S), state)
-        return None
+        start = next((i + 1 for i, t in enumerate(texts) if t.lower() in ("/c", "/k", "/r")), len(texts))
+        return _line(re.sub(r"\^(.)", r"\1", " ".join(texts[start:]), flags=re.S), state)
     i = 0
     while i < len(texts):
         name = _param(texts[i])
@@ -361,7 +335,7 @@ def _shell(kind: str, args: list, state: State) -> None:
             return _line(" ".join(texts[i:]), state)  # powershell.exe's first argument: the command
         if name == "ec" or name[:1] == "e" and "encodedcommand".startswith(name):
             raise Denied("an encoded PowerShell command (not read)")
-        if name and "command".startswith(name) and i + 1 < len(texts):
+        if name and "command".startswith(name):
             return _line(" ".join(texts[i + 1:]), state)
         if name and "file".startswith(name):
             return any_argument("powershell -File", args[i + 1:], state)

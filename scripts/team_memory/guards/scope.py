@@ -3,6 +3,7 @@ how a file is named back to Claude, and the CLI to name instead.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 
 from ..base.cliname import cli_command
@@ -24,10 +25,8 @@ def stores_of(payload: dict) -> list:
     """Real paths of the stores this call could touch that the link rule allows (a linked one is guarded by name)."""
     cwd = project_dir_of(payload)
     found = {os.path.join(cwd, *MEMORY_REL)}
-    try:
+    with contextlib.suppress(UnsafePath):
         found.add(find_memory_root(cwd))
-    except UnsafePath:
-        pass
     if os.environ.get("CLAUDE_PROJECT_DIR"):
         found.add(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], *MEMORY_REL))
     return sorted({os.path.realpath(s) for s in found

@@ -41,8 +41,7 @@ def outside_store(payload: dict) -> bool:
         if not isinstance(tool_input, dict) or not isinstance(cwd, str) or not os.path.isdir(cwd):
             return False  # isdir is False for "" and for a name holding NUL
         stores = _stores(cwd)
-        real_cwd = os.path.realpath(cwd)
-        if ".claude" in cwd.lower() or ".claude" in real_cwd.lower() or _inside(real_cwd.lower(), stores):
+        if _touches(cwd, stores):
             return False  # working inside a store (or .claude): relative paths land there
         if tool in WRITE_TOOLS:
             return _write_outside(tool_input, cwd, stores)
@@ -67,9 +66,12 @@ def _stores(cwd: str) -> list:
     return [os.path.realpath(c).lower() for c in candidates if os.path.isdir(c)]
 
 
-def _inside(path: str, stores: list) -> bool:
-    path = path.replace(os.sep, "/")  # compared as / text (base.pathtext's rule), without importing it here
-    return any(path == s or path.startswith(s.rstrip("/") + "/") for s in (s.replace(os.sep, "/") for s in stores))
+def _touches(path: str, stores: list, above: bool = False) -> bool:
+    """Does ``path`` (or its real path) name ``.claude`` or lie in a store (``above``: or hold one)?"""
+    real = os.path.realpath(path).lower().replace(os.sep, "/")  # / text (base.pathtext's rule), without importing it
+    stores = [s.replace(os.sep, "/").rstrip("/") + "/" for s in stores]
+    return ".claude" in path.lower() or ".claude" in real or any((real + "/").startswith(s) for s in stores) or (
+        above and any(s.startswith(real.rstrip("/") + "/") for s in stores))
 
 
 def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
@@ -81,9 +83,7 @@ def _write_outside(tool_input: dict, cwd: str, stores: list) -> bool:
             continue
         if not isinstance(value, str) or "\x00" in value or any(c in value for c in "*?["):
             return False
-        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
-        real = os.path.realpath(path)
-        if ".claude" in path.lower() or ".claude" in real.lower() or _inside(real.lower(), stores):
+        if _touches(os.path.normpath(os.path.join(cwd, os.path.expanduser(value))), stores):
             return False
     return True
 
@@ -97,11 +97,8 @@ def _names(command: str, stores: list) -> bool:
 def _quiet_line(command: str, stores: list, cwd: str) -> bool:
     """Only read-only and ordinary commands (only read-only ones after a ``cd``: later words are relative to it)."""
     commands = simple_commands(command)
-    if commands is None:
-        return False
-    if len(commands) > 1 and any(words[0] == "cd" for words in commands):
-        return all(_read_only(w) for w in commands)
-    return all(_read_only(words) or _ordinary(words, stores, cwd) for words in commands)
+    moved = commands is not None and len(commands) > 1 and any(words[0] == "cd" for words in commands)
+    return commands is not None and all(_read_only(w) or not moved and _ordinary(w, stores, cwd) for w in commands)
 
 
 def simple_commands(command: str):
@@ -112,16 +109,11 @@ def simple_commands(command: str):
     flags: dict = {}
     commands = []
     for cmd in parse(command, 0, flags):
-        if cmd.redirects or cmd.nested:
+        if cmd.redirects or cmd.nested or any(kind != "s" for word in cmd.words for kind, _ in word):
             return None
-        words = []
-        for word in cmd.words:
-            if any(kind != "s" for kind, _ in word):
-                return None
-            text = "".join(value for _, value in word).replace(COMMA, ",")
-            if any(c < " " for c in text):  # a glob or brace marker (or a control character)
-                return None
-            words.append(text)
+        words = ["".join(value for _, value in word).replace(COMMA, ",") for word in cmd.words]
+        if any(c < " " for word in words for c in word):  # a glob or brace marker (or a control character)
+            return None
         if words:
             commands.append(words)
     return None if flags else commands
@@ -134,22 +126,13 @@ def _ordinary(words: list, stores: list, cwd: str) -> bool:
         name, args = (args[1], args[2:]) if len(args) > 1 else ("", [])
     if name not in ORDINARY:
         return False
-    for word in args:
-        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
-        if not value or value.startswith("-"):
-            continue
-        real = os.path.realpath(os.path.join(cwd, value)).lower()
-        above = real.replace(os.sep, "/").rstrip("/") + "/"  # a folder above a store: compared as / text too
-        if ".claude" in real or _inside(real, stores) or any(s.replace(os.sep, "/").startswith(above) for s in stores):
-            return False
-    return True
+    values = [word.split("=", 1)[1] if word.startswith("-") and "=" in word else word for word in args]
+    return not any(_touches(os.path.join(cwd, v), stores, above=True) for v in values if v and not v.startswith("-"))
 
 
 def _pwsh_read_only(command: str) -> bool:
     """A PowerShell line of read-only cmdlets and plain words (quotes kept, ``\\`` as ``/``)."""
-    if any(c in "@#`$<>(){}[]" for c in command):
-        return False
-    commands = simple_commands(command.replace("\\", "/"))
+    commands = None if any(c in "@#`$<>(){}[]" for c in command) else simple_commands(command.replace("\\", "/"))
     return commands is not None and all(
         _read_only(words) if words[0].lower() == "git" else words[0].lower() in PWSH_READ_ONLY and not any(
             w.lower().startswith(("-outf", "-filep", "-lit")) for w in words[1:]) for words in commands)
@@ -157,6 +140,5 @@ def _pwsh_read_only(command: str) -> bool:
 
 def _read_only(words: list) -> bool:
     name = words[0]
-    if name not in READ_ONLY or (name == "git" and (len(words) < 2 or words[1] not in GIT_READ_ONLY)):
-        return False
-    return not READ_ONLY[name] or not any(word.startswith(READ_ONLY[name]) for word in words[1:])
+    return name in READ_ONLY and (name != "git" or (words + [""])[1] in GIT_READ_ONLY) and not any(
+        word.startswith(READ_ONLY[name]) for word in words[1:])

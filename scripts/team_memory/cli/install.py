@@ -156,14 +156,11 @@ SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os
 
 RUNTIME_REL = (".claude", "team-memory")
 # The runtime: globs in the checkout (test_install.py checks every tracked file under hooks/, scripts/, templates/
-# is here or in DEV_ONLY); a pattern may match nothing (LICENSE may be absent), ``*`` never matches a hidden file.
+# is here or a developer tool); a pattern may match nothing (LICENSE may be absent), ``*`` never matches a hidden file.
 RUNTIME_FILES = ("hooks.json", "LICENSE", "hooks/*.py", "scripts/memory.py", "scripts/team_memory/*.py",
                  "scripts/team_memory/*/*.py", "scripts/team_memory/recall/ordinary.txt",
                  "scripts/team_memory/cli/view.*", "templates/memory-config.default.json",
                  "templates/schemas/*.schema.json", "templates/demo/*/*.json")
-# Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
-DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_cli_docs.py", "scripts/make_ordinary.py", "scripts/make_schemas.py",
-            "scripts/triage_eval.py")
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 # Braced: a hook's shell expands it (sh, bash, Git Bash) and Claude Code rewrites it to ${env:...} for PowerShell,

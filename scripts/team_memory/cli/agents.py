@@ -107,10 +107,9 @@ def write_agents_md(project: str, block: str | None) -> dict:
     """Put ``block`` into AGENTS.md (None: take ours out), the rest of the file kept byte for byte."""
     path = _path(project, (AGENTS_MD,))
     try:
-        raw = read_text(path, errors="surrogateescape")
+        text = read_text(path, errors="surrogateescape") or ""
     except OSError as exc:
         raise InstallError(f"cannot read {path}: {exc}") from None
-    text = raw or ""
     begin, end = text.find(AGENTS_BEGIN), text.find(AGENTS_END)
     if begin >= 0 and end > begin:
         stop = end + len(AGENTS_END) + (1 if text[end + len(AGENTS_END):].startswith("\n") else 0)
@@ -123,7 +122,7 @@ def write_agents_md(project: str, block: str | None) -> dict:
     if new == text:
         return {"path": path, "changed": False}
     from ..base.fsutil import atomic_write_bytes
-    if block is None and not new.strip() and raw is not None:
+    if block is None and not new.strip():  # (a missing file was returned above: nothing changed)
         os.unlink(path)
     else:
         atomic_write_bytes(path, new.encode("utf-8", errors="surrogateescape"))

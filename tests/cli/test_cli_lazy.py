@@ -13,7 +13,7 @@ from team_memory.cli import main as cli
 def _registered_by(module: str) -> tuple:
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
-    importlib.import_module(f"team_memory.cli.{module}").register(sub, cli.common_parser())
+    importlib.import_module(f"team_memory.cli.{module}").register(sub, argparse.ArgumentParser(add_help=False))
     return tuple(sub.choices)
 
 

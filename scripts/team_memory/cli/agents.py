@@ -1,8 +1,6 @@
-"""``install --agent NAME``: the same memory for every agent the team uses.
-
-Every agent gets the drop-in runtime and the store, then its own file merged (``AGENT_FILES``; a changed file is
-backed up to ``<file>.bak``). ``AGENTS.md`` keeps a generated block between ``AGENTS_BEGIN`` and ``AGENTS_END``
-(the critical and high constraints, the commands), the rest kept byte for byte. A link on the way is refused.
+"""``install --agent NAME``: the drop-in runtime and store, then each agent's own file merged (``AGENT_FILES``, the
+old file backed up to ``<file>.bak``) and a generated block in ``AGENTS.md`` (the commands, the critical and high
+constraints; the rest of the file kept byte for byte). A link on the way is refused.
 """
 from __future__ import annotations
 
@@ -109,25 +107,22 @@ def write_agents_md(project: str, block: str | None) -> dict:
     """Put ``block`` into AGENTS.md (None: take ours out), the rest of the file kept byte for byte."""
     path = _path(project, (AGENTS_MD,))
     try:
-        raw = read_text(path, errors="surrogateescape")
+        text = read_text(path, errors="surrogateescape") or ""
     except OSError as exc:
         raise InstallError(f"cannot read {path}: {exc}") from None
-    text = raw or ""
     begin, end = text.find(AGENTS_BEGIN), text.find(AGENTS_END)
     if begin >= 0 and end > begin:
         stop = end + len(AGENTS_END) + (1 if text[end + len(AGENTS_END):].startswith("\n") else 0)
         before, after = text[:begin], text[stop:]
         if block is None and before.endswith("\n\n") and not after:
             before = before[:-1]  # the blank line the block was added after goes with it
-    elif block is None:
-        return {"path": path, "changed": False}
-    else:
-        before, after = text + ("" if not text or text.endswith("\n") else "\n") + ("\n" if text else ""), ""
+    else:  # after the text and a blank line (no block to take out: nothing changes)
+        before, after = text + ("" if block is None or not text else "\n" if text.endswith("\n") else "\n\n"), ""
     new = before + (block or "") + after
     if new == text:
         return {"path": path, "changed": False}
     from ..base.fsutil import atomic_write_bytes
-    if block is None and not new.strip() and raw is not None:
+    if block is None and not new.strip():  # (a missing file was returned above: nothing changed)
         os.unlink(path)
     else:
         atomic_write_bytes(path, new.encode("utf-8", errors="surrogateescape"))

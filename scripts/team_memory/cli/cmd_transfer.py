@@ -1,11 +1,7 @@
-"""``export`` and ``import``: JSON Lines (YAML with pyyaml), and stores of the prior plugin (``edits.transfer``).
-An import with any invalid record writes nothing unless ``--skip-invalid`` is given.
-
-``import --from-claude-md PATH`` and ``import --from-auto-memory [PATH]``: ``mdsource`` proposals, prepared and
-written as ``transfer`` imports; one like an existing memory (``similar``) is left out unless ``--allow-similar``.
-Claude Code (2.1.330) keeps a project's auto memory in ``<config dir>/projects/<key>/memory/``: the config dir
-is ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; the key is the repository root's path with every character but
-ASCII letters and digits as ``-``, cut at 200 characters and given the client's short hash of the path."""
+"""``export`` and ``import``: JSON Lines (YAML with pyyaml), stores of the prior plugin (``edits.transfer``), and
+with ``--from-claude-md``/``--from-auto-memory`` ``mdsource`` proposals (one like an existing memory is left out
+unless ``--allow-similar``; ``auto_memory_folder`` finds the auto memory where Claude Code keeps it).
+An import with any invalid record writes nothing unless ``--skip-invalid`` is given."""
 from __future__ import annotations
 
 import json
@@ -156,6 +152,7 @@ def project_key(project: str) -> str:
 
 
 def auto_memory_folder(project: str) -> str:
+    """The folder where Claude Code (2.1.330) keeps a project's auto memory."""
     config_dir = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
     return os.path.join(config_dir, "projects", project_key(project), "memory")
 

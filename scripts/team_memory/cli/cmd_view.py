@@ -268,8 +268,7 @@ def _add_review(memories: list, records: list, memory_root: str, config: dict, p
     stale = {i.path: item_dict(i) for i in (found.stale if found else [])}
     for i in active:
         memory = memories[i]
-        path = os.path.relpath(records[i][1], project).replace(os.sep, "/")
-        item = stale.get(path)
+        item = stale.get(os.path.relpath(records[i][1], project).replace(os.sep, "/"))
         if item:
             memory["stale"] = {"recent": [{"short": shown(c["short"]), "date": shown(c["date"]),
                                            "subject": shown(c["subject"], limit=100)} for c in item["commits"][:5]]}

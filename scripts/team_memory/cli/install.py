@@ -156,20 +156,16 @@ SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os
 
 RUNTIME_REL = (".claude", "team-memory")
 # The runtime: globs in the checkout (test_install.py checks every tracked file under hooks/, scripts/, templates/
-# is here or in DEV_ONLY); a pattern may match nothing (LICENSE may be absent), ``*`` never matches a hidden file.
+# is here or a developer tool); a pattern may match nothing (LICENSE may be absent), ``*`` never matches a hidden file.
 RUNTIME_FILES = ("hooks.json", "LICENSE", "hooks/*.py", "scripts/memory.py", "scripts/team_memory/*.py",
                  "scripts/team_memory/*/*.py", "scripts/team_memory/recall/ordinary.txt",
                  "scripts/team_memory/cli/view.*", "templates/memory-config.default.json",
                  "templates/schemas/*.schema.json", "templates/demo/*/*.json")
-# Tracked but not part of an install: developer tools (the `eval` command says so in a drop-in install).
-DEV_ONLY = ("scripts/bench_guards.py", "scripts/make_cli_docs.py", "scripts/make_ordinary.py", "scripts/make_schemas.py",
-            "scripts/triage_eval.py")
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 # Braced: a hook's shell expands it (sh, bash, Git Bash) and Claude Code rewrites it to ${env:...} for PowerShell,
 # which reads the bare $CLAUDE_PROJECT_DIR as an empty variable of its own (checked with Claude Code 2.1.330).
-HOOK_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"
-MARKDOWN_ROOT = HOOK_ROOT  # substituted by Claude Code in commands/skills
+HOOK_ROOT = "${CLAUDE_PROJECT_DIR}/.claude/team-memory"  # (Claude Code substitutes it in commands and skills too)
 MARKDOWN_MARKER = "/.claude/team-memory/scripts/memory.py"     # every command/skill file we install contains it
 
 SKILL_NAME = "team-memory"
@@ -245,7 +241,7 @@ def assert_our_runtime(dest: str) -> None:
 # One rule per name the hooks' commands try for Python (cliname.PYTHONS): a hint names the one that works here.
 PLUGIN_RULE = "allowed-tools: " + ", ".join(f'Bash({py} "{PLUGIN_ROOT_VAR}/scripts/memory.py":*)' for py in PYTHONS)
 # The drop-in's rules: the absolute form the hooks' hints use, and the short form its --help and index.md show.
-DROP_IN_RULE = ("allowed-tools: " + ", ".join(f'Bash({py} "{MARKDOWN_ROOT}/scripts/memory.py":*)' for py in PYTHONS)
+DROP_IN_RULE = ("allowed-tools: " + ", ".join(f'Bash({py} "{HOOK_ROOT}/scripts/memory.py":*)' for py in PYTHONS)
                 + ", " + ", ".join(f"Bash({py} .claude/team-memory/scripts/memory.py:*)" for py in PYTHONS))
 SUBFOLDER_NOTE = ("\n(Drop-in install: Claude Code reads this project's hooks only when `claude` starts at the "
                   "repository root; started in a subfolder, nothing is recalled automatically and these paths "
@@ -284,7 +280,7 @@ def install_markdown(source: str, project: str) -> tuple[list, list]:
             kept.append(rel)
             continue
         with open(src, encoding="utf-8") as f:  # the plugin's text, made to work from the drop-in runtime
-            text = f.read().replace(PLUGIN_RULE, DROP_IN_RULE).replace(PLUGIN_ROOT_VAR, MARKDOWN_ROOT)
+            text = f.read().replace(PLUGIN_RULE, DROP_IN_RULE).replace(PLUGIN_ROOT_VAR, HOOK_ROOT)
         end = text.find("\n---\n", 4) if text.startswith("---\n") else -1
         text = text if end < 0 else text[:end + 5] + SUBFOLDER_NOTE + text[end + 5:]
         before = safefs.read_text(dest, errors="surrogateescape")

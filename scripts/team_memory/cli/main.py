@@ -141,20 +141,15 @@ def read_source(source: str, what: str, limit: int | None = MAX_INPUT_BYTES) -> 
                        "save it as UTF-8 first (for example: iconv -f latin1 -t utf-8); nothing was written") from None
 
 
-def common_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--root", metavar="PATH",
-                        help="the project folder or its .claude/memory folder (default: found from the current folder)")
-    return common
-
-
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with ``argv`` naming a known command, only that command's module is imported."""
     parser = argparse.ArgumentParser(prog="memory.py", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"team-memory {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="<command>")
-    common = common_parser()
+    common = argparse.ArgumentParser(add_help=False)  # --root, for every command that reads or writes a store
+    common.add_argument("--root", metavar="PATH",
+                        help="the project folder or its .claude/memory folder (default: found from the current folder)")
     for name in (COMMAND_HOME[argv[0]],) if argv and argv[0] in COMMAND_HOME else COMMANDS:
         importlib.import_module(f".{name}", __package__).register(subparsers, common)
     return parser

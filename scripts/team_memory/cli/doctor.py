@@ -60,11 +60,11 @@ def _rel(memory_root: str, path: str) -> str:
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
-def store_files(memory_root: str):
-    """Every file below the store, hidden folders (cache, quarantine) included."""
+def store_files(memory_root: str, folders: bool = False):
+    """Every file below the store (``folders``: each folder's subfolders first), hidden ones (cache, quarantine) too."""
     for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
         dirs.sort()
-        for name in sorted(names):
+        for name in (dirs if folders else []) + sorted(names):
             yield os.path.join(folder, name)
 
 
@@ -149,45 +149,41 @@ def _walk_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
     """One walk of the store: ``(link findings, file findings, whether index.md holds conflict markers)``; a link is
     never followed, a hard-linked memory warned of; old temp files, quarantined files, merge conflicts."""
     links, found, conflicted_index = [], [], False
-    for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
-        dirs.sort()
-        for name in dirs + sorted(names):
-            path = os.path.join(folder, name)
-            rel = _rel(memory_root, path)
-            if is_link(path):
-                links.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under "
-                                     ".claude/, so it is ignored (a memory, folder, cache or lock reached through it "
-                                     "is not used)", f"replace it with a real file or folder, or remove it: git rm "
-                                     f"{rel}"))
-                continue  # never opened
-            if name.endswith(".json") and not name.startswith("."):
-                with contextlib.suppress(OSError):
-                    st = os.lstat(path)
-                    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
-                        links.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this "
-                                             "disk shares its content (git never makes one; writes replace the file "
-                                             "and break it)", "make it a separate file: cp it aside, then move the "
-                                             "copy over it", warning=True))
-            if name in dirs:
-                continue
-            inside = slashed(os.path.relpath(path, memory_root)).split("/")
-            if is_temp_file(name):
-                with contextlib.suppress(OSError):  # gone meanwhile
-                    if now - os.stat(path).st_mtime >= temp_min_age:
-                        found.append(Finding("temp-file", rel, "is a temp file left by a writer that was killed",
-                                             "delete it (--fix does)", fixable=True))
-            elif inside[0] == QUARANTINE and name.endswith(".json"):
-                found.append(Finding("quarantined", rel, "was written outside the CLI, was invalid and was moved aside",
-                                     "read it, save what is useful with 'save' or 'add', then delete it"))
-            elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
-                with contextlib.suppress(OSError):  # unreadable: nothing to check
-                    if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
-                        is_index = path == index_path(memory_root)
-                        conflicted_index |= is_index
-                        found.append(Finding("conflict", rel, "holds git merge-conflict markers (<<<<<<<, =======, "
-                                             ">>>>>>>)", "rebuild it (--fix does)" if is_index else
-                                             "resolve the conflict by hand, then run: validate " + rel,
-                                             fixable=is_index))
+    for path in store_files(memory_root, folders=True):
+        name, rel = os.path.basename(path), _rel(memory_root, path)
+        if is_link(path):
+            links.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, so "
+                                 "it is ignored (a memory, folder, cache or lock reached through it is not used)",
+                                 f"replace it with a real file or folder, or remove it: git rm {rel}"))
+            continue  # never opened
+        if name.endswith(".json") and not name.startswith("."):
+            with contextlib.suppress(OSError):
+                st = os.lstat(path)
+                if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
+                    links.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this "
+                                         "disk shares its content (git never makes one; writes replace the file "
+                                         "and break it)", "make it a separate file: cp it aside, then move the "
+                                         "copy over it", warning=True))
+        if os.path.isdir(path):
+            continue
+        inside = slashed(os.path.relpath(path, memory_root)).split("/")
+        if is_temp_file(name):
+            with contextlib.suppress(OSError):  # gone meanwhile
+                if now - os.stat(path).st_mtime >= temp_min_age:
+                    found.append(Finding("temp-file", rel, "is a temp file left by a writer that was killed",
+                                         "delete it (--fix does)", fixable=True))
+        elif inside[0] == QUARANTINE and name.endswith(".json"):
+            found.append(Finding("quarantined", rel, "was written outside the CLI, was invalid and was moved aside",
+                                 "read it, save what is useful with 'save' or 'add', then delete it"))
+        elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
+            with contextlib.suppress(OSError):  # unreadable: nothing to check
+                if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
+                    is_index = path == index_path(memory_root)
+                    conflicted_index |= is_index
+                    found.append(Finding("conflict", rel, "holds git merge-conflict markers (<<<<<<<, =======, "
+                                         ">>>>>>>)", "rebuild it (--fix does)" if is_index else
+                                         "resolve the conflict by hand, then run: validate " + rel,
+                                         fixable=is_index))
     return links, found, conflicted_index
 
 

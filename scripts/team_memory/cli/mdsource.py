@@ -2,8 +2,7 @@
 ``split_markdown(text)`` cuts a file into ``Piece``s (a bullet, a run of numbered steps, a listing, a paragraph);
 ``proposals(path, config)`` gives one ``Proposal`` per piece. Plain string work, no ``re``: every line is the user's.
 The category comes from the triage cues, heading words and a numbered list (a runbook), else ``preference``.
-Content says what the text says and no more; ids are title slugs, so a second import finds them taken.
-"""
+Content says what the text says and no more; ids are title slugs, so a second import finds them taken."""
 from __future__ import annotations
 
 import os
@@ -36,8 +35,9 @@ class Piece:
     def lines(self) -> str:  # "12" or "12-15"
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
 
-    def add(self, sep: str, more: str) -> None:
-        """``sep + more`` after the last step or the text, unless that is full (appending stays linear)."""
+    def add(self, sep: str, more: str, last: int) -> None:
+        """``sep + more`` after the last step or the text, unless that is full (appending stays linear); to ``last``."""
+        self.last = max(self.last, last)
         if self.kind == "steps":
             if len(self.steps[-1]) < MAX_PIECE_CHARS:
                 self.steps[-1] += sep + more
@@ -89,10 +89,8 @@ def front_matter(lines: list) -> tuple:
 
 def blank_private(text: str) -> tuple:
     """``(text, sections blanked)``: private sections that take whole lines become empty lines."""
-    if "private" not in text.lower():
-        return text, 0
     try:
-        sections = find_sections(text, FORMATS)
+        sections = find_sections(text, FORMATS) if "private" in text.lower() else []
     except Exception:  # noqa: BLE001 - an unbalanced tag: the write path refuses the pieces that hold it
         return text, 0
     chars, blanked = list(text), 0
@@ -154,8 +152,7 @@ class _Cutter:
         if target is None:
             self.start(Piece("paragraph", self.section, text=block, first=first, last=last))
             return
-        target.add("\n", block)
-        target.last = max(target.last, last)
+        target.add("\n", block, last)
 
     def item(self, kind: str, n: int, body: str) -> None:
         """A bullet or a step: the next item of the list being read, or a new piece with its lead-in."""
@@ -181,8 +178,7 @@ class _Cutter:
 
     def continuation(self, n: int, text: str) -> None:
         body = bullet_body(text)
-        self.current.add("\n" if body is not None else " ", f"- {body}" if body is not None else text.strip())
-        self.current.last = n
+        self.current.add("\n" if body is not None else " ", f"- {body}" if body is not None else text.strip(), n)
 
 
 def split_markdown(text: str) -> tuple:

@@ -467,12 +467,6 @@ def _topic_piece(pieces: list) -> tuple:
     return text, reason
 
 
-def _pointer(text: str) -> bool:
-    """A line of an auto memory index: ``[Title](file.md) - hook``, which points at a topic file."""
-    close = text.find("](")
-    return text.startswith("[") and close > 0 and text.find(".md)", close) > 0
-
-
 def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str | None = None,
               index: bool = False) -> tuple:
     """``(proposals, notes)`` for one Markdown file; ``notes`` say what was left out and why.
@@ -506,8 +500,9 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
     links = 0
     for piece in pieces:
         text = piece.text.strip()
-        if index and piece.kind == "bullet" and _pointer(text):
-            continue  # the topic file it names is read on its own
+        close = text.find("](") if index and piece.kind == "bullet" else -1
+        if close > 0 and text.startswith("[") and text.find(".md)", close) > 0:
+            continue  # a line of the index, [Title](file.md) - hook: the topic file it names is read on its own
         if text and only_links(text):
             links += 1
             continue

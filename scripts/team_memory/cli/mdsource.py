@@ -125,13 +125,12 @@ class _Cutter:
             self.pieces.append(done)
             return piece
         if prev is not self.listing:  # the run's first item becomes the listing
-            self.listing = _led(prev, done.headings[-1])
+            self.listing = _led(prev)
         if len(self.listing.text) + len(done.text) > LIST_CHARS:  # full: this item starts the next one
-            self.listing = _led(done, done.headings[-1])
+            self.listing = _led(done)
             self.pieces.append(self.listing)
         else:
-            self.listing.text += f"\n- {done.text}"
-            self.listing.last = done.last
+            self.listing.add("\n", f"- {done.text}", done.last)
         return piece
 
     def flush_para(self) -> None:
@@ -160,8 +159,9 @@ class _Cutter:
         more = current is not None and current.kind == kind and (kind == "steps" or current.lead)
         if more and kind == "steps":
             current.steps.append(body)
+            current.last = n
         elif more and len(current.text) + len(body) <= LIST_CHARS:
-            current.text += f"\n- {body}"  # the next item of a led list
+            current.add("\n", f"- {body}", n)  # the next item of a led list
         else:  # a long led list goes on in a piece of its own, under the same lead
             lead, first = current.lead if more else "", n
             if not more:  # a paragraph ending with ":" just before the list is its lead-in
@@ -173,8 +173,6 @@ class _Cutter:
             text = "" if kind == "steps" else f"{lead}\n- {body}" if lead else body
             self.current = self.start(Piece(kind, self.section, text=text, steps=[body] if kind == "steps" else [],
                                             lead=lead, first=first, last=n))
-            return
-        current.last = n
 
     def continuation(self, n: int, text: str) -> None:
         body = bullet_body(text)
@@ -251,8 +249,8 @@ def _listing_item(piece: Piece) -> bool:
         any(w in piece.headings[-1].lower() for w in LISTING_WORDS) or _names_a_path(piece.text))
 
 
-def _led(piece: Piece, heading: str) -> Piece:
-    piece.kind, piece.lead = "listing", heading + ":"
+def _led(piece: Piece) -> Piece:
+    piece.kind, piece.lead = "listing", piece.headings[-1] + ":"
     piece.text = f"{piece.lead}\n- {piece.text}"
     return piece
 

@@ -114,34 +114,29 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
 def config_problems(stored: dict) -> list:
     """``[(setting, message, warning_only)]``: values of another type than the shipped default's, unknown settings,
     an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
+    from ..capture.triage import MAX_EXTRA_CUES, extra_cues
     from ..text.features import FEATURES as STRATEGIES
     default = load_config(None)  # the shipped defaults, a fresh copy
     for switch in ("fuzzy", "field_idf", "compound_parts", "join_pairs", "unknown_names"):  # documented (guide),
         default.setdefault("retrieval", {}).setdefault(switch, True)  # each off only when false
     out: list = []
     _walk_config(stored, default, "", out)
-    out += _extra_cue_problems(stored.get("triage"))
-    retrieval = stored.get("retrieval")
-    strategy = retrieval.get("match_strategy") if isinstance(retrieval, dict) else None
-    if isinstance(strategy, str) and strategy not in STRATEGIES:
-        retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
-        out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of "
-                    f"{', '.join(sorted(STRATEGIES))}{retired}; smart is used instead", False))
-    return out
-
-
-def _extra_cue_problems(triage) -> list:
-    """``triage.extra_cues`` patterns the Stop hook leaves out (``base.patternrisk``), each with its fix."""
-    from ..capture.triage import MAX_EXTRA_CUES, extra_cues
+    triage, retrieval = stored.get("triage"), stored.get("retrieval")
     cues, risks, surplus = extra_cues(triage.get("extra_cues") if isinstance(triage, dict) else None)
-    out = [(where, f"cue {pattern[:60]!r} {risks[pattern]}, so Stop ignores it; rewrite it with one repeat per stretch "
-                   "of text and no repeat inside a repeated group (a character class instead of alternatives: [ab]+ "
-                   "rather than (a|b|ab)+), or remove it", False) for where, pattern in cues if pattern in risks]
+    out += [(where, f"cue {pattern[:60]!r} {risks[pattern]}, so Stop ignores it; rewrite it with one repeat per "
+                    "stretch of text and no repeat inside a repeated group (a character class instead of alternatives: "
+                    "[ab]+ rather than (a|b|ab)+), or remove it", False)  # (risks: base.patternrisk)
+            for where, pattern in cues if pattern in risks]
     if surplus:
         out.append((surplus[0][0], f"{len(surplus)} cues from {shown_text(repr(surplus[0][1][:60]), 70)} on are past "
                                    f"the {MAX_EXTRA_CUES} triage.extra_cues Stop uses, so it ignores them (each cue "
                                    "runs on every line of a conversation); merge cues into fewer patterns or "
                                    "remove some", False))
+    strategy = retrieval.get("match_strategy") if isinstance(retrieval, dict) else None
+    if isinstance(strategy, str) and strategy not in STRATEGIES:
+        retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
+        out.append(("retrieval.match_strategy", f"{shown_text(repr(strategy), 60)} is not one of "
+                    f"{', '.join(sorted(STRATEGIES))}{retired}; smart is used instead", False))
     return out
 
 

@@ -433,15 +433,6 @@ def content_for(category: str, text: str, steps: list, lead: str, headings: list
             "strength": "strong" if strong else "default"}
 
 
-def read_markdown(path: str) -> str:
-    """A Markdown file: a regular file only, never through a link, bounded, UTF-8 (``ValueError`` if not)."""
-    data, _ = read_regular(path, MAX_FILE_BYTES)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 and import again") from None
-
-
 def _topic_piece(pieces: list) -> tuple:
     """``(text, reason)`` of an auto memory topic file: its body with ``[[name]]`` as names, ``**Why:**`` the reason."""
     lines, reason = [], ""
@@ -467,10 +458,15 @@ def _topic_piece(pieces: list) -> tuple:
 
 def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str | None = None,
               index: bool = False) -> tuple:
-    """``(proposals, notes)`` for one Markdown file; ``notes`` say what was left out and why.
-    ``index``: the file is an auto memory ``MEMORY.md``, whose links point at topic files read on their own."""
+    """``(proposals, notes)`` for one Markdown file (UTF-8, else ``ValueError``); ``notes`` say what was left out and
+    why. ``index``: the file is an auto memory ``MEMORY.md``, whose links point at topic files read on their own."""
     where = shown or os.path.basename(path)
-    pieces, front, blanked = split_markdown(read_markdown(path))
+    data = read_regular(path, MAX_FILE_BYTES)[0]  # a regular file only, never through a link, bounded
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 and import again") from None
+    pieces, front, blanked = split_markdown(text)
     notes = [f"{where}: {blanked} private section(s) left out"] if blanked else []
     kind = front.get("type", "").lower()
     if kind == "user":

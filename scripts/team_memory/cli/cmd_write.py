@@ -467,9 +467,8 @@ def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
     return _text(label, required, optional=optional)  # "text", "text?"
 
 
-def ask_record(given: dict) -> dict:
-    """A record from ``given`` (category, title, tags, content may be set) plus the answers."""
-    record = dict(given)
+def ask_record(record: dict) -> dict:
+    """``record`` (category, title, tags, content may be set) completed with the answers."""
     if not record.get("category"):
         record["category"] = ask_field("category", ("enum", CATEGORIES), True)
     if not record.get("title"):

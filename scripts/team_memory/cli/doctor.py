@@ -337,7 +337,7 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
     return True
 
 
-def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
+def _rename(memory_root: str, config: dict, path: str, moved: list, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
     """The memory moved to the first free id from ``base`` (default: its title's slug), lock held: new path or None."""
     from ..records.store import slugify, unique_id
@@ -350,6 +350,7 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     if os.path.lexists(new_path) or not _write_valid(memory_root, config, new_path, dict(record, id=new_id), summary):
         return None
     os.unlink(path)
+    moved += [path, new_path]
     return new_path
 
 
@@ -369,10 +370,9 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             elif f.kind == "duplicate-id":
                 f.fixed = _rename_copies(memory_root, config, f, moved)
             elif f.kind == "bad-id":
-                new_path = _rename(memory_root, config, path)
+                new_path = _rename(memory_root, config, path, moved)
                 if new_path:
                     f.fixed, f.fix = True, f"renamed to {os.path.basename(new_path)}"
-                    moved += [path, new_path]
         index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
         if index_fixes:  # a stale or damaged index: rebuilt from every file
             apply_changes(memory_root, config, full=True)
@@ -389,11 +389,10 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
     for rel in finding.path.split(", ")[1:]:
         path = os.path.join(project, rel)
         old_id = os.path.basename(path)[:-5]
-        new_path = _rename(memory_root, config, path, old_id,
+        new_path = _rename(memory_root, config, path, moved, old_id,
                            f"doctor: renamed from {old_id} (the id was used in two folders)")
         if new_path is None:
             return False
-        moved += [path, new_path]
         finding.message += f"; {rel} is now {_rel(memory_root, new_path)}"
     return True
 

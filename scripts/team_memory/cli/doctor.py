@@ -31,15 +31,13 @@ from ..records.validate import check_file, id_problem, shown, type_name, validat
 from .main import CLI, related_fix
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
-QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 
 
 @dataclass
 class Finding:
-    kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link, stale, start-marker, hook-python
+    kind: str      # which check: invalid, leak, link, conflict, stale-index, duplicate-id, hook-python...
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -49,10 +47,8 @@ class Finding:
     source: str = ""  # the file --fix works on (``path`` shows hidden characters as "?"); never printed
 
     def to_dict(self) -> dict:
-        out = dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
-                   fix=shown_message(self.fix))
-        del out["source"]
-        return out
+        shown = {"path": shown_name(self.path), "message": shown_message(self.message), "fix": shown_message(self.fix)}
+        return {key: shown.get(key, value) for key, value in asdict(self).items() if key != "source"}
 
 
 def _rel(memory_root: str, path: str) -> str:
@@ -141,8 +137,7 @@ def config_problems(stored: dict) -> list:
 
 
 def _walk_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
-    """One walk of the store: ``(link findings, file findings, whether index.md holds conflict markers)``; a link is
-    never followed, a hard-linked memory warned of; old temp files, quarantined files, merge conflicts."""
+    """One walk of the store, no link followed: ``(link findings, file findings, index.md holds conflict markers)``."""
     links, found, conflicted_index = [], [], False
     for path in store_files(memory_root, folders=True):
         name, rel = os.path.basename(path), _rel(memory_root, path)
@@ -167,7 +162,7 @@ def _walk_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
                 if now - os.stat(path).st_mtime >= temp_min_age:
                     found.append(Finding("temp-file", rel, "is a temp file left by a writer that was killed",
                                          "delete it (--fix does)", fixable=True))
-        elif inside[0] == QUARANTINE and name.endswith(".json"):
+        elif inside[0] == ".quarantine" and name.endswith(".json"):  # (made by earlier versions)
             found.append(Finding("quarantined", rel, "was written outside the CLI, was invalid and was moved aside",
                                  "read it, save what is useful with 'save' or 'add', then delete it"))
         elif not inside[0].startswith(".") and name.endswith((".json", ".md")):

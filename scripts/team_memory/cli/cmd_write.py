@@ -1,6 +1,5 @@
-"""Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write);
-``similar`` (the memory a new one should update instead), ``edit ID`` (the loop is ``edits.editing``). ``add`` without
-its flags asks on a terminal for each ``recordspec.CONTENT`` field, on stderr; the end of input is a ``CliError``."""
+"""Write-side commands (errors: exit 1, nothing written), ``similar``, ``edit`` (its loop: ``edits.editing``); ``add``
+without its flags asks on a terminal for each ``recordspec.CONTENT`` field, on stderr (input ending: a ``CliError``)."""
 from __future__ import annotations
 
 import json

@@ -201,18 +201,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _same_id_note(ctx, result) -> str | None:
-    """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
-    base, _, number = result.id.rpartition("-")
-    if result.action != "created" or not (base and number.isdecimal()) or \
-            find_memory(ctx.memory_root, ctx.config, base) is None:
-        return None
-    return (f"{base!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
-            f"{base} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
-
-
 def report(ctx, result) -> int:
-    note = _same_id_note(ctx, result)
+    base, _, number = result.id.rpartition("-")
+    note = None  # set when a new memory got a -2 style id because its title's id was taken: it points to update
+    if result.action == "created" and base and number.isdecimal() and find_memory(ctx.memory_root, ctx.config, base):
+        note = (f"{base!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
+                f"{base} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
     if ctx.args.json:
         return ctx.print_json(dict(result._asdict(), ok=True, **({"note": note} if note else {})))
     print(f"{result.action} {shown_name(result.id)} -> {shown_name(result.path)}")

@@ -370,9 +370,8 @@ def cmd_edit(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {args.id!r} (try: {CLI} list --status all)")
     start = read_source(args.from_file, "--from") if args.from_file else None
-    memory_id = os.path.basename(found[1])[:-5]
     try:
-        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again,
+        result = edit_session(ctx.memory_root, ctx.config, os.path.basename(found[1])[:-5], found[1], start, _again,
                               lambda problems: print(f"the memory was not saved:\n{format_problems(problems)}",
                                                      file=sys.stderr))
     except EditAborted as exc:

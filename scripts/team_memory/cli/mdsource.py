@@ -472,8 +472,7 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
     if kind == "user":
         notes.append(f"{where}: about one person (type: user), not the team: left out")
         return [], notes
-    cues = compile_cues(config)
-    settings = private_settings(config)
+    cues, settings = compile_cues(config), private_settings(config)
 
     def scrubbed(text: str) -> str:  # ids and tags come from the text as it will be stored, never the raw one
         try:

@@ -1,6 +1,5 @@
-"""Write-side commands: add, save, update, retire, restore, archive, unarchive, validate (errors: exit 1, no write);
-``similar`` (the memory a new one should update instead), ``edit ID`` (the loop is ``edits.editing``). ``add`` without
-its flags asks on a terminal for each ``recordspec.CONTENT`` field, on stderr; the end of input is a ``CliError``."""
+"""Write-side commands (errors: exit 1, nothing written), ``similar``, ``edit`` (its loop: ``edits.editing``); ``add``
+without its flags asks on a terminal for each ``recordspec.CONTENT`` field, on stderr (input ending: a ``CliError``)."""
 from __future__ import annotations
 
 import json
@@ -202,18 +201,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _same_id_note(ctx, result) -> str | None:
-    """When a new memory got a ``-2`` style id because its title's id was taken: point to similar/update."""
-    base, _, number = result.id.rpartition("-")
-    if result.action != "created" or not (base and number.isdecimal()) or \
-            find_memory(ctx.memory_root, ctx.config, base) is None:
-        return None
-    return (f"{base!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
-            f"{base} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
-
-
 def report(ctx, result) -> int:
-    note = _same_id_note(ctx, result)
+    base, _, number = result.id.rpartition("-")
+    note = None  # set when a new memory got a -2 style id because its title's id was taken: it points to update
+    if result.action == "created" and base and number.isdecimal() and find_memory(ctx.memory_root, ctx.config, base):
+        note = (f"{base!r} already exists, so this one is {result.id!r}; if it is the same thing, update "
+                f"{base} instead (see: similar --category {result.category} --title ...) and retire {result.id}")
     if ctx.args.json:
         return ctx.print_json(dict(result._asdict(), ok=True, **({"note": note} if note else {})))
     print(f"{result.action} {shown_name(result.id)} -> {shown_name(result.path)}")
@@ -377,9 +370,8 @@ def cmd_edit(ctx) -> int:
     if found is None:
         raise CliError(f"no memory with id {args.id!r} (try: {CLI} list --status all)")
     start = read_source(args.from_file, "--from") if args.from_file else None
-    memory_id = os.path.basename(found[1])[:-5]
     try:
-        result = edit_session(ctx.memory_root, ctx.config, memory_id, found[1], start, _again,
+        result = edit_session(ctx.memory_root, ctx.config, os.path.basename(found[1])[:-5], found[1], start, _again,
                               lambda problems: print(f"the memory was not saved:\n{format_problems(problems)}",
                                                      file=sys.stderr))
     except EditAborted as exc:
@@ -467,9 +459,8 @@ def ask_field(label: str, spec, required: bool, optional: str = " (optional)"):
     return _text(label, required, optional=optional)  # "text", "text?"
 
 
-def ask_record(given: dict) -> dict:
-    """A record from ``given`` (category, title, tags, content may be set) plus the answers."""
-    record = dict(given)
+def ask_record(record: dict) -> dict:
+    """``record`` (category, title, tags, content may be set) completed with the answers."""
     if not record.get("category"):
         record["category"] = ask_field("category", ("enum", CATEGORIES), True)
     if not record.get("title"):

@@ -31,15 +31,13 @@ from ..records.validate import check_file, id_problem, shown, type_name, validat
 from .main import CLI, related_fix
 from .viewdupes import near_duplicates, normalised_title  # bounded (sort neighbours): not every pair
 
-QUARANTINE = ".quarantine"
 TEMP_MIN_AGE = 60.0  # seconds: younger temp files may belong to a live writer
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})(\s|$)", re.M)
 
 
 @dataclass
 class Finding:
-    kind: str      # stale-index, invalid, bad-id, quarantined, duplicate-id, near-duplicate, leak, temp-file, conflict,
-    #                config, link, hard-link, related-link, stale, start-marker, hook-python
+    kind: str      # which check: invalid, leak, link, conflict, stale-index, duplicate-id, hook-python...
     path: str      # relative to the project
     message: str
     fix: str       # what to do (or what --fix does)
@@ -49,10 +47,8 @@ class Finding:
     source: str = ""  # the file --fix works on (``path`` shows hidden characters as "?"); never printed
 
     def to_dict(self) -> dict:
-        out = dict(asdict(self), path=shown_name(self.path), message=shown_message(self.message),
-                   fix=shown_message(self.fix))
-        del out["source"]
-        return out
+        shown = {"path": shown_name(self.path), "message": shown_message(self.message), "fix": shown_message(self.fix)}
+        return {key: shown.get(key, value) for key, value in asdict(self).items() if key != "source"}
 
 
 def _rel(memory_root: str, path: str) -> str:
@@ -60,11 +56,11 @@ def _rel(memory_root: str, path: str) -> str:
     return shown_path(os.path.relpath(path, project_root_of(memory_root)).replace(os.sep, "/"))
 
 
-def store_files(memory_root: str):
-    """Every file below the store, hidden folders (cache, quarantine) included."""
+def store_files(memory_root: str, folders: bool = False):
+    """Every file below the store (``folders``: each folder's subfolders first), hidden ones (cache, quarantine) too."""
     for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
         dirs.sort()
-        for name in sorted(names):
+        for name in (dirs if folders else []) + sorted(names):
             yield os.path.join(folder, name)
 
 
@@ -114,14 +110,24 @@ def _walk_config(stored: dict, default: dict, prefix: str, out: list) -> None:
 def config_problems(stored: dict) -> list:
     """``[(setting, message, warning_only)]``: values of another type than the shipped default's, unknown settings,
     an unknown ``match_strategy``, ``triage.extra_cues`` Stop leaves out (hooks quietly use defaults for these)."""
+    from ..capture.triage import MAX_EXTRA_CUES, extra_cues
     from ..text.features import FEATURES as STRATEGIES
     default = load_config(None)  # the shipped defaults, a fresh copy
     for switch in ("fuzzy", "field_idf", "compound_parts", "join_pairs", "unknown_names"):  # documented (guide),
         default.setdefault("retrieval", {}).setdefault(switch, True)  # each off only when false
     out: list = []
     _walk_config(stored, default, "", out)
-    out += _extra_cue_problems(stored.get("triage"))
-    retrieval = stored.get("retrieval")
+    triage, retrieval = stored.get("triage"), stored.get("retrieval")
+    cues, risks, surplus = extra_cues(triage.get("extra_cues") if isinstance(triage, dict) else None)
+    out += [(where, f"cue {pattern[:60]!r} {risks[pattern]}, so Stop ignores it; rewrite it with one repeat per "
+                    "stretch of text and no repeat inside a repeated group (a character class instead of alternatives: "
+                    "[ab]+ rather than (a|b|ab)+), or remove it", False)  # (risks: base.patternrisk)
+            for where, pattern in cues if pattern in risks]
+    if surplus:
+        out.append((surplus[0][0], f"{len(surplus)} cues from {shown_text(repr(surplus[0][1][:60]), 70)} on are past "
+                                   f"the {MAX_EXTRA_CUES} triage.extra_cues Stop uses, so it ignores them (each cue "
+                                   "runs on every line of a conversation); merge cues into fewer patterns or "
+                                   "remove some", False))
     strategy = retrieval.get("match_strategy") if isinstance(retrieval, dict) else None
     if isinstance(strategy, str) and strategy not in STRATEGIES:
         retired = " (the prior plugin's title_tags scoring was retired in 0.4.0)" if strategy == "title_tags" else ""
@@ -130,64 +136,44 @@ def config_problems(stored: dict) -> list:
     return out
 
 
-def _extra_cue_problems(triage) -> list:
-    """``triage.extra_cues`` patterns the Stop hook leaves out (``base.patternrisk``), each with its fix."""
-    from ..capture.triage import MAX_EXTRA_CUES, extra_cues
-    cues, risks, surplus = extra_cues(triage.get("extra_cues") if isinstance(triage, dict) else None)
-    out = [(where, f"cue {pattern[:60]!r} {risks[pattern]}, so Stop ignores it; rewrite it with one repeat per stretch "
-                   "of text and no repeat inside a repeated group (a character class instead of alternatives: [ab]+ "
-                   "rather than (a|b|ab)+), or remove it", False) for where, pattern in cues if pattern in risks]
-    if surplus:
-        out.append((surplus[0][0], f"{len(surplus)} cues from {shown_text(repr(surplus[0][1][:60]), 70)} on are past "
-                                   f"the {MAX_EXTRA_CUES} triage.extra_cues Stop uses, so it ignores them (each cue "
-                                   "runs on every line of a conversation); merge cues into fewer patterns or "
-                                   "remove some", False))
-    return out
-
-
 def _walk_findings(memory_root: str, now: float, temp_min_age: float) -> tuple:
-    """One walk of the store: ``(link findings, file findings, whether index.md holds conflict markers)``; a link is
-    never followed, a hard-linked memory warned of; old temp files, quarantined files, merge conflicts."""
+    """One walk of the store, no link followed: ``(link findings, file findings, index.md holds conflict markers)``."""
     links, found, conflicted_index = [], [], False
-    for folder, dirs, names in os.walk(memory_root):  # os.walk lists a linked folder but never enters it
-        dirs.sort()
-        for name in dirs + sorted(names):
-            path = os.path.join(folder, name)
-            rel = _rel(memory_root, path)
-            if is_link(path):
-                links.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under "
-                                     ".claude/, so it is ignored (a memory, folder, cache or lock reached through it "
-                                     "is not used)", f"replace it with a real file or folder, or remove it: git rm "
-                                     f"{rel}"))
-                continue  # never opened
-            if name.endswith(".json") and not name.startswith("."):
-                with contextlib.suppress(OSError):
-                    st = os.lstat(path)
-                    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
-                        links.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this "
-                                             "disk shares its content (git never makes one; writes replace the file "
-                                             "and break it)", "make it a separate file: cp it aside, then move the "
-                                             "copy over it", warning=True))
-            if name in dirs:
-                continue
-            inside = slashed(os.path.relpath(path, memory_root)).split("/")
-            if is_temp_file(name):
-                with contextlib.suppress(OSError):  # gone meanwhile
-                    if now - os.stat(path).st_mtime >= temp_min_age:
-                        found.append(Finding("temp-file", rel, "is a temp file left by a writer that was killed",
-                                             "delete it (--fix does)", fixable=True))
-            elif inside[0] == QUARANTINE and name.endswith(".json"):
-                found.append(Finding("quarantined", rel, "was written outside the CLI, was invalid and was moved aside",
-                                     "read it, save what is useful with 'save' or 'add', then delete it"))
-            elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
-                with contextlib.suppress(OSError):  # unreadable: nothing to check
-                    if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
-                        is_index = path == index_path(memory_root)
-                        conflicted_index |= is_index
-                        found.append(Finding("conflict", rel, "holds git merge-conflict markers (<<<<<<<, =======, "
-                                             ">>>>>>>)", "rebuild it (--fix does)" if is_index else
-                                             "resolve the conflict by hand, then run: validate " + rel,
-                                             fixable=is_index))
+    for path in store_files(memory_root, folders=True):
+        name, rel = os.path.basename(path), _rel(memory_root, path)
+        if is_link(path):
+            links.append(Finding("link", rel, "is a symbolic link; team-memory never follows links under .claude/, so "
+                                 "it is ignored (a memory, folder, cache or lock reached through it is not used)",
+                                 f"replace it with a real file or folder, or remove it: git rm {rel}"))
+            continue  # never opened
+        if name.endswith(".json") and not name.startswith("."):
+            with contextlib.suppress(OSError):
+                st = os.lstat(path)
+                if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:  # (a folder named x.json has 2 or more)
+                    links.append(Finding("hard-link", rel, f"has {st.st_nlink} hard links: another name on this "
+                                         "disk shares its content (git never makes one; writes replace the file "
+                                         "and break it)", "make it a separate file: cp it aside, then move the "
+                                         "copy over it", warning=True))
+        if os.path.isdir(path):
+            continue
+        inside = slashed(os.path.relpath(path, memory_root)).split("/")
+        if is_temp_file(name):
+            with contextlib.suppress(OSError):  # gone meanwhile
+                if now - os.stat(path).st_mtime >= temp_min_age:
+                    found.append(Finding("temp-file", rel, "is a temp file left by a writer that was killed",
+                                         "delete it (--fix does)", fixable=True))
+        elif inside[0] == ".quarantine" and name.endswith(".json"):  # (made by earlier versions)
+            found.append(Finding("quarantined", rel, "was written outside the CLI, was invalid and was moved aside",
+                                 "read it, save what is useful with 'save' or 'add', then delete it"))
+        elif not inside[0].startswith(".") and name.endswith((".json", ".md")):
+            with contextlib.suppress(OSError):  # unreadable: nothing to check
+                if _CONFLICT.search(read_regular(path)[0].decode("utf-8", "replace")):
+                    is_index = path == index_path(memory_root)
+                    conflicted_index |= is_index
+                    found.append(Finding("conflict", rel, "holds git merge-conflict markers (<<<<<<<, =======, "
+                                         ">>>>>>>)", "rebuild it (--fix does)" if is_index else
+                                         "resolve the conflict by hand, then run: validate " + rel,
+                                         fixable=is_index))
     return links, found, conflicted_index
 
 
@@ -346,7 +332,7 @@ def _redact(memory_root: str, config: dict, path: str) -> bool:
     return True
 
 
-def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
+def _rename(memory_root: str, config: dict, path: str, moved: list, base: str | None = None,
             summary: str = "doctor: renamed to an ASCII slug id"):
     """The memory moved to the first free id from ``base`` (default: its title's slug), lock held: new path or None."""
     from ..records.store import slugify, unique_id
@@ -359,6 +345,7 @@ def _rename(memory_root: str, config: dict, path: str, base: str | None = None,
     if os.path.lexists(new_path) or not _write_valid(memory_root, config, new_path, dict(record, id=new_id), summary):
         return None
     os.unlink(path)
+    moved += [path, new_path]
     return new_path
 
 
@@ -378,10 +365,9 @@ def repair(memory_root: str, config: dict, findings: list) -> list:
             elif f.kind == "duplicate-id":
                 f.fixed = _rename_copies(memory_root, config, f, moved)
             elif f.kind == "bad-id":
-                new_path = _rename(memory_root, config, path)
+                new_path = _rename(memory_root, config, path, moved)
                 if new_path:
                     f.fixed, f.fix = True, f"renamed to {os.path.basename(new_path)}"
-                    moved += [path, new_path]
         index_fixes = [f for f in findings if f.fixable and f.kind in ("stale-index", "conflict")]
         if index_fixes:  # a stale or damaged index: rebuilt from every file
             apply_changes(memory_root, config, full=True)
@@ -398,11 +384,10 @@ def _rename_copies(memory_root: str, config: dict, finding: Finding, moved: list
     for rel in finding.path.split(", ")[1:]:
         path = os.path.join(project, rel)
         old_id = os.path.basename(path)[:-5]
-        new_path = _rename(memory_root, config, path, old_id,
+        new_path = _rename(memory_root, config, path, moved, old_id,
                            f"doctor: renamed from {old_id} (the id was used in two folders)")
         if new_path is None:
             return False
-        moved += [path, new_path]
         finding.message += f"; {rel} is now {_rel(memory_root, new_path)}"
     return True
 

@@ -2,8 +2,7 @@
 ``split_markdown(text)`` cuts a file into ``Piece``s (a bullet, a run of numbered steps, a listing, a paragraph);
 ``proposals(path, config)`` gives one ``Proposal`` per piece. Plain string work, no ``re``: every line is the user's.
 The category comes from the triage cues, heading words and a numbered list (a runbook), else ``preference``.
-Content says what the text says and no more; ids are title slugs, so a second import finds them taken.
-"""
+Content says what the text says and no more; ids are title slugs, so a second import finds them taken."""
 from __future__ import annotations
 
 import os
@@ -36,8 +35,9 @@ class Piece:
     def lines(self) -> str:  # "12" or "12-15"
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
 
-    def add(self, sep: str, more: str) -> None:
-        """``sep + more`` after the last step or the text, unless that is full (appending stays linear)."""
+    def add(self, sep: str, more: str, last: int) -> None:
+        """``sep + more`` after the last step or the text, unless that is full (appending stays linear); to ``last``."""
+        self.last = max(self.last, last)
         if self.kind == "steps":
             if len(self.steps[-1]) < MAX_PIECE_CHARS:
                 self.steps[-1] += sep + more
@@ -89,10 +89,8 @@ def front_matter(lines: list) -> tuple:
 
 def blank_private(text: str) -> tuple:
     """``(text, sections blanked)``: private sections that take whole lines become empty lines."""
-    if "private" not in text.lower():
-        return text, 0
     try:
-        sections = find_sections(text, FORMATS)
+        sections = find_sections(text, FORMATS) if "private" in text.lower() else []
     except Exception:  # noqa: BLE001 - an unbalanced tag: the write path refuses the pieces that hold it
         return text, 0
     chars, blanked = list(text), 0
@@ -127,13 +125,12 @@ class _Cutter:
             self.pieces.append(done)
             return piece
         if prev is not self.listing:  # the run's first item becomes the listing
-            self.listing = _led(prev, done.headings[-1])
+            self.listing = _led(prev)
         if len(self.listing.text) + len(done.text) > LIST_CHARS:  # full: this item starts the next one
-            self.listing = _led(done, done.headings[-1])
+            self.listing = _led(done)
             self.pieces.append(self.listing)
         else:
-            self.listing.text += f"\n- {done.text}"
-            self.listing.last = done.last
+            self.listing.add("\n", f"- {done.text}", done.last)
         return piece
 
     def flush_para(self) -> None:
@@ -154,8 +151,7 @@ class _Cutter:
         if target is None:
             self.start(Piece("paragraph", self.section, text=block, first=first, last=last))
             return
-        target.add("\n", block)
-        target.last = max(target.last, last)
+        target.add("\n", block, last)
 
     def item(self, kind: str, n: int, body: str) -> None:
         """A bullet or a step: the next item of the list being read, or a new piece with its lead-in."""
@@ -163,8 +159,9 @@ class _Cutter:
         more = current is not None and current.kind == kind and (kind == "steps" or current.lead)
         if more and kind == "steps":
             current.steps.append(body)
+            current.last = n
         elif more and len(current.text) + len(body) <= LIST_CHARS:
-            current.text += f"\n- {body}"  # the next item of a led list
+            current.add("\n", f"- {body}", n)  # the next item of a led list
         else:  # a long led list goes on in a piece of its own, under the same lead
             lead, first = current.lead if more else "", n
             if not more:  # a paragraph ending with ":" just before the list is its lead-in
@@ -176,13 +173,10 @@ class _Cutter:
             text = "" if kind == "steps" else f"{lead}\n- {body}" if lead else body
             self.current = self.start(Piece(kind, self.section, text=text, steps=[body] if kind == "steps" else [],
                                             lead=lead, first=first, last=n))
-            return
-        current.last = n
 
     def continuation(self, n: int, text: str) -> None:
         body = bullet_body(text)
-        self.current.add("\n" if body is not None else " ", f"- {body}" if body is not None else text.strip())
-        self.current.last = n
+        self.current.add("\n" if body is not None else " ", f"- {body}" if body is not None else text.strip(), n)
 
 
 def split_markdown(text: str) -> tuple:
@@ -255,8 +249,8 @@ def _listing_item(piece: Piece) -> bool:
         any(w in piece.headings[-1].lower() for w in LISTING_WORDS) or _names_a_path(piece.text))
 
 
-def _led(piece: Piece, heading: str) -> Piece:
-    piece.kind, piece.lead = "listing", heading + ":"
+def _led(piece: Piece) -> Piece:
+    piece.kind, piece.lead = "listing", piece.headings[-1] + ":"
     piece.text = f"{piece.lead}\n- {piece.text}"
     return piece
 
@@ -439,15 +433,6 @@ def content_for(category: str, text: str, steps: list, lead: str, headings: list
             "strength": "strong" if strong else "default"}
 
 
-def read_markdown(path: str) -> str:
-    """A Markdown file: a regular file only, never through a link, bounded, UTF-8 (``ValueError`` if not)."""
-    data, _ = read_regular(path, MAX_FILE_BYTES)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 and import again") from None
-
-
 def _topic_piece(pieces: list) -> tuple:
     """``(text, reason)`` of an auto memory topic file: its body with ``[[name]]`` as names, ``**Why:**`` the reason."""
     lines, reason = [], ""
@@ -471,25 +456,23 @@ def _topic_piece(pieces: list) -> tuple:
     return text, reason
 
 
-def _pointer(text: str) -> bool:
-    """A line of an auto memory index: ``[Title](file.md) - hook``, which points at a topic file."""
-    close = text.find("](")
-    return text.startswith("[") and close > 0 and text.find(".md)", close) > 0
-
-
 def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str | None = None,
               index: bool = False) -> tuple:
-    """``(proposals, notes)`` for one Markdown file; ``notes`` say what was left out and why.
-    ``index``: the file is an auto memory ``MEMORY.md``, whose links point at topic files read on their own."""
+    """``(proposals, notes)`` for one Markdown file (UTF-8, else ``ValueError``); ``notes`` say what was left out and
+    why. ``index``: the file is an auto memory ``MEMORY.md``, whose links point at topic files read on their own."""
     where = shown or os.path.basename(path)
-    pieces, front, blanked = split_markdown(read_markdown(path))
+    data = read_regular(path, MAX_FILE_BYTES)[0]  # a regular file only, never through a link, bounded
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 and import again") from None
+    pieces, front, blanked = split_markdown(text)
     notes = [f"{where}: {blanked} private section(s) left out"] if blanked else []
     kind = front.get("type", "").lower()
     if kind == "user":
         notes.append(f"{where}: about one person (type: user), not the team: left out")
         return [], notes
-    cues = compile_cues(config)
-    settings = private_settings(config)
+    cues, settings = compile_cues(config), private_settings(config)
 
     def scrubbed(text: str) -> str:  # ids and tags come from the text as it will be stored, never the raw one
         try:
@@ -510,8 +493,9 @@ def proposals(path: str, config: dict, source_tag: str = "claude-md", shown: str
     links = 0
     for piece in pieces:
         text = piece.text.strip()
-        if index and piece.kind == "bullet" and _pointer(text):
-            continue  # the topic file it names is read on its own
+        close = text.find("](") if index and piece.kind == "bullet" else -1
+        if close > 0 and text.startswith("[") and text.find(".md)", close) > 0:
+            continue  # a line of the index, [Title](file.md) - hook: the topic file it names is read on its own
         if text and only_links(text):
             links += 1
             continue

@@ -127,8 +127,7 @@ class Item:
 
     def suffix(self) -> str:
         """``(app/session.py changed since; 3 commits)`` and the like (``drift.describe``), or ""."""
-        shown = [[self.shown.get(p, p) for p in paths]  # each entry hidden in its raw form (``shown_related``)
-                 for paths in self._parts()]
+        shown = [[self.shown.get(p, p) for p in paths] for paths in self._parts()]  # each hidden in its raw form
         return describe(*shown, 0, len(self.commits))
 
     def _parts(self) -> tuple:

@@ -138,8 +138,7 @@ MAX_MEMORY_BYTES = 1 << 20  # a memory file larger than this is skipped (and rep
 
 
 def read_item(memory_root: str, config: dict, features, category: str, folder: str, name: str):
-    """``(stamp, item | None)`` of one memory file, an item ``[entry, time, tokens, related]``; the stamp None when
-    the file cannot be read at all."""
+    """``(stamp, [entry, time, tokens, related] or None)`` of one memory file; the stamp None when it is unreadable."""
     path = os.path.join(memory_root, folder, name)
     try:  # never through a link, never a FIFO, bounded
         data, st = read_regular(path, MAX_MEMORY_BYTES)

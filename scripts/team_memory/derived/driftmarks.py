@@ -126,7 +126,7 @@ class Item:
 
     def suffix(self) -> str:
         """``(app/session.py changed since; 3 commits)`` and the like (``drift.describe``), or ""."""
-        shown = [[self.shown.get(p, p) for p in paths] for paths in self._parts()]  # each hidden in its raw form
+        shown = [[self.shown.get(p, p) for p in paths] for paths in self._parts()]  # raw forms hidden (shown_related)
         return describe(*shown, 0, len(self.commits))
 
     def _parts(self) -> tuple:

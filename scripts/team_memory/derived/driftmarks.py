@@ -79,12 +79,10 @@ def find_missing(items: list, project: str) -> bool:
                 while at > 0 and path[:at] not in folders:
                     folders.add(path[:at])
                     at = path.rfind("/", 0, at)
-        if tracked is None:
-            checked[entry] = None
-        elif not is_glob(entry):
-            checked[entry] = entry.rstrip("/") in folders
+        prefix = literal_prefix(entry)  # (a folder's: the folder, less its "/")
+        if tracked is None or not is_glob(entry):
+            checked[entry] = None if tracked is None else prefix in folders
         else:
-            prefix = literal_prefix(entry)
             checked[entry] = any(matches(entry, p) for p in tracked if not prefix or p.startswith(prefix + "/"))
     for item in items:
         item.missing += [entry for entry in item.entries if checked[entry] is False]

@@ -23,6 +23,10 @@ def _store_marks(memory_root, doc) -> str:
     return path
 
 
+def _key(path, rec) -> str:
+    return entry_key(path, rec, related_entries(rec))
+
+
 def _doc(marks, seen=(), head=None):
     return {"format": MARKS_FORMAT, "head": head, "seen": list(seen), "marks": marks}
 
@@ -32,7 +36,7 @@ class Item:
 
     def __init__(self, entries=("app/session.py",), path=PATH):
         rec = {"updated_at": "2026-01-01T00:00:00Z", "related_files": list(entries)}
-        self.path, self.entries, self.key = path, related_entries(rec), entry_key(path, rec)
+        self.path, self.entries, self.key = path, related_entries(rec), _key(path, rec)
 
 
 ONE_CHANGED = {"changed": [0], "files": 1, "commits": 3}
@@ -116,11 +120,11 @@ def test_a_marks_folder_starts_no_recomputation(memory_root, monkeypatch):
 def test_entry_key_follows_updated_at_and_related_entries():
     rec = {"updated_at": "2026-01-01T00:00:00Z", "related_files": ["./app//session.py", "../etc/passwd"]}
     assert related_entries(rec) == ["app/session.py"]  # normalised; the refused entry left out
-    key = entry_key(PATH, rec)
-    assert key == entry_key(PATH, dict(rec, related_files=["app/session.py"]))
-    assert key != entry_key(PATH, dict(rec, updated_at="2026-01-02T00:00:00Z"))
-    assert key != entry_key(PATH, dict(rec, related_files=["app/other.py"]))
-    assert key != entry_key(".claude/memory/decisions/other.json", rec)
+    key = _key(PATH, rec)
+    assert key == _key(PATH, dict(rec, related_files=["app/session.py"]))
+    assert key != _key(PATH, dict(rec, updated_at="2026-01-02T00:00:00Z"))
+    assert key != _key(PATH, dict(rec, related_files=["app/other.py"]))
+    assert key != _key(".claude/memory/decisions/other.json", rec)
 
 
 def test_marks_for_shows_a_mark_only_for_the_memory_it_was_computed_for(memory_root, monkeypatch):
@@ -128,8 +132,8 @@ def test_marks_for_shows_a_mark_only_for_the_memory_it_was_computed_for(memory_r
     monkeypatch.setattr("team_memory.derived.drift.recompute_in_background", lambda root: started.append(root))
     rec = {"updated_at": "2026-01-01T00:00:00Z", "related_files": ["app/session.py"]}
     head = (repository_head(str(memory_root.parent.parent)) or {}).get("head")
-    _store_marks(memory_root, _doc({PATH: [entry_key(PATH, rec), {"changed": [0], "files": 1, "commits": 1}]},
-                                   [entry_key(PATH, rec)], head))
+    _store_marks(memory_root, _doc({PATH: [_key(PATH, rec), {"changed": [0], "files": 1, "commits": 1}]},
+                                   [_key(PATH, rec)], head))
     assert marks_for(str(memory_root), [(PATH, rec)]) == {PATH: "(app/session.py changed since; 1 commit)"}
     assert started == []
     updated = dict(rec, updated_at="2026-02-01T00:00:00Z")  # `update` moved updated_at: the mark is gone at once

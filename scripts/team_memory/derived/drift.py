@@ -70,12 +70,10 @@ def render_mark(entries: list, data) -> str:
     """The suffix of a memory with related ``entries`` from its mark's numbers; "" when they do not fit it."""
     if not isinstance(data, dict):
         return ""
-    size = len(entries)
     picked = [data.get(key, []) for key in ("gone", "empty", "changed")]
     files, commits = data.get("files", 0), data.get("commits", 0)
-    fits = all(isinstance(p, list) and len(p) <= size and all(is_count(i, size) for i in p)  # distinct indices
-               and len(set(p)) == len(p) for p in picked)
-    if not fits or not all(is_count(v, MAX_COUNT + 1) for v in (files, commits)):
+    if not all(isinstance(p, list) and all(is_count(i, len(entries)) for i in p) and len(set(p)) == len(p)  # distinct
+               for p in picked) or not all(is_count(v, MAX_COUNT + 1) for v in (files, commits)):
         return ""
     gone, empty, changed = ([entries[i] for i in p] for p in picked)
     return describe(gone, empty, changed, max(files, len(changed)), commits)
@@ -97,11 +95,10 @@ def related_entries(record: dict) -> list:
     return usable(record.get("related_files"))
 
 
-def entry_key(path: str, record: dict, entries: list | None = None) -> str:
-    """A short digest of what a mark depends on: the entry path, ``updated_at``, the related entries."""
+def entry_key(path: str, record: dict, entries: list) -> str:
+    """A short digest of what a mark depends on: the entry path, ``updated_at``, the related ``entries``."""
     from ..base.state import sha256_hex
     updated = record.get("updated_at") or record.get("created_at")
-    entries = related_entries(record) if entries is None else entries
     text = "\x00".join([path, updated if isinstance(updated, str) else "", *entries])
     return sha256_hex(text.encode("utf-8", "surrogatepass"))[:KEY_CHARS]
 
@@ -142,11 +139,8 @@ def marks_for(memory_root: str, shown: list) -> dict:
 
 def doc_is_broken(memory_root: str) -> bool:
     """Something other than a regular file stands where the marks go: no recomputation could fix it."""
-    import stat
-    try:
-        return not stat.S_ISREG(os.lstat(marks_path(memory_root)).st_mode)
-    except OSError:
-        return False  # missing: the background process writes it
+    from ..base.safefs import S_IFREG, kind_of
+    return kind_of(marks_path(memory_root)) not in (None, S_IFREG)  # (missing: the background process writes it)
 
 
 def recompute_in_background(memory_root: str) -> bool:

@@ -18,7 +18,7 @@ from ..base.config import load_config
 from ..base.fsutil import LockBusy, atomic_write_text, store_lock
 from ..base.githead import repository_head
 from ..base.gitlog import log_commits, tracked_files
-from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT, read_regular
+from ..base.safefs import S_IFDIR, S_IFLNK, kind_of, read_regular
 from ..records.exposure import shown_related
 from ..records.relpaths import is_glob, literal_prefix, matches
 from ..records.store import iter_records, project_root_of, record_status, record_time
@@ -79,12 +79,10 @@ def find_missing(items: list, project: str) -> bool:
                 while at > 0 and path[:at] not in folders:
                     folders.add(path[:at])
                     at = path.rfind("/", 0, at)
-        if tracked is None:
-            checked[entry] = None
-        elif not is_glob(entry):
-            checked[entry] = entry.rstrip("/") in folders
+        prefix = literal_prefix(entry)  # (a folder's: the folder, less its "/")
+        if tracked is None or not is_glob(entry):
+            checked[entry] = None if tracked is None else prefix in folders
         else:
-            prefix = literal_prefix(entry)
             checked[entry] = any(matches(entry, p) for p in tracked if not prefix or p.startswith(prefix + "/"))
     for item in items:
         item.missing += [entry for entry in item.entries if checked[entry] is False]
@@ -97,9 +95,8 @@ def exists_unlinked(project: str, entry: str):
     here = project
     for n, part in enumerate(parts):
         here = os.path.join(here, part)
-        try:
-            kind = os.lstat(here).st_mode & S_IFMT
-        except OSError:
+        kind = kind_of(here)
+        if kind is None:
             return False
         if n < len(parts) - 1 and kind != S_IFDIR:
             return None if kind == S_IFLNK else False
@@ -127,8 +124,7 @@ class Item:
 
     def suffix(self) -> str:
         """``(app/session.py changed since; 3 commits)`` and the like (``drift.describe``), or ""."""
-        shown = [[self.shown.get(p, p) for p in paths]  # each entry hidden in its raw form (``shown_related``)
-                 for paths in self._parts()]
+        shown = [[self.shown.get(p, p) for p in paths] for paths in self._parts()]  # raw forms hidden (shown_related)
         return describe(*shown, 0, len(self.commits))
 
     def _parts(self) -> tuple:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.config import int_setting, load_config, section
+from ..base.config import load_config, number_setting, section
 from ..base.state import load_state, save_state, sha256_hex
 from ..records.hookio import first_store, project_dir_of
 from ..records.store import find_memory_root, project_root_of
@@ -143,7 +143,7 @@ def _read(payload: dict, path, state: dict, config: dict):
     message = message if isinstance(message, str) and message.strip() else None
     if path:
         offset = state.get("offset", 0) if state.get("path") == path else 0
-        max_bytes = int_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
+        max_bytes = number_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
         try:
             stretch = read_transcript(path, offset, max_bytes)
         except (OSError, ValueError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from ..base.config import (category_descriptions, category_enabled, category_folders, int_setting, load_config,
+from ..base.config import (category_descriptions, category_enabled, category_folders, load_config, number_setting,
                            retrieval_enabled)
 from ..base.model import category_from_display, display_name
 from ..base.safefs import is_real_dir, read_regular
@@ -155,8 +155,8 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
 
 def sizes(config: dict) -> tuple:
     """``(budget, excerpt_chars)``: how long the block and the winner's excerpt may be."""
-    return (int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000),
-            int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000))
+    return (number_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000),
+            number_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000))
 
 
 # -- recall by file, and no repeats
@@ -240,7 +240,7 @@ def file_block(entries: list, config: dict, files: list, marks: dict | None = No
 
 
 def window(config: dict) -> int:
-    return int_setting(config, "retrieval", "dedupe_prompts", DEFAULT_PROMPTS, 0, 1000)
+    return number_setting(config, "retrieval", "dedupe_prompts", DEFAULT_PROMPTS, 0, 1000)
 
 
 def _history(memory_root: str, session_id: str) -> tuple:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from ..base import fastjson
-from ..base.config import category_folders, int_setting, load_config, max_inject, warn
+from ..base.config import category_folders, load_config, max_inject, number_setting, warn
 from ..base.model import PRIORITY
 from ..records.hookio import enabled_store, session_of
 from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, read_bytes, record_status
@@ -91,7 +91,7 @@ def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strateg
     """Deep-check the first hits, add their bonuses (``shape``: asked for), re-sort, keep ``limit`` of them."""
     most_related = max(strategy.max_related, strategy.second_chance)
     now = now_us(now)
-    days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
+    days = number_setting(config, "retrieval", "recency_days", 30, 0, 3650)
     checked = []
     for hit in hits[:DEEP_CHECK_LIMIT]:
         if not _deep_check(hit, memory_root, config):

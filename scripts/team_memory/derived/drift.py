@@ -142,11 +142,8 @@ def marks_for(memory_root: str, shown: list) -> dict:
 
 def doc_is_broken(memory_root: str) -> bool:
     """Something other than a regular file stands where the marks go: no recomputation could fix it."""
-    import stat
-    try:
-        return not stat.S_ISREG(os.lstat(marks_path(memory_root)).st_mode)
-    except OSError:
-        return False  # missing: the background process writes it
+    from ..base.safefs import S_IFREG, kind_of
+    return kind_of(marks_path(memory_root)) not in (None, S_IFREG)  # missing: the background process writes it
 
 
 def recompute_in_background(memory_root: str) -> bool:

@@ -14,6 +14,7 @@ import os
 import re
 
 from ..base.cliname import DROP_IN_CLI, PYTHONS, SCRIPT, same_file
+from ..records.hookio import session_short
 
 COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats", "review")
 FILE_OPTIONS = ("--input", "--content-file", "--output", "--keep")
@@ -21,7 +22,6 @@ UPDATE_WITH_VALUE = ("--root", "--title", "--tag", "--content-json", "--content-
                      "--expect-hash", "--summary")
 UPDATE_OPTIONS = UPDATE_WITH_VALUE + ("--version", "--no-related-files", "--reviewed", "--json", "--help")
 UPDATE_KEEPING = ("--root", "--expect-hash", "--reviewed", "--summary", "--json")  # no memory's words rewritten
-ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 MAX_COMMAND_CHARS = 20_000
 REASON = "team-memory: its own CLI (validated write or look-up), approved by the plugin's hook"
 
@@ -57,7 +57,7 @@ def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
 
 def _own_summary(memory_id: str, session_id) -> bool:
     """True when ``memory_id`` is this session's summary (``capture.summary_id``'s form, any day)."""
-    short = "".join(ch for ch in session_id.lower() if ch in ID_CHARS)[:8] if isinstance(session_id, str) else ""
+    short = session_short(session_id) if isinstance(session_id, str) else ""
     return bool(short) and memory_id.startswith("session-") and memory_id.endswith(f"-{short}") \
         and len(memory_id) == len("session-YYYY-MM-DD-") + len(short)
 

@@ -32,16 +32,12 @@ def marks_path(memory_root: str) -> str:
 
 def load_marks(memory_root: str) -> dict | None:
     """The stored marks document, or None when it is missing, unreadable, a link or not ours."""
-    from ..base import fastjson
-    from ..base.safefs import is_real_dir, read_regular
+    from ..base.safefs import is_real_dir, read_object
     path = marks_path(memory_root)
-    try:
-        if not is_real_dir(os.path.dirname(path)):  # a .cache folder that is a link is never read through
-            return None
-        doc = fastjson.loads(read_regular(path, MAX_MARKS_BYTES)[0])
-    except (OSError, ValueError, RecursionError):
+    if not is_real_dir(os.path.dirname(path)):  # a .cache folder that is a link is never read through
         return None
-    ours = isinstance(doc, dict) and doc.get("format") == MARKS_FORMAT and isinstance(doc.get("marks"), dict)
+    doc = read_object(path, MAX_MARKS_BYTES)
+    ours = doc is not None and doc.get("format") == MARKS_FORMAT and isinstance(doc.get("marks"), dict)
     return doc if ours else None
 
 

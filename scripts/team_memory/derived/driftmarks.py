@@ -18,7 +18,7 @@ from ..base.config import load_config
 from ..base.fsutil import LockBusy, atomic_write_text, store_lock
 from ..base.githead import repository_head
 from ..base.gitlog import log_commits, tracked_files
-from ..base.safefs import S_IFDIR, S_IFLNK, S_IFMT, read_regular
+from ..base.safefs import S_IFDIR, S_IFLNK, kind_of, read_regular
 from ..records.exposure import shown_related
 from ..records.relpaths import is_glob, literal_prefix, matches
 from ..records.store import iter_records, project_root_of, record_status, record_time
@@ -97,9 +97,8 @@ def exists_unlinked(project: str, entry: str):
     here = project
     for n, part in enumerate(parts):
         here = os.path.join(here, part)
-        try:
-            kind = os.lstat(here).st_mode & S_IFMT
-        except OSError:
+        kind = kind_of(here)
+        if kind is None:
             return False
         if n < len(parts) - 1 and kind != S_IFDIR:
             return None if kind == S_IFLNK else False

@@ -10,7 +10,7 @@ import os
 
 from ..base.config import category_enabled, category_folder, category_folders
 from ..base.model import INDEX_NAME, category_from_display, display_name
-from ..base.safefs import S_IFMT, S_IFREG, read_regular
+from ..base.safefs import S_IFMT, S_IFREG, kind_of, read_regular
 from ..base.sanitize import TITLE_MAX
 from ..records.exposure import name_is_shown, recall_title, shown_tag
 from ..records.store import NotARecord, parse_memory, project_root_of, record_status, record_time, warn_skipped
@@ -108,11 +108,8 @@ def resolve_entry_path(memory_root: str, config: dict, entry: dict) -> str | Non
     # "<the folder, as the index writes it>/<plain name>" naming a regular file is that file; realpath for the rest
     name = rel[len(prefix):]
     if rel.startswith(prefix) and name not in (".json", "..json") and "/" not in name and os.sep not in name:
-        try:
-            if os.lstat(os.path.join(folder, name)).st_mode & S_IFMT == S_IFREG:  # a regular file, not a link
-                return os.path.join(folder, name)
-        except OSError:
-            pass
+        if kind_of(os.path.join(folder, name)) == S_IFREG:  # a regular file, not a link
+            return os.path.join(folder, name)
     real = os.path.realpath(os.path.join(project_root_of(memory_root), rel))
     return real if os.path.dirname(real) == folder else None
 

@@ -14,7 +14,8 @@ DROP_IN_CLI = os.path.join(".claude", "team-memory", "scripts", "memory.py")
 UNSAFE_IN_DOUBLE_QUOTES = set('"$`\\\n\r')
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` name one file (False when either is missing or unreadable)."""
     try:
         return os.path.samefile(a, b)
     except (OSError, ValueError):
@@ -27,7 +28,7 @@ def cli_path(project_dir: str | None = None) -> str:
     candidates = [os.path.join(plugin_root, "scripts", "memory.py")] if plugin_root else []
     bases = (os.environ.get("CLAUDE_PROJECT_DIR"), project_dir)
     candidates += [os.path.join(base, DROP_IN_CLI) for base in bases if base]
-    return next((candidate for candidate in candidates if _same_file(candidate, SCRIPT)), SCRIPT)
+    return next((candidate for candidate in candidates if same_file(candidate, SCRIPT)), SCRIPT)
 
 
 def quote(path: str) -> str:
@@ -63,6 +64,6 @@ def user_cli() -> str:
     """How a person at a terminal runs this CLI: short forms for a drop-in install and this checkout."""
     if _drop_in():
         return f"python3 {DROP_IN_CLI}"
-    if _same_file(os.path.join("scripts", "memory.py"), SCRIPT):  # relative: from this checkout's root
+    if same_file(os.path.join("scripts", "memory.py"), SCRIPT):  # relative: from this checkout's root
         return "python3 scripts/memory.py"
     return cli_command()

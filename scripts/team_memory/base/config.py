@@ -78,16 +78,17 @@ def retrieval_enabled(config: dict) -> bool:
 
 
 def max_inject(config: dict) -> int:
-    return int_setting(config, "retrieval", "max_inject", 5, 0, 20)
+    return number_setting(config, "retrieval", "max_inject", 5, 0, 20)
 
 
-def int_setting(config: dict, section_name: str, key: str, default: int, low: int, high: int) -> int:
-    """An integer setting clamped to [low, high]; a bad value warns and gives ``default``."""
+def number_setting(config: dict, section_name: str, key: str, default, low, high, kind=int):
+    """A number setting (``kind``: int or float) clamped to [low, high]; a bad value or NaN warns, gives ``default``."""
     raw = section(config, section_name).get(key, default)
     try:
-        if isinstance(raw, bool):
-            raise TypeError("boolean")
-        return max(low, min(high, int(raw)))
+        value = kind(raw)
+        if isinstance(raw, bool) or value != value:
+            raise TypeError("boolean or NaN")
+        return max(low, min(high, value))
     except (ValueError, TypeError, OverflowError):
         warn(f"invalid {section_name}.{key} {quoted(raw)}; using default {default}")
         return default

@@ -123,6 +123,16 @@ def read_regular(path: str, limit: int = MAX_FILE_BYTES):
         os.close(fd)
 
 
+def read_object(path: str, limit: int = MAX_FILE_BYTES) -> dict | None:
+    """The JSON object in the regular file ``path`` (``read_regular``); None when missing, unreadable or no object."""
+    from . import fastjson
+    try:
+        value = fastjson.loads(read_regular(path, limit)[0])
+    except (OSError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def make_dir(path: str) -> str:
     """Create the folder ``path`` (its parent must exist) without following a link planted there."""
     try:

@@ -55,12 +55,8 @@ def state_path(memory_root: str, kind: str, session_id: str) -> str:
 
 def load_state(memory_root: str, kind: str, session_id: str) -> dict:
     """The saved state, or ``{}`` when there is none or it cannot be read."""
-    from .safefs import read_regular
-    try:  # a regular file only, bounded
-        data = fastjson.loads(read_regular(state_path(memory_root, kind, session_id), MAX_STATE_BYTES)[0])
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    from .safefs import read_object
+    return read_object(state_path(memory_root, kind, session_id), MAX_STATE_BYTES) or {}
 
 
 def save_state(memory_root: str, kind: str, session_id: str, data: dict) -> None:

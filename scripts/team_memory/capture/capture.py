@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import os
 
-from ..base.config import int_setting, load_config, section
+from ..base.config import load_config, number_setting, section
 from ..base.state import load_state, save_state, sha256_hex
-from ..records.hookio import first_store, project_dir_of
+from ..records.hookio import first_store, project_dir_of, session_short
 from ..records.store import find_memory_root, project_root_of
 from .transcript import MAX_READ_BYTES, Turn, read_transcript
 from .triage import activity, triage
 
 STATE_KIND = "triage"
-_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 MAX_EDITED = 5  # files named in a reminder
 MAX_EDITED_CHARS = 300  # their paths together (each appears in the note, the similar and the save command)
 MAX_TRACKED = 50  # files counted in the state between reminders
@@ -28,8 +27,7 @@ MAX_REASON_CHARS = 3000  # well under the ~10,000 characters Claude Code passes 
 def summary_id(session_id: str) -> str:
     """A stable memory id for this session's summary: ``session-<YYYY-MM-DD today, UTC>-<8 chars>``."""
     import time  # not ``datetime``: start-up speed (the Stop hook runs after every turn)
-    short = "".join(ch for ch in session_id.lower() if ch in _ID_CHARS)[:8] \
-        or sha256_hex(session_id.encode("utf-8", "replace"))[:8]
+    short = session_short(session_id) or sha256_hex(session_id.encode("utf-8", "replace"))[:8]
     return f"session-{time.strftime('%Y-%m-%d', time.gmtime())}-{short}"
 
 
@@ -143,7 +141,7 @@ def _read(payload: dict, path, state: dict, config: dict):
     message = message if isinstance(message, str) and message.strip() else None
     if path:
         offset = state.get("offset", 0) if state.get("path") == path else 0
-        max_bytes = int_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
+        max_bytes = number_setting(config, "triage", "max_read_bytes", MAX_READ_BYTES, 4096, 64 * 1024 * 1024)
         try:
             stretch = read_transcript(path, offset, max_bytes)
         except (OSError, ValueError):

@@ -10,7 +10,7 @@ from collections import namedtuple
 from contextlib import suppress
 from datetime import datetime, timedelta, timezone
 
-from ..base.config import category_enabled, category_settings, int_setting
+from ..base.config import category_enabled, category_settings, number_setting
 from ..base.fsutil import atomic_write_text, is_temp_file, store_lock
 from ..derived.refresh import apply_changes
 from ..base.model import CATEGORIES, SCHEMA_VERSION
@@ -283,7 +283,7 @@ def set_status(memory_root: str, config: dict, memory_id: str, status: str, reas
 
 def grace_days(config: dict) -> int:
     """How long a retired memory stays restorable before ``gc`` deletes it (git history keeps it after)."""
-    return int_setting(config, "delete", "grace_period_days", 30, 0, 36_500)
+    return number_setting(config, "delete", "grace_period_days", 30, 0, 36_500)
 
 
 def due(memory_root: str, config: dict) -> list:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import re
 
-from ..base.cliname import DROP_IN_CLI, PYTHONS, SCRIPT
+from ..base.cliname import DROP_IN_CLI, PYTHONS, SCRIPT, same_file
+from ..records.hookio import session_short
 
 COMMANDS = ("similar", "save", "update", "show", "search", "list", "stats", "review")
 FILE_OPTIONS = ("--input", "--content-file", "--output", "--keep")
@@ -21,7 +22,6 @@ UPDATE_WITH_VALUE = ("--root", "--title", "--tag", "--content-json", "--content-
                      "--expect-hash", "--summary")
 UPDATE_OPTIONS = UPDATE_WITH_VALUE + ("--version", "--no-related-files", "--reviewed", "--json", "--help")
 UPDATE_KEEPING = ("--root", "--expect-hash", "--reviewed", "--summary", "--json")  # no memory's words rewritten
-ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 MAX_COMMAND_CHARS = 20_000
 REASON = "team-memory: its own CLI (validated write or look-up), approved by the plugin's hook"
 
@@ -36,13 +36,6 @@ def shell_literal(command: str) -> bool:
     return _LITERAL.fullmatch(command) is not None
 
 
-def _same(path: str, other: str) -> bool:
-    try:
-        return os.path.samefile(path, other)
-    except (OSError, ValueError):
-        return False
-
-
 def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
     roots = [r for root in project_roots for r in (root, os.path.join(root, ".claude", "memory"))]
     i = 0
@@ -55,7 +48,7 @@ def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
             value = args[i + 1] if i + 1 < len(args) else None
         i += 2 if name and not inline else 1
         if name == "--root" and value is not None:
-            if not any(_same(os.path.join(cwd, value), root) for root in roots):
+            if not any(same_file(os.path.join(cwd, value), root) for root in roots):
                 return False
         elif name and not (name == "--input" and value == "-"):
             return False
@@ -64,7 +57,7 @@ def _arguments_ok(args: list, cwd: str, project_roots: list) -> bool:
 
 def _own_summary(memory_id: str, session_id) -> bool:
     """True when ``memory_id`` is this session's summary (``capture.summary_id``'s form, any day)."""
-    short = "".join(ch for ch in session_id.lower() if ch in ID_CHARS)[:8] if isinstance(session_id, str) else ""
+    short = session_short(session_id) if isinstance(session_id, str) else ""
     return bool(short) and memory_id.startswith("session-") and memory_id.endswith(f"-{short}") \
         and len(memory_id) == len("session-YYYY-MM-DD-") + len(short)
 
@@ -106,7 +99,7 @@ def allow_cli_call(command: str, cwd: str, project_roots: list, payload=None) ->
     if python is None:
         return False
     argv = argv[len(python) - 1:]  # [the interpreter's last word, the script, the command, ...]
-    if len(argv) < 3 or argv[2] not in COMMANDS or not _same(os.path.join(cwd, argv[1]), SCRIPT):
+    if len(argv) < 3 or argv[2] not in COMMANDS or not same_file(os.path.join(cwd, argv[1]), SCRIPT):
         return False
     if not os.path.isabs(argv[1]) and os.path.normpath(argv[1]) != DROP_IN_CLI:
         return False

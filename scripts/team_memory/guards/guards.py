@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 
+from ..base.cliname import cli_command
 from ..base.config import load_config
 from ..base.model import MEMORY_REL
 from ..records.hookio import project_dir_of
 from ..records.snapshot import save_snapshot
 from ..records.store import project_root_of, repo_root_of
 from .autoallow import allow_cli_call, allow_decision
-from .scope import SHELL_TOOLS, cli, shown_text, stores_of, tool_paths
+from .scope import SHELL_TOOLS, shown_text, stores_of, tool_paths
 from .shelljudge import judge
 from .shellpaths import MAX_COMMAND_CHARS, may_name_store, reach
 from .toolgate import WRITE_TOOLS, outside_store
@@ -23,9 +24,9 @@ def _deny(what: str, path: str | None) -> dict:
     where = f" ({what}{': ' + shown_text(path) if path else ''})"
     reason = (f"team-memory: memory files in .claude/memory/ are written only through the team-memory CLI, which "
               f"validates them, strips private sections and secrets, and updates the index{where}. "
-              f"Use instead: {cli()} save --record '<the whole record as one line of JSON>', "
-              f"{cli()} update ID --title T --tag T --content-json JSON (changed fields), "
-              f"{cli()} retire ID --reason R, or add/archive/restore (see {cli()} --help). "
+              f"Use instead: {cli_command()} save --record '<the whole record as one line of JSON>', "
+              f"{cli_command()} update ID --title T --tag T --content-json JSON (changed fields), "
+              f"{cli_command()} retire ID --reason R, or add/archive/restore (see {cli_command()} --help). "
               f"Reading memory files is allowed.")
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                    "permissionDecisionReason": reason}}

@@ -7,9 +7,10 @@ from __future__ import annotations
 import contextlib
 import os
 
+from ..base.cliname import cli_command
 from ..base.config import category_folders, load_config
 from ..base.fsutil import LockBusy, store_lock
-from .scope import SHELL_TOOLS, cli, rel_shown, shown_text, stores_of, tool_paths
+from .scope import SHELL_TOOLS, rel_shown, shown_text, stores_of, tool_paths
 from .toolgate import WRITE_TOOLS
 from ..derived.refresh import apply_changes
 from ..records.snapshot import cli_writes, copy_path, current_blob, memory_files, take_snapshot
@@ -62,12 +63,12 @@ def _lost_notes(store: str, project: str, lost: list) -> list:
         if blob and blob in committed:
             if not removed:
                 continue  # the previous version is in git: nothing was lost
-            notes.append(f"{rel} {what} by this command; git has it: restore it with "
-                         f"git cat-file blob {blob} | {cli()} save --input - (or ask the user to git restore it).")
+            notes.append(f"{rel} {what} by this command; git has it: restore it with git cat-file blob {blob} | "
+                         f"{cli_command()} save --input - (or ask the user to git restore it).")
         elif blob:
             copy = copy_path(store, blob)
-            how = (f"restore it with {cli()} save --input \"{copy}\"" if removed else
-                   f"read it and put back what was lost with {cli()} update")
+            how = (f"restore it with {cli_command()} save --input \"{copy}\"" if removed else
+                   f"read it and put back what was lost with {cli_command()} update")
             notes.append(f"{rel} {what} by this command and its previous version was not committed; a copy taken just "
                          f"before the command is kept outside the repository at \"{copy}\": {how}.")
         else:
@@ -84,8 +85,8 @@ def _invalid_note(path: str, problems: list, project: str) -> str:
     example = ("--related-file PATH, or --no-related-files" if any(f.startswith("related_files") for f in fields)
                else "--tag")
     return (f"{rel} changed outside the CLI and is not a valid memory (problems in: {', '.join(fields[:8])}: "
-            f"{listed}). It was left where it is. See every problem with {cli()} validate \"{rel}\"; fix them with "
-            f"{cli()} update {memory_id} (for example {example}), or ask the user to edit the file.")
+            f"{listed}). It was left where it is. See every problem with {cli_command()} validate \"{rel}\"; fix "
+            f"them with {cli_command()} update {memory_id} (for example {example}), or ask the user to edit the file.")
 
 
 def check_tool_result(payload: dict):
@@ -101,7 +102,7 @@ def check_tool_result(payload: dict):
     invalid = [_invalid_note(path, problems, project) for path, problems in checked if problems]
     if len(changed) > MAX_CHECKED:  # a big pull: the hook must answer within its time-out
         invalid.insert(0, f"{len(changed) - MAX_CHECKED} more memory files changed and were not checked here; "
-                       f"run {cli()} validate to check them all.")
+                       f"run {cli_command()} validate to check them all.")
     blobs = {rel: old[2] for rel, old in (before or {}).items()
              if isinstance(old, list) and len(old) > 2 and isinstance(old[2], str)}  # before the call
     lost = [(path, blobs.get(os.path.relpath(path, store)), True) for path in removed]
@@ -118,8 +119,8 @@ def check_tool_result(payload: dict):
     if not notes:
         return None
     text = ("team-memory: " + " ".join(notes) + (f" (and {hidden} more)" if hidden > 0 else "") +
-            f" Write memories with {cli()} save --record '<JSON>' (a whole record), or add/update; to stop "
-            f"recalling one, use {cli()} retire ID --reason R.")
+            f" Write memories with {cli_command()} save --record '<JSON>' (a whole record), or add/update; to stop "
+            f"recalling one, use {cli_command()} retire ID --reason R.")
     if len(text) > MAX_CONTEXT_CHARS:
         text = text[: MAX_CONTEXT_CHARS - 1] + "\u2026"
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 
-from ..base.cliname import cli_command
 from ..base.model import MEMORY_REL
 from ..base.safefs import UnsafePath, is_real_dir, store_problem
 from ..records.hookio import project_dir_of
@@ -14,11 +13,6 @@ from ..records.store import find_memory_root
 from .toolgate import PATH_KEYS
 
 SHELL_TOOLS = ("Bash", "PowerShell")  # PowerShell: Claude Code's shell tool on Windows, read by ``pwshjudge``
-
-
-def cli() -> str:
-    """How to run this CLI, in the form the permission rules match (plugin or drop-in install)."""
-    return cli_command(os.environ.get("CLAUDE_PROJECT_DIR"))
 
 
 def stores_of(payload: dict) -> list:

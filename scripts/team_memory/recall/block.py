@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import os
 
-from ..base.config import (category_descriptions, category_enabled, category_folders, int_setting, load_config,
+from ..base.config import (category_descriptions, category_enabled, category_folders, load_config, number_setting,
                            retrieval_enabled)
 from ..base.model import category_from_display, display_name
-from ..base.safefs import is_real_dir, read_regular
+from ..base.safefs import is_real_dir
 from ..base.sanitize import block_line, block_text, clean_line, cut, neutralize_block
 from ..base.state import claim, claimed, load_state, save_state
 from ..records.hookio import DATA_NOTE
-from ..records.store import (MAX_MEMORY_BYTES, NotARecord, decision_status, parse_memory, project_root_of,
-                             record_status)
+from ..records.store import NotARecord, decision_status, load_memory, project_root_of, record_status
 
 DEFAULT_BUDGET = 4000
 DEFAULT_EXCERPT = 240
@@ -155,8 +154,8 @@ def format_block(hits: list, config: dict, budget: int = DEFAULT_BUDGET, excerpt
 
 def sizes(config: dict) -> tuple:
     """``(budget, excerpt_chars)``: how long the block and the winner's excerpt may be."""
-    return (int_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000),
-            int_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000))
+    return (number_setting(config, "retrieval", "max_output_chars", DEFAULT_BUDGET, 500, 9000),
+            number_setting(config, "retrieval", "excerpt_chars", DEFAULT_EXCERPT, 0, 1000))
 
 
 # -- recall by file, and no repeats
@@ -222,7 +221,7 @@ def _confirmed(memory_root: str, config: dict, memory: str, rel: str):
         return None
     path = os.path.join(memory_root, folder, name)
     try:
-        record = parse_memory(read_regular(path, MAX_MEMORY_BYTES)[0])
+        record = load_memory(path)
     except (OSError, NotARecord):
         return None
     if record_status(record) != "active" or not any(matches(e, rel) for e in usable(record.get("related_files"))):
@@ -240,7 +239,7 @@ def file_block(entries: list, config: dict, files: list, marks: dict | None = No
 
 
 def window(config: dict) -> int:
-    return int_setting(config, "retrieval", "dedupe_prompts", DEFAULT_PROMPTS, 0, 1000)
+    return number_setting(config, "retrieval", "dedupe_prompts", DEFAULT_PROMPTS, 0, 1000)
 
 
 def _history(memory_root: str, session_id: str) -> tuple:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from ..base.config import int_setting, quoted, section, warn
+from ..base.config import number_setting, section
 from ..derived.cache import bits_of, ids_of_bits
 from ..text.features import SmartFeatures, content_text, strategy_name
 from ..text.fuzzycheck import fuzzy_may_match, spelled_forms
@@ -60,22 +60,15 @@ class Smart(SmartFeatures):
         super().__init__(config)  # stop_words, compound_parts
         strategy_name(config)  # an unknown name warns
         for key, (default, low, high) in FLOAT_SETTINGS.items():  # clamped; a bad value warns and gives the default
-            raw = section(config, "retrieval").get(key, default)
-            try:
-                if isinstance(raw, bool) or math.isnan(float(raw)):
-                    raise ValueError(raw)
-                setattr(self, key, max(low, min(high, float(raw))))
-            except (TypeError, ValueError, OverflowError):
-                warn(f"invalid retrieval.{key} {quoted(raw)}; using default {default}")
-                setattr(self, key, default)
+            setattr(self, key, number_setting(config, "retrieval", key, default, low, high, kind=float))
         # the least score a best memory answers with, by the ways switched on (``confident``)
         self.lowest_best = min(max(self.min_score, self.min_evidence),  # evidence is never more than the best score
                                max(self.min_score, self.min_corroborated) if self.min_corroborated > 0 else math.inf,
                                EXPLAINED_FLOOR * self.min_score if self.min_explained > 0 else math.inf)
         # no memory under this is shown beside a best of ``min_evidence`` or more, nor as possibly related
         self.runner_up_floor = max(self.min_score, min(self.min_runner_up, TIE * self.min_evidence))
-        self.max_related = int_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
-        self.second_chance = int_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``weights.second_chance``
+        self.max_related = number_setting(config, "retrieval", "max_related", DEFAULT_MAX_RELATED, 0, 20)
+        self.second_chance = number_setting(config, "retrieval", "second_chance", 0, 0, 5)  # ``weights.second_chance``
         switches = ("fuzzy", "field_idf", "join_pairs", "unknown_names")  # on unless set to false
         self.use_fuzzy, self.field_idf, self.join_pairs, self.unknown_names = (
             section(config, "retrieval").get(key, True) is not False for key in switches)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 
-from ..base import fastjson
-from ..base.config import category_folders, int_setting, load_config, max_inject, warn
+from ..base.config import category_folders, load_config, max_inject, number_setting, warn
 from ..base.model import PRIORITY
+from ..base.safefs import read_object
 from ..records.hookio import enabled_store, session_of
-from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, read_bytes, record_status
+from ..records.store import DAY_US, OUTDATED_DECISION, decision_status, epoch_us, now_us, record_status
 from ..text.answershape import asked_shape, holds_shape
 from ..text.features import content_text
 from .block import Hit, Recall, format_block, sizes, window as dedupe_window
@@ -44,13 +44,7 @@ def read_record(memory_root: str, config: dict, entry: dict):
     """The JSON object behind an index entry, or None (outside its folder, unreadable, not an object)."""
     from ..derived.index import resolve_entry_path  # for speed: only a hit read from its file needs it
     path = resolve_entry_path(memory_root, config, entry)
-    if path is None:
-        return None
-    try:  # never through a link, never a FIFO, bounded
-        record = fastjson.loads(read_bytes(path)[0])
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) else None
+    return None if path is None else read_object(path)  # never through a link, never a FIFO, bounded
 
 
 def scored_hits(strategy, query, index, exclude=None, read=None) -> list:
@@ -91,7 +85,7 @@ def _finish(hits: list, memory_root: str, config: dict, limit: int, now, strateg
     """Deep-check the first hits, add their bonuses (``shape``: asked for), re-sort, keep ``limit`` of them."""
     most_related = max(strategy.max_related, strategy.second_chance)
     now = now_us(now)
-    days = int_setting(config, "retrieval", "recency_days", 30, 0, 3650)
+    days = number_setting(config, "retrieval", "recency_days", 30, 0, 3650)
     checked = []
     for hit in hits[:DEEP_CHECK_LIMIT]:
         if not _deep_check(hit, memory_root, config):

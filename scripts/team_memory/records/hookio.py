@@ -128,6 +128,11 @@ def session_of(payload: dict) -> str:
     return sid if isinstance(sid, str) and 0 < len(sid) <= MAX_SESSION_ID else ""
 
 
+def session_short(session_id: str) -> str:
+    """A session's mark in its summary's id: its first 8 ASCII letters and digits, lower-cased ("" without any)."""
+    return "".join(ch for ch in session_id.lower() if ch.isascii() and ch.isalnum())[:8]
+
+
 def project_dir_of(payload: dict) -> str:
     """Where to look for the store: the payload's ``cwd``, else ``$CLAUDE_PROJECT_DIR``, else here."""
     if isinstance(payload, ToolCall):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from .agents import AGENTS, install_agents, uninstall_agents
+from .install import AGENTS, install_agents, uninstall_agents
 from .main import CliError, add_command, flag, opt
 from .install import DEFAULT_SOURCE, InstallError, install_plugin, install_project, uninstall_plugin, uninstall_project
 

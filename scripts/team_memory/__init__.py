@@ -5,4 +5,4 @@ runtime code uses only the Python standard library (rapidfuzz is an optional ext
 """
 from __future__ import annotations
 
-__version__ = "0.9.2"
+__version__ = "0.9.3"

@@ -22,6 +22,7 @@ NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_DIRECTORY", 0)
 
 VERSION = 3  # the shape of the tokens (``features.SmartFeatures``): a cache of another version is rebuilt
 RACY_NS, RACY_FINE_NS = 2_000_000_000, 20_000_000  # whole-second file times, finer ones
+BLOCK_BYTES = 4096  # the file map's block (``filemap.BLOCK_BYTES``; the writer's own: a test sets it apart)
 READ_WHOLE = 512 * 1024  # a cache this small (about 500 memories) is read whole: no mmap module loaded (0.03x)
 
 
@@ -209,7 +210,7 @@ def _rebuild_locked(memory_root: str, config: dict, old=None) -> bytes:
 def encode_map(related: dict) -> bytes:
     """The file map's bytes for ``related`` (``{memory path: [entries]}``; the format: ``filemap``)."""
     from ..records.relpaths import literal_prefix
-    from .filemap import BLOCK_BYTES, MAGIC
+    from .filemap import MAGIC
     lines = sorted({f"{literal_prefix(entry)}\t{entry}\t{memory}".encode("utf-8", "surrogateescape")
                     for memory, entries in related.items() if "\t" not in memory and "\n" not in memory
                     for entry in entries})
